@@ -1,0 +1,106 @@
+package org.oooengine.core.storage;
+
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Read access to a bulk-loaded B+tree. Every page access goes through the buffer pool and returns a
+ * future, so a caller can have many lookups in flight; pages already in memory are used without
+ * leaving the calling thread.
+ */
+public final class BTree {
+    private final PageFile file;
+    private final BufferPool pool;
+    private final TreeMeta meta;
+
+    public BTree(PageFile file, BufferPool pool) {
+        this.file = file;
+        this.pool = pool;
+        this.meta = TreeMeta.readFrom(file.readPage(0), file.path());
+        if (meta.pageSize() != file.pageSize()) {
+            throw new PageCorruptedException(file.path(), 0, "tree was written with " + meta.pageSize()
+                    + "-byte pages but is read with " + file.pageSize());
+        }
+    }
+
+    /** Receives entries of a scan; returns false to stop early. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        boolean visit(Page leaf, int slot);
+    }
+
+    public TreeMeta meta() {
+        return meta;
+    }
+
+    public PageFile file() {
+        return file;
+    }
+
+    public CompletableFuture<Page> page(long pageNo) {
+        return pool.get(file, pageNo);
+    }
+
+    /** The leaf where the first key >= {@code key} is, or would be. */
+    public CompletableFuture<Page> seek(byte[] key) {
+        return descend(meta.root(), key);
+    }
+
+    private CompletableFuture<Page> descend(long pageNo, byte[] key) {
+        long next = pageNo;
+        while (true) {
+            Page p = pool.getIfResident(file, next);
+            if (p == null) {
+                return pool.get(file, next).thenCompose(q -> q.isLeaf() ? CompletableFuture.completedFuture(q)
+                        : descend(q.child(q.childFor(key)), key));
+            }
+            if (p.isLeaf()) {
+                return CompletableFuture.completedFuture(p);
+            }
+            next = p.child(p.childFor(key));
+        }
+    }
+
+    /**
+     * Visits entries with keys in [{@code from}, {@code toExclusive}) in key order ({@code
+     * toExclusive} null: to the end). Completes when the range is exhausted or the visitor stops.
+     * Reads at most one page at a time: a scan is one out-of-order task.
+     */
+    public CompletableFuture<Void> scan(byte[] from, byte[] toExclusive, EntryVisitor visitor) {
+        return seek(from).thenCompose(leaf -> walk(leaf, leaf.lowerBound(from), toExclusive, visitor));
+    }
+
+    /** Continues a scan at {@code slot} of {@code leaf}. */
+    public CompletableFuture<Void> walk(Page leaf, int slot, byte[] toExclusive, EntryVisitor visitor) {
+        Page p = leaf;
+        int i = slot;
+        while (true) {
+            int n = p.count();
+            for (; i < n; i++) {
+                if (toExclusive != null && p.compareKey(i, toExclusive) >= 0) {
+                    return CompletableFuture.completedFuture(null);
+                }
+                if (!visitor.visit(p, i)) {
+                    return CompletableFuture.completedFuture(null);
+                }
+            }
+            long next = p.next();
+            if (next < 0) {
+                return CompletableFuture.completedFuture(null);
+            }
+            Page q = pool.getIfResident(file, next);
+            if (q == null) {
+                return pool.get(file, next).thenCompose(r -> walk(r, 0, toExclusive, visitor));
+            }
+            p = q;
+            i = 0;
+        }
+    }
+
+    /** The value stored under exactly {@code key}, or null. */
+    public CompletableFuture<byte[]> get(byte[] key) {
+        return seek(key).thenApply(leaf -> {
+            int i = leaf.lowerBound(key);
+            return i < leaf.count() && leaf.compareKey(i, key) == 0 ? leaf.value(i) : null;
+        });
+    }
+}

@@ -1,0 +1,45 @@
+package org.oooengine.core.storage;
+
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/** Physical I/O counters of one store: reads, bytes and the deepest queue the device saw. */
+public final class IoStats {
+    private final LongAdder pageReads = new LongAdder();
+    private final LongAdder bytesRead = new LongAdder();
+    private final AtomicInteger inflight = new AtomicInteger();
+    private final AtomicInteger maxInflight = new AtomicInteger();
+    private final AtomicLong since = new AtomicLong(System.nanoTime());
+
+    void beginRead() {
+        int now = inflight.incrementAndGet();
+        maxInflight.accumulateAndGet(now, Math::max);
+    }
+
+    void endRead(int pages, long bytes) {
+        inflight.decrementAndGet();
+        pageReads.add(pages);
+        bytesRead.add(bytes);
+    }
+
+    public long pageReads() {
+        return pageReads.sum();
+    }
+
+    public long bytesRead() {
+        return bytesRead.sum();
+    }
+
+    /** Most reads that were outstanding at once since the last {@link #reset()}. */
+    public int maxInflight() {
+        return maxInflight.get();
+    }
+
+    public void reset() {
+        pageReads.reset();
+        bytesRead.reset();
+        maxInflight.set(inflight.get());
+        since.set(System.nanoTime());
+    }
+}

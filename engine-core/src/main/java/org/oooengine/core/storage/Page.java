@@ -1,0 +1,123 @@
+package org.oooengine.core.storage;
+
+import java.util.Arrays;
+import org.oooengine.core.types.Bytes;
+
+/**
+ * A verified, immutable page held in memory (B+tree leaf, internal node or meta page). Entries are
+ * read in place; keys compare as unsigned bytes (see {@code KeyCodec}).
+ */
+public final class Page {
+    private final byte[] data;
+    private final long pageNo;
+
+    Page(byte[] data, long pageNo) {
+        this.data = data;
+        this.pageNo = pageNo;
+    }
+
+    public long pageNo() {
+        return pageNo;
+    }
+
+    public byte type() {
+        return data[PageFormat.OFF_TYPE];
+    }
+
+    public boolean isLeaf() {
+        return type() == PageFormat.TYPE_LEAF;
+    }
+
+    public int level() {
+        return data[PageFormat.OFF_LEVEL];
+    }
+
+    /** Right sibling (leaves) or -1. */
+    public long next() {
+        return Bytes.getLong(data, PageFormat.OFF_NEXT);
+    }
+
+    public int count() {
+        return ((data[PageFormat.OFF_COUNT] & 0xFF) << 8) | (data[PageFormat.OFF_COUNT + 1] & 0xFF);
+    }
+
+    byte[] data() {
+        return data;
+    }
+
+    private int entryOffset(int i) {
+        int o = PageFormat.HEADER_SIZE + 2 * i;
+        return ((data[o] & 0xFF) << 8) | (data[o + 1] & 0xFF);
+    }
+
+    /** Compares entry {@code i}'s key with {@code key}: negative, zero or positive. */
+    public int compareKey(int i, byte[] key) {
+        int[] pos = {entryOffset(i)};
+        int len = Bytes.getVarInt(data, pos);
+        return Arrays.compareUnsigned(data, pos[0], pos[0] + len, key, 0, key.length);
+    }
+
+    /** True when entry {@code i}'s key starts with {@code prefix}. */
+    public boolean keyStartsWith(int i, byte[] prefix) {
+        int[] pos = {entryOffset(i)};
+        int len = Bytes.getVarInt(data, pos);
+        return len >= prefix.length
+                && Arrays.equals(data, pos[0], pos[0] + prefix.length, prefix, 0, prefix.length);
+    }
+
+    public byte[] key(int i) {
+        int[] pos = {entryOffset(i)};
+        int len = Bytes.getVarInt(data, pos);
+        return Arrays.copyOfRange(data, pos[0], pos[0] + len);
+    }
+
+    public byte[] value(int i) {
+        int[] pos = {entryOffset(i)};
+        int klen = Bytes.getVarInt(data, pos);
+        pos[0] += klen;
+        int vlen = Bytes.getVarInt(data, pos);
+        return Arrays.copyOfRange(data, pos[0], pos[0] + vlen);
+    }
+
+    /** Child page number of internal entry {@code i}. */
+    public long child(int i) {
+        int[] pos = {entryOffset(i)};
+        int klen = Bytes.getVarInt(data, pos);
+        pos[0] += klen;
+        Bytes.getVarInt(data, pos);
+        return Bytes.getLong(data, pos[0]);
+    }
+
+    /** First slot whose key is >= {@code key}; {@link #count()} when every key is smaller. */
+    public int lowerBound(byte[] key) {
+        int lo = 0;
+        int hi = count();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareKey(mid, key) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
+    }
+
+    /**
+     * The child of an internal page whose subtree may hold the first key >= {@code key}: the last
+     * separator <= key (separators are their subtree's first key), or the first child.
+     */
+    public int childFor(byte[] key) {
+        int lo = 0;
+        int hi = count();
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (compareKey(mid, key) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return Math.max(0, lo - 1);
+    }
+}

@@ -1,0 +1,164 @@
+package org.oooengine.core.storage;
+
+import com.sun.nio.file.ExtendedOpenOption;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A read-only file of fixed-size pages, read with positional reads so that many threads can have
+ * reads outstanding on it at once. With direct I/O the reads bypass the OS page cache (O_DIRECT,
+ * aligned buffers), so that what is measured is the device.
+ */
+public final class PageFile implements Closeable {
+    private static final AtomicInteger NEXT_ID = new AtomicInteger();
+    /** Sequential scans read this many bytes per request. */
+    public static final int SCAN_CHUNK_BYTES = 1 << 20;
+
+    private final int id = NEXT_ID.incrementAndGet();
+    private final Path path;
+    private final int pageSize;
+    private final boolean direct;
+    private final int alignment;
+    private final FileChannel channel;
+    private final long pageCount;
+    private final IoStats stats;
+
+    private PageFile(Path path, int pageSize, boolean direct, int alignment, FileChannel channel, IoStats stats)
+            throws IOException {
+        this.path = path;
+        this.pageSize = pageSize;
+        this.direct = direct;
+        this.alignment = alignment;
+        this.channel = channel;
+        this.pageCount = channel.size() / pageSize;
+        this.stats = stats;
+    }
+
+    public static PageFile open(Path path, int pageSize, boolean direct, IoStats stats) {
+        PageFormat.checkPageSize(pageSize);
+        if (!Files.isRegularFile(path)) {
+            throw new StorageException("page file " + path + " does not exist");
+        }
+        FileChannel ch;
+        int alignment = 1;
+        try {
+            if (direct) {
+                alignment = (int) Files.getFileStore(path).getBlockSize();
+                if (pageSize % alignment != 0) {
+                    throw new StorageException("page size " + pageSize + " is not a multiple of the device block size "
+                            + alignment + " that direct I/O on " + path + " requires");
+                }
+                try {
+                    ch = FileChannel.open(path, new OpenOption[] {StandardOpenOption.READ, ExtendedOpenOption.DIRECT});
+                } catch (IOException | UnsupportedOperationException e) {
+                    throw new DirectIoUnsupportedException(path, e);
+                }
+            } else {
+                ch = FileChannel.open(path, StandardOpenOption.READ);
+            }
+            if (ch.size() % pageSize != 0) {
+                ch.close();
+                throw new StorageException(path + " is " + Files.size(path) + " bytes, not a whole number of "
+                        + pageSize + "-byte pages: truncated or not a page file of this page size");
+            }
+            return new PageFile(path, pageSize, direct, alignment, ch, stats);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + path, e);
+        }
+    }
+
+    public int id() {
+        return id;
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    public long pageCount() {
+        return pageCount;
+    }
+
+    public boolean direct() {
+        return direct;
+    }
+
+    /** Blocking read of one page, verified. Safe to call from many threads at once. */
+    public byte[] readPage(long pageNo) {
+        byte[] out = new byte[pageSize];
+        readPages(pageNo, 1, out);
+        return out;
+    }
+
+    /**
+     * Blocking read of {@code n} consecutive pages into {@code out} (n * pageSize bytes), each
+     * verified. One request to the device, so sequential scans run at the device's streaming rate.
+     */
+    public void readPages(long firstPage, int n, byte[] out) {
+        if (firstPage < 0 || firstPage + n > pageCount) {
+            throw new StorageException("pages " + firstPage + ".." + (firstPage + n - 1) + " are beyond the end of "
+                    + path + " (" + pageCount + " pages)");
+        }
+        int bytes = n * pageSize;
+        ByteBuffer buf = AlignedBuffers.get(bytes, alignment);
+        stats.beginRead();
+        try {
+            long pos = firstPage * pageSize;
+            while (buf.hasRemaining()) {
+                int r = channel.read(buf, pos + buf.position());
+                if (r < 0) {
+                    throw new StorageException("unexpected end of " + path + " reading page " + firstPage);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("read of page " + firstPage + " from " + path + " failed", e);
+        } finally {
+            stats.endRead(n, bytes);
+        }
+        buf.flip();
+        buf.get(out, 0, bytes);
+        for (int i = 0; i < n; i++) {
+            PageFormat.verify(out, i * pageSize, pageSize, path, firstPage + i);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + path, e);
+        }
+    }
+
+    /** Per-thread I/O buffers aligned for O_DIRECT; reused so the hot read path allocates nothing off-heap. */
+    static final class AlignedBuffers {
+        private static final int MAX_ALIGN = 4096;
+        private static final ThreadLocal<ByteBuffer> BUFFERS = new ThreadLocal<>();
+
+        static ByteBuffer get(int size, int alignment) {
+            if (alignment > MAX_ALIGN) {
+                throw new StorageException("device block size " + alignment + " exceeds " + MAX_ALIGN);
+            }
+            ByteBuffer b = BUFFERS.get();
+            if (b == null || b.capacity() < size) {
+                b = ByteBuffer.allocateDirect(size + MAX_ALIGN).alignedSlice(MAX_ALIGN);
+                BUFFERS.set(b);
+            }
+            b.clear().limit(size);
+            return b;
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package org.oooengine.core.store;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.oooengine.core.storage.BTree;
+import org.oooengine.core.storage.BufferPool;
+import org.oooengine.core.storage.IoStats;
+import org.oooengine.core.storage.PageFile;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.Schema;
+
+/**
+ * An opened store directory: its tables and indexes, one buffer pool, the I/O threads that read
+ * pages and the compute threads that run what their completion unblocks.
+ */
+public final class Store implements AutoCloseable {
+    private final Path dir;
+    private final StoreManifest manifest;
+    private final StoreOptions options;
+    private final IoStats stats = new IoStats();
+    private final ExecutorService io;
+    private final ExecutorService compute;
+    private final BufferPool bufferPool;
+    private final Map<String, Table> tables = new LinkedHashMap<>();
+    private final List<PageFile> files = new ArrayList<>();
+
+    private Store(Path dir, StoreManifest manifest, StoreOptions options) {
+        this.dir = dir;
+        this.manifest = manifest;
+        this.options = options;
+        this.io = Executors.newFixedThreadPool(options.ioThreads(), daemonThreads("ooo-io"));
+        this.compute = Executors.newFixedThreadPool(options.computeThreads(), daemonThreads("ooo-compute"));
+        this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), io, compute);
+    }
+
+    public static Store open(Path dir, StoreOptions options) {
+        StoreManifest manifest = StoreManifest.read(dir);
+        Store store = new Store(dir, manifest, options);
+        try {
+            for (StoreManifest.TableMeta t : manifest.tables()) {
+                store.tables.put(t.name(), store.openTable(t));
+            }
+            return store;
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
+    }
+
+    private Table openTable(StoreManifest.TableMeta meta) {
+        List<Column> cols = new ArrayList<>();
+        for (StoreManifest.ColumnMeta c : meta.columns()) {
+            cols.add(new Column(c.name(), DataType.parse(c.type())));
+        }
+        Schema schema = new Schema(cols);
+        int[] pk = schema.indexesOf(meta.primaryKey());
+        Map<String, SecondaryIndex> indexes = new HashMap<>();
+        for (StoreManifest.IndexMeta ix : meta.indexes()) {
+            int[] ixCols = schema.indexesOf(ix.columns());
+            DataType[] types = new DataType[ixCols.length + pk.length];
+            System.arraycopy(schema.types(ixCols), 0, types, 0, ixCols.length);
+            System.arraycopy(schema.types(pk), 0, types, ixCols.length, pk.length);
+            indexes.put(ix.name(), new SecondaryIndex(ix.name(), ix.columns(), ixCols, new KeyCodec(types), tree(ix.file())));
+        }
+        return new Table(meta.name(), schema, meta.primaryKey(), tree(meta.file()), indexes, meta.rows());
+    }
+
+    private BTree tree(String file) {
+        PageFile f = PageFile.open(dir.resolve(file), manifest.pageSize(), options.directIo(), stats);
+        files.add(f);
+        return new BTree(f, bufferPool);
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    public Path dir() {
+        return dir;
+    }
+
+    public StoreManifest manifest() {
+        return manifest;
+    }
+
+    public StoreOptions options() {
+        return options;
+    }
+
+    public Table table(String name) {
+        Table t = tables.get(name);
+        if (t == null) {
+            throw new IllegalArgumentException("no table '" + name + "' in store " + dir + "; tables: " + tables.keySet());
+        }
+        return t;
+    }
+
+    public Map<String, Table> tables() {
+        return tables;
+    }
+
+    public IoStats ioStats() {
+        return stats;
+    }
+
+    public BufferPool bufferPool() {
+        return bufferPool;
+    }
+
+    /** The executor that runs continuations (about one thread per core). */
+    public ExecutorService computeExecutor() {
+        return compute;
+    }
+
+    @Override
+    public void close() {
+        io.shutdownNow();
+        compute.shutdownNow();
+        files.forEach(PageFile::close);
+    }
+}

@@ -1,0 +1,71 @@
+package org.oooengine.core.store;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.oooengine.core.storage.StorageException;
+
+/**
+ * {@code store.json}: the schema, row counts and load parameters of a store directory. Written last
+ * by a load, so a directory without it holds no complete store.
+ */
+public record StoreManifest(int formatVersion, int pageSize, double fillFactor, Map<String, Object> source,
+                            String loadedAt, double loadSeconds, List<TableMeta> tables) {
+    public static final String FILE_NAME = "store.json";
+    public static final int FORMAT_VERSION = 1;
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    public record ColumnMeta(String name, String type) {
+    }
+
+    public record IndexMeta(String name, List<String> columns, long entries, String file) {
+    }
+
+    public record TableMeta(String name, List<ColumnMeta> columns, List<String> primaryKey, long rows, long dataBytes,
+                            String file, List<IndexMeta> indexes) {
+    }
+
+    public TableMeta table(String name) {
+        return tables.stream().filter(t -> t.name().equals(name)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no table '" + name + "' in store; tables: "
+                        + tables.stream().map(TableMeta::name).toList()));
+    }
+
+    public void write(Path dir) {
+        try {
+            Path tmp = dir.resolve(FILE_NAME + ".tmp");
+            JSON.writeValue(tmp.toFile(), this);
+            Files.move(tmp, dir.resolve(FILE_NAME), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
+                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + dir.resolve(FILE_NAME), e);
+        }
+    }
+
+    public static boolean exists(Path dir) {
+        return Files.isRegularFile(dir.resolve(FILE_NAME));
+    }
+
+    public static StoreManifest read(Path dir) {
+        Path f = dir.resolve(FILE_NAME);
+        if (!Files.isRegularFile(f)) {
+            throw new StorageException("no store at " + dir + " (" + FILE_NAME + " missing); load one with: "
+                    + "ooo load tpch --sf 0.1 --dir " + dir);
+        }
+        try {
+            StoreManifest m = JSON.readValue(f.toFile(), StoreManifest.class);
+            if (m.formatVersion() != FORMAT_VERSION) {
+                throw new StorageException(f + " has store format " + m.formatVersion() + "; this engine reads "
+                        + FORMAT_VERSION + ": reload the store");
+            }
+            return m;
+        } catch (IOException e) {
+            throw new StorageException("cannot parse " + f + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package org.oooengine.core.store;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.oooengine.core.storage.BTree;
+import org.oooengine.core.storage.Page;
+import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
+
+/** A table partition: a B+tree clustered on the primary key, plus its secondary indexes. */
+public final class Table {
+    private final String name;
+    private final Schema schema;
+    private final List<String> primaryKey;
+    private final int[] primaryKeyPositions;
+    private final KeyCodec keyCodec;
+    private final RowCodec rowCodec;
+    private final BTree tree;
+    private final Map<String, SecondaryIndex> indexes;
+    private final long rows;
+
+    Table(String name, Schema schema, List<String> primaryKey, BTree tree, Map<String, SecondaryIndex> indexes, long rows) {
+        this.name = name;
+        this.schema = schema;
+        this.primaryKey = List.copyOf(primaryKey);
+        this.primaryKeyPositions = schema.indexesOf(primaryKey);
+        this.keyCodec = new KeyCodec(schema.types(primaryKeyPositions));
+        this.rowCodec = new RowCodec(schema);
+        this.tree = tree;
+        this.indexes = Map.copyOf(indexes);
+        this.rows = rows;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    public List<String> primaryKey() {
+        return primaryKey;
+    }
+
+    public int[] primaryKeyPositions() {
+        return primaryKeyPositions.clone();
+    }
+
+    public KeyCodec keyCodec() {
+        return keyCodec;
+    }
+
+    public BTree tree() {
+        return tree;
+    }
+
+    public long rows() {
+        return rows;
+    }
+
+    public Map<String, SecondaryIndex> indexes() {
+        return indexes;
+    }
+
+    public SecondaryIndex index(String indexName) {
+        SecondaryIndex ix = indexes.get(indexName);
+        if (ix == null) {
+            throw new IllegalArgumentException("table " + name + " has no index '" + indexName + "'; indexes: "
+                    + indexes.keySet());
+        }
+        return ix;
+    }
+
+    /** An index whose first column is {@code column}, if any. */
+    public Optional<SecondaryIndex> indexLeadingWith(String column) {
+        return indexes.values().stream().filter(ix -> ix.columns().get(0).equals(column)).findFirst();
+    }
+
+    public byte[] primaryKeyPrefix(Object... leadingValues) {
+        return keyCodec.encodePrefix(leadingValues, leadingValues.length);
+    }
+
+    public Object[] rowAt(Page leaf, int slot) {
+        return rowCodec.decode(leaf.value(slot));
+    }
+
+    public Object[] decodeRow(byte[] value) {
+        return rowCodec.decode(value);
+    }
+}

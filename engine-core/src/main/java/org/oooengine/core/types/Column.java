@@ -1,0 +1,5 @@
+package org.oooengine.core.types;
+
+/** A named, typed column of a table. */
+public record Column(String name, DataType type) {
+}

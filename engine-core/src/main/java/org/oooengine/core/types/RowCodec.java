@@ -1,0 +1,97 @@
+package org.oooengine.core.types;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Compact row encoding: a null bitmap, then each non-null value (fixed-width numbers big-endian,
+ * strings as varint length + UTF-8).
+ */
+public final class RowCodec {
+    private final DataType[] types;
+    private final int bitmapBytes;
+
+    public RowCodec(Schema schema) {
+        types = new DataType[schema.size()];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = schema.type(i);
+        }
+        bitmapBytes = (types.length + 7) / 8;
+    }
+
+    public byte[] encode(Object[] row) {
+        ByteWriter w = new ByteWriter(64);
+        encode(row, w);
+        return w.toByteArray();
+    }
+
+    public void encode(Object[] row, ByteWriter w) {
+        if (row.length != types.length) {
+            throw new IllegalArgumentException("row has " + row.length + " values, schema has " + types.length);
+        }
+        for (int b = 0; b < bitmapBytes; b++) {
+            int bits = 0;
+            for (int i = b * 8; i < Math.min(types.length, b * 8 + 8); i++) {
+                if (row[i] == null) {
+                    bits |= 1 << (i - b * 8);
+                }
+            }
+            w.put(bits);
+        }
+        for (int i = 0; i < types.length; i++) {
+            Object v = row[i];
+            if (v == null) {
+                continue;
+            }
+            switch (types[i].kind()) {
+                case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
+                case INT, DATE -> w.putInt(((Number) v).intValue());
+                case BIGINT, DECIMAL -> w.putLong(((Number) v).longValue());
+                case DOUBLE -> w.putLong(Double.doubleToLongBits((Double) v));
+                case CHAR, VARCHAR -> {
+                    byte[] s = ((String) v).getBytes(StandardCharsets.UTF_8);
+                    w.putVarInt(s.length);
+                    w.put(s);
+                }
+            }
+        }
+    }
+
+    public Object[] decode(byte[] b) {
+        return decode(b, 0);
+    }
+
+    public Object[] decode(byte[] b, int offset) {
+        Object[] row = new Object[types.length];
+        int[] pos = {offset + bitmapBytes};
+        for (int i = 0; i < types.length; i++) {
+            if ((b[offset + (i >> 3)] & (1 << (i & 7))) != 0) {
+                continue;
+            }
+            int p = pos[0];
+            switch (types[i].kind()) {
+                case BOOLEAN -> {
+                    row[i] = b[p] != 0;
+                    pos[0] = p + 1;
+                }
+                case INT, DATE -> {
+                    row[i] = Bytes.getInt(b, p);
+                    pos[0] = p + 4;
+                }
+                case BIGINT, DECIMAL -> {
+                    row[i] = Bytes.getLong(b, p);
+                    pos[0] = p + 8;
+                }
+                case DOUBLE -> {
+                    row[i] = Double.longBitsToDouble(Bytes.getLong(b, p));
+                    pos[0] = p + 8;
+                }
+                case CHAR, VARCHAR -> {
+                    int n = Bytes.getVarInt(b, pos);
+                    row[i] = new String(b, pos[0], n, StandardCharsets.UTF_8);
+                    pos[0] += n;
+                }
+            }
+        }
+        return row;
+    }
+}
