@@ -1,0 +1,79 @@
+package org.oooengine.core.tpch;
+
+import io.trino.tpch.TpchColumn;
+import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TpchTable;
+import java.io.BufferedWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.types.Column;
+
+/**
+ * DuckDB holding the same generated TPC-H rows as a store: the reference answers for every
+ * execution strategy. Rows go through a '|'-separated file (TPC-H text never contains '|').
+ */
+public final class DuckDbOracle implements AutoCloseable {
+    private final Connection conn;
+
+    public DuckDbOracle(double scaleFactor, Path workDir, List<TpchTable<?>> tables) throws Exception {
+        conn = DriverManager.getConnection("jdbc:duckdb:");
+        for (TpchTable<?> t : tables) {
+            load(t, scaleFactor, workDir);
+        }
+    }
+
+    private <E extends TpchEntity> void load(TpchTable<E> table, double sf, Path workDir) throws Exception {
+        TableDefinition def = TpchSchema.definition(table);
+        StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + def.name() + " (", ")");
+        for (Column c : def.schema().columns()) {
+            ddl.add(c.name() + " " + c.type());
+        }
+        Path csv = workDir.resolve(def.name() + ".tbl");
+        List<TpchColumn<E>> cols = table.getColumns();
+        try (BufferedWriter w = Files.newBufferedWriter(csv)) {
+            for (E e : table.createGenerator(sf, 1, 1)) {
+                Object[] row = TpchSchema.row(cols, e);
+                StringJoiner line = new StringJoiner("|");
+                for (int i = 0; i < row.length; i++) {
+                    line.add(def.schema().type(i).format(row[i]));
+                }
+                w.write(line.toString());
+                w.newLine();
+            }
+        }
+        try (Statement st = conn.createStatement()) {
+            st.execute(ddl.toString());
+            st.execute("COPY " + def.name() + " FROM '" + csv + "' (DELIMITER '|', HEADER false, QUOTE '')");
+        }
+    }
+
+    /** Every row of the query, each rendered as its columns' text joined by '|', sorted. */
+    public List<String> query(String sql) throws Exception {
+        List<String> out = new ArrayList<>();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringJoiner j = new StringJoiner("|");
+                for (int i = 1; i <= n; i++) {
+                    j.add(rs.getString(i));
+                }
+                out.add(j.toString());
+            }
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Override
+    public void close() throws Exception {
+        conn.close();
+    }
+}

@@ -1,0 +1,136 @@
+package org.oooengine.core.tpch;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.StringJoiner;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.oooengine.core.exec.CollectingSink;
+import org.oooengine.core.exec.ExecutionStats;
+import org.oooengine.core.exec.HashJoin;
+import org.oooengine.core.exec.IndexNestedLoopJoin;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.types.DataType;
+
+/**
+ * OL and PL at several selectivities: out-of-order, in-order and hash join return exactly DuckDB's
+ * rows on the same generated data, and the out-of-order run stays within its in-flight budget.
+ */
+class JoinOracleTest {
+    private static final double SF = 0.01;
+    private static final int BUDGET = 48;
+    private static Path dir;
+    private static Store store;
+    private static DuckDbOracle oracle;
+
+    @BeforeAll
+    static void load() throws Exception {
+        dir = Files.createTempDirectory("ooo-join-test");
+        StoreManifest m = new TpchLoader(SF, 4096, 1.0).load(dir.resolve("store"), false, (t, d, e) -> { });
+        assertEquals(60_175, m.table("lineitem").rows());
+        // A small buffer pool so that probes really miss and go to the I/O threads.
+        store = Store.open(dir.resolve("store"), StoreOptions.defaults().withBufferPoolBytes(256 << 10).withIoThreads(BUDGET));
+        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
+    }
+
+    @AfterAll
+    static void close() throws Exception {
+        if (store != null) {
+            store.close();
+        }
+        if (oracle != null) {
+            oracle.close();
+        }
+        try (Stream<Path> s = Files.walk(dir)) {
+            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    static Stream<Arguments> cases() {
+        List<Arguments> out = new ArrayList<>();
+        for (String q : List.of("OL", "PL")) {
+            for (double s : List.of(0.2, 0.01, 0.001)) {
+                out.add(Arguments.of(q, s));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest(name = "{0} at {1}")
+    @MethodSource("cases")
+    void everyStrategyReturnsTheOraclesRows(String query, double selectivity) throws Exception {
+        JoinQueries.Query q = JoinQueries.byName(store, query, selectivity);
+        JoinSpec spec = q.spec();
+        assertTrue(q.outerRows() >= Math.round(selectivity * q.outerTotal()), "range selects too few outer rows");
+        assertTrue(q.actualSelectivity() < selectivity * 1.5 + 5.0 / q.outerTotal(), "range selects too many outer rows");
+
+        List<String> expected = oracle.query(sql(spec));
+        assertFalse(expected.isEmpty());
+
+        store.bufferPool().clear();
+        CollectingSink ooo = new CollectingSink();
+        ExecutionStats oooStats = new IndexNestedLoopJoin(store, spec).run(BUDGET, ooo);
+        assertEquals(expected, render(spec, ooo.rows()), "out-of-order");
+        assertTrue(oooStats.maxTasksInflight() <= BUDGET, "tasks in flight exceeded the budget");
+        assertTrue(oooStats.maxIoInflight() <= BUDGET, "I/Os in flight exceeded the budget");
+
+        store.bufferPool().clear();
+        CollectingSink inOrder = new CollectingSink();
+        ExecutionStats inOrderStats = new IndexNestedLoopJoin(store, spec).run(1, inOrder);
+        assertEquals(expected, render(spec, inOrder.rows()), "in-order");
+        assertEquals(1, inOrderStats.maxTasksInflight());
+        assertTrue(inOrderStats.maxIoInflight() <= 1);
+
+        CollectingSink hash = new CollectingSink();
+        new HashJoin(store, spec).run(hash);
+        assertEquals(expected, render(spec, hash.rows()), "hash join");
+
+        if (expected.size() > 1000) {
+            assertTrue(oooStats.maxTasksInflight() > 4, "out-of-order run had only " + oooStats.maxTasksInflight()
+                    + " tasks in flight; " + oooStats);
+        }
+    }
+
+    private static String sql(JoinSpec spec) {
+        StringJoiner cols = new StringJoiner(", ");
+        spec.output().forEach(c -> cols.add(c.substring(c.indexOf('.') + 1)));
+        DataType rangeType = store.table(spec.outerTable()).schema().type(
+                store.table(spec.outerTable()).schema().indexOf(spec.outerRange().column()));
+        return "SELECT " + cols + " FROM " + spec.outerTable() + " JOIN " + spec.innerTable() + " ON " + spec.outerJoin()
+                + " = " + spec.innerJoin() + " WHERE " + spec.outerRange().describe(rangeType);
+    }
+
+    private static List<String> render(JoinSpec spec, List<Object[]> rows) {
+        List<DataType> types = new ArrayList<>();
+        for (String c : spec.output()) {
+            var t = store.table(c.substring(0, c.indexOf('.')));
+            types.add(t.schema().type(t.schema().indexOf(c.substring(c.indexOf('.') + 1))));
+        }
+        List<String> out = new ArrayList<>();
+        for (Object[] row : rows) {
+            StringJoiner j = new StringJoiner("|");
+            for (int i = 0; i < row.length; i++) {
+                j.add(types.get(i).format(row[i]));
+            }
+            out.add(j.toString());
+        }
+        out.sort(null);
+        return out;
+    }
+}
