@@ -9,9 +9,15 @@ public final class FullScan {
     }
 
     public static void run(Table table, RowSink sink) {
+        run(table, null, sink);
+    }
+
+    /** Scans decoding only the {@code wanted} column positions (null: all); the rest are null. */
+    public static void run(Table table, int[] wanted, RowSink sink) {
+        boolean[] m = wanted == null ? null : table.columnMask(wanted);
         LeafScanner.forEachLeaf(table.tree(), leaf -> {
             for (int i = 0, n = leaf.count(); i < n; i++) {
-                sink.accept(table.rowAt(leaf, i));
+                sink.accept(table.rowAt(leaf, i, m));
             }
         });
     }

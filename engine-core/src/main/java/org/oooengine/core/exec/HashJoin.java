@@ -21,6 +21,12 @@ public final class HashJoin {
         this.spec = spec;
     }
 
+    private static int[] with(int[] positions, int... more) {
+        int[] out = java.util.Arrays.copyOf(positions, positions.length + more.length);
+        System.arraycopy(more, 0, out, positions.length, more.length);
+        return out;
+    }
+
     public ExecutionStats run(RowSink sink) {
         Table outer = store.table(spec.outerTable());
         Table inner = store.table(spec.innerTable());
@@ -30,9 +36,9 @@ public final class HashJoin {
         int rangeColumn = outer.schema().indexOf(spec.outerRange().column());
         return ExecutionStats.measure(store, () -> {
             Map<Object, List<Object[]>> build = new HashMap<>();
-            FullScan.run(outer, new Filter(spec.outerRange().predicate(rangeColumn),
+            FullScan.run(outer, with(output.outerPositions(), outerJoin, rangeColumn), new Filter(spec.outerRange().predicate(rangeColumn),
                     row -> build.computeIfAbsent(row[outerJoin], k -> new ArrayList<>(1)).add(row)));
-            FullScan.run(inner, innerRow -> {
+            FullScan.run(inner, with(output.innerPositions(), innerJoin), innerRow -> {
                 List<Object[]> matches = build.get(innerRow[innerJoin]);
                 if (matches != null) {
                     for (Object[] outerRow : matches) {

@@ -23,8 +23,8 @@ public final class IndexNestedLoopJoin {
     private final JoinSpec spec;
     private final JoinOutput output;
     private final int outerJoin;
-    private final int innerJoin;
     private final Optional<SecondaryIndex> innerIndex;
+    private final boolean[] innerColumns;
 
     public IndexNestedLoopJoin(Store store, JoinSpec spec) {
         this.store = store;
@@ -33,7 +33,7 @@ public final class IndexNestedLoopJoin {
         this.inner = store.table(spec.innerTable());
         this.output = new JoinOutput(spec.output(), outer, inner);
         this.outerJoin = outer.schema().indexOf(spec.outerJoin());
-        this.innerJoin = inner.schema().indexOf(spec.innerJoin());
+        this.innerColumns = inner.columnMask(output.innerPositions());
         if (inner.primaryKey().get(0).equals(spec.innerJoin())) {
             innerIndex = Optional.empty();
         } else {
@@ -60,7 +60,7 @@ public final class IndexNestedLoopJoin {
         if (innerIndex.isEmpty()) {
             byte[] prefix = inner.primaryKeyPrefix(key);
             return inner.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
-                sink.accept(output.combine(outerRow, inner.rowAt(leaf, slot)));
+                sink.accept(output.combine(outerRow, inner.rowAt(leaf, slot, innerColumns)));
                 return true;
             });
         }
@@ -72,7 +72,7 @@ public final class IndexNestedLoopJoin {
                 if (value == null) {
                     throw new IllegalStateException("index " + inner.name() + "." + ix.name() + " points to a missing row");
                 }
-                sink.accept(output.combine(outerRow, inner.decodeRow(value)));
+                sink.accept(output.combine(outerRow, inner.decodeRow(value, innerColumns)));
             }));
             return true;
         });

@@ -22,10 +22,12 @@ public final class IndexRangeScan {
     private final byte[] toExclusive;
     private final boolean fetchRows;
     private final Predicate<Object[]> residual;
+    private final boolean[] fetchedColumns;
 
     /**
      * @param neededColumns table positions the consumer reads
-     * @param residual      applied to each row after the index range (null: none)
+     * @param residual      applied to each complete row after the index range (null: none); with
+     *                      a residual every column is decoded, else only the needed ones
      */
     public IndexRangeScan(Table table, ColumnRange range, int[] neededColumns, Predicate<Object[]> residual) {
         this.table = table;
@@ -36,6 +38,7 @@ public final class IndexRangeScan {
         this.toExclusive = KeyCodec.successor(index.prefix(range.high()));
         this.residual = residual;
         int[] covered = coveredPositions();
+        this.fetchedColumns = residual == null ? table.columnMask(neededColumns) : null;
         this.fetchRows = Arrays.stream(neededColumns).anyMatch(c -> Arrays.stream(covered).noneMatch(x -> x == c));
     }
 
@@ -71,7 +74,7 @@ public final class IndexRangeScan {
                         throw new IllegalStateException("index " + table.name() + "." + index.name()
                                 + " points to a missing row " + Arrays.toString(entry));
                     }
-                    return emit(table.decodeRow(value), downstream);
+                    return emit(table.decodeRow(value, fetchedColumns), downstream);
                 }));
             } else {
                 Object[] row = rowFromEntry(entry);

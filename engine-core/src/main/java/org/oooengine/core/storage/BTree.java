@@ -32,6 +32,10 @@ public final class BTree {
         return meta;
     }
 
+    BufferPool bufferPool() {
+        return pool;
+    }
+
     public PageFile file() {
         return file;
     }

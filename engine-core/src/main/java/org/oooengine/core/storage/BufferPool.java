@@ -90,6 +90,11 @@ public final class BufferPool {
         }
     }
 
+    /** The executor that issues this pool's reads; scans use it for read-ahead. */
+    Executor ioExecutor() {
+        return io;
+    }
+
     /** Drops every cached page (for cold runs). */
     public void clear() {
         synchronized (resident) {

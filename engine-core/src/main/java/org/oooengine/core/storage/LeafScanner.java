@@ -1,29 +1,61 @@
 package org.oooengine.core.storage;
 
+import java.util.ArrayDeque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 
 /**
  * Full scan of a bulk-loaded tree: its leaves are contiguous, so they are read sequentially in
- * large requests around the buffer pool (a scan must not flush the cache of index pages).
+ * large requests around the buffer pool (a scan must not flush the cache of index pages), with a
+ * few requests read ahead on the I/O threads so the device streams while rows are processed.
  */
 public final class LeafScanner {
+    /** Chunks in flight ahead of the one being processed. */
+    static final int READ_AHEAD = 4;
+
     private LeafScanner() {
     }
 
-    /** Calls {@code action} for every leaf in key order. */
+    /** Calls {@code action} for every leaf in key order, on the calling thread. */
     public static void forEachLeaf(BTree tree, Consumer<Page> action) {
         PageFile file = tree.file();
         TreeMeta meta = tree.meta();
-        int perChunk = Math.max(1, PageFile.SCAN_CHUNK_BYTES / file.pageSize());
-        byte[] chunk = new byte[perChunk * file.pageSize()];
-        for (long first = meta.firstLeaf(); first <= meta.lastLeaf(); first += perChunk) {
-            int n = (int) Math.min(perChunk, meta.lastLeaf() - first + 1);
-            file.readPages(first, n, chunk);
-            for (int i = 0; i < n; i++) {
-                byte[] data = new byte[file.pageSize()];
-                System.arraycopy(chunk, i * file.pageSize(), data, 0, file.pageSize());
-                action.accept(new Page(data, first + i));
+        int pageSize = file.pageSize();
+        int perChunk = Math.max(1, PageFile.SCAN_CHUNK_BYTES / pageSize);
+        ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
+        long next = meta.firstLeaf();
+        long chunkStart = next;
+        try {
+            while (true) {
+                while (ahead.size() < READ_AHEAD && next <= meta.lastLeaf()) {
+                    long first = next;
+                    int n = (int) Math.min(perChunk, meta.lastLeaf() - first + 1);
+                    ahead.add(CompletableFuture.supplyAsync(() -> {
+                        byte[] chunk = new byte[n * pageSize];
+                        file.readPages(first, n, chunk);
+                        return chunk;
+                    }, tree.bufferPool().ioExecutor()));
+                    next += n;
+                }
+                CompletableFuture<byte[]> head = ahead.poll();
+                if (head == null) {
+                    return;
+                }
+                byte[] chunk = head.join();
+                for (int i = 0; i < chunk.length / pageSize; i++) {
+                    byte[] data = new byte[pageSize];
+                    System.arraycopy(chunk, i * pageSize, data, 0, pageSize);
+                    action.accept(new Page(data, chunkStart + i));
+                }
+                chunkStart += chunk.length / pageSize;
             }
+        } catch (CompletionException e) {
+            ahead.forEach(f -> f.cancel(false));
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
         }
     }
 }

@@ -87,7 +87,25 @@ public final class Table {
         return rowCodec.decode(leaf.value(slot));
     }
 
+    /** Decodes only the wanted columns of the row at a leaf slot (see {@link RowCodec#decode(byte[], int, boolean[])}). */
+    public Object[] rowAt(Page leaf, int slot, boolean[] wanted) {
+        return rowCodec.decode(leaf.value(slot), 0, wanted);
+    }
+
     public Object[] decodeRow(byte[] value) {
         return rowCodec.decode(value);
+    }
+
+    public Object[] decodeRow(byte[] value, boolean[] wanted) {
+        return rowCodec.decode(value, 0, wanted);
+    }
+
+    /** A column mask for {@link #decodeRow(byte[], boolean[])}: true at each given position. */
+    public boolean[] columnMask(int... positions) {
+        boolean[] mask = new boolean[schema.size()];
+        for (int p : positions) {
+            mask[p] = true;
+        }
+        return mask;
     }
 }

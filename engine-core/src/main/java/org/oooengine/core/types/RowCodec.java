@@ -61,33 +61,42 @@ public final class RowCodec {
     }
 
     public Object[] decode(byte[] b, int offset) {
+        return decode(b, offset, null);
+    }
+
+    /**
+     * Decodes the columns marked in {@code wanted} (null: all); the others stay null and cost no
+     * allocation, which is what keeps full scans that need a few columns cheap.
+     */
+    public Object[] decode(byte[] b, int offset, boolean[] wanted) {
         Object[] row = new Object[types.length];
         int[] pos = {offset + bitmapBytes};
         for (int i = 0; i < types.length; i++) {
             if ((b[offset + (i >> 3)] & (1 << (i & 7))) != 0) {
                 continue;
             }
+            boolean keep = wanted == null || wanted[i];
             int p = pos[0];
             switch (types[i].kind()) {
                 case BOOLEAN -> {
-                    row[i] = b[p] != 0;
+                    row[i] = keep ? b[p] != 0 : null;
                     pos[0] = p + 1;
                 }
                 case INT, DATE -> {
-                    row[i] = Bytes.getInt(b, p);
+                    row[i] = keep ? Bytes.getInt(b, p) : null;
                     pos[0] = p + 4;
                 }
                 case BIGINT, DECIMAL -> {
-                    row[i] = Bytes.getLong(b, p);
+                    row[i] = keep ? Bytes.getLong(b, p) : null;
                     pos[0] = p + 8;
                 }
                 case DOUBLE -> {
-                    row[i] = Double.longBitsToDouble(Bytes.getLong(b, p));
+                    row[i] = keep ? Double.longBitsToDouble(Bytes.getLong(b, p)) : null;
                     pos[0] = p + 8;
                 }
                 case CHAR, VARCHAR -> {
                     int n = Bytes.getVarInt(b, pos);
-                    row[i] = new String(b, pos[0], n, StandardCharsets.UTF_8);
+                    row[i] = keep ? new String(b, pos[0], n, StandardCharsets.UTF_8) : null;
                     pos[0] += n;
                 }
             }
