@@ -1,0 +1,44 @@
+package org.oooengine.cluster.bench;
+
+import org.oooengine.core.store.StoreOptions;
+
+/**
+ * How join measurements are taken.
+ *
+ * @param cold         read with direct I/O into a small, cleared buffer pool so the device is measured
+ * @param inflight     task budget of out-of-order runs
+ * @param bufferPoolMb buffer pool size, or null for the default of the temperature
+ * @param repeat       timed runs per query and mode
+ */
+public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, int repeat) {
+    public static final int DEFAULT_INFLIGHT = 256;
+    /** Small enough that a cold run's working set cannot hide in the cache. */
+    public static final int COLD_BUFFER_POOL_MB = 32;
+
+    public BenchSettings {
+        if (inflight < 1) {
+            throw new IllegalArgumentException("the in-flight budget must be at least 1, got " + inflight);
+        }
+        if (repeat < 1) {
+            throw new IllegalArgumentException("the repeat count must be at least 1, got " + repeat);
+        }
+        if (bufferPoolMb != null && bufferPoolMb < 1) {
+            throw new IllegalArgumentException("the buffer pool must be at least 1 MiB, got " + bufferPoolMb);
+        }
+    }
+
+    public long bufferPoolBytes() {
+        if (bufferPoolMb != null) {
+            return (long) bufferPoolMb << 20;
+        }
+        return cold ? (long) COLD_BUFFER_POOL_MB << 20 : StoreOptions.DEFAULT_BUFFER_POOL_BYTES;
+    }
+
+    /** One I/O thread per task that may be in flight, so the budget is what the device sees. */
+    public StoreOptions storeOptions() {
+        return StoreOptions.defaults()
+                .withBufferPoolBytes(bufferPoolBytes())
+                .withDirectIo(cold)
+                .withIoThreads(Math.max(inflight, 1));
+    }
+}

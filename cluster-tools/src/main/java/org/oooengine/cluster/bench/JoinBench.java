@@ -1,0 +1,94 @@
+package org.oooengine.cluster.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.exec.CountingSink;
+import org.oooengine.core.exec.ExecutionStats;
+import org.oooengine.core.exec.HashJoin;
+import org.oooengine.core.exec.IndexNestedLoopJoin;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.tpch.JoinQueries;
+
+/**
+ * Join measurements on one opened store: the single code path behind {@code bench join},
+ * {@code bench sweep} and {@code quickstart}.
+ */
+public final class JoinBench implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(JoinBench.class);
+
+    private final Store store;
+    private final BenchSettings settings;
+    private final Double scaleFactor;
+
+    public JoinBench(Path dir, BenchSettings settings) {
+        this.store = Store.open(dir, settings.storeOptions());
+        this.settings = settings;
+        this.scaleFactor = store.manifest().source().get("scaleFactor") instanceof Number n ? n.doubleValue() : null;
+    }
+
+    public Double scaleFactor() {
+        return scaleFactor;
+    }
+
+    /** Chooses the query's range once, so every run of every mode answers exactly the same query. */
+    public JoinQueries.Query query(String name, double selectivity) {
+        return JoinQueries.byName(store, name, selectivity);
+    }
+
+    /**
+     * Times {@code repeat} runs of one mode, handing each result to {@code onResult} as it completes.
+     * Warm measurements start with one untimed run to fill the caches; cold ones empty the buffer
+     * pool before every run.
+     */
+    public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+        if (!settings.cold()) {
+            LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
+            execute(query, mode, new CountingSink());
+        }
+        List<JoinResult> results = new ArrayList<>();
+        for (int run = 1; run <= settings.repeat(); run++) {
+            if (settings.cold()) {
+                store.bufferPool().clear();
+            }
+            JoinResult r = timedRun(query, mode, run);
+            results.add(r);
+            onResult.accept(r);
+        }
+        return results;
+    }
+
+    private ExecutionStats execute(JoinQueries.Query query, JoinMode mode, CountingSink sink) {
+        Integer budget = mode.budget(settings.inflight());
+        return budget == null
+                ? new HashJoin(store, query.spec()).run(sink)
+                : new IndexNestedLoopJoin(store, query.spec()).run(budget, sink);
+    }
+
+    /**
+     * Times the whole call, and counts buffer-pool traffic around it, here: the index join starts its
+     * scan before {@link ExecutionStats} starts its clock, so on cached pages the engine's own figures
+     * miss most of the work.
+     */
+    private JoinResult timedRun(JoinQueries.Query q, JoinMode mode, int run) {
+        CountingSink sink = new CountingSink();
+        long hits = store.bufferPool().hits();
+        long misses = store.bufferPool().misses();
+        long start = System.nanoTime();
+        ExecutionStats s = execute(q, mode, sink);
+        double seconds = (System.nanoTime() - start) / 1e9;
+        return new JoinResult(q.name(), mode, scaleFactor, q.selectivity(), q.actualSelectivity(), q.outerRows(),
+                sink.rows(), sink.checksum(), seconds, s.pageReads(), s.bytesRead(), s.pageReads() / seconds,
+                mode.budget(settings.inflight()), s.maxIoInflight(), s.maxTasksInflight(), s.tasks(),
+                store.bufferPool().hits() - hits, store.bufferPool().misses() - misses, settings.cold(),
+                settings.bufferPoolBytes() >> 20, run);
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+}

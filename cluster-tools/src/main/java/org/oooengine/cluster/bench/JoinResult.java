@@ -1,0 +1,28 @@
+package org.oooengine.cluster.bench;
+
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.Locale;
+
+/** One timed join run; its JSON form (snake_case fields) is what {@code --json} prints. */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+public record JoinResult(String query, JoinMode mode, Double sf, double selectivity, double actualSelectivity,
+                         long outerRows, long rows, long checksum, double seconds, long pageReads, long bytesRead,
+                         double iops, Integer inflight, int maxIoInflight, int maxTasksInflight, long tasks,
+                         long bufferPoolHits, long bufferPoolMisses, boolean cold, long bufferPoolMb, int run) {
+
+    /** True when both runs returned the same rows (count and order-independent checksum). */
+    public boolean sameRowsAs(JoinResult other) {
+        return rows == other.rows && checksum == other.checksum;
+    }
+
+    /** A one-line human-readable form. */
+    public String summary() {
+        String budget = inflight == null ? "" : "/" + inflight;
+        return String.format(Locale.ROOT,
+                "%s %s  %s%s  run %d: %,d rows in %s s  %,d page reads  %,.0f IOPS  max %d I/Os in flight  "
+                        + "(%,d outer rows, actual selectivity %.5f, checksum %d)",
+                query, Format.percent(selectivity), mode, budget, run, rows, Format.seconds(seconds), pageReads, iops, maxIoInflight,
+                outerRows, actualSelectivity, checksum);
+    }
+}

@@ -1,0 +1,153 @@
+package org.oooengine.cluster.bench;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+
+/**
+ * Join results side by side: one row per query and selectivity, one time column per mode (the
+ * median of its runs), the out-of-order speedups and IOPS. Rendered as aligned text or markdown.
+ */
+public final class ResultTable {
+    /** A mode's median time at one selectivity, for plotting. */
+    public record Point(double selectivity, double seconds) {
+    }
+
+    private record Key(String query, double selectivity) {
+    }
+
+    private final List<JoinMode> modes;
+    private final Map<Key, Map<JoinMode, List<JoinResult>>> groups;
+
+    private ResultTable(List<JoinMode> modes, Map<Key, Map<JoinMode, List<JoinResult>>> groups) {
+        this.modes = modes;
+        this.groups = groups;
+    }
+
+    public static ResultTable of(List<JoinResult> results) {
+        List<JoinMode> modes = List.copyOf(results.stream().map(JoinResult::mode)
+                .collect(Collectors.toCollection(LinkedHashSet::new)));
+        Map<Key, Map<JoinMode, List<JoinResult>>> groups = new LinkedHashMap<>();
+        for (JoinResult r : results) {
+            groups.computeIfAbsent(new Key(r.query(), r.selectivity()), k -> new LinkedHashMap<>())
+                    .computeIfAbsent(r.mode(), m -> new ArrayList<>()).add(r);
+        }
+        return new ResultTable(modes, groups);
+    }
+
+    public List<JoinMode> modes() {
+        return modes;
+    }
+
+    /** The run with the median time (the lower one of an even count): robust to one noisy run. */
+    private static JoinResult median(List<JoinResult> runs) {
+        List<JoinResult> sorted = runs.stream().sorted(Comparator.comparingDouble(JoinResult::seconds)).toList();
+        return sorted.get((sorted.size() - 1) / 2);
+    }
+
+    public List<Point> points(JoinMode mode) {
+        List<Point> points = new ArrayList<>();
+        groups.forEach((key, byMode) -> {
+            if (byMode.containsKey(mode)) {
+                points.add(new Point(key.selectivity(), median(byMode.get(mode)).seconds()));
+            }
+        });
+        points.sort(Comparator.comparingDouble(Point::selectivity));
+        return points;
+    }
+
+    /** One line per query and selectivity whose runs did not all return the same rows. */
+    public List<String> disagreements() {
+        List<String> out = new ArrayList<>();
+        groups.forEach((key, byMode) -> {
+            List<JoinResult> runs = byMode.values().stream().flatMap(List::stream).toList();
+            if (!runs.stream().allMatch(r -> r.sameRowsAs(runs.get(0)))) {
+                out.add(key.query() + " at " + Format.percent(key.selectivity()) + ": " + runs.stream()
+                        .map(r -> String.format(Locale.ROOT, "%s run %d %,d rows (checksum %016x)", r.mode(), r.run(), r.rows(), r.checksum()))
+                        .collect(Collectors.joining(", ")));
+            }
+        });
+        return out;
+    }
+
+    private List<String> header() {
+        List<String> h = new ArrayList<>(List.of("query", "selectivity", "outer rows", "rows"));
+        modes.forEach(m -> h.add(m + " s"));
+        speedupBases().forEach(base -> h.add("ooo vs " + base));
+        if (modes.contains(JoinMode.OOO)) {
+            h.add("ooo IOPS");
+        }
+        return h;
+    }
+
+    private List<JoinMode> speedupBases() {
+        if (!modes.contains(JoinMode.OOO)) {
+            return List.of();
+        }
+        return modes.stream().filter(m -> m != JoinMode.OOO).toList();
+    }
+
+    private List<List<String>> body() {
+        List<List<String>> rows = new ArrayList<>();
+        groups.forEach((key, byMode) -> {
+            JoinResult any = byMode.values().iterator().next().get(0);
+            // Outer rows show where ties in the range column made the query select more than asked.
+            List<String> row = new ArrayList<>(List.of(key.query(), Format.percent(key.selectivity()),
+                    Format.count(any.outerRows()), Format.count(any.rows())));
+            Map<JoinMode, JoinResult> medians = new LinkedHashMap<>();
+            byMode.forEach((m, runs) -> medians.put(m, median(runs)));
+            modes.forEach(m -> row.add(medians.containsKey(m) ? Format.seconds(medians.get(m).seconds()) : "-"));
+            JoinResult ooo = medians.get(JoinMode.OOO);
+            for (JoinMode base : speedupBases()) {
+                JoinResult b = medians.get(base);
+                row.add(ooo == null || b == null ? "-" : Format.speedup(b.seconds() / ooo.seconds()));
+            }
+            if (modes.contains(JoinMode.OOO)) {
+                row.add(ooo == null ? "-" : Format.count(ooo.iops()));
+            }
+            rows.add(row);
+        });
+        return rows;
+    }
+
+    /** Aligned plain text: the query left-aligned, numbers right-aligned. */
+    public String text() {
+        List<List<String>> all = new ArrayList<>();
+        all.add(header());
+        all.addAll(body());
+        int[] width = new int[all.get(0).size()];
+        for (List<String> row : all) {
+            for (int i = 0; i < row.size(); i++) {
+                width[i] = Math.max(width[i], row.get(i).length());
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        for (List<String> row : all) {
+            for (int i = 0; i < row.size(); i++) {
+                String format = i == 0 ? "%-" + width[i] + "s" : "  %" + width[i] + "s";
+                sb.append(String.format(format, row.get(i)));
+            }
+            sb.append(System.lineSeparator());
+        }
+        return sb.toString();
+    }
+
+    public String markdown() {
+        List<String> header = header();
+        StringBuilder sb = new StringBuilder();
+        sb.append(mdRow(header));
+        sb.append(mdRow(header.stream().map(h -> Objects.equals(h, "query") ? "---" : "---:").toList()));
+        body().forEach(row -> sb.append(mdRow(row)));
+        return sb.toString();
+    }
+
+    private static String mdRow(List<String> cells) {
+        return "| " + String.join(" | ", cells) + " |" + System.lineSeparator();
+    }
+}

@@ -1,0 +1,48 @@
+package org.oooengine.cluster.cli;
+
+import java.io.PrintWriter;
+import java.util.concurrent.Callable;
+import org.oooengine.cluster.bench.JoinBench;
+import org.oooengine.cluster.bench.JoinMode;
+import org.oooengine.core.tpch.JoinQueries;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo bench join}: one join, one mode, one line (or JSON object) per run. */
+@Command(name = "join", mixinStandardHelpOptions = true,
+        description = {"Time one selective join in one mode.",
+                "ooo: index nested-loop join with --inflight tasks in flight; inorder: the same join one task at a time; "
+                        + "hash: full-scan hash join."})
+final class BenchJoinCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    BenchOptions bench;
+
+    @Option(names = "--selectivity", required = true, paramLabel = "<fraction>",
+            description = "fraction of the outer table the range selects, in (0, 1]")
+    double selectivity;
+
+    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|hash", description = "how to run the join")
+    JoinMode mode;
+
+    @Option(names = "--json", description = "print one JSON object per run")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        try (JoinBench b = new JoinBench(bench.dir, bench.settings(spec))) {
+            JoinQueries.Query q = b.query(bench.query.name(), selectivity);
+            b.measure(q, mode, r -> {
+                out.println(json ? Json.line(r) : r.summary());
+                out.flush();
+            });
+        }
+        return 0;
+    }
+}

@@ -1,0 +1,42 @@
+package org.oooengine.cluster.cli;
+
+import java.nio.file.Path;
+import org.oooengine.cluster.bench.BenchSettings;
+import org.oooengine.core.store.StoreOptions;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+
+/** The options {@code bench join} and {@code bench sweep} share. */
+final class BenchOptions {
+    @Option(names = "--dir", required = true, paramLabel = "<store-dir>", description = "store directory (create one with 'ooo load tpch')")
+    Path dir;
+
+    @Option(names = "--query", required = true, paramLabel = "OL|PL",
+            description = "OL: orders join lineitem on orderkey; PL: part join lineitem on partkey")
+    QueryName query;
+
+    @Option(names = "--cold", description = "measure the disk: direct I/O and a small buffer pool ("
+            + BenchSettings.COLD_BUFFER_POOL_MB + " MiB unless --buffer-pool-mb), emptied before every run; "
+            + "without it, one untimed warm-up run comes first")
+    boolean cold;
+
+    @Option(names = "--inflight", defaultValue = "" + BenchSettings.DEFAULT_INFLIGHT, paramLabel = "N",
+            description = "tasks (and so I/Os) in flight in ooo mode (default: ${DEFAULT-VALUE})")
+    int inflight;
+
+    @Option(names = "--buffer-pool-mb", paramLabel = "M", description = "buffer pool size in MiB (default: "
+            + BenchSettings.COLD_BUFFER_POOL_MB + " with --cold, " + (StoreOptions.DEFAULT_BUFFER_POOL_BYTES >> 20) + " without)")
+    Integer bufferPoolMb;
+
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "R", description = "timed runs per measurement (default: ${DEFAULT-VALUE})")
+    int repeat;
+
+    BenchSettings settings(CommandSpec spec) {
+        try {
+            return new BenchSettings(cold, inflight, bufferPoolMb, repeat);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,93 @@
+package org.oooengine.cluster.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.oooengine.cluster.bench.Format;
+import org.oooengine.cluster.bench.JoinBench;
+import org.oooengine.cluster.bench.JoinMode;
+import org.oooengine.cluster.bench.JoinResult;
+import org.oooengine.cluster.bench.ResultTable;
+import org.oooengine.cluster.bench.SweepPlot;
+import org.oooengine.core.tpch.JoinQueries;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo bench sweep}: every mode at every selectivity, as a table, JSON, a plot and markdown. */
+@Command(name = "sweep", mixinStandardHelpOptions = true,
+        description = {"Time a join in every mode over a range of selectivities.",
+                "Modes run one after another at each selectivity, so drifting noise affects them alike. "
+                        + "Each run is reported on stderr; the table (median of the runs) goes to stdout."})
+final class BenchSweepCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Mixin
+    BenchOptions bench;
+
+    @Option(names = "--selectivities", split = ",", defaultValue = "0.1,0.01,0.001,0.0001", paramLabel = "<fractions>",
+            description = "comma-separated fractions of the outer table (default: ${DEFAULT-VALUE})")
+    List<Double> selectivities;
+
+    @Option(names = "--modes", split = ",", defaultValue = "ooo,inorder,hash", paramLabel = "<modes>",
+            description = "comma-separated modes among ooo, inorder, hash (default: ${DEFAULT-VALUE})")
+    List<JoinMode> modes;
+
+    @Option(names = "--json-out", paramLabel = "<file>", description = "write every run as a JSON array")
+    Path jsonOut;
+
+    @Option(names = "--plot", paramLabel = "<file.png>", description = "write a log-log plot of seconds against selectivity")
+    Path plot;
+
+    @Option(names = "--markdown", paramLabel = "<file.md>", description = "write the table as markdown")
+    Path markdown;
+
+    @Override
+    public Integer call() {
+        PrintWriter err = spec.commandLine().getErr();
+        List<JoinResult> results = new ArrayList<>();
+        Double scaleFactor;
+        try (JoinBench b = new JoinBench(bench.dir, bench.settings(spec))) {
+            scaleFactor = b.scaleFactor();
+            for (double selectivity : selectivities) {
+                JoinQueries.Query q = b.query(bench.query.name(), selectivity);
+                for (JoinMode mode : modes) {
+                    results.addAll(b.measure(q, mode, r -> {
+                        err.println(r.summary());
+                        err.flush();
+                    }));
+                }
+            }
+        }
+        ResultTable table = ResultTable.of(results);
+        spec.commandLine().getOut().print(table.text());
+        spec.commandLine().getOut().flush();
+        if (jsonOut != null) {
+            Json.writeArray(jsonOut, results);
+        }
+        if (markdown != null) {
+            writeString(markdown, table.markdown());
+        }
+        if (plot != null) {
+            String sf = scaleFactor == null ? "" : ", SF " + Format.number(scaleFactor);
+            SweepPlot.write(table, bench.query + ": seconds vs selectivity" + sf + (bench.cold ? ", cold" : ", warm"), plot);
+        }
+        return RowCheck.report(table, spec.commandLine());
+    }
+
+    private static void writeString(Path file, String text) {
+        try {
+            Files.writeString(file, text);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + file, e);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package org.oooengine.cluster.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.oooengine.core.storage.PageFormat;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo load tpch}: generates TPC-H straight into a store. */
+@Command(name = "tpch", mixinStandardHelpOptions = true,
+        description = {"Generate TPC-H into a store directory, with progress on stderr.",
+                "A directory that is not empty is refused unless --replace is given."})
+final class LoadTpchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--sf", required = true, paramLabel = "<scale>", description = "TPC-H scale factor (1 is about 1 GB of raw data)")
+    double scaleFactor;
+
+    @Option(names = "--dir", required = true, paramLabel = "<store-dir>", description = "directory to create the store in")
+    Path dir;
+
+    @Option(names = "--page-size", defaultValue = "8192", paramLabel = "<bytes>", description = "page size (default: ${DEFAULT-VALUE})")
+    int pageSize;
+
+    @Option(names = "--fill-factor", defaultValue = "1.0", paramLabel = "<fraction>",
+            description = "how full bulk-loaded pages are, in (0.1, 1] (default: ${DEFAULT-VALUE})")
+    double fillFactor;
+
+    @Option(names = "--replace", description = "delete whatever the directory holds first")
+    boolean replace;
+
+    @Override
+    public Integer call() throws Exception {
+        // Checked before loading: the loader only notices after --replace has emptied the directory.
+        try {
+            PageFormat.checkPageSize(pageSize);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+        if (!(fillFactor > 0.1 && fillFactor <= 1.0)) {
+            throw new ParameterException(spec.commandLine(), "--fill-factor must be in (0.1, 1], got " + fillFactor);
+        }
+        TpchLoad.run(spec.commandLine(), scaleFactor, dir, pageSize, fillFactor, replace);
+        return 0;
+    }
+}

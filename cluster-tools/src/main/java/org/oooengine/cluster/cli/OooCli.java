@@ -1,0 +1,32 @@
+package org.oooengine.cluster.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.ScopeType;
+
+/** The {@code ooo} command: loads stores, runs join benchmarks, calibrates the machine. */
+@Command(name = "ooo", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = OooCli.Version.class,
+        description = "OoO Engine: an out-of-order query engine for selective joins.",
+        subcommands = {LoadCommand.class, BenchCommand.class, CalibrateCommand.class, QuickstartCommand.class})
+public final class OooCli {
+    public static void main(String[] args) {
+        System.exit(commandLine().execute(args));
+    }
+
+    /** The command line as {@link #main} runs it; tests drive this same configuration. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new OooCli())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler(new ErrorReporter());
+    }
+
+    /** The version Maven writes into the jar manifest. */
+    static final class Version implements IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = OooCli.class.getPackage().getImplementationVersion();
+            return new String[] {"ooo " + (v == null ? "(development build)" : v)};
+        }
+    }
+}

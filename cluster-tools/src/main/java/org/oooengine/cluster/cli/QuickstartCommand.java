@@ -1,0 +1,115 @@
+package org.oooengine.cluster.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.oooengine.cluster.bench.BenchSettings;
+import org.oooengine.cluster.bench.Format;
+import org.oooengine.cluster.bench.JoinBench;
+import org.oooengine.cluster.bench.JoinMode;
+import org.oooengine.cluster.bench.JoinResult;
+import org.oooengine.cluster.bench.ResultTable;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.tpch.JoinQueries;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo quickstart}: load a small TPC-H and put the three join strategies side by side. */
+@Command(name = "quickstart", mixinStandardHelpOptions = true,
+        description = {"Load TPC-H and run OL and PL at 1%%, 0.1%% and 0.01%% selectivity out of order, in order "
+                + "and as a full-scan hash join (warm, after one warm-up run each), then check that all three agree.",
+                "About a minute at the default scale factor."})
+final class QuickstartCommand implements Callable<Integer> {
+    private static final List<Double> SELECTIVITIES = List.of(0.01, 0.001, 0.0001);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--sf", defaultValue = "0.1", paramLabel = "<scale>", description = "TPC-H scale factor (default: ${DEFAULT-VALUE})")
+    double scaleFactor;
+
+    @Option(names = "--dir", paramLabel = "<dir>",
+            description = "store directory; a store of the same scale factor there is reused (default: a new temporary directory)")
+    Path dir;
+
+    @Option(names = "--keep", description = "keep the temporary store instead of deleting it")
+    boolean keep;
+
+    @Option(names = "--replace", description = "reload into --dir even if it is not empty")
+    boolean replace;
+
+    @Override
+    public Integer call() throws Exception {
+        boolean temporary = dir == null;
+        Path store = temporary ? Files.createTempDirectory("ooo-quickstart-") : dir;
+        try {
+            prepare(store);
+            return compare(store);
+        } finally {
+            if (temporary && !keep) {
+                deleteRecursively(store);
+            } else {
+                spec.commandLine().getErr().printf("the store stays in %s; try: ooo bench join --dir %s --query PL "
+                        + "--selectivity 0.001 --mode ooo%n", store, store);
+            }
+        }
+    }
+
+    private void prepare(Path store) throws Exception {
+        if (!replace && StoreManifest.exists(store)
+                && StoreManifest.read(store).source().get("scaleFactor") instanceof Number sf
+                && sf.doubleValue() == scaleFactor) {
+            spec.commandLine().getErr().printf("using the TPC-H SF %s store in %s%n", Format.number(scaleFactor), store);
+            return;
+        }
+        spec.commandLine().getErr().printf("loading TPC-H SF %s into %s%n", Format.number(scaleFactor), store);
+        TpchLoad.run(spec.commandLine(), scaleFactor, store, TpchLoad.DEFAULT_PAGE_SIZE, 1.0, replace);
+    }
+
+    private int compare(Path store) {
+        PrintWriter err = spec.commandLine().getErr();
+        err.println("running OL and PL at 1%, 0.1% and 0.01% in ooo, inorder and hash modes...");
+        err.flush();
+        BenchSettings warm = new BenchSettings(false, BenchSettings.DEFAULT_INFLIGHT, null, 1);
+        List<JoinResult> results = new ArrayList<>();
+        try (JoinBench bench = new JoinBench(store, warm)) {
+            for (QueryName query : QueryName.values()) {
+                for (double selectivity : SELECTIVITIES) {
+                    JoinQueries.Query q = bench.query(query.name(), selectivity);
+                    for (JoinMode mode : JoinMode.values()) {
+                        results.addAll(bench.measure(q, mode, r -> { }));
+                    }
+                }
+            }
+        }
+        ResultTable table = ResultTable.of(results);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("%nTPC-H SF %s, warm, %d tasks in flight out of order; seconds per join:%n%n",
+                Format.number(scaleFactor), warm.inflight());
+        out.print(table.text());
+        out.println();
+        out.println("Warm joins read no pages, so out of order gains little over in order here; the gain is in");
+        out.println("overlapping I/O, which 'ooo bench sweep --cold' measures on a store on disk.");
+        out.flush();
+        return RowCheck.report(table, spec.commandLine());
+    }
+
+    private static void deleteRecursively(Path dir) {
+        try (Stream<Path> files = Files.walk(dir)) {
+            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + dir, e);
+        }
+    }
+}

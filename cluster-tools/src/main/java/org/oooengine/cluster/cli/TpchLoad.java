@@ -1,0 +1,47 @@
+package org.oooengine.cluster.cli;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+import org.oooengine.cluster.bench.Format;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.tpch.TpchLoader;
+import picocli.CommandLine;
+
+/** A TPC-H load with progress on stderr and a summary on stdout, as {@code load tpch} and {@code quickstart} run it. */
+final class TpchLoad {
+    static final int DEFAULT_PAGE_SIZE = 8192;
+
+    private TpchLoad() {
+    }
+
+    static StoreManifest run(CommandLine cmd, double scaleFactor, Path dir, int pageSize, double fillFactor,
+                             boolean replace) throws Exception {
+        LoadProgress progress = new LoadProgress(cmd.getErr(), System.console() != null);
+        StoreManifest m;
+        try {
+            m = new TpchLoader(scaleFactor, pageSize, fillFactor).load(dir, replace, progress);
+        } catch (Throwable t) {
+            progress.abandon();
+            throw t;
+        }
+        progress.finish();
+        long rows = m.tables().stream().mapToLong(StoreManifest.TableMeta::rows).sum();
+        cmd.getOut().printf("loaded TPC-H SF %s into %s: %d tables, %s rows, %s on disk, %.1f s%n",
+                Format.number(scaleFactor), dir, m.tables().size(), Format.count(rows), Format.mebibytes(sizeOnDisk(dir)),
+                m.loadSeconds());
+        cmd.getOut().flush();
+        return m;
+    }
+
+    private static long sizeOnDisk(Path dir) throws IOException {
+        try (Stream<Path> files = Files.walk(dir)) {
+            long bytes = 0;
+            for (Path f : files.filter(Files::isRegularFile).toList()) {
+                bytes += Files.size(f);
+            }
+            return bytes;
+        }
+    }
+}
