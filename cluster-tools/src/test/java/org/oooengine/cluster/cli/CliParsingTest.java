@@ -1,0 +1,105 @@
+package org.oooengine.cluster.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.oooengine.core.storage.DirectIoUnsupportedException;
+import picocli.CommandLine;
+
+class CliParsingTest {
+    /** Every command path, from {@code ooo} down to each subcommand. */
+    static Stream<List<String>> commandPaths() {
+        List<List<String>> paths = new ArrayList<>();
+        collect(OooCli.commandLine(), new ArrayList<>(), paths);
+        return paths.stream();
+    }
+
+    private static void collect(CommandLine cmd, List<String> path, List<List<String>> out) {
+        out.add(path);
+        cmd.getSubcommands().forEach((name, sub) -> {
+            List<String> child = new ArrayList<>(path);
+            child.add(name);
+            collect(sub, child, out);
+        });
+    }
+
+    @ParameterizedTest
+    @MethodSource("commandPaths")
+    void helpOnEveryCommandExitsZeroWithUsage(List<String> path) {
+        List<String> args = new ArrayList<>(path);
+        args.add("--help");
+        Cli r = Cli.run(args.toArray(String[]::new));
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().startsWith("Usage: ooo"), r::toString);
+        assertTrue(r.err().isEmpty(), r::toString);
+    }
+
+    @Test
+    void everyCommandIsReachable() {
+        List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
+        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "calibrate", "quickstart"), names);
+    }
+
+    @Test
+    void unknownFlagExitsTwoWithUsageOnStderr() {
+        Cli r = Cli.run("bench", "join", "--dir", "/nowhere", "--query", "OL", "--selectivity", "0.1", "--mode", "ooo",
+                "--bogus");
+        assertEquals(2, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("Unknown option: '--bogus'"), r::toString);
+        assertTrue(r.err().contains("Usage: ooo bench join"), r::toString);
+        assertTrue(r.out().isEmpty(), r::toString);
+    }
+
+    @Test
+    void badEnumValueAndMissingSubcommandAreUsageErrors() {
+        Cli mode = Cli.run("bench", "join", "--dir", "/nowhere", "--query", "OL", "--selectivity", "0.1", "--mode", "fast");
+        assertEquals(2, mode.exitCode(), mode::toString);
+        assertTrue(mode.err().contains("--mode"), mode::toString);
+        Cli none = Cli.run("bench");
+        assertEquals(2, none.exitCode(), none::toString);
+        assertTrue(none.err().contains("Usage: ooo bench"), none::toString);
+    }
+
+    @Test
+    void invalidBudgetIsAUsageError() {
+        Cli r = Cli.run("bench", "join", "--dir", "/nowhere", "--query", "OL", "--selectivity", "0.1", "--mode", "ooo",
+                "--inflight", "0");
+        assertEquals(2, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("in-flight budget must be at least 1"), r::toString);
+    }
+
+    @Test
+    void benchOnMissingStoreExitsOneWithLoadHint(@TempDir Path dir) {
+        Cli r = Cli.run("bench", "join", "--dir", dir.resolve("none").toString(), "--query", "PL", "--selectivity", "0.01",
+                "--mode", "ooo");
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.err().startsWith("error: no store at "), r::toString);
+        assertTrue(r.err().contains("load one with: ooo load tpch"), r::toString);
+        assertEquals(1, r.err().lines().count(), "one line, no stack trace: " + r);
+    }
+
+    @Test
+    void directIoRefusalReachesTheUserAsIs() {
+        var e = new DirectIoUnsupportedException(Path.of("/mnt/x"), new IOException("Invalid argument"));
+        assertEquals(e.getMessage(), ErrorReporter.describe(e));
+        assertTrue(ErrorReporter.describe(ErrorReporter.unwrap(new java.util.concurrent.CompletionException(e))).contains("O_DIRECT"));
+        assertFalse(ErrorReporter.describe(new IllegalStateException("x")).isEmpty());
+    }
+
+    @Test
+    void loadRefusesBadPageSizeBeforeTouchingTheDirectory(@TempDir Path dir) {
+        Cli r = Cli.run("load", "tpch", "--sf", "0.01", "--dir", dir.toString(), "--page-size", "1000", "--replace");
+        assertEquals(2, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("page size must be a power of two"), r::toString);
+    }
+}
