@@ -38,6 +38,7 @@ final class ErrorReporter implements IExecutionExceptionHandler {
 
     static String describe(Throwable t) {
         if (t instanceof UncheckedIOException u) {
+            // Wrapped without a message of its own, the text already names the cause.
             return u.getMessage().contains(String.valueOf(u.getCause().getMessage()))
                     ? u.getMessage() : u.getMessage() + ": " + describeIo(u.getCause());
         }
