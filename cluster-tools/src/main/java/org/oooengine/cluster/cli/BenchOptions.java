@@ -29,7 +29,8 @@ final class BenchOptions {
             + BenchSettings.COLD_BUFFER_POOL_MB + " with --cold, " + (StoreOptions.DEFAULT_BUFFER_POOL_BYTES >> 20) + " without)")
     Integer bufferPoolMb;
 
-    @Option(names = "--repeat", defaultValue = "1", paramLabel = "R", description = "timed runs per measurement (default: ${DEFAULT-VALUE})")
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "R", description = "timed runs per measurement; tables show the median, and the first cold run also pays "
+                    + "for JVM warm-up (default: ${DEFAULT-VALUE})")
     int repeat;
 
     BenchSettings settings(CommandSpec spec) {
