@@ -11,7 +11,7 @@ import org.oooengine.core.store.StoreOptions;
  * @param repeat       timed runs per query and mode
  */
 public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, int repeat) {
-    public static final int DEFAULT_INFLIGHT = 256;
+    public static final int DEFAULT_INFLIGHT = 128;
     /** Small enough that a cold run's working set cannot hide in the cache. */
     public static final int COLD_BUFFER_POOL_MB = 32;
 
@@ -35,10 +35,13 @@ public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, in
     }
 
     /** One I/O thread per task that may be in flight, so the budget is what the device sees. */
+    /** Enough I/O threads for a scan's read-ahead even when the join budget is tiny. */
+    private static final int MIN_IO_THREADS = 8;
+
     public StoreOptions storeOptions() {
         return StoreOptions.defaults()
                 .withBufferPoolBytes(bufferPoolBytes())
                 .withDirectIo(cold)
-                .withIoThreads(Math.max(inflight, 1));
+                .withIoThreads(Math.max(inflight, MIN_IO_THREADS));
     }
 }

@@ -41,14 +41,13 @@ public final class JoinBench implements AutoCloseable {
 
     /**
      * Times {@code repeat} runs of one mode, handing each result to {@code onResult} as it completes.
-     * Warm measurements start with one untimed run to fill the caches; cold ones empty the buffer
-     * pool before every run.
+     * Every measurement starts with one untimed run, so the JIT has compiled the operators; warm
+     * measurements keep what it cached, cold ones empty the buffer pool before every run (direct
+     * I/O keeps the operating system's cache out of the way).
      */
     public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
-        if (!settings.cold()) {
-            LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
-            execute(query, mode, new CountingSink());
-        }
+        LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
+        execute(query, mode, new CountingSink());
         List<JoinResult> results = new ArrayList<>();
         for (int run = 1; run <= settings.repeat(); run++) {
             if (settings.cold()) {
@@ -68,23 +67,13 @@ public final class JoinBench implements AutoCloseable {
                 : new IndexNestedLoopJoin(store, query.spec()).run(budget, sink);
     }
 
-    /**
-     * Times the whole call, and counts buffer-pool traffic around it, here: the index join starts its
-     * scan before {@link ExecutionStats} starts its clock, so on cached pages the engine's own figures
-     * miss most of the work.
-     */
     private JoinResult timedRun(JoinQueries.Query q, JoinMode mode, int run) {
         CountingSink sink = new CountingSink();
-        long hits = store.bufferPool().hits();
-        long misses = store.bufferPool().misses();
-        long start = System.nanoTime();
         ExecutionStats s = execute(q, mode, sink);
-        double seconds = (System.nanoTime() - start) / 1e9;
         return new JoinResult(q.name(), mode, scaleFactor, q.selectivity(), q.actualSelectivity(), q.outerRows(),
-                sink.rows(), sink.checksum(), seconds, s.pageReads(), s.bytesRead(), s.pageReads() / seconds,
+                sink.rows(), sink.checksum(), s.seconds(), s.pageReads(), s.bytesRead(), s.iops(),
                 mode.budget(settings.inflight()), s.maxIoInflight(), s.maxTasksInflight(), s.tasks(),
-                store.bufferPool().hits() - hits, store.bufferPool().misses() - misses, settings.cold(),
-                settings.bufferPoolBytes() >> 20, run);
+                s.bufferPoolHits(), s.bufferPoolMisses(), settings.cold(), settings.bufferPoolBytes() >> 20, run);
     }
 
     @Override

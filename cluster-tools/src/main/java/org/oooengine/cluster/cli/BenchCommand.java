@@ -3,7 +3,7 @@ package org.oooengine.cluster.cli;
 import picocli.CommandLine.Command;
 
 /** {@code ooo bench}: join measurements. */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure joins on a loaded store.",
-        subcommands = {BenchJoinCommand.class, BenchSweepCommand.class})
+@Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure joins on a loaded store, or the storage paths with JMH.",
+        subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchMicroCommand.class})
 final class BenchCommand {
 }

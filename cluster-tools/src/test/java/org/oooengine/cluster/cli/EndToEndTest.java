@@ -56,7 +56,7 @@ class EndToEndTest {
             assertEquals(ooo.get("rows"), run.get("rows"));
             assertEquals(ooo.get("checksum"), run.get("checksum"));
         }
-        assertEquals(256, ooo.get("inflight").asInt());
+        assertEquals(org.oooengine.cluster.bench.BenchSettings.DEFAULT_INFLIGHT, ooo.get("inflight").asInt());
         assertEquals(1, inorder.get("inflight").asInt());
         assertTrue(hash.get("inflight").isNull());
     }

@@ -81,7 +81,8 @@ public final class TaskScheduler {
     }
 
     private synchronized Task next() {
-        if (failure != null || inflight >= budget) {
+        // Nothing runs before start(): the caller measures from there.
+        if (!started || failure != null || inflight >= budget) {
             return null;
         }
         Task t = work.pollLast();

@@ -5,7 +5,6 @@ import java.util.Locale;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.storage.LeafScanner;
-import org.oooengine.core.storage.Page;
 import org.oooengine.core.store.SecondaryIndex;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.Table;
@@ -13,8 +12,8 @@ import org.oooengine.core.store.Table;
 /**
  * Seed 004's selective joins with a selectivity parameter. The range on the outer table's indexed
  * column is chosen from the data: the values at ranks r and r+n-1 of the index, where n is the
- * requested fraction of the outer table and r centres the range. Ties at the boundaries can select
- * a few more rows; {@link Query#outerRows} says how many were selected.
+ * requested fraction of the outer table and r is picked near the middle so that ties at the
+ * boundaries add as few rows as possible; {@link Query#outerRows} says how many were selected.
  */
 public final class JoinQueries {
     /** A join spec and how many outer rows its range selects. */
@@ -56,45 +55,76 @@ public final class JoinQueries {
         }
         Table t = store.table(outer);
         SecondaryIndex ix = t.indexLeadingWith(rangeColumn).orElseThrow();
-        long total = ix.tree().meta().entryCount();
-        long n = Math.max(1, Math.round(selectivity * total));
-        long first = (total - n) / 2;
-        Object[] bounds = valuesAtRanks(ix, first, first + n - 1);
-        ColumnRange range = new ColumnRange(rangeColumn, bounds[0], bounds[1]);
-        long selected = countInRange(ix, range);
+        Comparable<Object>[] values = leadingValues(ix);
+        int total = values.length;
+        int n = (int) Math.max(1, Math.min(total, Math.round(selectivity * total)));
+        int first = bestWindow(values, n);
+        ColumnRange range = new ColumnRange(rangeColumn, values[first], values[first + n - 1]);
+        long selected = upperBound(values, values[first + n - 1]) - lowerBound(values, values[first]);
         return new Query(name, selectivity, new JoinSpec(outer, range, outerJoin, inner, innerJoin, output), selected, total);
     }
 
-    /** Leading-column values at two ranks of the index, by one sequential pass over its leaves. */
-    private static Object[] valuesAtRanks(SecondaryIndex ix, long lowRank, long highRank) {
-        Object[] out = new Object[2];
-        long[] seen = {0};
+    /**
+     * The start of the n-value window whose value range selects the fewest extra rows through ties
+     * at its ends, nearest the middle among equals: the range then hits the requested selectivity
+     * as closely as the data allow.
+     */
+    private static int bestWindow(Comparable<Object>[] values, int n) {
+        int middle = (values.length - n) / 2;
+        int best = middle;
+        long bestExcess = Long.MAX_VALUE;
+        for (int i = 0; i + n <= values.length; i++) {
+            long excess = upperBound(values, values[i + n - 1]) - lowerBound(values, values[i]) - n;
+            if (excess < bestExcess || (excess == bestExcess && Math.abs(i - middle) < Math.abs(best - middle))) {
+                bestExcess = excess;
+                best = i;
+            }
+        }
+        return best;
+    }
+
+    /** Leading-column values of every index entry, in index order, by one sequential pass. */
+    @SuppressWarnings("unchecked")
+    private static Comparable<Object>[] leadingValues(SecondaryIndex ix) {
+        long count = ix.tree().meta().entryCount();
+        if (count > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("index " + ix.name() + " is too large to choose a range from");
+        }
+        Comparable<Object>[] out = new Comparable[(int) count];
+        int[] next = {0};
         LeafScanner.forEachLeaf(ix.tree(), leaf -> {
-            long start = seen[0];
-            int n = leaf.count();
-            if (lowRank >= start && lowRank < start + n) {
-                out[0] = leading(ix, leaf, (int) (lowRank - start));
+            for (int i = 0; i < leaf.count(); i++) {
+                out[next[0]++] = (Comparable<Object>) ix.entryAt(leaf, i)[0];
             }
-            if (highRank >= start && highRank < start + n) {
-                out[1] = leading(ix, leaf, (int) (highRank - start));
-            }
-            seen[0] += n;
         });
         return out;
     }
 
-    private static long countInRange(SecondaryIndex ix, ColumnRange range) {
-        byte[] from = ix.prefix(range.low());
-        byte[] to = org.oooengine.core.types.KeyCodec.successor(ix.prefix(range.high()));
-        long[] count = {0};
-        ix.tree().scan(from, to, (leaf, slot) -> {
-            count[0]++;
-            return true;
-        }).join();
-        return count[0];
+    private static int lowerBound(Comparable<Object>[] sorted, Comparable<Object> v) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid].compareTo(v) < 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
-    private static Object leading(SecondaryIndex ix, Page leaf, int slot) {
-        return ix.entryAt(leaf, slot)[0];
+    private static int upperBound(Comparable<Object>[] sorted, Comparable<Object> v) {
+        int lo = 0;
+        int hi = sorted.length;
+        while (lo < hi) {
+            int mid = (lo + hi) >>> 1;
+            if (sorted[mid].compareTo(v) <= 0) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 }

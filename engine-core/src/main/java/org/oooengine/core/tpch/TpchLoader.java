@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.storage.PageFormat;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.store.TableLoader;
@@ -37,6 +38,10 @@ public final class TpchLoader {
     public TpchLoader(double scaleFactor, int pageSize, double fillFactor) {
         if (!(scaleFactor > 0)) {
             throw new IllegalArgumentException("scale factor must be positive, got " + scaleFactor);
+        }
+        PageFormat.checkPageSize(pageSize);
+        if (!(fillFactor > 0.1 && fillFactor <= 1.0)) {
+            throw new IllegalArgumentException("fill factor must be in (0.1, 1.0], got " + fillFactor);
         }
         this.scaleFactor = scaleFactor;
         this.pageSize = pageSize;
