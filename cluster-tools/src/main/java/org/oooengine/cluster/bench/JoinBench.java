@@ -30,6 +30,10 @@ public final class JoinBench implements AutoCloseable {
         this.scaleFactor = store.manifest().source().get("scaleFactor") instanceof Number n ? n.doubleValue() : null;
     }
 
+    public BenchSettings settings() {
+        return settings;
+    }
+
     public Double scaleFactor() {
         return scaleFactor;
     }
