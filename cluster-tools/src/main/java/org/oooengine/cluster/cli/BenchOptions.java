@@ -17,8 +17,8 @@ final class BenchOptions {
     QueryName query;
 
     @Option(names = "--cold", description = "measure the disk: direct I/O and a small buffer pool ("
-            + BenchSettings.COLD_BUFFER_POOL_MB + " MiB unless --buffer-pool-mb), emptied before every run; "
-            + "without it, one untimed warm-up run comes first")
+            + BenchSettings.COLD_BUFFER_POOL_MB + " MiB unless --buffer-pool-mb), emptied before every timed run; "
+            + "either way one untimed run comes first, so the code is compiled")
     boolean cold;
 
     @Option(names = "--inflight", defaultValue = "" + BenchSettings.DEFAULT_INFLIGHT, paramLabel = "N",
@@ -29,8 +29,7 @@ final class BenchOptions {
             + BenchSettings.COLD_BUFFER_POOL_MB + " with --cold, " + (StoreOptions.DEFAULT_BUFFER_POOL_BYTES >> 20) + " without)")
     Integer bufferPoolMb;
 
-    @Option(names = "--repeat", defaultValue = "1", paramLabel = "R", description = "timed runs per measurement; tables show the median, and the first cold run also pays "
-                    + "for JVM warm-up (default: ${DEFAULT-VALUE})")
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "R", description = "timed runs per measurement; tables show the median (default: ${DEFAULT-VALUE})")
     int repeat;
 
     BenchSettings settings(CommandSpec spec) {

@@ -1,14 +1,15 @@
 package org.oooengine.core.storage;
 
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Caches verified pages up to a capacity in bytes (LRU). A miss becomes an asynchronous read on the
+ * Caches verified pages up to a capacity in bytes. A hit is one lock-free hash lookup plus setting a
+ * reference bit; eviction runs the CLOCK algorithm over a ring of frames under a lock that only
+ * misses take (an access-ordered LRU list would make every hit a write under a lock, which costs
+ * more than the lookup itself at tens of thousands of probes per second). A miss becomes an asynchronous read on the
  * I/O executor; concurrent requests for a page that is being read share that one read. Completed
  * reads are handed to the completion executor, so the work that depends on a page runs on the
  * compute threads, not on the I/O threads.
@@ -17,7 +18,10 @@ public final class BufferPool {
     private final int capacityPages;
     private final Executor io;
     private final Executor completion;
-    private final LinkedHashMap<Long, Page> resident;
+    private final ConcurrentHashMap<Long, Frame> resident;
+    private final Frame[] ring;
+    private int used;
+    private int hand;
     private final ConcurrentHashMap<Long, CompletableFuture<Page>> loading = new ConcurrentHashMap<>();
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
@@ -27,12 +31,20 @@ public final class BufferPool {
         this.capacityPages = (int) Math.max(16, Math.min(Integer.MAX_VALUE, capacityBytes / pageSize));
         this.io = io;
         this.completion = completion;
-        this.resident = new LinkedHashMap<>(Math.min(capacityPages, 1 << 16), 0.75f, true) {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<Long, Page> eldest) {
-                return size() > capacityPages;
-            }
-        };
+        this.resident = new ConcurrentHashMap<>(Math.min(capacityPages, 1 << 16));
+        this.ring = new Frame[capacityPages];
+    }
+
+    /** A resident page and its CLOCK reference bit. */
+    private static final class Frame {
+        final long key;
+        final Page page;
+        volatile boolean referenced;
+
+        Frame(long key, Page page) {
+            this.key = key;
+            this.page = page;
+        }
     }
 
     private static long key(PageFile file, long pageNo) {
@@ -41,14 +53,15 @@ public final class BufferPool {
 
     /** The page if it is resident, else null; never starts a read. */
     public Page getIfResident(PageFile file, long pageNo) {
-        long k = key(file, pageNo);
-        synchronized (resident) {
-            Page p = resident.get(k);
-            if (p != null) {
-                hits.increment();
-            }
-            return p;
+        Frame f = resident.get(key(file, pageNo));
+        if (f == null) {
+            return null;
         }
+        if (!f.referenced) {
+            f.referenced = true;
+        }
+        hits.increment();
+        return f.page;
     }
 
     /** The page, from memory or by one asynchronous read shared by all who ask meanwhile. */
@@ -79,9 +92,7 @@ public final class BufferPool {
     private void load(PageFile file, long pageNo, long k, CompletableFuture<Page> target) {
         try {
             Page page = new Page(file.readPage(pageNo), pageNo);
-            synchronized (resident) {
-                resident.put(k, page);
-            }
+            admit(k, page);
             loading.remove(k, target);
             completion.execute(() -> target.complete(page));
         } catch (Throwable t) {
@@ -95,11 +106,31 @@ public final class BufferPool {
         return io;
     }
 
-    /** Drops every cached page (for cold runs). */
-    public void clear() {
-        synchronized (resident) {
-            resident.clear();
+    /** Places a page in a free frame, or in the first unreferenced one the clock hand finds. */
+    private synchronized void admit(long k, Page page) {
+        Frame frame = new Frame(k, page);
+        int slot;
+        if (used < ring.length) {
+            slot = used++;
+        } else {
+            while (ring[hand].referenced) {
+                ring[hand].referenced = false;
+                hand = (hand + 1) % ring.length;
+            }
+            slot = hand;
+            resident.remove(ring[slot].key, ring[slot]);
+            hand = (hand + 1) % ring.length;
         }
+        ring[slot] = frame;
+        resident.put(k, frame);
+    }
+
+    /** Drops every cached page (for cold runs). */
+    public synchronized void clear() {
+        resident.clear();
+        java.util.Arrays.fill(ring, null);
+        used = 0;
+        hand = 0;
     }
 
     public int capacityPages() {
