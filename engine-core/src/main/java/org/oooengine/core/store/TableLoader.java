@@ -66,7 +66,7 @@ public final class TableLoader {
                 byte[] key = pkCodec.encode(pick(row, pk));
                 byte[] value = rowCodec.encode(row);
                 if (rowSorter == null) {
-                    data.add(key, value);
+                    addRow(def, pkCodec, data, key, value);
                 } else {
                     rowSorter.add(key, value);
                 }
@@ -83,7 +83,7 @@ public final class TableLoader {
             if (rowSorter != null) {
                 for (Iterator<ExternalSorter.Entry> it = rowSorter.sorted(); it.hasNext(); ) {
                     ExternalSorter.Entry e = it.next();
-                    data.add(e.key(), e.value());
+                    addRow(def, pkCodec, data, e.key(), e.value());
                 }
             }
             TreeMeta meta = data.finish();
@@ -106,6 +106,18 @@ public final class TableLoader {
         List<StoreManifest.ColumnMeta> cols = schema.columns().stream()
                 .map(c -> new StoreManifest.ColumnMeta(c.name(), c.type().toString())).toList();
         return new StoreManifest.TableMeta(def.name(), cols, def.primaryKey(), count, dataBytes, dataFile, indexes);
+    }
+
+    private byte[] previousKey;
+
+    /** Adds a row to the clustered tree, naming the key when the input repeats a primary key. */
+    private void addRow(TableDefinition def, KeyCodec pkCodec, BTreeBuilder data, byte[] key, byte[] value) {
+        if (previousKey != null && java.util.Arrays.equals(previousKey, key)) {
+            throw new IllegalArgumentException("duplicate primary key " + def.primaryKey() + " = "
+                    + java.util.Arrays.toString(pkCodec.decode(key)) + " in table " + def.name());
+        }
+        previousKey = key;
+        data.add(key, value);
     }
 
     private static Object[] pick(Object[] row, int[] cols) {

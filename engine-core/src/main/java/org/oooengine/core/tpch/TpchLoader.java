@@ -31,13 +31,17 @@ public final class TpchLoader {
         void update(String table, long rowsDone, long rowsExpected);
     }
 
+    /** The smallest scale factor whose generated data has unique primary keys. */
+    public static final double MIN_SCALE_FACTOR = 0.01;
+
     private final double scaleFactor;
     private final int pageSize;
     private final double fillFactor;
 
     public TpchLoader(double scaleFactor, int pageSize, double fillFactor) {
-        if (!(scaleFactor > 0)) {
-            throw new IllegalArgumentException("scale factor must be positive, got " + scaleFactor);
+        if (!(scaleFactor >= MIN_SCALE_FACTOR)) {
+            throw new IllegalArgumentException("scale factor must be at least " + MIN_SCALE_FACTOR + ", got " + scaleFactor
+                    + " (below it the generator has so few suppliers that partsupp repeats primary keys)");
         }
         PageFormat.checkPageSize(pageSize);
         if (!(fillFactor > 0.1 && fillFactor <= 1.0)) {

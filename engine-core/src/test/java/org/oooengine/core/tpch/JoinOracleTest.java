@@ -17,6 +17,11 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.exec.CollectingSink;
+import org.oooengine.core.exec.ColumnRange;
+import org.oooengine.core.exec.IndexRangeScan;
+import org.oooengine.core.exec.Project;
+import org.oooengine.core.ooo.TaskScheduler;
+import org.oooengine.core.store.Table;
 import org.oooengine.core.exec.ExecutionStats;
 import org.oooengine.core.exec.HashJoin;
 import org.oooengine.core.exec.IndexNestedLoopJoin;
@@ -107,6 +112,33 @@ class JoinOracleTest {
         }
     }
 
+    /** Index range scan with a residual predicate, then projection, out of order and in order. */
+    @ParameterizedTest(name = "budget {0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, BUDGET})
+    void indexRangeScanWithResidualAndProjection(int budget) throws Exception {
+        Table orders = store.table("orders");
+        ColumnRange range = JoinQueries.ol(store, 0.05).spec().outerRange();
+        int status = orders.schema().indexOf("o_orderstatus");
+        int[] out = orders.schema().indexesOf(List.of("o_orderkey", "o_orderstatus", "o_totalprice", "o_clerk"));
+        IndexRangeScan scan = new IndexRangeScan(orders, range, out, row -> "F".equals(row[status]));
+        assertTrue(scan.fetchesRows(), "o_clerk is not in the index, so rows are fetched");
+        CollectingSink sink = new CollectingSink();
+        Project project = new Project(out, sink);
+        TaskScheduler scheduler = new TaskScheduler(budget, store.computeExecutor());
+        scan.start(scheduler, IndexRangeScan.toConsumer(project::accept));
+        scheduler.start().join();
+        assertTrue(scheduler.maxInflight() <= budget);
+
+        List<String> expected = oracle.query("SELECT o_orderkey, o_orderstatus, o_totalprice, o_clerk FROM orders WHERE "
+                + range.describe(orders.schema().type(orders.schema().indexOf("o_totalprice"))) + " AND o_orderstatus = 'F'");
+        assertFalse(expected.isEmpty());
+        List<DataType> types = new ArrayList<>();
+        for (int c : out) {
+            types.add(orders.schema().type(c));
+        }
+        assertEquals(expected, render(types, sink.rows()));
+    }
+
     private static String sql(JoinSpec spec) {
         StringJoiner cols = new StringJoiner(", ");
         spec.output().forEach(c -> cols.add(c.substring(c.indexOf('.') + 1)));
@@ -122,6 +154,10 @@ class JoinOracleTest {
             var t = store.table(c.substring(0, c.indexOf('.')));
             types.add(t.schema().type(t.schema().indexOf(c.substring(c.indexOf('.') + 1))));
         }
+        return render(types, rows);
+    }
+
+    private static List<String> render(List<DataType> types, List<Object[]> rows) {
         List<String> out = new ArrayList<>();
         for (Object[] row : rows) {
             StringJoiner j = new StringJoiner("|");
