@@ -100,12 +100,14 @@ public final class JoinQueries {
         return out;
     }
 
-    private static int lowerBound(Comparable<Object>[] sorted, Comparable<Object> v) {
+    /** Index of the first value >= v (the first > v when {@code after}), in a sorted array. */
+    private static int search(Comparable<Object>[] sorted, Comparable<Object> v, boolean after) {
         int lo = 0;
         int hi = sorted.length;
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (sorted[mid].compareTo(v) < 0) {
+            int c = sorted[mid].compareTo(v);
+            if (c < 0 || (after && c == 0)) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -114,17 +116,11 @@ public final class JoinQueries {
         return lo;
     }
 
+    private static int lowerBound(Comparable<Object>[] sorted, Comparable<Object> v) {
+        return search(sorted, v, false);
+    }
+
     private static int upperBound(Comparable<Object>[] sorted, Comparable<Object> v) {
-        int lo = 0;
-        int hi = sorted.length;
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (sorted[mid].compareTo(v) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return search(sorted, v, true);
     }
 }
