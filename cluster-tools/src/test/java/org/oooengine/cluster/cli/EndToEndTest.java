@@ -33,6 +33,32 @@ class EndToEndTest {
         assertTrue(r.err().contains("lineitem"), r::toString);
     }
 
+    /** A damaged page stops every strategy with an error naming file, page and checksums. */
+    @Test
+    void corruptPageIsReportedNotReturned(@TempDir Path copy) throws Exception {
+        try (var files = Files.list(store)) {
+            for (Path f : files.toList()) {
+                Files.copy(f, copy.resolve(f.getFileName()));
+            }
+        }
+        Path lineitem = copy.resolve("lineitem.data");
+        long page = Files.size(lineitem) / 8192 / 2;
+        try (var raf = new java.io.RandomAccessFile(lineitem.toFile(), "rw")) {
+            raf.seek(page * 8192 + 500);
+            int b = raf.read();
+            raf.seek(page * 8192 + 500);
+            raf.write(b ^ 0x10);
+        }
+        for (String mode : List.of("hash", "ooo", "inorder")) {
+            Cli r = Cli.run("bench", "join", "--dir", copy.toString(), "--query", "OL", "--selectivity", "1",
+                    "--mode", mode, "--json");
+            assertEquals(1, r.exitCode(), r::toString);
+            assertTrue(r.out().isEmpty(), "no result rows for " + mode + ": " + r);
+            assertTrue(r.err().contains("error: corrupt page " + page + " in " + lineitem
+                    + ": checksum mismatch: expected 0x"), r::toString);
+        }
+    }
+
     private static JsonNode joinJson(String mode, String... extra) throws Exception {
         List<String> args = new java.util.ArrayList<>(List.of("bench", "join", "--dir", store.toString(), "--query", "OL",
                 "--selectivity", "0.01", "--mode", mode, "--json"));
