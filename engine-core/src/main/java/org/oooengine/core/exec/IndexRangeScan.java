@@ -1,6 +1,7 @@
 package org.oooengine.core.exec;
 
 import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.oooengine.core.ooo.TaskScheduler;
@@ -87,9 +88,9 @@ public final class IndexRangeScan {
         }
     }
 
-    private java.util.concurrent.CompletableFuture<?> emit(Object[] row, TaskContinuation downstream) {
+    private CompletableFuture<?> emit(Object[] row, TaskContinuation downstream) {
         if (residual != null && !residual.test(row)) {
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(null);
         }
         return downstream.continueWith(row);
     }
@@ -111,14 +112,14 @@ public final class IndexRangeScan {
     /** What a task does with a row it produced; may issue further I/O. */
     @FunctionalInterface
     public interface TaskContinuation {
-        java.util.concurrent.CompletableFuture<?> continueWith(Object[] row);
+        CompletableFuture<?> continueWith(Object[] row);
     }
 
     /** For callers that only want the rows: emits each to a consumer. */
     public static TaskContinuation toConsumer(Consumer<Object[]> consumer) {
         return row -> {
             consumer.accept(row);
-            return java.util.concurrent.CompletableFuture.completedFuture(null);
+            return CompletableFuture.completedFuture(null);
         };
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
@@ -27,21 +26,20 @@ class TaskSchedulerTest {
     }
 
     /** A fake I/O that completes after a random delay, counting how many are outstanding. */
-    private static CompletableFuture<Void> io(Random r, AtomicInteger outstanding, AtomicInteger peak) {
+    private static CompletableFuture<Void> io(AtomicInteger outstanding, AtomicInteger peak) {
         int now = outstanding.incrementAndGet();
         peak.accumulateAndGet(now, Math::max);
         CompletableFuture<Void> f = new CompletableFuture<>();
         POOL.schedule(() -> {
             outstanding.decrementAndGet();
             f.complete(null);
-        }, r.nextInt(300), TimeUnit.MICROSECONDS);
+        }, java.util.concurrent.ThreadLocalRandom.current().nextInt(300), TimeUnit.MICROSECONDS);
         return f;
     }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 2, 7, 64, 500})
     void budgetIsNeverExceededAndEveryTaskRuns(int budget) {
-        Random r = new Random(budget);
         AtomicInteger outstanding = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         LongAdder leaves = new LongAdder();
@@ -49,14 +47,14 @@ class TaskSchedulerTest {
         int outerBatches = 40;
         AtomicInteger batch = new AtomicInteger();
         TaskScheduler.Task[] producer = new TaskScheduler.Task[1];
-        producer[0] = () -> io(new Random(), outstanding, peak).thenRun(() -> {
+        producer[0] = () -> io(outstanding, peak).thenRun(() -> {
             for (int i = 0; i < 25; i++) {
                 // each outer row: one probe I/O, then a fan-out of fetches, some of them synchronous
-                s.spawn(() -> io(new Random(), outstanding, peak).thenRun(() -> {
+                s.spawn(() -> io(outstanding, peak).thenRun(() -> {
                     for (int j = 0; j < 3; j++) {
                         boolean cached = (j & 1) == 0;
                         s.spawn(() -> cached ? CompletableFuture.runAsync(leaves::increment, Runnable::run)
-                                : io(new Random(), outstanding, peak).thenRun(leaves::increment));
+                                : io(outstanding, peak).thenRun(leaves::increment));
                     }
                 }));
             }
@@ -73,7 +71,6 @@ class TaskSchedulerTest {
             assertTrue(s.maxInflight() >= 32, "out-of-order run kept only " + s.maxInflight() + " tasks in flight");
         }
         assertEquals(outerBatches + outerBatches * 25 + outerBatches * 25 * 3, s.tasksRun());
-        assertTrue(r != null);
     }
 
     @Test

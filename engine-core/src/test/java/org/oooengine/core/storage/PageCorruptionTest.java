@@ -57,7 +57,6 @@ class PageCorruptionTest {
 
         BTree tree = new BTree(PageFile.open(file, 4096, false, new IoStats()), new BufferPool(1 << 20, 4096, IO, CPU));
         Page leaf = tree.page(1).join();
-        byte[] keyOnVictim = tree.page(victim + 1).thenApply(p -> (byte[]) null).exceptionally(e -> null).join();
         // The last key before the victim page plus one byte lands on the victim page.
         byte[] probe = java.util.Arrays.copyOf(leaf.key(leaf.count() - 1), leaf.key(leaf.count() - 1).length + 1);
 
@@ -70,7 +69,6 @@ class PageCorruptionTest {
         assertTrue(pce.getMessage().contains("checksum mismatch: expected 0x"), pce.getMessage());
         assertTrue(pce.getMessage().contains("actual 0x"), pce.getMessage());
         assertTrue(pce.getMessage().contains("page " + victim + " in " + file), pce.getMessage());
-        assertEquals(null, keyOnVictim);
 
         // A full scan stops at the damaged page instead of returning its rows.
         long[] seen = {0};
