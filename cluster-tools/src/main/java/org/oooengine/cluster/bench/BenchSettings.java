@@ -34,8 +34,7 @@ public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, in
         return cold ? (long) COLD_BUFFER_POOL_MB << 20 : StoreOptions.DEFAULT_BUFFER_POOL_BYTES;
     }
 
-    /** One I/O thread per task that may be in flight, so the budget is what the device sees. */
-    /** Enough I/O threads for a scan's read-ahead even when the join budget is tiny. */
+    /** One I/O thread per task that may be in flight, and enough for a scan's read-ahead. */
     private static final int MIN_IO_THREADS = 8;
 
     public StoreOptions storeOptions() {

@@ -21,6 +21,8 @@ public final class JoinBench implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(JoinBench.class);
 
     private final Store store;
+    /** Opened on first use by a mode that reads synchronously; same files, no I/O threads. */
+    private Store synchronousStore;
     private final BenchSettings settings;
     private final Double scaleFactor;
 
@@ -55,7 +57,7 @@ public final class JoinBench implements AutoCloseable {
         List<JoinResult> results = new ArrayList<>();
         for (int run = 1; run <= settings.repeat(); run++) {
             if (settings.cold()) {
-                store.bufferPool().clear();
+                storeFor(mode).bufferPool().clear();
             }
             JoinResult r = timedRun(query, mode, run);
             results.add(r);
@@ -66,9 +68,20 @@ public final class JoinBench implements AutoCloseable {
 
     private ExecutionStats execute(JoinQueries.Query query, JoinMode mode, CountingSink sink) {
         Integer budget = mode.budget(settings.inflight());
+        Store s = storeFor(mode);
         return budget == null
-                ? new HashJoin(store, query.spec()).run(sink)
-                : new IndexNestedLoopJoin(store, query.spec()).run(budget, sink);
+                ? new HashJoin(s, query.spec()).run(sink)
+                : new IndexNestedLoopJoin(s, query.spec()).run(budget, sink);
+    }
+
+    private Store storeFor(JoinMode mode) {
+        if (!mode.synchronousReads()) {
+            return store;
+        }
+        if (synchronousStore == null) {
+            synchronousStore = Store.open(store.dir(), settings.storeOptions().withIoThreads(0));
+        }
+        return synchronousStore;
     }
 
     private JoinResult timedRun(JoinQueries.Query q, JoinMode mode, int run) {
@@ -83,5 +96,8 @@ public final class JoinBench implements AutoCloseable {
     @Override
     public void close() {
         store.close();
+        if (synchronousStore != null) {
+            synchronousStore.close();
+        }
     }
 }

@@ -2,12 +2,17 @@ package org.oooengine.cluster.bench;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** The three ways a benchmark runs a join. */
+/** The ways a benchmark runs a join. */
 public enum JoinMode {
     /** Index nested-loop join with many tasks (and I/Os) in flight. */
     OOO("ooo"),
     /** The same operators with a budget of one: one I/O at a time. */
     INORDER("inorder"),
+    /**
+     * In order with blocking reads on the running thread: no hand-over to I/O threads, so each read
+     * costs what the device's queue-depth-1 latency costs. The tightest in-order reference.
+     */
+    INORDER_SYNC("inorder-sync"),
     /** The full-scan hash join a scan-based engine would run. */
     HASH("hash");
 
@@ -21,9 +26,24 @@ public enum JoinMode {
     public Integer budget(int inflight) {
         return switch (this) {
             case OOO -> inflight;
-            case INORDER -> 1;
+            case INORDER, INORDER_SYNC -> 1;
             case HASH -> null;
         };
+    }
+
+    /** Whether this mode reads on the thread that needs the page instead of on the I/O threads. */
+    public boolean synchronousReads() {
+        return this == INORDER_SYNC;
+    }
+
+    /** Parses a label as users write it ({@code ooo}, {@code inorder}, {@code inorder-sync}, {@code hash}). */
+    public static JoinMode parse(String label) {
+        for (JoinMode m : values()) {
+            if (m.label.equalsIgnoreCase(label.trim())) {
+                return m;
+            }
+        }
+        throw new IllegalArgumentException("unknown mode '" + label + "' (expected one of " + java.util.Arrays.toString(values()) + ")");
     }
 
     @JsonValue

@@ -15,7 +15,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "join", mixinStandardHelpOptions = true,
         description = {"Time one selective join in one mode.",
                 "ooo: index nested-loop join with --inflight tasks in flight; inorder: the same join one task at a time; "
-                        + "hash: full-scan hash join."})
+                        + "inorder-sync: in order with blocking reads on one thread (no I/O threads); hash: full-scan hash join."})
 final class BenchJoinCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -27,7 +27,7 @@ final class BenchJoinCommand implements Callable<Integer> {
             description = "fraction of the outer table the range selects, in (0, 1]")
     double selectivity;
 
-    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|hash", description = "how to run the join")
+    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|inorder-sync|hash", description = "how to run the join")
     JoinMode mode;
 
     @Option(names = "--json", description = "print one JSON object per run")

@@ -1,5 +1,6 @@
 package org.oooengine.cluster.cli;
 
+import org.oooengine.cluster.bench.JoinMode;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -18,7 +19,16 @@ public final class OooCli {
     public static CommandLine commandLine() {
         return new CommandLine(new OooCli())
                 .setCaseInsensitiveEnumValuesAllowed(true)
+                .registerConverter(JoinMode.class, OooCli::mode)
                 .setExecutionExceptionHandler(new ErrorReporter());
+    }
+
+    private static JoinMode mode(String label) {
+        try {
+            return JoinMode.parse(label);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.TypeConversionException(e.getMessage());
+        }
     }
 
     /** The version Maven writes into the jar manifest. */

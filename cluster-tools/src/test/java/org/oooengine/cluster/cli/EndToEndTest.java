@@ -74,7 +74,9 @@ class EndToEndTest {
         JsonNode ooo = joinJson("ooo");
         JsonNode inorder = joinJson("inorder");
         JsonNode hash = joinJson("hash");
-        for (JsonNode run : List.of(ooo, inorder, hash)) {
+        JsonNode sync = joinJson("inorder-sync");
+        assertEquals("inorder-sync", sync.get("mode").asText());
+        for (JsonNode run : List.of(ooo, inorder, hash, sync)) {
             RUN_FIELDS.forEach(f -> assertTrue(run.has(f), "missing " + f + " in " + run));
             assertEquals(0.01, run.get("sf").asDouble());
             assertEquals("OL", run.get("query").asText());

@@ -40,9 +40,15 @@ public final class Store implements AutoCloseable {
         this.dir = dir;
         this.manifest = manifest;
         this.options = options;
-        this.io = Executors.newFixedThreadPool(options.ioThreads(), daemonThreads("ooo-io"));
         this.compute = computePool(options.computeThreads());
-        this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), io, compute);
+        if (options.synchronousReads()) {
+            // Reads run where they are asked for, and their continuations right after them.
+            this.io = null;
+            this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), Runnable::run, Runnable::run);
+        } else {
+            this.io = Executors.newFixedThreadPool(options.ioThreads(), daemonThreads("ooo-io"));
+            this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), io, compute);
+        }
     }
 
     public static Store open(Path dir, StoreOptions options) {
@@ -147,7 +153,9 @@ public final class Store implements AutoCloseable {
 
     @Override
     public void close() {
-        io.shutdownNow();
+        if (io != null) {
+            io.shutdownNow();
+        }
         compute.shutdownNow();
         files.forEach(PageFile::close);
     }

@@ -5,7 +5,9 @@ package org.oooengine.core.store;
  *
  * @param bufferPoolBytes capacity of the page cache
  * @param directIo        read with O_DIRECT so the OS page cache is bypassed (cold measurements)
- * @param ioThreads       threads issuing blocking positional reads: the deepest queue the device can see
+ * @param ioThreads       threads issuing blocking positional reads: the deepest queue the device can see;
+ *                        0 reads synchronously on the thread that needs the page (a classic blocking
+ *                        engine, with no hand-over between threads, and never more than one read per thread)
  * @param computeThreads  threads running the work that page completions unblock
  */
 public record StoreOptions(long bufferPoolBytes, boolean directIo, int ioThreads, int computeThreads) {
@@ -13,8 +15,8 @@ public record StoreOptions(long bufferPoolBytes, boolean directIo, int ioThreads
     public static final int DEFAULT_IO_THREADS = 128;
 
     public StoreOptions {
-        if (bufferPoolBytes <= 0 || ioThreads < 1 || computeThreads < 1) {
-            throw new IllegalArgumentException("buffer pool, I/O threads and compute threads must be positive");
+        if (bufferPoolBytes <= 0 || ioThreads < 0 || computeThreads < 1) {
+            throw new IllegalArgumentException("buffer pool and compute threads must be positive, I/O threads not negative");
         }
     }
 
@@ -29,6 +31,10 @@ public record StoreOptions(long bufferPoolBytes, boolean directIo, int ioThreads
 
     public StoreOptions withDirectIo(boolean direct) {
         return new StoreOptions(bufferPoolBytes, direct, ioThreads, computeThreads);
+    }
+
+    public boolean synchronousReads() {
+        return ioThreads == 0;
     }
 
     public StoreOptions withIoThreads(int n) {

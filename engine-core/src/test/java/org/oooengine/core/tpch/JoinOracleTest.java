@@ -102,6 +102,14 @@ class JoinOracleTest {
         assertEquals(1, inOrderStats.maxTasksInflight());
         assertTrue(inOrderStats.maxIoInflight() <= 1);
 
+        try (Store synchronous = Store.open(dir.resolve("store"), StoreOptions.defaults().withIoThreads(0)
+                .withBufferPoolBytes(256 << 10))) {
+            CollectingSink sync = new CollectingSink();
+            ExecutionStats syncStats = new IndexNestedLoopJoin(synchronous, spec).run(1, sync);
+            assertEquals(expected, render(spec, sync.rows()), "in-order with synchronous reads");
+            assertTrue(syncStats.maxIoInflight() <= 1);
+        }
+
         CollectingSink hash = new CollectingSink();
         new HashJoin(store, spec).run(hash);
         assertEquals(expected, render(spec, hash.rows()), "hash join");
