@@ -14,9 +14,6 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Random;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -24,17 +21,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /** Randomized bulk loads checked against a TreeMap: structure invariants, lookups and range scans. */
 class BTreeTest {
-    private static final ExecutorService IO = Executors.newFixedThreadPool(8);
-    private static final ExecutorService CPU = Executors.newFixedThreadPool(2);
 
     @TempDir
     Path dir;
-
-    @AfterAll
-    static void shutdown() {
-        IO.shutdownNow();
-        CPU.shutdownNow();
-    }
 
     private static final java.util.Comparator<byte[]> UNSIGNED = Arrays::compareUnsigned;
 
@@ -67,7 +56,7 @@ class BTreeTest {
         double fill = new double[] {1.0, 0.9, 0.7, 0.5}[r.nextInt(4)];
         int n = new int[] {0, 1, 17, 500, 5_000, 30_000}[r.nextInt(6)];
         NavigableMap<byte[], byte[]> expected = randomEntries(r, n);
-        BufferPool pool = new BufferPool(r.nextBoolean() ? 1 << 20 : 64 << 20, pageSize, IO, CPU);
+        BufferPool pool = new BufferPool(r.nextBoolean() ? 1 << 20 : 64 << 20, pageSize, TestPools.IO, TestPools.CPU);
         BTree tree = build(dir.resolve("t" + seed), expected, pageSize, fill, pool);
 
         checkStructure(tree, expected, pageSize, fill);
@@ -182,7 +171,7 @@ class BTreeTest {
 
     @Test
     void missingKeyIsNull() {
-        BufferPool pool = new BufferPool(1 << 20, 4096, IO, CPU);
+        BufferPool pool = new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU);
         BTree tree = build(dir.resolve("small"), randomEntries(new Random(1), 10), 4096, 1.0, pool);
         assertNull(tree.get(new byte[] {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0}).join());
     }

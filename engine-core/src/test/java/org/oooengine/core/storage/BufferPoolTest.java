@@ -15,20 +15,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class BufferPoolTest {
-    private static final ExecutorService CPU = Executors.newFixedThreadPool(2);
 
     @TempDir
     Path dir;
-
-    @AfterAll
-    static void shutdown() {
-        CPU.shutdownNow();
-    }
 
     private Path tree(String name) {
         Path file = dir.resolve(name);
@@ -53,7 +46,7 @@ class BufferPoolTest {
                 Thread.currentThread().interrupt();
             }
             r.run();
-        }), CPU);
+        }), TestPools.CPU);
         List<CompletableFuture<Page>> requests = new ArrayList<>();
         for (int i = 0; i < 50; i++) {
             requests.add(pool.get(file, 3));

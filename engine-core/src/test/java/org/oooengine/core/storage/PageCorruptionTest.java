@@ -10,25 +10,14 @@ import java.nio.file.Path;
 import java.util.NavigableMap;
 import java.util.Random;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** A damaged page is reported with file, page number and checksums, and never yields rows. */
 class PageCorruptionTest {
-    private static final ExecutorService IO = Executors.newFixedThreadPool(4);
-    private static final ExecutorService CPU = Executors.newFixedThreadPool(2);
 
     @TempDir
     Path dir;
-
-    @AfterAll
-    static void shutdown() {
-        IO.shutdownNow();
-        CPU.shutdownNow();
-    }
 
     private Path buildTree(NavigableMap<byte[], byte[]> entries) {
         Path file = dir.resolve("t.data");
@@ -55,7 +44,7 @@ class PageCorruptionTest {
         long victim = 2;
         flipByte(file, victim * 4096 + 1000);
 
-        BTree tree = new BTree(PageFile.open(file, 4096, false, new IoStats()), new BufferPool(1 << 20, 4096, IO, CPU));
+        BTree tree = new BTree(PageFile.open(file, 4096, false, new IoStats()), new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU));
         Page leaf = tree.page(1).join();
         // The last key before the victim page plus one byte lands on the victim page.
         byte[] probe = java.util.Arrays.copyOf(leaf.key(leaf.count() - 1), leaf.key(leaf.count() - 1).length + 1);
@@ -83,7 +72,7 @@ class PageCorruptionTest {
         Path file = buildTree(BTreeTest.randomEntries(new Random(6), 500));
         flipByte(file, 40);
         PageCorruptedException e = assertThrows(PageCorruptedException.class,
-                () -> new BTree(PageFile.open(file, 4096, false, new IoStats()), new BufferPool(1 << 20, 4096, IO, CPU)));
+                () -> new BTree(PageFile.open(file, 4096, false, new IoStats()), new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU)));
         assertEquals(0, e.pageNo());
 
         try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {

@@ -1,0 +1,21 @@
+package org.oooengine.core.storage;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/** Daemon I/O and compute pools shared by the storage tests, as a store would provide them. */
+final class TestPools {
+    static final ExecutorService IO = Executors.newFixedThreadPool(8, daemon());
+    static final ExecutorService CPU = Executors.newFixedThreadPool(2, daemon());
+
+    private TestPools() {
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon() {
+        return r -> {
+            Thread t = new Thread(r);
+            t.setDaemon(true);
+            return t;
+        };
+    }
+}
