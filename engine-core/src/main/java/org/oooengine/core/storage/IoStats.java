@@ -1,7 +1,6 @@
 package org.oooengine.core.storage;
 
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /** Physical I/O counters of one store: reads, bytes and the deepest queue the device saw. */
@@ -10,7 +9,6 @@ public final class IoStats {
     private final LongAdder bytesRead = new LongAdder();
     private final AtomicInteger inflight = new AtomicInteger();
     private final AtomicInteger maxInflight = new AtomicInteger();
-    private final AtomicLong since = new AtomicLong(System.nanoTime());
 
     void beginRead() {
         int now = inflight.incrementAndGet();
@@ -40,6 +38,5 @@ public final class IoStats {
         pageReads.reset();
         bytesRead.reset();
         maxInflight.set(inflight.get());
-        since.set(System.nanoTime());
     }
 }

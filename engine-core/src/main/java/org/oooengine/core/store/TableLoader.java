@@ -108,16 +108,17 @@ public final class TableLoader {
         return new StoreManifest.TableMeta(def.name(), cols, def.primaryKey(), count, dataBytes, dataFile, indexes);
     }
 
-    private byte[] previousKey;
-
     /** Adds a row to the clustered tree, naming the key when the input repeats a primary key. */
-    private void addRow(TableDefinition def, KeyCodec pkCodec, BTreeBuilder data, byte[] key, byte[] value) {
-        if (previousKey != null && java.util.Arrays.equals(previousKey, key)) {
-            throw new IllegalArgumentException("duplicate primary key " + def.primaryKey() + " = "
-                    + java.util.Arrays.toString(pkCodec.decode(key)) + " in table " + def.name());
+    private static void addRow(TableDefinition def, KeyCodec pkCodec, BTreeBuilder data, byte[] key, byte[] value) {
+        try {
+            data.add(key, value);
+        } catch (IllegalArgumentException e) {
+            if (e.getMessage().contains("(duplicate key)")) {
+                throw new IllegalArgumentException("duplicate primary key " + def.primaryKey() + " = "
+                        + java.util.Arrays.toString(pkCodec.decode(key)) + " in table " + def.name(), e);
+            }
+            throw e;
         }
-        previousKey = key;
-        data.add(key, value);
     }
 
     private static Object[] pick(Object[] row, int[] cols) {
