@@ -16,7 +16,7 @@ public record ExecutionStats(double seconds, long pageReads, long bytesRead, int
         return seconds > 0 ? pageReads / seconds : 0;
     }
 
-    static ExecutionStats measure(Store store, Supplier<TaskScheduler> run) {
+    public static ExecutionStats measure(Store store, Supplier<TaskScheduler> run) {
         store.ioStats().reset();
         long hits0 = store.bufferPool().hits();
         long misses0 = store.bufferPool().misses();

@@ -4,11 +4,11 @@ import java.util.List;
 import org.oooengine.core.store.Table;
 
 /** Builds result rows from an outer and an inner row according to a spec's output list. */
-final class JoinOutput {
+public final class JoinOutput {
     private final boolean[] fromOuter;
     private final int[] positions;
 
-    JoinOutput(List<String> output, Table outer, Table inner) {
+    public JoinOutput(List<String> output, Table outer, Table inner) {
         fromOuter = new boolean[output.size()];
         positions = new int[output.size()];
         for (int i = 0; i < output.size(); i++) {
@@ -31,7 +31,7 @@ final class JoinOutput {
         }
     }
 
-    Object[] combine(Object[] outerRow, Object[] innerRow) {
+    public Object[] combine(Object[] outerRow, Object[] innerRow) {
         Object[] out = new Object[positions.length];
         for (int i = 0; i < out.length; i++) {
             out[i] = (fromOuter[i] ? outerRow : innerRow)[positions[i]];
@@ -40,11 +40,11 @@ final class JoinOutput {
     }
 
     /** Outer-table positions the output needs. */
-    int[] outerPositions() {
+    public int[] outerPositions() {
         return positionsOf(true);
     }
 
-    int[] innerPositions() {
+    public int[] innerPositions() {
         return positionsOf(false);
     }
 

@@ -23,7 +23,11 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
     public record ColumnMeta(String name, String type) {
     }
 
-    public record IndexMeta(String name, List<String> columns, long entries, String file) {
+    /** A secondary index; {@code scope} is null in stores written before scopes existed (= LOCAL). */
+    public record IndexMeta(String name, List<String> columns, long entries, String file, IndexScope scope) {
+        public IndexScope scopeOrLocal() {
+            return scope == null ? IndexScope.LOCAL : scope;
+        }
     }
 
     public record TableMeta(String name, List<ColumnMeta> columns, List<String> primaryKey, long rows, long dataBytes,

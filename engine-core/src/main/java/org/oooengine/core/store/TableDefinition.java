@@ -9,7 +9,11 @@ import org.oooengine.core.types.Schema;
  */
 public record TableDefinition(String name, Schema schema, List<String> primaryKey, List<IndexDefinition> indexes,
                               boolean inputSorted) {
-    public record IndexDefinition(String name, List<String> columns) {
+    /** A secondary index on {@code columns}, holding the primary key of each row. */
+    public record IndexDefinition(String name, List<String> columns, IndexScope scope) {
+        public IndexDefinition(String name, List<String> columns) {
+            this(name, columns, IndexScope.LOCAL);
+        }
     }
 
     public TableDefinition {

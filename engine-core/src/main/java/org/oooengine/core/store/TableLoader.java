@@ -30,94 +30,182 @@ public final class TableLoader {
     private final Path dir;
     private final int pageSize;
     private final double fillFactor;
+    private final long sortMemoryBytes;
 
     public TableLoader(Path dir, int pageSize, double fillFactor) {
+        this(dir, pageSize, fillFactor, SORT_MEMORY_BYTES);
+    }
+
+    /** @param sortMemoryBytes memory each sorter (rows, every index) may hold before it spills */
+    public TableLoader(Path dir, int pageSize, double fillFactor, long sortMemoryBytes) {
         this.dir = dir;
         this.pageSize = pageSize;
         this.fillFactor = fillFactor;
+        this.sortMemoryBytes = sortMemoryBytes;
     }
 
+    /** Loads every row with every index entry: the whole table in one store. */
     public StoreManifest.TableMeta load(TableDefinition def, Iterator<Object[]> rows, Progress progress) throws Exception {
-        Schema schema = def.schema();
-        int[] pk = schema.indexesOf(def.primaryKey());
-        KeyCodec pkCodec = new KeyCodec(schema.types(pk));
-        RowCodec rowCodec = new RowCodec(schema);
-        String dataFile = def.name() + ".data";
-        List<int[]> ixCols = new ArrayList<>();
-        List<KeyCodec> ixCodecs = new ArrayList<>();
-        List<ExternalSorter> ixSorters = new ArrayList<>();
-        Path tmp = Files.createDirectories(dir.resolve("tmp"));
-        byte[] empty = new byte[0];
-        long count = 0;
-        long dataBytes;
-        try (BTreeBuilder data = new BTreeBuilder(dir.resolve(dataFile), pageSize, fillFactor);
-             ExternalSorter rowSorter = def.inputSorted() ? null : new ExternalSorter(tmp, SORT_MEMORY_BYTES)) {
-            for (TableDefinition.IndexDefinition ix : def.indexes()) {
+        try (Writer w = open(def, true)) {
+            long count = 0;
+            while (rows.hasNext()) {
+                w.addRow(rows.next());
+                if (++count % PROGRESS_EVERY == 0) {
+                    progress.rows(count);
+                }
+            }
+            progress.rows(count);
+            return w.finish();
+        }
+    }
+
+    /**
+     * A writer rows are pushed into.
+     *
+     * @param globalEntriesWithRows whether {@link Writer#addRow} also adds the row's entries of
+     *                              {@link IndexScope#GLOBAL} indexes (true for an unpartitioned table;
+     *                              false when a partitioner sends them by key with {@link Writer#addIndexEntry})
+     */
+    public Writer open(TableDefinition def, boolean globalEntriesWithRows) throws Exception {
+        return new Writer(def, globalEntriesWithRows);
+    }
+
+    /** Builds one table's files; {@link #finish} sorts what needs sorting and writes the trees. */
+    public final class Writer implements AutoCloseable {
+        private final TableDefinition def;
+        private final int[] pk;
+        private final KeyCodec pkCodec;
+        private final RowCodec rowCodec;
+        private final List<int[]> ixCols = new ArrayList<>();
+        private final List<KeyCodec> ixCodecs = new ArrayList<>();
+        private final List<ExternalSorter> ixSorters = new ArrayList<>();
+        private final boolean[] entriesWithRow;
+        private final BTreeBuilder data;
+        private final ExternalSorter rowSorter;
+        private final byte[] empty = new byte[0];
+        private long count;
+        private boolean finished;
+
+        private Writer(TableDefinition def, boolean globalEntriesWithRows) throws Exception {
+            this.def = def;
+            Schema schema = def.schema();
+            this.pk = schema.indexesOf(def.primaryKey());
+            this.pkCodec = new KeyCodec(schema.types(pk));
+            this.rowCodec = new RowCodec(schema);
+            Path tmp = Files.createDirectories(dir.resolve("tmp"));
+            this.entriesWithRow = new boolean[def.indexes().size()];
+            for (int i = 0; i < def.indexes().size(); i++) {
+                TableDefinition.IndexDefinition ix = def.indexes().get(i);
                 int[] cols = schema.indexesOf(ix.columns());
                 DataType[] types = new DataType[cols.length + pk.length];
                 System.arraycopy(schema.types(cols), 0, types, 0, cols.length);
                 System.arraycopy(schema.types(pk), 0, types, cols.length, pk.length);
                 ixCols.add(cols);
                 ixCodecs.add(new KeyCodec(types));
-                ixSorters.add(new ExternalSorter(tmp, SORT_MEMORY_BYTES));
+                ixSorters.add(new ExternalSorter(tmp, sortMemoryBytes));
+                entriesWithRow[i] = globalEntriesWithRows || ix.scope() == IndexScope.LOCAL;
             }
-            while (rows.hasNext()) {
-                Object[] row = rows.next();
-                byte[] key = pkCodec.encode(pick(row, pk));
-                byte[] value = rowCodec.encode(row);
-                if (rowSorter == null) {
-                    addRow(def, pkCodec, data, key, value);
-                } else {
-                    rowSorter.add(key, value);
-                }
-                for (int i = 0; i < ixCols.size(); i++) {
-                    Object[] entry = new Object[ixCols.get(i).length + pk.length];
-                    System.arraycopy(pick(row, ixCols.get(i)), 0, entry, 0, ixCols.get(i).length);
-                    System.arraycopy(pick(row, pk), 0, entry, ixCols.get(i).length, pk.length);
-                    ixSorters.get(i).add(ixCodecs.get(i).encode(entry), empty);
-                }
-                if (++count % PROGRESS_EVERY == 0) {
-                    progress.rows(count);
+            this.data = new BTreeBuilder(dir.resolve(def.name() + ".data"), pageSize, fillFactor);
+            this.rowSorter = def.inputSorted() ? null : new ExternalSorter(tmp, sortMemoryBytes);
+        }
+
+        public TableDefinition definition() {
+            return def;
+        }
+
+        /** Adds a row to the clustered tree, with its entries of the indexes that travel with rows. */
+        public void addRow(Object[] row) throws Exception {
+            byte[] key = pkCodec.encode(pick(row, pk));
+            byte[] value = rowCodec.encode(row);
+            if (rowSorter == null) {
+                addToTree(key, value);
+            } else {
+                rowSorter.add(key, value);
+            }
+            for (int i = 0; i < ixCols.size(); i++) {
+                if (entriesWithRow[i]) {
+                    addIndexEntry(i, row);
                 }
             }
+            count++;
+        }
+
+        /** Adds the entry of index {@code index} (position in the definition) for a row stored elsewhere. */
+        public void addIndexEntry(int index, Object[] row) throws Exception {
+            int[] cols = ixCols.get(index);
+            Object[] entry = new Object[cols.length + pk.length];
+            for (int c = 0; c < cols.length; c++) {
+                entry[c] = row[cols[c]];
+            }
+            for (int c = 0; c < pk.length; c++) {
+                entry[cols.length + c] = row[pk[c]];
+            }
+            ixSorters.get(index).add(ixCodecs.get(index).encode(entry), empty);
+        }
+
+        public StoreManifest.TableMeta finish() throws Exception {
+            finished = true;
             if (rowSorter != null) {
                 for (Iterator<ExternalSorter.Entry> it = rowSorter.sorted(); it.hasNext(); ) {
                     ExternalSorter.Entry e = it.next();
-                    addRow(def, pkCodec, data, e.key(), e.value());
+                    addToTree(e.key(), e.value());
                 }
             }
             TreeMeta meta = data.finish();
-            dataBytes = (meta.leafCount() + 1) * (long) pageSize;
-            progress.rows(count);
-        }
-        List<StoreManifest.IndexMeta> indexes = new ArrayList<>();
-        for (int i = 0; i < ixSorters.size(); i++) {
-            TableDefinition.IndexDefinition ix = def.indexes().get(i);
-            String file = def.name() + "." + ix.name() + ".idx";
-            try (ExternalSorter sorter = ixSorters.get(i);
-                 BTreeBuilder b = new BTreeBuilder(dir.resolve(file), pageSize, fillFactor)) {
-                for (Iterator<ExternalSorter.Entry> it = sorter.sorted(); it.hasNext(); ) {
-                    ExternalSorter.Entry e = it.next();
-                    b.add(e.key(), e.value());
+            long dataBytes = (meta.leafCount() + 1) * (long) pageSize;
+            List<StoreManifest.IndexMeta> indexes = new ArrayList<>();
+            for (int i = 0; i < ixSorters.size(); i++) {
+                TableDefinition.IndexDefinition ix = def.indexes().get(i);
+                String file = def.name() + "." + ix.name() + ".idx";
+                try (BTreeBuilder b = new BTreeBuilder(dir.resolve(file), pageSize, fillFactor)) {
+                    for (Iterator<ExternalSorter.Entry> it = ixSorters.get(i).sorted(); it.hasNext(); ) {
+                        b.add(it.next().key(), empty);
+                    }
+                    indexes.add(new StoreManifest.IndexMeta(ix.name(), ix.columns(), b.finish().entryCount(), file,
+                            ix.scope()));
                 }
-                indexes.add(new StoreManifest.IndexMeta(ix.name(), ix.columns(), b.finish().entryCount(), file));
+            }
+            List<StoreManifest.ColumnMeta> cols = def.schema().columns().stream()
+                    .map(c -> new StoreManifest.ColumnMeta(c.name(), c.type().toString())).toList();
+            return new StoreManifest.TableMeta(def.name(), cols, def.primaryKey(), count, dataBytes,
+                    def.name() + ".data", indexes);
+        }
+
+        @Override
+        public void close() throws Exception {
+            Exception first = null;
+            for (AutoCloseable c : closeables()) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    first = first == null ? e : first;
+                }
+            }
+            if (first != null && finished) {
+                throw first;
             }
         }
-        List<StoreManifest.ColumnMeta> cols = schema.columns().stream()
-                .map(c -> new StoreManifest.ColumnMeta(c.name(), c.type().toString())).toList();
-        return new StoreManifest.TableMeta(def.name(), cols, def.primaryKey(), count, dataBytes, dataFile, indexes);
-    }
 
-    /** Adds a row to the clustered tree, naming the key when the input repeats a primary key. */
-    private static void addRow(TableDefinition def, KeyCodec pkCodec, BTreeBuilder data, byte[] key, byte[] value) {
-        try {
-            data.add(key, value);
-        } catch (IllegalArgumentException e) {
-            if (e.getMessage().contains("(duplicate key)")) {
-                throw new IllegalArgumentException("duplicate primary key " + def.primaryKey() + " = "
-                        + java.util.Arrays.toString(pkCodec.decode(key)) + " in table " + def.name(), e);
+        private List<AutoCloseable> closeables() {
+            List<AutoCloseable> all = new ArrayList<>(ixSorters);
+            all.add(data);
+            if (rowSorter != null) {
+                all.add(rowSorter);
             }
-            throw e;
+            return all;
+        }
+
+        /** Adds a row to the clustered tree, naming the key when the input repeats a primary key. */
+        private void addToTree(byte[] key, byte[] value) {
+            try {
+                data.add(key, value);
+            } catch (IllegalArgumentException e) {
+                if (e.getMessage().contains("(duplicate key)")) {
+                    throw new IllegalArgumentException("duplicate primary key " + def.primaryKey() + " = "
+                            + java.util.Arrays.toString(pkCodec.decode(key)) + " in table " + def.name(), e);
+                }
+                throw e;
+            }
         }
     }
 

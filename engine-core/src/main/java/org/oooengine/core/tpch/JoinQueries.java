@@ -7,7 +7,6 @@ import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.SecondaryIndex;
 import org.oooengine.core.store.Store;
-import org.oooengine.core.store.Table;
 
 /**
  * Seed 004's selective joins with a selectivity parameter. The range on the outer table's indexed
@@ -26,42 +25,66 @@ public final class JoinQueries {
     private JoinQueries() {
     }
 
-    /** OL: orders ⋈ lineitem on orderkey, {@code o_totalprice} in a range. */
-    public static Query ol(Store store, double selectivity) {
-        return build(store, "OL", selectivity, "orders", "o_totalprice", "o_orderkey", "lineitem", "l_orderkey",
-                List.of("orders.o_orderkey", "orders.o_custkey", "orders.o_orderdate", "orders.o_totalprice",
-                        "lineitem.l_linenumber", "lineitem.l_partkey", "lineitem.l_quantity", "lineitem.l_extendedprice"));
+    /** A join of the OL/PL form: the tables and columns, without the range. */
+    public record Shape(String name, String outer, String rangeColumn, String outerJoin, String inner, String innerJoin,
+                        List<String> output) {
     }
+
+    /** OL: orders ⋈ lineitem on orderkey, {@code o_totalprice} in a range. */
+    public static final Shape OL = new Shape("OL", "orders", "o_totalprice", "o_orderkey", "lineitem", "l_orderkey",
+            List.of("orders.o_orderkey", "orders.o_custkey", "orders.o_orderdate", "orders.o_totalprice",
+                    "lineitem.l_linenumber", "lineitem.l_partkey", "lineitem.l_quantity", "lineitem.l_extendedprice"));
 
     /** PL: part ⋈ lineitem on partkey, {@code p_retailprice} in a range. */
-    public static Query pl(Store store, double selectivity) {
-        return build(store, "PL", selectivity, "part", "p_retailprice", "p_partkey", "lineitem", "l_partkey",
-                List.of("part.p_partkey", "part.p_name", "part.p_retailprice", "lineitem.l_orderkey",
-                        "lineitem.l_linenumber", "lineitem.l_quantity", "lineitem.l_extendedprice"));
+    public static final Shape PL = new Shape("PL", "part", "p_retailprice", "p_partkey", "lineitem", "l_partkey",
+            List.of("part.p_partkey", "part.p_name", "part.p_retailprice", "lineitem.l_orderkey",
+                    "lineitem.l_linenumber", "lineitem.l_quantity", "lineitem.l_extendedprice"));
+
+    public static Query ol(Store store, double selectivity) {
+        return build(store, OL, selectivity);
     }
 
-    public static Query byName(Store store, String name, double selectivity) {
+    public static Query pl(Store store, double selectivity) {
+        return build(store, PL, selectivity);
+    }
+
+    public static Shape shape(String name) {
         return switch (name.toUpperCase(Locale.ROOT)) {
-            case "OL" -> ol(store, selectivity);
-            case "PL" -> pl(store, selectivity);
+            case "OL" -> OL;
+            case "PL" -> PL;
             default -> throw new IllegalArgumentException("unknown query '" + name + "' (known: OL, PL)");
         };
     }
 
-    private static Query build(Store store, String name, double selectivity, String outer, String rangeColumn,
-                               String outerJoin, String inner, String innerJoin, List<String> output) {
-        if (!(selectivity > 0 && selectivity <= 1)) {
-            throw new IllegalArgumentException("selectivity must be in (0, 1], got " + selectivity);
-        }
-        Table t = store.table(outer);
-        SecondaryIndex ix = t.indexLeadingWith(rangeColumn).orElseThrow();
-        Comparable<Object>[] values = leadingValues(ix);
+    public static Query byName(Store store, String name, double selectivity) {
+        return build(store, shape(name), selectivity);
+    }
+
+    private static Query build(Store store, Shape shape, double selectivity) {
+        checkSelectivity(selectivity);
+        SecondaryIndex ix = store.table(shape.outer()).indexLeadingWith(shape.rangeColumn()).orElseThrow();
+        return build(shape, selectivity, leadingValues(ix));
+    }
+
+    /**
+     * The query for a selectivity, given every value of the range column in ascending order (for
+     * a partitioned table: gathered from all partitions).
+     */
+    public static Query build(Shape shape, double selectivity, Comparable<Object>[] values) {
+        checkSelectivity(selectivity);
         int total = values.length;
         int n = (int) Math.max(1, Math.min(total, Math.round(selectivity * total)));
         int first = bestWindow(values, n);
-        ColumnRange range = new ColumnRange(rangeColumn, values[first], values[first + n - 1]);
+        ColumnRange range = new ColumnRange(shape.rangeColumn(), values[first], values[first + n - 1]);
         long selected = upperBound(values, values[first + n - 1]) - lowerBound(values, values[first]);
-        return new Query(name, selectivity, new JoinSpec(outer, range, outerJoin, inner, innerJoin, output), selected, total);
+        return new Query(shape.name(), selectivity, new JoinSpec(shape.outer(), range, shape.outerJoin(), shape.inner(),
+                shape.innerJoin(), shape.output()), selected, total);
+    }
+
+    private static void checkSelectivity(double selectivity) {
+        if (!(selectivity > 0 && selectivity <= 1)) {
+            throw new IllegalArgumentException("selectivity must be in (0, 1], got " + selectivity);
+        }
     }
 
     /**

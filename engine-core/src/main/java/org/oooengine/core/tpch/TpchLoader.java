@@ -38,6 +38,18 @@ public final class TpchLoader {
     private final int pageSize;
     private final double fillFactor;
 
+    public double scaleFactor() {
+        return scaleFactor;
+    }
+
+    public int pageSize() {
+        return pageSize;
+    }
+
+    public double fillFactor() {
+        return fillFactor;
+    }
+
     public TpchLoader(double scaleFactor, int pageSize, double fillFactor) {
         if (!(scaleFactor >= MIN_SCALE_FACTOR)) {
             throw new IllegalArgumentException("scale factor must be at least " + MIN_SCALE_FACTOR + ", got " + scaleFactor
@@ -77,10 +89,17 @@ public final class TpchLoader {
 
     private <E extends TpchEntity> StoreManifest.TableMeta loadTable(Path dir, TpchTable<E> table, Progress progress)
             throws Exception {
-        TableDefinition def = TpchSchema.definition(table);
+        long expected = expectedRows(table.getTableName());
+        progress.update(table.getTableName(), 0, expected);
+        return new TableLoader(dir, pageSize, fillFactor).load(TpchSchema.definition(table), rows(table),
+                done -> progress.update(table.getTableName(), done, expected));
+    }
+
+    /** The generated rows of one table, in generation order. */
+    public <E extends TpchEntity> Iterator<Object[]> rows(TpchTable<E> table) {
         List<TpchColumn<E>> columns = table.getColumns();
         Iterator<E> it = table.createGenerator(scaleFactor, 1, 1).iterator();
-        Iterator<Object[]> rows = new Iterator<>() {
+        return new Iterator<>() {
             @Override
             public boolean hasNext() {
                 return it.hasNext();
@@ -91,14 +110,10 @@ public final class TpchLoader {
                 return TpchSchema.row(columns, it.next());
             }
         };
-        long expected = expectedRows(table.getTableName());
-        progress.update(table.getTableName(), 0, expected);
-        return new TableLoader(dir, pageSize, fillFactor).load(def, rows,
-                done -> progress.update(table.getTableName(), done, expected));
     }
 
     /** Row counts from the TPC-H specification (lineitem is approximate). */
-    long expectedRows(String table) {
+    public long expectedRows(String table) {
         return switch (table) {
             case "region" -> 5;
             case "nation" -> 25;

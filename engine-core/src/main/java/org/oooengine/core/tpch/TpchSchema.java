@@ -7,7 +7,9 @@ import io.trino.tpch.TpchTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.TableDefinition.IndexDefinition;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
@@ -34,6 +36,13 @@ public final class TpchSchema {
             "orders", new Layout(List.of("o_orderkey"), List.of("o_custkey", "o_orderdate", "o_totalprice"), true),
             "lineitem", new Layout(List.of("l_orderkey", "l_linenumber"), List.of("l_partkey", "l_suppkey"), true));
 
+    /**
+     * Indexed columns that queries select ranges on: their indexes stay with the rows, so every
+     * partition scans its own range. The other indexes are on foreign keys that joins probe by
+     * value: partitioned by that value, so a probe goes to one node.
+     */
+    private static final Set<String> RANGE_COLUMNS = Set.of("c_acctbal", "p_retailprice", "o_orderdate", "o_totalprice");
+
     private TpchSchema() {
     }
 
@@ -49,7 +58,9 @@ public final class TpchSchema {
         for (TpchColumn<E> c : table.getColumns()) {
             cols.add(new Column(c.getColumnName(), typeOf(c.getType())));
         }
-        List<IndexDefinition> indexes = layout.indexed().stream().map(c -> new IndexDefinition(c, List.of(c))).toList();
+        List<IndexDefinition> indexes = layout.indexed().stream()
+                .map(c -> new IndexDefinition(c, List.of(c), RANGE_COLUMNS.contains(c) ? IndexScope.LOCAL : IndexScope.GLOBAL))
+                .toList();
         return new TableDefinition(table.getTableName(), new Schema(cols), layout.primaryKey(), indexes,
                 layout.generatedInKeyOrder());
     }

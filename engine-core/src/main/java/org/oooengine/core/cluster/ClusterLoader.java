@@ -1,0 +1,206 @@
+package org.oooengine.core.cluster;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TpchTable;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.net.OpCode;
+import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.store.IndexScope;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.tpch.TpchLoader;
+import org.oooengine.core.tpch.TpchSchema;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.RowCodec;
+
+/**
+ * Loads generated TPC-H into a running cluster: every row is sent to the node owning its primary
+ * key, and every entry of a GLOBAL index to the node owning the index key. Rows travel in bulk-load
+ * requests of about {@value #CHUNK_BYTES} bytes with at most {@value #WINDOW} unanswered per node,
+ * so a slow node slows the generator instead of filling memory. Each node swaps in its new store
+ * only when the whole load commits.
+ */
+public final class ClusterLoader {
+    private static final Logger LOG = LogManager.getLogger(ClusterLoader.class);
+    static final int CHUNK_BYTES = 256 << 10;
+    static final int WINDOW = 4;
+
+    private final Peers peers;
+    private final ClusterSpec spec;
+
+    public ClusterLoader(Peers peers) {
+        this.peers = peers;
+        this.spec = peers.spec();
+    }
+
+    public void loadTpch(TpchLoader generator, TpchLoader.Progress progress) throws Exception {
+        long t0 = System.nanoTime();
+        for (TpchTable<?> table : TpchSchema.tables()) {
+            loadTable(generator, table, progress);
+        }
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            Map<String, Object> source = new LinkedHashMap<>();
+            source.put("generator", "tpch");
+            source.put("library", "io.trino.tpch");
+            source.put("scaleFactor", generator.scaleFactor());
+            source.put("cluster", spec.name());
+            source.put("node", n.id());
+            source.put("nodes", spec.nodes().size());
+            byte[] json = new ObjectMapper().writeValueAsBytes(source);
+            call(n.id(), new PayloadWriter().put(Messages.LOAD_COMMIT).putBytes(json).toByteArray()).join();
+        }
+        LOG.info("loaded TPC-H SF {} into cluster {} ({} nodes) in {} s", generator.scaleFactor(), spec.name(),
+                spec.nodes().size(), String.format("%.1f", (System.nanoTime() - t0) / 1e9));
+    }
+
+    private <E extends TpchEntity> void loadTable(TpchLoader generator, TpchTable<E> table, TpchLoader.Progress progress)
+            throws Exception {
+        TableDefinition def = TpchSchema.definition(table);
+        String name = def.name();
+        List<String> owners = spec.owners(name);
+        List<CompletableFuture<?>> begun = new ArrayList<>();
+        for (String node : owners) {
+            PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN).putVarInt(generator.pageSize())
+                    .putLong(Double.doubleToLongBits(generator.fillFactor()));
+            Messages.writeDefinition(w, def);
+            begun.add(call(node, w.toByteArray()));
+        }
+        CompletableFuture.allOf(begun.toArray(CompletableFuture[]::new)).join();
+
+        Router router = new Router(def, owners);
+        Map<String, NodeBatch> batches = new LinkedHashMap<>();
+        for (String node : owners) {
+            batches.put(node, new NodeBatch(node, name));
+        }
+        RowCodec codec = new RowCodec(def.schema());
+        long expected = generator.expectedRows(name);
+        long done = 0;
+        progress.update(name, 0, expected);
+        for (Iterator<Object[]> it = generator.rows(table); it.hasNext(); ) {
+            Object[] row = it.next();
+            byte[] encoded = codec.encode(row);
+            batches.get(router.rowOwner(row)).add(0, encoded);
+            for (int i = 0; i < def.indexes().size(); i++) {
+                if (router.global[i]) {
+                    batches.get(router.indexOwner(i, row)).add(i + 1, encoded);
+                }
+            }
+            if (++done % 50_000 == 0) {
+                progress.update(name, done, expected);
+            }
+        }
+        for (NodeBatch b : batches.values()) {
+            b.send();
+        }
+        for (NodeBatch b : batches.values()) {
+            b.drain();
+        }
+        for (String node : owners) {
+            call(node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE).putString(name).toByteArray()).join();
+        }
+        progress.update(name, done, done);
+    }
+
+    private CompletableFuture<?> call(String node, byte[] payload) {
+        return peers.client(node).call(OpCode.BULK_LOAD, payload);
+    }
+
+    /** Which node gets a row and each of its GLOBAL index entries. */
+    private static final class Router {
+        private final List<String> owners;
+        private final int pkColumn;
+        private final KeyCodec pkCodec;
+        private final boolean[] global;
+        private final int[] ixColumn;
+        private final KeyCodec[] ixCodec;
+
+        Router(TableDefinition def, List<String> owners) {
+            this.owners = owners;
+            this.pkColumn = def.schema().indexOf(def.primaryKey().get(0));
+            this.pkCodec = new KeyCodec(new DataType[] {def.schema().types(new int[] {pkColumn})[0]});
+            int n = def.indexes().size();
+            this.global = new boolean[n];
+            this.ixColumn = new int[n];
+            this.ixCodec = new KeyCodec[n];
+            for (int i = 0; i < n; i++) {
+                TableDefinition.IndexDefinition ix = def.indexes().get(i);
+                global[i] = ix.scope() == IndexScope.GLOBAL;
+                ixColumn[i] = def.schema().indexOf(ix.columns().get(0));
+                ixCodec[i] = new KeyCodec(new DataType[] {def.schema().types(new int[] {ixColumn[i]})[0]});
+            }
+        }
+
+        String rowOwner(Object[] row) {
+            return owners.get(Partitioning.partition(pkCodec.encode(row[pkColumn]), owners.size()));
+        }
+
+        String indexOwner(int index, Object[] row) {
+            return owners.get(Partitioning.partition(ixCodec[index].encode(row[ixColumn[index]]), owners.size()));
+        }
+    }
+
+    /** Rows and entries on their way to one node, with its window of unanswered requests. */
+    private final class NodeBatch {
+        private final String node;
+        private final String table;
+        private final Semaphore window = new Semaphore(WINDOW);
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private PayloadWriter body = new PayloadWriter(CHUNK_BYTES + 4096);
+        private int count;
+
+        NodeBatch(String node, String table) {
+            this.node = node;
+            this.table = table;
+        }
+
+        /** @param kind 0 for a row of this node's partition, i + 1 for an entry of index i */
+        void add(int kind, byte[] encodedRow) throws InterruptedException {
+            body.putVarInt(kind).putBytes(encodedRow);
+            if (++count >= 1 && body.length() >= CHUNK_BYTES) {
+                send();
+            }
+        }
+
+        void send() throws InterruptedException {
+            if (count == 0) {
+                return;
+            }
+            rethrow();
+            byte[] rows = body.toByteArray();
+            byte[] payload = new PayloadWriter(rows.length + 64).put(Messages.LOAD_ROWS).putString(table)
+                    .putVarInt(count).putBytesRaw(rows).toByteArray();
+            body = new PayloadWriter(CHUNK_BYTES + 4096);
+            count = 0;
+            window.acquire();
+            call(node, payload).whenComplete((r, e) -> {
+                if (e != null) {
+                    failure.compareAndSet(null, e);
+                }
+                window.release();
+            });
+        }
+
+        void drain() throws InterruptedException {
+            window.acquire(WINDOW);
+            window.release(WINDOW);
+            rethrow();
+        }
+
+        private void rethrow() {
+            Throwable e = failure.get();
+            if (e != null) {
+                throw new IllegalStateException("loading " + table + " on node " + node + " failed: " + e.getMessage(), e);
+            }
+        }
+    }
+}

@@ -1,0 +1,222 @@
+package org.oooengine.core.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.exec.PartitionRouter;
+import org.oooengine.core.exec.RowSink;
+import org.oooengine.core.net.Frame;
+import org.oooengine.core.net.NodeClient;
+import org.oooengine.core.net.OpCode;
+import org.oooengine.core.net.RemoteException;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.tpch.JoinQueries;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+
+/**
+ * The coordinator's view of a running cluster: it starts a fragment of a query on every node,
+ * gathers their result streams, and fails the whole query, naming the node, when any fragment or
+ * connection fails — a query never returns part of its result as if it were all of it.
+ */
+public final class ClusterSession implements AutoCloseable {
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final int KEYS_PER_REQUEST = 50_000;
+
+    private final ClusterSpec spec;
+    private final Peers peers;
+    private final ExecutorService callbacks;
+
+    private ClusterSession(ClusterSpec spec, Peers peers, ExecutorService callbacks) {
+        this.spec = spec;
+        this.peers = peers;
+        this.callbacks = callbacks;
+    }
+
+    /** Connects to every node of the cluster in {@code clusterDir}. */
+    public static ClusterSession open(Path clusterDir, String member, Duration timeout) {
+        ClusterSpec spec = ClusterSpec.read(clusterDir);
+        ExecutorService callbacks = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "ooo-coordinator");
+            t.setDaemon(true);
+            return t;
+        });
+        Peers peers = new Peers(member, spec, ClusterSpec.readSecret(clusterDir), callbacks, timeout);
+        try {
+            for (ClusterSpec.NodeSpec n : spec.nodes()) {
+                peers.client(n.id());
+            }
+        } catch (RuntimeException e) {
+            peers.close();
+            callbacks.shutdownNow();
+            throw e;
+        }
+        return new ClusterSession(spec, peers, callbacks);
+    }
+
+    public ClusterSpec spec() {
+        return spec;
+    }
+
+    public Peers peers() {
+        return peers;
+    }
+
+    /** Each node's statistics (uptime, rows per table, and its store manifest when loaded). */
+    public Map<String, JsonNode> stats() {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            Frame f = await(peers.client(n.id()).call(OpCode.PARTITION_STATS, new byte[0]));
+            try {
+                out.put(n.id(), JSON.readTree(f.payload()));
+            } catch (Exception e) {
+                throw new IllegalStateException("node " + n.id() + " sent unreadable statistics", e);
+            }
+        }
+        return out;
+    }
+
+    /** Empties every node's buffer pool: the next query reads from the disks. */
+    public void dropCaches() {
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            await(peers.client(n.id()).call(OpCode.PARTITION_STATS, new byte[] {Messages.STATS_DROP_CACHE}));
+        }
+    }
+
+    /**
+     * A query of the given shape, its range chosen from all values of the range column over every
+     * partition, exactly as on a single node holding the whole table.
+     */
+    public JoinQueries.Query query(JoinQueries.Shape shape, double selectivity) {
+        StoreManifest m = manifest(spec.nodes().get(0).id());
+        StoreManifest.TableMeta t = m.table(shape.outer());
+        StoreManifest.IndexMeta ix = t.indexes().stream().filter(i -> i.columns().get(0).equals(shape.rangeColumn()))
+                .findFirst().orElseThrow(() -> new IllegalArgumentException("no index on " + t.name() + "."
+                        + shape.rangeColumn()));
+        List<String> keyColumns = new ArrayList<>(ix.columns());
+        keyColumns.addAll(t.primaryKey());
+        DataType[] types = keyColumns.stream().map(c -> DataType.parse(t.columns().stream()
+                .filter(col -> col.name().equals(c)).findFirst().orElseThrow().type())).toArray(DataType[]::new);
+        KeyCodec codec = new KeyCodec(types);
+        List<byte[]> keys = allKeys(t.name(), ix.name(), KEYS_PER_REQUEST);
+        @SuppressWarnings("unchecked")
+        Comparable<Object>[] values = new Comparable[keys.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = (Comparable<Object>) codec.decode(keys.get(i))[0];
+        }
+        java.util.Arrays.sort(values);
+        return JoinQueries.build(shape, selectivity, values);
+    }
+
+    /** The store manifest of one node (all nodes share schemas). */
+    public StoreManifest manifest(String node) {
+        JsonNode m = stats().get(node).get("manifest");
+        if (m == null) {
+            throw new IllegalStateException("node " + node + " has no data loaded; load with: ooo load tpch --cluster <dir>");
+        }
+        return JSON.convertValue(m, StoreManifest.class);
+    }
+
+    /**
+     * Every key of an index (null: the clustered tree) across all partitions, in pages of
+     * {@code pageSize} keys per request.
+     */
+    public List<byte[]> allKeys(String table, String index, int pageSize) {
+        List<byte[]> keys = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            byte[] from = new byte[0];
+            while (true) {
+                Frame f = await(peers.client(n.id()).call(OpCode.INDEX_RANGE_LOOKUP,
+                        Messages.rangeLookup(table, index, from, null, pageSize)));
+                List<PartitionRouter.Entry> page = Messages.readEntries(f.reader());
+                page.forEach(e -> keys.add(e.key()));
+                if (page.size() < pageSize) {
+                    break;
+                }
+                from = KeyCodec.successor(page.get(page.size() - 1).key());
+            }
+        }
+        return keys;
+    }
+
+    /** Result of a distributed join: rows delivered to the sink, wall time, each node's figures. */
+    public record JoinRun(long rows, double seconds, List<FragmentStats> fragments) {
+    }
+
+    /** Runs a join on every node at once; rows go to {@code sink} (from the coordinator's threads). */
+    public JoinRun join(JoinSpec spec, ExecutionMode mode, int budget, RowSink sink) {
+        byte[] request = Messages.fragment(new Messages.Fragment(spec, mode, budget));
+        long t0 = System.nanoTime();
+        long[] rows = {0};
+        List<CompletableFuture<Frame>> ends = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : this.spec.nodes()) {
+            NodeClient c = peers.client(n.id());
+            ends.add(c.stream(OpCode.RUN_FRAGMENT, request, chunk -> {
+                List<Object[]> got = Messages.readRows(chunk.reader());
+                if (got.isEmpty()) {
+                    return; // a heartbeat: the fragment is still working
+                }
+                synchronized (rows) {
+                    rows[0] += got.size();
+                    got.forEach(sink::accept);
+                }
+            }));
+        }
+        List<FragmentStats> fragments = new ArrayList<>();
+        try {
+            CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            ends.forEach(f -> f.cancel(false));
+            throw firstFailure(ends, e);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        for (CompletableFuture<Frame> end : ends) {
+            try {
+                fragments.add(JSON.readValue(end.join().payload(), FragmentStats.class));
+            } catch (Exception e) {
+                throw new IllegalStateException("unreadable fragment summary", e);
+            }
+        }
+        return new JoinRun(rows[0], seconds, fragments);
+    }
+
+    // allOf fails with whichever failure it met first; prefer one naming a node.
+    private static RuntimeException firstFailure(List<CompletableFuture<Frame>> ends, CompletionException e) {
+        for (CompletableFuture<Frame> f : ends) {
+            if (f.isCompletedExceptionally()) {
+                try {
+                    f.join();
+                } catch (CompletionException x) {
+                    if (x.getCause() instanceof RemoteException re) {
+                        return re;
+                    }
+                }
+            }
+        }
+        return e.getCause() instanceof RuntimeException re ? re : e;
+    }
+
+    private static Frame await(CompletableFuture<Frame> f) {
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException re ? re : e;
+        }
+    }
+
+    @Override
+    public void close() {
+        peers.close();
+        callbacks.shutdownNow();
+    }
+}

@@ -1,0 +1,197 @@
+package org.oooengine.core.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.oooengine.core.exec.ColumnRange;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.exec.PartitionRouter.Entry;
+import org.oooengine.core.net.PayloadReader;
+import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.store.IndexScope;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+
+/** Payloads of the cluster operations: how each request and answer is laid out, in one place. */
+final class Messages {
+    /** Index name on the wire for the clustered tree. */
+    static final String CLUSTERED = "";
+
+    private Messages() {
+    }
+
+    /** A lookup: the keys in [from, to) of an index, at most {@code limit}; {@code to} empty = unbounded. */
+    record Lookup(String table, String index, byte[] from, byte[] to, int limit) {
+    }
+
+    static byte[] pointLookup(String table, String index, byte[] prefix) {
+        return new PayloadWriter(32 + prefix.length).putString(table).putString(index == null ? CLUSTERED : index)
+                .putBytes(prefix).toByteArray();
+    }
+
+    static byte[] rangeLookup(String table, String index, byte[] from, byte[] to, int limit) {
+        return new PayloadWriter(48 + from.length).putString(table).putString(index == null ? CLUSTERED : index)
+                .putBytes(from).putBytes(to == null ? new byte[0] : to).putVarInt(limit).toByteArray();
+    }
+
+    static Lookup readPointLookup(PayloadReader r) {
+        String table = r.getString();
+        String index = r.getString();
+        byte[] prefix = r.getBytes();
+        return new Lookup(table, index, prefix, org.oooengine.core.types.KeyCodec.successor(prefix), Integer.MAX_VALUE);
+    }
+
+    static Lookup readRangeLookup(PayloadReader r) {
+        String table = r.getString();
+        String index = r.getString();
+        byte[] from = r.getBytes();
+        byte[] to = r.getBytes();
+        return new Lookup(table, index, from, to.length == 0 ? null : to, r.getVarInt());
+    }
+
+    static byte[] entries(List<Entry> entries) {
+        PayloadWriter w = new PayloadWriter(16 + entries.size() * 64);
+        w.putVarInt(entries.size());
+        for (Entry e : entries) {
+            w.putBytes(e.key()).putBytes(e.value());
+        }
+        return w.toByteArray();
+    }
+
+    static List<Entry> readEntries(PayloadReader r) {
+        int n = r.getVarInt();
+        List<Entry> out = new ArrayList<>(Math.min(n, 4096));
+        for (int i = 0; i < n; i++) {
+            out.add(new Entry(r.getBytes(), r.getBytes()));
+        }
+        return out;
+    }
+
+    static byte[] fetch(String table, List<byte[]> primaryKeys) {
+        PayloadWriter w = new PayloadWriter(16 + primaryKeys.size() * 24).putString(table).putVarInt(primaryKeys.size());
+        primaryKeys.forEach(w::putBytes);
+        return w.toByteArray();
+    }
+
+    static byte[] values(List<byte[]> values) {
+        PayloadWriter w = new PayloadWriter(16 + values.size() * 128).putVarInt(values.size());
+        for (byte[] v : values) {
+            if (v == null) {
+                w.put(0);
+            } else {
+                w.put(1).putBytes(v);
+            }
+        }
+        return w.toByteArray();
+    }
+
+    static List<byte[]> readValues(PayloadReader r) {
+        int n = r.getVarInt();
+        List<byte[]> out = new ArrayList<>(Math.min(n, 4096));
+        for (int i = 0; i < n; i++) {
+            out.add(r.get() == 0 ? null : r.getBytes());
+        }
+        return out;
+    }
+
+    /** A join fragment: the spec, how remote probes run, and the in-flight budget. */
+    record Fragment(JoinSpec spec, ExecutionMode mode, int budget) {
+    }
+
+    static byte[] fragment(Fragment f) {
+        JoinSpec s = f.spec();
+        PayloadWriter w = new PayloadWriter(256).putString(f.mode().name()).putVarInt(f.budget())
+                .putString(s.outerTable()).putString(s.outerRange().column());
+        ValueCodec.writeRow(w, new Object[] {s.outerRange().low(), s.outerRange().high()});
+        w.putString(s.outerJoin()).putString(s.innerTable()).putString(s.innerJoin()).putVarInt(s.output().size());
+        s.output().forEach(w::putString);
+        return w.toByteArray();
+    }
+
+    static Fragment readFragment(PayloadReader r) {
+        ExecutionMode mode = ExecutionMode.valueOf(r.getString());
+        int budget = r.getVarInt();
+        String outer = r.getString();
+        String column = r.getString();
+        Object[] bounds = ValueCodec.readRow(r);
+        String outerJoin = r.getString();
+        String inner = r.getString();
+        String innerJoin = r.getString();
+        int n = r.getVarInt();
+        List<String> output = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            output.add(r.getString());
+        }
+        return new Fragment(new JoinSpec(outer, new ColumnRange(column, bounds[0], bounds[1]), outerJoin, inner, innerJoin,
+                output), mode, budget);
+    }
+
+    static byte[] rows(List<Object[]> rows) {
+        PayloadWriter w = new PayloadWriter(64 + rows.size() * 64).putVarInt(rows.size());
+        rows.forEach(row -> ValueCodec.writeRow(w, row));
+        return w.toByteArray();
+    }
+
+    static List<Object[]> readRows(PayloadReader r) {
+        int n = r.getVarInt();
+        List<Object[]> out = new ArrayList<>(Math.min(n, 4096));
+        for (int i = 0; i < n; i++) {
+            out.add(ValueCodec.readRow(r));
+        }
+        return out;
+    }
+
+    /** Flag of a statistics request: empty the buffer pool first, so the next query reads the disk. */
+    static final byte STATS_DROP_CACHE = 1;
+
+    // Bulk load: one op, a step byte first.
+    static final byte LOAD_BEGIN = 1;
+    static final byte LOAD_ROWS = 2;
+    static final byte LOAD_FINISH_TABLE = 3;
+    static final byte LOAD_COMMIT = 4;
+    static final byte ENTRY_ROW = 0;
+
+    static void writeDefinition(PayloadWriter w, TableDefinition def) {
+        w.putString(def.name()).putVarInt(def.schema().size());
+        for (Column c : def.schema().columns()) {
+            w.putString(c.name()).putString(c.type().toString());
+        }
+        w.putVarInt(def.primaryKey().size());
+        def.primaryKey().forEach(w::putString);
+        w.putVarInt(def.indexes().size());
+        for (TableDefinition.IndexDefinition ix : def.indexes()) {
+            w.putString(ix.name()).putString(ix.scope().name()).putVarInt(ix.columns().size());
+            ix.columns().forEach(w::putString);
+        }
+        w.put(def.inputSorted() ? 1 : 0);
+    }
+
+    static TableDefinition readDefinition(PayloadReader r) {
+        String name = r.getString();
+        int n = r.getVarInt();
+        List<Column> cols = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            cols.add(new Column(r.getString(), DataType.parse(r.getString())));
+        }
+        List<String> pk = readStrings(r);
+        int ixCount = r.getVarInt();
+        List<TableDefinition.IndexDefinition> indexes = new ArrayList<>();
+        for (int i = 0; i < ixCount; i++) {
+            String ixName = r.getString();
+            IndexScope scope = IndexScope.valueOf(r.getString());
+            indexes.add(new TableDefinition.IndexDefinition(ixName, readStrings(r), scope));
+        }
+        return new TableDefinition(name, new Schema(cols), pk, indexes, r.get() != 0);
+    }
+
+    private static List<String> readStrings(PayloadReader r) {
+        int n = r.getVarInt();
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            out.add(r.getString());
+        }
+        return out;
+    }
+}

@@ -1,0 +1,65 @@
+package org.oooengine.core.cluster;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.ForkJoinPool;
+import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.net.NodeServer;
+import org.oooengine.core.store.StoreOptions;
+
+/** A cluster node: its store, the server members reach it on, and its connections to the other nodes. */
+public final class NodeDaemon implements AutoCloseable {
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
+
+    private final String id;
+    private final Peers peers;
+    private final NodeService service;
+    private final NodeServer server;
+
+    private NodeDaemon(String id, Peers peers, NodeService service, NodeServer server) {
+        this.id = id;
+        this.peers = peers;
+        this.service = service;
+        this.server = server;
+    }
+
+    /** Opens the node's store (if loaded) and starts serving; fails clearly when the port is taken. */
+    public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout) {
+        ClusterSpec spec = ClusterSpec.read(clusterDir);
+        ClusterSpec.NodeSpec me = spec.node(nodeId);
+        ClusterSecret secret = ClusterSpec.readSecret(clusterDir);
+        // Answers from peers complete on the common pool: cheap hand-offs, never a network thread.
+        Peers peers = new Peers(nodeId, spec, secret, ForkJoinPool.commonPool(), timeout);
+        NodeService service = null;
+        try {
+            service = new NodeService(nodeId, spec, clusterDir, peers, options, timeout);
+            NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, service);
+            return new NodeDaemon(nodeId, peers, service, server);
+        } catch (RuntimeException e) {
+            if (service != null) {
+                service.close();
+            }
+            peers.close();
+            throw e;
+        }
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public int port() {
+        return server.port();
+    }
+
+    public NodeService service() {
+        return service;
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        peers.close();
+        service.close();
+    }
+}

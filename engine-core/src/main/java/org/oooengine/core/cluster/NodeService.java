@@ -1,0 +1,382 @@
+package org.oooengine.core.cluster;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.exec.DistributedIndexJoin;
+import org.oooengine.core.exec.PartitionRouter;
+import org.oooengine.core.net.ErrorCode;
+import org.oooengine.core.net.Frame;
+import org.oooengine.core.net.PayloadReader;
+import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.net.ProtocolException;
+import org.oooengine.core.net.RemoteException;
+import org.oooengine.core.net.RequestHandler;
+import org.oooengine.core.net.Responder;
+import org.oooengine.core.storage.BTree;
+import org.oooengine.core.storage.LeafScanner;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.store.Table;
+
+/**
+ * What a node does for its members: lookups and fetches on its partitions, partition scans and
+ * statistics, bulk loads, and join fragments. Lookups run on the storage threads and answer when
+ * their reads complete; scans, loads and fragments block, so they get threads of their own.
+ */
+public final class NodeService implements RequestHandler, AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(NodeService.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final byte[] EMPTY = new byte[0];
+    private static final int SCAN_CHUNK_BYTES = 64 << 10;
+    private static final long LOAD_SORT_MEMORY = 64L << 20;
+    private static final long HEARTBEAT_MILLIS = 1000;
+
+    private final String nodeId;
+    private final Path dataDir;
+    private final StoreOptions options;
+    private final Duration timeout;
+    private final Peers peers;
+    private final long startedAt = System.currentTimeMillis();
+    private final ExecutorService fragments;
+    private final ExecutorService loads;
+    private final java.util.concurrent.ScheduledExecutorService heartbeats;
+    private volatile Store store;
+    private LoadSession load;
+
+    public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
+                       Duration timeout) {
+        this.nodeId = nodeId;
+        this.dataDir = spec.dataDir(clusterDir, spec.node(nodeId));
+        this.options = options;
+        this.timeout = timeout;
+        this.peers = peers;
+        this.fragments = Executors.newCachedThreadPool(daemon("ooo-fragment-" + nodeId));
+        this.loads = Executors.newSingleThreadExecutor(daemon("ooo-load-" + nodeId));
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
+        Path current = storeDir();
+        if (StoreManifest.exists(current)) {
+            store = Store.open(current, options);
+            LOG.info("node {} serves {} tables from {}", nodeId, store.tables().size(), current);
+        } else {
+            LOG.info("node {} has no data yet ({} holds no store)", nodeId, current);
+        }
+    }
+
+    private Path storeDir() {
+        return dataDir.resolve("store");
+    }
+
+    /** The store, if any; used by the daemon to report what it serves. */
+    public Store store() {
+        return store;
+    }
+
+    @Override
+    public void handle(Frame request, Responder out) {
+        PayloadReader r = request.reader();
+        switch (request.op()) {
+            case INDEX_POINT_LOOKUP -> lookup(Messages.readPointLookup(r), out);
+            case INDEX_RANGE_LOOKUP -> lookup(Messages.readRangeLookup(r), out);
+            case FETCH_ROWS -> fetch(r, out);
+            case PARTITION_STATS -> {
+                if (r.hasMore() && (r.get() & Messages.STATS_DROP_CACHE) != 0 && store != null) {
+                    store.bufferPool().clear();
+                }
+                out.reply(stats());
+            }
+            case SCAN_PARTITION -> {
+                String table = r.getString();
+                fragments.execute(() -> answer(out, () -> scan(table, out)));
+            }
+            case BULK_LOAD -> {
+                byte[] payload = request.payload();
+                loads.execute(() -> answer(out, () -> out.reply(loadStep(new PayloadReader(payload)))));
+            }
+            case RUN_FRAGMENT -> {
+                Messages.Fragment f = Messages.readFragment(r);
+                fragments.execute(() -> answer(out, () -> runFragment(f, out)));
+            }
+            default -> throw new ProtocolException(request.op() + " is not a request");
+        }
+    }
+
+    private Store requireStore() {
+        Store s = store;
+        if (s == null) {
+            throw new NotLoadedException("node " + nodeId + " has no data loaded; load with: ooo load tpch --cluster <dir>");
+        }
+        return s;
+    }
+
+    private void lookup(Messages.Lookup l, Responder out) {
+        Table t = requireStore().table(l.table());
+        boolean clustered = l.index().equals(Messages.CLUSTERED);
+        BTree tree = clustered ? t.tree() : t.index(l.index()).tree();
+        List<PartitionRouter.Entry> entries = new ArrayList<>();
+        tree.scan(l.from(), l.to(), (leaf, slot) -> {
+            entries.add(new PartitionRouter.Entry(leaf.key(slot), clustered ? leaf.value(slot) : EMPTY));
+            return entries.size() < l.limit();
+        }).whenComplete((v, e) -> {
+            if (e != null) {
+                fail(out, e);
+            } else {
+                out.reply(Messages.entries(entries));
+            }
+        });
+    }
+
+    private void fetch(PayloadReader r, Responder out) {
+        Table t = requireStore().table(r.getString());
+        int n = r.getVarInt();
+        List<CompletableFuture<byte[]>> reads = new ArrayList<>(Math.min(n, 1024));
+        for (int i = 0; i < n; i++) {
+            reads.add(t.tree().get(r.getBytes()));
+        }
+        CompletableFuture.allOf(reads.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
+            if (e != null) {
+                fail(out, e);
+            } else {
+                out.reply(Messages.values(reads.stream().map(CompletableFuture::join).toList()));
+            }
+        });
+    }
+
+    private void scan(String table, Responder out) throws InterruptedException {
+        Table t = requireStore().table(table);
+        PayloadWriter[] chunk = {new PayloadWriter(SCAN_CHUNK_BYTES + 1024)};
+        int[] inChunk = {0};
+        long[] rows = {0};
+        LeafScanner.forEachLeaf(t.tree(), leaf -> {
+            for (int i = 0; i < leaf.count(); i++) {
+                chunk[0].putBytes(leaf.value(i));
+                inChunk[0]++;
+                rows[0]++;
+            }
+            if (chunk[0].length() >= SCAN_CHUNK_BYTES) {
+                sendScanChunk(out, chunk[0], inChunk[0]);
+                chunk[0] = new PayloadWriter(SCAN_CHUNK_BYTES + 1024);
+                inChunk[0] = 0;
+            }
+        });
+        if (inChunk[0] > 0) {
+            sendScanChunk(out, chunk[0], inChunk[0]);
+        }
+        out.end(new PayloadWriter().putLong(rows[0]).toByteArray());
+    }
+
+    private void sendScanChunk(Responder out, PayloadWriter rows, int count) {
+        if (out.cancelled()) {
+            throw new CancellationException("scan cancelled by the requester");
+        }
+        byte[] body = rows.toByteArray();
+        out.chunk(new PayloadWriter(body.length + 8).putVarInt(count).putBytesRaw(body).toByteArray());
+        try {
+            if (!out.awaitWritable(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the requester read nothing for " + timeout.toMillis() + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("interrupted");
+        }
+    }
+
+    private byte[] stats() {
+        Map<String, Object> s = new LinkedHashMap<>();
+        s.put("node", nodeId);
+        s.put("uptimeSeconds", (System.currentTimeMillis() - startedAt) / 1000.0);
+        Store st = store;
+        s.put("loaded", st != null);
+        if (st != null) {
+            Map<String, Object> tables = new LinkedHashMap<>();
+            st.tables().forEach((name, t) -> tables.put(name, t.rows()));
+            s.put("rows", tables);
+            s.put("pageReads", st.ioStats().pageReads());
+            s.put("manifest", st.manifest());
+        }
+        try {
+            return JSON.writeValueAsBytes(s);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private byte[] loadStep(PayloadReader r) throws Exception {
+        byte step = r.get();
+        switch (step) {
+            case Messages.LOAD_BEGIN -> {
+                int pageSize = r.getVarInt();
+                double fillFactor = Double.longBitsToDouble(r.getLong());
+                if (load == null) {
+                    load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY);
+                }
+                load.begin(Messages.readDefinition(r));
+                return EMPTY;
+            }
+            case Messages.LOAD_ROWS -> {
+                String table = r.getString();
+                int n = r.getVarInt();
+                for (int i = 0; i < n; i++) {
+                    int index = r.getVarInt() - 1;
+                    requireLoad().add(table, index, r.getBytes());
+                }
+                return EMPTY;
+            }
+            case Messages.LOAD_FINISH_TABLE -> {
+                return new PayloadWriter().putLong(requireLoad().finishTable(r.getString())).toByteArray();
+            }
+            case Messages.LOAD_COMMIT -> {
+                Map<String, Object> source = JSON.readValue(r.getBytes(), new TypeReference<>() { });
+                commit(requireLoad().commit(source));
+                return EMPTY;
+            }
+            default -> throw new ProtocolException("unknown bulk-load step " + step);
+        }
+    }
+
+    private LoadSession requireLoad() {
+        if (load == null) {
+            throw new IllegalStateException("no bulk load in progress on node " + nodeId);
+        }
+        return load;
+    }
+
+    /** Replaces the served store by the staged one: close, swap directories, reopen. */
+    private synchronized void commit(StoreManifest manifest) throws Exception {
+        load.close();
+        load = null;
+        Store old = store;
+        store = null;
+        if (old != null) {
+            old.close();
+        }
+        Path current = storeDir();
+        Path retired = dataDir.resolve("retired");
+        LoadSession.deleteRecursively(retired);
+        if (Files.exists(current)) {
+            Files.move(current, retired, StandardCopyOption.ATOMIC_MOVE);
+        }
+        Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
+        LoadSession.deleteRecursively(retired);
+        store = Store.open(current, options);
+        LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
+                String.format("%.1f", manifest.loadSeconds()));
+    }
+
+    private void runFragment(Messages.Fragment f, Responder out) {
+        Store s = requireStore();
+        for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
+            if (!n.id().equals(nodeId)) {
+                peers.client(n.id());
+            }
+        }
+        PartitionRouter router = new ClusterRouter(nodeId, peers);
+        if (f.mode() == ExecutionMode.OOO_LOCAL) {
+            router = new SerialRouter(router);
+        }
+        int budget = f.mode() == ExecutionMode.INORDER ? 1 : f.budget();
+        long frames0 = peers.framesSent();
+        ResultStreamer sink = new ResultStreamer(out, timeout);
+        // A fragment may run long between result chunks; an empty chunk tells the requester it is alive.
+        byte[] heartbeat = Messages.rows(List.of());
+        var beat = heartbeats.scheduleAtFixedRate(() -> out.chunk(heartbeat), HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
+                TimeUnit.MILLISECONDS);
+        DistributedIndexJoin.Stats st;
+        try {
+            st = new DistributedIndexJoin(s, router, f.spec()).run(budget, sink);
+            sink.flush();
+        } finally {
+            beat.cancel(false);
+        }
+        var e = st.execution();
+        FragmentStats stats = new FragmentStats(nodeId, e.seconds(), st.rows(), e.pageReads(), e.bytesRead(),
+                e.maxIoInflight(), e.maxTasksInflight(), e.tasks(), st.localProbes(), st.remoteRequests(),
+                peers.framesSent() - frames0);
+        try {
+            out.end(JSON.writeValueAsBytes(stats));
+        } catch (Exception ex) {
+            throw new IllegalStateException(ex);
+        }
+    }
+
+    /** Runs blocking work for a request and turns its failure into an error frame. */
+    private void answer(Responder out, ThrowingRunnable work) {
+        try {
+            work.run();
+        } catch (Throwable e) {
+            fail(out, e);
+        }
+    }
+
+    private void fail(Responder out, Throwable e) {
+        Throwable cause = e;
+        while ((cause instanceof CompletionException || cause instanceof java.util.concurrent.ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        ErrorCode code;
+        if (cause instanceof RemoteException re) {
+            code = re.code();
+        } else if (cause instanceof NotLoadedException || cause instanceof IllegalArgumentException) {
+            code = ErrorCode.NOT_FOUND;
+        } else if (cause instanceof CancellationException) {
+            code = ErrorCode.CANCELLED;
+        } else {
+            code = ErrorCode.INTERNAL;
+            LOG.warn("node {}: request failed", nodeId, cause);
+        }
+        out.fail(code, "node " + nodeId + ": " + cause.getMessage());
+    }
+
+    @FunctionalInterface
+    private interface ThrowingRunnable {
+        void run() throws Exception;
+    }
+
+    /** A request for data on a node that has none. */
+    static final class NotLoadedException extends RuntimeException {
+        NotLoadedException(String message) {
+            super(message);
+        }
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
+        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        };
+    }
+
+    @Override
+    public void close() {
+        fragments.shutdownNow();
+        loads.shutdownNow();
+        heartbeats.shutdownNow();
+        if (load != null) {
+            load.close();
+        }
+        Store s = store;
+        store = null;
+        if (s != null) {
+            s.close();
+        }
+    }
+}

@@ -1,0 +1,32 @@
+package org.oooengine.core.net;
+
+/** Why a request failed; carried in ERROR frames. The byte values are part of the wire format. */
+public enum ErrorCode {
+    MALFORMED_REQUEST(1),
+    AUTH_FAILED(2),
+    NOT_FOUND(3),
+    TOO_MANY_REQUESTS(4),
+    TIMEOUT(5),
+    NODE_UNAVAILABLE(6),
+    CANCELLED(7),
+    INTERNAL(8);
+
+    private final byte code;
+
+    ErrorCode(int code) {
+        this.code = (byte) code;
+    }
+
+    public byte code() {
+        return code;
+    }
+
+    public static ErrorCode of(byte code) {
+        for (ErrorCode c : values()) {
+            if (c.code == code) {
+                return c;
+            }
+        }
+        return INTERNAL;
+    }
+}

@@ -1,0 +1,80 @@
+package org.oooengine.core.net;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.handler.flush.FlushConsolidationHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/** Accepts member connections on one port and hands their requests to a {@link RequestHandler}. */
+public final class NodeServer implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(NodeServer.class);
+    /** Above this many unsent bytes a channel reports unwritable; below the low mark it is writable again. */
+    static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 << 10, 1 << 20);
+
+    private final String nodeName;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup workers;
+    private final Channel serverChannel;
+
+    private NodeServer(String nodeName, EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel) {
+        this.nodeName = nodeName;
+        this.boss = boss;
+        this.workers = workers;
+        this.serverChannel = serverChannel;
+    }
+
+    /**
+     * Listens on {@code address}; fails with a message naming the node and address when the port
+     * is taken.
+     */
+    public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
+                                   RequestHandler handler) {
+        EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("ooo-accept-" + nodeName, true));
+        EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("ooo-net-" + nodeName, true));
+        ServerBootstrap b = new ServerBootstrap()
+                .group(boss, workers)
+                .channel(NioServerSocketChannel.class)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, WATER_MARK)
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        ch.pipeline().addLast(new FlushConsolidationHandler(256, true));
+                        FrameFormat.install(ch.pipeline());
+                        ch.pipeline().addLast(new ServerConnection(nodeName, secret, handler));
+                    }
+                });
+        try {
+            Channel ch = b.bind(address).syncUninterruptibly().channel();
+            LOG.info("node {} listening on {}", nodeName, ch.localAddress());
+            return new NodeServer(nodeName, boss, workers, ch);
+        } catch (Exception e) {
+            boss.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.SECONDS);
+            workers.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.SECONDS);
+            throw new IllegalStateException("node " + nodeName + " cannot listen on " + address.getHostString() + ":"
+                    + address.getPort() + ": " + e.getMessage(), e);
+        }
+    }
+
+    public int port() {
+        return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    @Override
+    public void close() {
+        serverChannel.close().syncUninterruptibly();
+        boss.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        workers.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        LOG.info("node {} stopped listening", nodeName);
+    }
+}

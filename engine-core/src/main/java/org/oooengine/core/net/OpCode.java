@@ -1,0 +1,60 @@
+package org.oooengine.core.net;
+
+/** What a frame asks for or answers. The byte values are part of the wire format. */
+public enum OpCode {
+    /** Server to client on connect: a nonce the client must sign with the cluster secret. */
+    CHALLENGE(1),
+    /** Client to server: the member name and the HMAC of the nonce. */
+    AUTH(2),
+    /** Server to client: the connection may now send requests. */
+    AUTH_OK(3),
+    /** An answer that failed: error code and message. */
+    ERROR(4),
+    /** Several small requests to one node in one frame; each is answered on its own. */
+    BATCH(5),
+    /** The answer to a lookup or fetch: a list of entries. */
+    RESULT(6),
+    /** One chunk of a stream (scan rows, fragment results). */
+    STREAM_CHUNK(7),
+    /** The end of a stream, with its summary. */
+    STREAM_END(8),
+    /** Stops a running stream of this request id. */
+    CANCEL(9),
+    /** Keys of an index (or the clustered tree) that start with a prefix. */
+    INDEX_POINT_LOOKUP(16),
+    /** Keys of an index (or the clustered tree) in [from, to). */
+    INDEX_RANGE_LOOKUP(17),
+    /** Rows by their primary keys. */
+    FETCH_ROWS(18),
+    /** Every row of a table partition, streamed. */
+    SCAN_PARTITION(19),
+    /** The partition's catalog and counters as JSON; a flag byte may ask to empty the buffer pool first. */
+    PARTITION_STATS(20),
+    /** Rows to store in a table partition, streamed by the loader. */
+    BULK_LOAD(21),
+    /** Runs a query fragment on the node and streams its result rows. */
+    RUN_FRAGMENT(22);
+
+    private static final OpCode[] BY_CODE = new OpCode[128];
+
+    static {
+        for (OpCode op : values()) {
+            BY_CODE[op.code] = op;
+        }
+    }
+
+    private final byte code;
+
+    OpCode(int code) {
+        this.code = (byte) code;
+    }
+
+    public byte code() {
+        return code;
+    }
+
+    /** The op with this code, or null when the code is unknown. */
+    public static OpCode of(byte code) {
+        return code >= 0 ? BY_CODE[code] : null;
+    }
+}

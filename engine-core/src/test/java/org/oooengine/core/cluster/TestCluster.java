@@ -1,0 +1,65 @@
+package org.oooengine.core.cluster;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.store.StoreOptions;
+
+/** Nodes of a cluster started in this JVM on free loopback ports, for tests. */
+final class TestCluster implements AutoCloseable {
+    static final Duration TIMEOUT = Duration.ofSeconds(5);
+    static final StoreOptions OPTIONS = StoreOptions.defaults().withBufferPoolBytes(512 << 10).withIoThreads(16);
+
+    final Path dir;
+    final ClusterSpec spec;
+    final List<NodeDaemon> daemons = new ArrayList<>();
+
+    TestCluster(Path dir, int nodes) throws IOException {
+        this.dir = dir;
+        ClusterSpec local = ClusterSpec.local("test", nodes, 0);
+        List<ClusterSpec.NodeSpec> withPorts = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : local.nodes()) {
+            withPorts.add(new ClusterSpec.NodeSpec(n.id(), n.host(), freePort(), null, n.dataDir()));
+        }
+        this.spec = local.withNodes(withPorts);
+        spec.write(dir);
+        ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            daemons.add(NodeDaemon.start(dir, n.id(), OPTIONS, TIMEOUT));
+        }
+    }
+
+    ClusterSession session() {
+        return ClusterSession.open(dir, "test-coordinator", TIMEOUT);
+    }
+
+    NodeDaemon daemon(String id) {
+        return daemons.stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow();
+    }
+
+    void stop(String id) {
+        NodeDaemon d = daemon(id);
+        d.close();
+        daemons.remove(d);
+    }
+
+    void restart(String id) {
+        daemons.add(NodeDaemon.start(dir, id, OPTIONS, TIMEOUT));
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        daemons.forEach(NodeDaemon::close);
+        daemons.clear();
+    }
+}
