@@ -17,7 +17,7 @@ import org.oooengine.core.tpch.JoinQueries;
  * Join measurements on one opened store: the single code path behind {@code bench join},
  * {@code bench sweep} and {@code quickstart}.
  */
-public final class JoinBench implements AutoCloseable {
+public final class JoinBench implements JoinRunner {
     private static final Logger LOG = LogManager.getLogger(JoinBench.class);
 
     private final Store store;
@@ -32,15 +32,18 @@ public final class JoinBench implements AutoCloseable {
         this.scaleFactor = store.manifest().source().get("scaleFactor") instanceof Number n ? n.doubleValue() : null;
     }
 
+    @Override
     public BenchSettings settings() {
         return settings;
     }
 
+    @Override
     public Double scaleFactor() {
         return scaleFactor;
     }
 
     /** Chooses the query's range once, so every run of every mode answers exactly the same query. */
+    @Override
     public JoinQueries.Query query(String name, double selectivity) {
         return JoinQueries.byName(store, name, selectivity);
     }
@@ -51,7 +54,11 @@ public final class JoinBench implements AutoCloseable {
      * measurements keep what it cached, cold ones empty the buffer pool before every run (direct
      * I/O keeps the operating system's cache out of the way).
      */
+    @Override
     public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+        if (mode.distributed()) {
+            throw new IllegalArgumentException("mode " + mode + " runs on a cluster only: pass --cluster");
+        }
         LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
         execute(query, mode, new CountingSink());
         List<JoinResult> results = new ArrayList<>();
@@ -90,7 +97,8 @@ public final class JoinBench implements AutoCloseable {
         return new JoinResult(q.name(), mode, scaleFactor, q.selectivity(), q.actualSelectivity(), q.outerRows(),
                 sink.rows(), sink.checksum(), s.seconds(), s.pageReads(), s.bytesRead(), s.iops(),
                 mode.budget(settings.inflight()), s.maxIoInflight(), s.maxTasksInflight(), s.tasks(),
-                s.bufferPoolHits(), s.bufferPoolMisses(), settings.cold(), settings.bufferPoolBytes() >> 20, run);
+                s.bufferPoolHits(), s.bufferPoolMisses(), settings.cold(), settings.bufferPoolBytes() >> 20, run,
+                null, null, null, null);
     }
 
     @Override

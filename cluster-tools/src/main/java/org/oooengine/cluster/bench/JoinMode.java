@@ -14,7 +14,12 @@ public enum JoinMode {
      */
     INORDER_SYNC("inorder-sync"),
     /** The full-scan hash join a scan-based engine would run. */
-    HASH("hash");
+    HASH("hash"),
+    /**
+     * On a cluster: local I/O out of order, remote probes one at a time — out-of-order execution
+     * only inside each node's storage engine.
+     */
+    OOO_LOCAL("ooo-local");
 
     private final String label;
 
@@ -25,10 +30,20 @@ public enum JoinMode {
     /** The scheduler budget this mode runs with, or null when it does not use the scheduler. */
     public Integer budget(int inflight) {
         return switch (this) {
-            case OOO -> inflight;
+            case OOO, OOO_LOCAL -> inflight;
             case INORDER, INORDER_SYNC -> 1;
             case HASH -> null;
         };
+    }
+
+    /** Whether this mode only exists on a cluster. */
+    public boolean distributed() {
+        return this == OOO_LOCAL;
+    }
+
+    /** Whether this mode runs on a cluster. */
+    public boolean runsOnCluster() {
+        return this == OOO || this == OOO_LOCAL || this == INORDER;
     }
 
     /** Whether this mode reads on the thread that needs the page instead of on the I/O threads. */

@@ -2,7 +2,7 @@ package org.oooengine.cluster.cli;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
-import org.oooengine.cluster.bench.JoinBench;
+import org.oooengine.cluster.bench.JoinRunner;
 import org.oooengine.cluster.bench.JoinMode;
 import org.oooengine.core.tpch.JoinQueries;
 import picocli.CommandLine.Command;
@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "join", mixinStandardHelpOptions = true,
         description = {"Time one selective join in one mode.",
                 "ooo: index nested-loop join with --inflight tasks in flight; inorder: the same join one task at a time; "
-                        + "inorder-sync: in order with blocking reads on one thread (no I/O threads); hash: full-scan hash join."})
+                        + "inorder-sync: in order with blocking reads on one thread (no I/O threads); hash: full-scan hash join.",
+                "With --cluster, every node joins its partitions; ooo-local keeps local I/O out of order but awaits "
+                        + "each remote probe, as an engine that is out of order only inside its storage."})
 final class BenchJoinCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -27,7 +29,8 @@ final class BenchJoinCommand implements Callable<Integer> {
             description = "fraction of the outer table the range selects, in (0, 1]")
     double selectivity;
 
-    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|inorder-sync|hash", description = "how to run the join")
+    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|inorder-sync|hash|ooo-local",
+            description = "how to run the join; on a cluster: ooo, ooo-local or inorder")
     JoinMode mode;
 
     @Option(names = "--json", description = "print one JSON object per run")
@@ -36,7 +39,7 @@ final class BenchJoinCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (JoinBench b = new JoinBench(bench.dir, bench.settings(spec))) {
+        try (JoinRunner b = bench.open(spec)) {
             JoinQueries.Query q = b.query(bench.query.name(), selectivity);
             b.measure(q, mode, r -> {
                 out.println(json ? Json.line(r) : r.summary());

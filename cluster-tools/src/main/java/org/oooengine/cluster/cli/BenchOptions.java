@@ -2,6 +2,9 @@ package org.oooengine.cluster.cli;
 
 import java.nio.file.Path;
 import org.oooengine.cluster.bench.BenchSettings;
+import org.oooengine.cluster.bench.ClusterJoinBench;
+import org.oooengine.cluster.bench.JoinBench;
+import org.oooengine.cluster.bench.JoinRunner;
 import org.oooengine.core.store.StoreOptions;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -9,8 +12,12 @@ import picocli.CommandLine.ParameterException;
 
 /** The options {@code bench join} and {@code bench sweep} share. */
 final class BenchOptions {
-    @Option(names = "--dir", required = true, paramLabel = "<store-dir>", description = "store directory (create one with 'ooo load tpch')")
+    @Option(names = "--dir", paramLabel = "<store-dir>", description = "single-node store directory (create one with 'ooo load tpch')")
     Path dir;
+
+    @Option(names = "--cluster", paramLabel = "<cluster-dir>",
+            description = "run on the running cluster of this directory instead (see 'ooo cluster start')")
+    Path cluster;
 
     @Option(names = "--query", required = true, paramLabel = "OL|PL",
             description = "OL: orders join lineitem on orderkey; PL: part join lineitem on partkey")
@@ -31,6 +38,15 @@ final class BenchOptions {
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "R", description = "timed runs per measurement; tables show the median (default: ${DEFAULT-VALUE})")
     int repeat;
+
+    /** The single-node store or the cluster the options name. */
+    JoinRunner open(CommandSpec spec) {
+        if ((dir == null) == (cluster == null)) {
+            throw new ParameterException(spec.commandLine(), "give exactly one of --dir and --cluster");
+        }
+        BenchSettings settings = settings(spec);
+        return cluster != null ? new ClusterJoinBench(cluster, settings) : new JoinBench(dir, settings);
+    }
 
     BenchSettings settings(CommandSpec spec) {
         try {

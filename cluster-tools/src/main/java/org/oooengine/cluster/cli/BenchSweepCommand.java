@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.Format;
-import org.oooengine.cluster.bench.JoinBench;
+import org.oooengine.cluster.bench.JoinRunner;
 import org.oooengine.cluster.bench.JoinMode;
 import org.oooengine.cluster.bench.JoinResult;
 import org.oooengine.cluster.bench.ResultTable;
@@ -38,7 +38,7 @@ final class BenchSweepCommand implements Callable<Integer> {
     List<Double> selectivities;
 
     @Option(names = "--modes", split = ",", defaultValue = "ooo,inorder,hash", paramLabel = "<modes>",
-            description = "comma-separated modes among ooo, inorder, inorder-sync, hash (default: ${DEFAULT-VALUE})")
+            description = "comma-separated modes among ooo, inorder, inorder-sync, hash; on a cluster ooo, ooo-local, inorder (default: ${DEFAULT-VALUE})")
     List<JoinMode> modes;
 
     @Option(names = "--json-out", paramLabel = "<file>", description = "write every run as a JSON array")
@@ -55,7 +55,7 @@ final class BenchSweepCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<JoinResult> results = new ArrayList<>();
         Double scaleFactor;
-        try (JoinBench b = new JoinBench(bench.dir, bench.settings(spec))) {
+        try (JoinRunner b = bench.open(spec)) {
             scaleFactor = b.scaleFactor();
             for (double selectivity : selectivities) {
                 JoinQueries.Query q = b.query(bench.query.name(), selectivity);

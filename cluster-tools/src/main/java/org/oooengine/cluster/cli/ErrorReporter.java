@@ -8,6 +8,8 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.StorageException;
 import picocli.CommandLine;
 import picocli.CommandLine.IExecutionExceptionHandler;
@@ -45,7 +47,8 @@ final class ErrorReporter implements IExecutionExceptionHandler {
         if (t instanceof IOException io) {
             return describeIo(io);
         }
-        if (t instanceof StorageException || t instanceof IllegalArgumentException) {
+        if (t instanceof StorageException || t instanceof IllegalArgumentException || t instanceof ClusterException
+                || t instanceof RemoteException) {
             return t.getMessage();
         }
         return "unexpected " + t + " (set OOO_LOG_LEVEL=debug for the stack trace)";

@@ -12,7 +12,9 @@ import picocli.CommandLine.Spec;
 /** {@code ooo load tpch}: generates TPC-H straight into a store. */
 @Command(name = "tpch", mixinStandardHelpOptions = true,
         description = {"Generate TPC-H into a store directory, with progress on stderr.",
-                "A directory that is not empty is refused unless --replace is given."})
+                "A directory that is not empty is refused unless --replace is given.",
+                "With --cluster, each table is hash-partitioned by its primary key over the running cluster's nodes; "
+                        + "the nodes replace their data when the load commits."})
 final class LoadTpchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -20,8 +22,12 @@ final class LoadTpchCommand implements Callable<Integer> {
     @Option(names = "--sf", required = true, paramLabel = "<scale>", description = "TPC-H scale factor (1 is about 1 GB of raw data)")
     double scaleFactor;
 
-    @Option(names = "--dir", required = true, paramLabel = "<store-dir>", description = "directory to create the store in")
+    @Option(names = "--dir", paramLabel = "<store-dir>", description = "directory to create a single-node store in")
     Path dir;
+
+    @Option(names = "--cluster", paramLabel = "<cluster-dir>",
+            description = "load into the running cluster of this directory instead: rows are hash-partitioned over its nodes")
+    Path cluster;
 
     @Option(names = "--page-size", defaultValue = "8192", paramLabel = "<bytes>", description = "page size (default: ${DEFAULT-VALUE})")
     int pageSize;
@@ -44,7 +50,14 @@ final class LoadTpchCommand implements Callable<Integer> {
         if (!(fillFactor > 0.1 && fillFactor <= 1.0)) {
             throw new ParameterException(spec.commandLine(), "--fill-factor must be in (0.1, 1], got " + fillFactor);
         }
-        TpchLoad.run(spec.commandLine(), scaleFactor, dir, pageSize, fillFactor, replace);
+        if ((dir == null) == (cluster == null)) {
+            throw new ParameterException(spec.commandLine(), "give exactly one of --dir and --cluster");
+        }
+        if (cluster != null) {
+            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, cluster, pageSize, fillFactor);
+        } else {
+            TpchLoad.run(spec.commandLine(), scaleFactor, dir, pageSize, fillFactor, replace);
+        }
         return 0;
     }
 }

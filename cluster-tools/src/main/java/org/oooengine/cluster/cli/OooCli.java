@@ -9,7 +9,8 @@ import picocli.CommandLine.ScopeType;
 /** The {@code ooo} command: loads stores, runs join benchmarks, calibrates the machine. */
 @Command(name = "ooo", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = OooCli.Version.class,
         description = "OoO Engine: an out-of-order query engine for selective joins.",
-        subcommands = {LoadCommand.class, BenchCommand.class, CalibrateCommand.class, QuickstartCommand.class})
+        subcommands = {LoadCommand.class, BenchCommand.class, CalibrateCommand.class, QuickstartCommand.class,
+                ClusterCommand.class, NodeCommand.class})
 public final class OooCli {
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

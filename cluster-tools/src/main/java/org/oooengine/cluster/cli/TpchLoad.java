@@ -5,6 +5,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.oooengine.cluster.bench.Format;
+import org.oooengine.core.cluster.ClusterLoader;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.tpch.TpchLoader;
 import picocli.CommandLine;
@@ -33,6 +36,28 @@ final class TpchLoad {
                 m.loadSeconds());
         cmd.getOut().flush();
         return m;
+    }
+
+    static void runOnCluster(CommandLine cmd, double scaleFactor, Path clusterDir, int pageSize, double fillFactor)
+            throws Exception {
+        TpchLoader generator = new TpchLoader(scaleFactor, pageSize, fillFactor);
+        LoadProgress progress = new LoadProgress(cmd.getErr(), System.console() != null);
+        long t0 = System.nanoTime();
+        try (ClusterSession session = ClusterSession.open(clusterDir, "loader", NodeDaemon.DEFAULT_TIMEOUT)) {
+            try {
+                new ClusterLoader(session.peers()).loadTpch(generator, progress);
+            } catch (Throwable t) {
+                progress.abandon();
+                throw t;
+            }
+            progress.finish();
+            cmd.getOut().printf("loaded TPC-H SF %s into the cluster in %s in %.1f s%n", Format.number(scaleFactor),
+                    clusterDir, (System.nanoTime() - t0) / 1e9);
+            session.stats().forEach((node, st) -> cmd.getOut().printf("  %s: %s rows of lineitem, %s of orders, %s of part%n",
+                    node, Format.count(st.get("rows").get("lineitem").asLong()),
+                    Format.count(st.get("rows").get("orders").asLong()), Format.count(st.get("rows").get("part").asLong())));
+        }
+        cmd.getOut().flush();
     }
 
     private static long sizeOnDisk(Path dir) throws IOException {

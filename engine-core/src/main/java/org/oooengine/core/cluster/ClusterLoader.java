@@ -199,7 +199,7 @@ public final class ClusterLoader {
         private void rethrow() {
             Throwable e = failure.get();
             if (e != null) {
-                throw new IllegalStateException("loading " + table + " on node " + node + " failed: " + e.getMessage(), e);
+                throw new ClusterException("loading " + table + " on node " + node + " failed: " + e.getMessage(), e);
             }
         }
     }

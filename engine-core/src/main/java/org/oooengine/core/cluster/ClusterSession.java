@@ -122,7 +122,7 @@ public final class ClusterSession implements AutoCloseable {
     public StoreManifest manifest(String node) {
         JsonNode m = stats().get(node).get("manifest");
         if (m == null) {
-            throw new IllegalStateException("node " + node + " has no data loaded; load with: ooo load tpch --cluster <dir>");
+            throw new ClusterException("node " + node + " has no data loaded; load with: ooo load tpch --sf 1 --cluster <dir>");
         }
         return JSON.convertValue(m, StoreManifest.class);
     }

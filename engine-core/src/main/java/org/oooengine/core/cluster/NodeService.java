@@ -29,6 +29,7 @@ import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.net.RequestHandler;
 import org.oooengine.core.net.Responder;
 import org.oooengine.core.storage.BTree;
+import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreManifest;
@@ -72,7 +73,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
         Path current = storeDir();
         if (StoreManifest.exists(current)) {
-            store = Store.open(current, options);
+            store = openStore(current);
             LOG.info("node {} serves {} tables from {}", nodeId, store.tables().size(), current);
         } else {
             LOG.info("node {} has no data yet ({} holds no store)", nodeId, current);
@@ -274,9 +275,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
         Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
         LoadSession.deleteRecursively(retired);
-        store = Store.open(current, options);
+        store = openStore(current);
         LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
                 String.format("%.1f", manifest.loadSeconds()));
+    }
+
+    private Store openStore(Path dir) {
+        try {
+            return Store.open(dir, options);
+        } catch (DirectIoUnsupportedException e) {
+            LOG.warn("node {}: {}; reading through the page cache instead", nodeId, e.getMessage());
+            return Store.open(dir, options.withDirectIo(false));
+        }
     }
 
     private void runFragment(Messages.Fragment f, Responder out) {

@@ -1,0 +1,92 @@
+package org.oooengine.cluster.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.cluster.FragmentStats;
+import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.exec.CountingSink;
+import org.oooengine.core.tpch.JoinQueries;
+
+/**
+ * Join measurements on a running cluster: the coordinator starts a fragment on every node and
+ * gathers the rows. The nodes' own settings (direct I/O, buffer pool) were fixed when the cluster
+ * started; {@code cold} empties every node's buffer pool before each timed run.
+ */
+public final class ClusterJoinBench implements JoinRunner {
+    private static final Logger LOG = LogManager.getLogger(ClusterJoinBench.class);
+
+    private final ClusterSession session;
+    private final BenchSettings settings;
+    private final Double scaleFactor;
+
+    public ClusterJoinBench(Path clusterDir, BenchSettings settings) {
+        this.session = ClusterSession.open(clusterDir, "coordinator", NodeDaemon.DEFAULT_TIMEOUT);
+        this.settings = settings;
+        Object sf = session.manifest(session.spec().nodes().get(0).id()).source().get("scaleFactor");
+        this.scaleFactor = sf instanceof Number n ? n.doubleValue() : null;
+    }
+
+    @Override
+    public BenchSettings settings() {
+        return settings;
+    }
+
+    @Override
+    public Double scaleFactor() {
+        return scaleFactor;
+    }
+
+    @Override
+    public JoinQueries.Query query(String name, double selectivity) {
+        return session.query(JoinQueries.shape(name), selectivity);
+    }
+
+    @Override
+    public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+        ExecutionMode m = executionMode(mode);
+        LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
+        session.join(query.spec(), m, settings.inflight(), new CountingSink());
+        List<JoinResult> results = new ArrayList<>();
+        for (int run = 1; run <= settings.repeat(); run++) {
+            if (settings.cold()) {
+                session.dropCaches();
+            }
+            CountingSink sink = new CountingSink();
+            ClusterSession.JoinRun r = session.join(query.spec(), m, settings.inflight(), sink);
+            List<FragmentStats> f = r.fragments();
+            long pageReads = f.stream().mapToLong(FragmentStats::pageReads).sum();
+            JoinResult result = new JoinResult(query.name(), mode, scaleFactor, query.selectivity(),
+                    query.actualSelectivity(), query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), pageReads,
+                    f.stream().mapToLong(FragmentStats::bytesRead).sum(), r.seconds() > 0 ? pageReads / r.seconds() : 0,
+                    mode.budget(settings.inflight()), f.stream().mapToInt(FragmentStats::maxIoInflight).max().orElse(0),
+                    f.stream().mapToInt(FragmentStats::maxTasksInflight).max().orElse(0),
+                    f.stream().mapToLong(FragmentStats::tasks).sum(), 0, 0, settings.cold(), -1, run,
+                    f.size(), f.stream().mapToLong(FragmentStats::remoteRequests).sum(),
+                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f);
+            results.add(result);
+            onResult.accept(result);
+        }
+        return results;
+    }
+
+    private static ExecutionMode executionMode(JoinMode mode) {
+        return switch (mode) {
+            case OOO -> ExecutionMode.OOO;
+            case OOO_LOCAL -> ExecutionMode.OOO_LOCAL;
+            case INORDER -> ExecutionMode.INORDER;
+            case INORDER_SYNC, HASH -> throw new IllegalArgumentException("mode " + mode
+                    + " runs on a single-node store only; on a cluster use ooo, ooo-local or inorder");
+        };
+    }
+
+    @Override
+    public void close() {
+        session.close();
+    }
+}

@@ -1,0 +1,109 @@
+package org.oooengine.cluster.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.oooengine.cluster.launch.LocalCluster;
+import org.oooengine.core.cluster.ClusterSpec;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo cluster start|stop|status}: the local multi-node cluster on this machine. */
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+        description = "Start, stop and inspect a local cluster: node daemons as separate processes on loopback.",
+        subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class, ClusterCommand.Status.class})
+final class ClusterCommand {
+
+    @Command(name = "start", mixinStandardHelpOptions = true,
+            description = {"Start N node daemons (creating cluster.json and a secret on first start) and wait until all answer.",
+                    "Logs go to <cluster-dir>/logs/<node>.log."})
+    static final class Start implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--nodes", defaultValue = "4", paramLabel = "N", description = "number of nodes (default: ${DEFAULT-VALUE})")
+        int nodes;
+
+        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        Path dir;
+
+        @Option(names = "--base-port", defaultValue = "" + LocalCluster.DEFAULT_BASE_PORT, paramLabel = "P",
+                description = "port of the first node; the others follow (default: ${DEFAULT-VALUE})")
+        int basePort;
+
+        @Option(names = "--node-heap", defaultValue = "1g", paramLabel = "SIZE", description = "heap of each node JVM (default: ${DEFAULT-VALUE})")
+        String heap;
+
+        @Option(names = "--buffer-pool-mb", defaultValue = "64", paramLabel = "M", description = "buffer pool of each node in MiB (default: ${DEFAULT-VALUE})")
+        int bufferPoolMb;
+
+        @Option(names = "--buffered-io", description = "nodes read through the OS page cache instead of direct I/O")
+        boolean bufferedIo;
+
+        @Override
+        public Integer call() throws Exception {
+            List<String> args = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(bufferPoolMb)));
+            if (bufferedIo) {
+                args.add("--buffered-io");
+            }
+            LocalCluster c = new LocalCluster(dir);
+            ClusterSpec s = c.start(nodes, basePort, heap, args);
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf("cluster %s: %d nodes up (%s)%n", c.dir(), s.nodes().size(),
+                    String.join(", ", s.nodes().stream().map(n -> n.id() + " " + n.host() + ":" + n.port()).toList()));
+            out.printf("load data with: ooo load tpch --sf 1 --cluster %s%n", c.dir());
+            return 0;
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop every node of the cluster (SIGTERM, then SIGKILL after 10 s).")
+    static final class Stop implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        Path dir;
+
+        @Override
+        public Integer call() throws Exception {
+            List<String> stopped = new LocalCluster(dir).stop();
+            spec.commandLine().getOut().println(stopped.isEmpty() ? "no node was running"
+                    : "stopped " + String.join(", ", stopped));
+            return 0;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show each node's process, health, partitions and uptime.")
+    static final class Status implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        Path dir;
+
+        @Option(names = "--json", description = "print one JSON object per node")
+        boolean json;
+
+        @Override
+        public Integer call() {
+            List<LocalCluster.NodeStatus> status = new LocalCluster(dir).status();
+            PrintWriter out = spec.commandLine().getOut();
+            if (json) {
+                status.forEach(s -> out.println(Json.line(s)));
+                return status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
+            }
+            out.printf("%-6s %-16s %-8s %-14s %10s  %s%n", "node", "address", "pid", "state", "uptime", "partition rows");
+            for (LocalCluster.NodeStatus s : status) {
+                out.printf(Locale.ROOT, "%-6s %-16s %-8s %-14s %10s  %s%n", s.node(), s.address(),
+                        s.pid() == null ? "-" : s.pid(), s.state(),
+                        s.uptimeSeconds() == null ? "-" : String.format(Locale.ROOT, "%.0f s", s.uptimeSeconds()),
+                        s.rows().isEmpty() ? "-" : s.rows().toString());
+            }
+            return status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
+        }
+    }
+}

@@ -1,0 +1,56 @@
+package org.oooengine.cluster.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.store.StoreOptions;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo node}: one node daemon in the foreground, until SIGTERM or Ctrl-C. */
+@Command(name = "node", mixinStandardHelpOptions = true,
+        description = {"Run one cluster node: open its partitions and serve them to the other members.",
+                "Usually started by 'ooo cluster start'; runs until stopped (SIGTERM, Ctrl-C)."})
+final class NodeCommand implements Callable<Integer> {
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "directory holding cluster.json")
+    Path cluster;
+
+    @Option(names = "--id", required = true, paramLabel = "<node>", description = "this node's name in cluster.json")
+    String id;
+
+    @Option(names = "--buffer-pool-mb", defaultValue = "64", paramLabel = "M", description = "buffer pool size in MiB (default: ${DEFAULT-VALUE})")
+    int bufferPoolMb;
+
+    @Option(names = "--io-threads", defaultValue = "256", paramLabel = "N",
+            description = "threads issuing reads: the deepest disk queue this node can build (default: ${DEFAULT-VALUE})")
+    int ioThreads;
+
+    @Option(names = "--buffered-io", description = "read through the OS page cache instead of direct I/O")
+    boolean bufferedIo;
+
+    @Option(names = "--timeout-ms", defaultValue = "10000", paramLabel = "T",
+            description = "how long a request to another node may take before the query fails (default: ${DEFAULT-VALUE})")
+    long timeoutMs;
+
+    @Override
+    public Integer call() throws Exception {
+        StoreOptions options = StoreOptions.defaults().withBufferPoolBytes((long) bufferPoolMb << 20)
+                .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
+        NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs));
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            daemon.close();
+            stopped.countDown();
+        }, "ooo-node-shutdown"));
+        spec.commandLine().getErr().printf("node %s serving on port %d%n", id, daemon.port());
+        spec.commandLine().getErr().flush();
+        stopped.await();
+        return 0;
+    }
+}
