@@ -208,8 +208,7 @@ public final class LocalCluster {
         }
         try {
             long pid = Long.parseLong(Files.readString(f).strip());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
-                    .filter(h -> h.info().commandLine().map(c -> c.contains("OooCli")).orElse(true));
+            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }

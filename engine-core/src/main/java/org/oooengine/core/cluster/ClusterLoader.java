@@ -3,6 +3,7 @@ package org.oooengine.core.cluster;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -34,6 +35,8 @@ public final class ClusterLoader {
     private static final Logger LOG = LogManager.getLogger(ClusterLoader.class);
     static final int CHUNK_BYTES = 256 << 10;
     static final int WINDOW = 4;
+    /** Sorting and writing a large partition's trees takes minutes, not a request's seconds. */
+    static final Duration BUILD_TIMEOUT = Duration.ofMinutes(30);
 
     private final Peers peers;
     private final ClusterSpec spec;
@@ -45,6 +48,10 @@ public final class ClusterLoader {
 
     public void loadTpch(TpchLoader generator, TpchLoader.Progress progress) throws Exception {
         long t0 = System.nanoTime();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            call(n.id(), new PayloadWriter().put(Messages.LOAD_START).putVarInt(generator.pageSize())
+                    .putLong(Double.doubleToLongBits(generator.fillFactor())).toByteArray()).join();
+        }
         for (TpchTable<?> table : TpchSchema.tables()) {
             loadTable(generator, table, progress);
         }
@@ -57,7 +64,7 @@ public final class ClusterLoader {
             source.put("node", n.id());
             source.put("nodes", spec.nodes().size());
             byte[] json = new ObjectMapper().writeValueAsBytes(source);
-            call(n.id(), new PayloadWriter().put(Messages.LOAD_COMMIT).putBytes(json).toByteArray()).join();
+            call(n.id(), new PayloadWriter().put(Messages.LOAD_COMMIT).putBytes(json).toByteArray(), BUILD_TIMEOUT).join();
         }
         LOG.info("loaded TPC-H SF {} into cluster {} ({} nodes) in {} s", generator.scaleFactor(), spec.name(),
                 spec.nodes().size(), String.format("%.1f", (System.nanoTime() - t0) / 1e9));
@@ -70,8 +77,7 @@ public final class ClusterLoader {
         List<String> owners = spec.owners(name);
         List<CompletableFuture<?>> begun = new ArrayList<>();
         for (String node : owners) {
-            PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN).putVarInt(generator.pageSize())
-                    .putLong(Double.doubleToLongBits(generator.fillFactor()));
+            PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN);
             Messages.writeDefinition(w, def);
             begun.add(call(node, w.toByteArray()));
         }
@@ -105,14 +111,22 @@ public final class ClusterLoader {
         for (NodeBatch b : batches.values()) {
             b.drain();
         }
+        List<CompletableFuture<?>> finished = new ArrayList<>();
         for (String node : owners) {
-            call(node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE).putString(name).toByteArray()).join();
+            finished.add(call(node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE).putString(name).toByteArray(),
+                    BUILD_TIMEOUT));
         }
+        // The nodes sort and build their partitions in parallel.
+        CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new)).join();
         progress.update(name, done, done);
     }
 
     private CompletableFuture<?> call(String node, byte[] payload) {
         return peers.client(node).call(OpCode.BULK_LOAD, payload);
+    }
+
+    private CompletableFuture<?> call(String node, byte[] payload, Duration timeout) {
+        return peers.client(node).call(OpCode.BULK_LOAD, payload, timeout);
     }
 
     /** Which node gets a row and each of its GLOBAL index entries. */

@@ -147,6 +147,7 @@ final class Messages {
     static final byte STATS_DROP_CACHE = 1;
 
     // Bulk load: one op, a step byte first.
+    static final byte LOAD_START = 5;
     static final byte LOAD_BEGIN = 1;
     static final byte LOAD_ROWS = 2;
     static final byte LOAD_FINISH_TABLE = 3;

@@ -221,13 +221,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private byte[] loadStep(PayloadReader r) throws Exception {
         byte step = r.get();
         switch (step) {
-            case Messages.LOAD_BEGIN -> {
+            case Messages.LOAD_START -> {
                 int pageSize = r.getVarInt();
                 double fillFactor = Double.longBitsToDouble(r.getLong());
-                if (load == null) {
-                    load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY);
+                if (load != null) {
+                    LOG.warn("node {}: a new load replaces an unfinished one", nodeId);
+                    load.close();
                 }
-                load.begin(Messages.readDefinition(r));
+                load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY);
+                return EMPTY;
+            }
+            case Messages.LOAD_BEGIN -> {
+                requireLoad().begin(Messages.readDefinition(r));
                 return EMPTY;
             }
             case Messages.LOAD_ROWS -> {

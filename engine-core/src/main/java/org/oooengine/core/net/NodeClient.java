@@ -64,12 +64,14 @@ public final class NodeClient implements AutoCloseable {
         final OpCode op;
         final CompletableFuture<Frame> result = new CompletableFuture<>();
         final Consumer<Frame> chunks;
+        final long timeoutNanos;
         volatile long deadline;
 
-        Pending(OpCode op, Consumer<Frame> chunks, long deadline) {
+        Pending(OpCode op, Consumer<Frame> chunks, long deadline, long timeoutNanos) {
             this.op = op;
             this.chunks = chunks;
             this.deadline = deadline;
+            this.timeoutNanos = timeoutNanos;
         }
     }
 
@@ -147,7 +149,12 @@ public final class NodeClient implements AutoCloseable {
 
     /** Sends a request; the future completes with its RESULT frame or fails with a {@link RemoteException}. */
     public CompletableFuture<Frame> call(OpCode op, byte[] payload) {
-        return send(op, payload, null);
+        return send(op, payload, null, timeoutNanos);
+    }
+
+    /** A request that may take longer than the connection's timeout (e.g. building a partition's indexes). */
+    public CompletableFuture<Frame> call(OpCode op, byte[] payload, Duration timeout) {
+        return send(op, payload, null, timeout.toNanos());
     }
 
     /**
@@ -155,7 +162,7 @@ public final class NodeClient implements AutoCloseable {
      * future completes with the end frame. Cancelling the future cancels the stream on the node.
      */
     public CompletableFuture<Frame> stream(OpCode op, byte[] payload, Consumer<Frame> chunks) {
-        return send(op, payload, chunks);
+        return send(op, payload, chunks, timeoutNanos);
     }
 
     /** Asks the node to stop a stream this client started. */
@@ -172,7 +179,7 @@ public final class NodeClient implements AutoCloseable {
         return framesSent.get();
     }
 
-    private CompletableFuture<Frame> send(OpCode op, byte[] payload, Consumer<Frame> chunks) {
+    private CompletableFuture<Frame> send(OpCode op, byte[] payload, Consumer<Frame> chunks, long timeout) {
         String closed = closedReason;
         if (closed != null || !channel.isActive()) {
             return CompletableFuture.failedFuture(new RemoteException(node, ErrorCode.NODE_UNAVAILABLE,
@@ -184,7 +191,7 @@ public final class NodeClient implements AutoCloseable {
                     "more than " + MAX_OUTSTANDING + " requests outstanding"));
         }
         long id = nextId.getAndIncrement();
-        Pending p = new Pending(op, chunks, System.nanoTime() + timeoutNanos);
+        Pending p = new Pending(op, chunks, System.nanoTime() + timeout, timeout);
         pending.put(id, p);
         p.result.whenComplete((r, e) -> {
             // The caller gave up on a stream: tell the node to stop producing it.
@@ -245,7 +252,7 @@ public final class NodeClient implements AutoCloseable {
         }
         switch (frame.op()) {
             case STREAM_CHUNK -> {
-                p.deadline = System.nanoTime() + timeoutNanos;
+                p.deadline = System.nanoTime() + p.timeoutNanos;
                 if (p.chunks == null) {
                     throw new ProtocolException("stream chunk for non-stream request " + frame.requestId());
                 }
@@ -282,7 +289,7 @@ public final class NodeClient implements AutoCloseable {
                     cancel(e.getKey());
                 }
                 complete(p, null, new RemoteException(node, ErrorCode.TIMEOUT, p.op + " request got no answer within "
-                        + TimeUnit.NANOSECONDS.toMillis(timeoutNanos) + " ms"));
+                        + TimeUnit.NANOSECONDS.toMillis(p.timeoutNanos) + " ms"));
             }
         }
     }

@@ -1,0 +1,124 @@
+package org.oooengine.cluster.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A two-node cluster of separate JVMs driven through the command line: start, status, load,
+ * distributed joins that agree with the single-node store, and a node killed with SIGKILL named
+ * in the error of the next query.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ClusterEndToEndTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    static Path tmp;
+    static Path cluster;
+    static Path single;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = tmp.resolve("cluster");
+        single = tmp.resolve("single");
+        int base;
+        try (ServerSocket s = new ServerSocket(0)) {
+            base = s.getLocalPort();
+        }
+        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString(), "--base-port", String.valueOf(base),
+                "--node-heap", "512m", "--buffered-io");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("2 nodes up"), r::toString);
+        r = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", cluster.toString());
+        assertEquals(0, r.exitCode(), r::toString);
+        r = Cli.run("load", "tpch", "--sf", "0.01", "--dir", single.toString());
+        assertEquals(0, r.exitCode(), r::toString);
+    }
+
+    @AfterAll
+    static void stop() {
+        Cli.run("cluster", "stop", "--dir", cluster.toString());
+    }
+
+    @Test
+    @Order(1)
+    void startingARunningClusterIsRefused() {
+        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString());
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("is already running"), r::toString);
+    }
+
+    @Test
+    @Order(2)
+    void statusShowsEveryNodeWithItsPartitions() throws Exception {
+        Cli r = Cli.run("cluster", "status", "--dir", cluster.toString(), "--json");
+        assertEquals(0, r.exitCode(), r::toString);
+        long lineitems = 0;
+        List<String> lines = r.out().lines().toList();
+        assertEquals(2, lines.size(), r::toString);
+        for (String line : lines) {
+            JsonNode n = JSON.readTree(line);
+            assertEquals("up", n.get("state").asText());
+            assertTrue(n.get("uptime_seconds") != null || n.get("uptimeSeconds") != null, line);
+            lineitems += n.get("rows").get("lineitem").asLong();
+        }
+        assertEquals(60_175, lineitems);
+    }
+
+    @Test
+    @Order(3)
+    void everyClusterModeAgreesWithTheSingleNodeStore() throws Exception {
+        for (String query : List.of("OL", "PL")) {
+            JsonNode reference = run("--dir", single.toString(), query, "ooo");
+            for (String mode : List.of("ooo", "ooo-local", "inorder")) {
+                JsonNode got = run("--cluster", cluster.toString(), query, mode);
+                assertEquals(reference.get("rows").asLong(), got.get("rows").asLong(), query + " " + mode);
+                assertEquals(reference.get("checksum").asLong(), got.get("checksum").asLong(), query + " " + mode);
+                assertEquals(2, got.get("nodes").asInt());
+                assertEquals(2, got.get("per_node").size());
+                long remote = got.get("remote_requests").asLong();
+                assertTrue(query.equals("OL") ? remote == 0 : remote > 0, query + " " + mode + " remote requests: " + remote);
+            }
+        }
+    }
+
+    @Test
+    @Order(4)
+    void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
+        long pid = Long.parseLong(Files.readString(cluster.resolve("run").resolve("n2.pid")).strip());
+        ProcessHandle node = ProcessHandle.of(pid).orElseThrow();
+        Runtime.getRuntime().exec(new String[] {"kill", "-9", String.valueOf(pid)}).waitFor();
+        node.onExit().get();
+        long t0 = System.nanoTime();
+        Cli r = Cli.run("bench", "join", "--cluster", cluster.toString(), "--query", "PL", "--selectivity", "0.01",
+                "--mode", "ooo", "--json");
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.out().isEmpty(), "no result for a failed query: " + r);
+        assertTrue(r.err().contains("n2"), r::toString);
+        assertTrue(seconds < 20, "took " + seconds + " s");
+        Cli status = Cli.run("cluster", "status", "--dir", cluster.toString());
+        assertEquals(1, status.exitCode(), status::toString);
+        assertTrue(status.out().lines().anyMatch(l -> l.startsWith("n2") && l.contains("down")), status::toString);
+    }
+
+    private static JsonNode run(String where, String dir, String query, String mode) throws Exception {
+        Cli r = Cli.run("bench", "join", where, dir, "--query", query, "--selectivity", "0.01", "--mode", mode, "--json");
+        assertEquals(0, r.exitCode(), r::toString);
+        return JSON.readTree(r.out().strip());
+    }
+}
