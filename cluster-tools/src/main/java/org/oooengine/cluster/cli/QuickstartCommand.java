@@ -11,11 +11,13 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import org.oooengine.cluster.bench.BenchSettings;
+import org.oooengine.cluster.bench.ClusterJoinBench;
 import org.oooengine.cluster.bench.Format;
 import org.oooengine.cluster.bench.JoinBench;
 import org.oooengine.cluster.bench.JoinMode;
 import org.oooengine.cluster.bench.JoinResult;
 import org.oooengine.cluster.bench.ResultTable;
+import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.tpch.JoinQueries;
@@ -30,7 +32,9 @@ import picocli.CommandLine.Spec;
                 + "and as a full-scan hash join, then check that all three agree. Joins run cold (direct I/O, a "
                 + "buffer pool smaller than the data) so the disk is measured, unless --warm or the filesystem "
                 + "refuses direct I/O.",
-                "About a minute at the default scale factor."})
+                "Then start a local cluster (--nodes, default 4), load the same data hash-partitioned over it and "
+                        + "compare the distributed modes ooo, ooo-local and inorder.",
+                "About two minutes at the default scale factor."})
 final class QuickstartCommand implements Callable<Integer> {
     private static final List<Double> SELECTIVITIES = List.of(0.01, 0.001, 0.0001);
 
@@ -53,6 +57,13 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "--warm", description = "run on cached pages instead of reading the disk")
     boolean warm;
 
+    @Option(names = "--nodes", defaultValue = "4", paramLabel = "N",
+            description = "then start a local cluster of N nodes, load the data partitioned over them and compare the "
+                    + "distributed modes; 0 skips this (default: ${DEFAULT-VALUE})")
+    int nodes;
+
+    private static final List<Double> CLUSTER_SELECTIVITIES = List.of(0.01, 0.001);
+
     /** Smaller than the SF 0.1 tables, so probes go to the disk. */
     private static final int COLD_BUFFER_POOL_MB = 8;
 
@@ -62,7 +73,12 @@ final class QuickstartCommand implements Callable<Integer> {
         Path store = temporary ? Files.createTempDirectory("ooo-quickstart-") : dir;
         try {
             prepare(store);
-            return compare(store);
+            List<JoinResult> single = new ArrayList<>();
+            int exitCode = compare(store, single);
+            if (nodes > 0 && exitCode == 0) {
+                exitCode = compareOnCluster(single);
+            }
+            return exitCode;
         } finally {
             if (temporary && !keep) {
                 deleteRecursively(store);
@@ -84,13 +100,12 @@ final class QuickstartCommand implements Callable<Integer> {
         TpchLoad.run(spec.commandLine(), scaleFactor, store, TpchLoad.DEFAULT_PAGE_SIZE, 1.0, replace);
     }
 
-    private int compare(Path store) {
+    private int compare(Path store, List<JoinResult> results) {
         PrintWriter err = spec.commandLine().getErr();
         err.println("running OL and PL at 1%, 0.1% and 0.01% in ooo, inorder and hash modes...");
         err.flush();
         JoinBench bench = openBench(store, err);
         BenchSettings settings = bench.settings();
-        List<JoinResult> results = new ArrayList<>();
         try (bench) {
             for (QueryName query : QueryName.values()) {
                 for (double selectivity : SELECTIVITIES) {
@@ -116,6 +131,71 @@ final class QuickstartCommand implements Callable<Integer> {
         }
         out.flush();
         return exitCode;
+    }
+
+    /**
+     * Starts a local cluster of --nodes daemons, loads the same data partitioned over them, runs the
+     * joins in the three distributed modes and checks them against the single-node rows.
+     */
+    private int compareOnCluster(List<JoinResult> single) throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        Path clusterDir = Files.createTempDirectory("ooo-quickstart-cluster-");
+        LocalCluster cluster = new LocalCluster(clusterDir);
+        int basePort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            basePort = s.getLocalPort();
+        }
+        err.printf("%nstarting a local %d-node cluster in %s%n", nodes, clusterDir);
+        err.flush();
+        List<String> nodeArgs = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(warm ? 64 : COLD_BUFFER_POOL_MB / 2)));
+        try {
+            cluster.start(nodes, basePort, "768m", nodeArgs);
+            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, clusterDir, TpchLoad.DEFAULT_PAGE_SIZE, 1.0);
+            err.println("running OL and PL at 1% and 0.1% in ooo, ooo-local and inorder modes on the cluster...");
+            err.flush();
+            List<JoinResult> results = new ArrayList<>();
+            BenchSettings settings = new BenchSettings(!warm, BenchSettings.DEFAULT_INFLIGHT, null, 1);
+            try (ClusterJoinBench bench = new ClusterJoinBench(clusterDir, settings)) {
+                for (QueryName query : QueryName.values()) {
+                    for (double selectivity : CLUSTER_SELECTIVITIES) {
+                        JoinQueries.Query q = bench.query(query.name(), selectivity);
+                        for (JoinMode mode : List.of(JoinMode.OOO, JoinMode.OOO_LOCAL, JoinMode.INORDER)) {
+                            results.addAll(bench.measure(q, mode, r -> { }));
+                        }
+                    }
+                }
+            }
+            ResultTable table = ResultTable.of(results);
+            PrintWriter out = spec.commandLine().getOut();
+            out.printf("%nthe same data on %d nodes (separate processes on this machine), %s; seconds per join:%n%n", nodes,
+                    warm ? "warm" : "node buffer pools emptied before each run");
+            out.print(table.text());
+            out.println();
+            out.println("ooo: local and remote probes out of order; ooo-local: only local I/O out of order, remote probes");
+            out.println("one at a time; OL is co-partitioned on orderkey (all probes local), PL is not (most probes remote).");
+            int exitCode = RowCheck.report(table, spec.commandLine());
+            for (JoinResult c : results) {
+                single.stream().filter(s -> s.query().equals(c.query()) && s.selectivity() == c.selectivity()).findFirst()
+                        .filter(s -> !s.sameRowsAs(c)).ifPresent(s -> err.printf(
+                                "error: %s at %s on the cluster returned other rows than on one node%n", c.query(),
+                                Format.percent(c.selectivity())));
+                exitCode = single.stream().anyMatch(s -> s.query().equals(c.query()) && s.selectivity() == c.selectivity()
+                        && !s.sameRowsAs(c)) ? 1 : exitCode;
+            }
+            if (exitCode == 0) {
+                out.println("the cluster returned the same rows as the single node");
+            }
+            out.flush();
+            return exitCode;
+        } finally {
+            cluster.stop();
+            if (!keep) {
+                deleteRecursively(clusterDir);
+            } else {
+                err.printf("the cluster directory stays in %s; start it again with: ooo cluster start --dir %s%n",
+                        clusterDir, clusterDir);
+            }
+        }
     }
 
     /** Cold unless --warm; warm after all where the filesystem refuses direct I/O. */
