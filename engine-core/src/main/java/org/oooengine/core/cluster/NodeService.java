@@ -188,14 +188,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
         byte[] body = rows.toByteArray();
         out.chunk(new PayloadWriter(body.length + 8).putVarInt(count).putBytesRaw(body).toByteArray());
-        try {
-            if (!out.awaitWritable(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("the requester read nothing for " + timeout.toMillis() + " ms");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted");
-        }
+        out.awaitWritableOrFail(timeout);
     }
 
     private byte[] stats() {

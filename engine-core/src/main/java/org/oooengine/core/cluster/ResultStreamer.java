@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.TimeUnit;
 import org.oooengine.core.exec.RowSink;
 import org.oooengine.core.net.Responder;
 
@@ -44,13 +43,6 @@ final class ResultStreamer implements RowSink {
         }
         responder.chunk(Messages.rows(chunk));
         chunk = new ArrayList<>(ROWS_PER_CHUNK);
-        try {
-            if (!responder.awaitWritable(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-                throw new IllegalStateException("the requester read no results for " + timeout.toMillis() + " ms");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new CancellationException("interrupted");
-        }
+        responder.awaitWritableOrFail(timeout);
     }
 }

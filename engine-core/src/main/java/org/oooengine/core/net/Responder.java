@@ -82,6 +82,24 @@ public final class Responder {
         }
     }
 
+    /**
+     * For stream producers between chunks: waits for writability, failing when the requester went
+     * away ({@link java.util.concurrent.CancellationException}) or read nothing within the timeout.
+     */
+    public void awaitWritableOrFail(java.time.Duration timeout) {
+        try {
+            if (!awaitWritable(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new IllegalStateException("the requester read nothing for " + timeout.toMillis() + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted");
+        }
+        if (cancelled()) {
+            throw new java.util.concurrent.CancellationException("the requester cancelled or went away");
+        }
+    }
+
     void signalWritable() {
         lock.lock();
         try {

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.StringJoiner;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -38,8 +37,8 @@ import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.JoinQueries;
+import org.oooengine.core.tpch.OracleRows;
 import org.oooengine.core.tpch.TpchLoader;
-import org.oooengine.core.types.DataType;
 
 /**
  * A three-node cluster in this JVM, loaded over the wire: distributed OL and PL in every mode
@@ -247,29 +246,10 @@ class DistributedJoinTest {
     }
 
     private static String sql(JoinSpec spec) {
-        StringJoiner cols = new StringJoiner(", ");
-        spec.output().forEach(c -> cols.add(c.substring(c.indexOf('.') + 1)));
-        var outer = single.table(spec.outerTable()).schema();
-        DataType rangeType = outer.type(outer.indexOf(spec.outerRange().column()));
-        return "SELECT " + cols + " FROM " + spec.outerTable() + " JOIN " + spec.innerTable() + " ON " + spec.outerJoin()
-                + " = " + spec.innerJoin() + " WHERE " + spec.outerRange().describe(rangeType);
+        return OracleRows.sql(single, spec);
     }
 
     private static List<String> render(JoinSpec spec, List<Object[]> rows) {
-        List<DataType> types = new ArrayList<>();
-        for (String c : spec.output()) {
-            var t = single.table(c.substring(0, c.indexOf('.')));
-            types.add(t.schema().type(t.schema().indexOf(c.substring(c.indexOf('.') + 1))));
-        }
-        List<String> out = new ArrayList<>();
-        for (Object[] row : rows) {
-            StringJoiner j = new StringJoiner("|");
-            for (int i = 0; i < row.length; i++) {
-                j.add(types.get(i).format(row[i]));
-            }
-            out.add(j.toString());
-        }
-        out.sort(null);
-        return out;
+        return OracleRows.render(single, spec, rows);
     }
 }

@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.StringJoiner;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -144,37 +143,14 @@ class JoinOracleTest {
         for (int c : out) {
             types.add(orders.schema().type(c));
         }
-        assertEquals(expected, render(types, sink.rows()));
+        assertEquals(expected, OracleRows.render(types, sink.rows()));
     }
 
     private static String sql(JoinSpec spec) {
-        StringJoiner cols = new StringJoiner(", ");
-        spec.output().forEach(c -> cols.add(c.substring(c.indexOf('.') + 1)));
-        DataType rangeType = store.table(spec.outerTable()).schema().type(
-                store.table(spec.outerTable()).schema().indexOf(spec.outerRange().column()));
-        return "SELECT " + cols + " FROM " + spec.outerTable() + " JOIN " + spec.innerTable() + " ON " + spec.outerJoin()
-                + " = " + spec.innerJoin() + " WHERE " + spec.outerRange().describe(rangeType);
+        return OracleRows.sql(store, spec);
     }
 
     private static List<String> render(JoinSpec spec, List<Object[]> rows) {
-        List<DataType> types = new ArrayList<>();
-        for (String c : spec.output()) {
-            var t = store.table(c.substring(0, c.indexOf('.')));
-            types.add(t.schema().type(t.schema().indexOf(c.substring(c.indexOf('.') + 1))));
-        }
-        return render(types, rows);
-    }
-
-    private static List<String> render(List<DataType> types, List<Object[]> rows) {
-        List<String> out = new ArrayList<>();
-        for (Object[] row : rows) {
-            StringJoiner j = new StringJoiner("|");
-            for (int i = 0; i < row.length; i++) {
-                j.add(types.get(i).format(row[i]));
-            }
-            out.add(j.toString());
-        }
-        out.sort(null);
-        return out;
+        return OracleRows.render(store, spec, rows);
     }
 }
