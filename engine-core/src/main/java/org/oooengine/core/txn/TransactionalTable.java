@@ -2,6 +2,7 @@ package org.oooengine.core.txn;
 
 import java.nio.charset.StandardCharsets;
 import java.util.NavigableMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BiConsumer;
 
@@ -13,6 +14,9 @@ import java.util.function.BiConsumer;
 public final class TransactionalTable {
     private final String name;
     private final byte[] nameBytes;
+    /** Point lookups: a hash probe is a cache miss or two, a skip-list search one per level. */
+    private final ConcurrentHashMap<Key, Tuple> byKey = new ConcurrentHashMap<>();
+    /** The same tuples in key order, for range scans. */
     private final ConcurrentSkipListMap<Key, Tuple> tuples = new ConcurrentSkipListMap<>();
 
     public TransactionalTable(String name) {
@@ -30,8 +34,13 @@ public final class TransactionalTable {
 
     /** The tuple of a key, created as an absent placeholder on first use. */
     Tuple tuple(Key key) {
-        Tuple t = tuples.get(key);
-        return t != null ? t : tuples.computeIfAbsent(key, k -> Tuple.absent());
+        Tuple t = byKey.get(key);
+        // Ordered before anyone can see the tuple, so a scan never misses a tuple that has a value.
+        return t != null ? t : byKey.computeIfAbsent(key, k -> {
+            Tuple created = Tuple.absent();
+            tuples.put(k, created);
+            return created;
+        });
     }
 
     /** Tuples with {@code from <= key < to}; a null bound is open. */
