@@ -47,7 +47,7 @@ class CliParsingTest {
     @Test
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
-        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench micro", "calibrate", "quickstart"), names);
+        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench micro", "bench txn", "calibrate", "quickstart"), names);
     }
 
     @Test

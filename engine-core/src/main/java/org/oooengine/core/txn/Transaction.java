@@ -1,6 +1,7 @@
 package org.oooengine.core.txn;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -20,6 +21,8 @@ import java.util.Map;
 public final class Transaction {
     /** How long a read or a lock waits for another transaction's lock before giving up. */
     private static final long LOCK_WAIT_NANOS = 200_000_000L;
+    /** Locks are held for microseconds; spin that long before yielding the core. */
+    private static final long SPIN_NANOS = 20_000L;
 
     private record Read(Tuple tuple, long wts, long rts, byte[] value) {
     }
@@ -40,6 +43,10 @@ public final class Transaction {
     private final Map<Tuple, Write> writes = new HashMap<>();
     private List<Write> lockedWrites = List.of();
     private boolean finished;
+    /** The last tuple looked up: a read-modify-write finds its tuple again without a second probe. */
+    private TransactionalTable lastTable;
+    private Key lastKey;
+    private Tuple lastTuple;
 
     Transaction(Worker worker) {
         this.worker = worker;
@@ -53,7 +60,19 @@ public final class Transaction {
     /** The row under {@code key}, or null; sees this transaction's own writes. */
     public byte[] get(TransactionalTable table, byte[] key) {
         checkActive();
-        return read(table.tuple(new Key(key)));
+        return read(tuple(table, key));
+    }
+
+    private Tuple tuple(TransactionalTable table, byte[] key) {
+        if (table == lastTable && Arrays.equals(key, lastKey.bytes())) {
+            return lastTuple;
+        }
+        Key k = new Key(key);
+        Tuple t = table.tuple(k);
+        lastTable = table;
+        lastKey = k;
+        lastTuple = t;
+        return t;
     }
 
     private byte[] read(Tuple t) {
@@ -102,9 +121,8 @@ public final class Transaction {
 
     private void write(TransactionalTable table, byte[] key, byte[] value) {
         checkActive();
-        Key k = new Key(key);
-        Tuple t = table.tuple(k);
-        writes.put(t, new Write(table, k, t, value));
+        Tuple t = tuple(table, key);
+        writes.put(t, new Write(table, lastKey, t, value));
     }
 
     /** Copies value and timestamps while the word stays the same and unlocked. */
@@ -125,7 +143,8 @@ public final class Transaction {
 
     /**
      * One step of waiting on another transaction's lock. The first time, the worker gets to
-     * release locks it holds across transactions, so two workers never wait on each other.
+     * release locks it holds across transactions, so two workers never wait on each other. Spins
+     * briefly, then yields: with more threads than cores the lock holder may need this core.
      */
     private long waitForLock(long deadline, String reason) {
         long now = System.nanoTime();
@@ -138,7 +157,11 @@ public final class Transaction {
         if (now > deadline) {
             throw new TransactionAbortedException(reason);
         }
-        Thread.onSpinWait();
+        if (deadline - now < LOCK_WAIT_NANOS - SPIN_NANOS) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
         return deadline;
     }
 
