@@ -30,9 +30,17 @@ abstract class WalDevice implements AutoCloseable {
         };
     }
 
-    /** A plain file forced to disk at every flush; data only, as fdatasync would. */
+    /**
+     * A plain file forced to disk at every flush, data only, as fdatasync would. The file is
+     * extended with zeros ahead of the writes, so a flush does not also change the file size and
+     * make the file system commit metadata; the zeros after the last record mark its end.
+     */
     private static final class Disk extends WalDevice {
+        private static final int EXTENT = 16 << 20;
+        private static final ByteBuffer ZEROS = ByteBuffer.allocateDirect(1 << 20);
         private final FileChannel channel;
+        private long position;
+        private long allocated;
 
         Disk(Path path) throws IOException {
             channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -40,10 +48,22 @@ abstract class WalDevice implements AutoCloseable {
 
         @Override
         void write(byte[] b, int off, int len) throws IOException {
+            while (position + len > allocated) {
+                extend();
+            }
             ByteBuffer bb = ByteBuffer.wrap(b, off, len);
             while (bb.hasRemaining()) {
-                channel.write(bb);
+                position += channel.write(bb, position);
             }
+        }
+
+        private void extend() throws IOException {
+            long end = allocated + EXTENT;
+            for (long p = allocated; p < end; ) {
+                p += channel.write(ZEROS.duplicate(), p);
+            }
+            channel.force(true);
+            allocated = end;
         }
 
         @Override
@@ -53,6 +73,12 @@ abstract class WalDevice implements AutoCloseable {
 
         @Override
         public void close() throws IOException {
+            channel.truncate(position);
+            channel.close();
+        }
+
+        @Override
+        void abandon() throws IOException {
             channel.close();
         }
     }
