@@ -4,6 +4,6 @@ import picocli.CommandLine.Command;
 
 /** {@code ooo bench}: join measurements. */
 @Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure joins on a loaded store, or the storage paths with JMH.",
-        subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchMicroCommand.class})
+        subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchMicroCommand.class, BenchTxnCommand.class})
 final class BenchCommand {
 }

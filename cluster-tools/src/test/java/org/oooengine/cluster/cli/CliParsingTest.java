@@ -47,8 +47,8 @@ class CliParsingTest {
     @Test
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
-        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench micro", "calibrate", "quickstart",
-                "cluster", "cluster start", "cluster stop", "cluster status", "node"), names);
+        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench micro", "bench txn",
+                "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status", "node"), names);
     }
 
     @Test

@@ -1,6 +1,7 @@
 package org.oooengine.core.txn;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -8,40 +9,73 @@ import java.util.Map;
 
 /**
  * A TicToc transaction. Reads take consistent copies of tuples (with the wts and rts they had);
- * writes are buffered. {@link #commit} locks the write set in a global order, computes the commit
+ * writes are buffered. Committing locks the write set in a global order, computes the commit
  * timestamp from the tuples alone — no shared counter — validates the read set against it,
  * extending read timestamps where that is safe, then installs the writes.
+ *
+ * <p>A transaction begun on a {@link Worker} is logged by that worker's WAL and {@link #commit}
+ * returns once it is durable; one begun with {@link #begin()} lives in memory only.
  *
  * <p>One thread uses a transaction; many transactions run at once.
  */
 public final class Transaction {
-    /** Spins on a locked tuple before giving up; committing transactions hold locks only briefly. */
-    private static final int LOCK_SPINS = 100_000;
+    /** How long a read or a lock waits for another transaction's lock before giving up. */
+    private static final long LOCK_WAIT_NANOS = 200_000_000L;
+    /** Locks are held for microseconds; spin that long before yielding the core. */
+    private static final long SPIN_NANOS = 20_000L;
 
     private record Read(Tuple tuple, long wts, long rts, byte[] value) {
     }
 
-    private record Write(TransactionalTable table, Key key, Tuple tuple, byte[] value) {
+    /** A buffered write; what the WAL records. */
+    record Write(TransactionalTable table, Key key, Tuple tuple, byte[] value) {
+    }
+
+    /** A row returned by {@link #scanRange}. */
+    public record KeyValue(byte[] key, byte[] value) {
     }
 
     private static final Comparator<Write> LOCK_ORDER = Comparator.<Write, String>comparing(w -> w.table().name())
             .thenComparing(Write::key);
 
+    private final Worker worker;
     private final Map<Tuple, Read> reads = new HashMap<>();
     private final Map<Tuple, Write> writes = new HashMap<>();
+    private List<Write> lockedWrites = List.of();
     private boolean finished;
+    /** The last tuple looked up: a read-modify-write finds its tuple again without a second probe. */
+    private TransactionalTable lastTable;
+    private Key lastKey;
+    private Tuple lastTuple;
 
-    private Transaction() {
+    Transaction(Worker worker) {
+        this.worker = worker;
     }
 
+    /** An in-memory transaction, not logged. */
     public static Transaction begin() {
-        return new Transaction();
+        return new Transaction(null);
     }
 
     /** The row under {@code key}, or null; sees this transaction's own writes. */
     public byte[] get(TransactionalTable table, byte[] key) {
         checkActive();
-        Tuple t = table.tuple(new Key(key));
+        return read(tuple(table, key));
+    }
+
+    private Tuple tuple(TransactionalTable table, byte[] key) {
+        if (table == lastTable && Arrays.equals(key, lastKey.bytes())) {
+            return lastTuple;
+        }
+        Key k = new Key(key);
+        Tuple t = table.tuple(k);
+        lastTable = table;
+        lastKey = k;
+        lastTuple = t;
+        return t;
+    }
+
+    private byte[] read(Tuple t) {
         Write w = writes.get(t);
         if (w != null) {
             return w.value();
@@ -52,6 +86,26 @@ public final class Transaction {
             reads.put(t, r);
         }
         return r.value();
+    }
+
+    /**
+     * The rows with {@code fromKey <= key < toKey} in key order (a null bound is open), with this
+     * transaction's own writes applied. Every row returned, and every deleted key in the range
+     * the table knows of, joins the read set and is validated at commit like a {@link #get}. A
+     * key inserted into the range for the first time by a concurrent transaction after the scan
+     * is not detected: scans are serializable except for such phantoms.
+     */
+    public List<KeyValue> scanRange(TransactionalTable table, byte[] fromKey, byte[] toKey) {
+        checkActive();
+        List<KeyValue> rows = new ArrayList<>();
+        for (Map.Entry<Key, Tuple> e : table.range(fromKey == null ? null : new Key(fromKey),
+                toKey == null ? null : new Key(toKey)).entrySet()) {
+            byte[] value = read(e.getValue());
+            if (value != null) {
+                rows.add(new KeyValue(e.getKey().bytes(), value));
+            }
+        }
+        return rows;
     }
 
     public void put(TransactionalTable table, byte[] key, byte[] value) {
@@ -67,34 +121,78 @@ public final class Transaction {
 
     private void write(TransactionalTable table, byte[] key, byte[] value) {
         checkActive();
-        Key k = new Key(key);
-        Tuple t = table.tuple(k);
-        writes.put(t, new Write(table, k, t, value));
+        Tuple t = tuple(table, key);
+        writes.put(t, new Write(table, lastKey, t, value));
     }
 
     /** Copies value and timestamps while the word stays the same and unlocked. */
-    private static Read consistentRead(Tuple t) {
-        for (int spin = 0; spin < LOCK_SPINS; spin++) {
+    private Read consistentRead(Tuple t) {
+        long deadline = 0;
+        while (true) {
             long before = t.word.get();
-            if (TimestampWord.locked(before)) {
-                Thread.onSpinWait();
+            if (!TimestampWord.locked(before)) {
+                byte[] value = t.value();
+                if (t.word.get() == before) {
+                    return new Read(t, TimestampWord.wts(before), TimestampWord.rts(before), value);
+                }
                 continue;
             }
-            byte[] value = t.value();
-            if (t.word.get() == before) {
-                return new Read(t, TimestampWord.wts(before), TimestampWord.rts(before), value);
-            }
+            deadline = waitForLock(deadline, "a tuple stayed locked while being read");
         }
-        throw new TransactionAbortedException("a tuple stayed locked while being read");
     }
 
     /**
-     * Validates and commits; returns the commit timestamp.
+     * One step of waiting on another transaction's lock. The first time, the worker gets to
+     * release locks it holds across transactions, so two workers never wait on each other. Spins
+     * briefly, then yields: with more threads than cores the lock holder may need this core.
+     */
+    private long waitForLock(long deadline, String reason) {
+        long now = System.nanoTime();
+        if (deadline == 0) {
+            if (worker != null) {
+                worker.beforeWaitingOnLock();
+            }
+            return now + LOCK_WAIT_NANOS;
+        }
+        if (now > deadline) {
+            throw new TransactionAbortedException(reason);
+        }
+        if (deadline - now < LOCK_WAIT_NANOS - SPIN_NANOS) {
+            Thread.yield();
+        } else {
+            Thread.onSpinWait();
+        }
+        return deadline;
+    }
+
+    /**
+     * Validates and commits; returns the commit timestamp. On a worker, returns once the commit
+     * is durable as the worker's protocol defines it.
      *
      * @throws TransactionAbortedException when a read is no longer valid at any timestamp the
      *                                     writes allow; nothing was written
      */
     public long commit() {
+        if (worker != null) {
+            return worker.commitAndWait(this);
+        }
+        long ts = lockAndValidate();
+        installAndUnlock(ts);
+        return ts;
+    }
+
+    /** Drops the buffered writes; nothing was visible to anyone. */
+    public void abort() {
+        finished = true;
+        reads.clear();
+        writes.clear();
+    }
+
+    /**
+     * Validation phase: locks the write set in global order, computes the commit timestamp and
+     * validates the reads. On success the write set stays locked; on failure nothing is locked.
+     */
+    long lockAndValidate() {
         checkActive();
         finished = true;
         List<Write> ordered = new ArrayList<>(writes.values());
@@ -107,9 +205,7 @@ public final class Transaction {
             }
             long commitTs = commitTimestamp(ordered);
             validateReads(commitTs);
-            for (Write w : ordered) {
-                w.tuple().install(w.value(), commitTs);
-            }
+            lockedWrites = ordered;
             return commitTs;
         } catch (TransactionAbortedException e) {
             for (int i = 0; i < locked; i++) {
@@ -119,22 +215,39 @@ public final class Transaction {
         }
     }
 
-    /** Drops the buffered writes; nothing was visible to anyone. */
-    public void abort() {
-        finished = true;
-        reads.clear();
-        writes.clear();
+    /** The locked write set in lock order, after {@link #lockAndValidate}. */
+    List<Write> lockedWrites() {
+        return lockedWrites;
     }
 
-    private static void lock(Tuple t) {
-        for (int spin = 0; spin < LOCK_SPINS; spin++) {
+    boolean readOnly() {
+        return writes.isEmpty();
+    }
+
+    /** Write phase: every write becomes visible at {@code commitTs} and its lock is released. */
+    void installAndUnlock(long commitTs) {
+        for (Write w : lockedWrites) {
+            w.tuple().install(w.value(), commitTs);
+        }
+    }
+
+    /** Write phase that keeps the locks; the caller releases them after its group flush. */
+    void installKeepingLocks(long commitTs, List<Tuple> held) {
+        for (Write w : lockedWrites) {
+            w.tuple().installLocked(w.value(), commitTs);
+            held.add(w.tuple());
+        }
+    }
+
+    private void lock(Tuple t) {
+        long deadline = 0;
+        while (true) {
             long w = t.word.get();
             if (!TimestampWord.locked(w) && t.word.compareAndSet(w, TimestampWord.lock(w))) {
                 return;
             }
-            Thread.onSpinWait();
+            deadline = waitForLock(deadline, "could not lock a tuple of the write set");
         }
-        throw new TransactionAbortedException("could not lock a tuple of the write set");
     }
 
     /** After every written version's rts and at or after every read version's wts. */

@@ -34,6 +34,18 @@ final class Tuple {
         word.set(TimestampWord.of(commitTs, commitTs));
     }
 
+    /** As {@link #install}, but the tuple stays locked: the writer releases it after its group flush. */
+    void installLocked(byte[] newValue, long commitTs) {
+        value = newValue;
+        word.set(TimestampWord.lock(TimestampWord.of(commitTs, commitTs)));
+    }
+
+    /** Sets the value while no transaction runs (loading, recovery). */
+    void reset(byte[] newValue) {
+        value = newValue;
+        word.set(TimestampWord.of(0, 0));
+    }
+
     void unlock() {
         word.set(TimestampWord.unlock(word.get()));
     }

@@ -1,0 +1,165 @@
+package org.oooengine.core.txn;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiConsumer;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
+import org.rocksdb.Options;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The base data of transactional tables in node-local RocksDB: one column family per table, keys
+ * are primary-key bytes, values the rows. RocksDB's own WAL is off — the transaction WAL is the
+ * durability log — so a checkpoint writes one batch and flushes every column family atomically;
+ * the default column family records the checkpoint's epoch in the same batch.
+ */
+final class TableStore implements AutoCloseable {
+    private static final byte[] EPOCH_KEY = "checkpoint.epoch".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] ORDER_KEY = "checkpoint.last-order".getBytes(StandardCharsets.UTF_8);
+
+    static {
+        RocksDB.loadLibrary();
+    }
+
+    private final Path dir;
+    private final DBOptions options;
+    private final ColumnFamilyOptions cfOptions;
+    private final RocksDB db;
+    private final ColumnFamilyHandle meta;
+    private final Map<String, ColumnFamilyHandle> tables = new LinkedHashMap<>();
+
+    private TableStore(Path dir, DBOptions options, ColumnFamilyOptions cfOptions, RocksDB db,
+                       List<ColumnFamilyDescriptor> descriptors, List<ColumnFamilyHandle> handles) {
+        this.dir = dir;
+        this.options = options;
+        this.cfOptions = cfOptions;
+        this.db = db;
+        this.meta = handles.get(0);
+        for (int i = 1; i < handles.size(); i++) {
+            tables.put(new String(descriptors.get(i).getName(), StandardCharsets.UTF_8), handles.get(i));
+        }
+    }
+
+    static TableStore open(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            List<byte[]> names = List.of();
+            if (Files.exists(dir.resolve("CURRENT"))) {
+                try (Options o = new Options()) {
+                    names = RocksDB.listColumnFamilies(o, dir.toString());
+                }
+            }
+            ColumnFamilyOptions cfOptions = new ColumnFamilyOptions();
+            List<ColumnFamilyDescriptor> descriptors = new ArrayList<>();
+            descriptors.add(new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, cfOptions));
+            for (byte[] n : names) {
+                if (!java.util.Arrays.equals(n, RocksDB.DEFAULT_COLUMN_FAMILY)) {
+                    descriptors.add(new ColumnFamilyDescriptor(n, cfOptions));
+                }
+            }
+            DBOptions options = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+                    .setAtomicFlush(true);
+            List<ColumnFamilyHandle> handles = new ArrayList<>();
+            RocksDB db = RocksDB.open(options, dir.toString(), descriptors, handles);
+            return new TableStore(dir, options, cfOptions, db, descriptors, handles);
+        } catch (RocksDBException | java.io.IOException e) {
+            throw new IllegalStateException("cannot open the table store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    List<String> tableNames() {
+        return new ArrayList<>(tables.keySet());
+    }
+
+    void createTable(String name) {
+        if (tables.containsKey(name)) {
+            return;
+        }
+        try {
+            tables.put(name, db.createColumnFamily(
+                    new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), cfOptions)));
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot create table " + name + " in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    void forEach(String table, BiConsumer<byte[], byte[]> action) {
+        try (RocksIterator it = db.newIterator(tables.get(table))) {
+            for (it.seekToFirst(); it.isValid(); it.next()) {
+                action.accept(it.key(), it.value());
+            }
+        }
+    }
+
+    /** The epoch of the last checkpoint: WAL files of this epoch or older are in the base data. */
+    long checkpointEpoch() {
+        return readLong(EPOCH_KEY);
+    }
+
+    private long readLong(byte[] key) {
+        try {
+            byte[] v = db.get(meta, key);
+            return v == null ? 0 : ByteBuffer.wrap(v).getLong();
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot read checkpoint metadata in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Writes every table's committed state and the new epoch in one batch, then flushes to SST files. */
+    void checkpoint(long epoch, long lastOrder, Iterable<TransactionalTable> state) {
+        try (WriteBatch batch = new WriteBatch(); WriteOptions wo = new WriteOptions().setDisableWAL(true);
+             FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
+            for (TransactionalTable t : state) {
+                ColumnFamilyHandle cf = tables.get(t.name());
+                RocksDBException[] failure = new RocksDBException[1];
+                t.forEachCommitted((k, v) -> {
+                    try {
+                        if (v == null) {
+                            batch.delete(cf, k);
+                        } else {
+                            batch.put(cf, k, v);
+                        }
+                    } catch (RocksDBException e) {
+                        failure[0] = e;
+                    }
+                });
+                if (failure[0] != null) {
+                    throw failure[0];
+                }
+            }
+            batch.put(meta, EPOCH_KEY, ByteBuffer.allocate(8).putLong(epoch).array());
+            batch.put(meta, ORDER_KEY, ByteBuffer.allocate(8).putLong(lastOrder).array());
+            db.write(wo, batch);
+            List<ColumnFamilyHandle> all = new ArrayList<>(tables.values());
+            all.add(meta);
+            db.flush(fo, all);
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("checkpoint to " + dir + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public void close() {
+        for (ColumnFamilyHandle h : tables.values()) {
+            h.close();
+        }
+        meta.close();
+        db.close();
+        options.close();
+        cfOptions.close();
+    }
+}

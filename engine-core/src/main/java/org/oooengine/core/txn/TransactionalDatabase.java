@@ -1,0 +1,291 @@
+package org.oooengine.core.txn;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Transactional tables in a directory: base data and checkpoints in RocksDB ({@code data/}), one
+ * WAL file per worker ({@code wal/<epoch>-<worker>.wal}). Opening recovers: WAL files newer than
+ * the last checkpoint are replayed, then checkpointed and deleted. Tables live in memory while
+ * open; transactions run through {@link Worker}s.
+ *
+ * <pre>{@code
+ * try (TransactionalDatabase db = TransactionalDatabase.open(dir, LogProtocol.NLR, Durability.FSYNC)) {
+ *     TransactionalTable accounts = db.createTable("accounts");
+ *     try (Worker w = db.newWorker()) {
+ *         w.run(tx -> { tx.put(accounts, key, row); return null; });
+ *     }
+ * }
+ * }</pre>
+ */
+public final class TransactionalDatabase implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(TransactionalDatabase.class);
+    private static final Pattern WAL_NAME = Pattern.compile("(\\d+)-(\\w+)\\.wal");
+
+    private final Path walDir;
+    private final LogProtocol protocol;
+    private final Durability durability;
+    private final TableStore store;
+    private final Map<String, TransactionalTable> tables = new ConcurrentHashMap<>();
+    private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    /** ELR's global log sequence number; restarts with every epoch. */
+    final AtomicLong lsn = new AtomicLong();
+    private long epoch;
+    private int nextWorkerId;
+    private SharedWal shared;
+    private boolean closed;
+
+    private TransactionalDatabase(Path dir, LogProtocol protocol, Durability durability) {
+        this.walDir = dir.resolve("wal");
+        this.protocol = protocol;
+        this.durability = durability;
+        this.store = TableStore.open(dir.resolve("data"));
+    }
+
+    /** Opens (creating if needed) and recovers the database in {@code dir}. */
+    public static TransactionalDatabase open(Path dir, LogProtocol protocol, Durability durability) {
+        TransactionalDatabase db = new TransactionalDatabase(dir, protocol, durability);
+        try {
+            db.recover();
+        } catch (RuntimeException e) {
+            db.store.close();
+            throw e;
+        }
+        return db;
+    }
+
+    public LogProtocol protocol() {
+        return protocol;
+    }
+
+    public Durability durability() {
+        return durability;
+    }
+
+    private void recover() {
+        long checkpointed = store.checkpointEpoch();
+        for (String name : store.tableNames()) {
+            TransactionalTable t = new TransactionalTable(name);
+            store.forEach(name, t::reset);
+            tables.put(name, t);
+        }
+        TreeMap<Long, List<Path>> byEpoch = new TreeMap<>();
+        try {
+            Files.createDirectories(walDir);
+            try (Stream<Path> files = Files.list(walDir)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    Matcher m = WAL_NAME.matcher(f.getFileName().toString());
+                    if (m.matches()) {
+                        byEpoch.computeIfAbsent(Long.parseLong(m.group(1)), e -> new ArrayList<>()).add(f);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list WAL directory " + walDir, e);
+        }
+        long last = checkpointed;
+        for (Map.Entry<Long, List<Path>> e : byEpoch.entrySet()) {
+            if (e.getKey() <= checkpointed) {
+                continue;
+            }
+            List<WalReader.Contents> contents = new ArrayList<>();
+            for (Path f : e.getValue()) {
+                WalReader.Contents c = WalReader.read(f);
+                if (c.header().epoch() != e.getKey()) {
+                    throw new WalFormatException("WAL file " + f + " says epoch " + c.header().epoch()
+                            + " but is named for epoch " + e.getKey());
+                }
+                contents.add(c);
+            }
+            LOG.info("recovering epoch {} from {} WAL files in {}", e.getKey(), contents.size(), walDir);
+            Recovery.replay(contents, this::apply);
+            last = e.getKey();
+        }
+        epoch = last;
+        if (!byEpoch.isEmpty() || checkpointed == 0) {
+            checkpointAndTruncate(byEpoch.values().stream().flatMap(List::stream).toList());
+        }
+        startEpoch();
+    }
+
+    private void apply(WalRecord r) {
+        for (WalRecord.Change c : r.changes()) {
+            TransactionalTable t = tables.get(c.table());
+            if (t == null) {
+                store.createTable(c.table());
+                t = new TransactionalTable(c.table());
+                tables.put(c.table(), t);
+            }
+            t.reset(c.key(), c.value());
+        }
+    }
+
+    /** Records the in-memory state as epoch {@code epoch + 1} and deletes the WAL files it covers. */
+    private void checkpointAndTruncate(List<Path> covered) {
+        epoch++;
+        store.checkpoint(epoch, lsn.get(), tables.values());
+        for (Path f : covered) {
+            try {
+                Files.deleteIfExists(f);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot delete checkpointed WAL file " + f, e);
+            }
+        }
+    }
+
+    /** New WAL files are written for the epoch after the last checkpoint. */
+    private void startEpoch() {
+        lsn.set(0);
+        if (protocol.sharedWal()) {
+            shared = new SharedWal(WalFile.create(walFile("shared"), header(), durability));
+        }
+    }
+
+    private WalHeader header() {
+        return WalHeader.current(epoch + 1, protocol.release() == LogProtocol.Release.NLR
+                ? WalHeader.Ordering.COMMIT_TIMESTAMP : WalHeader.Ordering.LSN);
+    }
+
+    private Path walFile(String owner) {
+        return walDir.resolve((epoch + 1) + "-" + owner + ".wal");
+    }
+
+    /** The table called {@code name}, created if it does not exist. Create tables before running transactions. */
+    public synchronized TransactionalTable createTable(String name) {
+        checkOpen();
+        if (name.isEmpty() || name.length() > 1000) {
+            throw new IllegalArgumentException("a table name needs 1 to 1000 characters: '" + name + "'");
+        }
+        return tables.computeIfAbsent(name, n -> {
+            store.createTable(n);
+            return new TransactionalTable(n);
+        });
+    }
+
+    /** The table called {@code name}; throws if there is none. */
+    public TransactionalTable table(String name) {
+        TransactionalTable t = tables.get(name);
+        if (t == null) {
+            throw new IllegalArgumentException("no transactional table '" + name + "'; tables: " + tables.keySet());
+        }
+        return t;
+    }
+
+    public Collection<TransactionalTable> tables() {
+        return List.copyOf(tables.values());
+    }
+
+    /** A worker with its own WAL file; use it from one thread at a time. */
+    public synchronized Worker newWorker() {
+        checkOpen();
+        int id = nextWorkerId++;
+        WalFile wal = protocol.sharedWal() ? null : WalFile.create(walFile("w" + id), header(), durability);
+        Worker w = new Worker(this, id, protocol, wal, shared);
+        workers.add(w);
+        return w;
+    }
+
+    void workerClosed(Worker w) {
+        workers.remove(w);
+    }
+
+    /** ELR: the LSN up to which every worker's records are durable. */
+    long minDurableLsn() {
+        long min = Long.MAX_VALUE;
+        for (Worker w : workers) {
+            min = Math.min(min, w.durableThrough.get());
+        }
+        return min;
+    }
+
+    /**
+     * Sets rows directly, outside transactions, and checkpoints them: for loading a table before
+     * workers start. {@code rows} holds key/value pairs; a null value deletes.
+     */
+    public synchronized void load(TransactionalTable table, Iterable<byte[][]> rows) {
+        checkQuiet("load");
+        for (byte[][] kv : rows) {
+            table.reset(kv[0], kv[1]);
+        }
+        checkpoint();
+    }
+
+    /**
+     * Writes the committed state to RocksDB and truncates the WAL. Call only while no worker is
+     * open: a checkpoint needs every commit flushed and none in progress.
+     */
+    public synchronized void checkpoint() {
+        checkQuiet("checkpoint");
+        checkpointCurrentEpoch();
+        startEpoch();
+    }
+
+    private void checkpointCurrentEpoch() {
+        List<Path> covered = new ArrayList<>();
+        if (shared != null) {
+            shared.close();
+            covered.add(walFile("shared"));
+        }
+        try (Stream<Path> files = Files.list(walDir)) {
+            files.filter(f -> f.getFileName().toString().startsWith((epoch + 1) + "-")).forEach(covered::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list WAL directory " + walDir, e);
+        }
+        checkpointAndTruncate(covered);
+        shared = null;
+    }
+
+    private void checkQuiet(String what) {
+        checkOpen();
+        if (!workers.isEmpty()) {
+            throw new IllegalStateException("cannot " + what + " while " + workers.size() + " workers are open");
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the transactional database is closed");
+        }
+    }
+
+    /** Closes the workers (flushing them), checkpoints and closes RocksDB. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        for (Worker w : workers) {
+            w.close();
+        }
+        checkpointCurrentEpoch();
+        closed = true;
+        store.close();
+    }
+
+    /** Stops without flushing or checkpointing, leaving the files as a killed process would. */
+    void crash() {
+        closed = true;
+        for (Worker w : workers) {
+            w.abandon();
+        }
+        if (shared != null) {
+            shared.abandon();
+        }
+        store.close();
+    }
+}
