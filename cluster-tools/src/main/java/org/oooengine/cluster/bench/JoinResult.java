@@ -11,15 +11,17 @@ import org.oooengine.core.cluster.FragmentStats;
  * One timed join run; its JSON form (snake_case fields) is what {@code --json} prints. On a cluster
  * it also carries the node count, the requests nodes sent each other, the frames those travelled
  * in (batching), and each node's own figures; page reads and I/Os in flight are then sums and
- * maxima over the nodes.
+ * maxima over the nodes. The cluster fields are left out of single-node runs.
  */
-@JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record JoinResult(String query, JoinMode mode, Double sf, double selectivity, double actualSelectivity,
                          long outerRows, long rows, long checksum, double seconds, long pageReads, long bytesRead,
                          double iops, Integer inflight, int maxIoInflight, int maxTasksInflight, long tasks,
                          long bufferPoolHits, long bufferPoolMisses, boolean cold, long bufferPoolMb, int run,
-                         Integer nodes, Long remoteRequests, Long requestFrames, List<FragmentStats> perNode) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Integer nodes,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Long remoteRequests,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Long requestFrames,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) List<FragmentStats> perNode) {
 
     /** True when both runs returned the same rows (count and order-independent checksum). */
     public boolean sameRowsAs(JoinResult other) {
