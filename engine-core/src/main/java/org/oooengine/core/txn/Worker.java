@@ -18,6 +18,11 @@ import java.util.function.Function;
  */
 public final class Worker implements AutoCloseable {
     private static final Runnable NO_ACK = () -> { };
+    /**
+     * A group older than this is flushed at the next commit even if not full, so a slow stream of
+     * transactions is not acknowledged late. An idle worker does not flush by itself: call {@link #flush}.
+     */
+    static final long GROUP_TIMEOUT_NANOS = 1_000_000;
 
     private record PendingAck(long lsn, Runnable ack) {
     }
@@ -37,6 +42,7 @@ public final class Worker implements AutoCloseable {
     private final ArrayDeque<PendingAck> pending = new ArrayDeque<>();
     private final List<Runnable> groupAcks = new ArrayList<>();
     private int groupCount;
+    private long groupStart;
     private boolean unflushed;
     private boolean closed;
 
@@ -153,9 +159,21 @@ public final class Worker implements AutoCloseable {
         }
         tx.installKeepingLocks(ts, heldLocks);
         groupAcks.add(ack);
-        if (++groupCount >= protocol.groupSize()) {
+        if (groupFull()) {
             flushNlrGroup();
         }
+    }
+
+    /** Counts a transaction into the group; true when the group should be flushed now. */
+    private boolean groupFull() {
+        if (protocol.groupSize() == 1) {
+            return true;
+        }
+        long now = System.nanoTime();
+        if (groupCount++ == 0) {
+            groupStart = now;
+        }
+        return groupCount >= protocol.groupSize() || now - groupStart > GROUP_TIMEOUT_NANOS;
     }
 
     private void flushNlrGroup() {
@@ -188,7 +206,7 @@ public final class Worker implements AutoCloseable {
         unflushed = true;
         tx.installAndUnlock(ts);
         pending.add(new PendingAck(lsn, ack));
-        if (++groupCount >= protocol.groupSize()) {
+        if (groupFull()) {
             flushElr();
         }
         acknowledgeDurable();
