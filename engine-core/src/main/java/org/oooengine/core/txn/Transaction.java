@@ -129,10 +129,10 @@ public final class Transaction {
     private Read consistentRead(Tuple t) {
         long deadline = 0;
         while (true) {
-            long before = t.word.get();
+            long before = t.word();
             if (!TimestampWord.locked(before)) {
                 byte[] value = t.value();
-                if (t.word.get() == before) {
+                if (t.word() == before) {
                     return new Read(t, TimestampWord.wts(before), TimestampWord.rts(before), value);
                 }
                 continue;
@@ -242,8 +242,8 @@ public final class Transaction {
     private void lock(Tuple t) {
         long deadline = 0;
         while (true) {
-            long w = t.word.get();
-            if (!TimestampWord.locked(w) && t.word.compareAndSet(w, TimestampWord.lock(w))) {
+            long w = t.word();
+            if (!TimestampWord.locked(w) && t.casWord(w, TimestampWord.lock(w))) {
                 return;
             }
             deadline = waitForLock(deadline, "could not lock a tuple of the write set");
@@ -254,7 +254,7 @@ public final class Transaction {
     private long commitTimestamp(List<Write> locked) {
         long ts = 0;
         for (Write w : locked) {
-            ts = Math.max(ts, TimestampWord.rts(w.tuple().word.get()) + 1);
+            ts = Math.max(ts, TimestampWord.rts(w.tuple().word()) + 1);
         }
         for (Read r : reads.values()) {
             ts = Math.max(ts, r.wts());
@@ -269,7 +269,7 @@ public final class Transaction {
                 continue;
             }
             while (true) {
-                long w = r.tuple().word.get();
+                long w = r.tuple().word();
                 if (TimestampWord.wts(w) != r.wts()) {
                     throw new TransactionAbortedException("a row read was overwritten");
                 }
@@ -279,7 +279,7 @@ public final class Transaction {
                 if (TimestampWord.locked(w) && !writes.containsKey(r.tuple())) {
                     throw new TransactionAbortedException("a row read is being written by another transaction");
                 }
-                if (r.tuple().word.compareAndSet(w, TimestampWord.extend(w, commitTs))) {
+                if (r.tuple().casWord(w, TimestampWord.extend(w, commitTs))) {
                     break;
                 }
             }

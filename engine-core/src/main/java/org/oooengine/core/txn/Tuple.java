@@ -1,6 +1,7 @@
 package org.oooengine.core.txn;
 
-import java.util.concurrent.atomic.AtomicLong;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * A shared tuple: its timestamp word and its current value (null while the key has no row). The
@@ -8,12 +9,31 @@ import java.util.concurrent.atomic.AtomicLong;
  * before and after reading the value has a consistent copy.
  */
 final class Tuple {
-    final AtomicLong word;
+    /** The word is a field, not an AtomicLong: one object, one cache miss less per tuple visited. */
+    private static final VarHandle WORD;
+
+    static {
+        try {
+            WORD = MethodHandles.lookup().findVarHandle(Tuple.class, "word", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile long word;
     private volatile byte[] value;
 
     Tuple(long word, byte[] value) {
-        this.word = new AtomicLong(word);
+        this.word = word;
         this.value = value;
+    }
+
+    long word() {
+        return word;
+    }
+
+    boolean casWord(long expected, long next) {
+        return WORD.compareAndSet(this, expected, next);
     }
 
     /** A placeholder for a key without a row: version 0, so an insert changes what a reader saw. */
@@ -31,22 +51,22 @@ final class Tuple {
      */
     void install(byte[] newValue, long commitTs) {
         value = newValue;
-        word.set(TimestampWord.of(commitTs, commitTs));
+        word = TimestampWord.of(commitTs, commitTs);
     }
 
     /** As {@link #install}, but the tuple stays locked: the writer releases it after its group flush. */
     void installLocked(byte[] newValue, long commitTs) {
         value = newValue;
-        word.set(TimestampWord.lock(TimestampWord.of(commitTs, commitTs)));
+        word = TimestampWord.lock(TimestampWord.of(commitTs, commitTs));
     }
 
     /** Sets the value while no transaction runs (loading, recovery). */
     void reset(byte[] newValue) {
         value = newValue;
-        word.set(TimestampWord.of(0, 0));
+        word = TimestampWord.of(0, 0);
     }
 
     void unlock() {
-        word.set(TimestampWord.unlock(word.get()));
+        word = TimestampWord.unlock(word);
     }
 }
