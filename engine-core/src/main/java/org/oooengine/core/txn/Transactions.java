@@ -1,6 +1,7 @@
 package org.oooengine.core.txn;
 
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /** Runs a transaction body, retrying it when it aborts on a conflict. */
 public final class Transactions {
@@ -15,16 +16,34 @@ public final class Transactions {
     }
 
     public static <T> T run(Function<Transaction, T> body, int attempts) {
+        return retry(Transaction::begin, (t, attempt) -> {
+            T result = body.apply(t);
+            t.commit();
+            return result;
+        }, () -> { }, attempts);
+    }
+
+    /** One attempt on a fresh transaction; it commits, or throws {@link TransactionAbortedException} to be retried. */
+    @FunctionalInterface
+    interface Attempt<T> {
+        T run(Transaction tx, int attempt);
+    }
+
+    /**
+     * The retry loop every entry point shares: aborted attempts are rolled back and retried
+     * (yielding the processor after a few, so the conflicting writer can finish); any other
+     * failure rolls back and propagates.
+     */
+    static <T> T retry(Supplier<Transaction> begin, Attempt<T> attempt, Runnable afterAbort, int attempts) {
         TransactionAbortedException last = null;
-        for (int i = 0; i < attempts; i++) {
-            Transaction t = Transaction.begin();
+        for (int i = 1; i <= attempts; i++) {
+            Transaction t = begin.get();
             try {
-                T result = body.apply(t);
-                t.commit();
-                return result;
+                return attempt.run(t, i);
             } catch (TransactionAbortedException e) {
                 last = e;
                 t.abort();
+                afterAbort.run();
                 if (i > 8) {
                     Thread.yield();
                 }

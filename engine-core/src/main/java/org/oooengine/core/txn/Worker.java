@@ -70,52 +70,20 @@ public final class Worker implements AutoCloseable {
      * @throws TransactionAbortedException after {@link Transactions#DEFAULT_ATTEMPTS} aborts
      */
     public int execute(StoredProcedure procedure, Runnable onDurable) {
-        TransactionAbortedException last = null;
-        for (int attempt = 1; attempt <= Transactions.DEFAULT_ATTEMPTS; attempt++) {
-            Transaction tx = begin();
-            try {
-                procedure.run(tx);
-                commit(tx, onDurable);
-                return attempt;
-            } catch (TransactionAbortedException e) {
-                last = e;
-                tx.abort();
-                afterAbort();
-                if (attempt > 8) {
-                    Thread.yield();
-                }
-            } catch (RuntimeException e) {
-                tx.abort();
-                throw e;
-            }
-        }
-        throw new TransactionAbortedException("gave up after " + Transactions.DEFAULT_ATTEMPTS + " attempts: "
-                + last.getMessage());
+        return Transactions.retry(this::begin, (tx, attempt) -> {
+            procedure.run(tx);
+            commit(tx, onDurable);
+            return attempt;
+        }, this::afterAbort, Transactions.DEFAULT_ATTEMPTS);
     }
 
     /** Runs {@code body} until it commits, and returns its result once the commit is durable. */
     public <T> T run(Function<Transaction, T> body) {
-        TransactionAbortedException last = null;
-        for (int attempt = 1; attempt <= Transactions.DEFAULT_ATTEMPTS; attempt++) {
-            Transaction tx = begin();
-            try {
-                T result = body.apply(tx);
-                tx.commit();
-                return result;
-            } catch (TransactionAbortedException e) {
-                last = e;
-                tx.abort();
-                afterAbort();
-                if (attempt > 8) {
-                    Thread.yield();
-                }
-            } catch (RuntimeException e) {
-                tx.abort();
-                throw e;
-            }
-        }
-        throw new TransactionAbortedException("gave up after " + Transactions.DEFAULT_ATTEMPTS + " attempts: "
-                + last.getMessage());
+        return Transactions.retry(this::begin, (tx, attempt) -> {
+            T result = body.apply(tx);
+            tx.commit();
+            return result;
+        }, this::afterAbort, Transactions.DEFAULT_ATTEMPTS);
     }
 
     long commitAndWait(Transaction tx) {
