@@ -1,15 +1,11 @@
 package org.oooengine.cluster.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.oooengine.cluster.bench.BenchSettings;
 import org.oooengine.cluster.bench.ClusterJoinBench;
 import org.oooengine.cluster.bench.Format;
@@ -19,6 +15,7 @@ import org.oooengine.cluster.bench.JoinResult;
 import org.oooengine.cluster.bench.ResultTable;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.tpch.JoinQueries;
 import picocli.CommandLine.Command;
@@ -81,7 +78,7 @@ final class QuickstartCommand implements Callable<Integer> {
             return exitCode;
         } finally {
             if (temporary && !keep) {
-                deleteRecursively(store);
+                Directories.deleteRecursively(store);
             } else {
                 spec.commandLine().getErr().printf("the store stays in %s; try: ooo bench join --dir %s --query PL "
                         + "--selectivity 0.001 --mode ooo%n", store, store);
@@ -190,7 +187,7 @@ final class QuickstartCommand implements Callable<Integer> {
         } finally {
             cluster.stop();
             if (!keep) {
-                deleteRecursively(clusterDir);
+                Directories.deleteRecursively(clusterDir);
             } else {
                 err.printf("the cluster directory stays in %s; start it again with: ooo cluster start --dir %s%n",
                         clusterDir, clusterDir);
@@ -209,16 +206,6 @@ final class QuickstartCommand implements Callable<Integer> {
         } catch (DirectIoUnsupportedException e) {
             err.println("note: " + e.getMessage() + "; running warm instead");
             return new JoinBench(store, warmSettings);
-        }
-    }
-
-    private static void deleteRecursively(Path dir) {
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + dir, e);
         }
     }
 }

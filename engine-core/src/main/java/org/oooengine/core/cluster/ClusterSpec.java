@@ -4,7 +4,6 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.store.JsonFiles;
 
 /**
  * {@code cluster.json}: the nodes of a cluster and which node owns each table partition. Next to
@@ -123,15 +123,7 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
     }
 
     public void write(Path dir) {
-        try {
-            Files.createDirectories(dir);
-            Path tmp = dir.resolve(FILE_NAME + ".tmp");
-            JSON.writeValue(tmp.toFile(), this);
-            Files.move(tmp, dir.resolve(FILE_NAME), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + dir.resolve(FILE_NAME), e);
-        }
+        JsonFiles.writeAtomically(dir.resolve(FILE_NAME), this);
     }
 
     public static ClusterSpec read(Path dir) {

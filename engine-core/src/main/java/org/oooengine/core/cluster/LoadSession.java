@@ -6,11 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Stream;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.store.TableLoader;
@@ -31,7 +30,7 @@ final class LoadSession implements AutoCloseable {
     private final long started = System.nanoTime();
 
     LoadSession(Path staging, int pageSize, double fillFactor, long sortMemoryBytes) {
-        deleteRecursively(staging);
+        Directories.deleteRecursively(staging);
         try {
             Files.createDirectories(staging);
         } catch (IOException e) {
@@ -84,7 +83,7 @@ final class LoadSession implements AutoCloseable {
         if (!writers.isEmpty()) {
             throw new IllegalStateException("tables not finished: " + writers.keySet());
         }
-        deleteRecursively(staging.resolve("tmp"));
+        Directories.deleteRecursively(staging.resolve("tmp"));
         StoreManifest m = new StoreManifest(StoreManifest.FORMAT_VERSION, pageSize, fillFactor, source,
                 Instant.now().toString(), (System.nanoTime() - started) / 1e9, List.copyOf(tables));
         m.write(staging);
@@ -109,18 +108,5 @@ final class LoadSession implements AutoCloseable {
             }
         }
         writers.clear();
-    }
-
-    static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + dir, e);
-        }
     }
 }

@@ -30,6 +30,7 @@ import org.oooengine.core.net.RequestHandler;
 import org.oooengine.core.net.Responder;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreManifest;
@@ -267,12 +268,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
         Path current = storeDir();
         Path retired = dataDir.resolve("retired");
-        LoadSession.deleteRecursively(retired);
+        Directories.deleteRecursively(retired);
         if (Files.exists(current)) {
             Files.move(current, retired, StandardCopyOption.ATOMIC_MOVE);
         }
         Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
-        LoadSession.deleteRecursively(retired);
+        Directories.deleteRecursively(retired);
         store = openStore(current);
         LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
                 String.format("%.1f", manifest.loadSeconds()));

@@ -3,7 +3,6 @@ package org.oooengine.core.store;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -41,14 +40,7 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
     }
 
     public void write(Path dir) {
-        try {
-            Path tmp = dir.resolve(FILE_NAME + ".tmp");
-            JSON.writeValue(tmp.toFile(), this);
-            Files.move(tmp, dir.resolve(FILE_NAME), java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + dir.resolve(FILE_NAME), e);
-        }
+        JsonFiles.writeAtomically(dir.resolve(FILE_NAME), this);
     }
 
     public static boolean exists(Path dir) {

@@ -4,7 +4,6 @@ import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -16,9 +15,9 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.PageFormat;
 import org.oooengine.core.store.StoreManifest;
-import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.store.TableLoader;
 
 /** Generates TPC-H with {@code io.trino.tpch} straight into a store directory. */
@@ -75,7 +74,7 @@ public final class TpchLoader {
         for (TpchTable<?> t : TpchSchema.tables()) {
             tables.add(loadTable(dir, t, progress));
         }
-        deleteRecursively(dir.resolve("tmp"));
+        Directories.deleteRecursively(dir.resolve("tmp"));
         Map<String, Object> source = new LinkedHashMap<>();
         source.put("generator", "tpch");
         source.put("library", "io.trino.tpch");
@@ -141,22 +140,9 @@ public final class TpchLoader {
                     throw new IllegalArgumentException(dir + " is not empty" + (StoreManifest.exists(dir)
                             ? " (it holds a store)" : "") + "; pass --replace to overwrite it");
                 }
-                deleteRecursively(dir);
+                Directories.deleteRecursively(dir);
             }
         }
         Files.createDirectories(dir);
-    }
-
-    static void deleteRecursively(Path dir) {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot delete " + dir, e);
-        }
     }
 }

@@ -27,6 +27,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.exec.CollectingSink;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.exec.IndexNestedLoopJoin;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.net.ClusterSecret;
@@ -80,11 +81,7 @@ class DistributedJoinTest {
         if (oracle != null) {
             oracle.close();
         }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        Directories.deleteRecursively(dir);
     }
 
     static Stream<Arguments> cases() {
@@ -217,9 +214,11 @@ class DistributedJoinTest {
     @Order(5)
     void aNodeDyingMidQueryIsNamedAndARestartedNodeServesAgain() throws Exception {
         JoinQueries.Query q = session.query(JoinQueries.PL, 0.5);
+        java.util.concurrent.CountDownLatch running = new java.util.concurrent.CountDownLatch(100);
         CompletableFuture<Object> query = CompletableFuture.supplyAsync(() ->
-                session.join(q.spec(), ExecutionMode.INORDER, 1, row -> { }));
-        Thread.sleep(200);
+                session.join(q.spec(), ExecutionMode.INORDER, 1, row -> running.countDown()));
+        // Kill the node once results flow, so the query is surely mid-way.
+        assertTrue(running.await(30, java.util.concurrent.TimeUnit.SECONDS), "the query produced no rows");
         long t0 = System.nanoTime();
         cluster.stop("n3");
         Exception e = assertThrows(Exception.class, query::join);

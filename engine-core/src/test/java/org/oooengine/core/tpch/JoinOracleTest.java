@@ -16,6 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.exec.CollectingSink;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.IndexRangeScan;
 import org.oooengine.core.exec.Project;
@@ -59,11 +60,7 @@ class JoinOracleTest {
         if (oracle != null) {
             oracle.close();
         }
-        try (Stream<Path> s = Files.walk(dir)) {
-            for (Path p : s.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
-        }
+        Directories.deleteRecursively(dir);
     }
 
     static Stream<Arguments> cases() {
