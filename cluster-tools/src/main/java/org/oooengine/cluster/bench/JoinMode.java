@@ -41,11 +41,6 @@ public enum JoinMode {
         return this == OOO_LOCAL;
     }
 
-    /** Whether this mode runs on a cluster. */
-    public boolean runsOnCluster() {
-        return this == OOO || this == OOO_LOCAL || this == INORDER;
-    }
-
     /** Whether this mode reads on the thread that needs the page instead of on the I/O threads. */
     public boolean synchronousReads() {
         return this == INORDER_SYNC;

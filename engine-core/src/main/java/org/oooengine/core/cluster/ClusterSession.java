@@ -76,14 +76,18 @@ public final class ClusterSession implements AutoCloseable {
     public Map<String, JsonNode> stats() {
         Map<String, JsonNode> out = new LinkedHashMap<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            Frame f = await(peers.client(n.id()).call(OpCode.PARTITION_STATS, new byte[0]));
-            try {
-                out.put(n.id(), JSON.readTree(f.payload()));
-            } catch (Exception e) {
-                throw new IllegalStateException("node " + n.id() + " sent unreadable statistics", e);
-            }
+            out.put(n.id(), stats(n.id()));
         }
         return out;
+    }
+
+    private JsonNode stats(String node) {
+        Frame f = await(peers.client(node).call(OpCode.PARTITION_STATS, new byte[0]));
+        try {
+            return JSON.readTree(f.payload());
+        } catch (Exception e) {
+            throw new IllegalStateException("node " + node + " sent unreadable statistics", e);
+        }
     }
 
     /** Empties every node's buffer pool: the next query reads from the disks. */
@@ -120,7 +124,7 @@ public final class ClusterSession implements AutoCloseable {
 
     /** The store manifest of one node (all nodes share schemas). */
     public StoreManifest manifest(String node) {
-        JsonNode m = stats().get(node).get("manifest");
+        JsonNode m = stats(node).get("manifest");
         if (m == null) {
             throw new ClusterException("node " + node + " has no data loaded; load with: ooo load tpch --sf 1 --cluster <dir>");
         }

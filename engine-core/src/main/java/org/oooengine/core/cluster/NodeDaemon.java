@@ -52,10 +52,6 @@ public final class NodeDaemon implements AutoCloseable {
         return server.port();
     }
 
-    public NodeService service() {
-        return service;
-    }
-
     @Override
     public void close() {
         server.close();

@@ -85,11 +85,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         return dataDir.resolve("store");
     }
 
-    /** The store, if any; used by the daemon to report what it serves. */
-    public Store store() {
-        return store;
-    }
-
     @Override
     public void handle(Frame request, Responder out) {
         PayloadReader r = request.reader();

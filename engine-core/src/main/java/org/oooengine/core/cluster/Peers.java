@@ -69,11 +69,6 @@ public final class Peers implements AutoCloseable {
         return c != null && c.isOpen() ? c : null;
     }
 
-    /** Requests and frames sent to every node so far. */
-    public long requestsSent() {
-        return clients.values().stream().mapToLong(NodeClient::requestsSent).sum();
-    }
-
     public long framesSent() {
         return clients.values().stream().mapToLong(NodeClient::framesSent).sum();
     }

@@ -53,8 +53,7 @@ public final class DistributedIndexJoin {
         } else {
             innerIndex = inner.indexLeadingWith(spec.innerJoin()).orElseThrow(() -> new IllegalArgumentException(
                     "cannot probe " + inner.name() + "." + spec.innerJoin() + ": it neither leads the primary key nor an index"));
-            if (store.manifest().table(inner.name()).indexes().stream()
-                    .filter(m -> m.name().equals(innerIndex.name())).findFirst().orElseThrow().scopeOrLocal() != IndexScope.GLOBAL) {
+            if (innerIndex.scope() != IndexScope.GLOBAL) {
                 throw new IllegalArgumentException("index " + inner.name() + "." + innerIndex.name()
                         + " is partitioned with its rows, so a probe would go to every node; a join probes GLOBAL indexes");
             }
@@ -103,28 +102,29 @@ public final class DistributedIndexJoin {
         String node = router.owner(inner.name(), prefix);
         if (node.equals(router.self())) {
             localProbes.increment();
-            List<byte[]> keys = new ArrayList<>();
+            List<Object[]> keys = new ArrayList<>();
             return innerIndex.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
-                keys.add(inner.keyCodec().encode(innerIndex.primaryKeyAt(leaf, slot)));
+                keys.add(innerIndex.primaryKeyAt(leaf, slot));
                 return true;
             }).thenRun(() -> fetchMatches(scheduler, outerRow, keys, sink));
         }
         remoteRequests.increment();
         return router.lookup(node, inner.name(), innerIndex.name(), prefix).thenAccept(entries -> {
-            List<byte[]> keys = new ArrayList<>(entries.size());
+            List<Object[]> keys = new ArrayList<>(entries.size());
             int ixColumns = innerIndex.columns().size();
             for (PartitionRouter.Entry e : entries) {
-                keys.add(inner.keyCodec().encode(innerIndex.codec().decodeSuffix(e.key(), ixColumns)));
+                keys.add(innerIndex.codec().decodeSuffix(e.key(), ixColumns));
             }
             fetchMatches(scheduler, outerRow, keys, sink);
         });
     }
 
     /** Fetches the rows an index probe found: each local row by its own task, remote ones batched per node. */
-    private void fetchMatches(TaskScheduler scheduler, Object[] outerRow, List<byte[]> primaryKeys, RowSink sink) {
+    private void fetchMatches(TaskScheduler scheduler, Object[] outerRow, List<Object[]> primaryKeys, RowSink sink) {
         Map<String, List<byte[]>> remote = new LinkedHashMap<>();
-        for (byte[] pk : primaryKeys) {
-            String node = router.owner(inner.name(), inner.primaryKeyPrefix(inner.keyCodec().decode(pk)[0]));
+        for (Object[] pkValues : primaryKeys) {
+            byte[] pk = inner.keyCodec().encode(pkValues);
+            String node = router.owner(inner.name(), inner.primaryKeyPrefix(pkValues[0]));
             if (node.equals(router.self())) {
                 localProbes.increment();
                 scheduler.spawn(() -> inner.tree().get(pk).thenAccept(value -> emit(outerRow, value, pk, sink)));

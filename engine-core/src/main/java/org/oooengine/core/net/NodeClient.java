@@ -54,7 +54,6 @@ public final class NodeClient implements AutoCloseable {
     private final AtomicBoolean flushScheduled = new AtomicBoolean();
     private final AtomicInteger outstanding = new AtomicInteger();
     private final AtomicLong nextId = new AtomicLong(1);
-    private final AtomicLong requestsSent = new AtomicLong();
     private final AtomicLong framesSent = new AtomicLong();
     private final ScheduledFuture<?> sweeper;
     private volatile String closedReason;
@@ -170,11 +169,7 @@ public final class NodeClient implements AutoCloseable {
         channel.writeAndFlush(new Frame(OpCode.CANCEL, requestId, new byte[0]));
     }
 
-    /** Requests sent, and frames they travelled in: the difference is what batching saved. */
-    public long requestsSent() {
-        return requestsSent.get();
-    }
-
+    /** Frames sent; fewer than requests when batching combined them. */
     public long framesSent() {
         return framesSent.get();
     }
@@ -193,13 +188,15 @@ public final class NodeClient implements AutoCloseable {
         long id = nextId.getAndIncrement();
         Pending p = new Pending(op, chunks, System.nanoTime() + timeout, timeout);
         pending.put(id, p);
-        p.result.whenComplete((r, e) -> {
-            // The caller gave up on a stream: tell the node to stop producing it.
-            if (e instanceof java.util.concurrent.CancellationException && pending.remove(id, p)) {
-                outstanding.decrementAndGet();
-                cancel(id);
-            }
-        });
+        if (chunks != null) {
+            p.result.whenComplete((r, e) -> {
+                // The caller gave up on a stream: tell the node to stop producing it.
+                if (e instanceof java.util.concurrent.CancellationException && pending.remove(id, p)) {
+                    outstanding.decrementAndGet();
+                    cancel(id);
+                }
+            });
+        }
         outbox.add(new Frame(op, id, payload));
         if (flushScheduled.compareAndSet(false, true)) {
             channel.eventLoop().execute(this::flushOutbox);
@@ -219,7 +216,6 @@ public final class NodeClient implements AutoCloseable {
             if (batch.size() == MAX_BATCH || (f == null && !batch.isEmpty())) {
                 channel.write(batch.size() == 1 ? batch.get(0) : batchFrame(batch));
                 framesSent.incrementAndGet();
-                requestsSent.addAndGet(batch.size());
                 batch.clear();
             }
             if (f == null) {

@@ -28,10 +28,6 @@ public final class Responder {
         this.onDone = onDone;
     }
 
-    public long requestId() {
-        return requestId;
-    }
-
     public void reply(byte[] payload) {
         finish(new Frame(OpCode.RESULT, requestId, payload));
     }

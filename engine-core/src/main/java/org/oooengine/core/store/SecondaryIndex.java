@@ -15,9 +15,11 @@ public final class SecondaryIndex {
     private final int[] columnPositions;
     private final KeyCodec codec;
     private final BTree tree;
+    private final IndexScope scope;
 
-    SecondaryIndex(String name, List<String> columns, int[] columnPositions, KeyCodec codec, BTree tree) {
+    SecondaryIndex(String name, List<String> columns, int[] columnPositions, KeyCodec codec, BTree tree, IndexScope scope) {
         this.name = name;
+        this.scope = scope;
         this.columns = List.copyOf(columns);
         this.columnPositions = columnPositions;
         this.codec = codec;
@@ -26,6 +28,11 @@ public final class SecondaryIndex {
 
     public String name() {
         return name;
+    }
+
+    /** Whether the entries live with their rows or are partitioned by the index key (matters on a cluster). */
+    public IndexScope scope() {
+        return scope;
     }
 
     public List<String> columns() {

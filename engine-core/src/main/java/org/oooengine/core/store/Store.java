@@ -78,7 +78,8 @@ public final class Store implements AutoCloseable {
             DataType[] types = new DataType[ixCols.length + pk.length];
             System.arraycopy(schema.types(ixCols), 0, types, 0, ixCols.length);
             System.arraycopy(schema.types(pk), 0, types, ixCols.length, pk.length);
-            indexes.put(ix.name(), new SecondaryIndex(ix.name(), ix.columns(), ixCols, new KeyCodec(types), tree(ix.file())));
+            indexes.put(ix.name(), new SecondaryIndex(ix.name(), ix.columns(), ixCols, new KeyCodec(types), tree(ix.file()),
+                    ix.scopeOrLocal()));
         }
         return new Table(meta.name(), schema, meta.primaryKey(), tree(meta.file()), indexes, meta.rows());
     }
