@@ -48,15 +48,10 @@ public final class DistributedIndexJoin {
         this.output = new JoinOutput(spec.output(), outer, inner);
         this.outerJoin = outer.schema().indexOf(spec.outerJoin());
         this.innerColumns = inner.columnMask(output.innerPositions());
-        if (inner.primaryKey().get(0).equals(spec.innerJoin())) {
-            innerIndex = null;
-        } else {
-            innerIndex = inner.indexLeadingWith(spec.innerJoin()).orElseThrow(() -> new IllegalArgumentException(
-                    "cannot probe " + inner.name() + "." + spec.innerJoin() + ": it neither leads the primary key nor an index"));
-            if (innerIndex.scope() != IndexScope.GLOBAL) {
-                throw new IllegalArgumentException("index " + inner.name() + "." + innerIndex.name()
-                        + " is partitioned with its rows, so a probe would go to every node; a join probes GLOBAL indexes");
-            }
+        this.innerIndex = IndexNestedLoopJoin.probeIndex(inner, spec.innerJoin()).orElse(null);
+        if (innerIndex != null && innerIndex.scope() != IndexScope.GLOBAL) {
+            throw new IllegalArgumentException("index " + inner.name() + "." + innerIndex.name()
+                    + " is partitioned with its rows, so a probe would go to every node; a join probes GLOBAL indexes");
         }
     }
 

@@ -34,12 +34,19 @@ public final class IndexNestedLoopJoin {
         this.output = new JoinOutput(spec.output(), outer, inner);
         this.outerJoin = outer.schema().indexOf(spec.outerJoin());
         this.innerColumns = inner.columnMask(output.innerPositions());
-        if (inner.primaryKey().get(0).equals(spec.innerJoin())) {
-            innerIndex = Optional.empty();
-        } else {
-            innerIndex = Optional.of(inner.indexLeadingWith(spec.innerJoin()).orElseThrow(() -> new IllegalArgumentException(
-                    "cannot probe " + inner.name() + "." + spec.innerJoin() + ": it neither leads the primary key nor an index")));
+        this.innerIndex = probeIndex(inner, spec.innerJoin());
+    }
+
+    /**
+     * How a join probes {@code inner} on {@code column}: empty when the column leads the primary
+     * key (the clustered tree is probed), else the index leading with it.
+     */
+    static Optional<SecondaryIndex> probeIndex(Table inner, String column) {
+        if (inner.primaryKey().get(0).equals(column)) {
+            return Optional.empty();
         }
+        return Optional.of(inner.indexLeadingWith(column).orElseThrow(() -> new IllegalArgumentException(
+                "cannot probe " + inner.name() + "." + column + ": it neither leads the primary key nor an index")));
     }
 
     /** Runs the join with at most {@code budget} tasks (and so I/Os) in flight. */
