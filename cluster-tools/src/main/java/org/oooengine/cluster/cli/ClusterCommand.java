@@ -10,6 +10,7 @@ import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.cluster.ClusterSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code ooo cluster start|stop|status}: the local multi-node cluster on this machine. */
@@ -25,8 +26,10 @@ final class ClusterCommand {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--nodes", defaultValue = "4", paramLabel = "N", description = "number of nodes (default: ${DEFAULT-VALUE})")
-        int nodes;
+        @Option(names = "--nodes", paramLabel = "N",
+                description = "number of nodes of a new cluster (default: " + LocalCluster.DEFAULT_NODES
+                        + "); an existing cluster keeps its own")
+        Integer nodes;
 
         @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
         Path dir;
@@ -46,12 +49,27 @@ final class ClusterCommand {
 
         @Override
         public Integer call() throws Exception {
+            if (nodes != null && nodes < 1) {
+                throw new ParameterException(spec.commandLine(), "--nodes must be at least 1, got " + nodes);
+            }
+            int count = nodes == null ? LocalCluster.DEFAULT_NODES : nodes;
+            if (basePort < 1 || basePort + count - 1 > 65535) {
+                throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " leaves no room for "
+                        + count + " node ports in 1..65535");
+            }
+            if (bufferPoolMb < 1) {
+                throw new ParameterException(spec.commandLine(), "--buffer-pool-mb must be at least 1, got " + bufferPoolMb);
+            }
+            if (!heap.matches("\\d+[kKmMgG]?")) {
+                throw new ParameterException(spec.commandLine(), "--node-heap must be a JVM size such as 512m or 2g, got '"
+                        + heap + "'");
+            }
             List<String> args = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(bufferPoolMb)));
             if (bufferedIo) {
                 args.add("--buffered-io");
             }
             LocalCluster c = new LocalCluster(dir);
-            ClusterSpec s = c.start(nodes, basePort, heap, args);
+            ClusterSpec s = c.start(nodes == null ? 0 : nodes, basePort, heap, args);
             PrintWriter out = spec.commandLine().getOut();
             out.printf("cluster %s: %d nodes up (%s)%n", c.dir(), s.nodes().size(),
                     String.join(", ", s.nodes().stream().map(n -> n.id() + " " + n.host() + ":" + n.port()).toList()));

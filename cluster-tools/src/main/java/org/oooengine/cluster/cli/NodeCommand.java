@@ -40,6 +40,10 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (bufferPoolMb < 1 || ioThreads < 1 || timeoutMs < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--buffer-pool-mb, --io-threads and --timeout-ms must be at least 1");
+        }
         StoreOptions options = StoreOptions.defaults().withBufferPoolBytes((long) bufferPoolMb << 20)
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
         NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs));

@@ -27,6 +27,7 @@ import org.oooengine.core.net.RemoteException;
  */
 public final class LocalCluster {
     public static final int DEFAULT_BASE_PORT = 7101;
+    public static final int DEFAULT_NODES = 4;
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -49,7 +50,7 @@ public final class LocalCluster {
      * Creates the cluster files when absent, checks that nothing runs and every port is free,
      * starts the daemons and waits until each answers.
      *
-     * @param nodes    node count; must match an existing cluster file
+     * @param nodes    node count; 0 = an existing cluster's own, or {@link #DEFAULT_NODES} for a new one
      * @param nodeArgs extra arguments for every {@code ooo node} (e.g. buffer pool size)
      */
     public ClusterSpec start(int nodes, int basePort, String heap, List<String> nodeArgs) throws Exception {
@@ -61,10 +62,7 @@ public final class LocalCluster {
                         + nodes + "; use another --dir for a cluster of another size");
             }
         } else {
-            if (nodes < 1) {
-                throw new IllegalArgumentException("--nodes must be at least 1, got " + nodes);
-            }
-            spec = ClusterSpec.local("local", nodes, basePort);
+            spec = ClusterSpec.local("local", nodes > 0 ? nodes : DEFAULT_NODES, basePort);
             spec.write(dir);
             ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
         }
