@@ -13,10 +13,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code ooo cluster start|stop|status}: the local multi-node cluster on this machine. */
+/** {@code ooo cluster start|stop|status|route}: the local multi-node cluster on this machine. */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = "Start, stop and inspect a local cluster: node daemons as separate processes on loopback.",
-        subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class, ClusterCommand.Status.class})
+        subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class, ClusterCommand.Status.class,
+                ClusterCommand.Route.class})
 final class ClusterCommand {
 
     @Command(name = "start", mixinStandardHelpOptions = true,
@@ -122,6 +123,49 @@ final class ClusterCommand {
                         s.rows().isEmpty() ? "-" : s.rows().toString());
             }
             return status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
+        }
+    }
+
+    @Command(name = "route", mixinStandardHelpOptions = true,
+            description = {"Make members dial each node through a proxy listening at the node's port plus an offset "
+                    + "(see net-delay.sh), or directly again. The cluster must be stopped: nodes read routes at start.",
+                    "Prints one line per node: id, listen address, dial address."})
+    static final class Route implements Callable<Integer> {
+        @Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        Path dir;
+
+        @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")
+        Target target;
+
+        static final class Target {
+            @Option(names = "--via-port-offset", paramLabel = "K", description = "dial node port + K on the node's host")
+            Integer offset;
+
+            @Option(names = "--direct", description = "dial each node at its own port")
+            boolean direct;
+        }
+
+        @Override
+        public Integer call() {
+            int offset = target.direct ? 0 : target.offset;
+            if (!target.direct && offset == 0) {
+                throw new ParameterException(spec.commandLine(), "--via-port-offset must not be 0 (use --direct)");
+            }
+            ClusterSpec s;
+            try {
+                s = new LocalCluster(dir).route(offset);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            for (ClusterSpec.NodeSpec n : s.nodes()) {
+                var dial = n.dialAddress();
+                out.printf("%s %s:%d %s:%d%n", n.id(), n.host(), n.port(), dial.getHostString(), dial.getPort());
+            }
+            return 0;
         }
     }
 }

@@ -160,6 +160,33 @@ public final class LocalCluster {
         return stopped;
     }
 
+    /**
+     * Makes members dial every node at its port plus {@code portOffset} on the same host (where a
+     * proxy listens, e.g. one that adds network delay), or directly again when {@code portOffset}
+     * is 0. Nodes read the routes when they start, so the cluster must be stopped.
+     */
+    public ClusterSpec route(int portOffset) {
+        ClusterSpec spec = ClusterSpec.read(dir);
+        List<String> running = spec.nodes().stream().map(ClusterSpec.NodeSpec::id)
+                .filter(id -> runningProcess(id).isPresent()).toList();
+        if (!running.isEmpty()) {
+            throw new ClusterException("nodes " + running + " are running and read their routes only at start; stop the "
+                    + "cluster first: ooo cluster stop --dir " + dir);
+        }
+        List<ClusterSpec.NodeSpec> routed = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            int port = n.port() + portOffset;
+            if (port < 1 || port > 65535) {
+                throw new IllegalArgumentException("port offset " + portOffset + " puts node " + n.id() + " at port " + port);
+            }
+            String connect = portOffset == 0 ? null : n.host() + ":" + port;
+            routed.add(new ClusterSpec.NodeSpec(n.id(), n.host(), n.port(), connect, n.dataDir()));
+        }
+        ClusterSpec updated = spec.withNodes(routed);
+        updated.write(dir);
+        return updated;
+    }
+
     /** Each node's process and, when it answers, its uptime and rows per table. */
     public List<NodeStatus> status() {
         ClusterSpec spec = ClusterSpec.read(dir);

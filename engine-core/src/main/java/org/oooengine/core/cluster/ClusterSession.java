@@ -138,19 +138,32 @@ public final class ClusterSession implements AutoCloseable {
     public List<byte[]> allKeys(String table, String index, int pageSize) {
         List<byte[]> keys = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            byte[] from = new byte[0];
-            while (true) {
-                Frame f = await(peers.client(n.id()).call(OpCode.INDEX_RANGE_LOOKUP,
-                        Messages.rangeLookup(table, index, from, null, pageSize)));
-                List<PartitionRouter.Entry> page = Messages.readEntries(f.reader());
-                page.forEach(e -> keys.add(e.key()));
-                if (page.size() < pageSize) {
-                    break;
-                }
-                from = KeyCodec.successor(page.get(page.size() - 1).key());
-            }
+            keys.addAll(nodeKeys(n.id(), table, index, pageSize, Integer.MAX_VALUE));
         }
         return keys;
+    }
+
+    /** The first {@code max} keys of an index (null: the clustered tree) on one node, in key order. */
+    public List<byte[]> nodeKeys(String node, String table, String index, int pageSize, int max) {
+        List<byte[]> keys = new ArrayList<>();
+        byte[] from = new byte[0];
+        while (keys.size() < max) {
+            int limit = Math.min(pageSize, max - keys.size());
+            Frame f = await(peers.client(node).call(OpCode.INDEX_RANGE_LOOKUP,
+                    Messages.rangeLookup(table, index, from, null, limit)));
+            List<PartitionRouter.Entry> page = Messages.readEntries(f.reader());
+            page.forEach(e -> keys.add(e.key()));
+            if (page.size() < limit) {
+                break;
+            }
+            from = KeyCodec.successor(page.get(page.size() - 1).key());
+        }
+        return keys;
+    }
+
+    /** Index lookups and row fetches on any node, as a join fragment issues them (answers on the session's threads). */
+    public PartitionRouter router() {
+        return new ClusterRouter("coordinator", peers);
     }
 
     /** Result of a distributed join: rows delivered to the sink, wall time, each node's figures. */

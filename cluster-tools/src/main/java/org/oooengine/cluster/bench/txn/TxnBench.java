@@ -1,5 +1,6 @@
 package org.oooengine.cluster.bench.txn;
 
+import org.oooengine.cluster.bench.LatencyHistogram;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;

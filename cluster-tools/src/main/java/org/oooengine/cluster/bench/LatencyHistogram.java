@@ -1,18 +1,18 @@
-package org.oooengine.cluster.bench.txn;
+package org.oooengine.cluster.bench;
 
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 
-/** Commit latencies of one thread in 100 ns buckets up to 100 ms; longer ones are kept exactly. */
-final class LatencyHistogram {
+/** Latencies in 100 ns buckets up to 100 ms; longer ones are kept exactly. Not thread-safe. */
+public final class LatencyHistogram {
     private static final int BUCKET_NANOS = 100;
     private static final int BUCKETS = 1_000_000;
     private final int[] counts = new int[BUCKETS];
     private final List<Long> overflow = new ArrayList<>();
     private long total;
 
-    void record(long nanos) {
+    public void record(long nanos) {
         long b = nanos / BUCKET_NANOS;
         if (b < BUCKETS) {
             counts[(int) b]++;
@@ -22,11 +22,11 @@ final class LatencyHistogram {
         total++;
     }
 
-    long count() {
+    public long count() {
         return total;
     }
 
-    void addTo(LatencyHistogram sum) {
+    public void addTo(LatencyHistogram sum) {
         for (int i = 0; i < BUCKETS; i++) {
             sum.counts[i] += counts[i];
         }
@@ -35,7 +35,7 @@ final class LatencyHistogram {
     }
 
     /** The latency at quantile {@code q} in microseconds (upper edge of its bucket); 0 when empty. */
-    double quantileMicros(double q) {
+    public double quantileMicros(double q) {
         if (total == 0) {
             return 0;
         }

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The cluster figures of docs/benchmarks/cluster.md that need more than one `ooo bench` call.
+#
+#   bench-cluster.sh delay   --dir D [--delays 0,1,2] [--selectivities 0.001,0.0001] [--out O]
+#       PL in every distributed mode, directly and then through the Toxiproxy delay proxy at each
+#       added delay in ms (net-delay.sh), plus the remote-fetch micro-benchmark at each.
+#   bench-cluster.sh scaling --dirs 1:D1,2:D2,4:D4,8:D8 [--selectivities 0.001] [--out O]
+#       Weak scaling: OL and PL at fixed selectivities on clusters of N nodes, each holding the same
+#       data per node (load them with ooo load tpch --sf <N x per-node SF>).
+#
+# Clusters must be loaded and stopped; the script starts and stops them. Results go to O (default:
+# the current directory) as JSON, markdown and PNG, one set per configuration.
+set -euo pipefail
+
+here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
+root="$(cd "$here/../../../.." && pwd)"
+ooo="${OOO:-$root/ooo}"
+export OOO="$ooo"
+
+die() { echo "bench-cluster: $*" >&2; exit 1; }
+usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+
+cmd="${1:-}"
+[[ -z "$cmd" ]] && usage 2
+shift
+dir="" dirs="" delays="0,1,2" sels="" out="."
+while [[ $# -gt 0 ]]; do
+    case "$1" in
+        --dir) dir="$2"; shift 2 ;;
+        --dirs) dirs="$2"; shift 2 ;;
+        --delays) delays="$2"; shift 2 ;;
+        --selectivities) sels="$2"; shift 2 ;;
+        --out) out="$2"; shift 2 ;;
+        -h|--help) usage 0 ;;
+        *) echo "bench-cluster: unknown option $1" >&2; usage 2 ;;
+    esac
+done
+mkdir -p "$out"
+
+sweep() { # cluster-dir query selectivities modes name
+    echo "== $5 ($(date +%T))" >&2
+    "$ooo" bench sweep --cluster "$1" --query "$2" --cold --selectivities "$3" --modes "$4" \
+        --json-out "$out/$5.json" --markdown "$out/$5.md" --plot "$out/$5.png"
+}
+
+fetch() { # cluster-dir name
+    echo "== $2 ($(date +%T))" >&2
+    "$ooo" bench fetch --cluster "$1" --json --plot "$out/$2.png" >"$out/$2.json"
+}
+
+case "$cmd" in
+    delay)
+        [[ -n "$dir" ]] || die "delay needs --dir <cluster-dir>"
+        sels="${sels:-0.001,0.0001}"
+        trap '"$ooo" cluster stop --dir "$dir" >/dev/null; "$here/net-delay.sh" down --dir "$dir" >/dev/null' EXIT
+        "$ooo" cluster start --dir "$dir"
+        sweep "$dir" PL "$sels" ooo,ooo-local,inorder delay-direct-PL
+        fetch "$dir" fetch-direct
+        "$ooo" cluster stop --dir "$dir"
+        "$here/net-delay.sh" up --dir "$dir" --delay-ms 0
+        "$ooo" cluster start --dir "$dir"
+        for d in ${delays//,/ }; do
+            "$here/net-delay.sh" set --dir "$dir" --delay-ms "$d"
+            sweep "$dir" PL "$sels" ooo,ooo-local,inorder "delay-proxy-${d}ms-PL"
+            fetch "$dir" "fetch-proxy-${d}ms"
+        done
+        ;;
+    scaling)
+        [[ -n "$dirs" ]] || die "scaling needs --dirs N:<cluster-dir>,..."
+        sels="${sels:-0.001}"
+        for entry in ${dirs//,/ }; do
+            n="${entry%%:*}" d="${entry#*:}"
+            "$ooo" cluster start --dir "$d"
+            for q in OL PL; do
+                sweep "$d" "$q" "$sels" ooo,inorder "scaling-${n}nodes-$q" || { "$ooo" cluster stop --dir "$d"; exit 1; }
+            done
+            "$ooo" cluster stop --dir "$d"
+        done
+        ;;
+    *) echo "bench-cluster: unknown command $cmd" >&2; usage 2 ;;
+esac
