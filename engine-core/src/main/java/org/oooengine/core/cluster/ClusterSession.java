@@ -12,17 +12,23 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.exec.RowSink;
+import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.OpCode;
+import org.oooengine.core.net.PayloadReader;
+import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.RowCodec;
 
 /**
  * The coordinator's view of a running cluster: it starts a fragment of a query on every node,
@@ -45,13 +51,17 @@ public final class ClusterSession implements AutoCloseable {
 
     /** Connects to every node of the cluster in {@code clusterDir}. */
     public static ClusterSession open(Path clusterDir, String member, Duration timeout) {
-        ClusterSpec spec = ClusterSpec.read(clusterDir);
+        return open(ClusterSpec.read(clusterDir), ClusterSpec.readSecret(clusterDir), member, timeout);
+    }
+
+    /** Connects to every node of a cluster described elsewhere (e.g. in a MapReduce job's configuration). */
+    public static ClusterSession open(ClusterSpec spec, ClusterSecret secret, String member, Duration timeout) {
         ExecutorService callbacks = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "ooo-coordinator");
             t.setDaemon(true);
             return t;
         });
-        Peers peers = new Peers(member, spec, ClusterSpec.readSecret(clusterDir), callbacks, timeout);
+        Peers peers = new Peers(member, spec, secret, callbacks, timeout);
         try {
             for (ClusterSpec.NodeSpec n : spec.nodes()) {
                 peers.client(n.id());
@@ -161,6 +171,11 @@ public final class ClusterSession implements AutoCloseable {
         return keys;
     }
 
+    /** Rows of one node's partition of {@code table} whose indexed {@code range} column lies in the range. */
+    public long countRange(String node, String table, ColumnRange range) {
+        return await(peers.client(node).call(OpCode.COUNT_RANGE, Messages.countRange(table, range))).reader().getLong();
+    }
+
     /** Index lookups and row fetches on any node, as a join fragment issues them (answers on the session's threads). */
     public PartitionRouter router() {
         return new ClusterRouter("coordinator", peers);
@@ -170,26 +185,74 @@ public final class ClusterSession implements AutoCloseable {
     public record JoinRun(long rows, double seconds, List<FragmentStats> fragments) {
     }
 
+    /** Part of one node's result stream: its rows, and how many outer rows (or scanned rows) it has finished. */
+    public record Chunk(long progress, List<Object[]> rows) {
+    }
+
+    /**
+     * Runs a join's fragment on one node: its partition of the outer table joined with the inner
+     * table wherever that lives. Chunks (empty ones are heartbeats) arrive on the session's threads,
+     * one at a time; cancelling the returned future cancels the fragment.
+     */
+    public CompletableFuture<FragmentStats> fragment(String node, JoinSpec spec, ExecutionMode mode, int budget,
+                                                     Consumer<Chunk> chunks) {
+        byte[] request = Messages.fragment(new Messages.Fragment(spec, mode, budget));
+        CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_FRAGMENT, request,
+                chunk -> chunks.accept(Messages.readResultChunk(chunk.reader())));
+        CompletableFuture<FragmentStats> stats = end.thenApply(f -> {
+            try {
+                return JSON.readValue(f.payload(), FragmentStats.class);
+            } catch (Exception e) {
+                throw new IllegalStateException("node " + node + " sent an unreadable fragment summary", e);
+            }
+        });
+        stats.whenComplete((v, e) -> {
+            if (stats.isCancelled()) {
+                end.cancel(false);
+            }
+        });
+        return stats;
+    }
+
+    /**
+     * Streams every row of one node's partition of {@code table}, in primary-key order; chunks
+     * arrive on the session's threads, one at a time. Completes with the row count.
+     */
+    public CompletableFuture<Long> scan(String node, String table, Consumer<List<Object[]>> rows) {
+        StoreManifest.TableMeta t = manifest(node).table(table);
+        RowCodec codec = new RowCodec(t.schema());
+        CompletableFuture<Frame> end = peers.client(node).stream(OpCode.SCAN_PARTITION,
+                new PayloadWriter(32).putString(table).toByteArray(), chunk -> {
+                    PayloadReader r = chunk.reader();
+                    int n = r.getVarInt();
+                    List<Object[]> decoded = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        decoded.add(codec.decode(r.getBytes()));
+                    }
+                    rows.accept(decoded);
+                });
+        CompletableFuture<Long> count = end.thenApply(f -> f.reader().getLong());
+        count.whenComplete((v, e) -> {
+            if (count.isCancelled()) {
+                end.cancel(false);
+            }
+        });
+        return count;
+    }
+
     /** Runs a join on every node at once; rows go to {@code sink} (from the coordinator's threads). */
     public JoinRun join(JoinSpec spec, ExecutionMode mode, int budget, RowSink sink) {
-        byte[] request = Messages.fragment(new Messages.Fragment(spec, mode, budget));
         long t0 = System.nanoTime();
         long[] rows = {0};
-        List<CompletableFuture<Frame>> ends = new ArrayList<>();
+        List<CompletableFuture<FragmentStats>> ends = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : this.spec.nodes()) {
-            NodeClient c = peers.client(n.id());
-            ends.add(c.stream(OpCode.RUN_FRAGMENT, request, chunk -> {
-                List<Object[]> got = Messages.readRows(chunk.reader());
-                if (got.isEmpty()) {
-                    return; // a heartbeat: the fragment is still working
-                }
+            ends.add(fragment(n.id(), spec, mode, budget, chunk -> {
                 synchronized (rows) {
-                    rows[0] += got.size();
-                    got.forEach(sink::accept);
+                    rows[0] += chunk.rows().size();
+                    chunk.rows().forEach(sink::accept);
                 }
             }));
         }
-        List<FragmentStats> fragments = new ArrayList<>();
         try {
             CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).join();
         } catch (CompletionException e) {
@@ -197,19 +260,12 @@ public final class ClusterSession implements AutoCloseable {
             throw firstFailure(ends, e);
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
-        for (CompletableFuture<Frame> end : ends) {
-            try {
-                fragments.add(JSON.readValue(end.join().payload(), FragmentStats.class));
-            } catch (Exception e) {
-                throw new IllegalStateException("unreadable fragment summary", e);
-            }
-        }
-        return new JoinRun(rows[0], seconds, fragments);
+        return new JoinRun(rows[0], seconds, ends.stream().map(CompletableFuture::join).toList());
     }
 
     // allOf fails with whichever failure it met first; prefer one naming a node.
-    private static RuntimeException firstFailure(List<CompletableFuture<Frame>> ends, CompletionException e) {
-        for (CompletableFuture<Frame> f : ends) {
+    private static RuntimeException firstFailure(List<? extends CompletableFuture<?>> ends, CompletionException e) {
+        for (CompletableFuture<?> f : ends) {
             if (f.isCompletedExceptionally()) {
                 try {
                     f.join();

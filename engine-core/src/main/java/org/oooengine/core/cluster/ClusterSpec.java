@@ -126,6 +126,23 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
         JsonFiles.writeAtomically(dir.resolve(FILE_NAME), this);
     }
 
+    /** This spec as cluster.json text, e.g. to ship in a MapReduce job's configuration. */
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot serialise cluster spec", e);
+        }
+    }
+
+    public static ClusterSpec fromJson(String json) {
+        try {
+            return JSON.readValue(json, ClusterSpec.class);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not a cluster spec: " + e.getMessage(), e);
+        }
+    }
+
     public static ClusterSpec read(Path dir) {
         Path f = dir.resolve(FILE_NAME);
         if (!Files.isRegularFile(f)) {

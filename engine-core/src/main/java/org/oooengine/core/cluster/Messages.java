@@ -100,47 +100,39 @@ final class Messages {
     record Fragment(JoinSpec spec, ExecutionMode mode, int budget) {
     }
 
+    static byte[] countRange(String table, ColumnRange range) {
+        PayloadWriter w = new PayloadWriter(64).putString(table);
+        JoinSpecCodec.writeRange(w, range);
+        return w.toByteArray();
+    }
+
     static byte[] fragment(Fragment f) {
-        JoinSpec s = f.spec();
-        PayloadWriter w = new PayloadWriter(256).putString(f.mode().name()).putVarInt(f.budget())
-                .putString(s.outerTable()).putString(s.outerRange().column());
-        ValueCodec.writeRow(w, new Object[] {s.outerRange().low(), s.outerRange().high()});
-        w.putString(s.outerJoin()).putString(s.innerTable()).putString(s.innerJoin()).putVarInt(s.output().size());
-        s.output().forEach(w::putString);
+        PayloadWriter w = new PayloadWriter(256).putString(f.mode().name()).putVarInt(f.budget());
+        JoinSpecCodec.write(w, f.spec());
         return w.toByteArray();
     }
 
     static Fragment readFragment(PayloadReader r) {
         ExecutionMode mode = ExecutionMode.valueOf(r.getString());
         int budget = r.getVarInt();
-        String outer = r.getString();
-        String column = r.getString();
-        Object[] bounds = ValueCodec.readRow(r);
-        String outerJoin = r.getString();
-        String inner = r.getString();
-        String innerJoin = r.getString();
-        int n = r.getVarInt();
-        List<String> output = new ArrayList<>();
-        for (int i = 0; i < n; i++) {
-            output.add(r.getString());
-        }
-        return new Fragment(new JoinSpec(outer, new ColumnRange(column, bounds[0], bounds[1]), outerJoin, inner, innerJoin,
-                output), mode, budget);
+        return new Fragment(JoinSpecCodec.read(r), mode, budget);
     }
 
-    static byte[] rows(List<Object[]> rows) {
-        PayloadWriter w = new PayloadWriter(64 + rows.size() * 64).putVarInt(rows.size());
+    /** A chunk of a fragment's result: the outer rows the fragment has finished so far, then rows. */
+    static byte[] resultChunk(long outerRowsDone, List<Object[]> rows) {
+        PayloadWriter w = new PayloadWriter(64 + rows.size() * 64).putLong(outerRowsDone).putVarInt(rows.size());
         rows.forEach(row -> ValueCodec.writeRow(w, row));
         return w.toByteArray();
     }
 
-    static List<Object[]> readRows(PayloadReader r) {
+    static ClusterSession.Chunk readResultChunk(PayloadReader r) {
+        long done = r.getLong();
         int n = r.getVarInt();
         List<Object[]> out = new ArrayList<>(Math.min(n, 4096));
         for (int i = 0; i < n; i++) {
             out.add(ValueCodec.readRow(r));
         }
-        return out;
+        return new ClusterSession.Chunk(done, out);
     }
 
     /** Flag of a statistics request: empty the buffer pool first, so the next query reads the disk. */

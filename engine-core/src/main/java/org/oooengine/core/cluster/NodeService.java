@@ -18,7 +18,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.DistributedIndexJoin;
+import org.oooengine.core.exec.IndexRangeScan;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
@@ -105,6 +107,13 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case BULK_LOAD -> {
                 byte[] payload = request.payload();
                 loads.execute(() -> answer(out, () -> out.reply(loadStep(new PayloadReader(payload)))));
+            }
+            case COUNT_RANGE -> {
+                String table = r.getString();
+                ColumnRange range = JoinSpecCodec.readRange(r);
+                fragments.execute(() -> answer(out, () -> out.reply(new PayloadWriter(8)
+                        .putLong(new IndexRangeScan(requireStore().table(table), range, new int[0], null).count())
+                        .toByteArray())));
             }
             case RUN_FRAGMENT -> {
                 Messages.Fragment f = Messages.readFragment(r);
@@ -296,14 +305,14 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
         int budget = f.mode() == ExecutionMode.INORDER ? 1 : f.budget();
         long frames0 = peers.framesSent();
-        ResultStreamer sink = new ResultStreamer(out, timeout);
+        DistributedIndexJoin join = new DistributedIndexJoin(s, router, f.spec());
+        ResultStreamer sink = new ResultStreamer(out, timeout, join::outerRowsDone);
         // A fragment may run long between result chunks; an empty chunk tells the requester it is alive.
-        byte[] heartbeat = Messages.rows(List.of());
-        var beat = heartbeats.scheduleAtFixedRate(() -> out.chunk(heartbeat), HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
+        var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
         DistributedIndexJoin.Stats st;
         try {
-            st = new DistributedIndexJoin(s, router, f.spec()).run(budget, sink);
+            st = join.run(budget, sink);
             sink.flush();
         } finally {
             beat.cancel(false);

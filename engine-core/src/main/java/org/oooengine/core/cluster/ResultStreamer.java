@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.function.LongSupplier;
 import org.oooengine.core.exec.RowSink;
 import org.oooengine.core.net.Responder;
 
@@ -16,11 +17,13 @@ final class ResultStreamer implements RowSink {
 
     private final Responder responder;
     private final Duration timeout;
+    private final LongSupplier outerRowsDone;
     private List<Object[]> chunk = new ArrayList<>(ROWS_PER_CHUNK);
 
-    ResultStreamer(Responder responder, Duration timeout) {
+    ResultStreamer(Responder responder, Duration timeout, LongSupplier outerRowsDone) {
         this.responder = responder;
         this.timeout = timeout;
+        this.outerRowsDone = outerRowsDone;
     }
 
     @Override
@@ -29,6 +32,11 @@ final class ResultStreamer implements RowSink {
         if (chunk.size() >= ROWS_PER_CHUNK) {
             send();
         }
+    }
+
+    /** An empty chunk: tells the requester the fragment is alive, and how far it got. */
+    void heartbeat() {
+        responder.chunk(Messages.resultChunk(outerRowsDone.getAsLong(), List.of()));
     }
 
     synchronized void flush() {
@@ -41,7 +49,7 @@ final class ResultStreamer implements RowSink {
         if (responder.cancelled()) {
             throw new CancellationException("the requester cancelled the query or went away");
         }
-        responder.chunk(Messages.rows(chunk));
+        responder.chunk(Messages.resultChunk(outerRowsDone.getAsLong(), chunk));
         chunk = new ArrayList<>(ROWS_PER_CHUNK);
         responder.awaitWritableOrFail(timeout);
     }

@@ -34,6 +34,7 @@ public final class DistributedIndexJoin {
     private final boolean[] innerColumns;
     private final LongAdder localProbes = new LongAdder();
     private final LongAdder remoteRequests = new LongAdder();
+    private final LongAdder outerRowsDone = new LongAdder();
 
     /** Probes and remote requests of one run, besides the storage figures. */
     public record Stats(ExecutionStats execution, long rows, long localProbes, long remoteRequests) {
@@ -66,12 +67,17 @@ public final class DistributedIndexJoin {
             rows.increment();
             sink.accept(row);
         };
-        scan.start(scheduler, outerRow -> probe(scheduler, outerRow, counted));
+        scan.start(scheduler, outerRow -> probe(scheduler, outerRow, counted).thenRun(outerRowsDone::increment));
         ExecutionStats stats = ExecutionStats.measure(store, () -> {
             scheduler.start().join();
             return scheduler;
         });
         return new Stats(stats, rows.sum(), localProbes.sum(), remoteRequests.sum());
+    }
+
+    /** Outer rows whose probe has answered so far: the progress of a running join. */
+    public long outerRowsDone() {
+        return outerRowsDone.sum();
     }
 
     private CompletableFuture<?> probe(TaskScheduler scheduler, Object[] outerRow, RowSink sink) {

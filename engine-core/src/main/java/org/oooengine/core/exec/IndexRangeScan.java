@@ -55,6 +55,24 @@ public final class IndexRangeScan {
         return fetchRows;
     }
 
+    /** Index entries in the range, counted by walking the leaves (no rows read); blocks the calling thread. */
+    public long count() {
+        Page leaf = index.tree().seek(from).join();
+        long n = 0;
+        for (int i = leaf.lowerBound(from); ; i = 0) {
+            for (; i < leaf.count(); i++) {
+                if (toExclusive != null && leaf.compareKey(i, toExclusive) >= 0) {
+                    return n;
+                }
+                n++;
+            }
+            if (leaf.next() < 0) {
+                return n;
+            }
+            leaf = index.tree().page(leaf.next()).join();
+        }
+    }
+
     /** Queues the scan on the scheduler; each qualifying row goes to {@code downstream} inside a task. */
     public void start(TaskScheduler scheduler, TaskContinuation downstream) {
         scheduler.produce(() -> index.tree().seek(from).thenAccept(

@@ -39,6 +39,11 @@ public final class ClusterSecret {
         return new ClusterSecret(k);
     }
 
+    /** The key itself, for a channel that keeps secrets (e.g. a MapReduce job's credentials). */
+    public byte[] key() {
+        return key.clone();
+    }
+
     /** Reads a secret file: the key as hex on one line. */
     public static ClusterSecret read(Path file) {
         try {

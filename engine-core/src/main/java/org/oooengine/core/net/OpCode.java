@@ -33,7 +33,9 @@ public enum OpCode {
     /** Rows to store in a table partition, streamed by the loader. */
     BULK_LOAD(21),
     /** Runs a query fragment on the node and streams its result rows. */
-    RUN_FRAGMENT(22);
+    RUN_FRAGMENT(22),
+    /** How many rows of a table partition fall in a range of an indexed column. */
+    COUNT_RANGE(23);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -66,11 +66,7 @@ public final class Store implements AutoCloseable {
     }
 
     private Table openTable(StoreManifest.TableMeta meta) {
-        List<Column> cols = new ArrayList<>();
-        for (StoreManifest.ColumnMeta c : meta.columns()) {
-            cols.add(new Column(c.name(), DataType.parse(c.type())));
-        }
-        Schema schema = new Schema(cols);
+        Schema schema = meta.schema();
         int[] pk = schema.indexesOf(meta.primaryKey());
         Map<String, SecondaryIndex> indexes = new HashMap<>();
         for (StoreManifest.IndexMeta ix : meta.indexes()) {

@@ -1,13 +1,18 @@
 package org.oooengine.core.store;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.oooengine.core.storage.StorageException;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
 
 /**
  * {@code store.json}: the schema, row counts and load parameters of a store directory. Written last
@@ -31,6 +36,14 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
 
     public record TableMeta(String name, List<ColumnMeta> columns, List<String> primaryKey, long rows, long dataBytes,
                             String file, List<IndexMeta> indexes) {
+        @JsonIgnore
+        public Schema schema() {
+            List<Column> cols = new ArrayList<>();
+            for (ColumnMeta c : columns) {
+                cols.add(new Column(c.name(), DataType.parse(c.type())));
+            }
+            return new Schema(cols);
+        }
     }
 
     public TableMeta table(String name) {

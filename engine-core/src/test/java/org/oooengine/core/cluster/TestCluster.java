@@ -10,15 +10,15 @@ import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.store.StoreOptions;
 
 /** Nodes of a cluster started in this JVM on free loopback ports, for tests. */
-final class TestCluster implements AutoCloseable {
-    static final Duration TIMEOUT = Duration.ofSeconds(5);
+public final class TestCluster implements AutoCloseable {
+    public static final Duration TIMEOUT = Duration.ofSeconds(5);
     static final StoreOptions OPTIONS = StoreOptions.defaults().withBufferPoolBytes(512 << 10).withIoThreads(16);
 
-    final Path dir;
-    final ClusterSpec spec;
+    public final Path dir;
+    public final ClusterSpec spec;
     final List<NodeDaemon> daemons = new ArrayList<>();
 
-    TestCluster(Path dir, int nodes) throws IOException {
+    public TestCluster(Path dir, int nodes) throws IOException {
         this.dir = dir;
         ClusterSpec local = ClusterSpec.local("test", nodes, 0);
         List<ClusterSpec.NodeSpec> withPorts = new ArrayList<>();
@@ -33,7 +33,7 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    ClusterSession session() {
+    public ClusterSession session() {
         return ClusterSession.open(dir, "test-coordinator", TIMEOUT);
     }
 
@@ -41,13 +41,13 @@ final class TestCluster implements AutoCloseable {
         return daemons.stream().filter(d -> d.id().equals(id)).findFirst().orElseThrow();
     }
 
-    void stop(String id) {
+    public void stop(String id) {
         NodeDaemon d = daemon(id);
         d.close();
         daemons.remove(d);
     }
 
-    void restart(String id) {
+    public void restart(String id) {
         daemons.add(NodeDaemon.start(dir, id, OPTIONS, TIMEOUT));
     }
 

@@ -1,0 +1,62 @@
+package org.oooengine.mapreduce;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.security.Credentials;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.net.ClusterSecret;
+
+/**
+ * Which cluster a job reads: its cluster.json travels in the job configuration, its secret in the
+ * job's credentials (which Hadoop keeps out of the configuration files and logs), so tasks on
+ * any host can join the cluster without the cluster directory.
+ */
+public final class ClusterJobConf {
+    static final String SPEC = "ooo.cluster.spec";
+    static final String TIMEOUT_MS = "ooo.cluster.timeout.ms";
+    static final Text SECRET = new Text("ooo.cluster.secret");
+    /** A task waits this long for a node's answer (or a stream's next chunk) before failing. */
+    public static final long DEFAULT_TIMEOUT_MS = 60_000;
+
+    private ClusterJobConf() {
+    }
+
+    /** Points the job at the cluster described in {@code clusterDir}. */
+    public static void setCluster(Job job, Path clusterDir) {
+        setCluster(job.getConfiguration(), job.getCredentials(), ClusterSpec.read(clusterDir),
+                ClusterSpec.readSecret(clusterDir));
+    }
+
+    public static void setCluster(Configuration conf, Credentials credentials, ClusterSpec spec, ClusterSecret secret) {
+        conf.set(SPEC, spec.toJson());
+        credentials.addSecretKey(SECRET, secret.key());
+    }
+
+    public static void setTimeout(Configuration conf, Duration timeout) {
+        conf.setLong(TIMEOUT_MS, timeout.toMillis());
+    }
+
+    static ClusterSpec spec(Configuration conf) {
+        String json = conf.get(SPEC);
+        if (json == null) {
+            throw new IllegalStateException("the job names no cluster: call ClusterJobConf.setCluster(job, clusterDir)");
+        }
+        return ClusterSpec.fromJson(json);
+    }
+
+    /** Joins the job's cluster as {@code member}. */
+    static ClusterSession open(JobContext context, String member) {
+        byte[] key = context.getCredentials().getSecretKey(SECRET);
+        if (key == null) {
+            throw new IllegalStateException("the job carries no cluster secret: call ClusterJobConf.setCluster(job, clusterDir)");
+        }
+        Configuration conf = context.getConfiguration();
+        return ClusterSession.open(spec(conf), new ClusterSecret(key), member,
+                Duration.ofMillis(conf.getLong(TIMEOUT_MS, DEFAULT_TIMEOUT_MS)));
+    }
+}

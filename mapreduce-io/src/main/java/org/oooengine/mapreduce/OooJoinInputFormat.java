@@ -1,0 +1,105 @@
+package org.oooengine.mapreduce;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.cluster.JoinSpecCodec;
+import org.oooengine.core.exec.JoinSpec;
+
+/**
+ * Joined rows as MapReduce input: one split per partition of the outer table, on the owning
+ * node's host. Its reader runs that partition's out-of-order index nested-loop join on the node
+ * — local and remote probes asynchronous, under one in-flight budget — and hands the joined rows
+ * to the mapper as they stream in. Values are rows in the order of the spec's output columns
+ * ({@link #columns(Configuration)}). Partitions with no outer row in range get no split.
+ */
+public final class OooJoinInputFormat extends InputFormat<NullWritable, RowWritable> {
+    static final String SPEC = "ooo.join.spec";
+    static final String MODE = "ooo.join.mode";
+    static final String BUDGET = "ooo.join.budget";
+    /** Tasks in flight per node unless the job sets {@code ooo.join.budget}. */
+    public static final int DEFAULT_BUDGET = 128;
+
+    public static void setJoin(Job job, JoinSpec spec) {
+        setJoin(job, spec, ExecutionMode.OOO, DEFAULT_BUDGET);
+    }
+
+    public static void setJoin(Job job, JoinSpec spec, ExecutionMode mode, int budget) {
+        if (budget < 1) {
+            throw new IllegalArgumentException("the in-flight budget must be at least 1, got " + budget);
+        }
+        Configuration conf = job.getConfiguration();
+        setJoinSpec(conf, spec);
+        conf.set(MODE, mode.name());
+        conf.setInt(BUDGET, budget);
+    }
+
+    static void setJoinSpec(Configuration conf, JoinSpec spec) {
+        conf.set(SPEC, JoinSpecCodec.toBase64(spec));
+    }
+
+    public static JoinSpec spec(Configuration conf) {
+        String text = conf.get(SPEC);
+        if (text == null) {
+            throw new IllegalStateException("the job has no join: call OooJoinInputFormat.setJoin(job, spec)");
+        }
+        return JoinSpecCodec.fromBase64(text);
+    }
+
+    /** Names ({@code table.column}) of the values of each joined row. */
+    public static List<String> columns(Configuration conf) {
+        return spec(conf).output();
+    }
+
+    @Override
+    public List<InputSplit> getSplits(JobContext context) {
+        JoinSpec spec = spec(context.getConfiguration());
+        List<InputSplit> splits = new ArrayList<>();
+        try (ClusterSession session = ClusterJobConf.open(context, "job-client")) {
+            for (String node : session.spec().owners(spec.outerTable())) {
+                long outerRows = session.countRange(node, spec.outerTable(), spec.outerRange());
+                if (outerRows > 0) {
+                    splits.add(new PartitionSplit(spec.outerTable(), node, session.spec().node(node).host(), outerRows));
+                }
+            }
+        }
+        return splits;
+    }
+
+    @Override
+    public RecordReader<NullWritable, RowWritable> createRecordReader(InputSplit split, TaskAttemptContext context) {
+        return new JoinReader();
+    }
+
+    /** Progress: outer rows whose probes the node has finished, of the split's outer rows. */
+    private static final class JoinReader extends ClusterStreamReader {
+        private volatile long outerRowsDone;
+
+        @Override
+        protected CompletableFuture<?> start(ClusterSession session, PartitionSplit split, TaskAttemptContext context,
+                                             Consumer<List<Object[]>> rows) {
+            Configuration conf = context.getConfiguration();
+            return session.fragment(split.node(), spec(conf), ExecutionMode.valueOf(conf.get(MODE, ExecutionMode.OOO.name())),
+                    conf.getInt(BUDGET, DEFAULT_BUDGET), chunk -> {
+                        outerRowsDone = chunk.progress();
+                        rows.accept(chunk.rows());
+                    });
+        }
+
+        @Override
+        public float getProgress() {
+            return split().rows() == 0 ? 1f : Math.min(1f, (float) outerRowsDone / split().rows());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package org.oooengine.mapreduce;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.store.StoreManifest;
+
+/**
+ * Sequential scan of store partitions: one split per partition of each configured table, on the
+ * host of the node that owns it, whose reader streams the partition's rows in primary-key order.
+ * Values are whole rows in the table's column order; {@link #table(TaskAttemptContext)} tells a
+ * mapper which table its split belongs to when a job scans several.
+ */
+public final class StoreScanInputFormat extends InputFormat<NullWritable, RowWritable> {
+    static final String TABLES = "ooo.scan.tables";
+
+    /** Scans every partition of {@code tables}. */
+    public static void setTables(Job job, String... tables) {
+        job.getConfiguration().setStrings(TABLES, tables);
+    }
+
+    /** The table of the split a task reads. */
+    public static String table(TaskAttemptContext context) {
+        return context instanceof org.apache.hadoop.mapreduce.MapContext<?, ?, ?, ?> m
+                && m.getInputSplit() instanceof PartitionSplit s ? s.table() : null;
+    }
+
+    @Override
+    public List<InputSplit> getSplits(JobContext context) {
+        Configuration conf = context.getConfiguration();
+        String[] tables = conf.getStrings(TABLES);
+        if (tables == null || tables.length == 0) {
+            throw new IllegalStateException("no tables to scan: call StoreScanInputFormat.setTables(job, ...)");
+        }
+        List<InputSplit> splits = new ArrayList<>();
+        try (ClusterSession session = ClusterJobConf.open(context, "job-client")) {
+            Map<String, StoreManifest> manifests = new HashMap<>();
+            for (String t : tables) {
+                for (String node : session.spec().owners(t)) {
+                    long rows = manifests.computeIfAbsent(node, session::manifest).table(t).rows();
+                    splits.add(new PartitionSplit(t, node, session.spec().node(node).host(), rows));
+                }
+            }
+        }
+        return splits;
+    }
+
+    @Override
+    public RecordReader<NullWritable, RowWritable> createRecordReader(InputSplit split, TaskAttemptContext context) {
+        return new ScanReader();
+    }
+
+    private static final class ScanReader extends ClusterStreamReader {
+        private long rows;
+
+        @Override
+        protected CompletableFuture<?> start(ClusterSession session, PartitionSplit split, TaskAttemptContext context,
+                                             Consumer<List<Object[]>> chunks) {
+            return session.scan(split.node(), split.table(), chunks);
+        }
+
+        @Override
+        protected void countRow() {
+            rows++;
+        }
+
+        @Override
+        public float getProgress() {
+            return split().rows() == 0 ? 1f : Math.min(1f, (float) rows / split().rows());
+        }
+    }
+}

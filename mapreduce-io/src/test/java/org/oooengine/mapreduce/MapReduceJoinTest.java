@@ -1,0 +1,146 @@
+package org.oooengine.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.ClusterLoader;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.storage.Directories;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.tpch.DuckDbOracle;
+import org.oooengine.core.tpch.JoinQueries;
+import org.oooengine.core.tpch.OracleRows;
+import org.oooengine.core.tpch.TpchLoader;
+
+/**
+ * MapReduce over a three-node cluster in this JVM, under Hadoop's local job runner: joins read
+ * through {@link OooJoinInputFormat} and joins run as PSMJ jobs return exactly DuckDB's rows, and a
+ * scan job reads every row of every partition.
+ */
+class MapReduceJoinTest {
+    private static final double SF = 0.01;
+    private static java.nio.file.Path dir;
+    private static TestCluster cluster;
+    private static ClusterSession session;
+    private static Store single;
+    private static DuckDbOracle oracle;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("ooo-mr-test");
+        cluster = new TestCluster(dir.resolve("cluster"), 3);
+        session = cluster.session();
+        TpchLoader generator = new TpchLoader(SF, 4096, 1.0);
+        new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
+        generator.load(dir.resolve("single"), false, (t, d, e) -> { });
+        single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
+        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (session != null) {
+            session.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (single != null) {
+            single.close();
+        }
+        if (oracle != null) {
+            oracle.close();
+        }
+        Directories.deleteRecursively(dir);
+    }
+
+    /** The local job runner, four map and two reduce tasks at a time. */
+    static Job newJob(String name) throws Exception {
+        Configuration conf = new Configuration();
+        conf.set("mapreduce.framework.name", "local");
+        conf.set("fs.defaultFS", "file:///");
+        conf.setInt("mapreduce.local.map.tasks.maximum", 4);
+        conf.setInt("mapreduce.local.reduce.tasks.maximum", 2);
+        Job job = Job.getInstance(conf, name);
+        ClusterJobConf.setCluster(job, cluster.dir);
+        return job;
+    }
+
+    private static Path output(String name) {
+        return new Path(dir.resolve("out-" + name + "-" + System.nanoTime()).toUri());
+    }
+
+    @ParameterizedTest(name = "{0} at {1}, {2}")
+    @CsvSource({"OL, 0.05, OOO", "PL, 0.05, OOO", "PL, 0.002, INORDER", "OL, 0.002, OOO_LOCAL"})
+    void joinInputFormatReturnsTheOracleRows(String query, double selectivity, ExecutionMode mode) throws Exception {
+        JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
+        Job job = newJob("ooo-mr " + query);
+        OooJoinInputFormat.setJoin(job, spec, mode, 16);
+        job.setInputFormatClass(OooJoinInputFormat.class);
+        job.setMapperClass(Mapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(RowWritable.class);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Path out = output("ooo");
+        FileOutputFormat.setOutputPath(job, out);
+        assertTrue(job.waitForCompletion(false), "job failed");
+        assertRowsEqualOracle(spec, JobOutput.rows(job.getConfiguration(), out));
+    }
+
+    @ParameterizedTest(name = "{0} at {1} with {2} reducers")
+    @CsvSource({"OL, 0.05, 2", "PL, 0.05, 3", "PL, 0.002, 1"})
+    void psmjReturnsTheOracleRows(String query, double selectivity, int reducers) throws Exception {
+        JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
+        Job job = newJob("psmj " + query);
+        Path out = output("psmj");
+        PsmjJob.configure(job, spec, reducers, out);
+        assertTrue(job.waitForCompletion(false), "job failed");
+        assertRowsEqualOracle(spec, JobOutput.rows(job.getConfiguration(), out));
+    }
+
+    @Test
+    void scanReadsEveryRowOfEveryPartition() throws Exception {
+        Job job = newJob("scan");
+        job.setInputFormatClass(StoreScanInputFormat.class);
+        StoreScanInputFormat.setTables(job, "orders", "lineitem");
+        job.setMapperClass(Mapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(RowWritable.class);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Path out = output("scan");
+        FileOutputFormat.setOutputPath(job, out);
+        assertTrue(job.waitForCompletion(false), "job failed");
+        long[] byWidth = new long[32];
+        JobOutput.forEachRow(job.getConfiguration(), out, row -> byWidth[row.length]++);
+        assertEquals(15_000, byWidth[single.table("orders").schema().size()]);
+        assertEquals(60_175, byWidth[single.table("lineitem").schema().size()]);
+    }
+
+    private static void assertRowsEqualOracle(JoinSpec spec, List<Object[]> rows) throws Exception {
+        List<String> expected = oracle.query(OracleRows.sql(single, spec));
+        assertFalse(expected.isEmpty());
+        assertEquals(expected, OracleRows.render(single, spec, rows));
+    }
+}
