@@ -74,13 +74,10 @@ class MapReduceJoinTest {
         Directories.deleteRecursively(dir);
     }
 
-    /** The local job runner, four map and two reduce tasks at a time. */
+    /** The local job runner, three map and reduce tasks at a time. */
     static Job newJob(String name) throws Exception {
-        Configuration conf = new Configuration();
-        conf.set("mapreduce.framework.name", "local");
+        Configuration conf = JoinJobs.localRunner(new Configuration(), 3);
         conf.set("fs.defaultFS", "file:///");
-        conf.setInt("mapreduce.local.map.tasks.maximum", 4);
-        conf.setInt("mapreduce.local.reduce.tasks.maximum", 2);
         Job job = Job.getInstance(conf, name);
         ClusterJobConf.setCluster(job, cluster.dir);
         return job;

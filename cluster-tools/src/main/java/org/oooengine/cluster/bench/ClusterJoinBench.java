@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.FragmentStats;
 import org.oooengine.core.cluster.NodeDaemon;
@@ -24,12 +25,14 @@ public final class ClusterJoinBench implements JoinRunner {
     private final ClusterSession session;
     private final BenchSettings settings;
     private final Double scaleFactor;
+    private final MapReduceJoinBench jobs;
 
     public ClusterJoinBench(Path clusterDir, BenchSettings settings) {
         this.session = ClusterSession.open(clusterDir, "coordinator", NodeDaemon.DEFAULT_TIMEOUT);
         this.settings = settings;
         Object sf = session.manifest(session.spec().nodes().get(0).id()).source().get("scaleFactor");
         this.scaleFactor = sf instanceof Number n ? n.doubleValue() : null;
+        this.jobs = new MapReduceJoinBench(session, ClusterSpec.readSecret(clusterDir), settings, scaleFactor);
     }
 
     @Override
@@ -49,6 +52,9 @@ public final class ClusterJoinBench implements JoinRunner {
 
     @Override
     public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+        if (mode.mapReduce()) {
+            return jobs.measure(query, mode, onResult);
+        }
         ExecutionMode m = executionMode(mode);
         LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
         session.join(query.spec(), m, settings.inflight(), new CountingSink());
@@ -68,7 +74,7 @@ public final class ClusterJoinBench implements JoinRunner {
                     f.stream().mapToInt(FragmentStats::maxTasksInflight).max().orElse(0),
                     f.stream().mapToLong(FragmentStats::tasks).sum(), 0, 0, settings.cold(), -1, run,
                     f.size(), f.stream().mapToLong(FragmentStats::remoteRequests).sum(),
-                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f);
+                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f, null);
             results.add(result);
             onResult.accept(result);
         }
@@ -80,13 +86,14 @@ public final class ClusterJoinBench implements JoinRunner {
             case OOO -> ExecutionMode.OOO;
             case OOO_LOCAL -> ExecutionMode.OOO_LOCAL;
             case INORDER -> ExecutionMode.INORDER;
-            case INORDER_SYNC, HASH -> throw new IllegalArgumentException("mode " + mode
+            case INORDER_SYNC, HASH, PSMJ, OOO_MR -> throw new IllegalArgumentException("mode " + mode
                     + " runs on a single-node store only; on a cluster use ooo, ooo-local or inorder");
         };
     }
 
     @Override
     public void close() {
+        jobs.close();
         session.close();
     }
 }

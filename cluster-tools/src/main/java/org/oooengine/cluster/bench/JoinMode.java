@@ -19,7 +19,11 @@ public enum JoinMode {
      * On a cluster: local I/O out of order, remote probes one at a time — out-of-order execution
      * only inside each node's storage engine.
      */
-    OOO_LOCAL("ooo-local");
+    OOO_LOCAL("ooo-local"),
+    /** On a cluster: Hadoop's parallel sort-merge join, a MapReduce job scanning both tables. */
+    PSMJ("psmj"),
+    /** On a cluster: the ooo join as a map-only MapReduce job reading through OooJoinInputFormat. */
+    OOO_MR("ooo-mr");
 
     private final String label;
 
@@ -30,15 +34,20 @@ public enum JoinMode {
     /** The scheduler budget this mode runs with, or null when it does not use the scheduler. */
     public Integer budget(int inflight) {
         return switch (this) {
-            case OOO, OOO_LOCAL -> inflight;
+            case OOO, OOO_LOCAL, OOO_MR -> inflight;
             case INORDER, INORDER_SYNC -> 1;
-            case HASH -> null;
+            case HASH, PSMJ -> null;
         };
     }
 
     /** Whether this mode only exists on a cluster. */
     public boolean distributed() {
-        return this == OOO_LOCAL;
+        return this == OOO_LOCAL || mapReduce();
+    }
+
+    /** Whether this mode runs as a MapReduce job. */
+    public boolean mapReduce() {
+        return this == PSMJ || this == OOO_MR;
     }
 
     /** Whether this mode reads on the thread that needs the page instead of on the I/O threads. */

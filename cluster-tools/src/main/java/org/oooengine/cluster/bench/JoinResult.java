@@ -11,7 +11,8 @@ import org.oooengine.core.cluster.FragmentStats;
  * One timed join run; its JSON form (snake_case fields) is what {@code --json} prints. On a cluster
  * it also carries the node count, the requests nodes sent each other, the frames those travelled
  * in (batching), and each node's own figures; page reads and I/Os in flight are then sums and
- * maxima over the nodes. The cluster fields are left out of single-node runs.
+ * maxima over the nodes. The cluster fields are left out of single-node runs. MapReduce modes add
+ * the wall time of an empty job on the same framework (start-up, which their seconds include).
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 public record JoinResult(String query, JoinMode mode, Double sf, double selectivity, double actualSelectivity,
@@ -21,7 +22,8 @@ public record JoinResult(String query, JoinMode mode, Double sf, double selectiv
                          @JsonInclude(JsonInclude.Include.NON_NULL) Integer nodes,
                          @JsonInclude(JsonInclude.Include.NON_NULL) Long remoteRequests,
                          @JsonInclude(JsonInclude.Include.NON_NULL) Long requestFrames,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) List<FragmentStats> perNode) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) List<FragmentStats> perNode,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Double jobStartupSeconds) {
 
     /** True when both runs returned the same rows (count and order-independent checksum). */
     public boolean sameRowsAs(JoinResult other) {

@@ -17,7 +17,9 @@ import picocli.CommandLine.Spec;
                 "ooo: index nested-loop join with --inflight tasks in flight; inorder: the same join one task at a time; "
                         + "inorder-sync: in order with blocking reads on one thread (no I/O threads); hash: full-scan hash join.",
                 "With --cluster, every node joins its partitions; ooo-local keeps local I/O out of order but awaits "
-                        + "each remote probe, as an engine that is out of order only inside its storage."})
+                        + "each remote probe, as an engine that is out of order only inside its storage; psmj runs Hadoop's "
+                        + "parallel sort-merge join as a MapReduce job and ooo-mr the ooo join as a map-only job "
+                        + "(local job runner; JSON adds job_startup_seconds, an empty job's wall time)."})
 final class BenchJoinCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -29,8 +31,8 @@ final class BenchJoinCommand implements Callable<Integer> {
             description = "fraction of the outer table the range selects, in (0, 1]")
     double selectivity;
 
-    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|inorder-sync|hash|ooo-local",
-            description = "how to run the join; on a cluster: ooo, ooo-local or inorder")
+    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|inorder-sync|hash|ooo-local|psmj|ooo-mr",
+            description = "how to run the join; on a cluster: ooo, ooo-local, inorder, psmj or ooo-mr")
     JoinMode mode;
 
     @Option(names = "--json", description = "print one JSON object per run")

@@ -38,7 +38,7 @@ final class BenchSweepCommand implements Callable<Integer> {
     List<Double> selectivities;
 
     @Option(names = "--modes", split = ",", defaultValue = "ooo,inorder,hash", paramLabel = "<modes>",
-            description = "comma-separated modes among ooo, inorder, inorder-sync, hash; on a cluster ooo, ooo-local, inorder (default: ${DEFAULT-VALUE})")
+            description = "comma-separated modes among ooo, inorder, inorder-sync, hash; on a cluster ooo, ooo-local, inorder, psmj, ooo-mr (default: ${DEFAULT-VALUE})")
     List<JoinMode> modes;
 
     @Option(names = "--json-out", paramLabel = "<file>", description = "write every run as a JSON array")

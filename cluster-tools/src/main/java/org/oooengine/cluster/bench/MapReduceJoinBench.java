@@ -1,0 +1,98 @@
+package org.oooengine.cluster.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.exec.CountingSink;
+import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.storage.Directories;
+import org.oooengine.core.tpch.JoinQueries;
+import org.oooengine.mapreduce.JobOutput;
+import org.oooengine.mapreduce.JoinJobs;
+
+/**
+ * The MapReduce modes of a cluster benchmark: PSMJ and the ooo join as a map-only job, on
+ * Hadoop's local job runner (one map and one reduce slot per node) unless the Hadoop configuration
+ * on the class path names another framework. A run's seconds go from job submission to
+ * completion; the rows are then read back from the job's output and checked like any mode's.
+ */
+final class MapReduceJoinBench implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(MapReduceJoinBench.class);
+
+    private final ClusterSession session;
+    private final ClusterSecret secret;
+    private final BenchSettings settings;
+    private final Double scaleFactor;
+    private final Configuration conf;
+    private java.nio.file.Path workDir;
+    private Double startupSeconds;
+
+    MapReduceJoinBench(ClusterSession session, ClusterSecret secret, BenchSettings settings, Double scaleFactor) {
+        this.session = session;
+        this.secret = secret;
+        this.settings = settings;
+        this.scaleFactor = scaleFactor;
+        this.conf = JoinJobs.localRunner(new Configuration(), session.spec().nodes().size());
+    }
+
+    List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+        try {
+            if (startupSeconds == null) {
+                workDir = Files.createTempDirectory("ooo-bench-mr");
+                JoinJobs.startupSeconds(conf); // the first job also loads Hadoop's classes
+                startupSeconds = JoinJobs.startupSeconds(conf);
+                LOG.info("an empty MapReduce job takes {} s", String.format("%.2f", startupSeconds));
+            }
+            LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
+            run(query, mode, 0);
+            List<JoinResult> results = new ArrayList<>();
+            for (int r = 1; r <= settings.repeat(); r++) {
+                if (settings.cold()) {
+                    session.dropCaches();
+                }
+                JoinResult result = run(query, mode, r);
+                results.add(result);
+                onResult.accept(result);
+            }
+            return results;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private JoinResult run(JoinQueries.Query query, JoinMode mode, int run) throws IOException, InterruptedException {
+        Path out = new Path(workDir.resolve(mode + "-" + System.nanoTime()).toUri());
+        int nodes = session.spec().nodes().size();
+        JoinJobs.Run r = mode == JoinMode.PSMJ
+                ? JoinJobs.psmj(conf, session.spec(), secret, query.spec(), nodes, out)
+                : JoinJobs.oooJoin(conf, session.spec(), secret, query.spec(), ExecutionMode.OOO, settings.inflight(), out);
+        CountingSink sink = new CountingSink();
+        JobOutput.forEachRow(conf, out, sink::accept);
+        out.getFileSystem(conf).delete(out, true);
+        if (sink.rows() != r.rows()) {
+            throw new IllegalStateException(mode + " job counted " + r.rows() + " rows but wrote " + sink.rows());
+        }
+        return new JoinResult(query.name(), mode, scaleFactor, query.selectivity(), query.actualSelectivity(),
+                query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), 0, 0, 0, mode.budget(settings.inflight()),
+                0, 0, 0, 0, 0, settings.cold(), -1, run, nodes, null, null, null, startupSeconds);
+    }
+
+    @Override
+    public void close() {
+        if (workDir != null) {
+            Directories.deleteRecursively(workDir);
+        }
+    }
+}

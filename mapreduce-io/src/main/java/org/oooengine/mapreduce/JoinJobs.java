@@ -1,0 +1,122 @@
+package org.oooengine.mapreduce;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.NullOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.net.ClusterSecret;
+
+/**
+ * Joins run as MapReduce jobs, for the benchmark and the command line: PSMJ, and the out-of-order
+ * join as a map-only job over {@link OooJoinInputFormat}. Each waits for its job and reports the
+ * wall time from submission to completion, start-up included — what a user of the job pays.
+ */
+public final class JoinJobs {
+    private JoinJobs() {
+    }
+
+    /** A finished join job: rows written, wall seconds, where the rows are. */
+    public record Run(long rows, double seconds, Path output) {
+    }
+
+    /**
+     * Hadoop's local job runner with {@code parallelTasks} map and reduce tasks at a time, unless
+     * {@code base} already chose a framework (e.g. yarn from the user's Hadoop configuration).
+     */
+    public static Configuration localRunner(Configuration base, int parallelTasks) {
+        Configuration conf = new Configuration(base);
+        if (conf.get("mapreduce.framework.name") == null) {
+            conf.set("mapreduce.framework.name", "local");
+        }
+        // The client checks for completion every 5 s by default: that would be most of a selective join's time.
+        conf.setInt("mapreduce.client.completion.pollinterval", 50);
+        conf.setInt("mapreduce.local.map.tasks.maximum", parallelTasks);
+        conf.setInt("mapreduce.local.reduce.tasks.maximum", parallelTasks);
+        return conf;
+    }
+
+    public static Run psmj(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec, int reducers,
+                           Path output) throws IOException, InterruptedException {
+        Job job = Job.getInstance(conf);
+        ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
+        PsmjJob.configure(job, spec, reducers, output);
+        return run(job, output);
+    }
+
+    public static Run oooJoin(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec,
+                              ExecutionMode mode, int budget, Path output) throws IOException, InterruptedException {
+        Job job = Job.getInstance(conf, "ooo join " + spec.outerTable() + " x " + spec.innerTable());
+        job.setJarByClass(JoinJobs.class);
+        ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
+        OooJoinInputFormat.setJoin(job, spec, mode, budget);
+        job.setInputFormatClass(OooJoinInputFormat.class);
+        job.setMapperClass(Mapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(RowWritable.class);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        FileOutputFormat.setOutputPath(job, output);
+        return run(job, output);
+    }
+
+    /** Wall seconds of a job that reads and writes nothing: the fixed cost of any job on this framework. */
+    public static double startupSeconds(Configuration conf) throws IOException, InterruptedException {
+        Job job = Job.getInstance(conf, "empty job");
+        job.setJarByClass(JoinJobs.class);
+        job.setInputFormatClass(NoInput.class);
+        job.setMapperClass(Mapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputFormatClass(NullOutputFormat.class);
+        long t0 = System.nanoTime();
+        waitFor(job);
+        return (System.nanoTime() - t0) / 1e9;
+    }
+
+    private static Run run(Job job, Path output) throws IOException, InterruptedException {
+        long t0 = System.nanoTime();
+        waitFor(job);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long rows = job.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.MAP_OUTPUT_RECORDS).getValue();
+        if (job.getNumReduceTasks() > 0) {
+            rows = job.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_OUTPUT_RECORDS).getValue();
+        }
+        return new Run(rows, seconds, output);
+    }
+
+    private static void waitFor(Job job) throws IOException, InterruptedException {
+        try {
+            if (!job.waitForCompletion(false)) {
+                throw new IOException("job '" + job.getJobName() + "' failed: " + job.getStatus().getFailureInfo());
+            }
+        } catch (ClassNotFoundException e) {
+            throw new IOException("job '" + job.getJobName() + "' could not load a class: " + e.getMessage(), e);
+        }
+    }
+
+    /** An input with no splits, for {@link #startupSeconds}. */
+    public static final class NoInput extends InputFormat<NullWritable, NullWritable> {
+        @Override
+        public List<InputSplit> getSplits(JobContext context) {
+            return List.of();
+        }
+
+        @Override
+        public RecordReader<NullWritable, NullWritable> createRecordReader(InputSplit split, TaskAttemptContext context) {
+            throw new UnsupportedOperationException("an empty input has no splits to read");
+        }
+    }
+}
