@@ -48,7 +48,8 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench micro", "bench txn",
-                "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status", "node"), names);
+                "bench fetch", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
+                "cluster route", "node"), names);
     }
 
     @Test
