@@ -49,12 +49,28 @@ public final class JoinJobs {
         return conf;
     }
 
+    /**
+     * PSMJ: one job for two tables, a chain of jobs for more, each reading what the one before
+     * wrote; the intermediate directories sit beside {@code output} and are deleted once read.
+     */
     public static Run psmj(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec, int reducers,
                            Path output) throws IOException, InterruptedException {
-        Job job = Job.getInstance(conf);
-        ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
-        PsmjJob.configure(job, spec, reducers, output);
-        return run(job, output);
+        long t0 = System.nanoTime();
+        int stages = spec.probes().size();
+        Path previous = null;
+        long rows = 0;
+        for (int stage = 1; stage <= stages; stage++) {
+            Path out = stage == stages ? output : new Path(output.getParent(), output.getName() + ".stage-" + stage);
+            Job job = Job.getInstance(conf);
+            ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
+            PsmjJob.configureStage(job, spec, stage, previous, reducers, out);
+            rows = run(job, out).rows();
+            if (previous != null) {
+                previous.getFileSystem(conf).delete(previous, true);
+            }
+            previous = out;
+        }
+        return new Run(rows, (System.nanoTime() - t0) / 1e9, output);
     }
 
     public static Run oooJoin(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec,

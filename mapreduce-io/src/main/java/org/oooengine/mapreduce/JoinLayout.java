@@ -2,53 +2,104 @@ package org.oooengine.mapreduce;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.oooengine.core.exec.JoinSpec;
 
 /**
- * Where the columns of a reduce-side join come from: which columns each side's mapper keeps, and
- * how the reducer puts an outer and an inner record together in the order of the spec's output.
- * Built from the spec and both tables' column names, which the job stores in its configuration.
+ * Where the columns of one reduce-side join stage come from. A join of n tables runs as n - 1
+ * stages: stage 1 joins the outer table (left, range applied) with the first probed table
+ * (right); stage k joins the rows stage k - 1 wrote (left) with the k-th probed table. Every stage
+ * writes only what is still needed — the output columns of the tables joined so far and the
+ * columns later stages join on — and the last stage writes exactly the spec's output. Columns are
+ * named {@code table.column}; each table's column order comes from the job's configuration.
  */
 final class JoinLayout {
     private static final String COLUMNS = "ooo.psmj.columns.";
+    private static final String STAGE = "ooo.psmj.stage";
+    static final int LEFT = 0;
+    static final int RIGHT = 1;
 
-    final int outerJoin;
-    final int outerRange;
-    final int innerJoin;
-    /** Table positions each side's record carries. */
+    final int leftJoin;
+    final int rightJoin;
+    /** Position of the outer range column in left records on stage 1; -1 later (stage 1 already filtered). */
+    final int leftRange;
+    /** Positions each side's map output record carries. */
     final int[][] kept = new int[2][];
-    /** For each output column: its side, and its index in that side's record. */
+    /** For each column this stage writes: its side, and its index in that side's record. */
     private final int[] outputSide;
     private final int[] outputIndex;
 
-    JoinLayout(JoinSpec spec, List<String> outerColumns, List<String> innerColumns) {
-        outerJoin = position(spec.outerTable(), outerColumns, spec.outerJoin());
-        outerRange = position(spec.outerTable(), outerColumns, spec.outerRange().column());
-        innerJoin = position(spec.innerTable(), innerColumns, spec.innerJoin());
+    private JoinLayout(List<String> left, List<String> right, String leftJoinColumn, String rightJoinColumn,
+                       String rangeColumn, List<String> output) {
+        leftJoin = position(left, leftJoinColumn);
+        rightJoin = position(right, rightJoinColumn);
+        leftRange = rangeColumn == null ? -1 : position(left, rangeColumn);
         List<List<Integer>> keep = List.of(new ArrayList<>(), new ArrayList<>());
-        outputSide = new int[spec.output().size()];
-        outputIndex = new int[spec.output().size()];
-        for (int i = 0; i < spec.output().size(); i++) {
-            String qualified = spec.output().get(i);
-            String table = qualified.substring(0, qualified.indexOf('.'));
-            String column = qualified.substring(qualified.indexOf('.') + 1);
-            int side = table.equals(spec.outerTable()) ? 0 : table.equals(spec.innerTable()) ? 1 : -1;
-            if (side < 0) {
-                throw new IllegalArgumentException("output column " + qualified + " is from neither " + spec.outerTable()
-                        + " nor " + spec.innerTable());
-            }
+        outputSide = new int[output.size()];
+        outputIndex = new int[output.size()];
+        for (int i = 0; i < output.size(); i++) {
+            String column = output.get(i);
+            int side = left.contains(column) ? LEFT : RIGHT;
             outputSide[i] = side;
             outputIndex[i] = keep.get(side).size();
-            keep.get(side).add(position(table, side == 0 ? outerColumns : innerColumns, column));
+            keep.get(side).add(position(side == LEFT ? left : right, column));
         }
-        kept[0] = keep.get(0).stream().mapToInt(Integer::intValue).toArray();
-        kept[1] = keep.get(1).stream().mapToInt(Integer::intValue).toArray();
+        kept[LEFT] = keep.get(LEFT).stream().mapToInt(Integer::intValue).toArray();
+        kept[RIGHT] = keep.get(RIGHT).stream().mapToInt(Integer::intValue).toArray();
     }
 
+    /** The layout of stage {@code stage} (1-based), given each table's column names. */
+    static JoinLayout forStage(JoinSpec spec, int stage, Function<String, List<String>> tableColumns) {
+        if (stage < 1 || stage > spec.probes().size()) {
+            throw new IllegalArgumentException("a join of " + spec.tables().size() + " tables has no stage " + stage);
+        }
+        JoinSpec.Probe probe = spec.probes().get(stage - 1);
+        List<String> left = stage == 1 ? qualified(spec.outerTable(), tableColumns.apply(spec.outerTable()))
+                : carried(spec, stage);
+        String range = stage == 1 ? spec.outerTable() + "." + spec.outerRange().column() : null;
+        return new JoinLayout(left, qualified(probe.table(), tableColumns.apply(probe.table())), probe.from(),
+                probe.table() + "." + probe.column(), range, carried(spec, stage + 1));
+    }
+
+    /** The layout of the stage the job in {@code conf} runs. */
     static JoinLayout of(Configuration conf, JoinSpec spec) {
-        return new JoinLayout(spec, columns(conf, spec.outerTable()), columns(conf, spec.innerTable()));
+        return forStage(spec, stage(conf), t -> columns(conf, t));
+    }
+
+    /**
+     * The columns written once the first {@code joined} tables of the chain are joined: the
+     * spec's output columns of those tables, then the columns later probes join on.
+     */
+    static List<String> carried(JoinSpec spec, int joined) {
+        if (joined == spec.tables().size()) {
+            return spec.output();
+        }
+        Set<String> tables = new HashSet<>(spec.tables().subList(0, joined));
+        Set<String> out = new LinkedHashSet<>();
+        for (String c : spec.output()) {
+            if (tables.contains(c.substring(0, c.indexOf('.')))) {
+                out.add(c);
+            }
+        }
+        for (JoinSpec.Probe p : spec.probes().subList(joined - 1, spec.probes().size())) {
+            if (tables.contains(p.fromTable())) {
+                out.add(p.from());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    static void setStage(Configuration conf, int stage) {
+        conf.setInt(STAGE, stage);
+    }
+
+    static int stage(Configuration conf) {
+        return conf.getInt(STAGE, 1);
     }
 
     static void setColumns(Configuration conf, String table, List<String> columns) {
@@ -63,10 +114,14 @@ final class JoinLayout {
         return Arrays.asList(c);
     }
 
-    private static int position(String table, List<String> columns, String column) {
+    private static List<String> qualified(String table, List<String> columns) {
+        return columns.stream().map(c -> table + "." + c).toList();
+    }
+
+    private static int position(List<String> columns, String column) {
         int p = columns.indexOf(column);
         if (p < 0) {
-            throw new IllegalArgumentException("no column " + column + " in " + table + "; columns: " + columns);
+            throw new IllegalArgumentException("no column " + column + " among " + columns);
         }
         return p;
     }
@@ -80,10 +135,10 @@ final class JoinLayout {
         return out;
     }
 
-    Object[] combine(Object[] outer, Object[] inner) {
+    Object[] combine(Object[] left, Object[] right) {
         Object[] out = new Object[outputSide.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = (outputSide[i] == 0 ? outer : inner)[outputIndex[i]];
+            out[i] = (outputSide[i] == LEFT ? left : right)[outputIndex[i]];
         }
         return out;
     }

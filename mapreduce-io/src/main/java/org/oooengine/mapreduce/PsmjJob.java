@@ -7,9 +7,17 @@ import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileRecordReader;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.oooengine.core.cluster.ClusterSession;
@@ -17,34 +25,52 @@ import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.store.StoreManifest;
 
 /**
- * The parallel sort-merge join (PSMJ) as a MapReduce job, Hadoop's reduce-side join: mappers scan
- * every partition of both tables, apply the outer range predicate and emit each row's kept columns
+ * The parallel sort-merge join (PSMJ) as MapReduce jobs, Hadoop's reduce-side join: mappers scan
+ * every partition of both inputs, apply the outer range predicate and emit each row's kept columns
  * keyed by join value and tagged with its side; Hadoop partitions, sorts and shuffles them; each
- * reducer merges the two sides of every join value. In order by nature: each task reads its input
- * sequentially and holds one I/O at a time. Output: SequenceFiles of {@link RowWritable} in the
- * spec's output order (read them back with {@link JobOutput}).
+ * reducer merges the two sides of every join value. A join of n tables is a chain of n - 1 such
+ * jobs, each joining what the previous one wrote with the next table (see {@link JoinLayout}).
+ * In order by nature: each task reads its input sequentially and holds one I/O at a time.
+ * Output: SequenceFiles of {@link RowWritable} (read them back with {@link JobOutput}).
  */
 public final class PsmjJob {
     private PsmjJob() {
     }
 
-    /** A job joining as {@code spec} says into {@code output}; the cluster must already be set on {@code job}. */
-    public static void configure(Job job, JoinSpec spec, int reducers, Path output) {
+    /** A job for a two-table join into {@code output}; the cluster must already be set on {@code job}. */
+    public static void configure(Job job, JoinSpec spec, int reducers, Path output) throws IOException {
+        spec.onlyProbe("one PSMJ job");
+        configureStage(job, spec, 1, null, reducers, output);
+    }
+
+    /**
+     * Stage {@code stage} (1-based) of the chain for {@code spec}: stage 1 reads the outer table,
+     * later stages read {@code previous}, the directory the stage before wrote.
+     */
+    public static void configureStage(Job job, JoinSpec spec, int stage, Path previous, int reducers, Path output)
+            throws IOException {
         Configuration conf = job.getConfiguration();
         OooJoinInputFormat.setJoinSpec(conf, spec);
+        JoinLayout.setStage(conf, stage);
         try (ClusterSession session = ClusterJobConf.open(job, "job-client")) {
             StoreManifest m = session.manifest(session.spec().nodes().get(0).id());
-            for (String t : List.of(spec.outerTable(), spec.innerTable())) {
+            for (String t : spec.tables()) {
                 List<String> names = new ArrayList<>();
                 m.table(t).columns().forEach(c -> names.add(c.name()));
                 JoinLayout.setColumns(conf, t, names);
             }
         }
         JoinLayout.of(conf, spec); // fails here, in the client, on a column that does not exist
-        job.setJobName("psmj " + spec.outerTable() + " x " + spec.innerTable());
+        String right = spec.probes().get(stage - 1).table();
+        job.setJobName("psmj " + (stage == 1 ? spec.outerTable() : "stage " + (stage - 1)) + " x " + right);
         job.setJarByClass(PsmjJob.class);
-        job.setInputFormatClass(StoreScanInputFormat.class);
-        StoreScanInputFormat.setTables(job, spec.outerTable(), spec.innerTable());
+        job.setInputFormatClass(StageInput.class);
+        if (stage == 1) {
+            StoreScanInputFormat.setTables(job, spec.outerTable(), right);
+        } else {
+            StoreScanInputFormat.setTables(job, right);
+            FileInputFormat.setInputPaths(job, previous);
+        }
         job.setMapperClass(SideMapper.class);
         job.setMapOutputKeyClass(JoinKey.class);
         job.setMapOutputValueClass(JoinRecord.class);
@@ -59,36 +85,64 @@ public final class PsmjJob {
         FileOutputFormat.setOutputPath(job, output);
     }
 
+    /**
+     * A stage's input: the store partitions of its tables, and on later stages the files the stage
+     * before wrote. A mapper tells the sides apart by its split.
+     */
+    public static final class StageInput extends InputFormat<NullWritable, RowWritable> {
+        @Override
+        public List<InputSplit> getSplits(JobContext context) throws IOException {
+            List<InputSplit> splits = new ArrayList<>(new StoreScanInputFormat().getSplits(context));
+            if (JoinLayout.stage(context.getConfiguration()) > 1) {
+                splits.addAll(new SequenceFileInputFormat<NullWritable, RowWritable>().getSplits(context));
+            }
+            return splits;
+        }
+
+        @Override
+        public RecordReader<NullWritable, RowWritable> createRecordReader(InputSplit split, TaskAttemptContext context) {
+            return split instanceof PartitionSplit ? new StoreScanInputFormat().createRecordReader(split, context)
+                    : new SequenceFileRecordReader<>();
+        }
+    }
+
     /** Tags each row with its side; outer rows outside the range are dropped here, before the shuffle. */
     public static final class SideMapper extends Mapper<NullWritable, RowWritable, JoinKey, JoinRecord> {
         private final JoinKey key = new JoinKey();
         private final JoinRecord record = new JoinRecord();
         private JoinLayout layout;
         private int side;
-        private Predicate<Object[]> inRange;
+        private Predicate<Object[]> keep;
 
         @Override
         protected void setup(Context context) {
-            JoinSpec spec = OooJoinInputFormat.spec(context.getConfiguration());
-            layout = JoinLayout.of(context.getConfiguration(), spec);
-            String table = StoreScanInputFormat.table(context);
-            side = table.equals(spec.outerTable()) ? 0 : 1;
-            inRange = spec.outerRange().predicate(layout.outerRange);
+            Configuration conf = context.getConfiguration();
+            JoinSpec spec = OooJoinInputFormat.spec(conf);
+            layout = JoinLayout.of(conf, spec);
+            String right = spec.probes().get(JoinLayout.stage(conf) - 1).table();
+            side = context.getInputSplit() instanceof PartitionSplit s && s.table().equals(right)
+                    ? JoinLayout.RIGHT : JoinLayout.LEFT;
+            keep = side == JoinLayout.LEFT && layout.leftRange >= 0
+                    ? spec.outerRange().predicate(layout.leftRange) : row -> true;
         }
 
         @Override
         protected void map(NullWritable k, RowWritable row, Context context) throws IOException, InterruptedException {
             Object[] v = row.values();
-            if (side == 0 && !inRange.test(v)) {
+            if (!keep.test(v)) {
                 return;
             }
-            key.set(v[side == 0 ? layout.outerJoin : layout.innerJoin], side);
+            Object joinValue = v[side == JoinLayout.LEFT ? layout.leftJoin : layout.rightJoin];
+            if (joinValue == null) {
+                return; // NULL equals nothing
+            }
+            key.set(joinValue, side);
             record.set(side, layout.keep(side, v));
             context.write(key, record);
         }
     }
 
-    /** Buffers the outer records of a join value (they sort first), then joins each inner record with them. */
+    /** Buffers the left records of a join value (they sort first), then joins each right record with them. */
     public static final class MergeReducer extends Reducer<JoinKey, JoinRecord, NullWritable, RowWritable> {
         private final RowWritable out = new RowWritable();
         private JoinLayout layout;
@@ -101,17 +155,17 @@ public final class PsmjJob {
         @Override
         protected void reduce(JoinKey key, Iterable<JoinRecord> records, Context context)
                 throws IOException, InterruptedException {
-            List<Object[]> outer = new ArrayList<>();
+            List<Object[]> left = new ArrayList<>();
             for (JoinRecord r : records) {
-                if (r.side() == 0) {
-                    outer.add(r.values()); // values() is a fresh array per record read: safe to keep
+                if (r.side() == JoinLayout.LEFT) {
+                    left.add(r.values()); // values() is a fresh array per record read: safe to keep
                     continue;
                 }
-                if (outer.isEmpty()) {
-                    return; // no outer row for this value: the remaining inner rows match nothing
+                if (left.isEmpty()) {
+                    return; // no left row for this value: the remaining right rows match nothing
                 }
-                for (Object[] o : outer) {
-                    out.set(layout.combine(o, r.values()));
+                for (Object[] l : left) {
+                    out.set(layout.combine(l, r.values()));
                     context.write(NullWritable.get(), out);
                 }
             }

@@ -2,6 +2,7 @@ package org.oooengine.mapreduce;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
@@ -16,14 +17,16 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.TestCluster;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreOptions;
@@ -54,7 +57,8 @@ class MapReduceJoinTest {
         new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
         generator.load(dir.resolve("single"), false, (t, d, e) -> { });
         single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
-        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
+        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART,
+                TpchTable.CUSTOMER));
     }
 
     @AfterAll
@@ -88,7 +92,8 @@ class MapReduceJoinTest {
     }
 
     @ParameterizedTest(name = "{0} at {1}, {2}")
-    @CsvSource({"OL, 0.05, OOO", "PL, 0.05, OOO", "PL, 0.002, INORDER", "OL, 0.002, OOO_LOCAL"})
+    @CsvSource({"OL, 0.05, OOO", "PL, 0.05, OOO", "PL, 0.002, INORDER", "OL, 0.002, OOO_LOCAL", "Q3, 0.05, OOO",
+        "ONLC, 0.02, OOO"})
     void joinInputFormatReturnsTheOracleRows(String query, double selectivity, ExecutionMode mode) throws Exception {
         JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
         Job job = newJob("ooo-mr " + query);
@@ -106,14 +111,32 @@ class MapReduceJoinTest {
     }
 
     @ParameterizedTest(name = "{0} at {1} with {2} reducers")
-    @CsvSource({"OL, 0.05, 2", "PL, 0.05, 3", "PL, 0.002, 1"})
+    @CsvSource({"OL, 0.05, 2", "PL, 0.05, 3", "PL, 0.002, 1", "Q3, 0.05, 2", "ONLC, 0.02, 3"})
     void psmjReturnsTheOracleRows(String query, double selectivity, int reducers) throws Exception {
         JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
         Job job = newJob("psmj " + query);
         Path out = output("psmj");
-        PsmjJob.configure(job, spec, reducers, out);
-        assertTrue(job.waitForCompletion(false), "job failed");
-        assertRowsEqualOracle(spec, JobOutput.rows(job.getConfiguration(), out));
+        JoinJobs.Run run = JoinJobs.psmj(job.getConfiguration(), cluster.spec,
+                ClusterSecret.read(cluster.dir.resolve(ClusterSpec.SECRET_FILE)), spec, reducers, out);
+        List<Object[]> rows = JobOutput.rows(job.getConfiguration(), out);
+        assertEquals(rows.size(), run.rows());
+        assertRowsEqualOracle(spec, rows);
+        assertEquals(List.of(out.getName()), listNames(out.getParent(), out.getName()),
+                "intermediate stage outputs are deleted");
+    }
+
+    @Test
+    void onePsmjJobRefusesAChain() throws Exception {
+        JoinSpec spec = session.query(JoinQueries.Q3, 0.05).spec();
+        Job job = newJob("psmj Q3");
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> PsmjJob.configure(job, spec, 1, output("psmj")));
+        assertTrue(e.getMessage().contains("[customer, orders, lineitem]"), e.getMessage());
+    }
+
+    private static List<String> listNames(Path dir, String prefix) throws Exception {
+        return java.util.Arrays.stream(dir.getFileSystem(new Configuration()).listStatus(dir))
+                .map(f -> f.getPath().getName()).filter(n -> n.startsWith(prefix)).toList();
     }
 
     @Test

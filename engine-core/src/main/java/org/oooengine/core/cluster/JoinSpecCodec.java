@@ -31,22 +31,28 @@ public final class JoinSpecCodec {
     static void write(PayloadWriter w, JoinSpec s) {
         w.putString(s.outerTable());
         writeRange(w, s.outerRange());
-        w.putString(s.outerJoin()).putString(s.innerTable()).putString(s.innerJoin()).putVarInt(s.output().size());
+        w.putVarInt(s.probes().size());
+        for (JoinSpec.Probe p : s.probes()) {
+            w.putString(p.from()).putString(p.table()).putString(p.column());
+        }
+        w.putVarInt(s.output().size());
         s.output().forEach(w::putString);
     }
 
     static JoinSpec read(PayloadReader r) {
         String outer = r.getString();
         ColumnRange range = readRange(r);
-        String outerJoin = r.getString();
-        String inner = r.getString();
-        String innerJoin = r.getString();
+        int probeCount = r.getVarInt();
+        List<JoinSpec.Probe> probes = new ArrayList<>(probeCount);
+        for (int i = 0; i < probeCount; i++) {
+            probes.add(new JoinSpec.Probe(r.getString(), r.getString(), r.getString()));
+        }
         int n = r.getVarInt();
         List<String> output = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             output.add(r.getString());
         }
-        return new JoinSpec(outer, range, outerJoin, inner, innerJoin, output);
+        return new JoinSpec(outer, range, probes, output);
     }
 
     static void writeRange(PayloadWriter w, ColumnRange range) {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.IntStream;
 import org.oooengine.core.ooo.TaskScheduler;
 import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.SecondaryIndex;
@@ -15,51 +16,75 @@ import org.oooengine.core.store.Table;
 import org.oooengine.core.types.KeyCodec;
 
 /**
- * The index nested-loop join of one node over partitioned tables. The node scans its own
- * partition of the outer table; each outer row probes the inner table on the node owning the join
- * value — this node's store directly, any other through the {@link PartitionRouter} — and a probe
- * through a GLOBAL index then fetches each matching row from the node owning its primary key.
- * Local and remote steps are tasks of one {@link TaskScheduler}, so the budget bounds the I/Os in
- * flight on this node whether they go to its disk or to the network.
+ * The index nested-loop join of one node over partitioned tables, for a chain of any length. The
+ * node scans its own partition of the outer table; each partial result probes the next table on
+ * the node owning the join value — this node's store directly, any other through the
+ * {@link PartitionRouter} — and a probe through a GLOBAL index then fetches each matching row from
+ * the node owning its primary key. Every probe and fetch, local or remote, at every step of the
+ * chain, is a task of one {@link TaskScheduler}, so the budget bounds the I/Os in flight on this
+ * node whether they go to its disk or to the network.
  */
 public final class DistributedIndexJoin {
-    private final Store store;
     private final PartitionRouter router;
     private final Table outer;
-    private final Table inner;
     private final JoinSpec spec;
     private final JoinOutput output;
-    private final int outerJoin;
-    private final SecondaryIndex innerIndex;
-    private final boolean[] innerColumns;
+    private final int[] outerNeeded;
+    private final List<Step> steps = new ArrayList<>();
     private final LongAdder localProbes = new LongAdder();
     private final LongAdder remoteRequests = new LongAdder();
     private final LongAdder outerRowsDone = new LongAdder();
+    private final Store store;
 
     /** Probes and remote requests of one run, besides the storage figures. */
     public record Stats(ExecutionStats execution, long rows, long localProbes, long remoteRequests) {
+    }
+
+    /**
+     * How one probe of the chain finds its rows: through the clustered tree ({@code index} null) or
+     * a GLOBAL index, with the join value at {@code fromColumn} of the {@code fromTable}-th row.
+     */
+    private record Step(Table table, SecondaryIndex index, boolean[] columns, int fromTable, int fromColumn) {
     }
 
     public DistributedIndexJoin(Store store, PartitionRouter router, JoinSpec spec) {
         this.store = store;
         this.router = router;
         this.spec = spec;
-        this.outer = store.table(spec.outerTable());
-        this.inner = store.table(spec.innerTable());
-        this.output = new JoinOutput(spec.output(), outer, inner);
-        this.outerJoin = outer.schema().indexOf(spec.outerJoin());
-        this.innerColumns = inner.columnMask(output.innerPositions());
-        this.innerIndex = IndexNestedLoopJoin.probeIndex(inner, spec.innerJoin()).orElse(null);
-        if (innerIndex != null && innerIndex.scope() != IndexScope.GLOBAL) {
-            throw new IllegalArgumentException("index " + inner.name() + "." + innerIndex.name()
-                    + " is partitioned with its rows, so a probe would go to every node; a join probes GLOBAL indexes");
+        List<String> names = spec.tables();
+        List<Table> tables = names.stream().map(store::table).toList();
+        this.outer = tables.get(0);
+        this.output = new JoinOutput(spec.output(), tables);
+        // Each table's needed columns: those in the output and those later probes join on.
+        List<List<Integer>> needed = new ArrayList<>();
+        for (int t = 0; t < tables.size(); t++) {
+            needed.add(new ArrayList<>(IntStream.of(output.positions(t)).boxed().toList()));
         }
+        for (JoinSpec.Probe p : spec.probes()) {
+            int fromTable = names.indexOf(p.fromTable());
+            needed.get(fromTable).add(tables.get(fromTable).schema().indexOf(p.fromColumn()));
+        }
+        for (int i = 0; i < spec.probes().size(); i++) {
+            JoinSpec.Probe p = spec.probes().get(i);
+            Table table = tables.get(i + 1);
+            SecondaryIndex index = IndexNestedLoopJoin.probeIndex(table, p.column()).orElse(null);
+            if (index != null && index.scope() != IndexScope.GLOBAL) {
+                throw new IllegalArgumentException("index " + table.name() + "." + index.name()
+                        + " is partitioned with its rows, so a probe would go to every node; a join probes GLOBAL indexes");
+            }
+            int fromTable = names.indexOf(p.fromTable());
+            steps.add(new Step(table, index, table.columnMask(toArray(needed.get(i + 1))), fromTable,
+                    tables.get(fromTable).schema().indexOf(p.fromColumn())));
+        }
+        this.outerNeeded = toArray(needed.get(0));
+    }
+
+    private static int[] toArray(List<Integer> positions) {
+        return positions.stream().mapToInt(Integer::intValue).toArray();
     }
 
     /** Runs with at most {@code budget} tasks in flight; result rows go to {@code sink} from any thread. */
     public Stats run(int budget, RowSink sink) {
-        int[] outerNeeded = Arrays.copyOf(output.outerPositions(), output.outerPositions().length + 1);
-        outerNeeded[outerNeeded.length - 1] = outerJoin;
         IndexRangeScan scan = new IndexRangeScan(outer, spec.outerRange(), outerNeeded, null);
         TaskScheduler scheduler = new TaskScheduler(budget, store.computeExecutor());
         LongAdder rows = new LongAdder();
@@ -67,7 +92,11 @@ public final class DistributedIndexJoin {
             rows.increment();
             sink.accept(row);
         };
-        scan.start(scheduler, outerRow -> probe(scheduler, outerRow, counted).thenRun(outerRowsDone::increment));
+        scan.start(scheduler, outerRow -> {
+            Object[][] partial = new Object[steps.size() + 1][];
+            partial[0] = outerRow;
+            return probe(scheduler, partial, 0, counted).thenRun(outerRowsDone::increment);
+        });
         ExecutionStats stats = ExecutionStats.measure(store, () -> {
             scheduler.start().join();
             return scheduler;
@@ -75,79 +104,100 @@ public final class DistributedIndexJoin {
         return new Stats(stats, rows.sum(), localProbes.sum(), remoteRequests.sum());
     }
 
-    /** Outer rows whose probe has answered so far: the progress of a running join. */
+    /** Outer rows whose first probe has answered so far: the progress of a running join. */
     public long outerRowsDone() {
         return outerRowsDone.sum();
     }
 
-    private CompletableFuture<?> probe(TaskScheduler scheduler, Object[] outerRow, RowSink sink) {
-        Object key = outerRow[outerJoin];
-        if (innerIndex == null) {
-            byte[] prefix = inner.primaryKeyPrefix(key);
-            String node = router.owner(inner.name(), prefix);
+    /** Probes step {@code s} for a partial result holding the rows of the tables before it. */
+    private CompletableFuture<?> probe(TaskScheduler scheduler, Object[][] partial, int s, RowSink sink) {
+        Step step = steps.get(s);
+        Table table = step.table();
+        Object key = partial[step.fromTable()][step.fromColumn()];
+        if (key == null) {
+            return CompletableFuture.completedFuture(null); // NULL equals nothing
+        }
+        if (step.index() == null) {
+            byte[] prefix = table.primaryKeyPrefix(key);
+            String node = router.owner(table.name(), prefix);
             if (node.equals(router.self())) {
                 localProbes.increment();
-                return inner.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
-                    sink.accept(output.combine(outerRow, inner.rowAt(leaf, slot, innerColumns)));
+                return table.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
+                    matched(scheduler, partial, s, table.rowAt(leaf, slot, step.columns()), sink);
                     return true;
                 });
             }
             remoteRequests.increment();
-            return router.lookup(node, inner.name(), null, prefix).thenAccept(entries -> {
+            return router.lookup(node, table.name(), null, prefix).thenAccept(entries -> {
                 for (PartitionRouter.Entry e : entries) {
-                    sink.accept(output.combine(outerRow, inner.decodeRow(e.value(), innerColumns)));
+                    matched(scheduler, partial, s, table.decodeRow(e.value(), step.columns()), sink);
                 }
             });
         }
-        byte[] prefix = innerIndex.prefix(key);
-        String node = router.owner(inner.name(), prefix);
+        SecondaryIndex index = step.index();
+        byte[] prefix = index.prefix(key);
+        String node = router.owner(table.name(), prefix);
         if (node.equals(router.self())) {
             localProbes.increment();
             List<Object[]> keys = new ArrayList<>();
-            return innerIndex.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
-                keys.add(innerIndex.primaryKeyAt(leaf, slot));
+            return index.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
+                keys.add(index.primaryKeyAt(leaf, slot));
                 return true;
-            }).thenRun(() -> fetchMatches(scheduler, outerRow, keys, sink));
+            }).thenRun(() -> fetchMatches(scheduler, partial, s, keys, sink));
         }
         remoteRequests.increment();
-        return router.lookup(node, inner.name(), innerIndex.name(), prefix).thenAccept(entries -> {
+        return router.lookup(node, table.name(), index.name(), prefix).thenAccept(entries -> {
             List<Object[]> keys = new ArrayList<>(entries.size());
-            int ixColumns = innerIndex.columns().size();
+            int ixColumns = index.columns().size();
             for (PartitionRouter.Entry e : entries) {
-                keys.add(innerIndex.codec().decodeSuffix(e.key(), ixColumns));
+                keys.add(index.codec().decodeSuffix(e.key(), ixColumns));
             }
-            fetchMatches(scheduler, outerRow, keys, sink);
+            fetchMatches(scheduler, partial, s, keys, sink);
         });
     }
 
     /** Fetches the rows an index probe found: each local row by its own task, remote ones batched per node. */
-    private void fetchMatches(TaskScheduler scheduler, Object[] outerRow, List<Object[]> primaryKeys, RowSink sink) {
+    private void fetchMatches(TaskScheduler scheduler, Object[][] partial, int s, List<Object[]> primaryKeys,
+                              RowSink sink) {
+        Table table = steps.get(s).table();
         Map<String, List<byte[]>> remote = new LinkedHashMap<>();
         for (Object[] pkValues : primaryKeys) {
-            byte[] pk = inner.keyCodec().encode(pkValues);
-            String node = router.owner(inner.name(), inner.primaryKeyPrefix(pkValues[0]));
+            byte[] pk = table.keyCodec().encode(pkValues);
+            String node = router.owner(table.name(), table.primaryKeyPrefix(pkValues[0]));
             if (node.equals(router.self())) {
                 localProbes.increment();
-                scheduler.spawn(() -> inner.tree().get(pk).thenAccept(value -> emit(outerRow, value, pk, sink)));
+                scheduler.spawn(() -> table.tree().get(pk).thenAccept(value -> fetched(scheduler, partial, s, value, pk, sink)));
             } else {
                 remote.computeIfAbsent(node, n -> new ArrayList<>()).add(pk);
             }
         }
         remote.forEach((node, pks) -> {
             remoteRequests.increment();
-            scheduler.spawn(() -> router.fetch(node, inner.name(), pks).thenAccept(values -> {
+            scheduler.spawn(() -> router.fetch(node, table.name(), pks).thenAccept(values -> {
                 for (int i = 0; i < pks.size(); i++) {
-                    emit(outerRow, values.get(i), pks.get(i), sink);
+                    fetched(scheduler, partial, s, values.get(i), pks.get(i), sink);
                 }
             }));
         });
     }
 
-    private void emit(Object[] outerRow, byte[] value, byte[] pk, RowSink sink) {
+    private void fetched(TaskScheduler scheduler, Object[][] partial, int s, byte[] value, byte[] pk, RowSink sink) {
+        Step step = steps.get(s);
         if (value == null) {
-            throw new IllegalStateException("index " + inner.name() + "." + innerIndex.name() + " points to a missing row "
-                    + Arrays.toString(inner.keyCodec().decode(pk)));
+            throw new IllegalStateException("index " + step.table().name() + "." + step.index().name()
+                    + " points to a missing row " + Arrays.toString(step.table().keyCodec().decode(pk)));
         }
-        sink.accept(output.combine(outerRow, inner.decodeRow(value, innerColumns)));
+        matched(scheduler, partial, s, step.table().decodeRow(value, step.columns()), sink);
+    }
+
+    /** A row of step {@code s}'s table joined the partial result: emit it, or probe the next step as a task of its own. */
+    private void matched(TaskScheduler scheduler, Object[][] partial, int s, Object[] row, RowSink sink) {
+        Object[][] next = partial.clone();
+        next[s + 1] = row;
+        if (s + 1 == steps.size()) {
+            sink.accept(output.combine(next));
+        } else {
+            scheduler.spawn(() -> probe(scheduler, next, s + 1, sink));
+        }
     }
 }

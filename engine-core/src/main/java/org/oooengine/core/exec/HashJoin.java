@@ -28,11 +28,12 @@ public final class HashJoin {
     }
 
     public ExecutionStats run(RowSink sink) {
+        JoinSpec.Probe probe = spec.onlyProbe("the hash join");
         Table outer = store.table(spec.outerTable());
         Table inner = store.table(spec.innerTable());
         JoinOutput output = new JoinOutput(spec.output(), outer, inner);
-        int outerJoin = outer.schema().indexOf(spec.outerJoin());
-        int innerJoin = inner.schema().indexOf(spec.innerJoin());
+        int outerJoin = outer.schema().indexOf(probe.fromColumn());
+        int innerJoin = inner.schema().indexOf(probe.column());
         int rangeColumn = outer.schema().indexOf(spec.outerRange().column());
         return ExecutionStats.measure(store, () -> {
             Map<Object, List<Object[]>> build = new HashMap<>();

@@ -27,14 +27,15 @@ public final class IndexNestedLoopJoin {
     private final boolean[] innerColumns;
 
     public IndexNestedLoopJoin(Store store, JoinSpec spec) {
+        JoinSpec.Probe probe = spec.onlyProbe("the single-node index nested-loop join");
         this.store = store;
         this.spec = spec;
         this.outer = store.table(spec.outerTable());
         this.inner = store.table(spec.innerTable());
         this.output = new JoinOutput(spec.output(), outer, inner);
-        this.outerJoin = outer.schema().indexOf(spec.outerJoin());
+        this.outerJoin = outer.schema().indexOf(probe.fromColumn());
         this.innerColumns = inner.columnMask(output.innerPositions());
-        this.innerIndex = probeIndex(inner, spec.innerJoin());
+        this.innerIndex = probeIndex(inner, probe.column());
     }
 
     /**

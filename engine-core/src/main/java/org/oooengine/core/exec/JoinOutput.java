@@ -1,64 +1,74 @@
 package org.oooengine.core.exec;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.store.Table;
 
-/** Builds result rows from an outer and an inner row according to a spec's output list. */
+/**
+ * Builds result rows from the rows of the joined tables — one per table, in join order — according
+ * to a spec's output list.
+ */
 public final class JoinOutput {
-    private final boolean[] fromOuter;
+    private final int[] tableOf;
     private final int[] positions;
+    private final int tableCount;
 
-    public JoinOutput(List<String> output, Table outer, Table inner) {
-        fromOuter = new boolean[output.size()];
+    public JoinOutput(List<String> output, List<Table> tables) {
+        tableCount = tables.size();
+        tableOf = new int[output.size()];
         positions = new int[output.size()];
+        List<String> names = new ArrayList<>();
+        tables.forEach(t -> names.add(t.name()));
         for (int i = 0; i < output.size(); i++) {
             String q = output.get(i);
             int dot = q.indexOf('.');
             if (dot < 0) {
                 throw new IllegalArgumentException("output column '" + q + "' must be qualified as table.column");
             }
-            String table = q.substring(0, dot);
-            String column = q.substring(dot + 1);
-            if (table.equals(outer.name())) {
-                fromOuter[i] = true;
-                positions[i] = outer.schema().indexOf(column);
-            } else if (table.equals(inner.name())) {
-                positions[i] = inner.schema().indexOf(column);
-            } else {
-                throw new IllegalArgumentException("output column '" + q + "' names neither " + outer.name() + " nor "
-                        + inner.name());
+            tableOf[i] = names.indexOf(q.substring(0, dot));
+            if (tableOf[i] < 0) {
+                throw new IllegalArgumentException("output column '" + q + "' names none of the joined tables " + names);
             }
+            positions[i] = tables.get(tableOf[i]).schema().indexOf(q.substring(dot + 1));
         }
     }
 
-    public Object[] combine(Object[] outerRow, Object[] innerRow) {
+    public JoinOutput(List<String> output, Table outer, Table inner) {
+        this(output, List.of(outer, inner));
+    }
+
+    /** The result row of one row per joined table, in join order. */
+    public Object[] combine(Object[]... rows) {
         Object[] out = new Object[positions.length];
         for (int i = 0; i < out.length; i++) {
-            out[i] = (fromOuter[i] ? outerRow : innerRow)[positions[i]];
+            out[i] = rows[tableOf[i]][positions[i]];
         }
         return out;
     }
 
-    /** Outer-table positions the output needs. */
-    public int[] outerPositions() {
-        return positionsOf(true);
-    }
-
-    public int[] innerPositions() {
-        return positionsOf(false);
-    }
-
-    private int[] positionsOf(boolean outer) {
+    /** Positions in the {@code table}-th joined table that the output needs. */
+    public int[] positions(int table) {
+        if (table < 0 || table >= tableCount) {
+            throw new IndexOutOfBoundsException("table " + table + " of " + tableCount);
+        }
         int n = 0;
-        for (boolean b : fromOuter) {
-            n += b == outer ? 1 : 0;
+        for (int t : tableOf) {
+            n += t == table ? 1 : 0;
         }
         int[] out = new int[n];
         for (int i = 0, j = 0; i < positions.length; i++) {
-            if (fromOuter[i] == outer) {
+            if (tableOf[i] == table) {
                 out[j++] = positions[i];
             }
         }
         return out;
+    }
+
+    public int[] outerPositions() {
+        return positions(0);
+    }
+
+    public int[] innerPositions() {
+        return positions(1);
     }
 }

@@ -25,20 +25,49 @@ public final class JoinQueries {
     private JoinQueries() {
     }
 
-    /** A join of the OL/PL form: the tables and columns, without the range. */
-    public record Shape(String name, String outer, String rangeColumn, String outerJoin, String inner, String innerJoin,
-                        List<String> output) {
+    /** A join chain of the OL/PL/Q3' form: the tables and columns, without the range. */
+    public record Shape(String name, String outer, String rangeColumn, List<JoinSpec.Probe> probes, List<String> output) {
+        public Shape {
+            probes = List.copyOf(probes);
+            output = List.copyOf(output);
+        }
+
+        JoinSpec spec(ColumnRange range) {
+            return new JoinSpec(outer, range, probes, output);
+        }
     }
 
     /** OL: orders ⋈ lineitem on orderkey, {@code o_totalprice} in a range. */
-    public static final Shape OL = new Shape("OL", "orders", "o_totalprice", "o_orderkey", "lineitem", "l_orderkey",
+    public static final Shape OL = new Shape("OL", "orders", "o_totalprice",
+            List.of(new JoinSpec.Probe("orders.o_orderkey", "lineitem", "l_orderkey")),
             List.of("orders.o_orderkey", "orders.o_custkey", "orders.o_orderdate", "orders.o_totalprice",
                     "lineitem.l_linenumber", "lineitem.l_partkey", "lineitem.l_quantity", "lineitem.l_extendedprice"));
 
     /** PL: part ⋈ lineitem on partkey, {@code p_retailprice} in a range. */
-    public static final Shape PL = new Shape("PL", "part", "p_retailprice", "p_partkey", "lineitem", "l_partkey",
+    public static final Shape PL = new Shape("PL", "part", "p_retailprice",
+            List.of(new JoinSpec.Probe("part.p_partkey", "lineitem", "l_partkey")),
             List.of("part.p_partkey", "part.p_name", "part.p_retailprice", "lineitem.l_orderkey",
                     "lineitem.l_linenumber", "lineitem.l_quantity", "lineitem.l_extendedprice"));
+
+    /**
+     * Q3': TPC-H Q3 without its aggregation, as seed 004 ran it: customer ⋈ orders ⋈ lineitem, the
+     * selectivity on {@code c_acctbal} (customers drive the chain; each probes its orders through
+     * the GLOBAL {@code o_custkey} index, each order its lineitems through their primary key).
+     */
+    public static final Shape Q3 = new Shape("Q3", "customer", "c_acctbal",
+            List.of(new JoinSpec.Probe("customer.c_custkey", "orders", "o_custkey"),
+                    new JoinSpec.Probe("orders.o_orderkey", "lineitem", "l_orderkey")),
+            List.of("customer.c_custkey", "customer.c_mktsegment", "orders.o_orderkey", "orders.o_orderdate",
+                    "orders.o_shippriority", "lineitem.l_linenumber", "lineitem.l_extendedprice", "lineitem.l_discount"));
+
+    /**
+     * ONLC: orders in a price range ⋈ their lineitems ⋈ their customer — the input of the example
+     * revenue-per-nation MapReduce job. Its last probe joins on a column of the first table.
+     */
+    public static final Shape ONLC = new Shape("ONLC", "orders", "o_totalprice",
+            List.of(new JoinSpec.Probe("orders.o_orderkey", "lineitem", "l_orderkey"),
+                    new JoinSpec.Probe("orders.o_custkey", "customer", "c_custkey")),
+            List.of("orders.o_orderkey", "customer.c_nationkey", "lineitem.l_extendedprice", "lineitem.l_discount"));
 
     public static Query ol(Store store, double selectivity) {
         return build(store, OL, selectivity);
@@ -52,7 +81,9 @@ public final class JoinQueries {
         return switch (name.toUpperCase(Locale.ROOT)) {
             case "OL" -> OL;
             case "PL" -> PL;
-            default -> throw new IllegalArgumentException("unknown query '" + name + "' (known: OL, PL)");
+            case "Q3", "Q3'" -> Q3;
+            case "ONLC" -> ONLC;
+            default -> throw new IllegalArgumentException("unknown query '" + name + "' (known: OL, PL, Q3, ONLC)");
         };
     }
 
@@ -77,8 +108,7 @@ public final class JoinQueries {
         int first = bestWindow(values, n);
         ColumnRange range = new ColumnRange(shape.rangeColumn(), values[first], values[first + n - 1]);
         long selected = upperBound(values, values[first + n - 1]) - lowerBound(values, values[first]);
-        return new Query(shape.name(), selectivity, new JoinSpec(shape.outer(), range, shape.outerJoin(), shape.inner(),
-                shape.innerJoin(), shape.output()), selected, total);
+        return new Query(shape.name(), selectivity, shape.spec(range), selected, total);
     }
 
     private static void checkSelectivity(double selectivity) {

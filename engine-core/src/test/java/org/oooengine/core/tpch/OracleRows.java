@@ -18,8 +18,13 @@ public final class OracleRows {
         spec.output().forEach(c -> cols.add(c.substring(c.indexOf('.') + 1)));
         var outer = store.table(spec.outerTable()).schema();
         DataType rangeType = outer.type(outer.indexOf(spec.outerRange().column()));
-        return "SELECT " + cols + " FROM " + spec.outerTable() + " JOIN " + spec.innerTable() + " ON " + spec.outerJoin()
-                + " = " + spec.innerJoin() + " WHERE " + spec.outerRange().describe(rangeType);
+        StringBuilder from = new StringBuilder(spec.outerTable());
+        for (JoinSpec.Probe p : spec.probes()) {
+            from.append(" JOIN ").append(p.table()).append(" ON ").append(p.from()).append(" = ").append(p.table())
+                    .append('.').append(p.column());
+        }
+        return "SELECT " + cols + " FROM " + from + " WHERE " + spec.outerTable() + "."
+                + spec.outerRange().describe(rangeType);
     }
 
     public static List<String> render(Store store, JoinSpec spec, List<Object[]> rows) {
