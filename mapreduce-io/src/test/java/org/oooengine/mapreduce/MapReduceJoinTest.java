@@ -15,16 +15,19 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.apache.hadoop.util.ToolRunner;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.storage.Directories;
@@ -34,6 +37,8 @@ import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.tpch.OracleRows;
 import org.oooengine.core.tpch.TpchLoader;
+import org.oooengine.core.types.DataType;
+import org.oooengine.mapreduce.examples.RevenuePerNation;
 
 /**
  * MapReduce over a three-node cluster in this JVM, under Hadoop's local job runner: joins read
@@ -58,7 +63,7 @@ class MapReduceJoinTest {
         generator.load(dir.resolve("single"), false, (t, d, e) -> { });
         single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
         oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART,
-                TpchTable.CUSTOMER));
+                TpchTable.CUSTOMER, TpchTable.NATION));
     }
 
     @AfterAll
@@ -132,6 +137,37 @@ class MapReduceJoinTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> PsmjJob.configure(job, spec, 1, output("psmj")));
         assertTrue(e.getMessage().contains("[customer, orders, lineitem]"), e.getMessage());
+    }
+
+    @ParameterizedTest(name = "{0} input")
+    @EnumSource(RevenuePerNation.Input.class)
+    void revenuePerNationExampleMatchesTheOracle(RevenuePerNation.Input input) throws Exception {
+        ColumnRange range = session.query(JoinQueries.OL, 0.05).spec().outerRange();
+        DataType price = DataType.decimal(15, 2);
+        String low = price.format(range.low());
+        String high = price.format(range.high());
+        Configuration conf = JoinJobs.localRunner(new Configuration(), 3);
+        Path out = output("revenue-" + input);
+        int exit = ToolRunner.run(conf, new RevenuePerNation(), new String[] {"--cluster", cluster.dir.toString(),
+                "--low", low, "--high", high, "--out", out.toString(),
+                "--input", input.name().toLowerCase(java.util.Locale.ROOT), "--reducers", "2"});
+        assertEquals(0, exit);
+        List<String> expected = oracle.query("SELECT n_name, sum(l_extendedprice * (1 - l_discount)) FROM orders"
+                + " JOIN lineitem ON o_orderkey = l_orderkey JOIN customer ON o_custkey = c_custkey"
+                + " JOIN nation ON c_nationkey = n_nationkey WHERE o_totalprice BETWEEN " + low + " AND " + high
+                + " GROUP BY n_name");
+        List<String> actual = new java.util.ArrayList<>(RevenuePerNation.lines(conf, out).stream()
+                .map(l -> l.replace('\t', '|')).toList());
+        actual.sort(null);
+        assertTrue(expected.size() > 10, "too few nations to mean much: " + expected);
+        assertEquals(expected, actual);
+    }
+
+    @Test
+    void revenuePerNationRefusesAnEmptyRange() throws Exception {
+        int exit = ToolRunner.run(new Configuration(), new RevenuePerNation(), new String[] {"--cluster",
+                cluster.dir.toString(), "--low", "5", "--high", "1", "--out", output("never").toString()});
+        assertEquals(2, exit);
     }
 
     private static List<String> listNames(Path dir, String prefix) throws Exception {

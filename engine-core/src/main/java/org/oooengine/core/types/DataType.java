@@ -72,6 +72,26 @@ public record DataType(TypeKind kind, int precision, int scale) {
         };
     }
 
+    /**
+     * The value {@link #format} rendered as {@code text} (not NULL): a decimal with more digits
+     * after the point than this type's scale is refused rather than rounded.
+     */
+    public Object parseValue(String text) {
+        try {
+            return switch (kind) {
+                case BOOLEAN -> Boolean.parseBoolean(text);
+                case INT -> Integer.parseInt(text);
+                case BIGINT -> Long.parseLong(text);
+                case DOUBLE -> Double.parseDouble(text);
+                case DECIMAL -> new BigDecimal(text).setScale(scale).unscaledValue().longValueExact();
+                case DATE -> (int) LocalDate.parse(text).toEpochDay();
+                case CHAR, VARCHAR -> text;
+            };
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException("'" + text + "' is not a " + this + " value", e);
+        }
+    }
+
     @Override
     public String toString() {
         return switch (kind) {
