@@ -48,6 +48,11 @@ final class ClusterCommand {
         @Option(names = "--buffered-io", description = "nodes read through the OS page cache instead of direct I/O")
         boolean bufferedIo;
 
+        @Option(names = "--answer-delay-us", defaultValue = "0", paramLabel = "D",
+                description = "every node holds each answer back D microseconds: an emulated network round trip "
+                        + "between the processes of this one machine (default: ${DEFAULT-VALUE})")
+        long answerDelayUs;
+
         @Override
         public Integer call() throws Exception {
             if (nodes != null && nodes < 1) {
@@ -65,7 +70,11 @@ final class ClusterCommand {
                 throw new ParameterException(spec.commandLine(), "--node-heap must be a JVM size such as 512m or 2g, got '"
                         + heap + "'");
             }
-            List<String> args = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(bufferPoolMb)));
+            if (answerDelayUs < 0) {
+                throw new ParameterException(spec.commandLine(), "--answer-delay-us must be 0 or more, got " + answerDelayUs);
+            }
+            List<String> args = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(bufferPoolMb),
+                    "--answer-delay-us", String.valueOf(answerDelayUs)));
             if (bufferedIo) {
                 args.add("--buffered-io");
             }

@@ -38,15 +38,25 @@ final class NodeCommand implements Callable<Integer> {
             description = "how long a request to another node may take before the query fails (default: ${DEFAULT-VALUE})")
     long timeoutMs;
 
+    @Option(names = "--answer-delay-us", defaultValue = "0", paramLabel = "D",
+            description = "hold every answer back D microseconds: an emulated network round trip for benchmarks "
+                    + "on one machine (default: ${DEFAULT-VALUE})")
+    long answerDelayUs;
+
     @Override
     public Integer call() throws Exception {
         if (bufferPoolMb < 1 || ioThreads < 1 || timeoutMs < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--buffer-pool-mb, --io-threads and --timeout-ms must be at least 1");
         }
+        if (answerDelayUs < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--answer-delay-us must be 0 or more, got " + answerDelayUs);
+        }
         StoreOptions options = StoreOptions.defaults().withBufferPoolBytes((long) bufferPoolMb << 20)
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
-        NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs));
+        NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs),
+                Duration.ofNanos(answerDelayUs * 1000));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();

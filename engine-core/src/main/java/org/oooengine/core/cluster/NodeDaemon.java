@@ -25,6 +25,12 @@ public final class NodeDaemon implements AutoCloseable {
 
     /** Opens the node's store (if loaded) and starts serving; fails clearly when the port is taken. */
     public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout) {
+        return start(clusterDir, nodeId, options, timeout, Duration.ZERO);
+    }
+
+    /** As above, every answer held back for {@code answerDelay}: an emulated network round trip (see NodeServer). */
+    public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout,
+                                   Duration answerDelay) {
         ClusterSpec spec = ClusterSpec.read(clusterDir);
         ClusterSpec.NodeSpec me = spec.node(nodeId);
         ClusterSecret secret = ClusterSpec.readSecret(clusterDir);
@@ -33,7 +39,7 @@ public final class NodeDaemon implements AutoCloseable {
         NodeService service = null;
         try {
             service = new NodeService(nodeId, spec, clusterDir, peers, options, timeout);
-            NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, service);
+            NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, service, answerDelay);
             return new NodeDaemon(nodeId, peers, service, server);
         } catch (RuntimeException e) {
             if (service != null) {

@@ -12,6 +12,9 @@ import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.util.concurrent.DefaultThreadFactory;
 import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -25,8 +28,11 @@ public final class NodeServer implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup workers;
     private final Channel serverChannel;
+    private final ScheduledExecutorService delayTimer;
 
-    private NodeServer(String nodeName, EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel) {
+    private NodeServer(String nodeName, EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel,
+                       ScheduledExecutorService delayTimer) {
+        this.delayTimer = delayTimer;
         this.nodeName = nodeName;
         this.boss = boss;
         this.workers = workers;
@@ -39,6 +45,21 @@ public final class NodeServer implements AutoCloseable {
      */
     public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
                                    RequestHandler handler) {
+        return start(nodeName, address, secret, handler, Duration.ZERO);
+    }
+
+    /**
+     * As {@link #start(String, InetSocketAddress, ClusterSecret, RequestHandler)}, holding every
+     * answer back for {@code answerDelay} (zero: none): an emulated network round trip.
+     */
+    public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
+                                   RequestHandler handler, Duration answerDelay) {
+        ScheduledExecutorService delayTimer = answerDelay.isZero() ? null : Executors.newSingleThreadScheduledExecutor(
+                new DefaultThreadFactory("ooo-answer-delay-" + nodeName, true));
+        if (delayTimer != null) {
+            LOG.info("node {} holds every answer back for {} µs (emulated network latency)", nodeName,
+                    answerDelay.toNanos() / 1000);
+        }
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("ooo-accept-" + nodeName, true));
         EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("ooo-net-" + nodeName, true));
         ServerBootstrap b = new ServerBootstrap()
@@ -49,6 +70,9 @@ public final class NodeServer implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (delayTimer != null) {
+                            ch.pipeline().addLast(new AnswerDelay(delayTimer, answerDelay));
+                        }
                         ch.pipeline().addLast(new FlushConsolidationHandler(256, true));
                         FrameFormat.install(ch.pipeline());
                         ch.pipeline().addLast(new ServerConnection(nodeName, secret, handler));
@@ -57,8 +81,11 @@ public final class NodeServer implements AutoCloseable {
         try {
             Channel ch = b.bind(address).syncUninterruptibly().channel();
             LOG.info("node {} listening on {}", nodeName, ch.localAddress());
-            return new NodeServer(nodeName, boss, workers, ch);
+            return new NodeServer(nodeName, boss, workers, ch, delayTimer);
         } catch (Exception e) {
+            if (delayTimer != null) {
+                delayTimer.shutdownNow();
+            }
             boss.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.SECONDS);
             workers.shutdownGracefully(0, 0, java.util.concurrent.TimeUnit.SECONDS);
             throw new IllegalStateException("node " + nodeName + " cannot listen on " + address.getHostString() + ":"
@@ -75,6 +102,9 @@ public final class NodeServer implements AutoCloseable {
         serverChannel.close().syncUninterruptibly();
         boss.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
         workers.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS).syncUninterruptibly();
+        if (delayTimer != null) {
+            delayTimer.shutdownNow();
+        }
         LOG.info("node {} stopped listening", nodeName);
     }
 }
