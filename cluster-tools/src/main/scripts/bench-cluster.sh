@@ -1,9 +1,14 @@
 #!/usr/bin/env bash
 # The cluster figures of docs/benchmarks/cluster.md that need more than one `ooo bench` call.
 #
-#   bench-cluster.sh delay   --dir D [--delays 0,1,2] [--selectivities 0.001,0.0001] [--out O]
-#       PL in every distributed mode, directly and then through the Toxiproxy delay proxy at each
-#       added delay in ms (net-delay.sh), plus the remote-fetch micro-benchmark at each.
+#   bench-cluster.sh delay   --dir D [--delays-us 0,100,500] [--selectivities 0.01,0.001,0.0001] [--out O]
+#       PL in every distributed mode with each node holding its answers back by each delay in µs
+#       (ooo cluster start --answer-delay-us), plus the remote-fetch micro-benchmark at each.
+#   bench-cluster.sh proxy   --dir D [--delays 0,1,2] [--selectivities 0.01,0.001,0.0001] [--out O]
+#       The same, directly and then through the Toxiproxy delay proxy at each added delay in ms
+#       (net-delay.sh); the proxy's own hop is measured too.
+#   bench-cluster.sh mapreduce --dir D [--selectivities 0.01,0.001,0.0001,0.00001] [--out O]
+#       OL and PL as PSMJ jobs, as OoO joins inside a MapReduce job and in daemon mode.
 #   bench-cluster.sh scaling --dirs 1:D1,2:D2,4:D4,8:D8 [--selectivities 0.001] [--out O]
 #       Weak scaling: OL and PL at fixed selectivities on clusters of N nodes, each holding the same
 #       data per node (load them with ooo load tpch --sf <N x per-node SF>).
@@ -18,17 +23,19 @@ ooo="${OOO:-$root/ooo}"
 export OOO="$ooo"
 
 die() { echo "bench-cluster: $*" >&2; exit 1; }
-usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 cmd="${1:-}"
 [[ -z "$cmd" ]] && usage 2
 shift
-dir="" dirs="" delays="0,1,2" sels="" out="."
+dir="" dirs="" delays="0,1,2" delays_us="0,100,500" sels="" out="." repeat=3
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --dir) dir="$2"; shift 2 ;;
         --dirs) dirs="$2"; shift 2 ;;
         --delays) delays="$2"; shift 2 ;;
+        --delays-us) delays_us="$2"; shift 2 ;;
+        --repeat) repeat="$2"; shift 2 ;;
         --selectivities) sels="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         -h|--help) usage 0 ;;
@@ -39,7 +46,7 @@ mkdir -p "$out"
 
 sweep() { # cluster-dir query selectivities modes name
     echo "== $5 ($(date +%T))" >&2
-    "$ooo" bench sweep --cluster "$1" --query "$2" --cold --selectivities "$3" --modes "$4" \
+    "$ooo" bench sweep --cluster "$1" --query "$2" --cold --selectivities "$3" --modes "$4" --repeat "$repeat" \
         --json-out "$out/$5.json" --markdown "$out/$5.md" --plot "$out/$5.png"
 }
 
@@ -51,7 +58,27 @@ fetch() { # cluster-dir name
 case "$cmd" in
     delay)
         [[ -n "$dir" ]] || die "delay needs --dir <cluster-dir>"
-        sels="${sels:-0.001,0.0001}"
+        sels="${sels:-0.01,0.001,0.0001}"
+        trap '"$ooo" cluster stop --dir "$dir" >/dev/null' EXIT
+        for d in ${delays_us//,/ }; do
+            "$ooo" cluster start --dir "$dir" --answer-delay-us "$d"
+            sweep "$dir" PL "$sels" ooo,ooo-local,inorder "delay-${d}us-PL"
+            fetch "$dir" "fetch-delay-${d}us"
+            "$ooo" cluster stop --dir "$dir"
+        done
+        ;;
+    mapreduce)
+        [[ -n "$dir" ]] || die "mapreduce needs --dir <cluster-dir>"
+        sels="${sels:-0.01,0.001,0.0001,0.00001}"
+        trap '"$ooo" cluster stop --dir "$dir" >/dev/null' EXIT
+        "$ooo" cluster start --dir "$dir"
+        for q in OL PL; do
+            sweep "$dir" "$q" "$sels" psmj,ooo-mr,ooo "mapreduce-$q"
+        done
+        ;;
+    proxy)
+        [[ -n "$dir" ]] || die "proxy needs --dir <cluster-dir>"
+        sels="${sels:-0.01,0.001,0.0001}"
         trap '"$ooo" cluster stop --dir "$dir" >/dev/null; "$here/net-delay.sh" down --dir "$dir" >/dev/null' EXIT
         "$ooo" cluster start --dir "$dir"
         sweep "$dir" PL "$sels" ooo,ooo-local,inorder delay-direct-PL

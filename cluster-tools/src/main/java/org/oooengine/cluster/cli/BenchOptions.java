@@ -19,8 +19,9 @@ final class BenchOptions {
             description = "run on the running cluster of this directory instead (see 'ooo cluster start')")
     Path cluster;
 
-    @Option(names = "--query", required = true, paramLabel = "OL|PL",
-            description = "OL: orders join lineitem on orderkey; PL: part join lineitem on partkey")
+    @Option(names = "--query", required = true, paramLabel = "OL|PL|Q3",
+            description = "OL: orders join lineitem on orderkey; PL: part join lineitem on partkey; "
+                    + "Q3: customer join orders join lineitem (with --cluster)")
     QueryName query;
 
     @Option(names = "--cold", description = "measure the disk: direct I/O and a small buffer pool ("

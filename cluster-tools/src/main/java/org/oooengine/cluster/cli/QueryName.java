@@ -5,5 +5,10 @@ enum QueryName {
     /** orders ⋈ lineitem on orderkey, o_totalprice in a range. */
     OL,
     /** part ⋈ lineitem on partkey, p_retailprice in a range. */
-    PL
+    PL,
+    /** Q3': customer ⋈ orders ⋈ lineitem, c_acctbal in a range (cluster only: the single-node joins take two tables). */
+    Q3;
+
+    /** The two-table joins every mode runs, single node included. */
+    static final java.util.List<QueryName> TWO_TABLE = java.util.List.of(OL, PL);
 }

@@ -104,7 +104,7 @@ final class QuickstartCommand implements Callable<Integer> {
         JoinBench bench = openBench(store, err);
         BenchSettings settings = bench.settings();
         try (bench) {
-            for (QueryName query : QueryName.values()) {
+            for (QueryName query : QueryName.TWO_TABLE) {
                 for (double selectivity : SELECTIVITIES) {
                     JoinQueries.Query q = bench.query(query.name(), selectivity);
                     for (JoinMode mode : List.of(JoinMode.OOO, JoinMode.INORDER, JoinMode.HASH)) {
@@ -153,7 +153,7 @@ final class QuickstartCommand implements Callable<Integer> {
             List<JoinResult> results = new ArrayList<>();
             BenchSettings settings = new BenchSettings(!warm, BenchSettings.DEFAULT_INFLIGHT, null, 1);
             try (ClusterJoinBench bench = new ClusterJoinBench(clusterDir, settings)) {
-                for (QueryName query : QueryName.values()) {
+                for (QueryName query : QueryName.TWO_TABLE) {
                     for (double selectivity : CLUSTER_SELECTIVITIES) {
                         JoinQueries.Query q = bench.query(query.name(), selectivity);
                         for (JoinMode mode : List.of(JoinMode.OOO, JoinMode.OOO_LOCAL, JoinMode.INORDER)) {
