@@ -1,7 +1,6 @@
 package org.oooengine.mapreduce;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -16,10 +15,10 @@ import org.oooengine.core.exec.JoinSpec;
  * (right); stage k joins the rows stage k - 1 wrote (left) with the k-th probed table. Every stage
  * writes only what is still needed — the output columns of the tables joined so far and the
  * columns later stages join on — and the last stage writes exactly the spec's output. Columns are
- * named {@code table.column}; each table's column order comes from the job's configuration.
+ * named {@code table.column}; each table's column order comes from the job's configuration
+ * ({@link TableSchemas}).
  */
 final class JoinLayout {
-    private static final String COLUMNS = "ooo.psmj.columns.";
     private static final String STAGE = "ooo.psmj.stage";
     static final int LEFT = 0;
     static final int RIGHT = 1;
@@ -68,7 +67,7 @@ final class JoinLayout {
 
     /** The layout of the stage the job in {@code conf} runs. */
     static JoinLayout of(Configuration conf, JoinSpec spec) {
-        return forStage(spec, stage(conf), t -> columns(conf, t));
+        return forStage(spec, stage(conf), t -> TableSchemas.columns(conf, t));
     }
 
     /**
@@ -100,18 +99,6 @@ final class JoinLayout {
 
     static int stage(Configuration conf) {
         return conf.getInt(STAGE, 1);
-    }
-
-    static void setColumns(Configuration conf, String table, List<String> columns) {
-        conf.setStrings(COLUMNS + table, columns.toArray(String[]::new));
-    }
-
-    private static List<String> columns(Configuration conf, String table) {
-        String[] c = conf.getStrings(COLUMNS + table);
-        if (c == null) {
-            throw new IllegalStateException("the job does not list the columns of " + table);
-        }
-        return Arrays.asList(c);
     }
 
     private static List<String> qualified(String table, List<String> columns) {

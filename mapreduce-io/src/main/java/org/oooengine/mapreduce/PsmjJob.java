@@ -20,9 +20,7 @@ import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.SequenceFileRecordReader;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
-import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.exec.JoinSpec;
-import org.oooengine.core.store.StoreManifest;
 
 /**
  * The parallel sort-merge join (PSMJ) as MapReduce jobs, Hadoop's reduce-side join: mappers scan
@@ -34,6 +32,8 @@ import org.oooengine.core.store.StoreManifest;
  * Output: SequenceFiles of {@link RowWritable} (read them back with {@link JobOutput}).
  */
 public final class PsmjJob {
+    private static final String STAGE_TABLES = "ooo.psmj.stage.tables";
+
     private PsmjJob() {
     }
 
@@ -52,23 +52,19 @@ public final class PsmjJob {
         Configuration conf = job.getConfiguration();
         OooJoinInputFormat.setJoinSpec(conf, spec);
         JoinLayout.setStage(conf, stage);
-        try (ClusterSession session = ClusterJobConf.open(job, "job-client")) {
-            StoreManifest m = session.manifest(session.spec().nodes().get(0).id());
-            for (String t : spec.tables()) {
-                List<String> names = new ArrayList<>();
-                m.table(t).columns().forEach(c -> names.add(c.name()));
-                JoinLayout.setColumns(conf, t, names);
-            }
-        }
+        TableSchemas.record(job, spec.tables());
         JoinLayout.of(conf, spec); // fails here, in the client, on a column that does not exist
         String right = spec.probes().get(stage - 1).table();
         job.setJobName("psmj " + (stage == 1 ? spec.outerTable() : "stage " + (stage - 1)) + " x " + right);
         job.setJarByClass(PsmjJob.class);
         job.setInputFormatClass(StageInput.class);
-        if (stage == 1) {
-            StoreScanInputFormat.setTables(job, spec.outerTable(), right);
-        } else {
-            StoreScanInputFormat.setTables(job, right);
+        List<String> tables = stage == 1 ? List.of(spec.outerTable(), right) : List.of(right);
+        List<String> fromNodes = tables.stream().filter(t -> TableFileSplit.files(conf, t) == null).toList();
+        conf.setStrings(STAGE_TABLES, tables.toArray(String[]::new));
+        if (!fromNodes.isEmpty()) {
+            StoreScanInputFormat.setTables(job, fromNodes.toArray(String[]::new));
+        }
+        if (stage > 1) {
             FileInputFormat.setInputPaths(job, previous);
         }
         job.setMapperClass(SideMapper.class);
@@ -86,14 +82,24 @@ public final class PsmjJob {
     }
 
     /**
-     * A stage's input: the store partitions of its tables, and on later stages the files the stage
-     * before wrote. A mapper tells the sides apart by its split.
+     * A stage's input: its tables — store partitions, or text files where the job names them
+     * ({@link TableFileSplit#setFiles}) — and on later stages the files the stage before wrote.
+     * A mapper tells the sides apart by its split.
      */
     public static final class StageInput extends InputFormat<NullWritable, RowWritable> {
         @Override
         public List<InputSplit> getSplits(JobContext context) throws IOException {
-            List<InputSplit> splits = new ArrayList<>(new StoreScanInputFormat().getSplits(context));
-            if (JoinLayout.stage(context.getConfiguration()) > 1) {
+            Configuration conf = context.getConfiguration();
+            List<InputSplit> splits = new ArrayList<>();
+            if (conf.get(StoreScanInputFormat.TABLES) != null) {
+                splits.addAll(new StoreScanInputFormat().getSplits(context));
+            }
+            for (String t : conf.getStrings(STAGE_TABLES)) {
+                if (TableFileSplit.files(conf, t) != null) {
+                    splits.addAll(TableFileSplit.splits(context, t));
+                }
+            }
+            if (JoinLayout.stage(conf) > 1) {
                 splits.addAll(new SequenceFileInputFormat<NullWritable, RowWritable>().getSplits(context));
             }
             return splits;
@@ -101,8 +107,18 @@ public final class PsmjJob {
 
         @Override
         public RecordReader<NullWritable, RowWritable> createRecordReader(InputSplit split, TaskAttemptContext context) {
-            return split instanceof PartitionSplit ? new StoreScanInputFormat().createRecordReader(split, context)
-                    : new SequenceFileRecordReader<>();
+            if (split instanceof PartitionSplit) {
+                return new StoreScanInputFormat().createRecordReader(split, context);
+            }
+            return split instanceof TableFileSplit ? new TableFileSplit.Reader() : new SequenceFileRecordReader<>();
+        }
+
+        /** The table a split reads; null for the previous stage's output. */
+        static String table(InputSplit split) {
+            if (split instanceof PartitionSplit p) {
+                return p.table();
+            }
+            return split instanceof TableFileSplit f ? f.table() : null;
         }
     }
 
@@ -120,8 +136,7 @@ public final class PsmjJob {
             JoinSpec spec = OooJoinInputFormat.spec(conf);
             layout = JoinLayout.of(conf, spec);
             String right = spec.probes().get(JoinLayout.stage(conf) - 1).table();
-            side = context.getInputSplit() instanceof PartitionSplit s && s.table().equals(right)
-                    ? JoinLayout.RIGHT : JoinLayout.LEFT;
+            side = right.equals(StageInput.table(context.getInputSplit())) ? JoinLayout.RIGHT : JoinLayout.LEFT;
             keep = side == JoinLayout.LEFT && layout.leftRange >= 0
                     ? spec.outerRange().predicate(layout.leftRange) : row -> true;
         }

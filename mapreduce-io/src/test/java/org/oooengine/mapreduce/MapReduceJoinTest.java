@@ -139,6 +139,35 @@ class MapReduceJoinTest {
         assertTrue(e.getMessage().contains("[customer, orders, lineitem]"), e.getMessage());
     }
 
+    @Test
+    void exportedTextFilesFeedPsmjLikeTheNodes() throws Exception {
+        Job export = newJob("export");
+        Path exported = output("export");
+        TextExport.configure(export, List.of("orders", "lineitem", "part"), exported);
+        assertTrue(export.waitForCompletion(false), "export failed");
+        assertEquals(60_175, export.getCounters().findCounter(TextExport.COUNTERS, "lineitem").getValue());
+        assertEquals(15_000, export.getCounters().findCounter(TextExport.COUNTERS, "orders").getValue());
+        java.nio.file.Path lineitemDir = java.nio.file.Path.of(exported.toUri()).resolve("lineitem");
+        try (var files = Files.list(lineitemDir)) {
+            assertEquals(3, files.filter(f -> f.getFileName().toString().startsWith("part-m-")).count(),
+                    "a file per partition");
+        }
+
+        for (String query : List.of("OL", "PL")) {
+            JoinSpec spec = session.query(JoinQueries.shape(query), 0.05).spec();
+            Job job = newJob("psmj from files " + query);
+            // OL reads both tables from files; PL reads part from files and lineitem from the nodes.
+            TableFileSplit.setFiles(job, spec.outerTable(), new Path(exported, spec.outerTable()));
+            if (query.equals("OL")) {
+                TableFileSplit.setFiles(job, "lineitem", new Path(exported, "lineitem"));
+            }
+            Path out = output("psmj-files");
+            PsmjJob.configure(job, spec, 2, out);
+            assertTrue(job.waitForCompletion(false), "job failed");
+            assertRowsEqualOracle(spec, JobOutput.rows(job.getConfiguration(), out));
+        }
+    }
+
     @ParameterizedTest(name = "{0} input")
     @EnumSource(RevenuePerNation.Input.class)
     void revenuePerNationExampleMatchesTheOracle(RevenuePerNation.Input input) throws Exception {

@@ -97,6 +97,46 @@ class ClusterEndToEndTest {
     }
 
     @Test
+    @Order(3)
+    void mapReduceModesAndChainsAgreeWithTheDaemon() throws Exception {
+        for (String query : List.of("PL", "Q3")) {
+            JsonNode reference = run("--cluster", cluster.toString(), query, "ooo");
+            for (String mode : List.of("psmj", "ooo-mr")) {
+                JsonNode got = run("--cluster", cluster.toString(), query, mode);
+                assertEquals(reference.get("rows").asLong(), got.get("rows").asLong(), query + " " + mode);
+                assertEquals(reference.get("checksum").asLong(), got.get("checksum").asLong(), query + " " + mode);
+                assertTrue(got.get("job_startup_seconds").asDouble() > 0, got::toString);
+            }
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theExampleJobGivesTheSameRevenueOverEitherInput() {
+        List<String> results = new java.util.ArrayList<>();
+        for (String input : List.of("ooo", "psmj")) {
+            Cli r = Cli.run("mr", "run", "revenue-per-nation", "--cluster", cluster.toString(), "--low", "100000",
+                    "--high", "200000", "--input", input, "--out", cluster.resolve("revenue-" + input).toString());
+            assertEquals(0, r.exitCode(), r::toString);
+            assertTrue(r.out().lines().count() >= 20, "a line per nation: " + r);
+            assertTrue(r.err().contains(input + " input"), r::toString);
+            results.add(r.out());
+        }
+        assertEquals(results.get(0), results.get(1));
+
+        Path exported = cluster.resolve("export");
+        Cli export = Cli.run("export", "tpch", "--cluster", cluster.toString(), "--out", exported.toString(),
+                "--tables", "nation,region");
+        assertEquals(0, export.exitCode(), export::toString);
+        assertTrue(export.out().contains("nation") && export.out().contains("25 rows"), export::toString);
+        Cli orc = Cli.run("export", "tpch", "--cluster", cluster.toString(), "--out", exported.toString(), "--format", "orc");
+        assertEquals(2, orc.exitCode(), orc::toString);
+        Cli unknown = Cli.run("mr", "run", "no-such-job");
+        assertEquals(2, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().contains("revenue-per-nation"), unknown::toString);
+    }
+
+    @Test
     @Order(4)
     void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
         long pid = Long.parseLong(Files.readString(cluster.resolve("run").resolve("n2.pid")).strip());

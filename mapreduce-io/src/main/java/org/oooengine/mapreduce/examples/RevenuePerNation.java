@@ -65,6 +65,9 @@ public final class RevenuePerNation extends Configured implements Tool {
     @Command(name = "revenue-per-nation", mixinStandardHelpOptions = true,
             description = "Revenue per nation for the orders whose o_totalprice lies in [low, high], as a MapReduce job.")
     static final class Options implements Callable<Integer> {
+        @CommandLine.Spec
+        CommandLine.Model.CommandSpec spec;
+
         @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "the cluster holding TPC-H")
         Path cluster;
 
@@ -94,8 +97,9 @@ public final class RevenuePerNation extends Configured implements Tool {
             }
             result = run(conf, cluster, priceRange(low, high), input, reducers, new org.apache.hadoop.fs.Path(out));
             List<String> lines = lines(conf, result.output());
-            lines.forEach(System.out::println);
-            System.err.printf(Locale.ROOT, "revenue per nation: %d nations in %.2f s (%s input), written to %s%n",
+            lines.forEach(spec.commandLine().getOut()::println);
+            spec.commandLine().getOut().flush();
+            spec.commandLine().getErr().printf(Locale.ROOT, "revenue per nation: %d nations in %.2f s (%s input), written to %s%n",
                     lines.size(), result.seconds(), input.name().toLowerCase(Locale.ROOT), result.output());
             return 0;
         }
@@ -121,14 +125,18 @@ public final class RevenuePerNation extends Configured implements Tool {
 
     @Override
     public int run(String[] args) {
+        return commandLine(getConf()).execute(args);
+    }
+
+    /** The job's command line over {@code conf}: usage errors exit 2, failures print one error line and exit 1. */
+    public static CommandLine commandLine(Configuration conf) {
         Options options = new Options();
-        options.conf = getConf();
+        options.conf = conf;
         return new CommandLine(options).setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, cl, parsed) -> {
                     cl.getErr().println("error: " + e.getMessage());
                     return 1;
-                })
-                .execute(args);
+                });
     }
 
     public static void main(String[] args) throws Exception {

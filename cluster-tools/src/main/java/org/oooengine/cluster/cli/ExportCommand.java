@@ -1,0 +1,86 @@
+package org.oooengine.cluster.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Job;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.tpch.TpchSchema;
+import org.oooengine.mapreduce.ClusterJobConf;
+import org.oooengine.mapreduce.JoinJobs;
+import org.oooengine.mapreduce.TextExport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo export}: a cluster's tables as plain files other engines read. */
+@Command(name = "export", mixinStandardHelpOptions = true, description = "Write a cluster's tables as plain files.",
+        subcommands = ExportCommand.Tpch.class)
+final class ExportCommand {
+    @Command(name = "tpch", mixinStandardHelpOptions = true,
+            description = {"Write the TPC-H tables of a running cluster as Hive-style text files, one directory per "
+                    + "table (<out>/<table>/part-m-NNNNN): fields separated by Ctrl-A, NULL as \\N.",
+                    "Runs as a MapReduce job (local job runner unless the Hadoop configuration names another), "
+                            + "one map task per partition. The output may be a local path or an hdfs:// URI."})
+    static final class Tpch implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "a running, loaded cluster")
+        Path cluster;
+
+        @Option(names = "--out", required = true, paramLabel = "<path>", description = "output directory; must not exist")
+        String out;
+
+        @Option(names = "--format", defaultValue = "text", paramLabel = "text",
+                description = "file format (default: ${DEFAULT-VALUE}; ORC is not available yet)")
+        String format;
+
+        @Option(names = "--tables", split = ",", paramLabel = "<t1,t2>", description = "tables to write (default: all eight)")
+        List<String> tables;
+
+        @Override
+        public Integer call() throws Exception {
+            if (!format.toLowerCase(Locale.ROOT).equals("text")) {
+                throw new ParameterException(spec.commandLine(), "--format " + format
+                        + " is not supported yet; text is (Hive's default text format)");
+            }
+            List<String> all = TpchSchema.tables().stream().map(t -> t.getTableName()).toList();
+            List<String> chosen = tables == null ? all : tables;
+            for (String t : chosen) {
+                if (!all.contains(t)) {
+                    throw new ParameterException(spec.commandLine(), "unknown TPC-H table '" + t + "'; tables: " + all);
+                }
+            }
+            int nodes = ClusterSpec.read(cluster).nodes().size();
+            Job job = Job.getInstance(JoinJobs.localRunner(new Configuration(), nodes));
+            ClusterJobConf.setCluster(job, cluster);
+            org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(out);
+            TextExport.configure(job, chosen, output);
+            long t0 = System.nanoTime();
+            job.submit();
+            PrintWriter err = spec.commandLine().getErr();
+            while (!job.isComplete()) {
+                err.printf(Locale.ROOT, "\rexporting %s: %3.0f%%", String.join(", ", chosen), 100 * job.mapProgress());
+                err.flush();
+                Thread.sleep(1000);
+            }
+            err.println();
+            if (!job.isSuccessful()) {
+                throw new IllegalStateException("export failed: " + job.getStatus().getFailureInfo());
+            }
+            PrintWriter o = spec.commandLine().getOut();
+            for (String t : chosen) {
+                o.printf(Locale.ROOT, "%-9s %,12d rows  %s%n", t,
+                        job.getCounters().findCounter(TextExport.COUNTERS, t).getValue(), new org.apache.hadoop.fs.Path(output, t));
+            }
+            o.printf(Locale.ROOT, "exported in %.1f s%n", (System.nanoTime() - t0) / 1e9);
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package org.oooengine.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.ClusterLoader;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.storage.Directories;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.tpch.DuckDbOracle;
+import org.oooengine.core.tpch.JoinQueries;
+import org.oooengine.core.tpch.OracleRows;
+import org.oooengine.core.tpch.TpchLoader;
+import org.oooengine.mapreduce.ClusterJobConf;
+import org.oooengine.mapreduce.JobOutput;
+import org.oooengine.mapreduce.OooJoinInputFormat;
+import org.oooengine.mapreduce.PsmjJob;
+import org.oooengine.mapreduce.RowWritable;
+import org.oooengine.mapreduce.TableFileSplit;
+import org.oooengine.mapreduce.TextExport;
+
+/**
+ * Jobs on real YARN and HDFS: a MiniDFSCluster and a MiniMRYarnCluster in this JVM, whose
+ * NodeManager launches every task in a JVM of its own, against a three-node OoO cluster. Tables
+ * exported to HDFS feed PSMJ; an out-of-order join job whose first map attempt is killed is
+ * retried by Hadoop and still writes exactly the oracle's rows.
+ */
+class YarnHdfsEndToEndTest {
+    private static final double SF = 0.01;
+    private static java.nio.file.Path dir;
+    private static MiniDFSCluster hdfs;
+    private static MiniMRYarnCluster yarn;
+    private static TestCluster cluster;
+    private static ClusterSession session;
+    private static Store single;
+    private static DuckDbOracle oracle;
+
+    @BeforeAll
+    static void start() throws Exception {
+        dir = Files.createTempDirectory("ooo-yarn-test");
+        cluster = new TestCluster(dir.resolve("cluster"), 3);
+        session = cluster.session();
+        TpchLoader generator = new TpchLoader(SF, 4096, 1.0);
+        new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
+        generator.load(dir.resolve("single"), false, (t, d, e) -> { });
+        single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
+        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
+
+        Configuration conf = new Configuration();
+        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("hdfs").toString());
+        hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
+        conf.set("fs.defaultFS", hdfs.getFileSystem().getUri().toString());
+        // Task JVMs need the same module opens as this one (Hadoop on JDK 17).
+        String opens = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens")).collect(Collectors.joining(" "));
+        conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx512m " + opens);
+        conf.set("mapreduce.map.java.opts", "-Xmx512m " + opens);
+        conf.set("mapreduce.reduce.java.opts", "-Xmx512m " + opens);
+        conf.setInt("yarn.nodemanager.resource.memory-mb", 8192);
+        yarn = new MiniMRYarnCluster("ooo-yarn-test", 1);
+        yarn.init(conf);
+        yarn.start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (yarn != null) {
+            yarn.stop();
+        }
+        if (hdfs != null) {
+            hdfs.shutdown();
+        }
+        if (session != null) {
+            session.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+        if (single != null) {
+            single.close();
+        }
+        if (oracle != null) {
+            oracle.close();
+        }
+        Directories.deleteRecursively(dir);
+    }
+
+    private static Job newJob(String name) throws IOException {
+        Configuration conf = new Configuration(yarn.getConfig());
+        conf.setInt("mapreduce.client.completion.pollinterval", 100);
+        Job job = Job.getInstance(conf, name);
+        ClusterJobConf.setCluster(job, cluster.dir);
+        return job;
+    }
+
+    @Test
+    void tablesExportedToHdfsFeedPsmj() throws Exception {
+        Job export = newJob("export to hdfs");
+        Path exported = new Path("/warehouse/tpch");
+        TextExport.configure(export, List.of("part", "lineitem"), exported);
+        assertTrue(export.waitForCompletion(false), "export failed");
+        assertEquals(60_175, export.getCounters().findCounter(TextExport.COUNTERS, "lineitem").getValue());
+        assertTrue(hdfs.getFileSystem().exists(new Path(exported, "part")));
+
+        JoinSpec spec = session.query(JoinQueries.PL, 0.05).spec();
+        Job psmj = newJob("psmj from hdfs");
+        TableFileSplit.setFiles(psmj, "part", new Path(exported, "part"));
+        TableFileSplit.setFiles(psmj, "lineitem", new Path(exported, "lineitem"));
+        Path out = new Path("/out/psmj");
+        PsmjJob.configure(psmj, spec, 2, out);
+        assertTrue(psmj.waitForCompletion(false), "psmj failed");
+        assertRowsEqualOracle(spec, JobOutput.rows(psmj.getConfiguration(), out));
+    }
+
+    @Test
+    void aKilledMapAttemptIsRetriedAndTheOutputIsComplete() throws Exception {
+        JoinSpec spec = session.query(JoinQueries.OL, 0.05).spec();
+        Job job = newJob("ooo join, first attempt killed");
+        OooJoinInputFormat.setJoin(job, spec);
+        job.setInputFormatClass(OooJoinInputFormat.class);
+        job.setMapperClass(DiesOnFirstAttempt.class);
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(RowWritable.class);
+        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Path out = new Path("/out/ooo-retried");
+        FileOutputFormat.setOutputPath(job, out);
+        assertTrue(job.waitForCompletion(false), "job failed");
+        assertTrue(job.getCounters().findCounter(org.apache.hadoop.mapreduce.JobCounter.NUM_FAILED_MAPS).getValue() >= 1,
+                "no map attempt failed: the injection did not happen");
+        List<Object[]> rows = JobOutput.rows(job.getConfiguration(), out);
+        assertEquals(rows.size(), job.getCounters().findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue());
+        assertRowsEqualOracle(spec, rows);
+    }
+
+    /** Passes rows through, except that the first attempt of the first task dies halfway, its JVM gone. */
+    public static final class DiesOnFirstAttempt extends Mapper<NullWritable, RowWritable, NullWritable, RowWritable> {
+        private long seen;
+
+        @Override
+        protected void map(NullWritable key, RowWritable row, Context context) throws IOException, InterruptedException {
+            if (++seen == 10 && context.getTaskAttemptID().getTaskID().getId() == 0
+                    && context.getTaskAttemptID().getId() == 0) {
+                Runtime.getRuntime().halt(137);
+            }
+            context.write(key, row);
+        }
+    }
+
+    private static void assertRowsEqualOracle(JoinSpec spec, List<Object[]> rows) throws Exception {
+        List<String> expected = oracle.query(OracleRows.sql(single, spec));
+        assertFalse(expected.isEmpty());
+        assertEquals(expected, OracleRows.render(single, spec, rows));
+    }
+}

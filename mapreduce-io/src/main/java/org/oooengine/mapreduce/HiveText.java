@@ -1,0 +1,73 @@
+package org.oooengine.mapreduce;
+
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.oooengine.core.types.DataType;
+
+/**
+ * Rows in Hive's default text format (LazySimpleSerDe without escaping): one row per line,
+ * fields separated by Ctrl-A ({@code \001}), NULL as {@code \N}, dates as ISO dates, decimals in
+ * plain notation. A string holding the delimiter or a line break cannot be written unescaped, so
+ * it is refused rather than written as a corrupt row.
+ */
+public final class HiveText {
+    public static final char FIELD_DELIMITER = '\001';
+    public static final String NULL = "\\N";
+
+    private final List<DataType> types;
+
+    public HiveText(List<DataType> types) {
+        this.types = List.copyOf(types);
+    }
+
+    /** The text format of a table whose schema the job lists (see {@link TableSchemas}). */
+    public static HiveText of(Configuration conf, String table) {
+        return new HiveText(TableSchemas.types(conf, table));
+    }
+
+    public String format(Object[] row) {
+        StringBuilder b = new StringBuilder(16 * row.length);
+        for (int i = 0; i < row.length; i++) {
+            if (i > 0) {
+                b.append(FIELD_DELIMITER);
+            }
+            if (row[i] == null) {
+                b.append(NULL);
+                continue;
+            }
+            String text = types.get(i).format(row[i]);
+            if (text.indexOf(FIELD_DELIMITER) >= 0 || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+                throw new IllegalArgumentException("column " + (i + 1) + " holds a field delimiter or line break, "
+                        + "which Hive's unescaped text format cannot carry: " + text);
+            }
+            b.append(text);
+        }
+        return b.toString();
+    }
+
+    /** The row a line holds; {@code where} names the line in errors (file and offset). */
+    public Object[] parse(String line, String where) {
+        Object[] row = new Object[types.size()];
+        int start = 0;
+        for (int i = 0; i < row.length; i++) {
+            int end = line.indexOf(FIELD_DELIMITER, start);
+            if (end < 0) {
+                if (i != row.length - 1) {
+                    throw new IllegalArgumentException(where + ": " + (i + 1) + " fields where " + row.length
+                            + " were expected");
+                }
+                end = line.length();
+            } else if (i == row.length - 1) {
+                throw new IllegalArgumentException(where + ": more than the " + row.length + " fields expected");
+            }
+            String field = line.substring(start, end);
+            try {
+                row[i] = field.equals(NULL) ? null : types.get(i).parseValue(field);
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(where + ", field " + (i + 1) + ": " + e.getMessage(), e);
+            }
+            start = end + 1;
+        }
+        return row;
+    }
+}
