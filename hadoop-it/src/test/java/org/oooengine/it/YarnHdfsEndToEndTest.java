@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
@@ -23,17 +22,9 @@ import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.ClusterLoader;
-import org.oooengine.core.cluster.ClusterSession;
-import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.exec.JoinSpec;
-import org.oooengine.core.storage.Directories;
-import org.oooengine.core.store.Store;
-import org.oooengine.core.store.StoreOptions;
-import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.JoinQueries;
-import org.oooengine.core.tpch.OracleRows;
-import org.oooengine.core.tpch.TpchLoader;
 import org.oooengine.mapreduce.ClusterJobConf;
 import org.oooengine.mapreduce.JobOutput;
 import org.oooengine.mapreduce.OooJoinInputFormat;
@@ -49,28 +40,15 @@ import org.oooengine.mapreduce.TextExport;
  * retried by Hadoop and still writes exactly the oracle's rows.
  */
 class YarnHdfsEndToEndTest {
-    private static final double SF = 0.01;
-    private static java.nio.file.Path dir;
+    private static TpchCluster tpch;
     private static MiniDFSCluster hdfs;
     private static MiniMRYarnCluster yarn;
-    private static TestCluster cluster;
-    private static ClusterSession session;
-    private static Store single;
-    private static DuckDbOracle oracle;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("ooo-yarn-test");
-        cluster = new TestCluster(dir.resolve("cluster"), 3);
-        session = cluster.session();
-        TpchLoader generator = new TpchLoader(SF, 4096, 1.0);
-        new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
-        generator.load(dir.resolve("single"), false, (t, d, e) -> { });
-        single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
-        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
-
+        tpch = new TpchCluster("ooo-yarn-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
         Configuration conf = new Configuration();
-        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, dir.resolve("hdfs").toString());
+        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tpch.dir.resolve("hdfs").toString());
         hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
         conf.set("fs.defaultFS", hdfs.getFileSystem().getUri().toString());
         // Task JVMs need the same module opens as this one (Hadoop on JDK 17).
@@ -93,26 +71,16 @@ class YarnHdfsEndToEndTest {
         if (hdfs != null) {
             hdfs.shutdown();
         }
-        if (session != null) {
-            session.close();
+        if (tpch != null) {
+            tpch.close();
         }
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (single != null) {
-            single.close();
-        }
-        if (oracle != null) {
-            oracle.close();
-        }
-        Directories.deleteRecursively(dir);
     }
 
     private static Job newJob(String name) throws IOException {
         Configuration conf = new Configuration(yarn.getConfig());
         conf.setInt("mapreduce.client.completion.pollinterval", 100);
         Job job = Job.getInstance(conf, name);
-        ClusterJobConf.setCluster(job, cluster.dir);
+        ClusterJobConf.setCluster(job, tpch.cluster.dir);
         return job;
     }
 
@@ -125,7 +93,7 @@ class YarnHdfsEndToEndTest {
         assertEquals(60_175, export.getCounters().findCounter(TextExport.COUNTERS, "lineitem").getValue());
         assertTrue(hdfs.getFileSystem().exists(new Path(exported, "part")));
 
-        JoinSpec spec = session.query(JoinQueries.PL, 0.05).spec();
+        JoinSpec spec = tpch.session.query(JoinQueries.PL, 0.05).spec();
         Job psmj = newJob("psmj from hdfs");
         TableFileSplit.setFiles(psmj, "part", new Path(exported, "part"));
         TableFileSplit.setFiles(psmj, "lineitem", new Path(exported, "lineitem"));
@@ -137,7 +105,7 @@ class YarnHdfsEndToEndTest {
 
     @Test
     void aKilledMapAttemptIsRetriedAndTheOutputIsComplete() throws Exception {
-        JoinSpec spec = session.query(JoinQueries.OL, 0.05).spec();
+        JoinSpec spec = tpch.session.query(JoinQueries.OL, 0.05).spec();
         Job job = newJob("ooo join, first attempt killed");
         OooJoinInputFormat.setJoin(job, spec);
         job.setInputFormatClass(OooJoinInputFormat.class);
@@ -171,8 +139,8 @@ class YarnHdfsEndToEndTest {
     }
 
     private static void assertRowsEqualOracle(JoinSpec spec, List<Object[]> rows) throws Exception {
-        List<String> expected = oracle.query(OracleRows.sql(single, spec));
+        List<String> expected = tpch.expected(spec);
         assertFalse(expected.isEmpty());
-        assertEquals(expected, OracleRows.render(single, spec, rows));
+        assertEquals(expected, tpch.render(spec, rows));
     }
 }

@@ -22,22 +22,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.net.ClusterSecret;
-import org.oooengine.core.storage.Directories;
-import org.oooengine.core.store.Store;
-import org.oooengine.core.store.StoreOptions;
-import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.JoinQueries;
-import org.oooengine.core.tpch.OracleRows;
-import org.oooengine.core.tpch.TpchLoader;
-import org.oooengine.core.types.DataType;
 import org.oooengine.mapreduce.examples.RevenuePerNation;
 
 /**
@@ -46,41 +39,23 @@ import org.oooengine.mapreduce.examples.RevenuePerNation;
  * scan job reads every row of every partition.
  */
 class MapReduceJoinTest {
-    private static final double SF = 0.01;
-    private static java.nio.file.Path dir;
+    private static TpchCluster tpch;
     private static TestCluster cluster;
     private static ClusterSession session;
-    private static Store single;
-    private static DuckDbOracle oracle;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("ooo-mr-test");
-        cluster = new TestCluster(dir.resolve("cluster"), 3);
-        session = cluster.session();
-        TpchLoader generator = new TpchLoader(SF, 4096, 1.0);
-        new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
-        generator.load(dir.resolve("single"), false, (t, d, e) -> { });
-        single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
-        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART,
+        tpch = new TpchCluster("ooo-mr-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART,
                 TpchTable.CUSTOMER, TpchTable.NATION));
+        cluster = tpch.cluster;
+        session = tpch.session;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (session != null) {
-            session.close();
+        if (tpch != null) {
+            tpch.close();
         }
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (single != null) {
-            single.close();
-        }
-        if (oracle != null) {
-            oracle.close();
-        }
-        Directories.deleteRecursively(dir);
     }
 
     /** The local job runner, three map and reduce tasks at a time. */
@@ -93,7 +68,7 @@ class MapReduceJoinTest {
     }
 
     private static Path output(String name) {
-        return new Path(dir.resolve("out-" + name + "-" + System.nanoTime()).toUri());
+        return new Path(tpch.dir.resolve("out-" + name + "-" + System.nanoTime()).toUri());
     }
 
     @ParameterizedTest(name = "{0} at {1}, {2}")
@@ -101,18 +76,12 @@ class MapReduceJoinTest {
         "ONLC, 0.02, OOO"})
     void joinInputFormatReturnsTheOracleRows(String query, double selectivity, ExecutionMode mode) throws Exception {
         JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
-        Job job = newJob("ooo-mr " + query);
-        OooJoinInputFormat.setJoin(job, spec, mode, 16);
-        job.setInputFormatClass(OooJoinInputFormat.class);
-        job.setMapperClass(Mapper.class);
-        job.setNumReduceTasks(0);
-        job.setOutputKeyClass(NullWritable.class);
-        job.setOutputValueClass(RowWritable.class);
-        job.setOutputFormatClass(SequenceFileOutputFormat.class);
+        Configuration conf = newJob("ooo-mr " + query).getConfiguration();
         Path out = output("ooo");
-        FileOutputFormat.setOutputPath(job, out);
-        assertTrue(job.waitForCompletion(false), "job failed");
-        assertRowsEqualOracle(spec, JobOutput.rows(job.getConfiguration(), out));
+        JoinJobs.Run run = JoinJobs.oooJoin(conf, cluster.spec, secret(), spec, mode, 16, out);
+        List<Object[]> rows = JobOutput.rows(conf, out);
+        assertEquals(rows.size(), run.rows());
+        assertRowsEqualOracle(spec, rows);
     }
 
     @ParameterizedTest(name = "{0} at {1} with {2} reducers")
@@ -121,8 +90,7 @@ class MapReduceJoinTest {
         JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
         Job job = newJob("psmj " + query);
         Path out = output("psmj");
-        JoinJobs.Run run = JoinJobs.psmj(job.getConfiguration(), cluster.spec,
-                ClusterSecret.read(cluster.dir.resolve(ClusterSpec.SECRET_FILE)), spec, reducers, out);
+        JoinJobs.Run run = JoinJobs.psmj(job.getConfiguration(), cluster.spec, secret(), spec, reducers, out);
         List<Object[]> rows = JobOutput.rows(job.getConfiguration(), out);
         assertEquals(rows.size(), run.rows());
         assertRowsEqualOracle(spec, rows);
@@ -172,16 +140,15 @@ class MapReduceJoinTest {
     @EnumSource(RevenuePerNation.Input.class)
     void revenuePerNationExampleMatchesTheOracle(RevenuePerNation.Input input) throws Exception {
         ColumnRange range = session.query(JoinQueries.OL, 0.05).spec().outerRange();
-        DataType price = DataType.decimal(15, 2);
-        String low = price.format(range.low());
-        String high = price.format(range.high());
+        String low = tpch.format("orders", "o_totalprice", range.low());
+        String high = tpch.format("orders", "o_totalprice", range.high());
         Configuration conf = JoinJobs.localRunner(new Configuration(), 3);
         Path out = output("revenue-" + input);
         int exit = ToolRunner.run(conf, new RevenuePerNation(), new String[] {"--cluster", cluster.dir.toString(),
                 "--low", low, "--high", high, "--out", out.toString(),
                 "--input", input.name().toLowerCase(java.util.Locale.ROOT), "--reducers", "2"});
         assertEquals(0, exit);
-        List<String> expected = oracle.query("SELECT n_name, sum(l_extendedprice * (1 - l_discount)) FROM orders"
+        List<String> expected = tpch.oracle.query("SELECT n_name, sum(l_extendedprice * (1 - l_discount)) FROM orders"
                 + " JOIN lineitem ON o_orderkey = l_orderkey JOIN customer ON o_custkey = c_custkey"
                 + " JOIN nation ON c_nationkey = n_nationkey WHERE o_totalprice BETWEEN " + low + " AND " + high
                 + " GROUP BY n_name");
@@ -197,6 +164,10 @@ class MapReduceJoinTest {
         int exit = ToolRunner.run(new Configuration(), new RevenuePerNation(), new String[] {"--cluster",
                 cluster.dir.toString(), "--low", "5", "--high", "1", "--out", output("never").toString()});
         assertEquals(2, exit);
+    }
+
+    private static ClusterSecret secret() {
+        return ClusterSpec.readSecret(cluster.dir);
     }
 
     private static List<String> listNames(Path dir, String prefix) throws Exception {
@@ -219,13 +190,13 @@ class MapReduceJoinTest {
         assertTrue(job.waitForCompletion(false), "job failed");
         long[] byWidth = new long[32];
         JobOutput.forEachRow(job.getConfiguration(), out, row -> byWidth[row.length]++);
-        assertEquals(15_000, byWidth[single.table("orders").schema().size()]);
-        assertEquals(60_175, byWidth[single.table("lineitem").schema().size()]);
+        assertEquals(15_000, byWidth[tpch.single.table("orders").schema().size()]);
+        assertEquals(60_175, byWidth[tpch.single.table("lineitem").schema().size()]);
     }
 
     private static void assertRowsEqualOracle(JoinSpec spec, List<Object[]> rows) throws Exception {
-        List<String> expected = oracle.query(OracleRows.sql(single, spec));
+        List<String> expected = tpch.expected(spec);
         assertFalse(expected.isEmpty());
-        assertEquals(expected, OracleRows.render(single, spec, rows));
+        assertEquals(expected, tpch.render(spec, rows));
     }
 }

@@ -10,8 +10,6 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -27,7 +25,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.exec.CollectingSink;
-import org.oooengine.core.storage.Directories;
 import org.oooengine.core.exec.IndexNestedLoopJoin;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.net.ClusterSecret;
@@ -36,11 +33,7 @@ import org.oooengine.core.net.FrameFormat;
 import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.store.Store;
-import org.oooengine.core.store.StoreOptions;
-import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.JoinQueries;
-import org.oooengine.core.tpch.OracleRows;
-import org.oooengine.core.tpch.TpchLoader;
 
 /**
  * A three-node cluster in this JVM, loaded over the wire: distributed OL, PL and the three-table
@@ -49,41 +42,25 @@ import org.oooengine.core.tpch.TpchLoader;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DistributedJoinTest {
-    private static final double SF = 0.01;
-    private static Path dir;
+    private static TpchCluster tpch;
     private static TestCluster cluster;
     private static ClusterSession session;
     private static Store single;
-    private static DuckDbOracle oracle;
 
     @BeforeAll
     static void start() throws Exception {
-        dir = Files.createTempDirectory("ooo-cluster-test");
-        cluster = new TestCluster(dir.resolve("cluster"), 3);
-        session = cluster.session();
-        TpchLoader generator = new TpchLoader(SF, 4096, 1.0);
-        new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
-        generator.load(dir.resolve("single"), false, (t, d, e) -> { });
-        single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
-        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART,
-                TpchTable.CUSTOMER));
+        tpch = new TpchCluster("ooo-cluster-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM,
+                TpchTable.PART, TpchTable.CUSTOMER));
+        cluster = tpch.cluster;
+        session = tpch.session;
+        single = tpch.single;
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (session != null) {
-            session.close();
+        if (tpch != null) {
+            tpch.close();
         }
-        if (cluster != null) {
-            cluster.close();
-        }
-        if (single != null) {
-            single.close();
-        }
-        if (oracle != null) {
-            oracle.close();
-        }
-        Directories.deleteRecursively(dir);
     }
 
     static Stream<Arguments> cases() {
@@ -115,7 +92,7 @@ class DistributedJoinTest {
         JoinQueries.Query q = session.query(JoinQueries.shape(query), selectivity);
         JoinQueries.Query local = JoinQueries.byName(single, query, selectivity);
         assertEquals(local.spec(), q.spec(), "the cluster chose another range than a single node would");
-        List<String> expected = oracle.query(sql(q.spec()));
+        List<String> expected = tpch.expected(q.spec());
         assertFalse(expected.isEmpty());
         if (q.spec().isTwoTables()) {
             CollectingSink singleRows = new CollectingSink();
@@ -211,7 +188,7 @@ class DistributedJoinTest {
         JoinQueries.Query q = session.query(JoinQueries.PL, 0.01);
         CollectingSink rows = new CollectingSink();
         session.join(q.spec(), ExecutionMode.OOO, 64, rows);
-        assertEquals(oracle.query(sql(q.spec())), render(q.spec(), rows.rows()));
+        assertEquals(tpch.expected(q.spec()), render(q.spec(), rows.rows()));
     }
 
     @Test
@@ -236,7 +213,7 @@ class DistributedJoinTest {
             JoinQueries.Query small = fresh.query(JoinQueries.PL, 0.01);
             CollectingSink rows = new CollectingSink();
             fresh.join(small.spec(), ExecutionMode.OOO, 64, rows);
-            assertEquals(oracle.query(sql(small.spec())), render(small.spec(), rows.rows()));
+            assertEquals(tpch.expected(small.spec()), render(small.spec(), rows.rows()));
         }
     }
 
@@ -248,11 +225,7 @@ class DistributedJoinTest {
         return b.toString();
     }
 
-    private static String sql(JoinSpec spec) {
-        return OracleRows.sql(single, spec);
-    }
-
     private static List<String> render(JoinSpec spec, List<Object[]> rows) {
-        return OracleRows.render(single, spec, rows);
+        return tpch.render(spec, rows);
     }
 }

@@ -1,0 +1,64 @@
+package org.oooengine.core.cluster;
+
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.storage.Directories;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.tpch.DuckDbOracle;
+import org.oooengine.core.tpch.OracleRows;
+import org.oooengine.core.tpch.TpchLoader;
+import org.oooengine.core.types.DataType;
+
+/**
+ * The fixture of the distributed tests: TPC-H at one scale factor loaded over the wire into a
+ * cluster of nodes in this JVM, the same rows in a single-node store, and DuckDB holding them as
+ * the oracle. Everything lives in one temporary directory, removed on close.
+ */
+public final class TpchCluster implements AutoCloseable {
+    public final Path dir;
+    public final TestCluster cluster;
+    public final ClusterSession session;
+    public final Store single;
+    public final DuckDbOracle oracle;
+
+    public TpchCluster(String name, int nodes, double scaleFactor, List<TpchTable<?>> oracleTables) throws Exception {
+        dir = Files.createTempDirectory(name);
+        cluster = new TestCluster(dir.resolve("cluster"), nodes);
+        session = cluster.session();
+        TpchLoader generator = new TpchLoader(scaleFactor, 4096, 1.0);
+        new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
+        generator.load(dir.resolve("single"), false, (t, d, e) -> { });
+        single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
+        oracle = new DuckDbOracle(scaleFactor, dir, oracleTables);
+    }
+
+    /** The oracle's rows for {@code spec}, rendered and sorted. */
+    public List<String> expected(JoinSpec spec) throws Exception {
+        return oracle.query(OracleRows.sql(single, spec));
+    }
+
+    /** {@code rows} of {@code spec} rendered and sorted as the oracle's are. */
+    public List<String> render(JoinSpec spec, List<Object[]> rows) {
+        return OracleRows.render(single, spec, rows);
+    }
+
+    /** A value of {@code table.column} as SQL and the engine's text formats write it. */
+    public String format(String table, String column, Object value) {
+        var schema = single.table(table).schema();
+        DataType type = schema.type(schema.indexOf(column));
+        return type.format(value);
+    }
+
+    @Override
+    public void close() throws Exception {
+        try (AutoCloseable o = oracle; AutoCloseable s = single; AutoCloseable c = cluster; AutoCloseable x = session) {
+            // closed in reverse order: the session, the nodes, the single store, DuckDB
+        } finally {
+            Directories.deleteRecursively(dir);
+        }
+    }
+}
