@@ -31,12 +31,13 @@ import org.oooengine.mapreduce.OooJoinInputFormat;
 import org.oooengine.mapreduce.PsmjJob;
 import org.oooengine.mapreduce.RowWritable;
 import org.oooengine.mapreduce.TableFileSplit;
-import org.oooengine.mapreduce.TextExport;
+import org.oooengine.mapreduce.FileFormat;
+import org.oooengine.mapreduce.TableExport;
 
 /**
  * Jobs on real YARN and HDFS: a MiniDFSCluster and a MiniMRYarnCluster in this JVM, whose
  * NodeManager launches every task in a JVM of its own, against a three-node OoO cluster. Tables
- * exported to HDFS feed PSMJ; an out-of-order join job whose first map attempt is killed is
+ * exported to HDFS as ORC feed PSMJ; an out-of-order join job whose first map attempt is killed is
  * retried by Hadoop and still writes exactly the oracle's rows.
  */
 class YarnHdfsEndToEndTest {
@@ -88,15 +89,15 @@ class YarnHdfsEndToEndTest {
     void tablesExportedToHdfsFeedPsmj() throws Exception {
         Job export = newJob("export to hdfs");
         Path exported = new Path("/warehouse/tpch");
-        TextExport.configure(export, List.of("part", "lineitem"), exported);
+        TableExport.configure(export, List.of("part", "lineitem"), FileFormat.ORC, exported);
         assertTrue(export.waitForCompletion(false), "export failed");
-        assertEquals(60_175, export.getCounters().findCounter(TextExport.COUNTERS, "lineitem").getValue());
+        assertEquals(60_175, export.getCounters().findCounter(TableExport.COUNTERS, "lineitem").getValue());
         assertTrue(hdfs.getFileSystem().exists(new Path(exported, "part")));
 
         JoinSpec spec = tpch.session.query(JoinQueries.PL, 0.05).spec();
         Job psmj = newJob("psmj from hdfs");
-        TableFileSplit.setFiles(psmj, "part", new Path(exported, "part"));
-        TableFileSplit.setFiles(psmj, "lineitem", new Path(exported, "lineitem"));
+        TableFileSplit.setFiles(psmj, "part", new Path(exported, "part"), FileFormat.ORC);
+        TableFileSplit.setFiles(psmj, "lineitem", new Path(exported, "lineitem"), FileFormat.ORC);
         Path out = new Path("/out/psmj");
         PsmjJob.configure(psmj, spec, 2, out);
         assertTrue(psmj.waitForCompletion(false), "psmj failed");

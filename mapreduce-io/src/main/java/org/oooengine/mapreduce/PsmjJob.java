@@ -110,7 +110,8 @@ public final class PsmjJob {
             if (split instanceof PartitionSplit) {
                 return new StoreScanInputFormat().createRecordReader(split, context);
             }
-            return split instanceof TableFileSplit ? new TableFileSplit.Reader() : new SequenceFileRecordReader<>();
+            return split instanceof TableFileSplit f ? TableFileSplit.reader(context.getConfiguration(), f)
+                    : new SequenceFileRecordReader<>();
         }
 
         /** The table a split reads; null for the previous stage's output. */

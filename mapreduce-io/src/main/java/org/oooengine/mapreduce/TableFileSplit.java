@@ -6,7 +6,11 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.BlockLocation;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
@@ -19,14 +23,19 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.oooengine.core.types.DataType;
 
 /**
- * A piece of a table held as Hive-style text files (see {@link HiveText}; {@code ooo export}
- * writes them), for jobs that read a table from files — local or on HDFS — instead of from its
- * nodes. Splits are Hadoop's own for text files, so blocks are read where they are stored.
+ * A piece of a table held in files — Hive-style text ({@link HiveText}) or ORC ({@link OrcRows});
+ * {@code ooo export} writes both — for jobs that read a table from files, local or on HDFS,
+ * instead of from its nodes. Text splits are Hadoop's own; an ORC file is one split. Either way
+ * the split names the hosts holding its blocks.
  */
 public final class TableFileSplit extends InputSplit implements Writable {
     private static final String FILES = "ooo.table.files.";
+    private static final String FORMAT = "ooo.table.format.";
 
     private String table;
     private FileSplit file = new FileSplit();
@@ -41,7 +50,17 @@ public final class TableFileSplit extends InputSplit implements Writable {
 
     /** Reads {@code table} from the text files in {@code dir} rather than from the cluster. */
     public static void setFiles(Job job, String table, Path dir) {
+        setFiles(job, table, dir, FileFormat.TEXT);
+    }
+
+    /** Reads {@code table} from the files of {@code format} in {@code dir} rather than from the cluster. */
+    public static void setFiles(Job job, String table, Path dir, FileFormat format) {
         job.getConfiguration().set(FILES + table, dir.toString());
+        job.getConfiguration().set(FORMAT + table, format.name());
+    }
+
+    static FileFormat format(Configuration conf, String table) {
+        return FileFormat.parse(conf.get(FORMAT + table, FileFormat.TEXT.name()));
     }
 
     static Path files(Configuration conf, String table) {
@@ -51,13 +70,36 @@ public final class TableFileSplit extends InputSplit implements Writable {
 
     /** The splits of {@code table}'s files. */
     static List<InputSplit> splits(JobContext context, String table) throws IOException {
-        Job files = Job.getInstance(new Configuration(context.getConfiguration()));
-        FileInputFormat.setInputPaths(files, files(context.getConfiguration(), table));
+        Configuration conf = context.getConfiguration();
+        Job files = Job.getInstance(new Configuration(conf));
+        FileInputFormat.setInputPaths(files, files(conf, table));
         List<InputSplit> out = new ArrayList<>();
-        for (InputSplit s : new TextInputFormat().getSplits(files)) {
-            out.add(new TableFileSplit(table, (FileSplit) s));
+        if (format(conf, table) == FileFormat.TEXT) {
+            for (InputSplit s : new TextInputFormat().getSplits(files)) {
+                out.add(new TableFileSplit(table, (FileSplit) s));
+            }
+            return out;
+        }
+        for (FileStatus f : new WholeFiles().listStatus(files)) {
+            FileSystem fs = f.getPath().getFileSystem(conf);
+            BlockLocation[] blocks = fs.getFileBlockLocations(f, 0, f.getLen());
+            String[] hosts = blocks.length == 0 ? new String[0] : blocks[0].getHosts();
+            out.add(new TableFileSplit(table, new FileSplit(f.getPath(), 0, f.getLen(), hosts)));
         }
         return out;
+    }
+
+    /** Lists a directory's data files as FileInputFormat does (hidden and _ files left out). */
+    private static final class WholeFiles extends TextInputFormat {
+        @Override
+        public List<FileStatus> listStatus(JobContext job) throws IOException {
+            return super.listStatus(job);
+        }
+    }
+
+    /** The reader for a split of {@code table}, by its files' format. */
+    static RecordReader<NullWritable, RowWritable> reader(Configuration conf, TableFileSplit split) {
+        return format(conf, split.table) == FileFormat.TEXT ? new TextReader() : new OrcReader();
     }
 
     public String table() {
@@ -92,7 +134,7 @@ public final class TableFileSplit extends InputSplit implements Writable {
     }
 
     /** Parses the split's lines into rows of its table's types; a bad line fails naming file and offset. */
-    static final class Reader extends RecordReader<NullWritable, RowWritable> {
+    private static final class TextReader extends RecordReader<NullWritable, RowWritable> {
         private final LineRecordReader lines = new LineRecordReader();
         private final RowWritable row = new RowWritable();
         private HiveText format;
@@ -133,6 +175,68 @@ public final class TableFileSplit extends InputSplit implements Writable {
         @Override
         public void close() throws IOException {
             lines.close();
+        }
+    }
+
+    /** Reads an ORC file's rows, a batch at a time. */
+    private static final class OrcReader extends RecordReader<NullWritable, RowWritable> {
+        private final RowWritable row = new RowWritable();
+        private org.apache.orc.RecordReader rows;
+        private VectorizedRowBatch batch;
+        private OrcRows orc;
+        private int next;
+        private long read;
+        private long total;
+
+        @Override
+        public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
+            TableFileSplit s = (TableFileSplit) split;
+            Configuration conf = context.getConfiguration();
+            Reader reader = OrcFile.createReader(s.file.getPath(), OrcFile.readerOptions(conf));
+            List<DataType> types = TableSchemas.types(conf, s.table);
+            if (reader.getSchema().getChildren().size() != types.size()) {
+                throw new IOException(s.file.getPath() + " holds " + reader.getSchema() + ", not the "
+                        + types.size() + " columns of " + s.table);
+            }
+            total = reader.getNumberOfRows();
+            rows = reader.rows();
+            batch = reader.getSchema().createRowBatch();
+            orc = new OrcRows(types);
+        }
+
+        @Override
+        public boolean nextKeyValue() throws IOException {
+            if (next == batch.size) {
+                if (!rows.nextBatch(batch)) {
+                    return false;
+                }
+                next = 0;
+            }
+            row.set(orc.read(batch, next++));
+            read++;
+            return true;
+        }
+
+        @Override
+        public NullWritable getCurrentKey() {
+            return NullWritable.get();
+        }
+
+        @Override
+        public RowWritable getCurrentValue() {
+            return row;
+        }
+
+        @Override
+        public float getProgress() {
+            return total == 0 ? 1f : (float) read / total;
+        }
+
+        @Override
+        public void close() throws IOException {
+            if (rows != null) {
+                rows.close();
+            }
         }
     }
 }

@@ -107,27 +107,29 @@ class MapReduceJoinTest {
         assertTrue(e.getMessage().contains("[customer, orders, lineitem]"), e.getMessage());
     }
 
-    @Test
-    void exportedTextFilesFeedPsmjLikeTheNodes() throws Exception {
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(FileFormat.class)
+    void exportedFilesFeedPsmjLikeTheNodes(FileFormat format) throws Exception {
         Job export = newJob("export");
         Path exported = output("export");
-        TextExport.configure(export, List.of("orders", "lineitem", "part"), exported);
-        assertTrue(export.waitForCompletion(false), "export failed");
-        assertEquals(60_175, export.getCounters().findCounter(TextExport.COUNTERS, "lineitem").getValue());
-        assertEquals(15_000, export.getCounters().findCounter(TextExport.COUNTERS, "orders").getValue());
+        TableExport.configure(export, List.of("orders", "lineitem", "part"), format, exported);
+        assertSucceeds(export);
+        assertEquals(60_175, export.getCounters().findCounter(TableExport.COUNTERS, "lineitem").getValue());
+        assertEquals(15_000, export.getCounters().findCounter(TableExport.COUNTERS, "orders").getValue());
         java.nio.file.Path lineitemDir = java.nio.file.Path.of(exported.toUri()).resolve("lineitem");
+        String suffix = format == FileFormat.ORC ? ".orc" : "";
         try (var files = Files.list(lineitemDir)) {
-            assertEquals(3, files.filter(f -> f.getFileName().toString().startsWith("part-m-")).count(),
-                    "a file per partition");
+            assertEquals(3, files.map(f -> f.getFileName().toString())
+                    .filter(f -> f.startsWith("part-m-") && f.endsWith(suffix)).count(), "a file per partition");
         }
 
         for (String query : List.of("OL", "PL")) {
             JoinSpec spec = session.query(JoinQueries.shape(query), 0.05).spec();
             Job job = newJob("psmj from files " + query);
             // OL reads both tables from files; PL reads part from files and lineitem from the nodes.
-            TableFileSplit.setFiles(job, spec.outerTable(), new Path(exported, spec.outerTable()));
+            TableFileSplit.setFiles(job, spec.outerTable(), new Path(exported, spec.outerTable()), format);
             if (query.equals("OL")) {
-                TableFileSplit.setFiles(job, "lineitem", new Path(exported, "lineitem"));
+                TableFileSplit.setFiles(job, "lineitem", new Path(exported, "lineitem"), format);
             }
             Path out = output("psmj-files");
             PsmjJob.configure(job, spec, 2, out);
@@ -164,6 +166,26 @@ class MapReduceJoinTest {
         int exit = ToolRunner.run(new Configuration(), new RevenuePerNation(), new String[] {"--cluster",
                 cluster.dir.toString(), "--low", "5", "--high", "1", "--out", output("never").toString()});
         assertEquals(2, exit);
+    }
+
+    /** Runs the job; a failure names what Hadoop reported. */
+    static void assertSucceeds(Job job) throws Exception {
+        boolean ok = job.waitForCompletion(false);
+        assertTrue(ok, () -> "job '" + job.getJobName() + "' failed: " + failureInfo(job));
+    }
+
+    private static String failureInfo(Job job) {
+        try {
+            StringBuilder b = new StringBuilder(String.valueOf(job.getStatus().getFailureInfo()));
+            for (var event : job.getTaskCompletionEvents(0, 10)) {
+                for (String d : job.getTaskDiagnostics(event.getTaskAttemptId())) {
+                    b.append("\n").append(event.getTaskAttemptId()).append(": ").append(d);
+                }
+            }
+            return b.toString();
+        } catch (Exception e) {
+            return "(no failure information: " + e + ")";
+        }
     }
 
     private static ClusterSecret secret() {

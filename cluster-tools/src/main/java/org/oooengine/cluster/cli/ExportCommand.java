@@ -11,7 +11,8 @@ import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.tpch.TpchSchema;
 import org.oooengine.mapreduce.ClusterJobConf;
 import org.oooengine.mapreduce.JoinJobs;
-import org.oooengine.mapreduce.TextExport;
+import org.oooengine.mapreduce.FileFormat;
+import org.oooengine.mapreduce.TableExport;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -23,8 +24,9 @@ import picocli.CommandLine.Spec;
         subcommands = ExportCommand.Tpch.class)
 final class ExportCommand {
     @Command(name = "tpch", mixinStandardHelpOptions = true,
-            description = {"Write the TPC-H tables of a running cluster as Hive-style text files, one directory per "
-                    + "table (<out>/<table>/part-m-NNNNN): fields separated by Ctrl-A, NULL as \\N.",
+            description = {"Write the TPC-H tables of a running cluster as files, one directory per table "
+                    + "(<out>/<table>/part-m-NNNNN, one file per partition): Hive's default text format (fields "
+                    + "separated by Ctrl-A, NULL as \\N) or ORC.",
                     "Runs as a MapReduce job (local job runner unless the Hadoop configuration names another), "
                             + "one map task per partition. The output may be a local path or an hdfs:// URI."})
     static final class Tpch implements Callable<Integer> {
@@ -37,8 +39,8 @@ final class ExportCommand {
         @Option(names = "--out", required = true, paramLabel = "<path>", description = "output directory; must not exist")
         String out;
 
-        @Option(names = "--format", defaultValue = "text", paramLabel = "text",
-                description = "file format (default: ${DEFAULT-VALUE}; ORC is not available yet)")
+        @Option(names = "--format", defaultValue = "text", paramLabel = "text|orc",
+                description = "file format (default: ${DEFAULT-VALUE})")
         String format;
 
         @Option(names = "--tables", split = ",", paramLabel = "<t1,t2>", description = "tables to write (default: all eight)")
@@ -46,9 +48,11 @@ final class ExportCommand {
 
         @Override
         public Integer call() throws Exception {
-            if (!format.toLowerCase(Locale.ROOT).equals("text")) {
-                throw new ParameterException(spec.commandLine(), "--format " + format
-                        + " is not supported yet; text is (Hive's default text format)");
+            FileFormat fileFormat;
+            try {
+                fileFormat = FileFormat.parse(format);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
             }
             List<String> all = TpchSchema.tables().stream().map(t -> t.getTableName()).toList();
             List<String> chosen = tables == null ? all : tables;
@@ -61,7 +65,7 @@ final class ExportCommand {
             Job job = Job.getInstance(JoinJobs.localRunner(new Configuration(), nodes));
             ClusterJobConf.setCluster(job, cluster);
             org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(out);
-            TextExport.configure(job, chosen, output);
+            TableExport.configure(job, chosen, fileFormat, output);
             long t0 = System.nanoTime();
             job.submit();
             PrintWriter err = spec.commandLine().getErr();
@@ -77,7 +81,7 @@ final class ExportCommand {
             PrintWriter o = spec.commandLine().getOut();
             for (String t : chosen) {
                 o.printf(Locale.ROOT, "%-9s %,12d rows  %s%n", t,
-                        job.getCounters().findCounter(TextExport.COUNTERS, t).getValue(), new org.apache.hadoop.fs.Path(output, t));
+                        job.getCounters().findCounter(TableExport.COUNTERS, t).getValue(), new org.apache.hadoop.fs.Path(output, t));
             }
             o.printf(Locale.ROOT, "exported in %.1f s%n", (System.nanoTime() - t0) / 1e9);
             return 0;

@@ -129,8 +129,14 @@ class ClusterEndToEndTest {
                 "--tables", "nation,region");
         assertEquals(0, export.exitCode(), export::toString);
         assertTrue(export.out().contains("nation") && export.out().contains("25 rows"), export::toString);
-        Cli orc = Cli.run("export", "tpch", "--cluster", cluster.toString(), "--out", exported.toString(), "--format", "orc");
-        assertEquals(2, orc.exitCode(), orc::toString);
+        Cli orc = Cli.run("export", "tpch", "--cluster", cluster.toString(), "--out", cluster.resolve("orc").toString(),
+                "--tables", "region", "--format", "orc");
+        assertEquals(0, orc.exitCode(), orc::toString);
+        assertTrue(orc.out().contains("5 rows"), orc::toString);
+        Cli parquet = Cli.run("export", "tpch", "--cluster", cluster.toString(), "--out", exported.toString(),
+                "--format", "parquet");
+        assertEquals(2, parquet.exitCode(), parquet::toString);
+        assertTrue(parquet.err().contains("unknown file format 'parquet'"), parquet::toString);
         Cli unknown = Cli.run("mr", "run", "no-such-job");
         assertEquals(2, unknown.exitCode(), unknown::toString);
         assertTrue(unknown.err().contains("revenue-per-nation"), unknown::toString);

@@ -1,0 +1,102 @@
+package org.oooengine.mapreduce;
+
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.hadoop.hive.common.type.HiveDecimal;
+import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.orc.TypeDescription;
+import org.oooengine.core.types.DataType;
+
+/**
+ * Engine rows to and from ORC's column vectors. Types map as Hive maps them — BOOLEAN, INT,
+ * BIGINT, DOUBLE, DECIMAL(p,s), DATE, VARCHAR(n) — except CHAR, written as STRING so that a value
+ * reads back exactly as it was (ORC pads CHAR).
+ */
+public final class OrcRows {
+    private final List<DataType> types;
+
+    public OrcRows(List<DataType> types) {
+        this.types = List.copyOf(types);
+    }
+
+    /** The ORC schema of a table with these column names and types. */
+    public static TypeDescription schema(List<String> names, List<DataType> types) {
+        TypeDescription struct = TypeDescription.createStruct();
+        for (int i = 0; i < names.size(); i++) {
+            struct.addField(names.get(i), typeOf(types.get(i)));
+        }
+        return struct;
+    }
+
+    static TypeDescription typeOf(DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> TypeDescription.createBoolean();
+            case INT -> TypeDescription.createInt();
+            case BIGINT -> TypeDescription.createLong();
+            case DOUBLE -> TypeDescription.createDouble();
+            case DECIMAL -> TypeDescription.createDecimal().withPrecision(type.precision()).withScale(type.scale());
+            case DATE -> TypeDescription.createDate();
+            case VARCHAR -> type.precision() > 0 ? TypeDescription.createVarchar().withMaxLength(type.precision())
+                    : TypeDescription.createString();
+            case CHAR -> TypeDescription.createString();
+        };
+    }
+
+    /** Writes {@code row} at position {@code r} of {@code batch}. */
+    public void write(VectorizedRowBatch batch, int r, Object[] row) {
+        for (int c = 0; c < row.length; c++) {
+            ColumnVector v = batch.cols[c];
+            Object value = row[c];
+            if (value == null) {
+                v.noNulls = false;
+                v.isNull[r] = true;
+                continue;
+            }
+            v.isNull[r] = false;
+            switch (types.get(c).kind()) {
+                case BOOLEAN -> ((LongColumnVector) v).vector[r] = (Boolean) value ? 1 : 0;
+                case INT, DATE -> ((LongColumnVector) v).vector[r] = (Integer) value;
+                case BIGINT -> ((LongColumnVector) v).vector[r] = (Long) value;
+                case DOUBLE -> ((DoubleColumnVector) v).vector[r] = (Double) value;
+                case DECIMAL -> ((DecimalColumnVector) v).vector[r].setFromLongAndScale((Long) value, types.get(c).scale());
+                case CHAR, VARCHAR -> ((BytesColumnVector) v).setVal(r, ((String) value).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+    }
+
+    /** The row at position {@code r} of {@code batch}. */
+    public Object[] read(VectorizedRowBatch batch, int r) {
+        Object[] row = new Object[types.size()];
+        for (int c = 0; c < row.length; c++) {
+            ColumnVector v = batch.cols[c];
+            int i = v.isRepeating ? 0 : r;
+            if (!v.noNulls && v.isNull[i]) {
+                continue;
+            }
+            DataType type = types.get(c);
+            row[c] = switch (type.kind()) {
+                case BOOLEAN -> ((LongColumnVector) v).vector[i] != 0;
+                case INT, DATE -> (int) ((LongColumnVector) v).vector[i];
+                case BIGINT -> ((LongColumnVector) v).vector[i];
+                case DOUBLE -> ((DoubleColumnVector) v).vector[i];
+                case DECIMAL -> unscaled(((DecimalColumnVector) v).vector[i].getHiveDecimal(), type.scale());
+                case CHAR, VARCHAR -> {
+                    BytesColumnVector b = (BytesColumnVector) v;
+                    yield new String(b.vector[i], b.start[i], b.length[i], StandardCharsets.UTF_8);
+                }
+            };
+        }
+        return row;
+    }
+
+    private static long unscaled(HiveDecimal d, int scale) {
+        BigDecimal value = d.bigDecimalValue().setScale(scale);
+        return value.unscaledValue().longValueExact();
+    }
+}
