@@ -142,6 +142,33 @@ class ClusterEndToEndTest {
         assertTrue(unknown.err().contains("revenue-per-nation"), unknown::toString);
     }
 
+    /**
+     * What {@code hadoop jar mapreduce-io.jar <class> <args>} does: Hadoop's RunJar in a JVM whose
+     * class path is Hadoop's client plus the engine's jars (HADOOP_CLASSPATH), here this test's.
+     */
+    @Test
+    @Order(3)
+    void theExampleJobRunsAsHadoopJarWould() throws Exception {
+        Path jar = Path.of(org.oooengine.mapreduce.examples.RevenuePerNation.class.getProtectionDomain()
+                .getCodeSource().getLocation().toURI());
+        org.junit.jupiter.api.Assumptions.assumeTrue(jar.toString().endsWith(".jar"),
+                "mapreduce-io is not packaged as a jar in this build: " + jar);
+        List<String> cmd = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> a.startsWith("--add-opens")).forEach(cmd::add);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.apache.hadoop.util.RunJar",
+                jar.toString(), "org.oooengine.mapreduce.examples.RevenuePerNation",
+                "-D", "mapreduce.framework.name=local", "--cluster", cluster.toString(), "--low", "100000",
+                "--high", "200000", "--out", cluster.resolve("revenue-hadoop-jar").toString()));
+        Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        assertEquals(0, p.waitFor(), out);
+        Cli reference = Cli.run("mr", "run", "revenue-per-nation", "--cluster", cluster.toString(), "--low", "100000",
+                "--high", "200000", "--out", cluster.resolve("revenue-reference").toString());
+        assertEquals(reference.out(), out);
+    }
+
     @Test
     @Order(4)
     void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
