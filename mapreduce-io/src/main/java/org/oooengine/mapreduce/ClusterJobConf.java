@@ -32,6 +32,11 @@ public final class ClusterJobConf {
                 ClusterSpec.readSecret(clusterDir));
     }
 
+    /** Points an old-API job at the cluster described in {@code clusterDir}. */
+    public static void setCluster(org.apache.hadoop.mapred.JobConf job, Path clusterDir) {
+        setCluster(job, job.getCredentials(), ClusterSpec.read(clusterDir), ClusterSpec.readSecret(clusterDir));
+    }
+
     public static void setCluster(Configuration conf, Credentials credentials, ClusterSpec spec, ClusterSecret secret) {
         conf.set(SPEC, spec.toJson());
         credentials.addSecretKey(SECRET, secret.key());

@@ -36,10 +36,14 @@ public final class OooJoinInputFormat extends InputFormat<NullWritable, RowWrita
     }
 
     public static void setJoin(Job job, JoinSpec spec, ExecutionMode mode, int budget) {
+        setJoin(job.getConfiguration(), spec, mode, budget);
+    }
+
+    /** The join a job reads, in its configuration (also an old-API {@code JobConf}). */
+    public static void setJoin(Configuration conf, JoinSpec spec, ExecutionMode mode, int budget) {
         if (budget < 1) {
             throw new IllegalArgumentException("the in-flight budget must be at least 1, got " + budget);
         }
-        Configuration conf = job.getConfiguration();
         setJoinSpec(conf, spec);
         conf.set(MODE, mode.name());
         conf.setInt(BUDGET, budget);

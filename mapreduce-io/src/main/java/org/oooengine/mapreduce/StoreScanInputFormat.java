@@ -28,7 +28,12 @@ public final class StoreScanInputFormat extends InputFormat<NullWritable, RowWri
 
     /** Scans every partition of {@code tables}. */
     public static void setTables(Job job, String... tables) {
-        job.getConfiguration().setStrings(TABLES, tables);
+        setTables(job.getConfiguration(), tables);
+    }
+
+    /** The tables a job scans, in its configuration (also an old-API {@code JobConf}). */
+    public static void setTables(Configuration conf, String... tables) {
+        conf.setStrings(TABLES, tables);
     }
 
     /** The table of the split a task reads. */

@@ -99,6 +99,26 @@ class MapReduceJoinTest {
     }
 
     @Test
+    void theOldMapredApiReadsTheSameJoin() throws Exception {
+        JoinSpec spec = session.query(JoinQueries.PL, 0.05).spec();
+        org.apache.hadoop.mapred.JobConf job = new org.apache.hadoop.mapred.JobConf(
+                JoinJobs.localRunner(new Configuration(), 3));
+        job.setJobName("old api ooo join");
+        ClusterJobConf.setCluster(job, cluster.dir);
+        org.oooengine.mapreduce.mapred.OooJoinInputFormat.setJoin(job, spec, ExecutionMode.OOO, 16);
+        job.setInputFormat(org.oooengine.mapreduce.mapred.OooJoinInputFormat.class);
+        job.setMapperClass(org.apache.hadoop.mapred.lib.IdentityMapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(RowWritable.class);
+        job.setOutputFormat(org.apache.hadoop.mapred.SequenceFileOutputFormat.class);
+        Path out = output("old-api");
+        org.apache.hadoop.mapred.FileOutputFormat.setOutputPath(job, out);
+        assertTrue(org.apache.hadoop.mapred.JobClient.runJob(job).isSuccessful());
+        assertRowsEqualOracle(spec, JobOutput.rows(job, out));
+    }
+
+    @Test
     void onePsmjJobRefusesAChain() throws Exception {
         JoinSpec spec = session.query(JoinQueries.Q3, 0.05).spec();
         Job job = newJob("psmj Q3");
