@@ -11,9 +11,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.InputSplit;
-import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.oooengine.core.cluster.ClusterSession;
 
@@ -22,12 +20,11 @@ import org.oooengine.core.cluster.ClusterSession;
  * pulls records: a small bounded queue joins the two, and when it is full the network thread
  * waits, so the node slows to the task's pace instead of anyone buffering a partition.
  */
-abstract class ClusterStreamReader extends RecordReader<NullWritable, RowWritable> {
+abstract class ClusterStreamReader extends RowReader {
     private static final int QUEUED_CHUNKS = 8;
     private static final List<Object[]> END = List.of();
 
     private final BlockingQueue<List<Object[]>> queue = new ArrayBlockingQueue<>(QUEUED_CHUNKS);
-    private final RowWritable value = new RowWritable();
     private ClusterSession session;
     private CompletableFuture<?> stream;
     private Iterator<Object[]> chunk = Collections.emptyIterator();
@@ -83,7 +80,7 @@ abstract class ClusterStreamReader extends RecordReader<NullWritable, RowWritabl
             }
             chunk = next.iterator();
         }
-        value.set(chunk.next());
+        row.set(chunk.next());
         countRow();
         return true;
     }
@@ -99,16 +96,6 @@ abstract class ClusterStreamReader extends RecordReader<NullWritable, RowWritabl
             Throwable cause = e.getCause() != null ? e.getCause() : e;
             throw new IOException("reading " + split + " failed: " + cause.getMessage(), cause);
         }
-    }
-
-    @Override
-    public NullWritable getCurrentKey() {
-        return NullWritable.get();
-    }
-
-    @Override
-    public RowWritable getCurrentValue() {
-        return value;
     }
 
     @Override

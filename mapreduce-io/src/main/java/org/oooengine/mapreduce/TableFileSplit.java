@@ -134,9 +134,8 @@ public final class TableFileSplit extends InputSplit implements Writable {
     }
 
     /** Parses the split's lines into rows of its table's types; a bad line fails naming file and offset. */
-    private static final class TextReader extends RecordReader<NullWritable, RowWritable> {
+    private static final class TextReader extends RowReader {
         private final LineRecordReader lines = new LineRecordReader();
-        private final RowWritable row = new RowWritable();
         private HiveText format;
         private Path path;
 
@@ -158,16 +157,6 @@ public final class TableFileSplit extends InputSplit implements Writable {
         }
 
         @Override
-        public NullWritable getCurrentKey() {
-            return NullWritable.get();
-        }
-
-        @Override
-        public RowWritable getCurrentValue() {
-            return row;
-        }
-
-        @Override
         public float getProgress() throws IOException {
             return lines.getProgress();
         }
@@ -179,8 +168,7 @@ public final class TableFileSplit extends InputSplit implements Writable {
     }
 
     /** Reads an ORC file's rows, a batch at a time. */
-    private static final class OrcReader extends RecordReader<NullWritable, RowWritable> {
-        private final RowWritable row = new RowWritable();
+    private static final class OrcReader extends RowReader {
         private org.apache.orc.RecordReader rows;
         private VectorizedRowBatch batch;
         private OrcRows orc;
@@ -215,16 +203,6 @@ public final class TableFileSplit extends InputSplit implements Writable {
             row.set(orc.read(batch, next++));
             read++;
             return true;
-        }
-
-        @Override
-        public NullWritable getCurrentKey() {
-            return NullWritable.get();
-        }
-
-        @Override
-        public RowWritable getCurrentValue() {
-            return row;
         }
 
         @Override

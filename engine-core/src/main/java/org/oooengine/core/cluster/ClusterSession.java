@@ -19,7 +19,6 @@ import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.exec.RowSink;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.Frame;
-import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;

@@ -16,7 +16,6 @@ import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.PageFile;
-import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.KeyCodec;
 import org.oooengine.core.types.Schema;
