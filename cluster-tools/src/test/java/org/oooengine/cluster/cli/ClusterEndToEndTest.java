@@ -170,6 +170,30 @@ class ClusterEndToEndTest {
     }
 
     @Test
+    @Order(3)
+    void analyzeGivesTheSameTableStatisticsOnTheClusterAsOnOneStore() throws Exception {
+        Cli onCluster = Cli.run("analyze", "--cluster", cluster.toString(), "--table", "orders", "--json");
+        Cli onStore = Cli.run("analyze", "--dir", single.toString(), "--table", "orders", "--json");
+        assertEquals(0, onCluster.exitCode(), onCluster::toString);
+        assertEquals(0, onStore.exitCode(), onStore::toString);
+        JsonNode c = JSON.readTree(onCluster.out().strip());
+        JsonNode s = JSON.readTree(onStore.out().strip());
+        assertEquals(s.get("rows").asLong(), c.get("rows").asLong());
+        for (int i = 0; i < s.get("columns").size(); i++) {
+            JsonNode sc = s.get("columns").get(i);
+            JsonNode cc = c.get("columns").get(i);
+            assertEquals(sc.get("min"), cc.get("min"), sc.toString());
+            assertEquals(sc.get("max"), cc.get("max"), sc.toString());
+            double ratio = cc.get("distinct").asDouble() / sc.get("distinct").asDouble();
+            assertTrue(ratio > 0.97 && ratio < 1.03, "merged sketches estimate as one: " + cc + " vs " + sc);
+        }
+        Cli text = Cli.run("analyze", "--cluster", cluster.toString(), "--table", "lineitem");
+        assertTrue(text.out().contains("l_partkey") && text.out().contains("32 buckets"), text::toString);
+        Cli both = Cli.run("analyze", "--cluster", cluster.toString(), "--dir", single.toString());
+        assertEquals(2, both.exitCode(), both::toString);
+    }
+
+    @Test
     @Order(4)
     void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
         long pid = Long.parseLong(Files.readString(cluster.resolve("run").resolve("n2.pid")).strip());

@@ -23,6 +23,7 @@ import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.RemoteException;
+import org.oooengine.core.stats.StoreStatistics;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.types.DataType;
@@ -37,6 +38,8 @@ import org.oooengine.core.types.RowCodec;
 public final class ClusterSession implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int KEYS_PER_REQUEST = 50_000;
+    /** How long a node may scan its partitions to collect statistics anew. */
+    private static final java.time.Duration ANALYZE_TIMEOUT = java.time.Duration.ofMinutes(30);
 
     private final ClusterSpec spec;
     private final Peers peers;
@@ -97,6 +100,28 @@ public final class ClusterSession implements AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException("node " + node + " sent unreadable statistics", e);
         }
+    }
+
+    /**
+     * Each node's partition statistics (as collected at load), or collected anew on every node at
+     * once when {@code analyze}.
+     */
+    public Map<String, StoreStatistics> statistics(boolean analyze) {
+        Map<String, CompletableFuture<Frame>> answers = new LinkedHashMap<>();
+        byte[] request = {analyze ? Messages.STATISTICS_ANALYZE : 0};
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            // A scan of the whole partition may take longer than a request's usual deadline.
+            answers.put(n.id(), peers.client(n.id()).call(OpCode.TABLE_STATISTICS, request, ANALYZE_TIMEOUT));
+        }
+        Map<String, StoreStatistics> out = new LinkedHashMap<>();
+        answers.forEach((node, answer) -> {
+            try {
+                out.put(node, JSON.readValue(await(answer).payload(), StoreStatistics.class));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("node " + node + " sent unreadable statistics", e);
+            }
+        });
+        return out;
     }
 
     /** Empties every node's buffer pool: the next query reads from the disks. */

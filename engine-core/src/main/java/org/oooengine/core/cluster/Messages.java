@@ -137,6 +137,8 @@ final class Messages {
 
     /** Flag of a statistics request: empty the buffer pool first, so the next query reads the disk. */
     static final byte STATS_DROP_CACHE = 1;
+    /** Flag of a table statistics request: collect them anew (a scan of every partition) before answering. */
+    static final byte STATISTICS_ANALYZE = 1;
 
     // Bulk load: one op, a step byte first.
     static final byte LOAD_START = 5;

@@ -34,6 +34,8 @@ import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.LeafScanner;
+import org.oooengine.core.stats.StatisticsCollector;
+import org.oooengine.core.stats.StoreStatistics;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.StoreOptions;
@@ -99,6 +101,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                     store.bufferPool().clear();
                 }
                 out.reply(stats());
+            }
+            case TABLE_STATISTICS -> {
+                boolean analyze = r.hasMore() && (r.get() & Messages.STATISTICS_ANALYZE) != 0;
+                fragments.execute(() -> answer(out, () -> out.reply(statistics(analyze))));
             }
             case SCAN_PARTITION -> {
                 String table = r.getString();
@@ -216,6 +222,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
     }
 
+    /** This node's partition statistics, collected anew when asked or when none were kept. */
+    private byte[] statistics(boolean analyze) throws Exception {
+        Store s = requireStore();
+        StoreStatistics stats = analyze ? null : StoreStatistics.read(s.dir()).orElse(null);
+        if (stats == null) {
+            stats = StatisticsCollector.collect(s);
+            LOG.info("node {} collected statistics of {} tables in {} s", nodeId, stats.tables().size(),
+                    String.format("%.1f", stats.seconds()));
+        }
+        return JSON.writeValueAsBytes(stats);
+    }
+
     private byte[] loadStep(PayloadReader r) throws Exception {
         byte step = r.get();
         switch (step) {
@@ -279,8 +297,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
         Directories.deleteRecursively(retired);
         store = openStore(current);
-        LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
-                String.format("%.1f", manifest.loadSeconds()));
+        StoreStatistics stats = StatisticsCollector.collect(store);
+        LOG.info("node {} loaded {} tables in {} s, statistics in {} s", nodeId, manifest.tables().size(),
+                String.format("%.1f", manifest.loadSeconds()), String.format("%.1f", stats.seconds()));
     }
 
     private Store openStore(Path dir) {

@@ -35,7 +35,9 @@ public enum OpCode {
     /** Runs a query fragment on the node and streams its result rows. */
     RUN_FRAGMENT(22),
     /** How many rows of a table partition fall in a range of an indexed column. */
-    COUNT_RANGE(23);
+    COUNT_RANGE(23),
+    /** The partitions' column statistics as JSON; a flag byte may ask to collect them anew first (analyze). */
+    TABLE_STATISTICS(24);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -17,7 +17,11 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.PageFormat;
+import org.oooengine.core.stats.StatisticsCollector;
+import org.oooengine.core.stats.StoreStatistics;
+import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.store.TableLoader;
 
 /** Generates TPC-H with {@code io.trino.tpch} straight into a store directory. */
@@ -83,6 +87,10 @@ public final class TpchLoader {
                 Instant.now().toString(), (System.nanoTime() - t0) / 1e9, tables);
         m.write(dir);
         LOG.info("loaded TPC-H SF {} into {} in {} s", scaleFactor, dir, String.format("%.1f", m.loadSeconds()));
+        try (Store store = Store.open(dir, StoreOptions.defaults().withDirectIo(false))) {
+            StoreStatistics stats = StatisticsCollector.collect(store);
+            LOG.info("collected statistics of {} in {} s", dir, String.format("%.1f", stats.seconds()));
+        }
         return m;
     }
 

@@ -1,0 +1,105 @@
+package org.oooengine.cluster.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.stats.ColumnStatistics;
+import org.oooengine.core.stats.StatisticsCollector;
+import org.oooengine.core.stats.TableStatistics;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.optimizer.stats.ClusterStatistics;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo analyze}: collect table statistics anew and show them. */
+@Command(name = "analyze", mixinStandardHelpOptions = true,
+        description = {"Collect the statistics the optimizer plans with, anew, and print them: rows, bytes, and per "
+                + "column distinct values (HyperLogLog), NULLs, min, max and an equi-depth histogram on indexed columns.",
+                "Statistics are also collected at load. On a cluster every node scans its partitions at once and "
+                        + "the coordinator merges them per table."})
+final class AnalyzeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @ArgGroup(multiplicity = "1")
+    Where where;
+
+    static final class Where {
+        @Option(names = "--dir", required = true, paramLabel = "<store-dir>", description = "a single-node store")
+        Path dir;
+
+        @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "a running, loaded cluster")
+        Path cluster;
+    }
+
+    @Option(names = "--table", paramLabel = "<table>", description = "show only this table")
+    String table;
+
+    @Option(names = "--json", description = "print one JSON object per table (without the sketches)")
+    boolean json;
+
+    @Override
+    public Integer call() {
+        Map<String, TableStatistics> tables = collect();
+        PrintWriter out = spec.commandLine().getOut();
+        tables.values().stream().filter(t -> table == null || t.table().equals(table)).forEach(t -> {
+            if (json) {
+                out.println(Json.line(withoutSketches(t)));
+            } else {
+                print(out, t);
+            }
+        });
+        return 0;
+    }
+
+    private Map<String, TableStatistics> collect() {
+        if (where.dir != null) {
+            try (Store store = Store.open(where.dir, StoreOptions.defaults().withDirectIo(false))) {
+                return new LinkedHashMap<>(StatisticsCollector.collect(store).tables());
+            }
+        }
+        try (ClusterSession session = ClusterSession.open(where.cluster, "analyze", Duration.ofSeconds(30))) {
+            return ClusterStatistics.collect(session, true);
+        }
+    }
+
+    private static void print(PrintWriter out, TableStatistics t) {
+        out.printf(Locale.ROOT, "%s: %,d rows, %s%n", t.table(), t.rows(), org.oooengine.cluster.bench.Format.mebibytes(t.bytes()));
+        out.printf(Locale.ROOT, "  %-18s %12s %8s  %-22s %-22s %s%n", "column", "distinct", "nulls", "min", "max", "histogram");
+        for (ColumnStatistics c : t.columns()) {
+            out.printf(Locale.ROOT, "  %-18s %,12.0f %,8d  %-22s %-22s %s%n", c.column(), c.distinctValues(), c.nulls(),
+                    clip(c.min()), clip(c.max()), c.histogram().isEmpty() ? "" : c.histogram().size() + " buckets");
+        }
+    }
+
+    private static String clip(String value) {
+        return value == null ? "-" : value.length() <= 22 ? value : value.substring(0, 19) + "...";
+    }
+
+    private static Map<String, Object> withoutSketches(TableStatistics t) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("table", t.table());
+        m.put("rows", t.rows());
+        m.put("bytes", t.bytes());
+        m.put("columns", t.columns().stream().map(c -> {
+            Map<String, Object> cm = new LinkedHashMap<>();
+            cm.put("column", c.column());
+            cm.put("distinct", Math.round(c.distinctValues()));
+            cm.put("nulls", c.nulls());
+            cm.put("min", c.min());
+            cm.put("max", c.max());
+            cm.put("histogram", c.histogram());
+            return cm;
+        }).toList());
+        return m;
+    }
+}

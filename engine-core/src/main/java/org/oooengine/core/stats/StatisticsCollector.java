@@ -1,0 +1,140 @@
+package org.oooengine.core.stats;
+
+import com.dynatrace.hash4j.distinctcount.HyperLogLog;
+import com.dynatrace.hash4j.hashing.Hasher64;
+import com.dynatrace.hash4j.hashing.Hashing;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.oooengine.core.exec.FullScan;
+import org.oooengine.core.storage.LeafScanner;
+import org.oooengine.core.store.SecondaryIndex;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.Table;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+
+/**
+ * Collects a store's statistics: one sequential scan per table for row count, NULLs, min, max and
+ * a HyperLogLog sketch per column, and for each column that leads an index an equi-depth histogram
+ * read off the index's leaves, which are already in value order.
+ */
+public final class StatisticsCollector {
+    /** HyperLogLog precision: 2^12 registers, ~1.6% standard error, 3 KiB of state per column. */
+    static final int HLL_PRECISION = 12;
+    /** Buckets of an equi-depth histogram. */
+    public static final int DEFAULT_BUCKETS = 32;
+    private static final Hasher64 HASH = Hashing.komihash5_0();
+
+    private StatisticsCollector() {
+    }
+
+    /** Collects every table of {@code store} and writes them beside its manifest. */
+    public static StoreStatistics collect(Store store) {
+        long t0 = System.nanoTime();
+        Map<String, TableStatistics> tables = new LinkedHashMap<>();
+        store.tables().forEach((name, table) -> tables.put(name, collect(table, DEFAULT_BUCKETS)));
+        StoreStatistics stats = StoreStatistics.of(tables, (System.nanoTime() - t0) / 1e9);
+        stats.write(store.dir());
+        return stats;
+    }
+
+    public static TableStatistics collect(Table table, int buckets) {
+        Schema schema = table.schema();
+        int n = schema.size();
+        long[] nulls = new long[n];
+        Object[] min = new Object[n];
+        Object[] max = new Object[n];
+        HyperLogLog[] sketches = new HyperLogLog[n];
+        for (int c = 0; c < n; c++) {
+            sketches[c] = HyperLogLog.create(HLL_PRECISION);
+        }
+        long[] rows = {0};
+        FullScan.run(table, row -> {
+            rows[0]++;
+            for (int c = 0; c < n; c++) {
+                Object v = row[c];
+                if (v == null) {
+                    nulls[c]++;
+                    continue;
+                }
+                if (min[c] == null || compare(v, min[c]) < 0) {
+                    min[c] = v;
+                }
+                if (max[c] == null || compare(v, max[c]) > 0) {
+                    max[c] = v;
+                }
+                sketches[c].add(hash(v));
+            }
+        });
+        List<ColumnStatistics> columns = new ArrayList<>(n);
+        for (int c = 0; c < n; c++) {
+            DataType type = schema.type(c);
+            String name = schema.columns().get(c).name();
+            List<ColumnStatistics.Bucket> histogram = table.indexLeadingWith(name)
+                    .map(ix -> histogram(ix, type, buckets)).orElse(List.of());
+            columns.add(new ColumnStatistics(name, nulls[c], format(type, min[c]), format(type, max[c]),
+                    Base64.getEncoder().encodeToString(sketches[c].getState()), histogram));
+        }
+        long bytes = table.tree().meta().leafCount() * table.tree().meta().pageSize();
+        return new TableStatistics(table.name(), rows[0], bytes, columns);
+    }
+
+    /**
+     * Equi-depth buckets over the index's leading column: bucket i ends at the entry of rank
+     * (i + 1) * n / buckets, so each holds n / buckets entries (ties may straddle a bound).
+     */
+    static List<ColumnStatistics.Bucket> histogram(SecondaryIndex ix, DataType type, int buckets) {
+        long n = ix.tree().meta().entryCount();
+        if (n == 0) {
+            return List.of();
+        }
+        int b = (int) Math.min(buckets, n);
+        List<ColumnStatistics.Bucket> out = new ArrayList<>(b);
+        long[] rank = {0};
+        long[] bucketStart = {0};
+        LeafScanner.forEachLeaf(ix.tree(), leaf -> {
+            for (int i = 0; i < leaf.count(); i++) {
+                long r = rank[0]++;
+                long end = (out.size() + 1) * n / b - 1;
+                if (r == end) {
+                    out.add(new ColumnStatistics.Bucket(type.format(ix.entryAt(leaf, i)[0]), r + 1 - bucketStart[0]));
+                    bucketStart[0] = r + 1;
+                }
+            }
+        });
+        return out;
+    }
+
+    static long hash(Object v) {
+        if (v instanceof Long l) {
+            return HASH.hashLongToLong(l);
+        } else if (v instanceof Integer i) {
+            return HASH.hashLongToLong(i);
+        } else if (v instanceof String s) {
+            return HASH.hashCharsToLong(s);
+        } else if (v instanceof Double d) {
+            return HASH.hashLongToLong(Double.doubleToLongBits(d));
+        } else if (v instanceof Boolean b) {
+            return HASH.hashLongToLong(b ? 1 : 0);
+        }
+        throw new IllegalArgumentException("no hash for a " + v.getClass().getSimpleName());
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static int compare(Object a, Object b) {
+        return ((Comparable) a).compareTo(b);
+    }
+
+    private static String format(DataType type, Object value) {
+        return value == null ? null : type.format(value);
+    }
+
+    /** The statistics of {@code store} as collected at load or by analyze, if any. */
+    public static Optional<StoreStatistics> of(Store store) {
+        return StoreStatistics.read(store.dir());
+    }
+}

@@ -1,0 +1,22 @@
+package org.oooengine.core.stats;
+
+import java.util.List;
+
+/**
+ * Statistics of a table partition (as a node collects them) or of a whole table (merged).
+ *
+ * @param table   table name
+ * @param rows    rows
+ * @param bytes   bytes on disk of its clustered tree
+ * @param columns one entry per column, in schema order
+ */
+public record TableStatistics(String table, long rows, long bytes, List<ColumnStatistics> columns) {
+    public TableStatistics {
+        columns = List.copyOf(columns);
+    }
+
+    public ColumnStatistics column(String name) {
+        return columns.stream().filter(c -> c.column().equals(name)).findFirst().orElseThrow(
+                () -> new IllegalArgumentException("no statistics for column " + table + "." + name));
+    }
+}
