@@ -182,10 +182,13 @@ class MapReduceJoinTest {
     }
 
     @Test
-    void revenuePerNationRefusesAnEmptyRange() throws Exception {
+    void revenuePerNationRefusesBadArguments() throws Exception {
         int exit = ToolRunner.run(new Configuration(), new RevenuePerNation(), new String[] {"--cluster",
                 cluster.dir.toString(), "--low", "5", "--high", "1", "--out", output("never").toString()});
         assertEquals(2, exit);
+        int noReducers = ToolRunner.run(new Configuration(), new RevenuePerNation(), new String[] {"--cluster",
+                cluster.dir.toString(), "--low", "1", "--high", "5", "--reducers", "0", "--out", output("never").toString()});
+        assertEquals(2, noReducers, "a map-only job would write per-row revenue as if it were totals");
     }
 
     /** Runs the job; a failure names what Hadoop reported. */

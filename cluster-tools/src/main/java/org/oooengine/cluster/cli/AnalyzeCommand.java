@@ -18,6 +18,7 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code ooo analyze}: collect table statistics anew and show them. */
@@ -50,6 +51,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         Map<String, TableStatistics> tables = collect();
+        if (table != null && !tables.containsKey(table)) {
+            throw new ParameterException(spec.commandLine(), "no table '" + table + "'; tables: " + tables.keySet());
+        }
         PrintWriter out = spec.commandLine().getOut();
         tables.values().stream().filter(t -> table == null || t.table().equals(table)).forEach(t -> {
             if (json) {

@@ -191,6 +191,9 @@ class ClusterEndToEndTest {
         assertTrue(text.out().contains("l_partkey") && text.out().contains("32 buckets"), text::toString);
         Cli both = Cli.run("analyze", "--cluster", cluster.toString(), "--dir", single.toString());
         assertEquals(2, both.exitCode(), both::toString);
+        Cli unknown = Cli.run("analyze", "--dir", single.toString(), "--table", "nosuch");
+        assertEquals(2, unknown.exitCode(), unknown::toString);
+        assertTrue(unknown.err().contains("no table 'nosuch'") && unknown.err().contains("lineitem"), unknown::toString);
     }
 
     @Test

@@ -42,12 +42,12 @@ public final class JoinSpecCodec {
     static JoinSpec read(PayloadReader r) {
         String outer = r.getString();
         ColumnRange range = readRange(r);
-        int probeCount = r.getVarInt();
+        int probeCount = r.getCount(3); // three strings, each at least its length byte
         List<JoinSpec.Probe> probes = new ArrayList<>(probeCount);
         for (int i = 0; i < probeCount; i++) {
             probes.add(new JoinSpec.Probe(r.getString(), r.getString(), r.getString()));
         }
-        int n = r.getVarInt();
+        int n = r.getCount(1);
         List<String> output = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             output.add(r.getString());

@@ -54,6 +54,19 @@ public final class PayloadReader {
         throw new ProtocolException("bad length at payload offset " + pos);
     }
 
+    /**
+     * A count of items that follow, each at least {@code minBytesEach} long: a count the rest of
+     * the payload cannot hold is refused before anyone sizes a collection by it.
+     */
+    public int getCount(int minBytesEach) {
+        int n = getVarInt();
+        if ((long) n * minBytesEach > remaining()) {
+            throw new ProtocolException(n + " items announced at payload offset " + pos + ", but only " + remaining()
+                    + " bytes follow");
+        }
+        return n;
+    }
+
     public byte[] getBytes() {
         int n = getVarInt();
         need(n);

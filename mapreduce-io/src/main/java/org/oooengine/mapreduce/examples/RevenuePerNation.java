@@ -93,7 +93,10 @@ public final class RevenuePerNation extends Configured implements Tool {
         @Override
         public Integer call() throws Exception {
             if (low.compareTo(high) > 0) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--low " + low + " is above --high " + high);
+                throw new CommandLine.ParameterException(spec.commandLine(), "--low " + low + " is above --high " + high);
+            }
+            if (reducers < 1) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--reducers must be at least 1, got " + reducers);
             }
             result = run(conf, cluster, priceRange(low, high), input, reducers, new org.apache.hadoop.fs.Path(out));
             List<String> lines = lines(conf, result.output());
