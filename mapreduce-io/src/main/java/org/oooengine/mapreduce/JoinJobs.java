@@ -59,18 +59,26 @@ public final class JoinJobs {
         int stages = spec.probes().size();
         Path previous = null;
         long rows = 0;
-        for (int stage = 1; stage <= stages; stage++) {
-            Path out = stage == stages ? output : new Path(output.getParent(), output.getName() + ".stage-" + stage);
-            Job job = Job.getInstance(conf);
-            ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
-            PsmjJob.configureStage(job, spec, stage, previous, reducers, out);
-            rows = run(job, out).rows();
-            if (previous != null) {
-                previous.getFileSystem(conf).delete(previous, true);
+        try {
+            for (int stage = 1; stage <= stages; stage++) {
+                Path out = stage == stages ? output : new Path(output.getParent(), output.getName() + ".stage-" + stage);
+                Job job = Job.getInstance(conf);
+                ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
+                PsmjJob.configureStage(job, spec, stage, previous, reducers, out);
+                rows = run(job, out).rows();
+                deleteIntermediate(conf, previous);
+                previous = stage == stages ? null : out;
             }
-            previous = out;
+        } finally {
+            deleteIntermediate(conf, previous); // a failed stage leaves no intermediate behind
         }
         return new Run(rows, (System.nanoTime() - t0) / 1e9, output);
+    }
+
+    private static void deleteIntermediate(Configuration conf, Path dir) throws IOException {
+        if (dir != null) {
+            dir.getFileSystem(conf).delete(dir, true);
+        }
     }
 
     public static Run oooJoin(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec,

@@ -297,9 +297,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
         Directories.deleteRecursively(retired);
         store = openStore(current);
-        StoreStatistics stats = StatisticsCollector.collect(store);
-        LOG.info("node {} loaded {} tables in {} s, statistics in {} s", nodeId, manifest.tables().size(),
-                String.format("%.1f", manifest.loadSeconds()), String.format("%.1f", stats.seconds()));
+        LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
+                String.format("%.1f", manifest.loadSeconds()));
+        StatisticsCollector.collectAfterLoad(store);
     }
 
     private Store openStore(Path dir) {

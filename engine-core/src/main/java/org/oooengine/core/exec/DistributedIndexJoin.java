@@ -25,6 +25,7 @@ import org.oooengine.core.types.KeyCodec;
  * node whether they go to its disk or to the network.
  */
 public final class DistributedIndexJoin {
+    private final Store store;
     private final PartitionRouter router;
     private final Table outer;
     private final JoinSpec spec;
@@ -34,7 +35,6 @@ public final class DistributedIndexJoin {
     private final LongAdder localProbes = new LongAdder();
     private final LongAdder remoteRequests = new LongAdder();
     private final LongAdder outerRowsDone = new LongAdder();
-    private final Store store;
 
     /** Probes and remote requests of one run, besides the storage figures. */
     public record Stats(ExecutionStats execution, long rows, long localProbes, long remoteRequests) {

@@ -8,7 +8,8 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.oooengine.core.exec.FullScan;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.SecondaryIndex;
@@ -28,8 +29,23 @@ public final class StatisticsCollector {
     /** Buckets of an equi-depth histogram. */
     public static final int DEFAULT_BUCKETS = 32;
     private static final Hasher64 HASH = Hashing.komihash5_0();
+    private static final Logger LOG = LogManager.getLogger(StatisticsCollector.class);
 
     private StatisticsCollector() {
+    }
+
+    /**
+     * After a load: collects as {@link #collect(Store)} does, but a failure is only logged — the
+     * loaded data stands, and {@code ooo analyze} can collect again — so it never undoes a load.
+     */
+    public static void collectAfterLoad(Store store) {
+        try {
+            StoreStatistics stats = collect(store);
+            LOG.info("collected statistics of {} tables in {} in {} s", stats.tables().size(), store.dir(),
+                    String.format("%.1f", stats.seconds()));
+        } catch (RuntimeException e) {
+            LOG.warn("could not collect statistics of {} (run ooo analyze to retry): {}", store.dir(), e.getMessage(), e);
+        }
     }
 
     /** Collects every table of {@code store} and writes them beside its manifest. */
@@ -131,10 +147,5 @@ public final class StatisticsCollector {
 
     private static String format(DataType type, Object value) {
         return value == null ? null : type.format(value);
-    }
-
-    /** The statistics of {@code store} as collected at load or by analyze, if any. */
-    public static Optional<StoreStatistics> of(Store store) {
-        return StoreStatistics.read(store.dir());
     }
 }

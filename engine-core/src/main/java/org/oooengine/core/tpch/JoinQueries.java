@@ -61,8 +61,9 @@ public final class JoinQueries {
                     "orders.o_shippriority", "lineitem.l_linenumber", "lineitem.l_extendedprice", "lineitem.l_discount"));
 
     /**
-     * ONLC: orders in a price range ⋈ their lineitems ⋈ their customer — the input of the example
-     * revenue-per-nation MapReduce job. Its last probe joins on a column of the first table.
+     * ONLC: orders in a price range ⋈ their lineitems ⋈ their customer — the shape of the example
+     * revenue-per-nation job's input (which adds nation). Its last probe joins on a column of the
+     * first table, not of the one probed just before.
      */
     public static final Shape ONLC = new Shape("ONLC", "orders", "o_totalprice",
             List.of(new JoinSpec.Probe("orders.o_orderkey", "lineitem", "l_orderkey"),

@@ -18,7 +18,6 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.PageFormat;
 import org.oooengine.core.stats.StatisticsCollector;
-import org.oooengine.core.stats.StoreStatistics;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.StoreOptions;
@@ -88,8 +87,7 @@ public final class TpchLoader {
         m.write(dir);
         LOG.info("loaded TPC-H SF {} into {} in {} s", scaleFactor, dir, String.format("%.1f", m.loadSeconds()));
         try (Store store = Store.open(dir, StoreOptions.defaults().withDirectIo(false))) {
-            StoreStatistics stats = StatisticsCollector.collect(store);
-            LOG.info("collected statistics of {} in {} s", dir, String.format("%.1f", stats.seconds()));
+            StatisticsCollector.collectAfterLoad(store);
         }
         return m;
     }

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.stats.ColumnStatistics;
 import org.oooengine.core.stats.StatisticsCollector;
@@ -87,6 +87,10 @@ class StatisticsTest {
 
     @Test
     void analyzeCollectsTheSameStatisticsAnew() {
+        Map<String, StoreStatistics> before = tpch.session.statistics(false);
+        Map<String, StoreStatistics> after = tpch.session.statistics(true);
+        before.forEach((node, s) -> assertTrue(after.get(node).collectedAt().compareTo(s.collectedAt()) > 0,
+                node + " kept its statistics of " + s.collectedAt() + " instead of collecting them anew"));
         Map<String, TableStatistics> kept = ClusterStatistics.collect(tpch.session, false);
         Map<String, TableStatistics> fresh = ClusterStatistics.collect(tpch.session, true);
         assertEquals(kept.keySet(), fresh.keySet());
