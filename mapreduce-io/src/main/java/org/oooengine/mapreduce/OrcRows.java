@@ -48,6 +48,36 @@ public final class OrcRows {
         };
     }
 
+    /**
+     * Why a file of schema {@code file} cannot be read as rows of {@code types}, or null when it
+     * can: the same number of columns, each of the category this type maps to (string, char and
+     * varchar alike; decimals of the same scale).
+     */
+    public static String mismatch(TypeDescription file, List<DataType> types) {
+        List<TypeDescription> columns = file.getChildren();
+        if (columns == null || columns.size() != types.size()) {
+            return "it holds " + file + ", not " + types.size() + " columns";
+        }
+        for (int c = 0; c < types.size(); c++) {
+            TypeDescription have = columns.get(c);
+            TypeDescription want = typeOf(types.get(c));
+            boolean text = isText(have) && isText(want);
+            boolean same = have.getCategory() == want.getCategory()
+                    && (want.getCategory() != TypeDescription.Category.DECIMAL || have.getScale() == want.getScale());
+            if (!text && !same) {
+                return "column " + (c + 1) + " is " + have + " in the file, " + types.get(c) + " in the table";
+            }
+        }
+        return null;
+    }
+
+    private static boolean isText(TypeDescription t) {
+        return switch (t.getCategory()) {
+            case STRING, CHAR, VARCHAR -> true;
+            default -> false;
+        };
+    }
+
     /** Writes {@code row} at position {@code r} of {@code batch}. */
     public void write(VectorizedRowBatch batch, int r, Object[] row) {
         for (int c = 0; c < row.length; c++) {

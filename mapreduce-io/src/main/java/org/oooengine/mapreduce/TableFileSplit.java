@@ -182,9 +182,9 @@ public final class TableFileSplit extends InputSplit implements Writable {
             Configuration conf = context.getConfiguration();
             Reader reader = OrcFile.createReader(s.file.getPath(), OrcFile.readerOptions(conf));
             List<DataType> types = TableSchemas.types(conf, s.table);
-            if (reader.getSchema().getChildren().size() != types.size()) {
-                throw new IOException(s.file.getPath() + " holds " + reader.getSchema() + ", not the "
-                        + types.size() + " columns of " + s.table);
+            String mismatch = OrcRows.mismatch(reader.getSchema(), types);
+            if (mismatch != null) {
+                throw new IOException(s.file.getPath() + " cannot be read as table " + s.table + ": " + mismatch);
             }
             total = reader.getNumberOfRows();
             rows = reader.rows();

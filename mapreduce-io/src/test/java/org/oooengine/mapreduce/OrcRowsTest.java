@@ -1,0 +1,42 @@
+package org.oooengine.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import java.util.List;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.orc.TypeDescription;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.types.DataType;
+
+/** Engine rows through ORC column vectors read back exactly; a file of another shape is named as such. */
+class OrcRowsTest {
+    private final List<DataType> types = List.of(DataType.BIGINT, DataType.decimal(15, 2), DataType.DATE,
+            DataType.varchar(25), DataType.INT, DataType.DOUBLE, DataType.BOOLEAN);
+    private final TypeDescription schema = OrcRows.schema(List.of("k", "price", "day", "name", "n", "x", "b"), types);
+
+    @Test
+    void rowsRoundTripWithNulls() {
+        OrcRows orc = new OrcRows(types);
+        VectorizedRowBatch batch = schema.createRowBatch();
+        Object[] full = {42L, 123456L, 9000, "Brand#13", 7, 0.5, true};
+        Object[] empty = {null, null, null, null, null, null, null};
+        orc.write(batch, batch.size++, full);
+        orc.write(batch, batch.size++, empty);
+        assertArrayEquals(full, orc.read(batch, 0));
+        assertArrayEquals(empty, orc.read(batch, 1));
+    }
+
+    @Test
+    void aFileOfAnotherShapeIsNamed() {
+        assertNull(OrcRows.mismatch(schema, types));
+        assertNull(OrcRows.mismatch(TypeDescription.fromString(
+                "struct<a:bigint,b:decimal(12,2),c:date,d:string,e:int,f:double,g:boolean>"), types));
+        assertEquals("column 2 is decimal(15,4) in the file, DECIMAL(15,2) in the table", OrcRows.mismatch(
+                TypeDescription.fromString("struct<a:bigint,b:decimal(15,4),c:date,d:string,e:int,f:double,g:boolean>"),
+                types));
+        assertEquals("it holds struct<a:bigint>, not 7 columns",
+                OrcRows.mismatch(TypeDescription.fromString("struct<a:bigint>"), types));
+    }
+}
