@@ -15,8 +15,8 @@ import org.oooengine.core.exec.JoinSpec;
  * (right); stage k joins the rows stage k - 1 wrote (left) with the k-th probed table. Every stage
  * writes only what is still needed — the output columns of the tables joined so far and the
  * columns later stages join on — and the last stage writes exactly the spec's output. Columns are
- * named {@code table.column}; each table's column order comes from the job's configuration
- * ({@link TableSchemas}).
+ * named {@code alias.column}; each table's column order comes from the job's configuration
+ * ({@link TableSchemas}), by table name.
  */
 final class JoinLayout {
     private static final String STAGE = "ooo.psmj.stage";
@@ -58,11 +58,11 @@ final class JoinLayout {
             throw new IllegalArgumentException("a join of " + spec.tables().size() + " tables has no stage " + stage);
         }
         JoinSpec.Probe probe = spec.probes().get(stage - 1);
-        List<String> left = stage == 1 ? qualified(spec.outerTable(), tableColumns.apply(spec.outerTable()))
+        List<String> left = stage == 1 ? qualified(spec.outerAlias(), tableColumns.apply(spec.outerTable()))
                 : carried(spec, stage);
-        String range = stage == 1 ? spec.outerTable() + "." + spec.outerRange().column() : null;
-        return new JoinLayout(left, qualified(probe.table(), tableColumns.apply(probe.table())), probe.from(),
-                probe.table() + "." + probe.column(), range, carried(spec, stage + 1));
+        String range = stage == 1 ? spec.outerAlias() + "." + spec.outerRange().column() : null;
+        return new JoinLayout(left, qualified(probe.alias(), tableColumns.apply(probe.table())), probe.from(),
+                probe.alias() + "." + probe.column(), range, carried(spec, stage + 1));
     }
 
     /** The layout of the stage the job in {@code conf} runs. */
@@ -78,15 +78,15 @@ final class JoinLayout {
         if (joined == spec.tables().size()) {
             return spec.output();
         }
-        Set<String> tables = new HashSet<>(spec.tables().subList(0, joined));
+        Set<String> aliases = new HashSet<>(spec.aliases().subList(0, joined));
         Set<String> out = new LinkedHashSet<>();
         for (String c : spec.output()) {
-            if (tables.contains(c.substring(0, c.indexOf('.')))) {
+            if (aliases.contains(c.substring(0, c.indexOf('.')))) {
                 out.add(c);
             }
         }
         for (JoinSpec.Probe p : spec.probes().subList(joined - 1, spec.probes().size())) {
-            if (tables.contains(p.fromTable())) {
+            if (aliases.contains(p.fromAlias())) {
                 out.add(p.from());
             }
         }
@@ -101,8 +101,8 @@ final class JoinLayout {
         return conf.getInt(STAGE, 1);
     }
 
-    private static List<String> qualified(String table, List<String> columns) {
-        return columns.stream().map(c -> table + "." + c).toList();
+    private static List<String> qualified(String alias, List<String> columns) {
+        return columns.stream().map(c -> alias + "." + c).toList();
     }
 
     private static int position(List<String> columns, String column) {

@@ -2,8 +2,10 @@ package org.oooengine.mapreduce;
 
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
@@ -52,13 +54,15 @@ public final class PsmjJob {
         Configuration conf = job.getConfiguration();
         OooJoinInputFormat.setJoinSpec(conf, spec);
         JoinLayout.setStage(conf, stage);
-        TableSchemas.record(job, spec.tables());
+        TableSchemas.record(job, new LinkedHashSet<>(spec.tables()));
         JoinLayout.of(conf, spec); // fails here, in the client, on a column that does not exist
-        String right = spec.probes().get(stage - 1).table();
-        job.setJobName("psmj " + (stage == 1 ? spec.outerTable() : "stage " + (stage - 1)) + " x " + right);
+        JoinSpec.Probe probe = spec.probes().get(stage - 1);
+        String right = probe.table();
+        job.setJobName("psmj " + (stage == 1 ? spec.outerAlias() : "stage " + (stage - 1)) + " x " + probe.alias());
         job.setJarByClass(PsmjJob.class);
         job.setInputFormatClass(StageInput.class);
-        List<String> tables = stage == 1 ? List.of(spec.outerTable(), right) : List.of(right);
+        // A table joined with itself is read once: its mappers emit every row to both sides.
+        List<String> tables = stage == 1 ? Stream.of(spec.outerTable(), right).distinct().toList() : List.of(right);
         List<String> fromNodes = tables.stream().filter(t -> TableFileSplit.files(conf, t) == null).toList();
         conf.setStrings(STAGE_TABLES, tables.toArray(String[]::new));
         if (!fromNodes.isEmpty()) {
@@ -123,38 +127,48 @@ public final class PsmjJob {
         }
     }
 
-    /** Tags each row with its side; outer rows outside the range are dropped here, before the shuffle. */
+    /**
+     * Tags each row with its side — both sides when stage 1 joins a table with itself; outer rows
+     * outside the range are dropped here, before the shuffle.
+     */
     public static final class SideMapper extends Mapper<NullWritable, RowWritable, JoinKey, JoinRecord> {
         private final JoinKey key = new JoinKey();
         private final JoinRecord record = new JoinRecord();
         private JoinLayout layout;
-        private int side;
-        private Predicate<Object[]> keep;
+        private boolean left;
+        private boolean right;
+        private Predicate<Object[]> inRange;
 
         @Override
         protected void setup(Context context) {
             Configuration conf = context.getConfiguration();
             JoinSpec spec = OooJoinInputFormat.spec(conf);
             layout = JoinLayout.of(conf, spec);
-            String right = spec.probes().get(JoinLayout.stage(conf) - 1).table();
-            side = right.equals(StageInput.table(context.getInputSplit())) ? JoinLayout.RIGHT : JoinLayout.LEFT;
-            keep = side == JoinLayout.LEFT && layout.leftRange >= 0
-                    ? spec.outerRange().predicate(layout.leftRange) : row -> true;
+            int stage = JoinLayout.stage(conf);
+            String table = StageInput.table(context.getInputSplit());
+            right = spec.probes().get(stage - 1).table().equals(table);
+            left = stage == 1 ? spec.outerTable().equals(table) : table == null;
+            inRange = layout.leftRange >= 0 ? spec.outerRange().predicate(layout.leftRange) : row -> true;
         }
 
         @Override
         protected void map(NullWritable k, RowWritable row, Context context) throws IOException, InterruptedException {
             Object[] v = row.values();
-            if (!keep.test(v)) {
-                return;
+            if (left && inRange.test(v)) {
+                emit(JoinLayout.LEFT, v[layout.leftJoin], v, context);
             }
-            Object joinValue = v[side == JoinLayout.LEFT ? layout.leftJoin : layout.rightJoin];
+            if (right) {
+                emit(JoinLayout.RIGHT, v[layout.rightJoin], v, context);
+            }
+        }
+
+        private void emit(int side, Object joinValue, Object[] v, Context context) throws IOException, InterruptedException {
             if (joinValue == null) {
                 return; // NULL equals nothing
             }
             key.set(joinValue, side);
             record.set(side, layout.keep(side, v));
-            context.write(key, record);
+            context.write(key, record); // serialized here: key and record are reused
         }
     }
 

@@ -35,8 +35,8 @@ import org.oooengine.mapreduce.examples.RevenuePerNation;
 
 /**
  * MapReduce over a three-node cluster in this JVM, under Hadoop's local job runner: joins read
- * through {@link OooJoinInputFormat} and joins run as PSMJ jobs return exactly DuckDB's rows, and a
- * scan job reads every row of every partition.
+ * through {@link OooJoinInputFormat} and joins run as PSMJ jobs (up to Q8' as a chain of seven) return
+ * exactly DuckDB's rows, also with a table joined twice, and a scan job reads every row of every partition.
  */
 class MapReduceJoinTest {
     private static TpchCluster tpch;
@@ -46,7 +46,7 @@ class MapReduceJoinTest {
     @BeforeAll
     static void start() throws Exception {
         tpch = new TpchCluster("ooo-mr-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART,
-                TpchTable.CUSTOMER, TpchTable.NATION));
+                TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER));
         cluster = tpch.cluster;
         session = tpch.session;
     }
@@ -73,7 +73,7 @@ class MapReduceJoinTest {
 
     @ParameterizedTest(name = "{0} at {1}, {2}")
     @CsvSource({"OL, 0.05, OOO", "PL, 0.05, OOO", "PL, 0.002, INORDER", "OL, 0.002, OOO_LOCAL", "Q3, 0.05, OOO",
-        "ONLC, 0.02, OOO"})
+        "ONLC, 0.02, OOO", "Q8, 0.02, OOO"})
     void joinInputFormatReturnsTheOracleRows(String query, double selectivity, ExecutionMode mode) throws Exception {
         JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
         Configuration conf = newJob("ooo-mr " + query).getConfiguration();
@@ -85,7 +85,7 @@ class MapReduceJoinTest {
     }
 
     @ParameterizedTest(name = "{0} at {1} with {2} reducers")
-    @CsvSource({"OL, 0.05, 2", "PL, 0.05, 3", "PL, 0.002, 1", "Q3, 0.05, 2", "ONLC, 0.02, 3"})
+    @CsvSource({"OL, 0.05, 2", "PL, 0.05, 3", "PL, 0.002, 1", "Q3, 0.05, 2", "ONLC, 0.02, 3", "Q8, 0.02, 2"})
     void psmjReturnsTheOracleRows(String query, double selectivity, int reducers) throws Exception {
         JoinSpec spec = session.query(JoinQueries.shape(query), selectivity).spec();
         Job job = newJob("psmj " + query);
@@ -116,6 +116,27 @@ class MapReduceJoinTest {
         org.apache.hadoop.mapred.FileOutputFormat.setOutputPath(job, out);
         assertTrue(org.apache.hadoop.mapred.JobClient.runJob(job).isSuccessful());
         assertRowsEqualOracle(spec, JobOutput.rows(job, out));
+    }
+
+    /**
+     * Customers of the same nation: a table joined with itself under two aliases. PSMJ's one stage
+     * reads customer once and its mappers emit every row to both sides.
+     */
+    @Test
+    void aTableJoinedWithItselfUnderTwoAliases() throws Exception {
+        ColumnRange range = session.query(JoinQueries.Q3, 0.01).spec().outerRange();
+        JoinSpec spec = new JoinSpec("customer", "c1", range,
+                List.of(new JoinSpec.Probe("c1.c_nationkey", "customer", "c_nationkey", "c2")),
+                List.of("c1.c_custkey", "c1.c_acctbal", "c2.c_custkey", "c2.c_name"));
+        Job job = newJob("psmj self-join");
+        Path psmj = output("psmj-self");
+        JoinJobs.psmj(job.getConfiguration(), cluster.spec, secret(), spec, 2, psmj);
+        assertRowsEqualOracle(spec, JobOutput.rows(job.getConfiguration(), psmj));
+
+        Configuration conf = newJob("ooo-mr self-join").getConfiguration();
+        Path ooo = output("ooo-self");
+        JoinJobs.oooJoin(conf, cluster.spec, secret(), spec, ExecutionMode.OOO, 16, ooo);
+        assertRowsEqualOracle(spec, JobOutput.rows(conf, ooo));
     }
 
     @Test

@@ -29,11 +29,11 @@ public final class JoinSpecCodec {
     }
 
     static void write(PayloadWriter w, JoinSpec s) {
-        w.putString(s.outerTable());
+        w.putString(s.outerTable()).putString(s.outerAlias());
         writeRange(w, s.outerRange());
         w.putVarInt(s.probes().size());
         for (JoinSpec.Probe p : s.probes()) {
-            w.putString(p.from()).putString(p.table()).putString(p.column());
+            w.putString(p.from()).putString(p.table()).putString(p.column()).putString(p.alias());
         }
         w.putVarInt(s.output().size());
         s.output().forEach(w::putString);
@@ -41,18 +41,19 @@ public final class JoinSpecCodec {
 
     static JoinSpec read(PayloadReader r) {
         String outer = r.getString();
+        String outerAlias = r.getString();
         ColumnRange range = readRange(r);
-        int probeCount = r.getCount(3); // three strings, each at least its length byte
+        int probeCount = r.getCount(4); // four strings, each at least its length byte
         List<JoinSpec.Probe> probes = new ArrayList<>(probeCount);
         for (int i = 0; i < probeCount; i++) {
-            probes.add(new JoinSpec.Probe(r.getString(), r.getString(), r.getString()));
+            probes.add(new JoinSpec.Probe(r.getString(), r.getString(), r.getString(), r.getString()));
         }
         int n = r.getCount(1);
         List<String> output = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             output.add(r.getString());
         }
-        return new JoinSpec(outer, range, probes, output);
+        return new JoinSpec(outer, outerAlias, range, probes, output);
     }
 
     static void writeRange(PayloadWriter w, ColumnRange range) {

@@ -51,17 +51,17 @@ public final class DistributedIndexJoin {
         this.store = store;
         this.router = router;
         this.spec = spec;
-        List<String> names = spec.tables();
-        List<Table> tables = names.stream().map(store::table).toList();
+        List<String> aliases = spec.aliases();
+        List<Table> tables = spec.tables().stream().map(store::table).toList();
         this.outer = tables.get(0);
-        this.output = new JoinOutput(spec.output(), tables);
+        this.output = new JoinOutput(spec, tables);
         // Each table's needed columns: those in the output and those later probes join on.
         List<List<Integer>> needed = new ArrayList<>();
         for (int t = 0; t < tables.size(); t++) {
             needed.add(new ArrayList<>(IntStream.of(output.positions(t)).boxed().toList()));
         }
         for (JoinSpec.Probe p : spec.probes()) {
-            int fromTable = names.indexOf(p.fromTable());
+            int fromTable = aliases.indexOf(p.fromAlias());
             needed.get(fromTable).add(tables.get(fromTable).schema().indexOf(p.fromColumn()));
         }
         for (int i = 0; i < spec.probes().size(); i++) {
@@ -72,7 +72,7 @@ public final class DistributedIndexJoin {
                 throw new IllegalArgumentException("index " + table.name() + "." + index.name()
                         + " is partitioned with its rows, so a probe would go to every node; a join probes GLOBAL indexes");
             }
-            int fromTable = names.indexOf(p.fromTable());
+            int fromTable = aliases.indexOf(p.fromAlias());
             steps.add(new Step(table, index, table.columnMask(toArray(needed.get(i + 1))), fromTable,
                     tables.get(fromTable).schema().indexOf(p.fromColumn())));
         }

@@ -31,7 +31,7 @@ public final class HashJoin {
         JoinSpec.Probe probe = spec.onlyProbe("the hash join");
         Table outer = store.table(spec.outerTable());
         Table inner = store.table(spec.innerTable());
-        JoinOutput output = new JoinOutput(spec.output(), outer, inner);
+        JoinOutput output = new JoinOutput(spec, List.of(outer, inner));
         int outerJoin = outer.schema().indexOf(probe.fromColumn());
         int innerJoin = inner.schema().indexOf(probe.column());
         int rangeColumn = outer.schema().indexOf(spec.outerRange().column());

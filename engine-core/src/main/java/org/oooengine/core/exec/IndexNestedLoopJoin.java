@@ -1,6 +1,7 @@
 package org.oooengine.core.exec;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.oooengine.core.ooo.TaskScheduler;
@@ -32,7 +33,7 @@ public final class IndexNestedLoopJoin {
         this.spec = spec;
         this.outer = store.table(spec.outerTable());
         this.inner = store.table(spec.innerTable());
-        this.output = new JoinOutput(spec.output(), outer, inner);
+        this.output = new JoinOutput(spec, List.of(outer, inner));
         this.outerJoin = outer.schema().indexOf(probe.fromColumn());
         this.innerColumns = inner.columnMask(output.innerPositions());
         this.innerIndex = probeIndex(inner, probe.column());

@@ -1,40 +1,42 @@
 package org.oooengine.core.exec;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.store.Table;
 
 /**
  * Builds result rows from the rows of the joined tables — one per table, in join order — according
- * to a spec's output list.
+ * to a spec's output list, whose columns name the tables by alias.
  */
 public final class JoinOutput {
     private final int[] tableOf;
     private final int[] positions;
     private final int tableCount;
 
-    public JoinOutput(List<String> output, List<Table> tables) {
+    /** {@code aliases} and {@code tables} in join order, one alias per table. */
+    public JoinOutput(List<String> output, List<String> aliases, List<Table> tables) {
+        if (aliases.size() != tables.size()) {
+            throw new IllegalArgumentException(aliases.size() + " aliases for " + tables.size() + " tables");
+        }
         tableCount = tables.size();
         tableOf = new int[output.size()];
         positions = new int[output.size()];
-        List<String> names = new ArrayList<>();
-        tables.forEach(t -> names.add(t.name()));
         for (int i = 0; i < output.size(); i++) {
             String q = output.get(i);
             int dot = q.indexOf('.');
             if (dot < 0) {
-                throw new IllegalArgumentException("output column '" + q + "' must be qualified as table.column");
+                throw new IllegalArgumentException("output column '" + q + "' must be qualified as alias.column");
             }
-            tableOf[i] = names.indexOf(q.substring(0, dot));
+            tableOf[i] = aliases.indexOf(q.substring(0, dot));
             if (tableOf[i] < 0) {
-                throw new IllegalArgumentException("output column '" + q + "' names none of the joined tables " + names);
+                throw new IllegalArgumentException("output column '" + q + "' names none of the joined tables " + aliases);
             }
             positions[i] = tables.get(tableOf[i]).schema().indexOf(q.substring(dot + 1));
         }
     }
 
-    public JoinOutput(List<String> output, Table outer, Table inner) {
-        this(output, List.of(outer, inner));
+    /** The output of {@code spec}, given its tables in join order. */
+    public JoinOutput(JoinSpec spec, List<Table> tables) {
+        this(spec.output(), spec.aliases(), tables);
     }
 
     /** The result row of one row per joined table, in join order. */

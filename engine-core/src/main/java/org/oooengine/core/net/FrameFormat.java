@@ -20,10 +20,11 @@ import java.util.List;
  * </pre>
  * A frame longer than {@link #MAX_FRAME_BYTES}, with another version or an unknown op is a
  * {@link ProtocolException}: the connection is closed, since nothing after it can be trusted.
- * Version 2: a join fragment carries a chain of probes (version 1: exactly one).
+ * Version 2: a join fragment carries a chain of probes (version 1: exactly one). Version 3: every
+ * table of a join fragment carries an alias, so a table may be joined twice.
  */
 public final class FrameFormat {
-    public static final byte VERSION = 2;
+    public static final byte VERSION = 3;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     static final int LENGTH_BYTES = 4;
     static final int HEADER_BYTES = 1 + 1 + 8;

@@ -25,7 +25,7 @@ public final class JoinQueries {
     private JoinQueries() {
     }
 
-    /** A join chain of the OL/PL/Q3' form: the tables and columns, without the range. */
+    /** A join chain of the OL/PL/Q3' form: the tables and columns, without the range; the outer table has no alias. */
     public record Shape(String name, String outer, String rangeColumn, List<JoinSpec.Probe> probes, List<String> output) {
         public Shape {
             probes = List.copyOf(probes);
@@ -70,6 +70,24 @@ public final class JoinQueries {
                     new JoinSpec.Probe("orders.o_custkey", "customer", "c_custkey")),
             List.of("orders.o_orderkey", "customer.c_nationkey", "lineitem.l_extendedprice", "lineitem.l_discount"));
 
+    /**
+     * Q8': TPC-H Q8 without its aggregation and constant filters, the selectivity on
+     * {@code p_retailprice} (parts drive the chain, as in PL). Nation is joined twice: as the
+     * customer's nation n1, which leads to the region, and as the supplier's nation n2. Lineitem is
+     * probed through the GLOBAL {@code l_partkey} index, supplier by its primary key from lineitem
+     * (a probe of the third table back), everything else by primary key.
+     */
+    public static final Shape Q8 = new Shape("Q8", "part", "p_retailprice",
+            List.of(new JoinSpec.Probe("part.p_partkey", "lineitem", "l_partkey"),
+                    new JoinSpec.Probe("lineitem.l_orderkey", "orders", "o_orderkey"),
+                    new JoinSpec.Probe("orders.o_custkey", "customer", "c_custkey"),
+                    new JoinSpec.Probe("customer.c_nationkey", "nation", "n_nationkey", "n1"),
+                    new JoinSpec.Probe("n1.n_regionkey", "region", "r_regionkey"),
+                    new JoinSpec.Probe("lineitem.l_suppkey", "supplier", "s_suppkey"),
+                    new JoinSpec.Probe("supplier.s_nationkey", "nation", "n_nationkey", "n2")),
+            List.of("orders.o_orderkey", "lineitem.l_linenumber", "orders.o_orderdate", "lineitem.l_extendedprice",
+                    "lineitem.l_discount", "n2.n_name", "region.r_name", "part.p_type", "n1.n_name"));
+
     public static Query ol(Store store, double selectivity) {
         return build(store, OL, selectivity);
     }
@@ -84,7 +102,8 @@ public final class JoinQueries {
             case "PL" -> PL;
             case "Q3", "Q3'" -> Q3;
             case "ONLC" -> ONLC;
-            default -> throw new IllegalArgumentException("unknown query '" + name + "' (known: OL, PL, Q3, ONLC)");
+            case "Q8", "Q8'" -> Q8;
+            default -> throw new IllegalArgumentException("unknown query '" + name + "' (known: OL, PL, Q3, ONLC, Q8)");
         };
     }
 

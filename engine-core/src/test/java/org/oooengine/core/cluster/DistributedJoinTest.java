@@ -36,8 +36,9 @@ import org.oooengine.core.store.Store;
 import org.oooengine.core.tpch.JoinQueries;
 
 /**
- * A three-node cluster in this JVM, loaded over the wire: distributed OL, PL and the three-table
- * chains Q3' and ONLC in every mode return exactly DuckDB's rows (and the single-node join's); the cluster refuses strangers, survives
+ * A three-node cluster in this JVM, loaded over the wire: distributed OL, PL, the three-table
+ * chains Q3' and ONLC and the eight-table Q8' (nation joined twice, under two aliases) in every
+ * mode return exactly DuckDB's rows (and the single-node join's); the cluster refuses strangers, survives
  * garbage on the wire, names a node that dies mid-query, and serves again once it is back.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -50,7 +51,7 @@ class DistributedJoinTest {
     @BeforeAll
     static void start() throws Exception {
         tpch = new TpchCluster("ooo-cluster-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM,
-                TpchTable.PART, TpchTable.CUSTOMER));
+                TpchTable.PART, TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER));
         cluster = tpch.cluster;
         session = tpch.session;
         single = tpch.single;
@@ -70,6 +71,9 @@ class DistributedJoinTest {
                 out.add(Arguments.of(q, s));
             }
         }
+        // Q8' (eight tables, nation twice) at two selectivities: each of its lineitems makes six more probes
+        out.add(Arguments.of("Q8", 0.02));
+        out.add(Arguments.of("Q8'", 0.002));
         return out.stream();
     }
 

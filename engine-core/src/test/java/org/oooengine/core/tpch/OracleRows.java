@@ -14,23 +14,26 @@ public final class OracleRows {
 
     /** The SQL that returns what {@code spec} should; {@code store} supplies the column types. */
     public static String sql(Store store, JoinSpec spec) {
-        StringJoiner cols = new StringJoiner(", ");
-        spec.output().forEach(c -> cols.add(c.substring(c.indexOf('.') + 1)));
         var outer = store.table(spec.outerTable()).schema();
         DataType rangeType = outer.type(outer.indexOf(spec.outerRange().column()));
-        StringBuilder from = new StringBuilder(spec.outerTable());
+        StringBuilder from = new StringBuilder(table(spec.outerTable(), spec.outerAlias()));
         for (JoinSpec.Probe p : spec.probes()) {
-            from.append(" JOIN ").append(p.table()).append(" ON ").append(p.from()).append(" = ").append(p.table())
-                    .append('.').append(p.column());
+            from.append(" JOIN ").append(table(p.table(), p.alias())).append(" ON ").append(p.from()).append(" = ")
+                    .append(p.alias()).append('.').append(p.column());
         }
-        return "SELECT " + cols + " FROM " + from + " WHERE " + spec.outerTable() + "."
+        return "SELECT " + String.join(", ", spec.output()) + " FROM " + from + " WHERE " + spec.outerAlias() + "."
                 + spec.outerRange().describe(rangeType);
+    }
+
+    /** A table in a FROM clause: {@code nation n2}, or just its name when that is its alias. */
+    private static String table(String table, String alias) {
+        return alias.equals(table) ? table : table + " " + alias;
     }
 
     public static List<String> render(Store store, JoinSpec spec, List<Object[]> rows) {
         List<DataType> types = new ArrayList<>();
         for (String c : spec.output()) {
-            var t = store.table(c.substring(0, c.indexOf('.')));
+            var t = store.table(spec.tableOf(c.substring(0, c.indexOf('.'))));
             types.add(t.schema().type(t.schema().indexOf(c.substring(c.indexOf('.') + 1))));
         }
         return render(types, rows);
