@@ -56,23 +56,83 @@ public final class JoinJobs {
     public static Run psmj(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec, int reducers,
                            Path output) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        int stages = spec.probes().size();
-        Path previous = null;
-        long rows = 0;
+        long rows = psmjStages(conf, cluster, secret, spec, 1, null, reducers, output);
+        return new Run(rows, (System.nanoTime() - t0) / 1e9, output);
+    }
+
+    /**
+     * The first {@code indexJoins} joins of {@code spec} as the out-of-order index join in a
+     * map-only job, the rest as PSMJ jobs reading what it wrote: a plan whose selective start is
+     * cheapest by index and whose later joins are cheaper by sort-merge.
+     */
+    public static Run hybrid(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec,
+                             int indexJoins, int budget, int reducers, Path output) throws IOException, InterruptedException {
+        if (indexJoins < 1 || indexJoins >= spec.probes().size()) {
+            throw new IllegalArgumentException("a hybrid plan needs between 1 and " + (spec.probes().size() - 1)
+                    + " index joins before its PSMJ jobs, got " + indexJoins);
+        }
+        long t0 = System.nanoTime();
+        JoinSpec prefix = new JoinSpec(spec.outerTable(), spec.outerAlias(), spec.outerRange(), spec.probes().subList(0, indexJoins),
+                JoinLayout.carried(spec, indexJoins + 1));
+        Path first = new Path(output.getParent(), output.getName() + ".pnlj");
+        long rows;
         try {
-            for (int stage = 1; stage <= stages; stage++) {
+            oooJoin(conf, cluster, secret, prefix, ExecutionMode.OOO, budget, first);
+            rows = psmjStages(conf, cluster, secret, spec, indexJoins + 1, first, reducers, output);
+        } finally {
+            deleteIntermediate(conf, first);
+        }
+        return new Run(rows, (System.nanoTime() - t0) / 1e9, output);
+    }
+
+    /** Stages {@code from}..n of the PSMJ chain; stage {@code from} reads {@code previous} unless it is the first. */
+    private static long psmjStages(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec,
+                                   int from, Path previous, int reducers, Path output) throws IOException, InterruptedException {
+        int stages = spec.probes().size();
+        long rows = 0;
+        Path read = previous;
+        try {
+            for (int stage = from; stage <= stages; stage++) {
                 Path out = stage == stages ? output : new Path(output.getParent(), output.getName() + ".stage-" + stage);
                 Job job = Job.getInstance(conf);
                 ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
-                PsmjJob.configureStage(job, spec, stage, previous, reducers, out);
+                PsmjJob.configureStage(job, spec, stage, read, reducers, out);
                 rows = run(job, out).rows();
-                deleteIntermediate(conf, previous);
-                previous = stage == stages ? null : out;
+                if (read != previous) {
+                    deleteIntermediate(conf, read);
+                }
+                read = stage == stages ? null : out;
             }
         } finally {
-            deleteIntermediate(conf, previous); // a failed stage leaves no intermediate behind
+            if (read != previous) {
+                deleteIntermediate(conf, read); // a failed stage leaves no intermediate behind
+            }
         }
-        return new Run(rows, (System.nanoTime() - t0) / 1e9, output);
+        return rows;
+    }
+
+    /**
+     * A map-only job reading every partition of {@code table} from its nodes; with an
+     * {@code output} it writes each row there, without one it only reads. Calibration times it.
+     */
+    public static Run scan(Configuration conf, ClusterSpec cluster, ClusterSecret secret, String table, Path output)
+            throws IOException, InterruptedException {
+        Job job = Job.getInstance(conf, "scan " + table);
+        job.setJarByClass(JoinJobs.class);
+        ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
+        StoreScanInputFormat.setTables(job, table);
+        job.setInputFormatClass(StoreScanInputFormat.class);
+        job.setMapperClass(Mapper.class);
+        job.setNumReduceTasks(0);
+        job.setOutputKeyClass(NullWritable.class);
+        job.setOutputValueClass(RowWritable.class);
+        if (output == null) {
+            job.setOutputFormatClass(NullOutputFormat.class);
+        } else {
+            job.setOutputFormatClass(SequenceFileOutputFormat.class);
+            FileOutputFormat.setOutputPath(job, output);
+        }
+        return run(job, output);
     }
 
     private static void deleteIntermediate(Configuration conf, Path dir) throws IOException {

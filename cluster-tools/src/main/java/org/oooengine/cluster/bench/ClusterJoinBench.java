@@ -2,6 +2,9 @@ package org.oooengine.cluster.bench;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.plan.Plan;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
@@ -26,8 +29,11 @@ public final class ClusterJoinBench implements JoinRunner {
     private final BenchSettings settings;
     private final Double scaleFactor;
     private final MapReduceJoinBench jobs;
+    private final Path clusterDir;
+    private QueryPlanner planner;
 
     public ClusterJoinBench(Path clusterDir, BenchSettings settings) {
+        this.clusterDir = clusterDir;
         this.session = ClusterSession.open(clusterDir, "coordinator", NodeDaemon.DEFAULT_TIMEOUT);
         this.settings = settings;
         Object sf = session.manifest(session.spec().nodes().get(0).id()).source().get("scaleFactor");
@@ -52,29 +58,64 @@ public final class ClusterJoinBench implements JoinRunner {
 
     @Override
     public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
-        if (mode.mapReduce()) {
-            return jobs.measure(query, mode, onResult);
+        Plan plan = plan(query, mode);
+        if (plan == null) {
+            return mode.mapReduce() ? jobs.measure(query, query.spec(), null, mode, onResult)
+                    : measureDaemons(query, query.spec(), executionMode(mode), mode, onResult);
         }
-        ExecutionMode m = executionMode(mode);
+        Consumer<JoinResult> withPlan = r -> onResult.accept(r.withPlan(plan.chosen(), plan.estimatedSeconds()));
+        List<JoinResult> results = plan.allIndexJoins()
+                ? measureDaemons(query, plan.spec(), plan.budget() == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO,
+                        mode, withPlan)
+                : jobs.measure(query, plan.spec(), plan, mode, withPlan);
+        return results.stream().map(r -> r.withPlan(plan.chosen(), plan.estimatedSeconds())).toList();
+    }
+
+    /**
+     * The optimizer's plan for a mode it plans (auto, and ooo, inorder and psmj forced), or null
+     * for the others; forced modes run unplanned, in the query's own join order, on a cluster
+     * that has not been calibrated.
+     */
+    public Plan plan(JoinQueries.Query query, JoinMode mode) {
+        if (QueryPlanner.methods(mode).isEmpty()) {
+            return null;
+        }
+        if (planner == null) {
+            if (mode != JoinMode.AUTO && Calibration.read(clusterDir).isEmpty()) {
+                LOG.warn("cluster {} is not calibrated: {} runs in the query's join order without an estimate "
+                        + "(run 'ooo calibrate --cluster {}')", clusterDir, mode, clusterDir);
+                return null;
+            }
+            planner = QueryPlanner.of(clusterDir, session, settings.inflight());
+        }
+        Plan plan = planner.plan(query, mode);
+        LOG.info("{} {} {}: plan {} estimated {} s", query.name(), query.selectivity(), mode, plan.chosen(),
+                String.format("%.3f", plan.estimatedSeconds()));
+        return plan;
+    }
+
+    private List<JoinResult> measureDaemons(JoinQueries.Query query, JoinSpec spec, ExecutionMode m, JoinMode mode,
+                                            Consumer<JoinResult> onResult) {
         LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
-        session.join(query.spec(), m, settings.inflight(), new CountingSink());
+        session.join(spec, m, settings.inflight(), new CountingSink());
         List<JoinResult> results = new ArrayList<>();
         for (int run = 1; run <= settings.repeat(); run++) {
             if (settings.cold()) {
                 session.dropCaches();
             }
             CountingSink sink = new CountingSink();
-            ClusterSession.JoinRun r = session.join(query.spec(), m, settings.inflight(), sink);
+            ClusterSession.JoinRun r = session.join(spec, m, settings.inflight(), sink);
             List<FragmentStats> f = r.fragments();
             long pageReads = f.stream().mapToLong(FragmentStats::pageReads).sum();
             JoinResult result = new JoinResult(query.name(), mode, scaleFactor, query.selectivity(),
                     query.actualSelectivity(), query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), pageReads,
                     f.stream().mapToLong(FragmentStats::bytesRead).sum(), r.seconds() > 0 ? pageReads / r.seconds() : 0,
-                    mode.budget(settings.inflight()), f.stream().mapToInt(FragmentStats::maxIoInflight).max().orElse(0),
+                    m == ExecutionMode.INORDER ? Integer.valueOf(1) : mode.budget(settings.inflight()),
+                    f.stream().mapToInt(FragmentStats::maxIoInflight).max().orElse(0),
                     f.stream().mapToInt(FragmentStats::maxTasksInflight).max().orElse(0),
                     f.stream().mapToLong(FragmentStats::tasks).sum(), 0, 0, settings.cold(), -1, run,
                     f.size(), f.stream().mapToLong(FragmentStats::remoteRequests).sum(),
-                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f, null);
+                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f, null, null, null);
             results.add(result);
             onResult.accept(result);
         }
@@ -86,7 +127,7 @@ public final class ClusterJoinBench implements JoinRunner {
             case OOO -> ExecutionMode.OOO;
             case OOO_LOCAL -> ExecutionMode.OOO_LOCAL;
             case INORDER -> ExecutionMode.INORDER;
-            case INORDER_SYNC, HASH, PSMJ, OOO_MR -> throw new IllegalArgumentException("mode " + mode
+            case INORDER_SYNC, HASH, PSMJ, OOO_MR, AUTO -> throw new IllegalArgumentException("mode " + mode
                     + " runs on a single-node store only; on a cluster use ooo, ooo-local or inorder");
         };
     }

@@ -23,7 +23,9 @@ public enum JoinMode {
     /** On a cluster: Hadoop's parallel sort-merge join, a MapReduce job scanning both tables. */
     PSMJ("psmj"),
     /** On a cluster: the ooo join as a map-only MapReduce job reading through OooJoinInputFormat. */
-    OOO_MR("ooo-mr");
+    OOO_MR("ooo-mr"),
+    /** On a cluster: the plan the optimizer picks — join order, and per join out-of-order PNLJ or PSMJ. */
+    AUTO("auto");
 
     private final String label;
 
@@ -34,7 +36,7 @@ public enum JoinMode {
     /** The scheduler budget this mode runs with, or null when it does not use the scheduler. */
     public Integer budget(int inflight) {
         return switch (this) {
-            case OOO, OOO_LOCAL, OOO_MR -> inflight;
+            case OOO, OOO_LOCAL, OOO_MR, AUTO -> inflight;
             case INORDER, INORDER_SYNC -> 1;
             case HASH, PSMJ -> null;
         };
@@ -42,7 +44,7 @@ public enum JoinMode {
 
     /** Whether this mode only exists on a cluster. */
     public boolean distributed() {
-        return this == OOO_LOCAL || mapReduce();
+        return this == OOO_LOCAL || this == AUTO || mapReduce();
     }
 
     /** Whether this mode runs as a MapReduce job. */

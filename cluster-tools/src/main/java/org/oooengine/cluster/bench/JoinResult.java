@@ -23,7 +23,16 @@ public record JoinResult(String query, JoinMode mode, Double sf, double selectiv
                          @JsonInclude(JsonInclude.Include.NON_NULL) Long remoteRequests,
                          @JsonInclude(JsonInclude.Include.NON_NULL) Long requestFrames,
                          @JsonInclude(JsonInclude.Include.NON_NULL) List<FragmentStats> perNode,
-                         @JsonInclude(JsonInclude.Include.NON_NULL) Double jobStartupSeconds) {
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Double jobStartupSeconds,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) String chosen,
+                         @JsonInclude(JsonInclude.Include.NON_NULL) Double estimatedSeconds) {
+
+    /** This run as the run of an optimizer's plan: its join methods in order and its estimate. */
+    public JoinResult withPlan(String planChosen, double estimate) {
+        return new JoinResult(query, mode, sf, selectivity, actualSelectivity, outerRows, rows, checksum, seconds, pageReads,
+                bytesRead, iops, inflight, maxIoInflight, maxTasksInflight, tasks, bufferPoolHits, bufferPoolMisses, cold,
+                bufferPoolMb, run, nodes, remoteRequests, requestFrames, perNode, jobStartupSeconds, planChosen, estimate);
+    }
 
     /** True when both runs returned the same rows (count and order-independent checksum). */
     public boolean sameRowsAs(JoinResult other) {
@@ -37,6 +46,7 @@ public record JoinResult(String query, JoinMode mode, Double sf, double selectiv
                 "%s %s  %s%s  run %d: %,d rows in %s s  %,d page reads  %,.0f IOPS  max %d I/Os in flight  "
                         + "(%,d outer rows, actual selectivity %.5f, checksum %d)",
                 query, Format.percent(selectivity), mode, budget, run, rows, Format.seconds(seconds), pageReads, iops, maxIoInflight,
-                outerRows, actualSelectivity, checksum);
+                outerRows, actualSelectivity, checksum)
+                + (estimatedSeconds == null ? "" : "  plan " + chosen + ", estimated " + Format.seconds(estimatedSeconds) + " s");
     }
 }

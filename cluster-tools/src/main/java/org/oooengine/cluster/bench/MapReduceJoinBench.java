@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.optimizer.plan.Plan;
 import java.util.List;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
@@ -44,7 +46,8 @@ final class MapReduceJoinBench implements AutoCloseable {
         this.conf = JoinJobs.localRunner(new Configuration(), session.spec().nodes().size());
     }
 
-    List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+    /** Times a MapReduce mode, or a plan with PSMJ jobs (all of them, or after index joins in a map-only job). */
+    List<JoinResult> measure(JoinQueries.Query query, JoinSpec spec, Plan plan, JoinMode mode, Consumer<JoinResult> onResult) {
         try {
             if (startupSeconds == null) {
                 workDir = Files.createTempDirectory("ooo-bench-mr");
@@ -53,13 +56,13 @@ final class MapReduceJoinBench implements AutoCloseable {
                 LOG.info("an empty MapReduce job takes {} s", String.format("%.2f", startupSeconds));
             }
             LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
-            run(query, mode, 0);
+            run(query, spec, plan, mode, 0);
             List<JoinResult> results = new ArrayList<>();
             for (int r = 1; r <= settings.repeat(); r++) {
                 if (settings.cold()) {
                     session.dropCaches();
                 }
-                JoinResult result = run(query, mode, r);
+                JoinResult result = run(query, spec, plan, mode, r);
                 results.add(result);
                 onResult.accept(result);
             }
@@ -72,12 +75,18 @@ final class MapReduceJoinBench implements AutoCloseable {
         }
     }
 
-    private JoinResult run(JoinQueries.Query query, JoinMode mode, int run) throws IOException, InterruptedException {
+    private JoinResult run(JoinQueries.Query query, JoinSpec spec, Plan plan, JoinMode mode, int run)
+            throws IOException, InterruptedException {
         Path out = new Path(workDir.resolve(mode + "-" + System.nanoTime()).toUri());
         int nodes = session.spec().nodes().size();
-        JoinJobs.Run r = mode == JoinMode.PSMJ
-                ? JoinJobs.psmj(conf, session.spec(), secret, query.spec(), nodes, out)
-                : JoinJobs.oooJoin(conf, session.spec(), secret, query.spec(), ExecutionMode.OOO, settings.inflight(), out);
+        JoinJobs.Run r;
+        if (plan != null && plan.indexJoins() > 0) {
+            r = JoinJobs.hybrid(conf, session.spec(), secret, spec, plan.indexJoins(), settings.inflight(), nodes, out);
+        } else if (mode == JoinMode.OOO_MR) {
+            r = JoinJobs.oooJoin(conf, session.spec(), secret, spec, ExecutionMode.OOO, settings.inflight(), out);
+        } else {
+            r = JoinJobs.psmj(conf, session.spec(), secret, spec, nodes, out);
+        }
         CountingSink sink = new CountingSink();
         JobOutput.forEachRow(conf, out, sink::accept);
         out.getFileSystem(conf).delete(out, true);
@@ -86,7 +95,7 @@ final class MapReduceJoinBench implements AutoCloseable {
         }
         return new JoinResult(query.name(), mode, scaleFactor, query.selectivity(), query.actualSelectivity(),
                 query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), 0, 0, 0, mode.budget(settings.inflight()),
-                0, 0, 0, 0, 0, settings.cold(), -1, run, nodes, null, null, null, startupSeconds);
+                0, 0, 0, 0, 0, settings.cold(), -1, run, nodes, null, null, null, startupSeconds, null, null);
     }
 
     @Override

@@ -19,7 +19,9 @@ import picocli.CommandLine.Spec;
                 "With --cluster, every node joins its partitions; ooo-local keeps local I/O out of order but awaits "
                         + "each remote probe, as an engine that is out of order only inside its storage; psmj runs Hadoop's "
                         + "parallel sort-merge join as a MapReduce job and ooo-mr the ooo join as a map-only job "
-                        + "(local job runner; JSON adds job_startup_seconds, an empty job's wall time)."})
+                        + "(local job runner; JSON adds job_startup_seconds, an empty job's wall time).",
+                "auto lets the optimizer choose the join order and, per join, out-of-order PNLJ or PSMJ "
+                        + "(needs 'ooo calibrate --cluster' first)."})
 final class BenchJoinCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -31,8 +33,10 @@ final class BenchJoinCommand implements Callable<Integer> {
             description = "fraction of the outer table the range selects, in (0, 1]")
     double selectivity;
 
-    @Option(names = "--mode", required = true, paramLabel = "ooo|inorder|inorder-sync|hash|ooo-local|psmj|ooo-mr",
-            description = "how to run the join; on a cluster: ooo, ooo-local, inorder, psmj or ooo-mr")
+    @Option(names = "--mode", required = true, paramLabel = "auto|ooo|inorder|inorder-sync|hash|ooo-local|psmj|ooo-mr",
+            description = "how to run the join; on a cluster: auto (the optimizer's plan), ooo, ooo-local, inorder, "
+                    + "psmj or ooo-mr. On a calibrated cluster auto, ooo, inorder and psmj run the optimizer's best plan "
+                    + "for their join methods and add chosen and estimated_seconds to the JSON")
     JoinMode mode;
 
     @Option(names = "--json", description = "print one JSON object per run")

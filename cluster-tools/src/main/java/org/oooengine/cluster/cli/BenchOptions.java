@@ -19,9 +19,10 @@ final class BenchOptions {
             description = "run on the running cluster of this directory instead (see 'ooo cluster start')")
     Path cluster;
 
-    @Option(names = "--query", required = true, paramLabel = "OL|PL|Q3",
+    @Option(names = "--query", required = true, paramLabel = "OL|PL|Q3|Q8",
             description = "OL: orders join lineitem on orderkey; PL: part join lineitem on partkey; "
-                    + "Q3: customer join orders join lineitem (with --cluster)")
+                    + "Q3: customer join orders join lineitem; Q8: part, lineitem, orders, customer, nation, region, "
+                    + "supplier and nation again (Q3 and Q8 with --cluster)")
     QueryName query;
 
     @Option(names = "--cold", description = "measure the disk: direct I/O and a small buffer pool ("

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.oooengine.cluster.bench.ClusterCalibrator;
 import org.oooengine.cluster.bench.Format;
 import org.oooengine.core.storage.Calibration;
 import picocli.CommandLine.Command;
@@ -19,10 +20,17 @@ import picocli.CommandLine.Spec;
         description = {"Measure random-read IOPS at queue depth 1 and " + Calibration.DEEP_QUEUE
                 + " and sequential MiB/s through the engine's own I/O path (direct I/O, positional reads).",
                 "Writes a temporary file of --size-mb into --dir and deletes it afterwards; "
-                        + "the directory's filesystem must support O_DIRECT."})
+                        + "the directory's filesystem must support O_DIRECT.",
+                "With --cluster, measures a running cluster for the optimizer's cost models instead — the disk at queue "
+                        + "depths 1..256, round trip and requests per second by requests in flight, the cost of a request, "
+                        + "a row and a join's dispatch, MapReduce start-up, scan, output and shuffle — and stores them as "
+                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about a minute at SF 1)."})
 final class CalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
+
+    @Option(names = "--cluster", paramLabel = "<cluster-dir>", description = "calibrate this running cluster for the optimizer")
+    Path cluster;
 
     @Option(names = "--dir", defaultValue = "/tmp", paramLabel = "<path>", description = "directory on the disk to measure (default: ${DEFAULT-VALUE})")
     Path dir;
@@ -42,9 +50,12 @@ final class CalibrateCommand implements Callable<Integer> {
     boolean json;
 
     @Override
-    public Integer call() {
+    public Integer call() throws Exception {
         if (!(seconds > 0) || sizeMb < 1) {
             throw new ParameterException(spec.commandLine(), "--seconds and --size-mb must be positive");
+        }
+        if (cluster != null) {
+            return calibrateCluster();
         }
         spec.commandLine().getErr().printf("calibrating %s: writing a %d MiB file, then three read tests of %s s%n",
                 dir, sizeMb, Format.number(seconds));
@@ -68,6 +79,37 @@ final class CalibrateCommand implements Callable<Integer> {
             out.printf("sequential reads               %12s MiB/s%n", Format.count(r.sequentialMibPerSecond()));
             out.printf("(%d-byte pages, %s file in %s, %s s per test)%n", r.pageSize(), Format.mebibytes(r.fileBytes()),
                     dir, Format.number(r.secondsPerTest()));
+        }
+        out.flush();
+        return 0;
+    }
+
+    private int calibrateCluster() throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        double perTest = Math.min(seconds, 2);
+        org.oooengine.optimizer.cost.Calibration c = new ClusterCalibrator(cluster, Duration.ofMillis((long) (perTest * 1000)),
+                (long) Math.min(sizeMb, 1024) << 20, step -> {
+                    err.println("calibrating " + cluster + ": " + step);
+                    err.flush();
+                }).run();
+        c.write(cluster);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            out.println(Json.line(c));
+        } else {
+            out.printf("disk           %s random reads/s by queue depth, %s MiB/s sequential (%d nodes share it)%n",
+                    c.disk().randomIops().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList(),
+                    Format.count(c.disk().sequentialMibPerSecond()), c.disk().sharedByNodes());
+            out.printf("network        round trip %s us; %s requests/s by requests in flight%n",
+                    Format.number(c.network().roundTripMicros()),
+                    c.network().requestsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList());
+            out.printf("cpu            %s us per request, %s us per row, %s s per join dispatch%n",
+                    Format.number(c.cpu().requestMicros()), Format.number(c.cpu().rowMicros()),
+                    Format.number(c.cpu().dispatchSeconds()));
+            out.printf("mapreduce      start-up %s s, scan %s MiB/s, %s us per output row, %s us per shuffled row%n",
+                    Format.number(c.mapReduce().startupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),
+                    Format.number(c.mapReduce().outputRowMicros()), Format.number(c.mapReduce().shuffleRowMicros()));
+            out.printf("stored in %s%n", org.oooengine.optimizer.cost.Calibration.file(cluster));
         }
         out.flush();
         return 0;

@@ -10,7 +10,8 @@ import picocli.CommandLine.ScopeType;
 @Command(name = "ooo", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = OooCli.Version.class,
         description = "OoO Engine: an out-of-order query engine for selective joins.",
         subcommands = {LoadCommand.class, BenchCommand.class, CalibrateCommand.class, QuickstartCommand.class,
-                ClusterCommand.class, NodeCommand.class, MrCommand.class, ExportCommand.class, AnalyzeCommand.class})
+                ClusterCommand.class, NodeCommand.class, MrCommand.class, ExportCommand.class, AnalyzeCommand.class,
+                ExplainCommand.class})
 public final class OooCli {
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

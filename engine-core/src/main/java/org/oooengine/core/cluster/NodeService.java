@@ -213,6 +213,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             st.tables().forEach((name, t) -> tables.put(name, t.rows()));
             s.put("rows", tables);
             s.put("pageReads", st.ioStats().pageReads());
+            s.put("bufferPoolPages", st.bufferPool().capacityPages());
             s.put("manifest", st.manifest());
         }
         try {

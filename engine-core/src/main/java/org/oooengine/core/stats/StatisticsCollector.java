@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.exec.FullScan;
@@ -96,7 +97,9 @@ public final class StatisticsCollector {
                     Base64.getEncoder().encodeToString(sketches[c].getState()), histogram));
         }
         long bytes = table.tree().meta().leafCount() * table.tree().meta().pageSize();
-        return new TableStatistics(table.name(), rows[0], bytes, columns);
+        Map<String, Long> indexBytes = new TreeMap<>();
+        table.indexes().forEach((name, ix) -> indexBytes.put(name, ix.tree().meta().leafCount() * ix.tree().meta().pageSize()));
+        return new TableStatistics(table.name(), rows[0], bytes, columns, indexBytes);
     }
 
     /**

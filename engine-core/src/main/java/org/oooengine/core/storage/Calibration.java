@@ -6,7 +6,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -28,9 +31,23 @@ public final class Calibration {
     /** Bytes of an internal-page entry: slot, key length, 8-byte key, value length, 8-byte child. */
     private static final int INTERNAL_ENTRY_BYTES = 20;
 
-    /** Random-read rates in reads per second, sequential rate in MiB per second. */
-    public record Result(int pageSize, long fileBytes, double secondsPerTest, double randomIopsQd1,
-                         double randomIopsDeep, double sequentialMibPerSecond) {
+    /** Queue depths a cluster calibration measures: in-order execution up to the deepest an OoO node keeps. */
+    public static final int[] QUEUE_DEPTHS = {1, 4, 16, 64, 256};
+
+    /** Random-read rates in reads per second by queue depth, sequential rate in MiB per second. */
+    public record Result(int pageSize, long fileBytes, double secondsPerTest, Map<Integer, Double> randomIops,
+                         double sequentialMibPerSecond) {
+        public Result {
+            randomIops = Collections.unmodifiableMap(new TreeMap<>(randomIops));
+        }
+
+        public double randomIopsQd1() {
+            return randomIops.get(1);
+        }
+
+        public double randomIopsDeep() {
+            return randomIops.get(DEEP_QUEUE);
+        }
     }
 
     private final Path dir;
@@ -47,8 +64,13 @@ public final class Calibration {
         this.pageSize = pageSize;
     }
 
-    /** Writes the calibration file, runs the three read tests for {@code perTest} each, deletes the file. */
+    /** Writes the calibration file, runs the read tests (depth 1 and {@value #DEEP_QUEUE}, sequential), deletes the file. */
     public Result run(Duration perTest) {
+        return run(perTest, 1, DEEP_QUEUE);
+    }
+
+    /** Random reads at each of {@code depths}, then sequential reads, {@code perTest} each. */
+    public Result run(Duration perTest, int... depths) {
         Path file = createEmptyFile();
         try {
             // An empty file is a valid page file: probe O_DIRECT before spending time writing.
@@ -56,10 +78,12 @@ public final class Calibration {
             write(file);
             try (PageFile f = PageFile.open(file, pageSize, true, new IoStats())) {
                 long nanos = perTest.toNanos();
-                double qd1 = randomReads(f, 1, nanos);
-                double deep = randomReads(f, DEEP_QUEUE, nanos);
+                Map<Integer, Double> iops = new TreeMap<>();
+                for (int depth : depths) {
+                    iops.put(depth, randomReads(f, depth, nanos));
+                }
                 double seq = sequentialReads(f, nanos);
-                return new Result(pageSize, f.pageCount() * pageSize, nanos / 1e9, qd1, deep, seq);
+                return new Result(pageSize, f.pageCount() * pageSize, nanos / 1e9, iops, seq);
             }
         } finally {
             delete(file);

@@ -3,6 +3,8 @@ package org.oooengine.optimizer.stats;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.oooengine.core.stats.ColumnStatistics;
 import org.oooengine.core.stats.TableStatistics;
 import org.oooengine.core.types.DataType;
@@ -28,9 +30,11 @@ public final class TableStatisticsMerger {
         TableStatistics first = partitions.get(0);
         long rows = 0;
         long bytes = 0;
+        Map<String, Long> indexBytes = new TreeMap<>();
         for (TableStatistics p : partitions) {
             rows += p.rows();
             bytes += p.bytes();
+            p.indexBytes().forEach((ix, b) -> indexBytes.merge(ix, b, Long::sum));
         }
         List<ColumnStatistics> columns = new ArrayList<>(first.columns().size());
         for (int c = 0; c < first.columns().size(); c++) {
@@ -38,7 +42,7 @@ public final class TableStatisticsMerger {
             List<ColumnStatistics> parts = partitions.stream().map(p -> p.columns().get(column)).toList();
             columns.add(mergeColumn(parts, types.get(c), buckets));
         }
-        return new TableStatistics(first.table(), rows, bytes, columns);
+        return new TableStatistics(first.table(), rows, bytes, columns, indexBytes);
     }
 
     static ColumnStatistics mergeColumn(List<ColumnStatistics> parts, DataType type, int buckets) {

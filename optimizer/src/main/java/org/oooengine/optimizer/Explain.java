@@ -1,0 +1,74 @@
+package org.oooengine.optimizer;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.oooengine.optimizer.plan.Plan;
+import org.oooengine.optimizer.plan.PlanNode;
+
+/**
+ * A plan as EXPLAIN prints it: one line per operator, the last join on top, each with its
+ * estimated rows and the seconds it adds; EXPLAIN ANALYZE puts the measured figures beside them.
+ * Index joins of one pipeline overlap in time, so a run measures the rows of the driving scan and
+ * the rows and time of the whole plan, not each join's own seconds.
+ */
+public final class Explain {
+    private Explain() {
+    }
+
+    /** What a run of the plan measured; null fields were not measured. */
+    public record Actual(Long outerRows, Long rows, Double seconds) {
+    }
+
+    public static String text(Plan plan) {
+        return text(plan, null);
+    }
+
+    public static String text(Plan plan, Actual actual) {
+        List<String> lines = new ArrayList<>();
+        lines.add(String.format(Locale.ROOT, "%s: %s, estimated %s rows in %s s%s", plan.graph().name(), plan.chosen(),
+                count(plan.estimatedRows()), seconds(plan.estimatedSeconds()),
+                actual == null ? "" : String.format(Locale.ROOT, "; actual %s rows in %s s (estimate %s)",
+                        count(actual.rows()), seconds(actual.seconds()), ratio(plan.estimatedSeconds(), actual.seconds()))));
+        List<PlanNode.Join> joins = plan.joins();
+        int depth = 0;
+        for (int i = joins.size() - 1; i >= 0; i--) {
+            PlanNode.Join j = joins.get(i);
+            String what = String.format(Locale.ROOT, "%s %s%s ON %s = %s.%s", j.method(), j.table(),
+                    j.alias().equals(j.table()) ? "" : " AS " + j.alias(), j.from(), j.alias(), j.column());
+            String act = i == joins.size() - 1 && actual != null && actual.rows() != null
+                    ? "  | actual rows " + count(actual.rows()) : "";
+            lines.add(line(depth++, what, j.rows(), j.ownSeconds()) + act);
+        }
+        PlanNode.Scan s = plan.scan();
+        String scan = String.format(Locale.ROOT, "%s %s%s WHERE %s BETWEEN %s AND %s", s.path(), s.table(),
+                s.alias().equals(s.table()) ? "" : " AS " + s.alias(), s.range().column(), s.range().low(), s.range().high());
+        String act = actual != null && actual.outerRows() != null ? "  | actual rows " + count(actual.outerRows()) : "";
+        lines.add(line(depth, scan, s.rows(), s.seconds()) + act);
+        if (plan.indexJoins() > 0) {
+            lines.add(String.format(Locale.ROOT, "index joins run with %d probes in flight per node%s", plan.budget(),
+                    plan.allIndexJoins() ? "" : ", in a map-only job whose output the PSMJ jobs read"));
+        }
+        return String.join("\n", lines);
+    }
+
+    private static String line(int depth, String what, double rows, double ownSeconds) {
+        String indent = depth == 0 ? "" : "   ".repeat(depth - 1) + "└─ ";
+        return String.format(Locale.ROOT, "%-90s rows ~%-12s ~%s s", indent + what, count(rows), seconds(ownSeconds));
+    }
+
+    private static String count(Number n) {
+        return n == null ? "?" : String.format(Locale.ROOT, "%,d", Math.round(n.doubleValue()));
+    }
+
+    private static String seconds(Double s) {
+        if (s == null) {
+            return "?";
+        }
+        return s < 0.1 ? String.format(Locale.ROOT, "%.4f", s) : String.format(Locale.ROOT, "%.2f", s);
+    }
+
+    private static String ratio(double estimate, Double actual) {
+        return actual == null || actual <= 0 ? "?" : String.format(Locale.ROOT, "%.2fx", estimate / actual);
+    }
+}

@@ -1,0 +1,145 @@
+package org.oooengine.optimizer.cost;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * What this cluster measured of itself ({@code ooo calibrate --cluster}): the only inputs of the
+ * cost models besides the statistics. Kept as {@value #FILE} in the cluster directory.
+ *
+ * @param measuredAt  when (ISO-8601)
+ * @param nodes       node count
+ * @param pageSize    bytes per page
+ * @param bufferPoolPages pages one node's buffer pool holds
+ * @param disk        the device under the cluster directory, as all nodes on this host share it
+ * @param network     one connection from the coordinator to a node
+ * @param cpu         per-row and per-request costs through the engine, all nodes busy at once
+ * @param mapReduce   the job framework PSMJ runs on
+ */
+public record Calibration(String measuredAt, int nodes, int pageSize, long bufferPoolPages, Disk disk,
+                          Network network, Cpu cpu, MapReduce mapReduce) {
+    public static final String FILE = "calibration.json";
+    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    /**
+     * @param sequentialMibPerSecond full-scan read rate
+     * @param randomIops             random page reads per second at each queue depth (1..256)
+     * @param sharedByNodes          how many nodes read from this one device (all of them on one host)
+     */
+    public record Disk(double sequentialMibPerSecond, Map<Integer, Double> randomIops, int sharedByNodes) {
+        public Disk {
+            randomIops = new TreeMap<>(randomIops);
+        }
+
+        /** Reads per second the whole cluster gets with {@code inFlight} random reads outstanding over all nodes. */
+        public double clusterIops(double inFlight, int nodes) {
+            int devices = Math.max(1, nodes / Math.max(1, sharedByNodes));
+            return devices * interpolate(randomIops, inFlight / devices);
+        }
+    }
+
+    /**
+     * @param roundTripMicros   median round trip of one request alone on the connection
+     * @param requestsPerSecond requests per second by requests in flight
+     */
+    public record Network(double roundTripMicros, Map<Integer, Double> requestsPerSecond) {
+        public Network {
+            requestsPerSecond = new TreeMap<>(requestsPerSecond);
+        }
+    }
+
+    /**
+     * Costs on the cluster's cores while every node works, in microseconds of wall time each (so
+     * they already divide by the cores the nodes share).
+     *
+     * @param requestMicros one probe or fetch answered by a node from cached pages, over the wire
+     * @param rowMicros     one row decoded, joined and delivered to the coordinator
+     * @param dispatchSeconds a join's fixed cost: plan shipped to every node, fragments started and ended
+     */
+    public record Cpu(double requestMicros, double rowMicros, double dispatchSeconds) {
+    }
+
+    /**
+     * @param startupSeconds       an empty job's wall time
+     * @param scanMibPerSecond     a map-only scan of store partitions, bytes of the clustered trees per second
+     * @param shuffleRowMicros     one map output row partitioned, sorted, shuffled and merged by a reducer
+     * @param outputRowMicros      one joined row written by a reducer (or a map-only job)
+     */
+    public record MapReduce(double startupSeconds, double scanMibPerSecond, double shuffleRowMicros,
+                            double outputRowMicros) {
+    }
+
+    public static Path file(Path clusterDir) {
+        return clusterDir.resolve(FILE);
+    }
+
+    public static Optional<Calibration> read(Path clusterDir) {
+        Path f = file(clusterDir);
+        if (!Files.exists(f)) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readValue(f.toFile(), Calibration.class));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read calibration " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The calibration of a cluster, or an error telling how to make one. */
+    public static Calibration require(Path clusterDir) {
+        return read(clusterDir).orElseThrow(() -> new IllegalStateException("cluster " + clusterDir
+                + " is not calibrated: run 'ooo calibrate --cluster " + clusterDir + "' first"));
+    }
+
+    public void write(Path clusterDir) {
+        Path f = file(clusterDir);
+        try {
+            Path tmp = f.resolveSibling(FILE + ".tmp");
+            JSON.writeValue(tmp.toFile(), this);
+            Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write calibration " + f + ": " + e.getMessage(), e);
+        }
+    }
+
+    public String toJson() {
+        try {
+            return JSON.writeValueAsString(this);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A rate measured at some points, at any other: linear in log(x) between the two nearest,
+     * flat beyond the ends (a deeper queue than measured gains nothing more).
+     */
+    static double interpolate(Map<Integer, Double> measured, double x) {
+        NavigableMap<Integer, Double> m = measured instanceof NavigableMap<Integer, Double> n ? n : new TreeMap<>(measured);
+        if (m.isEmpty()) {
+            throw new IllegalStateException("no measurements to interpolate");
+        }
+        Map.Entry<Integer, Double> lo = m.floorEntry((int) Math.floor(x));
+        Map.Entry<Integer, Double> hi = m.ceilingEntry((int) Math.ceil(x));
+        if (lo == null) {
+            return m.firstEntry().getValue();
+        }
+        if (hi == null) {
+            return m.lastEntry().getValue();
+        }
+        if (hi.getKey().equals(lo.getKey())) {
+            return lo.getValue();
+        }
+        double t = (Math.log(x) - Math.log(lo.getKey())) / (Math.log(hi.getKey()) - Math.log(lo.getKey()));
+        return lo.getValue() + t * (hi.getValue() - lo.getValue());
+    }
+}

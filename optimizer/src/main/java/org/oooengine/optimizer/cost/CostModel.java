@@ -1,0 +1,144 @@
+package org.oooengine.optimizer.cost;
+
+/**
+ * Estimated seconds of the engine's operators on one calibrated cluster. Every figure comes from
+ * the {@link Calibration} or the statistics; the formulas only say how work adds up.
+ *
+ * <p>An index nested-loop join (PNLJ) is a pipeline: the outer rows from an index range scan, then
+ * probe after probe, all on the node daemons at once. Its work — page reads that miss the buffer
+ * pools, remote requests, rows — is summed over the steps ({@link Work}) and turned into time in
+ * one place ({@link #pnljSeconds}): the reads at the device's rate for the queue depth the plan
+ * can keep, the requests and rows at their CPU cost, the round trips that nothing overlaps, and
+ * the dependent chain from the first outer row to the last match. In-order execution is the same
+ * work with one request in flight per node. PSMJ is a chain of MapReduce jobs, each paying its
+ * start-up, a full scan of its inputs, the shuffle of every row that passes the mappers and the
+ * output of the reducers.
+ */
+public final class CostModel {
+    private final Calibration cal;
+
+    /**
+     * The work of a PNLJ pipeline so far.
+     *
+     * @param reads          page reads that miss the buffer pools
+     * @param requests       requests that go over the wire
+     * @param rows           rows produced by all its steps
+     * @param depth          dependent steps from an outer row to a result row
+     * @param parallelism    independent chains the pipeline can run at once (its outer rows)
+     */
+    public record Work(double reads, double requests, double rows, int depth, double parallelism) {
+        Work plus(double moreReads, double moreRequests, double moreRows, int moreDepth) {
+            return new Work(reads + moreReads, requests + moreRequests, rows + moreRows, depth + moreDepth, parallelism);
+        }
+    }
+
+    public CostModel(Calibration cal) {
+        this.cal = cal;
+    }
+
+    public Calibration calibration() {
+        return cal;
+    }
+
+    public int nodes() {
+        return cal.nodes();
+    }
+
+    private double cachePages() {
+        return (double) cal.bufferPoolPages() * cal.nodes();
+    }
+
+    /** Share of probes that leave their node when the join value is not co-located. */
+    public double remoteShare() {
+        return (cal.nodes() - 1) / (double) cal.nodes();
+    }
+
+    /**
+     * Page misses of {@code accesses} uniformly random accesses to {@code pages} pages through a
+     * cache of {@code cache} pages that starts empty: first touches (Cardenas) until the cache is
+     * full, then a miss rate of the share of pages that do not fit.
+     */
+    public static double misses(double pages, double accesses, double cache) {
+        if (accesses <= 0) {
+            return 0;
+        }
+        if (cache >= pages) {
+            return pages * -Math.expm1(-accesses / pages);
+        }
+        double toFill = -pages * Math.log1p(-cache / pages);
+        if (accesses <= toFill) {
+            return pages * -Math.expm1(-accesses / pages);
+        }
+        return cache + (accesses - toFill) * (1 - cache / pages);
+    }
+
+    /** An index range scan of {@code rows} rows: the index leaves in order, then each row from the clustered tree. */
+    public Work indexRangeScan(TableFacts t, String column, double rows) {
+        double leafReads = Math.ceil(t.indexPages(column) * rows / t.rows());
+        double rowReads = misses(t.pages(), rows, cachePages());
+        return new Work(leafReads + rowReads, 0, rows, 2, Math.max(1, rows));
+    }
+
+    /**
+     * One probe step: {@code probes} join values looked up in {@code t} by {@code column}, giving
+     * {@code matches} rows. By primary key the matches of a value sit together; through a GLOBAL
+     * index each match is fetched from the node owning its key, batched per node.
+     *
+     * @param colocated whether each probe's value lives on the node that holds the probing row
+     */
+    public Work probe(Work in, TableFacts t, String column, double probes, double matches, boolean colocated) {
+        double remote = colocated ? 0 : remoteShare();
+        if (t.primaryKeyLead().equals(column)) {
+            double pagesPerProbe = Math.max(1, matches / probes * t.rowBytes() / cal.pageSize());
+            double reads = misses(t.pages(), probes * pagesPerProbe, cachePages());
+            return in.plus(reads, probes * remote, matches, 1);
+        }
+        double perProbe = matches / Math.max(1, probes);
+        double indexReads = misses(t.indexPages(column), probes, cachePages());
+        double rowReads = misses(t.pages(), matches, cachePages());
+        double fetchBatches = probes * Math.min(perProbe * remoteShare(), cal.nodes() - 1);
+        return in.plus(indexReads + rowReads, probes * remote + fetchBatches, matches, 2);
+    }
+
+    /**
+     * Seconds of a PNLJ pipeline run by the daemons with {@code budget} tasks in flight per node
+     * (1: in order): the fixed cost of a join, the chain of dependent round trips and reads of the
+     * first result, then the larger of the device's time for the reads at the depth the plan keeps
+     * and the cores' time for requests and rows, plus round trips left unoverlapped.
+     */
+    public double pnljSeconds(Work w, int budget) {
+        Calibration.Disk disk = cal.disk();
+        double inFlight = Math.max(1, Math.min((double) budget * cal.nodes(), Math.max(w.parallelism(), w.reads() / w.depth())));
+        double rtt = cal.network().roundTripMicros() / 1e6;
+        double firstRead = 1 / disk.clusterIops(1, 1);
+        double chain = w.depth() * (rtt + firstRead);
+        double io = w.reads() / disk.clusterIops(inFlight, cal.nodes());
+        double cpu = (w.requests() * cal.cpu().requestMicros() + w.rows() * cal.cpu().rowMicros()) / 1e6;
+        double waits = w.requests() * rtt / inFlight;
+        return cal.cpu().dispatchSeconds() + chain + Math.max(io, cpu) + waits;
+    }
+
+    /**
+     * The same pipeline as a map-only MapReduce job writing its result rows for a PSMJ stage to read.
+     *
+     * @param resultRows the rows the job writes
+     */
+    public double pnljJobSeconds(Work w, int budget, double resultRows) {
+        return cal.mapReduce().startupSeconds() + pnljSeconds(w, budget) - cal.cpu().dispatchSeconds()
+                + resultRows * cal.mapReduce().outputRowMicros() / 1e6;
+    }
+
+    /**
+     * One PSMJ job: start-up, the mappers' scan of both inputs, the shuffle of the rows that pass
+     * them (the outer range is applied in the mapper), the reducers' output.
+     *
+     * @param scannedBytes  bytes the mappers read, both sides
+     * @param shuffledRows  rows the mappers emit, both sides
+     * @param outputRows    rows the reducers write
+     */
+    public double psmjStageSeconds(double scannedBytes, double shuffledRows, double outputRows) {
+        Calibration.MapReduce mr = cal.mapReduce();
+        return mr.startupSeconds() + scannedBytes / (mr.scanMibPerSecond() * (1 << 20))
+                + (shuffledRows * mr.shuffleRowMicros() + outputRows * mr.outputRowMicros()) / 1e6;
+    }
+}

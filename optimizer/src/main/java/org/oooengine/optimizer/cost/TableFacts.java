@@ -1,0 +1,139 @@
+package org.oooengine.optimizer.cost;
+
+import java.util.List;
+import java.util.Optional;
+import org.oooengine.core.exec.ColumnRange;
+import org.oooengine.core.stats.ColumnStatistics;
+import org.oooengine.core.stats.TableStatistics;
+import org.oooengine.core.store.IndexScope;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.types.DataType;
+
+/**
+ * What the cost models know of one table: its layout from the manifest (primary key, indexes and
+ * their scope) and its statistics merged over the nodes.
+ */
+public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, int pageSize) {
+
+    public String name() {
+        return meta.name();
+    }
+
+    public double rows() {
+        return Math.max(1, stats.rows());
+    }
+
+    public double pages() {
+        return Math.max(1, Math.ceil((double) stats.bytes() / pageSize));
+    }
+
+    public String primaryKeyLead() {
+        return meta.primaryKey().get(0);
+    }
+
+    public DataType type(String column) {
+        return meta.columns().stream().filter(c -> c.name().equals(column)).findFirst()
+                .map(c -> DataType.parse(c.type()))
+                .orElseThrow(() -> new IllegalArgumentException("table " + name() + " has no column " + column));
+    }
+
+    /** Distinct values of a column; a primary key alone is unique whatever the sketch says. */
+    public double distinct(String column) {
+        if (meta.primaryKey().equals(List.of(column))) {
+            return rows();
+        }
+        return Math.max(1, Math.min(rows(), stats.column(column).distinctValues()));
+    }
+
+    /** The index leading with {@code column}, if any. */
+    public Optional<StoreManifest.IndexMeta> index(String column) {
+        return meta.indexes() == null ? Optional.empty()
+                : meta.indexes().stream().filter(i -> i.columns().get(0).equals(column)).findFirst();
+    }
+
+    /**
+     * Whether an index join can probe this table by {@code column}: it leads the primary key (rows
+     * live on the node its value hashes to) or a GLOBAL index (entries live where their value hashes to).
+     */
+    public boolean probeable(String column) {
+        return primaryKeyLead().equals(column)
+                || index(column).map(i -> i.scopeOrLocal() == IndexScope.GLOBAL).orElse(false);
+    }
+
+    /** Leaf pages of the index leading with {@code column}. */
+    public double indexPages(String column) {
+        StoreManifest.IndexMeta ix = index(column).orElseThrow();
+        Long bytes = stats.indexBytes().get(ix.name());
+        // statistics from before index sizes were kept: assume entries the size of a key and a primary key
+        double b = bytes != null ? bytes : ix.entries() * 24.0;
+        return Math.max(1, Math.ceil(b / pageSize));
+    }
+
+    /** Bytes a value of a type takes in a written row; strings at half their declared length. */
+    public static double width(DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> 1;
+            case INT, DATE -> 4;
+            case CHAR -> Math.max(1, type.precision());
+            case VARCHAR -> 2 + Math.max(8, type.precision()) / 2.0;
+            default -> 8;
+        };
+    }
+
+    /** Bytes per row on disk, from the clustered tree's size. */
+    public double rowBytes() {
+        return stats.bytes() / rows();
+    }
+
+    /**
+     * Fraction of rows in a range, from the equi-depth histogram where the column has one (rows
+     * counted per bucket, linear inside the buckets the bounds cut), else from min and max.
+     */
+    public double rangeFraction(ColumnRange range) {
+        DataType type = type(range.column());
+        ColumnStatistics c = stats.column(range.column());
+        double low = numeric(type, type.format(range.low()));
+        double high = numeric(type, type.format(range.high()));
+        if (c.min() == null || high < low) {
+            return 0;
+        }
+        List<ColumnStatistics.Bucket> h = c.histogram();
+        if (h.isEmpty()) {
+            return within(numeric(type, c.min()), numeric(type, c.max()), low, high);
+        }
+        double total = h.stream().mapToLong(ColumnStatistics.Bucket::rows).sum();
+        double selected = 0;
+        double lower = numeric(type, c.min());
+        for (ColumnStatistics.Bucket b : h) {
+            double upper = numeric(type, b.upper());
+            selected += b.rows() * within(lower, upper, low, high);
+            lower = upper;
+        }
+        return Math.min(1, Math.max(1 / rows(), selected / total));
+    }
+
+    /** Share of the value interval [lo, hi] that [low, high] covers; a single-value bucket counts whole or not at all. */
+    private static double within(double lo, double hi, double low, double high) {
+        if (hi <= lo) {
+            return lo >= low && lo <= high ? 1 : 0;
+        }
+        double overlap = Math.min(hi, high) - Math.max(lo, low);
+        return Math.max(0, Math.min(1, overlap / (hi - lo)));
+    }
+
+    /** A value as a number for interpolation: numbers as they are, dates as days, strings by their first characters. */
+    static double numeric(DataType type, String text) {
+        return switch (type.kind()) {
+            case DATE -> java.time.LocalDate.parse(text).toEpochDay();
+            case BOOLEAN -> Boolean.parseBoolean(text) ? 1 : 0;
+            case VARCHAR, CHAR -> {
+                double v = 0;
+                for (int i = 0; i < 6; i++) {
+                    v = v * 256 + (i < text.length() ? Math.min(255, text.charAt(i)) : 0);
+                }
+                yield v;
+            }
+            default -> Double.parseDouble(text);
+        };
+    }
+}

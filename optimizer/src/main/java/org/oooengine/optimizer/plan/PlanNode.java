@@ -1,0 +1,30 @@
+package org.oooengine.optimizer.plan;
+
+import org.oooengine.core.exec.ColumnRange;
+
+/**
+ * An operator of a left-deep plan with its estimates: the rows it produces and the seconds from
+ * the start of the query until it has produced them all.
+ */
+public sealed interface PlanNode permits PlanNode.Scan, PlanNode.Join {
+    double rows();
+
+    double seconds();
+
+    /** The driving table read by its access path, the range applied as it is read. */
+    record Scan(String alias, String table, ColumnRange range, AccessPath path, double rows, double seconds)
+            implements PlanNode {
+    }
+
+    /**
+     * {@code left} joined with table {@code table} under {@code alias}: rows of {@code left} whose
+     * {@code from} equals the new table's {@code column}.
+     */
+    record Join(PlanNode left, String alias, String table, String from, String column, JoinMethod method,
+                double rows, double seconds) implements PlanNode {
+        /** Seconds this join adds to the plan. */
+        public double ownSeconds() {
+            return seconds - left.seconds();
+        }
+    }
+}
