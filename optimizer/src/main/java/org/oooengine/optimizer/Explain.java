@@ -41,8 +41,8 @@ public final class Explain {
             lines.add(line(depth++, what, j.rows(), j.ownSeconds()) + act);
         }
         PlanNode.Scan s = plan.scan();
-        String scan = String.format(Locale.ROOT, "%s %s%s WHERE %s BETWEEN %s AND %s", s.path(), s.table(),
-                s.alias().equals(s.table()) ? "" : " AS " + s.alias(), s.range().column(), s.range().low(), s.range().high());
+        String scan = String.format(Locale.ROOT, "%s %s%s WHERE %s", s.path(), s.table(),
+                s.alias().equals(s.table()) ? "" : " AS " + s.alias(), s.predicate());
         String act = actual != null && actual.outerRows() != null ? "  | actual rows " + count(actual.outerRows()) : "";
         lines.add(line(depth, scan, s.rows(), s.seconds()) + act);
         if (plan.indexJoins() > 0) {

@@ -122,18 +122,19 @@ public final class JoinOptimizer {
         String alias = graph.driving();
         TableFacts t = table(graph, alias);
         double rows = t.rows() * t.rangeFraction(graph.range());
+        String predicate = graph.range().describe(t.type(graph.range().column()));
         List<Partial> out = new ArrayList<>();
         boolean indexed = t.index(graph.range().column()).isPresent();
         for (JoinMethod m : List.of(JoinMethod.OOO_PNLJ, JoinMethod.INORDER_PNLJ)) {
             if (allowed.contains(m) && indexed) {
                 CostModel.Work w = model.indexRangeScan(t, graph.range().column(), rows);
-                PlanNode scan = new PlanNode.Scan(alias, t.name(), graph.range(), AccessPath.INDEX_RANGE, rows,
+                PlanNode scan = new PlanNode.Scan(alias, t.name(), graph.range(), predicate, AccessPath.INDEX_RANGE, rows,
                         model.pnljSeconds(w, budgetOf(m)));
                 out.add(new Partial(1L, new Property(Holding.PIPELINE, m, Set.of(alias + "." + t.primaryKeyLead())), scan, w));
             }
         }
         if (allowed.contains(JoinMethod.PSMJ)) {
-            PlanNode scan = new PlanNode.Scan(alias, t.name(), graph.range(), AccessPath.FULL_SCAN, rows, 0);
+            PlanNode scan = new PlanNode.Scan(alias, t.name(), graph.range(), predicate, AccessPath.FULL_SCAN, rows, 0);
             out.add(new Partial(1L, new Property(Holding.UNREAD, null, Set.of()), scan, null));
         }
         return out;

@@ -28,7 +28,7 @@ public final class StatisticsCollector {
     /** HyperLogLog precision: 2^12 registers, ~1.6% standard error, 3 KiB of state per column. */
     static final int HLL_PRECISION = 12;
     /** Buckets of an equi-depth histogram. */
-    public static final int DEFAULT_BUCKETS = 32;
+    public static final int DEFAULT_BUCKETS = 128;
     private static final Hasher64 HASH = Hashing.komihash5_0();
     private static final Logger LOG = LogManager.getLogger(StatisticsCollector.class);
 

@@ -11,9 +11,13 @@ public sealed interface PlanNode permits PlanNode.Scan, PlanNode.Join {
 
     double seconds();
 
-    /** The driving table read by its access path, the range applied as it is read. */
-    record Scan(String alias, String table, ColumnRange range, AccessPath path, double rows, double seconds)
-            implements PlanNode {
+    /**
+     * The driving table read by its access path, the range applied as it is read.
+     *
+     * @param predicate the range as people read it (values formatted by the column's type)
+     */
+    record Scan(String alias, String table, ColumnRange range, String predicate, AccessPath path, double rows,
+                double seconds) implements PlanNode {
     }
 
     /**
