@@ -108,6 +108,27 @@ public final class JoinOptimizer {
                 .toList();
     }
 
+    /**
+     * The cost of one given plan: {@code order} the aliases after the driving one, {@code methods}
+     * the method of each join; null when the executors cannot run that combination (an index join
+     * after a PSMJ job, or on a column no index serves). The search's answer is the cheapest of these.
+     */
+    public Plan evaluate(JoinGraph graph, List<String> order, List<JoinMethod> methods) {
+        Set<JoinMethod> allowed = EnumSet.copyOf(methods);
+        JoinMethod first = methods.get(0);
+        Partial p = starts(graph, allowed).stream()
+                .filter(s -> first == JoinMethod.PSMJ ? s.property().holding() == Holding.UNREAD
+                        : s.property().indexMethod() == first)
+                .findFirst().orElse(null);
+        List<String> aliases = graph.aliases();
+        for (int k = 0; k < order.size() && p != null; k++) {
+            JoinMethod m = methods.get(k);
+            p = extend(graph, p, order.get(k), 1L << aliases.indexOf(order.get(k)), allowed).stream()
+                    .filter(next -> ((PlanNode.Join) next.node()).method() == m).findFirst().orElse(null);
+        }
+        return p == null ? null : new Plan(graph, (PlanNode.Join) p.node(), budgetOf(p.property().indexMethod()));
+    }
+
     private static void keep(Map<Long, Map<Property, Partial>> best, Partial p) {
         best.computeIfAbsent(p.mask(), m -> new HashMap<>())
                 .merge(p.property(), p, (old, neu) -> neu.node().seconds() < old.node().seconds() ? neu : old);
@@ -160,7 +181,8 @@ public final class JoinOptimizer {
         List<Partial> out = new ArrayList<>();
         Property prop = p.property();
         if (prop.holding() == Holding.PIPELINE && t.probeable(column)) {
-            boolean colocated = prop.partitionedOn().contains(from)
+            // The pipeline's rows sit on the node of their driving row: partitioned on its key and the columns equal to it.
+            boolean colocated = prop.partitionedOn().contains(from) && t.primaryKeyLead().equals(column)
                     && fromTable.type(JoinGraph.Edge.column(from)).equals(t.type(column));
             CostModel.Work w = model.probe(p.work(), t, column, inRows, rows, colocated);
             PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, prop.indexMethod(), rows,

@@ -12,8 +12,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -24,6 +22,8 @@ import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.CountingSink;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.cluster.FragmentStats;
+import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.stats.TableStatistics;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.store.IndexScope;
@@ -38,12 +38,14 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
  * Measures a running cluster for the cost models ({@code ooo calibrate --cluster}): the device
  * under the cluster directory at queue depths 1..256, one connection's round trip and request
  * rate by requests in flight, the cost of a request and of a delivered row with every node busy,
- * a join's fixed cost, and the MapReduce framework's start-up, scan, output and shuffle rates. The
- * request, row and job figures come from the engine's own operators on a table of this cluster
- * (the largest of at most {@value #MAX_CALIBRATION_ROWS} rows), joined with itself on its key.
+ * the engine's index join (fixed cost, cold reads per second by probes in flight, cost of a row on
+ * cached pages), and the MapReduce framework's start-up, scan, output and shuffle rates. The join
+ * and job figures come from the engine's own operators on a table of this cluster (the largest of
+ * at most {@value #MAX_CALIBRATION_ROWS} rows with a LOCAL and a GLOBAL index), joined with itself.
  */
 public final class ClusterCalibrator {
     static final long MAX_CALIBRATION_ROWS = 2_000_000;
+    private static final int COLD_MATCHES = 100_000;
     private static final int[] IN_FLIGHT = {1, 16, 128, 1024};
 
     private final java.nio.file.Path clusterDir;
@@ -83,12 +85,10 @@ public final class ClusterCalibrator {
                     .run(IN_FLIGHT, perTest.toMillis() / 1000.0, l -> { });
             Map<Integer, Double> rate = new LinkedHashMap<>();
             fetch.levels().forEach(l -> rate.put(l.inFlight(), l.requestsPerSecond()));
-            double bestRate = rate.values().stream().max(Double::compare).orElseThrow();
 
-            progress.accept("rows: every node streams its partition of " + table.name());
-            double rowMicros = 1e6 / scanRowsPerSecond(session, table.name());
-            progress.accept("dispatch: one-row joins");
-            double dispatch = dispatchSeconds(session, table, stats.get(table.name()));
+            progress.accept("index join: " + table.name() + " joined with itself through a GLOBAL index, cold and warm");
+            Calibration.IndexJoin indexJoin = indexJoin(session, table, stats.get(table.name()),
+                    fetch.levels().get(0).p50Us() / 1e6);
 
             progress.accept("MapReduce: empty job, scans and a sort-merge join of " + table.name() + " with itself");
             Calibration.MapReduce mr = mapReduce(session, table, stats.get(table.name()));
@@ -98,53 +98,77 @@ public final class ClusterCalibrator {
             return new Calibration(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), spec.nodes().size(),
                     manifest.pageSize(), poolPages,
                     new Calibration.Disk(disk.sequentialMibPerSecond(), disk.randomIops(), sharing),
-                    new Calibration.Network(fetch.levels().get(0).p50Us(), rate),
-                    new Calibration.Cpu(1e6 / bestRate, rowMicros, dispatch), mr);
+                    new Calibration.Network(fetch.levels().get(0).p50Us(), rate), indexJoin, mr);
         }
     }
 
     /** The largest table small enough to scan and sort a few times in seconds, with a LOCAL index to range over. */
     static StoreManifest.TableMeta calibrationTable(StoreManifest manifest, Map<String, TableStatistics> stats) {
         return manifest.tables().stream()
-                .filter(t -> t.indexes() != null && t.indexes().stream().anyMatch(i -> i.scopeOrLocal() == IndexScope.LOCAL))
+                .filter(t -> t.indexes() != null && t.indexes().stream().anyMatch(i -> i.scopeOrLocal() == IndexScope.LOCAL)
+                        && t.indexes().stream().anyMatch(i -> i.scopeOrLocal() == IndexScope.GLOBAL))
                 .filter(t -> stats.get(t.name()).rows() <= MAX_CALIBRATION_ROWS)
                 .max(Comparator.comparingLong(t -> stats.get(t.name()).rows()))
                 .orElseThrow(() -> new IllegalStateException("calibration needs a table of at most "
-                        + MAX_CALIBRATION_ROWS + " rows with a LOCAL index; load data first"));
+                        + MAX_CALIBRATION_ROWS + " rows with a LOCAL and a GLOBAL index; load data first"));
     }
 
-    private static double scanRowsPerSecond(ClusterSession session, String table) {
-        LongAdder rows = new LongAdder();
-        long t0 = System.nanoTime();
-        List<CompletableFuture<Long>> scans = new ArrayList<>();
-        for (ClusterSpec.NodeSpec n : session.spec().nodes()) {
-            scans.add(session.scan(n.id(), table, chunk -> rows.add(chunk.size())));
-        }
-        CompletableFuture.allOf(scans.toArray(CompletableFuture[]::new)).join();
-        return rows.sum() / ((System.nanoTime() - t0) / 1e9);
-    }
-
-    /** The table joined with itself on its key, the range on its LOCAL index selecting one value. */
-    private static JoinSpec selfJoin(StoreManifest.TableMeta t, ColumnRange range) {
+    /** The table joined with itself on {@code column}, the second copy under another alias. */
+    private static JoinQueries.Shape selfJoin(StoreManifest.TableMeta t, String column, String rangeColumn) {
         String key = t.primaryKey().get(0);
         String alias = t.name() + "_again";
-        return new JoinSpec(t.name(), range, List.of(new JoinSpec.Probe(t.name() + "." + key, t.name(), key, alias)),
+        return new JoinQueries.Shape("calibration", t.name(), rangeColumn,
+                List.of(new JoinSpec.Probe(t.name() + "." + column, t.name(), column, alias)),
                 List.of(t.name() + "." + key, alias + "." + key));
     }
 
-    /** Median wall time of joins selecting one row: what every join pays before its first row. */
-    private static double dispatchSeconds(ClusterSession session, StoreManifest.TableMeta t, TableStatistics stats) {
-        StoreManifest.IndexMeta ix = t.indexes().stream().filter(i -> i.scopeOrLocal() == IndexScope.LOCAL)
-                .findFirst().orElseThrow();
-        String column = ix.columns().get(0);
-        Object value = type(t, column).parseValue(stats.column(column).max());
-        JoinSpec spec = selfJoin(t, new ColumnRange(column, value, value));
+    private static JoinSpec selfJoin(StoreManifest.TableMeta t, String column, ColumnRange range) {
+        JoinQueries.Shape shape = selfJoin(t, column, range.column());
+        return new JoinSpec(t.name(), range, shape.probes(), shape.output());
+    }
+
+    /**
+     * The index join's figures from the engine itself: the median of one-row joins for the fixed
+     * cost; a join of about {@value #COLD_MATCHES} matches (a fifth of that in order) with emptied
+     * caches for the cold read rate at each number of probes in flight, less the round trips of
+     * its remote requests; the same join again on cached pages for the cost of a row.
+     */
+    private static Calibration.IndexJoin indexJoin(ClusterSession session, StoreManifest.TableMeta t,
+                                                   TableStatistics stats, double roundTrip) {
+        String rangeColumn = t.indexes().stream().filter(i -> i.scopeOrLocal() == IndexScope.LOCAL).findFirst()
+                .orElseThrow().columns().get(0);
+        String probeColumn = t.indexes().stream().filter(i -> i.scopeOrLocal() == IndexScope.GLOBAL).findFirst()
+                .orElseThrow().columns().get(0);
+        JoinQueries.Shape shape = selfJoin(t, probeColumn, rangeColumn);
+        Object value = type(t, rangeColumn).parseValue(stats.column(rangeColumn).max());
+        JoinSpec oneRow = selfJoin(t, probeColumn, new ColumnRange(rangeColumn, value, value));
         double[] times = new double[7];
         for (int i = 0; i < times.length; i++) {
-            times[i] = session.join(spec, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, new CountingSink()).seconds();
+            times[i] = session.join(oneRow, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, new CountingSink()).seconds();
         }
         Arrays.sort(times);
-        return times[times.length / 2];
+        double dispatch = times[times.length / 2];
+
+        double perOuterRow = stats.rows() / Math.max(1, stats.column(probeColumn).distinctValues());
+        Map<Integer, Double> cold = new LinkedHashMap<>();
+        int nodes = session.spec().nodes().size();
+        ClusterSession.JoinRun warm = null;
+        for (int budget : new int[] {1, 16, JoinOptimizer.DEFAULT_BUDGET}) {
+            double matches = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
+            JoinSpec spec = session.query(shape, Math.min(1, matches / perOuterRow / stats.rows())).spec();
+            ExecutionMode mode = budget == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO;
+            session.dropCaches();
+            ClusterSession.JoinRun r = session.join(spec, mode, budget, new CountingSink());
+            long reads = r.fragments().stream().mapToLong(FragmentStats::pageReads).sum();
+            long remote = r.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
+            double waits = remote * roundTrip / ((double) budget * nodes);
+            cold.put(budget, reads / Math.max(1e-3, r.seconds() - dispatch - waits));
+            if (budget == JoinOptimizer.DEFAULT_BUDGET) {
+                warm = session.join(spec, mode, budget, new CountingSink());
+            }
+        }
+        double warmRowMicros = Math.max(0, warm.seconds() - dispatch) * 1e6 / Math.max(1, warm.rows());
+        return new Calibration.IndexJoin(dispatch, cold, warmRowMicros);
     }
 
     private static DataType type(StoreManifest.TableMeta t, String column) {
@@ -177,7 +201,7 @@ public final class ClusterCalibrator {
             DataType keyType = type(t, key);
             ColumnRange all = new ColumnRange(key, keyType.parseValue(stats.column(key).min()),
                     keyType.parseValue(stats.column(key).max()));
-            double psmj = JoinJobs.psmj(conf, cluster, secret, selfJoin(t, all), cluster.nodes().size(),
+            double psmj = JoinJobs.psmj(conf, cluster, secret, selfJoin(t, key, all), cluster.nodes().size(),
                     new Path(work.resolve("psmj").toUri())).seconds();
             double shuffle = psmj - startup - 2 * mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
             return new Calibration.MapReduce(startup, scanMibPerSecond, Math.max(0, shuffle) * 1e6 / (2 * rows),

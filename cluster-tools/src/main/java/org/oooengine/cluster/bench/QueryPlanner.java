@@ -2,12 +2,9 @@ package org.oooengine.cluster.bench;
 
 import java.nio.file.Path;
 import java.util.EnumSet;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.oooengine.core.cluster.ClusterSession;
-import org.oooengine.core.stats.TableStatistics;
-import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.optimizer.JoinOptimizer;
 import org.oooengine.optimizer.cost.Calibration;
@@ -16,7 +13,6 @@ import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.optimizer.plan.JoinGraph;
 import org.oooengine.optimizer.plan.JoinMethod;
 import org.oooengine.optimizer.plan.Plan;
-import org.oooengine.optimizer.stats.ClusterStatistics;
 
 /**
  * The optimizer for one cluster: its calibration, its tables' statistics, and which join methods
@@ -32,18 +28,7 @@ public final class QueryPlanner {
     /** The planner of a running cluster: needs {@code ooo calibrate --cluster} to have run. */
     public static QueryPlanner of(Path clusterDir, ClusterSession session, int budget) {
         Calibration calibration = Calibration.require(clusterDir);
-        return new QueryPlanner(calibration, tables(session), budget);
-    }
-
-    /** Layout and merged statistics of every table of the cluster. */
-    public static Map<String, TableFacts> tables(ClusterSession session) {
-        StoreManifest manifest = session.manifest(session.spec().nodes().get(0).id());
-        Map<String, TableStatistics> stats = ClusterStatistics.collect(session, false);
-        Map<String, TableFacts> out = new LinkedHashMap<>();
-        for (StoreManifest.TableMeta t : manifest.tables()) {
-            out.put(t.name(), new TableFacts(t, stats.get(t.name()), manifest.pageSize()));
-        }
-        return out;
+        return new QueryPlanner(calibration, TableFacts.of(session), budget);
     }
 
     /** Join methods the optimizer may use in a mode; empty for modes it does not plan. */

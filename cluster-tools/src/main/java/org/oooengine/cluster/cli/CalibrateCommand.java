@@ -22,8 +22,9 @@ import picocli.CommandLine.Spec;
                 "Writes a temporary file of --size-mb into --dir and deletes it afterwards; "
                         + "the directory's filesystem must support O_DIRECT.",
                 "With --cluster, measures a running cluster for the optimizer's cost models instead — the disk at queue "
-                        + "depths 1..256, round trip and requests per second by requests in flight, the cost of a request, "
-                        + "a row and a join's dispatch, MapReduce start-up, scan, output and shuffle — and stores them as "
+                        + "depths 1..256, round trip and requests per second by requests in flight, the index join's fixed "
+                        + "cost, cold reads per second and cached row cost, MapReduce start-up, scan, output and shuffle — "
+                        + "and stores them as "
                         + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about a minute at SF 1)."})
 final class CalibrateCommand implements Callable<Integer> {
     @Spec
@@ -103,9 +104,10 @@ final class CalibrateCommand implements Callable<Integer> {
             out.printf("network        round trip %s us; %s requests/s by requests in flight%n",
                     Format.number(c.network().roundTripMicros()),
                     c.network().requestsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList());
-            out.printf("cpu            %s us per request, %s us per row, %s s per join dispatch%n",
-                    Format.number(c.cpu().requestMicros()), Format.number(c.cpu().rowMicros()),
-                    Format.number(c.cpu().dispatchSeconds()));
+            out.printf("index join     %s s fixed; %s cold reads/s by probes in flight per node; %s us per cached row%n",
+                    Format.number(c.indexJoin().dispatchSeconds()),
+                    c.indexJoin().coldReadsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList(),
+                    Format.number(c.indexJoin().warmRowMicros()));
             out.printf("mapreduce      start-up %s s, scan %s MiB/s, %s us per output row, %s us per shuffled row%n",
                     Format.number(c.mapReduce().startupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),
                     Format.number(c.mapReduce().outputRowMicros()), Format.number(c.mapReduce().shuffleRowMicros()));

@@ -21,11 +21,11 @@ import java.util.TreeMap;
  * @param bufferPoolPages pages one node's buffer pool holds
  * @param disk        the device under the cluster directory, as all nodes on this host share it
  * @param network     one connection from the coordinator to a node
- * @param cpu         per-row and per-request costs through the engine, all nodes busy at once
+ * @param indexJoin   the engine's index join: fixed cost, reads per second cold by probes in flight, row cost warm
  * @param mapReduce   the job framework PSMJ runs on
  */
 public record Calibration(String measuredAt, int nodes, int pageSize, long bufferPoolPages, Disk disk,
-                          Network network, Cpu cpu, MapReduce mapReduce) {
+                          Network network, IndexJoin indexJoin, MapReduce mapReduce) {
     public static final String FILE = "calibration.json";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -57,14 +57,26 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
     }
 
     /**
-     * Costs on the cluster's cores while every node works, in microseconds of wall time each (so
-     * they already divide by the cores the nodes share).
+     * The engine's own index join on this cluster, measured on the calibration table joined with
+     * itself through a GLOBAL index — the path of a PNLJ probe: an index lookup on the node owning
+     * the value, then each match fetched from the node owning its key.
      *
-     * @param requestMicros one probe or fetch answered by a node from cached pages, over the wire
-     * @param rowMicros     one row decoded, joined and delivered to the coordinator
-     * @param dispatchSeconds a join's fixed cost: plan shipped to every node, fragments started and ended
+     * @param dispatchSeconds    a one-row join's wall time: plan shipped to every node, fragments started and ended
+     * @param coldReadsPerSecond page reads per second over the whole cluster with the caches emptied, by probes in
+     *                           flight per node (1: in order) — every read with the CPU work of the row it brings;
+     *                           the round trips of the run's remote requests are taken out, the cost model adds
+     *                           them back for the requests a plan sends
+     * @param warmRowMicros      wall time per joined row when its pages are cached: the CPU of a probe
      */
-    public record Cpu(double requestMicros, double rowMicros, double dispatchSeconds) {
+    public record IndexJoin(double dispatchSeconds, Map<Integer, Double> coldReadsPerSecond, double warmRowMicros) {
+        public IndexJoin {
+            coldReadsPerSecond = new TreeMap<>(coldReadsPerSecond);
+        }
+
+        /** Cold reads per second at {@code perNode} probes in flight per node. */
+        public double readsPerSecond(double perNode) {
+            return interpolate(coldReadsPerSecond, perNode);
+        }
     }
 
     /**

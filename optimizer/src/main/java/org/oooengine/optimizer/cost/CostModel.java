@@ -6,11 +6,11 @@ package org.oooengine.optimizer.cost;
  *
  * <p>An index nested-loop join (PNLJ) is a pipeline: the outer rows from an index range scan, then
  * probe after probe, all on the node daemons at once. Its work — page reads that miss the buffer
- * pools, remote requests, rows — is summed over the steps ({@link Work}) and turned into time in
- * one place ({@link #pnljSeconds}): the reads at the device's rate for the queue depth the plan
- * can keep, the requests and rows at their CPU cost, the round trips that nothing overlaps, and
- * the dependent chain from the first outer row to the last match. In-order execution is the same
- * work with one request in flight per node. PSMJ is a chain of MapReduce jobs, each paying its
+ * pools, and rows — is summed over the steps ({@link Work}) and turned into time in one place
+ * ({@link #pnljSeconds}): the reads at the rate the engine's own index join reached on this
+ * cluster with as many probes in flight, the rows that hit the cache at their CPU cost, and the
+ * dependent chain from the first outer row to the last match. In-order execution is the same
+ * work with one probe in flight per node. PSMJ is a chain of MapReduce jobs, each paying its
  * start-up, a full scan of its inputs, the shuffle of every row that passes the mappers and the
  * output of the reducers.
  */
@@ -21,7 +21,7 @@ public final class CostModel {
      * The work of a PNLJ pipeline so far.
      *
      * @param reads          page reads that miss the buffer pools
-     * @param requests       requests that go over the wire
+     * @param requests       requests that leave their node (a probe of a value another node owns, a fetch batch)
      * @param rows           rows produced by all its steps
      * @param depth          dependent steps from an outer row to a result row
      * @param parallelism    independent chains the pipeline can run at once (its outer rows)
@@ -46,11 +46,6 @@ public final class CostModel {
 
     private double cachePages() {
         return (double) cal.bufferPoolPages() * cal.nodes();
-    }
-
-    /** Share of probes that leave their node when the join value is not co-located. */
-    public double remoteShare() {
-        return (cal.nodes() - 1) / (double) cal.nodes();
     }
 
     /**
@@ -84,38 +79,44 @@ public final class CostModel {
      * {@code matches} rows. By primary key the matches of a value sit together; through a GLOBAL
      * index each match is fetched from the node owning its key, batched per node.
      *
-     * @param colocated whether each probe's value lives on the node that holds the probing row
+     *
+     * @param colocated whether each probe's value lives on the node of the row that probes with it
+     *                  (tables partitioned alike on the join columns): then no probe leaves its node
      */
     public Work probe(Work in, TableFacts t, String column, double probes, double matches, boolean colocated) {
         double remote = colocated ? 0 : remoteShare();
         if (t.primaryKeyLead().equals(column)) {
-            double pagesPerProbe = Math.max(1, matches / probes * t.rowBytes() / cal.pageSize());
-            double reads = misses(t.pages(), probes * pagesPerProbe, cachePages());
-            return in.plus(reads, probes * remote, matches, 1);
+            double pagesPerProbe = Math.max(1, matches / Math.max(1, probes) * t.rowBytes() / cal.pageSize());
+            return in.plus(misses(t.pages(), probes * pagesPerProbe, cachePages()), probes * remote, matches, 1);
         }
-        double perProbe = matches / Math.max(1, probes);
         double indexReads = misses(t.indexPages(column), probes, cachePages());
         double rowReads = misses(t.pages(), matches, cachePages());
-        double fetchBatches = probes * Math.min(perProbe * remoteShare(), cal.nodes() - 1);
+        // each match is fetched from the node owning its key, in one batch per node
+        double fetchBatches = probes * Math.min(matches / Math.max(1, probes) * remoteShare(), cal.nodes() - 1);
         return in.plus(indexReads + rowReads, probes * remote + fetchBatches, matches, 2);
     }
 
+    /** Share of probes that leave their node when the join value is not co-located. */
+    public double remoteShare() {
+        return (cal.nodes() - 1) / (double) cal.nodes();
+    }
+
     /**
-     * Seconds of a PNLJ pipeline run by the daemons with {@code budget} tasks in flight per node
-     * (1: in order): the fixed cost of a join, the chain of dependent round trips and reads of the
-     * first result, then the larger of the device's time for the reads at the depth the plan keeps
-     * and the cores' time for requests and rows, plus round trips left unoverlapped.
+     * Seconds of a PNLJ pipeline run by the daemons with {@code budget} probes in flight per node
+     * (1: in order): the fixed cost of a join; the dependent round trips and reads from the first
+     * outer row to its last match; every read that misses at the cluster's calibrated cold rate for
+     * the probes in flight the plan can keep (each read with the work of the row it brings); every
+     * other row at the cost of a probe into cached pages; and the round trips of requests that leave
+     * their node, as many at once as probes are in flight — what co-located joins do not pay.
      */
     public double pnljSeconds(Work w, int budget) {
-        Calibration.Disk disk = cal.disk();
-        double inFlight = Math.max(1, Math.min((double) budget * cal.nodes(), Math.max(w.parallelism(), w.reads() / w.depth())));
-        double rtt = cal.network().roundTripMicros() / 1e6;
-        double firstRead = 1 / disk.clusterIops(1, 1);
-        double chain = w.depth() * (rtt + firstRead);
-        double io = w.reads() / disk.clusterIops(inFlight, cal.nodes());
-        double cpu = (w.requests() * cal.cpu().requestMicros() + w.rows() * cal.cpu().rowMicros()) / 1e6;
-        double waits = w.requests() * rtt / inFlight;
-        return cal.cpu().dispatchSeconds() + chain + Math.max(io, cpu) + waits;
+        Calibration.IndexJoin ij = cal.indexJoin();
+        double perNode = Math.max(1, Math.min(budget, w.parallelism() / cal.nodes()));
+        double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
+        double cold = w.reads() / ij.readsPerSecond(perNode);
+        double warm = Math.max(0, w.rows() - w.reads()) * ij.warmRowMicros() / 1e6;
+        double waits = w.requests() * cal.network().roundTripMicros() / 1e6 / (perNode * cal.nodes());
+        return ij.dispatchSeconds() + chain + cold + warm + waits;
     }
 
     /**
@@ -124,7 +125,7 @@ public final class CostModel {
      * @param resultRows the rows the job writes
      */
     public double pnljJobSeconds(Work w, int budget, double resultRows) {
-        return cal.mapReduce().startupSeconds() + pnljSeconds(w, budget) - cal.cpu().dispatchSeconds()
+        return cal.mapReduce().startupSeconds() + pnljSeconds(w, budget) - cal.indexJoin().dispatchSeconds()
                 + resultRows * cal.mapReduce().outputRowMicros() / 1e6;
     }
 

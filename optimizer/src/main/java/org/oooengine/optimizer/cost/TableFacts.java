@@ -1,19 +1,34 @@
 package org.oooengine.optimizer.cost;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.stats.ColumnStatistics;
 import org.oooengine.core.stats.TableStatistics;
 import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.types.DataType;
+import org.oooengine.optimizer.stats.ClusterStatistics;
 
 /**
  * What the cost models know of one table: its layout from the manifest (primary key, indexes and
  * their scope) and its statistics merged over the nodes.
  */
 public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, int pageSize) {
+
+    /** Every table of a running cluster: the layout from a node's manifest, the statistics merged over the nodes. */
+    public static Map<String, TableFacts> of(ClusterSession session) {
+        StoreManifest manifest = session.manifest(session.spec().nodes().get(0).id());
+        Map<String, TableStatistics> stats = ClusterStatistics.collect(session, false);
+        Map<String, TableFacts> out = new LinkedHashMap<>();
+        for (StoreManifest.TableMeta t : manifest.tables()) {
+            out.put(t.name(), new TableFacts(t, stats.get(t.name()), manifest.pageSize()));
+        }
+        return out;
+    }
 
     public String name() {
         return meta.name();
