@@ -46,6 +46,7 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
 public final class ClusterCalibrator {
     static final long MAX_CALIBRATION_ROWS = 2_000_000;
     private static final int COLD_MATCHES = 100_000;
+    private static final int WARM_UP_JOINS = 30;
     private static final int[] IN_FLIGHT = {1, 16, 128, 1024};
 
     private final java.nio.file.Path clusterDir;
@@ -142,9 +143,13 @@ public final class ClusterCalibrator {
         JoinQueries.Shape shape = selfJoin(t, probeColumn, rangeColumn);
         Object value = type(t, rangeColumn).parseValue(stats.column(rangeColumn).max());
         JoinSpec oneRow = selfJoin(t, probeColumn, new ColumnRange(rangeColumn, value, value));
-        double[] times = new double[7];
-        for (int i = 0; i < times.length; i++) {
-            times[i] = session.join(oneRow, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, new CountingSink()).seconds();
+        // the coordinator's JVM is fresh: run its join path until it is compiled before timing it
+        double[] times = new double[9];
+        for (int i = -WARM_UP_JOINS; i < times.length; i++) {
+            double seconds = session.join(oneRow, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, new CountingSink()).seconds();
+            if (i >= 0) {
+                times[i] = seconds;
+            }
         }
         Arrays.sort(times);
         double dispatch = times[times.length / 2];
@@ -153,6 +158,8 @@ public final class ClusterCalibrator {
         Map<Integer, Double> cold = new LinkedHashMap<>();
         int nodes = session.spec().nodes().size();
         ClusterSession.JoinRun warm = null;
+        session.join(session.query(shape, COLD_MATCHES / 5.0 / perOuterRow / stats.rows()).spec(), ExecutionMode.OOO,
+                JoinOptimizer.DEFAULT_BUDGET, new CountingSink()); // compiles the probe path before the timed runs
         for (int budget : new int[] {1, 16, JoinOptimizer.DEFAULT_BUDGET}) {
             double matches = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
             JoinSpec spec = session.query(shape, Math.min(1, matches / perOuterRow / stats.rows())).spec();
