@@ -87,9 +87,8 @@ public final class ClusterCalibrator {
             Map<Integer, Double> rate = new LinkedHashMap<>();
             fetch.levels().forEach(l -> rate.put(l.inFlight(), l.requestsPerSecond()));
 
-            progress.accept("index join: " + table.name() + " joined with itself through a GLOBAL index, cold and warm");
-            Calibration.IndexJoin indexJoin = indexJoin(session, table, stats.get(table.name()),
-                    fetch.levels().get(0).p50Us() / 1e6);
+            progress.accept("index join: " + table.name() + " joined with itself on its key and through a GLOBAL index");
+            Calibration.IndexJoin indexJoin = indexJoin(session, table, stats.get(table.name()));
 
             progress.accept("MapReduce: empty job, scans and a sort-merge join of " + table.name() + " with itself");
             Calibration.MapReduce mr = mapReduce(session, table, stats.get(table.name()));
@@ -129,20 +128,23 @@ public final class ClusterCalibrator {
     }
 
     /**
-     * The index join's figures from the engine itself: the median of one-row joins for the fixed
-     * cost; a join of about {@value #COLD_MATCHES} matches (a fifth of that in order) with emptied
-     * caches for the cold read rate at each number of probes in flight, less the round trips of
-     * its remote requests; the same join again on cached pages for the cost of a row.
+     * The index join's figures from the engine itself: the median of one-row joins on the primary
+     * key for the fixed cost; then, with emptied caches, at each number of probes in flight, a join
+     * of about {@value #COLD_MATCHES} rows (a fifth of that in order) on the primary key — local
+     * probes only — for the rate of reads, and one through a GLOBAL index for what each remote
+     * request adds to its reads; the GLOBAL join again on cached pages for the cost of a row.
      */
     private static Calibration.IndexJoin indexJoin(ClusterSession session, StoreManifest.TableMeta t,
-                                                   TableStatistics stats, double roundTrip) {
+                                                   TableStatistics stats) {
         String rangeColumn = t.indexes().stream().filter(i -> i.scopeOrLocal() == IndexScope.LOCAL).findFirst()
                 .orElseThrow().columns().get(0);
         String probeColumn = t.indexes().stream().filter(i -> i.scopeOrLocal() == IndexScope.GLOBAL).findFirst()
                 .orElseThrow().columns().get(0);
-        JoinQueries.Shape shape = selfJoin(t, probeColumn, rangeColumn);
+        String key = t.primaryKey().get(0);
+        JoinQueries.Shape local = selfJoin(t, key, rangeColumn);
+        JoinQueries.Shape remote = selfJoin(t, probeColumn, rangeColumn);
         Object value = type(t, rangeColumn).parseValue(stats.column(rangeColumn).max());
-        JoinSpec oneRow = selfJoin(t, probeColumn, new ColumnRange(rangeColumn, value, value));
+        JoinSpec oneRow = selfJoin(t, key, new ColumnRange(rangeColumn, value, value));
         // the coordinator's JVM is fresh: run its join path until it is compiled before timing it
         double[] times = new double[9];
         for (int i = -WARM_UP_JOINS; i < times.length; i++) {
@@ -154,28 +156,37 @@ public final class ClusterCalibrator {
         Arrays.sort(times);
         double dispatch = times[times.length / 2];
 
-        double perOuterRow = stats.rows() / Math.max(1, stats.column(probeColumn).distinctValues());
-        Map<Integer, Double> cold = new LinkedHashMap<>();
-        int nodes = session.spec().nodes().size();
-        ClusterSession.JoinRun warm = null;
-        session.join(session.query(shape, COLD_MATCHES / 5.0 / perOuterRow / stats.rows()).spec(), ExecutionMode.OOO,
-                JoinOptimizer.DEFAULT_BUDGET, new CountingSink()); // compiles the probe path before the timed runs
-        for (int budget : new int[] {1, 16, JoinOptimizer.DEFAULT_BUDGET}) {
-            double matches = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
-            JoinSpec spec = session.query(shape, Math.min(1, matches / perOuterRow / stats.rows())).spec();
+        double perProbe = stats.rows() / Math.max(1, stats.column(probeColumn).distinctValues());
+        Map<Integer, Double> reads = new LinkedHashMap<>();
+        Map<Integer, Double> request = new LinkedHashMap<>();
+        JoinSpec warmJoin = null;
+        for (int budget : new int[] {1, JoinOptimizer.DEFAULT_BUDGET}) {
+            double rows = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
             ExecutionMode mode = budget == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO;
-            session.dropCaches();
-            ClusterSession.JoinRun r = session.join(spec, mode, budget, new CountingSink());
-            long reads = r.fragments().stream().mapToLong(FragmentStats::pageReads).sum();
-            long remote = r.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
-            double waits = remote * roundTrip / ((double) budget * nodes);
-            cold.put(budget, reads / Math.max(1e-3, r.seconds() - dispatch - waits));
-            if (budget == JoinOptimizer.DEFAULT_BUDGET) {
-                warm = session.join(spec, mode, budget, new CountingSink());
-            }
+            ClusterSession.JoinRun byKey = coldRun(session, session.query(local, rows / stats.rows()).spec(), mode, budget);
+            double rate = pageReads(byKey) / Math.max(1e-3, byKey.seconds() - dispatch);
+            reads.put(budget, rate);
+            JoinSpec byIndex = session.query(remote, rows / perProbe / stats.rows()).spec();
+            ClusterSession.JoinRun r = coldRun(session, byIndex, mode, budget);
+            long requests = r.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
+            double requestSeconds = (r.seconds() - dispatch - pageReads(r) / rate) / Math.max(1, requests);
+            request.put(budget, Math.max(0, requestSeconds) * 1e6);
+            warmJoin = byIndex;
         }
+        ClusterSession.JoinRun warm = session.join(warmJoin, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET,
+                new CountingSink());
         double warmRowMicros = Math.max(0, warm.seconds() - dispatch) * 1e6 / Math.max(1, warm.rows());
-        return new Calibration.IndexJoin(dispatch, cold, warmRowMicros);
+        return new Calibration.IndexJoin(dispatch, reads, request, warmRowMicros);
+    }
+
+    private static ClusterSession.JoinRun coldRun(ClusterSession session, JoinSpec spec, ExecutionMode mode, int budget) {
+        session.join(spec, mode, budget, new CountingSink()); // compiles this path
+        session.dropCaches();
+        return session.join(spec, mode, budget, new CountingSink());
+    }
+
+    private static long pageReads(ClusterSession.JoinRun r) {
+        return r.fragments().stream().mapToLong(FragmentStats::pageReads).sum();
     }
 
     private static DataType type(StoreManifest.TableMeta t, String column) {

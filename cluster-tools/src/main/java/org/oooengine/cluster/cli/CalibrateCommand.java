@@ -104,9 +104,10 @@ final class CalibrateCommand implements Callable<Integer> {
             out.printf("network        round trip %s us; %s requests/s by requests in flight%n",
                     Format.number(c.network().roundTripMicros()),
                     c.network().requestsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList());
-            out.printf("index join     %s s fixed; %s cold reads/s by probes in flight per node; %s us per cached row%n",
-                    Format.number(c.indexJoin().dispatchSeconds()),
+            out.printf("index join     %s s fixed; by probes in flight per node: %s cold reads/s, %s us per remote request; "
+                            + "%s us per cached row%n", Format.number(c.indexJoin().dispatchSeconds()),
                     c.indexJoin().coldReadsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList(),
+                    c.indexJoin().requestMicros().entrySet().stream().map(e -> e.getKey() + ":" + Format.number(e.getValue())).toList(),
                     Format.number(c.indexJoin().warmRowMicros()));
             out.printf("mapreduce      start-up %s s, scan %s MiB/s, %s us per output row, %s us per shuffled row%n",
                     Format.number(c.mapReduce().startupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),

@@ -58,24 +58,31 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
 
     /**
      * The engine's own index join on this cluster, measured on the calibration table joined with
-     * itself through a GLOBAL index — the path of a PNLJ probe: an index lookup on the node owning
-     * the value, then each match fetched from the node owning its key.
+     * itself twice, caches emptied: on its primary key, where every probe stays on its node, for the
+     * rate of reads; through a GLOBAL index, where probes and fetches go to other nodes, for the cost
+     * of a remote request on top of its reads.
      *
      * @param dispatchSeconds    a one-row join's wall time: plan shipped to every node, fragments started and ended
-     * @param coldReadsPerSecond page reads per second over the whole cluster with the caches emptied, by probes in
-     *                           flight per node (1: in order) — every read with the CPU work of the row it brings;
-     *                           the round trips of the run's remote requests are taken out, the cost model adds
-     *                           them back for the requests a plan sends
+     * @param coldReadsPerSecond page reads per second over the whole cluster, by probes in flight per node (1: in
+     *                           order), each read with the CPU work of the row it brings
+     * @param requestMicros      wall time a remote request adds, by probes in flight per node
      * @param warmRowMicros      wall time per joined row when its pages are cached: the CPU of a probe
      */
-    public record IndexJoin(double dispatchSeconds, Map<Integer, Double> coldReadsPerSecond, double warmRowMicros) {
+    public record IndexJoin(double dispatchSeconds, Map<Integer, Double> coldReadsPerSecond,
+                            Map<Integer, Double> requestMicros, double warmRowMicros) {
         public IndexJoin {
             coldReadsPerSecond = new TreeMap<>(coldReadsPerSecond);
+            requestMicros = new TreeMap<>(requestMicros);
         }
 
         /** Cold reads per second at {@code perNode} probes in flight per node. */
         public double readsPerSecond(double perNode) {
             return interpolate(coldReadsPerSecond, perNode);
+        }
+
+        /** Seconds a remote request adds at {@code perNode} probes in flight per node. */
+        public double requestSeconds(double perNode) {
+            return interpolate(requestMicros, perNode) / 1e6;
         }
     }
 

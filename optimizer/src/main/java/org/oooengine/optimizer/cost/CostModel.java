@@ -106,8 +106,8 @@ public final class CostModel {
      * (1: in order): the fixed cost of a join; the dependent round trips and reads from the first
      * outer row to its last match; every read that misses at the cluster's calibrated cold rate for
      * the probes in flight the plan can keep (each read with the work of the row it brings); every
-     * other row at the cost of a probe into cached pages; and the round trips of requests that leave
-     * their node, as many at once as probes are in flight — what co-located joins do not pay.
+     * other row at the cost of a probe into cached pages; and every request that leaves its node at
+     * its calibrated cost for as many probes in flight — what co-located joins do not pay.
      */
     public double pnljSeconds(Work w, int budget) {
         Calibration.IndexJoin ij = cal.indexJoin();
@@ -115,8 +115,8 @@ public final class CostModel {
         double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
         double cold = w.reads() / ij.readsPerSecond(perNode);
         double warm = Math.max(0, w.rows() - w.reads()) * ij.warmRowMicros() / 1e6;
-        double waits = w.requests() * cal.network().roundTripMicros() / 1e6 / (perNode * cal.nodes());
-        return ij.dispatchSeconds() + chain + cold + warm + waits;
+        double remote = w.requests() * ij.requestSeconds(perNode);
+        return ij.dispatchSeconds() + chain + cold + warm + remote;
     }
 
     /**

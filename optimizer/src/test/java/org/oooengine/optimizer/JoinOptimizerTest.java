@@ -1,0 +1,211 @@
+package org.oooengine.optimizer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.tpch.JoinQueries;
+import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.cost.CostModel;
+import org.oooengine.optimizer.cost.TableFacts;
+import org.oooengine.optimizer.plan.JoinGraph;
+import org.oooengine.optimizer.plan.JoinMethod;
+import org.oooengine.optimizer.plan.Plan;
+import org.oooengine.optimizer.plan.PlanNode;
+
+/**
+ * The join-order search on the statistics of a three-node TPC-H cluster and a fixed calibration
+ * (figures of a small 4-node machine): the search's plan is the cheapest of every plan the
+ * executors can run, found by enumerating them all; hand-checked orders and switches; plans valid
+ * and left-deep; estimates monotone in selectivity.
+ */
+class JoinOptimizerTest {
+    private static TpchCluster tpch;
+    private static JoinOptimizer optimizer;
+
+    /** Figures of the kind {@code ooo calibrate --cluster} measures on a 2-core, 1-disk machine with 4 nodes. */
+    static Calibration reference() {
+        return new Calibration("2026-01-01T00:00:00Z", 4, 8192, 8192,
+                new Calibration.Disk(1400, Map.of(1, 17_000.0, 4, 30_000.0, 16, 49_000.0, 64, 57_000.0, 256, 60_000.0), 4),
+                new Calibration.Network(80, Map.of(1, 9_000.0, 16, 70_000.0, 128, 230_000.0, 1024, 560_000.0)),
+                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 3),
+                new Calibration.MapReduce(0.2, 150, 1.5, 0.4));
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-optimizer-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM,
+                TpchTable.PART, TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER));
+        optimizer = new JoinOptimizer(new CostModel(reference()), TableFacts.of(tpch.session));
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    private static JoinGraph graph(String query, double selectivity) {
+        return JoinGraph.of(query, tpch.session.query(JoinQueries.shape(query), selectivity).spec());
+    }
+
+    @ParameterizedTest(name = "{0} at {1}")
+    @CsvSource({"Q3, 0.001", "Q3, 0.5", "ONLC, 0.01", "ONLC, 1", "Q8, 0.0005", "Q8, 0.05", "Q8, 1"})
+    void theSearchFindsTheCheapestOfEveryRunnablePlan(String query, double selectivity) {
+        JoinGraph g = graph(query, selectivity);
+        for (Set<JoinMethod> allowed : List.of(EnumSet.of(JoinMethod.OOO_PNLJ, JoinMethod.PSMJ),
+                EnumSet.of(JoinMethod.INORDER_PNLJ, JoinMethod.PSMJ), EnumSet.of(JoinMethod.PSMJ))) {
+            Plan best = optimizer.optimize(g, allowed);
+            double cheapest = Double.MAX_VALUE;
+            int runnable = 0;
+            List<String> others = g.aliases().subList(1, g.aliases().size());
+            for (List<String> order : permutations(others)) {
+                for (List<JoinMethod> methods : indexJoinsThenPsmj(others.size(), allowed)) {
+                    Plan p = optimizer.evaluate(g, order, methods);
+                    if (p != null) {
+                        runnable++;
+                        cheapest = Math.min(cheapest, p.estimatedSeconds());
+                    }
+                }
+            }
+            assertTrue(runnable > 0);
+            assertEquals(cheapest, best.estimatedSeconds(), cheapest * 1e-9, query + " " + allowed + ": " + best.chosen());
+        }
+    }
+
+    @Test
+    void probesThatDoNotMultiplyRowsGoFirst() {
+        // ONLC: each order has one customer but about four lineitems; probing customers before the
+        // lineitems multiply the rows probes once per order instead of once per lineitem.
+        for (Set<JoinMethod> allowed : List.of(EnumSet.of(JoinMethod.OOO_PNLJ), EnumSet.of(JoinMethod.PSMJ))) {
+            Plan p = optimizer.optimize(graph("ONLC", 0.01), allowed);
+            assertEquals(List.of("customer", "lineitem"), p.joins().stream().map(PlanNode.Join::alias).toList(),
+                    allowed.toString());
+        }
+    }
+
+    @Test
+    void selectiveJoinsGoByIndexAndWideOnesBySortMerge() {
+        assertEquals("ooo-pnlj", optimizer.optimize(graph("PL", 0.001)).chosen());
+        assertEquals("psmj", optimizer.optimize(graph("PL", 1)).chosen());
+        assertTrue(optimizer.optimize(graph("Q8", 0.001)).allIndexJoins());
+        assertEquals(0, optimizer.optimize(graph("Q8", 1)).indexJoins());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"Q3", "Q8"})
+    void plansAreLeftDeepAndRunnable(String query) {
+        JoinGraph g = graph(query, 0.01);
+        List<Plan> all = new ArrayList<>(optimizer.candidates(g, EnumSet.allOf(JoinMethod.class)));
+        assertTrue(all.size() >= 3, "index-join, hybrid and PSMJ plans are all kept: " + all.size());
+        Map<String, TableFacts> facts = TableFacts.of(tpch.session);
+        for (Plan p : all) {
+            JoinSpec spec = p.spec(); // validates: every probe joins on an alias joined before it
+            assertEquals(g.tables().size() - 1, p.joins().size());
+            assertEquals(Set.copyOf(g.aliases()), Set.copyOf(spec.aliases()));
+            PlanNode left = p.scan();
+            boolean sortMergeSeen = false;
+            for (PlanNode.Join j : p.joins()) {
+                assertTrue(j.left() == left, "left-deep: each join's left input is the join before it");
+                left = j;
+                sortMergeSeen |= j.method() == JoinMethod.PSMJ;
+                if (j.method().indexJoin()) {
+                    assertTrue(!sortMergeSeen, "index joins run before any PSMJ job");
+                    assertTrue(facts.get(j.table()).probeable(j.column()), j + " probes an indexed column");
+                }
+                assertTrue(j.rows() > 0 && j.seconds() >= j.left().seconds());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"OL", "PL", "Q3", "Q8"})
+    void estimatesGrowWithSelectivity(String query) {
+        for (Set<JoinMethod> allowed : List.of(EnumSet.of(JoinMethod.OOO_PNLJ), EnumSet.of(JoinMethod.INORDER_PNLJ),
+                EnumSet.of(JoinMethod.PSMJ), EnumSet.of(JoinMethod.OOO_PNLJ, JoinMethod.PSMJ))) {
+            double previous = 0;
+            for (double s : new double[] {0.0005, 0.001, 0.01, 0.1, 0.5, 1}) {
+                double est = optimizer.optimize(graph(query, s), allowed).estimatedSeconds();
+                assertTrue(est >= previous, query + " " + allowed + " at " + s + ": " + est + " < " + previous);
+                previous = est;
+            }
+        }
+    }
+
+    @Test
+    void explainShowsEveryOperatorWithItsEstimates() {
+        Plan p = optimizer.optimize(graph("Q3", 0.01), EnumSet.of(JoinMethod.OOO_PNLJ));
+        String text = Explain.text(p, new Explain.Actual(15L, 1234L, 0.5));
+        assertTrue(text.contains("ooo-pnlj lineitem ON orders.o_orderkey = lineitem.l_orderkey"), text);
+        assertTrue(text.contains("└─ ooo-pnlj orders ON customer.c_custkey = orders.o_custkey"), text);
+        assertTrue(text.contains("index range scan customer WHERE c_acctbal BETWEEN"), text);
+        assertTrue(text.contains("actual 1,234 rows in 0.50 s"), text);
+        assertEquals(4, text.lines().count());
+    }
+
+    @Test
+    void cacheMissesFollowFirstTouchesThenTheShareThatDoesNotFit() {
+        assertEquals(0, CostModel.misses(100, 0, 10));
+        assertEquals(100 * (1 - Math.exp(-1)), CostModel.misses(100, 100, 1000), 1e-9);
+        assertEquals(1000 * 0.5, CostModel.misses(100, 1000, 50), 60);
+        assertTrue(CostModel.misses(100, 1e6, 50) < 1e6 / 2 + 100);
+    }
+
+    private static List<List<String>> permutations(List<String> items) {
+        if (items.isEmpty()) {
+            return List.of(List.of());
+        }
+        List<List<String>> out = new ArrayList<>();
+        for (String first : items) {
+            List<String> rest = new ArrayList<>(items);
+            rest.remove(first);
+            for (List<String> tail : permutations(rest)) {
+                List<String> p = new ArrayList<>();
+                p.add(first);
+                p.addAll(tail);
+                out.add(p);
+            }
+        }
+        return out;
+    }
+
+    /** Every assignment of methods the executors run: k index joins of the allowed kind, then PSMJ. */
+    private static List<List<JoinMethod>> indexJoinsThenPsmj(int joins, Set<JoinMethod> allowed) {
+        List<List<JoinMethod>> out = new ArrayList<>();
+        for (JoinMethod index : List.of(JoinMethod.OOO_PNLJ, JoinMethod.INORDER_PNLJ)) {
+            if (!allowed.contains(index)) {
+                continue;
+            }
+            for (int k = 1; k <= joins; k++) {
+                if (k < joins && !allowed.contains(JoinMethod.PSMJ)) {
+                    continue;
+                }
+                List<JoinMethod> m = new ArrayList<>();
+                for (int i = 0; i < joins; i++) {
+                    m.add(i < k ? index : JoinMethod.PSMJ);
+                }
+                out.add(m);
+            }
+        }
+        if (allowed.contains(JoinMethod.PSMJ)) {
+            out.add(java.util.Collections.nCopies(joins, JoinMethod.PSMJ));
+        }
+        assertNotNull(out);
+        return out;
+    }
+}
