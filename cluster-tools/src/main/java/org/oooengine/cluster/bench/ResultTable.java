@@ -51,6 +51,30 @@ public final class ResultTable {
         return sorted.get((sorted.size() - 1) / 2);
     }
 
+    /** The optimizer's plan, its estimate against the measured time, and the time against the best forced mode. */
+    private static List<String> optimizerColumns(Map<JoinMode, JoinResult> medians) {
+        JoinResult auto = medians.get(JoinMode.AUTO);
+        if (auto == null || auto.estimatedSeconds() == null) {
+            return List.of("-", "-", "-", "-");
+        }
+        double bestForced = medians.entrySet().stream().filter(e -> e.getKey() != JoinMode.AUTO)
+                .mapToDouble(e -> e.getValue().seconds()).min().orElse(Double.NaN);
+        return List.of(auto.chosen(), Format.seconds(auto.estimatedSeconds()),
+                Format.number(auto.estimatedSeconds() / auto.seconds()), Format.number(auto.seconds() / bestForced));
+    }
+
+    /** The optimizer's estimates for a mode's plans (median runs that carry one), for plotting beside the times. */
+    public List<Point> estimates(JoinMode mode) {
+        List<Point> points = new ArrayList<>();
+        groups.forEach((key, byMode) -> {
+            if (byMode.containsKey(mode) && median(byMode.get(mode)).estimatedSeconds() != null) {
+                points.add(new Point(key.selectivity(), median(byMode.get(mode)).estimatedSeconds()));
+            }
+        });
+        points.sort(Comparator.comparingDouble(Point::selectivity));
+        return points;
+    }
+
     public List<Point> points(JoinMode mode) {
         List<Point> points = new ArrayList<>();
         groups.forEach((key, byMode) -> {
@@ -83,6 +107,9 @@ public final class ResultTable {
         if (modes.contains(JoinMode.OOO)) {
             h.add("ooo IOPS");
         }
+        if (modes.contains(JoinMode.AUTO)) {
+            h.addAll(List.of("auto chose", "auto estimate s", "estimate / measured", "auto vs best forced"));
+        }
         return h;
     }
 
@@ -110,6 +137,9 @@ public final class ResultTable {
             }
             if (modes.contains(JoinMode.OOO)) {
                 row.add(ooo == null ? "-" : Format.count(ooo.iops()));
+            }
+            if (modes.contains(JoinMode.AUTO)) {
+                row.addAll(optimizerColumns(medians));
             }
             rows.add(row);
         });

@@ -8,8 +8,9 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.lines.SeriesLines;
 
-/** A log-log PNG of join time against selectivity, one series per mode. */
+/** A log-log PNG of join time against selectivity, one series per mode, and the optimizer's estimate for auto. */
 public final class SweepPlot {
     private SweepPlot() {
     }
@@ -24,6 +25,12 @@ public final class SweepPlot {
             chart.addSeries(mode.toString(),
                     points.stream().mapToDouble(ResultTable.Point::selectivity).toArray(),
                     points.stream().mapToDouble(ResultTable.Point::seconds).toArray());
+        }
+        if (table.modes().contains(JoinMode.AUTO) && !table.estimates(JoinMode.AUTO).isEmpty()) {
+            var estimates = table.estimates(JoinMode.AUTO);
+            chart.addSeries("auto, estimated", estimates.stream().mapToDouble(ResultTable.Point::selectivity).toArray(),
+                    estimates.stream().mapToDouble(ResultTable.Point::seconds).toArray())
+                    .setLineStyle(SeriesLines.DASH_DASH);
         }
         try {
             Files.write(png, BitmapEncoder.getBitmapBytes(chart, BitmapEncoder.BitmapFormat.PNG));
