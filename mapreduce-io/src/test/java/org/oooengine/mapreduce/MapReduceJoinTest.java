@@ -7,7 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
 import java.nio.file.Files;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
@@ -22,16 +24,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.TestCluster;
 import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.exec.CollectingSink;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.mapreduce.examples.RevenuePerNation;
+import org.oooengine.optimizer.JoinOptimizer;
+import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.cost.CostModel;
+import org.oooengine.optimizer.cost.TableFacts;
+import org.oooengine.optimizer.plan.JoinGraph;
+import org.oooengine.optimizer.plan.JoinMethod;
+import org.oooengine.optimizer.plan.Plan;
 
 /**
  * MapReduce over a three-node cluster in this JVM, under Hadoop's local job runner: joins read
@@ -96,6 +107,45 @@ class MapReduceJoinTest {
         assertRowsEqualOracle(spec, rows);
         assertEquals(List.of(out.getName()), listNames(out.getParent(), out.getName()),
                 "intermediate stage outputs are deleted");
+    }
+
+    /**
+     * Every plan the optimizer keeps for a query — the best per property: index joins only, index
+     * joins then PSMJ jobs, PSMJ only; out of order and in order — runs and returns DuckDB's rows.
+     */
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"OL", "PL", "Q3", "Q8"})
+    void everyPlanTheOptimizerKeepsReturnsTheOracleRows(String query) throws Exception {
+        JoinSpec spec = session.query(JoinQueries.shape(query), 0.02).spec();
+        Calibration calibration = new Calibration("2026-01-01T00:00:00Z", 3, 8192, 64,
+                new Calibration.Disk(1000, Map.of(1, 15_000.0, 256, 60_000.0), 3),
+                new Calibration.Network(80, Map.of(1, 9_000.0, 1024, 500_000.0)),
+                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 3),
+                new Calibration.MapReduce(0.2, 150, 1.5, 0.4));
+        JoinOptimizer optimizer = new JoinOptimizer(new CostModel(calibration), TableFacts.of(session), 16);
+        List<Plan> plans = optimizer.candidates(JoinGraph.of(query, spec), EnumSet.allOf(JoinMethod.class));
+        assertTrue(plans.stream().anyMatch(p -> p.indexJoins() > 0 && !p.allIndexJoins()) || spec.isTwoTables(),
+                "a hybrid plan is among them");
+        for (Plan plan : plans) {
+            List<Object[]> rows;
+            if (plan.allIndexJoins()) {
+                CollectingSink sink = new CollectingSink();
+                session.join(plan.spec(), plan.budget() == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO, plan.budget(), sink);
+                rows = sink.rows();
+            } else {
+                Job job = newJob("plan " + plan.chosen());
+                Path out = output("plan");
+                JoinJobs.Run run = plan.indexJoins() == 0
+                        ? JoinJobs.psmj(job.getConfiguration(), cluster.spec, secret(), plan.spec(), 2, out)
+                        : JoinJobs.hybrid(job.getConfiguration(), cluster.spec, secret(), plan.spec(), plan.indexJoins(),
+                                plan.budget(), 2, out);
+                rows = JobOutput.rows(job.getConfiguration(), out);
+                assertEquals(rows.size(), run.rows());
+                assertEquals(List.of(out.getName()), listNames(out.getParent(), out.getName()),
+                        "the index joins' output and the intermediate stages are deleted");
+            }
+            assertRowsEqualOracle(spec, rows);
+        }
     }
 
     @Test
