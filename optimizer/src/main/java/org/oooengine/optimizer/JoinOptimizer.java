@@ -142,7 +142,7 @@ public final class JoinOptimizer {
     private List<Partial> starts(JoinGraph graph, Set<JoinMethod> allowed) {
         String alias = graph.driving();
         TableFacts t = table(graph, alias);
-        double rows = t.rows() * t.rangeFraction(graph.range());
+        double rows = graph.rangeRows() != null ? Math.max(1, graph.rangeRows()) : t.rows() * t.rangeFraction(graph.range());
         String predicate = graph.range().describe(t.type(graph.range().column()));
         List<Partial> out = new ArrayList<>();
         boolean indexed = t.index(graph.range().column()).isPresent();

@@ -60,7 +60,8 @@ public final class ResultTable {
         double bestForced = medians.entrySet().stream().filter(e -> e.getKey() != JoinMode.AUTO)
                 .mapToDouble(e -> e.getValue().seconds()).min().orElse(Double.NaN);
         return List.of(auto.chosen(), Format.seconds(auto.estimatedSeconds()),
-                Format.number(auto.estimatedSeconds() / auto.seconds()), Format.number(auto.seconds() / bestForced));
+                String.format(java.util.Locale.ROOT, "%.2f", auto.estimatedSeconds() / auto.seconds()),
+                String.format(java.util.Locale.ROOT, "%.2f", auto.seconds() / bestForced));
     }
 
     /** The optimizer's estimates for a mode's plans (median runs that carry one), for plotting beside the times. */

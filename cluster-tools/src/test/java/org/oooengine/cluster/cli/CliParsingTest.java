@@ -47,7 +47,7 @@ class CliParsingTest {
     @Test
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
-        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench micro", "bench txn",
+        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
                 "bench fetch", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain"), names);
     }

@@ -17,9 +17,10 @@ import org.oooengine.core.exec.JoinSpec;
  * @param range   the range on a column of the driving alias
  * @param edges   equi-join predicates between aliases
  * @param output  result columns as {@code alias.column}
+ * @param rangeRows rows the range selects, counted on the index (an index dive); null: estimate from the histogram
  */
 public record JoinGraph(String name, Map<String, String> tables, ColumnRange range, List<Edge> edges,
-                        List<String> output) {
+                        List<String> output, Long rangeRows) {
 
     /** {@code left = right}, both as {@code alias.column}. */
     public record Edge(String left, String right) {
@@ -73,7 +74,12 @@ public record JoinGraph(String name, Map<String, String> tables, ColumnRange ran
             tables.put(p.alias(), p.table());
             edges.add(new Edge(p.from(), p.alias() + "." + p.column()));
         }
-        return new JoinGraph(name, tables, spec.outerRange(), edges, spec.output());
+        return new JoinGraph(name, tables, spec.outerRange(), edges, spec.output(), null);
+    }
+
+    /** This graph with the rows its range selects counted exactly. */
+    public JoinGraph withRangeRows(long rows) {
+        return new JoinGraph(name, tables, range, edges, output, rows);
     }
 
     /** Aliases in the order given. */
