@@ -36,7 +36,7 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--dir", defaultValue = "/tmp", paramLabel = "<path>", description = "directory on the disk to measure (default: ${DEFAULT-VALUE})")
     Path dir;
 
-    @Option(names = "--seconds", defaultValue = "5", paramLabel = "S", description = "duration of each of the three tests (default: ${DEFAULT-VALUE})")
+    @Option(names = "--seconds", defaultValue = "5", paramLabel = "S", description = "duration of each read test (three with --dir; five disk and four network levels with --cluster) (default: ${DEFAULT-VALUE})")
     double seconds;
 
     @Option(names = "--size-mb", defaultValue = "1024", paramLabel = "M",
@@ -87,9 +87,8 @@ final class CalibrateCommand implements Callable<Integer> {
 
     private int calibrateCluster() throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        double perTest = Math.min(seconds, 2);
-        org.oooengine.optimizer.cost.Calibration c = new ClusterCalibrator(cluster, Duration.ofMillis((long) (perTest * 1000)),
-                (long) Math.min(sizeMb, 1024) << 20, step -> {
+        org.oooengine.optimizer.cost.Calibration c = new ClusterCalibrator(cluster, Duration.ofMillis((long) (seconds * 1000)),
+                (long) sizeMb << 20, step -> {
                     err.println("calibrating " + cluster + ": " + step);
                     err.flush();
                 }).run();
