@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
                         + "depths 1..256, round trip and requests per second by requests in flight, the index join's fixed "
                         + "cost, cold reads per second and cached row cost, MapReduce start-up, scan, output and shuffle — "
                         + "and stores them as "
-                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about a minute at SF 1)."})
+                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about a minute at SF 1 with --seconds 1)."})
 final class CalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
