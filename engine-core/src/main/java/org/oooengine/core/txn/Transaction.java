@@ -193,6 +193,22 @@ public final class Transaction {
      * validates the reads. On success the write set stays locked; on failure nothing is locked.
      */
     long lockAndValidate() {
+        lockWriteSet();
+        try {
+            long commitTs = commitTimestamp();
+            validateReads(commitTs);
+            return commitTs;
+        } catch (TransactionAbortedException e) {
+            for (Write w : lockedWrites) {
+                w.tuple().unlock();
+            }
+            lockedWrites = List.of();
+            throw e;
+        }
+    }
+
+    /** Locks the write set in global order (no deadlock); on failure nothing stays locked. */
+    void lockWriteSet() {
         checkActive();
         finished = true;
         List<Write> ordered = new ArrayList<>(writes.values());
@@ -203,16 +219,13 @@ public final class Transaction {
                 lock(w.tuple());
                 locked++;
             }
-            long commitTs = commitTimestamp(ordered);
-            validateReads(commitTs);
-            lockedWrites = ordered;
-            return commitTs;
         } catch (TransactionAbortedException e) {
             for (int i = 0; i < locked; i++) {
                 ordered.get(i).tuple().unlock();
             }
             throw e;
         }
+        lockedWrites = ordered;
     }
 
     /** The locked write set in lock order, after {@link #lockAndValidate}. */
@@ -250,10 +263,10 @@ public final class Transaction {
         }
     }
 
-    /** After every written version's rts and at or after every read version's wts. */
-    private long commitTimestamp(List<Write> locked) {
+    /** After every written version's rts and at or after every read version's wts; the write set is locked. */
+    long commitTimestamp() {
         long ts = 0;
-        for (Write w : locked) {
+        for (Write w : lockedWrites) {
             ts = Math.max(ts, TimestampWord.rts(w.tuple().word()) + 1);
         }
         for (Read r : reads.values()) {
@@ -262,9 +275,20 @@ public final class Transaction {
         return ts;
     }
 
-    /** Each read must still be the current version at the commit timestamp; extend rts where needed. */
-    private void validateReads(long commitTs) {
+    /**
+     * Each read must still be the current version at the commit timestamp; extend rts where needed.
+     * A row this transaction also writes is locked by it: it is only checked for an overwrite, never
+     * extended. Extending it to the commit timestamp would tell a concurrent reader that the old
+     * version is valid at that very timestamp, where this transaction installs the new one.
+     */
+    void validateReads(long commitTs) {
         for (Read r : reads.values()) {
+            if (writes.containsKey(r.tuple())) {
+                if (TimestampWord.wts(r.tuple().word()) != r.wts()) {
+                    throw new TransactionAbortedException("a row read was overwritten");
+                }
+                continue;
+            }
             if (r.rts() >= commitTs) {
                 continue;
             }
@@ -276,7 +300,7 @@ public final class Transaction {
                 if (TimestampWord.rts(w) >= commitTs) {
                     break;
                 }
-                if (TimestampWord.locked(w) && !writes.containsKey(r.tuple())) {
+                if (TimestampWord.locked(w)) {
                     throw new TransactionAbortedException("a row read is being written by another transaction");
                 }
                 if (r.tuple().casWord(w, TimestampWord.extend(w, commitTs))) {

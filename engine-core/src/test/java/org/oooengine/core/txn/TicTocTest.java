@@ -53,6 +53,32 @@ class TicTocTest {
         assertNull(Transactions.run(x -> x.get(accounts, key(7))));
     }
 
+    /**
+     * A writer that has validated but not yet installed must not have told readers that the old
+     * version is valid at its own commit timestamp. If it had, two such writers validating at the
+     * same time could each accept the other's old row: a write skew at one timestamp.
+     */
+    @Test
+    void aValidatedWriterLeavesItsRowsReadTimestampBelowItsCommit() {
+        Transactions.run(t -> {
+            t.put(accounts, key(1), amount(1));
+            t.put(accounts, key(2), amount(2));
+            return null;
+        });
+        Transaction writer = Transaction.begin();
+        writer.put(accounts, key(1), amount(amount(writer.get(accounts, key(1))) + 1));
+        Transaction reader = Transaction.begin();
+        reader.get(accounts, key(1));
+        reader.put(accounts, key(2), amount(amount(reader.get(accounts, key(2))) + 1));
+
+        writer.lockWriteSet();
+        long ts = writer.commitTimestamp();
+        writer.validateReads(ts);
+        reader.lockWriteSet();
+        assertEquals(ts, reader.commitTimestamp());
+        assertThrows(TransactionAbortedException.class, () -> reader.validateReads(ts));
+    }
+
     /** Write skew: both read x and y, each writes one; serializability lets only one commit. */
     @Test
     void writeSkewIsPrevented() {
