@@ -1,0 +1,13 @@
+package org.oooengine.hive.catalog;
+
+import java.util.List;
+import java.util.Optional;
+
+/** Databases and their tables, as SQL names them. Names are lower case. */
+public interface Catalog {
+    List<String> databases();
+
+    List<TableInfo> tables(String database);
+
+    Optional<TableInfo> table(String database, String name);
+}

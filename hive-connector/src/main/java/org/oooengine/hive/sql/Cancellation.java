@@ -1,0 +1,21 @@
+package org.oooengine.hive.sql;
+
+/** Set by whoever cancels a statement; checked by the statement's operators between batches. */
+public final class Cancellation {
+    private volatile boolean cancelled;
+
+    public void cancel() {
+        cancelled = true;
+    }
+
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    /** Throws the user-facing cancellation error once cancelled. */
+    public void check() {
+        if (cancelled) {
+            throw new SqlException(SqlException.CANCELLED, "the statement was cancelled");
+        }
+    }
+}

@@ -1,0 +1,8 @@
+package org.oooengine.hive.sql;
+
+/** A column of a statement's result or of a table. */
+public record ResultColumn(String name, SqlType type, String comment) {
+    public ResultColumn(String name, SqlType type) {
+        this(name, type, "");
+    }
+}

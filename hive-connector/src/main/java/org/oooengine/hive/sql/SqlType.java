@@ -1,0 +1,82 @@
+package org.oooengine.hive.sql;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import org.oooengine.core.types.DataType;
+
+/**
+ * A type as SQL sees it. Values travel as plain Java objects: BOOLEAN → Boolean, INT → Integer,
+ * BIGINT → Long, DOUBLE → Double, DECIMAL → BigDecimal (at the type's scale), DATE → LocalDate,
+ * STRING/VARCHAR/CHAR → String; NULL is null. VOID is the type of an untyped NULL literal.
+ */
+public record SqlType(Kind kind, int precision, int scale) {
+    public enum Kind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, STRING, VARCHAR, CHAR, INTERVAL, VOID }
+
+    public static final SqlType BOOLEAN = new SqlType(Kind.BOOLEAN, 0, 0);
+    public static final SqlType INT = new SqlType(Kind.INT, 0, 0);
+    public static final SqlType BIGINT = new SqlType(Kind.BIGINT, 0, 0);
+    public static final SqlType DOUBLE = new SqlType(Kind.DOUBLE, 0, 0);
+    public static final SqlType DATE = new SqlType(Kind.DATE, 0, 0);
+    public static final SqlType STRING = new SqlType(Kind.STRING, 0, 0);
+    public static final SqlType VOID = new SqlType(Kind.VOID, 0, 0);
+    /** A year-month or day-time interval (java.time.Period); only as an operand of date arithmetic. */
+    public static final SqlType INTERVAL = new SqlType(Kind.INTERVAL, 0, 0);
+    /** Hive's limit for DECIMAL precision. */
+    public static final int MAX_PRECISION = 38;
+
+    public static SqlType decimal(int precision, int scale) {
+        return new SqlType(Kind.DECIMAL, Math.min(precision, MAX_PRECISION), scale);
+    }
+
+    public static SqlType varchar(int length) {
+        return new SqlType(Kind.VARCHAR, length, 0);
+    }
+
+    public static SqlType fixedChar(int length) {
+        return new SqlType(Kind.CHAR, length, 0);
+    }
+
+    /** The SQL type of a stored column. */
+    public static SqlType of(DataType t) {
+        return switch (t.kind()) {
+            case BOOLEAN -> BOOLEAN;
+            case INT -> INT;
+            case BIGINT -> BIGINT;
+            case DOUBLE -> DOUBLE;
+            case DECIMAL -> decimal(t.precision(), t.scale());
+            case DATE -> DATE;
+            case VARCHAR -> t.precision() > 0 ? varchar(t.precision()) : STRING;
+            case CHAR -> fixedChar(t.precision());
+        };
+    }
+
+    /** A stored column's value (scaled long, epoch day) as this type's Java value. */
+    public static Object fromStored(DataType t, Object stored) {
+        if (stored == null) {
+            return null;
+        }
+        return switch (t.kind()) {
+            case DECIMAL -> BigDecimal.valueOf((Long) stored, t.scale());
+            case DATE -> LocalDate.ofEpochDay((Integer) stored);
+            default -> stored;
+        };
+    }
+
+    public boolean isNumeric() {
+        return kind == Kind.INT || kind == Kind.BIGINT || kind == Kind.DOUBLE || kind == Kind.DECIMAL;
+    }
+
+    public boolean isString() {
+        return kind == Kind.STRING || kind == Kind.VARCHAR || kind == Kind.CHAR;
+    }
+
+    /** Hive's spelling, e.g. {@code decimal(15,2)}, {@code varchar(25)}, {@code string}. */
+    @Override
+    public String toString() {
+        return switch (kind) {
+            case DECIMAL -> "decimal(" + precision + "," + scale + ")";
+            case VARCHAR, CHAR -> kind.name().toLowerCase() + "(" + precision + ")";
+            default -> kind.name().toLowerCase();
+        };
+    }
+}

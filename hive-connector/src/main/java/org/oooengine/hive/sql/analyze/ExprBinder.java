@@ -1,0 +1,461 @@
+package org.oooengine.hive.sql.analyze;
+
+import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.Period;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.Function;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlType;
+import org.oooengine.hive.sql.expr.AggregateCall;
+import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.hive.sql.expr.ScalarFunction;
+
+/**
+ * Binds Hive's expression trees to {@link Expr}s over one {@link Scope}: resolves columns, types
+ * literals, checks and coerces operand types. A hook sees every node first; after GROUP BY it
+ * maps aggregates and grouping expressions to the aggregation's output columns.
+ */
+final class ExprBinder {
+    static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max");
+
+    private final Scope scope;
+    private final Function<ASTNode, Expr> hook;
+
+    ExprBinder(Scope scope) {
+        this(scope, n -> null);
+    }
+
+    ExprBinder(Scope scope, Function<ASTNode, Expr> hook) {
+        this.scope = scope;
+        this.hook = hook;
+    }
+
+    Scope scope() {
+        return scope;
+    }
+
+    /** Whether {@code n} is a call of an aggregate function. */
+    static boolean isAggregate(ASTNode n) {
+        int t = n.getType();
+        return (t == TOK_FUNCTION || t == TOK_FUNCTIONDI || t == TOK_FUNCTIONSTAR) && n.getChildCount() > 0
+                && AGGREGATES.contains(Ast.name(Ast.child(n, 0)));
+    }
+
+    /** An aggregate call, its argument bound in this scope. */
+    AggregateCall aggregate(ASTNode n) {
+        String name = Ast.name(Ast.child(n, 0));
+        if (n.getType() == TOK_FUNCTIONSTAR) {
+            if (!name.equals("count")) {
+                throw Ast.error(SqlException.SYNTAX, name + "(*) is not a function", n);
+            }
+            return new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT);
+        }
+        if (n.getChildCount() != 2) {
+            throw Ast.error(SqlException.SYNTAX, name + " takes one argument", n);
+        }
+        Expr arg = bind(Ast.child(n, 1));
+        AggregateCall.Kind kind = AggregateCall.Kind.valueOf(name.toUpperCase(Locale.ROOT));
+        if ((kind == AggregateCall.Kind.SUM || kind == AggregateCall.Kind.AVG) && !arg.type().isNumeric()) {
+            throw Ast.error(SqlException.SYNTAX, name + " needs a number, not " + arg.type(), n);
+        }
+        return new AggregateCall(kind, arg, n.getType() == TOK_FUNCTIONDI, AggregateCall.resultType(kind, arg.type()));
+    }
+
+    Expr bind(ASTNode n) {
+        Expr hooked = hook.apply(n);
+        if (hooked != null) {
+            return hooked;
+        }
+        return switch (n.getType()) {
+            case TOK_TABLE_OR_COL -> column(null, Ast.child(n, 0));
+            case DOT -> qualified(n);
+            case Number, IntegralLiteral, NumberLiteral -> number(n);
+            case StringLiteral -> new Expr.Literal(Ast.unquote(n.getText()), SqlType.STRING);
+            case TOK_STRINGLITERALSEQUENCE -> new Expr.Literal(Ast.children(n).stream()
+                    .map(c -> Ast.unquote(c.getText())).reduce("", String::concat), SqlType.STRING);
+            case TOK_DATELITERAL -> date(n);
+            case KW_TRUE -> new Expr.Literal(true, SqlType.BOOLEAN);
+            case KW_FALSE -> new Expr.Literal(false, SqlType.BOOLEAN);
+            case TOK_NULL -> Expr.Literal.NULL;
+            case PLUS, MINUS, STAR, DIVIDE, MOD, DIV -> arithmetic(n);
+            case EQUAL, NOTEQUAL, LESSTHAN, LESSTHANOREQUALTO, GREATERTHAN, GREATERTHANOREQUALTO -> comparison(n);
+            case KW_AND -> new Expr.And(List.of(condition(Ast.child(n, 0)), condition(Ast.child(n, 1))));
+            case KW_OR -> new Expr.Or(List.of(condition(Ast.child(n, 0)), condition(Ast.child(n, 1))));
+            case KW_NOT, TOK_OP_NOT -> new Expr.Not(condition(Ast.child(n, 0)));
+            case KW_LIKE -> like(n, false);
+            case TOK_FUNCTION -> function(n);
+            case TOK_FUNCTIONSTAR, TOK_FUNCTIONDI -> throw isAggregate(n)
+                    ? Ast.error(SqlException.SYNTAX, "aggregate " + Ast.name(Ast.child(n, 0)) + " is not allowed here", n)
+                    : Ast.notSupported("function " + Ast.name(Ast.child(n, 0)), n);
+            case TOK_SUBQUERY_EXPR -> throw Ast.notSupported("subquery in an expression", n);
+            case TOK_ALLCOLREF -> throw Ast.error(SqlException.SYNTAX, "* is only allowed in the select list", n);
+            default -> throw Ast.notSupported("expression '" + n.getText() + "'", n);
+        };
+    }
+
+    /** An expression that must be a condition (boolean or NULL). */
+    Expr condition(ASTNode n) {
+        Expr e = bind(n);
+        if (e.type().kind() != SqlType.Kind.BOOLEAN && e.type().kind() != SqlType.Kind.VOID) {
+            throw Ast.error(SqlException.SYNTAX, "a condition must be boolean, not " + e.type(), n);
+        }
+        return e;
+    }
+
+    private Expr column(String qualifier, ASTNode nameNode) {
+        int i = scope.resolve(qualifier, Ast.name(nameNode), nameNode);
+        return new Expr.Column(i, scope.fields().get(i).type());
+    }
+
+    private Expr qualified(ASTNode n) {
+        ASTNode left = Ast.child(n, 0);
+        if (left.getType() != TOK_TABLE_OR_COL) {
+            throw Ast.notSupported("field access on an expression", n);
+        }
+        String qualifier = Ast.name(Ast.child(left, 0));
+        if (!scope.hasQualifier(qualifier)) {
+            throw Ast.error(SqlException.UNKNOWN_TABLE, "unknown table or alias '" + qualifier + "'", left);
+        }
+        return column(qualifier, Ast.child(n, 1));
+    }
+
+    private static Expr number(ASTNode n) {
+        String t = n.getText().toUpperCase(Locale.ROOT);
+        try {
+            if (t.endsWith("BD")) {
+                BigDecimal d = new BigDecimal(t.substring(0, t.length() - 2));
+                return new Expr.Literal(d, decimalType(d));
+            }
+            if (t.endsWith("L")) {
+                return new Expr.Literal(Long.parseLong(t.substring(0, t.length() - 1)), SqlType.BIGINT);
+            }
+            if (t.endsWith("S") || t.endsWith("Y")) {
+                return new Expr.Literal(Integer.parseInt(t.substring(0, t.length() - 1)), SqlType.INT);
+            }
+            if (t.endsWith("D")) {
+                return new Expr.Literal(Double.parseDouble(t.substring(0, t.length() - 1)), SqlType.DOUBLE);
+            }
+            if (t.contains("E")) {
+                return new Expr.Literal(Double.parseDouble(t), SqlType.DOUBLE);
+            }
+            if (t.contains(".")) {
+                BigDecimal d = new BigDecimal(t);
+                return new Expr.Literal(d, decimalType(d));
+            }
+            long v = Long.parseLong(t);
+            return v == (int) v ? new Expr.Literal((int) v, SqlType.INT) : new Expr.Literal(v, SqlType.BIGINT);
+        } catch (NumberFormatException e) {
+            throw Ast.error(SqlException.SYNTAX, "not a number: " + n.getText(), n);
+        }
+    }
+
+    private static SqlType decimalType(BigDecimal d) {
+        int scale = Math.max(0, d.scale());
+        return SqlType.decimal(Math.max(d.precision(), scale), scale);
+    }
+
+    private static Expr date(ASTNode n) {
+        String text = Ast.unquote(n.getText());
+        try {
+            return new Expr.Literal(LocalDate.parse(text.trim()), SqlType.DATE);
+        } catch (java.time.format.DateTimeParseException e) {
+            throw Ast.error(SqlException.SYNTAX, "not a date: '" + text + "'", n);
+        }
+    }
+
+    private Expr arithmetic(ASTNode n) {
+        if (n.getChildCount() == 1) {
+            Expr x = bind(Ast.child(n, 0));
+            if (!x.type().isNumeric()) {
+                throw Ast.error(SqlException.SYNTAX, "sign of a " + x.type(), n);
+            }
+            return n.getType() == PLUS ? x : new Expr.Call(ScalarFunction.NEGATE, List.of(x), x.type());
+        }
+        Expr a = bind(Ast.child(n, 0));
+        Expr b = bind(Ast.child(n, 1));
+        if (a.type().kind() == SqlType.Kind.DATE && b.type().kind() == SqlType.Kind.INTERVAL
+                && (n.getType() == PLUS || n.getType() == MINUS)) {
+            var f = n.getType() == PLUS ? ScalarFunction.DATE_PLUS_INTERVAL
+                    : ScalarFunction.DATE_MINUS_INTERVAL;
+            return new Expr.Call(f, List.of(a, b), SqlType.DATE);
+        }
+        if (n.getType() == PLUS && a.type().kind() == SqlType.Kind.INTERVAL && b.type().kind() == SqlType.Kind.DATE) {
+            return new Expr.Call(ScalarFunction.DATE_PLUS_INTERVAL, List.of(b, a), SqlType.DATE);
+        }
+        a = numeric(a, Ast.child(n, 0));
+        b = numeric(b, Ast.child(n, 1));
+        var f = switch (n.getType()) {
+            case PLUS -> ScalarFunction.ADD;
+            case MINUS -> ScalarFunction.SUBTRACT;
+            case STAR -> ScalarFunction.MULTIPLY;
+            case MOD -> ScalarFunction.MOD;
+            default -> ScalarFunction.DIVIDE;
+        };
+        SqlType type = arithmeticType(n.getType(), a.type(), b.type());
+        return new Expr.Call(f, List.of(a, b), type);
+    }
+
+    /** Hive's result types: integer / is DOUBLE, DIV is BIGINT, decimals grow as Hive's rules say. */
+    private static SqlType arithmeticType(int op, SqlType a, SqlType b) {
+        if (op == DIV) {
+            return SqlType.BIGINT;
+        }
+        SqlType common = Types.common(a, b);
+        if (common.kind() == SqlType.Kind.DOUBLE) {
+            return SqlType.DOUBLE;
+        }
+        if (common.kind() != SqlType.Kind.DECIMAL) {
+            return op == DIVIDE ? SqlType.DOUBLE : common;
+        }
+        SqlType x = Types.asDecimal(a);
+        SqlType y = Types.asDecimal(b);
+        int p1 = x.precision();
+        int s1 = x.scale();
+        int p2 = y.precision();
+        int s2 = y.scale();
+        return switch (op) {
+            case PLUS, MINUS -> fit(Math.max(p1 - s1, p2 - s2) + Math.max(s1, s2) + 1, Math.max(s1, s2));
+            case STAR -> fit(p1 + p2 + 1, s1 + s2);
+            case MOD -> fit(Math.min(p1 - s1, p2 - s2) + Math.max(s1, s2), Math.max(s1, s2));
+            default -> {
+                int scale = Math.max(6, s1 + p2 + 1);
+                yield fit(p1 - s1 + s2 + scale, scale);
+            }
+        };
+    }
+
+    /** Caps a decimal at 38 digits, giving up scale (down to 6) before integer digits, as Hive does. */
+    private static SqlType fit(int precision, int scale) {
+        if (precision <= SqlType.MAX_PRECISION) {
+            return SqlType.decimal(precision, scale);
+        }
+        int intDigits = precision - scale;
+        int newScale = Math.max(Math.min(scale, 6), SqlType.MAX_PRECISION - intDigits);
+        return SqlType.decimal(SqlType.MAX_PRECISION, Math.min(newScale, scale));
+    }
+
+    private static Expr numeric(Expr e, ASTNode at) {
+        if (e.type().isNumeric()) {
+            return e;
+        }
+        if (e.type().kind() == SqlType.Kind.VOID) {
+            return new Expr.Literal(null, SqlType.INT);
+        }
+        if (e.type().isString()) {
+            return cast(e, SqlType.DOUBLE);
+        }
+        throw Ast.error(SqlException.SYNTAX, "arithmetic on a " + e.type(), at);
+    }
+
+    private Expr comparison(ASTNode n) {
+        Expr a = bind(Ast.child(n, 0));
+        Expr b = bind(Ast.child(n, 1));
+        Expr[] both = comparable(a, b, n);
+        var f = switch (n.getType()) {
+            case EQUAL -> ScalarFunction.EQ;
+            case NOTEQUAL -> ScalarFunction.NE;
+            case LESSTHAN -> ScalarFunction.LT;
+            case LESSTHANOREQUALTO -> ScalarFunction.LE;
+            case GREATERTHAN -> ScalarFunction.GT;
+            default -> ScalarFunction.GE;
+        };
+        return new Expr.Call(f, List.of(both[0], both[1]), SqlType.BOOLEAN);
+    }
+
+    /** Brings two operands to types that compare: text beside a date is read as a date, beside a number as a number. */
+    private static Expr[] comparable(Expr a, Expr b, ASTNode at) {
+        SqlType.Kind x = a.type().kind();
+        SqlType.Kind y = b.type().kind();
+        if (x == y || x == SqlType.Kind.VOID || y == SqlType.Kind.VOID
+                || (a.type().isNumeric() && b.type().isNumeric()) || (a.type().isString() && b.type().isString())) {
+            return new Expr[] {a, b};
+        }
+        if (x == SqlType.Kind.DATE && b.type().isString()) {
+            return new Expr[] {a, cast(b, SqlType.DATE)};
+        }
+        if (y == SqlType.Kind.DATE && a.type().isString()) {
+            return new Expr[] {cast(a, SqlType.DATE), b};
+        }
+        if (a.type().isNumeric() && b.type().isString()) {
+            return new Expr[] {cast(a, SqlType.DOUBLE), cast(b, SqlType.DOUBLE)};
+        }
+        if (b.type().isNumeric() && a.type().isString()) {
+            return new Expr[] {cast(a, SqlType.DOUBLE), cast(b, SqlType.DOUBLE)};
+        }
+        throw Ast.error(SqlException.SYNTAX, "cannot compare " + a.type() + " with " + b.type(), at);
+    }
+
+    /** A cast; literals are cast once, here. */
+    static Expr cast(Expr e, SqlType to) {
+        if (e.type().equals(to)) {
+            return e;
+        }
+        if (e instanceof Expr.Literal l) {
+            return new Expr.Literal(org.oooengine.hive.sql.expr.Values.cast(l.value(), to), to);
+        }
+        return new Expr.Call(ScalarFunction.CAST, List.of(e), to);
+    }
+
+    private Expr like(ASTNode n, boolean negated) {
+        Expr value = bind(Ast.child(n, 0));
+        ASTNode p = Ast.child(n, 1);
+        if (p.getType() != StringLiteral) {
+            throw Ast.notSupported("LIKE with a pattern that is not a literal", p);
+        }
+        if (!value.type().isString()) {
+            value = cast(value, SqlType.STRING);
+        }
+        return new Expr.Like(value, Ast.unquote(p.getText()), negated);
+    }
+
+    private Expr function(ASTNode n) {
+        ASTNode head = Ast.child(n, 0);
+        List<ASTNode> args = Ast.children(n).subList(1, n.getChildCount());
+        if (Types.isTypeToken(head)) {
+            return cast(bind(args.get(0)), Types.of(head));
+        }
+        String name = Ast.name(head);
+        if (AGGREGATES.contains(name)) {
+            throw Ast.error(SqlException.SYNTAX, "aggregate " + name + " is not allowed here", n);
+        }
+        return switch (name) {
+            case "between" -> between(args, n);
+            case "in" -> in(args);
+            case "when" -> caseWhen(args, n);
+            case "if" -> caseWhen(args, n);
+            case "isnull" -> new Expr.IsNull(bind(args.get(0)), false);
+            case "isnotnull" -> new Expr.IsNull(bind(args.get(0)), true);
+            case "internal_interval" -> interval(args, n);
+            case "like" -> like(n, false);
+            case "substr", "substring" -> call(ScalarFunction.SUBSTR, args, SqlType.STRING, n, 2, 3);
+            case "upper", "ucase" -> call(ScalarFunction.UPPER, args, SqlType.STRING, n, 1, 1);
+            case "lower", "lcase" -> call(ScalarFunction.LOWER, args, SqlType.STRING, n, 1, 1);
+            case "trim" -> call(ScalarFunction.TRIM, args, SqlType.STRING, n, 1, 1);
+            case "length" -> call(ScalarFunction.LENGTH, args, SqlType.INT, n, 1, 1);
+            case "concat" -> call(ScalarFunction.CONCAT, args, SqlType.STRING, n, 1, Integer.MAX_VALUE);
+            case "year" -> dateField(ScalarFunction.YEAR, args, n);
+            case "month" -> dateField(ScalarFunction.MONTH, args, n);
+            case "day", "dayofmonth" -> dateField(ScalarFunction.DAY, args, n);
+            case "abs" -> sameType(ScalarFunction.ABS, args, n);
+            case "floor" -> call(ScalarFunction.FLOOR, args, SqlType.BIGINT, n, 1, 1);
+            case "ceil", "ceiling" -> call(ScalarFunction.CEIL, args, SqlType.BIGINT, n, 1, 1);
+            case "round" -> round(args, n);
+            case "coalesce", "nvl" -> coalesce(args, n);
+            default -> throw Ast.notSupported("function " + name, n);
+        };
+    }
+
+    private Expr call(ScalarFunction f, List<ASTNode> args, SqlType type, ASTNode at, int min, int max) {
+        if (args.size() < min || args.size() > max) {
+            throw Ast.error(SqlException.SYNTAX, f.sqlName() + " takes " + (min == max ? min : min + " to " + max)
+                    + " arguments, not " + args.size(), at);
+        }
+        List<Expr> bound = new ArrayList<>();
+        for (ASTNode a : args) {
+            bound.add(bind(a));
+        }
+        if (f == ScalarFunction.SUBSTR || f == ScalarFunction.UPPER
+                || f == ScalarFunction.LOWER || f == ScalarFunction.TRIM
+                || f == ScalarFunction.LENGTH) {
+            bound.set(0, cast(bound.get(0), SqlType.STRING));
+        }
+        return new Expr.Call(f, List.copyOf(bound), type);
+    }
+
+    private Expr dateField(ScalarFunction f, List<ASTNode> args, ASTNode at) {
+        Expr d = bind(args.get(0));
+        if (d.type().isString()) {
+            d = cast(d, SqlType.DATE);
+        }
+        if (d.type().kind() != SqlType.Kind.DATE) {
+            throw Ast.error(SqlException.SYNTAX, f.sqlName() + " needs a date, not " + d.type(), at);
+        }
+        return new Expr.Call(f, List.of(d), SqlType.INT);
+    }
+
+    private Expr sameType(ScalarFunction f, List<ASTNode> args, ASTNode at) {
+        Expr x = numeric(bind(args.get(0)), at);
+        return new Expr.Call(f, List.of(x), x.type());
+    }
+
+    private Expr round(List<ASTNode> args, ASTNode at) {
+        Expr x = numeric(bind(args.get(0)), at);
+        int digits = args.size() > 1 ? Integer.parseInt(args.get(1).getText()) : 0;
+        SqlType type = x.type().kind() == SqlType.Kind.DECIMAL
+                ? SqlType.decimal(x.type().precision(), Math.min(x.type().scale(), Math.max(0, digits))) : x.type();
+        return new Expr.Call(ScalarFunction.ROUND,
+                List.of(x, new Expr.Literal(digits, SqlType.INT)), type);
+    }
+
+    private Expr coalesce(List<ASTNode> args, ASTNode at) {
+        List<Expr> bound = args.stream().map(this::bind).toList();
+        SqlType type = bound.stream().map(Expr::type).reduce(SqlType.VOID, Types::common);
+        return new Expr.Call(ScalarFunction.COALESCE,
+                bound.stream().map(e -> cast(e, type)).toList(), type);
+    }
+
+    private Expr between(List<ASTNode> args, ASTNode at) {
+        boolean negated = args.get(0).getType() == KW_TRUE;
+        Expr x = bind(args.get(1));
+        Expr lo = bind(args.get(2));
+        Expr hi = bind(args.get(3));
+        Expr[] l = comparable(x, lo, at);
+        Expr[] h = comparable(x, hi, at);
+        Expr range = new Expr.And(List.of(
+                new Expr.Call(ScalarFunction.GE, List.of(l[0], l[1]), SqlType.BOOLEAN),
+                new Expr.Call(ScalarFunction.LE, List.of(h[0], h[1]), SqlType.BOOLEAN)));
+        return negated ? new Expr.Not(range) : range;
+    }
+
+    private Expr in(List<ASTNode> args) {
+        Expr x = bind(args.get(0));
+        List<Expr> list = new ArrayList<>();
+        for (ASTNode a : args.subList(1, args.size())) {
+            list.add(comparable(x, bind(a), a)[1]);
+        }
+        return new Expr.InList(x, List.copyOf(list), false);
+    }
+
+    /** CASE WHEN (and IF): the results brought to one type. */
+    private Expr caseWhen(List<ASTNode> args, ASTNode at) {
+        List<Expr> conditions = new ArrayList<>();
+        List<Expr> results = new ArrayList<>();
+        int i = 0;
+        for (; i + 1 < args.size(); i += 2) {
+            conditions.add(condition(args.get(i)));
+            results.add(bind(args.get(i + 1)));
+        }
+        Expr otherwise = i < args.size() ? bind(args.get(i)) : Expr.Literal.NULL;
+        SqlType type = otherwise.type();
+        for (Expr r : results) {
+            type = Types.common(type, r.type());
+        }
+        final SqlType t = type;
+        return new Expr.Case(List.copyOf(conditions), results.stream().map(r -> cast(r, t)).toList(), cast(otherwise, t), t);
+    }
+
+    private static Expr interval(List<ASTNode> args, ASTNode at) {
+        int qualifier = Integer.parseInt(args.get(0).getText());
+        String text = Ast.unquote(args.get(1).getText()).trim();
+        int amount;
+        try {
+            amount = Integer.parseInt(text);
+        } catch (NumberFormatException e) {
+            throw Ast.notSupported("interval '" + text + "'", at);
+        }
+        Period p = switch (qualifier) {
+            case TOK_INTERVAL_YEAR_LITERAL -> Period.ofYears(amount);
+            case TOK_INTERVAL_MONTH_LITERAL -> Period.ofMonths(amount);
+            case TOK_INTERVAL_DAY_LITERAL -> Period.ofDays(amount);
+            default -> throw Ast.notSupported("intervals other than YEAR, MONTH and DAY", at);
+        };
+        return new Expr.Literal(p, SqlType.INTERVAL);
+    }
+}

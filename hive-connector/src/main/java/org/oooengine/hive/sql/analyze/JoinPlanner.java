@@ -1,0 +1,187 @@
+package org.oooengine.hive.sql.analyze;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.hive.sql.expr.Exprs;
+import org.oooengine.hive.sql.expr.ScalarFunction;
+import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * Plans a group of inner-joined relations with their conditions (ON clauses and WHERE). A
+ * conjunct on one relation filters it before any join (a scan applies it while reading); the
+ * relations are then joined left-deep in FROM order, each next relation preferring one linked to
+ * those joined by an equality, and each conjunct is applied at the first join where all its
+ * columns are present — as a hash key when it equates the two sides.
+ */
+final class JoinPlanner {
+    private JoinPlanner() {
+    }
+
+    static RelNode plan(List<RelNode> leaves, List<ASTNode> conditions) {
+        List<Field> all = new ArrayList<>();
+        int[] offset = new int[leaves.size() + 1];
+        for (int i = 0; i < leaves.size(); i++) {
+            offset[i] = all.size();
+            all.addAll(leaves.get(i).fields());
+        }
+        offset[leaves.size()] = all.size();
+        ExprBinder binder = new ExprBinder(new Scope(all));
+        List<Expr> conjuncts = new ArrayList<>();
+        for (ASTNode c : conditions) {
+            conjuncts.addAll(Exprs.conjuncts(binder.condition(c)));
+        }
+        for (Expr c : List.copyOf(conjuncts)) {
+            if (c instanceof Expr.Or or) {
+                Exprs.commonConjuncts(or).stream().filter(x -> !conjuncts.contains(x)).forEach(conjuncts::add);
+            }
+        }
+        return new JoinPlanner.Group(leaves, offset, conjuncts).plan();
+    }
+
+    /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */
+    static RelNode join(RelNode left, RelNode right, RelNode.JoinKind kind, List<Expr> conjuncts) {
+        int width = left.fields().size();
+        List<int[]> keys = new ArrayList<>();
+        List<Expr> residual = new ArrayList<>();
+        for (Expr c : conjuncts) {
+            int[] pair = equiPair(c, width);
+            if (pair != null) {
+                keys.add(pair);
+            } else {
+                residual.add(c);
+            }
+        }
+        int[] lk = keys.stream().mapToInt(k -> k[0]).toArray();
+        int[] rk = keys.stream().mapToInt(k -> k[1] - width).toArray();
+        RelNode.JoinKind k = kind == RelNode.JoinKind.INNER && lk.length == 0 ? RelNode.JoinKind.CROSS : kind;
+        return new RelNode.Join(left, right, k, lk, rk, Exprs.and(residual));
+    }
+
+    /** {@code [left column, right column]} when {@code c} is left = right across the boundary {@code width}. */
+    private static int[] equiPair(Expr c, int width) {
+        if (c instanceof Expr.Call call && call.function() == ScalarFunction.EQ
+                && call.args().get(0) instanceof Expr.Column a && call.args().get(1) instanceof Expr.Column b) {
+            if (a.index() < width && b.index() >= width) {
+                return new int[] {a.index(), b.index()};
+            }
+            if (b.index() < width && a.index() >= width) {
+                return new int[] {b.index(), a.index()};
+            }
+        }
+        return null;
+    }
+
+    private static final class Group {
+        private final List<RelNode> leaves;
+        private final int[] offset;
+        private final List<Expr> pending;
+
+        Group(List<RelNode> leaves, int[] offset, List<Expr> conjuncts) {
+            this.leaves = new ArrayList<>(leaves);
+            this.offset = offset;
+            this.pending = new ArrayList<>(conjuncts);
+        }
+
+        private int leafOf(int column) {
+            int i = 0;
+            while (offset[i + 1] <= column) {
+                i++;
+            }
+            return i;
+        }
+
+        private BitSet leavesOf(Expr e) {
+            BitSet out = new BitSet();
+            Exprs.columns(e).stream().forEach(c -> out.set(leafOf(c)));
+            return out;
+        }
+
+        RelNode plan() {
+            pushDownSingleLeafConjuncts();
+            int n = leaves.size();
+            int[] position = new int[offset[n]];
+            Arrays.fill(position, -1);
+            BitSet joined = new BitSet();
+            RelNode current = place(leaves.get(0), 0, 0, position, joined);
+            while (joined.cardinality() < n) {
+                int next = nextLeaf(joined);
+                int width = current.fields().size();
+                BitSet after = (BitSet) joined.clone();
+                after.set(next);
+                RelNode right = leaves.get(next);
+                int[] pos = position.clone();
+                for (int c = offset[next]; c < offset[next + 1]; c++) {
+                    pos[c] = width + c - offset[next];
+                }
+                List<Expr> here = new ArrayList<>();
+                for (Expr c : List.copyOf(pending)) {
+                    BitSet used = leavesOf(c);
+                    used.andNot(after);
+                    if (used.isEmpty()) {
+                        here.add(Exprs.remap(c, i -> pos[i]));
+                        pending.remove(c);
+                    }
+                }
+                current = join(current, right, RelNode.JoinKind.INNER, here);
+                System.arraycopy(pos, 0, position, 0, pos.length);
+                joined.set(next);
+            }
+            if (!pending.isEmpty()) {
+                // conjuncts without columns (constants)
+                current = new RelNode.Filter(current, Exprs.and(pending.stream().map(c -> Exprs.remap(c, i -> position[i])).toList()));
+            }
+            return current;
+        }
+
+        private RelNode place(RelNode leaf, int index, int at, int[] position, BitSet joined) {
+            for (int c = offset[index]; c < offset[index + 1]; c++) {
+                position[c] = at + c - offset[index];
+            }
+            joined.set(index);
+            return leaf;
+        }
+
+        /** The first leaf in FROM order linked to the joined ones by an equality; else the first not joined. */
+        private int nextLeaf(BitSet joined) {
+            for (int j = joined.nextClearBit(0); j < leaves.size(); j = joined.nextClearBit(j + 1)) {
+                for (Expr c : pending) {
+                    BitSet used = leavesOf(c);
+                    if (isEquality(c) && used.get(j) && used.cardinality() == 2 && used.intersects(joined)) {
+                        return j;
+                    }
+                }
+            }
+            return joined.nextClearBit(0);
+        }
+
+        private static boolean isEquality(Expr c) {
+            return c instanceof Expr.Call call && call.function() == ScalarFunction.EQ;
+        }
+
+        /** Conjuncts on one relation become its filter (a scan's, or a Filter above a subquery). */
+        private void pushDownSingleLeafConjuncts() {
+            for (int i = 0; i < leaves.size(); i++) {
+                List<Expr> local = new ArrayList<>();
+                for (Expr c : List.copyOf(pending)) {
+                    BitSet used = leavesOf(c);
+                    if (used.cardinality() == 1 && used.get(i)) {
+                        int shift = offset[i];
+                        local.add(Exprs.remap(c, x -> x - shift));
+                        pending.remove(c);
+                    }
+                }
+                if (!local.isEmpty()) {
+                    Expr filter = Exprs.and(local);
+                    RelNode leaf = leaves.get(i);
+                    leaves.set(i, leaf instanceof RelNode.Scan s && s.filter() == null ? s.withFilter(filter)
+                            : new RelNode.Filter(leaf, filter));
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,427 @@
+package org.oooengine.hive.sql.analyze;
+
+import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlType;
+import org.oooengine.hive.sql.expr.AggregateCall;
+import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.hive.sql.expr.Exprs;
+import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
+ * outer joins), WHERE, GROUP BY with aggregates, HAVING, the select list, DISTINCT, ORDER BY and
+ * LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
+ * applied as early as its tables allow. Constructs outside this list are refused by name.
+ */
+public final class QueryAnalyzer {
+    private final Catalog catalog;
+    private final String database;
+    private final Map<String, ASTNode> commonTables;
+
+    public QueryAnalyzer(Catalog catalog, String database) {
+        this(catalog, database, Map.of());
+    }
+
+    private QueryAnalyzer(Catalog catalog, String database, Map<String, ASTNode> commonTables) {
+        this.catalog = catalog;
+        this.database = database;
+        this.commonTables = commonTables;
+    }
+
+    /** The plan of a {@code TOK_QUERY}; its fields are the select list's columns. */
+    public RelNode query(ASTNode query) {
+        if (query.getType() != TOK_QUERY) {
+            throw Ast.notSupported(setOperation(query), query);
+        }
+        ASTNode cte = Ast.find(query, TOK_CTE);
+        if (cte != null) {
+            Map<String, ASTNode> visible = new HashMap<>(commonTables);
+            for (ASTNode sub : Ast.children(cte)) {
+                visible.put(Ast.name(Ast.child(sub, 1)), Ast.child(sub, 0));
+            }
+            return new QueryAnalyzer(catalog, database, visible).body(query);
+        }
+        return body(query);
+    }
+
+    private static String setOperation(ASTNode n) {
+        return switch (n.getType()) {
+            case TOK_UNIONALL -> "UNION ALL";
+            case TOK_UNIONDISTINCT -> "UNION";
+            default -> n.getText();
+        };
+    }
+
+    private RelNode body(ASTNode query) {
+        ASTNode insert = Ast.find(query, TOK_INSERT);
+        checkSupported(insert);
+        ASTNode from = Ast.find(query, TOK_FROM);
+        ASTNode where = Ast.find(insert, TOK_WHERE);
+        List<ASTNode> conditions = where == null ? List.of() : List.of(Ast.child(where, 0));
+        RelNode input = from == null ? oneRow(conditions) : fromClause(Ast.child(from, 0), conditions);
+        return new SelectAnalyzer(input, insert).plan();
+    }
+
+    private static void checkSupported(ASTNode insert) {
+        ASTNode dest = Ast.child(Ast.find(insert, TOK_DESTINATION), 0);
+        if (dest.getType() != TOK_DIR || Ast.child(dest, 0).getType() != TOK_TMP_FILE) {
+            throw Ast.notSupported("INSERT OVERWRITE", dest);
+        }
+        for (ASTNode c : Ast.children(insert)) {
+            String construct = switch (c.getType()) {
+                case TOK_SORTBY -> "SORT BY";
+                case TOK_CLUSTERBY -> "CLUSTER BY";
+                case TOK_DISTRIBUTEBY -> "DISTRIBUTE BY";
+                case TOK_LATERAL_VIEW -> "LATERAL VIEW";
+                case TOK_QUALIFY -> "QUALIFY";
+                case TOK_GROUPING_SETS, TOK_ROLLUP_GROUPBY, TOK_CUBE_GROUPBY -> "GROUPING SETS, ROLLUP and CUBE";
+                default -> null;
+            };
+            if (construct != null) {
+                throw Ast.notSupported(construct, c);
+            }
+        }
+    }
+
+    private RelNode oneRow(List<ASTNode> conditions) {
+        RelNode values = new RelNode.Values(List.of(), List.<Object[]>of(new Object[0]));
+        return conditions.isEmpty() ? values : new RelNode.Filter(values,
+                new ExprBinder(new Scope(List.of())).condition(conditions.get(0)));
+    }
+
+    /** The FROM clause with the WHERE conditions: inner joins are planned together with them. */
+    private RelNode fromClause(ASTNode rel, List<ASTNode> conditions) {
+        List<RelNode> leaves = new ArrayList<>();
+        List<ASTNode> joinConditions = new ArrayList<>();
+        collectInnerJoin(rel, leaves, joinConditions);
+        joinConditions.addAll(conditions);
+        return JoinPlanner.plan(leaves, joinConditions);
+    }
+
+    private void collectInnerJoin(ASTNode rel, List<RelNode> leaves, List<ASTNode> conditions) {
+        if (rel.getType() == TOK_JOIN || rel.getType() == TOK_CROSSJOIN) {
+            collectInnerJoin(Ast.child(rel, 0), leaves, conditions);
+            collectInnerJoin(Ast.child(rel, 1), leaves, conditions);
+            if (rel.getChildCount() > 2) {
+                conditions.add(Ast.child(rel, 2));
+            }
+        } else {
+            leaves.add(relation(rel));
+        }
+    }
+
+    private RelNode relation(ASTNode rel) {
+        return switch (rel.getType()) {
+            case TOK_TABREF -> tableReference(rel);
+            case TOK_SUBQUERY -> qualify(query(Ast.child(rel, 0)), Ast.name(Ast.child(rel, 1)));
+            case TOK_LEFTOUTERJOIN -> outerJoin(rel, RelNode.JoinKind.LEFT);
+            case TOK_RIGHTOUTERJOIN -> outerJoin(rel, RelNode.JoinKind.RIGHT);
+            case TOK_FULLOUTERJOIN -> outerJoin(rel, RelNode.JoinKind.FULL);
+            case TOK_LEFTSEMIJOIN -> throw Ast.notSupported("LEFT SEMI JOIN", rel);
+            default -> throw Ast.notSupported("FROM item '" + rel.getText() + "'", rel);
+        };
+    }
+
+    private RelNode tableReference(ASTNode ref) {
+        ASTNode tabName = Ast.child(ref, 0);
+        String db = tabName.getChildCount() > 1 ? Ast.name(Ast.child(tabName, 0)) : null;
+        String name = Ast.name(Ast.child(tabName, tabName.getChildCount() - 1));
+        String alias = ref.getChildCount() > 1 ? Ast.name(Ast.child(ref, ref.getChildCount() - 1)) : name;
+        if (db == null && commonTables.containsKey(name)) {
+            return qualify(query(commonTables.get(name)), alias);
+        }
+        String database = db == null ? this.database : db;
+        TableInfo table = catalog.table(database, name).orElseThrow(() -> Ast.error(SqlException.UNKNOWN_TABLE,
+                "table not found: " + database + "." + name, tabName));
+        List<Field> fields = table.columns().stream().map(c -> new Field(alias, c.name(), c.type())).toList();
+        return new RelNode.Scan(table, alias, fields, null);
+    }
+
+    /** A subquery's columns under its alias. */
+    private static RelNode qualify(RelNode sub, String alias) {
+        List<Field> fields = sub.fields().stream().map(f -> f.withQualifier(alias)).toList();
+        List<Expr> columns = new ArrayList<>();
+        for (int i = 0; i < fields.size(); i++) {
+            columns.add(new Expr.Column(i, fields.get(i).type()));
+        }
+        return new RelNode.Project(sub, columns, fields);
+    }
+
+    private RelNode outerJoin(ASTNode rel, RelNode.JoinKind kind) {
+        RelNode left = side(Ast.child(rel, 0));
+        RelNode right = side(Ast.child(rel, 1));
+        if (rel.getChildCount() < 3) {
+            throw Ast.error(SqlException.SYNTAX, "an outer join needs an ON condition", rel);
+        }
+        List<Field> both = new ArrayList<>(left.fields());
+        both.addAll(right.fields());
+        Expr on = new ExprBinder(new Scope(both)).condition(Ast.child(rel, 2));
+        return JoinPlanner.join(left, right, kind, Exprs.conjuncts(on));
+    }
+
+    private RelNode side(ASTNode rel) {
+        return rel.getType() == TOK_JOIN || rel.getType() == TOK_CROSSJOIN ? fromClause(rel, List.of()) : relation(rel);
+    }
+
+    /** SELECT, GROUP BY, HAVING, DISTINCT, ORDER BY and LIMIT over the FROM clause's rows. */
+    private static final class SelectAnalyzer {
+        private final RelNode input;
+        private final ASTNode insert;
+        private final ASTNode select;
+        private final List<ASTNode> orderKeys;
+
+        SelectAnalyzer(RelNode input, ASTNode insert) {
+            this.input = input;
+            this.insert = insert;
+            ASTNode s = Ast.find(insert, TOK_SELECT);
+            this.select = s != null ? s : Ast.find(insert, TOK_SELECTDI);
+            ASTNode order = Ast.find(insert, TOK_ORDERBY);
+            this.orderKeys = order == null ? List.of() : Ast.children(order);
+        }
+
+        RelNode plan() {
+            ASTNode groupBy = Ast.find(insert, TOK_GROUPBY);
+            ASTNode having = Ast.find(insert, TOK_HAVING);
+            List<ASTNode> aggregateSites = new ArrayList<>(Ast.children(select));
+            if (having != null) {
+                aggregateSites.add(having);
+            }
+            aggregateSites.addAll(orderKeys);
+            List<ASTNode> aggregateCalls = new ArrayList<>();
+            aggregateSites.forEach(n -> findAggregates(n, aggregateCalls));
+
+            RelNode rows = input;
+            ExprBinder binder = new ExprBinder(new Scope(input.fields()));
+            if (groupBy != null || !aggregateCalls.isEmpty()) {
+                Grouping g = new Grouping(input, binder, groupBy, aggregateCalls);
+                rows = g.node();
+                binder = g.binder();
+                if (having != null) {
+                    rows = new RelNode.Filter(rows, binder.condition(Ast.child(having, 0)));
+                }
+            } else if (having != null) {
+                throw Ast.error(SqlException.SYNTAX, "HAVING without GROUP BY or aggregates", having);
+            }
+            return selectList(rows, binder);
+        }
+
+        private static void findAggregates(ASTNode n, List<ASTNode> out) {
+            if (ExprBinder.isAggregate(n)) {
+                out.add(n);
+                return;
+            }
+            if (n.getType() == TOK_FUNCTION && Ast.find(n, TOK_WINDOWSPEC) != null) {
+                throw Ast.notSupported("window functions", n);
+            }
+            Ast.children(n).forEach(c -> findAggregates(c, out));
+        }
+
+        private RelNode selectList(RelNode rows, ExprBinder binder) {
+            List<Expr> exprs = new ArrayList<>();
+            List<Field> fields = new ArrayList<>();
+            for (ASTNode item : Ast.children(select)) {
+                ASTNode e = Ast.child(item, 0);
+                if (e.getType() == TOK_ALLCOLREF) {
+                    expandStar(e, rows, exprs, fields);
+                    continue;
+                }
+                Expr bound = binder.bind(e);
+                if (bound.type().kind() == SqlType.Kind.INTERVAL) {
+                    throw Ast.notSupported("an interval as a result column", e);
+                }
+                exprs.add(bound);
+                fields.add(new Field(null, itemName(item, fields.size()), bound.type()));
+            }
+            int visible = exprs.size();
+            RelNode out;
+            List<RelNode.SortKey> sort = new ArrayList<>();
+            if (select.getType() == TOK_SELECTDI) {
+                out = distinct(new RelNode.Project(rows, exprs, fields));
+                for (ASTNode key : orderKeys) {
+                    sort.add(sortKey(key, outputColumn(key, fields, exprs, binder, null)));
+                }
+            } else {
+                for (ASTNode key : orderKeys) {
+                    sort.add(sortKey(key, outputColumn(key, fields, exprs, binder, exprs)));
+                }
+                List<Field> all = new ArrayList<>(fields);
+                for (int i = fields.size(); i < exprs.size(); i++) {
+                    all.add(new Field(null, "_o" + i, exprs.get(i).type()));
+                }
+                out = new RelNode.Project(rows, exprs, all);
+            }
+            if (!sort.isEmpty()) {
+                out = new RelNode.Sort(out, sort);
+            }
+            ASTNode limit = Ast.find(insert, TOK_LIMIT);
+            if (limit != null) {
+                long offset = limit.getChildCount() > 1 ? Long.parseLong(Ast.child(limit, 0).getText()) : 0;
+                long count = Long.parseLong(Ast.child(limit, limit.getChildCount() - 1).getText());
+                out = new RelNode.Limit(out, offset, count);
+            }
+            if (exprs.size() > visible) {
+                List<Expr> keep = new ArrayList<>();
+                for (int i = 0; i < visible; i++) {
+                    keep.add(new Expr.Column(i, fields.get(i).type()));
+                }
+                out = new RelNode.Project(out, keep, fields);
+            }
+            return out;
+        }
+
+        private static void expandStar(ASTNode star, RelNode rows, List<Expr> exprs, List<Field> fields) {
+            String qualifier = star.getChildCount() > 0 ? Ast.name(Ast.child(Ast.child(star, 0), 0)) : null;
+            boolean any = false;
+            for (int i = 0; i < rows.fields().size(); i++) {
+                Field f = rows.fields().get(i);
+                if (qualifier == null || qualifier.equals(f.qualifier())) {
+                    exprs.add(new Expr.Column(i, f.type()));
+                    fields.add(new Field(null, f.name(), f.type()));
+                    any = true;
+                }
+            }
+            if (!any) {
+                throw Ast.error(SqlException.UNKNOWN_TABLE, "unknown table or alias '" + qualifier + "'", star);
+            }
+        }
+
+        /** The alias, a column's own name, or Hive's {@code _c<position>}. */
+        private static String itemName(ASTNode item, int position) {
+            if (item.getChildCount() > 1) {
+                return Ast.name(Ast.child(item, 1));
+            }
+            ASTNode e = Ast.child(item, 0);
+            if (e.getType() == TOK_TABLE_OR_COL) {
+                return Ast.name(Ast.child(e, 0));
+            }
+            if (e.getType() == DOT) {
+                return Ast.name(Ast.child(e, 1));
+            }
+            return "_c" + position;
+        }
+
+        private static RelNode distinct(RelNode.Project p) {
+            List<Expr> keys = new ArrayList<>();
+            for (int i = 0; i < p.fields().size(); i++) {
+                keys.add(new Expr.Column(i, p.fields().get(i).type()));
+            }
+            return new RelNode.Aggregate(p, keys, List.of(), p.fields());
+        }
+
+        /**
+         * The output column an ORDER BY key names: a position, a select alias, or an expression of
+         * the select list; other expressions become hidden columns ({@code hidden} null: not allowed).
+         */
+        private static int outputColumn(ASTNode key, List<Field> fields, List<Expr> exprs, ExprBinder binder,
+                                        List<Expr> hidden) {
+            ASTNode e = Ast.child(Ast.child(key, 0), 0);
+            if (e.getType() == Number) {
+                int position = Integer.parseInt(e.getText());
+                if (position < 1 || position > fields.size()) {
+                    throw Ast.error(SqlException.SYNTAX, "ORDER BY position " + position + " is not in the select list", e);
+                }
+                return position - 1;
+            }
+            if (e.getType() == TOK_TABLE_OR_COL) {
+                String name = Ast.name(Ast.child(e, 0));
+                for (int i = 0; i < fields.size(); i++) {
+                    if (fields.get(i).name().equals(name)) {
+                        return i;
+                    }
+                }
+            }
+            Expr bound = binder.bind(e);
+            int i = exprs.indexOf(bound);
+            if (i >= 0) {
+                return i;
+            }
+            if (hidden == null) {
+                throw Ast.error(SqlException.SYNTAX, "with SELECT DISTINCT, ORDER BY must name a selected column", e);
+            }
+            hidden.add(bound);
+            return hidden.size() - 1;
+        }
+
+        private static RelNode.SortKey sortKey(ASTNode key, int column) {
+            boolean ascending = key.getType() == TOK_TABSORTCOLNAMEASC;
+            boolean nullsFirst = Ast.child(key, 0).getType() == TOK_NULLS_FIRST;
+            return new RelNode.SortKey(column, ascending, nullsFirst);
+        }
+    }
+
+    /** GROUP BY: the aggregation node, and a binder over its output for HAVING, the select list and ORDER BY. */
+    private static final class Grouping {
+        private final List<Expr> keys = new ArrayList<>();
+        private final List<AggregateCall> aggregates = new ArrayList<>();
+        private final ExprBinder input;
+        private final RelNode node;
+
+        Grouping(RelNode rows, ExprBinder input, ASTNode groupBy, List<ASTNode> calls) {
+            this.input = input;
+            Scope scope = input.scope();
+            List<Field> fields = new ArrayList<>();
+            if (groupBy != null) {
+                for (ASTNode k : Ast.children(groupBy)) {
+                    Expr key = input.bind(k);
+                    if (!keys.contains(key)) {
+                        keys.add(key);
+                        fields.add(key instanceof Expr.Column c ? scope.fields().get(c.index())
+                                : new Field(null, "_k" + keys.size(), key.type()));
+                    }
+                }
+            }
+            for (ASTNode c : calls) {
+                AggregateCall call = input.aggregate(c);
+                if (!aggregates.contains(call)) {
+                    aggregates.add(call);
+                    fields.add(new Field(null, "_a" + aggregates.size(), call.type()));
+                }
+            }
+            node = new RelNode.Aggregate(rows, keys, aggregates, fields);
+        }
+
+        RelNode node() {
+            return node;
+        }
+
+        ExprBinder binder() {
+            return new ExprBinder(new Scope(node.fields()), this::afterGrouping);
+        }
+
+        /** An aggregate or a grouping expression becomes an output column; any other column reference is an error. */
+        private Expr afterGrouping(ASTNode n) {
+            if (ExprBinder.isAggregate(n)) {
+                int i = aggregates.indexOf(input.aggregate(n));
+                return new Expr.Column(keys.size() + i, aggregates.get(i).type());
+            }
+            if (n.getType() == Number || n.getType() == StringLiteral || n.getType() == TOK_NULL) {
+                return null;
+            }
+            Expr before;
+            try {
+                before = input.bind(n);
+            } catch (SqlException e) {
+                return null;
+            }
+            int k = keys.indexOf(before);
+            if (k >= 0) {
+                return new Expr.Column(k, before.type());
+            }
+            if (n.getType() == TOK_TABLE_OR_COL || n.getType() == DOT) {
+                throw Ast.error(SqlException.SYNTAX, "column '" + n.toStringTree().replaceAll("[()]|TOK_TABLE_OR_COL ", "")
+                        + "' must be in GROUP BY or inside an aggregate", n);
+            }
+            return null;
+        }
+    }
+}

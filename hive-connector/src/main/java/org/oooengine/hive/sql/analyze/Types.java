@@ -1,0 +1,81 @@
+package org.oooengine.hive.sql.analyze;
+
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.apache.hadoop.hive.ql.parse.HiveParser;
+import org.oooengine.hive.sql.SqlType;
+
+/** Hive's type tokens ({@code TOK_INT}, {@code TOK_DECIMAL 15 2}, ...) as SQL types. */
+final class Types {
+    /** Hive's DECIMAL without precision and scale. */
+    static final SqlType DEFAULT_DECIMAL = SqlType.decimal(10, 0);
+
+    private Types() {
+    }
+
+    static boolean isTypeToken(ASTNode n) {
+        return switch (n.getType()) {
+            case HiveParser.TOK_BOOLEAN, HiveParser.TOK_TINYINT, HiveParser.TOK_SMALLINT, HiveParser.TOK_INT,
+                    HiveParser.TOK_BIGINT, HiveParser.TOK_FLOAT, HiveParser.TOK_DOUBLE, HiveParser.TOK_DECIMAL,
+                    HiveParser.TOK_STRING, HiveParser.TOK_VARCHAR, HiveParser.TOK_CHAR, HiveParser.TOK_DATE -> true;
+            default -> false;
+        };
+    }
+
+    static SqlType of(ASTNode n) {
+        return switch (n.getType()) {
+            case HiveParser.TOK_BOOLEAN -> SqlType.BOOLEAN;
+            case HiveParser.TOK_TINYINT, HiveParser.TOK_SMALLINT, HiveParser.TOK_INT -> SqlType.INT;
+            case HiveParser.TOK_BIGINT -> SqlType.BIGINT;
+            case HiveParser.TOK_FLOAT, HiveParser.TOK_DOUBLE -> SqlType.DOUBLE;
+            case HiveParser.TOK_DECIMAL -> n.getChildCount() == 0 ? DEFAULT_DECIMAL
+                    : SqlType.decimal(number(n, 0), n.getChildCount() > 1 ? number(n, 1) : 0);
+            case HiveParser.TOK_STRING -> SqlType.STRING;
+            case HiveParser.TOK_VARCHAR -> SqlType.varchar(number(n, 0));
+            case HiveParser.TOK_CHAR -> SqlType.fixedChar(number(n, 0));
+            case HiveParser.TOK_DATE -> SqlType.DATE;
+            default -> throw Ast.notSupported("type " + n.getText(), n);
+        };
+    }
+
+    private static int number(ASTNode n, int i) {
+        return Integer.parseInt(Ast.child(n, i).getText());
+    }
+
+    /** The type both sides of an arithmetic operator or a comparison are brought to. */
+    static SqlType common(SqlType a, SqlType b) {
+        if (a.equals(b)) {
+            return a;
+        }
+        if (a.kind() == SqlType.Kind.VOID) {
+            return b;
+        }
+        if (b.kind() == SqlType.Kind.VOID) {
+            return a;
+        }
+        if (a.isString() && b.isString()) {
+            return SqlType.STRING;
+        }
+        if (a.kind() == SqlType.Kind.DOUBLE || b.kind() == SqlType.Kind.DOUBLE) {
+            return SqlType.DOUBLE;
+        }
+        if (a.kind() == SqlType.Kind.DECIMAL || b.kind() == SqlType.Kind.DECIMAL) {
+            SqlType x = asDecimal(a);
+            SqlType y = asDecimal(b);
+            int scale = Math.max(x.scale(), y.scale());
+            return SqlType.decimal(Math.max(x.precision() - x.scale(), y.precision() - y.scale()) + scale, scale);
+        }
+        if (a.kind() == SqlType.Kind.BIGINT || b.kind() == SqlType.Kind.BIGINT) {
+            return SqlType.BIGINT;
+        }
+        return a;
+    }
+
+    /** An exact number as the decimal type that holds it. */
+    static SqlType asDecimal(SqlType t) {
+        return switch (t.kind()) {
+            case INT -> SqlType.decimal(10, 0);
+            case BIGINT -> SqlType.decimal(19, 0);
+            default -> t;
+        };
+    }
+}

@@ -1,0 +1,111 @@
+package org.oooengine.hive.sql.expr;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import org.oooengine.hive.sql.SqlType;
+
+/**
+ * An aggregate over a group: {@code count(*)}, or count, sum, avg, min, max of an expression,
+ * optionally over its distinct values. Nulls are skipped; an empty group sums to null and counts 0.
+ */
+public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type) {
+    public enum Kind { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX }
+
+    /** The result type Hive gives the aggregate of {@code arg}. */
+    public static SqlType resultType(Kind kind, SqlType arg) {
+        return switch (kind) {
+            case COUNT_STAR, COUNT -> SqlType.BIGINT;
+            case MIN, MAX -> arg;
+            case SUM -> switch (arg.kind()) {
+                case INT, BIGINT -> SqlType.BIGINT;
+                case DECIMAL -> SqlType.decimal(arg.precision() + 10, arg.scale());
+                default -> SqlType.DOUBLE;
+            };
+            case AVG -> arg.kind() == SqlType.Kind.DECIMAL
+                    ? SqlType.decimal(arg.precision() + 4, Math.min(SqlType.MAX_PRECISION, arg.scale() + 4))
+                    : SqlType.DOUBLE;
+        };
+    }
+
+    public Accumulator newAccumulator() {
+        return new Accumulator(this);
+    }
+
+    @Override
+    public String toString() {
+        return kind == Kind.COUNT_STAR ? "count(*)"
+                : kind.name().toLowerCase(Locale.ROOT) + "(" + (distinct ? "DISTINCT " : "") + Expr.describe(arg) + ")";
+    }
+
+    /** The running state of one aggregate in one group. */
+    public static final class Accumulator {
+        private final AggregateCall call;
+        private final Set<Object> seen;
+        private long count;
+        private long longSum;
+        private double doubleSum;
+        private BigDecimal decimalSum = BigDecimal.ZERO;
+        private Object extreme;
+
+        Accumulator(AggregateCall call) {
+            this.call = call;
+            this.seen = call.distinct ? new HashSet<>() : null;
+        }
+
+        public void add(Object[] row) {
+            if (call.kind == Kind.COUNT_STAR) {
+                count++;
+                return;
+            }
+            Object v = call.arg.eval(row);
+            if (v == null || (seen != null && !seen.add(Values.groupKey(v)))) {
+                return;
+            }
+            count++;
+            switch (call.kind) {
+                case SUM, AVG -> {
+                    if (v instanceof Integer || v instanceof Long) {
+                        longSum += ((Number) v).longValue();
+                    } else if (v instanceof Double d) {
+                        doubleSum += d;
+                    } else {
+                        decimalSum = decimalSum.add((BigDecimal) v);
+                    }
+                }
+                case MIN -> extreme = extreme == null || Values.compare(v, extreme) < 0 ? v : extreme;
+                case MAX -> extreme = extreme == null || Values.compare(v, extreme) > 0 ? v : extreme;
+                default -> {
+                }
+            }
+        }
+
+        public Object result() {
+            SqlType argType = call.arg == null ? null : call.arg.type();
+            return switch (call.kind) {
+                case COUNT_STAR, COUNT -> count;
+                case MIN, MAX -> extreme;
+                case SUM -> count == 0 ? null : sum(argType);
+                case AVG -> count == 0 ? null : average(argType);
+            };
+        }
+
+        private Object sum(SqlType argType) {
+            return switch (argType.kind()) {
+                case INT, BIGINT -> longSum;
+                case DECIMAL -> decimalSum.setScale(call.type.scale(), RoundingMode.HALF_UP);
+                default -> doubleSum;
+            };
+        }
+
+        private Object average(SqlType argType) {
+            return switch (argType.kind()) {
+                case INT, BIGINT -> (double) longSum / count;
+                case DECIMAL -> decimalSum.divide(BigDecimal.valueOf(count), call.type.scale(), RoundingMode.HALF_UP);
+                default -> doubleSum / count;
+            };
+        }
+    }
+}

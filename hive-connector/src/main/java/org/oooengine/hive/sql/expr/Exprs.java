@@ -1,0 +1,70 @@
+package org.oooengine.hive.sql.expr;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.function.IntUnaryOperator;
+
+/** Structural helpers over bound expressions: which columns they read, moving them to another row layout, conjuncts. */
+public final class Exprs {
+    private Exprs() {
+    }
+
+    /** The input columns {@code e} reads. */
+    public static BitSet columns(Expr e) {
+        BitSet out = new BitSet();
+        collect(e, out);
+        return out;
+    }
+
+    private static void collect(Expr e, BitSet out) {
+        if (e instanceof Expr.Column c) {
+            out.set(c.index());
+        }
+        e.children().forEach(x -> collect(x, out));
+    }
+
+    /** {@code e} with every column {@code i} replaced by column {@code map(i)}. */
+    public static Expr remap(Expr e, IntUnaryOperator map) {
+        if (e instanceof Expr.Column c) {
+            return new Expr.Column(map.applyAsInt(c.index()), c.type());
+        }
+        List<Expr> children = e.children();
+        return children.isEmpty() ? e : e.withChildren(children.stream().map(x -> remap(x, map)).toList());
+    }
+
+    /** The terms of a conjunction, flattened. */
+    public static List<Expr> conjuncts(Expr e) {
+        List<Expr> out = new ArrayList<>();
+        if (e instanceof Expr.And a) {
+            a.terms().forEach(t -> out.addAll(conjuncts(t)));
+        } else {
+            out.add(e);
+        }
+        return out;
+    }
+
+    /**
+     * The conjuncts every disjunct of an OR shares, e.g. the join condition written into each
+     * branch of TPC-H Q19: pulled out, they become a join key instead of a filter on a cross product.
+     */
+    public static List<Expr> commonConjuncts(Expr.Or or) {
+        List<Expr> common = null;
+        for (Expr d : or.terms()) {
+            List<Expr> c = conjuncts(d);
+            if (common == null) {
+                common = new ArrayList<>(c);
+            } else {
+                common.retainAll(c);
+            }
+        }
+        return common == null ? List.of() : common;
+    }
+
+    public static Expr and(List<Expr> terms) {
+        if (terms.isEmpty()) {
+            return null;
+        }
+        return terms.size() == 1 ? terms.get(0) : new Expr.And(List.copyOf(terms));
+    }
+}

@@ -1,0 +1,95 @@
+package org.oooengine.hive.sql.expr;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.LocalDate;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlType;
+
+/** Comparing and converting the Java values SQL types travel as (see {@link SqlType}). */
+public final class Values {
+    private Values() {
+    }
+
+    /** Total order within comparable types; numbers compare across kinds exactly. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    public static int compare(Object a, Object b) {
+        if (a instanceof Number x && b instanceof Number y) {
+            if (isIntegral(x) && isIntegral(y)) {
+                return Long.compare(x.longValue(), y.longValue());
+            }
+            if (x instanceof Double || y instanceof Double) {
+                return Double.compare(x.doubleValue(), y.doubleValue());
+            }
+            return decimal(x).compareTo(decimal(y));
+        }
+        return ((Comparable) a).compareTo(b);
+    }
+
+    /** Equality as GROUP BY and joins see it: 1 equals 1.0, decimals ignore trailing zeros. */
+    public static Object groupKey(Object v) {
+        if (v instanceof BigDecimal d) {
+            BigDecimal s = d.stripTrailingZeros();
+            return s.scale() < 0 ? s.setScale(0) : s;
+        }
+        if (v instanceof Integer i) {
+            return (long) i;
+        }
+        return v;
+    }
+
+    static boolean isIntegral(Number n) {
+        return n instanceof Integer || n instanceof Long;
+    }
+
+    public static BigDecimal decimal(Number n) {
+        if (n instanceof BigDecimal d) {
+            return d;
+        }
+        if (isIntegral(n)) {
+            return BigDecimal.valueOf(n.longValue());
+        }
+        return BigDecimal.valueOf(n.doubleValue());
+    }
+
+    /** {@code v} as a value of {@code to}; a value that does not fit is an error, as in a CAST that fails. */
+    public static Object cast(Object v, SqlType to) {
+        if (v == null) {
+            return null;
+        }
+        try {
+            return switch (to.kind()) {
+                case BOOLEAN -> v instanceof Boolean ? v : Boolean.parseBoolean(v.toString().trim());
+                case INT -> v instanceof Number n ? (Object) n.intValue() : Integer.valueOf(v.toString().trim());
+                case BIGINT -> v instanceof Number n ? (Object) n.longValue() : Long.valueOf(v.toString().trim());
+                case DOUBLE -> v instanceof Number n ? (Object) n.doubleValue() : Double.valueOf(v.toString().trim());
+                case DECIMAL -> (v instanceof Number n ? decimal(n) : new BigDecimal(v.toString().trim()))
+                        .setScale(to.scale(), RoundingMode.HALF_UP);
+                case DATE -> v instanceof LocalDate ? v : LocalDate.parse(v.toString().trim());
+                case STRING -> text(v);
+                case VARCHAR -> truncate(text(v), to.precision());
+                case CHAR -> pad(truncate(text(v), to.precision()), to.precision());
+                case INTERVAL, VOID -> throw new SqlException(SqlException.GENERAL, "cannot cast to " + to);
+            };
+        } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
+            // Hive's CAST yields NULL for text that is not a value of the type
+            return null;
+        }
+    }
+
+    /** How a value reads as text: decimals in plain notation, dates as ISO dates. */
+    public static String text(Object v) {
+        if (v instanceof BigDecimal d) {
+            return d.toPlainString();
+        }
+        return v.toString();
+    }
+
+    private static String truncate(String s, int length) {
+        return length > 0 && s.length() > length ? s.substring(0, length) : s;
+    }
+
+    private static String pad(String s, int length) {
+        return s.length() >= length ? s : s + " ".repeat(length - s.length());
+    }
+}

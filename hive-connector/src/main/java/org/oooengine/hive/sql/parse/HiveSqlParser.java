@@ -1,0 +1,42 @@
+package org.oooengine.hive.sql.parse;
+
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.apache.hadoop.hive.ql.parse.ParseDriver;
+import org.apache.hadoop.hive.ql.parse.ParseException;
+import org.oooengine.hive.sql.SqlException;
+
+/**
+ * HiveQL text to Hive's own syntax tree, through Hive's parser ({@code ParseDriver}): whatever
+ * Hive accepts, we parse the same way. A syntax error keeps Hive's message, which names the line,
+ * the column and the tokens near it.
+ */
+public final class HiveSqlParser {
+    private HiveSqlParser() {
+    }
+
+    /** The statement's tree (the node under Hive's nil root). */
+    public static ASTNode parse(String sql) {
+        String text = stripTrailingSemicolons(sql);
+        if (text.isBlank()) {
+            throw new SqlException(SqlException.SYNTAX, "empty statement");
+        }
+        try {
+            ASTNode root = new ParseDriver().parse(text).getTree();
+            // ParseDriver wraps the statement in a nil node followed by EOF
+            while (root.getToken() == null && root.getChildCount() > 0) {
+                root = (ASTNode) root.getChild(0);
+            }
+            return root;
+        } catch (ParseException e) {
+            throw new SqlException(SqlException.SYNTAX, "syntax error: " + e.getMessage().strip(), e);
+        }
+    }
+
+    private static String stripTrailingSemicolons(String sql) {
+        String s = sql.strip();
+        while (s.endsWith(";")) {
+            s = s.substring(0, s.length() - 1).strip();
+        }
+        return s;
+    }
+}

@@ -1,0 +1,75 @@
+package org.oooengine.hive.sql.plan;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.expr.AggregateCall;
+import org.oooengine.hive.sql.expr.Expr;
+
+/**
+ * A relational plan node: the rows it produces have {@link #fields()} as columns. Expressions in
+ * a node refer to its input's columns by position (for a join: the left columns, then the right).
+ */
+public sealed interface RelNode {
+    List<Field> fields();
+
+    /** Every row of a catalog table, with the conjunct {@code filter} (may be null) applied while scanning. */
+    record Scan(TableInfo table, String alias, List<Field> fields, Expr filter) implements RelNode {
+        public Scan withFilter(Expr f) {
+            return new Scan(table, alias, fields, f);
+        }
+    }
+
+    record Filter(RelNode input, Expr condition) implements RelNode {
+        @Override
+        public List<Field> fields() {
+            return input.fields();
+        }
+    }
+
+    record Project(RelNode input, List<Expr> exprs, List<Field> fields) implements RelNode {
+    }
+
+    enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS }
+
+    /**
+     * An equi-join on {@code leftKeys[i] = rightKeys[i]} (none for a cross join) with a residual
+     * condition over the joined row (may be null).
+     */
+    record Join(RelNode left, RelNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, Expr residual)
+            implements RelNode {
+        @Override
+        public List<Field> fields() {
+            List<Field> out = new ArrayList<>(left.fields());
+            out.addAll(right.fields());
+            return out;
+        }
+    }
+
+    /** GROUP BY: output columns are the keys, then the aggregates. No keys: one row for the whole input. */
+    record Aggregate(RelNode input, List<Expr> keys, List<AggregateCall> aggregates, List<Field> fields)
+            implements RelNode {
+    }
+
+    record SortKey(int column, boolean ascending, boolean nullsFirst) {
+    }
+
+    record Sort(RelNode input, List<SortKey> keys) implements RelNode {
+        @Override
+        public List<Field> fields() {
+            return input.fields();
+        }
+    }
+
+    /** Skips {@code offset} rows, then passes at most {@code count}. */
+    record Limit(RelNode input, long offset, long count) implements RelNode {
+        @Override
+        public List<Field> fields() {
+            return input.fields();
+        }
+    }
+
+    /** Literal rows (a SELECT without FROM, VALUES). */
+    record Values(List<Field> fields, List<Object[]> rows) implements RelNode {
+    }
+}
