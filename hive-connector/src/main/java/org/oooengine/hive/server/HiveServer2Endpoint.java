@@ -1,0 +1,161 @@
+package org.oooengine.hive.server;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hive.service.rpc.thrift.TCLIService;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.server.TThreadPoolServer;
+import org.apache.thrift.transport.TServerSocket;
+import org.apache.thrift.transport.TTransportException;
+import org.oooengine.hive.sql.SqlEngine;
+
+/**
+ * A HiveServer2-compatible endpoint (TCLIService over the binary Thrift transport), so the Hive
+ * JDBC driver and beeline can talk to our engine. One thread per client connection; statements
+ * run on a separate pool so a client can poll and cancel them.
+ */
+public final class HiveServer2Endpoint implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(HiveServer2Endpoint.class);
+    private static final long START_TIMEOUT_MILLIS = 10_000;
+
+    private final InetSocketAddress address;
+    private final TThreadPoolServer server;
+    private final Thread acceptor;
+    private final ConnectionEventHandler connections;
+    private final SessionRegistry registry;
+    private final ExecutorService statements;
+    private final ScheduledExecutorService timer;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private HiveServer2Endpoint(InetSocketAddress address, TThreadPoolServer server, ConnectionEventHandler connections,
+                                SessionRegistry registry, ExecutorService statements, ScheduledExecutorService timer) {
+        this.address = address;
+        this.server = server;
+        this.connections = connections;
+        this.registry = registry;
+        this.statements = statements;
+        this.timer = timer;
+        this.acceptor = daemonThreads("hs2-acceptor-" + address.getPort()).newThread(server::serve);
+    }
+
+    /** Binds the port and starts serving; returns once clients can connect. */
+    public static HiveServer2Endpoint start(SqlEngine engine, EndpointConfig config) throws IOException {
+        PlainCredentialsHandler.Authenticator authenticator = config.checksPasswords()
+                ? PasswordFile.load(config.passwordFile())
+                : PlainCredentialsHandler.Authenticator.ANYONE;
+
+        ServerSocket socket = new ServerSocket();
+        socket.setReuseAddress(true);
+        socket.bind(new InetSocketAddress(config.host(), config.port()), 128);
+        InetSocketAddress bound = new InetSocketAddress(config.host(), socket.getLocalPort());
+
+        SessionRegistry registry = new SessionRegistry();
+        ExecutorService statements = Executors.newCachedThreadPool(daemonThreads("hs2-statement"));
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("hs2-timeout"));
+        ThriftCliService service = new ThriftCliService(engine, registry, statements, timer, config.defaultFetchSize());
+        ConnectionEventHandler connections = new ConnectionEventHandler(registry);
+        // A connection holds its worker thread for its lifetime (TThreadPoolServer's model).
+        ExecutorService workers = new ThreadPoolExecutor(0, config.maxConnections(), 60, TimeUnit.SECONDS,
+                new SynchronousQueue<>(), daemonThreads("hs2-connection"));
+
+        TThreadPoolServer.Args args;
+        try {
+            args = new TThreadPoolServer.Args(new TServerSocket(socket));
+        } catch (TTransportException e) {
+            socket.close();
+            throw new IOException("cannot listen on " + bound, e);
+        }
+        args.processor(new ConnectionGuardProcessor(new TCLIService.Processor<>(service)))
+                .transportFactory(new AuthenticatingTransportFactory(config.allowUnauthenticated(), authenticator))
+                .protocolFactory(new TBinaryProtocol.Factory(true, true))
+                .executorService(workers)
+                .stopTimeoutVal(2)
+                .stopTimeoutUnit(TimeUnit.SECONDS);
+        TThreadPoolServer server = new TThreadPoolServer(args);
+        server.setServerEventHandler(connections);
+
+        HiveServer2Endpoint endpoint = new HiveServer2Endpoint(bound, server, connections, registry, statements, timer);
+        endpoint.acceptor.start();
+        endpoint.awaitServing();
+        endpoint.logStarted(config);
+        return endpoint;
+    }
+
+    private void awaitServing() throws IOException {
+        long deadline = System.currentTimeMillis() + START_TIMEOUT_MILLIS;
+        while (!server.isServing()) {
+            if (!acceptor.isAlive() || System.currentTimeMillis() > deadline) {
+                close();
+                throw new IOException("HiveServer2 endpoint on " + address + " did not start");
+            }
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                close();
+                throw new IOException("interrupted while starting the HiveServer2 endpoint", e);
+            }
+        }
+    }
+
+    private void logStarted(EndpointConfig config) {
+        if (config.allowUnauthenticated()) {
+            LOG.warn("HiveServer2 endpoint on {} accepts unauthenticated clients: {}", address,
+                    config.checksPasswords()
+                            ? "noSasl connections get in without a password"
+                            : "noSasl connections and SASL PLAIN with any user and password get in");
+        }
+        LOG.info("HiveServer2 endpoint listening on {} (SASL PLAIN{}{})", address,
+                config.checksPasswords() ? " checked against " + config.passwordFile() : " unchecked",
+                config.allowUnauthenticated() ? ", noSasl allowed" : "");
+    }
+
+    /** The port clients connect to (the one picked when the config asked for port 0). */
+    public int port() {
+        return address.getPort();
+    }
+
+    public InetSocketAddress address() {
+        return address;
+    }
+
+    /** Stops accepting, drops connected clients and closes all sessions. */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        server.stop();
+        connections.disconnectAll();
+        try {
+            acceptor.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        registry.closeAll();
+        statements.shutdown();
+        timer.shutdownNow();
+        LOG.info("HiveServer2 endpoint on {} stopped", address);
+    }
+
+    private static ThreadFactory daemonThreads(String prefix) {
+        AtomicInteger n = new AtomicInteger();
+        return runnable -> {
+            Thread thread = new Thread(runnable, prefix + "-" + n.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        };
+    }
+}

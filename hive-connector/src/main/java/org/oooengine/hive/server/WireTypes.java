@@ -1,0 +1,69 @@
+package org.oooengine.hive.server;
+
+import java.sql.Types;
+import org.apache.hive.service.rpc.thrift.TTypeId;
+import org.oooengine.hive.sql.SqlType;
+
+/** How our SQL types appear to JDBC clients: protocol type ids, java.sql.Types codes and sizes. */
+final class WireTypes {
+    private WireTypes() {
+    }
+
+    static TTypeId thriftType(SqlType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> TTypeId.BOOLEAN_TYPE;
+            case INT -> TTypeId.INT_TYPE;
+            case BIGINT -> TTypeId.BIGINT_TYPE;
+            case DOUBLE -> TTypeId.DOUBLE_TYPE;
+            case DECIMAL -> TTypeId.DECIMAL_TYPE;
+            case DATE -> TTypeId.DATE_TYPE;
+            case VARCHAR -> TTypeId.VARCHAR_TYPE;
+            case CHAR -> TTypeId.CHAR_TYPE;
+            case VOID -> TTypeId.NULL_TYPE;
+            // Intervals (java.time.Period) would not parse as Hive interval strings on the client.
+            case STRING, INTERVAL -> TTypeId.STRING_TYPE;
+        };
+    }
+
+    static int jdbcType(SqlType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> Types.BOOLEAN;
+            case INT -> Types.INTEGER;
+            case BIGINT -> Types.BIGINT;
+            case DOUBLE -> Types.DOUBLE;
+            case DECIMAL -> Types.DECIMAL;
+            case DATE -> Types.DATE;
+            case STRING, VARCHAR -> Types.VARCHAR;
+            case CHAR -> Types.CHAR;
+            case VOID -> Types.NULL;
+            case INTERVAL -> Types.OTHER;
+        };
+    }
+
+    /** JDBC COLUMN_SIZE: digits for numbers, characters for strings and dates; null when meaningless. */
+    static Integer columnSize(SqlType type) {
+        return switch (type.kind()) {
+            case INT -> 10;
+            case BIGINT -> 19;
+            case DOUBLE -> 15;
+            case DECIMAL, VARCHAR, CHAR -> type.precision();
+            case DATE -> 10;
+            case STRING -> Integer.MAX_VALUE;
+            case BOOLEAN, VOID, INTERVAL -> null;
+        };
+    }
+
+    /** JDBC DECIMAL_DIGITS: digits right of the point; null for non-numeric types. */
+    static Integer decimalDigits(SqlType type) {
+        return switch (type.kind()) {
+            case INT, BIGINT -> 0;
+            case DOUBLE -> 15;
+            case DECIMAL -> type.scale();
+            default -> null;
+        };
+    }
+
+    static Integer radix(SqlType type) {
+        return type.isNumeric() ? 10 : null;
+    }
+}
