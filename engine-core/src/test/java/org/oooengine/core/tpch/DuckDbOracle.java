@@ -72,6 +72,22 @@ public final class DuckDbOracle implements AutoCloseable {
         return out;
     }
 
+    /** Every row of the query in the order DuckDB returns it, as JDBC objects. */
+    public List<Object[]> rows(String sql) throws Exception {
+        List<Object[]> out = new ArrayList<>();
+        try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            int n = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                Object[] row = new Object[n];
+                for (int i = 0; i < n; i++) {
+                    row[i] = rs.getObject(i + 1);
+                }
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
     @Override
     public void close() throws Exception {
         conn.close();

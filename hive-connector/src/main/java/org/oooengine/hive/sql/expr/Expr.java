@@ -285,7 +285,7 @@ public sealed interface Expr {
     }
 
     /** A short rendering for plans and error messages. */
-    static String describe(Expr e) {
+    public static String describe(Expr e) {
         if (e instanceof Column c) {
             return "#" + c.index();
         }

@@ -50,7 +50,7 @@ public final class Exprs {
      */
     public static List<Expr> commonConjuncts(Expr.Or or) {
         List<Expr> common = null;
-        for (Expr d : or.terms()) {
+        for (Expr d : disjuncts(or)) {
             List<Expr> c = conjuncts(d);
             if (common == null) {
                 common = new ArrayList<>(c);
@@ -59,6 +59,17 @@ public final class Exprs {
             }
         }
         return common == null ? List.of() : common;
+    }
+
+    /** The terms of a disjunction, flattened. */
+    public static List<Expr> disjuncts(Expr e) {
+        List<Expr> out = new ArrayList<>();
+        if (e instanceof Expr.Or o) {
+            o.terms().forEach(t -> out.addAll(disjuncts(t)));
+        } else {
+            out.add(e);
+        }
+        return out;
     }
 
     public static Expr and(List<Expr> terms) {

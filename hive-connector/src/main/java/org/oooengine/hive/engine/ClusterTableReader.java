@@ -1,0 +1,57 @@
+package org.oooengine.hive.engine;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Consumer;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlType;
+import org.oooengine.hive.sql.exec.TableReader;
+
+/** Scans a table on every node of the cluster at once; stored values become SQL values as chunks arrive. */
+public final class ClusterTableReader implements TableReader {
+    private final ClusterSession cluster;
+
+    public ClusterTableReader(ClusterSession cluster) {
+        this.cluster = cluster;
+    }
+
+    @Override
+    public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
+        String name = table.storage();
+        Schema schema = cluster.manifest(cluster.spec().nodes().get(0).id()).table(name).schema();
+        DataType[] types = new DataType[schema.size()];
+        for (int i = 0; i < types.length; i++) {
+            types[i] = schema.type(i);
+        }
+        List<CompletableFuture<Long>> parts = new ArrayList<>();
+        for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
+            parts.add(cluster.scan(node.id(), name, chunk -> {
+                if (cancel.isCancelled()) {
+                    return;
+                }
+                for (Object[] stored : chunk) {
+                    Object[] row = new Object[types.length];
+                    for (int c = needed.nextSetBit(0); c >= 0 && c < types.length; c = needed.nextSetBit(c + 1)) {
+                        row[c] = SqlType.fromStored(types[c], stored[c]);
+                    }
+                    sink.accept(row);
+                }
+            }));
+        }
+        try {
+            CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            throw new SqlException(SqlException.COMMUNICATION, "scan of " + name + " failed: " + e.getCause().getMessage(), e.getCause());
+        }
+        cancel.check();
+    }
+}

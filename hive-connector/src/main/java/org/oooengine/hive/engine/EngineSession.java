@@ -1,0 +1,173 @@
+package org.oooengine.hive.engine;
+
+import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.SqlType;
+import org.oooengine.hive.sql.StatementResult;
+import org.oooengine.hive.sql.analyze.QueryAnalyzer;
+import org.oooengine.hive.sql.exec.Executor;
+import org.oooengine.hive.sql.exec.TableReader;
+import org.oooengine.hive.sql.parse.HiveSqlParser;
+import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.PlanPrinter;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * One client's session: parses a statement with Hive's parser, then runs it — queries through
+ * the analyzer and the executor; SHOW, DESCRIBE, USE, SET and EXPLAIN here. {@code SET} is not
+ * Hive grammar (Hive's own CLI handles it before parsing), so it is recognised here too.
+ */
+final class EngineSession implements SqlSession {
+    private static final Logger LOG = LogManager.getLogger(EngineSession.class);
+    private static final Pattern SET = Pattern.compile("(?is)\\s*set\\s*(?:([^=\\s]+)\\s*(?:=\\s*(.*?))?)?\\s*;?\\s*");
+
+    private final String user;
+    private final Catalog catalog;
+    private final TableReader reader;
+    private final Map<String, String> settings = new LinkedHashMap<>();
+    private String database;
+
+    EngineSession(String user, String database, Map<String, String> settings, Catalog catalog, TableReader reader) {
+        this.user = user;
+        this.catalog = catalog;
+        this.reader = reader;
+        this.settings.putAll(settings);
+        this.database = database == null ? "default" : useable(database.toLowerCase(Locale.ROOT));
+    }
+
+    @Override
+    public String user() {
+        return user;
+    }
+
+    @Override
+    public String currentDatabase() {
+        return database;
+    }
+
+    @Override
+    public Map<String, String> settings() {
+        return Map.copyOf(settings);
+    }
+
+    @Override
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    @Override
+    public StatementResult execute(String sql, Cancellation cancel) {
+        Matcher set = SET.matcher(sql);
+        if (set.matches()) {
+            return set(set.group(1), set.group(2));
+        }
+        long t0 = System.nanoTime();
+        ASTNode tree = HiveSqlParser.parse(sql);
+        StatementResult r = switch (tree.getType()) {
+            case TOK_QUERY -> query(tree, cancel);
+            case TOK_EXPLAIN -> explain(tree);
+            case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
+            case TOK_SHOWTABLES -> single("tab_name", catalog.tables(database).stream().map(TableInfo::name).toList());
+            case TOK_DESCTABLE -> describe(tree);
+            case TOK_SWITCHDATABASE -> use(tree);
+            default -> throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: statement "
+                    + tree.getText() + " at line " + tree.getLine() + ":" + tree.getCharPositionInLine());
+        };
+        LOG.debug("{}: planned in {} ms", user, (System.nanoTime() - t0) / 1_000_000);
+        return r;
+    }
+
+    private StatementResult query(ASTNode tree, Cancellation cancel) {
+        RelNode plan = new QueryAnalyzer(catalog, database).query(tree);
+        List<Object[]> rows = new Executor(reader, cancel).run(plan);
+        return StatementResult.rows(columns(plan), rows.iterator());
+    }
+
+    static List<ResultColumn> columns(RelNode plan) {
+        List<ResultColumn> out = new ArrayList<>();
+        for (Field f : plan.fields()) {
+            out.add(new ResultColumn(f.name(), f.type()));
+        }
+        return out;
+    }
+
+    private StatementResult explain(ASTNode tree) {
+        ASTNode statement = (ASTNode) tree.getChild(0);
+        if (statement.getType() != TOK_QUERY) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: EXPLAIN of " + statement.getText());
+        }
+        for (int i = 1; i < tree.getChildCount(); i++) {
+            if (tree.getChild(i).getType() == KW_ANALYZE) {
+                throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: EXPLAIN ANALYZE");
+            }
+        }
+        RelNode plan = new QueryAnalyzer(catalog, database).query(statement);
+        return single("Explain", PlanPrinter.lines(plan));
+    }
+
+    private StatementResult describe(ASTNode tree) {
+        ASTNode tab = (ASTNode) tree.getChild(0).getChild(0);
+        String db = tab.getChildCount() > 1 ? tab.getChild(0).getText().toLowerCase(Locale.ROOT) : database;
+        String name = tab.getChild(tab.getChildCount() - 1).getText().toLowerCase(Locale.ROOT);
+        TableInfo t = catalog.table(db, name).orElseThrow(() ->
+                new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + db + "." + name));
+        List<Object[]> rows = new ArrayList<>();
+        for (ResultColumn c : t.columns()) {
+            rows.add(new Object[] {c.name(), c.type().toString(), c.comment()});
+        }
+        return StatementResult.rows(List.of(new ResultColumn("col_name", SqlType.STRING),
+                new ResultColumn("data_type", SqlType.STRING), new ResultColumn("comment", SqlType.STRING)), rows.iterator());
+    }
+
+    private StatementResult use(ASTNode tree) {
+        database = useable(tree.getChild(0).getText().toLowerCase(Locale.ROOT));
+        return StatementResult.update(0);
+    }
+
+    private String useable(String db) {
+        if (!catalog.databases().contains(db)) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + db);
+        }
+        return db;
+    }
+
+    /** {@code SET} lists the settings, {@code SET k} shows one, {@code SET k=v} changes one. */
+    private StatementResult set(String key, String value) {
+        if (key == null) {
+            return single("set", settings.entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        }
+        if (value == null) {
+            String v = settings.get(key);
+            return single("set", List.of(key + "=" + (v == null ? "<undefined>" : v)));
+        }
+        settings.put(key, value.strip());
+        return StatementResult.update(0);
+    }
+
+    private static StatementResult single(String column, List<String> values) {
+        Iterator<Object[]> rows = values.stream().map(v -> new Object[] {v}).iterator();
+        return StatementResult.rows(List.of(new ResultColumn(column, SqlType.STRING)), rows);
+    }
+
+    @Override
+    public void close() {
+        LOG.debug("session of {} closed", user);
+    }
+}

@@ -1,0 +1,74 @@
+package org.oooengine.hive.sql.exec;
+
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import org.oooengine.hive.sql.expr.AggregateCall;
+import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.hive.sql.expr.Exprs;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/** Which columns of each scanned table a plan reads: the others are never converted or kept. */
+final class ColumnUsage {
+    private final Map<RelNode.Scan, BitSet> byScan = new IdentityHashMap<>();
+
+    static Map<RelNode.Scan, BitSet> of(RelNode root) {
+        ColumnUsage u = new ColumnUsage();
+        BitSet all = new BitSet();
+        all.set(0, root.fields().size());
+        u.need(root, all);
+        return u.byScan;
+    }
+
+    private void need(RelNode node, BitSet required) {
+        if (node instanceof RelNode.Scan s) {
+            BitSet b = byScan.computeIfAbsent(s, x -> new BitSet());
+            b.or(required);
+            if (s.filter() != null) {
+                b.or(Exprs.columns(s.filter()));
+            }
+        } else if (node instanceof RelNode.Filter f) {
+            need(f.input(), union(required, Exprs.columns(f.condition())));
+        } else if (node instanceof RelNode.Project p) {
+            BitSet in = new BitSet();
+            required.stream().forEach(i -> in.or(Exprs.columns(p.exprs().get(i))));
+            need(p.input(), in);
+        } else if (node instanceof RelNode.Join j) {
+            int width = j.left().fields().size();
+            BitSet all = (BitSet) required.clone();
+            for (int k : j.leftKeys()) {
+                all.set(k);
+            }
+            for (int k : j.rightKeys()) {
+                all.set(width + k);
+            }
+            if (j.residual() != null) {
+                all.or(Exprs.columns(j.residual()));
+            }
+            need(j.left(), all.get(0, width));
+            need(j.right(), all.get(width, Math.max(width, all.length())));
+        } else if (node instanceof RelNode.Aggregate a) {
+            BitSet in = new BitSet();
+            a.keys().forEach(k -> in.or(Exprs.columns(k)));
+            for (AggregateCall c : a.aggregates()) {
+                if (c.arg() != null) {
+                    in.or(Exprs.columns(c.arg()));
+                }
+            }
+            need(a.input(), in);
+        } else if (node instanceof RelNode.Sort s) {
+            BitSet in = (BitSet) required.clone();
+            s.keys().forEach(k -> in.set(k.column()));
+            need(s.input(), in);
+        } else if (node instanceof RelNode.Limit l) {
+            need(l.input(), required);
+        }
+    }
+
+    private static BitSet union(BitSet a, BitSet b) {
+        BitSet out = (BitSet) a.clone();
+        out.or(b);
+        return out;
+    }
+
+}

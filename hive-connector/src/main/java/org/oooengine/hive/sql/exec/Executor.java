@@ -1,0 +1,181 @@
+package org.oooengine.hive.sql.exec;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.expr.AggregateCall;
+import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.hive.sql.expr.Values;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * Runs a plan on the coordinator: table scans stream in from the {@link TableReader} (filtered
+ * and pruned as they arrive); joins, aggregation and sorting run in memory over the rows that
+ * remain. Checks for cancellation between batches of rows.
+ */
+public final class Executor {
+    private static final int CHECK_EVERY = 4096;
+
+    private final TableReader reader;
+    private final Cancellation cancel;
+    private Map<RelNode.Scan, BitSet> usage;
+
+    public Executor(TableReader reader, Cancellation cancel) {
+        this.reader = reader;
+        this.cancel = cancel;
+    }
+
+    public List<Object[]> run(RelNode root) {
+        usage = ColumnUsage.of(root);
+        return eval(root);
+    }
+
+    private List<Object[]> eval(RelNode node) {
+        cancel.check();
+        if (node instanceof RelNode.Scan s) {
+            return scan(s);
+        } else if (node instanceof RelNode.Filter f) {
+            return filter(eval(f.input()), f.condition());
+        } else if (node instanceof RelNode.Project p) {
+            return project(eval(p.input()), p.exprs());
+        } else if (node instanceof RelNode.Join j) {
+            return HashJoin.run(j, eval(j.left()), eval(j.right()), cancel);
+        } else if (node instanceof RelNode.Aggregate a) {
+            return aggregate(eval(a.input()), a);
+        } else if (node instanceof RelNode.Sort s) {
+            return sort(eval(s.input()), s.keys());
+        } else if (node instanceof RelNode.Limit l) {
+            List<Object[]> in = eval(l.input());
+            int from = (int) Math.min(in.size(), l.offset());
+            return in.subList(from, (int) Math.min(in.size(), from + l.count()));
+        } else if (node instanceof RelNode.Values v) {
+            return v.rows();
+        }
+        throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
+    }
+
+    private List<Object[]> scan(RelNode.Scan s) {
+        List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
+        Expr filter = s.filter();
+        reader.scan(s.table(), usage.getOrDefault(s, new BitSet()), cancel, row -> {
+            if (filter == null || Boolean.TRUE.equals(filter.eval(row))) {
+                out.add(row);
+            }
+        });
+        return out;
+    }
+
+    private List<Object[]> filter(List<Object[]> in, Expr condition) {
+        List<Object[]> out = new ArrayList<>();
+        int n = 0;
+        for (Object[] row : in) {
+            if (++n % CHECK_EVERY == 0) {
+                cancel.check();
+            }
+            if (Boolean.TRUE.equals(condition.eval(row))) {
+                out.add(row);
+            }
+        }
+        return out;
+    }
+
+    private List<Object[]> project(List<Object[]> in, List<Expr> exprs) {
+        List<Object[]> out = new ArrayList<>(in.size());
+        int n = 0;
+        for (Object[] row : in) {
+            if (++n % CHECK_EVERY == 0) {
+                cancel.check();
+            }
+            Object[] r = new Object[exprs.size()];
+            for (int i = 0; i < r.length; i++) {
+                r[i] = exprs.get(i).eval(row);
+            }
+            out.add(r);
+        }
+        return out;
+    }
+
+    private List<Object[]> aggregate(List<Object[]> in, RelNode.Aggregate a) {
+        Map<List<Object>, Group> groups = new LinkedHashMap<>();
+        int n = 0;
+        for (Object[] row : in) {
+            if (++n % CHECK_EVERY == 0) {
+                cancel.check();
+            }
+            Object[] keyValues = new Object[a.keys().size()];
+            List<Object> key = new ArrayList<>(keyValues.length);
+            for (int i = 0; i < keyValues.length; i++) {
+                keyValues[i] = a.keys().get(i).eval(row);
+                key.add(Values.groupKey(keyValues[i]));
+            }
+            groups.computeIfAbsent(key, k -> new Group(keyValues, a.aggregates())).add(row);
+        }
+        if (groups.isEmpty() && a.keys().isEmpty()) {
+            groups.put(List.of(), new Group(new Object[0], a.aggregates()));
+        }
+        List<Object[]> out = new ArrayList<>(groups.size());
+        for (Group g : groups.values()) {
+            out.add(g.result());
+        }
+        return out;
+    }
+
+    private static final class Group {
+        private final Object[] keys;
+        private final AggregateCall.Accumulator[] accumulators;
+
+        Group(Object[] keys, List<AggregateCall> calls) {
+            this.keys = keys;
+            this.accumulators = calls.stream().map(AggregateCall::newAccumulator).toArray(AggregateCall.Accumulator[]::new);
+        }
+
+        void add(Object[] row) {
+            for (AggregateCall.Accumulator acc : accumulators) {
+                acc.add(row);
+            }
+        }
+
+        Object[] result() {
+            Object[] r = new Object[keys.length + accumulators.length];
+            System.arraycopy(keys, 0, r, 0, keys.length);
+            for (int i = 0; i < accumulators.length; i++) {
+                r[keys.length + i] = accumulators[i].result();
+            }
+            return r;
+        }
+    }
+
+    private List<Object[]> sort(List<Object[]> in, List<RelNode.SortKey> keys) {
+        Comparator<Object[]> order = (x, y) -> 0;
+        for (RelNode.SortKey k : keys) {
+            Comparator<Object[]> one = (x, y) -> {
+                Object a = x[k.column()];
+                Object b = y[k.column()];
+                if (a == null || b == null) {
+                    if (a == b) {
+                        return 0;
+                    }
+                    return (a == null) == k.nullsFirst() ? -1 : 1;
+                }
+                int c = Values.compare(a, b);
+                return k.ascending() ? c : -c;
+            };
+            order = order.thenComparing(one);
+        }
+        List<Object[]> out = new ArrayList<>(in);
+        out.sort(order);
+        cancel.check();
+        return out;
+    }
+
+    /** Rows kept per hash key; shared by the join. */
+    static Map<List<Object>, List<Object[]>> newTable(int expected) {
+        return new HashMap<>(Math.max(16, expected * 4 / 3));
+    }
+}

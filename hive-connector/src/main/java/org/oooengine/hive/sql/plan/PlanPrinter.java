@@ -1,0 +1,67 @@
+package org.oooengine.hive.sql.plan;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.oooengine.hive.sql.expr.Expr;
+
+/** A plan as an indented tree, one operator per line, for EXPLAIN. */
+public final class PlanPrinter {
+    private PlanPrinter() {
+    }
+
+    public static List<String> lines(RelNode root) {
+        List<String> out = new ArrayList<>();
+        print(root, "", out);
+        return out;
+    }
+
+    private static void print(RelNode n, String indent, List<String> out) {
+        out.add(indent + describe(n));
+        for (RelNode c : inputs(n)) {
+            print(c, indent + "  ", out);
+        }
+    }
+
+    private static List<RelNode> inputs(RelNode n) {
+        if (n instanceof RelNode.Filter f) {
+            return List.of(f.input());
+        } else if (n instanceof RelNode.Project p) {
+            return List.of(p.input());
+        } else if (n instanceof RelNode.Join j) {
+            return List.of(j.left(), j.right());
+        } else if (n instanceof RelNode.Aggregate a) {
+            return List.of(a.input());
+        } else if (n instanceof RelNode.Sort s) {
+            return List.of(s.input());
+        } else if (n instanceof RelNode.Limit l) {
+            return List.of(l.input());
+        }
+        return List.of();
+    }
+
+    private static String describe(RelNode n) {
+        if (n instanceof RelNode.Scan s) {
+            return "Scan " + s.table().database() + "." + s.table().name()
+                    + (s.alias().equals(s.table().name()) ? "" : " AS " + s.alias())
+                    + (s.filter() == null ? "" : " WHERE " + Expr.describe(s.filter()));
+        } else if (n instanceof RelNode.Filter f) {
+            return "Filter " + Expr.describe(f.condition());
+        } else if (n instanceof RelNode.Project p) {
+            return "Project " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
+        } else if (n instanceof RelNode.Join j) {
+            return "HashJoin " + j.kind() + (j.leftKeys().length == 0 ? ""
+                    : " ON left" + Arrays.toString(j.leftKeys()) + " = right" + Arrays.toString(j.rightKeys()))
+                    + (j.residual() == null ? "" : " AND " + Expr.describe(j.residual()));
+        } else if (n instanceof RelNode.Aggregate a) {
+            return "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " " + a.aggregates();
+        } else if (n instanceof RelNode.Sort s) {
+            return "Sort " + s.keys().stream().map(k -> "#" + k.column() + (k.ascending() ? " asc" : " desc"))
+                    .collect(Collectors.joining(", "));
+        } else if (n instanceof RelNode.Limit l) {
+            return "Limit " + (l.offset() > 0 ? l.offset() + ", " : "") + l.count();
+        }
+        return "Values " + ((RelNode.Values) n).rows().size() + " rows";
+    }
+}
