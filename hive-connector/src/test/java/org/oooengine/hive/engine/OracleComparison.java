@@ -12,12 +12,12 @@ import java.util.List;
  * dates, CHAR padding ignored. Ordered
  * queries compare row by row; others as sorted lists.
  */
-final class OracleComparison {
+public final class OracleComparison {
     private OracleComparison() {
     }
 
     /** Null when equal, else what differs. */
-    static String difference(List<Object[]> ours, List<Object[]> expected, boolean ordered) {
+    public static String difference(List<Object[]> ours, List<Object[]> expected, boolean ordered) {
         if (ours.size() != expected.size()) {
             return "row count " + ours.size() + ", expected " + expected.size() + sample(ours, expected);
         }

@@ -31,7 +31,7 @@ import org.oooengine.hive.sql.StatementResult;
  * cluster at SF 0.1: every query on the pass list returns exactly DuckDB's rows for the same text;
  * every other query fails with "not supported yet: ..." and never answers wrongly.
  */
-class TpchQueriesTest {
+public class TpchQueriesTest {
     /** SF 0.1 as the pass list promises; -Dooo.test.sf=0.01 for a quick run while developing. */
     static final double SCALE_FACTOR = Double.parseDouble(System.getProperty("ooo.test.sf", "0.1"));
     private static TpchCluster tpch;
@@ -55,7 +55,7 @@ class TpchQueriesTest {
         }
     }
 
-    static String text(String resource) throws IOException {
+    public static String text(String resource) throws IOException {
         try (InputStream in = TpchQueriesTest.class.getResourceAsStream("/" + resource)) {
             if (in == null) {
                 throw new IOException("missing test resource " + resource);

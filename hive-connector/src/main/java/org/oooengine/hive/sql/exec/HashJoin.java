@@ -32,11 +32,9 @@ final class HashJoin {
         boolean keepRight = j.kind() == RelNode.JoinKind.RIGHT || j.kind() == RelNode.JoinKind.FULL;
         Set<Object[]> matchedRight = keepRight ? java.util.Collections.newSetFromMap(new IdentityHashMap<>()) : Set.of();
         List<Object[]> out = new ArrayList<>();
-        int n = 0;
         for (Object[] l : left) {
-            if (++n % 4096 == 0) {
-                cancel.check();
-            }
+            // per outer row: a cross join may do a whole table's work for each
+            cancel.check();
             List<Object[]> candidates = j.kind() == RelNode.JoinKind.CROSS ? right : matches(table, key(l, j.leftKeys()));
             boolean matched = false;
             for (Object[] r : candidates) {

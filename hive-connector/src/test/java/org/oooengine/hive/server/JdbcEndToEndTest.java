@@ -1,0 +1,184 @@
+package org.oooengine.hive.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.engine.OracleComparison;
+import org.oooengine.hive.engine.TpchQueriesTest;
+
+/**
+ * A user's JDBC session against the real engine: the real Hive JDBC driver, the HiveServer2
+ * endpoint, the SQL engine and a two-node cluster holding TPC-H — catalog and metadata calls,
+ * a TPC-H query checked against DuckDB, settings, EXPLAIN, a syntax error, a construct we do
+ * not support yet, and the cancel of a long query.
+ */
+class JdbcEndToEndTest {
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+    private static HiveServer2Endpoint endpoint;
+    private static IsolatedHiveDriver driver;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-jdbc-test", 2, 0.01, TpchTable.getTables());
+        engine = new ClusterSqlEngine(tpch.session);
+        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0));
+        driver = new IsolatedHiveDriver();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try (AutoCloseable t = tpch; AutoCloseable e = engine; AutoCloseable s = endpoint) {
+            // endpoint, engine, then the cluster
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl", "analyst", null);
+    }
+
+    private static List<Object[]> rows(ResultSet rs) throws SQLException {
+        List<Object[]> out = new ArrayList<>();
+        int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+            Object[] row = new Object[n];
+            for (int i = 0; i < n; i++) {
+                row[i] = rs.getObject(i + 1);
+            }
+            out.add(row);
+        }
+        return out;
+    }
+
+    @Test
+    void showTablesAndDescribeListTheCatalog() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SHOW TABLES")) {
+                while (rs.next()) {
+                    tables.add(rs.getString(1));
+                }
+            }
+            assertTrue(tables.containsAll(List.of("customer", "lineitem", "nation", "orders", "part", "partsupp",
+                    "region", "supplier")), tables.toString());
+            try (ResultSet rs = st.executeQuery("DESCRIBE lineitem")) {
+                assertTrue(rs.next());
+                assertEquals("l_orderkey", rs.getString(1));
+                assertEquals("bigint", rs.getString(2));
+            }
+            DatabaseMetaData md = c.getMetaData();
+            try (ResultSet rs = md.getColumns(null, "default", "lineitem", "l_extendedprice")) {
+                assertTrue(rs.next());
+                assertEquals(Types.DECIMAL, rs.getInt("DATA_TYPE"));
+                assertEquals(15, rs.getInt("COLUMN_SIZE"));
+                assertEquals(2, rs.getInt("DECIMAL_DIGITS"));
+            }
+        }
+    }
+
+    @Test
+    void tpchQ3OverJdbcMatchesDuckDb() throws Exception {
+        String sql = TpchQueriesTest.text("queries/tpch/q03.sql");
+        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
+            assertEquals("revenue", rs.getMetaData().getColumnLabel(2));
+            List<Object[]> ours = rows(rs);
+            assertEquals(10, ours.size());
+            assertTrue(ours.get(0)[1] instanceof BigDecimal, "revenue arrives as a DECIMAL");
+            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), true));
+        }
+    }
+
+    @Test
+    void settingsAndExplain() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            assertEquals(0, st.executeUpdate("SET ooo.execution.mode=daemon"));
+            try (ResultSet rs = st.executeQuery("SET ooo.execution.mode")) {
+                assertTrue(rs.next());
+                assertEquals("ooo.execution.mode=daemon", rs.getString(1));
+            }
+            try (ResultSet rs = st.executeQuery("EXPLAIN SELECT n_name, r_name FROM nation JOIN region ON n_regionkey = r_regionkey")) {
+                StringBuilder plan = new StringBuilder();
+                while (rs.next()) {
+                    plan.append(rs.getString(1)).append('\n');
+                }
+                assertTrue(plan.toString().contains("HashJoin INNER"), plan.toString());
+                assertTrue(plan.toString().contains("Scan default.region"), plan.toString());
+            }
+            SQLException noDb = assertThrows(SQLException.class, () -> st.execute("USE nosuchdb"));
+            assertTrue(noDb.getMessage().contains("database does not exist: nosuchdb"), noDb.getMessage());
+        }
+    }
+
+    @Test
+    void syntaxErrorNamesTheTokenAndPosition() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> st.executeQuery("SELECT n_name FORM nation"));
+            assertEquals("42000", e.getSQLState());
+            assertTrue(e.getMessage().contains("line 1:"), e.getMessage());
+            assertTrue(e.getMessage().contains("nation"), e.getMessage());
+            // the session is still usable
+            try (ResultSet rs = st.executeQuery("SELECT count(*) FROM region")) {
+                assertTrue(rs.next());
+                assertEquals(5, rs.getLong(1));
+            }
+        }
+    }
+
+    @Test
+    void unsupportedConstructIsRefusedByName() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            SQLException e = assertThrows(SQLException.class, () -> st.executeQuery(
+                    "SELECT n_name FROM nation WHERE n_regionkey IN (SELECT r_regionkey FROM region)"));
+            assertEquals("0A000", e.getSQLState());
+            assertTrue(e.getMessage().contains("not supported yet: subquery in an expression at line 1:"), e.getMessage());
+            SQLException unknown = assertThrows(SQLException.class, () -> st.executeQuery("SELECT nope FROM nation"));
+            assertTrue(unknown.getMessage().contains("unknown column 'nope' at line 1:7"), unknown.getMessage());
+        }
+    }
+
+    @Test
+    void cancelStopsALongQuery() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            // 60,000 x 60,000 pairs: minutes of work, no rows kept
+            CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+                try {
+                    st.executeQuery("SELECT count(*) FROM lineitem a, lineitem b WHERE a.l_orderkey + b.l_orderkey < 0");
+                    return null;
+                } catch (SQLException e) {
+                    return e;
+                }
+            });
+            Thread.sleep(1500);
+            long t0 = System.nanoTime();
+            st.cancel();
+            Throwable t = outcome.get(30, TimeUnit.SECONDS);
+            assertTrue(t instanceof SQLException, "the cancelled query failed: " + t);
+            assertTrue((System.nanoTime() - t0) / 1e9 < 10, "cancel took effect promptly");
+        }
+        // the engine serves the next statement
+        try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM nation")) {
+            assertTrue(rs.next());
+            assertEquals(25, rs.getLong(1));
+        }
+    }
+
+}
