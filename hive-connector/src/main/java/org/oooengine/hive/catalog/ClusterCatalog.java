@@ -60,7 +60,9 @@ public final class ClusterCatalog implements Catalog {
         for (StoreManifest.ColumnMeta c : t.columns()) {
             columns.add(new ResultColumn(c.name().toLowerCase(Locale.ROOT), SqlType.of(DataType.parse(c.type()))));
         }
-        return new TableInfo(DEFAULT_DATABASE, t.name(), columns, t.primaryKey(), t.name(),
+        List<String> indexed = t.indexes() == null ? List.of()
+                : t.indexes().stream().map(ix -> ix.columns().get(0)).distinct().toList();
+        return new TableInfo(DEFAULT_DATABASE, t.name(), columns, t.primaryKey(), indexed, t.name(),
                 Map.of("rows", Long.toString(t.rows())), "");
     }
 }

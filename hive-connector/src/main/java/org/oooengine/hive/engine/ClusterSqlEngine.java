@@ -3,11 +3,13 @@ package org.oooengine.hive.engine;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.sql.SqlEngine;
 import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.optimizer.cost.Calibration;
 
 /** The SQL engine over a running cluster: its tables are the catalog, its nodes serve the scans. */
 public final class ClusterSqlEngine implements SqlEngine {
@@ -15,26 +17,35 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final boolean ownsCluster;
     private final Catalog catalog;
     private final ClusterTableReader reader;
+    private final ClusterIndexJoinRunner indexJoins;
+    private final ClusterJoinChooser chooser;
 
+    /** An engine over a cluster without a calibration: join methods are chosen by a fixed rule. */
     public ClusterSqlEngine(ClusterSession cluster) {
-        this(cluster, false);
+        this(cluster, Optional.empty(), false);
     }
 
-    private ClusterSqlEngine(ClusterSession cluster, boolean ownsCluster) {
+    private ClusterSqlEngine(ClusterSession cluster, Optional<Calibration> calibration, boolean ownsCluster) {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
         this.catalog = new ClusterCatalog(cluster);
         this.reader = new ClusterTableReader(cluster);
+        this.indexJoins = new ClusterIndexJoinRunner(cluster);
+        this.chooser = new ClusterJoinChooser(cluster, calibration);
     }
 
-    /** Connects to the cluster described in {@code clusterDir} as its coordinator. */
+    /**
+     * Connects to the cluster described in {@code clusterDir} as its coordinator; the optimizer
+     * plans joins when the cluster has been calibrated ({@code ooo calibrate --cluster}).
+     */
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout) {
-        return new ClusterSqlEngine(ClusterSession.open(clusterDir, "coordinator", timeout), true);
+        return new ClusterSqlEngine(ClusterSession.open(clusterDir, "coordinator", timeout),
+                Calibration.read(clusterDir), true);
     }
 
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, reader);
+        return new EngineSession(user, database, settings, catalog, reader, indexJoins, chooser);
     }
 
     @Override

@@ -23,6 +23,7 @@ import org.oooengine.hive.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.QueryAnalyzer;
 import org.oooengine.hive.sql.exec.Executor;
+import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
 import org.oooengine.hive.sql.plan.Field;
@@ -41,13 +42,18 @@ final class EngineSession implements SqlSession {
     private final String user;
     private final Catalog catalog;
     private final TableReader reader;
+    private final IndexJoinRunner indexJoins;
+    private final ClusterJoinChooser chooser;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String database;
 
-    EngineSession(String user, String database, Map<String, String> settings, Catalog catalog, TableReader reader) {
+    EngineSession(String user, String database, Map<String, String> settings, Catalog catalog, TableReader reader,
+                  IndexJoinRunner indexJoins, ClusterJoinChooser chooser) {
         this.user = user;
         this.catalog = catalog;
         this.reader = reader;
+        this.indexJoins = indexJoins;
+        this.chooser = chooser;
         this.settings.putAll(settings);
         this.database = database == null ? "default" : useable(database.toLowerCase(Locale.ROOT));
     }
@@ -95,9 +101,13 @@ final class EngineSession implements SqlSession {
     }
 
     private StatementResult query(ASTNode tree, Cancellation cancel) {
-        RelNode plan = new QueryAnalyzer(catalog, database).query(tree);
-        List<Object[]> rows = new Executor(reader, cancel).run(plan);
+        RelNode plan = analyzer().query(tree);
+        List<Object[]> rows = new Executor(reader, indexJoins, cancel).run(plan);
         return StatementResult.rows(columns(plan), rows.iterator());
+    }
+
+    private QueryAnalyzer analyzer() {
+        return new QueryAnalyzer(catalog, database, chooser.forSettings(settings));
     }
 
     static List<ResultColumn> columns(RelNode plan) {
@@ -118,7 +128,7 @@ final class EngineSession implements SqlSession {
                 throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: EXPLAIN ANALYZE");
             }
         }
-        RelNode plan = new QueryAnalyzer(catalog, database).query(statement);
+        RelNode plan = analyzer().query(statement);
         return single("Explain", PlanPrinter.lines(plan));
     }
 

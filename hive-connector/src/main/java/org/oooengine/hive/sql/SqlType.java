@@ -62,6 +62,18 @@ public record SqlType(Kind kind, int precision, int scale) {
         };
     }
 
+    /** A value as the engine stores it for a column of this type (scaled long, epoch day) as SQL sees it. */
+    public Object fromStored(Object stored) {
+        if (stored == null) {
+            return null;
+        }
+        return switch (kind) {
+            case DECIMAL -> BigDecimal.valueOf((Long) stored, scale);
+            case DATE -> LocalDate.ofEpochDay((Integer) stored);
+            default -> stored;
+        };
+    }
+
     public boolean isNumeric() {
         return kind == Kind.INT || kind == Kind.BIGINT || kind == Kind.DOUBLE || kind == Kind.DECIMAL;
     }

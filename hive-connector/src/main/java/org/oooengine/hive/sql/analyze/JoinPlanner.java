@@ -5,10 +5,12 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.sql.expr.Expr;
 import org.oooengine.hive.sql.expr.Exprs;
 import org.oooengine.hive.sql.expr.ScalarFunction;
 import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.JoinChooser;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
@@ -16,13 +18,15 @@ import org.oooengine.hive.sql.plan.RelNode;
  * conjunct on one relation filters it before any join (a scan applies it while reading); the
  * relations are then joined left-deep in FROM order, each next relation preferring one linked to
  * those joined by an equality, and each conjunct is applied at the first join where all its
- * columns are present — as a hash key when it equates the two sides.
+ * columns are present — as a hash key when it equates the two sides. When the group is a chain
+ * the engine's index join can run and the {@link JoinChooser} prefers it, the whole group is one
+ * index join instead.
  */
 final class JoinPlanner {
     private JoinPlanner() {
     }
 
-    static RelNode plan(List<RelNode> leaves, List<ASTNode> conditions) {
+    static RelNode plan(List<RelNode> leaves, List<ASTNode> conditions, JoinChooser chooser) {
         List<Field> all = new ArrayList<>();
         int[] offset = new int[leaves.size() + 1];
         for (int i = 0; i < leaves.size(); i++) {
@@ -40,7 +44,7 @@ final class JoinPlanner {
                 Exprs.commonConjuncts(or).stream().filter(x -> !conjuncts.contains(x)).forEach(conjuncts::add);
             }
         }
-        return new JoinPlanner.Group(leaves, offset, conjuncts).plan();
+        return new JoinPlanner.Group(leaves, offset, conjuncts, all).plan(chooser);
     }
 
     /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */
@@ -80,11 +84,13 @@ final class JoinPlanner {
         private final List<RelNode> leaves;
         private final int[] offset;
         private final List<Expr> pending;
+        private final List<Field> fields;
 
-        Group(List<RelNode> leaves, int[] offset, List<Expr> conjuncts) {
+        Group(List<RelNode> leaves, int[] offset, List<Expr> conjuncts, List<Field> fields) {
             this.leaves = new ArrayList<>(leaves);
             this.offset = offset;
             this.pending = new ArrayList<>(conjuncts);
+            this.fields = fields;
         }
 
         private int leafOf(int column) {
@@ -101,8 +107,12 @@ final class JoinPlanner {
             return out;
         }
 
-        RelNode plan() {
+        RelNode plan(JoinChooser chooser) {
             pushDownSingleLeafConjuncts();
+            RelNode indexJoin = indexJoin(chooser);
+            if (indexJoin != null) {
+                return indexJoin;
+            }
             int n = leaves.size();
             int[] position = new int[offset[n]];
             Arrays.fill(position, -1);
@@ -136,6 +146,28 @@ final class JoinPlanner {
                 current = new RelNode.Filter(current, Exprs.and(pending.stream().map(c -> Exprs.remap(c, i -> position[i])).toList()));
             }
             return current;
+        }
+
+        /**
+         * The whole group as one index join on the nodes, when it has that shape and the chooser
+         * wants it; every condition is applied again above it (the join's range may be wider).
+         */
+        private RelNode indexJoin(JoinChooser chooser) {
+            JoinSpec spec = IndexJoinMatcher.match(leaves, offset, pending);
+            RelNode.IndexJoin join = spec == null ? null : chooser.choose(spec, fields);
+            if (join == null) {
+                return null;
+            }
+            List<Expr> conditions = new ArrayList<>();
+            for (int i = 0; i < leaves.size(); i++) {
+                Expr f = ((RelNode.Scan) leaves.get(i)).filter();
+                int shift = offset[i];
+                if (f != null) {
+                    conditions.add(Exprs.remap(f, x -> x + shift));
+                }
+            }
+            conditions.addAll(pending);
+            return conditions.isEmpty() ? join : new RelNode.Filter(join, Exprs.and(conditions));
         }
 
         private RelNode place(RelNode leaf, int index, int at, int[] position, BitSet joined) {

@@ -15,6 +15,7 @@ import org.oooengine.hive.sql.expr.AggregateCall;
 import org.oooengine.hive.sql.expr.Expr;
 import org.oooengine.hive.sql.expr.Exprs;
 import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.JoinChooser;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
@@ -27,15 +28,17 @@ public final class QueryAnalyzer {
     private final Catalog catalog;
     private final String database;
     private final Map<String, ASTNode> commonTables;
+    private final JoinChooser chooser;
 
-    public QueryAnalyzer(Catalog catalog, String database) {
-        this(catalog, database, Map.of());
+    public QueryAnalyzer(Catalog catalog, String database, JoinChooser chooser) {
+        this(catalog, database, Map.of(), chooser);
     }
 
-    private QueryAnalyzer(Catalog catalog, String database, Map<String, ASTNode> commonTables) {
+    private QueryAnalyzer(Catalog catalog, String database, Map<String, ASTNode> commonTables, JoinChooser chooser) {
         this.catalog = catalog;
         this.database = database;
         this.commonTables = commonTables;
+        this.chooser = chooser;
     }
 
     /** The plan of a {@code TOK_QUERY}; its fields are the select list's columns. */
@@ -49,7 +52,7 @@ public final class QueryAnalyzer {
             for (ASTNode sub : Ast.children(cte)) {
                 visible.put(Ast.name(Ast.child(sub, 1)), Ast.child(sub, 0));
             }
-            return new QueryAnalyzer(catalog, database, visible).body(query);
+            return new QueryAnalyzer(catalog, database, visible, chooser).body(query);
         }
         return body(query);
     }
@@ -105,7 +108,7 @@ public final class QueryAnalyzer {
         List<ASTNode> joinConditions = new ArrayList<>();
         collectInnerJoin(rel, leaves, joinConditions);
         joinConditions.addAll(conditions);
-        return JoinPlanner.plan(leaves, joinConditions);
+        return JoinPlanner.plan(leaves, joinConditions, chooser);
     }
 
     private void collectInnerJoin(ASTNode rel, List<RelNode> leaves, List<ASTNode> conditions) {

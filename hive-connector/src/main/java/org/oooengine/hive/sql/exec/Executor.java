@@ -16,18 +16,21 @@ import org.oooengine.hive.sql.plan.RelNode;
 
 /**
  * Runs a plan on the coordinator: table scans stream in from the {@link TableReader} (filtered
- * and pruned as they arrive); joins, aggregation and sorting run in memory over the rows that
- * remain. Checks for cancellation between batches of rows.
+ * and pruned as they arrive), index joins from the nodes through the {@link IndexJoinRunner};
+ * hash joins, aggregation and sorting run in memory over the rows that remain. Checks for
+ * cancellation between batches of rows.
  */
 public final class Executor {
     private static final int CHECK_EVERY = 4096;
 
     private final TableReader reader;
+    private final IndexJoinRunner indexJoins;
     private final Cancellation cancel;
     private Map<RelNode.Scan, BitSet> usage;
 
-    public Executor(TableReader reader, Cancellation cancel) {
+    public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel) {
         this.reader = reader;
+        this.indexJoins = indexJoins;
         this.cancel = cancel;
     }
 
@@ -56,6 +59,8 @@ public final class Executor {
             return in.subList(from, (int) Math.min(in.size(), from + l.count()));
         } else if (node instanceof RelNode.Values v) {
             return v.rows();
+        } else if (node instanceof RelNode.IndexJoin j) {
+            return indexJoin(j);
         }
         throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
     }
@@ -68,6 +73,20 @@ public final class Executor {
                 out.add(row);
             }
         });
+        return out;
+    }
+
+    private List<Object[]> indexJoin(RelNode.IndexJoin j) {
+        List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
+        int width = j.fields().size();
+        indexJoins.run(j.spec(), cancel, stored -> {
+            Object[] row = new Object[width];
+            for (int i = 0; i < width; i++) {
+                row[i] = j.fields().get(i).type().fromStored(stored[i]);
+            }
+            out.add(row);
+        });
+        cancel.check();
         return out;
     }
 

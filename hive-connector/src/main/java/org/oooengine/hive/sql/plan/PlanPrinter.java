@@ -61,6 +61,16 @@ public final class PlanPrinter {
                     .collect(Collectors.joining(", "));
         } else if (n instanceof RelNode.Limit l) {
             return "Limit " + (l.offset() > 0 ? l.offset() + ", " : "") + l.count();
+        } else if (n instanceof RelNode.IndexJoin j) {
+            StringBuilder b = new StringBuilder("IndexJoin " + j.choice() + ": " + j.spec().outerTable()
+                    + (j.spec().outerAlias().equals(j.spec().outerTable()) ? "" : " AS " + j.spec().outerAlias())
+                    + " WHERE " + j.spec().outerRange().column() + " BETWEEN " + j.spec().outerRange().low()
+                    + " AND " + j.spec().outerRange().high());
+            for (var p : j.spec().probes()) {
+                b.append(", probe ").append(p.table()).append(p.alias().equals(p.table()) ? "" : " AS " + p.alias())
+                        .append(" ON ").append(p.alias()).append('.').append(p.column()).append(" = ").append(p.from());
+            }
+            return b.toString();
         }
         return "Values " + ((RelNode.Values) n).rows().size() + " rows";
     }

@@ -2,6 +2,7 @@ package org.oooengine.hive.sql.plan;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.expr.AggregateCall;
 import org.oooengine.hive.sql.expr.Expr;
@@ -67,6 +68,16 @@ public sealed interface RelNode {
         public List<Field> fields() {
             return input.fields();
         }
+    }
+
+    /**
+     * A chain of inner joins the engine runs as an index nested-loop join on the nodes: the outer
+     * table's rows in a range of an indexed column, then probe after probe (see {@link JoinSpec}).
+     * Rows come in {@code fields} order: the joined tables' columns as written in FROM.
+     *
+     * @param choice why this method, e.g. the optimizer's plan and estimate
+     */
+    record IndexJoin(JoinSpec spec, List<Field> fields, String choice) implements RelNode {
     }
 
     /** Literal rows (a SELECT without FROM, VALUES). */

@@ -1,0 +1,24 @@
+package org.oooengine.hive.engine;
+
+import java.util.function.Consumer;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.exec.IndexJoinRunner;
+import org.oooengine.optimizer.JoinOptimizer;
+
+/** Runs an index join out of order on every node at once, with the optimizer's in-flight budget per node. */
+final class ClusterIndexJoinRunner implements IndexJoinRunner {
+    private final ClusterSession cluster;
+
+    ClusterIndexJoinRunner(ClusterSession cluster) {
+        this.cluster = cluster;
+    }
+
+    @Override
+    public void run(JoinSpec spec, Cancellation cancel, Consumer<Object[]> sink) {
+        cancel.check();
+        cluster.join(spec, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, sink::accept);
+    }
+}
