@@ -133,6 +133,27 @@ public class TpchQueriesTest {
         }
     }
 
+    /** Subquery semantics at the edges, each against DuckDB: NULL in NOT IN, empty and correlated subqueries. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "SELECT n_name FROM nation WHERE n_nationkey NOT IN (SELECT CASE WHEN r_regionkey = 0 THEN NULL ELSE r_regionkey END FROM region)",
+        "SELECT n_name FROM nation WHERE n_nationkey NOT IN (SELECT r_regionkey FROM region)",
+        "SELECT n_name FROM nation WHERE EXISTS (SELECT 1 FROM region WHERE r_regionkey > 10)",
+        "SELECT n_name FROM nation WHERE NOT EXISTS (SELECT 1 FROM region WHERE r_regionkey = n_regionkey AND r_name LIKE 'A%')",
+        "SELECT n_name, (n_nationkey) AS k FROM nation WHERE n_nationkey > (SELECT max(r_regionkey) FROM region WHERE r_regionkey > 10)",
+        "SELECT s_name FROM supplier s WHERE s_acctbal > (SELECT avg(c_acctbal) FROM customer c WHERE c.c_nationkey = s.s_nationkey)",
+        "SELECT r_name FROM region WHERE r_regionkey IN (SELECT n_regionkey FROM nation WHERE n_name LIKE 'C%')"})
+    void subqueryEdgesMatchDuckDb(String sql) throws Exception {
+        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), false), sql);
+    }
+
+    @Test
+    void scalarSubqueryWithSeveralRowsIsAnError() {
+        SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,
+                () -> run("SELECT n_name FROM nation WHERE n_regionkey = (SELECT r_regionkey FROM region)"));
+        assertEquals("21000", e.sqlState());
+    }
+
     @Test
     void passListHoldsTheQueriesTheEngineMustRun() throws Exception {
         assertTrue(passList().containsAll(Set.of("q01", "q03", "q05", "q06", "q10", "q12", "q14", "q19")));

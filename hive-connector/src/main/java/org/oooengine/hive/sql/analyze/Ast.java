@@ -87,6 +87,32 @@ final class Ast {
         return b.toString();
     }
 
+    /** A new node (for rewriting a subquery); children are shared, not copied. */
+    static ASTNode node(int type, String text, List<ASTNode> children) {
+        ASTNode n = new ASTNode(new org.antlr.runtime.CommonToken(type, text));
+        children.forEach(n::addChild);
+        return n;
+    }
+
+    /** Whether {@code n} or a node under it is a subquery expression. */
+    static boolean containsSubquery(ASTNode n) {
+        if (n.getType() == org.apache.hadoop.hive.ql.parse.HiveParser.TOK_SUBQUERY_EXPR) {
+            return true;
+        }
+        return children(n).stream().anyMatch(Ast::containsSubquery);
+    }
+
+    /** The top-level conjuncts of a condition (its AND tree flattened). */
+    static List<ASTNode> conjuncts(ASTNode condition) {
+        List<ASTNode> out = new ArrayList<>();
+        if (condition.getType() == org.apache.hadoop.hive.ql.parse.HiveParser.KW_AND) {
+            children(condition).forEach(c -> out.addAll(conjuncts(c)));
+        } else {
+            out.add(condition);
+        }
+        return out;
+    }
+
     static SqlException error(String sqlState, String message, ASTNode at) {
         return new SqlException(sqlState, message + position(at));
     }

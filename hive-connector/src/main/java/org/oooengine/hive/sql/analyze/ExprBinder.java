@@ -269,6 +269,12 @@ final class ExprBinder {
         return new Expr.Call(f, List.of(both[0], both[1]), SqlType.BOOLEAN);
     }
 
+    /** {@code a = b}, operands brought to comparable types. */
+    static Expr equal(Expr a, Expr b, ASTNode at) {
+        Expr[] both = comparable(a, b, at);
+        return new Expr.Call(ScalarFunction.EQ, List.of(both[0], both[1]), SqlType.BOOLEAN);
+    }
+
     /** Brings two operands to types that compare: text beside a date is read as a date, beside a number as a number. */
     private static Expr[] comparable(Expr a, Expr b, ASTNode at) {
         SqlType.Kind x = a.type().kind();

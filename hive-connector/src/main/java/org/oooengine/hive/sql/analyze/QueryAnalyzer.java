@@ -70,9 +70,24 @@ public final class QueryAnalyzer {
         checkSupported(insert);
         ASTNode from = Ast.find(query, TOK_FROM);
         ASTNode where = Ast.find(insert, TOK_WHERE);
-        List<ASTNode> conditions = where == null ? List.of() : List.of(Ast.child(where, 0));
+        List<ASTNode> conditions = new ArrayList<>();
+        List<ASTNode> withSubqueries = new ArrayList<>();
+        if (where != null) {
+            for (ASTNode c : Ast.conjuncts(Ast.child(where, 0))) {
+                (Ast.containsSubquery(c) ? withSubqueries : conditions).add(c);
+            }
+        }
         RelNode input = from == null ? oneRow(conditions) : fromClause(Ast.child(from, 0), conditions);
-        return new SelectAnalyzer(input, insert).plan();
+        SubqueryPlanner subqueries = new SubqueryPlanner(this);
+        for (ASTNode c : withSubqueries) {
+            input = subqueries.apply(input, c);
+        }
+        return new SelectAnalyzer(input, insert, subqueries).plan();
+    }
+
+    /** A FROM clause planned without conditions: what a correlated subquery's columns are. */
+    RelNode fromOnly(ASTNode rel) {
+        return fromClause(rel, List.of());
     }
 
     private static void checkSupported(ASTNode insert) {
@@ -98,8 +113,9 @@ public final class QueryAnalyzer {
 
     private RelNode oneRow(List<ASTNode> conditions) {
         RelNode values = new RelNode.Values(List.of(), List.<Object[]>of(new Object[0]));
-        return conditions.isEmpty() ? values : new RelNode.Filter(values,
-                new ExprBinder(new Scope(List.of())).condition(conditions.get(0)));
+        ExprBinder binder = new ExprBinder(new Scope(List.of()));
+        return conditions.isEmpty() ? values
+                : new RelNode.Filter(values, Exprs.and(conditions.stream().map(binder::condition).toList()));
     }
 
     /** The FROM clause with the WHERE conditions: inner joins are planned together with them. */
@@ -182,10 +198,12 @@ public final class QueryAnalyzer {
         private final ASTNode insert;
         private final ASTNode select;
         private final List<ASTNode> orderKeys;
+        private final SubqueryPlanner subqueries;
 
-        SelectAnalyzer(RelNode input, ASTNode insert) {
+        SelectAnalyzer(RelNode input, ASTNode insert, SubqueryPlanner subqueries) {
             this.input = input;
             this.insert = insert;
+            this.subqueries = subqueries;
             ASTNode s = Ast.find(insert, TOK_SELECT);
             this.select = s != null ? s : Ast.find(insert, TOK_SELECTDI);
             ASTNode order = Ast.find(insert, TOK_ORDERBY);
@@ -210,7 +228,17 @@ public final class QueryAnalyzer {
                 rows = g.node();
                 binder = g.binder();
                 if (having != null) {
-                    rows = new RelNode.Filter(rows, binder.condition(Ast.child(having, 0)));
+                    List<Expr> plain = new ArrayList<>();
+                    for (ASTNode c : Ast.conjuncts(Ast.child(having, 0))) {
+                        if (Ast.containsSubquery(c)) {
+                            rows = subqueries.applyToGroups(rows, c, g::afterGrouping);
+                        } else {
+                            plain.add(binder.condition(c));
+                        }
+                    }
+                    if (!plain.isEmpty()) {
+                        rows = new RelNode.Filter(rows, Exprs.and(plain));
+                    }
                 }
             } else if (having != null) {
                 throw Ast.error(SqlException.SYNTAX, "HAVING without GROUP BY or aggregates", having);
@@ -402,7 +430,7 @@ public final class QueryAnalyzer {
         }
 
         /** An aggregate or a grouping expression becomes an output column; any other column reference is an error. */
-        private Expr afterGrouping(ASTNode n) {
+        Expr afterGrouping(ASTNode n) {
             if (ExprBinder.isAggregate(n)) {
                 int i = aggregates.indexOf(input.aggregate(n));
                 return new Expr.Column(keys.size() + i, aggregates.get(i).type());

@@ -62,6 +62,8 @@ final class ColumnUsage {
             need(s.input(), in);
         } else if (node instanceof RelNode.Limit l) {
             need(l.input(), required);
+        } else if (node instanceof RelNode.SingleRow s) {
+            need(s.input(), required);
         }
     }
 

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.expr.AggregateCall;
 import org.oooengine.hive.sql.expr.Expr;
 import org.oooengine.hive.sql.expr.Values;
@@ -61,6 +62,8 @@ public final class Executor {
             return v.rows();
         } else if (node instanceof RelNode.IndexJoin j) {
             return indexJoin(j);
+        } else if (node instanceof RelNode.SingleRow s) {
+            return singleRow(eval(s.input()), s.fields().size());
         }
         throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
     }
@@ -88,6 +91,13 @@ public final class Executor {
         });
         cancel.check();
         return out;
+    }
+
+    private static List<Object[]> singleRow(List<Object[]> rows, int width) {
+        if (rows.size() > 1) {
+            throw new SqlException("21000", "a scalar subquery returned " + rows.size() + " rows, not one");
+        }
+        return rows.isEmpty() ? List.<Object[]>of(new Object[width]) : rows;
     }
 
     private List<Object[]> filter(List<Object[]> in, Expr condition) {

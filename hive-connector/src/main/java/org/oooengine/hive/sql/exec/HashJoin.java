@@ -12,7 +12,8 @@ import org.oooengine.hive.sql.plan.RelNode;
 /**
  * An in-memory hash join: the right side's rows in a table by their key values, the left side
  * probing it; the residual condition over the joined row. Outer joins pad the unmatched side
- * with nulls. A null key never matches (SQL equality). A cross join pairs every row.
+ * with nulls; semi and anti joins pass a left row once or not at all. A null key never matches
+ * (SQL equality). A cross join pairs every row.
  */
 final class HashJoin {
     private HashJoin() {
@@ -22,32 +23,51 @@ final class HashJoin {
         int lw = j.left().fields().size();
         int rw = j.right().fields().size();
         Map<List<Object>, List<Object[]>> table = Executor.newTable(right.size());
+        boolean rightHasNullKey = false;
         for (Object[] r : right) {
             List<Object> key = key(r, j.rightKeys());
             if (key != null) {
                 table.computeIfAbsent(key, k -> new ArrayList<>(1)).add(r);
+            } else {
+                rightHasNullKey = true;
             }
         }
-        boolean keepLeft = j.kind() == RelNode.JoinKind.LEFT || j.kind() == RelNode.JoinKind.FULL;
-        boolean keepRight = j.kind() == RelNode.JoinKind.RIGHT || j.kind() == RelNode.JoinKind.FULL;
+        RelNode.JoinKind kind = j.kind();
+        if (kind == RelNode.JoinKind.ANTI_NULL_AWARE && rightHasNullKey) {
+            return List.of(); // x NOT IN (..., NULL, ...) is never true
+        }
+        boolean keepLeft = kind == RelNode.JoinKind.LEFT || kind == RelNode.JoinKind.FULL;
+        boolean keepRight = kind == RelNode.JoinKind.RIGHT || kind == RelNode.JoinKind.FULL;
         Set<Object[]> matchedRight = keepRight ? java.util.Collections.newSetFromMap(new IdentityHashMap<>()) : Set.of();
         List<Object[]> out = new ArrayList<>();
         for (Object[] l : left) {
             // per outer row: a cross join may do a whole table's work for each
             cancel.check();
-            List<Object[]> candidates = j.kind() == RelNode.JoinKind.CROSS ? right : matches(table, key(l, j.leftKeys()));
+            List<Object> leftKey = key(l, j.leftKeys());
+            if (kind == RelNode.JoinKind.ANTI_NULL_AWARE && leftKey == null) {
+                if (right.isEmpty()) {
+                    out.add(l);
+                }
+                continue;
+            }
+            List<Object[]> candidates = kind == RelNode.JoinKind.CROSS ? right : matches(table, leftKey);
             boolean matched = false;
             for (Object[] r : candidates) {
                 Object[] row = concat(l, r, lw, rw);
                 if (j.residual() == null || Boolean.TRUE.equals(j.residual().eval(row))) {
-                    out.add(row);
                     matched = true;
+                    if (kind.leftOnly()) {
+                        break;
+                    }
+                    out.add(row);
                     if (keepRight) {
                         matchedRight.add(r);
                     }
                 }
             }
-            if (!matched && keepLeft) {
+            if (kind == RelNode.JoinKind.SEMI ? matched : kind.leftOnly() && !matched) {
+                out.add(l);
+            } else if (!matched && keepLeft) {
                 out.add(concat(l, null, lw, rw));
             }
         }

@@ -37,6 +37,8 @@ public final class PlanPrinter {
             return List.of(s.input());
         } else if (n instanceof RelNode.Limit l) {
             return List.of(l.input());
+        } else if (n instanceof RelNode.SingleRow s) {
+            return List.of(s.input());
         }
         return List.of();
     }
@@ -61,6 +63,8 @@ public final class PlanPrinter {
                     .collect(Collectors.joining(", "));
         } else if (n instanceof RelNode.Limit l) {
             return "Limit " + (l.offset() > 0 ? l.offset() + ", " : "") + l.count();
+        } else if (n instanceof RelNode.SingleRow) {
+            return "SingleRow";
         } else if (n instanceof RelNode.IndexJoin j) {
             StringBuilder b = new StringBuilder("IndexJoin " + j.choice() + ": " + j.spec().outerTable()
                     + (j.spec().outerAlias().equals(j.spec().outerTable()) ? "" : " AS " + j.spec().outerAlias())

@@ -31,19 +31,40 @@ public sealed interface RelNode {
     record Project(RelNode input, List<Expr> exprs, List<Field> fields) implements RelNode {
     }
 
-    enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS }
+    /**
+     * SEMI keeps a left row that has a match (EXISTS, IN), ANTI one that has none (NOT EXISTS);
+     * ANTI_NULL_AWARE is NOT IN: no row passes if the right side has a null key, nor one whose
+     * own key is null.
+     */
+    enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS, SEMI, ANTI, ANTI_NULL_AWARE;
+
+        /** Whether the output is the left side's columns only. */
+        public boolean leftOnly() {
+            return this == SEMI || this == ANTI || this == ANTI_NULL_AWARE;
+        }
+    }
 
     /**
      * An equi-join on {@code leftKeys[i] = rightKeys[i]} (none for a cross join) with a residual
-     * condition over the joined row (may be null).
+     * condition over the joined row, left columns then right ones (may be null).
      */
     record Join(RelNode left, RelNode right, JoinKind kind, int[] leftKeys, int[] rightKeys, Expr residual)
             implements RelNode {
         @Override
         public List<Field> fields() {
             List<Field> out = new ArrayList<>(left.fields());
-            out.addAll(right.fields());
+            if (!kind.leftOnly()) {
+                out.addAll(right.fields());
+            }
             return out;
+        }
+    }
+
+    /** A scalar subquery's rows: one passes; none is one row of nulls; more is an error. */
+    record SingleRow(RelNode input) implements RelNode {
+        @Override
+        public List<Field> fields() {
+            return input.fields();
         }
     }
 

@@ -1,0 +1,265 @@
+package org.oooengine.hive.sql.analyze;
+
+import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.function.Function;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.hive.sql.expr.Exprs;
+import org.oooengine.hive.sql.expr.ScalarFunction;
+import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * Subqueries in WHERE (and HAVING) become joins, so they run once rather than per row:
+ * {@code [NOT] EXISTS} a semi (anti) join, {@code x [NOT] IN (subquery)} a semi (null-aware
+ * anti) join on x, and a scalar subquery a join with its single row — or, when correlated, with
+ * the subquery grouped by its correlation columns. A correlated subquery's conditions on the
+ * outer query's columns are lifted out of it and become the join's conditions; the rest of the
+ * subquery is planned like any query.
+ */
+final class SubqueryPlanner {
+    private enum Kind { EXISTS, IN, SCALAR }
+
+    /** The subquery planned without its correlated conditions, and those conditions over (outer row, subquery row). */
+    private record Decorrelated(RelNode right, List<Expr> conditions, boolean correlated) {
+    }
+
+    private final QueryAnalyzer analyzer;
+
+    SubqueryPlanner(QueryAnalyzer analyzer) {
+        this.analyzer = analyzer;
+    }
+
+    /** {@code input} filtered by one conjunct that holds a subquery; the result has input's columns. */
+    RelNode apply(RelNode input, ASTNode conjunct) {
+        boolean negated = conjunct.getType() == KW_NOT && Ast.child(conjunct, 0).getType() == TOK_SUBQUERY_EXPR;
+        ASTNode sub = negated ? Ast.child(conjunct, 0) : conjunct;
+        if (sub.getType() == TOK_SUBQUERY_EXPR) {
+            ASTNode op = Ast.child(sub, 0);
+            int kind = op.getChildCount() == 0 ? -1 : Ast.child(op, 0).getType();
+            if (kind == KW_EXISTS) {
+                Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.EXISTS, sub);
+                return JoinPlanner.join(input, d.right(), negated ? RelNode.JoinKind.ANTI : RelNode.JoinKind.SEMI,
+                        d.conditions());
+            }
+            if (kind == KW_IN) {
+                return in(input, sub, negated);
+            }
+        }
+        ASTNode scalar = onlySubquery(conjunct);
+        return scalarComparison(input, conjunct, scalar);
+    }
+
+    private RelNode in(RelNode input, ASTNode sub, boolean negated) {
+        Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.IN, sub);
+        if (negated && d.correlated()) {
+            throw Ast.notSupported("NOT IN with a correlated subquery", sub);
+        }
+        int width = input.fields().size();
+        int value = d.right().fields().size() - 1;
+        Expr lhs = new ExprBinder(new Scope(input.fields())).bind(Ast.child(sub, 2));
+        List<Expr> conditions = new ArrayList<>(d.conditions());
+        conditions.add(ExprBinder.equal(lhs, new Expr.Column(width + value, d.right().fields().get(value).type()), sub));
+        return JoinPlanner.join(input, d.right(), negated ? RelNode.JoinKind.ANTI_NULL_AWARE : RelNode.JoinKind.SEMI,
+                conditions);
+    }
+
+    /** A comparison with a scalar subquery: joined to its value, filtered, then back to input's columns. */
+    private RelNode scalarComparison(RelNode input, ASTNode conjunct, ASTNode sub) {
+        Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.SCALAR, sub);
+        RelNode joined = JoinPlanner.join(input, d.right(), d.correlated() ? RelNode.JoinKind.INNER : RelNode.JoinKind.CROSS,
+                d.conditions());
+        int width = input.fields().size();
+        int value = width + d.right().fields().size() - 1;
+        Field v = joined.fields().get(value);
+        Expr condition = new ExprBinder(new Scope(joined.fields(), width),
+                n -> n == sub ? new Expr.Column(value, v.type()) : null).condition(conjunct);
+        return keepColumns(new RelNode.Filter(joined, condition), width);
+    }
+
+    /** HAVING with an uncorrelated scalar subquery: the aggregated rows joined to its value, then filtered. */
+    RelNode applyToGroups(RelNode groups, ASTNode conjunct, Function<ASTNode, Expr> grouping) {
+        ASTNode sub = onlySubquery(conjunct);
+        RelNode right = new RelNode.SingleRow(singleColumn(analyzer.query(Ast.child(sub, 1)), sub));
+        RelNode joined = JoinPlanner.join(groups, right, RelNode.JoinKind.CROSS, List.of());
+        int width = groups.fields().size();
+        Field v = joined.fields().get(width);
+        Expr condition = new ExprBinder(new Scope(joined.fields()),
+                n -> n == sub ? new Expr.Column(width, v.type()) : grouping.apply(n)).condition(conjunct);
+        return keepColumns(new RelNode.Filter(joined, condition), width);
+    }
+
+    private static ASTNode onlySubquery(ASTNode conjunct) {
+        List<ASTNode> found = new ArrayList<>();
+        collectSubqueries(conjunct, found);
+        if (found.size() != 1 || Ast.child(found.get(0), 0).getChildCount() != 0) {
+            throw Ast.notSupported(found.size() > 1 ? "several subqueries in one condition"
+                    : "a subquery inside OR, NOT or CASE", conjunct);
+        }
+        return found.get(0);
+    }
+
+    private static void collectSubqueries(ASTNode n, List<ASTNode> out) {
+        if (n.getType() == TOK_SUBQUERY_EXPR) {
+            out.add(n);
+            return;
+        }
+        Ast.children(n).forEach(c -> collectSubqueries(c, out));
+    }
+
+    private static RelNode keepColumns(RelNode rows, int width) {
+        List<Expr> columns = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            columns.add(new Expr.Column(i, rows.fields().get(i).type()));
+        }
+        return new RelNode.Project(rows, columns, rows.fields().subList(0, width));
+    }
+
+    private static RelNode singleColumn(RelNode plan, ASTNode at) {
+        if (plan.fields().size() != 1) {
+            throw Ast.error(SqlException.SYNTAX, "the subquery must return one column, not " + plan.fields().size(), at);
+        }
+        return plan;
+    }
+
+    /**
+     * The subquery with its conditions on outer columns lifted out. Uncorrelated: planned as it is.
+     * Correlated: its select list becomes the inner columns those conditions read (then, for IN
+     * and scalar subqueries, its own select item); a scalar subquery is grouped by them.
+     */
+    private Decorrelated decorrelate(RelNode input, ASTNode query, Kind kind, ASTNode at) {
+        if (query.getType() != TOK_QUERY || Ast.find(query, TOK_FROM) == null || Ast.find(query, TOK_CTE) != null) {
+            throw Ast.notSupported("this form of subquery", at);
+        }
+        ASTNode insert = Ast.find(query, TOK_INSERT);
+        ASTNode where = Ast.find(insert, TOK_WHERE);
+        int width = input.fields().size();
+        List<Field> innerFields = analyzer.fromOnly(Ast.child(Ast.find(query, TOK_FROM), 0)).fields();
+        List<Field> both = new ArrayList<>(input.fields());
+        both.addAll(innerFields);
+        List<ASTNode> local = new ArrayList<>();
+        List<ASTNode> lifted = new ArrayList<>();
+        TreeSet<Integer> innerColumns = new TreeSet<>();
+        for (ASTNode c : where == null ? List.<ASTNode>of() : Ast.conjuncts(Ast.child(where, 0))) {
+            if (Ast.containsSubquery(c) || bindsAlone(c, innerFields)) {
+                local.add(c);
+                continue;
+            }
+            Expr e = new ExprBinder(new Scope(both, width)).condition(c);
+            lifted.add(c);
+            Exprs.columns(e).stream().filter(i -> i >= width).forEach(i -> innerColumns.add(i - width));
+        }
+        if (lifted.isEmpty()) {
+            RelNode plan = analyzer.query(query);
+            if (kind != Kind.EXISTS) {
+                plan = singleColumn(plan, at);
+            }
+            return new Decorrelated(kind == Kind.SCALAR ? new RelNode.SingleRow(plan) : plan, List.of(), false);
+        }
+        boolean aggregates = Ast.find(insert, TOK_GROUPBY) != null || Ast.find(insert, TOK_HAVING) != null
+                || Ast.find(insert, TOK_LIMIT) != null || Ast.find(insert, TOK_SELECTDI) != null;
+        if (aggregates) {
+            throw Ast.notSupported("a correlated subquery with GROUP BY, HAVING, DISTINCT or LIMIT", at);
+        }
+        List<ASTNode> select = new ArrayList<>();
+        List<ASTNode> keys = new ArrayList<>();
+        for (int i : innerColumns) {
+            Field f = innerFields.get(i);
+            select.add(Ast.node(TOK_SELEXPR, "TOK_SELEXPR", List.of(columnRef(f))));
+            keys.add(columnRef(f));
+        }
+        ASTNode selectList = Ast.find(insert, TOK_SELECT);
+        if (kind != Kind.EXISTS) {
+            if (selectList.getChildCount() != 1) {
+                throw Ast.error(SqlException.SYNTAX, "the subquery must return one column", at);
+            }
+            select.add(Ast.child(selectList, 0));
+        }
+        List<ASTNode> insertChildren = new ArrayList<>();
+        insertChildren.add(Ast.find(insert, TOK_DESTINATION));
+        insertChildren.add(Ast.node(TOK_SELECT, "TOK_SELECT", select));
+        if (!local.isEmpty()) {
+            insertChildren.add(Ast.node(TOK_WHERE, "TOK_WHERE", List.of(and(local))));
+        }
+        if (kind == Kind.SCALAR) {
+            checkAggregate(Ast.child(selectList, 0), at);
+            insertChildren.add(Ast.node(TOK_GROUPBY, "TOK_GROUPBY", keys));
+        }
+        ASTNode rewritten = Ast.node(TOK_QUERY, "TOK_QUERY", List.of(Ast.find(query, TOK_FROM),
+                Ast.node(TOK_INSERT, "TOK_INSERT", insertChildren)));
+        RelNode planned = analyzer.query(rewritten);
+        // the lifted conditions name the inner columns as the subquery did: keep their qualifiers
+        List<Field> named = new ArrayList<>();
+        for (int i : innerColumns) {
+            named.add(innerFields.get(i));
+        }
+        for (int i = named.size(); i < planned.fields().size(); i++) {
+            named.add(new Field(null, "$subquery", planned.fields().get(i).type()));
+        }
+        RelNode right = rename(planned, named);
+        List<Field> outerAndRight = new ArrayList<>(input.fields());
+        outerAndRight.addAll(right.fields());
+        List<Expr> conditions = new ArrayList<>();
+        for (ASTNode c : lifted) {
+            Expr e = new ExprBinder(new Scope(outerAndRight, width)).condition(c);
+            if (kind == Kind.SCALAR && !isEquality(e)) {
+                throw Ast.notSupported("a correlated scalar subquery whose condition on the outer query is not an equality", c);
+            }
+            conditions.add(e);
+        }
+        return new Decorrelated(right, conditions, true);
+    }
+
+    private static boolean bindsAlone(ASTNode condition, List<Field> fields) {
+        try {
+            new ExprBinder(new Scope(fields)).condition(condition);
+            return true;
+        } catch (SqlException e) {
+            if (SqlException.UNKNOWN_COLUMN.equals(e.sqlState()) || SqlException.UNKNOWN_TABLE.equals(e.sqlState())) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    /** count() of an empty group is 0, not null; a join with the groups cannot give that. */
+    private static void checkAggregate(ASTNode item, ASTNode at) {
+        if (item.toStringTree().contains("count")) {
+            throw Ast.notSupported("count in a correlated scalar subquery", at);
+        }
+    }
+
+    private static boolean isEquality(Expr e) {
+        return e instanceof Expr.Call c && c.function() == ScalarFunction.EQ;
+    }
+
+    private static ASTNode and(List<ASTNode> terms) {
+        ASTNode out = terms.get(0);
+        for (int i = 1; i < terms.size(); i++) {
+            out = Ast.node(KW_AND, "and", List.of(out, terms.get(i)));
+        }
+        return out;
+    }
+
+    private static ASTNode columnRef(Field f) {
+        ASTNode name = Ast.node(Identifier, f.name(), List.of());
+        if (f.qualifier() == null) {
+            return Ast.node(TOK_TABLE_OR_COL, "TOK_TABLE_OR_COL", List.of(name));
+        }
+        ASTNode q = Ast.node(TOK_TABLE_OR_COL, "TOK_TABLE_OR_COL", List.of(Ast.node(Identifier, f.qualifier(), List.of())));
+        return Ast.node(DOT, ".", List.of(q, name));
+    }
+
+    private static RelNode rename(RelNode plan, List<Field> fields) {
+        List<Expr> columns = new ArrayList<>();
+        for (int i = 0; i < fields.size(); i++) {
+            columns.add(new Expr.Column(i, fields.get(i).type()));
+        }
+        return new RelNode.Project(plan, columns, fields);
+    }
+}
