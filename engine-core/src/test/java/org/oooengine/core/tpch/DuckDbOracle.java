@@ -74,16 +74,21 @@ public final class DuckDbOracle implements AutoCloseable {
 
     /** Every row of the query in the order DuckDB returns it, as JDBC objects. */
     public List<Object[]> rows(String sql) throws Exception {
-        List<Object[]> out = new ArrayList<>();
         try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                Object[] row = new Object[n];
-                for (int i = 0; i < n; i++) {
-                    row[i] = rs.getObject(i + 1);
-                }
-                out.add(row);
+            return rows(rs);
+        }
+    }
+
+    /** The rest of a result set, as JDBC objects (any JDBC driver's). */
+    public static List<Object[]> rows(ResultSet rs) throws java.sql.SQLException {
+        List<Object[]> out = new ArrayList<>();
+        int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+            Object[] row = new Object[n];
+            for (int i = 0; i < n; i++) {
+                row[i] = rs.getObject(i + 1);
             }
+            out.add(row);
         }
         return out;
     }

@@ -21,6 +21,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.engine.OracleComparison;
 import org.oooengine.hive.engine.TpchQueriesTest;
@@ -56,19 +57,6 @@ class JdbcEndToEndTest {
         return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl", "analyst", null);
     }
 
-    private static List<Object[]> rows(ResultSet rs) throws SQLException {
-        List<Object[]> out = new ArrayList<>();
-        int n = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-            Object[] row = new Object[n];
-            for (int i = 0; i < n; i++) {
-                row[i] = rs.getObject(i + 1);
-            }
-            out.add(row);
-        }
-        return out;
-    }
-
     @Test
     void showTablesAndDescribeListTheCatalog() throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement()) {
@@ -100,7 +88,7 @@ class JdbcEndToEndTest {
         String sql = TpchQueriesTest.text("queries/tpch/q03.sql");
         try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery(sql)) {
             assertEquals("revenue", rs.getMetaData().getColumnLabel(2));
-            List<Object[]> ours = rows(rs);
+            List<Object[]> ours = DuckDbOracle.rows(rs);
             assertEquals(10, ours.size());
             assertTrue(ours.get(0)[1] instanceof BigDecimal, "revenue arrives as a DECIMAL");
             assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), true));
