@@ -20,9 +20,13 @@ import picocli.CommandLine.Spec;
                 ClusterCommand.Route.class})
 final class ClusterCommand {
 
+    /** A local cluster's SQL endpoint admits clients without a password, so it listens on loopback only. */
+    static final String SQL_HOST = "127.0.0.1";
+
     @Command(name = "start", mixinStandardHelpOptions = true,
-            description = {"Start N node daemons (creating cluster.json and a secret on first start) and wait until all answer.",
-                    "Logs go to <cluster-dir>/logs/<node>.log."})
+            description = {"Start N node daemons (creating cluster.json and a secret on first start) and wait until all answer, "
+                    + "then the coordinator: the SQL endpoint (ooo server) for ooo sql, beeline and JDBC clients.",
+                    "Logs go to <cluster-dir>/logs/<node>.log and logs/coordinator.log."})
     static final class Start implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -48,6 +52,15 @@ final class ClusterCommand {
         @Option(names = "--buffered-io", description = "nodes read through the OS page cache instead of direct I/O")
         boolean bufferedIo;
 
+        @Option(names = "--sql-port", paramLabel = "P",
+                description = "port of the SQL endpoint on 127.0.0.1, 0 for none (default: " + LocalCluster.DEFAULT_SQL_PORT
+                        + ", or a free port when that one is taken)")
+        Integer sqlPort;
+
+        @Option(names = "--sql-heap", defaultValue = "1g", paramLabel = "SIZE",
+                description = "heap of the coordinator JVM, which joins and aggregates query results (default: ${DEFAULT-VALUE})")
+        String sqlHeap;
+
         @Option(names = "--answer-delay-us", defaultValue = "0", paramLabel = "D",
                 description = "every node holds each answer back D microseconds: an emulated network round trip "
                         + "between the processes of this one machine (default: ${DEFAULT-VALUE})")
@@ -70,6 +83,18 @@ final class ClusterCommand {
                 throw new ParameterException(spec.commandLine(), "--node-heap must be a JVM size such as 512m or 2g, got '"
                         + heap + "'");
             }
+            if (!sqlHeap.matches("\\d+[kKmMgG]?")) {
+                throw new ParameterException(spec.commandLine(), "--sql-heap must be a JVM size such as 512m or 2g, got '"
+                        + sqlHeap + "'");
+            }
+            if (sqlPort != null && (sqlPort < 0 || sqlPort > 65535)) {
+                throw new ParameterException(spec.commandLine(), "--sql-port must be in 0..65535, got " + sqlPort);
+            }
+            if (sqlPort != null && sqlPort > 0 && !LocalCluster.portFree(SQL_HOST, sqlPort)) {
+                // Found out before any node starts, rather than after.
+                throw new IllegalArgumentException("--sql-port " + sqlPort + " on " + SQL_HOST
+                        + " is in use by another process; pick another");
+            }
             if (answerDelayUs < 0) {
                 throw new ParameterException(spec.commandLine(), "--answer-delay-us must be 0 or more, got " + answerDelayUs);
             }
@@ -83,12 +108,47 @@ final class ClusterCommand {
             PrintWriter out = spec.commandLine().getOut();
             out.printf("cluster %s: %d nodes up (%s)%n", c.dir(), s.nodes().size(),
                     String.join(", ", s.nodes().stream().map(n -> n.id() + " " + n.host() + ":" + n.port()).toList()));
+            out.flush();
+            String url = sqlPort != null && sqlPort == 0 ? null : startCoordinator(c);
+            if (url != null) {
+                out.printf("coordinator up: %s (no password: anyone on this machine can connect)%n", url);
+            }
             out.printf("load data with: ooo load tpch --sf 1 --cluster %s%n", c.dir());
+            if (url != null) {
+                out.printf("query it with: ooo sql --cluster %s%n", c.dir());
+            }
             return 0;
+        }
+
+        /** Starts the SQL endpoint; if that fails, the nodes go down too, so a start is all or nothing. */
+        private String startCoordinator(LocalCluster c) throws Exception {
+            PrintWriter err = spec.commandLine().getErr();
+            int port = sqlPort != null ? sqlPort : LocalCluster.DEFAULT_SQL_PORT;
+            if (sqlPort == null && !LocalCluster.portFree(SQL_HOST, port)) {
+                // Another cluster (or server) has the default: this one still gets SQL, on a port of its own.
+                port = freePort();
+                err.printf("note: port %d is taken; the SQL endpoint listens on %d instead%n",
+                        LocalCluster.DEFAULT_SQL_PORT, port);
+            }
+            err.println("starting the coordinator (SQL endpoint)...");
+            err.flush();
+            try {
+                return c.startCoordinator(SQL_HOST, port, sqlHeap);
+            } catch (Exception e) {
+                c.stop();
+                throw e;
+            }
+        }
+
+        private static int freePort() throws java.io.IOException {
+            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(SQL_HOST))) {
+                return s.getLocalPort();
+            }
         }
     }
 
-    @Command(name = "stop", mixinStandardHelpOptions = true, description = "Stop every node of the cluster (SIGTERM, then SIGKILL after 10 s).")
+    @Command(name = "stop", mixinStandardHelpOptions = true,
+            description = "Stop the coordinator and every node of the cluster (SIGTERM, then SIGKILL after 10 s).")
     static final class Stop implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -105,7 +165,8 @@ final class ClusterCommand {
         }
     }
 
-    @Command(name = "status", mixinStandardHelpOptions = true, description = "Show each node's process, health, partitions and uptime.")
+    @Command(name = "status", mixinStandardHelpOptions = true,
+            description = "Show each node's process, health, partitions and uptime, and the coordinator's JDBC URL.")
     static final class Status implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -131,7 +192,12 @@ final class ClusterCommand {
                         s.uptimeSeconds() == null ? "-" : String.format(Locale.ROOT, "%.0f s", s.uptimeSeconds()),
                         s.rows().isEmpty() ? "-" : s.rows().toString());
             }
-            return status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
+            // The JSON lines stay one per node; the coordinator shows in the table only.
+            var coordinator = new LocalCluster(dir).coordinatorStatus();
+            coordinator.ifPresent(c -> out.printf("%ncoordinator (SQL): %s, pid %s, %s%n", c.state(),
+                    c.pid() == null ? "-" : c.pid(), c.url()));
+            boolean coordinatorUp = coordinator.map(c -> c.state().equals("up")).orElse(true);
+            return coordinatorUp && status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
         }
     }
 

@@ -6,12 +6,12 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
 import picocli.CommandLine.ScopeType;
 
-/** The {@code ooo} command: loads stores, runs join benchmarks, calibrates the machine. */
+/** The {@code ooo} command: loads stores, runs join benchmarks, calibrates the machine, serves and runs SQL. */
 @Command(name = "ooo", mixinStandardHelpOptions = true, scope = ScopeType.INHERIT, versionProvider = OooCli.Version.class,
         description = "OoO Engine: an out-of-order query engine for selective joins.",
         subcommands = {LoadCommand.class, BenchCommand.class, CalibrateCommand.class, QuickstartCommand.class,
                 ClusterCommand.class, NodeCommand.class, MrCommand.class, ExportCommand.class, AnalyzeCommand.class,
-                ExplainCommand.class})
+                ExplainCommand.class, ServerCommand.class, SqlCommand.class})
 public final class OooCli {
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

@@ -31,6 +31,8 @@ import picocli.CommandLine.Spec;
                 + "refuses direct I/O.",
                 "Then start a local cluster (--nodes, default 4), load the same data hash-partitioned over it and "
                         + "compare the distributed modes ooo, ooo-local and inorder.",
+                "Last, start the cluster's coordinator and run a few SQL queries (TPC-H Q6, a selective join) through "
+                        + "the Hive JDBC driver.",
                 "About two minutes at the default scale factor."})
 final class QuickstartCommand implements Callable<Integer> {
     private static final List<Double> SELECTIVITIES = List.of(0.01, 0.001, 0.0001);
@@ -60,6 +62,9 @@ final class QuickstartCommand implements Callable<Integer> {
     int nodes;
 
     private static final List<Double> CLUSTER_SELECTIVITIES = List.of(0.01, 0.001);
+
+    /** The coordinator joins and aggregates what the nodes send; SF 0.1 needs little. */
+    private static final String COORDINATOR_HEAP = "1g";
 
     /** Smaller than the SF 0.1 tables, so probes go to the disk. */
     private static final int COLD_BUFFER_POOL_MB = 8;
@@ -183,16 +188,50 @@ final class QuickstartCommand implements Callable<Integer> {
                 out.println("the cluster returned the same rows as the single node");
             }
             out.flush();
-            return exitCode;
+            return exitCode == 0 ? querySql(cluster) : exitCode;
         } finally {
             cluster.stop();
             if (!keep) {
                 Directories.deleteRecursively(clusterDir);
-            } else {
-                err.printf("the cluster directory stays in %s; start it again with: ooo cluster start --dir %s%n",
-                        clusterDir, clusterDir);
             }
+            printHowToConnect(clusterDir);
         }
+    }
+
+    /** Starts the coordinator beside the nodes and sends it SQL the way any JDBC client would. */
+    private int querySql(LocalCluster cluster) throws Exception {
+        PrintWriter err = spec.commandLine().getErr();
+        err.printf("%nstarting the coordinator (SQL endpoint) and querying it through the Hive JDBC driver...%n");
+        err.flush();
+        int port;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            port = s.getLocalPort();
+        }
+        String url = cluster.startCoordinator(ClusterCommand.SQL_HOST, port, COORDINATOR_HEAP);
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("%nSQL on the cluster at %s:%n", url);
+        return QuickstartSql.run(url, out, err);
+    }
+
+    /** The cluster is stopped by now: how to start it again and connect, or how to keep one. */
+    private void printHowToConnect(Path keptDir) {
+        PrintWriter out = spec.commandLine().getOut();
+        // The temporary directory is gone without --keep: suggest one of the user's own.
+        Path clusterDir = keep ? keptDir : Path.of("ooo-cluster");
+        out.println();
+        if (keep) {
+            out.printf("the cluster directory stays in %s; start it again (nodes and SQL endpoint) with:%n", clusterDir);
+            out.printf("  ./ooo cluster start --dir %s%n", clusterDir);
+        } else {
+            out.println("to query a cluster yourself, start one and load it (or rerun the quickstart with --keep):");
+            out.printf("  ./ooo cluster start --dir %s%n", clusterDir);
+            out.printf("  ./ooo load tpch --sf %s --cluster %s%n", Format.number(scaleFactor), clusterDir);
+        }
+        out.println("then connect with the SQL shell:");
+        out.printf("  ./ooo sql --cluster %s%n", clusterDir);
+        out.printf("or with beeline or any JDBC client (port as 'ooo cluster status --dir %s' shows):%n", clusterDir);
+        out.printf("  beeline -u '%s'%n", LocalCluster.jdbcUrl(ClusterCommand.SQL_HOST, LocalCluster.DEFAULT_SQL_PORT));
+        out.flush();
     }
 
     /** Cold unless --warm; warm after all where the filesystem refuses direct I/O. */

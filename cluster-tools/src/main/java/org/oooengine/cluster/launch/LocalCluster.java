@@ -22,12 +22,16 @@ import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.RemoteException;
 
 /**
- * The local launcher: N node daemons as separate JVMs on loopback, with their pid files under
- * {@code run/} and their logs under {@code logs/} of the cluster directory.
+ * The local launcher: N node daemons as separate JVMs on loopback, and optionally the coordinator
+ * ({@code ooo server}, the SQL endpoint) beside them, with their pid files under {@code run/} and
+ * their logs under {@code logs/} of the cluster directory.
  */
 public final class LocalCluster {
     public static final int DEFAULT_BASE_PORT = 7101;
     public static final int DEFAULT_NODES = 4;
+    public static final int DEFAULT_SQL_PORT = 10000;
+    /** The coordinator's name for its pid, log and URL files; no node is called so. */
+    public static final String COORDINATOR = "coordinator";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
 
@@ -44,6 +48,10 @@ public final class LocalCluster {
     /** One node as {@code status} reports it. */
     public record NodeStatus(String node, String address, Long pid, String state, Double uptimeSeconds,
                              Map<String, Long> rows) {
+    }
+
+    /** The coordinator as {@code status} reports it: state is up, not answering or down. */
+    public record CoordinatorStatus(String url, Long pid, String state) {
     }
 
     /**
@@ -66,10 +74,12 @@ public final class LocalCluster {
             spec.write(dir);
             ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
         }
-        for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            Optional<ProcessHandle> running = runningProcess(n.id());
+        List<String> members = new ArrayList<>(spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList());
+        members.add(COORDINATOR);
+        for (String member : members) {
+            Optional<ProcessHandle> running = runningProcess(member);
             if (running.isPresent()) {
-                throw new ClusterException("the cluster in " + dir + " is already running (node " + n.id() + ", pid "
+                throw new ClusterException("the cluster in " + dir + " is already running (" + member + ", pid "
                         + running.get().pid() + "); stop it first with: ooo cluster stop --dir " + dir);
             }
         }
@@ -95,6 +105,13 @@ public final class LocalCluster {
     }
 
     private Process launch(ClusterSpec.NodeSpec n, String heap, List<String> nodeArgs) throws IOException {
+        List<String> args = new ArrayList<>(List.of("node", "--cluster", dir.toString(), "--id", n.id()));
+        args.addAll(nodeArgs);
+        return launch(n.id(), heap, args);
+    }
+
+    /** Starts {@code ooo <args>} as a background JVM logging to logs/<name>.log, its pid in run/<name>.pid. */
+    private Process launch(String name, String heap, List<String> oooArgs) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The same JVM flags as this process (module opens the engine needs), with the node's heap.
@@ -107,15 +124,97 @@ public final class LocalCluster {
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.oooengine.cluster.cli.OooCli");
-        cmd.addAll(List.of("node", "--cluster", dir.toString(), "--id", n.id()));
-        cmd.addAll(nodeArgs);
-        Path log = dir.resolve("logs").resolve(n.id() + ".log");
+        cmd.addAll(oooArgs);
+        Path log = dir.resolve("logs").resolve(name + ".log");
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putIfAbsent("OOO_LOG_LEVEL", "info");
         Process p = pb.start();
-        Files.writeString(pidFile(n.id()), p.pid() + "\n");
+        Files.writeString(pidFile(name), p.pid() + "\n");
         return p;
+    }
+
+    /**
+     * Starts the coordinator ({@code ooo server}, unauthenticated, as befits a local cluster) beside
+     * the running nodes, waits until its port accepts connections and records its JDBC URL for
+     * {@code ooo sql --cluster} and {@code status}. Returns that URL.
+     */
+    public String startCoordinator(String host, int port, String heap) throws Exception {
+        Optional<ProcessHandle> running = runningProcess(COORDINATOR);
+        if (running.isPresent()) {
+            throw new ClusterException("the coordinator of " + dir + " is already running (pid " + running.get().pid() + ")");
+        }
+        if (!portFree(host, port)) {
+            throw new ClusterException("port " + port + " on " + host + " is in use by another process; pick another "
+                    + "SQL port with --sql-port");
+        }
+        Process p = launch(COORDINATOR, heap, List.of("server", "--cluster", dir.toString(), "--host", host,
+                "--port", String.valueOf(port)));
+        try {
+            awaitListening(p, new InetSocketAddress(host, port));
+        } catch (Exception e) {
+            p.destroyForcibly();
+            Files.deleteIfExists(pidFile(COORDINATOR));
+            throw e;
+        }
+        String url = jdbcUrl(host, port);
+        Files.writeString(urlFile(), url + "\n");
+        return url;
+    }
+
+    /** The JDBC URL of the coordinator while it runs. */
+    public Optional<String> coordinatorUrl() {
+        if (runningProcess(COORDINATOR).isEmpty() || !Files.isRegularFile(urlFile())) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(Files.readString(urlFile()).strip());
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** The URL of an endpoint that admits clients without a password (the Hive driver's noSasl). */
+    public static String jdbcUrl(String host, int port) {
+        return "jdbc:hive2://" + host + ":" + port + "/default;auth=noSasl";
+    }
+
+    /** True when nothing listens on host:port (a port to offer, or to fall back from). */
+    public static boolean portFree(String host, int port) {
+        try (ServerSocket s = new ServerSocket()) {
+            s.setReuseAddress(true);
+            s.bind(new InetSocketAddress(host, port));
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void awaitListening(Process p, InetSocketAddress address) throws Exception {
+        long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+        while (true) {
+            if (!p.isAlive()) {
+                throw new ClusterException("the coordinator exited while starting; the end of its log ("
+                        + dir.resolve("logs").resolve(COORDINATOR + ".log") + "):\n" + tail(COORDINATOR, 15));
+            }
+            if (accepts(address)) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new ClusterException("the coordinator did not listen on " + address + " within "
+                        + READY_TIMEOUT.toSeconds() + " s; see " + dir.resolve("logs").resolve(COORDINATOR + ".log"));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static boolean accepts(InetSocketAddress address) {
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(address, 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private void awaitReady(ClusterSpec spec, List<Process> processes) throws Exception {
@@ -140,12 +239,17 @@ public final class LocalCluster {
         }
     }
 
-    /** Stops every node: SIGTERM, then SIGKILL after a grace period. Returns the nodes stopped. */
+    /**
+     * Stops the coordinator, then every node: SIGTERM, then SIGKILL after a grace period. Returns
+     * the members stopped. The coordinator goes first so that no query is left half answered.
+     */
     public List<String> stop() throws Exception {
         ClusterSpec spec = ClusterSpec.read(dir);
+        List<String> members = new ArrayList<>(List.of(COORDINATOR));
+        spec.nodes().forEach(n -> members.add(n.id()));
         List<String> stopped = new ArrayList<>();
-        for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            Optional<ProcessHandle> p = runningProcess(n.id());
+        for (String member : members) {
+            Optional<ProcessHandle> p = runningProcess(member);
             if (p.isPresent()) {
                 p.get().destroy();
                 try {
@@ -153,10 +257,11 @@ public final class LocalCluster {
                 } catch (java.util.concurrent.TimeoutException e) {
                     p.get().destroyForcibly();
                 }
-                stopped.add(n.id());
+                stopped.add(member);
             }
-            Files.deleteIfExists(pidFile(n.id()));
+            Files.deleteIfExists(pidFile(member));
         }
+        Files.deleteIfExists(urlFile());
         return stopped;
     }
 
@@ -214,6 +319,28 @@ public final class LocalCluster {
         return out;
     }
 
+    /** The coordinator, if one was started (and not stopped since). */
+    public Optional<CoordinatorStatus> coordinatorStatus() {
+        if (!Files.isRegularFile(urlFile())) {
+            return Optional.empty();
+        }
+        String url;
+        try {
+            url = Files.readString(urlFile()).strip();
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        Optional<ProcessHandle> p = runningProcess(COORDINATOR);
+        java.net.URI address = java.net.URI.create(url.substring("jdbc:".length()));
+        String state = p.isEmpty() ? "down"
+                : accepts(new InetSocketAddress(address.getHost(), address.getPort())) ? "up" : "not answering";
+        return Optional.of(new CoordinatorStatus(url, p.map(ProcessHandle::pid).orElse(null), state));
+    }
+
+    private Path urlFile() {
+        return dir.resolve("run").resolve(COORDINATOR + ".url");
+    }
+
     private Map<String, JsonNode> statsOf(String node) {
         // A one-node view of the cluster: connect to this node alone.
         ClusterSpec spec = ClusterSpec.read(dir);
@@ -244,12 +371,9 @@ public final class LocalCluster {
     }
 
     private static void checkPortFree(ClusterSpec.NodeSpec n) {
-        try (ServerSocket s = new ServerSocket()) {
-            s.setReuseAddress(true);
-            s.bind(new InetSocketAddress(n.host(), n.port()));
-        } catch (IOException e) {
+        if (!portFree(n.host(), n.port())) {
             throw new ClusterException("port " + n.port() + " of node " + n.id() + " on " + n.host()
-                    + " is in use by another process (" + e.getMessage() + "); pick other ports with --base-port");
+                    + " is in use by another process; pick other ports with --base-port");
         }
     }
 

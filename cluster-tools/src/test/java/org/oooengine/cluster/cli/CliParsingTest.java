@@ -49,7 +49,7 @@ class CliParsingTest {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
                 "bench fetch", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
-                "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain"), names);
+                "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql"), names);
     }
 
     @Test

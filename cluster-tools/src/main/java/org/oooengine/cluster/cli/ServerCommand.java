@@ -1,0 +1,105 @@
+package org.oooengine.cluster.cli;
+
+import java.io.PrintWriter;
+import java.net.BindException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.apache.logging.log4j.core.config.Configurator;
+import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.server.EndpointConfig;
+import org.oooengine.hive.server.HiveServer2Endpoint;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo server}: the coordinator, a HiveServer2 endpoint over a running cluster, in the foreground. */
+@Command(name = "server", mixinStandardHelpOptions = true,
+        description = {"Serve SQL over a running cluster on the HiveServer2 protocol (Hive JDBC driver, beeline, "
+                + "ooo sql) until killed.",
+                "Without --password-file anyone who can reach the port gets in: keep the default host 127.0.0.1 "
+                        + "then. 'ooo cluster start' runs this in the background."})
+final class ServerCommand implements Callable<Integer> {
+    static final int DEFAULT_PORT = 10000;
+    private static final Logger LOG = LogManager.getLogger(ServerCommand.class);
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "directory of a running cluster")
+    Path cluster;
+
+    @Option(names = "--port", defaultValue = "" + DEFAULT_PORT, paramLabel = "P",
+            description = "port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE})")
+    int port;
+
+    @Option(names = "--host", defaultValue = "127.0.0.1", paramLabel = "<address>",
+            description = "address to listen on, e.g. 0.0.0.0 for every interface (default: ${DEFAULT-VALUE})")
+    String host;
+
+    @Option(names = "--password-file", paramLabel = "<file>",
+            description = "admit only SASL PLAIN clients listed in this file of user:password lines "
+                    + "(default: admit everyone, also over noSasl)")
+    Path passwordFile;
+
+    @Override
+    public Integer call() throws Exception {
+        if (port < 0 || port > 65535) {
+            throw new ParameterException(spec.commandLine(), "--port must be in 0..65535, got " + port);
+        }
+        if (passwordFile != null && !Files.isReadable(passwordFile)) {
+            throw new ParameterException(spec.commandLine(), "--password-file " + passwordFile + " is not a readable file");
+        }
+        EndpointConfig config = passwordFile == null ? EndpointConfig.unauthenticated(host, port)
+                : EndpointConfig.withPasswordFile(host, port, passwordFile);
+        ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT);
+        quietThriftLogins();
+        HiveServer2Endpoint endpoint;
+        try {
+            endpoint = HiveServer2Endpoint.start(engine, config);
+        } catch (BindException e) {
+            engine.close();
+            throw new IllegalArgumentException("cannot listen on " + host + ":" + port + " (" + e.getMessage()
+                    + "); pick another port with --port");
+        } catch (Exception e) {
+            engine.close();
+            throw e;
+        }
+        CountDownLatch stopped = new CountDownLatch(1);
+        // Ctrl-C or SIGTERM (ooo cluster stop): drop the clients and the node connections in order.
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            endpoint.close();
+            engine.close();
+            stopped.countDown();
+        }, "ooo-server-shutdown"));
+
+        PrintWriter out = spec.commandLine().getOut();
+        String url = HiveJdbc.url(host, endpoint.port(), passwordFile != null);
+        out.printf("SQL over cluster %s on %s:%d%n", cluster.toAbsolutePath().normalize(), host, endpoint.port());
+        out.println(passwordFile == null
+                ? "no --password-file: any client that reaches this port gets in, without a password"
+                : "clients must log in with a user and password from " + passwordFile);
+        out.println("connect with: " + url);
+        out.flush();
+        stopped.await();
+        return 0;
+    }
+
+    /**
+     * Thrift logs every failed login as two errors with stack traces; the endpoint already warns in
+     * one line who failed. Kept at debug level (OOO_LOG_LEVEL=debug).
+     */
+    private static void quietThriftLogins() {
+        if (!LOG.isDebugEnabled()) {
+            Configurator.setLevel("org.apache.thrift.transport.TSaslTransport", Level.OFF);
+            Configurator.setLevel("org.apache.thrift.server.TThreadPoolServer", Level.OFF);
+        }
+    }
+}

@@ -1,0 +1,103 @@
+package org.oooengine.cluster.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ooo sql} end to end: a two-node cluster with its coordinator ({@code ooo server} as a
+ * separate JVM, started by {@code ooo cluster start}), queried through sqlline and the real Hive
+ * JDBC driver in their own class loader.
+ */
+class SqlCommandTest {
+    @TempDir
+    static Path tmp;
+    static Path cluster;
+    static String url;
+    static long coordinatorPid;
+
+    @BeforeAll
+    static void start() throws Exception {
+        cluster = tmp.resolve("cluster");
+        int sqlPort = freePort();
+        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString(), "--base-port",
+                String.valueOf(freePort()), "--node-heap", "384m", "--buffered-io", "--sql-port", String.valueOf(sqlPort),
+                "--sql-heap", "512m");
+        assertEquals(0, r.exitCode(), r::toString);
+        url = "jdbc:hive2://127.0.0.1:" + sqlPort + "/default;auth=noSasl";
+        assertTrue(r.out().contains("coordinator up: " + url), r::toString);
+        coordinatorPid = Long.parseLong(Files.readString(cluster.resolve("run").resolve("coordinator.pid")).strip());
+        r = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", cluster.toString());
+        assertEquals(0, r.exitCode(), r::toString);
+    }
+
+    @AfterAll
+    static void stop() {
+        Cli r = Cli.run("cluster", "stop", "--dir", cluster.toString());
+        assertTrue(r.out().contains("coordinator"), r::toString);
+        assertFalse(ProcessHandle.of(coordinatorPid).map(ProcessHandle::isAlive).orElse(false), "coordinator still runs");
+    }
+
+    @Test
+    void showTablesListsTheClustersTables() {
+        Cli r = Cli.run("sql", "--url", url, "-e", "show tables");
+        assertEquals(0, r.exitCode(), r::toString);
+        for (String table : List.of("lineitem", "orders", "part", "nation", "region")) {
+            assertTrue(r.out().contains("| " + table), table + " missing: " + r);
+        }
+        assertFalse(r.err().contains("isolation") || r.err().contains("terminal"), "driver noise: " + r);
+    }
+
+    @Test
+    void aBadQueryExitsNonZeroWithTheError() {
+        Cli r = Cli.run("sql", "--url", url, "-e", "selec 1");
+        assertNotEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("syntax error"), r::toString);
+        assertFalse(r.err().contains("\tat "), "one line, not a stack trace: " + r);
+    }
+
+    @Test
+    void theClusterDirectoryLeadsToTheCoordinator() {
+        Cli r = Cli.run("sql", "--cluster", cluster.toString(), "-e", "select count(*) as n from nation");
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("| 25 "), r::toString);
+
+        Cli status = Cli.run("cluster", "status", "--dir", cluster.toString());
+        assertEquals(0, status.exitCode(), status::toString);
+        assertTrue(status.out().contains("coordinator (SQL): up") && status.out().contains(url), status::toString);
+    }
+
+    @Test
+    void aScriptRunsUntilItsFirstFailure() throws Exception {
+        Path script = tmp.resolve("script.sql");
+        Files.writeString(script, "select count(*) from region;\nselect nope from region;\nselect 42;\n");
+        Cli r = Cli.run("sql", "--url", url, "-f", script.toString());
+        assertEquals(1, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("| 5 "), r::toString);
+        assertTrue(r.err().contains("nope"), r::toString);
+        assertFalse(r.out().contains("42"), "stops at the failure: " + r);
+    }
+
+    @Test
+    void theUrlIsNotTheUser() {
+        Cli r = Cli.run("sql", "-u", url, "-e", "select 1");
+        assertEquals(2, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("give the URL with --url"), r::toString);
+    }
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+}
