@@ -1,5 +1,8 @@
 package org.oooengine.optimizer.cost;
 
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * Estimated seconds of the engine's operators on one calibrated cluster. Every figure comes from
  * the {@link Calibration} or the statistics; the formulas only say how work adds up.
@@ -18,17 +21,39 @@ public final class CostModel {
     private final Calibration cal;
 
     /**
-     * The work of a PNLJ pipeline so far.
-     *
-     * @param reads          page reads that miss the buffer pools
-     * @param requests       requests that leave their node (a probe of a value another node owns, a fetch batch)
-     * @param rows           rows produced by all its steps
-     * @param depth          dependent steps from an outer row to a result row
-     * @param parallelism    independent chains the pipeline can run at once (its outer rows)
+     * One step of a PNLJ pipeline: its page reads that miss the buffer pools, its requests that
+     * leave their node (a probe of a value another node owns, a fetch batch), the rows it
+     * produces, and how many independent lookups it can have going at once — the rows entering it.
      */
-    public record Work(double reads, double requests, double rows, int depth, double parallelism) {
-        Work plus(double moreReads, double moreRequests, double moreRows, int moreDepth) {
-            return new Work(reads + moreReads, requests + moreRequests, rows + moreRows, depth + moreDepth, parallelism);
+    public record Step(double reads, double requests, double rows, double parallelism) {
+    }
+
+    /**
+     * The work of a PNLJ pipeline so far: its steps, and the dependent steps from an outer row to
+     * a result row. Each step keeps its own parallelism: a chain driven by 200 rows has 200
+     * lookups to overlap at its first probe, but 6,000 at the next if the first returns 30 each.
+     */
+    public record Work(List<Step> steps, int depth) {
+        public Work {
+            steps = List.copyOf(steps);
+        }
+
+        Work plus(Step step, int moreDepth) {
+            List<Step> all = new ArrayList<>(steps);
+            all.add(step);
+            return new Work(all, depth + moreDepth);
+        }
+
+        public double reads() {
+            return steps.stream().mapToDouble(Step::reads).sum();
+        }
+
+        public double requests() {
+            return steps.stream().mapToDouble(Step::requests).sum();
+        }
+
+        public double rows() {
+            return steps.stream().mapToDouble(Step::rows).sum();
         }
     }
 
@@ -71,7 +96,7 @@ public final class CostModel {
     public Work indexRangeScan(TableFacts t, String column, double rows) {
         double leafReads = Math.ceil(t.indexPages(column) * rows / t.rows());
         double rowReads = misses(t.pages(), rows, cachePages());
-        return new Work(leafReads + rowReads, 0, rows, 2, Math.max(1, rows));
+        return new Work(List.of(new Step(leafReads + rowReads, 0, rows, Math.max(1, rows))), 2);
     }
 
     /**
@@ -87,13 +112,14 @@ public final class CostModel {
         double remote = colocated ? 0 : remoteShare();
         if (t.primaryKeyLead().equals(column)) {
             double pagesPerProbe = Math.max(1, matches / Math.max(1, probes) * t.rowBytes() / cal.pageSize());
-            return in.plus(misses(t.pages(), probes * pagesPerProbe, cachePages()), probes * remote, matches, 1);
+            return in.plus(new Step(misses(t.pages(), probes * pagesPerProbe, cachePages()), probes * remote, matches,
+                    Math.max(1, probes)), 1);
         }
         double indexReads = misses(t.indexPages(column), probes, cachePages());
         double rowReads = misses(t.pages(), matches, cachePages());
         // each match is fetched from the node owning its key, in one batch per node
         double fetchBatches = probes * Math.min(matches / Math.max(1, probes) * remoteShare(), cal.nodes() - 1);
-        return in.plus(indexReads + rowReads, probes * remote + fetchBatches, matches, 2);
+        return in.plus(new Step(indexReads + rowReads, probes * remote + fetchBatches, matches, Math.max(1, probes)), 2);
     }
 
     /** Share of probes that leave their node when the join value is not co-located. */
@@ -104,18 +130,23 @@ public final class CostModel {
     /**
      * Seconds of a PNLJ pipeline run by the daemons with {@code budget} probes in flight per node
      * (1: in order): the fixed cost of a join; the dependent round trips and reads from the first
-     * outer row to its last match; every read that misses at the cluster's calibrated cold rate for
-     * the probes in flight the plan can keep (each read with the work of the row it brings); every
-     * other row at the cost of a probe into cached pages; and every request that leaves its node at
-     * its calibrated cost for as many probes in flight — what co-located joins do not pay.
+     * outer row to its last match; each step's reads that miss at the cluster's calibrated cold rate
+     * for the probes in flight that step can keep (each read with the work of the row it brings);
+     * every other row at the cost of a probe into cached pages; and each step's requests that leave
+     * their node at their calibrated cost for as many probes in flight — what co-located joins do
+     * not pay.
      */
     public double pnljSeconds(Work w, int budget) {
         Calibration.IndexJoin ij = cal.indexJoin();
-        double perNode = Math.max(1, Math.min(budget, w.parallelism() / cal.nodes()));
         double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
-        double cold = w.reads() / ij.readsPerSecond(perNode);
+        double cold = 0;
+        double remote = 0;
+        for (Step s : w.steps()) {
+            double perNode = Math.max(1, Math.min(budget, s.parallelism() / cal.nodes()));
+            cold += s.reads() / ij.readsPerSecond(perNode);
+            remote += s.requests() * ij.requestSeconds(perNode);
+        }
         double warm = Math.max(0, w.rows() - w.reads()) * ij.warmRowMicros() / 1e6;
-        double remote = w.requests() * ij.requestSeconds(perNode);
         return ij.dispatchSeconds() + chain + cold + warm + remote;
     }
 
