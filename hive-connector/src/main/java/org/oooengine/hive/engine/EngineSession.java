@@ -88,7 +88,7 @@ final class EngineSession implements SqlSession {
         ASTNode tree = HiveSqlParser.parse(sql);
         StatementResult r = switch (tree.getType()) {
             case TOK_QUERY -> query(tree, cancel);
-            case TOK_EXPLAIN -> explain(tree);
+            case TOK_EXPLAIN -> explain(tree, cancel);
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
             case TOK_SHOWTABLES -> single("tab_name", catalog.tables(database).stream().map(TableInfo::name).toList());
             case TOK_DESCTABLE -> describe(tree);
@@ -118,18 +118,25 @@ final class EngineSession implements SqlSession {
         return out;
     }
 
-    private StatementResult explain(ASTNode tree) {
+    /** EXPLAIN prints the plan; EXPLAIN ANALYZE runs it and adds each operator's rows and time (its inputs' included). */
+    private StatementResult explain(ASTNode tree, Cancellation cancel) {
         ASTNode statement = (ASTNode) tree.getChild(0);
         if (statement.getType() != TOK_QUERY) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: EXPLAIN of " + statement.getText());
         }
+        boolean analyze = false;
         for (int i = 1; i < tree.getChildCount(); i++) {
-            if (tree.getChild(i).getType() == KW_ANALYZE) {
-                throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: EXPLAIN ANALYZE");
-            }
+            analyze |= tree.getChild(i).getType() == KW_ANALYZE;
         }
         RelNode plan = analyzer().query(statement);
-        return single("Explain", PlanPrinter.lines(plan));
+        if (!analyze) {
+            return single("Explain", PlanPrinter.lines(plan));
+        }
+        Map<RelNode, long[]> measured = new Executor(reader, indexJoins, cancel).profile(plan);
+        return single("Explain", PlanPrinter.lines(plan, n -> {
+            long[] m = measured.get(n);
+            return m == null ? "" : String.format(Locale.ROOT, "  [actual rows %,d, %.3f s]", m[0], m[1] / 1e9);
+        }));
     }
 
     private StatementResult describe(ASTNode tree) {

@@ -111,6 +111,15 @@ class JdbcEndToEndTest {
                 assertTrue(plan.toString().contains("HashJoin INNER"), plan.toString());
                 assertTrue(plan.toString().contains("Scan default.region"), plan.toString());
             }
+            try (ResultSet rs = st.executeQuery("EXPLAIN ANALYZE SELECT count(*) FROM nation JOIN region ON n_regionkey = r_regionkey")) {
+                List<String> plan = new ArrayList<>();
+                while (rs.next()) {
+                    plan.add(rs.getString(1));
+                }
+                assertTrue(plan.get(0).contains("[actual rows 1,"), plan.toString());
+                assertTrue(plan.stream().anyMatch(l -> l.contains("Scan default.nation") && l.contains("[actual rows 25,")),
+                        plan.toString());
+            }
             SQLException noDb = assertThrows(SQLException.class, () -> st.execute("USE nosuchdb"));
             assertTrue(noDb.getMessage().contains("database does not exist: nosuchdb"), noDb.getMessage());
         }

@@ -12,15 +12,20 @@ public final class PlanPrinter {
     }
 
     public static List<String> lines(RelNode root) {
+        return lines(root, n -> "");
+    }
+
+    /** The tree with {@code annotation} appended to each operator's line (EXPLAIN ANALYZE's measurements). */
+    public static List<String> lines(RelNode root, java.util.function.Function<RelNode, String> annotation) {
         List<String> out = new ArrayList<>();
-        print(root, "", out);
+        print(root, "", out, annotation);
         return out;
     }
 
-    private static void print(RelNode n, String indent, List<String> out) {
-        out.add(indent + describe(n));
+    private static void print(RelNode n, String indent, List<String> out, java.util.function.Function<RelNode, String> annotation) {
+        out.add(indent + describe(n) + annotation.apply(n));
         for (RelNode c : inputs(n)) {
-            print(c, indent + "  ", out);
+            print(c, indent + "  ", out, annotation);
         }
     }
 
