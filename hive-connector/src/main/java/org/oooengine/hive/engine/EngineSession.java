@@ -37,6 +37,7 @@ import org.oooengine.hive.sql.plan.RelNode;
  */
 final class EngineSession implements SqlSession {
     private static final Logger LOG = LogManager.getLogger(EngineSession.class);
+    static final String EXECUTION_MODE = "ooo.execution.mode";
     private static final Pattern SET = Pattern.compile("(?is)\\s*set\\s*(?:([^=\\s]+)\\s*(?:=\\s*(.*?))?)?\\s*;?\\s*");
 
     private final String user;
@@ -174,8 +175,22 @@ final class EngineSession implements SqlSession {
             String v = settings.get(key);
             return single("set", List.of(key + "=" + (v == null ? "<undefined>" : v)));
         }
-        settings.put(key, value.strip());
+        String v = value.strip();
+        if (EXECUTION_MODE.equals(key)) {
+            checkExecutionMode(v);
+        }
+        settings.put(key, v);
         return StatementResult.update(0);
+    }
+
+    /** Daemon mode runs statements on the coordinator and the node daemons; MapReduce mode is still to come. */
+    private static void checkExecutionMode(String mode) {
+        switch (mode.toLowerCase(Locale.ROOT)) {
+            case "daemon" -> { }
+            case "mapreduce" -> throw new SqlException(SqlException.NOT_SUPPORTED,
+                    "not supported yet: MapReduce mode (" + EXECUTION_MODE + "=mapreduce); statements run in daemon mode");
+            default -> throw new SqlException(SqlException.SYNTAX, EXECUTION_MODE + " is '" + mode + "'; use daemon");
+        }
     }
 
     private static StatementResult single(String column, List<String> values) {

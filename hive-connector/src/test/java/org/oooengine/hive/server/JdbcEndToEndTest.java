@@ -120,6 +120,8 @@ class JdbcEndToEndTest {
                 assertTrue(plan.stream().anyMatch(l -> l.contains("Scan default.nation") && l.contains("[actual rows 25,")),
                         plan.toString());
             }
+            SQLException mr = assertThrows(SQLException.class, () -> st.execute("SET ooo.execution.mode=mapreduce"));
+            assertEquals("0A000", mr.getSQLState());
             SQLException noDb = assertThrows(SQLException.class, () -> st.execute("USE nosuchdb"));
             assertTrue(noDb.getMessage().contains("database does not exist: nosuchdb"), noDb.getMessage());
         }
