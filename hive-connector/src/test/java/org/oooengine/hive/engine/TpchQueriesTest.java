@@ -147,6 +147,18 @@ public class TpchQueriesTest {
         assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), false), sql);
     }
 
+    /** UNION ALL and UNION against DuckDB, with types brought together and ORDER BY/LIMIT over the whole. */
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "SELECT n_name FROM nation WHERE n_regionkey = 0 UNION ALL SELECT r_name FROM region",
+        "SELECT n_regionkey FROM nation UNION SELECT r_regionkey FROM region",
+        "SELECT n_name AS name, n_nationkey AS k FROM nation WHERE n_nationkey < 3 UNION ALL SELECT r_name, r_regionkey FROM region ORDER BY k DESC, name LIMIT 4",
+        "SELECT count(*) AS n FROM (SELECT o_custkey AS c FROM orders UNION SELECT c_custkey FROM customer) u"})
+    void setOperationsMatchDuckDb(String sql) throws Exception {
+        boolean ordered = sql.contains("ORDER BY");
+        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), ordered), sql);
+    }
+
     @Test
     void scalarSubqueryWithSeveralRowsIsAnError() {
         SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,

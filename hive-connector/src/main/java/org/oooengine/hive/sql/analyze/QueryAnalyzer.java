@@ -41,8 +41,11 @@ public final class QueryAnalyzer {
         this.chooser = chooser;
     }
 
-    /** The plan of a {@code TOK_QUERY}; its fields are the select list's columns. */
+    /** The plan of a {@code TOK_QUERY} or a set operation; its fields are the select list's columns. */
     public RelNode query(ASTNode query) {
+        if (query.getType() == TOK_UNIONALL || query.getType() == TOK_UNIONDISTINCT) {
+            return union(query);
+        }
         if (query.getType() != TOK_QUERY) {
             throw Ast.notSupported(setOperation(query), query);
         }
@@ -57,12 +60,61 @@ public final class QueryAnalyzer {
         return body(query);
     }
 
+    /**
+     * UNION ALL of the branches (UNION: their distinct rows), columns named as the first branch
+     * names them, each brought to the type all branches share.
+     */
+    private RelNode union(ASTNode n) {
+        List<RelNode> branches = new ArrayList<>();
+        for (ASTNode c : Ast.children(n)) {
+            branches.add(query(c));
+        }
+        int width = branches.get(0).fields().size();
+        List<org.oooengine.hive.sql.SqlType> types = new ArrayList<>();
+        for (Field f : branches.get(0).fields()) {
+            types.add(f.type());
+        }
+        for (RelNode b : branches) {
+            if (b.fields().size() != width) {
+                throw Ast.error(SqlException.SYNTAX, "the branches of a UNION have " + width + " and "
+                        + b.fields().size() + " columns", n);
+            }
+            for (int i = 0; i < width; i++) {
+                types.set(i, Types.common(types.get(i), b.fields().get(i).type()));
+            }
+        }
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            fields.add(new Field(null, branches.get(0).fields().get(i).name(), types.get(i)));
+        }
+        List<RelNode> cast = new ArrayList<>();
+        for (RelNode b : branches) {
+            List<Expr> columns = new ArrayList<>();
+            for (int i = 0; i < width; i++) {
+                columns.add(ExprBinder.cast(new Expr.Column(i, b.fields().get(i).type()), types.get(i)));
+            }
+            cast.add(new RelNode.Project(b, columns, fields));
+        }
+        RelNode all = new RelNode.Union(cast, fields);
+        if (n.getType() == TOK_UNIONALL) {
+            return all;
+        }
+        List<Expr> keys = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            keys.add(new Expr.Column(i, types.get(i)));
+        }
+        return new RelNode.Aggregate(all, keys, List.of(), fields);
+    }
+
     private static String setOperation(ASTNode n) {
-        return switch (n.getType()) {
-            case TOK_UNIONALL -> "UNION ALL";
-            case TOK_UNIONDISTINCT -> "UNION";
-            default -> n.getText();
-        };
+        String t = n.getText();
+        if (t.startsWith("TOK_INTERSECT")) {
+            return "INTERSECT";
+        }
+        if (t.startsWith("TOK_EXCEPT")) {
+            return "EXCEPT";
+        }
+        return t;
     }
 
     private RelNode body(ASTNode query) {
@@ -262,7 +314,7 @@ public final class QueryAnalyzer {
             List<Field> fields = new ArrayList<>();
             for (ASTNode item : Ast.children(select)) {
                 ASTNode e = Ast.child(item, 0);
-                if (e.getType() == TOK_ALLCOLREF) {
+                if (e.getType() == TOK_ALLCOLREF || e.getType() == TOK_SETCOLREF) {
                     expandStar(e, rows, exprs, fields);
                     continue;
                 }
@@ -311,7 +363,8 @@ public final class QueryAnalyzer {
         }
 
         private static void expandStar(ASTNode star, RelNode rows, List<Expr> exprs, List<Field> fields) {
-            String qualifier = star.getChildCount() > 0 ? Ast.name(Ast.child(Ast.child(star, 0), 0)) : null;
+            String qualifier = star.getType() == TOK_ALLCOLREF && star.getChildCount() > 0
+                    ? Ast.name(Ast.child(Ast.child(star, 0), 0)) : null;
             boolean any = false;
             for (int i = 0; i < rows.fields().size(); i++) {
                 Field f = rows.fields().get(i);

@@ -64,6 +64,8 @@ final class ColumnUsage {
             need(l.input(), required);
         } else if (node instanceof RelNode.SingleRow s) {
             need(s.input(), required);
+        } else if (node instanceof RelNode.Union u) {
+            u.inputs().forEach(input -> need(input, required));
         }
     }
 

@@ -83,6 +83,12 @@ public final class Executor {
             return indexJoin(j);
         } else if (node instanceof RelNode.SingleRow s) {
             return singleRow(eval(s.input()), s.fields().size());
+        } else if (node instanceof RelNode.Union u) {
+            List<Object[]> all = new ArrayList<>();
+            for (RelNode input : u.inputs()) {
+                all.addAll(eval(input));
+            }
+            return all;
         }
         throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
     }

@@ -44,6 +44,8 @@ public final class PlanPrinter {
             return List.of(l.input());
         } else if (n instanceof RelNode.SingleRow s) {
             return List.of(s.input());
+        } else if (n instanceof RelNode.Union u) {
+            return u.inputs();
         }
         return List.of();
     }
@@ -70,6 +72,8 @@ public final class PlanPrinter {
             return "Limit " + (l.offset() > 0 ? l.offset() + ", " : "") + l.count();
         } else if (n instanceof RelNode.SingleRow) {
             return "SingleRow";
+        } else if (n instanceof RelNode.Union) {
+            return "UnionAll";
         } else if (n instanceof RelNode.IndexJoin j) {
             StringBuilder b = new StringBuilder("IndexJoin " + j.choice() + ": " + j.spec().outerTable()
                     + (j.spec().outerAlias().equals(j.spec().outerTable()) ? "" : " AS " + j.spec().outerAlias())

@@ -60,6 +60,10 @@ public sealed interface RelNode {
         }
     }
 
+    /** UNION ALL: the inputs' rows one after the other; every input has the same column types. */
+    record Union(List<RelNode> inputs, List<Field> fields) implements RelNode {
+    }
+
     /** A scalar subquery's rows: one passes; none is one row of nulls; more is an error. */
     record SingleRow(RelNode input) implements RelNode {
         @Override
