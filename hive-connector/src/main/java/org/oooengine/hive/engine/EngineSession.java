@@ -150,6 +150,20 @@ final class EngineSession implements SqlSession {
         for (ResultColumn c : t.columns()) {
             rows.add(new Object[] {c.name(), c.type().toString(), c.comment()});
         }
+        boolean formatted = tree.getChildCount() > 1
+                && (tree.getChild(1).getType() == KW_FORMATTED || tree.getChild(1).getType() == KW_EXTENDED);
+        if (formatted) {
+            // Hive's layout: a blank row, then sections of name/value rows
+            rows.add(new Object[] {"", null, null});
+            rows.add(new Object[] {"# Detailed Table Information", null, null});
+            rows.add(new Object[] {"Database:", t.database(), null});
+            rows.add(new Object[] {"Table:", t.name(), null});
+            rows.add(new Object[] {"Table Type:", "MANAGED_TABLE", null});
+            rows.add(new Object[] {"Storage:", "OoO Engine cluster table " + t.storage(), null});
+            rows.add(new Object[] {"Primary Key:", String.join(", ", t.primaryKey()), null});
+            rows.add(new Object[] {"Indexed Columns:", String.join(", ", t.indexedColumns()), null});
+            t.properties().forEach((k, v) -> rows.add(new Object[] {"Table Parameters:", k, v}));
+        }
         return StatementResult.rows(List.of(new ResultColumn("col_name", SqlType.STRING),
                 new ResultColumn("data_type", SqlType.STRING), new ResultColumn("comment", SqlType.STRING)), rows.iterator());
     }

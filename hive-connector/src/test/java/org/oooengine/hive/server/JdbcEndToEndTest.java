@@ -73,6 +73,16 @@ class JdbcEndToEndTest {
                 assertEquals("l_orderkey", rs.getString(1));
                 assertEquals("bigint", rs.getString(2));
             }
+            List<String> formatted = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("DESCRIBE FORMATTED orders")) {
+                while (rs.next()) {
+                    formatted.add(rs.getString(1) + "=" + rs.getString(2));
+                }
+            }
+            assertTrue(formatted.contains("Primary Key:=o_orderkey"), formatted.toString());
+            assertTrue(formatted.contains("Indexed Columns:=o_totalprice, o_custkey")
+                    || formatted.stream().anyMatch(l -> l.startsWith("Indexed Columns:=") && l.contains("o_totalprice")),
+                    formatted.toString());
             DatabaseMetaData md = c.getMetaData();
             try (ResultSet rs = md.getColumns(null, "default", "lineitem", "l_extendedprice")) {
                 assertTrue(rs.next());
