@@ -57,8 +57,8 @@ final class ClusterCommand {
                         + ", or a free port when that one is taken)")
         Integer sqlPort;
 
-        // The coordinator holds the rows its hash joins and aggregations read: TPC-H Q1 at SF 1 keeps
-        // about 6 million lineitem rows, which 1 GiB does not hold.
+        // The coordinator holds the inputs of its hash joins and sorts in memory (SF 1's lineitem
+        // alone is six million rows).
         @Option(names = "--sql-heap", defaultValue = "4g", paramLabel = "SIZE",
                 description = "heap of the coordinator JVM, which joins and aggregates query results (default: ${DEFAULT-VALUE})")
         String sqlHeap;
