@@ -8,7 +8,6 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
-import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
@@ -28,9 +27,9 @@ public final class ClusterTableReader implements TableReader {
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
         Schema schema = cluster.manifest(cluster.spec().nodes().get(0).id()).table(name).schema();
-        DataType[] types = new DataType[schema.size()];
+        SqlType[] types = new SqlType[schema.size()];
         for (int i = 0; i < types.length; i++) {
-            types[i] = schema.type(i);
+            types[i] = SqlType.of(schema.type(i));
         }
         List<CompletableFuture<Long>> parts = new ArrayList<>();
         for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
@@ -41,7 +40,7 @@ public final class ClusterTableReader implements TableReader {
                 for (Object[] stored : chunk) {
                     Object[] row = new Object[types.length];
                     for (int c = needed.nextSetBit(0); c >= 0 && c < types.length; c = needed.nextSetBit(c + 1)) {
-                        row[c] = SqlType.fromStored(types[c], stored[c]);
+                        row[c] = types[c].fromStored(stored[c]);
                     }
                     sink.accept(row);
                 }

@@ -192,6 +192,8 @@ final class EngineSession implements SqlSession {
         String v = value.strip();
         if (EXECUTION_MODE.equals(key)) {
             checkExecutionMode(v);
+        } else if (ClusterJoinChooser.SETTING.equals(key)) {
+            chooser.forSettings(Map.of(key, v)); // refuses a method it does not know, now rather than at the next query
         }
         settings.put(key, v);
         return StatementResult.update(0);

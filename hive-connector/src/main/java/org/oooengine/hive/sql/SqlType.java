@@ -50,18 +50,6 @@ public record SqlType(Kind kind, int precision, int scale) {
         };
     }
 
-    /** A stored column's value (scaled long, epoch day) as this type's Java value. */
-    public static Object fromStored(DataType t, Object stored) {
-        if (stored == null) {
-            return null;
-        }
-        return switch (t.kind()) {
-            case DECIMAL -> BigDecimal.valueOf((Long) stored, t.scale());
-            case DATE -> LocalDate.ofEpochDay((Integer) stored);
-            default -> stored;
-        };
-    }
-
     /** A value as the engine stores it for a column of this type (scaled long, epoch day) as SQL sees it. */
     public Object fromStored(Object stored) {
         if (stored == null) {

@@ -132,6 +132,8 @@ class JdbcEndToEndTest {
             }
             SQLException mr = assertThrows(SQLException.class, () -> st.execute("SET ooo.execution.mode=mapreduce"));
             assertEquals("0A000", mr.getSQLState());
+            SQLException method = assertThrows(SQLException.class, () -> st.execute("SET ooo.join.method=nested"));
+            assertTrue(method.getMessage().contains("ooo.join.method is 'nested'; use auto, index or hash"), method.getMessage());
             SQLException noDb = assertThrows(SQLException.class, () -> st.execute("USE nosuchdb"));
             assertTrue(noDb.getMessage().contains("database does not exist: nosuchdb"), noDb.getMessage());
         }

@@ -30,8 +30,12 @@ final class IndexJoinMatcher {
     private IndexJoinMatcher() {
     }
 
+    /** A chain the index join runs, and the equalities its probes already enforce. */
+    record Match(JoinSpec spec, Set<Expr> probeConditions) {
+    }
+
     /** The chain, or null when the group does not have this shape. */
-    static JoinSpec match(List<RelNode> leaves, int[] offset, List<Expr> joinConjuncts) {
+    static Match match(List<RelNode> leaves, int[] offset, List<Expr> joinConjuncts) {
         List<RelNode.Scan> scans = new ArrayList<>();
         for (RelNode leaf : leaves) {
             if (!(leaf instanceof RelNode.Scan s)) {
@@ -45,16 +49,16 @@ final class IndexJoinMatcher {
         for (int outer = 0; outer < scans.size(); outer++) {
             ColumnRange range = range(scans.get(outer));
             if (range != null) {
-                JoinSpec spec = chain(scans, offset, joinConjuncts, outer, range);
-                if (spec != null) {
-                    return spec;
+                Match m = chain(scans, offset, joinConjuncts, outer, range);
+                if (m != null) {
+                    return m;
                 }
             }
         }
         return null;
     }
 
-    private static JoinSpec chain(List<RelNode.Scan> scans, int[] offset, List<Expr> conjuncts, int outer, ColumnRange range) {
+    private static Match chain(List<RelNode.Scan> scans, int[] offset, List<Expr> conjuncts, int outer, ColumnRange range) {
         BitSet joined = new BitSet();
         joined.set(outer);
         List<JoinSpec.Probe> probes = new ArrayList<>();
@@ -70,8 +74,8 @@ final class IndexJoinMatcher {
                 for (int side = 0; side < 2 && !progress; side++) {
                     int from = pair[side];
                     int to = pair[1 - side];
-                    int fromLeaf = leafOf(offset, from);
-                    int toLeaf = leafOf(offset, to);
+                    int fromLeaf = JoinPlanner.leafOf(offset, from);
+                    int toLeaf = JoinPlanner.leafOf(offset, to);
                     RelNode.Scan target = scans.get(toLeaf);
                     String toColumn = target.fields().get(to - offset[toLeaf]).name();
                     if (joined.get(fromLeaf) && !joined.get(toLeaf) && target.table().probeable(toColumn)) {
@@ -96,15 +100,7 @@ final class IndexJoinMatcher {
             }
         }
         RelNode.Scan driver = scans.get(outer);
-        return new JoinSpec(driver.table().storage(), driver.alias(), range, probes, output);
-    }
-
-    private static int leafOf(int[] offset, int column) {
-        int i = 0;
-        while (offset[i + 1] <= column) {
-            i++;
-        }
-        return i;
+        return new Match(new JoinSpec(driver.table().storage(), driver.alias(), range, probes, output), used);
     }
 
     private static int[] columnPair(Expr c) {

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
-import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.sql.expr.Expr;
 import org.oooengine.hive.sql.expr.Exprs;
 import org.oooengine.hive.sql.expr.ScalarFunction;
@@ -80,6 +79,15 @@ final class JoinPlanner {
         return null;
     }
 
+    /** The relation a column of the concatenated row belongs to; {@code offset[i]} is where relation i starts. */
+    static int leafOf(int[] offset, int column) {
+        int i = 0;
+        while (offset[i + 1] <= column) {
+            i++;
+        }
+        return i;
+    }
+
     private static final class Group {
         private final List<RelNode> leaves;
         private final int[] offset;
@@ -93,17 +101,9 @@ final class JoinPlanner {
             this.fields = fields;
         }
 
-        private int leafOf(int column) {
-            int i = 0;
-            while (offset[i + 1] <= column) {
-                i++;
-            }
-            return i;
-        }
-
         private BitSet leavesOf(Expr e) {
             BitSet out = new BitSet();
-            Exprs.columns(e).stream().forEach(c -> out.set(leafOf(c)));
+            Exprs.columns(e).stream().forEach(c -> out.set(leafOf(offset, c)));
             return out;
         }
 
@@ -117,7 +117,7 @@ final class JoinPlanner {
             int[] position = new int[offset[n]];
             Arrays.fill(position, -1);
             BitSet joined = new BitSet();
-            RelNode current = place(leaves.get(0), 0, 0, position, joined);
+            RelNode current = place(leaves.get(0), 0, position, joined);
             while (joined.cardinality() < n) {
                 int next = nextLeaf(joined);
                 int width = current.fields().size();
@@ -150,11 +150,12 @@ final class JoinPlanner {
 
         /**
          * The whole group as one index join on the nodes, when it has that shape and the chooser
-         * wants it; every condition is applied again above it (the join's range may be wider).
+         * wants it; every condition but the probes' equalities is applied again above it (the
+         * join's range may be wider than the SQL predicate).
          */
         private RelNode indexJoin(JoinChooser chooser) {
-            JoinSpec spec = IndexJoinMatcher.match(leaves, offset, pending);
-            RelNode.IndexJoin join = spec == null ? null : chooser.choose(spec, fields);
+            IndexJoinMatcher.Match match = IndexJoinMatcher.match(leaves, offset, pending);
+            RelNode.IndexJoin join = match == null ? null : chooser.choose(match.spec(), fields);
             if (join == null) {
                 return null;
             }
@@ -166,13 +167,14 @@ final class JoinPlanner {
                     conditions.add(Exprs.remap(f, x -> x + shift));
                 }
             }
-            conditions.addAll(pending);
+            pending.stream().filter(c -> !match.probeConditions().contains(c)).forEach(conditions::add);
             return conditions.isEmpty() ? join : new RelNode.Filter(join, Exprs.and(conditions));
         }
 
-        private RelNode place(RelNode leaf, int index, int at, int[] position, BitSet joined) {
+        /** The first relation, its columns at the start of the joined row. */
+        private RelNode place(RelNode leaf, int index, int[] position, BitSet joined) {
             for (int c = offset[index]; c < offset[index + 1]; c++) {
-                position[c] = at + c - offset[index];
+                position[c] = c - offset[index];
             }
             joined.set(index);
             return leaf;

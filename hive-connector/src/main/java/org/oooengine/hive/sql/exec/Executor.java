@@ -127,12 +127,7 @@ public final class Executor {
 
     private List<Object[]> scan(RelNode.Scan s) {
         List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
-        Expr filter = s.filter();
-        reader.scan(s.table(), usage.getOrDefault(s, new BitSet()), cancel, row -> {
-            if (filter == null || Boolean.TRUE.equals(filter.eval(row))) {
-                out.add(row);
-            }
-        });
+        stream(s, out::add);
         return out;
     }
 
