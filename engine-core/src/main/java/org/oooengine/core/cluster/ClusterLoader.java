@@ -1,5 +1,6 @@
 package org.oooengine.core.cluster;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
@@ -14,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.store.IndexScope;
@@ -37,6 +39,9 @@ public final class ClusterLoader {
     static final int WINDOW = 4;
     /** Sorting and writing a large partition's trees takes minutes, not a request's seconds. */
     static final Duration BUILD_TIMEOUT = Duration.ofMinutes(30);
+    /** Pages of a store a table write creates on a node that has none yet (as {@code ooo load} writes them). */
+    static final int NEW_STORE_PAGE_SIZE = 8192;
+    static final double NEW_STORE_FILL_FACTOR = 1.0;
 
     private final Peers peers;
     private final ClusterSpec spec;
@@ -73,12 +78,83 @@ public final class ClusterLoader {
     private <E extends TpchEntity> void loadTable(TpchLoader generator, TpchTable<E> table, TpchLoader.Progress progress)
             throws Exception {
         TableDefinition def = TpchSchema.definition(table);
+        sendTable(def, generator.rows(table), false, generator.expectedRows(def.name()), progress);
+    }
+
+    /**
+     * Writes one table on every node that holds a partition of it, keeping the nodes' other tables:
+     * the rows replace the table's rows (creating it if new), or with {@code append} are added to
+     * them. Each node swaps in the changed table when it commits.
+     *
+     * @return the rows the table holds afterwards
+     */
+    public long writeTable(TableDefinition def, Iterator<Object[]> rows, boolean append, TpchLoader.Progress progress)
+            throws Exception {
+        List<String> owners = spec.owners(def.name());
+        startKeepingTables(owners);
+        try {
+            long total = sendTable(def, rows, append, -1, progress);
+            commit(owners, Map.of());
+            return total;
+        } catch (Exception | Error e) {
+            abort(owners);
+            throw e;
+        }
+    }
+
+    /** Discards the nodes' unfinished loads, so their staging directories go now rather than at the next load. */
+    private void abort(List<String> nodes) {
+        for (String n : nodes) {
+            call(n, new byte[] {Messages.LOAD_ABORT}).exceptionally(e -> {
+                LOG.warn("node {} did not discard its unfinished load: {}", n, e.getMessage());
+                return null;
+            });
+        }
+    }
+
+    /** Drops a table from every node, keeping their other tables. */
+    public void dropTable(String table) {
+        List<String> owners = spec.owners(table);
+        startKeepingTables(owners);
+        List<CompletableFuture<?>> dropped = new ArrayList<>();
+        for (String node : owners) {
+            dropped.add(call(node, new PayloadWriter().put(Messages.LOAD_DROP).putString(table).toByteArray()));
+        }
+        CompletableFuture.allOf(dropped.toArray(CompletableFuture[]::new)).join();
+        commit(owners, Map.of());
+    }
+
+    private void startKeepingTables(List<String> nodes) {
+        for (String n : nodes) {
+            // Page size and fill factor are the node store's own; these apply to a node without one.
+            call(n, new PayloadWriter().put(Messages.LOAD_START).putVarInt(NEW_STORE_PAGE_SIZE)
+                    .putLong(Double.doubleToLongBits(NEW_STORE_FILL_FACTOR)).put(Messages.LOAD_KEEP_TABLES)
+                    .toByteArray()).join();
+        }
+    }
+
+    private void commit(List<String> nodes, Map<String, Object> source) {
+        byte[] json;
+        try {
+            json = new ObjectMapper().writeValueAsBytes(source);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write load source " + source, e);
+        }
+        for (String n : nodes) {
+            call(n, new PayloadWriter().put(Messages.LOAD_COMMIT).putBytes(json).toByteArray(), BUILD_TIMEOUT).join();
+        }
+    }
+
+    /** Sends a table's rows to the nodes owning them and has them build it; returns the rows they hold. */
+    private long sendTable(TableDefinition def, Iterator<Object[]> rows, boolean append, long expected,
+                           TpchLoader.Progress progress) throws Exception {
         String name = def.name();
         List<String> owners = spec.owners(name);
         List<CompletableFuture<?>> begun = new ArrayList<>();
         for (String node : owners) {
             PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN);
             Messages.writeDefinition(w, def);
+            w.put(append ? Messages.LOAD_APPEND : 0);
             begun.add(call(node, w.toByteArray()));
         }
         CompletableFuture.allOf(begun.toArray(CompletableFuture[]::new)).join();
@@ -89,11 +165,10 @@ public final class ClusterLoader {
             batches.put(node, new NodeBatch(node, name));
         }
         RowCodec codec = new RowCodec(def.schema());
-        long expected = generator.expectedRows(name);
         long done = 0;
         progress.update(name, 0, expected);
-        for (Iterator<Object[]> it = generator.rows(table); it.hasNext(); ) {
-            Object[] row = it.next();
+        while (rows.hasNext()) {
+            Object[] row = rows.next();
             byte[] encoded = codec.encode(row);
             batches.get(router.rowOwner(row)).add(0, encoded);
             for (int i = 0; i < def.indexes().size(); i++) {
@@ -111,7 +186,7 @@ public final class ClusterLoader {
         for (NodeBatch b : batches.values()) {
             b.drain();
         }
-        List<CompletableFuture<?>> finished = new ArrayList<>();
+        List<CompletableFuture<Frame>> finished = new ArrayList<>();
         for (String node : owners) {
             finished.add(call(node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE).putString(name).toByteArray(),
                     BUILD_TIMEOUT));
@@ -119,13 +194,18 @@ public final class ClusterLoader {
         // The nodes sort and build their partitions in parallel.
         CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new)).join();
         progress.update(name, done, done);
+        long total = 0;
+        for (CompletableFuture<?> f : finished) {
+            total += ((Frame) f.join()).reader().getLong();
+        }
+        return total;
     }
 
-    private CompletableFuture<?> call(String node, byte[] payload) {
+    private CompletableFuture<Frame> call(String node, byte[] payload) {
         return peers.client(node).call(OpCode.BULK_LOAD, payload);
     }
 
-    private CompletableFuture<?> call(String node, byte[] payload, Duration timeout) {
+    private CompletableFuture<Frame> call(String node, byte[] payload, Duration timeout) {
         return peers.client(node).call(OpCode.BULK_LOAD, payload, timeout);
     }
 

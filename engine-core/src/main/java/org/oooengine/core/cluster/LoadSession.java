@@ -10,26 +10,42 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.oooengine.core.storage.Directories;
+import org.oooengine.core.storage.LeafScanner;
+import org.oooengine.core.store.IndexScope;
+import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.store.Table;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.store.TableLoader;
 import org.oooengine.core.types.RowCodec;
 
 /**
- * A node's side of a bulk load: rows arrive table by table and are written into a staging
- * directory; the commit writes its manifest, and only then does it replace the node's store.
+ * A node's side of a load: rows arrive table by table and are written into a staging directory;
+ * the commit writes its manifest, and only then does it replace the node's store.
+ *
+ * <p>A load either replaces the whole store, or changes some tables of it: then the tables it
+ * does not touch are carried over (their files hard-linked into the staging directory, so nothing
+ * is copied), a table begun anew replaces its old version, an appended table starts from its old
+ * rows, and a dropped table is left out.
  */
 final class LoadSession implements AutoCloseable {
     private final Path staging;
     private final int pageSize;
     private final double fillFactor;
     private final TableLoader loader;
+    private final Store current;
+    private final Map<String, StoreManifest.TableMeta> carried = new LinkedHashMap<>();
     private final Map<String, TableLoader.Writer> writers = new LinkedHashMap<>();
     private final Map<String, RowCodec> codecs = new LinkedHashMap<>();
     private final List<StoreManifest.TableMeta> tables = new ArrayList<>();
     private final long started = System.nanoTime();
 
-    LoadSession(Path staging, int pageSize, double fillFactor, long sortMemoryBytes) {
+    /**
+     * @param current the store being served, whose other tables this load keeps; null for a load
+     *                that replaces the whole store (or a node without one). Its page size wins
+     *                over {@code pageSize}: one store has one page size.
+     */
+    LoadSession(Path staging, int pageSize, double fillFactor, long sortMemoryBytes, Store current) {
         Directories.deleteRecursively(staging);
         try {
             Files.createDirectories(staging);
@@ -37,9 +53,15 @@ final class LoadSession implements AutoCloseable {
             throw new UncheckedIOException("cannot create " + staging, e);
         }
         this.staging = staging;
-        this.pageSize = pageSize;
-        this.fillFactor = fillFactor;
-        this.loader = new TableLoader(staging, pageSize, fillFactor, sortMemoryBytes);
+        this.current = current;
+        this.pageSize = current == null ? pageSize : current.manifest().pageSize();
+        this.fillFactor = current == null ? fillFactor : current.manifest().fillFactor();
+        this.loader = new TableLoader(staging, this.pageSize, this.fillFactor, sortMemoryBytes);
+        if (current != null) {
+            for (StoreManifest.TableMeta t : current.manifest().tables()) {
+                carried.put(t.name(), t);
+            }
+        }
     }
 
     int pageSize() {
@@ -50,12 +72,46 @@ final class LoadSession implements AutoCloseable {
         return fillFactor;
     }
 
-    void begin(TableDefinition def) throws Exception {
+    /** Starts writing {@code def}; with {@code append}, its rows on this node are written again first. */
+    void begin(TableDefinition def, boolean append) throws Exception {
         if (writers.containsKey(def.name())) {
             throw new IllegalStateException("table " + def.name() + " is already being loaded");
         }
-        writers.put(def.name(), loader.open(def, false));
+        TableLoader.Writer w = loader.open(def, false);
+        writers.put(def.name(), w);
         codecs.put(def.name(), new RowCodec(def.schema()));
+        carried.remove(def.name());
+        if (append && current != null && current.tables().containsKey(def.name())) {
+            copyRows(current.table(def.name()), def, w);
+        }
+    }
+
+    /**
+     * The old rows of an appended table. Entries of a GLOBAL index this node holds come from rows
+     * on other nodes and cannot be rebuilt from this partition alone, so such tables are refused.
+     */
+    private static void copyRows(Table old, TableDefinition def, TableLoader.Writer w) {
+        if (!old.schema().columns().equals(def.schema().columns()) || !old.primaryKey().equals(def.primaryKey())) {
+            throw new IllegalArgumentException("cannot append to " + def.name() + ": its stored columns "
+                    + old.schema().columns() + " differ from " + def.schema().columns());
+        }
+        if (def.indexes().stream().anyMatch(ix -> ix.scope() == IndexScope.GLOBAL)) {
+            throw new IllegalArgumentException("cannot append to " + def.name() + ": it has a GLOBAL index");
+        }
+        LeafScanner.forEachLeaf(old.tree(), leaf -> {
+            for (int i = 0; i < leaf.count(); i++) {
+                try {
+                    w.addRow(old.decodeRow(leaf.value(i)));
+                } catch (Exception e) {
+                    throw new IllegalStateException("copying the rows of " + def.name() + " failed: " + e.getMessage(), e);
+                }
+            }
+        });
+    }
+
+    /** Leaves {@code table} out of the committed store (no error when there is none). */
+    void drop(String table) {
+        carried.remove(table);
     }
 
     /** A row of this partition ({@code index} < 0), or the entry of a GLOBAL index this node holds. */
@@ -78,16 +134,47 @@ final class LoadSession implements AutoCloseable {
         return meta.rows();
     }
 
-    /** Writes the manifest into the staging directory and returns it; the caller swaps directories. */
-    StoreManifest commit(Map<String, Object> source) {
+    /**
+     * Links the carried tables' files into the staging directory, writes the manifest there and
+     * returns it; the caller swaps directories.
+     */
+    StoreManifest commit(Map<String, Object> source) throws IOException {
         if (!writers.isEmpty()) {
             throw new IllegalStateException("tables not finished: " + writers.keySet());
         }
         Directories.deleteRecursively(staging.resolve("tmp"));
-        StoreManifest m = new StoreManifest(StoreManifest.FORMAT_VERSION, pageSize, fillFactor, source,
-                Instant.now().toString(), (System.nanoTime() - started) / 1e9, List.copyOf(tables));
+        List<StoreManifest.TableMeta> all = new ArrayList<>();
+        for (StoreManifest.TableMeta t : carried.values()) {
+            link(t.file());
+            t.indexes().forEach(ix -> link(ix.file()));
+            all.add(t);
+        }
+        all.addAll(tables);
+        // A change of some tables keeps the description of where the store came from.
+        Map<String, Object> from = current != null && source.isEmpty() ? current.manifest().source() : source;
+        StoreManifest m = new StoreManifest(StoreManifest.FORMAT_VERSION, pageSize, fillFactor, from,
+                Instant.now().toString(), (System.nanoTime() - started) / 1e9, all);
         m.write(staging);
         return m;
+    }
+
+    /** Tables written by this load (the others are carried over unchanged). */
+    List<String> changedTables() {
+        return tables.stream().map(StoreManifest.TableMeta::name).toList();
+    }
+
+    private void link(String file) {
+        Path target = current.dir().resolve(file);
+        Path link = staging.resolve(file);
+        try {
+            Files.createLink(link, target);
+        } catch (UnsupportedOperationException | IOException e) {
+            try {
+                Files.copy(target, link);
+            } catch (IOException copy) {
+                throw new UncheckedIOException("cannot carry " + target + " into " + staging, copy);
+            }
+        }
     }
 
     private TableLoader.Writer writer(String table) {

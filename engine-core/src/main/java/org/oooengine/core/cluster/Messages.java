@@ -146,6 +146,14 @@ final class Messages {
     static final byte LOAD_ROWS = 2;
     static final byte LOAD_FINISH_TABLE = 3;
     static final byte LOAD_COMMIT = 4;
+    /** Drops a table from a load that keeps the store's other tables. */
+    static final byte LOAD_DROP = 6;
+    /** Discards an unfinished load. */
+    static final byte LOAD_ABORT = 7;
+    /** Flag of LOAD_START: carry the store's tables over, changing only those this load names. */
+    static final byte LOAD_KEEP_TABLES = 1;
+    /** Trailing byte of LOAD_BEGIN: the table's rows on the node stay, the loaded ones are added. */
+    static final byte LOAD_APPEND = 1;
     static final byte ENTRY_ROW = 0;
 
     static void writeDefinition(PayloadWriter w, TableDefinition def) {

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -40,6 +41,7 @@ import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.store.Table;
+import org.oooengine.core.store.TableDefinition;
 
 /**
  * What a node does for its members: lookups and fetches on its partitions, partition scans and
@@ -241,15 +243,30 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case Messages.LOAD_START -> {
                 int pageSize = r.getVarInt();
                 double fillFactor = Double.longBitsToDouble(r.getLong());
+                boolean keepTables = r.hasMore() && (r.get() & Messages.LOAD_KEEP_TABLES) != 0;
                 if (load != null) {
                     LOG.warn("node {}: a new load replaces an unfinished one", nodeId);
                     load.close();
                 }
-                load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY);
+                load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY,
+                        keepTables ? store : null);
                 return EMPTY;
             }
             case Messages.LOAD_BEGIN -> {
-                requireLoad().begin(Messages.readDefinition(r));
+                TableDefinition def = Messages.readDefinition(r);
+                requireLoad().begin(def, r.hasMore() && r.get() == Messages.LOAD_APPEND);
+                return EMPTY;
+            }
+            case Messages.LOAD_ABORT -> {
+                if (load != null) {
+                    load.close();
+                    load = null;
+                    Directories.deleteRecursively(dataDir.resolve("staging"));
+                }
+                return EMPTY;
+            }
+            case Messages.LOAD_DROP -> {
+                requireLoad().drop(r.getString());
                 return EMPTY;
             }
             case Messages.LOAD_ROWS -> {
@@ -282,9 +299,11 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
     /** Replaces the served store by the staged one: close, swap directories, reopen. */
     private synchronized void commit(StoreManifest manifest) throws Exception {
+        List<String> changed = load.changedTables();
         load.close();
         load = null;
         Store old = store;
+        Optional<StoreStatistics> previous = old == null ? Optional.empty() : StoreStatistics.read(old.dir());
         store = null;
         if (old != null) {
             old.close();
@@ -300,7 +319,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         store = openStore(current);
         LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
                 String.format("%.1f", manifest.loadSeconds()));
-        StatisticsCollector.collectAfterLoad(store);
+        StatisticsCollector.collectAfterLoad(store, previous, changed);
     }
 
     private Store openStore(Path dir) {

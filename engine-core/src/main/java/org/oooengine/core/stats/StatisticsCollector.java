@@ -8,6 +8,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -40,8 +41,16 @@ public final class StatisticsCollector {
      * loaded data stands, and {@code ooo analyze} can collect again — so it never undoes a load.
      */
     public static void collectAfterLoad(Store store) {
+        collectAfterLoad(store, Optional.empty(), List.of());
+    }
+
+    /**
+     * After a load that changed only {@code changed} tables: the other tables keep their
+     * statistics from {@code previous}, so inserting into a small table does not rescan the large ones.
+     */
+    public static void collectAfterLoad(Store store, Optional<StoreStatistics> previous, List<String> changed) {
         try {
-            StoreStatistics stats = collect(store);
+            StoreStatistics stats = collect(store, previous.map(StoreStatistics::tables).orElse(Map.of()), changed);
             LOG.info("collected statistics of {} tables in {} in {} s", stats.tables().size(), store.dir(),
                     String.format("%.1f", stats.seconds()));
         } catch (RuntimeException e) {
@@ -51,9 +60,16 @@ public final class StatisticsCollector {
 
     /** Collects every table of {@code store} and writes them beside its manifest. */
     public static StoreStatistics collect(Store store) {
+        return collect(store, Map.of(), List.of());
+    }
+
+    private static StoreStatistics collect(Store store, Map<String, TableStatistics> kept, List<String> changed) {
         long t0 = System.nanoTime();
         Map<String, TableStatistics> tables = new LinkedHashMap<>();
-        store.tables().forEach((name, table) -> tables.put(name, collect(table, DEFAULT_BUCKETS)));
+        store.tables().forEach((name, table) -> {
+            TableStatistics old = changed.contains(name) ? null : kept.get(name);
+            tables.put(name, old != null ? old : collect(table, DEFAULT_BUCKETS));
+        });
         StoreStatistics stats = StoreStatistics.of(tables, (System.nanoTime() - t0) / 1e9);
         stats.write(store.dir());
         return stats;

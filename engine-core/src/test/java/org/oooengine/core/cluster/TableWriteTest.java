@@ -1,0 +1,88 @@
+package org.oooengine.core.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import java.util.stream.LongStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+
+/** Writing single tables into a running cluster: create, append, replace, drop, the other tables untouched. */
+class TableWriteTest {
+    private static final TableDefinition T = new TableDefinition("t",
+            new Schema(List.of(new Column("id", DataType.parse("bigint")), new Column("name", DataType.parse("varchar")))),
+            List.of("id"), List.of(new TableDefinition.IndexDefinition("t_name", List.of("name"))), false);
+    private static final TableDefinition U = new TableDefinition("u",
+            new Schema(List.of(new Column("k", DataType.parse("int")))), List.of("k"), List.of(), false);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void tablesAreCreatedAppendedReplacedAndDroppedWithoutTouchingTheOthers() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 3); ClusterSession session = cluster.session()) {
+            ClusterLoader loader = new ClusterLoader(session.peers());
+            assertEquals(100, loader.writeTable(T, rows(0, 100), false, (t, d, e) -> { }));
+            assertEquals(10, loader.writeTable(U, LongStream.range(0, 10).mapToObj(k -> new Object[] {(int) k}).iterator(),
+                    false, (t, d, e) -> { }));
+            assertEquals(150, loader.writeTable(T, rows(100, 150), true, (t, d, e) -> { }));
+            assertEquals(ids(0, 150), scan(session, "t"));
+            assertEquals(10, scan(session, "u").size());
+
+            assertEquals(5, loader.writeTable(T, rows(1000, 1005), false, (t, d, e) -> { }));
+            assertEquals(ids(1000, 1005), scan(session, "t"));
+
+            loader.dropTable("t");
+            assertTrue(session.manifest("n1").tables().stream().noneMatch(m -> m.name().equals("t")));
+            assertEquals(10, scan(session, "u").size());
+
+            cluster.stop("n2");
+            cluster.restart("n2");
+            assertEquals(10, scan(session, "u").size());
+        }
+    }
+
+    @Test
+    void aRepeatedPrimaryKeyIsRefusedAndTheTableKeepsItsRows() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
+            ClusterLoader loader = new ClusterLoader(session.peers());
+            loader.writeTable(T, rows(0, 20), false, (t, d, e) -> { });
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> loader.writeTable(T, rows(5, 6), true, (t, d, x) -> { }));
+            assertTrue(e.getMessage().contains("duplicate primary key [id] = [5] in table t"), e.getMessage());
+            assertEquals(ids(0, 20), scan(session, "t"));
+            assertEquals(21, loader.writeTable(T, rows(20, 21), true, (t, d, x) -> { }));
+        }
+    }
+
+    private static java.util.Iterator<Object[]> rows(long from, long to) {
+        return LongStream.range(from, to).mapToObj(i -> new Object[] {i, "name " + i}).iterator();
+    }
+
+    private static List<Long> ids(long from, long to) {
+        return LongStream.range(from, to).boxed().toList();
+    }
+
+    private static List<Object> scan(ClusterSession session, String table) {
+        List<Object> out = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : session.spec().nodes()) {
+            session.scan(n.id(), table, chunk -> {
+                synchronized (out) {
+                    chunk.forEach(r -> out.add(r[0]));
+                }
+            }).join();
+        }
+        out.sort(Comparator.comparing(o -> ((Number) o).longValue()));
+        return out;
+    }
+}
