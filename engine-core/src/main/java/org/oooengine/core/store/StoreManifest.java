@@ -44,6 +44,16 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
             }
             return new Schema(cols);
         }
+
+        /** The definition a load of this table would be given: a reload keeps its layout and indexes. */
+        @JsonIgnore
+        public TableDefinition definition() {
+            List<TableDefinition.IndexDefinition> ixs = new ArrayList<>();
+            for (IndexMeta ix : indexes) {
+                ixs.add(new TableDefinition.IndexDefinition(ix.name(), ix.columns(), ix.scopeOrLocal()));
+            }
+            return new TableDefinition(name, schema(), primaryKey, ixs, false);
+        }
     }
 
     public TableMeta table(String name) {

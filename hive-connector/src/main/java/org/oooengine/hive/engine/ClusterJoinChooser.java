@@ -88,6 +88,11 @@ final class ClusterJoinChooser {
         return rows;
     }
 
+    /** Tables changed: the optimizer reads their statistics anew at its next use. */
+    void tablesChanged() {
+        optimizer = null;
+    }
+
     /** Built on first use: it reads every table's statistics from the nodes. */
     private JoinOptimizer optimizer() {
         JoinOptimizer o = optimizer;

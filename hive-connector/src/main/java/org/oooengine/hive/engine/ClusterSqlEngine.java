@@ -5,47 +5,62 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
-import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
+import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.SqlEngine;
+import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.optimizer.cost.Calibration;
 
-/** The SQL engine over a running cluster: its tables are the catalog, its nodes serve the scans. */
+/**
+ * The SQL engine over a running cluster: the embedded catalog names its tables, its nodes store
+ * and serve them.
+ */
 public final class ClusterSqlEngine implements SqlEngine {
     private final ClusterSession cluster;
     private final boolean ownsCluster;
-    private final Catalog catalog;
+    private final EmbeddedCatalog catalog;
     private final ClusterTableReader reader;
     private final ClusterIndexJoinRunner indexJoins;
     private final ClusterJoinChooser chooser;
+    private final DataDefinition ddl;
 
-    /** An engine over a cluster without a calibration: join methods are chosen by a fixed rule. */
+    /** An engine over a cluster without a calibration (joins chosen by a fixed rule), its catalog in memory. */
     public ClusterSqlEngine(ClusterSession cluster) {
-        this(cluster, Optional.empty(), false);
+        this(cluster, null);
     }
 
-    private ClusterSqlEngine(ClusterSession cluster, Optional<Calibration> calibration, boolean ownsCluster) {
+    /** As {@link #ClusterSqlEngine(ClusterSession)}, with the catalog kept in {@code catalogFile}. */
+    public ClusterSqlEngine(ClusterSession cluster, Path catalogFile) {
+        this(cluster, catalogFile, Optional.empty(), false);
+    }
+
+    private ClusterSqlEngine(ClusterSession cluster, Path catalogFile, Optional<Calibration> calibration,
+                             boolean ownsCluster) {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
-        this.catalog = new ClusterCatalog(cluster);
+        this.catalog = new EmbeddedCatalog(catalogFile, new ClusterCatalog(cluster));
         this.reader = new ClusterTableReader(cluster);
         this.indexJoins = new ClusterIndexJoinRunner(cluster);
         this.chooser = new ClusterJoinChooser(cluster, calibration);
+        this.ddl = new DataDefinition(catalog, cluster, (path, local, target) -> {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: LOAD DATA");
+        }, chooser::tablesChanged);
     }
 
     /**
-     * Connects to the cluster described in {@code clusterDir} as its coordinator; the optimizer
-     * plans joins when the cluster has been calibrated ({@code ooo calibrate --cluster}).
+     * Connects to the cluster described in {@code clusterDir} as its coordinator, with the catalog
+     * in {@code clusterDir}/{@value EmbeddedCatalog#FILE_NAME}; the optimizer plans joins when the
+     * cluster has been calibrated ({@code ooo calibrate --cluster}).
      */
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout) {
         return new ClusterSqlEngine(ClusterSession.open(clusterDir, "coordinator", timeout),
-                Calibration.read(clusterDir), true);
+                clusterDir.resolve(EmbeddedCatalog.FILE_NAME), Calibration.read(clusterDir), true);
     }
 
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, reader, indexJoins, chooser);
+        return new EngineSession(user, database, settings, catalog, reader, indexJoins, chooser, ddl);
     }
 
     @Override

@@ -27,7 +27,8 @@ public final class ClusterTableReader implements TableReader {
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
         Schema schema = cluster.manifest(cluster.spec().nodes().get(0).id()).table(name).schema();
-        SqlType[] types = new SqlType[schema.size()];
+        // a table without a declared key stores a hidden row id after its columns: it is not read
+        SqlType[] types = new SqlType[table.columns().size()];
         for (int i = 0; i < types.length; i++) {
             types[i] = SqlType.of(schema.type(i));
         }

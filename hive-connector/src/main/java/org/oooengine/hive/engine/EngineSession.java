@@ -21,6 +21,7 @@ import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
+import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.analyze.QueryAnalyzer;
 import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
@@ -45,12 +46,14 @@ final class EngineSession implements SqlSession {
     private final TableReader reader;
     private final IndexJoinRunner indexJoins;
     private final ClusterJoinChooser chooser;
+    private final DataDefinition ddl;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String database;
 
     EngineSession(String user, String database, Map<String, String> settings, Catalog catalog, TableReader reader,
-                  IndexJoinRunner indexJoins, ClusterJoinChooser chooser) {
+                  IndexJoinRunner indexJoins, ClusterJoinChooser chooser, DataDefinition ddl) {
         this.user = user;
+        this.ddl = ddl;
         this.catalog = catalog;
         this.reader = reader;
         this.indexJoins = indexJoins;
@@ -88,7 +91,8 @@ final class EngineSession implements SqlSession {
         long t0 = System.nanoTime();
         ASTNode tree = HiveSqlParser.parse(sql);
         StatementResult r = switch (tree.getType()) {
-            case TOK_QUERY -> query(tree, cancel);
+            case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, cancel) : query(tree, cancel);
+            case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD -> change(tree, cancel);
             case TOK_EXPLAIN -> explain(tree, cancel);
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
             case TOK_SHOWTABLES -> single("tab_name", catalog.tables(database).stream().map(TableInfo::name).toList());
@@ -105,6 +109,16 @@ final class EngineSession implements SqlSession {
         RelNode plan = analyzer().query(tree);
         List<Object[]> rows = new Executor(reader, indexJoins, cancel).run(plan);
         return StatementResult.rows(columns(plan), rows.iterator());
+    }
+
+    /** DDL and DML: they change the catalog or a table's rows. */
+    private StatementResult change(ASTNode tree, Cancellation cancel) {
+        if (ddl == null) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText()
+                    + " on a read-only catalog");
+        }
+        var statement = new DdlAnalyzer(catalog, database, chooser.forSettings(settings)).analyze(tree);
+        return ddl.run(statement, plan -> new Executor(reader, indexJoins, cancel).run(plan));
     }
 
     private QueryAnalyzer analyzer() {

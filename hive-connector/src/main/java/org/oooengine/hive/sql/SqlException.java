@@ -8,6 +8,11 @@ package org.oooengine.hive.sql;
 public class SqlException extends RuntimeException {
     public static final String SYNTAX = "42000";
     public static final String UNKNOWN_TABLE = "42S02";
+    public static final String ALREADY_EXISTS = "42S01";
+    /** A row breaks a constraint, e.g. repeats a primary key. */
+    public static final String CONSTRAINT = "23000";
+    /** Input data that is not a value of its column's type, e.g. a bad line of a loaded file. */
+    public static final String DATA = "22000";
     public static final String UNKNOWN_COLUMN = "42S22";
     public static final String NOT_SUPPORTED = "0A000";
     public static final String CANCELLED = "HY008";

@@ -1,6 +1,7 @@
 package org.oooengine.hive.sql;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.LocalDate;
 import org.oooengine.core.types.DataType;
 
@@ -23,6 +24,8 @@ public record SqlType(Kind kind, int precision, int scale) {
     public static final SqlType INTERVAL = new SqlType(Kind.INTERVAL, 0, 0);
     /** Hive's limit for DECIMAL precision. */
     public static final int MAX_PRECISION = 38;
+    /** Columns store decimals as scaled longs. */
+    public static final int MAX_STORED_DECIMAL_DIGITS = 18;
 
     public static SqlType decimal(int precision, int scale) {
         return new SqlType(Kind.DECIMAL, Math.min(precision, MAX_PRECISION), scale);
@@ -60,6 +63,49 @@ public record SqlType(Kind kind, int precision, int scale) {
             case DATE -> LocalDate.ofEpochDay((Integer) stored);
             default -> stored;
         };
+    }
+
+    /** The stored form of a SQL value of this type: the inverse of {@link #fromStored}. */
+    public Object toStored(Object value) {
+        if (value == null) {
+            return null;
+        }
+        return switch (kind) {
+            case DECIMAL -> ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP).unscaledValue().longValueExact();
+            case DATE -> (int) ((LocalDate) value).toEpochDay();
+            default -> value;
+        };
+    }
+
+    /** How the nodes store a column of this type. */
+    public DataType storedType() {
+        return switch (kind) {
+            case BOOLEAN -> DataType.BOOLEAN;
+            case INT -> DataType.INT;
+            case BIGINT -> DataType.BIGINT;
+            case DOUBLE -> DataType.DOUBLE;
+            case DECIMAL -> {
+                if (precision > MAX_STORED_DECIMAL_DIGITS) {
+                    throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: a column of type " + this
+                            + " (stored decimals hold at most " + MAX_STORED_DECIMAL_DIGITS + " digits)");
+                }
+                yield DataType.decimal(precision, scale);
+            }
+            case DATE -> DataType.DATE;
+            case STRING -> DataType.varchar(0);
+            case VARCHAR -> DataType.varchar(precision);
+            case CHAR -> DataType.fixedChar(precision);
+            case INTERVAL, VOID -> throw new SqlException(SqlException.NOT_SUPPORTED, "a column cannot be of type " + this);
+        };
+    }
+
+    /** The type {@link #toString} spells, e.g. {@code decimal(15,2)}, {@code string}. */
+    public static SqlType parse(String text) {
+        String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.equals("string")) {
+            return STRING;
+        }
+        return of(DataType.parse(t));
     }
 
     public boolean isNumeric() {

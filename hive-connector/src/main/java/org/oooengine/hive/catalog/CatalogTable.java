@@ -1,0 +1,81 @@
+package org.oooengine.hive.catalog;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.hive.sql.SqlType;
+
+/**
+ * A table created through SQL, as the embedded catalog keeps it: its columns, its primary key
+ * (the clustering and partitioning key on the nodes) and the columns with a secondary index.
+ * A table declared without a primary key is stored with a hidden row id as its key, numbered by
+ * the coordinator ({@code nextRowId}), so rows that repeat are kept, as Hive keeps them.
+ *
+ * @param storage the name of the table on the nodes
+ */
+public record CatalogTable(String database, String name, String storage, List<ColumnEntry> columns,
+                           List<String> primaryKey, List<String> indexedColumns, Map<String, String> properties,
+                           String comment, long nextRowId) {
+    /** The hidden key column of a table declared without a primary key. */
+    public static final String ROW_ID = "__row_id";
+
+    public record ColumnEntry(String name, String type, String comment) {
+    }
+
+    public CatalogTable {
+        columns = List.copyOf(columns);
+        primaryKey = List.copyOf(primaryKey);
+        indexedColumns = List.copyOf(indexedColumns);
+        properties = Map.copyOf(properties);
+        comment = comment == null ? "" : comment;
+    }
+
+    public static CatalogTable of(String database, String name, List<ResultColumn> columns, List<String> primaryKey,
+                                  List<String> indexedColumns, Map<String, String> properties, String comment) {
+        List<ColumnEntry> entries = new ArrayList<>();
+        for (ResultColumn c : columns) {
+            entries.add(new ColumnEntry(c.name(), c.type().toString(), c.comment() == null ? "" : c.comment()));
+        }
+        String storage = ClusterCatalog.DEFAULT_DATABASE.equals(database) ? name : database + "." + name;
+        return new CatalogTable(database, name, storage, entries, primaryKey, indexedColumns, properties, comment, 0);
+    }
+
+    public boolean hasRowId() {
+        return primaryKey.isEmpty();
+    }
+
+    public CatalogTable withNextRowId(long next) {
+        return new CatalogTable(database, name, storage, columns, primaryKey, indexedColumns, properties, comment, next);
+    }
+
+    /** What SQL sees: the declared columns, without the hidden row id. */
+    public TableInfo info() {
+        List<ResultColumn> cols = new ArrayList<>();
+        for (ColumnEntry c : columns) {
+            cols.add(new ResultColumn(c.name(), SqlType.parse(c.type()), c.comment()));
+        }
+        return new TableInfo(database, name, cols, primaryKey, indexedColumns, storage, properties, comment);
+    }
+
+    /** How the nodes store it: the declared columns (and the row id), clustered on the key, one local index per indexed column. */
+    public TableDefinition definition() {
+        List<Column> cols = new ArrayList<>();
+        for (ColumnEntry c : columns) {
+            cols.add(new Column(c.name(), SqlType.parse(c.type()).storedType()));
+        }
+        if (hasRowId()) {
+            cols.add(new Column(ROW_ID, DataType.parse("bigint")));
+        }
+        List<TableDefinition.IndexDefinition> indexes = new ArrayList<>();
+        for (String c : indexedColumns) {
+            indexes.add(new TableDefinition.IndexDefinition(name + "_" + c.toLowerCase(Locale.ROOT), List.of(c)));
+        }
+        return new TableDefinition(storage, new Schema(cols), hasRowId() ? List.of(ROW_ID) : primaryKey, indexes, false);
+    }
+}

@@ -1,0 +1,143 @@
+package org.oooengine.hive.catalog;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.oooengine.core.store.JsonFiles;
+import org.oooengine.hive.sql.SqlException;
+
+/**
+ * The default catalog: databases and the tables created through SQL, kept in one JSON file
+ * beside the cluster's description and rewritten atomically on every change. Tables the nodes
+ * hold that no SQL statement created (e.g. TPC-H from {@code ooo load}) appear in database
+ * {@code default}, as the {@link ClusterCatalog} shows them.
+ */
+public final class EmbeddedCatalog implements Catalog {
+    public static final String FILE_NAME = "catalog.json";
+    static final int FORMAT_VERSION = 1;
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** The file's content. */
+    record State(int formatVersion, Map<String, String> databases, List<CatalogTable> tables) {
+    }
+
+    private final Path file;
+    private final ClusterCatalog loaded;
+    private final Map<String, String> databases = new LinkedHashMap<>();
+    private final Map<String, CatalogTable> tables = new LinkedHashMap<>();
+
+    /** @param file where the catalog lives; null keeps it in memory only */
+    public EmbeddedCatalog(Path file, ClusterCatalog loaded) {
+        this.file = file;
+        this.loaded = loaded;
+        databases.put(ClusterCatalog.DEFAULT_DATABASE, "Default database");
+        if (file != null && Files.isRegularFile(file)) {
+            State s = read(file);
+            databases.putAll(s.databases());
+            s.tables().forEach(t -> tables.put(key(t.database(), t.name()), t));
+        }
+    }
+
+    private static State read(Path file) {
+        try {
+            State s = JSON.readValue(file.toFile(), State.class);
+            if (s.formatVersion() != FORMAT_VERSION) {
+                throw new IllegalStateException(file + " has catalog format " + s.formatVersion() + "; this engine reads "
+                        + FORMAT_VERSION);
+            }
+            return s;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the catalog " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public synchronized List<String> databases() {
+        return databases.keySet().stream().sorted().toList();
+    }
+
+    public synchronized Optional<String> databaseComment(String name) {
+        return Optional.ofNullable(databases.get(name));
+    }
+
+    @Override
+    public synchronized List<TableInfo> tables(String database) {
+        List<TableInfo> out = new ArrayList<>();
+        tables.values().stream().filter(t -> t.database().equals(database)).forEach(t -> out.add(t.info()));
+        if (ClusterCatalog.DEFAULT_DATABASE.equals(database)) {
+            Set<String> claimed = tables.values().stream().map(CatalogTable::storage).collect(Collectors.toSet());
+            for (TableInfo t : loaded.tables(database)) {
+                if (!claimed.contains(t.storage()) && !t.storage().contains(".")) {
+                    out.add(t);
+                }
+            }
+        }
+        out.sort(Comparator.comparing(TableInfo::name));
+        return out;
+    }
+
+    @Override
+    public synchronized Optional<TableInfo> table(String database, String name) {
+        CatalogTable t = tables.get(key(database, name));
+        if (t != null) {
+            return Optional.of(t.info());
+        }
+        return tables(database).stream().filter(i -> i.name().equals(name)).findFirst();
+    }
+
+    /** The catalog's entry of a table created through SQL; empty for tables it only sees on the nodes. */
+    public synchronized Optional<CatalogTable> entry(String database, String name) {
+        return Optional.ofNullable(tables.get(key(database, name)));
+    }
+
+    public synchronized void createDatabase(String name, String comment) {
+        if (databases.containsKey(name)) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, "database already exists: " + name);
+        }
+        databases.put(name, comment == null ? "" : comment);
+        save();
+    }
+
+    public synchronized void dropDatabase(String name) {
+        if (ClusterCatalog.DEFAULT_DATABASE.equals(name)) {
+            throw new SqlException(SqlException.GENERAL, "database default cannot be dropped");
+        }
+        databases.remove(name);
+        save();
+    }
+
+    /** Records a table (new, or an entry that changed, e.g. its next row id). */
+    public synchronized void put(CatalogTable t) {
+        if (!databases.containsKey(t.database())) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + t.database());
+        }
+        tables.put(key(t.database(), t.name()), t);
+        save();
+    }
+
+    public synchronized void remove(String database, String name) {
+        if (tables.remove(key(database, name)) != null) {
+            save();
+        }
+    }
+
+    private void save() {
+        if (file != null) {
+            JsonFiles.writeAtomically(file, new State(FORMAT_VERSION, Map.copyOf(databases), List.copyOf(tables.values())));
+        }
+    }
+
+    private static String key(String database, String name) {
+        return database + "." + name;
+    }
+}

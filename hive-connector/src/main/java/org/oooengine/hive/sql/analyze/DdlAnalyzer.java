@@ -1,0 +1,325 @@
+package org.oooengine.hive.sql.analyze;
+
+import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlType;
+import org.oooengine.hive.sql.ddl.DdlStatement;
+import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.JoinChooser;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * Hive's DDL and DML trees as {@link DdlStatement}s: CREATE/DROP DATABASE, CREATE TABLE (with
+ * a primary key, indexes and AS SELECT), DROP TABLE, INSERT INTO/OVERWRITE ... SELECT | VALUES and
+ * LOAD DATA. Tables live on the cluster's nodes, hash-partitioned on their primary key's first
+ * column; so Hive's PARTITIONED BY, CLUSTERED BY and LOCATION are refused by name.
+ */
+public final class DdlAnalyzer {
+    /** TBLPROPERTIES key: the primary key's columns, comma-separated (instead of a PRIMARY KEY clause). */
+    public static final String PRIMARY_KEY_PROPERTY = "ooo.primary.key";
+    /** TBLPROPERTIES key: columns that get a secondary index, comma-separated. */
+    public static final String INDEXES_PROPERTY = "ooo.indexes";
+    /** Table property: how LOAD DATA reads files for this table, {@code text} or {@code orc}. */
+    public static final String FILE_FORMAT_PROPERTY = "ooo.file.format";
+    /** Table property: the field delimiter of text files (Hive's {@code field.delim}). */
+    public static final String FIELD_DELIMITER_PROPERTY = "field.delim";
+
+    private final Catalog catalog;
+    private final String database;
+    private final JoinChooser chooser;
+
+    public DdlAnalyzer(Catalog catalog, String database, JoinChooser chooser) {
+        this.catalog = catalog;
+        this.database = database;
+        this.chooser = chooser;
+    }
+
+    /** Whether a {@code TOK_QUERY} writes into a table rather than returning rows. */
+    public static boolean isInsert(ASTNode query) {
+        ASTNode insert = Ast.find(query, TOK_INSERT);
+        if (insert == null) {
+            return false;
+        }
+        ASTNode dest = Ast.child(insert, 0);
+        return dest.getType() == TOK_INSERT_INTO
+                || dest.getType() == TOK_DESTINATION && Ast.child(dest, 0).getType() == TOK_TAB;
+    }
+
+    public DdlStatement analyze(ASTNode n) {
+        return switch (n.getType()) {
+            case TOK_CREATEDATABASE -> new DdlStatement.CreateDatabase(Ast.name(Ast.child(n, 0)),
+                    commentOf(n, TOK_DATABASECOMMENT), Ast.find(n, TOK_IFNOTEXISTS) != null);
+            case TOK_DROPDATABASE -> new DdlStatement.DropDatabase(Ast.name(Ast.child(n, 0)),
+                    Ast.find(n, TOK_IFEXISTS) != null, Ast.find(n, TOK_CASCADE) != null);
+            case TOK_CREATETABLE -> createTable(n);
+            case TOK_DROPTABLE -> {
+                String[] name = tableName(Ast.child(n, 0));
+                yield new DdlStatement.DropTable(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
+            }
+            case TOK_QUERY -> insert(n);
+            case TOK_LOAD -> loadData(n);
+            default -> throw Ast.notSupported("statement " + n.getText(), n);
+        };
+    }
+
+    private DdlStatement createTable(ASTNode n) {
+        String[] name = tableName(Ast.child(n, 0));
+        List<ResultColumn> columns = new ArrayList<>();
+        List<String> primaryKey = new ArrayList<>();
+        Map<String, String> properties = new LinkedHashMap<>();
+        String comment = "";
+        boolean ifNotExists = false;
+        RelNode asSelect = null;
+        for (ASTNode c : Ast.children(n).subList(1, n.getChildCount())) {
+            switch (c.getType()) {
+                case TOK_IFNOTEXISTS -> ifNotExists = true;
+                case TOK_TABCOLLIST -> columnList(c, columns, primaryKey);
+                case TOK_TABLECOMMENT -> comment = Ast.unquote(Ast.child(c, 0).getText());
+                case TOK_FILEFORMAT_GENERIC -> properties.put(FILE_FORMAT_PROPERTY, fileFormat(Ast.child(c, 0)));
+                case TOK_TABLEROWFORMAT -> rowFormat(c, properties);
+                case TOK_TABLEPROPERTIES -> {
+                    for (ASTNode p : Ast.children(Ast.child(c, 0))) {
+                        properties.put(Ast.unquote(Ast.child(p, 0).getText()), Ast.unquote(Ast.child(p, 1).getText()));
+                    }
+                }
+                case TOK_QUERY -> asSelect = new QueryAnalyzer(catalog, database, chooser).query(c);
+                case TOK_TABLEPARTCOLS -> throw Ast.notSupported(
+                        "PARTITIONED BY (tables are hash-partitioned over the nodes on their primary key's first column)", c);
+                case TOK_ALTERTABLE_BUCKETS -> throw Ast.notSupported("CLUSTERED BY", c);
+                case TOK_TABLELOCATION -> throw Ast.notSupported("LOCATION (tables are stored on the cluster's nodes)", c);
+                case TOK_LIKETABLE -> throw Ast.notSupported("CREATE TABLE ... LIKE", c);
+                default -> {
+                    if ("external".equalsIgnoreCase(c.getText())) {
+                        throw Ast.notSupported("EXTERNAL tables (tables are stored on the cluster's nodes)", c);
+                    }
+                    throw Ast.notSupported("CREATE TABLE clause " + c.getText(), c);
+                }
+            }
+        }
+        if (asSelect != null) {
+            if (!columns.isEmpty()) {
+                throw Ast.error(SqlException.SYNTAX, "CREATE TABLE ... AS SELECT takes its columns from the query", n);
+            }
+            for (Field f : asSelect.fields()) {
+                SqlType type = f.type().kind() == SqlType.Kind.VOID ? SqlType.STRING : f.type();
+                columns.add(new ResultColumn(f.name(), type));
+            }
+        }
+        if (columns.isEmpty()) {
+            throw Ast.error(SqlException.SYNTAX, "CREATE TABLE " + name[1] + " has no columns", n);
+        }
+        if (primaryKey.isEmpty() && properties.containsKey(PRIMARY_KEY_PROPERTY)) {
+            primaryKey.addAll(columnsOf(properties.get(PRIMARY_KEY_PROPERTY), columns, PRIMARY_KEY_PROPERTY, n));
+        }
+        List<String> indexed = properties.containsKey(INDEXES_PROPERTY)
+                ? columnsOf(properties.get(INDEXES_PROPERTY), columns, INDEXES_PROPERTY, n) : List.of();
+        checkColumns(primaryKey, columns, "PRIMARY KEY", n);
+        for (ResultColumn c : columns) {
+            c.type().storedType(); // refuses a type the nodes cannot store, now
+        }
+        return new DdlStatement.CreateTable(name[0], name[1], columns, primaryKey, indexed, properties, comment,
+                ifNotExists, asSelect);
+    }
+
+    private static void columnList(ASTNode list, List<ResultColumn> columns, List<String> primaryKey) {
+        for (ASTNode c : Ast.children(list)) {
+            switch (c.getType()) {
+                case TOK_TABCOL -> {
+                    ASTNode type = Ast.child(c, 1);
+                    if (!Types.isTypeToken(type)) {
+                        throw Ast.notSupported("column type " + type.getText().replace("TOK_", "").toLowerCase(Locale.ROOT), type);
+                    }
+                    String comment = c.getChildCount() > 2 && Ast.child(c, 2).getType() == StringLiteral
+                            ? Ast.unquote(Ast.child(c, 2).getText()) : "";
+                    columns.add(new ResultColumn(Ast.name(Ast.child(c, 0)), Types.of(type), comment));
+                }
+                case TOK_PRIMARY_KEY -> {
+                    for (ASTNode k : Ast.children(Ast.child(c, 0))) {
+                        primaryKey.add(Ast.name(k));
+                    }
+                }
+                default -> throw Ast.notSupported("constraint " + c.getText().replace("TOK_", ""), c);
+            }
+        }
+    }
+
+    private static String fileFormat(ASTNode n) {
+        String f = n.getText().toLowerCase(Locale.ROOT);
+        return switch (f) {
+            case "textfile" -> "text";
+            case "orc" -> "orc";
+            default -> throw Ast.notSupported("STORED AS " + f.toUpperCase(Locale.ROOT) + " (LOAD DATA reads TEXTFILE and ORC)", n);
+        };
+    }
+
+    private static void rowFormat(ASTNode n, Map<String, String> properties) {
+        ASTNode serde = Ast.child(n, 0);
+        if (serde.getType() != TOK_SERDEPROPS) {
+            throw Ast.notSupported("ROW FORMAT SERDE", n);
+        }
+        for (ASTNode p : Ast.children(serde)) {
+            if (p.getType() != TOK_TABLEROWFORMATFIELD) {
+                throw Ast.notSupported("ROW FORMAT DELIMITED clause " + p.getText().replace("TOK_TABLEROWFORMAT", ""), p);
+            }
+            properties.put(FIELD_DELIMITER_PROPERTY, Ast.unquote(Ast.child(p, 0).getText()));
+        }
+    }
+
+    private static List<String> columnsOf(String list, List<ResultColumn> columns, String what, ASTNode at) {
+        List<String> names = Arrays.stream(list.split(",")).map(s -> s.strip().toLowerCase(Locale.ROOT))
+                .filter(s -> !s.isEmpty()).toList();
+        checkColumns(names, columns, what, at);
+        return names;
+    }
+
+    private static void checkColumns(List<String> names, List<ResultColumn> columns, String what, ASTNode at) {
+        for (String name : names) {
+            if (columns.stream().noneMatch(c -> c.name().equals(name))) {
+                throw Ast.error(SqlException.UNKNOWN_COLUMN, what + " names column " + name + ", which the table does not have", at);
+            }
+        }
+    }
+
+    private DdlStatement insert(ASTNode query) {
+        List<ASTNode> inserts = Ast.children(query).stream().filter(c -> c.getType() == TOK_INSERT).toList();
+        if (inserts.size() > 1) {
+            throw Ast.notSupported("a multi-table INSERT", inserts.get(1));
+        }
+        ASTNode insert = inserts.get(0);
+        ASTNode dest = Ast.child(insert, 0);
+        boolean overwrite = dest.getType() == TOK_DESTINATION;
+        ASTNode tab = Ast.child(dest, 0);
+        if (Ast.find(tab, TOK_PARTSPEC) != null) {
+            throw Ast.notSupported("INSERT into a PARTITION", Ast.find(tab, TOK_PARTSPEC));
+        }
+        TableInfo target = table(Ast.child(tab, 0));
+        List<Integer> targetColumns = targetColumns(target, Ast.find(dest, TOK_TABCOLNAME));
+        RelNode source = values(insert, target, targetColumns);
+        if (source == null) {
+            // the query part is a query like any other once its destination is the result
+            insert.setChild(0, Ast.node(TOK_DESTINATION, "TOK_DESTINATION",
+                    List.of(Ast.node(TOK_DIR, "TOK_DIR", List.of(Ast.node(TOK_TMP_FILE, "TOK_TMP_FILE", List.of()))))));
+            source = new QueryAnalyzer(catalog, database, chooser).query(query);
+        }
+        return new DdlStatement.Insert(target, toTableColumns(source, target, targetColumns, dest), overwrite);
+    }
+
+    /** Positions in the table of the columns an INSERT names (all, in order, when it names none). */
+    private static List<Integer> targetColumns(TableInfo target, ASTNode names) {
+        List<Integer> out = new ArrayList<>();
+        if (names == null) {
+            for (int i = 0; i < target.columns().size(); i++) {
+                out.add(i);
+            }
+            return out;
+        }
+        for (ASTNode c : Ast.children(names)) {
+            int i = target.indexOf(Ast.name(c));
+            if (i < 0) {
+                throw Ast.error(SqlException.UNKNOWN_COLUMN, "table " + target.name() + " has no column " + Ast.name(c), c);
+            }
+            out.add(i);
+        }
+        return out;
+    }
+
+    /** {@code VALUES (..), (..)}, which Hive's parser writes as {@code inline(array(struct(..), ..))}; else null. */
+    private static RelNode values(ASTNode insert, TableInfo target, List<Integer> targetColumns) {
+        ASTNode select = Ast.find(insert, TOK_SELECT);
+        if (select == null || select.getChildCount() != 1) {
+            return null;
+        }
+        ASTNode f = Ast.child(Ast.child(select, 0), 0);
+        if (f.getType() != TOK_FUNCTION || !"inline".equalsIgnoreCase(Ast.child(f, 0).getText())) {
+            return null;
+        }
+        ASTNode array = Ast.child(f, 1);
+        ExprBinder constants = new ExprBinder(new Scope(List.of()));
+        List<Object[]> rows = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        for (int i : targetColumns) {
+            ResultColumn c = target.columns().get(i);
+            fields.add(new Field(null, c.name(), c.type()));
+        }
+        for (ASTNode struct : Ast.children(array).subList(1, array.getChildCount())) {
+            if (struct.getChildCount() - 1 != targetColumns.size()) {
+                throw Ast.error(SqlException.SYNTAX, "a row of VALUES has " + (struct.getChildCount() - 1)
+                        + " values for " + targetColumns.size() + " columns", struct);
+            }
+            Object[] row = new Object[targetColumns.size()];
+            for (int i = 0; i < row.length; i++) {
+                Expr e = ExprBinder.cast(constants.bind(Ast.child(struct, i + 1)), fields.get(i).type());
+                row[i] = e.eval(new Object[0]);
+            }
+            rows.add(row);
+        }
+        return new RelNode.Values(fields, rows);
+    }
+
+    /** The source's columns placed at the named target columns, cast to their types; the others NULL. */
+    private static RelNode toTableColumns(RelNode source, TableInfo target, List<Integer> targetColumns, ASTNode at) {
+        if (source.fields().size() != targetColumns.size()) {
+            throw Ast.error(SqlException.SYNTAX, "INSERT into " + target.name() + " gives " + source.fields().size()
+                    + " values for " + targetColumns.size() + " columns", at);
+        }
+        List<Expr> exprs = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        for (int i = 0; i < target.columns().size(); i++) {
+            ResultColumn c = target.columns().get(i);
+            int from = targetColumns.indexOf(i);
+            Expr e = from < 0 ? Expr.Literal.NULL : new Expr.Column(from, source.fields().get(from).type());
+            exprs.add(ExprBinder.cast(e, c.type()));
+            fields.add(new Field(null, c.name(), c.type()));
+        }
+        return new RelNode.Project(source, exprs, fields);
+    }
+
+    private DdlStatement loadData(ASTNode n) {
+        String path = Ast.unquote(Ast.child(n, 0).getText());
+        ASTNode tab = Ast.child(n, 1);
+        if (Ast.find(tab, TOK_PARTSPEC) != null) {
+            throw Ast.notSupported("LOAD DATA into a PARTITION", Ast.find(tab, TOK_PARTSPEC));
+        }
+        boolean local = false;
+        boolean overwrite = false;
+        for (ASTNode c : Ast.children(n).subList(2, n.getChildCount())) {
+            switch (c.getText().toLowerCase(Locale.ROOT)) {
+                case "local" -> local = true;
+                case "overwrite" -> overwrite = true;
+                default -> throw Ast.notSupported("LOAD DATA clause " + c.getText(), c);
+            }
+        }
+        return new DdlStatement.LoadData(path, local, overwrite, table(Ast.child(tab, 0)));
+    }
+
+    private TableInfo table(ASTNode tabName) {
+        String[] name = tableName(tabName);
+        return catalog.table(name[0], name[1]).orElseThrow(() ->
+                Ast.error(SqlException.UNKNOWN_TABLE, "table not found: " + name[0] + "." + name[1], tabName));
+    }
+
+    /** {database, table} of a {@code TOK_TABNAME}, in the session's database when it names none. */
+    private String[] tableName(ASTNode n) {
+        if (n.getChildCount() > 1) {
+            return new String[] {Ast.name(Ast.child(n, 0)), Ast.name(Ast.child(n, 1))};
+        }
+        return new String[] {database, Ast.name(Ast.child(n, 0))};
+    }
+
+    private static String commentOf(ASTNode n, int type) {
+        ASTNode c = Ast.find(n, type);
+        return c == null ? "" : Ast.unquote(Ast.child(c, 0).getText());
+    }
+}

@@ -1,0 +1,37 @@
+package org.oooengine.hive.sql.ddl;
+
+import java.util.List;
+import java.util.Map;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/** A statement that changes the catalog or a table's rows, as the analyzer understood it. */
+public sealed interface DdlStatement {
+    record CreateDatabase(String name, String comment, boolean ifNotExists) implements DdlStatement {
+    }
+
+    record DropDatabase(String name, boolean ifExists, boolean cascade) implements DdlStatement {
+    }
+
+    /**
+     * CREATE TABLE, with {@code asSelect} the query of CREATE TABLE ... AS SELECT (else null).
+     *
+     * @param primaryKey empty when none was declared: the table gets a hidden row id as its key
+     */
+    record CreateTable(String database, String name, List<ResultColumn> columns, List<String> primaryKey,
+                       List<String> indexedColumns, Map<String, String> properties, String comment, boolean ifNotExists,
+                       RelNode asSelect) implements DdlStatement {
+    }
+
+    record DropTable(String database, String name, boolean ifExists) implements DdlStatement {
+    }
+
+    /** INSERT INTO (or OVERWRITE) a table; {@code rows} yields the table's columns in order and types. */
+    record Insert(TableInfo target, RelNode rows, boolean overwrite) implements DdlStatement {
+    }
+
+    /** LOAD DATA [LOCAL] INPATH: the file's (or directory's) rows into the table, read in the table's file format. */
+    record LoadData(String path, boolean local, boolean overwrite, TableInfo target) implements DdlStatement {
+    }
+}

@@ -1,0 +1,181 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.hive.catalog.EmbeddedCatalog;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.StatementResult;
+
+/**
+ * DDL and DML in Hive syntax on a three-node cluster holding TPC-H: databases and tables are
+ * created, filled, read, replaced and dropped; the catalog survives the coordinator; results of
+ * CREATE TABLE ... AS SELECT and INSERT ... SELECT match DuckDB.
+ */
+class DataDefinitionTest {
+    private static TpchCluster tpch;
+    private static Path catalogFile;
+    private static ClusterSqlEngine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-ddl-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.CUSTOMER, TpchTable.NATION));
+        catalogFile = tpch.dir.resolve(EmbeddedCatalog.FILE_NAME);
+        engine = new ClusterSqlEngine(tpch.session, catalogFile);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    private static SqlSession session() {
+        return engine.openSession("test", "default", Map.of());
+    }
+
+    private static List<Object[]> rows(SqlSession s, String sql) {
+        StatementResult r = s.execute(sql, new Cancellation());
+        List<Object[]> out = new ArrayList<>();
+        if (r.hasResultSet()) {
+            r.rows().forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    private static long update(SqlSession s, String sql) {
+        return s.execute(sql, new Cancellation()).updateCount();
+    }
+
+    private static List<String> render(List<Object[]> rows) {
+        return rows.stream().map(Arrays::toString).toList();
+    }
+
+    @Test
+    void aTableIsCreatedFilledReadAndKeptByItsKey() {
+        SqlSession s = session();
+        update(s, "CREATE DATABASE IF NOT EXISTS sales COMMENT 'orders of the shop'");
+        update(s, "USE sales");
+        update(s, "CREATE TABLE items (id INT COMMENT 'item number', name STRING, price DECIMAL(10,2), added DATE, "
+                + "PRIMARY KEY (id) DISABLE NOVALIDATE) COMMENT 'what we sell' TBLPROPERTIES ('ooo.indexes'='name')");
+        assertEquals(3, update(s, "INSERT INTO items VALUES (2, 'pen', 1.5, DATE '2024-01-02'), "
+                + "(1, 'ink', 12.25, DATE '2024-01-01'), (3, 'pad', 4, NULL)"));
+        assertEquals(1, update(s, "INSERT INTO TABLE items (name, id) VALUES ('cap', 4)"));
+        assertEquals(List.of("[1, ink, 12.25, 2024-01-01]", "[2, pen, 1.50, 2024-01-02]", "[3, pad, 4.00, null]",
+                "[4, cap, null, null]"), render(rows(s, "SELECT id, name, price, added FROM items ORDER BY id")));
+        assertEquals(List.of("[pen]"), render(rows(s, "SELECT name FROM sales.items WHERE price < 2")));
+
+        SqlException dup = assertThrows(SqlException.class, () -> update(s, "INSERT INTO items VALUES (1, 'again', 1, NULL)"));
+        assertEquals(SqlException.CONSTRAINT, dup.sqlState(), dup.getMessage());
+        assertTrue(dup.getMessage().contains("duplicate primary key"), dup.getMessage());
+        assertEquals(List.of("[4]"), render(rows(s, "SELECT count(*) FROM items")));
+
+        SqlException nullKey = assertThrows(SqlException.class, () -> update(s, "INSERT INTO items (name) VALUES ('x')"));
+        assertTrue(nullKey.getMessage().contains("primary key column id of items is NULL"), nullKey.getMessage());
+
+        List<String> described = render(rows(s, "DESCRIBE FORMATTED items"));
+        assertTrue(described.contains("[id, int, item number]"), described.toString());
+        assertTrue(described.contains("[Primary Key:, id, null]"), described.toString());
+        assertTrue(described.contains("[Indexed Columns:, name, null]"), described.toString());
+        assertTrue(render(rows(s, "SHOW TABLES")).contains("[items]"));
+        assertTrue(render(rows(s, "SHOW DATABASES")).contains("[sales]"));
+
+        SqlException notEmpty = assertThrows(SqlException.class, () -> update(s, "DROP DATABASE sales"));
+        assertTrue(notEmpty.getMessage().contains("CASCADE"), notEmpty.getMessage());
+        update(s, "USE default");
+        update(s, "DROP DATABASE sales CASCADE");
+        assertTrue(!render(rows(s, "SHOW DATABASES")).contains("[sales]"));
+        assertThrows(SqlException.class, () -> rows(s, "SELECT * FROM sales.items"));
+    }
+
+    @Test
+    void aTableWithoutKeyKeepsRepeatedRows() {
+        SqlSession s = session();
+        update(s, "CREATE TABLE visits (page STRING, n BIGINT)");
+        update(s, "INSERT INTO visits VALUES ('home', 1), ('home', 1)");
+        update(s, "INSERT INTO visits SELECT page, n + 1 FROM visits");
+        assertEquals(List.of("[home, 1, 2]", "[home, 2, 2]"),
+                render(rows(s, "SELECT page, n, count(*) FROM visits GROUP BY page, n ORDER BY n")));
+        assertEquals(List.of("[page, string, ]", "[n, bigint, ]"), render(rows(s, "DESCRIBE visits")));
+        update(s, "DROP TABLE visits");
+        assertThrows(SqlException.class, () -> rows(s, "SELECT * FROM visits"));
+        assertEquals(0, update(s, "DROP TABLE IF EXISTS visits"));
+    }
+
+    @Test
+    void createTableAsSelectAndInsertOverwriteMatchDuckDb() throws Exception {
+        SqlSession s = session();
+        String query = "SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate FROM orders WHERE o_totalprice > 300000";
+        long n = update(s, "CREATE TABLE big_orders TBLPROPERTIES ('ooo.primary.key'='o_orderkey', 'ooo.indexes'='o_custkey') AS "
+                + query);
+        List<Object[]> expected = tpch.oracle.rows(query);
+        assertEquals(expected.size(), n);
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM big_orders"), expected, false));
+
+        // the new table joins with a loaded one, by index or by hash, as the chooser decides
+        String join = "SELECT b.o_orderkey, n_name FROM big_orders b JOIN orders o ON b.o_orderkey = o.o_orderkey "
+                + "JOIN customer c ON o.o_custkey = c.c_custkey JOIN nation ON c_nationkey = n_nationkey "
+                + "WHERE b.o_orderkey BETWEEN 1000 AND 30000";
+        assertNull(OracleComparison.difference(rows(s, join),
+                tpch.oracle.rows(join.replace("big_orders b", "(" + query + ") b")), false));
+
+        String smaller = "SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate FROM orders WHERE o_totalprice > 400000";
+        update(s, "INSERT OVERWRITE TABLE big_orders " + smaller);
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM big_orders"), tpch.oracle.rows(smaller), false));
+        update(s, "DROP TABLE big_orders");
+    }
+
+    @Test
+    void theCatalogOutlivesTheCoordinator() {
+        SqlSession s = session();
+        update(s, "CREATE DATABASE kept");
+        update(s, "CREATE TABLE kept.t (k INT, v DATE, PRIMARY KEY (k) DISABLE NOVALIDATE)");
+        update(s, "INSERT INTO kept.t VALUES (7, DATE '2020-02-29')");
+        ClusterSqlEngine restarted = new ClusterSqlEngine(tpch.session, catalogFile);
+        SqlSession again = restarted.openSession("test", "kept", Map.of());
+        List<Object[]> r = rows(again, "SELECT k, v FROM t");
+        assertEquals(1, r.size());
+        assertEquals(7, r.get(0)[0]);
+        assertEquals(LocalDate.of(2020, 2, 29), r.get(0)[1]);
+        update(again, "DROP DATABASE kept CASCADE");
+    }
+
+    @Test
+    void unsupportedOrWrongDefinitionsAreRefusedByName() {
+        SqlSession s = session();
+        SqlException partitioned = assertThrows(SqlException.class,
+                () -> update(s, "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)"));
+        assertEquals(SqlException.NOT_SUPPORTED, partitioned.sqlState());
+        assertTrue(partitioned.getMessage().startsWith("not supported yet: PARTITIONED BY"), partitioned.getMessage());
+        assertTrue(partitioned.getMessage().contains("line 1:"), partitioned.getMessage());
+
+        SqlException badKey = assertThrows(SqlException.class,
+                () -> update(s, "CREATE TABLE k (a INT, PRIMARY KEY (b) DISABLE NOVALIDATE)"));
+        assertEquals(SqlException.UNKNOWN_COLUMN, badKey.sqlState(), badKey.getMessage());
+
+        SqlException type = assertThrows(SqlException.class, () -> update(s, "CREATE TABLE ts (a TIMESTAMP)"));
+        assertTrue(type.getMessage().startsWith("not supported yet: column type timestamp"), type.getMessage());
+
+        SqlException exists = assertThrows(SqlException.class, () -> update(s, "CREATE TABLE nation (a INT)"));
+        assertEquals(SqlException.ALREADY_EXISTS, exists.sqlState());
+
+        SqlException width = assertThrows(SqlException.class, () -> update(s, "INSERT INTO nation VALUES (1, 'x')"));
+        assertTrue(width.getMessage().contains("2 values for 4 columns"), width.getMessage());
+    }
+}
