@@ -31,7 +31,7 @@ import org.oooengine.core.types.RowCodec;
  * key, and every entry of a GLOBAL index to the node owning the index key. Rows travel in bulk-load
  * requests of about {@value #CHUNK_BYTES} bytes with at most {@value #WINDOW} unanswered per node,
  * so a slow node slows the generator instead of filling memory. Each node swaps in its new store
- * only when the whole load commits.
+ * only when the whole load commits. Loads change the tables they write and keep the nodes' others.
  */
 public final class ClusterLoader {
     private static final Logger LOG = LogManager.getLogger(ClusterLoader.class);
@@ -39,9 +39,6 @@ public final class ClusterLoader {
     static final int WINDOW = 4;
     /** Sorting and writing a large partition's trees takes minutes, not a request's seconds. */
     static final Duration BUILD_TIMEOUT = Duration.ofMinutes(30);
-    /** Pages of a store a table write creates on a node that has none yet (as {@code ooo load} writes them). */
-    static final int NEW_STORE_PAGE_SIZE = 8192;
-    static final double NEW_STORE_FILL_FACTOR = 1.0;
 
     private final Peers peers;
     private final ClusterSpec spec;
@@ -51,12 +48,12 @@ public final class ClusterLoader {
         this.spec = peers.spec();
     }
 
+    /** Loads TPC-H, replacing the nodes' TPC-H tables; other tables (created through SQL) stay. */
     public void loadTpch(TpchLoader generator, TpchLoader.Progress progress) throws Exception {
         long t0 = System.nanoTime();
-        for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            call(n.id(), new PayloadWriter().put(Messages.LOAD_START).putVarInt(generator.pageSize())
-                    .putLong(Double.doubleToLongBits(generator.fillFactor())).toByteArray()).join();
-        }
+        List<String> tpchTables = TpchSchema.tables().stream().map(t -> TpchSchema.definition(t).name()).toList();
+        startKeepingTables(spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList(), generator.pageSize(),
+                generator.fillFactor(), tpchTables);
         for (TpchTable<?> table : TpchSchema.tables()) {
             loadTable(generator, table, progress);
         }
@@ -91,7 +88,7 @@ public final class ClusterLoader {
     public long writeTable(TableDefinition def, Iterator<Object[]> rows, boolean append, TpchLoader.Progress progress)
             throws Exception {
         List<String> owners = spec.owners(def.name());
-        startKeepingTables(owners);
+        startKeepingTables(owners, List.of(def.name()));
         try {
             long total = sendTable(def, rows, append, -1, progress);
             commit(owners, Map.of());
@@ -115,7 +112,7 @@ public final class ClusterLoader {
     /** Drops a table from every node, keeping their other tables. */
     public void dropTable(String table) {
         List<String> owners = spec.owners(table);
-        startKeepingTables(owners);
+        startKeepingTables(owners, List.of(table));
         List<CompletableFuture<?>> dropped = new ArrayList<>();
         for (String node : owners) {
             dropped.add(call(node, new PayloadWriter().put(Messages.LOAD_DROP).putString(table).toByteArray()));
@@ -124,12 +121,18 @@ public final class ClusterLoader {
         commit(owners, Map.of());
     }
 
-    private void startKeepingTables(List<String> nodes) {
+    /** Starts a load on {@code nodes} that keeps their tables other than {@code replacing}, in their store's page size. */
+    private void startKeepingTables(List<String> nodes, List<String> replacing) {
+        startKeepingTables(nodes, 0, 0, replacing);
+    }
+
+    private void startKeepingTables(List<String> nodes, int pageSize, double fillFactor, List<String> replacing) {
+        PayloadWriter w = new PayloadWriter().put(Messages.LOAD_START).putVarInt(pageSize)
+                .putLong(Double.doubleToLongBits(fillFactor)).put(Messages.LOAD_KEEP_TABLES).putVarInt(replacing.size());
+        replacing.forEach(w::putString);
+        byte[] payload = w.toByteArray();
         for (String n : nodes) {
-            // Page size and fill factor are the node store's own; these apply to a node without one.
-            call(n, new PayloadWriter().put(Messages.LOAD_START).putVarInt(NEW_STORE_PAGE_SIZE)
-                    .putLong(Double.doubleToLongBits(NEW_STORE_FILL_FACTOR)).put(Messages.LOAD_KEEP_TABLES)
-                    .toByteArray()).join();
+            call(n, payload).join();
         }
     }
 

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,9 @@ import org.oooengine.core.types.RowCodec;
  * rows, and a dropped table is left out.
  */
 final class LoadSession implements AutoCloseable {
+    /** Pages of a store created by a table write on a node that has none yet (as {@code ooo load} writes them). */
+    static final int DEFAULT_PAGE_SIZE = 8192;
+    static final double DEFAULT_FILL_FACTOR = 1.0;
     private final Path staging;
     private final int pageSize;
     private final double fillFactor;
@@ -41,27 +45,35 @@ final class LoadSession implements AutoCloseable {
     private final long started = System.nanoTime();
 
     /**
-     * @param current the store being served, whose other tables this load keeps; null for a load
-     *                that replaces the whole store (or a node without one). Its page size wins
-     *                over {@code pageSize}: one store has one page size.
+     * @param current   the store being served, whose other tables this load keeps; null for a load
+     *                  that replaces the whole store (or a node without one)
+     * @param replacing tables of {@code current} this load writes anew (the others are carried over)
      */
-    LoadSession(Path staging, int pageSize, double fillFactor, long sortMemoryBytes, Store current) {
+    LoadSession(Path staging, int pageSize, double fillFactor, long sortMemoryBytes, Store current,
+                Collection<String> replacing) {
         Directories.deleteRecursively(staging);
         try {
             Files.createDirectories(staging);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + staging, e);
         }
-        this.staging = staging;
-        this.current = current;
-        this.pageSize = current == null ? pageSize : current.manifest().pageSize();
-        this.fillFactor = current == null ? fillFactor : current.manifest().fillFactor();
-        this.loader = new TableLoader(staging, this.pageSize, this.fillFactor, sortMemoryBytes);
         if (current != null) {
             for (StoreManifest.TableMeta t : current.manifest().tables()) {
-                carried.put(t.name(), t);
+                if (!replacing.contains(t.name())) {
+                    carried.put(t.name(), t);
+                }
             }
         }
+        // One store has one page size: tables carried over keep theirs.
+        if (!carried.isEmpty() && current.manifest().pageSize() != pageSize) {
+            throw new IllegalArgumentException("this node's store has " + current.manifest().pageSize()
+                    + "-byte pages and tables " + carried.keySet() + " that stay; load with that page size, or drop them first");
+        }
+        this.staging = staging;
+        this.current = current;
+        this.pageSize = pageSize;
+        this.fillFactor = fillFactor;
+        this.loader = new TableLoader(staging, pageSize, fillFactor, sortMemoryBytes);
     }
 
     int pageSize() {

@@ -150,7 +150,10 @@ final class Messages {
     static final byte LOAD_DROP = 6;
     /** Discards an unfinished load. */
     static final byte LOAD_ABORT = 7;
-    /** Flag of LOAD_START: carry the store's tables over, changing only those this load names. */
+    /**
+     * Flag of LOAD_START: carry the store's tables over, except those listed after the flag, which
+     * the load writes anew. A page size of 0 in LOAD_START means the store's own.
+     */
     static final byte LOAD_KEEP_TABLES = 1;
     /** Trailing byte of LOAD_BEGIN: the table's rows on the node stay, the loaded ones are added. */
     static final byte LOAD_APPEND = 1;
@@ -189,7 +192,7 @@ final class Messages {
         return new TableDefinition(name, new Schema(cols), pk, indexes, r.get() != 0);
     }
 
-    private static List<String> readStrings(PayloadReader r) {
+    static List<String> readStrings(PayloadReader r) {
         int n = r.getVarInt();
         List<String> out = new ArrayList<>();
         for (int i = 0; i < n; i++) {

@@ -244,12 +244,17 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 int pageSize = r.getVarInt();
                 double fillFactor = Double.longBitsToDouble(r.getLong());
                 boolean keepTables = r.hasMore() && (r.get() & Messages.LOAD_KEEP_TABLES) != 0;
+                List<String> replacing = keepTables ? Messages.readStrings(r) : List.of();
+                Store current = keepTables ? store : null;
+                if (pageSize == 0) { // the store's own
+                    pageSize = current == null ? LoadSession.DEFAULT_PAGE_SIZE : current.manifest().pageSize();
+                    fillFactor = current == null ? LoadSession.DEFAULT_FILL_FACTOR : current.manifest().fillFactor();
+                }
                 if (load != null) {
                     LOG.warn("node {}: a new load replaces an unfinished one", nodeId);
                     load.close();
                 }
-                load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY,
-                        keepTables ? store : null);
+                load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY, current, replacing);
                 return EMPTY;
             }
             case Messages.LOAD_BEGIN -> {

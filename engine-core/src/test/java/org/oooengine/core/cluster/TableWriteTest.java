@@ -13,6 +13,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.tpch.TpchLoader;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -62,6 +63,20 @@ class TableWriteTest {
             assertTrue(e.getMessage().contains("duplicate primary key [id] = [5] in table t"), e.getMessage());
             assertEquals(ids(0, 20), scan(session, "t"));
             assertEquals(21, loader.writeTable(T, rows(20, 21), true, (t, d, x) -> { }));
+        }
+    }
+
+    @Test
+    void loadingTpchKeepsTheOtherTables() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
+            ClusterLoader loader = new ClusterLoader(session.peers());
+            loader.writeTable(T, rows(0, 30), false, (t, d, e) -> { });
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> loader.loadTpch(new TpchLoader(0.01, 4096, 1.0), (t, d, x) -> { }));
+            assertTrue(e.getMessage().contains("8192-byte pages and tables [t] that stay"), e.getMessage());
+            loader.loadTpch(new TpchLoader(0.01, 8192, 1.0), (t, d, x) -> { });
+            assertEquals(ids(0, 30), scan(session, "t"));
+            assertEquals(25, scan(session, "nation").size());
         }
     }
 
