@@ -55,6 +55,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private static final int SCAN_CHUNK_BYTES = 64 << 10;
     private static final long LOAD_SORT_MEMORY = 64L << 20;
     private static final long HEARTBEAT_MILLIS = 1000;
+    /** How long a store replaced by a load keeps serving the requests that began on it. */
+    private static final Duration RETIRED_STORE_GRACE = Duration.ofSeconds(60);
 
     private final String nodeId;
     private final Path dataDir;
@@ -309,10 +311,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         load = null;
         Store old = store;
         Optional<StoreStatistics> previous = old == null ? Optional.empty() : StoreStatistics.read(old.dir());
-        store = null;
-        if (old != null) {
-            old.close();
-        }
         Path current = storeDir();
         Path retired = dataDir.resolve("retired");
         Directories.deleteRecursively(retired);
@@ -320,11 +318,26 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             Files.move(current, retired, StandardCopyOption.ATOMIC_MOVE);
         }
         Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
+        // The old store's open files outlive their directory: requests that began on it finish there.
         Directories.deleteRecursively(retired);
-        store = openStore(current);
+        try {
+            store = openStore(current);
+        } catch (RuntimeException e) {
+            store = null;
+            throw e;
+        } finally {
+            retire(old);
+        }
         LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
                 String.format("%.1f", manifest.loadSeconds()));
         StatisticsCollector.collectAfterLoad(store, previous, changed);
+    }
+
+    /** Closes a replaced store once the requests already running on it have had time to finish. */
+    private void retire(Store old) {
+        if (old != null) {
+            CompletableFuture.delayedExecutor(RETIRED_STORE_GRACE.toSeconds(), TimeUnit.SECONDS).execute(old::close);
+        }
     }
 
     private Store openStore(Path dir) {
