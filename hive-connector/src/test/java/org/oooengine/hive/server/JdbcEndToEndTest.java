@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -20,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.hive.engine.ClusterSqlEngine;
@@ -28,7 +31,8 @@ import org.oooengine.hive.engine.TpchQueriesTest;
 
 /**
  * A user's JDBC session against the real engine: the real Hive JDBC driver, the HiveServer2
- * endpoint, the SQL engine and a two-node cluster holding TPC-H — catalog and metadata calls,
+ * endpoint, the SQL engine and a two-node cluster holding TPC-H — catalog and metadata calls, DDL,
+ * LOAD DATA and INSERT,
  * a TPC-H query checked against DuckDB, settings, EXPLAIN, a syntax error, a construct we do
  * not support yet, and the cancel of a long query.
  */
@@ -90,6 +94,39 @@ class JdbcEndToEndTest {
                 assertEquals(15, rs.getInt("COLUMN_SIZE"));
                 assertEquals(2, rs.getInt("DECIMAL_DIGITS"));
             }
+        }
+    }
+
+    /** What a user does first with their own data: create a table, load a file, add rows, query, list, drop. */
+    @Test
+    void ddlLoadAndQueriesInOneSession(@TempDir Path dir) throws Exception {
+        Path csv = dir.resolve("items.csv");
+        Files.writeString(csv, "1,ink,12.25,2024-01-01\n2,pen,1.5,\\N\n3,pad,4,2024-03-01\n");
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE DATABASE shop");
+            st.execute("USE shop");
+            st.execute("CREATE TABLE items (id INT, name STRING, price DECIMAL(10,2), added DATE, "
+                    + "PRIMARY KEY (id) DISABLE NOVALIDATE) ROW FORMAT DELIMITED FIELDS TERMINATED BY ',' "
+                    + "STORED AS TEXTFILE TBLPROPERTIES ('ooo.indexes'='name')");
+            st.execute("LOAD DATA LOCAL INPATH '" + csv + "' INTO TABLE items");
+            assertEquals(1, st.executeUpdate("INSERT INTO items VALUES (4, 'cap', 7.5, DATE '2024-04-01')"));
+            List<String> rows = new ArrayList<>();
+            try (ResultSet rs = st.executeQuery("SELECT id, name, price, added FROM items ORDER BY id")) {
+                while (rs.next()) {
+                    rows.add(rs.getInt(1) + " " + rs.getString(2) + " " + rs.getBigDecimal(3) + " " + rs.getString(4));
+                }
+            }
+            assertEquals(List.of("1 ink 12.25 2024-01-01", "2 pen 1.50 null", "3 pad 4.00 2024-03-01",
+                    "4 cap 7.50 2024-04-01"), rows);
+            try (ResultSet rs = c.getMetaData().getTables(null, "shop", "%", null)) {
+                assertTrue(rs.next());
+                assertEquals("items", rs.getString("TABLE_NAME"));
+            }
+            SQLException dup = assertThrows(SQLException.class, () -> st.execute("INSERT INTO items VALUES (4, 'x', 1, NULL)"));
+            assertEquals("23000", dup.getSQLState(), dup.getMessage());
+            st.execute("DROP TABLE items");
+            st.execute("USE default");
+            st.execute("DROP DATABASE shop");
         }
     }
 
