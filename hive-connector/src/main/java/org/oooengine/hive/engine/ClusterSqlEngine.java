@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.sql.SqlEngine;
@@ -16,36 +18,37 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final ClusterSession cluster;
     private final boolean ownsCluster;
     private final Catalog catalog;
-    private final ClusterTableReader reader;
-    private final ClusterIndexJoinRunner indexJoins;
-    private final ClusterJoinChooser chooser;
+    private final ExecutionModes modes;
 
-    /** An engine over a cluster without a calibration: join methods are chosen by a fixed rule. */
+    /**
+     * An engine over a cluster without a calibration — join methods are chosen by a fixed rule —
+     * nor its secret: statements run in daemon mode only.
+     */
     public ClusterSqlEngine(ClusterSession cluster) {
-        this(cluster, Optional.empty(), false);
+        this(cluster, Optional.empty(), Optional.empty(), false);
     }
 
-    private ClusterSqlEngine(ClusterSession cluster, Optional<Calibration> calibration, boolean ownsCluster) {
+    private ClusterSqlEngine(ClusterSession cluster, Optional<Calibration> calibration, Optional<ClusterSecret> secret,
+                             boolean ownsCluster) {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
         this.catalog = new ClusterCatalog(cluster);
-        this.reader = new ClusterTableReader(cluster);
-        this.indexJoins = new ClusterIndexJoinRunner(cluster);
-        this.chooser = new ClusterJoinChooser(cluster, calibration);
+        this.modes = new ExecutionModes(cluster, new ClusterJoinChooser(cluster, calibration), secret);
     }
 
     /**
      * Connects to the cluster described in {@code clusterDir} as its coordinator; the optimizer
-     * plans joins when the cluster has been calibrated ({@code ooo calibrate --cluster}).
+     * plans joins when the cluster has been calibrated ({@code ooo calibrate --cluster}). With the
+     * cluster's secret, statements may also run as MapReduce jobs.
      */
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout) {
         return new ClusterSqlEngine(ClusterSession.open(clusterDir, "coordinator", timeout),
-                Calibration.read(clusterDir), true);
+                Calibration.read(clusterDir), Optional.of(ClusterSpec.readSecret(clusterDir)), true);
     }
 
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, reader, indexJoins, chooser);
+        return new EngineSession(user, database, settings, catalog, modes);
     }
 
     @Override
