@@ -4,8 +4,11 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
 import java.util.concurrent.FutureTask;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
@@ -27,16 +30,23 @@ import org.oooengine.mapreduce.JoinJobs;
  * <p>A step's jobs run on a thread of their own while the statement's thread watches for
  * cancellation: interrupting the job thread kills the running job ({@link JoinJobs}). Each step
  * writes into a fresh directory under {@code hadoop.tmp.dir} on the jobs' file system, deleted
- * once read — also when the step fails or is cancelled.
+ * once read — also when the step fails, and when it is cancelled (then once more a few seconds
+ * later).
  */
 final class MapReduceJobs {
     private static final Logger LOG = LogManager.getLogger(MapReduceJobs.class);
     /** Session settings with these prefixes configure the jobs (e.g. mapreduce.framework.name, fs.defaultFS). */
-    static final List<String> HADOOP_PREFIXES = List.of("mapreduce.", "yarn.", "fs.", "dfs.", "hadoop.");
+    private static final List<String> HADOOP_PREFIXES = List.of("mapreduce.", "yarn.", "fs.", "dfs.", "hadoop.");
     private static final long CANCEL_POLL_MILLIS = 50;
     /** A killed job gets this long to stop (see JoinJobs) before its statement gives up waiting. */
     private static final long KILL_WAIT_MILLIS = 15_000;
     private static final int ROWS_PER_CANCEL_CHECK = 4096;
+    private static final long LATE_CLEANUP_SECONDS = 5;
+    private static final ScheduledExecutorService LATE_CLEANUP = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "mapreduce-late-cleanup");
+        t.setDaemon(true);
+        return t;
+    });
 
     /** One step's jobs: they leave their final output in {@code output}, a directory that does not exist yet. */
     interface Step {
@@ -95,11 +105,16 @@ final class MapReduceJobs {
                     + e.getMessage(), e);
         } finally {
             delete(dir);
+            if (cancel.isCancelled()) {
+                // A killed job's local tasks may still be closing, and one that opens its output
+                // file late creates the directory again.
+                LATE_CLEANUP.schedule(() -> delete(dir), LATE_CLEANUP_SECONDS, TimeUnit.SECONDS);
+            }
         }
         cancel.check();
     }
 
-    private static void awaitJobs(String name, Cancellation cancel, java.util.concurrent.Callable<Void> jobs) {
+    private static void awaitJobs(String name, Cancellation cancel, Callable<Void> jobs) {
         FutureTask<Void> task = new FutureTask<>(jobs);
         Thread client = new Thread(task, "mapreduce " + name);
         client.setDaemon(true);
