@@ -29,6 +29,7 @@ abstract class ClusterStreamReader extends RowReader {
     private CompletableFuture<?> stream;
     private Iterator<Object[]> chunk = Collections.emptyIterator();
     private PartitionSplit split;
+    private TaskAttemptContext task;
     private long timeoutMillis;
     private volatile boolean closed;
     private boolean ended;
@@ -40,9 +41,15 @@ abstract class ClusterStreamReader extends RowReader {
     @Override
     public void initialize(InputSplit inputSplit, TaskAttemptContext context) throws IOException {
         split = (PartitionSplit) inputSplit;
+        task = context;
         timeoutMillis = context.getConfiguration().getLong(ClusterJobConf.TIMEOUT_MS, ClusterJobConf.DEFAULT_TIMEOUT_MS);
-        session = ClusterJobConf.open(context, "task-" + context.getTaskAttemptID());
-        stream = start(session, split, context, this::offer);
+        try {
+            session = ClusterJobConf.open(context, "task-" + context.getTaskAttemptID());
+            stream = start(session, split, context, this::offer);
+        } catch (RuntimeException e) {
+            TaskFailures.note(context, e);
+            throw e;
+        }
         // The end marker follows the last chunk: chunks are delivered before the stream completes.
         stream.whenComplete((v, e) -> offer(END));
     }
@@ -66,6 +73,15 @@ abstract class ClusterStreamReader extends RowReader {
 
     @Override
     public boolean nextKeyValue() throws IOException, InterruptedException {
+        try {
+            return nextRow();
+        } catch (IOException | RuntimeException e) {
+            TaskFailures.note(task, e);
+            throw e;
+        }
+    }
+
+    private boolean nextRow() throws IOException, InterruptedException {
         while (!chunk.hasNext()) {
             if (ended) {
                 return false;

@@ -2,6 +2,7 @@ package org.oooengine.mapreduce;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
@@ -24,8 +25,12 @@ import org.oooengine.core.net.ClusterSecret;
  * Joins run as MapReduce jobs, for the benchmark and the command line: PSMJ, and the out-of-order
  * join as a map-only job over {@link OooJoinInputFormat}. Each waits for its job and reports the
  * wall time from submission to completion, start-up included — what a user of the job pays.
+ * Interrupting the thread that waits kills the job.
  */
 public final class JoinJobs {
+    /** How long a killed job may take to stop before its caller goes on. */
+    private static final long KILL_WAIT_NANOS = 10_000_000_000L;
+
     private JoinJobs() {
     }
 
@@ -181,13 +186,52 @@ public final class JoinJobs {
         return new Run(rows, seconds, output);
     }
 
+    /**
+     * Submits {@code job} and waits for it. Interrupting the waiting thread kills the job: whoever
+     * waits has given up on it, and it should not run on unobserved. A failed job's exception
+     * names the job and, where Hadoop or the engine's tasks tell it, the cause.
+     */
     private static void waitFor(Job job) throws IOException, InterruptedException {
         try {
-            if (!job.waitForCompletion(false)) {
-                throw new IOException("job '" + job.getJobName() + "' failed: " + job.getStatus().getFailureInfo());
-            }
+            job.submit();
         } catch (ClassNotFoundException e) {
             throw new IOException("job '" + job.getJobName() + "' could not load a class: " + e.getMessage(), e);
+        } catch (IOException e) {
+            throw new IOException("job '" + job.getJobName() + "' could not be submitted: " + e.getMessage(), e);
+        }
+        int pollMillis = Job.getCompletionPollInterval(job.getConfiguration());
+        try {
+            while (!job.isComplete()) {
+                Thread.sleep(pollMillis);
+            }
+        } catch (InterruptedException e) {
+            kill(job, pollMillis);
+            throw e;
+        }
+        if (!job.isSuccessful()) {
+            String state = job.getJobState().toString().toLowerCase(Locale.ROOT);
+            String cause = TaskFailures.take(job);
+            throw new IOException("job '" + job.getJobName() + "' (" + job.getJobID() + ") " + state
+                    + (cause == null ? "; the cause is in the log of the job's tasks" : ": " + cause));
+        }
+        TaskFailures.forget(job);
+    }
+
+    /**
+     * Kills a job and gives it a moment to stop, so its tasks no longer write into the output
+     * directory its caller is about to delete.
+     */
+    private static void kill(Job job, int pollMillis) throws IOException {
+        job.killJob();
+        long deadline = System.nanoTime() + KILL_WAIT_NANOS;
+        try {
+            while (!job.isComplete() && System.nanoTime() < deadline) {
+                Thread.sleep(pollMillis);
+            }
+        } catch (InterruptedException again) {
+            Thread.currentThread().interrupt();
+        } finally {
+            TaskFailures.forget(job);
         }
     }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.util.EnumSet;
 import java.util.List;
@@ -260,6 +261,48 @@ class MapReduceJoinTest {
         int noReducers = ToolRunner.run(new Configuration(), new RevenuePerNation(), new String[] {"--cluster",
                 cluster.dir.toString(), "--low", "1", "--high", "5", "--reducers", "0", "--out", output("never").toString()});
         assertEquals(2, noReducers, "a map-only job would write per-row revenue as if it were totals");
+    }
+
+    /**
+     * A task that fails under the local job runner — which only logs why — still gives the
+     * client the job's name and the cause: here the node refuses to probe a column without an index.
+     */
+    @Test
+    void aFailedTaskNamesItsJobAndTheCause() throws Exception {
+        JoinSpec ol = session.query(JoinQueries.OL, 0.05).spec();
+        JoinSpec unindexed = new JoinSpec(ol.outerTable(), ol.outerRange(),
+                List.of(new JoinSpec.Probe("orders.o_orderkey", "lineitem", "l_comment")), List.of("orders.o_orderkey"));
+        Configuration conf = newJob("failing join").getConfiguration();
+        IOException e = assertThrows(IOException.class,
+                () -> JoinJobs.oooJoin(conf, cluster.spec, secret(), unindexed, ExecutionMode.OOO, 16, output("failing")));
+        assertTrue(e.getMessage().startsWith("job 'ooo join orders x lineitem' ("), e.getMessage());
+        assertTrue(e.getMessage().contains("failed: attempt_"), e.getMessage());
+        assertTrue(e.getMessage().contains("l_comment"), e.getMessage());
+    }
+
+    /** The thread waiting for a job is interrupted: the job is killed, and the wait ends at once. */
+    @Test
+    void interruptingTheWaitKillsTheJob() throws Exception {
+        JoinSpec spec = session.query(JoinQueries.Q3, 0.5).spec();
+        Configuration conf = newJob("interrupted").getConfiguration();
+        Path out = output("interrupted");
+        java.util.concurrent.CompletableFuture<Throwable> failure = new java.util.concurrent.CompletableFuture<>();
+        Thread waiting = new Thread(() -> {
+            try {
+                JoinJobs.psmj(conf, cluster.spec, secret(), spec, 2, out);
+                failure.complete(null);
+            } catch (Throwable t) {
+                failure.complete(t);
+            }
+        });
+        waiting.start();
+        Thread.sleep(1500);
+        long t0 = System.nanoTime();
+        waiting.interrupt();
+        Throwable t = failure.get(15, java.util.concurrent.TimeUnit.SECONDS);
+        assertTrue(t instanceof InterruptedException, "the wait ends with its interruption: " + t);
+        assertTrue((System.nanoTime() - t0) / 1e9 < 12, "the killed job stops within the kill's grace period");
+        assertFalse(out.getFileSystem(conf).exists(new Path(out, "_SUCCESS")), "the job did not finish");
     }
 
     /** Runs the job; a failure names what Hadoop reported. */

@@ -3,9 +3,9 @@ package org.oooengine.hive.engine;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ExecutionMode;
-import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
+import org.oooengine.hive.sql.plan.RelNode;
 import org.oooengine.optimizer.JoinOptimizer;
 
 /** Runs an index join out of order on every node at once, with the optimizer's in-flight budget per node. */
@@ -17,8 +17,11 @@ final class ClusterIndexJoinRunner implements IndexJoinRunner {
     }
 
     @Override
-    public void run(JoinSpec spec, Cancellation cancel, Consumer<Object[]> sink) {
+    public void run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink) {
+        if (!join.allIndexJoins()) {
+            throw new IllegalStateException("the node daemons run index joins only; sort-merge joins are MapReduce jobs");
+        }
         cancel.check();
-        cluster.join(spec, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, sink::accept);
+        cluster.join(join.spec(), ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, sink::accept);
     }
 }

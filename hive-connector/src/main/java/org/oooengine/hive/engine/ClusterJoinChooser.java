@@ -21,12 +21,19 @@ import org.oooengine.optimizer.plan.JoinMethod;
 import org.oooengine.optimizer.plan.Plan;
 
 /**
- * Whether a SQL join chain runs as the out-of-order index join on the nodes or as hash joins
- * over full scans on the coordinator, by the session's {@code ooo.join.method}: {@code index},
- * {@code hash}, or {@code auto} (default). Auto asks the optimizer on a calibrated cluster — the
- * chain's range counted on its index (an index dive), the calibrated cost of OoO PNLJ against
- * PSMJ — and without a calibration takes the index join when the range selects at most
- * {@link #UNCALIBRATED_MAX_FRACTION} of the driving table, well below the crossovers measured.
+ * How a SQL join chain runs, by the session's {@code ooo.join.method} and execution mode.
+ *
+ * <p>In daemon mode ({@link #forDaemons}) a chain runs as the out-of-order index join on the
+ * nodes or as hash joins over full scans on the coordinator: {@code index}, {@code hash}, or
+ * {@code auto} (default). In MapReduce mode ({@link #forMapReduce}) every chain runs as MapReduce
+ * jobs — a hash join on the coordinator is not MapReduce: {@code index} (the out-of-order join as
+ * a map-only job), {@code psmj} (sort-merge join jobs), or {@code auto}.
+ *
+ * <p>Auto asks the optimizer on a calibrated cluster — the chain's range counted on its index (an
+ * index dive), the calibrated cost of OoO PNLJ against PSMJ per join. Without a calibration it
+ * takes the index join when the range selects at most {@link #UNCALIBRATED_MAX_FRACTION} of the
+ * driving table, well below the crossovers measured, and PSMJ otherwise. Daemon mode cannot run
+ * PSMJ: where auto would, the chain runs as hash joins instead.
  */
 final class ClusterJoinChooser {
     static final String SETTING = "ooo.join.method";
@@ -41,15 +48,44 @@ final class ClusterJoinChooser {
         this.calibration = calibration;
     }
 
-    JoinChooser forSettings(Map<String, String> settings) {
-        String method = settings.getOrDefault(SETTING, "auto").strip().toLowerCase(Locale.ROOT);
-        return switch (method) {
+    /** Index joins on the node daemons, or null: hash joins on the coordinator. */
+    JoinChooser forDaemons(Map<String, String> settings) {
+        return switch (method(settings)) {
             case "hash" -> JoinChooser.HASH_JOINS_ONLY;
-            case "index" -> (spec, fields) -> new RelNode.IndexJoin(spec, fields, "ooo-pnlj (" + SETTING + "=index)");
-            case "auto" -> this::auto;
-            default -> throw new SqlException(SqlException.SYNTAX,
-                    SETTING + " is '" + method + "'; use auto, index or hash");
+            case "index" -> (spec, fields) -> forced(spec, fields, "index", spec.probes().size());
+            case "auto" -> (spec, fields) -> {
+                RelNode.IndexJoin join = auto(spec, fields);
+                return join.allIndexJoins() ? join : null;
+            };
+            case "psmj" -> throw new SqlException(SqlException.SYNTAX, SETTING + "=psmj runs as MapReduce jobs: first SET "
+                    + ExecutionModes.SETTING + "=mapreduce");
+            default -> throw unknown(settings, "auto, index or hash");
         };
+    }
+
+    /** MapReduce jobs for every chain: never null. */
+    JoinChooser forMapReduce(Map<String, String> settings) {
+        return switch (method(settings)) {
+            case "index" -> (spec, fields) -> forced(spec, fields, "index", spec.probes().size());
+            case "psmj" -> (spec, fields) -> forced(spec, fields, "psmj", 0);
+            case "auto" -> this::auto;
+            case "hash" -> throw new SqlException(SqlException.SYNTAX, SETTING + "=hash joins on the coordinator, "
+                    + "which is not MapReduce; in " + ExecutionModes.SETTING + "=mapreduce use auto, index or psmj");
+            default -> throw unknown(settings, "auto, index or psmj");
+        };
+    }
+
+    private static String method(Map<String, String> settings) {
+        return settings.getOrDefault(SETTING, "auto").strip().toLowerCase(Locale.ROOT);
+    }
+
+    private static SqlException unknown(Map<String, String> settings, String choices) {
+        return new SqlException(SqlException.SYNTAX, SETTING + " is '" + method(settings) + "'; use " + choices);
+    }
+
+    private static RelNode.IndexJoin forced(JoinSpec spec, List<Field> fields, String method, int indexJoins) {
+        String label = indexJoins == 0 ? JoinMethod.PSMJ.toString() : JoinMethod.OOO_PNLJ.toString();
+        return new RelNode.IndexJoin(spec, fields, label + " (" + SETTING + "=" + method + ")", indexJoins);
     }
 
     private RelNode.IndexJoin auto(JoinSpec spec, List<Field> fields) {
@@ -57,18 +93,15 @@ final class ClusterJoinChooser {
         if (calibration.isPresent()) {
             Plan plan = optimizer().optimize(JoinGraph.of("sql", spec).withRangeRows(rows),
                     EnumSet.of(JoinMethod.OOO_PNLJ, JoinMethod.PSMJ));
-            if (!plan.allIndexJoins()) {
-                return null; // the optimizer would scan: in daemon mode that is the coordinator's hash join
-            }
             return new RelNode.IndexJoin(plan.spec(), fields, String.format(Locale.ROOT,
-                    "optimizer: %s, %,d driving rows, estimated %.3g s", plan.chosen(), rows, plan.estimatedSeconds()));
+                    "optimizer: %s, %,d driving rows, estimated %.3g s", plan.chosen(), rows, plan.estimatedSeconds()),
+                    plan.indexJoins());
         }
         long total = tableRows(spec.outerTable());
-        if (rows > UNCALIBRATED_MAX_FRACTION * total) {
-            return null;
-        }
+        boolean selective = rows <= UNCALIBRATED_MAX_FRACTION * total;
         return new RelNode.IndexJoin(spec, fields, String.format(Locale.ROOT,
-                "ooo-pnlj: the range selects %,d of %,d rows (cluster not calibrated: ooo calibrate --cluster)", rows, total));
+                "%s: the range selects %,d of %,d rows (cluster not calibrated: ooo calibrate --cluster)",
+                selective ? JoinMethod.OOO_PNLJ : JoinMethod.PSMJ, rows, total), selective ? spec.probes().size() : 0);
     }
 
     /** Rows of the driving range, counted on its index on every node. */

@@ -5,6 +5,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.SqlEngine;
@@ -20,29 +22,29 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final ClusterSession cluster;
     private final boolean ownsCluster;
     private final EmbeddedCatalog catalog;
-    private final ClusterTableReader reader;
-    private final ClusterIndexJoinRunner indexJoins;
-    private final ClusterJoinChooser chooser;
+    private final ExecutionModes modes;
     private final DataDefinition ddl;
 
-    /** An engine over a cluster without a calibration (joins chosen by a fixed rule), its catalog in memory. */
+    /**
+     * An engine over a cluster without a calibration — join methods are chosen by a fixed rule —
+     * nor its secret (statements run in daemon mode only), its catalog in memory.
+     */
     public ClusterSqlEngine(ClusterSession cluster) {
         this(cluster, null);
     }
 
     /** As {@link #ClusterSqlEngine(ClusterSession)}, with the catalog kept in {@code catalogFile}. */
     public ClusterSqlEngine(ClusterSession cluster, Path catalogFile) {
-        this(cluster, catalogFile, Optional.empty(), false);
+        this(cluster, catalogFile, Optional.empty(), Optional.empty(), false);
     }
 
     private ClusterSqlEngine(ClusterSession cluster, Path catalogFile, Optional<Calibration> calibration,
-                             boolean ownsCluster) {
+                             Optional<ClusterSecret> secret, boolean ownsCluster) {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
         this.catalog = new EmbeddedCatalog(catalogFile, new ClusterCatalog(cluster));
-        this.reader = new ClusterTableReader(cluster);
-        this.indexJoins = new ClusterIndexJoinRunner(cluster);
-        this.chooser = new ClusterJoinChooser(cluster, calibration);
+        ClusterJoinChooser chooser = new ClusterJoinChooser(cluster, calibration);
+        this.modes = new ExecutionModes(cluster, chooser, secret);
         this.ddl = new DataDefinition(catalog, cluster, (path, local, target) -> {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: LOAD DATA");
         }, chooser::tablesChanged);
@@ -51,16 +53,18 @@ public final class ClusterSqlEngine implements SqlEngine {
     /**
      * Connects to the cluster described in {@code clusterDir} as its coordinator, with the catalog
      * in {@code clusterDir}/{@value EmbeddedCatalog#FILE_NAME}; the optimizer plans joins when the
-     * cluster has been calibrated ({@code ooo calibrate --cluster}).
+     * cluster has been calibrated ({@code ooo calibrate --cluster}). With the cluster's secret,
+     * statements may also run as MapReduce jobs.
      */
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout) {
         return new ClusterSqlEngine(ClusterSession.open(clusterDir, "coordinator", timeout),
-                clusterDir.resolve(EmbeddedCatalog.FILE_NAME), Calibration.read(clusterDir), true);
+                clusterDir.resolve(EmbeddedCatalog.FILE_NAME), Calibration.read(clusterDir),
+                Optional.of(ClusterSpec.readSecret(clusterDir)), true);
     }
 
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, reader, indexJoins, chooser, ddl);
+        return new EngineSession(user, database, settings, catalog, modes, ddl);
     }
 
     @Override

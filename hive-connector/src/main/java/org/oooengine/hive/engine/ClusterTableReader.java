@@ -8,11 +8,9 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
-import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.SqlType;
 import org.oooengine.hive.sql.exec.TableReader;
 
 /** Scans a table on every node of the cluster at once; stored values become SQL values as chunks arrive. */
@@ -26,12 +24,7 @@ public final class ClusterTableReader implements TableReader {
     @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
-        Schema schema = cluster.manifest(cluster.spec().nodes().get(0).id()).table(name).schema();
-        // a table without a declared key stores a hidden row id after its columns: it is not read
-        SqlType[] types = new SqlType[table.columns().size()];
-        for (int i = 0; i < types.length; i++) {
-            types[i] = SqlType.of(schema.type(i));
-        }
+        StoredRows rows = StoredRows.of(cluster, table);
         List<CompletableFuture<Long>> parts = new ArrayList<>();
         for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
             parts.add(cluster.scan(node.id(), name, chunk -> {
@@ -39,11 +32,7 @@ public final class ClusterTableReader implements TableReader {
                     return;
                 }
                 for (Object[] stored : chunk) {
-                    Object[] row = new Object[types.length];
-                    for (int c = needed.nextSetBit(0); c >= 0 && c < types.length; c = needed.nextSetBit(c + 1)) {
-                        row[c] = types[c].fromStored(stored[c]);
-                    }
-                    sink.accept(row);
+                    sink.accept(rows.toSql(stored, needed));
                 }
             }));
         }

@@ -22,10 +22,6 @@ import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
-import org.oooengine.hive.sql.analyze.QueryAnalyzer;
-import org.oooengine.hive.sql.exec.Executor;
-import org.oooengine.hive.sql.exec.IndexJoinRunner;
-import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.PlanPrinter;
@@ -38,26 +34,22 @@ import org.oooengine.hive.sql.plan.RelNode;
  */
 final class EngineSession implements SqlSession {
     private static final Logger LOG = LogManager.getLogger(EngineSession.class);
-    static final String EXECUTION_MODE = "ooo.execution.mode";
     private static final Pattern SET = Pattern.compile("(?is)\\s*set\\s*(?:([^=\\s]+)\\s*(?:=\\s*(.*?))?)?\\s*;?\\s*");
 
     private final String user;
     private final Catalog catalog;
-    private final TableReader reader;
-    private final IndexJoinRunner indexJoins;
-    private final ClusterJoinChooser chooser;
+    private final ExecutionModes modes;
     private final DataDefinition ddl;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String database;
 
-    EngineSession(String user, String database, Map<String, String> settings, Catalog catalog, TableReader reader,
-                  IndexJoinRunner indexJoins, ClusterJoinChooser chooser, DataDefinition ddl) {
+    /** @param ddl runs DDL and DML; null on a read-only catalog */
+    EngineSession(String user, String database, Map<String, String> settings, Catalog catalog, ExecutionModes modes,
+                  DataDefinition ddl) {
         this.user = user;
         this.ddl = ddl;
         this.catalog = catalog;
-        this.reader = reader;
-        this.indexJoins = indexJoins;
-        this.chooser = chooser;
+        this.modes = modes;
         this.settings.putAll(settings);
         this.database = database == null ? "default" : useable(database.toLowerCase(Locale.ROOT));
     }
@@ -106,8 +98,9 @@ final class EngineSession implements SqlSession {
     }
 
     private StatementResult query(ASTNode tree, Cancellation cancel) {
-        RelNode plan = analyzer().query(tree);
-        List<Object[]> rows = new Executor(reader, indexJoins, cancel).run(plan);
+        Execution execution = modes.forSettings(settings);
+        RelNode plan = execution.analyzer(catalog, database).query(tree);
+        List<Object[]> rows = execution.executor(cancel).run(plan);
         return StatementResult.rows(columns(plan), rows.iterator());
     }
 
@@ -117,12 +110,9 @@ final class EngineSession implements SqlSession {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText()
                     + " on a read-only catalog");
         }
-        var statement = new DdlAnalyzer(catalog, database, chooser.forSettings(settings)).analyze(tree);
-        return ddl.run(statement, plan -> new Executor(reader, indexJoins, cancel).run(plan));
-    }
-
-    private QueryAnalyzer analyzer() {
-        return new QueryAnalyzer(catalog, database, chooser.forSettings(settings));
+        Execution execution = modes.forSettings(settings);
+        var statement = new DdlAnalyzer(catalog, database, execution.joinChooser()).analyze(tree);
+        return ddl.run(statement, plan -> execution.executor(cancel).run(plan));
     }
 
     static List<ResultColumn> columns(RelNode plan) {
@@ -133,7 +123,10 @@ final class EngineSession implements SqlSession {
         return out;
     }
 
-    /** EXPLAIN prints the plan; EXPLAIN ANALYZE runs it and adds each operator's rows and time (its inputs' included). */
+    /**
+     * EXPLAIN prints the plan, with the jobs each operator runs in MapReduce mode; EXPLAIN ANALYZE
+     * runs it and adds each operator's rows and time (its inputs' included).
+     */
     private StatementResult explain(ASTNode tree, Cancellation cancel) {
         ASTNode statement = (ASTNode) tree.getChild(0);
         if (statement.getType() != TOK_QUERY) {
@@ -143,14 +136,16 @@ final class EngineSession implements SqlSession {
         for (int i = 1; i < tree.getChildCount(); i++) {
             analyze |= tree.getChild(i).getType() == KW_ANALYZE;
         }
-        RelNode plan = analyzer().query(statement);
+        Execution execution = modes.forSettings(settings);
+        RelNode plan = execution.analyzer(catalog, database).query(statement);
         if (!analyze) {
-            return single("Explain", PlanPrinter.lines(plan));
+            return single("Explain", PlanPrinter.lines(plan, execution.jobNames()::of));
         }
-        Map<RelNode, long[]> measured = new Executor(reader, indexJoins, cancel).profile(plan);
+        Map<RelNode, long[]> measured = execution.executor(cancel).profile(plan);
         return single("Explain", PlanPrinter.lines(plan, n -> {
             long[] m = measured.get(n);
-            return m == null ? "" : String.format(Locale.ROOT, "  [actual rows %,d, %.3f s]", m[0], m[1] / 1e9);
+            return execution.jobNames().of(n)
+                    + (m == null ? "" : String.format(Locale.ROOT, "  [actual rows %,d, %.3f s]", m[0], m[1] / 1e9));
         }));
     }
 
@@ -204,23 +199,13 @@ final class EngineSession implements SqlSession {
             return single("set", List.of(key + "=" + (v == null ? "<undefined>" : v)));
         }
         String v = value.strip();
-        if (EXECUTION_MODE.equals(key)) {
-            checkExecutionMode(v);
-        } else if (ClusterJoinChooser.SETTING.equals(key)) {
-            chooser.forSettings(Map.of(key, v)); // refuses a method it does not know, now rather than at the next query
+        if (ExecutionModes.SETTING.equals(key) || ClusterJoinChooser.SETTING.equals(key)) {
+            Map<String, String> changed = new LinkedHashMap<>(settings);
+            changed.put(key, v);
+            modes.forSettings(changed); // refuses a mode or method it cannot run, now rather than at the next query
         }
         settings.put(key, v);
         return StatementResult.update(0);
-    }
-
-    /** Daemon mode runs statements on the coordinator and the node daemons; MapReduce mode is still to come. */
-    private static void checkExecutionMode(String mode) {
-        switch (mode.toLowerCase(Locale.ROOT)) {
-            case "daemon" -> { }
-            case "mapreduce" -> throw new SqlException(SqlException.NOT_SUPPORTED,
-                    "not supported yet: MapReduce mode (" + EXECUTION_MODE + "=mapreduce); statements run in daemon mode");
-            default -> throw new SqlException(SqlException.SYNTAX, EXECUTION_MODE + " is '" + mode + "'; use daemon");
-        }
     }
 
     private static StatementResult single(String column, List<String> values) {

@@ -167,8 +167,9 @@ class JdbcEndToEndTest {
                 assertTrue(plan.stream().anyMatch(l -> l.contains("Scan default.nation") && l.contains("[actual rows 25,")),
                         plan.toString());
             }
-            SQLException mr = assertThrows(SQLException.class, () -> st.execute("SET ooo.execution.mode=mapreduce"));
-            assertEquals("0A000", mr.getSQLState());
+            SQLException mode = assertThrows(SQLException.class, () -> st.execute("SET ooo.execution.mode=bogus"));
+            assertEquals("42000", mode.getSQLState());
+            assertTrue(mode.getMessage().contains("use daemon or mapreduce"), mode.getMessage());
             SQLException method = assertThrows(SQLException.class, () -> st.execute("SET ooo.join.method=nested"));
             assertTrue(method.getMessage().contains("ooo.join.method is 'nested'; use auto, index or hash"), method.getMessage());
             SQLException noDb = assertThrows(SQLException.class, () -> st.execute("USE nosuchdb"));

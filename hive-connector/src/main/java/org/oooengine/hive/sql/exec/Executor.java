@@ -18,7 +18,7 @@ import org.oooengine.hive.sql.plan.RelNode;
 
 /**
  * Runs a plan on the coordinator: table scans stream in from the {@link TableReader} (filtered
- * and pruned as they arrive), index joins from the nodes through the {@link IndexJoinRunner};
+ * and pruned as they arrive), join chains from the nodes through the {@link IndexJoinRunner};
  * hash joins, aggregation and sorting run in memory over the rows that remain. Checks for
  * cancellation between batches of rows.
  */
@@ -134,7 +134,7 @@ public final class Executor {
     private List<Object[]> indexJoin(RelNode.IndexJoin j) {
         List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
         int width = j.fields().size();
-        indexJoins.run(j.spec(), cancel, stored -> {
+        indexJoins.run(j, cancel, stored -> {
             Object[] row = new Object[width];
             for (int i = 0; i < width; i++) {
                 row[i] = j.fields().get(i).type().fromStored(stored[i]);

@@ -1,11 +1,11 @@
 package org.oooengine.hive.sql.exec;
 
 import java.util.function.Consumer;
-import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.plan.RelNode;
 
-/** Runs an index join on the nodes; rows arrive as stored values in the spec's output order. */
+/** Runs a chain of joins on the nodes; rows arrive as stored values in the chain's output order. */
 public interface IndexJoinRunner {
     /** {@code sink} may be called from several threads at once. */
-    void run(JoinSpec spec, Cancellation cancel, Consumer<Object[]> sink);
+    void run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink);
 }

@@ -75,7 +75,7 @@ public final class PlanPrinter {
         } else if (n instanceof RelNode.Union) {
             return "UnionAll";
         } else if (n instanceof RelNode.IndexJoin j) {
-            StringBuilder b = new StringBuilder("IndexJoin " + j.choice() + ": " + j.spec().outerTable()
+            StringBuilder b = new StringBuilder(joinMethods(j) + " " + j.choice() + ": " + j.spec().outerTable()
                     + (j.spec().outerAlias().equals(j.spec().outerTable()) ? "" : " AS " + j.spec().outerAlias())
                     + " WHERE " + j.spec().outerRange().column() + " BETWEEN " + j.spec().outerRange().low()
                     + " AND " + j.spec().outerRange().high());
@@ -86,5 +86,12 @@ public final class PlanPrinter {
             return b.toString();
         }
         return "Values " + ((RelNode.Values) n).rows().size() + " rows";
+    }
+
+    private static String joinMethods(RelNode.IndexJoin j) {
+        if (j.allIndexJoins()) {
+            return "IndexJoin";
+        }
+        return j.indexJoins() == 0 ? "SortMergeJoin" : "IndexJoin+SortMergeJoin";
     }
 }

@@ -96,13 +96,30 @@ public sealed interface RelNode {
     }
 
     /**
-     * A chain of inner joins the engine runs as an index nested-loop join on the nodes: the outer
-     * table's rows in a range of an indexed column, then probe after probe (see {@link JoinSpec}).
-     * Rows come in {@code fields} order: the joined tables' columns as written in FROM.
+     * A chain of inner joins the engine runs on the nodes: the outer table's rows in a range of an
+     * indexed column, then join after join (see {@link JoinSpec}). The first {@code indexJoins}
+     * joins probe an index (an index nested-loop join); the rest — only in MapReduce mode — run as
+     * sort-merge join jobs (PSMJ). Rows come in {@code fields} order: the joined tables' columns as
+     * written in FROM.
      *
      * @param choice why this method, e.g. the optimizer's plan and estimate
      */
-    record IndexJoin(JoinSpec spec, List<Field> fields, String choice) implements RelNode {
+    record IndexJoin(JoinSpec spec, List<Field> fields, String choice, int indexJoins) implements RelNode {
+        public IndexJoin {
+            if (indexJoins < 0 || indexJoins > spec.probes().size()) {
+                throw new IllegalArgumentException("a chain of " + spec.probes().size() + " joins cannot start with "
+                        + indexJoins + " index joins");
+            }
+        }
+
+        /** Every join by index. */
+        public IndexJoin(JoinSpec spec, List<Field> fields, String choice) {
+            this(spec, fields, choice, spec.probes().size());
+        }
+
+        public boolean allIndexJoins() {
+            return indexJoins == spec.probes().size();
+        }
     }
 
     /** Literal rows (a SELECT without FROM, VALUES). */

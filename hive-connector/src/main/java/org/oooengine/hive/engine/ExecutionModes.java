@@ -1,0 +1,67 @@
+package org.oooengine.hive.engine;
+
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * The session setting {@code ooo.execution.mode}: where a statement's work runs.
+ *
+ * <p>{@code daemon} (default): tables are scanned and index joins run on the node daemons, as
+ * they answer the coordinator at once; the rest runs on the coordinator.
+ *
+ * <p>{@code mapreduce}: every table access is a MapReduce scan job and every join chain the
+ * engine can run on the nodes is MapReduce jobs (PSMJ, the out-of-order join as a map-only job,
+ * or both), on Hadoop's local job runner or the framework the session's Hadoop settings name;
+ * the coordinator reads the jobs' output and runs the rest. It needs the cluster's secret, which
+ * the jobs' tasks present to the nodes.
+ */
+final class ExecutionModes {
+    static final String SETTING = "ooo.execution.mode";
+
+    private final ClusterSession cluster;
+    private final ClusterJoinChooser chooser;
+    private final Optional<ClusterSecret> secret;
+    private final ClusterTableReader daemonScans;
+    private final ClusterIndexJoinRunner daemonJoins;
+
+    ExecutionModes(ClusterSession cluster, ClusterJoinChooser chooser, Optional<ClusterSecret> secret) {
+        this.cluster = cluster;
+        this.chooser = chooser;
+        this.secret = secret;
+        this.daemonScans = new ClusterTableReader(cluster);
+        this.daemonJoins = new ClusterIndexJoinRunner(cluster);
+    }
+
+    /** How a statement runs under {@code settings}; refuses an unknown mode or a join method the mode does not run. */
+    Execution forSettings(Map<String, String> settings) {
+        String mode = settings.getOrDefault(SETTING, "daemon").strip().toLowerCase(Locale.ROOT);
+        return switch (mode) {
+            case "daemon" -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE);
+            case "mapreduce" -> mapReduce(settings);
+            default -> throw new SqlException(SqlException.SYNTAX, SETTING + " is '" + mode + "'; use daemon or mapreduce");
+        };
+    }
+
+    private Execution mapReduce(Map<String, String> settings) {
+        ClusterSecret key = secret.orElseThrow(() -> new SqlException(SqlException.NOT_SUPPORTED, "MapReduce mode needs "
+                + "the cluster's secret for its jobs' tasks; this engine was not opened on the cluster directory"));
+        MapReduceJobs jobs = MapReduceJobs.forSession(cluster.spec(), key, settings);
+        return new Execution(new MapReduceTableReader(cluster, jobs), new MapReduceJoinRunner(jobs),
+                chooser.forMapReduce(settings), ExecutionModes::mapReduceJobs);
+    }
+
+    private static String mapReduceJobs(RelNode node) {
+        if (node instanceof RelNode.Scan) {
+            return "  [MapReduce scan job]";
+        }
+        if (node instanceof RelNode.IndexJoin join) {
+            return "  [MapReduce: " + String.join(", ", MapReduceJoinRunner.jobNames(join)) + "]";
+        }
+        return "";
+    }
+}

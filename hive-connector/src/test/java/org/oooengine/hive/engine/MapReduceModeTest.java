@@ -1,0 +1,248 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.tpch.JoinQueries;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.plan.RelNode;
+
+/**
+ * {@code SET ooo.execution.mode=mapreduce} on a three-node cluster, jobs on Hadoop's local job
+ * runner: TPC-H Q1, Q3 and Q6 and the OL and Q3' join templates return DuckDB's rows with their
+ * scans and joins as MapReduce jobs, EXPLAIN names those jobs, a cancelled statement kills its
+ * job, a failed job names itself and its cause, and no job directory is left behind.
+ */
+class MapReduceModeTest {
+    /** Every local job costs seconds whatever the data: SF 0.01 unless -Dooo.test.sf says otherwise. */
+    static final double SCALE_FACTOR = Double.parseDouble(System.getProperty("ooo.test.sf", "0.01"));
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+    private static Path hadoopTmp;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-mr-sql-test", 3, SCALE_FACTOR, TpchTable.getTables());
+        engine = ClusterSqlEngine.open(tpch.cluster.dir, TestCluster.TIMEOUT);
+        hadoopTmp = tpch.dir.resolve("hadoop");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (engine != null) {
+            engine.close();
+        }
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    @AfterEach
+    void noJobDirectoryIsLeftBehind() throws Exception {
+        Path jobs = hadoopTmp.resolve("ooo-sql");
+        if (Files.exists(jobs)) {
+            try (Stream<Path> left = Files.list(jobs)) {
+                assertEquals(List.of(), left.toList(), "job directories left behind");
+            }
+        }
+    }
+
+    /** A MapReduce-mode session whose jobs keep their files under the test's directory. */
+    private static SqlSession mapReduceSession(Map<String, String> more) {
+        SqlSession s = engine.openSession("test", "default", Map.of());
+        run(s, "SET ooo.execution.mode=mapreduce");
+        run(s, "SET hadoop.tmp.dir=" + hadoopTmp);
+        more.forEach((k, v) -> run(s, "SET " + k + "=" + v));
+        return s;
+    }
+
+    /** The statement's rows; none for one that returns none (SET). */
+    private static List<Object[]> run(SqlSession s, String sql) {
+        List<Object[]> rows = new ArrayList<>();
+        var result = s.execute(sql, new Cancellation());
+        if (result.rows() != null) {
+            result.rows().forEachRemaining(rows::add);
+        }
+        return rows;
+    }
+
+    private static String explain(SqlSession s, String sql) {
+        return String.join("\n", run(s, "EXPLAIN " + sql).stream().map(r -> (String) r[0]).toList());
+    }
+
+    private static long count(String text, String part) {
+        return text.lines().filter(l -> l.contains(part)).count();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"q01, 1", "q03, 3", "q06, 1"})
+    void tpchQueryRunsAsScanJobsAndMatchesDuckDb(String q, int scans) throws Exception {
+        String sql = TpchQueriesTest.text("queries/tpch/" + q + ".sql");
+        try (SqlSession s = mapReduceSession(Map.of())) {
+            String plan = explain(s, sql);
+            assertEquals(scans, count(plan, "[MapReduce scan job]"), plan);
+            List<Object[]> ours = run(s, sql);
+            boolean ordered = sql.toLowerCase(Locale.ROOT).contains("order by");
+            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), ordered), q);
+        }
+    }
+
+    static Stream<Arguments> joinTemplates() {
+        return Stream.of(
+                // a selective range, no calibration: the out-of-order join as one map-only job
+                Arguments.of("ol", "100000", "102000", "auto", List.of("OoO join map-only job")),
+                Arguments.of("q3prime", "1000", "1100", "auto", List.of("OoO join map-only job")),
+                // a range over more than 5% of orders: sort-merge
+                Arguments.of("ol", "100000", "200000", "auto", List.of("PSMJ stage 1/1")),
+                Arguments.of("q3prime", "1000", "1100", "psmj", List.of("PSMJ stage 1/2", "PSMJ stage 2/2")));
+    }
+
+    /** OL and Q3' from docs/queries/joins: the chain is one node in the plan, run as the jobs EXPLAIN names. */
+    @ParameterizedTest(name = "{0} {1}..{2} {3}")
+    @MethodSource("joinTemplates")
+    void joinTemplateRunsAsTheJobsExplainNamesAndMatchesDuckDb(String query, String lo, String hi, String method,
+                                                               List<String> jobs) throws Exception {
+        String sql = TpchQueriesTest.text("queries/joins/" + query + ".sql").replace("${lo}", lo).replace("${hi}", hi);
+        try (SqlSession s = mapReduceSession(Map.of("ooo.join.method", method))) {
+            String plan = explain(s, sql);
+            assertTrue(plan.contains("[MapReduce: " + String.join(", ", jobs) + "]"), plan);
+            assertEquals(0, count(plan, "Scan "), "no table is read apart from the join's jobs: " + plan);
+            List<Object[]> expected = tpch.oracle.rows(sql);
+            assertTrue(expected.size() > 0, "the range selects rows");
+            assertNull(OracleComparison.difference(run(s, sql), expected, false), query + " " + method);
+        }
+    }
+
+    /** A range without rows: the join job gets no split, writes nothing, and the statement returns no rows. */
+    @Test
+    void anEmptyRangeReturnsNoRows() throws Exception {
+        String sql = TpchQueriesTest.text("queries/joins/ol.sql").replace("${lo}", "1").replace("${hi}", "2");
+        try (SqlSession s = mapReduceSession(Map.of())) {
+            assertTrue(explain(s, sql).contains("[MapReduce: OoO join map-only job]"));
+            assertEquals(List.of(), run(s, sql));
+        }
+    }
+
+    /** A plan with index joins first and PSMJ after (the optimizer's hybrid) runs as both kinds of job. */
+    @Test
+    void hybridPlanRunsTheIndexJoinJobThenPsmj() throws Exception {
+        JoinSpec spec = tpch.session.query(JoinQueries.Q3, 0.02).spec();
+        RelNode.IndexJoin hybrid = new RelNode.IndexJoin(spec, List.of(), "test", 1);
+        assertEquals(List.of("OoO join map-only job for the first 1 join(s)", "PSMJ stage 1/1"),
+                MapReduceJoinRunner.jobNames(hybrid));
+        MapReduceJobs jobs = MapReduceJobs.forSession(tpch.cluster.spec, ClusterSpec.readSecret(tpch.cluster.dir),
+                Map.of("hadoop.tmp.dir", hadoopTmp.toString()));
+        List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
+        new MapReduceJoinRunner(jobs).run(hybrid, new Cancellation(), rows::add);
+        assertEquals(tpch.expected(spec), tpch.render(spec, rows));
+    }
+
+    @Test
+    void settingsTheModeCannotRunAreRefused() {
+        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+            SqlException bogus = assertThrows(SqlException.class, () -> run(s, "SET ooo.execution.mode=bogus"));
+            assertEquals(SqlException.SYNTAX, bogus.sqlState());
+            assertTrue(bogus.getMessage().contains("ooo.execution.mode is 'bogus'; use daemon or mapreduce"),
+                    bogus.getMessage());
+            SqlException psmj = assertThrows(SqlException.class, () -> run(s, "SET ooo.join.method=psmj"));
+            assertTrue(psmj.getMessage().contains("SET ooo.execution.mode=mapreduce"), psmj.getMessage());
+            run(s, "SET ooo.execution.mode=mapreduce");
+            SqlException hash = assertThrows(SqlException.class, () -> run(s, "SET ooo.join.method=hash"));
+            assertTrue(hash.getMessage().contains("use auto, index or psmj"), hash.getMessage());
+            assertEquals("ooo.execution.mode=mapreduce", run(s, "SET ooo.execution.mode").get(0)[0]);
+        }
+    }
+
+    /** The session's Hadoop settings reach the job: an unknown framework fails it, and the error says which job and why. */
+    @Test
+    void aFailedJobNamesTheJobAndTheCause() {
+        try (SqlSession s = mapReduceSession(Map.of("mapreduce.framework.name", "nosuchframework"))) {
+            SqlException e = assertThrows(SqlException.class, () -> run(s, "SELECT count(*) FROM nation"));
+            assertEquals(SqlException.GENERAL, e.sqlState());
+            assertTrue(e.getMessage().contains("job 'scan nation'"), e.getMessage());
+            assertTrue(e.getMessage().contains("mapreduce.framework.name"), e.getMessage());
+        }
+    }
+
+    private static void awaitNoJobDirectory() throws Exception {
+        Path jobs = hadoopTmp.resolve("ooo-sql");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            try (Stream<Path> dirs = Files.list(jobs)) {
+                if (dirs.findAny().isEmpty()) {
+                    return;
+                }
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the cancelled job's directory is still there after 30 s");
+    }
+
+    private static void awaitJobDirectory() throws Exception {
+        Path jobs = hadoopTmp.resolve("ooo-sql");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (System.nanoTime() < deadline) {
+            if (Files.exists(jobs)) {
+                try (Stream<Path> dirs = Files.list(jobs)) {
+                    if (dirs.findAny().isPresent()) {
+                        return;
+                    }
+                }
+            }
+            Thread.sleep(10);
+        }
+        throw new AssertionError("no job started within 30 s");
+    }
+
+    /** Cancelling a statement kills its running job: the statement ends within the kill's grace, not the job's time. */
+    @Test
+    void cancellingAStatementKillsItsJob() throws Exception {
+        String sql = TpchQueriesTest.text("queries/tpch/q03.sql");
+        try (SqlSession s = mapReduceSession(Map.of())) {
+            Cancellation cancel = new Cancellation();
+            CompletableFuture<Throwable> outcome = CompletableFuture.supplyAsync(() -> {
+                try {
+                    s.execute(sql, cancel).rows().forEachRemaining(r -> { });
+                    return null;
+                } catch (Throwable t) {
+                    return t;
+                }
+            });
+            awaitJobDirectory(); // the first scan job is running
+            long t0 = System.nanoTime();
+            cancel.cancel();
+            Throwable t = outcome.get(30, TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            assertTrue(t instanceof SqlException e && e.sqlState().equals(SqlException.CANCELLED), "cancelled: " + t);
+            assertTrue(seconds < 12, "returned " + seconds + " s after the cancel");
+            awaitNoJobDirectory(); // the killed job's tasks may take a moment to stop writing
+        }
+    }
+}
