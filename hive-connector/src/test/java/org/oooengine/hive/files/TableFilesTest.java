@@ -15,10 +15,6 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
-import org.apache.orc.OrcFile;
-import org.apache.orc.TypeDescription;
-import org.apache.orc.Writer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.types.Column;
@@ -31,7 +27,6 @@ import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlType;
 import org.oooengine.mapreduce.FileFormat;
 import org.oooengine.mapreduce.HiveText;
-import org.oooengine.mapreduce.OrcRows;
 
 /** Tables held in files: directories as Hive lays them out, both formats, and errors that say where. */
 class TableFilesTest {
@@ -84,14 +79,14 @@ class TableFilesTest {
 
     @Test
     void orcFilesReadBackAndAnotherSchemaIsNamedWithBoth() throws IOException {
-        writeOrc(dir.resolve("t/part-0.orc"), SCHEMA, List.<Object[]>of(ROW_1, ROW_2));
-        writeOrc(dir.resolve("t/part-1.orc"), SCHEMA, List.<Object[]>of(ROW_3));
+        OrcTestFiles.write(dir.resolve("t/part-0.orc"), SCHEMA, List.<Object[]>of(ROW_1, ROW_2));
+        OrcTestFiles.write(dir.resolve("t/part-1.orc"), SCHEMA, List.<Object[]>of(ROW_3));
         List<Object[]> rows = new ArrayList<>();
         assertEquals(3, TableFiles.read(dir.resolve("t").toString(), FileFormat.ORC, SCHEMA, conf, rows::add));
         assertRows(List.<Object[]>of(ROW_1, ROW_2, ROW_3), rows);
 
         Schema other = new Schema(List.of(new Column("k", DataType.BIGINT), new Column("name", DataType.varchar(25))));
-        writeOrc(dir.resolve("o/part-0.orc"), other, List.of());
+        OrcTestFiles.write(dir.resolve("o/part-0.orc"), other, List.of());
         TableFileException e = assertThrows(TableFileException.class,
                 () -> TableFiles.read(dir.resolve("o").toString(), FileFormat.ORC, SCHEMA, conf, row -> { }));
         assertTrue(e.getMessage().contains("part-0.orc holds ORC schema struct<k:bigint,name:varchar(25)>, the table "
@@ -138,27 +133,6 @@ class TableFilesTest {
         assertEquals(',', FileLayout.delimiter("44"));
         assertEquals(Map.of(FileLayout.FORMAT, "text", FileLayout.FIELD_DELIMITER, "1", FileLayout.NULL_FORMAT, "\\N"),
                 FileLayout.TEXT.properties());
-    }
-
-    static void writeOrc(Path file, Schema schema, List<Object[]> rows) throws IOException {
-        Files.createDirectories(file.getParent());
-        List<DataType> types = schema.columns().stream().map(Column::type).toList();
-        TypeDescription orcSchema = OrcRows.schema(schema.names(), types);
-        OrcRows orc = new OrcRows(types);
-        try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
-                OrcFile.writerOptions(new Configuration()).setSchema(orcSchema))) {
-            VectorizedRowBatch batch = orcSchema.createRowBatch();
-            for (Object[] row : rows) {
-                orc.write(batch, batch.size++, row);
-                if (batch.size == batch.getMaxSize()) {
-                    w.addRowBatch(batch);
-                    batch.reset();
-                }
-            }
-            if (batch.size > 0) {
-                w.addRowBatch(batch);
-            }
-        }
     }
 
     private static void assertRows(List<Object[]> expected, List<Object[]> actual) {
