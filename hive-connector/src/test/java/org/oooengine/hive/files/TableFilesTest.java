@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
@@ -14,6 +17,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.GZIPOutputStream;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -58,6 +62,18 @@ class TableFilesTest {
         rows.clear();
         TableFiles.read(dir.resolve("sub/000001_0").toUri().toString(), FileFormat.TEXT, SCHEMA, conf, rows::add);
         assertRows(List.<Object[]>of(ROW_3), rows);
+    }
+
+    @Test
+    void compressedTextIsReadThroughItsCodec() throws IOException {
+        HiveText text = new HiveText(SCHEMA.columns().stream().map(Column::type).toList());
+        Path file = dir.resolve("000000_0.gz");
+        try (Writer w = new OutputStreamWriter(new GZIPOutputStream(Files.newOutputStream(file)), StandardCharsets.UTF_8)) {
+            w.write(text.format(ROW_1) + "\n" + text.format(ROW_3) + "\n");
+        }
+        List<Object[]> rows = new ArrayList<>();
+        TableFiles.read(file.toString(), FileFormat.TEXT, SCHEMA, conf, rows::add);
+        assertRows(List.<Object[]>of(ROW_1, ROW_3), rows);
     }
 
     @Test

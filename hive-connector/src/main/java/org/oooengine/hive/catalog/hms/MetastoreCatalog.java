@@ -1,6 +1,7 @@
 package org.oooengine.hive.catalog.hms;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -8,6 +9,7 @@ import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.IMetaStoreClient;
 import org.apache.hadoop.hive.metastore.RetryingMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.Partition;
 import org.apache.hadoop.hive.metastore.api.Table;
@@ -28,6 +30,14 @@ import org.oooengine.hive.sql.exec.TableReader;
  * partitions' locations. Every call asks the metastore, so what Hive changes shows at once.
  */
 public final class MetastoreCatalog implements Catalog, AutoCloseable {
+    /** Coordinator setting choosing this catalog when it is {@link #CATALOG_NAME}. */
+    public static final String CATALOG_SETTING = "ooo.catalog";
+    public static final String CATALOG_NAME = "hms";
+    /** Coordinator setting: the metastore URIs, as Hive's {@code hive.metastore.uris}. */
+    public static final String URIS_SETTING = "ooo.catalog.hms.uris";
+    /** Prefix of coordinator settings passed, without it, to the metastore client and the file systems. */
+    public static final String CONF_PREFIX = "ooo.catalog.hms.conf.";
+
     private final String uris;
     private final Configuration conf;
     /** Not thread-safe, so calls take turns on it. */
@@ -54,6 +64,22 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
             throw new SqlException(SqlException.COMMUNICATION, "cannot connect to the Hive metastore at " + uris + ": "
                     + e.getMessage(), e);
         }
+    }
+
+    /** Connects as the coordinator's settings say ({@link #URIS_SETTING}, {@link #CONF_PREFIX}). */
+    public static MetastoreCatalog fromSettings(Map<String, String> settings) {
+        String uris = settings.get(URIS_SETTING);
+        if (uris == null || uris.isBlank()) {
+            throw new IllegalArgumentException(CATALOG_SETTING + "=" + CATALOG_NAME + " needs " + URIS_SETTING
+                    + ", e.g. thrift://metastore:9083");
+        }
+        Map<String, String> conf = new HashMap<>();
+        settings.forEach((k, v) -> {
+            if (k.startsWith(CONF_PREFIX)) {
+                conf.put(k.substring(CONF_PREFIX.length()), v);
+            }
+        });
+        return connect(uris.strip(), conf);
     }
 
     /** Reads this catalog's tables from their files. */
@@ -83,7 +109,7 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
     public Optional<TableInfo> table(String database, String name) {
         Optional<TableInfo> table = ask("look up " + database + "." + name, () -> {
             try {
-                return Optional.of(MetastoreTable.info(client.getTable(database, name)));
+                return Optional.of(MetastoreTable.info(client.getTable(new GetTableRequest(database, name))));
             } catch (NoSuchObjectException | UnknownDBException e) {
                 return Optional.<TableInfo>empty();
             }

@@ -54,8 +54,12 @@ final class InProcessMetastore implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         server.stop();
-        serving.join(10_000);
+        try {
+            serving.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }

@@ -78,7 +78,8 @@ class MetastoreCatalogTest {
         } finally {
             admin.close();
         }
-        catalog = MetastoreCatalog.connect(metastore.uris(), Map.of());
+        catalog = MetastoreCatalog.fromSettings(Map.of(MetastoreCatalog.URIS_SETTING, metastore.uris(),
+                MetastoreCatalog.CONF_PREFIX + "metastore.client.socket.timeout", "60s"));
         reader = catalog.tableReader();
         oracle = new DuckDbOracle(SCALE_FACTOR, Files.createDirectories(dir.resolve("duckdb")), TpchSchema.tables());
     }
@@ -144,6 +145,13 @@ class MetastoreCatalogTest {
                 + "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe"), clicks.getMessage());
         assertTrue(clicks.getMessage().endsWith("not supported yet (text with LazySimpleSerDe and ORC are)"),
                 clicks.getMessage());
+    }
+
+    @Test
+    void settingsWithoutUrisAreRefused() {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> MetastoreCatalog.fromSettings(Map.of(MetastoreCatalog.CATALOG_SETTING, "hms")));
+        assertEquals("ooo.catalog=hms needs ooo.catalog.hms.uris, e.g. thrift://metastore:9083", e.getMessage());
     }
 
     @Test
