@@ -138,14 +138,13 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         return ask("list the partitions of " + table.database() + "." + table.name(), () -> {
             List<FilePart> parts = new ArrayList<>();
             for (Partition p : client.listPartitions(table.database(), table.name(), (short) -1)) {
-                FileLayout layout;
                 try {
-                    layout = MetastoreTable.layout(p.getSd(), tableParameters);
+                    parts.add(new FilePart(p.getSd().getLocation(), MetastoreTable.layout(p.getSd(), tableParameters),
+                            MetastoreTable.partitionValues(table, p.getValues())));
                 } catch (IllegalArgumentException e) {
                     throw new SqlException(SqlException.NOT_SUPPORTED, "table " + table.database() + "." + table.name()
-                            + ", partition " + p.getValues() + ": " + e.getMessage());
+                            + ", partition " + p.getValues() + ": " + e.getMessage(), e);
                 }
-                parts.add(new FilePart(p.getSd().getLocation(), layout, MetastoreTable.partitionValues(table, p.getValues())));
             }
             return parts;
         });
