@@ -7,17 +7,26 @@ import org.oooengine.core.types.DataType;
 /**
  * Rows in Hive's default text format (LazySimpleSerDe without escaping): one row per line,
  * fields separated by Ctrl-A ({@code \001}), NULL as {@code \N}, dates as ISO dates, decimals in
- * plain notation. A string holding the delimiter or a line break cannot be written unescaped, so
- * it is refused rather than written as a corrupt row.
+ * plain notation. A table may name another field delimiter or NULL text (Hive's
+ * {@code field.delim} and {@code serialization.null.format}). A string holding the delimiter or a
+ * line break cannot be written unescaped, so it is refused rather than written as a corrupt row.
  */
 public final class HiveText {
     public static final char FIELD_DELIMITER = '\001';
     public static final String NULL = "\\N";
 
     private final List<DataType> types;
+    private final char delimiter;
+    private final String nullText;
 
     public HiveText(List<DataType> types) {
+        this(types, FIELD_DELIMITER, NULL);
+    }
+
+    public HiveText(List<DataType> types, char delimiter, String nullText) {
         this.types = List.copyOf(types);
+        this.delimiter = delimiter;
+        this.nullText = nullText;
     }
 
     /** The text format of a table whose schema the job lists (see {@link TableSchemas}). */
@@ -29,14 +38,14 @@ public final class HiveText {
         StringBuilder b = new StringBuilder(16 * row.length);
         for (int i = 0; i < row.length; i++) {
             if (i > 0) {
-                b.append(FIELD_DELIMITER);
+                b.append(delimiter);
             }
             if (row[i] == null) {
-                b.append(NULL);
+                b.append(nullText);
                 continue;
             }
             String text = types.get(i).format(row[i]);
-            if (text.indexOf(FIELD_DELIMITER) >= 0 || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
+            if (text.indexOf(delimiter) >= 0 || text.indexOf('\n') >= 0 || text.indexOf('\r') >= 0) {
                 throw new IllegalArgumentException("column " + (i + 1) + " holds a field delimiter or line break, "
                         + "which Hive's unescaped text format cannot carry: " + text);
             }
@@ -45,12 +54,12 @@ public final class HiveText {
         return b.toString();
     }
 
-    /** The row a line holds; {@code where} names the line in errors (file and offset). */
+    /** The row a line holds; {@code where} names the line in errors (file and offset or line number). */
     public Object[] parse(String line, String where) {
         Object[] row = new Object[types.size()];
         int start = 0;
         for (int i = 0; i < row.length; i++) {
-            int end = line.indexOf(FIELD_DELIMITER, start);
+            int end = line.indexOf(delimiter, start);
             if (end < 0) {
                 if (i != row.length - 1) {
                     throw new IllegalArgumentException(where + ": " + (i + 1) + " fields where " + row.length
@@ -62,7 +71,7 @@ public final class HiveText {
             }
             String field = line.substring(start, end);
             try {
-                row[i] = field.equals(NULL) ? null : types.get(i).parseValue(field);
+                row[i] = field.equals(nullText) ? null : types.get(i).parseValue(field);
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(where + ", field " + (i + 1) + ": " + e.getMessage(), e);
             }

@@ -23,6 +23,15 @@ class HiveTextTest {
     }
 
     @Test
+    void aTableMayNameItsOwnDelimiterAndNullText() {
+        HiveText csv = new HiveText(List.of(DataType.INT, DataType.varchar(0), DataType.DATE), ',', "");
+        Object[] row = {7, "a\u0001b", null};
+        assertEquals("7,a\u0001b,", csv.format(row));
+        assertArrayEquals(row, csv.parse("7,a\u0001b,", "f, line 1"));
+        assertThrows(IllegalArgumentException.class, () -> csv.format(new Object[] {1, "a,b", null}));
+    }
+
+    @Test
     void aStringHoldingTheDelimiterIsRefused() {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> text.format(new Object[] {1L, 1L, 1, "a\u0001b", 1}));

@@ -10,4 +10,11 @@ public interface Catalog {
     List<TableInfo> tables(String database);
 
     Optional<TableInfo> table(String database, String name);
+
+    /**
+     * Refuses, with an error saying why, to write (load, insert into) table {@code database.name}
+     * when this catalog's tables cannot be written; by default they can.
+     */
+    default void checkWritable(String database, String name) {
+    }
 }

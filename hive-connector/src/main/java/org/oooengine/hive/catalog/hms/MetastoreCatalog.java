@@ -1,0 +1,174 @@
+package org.oooengine.hive.catalog.hms;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.hive.metastore.IMetaStoreClient;
+import org.apache.hadoop.hive.metastore.RetryingMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.GetTableRequest;
+import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
+import org.apache.hadoop.hive.metastore.api.Partition;
+import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.hadoop.hive.metastore.api.UnknownDBException;
+import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
+import org.apache.thrift.TException;
+import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.files.FilePart;
+import org.oooengine.hive.files.FileLayout;
+import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.exec.TableReader;
+
+/**
+ * The databases and tables of a Hive metastore, read-only: tables are read from their files
+ * (text or ORC, see {@link #tableReader()}); a partitioned table is read from all its
+ * partitions' locations. Every call asks the metastore, so what Hive changes shows at once.
+ */
+public final class MetastoreCatalog implements Catalog, AutoCloseable {
+    /** Coordinator setting choosing this catalog when it is {@link #CATALOG_NAME}. */
+    public static final String CATALOG_SETTING = "ooo.catalog";
+    public static final String CATALOG_NAME = "hms";
+    /** Coordinator setting: the metastore URIs, as Hive's {@code hive.metastore.uris}. */
+    public static final String URIS_SETTING = "ooo.catalog.hms.uris";
+    /** Prefix of coordinator settings passed, without it, to the metastore client and the file systems. */
+    public static final String CONF_PREFIX = "ooo.catalog.hms.conf.";
+
+    private final String uris;
+    private final Configuration conf;
+    /** Not thread-safe, so calls take turns on it. */
+    private final IMetaStoreClient client;
+
+    private MetastoreCatalog(String uris, Configuration conf, IMetaStoreClient client) {
+        this.uris = uris;
+        this.conf = conf;
+        this.client = client;
+    }
+
+    /**
+     * Connects to the metastore at {@code uris} ({@code thrift://host:9083}, several comma
+     * separated). {@code settings} are Hadoop and metastore client settings (e.g.
+     * {@code fs.defaultFS}, {@code metastore.client.socket.timeout}), used for the files too.
+     */
+    public static MetastoreCatalog connect(String uris, Map<String, String> settings) {
+        Configuration conf = MetastoreConf.newMetastoreConf();
+        settings.forEach(conf::set);
+        MetastoreConf.setVar(conf, MetastoreConf.ConfVars.THRIFT_URIS, uris);
+        try {
+            return new MetastoreCatalog(uris, conf, RetryingMetaStoreClient.getProxy(conf, false));
+        } catch (TException | RuntimeException e) {
+            throw new SqlException(SqlException.COMMUNICATION, "cannot connect to the Hive metastore at " + uris + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** Connects as the coordinator's settings say ({@link #URIS_SETTING}, {@link #CONF_PREFIX}). */
+    public static MetastoreCatalog fromSettings(Map<String, String> settings) {
+        String uris = settings.get(URIS_SETTING);
+        if (uris == null || uris.isBlank()) {
+            throw new IllegalArgumentException(CATALOG_SETTING + "=" + CATALOG_NAME + " needs " + URIS_SETTING
+                    + ", e.g. thrift://metastore:9083");
+        }
+        Map<String, String> conf = new HashMap<>();
+        settings.forEach((k, v) -> {
+            if (k.startsWith(CONF_PREFIX)) {
+                conf.put(k.substring(CONF_PREFIX.length()), v);
+            }
+        });
+        return connect(uris.strip(), conf);
+    }
+
+    /** Reads this catalog's tables from their files. */
+    public TableReader tableReader() {
+        return new FileTableReader(conf, this::parts);
+    }
+
+    @Override
+    public List<String> databases() {
+        return ask("list databases", () -> client.getAllDatabases().stream().map(d -> d.toLowerCase(Locale.ROOT)).toList());
+    }
+
+    @Override
+    public List<TableInfo> tables(String database) {
+        return ask("list the tables of " + database, () -> {
+            try {
+                List<String> names = client.getAllTables(database);
+                return client.getTableObjectsByName(database, names).stream().map(MetastoreTable::info).toList();
+            } catch (UnknownDBException | NoSuchObjectException e) {
+                return List.of();
+            }
+        });
+    }
+
+    /** The table a query names; one it cannot read is refused here, saying why. */
+    @Override
+    public Optional<TableInfo> table(String database, String name) {
+        Optional<TableInfo> table = ask("look up " + database + "." + name, () -> {
+            try {
+                return Optional.of(MetastoreTable.info(client.getTable(new GetTableRequest(database, name))));
+            } catch (NoSuchObjectException | UnknownDBException e) {
+                return Optional.<TableInfo>empty();
+            }
+        });
+        table.flatMap(MetastoreTable::unsupported).ifPresent(reason -> {
+            throw new SqlException(SqlException.NOT_SUPPORTED, reason);
+        });
+        return table;
+    }
+
+    @Override
+    public void checkWritable(String database, String name) {
+        throw new SqlException(SqlException.NOT_SUPPORTED, "table " + database + "." + name
+                + " is in the Hive metastore at " + uris + ", which this engine only reads (ooo.catalog=hms)");
+    }
+
+    /** Where a table's rows are: its location, or each of its partitions' locations. */
+    private List<FilePart> parts(TableInfo table) {
+        MetastoreTable.unsupported(table).ifPresent(reason -> {
+            throw new SqlException(SqlException.NOT_SUPPORTED, reason);
+        });
+        if (!MetastoreTable.partitioned(table)) {
+            return List.of(FilePart.whole(table.storage(), FileLayout.fromProperties(table.properties()).orElseThrow()));
+        }
+        Map<String, String> tableParameters = table.properties();
+        return ask("list the partitions of " + table.database() + "." + table.name(), () -> {
+            List<FilePart> parts = new ArrayList<>();
+            for (Partition p : client.listPartitions(table.database(), table.name(), (short) -1)) {
+                try {
+                    parts.add(new FilePart(p.getSd().getLocation(), MetastoreTable.layout(p.getSd(), tableParameters),
+                            MetastoreTable.partitionValues(table, p.getValues())));
+                } catch (IllegalArgumentException e) {
+                    throw new SqlException(SqlException.NOT_SUPPORTED, "table " + table.database() + "." + table.name()
+                            + ", partition " + p.getValues() + ": " + e.getMessage(), e);
+                }
+            }
+            return parts;
+        });
+    }
+
+    private interface MetastoreCall<T> {
+        T call() throws TException;
+    }
+
+    private <T> T ask(String what, MetastoreCall<T> call) {
+        synchronized (client) {
+            try {
+                return call.call();
+            } catch (TException e) {
+                throw new SqlException(SqlException.COMMUNICATION, "Hive metastore at " + uris + ": cannot " + what
+                        + ": " + e.getMessage(), e);
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        synchronized (client) {
+            client.close();
+        }
+    }
+}

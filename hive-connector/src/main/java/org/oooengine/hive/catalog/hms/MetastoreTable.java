@@ -1,0 +1,142 @@
+package org.oooengine.hive.catalog.hms;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
+import org.apache.hadoop.hive.metastore.api.Table;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.files.FileLayout;
+import org.oooengine.hive.files.StoredTypes;
+import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.hive.sql.SqlType;
+import org.oooengine.mapreduce.FileFormat;
+import org.oooengine.mapreduce.HiveText;
+
+/**
+ * A metastore table as the engine sees it: its columns (partition keys last, as in Hive), its
+ * location as storage, the layout of its files and its Hive properties. A table the engine
+ * cannot read (a view, a transactional table, a column type or storage format it does not know)
+ * is still listed, without the columns it cannot type, and carries the reason it cannot be queried.
+ */
+final class MetastoreTable {
+    /** Property holding why the table cannot be queried. */
+    static final String UNSUPPORTED = "ooo.hms.unsupported";
+    /** Property listing the partition keys (comma separated) of a partitioned table. */
+    static final String PARTITION_KEYS = "ooo.hms.partition.keys";
+
+    private static final String LAZY_SIMPLE_SERDE = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
+    private static final String TEXT_INPUT = "org.apache.hadoop.mapred.TextInputFormat";
+    private static final String ORC_SERDE = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
+    private static final String ORC_INPUT = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
+    /** Hive's partition value for NULL. */
+    private static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
+
+    private MetastoreTable() {
+    }
+
+    static TableInfo info(Table t) {
+        String name = t.getDbName().toLowerCase(Locale.ROOT) + "." + t.getTableName().toLowerCase(Locale.ROOT);
+        Map<String, String> tableParameters = t.getParameters() == null ? Map.of() : t.getParameters();
+        Map<String, String> properties = new LinkedHashMap<>(tableParameters);
+        List<String> problems = new ArrayList<>();
+        if (t.getTableType() != null && t.getTableType().endsWith("VIEW")) {
+            problems.add("a view (" + t.getTableType().toLowerCase(Locale.ROOT) + "), not supported yet");
+        }
+        if ("true".equalsIgnoreCase(tableParameters.get("transactional"))) {
+            problems.add("a transactional (ACID) table, not supported yet");
+        }
+        List<ResultColumn> columns = new ArrayList<>();
+        StorageDescriptor sd = t.getSd();
+        addColumns(sd == null ? List.of() : sd.getCols(), columns, problems);
+        List<FieldSchema> keys = t.getPartitionKeys() == null ? List.of() : t.getPartitionKeys();
+        addColumns(keys, columns, problems);
+        if (!keys.isEmpty()) {
+            properties.put(PARTITION_KEYS, String.join(",", keys.stream().map(k -> k.getName().toLowerCase(Locale.ROOT)).toList()));
+        }
+        if (sd != null) {
+            try {
+                properties.putAll(layout(sd, tableParameters).properties());
+            } catch (IllegalArgumentException e) {
+                problems.add(e.getMessage());
+            }
+        }
+        if (!problems.isEmpty()) {
+            properties.put(UNSUPPORTED, "table " + name + ": " + String.join("; ", problems));
+        }
+        String location = sd == null || sd.getLocation() == null ? "" : sd.getLocation();
+        return new TableInfo(t.getDbName().toLowerCase(Locale.ROOT), t.getTableName().toLowerCase(Locale.ROOT),
+                columns, List.of(), location, properties, tableParameters.getOrDefault("comment", ""));
+    }
+
+    /** Why {@code table} cannot be queried, if it cannot. */
+    static Optional<String> unsupported(TableInfo table) {
+        return Optional.ofNullable(table.properties().get(UNSUPPORTED));
+    }
+
+    static boolean partitioned(TableInfo table) {
+        return table.properties().containsKey(PARTITION_KEYS);
+    }
+
+    private static void addColumns(List<FieldSchema> fields, List<ResultColumn> columns, List<String> problems) {
+        for (FieldSchema f : fields) {
+            String column = f.getName().toLowerCase(Locale.ROOT);
+            try {
+                columns.add(new ResultColumn(column, HiveColumnTypes.sqlType(f.getType()),
+                        f.getComment() == null ? "" : f.getComment()));
+            } catch (IllegalArgumentException e) {
+                problems.add("column " + column + ": " + e.getMessage());
+            }
+        }
+    }
+
+    /**
+     * How the files of a table or partition hold rows: ORC, or Hive text with the SerDe's field
+     * delimiter ({@code field.delim}, else {@code serialization.format}) and NULL text. Other
+     * storage formats and text that needs unescaping or skips header lines are refused.
+     */
+    static FileLayout layout(StorageDescriptor sd, Map<String, String> tableParameters) {
+        String serde = sd.getSerdeInfo() == null || sd.getSerdeInfo().getSerializationLib() == null
+                ? "" : sd.getSerdeInfo().getSerializationLib();
+        String input = sd.getInputFormat() == null ? "" : sd.getInputFormat();
+        Map<String, String> p = sd.getSerdeInfo() == null || sd.getSerdeInfo().getParameters() == null
+                ? Map.of() : sd.getSerdeInfo().getParameters();
+        if (serde.equals(ORC_SERDE) || input.equals(ORC_INPUT)) {
+            return FileLayout.ORC;
+        }
+        if (!serde.equals(LAZY_SIMPLE_SERDE) || !(input.isEmpty() || input.equals(TEXT_INPUT))) {
+            throw new IllegalArgumentException("stored with SerDe " + serde + " and input format " + input
+                    + ", not supported yet (text with LazySimpleSerDe and ORC are)");
+        }
+        if (p.containsKey("escape.delim")) {
+            throw new IllegalArgumentException("text with escape.delim, not supported yet");
+        }
+        for (String skip : List.of("skip.header.line.count", "skip.footer.line.count")) {
+            String count = tableParameters.get(skip);
+            if (count != null && !count.strip().equals("0")) {
+                throw new IllegalArgumentException("text with " + skip + "=" + count + ", not supported yet");
+            }
+        }
+        String delimiter = p.getOrDefault(FileLayout.FIELD_DELIMITER, p.get("serialization.format"));
+        return new FileLayout(FileFormat.TEXT,
+                delimiter == null ? HiveText.FIELD_DELIMITER : FileLayout.delimiter(delimiter),
+                p.getOrDefault(FileLayout.NULL_FORMAT, HiveText.NULL));
+    }
+
+    /** A partition's values (as its directory names them) as SQL values of the table's partition columns. */
+    static List<Object> partitionValues(TableInfo table, List<String> values) {
+        int first = table.columns().size() - values.size();
+        List<Object> out = new ArrayList<>();
+        for (int i = 0; i < values.size(); i++) {
+            String text = values.get(i);
+            SqlType type = table.columns().get(first + i).type();
+            out.add(text == null || text.equals(DEFAULT_PARTITION) ? null
+                    : type.fromStored(StoredTypes.of(type).parseValue(text)));
+        }
+        return out;
+    }
+}

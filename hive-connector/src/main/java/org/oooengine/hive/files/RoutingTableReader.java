@@ -1,0 +1,23 @@
+package org.oooengine.hive.files;
+
+import java.util.BitSet;
+import java.util.function.Consumer;
+import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.exec.TableReader;
+
+/** Reads a table held in files with the file reader, any other (a cluster table) with the cluster's. */
+public final class RoutingTableReader implements TableReader {
+    private final TableReader cluster;
+    private final TableReader files;
+
+    public RoutingTableReader(TableReader cluster, TableReader files) {
+        this.cluster = cluster;
+        this.files = files;
+    }
+
+    @Override
+    public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
+        (FileTableReader.holds(table) ? files : cluster).scan(table, needed, cancel, sink);
+    }
+}

@@ -1,0 +1,35 @@
+package org.oooengine.hive.files;
+
+import org.oooengine.core.types.DataType;
+import org.oooengine.hive.sql.SqlType;
+
+/** The stored type a file column is parsed into, for each SQL column type a table in files can have. */
+public final class StoredTypes {
+    /** The widest DECIMAL a scaled long holds. */
+    public static final int MAX_DECIMAL_PRECISION = 18;
+
+    private StoredTypes() {
+    }
+
+    /** The stored type of {@code type}; refuses (IllegalArgumentException) one no stored type holds. */
+    public static DataType of(SqlType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> DataType.BOOLEAN;
+            case INT -> DataType.INT;
+            case BIGINT -> DataType.BIGINT;
+            case DOUBLE -> DataType.DOUBLE;
+            case DECIMAL -> {
+                if (type.precision() > MAX_DECIMAL_PRECISION) {
+                    throw new IllegalArgumentException("type " + type + " not supported yet (precision above "
+                            + MAX_DECIMAL_PRECISION + ")");
+                }
+                yield DataType.decimal(type.precision(), type.scale());
+            }
+            case DATE -> DataType.DATE;
+            case STRING -> DataType.varchar(0);
+            case VARCHAR -> DataType.varchar(type.precision());
+            case CHAR -> DataType.fixedChar(type.precision());
+            case INTERVAL, VOID -> throw new IllegalArgumentException("type " + type + " cannot be stored");
+        };
+    }
+}

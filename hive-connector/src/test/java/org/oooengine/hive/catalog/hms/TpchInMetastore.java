@@ -1,0 +1,182 @@
+package org.oooengine.hive.catalog.hms;
+
+import io.trino.tpch.TpchColumn;
+import io.trino.tpch.TpchEntity;
+import io.trino.tpch.TpchTable;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.hive.metastore.IMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.Database;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.Partition;
+import org.apache.hadoop.hive.metastore.api.SerDeInfo;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
+import org.apache.hadoop.hive.metastore.api.Table;
+import org.apache.thrift.TException;
+import org.oooengine.core.tpch.TpchSchema;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+import org.oooengine.hive.files.OrcTestFiles;
+import org.oooengine.mapreduce.HiveText;
+
+/**
+ * Generated TPC-H tables written as files and registered in a metastore as Hive's external
+ * tables, the way a Hive user's DDL would: text with Hive's and other delimiters, ORC, and
+ * orders partitioned by o_orderstatus (one ORC directory per status).
+ */
+final class TpchInMetastore {
+    static final String LAZY_SIMPLE = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
+    static final String TEXT_INPUT = "org.apache.hadoop.mapred.TextInputFormat";
+    static final String TEXT_OUTPUT = "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
+    static final String ORC_SERDE = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
+    static final String ORC_INPUT = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
+    static final String ORC_OUTPUT = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
+
+    /** Field delimiters of the text tables: Hive's default for most, others where a user might choose them. */
+    private static final Map<String, Character> DELIMITERS = Map.of("region", '\t', "partsupp", '|');
+
+    private final IMetaStoreClient client;
+    private final String database;
+    private final Path dir;
+
+    /** Creates {@code database} and registers tables in it, their files under {@code dir}. */
+    TpchInMetastore(IMetaStoreClient client, String database, Path dir) throws IOException, TException {
+        this.client = client;
+        this.database = database;
+        this.dir = Files.createDirectories(dir);
+        Database db = new Database();
+        db.setName(database);
+        db.setLocationUri(dir.toUri().toString());
+        db.setParameters(new HashMap<>());
+        client.createDatabase(db);
+    }
+
+    /** Writes and registers every TPC-H table at {@code scaleFactor}. */
+    void registerAll(double scaleFactor) throws Exception {
+        for (TpchTable<?> t : TpchSchema.tables()) {
+            register(t, scaleFactor);
+        }
+    }
+
+    private <E extends TpchEntity> void register(TpchTable<E> table, double scaleFactor) throws Exception {
+        String name = table.getTableName();
+        Schema schema = TpchSchema.definition(table).schema();
+        List<Object[]> rows = new ArrayList<>();
+        List<TpchColumn<E>> columns = table.getColumns();
+        for (E e : table.createGenerator(scaleFactor, 1, 1)) {
+            rows.add(TpchSchema.row(columns, e));
+        }
+        Path location = dir.resolve(name);
+        switch (name) {
+            case "lineitem" -> {
+                int half = rows.size() / 2;
+                OrcTestFiles.write(location.resolve("000000_0"), schema, rows.subList(0, half));
+                OrcTestFiles.write(location.resolve("000001_0"), schema, rows.subList(half, rows.size()));
+                createTable(name, fields(schema.columns()), List.of(), orc(location));
+            }
+            case "orders" -> registerPartitioned(name, schema, rows, "o_orderstatus");
+            default -> {
+                char delimiter = DELIMITERS.getOrDefault(name, HiveText.FIELD_DELIMITER);
+                int half = rows.size() / 2;
+                writeText(location.resolve("000000_0"), schema, rows.subList(0, half), delimiter);
+                writeText(location.resolve("000001_0"), schema, rows.subList(half, rows.size()), delimiter);
+                Files.writeString(location.resolve("_SUCCESS"), "");
+                createTable(name, fields(schema.columns()), List.of(), text(location, delimiter));
+            }
+        }
+    }
+
+    /** The table's rows in one ORC directory per value of {@code key}, which the files leave out. */
+    private void registerPartitioned(String name, Schema schema, List<Object[]> rows, String key) throws Exception {
+        int k = schema.indexOf(key);
+        List<Column> data = new ArrayList<>(schema.columns());
+        Column keyColumn = data.remove(k);
+        Schema dataSchema = new Schema(data);
+        Map<Object, List<Object[]>> byKey = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            List<Object> values = new ArrayList<>(List.of(row));
+            Object value = values.remove(k);
+            byKey.computeIfAbsent(value, v -> new ArrayList<>()).add(values.toArray());
+        }
+        Path location = Files.createDirectories(dir.resolve(name));
+        createTable(name, fields(data), fields(List.of(keyColumn)), orc(location));
+        for (Map.Entry<Object, List<Object[]>> e : byKey.entrySet()) {
+            Path partition = location.resolve(key + "=" + e.getKey());
+            OrcTestFiles.write(partition.resolve("000000_0"), dataSchema, e.getValue());
+            Partition p = new Partition();
+            p.setDbName(database);
+            p.setTableName(name);
+            p.setValues(List.of(String.valueOf(e.getKey())));
+            p.setSd(orc(partition));
+            p.getSd().setCols(fields(data));
+            p.setParameters(new HashMap<>());
+            client.add_partition(p);
+        }
+    }
+
+    void createTable(String name, List<FieldSchema> columns, List<FieldSchema> partitionKeys, StorageDescriptor sd)
+            throws TException {
+        sd.setCols(columns);
+        Table t = new Table();
+        t.setDbName(database);
+        t.setTableName(name);
+        t.setOwner("test");
+        t.setTableType("EXTERNAL_TABLE");
+        t.setParameters(new HashMap<>(Map.of("EXTERNAL", "TRUE")));
+        t.setPartitionKeys(partitionKeys);
+        t.setSd(sd);
+        client.createTable(t);
+    }
+
+    /** Text as Hive's DDL records it: Hive's default delimiter as serialization.format=1 alone, another as the character. */
+    static StorageDescriptor text(Path location, char delimiter) {
+        String d = String.valueOf(delimiter);
+        return storage(location, LAZY_SIMPLE, TEXT_INPUT, TEXT_OUTPUT, delimiter == HiveText.FIELD_DELIMITER
+                ? Map.of("serialization.format", "1") : Map.of("field.delim", d, "serialization.format", d));
+    }
+
+    static StorageDescriptor orc(Path location) {
+        return storage(location, ORC_SERDE, ORC_INPUT, ORC_OUTPUT, Map.of());
+    }
+
+    static StorageDescriptor storage(Path location, String serde, String input, String output, Map<String, String> params) {
+        StorageDescriptor sd = new StorageDescriptor();
+        sd.setLocation(location.toUri().toString());
+        sd.setInputFormat(input);
+        sd.setOutputFormat(output);
+        sd.setSerdeInfo(new SerDeInfo(null, serde, new HashMap<>(params)));
+        sd.setBucketCols(new ArrayList<>());
+        sd.setSortCols(new ArrayList<>());
+        sd.setParameters(new HashMap<>());
+        sd.setNumBuckets(-1);
+        return sd;
+    }
+
+    static List<FieldSchema> fields(List<Column> columns) {
+        return columns.stream().map(c -> new FieldSchema(c.name(), hiveType(c.type()), null)).toList();
+    }
+
+    private static String hiveType(DataType type) {
+        return type.kind() == org.oooengine.core.types.TypeKind.VARCHAR && type.precision() == 0
+                ? "string" : type.toString().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    private static void writeText(Path file, Schema schema, List<Object[]> rows, char delimiter) throws IOException {
+        Files.createDirectories(file.getParent());
+        HiveText text = new HiveText(schema.columns().stream().map(Column::type).toList(), delimiter, HiveText.NULL);
+        try (BufferedWriter w = Files.newBufferedWriter(file)) {
+            for (Object[] row : rows) {
+                w.write(text.format(row));
+                w.newLine();
+            }
+        }
+    }
+}
