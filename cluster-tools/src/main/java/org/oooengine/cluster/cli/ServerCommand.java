@@ -4,6 +4,8 @@ import java.io.PrintWriter;
 import java.net.BindException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.logging.log4j.Level;
@@ -49,6 +51,11 @@ final class ServerCommand implements Callable<Integer> {
                     + "(default: admit everyone, also over noSasl)")
     Path passwordFile;
 
+    @Option(names = "--conf", paramLabel = "<key>=<value>",
+            description = "a coordinator setting, over those of <cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE
+                    + ", e.g. --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=thrift://metastore:9083")
+    Map<String, String> conf = new LinkedHashMap<>();
+
     @Override
     public Integer call() throws Exception {
         if (port < 0 || port > 65535) {
@@ -59,7 +66,7 @@ final class ServerCommand implements Callable<Integer> {
         }
         EndpointConfig config = passwordFile == null ? EndpointConfig.unauthenticated(host, port)
                 : EndpointConfig.withPasswordFile(host, port, passwordFile);
-        ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT);
+        ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, conf);
         quietThriftLogins();
         HiveServer2Endpoint endpoint;
         try {

@@ -75,7 +75,11 @@ public final class ClusterLoader {
     private <E extends TpchEntity> void loadTable(TpchLoader generator, TpchTable<E> table, TpchLoader.Progress progress)
             throws Exception {
         TableDefinition def = TpchSchema.definition(table);
-        sendTable(def, generator.rows(table), false, generator.expectedRows(def.name()), progress);
+        TableRows rows = new TableRows(def, false, generator.expectedRows(def.name()), progress);
+        for (Iterator<Object[]> it = generator.rows(table); it.hasNext(); ) {
+            rows.add(it.next());
+        }
+        rows.finish();
     }
 
     /**
@@ -87,15 +91,55 @@ public final class ClusterLoader {
      */
     public long writeTable(TableDefinition def, Iterator<Object[]> rows, boolean append, TpchLoader.Progress progress)
             throws Exception {
+        TableWrite w = beginWrite(def, append, progress);
+        try {
+            while (rows.hasNext()) {
+                w.add(rows.next());
+            }
+            return w.commit();
+        } catch (Exception | Error e) {
+            w.abort();
+            throw e;
+        }
+    }
+
+    /** A write of one table whose rows the caller pushes: {@link TableWrite#commit} or {@link TableWrite#abort} ends it. */
+    public TableWrite beginWrite(TableDefinition def, boolean append, TpchLoader.Progress progress) throws Exception {
         List<String> owners = spec.owners(def.name());
         startKeepingTables(owners, List.of(def.name()));
         try {
-            long total = sendTable(def, rows, append, -1, progress);
-            commit(owners, Map.of());
-            return total;
+            return new TableWrite(owners, new TableRows(def, append, -1, progress));
         } catch (Exception | Error e) {
             abort(owners);
             throw e;
+        }
+    }
+
+    /** Rows on their way into one table, the nodes' other tables kept. */
+    public final class TableWrite {
+        private final List<String> owners;
+        private final TableRows rows;
+
+        private TableWrite(List<String> owners, TableRows rows) {
+            this.owners = owners;
+            this.rows = rows;
+        }
+
+        /** A row in the table's stored values. */
+        public void add(Object[] row) throws InterruptedException {
+            rows.add(row);
+        }
+
+        /** Has every node build and swap in its partition; returns the rows the table holds. */
+        public long commit() throws Exception {
+            long total = rows.finish();
+            ClusterLoader.this.commit(owners, Map.of());
+            return total;
+        }
+
+        /** Drops what was sent: the nodes keep the table as it was. */
+        public void abort() {
+            ClusterLoader.this.abort(owners);
         }
     }
 
@@ -148,30 +192,38 @@ public final class ClusterLoader {
         }
     }
 
-    /** Sends a table's rows to the nodes owning them and has them build it; returns the rows they hold. */
-    private long sendTable(TableDefinition def, Iterator<Object[]> rows, boolean append, long expected,
-                           TpchLoader.Progress progress) throws Exception {
-        String name = def.name();
-        List<String> owners = spec.owners(name);
-        List<CompletableFuture<?>> begun = new ArrayList<>();
-        for (String node : owners) {
-            PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN);
-            Messages.writeDefinition(w, def);
-            w.put(append ? Messages.LOAD_APPEND : 0);
-            begun.add(call(node, w.toByteArray()));
-        }
-        CompletableFuture.allOf(begun.toArray(CompletableFuture[]::new)).join();
+    /** One table's rows sent to the nodes owning them, each row and GLOBAL index entry to its node. */
+    private final class TableRows {
+        private final TableDefinition def;
+        private final List<String> owners;
+        private final Router router;
+        private final Map<String, NodeBatch> batches = new LinkedHashMap<>();
+        private final RowCodec codec;
+        private final long expected;
+        private final TpchLoader.Progress progress;
+        private long done;
 
-        Router router = new Router(def, owners);
-        Map<String, NodeBatch> batches = new LinkedHashMap<>();
-        for (String node : owners) {
-            batches.put(node, new NodeBatch(node, name));
+        /** Has the owners begin the table (with {@code append}, from the rows they hold). */
+        TableRows(TableDefinition def, boolean append, long expected, TpchLoader.Progress progress) {
+            this.def = def;
+            this.owners = spec.owners(def.name());
+            this.router = new Router(def, owners);
+            this.codec = new RowCodec(def.schema());
+            this.expected = expected;
+            this.progress = progress;
+            List<CompletableFuture<?>> begun = new ArrayList<>();
+            for (String node : owners) {
+                PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN);
+                Messages.writeDefinition(w, def);
+                w.put(append ? Messages.LOAD_APPEND : 0);
+                begun.add(call(node, w.toByteArray()));
+                batches.put(node, new NodeBatch(node, def.name()));
+            }
+            CompletableFuture.allOf(begun.toArray(CompletableFuture[]::new)).join();
+            progress.update(def.name(), 0, expected);
         }
-        RowCodec codec = new RowCodec(def.schema());
-        long done = 0;
-        progress.update(name, 0, expected);
-        while (rows.hasNext()) {
-            Object[] row = rows.next();
+
+        void add(Object[] row) throws InterruptedException {
             byte[] encoded = codec.encode(row);
             batches.get(router.rowOwner(row)).add(0, encoded);
             for (int i = 0; i < def.indexes().size(); i++) {
@@ -180,28 +232,32 @@ public final class ClusterLoader {
                 }
             }
             if (++done % 50_000 == 0) {
-                progress.update(name, done, expected);
+                progress.update(def.name(), done, expected);
             }
         }
-        for (NodeBatch b : batches.values()) {
-            b.send();
+
+        /** Sends what is left and has the nodes build their partitions; returns the rows they hold. */
+        long finish() throws InterruptedException {
+            for (NodeBatch b : batches.values()) {
+                b.send();
+            }
+            for (NodeBatch b : batches.values()) {
+                b.drain();
+            }
+            List<CompletableFuture<Frame>> finished = new ArrayList<>();
+            for (String node : owners) {
+                finished.add(call(node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE).putString(def.name())
+                        .toByteArray(), BUILD_TIMEOUT));
+            }
+            // The nodes sort and build their partitions in parallel.
+            CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new)).join();
+            progress.update(def.name(), done, done);
+            long total = 0;
+            for (CompletableFuture<Frame> f : finished) {
+                total += f.join().reader().getLong();
+            }
+            return total;
         }
-        for (NodeBatch b : batches.values()) {
-            b.drain();
-        }
-        List<CompletableFuture<Frame>> finished = new ArrayList<>();
-        for (String node : owners) {
-            finished.add(call(node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE).putString(name).toByteArray(),
-                    BUILD_TIMEOUT));
-        }
-        // The nodes sort and build their partitions in parallel.
-        CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new)).join();
-        progress.update(name, done, done);
-        long total = 0;
-        for (CompletableFuture<?> f : finished) {
-            total += ((Frame) f.join()).reader().getLong();
-        }
-        return total;
     }
 
     private CompletableFuture<Frame> call(String node, byte[] payload) {

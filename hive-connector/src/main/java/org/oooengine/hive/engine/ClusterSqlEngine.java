@@ -1,27 +1,40 @@
 package org.oooengine.hive.engine;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
+import org.oooengine.hive.catalog.hms.MetastoreCatalog;
 import org.oooengine.hive.sql.SqlEngine;
-import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.optimizer.cost.Calibration;
 
 /**
- * The SQL engine over a running cluster: the embedded catalog names its tables, its nodes store
- * and serve them.
+ * The SQL engine over a running cluster. Its catalog is the embedded one by default — databases
+ * and tables created through SQL, stored on the cluster's nodes — or, with the coordinator setting
+ * {@code ooo.catalog=hms}, a Hive metastore's tables, read from their files.
  */
 public final class ClusterSqlEngine implements SqlEngine {
+    /** Coordinator settings (the catalog and its connection) in the cluster directory, as Java properties. */
+    public static final String SETTINGS_FILE = "coordinator.properties";
+
     private final ClusterSession cluster;
     private final boolean ownsCluster;
-    private final EmbeddedCatalog catalog;
+    private final Catalog catalog;
+    private final MetastoreCatalog metastore;
     private final ExecutionModes modes;
     private final DataDefinition ddl;
 
@@ -35,31 +48,78 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     /** As {@link #ClusterSqlEngine(ClusterSession)}, with the catalog kept in {@code catalogFile}. */
     public ClusterSqlEngine(ClusterSession cluster, Path catalogFile) {
-        this(cluster, catalogFile, Optional.empty(), Optional.empty(), false);
+        this(cluster, catalogFile, Map.of(), Optional.empty(), Optional.empty(), false);
     }
 
-    private ClusterSqlEngine(ClusterSession cluster, Path catalogFile, Optional<Calibration> calibration,
-                             Optional<ClusterSecret> secret, boolean ownsCluster) {
+    private ClusterSqlEngine(ClusterSession cluster, Path catalogFile, Map<String, String> settings,
+                             Optional<Calibration> calibration, Optional<ClusterSecret> secret, boolean ownsCluster) {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
-        this.catalog = new EmbeddedCatalog(catalogFile, new ClusterCatalog(cluster));
         ClusterJoinChooser chooser = new ClusterJoinChooser(cluster, calibration);
-        this.modes = new ExecutionModes(cluster, chooser, secret);
-        this.ddl = new DataDefinition(catalog, cluster, (path, local, target) -> {
-            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: LOAD DATA");
-        }, chooser::tablesChanged);
+        switch (catalogKind(settings)) {
+            case "embedded" -> {
+                EmbeddedCatalog embedded = new EmbeddedCatalog(catalogFile, new ClusterCatalog(cluster));
+                this.catalog = embedded;
+                this.metastore = null;
+                this.ddl = new DataDefinition(embedded, cluster, chooser::tablesChanged);
+                this.modes = new ExecutionModes(cluster, chooser, secret, Optional.empty());
+            }
+            case MetastoreCatalog.CATALOG_NAME -> {
+                this.metastore = MetastoreCatalog.fromSettings(settings);
+                this.catalog = metastore;
+                this.ddl = null; // read-only
+                this.modes = new ExecutionModes(cluster, chooser, secret, Optional.of(metastore.tableReader()));
+            }
+            default -> throw new IllegalStateException("unchecked catalog kind");
+        }
+    }
+
+    private static String catalogKind(Map<String, String> settings) {
+        String kind = settings.getOrDefault(MetastoreCatalog.CATALOG_SETTING, "embedded").strip().toLowerCase(Locale.ROOT);
+        if (!kind.equals("embedded") && !kind.equals(MetastoreCatalog.CATALOG_NAME)) {
+            throw new IllegalArgumentException(MetastoreCatalog.CATALOG_SETTING + " is '" + kind
+                    + "'; use embedded (the default) or " + MetastoreCatalog.CATALOG_NAME);
+        }
+        return kind;
     }
 
     /**
-     * Connects to the cluster described in {@code clusterDir} as its coordinator, with the catalog
-     * in {@code clusterDir}/{@value EmbeddedCatalog#FILE_NAME}; the optimizer plans joins when the
-     * cluster has been calibrated ({@code ooo calibrate --cluster}). With the cluster's secret,
-     * statements may also run as MapReduce jobs.
+     * Connects to the cluster described in {@code clusterDir} as its coordinator, with the settings
+     * of {@code clusterDir}/{@value #SETTINGS_FILE} (if any) and then {@code overrides}. The embedded
+     * catalog lives in {@code clusterDir}/{@value EmbeddedCatalog#FILE_NAME}; the optimizer plans
+     * joins when the cluster has been calibrated ({@code ooo calibrate --cluster}); with the
+     * cluster's secret, statements may also run as MapReduce jobs.
      */
+    public static ClusterSqlEngine open(Path clusterDir, Duration timeout, Map<String, String> overrides) {
+        Map<String, String> settings = new LinkedHashMap<>(readSettings(clusterDir.resolve(SETTINGS_FILE)));
+        settings.putAll(overrides);
+        catalogKind(settings); // a wrong setting is refused before any connection is made
+        ClusterSession session = ClusterSession.open(clusterDir, "coordinator", timeout);
+        try {
+            return new ClusterSqlEngine(session, clusterDir.resolve(EmbeddedCatalog.FILE_NAME), settings,
+                    Calibration.read(clusterDir), Optional.of(ClusterSpec.readSecret(clusterDir)), true);
+        } catch (RuntimeException e) {
+            session.close();
+            throw e;
+        }
+    }
+
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout) {
-        return new ClusterSqlEngine(ClusterSession.open(clusterDir, "coordinator", timeout),
-                clusterDir.resolve(EmbeddedCatalog.FILE_NAME), Calibration.read(clusterDir),
-                Optional.of(ClusterSpec.readSecret(clusterDir)), true);
+        return open(clusterDir, timeout, Map.of());
+    }
+
+    private static Map<String, String> readSettings(Path file) {
+        Map<String, String> out = new LinkedHashMap<>();
+        if (Files.isRegularFile(file)) {
+            Properties p = new Properties();
+            try (Reader in = Files.newBufferedReader(file)) {
+                p.load(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read coordinator settings " + file + ": " + e.getMessage(), e);
+            }
+            p.stringPropertyNames().forEach(k -> out.put(k, p.getProperty(k)));
+        }
+        return out;
     }
 
     @Override
@@ -69,6 +129,9 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     @Override
     public void close() {
+        if (metastore != null) {
+            metastore.close();
+        }
         if (ownsCluster) {
             cluster.close();
         }

@@ -1,22 +1,31 @@
 package org.oooengine.hive.engine;
 
+import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Iterator;
+import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.files.FileLayout;
+import org.oooengine.hive.files.TableFileException;
+import org.oooengine.hive.files.TableFiles;
 import org.oooengine.hive.sql.ResultColumn;
 import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
+import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.hive.sql.plan.RelNode;
 
@@ -28,26 +37,20 @@ import org.oooengine.hive.sql.plan.RelNode;
 final class DataDefinition {
     private static final Logger LOG = LogManager.getLogger(DataDefinition.class);
 
-    /** Reads the rows of LOAD DATA's files, as SQL values in the target table's column order. */
-    interface FileRows {
-        Iterator<Object[]> read(String path, boolean local, TableInfo target);
-    }
-
     private final EmbeddedCatalog catalog;
     private final ClusterSession cluster;
-    private final FileRows files;
     private final Runnable tablesChanged;
 
     /** @param tablesChanged told after every change, e.g. to forget statistics of the tables */
-    DataDefinition(EmbeddedCatalog catalog, ClusterSession cluster, FileRows files, Runnable tablesChanged) {
+    DataDefinition(EmbeddedCatalog catalog, ClusterSession cluster, Runnable tablesChanged) {
         this.catalog = catalog;
         this.cluster = cluster;
-        this.files = files;
         this.tablesChanged = tablesChanged;
     }
 
     /** Runs a statement; {@code rowsOf} runs a query plan (INSERT ... SELECT, CREATE TABLE ... AS SELECT). */
-    synchronized StatementResult run(DdlStatement statement, Function<RelNode, List<Object[]>> rowsOf) {
+    synchronized StatementResult run(DdlStatement statement, Map<String, String> settings,
+                                     Function<RelNode, List<Object[]>> rowsOf) {
         try {
             if (statement instanceof DdlStatement.CreateDatabase s) {
                 return createDatabase(s);
@@ -60,7 +63,7 @@ final class DataDefinition {
             } else if (statement instanceof DdlStatement.Insert s) {
                 return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
             } else if (statement instanceof DdlStatement.LoadData s) {
-                return StatementResult.update(insert(s.target(), files.read(s.path(), s.local(), s.target()), !s.overwrite()));
+                return StatementResult.update(load(s, settings));
             }
             throw new IllegalArgumentException("unknown statement " + statement);
         } finally {
@@ -112,8 +115,13 @@ final class DataDefinition {
                 s.properties(), s.comment());
         // Run the query before anything is created: a query that fails leaves no table behind.
         List<Object[]> rows = s.asSelect() == null ? List.of() : rowsOf.apply(s.asSelect());
-        long written = writeRows(t.definition(), t.info(), t.hasRowId(), 0, rows.iterator(), false);
-        catalog.put(t.withNextRowId(written));
+        catalog.put(t);
+        try {
+            insert(t.info(), rows.iterator(), false);
+        } catch (RuntimeException e) {
+            catalog.remove(t.database(), t.name());
+            throw e;
+        }
         LOG.info("created table {}.{} ({} rows)", s.database(), s.name(), rows.size());
         return StatementResult.update(rows.size());
     }
@@ -135,60 +143,112 @@ final class DataDefinition {
         return StatementResult.update(0);
     }
 
-    /** INSERT and LOAD DATA: tables created through SQL number their rows; tables only loaded onto the nodes keep their stored layout. */
+    /** INSERT: the rows (SQL values in the table's column order) cast to stored values on their way. */
     private long insert(TableInfo target, Iterator<Object[]> rows, boolean append) {
-        Optional<CatalogTable> entry = catalog.entry(target.database(), target.name());
-        if (entry.isPresent()) {
-            CatalogTable t = entry.get();
-            long written = writeRows(t.definition(), target, t.hasRowId(), t.nextRowId(), rows, append);
-            catalog.put(t.withNextRowId(t.nextRowId() + written));
-            return written;
-        }
-        TableDefinition stored = cluster.manifest(cluster.spec().nodes().get(0).id()).table(target.storage()).definition();
-        return writeRows(stored, target, false, 0, rows, append);
+        List<SqlType> types = target.columns().stream().map(ResultColumn::type).toList();
+        return write(target, append, into -> {
+            while (rows.hasNext()) {
+                Object[] row = rows.next();
+                Object[] stored = new Object[types.size()];
+                for (int i = 0; i < stored.length; i++) {
+                    stored[i] = types.get(i).toStored(row[i]);
+                }
+                into.add(stored);
+            }
+        });
+    }
+
+    /** LOAD DATA: the files' rows, read in the table's format straight into stored values. */
+    private long load(DdlStatement.LoadData s, Map<String, String> settings) {
+        String location = s.local() ? Path.of(s.path()).toAbsolutePath().toUri().toString() : s.path();
+        FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
+        Configuration conf = HadoopSettings.apply(new Configuration(), settings);
+        return write(s.target(), !s.overwrite(), into -> {
+            try {
+                TableFiles.read(location, layout, into.columns(), conf, into::add);
+            } catch (TableFileException e) {
+                throw new SqlException(SqlException.DATA, "LOAD DATA into " + s.target().name() + ": " + e.getMessage(), e);
+            }
+        });
+    }
+
+    /** Where the rows of a write come from. */
+    private interface RowSource {
+        void sendTo(RowsInto into) throws Exception;
     }
 
     /**
-     * Writes SQL rows into the table's partitions on the nodes, numbering them from
-     * {@code firstRowId} when the table keys its rows by row id; returns the rows written.
+     * Writes rows into a table on the nodes. Tables created through SQL number their rows when they
+     * have no key (the catalog keeps the next number); tables only loaded onto the nodes keep
+     * their stored layout. Returns the rows written.
      */
-    private long writeRows(TableDefinition def, TableInfo table, boolean rowId, long firstRowId, Iterator<Object[]> rows,
-                           boolean append) {
-        List<SqlType> types = table.columns().stream().map(ResultColumn::type).toList();
-        int[] key = def.schema().indexesOf(def.primaryKey());
-        long[] written = {0};
-        Iterator<Object[]> stored = new Iterator<>() {
-            @Override
-            public boolean hasNext() {
-                return rows.hasNext();
-            }
-
-            @Override
-            public Object[] next() {
-                Object[] row = rows.next();
-                Object[] out = new Object[def.schema().size()];
-                for (int i = 0; i < types.size(); i++) {
-                    out[i] = types.get(i).toStored(row[i]);
-                }
-                if (rowId) {
-                    out[types.size()] = firstRowId + written[0];
-                }
-                written[0]++;
-                for (int k : key) {
-                    if (out[k] == null) {
-                        throw new SqlException(SqlException.CONSTRAINT, "primary key column " + def.schema().column(k).name()
-                                + " of " + table.name() + " is NULL in row " + written[0]);
-                    }
-                }
-                return out;
-            }
-        };
+    private long write(TableInfo target, boolean append, RowSource source) {
+        Optional<CatalogTable> entry = catalog.entry(target.database(), target.name());
+        TableDefinition def = entry.map(CatalogTable::definition).orElseGet(() ->
+                cluster.manifest(cluster.spec().nodes().get(0).id()).table(target.storage()).definition());
+        boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
+        long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
+        RowsInto into = new RowsInto(def, target, rowId, firstRowId);
+        ClusterLoader.TableWrite w;
         try {
-            new ClusterLoader(cluster.peers()).writeTable(def, stored, append, (t, done, expected) -> { });
+            w = new ClusterLoader(cluster.peers()).beginWrite(def, append, (t, done, expected) -> { });
         } catch (Exception e) {
-            throw failed("writing " + table.database() + "." + table.name(), e);
+            throw failed("writing " + target.database() + "." + target.name(), e);
         }
-        return written[0];
+        into.write = w;
+        try {
+            source.sendTo(into);
+            w.commit();
+        } catch (Exception e) {
+            w.abort();
+            throw failed("writing " + target.database() + "." + target.name(), e);
+        }
+        entry.ifPresent(t -> catalog.put(t.withNextRowId(firstRowId + into.written)));
+        return into.written;
+    }
+
+    /** Stored values of a table's declared columns on their way to the nodes, with the row id and a key check added. */
+    private static final class RowsInto {
+        private final TableDefinition def;
+        private final TableInfo table;
+        private final boolean rowId;
+        private final long firstRowId;
+        private final int[] key;
+        private ClusterLoader.TableWrite write;
+        private long written;
+
+        RowsInto(TableDefinition def, TableInfo table, boolean rowId, long firstRowId) {
+            this.def = def;
+            this.table = table;
+            this.rowId = rowId;
+            this.firstRowId = firstRowId;
+            this.key = def.schema().indexesOf(def.primaryKey());
+        }
+
+        /** The declared columns as the nodes store them (without a hidden row id). */
+        Schema columns() {
+            return new Schema(def.schema().columns().subList(0, table.columns().size()));
+        }
+
+        void add(Object[] declared) {
+            Object[] row = rowId ? Arrays.copyOf(declared, declared.length + 1) : declared;
+            if (rowId) {
+                row[declared.length] = firstRowId + written;
+            }
+            written++;
+            for (int k : key) {
+                if (row[k] == null) {
+                    throw new SqlException(SqlException.CONSTRAINT, "primary key column " + def.schema().column(k).name()
+                            + " of " + table.name() + " is NULL in row " + written);
+                }
+            }
+            try {
+                write.add(row);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new SqlException(SqlException.CANCELLED, "writing " + table.name() + " was interrupted", e);
+            }
+        }
     }
 
     private static SqlException failed(String what, Throwable e) {

@@ -15,6 +15,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.ResultColumn;
 import org.oooengine.hive.sql.SqlException;
@@ -107,12 +108,12 @@ final class EngineSession implements SqlSession {
     /** DDL and DML: they change the catalog or a table's rows. */
     private StatementResult change(ASTNode tree, Cancellation cancel) {
         if (ddl == null) {
-            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText()
-                    + " on a read-only catalog");
+            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText().replace("TOK_", "")
+                    + " with a Hive metastore catalog (ooo.catalog=hms), which this engine only reads; change tables through Hive");
         }
         Execution execution = modes.forSettings(settings);
         var statement = new DdlAnalyzer(catalog, database, execution.joinChooser()).analyze(tree);
-        return ddl.run(statement, plan -> execution.executor(cancel).run(plan));
+        return ddl.run(statement, settings, plan -> execution.executor(cancel).run(plan));
     }
 
     static List<ResultColumn> columns(RelNode plan) {
@@ -168,7 +169,8 @@ final class EngineSession implements SqlSession {
             rows.add(new Object[] {"Database:", t.database(), null});
             rows.add(new Object[] {"Table:", t.name(), null});
             rows.add(new Object[] {"Table Type:", "MANAGED_TABLE", null});
-            rows.add(new Object[] {"Storage:", "OoO Engine cluster table " + t.storage(), null});
+            rows.add(new Object[] {"Storage:", FileTableReader.holds(t) ? "files at " + t.storage()
+                    : "OoO Engine cluster table " + t.storage(), null});
             rows.add(new Object[] {"Primary Key:", String.join(", ", t.primaryKey()), null});
             rows.add(new Object[] {"Indexed Columns:", String.join(", ", t.indexedColumns()), null});
             t.properties().forEach((k, v) -> rows.add(new Object[] {"Table Parameters:", k, v}));

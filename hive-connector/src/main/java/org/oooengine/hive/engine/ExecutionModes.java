@@ -5,7 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.hive.files.RoutingTableReader;
 import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
@@ -26,15 +28,23 @@ final class ExecutionModes {
     private final ClusterSession cluster;
     private final ClusterJoinChooser chooser;
     private final Optional<ClusterSecret> secret;
-    private final ClusterTableReader daemonScans;
+    private final Optional<TableReader> fileTables;
+    private final TableReader daemonScans;
     private final ClusterIndexJoinRunner daemonJoins;
 
-    ExecutionModes(ClusterSession cluster, ClusterJoinChooser chooser, Optional<ClusterSecret> secret) {
+    /** @param fileTables reads the catalog's tables held in files (e.g. a Hive metastore's), in either mode */
+    ExecutionModes(ClusterSession cluster, ClusterJoinChooser chooser, Optional<ClusterSecret> secret,
+                   Optional<TableReader> fileTables) {
         this.cluster = cluster;
         this.chooser = chooser;
         this.secret = secret;
-        this.daemonScans = new ClusterTableReader(cluster);
+        this.fileTables = fileTables;
+        this.daemonScans = withFileTables(new ClusterTableReader(cluster));
         this.daemonJoins = new ClusterIndexJoinRunner(cluster);
+    }
+
+    private TableReader withFileTables(TableReader clusterTables) {
+        return fileTables.<TableReader>map(files -> new RoutingTableReader(clusterTables, files)).orElse(clusterTables);
     }
 
     /** How a statement runs under {@code settings}; refuses an unknown mode or a join method the mode does not run. */
@@ -51,7 +61,7 @@ final class ExecutionModes {
         ClusterSecret key = secret.orElseThrow(() -> new SqlException(SqlException.NOT_SUPPORTED, "MapReduce mode needs "
                 + "the cluster's secret for its jobs' tasks; this engine was not opened on the cluster directory"));
         MapReduceJobs jobs = MapReduceJobs.forSession(cluster.spec(), key, settings);
-        return new Execution(new MapReduceTableReader(cluster, jobs), new MapReduceJoinRunner(jobs),
+        return new Execution(withFileTables(new MapReduceTableReader(cluster, jobs)), new MapReduceJoinRunner(jobs),
                 chooser.forMapReduce(settings), ExecutionModes::mapReduceJobs);
     }
 

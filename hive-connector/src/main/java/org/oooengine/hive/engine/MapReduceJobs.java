@@ -1,7 +1,6 @@
 package org.oooengine.hive.engine;
 
 import java.io.IOException;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.Callable;
@@ -35,8 +34,6 @@ import org.oooengine.mapreduce.JoinJobs;
  */
 final class MapReduceJobs {
     private static final Logger LOG = LogManager.getLogger(MapReduceJobs.class);
-    /** Session settings with these prefixes configure the jobs (e.g. mapreduce.framework.name, fs.defaultFS). */
-    private static final List<String> HADOOP_PREFIXES = List.of("mapreduce.", "yarn.", "fs.", "dfs.", "hadoop.");
     private static final long CANCEL_POLL_MILLIS = 50;
     /** A killed job gets this long to stop (see JoinJobs) before its statement gives up waiting. */
     private static final long KILL_WAIT_MILLIS = 15_000;
@@ -69,12 +66,7 @@ final class MapReduceJobs {
      * the session's settings choose otherwise (a framework, a file system, task limits, ...).
      */
     static MapReduceJobs forSession(ClusterSpec cluster, ClusterSecret secret, Map<String, String> settings) {
-        Configuration conf = JoinJobs.localRunner(new Configuration(), cluster.nodes().size());
-        settings.forEach((key, value) -> {
-            if (HADOOP_PREFIXES.stream().anyMatch(key::startsWith)) {
-                conf.set(key, value);
-            }
-        });
+        Configuration conf = HadoopSettings.apply(JoinJobs.localRunner(new Configuration(), cluster.nodes().size()), settings);
         return new MapReduceJobs(conf, cluster, secret);
     }
 

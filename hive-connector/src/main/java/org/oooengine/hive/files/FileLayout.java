@@ -41,6 +41,17 @@ public record FileLayout(FileFormat format, char fieldDelimiter, String nullText
     }
 
     /**
+     * How LOAD DATA reads files into a table of the cluster: the format its {@code STORED AS}
+     * recorded under {@code formatProperty} (text by default) with its delimiter and NULL text.
+     */
+    public static FileLayout forLoading(Map<String, String> properties, String formatProperty) {
+        String delimiter = properties.get(FIELD_DELIMITER);
+        return new FileLayout(FileFormat.parse(properties.getOrDefault(formatProperty, "text")),
+                delimiter == null ? HiveText.FIELD_DELIMITER : delimiter(delimiter),
+                properties.getOrDefault(NULL_FORMAT, HiveText.NULL));
+    }
+
+    /**
      * A delimiter as Hive's LazySimpleSerDe reads its property: a number is the character's code
      * (so {@code 1} is Ctrl-A and {@code 9} a tab), anything else its first character.
      */

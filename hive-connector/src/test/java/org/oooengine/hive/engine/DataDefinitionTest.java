@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -15,8 +16,13 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
+import org.oooengine.hive.files.OrcTestFiles;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
@@ -139,6 +145,40 @@ class DataDefinitionTest {
         update(s, "INSERT OVERWRITE TABLE big_orders " + smaller);
         assertNull(OracleComparison.difference(rows(s, "SELECT * FROM big_orders"), tpch.oracle.rows(smaller), false));
         update(s, "DROP TABLE big_orders");
+    }
+
+    @Test
+    void loadDataReadsTextAndOrcFilesInTheTablesFormat(@TempDir Path files) throws Exception {
+        SqlSession s = session();
+        Path csv = Files.createDirectories(files.resolve("csv"));
+        Files.writeString(csv.resolve("part-0"), "1,ink,12.25\n2,pen,\\N\n");
+        Files.writeString(csv.resolve("part-1"), "3,pad,4\n");
+        Files.writeString(csv.resolve("_SUCCESS"), "");
+        update(s, "CREATE TABLE csv_items (id INT, name STRING, price DECIMAL(10,2), PRIMARY KEY (id) DISABLE NOVALIDATE) "
+                + "ROW FORMAT DELIMITED FIELDS TERMINATED BY ','");
+        assertEquals(3, update(s, "LOAD DATA LOCAL INPATH '" + csv + "' INTO TABLE csv_items"));
+        assertEquals(List.of("[1, ink, 12.25]", "[2, pen, null]", "[3, pad, 4.00]"),
+                render(rows(s, "SELECT * FROM csv_items ORDER BY id")));
+
+        Path bad = files.resolve("bad.csv");
+        Files.writeString(bad, "9,ok,1\n10,oops,not-a-number\n");
+        SqlException e = assertThrows(SqlException.class,
+                () -> update(s, "LOAD DATA LOCAL INPATH '" + bad + "' INTO TABLE csv_items"));
+        assertEquals(SqlException.DATA, e.sqlState(), e.getMessage());
+        assertTrue(e.getMessage().contains("bad.csv, line 2"), e.getMessage());
+        assertEquals(List.of("[3]"), render(rows(s, "SELECT count(*) FROM csv_items")), "a failed load changes nothing");
+
+        update(s, "CREATE TABLE orc_items (id INT, name STRING, price DECIMAL(10,2)) STORED AS ORC");
+        Path orc = files.resolve("items.orc");
+        Schema stored = new Schema(List.of(new Column("id", DataType.INT), new Column("name", DataType.varchar(0)),
+                new Column("price", DataType.decimal(10, 2))));
+        OrcTestFiles.write(orc, stored, List.of(new Object[] {5, "cap", 750L}, new Object[] {5, "cap", 750L}));
+        assertEquals(2, update(s, "LOAD DATA LOCAL INPATH '" + orc + "' INTO TABLE orc_items"));
+        assertEquals(2, update(s, "LOAD DATA LOCAL INPATH '" + orc + "' OVERWRITE INTO TABLE orc_items"));
+        assertEquals(List.of("[5, cap, 7.50, 2]"),
+                render(rows(s, "SELECT id, name, price, count(*) FROM orc_items GROUP BY id, name, price")));
+        update(s, "DROP TABLE csv_items");
+        update(s, "DROP TABLE orc_items");
     }
 
     @Test

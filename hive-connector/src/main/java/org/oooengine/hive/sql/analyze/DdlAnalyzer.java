@@ -11,6 +11,7 @@ import java.util.Map;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.sql.ResultColumn;
 import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlType;
@@ -31,10 +32,13 @@ public final class DdlAnalyzer {
     public static final String PRIMARY_KEY_PROPERTY = "ooo.primary.key";
     /** TBLPROPERTIES key: columns that get a secondary index, comma-separated. */
     public static final String INDEXES_PROPERTY = "ooo.indexes";
-    /** Table property: how LOAD DATA reads files for this table, {@code text} or {@code orc}. */
-    public static final String FILE_FORMAT_PROPERTY = "ooo.file.format";
+    /**
+     * Table property: how LOAD DATA reads files for this table, {@code text} or {@code orc} (the
+     * table's {@code STORED AS}); its rows themselves live on the nodes.
+     */
+    public static final String LOAD_FORMAT_PROPERTY = "ooo.load.format";
     /** Table property: the field delimiter of text files (Hive's {@code field.delim}). */
-    public static final String FIELD_DELIMITER_PROPERTY = "field.delim";
+    public static final String FIELD_DELIMITER_PROPERTY = FileLayout.FIELD_DELIMITER;
 
     private final Catalog catalog;
     private final String database;
@@ -87,7 +91,7 @@ public final class DdlAnalyzer {
                 case TOK_IFNOTEXISTS -> ifNotExists = true;
                 case TOK_TABCOLLIST -> columnList(c, columns, primaryKey);
                 case TOK_TABLECOMMENT -> comment = Ast.unquote(Ast.child(c, 0).getText());
-                case TOK_FILEFORMAT_GENERIC -> properties.put(FILE_FORMAT_PROPERTY, fileFormat(Ast.child(c, 0)));
+                case TOK_FILEFORMAT_GENERIC -> properties.put(LOAD_FORMAT_PROPERTY, fileFormat(Ast.child(c, 0)));
                 case TOK_TABLEROWFORMAT -> rowFormat(c, properties);
                 case TOK_TABLEPROPERTIES -> {
                     for (ASTNode p : Ast.children(Ast.child(c, 0))) {

@@ -27,15 +27,18 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.oooengine.core.cluster.TestCluster;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.TpchSchema;
 import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.engine.OracleComparison;
 import org.oooengine.hive.engine.TpchQueriesTest;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.ResultColumn;
 import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.analyze.QueryAnalyzer;
 import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
@@ -159,6 +162,31 @@ class MetastoreCatalogTest {
         SqlException e = assertThrows(SqlException.class, () -> catalog.checkWritable(DB, "nation"));
         assertEquals(SqlException.NOT_SUPPORTED, e.sqlState());
         assertTrue(e.getMessage().contains("which this engine only reads"), e.getMessage());
+    }
+
+    /** The coordinator over a cluster with {@code ooo.catalog=hms}: the metastore's tables, queried and described, and no DDL. */
+    @Test
+    void aCoordinatorServesTheMetastoresTables() throws Exception {
+        try (TestCluster cluster = new TestCluster(Files.createDirectories(dir.resolve("cluster")), 1);
+             ClusterSqlEngine engine = ClusterSqlEngine.open(cluster.dir, TestCluster.TIMEOUT,
+                     Map.of(MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME,
+                             MetastoreCatalog.URIS_SETTING, metastore.uris()))) {
+            SqlSession s = engine.openSession("analyst", DB, Map.of());
+            List<Object[]> count = new ArrayList<>();
+            s.execute("SELECT count(*) FROM nation WHERE n_regionkey = 1", new Cancellation()).rows().forEachRemaining(count::add);
+            assertEquals(5L, ((Number) count.get(0)[0]).longValue());
+            List<String> described = new ArrayList<>();
+            s.execute("DESCRIBE FORMATTED nation", new Cancellation()).rows()
+                    .forEachRemaining(r -> described.add(r[0] + " " + r[1]));
+            assertTrue(described.stream().anyMatch(l -> l.startsWith("Storage: files at ")), described.toString());
+            SqlException ddl = assertThrows(SqlException.class,
+                    () -> s.execute("CREATE TABLE t (a INT)", new Cancellation()));
+            assertEquals(SqlException.NOT_SUPPORTED, ddl.sqlState());
+            assertTrue(ddl.getMessage().contains("ooo.catalog=hms"), ddl.getMessage());
+        }
+        IllegalArgumentException bogus = assertThrows(IllegalArgumentException.class, () -> ClusterSqlEngine.open(
+                dir.resolve("cluster"), TestCluster.TIMEOUT, Map.of(MetastoreCatalog.CATALOG_SETTING, "bogus")));
+        assertTrue(bogus.getMessage().contains("use embedded"), bogus.getMessage());
     }
 
     static Stream<String> tpchTables() {
