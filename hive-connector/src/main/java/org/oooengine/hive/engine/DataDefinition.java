@@ -188,14 +188,13 @@ final class DataDefinition {
                 cluster.manifest(cluster.spec().nodes().get(0).id()).table(target.storage()).definition());
         boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
         long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
-        RowsInto into = new RowsInto(def, target, rowId, firstRowId);
         ClusterLoader.TableWrite w;
         try {
             w = new ClusterLoader(cluster.peers()).beginWrite(def, append, (t, done, expected) -> { });
         } catch (Exception e) {
             throw failed("writing " + target.database() + "." + target.name(), e);
         }
-        into.write = w;
+        RowsInto into = new RowsInto(def, target, rowId, firstRowId, w);
         try {
             source.sendTo(into);
             w.commit();
@@ -214,10 +213,11 @@ final class DataDefinition {
         private final boolean rowId;
         private final long firstRowId;
         private final int[] key;
-        private ClusterLoader.TableWrite write;
+        private final ClusterLoader.TableWrite write;
         private long written;
 
-        RowsInto(TableDefinition def, TableInfo table, boolean rowId, long firstRowId) {
+        RowsInto(TableDefinition def, TableInfo table, boolean rowId, long firstRowId, ClusterLoader.TableWrite write) {
+            this.write = write;
             this.def = def;
             this.table = table;
             this.rowId = rowId;
