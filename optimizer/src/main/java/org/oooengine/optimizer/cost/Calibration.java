@@ -65,8 +65,9 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
      * @param dispatchSeconds    a one-row join's wall time: plan shipped to every node, fragments started and ended
      * @param coldReadsPerSecond page reads per second over the whole cluster, by probes in flight per node (1: in
      *                           order), each read with the CPU work of the row it brings
-     * @param requestMicros      wall time a remote request adds, by probes in flight per node
-     * @param warmRowMicros      wall time per joined row when its pages are cached: the CPU of a probe
+     * @param requestMicros      wall time a remote request adds on cached pages, by probes in flight per node
+     *                           (the reads it causes on its node count as reads)
+     * @param warmRowMicros      wall time per joined row when its pages are cached and its probe is local: the CPU of a probe
      */
     public record IndexJoin(double dispatchSeconds, Map<Integer, Double> coldReadsPerSecond,
                             Map<Integer, Double> requestMicros, double warmRowMicros) {

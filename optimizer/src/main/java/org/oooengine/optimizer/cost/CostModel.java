@@ -133,8 +133,8 @@ public final class CostModel {
      * outer row to its last match; each step's reads that miss at the cluster's calibrated cold rate
      * for the probes in flight that step can keep (each read with the work of the row it brings);
      * every other row at the cost of a probe into cached pages; and each step's requests that leave
-     * their node at their calibrated cost for as many probes in flight — what co-located joins do
-     * not pay.
+     * their node at their calibrated cost for as many probes in flight (measured on cached pages:
+     * the disk time a request waits for is its reads') — what co-located joins do not pay.
      */
     public double pnljSeconds(Work w, int budget) {
         Calibration.IndexJoin ij = cal.indexJoin();
