@@ -26,9 +26,8 @@ public final class TableFileInputFormat extends InputFormat<NullWritable, RowWri
     @Override
     public List<InputSplit> getSplits(JobContext context) throws IOException {
         Configuration conf = context.getConfiguration();
-        String[] tables = conf.getStrings(TABLES, new String[0]);
         List<InputSplit> splits = new ArrayList<>();
-        for (String table : tables) {
+        for (String table : conf.getTrimmedStringCollection(TABLES)) { // none for a partitioned table without partitions
             splits.addAll(TableFileSplit.splits(context, table));
         }
         return splits;

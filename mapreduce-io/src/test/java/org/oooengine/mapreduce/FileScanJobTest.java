@@ -64,6 +64,14 @@ class FileScanJobTest {
                 Arrays.asList(6, null, null, null, "B")), rows);
     }
 
+    /** A partitioned table without partitions: a job without splits, no rows. */
+    @Test
+    void noSourcesNoRows() throws Exception {
+        Path output = new Path(dir.resolve("out").toUri());
+        assertEquals(0, JoinJobs.scanFiles(localRunner(), "empty", TYPES, List.of(), output).rows());
+        assertEquals(List.of(), JobOutput.rows(localRunner(), output));
+    }
+
     @Test
     void aMissingLocationFailsTheJobNamingIt() {
         Path missing = new Path(dir.resolve("no-such-table").toUri());
