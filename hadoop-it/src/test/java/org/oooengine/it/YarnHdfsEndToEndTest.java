@@ -6,19 +6,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
 import java.util.List;
-import java.util.stream.Collectors;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
-import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -42,35 +38,18 @@ import org.oooengine.mapreduce.TableExport;
  */
 class YarnHdfsEndToEndTest {
     private static TpchCluster tpch;
-    private static MiniDFSCluster hdfs;
-    private static MiniMRYarnCluster yarn;
+    private static MiniHadoop hadoop;
 
     @BeforeAll
     static void start() throws Exception {
         tpch = new TpchCluster("ooo-yarn-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
-        Configuration conf = new Configuration();
-        conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, tpch.dir.resolve("hdfs").toString());
-        hdfs = new MiniDFSCluster.Builder(conf).numDataNodes(1).build();
-        conf.set("fs.defaultFS", hdfs.getFileSystem().getUri().toString());
-        // Task JVMs need the same module opens as this one (Hadoop on JDK 17).
-        String opens = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> a.startsWith("--add-opens")).collect(Collectors.joining(" "));
-        conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx512m " + opens);
-        conf.set("mapreduce.map.java.opts", "-Xmx512m " + opens);
-        conf.set("mapreduce.reduce.java.opts", "-Xmx512m " + opens);
-        conf.setInt("yarn.nodemanager.resource.memory-mb", 8192);
-        yarn = new MiniMRYarnCluster("ooo-yarn-test", 1);
-        yarn.init(conf);
-        yarn.start();
+        hadoop = new MiniHadoop("ooo-yarn-test", tpch.dir.resolve("hdfs"));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (yarn != null) {
-            yarn.stop();
-        }
-        if (hdfs != null) {
-            hdfs.shutdown();
+        if (hadoop != null) {
+            hadoop.close();
         }
         if (tpch != null) {
             tpch.close();
@@ -78,7 +57,7 @@ class YarnHdfsEndToEndTest {
     }
 
     private static Job newJob(String name) throws IOException {
-        Configuration conf = new Configuration(yarn.getConfig());
+        Configuration conf = hadoop.jobConf();
         conf.setInt("mapreduce.client.completion.pollinterval", 100);
         Job job = Job.getInstance(conf, name);
         ClusterJobConf.setCluster(job, tpch.cluster.dir);
@@ -92,7 +71,7 @@ class YarnHdfsEndToEndTest {
         TableExport.configure(export, List.of("part", "lineitem"), FileFormat.ORC, exported);
         assertTrue(export.waitForCompletion(false), "export failed");
         assertEquals(60_175, export.getCounters().findCounter(TableExport.COUNTERS, "lineitem").getValue());
-        assertTrue(hdfs.getFileSystem().exists(new Path(exported, "part")));
+        assertTrue(hadoop.hdfs.getFileSystem().exists(new Path(exported, "part")));
 
         JoinSpec spec = tpch.session.query(JoinQueries.PL, 0.05).spec();
         Job psmj = newJob("psmj from hdfs");

@@ -14,6 +14,10 @@ import org.oooengine.core.types.DataType;
 public final class HiveText {
     public static final char FIELD_DELIMITER = '\001';
     public static final String NULL = "\\N";
+    /** The delimiter as its character code: a job's configuration is XML, which cannot hold control characters. */
+    private static final String DELIMITER_CODE = "ooo.table.text.delimiter.code.";
+    /** The NULL text in quotes: a job's configuration drops an empty value, and '' is a common NULL text. */
+    private static final String QUOTED_NULL_TEXT = "ooo.table.text.null.quoted.";
 
     private final List<DataType> types;
     private final char delimiter;
@@ -29,9 +33,17 @@ public final class HiveText {
         this.nullText = nullText;
     }
 
-    /** The text format of a table whose schema the job lists (see {@link TableSchemas}). */
+    /** The text format of a table whose schema the job lists (see {@link TableSchemas}), in its layout ({@link #setLayout}). */
     public static HiveText of(Configuration conf, String table) {
-        return new HiveText(TableSchemas.types(conf, table));
+        String quotedNull = conf.get(QUOTED_NULL_TEXT + table);
+        return new HiveText(TableSchemas.types(conf, table), (char) conf.getInt(DELIMITER_CODE + table, FIELD_DELIMITER),
+                quotedNull == null ? NULL : quotedNull.substring(1, quotedNull.length() - 1));
+    }
+
+    /** Has a job read {@code table}'s text files with this field delimiter and NULL text rather than Hive's defaults. */
+    public static void setLayout(Configuration conf, String table, char delimiter, String nullText) {
+        conf.setInt(DELIMITER_CODE + table, delimiter);
+        conf.set(QUOTED_NULL_TEXT + table, "'" + nullText + "'");
     }
 
     public String format(Object[] row) {

@@ -1,6 +1,7 @@
 package org.oooengine.mapreduce;
 
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
@@ -20,12 +21,13 @@ import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.types.DataType;
 
 /**
  * Joins run as MapReduce jobs, for the benchmark and the command line: PSMJ, and the out-of-order
- * join as a map-only job over {@link OooJoinInputFormat}. Each waits for its job and reports the
- * wall time from submission to completion, start-up included — what a user of the job pays.
- * Interrupting the thread that waits kills the job.
+ * join as a map-only job over {@link OooJoinInputFormat}; and scans, of a table's nodes or of its
+ * files. Each waits for its job and reports the wall time from submission to completion,
+ * start-up included — what a user of the job pays. Interrupting the thread that waits kills the job.
  */
 public final class JoinJobs {
     /** How long a killed job may take to stop before its caller goes on. */
@@ -123,10 +125,44 @@ public final class JoinJobs {
     public static Run scan(Configuration conf, ClusterSpec cluster, ClusterSecret secret, String table, Path output)
             throws IOException, InterruptedException {
         Job job = Job.getInstance(conf, "scan " + table);
-        job.setJarByClass(JoinJobs.class);
         ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
         StoreScanInputFormat.setTables(job, table);
         job.setInputFormatClass(StoreScanInputFormat.class);
+        return runScan(job, output);
+    }
+
+    /**
+     * A map-only job reading {@code table} from files rather than nodes — the files of each of
+     * {@code sources}, split as {@link TableFileSplit} splits them — writing each row to
+     * {@code output}: the columns the files hold, then the source's partition values.
+     *
+     * @param types the table's stored column types, the partition columns last
+     */
+    public static Run scanFiles(Configuration conf, String table, List<DataType> types, List<FileSource> sources,
+                                Path output) throws IOException, InterruptedException {
+        Job job = Job.getInstance(conf, "scan " + table);
+        List<String> names = new ArrayList<>();
+        for (FileSource source : sources) {
+            // each source is a table of its own to the input format: its location, layout and partition values
+            String name = table + "#" + names.size();
+            int fileColumns = types.size() - source.partitionValues().size();
+            Configuration c = job.getConfiguration();
+            TableFileSplit.setFiles(c, name, source.location(), source.format());
+            TableSchemas.setTypes(c, name, types.subList(0, fileColumns));
+            if (source.format() == FileFormat.TEXT) {
+                HiveText.setLayout(c, name, source.fieldDelimiter(), source.nullText());
+            }
+            PartitionValues.set(c, name, types.subList(fileColumns, types.size()), source.partitionValues());
+            names.add(name);
+        }
+        TableFileInputFormat.setTables(job.getConfiguration(), names);
+        job.setInputFormatClass(TableFileInputFormat.class);
+        return runScan(job, output);
+    }
+
+    /** Runs a scan job, its input set: rows pass through unchanged, into {@code output} if there is one. */
+    private static Run runScan(Job job, Path output) throws IOException, InterruptedException {
+        job.setJarByClass(JoinJobs.class);
         job.setMapperClass(Mapper.class);
         job.setNumReduceTasks(0);
         job.setOutputKeyClass(NullWritable.class);

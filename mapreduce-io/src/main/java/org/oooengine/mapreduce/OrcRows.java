@@ -40,7 +40,8 @@ public final class OrcRows {
             case INT -> TypeDescription.createInt();
             case BIGINT -> TypeDescription.createLong();
             case DOUBLE -> TypeDescription.createDouble();
-            case DECIMAL -> TypeDescription.createDecimal().withPrecision(type.precision()).withScale(type.scale());
+            // scale first: ORC's default scale (10) is above a small precision
+            case DECIMAL -> TypeDescription.createDecimal().withScale(type.scale()).withPrecision(type.precision());
             case DATE -> TypeDescription.createDate();
             case VARCHAR -> type.precision() > 0 ? TypeDescription.createVarchar().withMaxLength(type.precision())
                     : TypeDescription.createString();

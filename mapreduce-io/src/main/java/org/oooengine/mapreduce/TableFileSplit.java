@@ -30,8 +30,10 @@ import org.oooengine.core.types.DataType;
 /**
  * A piece of a table held in files — Hive-style text ({@link HiveText}) or ORC ({@link OrcRows});
  * {@code ooo export} writes both — for jobs that read a table from files, local or on HDFS,
- * instead of from its nodes. Text splits are Hadoop's own; an ORC file is one split. Either way
- * the split names the hosts holding its blocks.
+ * instead of from its nodes. A table's location is a file or a directory, whose subdirectories
+ * are read too, as Hive reads them; names starting with {@code _} or {@code .} are not data.
+ * Text splits are Hadoop's own; an ORC file is one split. Either way the split names the hosts
+ * holding its blocks. Rows end with the table's {@link PartitionValues}, if it has any.
  */
 public final class TableFileSplit extends InputSplit implements Writable {
     private static final String FILES = "ooo.table.files.";
@@ -55,8 +57,13 @@ public final class TableFileSplit extends InputSplit implements Writable {
 
     /** Reads {@code table} from the files of {@code format} in {@code dir} rather than from the cluster. */
     public static void setFiles(Job job, String table, Path dir, FileFormat format) {
-        job.getConfiguration().set(FILES + table, dir.toString());
-        job.getConfiguration().set(FORMAT + table, format.name());
+        setFiles(job.getConfiguration(), table, dir, format);
+    }
+
+    /** As {@link #setFiles(Job, String, Path, FileFormat)}, in a job's configuration. */
+    public static void setFiles(Configuration conf, String table, Path dir, FileFormat format) {
+        conf.set(FILES + table, dir.toString());
+        conf.set(FORMAT + table, format.name());
     }
 
     static FileFormat format(Configuration conf, String table) {
@@ -73,6 +80,7 @@ public final class TableFileSplit extends InputSplit implements Writable {
         Configuration conf = context.getConfiguration();
         Job files = Job.getInstance(new Configuration(conf));
         FileInputFormat.setInputPaths(files, files(conf, table));
+        FileInputFormat.setInputDirRecursive(files, true);
         List<InputSplit> out = new ArrayList<>();
         if (format(conf, table) == FileFormat.TEXT) {
             for (InputSplit s : new TextInputFormat().getSplits(files)) {
@@ -137,12 +145,14 @@ public final class TableFileSplit extends InputSplit implements Writable {
     private static final class TextReader extends RowReader {
         private final LineRecordReader lines = new LineRecordReader();
         private HiveText format;
+        private Object[] partitionValues;
         private Path path;
 
         @Override
         public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
             TableFileSplit s = (TableFileSplit) split;
             format = HiveText.of(context.getConfiguration(), s.table);
+            partitionValues = PartitionValues.of(context.getConfiguration(), s.table);
             path = s.file.getPath();
             lines.initialize(s.file, context);
         }
@@ -152,7 +162,8 @@ public final class TableFileSplit extends InputSplit implements Writable {
             if (!lines.nextKeyValue()) {
                 return false;
             }
-            row.set(format.parse(lines.getCurrentValue().toString(), path + " at byte " + lines.getCurrentKey().get()));
+            Object[] fileRow = format.parse(lines.getCurrentValue().toString(), path + " at byte " + lines.getCurrentKey().get());
+            row.set(PartitionValues.append(fileRow, partitionValues));
             return true;
         }
 
@@ -172,6 +183,7 @@ public final class TableFileSplit extends InputSplit implements Writable {
         private org.apache.orc.RecordReader rows;
         private VectorizedRowBatch batch;
         private OrcRows orc;
+        private Object[] partitionValues;
         private int next;
         private long read;
         private long total;
@@ -190,6 +202,7 @@ public final class TableFileSplit extends InputSplit implements Writable {
             rows = reader.rows();
             batch = reader.getSchema().createRowBatch();
             orc = new OrcRows(types);
+            partitionValues = PartitionValues.of(conf, s.table);
         }
 
         @Override
@@ -200,7 +213,7 @@ public final class TableFileSplit extends InputSplit implements Writable {
                 }
                 next = 0;
             }
-            row.set(orc.read(batch, next++));
+            row.set(PartitionValues.append(orc.read(batch, next++), partitionValues));
             read++;
             return true;
         }

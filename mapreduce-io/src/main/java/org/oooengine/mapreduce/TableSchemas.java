@@ -13,7 +13,7 @@ import org.oooengine.core.types.DataType;
 /**
  * Tables' column names and types, copied from the cluster into a job's configuration by the
  * client, so that tasks reading files (text exports, earlier stages' output) know them without
- * asking a node.
+ * asking a node; for a table held only in files, the client names its types itself.
  */
 public final class TableSchemas {
     private static final String COLUMNS = "ooo.table.columns.";
@@ -38,6 +38,11 @@ public final class TableSchemas {
                 conf.set(TYPES + t, String.join(";", types)); // ';': DECIMAL(p,s) holds a comma
             }
         }
+    }
+
+    /** Records the column types of a table the cluster does not hold (one read from files only). */
+    public static void setTypes(Configuration conf, String table, List<DataType> types) {
+        conf.set(TYPES + table, String.join(";", types.stream().map(DataType::toString).toList()));
     }
 
     public static List<String> columns(Configuration conf, String table) {

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.files.RoutingTableReader;
 import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.exec.TableReader;
@@ -16,11 +17,14 @@ import org.oooengine.hive.sql.plan.RelNode;
  * <p>{@code daemon} (default): tables are scanned and index joins run on the node daemons, as
  * they answer the coordinator at once; the rest runs on the coordinator.
  *
- * <p>{@code mapreduce}: every table access is a MapReduce scan job and every join chain the
- * engine can run on the nodes is MapReduce jobs (PSMJ, the out-of-order join as a map-only job,
- * or both), on Hadoop's local job runner or the framework the session's Hadoop settings name;
- * the coordinator reads the jobs' output and runs the rest. It needs the cluster's secret, which
- * the jobs' tasks present to the nodes.
+ * <p>{@code mapreduce}: every table access is a MapReduce scan job — of the table's nodes, or of
+ * its files for a table held in files — and every join chain the engine can run on the nodes is
+ * MapReduce jobs (PSMJ, the out-of-order join as a map-only job, or both), on Hadoop's local job
+ * runner or the framework the session's Hadoop settings name; the coordinator reads the jobs'
+ * output and runs the rest. It needs the cluster's secret, which the jobs' tasks present to the nodes.
+ *
+ * <p>Either way, tables held in files are the catalog's (e.g. a Hive metastore's): in daemon
+ * mode the coordinator reads their files itself.
  */
 final class ExecutionModes {
     static final String SETTING = "ooo.execution.mode";
@@ -28,22 +32,22 @@ final class ExecutionModes {
     private final ClusterSession cluster;
     private final ClusterJoinChooser chooser;
     private final Optional<ClusterSecret> secret;
-    private final Optional<TableReader> fileTables;
+    private final Optional<FileTableReader> fileTables;
     private final TableReader daemonScans;
     private final ClusterIndexJoinRunner daemonJoins;
 
-    /** @param fileTables reads the catalog's tables held in files (e.g. a Hive metastore's), in either mode */
+    /** @param fileTables reads the catalog's tables held in files, and tells a job where their files are */
     ExecutionModes(ClusterSession cluster, ClusterJoinChooser chooser, Optional<ClusterSecret> secret,
-                   Optional<TableReader> fileTables) {
+                   Optional<FileTableReader> fileTables) {
         this.cluster = cluster;
         this.chooser = chooser;
         this.secret = secret;
         this.fileTables = fileTables;
-        this.daemonScans = withFileTables(new ClusterTableReader(cluster));
+        this.daemonScans = withFileTables(new ClusterTableReader(cluster), fileTables);
         this.daemonJoins = new ClusterIndexJoinRunner(cluster);
     }
 
-    private TableReader withFileTables(TableReader clusterTables) {
+    private static TableReader withFileTables(TableReader clusterTables, Optional<? extends TableReader> fileTables) {
         return fileTables.<TableReader>map(files -> new RoutingTableReader(clusterTables, files)).orElse(clusterTables);
     }
 
@@ -61,8 +65,10 @@ final class ExecutionModes {
         ClusterSecret key = secret.orElseThrow(() -> new SqlException(SqlException.NOT_SUPPORTED, "MapReduce mode needs "
                 + "the cluster's secret for its jobs' tasks; this engine was not opened on the cluster directory"));
         MapReduceJobs jobs = MapReduceJobs.forSession(cluster.spec(), key, settings);
-        return new Execution(withFileTables(new MapReduceTableReader(cluster, jobs)), new MapReduceJoinRunner(jobs),
-                chooser.forMapReduce(settings), ExecutionModes::mapReduceJobs);
+        TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
+                fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
+        return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),
+                ExecutionModes::mapReduceJobs);
     }
 
     private static String mapReduceJobs(RelNode node) {

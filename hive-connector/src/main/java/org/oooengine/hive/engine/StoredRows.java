@@ -1,12 +1,14 @@
 package org.oooengine.hive.engine;
 
 import java.util.BitSet;
+import java.util.List;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.SqlType;
 
-/** A cluster table's rows as stored values turned into SQL values, only the columns a statement reads. */
+/** A table's rows as stored values turned into SQL values, only the columns a statement reads. */
 final class StoredRows {
     private final SqlType[] types;
 
@@ -25,6 +27,11 @@ final class StoredRows {
             types[i] = SqlType.of(schema.type(i));
         }
         return new StoredRows(types);
+    }
+
+    /** Rows of columns stored as {@code types}, e.g. a table held in files ({@code FileTableReader.storedTypes}). */
+    static StoredRows of(List<DataType> types) {
+        return new StoredRows(types.stream().map(SqlType::of).toArray(SqlType[]::new));
     }
 
     /** The row in the table's column order; columns not {@code needed} stay null. */

@@ -1,23 +1,28 @@
 package org.oooengine.hive.files;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlType;
 import org.oooengine.hive.sql.exec.TableReader;
+import org.oooengine.mapreduce.FileSource;
 
 /**
  * Reads tables held in files: by default the one location a table's {@code storage} names, in
  * the layout its properties give ({@link FileLayout#fromProperties}); a catalog that knows more
- * (a partitioned table's partitions) supplies the parts to read instead.
+ * (a partitioned table's partitions) supplies the parts to read instead. It reads them here, one
+ * file at a time, or tells a MapReduce job where they are ({@link #sources}).
  */
 public final class FileTableReader implements TableReader {
     private final Configuration conf;
@@ -43,6 +48,42 @@ public final class FileTableReader implements TableReader {
         FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(() -> new SqlException(
                 SqlException.GENERAL, "table " + table.database() + "." + table.name() + " is not held in files"));
         return List.of(FilePart.whole(table.storage(), layout));
+    }
+
+    /** The stored types of the table's columns, partition columns last; refuses a column no stored type holds. */
+    public static List<DataType> storedTypes(TableInfo table) {
+        String name = table.database() + "." + table.name();
+        return fileSchema(name, table, table.columns().size()).columns().stream().map(Column::type).toList();
+    }
+
+    /**
+     * Where a job finds the table's rows: the files of each part, with their layout and the part's
+     * partition values. Locations are qualified with this reader's file system settings, so that
+     * a job configured otherwise reads the same files.
+     */
+    public List<FileSource> sources(TableInfo table) {
+        List<FileSource> sources = new ArrayList<>();
+        for (FilePart part : parts.apply(table)) {
+            int stored = table.columns().size() - part.partitionValues().size();
+            List<Object> partitionValues = new ArrayList<>();
+            for (int p = 0; p < part.partitionValues().size(); p++) {
+                partitionValues.add(table.columns().get(stored + p).type().toStored(part.partitionValues().get(p)));
+            }
+            FileLayout layout = part.layout();
+            sources.add(new FileSource(qualified(table, part.location()), layout.format(), layout.fieldDelimiter(),
+                    layout.nullText(), partitionValues));
+        }
+        return sources;
+    }
+
+    private Path qualified(TableInfo table, String location) {
+        Path path = new Path(location);
+        try {
+            return path.getFileSystem(conf).makeQualified(path);
+        } catch (IOException | IllegalArgumentException e) {
+            throw new SqlException(SqlException.GENERAL, "table " + table.database() + "." + table.name()
+                    + ": no file system for " + location + ": " + e.getMessage(), e);
+        }
     }
 
     @Override

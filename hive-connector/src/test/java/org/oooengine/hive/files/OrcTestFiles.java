@@ -1,7 +1,6 @@
 package org.oooengine.hive.files;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -20,12 +19,16 @@ public final class OrcTestFiles {
     }
 
     public static void write(Path file, Schema schema, List<Object[]> rows) throws IOException {
-        Files.createDirectories(file.getParent());
+        write(new org.apache.hadoop.fs.Path(file.toUri()), new Configuration(), schema, rows);
+    }
+
+    /** Writes the file on whichever file system {@code conf} finds for it; missing directories are created. */
+    public static void write(org.apache.hadoop.fs.Path file, Configuration conf, Schema schema, List<Object[]> rows)
+            throws IOException {
         List<DataType> types = schema.columns().stream().map(Column::type).toList();
         TypeDescription orcSchema = OrcRows.schema(schema.names(), types);
         OrcRows orc = new OrcRows(types);
-        try (Writer w = OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toString()),
-                OrcFile.writerOptions(new Configuration()).setSchema(orcSchema))) {
+        try (Writer w = OrcFile.createWriter(file, OrcFile.writerOptions(conf).setSchema(orcSchema))) {
             VectorizedRowBatch batch = orcSchema.createRowBatch();
             for (Object[] row : rows) {
                 orc.write(batch, batch.size++, row);

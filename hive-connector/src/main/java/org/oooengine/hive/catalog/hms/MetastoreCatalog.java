@@ -22,7 +22,6 @@ import org.oooengine.hive.files.FilePart;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.exec.TableReader;
 
 /**
  * The databases and tables of a Hive metastore, read-only: tables are read from their files
@@ -83,7 +82,7 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
     }
 
     /** Reads this catalog's tables from their files. */
-    public TableReader tableReader() {
+    public FileTableReader tableReader() {
         return new FileTableReader(conf, this::parts);
     }
 

@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.hive.metastore.HMSHandler;
 import org.apache.hadoop.hive.metastore.HMSHandlerProxyFactory;
@@ -20,15 +21,21 @@ import org.apache.thrift.transport.TServerSocket;
  * database under {@code dir}: Hive's own request handler, behind a plain Thrift server rather
  * than HiveMetaStore's, which also starts HTTP endpoints and background services a test does not need.
  */
-final class InProcessMetastore implements AutoCloseable {
+public final class InProcessMetastore implements AutoCloseable {
     private final TServer server;
     private final TServerSocket socket;
     private final Thread serving;
 
-    InProcessMetastore(Path dir) throws Exception {
+    public InProcessMetastore(Path dir) throws Exception {
+        this(dir, Map.of());
+    }
+
+    /** @param settings Hadoop and metastore settings on top, e.g. {@code fs.defaultFS} for the file system its tables are on */
+    public InProcessMetastore(Path dir, Map<String, String> settings) throws Exception {
         Files.createDirectories(dir);
         System.setProperty("derby.stream.error.file", dir.resolve("derby.log").toString());
         Configuration conf = MetastoreConf.newMetastoreConf();
+        settings.forEach(conf::set);
         MetastoreConf.setVar(conf, MetastoreConf.ConfVars.CONNECT_URL_KEY,
                 "jdbc:derby:" + dir.resolve("metastore_db") + ";create=true");
         // a new database: let DataNucleus create the schema rather than Hive's schema tool
@@ -49,7 +56,7 @@ final class InProcessMetastore implements AutoCloseable {
         serving.start();
     }
 
-    String uris() {
+    public String uris() {
         return "thrift://127.0.0.1:" + socket.getServerSocket().getLocalPort();
     }
 

@@ -49,8 +49,8 @@ import org.oooengine.hive.sql.plan.JoinChooser;
 /**
  * A real Hive 4.1 metastore, run in this JVM, holding generated TPC-H tables (SF 0.01) as
  * external tables in files: text with three field delimiters, ORC, and orders partitioned by status.
- * The catalog lists and maps them as Hive declared them; their rows, and the TPC-H queries over
- * them, match DuckDB's on the same generated data.
+ * The catalog lists and maps them as Hive declared them; their rows, read by the coordinator or
+ * by MapReduce scan jobs, and the TPC-H queries over them, match DuckDB's on the same generated data.
  */
 class MetastoreCatalogTest {
     private static final double SCALE_FACTOR = 0.01;
@@ -72,10 +72,10 @@ class MetastoreCatalogTest {
             tpch.registerAll(SCALE_FACTOR);
             Path events = Files.createDirectories(dir.resolve("tables/events"));
             tpch.createTable("events", List.of(new FieldSchema("id", "int", null), new FieldSchema("ts", "timestamp", null)),
-                    List.of(), TpchInMetastore.text(events, ','));
+                    List.of(), TpchInMetastore.text(events.toUri().toString(), ','));
             Path clicks = Files.createDirectories(dir.resolve("tables/clicks"));
             tpch.createTable("clicks", List.of(new FieldSchema("id", "int", null)), List.of(),
-                    TpchInMetastore.storage(clicks, "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
+                    TpchInMetastore.storage(clicks.toUri().toString(), "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
                             "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
                             "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat", Map.of()));
         } finally {
@@ -187,6 +187,37 @@ class MetastoreCatalogTest {
         IllegalArgumentException bogus = assertThrows(IllegalArgumentException.class, () -> ClusterSqlEngine.open(
                 dir.resolve("cluster"), TestCluster.TIMEOUT, Map.of(MetastoreCatalog.CATALOG_SETTING, "bogus")));
         assertTrue(bogus.getMessage().contains("use embedded"), bogus.getMessage());
+    }
+
+    /**
+     * In MapReduce mode each table is read by a scan job over its files (local job runner): text in
+     * its delimiter, ORC, every partition with its status; the rows are DuckDB's.
+     */
+    @Test
+    void mapReduceModeReadsEveryTableWithAScanJobOverItsFiles() throws Exception {
+        Path hadoopTmp = dir.resolve("hadoop-tmp");
+        try (TestCluster cluster = new TestCluster(Files.createDirectories(dir.resolve("cluster-mr")), 1);
+             ClusterSqlEngine engine = ClusterSqlEngine.open(cluster.dir, TestCluster.TIMEOUT,
+                     Map.of(MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME,
+                             MetastoreCatalog.URIS_SETTING, metastore.uris()));
+             SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            s.execute("SET ooo.execution.mode=mapreduce", new Cancellation());
+            s.execute("SET hadoop.tmp.dir=" + hadoopTmp, new Cancellation());
+            for (String name : tpchTables().toList()) {
+                TableInfo table = catalog.table(DB, name).orElseThrow();
+                String sql = "SELECT " + table.columns().stream().map(ResultColumn::name).collect(Collectors.joining(", "))
+                        + " FROM " + name;
+                List<Object[]> plan = new ArrayList<>();
+                s.execute("EXPLAIN " + sql, new Cancellation()).rows().forEachRemaining(plan::add);
+                assertTrue(plan.stream().anyMatch(r -> ((String) r[0]).contains("[MapReduce scan job]")), name);
+                List<Object[]> ours = new ArrayList<>();
+                s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
+                assertNull(OracleComparison.difference(ours, oracle.rows(sql), false), name);
+            }
+        }
+        try (Stream<Path> left = Files.list(hadoopTmp.resolve("ooo-sql"))) {
+            assertEquals(List.of(), left.toList(), "job directories left behind");
+        }
     }
 
     static Stream<String> tpchTables() {

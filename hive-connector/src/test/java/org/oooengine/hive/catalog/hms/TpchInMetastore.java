@@ -5,13 +5,16 @@ import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
 import java.io.BufferedWriter;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.io.OutputStreamWriter;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.hive.metastore.IMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.Database;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
@@ -28,11 +31,11 @@ import org.oooengine.hive.files.OrcTestFiles;
 import org.oooengine.mapreduce.HiveText;
 
 /**
- * Generated TPC-H tables written as files and registered in a metastore as Hive's external
- * tables, the way a Hive user's DDL would: text with Hive's and other delimiters, ORC, and
- * orders partitioned by o_orderstatus (one ORC directory per status).
+ * Generated TPC-H tables written as files, on any Hadoop file system, and registered in a
+ * metastore as Hive's external tables, the way a Hive user's DDL would: text with Hive's and
+ * other delimiters, ORC, and orders partitioned by o_orderstatus (one ORC directory per status).
  */
-final class TpchInMetastore {
+public final class TpchInMetastore {
     static final String LAZY_SIMPLE = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
     static final String TEXT_INPUT = "org.apache.hadoop.mapred.TextInputFormat";
     static final String TEXT_OUTPUT = "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
@@ -46,27 +49,40 @@ final class TpchInMetastore {
     private final IMetaStoreClient client;
     private final String database;
     private final Path dir;
+    private final FileSystem fs;
 
-    /** Creates {@code database} and registers tables in it, their files under {@code dir}. */
-    TpchInMetastore(IMetaStoreClient client, String database, Path dir) throws IOException, TException {
+    /** Creates {@code database} and registers tables in it, their files under the local {@code dir}. */
+    TpchInMetastore(IMetaStoreClient client, String database, java.nio.file.Path dir) throws IOException, TException {
+        this(client, database, new Path(dir.toUri()), new Configuration());
+    }
+
+    /** Creates {@code database} and registers tables in it, their files under {@code dir} on its file system. */
+    public TpchInMetastore(IMetaStoreClient client, String database, Path dir, Configuration conf)
+            throws IOException, TException {
         this.client = client;
         this.database = database;
-        this.dir = Files.createDirectories(dir);
+        this.fs = dir.getFileSystem(conf);
+        this.dir = fs.makeQualified(dir);
+        fs.mkdirs(this.dir);
         Database db = new Database();
         db.setName(database);
-        db.setLocationUri(dir.toUri().toString());
+        db.setLocationUri(this.dir.toString());
         db.setParameters(new HashMap<>());
         client.createDatabase(db);
     }
 
     /** Writes and registers every TPC-H table at {@code scaleFactor}. */
-    void registerAll(double scaleFactor) throws Exception {
+    public void registerAll(double scaleFactor) throws Exception {
         for (TpchTable<?> t : TpchSchema.tables()) {
             register(t, scaleFactor);
         }
     }
 
-    private <E extends TpchEntity> void register(TpchTable<E> table, double scaleFactor) throws Exception {
+    /**
+     * Writes and registers {@code table} at {@code scaleFactor}: lineitem as two ORC files, orders
+     * partitioned, the others as two text files with their delimiter.
+     */
+    public <E extends TpchEntity> void register(TpchTable<E> table, double scaleFactor) throws Exception {
         String name = table.getTableName();
         Schema schema = TpchSchema.definition(table).schema();
         List<Object[]> rows = new ArrayList<>();
@@ -74,22 +90,22 @@ final class TpchInMetastore {
         for (E e : table.createGenerator(scaleFactor, 1, 1)) {
             rows.add(TpchSchema.row(columns, e));
         }
-        Path location = dir.resolve(name);
+        Path location = new Path(dir, name);
         switch (name) {
             case "lineitem" -> {
                 int half = rows.size() / 2;
-                OrcTestFiles.write(location.resolve("000000_0"), schema, rows.subList(0, half));
-                OrcTestFiles.write(location.resolve("000001_0"), schema, rows.subList(half, rows.size()));
-                createTable(name, fields(schema.columns()), List.of(), orc(location));
+                OrcTestFiles.write(new Path(location, "000000_0"), fs.getConf(), schema, rows.subList(0, half));
+                OrcTestFiles.write(new Path(location, "000001_0"), fs.getConf(), schema, rows.subList(half, rows.size()));
+                createTable(name, fields(schema.columns()), List.of(), orc(location.toString()));
             }
             case "orders" -> registerPartitioned(name, schema, rows, "o_orderstatus");
             default -> {
                 char delimiter = DELIMITERS.getOrDefault(name, HiveText.FIELD_DELIMITER);
                 int half = rows.size() / 2;
-                writeText(location.resolve("000000_0"), schema, rows.subList(0, half), delimiter);
-                writeText(location.resolve("000001_0"), schema, rows.subList(half, rows.size()), delimiter);
-                Files.writeString(location.resolve("_SUCCESS"), "");
-                createTable(name, fields(schema.columns()), List.of(), text(location, delimiter));
+                writeText(new Path(location, "000000_0"), schema, rows.subList(0, half), delimiter);
+                writeText(new Path(location, "000001_0"), schema, rows.subList(half, rows.size()), delimiter);
+                fs.create(new Path(location, "_SUCCESS")).close();
+                createTable(name, fields(schema.columns()), List.of(), text(location.toString(), delimiter));
             }
         }
     }
@@ -106,16 +122,17 @@ final class TpchInMetastore {
             Object value = values.remove(k);
             byKey.computeIfAbsent(value, v -> new ArrayList<>()).add(values.toArray());
         }
-        Path location = Files.createDirectories(dir.resolve(name));
-        createTable(name, fields(data), fields(List.of(keyColumn)), orc(location));
+        Path location = new Path(dir, name);
+        fs.mkdirs(location);
+        createTable(name, fields(data), fields(List.of(keyColumn)), orc(location.toString()));
         for (Map.Entry<Object, List<Object[]>> e : byKey.entrySet()) {
-            Path partition = location.resolve(key + "=" + e.getKey());
-            OrcTestFiles.write(partition.resolve("000000_0"), dataSchema, e.getValue());
+            Path partition = new Path(location, key + "=" + e.getKey());
+            OrcTestFiles.write(new Path(partition, "000000_0"), fs.getConf(), dataSchema, e.getValue());
             Partition p = new Partition();
             p.setDbName(database);
             p.setTableName(name);
             p.setValues(List.of(String.valueOf(e.getKey())));
-            p.setSd(orc(partition));
+            p.setSd(orc(partition.toString()));
             p.getSd().setCols(fields(data));
             p.setParameters(new HashMap<>());
             client.add_partition(p);
@@ -137,19 +154,19 @@ final class TpchInMetastore {
     }
 
     /** Text as Hive's DDL records it: Hive's default delimiter as serialization.format=1 alone, another as the character. */
-    static StorageDescriptor text(Path location, char delimiter) {
+    static StorageDescriptor text(String location, char delimiter) {
         String d = String.valueOf(delimiter);
         return storage(location, LAZY_SIMPLE, TEXT_INPUT, TEXT_OUTPUT, delimiter == HiveText.FIELD_DELIMITER
                 ? Map.of("serialization.format", "1") : Map.of("field.delim", d, "serialization.format", d));
     }
 
-    static StorageDescriptor orc(Path location) {
+    static StorageDescriptor orc(String location) {
         return storage(location, ORC_SERDE, ORC_INPUT, ORC_OUTPUT, Map.of());
     }
 
-    static StorageDescriptor storage(Path location, String serde, String input, String output, Map<String, String> params) {
+    static StorageDescriptor storage(String location, String serde, String input, String output, Map<String, String> params) {
         StorageDescriptor sd = new StorageDescriptor();
-        sd.setLocation(location.toUri().toString());
+        sd.setLocation(location);
         sd.setInputFormat(input);
         sd.setOutputFormat(output);
         sd.setSerdeInfo(new SerDeInfo(null, serde, new HashMap<>(params)));
@@ -169,10 +186,9 @@ final class TpchInMetastore {
                 ? "string" : type.toString().toLowerCase(java.util.Locale.ROOT);
     }
 
-    private static void writeText(Path file, Schema schema, List<Object[]> rows, char delimiter) throws IOException {
-        Files.createDirectories(file.getParent());
+    private void writeText(Path file, Schema schema, List<Object[]> rows, char delimiter) throws IOException {
         HiveText text = new HiveText(schema.columns().stream().map(Column::type).toList(), delimiter, HiveText.NULL);
-        try (BufferedWriter w = Files.newBufferedWriter(file)) {
+        try (BufferedWriter w = new BufferedWriter(new OutputStreamWriter(fs.create(file), StandardCharsets.UTF_8))) {
             for (Object[] row : rows) {
                 w.write(text.format(row));
                 w.newLine();
