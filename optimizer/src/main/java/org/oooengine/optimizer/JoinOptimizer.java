@@ -2,6 +2,7 @@ package org.oooengine.optimizer;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -21,7 +22,9 @@ import org.oooengine.optimizer.plan.PlanNode;
  * which columns they are partitioned — and grows each by one table at a time along a join
  * predicate, with every join method the cost models allow there. A plan that is worse for one set
  * can be the start of the best plan for a larger one only through a different property, which is
- * why each property keeps its own best (the principle of optimality per interesting property).
+ * why each property keeps its own best (the principle of optimality per interesting property); an
+ * index-join pipeline, whose time is the busier of its disk and its CPU, keeps every pipeline not
+ * dominated in both.
  *
  * <p>Plans take the shape the executors run: the driving table through an index range scan and a
  * pipeline of index joins on the daemons, then PSMJ jobs for the remaining joins; or PSMJ from the
@@ -82,15 +85,15 @@ public final class JoinOptimizer {
     public List<Plan> candidates(JoinGraph graph, Set<JoinMethod> allowed) {
         List<String> aliases = graph.aliases();
         long full = (1L << aliases.size()) - 1;
-        Map<Long, Map<Property, Partial>> best = new HashMap<>();
+        Map<Long, Map<Property, List<Partial>>> best = new HashMap<>();
         for (Partial p : starts(graph, allowed)) {
             keep(best, p);
         }
         for (int size = 1; size < aliases.size(); size++) {
             List<Partial> level = new ArrayList<>();
-            for (Map.Entry<Long, Map<Property, Partial>> e : best.entrySet()) {
+            for (Map.Entry<Long, Map<Property, List<Partial>>> e : best.entrySet()) {
                 if (Long.bitCount(e.getKey()) == size) {
-                    level.addAll(e.getValue().values());
+                    e.getValue().values().forEach(level::addAll);
                 }
             }
             for (Partial p : level) {
@@ -103,9 +106,10 @@ public final class JoinOptimizer {
                 }
             }
         }
-        Collection<Partial> done = best.getOrDefault(full, Map.of()).values();
-        return done.stream().map(p -> new Plan(graph, (PlanNode.Join) p.node(), budgetOf(p.property().indexMethod())))
-                .toList();
+        // per property, the cheapest of the complete plans kept
+        Collection<List<Partial>> done = best.getOrDefault(full, Map.of()).values();
+        return done.stream().map(kept -> kept.stream().min(Comparator.comparingDouble(p -> p.node().seconds())).orElseThrow())
+                .map(p -> new Plan(graph, (PlanNode.Join) p.node(), budgetOf(p.property().indexMethod()))).toList();
     }
 
     /**
@@ -129,9 +133,32 @@ public final class JoinOptimizer {
         return p == null ? null : new Plan(graph, (PlanNode.Join) p.node(), budgetOf(p.property().indexMethod()));
     }
 
-    private static void keep(Map<Long, Map<Property, Partial>> best, Partial p) {
-        best.computeIfAbsent(p.mask(), m -> new HashMap<>())
-                .merge(p.property(), p, (old, neu) -> neu.node().seconds() < old.node().seconds() ? neu : old);
+    /**
+     * Keeps {@code p} if it may start the best plan for its property. Written rows are kept by their
+     * time alone. A pipeline's time is the busier of its disk and its CPU, which later steps both
+     * add to: a pipeline cheaper now can end dearer, so every pipeline not dominated in each part is
+     * kept (a Pareto set, small in practice) and the search stays exact.
+     */
+    private void keep(Map<Long, Map<Property, List<Partial>>> best, Partial p) {
+        List<Partial> kept = best.computeIfAbsent(p.mask(), m -> new HashMap<>())
+                .computeIfAbsent(p.property(), k -> new ArrayList<>());
+        if (p.work() == null) {
+            if (kept.isEmpty() || p.node().seconds() < kept.get(0).node().seconds()) {
+                kept.clear();
+                kept.add(p);
+            }
+            return;
+        }
+        CostModel.PipelineTime time = time(p);
+        if (kept.stream().anyMatch(k -> time(k).dominates(time))) {
+            return;
+        }
+        kept.removeIf(k -> time.dominates(time(k)));
+        kept.add(p);
+    }
+
+    private CostModel.PipelineTime time(Partial p) {
+        return model.pnljTime(p.work(), budgetOf(p.property().indexMethod()));
     }
 
     private int budgetOf(JoinMethod indexMethod) {

@@ -94,8 +94,10 @@ class JoinOptimizerTest {
     @Test
     void probesThatDoNotMultiplyRowsGoFirst() {
         // ONLC: each order has one customer but about four lineitems; probing customers before the
-        // lineitems multiply the rows probes once per order instead of once per lineitem.
-        for (Set<JoinMethod> allowed : List.of(EnumSet.of(JoinMethod.OOO_PNLJ), EnumSet.of(JoinMethod.PSMJ))) {
+        // lineitems multiply the rows probes once per order instead of once per lineitem. (Out of
+        // order, the extra probes of cached customers can hide behind the reads of an I/O-bound
+        // pipeline, so there either order may be as fast; in order and by sort-merge they add up.)
+        for (Set<JoinMethod> allowed : List.of(EnumSet.of(JoinMethod.INORDER_PNLJ), EnumSet.of(JoinMethod.PSMJ))) {
             Plan p = optimizer.optimize(graph("ONLC", 0.01), allowed);
             assertEquals(List.of("customer", "lineitem"), p.joins().stream().map(PlanNode.Join::alias).toList(),
                     allowed.toString());

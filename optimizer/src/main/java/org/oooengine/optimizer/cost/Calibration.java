@@ -83,7 +83,8 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
 
         /** Seconds a remote request adds at {@code perNode} probes in flight per node. */
         public double requestSeconds(double perNode) {
-            return interpolate(requestMicros, perNode) / 1e6;
+            // latency shared by the requests in flight: a power law between the points measured
+            return interpolatePowerLaw(requestMicros, perNode) / 1e6;
         }
     }
 
@@ -143,6 +144,13 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
      * A rate measured at some points, at any other: linear in log(x) between the two nearest,
      * flat beyond the ends (a deeper queue than measured gains nothing more).
      */
+    /** As {@link #interpolate}, but linear in the logarithm of the value too: for costs that fall as a power of x. */
+    static double interpolatePowerLaw(Map<Integer, Double> measured, double x) {
+        Map<Integer, Double> logs = new TreeMap<>();
+        measured.forEach((k, v) -> logs.put(k, Math.log(Math.max(v, 1e-9))));
+        return Math.exp(interpolate(logs, x));
+    }
+
     static double interpolate(Map<Integer, Double> measured, double x) {
         NavigableMap<Integer, Double> m = measured instanceof NavigableMap<Integer, Double> n ? n : new TreeMap<>(measured);
         if (m.isEmpty()) {

@@ -130,24 +130,50 @@ public final class CostModel {
     /**
      * Seconds of a PNLJ pipeline run by the daemons with {@code budget} probes in flight per node
      * (1: in order): the fixed cost of a join; the dependent round trips and reads from the first
-     * outer row to its last match; each step's reads that miss at the cluster's calibrated cold rate
-     * for the probes in flight that step can keep (each read with the work of the row it brings);
-     * every other row at the cost of a probe into cached pages; and each step's requests that leave
-     * their node at their calibrated cost for as many probes in flight (measured on cached pages:
-     * the disk time a request waits for is its reads') — what co-located joins do not pay.
+     * outer row to its last match; the disk time of each step's reads that miss, at the cluster's
+     * calibrated cold rate for the probes in flight that step can keep (each read with the work of
+     * the row it brings); and the CPU and network time of every other row, at the cost of a probe
+     * into cached pages, and of each step's requests that leave their node, at their cost on cached
+     * pages for as many probes in flight (what co-located joins do not pay).
+     *
+     * <p>In order, a probe waits for its read and then for its request: the two add up. Out of
+     * order they overlap — while some probes wait for the disk, others use the CPU and the network —
+     * so the pipeline takes as long as the busier of the two.
      */
     public double pnljSeconds(Work w, int budget) {
+        return pnljTime(w, budget).seconds();
+    }
+
+    /**
+     * The parts of {@link #pnljSeconds}: the fixed cost and dependent chain, the disk's time and the
+     * CPU and network's time, and whether the last two overlap (out of order) or add up (in order).
+     */
+    public record PipelineTime(double fixed, double disk, double cpu, boolean overlapped) {
+        public double seconds() {
+            return fixed + (overlapped ? Math.max(disk, cpu) : disk + cpu);
+        }
+
+        /**
+         * Whether this pipeline costs no more than {@code other} however it continues: later steps
+         * add the same to both, and the time grows with each part.
+         */
+        public boolean dominates(PipelineTime other) {
+            return fixed <= other.fixed && disk <= other.disk && cpu <= other.cpu;
+        }
+    }
+
+    public PipelineTime pnljTime(Work w, int budget) {
         Calibration.IndexJoin ij = cal.indexJoin();
         double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
-        double cold = 0;
+        double disk = 0;
         double remote = 0;
         for (Step s : w.steps()) {
             double perNode = Math.max(1, Math.min(budget, s.parallelism() / cal.nodes()));
-            cold += s.reads() / ij.readsPerSecond(perNode);
+            disk += s.reads() / ij.readsPerSecond(perNode);
             remote += s.requests() * ij.requestSeconds(perNode);
         }
-        double warm = Math.max(0, w.rows() - w.reads()) * ij.warmRowMicros() / 1e6;
-        return ij.dispatchSeconds() + chain + cold + warm + remote;
+        double cpu = Math.max(0, w.rows() - w.reads()) * ij.warmRowMicros() / 1e6 + remote;
+        return new PipelineTime(ij.dispatchSeconds() + chain, disk, cpu, budget > 1);
     }
 
     /**
