@@ -32,8 +32,7 @@ import org.oooengine.hive.engine.TpchQueriesTest;
 /**
  * A user's JDBC session against the real engine: the real Hive JDBC driver, the HiveServer2
  * endpoint, the SQL engine and a two-node cluster holding TPC-H — catalog and metadata calls, DDL,
- * LOAD DATA and INSERT,
- * a TPC-H query checked against DuckDB, settings, EXPLAIN, a syntax error, a construct we do
+ * LOAD DATA and INSERT, a TPC-H query checked against DuckDB, settings, EXPLAIN, a syntax error, a construct we do
  * not support yet, and the cancel of a long query.
  */
 class JdbcEndToEndTest {
