@@ -76,14 +76,6 @@ final class LoadSession implements AutoCloseable {
         this.loader = new TableLoader(staging, pageSize, fillFactor, sortMemoryBytes);
     }
 
-    int pageSize() {
-        return pageSize;
-    }
-
-    double fillFactor() {
-        return fillFactor;
-    }
-
     /** Starts writing {@code def}; with {@code append}, its rows on this node are written again first. */
     void begin(TableDefinition def, boolean append) throws Exception {
         if (writers.containsKey(def.name())) {

@@ -333,9 +333,14 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         StatisticsCollector.collectAfterLoad(store, previous, changed);
     }
 
-    /** Closes a replaced store once the requests already running on it have had time to finish. */
+    /**
+     * Closes a replaced store once the requests already running on it have had time to finish. Its
+     * cached pages go now: those requests read from its open files, and a run of table writes does
+     * not keep a buffer pool per replaced store.
+     */
     private void retire(Store old) {
         if (old != null) {
+            old.bufferPool().clear();
             CompletableFuture.delayedExecutor(RETIRED_STORE_GRACE.toSeconds(), TimeUnit.SECONDS).execute(old::close);
         }
     }

@@ -37,8 +37,6 @@ public final class DdlAnalyzer {
      * table's {@code STORED AS}); its rows themselves live on the nodes.
      */
     public static final String LOAD_FORMAT_PROPERTY = "ooo.load.format";
-    /** Table property: the field delimiter of text files (Hive's {@code field.delim}). */
-    public static final String FIELD_DELIMITER_PROPERTY = FileLayout.FIELD_DELIMITER;
 
     private final Catalog catalog;
     private final String database;
@@ -177,7 +175,7 @@ public final class DdlAnalyzer {
             if (p.getType() != TOK_TABLEROWFORMATFIELD) {
                 throw Ast.notSupported("ROW FORMAT DELIMITED clause " + p.getText().replace("TOK_TABLEROWFORMAT", ""), p);
             }
-            properties.put(FIELD_DELIMITER_PROPERTY, Ast.unquote(Ast.child(p, 0).getText()));
+            properties.put(FileLayout.FIELD_DELIMITER, Ast.unquote(Ast.child(p, 0).getText()));
         }
     }
 
