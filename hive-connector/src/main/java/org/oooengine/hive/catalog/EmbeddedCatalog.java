@@ -66,10 +66,6 @@ public final class EmbeddedCatalog implements Catalog {
         return databases.keySet().stream().sorted().toList();
     }
 
-    public synchronized Optional<String> databaseComment(String name) {
-        return Optional.ofNullable(databases.get(name));
-    }
-
     @Override
     public synchronized List<TableInfo> tables(String database) {
         List<TableInfo> out = new ArrayList<>();
