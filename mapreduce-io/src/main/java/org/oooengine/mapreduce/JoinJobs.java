@@ -36,8 +36,15 @@ public final class JoinJobs {
     private JoinJobs() {
     }
 
-    /** A finished join job: rows written, wall seconds, where the rows are. */
-    public record Run(long rows, double seconds, Path output) {
+    /** A finished join: rows written, wall seconds, where the rows are, and each job it ran, in order. */
+    public record Run(long rows, double seconds, Path output, List<JobTime> jobs) {
+        public Run {
+            jobs = List.copyOf(jobs);
+        }
+    }
+
+    /** One finished job: its name, the rows it wrote and its wall seconds, start-up included. */
+    public record JobTime(String name, long rows, double seconds) {
     }
 
     /**
@@ -63,8 +70,9 @@ public final class JoinJobs {
     public static Run psmj(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec, int reducers,
                            Path output) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
-        long rows = psmjStages(conf, cluster, secret, spec, 1, null, reducers, output);
-        return new Run(rows, (System.nanoTime() - t0) / 1e9, output);
+        List<JobTime> jobs = new ArrayList<>();
+        long rows = psmjStages(conf, cluster, secret, spec, 1, null, reducers, output, jobs);
+        return new Run(rows, (System.nanoTime() - t0) / 1e9, output, jobs);
     }
 
     /**
@@ -83,18 +91,23 @@ public final class JoinJobs {
                 JoinLayout.carried(spec, indexJoins + 1));
         Path first = new Path(output.getParent(), output.getName() + ".pnlj");
         long rows;
+        List<JobTime> jobs = new ArrayList<>();
         try {
-            oooJoin(conf, cluster, secret, prefix, ExecutionMode.OOO, budget, first);
-            rows = psmjStages(conf, cluster, secret, spec, indexJoins + 1, first, reducers, output);
+            jobs.addAll(oooJoin(conf, cluster, secret, prefix, ExecutionMode.OOO, budget, first).jobs());
+            rows = psmjStages(conf, cluster, secret, spec, indexJoins + 1, first, reducers, output, jobs);
         } finally {
             deleteIntermediate(conf, first);
         }
-        return new Run(rows, (System.nanoTime() - t0) / 1e9, output);
+        return new Run(rows, (System.nanoTime() - t0) / 1e9, output, jobs);
     }
 
-    /** Stages {@code from}..n of the PSMJ chain; stage {@code from} reads {@code previous} unless it is the first. */
+    /**
+     * Stages {@code from}..n of the PSMJ chain, each job's time added to {@code jobs}; stage
+     * {@code from} reads {@code previous} unless it is the first.
+     */
     private static long psmjStages(Configuration conf, ClusterSpec cluster, ClusterSecret secret, JoinSpec spec,
-                                   int from, Path previous, int reducers, Path output) throws IOException, InterruptedException {
+                                   int from, Path previous, int reducers, Path output, List<JobTime> jobs)
+            throws IOException, InterruptedException {
         int stages = spec.probes().size();
         long rows = 0;
         Path read = previous;
@@ -104,7 +117,9 @@ public final class JoinJobs {
                 Job job = Job.getInstance(conf);
                 ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
                 PsmjJob.configureStage(job, spec, stage, read, reducers, out);
-                rows = run(job, out).rows();
+                Run stageRun = run(job, out);
+                jobs.addAll(stageRun.jobs());
+                rows = stageRun.rows();
                 if (read != previous) {
                     deleteIntermediate(conf, read);
                 }
@@ -219,7 +234,7 @@ public final class JoinJobs {
         if (job.getNumReduceTasks() > 0) {
             rows = job.getCounters().findCounter(org.apache.hadoop.mapreduce.TaskCounter.REDUCE_OUTPUT_RECORDS).getValue();
         }
-        return new Run(rows, seconds, output);
+        return new Run(rows, seconds, output, List.of(new JobTime(job.getJobName(), rows, seconds)));
     }
 
     /**
@@ -233,6 +248,14 @@ public final class JoinJobs {
         } catch (ClassNotFoundException e) {
             throw new IOException("job '" + job.getJobName() + "' could not load a class: " + e.getMessage(), e);
         } catch (IOException e) {
+            if (e.getCause() instanceof InterruptedException || e instanceof java.io.InterruptedIOException
+                    || Thread.currentThread().isInterrupted()) {
+                // the caller gave up while the job was being submitted: that is a cancel, not a failure
+                InterruptedException cancelled = new InterruptedException("job '" + job.getJobName()
+                        + "' interrupted while being submitted");
+                cancelled.initCause(e);
+                throw cancelled;
+            }
             throw new IOException("job '" + job.getJobName() + "' could not be submitted: " + e.getMessage(), e);
         }
         int pollMillis = Job.getCompletionPollInterval(job.getConfiguration());

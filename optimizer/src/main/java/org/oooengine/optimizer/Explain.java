@@ -3,6 +3,7 @@ package org.oooengine.optimizer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.oooengine.optimizer.cost.CostModel;
 import org.oooengine.optimizer.plan.Plan;
 import org.oooengine.optimizer.plan.PlanNode;
 
@@ -10,14 +11,22 @@ import org.oooengine.optimizer.plan.PlanNode;
  * A plan as EXPLAIN prints it: one line per operator, the last join on top, each with its
  * estimated rows and the seconds it adds; EXPLAIN ANALYZE puts the measured figures beside them.
  * Index joins of one pipeline overlap in time, so a run measures the rows of the driving scan and
- * the rows and time of the whole plan, not each join's own seconds.
+ * the rows and time of the whole plan, not each join's own seconds; a plan with PSMJ joins also
+ * lists its MapReduce jobs, each timed on its own.
  */
 public final class Explain {
     private Explain() {
     }
 
-    /** What a run of the plan measured; null fields were not measured. */
-    public record Actual(Long outerRows, Long rows, Double seconds) {
+    /**
+     * What a run of the plan measured; null fields were not measured.
+     *
+     * @param jobSeconds each MapReduce job's seconds, in the order of {@link Plan#jobs()}
+     */
+    public record Actual(Long outerRows, Long rows, Double seconds, List<Double> jobSeconds) {
+        public Actual(Long outerRows, Long rows, Double seconds) {
+            this(outerRows, rows, seconds, null);
+        }
     }
 
     public static String text(Plan plan) {
@@ -48,6 +57,22 @@ public final class Explain {
         if (plan.indexJoins() > 0) {
             lines.add(String.format(Locale.ROOT, "index joins run with %d probes in flight per node%s", plan.budget(),
                     plan.allIndexJoins() ? "" : ", in a map-only job whose output the PSMJ jobs read"));
+            CostModel.PipelineTime t = plan.pipeline();
+            lines.add(String.format(Locale.ROOT, "index-join pipeline: fixed ~%s s, disk ~%s s, CPU and network ~%s s, %s",
+                    seconds(t.fixed()), seconds(t.disk()), seconds(t.cpu()),
+                    t.overlapped() ? "overlapping (out of order)" : "one after the other (in order)"));
+        }
+        List<Plan.Job> jobs = plan.jobs();
+        if (!jobs.isEmpty()) {
+            lines.add("MapReduce jobs, in order:");
+            for (int i = 0; i < jobs.size(); i++) {
+                Plan.Job job = jobs.get(i);
+                Double took = actual == null || actual.jobSeconds() == null || i >= actual.jobSeconds().size()
+                        ? null : actual.jobSeconds().get(i);
+                lines.add(String.format(Locale.ROOT, "  %-40s ~%s s%s", job.name(), seconds(job.estimatedSeconds()),
+                        took == null ? "" : String.format(Locale.ROOT, "  | actual %s s (estimate %s)", seconds(took),
+                                ratio(job.estimatedSeconds(), took))));
+            }
         }
         return String.join("\n", lines);
     }

@@ -52,7 +52,10 @@ public final class JoinOptimizer {
     record Property(Holding holding, JoinMethod indexMethod, Set<String> partitionedOn) {
     }
 
-    /** A partial plan: its operators, and for a pipeline the work it has done so far. */
+    /**
+     * A partial plan: its operators, and the work of its index-join pipeline — so far while rows
+     * stream through it, all of it once PSMJ jobs read what it wrote; null without index joins.
+     */
     private record Partial(long mask, Property property, PlanNode node, CostModel.Work work) {
     }
 
@@ -109,7 +112,7 @@ public final class JoinOptimizer {
         // per property, the cheapest of the complete plans kept
         Collection<List<Partial>> done = best.getOrDefault(full, Map.of()).values();
         return done.stream().map(kept -> kept.stream().min(Comparator.comparingDouble(p -> p.node().seconds())).orElseThrow())
-                .map(p -> new Plan(graph, (PlanNode.Join) p.node(), budgetOf(p.property().indexMethod()))).toList();
+                .map(p -> plan(graph, p)).toList();
     }
 
     /**
@@ -130,31 +133,41 @@ public final class JoinOptimizer {
             p = extend(graph, p, order.get(k), 1L << aliases.indexOf(order.get(k)), allowed).stream()
                     .filter(next -> ((PlanNode.Join) next.node()).method() == m).findFirst().orElse(null);
         }
-        return p == null ? null : new Plan(graph, (PlanNode.Join) p.node(), budgetOf(p.property().indexMethod()));
+        return p == null ? null : plan(graph, p);
+    }
+
+    private Plan plan(JoinGraph graph, Partial complete) {
+        int budget = budgetOf(complete.property().indexMethod());
+        return new Plan(graph, (PlanNode.Join) complete.node(), budget,
+                complete.work() == null ? null : model.pnljTime(complete.work(), budget));
     }
 
     /**
      * Keeps {@code p} if it may start the best plan for its property. Written rows are kept by their
      * time alone. A pipeline's time is the busier of its disk and its CPU, which later steps both
-     * add to: a pipeline cheaper now can end dearer, so every pipeline not dominated in each part is
-     * kept (a Pareto set, small in practice) and the search stays exact.
+     * add to, and its later steps miss the cache more the more its earlier steps touched: a
+     * pipeline cheaper now can end dearer, so every pipeline not dominated — in each part of its
+     * time and in its touches of each object — is kept (a Pareto set, small in practice).
      */
     private void keep(Map<Long, Map<Property, List<Partial>>> best, Partial p) {
         List<Partial> kept = best.computeIfAbsent(p.mask(), m -> new HashMap<>())
                 .computeIfAbsent(p.property(), k -> new ArrayList<>());
-        if (p.work() == null) {
+        if (p.property().holding() != Holding.PIPELINE) {
             if (kept.isEmpty() || p.node().seconds() < kept.get(0).node().seconds()) {
                 kept.clear();
                 kept.add(p);
             }
             return;
         }
-        CostModel.PipelineTime time = time(p);
-        if (kept.stream().anyMatch(k -> time(k).dominates(time))) {
+        if (kept.stream().anyMatch(k -> dominates(k, p))) {
             return;
         }
-        kept.removeIf(k -> time.dominates(time(k)));
+        kept.removeIf(k -> dominates(p, k));
         kept.add(p);
+    }
+
+    private boolean dominates(Partial a, Partial b) {
+        return time(a).dominates(time(b)) && a.work().touchesAtMost(b.work());
     }
 
     private CostModel.PipelineTime time(Partial p) {
@@ -213,7 +226,7 @@ public final class JoinOptimizer {
                     && fromTable.type(JoinGraph.Edge.column(from)).equals(t.type(column));
             CostModel.Work w = model.probe(p.work(), t, column, inRows, rows, colocated);
             PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, prop.indexMethod(), rows,
-                    model.pnljSeconds(w, budgetOf(prop.indexMethod())));
+                    model.pnljSeconds(w, budgetOf(prop.indexMethod())), 0);
             out.add(new Partial(mask, prop, join, w));
         }
         if (allowed.contains(JoinMethod.PSMJ) && !(prop.holding() == Holding.PIPELINE && p.node() instanceof PlanNode.Scan)) {
@@ -230,9 +243,10 @@ public final class JoinOptimizer {
                 leftBytes = inRows * carriedBytes(graph, p.mask());
             }
             double stage = model.psmjStageSeconds(leftBytes + t.stats().bytes(), inRows + t.rows(), rows);
-            PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, JoinMethod.PSMJ, rows, before + stage);
+            PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, JoinMethod.PSMJ, rows, before + stage,
+                    stage);
             out.add(new Partial(mask, new Property(Holding.FILES, prop.indexMethod(), Set.of(from, alias + "." + column)),
-                    join, null));
+                    join, p.work()));
         }
         return out;
     }

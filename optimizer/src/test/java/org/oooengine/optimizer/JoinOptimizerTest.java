@@ -163,15 +163,62 @@ class JoinOptimizerTest {
         assertTrue(text.contains("index range scan customer WHERE c_acctbal BETWEEN"), text);
         assertTrue(text.contains("actual 1,234 rows in 0.50 s"), text);
         assertTrue(text.contains("index joins run with 128 probes in flight per node"), text);
-        assertEquals(5, text.lines().count());
+        assertEquals(6, text.lines().count());
+    }
+
+    @Test
+    void aHybridPlanListsItsJobsWithEstimatesThatAddUpToThePlans() {
+        JoinGraph g = graph("Q3", 0.01);
+        Plan hybrid = optimizer.evaluate(g, List.of("orders", "lineitem"), List.of(JoinMethod.OOO_PNLJ, JoinMethod.PSMJ));
+        List<Plan.Job> jobs = hybrid.jobs();
+        assertEquals(List.of("index joins up to orders (map-only)", "psmj lineitem"), jobs.stream().map(Plan.Job::name).toList());
+        assertEquals(hybrid.estimatedSeconds(), jobs.stream().mapToDouble(Plan.Job::estimatedSeconds).sum(), 1e-9);
+        Plan psmj = optimizer.optimize(g, EnumSet.of(JoinMethod.PSMJ));
+        assertEquals(2, psmj.jobs().size());
+        assertEquals(psmj.estimatedSeconds(), psmj.jobs().stream().mapToDouble(Plan.Job::estimatedSeconds).sum(), 1e-9);
+        assertTrue(optimizer.optimize(g, EnumSet.of(JoinMethod.OOO_PNLJ)).jobs().isEmpty());
+
+        String text = Explain.text(hybrid, new Explain.Actual(15L, 1234L, 9.0, List.of(4.0, 5.0)));
+        assertTrue(text.contains("index joins up to orders (map-only)"), text);
+        assertTrue(text.matches("(?s).*psmj lineitem +~[0-9.]+ s  \\| actual 5\\.00 s \\(estimate [0-9.]+x\\).*"), text);
+        assertTrue(text.contains("index-join pipeline: fixed"), text);
     }
 
     @Test
     void cacheMissesFollowFirstTouchesThenTheShareThatDoesNotFit() {
-        assertEquals(0, CostModel.misses(100, 0, 10));
-        assertEquals(100 * (1 - Math.exp(-1)), CostModel.misses(100, 100, 1000), 1e-9);
-        assertEquals(1000 * 0.5, CostModel.misses(100, 1000, 50), 60);
-        assertTrue(CostModel.misses(100, 1e6, 50) < 1e6 / 2 + 100);
+        assertEquals(0, missesAlone(100, 0, 10));
+        assertEquals(100 * (1 - Math.exp(-1)), missesAlone(100, 100, 1000), 1e-9);
+        // an object twice the cache: half of it cached from time t on, where 1 - e^(-10t) = 1/2
+        double t = Math.log(2) / 10;
+        assertEquals(1000 * (0.5 / 10 + (1 - t) * 0.5), missesAlone(100, 1000, 50), 1e-6);
+        assertTrue(missesAlone(100, 1e6, 50) < 1e6 / 2 + 100);
+    }
+
+    @Test
+    void aBigTableProbedFirstPushesASmallOneOutOfTheCache() {
+        CostModel.Touches small = new CostModel.Touches("orders", 20_000, 600_000);
+        CostModel.Touches big = new CostModel.Touches("lineitem", 100_000, 600_000);
+        double alone = CostModel.reads(work(List.of(small)), 32_000)[0];
+        double[] shared = CostModel.reads(work(List.of(big), List.of(small)), 32_000);
+        assertEquals(20_000, alone, 1); // it fits: each page is read once
+        assertTrue(shared[1] > 5 * alone, "orders behind lineitem: " + shared[1]);
+        assertTrue(shared[0] > 100_000 && shared[0] < 600_000, "lineitem: " + shared[0]);
+        // a cache holding both reads each page touched once
+        double[] roomy = CostModel.reads(work(List.of(big), List.of(small)), 200_000);
+        assertEquals(100_000 * -Math.expm1(-6) + 20_000 * -Math.expm1(-30), roomy[0] + roomy[1], 1e-6);
+    }
+
+    private static double missesAlone(double pages, double touches, double cache) {
+        return CostModel.reads(work(List.of(new CostModel.Touches("t", pages, touches))), cache)[0];
+    }
+
+    @SafeVarargs
+    private static CostModel.Work work(List<CostModel.Touches>... steps) {
+        List<CostModel.Step> out = new ArrayList<>();
+        for (List<CostModel.Touches> t : steps) {
+            out.add(new CostModel.Step(0, t, 0, 0, 1));
+        }
+        return new CostModel.Work(out, out.size());
     }
 
     private static List<List<String>> permutations(List<String> items) {

@@ -8,10 +8,16 @@ import org.oooengine.core.store.StoreOptions;
  * @param cold         read with direct I/O into a small, cleared buffer pool so the device is measured
  * @param inflight     task budget of out-of-order runs
  * @param bufferPoolMb buffer pool size, or null for the default of the temperature
- * @param repeat       timed runs per query and mode
+ * @param repeat       timed runs per query and mode ({@link #repeatsFor} more for short runs)
  */
 public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, int repeat) {
     public static final int DEFAULT_INFLIGHT = 128;
+    /**
+     * A run shorter than this is repeated {@value #SHORT_RUN_FACTOR} times as often: at a few
+     * milliseconds one scheduling hiccup on a busy machine would decide a median of three.
+     */
+    static final double SHORT_RUN_SECONDS = 0.2;
+    static final int SHORT_RUN_FACTOR = 5;
     /** Small enough that a cold run's working set cannot hide in the cache. */
     public static final int COLD_BUFFER_POOL_MB = 32;
 
@@ -25,6 +31,11 @@ public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, in
         if (bufferPoolMb != null && bufferPoolMb < 1) {
             throw new IllegalArgumentException("the buffer pool must be at least 1 MiB, got " + bufferPoolMb);
         }
+    }
+
+    /** Timed runs for a measurement whose untimed warm-up run took {@code warmUpSeconds}. */
+    public int repeatsFor(double warmUpSeconds) {
+        return warmUpSeconds < SHORT_RUN_SECONDS ? repeat * SHORT_RUN_FACTOR : repeat;
     }
 
     public long bufferPoolBytes() {

@@ -47,6 +47,8 @@ public final class ClusterCalibrator {
     private static final int COLD_MATCHES = 100_000;
     private static final int WARM_UP_JOINS = 30;
     private static final int[] IN_FLIGHT = {1, 16, 128, 1024};
+    /** Timed runs per measurement, of which the median counts. */
+    private static final int TIMED_RUNS = 3;
 
     private final java.nio.file.Path clusterDir;
     private final Duration perTest;
@@ -127,8 +129,8 @@ public final class ClusterCalibrator {
     }
 
     /**
-     * The index join's figures from the engine itself: the median of one-row joins on the primary
-     * key for the fixed cost; then at each number of probes in flight a join of about
+     * The index join's figures from the engine itself, each the median of several runs: one-row
+     * joins on the primary key for the fixed cost; then at each number of probes in flight a join of about
      * {@value #COLD_MATCHES} rows (a fifth of that in order) on the primary key — local probes only
      * — with emptied caches for the rate of reads, and again on cached pages for the cost of a row;
      * and the same rows through a GLOBAL index on cached pages, whose extra time over the local join
@@ -179,16 +181,29 @@ public final class ClusterCalibrator {
         return new Calibration.IndexJoin(dispatch, reads, request, warmRowMicros);
     }
 
-    /** A join timed on cached pages: the first run reads them in. */
+    /** A join timed on cached pages, the median of {@value #TIMED_RUNS} runs: the first run reads them in. */
     private static ClusterSession.JoinRun warmRun(ClusterSession session, JoinSpec spec, ExecutionMode mode, int budget) {
         session.join(spec, mode, budget, new CountingSink());
-        return session.join(spec, mode, budget, new CountingSink());
+        return medianRun(() -> session.join(spec, mode, budget, new CountingSink()));
     }
 
+    /** A join timed with emptied caches, the median of {@value #TIMED_RUNS} runs. */
     private static ClusterSession.JoinRun coldRun(ClusterSession session, JoinSpec spec, ExecutionMode mode, int budget) {
         session.join(spec, mode, budget, new CountingSink()); // compiles this path
-        session.dropCaches();
-        return session.join(spec, mode, budget, new CountingSink());
+        return medianRun(() -> {
+            session.dropCaches();
+            return session.join(spec, mode, budget, new CountingSink());
+        });
+    }
+
+    /** The run of median time of {@value #TIMED_RUNS}: one run's figure is at the mercy of whatever else the machine did. */
+    private static ClusterSession.JoinRun medianRun(java.util.function.Supplier<ClusterSession.JoinRun> run) {
+        List<ClusterSession.JoinRun> runs = new java.util.ArrayList<>();
+        for (int i = 0; i < TIMED_RUNS; i++) {
+            runs.add(run.get());
+        }
+        runs.sort(Comparator.comparingDouble(ClusterSession.JoinRun::seconds));
+        return runs.get(TIMED_RUNS / 2);
     }
 
     private static long pageReads(ClusterSession.JoinRun r) {
@@ -200,7 +215,7 @@ public final class ClusterCalibrator {
     }
 
     /**
-     * Start-up from empty jobs; the scan rate from a job that only reads the table; the output
+     * Each the median of {@value #TIMED_RUNS} runs: start-up from empty jobs; the scan rate from a job that only reads the table; the output
      * cost from one that also writes it; the shuffle cost from the sort-merge self-join, whose
      * mappers read the table twice and emit every row twice, and whose reducers write it once.
      */
@@ -216,17 +231,23 @@ public final class ClusterCalibrator {
                     JoinJobs.startupSeconds(conf));
             double rows = stats.rows();
             double mib = stats.bytes() / (double) (1 << 20);
-            double scan = JoinJobs.scan(conf, cluster, secret, t.name(), null).seconds();
+            double scan = medianSeconds(() -> JoinJobs.scan(conf, cluster, secret, t.name(), null));
             double scanMibPerSecond = mib / Math.max(1e-3, scan - startup);
             Path written = new Path(work.resolve("scan").toUri());
-            double scanAndWrite = JoinJobs.scan(conf, cluster, secret, t.name(), written).seconds();
+            double scanAndWrite = medianSeconds(() -> {
+                written.getFileSystem(conf).delete(written, true);
+                return JoinJobs.scan(conf, cluster, secret, t.name(), written);
+            });
             double outputRowMicros = Math.max(0, scanAndWrite - scan) * 1e6 / rows;
             String key = t.primaryKey().get(0);
             DataType keyType = type(t, key);
             ColumnRange all = new ColumnRange(key, keyType.parseValue(stats.column(key).min()),
                     keyType.parseValue(stats.column(key).max()));
-            double psmj = JoinJobs.psmj(conf, cluster, secret, selfJoin(t, key, all), cluster.nodes().size(),
-                    new Path(work.resolve("psmj").toUri())).seconds();
+            Path joined = new Path(work.resolve("psmj").toUri());
+            double psmj = medianSeconds(() -> {
+                joined.getFileSystem(conf).delete(joined, true);
+                return JoinJobs.psmj(conf, cluster, secret, selfJoin(t, key, all), cluster.nodes().size(), joined);
+            });
             double shuffle = psmj - startup - 2 * mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
             return new Calibration.MapReduce(startup, scanMibPerSecond, Math.max(0, shuffle) * 1e6 / (2 * rows),
                     outputRowMicros);
@@ -235,7 +256,20 @@ public final class ClusterCalibrator {
         }
     }
 
-    private static double median(double... v) {
+    /** A job that can be run again. */
+    private interface TimedJob {
+        JoinJobs.Run run() throws IOException, InterruptedException;
+    }
+
+    private static double medianSeconds(TimedJob job) throws IOException, InterruptedException {
+        double[] seconds = new double[TIMED_RUNS];
+        for (int i = 0; i < TIMED_RUNS; i++) {
+            seconds[i] = job.run().seconds();
+        }
+        return median(seconds);
+    }
+
+        private static double median(double... v) {
         double[] s = v.clone();
         Arrays.sort(s);
         return s[s.length / 2];

@@ -63,12 +63,12 @@ public final class ClusterJoinBench implements JoinRunner {
             return mode.mapReduce() ? jobs.measure(query, query.spec(), null, mode, onResult)
                     : measureDaemons(query, query.spec(), executionMode(mode), mode, onResult);
         }
-        Consumer<JoinResult> withPlan = r -> onResult.accept(r.withPlan(plan.chosen(), plan.estimatedSeconds()));
+        Consumer<JoinResult> withPlan = r -> onResult.accept(r.withPlan(plan));
         List<JoinResult> results = plan.allIndexJoins()
                 ? measureDaemons(query, plan.spec(), plan.budget() == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO,
                         mode, withPlan)
                 : jobs.measure(query, plan.spec(), plan, mode, withPlan);
-        return results.stream().map(r -> r.withPlan(plan.chosen(), plan.estimatedSeconds())).toList();
+        return results.stream().map(r -> r.withPlan(plan)).toList();
     }
 
     /**
@@ -97,9 +97,9 @@ public final class ClusterJoinBench implements JoinRunner {
     private List<JoinResult> measureDaemons(JoinQueries.Query query, JoinSpec spec, ExecutionMode m, JoinMode mode,
                                             Consumer<JoinResult> onResult) {
         LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
-        session.join(spec, m, settings.inflight(), new CountingSink());
+        int repeats = settings.repeatsFor(session.join(spec, m, settings.inflight(), new CountingSink()).seconds());
         List<JoinResult> results = new ArrayList<>();
-        for (int run = 1; run <= settings.repeat(); run++) {
+        for (int run = 1; run <= repeats; run++) {
             if (settings.cold()) {
                 session.dropCaches();
             }
@@ -115,7 +115,7 @@ public final class ClusterJoinBench implements JoinRunner {
                     f.stream().mapToInt(FragmentStats::maxTasksInflight).max().orElse(0),
                     f.stream().mapToLong(FragmentStats::tasks).sum(), 0, 0, settings.cold(), -1, run,
                     f.size(), f.stream().mapToLong(FragmentStats::remoteRequests).sum(),
-                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f, null, null, null);
+                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f, null, null, null, null);
             results.add(result);
             onResult.accept(result);
         }

@@ -98,7 +98,7 @@ public final class JoinBench implements JoinRunner {
                 sink.rows(), sink.checksum(), s.seconds(), s.pageReads(), s.bytesRead(), s.iops(),
                 mode.budget(settings.inflight()), s.maxIoInflight(), s.maxTasksInflight(), s.tasks(),
                 s.bufferPoolHits(), s.bufferPoolMisses(), settings.cold(), settings.bufferPoolBytes() >> 20, run,
-                null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null);
     }
 
     @Override

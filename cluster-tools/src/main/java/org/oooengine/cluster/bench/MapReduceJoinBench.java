@@ -95,7 +95,8 @@ final class MapReduceJoinBench implements AutoCloseable {
         }
         return new JoinResult(query.name(), mode, scaleFactor, query.selectivity(), query.actualSelectivity(),
                 query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), 0, 0, 0, mode.budget(settings.inflight()),
-                0, 0, 0, 0, 0, settings.cold(), -1, run, nodes, null, null, null, startupSeconds, null, null);
+                0, 0, 0, 0, 0, settings.cold(), -1, run, nodes, null, null, null, startupSeconds, null, null,
+                r.jobs().stream().map(j -> new JoinResult.JobRun(j.name(), j.rows(), j.seconds(), null)).toList());
     }
 
     @Override

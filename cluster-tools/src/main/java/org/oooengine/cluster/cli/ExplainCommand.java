@@ -68,7 +68,7 @@ final class ExplainCommand implements Callable<Integer> {
             if (analyze) {
                 List<JoinResult> runs = bench.measure(q, mode, r -> { });
                 JoinResult r = runs.get(runs.size() - 1);
-                actual = new Explain.Actual(q.outerRows(), r.rows(), r.seconds());
+                actual = new Explain.Actual(q.outerRows(), r.rows(), r.seconds(), r.jobSeconds());
             }
             out.println(Explain.text(plan, actual));
         }

@@ -1,18 +1,22 @@
 package org.oooengine.optimizer.cost;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Estimated seconds of the engine's operators on one calibrated cluster. Every figure comes from
  * the {@link Calibration} or the statistics; the formulas only say how work adds up.
  *
  * <p>An index nested-loop join (PNLJ) is a pipeline: the outer rows from an index range scan, then
- * probe after probe, all on the node daemons at once. Its work — page reads that miss the buffer
- * pools, and rows — is summed over the steps ({@link Work}) and turned into time in one place
- * ({@link #pnljSeconds}): the reads at the rate the engine's own index join reached on this
- * cluster with as many probes in flight, the rows that hit the cache at their CPU cost, and the
- * dependent chain from the first outer row to the last match. In-order execution is the same
+ * probe after probe, all on the node daemons at once. Its work — page touches, requests and rows —
+ * is kept per step ({@link Work}) and turned into time in one place ({@link #pnljSeconds}): the
+ * touches that miss the buffer pools, which all steps share ({@link #reads}), become reads, taken
+ * at the rate the engine's own index join reached on this cluster with as many probes in flight;
+ * the rows that hit the cache cost their CPU; and the dependent chain from the first outer row to
+ * the last match adds its latency. In-order execution is the same
  * work with one probe in flight per node. PSMJ is a chain of MapReduce jobs, each paying its
  * start-up, a full scan of its inputs, the shuffle of every row that passes the mappers and the
  * output of the reducers.
@@ -21,11 +25,23 @@ public final class CostModel {
     private final Calibration cal;
 
     /**
-     * One step of a PNLJ pipeline: its page reads that miss the buffer pools, its requests that
-     * leave their node (a probe of a value another node owns, a fetch batch), the rows it
-     * produces, and how many independent lookups it can have going at once — the rows entering it.
+     * Page touches of one step on one object — a table's clustered tree, or one of its indexes —
+     * of {@code pages} pages. Whether a touch reads from the disk depends on every other touch of
+     * the pipeline: all its steps share the buffer pools.
      */
-    public record Step(double reads, double requests, double rows, double parallelism) {
+    public record Touches(String object, double pages, double touches) {
+    }
+
+    /**
+     * One step of a PNLJ pipeline: its reads that no cache can save (index leaves read in order),
+     * its page touches, its requests that leave their node (a probe of a value another node owns,
+     * a fetch batch), the rows it produces, and how many independent lookups it can have going at
+     * once — the rows entering it.
+     */
+    public record Step(double leafReads, List<Touches> touches, double requests, double rows, double parallelism) {
+        public Step {
+            touches = List.copyOf(touches);
+        }
     }
 
     /**
@@ -44,16 +60,26 @@ public final class CostModel {
             return new Work(all, depth + moreDepth);
         }
 
-        public double reads() {
-            return steps.stream().mapToDouble(Step::reads).sum();
-        }
-
         public double requests() {
             return steps.stream().mapToDouble(Step::requests).sum();
         }
 
         public double rows() {
             return steps.stream().mapToDouble(Step::rows).sum();
+        }
+
+        /** Touches per object over all steps. */
+        public Map<String, Double> touchesByObject() {
+            Map<String, Double> out = new TreeMap<>();
+            steps.forEach(s -> s.touches().forEach(t -> out.merge(t.object(), t.touches(), Double::sum)));
+            return out;
+        }
+
+        /** Whether this pipeline touches no object more often than {@code other} does. */
+        public boolean touchesAtMost(Work other) {
+            Map<String, Double> theirs = other.touchesByObject();
+            return touchesByObject().entrySet().stream()
+                    .allMatch(e -> e.getValue() <= theirs.getOrDefault(e.getKey(), 0.0));
         }
     }
 
@@ -74,29 +100,79 @@ public final class CostModel {
     }
 
     /**
-     * Page misses of {@code accesses} uniformly random accesses to {@code pages} pages through a
-     * cache of {@code cache} pages that starts empty: first touches (Cardenas) until the cache is
-     * full, then a miss rate of the share of pages that do not fit.
+     * Page reads of each step of {@code w}, its touches going through buffer pools of
+     * {@code cache} pages that start empty and that all its objects share.
+     *
+     * <p>Che's approximation of an LRU cache (the pools run CLOCK, which behaves alike): a page
+     * stays cached while it is touched again within the cache's characteristic time {@code t}.
+     * With touches spread evenly over the run, object {@code o} ({@code P} pages, {@code T}
+     * touches, {@code r = T/P} per page) has {@code P·(1−e^(−r·t))} of its pages in the cache;
+     * {@code t} (a share of the run) makes the sum over objects the cache's size. A touch at time
+     * {@code x} misses unless its page was touched in the {@code min(x, t)} before — the cache
+     * starts empty — so a touch misses with probability {@code (1−e^(−r·t))/r + (1−t)·e^(−r·t)},
+     * which is first touches only when everything touched fits ({@code t ≥ 1}). This is why a big
+     * table probed early in a pipeline makes the probes of a smaller one later in it miss.
      */
-    public static double misses(double pages, double accesses, double cache) {
-        if (accesses <= 0) {
-            return 0;
+    public static double[] reads(Work w, double cache) {
+        Map<String, double[]> objects = new HashMap<>(); // object -> {pages, touches}
+        for (Step s : w.steps()) {
+            for (Touches t : s.touches()) {
+                double[] o = objects.computeIfAbsent(t.object(), k -> new double[] {t.pages(), 0});
+                o[1] += t.touches();
+            }
         }
-        if (cache >= pages) {
-            return pages * -Math.expm1(-accesses / pages);
+        double share = Math.min(1, characteristicShare(objects.values(), cache));
+        Map<String, Double> missRate = new HashMap<>(); // reads per touch
+        objects.forEach((name, o) -> {
+            double rate = o[1] / Math.max(1, o[0]); // touches per page over the run
+            // a touch at time x of the run misses unless its page was touched within min(x, t) before it
+            missRate.put(name, rate <= 0 ? 0 : -Math.expm1(-rate * share) / rate + (1 - share) * Math.exp(-rate * share));
+        });
+        double[] reads = new double[w.steps().size()];
+        for (int i = 0; i < reads.length; i++) {
+            Step s = w.steps().get(i);
+            reads[i] = s.leafReads();
+            for (Touches t : s.touches()) {
+                reads[i] += t.touches() * missRate.get(t.object());
+            }
         }
-        double toFill = -pages * Math.log1p(-cache / pages);
-        if (accesses <= toFill) {
-            return pages * -Math.expm1(-accesses / pages);
+        return reads;
+    }
+
+    /**
+     * The share of the run within which the pages touched fill the cache (Che's characteristic
+     * time); infinite when everything touched fits.
+     */
+    private static double characteristicShare(Iterable<double[]> objects, double cache) {
+        java.util.function.DoubleUnaryOperator cached = t -> {
+            double sum = 0;
+            for (double[] o : objects) {
+                double pages = Math.max(1, o[0]);
+                sum += pages * -Math.expm1(-o[1] * t / pages);
+            }
+            return sum;
+        };
+        if (cached.applyAsDouble(1) <= cache) {
+            return Double.POSITIVE_INFINITY;
         }
-        return cache + (accesses - toFill) * (1 - cache / pages);
+        double lo = 0;
+        double hi = 1;
+        for (int i = 0; i < 60; i++) {
+            double mid = (lo + hi) / 2;
+            if (cached.applyAsDouble(mid) < cache) {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        return lo;
     }
 
     /** An index range scan of {@code rows} rows: the index leaves in order, then each row from the clustered tree. */
     public Work indexRangeScan(TableFacts t, String column, double rows) {
         double leafReads = Math.ceil(t.indexPages(column) * rows / t.rows());
-        double rowReads = misses(t.pages(), rows, cachePages());
-        return new Work(List.of(new Step(leafReads + rowReads, 0, rows, Math.max(1, rows))), 2);
+        return new Work(List.of(new Step(leafReads, List.of(new Touches(t.name(), t.pages(), rows)), 0, rows,
+                Math.max(1, rows))), 2);
     }
 
     /**
@@ -112,14 +188,14 @@ public final class CostModel {
         double remote = colocated ? 0 : remoteShare();
         if (t.primaryKeyLead().equals(column)) {
             double pagesPerProbe = Math.max(1, matches / Math.max(1, probes) * t.rowBytes() / cal.pageSize());
-            return in.plus(new Step(misses(t.pages(), probes * pagesPerProbe, cachePages()), probes * remote, matches,
-                    Math.max(1, probes)), 1);
+            return in.plus(new Step(0, List.of(new Touches(t.name(), t.pages(), probes * pagesPerProbe)),
+                    probes * remote, matches, Math.max(1, probes)), 1);
         }
-        double indexReads = misses(t.indexPages(column), probes, cachePages());
-        double rowReads = misses(t.pages(), matches, cachePages());
+        List<Touches> touches = List.of(new Touches(t.name() + " index " + column, t.indexPages(column), probes),
+                new Touches(t.name(), t.pages(), matches));
         // each match is fetched from the node owning its key, in one batch per node
         double fetchBatches = probes * Math.min(matches / Math.max(1, probes) * remoteShare(), cal.nodes() - 1);
-        return in.plus(new Step(indexReads + rowReads, probes * remote + fetchBatches, matches, Math.max(1, probes)), 2);
+        return in.plus(new Step(0, touches, probes * remote + fetchBatches, matches, Math.max(1, probes)), 2);
     }
 
     /** Share of probes that leave their node when the join value is not co-located. */
@@ -165,14 +241,18 @@ public final class CostModel {
     public PipelineTime pnljTime(Work w, int budget) {
         Calibration.IndexJoin ij = cal.indexJoin();
         double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
+        double[] reads = reads(w, cachePages());
         double disk = 0;
         double remote = 0;
-        for (Step s : w.steps()) {
+        double allReads = 0;
+        for (int i = 0; i < reads.length; i++) {
+            Step s = w.steps().get(i);
             double perNode = Math.max(1, Math.min(budget, s.parallelism() / cal.nodes()));
-            disk += s.reads() / ij.readsPerSecond(perNode);
+            disk += reads[i] / ij.readsPerSecond(perNode);
             remote += s.requests() * ij.requestSeconds(perNode);
+            allReads += reads[i];
         }
-        double cpu = Math.max(0, w.rows() - w.reads()) * ij.warmRowMicros() / 1e6 + remote;
+        double cpu = Math.max(0, w.rows() - allReads) * ij.warmRowMicros() / 1e6 + remote;
         return new PipelineTime(ij.dispatchSeconds() + chain, disk, cpu, budget > 1);
     }
 

@@ -5,16 +5,18 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.Collectors;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.optimizer.cost.CostModel;
 
 /**
  * A left-deep plan the optimizer chose: its operators, the estimate of the whole, and how it runs —
  * index joins first (one pipeline on the daemons), then PSMJ jobs for the rest.
  *
- * @param graph   the query
- * @param root    the last join
- * @param budget  tasks in flight per node for its index joins
+ * @param graph    the query
+ * @param root     the last join
+ * @param budget   tasks in flight per node for its index joins
+ * @param pipeline the estimated parts of its index-join pipeline; null without index joins
  */
-public record Plan(JoinGraph graph, PlanNode.Join root, int budget) {
+public record Plan(JoinGraph graph, PlanNode.Join root, int budget, CostModel.PipelineTime pipeline) {
 
     public double estimatedSeconds() {
         return root.seconds();
@@ -56,6 +58,30 @@ public record Plan(JoinGraph graph, PlanNode.Join root, int budget) {
     /** How many joins at the start run as index joins; the rest are PSMJ jobs. */
     public int indexJoins() {
         return (int) methods().stream().filter(JoinMethod::indexJoin).count();
+    }
+
+    /** A MapReduce job this plan runs: what it does and its estimated seconds, start-up included. */
+    public record Job(String name, double estimatedSeconds) {
+    }
+
+    /**
+     * The MapReduce jobs this plan runs when its joins run as jobs, in order: the map-only job of
+     * its index joins if PSMJ joins follow them, then one job per PSMJ join. None for a plan of
+     * index joins only, which the daemons run without a job.
+     */
+    public List<Job> jobs() {
+        List<Job> out = new ArrayList<>();
+        PlanNode left = scan();
+        for (PlanNode.Join j : joins()) {
+            if (j.method() == JoinMethod.PSMJ) {
+                if (left instanceof PlanNode.Join pipeline && pipeline.method().indexJoin()) {
+                    out.add(new Job("index joins up to " + pipeline.alias() + " (map-only)", j.seconds() - j.jobSeconds()));
+                }
+                out.add(new Job("psmj " + j.alias(), j.jobSeconds()));
+            }
+            left = j;
+        }
+        return out;
     }
 
     public boolean allIndexJoins() {

@@ -23,9 +23,13 @@ public sealed interface PlanNode permits PlanNode.Scan, PlanNode.Join {
     /**
      * {@code left} joined with table {@code table} under {@code alias}: rows of {@code left} whose
      * {@code from} equals the new table's {@code column}.
+     *
+     * @param jobSeconds for a PSMJ join, the seconds of its own MapReduce job (0 for an index join);
+     *                   the rest of what it adds over {@code left} is the map-only job of the index
+     *                   joins before it, if there are any
      */
     record Join(PlanNode left, String alias, String table, String from, String column, JoinMethod method,
-                double rows, double seconds) implements PlanNode {
+                double rows, double seconds, double jobSeconds) implements PlanNode {
         /** Seconds this join adds to the plan. */
         public double ownSeconds() {
             return seconds - left.seconds();
