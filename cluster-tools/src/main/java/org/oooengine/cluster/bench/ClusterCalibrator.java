@@ -215,9 +215,10 @@ public final class ClusterCalibrator {
     }
 
     /**
-     * Each the median of {@value #TIMED_RUNS} runs: start-up from empty jobs; the scan rate from a job that only reads the table; the output
-     * cost from one that also writes it; the shuffle cost from the sort-merge self-join, whose
-     * mappers read the table twice and emit every row twice, and whose reducers write it once.
+     * Each the median of {@value #TIMED_RUNS} runs: start-up from empty jobs; the scan rate from a
+     * job that only reads the table; the output cost from one that also writes it; the shuffle cost
+     * from the sort-merge self-join, whose mappers read the table once (a table joined with itself
+     * is read once) and emit every row to both sides, and whose reducers write it once.
      */
     private Calibration.MapReduce mapReduce(ClusterSession session, StoreManifest.TableMeta t, TableStatistics stats)
             throws IOException, InterruptedException {
@@ -248,7 +249,7 @@ public final class ClusterCalibrator {
                 joined.getFileSystem(conf).delete(joined, true);
                 return JoinJobs.psmj(conf, cluster, secret, selfJoin(t, key, all), cluster.nodes().size(), joined);
             });
-            double shuffle = psmj - startup - 2 * mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
+            double shuffle = psmj - startup - mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
             return new Calibration.MapReduce(startup, scanMibPerSecond, Math.max(0, shuffle) * 1e6 / (2 * rows),
                     outputRowMicros);
         } finally {
