@@ -208,6 +208,20 @@ class JoinOptimizerTest {
         assertEquals(100_000 * -Math.expm1(-6) + 20_000 * -Math.expm1(-30), roomy[0] + roomy[1], 1e-6);
     }
 
+    @Test
+    void probesReadingManyPagesEachKeepMoreReadsInFlight() {
+        Calibration deep = new Calibration("2026-01-01T00:00:00Z", 4, 8192, 8192, reference().disk(), reference().network(),
+                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 30_000.0, 256, 45_000.0), Map.of(1, 60.0, 128, 2.0), 3),
+                reference().mapReduce());
+        CostModel model = new CostModel(deep);
+        // 38,400 reads: by 512 probes of 75 pages each (a GLOBAL index's fetches), or by 38,400 probes of one page
+        CostModel.Work fetches = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 512)), 1);
+        CostModel.Work lookups = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 38_400)), 1);
+        assertEquals(38_400 / 45_000.0, model.pnljTime(fetches, 128).disk(), 1e-9); // beyond 256 in flight: the deepest rate
+        assertEquals(38_400 / 30_000.0, model.pnljTime(lookups, 128).disk(), 1e-9);
+        assertEquals(38_400 / 9_000.0, model.pnljTime(fetches, 1).disk(), 1e-9); // in order: one read at a time
+    }
+
     private static double missesAlone(double pages, double touches, double cache) {
         return CostModel.reads(work(List.of(new CostModel.Touches("t", pages, touches))), cache)[0];
     }

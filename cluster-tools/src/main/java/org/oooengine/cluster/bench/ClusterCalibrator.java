@@ -6,11 +6,13 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
@@ -34,8 +36,8 @@ import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.stats.ClusterStatistics;
 
 /**
- * Measures a running cluster for the cost models ({@code ooo calibrate --cluster}): the device
- * under the cluster directory at queue depths 1..256, one connection's round trip and request
+ * Measures a running cluster for the cost models ({@code ooo calibrate --cluster}): the devices
+ * under the nodes' data directories at queue depths 1..256, one connection's round trip and request
  * rate by requests in flight, the cost of a request and of a delivered row with every node busy,
  * the engine's index join (fixed cost, cold reads per second by probes in flight, cost of a row on
  * cached pages), and the MapReduce framework's start-up, scan, output and shuffle rates. The join
@@ -47,6 +49,8 @@ public final class ClusterCalibrator {
     private static final int COLD_MATCHES = 100_000;
     private static final int WARM_UP_JOINS = 30;
     private static final int[] IN_FLIGHT = {1, 16, 128, 1024};
+    /** Reads in flight per node at the deepest point of the cold-read curve: the nodes' default I/O threads. */
+    private static final int DEEP_READS = 256;
     /** Timed runs per measurement, of which the median counts. */
     private static final int TIMED_RUNS = 3;
 
@@ -76,11 +80,7 @@ public final class ClusterCalibrator {
             Map<String, TableStatistics> stats = ClusterStatistics.collect(session, false);
             StoreManifest.TableMeta table = calibrationTable(manifest, stats);
 
-            progress.accept("disk: random reads at queue depths " + Arrays.toString(
-                    org.oooengine.core.storage.Calibration.QUEUE_DEPTHS) + ", then sequential reads");
-            org.oooengine.core.storage.Calibration.Result disk = new org.oooengine.core.storage.Calibration(
-                    clusterDir, fileBytes, manifest.pageSize()).run(perTest,
-                    org.oooengine.core.storage.Calibration.QUEUE_DEPTHS);
+            Calibration.Disk disk = disk(session, manifest.pageSize());
 
             progress.accept("network: requests to node " + first + " with " + Arrays.toString(IN_FLIGHT) + " in flight");
             FetchBench.Result fetch = new FetchBench(session, first, table.name(), FetchBench.DEFAULT_KEYS)
@@ -94,13 +94,34 @@ public final class ClusterCalibrator {
             progress.accept("MapReduce: empty job, scans and a sort-merge join of " + table.name() + " with itself");
             Calibration.MapReduce mr = mapReduce(session, table, stats.get(table.name()));
 
-            String shared = spec.nodes().get(0).host();
-            int sharing = (int) spec.nodes().stream().filter(n -> n.host().equals(shared)).count();
             return new Calibration(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), spec.nodes().size(),
-                    manifest.pageSize(), poolPages,
-                    new Calibration.Disk(disk.sequentialMibPerSecond(), disk.randomIops(), sharing),
+                    manifest.pageSize(), poolPages, disk,
                     new Calibration.Network(fetch.levels().get(0).p50Us(), rate), indexJoin, mr);
         }
+    }
+
+    /**
+     * The devices under the nodes' data directories, measured by the nodes themselves: one node per
+     * host, one host after another (nodes on one host share its device, and a measurement beside
+     * another would halve both). The cluster's figure per queue depth is the median over hosts.
+     */
+    private Calibration.Disk disk(ClusterSession session, int pageSize) {
+        Map<String, List<String>> nodesByHost = new LinkedHashMap<>();
+        session.spec().nodes().forEach(n -> nodesByHost.computeIfAbsent(n.host(), h -> new ArrayList<>()).add(n.id()));
+        int[] depths = org.oooengine.core.storage.Calibration.QUEUE_DEPTHS;
+        progress.accept("disk: random reads at queue depths " + Arrays.toString(depths) + ", then sequential reads, on "
+                + nodesByHost.size() + (nodesByHost.size() == 1 ? " host" : " hosts"));
+        List<org.oooengine.core.storage.Calibration.Result> hosts = new ArrayList<>();
+        for (List<String> nodes : nodesByHost.values()) {
+            hosts.add(session.calibrateDisk(nodes.get(0), fileBytes, perTest, pageSize));
+        }
+        Map<Integer, Double> iops = new TreeMap<>();
+        for (int depth : depths) {
+            iops.put(depth, median(hosts.stream().mapToDouble(h -> h.randomIops().get(depth)).toArray()));
+        }
+        double sequential = median(hosts.stream().mapToDouble(h -> h.sequentialMibPerSecond()).toArray());
+        int sharing = nodesByHost.values().stream().mapToInt(List::size).max().orElse(1);
+        return new Calibration.Disk(sequential, iops, sharing);
     }
 
     /** The largest table small enough to scan and sort a few times in seconds, with a LOCAL index to range over. */
@@ -131,8 +152,9 @@ public final class ClusterCalibrator {
     /**
      * The index join's figures from the engine itself, each the median of several runs: one-row
      * joins on the primary key for the fixed cost; then at each number of probes in flight a join of about
-     * {@value #COLD_MATCHES} rows (a fifth of that in order) on the primary key — local probes only
-     * — with emptied caches for the rate of reads, and again on cached pages for the cost of a row;
+     * {@value #COLD_MATCHES} rows (a fifth of that in order) on the primary key — local probes only,
+     * one read each — with emptied caches for the rate of reads (and once more with
+     * {@value #DEEP_READS} probes in flight), and again on cached pages for the cost of a row;
      * and the same rows through a GLOBAL index on cached pages, whose extra time over the local join
      * is what its remote requests add. A request's cost is taken where nothing waits for the disk:
      * the reads a request causes on its node are counted with the reads, at their rate.
@@ -166,18 +188,22 @@ public final class ClusterCalibrator {
         for (int budget : new int[] {1, JoinOptimizer.DEFAULT_BUDGET}) {
             double rows = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
             ExecutionMode mode = budget == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO;
-            JoinSpec byKey = session.query(local, rows / stats.rows()).spec();
+            JoinSpec byKey = session.query(local, Math.min(1, rows / stats.rows())).spec(); // all of a small table
             ClusterSession.JoinRun cold = coldRun(session, byKey, mode, budget);
             reads.put(budget, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
             ClusterSession.JoinRun warmLocal = warmRun(session, byKey, mode, budget);
             double rowSeconds = Math.max(0, warmLocal.seconds() - dispatch) / Math.max(1, warmLocal.rows());
-            JoinSpec byIndex = session.query(remote, rows / perProbe / stats.rows()).spec();
+            JoinSpec byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
             ClusterSession.JoinRun warmRemote = warmRun(session, byIndex, mode, budget);
             long requests = warmRemote.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
             double requestSeconds = (warmRemote.seconds() - dispatch - warmRemote.rows() * rowSeconds) / Math.max(1, requests);
             request.put(budget, Math.max(0, requestSeconds) * 1e6);
             warmRowMicros = rowSeconds * 1e6; // the last: at the out-of-order budget
         }
+        // As many reads in flight as a node has I/O threads: where a GLOBAL-index probe's fetches take it.
+        JoinSpec deep = session.query(local, Math.min(1, COLD_MATCHES / (double) stats.rows())).spec();
+        ClusterSession.JoinRun cold = coldRun(session, deep, ExecutionMode.OOO, DEEP_READS);
+        reads.put(DEEP_READS, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
         return new Calibration.IndexJoin(dispatch, reads, request, warmRowMicros);
     }
 
@@ -198,7 +224,7 @@ public final class ClusterCalibrator {
 
     /** The run of median time of {@value #TIMED_RUNS}: one run's figure is at the mercy of whatever else the machine did. */
     private static ClusterSession.JoinRun medianRun(java.util.function.Supplier<ClusterSession.JoinRun> run) {
-        List<ClusterSession.JoinRun> runs = new java.util.ArrayList<>();
+        List<ClusterSession.JoinRun> runs = new ArrayList<>();
         for (int i = 0; i < TIMED_RUNS; i++) {
             runs.add(run.get());
         }

@@ -22,10 +22,10 @@ import picocli.CommandLine.Spec;
                 "Writes a temporary file of --size-mb into --dir and deletes it afterwards; "
                         + "the directory's filesystem must support O_DIRECT.",
                 "With --cluster, measures a running cluster for the optimizer's cost models instead — the disk at queue "
-                        + "depths 1..256, round trip and requests per second by requests in flight, the index join's fixed "
+                        + "depths 1..256 (a file of --size-mb in a node's data directory, one node per host), round trip and requests per second by requests in flight, the index join's fixed "
                         + "cost, cold reads per second and cached row cost, MapReduce start-up, scan, output and shuffle — "
                         + "and stores them as "
-                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about a minute at SF 1 with --seconds 1)."})
+                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about two minutes at SF 1 with --seconds 1)."})
 final class CalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;

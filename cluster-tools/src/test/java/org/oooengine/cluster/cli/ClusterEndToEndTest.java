@@ -197,6 +197,30 @@ class ClusterEndToEndTest {
     }
 
     @Test
+    @Order(3)
+    void calibrationMeasuresEveryFigureAndExplainAnalyzeTimesEachJob() throws Exception {
+        Cli r = Cli.run("calibrate", "--cluster", cluster.toString(), "--seconds", "0.05", "--size-mb", "8", "--json");
+        assertEquals(0, r.exitCode(), r::toString);
+        JsonNode c = JSON.readTree(r.out().strip());
+        assertEquals(2, c.get("nodes").asInt());
+        // the disk measured by the node: both nodes on one host share its device
+        assertEquals(5, c.get("disk").get("randomIops").size(), r::toString);
+        c.get("disk").get("randomIops").forEach(v -> assertTrue(v.asDouble() > 0, r::toString));
+        assertEquals(2, c.get("disk").get("sharedByNodes").asInt());
+        assertTrue(c.get("indexJoin").get("coldReadsPerSecond").get("128").asDouble() > 0, r::toString);
+        assertTrue(c.get("indexJoin").get("warmRowMicros").asDouble() > 0, r::toString);
+        assertTrue(c.get("mapReduce").get("startupSeconds").asDouble() > 0, r::toString);
+        assertTrue(Files.exists(cluster.resolve("calibration.json")));
+
+        Cli explain = Cli.run("explain", "--cluster", cluster.toString(), "--query", "Q3", "--selectivity", "0.5",
+                "--mode", "psmj", "--analyze");
+        assertEquals(0, explain.exitCode(), explain::toString);
+        assertTrue(explain.out().contains("MapReduce jobs, in order:"), explain::toString);
+        assertEquals(2, explain.out().lines().filter(l -> l.matches("  psmj \\S+ +~[0-9.]+ s  \\| actual [0-9.]+ s .*")).count(),
+                explain::toString);
+    }
+
+    @Test
     @Order(4)
     void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
         long pid = Long.parseLong(Files.readString(cluster.resolve("run").resolve("n2.pid")).strip());

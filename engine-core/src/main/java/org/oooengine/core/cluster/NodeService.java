@@ -32,6 +32,7 @@ import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.net.RequestHandler;
 import org.oooengine.core.net.Responder;
 import org.oooengine.core.storage.BTree;
+import org.oooengine.core.storage.Calibration;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.LeafScanner;
@@ -124,6 +125,15 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 fragments.execute(() -> answer(out, () -> out.reply(new PayloadWriter(8)
                         .putLong(new IndexRangeScan(requireStore().table(table), range, new int[0], null).count())
                         .toByteArray())));
+            }
+            case CALIBRATE_DISK -> {
+                long fileBytes = r.getLong();
+                Duration perTest = Duration.ofNanos(r.getLong());
+                int pageSize = r.getInt();
+                // on the load thread: a measurement beside a load would measure neither
+                loads.execute(() -> answer(out, () -> out.reply(JSON.writeValueAsBytes(
+                        new Calibration(dataDir, fileBytes, pageSize)
+                                .run(perTest, Calibration.QUEUE_DEPTHS)))));
             }
             case RUN_FRAGMENT -> {
                 Messages.Fragment f = Messages.readFragment(r);

@@ -37,7 +37,9 @@ public enum OpCode {
     /** How many rows of a table partition fall in a range of an indexed column. */
     COUNT_RANGE(23),
     /** The partitions' column statistics as JSON; a flag byte may ask to collect them anew first (analyze). */
-    TABLE_STATISTICS(24);
+    TABLE_STATISTICS(24),
+    /** Measures the device under the node's data directory (random reads by queue depth, sequential reads) as JSON. */
+    CALIBRATE_DISK(25);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

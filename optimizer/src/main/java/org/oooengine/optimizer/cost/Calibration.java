@@ -19,7 +19,7 @@ import java.util.TreeMap;
  * @param nodes       node count
  * @param pageSize    bytes per page
  * @param bufferPoolPages pages one node's buffer pool holds
- * @param disk        the device under the cluster directory, as all nodes on this host share it
+ * @param disk        the devices under the nodes' data directories (the median host), each shared by a host's nodes
  * @param network     one connection from the coordinator to a node
  * @param indexJoin   the engine's index join: fixed cost, reads per second cold by probes in flight, row cost warm
  * @param mapReduce   the job framework PSMJ runs on
@@ -32,7 +32,7 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
     /**
      * @param sequentialMibPerSecond full-scan read rate
      * @param randomIops             random page reads per second at each queue depth (1..256)
-     * @param sharedByNodes          how many nodes read from this one device (all of them on one host)
+     * @param sharedByNodes          how many nodes read from one device (the most on one host)
      */
     public record Disk(double sequentialMibPerSecond, Map<Integer, Double> randomIops, int sharedByNodes) {
         public Disk {
@@ -63,8 +63,9 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
      * of a remote request on top of its reads.
      *
      * @param dispatchSeconds    a one-row join's wall time: plan shipped to every node, fragments started and ended
-     * @param coldReadsPerSecond page reads per second over the whole cluster, by probes in flight per node (1: in
-     *                           order), each read with the CPU work of the row it brings
+     * @param coldReadsPerSecond page reads per second over the whole cluster, by reads in flight per node (1: in
+     *                           order), each read with the CPU work of the row it brings; measured where each
+     *                           probe reads one page, so probes in flight are reads in flight
      * @param requestMicros      wall time a remote request adds on cached pages, by probes in flight per node
      *                           (the reads it causes on its node count as reads)
      * @param warmRowMicros      wall time per joined row when its pages are cached and its probe is local: the CPU of a probe
@@ -76,7 +77,7 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
             requestMicros = new TreeMap<>(requestMicros);
         }
 
-        /** Cold reads per second at {@code perNode} probes in flight per node. */
+        /** Cold reads per second at {@code perNode} reads in flight per node. */
         public double readsPerSecond(double perNode) {
             return interpolate(coldReadsPerSecond, perNode);
         }
@@ -140,10 +141,6 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
         }
     }
 
-    /**
-     * A rate measured at some points, at any other: linear in log(x) between the two nearest,
-     * flat beyond the ends (a deeper queue than measured gains nothing more).
-     */
     /** As {@link #interpolate}, but linear in the logarithm of the value too: for costs that fall as a power of x. */
     static double interpolatePowerLaw(Map<Integer, Double> measured, double x) {
         Map<Integer, Double> logs = new TreeMap<>();
@@ -151,6 +148,10 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
         return Math.exp(interpolate(logs, x));
     }
 
+    /**
+     * A rate measured at some points, at any other: linear in log(x) between the two nearest,
+     * flat beyond the ends (a deeper queue than measured gains nothing more).
+     */
     static double interpolate(Map<Integer, Double> measured, double x) {
         NavigableMap<Integer, Double> m = measured instanceof NavigableMap<Integer, Double> n ? n : new TreeMap<>(measured);
         if (m.isEmpty()) {

@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.DoubleUnaryOperator;
 
 /**
  * Estimated seconds of the engine's operators on one calibrated cluster. Every figure comes from
@@ -16,10 +17,9 @@ import java.util.TreeMap;
  * touches that miss the buffer pools, which all steps share ({@link #reads}), become reads, taken
  * at the rate the engine's own index join reached on this cluster with as many probes in flight;
  * the rows that hit the cache cost their CPU; and the dependent chain from the first outer row to
- * the last match adds its latency. In-order execution is the same
- * work with one probe in flight per node. PSMJ is a chain of MapReduce jobs, each paying its
- * start-up, a full scan of its inputs, the shuffle of every row that passes the mappers and the
- * output of the reducers.
+ * the last match adds its latency. In-order execution is the same work with one probe in flight
+ * per node. PSMJ is a chain of MapReduce jobs, each paying its start-up, a full scan of its
+ * inputs, the shuffle of every row that passes the mappers and the output of the reducers.
  */
 public final class CostModel {
     private final Calibration cal;
@@ -144,7 +144,7 @@ public final class CostModel {
      * time); infinite when everything touched fits.
      */
     private static double characteristicShare(Iterable<double[]> objects, double cache) {
-        java.util.function.DoubleUnaryOperator cached = t -> {
+        DoubleUnaryOperator cached = t -> {
             double sum = 0;
             for (double[] o : objects) {
                 double pages = Math.max(1, o[0]);
@@ -207,8 +207,8 @@ public final class CostModel {
      * Seconds of a PNLJ pipeline run by the daemons with {@code budget} probes in flight per node
      * (1: in order): the fixed cost of a join; the dependent round trips and reads from the first
      * outer row to its last match; the disk time of each step's reads that miss, at the cluster's
-     * calibrated cold rate for the probes in flight that step can keep (each read with the work of
-     * the row it brings); and the CPU and network time of every other row, at the cost of a probe
+     * calibrated cold rate for the reads in flight that step can keep ({@link #readsInFlight}; each
+     * read with the work of the row it brings); and the CPU and network time of every other row, at the cost of a probe
      * into cached pages, and of each step's requests that leave their node, at their cost on cached
      * pages for as many probes in flight (what co-located joins do not pay).
      *
@@ -238,6 +238,17 @@ public final class CostModel {
         }
     }
 
+    /**
+     * Reads in flight per node when {@code probes} probes per node are in flight, each reading
+     * {@code readsPerProbe} pages: out of order, a probe's reads (a GLOBAL-index probe fetching
+     * thirty rows) go out together, and the probes in flight are mostly those waiting for a read —
+     * the ones that hit the cache finish at once — so at least one read each. The calibrated rates
+     * end at the nodes' I/O threads, beyond which no more reads can be outstanding.
+     */
+    static double readsInFlight(double probes, double readsPerProbe, int budget) {
+        return budget == 1 ? 1 : probes * Math.max(1, readsPerProbe);
+    }
+
     public PipelineTime pnljTime(Work w, int budget) {
         Calibration.IndexJoin ij = cal.indexJoin();
         double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
@@ -248,7 +259,7 @@ public final class CostModel {
         for (int i = 0; i < reads.length; i++) {
             Step s = w.steps().get(i);
             double perNode = Math.max(1, Math.min(budget, s.parallelism() / cal.nodes()));
-            disk += reads[i] / ij.readsPerSecond(perNode);
+            disk += reads[i] / ij.readsPerSecond(readsInFlight(perNode, reads[i] / Math.max(1, s.parallelism()), budget));
             remote += s.requests() * ij.requestSeconds(perNode);
             allReads += reads[i];
         }
