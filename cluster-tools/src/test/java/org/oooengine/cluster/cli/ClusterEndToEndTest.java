@@ -197,7 +197,7 @@ class ClusterEndToEndTest {
     }
 
     @Test
-    @Order(3)
+    @Order(2)
     void calibrationMeasuresEveryFigureAndExplainAnalyzeTimesEachJob() throws Exception {
         Cli r = Cli.run("calibrate", "--cluster", cluster.toString(), "--seconds", "0.05", "--size-mb", "8", "--json");
         assertEquals(0, r.exitCode(), r::toString);
