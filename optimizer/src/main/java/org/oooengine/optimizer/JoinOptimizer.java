@@ -53,10 +53,11 @@ public final class JoinOptimizer {
     }
 
     /**
-     * A partial plan: its operators, and the work of its index-join pipeline — so far while rows
-     * stream through it, all of it once PSMJ jobs read what it wrote; null without index joins.
+     * A partial plan: its operators, and the work of its index-join pipeline and that work's time —
+     * so far while rows stream through it, all of it once PSMJ jobs read what it wrote; null
+     * without index joins.
      */
-    private record Partial(long mask, Property property, PlanNode node, CostModel.Work work) {
+    private record Partial(long mask, Property property, PlanNode node, CostModel.Work work, CostModel.PipelineTime time) {
     }
 
     public JoinOptimizer(CostModel model, Map<String, TableFacts> tables) {
@@ -137,9 +138,8 @@ public final class JoinOptimizer {
     }
 
     private Plan plan(JoinGraph graph, Partial complete) {
-        int budget = budgetOf(complete.property().indexMethod());
-        return new Plan(graph, (PlanNode.Join) complete.node(), budget,
-                complete.work() == null ? null : model.pnljTime(complete.work(), budget));
+        return new Plan(graph, (PlanNode.Join) complete.node(), budgetOf(complete.property().indexMethod()),
+                complete.time());
     }
 
     /**
@@ -167,11 +167,7 @@ public final class JoinOptimizer {
     }
 
     private boolean dominates(Partial a, Partial b) {
-        return time(a).dominates(time(b)) && a.work().touchesAtMost(b.work());
-    }
-
-    private CostModel.PipelineTime time(Partial p) {
-        return model.pnljTime(p.work(), budgetOf(p.property().indexMethod()));
+        return a.time().dominates(b.time()) && a.work().touchesAtMost(b.work());
     }
 
     private int budgetOf(JoinMethod indexMethod) {
@@ -189,14 +185,16 @@ public final class JoinOptimizer {
         for (JoinMethod m : List.of(JoinMethod.OOO_PNLJ, JoinMethod.INORDER_PNLJ)) {
             if (allowed.contains(m) && indexed) {
                 CostModel.Work w = model.indexRangeScan(t, graph.range().column(), rows);
+                CostModel.PipelineTime time = model.pnljTime(w, budgetOf(m));
                 PlanNode scan = new PlanNode.Scan(alias, t.name(), graph.range(), predicate, AccessPath.INDEX_RANGE, rows,
-                        model.pnljSeconds(w, budgetOf(m)));
-                out.add(new Partial(1L, new Property(Holding.PIPELINE, m, Set.of(alias + "." + t.primaryKeyLead())), scan, w));
+                        time.seconds());
+                out.add(new Partial(1L, new Property(Holding.PIPELINE, m, Set.of(alias + "." + t.primaryKeyLead())), scan, w,
+                        time));
             }
         }
         if (allowed.contains(JoinMethod.PSMJ)) {
             PlanNode scan = new PlanNode.Scan(alias, t.name(), graph.range(), predicate, AccessPath.FULL_SCAN, rows, 0);
-            out.add(new Partial(1L, new Property(Holding.UNREAD, null, Set.of()), scan, null));
+            out.add(new Partial(1L, new Property(Holding.UNREAD, null, Set.of()), scan, null, null));
         }
         return out;
     }
@@ -225,9 +223,10 @@ public final class JoinOptimizer {
             boolean colocated = prop.partitionedOn().contains(from) && t.primaryKeyLead().equals(column)
                     && fromTable.type(JoinGraph.Edge.column(from)).equals(t.type(column));
             CostModel.Work w = model.probe(p.work(), t, column, inRows, rows, colocated);
+            CostModel.PipelineTime time = model.pnljTime(w, budgetOf(prop.indexMethod()));
             PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, prop.indexMethod(), rows,
-                    model.pnljSeconds(w, budgetOf(prop.indexMethod())), 0);
-            out.add(new Partial(mask, prop, join, w));
+                    time.seconds(), 0);
+            out.add(new Partial(mask, prop, join, w, time));
         }
         if (allowed.contains(JoinMethod.PSMJ) && !(prop.holding() == Holding.PIPELINE && p.node() instanceof PlanNode.Scan)) {
             double before;
@@ -236,7 +235,7 @@ public final class JoinOptimizer {
                 before = 0;
                 leftBytes = fromTable.stats().bytes();
             } else if (prop.holding() == Holding.PIPELINE) {
-                before = model.pnljJobSeconds(p.work(), budgetOf(prop.indexMethod()), inRows);
+                before = model.pnljJobSeconds(p.time(), inRows);
                 leftBytes = inRows * carriedBytes(graph, p.mask());
             } else {
                 before = p.node().seconds();
@@ -246,7 +245,7 @@ public final class JoinOptimizer {
             PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, JoinMethod.PSMJ, rows, before + stage,
                     stage);
             out.add(new Partial(mask, new Property(Holding.FILES, prop.indexMethod(), Set.of(from, alias + "." + column)),
-                    join, p.work()));
+                    join, p.work(), p.time()));
         }
         return out;
     }

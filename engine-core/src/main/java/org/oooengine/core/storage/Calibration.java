@@ -71,6 +71,9 @@ public final class Calibration {
 
     /** Random reads at each of {@code depths}, then sequential reads, {@code perTest} each. */
     public Result run(Duration perTest, int... depths) {
+        if (perTest.isNegative() || perTest.isZero()) {
+            throw new IllegalArgumentException("each calibration test needs a positive duration, got " + perTest);
+        }
         Path file = createEmptyFile();
         try {
             // An empty file is a valid page file: probe O_DIRECT before spending time writing.

@@ -268,12 +268,13 @@ public final class CostModel {
     }
 
     /**
-     * The same pipeline as a map-only MapReduce job writing its result rows for a PSMJ stage to read.
+     * A pipeline of estimated time {@code pipeline} run as a map-only MapReduce job, writing its
+     * result rows for a PSMJ stage to read.
      *
      * @param resultRows the rows the job writes
      */
-    public double pnljJobSeconds(Work w, int budget, double resultRows) {
-        return cal.mapReduce().startupSeconds() + pnljSeconds(w, budget) - cal.indexJoin().dispatchSeconds()
+    public double pnljJobSeconds(PipelineTime pipeline, double resultRows) {
+        return cal.mapReduce().startupSeconds() + pipeline.seconds() - cal.indexJoin().dispatchSeconds()
                 + resultRows * cal.mapReduce().outputRowMicros() / 1e6;
     }
 
