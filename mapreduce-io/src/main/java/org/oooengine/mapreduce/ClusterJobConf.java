@@ -1,7 +1,12 @@
 package org.oooengine.mapreduce;
 
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
@@ -15,11 +20,19 @@ import org.oooengine.core.net.ClusterSecret;
  * Which cluster a job reads: its cluster.json travels in the job configuration, its secret in the
  * job's credentials (which Hadoop keeps out of the configuration files and logs), so tasks on
  * any host can join the cluster without the cluster directory.
+ *
+ * <p>Hadoop's local job runner starts a job's thread before it hands the job its credentials
+ * ({@code LocalJobRunner.submitJob}), so on a busy machine a task may start with none. Such a
+ * task runs in the submitting JVM, which keeps each secret it submitted under its SHA-256: the
+ * configuration carries that fingerprint, from which the secret cannot be recovered.
  */
 public final class ClusterJobConf {
     static final String SPEC = "ooo.cluster.spec";
     static final String TIMEOUT_MS = "ooo.cluster.timeout.ms";
     static final Text SECRET = new Text("ooo.cluster.secret");
+    static final String SECRET_SHA256 = "ooo.cluster.secret.sha256";
+    /** Secrets this JVM submitted jobs with, by fingerprint: one per cluster. */
+    private static final Map<String, byte[]> SUBMITTED = new ConcurrentHashMap<>();
     /** A task waits this long for a node's answer (or a stream's next chunk) before failing. */
     public static final long DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -40,6 +53,17 @@ public final class ClusterJobConf {
     public static void setCluster(Configuration conf, Credentials credentials, ClusterSpec spec, ClusterSecret secret) {
         conf.set(SPEC, spec.toJson());
         credentials.addSecretKey(SECRET, secret.key());
+        String fingerprint = sha256(secret.key());
+        conf.set(SECRET_SHA256, fingerprint);
+        SUBMITTED.putIfAbsent(fingerprint, secret.key().clone());
+    }
+
+    private static String sha256(byte[] key) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(key));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JVM has SHA-256", e);
+        }
     }
 
     public static void setTimeout(Configuration conf, Duration timeout) {
@@ -56,12 +80,21 @@ public final class ClusterJobConf {
 
     /** Joins the job's cluster as {@code member}. */
     static ClusterSession open(JobContext context, String member) {
+        Configuration conf = context.getConfiguration();
+        return ClusterSession.open(spec(conf), secret(context), member,
+                Duration.ofMillis(conf.getLong(TIMEOUT_MS, DEFAULT_TIMEOUT_MS)));
+    }
+
+    /** The job's cluster secret: from its credentials, or for a local task that started before them, from its JVM. */
+    static ClusterSecret secret(JobContext context) {
         byte[] key = context.getCredentials().getSecretKey(SECRET);
+        String fingerprint = context.getConfiguration().get(SECRET_SHA256);
+        if (key == null && fingerprint != null) {
+            key = SUBMITTED.get(fingerprint);
+        }
         if (key == null) {
             throw new IllegalStateException("the job carries no cluster secret: call ClusterJobConf.setCluster(job, clusterDir)");
         }
-        Configuration conf = context.getConfiguration();
-        return ClusterSession.open(spec(conf), new ClusterSecret(key), member,
-                Duration.ofMillis(conf.getLong(TIMEOUT_MS, DEFAULT_TIMEOUT_MS)));
+        return new ClusterSecret(key);
     }
 }

@@ -53,6 +53,8 @@ public final class ClusterCalibrator {
     private static final int DEEP_READS = 256;
     /** Timed runs per measurement, of which the median counts. */
     private static final int TIMED_RUNS = 3;
+    /** Pairs of runs on cached pages, short ones, of which the median difference counts. */
+    private static final int PAIRED_RUNS = 7;
 
     private final java.nio.file.Path clusterDir;
     private final Duration perTest;
@@ -91,8 +93,10 @@ public final class ClusterCalibrator {
             progress.accept("index join: " + table.name() + " joined with itself on its key and through a GLOBAL index");
             Calibration.IndexJoin indexJoin = indexJoin(session, table, stats.get(table.name()));
 
-            progress.accept("MapReduce: empty job, scans and a sort-merge join of " + table.name() + " with itself");
-            Calibration.MapReduce mr = mapReduce(session, table, stats.get(table.name()));
+            StoreManifest.TableMeta tiny = smallestTable(manifest, stats);
+            progress.accept("MapReduce: a scan and a sort-merge join of " + tiny.name() + " (start-up), then of "
+                    + table.name());
+            Calibration.MapReduce mr = mapReduce(session, table, tiny, stats);
 
             return new Calibration(Instant.now().truncatedTo(ChronoUnit.SECONDS).toString(), spec.nodes().size(),
                     manifest.pageSize(), poolPages, disk,
@@ -133,6 +137,13 @@ public final class ClusterCalibrator {
                 .max(Comparator.comparingLong(t -> stats.get(t.name()).rows()))
                 .orElseThrow(() -> new IllegalStateException("calibration needs a table of at most "
                         + MAX_CALIBRATION_ROWS + " rows with a LOCAL and a GLOBAL index; load data first"));
+    }
+
+    /** The table of fewest rows: its jobs cost their start-up alone. */
+    static StoreManifest.TableMeta smallestTable(StoreManifest manifest, Map<String, TableStatistics> stats) {
+        return manifest.tables().stream().filter(t -> stats.get(t.name()).rows() > 0)
+                .min(Comparator.comparingLong(t -> stats.get(t.name()).rows()))
+                .orElseThrow(() -> new IllegalStateException("calibration needs a table with rows; load data first"));
     }
 
     /** The table joined with itself on {@code column}, the second copy under another alias. */
@@ -191,14 +202,10 @@ public final class ClusterCalibrator {
             JoinSpec byKey = session.query(local, Math.min(1, rows / stats.rows())).spec(); // all of a small table
             ClusterSession.JoinRun cold = coldRun(session, byKey, mode, budget);
             reads.put(budget, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
-            ClusterSession.JoinRun warmLocal = warmRun(session, byKey, mode, budget);
-            double rowSeconds = Math.max(0, warmLocal.seconds() - dispatch) / Math.max(1, warmLocal.rows());
             JoinSpec byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
-            ClusterSession.JoinRun warmRemote = warmRun(session, byIndex, mode, budget);
-            long requests = warmRemote.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
-            double requestSeconds = (warmRemote.seconds() - dispatch - warmRemote.rows() * rowSeconds) / Math.max(1, requests);
-            request.put(budget, Math.max(0, requestSeconds) * 1e6);
-            warmRowMicros = rowSeconds * 1e6; // the last: at the out-of-order budget
+            double[] warm = warmRowAndRequestSeconds(session, byKey, byIndex, mode, budget, dispatch);
+            request.put(budget, warm[1] * 1e6);
+            warmRowMicros = warm[0] * 1e6; // the last: at the out-of-order budget
         }
         // As many reads in flight as a node has I/O threads: where a GLOBAL-index probe's fetches take it.
         JoinSpec deep = session.query(local, Math.min(1, COLD_MATCHES / (double) stats.rows())).spec();
@@ -207,10 +214,27 @@ public final class ClusterCalibrator {
         return new Calibration.IndexJoin(dispatch, reads, request, warmRowMicros);
     }
 
-    /** A join timed on cached pages, the median of {@value #TIMED_RUNS} runs: the first run reads them in. */
-    private static ClusterSession.JoinRun warmRun(ClusterSession session, JoinSpec spec, ExecutionMode mode, int budget) {
-        session.join(spec, mode, budget, new CountingSink());
-        return medianRun(() -> session.join(spec, mode, budget, new CountingSink()));
+    /**
+     * Seconds per row of the local join {@code byKey} and per remote request of {@code byIndex},
+     * both on cached pages: the medians over {@value #PAIRED_RUNS} pairs of runs, one of each
+     * back to back. A request's cost is the remote join's time beyond its rows' cost — a difference
+     * of two timings, which only runs side by side keep clear of the machine's drift.
+     */
+    private static double[] warmRowAndRequestSeconds(ClusterSession session, JoinSpec byKey, JoinSpec byIndex,
+                                                     ExecutionMode mode, int budget, double dispatch) {
+        session.join(byKey, mode, budget, new CountingSink()); // reads their pages in
+        session.join(byIndex, mode, budget, new CountingSink());
+        double[] rowSeconds = new double[PAIRED_RUNS];
+        double[] requestSeconds = new double[PAIRED_RUNS];
+        for (int i = 0; i < PAIRED_RUNS; i++) {
+            ClusterSession.JoinRun local = session.join(byKey, mode, budget, new CountingSink());
+            ClusterSession.JoinRun remote = session.join(byIndex, mode, budget, new CountingSink());
+            rowSeconds[i] = Math.max(0, local.seconds() - dispatch) / Math.max(1, local.rows());
+            long requests = remote.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
+            requestSeconds[i] = Math.max(0, remote.seconds() - dispatch - remote.rows() * rowSeconds[i])
+                    / Math.max(1, requests);
+        }
+        return new double[] {median(rowSeconds), median(requestSeconds)};
     }
 
     /** A join timed with emptied caches, the median of {@value #TIMED_RUNS} runs. */
@@ -241,12 +265,16 @@ public final class ClusterCalibrator {
     }
 
     /**
-     * Each the median of {@value #TIMED_RUNS} runs: start-up from empty jobs; the scan rate from a
-     * job that only reads the table; the output cost from one that also writes it; the shuffle cost
+     * Each the median of {@value #TIMED_RUNS} runs: the start-up of a map-only job and of a PSMJ
+     * stage from the same jobs over the smallest table, whose few rows cost nothing — what a job's
+     * tasks, reducers and commit cost however little they read; the scan rate from a job that only
+     * reads the calibration table; the output cost from one that also writes it, run in turns with
+     * the first; the shuffle cost
      * from the sort-merge self-join, whose mappers read the table once (a table joined with itself
      * is read once) and emit every row to both sides, and whose reducers write it once.
      */
-    private Calibration.MapReduce mapReduce(ClusterSession session, StoreManifest.TableMeta t, TableStatistics stats)
+    private Calibration.MapReduce mapReduce(ClusterSession session, StoreManifest.TableMeta t,
+                                            StoreManifest.TableMeta tiny, Map<String, TableStatistics> stats)
             throws IOException, InterruptedException {
         ClusterSpec cluster = session.spec();
         var secret = ClusterSpec.readSecret(clusterDir);
@@ -254,33 +282,45 @@ public final class ClusterCalibrator {
         java.nio.file.Path work = Files.createTempDirectory("ooo-calibrate-mr");
         try {
             JoinJobs.startupSeconds(conf); // loads Hadoop's classes
-            double startup = median(JoinJobs.startupSeconds(conf), JoinJobs.startupSeconds(conf),
-                    JoinJobs.startupSeconds(conf));
-            double rows = stats.rows();
-            double mib = stats.bytes() / (double) (1 << 20);
-            double scan = medianSeconds(() -> JoinJobs.scan(conf, cluster, secret, t.name(), null));
-            double scanMibPerSecond = mib / Math.max(1e-3, scan - startup);
+            double startup = medianSeconds(() -> JoinJobs.scan(conf, cluster, secret, tiny.name(), null));
+            Path tinyJoined = new Path(work.resolve("psmj-" + tiny.name()).toUri());
+            double stageStartup = medianSeconds(() -> psmjSelfJoin(conf, session, tiny, stats.get(tiny.name()), tinyJoined));
+            TableStatistics tStats = stats.get(t.name());
+            double rows = tStats.rows();
+            double mib = tStats.bytes() / (double) (1 << 20);
+            // the scan alone and with its output back to back: the output's cost is their difference
             Path written = new Path(work.resolve("scan").toUri());
-            double scanAndWrite = medianSeconds(() -> {
+            double[] scans = new double[TIMED_RUNS];
+            double[] writes = new double[TIMED_RUNS];
+            for (int i = 0; i < TIMED_RUNS; i++) {
+                scans[i] = JoinJobs.scan(conf, cluster, secret, t.name(), null).seconds();
                 written.getFileSystem(conf).delete(written, true);
-                return JoinJobs.scan(conf, cluster, secret, t.name(), written);
-            });
-            double outputRowMicros = Math.max(0, scanAndWrite - scan) * 1e6 / rows;
-            String key = t.primaryKey().get(0);
-            DataType keyType = type(t, key);
-            ColumnRange all = new ColumnRange(key, keyType.parseValue(stats.column(key).min()),
-                    keyType.parseValue(stats.column(key).max()));
+                writes[i] = JoinJobs.scan(conf, cluster, secret, t.name(), written).seconds() - scans[i];
+            }
+            double scan = median(scans);
+            double scanMibPerSecond = mib / Math.max(1e-3, scan - startup);
+            double outputRowMicros = Math.max(0, median(writes)) * 1e6 / rows;
             Path joined = new Path(work.resolve("psmj").toUri());
-            double psmj = medianSeconds(() -> {
-                joined.getFileSystem(conf).delete(joined, true);
-                return JoinJobs.psmj(conf, cluster, secret, selfJoin(t, key, all), cluster.nodes().size(), joined);
-            });
-            double shuffle = psmj - startup - mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
-            return new Calibration.MapReduce(startup, scanMibPerSecond, Math.max(0, shuffle) * 1e6 / (2 * rows),
-                    outputRowMicros);
+            double psmj = medianSeconds(() -> psmjSelfJoin(conf, session, t, tStats, joined));
+            double shuffle = psmj - stageStartup - mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
+            return new Calibration.MapReduce(startup, stageStartup, scanMibPerSecond,
+                    Math.max(0, shuffle) * 1e6 / (2 * rows), outputRowMicros);
         } finally {
             Directories.deleteRecursively(work);
         }
+    }
+
+    /** PSMJ of {@code t} with itself on its key, over all its rows, into {@code out} (replaced). */
+    private JoinJobs.Run psmjSelfJoin(Configuration conf, ClusterSession session, StoreManifest.TableMeta t,
+                                      TableStatistics stats, Path out) throws IOException, InterruptedException {
+        String key = t.primaryKey().get(0);
+        DataType keyType = type(t, key);
+        ColumnRange all = new ColumnRange(key, keyType.parseValue(stats.column(key).min()),
+                keyType.parseValue(stats.column(key).max()));
+        out.getFileSystem(conf).delete(out, true);
+        ClusterSpec cluster = session.spec();
+        return JoinJobs.psmj(conf, cluster, ClusterSpec.readSecret(clusterDir), selfJoin(t, key, all),
+                cluster.nodes().size(), out);
     }
 
     /** A job that can be run again. */

@@ -108,8 +108,9 @@ final class CalibrateCommand implements Callable<Integer> {
                     c.indexJoin().coldReadsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList(),
                     c.indexJoin().requestMicros().entrySet().stream().map(e -> e.getKey() + ":" + Format.number(e.getValue())).toList(),
                     Format.number(c.indexJoin().warmRowMicros()));
-            out.printf("mapreduce      start-up %s s, scan %s MiB/s, %s us per output row, %s us per shuffled row%n",
-                    Format.number(c.mapReduce().startupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),
+            out.printf("mapreduce      start-up %s s map-only, %s s per PSMJ stage; scan %s MiB/s, %s us per output row, "
+                            + "%s us per shuffled row%n", Format.number(c.mapReduce().startupSeconds()),
+                    Format.number(c.mapReduce().stageStartupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),
                     Format.number(c.mapReduce().outputRowMicros()), Format.number(c.mapReduce().shuffleRowMicros()));
             out.printf("stored in %s%n", org.oooengine.optimizer.cost.Calibration.file(cluster));
         }

@@ -210,6 +210,7 @@ class ClusterEndToEndTest {
         assertTrue(c.get("indexJoin").get("coldReadsPerSecond").get("128").asDouble() > 0, r::toString);
         assertTrue(c.get("indexJoin").get("warmRowMicros").asDouble() > 0, r::toString);
         assertTrue(c.get("mapReduce").get("startupSeconds").asDouble() > 0, r::toString);
+        assertTrue(c.get("mapReduce").get("stageStartupSeconds").asDouble() > 0, r::toString);
         assertTrue(Files.exists(cluster.resolve("calibration.json")));
 
         Cli explain = Cli.run("explain", "--cluster", cluster.toString(), "--query", "Q3", "--selectivity", "0.5",

@@ -90,13 +90,20 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
     }
 
     /**
-     * @param startupSeconds       an empty job's wall time
+     * @param startupSeconds       a map-only job's wall time when it reads next to nothing: its tasks started and ended
+     * @param stageStartupSeconds  a PSMJ stage's wall time when it joins next to nothing: map and reduce tasks, shuffle, commit
      * @param scanMibPerSecond     a map-only scan of store partitions, bytes of the clustered trees per second
      * @param shuffleRowMicros     one map output row partitioned, sorted, shuffled and merged by a reducer
      * @param outputRowMicros      one joined row written by a reducer (or a map-only job)
      */
-    public record MapReduce(double startupSeconds, double scanMibPerSecond, double shuffleRowMicros,
-                            double outputRowMicros) {
+    public record MapReduce(double startupSeconds, double stageStartupSeconds, double scanMibPerSecond,
+                            double shuffleRowMicros, double outputRowMicros) {
+        public MapReduce {
+            if (!(stageStartupSeconds > 0)) {
+                throw new IllegalArgumentException("the calibration has no PSMJ stage start-up (made by an older "
+                        + "version): run 'ooo calibrate --cluster' again");
+            }
+        }
     }
 
     public static Path file(Path clusterDir) {

@@ -206,23 +206,29 @@ public final class CostModel {
     /**
      * Seconds of a PNLJ pipeline run by the daemons with {@code budget} probes in flight per node
      * (1: in order): the fixed cost of a join; the dependent round trips and reads from the first
-     * outer row to its last match; the disk time of each step's reads that miss, at the cluster's
-     * calibrated cold rate for the reads in flight that step can keep ({@link #readsInFlight}; each
-     * read with the work of the row it brings); and the CPU and network time of every other row, at the cost of a probe
-     * into cached pages, and of each step's requests that leave their node, at their cost on cached
-     * pages for as many probes in flight (what co-located joins do not pay).
+     * outer row to its last match; the reads of each step that miss, at the cluster's calibrated
+     * cold rate for the reads in flight that step can keep ({@link #readsInFlight}; each read with
+     * the work of the row it brings); and the CPU and network time of every other row, at the cost
+     * of a probe into cached pages, and of each step's requests that leave their node, at their
+     * cost on cached pages for as many probes in flight (what co-located joins do not pay).
      *
      * <p>In order, a probe waits for its read and then for its request: the two add up. Out of
-     * order they overlap — while some probes wait for the disk, others use the CPU and the network —
-     * so the pipeline takes as long as the busier of the two.
+     * order they overlap — while some probes wait for a read, others use the CPU and the network —
+     * so the pipeline takes as long as the busier of the two. But a cold read is not all device
+     * time: the engine reads slower than the device serves at that depth
+     * ({@link Calibration.Disk#clusterIops}), and the difference is the CPU a read costs (its task,
+     * the page's checks, the row's decoding). That part competes with the other rows for the
+     * cores, so the CPU's time counts it too: alone, reads go at the calibrated cold rate; among
+     * many cached probes and remote requests, the cores bound them first.
      */
     public double pnljSeconds(Work w, int budget) {
         return pnljTime(w, budget).seconds();
     }
 
     /**
-     * The parts of {@link #pnljSeconds}: the fixed cost and dependent chain, the disk's time and the
-     * CPU and network's time, and whether the last two overlap (out of order) or add up (in order).
+     * The parts of {@link #pnljSeconds}: the fixed cost and dependent chain, the reads' time and the
+     * CPU and network's time (out of order: with the CPU of the reads), and whether the last two
+     * overlap (out of order) or add up (in order).
      */
     public record PipelineTime(double fixed, double disk, double cpu, boolean overlapped) {
         public double seconds() {
@@ -254,16 +260,22 @@ public final class CostModel {
         double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
         double[] reads = reads(w, cachePages());
         double disk = 0;
+        double readCpu = 0; // out of order: the part of the reads' time that is not the device's
         double remote = 0;
         double allReads = 0;
         for (int i = 0; i < reads.length; i++) {
             Step s = w.steps().get(i);
             double perNode = Math.max(1, Math.min(budget, s.parallelism() / cal.nodes()));
-            disk += reads[i] / ij.readsPerSecond(readsInFlight(perNode, reads[i] / Math.max(1, s.parallelism()), budget));
+            double inFlight = readsInFlight(perNode, reads[i] / Math.max(1, s.parallelism()), budget);
+            double coldSeconds = reads[i] / ij.readsPerSecond(inFlight);
+            disk += coldSeconds;
+            if (budget > 1) {
+                readCpu += Math.max(0, coldSeconds - reads[i] / cal.disk().clusterIops(inFlight * cal.nodes(), cal.nodes()));
+            }
             remote += s.requests() * ij.requestSeconds(perNode);
             allReads += reads[i];
         }
-        double cpu = Math.max(0, w.rows() - allReads) * ij.warmRowMicros() / 1e6 + remote;
+        double cpu = Math.max(0, w.rows() - allReads) * ij.warmRowMicros() / 1e6 + remote + readCpu;
         return new PipelineTime(ij.dispatchSeconds() + chain, disk, cpu, budget > 1);
     }
 
@@ -288,7 +300,7 @@ public final class CostModel {
      */
     public double psmjStageSeconds(double scannedBytes, double shuffledRows, double outputRows) {
         Calibration.MapReduce mr = cal.mapReduce();
-        return mr.startupSeconds() + scannedBytes / (mr.scanMibPerSecond() * (1 << 20))
+        return mr.stageStartupSeconds() + scannedBytes / (mr.scanMibPerSecond() * (1 << 20))
                 + (shuffledRows * mr.shuffleRowMicros() + outputRows * mr.outputRowMicros()) / 1e6;
     }
 }

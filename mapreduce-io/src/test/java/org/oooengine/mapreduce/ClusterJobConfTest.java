@@ -1,0 +1,52 @@
+package org.oooengine.mapreduce;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobID;
+import org.apache.hadoop.mapreduce.task.JobContextImpl;
+import org.apache.hadoop.security.Credentials;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.net.ClusterSecret;
+
+/** How a job's tasks find the cluster's secret, including where Hadoop's local runner hands it over late. */
+class ClusterJobConfTest {
+    private static final ClusterSpec SPEC = ClusterSpec.local("secret-test", 2, 7201);
+
+    @Test
+    void aTaskFindsTheSecretInItsCredentials() throws Exception {
+        ClusterSecret secret = ClusterSecret.generate();
+        Job job = Job.getInstance(new Configuration());
+        ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), SPEC, secret);
+        JobConf task = new JobConf(job.getConfiguration());
+        task.setCredentials(job.getCredentials());
+        assertArrayEquals(secret.key(), ClusterJobConf.secret(new JobContextImpl(task, new JobID("t", 1))).key());
+    }
+
+    @Test
+    void aLocalTaskStartedBeforeItsCredentialsFindsTheSecretItsJvmSubmitted() throws Exception {
+        ClusterSecret secret = ClusterSecret.generate();
+        Job job = Job.getInstance(new Configuration());
+        ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), SPEC, secret);
+        // what the local job runner's task sees when it copies the job before being given its credentials
+        JobConf early = new JobConf(job.getConfiguration());
+        early.setCredentials(new Credentials());
+        assertArrayEquals(secret.key(), ClusterJobConf.secret(new JobContextImpl(early, new JobID("t", 2))).key());
+        String written = early.get(ClusterJobConf.SECRET_SHA256);
+        assertFalse(new String(secret.key(), java.nio.charset.StandardCharsets.ISO_8859_1).contains(written));
+    }
+
+    @Test
+    void aJobNeverPointedAtAClusterSaysSo() throws Exception {
+        JobConf bare = new JobConf(new Configuration());
+        IllegalStateException e = assertThrows(IllegalStateException.class,
+                () -> ClusterJobConf.secret(new JobContextImpl(bare, new JobID("t", 3))));
+        assertTrue(e.getMessage().contains("no cluster secret"), e.getMessage());
+    }
+}
