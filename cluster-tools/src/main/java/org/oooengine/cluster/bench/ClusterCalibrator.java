@@ -269,9 +269,9 @@ public final class ClusterCalibrator {
      * stage from the same jobs over the smallest table, whose few rows cost nothing — what a job's
      * tasks, reducers and commit cost however little they read; the scan rate from a job that only
      * reads the calibration table; the output cost from one that also writes it, run in turns with
-     * the first; the shuffle cost
-     * from the sort-merge self-join, whose mappers read the table once (a table joined with itself
-     * is read once) and emit every row to both sides, and whose reducers write it once.
+     * the first; the shuffle cost from the sort-merge self-join, whose mappers read the table once
+     * (a table joined with itself is read once) and emit every row to both sides, and whose
+     * reducers write it once.
      */
     private Calibration.MapReduce mapReduce(ClusterSession session, StoreManifest.TableMeta t,
                                             StoreManifest.TableMeta tiny, Map<String, TableStatistics> stats)
