@@ -191,7 +191,7 @@ public final class BTreeBuilder implements Closeable {
         }
 
         static int entrySize(byte[] k, byte[] v) {
-            return 2 + Bytes.varIntSize(k.length) + k.length + Bytes.varIntSize(v.length) + v.length;
+            return PageFormat.entryBytes(k.length, v.length);
         }
 
         boolean fits(byte[] k, byte[] v) {

@@ -48,6 +48,16 @@ public final class PageFormat {
     private PageFormat() {
     }
 
+    /** Bytes an entry takes in a page: its offset slot, the key and value each behind a varint length. */
+    public static int entryBytes(int keyBytes, int valueBytes) {
+        return 2 + Bytes.varIntSize(keyBytes) + keyBytes + Bytes.varIntSize(valueBytes) + valueBytes;
+    }
+
+    /** Children one internal page holds when full: each an entry of the child's first key and its page number. */
+    public static int internalFanout(int pageSize, int keyBytes) {
+        return Math.max(2, (pageSize - HEADER_SIZE) / entryBytes(keyBytes, Long.BYTES));
+    }
+
     public static void checkPageSize(int pageSize) {
         if (pageSize < MIN_PAGE_SIZE || pageSize > MAX_PAGE_SIZE || Integer.bitCount(pageSize) != 1) {
             throw new IllegalArgumentException("page size must be a power of two from " + MIN_PAGE_SIZE + " to "

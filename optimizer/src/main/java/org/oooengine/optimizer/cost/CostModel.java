@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.DoubleUnaryOperator;
+import org.oooengine.core.storage.PageFormat;
 
 /**
  * Estimated seconds of the engine's operators on one calibrated cluster. Every figure comes from
@@ -168,18 +169,51 @@ public final class CostModel {
         return lo;
     }
 
-    /** An index range scan of {@code rows} rows: the index leaves in order, then each row from the clustered tree. */
+    /**
+     * Pages above the leaves of a table's tree or index, over all nodes: each node holds a tree of
+     * its share of the {@code leafPages} leaves, with internal pages as full as the page format
+     * allows for keys of {@code keyBytes}. A lookup descends through them, so they are touched as
+     * often as the leaves are looked up: cached after a few touches, but read first like any page
+     * — a selective join's dozens of lookups on cold caches read about as many internal pages as leaves.
+     */
+    public double innerPages(double leafPages, double keyBytes) {
+        int fanout = PageFormat.internalFanout(cal.pageSize(), (int) Math.ceil(keyBytes));
+        double perNode = Math.ceil(leafPages / cal.nodes());
+        double inner = 0;
+        while (perNode > 1) {
+            perNode = Math.ceil(perNode / fanout);
+            inner += perNode;
+        }
+        return Math.max(1, inner) * cal.nodes();
+    }
+
+    /** {@code lookups} descents through the clustered tree of {@code t}, to {@code leafTouches} leaf pages. */
+    private List<Touches> treeLookups(TableFacts t, double lookups, double leafTouches) {
+        return List.of(new Touches(t.name(), t.pages(), leafTouches),
+                new Touches(t.name() + " inner", innerPages(t.pages(), t.primaryKeyBytes()), lookups));
+    }
+
+    /** {@code lookups} descents through the index of {@code t} leading with {@code column}. */
+    private Touches indexInner(TableFacts t, String column, double lookups) {
+        return new Touches(t.name() + " index " + column + " inner",
+                innerPages(t.indexPages(column), t.indexKeyBytes(column)), lookups);
+    }
+
+    /**
+     * An index range scan of {@code rows} rows: on every node one descent of the index, its leaves
+     * in order, then each row from the clustered tree.
+     */
     public Work indexRangeScan(TableFacts t, String column, double rows) {
         double leafReads = Math.ceil(t.indexPages(column) * rows / t.rows());
-        return new Work(List.of(new Step(leafReads, List.of(new Touches(t.name(), t.pages(), rows)), 0, rows,
-                Math.max(1, rows))), 2);
+        List<Touches> touches = new ArrayList<>(treeLookups(t, rows, rows));
+        touches.add(indexInner(t, column, cal.nodes()));
+        return new Work(List.of(new Step(leafReads, touches, 0, rows, Math.max(1, rows))), 2);
     }
 
     /**
      * One probe step: {@code probes} join values looked up in {@code t} by {@code column}, giving
      * {@code matches} rows. By primary key the matches of a value sit together; through a GLOBAL
      * index each match is fetched from the node owning its key, batched per node.
-     *
      *
      * @param colocated whether each probe's value lives on the node of the row that probes with it
      *                  (tables partitioned alike on the join columns): then no probe leaves its node
@@ -188,11 +222,12 @@ public final class CostModel {
         double remote = colocated ? 0 : remoteShare();
         if (t.primaryKeyLead().equals(column)) {
             double pagesPerProbe = Math.max(1, matches / Math.max(1, probes) * t.rowBytes() / cal.pageSize());
-            return in.plus(new Step(0, List.of(new Touches(t.name(), t.pages(), probes * pagesPerProbe)),
-                    probes * remote, matches, Math.max(1, probes)), 1);
+            return in.plus(new Step(0, treeLookups(t, probes, probes * pagesPerProbe), probes * remote, matches,
+                    Math.max(1, probes)), 1);
         }
-        List<Touches> touches = List.of(new Touches(t.name() + " index " + column, t.indexPages(column), probes),
-                new Touches(t.name(), t.pages(), matches));
+        List<Touches> touches = new ArrayList<>(List.of(new Touches(t.name() + " index " + column, t.indexPages(column), probes),
+                indexInner(t, column, probes)));
+        touches.addAll(treeLookups(t, matches, matches));
         // each match is fetched from the node owning its key, in one batch per node
         double fetchBatches = probes * Math.min(matches / Math.max(1, probes) * remoteShare(), cal.nodes() - 1);
         return in.plus(new Step(0, touches, probes * remote + fetchBatches, matches, Math.max(1, probes)), 2);

@@ -84,6 +84,16 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
         return Math.max(1, Math.ceil(b / pageSize));
     }
 
+    /** Bytes of a key of the clustered tree: the primary key's columns. */
+    public double primaryKeyBytes() {
+        return meta.primaryKey().stream().mapToDouble(c -> width(type(c))).sum();
+    }
+
+    /** Bytes of a key of the index leading with {@code column}: its columns, then the primary key's. */
+    public double indexKeyBytes(String column) {
+        return index(column).orElseThrow().columns().stream().mapToDouble(c -> width(type(c))).sum() + primaryKeyBytes();
+    }
+
     /** Bytes a value of a type takes in a written row; strings at half their declared length. */
     public static double width(DataType type) {
         return switch (type.kind()) {
