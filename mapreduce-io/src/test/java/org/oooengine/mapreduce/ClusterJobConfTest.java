@@ -19,24 +19,27 @@ import org.oooengine.core.net.ClusterSecret;
 class ClusterJobConfTest {
     private static final ClusterSpec SPEC = ClusterSpec.local("secret-test", 2, 7201);
 
-    @Test
-    void aTaskFindsTheSecretInItsCredentials() throws Exception {
-        ClusterSecret secret = ClusterSecret.generate();
+    /** A task's view of a job pointed at the cluster with {@code secret}: with the job's credentials, or with none yet. */
+    private static JobConf task(ClusterSecret secret, boolean withCredentials) throws Exception {
         Job job = Job.getInstance(new Configuration());
         ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), SPEC, secret);
         JobConf task = new JobConf(job.getConfiguration());
-        task.setCredentials(job.getCredentials());
+        task.setCredentials(withCredentials ? job.getCredentials() : new Credentials());
+        return task;
+    }
+
+    @Test
+    void aTaskFindsTheSecretInItsCredentials() throws Exception {
+        ClusterSecret secret = ClusterSecret.generate();
+        JobConf task = task(secret, true);
         assertArrayEquals(secret.key(), ClusterJobConf.secret(new JobContextImpl(task, new JobID("t", 1))).key());
     }
 
     @Test
     void aLocalTaskStartedBeforeItsCredentialsFindsTheSecretItsJvmSubmitted() throws Exception {
         ClusterSecret secret = ClusterSecret.generate();
-        Job job = Job.getInstance(new Configuration());
-        ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), SPEC, secret);
         // what the local job runner's task sees when it copies the job before being given its credentials
-        JobConf early = new JobConf(job.getConfiguration());
-        early.setCredentials(new Credentials());
+        JobConf early = task(secret, false);
         assertArrayEquals(secret.key(), ClusterJobConf.secret(new JobContextImpl(early, new JobID("t", 2))).key());
         String written = early.get(ClusterJobConf.SECRET_SHA256);
         assertFalse(new String(secret.key(), java.nio.charset.StandardCharsets.ISO_8859_1).contains(written));
