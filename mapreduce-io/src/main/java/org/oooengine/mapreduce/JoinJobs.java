@@ -248,15 +248,11 @@ public final class JoinJobs {
         } catch (ClassNotFoundException e) {
             throw new IOException("job '" + job.getJobName() + "' could not load a class: " + e.getMessage(), e);
         } catch (IOException e) {
-            if (e.getCause() instanceof InterruptedException || e instanceof java.io.InterruptedIOException
-                    || Thread.currentThread().isInterrupted()) {
-                // the caller gave up while the job was being submitted: that is a cancel, not a failure
-                InterruptedException cancelled = new InterruptedException("job '" + job.getJobName()
-                        + "' interrupted while being submitted");
-                cancelled.initCause(e);
-                throw cancelled;
-            }
+            throwIfCancelled(job, e);
             throw new IOException("job '" + job.getJobName() + "' could not be submitted: " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throwIfCancelled(job, e); // e.g. the input format's connection to a node, interrupted
+            throw e;
         }
         int pollMillis = Job.getCompletionPollInterval(job.getConfiguration());
         try {
@@ -274,6 +270,17 @@ public final class JoinJobs {
                     + (cause == null ? "; the cause is in the log of the job's tasks" : ": " + cause));
         }
         TaskFailures.forget(job);
+    }
+
+    /** The caller gave up while {@code job} was being submitted: that is a cancel, not a failure. */
+    private static void throwIfCancelled(Job job, Exception e) throws InterruptedException {
+        if (e.getCause() instanceof InterruptedException || e instanceof java.io.InterruptedIOException
+                || Thread.currentThread().isInterrupted()) {
+            InterruptedException cancelled = new InterruptedException("job '" + job.getJobName()
+                    + "' interrupted while being submitted");
+            cancelled.initCause(e);
+            throw cancelled;
+        }
     }
 
     /**
