@@ -23,6 +23,7 @@ import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.CountingSink;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.cluster.FragmentStats;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.stats.TableStatistics;
@@ -277,14 +278,14 @@ public final class ClusterCalibrator {
                                             StoreManifest.TableMeta tiny, Map<String, TableStatistics> stats)
             throws IOException, InterruptedException {
         ClusterSpec cluster = session.spec();
-        var secret = ClusterSpec.readSecret(clusterDir);
+        ClusterSecret secret = ClusterSpec.readSecret(clusterDir);
         Configuration conf = JoinJobs.localRunner(new Configuration(), cluster.nodes().size());
         java.nio.file.Path work = Files.createTempDirectory("ooo-calibrate-mr");
         try {
             JoinJobs.startupSeconds(conf); // loads Hadoop's classes
             double startup = medianSeconds(() -> JoinJobs.scan(conf, cluster, secret, tiny.name(), null));
             Path tinyJoined = new Path(work.resolve("psmj-" + tiny.name()).toUri());
-            double stageStartup = medianSeconds(() -> psmjSelfJoin(conf, session, tiny, stats.get(tiny.name()), tinyJoined));
+            double stageStartup = medianSeconds(() -> psmjSelfJoin(conf, cluster, secret, tiny, stats.get(tiny.name()), tinyJoined));
             TableStatistics tStats = stats.get(t.name());
             double rows = tStats.rows();
             double mib = tStats.bytes() / (double) (1 << 20);
@@ -301,7 +302,7 @@ public final class ClusterCalibrator {
             double scanMibPerSecond = mib / Math.max(1e-3, scan - startup);
             double outputRowMicros = Math.max(0, median(writes)) * 1e6 / rows;
             Path joined = new Path(work.resolve("psmj").toUri());
-            double psmj = medianSeconds(() -> psmjSelfJoin(conf, session, t, tStats, joined));
+            double psmj = medianSeconds(() -> psmjSelfJoin(conf, cluster, secret, t, tStats, joined));
             double shuffle = psmj - stageStartup - mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
             return new Calibration.MapReduce(startup, stageStartup, scanMibPerSecond,
                     Math.max(0, shuffle) * 1e6 / (2 * rows), outputRowMicros);
@@ -311,16 +312,15 @@ public final class ClusterCalibrator {
     }
 
     /** PSMJ of {@code t} with itself on its key, over all its rows, into {@code out} (replaced). */
-    private JoinJobs.Run psmjSelfJoin(Configuration conf, ClusterSession session, StoreManifest.TableMeta t,
-                                      TableStatistics stats, Path out) throws IOException, InterruptedException {
+    private static JoinJobs.Run psmjSelfJoin(Configuration conf, ClusterSpec cluster, ClusterSecret secret,
+                                             StoreManifest.TableMeta t, TableStatistics stats, Path out)
+            throws IOException, InterruptedException {
         String key = t.primaryKey().get(0);
         DataType keyType = type(t, key);
         ColumnRange all = new ColumnRange(key, keyType.parseValue(stats.column(key).min()),
                 keyType.parseValue(stats.column(key).max()));
         out.getFileSystem(conf).delete(out, true);
-        ClusterSpec cluster = session.spec();
-        return JoinJobs.psmj(conf, cluster, ClusterSpec.readSecret(clusterDir), selfJoin(t, key, all),
-                cluster.nodes().size(), out);
+        return JoinJobs.psmj(conf, cluster, secret, selfJoin(t, key, all), cluster.nodes().size(), out);
     }
 
     /** A job that can be run again. */
