@@ -262,6 +262,12 @@ public final class JoinJobs {
         } catch (InterruptedException e) {
             kill(job, pollMillis);
             throw e;
+        } catch (IOException | RuntimeException e) {
+            if (Thread.currentThread().isInterrupted() || isInterruption(e)) {
+                kill(job, pollMillis); // the interrupt landed inside Hadoop's status call
+                throw cancelled(job, "while running", e);
+            }
+            throw e;
         }
         if (!job.isSuccessful()) {
             String state = job.getJobState().toString().toLowerCase(Locale.ROOT);
@@ -274,13 +280,35 @@ public final class JoinJobs {
 
     /** The caller gave up while {@code job} was being submitted: that is a cancel, not a failure. */
     private static void throwIfCancelled(Job job, Exception e) throws InterruptedException {
-        if (e.getCause() instanceof InterruptedException || e instanceof java.io.InterruptedIOException
-                || Thread.currentThread().isInterrupted()) {
-            InterruptedException cancelled = new InterruptedException("job '" + job.getJobName()
-                    + "' interrupted while being submitted");
-            cancelled.initCause(e);
-            throw cancelled;
+        if (Thread.currentThread().isInterrupted() || isInterruption(e)) {
+            throw cancelled(job, "while being submitted", e);
         }
+    }
+
+    private static InterruptedException cancelled(Job job, String when, Exception cause) {
+        InterruptedException cancelled = new InterruptedException("job '" + job.getJobName() + "' interrupted " + when);
+        cancelled.initCause(cause);
+        return cancelled;
+    }
+
+    /**
+     * Whether {@code e} reports an interrupted wait. Hadoop's shell commands clear the thread's
+     * interrupt flag and its local file system flattens their {@link java.io.InterruptedIOException}
+     * into the message of a cause-less runtime exception, so the text is all that is left of it.
+     */
+    static boolean isInterruption(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof InterruptedException || t instanceof java.io.InterruptedIOException
+                    || t instanceof java.nio.channels.ClosedByInterruptException) {
+                return true;
+            }
+            String message = t.getMessage();
+            if (message != null && (message.contains(java.io.InterruptedIOException.class.getName())
+                    || message.contains(InterruptedException.class.getName()))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
