@@ -46,6 +46,7 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
  * at most {@value #MAX_CALIBRATION_ROWS} rows with a LOCAL and a GLOBAL index), joined with itself.
  */
 public final class ClusterCalibrator {
+    private static final org.apache.logging.log4j.Logger LOG = org.apache.logging.log4j.LogManager.getLogger(ClusterCalibrator.class);
     static final long MAX_CALIBRATION_ROWS = 2_000_000;
     private static final int COLD_MATCHES = 100_000;
     private static final int WARM_UP_JOINS = 30;
@@ -147,13 +148,20 @@ public final class ClusterCalibrator {
                 .orElseThrow(() -> new IllegalStateException("calibration needs a table with rows; load data first"));
     }
 
-    /** The table joined with itself on {@code column}, the second copy under another alias. */
+    /** The table joined with itself on {@code column}, the second copy under another alias; both keys out. */
     private static JoinQueries.Shape selfJoin(StoreManifest.TableMeta t, String column, String rangeColumn) {
         String key = t.primaryKey().get(0);
-        String alias = t.name() + "_again";
+        return selfJoin(t, column, rangeColumn, List.of(t.name() + "." + key, alias(t) + "." + key));
+    }
+
+    private static JoinQueries.Shape selfJoin(StoreManifest.TableMeta t, String column, String rangeColumn,
+                                              List<String> output) {
         return new JoinQueries.Shape("calibration", t.name(), rangeColumn,
-                List.of(new JoinSpec.Probe(t.name() + "." + column, t.name(), column, alias)),
-                List.of(t.name() + "." + key, alias + "." + key));
+                List.of(new JoinSpec.Probe(t.name() + "." + column, t.name(), column, alias(t))), output);
+    }
+
+    private static String alias(StoreManifest.TableMeta t) {
+        return t.name() + "_again";
     }
 
     private static JoinSpec selfJoin(StoreManifest.TableMeta t, String column, ColumnRange range) {
@@ -165,11 +173,12 @@ public final class ClusterCalibrator {
      * The index join's figures from the engine itself, each the median of several runs: one-row
      * joins on the primary key for the fixed cost; then at each number of probes in flight a join of about
      * {@value #COLD_MATCHES} rows (a fifth of that in order) on the primary key — local probes only,
-     * one read each — with emptied caches for the rate of reads (and once more with
-     * {@value #DEEP_READS} probes in flight), and again on cached pages for the cost of a row;
-     * and the same rows through a GLOBAL index on cached pages, whose extra time over the local join
-     * is what its remote requests add. A request's cost is taken where nothing waits for the disk:
-     * the reads a request causes on its node are counted with the reads, at their rate.
+     * one read each — with emptied caches for the rate of reads, and again on cached pages for the
+     * cost of a row; and the same rows through a GLOBAL index on cached pages, whose extra time
+     * over the local join is what its remote requests add. A request's cost is taken where nothing
+     * waits for the disk: the reads a request causes on its node are counted with the reads, at
+     * their rate. Last the GLOBAL-index join with emptied caches: the rate of reads at
+     * {@value #DEEP_READS} in flight, as deep as its batched fetches take a node.
      */
     private static Calibration.IndexJoin indexJoin(ClusterSession session, StoreManifest.TableMeta t,
                                                    TableStatistics stats) {
@@ -197,21 +206,28 @@ public final class ClusterCalibrator {
         Map<Integer, Double> reads = new LinkedHashMap<>();
         Map<Integer, Double> request = new LinkedHashMap<>();
         double warmRowMicros = 0;
+        JoinSpec byIndex = null;
         for (int budget : new int[] {1, JoinOptimizer.DEFAULT_BUDGET}) {
             double rows = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
             ExecutionMode mode = budget == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO;
             JoinSpec byKey = session.query(local, Math.min(1, rows / stats.rows())).spec(); // all of a small table
             ClusterSession.JoinRun cold = coldRun(session, byKey, mode, budget);
             reads.put(budget, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
-            JoinSpec byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
+            byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
             double[] warm = warmRowAndRequestSeconds(session, byKey, byIndex, mode, budget, dispatch);
             request.put(budget, warm[1] * 1e6);
             warmRowMicros = warm[0] * 1e6; // the last: at the out-of-order budget
         }
-        // As many reads in flight as a node has I/O threads: where a GLOBAL-index probe's fetches take it.
-        JoinSpec deep = session.query(local, Math.min(1, COLD_MATCHES / (double) stats.rows())).spec();
-        ClusterSession.JoinRun cold = coldRun(session, deep, ExecutionMode.OOO, DEEP_READS);
-        reads.put(DEEP_READS, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
+        // As many reads in flight as a node has I/O threads: only a GLOBAL-index probe's batched fetches
+        // reach that depth (a key join has one task per read, whose CPU holds it lower), so the point is
+        // taken from them, their requests' cost, measured above on cached pages, set apart.
+        ClusterSession.JoinRun cold = coldRun(session, byIndex, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET);
+        long requests = cold.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
+        double requestsSeconds = requests * request.get(JoinOptimizer.DEFAULT_BUDGET) / 1e6;
+        reads.put(DEEP_READS, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch - requestsSeconds));
+        LOG.info("deep cold reads: {} reads, up to {} in flight on a node, {} remote requests, {} s",
+                pageReads(cold), cold.fragments().stream().mapToInt(FragmentStats::maxIoInflight).max().orElse(0),
+                requests, cold.seconds());
         return new Calibration.IndexJoin(dispatch, reads, request, warmRowMicros);
     }
 
@@ -268,11 +284,13 @@ public final class ClusterCalibrator {
     /**
      * Each the median of {@value #TIMED_RUNS} runs: the start-up of a map-only job and of a PSMJ
      * stage from the same jobs over the smallest table, whose few rows cost nothing — what a job's
-     * tasks, reducers and commit cost however little they read; the scan rate from a job that only
-     * reads the calibration table; the output cost from one that also writes it, run in turns with
-     * the first; the shuffle cost from the sort-merge self-join, whose mappers read the table once
-     * (a table joined with itself is read once) and emit every row to both sides, and whose
-     * reducers write it once.
+     * tasks, reducers and commit cost however little they read. Then three jobs over the
+     * calibration table, run in turns so that the machine's drift falls on all three alike: one
+     * that only reads it (the scan rate), one that also writes its rows (the output cost, the
+     * difference), and the sort-merge self-join whose mappers read the table once, emit every row
+     * to both sides — whole rows to one, keys to the other, as a join's stages carry columns — and
+     * whose reducers write the whole rows once more: beyond the second job, and the start-ups'
+     * difference, its time is the shuffle's.
      */
     private Calibration.MapReduce mapReduce(ClusterSession session, StoreManifest.TableMeta t,
                                             StoreManifest.TableMeta tiny, Map<String, TableStatistics> stats)
@@ -289,29 +307,33 @@ public final class ClusterCalibrator {
             TableStatistics tStats = stats.get(t.name());
             double rows = tStats.rows();
             double mib = tStats.bytes() / (double) (1 << 20);
-            // the scan alone and with its output back to back: the output's cost is their difference
             Path written = new Path(work.resolve("scan").toUri());
+            Path joined = new Path(work.resolve("psmj").toUri());
+            psmjSelfJoin(conf, cluster, secret, t, tStats, joined); // the first sort at this size runs on cold code
             double[] scans = new double[TIMED_RUNS];
             double[] writes = new double[TIMED_RUNS];
+            double[] shuffles = new double[TIMED_RUNS];
             for (int i = 0; i < TIMED_RUNS; i++) {
                 scans[i] = JoinJobs.scan(conf, cluster, secret, t.name(), null).seconds();
                 written.getFileSystem(conf).delete(written, true);
-                writes[i] = JoinJobs.scan(conf, cluster, secret, t.name(), written).seconds() - scans[i];
+                double scanAndWrite = JoinJobs.scan(conf, cluster, secret, t.name(), written).seconds();
+                writes[i] = scanAndWrite - scans[i];
+                shuffles[i] = psmjSelfJoin(conf, cluster, secret, t, tStats, joined).seconds() - scanAndWrite
+                        - (stageStartup - startup);
             }
-            double scan = median(scans);
-            double scanMibPerSecond = mib / Math.max(1e-3, scan - startup);
+            double scanMibPerSecond = mib / Math.max(1e-3, median(scans) - startup);
             double outputRowMicros = Math.max(0, median(writes)) * 1e6 / rows;
-            Path joined = new Path(work.resolve("psmj").toUri());
-            double psmj = medianSeconds(() -> psmjSelfJoin(conf, cluster, secret, t, tStats, joined));
-            double shuffle = psmj - stageStartup - mib / scanMibPerSecond - rows * outputRowMicros / 1e6;
-            return new Calibration.MapReduce(startup, stageStartup, scanMibPerSecond,
-                    Math.max(0, shuffle) * 1e6 / (2 * rows), outputRowMicros);
+            double shuffleRowMicros = Math.max(0, median(shuffles)) * 1e6 / (2 * rows);
+            return new Calibration.MapReduce(startup, stageStartup, scanMibPerSecond, shuffleRowMicros, outputRowMicros);
         } finally {
             Directories.deleteRecursively(work);
         }
     }
 
-    /** PSMJ of {@code t} with itself on its key, over all its rows, into {@code out} (replaced). */
+    /**
+     * PSMJ of {@code t} with itself on its key, over all its rows, into {@code out} (replaced):
+     * every column of the one side and the key of the other.
+     */
     private static JoinJobs.Run psmjSelfJoin(Configuration conf, ClusterSpec cluster, ClusterSecret secret,
                                              StoreManifest.TableMeta t, TableStatistics stats, Path out)
             throws IOException, InterruptedException {
@@ -319,8 +341,13 @@ public final class ClusterCalibrator {
         DataType keyType = type(t, key);
         ColumnRange all = new ColumnRange(key, keyType.parseValue(stats.column(key).min()),
                 keyType.parseValue(stats.column(key).max()));
+        List<String> output = new ArrayList<>();
+        t.schema().names().forEach(c -> output.add(t.name() + "." + c));
+        output.add(alias(t) + "." + key);
+        JoinQueries.Shape shape = selfJoin(t, key, key, output);
         out.getFileSystem(conf).delete(out, true);
-        return JoinJobs.psmj(conf, cluster, secret, selfJoin(t, key, all), cluster.nodes().size(), out);
+        return JoinJobs.psmj(conf, cluster, secret, new JoinSpec(t.name(), all, shape.probes(), shape.output()),
+                cluster.nodes().size(), out);
     }
 
     /** A job that can be run again. */
