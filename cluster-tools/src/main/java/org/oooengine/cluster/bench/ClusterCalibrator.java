@@ -46,15 +46,17 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
  * at most {@value #MAX_CALIBRATION_ROWS} rows with a LOCAL and a GLOBAL index), joined with itself.
  */
 public final class ClusterCalibrator {
-    private static final org.apache.logging.log4j.Logger LOG = org.apache.logging.log4j.LogManager.getLogger(ClusterCalibrator.class);
     static final long MAX_CALIBRATION_ROWS = 2_000_000;
-    private static final int COLD_MATCHES = 100_000;
+    /** Rows of the out-of-order cold joins: enough reads for a second or two, beyond the noise of a short run. */
+    private static final int COLD_MATCHES = 300_000;
     private static final int WARM_UP_JOINS = 30;
     private static final int[] IN_FLIGHT = {1, 16, 128, 1024};
     /** Reads in flight per node at the deepest point of the cold-read curve: the nodes' default I/O threads. */
     private static final int DEEP_READS = 256;
     /** Timed runs per measurement, of which the median counts. */
     private static final int TIMED_RUNS = 3;
+    /** Timed runs of a join with emptied caches, the noisiest of the figures. */
+    private static final int COLD_RUNS = 5;
     /** Pairs of runs on cached pages, short ones, of which the median difference counts. */
     private static final int PAIRED_RUNS = 7;
 
@@ -177,8 +179,8 @@ public final class ClusterCalibrator {
      * cost of a row; and the same rows through a GLOBAL index on cached pages, whose extra time
      * over the local join is what its remote requests add. A request's cost is taken where nothing
      * waits for the disk: the reads a request causes on its node are counted with the reads, at
-     * their rate. Last the GLOBAL-index join with emptied caches: the rate of reads at
-     * {@value #DEEP_READS} in flight, as deep as its batched fetches take a node.
+     * their rate. Last the key join once more with emptied caches and {@value #DEEP_READS} probes
+     * in flight: the rate of reads as deep as a GLOBAL-index probe's batched fetches take a node.
      */
     private static Calibration.IndexJoin indexJoin(ClusterSession session, StoreManifest.TableMeta t,
                                                    TableStatistics stats) {
@@ -206,28 +208,21 @@ public final class ClusterCalibrator {
         Map<Integer, Double> reads = new LinkedHashMap<>();
         Map<Integer, Double> request = new LinkedHashMap<>();
         double warmRowMicros = 0;
-        JoinSpec byIndex = null;
         for (int budget : new int[] {1, JoinOptimizer.DEFAULT_BUDGET}) {
             double rows = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
             ExecutionMode mode = budget == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO;
             JoinSpec byKey = session.query(local, Math.min(1, rows / stats.rows())).spec(); // all of a small table
             ClusterSession.JoinRun cold = coldRun(session, byKey, mode, budget);
             reads.put(budget, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
-            byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
+            JoinSpec byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
             double[] warm = warmRowAndRequestSeconds(session, byKey, byIndex, mode, budget, dispatch);
             request.put(budget, warm[1] * 1e6);
             warmRowMicros = warm[0] * 1e6; // the last: at the out-of-order budget
         }
-        // As many reads in flight as a node has I/O threads: only a GLOBAL-index probe's batched fetches
-        // reach that depth (a key join has one task per read, whose CPU holds it lower), so the point is
-        // taken from them, their requests' cost, measured above on cached pages, set apart.
-        ClusterSession.JoinRun cold = coldRun(session, byIndex, ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET);
-        long requests = cold.fragments().stream().mapToLong(FragmentStats::remoteRequests).sum();
-        double requestsSeconds = requests * request.get(JoinOptimizer.DEFAULT_BUDGET) / 1e6;
-        reads.put(DEEP_READS, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch - requestsSeconds));
-        LOG.info("deep cold reads: {} reads, up to {} in flight on a node, {} remote requests, {} s",
-                pageReads(cold), cold.fragments().stream().mapToInt(FragmentStats::maxIoInflight).max().orElse(0),
-                requests, cold.seconds());
+        // As many reads in flight as a node has I/O threads: where a GLOBAL-index probe's fetches take it.
+        JoinSpec deep = session.query(local, Math.min(1, COLD_MATCHES / (double) stats.rows())).spec();
+        ClusterSession.JoinRun cold = coldRun(session, deep, ExecutionMode.OOO, DEEP_READS);
+        reads.put(DEEP_READS, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
         return new Calibration.IndexJoin(dispatch, reads, request, warmRowMicros);
     }
 
@@ -254,23 +249,19 @@ public final class ClusterCalibrator {
         return new double[] {median(rowSeconds), median(requestSeconds)};
     }
 
-    /** A join timed with emptied caches, the median of {@value #TIMED_RUNS} runs. */
+    /**
+     * A join timed with emptied caches: the run of median time of {@value #COLD_RUNS}, as one run's
+     * figure is at the mercy of whatever else the machine did.
+     */
     private static ClusterSession.JoinRun coldRun(ClusterSession session, JoinSpec spec, ExecutionMode mode, int budget) {
         session.join(spec, mode, budget, new CountingSink()); // compiles this path
-        return medianRun(() -> {
-            session.dropCaches();
-            return session.join(spec, mode, budget, new CountingSink());
-        });
-    }
-
-    /** The run of median time of {@value #TIMED_RUNS}: one run's figure is at the mercy of whatever else the machine did. */
-    private static ClusterSession.JoinRun medianRun(java.util.function.Supplier<ClusterSession.JoinRun> run) {
         List<ClusterSession.JoinRun> runs = new ArrayList<>();
-        for (int i = 0; i < TIMED_RUNS; i++) {
-            runs.add(run.get());
+        for (int i = 0; i < COLD_RUNS; i++) {
+            session.dropCaches();
+            runs.add(session.join(spec, mode, budget, new CountingSink()));
         }
         runs.sort(Comparator.comparingDouble(ClusterSession.JoinRun::seconds));
-        return runs.get(TIMED_RUNS / 2);
+        return runs.get(COLD_RUNS / 2);
     }
 
     private static long pageReads(ClusterSession.JoinRun r) {

@@ -57,18 +57,16 @@ public final class ClusterJoinBench implements JoinRunner {
     }
 
     @Override
-    public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+    public Measurement prepare(JoinQueries.Query query, JoinMode mode) {
         Plan plan = plan(query, mode);
         if (plan == null) {
-            return mode.mapReduce() ? jobs.measure(query, query.spec(), null, mode, onResult)
-                    : measureDaemons(query, query.spec(), executionMode(mode), mode, onResult);
+            return mode.mapReduce() ? jobs.prepare(query, query.spec(), null, mode)
+                    : prepareDaemons(query, query.spec(), executionMode(mode), mode);
         }
-        Consumer<JoinResult> withPlan = r -> onResult.accept(r.withPlan(plan));
-        List<JoinResult> results = plan.allIndexJoins()
-                ? measureDaemons(query, plan.spec(), plan.budget() == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO,
-                        mode, withPlan)
-                : jobs.measure(query, plan.spec(), plan, mode, withPlan);
-        return results.stream().map(r -> r.withPlan(plan)).toList();
+        Measurement m = plan.allIndexJoins()
+                ? prepareDaemons(query, plan.spec(), plan.budget() == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO, mode)
+                : jobs.prepare(query, plan.spec(), plan, mode);
+        return new Measurement(m.repeats(), run -> m.timedRun().apply(run).withPlan(plan));
     }
 
     /**
@@ -94,32 +92,29 @@ public final class ClusterJoinBench implements JoinRunner {
         return plan;
     }
 
-    private List<JoinResult> measureDaemons(JoinQueries.Query query, JoinSpec spec, ExecutionMode m, JoinMode mode,
-                                            Consumer<JoinResult> onResult) {
+    private Measurement prepareDaemons(JoinQueries.Query query, JoinSpec spec, ExecutionMode m, JoinMode mode) {
         LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
         int repeats = settings.repeatsFor(session.join(spec, m, settings.inflight(), new CountingSink()).seconds());
-        List<JoinResult> results = new ArrayList<>();
-        for (int run = 1; run <= repeats; run++) {
-            if (settings.cold()) {
-                session.dropCaches();
-            }
-            CountingSink sink = new CountingSink();
-            ClusterSession.JoinRun r = session.join(spec, m, settings.inflight(), sink);
-            List<FragmentStats> f = r.fragments();
-            long pageReads = f.stream().mapToLong(FragmentStats::pageReads).sum();
-            JoinResult result = new JoinResult(query.name(), mode, scaleFactor, query.selectivity(),
-                    query.actualSelectivity(), query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), pageReads,
-                    f.stream().mapToLong(FragmentStats::bytesRead).sum(), r.seconds() > 0 ? pageReads / r.seconds() : 0,
-                    m == ExecutionMode.INORDER ? Integer.valueOf(1) : mode.budget(settings.inflight()),
-                    f.stream().mapToInt(FragmentStats::maxIoInflight).max().orElse(0),
-                    f.stream().mapToInt(FragmentStats::maxTasksInflight).max().orElse(0),
-                    f.stream().mapToLong(FragmentStats::tasks).sum(), 0, 0, settings.cold(), -1, run,
-                    f.size(), f.stream().mapToLong(FragmentStats::remoteRequests).sum(),
-                    f.stream().mapToLong(FragmentStats::requestFrames).sum(), f, null, null, null, null);
-            results.add(result);
-            onResult.accept(result);
+        return new Measurement(repeats, run -> timedDaemonRun(query, spec, m, mode, run));
+    }
+
+    private JoinResult timedDaemonRun(JoinQueries.Query query, JoinSpec spec, ExecutionMode m, JoinMode mode, int run) {
+        if (settings.cold()) {
+            session.dropCaches();
         }
-        return results;
+        CountingSink sink = new CountingSink();
+        ClusterSession.JoinRun r = session.join(spec, m, settings.inflight(), sink);
+        List<FragmentStats> f = r.fragments();
+        long pageReads = f.stream().mapToLong(FragmentStats::pageReads).sum();
+        return new JoinResult(query.name(), mode, scaleFactor, query.selectivity(),
+                query.actualSelectivity(), query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), pageReads,
+                f.stream().mapToLong(FragmentStats::bytesRead).sum(), r.seconds() > 0 ? pageReads / r.seconds() : 0,
+                m == ExecutionMode.INORDER ? Integer.valueOf(1) : mode.budget(settings.inflight()),
+                f.stream().mapToInt(FragmentStats::maxIoInflight).max().orElse(0),
+                f.stream().mapToInt(FragmentStats::maxTasksInflight).max().orElse(0),
+                f.stream().mapToLong(FragmentStats::tasks).sum(), 0, 0, settings.cold(), -1, run,
+                f.size(), f.stream().mapToLong(FragmentStats::remoteRequests).sum(),
+                f.stream().mapToLong(FragmentStats::requestFrames).sum(), f, null, null, null, null);
     }
 
     private static ExecutionMode executionMode(JoinMode mode) {

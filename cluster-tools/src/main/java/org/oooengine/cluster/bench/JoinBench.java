@@ -55,22 +55,18 @@ public final class JoinBench implements JoinRunner {
      * I/O keeps the operating system's cache out of the way).
      */
     @Override
-    public List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
+    public Measurement prepare(JoinQueries.Query query, JoinMode mode) {
         if (mode.distributed()) {
             throw new IllegalArgumentException("mode " + mode + " runs on a cluster only: pass --cluster");
         }
         LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
         execute(query, mode, new CountingSink());
-        List<JoinResult> results = new ArrayList<>();
-        for (int run = 1; run <= settings.repeat(); run++) {
+        return new Measurement(settings.repeat(), run -> {
             if (settings.cold()) {
                 storeFor(mode).bufferPool().clear();
             }
-            JoinResult r = timedRun(query, mode, run);
-            results.add(r);
-            onResult.accept(r);
-        }
-        return results;
+            return timedRun(query, mode, run);
+        });
     }
 
     private ExecutionStats execute(JoinQueries.Query query, JoinMode mode, CountingSink sink) {

@@ -46,8 +46,8 @@ final class MapReduceJoinBench implements AutoCloseable {
         this.conf = JoinJobs.localRunner(new Configuration(), session.spec().nodes().size());
     }
 
-    /** Times a MapReduce mode, or a plan with PSMJ jobs (all of them, or after index joins in a map-only job). */
-    List<JoinResult> measure(JoinQueries.Query query, JoinSpec spec, Plan plan, JoinMode mode, Consumer<JoinResult> onResult) {
+    /** A MapReduce mode, or a plan with PSMJ jobs (all of them, or after index joins in a map-only job), warmed up. */
+    JoinRunner.Measurement prepare(JoinQueries.Query query, JoinSpec spec, Plan plan, JoinMode mode) {
         try {
             if (startupSeconds == null) {
                 workDir = Files.createTempDirectory("ooo-bench-mr");
@@ -56,17 +56,24 @@ final class MapReduceJoinBench implements AutoCloseable {
                 LOG.info("an empty MapReduce job takes {} s", String.format("%.2f", startupSeconds));
             }
             LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
-            run(query, spec, plan, mode, 0);
-            List<JoinResult> results = new ArrayList<>();
-            for (int r = 1; r <= settings.repeat(); r++) {
-                if (settings.cold()) {
-                    session.dropCaches();
-                }
-                JoinResult result = run(query, spec, plan, mode, r);
-                results.add(result);
-                onResult.accept(result);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        run(query, spec, plan, mode, 0);
+        return new JoinRunner.Measurement(settings.repeat(), r -> {
+            if (settings.cold()) {
+                session.dropCaches();
             }
-            return results;
+            return run(query, spec, plan, mode, r);
+        });
+    }
+
+    private JoinResult run(JoinQueries.Query query, JoinSpec spec, Plan plan, JoinMode mode, int run) {
+        try {
+            return runJobs(query, spec, plan, mode, run);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
@@ -75,7 +82,7 @@ final class MapReduceJoinBench implements AutoCloseable {
         }
     }
 
-    private JoinResult run(JoinQueries.Query query, JoinSpec spec, Plan plan, JoinMode mode, int run)
+    private JoinResult runJobs(JoinQueries.Query query, JoinSpec spec, Plan plan, JoinMode mode, int run)
             throws IOException, InterruptedException {
         Path out = new Path(workDir.resolve(mode + "-" + System.nanoTime()).toUri());
         int nodes = session.spec().nodes().size();

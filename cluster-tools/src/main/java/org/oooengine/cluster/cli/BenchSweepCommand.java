@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
 /** {@code ooo bench sweep}: every mode at every selectivity, as a table, JSON, a plot and markdown. */
 @Command(name = "sweep", mixinStandardHelpOptions = true,
         description = {"Time a join in every mode over a range of selectivities.",
-                "Modes run one after another at each selectivity, so drifting noise affects them alike. "
+                "At each selectivity every mode runs once untimed, then the modes take turns: the first timed run of each, "
+                        + "then the second, so drifting noise affects them alike. "
                         + "Each run is reported on stderr; the table (median of the runs) goes to stdout."})
 final class BenchSweepCommand implements Callable<Integer> {
     @Spec
@@ -59,12 +60,14 @@ final class BenchSweepCommand implements Callable<Integer> {
             scaleFactor = b.scaleFactor();
             for (double selectivity : selectivities) {
                 JoinQueries.Query q = b.query(bench.query.name(), selectivity);
+                List<JoinRunner.Measurement> measurements = new ArrayList<>();
                 for (JoinMode mode : modes) {
-                    results.addAll(b.measure(q, mode, r -> {
-                        err.println(r.summary());
-                        err.flush();
-                    }));
+                    measurements.add(b.prepare(q, mode));
                 }
+                results.addAll(JoinRunner.interleave(measurements, r -> {
+                    err.println(r.summary());
+                    err.flush();
+                }));
             }
         }
         ResultTable table = ResultTable.of(results);
