@@ -47,8 +47,11 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
  */
 public final class ClusterCalibrator {
     static final long MAX_CALIBRATION_ROWS = 2_000_000;
-    /** Rows of the out-of-order cold joins: enough reads for a second or two, beyond the noise of a short run. */
-    private static final int COLD_MATCHES = 300_000;
+    /**
+     * Rows of the out-of-order joins: about a fifth as many cold reads. Three times as many rows
+     * make the reads slower, not steadier: they pass the buffer pool's share of the table's pages.
+     */
+    private static final int COLD_MATCHES = 100_000;
     private static final int WARM_UP_JOINS = 30;
     private static final int[] IN_FLIGHT = {1, 16, 128, 1024};
     /** Reads in flight per node at the deepest point of the cold-read curve: the nodes' default I/O threads. */
