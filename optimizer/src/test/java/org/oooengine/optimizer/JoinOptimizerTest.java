@@ -111,7 +111,9 @@ class JoinOptimizerTest {
         assertEquals("ooo-pnlj", small.optimize(graph("PL", 0.001)).chosen());
         assertEquals("psmj", small.optimize(graph("PL", 1)).chosen());
         assertTrue(small.optimize(graph("Q8", 0.001)).allIndexJoins());
-        assertEquals(0, small.optimize(graph("Q8", 1)).indexJoins(), () -> Explain.text(small.optimize(graph("Q8", 1))));
+        // every part: the wide joins after lineitem go by sort-merge (at SF 0.01 its few first joins may stay by index)
+        Plan wide = small.optimize(graph("Q8", 1));
+        assertTrue(wide.joins().get(wide.joins().size() - 1).method() == JoinMethod.PSMJ, () -> Explain.text(wide));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -209,7 +211,7 @@ class JoinOptimizerTest {
     }
 
     @Test
-    void probesReadingManyPagesEachKeepMoreReadsInFlight() {
+    void probesReadingManyPagesEachKeepMoreReadsInFlightAndPayTheirTaskOnce() {
         Calibration deep = new Calibration("2026-01-01T00:00:00Z", 4, 8192, 8192, reference().disk(), reference().network(),
                 new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 30_000.0, 256, 45_000.0), Map.of(1, 60.0, 128, 2.0), 3),
                 reference().mapReduce());
@@ -217,8 +219,12 @@ class JoinOptimizerTest {
         // 38,400 reads: by 512 probes of 75 pages each (a GLOBAL index's fetches), or by 38,400 probes of one page
         CostModel.Work fetches = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 512)), 1);
         CostModel.Work lookups = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 38_400)), 1);
-        // out of order, the CPU also counts the part of a cold read that is not the device's (60,000/s at these depths)
-        assertColdReads(model.pnljTime(fetches, 128), 38_400 / 45_000.0, 38_400 / 60_000.0); // beyond 256: the deepest rate
+        // out of order, the CPU also counts the part of a cold read that is not the device's (60,000/s at these
+        // depths): a probe's, once per probe — beyond 256 in flight, at the deepest rate
+        double probeCpu = 1 / 45_000.0 - 1 / 60_000.0;
+        CostModel.PipelineTime batched = model.pnljTime(fetches, 128);
+        assertEquals(38_400 / 60_000.0 + 512 * probeCpu, batched.disk(), 1e-9);
+        assertEquals(512 * probeCpu, batched.cpu(), 1e-9);
         assertColdReads(model.pnljTime(lookups, 128), 38_400 / 30_000.0, 38_400 / 60_000.0);
         CostModel.PipelineTime inOrder = model.pnljTime(fetches, 1); // one read at a time, all of it waited for
         assertEquals(38_400 / 9_000.0, inOrder.disk(), 1e-9);

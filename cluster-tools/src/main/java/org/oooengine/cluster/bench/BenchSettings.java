@@ -8,7 +8,7 @@ import org.oooengine.core.store.StoreOptions;
  * @param cold         read with direct I/O into a small, cleared buffer pool so the device is measured
  * @param inflight     task budget of out-of-order runs
  * @param bufferPoolMb buffer pool size, or null for the default of the temperature
- * @param repeat       timed runs per query and mode ({@link #repeatsFor} more for short runs)
+ * @param repeat       timed runs per query and mode ({@link #shortRunRepeats} for short runs)
  */
 public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, int repeat) {
     public static final int DEFAULT_INFLIGHT = 128;
@@ -33,9 +33,14 @@ public record BenchSettings(boolean cold, int inflight, Integer bufferPoolMb, in
         }
     }
 
-    /** Timed runs for a measurement whose untimed warm-up run took {@code warmUpSeconds}. */
-    public int repeatsFor(double warmUpSeconds) {
-        return warmUpSeconds < SHORT_RUN_SECONDS ? repeat * SHORT_RUN_FACTOR : repeat;
+    /** Whether runs of median {@code seconds} are short enough to be repeated {@link #shortRunRepeats} times. */
+    public boolean isShort(double seconds) {
+        return seconds < SHORT_RUN_SECONDS;
+    }
+
+    /** Timed runs of a measurement whose runs are short. */
+    public int shortRunRepeats() {
+        return repeat * SHORT_RUN_FACTOR;
     }
 
     public long bufferPoolBytes() {

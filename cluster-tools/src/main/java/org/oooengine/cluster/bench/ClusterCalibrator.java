@@ -357,7 +357,7 @@ public final class ClusterCalibrator {
         return median(seconds);
     }
 
-        private static double median(double... v) {
+    private static double median(double... v) {
         double[] s = v.clone();
         Arrays.sort(s);
         return s[s.length / 2];

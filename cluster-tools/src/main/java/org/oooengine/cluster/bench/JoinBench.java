@@ -61,7 +61,7 @@ public final class JoinBench implements JoinRunner {
         }
         LOG.debug("warm-up run of {} {} {}", query.name(), query.selectivity(), mode);
         execute(query, mode, new CountingSink());
-        return new Measurement(settings.repeat(), run -> {
+        return new Measurement(false, run -> {
             if (settings.cold()) {
                 storeFor(mode).bufferPool().clear();
             }

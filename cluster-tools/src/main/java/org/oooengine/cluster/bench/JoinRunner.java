@@ -21,20 +21,28 @@ public interface JoinRunner extends AutoCloseable {
 
     /** Times the runs of one mode after one untimed run, handing each result on as it completes. */
     default List<JoinResult> measure(JoinQueries.Query query, JoinMode mode, Consumer<JoinResult> onResult) {
-        return interleave(List.of(prepare(query, mode)), onResult);
+        return interleave(List.of(prepare(query, mode)), settings(), onResult);
     }
 
     /**
      * The timed runs of several measurements in turns — the first run of each, then the second of
-     * each — so the machine's drift falls on all of them alike and stays out of their ratios.
+     * each — so the machine's drift falls on all of them alike and stays out of their ratios. Those
+     * that may, and whose runs turn out short, then take their further turns
+     * ({@link BenchSettings#shortRunRepeats}).
      */
-    static List<JoinResult> interleave(List<Measurement> measurements, Consumer<JoinResult> onResult) {
+    static List<JoinResult> interleave(List<Measurement> measurements, BenchSettings settings,
+                                       Consumer<JoinResult> onResult) {
+        List<List<JoinResult>> runs = new ArrayList<>();
+        measurements.forEach(m -> runs.add(new ArrayList<>()));
         List<JoinResult> results = new ArrayList<>();
-        int rounds = measurements.stream().mapToInt(Measurement::repeats).max().orElse(0);
-        for (int run = 1; run <= rounds; run++) {
-            for (Measurement m : measurements) {
-                if (run <= m.repeats()) {
+        for (int run = 1; run <= settings.shortRunRepeats(); run++) {
+            for (int i = 0; i < measurements.size(); i++) {
+                Measurement m = measurements.get(i);
+                boolean wanted = run <= settings.repeat()
+                        || m.repeatsShortRuns() && settings.isShort(medianSeconds(runs.get(i)));
+                if (wanted) {
                     JoinResult r = m.timedRun().apply(run);
+                    runs.get(i).add(r);
                     results.add(r);
                     onResult.accept(r);
                 }
@@ -43,13 +51,19 @@ public interface JoinRunner extends AutoCloseable {
         return results;
     }
 
+    private static double medianSeconds(List<JoinResult> runs) {
+        double[] s = runs.stream().mapToDouble(JoinResult::seconds).sorted().toArray();
+        return s[s.length / 2];
+    }
+
     /**
      * A query in one mode, warmed up.
      *
-     * @param repeats  timed runs it wants ({@link BenchSettings#repeatsFor} more for short runs)
-     * @param timedRun one timed run by its number, caches emptied first on a cold bench
+     * @param repeatsShortRuns whether runs that turn out short are repeated more often: a few
+     *                         milliseconds on a cluster, where one hiccup would decide the median
+     * @param timedRun         one timed run by its number, caches emptied first on a cold bench
      */
-    record Measurement(int repeats, IntFunction<JoinResult> timedRun) {
+    record Measurement(boolean repeatsShortRuns, IntFunction<JoinResult> timedRun) {
     }
 
     @Override

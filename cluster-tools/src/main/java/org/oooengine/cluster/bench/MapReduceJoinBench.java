@@ -63,7 +63,7 @@ final class MapReduceJoinBench implements AutoCloseable {
             throw new IllegalStateException("interrupted", e);
         }
         run(query, spec, plan, mode, 0);
-        return new JoinRunner.Measurement(settings.repeat(), r -> {
+        return new JoinRunner.Measurement(false, r -> {
             if (settings.cold()) {
                 session.dropCaches();
             }

@@ -64,7 +64,7 @@ final class BenchSweepCommand implements Callable<Integer> {
                 for (JoinMode mode : modes) {
                     measurements.add(b.prepare(q, mode));
                 }
-                results.addAll(JoinRunner.interleave(measurements, r -> {
+                results.addAll(JoinRunner.interleave(measurements, b.settings(), r -> {
                     err.println(r.summary());
                     err.flush();
                 }));

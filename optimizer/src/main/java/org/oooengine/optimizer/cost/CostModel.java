@@ -250,11 +250,13 @@ public final class CostModel {
      * <p>In order, a probe waits for its read and then for its request: the two add up. Out of
      * order they overlap — while some probes wait for a read, others use the CPU and the network —
      * so the pipeline takes as long as the busier of the two. But a cold read is not all device
-     * time: the engine reads slower than the device serves at that depth
-     * ({@link Calibration.Disk#clusterIops}), and the difference is the CPU a read costs (its task,
-     * the page's checks, the row's decoding). That part competes with the other rows for the
-     * cores, so the CPU's time counts it too: alone, reads go at the calibrated cold rate; among
-     * many cached probes and remote requests, the cores bound them first.
+     * time: probes of one read each read slower than the device serves at that depth
+     * ({@link Calibration.Disk#clusterIops}), and the difference is the CPU of a probe that waits
+     * for a read (its task, the page's checks, the row's decoding). A GLOBAL-index probe fetching
+     * thirty rows pays it once for the batch: its reads go at the device's rate. That part
+     * competes with the other rows for the cores, so the CPU's time counts it too: alone, reads go
+     * at the calibrated cold rate; among many cached probes and remote requests, the cores bound
+     * them first.
      */
     public double pnljSeconds(Work w, int budget) {
         return pnljTime(w, budget).seconds();
@@ -302,10 +304,17 @@ public final class CostModel {
             Step s = w.steps().get(i);
             double perNode = Math.max(1, Math.min(budget, s.parallelism() / cal.nodes()));
             double inFlight = readsInFlight(perNode, reads[i] / Math.max(1, s.parallelism()), budget);
-            double coldSeconds = reads[i] / ij.readsPerSecond(inFlight);
-            disk += coldSeconds;
-            if (budget > 1) {
-                readCpu += Math.max(0, coldSeconds - reads[i] / cal.disk().clusterIops(inFlight * cal.nodes(), cal.nodes()));
+            if (budget == 1) {
+                disk += reads[i] / ij.readsPerSecond(inFlight);
+            } else {
+                // the calibrated rate comes from probes of one read each: beyond the device's time, its
+                // difference is the CPU of a probe waiting for its read, which a probe fetching thirty
+                // rows in one batch pays once
+                double device = cal.disk().clusterIops(inFlight * cal.nodes(), cal.nodes());
+                double probeCpu = Math.max(0, 1 / ij.readsPerSecond(inFlight) - 1 / device);
+                double probesCpu = Math.min(reads[i], s.parallelism()) * probeCpu;
+                disk += reads[i] / device + probesCpu;
+                readCpu += probesCpu;
             }
             remote += s.requests() * ij.requestSeconds(perNode);
             allReads += reads[i];
