@@ -220,11 +220,11 @@ class JoinOptimizerTest {
         CostModel.Work fetches = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 512)), 1);
         CostModel.Work lookups = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 38_400)), 1);
         // out of order, the CPU also counts the part of a cold read that is not the device's (60,000/s at these
-        // depths): a probe's, once per probe — beyond 256 in flight, at the deepest rate
-        double probeCpu = 1 / 45_000.0 - 1 / 60_000.0;
+        // depths), for every read; the reads' time once per probe — beyond 256 in flight, at the deepest rate
+        double cpuPerRead = 1 / 45_000.0 - 1 / 60_000.0;
         CostModel.PipelineTime batched = model.pnljTime(fetches, 128);
-        assertEquals(38_400 / 60_000.0 + 512 * probeCpu, batched.disk(), 1e-9);
-        assertEquals(512 * probeCpu, batched.cpu(), 1e-9);
+        assertEquals(38_400 / 60_000.0 + 512 * cpuPerRead, batched.disk(), 1e-9);
+        assertEquals(38_400 * cpuPerRead, batched.cpu(), 1e-9);
         assertColdReads(model.pnljTime(lookups, 128), 38_400 / 30_000.0, 38_400 / 60_000.0);
         CostModel.PipelineTime inOrder = model.pnljTime(fetches, 1); // one read at a time, all of it waited for
         assertEquals(38_400 / 9_000.0, inOrder.disk(), 1e-9);

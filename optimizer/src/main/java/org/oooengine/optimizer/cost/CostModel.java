@@ -251,12 +251,12 @@ public final class CostModel {
      * order they overlap — while some probes wait for a read, others use the CPU and the network —
      * so the pipeline takes as long as the busier of the two. But a cold read is not all device
      * time: probes of one read each read slower than the device serves at that depth
-     * ({@link Calibration.Disk#clusterIops}), and the difference is the CPU of a probe that waits
-     * for a read (its task, the page's checks, the row's decoding). A GLOBAL-index probe fetching
-     * thirty rows pays it once for the batch: its reads go at the device's rate. That part
-     * competes with the other rows for the cores, so the CPU's time counts it too: alone, reads go
-     * at the calibrated cold rate; among many cached probes and remote requests, the cores bound
-     * them first.
+     * ({@link Calibration.Disk#clusterIops}), and the difference is CPU (the read's task, the
+     * page's checks, the row's decoding). It competes with the other rows for the cores, so the
+     * CPU's time counts it for every read; the reads' time counts it once per probe, as a
+     * GLOBAL-index probe's thirty fetches wait for the device together. Alone, reads of one per
+     * probe go at the calibrated cold rate and batched ones at the device's; among many cached
+     * probes and remote requests, the cores bound them first.
      */
     public double pnljSeconds(Work w, int budget) {
         return pnljTime(w, budget).seconds();
@@ -307,14 +307,13 @@ public final class CostModel {
             if (budget == 1) {
                 disk += reads[i] / ij.readsPerSecond(inFlight);
             } else {
-                // the calibrated rate comes from probes of one read each: beyond the device's time, its
-                // difference is the CPU of a probe waiting for its read, which a probe fetching thirty
-                // rows in one batch pays once
+                // The calibrated rate comes from probes of one read each; beyond the device's time, the
+                // difference is CPU. Every read costs the cores that much, but a probe waits for it
+                // once: a GLOBAL-index probe's thirty fetches wait for the device together.
                 double device = cal.disk().clusterIops(inFlight * cal.nodes(), cal.nodes());
-                double probeCpu = Math.max(0, 1 / ij.readsPerSecond(inFlight) - 1 / device);
-                double probesCpu = Math.min(reads[i], s.parallelism()) * probeCpu;
-                disk += reads[i] / device + probesCpu;
-                readCpu += probesCpu;
+                double cpuPerRead = Math.max(0, 1 / ij.readsPerSecond(inFlight) - 1 / device);
+                disk += reads[i] / device + Math.min(reads[i], s.parallelism()) * cpuPerRead;
+                readCpu += reads[i] * cpuPerRead;
             }
             remote += s.requests() * ij.requestSeconds(perNode);
             allReads += reads[i];
