@@ -211,7 +211,7 @@ class JoinOptimizerTest {
     }
 
     @Test
-    void probesReadingManyPagesEachKeepMoreReadsInFlightAndPayTheirTaskOnce() {
+    void probesReadingManyPagesEachKeepMoreReadsInFlightAndWaitOnceForTheirCpu() {
         Calibration deep = new Calibration("2026-01-01T00:00:00Z", 4, 8192, 8192, reference().disk(), reference().network(),
                 new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 30_000.0, 256, 45_000.0), Map.of(1, 60.0, 128, 2.0), 3),
                 reference().mapReduce());

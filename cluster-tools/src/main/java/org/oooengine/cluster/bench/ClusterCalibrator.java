@@ -49,8 +49,7 @@ public final class ClusterCalibrator {
     static final long MAX_CALIBRATION_ROWS = 2_000_000;
     /**
      * Rows of the out-of-order joins: about a fifth as many cold reads. Three times as many rows
-     * measured a slower rate (22,000–23,000 reads/s against 35,000 at 256 in flight), not a
-     * steadier one.
+     * measured a slower rate, not a steadier one.
      */
     private static final int COLD_MATCHES = 100_000;
     private static final int WARM_UP_JOINS = 30;
@@ -171,8 +170,11 @@ public final class ClusterCalibrator {
     }
 
     private static JoinSpec selfJoin(StoreManifest.TableMeta t, String column, ColumnRange range) {
-        JoinQueries.Shape shape = selfJoin(t, column, range.column());
-        return new JoinSpec(t.name(), range, shape.probes(), shape.output());
+        return spec(selfJoin(t, column, range.column()), range);
+    }
+
+    private static JoinSpec spec(JoinQueries.Shape shape, ColumnRange range) {
+        return new JoinSpec(shape.outer(), range, shape.probes(), shape.output());
     }
 
     /**
@@ -339,10 +341,8 @@ public final class ClusterCalibrator {
         List<String> output = new ArrayList<>();
         t.schema().names().forEach(c -> output.add(t.name() + "." + c));
         output.add(alias(t) + "." + key);
-        JoinQueries.Shape shape = selfJoin(t, key, key, output);
         out.getFileSystem(conf).delete(out, true);
-        return JoinJobs.psmj(conf, cluster, secret, new JoinSpec(t.name(), all, shape.probes(), shape.output()),
-                cluster.nodes().size(), out);
+        return JoinJobs.psmj(conf, cluster, secret, spec(selfJoin(t, key, key, output), all), cluster.nodes().size(), out);
     }
 
     /** A job that can be run again. */

@@ -1,12 +1,10 @@
 package org.oooengine.cluster.bench;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.plan.Plan;
 import java.util.List;
-import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSession;

@@ -35,7 +35,9 @@ public interface JoinRunner extends AutoCloseable {
         List<List<JoinResult>> runs = new ArrayList<>();
         measurements.forEach(m -> runs.add(new ArrayList<>()));
         List<JoinResult> results = new ArrayList<>();
-        for (int run = 1; run <= settings.shortRunRepeats(); run++) {
+        boolean anyRan = true;
+        for (int run = 1; anyRan && run <= settings.shortRunRepeats(); run++) {
+            anyRan = false;
             for (int i = 0; i < measurements.size(); i++) {
                 Measurement m = measurements.get(i);
                 boolean wanted = run <= settings.repeat()
@@ -45,6 +47,7 @@ public interface JoinRunner extends AutoCloseable {
                     runs.get(i).add(r);
                     results.add(r);
                     onResult.accept(r);
+                    anyRan = true;
                 }
             }
         }
