@@ -121,7 +121,7 @@ class MapReduceJoinTest {
         Calibration calibration = new Calibration("2026-01-01T00:00:00Z", 3, 8192, 64,
                 new Calibration.Disk(1000, Map.of(1, 15_000.0, 256, 60_000.0), 3),
                 new Calibration.Network(80, Map.of(1, 9_000.0, 1024, 500_000.0)),
-                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 3),
+                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 3, 10, 0.9),
                 new Calibration.MapReduce(0.25, 0.4, 150, 1.5, 0.4));
         JoinOptimizer optimizer = new JoinOptimizer(new CostModel(calibration), TableFacts.of(session), 16);
         List<Plan> plans = optimizer.candidates(JoinGraph.of(query, spec), EnumSet.allOf(JoinMethod.class));

@@ -45,7 +45,7 @@ class JoinOptimizerTest {
         return new Calibration("2026-01-01T00:00:00Z", 4, 8192, bufferPoolPages,
                 new Calibration.Disk(1400, Map.of(1, 17_000.0, 4, 30_000.0, 16, 49_000.0, 64, 57_000.0, 256, 60_000.0), 4),
                 new Calibration.Network(80, Map.of(1, 9_000.0, 16, 70_000.0, 128, 230_000.0, 1024, 560_000.0)),
-                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 3),
+                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 3, 10, 0.9),
                 new Calibration.MapReduce(0.25, 0.4, 150, 1.5, 0.4));
     }
 
@@ -211,43 +211,45 @@ class JoinOptimizerTest {
     }
 
     @Test
-    void probesReadingManyPagesEachKeepMoreReadsInFlightAndWaitOnceForTheirCpu() {
-        Calibration deep = new Calibration("2026-01-01T00:00:00Z", 4, 8192, 8192, reference().disk(), reference().network(),
-                new Calibration.IndexJoin(0.03, Map.of(1, 9_000.0, 128, 30_000.0, 256, 45_000.0), Map.of(1, 60.0, 128, 2.0), 3),
-                reference().mapReduce());
-        CostModel model = new CostModel(deep);
+    void probesReadingManyPagesEachKeepTheDeviceBusierButCostTheCoresAlike() {
+        CostModel model = new CostModel(reference()); // the device: 57,000/s at 64 in flight, 60,000/s from 256
         // 38,400 reads: by 512 probes of 75 pages each (a GLOBAL index's fetches), or by 38,400 probes of one page
         CostModel.Work fetches = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 512)), 1);
         CostModel.Work lookups = new CostModel.Work(List.of(new CostModel.Step(38_400, List.of(), 0, 0, 38_400)), 1);
-        // out of order, the CPU also counts the part of a cold read that is not the device's (60,000/s at these
-        // depths), for every read; the reads' time once per probe — beyond 256 in flight, at the deepest rate
-        double cpuPerRead = 1 / 45_000.0 - 1 / 60_000.0;
-        CostModel.PipelineTime batched = model.pnljTime(fetches, 128);
-        assertEquals(38_400 / 60_000.0 + 512 * cpuPerRead, batched.disk(), 1e-9);
-        assertEquals(38_400 * cpuPerRead, batched.cpu(), 1e-9);
-        assertColdReads(model.pnljTime(lookups, 128), 38_400 / 30_000.0, 38_400 / 60_000.0);
+        CostModel.PipelineTime batched = model.pnljTime(fetches, 128); // 128 probes of 75 reads per node: beyond 256
+        CostModel.PipelineTime single = model.pnljTime(lookups, 128); // 128 reads per node, 512 on the one device
+        assertEquals(38_400 / 60_000.0, batched.disk(), 1e-9);
+        assertEquals(38_400 / 60_000.0, single.disk(), 1e-9);
+        assertEquals(38_400 * 10e-6, batched.cpu(), 1e-9); // each read's CPU, however the reads were asked for
+        assertEquals(batched.cpu(), single.cpu(), 1e-9);
+        CostModel.Work few = new CostModel.Work(List.of(new CostModel.Step(64, List.of(), 0, 0, 64)), 1);
+        assertEquals(64 / 57_000.0, model.pnljTime(few, 128).disk(), 1e-9); // 16 per node: 64 on the device
         CostModel.PipelineTime inOrder = model.pnljTime(fetches, 1); // one read at a time, all of it waited for
         assertEquals(38_400 / 9_000.0, inOrder.disk(), 1e-9);
         assertEquals(0, inOrder.cpu(), 1e-9);
     }
 
-    private static void assertColdReads(CostModel.PipelineTime t, double coldSeconds, double deviceSeconds) {
-        assertEquals(coldSeconds, t.disk(), 1e-9);
-        assertEquals(coldSeconds - deviceSeconds, t.cpu(), 1e-9);
-        assertEquals(t.fixed() + coldSeconds, t.seconds(), 1e-9); // reads alone go at the cold rate
+    @Test
+    void outOfOrderTheDeviceOrTheCoresBoundAJoinWhicheverIsBusier() {
+        // 40,000 cold reads, each bringing a row: 0.67 s of the device at 512 in flight (60,000/s)
+        CostModel.Work w = new CostModel.Work(List.of(new CostModel.Step(40_000, List.of(), 0, 40_000, 40_000)), 1);
+        CostModel.PipelineTime cheap = new CostModel(readCpu(2)).pnljTime(w, 128); // 3 + 2 us of the cores a row
+        assertEquals(40_000 / 60_000.0, cheap.disk(), 1e-9);
+        assertEquals(40_000 * 5e-6, cheap.cpu(), 1e-9);
+        assertEquals(cheap.fixed() + cheap.disk(), cheap.seconds(), 1e-9); // the cores' work hides behind the reads
+        CostModel.PipelineTime dear = new CostModel(readCpu(30)).pnljTime(w, 128); // 33 us a row: 1.32 s
+        assertEquals(cheap.disk(), dear.disk(), 1e-9);
+        assertEquals(40_000 * 33e-6, dear.cpu(), 1e-9);
+        assertEquals(dear.fixed() + dear.cpu(), dear.seconds(), 1e-9); // the reads wait for the cores
     }
 
-    @Test
-    void theCpuOfColdReadsAddsToTheCpuOfCachedRows() {
-        CostModel model = new CostModel(reference()); // cold 40,000/s at 128 in flight, the device 60,000/s
-        // 40,000 cold reads and 300,000 rows from cached pages: 1 s of reads, 0.87 s of row CPU
-        CostModel.Work mixed = new CostModel.Work(List.of(new CostModel.Step(40_000, List.of(), 0, 340_000, 40_000)), 1);
-        CostModel.PipelineTime t = model.pnljTime(mixed, 128);
-        assertEquals(1.0, t.disk(), 1e-9);
-        double rowCpu = 300_000 * 3e-6;
-        double readCpu = 1.0 - 40_000 / 60_000.0;
-        assertEquals(rowCpu + readCpu, t.cpu(), 1e-9);
-        assertEquals(t.fixed() + rowCpu + readCpu, t.seconds(), 1e-9); // the cores, not the reads, bound it
+    /** The reference cluster with cold reads costing the cores {@code micros} each. */
+    private static Calibration readCpu(double micros) {
+        Calibration r = reference();
+        Calibration.IndexJoin ij = r.indexJoin();
+        return new Calibration(r.measuredAt(), r.nodes(), r.pageSize(), r.bufferPoolPages(), r.disk(), r.network(),
+                new Calibration.IndexJoin(ij.dispatchSeconds(), ij.coldReadsPerSecond(), ij.requestMicros(),
+                        ij.warmRowMicros(), micros, ij.coldCoresBusy()), r.mapReduce());
     }
 
     private static double missesAlone(double pages, double touches, double cache) {

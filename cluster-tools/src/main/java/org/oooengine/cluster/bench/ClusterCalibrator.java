@@ -9,6 +9,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +42,7 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
  * under the nodes' data directories at queue depths 1..256, one connection's round trip and request
  * rate by requests in flight, the cost of a request and of a delivered row with every node busy,
  * the engine's index join (fixed cost, cold reads per second by probes in flight, cost of a row on
- * cached pages), and the MapReduce framework's start-up, scan, output and shuffle rates. The join
+ * cached pages, the cores' time of a cold read), and the MapReduce framework's start-up, scan, output and shuffle rates. The join
  * and job figures come from the engine's own operators on a table of this cluster (the largest of
  * at most {@value #MAX_CALIBRATION_ROWS} rows with a LOCAL and a GLOBAL index), joined with itself.
  */
@@ -54,8 +55,6 @@ public final class ClusterCalibrator {
     private static final int COLD_MATCHES = 100_000;
     private static final int WARM_UP_JOINS = 30;
     private static final int[] IN_FLIGHT = {1, 16, 128, 1024};
-    /** Reads in flight per node at the deepest point of the cold-read curve: the nodes' default I/O threads. */
-    private static final int DEEP_READS = 256;
     /** Timed runs per measurement, of which the median counts. */
     private static final int TIMED_RUNS = 3;
     /** Timed runs of a join with emptied caches, the noisiest of the figures. */
@@ -185,8 +184,8 @@ public final class ClusterCalibrator {
      * cost of a row; and the same rows through a GLOBAL index on cached pages, whose extra time
      * over the local join is what its remote requests add. A request's cost is taken where nothing
      * waits for the disk: the reads a request causes on its node are counted with the reads, at
-     * their rate. Last the key join once more with emptied caches and {@value #DEEP_READS} probes
-     * in flight: the rate of reads as deep as a GLOBAL-index probe's batched fetches take a node.
+     * their rate. The CPU the nodes spent on the out-of-order cold join, beyond its rows' cost on
+     * cached pages, is what its reads cost the cores.
      */
     private static Calibration.IndexJoin indexJoin(ClusterSession session, StoreManifest.TableMeta t,
                                                    TableStatistics stats) {
@@ -213,23 +212,22 @@ public final class ClusterCalibrator {
         double perProbe = stats.rows() / Math.max(1, stats.column(probeColumn).distinctValues());
         Map<Integer, Double> reads = new LinkedHashMap<>();
         Map<Integer, Double> request = new LinkedHashMap<>();
-        double warmRowMicros = 0;
+        double warmRowSeconds = 0;
+        ColdRun cold = null;
         for (int budget : new int[] {1, JoinOptimizer.DEFAULT_BUDGET}) {
             double rows = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
             ExecutionMode mode = budget == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO;
             JoinSpec byKey = session.query(local, Math.min(1, rows / stats.rows())).spec(); // all of a small table
-            ClusterSession.JoinRun cold = coldRun(session, byKey, mode, budget);
-            reads.put(budget, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
+            cold = coldRun(session, byKey, mode, budget);
+            reads.put(budget, cold.reads() / Math.max(1e-3, cold.run().seconds() - dispatch));
             JoinSpec byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
             double[] warm = warmRowAndRequestSeconds(session, byKey, byIndex, mode, budget, dispatch);
             request.put(budget, warm[1] * 1e6);
-            warmRowMicros = warm[0] * 1e6; // the last: at the out-of-order budget
+            warmRowSeconds = warm[0]; // the last: at the out-of-order budget
         }
-        // As many reads in flight as a node has I/O threads: where a GLOBAL-index probe's fetches take it.
-        JoinSpec deep = session.query(local, Math.min(1, COLD_MATCHES / (double) stats.rows())).spec();
-        ClusterSession.JoinRun cold = coldRun(session, deep, ExecutionMode.OOO, DEEP_READS);
-        reads.put(DEEP_READS, pageReads(cold) / Math.max(1e-3, cold.seconds() - dispatch));
-        return new Calibration.IndexJoin(dispatch, reads, request, warmRowMicros);
+        // the last cold run: out of order
+        double readCpu = Math.max(0, cold.coresSeconds() - cold.run().rows() * warmRowSeconds) / Math.max(1, cold.reads());
+        return new Calibration.IndexJoin(dispatch, reads, request, warmRowSeconds * 1e6, readCpu * 1e6, cold.coresBusy());
     }
 
     /**
@@ -256,22 +254,56 @@ public final class ClusterCalibrator {
     }
 
     /**
+     * A join run with emptied caches, and the CPU the nodes spent on it: {@code coresSeconds} is
+     * that CPU over the hosts' cores — the wall time it fills with every core at work — and
+     * {@code coresBusy} its share of the run's wall time.
+     */
+    private record ColdRun(ClusterSession.JoinRun run, double coresSeconds, double coresBusy) {
+        long reads() {
+            return run.fragments().stream().mapToLong(FragmentStats::pageReads).sum();
+        }
+    }
+
+    /**
      * A join timed with emptied caches: the run of median time of {@value #COLD_RUNS}, as one run's
      * figure is at the mercy of whatever else the machine did.
      */
-    private static ClusterSession.JoinRun coldRun(ClusterSession session, JoinSpec spec, ExecutionMode mode, int budget) {
+    private static ColdRun coldRun(ClusterSession session, JoinSpec spec, ExecutionMode mode, int budget) {
         session.join(spec, mode, budget, new CountingSink()); // compiles this path
-        List<ClusterSession.JoinRun> runs = new ArrayList<>();
+        List<ColdRun> runs = new ArrayList<>();
         for (int i = 0; i < COLD_RUNS; i++) {
             session.dropCaches();
-            runs.add(session.join(spec, mode, budget, new CountingSink()));
+            NodeCpu before = NodeCpu.of(session);
+            ClusterSession.JoinRun run = session.join(spec, mode, budget, new CountingSink());
+            NodeCpu after = NodeCpu.of(session);
+            double coresSeconds = (after.seconds() - before.seconds()) / after.cores();
+            runs.add(new ColdRun(run, coresSeconds, coresSeconds / ((after.nanoTime() - before.nanoTime()) / 1e9)));
         }
-        runs.sort(Comparator.comparingDouble(ClusterSession.JoinRun::seconds));
+        runs.sort(Comparator.comparingDouble(r -> r.run().seconds()));
         return runs.get(COLD_RUNS / 2);
     }
 
-    private static long pageReads(ClusterSession.JoinRun r) {
-        return r.fragments().stream().mapToLong(FragmentStats::pageReads).sum();
+    /**
+     * CPU seconds the nodes' processes have used so far, the cores of their hosts (each host
+     * counted once: its nodes share them), and when it was asked.
+     */
+    private record NodeCpu(double seconds, int cores, long nanoTime) {
+        static NodeCpu of(ClusterSession session) {
+            long now = System.nanoTime();
+            double seconds = 0;
+            Map<String, Integer> coresByHost = new HashMap<>();
+            for (Map.Entry<String, JsonNode> node : session.stats().entrySet()) {
+                double cpu = node.getValue().path("processCpuSeconds").asDouble(-1);
+                if (cpu < 0) {
+                    throw new IllegalStateException("node " + node.getKey() + " does not report its CPU time: restart"
+                            + " the cluster with this version ('ooo cluster stop' and 'start')");
+                }
+                seconds += cpu;
+                coresByHost.merge(session.spec().node(node.getKey()).host(), node.getValue().path("cores").asInt(1),
+                        Math::max);
+            }
+            return new NodeCpu(seconds, coresByHost.values().stream().mapToInt(Integer::intValue).sum(), now);
+        }
     }
 
     private static DataType type(StoreManifest.TableMeta t, String column) {

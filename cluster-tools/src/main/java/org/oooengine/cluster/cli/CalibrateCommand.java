@@ -104,10 +104,12 @@ final class CalibrateCommand implements Callable<Integer> {
                     Format.number(c.network().roundTripMicros()),
                     c.network().requestsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList());
             out.printf("index join     %s s fixed; by probes in flight per node: %s cold reads/s, %s us per remote request; "
-                            + "%s us per cached row%n", Format.number(c.indexJoin().dispatchSeconds()),
+                            + "%s us per cached row; a cold read costs the cores %s us (%s%% of them busy)%n",
+                    Format.number(c.indexJoin().dispatchSeconds()),
                     c.indexJoin().coldReadsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList(),
                     c.indexJoin().requestMicros().entrySet().stream().map(e -> e.getKey() + ":" + Format.number(e.getValue())).toList(),
-                    Format.number(c.indexJoin().warmRowMicros()));
+                    Format.number(c.indexJoin().warmRowMicros()), Format.number(c.indexJoin().readCpuMicros()),
+                    Format.count(100 * c.indexJoin().coldCoresBusy()));
             out.printf("mapreduce      start-up %s s map-only, %s s per PSMJ stage; scan %s MiB/s, %s us per output row, "
                             + "%s us per shuffled row%n", Format.number(c.mapReduce().startupSeconds()),
                     Format.number(c.mapReduce().stageStartupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),

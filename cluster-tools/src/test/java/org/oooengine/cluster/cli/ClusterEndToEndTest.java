@@ -208,6 +208,8 @@ class ClusterEndToEndTest {
         c.get("disk").get("randomIops").forEach(v -> assertTrue(v.asDouble() > 0, r::toString));
         assertEquals(2, c.get("disk").get("sharedByNodes").asInt());
         assertTrue(c.get("indexJoin").get("coldReadsPerSecond").get("128").asDouble() > 0, r::toString);
+        assertTrue(c.get("indexJoin").get("readCpuMicros").asDouble() >= 0, r::toString);
+        assertTrue(c.get("indexJoin").get("coldCoresBusy").asDouble() > 0, r::toString);
         assertTrue(c.get("indexJoin").get("warmRowMicros").asDouble() > 0, r::toString);
         assertTrue(c.get("mapReduce").get("startupSeconds").asDouble() > 0, r::toString);
         assertTrue(c.get("mapReduce").get("stageStartupSeconds").asDouble() > 0, r::toString);

@@ -2,6 +2,7 @@ package org.oooengine.core.cluster;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -218,6 +219,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
     private byte[] stats() {
         Map<String, Object> s = new LinkedHashMap<>();
+        // first, so that what answering costs counts after it: a caller times work between two of these
+        s.put("processCpuSeconds", processCpuSeconds());
+        s.put("cores", Runtime.getRuntime().availableProcessors());
         s.put("node", nodeId);
         s.put("uptimeSeconds", (System.currentTimeMillis() - startedAt) / 1000.0);
         Store st = store;
@@ -235,6 +239,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** CPU time of this node's process so far, user and system; -1 where the JVM cannot tell. */
+    private static double processCpuSeconds() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() / 1e9 : -1;
     }
 
     /** This node's partition statistics, collected anew when asked or when none were kept. */

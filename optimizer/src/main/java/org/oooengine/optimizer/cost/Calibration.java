@@ -69,12 +69,27 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
      * @param requestMicros      wall time a remote request adds on cached pages, by probes in flight per node
      *                           (the reads it causes on its node count as reads)
      * @param warmRowMicros      wall time per joined row when its pages are cached and its probe is local: the CPU of a probe
+     * @param readCpuMicros      the cores' time a cold read costs beyond its row's (system calls, I/O threads, checks),
+     *                           as wall time with every core of the cluster at work: the CPU the nodes spent on the
+     *                           out-of-order cold join, over the hosts' cores, less its rows' cost, per read
+     * @param coldCoresBusy      the share of the hosts' cores the nodes kept busy in that join: near 1, its reads
+     *                           waited for the cores rather than the devices
      */
     public record IndexJoin(double dispatchSeconds, Map<Integer, Double> coldReadsPerSecond,
-                            Map<Integer, Double> requestMicros, double warmRowMicros) {
+                            Map<Integer, Double> requestMicros, double warmRowMicros, double readCpuMicros,
+                            double coldCoresBusy) {
         public IndexJoin {
             coldReadsPerSecond = new TreeMap<>(coldReadsPerSecond);
             requestMicros = new TreeMap<>(requestMicros);
+            if (!(coldCoresBusy > 0)) {
+                throw new IllegalArgumentException("the calibration has no CPU cost of a cold read (made by an older "
+                        + "version): run 'ooo calibrate --cluster' again");
+            }
+        }
+
+        /** Seconds of the cores a cold read costs beyond its row's. */
+        public double readCpuSeconds() {
+            return readCpuMicros / 1e6;
         }
 
         /** Cold reads per second at {@code perNode} reads in flight per node. */

@@ -241,22 +241,20 @@ public final class CostModel {
     /**
      * Seconds of a PNLJ pipeline run by the daemons with {@code budget} probes in flight per node
      * (1: in order): the fixed cost of a join; the dependent round trips and reads from the first
-     * outer row to its last match; the reads of each step that miss, at the cluster's calibrated
-     * cold rate for the reads in flight that step can keep ({@link #readsInFlight}; each read with
-     * the work of the row it brings); and the CPU and network time of every other row, at the cost
-     * of a probe into cached pages, and of each step's requests that leave their node, at their
-     * cost on cached pages for as many probes in flight (what co-located joins do not pay).
+     * outer row to its last match; the reads of each step that miss; and the CPU and network time
+     * of every other row, at the cost of a probe into cached pages, and of each step's requests
+     * that leave their node, at their cost on cached pages for as many probes in flight (what
+     * co-located joins do not pay).
      *
-     * <p>In order, a probe waits for its read and then for its request: the two add up. Out of
-     * order they overlap — while some probes wait for a read, others use the CPU and the network —
-     * so the pipeline takes as long as the busier of the two. But a cold read is not all device
-     * time: probes of one read each read slower than the device serves at that depth
-     * ({@link Calibration.Disk#clusterIops}), and the difference is CPU (the read's task, the
-     * page's checks, the row's decoding). It competes with the other rows for the cores, so the
-     * CPU's time counts it for every read; the reads' time counts it once per probe, as a
-     * GLOBAL-index probe's thirty fetches wait for the device together. Alone, reads of one per
-     * probe go at the calibrated cold rate and batched ones at the device's; among many cached
-     * probes and remote requests, the cores bound them first.
+     * <p>In order, a probe waits for its read and then for its request: the two add up, and the
+     * reads go at the rate the engine's own in-order join reached cold. Out of order they overlap —
+     * while some probes wait for the device, others use the cores — so the pipeline takes as long
+     * as the busier of the two: the devices, serving the step's reads at the depth its probes in
+     * flight keep ({@link #readsInFlight}, {@link Calibration.Disk#clusterIops}), or the cores.
+     * A cold read is work for the cores too (the system call, the I/O thread, the page's checks):
+     * the calibrated {@link Calibration.IndexJoin#readCpuSeconds} of every read counts with the
+     * cores' time. Where reads are cheap for the cores the devices bound the join; where they are
+     * not — two cores serving four nodes — the cores do, and reads and CPU hardly overlap.
      */
     public double pnljSeconds(Work w, int budget) {
         return pnljTime(w, budget).seconds();
@@ -297,28 +295,21 @@ public final class CostModel {
         double chain = w.depth() * (cal.network().roundTripMicros() / 1e6 + 1 / cal.disk().clusterIops(1, 1));
         double[] reads = reads(w, cachePages());
         double disk = 0;
-        double readCpu = 0; // out of order: the part of the reads' time that is not the device's
         double remote = 0;
         double allReads = 0;
         for (int i = 0; i < reads.length; i++) {
             Step s = w.steps().get(i);
             double perNode = Math.max(1, Math.min(budget, s.parallelism() / cal.nodes()));
             double inFlight = readsInFlight(perNode, reads[i] / Math.max(1, s.parallelism()), budget);
-            if (budget == 1) {
-                disk += reads[i] / ij.readsPerSecond(inFlight);
-            } else {
-                // The calibrated rate comes from probes of one read each; beyond the device's time, the
-                // difference is CPU. Every read costs the cores that much, but a probe waits for it
-                // once: a GLOBAL-index probe's thirty fetches wait for the device together.
-                double device = cal.disk().clusterIops(inFlight * cal.nodes(), cal.nodes());
-                double cpuPerRead = Math.max(0, 1 / ij.readsPerSecond(inFlight) - 1 / device);
-                disk += reads[i] / device + Math.min(reads[i], s.parallelism()) * cpuPerRead;
-                readCpu += reads[i] * cpuPerRead;
-            }
+            disk += reads[i] / (budget == 1 ? ij.readsPerSecond(inFlight)
+                    : cal.disk().clusterIops(inFlight * cal.nodes(), cal.nodes()));
             remote += s.requests() * ij.requestSeconds(perNode);
             allReads += reads[i];
         }
-        double cpu = Math.max(0, w.rows() - allReads) * ij.warmRowMicros() / 1e6 + remote + readCpu;
+        // In order a read's row and CPU are in its calibrated rate; out of order they are the cores' work beside the rest.
+        double rowsCpu = budget == 1 ? Math.max(0, w.rows() - allReads) * ij.warmRowMicros() / 1e6
+                : w.rows() * ij.warmRowMicros() / 1e6 + allReads * ij.readCpuSeconds();
+        double cpu = rowsCpu + remote;
         return new PipelineTime(ij.dispatchSeconds() + chain, disk, cpu, budget > 1);
     }
 

@@ -20,7 +20,7 @@ class CalibrationFileTest {
         return new Calibration("2026-01-01T00:00:00Z", 4, 8192, 8192,
                 new Calibration.Disk(1400, Map.of(1, 17_000.0, 256, 60_000.0), 4),
                 new Calibration.Network(80, Map.of(1, 9_000.0, 1024, 560_000.0)),
-                new Calibration.IndexJoin(0.01, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 1.5),
+                new Calibration.IndexJoin(0.01, Map.of(1, 9_000.0, 128, 40_000.0), Map.of(1, 60.0, 128, 2.0), 1.5, 10, 0.9),
                 new Calibration.MapReduce(0.3, 0.45, 150, 1.2, 0.4));
     }
 
