@@ -11,6 +11,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.ClusterSecret;
@@ -28,6 +30,7 @@ import org.oooengine.optimizer.cost.Calibration;
  * {@code ooo.catalog=hms}, a Hive metastore's tables, read from their files.
  */
 public final class ClusterSqlEngine implements SqlEngine {
+    private static final Logger LOG = LogManager.getLogger(ClusterSqlEngine.class);
     /** Coordinator settings (the catalog and its connection) in the cluster directory, as Java properties. */
     public static final String SETTINGS_FILE = "coordinator.properties";
 
@@ -97,10 +100,23 @@ public final class ClusterSqlEngine implements SqlEngine {
         ClusterSession session = ClusterSession.open(clusterDir, "coordinator", timeout);
         try {
             return new ClusterSqlEngine(session, clusterDir.resolve(EmbeddedCatalog.FILE_NAME), settings,
-                    Calibration.read(clusterDir), Optional.of(ClusterSpec.readSecret(clusterDir)), true);
+                    usableCalibration(clusterDir), Optional.of(ClusterSpec.readSecret(clusterDir)), true);
         } catch (RuntimeException e) {
             session.close();
             throw e;
+        }
+    }
+
+    /**
+     * The cluster's calibration, or none when it cannot be read (one made by an older version): the
+     * coordinator still serves SQL, planning joins as an uncalibrated cluster does, and says why.
+     */
+    private static Optional<Calibration> usableCalibration(Path clusterDir) {
+        try {
+            return Calibration.read(clusterDir);
+        } catch (RuntimeException e) {
+            LOG.warn("joins are planned without the optimizer: {}", e.getMessage());
+            return Optional.empty();
         }
     }
 
