@@ -21,7 +21,12 @@ public final class Format {
 
     /** Three significant digits: cached joins take fractions of a millisecond, scans whole seconds. */
     public static String seconds(double s) {
-        return new BigDecimal(s).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+        return significant(s);
+    }
+
+    /** A measured figure to three significant digits: more would be the machine's noise. */
+    public static String significant(double x) {
+        return new BigDecimal(x).round(new MathContext(3)).stripTrailingZeros().toPlainString();
     }
 
     public static String speedup(double x) {

@@ -169,12 +169,39 @@ public final class ResultTable {
         return sb.toString();
     }
 
+    /** The table as markdown, then, when runs carry the optimizer's estimates, {@link #estimatesMarkdown}. */
     public String markdown() {
-        List<String> header = header();
+        String estimates = estimatesMarkdown();
+        return mdTable(header(), body()) + (estimates.isEmpty() ? "" : System.lineSeparator() + estimates);
+    }
+
+    /**
+     * Every plan against its estimate: one row per query, selectivity and mode whose median run
+     * carries one (the forced modes' plans too, so each cost model shows where it is off). Empty
+     * when no run carries an estimate.
+     */
+    public String estimatesMarkdown() {
+        List<List<String>> rows = new ArrayList<>();
+        groups.forEach((key, byMode) -> byMode.forEach((mode, runs) -> {
+            JoinResult m = median(runs);
+            if (m.estimatedSeconds() != null) {
+                rows.add(List.of(key.query(), Format.percent(key.selectivity()), mode.toString(),
+                        Objects.requireNonNullElse(m.chosen(), "-"), Format.seconds(m.seconds()),
+                        Format.seconds(m.estimatedSeconds()),
+                        String.format(Locale.ROOT, "%.2f", m.estimatedSeconds() / m.seconds())));
+            }
+        }));
+        return rows.isEmpty() ? "" : mdTable(List.of("query", "selectivity", "mode", "plan", "measured s",
+                "estimated s", "estimate / measured"), rows);
+    }
+
+    /** A markdown table: text columns left-aligned, figures right-aligned. */
+    private static String mdTable(List<String> header, List<List<String>> rows) {
+        List<String> textColumns = List.of("query", "mode", "plan");
         StringBuilder sb = new StringBuilder();
         sb.append(mdRow(header));
-        sb.append(mdRow(header.stream().map(h -> Objects.equals(h, "query") ? "---" : "---:").toList()));
-        body().forEach(row -> sb.append(mdRow(row)));
+        sb.append(mdRow(header.stream().map(h -> textColumns.contains(h) ? "---" : "---:").toList()));
+        rows.forEach(row -> sb.append(mdRow(row)));
         return sb.toString();
     }
 

@@ -59,7 +59,7 @@ final class CalibrateCommand implements Callable<Integer> {
             return calibrateCluster();
         }
         spec.commandLine().getErr().printf("calibrating %s: writing a %d MiB file, then three read tests of %s s%n",
-                dir, sizeMb, Format.number(seconds));
+                dir, sizeMb, Format.significant(seconds));
         spec.commandLine().getErr().flush();
         Calibration.Result r = new Calibration(dir, (long) sizeMb << 20, pageSize)
                 .run(Duration.ofNanos((long) (seconds * 1e9)));
@@ -79,7 +79,7 @@ final class CalibrateCommand implements Callable<Integer> {
             out.printf("random reads, queue depth %-4d %12s IOPS%n", Calibration.DEEP_QUEUE, Format.count(r.randomIopsDeep()));
             out.printf("sequential reads               %12s MiB/s%n", Format.count(r.sequentialMibPerSecond()));
             out.printf("(%d-byte pages, %s file in %s, %s s per test)%n", r.pageSize(), Format.mebibytes(r.fileBytes()),
-                    dir, Format.number(r.secondsPerTest()));
+                    dir, Format.significant(r.secondsPerTest()));
         }
         out.flush();
         return 0;
@@ -101,19 +101,19 @@ final class CalibrateCommand implements Callable<Integer> {
                     c.disk().randomIops().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList(),
                     Format.count(c.disk().sequentialMibPerSecond()), c.disk().sharedByNodes());
             out.printf("network        round trip %s us; %s requests/s by requests in flight%n",
-                    Format.number(c.network().roundTripMicros()),
+                    Format.significant(c.network().roundTripMicros()),
                     c.network().requestsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList());
             out.printf("index join     %s s fixed; by probes in flight per node: %s cold reads/s, %s us per remote request; "
                             + "%s us per cached row; a cold read costs the cores %s us (%s%% of them busy)%n",
-                    Format.number(c.indexJoin().dispatchSeconds()),
+                    Format.significant(c.indexJoin().dispatchSeconds()),
                     c.indexJoin().coldReadsPerSecond().entrySet().stream().map(e -> e.getKey() + ":" + Format.count(e.getValue())).toList(),
-                    c.indexJoin().requestMicros().entrySet().stream().map(e -> e.getKey() + ":" + Format.number(e.getValue())).toList(),
-                    Format.number(c.indexJoin().warmRowMicros()), Format.number(c.indexJoin().readCpuMicros()),
+                    c.indexJoin().requestMicros().entrySet().stream().map(e -> e.getKey() + ":" + Format.significant(e.getValue())).toList(),
+                    Format.significant(c.indexJoin().warmRowMicros()), Format.significant(c.indexJoin().readCpuMicros()),
                     Format.count(100 * c.indexJoin().coldCoresBusy()));
             out.printf("mapreduce      start-up %s s map-only, %s s per PSMJ stage; scan %s MiB/s, %s us per output row, "
-                            + "%s us per shuffled row%n", Format.number(c.mapReduce().startupSeconds()),
-                    Format.number(c.mapReduce().stageStartupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),
-                    Format.number(c.mapReduce().outputRowMicros()), Format.number(c.mapReduce().shuffleRowMicros()));
+                            + "%s us per shuffled row%n", Format.significant(c.mapReduce().startupSeconds()),
+                    Format.significant(c.mapReduce().stageStartupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),
+                    Format.significant(c.mapReduce().outputRowMicros()), Format.significant(c.mapReduce().shuffleRowMicros()));
             out.printf("stored in %s%n", org.oooengine.optimizer.cost.Calibration.file(cluster));
         }
         out.flush();
