@@ -59,7 +59,7 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
     /**
      * The engine's own index join on this cluster, measured on the calibration table joined with
      * itself twice, caches emptied: on its primary key, where every probe stays on its node, for the
-     * rate of reads; through a GLOBAL index, where probes and fetches go to other nodes, for the cost
+     * rate of reads and what a read costs the cores; through a GLOBAL index, where probes and fetches go to other nodes, for the cost
      * of a remote request on top of its reads.
      *
      * @param dispatchSeconds    a one-row join's wall time: plan shipped to every node, fragments started and ended

@@ -15,11 +15,12 @@ import org.oooengine.core.storage.PageFormat;
  * <p>An index nested-loop join (PNLJ) is a pipeline: the outer rows from an index range scan, then
  * probe after probe, all on the node daemons at once. Its work — page touches, requests and rows —
  * is kept per step ({@link Work}) and turned into time in one place ({@link #pnljSeconds}): the
- * touches that miss the buffer pools, which all steps share ({@link #reads}), become reads, taken
- * at the rate the engine's own index join reached on this cluster with as many probes in flight;
- * the rows that hit the cache cost their CPU; and the dependent chain from the first outer row to
- * the last match adds its latency. In-order execution is the same work with one probe in flight
- * per node. PSMJ is a chain of MapReduce jobs, each paying its start-up, a full scan of its
+ * touches that miss the buffer pools, which all steps share ({@link #reads}), become reads; out of
+ * order the devices serve them at the depth the probes in flight keep while the cores do every
+ * row's, request's and read's CPU, and the busier of the two sets the pace; and the dependent chain
+ * from the first outer row to the last match adds its latency. In-order execution is the same work
+ * with one probe in flight per node, its reads at the rate the engine's in-order join reached
+ * cold. PSMJ is a chain of MapReduce jobs, each paying its start-up, a full scan of its
  * inputs, the shuffle of every row that passes the mappers and the output of the reducers.
  */
 public final class CostModel {
