@@ -33,7 +33,16 @@ class CalibrationFileTest {
 
     @Test
     void aFileWithoutTheStageStartUpAsksForANewCalibration() throws Exception {
-        String old = sample().toJson().replaceAll("\"stageStartupSeconds\" : [0-9.]+,", "");
+        assertRefused(sample().toJson().replaceAll("\"stageStartupSeconds\" : [0-9.]+,", ""));
+    }
+
+    @Test
+    void aFileWithoutTheCpuOfAColdReadAsksForANewCalibration() throws Exception {
+        assertRefused(sample().toJson().replaceAll(",\\s*\"readCpuMicros\" : [0-9.]+,\\s*\"coldCoresBusy\" : [0-9.]+", ""));
+    }
+
+    private void assertRefused(String old) throws Exception {
+        assertTrue(!old.contains("stageStartupSeconds") || !old.contains("coldCoresBusy"), old);
         Files.writeString(Calibration.file(cluster), old);
         UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> Calibration.read(cluster));
         assertTrue(e.getMessage().contains("run 'ooo calibrate --cluster' again"), e.getMessage());
