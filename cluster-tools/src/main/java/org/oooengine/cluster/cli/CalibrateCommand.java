@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
                         + "the directory's filesystem must support O_DIRECT.",
                 "With --cluster, measures a running cluster for the optimizer's cost models instead — the disk at queue "
                         + "depths 1..256 (a file of --size-mb in a node's data directory, one node per host), round trip and requests per second by requests in flight, the index join's fixed "
-                        + "cost, cold reads per second and cached row cost, MapReduce start-up, scan, output and shuffle — "
+                        + "cost, cold reads per second, what a cold read costs the cores and cached row cost, MapReduce "
+                        + "start-up, scan, output and shuffle — "
                         + "and stores them as "
                         + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about two minutes at SF 1 with --seconds 1)."})
 final class CalibrateCommand implements Callable<Integer> {
