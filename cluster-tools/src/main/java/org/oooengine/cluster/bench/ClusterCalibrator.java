@@ -42,9 +42,10 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
  * under the nodes' data directories at queue depths 1..256, one connection's round trip and request
  * rate by requests in flight, the cost of a request and of a delivered row with every node busy,
  * the engine's index join (fixed cost, cold reads per second by probes in flight, cost of a row on
- * cached pages, the cores' time of a cold read), and the MapReduce framework's start-up, scan, output and shuffle rates. The join
- * and job figures come from the engine's own operators on a table of this cluster (the largest of
- * at most {@value #MAX_CALIBRATION_ROWS} rows with a LOCAL and a GLOBAL index), joined with itself.
+ * cached pages, the cores' time of a cold read), and the MapReduce framework's start-up, scan,
+ * output and shuffle rates. The join and job figures come from the engine's own operators on a
+ * table of this cluster (the largest of at most {@value #MAX_CALIBRATION_ROWS} rows with a LOCAL
+ * and a GLOBAL index), joined with itself.
  */
 public final class ClusterCalibrator {
     static final long MAX_CALIBRATION_ROWS = 2_000_000;
