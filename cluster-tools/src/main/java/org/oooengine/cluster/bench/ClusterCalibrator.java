@@ -214,21 +214,25 @@ public final class ClusterCalibrator {
         Map<Integer, Double> reads = new LinkedHashMap<>();
         Map<Integer, Double> request = new LinkedHashMap<>();
         double warmRowSeconds = 0;
-        ColdRun cold = null;
+        ColdRun outOfOrder = null;
         for (int budget : new int[] {1, JoinOptimizer.DEFAULT_BUDGET}) {
             double rows = budget == 1 ? COLD_MATCHES / 5.0 : COLD_MATCHES;
             ExecutionMode mode = budget == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO;
             JoinSpec byKey = session.query(local, Math.min(1, rows / stats.rows())).spec(); // all of a small table
-            cold = coldRun(session, byKey, mode, budget);
-            reads.put(budget, cold.reads() / Math.max(1e-3, cold.run().seconds() - dispatch));
+            ColdRun cold = coldRun(session, byKey, mode, budget);
+            reads.put(budget, cold.run().pageReads() / Math.max(1e-3, cold.run().seconds() - dispatch));
             JoinSpec byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
             double[] warm = warmRowAndRequestSeconds(session, byKey, byIndex, mode, budget, dispatch);
             request.put(budget, warm[1] * 1e6);
-            warmRowSeconds = warm[0]; // the last: at the out-of-order budget
+            if (mode == ExecutionMode.OOO) { // the row's and the read's cost as the out-of-order model counts them
+                outOfOrder = cold;
+                warmRowSeconds = warm[0];
+            }
         }
-        // the last cold run: out of order
-        double readCpu = Math.max(0, cold.coresSeconds() - cold.run().rows() * warmRowSeconds) / Math.max(1, cold.reads());
-        return new Calibration.IndexJoin(dispatch, reads, request, warmRowSeconds * 1e6, readCpu * 1e6, cold.coresBusy());
+        double readCpu = Math.max(0, outOfOrder.coresSeconds() - outOfOrder.run().rows() * warmRowSeconds)
+                / Math.max(1, outOfOrder.run().pageReads());
+        return new Calibration.IndexJoin(dispatch, reads, request, warmRowSeconds * 1e6, readCpu * 1e6,
+                outOfOrder.coresBusy());
     }
 
     /**
@@ -260,9 +264,6 @@ public final class ClusterCalibrator {
      * {@code coresBusy} its share of the run's wall time.
      */
     private record ColdRun(ClusterSession.JoinRun run, double coresSeconds, double coresBusy) {
-        long reads() {
-            return run.fragments().stream().mapToLong(FragmentStats::pageReads).sum();
-        }
     }
 
     /**

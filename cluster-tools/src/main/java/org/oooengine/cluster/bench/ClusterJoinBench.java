@@ -103,7 +103,7 @@ public final class ClusterJoinBench implements JoinRunner {
         CountingSink sink = new CountingSink();
         ClusterSession.JoinRun r = session.join(spec, m, settings.inflight(), sink);
         List<FragmentStats> f = r.fragments();
-        long pageReads = f.stream().mapToLong(FragmentStats::pageReads).sum();
+        long pageReads = r.pageReads();
         return new JoinResult(query.name(), mode, scaleFactor, query.selectivity(),
                 query.actualSelectivity(), query.outerRows(), sink.rows(), sink.checksum(), r.seconds(), pageReads,
                 f.stream().mapToLong(FragmentStats::bytesRead).sum(), r.seconds() > 0 ? pageReads / r.seconds() : 0,

@@ -225,6 +225,10 @@ public final class ClusterSession implements AutoCloseable {
 
     /** Result of a distributed join: rows delivered to the sink, wall time, each node's figures. */
     public record JoinRun(long rows, double seconds, List<FragmentStats> fragments) {
+        /** Pages the nodes read from their disks for this join. */
+        public long pageReads() {
+            return fragments.stream().mapToLong(FragmentStats::pageReads).sum();
+        }
     }
 
     /** Part of one node's result stream: its rows, and how many outer rows (or scanned rows) it has finished. */
