@@ -6,6 +6,7 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.codec.MessageToByteEncoder;
 import io.netty.handler.codec.MessageToMessageDecoder;
+import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
 
 /**
@@ -20,12 +21,20 @@ import java.util.List;
  * </pre>
  * A frame longer than {@link #MAX_FRAME_BYTES}, with another version or an unknown op is a
  * {@link ProtocolException}: the connection is closed, since nothing after it can be trusted.
+ * Until a peer has proved the cluster secret a node takes frames of at most
+ * {@link #MAX_UNAUTHENTICATED_FRAME_BYTES}, so a stranger cannot make it buffer more.
  * Version 2: a join fragment carries a chain of probes (version 1: exactly one). Version 3: every
  * table of a join fragment carries an alias, so a table may be joined twice.
  */
 public final class FrameFormat {
     public static final byte VERSION = 3;
     public static final int MAX_FRAME_BYTES = 16 << 20;
+    /**
+     * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member
+     * name and a 32-byte HMAC) with ample room for the name.
+     */
+    public static final int MAX_UNAUTHENTICATED_FRAME_BYTES = 4 << 10;
+    private static final String FRAMES = "frames";
     static final int LENGTH_BYTES = 4;
     static final int HEADER_BYTES = 1 + 1 + 8;
 
@@ -34,10 +43,36 @@ public final class FrameFormat {
 
     /** Adds the frame codec to a fresh pipeline. */
     public static void install(ChannelPipeline pipeline) {
-        pipeline.addLast("frames", new LengthFieldBasedFrameDecoder(LENGTH_BYTES + MAX_FRAME_BYTES, 0, LENGTH_BYTES, 0,
-                LENGTH_BYTES, true));
+        install(pipeline, MAX_FRAME_BYTES);
+    }
+
+    /**
+     * Adds the frame codec for a peer that has not authenticated yet: a frame announcing more than
+     * {@link #MAX_UNAUTHENTICATED_FRAME_BYTES} fails with a {@link TooLongFrameException} as soon as
+     * its length is read, before its body is buffered. {@link #admitMember} lifts the limit.
+     */
+    static void installUnauthenticated(ChannelPipeline pipeline) {
+        install(pipeline, MAX_UNAUTHENTICATED_FRAME_BYTES);
+    }
+
+    /**
+     * Lets an authenticated peer send frames up to {@link #MAX_FRAME_BYTES}. Bytes already read
+     * past the AUTH frame go on to the new splitter (Netty hands a replaced decoder's leftovers to
+     * its successor).
+     */
+    static void admitMember(ChannelPipeline pipeline) {
+        pipeline.replace(FRAMES, FRAMES, splitter(MAX_FRAME_BYTES));
+    }
+
+    private static void install(ChannelPipeline pipeline, int maxFrameBytes) {
+        pipeline.addLast(FRAMES, splitter(maxFrameBytes));
         pipeline.addLast("frame-decoder", new Decoder());
         pipeline.addLast("frame-encoder", new Encoder());
+    }
+
+    /** Splits the byte stream at frame boundaries; fails fast, discarding instead of buffering a frame too long. */
+    private static LengthFieldBasedFrameDecoder splitter(int maxFrameBytes) {
+        return new LengthFieldBasedFrameDecoder(LENGTH_BYTES + maxFrameBytes, 0, LENGTH_BYTES, 0, LENGTH_BYTES, true);
     }
 
     /** Bytes a frame with this payload occupies on the wire. */

@@ -18,9 +18,18 @@ import java.util.concurrent.ScheduledExecutorService;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
-/** Accepts member connections on one port and hands their requests to a {@link RequestHandler}. */
+/**
+ * Accepts member connections on one port and hands their requests to a {@link RequestHandler}.
+ * A connection must prove the cluster secret within the handshake deadline, sending frames of at
+ * most {@link FrameFormat#MAX_UNAUTHENTICATED_FRAME_BYTES} until then; otherwise it is closed.
+ */
 public final class NodeServer implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(NodeServer.class);
+    /**
+     * How long a connection may take to authenticate. A member needs one round trip; anything
+     * slower is a stranger holding a socket (or a member so overloaded that it would time out anyway).
+     */
+    public static final Duration HANDSHAKE_DEADLINE = Duration.ofSeconds(5);
     /** Above this many unsent bytes a channel reports unwritable; below the low mark it is writable again. */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 << 10, 1 << 20);
 
@@ -54,6 +63,19 @@ public final class NodeServer implements AutoCloseable {
      */
     public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
                                    RequestHandler handler, Duration answerDelay) {
+        return start(nodeName, address, secret, handler, answerDelay, HANDSHAKE_DEADLINE);
+    }
+
+    /**
+     * As {@link #start(String, InetSocketAddress, ClusterSecret, RequestHandler, Duration)}, closing
+     * connections that have not authenticated within {@code handshakeDeadline} (positive).
+     */
+    public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
+                                   RequestHandler handler, Duration answerDelay, Duration handshakeDeadline) {
+        if (handshakeDeadline.isNegative() || handshakeDeadline.isZero()) {
+            throw new IllegalArgumentException("the handshake deadline must be positive, got " + handshakeDeadline);
+        }
+        RefusalLog refusals = new RefusalLog(LogManager.getLogger(ServerConnection.class), nodeName);
         ScheduledExecutorService delayTimer = answerDelay.isZero() ? null : Executors.newSingleThreadScheduledExecutor(
                 new DefaultThreadFactory("ooo-answer-delay-" + nodeName, true));
         if (delayTimer != null) {
@@ -74,8 +96,9 @@ public final class NodeServer implements AutoCloseable {
                             ch.pipeline().addLast(new AnswerDelay(delayTimer, answerDelay));
                         }
                         ch.pipeline().addLast(new FlushConsolidationHandler(256, true));
-                        FrameFormat.install(ch.pipeline());
-                        ch.pipeline().addLast(new ServerConnection(nodeName, secret, handler));
+                        FrameFormat.installUnauthenticated(ch.pipeline());
+                        ch.pipeline().addLast(new ServerConnection(nodeName, secret, handler, handshakeDeadline,
+                                refusals));
                     }
                 });
         try {

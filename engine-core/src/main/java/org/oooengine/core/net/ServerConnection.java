@@ -2,8 +2,12 @@ package org.oooengine.core.net;
 
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.handler.codec.TooLongFrameException;
+import io.netty.util.concurrent.ScheduledFuture;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -13,7 +17,9 @@ import org.apache.logging.log4j.Logger;
 /**
  * One member's connection to this node: the challenge on connect, then requests (single or
  * batched) handed to the {@link RequestHandler}. Anything that breaks the protocol closes this
- * connection only; the node goes on serving everyone else.
+ * connection only; the node goes on serving everyone else. Until the peer has proved the cluster
+ * secret it gets a deadline and small frames only (see {@link FrameFormat#installUnauthenticated}),
+ * so strangers cannot hold sockets or memory of the node.
  */
 final class ServerConnection extends ChannelInboundHandlerAdapter {
     private static final Logger LOG = LogManager.getLogger(ServerConnection.class);
@@ -23,17 +29,28 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     private final String nodeName;
     private final ClusterSecret secret;
     private final RequestHandler handler;
+    private final Duration handshakeDeadline;
+    private final RefusalLog refusals;
     private final Map<Long, Responder> open = new ConcurrentHashMap<>();
     private final AtomicInteger openCount = new AtomicInteger();
     private final ReentrantLock writableLock = new ReentrantLock();
     private final Condition writable = writableLock.newCondition();
     private byte[] nonce;
     private String member;
+    private boolean refused;
+    private ScheduledFuture<?> deadline;
 
-    ServerConnection(String nodeName, ClusterSecret secret, RequestHandler handler) {
+    /**
+     * @param handshakeDeadline how long a peer may take to authenticate before it is dropped
+     * @param refusals          the node's log of refused peers, shared by its connections
+     */
+    ServerConnection(String nodeName, ClusterSecret secret, RequestHandler handler, Duration handshakeDeadline,
+                     RefusalLog refusals) {
         this.nodeName = nodeName;
         this.secret = secret;
         this.handler = handler;
+        this.handshakeDeadline = handshakeDeadline;
+        this.refusals = refusals;
     }
 
     @Override
@@ -41,12 +58,24 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         nonce = ClusterSecret.nonce();
         byte[] payload = new PayloadWriter().putString(nodeName).putBytes(nonce).toByteArray();
         ctx.writeAndFlush(new Frame(OpCode.CHALLENGE, 0, payload));
+        deadline = ctx.executor().schedule(() -> expire(ctx), handshakeDeadline.toMillis(), TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
+    }
+
+    /** Runs at the deadline; a member by then keeps its connection. */
+    private void expire(ChannelHandlerContext ctx) {
+        if (member == null && !refused) {
+            refuse(ctx, ErrorCode.TIMEOUT, remote(ctx) + " did not authenticate within " + handshakeDeadline.toMillis()
+                    + " ms", "no proof of the cluster secret within " + handshakeDeadline.toMillis() + " ms");
+        }
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
         Frame frame = (Frame) msg;
+        if (refused) {
+            return; // decoded from the same read as the frame that got the peer refused
+        }
         if (member == null) {
             authenticate(ctx, frame);
             return;
@@ -76,28 +105,45 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     }
 
     private void authenticate(ChannelHandlerContext ctx, Frame frame) {
-        String remote = String.valueOf(ctx.channel().remoteAddress());
+        String remote = remote(ctx);
         if (frame.op() != OpCode.AUTH) {
-            refuse(ctx, remote + " sent " + frame.op() + " before proving the cluster secret");
+            refuse(ctx, ErrorCode.AUTH_FAILED, remote + " sent " + frame.op() + " before proving the cluster secret",
+                    "wrong or missing cluster secret");
             return;
         }
         PayloadReader r = frame.reader();
         String name = r.getString();
         byte[] answer = r.getBytes();
         if (!secret.verify(nonce, answer)) {
-            refuse(ctx, "'" + name + "' at " + remote + " does not know the cluster secret");
+            refuse(ctx, ErrorCode.AUTH_FAILED, "'" + name + "' at " + remote + " does not know the cluster secret",
+                    "wrong or missing cluster secret");
             return;
         }
         member = name;
+        deadline.cancel(false);
+        FrameFormat.admitMember(ctx.pipeline());
         LOG.debug("node {}: member {} connected from {}", nodeName, name, remote);
         ctx.writeAndFlush(new Frame(OpCode.AUTH_OK, frame.requestId(), new byte[0]));
     }
 
-    private void refuse(ChannelHandlerContext ctx, String why) {
-        LOG.warn("node {} refused a connection: {}", nodeName, why);
-        byte[] payload = new PayloadWriter().put(ErrorCode.AUTH_FAILED.code())
-                .putString("refused by node " + nodeName + ": wrong or missing cluster secret").toByteArray();
-        ctx.writeAndFlush(new Frame(OpCode.ERROR, 0, payload)).addListener(f -> ctx.close());
+    /**
+     * Tells the peer why in an ERROR frame and closes. Not waiting for the write: a peer that does
+     * not read must not keep the connection open.
+     *
+     * @param why     for the log, naming the peer
+     * @param message for the peer
+     */
+    private void refuse(ChannelHandlerContext ctx, ErrorCode code, String why, String message) {
+        refused = true;
+        refusals.refused(why);
+        byte[] payload = new PayloadWriter().put(code.code()).putString("refused by node " + nodeName + ": " + message)
+                .toByteArray();
+        ctx.writeAndFlush(new Frame(OpCode.ERROR, 0, payload));
+        ctx.close();
+    }
+
+    private static String remote(ChannelHandlerContext ctx) {
+        return String.valueOf(ctx.channel().remoteAddress());
     }
 
     private void dispatch(ChannelHandlerContext ctx, Frame request) {
@@ -140,14 +186,24 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
 
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
+        if (deadline != null) {
+            deadline.cancel(false);
+        }
         open.values().forEach(Responder::cancel);
         ctx.fireChannelInactive();
     }
 
     @Override
     public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-        LOG.warn("node {}: closing the connection from {} ({}): {}", nodeName, ctx.channel().remoteAddress(),
-                member == null ? "not authenticated" : member, describe(cause));
+        if (member != null) {
+            LOG.warn("node {}: closing the connection from {} ({}): {}", nodeName, remote(ctx), member, describe(cause));
+        } else if (!refused) {
+            refused = true;
+            refusals.refused(remote(ctx) + (cause instanceof TooLongFrameException
+                    ? " announced a frame longer than the " + FrameFormat.MAX_UNAUTHENTICATED_FRAME_BYTES
+                            + " bytes allowed before authentication"
+                    : " (not authenticated): " + describe(cause)));
+        }
         ctx.close();
     }
 
