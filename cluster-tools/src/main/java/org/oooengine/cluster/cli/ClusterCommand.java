@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.net.NodeServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -68,6 +69,11 @@ final class ClusterCommand {
                         + "between the processes of this one machine (default: ${DEFAULT-VALUE})")
         long answerDelayUs;
 
+        @Option(names = "--handshake-timeout-ms", defaultValue = "" + NodeServer.HANDSHAKE_DEADLINE_MS, paramLabel = "T",
+                description = "every node closes a connection that has not proved the cluster secret within T ms "
+                        + "(default: ${DEFAULT-VALUE})")
+        long handshakeTimeoutMs;
+
         @Override
         public Integer call() throws Exception {
             if (nodes != null && nodes < 1) {
@@ -100,8 +106,13 @@ final class ClusterCommand {
             if (answerDelayUs < 0) {
                 throw new ParameterException(spec.commandLine(), "--answer-delay-us must be 0 or more, got " + answerDelayUs);
             }
+            if (handshakeTimeoutMs < 1) {
+                throw new ParameterException(spec.commandLine(), "--handshake-timeout-ms must be at least 1, got "
+                        + handshakeTimeoutMs);
+            }
             List<String> args = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(bufferPoolMb),
-                    "--answer-delay-us", String.valueOf(answerDelayUs)));
+                    "--answer-delay-us", String.valueOf(answerDelayUs),
+                    "--handshake-timeout-ms", String.valueOf(handshakeTimeoutMs)));
             if (bufferedIo) {
                 args.add("--buffered-io");
             }

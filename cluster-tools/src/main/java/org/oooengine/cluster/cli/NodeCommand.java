@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.net.NodeServer;
 import org.oooengine.core.store.StoreOptions;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -43,11 +44,15 @@ final class NodeCommand implements Callable<Integer> {
                     + "on one machine (default: ${DEFAULT-VALUE})")
     long answerDelayUs;
 
+    @Option(names = "--handshake-timeout-ms", defaultValue = "" + NodeServer.HANDSHAKE_DEADLINE_MS, paramLabel = "T",
+            description = "close a connection that has not proved the cluster secret within T ms (default: ${DEFAULT-VALUE})")
+    long handshakeTimeoutMs;
+
     @Override
     public Integer call() throws Exception {
-        if (bufferPoolMb < 1 || ioThreads < 1 || timeoutMs < 1) {
+        if (bufferPoolMb < 1 || ioThreads < 1 || timeoutMs < 1 || handshakeTimeoutMs < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--buffer-pool-mb, --io-threads and --timeout-ms must be at least 1");
+                    "--buffer-pool-mb, --io-threads, --timeout-ms and --handshake-timeout-ms must be at least 1");
         }
         if (answerDelayUs < 0) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
@@ -56,7 +61,7 @@ final class NodeCommand implements Callable<Integer> {
         StoreOptions options = StoreOptions.defaults().withBufferPoolBytes((long) bufferPoolMb << 20)
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
         NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs),
-                Duration.ofNanos(answerDelayUs * 1000));
+                Duration.ofNanos(answerDelayUs * 1000), Duration.ofMillis(handshakeTimeoutMs));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();

@@ -31,6 +31,12 @@ public final class NodeDaemon implements AutoCloseable {
     /** As above, every answer held back for {@code answerDelay}: an emulated network round trip (see NodeServer). */
     public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout,
                                    Duration answerDelay) {
+        return start(clusterDir, nodeId, options, timeout, answerDelay, Duration.ofMillis(NodeServer.HANDSHAKE_DEADLINE_MS));
+    }
+
+    /** As above, closing connections that have not proved the cluster secret within {@code handshakeDeadline}. */
+    public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout,
+                                   Duration answerDelay, Duration handshakeDeadline) {
         ClusterSpec spec = ClusterSpec.read(clusterDir);
         ClusterSpec.NodeSpec me = spec.node(nodeId);
         ClusterSecret secret = ClusterSpec.readSecret(clusterDir);
@@ -39,7 +45,8 @@ public final class NodeDaemon implements AutoCloseable {
         NodeService service = null;
         try {
             service = new NodeService(nodeId, spec, clusterDir, peers, options, timeout);
-            NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, service, answerDelay);
+            NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, service, answerDelay,
+                    handshakeDeadline);
             return new NodeDaemon(nodeId, peers, service, server);
         } catch (RuntimeException e) {
             if (service != null) {

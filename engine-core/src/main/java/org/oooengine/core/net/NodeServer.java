@@ -26,10 +26,10 @@ import org.apache.logging.log4j.Logger;
 public final class NodeServer implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(NodeServer.class);
     /**
-     * How long a connection may take to authenticate. A member needs one round trip; anything
-     * slower is a stranger holding a socket (or a member so overloaded that it would time out anyway).
+     * How long a connection may take to authenticate, by default. A member needs one round trip;
+     * a connection silent for seconds holds a socket of the node for nothing.
      */
-    public static final Duration HANDSHAKE_DEADLINE = Duration.ofSeconds(5);
+    public static final long HANDSHAKE_DEADLINE_MS = 5000;
     /** Above this many unsent bytes a channel reports unwritable; below the low mark it is writable again. */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 << 10, 1 << 20);
 
@@ -63,7 +63,7 @@ public final class NodeServer implements AutoCloseable {
      */
     public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
                                    RequestHandler handler, Duration answerDelay) {
-        return start(nodeName, address, secret, handler, answerDelay, HANDSHAKE_DEADLINE);
+        return start(nodeName, address, secret, handler, answerDelay, Duration.ofMillis(HANDSHAKE_DEADLINE_MS));
     }
 
     /**
