@@ -128,7 +128,9 @@ final class ClusterCommand {
             }
             if (started.running().isEmpty()) {
                 out.printf("cluster %s: %d nodes up (%s)%n", c.dir(), s.nodes().size(), addresses(s, started.started()));
-            } else if (!started.started().isEmpty()) {
+            } else if (started.started().isEmpty()) {
+                out.printf("cluster %s: %s running already%n", c.dir(), String.join(", ", started.running()));
+            } else {
                 out.printf("cluster %s: started %s; %s running already%n", c.dir(), addresses(s, started.started()),
                         String.join(", ", started.running()));
             }

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The accidents of a running local cluster, one after the other on one cluster of two node JVMs
- * and a coordinator: a node killed and brought back by {@code ooo cluster start}, a node started
- * by hand, pid files that name a process that is not theirs, and the modes of the files it all
- * leaves behind.
+ * and a coordinator: a node, then the coordinator, killed and brought back by {@code ooo cluster
+ * start}, a node started by hand, pid files that name a process that is not theirs, and the modes
+ * of the files it all leaves behind.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterLifecycleTest {
@@ -101,6 +101,21 @@ class ClusterLifecycleTest {
 
     @Test
     @Order(2)
+    void aKilledCoordinatorComesBackOnItsPort() throws Exception {
+        String url = Files.readString(cluster.resolve("run").resolve("coordinator.url")).strip();
+        kill9(pid("coordinator"));
+
+        Cli r = startAgain();
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("n1, n2 running already"), r::toString);
+        assertTrue(r.out().contains("coordinator up: " + url), r::toString);
+        Cli sql = Cli.run("sql", "--url", url, "-e", "select count(*) as n from lineitem");
+        assertEquals(0, sql.exitCode(), sql::toString);
+        assertTrue(sql.out().contains("| " + LINEITEM_ROWS + " "), sql::toString);
+    }
+
+    @Test
+    @Order(3)
     void aClusterWhoseEveryMemberRunsIsRefused() {
         Cli r = startAgain();
         assertEquals(1, r.exitCode(), r::toString);
@@ -108,7 +123,7 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aNodeStartedByHandShowsInStatus() throws Exception {
         ProcessHandle n1 = ProcessHandle.of(pid("n1")).orElseThrow();
         n1.destroy();
@@ -134,7 +149,7 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aPidFileNamingAnotherProcessDoesNotBlockStart() throws Exception {
         // A process that got a dead member's pid started after the member, by more than a clock's jitter.
         java.time.Instant n2Started = ProcessHandle.of(pid("n2")).orElseThrow().info().startInstant().orElseThrow();
@@ -161,7 +176,7 @@ class ClusterLifecycleTest {
 
     /** Table files, the secret, logs, pid files: no other local user reads any of it. */
     @Test
-    @Order(5)
+    @Order(6)
     void everyFileIsTheOwnersAlone() throws Exception {
         assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"), "not a POSIX file system");
         Set<PosixFilePermission> groupOrOthers = PosixFilePermissions.fromString("---rwxrwx");
@@ -187,7 +202,7 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void stopStopsEveryMemberButNoStranger() throws Exception {
         long coordinator = pid("coordinator");
         long n2 = pid("n2");
