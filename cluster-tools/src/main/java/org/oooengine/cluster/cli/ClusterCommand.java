@@ -61,8 +61,9 @@ final class ClusterCommand {
         boolean bufferedIo;
 
         @Option(names = "--sql-port", paramLabel = "P",
-                description = "port of the SQL endpoint on 127.0.0.1, 0 for none (default: the port it had before, else "
-                        + LocalCluster.DEFAULT_SQL_PORT + ", or a free port when that one is taken)")
+                description = "port of the SQL endpoint on 127.0.0.1, 0 for none (default: the port of a coordinator that "
+                        + "went down without 'ooo cluster stop', else " + LocalCluster.DEFAULT_SQL_PORT
+                        + ", or a free port when that one is taken)")
         Integer sqlPort;
 
         // The coordinator holds the inputs of its hash joins and sorts in memory (SF 1's lineitem
@@ -101,7 +102,8 @@ final class ClusterCommand {
             if (sqlPort != null && (sqlPort < 0 || sqlPort > 65535)) {
                 throw new ParameterException(spec.commandLine(), "--sql-port must be in 0..65535, got " + sqlPort);
             }
-            if (sqlPort != null && sqlPort > 0 && !LocalCluster.portFree(SQL_HOST, sqlPort)) {
+            LocalCluster c = new LocalCluster(dir, root.allowed());
+            if (sqlPort != null && sqlPort > 0 && !c.coordinatorRunning() && !LocalCluster.portFree(SQL_HOST, sqlPort)) {
                 // Found out before any node starts, rather than after.
                 throw new IllegalArgumentException("--sql-port " + sqlPort + " on " + SQL_HOST
                         + " is in use by another process; pick another");
@@ -114,7 +116,6 @@ final class ClusterCommand {
             if (bufferedIo) {
                 args.add("--buffered-io");
             }
-            LocalCluster c = new LocalCluster(dir, root.allowed());
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
             LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, basePort, heap, args);
             ClusterSpec s = started.spec();
