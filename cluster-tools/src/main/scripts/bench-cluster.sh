@@ -14,7 +14,8 @@
 #       data per node (load them with ooo load tpch --sf <N x per-node SF>).
 #
 # Clusters must be loaded and stopped; the script starts and stops them. Results go to O (default:
-# the current directory) as JSON, markdown and PNG, one set per configuration.
+# the current directory) as JSON, markdown and PNG, one set per configuration. As root, export
+# OOO_ALLOW_ROOT=1 first: cluster members refuse root otherwise.
 set -euo pipefail
 
 here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
@@ -23,7 +24,7 @@ ooo="${OOO:-$root/ooo}"
 export OOO="$ooo"
 
 die() { echo "bench-cluster: $*" >&2; exit 1; }
-usage() { sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 cmd="${1:-}"
 [[ -z "$cmd" ]] && usage 2

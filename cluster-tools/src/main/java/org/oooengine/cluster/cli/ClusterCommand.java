@@ -7,9 +7,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.launch.LocalCluster;
+import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.NodeServer;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -27,10 +29,16 @@ final class ClusterCommand {
     @Command(name = "start", mixinStandardHelpOptions = true,
             description = {"Start N node daemons (creating cluster.json and a secret on first start) and wait until all answer, "
                     + "then the coordinator: the SQL endpoint (ooo server) for ooo sql, beeline and JDBC clients.",
-                    "Logs go to <cluster-dir>/logs/<node>.log and logs/coordinator.log."})
+                    "On a cluster that partly runs, start the members that are down (say, a node that crashed) and "
+                            + "leave the running ones alone; a cluster whose every member runs is refused.",
+                    "Logs go to <cluster-dir>/logs/<node>.log and logs/coordinator.log. Refuses to run as root "
+                            + "unless given --allow-root."})
     static final class Start implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
+
+        @Mixin
+        RootCheck root;
 
         @Option(names = "--nodes", paramLabel = "N",
                 description = "number of nodes of a new cluster (default: " + LocalCluster.DEFAULT_NODES
@@ -54,7 +62,8 @@ final class ClusterCommand {
         boolean bufferedIo;
 
         @Option(names = "--sql-port", paramLabel = "P",
-                description = "port of the SQL endpoint on 127.0.0.1, 0 for none (default: " + LocalCluster.DEFAULT_SQL_PORT
+                description = "port of the SQL endpoint on 127.0.0.1, 0 for none (default: the port of a coordinator that "
+                        + "went down without 'ooo cluster stop', else " + LocalCluster.DEFAULT_SQL_PORT
                         + ", or a free port when that one is taken)")
         Integer sqlPort;
 
@@ -76,6 +85,7 @@ final class ClusterCommand {
 
         @Override
         public Integer call() throws Exception {
+            root.check("ooo cluster start", "a cluster");
             if (nodes != null && nodes < 1) {
                 throw new ParameterException(spec.commandLine(), "--nodes must be at least 1, got " + nodes);
             }
@@ -98,7 +108,8 @@ final class ClusterCommand {
             if (sqlPort != null && (sqlPort < 0 || sqlPort > 65535)) {
                 throw new ParameterException(spec.commandLine(), "--sql-port must be in 0..65535, got " + sqlPort);
             }
-            if (sqlPort != null && sqlPort > 0 && !LocalCluster.portFree(SQL_HOST, sqlPort)) {
+            LocalCluster c = new LocalCluster(dir, root.allowed());
+            if (sqlPort != null && sqlPort > 0 && !c.coordinatorRunning() && !LocalCluster.portFree(SQL_HOST, sqlPort)) {
                 // Found out before any node starts, rather than after.
                 throw new IllegalArgumentException("--sql-port " + sqlPort + " on " + SQL_HOST
                         + " is in use by another process; pick another");
@@ -116,39 +127,67 @@ final class ClusterCommand {
             if (bufferedIo) {
                 args.add("--buffered-io");
             }
-            LocalCluster c = new LocalCluster(dir);
-            ClusterSpec s = c.start(nodes == null ? 0 : nodes, basePort, heap, args);
+            boolean withCoordinator = sqlPort == null || sqlPort > 0;
+            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, basePort, heap, args);
+            ClusterSpec s = started.spec();
             PrintWriter out = spec.commandLine().getOut();
-            out.printf("cluster %s: %d nodes up (%s)%n", c.dir(), s.nodes().size(),
-                    String.join(", ", s.nodes().stream().map(n -> n.id() + " " + n.host() + ":" + n.port()).toList()));
+            PrintWriter err = spec.commandLine().getErr();
+            started.strangers().forEach(note -> err.println("note: " + note));
+            if (started.started().isEmpty() && (!withCoordinator || c.coordinatorRunning())) {
+                throw new ClusterException("the cluster in " + c.dir() + " is already running (every node"
+                        + (withCoordinator ? " and the coordinator" : "") + "); stop it first with: ooo cluster stop --dir "
+                        + c.dir());
+            }
+            if (started.running().isEmpty()) {
+                out.printf("cluster %s: %d nodes up (%s)%n", c.dir(), s.nodes().size(), addresses(s, started.started()));
+            } else if (started.started().isEmpty()) {
+                out.printf("cluster %s: %s running already%n", c.dir(), String.join(", ", started.running()));
+            } else {
+                out.printf("cluster %s: started %s; %s running already%n", c.dir(), addresses(s, started.started()),
+                        String.join(", ", started.running()));
+            }
             out.flush();
-            String url = sqlPort != null && sqlPort == 0 ? null : startCoordinator(c);
-            if (url != null) {
+            String url = null;
+            if (withCoordinator && c.coordinatorRunning()) {
+                out.printf("coordinator running already: %s%n", c.coordinatorUrl().orElse("(no URL recorded)"));
+            } else if (withCoordinator) {
+                c.stranger(LocalCluster.COORDINATOR).ifPresent(note -> err.println("note: " + note));
+                url = startCoordinator(c, started.started());
                 out.printf("coordinator up: %s (no password: anyone on this machine can connect)%n", url);
             }
-            out.printf("load data with: ooo load tpch --sf 1 --cluster %s%n", c.dir());
-            if (url != null) {
-                out.printf("query it with: ooo sql --cluster %s%n", c.dir());
+            if (started.running().isEmpty()) {
+                out.printf("load data with: ooo load tpch --sf 1 --cluster %s%n", c.dir());
+                if (url != null) {
+                    out.printf("query it with: ooo sql --cluster %s%n", c.dir());
+                }
             }
             return 0;
         }
 
-        /** Starts the SQL endpoint; if that fails, the nodes go down too, so a start is all or nothing. */
-        private String startCoordinator(LocalCluster c) throws Exception {
+        private static String addresses(ClusterSpec s, List<String> ids) {
+            return String.join(", ", s.nodes().stream().filter(n -> ids.contains(n.id()))
+                    .map(n -> n.id() + " " + n.host() + ":" + n.port()).toList());
+        }
+
+        /**
+         * Starts the SQL endpoint, where it listened before if it did; if that fails, the nodes this
+         * command started go down again, so a start is all or nothing.
+         */
+        private String startCoordinator(LocalCluster c, List<String> nodesStarted) throws Exception {
             PrintWriter err = spec.commandLine().getErr();
-            int port = sqlPort != null ? sqlPort : LocalCluster.DEFAULT_SQL_PORT;
+            int port = sqlPort != null ? sqlPort : c.lastSqlPort().orElse(LocalCluster.DEFAULT_SQL_PORT);
             if (sqlPort == null && !LocalCluster.portFree(SQL_HOST, port)) {
-                // Another cluster (or server) has the default: this one still gets SQL, on a port of its own.
+                // Another cluster (or server) has it: this one still gets SQL, on a port of its own.
+                int taken = port;
                 port = freePort();
-                err.printf("note: port %d is taken; the SQL endpoint listens on %d instead%n",
-                        LocalCluster.DEFAULT_SQL_PORT, port);
+                err.printf("note: port %d is taken; the SQL endpoint listens on %d instead%n", taken, port);
             }
             err.println("starting the coordinator (SQL endpoint)...");
             err.flush();
             try {
                 return c.startCoordinator(SQL_HOST, port, sqlHeap);
             } catch (Exception e) {
-                c.stop();
+                c.stop(nodesStarted);
                 throw e;
             }
         }
@@ -161,7 +200,10 @@ final class ClusterCommand {
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = "Stop the coordinator and every node of the cluster (SIGTERM, then SIGKILL after 10 s).")
+            description = {"Stop the coordinator and every node of the cluster (SIGTERM, then SIGKILL after 10 s), "
+                    + "those 'ooo node' started by hand too.",
+                    "A pid file that names another process than its member (one that got the pid after the member died) "
+                            + "is removed and that process left alone."})
     static final class Stop implements Callable<Integer> {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
@@ -171,9 +213,10 @@ final class ClusterCommand {
 
         @Override
         public Integer call() throws Exception {
-            List<String> stopped = new LocalCluster(dir).stop();
-            spec.commandLine().getOut().println(stopped.isEmpty() ? "no node was running"
-                    : "stopped " + String.join(", ", stopped));
+            LocalCluster.Stopped stopped = new LocalCluster(dir).stop();
+            stopped.strangers().forEach(note -> spec.commandLine().getErr().println("note: " + note));
+            spec.commandLine().getOut().println(stopped.stopped().isEmpty() ? "no node was running"
+                    : "stopped " + String.join(", ", stopped.stopped()));
             return 0;
         }
     }

@@ -4,20 +4,31 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.cluster.launch.PidFile;
 import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.core.net.NodeServer;
 import org.oooengine.core.store.StoreOptions;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code ooo node}: one node daemon in the foreground, until SIGTERM or Ctrl-C. */
 @Command(name = "node", mixinStandardHelpOptions = true,
         description = {"Run one cluster node: open its partitions and serve them to the other members.",
-                "Usually started by 'ooo cluster start'; runs until stopped (SIGTERM, Ctrl-C)."})
+                "Usually started by 'ooo cluster start'; runs until stopped (SIGTERM, Ctrl-C). Its pid goes to "
+                        + "<cluster-dir>/run/<node>.pid, so that 'ooo cluster status' and 'ooo cluster stop' find it.",
+                "Refuses to run as root unless given --allow-root."})
 final class NodeCommand implements Callable<Integer> {
+    private static final Logger LOG = LogManager.getLogger(NodeCommand.class);
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    RootCheck root;
 
     @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "directory holding cluster.json")
     Path cluster;
@@ -50,6 +61,7 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        root.check("ooo node", "a cluster node");
         if (bufferPoolMb < 1 || ioThreads < 1 || timeoutMs < 1 || handshakeTimeoutMs < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--buffer-pool-mb, --io-threads, --timeout-ms and --handshake-timeout-ms must be at least 1");
@@ -62,14 +74,34 @@ final class NodeCommand implements Callable<Integer> {
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
         NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs),
                 Duration.ofNanos(answerDelayUs * 1000), Duration.ofMillis(handshakeTimeoutMs));
+        // Written once the port is ours: a second 'ooo node' for a running node fails above and
+        // leaves the first one's pid file alone.
+        PidFile pidFile = new PidFile(cluster.toAbsolutePath().normalize(), id);
+        recordPid(pidFile);
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();
+            try {
+                pidFile.deleteIfNames(ProcessHandle.current());
+            } catch (java.io.IOException e) {
+                LOG.warn("cannot remove {}: {}", pidFile.path(), e.toString());
+            }
             stopped.countDown();
         }, "ooo-node-shutdown"));
         spec.commandLine().getErr().printf("node %s serving on port %d%n", id, daemon.port());
         spec.commandLine().getErr().flush();
         stopped.await();
         return 0;
+    }
+
+    /** Makes this node known to 'ooo cluster status' and 'stop', however it was started. */
+    private static void recordPid(PidFile pidFile) {
+        try {
+            pidFile.write(ProcessHandle.current());
+        } catch (java.io.IOException e) {
+            // The node serves all the same; only the launcher's commands will not see it.
+            LOG.warn("cannot write {} ({}); 'ooo cluster status' and 'stop' will not see this node", pidFile.path(),
+                    e.toString());
+        }
     }
 }

@@ -142,7 +142,14 @@ final class QuickstartCommand implements Callable<Integer> {
     private int compareOnCluster(List<JoinResult> single) throws Exception {
         PrintWriter err = spec.commandLine().getErr();
         Path clusterDir = Files.createTempDirectory("ooo-quickstart-cluster-");
-        LocalCluster cluster = new LocalCluster(clusterDir);
+        boolean root = RootCheck.runningAsRoot();
+        if (root) {
+            // A throwaway cluster, on loopback, in a directory only root reads: as root is acceptable here.
+            err.printf("note: running as root, so the quickstart's nodes and coordinator run as root too (on %s, in a "
+                    + "private temporary directory); a cluster of your own refuses root without --allow-root%n",
+                    ClusterCommand.SQL_HOST);
+        }
+        LocalCluster cluster = new LocalCluster(clusterDir, root);
         int basePort;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             basePort = s.getLocalPort();

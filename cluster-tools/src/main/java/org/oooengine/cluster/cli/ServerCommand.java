@@ -17,6 +17,7 @@ import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.server.EndpointConfig;
 import org.oooengine.hive.server.HiveServer2Endpoint;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,13 +28,17 @@ import picocli.CommandLine.Spec;
         description = {"Serve SQL over a running cluster on the HiveServer2 protocol (Hive JDBC driver, beeline, "
                 + "ooo sql) until killed.",
                 "Without --password-file anyone who can reach the port gets in: keep the default host 127.0.0.1 "
-                        + "then. 'ooo cluster start' runs this in the background."})
+                        + "then. 'ooo cluster start' runs this in the background.",
+                "Refuses to run as root unless given --allow-root."})
 final class ServerCommand implements Callable<Integer> {
     static final int DEFAULT_PORT = 10000;
     private static final Logger LOG = LogManager.getLogger(ServerCommand.class);
 
     @Spec
     CommandSpec spec;
+
+    @Mixin
+    RootCheck root;
 
     @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "directory of a running cluster")
     Path cluster;
@@ -58,6 +63,7 @@ final class ServerCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        root.check("ooo server", "the coordinator");
         if (port < 0 || port > 65535) {
             throw new ParameterException(spec.commandLine(), "--port must be in 0..65535, got " + port);
         }

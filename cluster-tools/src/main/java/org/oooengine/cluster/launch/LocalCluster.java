@@ -20,11 +20,14 @@ import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.RemoteException;
+import org.oooengine.core.storage.Directories;
 
 /**
  * The local launcher: N node daemons as separate JVMs on loopback, and optionally the coordinator
  * ({@code ooo server}, the SQL endpoint) beside them, with their pid files under {@code run/} and
- * their logs under {@code logs/} of the cluster directory.
+ * their logs under {@code logs/} of the cluster directory. Starting a cluster whose members partly
+ * run starts those that are down; a pid file is trusted only while its process is the member (see
+ * {@link PidFile}).
  */
 public final class LocalCluster {
     public static final int DEFAULT_BASE_PORT = 7101;
@@ -34,11 +37,19 @@ public final class LocalCluster {
     public static final String COORDINATOR = "coordinator";
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final Path SHELL = Path.of("/bin/sh");
 
     private final Path dir;
+    private final boolean rootAllowed;
 
     public LocalCluster(Path dir) {
+        this(dir, false);
+    }
+
+    /** @param rootAllowed the members it starts may run as root (they refuse otherwise) */
+    public LocalCluster(Path dir, boolean rootAllowed) {
         this.dir = dir.toAbsolutePath().normalize();
+        this.rootAllowed = rootAllowed;
     }
 
     public Path dir() {
@@ -55,13 +66,25 @@ public final class LocalCluster {
     }
 
     /**
-     * Creates the cluster files when absent, checks that nothing runs and every port is free,
-     * starts the daemons and waits until each answers.
+     * What {@link #start} did: the nodes it started, those that were running already, and pid files
+     * it found naming another process than their member (one sentence each).
+     */
+    public record Started(ClusterSpec spec, List<String> started, List<String> running, List<String> strangers) {
+    }
+
+    /** What {@link #stop} did: the members it stopped and pid files naming another process, left alone. */
+    public record Stopped(List<String> stopped, List<String> strangers) {
+    }
+
+    /**
+     * Creates the cluster files when absent, then starts every node that is down (all of them for a
+     * new or stopped cluster), after checking that their ports are free, and waits until the whole
+     * cluster answers. Running nodes are left alone. On failure the nodes it started are stopped.
      *
      * @param nodes    node count; 0 = an existing cluster's own, or {@link #DEFAULT_NODES} for a new one
      * @param nodeArgs extra arguments for every {@code ooo node} (e.g. buffer pool size)
      */
-    public ClusterSpec start(int nodes, int basePort, String heap, List<String> nodeArgs) throws Exception {
+    public Started start(int nodes, int basePort, String heap, List<String> nodeArgs) throws Exception {
         ClusterSpec spec;
         if (ClusterSpec.exists(dir)) {
             spec = ClusterSpec.read(dir);
@@ -74,34 +97,39 @@ public final class LocalCluster {
             spec.write(dir);
             ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
         }
-        List<String> members = new ArrayList<>(spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList());
-        members.add(COORDINATOR);
-        for (String member : members) {
-            Optional<ProcessHandle> running = runningProcess(member);
-            if (running.isPresent()) {
-                throw new ClusterException("the cluster in " + dir + " is already running (" + member + ", pid "
-                        + running.get().pid() + "); stop it first with: ooo cluster stop --dir " + dir);
+        List<ClusterSpec.NodeSpec> down = new ArrayList<>();
+        List<String> running = new ArrayList<>();
+        List<String> strangers = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            PidFile.State state = pidFile(n.id()).read();
+            if (state instanceof PidFile.Up) {
+                running.add(n.id());
+            } else {
+                stranger(n.id(), state).ifPresent(strangers::add);
+                down.add(n);
             }
         }
-        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+        for (ClusterSpec.NodeSpec n : down) {
             checkPortFree(n);
         }
-        Files.createDirectories(dir.resolve("run"));
-        Files.createDirectories(dir.resolve("logs"));
+        Directories.createPrivate(dir.resolve("run"));
+        Directories.createPrivate(dir.resolve("logs"));
         List<Process> started = new ArrayList<>();
         try {
-            for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            for (ClusterSpec.NodeSpec n : down) {
                 started.add(launch(n, heap, nodeArgs));
             }
-            awaitReady(spec, started);
+            if (!down.isEmpty()) {
+                awaitReady(down, started);
+            }
         } catch (Exception e) {
             started.forEach(Process::destroyForcibly);
-            for (ClusterSpec.NodeSpec n : spec.nodes()) {
-                Files.deleteIfExists(pidFile(n.id()));
+            for (ClusterSpec.NodeSpec n : down) {
+                pidFile(n.id()).delete();
             }
             throw e;
         }
-        return spec;
+        return new Started(spec, down.stream().map(ClusterSpec.NodeSpec::id).toList(), running, strangers);
     }
 
     private Process launch(ClusterSpec.NodeSpec n, String heap, List<String> nodeArgs) throws IOException {
@@ -110,9 +138,16 @@ public final class LocalCluster {
         return launch(n.id(), heap, args);
     }
 
-    /** Starts {@code ooo <args>} as a background JVM logging to logs/<name>.log, its pid in run/<name>.pid. */
+    /**
+     * Starts {@code ooo <args>} as a background JVM logging to logs/<name>.log, its pid in
+     * run/<name>.pid. It runs under umask 077, so that what it writes past the engine's own
+     * owner-only files (a library's files, a JVM crash report) is private too.
+     */
     private Process launch(String name, String heap, List<String> oooArgs) throws IOException {
         List<String> cmd = new ArrayList<>();
+        if (Files.isExecutable(SHELL)) {
+            cmd.addAll(List.of(SHELL.toString(), "-c", "umask 077 && exec \"$@\"", "sh"));
+        }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The same JVM flags as this process (module opens the engine needs), with the node's heap.
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
@@ -125,12 +160,15 @@ public final class LocalCluster {
         cmd.add(System.getProperty("java.class.path"));
         cmd.add("org.oooengine.cluster.cli.OooCli");
         cmd.addAll(oooArgs);
-        Path log = dir.resolve("logs").resolve(name + ".log");
+        if (rootAllowed) {
+            cmd.add("--allow-root");
+        }
+        Path log = Directories.createPrivateFile(dir.resolve("logs").resolve(name + ".log"));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putIfAbsent("OOO_LOG_LEVEL", "info");
         Process p = pb.start();
-        Files.writeString(pidFile(name), p.pid() + "\n");
+        pidFile(name).write(p.toHandle());
         return p;
     }
 
@@ -144,6 +182,8 @@ public final class LocalCluster {
         if (running.isPresent()) {
             throw new ClusterException("the coordinator of " + dir + " is already running (pid " + running.get().pid() + ")");
         }
+        Directories.createPrivate(dir.resolve("run"));
+        Directories.createPrivate(dir.resolve("logs"));
         if (!portFree(host, port)) {
             throw new ClusterException("port " + port + " on " + host + " is in use by another process; pick another "
                     + "SQL port with --sql-port");
@@ -154,12 +194,27 @@ public final class LocalCluster {
             awaitListening(p, new InetSocketAddress(host, port));
         } catch (Exception e) {
             p.destroyForcibly();
-            Files.deleteIfExists(pidFile(COORDINATOR));
+            pidFile(COORDINATOR).delete();
             throw e;
         }
         String url = jdbcUrl(host, port);
-        Files.writeString(urlFile(), url + "\n");
+        Directories.writePrivate(urlFile(), url + "\n");
         return url;
+    }
+
+    /** True while the coordinator this launcher started runs. */
+    public boolean coordinatorRunning() {
+        return runningProcess(COORDINATOR).isPresent();
+    }
+
+    /** The SQL port the coordinator last listened on, if one was started (to start it there again). */
+    public Optional<Integer> lastSqlPort() {
+        try {
+            String url = Files.readString(urlFile()).strip();
+            return Optional.of(java.net.URI.create(url.substring("jdbc:".length())).getPort()).filter(p -> p > 0);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
     }
 
     /** The JDBC URL of the coordinator while it runs. */
@@ -217,12 +272,12 @@ public final class LocalCluster {
         }
     }
 
-    private void awaitReady(ClusterSpec spec, List<Process> processes) throws Exception {
+    private void awaitReady(List<ClusterSpec.NodeSpec> nodes, List<Process> processes) throws Exception {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (true) {
             for (int i = 0; i < processes.size(); i++) {
                 if (!processes.get(i).isAlive()) {
-                    String id = spec.nodes().get(i).id();
+                    String id = nodes.get(i).id();
                     throw new ClusterException("node " + id + " exited while starting; the end of its log ("
                             + dir.resolve("logs").resolve(id + ".log") + "):\n" + tail(id, 15));
                 }
@@ -240,29 +295,56 @@ public final class LocalCluster {
     }
 
     /**
-     * Stops the coordinator, then every node: SIGTERM, then SIGKILL after a grace period. Returns
-     * the members stopped. The coordinator goes first so that no query is left half answered.
+     * Stops the coordinator, then every node: SIGTERM, then SIGKILL after a grace period. The
+     * coordinator goes first so that no query is left half answered. A pid file naming another
+     * process than its member is removed, and that process left alone.
      */
-    public List<String> stop() throws Exception {
+    public Stopped stop() throws Exception {
         ClusterSpec spec = ClusterSpec.read(dir);
         List<String> members = new ArrayList<>(List.of(COORDINATOR));
         spec.nodes().forEach(n -> members.add(n.id()));
-        List<String> stopped = new ArrayList<>();
-        for (String member : members) {
-            Optional<ProcessHandle> p = runningProcess(member);
-            if (p.isPresent()) {
-                p.get().destroy();
-                try {
-                    p.get().onExit().get(STOP_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    p.get().destroyForcibly();
-                }
-                stopped.add(member);
-            }
-            Files.deleteIfExists(pidFile(member));
-        }
+        Stopped stopped = stop(members);
         Files.deleteIfExists(urlFile());
         return stopped;
+    }
+
+    /** Stops these members (node ids or {@link #COORDINATOR}) as {@link #stop()} does, in this order. */
+    public Stopped stop(List<String> members) throws Exception {
+        List<String> stopped = new ArrayList<>();
+        List<String> strangers = new ArrayList<>();
+        for (String member : members) {
+            PidFile.State state = pidFile(member).read();
+            if (state instanceof PidFile.Up up) {
+                ProcessHandle p = up.process();
+                p.destroy();
+                try {
+                    p.onExit().get(STOP_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    p.destroyForcibly();
+                }
+                stopped.add(member);
+            } else {
+                stranger(member, state).ifPresent(strangers::add);
+            }
+            pidFile(member).delete();
+        }
+        return new Stopped(stopped, strangers);
+    }
+
+    /**
+     * One sentence for the operator when the member's pid file names another process than the
+     * member (its pid was given to that process after the member died).
+     */
+    public Optional<String> stranger(String member) {
+        return stranger(member, pidFile(member).read());
+    }
+
+    private Optional<String> stranger(String member, PidFile.State state) {
+        if (state instanceof PidFile.Stranger s) {
+            return Optional.of(dir.relativize(pidFile(member).path()) + " named pid " + s.pid() + ", which is not "
+                    + member + " (" + s.why() + "): left that process alone");
+        }
+        return Optional.empty();
     }
 
     /**
@@ -353,21 +435,13 @@ public final class LocalCluster {
         }
     }
 
-    private Optional<ProcessHandle> runningProcess(String node) {
-        Path f = pidFile(node);
-        if (!Files.isRegularFile(f)) {
-            return Optional.empty();
-        }
-        try {
-            long pid = Long.parseLong(Files.readString(f).strip());
-            return ProcessHandle.of(pid).filter(ProcessHandle::isAlive);
-        } catch (IOException | NumberFormatException e) {
-            return Optional.empty();
-        }
+    /** The member's process while it runs; nothing for a pid file naming another process. */
+    private Optional<ProcessHandle> runningProcess(String member) {
+        return pidFile(member).read() instanceof PidFile.Up up ? Optional.of(up.process()) : Optional.empty();
     }
 
-    private Path pidFile(String node) {
-        return dir.resolve("run").resolve(node + ".pid");
+    private PidFile pidFile(String member) {
+        return new PidFile(dir, member);
     }
 
     private static void checkPortFree(ClusterSpec.NodeSpec n) {

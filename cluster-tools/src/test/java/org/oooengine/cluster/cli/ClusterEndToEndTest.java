@@ -226,7 +226,7 @@ class ClusterEndToEndTest {
     @Test
     @Order(4)
     void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
-        long pid = Long.parseLong(Files.readString(cluster.resolve("run").resolve("n2.pid")).strip());
+        long pid = Long.parseLong(Files.readAllLines(cluster.resolve("run").resolve("n2.pid")).get(0));
         ProcessHandle node = ProcessHandle.of(pid).orElseThrow();
         Runtime.getRuntime().exec(new String[] {"kill", "-9", String.valueOf(pid)}).waitFor();
         node.onExit().get();

@@ -36,7 +36,7 @@ class SqlCommandTest {
         assertEquals(0, r.exitCode(), r::toString);
         url = "jdbc:hive2://127.0.0.1:" + sqlPort + "/default;auth=noSasl";
         assertTrue(r.out().contains("coordinator up: " + url), r::toString);
-        coordinatorPid = Long.parseLong(Files.readString(cluster.resolve("run").resolve("coordinator.pid")).strip());
+        coordinatorPid = Long.parseLong(Files.readAllLines(cluster.resolve("run").resolve("coordinator.pid")).get(0));
         r = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", cluster.toString());
         assertEquals(0, r.exitCode(), r::toString);
     }

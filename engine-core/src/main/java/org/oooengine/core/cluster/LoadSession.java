@@ -53,7 +53,7 @@ final class LoadSession implements AutoCloseable {
                 Collection<String> replacing) {
         Directories.deleteRecursively(staging);
         try {
-            Files.createDirectories(staging);
+            Directories.createPrivate(staging);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + staging, e);
         }

@@ -5,13 +5,13 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import org.oooengine.core.storage.Directories;
 
 /**
  * The shared secret that makes a process a cluster member. On connect the server sends a random
@@ -59,12 +59,7 @@ public final class ClusterSecret {
     /** Writes the secret readable by its owner only. */
     public void write(Path file) {
         try {
-            Files.writeString(file, HexFormat.of().formatHex(key) + "\n", StandardCharsets.US_ASCII);
-            try {
-                Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
-            } catch (UnsupportedOperationException ignored) {
-                // Not a POSIX file system: nothing more can be done here.
-            }
+            Directories.writePrivate(file, HexFormat.of().formatHex(key) + "\n");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the cluster secret " + file, e);
         }

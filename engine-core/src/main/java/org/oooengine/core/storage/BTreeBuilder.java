@@ -45,7 +45,7 @@ public final class BTreeBuilder implements Closeable {
         this.fillFactor = fillFactor;
         this.leaf = new NodeBuilder(pageSize, fillFactor);
         try {
-            this.out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            this.out = Directories.openPrivate(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + path, e);

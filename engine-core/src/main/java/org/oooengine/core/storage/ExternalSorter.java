@@ -53,6 +53,7 @@ public final class ExternalSorter implements Closeable {
     private void spill() {
         buffer.sort(ORDER);
         try {
+            // A temporary file is created owner-only (0600), like every file of the store.
             Path run = Files.createTempFile(tempDir, "sort-run-", ".tmp");
             runs.add(run);
             try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(run), 1 << 16))) {

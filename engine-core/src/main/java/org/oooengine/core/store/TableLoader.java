@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.oooengine.core.storage.BTreeBuilder;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.ExternalSorter;
 import org.oooengine.core.storage.TreeMeta;
 import org.oooengine.core.types.DataType;
@@ -92,7 +93,7 @@ public final class TableLoader {
             this.pk = schema.indexesOf(def.primaryKey());
             this.pkCodec = new KeyCodec(schema.types(pk));
             this.rowCodec = new RowCodec(schema);
-            Path tmp = Files.createDirectories(dir.resolve("tmp"));
+            Path tmp = Directories.createPrivate(dir.resolve("tmp"));
             this.entriesWithRow = new boolean[def.indexes().size()];
             for (int i = 0; i < def.indexes().size(); i++) {
                 TableDefinition.IndexDefinition ix = def.indexes().get(i);

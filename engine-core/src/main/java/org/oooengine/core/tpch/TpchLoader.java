@@ -149,6 +149,6 @@ public final class TpchLoader {
                 Directories.deleteRecursively(dir);
             }
         }
-        Files.createDirectories(dir);
+        Directories.createPrivate(dir);
     }
 }

@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
+import org.oooengine.core.storage.Directories;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -56,7 +57,8 @@ final class TableStore implements AutoCloseable {
 
     static TableStore open(Path dir) {
         try {
-            Files.createDirectories(dir);
+            // RocksDB creates its files with the umask's mode: the directory keeps them private.
+            Directories.createPrivate(dir);
             List<byte[]> names = List.of();
             if (Files.exists(dir.resolve("CURRENT"))) {
                 try (Options o = new Options()) {

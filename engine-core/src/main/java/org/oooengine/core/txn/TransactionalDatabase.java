@@ -17,6 +17,7 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.storage.Directories;
 
 /**
  * Transactional tables in a directory: base data and checkpoints in RocksDB ({@code data/}), one
@@ -86,7 +87,7 @@ public final class TransactionalDatabase implements AutoCloseable {
         }
         TreeMap<Long, List<Path>> byEpoch = new TreeMap<>();
         try {
-            Files.createDirectories(walDir);
+            Directories.createPrivate(walDir);
             try (Stream<Path> files = Files.list(walDir)) {
                 for (Path f : (Iterable<Path>) files::iterator) {
                     Matcher m = WAL_NAME.matcher(f.getFileName().toString());

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import org.oooengine.core.storage.Directories;
 
 /** Where WAL bytes go and what a flush waits for; one implementation per durability mode. */
 abstract class WalDevice implements AutoCloseable {
@@ -43,7 +44,7 @@ abstract class WalDevice implements AutoCloseable {
         private long allocated;
 
         Disk(Path path) throws IOException {
-            channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+            channel = Directories.openPrivate(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
         }
 
         @Override
@@ -96,7 +97,7 @@ abstract class WalDevice implements AutoCloseable {
         private long regionStart;
 
         Mapped(Path path, long latencyNanos) throws IOException {
-            channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+            channel = Directories.openPrivate(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
                     StandardOpenOption.WRITE);
             this.latencyNanos = latencyNanos;
             region = channel.map(FileChannel.MapMode.READ_WRITE, 0, REGION);

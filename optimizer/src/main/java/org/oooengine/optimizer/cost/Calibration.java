@@ -3,6 +3,7 @@ package org.oooengine.optimizer.cost;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Optional;
 import java.util.TreeMap;
+import org.oooengine.core.storage.Directories;
 
 /**
  * What this cluster measured of itself ({@code ooo calibrate --cluster}): the only inputs of the
@@ -147,7 +149,9 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
         Path f = file(clusterDir);
         try {
             Path tmp = f.resolveSibling(FILE + ".tmp");
-            JSON.writeValue(tmp.toFile(), this);
+            try (OutputStream out = Directories.newPrivateOutputStream(tmp)) {
+                JSON.writeValue(out, this);
+            }
             Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
