@@ -37,19 +37,19 @@ public final class HiveServer2Endpoint implements AutoCloseable {
     private final SessionRegistry registry;
     private final ExecutorService statements;
     private final ScheduledExecutorService timer;
-    private final ConnectionRefuser refuser;
+    private final ConnectionAdmission admission;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private HiveServer2Endpoint(InetSocketAddress address, TThreadPoolServer server, ConnectionEventHandler connections,
                                 SessionRegistry registry, ExecutorService statements, ScheduledExecutorService timer,
-                                ConnectionRefuser refuser) {
+                                ConnectionAdmission admission) {
         this.address = address;
         this.server = server;
         this.connections = connections;
         this.registry = registry;
         this.statements = statements;
         this.timer = timer;
-        this.refuser = refuser;
+        this.admission = admission;
         this.acceptor = daemonThreads("hs2-acceptor-" + address.getPort()).newThread(server::serve);
     }
 
@@ -77,9 +77,9 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         // everyone.
         ExecutorService workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), daemonThreads("hs2-connection"));
-        ConnectionRefuser refuser = new ConnectionRefuser(daemonThreads("hs2-refuse"));
-        AdmittingServerTransport listener = new AdmittingServerTransport(socket,
-                new ConnectionAdmission(limits.maxConnections(), limits.maxConnectionsPerAddress()), refuser, timer,
+        ConnectionRefuser refuser = new ConnectionRefuser(timer);
+        ConnectionAdmission admission = new ConnectionAdmission(limits.maxConnections(), limits.maxConnectionsPerAddress());
+        AdmittingServerTransport listener = new AdmittingServerTransport(socket, admission, refuser, timer,
                 limits.handshakeTimeout());
         AuthenticatingTransportFactory transports = new AuthenticatingTransportFactory(config.allowUnauthenticated(),
                 authenticator, new LoginThrottle(limits.loginFailureDelay(), limits.loginFailureMaxDelay()),
@@ -108,7 +108,8 @@ public final class HiveServer2Endpoint implements AutoCloseable {
             timer.scheduleWithFixedDelay(idle::closeIdle, idle.checkMillis(), idle.checkMillis(), TimeUnit.MILLISECONDS);
         }
 
-        HiveServer2Endpoint endpoint = new HiveServer2Endpoint(bound, server, connections, registry, statements, timer, refuser);
+        HiveServer2Endpoint endpoint = new HiveServer2Endpoint(bound, server, connections, registry, statements, timer,
+                admission);
         endpoint.acceptor.start();
         endpoint.awaitServing();
         endpoint.logStarted(config);
@@ -161,6 +162,11 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         return address;
     }
 
+    /** Client connections holding a slot now, logged in or still in their handshake. */
+    int openConnections() {
+        return admission.open();
+    }
+
     /** Stops accepting, drops connected clients and closes all sessions. */
     @Override
     public void close() {
@@ -177,7 +183,6 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         registry.closeAll();
         statements.shutdown();
         timer.shutdownNow();
-        refuser.close();
         LOG.info("HiveServer2 endpoint on {} stopped", address);
     }
 
