@@ -105,7 +105,9 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         }, logEvery, logEvery, TimeUnit.MILLISECONDS);
         if (!limits.idleSessionTimeout().isZero()) {
             IdleSessions idle = new IdleSessions(registry, limits.idleSessionTimeout());
-            timer.scheduleWithFixedDelay(idle::closeIdle, idle.checkMillis(), idle.checkMillis(), TimeUnit.MILLISECONDS);
+            // Closing an engine session may wait for the nodes: not on the timer, which keeps the deadlines.
+            timer.scheduleWithFixedDelay(() -> statements.execute(idle::closeIdle), idle.checkMillis(), idle.checkMillis(),
+                    TimeUnit.MILLISECONDS);
         }
 
         HiveServer2Endpoint endpoint = new HiveServer2Endpoint(bound, server, connections, registry, statements, timer,
