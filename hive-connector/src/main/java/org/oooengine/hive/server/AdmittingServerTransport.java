@@ -1,7 +1,6 @@
 package org.oooengine.hive.server;
 
 import java.io.IOException;
-import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
@@ -54,8 +53,8 @@ final class AdmittingServerTransport extends TServerTransport {
             } catch (IOException e) {
                 throw new TTransportException(e);
             }
-            InetAddress address = socket.getInetAddress();
-            Optional<String> refusal = admission.admit(address);
+            ClientAddress client = ClientAddress.of(socket.getInetAddress());
+            Optional<String> refusal = admission.admit(client);
             if (refusal.isPresent()) {
                 refusals.log("Refusing connection from {}: {}", socket.getRemoteSocketAddress(), refusal.get());
                 refuser.refuse(socket, refusal.get());
@@ -63,13 +62,13 @@ final class AdmittingServerTransport extends TServerTransport {
             }
             try {
                 String peer = String.valueOf(socket.getRemoteSocketAddress());
-                return new AdmittedSocket(socket, () -> admission.release(address), timer, handshakeTimeout,
+                return new AdmittedSocket(socket, () -> admission.release(client), timer, handshakeTimeout,
                         () -> expired.log("Closing connection from {}: no login within {}", peer,
                                 EndpointConfig.Limits.format(handshakeTimeout)));
             } catch (TTransportException | RuntimeException e) {
-                admission.release(address);
+                admission.release(client);
                 closeQuietly(socket);
-                LOG.debug("Dropping connection from {}: {}", address, e.toString());
+                LOG.debug("Dropping connection from {}: {}", client, e.toString());
             }
         }
     }

@@ -119,12 +119,12 @@ final class AuthenticatingTransportFactory extends TTransportFactory {
         return "unknown";
     }
 
-    /** The client's IP address, as the login throttle counts it. */
+    /** The client as the login throttle counts it (see {@link ClientAddress}). */
     private static String addressOf(TTransport transport) {
         if (transport instanceof TSocket tsocket && tsocket.getSocket() != null) {
             InetAddress address = tsocket.getSocket().getInetAddress();
             if (address != null) {
-                return address.getHostAddress();
+                return ClientAddress.of(address).text();
             }
         }
         return "unknown";

@@ -1,19 +1,18 @@
 package org.oooengine.hive.server;
 
-import java.net.InetAddress;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 
 /**
- * Counts the open connections, overall and per client address, and decides at once whether one
+ * Counts the open connections, overall and per client ({@link ClientAddress}), and decides at once whether one
  * more may come in. Deciding at accept time, before a worker thread is taken, is what keeps a
  * crowd of idle sockets from one address from locking everyone else out.
  */
 final class ConnectionAdmission {
     private final int maxConnections;
     private final int maxPerAddress;
-    private final Map<InetAddress, Integer> perAddress = new HashMap<>();
+    private final Map<ClientAddress, Integer> perAddress = new HashMap<>();
     private int total;
 
     ConnectionAdmission(int maxConnections, int maxPerAddress) {
@@ -22,14 +21,14 @@ final class ConnectionAdmission {
     }
 
     /**
-     * Takes a slot for a connection from {@code address}; {@link #release} gives it back.
+     * Takes a slot for a connection from {@code client}; {@link #release} gives it back.
      *
      * @return empty when admitted, else why not, in words for the refused client
      */
-    synchronized Optional<String> admit(InetAddress address) {
-        int fromAddress = perAddress.getOrDefault(address, 0);
+    synchronized Optional<String> admit(ClientAddress client) {
+        int fromAddress = perAddress.getOrDefault(client, 0);
         if (fromAddress >= maxPerAddress) {
-            return Optional.of("too many connections from " + address.getHostAddress() + ": the limit is "
+            return Optional.of("too many connections from " + client + ": the limit is "
                     + maxPerAddress + " per client address (" + EndpointConfig.Limits.MAX_CONNECTIONS_PER_ADDRESS
                     + "); close idle connections or retry later");
         }
@@ -37,29 +36,25 @@ final class ConnectionAdmission {
             return Optional.of("the server has reached its limit of " + maxConnections + " connections ("
                     + EndpointConfig.Limits.MAX_CONNECTIONS + "); retry later");
         }
-        perAddress.put(address, fromAddress + 1);
+        perAddress.put(client, fromAddress + 1);
         total++;
         return Optional.empty();
     }
 
-    synchronized void release(InetAddress address) {
-        Integer fromAddress = perAddress.get(address);
+    synchronized void release(ClientAddress client) {
+        Integer fromAddress = perAddress.get(client);
         if (fromAddress == null) {
             return;
         }
         if (fromAddress == 1) {
-            perAddress.remove(address);
+            perAddress.remove(client);
         } else {
-            perAddress.put(address, fromAddress - 1);
+            perAddress.put(client, fromAddress - 1);
         }
         total--;
     }
 
     synchronized int open() {
         return total;
-    }
-
-    synchronized int openFrom(InetAddress address) {
-        return perAddress.getOrDefault(address, 0);
     }
 }

@@ -240,7 +240,7 @@ class EndpointAttackTest {
 
     @Test
     void idleSessionsAndConnectionsAreClosedButBusyOnesAreNot() throws Exception {
-        openEndpoint(limits(100, 20, Duration.ofSeconds(10), Duration.ofSeconds(4), Duration.ofSeconds(1),
+        openEndpoint(limits(100, 20, Duration.ofSeconds(10), Duration.ofSeconds(4), Duration.ofMillis(1500),
                 Duration.ofMillis(100), Duration.ofSeconds(5)));
         try (TSocket idleSocket = new TSocket("127.0.0.1", endpoint.port());
              TSocket busySocket = new TSocket("127.0.0.1", endpoint.port())) {
@@ -251,8 +251,8 @@ class EndpointAttackTest {
             TSessionHandle idleSession = openSession(idle, "idler");
             TSessionHandle busySession = openSession(busy, "worker");
 
-            // The busy session makes a call every 300 ms; the idle one none for two seconds.
-            for (int i = 0; i < 7; i++) {
+            // The busy session makes a call every 300 ms; the idle one none for 2.4 seconds.
+            for (int i = 0; i < 8; i++) {
                 Thread.sleep(300);
                 TExecuteStatementReq req = new TExecuteStatementReq(busySession, "select current_user()");
                 req.setRunAsync(false);
@@ -275,6 +275,25 @@ class EndpointAttackTest {
             long millis = millisSince(start);
             assertTrue(millis >= 3500 && millis < 7000, "closed after " + millis + " ms");
         }
+    }
+
+    @Test
+    void oneIpv6NetworkSharesOneQuotaWhateverAddressesItPicks() {
+        // A host owns its whole /64: new addresses in it do not buy new connections.
+        ConnectionAdmission admission = new ConnectionAdmission(100, 2);
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:2::1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:2:aaaa::7"))).isEmpty());
+        assertEquals("too many connections from 2001:db8:1:2:0:0:0:0/64: the limit is 2 per client address ("
+                + EndpointConfig.Limits.MAX_CONNECTIONS_PER_ADDRESS + "); close idle connections or retry later",
+                admission.admit(ClientAddress.of(address("2001:db8:1:2:ffff:ffff:ffff:fffe"))).orElseThrow());
+        // The next network, IPv4 addresses and the loopback address count on their own.
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:3::1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("::1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("10.0.0.1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("10.0.0.2"))).isEmpty());
+        admission.release(ClientAddress.of(address("2001:db8:1:2::1")));
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:2::99"))).isEmpty());
+        assertEquals(6, admission.open());
     }
 
     @Test
