@@ -66,10 +66,6 @@ final class AdmittedSocket extends TSocket {
         return true;
     }
 
-    String peer() {
-        return String.valueOf(socket.getRemoteSocketAddress());
-    }
-
     @Override
     public void close() {
         deadline.cancel(false);

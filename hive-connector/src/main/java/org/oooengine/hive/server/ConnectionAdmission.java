@@ -5,9 +5,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Counts the open connections, overall and per client ({@link ClientAddress}), and decides at once whether one
- * more may come in. Deciding at accept time, before a worker thread is taken, is what keeps a
- * crowd of idle sockets from one address from locking everyone else out.
+ * Counts the open connections, overall and per client ({@link ClientAddress}), and decides at
+ * once whether one more may come in. Deciding at accept time, before a worker thread is taken, is
+ * what keeps a crowd of idle sockets from one address from locking everyone else out.
  */
 final class ConnectionAdmission {
     private final int maxConnections;

@@ -73,12 +73,12 @@ final class ThrottledLog {
             lastLeftOut = null;
             lastWrittenNanos = System.nanoTime();
         }
-        write(message + " (the latest of them)", skipped);
+        log.log(level, "{} more {} since the previous such line; the latest: {}", skipped, what, message);
     }
 
     private void write(String message, int skipped) {
         if (skipped == 0) {
-            log.log(level, message);
+            log.log(level, "{}", message);
         } else {
             log.log(level, "{} (and {} more {} since the previous such line)", message, skipped, what);
         }

@@ -297,6 +297,29 @@ class EndpointAttackTest {
     }
 
     @Test
+    void aFloodOfLogEventsIsAFewLinesWithCounts() throws Exception {
+        try (CapturedLog log = new CapturedLog("org.oooengine.hive.server")) {
+            ThrottledLog throttled = new ThrottledLog(LogManager.getLogger(ThrottledLog.class), Level.WARN, "bad events",
+                    Duration.ofMillis(300));
+            for (int i = 1; i <= 100; i++) {
+                throttled.log("Bad event {}", i);
+            }
+            throttled.flush(); // too early: the interval has not passed
+            Thread.sleep(350);
+            throttled.flush();
+            throttled.flush(); // nothing new
+            Thread.sleep(350);
+            throttled.log("Bad event {}", 101);
+            throttled.log("Bad event {}", 102);
+            Thread.sleep(350);
+            throttled.log("Bad event {}", 103);
+            String prefix = "WARN " + ThrottledLog.class.getName() + " ";
+            assertEquals(List.of(prefix + "Bad event 1", prefix + "99 more bad events since the previous such line; the latest: Bad event 100",
+                    prefix + "Bad event 101", prefix + "Bad event 103 (and 1 more bad events since the previous such line)"), log.lines());
+        }
+    }
+
+    @Test
     void endpointSettingsComeFromCoordinatorKeys() {
         EndpointConfig.Limits limits = EndpointConfig.Limits.fromSettings(Map.of(
                 "ooo.endpoint.max.connections", "64", "ooo.endpoint.handshake.timeout", "2s",
