@@ -49,6 +49,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The SQL endpoint under attack: crowds of idle or half-open sockets, password guessing, and
@@ -101,13 +103,22 @@ class EndpointAttackTest {
         return endpoint;
     }
 
-    @Test
-    void fiveHundredIdleSocketsLeaveTheEndpointServingOthers() throws Exception {
+    @ParameterizedTest(name = "with a password file: {0}")
+    @ValueSource(booleans = {true, false})
+    void fiveHundredIdleSocketsLeaveTheEndpointServingOthers(boolean withPasswords) throws Exception {
         Duration handshake = Duration.ofSeconds(3);
-        securedEndpoint(limits(100, 20, handshake, Duration.ofHours(1), Duration.ofHours(1),
-                Duration.ofMillis(100), Duration.ofSeconds(5)));
-        try (Connection warmUp = driver.connect(url(), "alice", "right-password")) {
-            assertEquals("alice", queryString(warmUp, "select current_user()"));
+        EndpointConfig.Limits limits = limits(100, 20, handshake, Duration.ofHours(1), Duration.ofHours(1),
+                Duration.ofMillis(100), Duration.ofSeconds(5));
+        if (withPasswords) {
+            securedEndpoint(limits);
+        } else {
+            openEndpoint(limits);
+        }
+        String url = withPasswords ? url() : url() + ";auth=noSasl";
+        String user = withPasswords ? "alice" : "tester";
+        String password = withPasswords ? "right-password" : null;
+        try (Connection warmUp = driver.connect(url, user, password)) {
+            assertEquals(user, queryString(warmUp, "select current_user()"));
         }
         // 500 sockets from one address: most send nothing, every fifth half a SASL start.
         for (int i = 0; i < 500; i++) {
@@ -122,8 +133,8 @@ class EndpointAttackTest {
         assertEquals(20, endpoint.openConnections());
 
         long start = System.nanoTime();
-        try (Connection connection = driver.connect(url(), "alice", "right-password")) {
-            assertEquals("alice", queryString(connection, "select current_user()"));
+        try (Connection connection = driver.connect(url, user, password)) {
+            assertEquals(user, queryString(connection, "select current_user()"));
         }
         long millis = millisSince(start);
         assertTrue(millis < 5000, "a new client served after " + millis + " ms");
@@ -136,9 +147,9 @@ class EndpointAttackTest {
         assertEquals(0, stillOpen(rawSockets, 20), "every idle socket closed by the server");
 
         // A client that finished its handshake is not cut at the deadline: its reads wait again.
-        try (Connection connection = driver.connect(url(), "alice", "right-password")) {
+        try (Connection connection = driver.connect(url, user, password)) {
             Thread.sleep(handshake.toMillis() + 500);
-            assertEquals("alice", queryString(connection, "select current_user()"));
+            assertEquals(user, queryString(connection, "select current_user()"));
         }
     }
 
