@@ -24,7 +24,9 @@ import org.oooengine.hive.sql.SqlEngine;
 /**
  * A HiveServer2-compatible endpoint (TCLIService over the binary Thrift transport), so the Hive
  * JDBC driver and beeline can talk to our engine. One thread per client connection; statements
- * run on a separate pool so a client can poll and cancel them.
+ * run on a separate pool so a client can poll and cancel them. Connections are admitted, timed
+ * and throttled by {@link EndpointConfig.Limits}, so idle sockets and password guessers cannot
+ * starve other clients.
  */
 public final class HiveServer2Endpoint implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(HiveServer2Endpoint.class);
