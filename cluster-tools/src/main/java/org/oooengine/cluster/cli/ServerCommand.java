@@ -58,7 +58,9 @@ final class ServerCommand implements Callable<Integer> {
 
     @Option(names = "--conf", paramLabel = "<key>=<value>",
             description = "a coordinator setting, over those of <cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE
-                    + ", e.g. --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=thrift://metastore:9083")
+                    + ", e.g. --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=thrift://metastore:9083; "
+                    + "the endpoint's limits too, e.g. --conf " + EndpointConfig.Limits.MAX_CONNECTIONS_PER_ADDRESS + "=20 "
+                    + "(docs/security.md)")
     Map<String, String> conf = new LinkedHashMap<>();
 
     @Override
@@ -70,8 +72,9 @@ final class ServerCommand implements Callable<Integer> {
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
             throw new ParameterException(spec.commandLine(), "--password-file " + passwordFile + " is not a readable file");
         }
-        EndpointConfig config = passwordFile == null ? EndpointConfig.unauthenticated(host, port)
-                : EndpointConfig.withPasswordFile(host, port, passwordFile);
+        EndpointConfig config = (passwordFile == null ? EndpointConfig.unauthenticated(host, port)
+                : EndpointConfig.withPasswordFile(host, port, passwordFile))
+                .withLimits(endpointLimits(ClusterSqlEngine.settings(cluster, conf)));
         ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, conf);
         quietThriftLogins();
         HiveServer2Endpoint endpoint;
@@ -103,6 +106,15 @@ final class ServerCommand implements Callable<Integer> {
         out.flush();
         stopped.await();
         return 0;
+    }
+
+    /** The endpoint's {@code ooo.endpoint.*} settings; a wrong one is refused before anything starts. */
+    private EndpointConfig.Limits endpointLimits(Map<String, String> settings) {
+        try {
+            return EndpointConfig.Limits.fromSettings(settings);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /**

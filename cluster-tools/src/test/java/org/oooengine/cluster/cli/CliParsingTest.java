@@ -104,4 +104,15 @@ class CliParsingTest {
         assertEquals(2, r.exitCode(), r::toString);
         assertTrue(r.err().contains("page size must be a power of two"), r::toString);
     }
+
+    @Test
+    void serverRefusesABadEndpointSettingBeforeStarting(@TempDir Path dir) {
+        Cli r = Cli.run("server", "--cluster", dir.toString(), "--port", "0", "--conf", "ooo.endpoint.handshake.timeout=soon");
+        assertEquals(2, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("ooo.endpoint.handshake.timeout is 'soon'; expected a duration such as 500ms, 10s, 5m or 1h"),
+                r::toString);
+        Cli typo = Cli.run("server", "--cluster", dir.toString(), "--port", "0", "--conf", "ooo.endpoint.max.conections=5");
+        assertEquals(2, typo.exitCode(), typo::toString);
+        assertTrue(typo.err().contains("unknown endpoint setting ooo.endpoint.max.conections"), typo::toString);
+    }
 }

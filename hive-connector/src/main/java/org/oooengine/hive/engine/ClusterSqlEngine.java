@@ -94,8 +94,7 @@ public final class ClusterSqlEngine implements SqlEngine {
      * cluster's secret, statements may also run as MapReduce jobs.
      */
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout, Map<String, String> overrides) {
-        Map<String, String> settings = new LinkedHashMap<>(readSettings(clusterDir.resolve(SETTINGS_FILE)));
-        settings.putAll(overrides);
+        Map<String, String> settings = settings(clusterDir, overrides);
         catalogKind(settings); // a wrong setting is refused before any connection is made
         ClusterSession session = ClusterSession.open(clusterDir, "coordinator", timeout);
         try {
@@ -122,6 +121,16 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout) {
         return open(clusterDir, timeout, Map.of());
+    }
+
+    /**
+     * The coordinator settings: those of {@code clusterDir}/{@value #SETTINGS_FILE} (if any), then
+     * {@code overrides}. The endpoint takes its own ({@code ooo.endpoint.*}) from them too.
+     */
+    public static Map<String, String> settings(Path clusterDir, Map<String, String> overrides) {
+        Map<String, String> settings = new LinkedHashMap<>(readSettings(clusterDir.resolve(SETTINGS_FILE)));
+        settings.putAll(overrides);
+        return settings;
     }
 
     private static Map<String, String> readSettings(Path file) {

@@ -1,8 +1,11 @@
 package org.oooengine.hive.server;
 
+import java.net.InetAddress;
 import java.net.Socket;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.thrift.transport.TSaslServerTransport;
@@ -15,7 +18,9 @@ import org.apache.thrift.transport.TTransportFactory;
  * Serves SASL and raw ("noSasl") clients on one port. The first byte tells them apart: a SASL
  * client opens with the START status (1), a raw Thrift client with the high byte of a
  * strict TBinaryProtocol header (0x80). Anything else, a raw client the endpoint does not allow,
- * or a failed SASL login closes the connection, with a log line that names the client.
+ * or a failed SASL login closes the connection, with a log line that names the client (a few
+ * lines with counts when clients fail often). A successful choice ends the connection's handshake
+ * ({@link AdmittedSocket#handshakeDone}).
  */
 final class AuthenticatingTransportFactory extends TTransportFactory {
     private static final Logger LOG = LogManager.getLogger(AuthenticatingTransportFactory.class);
@@ -23,20 +28,23 @@ final class AuthenticatingTransportFactory extends TTransportFactory {
     private static final int THRIFT_STRICT_HEADER = 0x80;
 
     private final boolean allowRaw;
-    private final TSaslServerTransport.Factory sasl;
+    private final PlainCredentialsHandler.Authenticator authenticator;
+    private final LoginThrottle throttle;
+    private final Duration idleConnectionTimeout;
+    private final ThrottledLog refusals = new ThrottledLog(LOG, Level.WARN, "failed logins and refused handshakes");
     /**
      * TThreadPoolServer asks for the input and then the output transport of the same socket; the
      * first call negotiates and parks the result here, the second takes it out.
      */
     private final Map<TTransport, TTransport> negotiated = new ConcurrentHashMap<>();
 
-    AuthenticatingTransportFactory(boolean allowRaw, PlainCredentialsHandler.Authenticator authenticator) {
+    AuthenticatingTransportFactory(boolean allowRaw, PlainCredentialsHandler.Authenticator authenticator,
+                                   LoginThrottle throttle, Duration idleConnectionTimeout) {
         this.allowRaw = allowRaw;
+        this.authenticator = authenticator;
+        this.throttle = throttle;
+        this.idleConnectionTimeout = idleConnectionTimeout;
         PlainSaslServerProvider.install();
-        this.sasl = new TSaslServerTransport.Factory();
-        // Hive uses the protocol string only as a tag; "hive2" keeps that convention.
-        sasl.addServerDefinition(PlainSaslServer.MECHANISM, "hive2", null, Map.of(),
-                new PlainCredentialsHandler(authenticator));
     }
 
     @Override
@@ -54,6 +62,10 @@ final class AuthenticatingTransportFactory extends TTransportFactory {
             case SASL_START -> saslNegotiated(replay);
             default -> throw rejected(peer, String.format("first byte 0x%02x is neither a SASL start nor a Thrift message", first[0]));
         };
+        if (socket instanceof AdmittedSocket admitted && !admitted.handshakeDone(idleConnectionTimeout)) {
+            chosen.close();
+            throw new TTransportException(TTransportException.TIMED_OUT, "handshake deadline passed");
+        }
         negotiated.put(socket, chosen);
         return chosen;
     }
@@ -67,21 +79,30 @@ final class AuthenticatingTransportFactory extends TTransportFactory {
     }
 
     private TTransport saslNegotiated(FirstByteReplayTransport replay) throws TTransportException {
+        PlainCredentialsHandler credentials = new PlainCredentialsHandler(authenticator, throttle, addressOf(replay.socket()));
         try {
-            TTransport transport = sasl.getTransport(replay);
+            // Hive uses the protocol string only as a tag; "hive2" keeps that convention.
+            TSaslServerTransport transport = new TSaslServerTransport(PlainSaslServer.MECHANISM, "hive2", null, Map.of(),
+                    credentials, replay);
+            transport.open();
             LOG.debug("SASL PLAIN connection from {} as {}", replay.peer(), ClientConnection.authenticatedUser(transport));
             return transport;
         } catch (TTransportException | RuntimeException e) {
-            // Thrift's factory wraps failures in RuntimeException. TSaslTransport has already
-            // told the client why (a BAD or ERROR message) and closed the socket.
-            LOG.warn("Closing connection from {}: SASL negotiation failed: {}", replay.peer(), rootMessage(e));
+            // TSaslTransport has already told the client why (a BAD or ERROR message) and closed
+            // the socket.
+            refusals.log("Closing connection from {}: SASL negotiation failed: {}", replay.peer(), rootMessage(e));
             throw new TTransportException(TTransportException.UNKNOWN, "SASL negotiation failed", e);
         }
     }
 
-    private static TTransportException rejected(String peer, String why) {
-        LOG.warn("Closing connection from {}: {}", peer, why);
+    private TTransportException rejected(String peer, String why) {
+        refusals.log("Closing connection from {}: {}", peer, why);
         return new TTransportException(TTransportException.UNKNOWN, why);
+    }
+
+    /** Writes the counts of refusals left out of the log, if any. */
+    void flushLog() {
+        refusals.flush();
     }
 
     static String peerOf(TTransport transport) {
@@ -94,6 +115,17 @@ final class AuthenticatingTransportFactory extends TTransportFactory {
         if (transport instanceof TSocket tsocket) {
             Socket s = tsocket.getSocket();
             return s == null ? "unknown" : String.valueOf(s.getRemoteSocketAddress());
+        }
+        return "unknown";
+    }
+
+    /** The client as the login throttle counts it (see {@link ClientAddress}). */
+    private static String addressOf(TTransport transport) {
+        if (transport instanceof TSocket tsocket && tsocket.getSocket() != null) {
+            InetAddress address = tsocket.getSocket().getInetAddress();
+            if (address != null) {
+                return ClientAddress.of(address).text();
+            }
         }
         return "unknown";
     }

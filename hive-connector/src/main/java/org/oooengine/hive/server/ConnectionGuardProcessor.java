@@ -1,5 +1,7 @@
 package org.oooengine.hive.server;
 
+import java.time.Duration;
+import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.thrift.TException;
@@ -11,15 +13,20 @@ import org.apache.thrift.transport.TTransportException;
 /**
  * Says why a connection is dropped. Thrift closes a connection whose bytes do not decode (the
  * server goes on serving others) but reports that only through its own logger; a client that
- * simply went away is no news and is left to DEBUG.
+ * simply went away is no news and is left to DEBUG. A connection that sent no request for the
+ * idle-connection timeout ends here too (its read timed out).
  */
 final class ConnectionGuardProcessor implements TProcessor {
     private static final Logger LOG = LogManager.getLogger(ConnectionGuardProcessor.class);
 
     private final TProcessor delegate;
+    private final Duration idleConnectionTimeout;
+    private final ThrottledLog idleClosed = new ThrottledLog(LOG, Level.INFO, "idle connections closed");
+    private final ThrottledLog unreadable = new ThrottledLog(LOG, Level.WARN, "connections closed for bad requests");
 
-    ConnectionGuardProcessor(TProcessor delegate) {
+    ConnectionGuardProcessor(TProcessor delegate, Duration idleConnectionTimeout) {
         this.delegate = delegate;
+        this.idleConnectionTimeout = idleConnectionTimeout;
     }
 
     @Override
@@ -30,14 +37,23 @@ final class ConnectionGuardProcessor implements TProcessor {
             // Thrift also reports an oversized message as END_OF_FILE; only a real end is quiet.
             if (e.getType() == TTransportException.END_OF_FILE && !String.valueOf(e.getMessage()).contains("MaxMessageSize")) {
                 LOG.debug("Client {} disconnected", peer(in));
+            } else if (e.getType() == TTransportException.TIMED_OUT) {
+                idleClosed.log("Closing connection from {}: no request for {} ({})", peer(in),
+                        EndpointConfig.Limits.format(idleConnectionTimeout), EndpointConfig.Limits.IDLE_CONNECTION_TIMEOUT);
             } else {
-                LOG.warn("Closing connection from {}: unreadable request: {}", peer(in), e.getMessage());
+                unreadable.log("Closing connection from {}: unreadable request: {}", peer(in), e.getMessage());
             }
             throw e;
         } catch (TProtocolException e) {
-            LOG.warn("Closing connection from {}: malformed request: {}", peer(in), e.getMessage());
+            unreadable.log("Closing connection from {}: malformed request: {}", peer(in), e.getMessage());
             throw e;
         }
+    }
+
+    /** Writes the counts of closings left out of the log, if any. */
+    void flushLog() {
+        idleClosed.flush();
+        unreadable.flush();
     }
 
     private static String peer(TProtocol protocol) {

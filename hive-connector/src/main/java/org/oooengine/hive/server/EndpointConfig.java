@@ -1,6 +1,13 @@
 package org.oooengine.hive.server;
 
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * How a {@link HiveServer2Endpoint} listens and whom it lets in.
@@ -12,12 +19,12 @@ import java.nio.file.Path;
  *
  * @param host the address to bind, e.g. {@code 127.0.0.1} or {@code 0.0.0.0}
  * @param port the port to bind; 0 picks a free one (see {@link HiveServer2Endpoint#port()})
- * @param maxConnections connections served at once (one worker thread each)
  * @param defaultFetchSize rows per fetch the driver uses unless the client asks otherwise
+ * @param limits how many clients connect, how long they may take to log in or stay idle, and how
+ *               failed logins are slowed down
  */
 public record EndpointConfig(String host, int port, boolean allowUnauthenticated, Path passwordFile,
-                             int maxConnections, int defaultFetchSize) {
-    public static final int DEFAULT_MAX_CONNECTIONS = 200;
+                             int defaultFetchSize, Limits limits) {
     public static final int DEFAULT_FETCH_SIZE = 1000;
 
     public EndpointConfig {
@@ -30,22 +37,171 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
         if (!allowUnauthenticated && passwordFile == null) {
             throw new IllegalArgumentException("an endpoint needs a password file unless it allows unauthenticated clients");
         }
-        if (maxConnections < 1 || defaultFetchSize < 1) {
-            throw new IllegalArgumentException("maxConnections and defaultFetchSize must be positive");
+        if (defaultFetchSize < 1) {
+            throw new IllegalArgumentException("defaultFetchSize must be positive");
+        }
+        if (limits == null) {
+            throw new IllegalArgumentException("limits are required");
         }
     }
 
     /** The local/embedded default: anyone who can reach the port gets in. */
     public static EndpointConfig unauthenticated(String host, int port) {
-        return new EndpointConfig(host, port, true, null, DEFAULT_MAX_CONNECTIONS, DEFAULT_FETCH_SIZE);
+        return new EndpointConfig(host, port, true, null, DEFAULT_FETCH_SIZE, Limits.DEFAULTS);
     }
 
     /** SASL PLAIN against a {@code user:password} file; raw-transport clients are refused. */
     public static EndpointConfig withPasswordFile(String host, int port, Path passwordFile) {
-        return new EndpointConfig(host, port, false, passwordFile, DEFAULT_MAX_CONNECTIONS, DEFAULT_FETCH_SIZE);
+        return new EndpointConfig(host, port, false, passwordFile, DEFAULT_FETCH_SIZE, Limits.DEFAULTS);
+    }
+
+    /** This configuration with other limits. */
+    public EndpointConfig withLimits(Limits newLimits) {
+        return new EndpointConfig(host, port, allowUnauthenticated, passwordFile, defaultFetchSize, newLimits);
     }
 
     boolean checksPasswords() {
         return passwordFile != null;
+    }
+
+    /**
+     * What keeps one client (or a crowd of idle ones) from starving the others. Every setting has a
+     * coordinator key ({@code --conf key=value} or {@code coordinator.properties}); see
+     * {@link #fromSettings}.
+     *
+     * @param maxConnections connections served at once, each with its own worker thread; one more
+     *                       is refused at once with a message saying so ({@value #MAX_CONNECTIONS})
+     * @param maxConnectionsPerAddress connections one client address may hold at once, so a single
+     *                                 host cannot take every slot ({@value #MAX_CONNECTIONS_PER_ADDRESS})
+     * @param handshakeTimeout time a new connection has to choose its transport and log in; then it
+     *                         is closed ({@value #HANDSHAKE_TIMEOUT})
+     * @param idleConnectionTimeout a logged-in connection that sends no request for this long is
+     *                              closed with its sessions; zero: never ({@value #IDLE_CONNECTION_TIMEOUT})
+     * @param idleSessionTimeout a session with no call and no running statement for this long is
+     *                           closed, freeing its results; zero: never ({@value #IDLE_SESSION_TIMEOUT})
+     * @param loginFailureDelay the wait after a first failed login; it doubles with each further
+     *                          failure of the same address or user ({@value #LOGIN_FAILURE_DELAY})
+     * @param loginFailureMaxDelay the most a login waits; an address whose turn is further away is
+     *                             refused at once. One failure is forgotten per this much quiet time
+     *                             ({@value #LOGIN_FAILURE_MAX_DELAY})
+     */
+    public record Limits(int maxConnections, int maxConnectionsPerAddress, Duration handshakeTimeout,
+                         Duration idleConnectionTimeout, Duration idleSessionTimeout, Duration loginFailureDelay,
+                         Duration loginFailureMaxDelay) {
+        public static final String MAX_CONNECTIONS = "ooo.endpoint.max.connections";
+        public static final String MAX_CONNECTIONS_PER_ADDRESS = "ooo.endpoint.max.connections.per.address";
+        public static final String HANDSHAKE_TIMEOUT = "ooo.endpoint.handshake.timeout";
+        public static final String IDLE_CONNECTION_TIMEOUT = "ooo.endpoint.idle.connection.timeout";
+        public static final String IDLE_SESSION_TIMEOUT = "ooo.endpoint.idle.session.timeout";
+        public static final String LOGIN_FAILURE_DELAY = "ooo.endpoint.login.failure.delay";
+        public static final String LOGIN_FAILURE_MAX_DELAY = "ooo.endpoint.login.failure.max.delay";
+        private static final String PREFIX = "ooo.endpoint.";
+        private static final List<String> KEYS = List.of(MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HANDSHAKE_TIMEOUT,
+                IDLE_CONNECTION_TIMEOUT, IDLE_SESSION_TIMEOUT, LOGIN_FAILURE_DELAY, LOGIN_FAILURE_MAX_DELAY);
+
+        /**
+         * A coordinator serves a few BI tools' connection pools (tens of connections each) and
+         * people; an attacker's idle sockets are cut at 50 per address and after 10 s.
+         */
+        public static final Limits DEFAULTS = new Limits(500, 50, Duration.ofSeconds(10), Duration.ofHours(1),
+                Duration.ofHours(1), Duration.ofMillis(100), Duration.ofSeconds(5));
+
+        public Limits {
+            if (maxConnections < 1 || maxConnectionsPerAddress < 1) {
+                throw new IllegalArgumentException("connection limits must be positive");
+            }
+            if (positive(handshakeTimeout) == null || positive(loginFailureMaxDelay) == null) {
+                throw new IllegalArgumentException("the handshake timeout and the longest login delay must be positive");
+            }
+            if (idleConnectionTimeout == null || idleConnectionTimeout.isNegative()
+                    || idleSessionTimeout == null || idleSessionTimeout.isNegative()
+                    || loginFailureDelay == null || loginFailureDelay.isNegative()) {
+                throw new IllegalArgumentException("idle timeouts and the login delay must not be negative");
+            }
+            if (loginFailureDelay.compareTo(loginFailureMaxDelay) > 0) {
+                throw new IllegalArgumentException("the login delay " + loginFailureDelay
+                        + " is longer than the longest login delay " + loginFailureMaxDelay);
+            }
+        }
+
+        /** {@code d} as the settings write it: 500ms, 10s, 5m, 1h. */
+        static String format(Duration d) {
+            long ms = d.toMillis();
+            if (ms > 0 && ms % 3_600_000 == 0) {
+                return ms / 3_600_000 + "h";
+            }
+            if (ms > 0 && ms % 60_000 == 0) {
+                return ms / 60_000 + "m";
+            }
+            return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+        }
+
+        private static Duration positive(Duration d) {
+            return d != null && !d.isNegative() && !d.isZero() ? d : null;
+        }
+
+        /**
+         * The {@code ooo.endpoint.*} keys of {@code settings} over {@link #DEFAULTS}; other keys are
+         * not ours and are ignored. Counts are integers, durations a number with a unit
+         * ({@code ms}, {@code s}, {@code m}, {@code h}), e.g. {@code 10s}; 0 turns an idle timeout off.
+         *
+         * @throws IllegalArgumentException for an unknown {@code ooo.endpoint.} key or a bad value,
+         *                                  naming the key
+         */
+        public static Limits fromSettings(Map<String, String> settings) {
+            Map<String, String> ours = new TreeMap<>();
+            settings.forEach((key, value) -> {
+                if (key.startsWith(PREFIX)) {
+                    if (!KEYS.contains(key)) {
+                        throw new IllegalArgumentException("unknown endpoint setting " + key + "; known: " + String.join(", ", KEYS));
+                    }
+                    ours.put(key, value.strip());
+                }
+            });
+            Limits d = DEFAULTS;
+            try {
+                return new Limits(count(ours, MAX_CONNECTIONS, d.maxConnections),
+                        count(ours, MAX_CONNECTIONS_PER_ADDRESS, d.maxConnectionsPerAddress),
+                        duration(ours, HANDSHAKE_TIMEOUT, d.handshakeTimeout),
+                        duration(ours, IDLE_CONNECTION_TIMEOUT, d.idleConnectionTimeout),
+                        duration(ours, IDLE_SESSION_TIMEOUT, d.idleSessionTimeout),
+                        duration(ours, LOGIN_FAILURE_DELAY, d.loginFailureDelay),
+                        duration(ours, LOGIN_FAILURE_MAX_DELAY, d.loginFailureMaxDelay));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("endpoint settings " + ours + ": " + e.getMessage(), e);
+            }
+        }
+
+        private static int count(Map<String, String> settings, String key, int fallback) {
+            String value = settings.get(key);
+            if (value == null) {
+                return fallback;
+            }
+            try {
+                return Integer.parseInt(value);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException(key + " is '" + value + "'; expected a whole number");
+            }
+        }
+
+        private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
+
+        private static Duration duration(Map<String, String> settings, String key, Duration fallback) {
+            String value = settings.get(key);
+            if (value == null) {
+                return fallback;
+            }
+            Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
+            if (!m.matches() || (m.group(2) == null && !m.group(1).equals("0"))) {
+                throw new IllegalArgumentException(key + " is '" + value + "'; expected a duration such as 500ms, 10s, 5m or 1h");
+            }
+            long amount = Long.parseLong(m.group(1));
+            return switch (m.group(2) == null ? "s" : m.group(2)) {
+                case "ms" -> Duration.ofMillis(amount);
+                case "m" -> Duration.ofMinutes(amount);
+                case "h" -> Duration.ofHours(amount);
+                default -> Duration.ofSeconds(amount);
+            };
+        }
     }
 }

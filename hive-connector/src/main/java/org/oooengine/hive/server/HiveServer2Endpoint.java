@@ -3,9 +3,11 @@ package org.oooengine.hive.server;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -17,14 +19,14 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.thrift.protocol.TBinaryProtocol;
 import org.apache.thrift.server.TThreadPoolServer;
-import org.apache.thrift.transport.TServerSocket;
-import org.apache.thrift.transport.TTransportException;
 import org.oooengine.hive.sql.SqlEngine;
 
 /**
  * A HiveServer2-compatible endpoint (TCLIService over the binary Thrift transport), so the Hive
  * JDBC driver and beeline can talk to our engine. One thread per client connection; statements
- * run on a separate pool so a client can poll and cancel them.
+ * run on a separate pool so a client can poll and cancel them. Connections are admitted, timed
+ * and throttled by {@link EndpointConfig.Limits}, so idle sockets and password guessers cannot
+ * starve other clients.
  */
 public final class HiveServer2Endpoint implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(HiveServer2Endpoint.class);
@@ -37,16 +39,19 @@ public final class HiveServer2Endpoint implements AutoCloseable {
     private final SessionRegistry registry;
     private final ExecutorService statements;
     private final ScheduledExecutorService timer;
+    private final ConnectionAdmission admission;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private HiveServer2Endpoint(InetSocketAddress address, TThreadPoolServer server, ConnectionEventHandler connections,
-                                SessionRegistry registry, ExecutorService statements, ScheduledExecutorService timer) {
+                                SessionRegistry registry, ExecutorService statements, ScheduledExecutorService timer,
+                                ConnectionAdmission admission) {
         this.address = address;
         this.server = server;
         this.connections = connections;
         this.registry = registry;
         this.statements = statements;
         this.timer = timer;
+        this.admission = admission;
         this.acceptor = daemonThreads("hs2-acceptor-" + address.getPort()).newThread(server::serve);
     }
 
@@ -55,6 +60,7 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         PlainCredentialsHandler.Authenticator authenticator = config.checksPasswords()
                 ? PasswordFile.load(config.passwordFile())
                 : PlainCredentialsHandler.Authenticator.ANYONE;
+        EndpointConfig.Limits limits = config.limits();
 
         ServerSocket socket = new ServerSocket();
         socket.setReuseAddress(true);
@@ -63,22 +69,29 @@ public final class HiveServer2Endpoint implements AutoCloseable {
 
         SessionRegistry registry = new SessionRegistry();
         ExecutorService statements = Executors.newCachedThreadPool(daemonThreads("hs2-statement"));
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("hs2-timeout"));
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hs2-timeout"));
+        timer.setRemoveOnCancelPolicy(true); // every connection schedules a handshake deadline and cancels it
         ThriftCliService service = new ThriftCliService(engine, registry, statements, timer, config.defaultFetchSize());
         ConnectionEventHandler connections = new ConnectionEventHandler(registry);
-        // A connection holds its worker thread for its lifetime (TThreadPoolServer's model).
-        ExecutorService workers = new ThreadPoolExecutor(0, config.maxConnections(), 60, TimeUnit.SECONDS,
+        // A connection holds its worker thread for its lifetime (TThreadPoolServer's model). The
+        // admission limits bound the connections, so the pool itself never refuses one: a full
+        // pool would make the accept loop wait and retry, which is how idle sockets starved
+        // everyone.
+        ExecutorService workers = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
                 new SynchronousQueue<>(), daemonThreads("hs2-connection"));
+        ConnectionRefuser refuser = new ConnectionRefuser(timer);
+        ConnectionAdmission admission = new ConnectionAdmission(limits.maxConnections(), limits.maxConnectionsPerAddress());
+        AdmittingServerTransport listener = new AdmittingServerTransport(socket, admission, refuser, timer,
+                limits.handshakeTimeout());
+        AuthenticatingTransportFactory transports = new AuthenticatingTransportFactory(config.allowUnauthenticated(),
+                authenticator, new LoginThrottle(limits.loginFailureDelay(), limits.loginFailureMaxDelay()),
+                limits.idleConnectionTimeout());
+        ConnectionGuardProcessor processor = new ConnectionGuardProcessor(new TCLIService.Processor<>(service),
+                limits.idleConnectionTimeout());
 
-        TThreadPoolServer.Args args;
-        try {
-            args = new TThreadPoolServer.Args(new TServerSocket(socket));
-        } catch (TTransportException e) {
-            socket.close();
-            throw new IOException("cannot listen on " + bound, e);
-        }
-        args.processor(new ConnectionGuardProcessor(new TCLIService.Processor<>(service)))
-                .transportFactory(new AuthenticatingTransportFactory(config.allowUnauthenticated(), authenticator))
+        TThreadPoolServer.Args args = new TThreadPoolServer.Args(listener);
+        args.processor(processor)
+                .transportFactory(transports)
                 .protocolFactory(new TBinaryProtocol.Factory(true, true))
                 .executorService(workers)
                 .stopTimeoutVal(2)
@@ -86,7 +99,21 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         TThreadPoolServer server = new TThreadPoolServer(args);
         server.setServerEventHandler(connections);
 
-        HiveServer2Endpoint endpoint = new HiveServer2Endpoint(bound, server, connections, registry, statements, timer);
+        long logEvery = ThrottledLog.INTERVAL.toMillis();
+        timer.scheduleAtFixedRate(() -> {
+            listener.flushLog();
+            transports.flushLog();
+            processor.flushLog();
+        }, logEvery, logEvery, TimeUnit.MILLISECONDS);
+        if (!limits.idleSessionTimeout().isZero()) {
+            IdleSessions idle = new IdleSessions(registry, limits.idleSessionTimeout());
+            // Closing an engine session may wait for the nodes: not on the timer, which keeps the deadlines.
+            timer.scheduleWithFixedDelay(() -> statements.execute(idle::closeIdle), idle.checkMillis(), idle.checkMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+
+        HiveServer2Endpoint endpoint = new HiveServer2Endpoint(bound, server, connections, registry, statements, timer,
+                admission);
         endpoint.acceptor.start();
         endpoint.awaitServing();
         endpoint.logStarted(config);
@@ -117,9 +144,17 @@ public final class HiveServer2Endpoint implements AutoCloseable {
                             ? "noSasl connections get in without a password"
                             : "noSasl connections and SASL PLAIN with any user and password get in");
         }
-        LOG.info("HiveServer2 endpoint listening on {} (SASL PLAIN{}{})", address,
+        EndpointConfig.Limits limits = config.limits();
+        LOG.info("HiveServer2 endpoint listening on {} (SASL PLAIN{}{}; at most {} connections, {} per address; "
+                        + "login within {}; idle connections closed after {}, idle sessions after {})", address,
                 config.checksPasswords() ? " checked against " + config.passwordFile() : " unchecked",
-                config.allowUnauthenticated() ? ", noSasl allowed" : "");
+                config.allowUnauthenticated() ? ", noSasl allowed" : "", limits.maxConnections(),
+                limits.maxConnectionsPerAddress(), EndpointConfig.Limits.format(limits.handshakeTimeout()),
+                never(limits.idleConnectionTimeout()), never(limits.idleSessionTimeout()));
+    }
+
+    private static String never(Duration timeout) {
+        return timeout.isZero() ? "never" : EndpointConfig.Limits.format(timeout);
     }
 
     /** The port clients connect to (the one picked when the config asked for port 0). */
@@ -129,6 +164,11 @@ public final class HiveServer2Endpoint implements AutoCloseable {
 
     public InetSocketAddress address() {
         return address;
+    }
+
+    /** Client connections holding a slot now, logged in or still in their handshake. */
+    int openConnections() {
+        return admission.open();
     }
 
     /** Stops accepting, drops connected clients and closes all sessions. */

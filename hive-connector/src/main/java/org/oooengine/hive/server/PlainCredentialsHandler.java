@@ -1,5 +1,6 @@
 package org.oooengine.hive.server;
 
+import java.io.IOException;
 import java.util.Arrays;
 import javax.security.auth.callback.Callback;
 import javax.security.auth.callback.CallbackHandler;
@@ -10,7 +11,8 @@ import javax.security.sasl.AuthorizeCallback;
 
 /**
  * Decides PLAIN logins for {@link PlainSaslServer} through the standard JAAS callbacks, so the
- * SASL mechanism stays independent of where passwords come from.
+ * SASL mechanism stays independent of where passwords come from. One per connection: the
+ * {@link LoginThrottle} slows down wrong passwords by the client's address and the user.
  */
 final class PlainCredentialsHandler implements CallbackHandler {
     /** Checks one user's password. */
@@ -23,13 +25,18 @@ final class PlainCredentialsHandler implements CallbackHandler {
     }
 
     private final Authenticator authenticator;
+    private final LoginThrottle throttle;
+    private final String address;
 
-    PlainCredentialsHandler(Authenticator authenticator) {
+    /** {@code address}: the client's IP address, which the throttle counts failures by. */
+    PlainCredentialsHandler(Authenticator authenticator, LoginThrottle throttle, String address) {
         this.authenticator = authenticator;
+        this.throttle = throttle;
+        this.address = address;
     }
 
     @Override
-    public void handle(Callback[] callbacks) throws UnsupportedCallbackException {
+    public void handle(Callback[] callbacks) throws IOException, UnsupportedCallbackException {
         String user = null;
         char[] password = null;
         AuthorizeCallback authorize = null;
@@ -47,14 +54,21 @@ final class PlainCredentialsHandler implements CallbackHandler {
         if (authorize == null) {
             return;
         }
-        boolean ok = user != null && password != null && authenticator.authenticate(user, new String(password));
-        // Acting as another user (authzid) is not something we grant.
-        authorize.setAuthorized(ok && authorize.getAuthenticationID().equals(authorize.getAuthorizationID()));
-        if (ok) {
-            authorize.setAuthorizedID(authorize.getAuthorizationID());
-        }
-        if (password != null) {
-            Arrays.fill(password, '\0');
+        try {
+            throttle.awaitTurn(address);
+            boolean ok = user != null && password != null && authenticator.authenticate(user, new String(password));
+            if (!ok) {
+                throttle.failed(String.valueOf(user), address);
+            }
+            // Acting as another user (authzid) is not something we grant.
+            authorize.setAuthorized(ok && authorize.getAuthenticationID().equals(authorize.getAuthorizationID()));
+            if (ok) {
+                authorize.setAuthorizedID(authorize.getAuthorizationID());
+            }
+        } finally {
+            if (password != null) {
+                Arrays.fill(password, '\0');
+            }
         }
     }
 }

@@ -48,6 +48,8 @@ final class PlainSaslServer implements SaslServer {
         ((PasswordCallback) callbacks[1]).setPassword(password.toCharArray());
         try {
             handler.handle(callbacks);
+        } catch (SaslException e) {
+            throw e; // the handler's own refusal (e.g. too many failed logins) says why
         } catch (Exception e) {
             throw new SaslException("PLAIN authentication failed for user '" + user + "'", e);
         } finally {

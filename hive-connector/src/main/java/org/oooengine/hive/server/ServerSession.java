@@ -15,6 +15,7 @@ final class ServerSession {
     private final Set<UUID> operations = ConcurrentHashMap.newKeySet();
     /** The engine runs one statement of a session at a time; statement runs and row pulls take turns. */
     private final ReentrantLock engineLock = new ReentrantLock();
+    private volatile long lastUsedNanos = System.nanoTime();
 
     ServerSession(HandleId id, SqlSession sql, String peer) {
         this.id = id;
@@ -46,6 +47,15 @@ final class ServerSession {
         } finally {
             engineLock.unlock();
         }
+    }
+
+    /** A client call named this session or one of its operations. */
+    void used() {
+        lastUsedNanos = System.nanoTime();
+    }
+
+    long idleNanos() {
+        return System.nanoTime() - lastUsedNanos;
     }
 
     void operationAdded(UUID operation) {

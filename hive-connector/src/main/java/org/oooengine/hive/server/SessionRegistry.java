@@ -1,5 +1,7 @@
 package org.oooengine.hive.server;
 
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -29,6 +31,7 @@ final class SessionRegistry {
         if (session == null || !session.id().secret().equals(id.secret())) {
             throw new SqlException(SqlException.GENERAL, "Invalid SessionHandle: no open session " + id.guid());
         }
+        session.used();
         return session;
     }
 
@@ -49,7 +52,11 @@ final class SessionRegistry {
     Operation findOperation(THandleIdentifier handle) {
         HandleId id = HandleId.fromThrift(handle, "OperationHandle");
         Operation operation = operations.get(id.guid());
-        return operation != null && operation.id().secret().equals(id.secret()) ? operation : null;
+        if (operation == null || !operation.id().secret().equals(id.secret())) {
+            return null;
+        }
+        operation.session().used();
+        return operation;
     }
 
     void closeOperation(Operation operation) {
@@ -77,6 +84,34 @@ final class SessionRegistry {
             LOG.warn("Closing session {} of {} failed", sessionId, session.user(), e);
         }
         LOG.debug("Session {} of {} closed", sessionId, session.user());
+    }
+
+    /**
+     * Closes the sessions that no call has used for {@code timeout} and that run no statement
+     * (a long query keeps its session), with their operations and results.
+     *
+     * @return the sessions closed
+     */
+    List<ServerSession> closeIdle(Duration timeout) {
+        long timeoutNanos = timeout.toNanos();
+        List<ServerSession> idle = new ArrayList<>();
+        for (ServerSession session : sessions.values()) {
+            if (session.idleNanos() >= timeoutNanos && !runsStatement(session)) {
+                close(session.id().guid());
+                idle.add(session);
+            }
+        }
+        return idle;
+    }
+
+    private boolean runsStatement(ServerSession session) {
+        for (UUID op : session.operations()) {
+            Operation operation = operations.get(op);
+            if (operation != null && operation.status().state().isActive()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     void closeAll() {

@@ -1,0 +1,510 @@
+package org.oooengine.hive.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.hive.service.rpc.thrift.TCLIService;
+import org.apache.hive.service.rpc.thrift.TExecuteStatementReq;
+import org.apache.hive.service.rpc.thrift.TOpenSessionReq;
+import org.apache.hive.service.rpc.thrift.TSessionHandle;
+import org.apache.hive.service.rpc.thrift.TStatusCode;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.LoggerContext;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.LoggerConfig;
+import org.apache.logging.log4j.core.config.Property;
+import org.apache.thrift.protocol.TBinaryProtocol;
+import org.apache.thrift.transport.TSocket;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The SQL endpoint under attack: crowds of idle or half-open sockets, password guessing, and
+ * sessions left open. Each test is the attack, then what the attacker got and what other clients
+ * still get. The attacker's sockets come from 127.0.0.2 (Linux routes all of 127/8 to loopback),
+ * the real clients from 127.0.0.1, with the real Hive JDBC driver.
+ */
+class EndpointAttackTest {
+    private static final InetAddress ATTACKER = address("127.0.0.2");
+    private static final InetAddress CLIENT = address("127.0.0.1");
+
+    private static IsolatedHiveDriver driver;
+    private static Path passwordFile;
+    private final ScriptedSqlEngine engine = new ScriptedSqlEngine();
+    private final List<Socket> rawSockets = new ArrayList<>();
+    private HiveServer2Endpoint endpoint;
+
+    @BeforeAll
+    static void loadDriver() throws Exception {
+        driver = new IsolatedHiveDriver();
+        passwordFile = Files.createTempFile("hs2-attack-users", ".txt");
+        Files.writeString(passwordFile, "alice:right-password\nbob:builder\n");
+    }
+
+    @AfterAll
+    static void removePasswords() throws IOException {
+        Files.deleteIfExists(passwordFile);
+    }
+
+    @AfterEach
+    void stop() {
+        rawSockets.forEach(EndpointAttackTest::closeQuietly);
+        if (endpoint != null) {
+            endpoint.close();
+        }
+    }
+
+    private static EndpointConfig.Limits limits(int maxConnections, int perAddress, Duration handshake, Duration idleConnection,
+                                                Duration idleSession, Duration loginDelay, Duration loginMaxDelay) {
+        return new EndpointConfig.Limits(maxConnections, perAddress, handshake, idleConnection, idleSession, loginDelay, loginMaxDelay);
+    }
+
+    private HiveServer2Endpoint securedEndpoint(EndpointConfig.Limits limits) throws IOException {
+        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.withPasswordFile("127.0.0.1", 0, passwordFile).withLimits(limits));
+        return endpoint;
+    }
+
+    private HiveServer2Endpoint openEndpoint(EndpointConfig.Limits limits) throws IOException {
+        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0).withLimits(limits));
+        return endpoint;
+    }
+
+    @ParameterizedTest(name = "with a password file: {0}")
+    @ValueSource(booleans = {true, false})
+    void fiveHundredIdleSocketsLeaveTheEndpointServingOthers(boolean withPasswords) throws Exception {
+        Duration handshake = Duration.ofSeconds(3);
+        EndpointConfig.Limits limits = limits(100, 20, handshake, Duration.ofHours(1), Duration.ofHours(1),
+                Duration.ofMillis(100), Duration.ofSeconds(5));
+        if (withPasswords) {
+            securedEndpoint(limits);
+        } else {
+            openEndpoint(limits);
+        }
+        String url = withPasswords ? url() : url() + ";auth=noSasl";
+        String user = withPasswords ? "alice" : "tester";
+        String password = withPasswords ? "right-password" : null;
+        try (Connection warmUp = driver.connect(url, user, password)) {
+            assertEquals(user, queryString(warmUp, "select current_user()"));
+        }
+        // 500 sockets from one address: most send nothing, every fifth half a SASL start.
+        for (int i = 0; i < 500; i++) {
+            Socket socket = connectFrom(ATTACKER, endpoint.port());
+            if (i % 5 == 0) {
+                socket.getOutputStream().write(new byte[] {0x01, 0x00, 0x00});
+                socket.getOutputStream().flush();
+            }
+        }
+        // The crowd holds no more than its address's quota.
+        waitUntil(() -> endpoint.openConnections() >= 20, 2000);
+        assertEquals(20, endpoint.openConnections());
+
+        long start = System.nanoTime();
+        try (Connection connection = driver.connect(url, user, password)) {
+            assertEquals(user, queryString(connection, "select current_user()"));
+        }
+        long millis = millisSince(start);
+        assertTrue(millis < 5000, "a new client served after " + millis + " ms");
+
+        // The handshake deadline closes the admitted ones, the refused ones are closed at once or
+        // after their refusal: the server holds none of the 500.
+        waitUntil(() -> endpoint.openConnections() == 0, handshake.toMillis() + 3000);
+        assertEquals(0, endpoint.openConnections());
+        Thread.sleep(1500); // the refuser's last look at a silent socket
+        assertEquals(0, stillOpen(rawSockets, 20), "every idle socket closed by the server");
+
+        // A client that finished its handshake is not cut at the deadline: its reads wait again.
+        try (Connection connection = driver.connect(url, user, password)) {
+            Thread.sleep(handshake.toMillis() + 500);
+            assertEquals(user, queryString(connection, "select current_user()"));
+        }
+    }
+
+    @Test
+    void aClientOverALimitIsRefusedAtOnceAndToldWhy() throws Exception {
+        // Five idle sockets from 127.0.0.1 fill that address's quota; the server has room for eight.
+        openEndpoint(limits(8, 5, Duration.ofSeconds(30), Duration.ofHours(1), Duration.ofHours(1),
+                Duration.ofMillis(100), Duration.ofSeconds(5)));
+        for (int i = 0; i < 5; i++) {
+            connectFrom(CLIENT, endpoint.port());
+        }
+        waitUntil(() -> endpoint.openConnections() == 5, 2000);
+
+        long start = System.nanoTime();
+        SQLException raw = assertThrows(SQLException.class, () -> driver.connect(url() + ";auth=noSasl", "tester", null).close());
+        assertTrue(raw.getMessage().contains("too many connections from 127.0.0.1: the limit is 5 per client address"),
+                raw.getMessage());
+        SQLException sasl = assertThrows(SQLException.class, () -> driver.connect(url(), "tester", "any").close());
+        assertTrue(sasl.getMessage().contains("too many connections from 127.0.0.1"), sasl.getMessage());
+        assertTrue(sasl.getMessage().contains(EndpointConfig.Limits.MAX_CONNECTIONS_PER_ADDRESS), sasl.getMessage());
+        long millis = millisSince(start);
+        assertTrue(millis < 3000, "refused within " + millis + " ms");
+
+        // Another address still gets in up to the overall limit; past it, everyone is told so.
+        List<Socket> others = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            others.add(connectFrom(ATTACKER, endpoint.port()));
+        }
+        waitUntil(() -> endpoint.openConnections() == 8, 2000);
+        Socket overall = connectFrom(ATTACKER, endpoint.port());
+        assertEquals("the server has reached its limit of 8 connections (" + EndpointConfig.Limits.MAX_CONNECTIONS
+                + "); retry later", saslAnswer(overall, "tester", "any"));
+        others.forEach(EndpointAttackTest::closeQuietly);
+
+        // Closing the idle sockets gives their slots back at once.
+        rawSockets.forEach(EndpointAttackTest::closeQuietly);
+        waitUntil(() -> endpoint.openConnections() == 0, 2000);
+        try (Connection connection = driver.connect(url() + ";auth=noSasl", "tester", null)) {
+            assertEquals("tester", queryString(connection, "select current_user()"));
+        }
+    }
+
+    @Test
+    void aThousandWrongPasswordsAreSlowedWhileTheRightOneGetsInFromElsewhere() throws Exception {
+        Duration maxDelay = Duration.ofMillis(400);
+        securedEndpoint(limits(200, 50, Duration.ofSeconds(10), Duration.ofHours(1), Duration.ofHours(1),
+                Duration.ofMillis(20), maxDelay));
+        long quietLoginMillis = timedLogin();
+        try (CapturedLog log = new CapturedLog("org.oooengine.hive.server")) {
+            // Twenty attackers guess alice's password until a thousand guesses are sent and alice
+            // has logged in from her own address meanwhile.
+            List<Guess> answers = Collections.synchronizedList(new ArrayList<>());
+            AtomicInteger sent = new AtomicInteger();
+            AtomicBoolean aliceDone = new AtomicBoolean();
+            ExecutorService attackers = Executors.newFixedThreadPool(20);
+            List<Future<?>> running = new ArrayList<>();
+            long start = System.nanoTime();
+            for (int t = 0; t < 20; t++) {
+                running.add(attackers.submit(() -> {
+                    int n;
+                    while ((n = sent.getAndIncrement()) < 1000 || !aliceDone.get()) {
+                        answers.add(guess("alice", "guess-" + n));
+                    }
+                    return null;
+                }));
+            }
+            waitUntil(() -> answers.size() >= 100, 10_000);
+            long loginMillis = timedLogin();
+            aliceDone.set(true);
+            for (Future<?> attacker : running) {
+                attacker.get(60, TimeUnit.SECONDS);
+            }
+            attackers.shutdown();
+            long attackMillis = millisSince(start);
+            assertTrue(loginMillis < quietLoginMillis + 2000, "the right password from another address got in after "
+                    + loginMillis + " ms (" + quietLoginMillis + " ms without the attack)");
+            assertTrue(answers.size() >= 1000, answers.size() + " guesses");
+
+            List<Guess> checked = answers.stream().filter(g -> g.answer.contains("authentication failed")).toList();
+            List<Guess> throttled = answers.stream().filter(g -> g.answer.contains("too many failed logins from 127.0.0.2")).toList();
+            assertEquals(answers.size(), checked.size() + throttled.size(), "every guess failed, one way or the other: "
+                    + answers.stream().map(g -> g.answer).distinct().toList());
+            // The first wave (one guess per attacker connection) is tried before any has failed;
+            // after a few doublings the address gets a turn once per longest delay: the passwords
+            // actually tried stay few, whatever the number sent.
+            long bound = 20 + 10 + attackMillis / maxDelay.toMillis();
+            assertTrue(checked.size() <= bound, checked.size() + " passwords tried in " + attackMillis + " ms (bound " + bound + ")");
+            assertTrue(throttled.size() >= answers.size() * 8 / 10, throttled.size() + " of " + answers.size()
+                    + " guesses refused without being tried");
+            // A tried wrong password is answered only after alice's delay, which has grown to the cap.
+            Guess lastChecked = checked.stream().max((a, b) -> Long.compare(a.startNanos, b.startNanos)).orElseThrow();
+            assertTrue(lastChecked.millis >= maxDelay.toMillis() * 9 / 10, "late wrong password answered after " + lastChecked.millis + " ms");
+
+            // A thousand failures are a handful of lines, not a thousand.
+            List<String> failureLines = log.lines().stream().filter(l -> l.contains("127.0.0.2")).toList();
+            assertTrue(!failureLines.isEmpty() && failureLines.size() <= 3, failureLines.toString());
+        }
+    }
+
+    @Test
+    void idleSessionsAndConnectionsAreClosedButBusyOnesAreNot() throws Exception {
+        openEndpoint(limits(100, 20, Duration.ofSeconds(10), Duration.ofSeconds(4), Duration.ofMillis(1500),
+                Duration.ofMillis(100), Duration.ofSeconds(5)));
+        try (TSocket idleSocket = new TSocket("127.0.0.1", endpoint.port());
+             TSocket busySocket = new TSocket("127.0.0.1", endpoint.port())) {
+            idleSocket.open();
+            busySocket.open();
+            TCLIService.Client idle = new TCLIService.Client(new TBinaryProtocol(idleSocket));
+            TCLIService.Client busy = new TCLIService.Client(new TBinaryProtocol(busySocket));
+            TSessionHandle idleSession = openSession(idle, "idler");
+            TSessionHandle busySession = openSession(busy, "worker");
+
+            // The busy session makes a call every 300 ms; the idle one none for 2.4 seconds.
+            for (int i = 0; i < 8; i++) {
+                Thread.sleep(300);
+                TExecuteStatementReq req = new TExecuteStatementReq(busySession, "select current_user()");
+                req.setRunAsync(false);
+                assertEquals(TStatusCode.SUCCESS_STATUS, busy.ExecuteStatement(req).getStatus().getStatusCode());
+            }
+            assertTrue(engine.lastSessionOf("idler").closed, "the idle session was closed and its engine session freed");
+            assertFalse(engine.lastSessionOf("worker").closed, "the busy session stays");
+            TExecuteStatementReq late = new TExecuteStatementReq(idleSession, "select current_user()");
+            late.setRunAsync(false);
+            String error = idle.ExecuteStatement(late).getStatus().getErrorMessage();
+            assertTrue(error.contains("Invalid SessionHandle"), error);
+
+            // A connection that sends nothing for the idle-connection timeout is closed.
+            Socket silent = connectFrom(CLIENT, endpoint.port());
+            silent.getOutputStream().write(new byte[] {(byte) 0x80}); // handshake done: a raw Thrift client
+            silent.getOutputStream().flush();
+            long start = System.nanoTime();
+            silent.setSoTimeout(8000);
+            assertEquals(-1, silent.getInputStream().read(), "closed by the server");
+            long millis = millisSince(start);
+            assertTrue(millis >= 3500 && millis < 7000, "closed after " + millis + " ms");
+        }
+    }
+
+    @Test
+    void oneIpv6NetworkSharesOneQuotaWhateverAddressesItPicks() {
+        // A host owns its whole /64: new addresses in it do not buy new connections.
+        ConnectionAdmission admission = new ConnectionAdmission(100, 2);
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:2::1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:2:aaaa::7"))).isEmpty());
+        assertEquals("too many connections from 2001:db8:1:2:0:0:0:0/64: the limit is 2 per client address ("
+                + EndpointConfig.Limits.MAX_CONNECTIONS_PER_ADDRESS + "); close idle connections or retry later",
+                admission.admit(ClientAddress.of(address("2001:db8:1:2:ffff:ffff:ffff:fffe"))).orElseThrow());
+        // The next network, IPv4 addresses and the loopback address count on their own.
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:3::1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("::1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("10.0.0.1"))).isEmpty());
+        assertTrue(admission.admit(ClientAddress.of(address("10.0.0.2"))).isEmpty());
+        admission.release(ClientAddress.of(address("2001:db8:1:2::1")));
+        assertTrue(admission.admit(ClientAddress.of(address("2001:db8:1:2::99"))).isEmpty());
+        assertEquals(6, admission.open());
+    }
+
+    @Test
+    void aFloodOfLogEventsIsAFewLinesWithCounts() throws Exception {
+        try (CapturedLog log = new CapturedLog("org.oooengine.hive.server")) {
+            ThrottledLog throttled = new ThrottledLog(LogManager.getLogger(ThrottledLog.class), Level.WARN, "bad events",
+                    Duration.ofMillis(300));
+            for (int i = 1; i <= 100; i++) {
+                throttled.log("Bad event {}", i);
+            }
+            throttled.flush(); // too early: the interval has not passed
+            Thread.sleep(350);
+            throttled.flush();
+            throttled.flush(); // nothing new
+            Thread.sleep(350);
+            throttled.log("Bad event {}", 101);
+            throttled.log("Bad event {}", 102);
+            Thread.sleep(350);
+            throttled.log("Bad event {}", 103);
+            String prefix = "WARN " + ThrottledLog.class.getName() + " ";
+            assertEquals(List.of(prefix + "Bad event 1", prefix + "99 more bad events since the previous such line; the latest: Bad event 100",
+                    prefix + "Bad event 101", prefix + "Bad event 103 (and 1 more bad events since the previous such line)"), log.lines());
+        }
+    }
+
+    @Test
+    void endpointSettingsComeFromCoordinatorKeys() {
+        EndpointConfig.Limits limits = EndpointConfig.Limits.fromSettings(Map.of(
+                "ooo.endpoint.max.connections", "64", "ooo.endpoint.handshake.timeout", "2s",
+                "ooo.endpoint.idle.session.timeout", "0", "ooo.endpoint.login.failure.max.delay", "1500ms",
+                "ooo.catalog", "embedded"));
+        assertEquals(64, limits.maxConnections());
+        assertEquals(EndpointConfig.Limits.DEFAULTS.maxConnectionsPerAddress(), limits.maxConnectionsPerAddress());
+        assertEquals(Duration.ofSeconds(2), limits.handshakeTimeout());
+        assertEquals(Duration.ZERO, limits.idleSessionTimeout());
+        assertEquals(Duration.ofMillis(1500), limits.loginFailureMaxDelay());
+        assertEquals(EndpointConfig.Limits.DEFAULTS, EndpointConfig.Limits.fromSettings(Map.of()));
+
+        IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
+                () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.max.conections", "5")));
+        assertTrue(typo.getMessage().startsWith("unknown endpoint setting ooo.endpoint.max.conections; known: "), typo.getMessage());
+        IllegalArgumentException unit = assertThrows(IllegalArgumentException.class,
+                () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.handshake.timeout", "10")));
+        assertTrue(unit.getMessage().contains("ooo.endpoint.handshake.timeout is '10'; expected a duration such as 500ms"),
+                unit.getMessage());
+        IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
+                () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.max.connections.per.address", "0")));
+        assertTrue(zero.getMessage().contains("connection limits must be positive"), zero.getMessage());
+    }
+
+    // ---- the attacker's tools
+
+    private record Guess(String answer, long startNanos, long millis) {
+    }
+
+    /** One SASL PLAIN login from the attacker's address, as a raw client: the server's answer. */
+    private Guess guess(String user, String password) throws IOException {
+        long start = System.nanoTime();
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(ATTACKER, 0));
+            socket.connect(new InetSocketAddress(CLIENT, endpoint.port()));
+            socket.setSoTimeout(20_000);
+            String answer = saslAnswer(socket, user, password);
+            return new Guess(answer, start, millisSince(start));
+        }
+    }
+
+    /** Sends a SASL PLAIN start and response; returns "COMPLETE" on success, else the server's message. */
+    private static String saslAnswer(Socket socket, String user, String password) throws IOException {
+        socket.setSoTimeout(20_000);
+        DataOutputStream out = new DataOutputStream(socket.getOutputStream());
+        byte[] mechanism = "PLAIN".getBytes(StandardCharsets.US_ASCII);
+        out.writeByte(0x01);
+        out.writeInt(mechanism.length);
+        out.write(mechanism);
+        byte[] response = ("\0" + user + "\0" + password).getBytes(StandardCharsets.UTF_8);
+        out.writeByte(0x05);
+        out.writeInt(response.length);
+        out.write(response);
+        out.flush();
+        DataInputStream in = new DataInputStream(socket.getInputStream());
+        int status = in.readUnsignedByte();
+        byte[] payload = new byte[in.readInt()];
+        in.readFully(payload);
+        return status == 0x05 ? "COMPLETE" : new String(payload, StandardCharsets.UTF_8);
+    }
+
+    private Socket connectFrom(InetAddress from, int port) throws IOException {
+        Socket socket = new Socket();
+        rawSockets.add(socket);
+        socket.bind(new InetSocketAddress(from, 0));
+        socket.connect(new InetSocketAddress(CLIENT, port), 5000);
+        return socket;
+    }
+
+    /** How many of {@code sockets} the server has not closed (each given {@code millis} to show it). */
+    private static int stillOpen(List<Socket> sockets, int millis) {
+        int open = 0;
+        for (Socket socket : sockets) {
+            try {
+                socket.setSoTimeout(millis);
+                if (socket.getInputStream().read() != -1) {
+                    continue; // the server answered something: a refusal, then its close
+                }
+            } catch (SocketTimeoutException e) {
+                open++;
+            } catch (SocketException e) {
+                // reset or closed: not open
+            } catch (IOException e) {
+                throw new AssertionError(e);
+            }
+        }
+        return open;
+    }
+
+    private static TSessionHandle openSession(TCLIService.Client client, String user) throws Exception {
+        TOpenSessionReq req = new TOpenSessionReq();
+        req.setUsername(user);
+        return client.OpenSession(req).getSessionHandle();
+    }
+
+    /** Alice logs in with the JDBC driver and runs a query: how long it took. */
+    private long timedLogin() throws SQLException {
+        long start = System.nanoTime();
+        try (Connection connection = driver.connect(url(), "alice", "right-password")) {
+            assertEquals("alice", queryString(connection, "select current_user()"));
+        }
+        return millisSince(start);
+    }
+
+    private String url() {
+        return "jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default";
+    }
+
+    private static String queryString(Connection connection, String sql) throws SQLException {
+        try (Statement statement = connection.createStatement(); ResultSet rs = statement.executeQuery(sql)) {
+            assertTrue(rs.next());
+            return rs.getString(1);
+        }
+    }
+
+    private interface Condition {
+        boolean holds() throws Exception;
+    }
+
+    private static void waitUntil(Condition condition, long millis) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!condition.holds() && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+    }
+
+    private static long millisSince(long startNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos);
+    }
+
+    private static InetAddress address(String ip) {
+        try {
+            return InetAddress.getByName(ip);
+        } catch (IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static void closeQuietly(Socket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+
+    /** The log lines of a logger (and those under it) at INFO and above while open. */
+    private static final class CapturedLog extends AbstractAppender implements AutoCloseable {
+        private final List<String> lines = Collections.synchronizedList(new ArrayList<>());
+        private final LoggerConfig logger;
+
+        CapturedLog(String loggerName) {
+            super("captured-" + System.nanoTime(), null, null, true, Property.EMPTY_ARRAY);
+            LoggerContext context = (LoggerContext) LogManager.getContext(false);
+            logger = context.getConfiguration().getLoggerConfig(loggerName);
+            start();
+            logger.addAppender(this, Level.INFO, null);
+            context.updateLoggers();
+        }
+
+        @Override
+        public void append(LogEvent event) {
+            lines.add(event.getLevel() + " " + event.getLoggerName() + " " + event.getMessage().getFormattedMessage());
+        }
+
+        List<String> lines() {
+            return List.copyOf(lines);
+        }
+
+        @Override
+        public void close() {
+            logger.removeAppender(getName());
+            ((LoggerContext) LogManager.getContext(false)).updateLoggers();
+            stop();
+        }
+    }
+}
