@@ -64,7 +64,8 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         SessionRegistry registry = new SessionRegistry();
         ExecutorService statements = Executors.newCachedThreadPool(daemonThreads("hs2-statement"));
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(daemonThreads("hs2-timeout"));
-        ThriftCliService service = new ThriftCliService(engine, registry, statements, timer, config.defaultFetchSize());
+        ThriftCliService service = new ThriftCliService(engine, registry, statements, timer, config.defaultFetchSize(),
+                config.checksPasswords());
         ConnectionEventHandler connections = new ConnectionEventHandler(registry);
         // A connection holds its worker thread for its lifetime (TThreadPoolServer's model).
         ExecutorService workers = new ThreadPoolExecutor(0, config.maxConnections(), 60, TimeUnit.SECONDS,
