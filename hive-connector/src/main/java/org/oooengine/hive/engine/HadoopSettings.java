@@ -1,7 +1,9 @@
 package org.oooengine.hive.engine;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
@@ -23,17 +25,18 @@ final class HadoopSettings {
     private static final Pattern BYTES = Pattern.compile("[0-9]{1,18}");
     private static final Pattern BOOLEAN = Pattern.compile("(?i)true|false");
 
-    /** What a session may SET, and the form of its value (no ${...} expansion, no class names). */
-    static final Map<String, Pattern> SESSION_KEYS = new TreeMap<>(Map.of(
+    /**
+     * What a session may SET, and the form of its value (no ${...} expansion, no class names).
+     * Not the sort buffer nor the maximum split size: on the local job runner tasks run in the
+     * coordinator's JVM, and a huge buffer or a split per byte would starve every other client.
+     */
+    static final SortedMap<String, Pattern> SESSION_KEYS = Collections.unmodifiableSortedMap(new TreeMap<>(Map.of(
             "mapreduce.job.reduces", COUNT,
             "mapreduce.job.ubertask.enable", BOOLEAN,
             "mapreduce.map.speculative", BOOLEAN,
             "mapreduce.reduce.speculative", BOOLEAN,
             "mapreduce.map.output.compress", BOOLEAN,
-            "mapreduce.task.io.sort.mb", COUNT,
-            "mapreduce.task.io.sort.factor", COUNT,
-            "mapreduce.input.fileinputformat.split.minsize", BYTES,
-            "mapreduce.input.fileinputformat.split.maxsize", BYTES));
+            "mapreduce.input.fileinputformat.split.minsize", BYTES)));
 
     private final Map<String, String> coordinator;
 

@@ -92,8 +92,10 @@ final class LoadableFiles {
             fileSystems.add(s);
         }
         LoadableFiles files = new LoadableFiles(List.copyOf(allowed), List.copyOf(forbidden), fileSystems);
-        LOG.info("LOAD DATA reads files on the coordinator {} and file systems {}", allowed.isEmpty() ? "nowhere"
-                : "under " + allowed.stream().map(a -> a.configured().toString()).toList(), fileSystems);
+        LOG.info("LOAD DATA reads {}, and any path on {}", allowed.isEmpty()
+                ? "no file on the coordinator (" + ALLOWED_DIRS_SETTING + " names no directory)"
+                : "files on the coordinator under " + allowed.stream().map(a -> a.configured().toString()).toList(),
+                fileSystems);
         return files;
     }
 

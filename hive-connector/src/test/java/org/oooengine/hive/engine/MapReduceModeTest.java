@@ -201,9 +201,10 @@ class MapReduceModeTest {
     }
 
     /**
-     * A session may tune its jobs but not choose what they run or where they read and write: SET
-     * of a task JVM's options, of the default file system or of the job directory is refused,
-     * naming the key and where the operator sets it; the job-tuning key works.
+     * A session may tune its jobs but not choose what they run or where they read and write, nor
+     * starve the coordinator: SET of a task JVM's options, of the default file system, of the job
+     * directory or of a huge sort buffer is refused, naming the key and where the operator sets
+     * it; a job-tuning key works.
      */
     @Test
     void aSessionCannotSetTheJobsCommandLineOrFileSystems() throws Exception {
@@ -211,7 +212,8 @@ class MapReduceModeTest {
             for (String set : List.of("SET mapreduce.map.java.opts=-Djava.security.manager=allow -agentpath:/tmp/evil.so",
                     "SET yarn.app.mapreduce.am.env=LD_PRELOAD=/tmp/evil.so", "SET fs.defaultFS=file:///",
                     "SET fs.file.impl=org.apache.hadoop.fs.RawLocalFileSystem", "SET hadoop.tmp.dir=/etc",
-                    "SET mapred.child.java.opts=-Xmx1m")) {
+                    "SET mapred.child.java.opts=-Xmx1m", "SET mapreduce.task.io.sort.mb=2000",
+                    "SET mapreduce.input.fileinputformat.split.maxsize=1")) {
                 String key = set.substring(4, set.indexOf('='));
                 SqlException refused = assertThrows(SqlException.class, () -> run(s, set), set);
                 assertEquals(SqlException.SYNTAX, refused.sqlState(), refused.getMessage());
