@@ -17,6 +17,7 @@ import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.security.AccessControl;
+import org.oooengine.hive.security.AccessDeniedException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.ResultColumn;
 import org.oooengine.hive.sql.SqlException;
@@ -123,8 +124,18 @@ final class EngineSession implements SqlSession {
         }
         Execution execution = modes.forSettings(settings);
         var statement = new DdlAnalyzer(catalog, database, execution.joinChooser()).analyze(tree);
-        checkAccess(statement);
-        return ddl.run(statement, settings, plan -> execution.executor(cancel).run(plan));
+        try {
+            checkAccess(statement);
+            return ddl.run(statement, settings, plan -> execution.executor(cancel).run(plan));
+        } catch (AccessDeniedException e) {
+            throw logged(e);
+        }
+    }
+
+    /** Refusals are logged, so the operator sees who tried what. */
+    private AccessDeniedException logged(AccessDeniedException e) {
+        LOG.info("refused for {} ({} login): {}", user.name(), user.login(), e.getMessage());
+        return e;
     }
 
     private void checkAccess(DdlStatement statement) {
@@ -242,8 +253,12 @@ final class EngineSession implements SqlSession {
 
     /** The engine's rule for Hadoop settings holds for every user; the access rules may refuse more. */
     private void checkSetting(String key, String value) {
-        HadoopSettings.checkSessionSetting(key, value);
-        access.checkCanSetSetting(user, key, value);
+        try {
+            HadoopSettings.checkSessionSetting(key, value);
+            access.checkCanSetSetting(user, key, value);
+        } catch (AccessDeniedException e) {
+            throw logged(e);
+        }
     }
 
     private static StatementResult single(String column, List<String> values) {
