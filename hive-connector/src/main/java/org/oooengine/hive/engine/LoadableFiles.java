@@ -128,29 +128,30 @@ final class LoadableFiles {
      * itself. Throws an {@link AccessDeniedException} for a path it may not read.
      */
     List<String> locations(String path, boolean local, Configuration conf) {
-        URI uri = uriOf(path);
+        String statement = (local ? "LOAD DATA LOCAL INPATH '" : "LOAD DATA INPATH '") + path + "'";
+        URI uri = uriOf(statement, path);
         String scheme = uri.getScheme() != null ? uri.getScheme().toLowerCase(Locale.ROOT)
                 : local ? "file" : String.valueOf(FileSystem.getDefaultUri(conf).getScheme()).toLowerCase(Locale.ROOT);
         if (local && !scheme.equals("file")) {
-            throw new AccessDeniedException("LOAD DATA LOCAL INPATH '" + path + "': LOCAL names a file on the coordinator; "
+            throw new AccessDeniedException(statement + ": LOCAL names a file on the coordinator; "
                     + "for a file on " + scheme + " leave LOCAL out");
         }
         if (!scheme.equals("file")) {
             if (!fileSystems.contains(scheme)) {
-                throw new AccessDeniedException("LOAD DATA INPATH '" + path + "': file system " + scheme
+                throw new AccessDeniedException(statement + ": file system " + scheme
                         + " is not one LOAD DATA reads (" + FILE_SYSTEMS_SETTING + ": " + String.join(", ", fileSystems)
                         + "); the operator adds it there");
             }
             return List.of(path);
         }
         if (uri.getPath() == null || !uri.getPath().startsWith("/")) {
-            throw new AccessDeniedException("LOAD DATA INPATH '" + path + "': a file on the coordinator needs an absolute "
+            throw new AccessDeniedException(statement + ": a file on the coordinator needs an absolute "
                     + "path, e.g. " + (allowed.isEmpty() ? "/data/incoming/items.csv" : allowed.get(0).configured().resolve("items.csv")));
         }
-        return localFiles(path, Path.of(uri.getPath()));
+        return localFiles(statement, Path.of(uri.getPath()));
     }
 
-    private static URI uriOf(String path) {
+    private static URI uriOf(String statement, String path) {
         try {
             URI uri = new URI(path);
             // A bare path may hold characters a URI may not; it is a path all the same.
@@ -159,32 +160,32 @@ final class LoadableFiles {
             try {
                 return new URI(null, null, path, null);
             } catch (URISyntaxException again) {
-                throw new SqlException(SqlException.SYNTAX, "LOAD DATA INPATH '" + path + "' is not a path: " + e.getMessage());
+                throw new SqlException(SqlException.SYNTAX, statement + ": not a path: " + e.getMessage());
             }
         }
     }
 
-    private List<String> localFiles(String asWritten, Path path) {
+    private List<String> localFiles(String statement, Path path) {
         if (allowed.isEmpty()) {
-            throw new AccessDeniedException("LOAD DATA INPATH '" + asWritten + "': reading files on the coordinator is off. "
+            throw new AccessDeniedException(statement + ": reading files on the coordinator is off. "
                     + "The operator allows directories with " + ALLOWED_DIRS_SETTING + " (comma separated) in <cluster-dir>/"
                     + ClusterSqlEngine.SETTINGS_FILE + " or with ooo server --conf " + ALLOWED_DIRS_SETTING + "=/data/incoming");
         }
         // Judged first as written, so that a path outside is refused without telling whether it exists.
         Path normalized = path.normalize();
         if (allowed.stream().noneMatch(a -> normalized.startsWith(a.configured()) || normalized.startsWith(a.real()))) {
-            throw outside(asWritten, null);
+            throw outside(statement, null);
         }
-        Path real = readable(asWritten, path);
+        Path real = readable(statement, path);
         if (!Files.isDirectory(real)) {
             return List.of(fileLocation(real));
         }
         List<String> files = new ArrayList<>();
-        addDataFiles(asWritten, real, files, new HashSet<>());
+        addDataFiles(statement, real, files, new HashSet<>());
         return files;
     }
 
-    private void addDataFiles(String asWritten, Path dir, List<String> out, Set<Path> visited) {
+    private void addDataFiles(String statement, Path dir, List<String> out, Set<Path> visited) {
         if (!visited.add(dir)) {
             return; // a symlink back to a directory already read
         }
@@ -193,13 +194,13 @@ final class LoadableFiles {
             children = list.filter(p -> !p.getFileName().toString().startsWith("_")
                     && !p.getFileName().toString().startsWith(".")).sorted().toList();
         } catch (IOException e) {
-            throw new SqlException(SqlException.DATA, "LOAD DATA INPATH '" + asWritten + "': cannot list " + dir + ": "
+            throw new SqlException(SqlException.DATA, statement + ": cannot list " + dir + ": "
                     + e.getMessage(), e);
         }
         for (Path child : children) {
-            Path real = readable(asWritten, child);
+            Path real = readable(statement, child);
             if (Files.isDirectory(real)) {
-                addDataFiles(asWritten, real, out, visited);
+                addDataFiles(statement, real, out, visited);
             } else {
                 out.add(fileLocation(real));
             }
@@ -207,27 +208,27 @@ final class LoadableFiles {
     }
 
     /** The real path of {@code path}, a regular file or directory where LOAD DATA may read. */
-    private Path readable(String asWritten, Path path) {
+    private Path readable(String statement, Path path) {
         Path real;
         try {
             real = path.toRealPath();
         } catch (NoSuchFileException e) {
-            throw new SqlException(SqlException.DATA, "LOAD DATA INPATH '" + asWritten + "': no file or directory " + path);
+            throw new SqlException(SqlException.DATA, statement + ": no file or directory " + path);
         } catch (IOException e) {
-            throw new SqlException(SqlException.DATA, "LOAD DATA INPATH '" + asWritten + "': cannot read " + path + ": "
+            throw new SqlException(SqlException.DATA, statement + ": cannot read " + path + ": "
                     + e.getMessage(), e);
         }
         for (Path no : forbidden) {
             if (real.startsWith(no)) {
-                throw new AccessDeniedException("LOAD DATA INPATH '" + asWritten + "': " + describe(path, real)
+                throw new AccessDeniedException(statement + ": " + describe(path, real)
                         + " is in the cluster's own files (" + no + "), which LOAD DATA never reads");
             }
         }
         if (allowed.stream().noneMatch(a -> real.startsWith(a.real()))) {
-            throw outside(asWritten, describe(path, real));
+            throw outside(statement, describe(path, real));
         }
         if (!Files.isDirectory(real) && !Files.isRegularFile(real)) {
-            throw new AccessDeniedException("LOAD DATA INPATH '" + asWritten + "': " + describe(path, real)
+            throw new AccessDeniedException(statement + ": " + describe(path, real)
                     + " is not a regular file");
         }
         return real;
@@ -242,8 +243,8 @@ final class LoadableFiles {
         return path.equals(real) ? path.toString() : path + " (really " + real + ")";
     }
 
-    private AccessDeniedException outside(String asWritten, String what) {
-        return new AccessDeniedException("LOAD DATA INPATH '" + asWritten + "': " + (what == null ? "the path" : what)
+    private AccessDeniedException outside(String statement, String what) {
+        return new AccessDeniedException(statement + ": " + (what == null ? "the path" : what)
                 + " is not under a directory LOAD DATA may read (" + ALLOWED_DIRS_SETTING + ": "
                 + String.join(", ", allowed.stream().map(a -> a.configured().toString()).toList()) + ")");
     }
