@@ -199,6 +199,22 @@ class LoadDataFileAccessTest {
         }
     }
 
+    /** Hive's other statements that name files on the server are not run at all. */
+    @Test
+    void noOtherStatementNamesAFileOnTheServer() throws Exception {
+        try (Coordinator c = Coordinator.start("catalog-other.json", Map.of(ALLOWED_DIRS, incoming.toString()));
+             Connection conn = c.connect(); Statement st = conn.createStatement()) {
+            for (String sql : List.of("CREATE TABLE located (a INT) LOCATION 'file:///etc'",
+                    "INSERT OVERWRITE LOCAL DIRECTORY '" + incoming.resolve("out") + "' SELECT * FROM nation",
+                    "INSERT OVERWRITE DIRECTORY 'file:///tmp/out' SELECT * FROM nation",
+                    "CREATE FUNCTION evil AS 'org.example.Evil' USING JAR 'file:///tmp/evil.jar'")) {
+                SQLException e = assertThrows(SQLException.class, () -> st.execute(sql), sql);
+                assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
+            }
+            assertTrue(Files.notExists(incoming.resolve("out")));
+        }
+    }
+
     /** The operator's settings are checked when the coordinator starts, not at the first load. */
     @Test
     void aWrongAllowedDirectoryStopsTheCoordinator() {
