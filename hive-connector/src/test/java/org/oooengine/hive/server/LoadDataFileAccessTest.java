@@ -65,7 +65,13 @@ class LoadDataFileAccessTest {
         }
 
         Connection connect() throws SQLException {
-            return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl", "mallory", null);
+            return connect("");
+        }
+
+        /** @param hiveconf settings the driver sends when it opens the session, e.g. {@code ?k=v} */
+        Connection connect(String hiveconf) throws SQLException {
+            return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl" + hiveconf,
+                    "mallory", null);
         }
 
         @Override
@@ -212,6 +218,25 @@ class LoadDataFileAccessTest {
                 assertEquals("0A000", e.getSQLState(), sql + ": " + e.getMessage());
             }
             assertTrue(Files.notExists(incoming.resolve("out")));
+        }
+    }
+
+    /**
+     * The Hadoop settings that would make an HDFS path a local one, or load a class of the
+     * client's choosing, are the operator's also when a client puts them in its JDBC URL: the
+     * connection is refused. A job-tuning setting there is taken.
+     */
+    @Test
+    void hadoopSettingsInTheUrlAreTheOperatorsToo() throws Exception {
+        try (Coordinator c = Coordinator.start("catalog-url.json", Map.of(ALLOWED_DIRS, incoming.toString()))) {
+            for (String conf : List.of("?fs.defaultFS=file:///", "?fs.hdfs.impl=org.apache.hadoop.fs.RawLocalFileSystem")) {
+                SQLException e = assertThrows(SQLException.class, () -> c.connect(conf).close(), conf);
+                String key = conf.substring(1, conf.indexOf('='));
+                assertTrue(e.getMessage().contains("SET " + key + " is refused"), conf + ": " + e.getMessage());
+            }
+            try (Connection conn = c.connect("?mapreduce.job.ubertask.enable=true"); Statement st = conn.createStatement()) {
+                assertEquals(List.of("mapreduce.job.ubertask.enable=true"), lines(st, "SET mapreduce.job.ubertask.enable"));
+            }
         }
     }
 
