@@ -23,11 +23,12 @@ import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 
 /**
- * LOAD DATA as an attacker uses it, through the Hive JDBC driver and the endpoint clients reach
- * without credentials, on a cluster directory with its secret: a SQL user tries to read the
- * secret, {@code /etc/passwd}, files outside the allowed directory by symlinks and {@code ..}, and
- * the cluster's own files from an allowed parent directory. Every attempt is refused with SQLSTATE
- * 42000 and a message saying why, and loads nothing; a file in the allowed directory loads.
+ * Server-side files as an attacker reaches for them, through the Hive JDBC driver and the
+ * endpoint clients reach without credentials, on a cluster directory with its secret: LOAD DATA
+ * of the secret, {@code /etc/passwd}, files outside the allowed directory by symlinks and
+ * {@code ..}, and the cluster's own files from an allowed parent directory; Hadoop settings in the
+ * JDBC URL; Hive's other statements that name files. Every attempt is refused with a message
+ * saying why, and reads nothing; a file in the allowed directory loads.
  */
 class LoadDataFileAccessTest {
     private static final String ALLOWED_DIRS = "ooo.load.allowed-dirs";
