@@ -169,7 +169,7 @@ public final class ClusterSqlEngine implements SqlEngine {
         return out;
     }
 
-    /** A session of a user whose name no password proved: the one local user (see {@link SessionUser.Login#UNCHECKED}). */
+    /** A session of a user whose name no password proved, the one local user ({@link SessionUser.Login#UNCHECKED}). */
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {
         return openSession(SessionUser.unchecked(user), database, settings);

@@ -54,8 +54,8 @@ final class EngineSession implements SqlSession {
      * @param settings as the client gave them when it opened the session: each one is checked as {@code SET} would
      * @param ddl      runs DDL and DML; null on a read-only catalog
      */
-    EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog, ExecutionModes modes,
-                  DataDefinition ddl, AccessControl access) {
+    EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog,
+                  ExecutionModes modes, DataDefinition ddl, AccessControl access) {
         this.user = user;
         this.ddl = ddl;
         this.catalog = catalog;

@@ -37,7 +37,7 @@ import org.oooengine.hive.sql.SqlException;
  */
 final class LoadableFiles {
     private static final Logger LOG = LogManager.getLogger(LoadableFiles.class);
-    /** Coordinator setting: directories (absolute, comma separated) whose files LOAD DATA may read on the coordinator. */
+    /** Coordinator setting: directories on the coordinator (absolute, comma separated) whose files LOAD DATA may read. */
     static final String ALLOWED_DIRS_SETTING = "ooo.load.allowed-dirs";
     /** Coordinator setting: URI schemes of the other file systems LOAD DATA may read (comma separated). */
     static final String FILE_SYSTEMS_SETTING = "ooo.load.file-systems";
@@ -107,7 +107,8 @@ final class LoadableFiles {
         try {
             return dir.toRealPath();
         } catch (IOException e) {
-            throw new IllegalArgumentException(ALLOWED_DIRS_SETTING + ": cannot resolve " + dir + ": " + e.getMessage(), e);
+            throw new IllegalArgumentException(ALLOWED_DIRS_SETTING + ": cannot resolve " + dir + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -146,7 +147,8 @@ final class LoadableFiles {
         }
         if (uri.getPath() == null || !uri.getPath().startsWith("/")) {
             throw new AccessDeniedException(statement + ": a file on the coordinator needs an absolute "
-                    + "path, e.g. " + (allowed.isEmpty() ? "/data/incoming/items.csv" : allowed.get(0).configured().resolve("items.csv")));
+                    + "path, e.g. " + (allowed.isEmpty() ? Path.of("/data/incoming") : allowed.get(0).configured())
+                    .resolve("items.csv"));
         }
         return localFiles(statement, Path.of(uri.getPath()));
     }
@@ -168,8 +170,9 @@ final class LoadableFiles {
     private List<String> localFiles(String statement, Path path) {
         if (allowed.isEmpty()) {
             throw new AccessDeniedException(statement + ": reading files on the coordinator is off. "
-                    + "The operator allows directories with " + ALLOWED_DIRS_SETTING + " (comma separated) in <cluster-dir>/"
-                    + ClusterSqlEngine.SETTINGS_FILE + " or with ooo server --conf " + ALLOWED_DIRS_SETTING + "=/data/incoming");
+                    + "The operator allows directories with " + ALLOWED_DIRS_SETTING + " (comma separated) in "
+                    + "<cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE + " or with ooo server --conf "
+                    + ALLOWED_DIRS_SETTING + "=/data/incoming");
         }
         // Judged first as written, so that a path outside is refused without telling whether it exists.
         Path normalized = path.normalize();

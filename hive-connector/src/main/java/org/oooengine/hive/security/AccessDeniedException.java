@@ -10,6 +10,7 @@ public final class AccessDeniedException extends SqlException {
 
     /** "access denied: user bob may not LOAD DATA into sales.items: why". */
     static AccessDeniedException of(String user, String action, String object, String why) {
-        return new AccessDeniedException("access denied: user " + user + " may not " + action + " " + object + ": " + why);
+        return new AccessDeniedException("access denied: user " + user + " may not " + action + " " + object + ": "
+                + why);
     }
 }

@@ -154,7 +154,8 @@ final class ThriftCliService implements TCLIService.Iface {
     private SessionUser userOf(ClientConnection connection, TOpenSessionReq req) {
         String login = connection == null ? null : connection.authenticatedUser();
         if (checksPasswords) {
-            return login != null ? SessionUser.withPassword(login) : new SessionUser(ANONYMOUS, SessionUser.Login.ANONYMOUS);
+            return login != null ? SessionUser.withPassword(login)
+                    : new SessionUser(ANONYMOUS, SessionUser.Login.ANONYMOUS);
         }
         String claimed = login != null ? login : req.getUsername();
         return SessionUser.unchecked(claimed == null || claimed.isEmpty() ? ANONYMOUS : claimed);
