@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.trino.tpch.TpchTable;
 import java.nio.file.Files;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -58,7 +59,8 @@ class MetastoreTablesOnHdfsTest {
     private static MiniHadoop hadoop;
     private static InProcessMetastore metastore;
     private static TestCluster cluster;
-    private static ClusterSqlEngine engine;
+    /** One coordinator per mode: where jobs run and which file systems they use is the operator's setting. */
+    private static final Map<Mode, ClusterSqlEngine> engines = new EnumMap<>(Mode.class);
     private static DuckDbOracle oracle;
 
     @BeforeAll
@@ -79,42 +81,52 @@ class MetastoreTablesOnHdfsTest {
             admin.close();
         }
         cluster = new TestCluster(Files.createDirectories(dir.resolve("cluster")), 1);
-        engine = ClusterSqlEngine.open(cluster.dir, TestCluster.TIMEOUT, Map.of(
-                MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME,
-                MetastoreCatalog.URIS_SETTING, metastore.uris(),
-                MetastoreCatalog.CONF_PREFIX + "fs.defaultFS", hdfs));
+        for (Mode mode : Mode.values()) {
+            Map<String, String> settings = new HashMap<>(Map.of(
+                    MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME,
+                    MetastoreCatalog.URIS_SETTING, metastore.uris(),
+                    MetastoreCatalog.CONF_PREFIX + "fs.defaultFS", hdfs));
+            settings.putAll(hadoopSettings(mode));
+            engines.put(mode, ClusterSqlEngine.open(cluster.dir, TestCluster.TIMEOUT, settings));
+        }
         oracle = new DuckDbOracle(SCALE_FACTOR, Files.createDirectories(dir.resolve("duckdb")), TABLES);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try (AutoCloseable o = oracle; AutoCloseable e = engine; AutoCloseable c = cluster; AutoCloseable m = metastore;
-             AutoCloseable h = hadoop) {
+        try (AutoCloseable o = oracle; AutoCloseable c = cluster; AutoCloseable m = metastore; AutoCloseable h = hadoop) {
             // closed in reverse order: Hadoop last
+            engines.values().forEach(ClusterSqlEngine::close);
         }
     }
 
     /**
-     * A session whose scans run in {@code mode}: on YARN, with the job client settings of the
-     * mini cluster (jobs keep their directories on its HDFS); on the local job runner, with the
-     * local file system as the jobs' default, so only their input is on HDFS.
+     * The coordinator's Hadoop settings for {@code mode}: on YARN, the job client settings of the
+     * mini cluster (jobs keep their directories on its HDFS); on the local job runner, the local
+     * file system as the jobs' default, so only their input is on HDFS.
      */
-    private static SqlSession session(Mode mode) {
+    private static Map<String, String> hadoopSettings(Mode mode) {
         Map<String, String> settings = new HashMap<>();
         switch (mode) {
             case DAEMON -> { }
             case LOCAL_JOB_RUNNER -> settings.putAll(Map.of("fs.defaultFS", "file:///",
                     "hadoop.tmp.dir", dir.resolve("jobs").toString()));
-            case YARN -> {
-                hadoop.jobConf().forEach(e -> settings.put(e.getKey(), e.getValue()));
-                // a scan job's few map tasks run in its application master's JVM: one JVM start per job, not one per file
-                settings.put("mapreduce.job.ubertask.enable", "true");
-            }
+            case YARN -> hadoop.jobConf().forEach(e -> settings.put(e.getKey(), e.getValue()));
         }
+        return settings;
+    }
+
+    /** A session whose scans run in {@code mode}. */
+    private static SqlSession session(Mode mode) {
+        Map<String, String> settings = new HashMap<>();
         if (mode != Mode.DAEMON) {
             settings.put("ooo.execution.mode", "mapreduce");
         }
-        return engine.openSession("analyst", DB, settings);
+        if (mode == Mode.YARN) {
+            // a scan job's few map tasks run in its application master's JVM: one JVM start per job, not one per file
+            settings.put("mapreduce.job.ubertask.enable", "true");
+        }
+        return engines.get(mode).openSession("analyst", DB, settings);
     }
 
     private static List<Object[]> rows(SqlSession s, String sql) {

@@ -20,6 +20,9 @@ import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.catalog.hms.MetastoreCatalog;
+import org.oooengine.hive.security.AccessControl;
+import org.oooengine.hive.security.AdminUsersAccessControl;
+import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlEngine;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.optimizer.cost.Calibration;
@@ -27,7 +30,10 @@ import org.oooengine.optimizer.cost.Calibration;
 /**
  * The SQL engine over a running cluster. Its catalog is the embedded one by default — databases
  * and tables created through SQL, stored on the cluster's nodes — or, with the coordinator setting
- * {@code ooo.catalog=hms}, a Hive metastore's tables, read from their files.
+ * {@code ooo.catalog=hms}, a Hive metastore's tables, read from their files. The coordinator
+ * settings also hold the Hadoop configuration of its jobs and file systems ({@link HadoopSettings}),
+ * the files LOAD DATA may read ({@link LoadableFiles}) and who may change tables
+ * ({@link AdminUsersAccessControl}, unless the program that opens the engine gives its own rules).
  */
 public final class ClusterSqlEngine implements SqlEngine {
     private static final Logger LOG = LogManager.getLogger(ClusterSqlEngine.class);
@@ -40,6 +46,7 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final MetastoreCatalog metastore;
     private final ExecutionModes modes;
     private final DataDefinition ddl;
+    private final AccessControl access;
 
     /**
      * An engine over a cluster without a calibration — join methods are chosen by a fixed rule —
@@ -51,27 +58,41 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     /** As {@link #ClusterSqlEngine(ClusterSession)}, with the catalog kept in {@code catalogFile}. */
     public ClusterSqlEngine(ClusterSession cluster, Path catalogFile) {
-        this(cluster, catalogFile, Map.of(), Optional.empty(), Optional.empty(), false);
+        this(cluster, null, catalogFile, Map.of());
     }
 
-    private ClusterSqlEngine(ClusterSession cluster, Path catalogFile, Map<String, String> settings,
-                             Optional<Calibration> calibration, Optional<ClusterSecret> secret, boolean ownsCluster) {
+    /**
+     * As {@link #ClusterSqlEngine(ClusterSession, Path)}, with coordinator settings (those of
+     * {@value #SETTINGS_FILE}) for the cluster in {@code clusterDir}, whose files LOAD DATA never
+     * reads; null when the caller does not know it.
+     */
+    public ClusterSqlEngine(ClusterSession cluster, Path clusterDir, Path catalogFile, Map<String, String> settings) {
+        this(cluster, clusterDir, catalogFile, settings, Optional.empty(), Optional.empty(),
+                AdminUsersAccessControl.fromSettings(settings), false);
+    }
+
+    private ClusterSqlEngine(ClusterSession cluster, Path clusterDir, Path catalogFile, Map<String, String> settings,
+                             Optional<Calibration> calibration, Optional<ClusterSecret> secret, AccessControl access,
+                             boolean ownsCluster) {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
+        this.access = access;
         ClusterJoinChooser chooser = new ClusterJoinChooser(cluster, calibration);
+        HadoopSettings hadoop = HadoopSettings.fromCoordinator(settings);
         switch (catalogKind(settings)) {
             case "embedded" -> {
                 EmbeddedCatalog embedded = new EmbeddedCatalog(catalogFile, new ClusterCatalog(cluster));
                 this.catalog = embedded;
                 this.metastore = null;
-                this.ddl = new DataDefinition(embedded, cluster, chooser::tablesChanged);
-                this.modes = new ExecutionModes(cluster, chooser, secret, Optional.empty());
+                this.ddl = new DataDefinition(embedded, cluster, LoadableFiles.fromSettings(settings, clusterDir,
+                        cluster.spec()), hadoop, chooser::tablesChanged);
+                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop, Optional.empty());
             }
             case MetastoreCatalog.CATALOG_NAME -> {
                 this.metastore = MetastoreCatalog.fromSettings(settings);
                 this.catalog = metastore;
                 this.ddl = null; // read-only
-                this.modes = new ExecutionModes(cluster, chooser, secret, Optional.of(metastore.tableReader()));
+                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop, Optional.of(metastore.tableReader()));
             }
             default -> throw new IllegalStateException("unchecked catalog kind");
         }
@@ -94,12 +115,22 @@ public final class ClusterSqlEngine implements SqlEngine {
      * cluster's secret, statements may also run as MapReduce jobs.
      */
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout, Map<String, String> overrides) {
+        return open(clusterDir, timeout, overrides, null);
+    }
+
+    /**
+     * As {@link #open(Path, Duration, Map)}, with {@code access} deciding who may change what
+     * instead of the built-in {@link AdminUsersAccessControl}.
+     */
+    public static ClusterSqlEngine open(Path clusterDir, Duration timeout, Map<String, String> overrides,
+                                        AccessControl access) {
         Map<String, String> settings = settings(clusterDir, overrides);
         catalogKind(settings); // a wrong setting is refused before any connection is made
+        AccessControl rules = access != null ? access : AdminUsersAccessControl.fromSettings(settings);
         ClusterSession session = ClusterSession.open(clusterDir, "coordinator", timeout);
         try {
-            return new ClusterSqlEngine(session, clusterDir.resolve(EmbeddedCatalog.FILE_NAME), settings,
-                    usableCalibration(clusterDir), Optional.of(ClusterSpec.readSecret(clusterDir)), true);
+            return new ClusterSqlEngine(session, clusterDir, clusterDir.resolve(EmbeddedCatalog.FILE_NAME), settings,
+                    usableCalibration(clusterDir), Optional.of(ClusterSpec.readSecret(clusterDir)), rules, true);
         } catch (RuntimeException e) {
             session.close();
             throw e;
@@ -147,9 +178,15 @@ public final class ClusterSqlEngine implements SqlEngine {
         return out;
     }
 
+    /** A session of a user whose name no password proved, the one local user ({@link SessionUser.Login#UNCHECKED}). */
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, modes, ddl);
+        return openSession(SessionUser.unchecked(user), database, settings);
+    }
+
+    @Override
+    public SqlSession openSession(SessionUser user, String database, Map<String, String> settings) {
+        return new EngineSession(user, database, settings, catalog, modes, ddl, access);
     }
 
     @Override

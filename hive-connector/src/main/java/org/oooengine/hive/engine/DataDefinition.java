@@ -1,6 +1,5 @@
 package org.oooengine.hive.engine;
 
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.Map;
@@ -39,12 +38,21 @@ final class DataDefinition {
 
     private final EmbeddedCatalog catalog;
     private final ClusterSession cluster;
+    private final LoadableFiles loadable;
+    private final HadoopSettings hadoop;
     private final Runnable tablesChanged;
 
-    /** @param tablesChanged told after every change, e.g. to forget statistics of the tables */
-    DataDefinition(EmbeddedCatalog catalog, ClusterSession cluster, Runnable tablesChanged) {
+    /**
+     * @param loadable      the files LOAD DATA may read
+     * @param hadoop        the configuration of the file systems it reads them from
+     * @param tablesChanged told after every change, e.g. to forget statistics of the tables
+     */
+    DataDefinition(EmbeddedCatalog catalog, ClusterSession cluster, LoadableFiles loadable, HadoopSettings hadoop,
+                   Runnable tablesChanged) {
         this.catalog = catalog;
         this.cluster = cluster;
+        this.loadable = loadable;
+        this.hadoop = hadoop;
         this.tablesChanged = tablesChanged;
     }
 
@@ -158,14 +166,19 @@ final class DataDefinition {
         });
     }
 
-    /** LOAD DATA: the files' rows, read in the table's format straight into stored values. */
+    /**
+     * LOAD DATA: the files' rows, read in the table's format straight into stored values. Which
+     * files it may read is settled before anything is written.
+     */
     private long load(DdlStatement.LoadData s, Map<String, String> settings) {
-        String location = s.local() ? Path.of(s.path()).toAbsolutePath().toUri().toString() : s.path();
+        Configuration conf = hadoop.apply(new Configuration(), settings);
+        List<String> locations = loadable.locations(s.path(), s.local(), conf);
         FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
-        Configuration conf = HadoopSettings.apply(new Configuration(), settings);
         return write(s.target(), !s.overwrite(), into -> {
             try {
-                TableFiles.read(location, layout, into.columns(), conf, into::add);
+                for (String location : locations) {
+                    TableFiles.read(location, layout, into.columns(), conf, into::add);
+                }
             } catch (TableFileException e) {
                 throw new SqlException(SqlException.DATA, "LOAD DATA into " + s.target().name() + ": " + e.getMessage(), e);
             }

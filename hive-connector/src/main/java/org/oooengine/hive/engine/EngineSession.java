@@ -16,13 +16,17 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.security.AccessControl;
+import org.oooengine.hive.security.AccessDeniedException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.ResultColumn;
 import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
+import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.PlanPrinter;
@@ -32,32 +36,39 @@ import org.oooengine.hive.sql.plan.RelNode;
  * One client's session: parses a statement with Hive's parser, then runs it — queries through
  * the analyzer and the executor; SHOW, DESCRIBE, USE, SET and EXPLAIN here. {@code SET} is not
  * Hive grammar (Hive's own CLI handles it before parsing), so it is recognised here too.
+ * Statements that change tables and every {@code SET} are first put to the access rules.
  */
 final class EngineSession implements SqlSession {
     private static final Logger LOG = LogManager.getLogger(EngineSession.class);
     private static final Pattern SET = Pattern.compile("(?is)\\s*set\\s*(?:([^=\\s]+)\\s*(?:=\\s*(.*?))?)?\\s*;?\\s*");
 
-    private final String user;
+    private final SessionUser user;
     private final Catalog catalog;
     private final ExecutionModes modes;
     private final DataDefinition ddl;
+    private final AccessControl access;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String database;
 
-    /** @param ddl runs DDL and DML; null on a read-only catalog */
-    EngineSession(String user, String database, Map<String, String> settings, Catalog catalog, ExecutionModes modes,
-                  DataDefinition ddl) {
+    /**
+     * @param settings as the client gave them when it opened the session: each one is checked as {@code SET} would
+     * @param ddl      runs DDL and DML; null on a read-only catalog
+     */
+    EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog,
+                  ExecutionModes modes, DataDefinition ddl, AccessControl access) {
         this.user = user;
         this.ddl = ddl;
         this.catalog = catalog;
         this.modes = modes;
+        this.access = access;
+        settings.forEach((key, value) -> checkSetting(key, value == null ? null : value.strip()));
         this.settings.putAll(settings);
         this.database = database == null ? "default" : useable(database.toLowerCase(Locale.ROOT));
     }
 
     @Override
     public String user() {
-        return user;
+        return user.name();
     }
 
     @Override
@@ -94,7 +105,7 @@ final class EngineSession implements SqlSession {
             default -> throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: statement "
                     + tree.getText() + " at line " + tree.getLine() + ":" + tree.getCharPositionInLine());
         };
-        LOG.debug("{}: planned in {} ms", user, (System.nanoTime() - t0) / 1_000_000);
+        LOG.debug("{}: planned in {} ms", user.name(), (System.nanoTime() - t0) / 1_000_000);
         return r;
     }
 
@@ -113,7 +124,36 @@ final class EngineSession implements SqlSession {
         }
         Execution execution = modes.forSettings(settings);
         var statement = new DdlAnalyzer(catalog, database, execution.joinChooser()).analyze(tree);
-        return ddl.run(statement, settings, plan -> execution.executor(cancel).run(plan));
+        try {
+            checkAccess(statement);
+            return ddl.run(statement, settings, plan -> execution.executor(cancel).run(plan));
+        } catch (AccessDeniedException e) {
+            throw logged(e);
+        }
+    }
+
+    /** Refusals are logged, so the operator sees who tried what. */
+    private AccessDeniedException logged(AccessDeniedException e) {
+        LOG.info("refused for {} ({} login): {}", user.name(), user.login(), e.getMessage());
+        return e;
+    }
+
+    private void checkAccess(DdlStatement statement) {
+        if (statement instanceof DdlStatement.CreateDatabase s) {
+            access.checkCanCreateDatabase(user, s.name());
+        } else if (statement instanceof DdlStatement.DropDatabase s) {
+            access.checkCanDropDatabase(user, s.name());
+        } else if (statement instanceof DdlStatement.CreateTable s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.DropTable s) {
+            access.checkCanDropTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.Insert s) {
+            access.checkCanInsert(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.LoadData s) {
+            access.checkCanLoad(user, s.target().database(), s.target().name(), s.path());
+        } else {
+            throw new IllegalArgumentException("no access check for " + statement);
+        }
     }
 
     static List<ResultColumn> columns(RelNode plan) {
@@ -201,6 +241,7 @@ final class EngineSession implements SqlSession {
             return single("set", List.of(key + "=" + (v == null ? "<undefined>" : v)));
         }
         String v = value.strip();
+        checkSetting(key, v);
         if (ExecutionModes.SETTING.equals(key) || ClusterJoinChooser.SETTING.equals(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);
             changed.put(key, v);
@@ -210,6 +251,16 @@ final class EngineSession implements SqlSession {
         return StatementResult.update(0);
     }
 
+    /** The engine's rule for Hadoop settings holds for every user; the access rules may refuse more. */
+    private void checkSetting(String key, String value) {
+        try {
+            HadoopSettings.checkSessionSetting(key, value);
+            access.checkCanSetSetting(user, key, value);
+        } catch (AccessDeniedException e) {
+            throw logged(e);
+        }
+    }
+
     private static StatementResult single(String column, List<String> values) {
         Iterator<Object[]> rows = values.stream().map(v -> new Object[] {v}).iterator();
         return StatementResult.rows(List.of(new ResultColumn(column, SqlType.STRING)), rows);
@@ -217,6 +268,6 @@ final class EngineSession implements SqlSession {
 
     @Override
     public void close() {
-        LOG.debug("session of {} closed", user);
+        LOG.debug("session of {} closed", user.name());
     }
 }

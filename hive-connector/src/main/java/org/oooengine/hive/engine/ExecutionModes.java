@@ -20,7 +20,7 @@ import org.oooengine.hive.sql.plan.RelNode;
  * <p>{@code mapreduce}: every table access is a MapReduce scan job — of the table's nodes, or of
  * its files for a table held in files — and every join chain the engine can run on the nodes is
  * MapReduce jobs (PSMJ, the out-of-order join as a map-only job, or both), on Hadoop's local job
- * runner or the framework the session's Hadoop settings name; the coordinator reads the jobs'
+ * runner or the framework the coordinator's Hadoop settings name; the coordinator reads the jobs'
  * output and runs the rest. It needs the cluster's secret, which the jobs' tasks present to the nodes.
  *
  * <p>Either way, tables held in files are the catalog's (e.g. a Hive metastore's): in daemon
@@ -32,16 +32,18 @@ final class ExecutionModes {
     private final ClusterSession cluster;
     private final ClusterJoinChooser chooser;
     private final Optional<ClusterSecret> secret;
+    private final HadoopSettings hadoop;
     private final Optional<FileTableReader> fileTables;
     private final TableReader daemonScans;
     private final ClusterIndexJoinRunner daemonJoins;
 
     /** @param fileTables reads the catalog's tables held in files, and tells a job where their files are */
     ExecutionModes(ClusterSession cluster, ClusterJoinChooser chooser, Optional<ClusterSecret> secret,
-                   Optional<FileTableReader> fileTables) {
+                   HadoopSettings hadoop, Optional<FileTableReader> fileTables) {
         this.cluster = cluster;
         this.chooser = chooser;
         this.secret = secret;
+        this.hadoop = hadoop;
         this.fileTables = fileTables;
         this.daemonScans = withFileTables(new ClusterTableReader(cluster), fileTables);
         this.daemonJoins = new ClusterIndexJoinRunner(cluster);
@@ -64,7 +66,7 @@ final class ExecutionModes {
     private Execution mapReduce(Map<String, String> settings) {
         ClusterSecret key = secret.orElseThrow(() -> new SqlException(SqlException.NOT_SUPPORTED, "MapReduce mode needs "
                 + "the cluster's secret for its jobs' tasks; this engine was not opened on the cluster directory"));
-        MapReduceJobs jobs = MapReduceJobs.forSession(cluster.spec(), key, settings);
+        MapReduceJobs jobs = MapReduceJobs.forSession(cluster.spec(), key, hadoop, settings);
         TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),

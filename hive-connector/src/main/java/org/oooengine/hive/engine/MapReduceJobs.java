@@ -63,10 +63,12 @@ final class MapReduceJobs {
 
     /**
      * Jobs on Hadoop's local job runner, as many tasks at a time as the cluster has nodes, unless
-     * the session's settings choose otherwise (a framework, a file system, task limits, ...).
+     * the coordinator's Hadoop settings choose otherwise (a framework, a file system, task limits,
+     * ...), with the few a session may change on top.
      */
-    static MapReduceJobs forSession(ClusterSpec cluster, ClusterSecret secret, Map<String, String> settings) {
-        Configuration conf = HadoopSettings.apply(JoinJobs.localRunner(new Configuration(), cluster.nodes().size()), settings);
+    static MapReduceJobs forSession(ClusterSpec cluster, ClusterSecret secret, HadoopSettings hadoop,
+                                    Map<String, String> session) {
+        Configuration conf = hadoop.apply(JoinJobs.localRunner(new Configuration(), cluster.nodes().size()), session);
         return new MapReduceJobs(conf, cluster, secret);
     }
 

@@ -71,7 +71,8 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         ExecutorService statements = Executors.newCachedThreadPool(daemonThreads("hs2-statement"));
         ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, daemonThreads("hs2-timeout"));
         timer.setRemoveOnCancelPolicy(true); // every connection schedules a handshake deadline and cancels it
-        ThriftCliService service = new ThriftCliService(engine, registry, statements, timer, config.defaultFetchSize());
+        ThriftCliService service = new ThriftCliService(engine, registry, statements, timer, config.defaultFetchSize(),
+                config.checksPasswords());
         ConnectionEventHandler connections = new ConnectionEventHandler(registry);
         // A connection holds its worker thread for its lifetime (TThreadPoolServer's model). The
         // admission limits bound the connections, so the pool itself never refuses one: a full

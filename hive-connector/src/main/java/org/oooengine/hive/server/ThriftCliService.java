@@ -71,6 +71,7 @@ import org.apache.hive.service.rpc.thrift.TUploadDataResp;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlEngine;
 import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
@@ -91,6 +92,7 @@ final class ThriftCliService implements TCLIService.Iface {
     /** How long one GetOperationStatus waits for a running statement: the driver polls without pause. */
     static final long POLL_WAIT_MILLIS = 250;
     private static final short FETCH_TYPE_LOGS = 1;
+    private static final String ANONYMOUS = "anonymous";
     /** HiveQL words that are not SQL:2003 keywords, for DatabaseMetaData.getSQLKeywords(). */
     private static final String KEYWORDS = String.join(",", List.of("CLUSTER", "DATABASES", "DBPROPERTIES",
             "DEFERRED", "DISTRIBUTE", "EXPLAIN", "EXTENDED", "FORMAT", "FORMATTED", "LATERAL", "LIMIT", "LOAD",
@@ -102,14 +104,17 @@ final class ThriftCliService implements TCLIService.Iface {
     private final ExecutorService statementExecutor;
     private final ScheduledExecutorService timer;
     private final int defaultFetchSize;
+    private final boolean checksPasswords;
 
+    /** @param checksPasswords whether a SASL login's user is the one whose password was checked */
     ThriftCliService(SqlEngine engine, SessionRegistry registry, ExecutorService statementExecutor,
-                     ScheduledExecutorService timer, int defaultFetchSize) {
+                     ScheduledExecutorService timer, int defaultFetchSize, boolean checksPasswords) {
         this.engine = engine;
         this.registry = registry;
         this.statementExecutor = statementExecutor;
         this.timer = timer;
         this.defaultFetchSize = defaultFetchSize;
+        this.checksPasswords = checksPasswords;
     }
 
     // ---- sessions
@@ -121,7 +126,7 @@ final class ThriftCliService implements TCLIService.Iface {
         resp.setConfiguration(Map.of(FETCH_SIZE_KEY, Integer.toString(defaultFetchSize)));
         ClientConnection connection = ClientConnection.current();
         try {
-            String user = userOf(connection, req);
+            SessionUser user = userOf(connection, req);
             Map<String, String> conf = req.getConfiguration() == null ? Map.of() : req.getConfiguration();
             SqlSession sql = engine.openSession(user, conf.get("use:database"), SessionSettings.from(conf));
             String peer = connection == null ? "unknown" : connection.peer();
@@ -131,7 +136,8 @@ final class ThriftCliService implements TCLIService.Iface {
                 connection.sessionOpened(session.id().guid());
             }
             resp.setSessionHandle(new TSessionHandle(session.id().toThrift()));
-            LOG.debug("Session {} opened for {} from {} (client protocol {})", session.id(), user, peer,
+            LOG.debug("Session {} opened for {} ({}) from {} (client protocol {})", session.id(), user.name(),
+                    user.login(), peer,
                     req.getClient_protocol());
         } catch (Exception e) {
             LOG.info("Opening a session failed: {}", e.getMessage());
@@ -140,13 +146,19 @@ final class ThriftCliService implements TCLIService.Iface {
         return resp;
     }
 
-    /** SASL fixes the user; raw clients name themselves; the driver's default is "anonymous". */
-    private static String userOf(ClientConnection connection, TOpenSessionReq req) {
-        if (connection != null && connection.authenticatedUser() != null) {
-            return connection.authenticatedUser();
+    /**
+     * With a password file, the user whose password SASL checked, and a client let in without one
+     * is "anonymous" whatever name it gives. Without, SASL's user or the name a raw client gives
+     * (the driver's default is "anonymous"), neither proved.
+     */
+    private SessionUser userOf(ClientConnection connection, TOpenSessionReq req) {
+        String login = connection == null ? null : connection.authenticatedUser();
+        if (checksPasswords) {
+            return login != null ? SessionUser.withPassword(login)
+                    : new SessionUser(ANONYMOUS, SessionUser.Login.ANONYMOUS);
         }
-        String user = req.getUsername();
-        return user == null || user.isEmpty() ? "anonymous" : user;
+        String claimed = login != null ? login : req.getUsername();
+        return SessionUser.unchecked(claimed == null || claimed.isEmpty() ? ANONYMOUS : claimed);
     }
 
     @Override

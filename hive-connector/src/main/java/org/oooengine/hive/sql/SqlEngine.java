@@ -10,6 +10,14 @@ public interface SqlEngine extends AutoCloseable {
      */
     SqlSession openSession(String user, String database, Map<String, String> settings);
 
+    /**
+     * As {@link #openSession(String, String, Map)}, for a user the endpoint knows as {@code user}
+     * says; an engine with access rules overrides this, as it must not take every name on trust.
+     */
+    default SqlSession openSession(SessionUser user, String database, Map<String, String> settings) {
+        return openSession(user.name(), database, settings);
+    }
+
     /** The engine's name and version, as JDBC's DatabaseMetaData reports them. */
     default String productName() {
         return "OoO Engine";

@@ -16,7 +16,6 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
@@ -36,13 +35,17 @@ import org.oooengine.hive.sql.StatementResult;
 class DataDefinitionTest {
     private static TpchCluster tpch;
     private static Path catalogFile;
+    /** The directory LOAD DATA may read files from. */
+    private static Path incoming;
     private static ClusterSqlEngine engine;
 
     @BeforeAll
     static void start() throws Exception {
         tpch = new TpchCluster("ooo-ddl-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.CUSTOMER, TpchTable.NATION));
         catalogFile = tpch.dir.resolve(EmbeddedCatalog.FILE_NAME);
-        engine = new ClusterSqlEngine(tpch.session, catalogFile);
+        incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
+        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, catalogFile,
+                Map.of(LoadableFiles.ALLOWED_DIRS_SETTING, incoming.toString()));
     }
 
     @AfterAll
@@ -148,8 +151,9 @@ class DataDefinitionTest {
     }
 
     @Test
-    void loadDataReadsTextAndOrcFilesInTheTablesFormat(@TempDir Path files) throws Exception {
+    void loadDataReadsTextAndOrcFilesInTheTablesFormat() throws Exception {
         SqlSession s = session();
+        Path files = Files.createDirectories(incoming.resolve("text-and-orc"));
         Path csv = Files.createDirectories(files.resolve("csv"));
         Files.writeString(csv.resolve("part-0"), "1,ink,12.25\n2,pen,\\N\n");
         Files.writeString(csv.resolve("part-1"), "3,pad,4\n");

@@ -50,8 +50,9 @@ class MapReduceModeTest {
     @BeforeAll
     static void start() throws Exception {
         tpch = new TpchCluster("ooo-mr-sql-test", 3, SCALE_FACTOR, TpchTable.getTables());
-        engine = ClusterSqlEngine.open(tpch.cluster.dir, TestCluster.TIMEOUT);
         hadoopTmp = tpch.dir.resolve("hadoop");
+        // where jobs keep their files is the operator's choice, not a session's
+        engine = ClusterSqlEngine.open(tpch.cluster.dir, TestCluster.TIMEOUT, Map.of("hadoop.tmp.dir", hadoopTmp.toString()));
     }
 
     @AfterAll
@@ -76,9 +77,12 @@ class MapReduceModeTest {
 
     /** A MapReduce-mode session whose jobs keep their files under the test's directory. */
     private static SqlSession mapReduceSession(Map<String, String> more) {
+        return mapReduceSession(engine, more);
+    }
+
+    private static SqlSession mapReduceSession(ClusterSqlEngine engine, Map<String, String> more) {
         SqlSession s = engine.openSession("test", "default", Map.of());
         run(s, "SET ooo.execution.mode=mapreduce");
-        run(s, "SET hadoop.tmp.dir=" + hadoopTmp);
         more.forEach((k, v) -> run(s, "SET " + k + "=" + v));
         return s;
     }
@@ -158,7 +162,7 @@ class MapReduceModeTest {
         assertEquals(List.of("OoO join map-only job for the first 1 join(s)", "PSMJ stage 1/1"),
                 MapReduceJoinRunner.jobNames(hybrid));
         MapReduceJobs jobs = MapReduceJobs.forSession(tpch.cluster.spec, ClusterSpec.readSecret(tpch.cluster.dir),
-                Map.of("hadoop.tmp.dir", hadoopTmp.toString()));
+                HadoopSettings.fromCoordinator(Map.of("hadoop.tmp.dir", hadoopTmp.toString())), Map.of());
         List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
         new MapReduceJoinRunner(jobs).run(hybrid, new Cancellation(), rows::add);
         assertEquals(tpch.expected(spec), tpch.render(spec, rows));
@@ -180,15 +184,55 @@ class MapReduceModeTest {
         }
     }
 
-    /** The session's Hadoop settings reach the job: an unknown framework fails it, and the error says which job and why. */
+    /**
+     * The coordinator's Hadoop settings reach the job: an unknown framework fails it, and the
+     * error says which job and why.
+     */
     @Test
     void aFailedJobNamesTheJobAndTheCause() {
-        try (SqlSession s = mapReduceSession(Map.of("mapreduce.framework.name", "nosuchframework"))) {
+        try (ClusterSqlEngine misconfigured = ClusterSqlEngine.open(tpch.cluster.dir, TestCluster.TIMEOUT,
+                Map.of("hadoop.tmp.dir", hadoopTmp.toString(), "mapreduce.framework.name", "nosuchframework"));
+             SqlSession s = mapReduceSession(misconfigured, Map.of())) {
             SqlException e = assertThrows(SqlException.class, () -> run(s, "SELECT count(*) FROM nation"));
             assertEquals(SqlException.GENERAL, e.sqlState());
             assertTrue(e.getMessage().contains("job 'scan nation'"), e.getMessage());
             assertTrue(e.getMessage().contains("mapreduce.framework.name"), e.getMessage());
         }
+    }
+
+    /**
+     * A session may tune its jobs but not choose what they run or where they read and write, nor
+     * starve the coordinator: SET of a task JVM's options, of the default file system, of the job
+     * directory or of a huge sort buffer is refused, naming the key and where the operator sets
+     * it; a job-tuning key works.
+     */
+    @Test
+    void aSessionCannotSetTheJobsCommandLineOrFileSystems() throws Exception {
+        try (SqlSession s = mapReduceSession(Map.of())) {
+            for (String set : List.of("SET mapreduce.map.java.opts=-Djava.security.manager=allow -agentpath:/tmp/evil.so",
+                    "SET yarn.app.mapreduce.am.env=LD_PRELOAD=/tmp/evil.so", "SET fs.defaultFS=file:///",
+                    "SET fs.file.impl=org.apache.hadoop.fs.RawLocalFileSystem", "SET hadoop.tmp.dir=/etc",
+                    "SET mapred.child.java.opts=-Xmx1m", "SET mapreduce.task.io.sort.mb=2000",
+                    "SET mapreduce.input.fileinputformat.split.maxsize=1")) {
+                String key = set.substring(4, set.indexOf('='));
+                SqlException refused = assertThrows(SqlException.class, () -> run(s, set), set);
+                assertEquals(SqlException.SYNTAX, refused.sqlState(), refused.getMessage());
+                assertTrue(refused.getMessage().startsWith("SET " + key + " is refused"), refused.getMessage());
+                assertTrue(refused.getMessage().contains("coordinator.properties or with ooo server --conf " + key + "="),
+                        refused.getMessage());
+                assertEquals(key + "=<undefined>", run(s, "SET " + key).get(0)[0], "nothing was kept");
+            }
+            SqlException expanded = assertThrows(SqlException.class, () -> run(s, "SET mapreduce.job.reduces=${env.HOME}"));
+            assertTrue(expanded.getMessage().contains("is not a whole number"), expanded.getMessage());
+
+            run(s, "SET mapreduce.job.ubertask.enable=true");
+            assertEquals("mapreduce.job.ubertask.enable=true", run(s, "SET mapreduce.job.ubertask.enable").get(0)[0]);
+            String sql = TpchQueriesTest.text("queries/tpch/q06.sql");
+            assertNull(OracleComparison.difference(run(s, sql), tpch.oracle.rows(sql), false), "q06 after the SET");
+        }
+        SqlException atOpen = assertThrows(SqlException.class, () -> engine.openSession("test", "default",
+                Map.of("mapreduce.reduce.java.opts", "-agentpath:/tmp/evil.so")));
+        assertTrue(atOpen.getMessage().startsWith("SET mapreduce.reduce.java.opts is refused"), atOpen.getMessage());
     }
 
     private static void awaitNoJobDirectory() throws Exception {

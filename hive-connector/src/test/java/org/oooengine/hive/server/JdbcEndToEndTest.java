@@ -17,12 +17,12 @@ import java.sql.Statement;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.hive.engine.ClusterSqlEngine;
@@ -40,11 +40,14 @@ class JdbcEndToEndTest {
     private static ClusterSqlEngine engine;
     private static HiveServer2Endpoint endpoint;
     private static IsolatedHiveDriver driver;
+    /** The directory LOAD DATA may read files from. */
+    private static Path incoming;
 
     @BeforeAll
     static void start() throws Exception {
         tpch = new TpchCluster("ooo-jdbc-test", 2, 0.01, TpchTable.getTables());
-        engine = new ClusterSqlEngine(tpch.session);
+        incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
+        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, null, Map.of("ooo.load.allowed-dirs", incoming.toString()));
         endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0));
         driver = new IsolatedHiveDriver();
     }
@@ -98,8 +101,8 @@ class JdbcEndToEndTest {
 
     /** What a user does first with their own data: create a table, load a file, add rows, query, list, drop. */
     @Test
-    void ddlLoadAndQueriesInOneSession(@TempDir Path dir) throws Exception {
-        Path csv = dir.resolve("items.csv");
+    void ddlLoadAndQueriesInOneSession() throws Exception {
+        Path csv = incoming.resolve("items.csv");
         Files.writeString(csv, "1,ink,12.25,2024-01-01\n2,pen,1.5,\\N\n3,pad,4,2024-03-01\n");
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("CREATE DATABASE shop");

@@ -199,10 +199,9 @@ class MetastoreCatalogTest {
         try (TestCluster cluster = new TestCluster(Files.createDirectories(dir.resolve("cluster-mr")), 1);
              ClusterSqlEngine engine = ClusterSqlEngine.open(cluster.dir, TestCluster.TIMEOUT,
                      Map.of(MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME,
-                             MetastoreCatalog.URIS_SETTING, metastore.uris()));
+                             MetastoreCatalog.URIS_SETTING, metastore.uris(), "hadoop.tmp.dir", hadoopTmp.toString()));
              SqlSession s = engine.openSession("analyst", DB, Map.of())) {
             s.execute("SET ooo.execution.mode=mapreduce", new Cancellation());
-            s.execute("SET hadoop.tmp.dir=" + hadoopTmp, new Cancellation());
             for (String name : tpchTables().toList()) {
                 TableInfo table = catalog.table(DB, name).orElseThrow();
                 String sql = "SELECT " + table.columns().stream().map(ResultColumn::name).collect(Collectors.joining(", "))

@@ -1,0 +1,254 @@
+package org.oooengine.hive.engine;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.hive.security.AccessDeniedException;
+import org.oooengine.hive.sql.SqlException;
+
+/**
+ * The files LOAD DATA may read. On the coordinator's own file system — {@code LOCAL} paths,
+ * {@code file:} URIs, and paths without a scheme when the default file system is the local one —
+ * only files under the directories the operator allows ({@value #ALLOWED_DIRS_SETTING}, none by
+ * default), judged by their real paths with every symlink and {@code ..} resolved, for each file
+ * of a directory too; never a file of the cluster directory or of a node's data directory, even
+ * inside an allowed directory. The coordinator runs with access to the cluster's secret and
+ * store, and often as a privileged user: a path a SQL user writes must not reach them.
+ *
+ * <p>Other file systems ({@value #FILE_SYSTEMS_SETTING}, HDFS by default) are read as the
+ * coordinator's Hadoop identity, wherever it may read.
+ */
+final class LoadableFiles {
+    private static final Logger LOG = LogManager.getLogger(LoadableFiles.class);
+    /** Coordinator setting: directories on the coordinator (absolute, comma separated) whose files LOAD DATA may read. */
+    static final String ALLOWED_DIRS_SETTING = "ooo.load.allowed-dirs";
+    /** Coordinator setting: URI schemes of the other file systems LOAD DATA may read (comma separated). */
+    static final String FILE_SYSTEMS_SETTING = "ooo.load.file-systems";
+    static final String DEFAULT_FILE_SYSTEMS = "hdfs";
+
+    /** An allowed directory as configured (normalized) and as it really is. */
+    private record Allowed(Path configured, Path real) {
+    }
+
+    private final List<Allowed> allowed;
+    /** Real paths LOAD DATA never reads: the cluster directory and the nodes' data directories. */
+    private final List<Path> forbidden;
+    private final Set<String> fileSystems;
+
+    private LoadableFiles(List<Allowed> allowed, List<Path> forbidden, Set<String> fileSystems) {
+        this.allowed = allowed;
+        this.forbidden = forbidden;
+        this.fileSystems = fileSystems;
+    }
+
+    /**
+     * From the coordinator's settings; refuses an allowed directory that is relative or not a
+     * directory. {@code clusterDir} may be null for an engine that was not opened on it.
+     */
+    static LoadableFiles fromSettings(Map<String, String> settings, Path clusterDir, ClusterSpec spec) {
+        List<Allowed> allowed = new ArrayList<>();
+        for (String dir : list(settings.getOrDefault(ALLOWED_DIRS_SETTING, ""))) {
+            Path configured = Path.of(dir);
+            if (!configured.isAbsolute() || !Files.isDirectory(configured)) {
+                throw new IllegalArgumentException(ALLOWED_DIRS_SETTING + ": " + dir + " is not "
+                        + (configured.isAbsolute() ? "a directory" : "an absolute path"));
+            }
+            allowed.add(new Allowed(configured.normalize(), realPathOf(configured)));
+        }
+        List<Path> forbidden = new ArrayList<>();
+        for (ClusterSpec.NodeSpec node : spec.nodes()) {
+            Path data = Path.of(node.dataDir());
+            if (data.isAbsolute() || clusterDir != null) {
+                forbidden.add(bestRealPath(clusterDir == null ? data : clusterDir.resolve(data)));
+            }
+        }
+        if (clusterDir != null) {
+            forbidden.add(bestRealPath(clusterDir));
+        }
+        Set<String> fileSystems = new LinkedHashSet<>();
+        for (String scheme : list(settings.getOrDefault(FILE_SYSTEMS_SETTING, DEFAULT_FILE_SYSTEMS))) {
+            String s = scheme.toLowerCase(Locale.ROOT);
+            if (s.equals("file")) {
+                throw new IllegalArgumentException(FILE_SYSTEMS_SETTING + " lists the other file systems; files on the "
+                        + "coordinator are read only under " + ALLOWED_DIRS_SETTING);
+            }
+            fileSystems.add(s);
+        }
+        LoadableFiles files = new LoadableFiles(List.copyOf(allowed), List.copyOf(forbidden), fileSystems);
+        LOG.info("LOAD DATA reads {}, and any path on {}", allowed.isEmpty()
+                ? "no file on the coordinator (" + ALLOWED_DIRS_SETTING + " names no directory)"
+                : "files on the coordinator under " + allowed.stream().map(a -> a.configured().toString()).toList(),
+                fileSystems);
+        return files;
+    }
+
+    private static List<String> list(String csv) {
+        return Arrays.stream(csv.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
+    }
+
+    private static Path realPathOf(Path dir) {
+        try {
+            return dir.toRealPath();
+        } catch (IOException e) {
+            throw new IllegalArgumentException(ALLOWED_DIRS_SETTING + ": cannot resolve " + dir + ": " + e.getMessage(),
+                    e);
+        }
+    }
+
+    /** The real path of a directory that may not exist yet (a node's data directory before its first load). */
+    private static Path bestRealPath(Path dir) {
+        Path absolute = dir.toAbsolutePath().normalize();
+        try {
+            return absolute.toRealPath();
+        } catch (IOException e) {
+            return absolute;
+        }
+    }
+
+    /**
+     * The files to read for {@code LOAD DATA [LOCAL] INPATH 'path'}: on the coordinator, each data
+     * file as a {@code file:} URI of its real path (a directory's in name order, subdirectories
+     * too, names starting with {@code _} or {@code .} skipped); on another file system the path
+     * itself. Throws an {@link AccessDeniedException} for a path it may not read.
+     */
+    List<String> locations(String path, boolean local, Configuration conf) {
+        String statement = (local ? "LOAD DATA LOCAL INPATH '" : "LOAD DATA INPATH '") + path + "'";
+        URI uri = uriOf(statement, path);
+        String scheme = uri.getScheme() != null ? uri.getScheme().toLowerCase(Locale.ROOT)
+                : local ? "file" : String.valueOf(FileSystem.getDefaultUri(conf).getScheme()).toLowerCase(Locale.ROOT);
+        if (local && !scheme.equals("file")) {
+            throw new AccessDeniedException(statement + ": LOCAL names a file on the coordinator; "
+                    + "for a file on " + scheme + " leave LOCAL out");
+        }
+        if (!scheme.equals("file")) {
+            if (!fileSystems.contains(scheme)) {
+                throw new AccessDeniedException(statement + ": file system " + scheme
+                        + " is not one LOAD DATA reads (" + FILE_SYSTEMS_SETTING + ": " + String.join(", ", fileSystems)
+                        + "); the operator adds it there");
+            }
+            return List.of(path);
+        }
+        if (uri.getPath() == null || !uri.getPath().startsWith("/")) {
+            throw new AccessDeniedException(statement + ": a file on the coordinator needs an absolute "
+                    + "path, e.g. " + (allowed.isEmpty() ? Path.of("/data/incoming") : allowed.get(0).configured())
+                    .resolve("items.csv"));
+        }
+        return localFiles(statement, Path.of(uri.getPath()));
+    }
+
+    private static URI uriOf(String statement, String path) {
+        try {
+            URI uri = new URI(path);
+            // A bare path may hold characters a URI may not; it is a path all the same.
+            return uri.getScheme() == null ? new URI(null, null, path, null) : uri;
+        } catch (URISyntaxException e) {
+            try {
+                return new URI(null, null, path, null);
+            } catch (URISyntaxException again) {
+                throw new SqlException(SqlException.SYNTAX, statement + ": not a path: " + e.getMessage());
+            }
+        }
+    }
+
+    private List<String> localFiles(String statement, Path path) {
+        if (allowed.isEmpty()) {
+            throw new AccessDeniedException(statement + ": reading files on the coordinator is off. "
+                    + "The operator allows directories with " + ALLOWED_DIRS_SETTING + " (comma separated) in "
+                    + "<cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE + " or with ooo server --conf "
+                    + ALLOWED_DIRS_SETTING + "=/data/incoming");
+        }
+        // Judged first as written, so that a path outside is refused without telling whether it exists.
+        Path normalized = path.normalize();
+        if (allowed.stream().noneMatch(a -> normalized.startsWith(a.configured()) || normalized.startsWith(a.real()))) {
+            throw outside(statement, null);
+        }
+        Path real = readable(statement, path);
+        if (!Files.isDirectory(real)) {
+            return List.of(fileLocation(real));
+        }
+        List<String> files = new ArrayList<>();
+        addDataFiles(statement, real, files, new HashSet<>());
+        return files;
+    }
+
+    private void addDataFiles(String statement, Path dir, List<String> out, Set<Path> visited) {
+        if (!visited.add(dir)) {
+            return; // a symlink back to a directory already read
+        }
+        List<Path> children;
+        try (Stream<Path> list = Files.list(dir)) {
+            children = list.filter(p -> !p.getFileName().toString().startsWith("_")
+                    && !p.getFileName().toString().startsWith(".")).sorted().toList();
+        } catch (IOException e) {
+            throw new SqlException(SqlException.DATA, statement + ": cannot list " + dir + ": "
+                    + e.getMessage(), e);
+        }
+        for (Path child : children) {
+            Path real = readable(statement, child);
+            if (Files.isDirectory(real)) {
+                addDataFiles(statement, real, out, visited);
+            } else {
+                out.add(fileLocation(real));
+            }
+        }
+    }
+
+    /** The real path of {@code path}, a regular file or directory where LOAD DATA may read. */
+    private Path readable(String statement, Path path) {
+        Path real;
+        try {
+            real = path.toRealPath();
+        } catch (NoSuchFileException e) {
+            throw new SqlException(SqlException.DATA, statement + ": no file or directory " + path);
+        } catch (IOException e) {
+            throw new SqlException(SqlException.DATA, statement + ": cannot read " + path + ": "
+                    + e.getMessage(), e);
+        }
+        for (Path no : forbidden) {
+            if (real.startsWith(no)) {
+                throw new AccessDeniedException(statement + ": " + describe(path, real)
+                        + " is in the cluster's own files (" + no + "), which LOAD DATA never reads");
+            }
+        }
+        if (allowed.stream().noneMatch(a -> real.startsWith(a.real()))) {
+            throw outside(statement, describe(path, real));
+        }
+        if (!Files.isDirectory(real) && !Files.isRegularFile(real)) {
+            throw new AccessDeniedException(statement + ": " + describe(path, real)
+                    + " is not a regular file");
+        }
+        return real;
+    }
+
+    /** A Hadoop location of a local file (Hadoop's Path quotes what a URI may not hold itself). */
+    private static String fileLocation(Path real) {
+        return "file:" + real;
+    }
+
+    private static String describe(Path path, Path real) {
+        return path.equals(real) ? path.toString() : path + " (really " + real + ")";
+    }
+
+    private AccessDeniedException outside(String statement, String what) {
+        return new AccessDeniedException(statement + ": " + (what == null ? "the path" : what)
+                + " is not under a directory LOAD DATA may read (" + ALLOWED_DIRS_SETTING + ": "
+                + String.join(", ", allowed.stream().map(a -> a.configured().toString()).toList()) + ")");
+    }
+}
