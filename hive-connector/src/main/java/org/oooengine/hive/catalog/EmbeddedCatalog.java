@@ -71,12 +71,7 @@ public final class EmbeddedCatalog implements Catalog {
         List<TableInfo> out = new ArrayList<>();
         tables.values().stream().filter(t -> t.database().equals(database)).forEach(t -> out.add(t.info()));
         if (ClusterCatalog.DEFAULT_DATABASE.equals(database)) {
-            Set<String> claimed = tables.values().stream().map(CatalogTable::storage).collect(Collectors.toSet());
-            for (TableInfo t : loaded.tables(database)) {
-                if (!claimed.contains(t.storage()) && !t.storage().contains(".")) {
-                    out.add(t);
-                }
-            }
+            loaded.tables(database).stream().filter(this::onlyLoaded).forEach(out::add);
         }
         out.sort(Comparator.comparing(TableInfo::name));
         return out;
@@ -88,7 +83,13 @@ public final class EmbeddedCatalog implements Catalog {
         if (t != null) {
             return Optional.of(t.info());
         }
-        return tables(database).stream().filter(i -> i.name().equals(name)).findFirst();
+        return loaded.table(database, name).filter(this::onlyLoaded);
+    }
+
+    /** A table on the nodes that no SQL statement created: not the storage of an entry, nor in another database. */
+    private boolean onlyLoaded(TableInfo t) {
+        Set<String> claimed = tables.values().stream().map(CatalogTable::storage).collect(Collectors.toSet());
+        return !claimed.contains(t.storage()) && !t.storage().contains(".");
     }
 
     /** The catalog's entry of a table created through SQL; empty for tables it only sees on the nodes. */

@@ -114,11 +114,7 @@ final class ClusterJoinChooser {
     }
 
     private long tableRows(String table) {
-        long rows = 0;
-        for (ClusterSpec.NodeSpec n : cluster.spec().nodes()) {
-            rows += cluster.manifest(n.id()).table(table).rows();
-        }
-        return rows;
+        return cluster.table(table).meta().rows();
     }
 
     /** Tables changed: the optimizer reads their statistics anew at its next use. */

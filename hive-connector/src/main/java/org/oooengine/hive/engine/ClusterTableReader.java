@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlException;
@@ -24,10 +25,12 @@ public final class ClusterTableReader implements TableReader {
     @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
-        StoredRows rows = StoredRows.of(cluster, table);
+        Schema schema = StoredRows.schema(cluster, name);
+        StoredRows rows = StoredRows.of(schema, table);
         List<CompletableFuture<Long>> parts = new ArrayList<>();
+        // every node is asked, also one the catalog found silent: it answers now, or its scan times out naming it
         for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-            parts.add(cluster.scan(node.id(), name, chunk -> {
+            parts.add(cluster.scan(node.id(), name, schema, chunk -> {
                 if (cancel.isCancelled()) {
                     return;
                 }
