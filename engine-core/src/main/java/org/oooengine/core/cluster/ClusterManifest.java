@@ -223,7 +223,7 @@ public final class ClusterManifest {
     }
 
     private static List<String> indexLayout(StoreManifest.TableMeta t) {
-        return indexes(t).stream().map(ix -> ix.name() + ix.columns() + ix.scopeOrLocal()).toList();
+        return indexes(t).stream().map(ix -> ix.name() + "(" + String.join(", ", ix.columns()) + ") " + ix.scopeOrLocal()).toList();
     }
 
     private static List<StoreManifest.IndexMeta> indexes(StoreManifest.TableMeta t) {
