@@ -49,7 +49,7 @@ public final class ClusterSession implements AutoCloseable {
      * How long the nodes' answer about their tables serves lookups: the several lookups of one
      * statement share one round of requests, and a table changed elsewhere shows within this.
      */
-    static final Duration TABLES_MAX_AGE = Duration.ofSeconds(1);
+    public static final Duration TABLES_MAX_AGE = Duration.ofSeconds(1);
     private static final int KEYS_PER_REQUEST = 50_000;
     /** How long a node may scan its partitions to collect statistics anew. */
     private static final java.time.Duration ANALYZE_TIMEOUT = java.time.Duration.ofMinutes(30);
@@ -262,8 +262,9 @@ public final class ClusterSession implements AutoCloseable {
         if (!m.unanswered().isEmpty()) {
             LOG.warn("tables known from the nodes that answered; {}", ClusterManifest.describe(m.unanswered()));
         }
-        // taken when the answers are in: a round that waited out a silent node still serves the statement's next lookups
-        tables = new TablesSnapshot(m, System.nanoTime(), version);
+        // Taken when the answers are in: a round that waited out a silent node still serves the statement's
+        // next lookups. One that no node answered serves none: it fails its statement at once anyway.
+        tables = m.noneAnswered() ? null : new TablesSnapshot(m, System.nanoTime(), version);
         return m;
     }
 
