@@ -115,7 +115,7 @@ public final class ClusterManifest {
                 answered.add(node);
             } catch (CompletionException | java.util.concurrent.CancellationException e) {
                 Throwable cause = e.getCause() != null ? e.getCause() : e;
-                unanswered.add(missing(spec, node, reason(node, cause)));
+                unanswered.add(missing(spec, node, reason(spec, node, cause)));
             } catch (IllegalArgumentException unreadable) {
                 unanswered.add(missing(spec, node, "sent an unreadable manifest: " + unreadable.getMessage()));
             }
@@ -128,11 +128,12 @@ public final class ClusterManifest {
         return new Missing(node, a.getHostString() + ":" + a.getPort(), reason);
     }
 
-    /** The failure's message without the node's name in front: the caller names the node. */
-    private static String reason(String node, Throwable failure) {
+    /** The failure's message without the node's name and address: the caller names both. */
+    private static String reason(ClusterSpec spec, String node, Throwable failure) {
         String m = failure.getMessage() == null ? failure.toString() : failure.getMessage();
         String prefix = "node " + node + ": ";
-        return m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+        m = m.startsWith(prefix) ? m.substring(prefix.length()) : m;
+        return m.replace(" at " + missing(spec, node, "").address() + " ", " ");
     }
 
     /** The nodes that gave no manifest, in the cluster's node order. */

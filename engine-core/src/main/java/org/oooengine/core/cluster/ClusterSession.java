@@ -63,6 +63,8 @@ public final class ClusterSession implements AutoCloseable {
     /** Counts changes of tables made through this session; a snapshot from before one is not used. */
     private final AtomicLong tablesVersion = new AtomicLong();
     private volatile TablesSnapshot tables;
+    /** The nodes that did not answer the last round (guarded by tablesLock). */
+    private List<String> silentNodes = List.of();
 
     private record TablesSnapshot(ClusterManifest manifest, long takenNanos, long version) {
     }
@@ -259,13 +261,25 @@ public final class ClusterSession implements AutoCloseable {
     private ClusterManifest askTables() {
         long version = tablesVersion.get();
         ClusterManifest m = ClusterManifest.ask(spec, node -> statsAsync(node, peers.timeout()), peers.timeout());
-        if (!m.unanswered().isEmpty()) {
-            LOG.warn("tables known from the nodes that answered; {}", ClusterManifest.describe(m.unanswered()));
-        }
+        logChange(m.unanswered());
         // Taken when the answers are in: a round that waited out a silent node still serves the statement's
         // next lookups. One that no node answered serves none: it fails its statement at once anyway.
         tables = m.noneAnswered() ? null : new TablesSnapshot(m, System.nanoTime(), version);
         return m;
+    }
+
+    /** Logs when the nodes that do not answer change, not on every round while they stay silent. */
+    private void logChange(List<ClusterManifest.Missing> unanswered) {
+        List<String> nodes = unanswered.stream().map(ClusterManifest.Missing::node).toList();
+        if (nodes.equals(silentNodes)) {
+            return;
+        }
+        if (nodes.isEmpty()) {
+            LOG.info("every node answers again");
+        } else {
+            LOG.warn("tables known from the nodes that answer; {}", ClusterManifest.describe(unanswered));
+        }
+        silentNodes = nodes;
     }
 
     /** A node's statistics, connecting first (off this thread) when its connection is closed. */
