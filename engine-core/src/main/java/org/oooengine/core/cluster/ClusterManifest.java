@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -74,7 +75,7 @@ public final class ClusterManifest {
     ClusterManifest(ClusterSpec spec, Map<String, StoreManifest> manifests, Set<String> answered,
                     List<Missing> unanswered) {
         this.spec = spec;
-        this.manifests = Map.copyOf(manifests);
+        this.manifests = Collections.unmodifiableMap(new LinkedHashMap<>(manifests));
         this.answered = Set.copyOf(answered);
         this.unanswered = List.copyOf(unanswered);
     }

@@ -23,7 +23,7 @@ import org.oooengine.hive.sql.SqlType;
 public final class ClusterCatalog implements Catalog {
     public static final String DEFAULT_DATABASE = "default";
     /** The table property holding its row count, summed over the nodes. */
-    public static final String ROWS_PROPERTY = "rows";
+    private static final String ROWS_PROPERTY = "rows";
 
     private final ClusterSession cluster;
 

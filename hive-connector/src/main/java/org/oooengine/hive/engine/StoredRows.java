@@ -2,7 +2,9 @@ package org.oooengine.hive.engine;
 
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
 import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -35,10 +37,17 @@ final class StoredRows {
      * nodes agree on it) or, when none of them holds it, from every node.
      */
     static Schema schema(ClusterSession cluster, String table) {
+        Optional<ClusterManifest.Table> answered;
         try {
-            return cluster.tables().table(table).orElseGet(() -> cluster.table(table)).meta().schema();
-        } catch (ClusterException e) {
-            throw new SqlException(SqlException.COMMUNICATION, "reading " + table + " failed: " + e.getMessage(), e);
+            answered = cluster.tables().table(table);
+        } catch (ClusterException layoutsDiffer) {
+            throw new SqlException(SqlException.GENERAL, layoutsDiffer.getMessage(), layoutsDiffer);
+        }
+        try {
+            return answered.orElseGet(() -> cluster.table(table)).meta().schema();
+        } catch (ClusterException notAnswered) {
+            throw new SqlException(SqlException.COMMUNICATION, "reading " + table + " failed: " + notAnswered.getMessage(),
+                    notAnswered);
         }
     }
 
