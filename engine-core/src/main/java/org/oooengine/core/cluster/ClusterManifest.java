@@ -239,12 +239,12 @@ public final class ClusterManifest {
     }
 
     /**
-     * The whole cluster's manifest: every table summed over all nodes, the load parameters of the
-     * first node.
+     * The manifest of every node as one: each table summed over all nodes, the load parameters of
+     * the first node. For callers that need the whole cluster (statistics, benchmarks).
      *
      * @throws ClusterException naming the nodes that did not answer, or when no node has data
      */
-    public StoreManifest complete() {
+    public StoreManifest everyNode() {
         if (!unanswered.isEmpty()) {
             throw new ClusterException(describe(unanswered));
         }

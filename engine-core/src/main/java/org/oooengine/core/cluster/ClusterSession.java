@@ -248,6 +248,22 @@ public final class ClusterSession implements AutoCloseable {
                         + ClusterManifest.describe(fresh.unanswered())));
     }
 
+    /**
+     * Every node's manifest as one ({@link ClusterManifest#everyNode}), for callers that need the
+     * whole cluster: a snapshot missing a node is asked again rather than trusted.
+     *
+     * @throws ClusterException naming the nodes that did not answer
+     */
+    public StoreManifest wholeManifest() {
+        ClusterManifest m = tables();
+        if (!m.unanswered().isEmpty()) {
+            synchronized (tablesLock) {
+                m = askTables();
+            }
+        }
+        return m.everyNode();
+    }
+
     /** Tables changed (created, written, dropped): the next lookup asks the nodes again. */
     public void tablesChanged() {
         tablesVersion.incrementAndGet();

@@ -45,7 +45,7 @@ class ClusterManifestTest {
             assertEquals(1000, t.meta().rows());
             assertEquals(1000, t.meta().indexes().get(0).entries());
             assertEquals(1000, session.table("t").meta().rows());
-            assertEquals(1000, session.tables().complete().table("t").rows());
+            assertEquals(1000, session.wholeManifest().table("t").rows());
         }
     }
 
@@ -69,7 +69,7 @@ class ClusterManifestTest {
 
             ClusterException needsAll = assertThrows(ClusterException.class, () -> session.table("t"));
             assertTrue(needsAll.getMessage().startsWith("table t: node n2 at " + n2 + ": "), needsAll.getMessage());
-            ClusterException whole = assertThrows(ClusterException.class, m::complete);
+            ClusterException whole = assertThrows(ClusterException.class, m::everyNode);
             assertTrue(whole.getMessage().contains("node n2 at " + n2), whole.getMessage());
 
             cluster.restart("n2");
@@ -136,7 +136,7 @@ class ClusterManifestTest {
             ClusterManifest after = session.tables();
             assertNotSame(first, after);
             assertEquals(15, after.table("t").orElseThrow().meta().rows());
-            StoreManifest whole = after.complete();
+            StoreManifest whole = after.everyNode();
             assertEquals(List.of("t"), whole.tables().stream().map(StoreManifest.TableMeta::name).toList());
         }
     }

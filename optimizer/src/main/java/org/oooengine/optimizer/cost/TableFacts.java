@@ -21,7 +21,7 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
 
     /** Every table of a running cluster: the layout the nodes agree on, the statistics merged over the nodes. */
     public static Map<String, TableFacts> of(ClusterSession session) {
-        StoreManifest manifest = session.tables().complete();
+        StoreManifest manifest = session.wholeManifest();
         Map<String, TableStatistics> stats = ClusterStatistics.collect(session, false);
         Map<String, TableFacts> out = new LinkedHashMap<>();
         for (StoreManifest.TableMeta t : manifest.tables()) {
