@@ -26,11 +26,10 @@ public final class TableSchemas {
     public static void record(Job job, Collection<String> tables) {
         Configuration conf = job.getConfiguration();
         try (ClusterSession session = ClusterJobConf.open(job, "job-client")) {
-            StoreManifest m = session.manifest(session.spec().nodes().get(0).id());
             for (String t : tables) {
                 List<String> names = new ArrayList<>();
                 List<String> types = new ArrayList<>();
-                for (StoreManifest.ColumnMeta c : m.table(t).columns()) {
+                for (StoreManifest.ColumnMeta c : session.table(t).meta().columns()) {
                     names.add(c.name());
                     types.add(DataType.parse(c.type()).toString());
                 }

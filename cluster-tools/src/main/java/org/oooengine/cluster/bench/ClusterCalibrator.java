@@ -79,7 +79,7 @@ public final class ClusterCalibrator {
         try (ClusterSession session = ClusterSession.open(clusterDir, "coordinator", NodeDaemon.DEFAULT_TIMEOUT)) {
             ClusterSpec spec = session.spec();
             String first = spec.nodes().get(0).id();
-            StoreManifest manifest = session.manifest(first);
+            StoreManifest manifest = session.wholeManifest();
             JsonNode nodeStats = session.stats().get(first);
             long poolPages = nodeStats.path("bufferPoolPages").asLong(0);
             if (poolPages == 0) {

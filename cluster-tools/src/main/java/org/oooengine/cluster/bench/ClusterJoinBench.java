@@ -34,7 +34,7 @@ public final class ClusterJoinBench implements JoinRunner {
         this.clusterDir = clusterDir;
         this.session = ClusterSession.open(clusterDir, "coordinator", NodeDaemon.DEFAULT_TIMEOUT);
         this.settings = settings;
-        Object sf = session.manifest(session.spec().nodes().get(0).id()).source().get("scaleFactor");
+        Object sf = session.wholeManifest().source().get("scaleFactor");
         this.scaleFactor = sf instanceof Number n ? n.doubleValue() : null;
         this.jobs = new MapReduceJoinBench(session, ClusterSpec.readSecret(clusterDir), settings, scaleFactor);
     }

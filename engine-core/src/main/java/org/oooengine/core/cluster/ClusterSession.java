@@ -8,17 +8,22 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.exec.RowSink;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.Frame;
+import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
@@ -30,6 +35,7 @@ import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.KeyCodec;
 import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
 
 /**
  * The coordinator's view of a running cluster: it starts a fragment of a query on every node,
@@ -37,7 +43,13 @@ import org.oooengine.core.types.RowCodec;
  * connection fails — a query never returns part of its result as if it were all of it.
  */
 public final class ClusterSession implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(ClusterSession.class);
     private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * How long the nodes' answer about their tables serves lookups: the several lookups of one
+     * statement share one round of requests, and a table changed elsewhere shows within this.
+     */
+    public static final Duration TABLES_MAX_AGE = Duration.ofSeconds(1);
     private static final int KEYS_PER_REQUEST = 50_000;
     /** How long a node may scan its partitions to collect statistics anew. */
     private static final java.time.Duration ANALYZE_TIMEOUT = java.time.Duration.ofMinutes(30);
@@ -45,11 +57,27 @@ public final class ClusterSession implements AutoCloseable {
     private final ClusterSpec spec;
     private final Peers peers;
     private final ExecutorService callbacks;
+    /** Opens connections anew off the caller's thread, so that one slow node does not hold up asking the others. */
+    private final ExecutorService connector;
+    private final Object tablesLock = new Object();
+    /** Counts changes of tables made through this session; a snapshot from before one is not used. */
+    private final AtomicLong tablesVersion = new AtomicLong();
+    private volatile TablesSnapshot tables;
+    /** The nodes that did not answer the last round (guarded by tablesLock). */
+    private List<String> silentNodes = List.of();
+
+    private record TablesSnapshot(ClusterManifest manifest, long takenNanos, long version) {
+    }
 
     private ClusterSession(ClusterSpec spec, Peers peers, ExecutorService callbacks) {
         this.spec = spec;
         this.peers = peers;
         this.callbacks = callbacks;
+        this.connector = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "ooo-connect");
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     /** Connects to every node of the cluster in {@code clusterDir}. */
@@ -154,8 +182,7 @@ public final class ClusterSession implements AutoCloseable {
      * partition, exactly as on a single node holding the whole table.
      */
     public JoinQueries.Query query(JoinQueries.Shape shape, double selectivity) {
-        StoreManifest m = manifest(spec.nodes().get(0).id());
-        StoreManifest.TableMeta t = m.table(shape.outer());
+        StoreManifest.TableMeta t = table(shape.outer()).meta();
         StoreManifest.IndexMeta ix = t.indexes().stream().filter(i -> i.columns().get(0).equals(shape.rangeColumn()))
                 .findFirst().orElseThrow(() -> new IllegalArgumentException("no index on " + t.name() + "."
                         + shape.rangeColumn()));
@@ -172,6 +199,117 @@ public final class ClusterSession implements AutoCloseable {
         }
         java.util.Arrays.sort(values);
         return JoinQueries.build(shape, selectivity, values);
+    }
+
+    /**
+     * The cluster's tables as every node's manifest shows them, asked of all nodes at once and
+     * waiting at most the session's timeout; nodes that did not answer are named in it. Lookups
+     * within {@link #TABLES_MAX_AGE} of each other share one answer, unless a table changed
+     * through this session in between ({@link #tablesChanged}).
+     */
+    public ClusterManifest tables() {
+        TablesSnapshot s = tables;
+        if (fresh(s)) {
+            return s.manifest();
+        }
+        synchronized (tablesLock) {
+            s = tables;
+            if (fresh(s)) {
+                return s.manifest(); // asked while this thread waited
+            }
+            return askTables();
+        }
+    }
+
+    /**
+     * One table as every node holding a partition of it reports it, for callers that need all of
+     * it: a snapshot missing one of its nodes is asked again rather than trusted.
+     *
+     * @throws ClusterException naming the nodes that did not answer
+     * @throws IllegalArgumentException when no node holds the table
+     */
+    public ClusterManifest.Table table(String name) {
+        ClusterManifest.Table t = tables().table(name).filter(ClusterManifest.Table::complete).orElse(null);
+        if (t != null) {
+            return t;
+        }
+        ClusterManifest fresh;
+        synchronized (tablesLock) {
+            fresh = askTables();
+        }
+        Optional<ClusterManifest.Table> found = fresh.table(name);
+        if (found.isPresent() && !found.get().complete()) {
+            throw new ClusterException("table " + name + ": " + ClusterManifest.describe(found.get().missing()));
+        }
+        return found.orElseThrow(() -> fresh.unanswered().isEmpty()
+                ? new IllegalArgumentException("no table '" + name + "' on cluster " + spec.name() + "; tables: "
+                        + fresh.tableNames())
+                : new ClusterException("table " + name + " is on none of the nodes that answered; "
+                        + ClusterManifest.describe(fresh.unanswered())));
+    }
+
+    /**
+     * Every node's manifest as one ({@link ClusterManifest#everyNode}), for callers that need the
+     * whole cluster: a snapshot missing a node is asked again rather than trusted.
+     *
+     * @throws ClusterException naming the nodes that did not answer
+     */
+    public StoreManifest wholeManifest() {
+        ClusterManifest m = tables();
+        if (!m.unanswered().isEmpty()) {
+            synchronized (tablesLock) {
+                m = askTables();
+            }
+        }
+        return m.everyNode();
+    }
+
+    /** Tables changed (created, written, dropped): the next lookup asks the nodes again. */
+    public void tablesChanged() {
+        tablesVersion.incrementAndGet();
+    }
+
+    private boolean fresh(TablesSnapshot s) {
+        return s != null && s.version() == tablesVersion.get()
+                && System.nanoTime() - s.takenNanos() < TABLES_MAX_AGE.toNanos();
+    }
+
+    private ClusterManifest askTables() {
+        long version = tablesVersion.get();
+        ClusterManifest m = ClusterManifest.ask(spec, node -> statsAsync(node, peers.timeout()), peers.timeout());
+        logChange(m.unanswered());
+        // Taken when the answers are in: a round that waited out a silent node still serves the statement's
+        // next lookups. One that no node answered serves none: it fails its statement at once anyway.
+        tables = m.noneAnswered() ? null : new TablesSnapshot(m, System.nanoTime(), version);
+        return m;
+    }
+
+    /** Logs when the nodes that do not answer change, not on every round while they stay silent. */
+    private void logChange(List<ClusterManifest.Missing> unanswered) {
+        List<String> nodes = unanswered.stream().map(ClusterManifest.Missing::node).toList();
+        if (nodes.equals(silentNodes)) {
+            return;
+        }
+        if (nodes.isEmpty()) {
+            LOG.info("every node answers again");
+        } else {
+            LOG.warn("tables known from the nodes that answer; {}", ClusterManifest.describe(unanswered));
+        }
+        silentNodes = nodes;
+    }
+
+    /** A node's statistics, connecting first (off this thread) when its connection is closed. */
+    private CompletableFuture<JsonNode> statsAsync(String node, Duration timeout) {
+        NodeClient open = peers.connected(node);
+        CompletableFuture<NodeClient> client = open != null ? CompletableFuture.completedFuture(open)
+                : CompletableFuture.supplyAsync(() -> peers.client(node), connector);
+        return client.thenCompose(c -> c.call(OpCode.PARTITION_STATS, new byte[0], timeout)).thenApply(f -> {
+            try {
+                return JSON.readTree(f.payload());
+            } catch (Exception e) {
+                throw new IllegalStateException("sent unreadable statistics", e);
+            }
+        });
     }
 
     /** The store manifest of one node (all nodes share schemas). */
@@ -265,8 +403,12 @@ public final class ClusterSession implements AutoCloseable {
      * arrive on the session's threads, one at a time. Completes with the row count.
      */
     public CompletableFuture<Long> scan(String node, String table, Consumer<List<Object[]>> rows) {
-        StoreManifest.TableMeta t = manifest(node).table(table);
-        RowCodec codec = new RowCodec(t.schema());
+        return scan(node, table, manifest(node).table(table).schema(), rows);
+    }
+
+    /** As {@link #scan(String, String, Consumer)}, the table's stored {@code schema} known already. */
+    public CompletableFuture<Long> scan(String node, String table, Schema schema, Consumer<List<Object[]>> rows) {
+        RowCodec codec = new RowCodec(schema);
         CompletableFuture<Frame> end = peers.client(node).stream(OpCode.SCAN_PARTITION,
                 new PayloadWriter(32).putString(table).toByteArray(), chunk -> {
                     PayloadReader r = chunk.reader();
@@ -337,5 +479,6 @@ public final class ClusterSession implements AutoCloseable {
     public void close() {
         peers.close();
         callbacks.shutdownNow();
+        connector.shutdownNow();
     }
 }

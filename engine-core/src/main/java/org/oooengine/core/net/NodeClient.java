@@ -284,7 +284,8 @@ public final class NodeClient implements AutoCloseable {
                 if (p.chunks != null) {
                     cancel(e.getKey());
                 }
-                complete(p, null, new RemoteException(node, ErrorCode.TIMEOUT, p.op + " request got no answer within "
+                complete(p, null, new RemoteException(node, ErrorCode.TIMEOUT, p.op + " request to "
+                        + address.getHostString() + ":" + address.getPort() + " got no answer within "
                         + TimeUnit.NANOSECONDS.toMillis(p.timeoutNanos) + " ms"));
             }
         }

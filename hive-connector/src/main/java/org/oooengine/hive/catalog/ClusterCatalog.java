@@ -5,18 +5,25 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.types.DataType;
 import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlType;
 
 /**
- * The tables loaded into a cluster, all in database {@code default}: what a node's store
- * manifest lists (every node holds a partition of every table, under the same schema).
+ * The tables loaded into a cluster, all in database {@code default}, as the nodes' store
+ * manifests list them ({@link ClusterSession#tables()}: every node asked at once). While some
+ * nodes do not answer, the tables come from those that do and a table's row count says which
+ * node it lacks; when no node answers, listing fails naming them all rather than showing none.
  */
 public final class ClusterCatalog implements Catalog {
     public static final String DEFAULT_DATABASE = "default";
+    /** The table property holding its row count, summed over the nodes. */
+    private static final String ROWS_PROPERTY = "rows";
 
     private final ClusterSession cluster;
 
@@ -34,35 +41,65 @@ public final class ClusterCatalog implements Catalog {
         if (!DEFAULT_DATABASE.equals(database)) {
             return List.of();
         }
-        StoreManifest m = manifest();
-        if (m == null) {
-            return List.of();
+        ClusterManifest m = answered();
+        List<TableInfo> out = new ArrayList<>();
+        for (String name : m.tableNames()) {
+            out.add(info(table(m, name)));
         }
-        return m.tables().stream().map(ClusterCatalog::info).toList();
+        return out;
     }
 
+    /**
+     * @throws SqlException when the table is on none of the nodes that answered while some did not:
+     *                      they may hold it, so "not found" would be a guess
+     */
     @Override
     public Optional<TableInfo> table(String database, String name) {
-        return tables(database).stream().filter(t -> t.name().equals(name)).findFirst();
+        if (!DEFAULT_DATABASE.equals(database)) {
+            return Optional.empty();
+        }
+        ClusterManifest m = answered();
+        if (!m.tableNames().contains(name)) {
+            if (!m.unanswered().isEmpty()) {
+                throw new SqlException(SqlException.COMMUNICATION, "cannot tell whether table " + database + "." + name
+                        + " exists: it is on none of the nodes that answered; "
+                        + ClusterManifest.describe(m.unanswered()));
+            }
+            return Optional.empty();
+        }
+        return Optional.of(info(table(m, name)));
     }
 
-    private StoreManifest manifest() {
-        String first = cluster.spec().nodes().get(0).id();
+    /** The nodes' manifests; fails naming the nodes when none answered. */
+    private ClusterManifest answered() {
+        ClusterManifest m = cluster.tables();
+        if (m.noneAnswered()) {
+            throw new SqlException(SqlException.COMMUNICATION, "cannot list the tables of cluster "
+                    + cluster.spec().name() + ": no node answered; " + ClusterManifest.describe(m.unanswered()));
+        }
+        return m;
+    }
+
+    private static ClusterManifest.Table table(ClusterManifest m, String name) {
         try {
-            return cluster.manifest(first);
-        } catch (RuntimeException noDataYet) {
-            return null;
+            return m.table(name).orElseThrow();
+        } catch (ClusterException e) {
+            throw new SqlException(SqlException.GENERAL, e.getMessage(), e);
         }
     }
 
-    private static TableInfo info(StoreManifest.TableMeta t) {
+    private static TableInfo info(ClusterManifest.Table table) {
+        StoreManifest.TableMeta t = table.meta();
         List<ResultColumn> columns = new ArrayList<>();
         for (StoreManifest.ColumnMeta c : t.columns()) {
             columns.add(new ResultColumn(c.name().toLowerCase(Locale.ROOT), SqlType.of(DataType.parse(c.type()))));
         }
         List<String> indexed = t.indexes() == null ? List.of()
                 : t.indexes().stream().map(ix -> ix.columns().get(0)).distinct().toList();
+        // A partial sum would pass for the table's count: say which node it lacks instead.
+        String rows = table.complete() ? Long.toString(t.rows())
+                : "unknown: " + ClusterManifest.describe(table.missing());
         return new TableInfo(DEFAULT_DATABASE, t.name(), columns, t.primaryKey(), indexed, t.name(),
-                Map.of("rows", Long.toString(t.rows())), "");
+                Map.of(ROWS_PROPERTY, rows), "");
     }
 }

@@ -66,29 +66,35 @@ public final class EmbeddedCatalog implements Catalog {
         return databases.keySet().stream().sorted().toList();
     }
 
+    // The nodes are asked outside the lock: a node slow to answer holds up no lookup of a table created through SQL.
     @Override
-    public synchronized List<TableInfo> tables(String database) {
-        List<TableInfo> out = new ArrayList<>();
-        tables.values().stream().filter(t -> t.database().equals(database)).forEach(t -> out.add(t.info()));
-        if (ClusterCatalog.DEFAULT_DATABASE.equals(database)) {
-            Set<String> claimed = tables.values().stream().map(CatalogTable::storage).collect(Collectors.toSet());
-            for (TableInfo t : loaded.tables(database)) {
-                if (!claimed.contains(t.storage()) && !t.storage().contains(".")) {
-                    out.add(t);
-                }
-            }
+    public List<TableInfo> tables(String database) {
+        List<TableInfo> onNodes = ClusterCatalog.DEFAULT_DATABASE.equals(database) ? loaded.tables(database) : List.of();
+        synchronized (this) {
+            List<TableInfo> out = new ArrayList<>();
+            tables.values().stream().filter(t -> t.database().equals(database)).forEach(t -> out.add(t.info()));
+            onNodes.stream().filter(this::onlyLoaded).forEach(out::add);
+            out.sort(Comparator.comparing(TableInfo::name));
+            return out;
         }
-        out.sort(Comparator.comparing(TableInfo::name));
-        return out;
     }
 
     @Override
-    public synchronized Optional<TableInfo> table(String database, String name) {
-        CatalogTable t = tables.get(key(database, name));
-        if (t != null) {
-            return Optional.of(t.info());
+    public Optional<TableInfo> table(String database, String name) {
+        Optional<CatalogTable> t = entry(database, name);
+        if (t.isPresent()) {
+            return Optional.of(t.get().info());
         }
-        return tables(database).stream().filter(i -> i.name().equals(name)).findFirst();
+        Optional<TableInfo> onNodes = loaded.table(database, name);
+        synchronized (this) {
+            return onNodes.filter(this::onlyLoaded);
+        }
+    }
+
+    /** A table on the nodes that no SQL statement created: not the storage of an entry, nor in another database. */
+    private boolean onlyLoaded(TableInfo t) {
+        Set<String> claimed = tables.values().stream().map(CatalogTable::storage).collect(Collectors.toSet());
+        return !claimed.contains(t.storage()) && !t.storage().contains(".");
     }
 
     /** The catalog's entry of a table created through SQL; empty for tables it only sees on the nodes. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.exec.JoinSpec;
@@ -113,12 +114,14 @@ final class ClusterJoinChooser {
         return rows;
     }
 
+    /** Rows of the table, summed over every node: a node that does not answer fails the choice, naming it. */
     private long tableRows(String table) {
-        long rows = 0;
-        for (ClusterSpec.NodeSpec n : cluster.spec().nodes()) {
-            rows += cluster.manifest(n.id()).table(table).rows();
+        try {
+            return cluster.table(table).meta().rows();
+        } catch (ClusterException e) {
+            throw new SqlException(SqlException.COMMUNICATION, "choosing how to join " + table + " failed: "
+                    + e.getMessage(), e);
         }
-        return rows;
     }
 
     /** Tables changed: the optimizer reads their statistics anew at its next use. */

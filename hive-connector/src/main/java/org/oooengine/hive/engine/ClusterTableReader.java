@@ -8,6 +8,8 @@ import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.net.RemoteException;
+import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlException;
@@ -24,22 +26,27 @@ public final class ClusterTableReader implements TableReader {
     @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
-        StoredRows rows = StoredRows.of(cluster, table);
+        Schema schema = StoredRows.schema(cluster, name);
+        StoredRows rows = StoredRows.of(schema, table);
         List<CompletableFuture<Long>> parts = new ArrayList<>();
-        for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-            parts.add(cluster.scan(node.id(), name, chunk -> {
-                if (cancel.isCancelled()) {
-                    return;
-                }
-                for (Object[] stored : chunk) {
-                    sink.accept(rows.toSql(stored, needed));
-                }
-            }));
-        }
         try {
+            // every node is asked, also one the catalog found silent: it answers now, or its scan times out naming it
+            for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
+                parts.add(cluster.scan(node.id(), name, schema, chunk -> {
+                    if (cancel.isCancelled()) {
+                        return;
+                    }
+                    for (Object[] stored : chunk) {
+                        sink.accept(rows.toSql(stored, needed));
+                    }
+                }));
+            }
             CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).join();
-        } catch (CompletionException e) {
-            throw new SqlException(SqlException.COMMUNICATION, "scan of " + name + " failed: " + e.getCause().getMessage(), e.getCause());
+        } catch (CompletionException | RemoteException e) {
+            // a node that cannot be reached fails at once, one that does not answer when its deadline passes
+            parts.forEach(p -> p.cancel(false));
+            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
+            throw new SqlException(SqlException.COMMUNICATION, "scan of " + name + " failed: " + cause.getMessage(), cause);
         }
         cancel.check();
     }

@@ -75,6 +75,7 @@ final class DataDefinition {
             }
             throw new IllegalArgumentException("unknown statement " + statement);
         } finally {
+            cluster.tablesChanged();
             tablesChanged.run();
         }
     }
@@ -197,8 +198,12 @@ final class DataDefinition {
      */
     private long write(TableInfo target, boolean append, RowSource source) {
         Optional<CatalogTable> entry = catalog.entry(target.database(), target.name());
-        TableDefinition def = entry.map(CatalogTable::definition).orElseGet(() ->
-                cluster.manifest(cluster.spec().nodes().get(0).id()).table(target.storage()).definition());
+        TableDefinition def;
+        try {
+            def = entry.map(CatalogTable::definition).orElseGet(() -> cluster.table(target.storage()).meta().definition());
+        } catch (RuntimeException e) {
+            throw failed("writing " + target.database() + "." + target.name(), e);
+        }
         boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
         long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
         ClusterLoader.TableWrite w;

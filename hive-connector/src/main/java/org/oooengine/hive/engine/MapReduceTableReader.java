@@ -25,7 +25,7 @@ final class MapReduceTableReader implements TableReader {
     @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
-        StoredRows rows = StoredRows.of(cluster, table);
+        StoredRows rows = StoredRows.of(StoredRows.schema(cluster, name), table);
         jobs.run("scan of " + name, cancel, (conf, spec, secret, output) -> JoinJobs.scan(conf, spec, secret, name, output),
                 stored -> sink.accept(rows.toSql(stored, needed)));
     }

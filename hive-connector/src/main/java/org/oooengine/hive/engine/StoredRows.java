@@ -2,10 +2,14 @@ package org.oooengine.hive.engine;
 
 import java.util.BitSet;
 import java.util.List;
+import java.util.Optional;
+import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.SqlType;
 
 /** A table's rows as stored values turned into SQL values, only the columns a statement reads. */
@@ -17,16 +21,34 @@ final class StoredRows {
     }
 
     /**
-     * The column types of {@code table}, from the first node's manifest (every node has the same
-     * schema). A table without a declared key stores a hidden row id after its columns: it is not read.
+     * The column types of {@code table}, as stored on the nodes ({@code schema}, the layout the
+     * nodes agree on). A table without a declared key stores a hidden row id after its columns: it is not read.
      */
-    static StoredRows of(ClusterSession cluster, TableInfo table) {
-        Schema schema = cluster.manifest(cluster.spec().nodes().get(0).id()).table(table.storage()).schema();
+    static StoredRows of(Schema schema, TableInfo table) {
         SqlType[] types = new SqlType[table.columns().size()];
         for (int i = 0; i < types.length; i++) {
             types[i] = SqlType.of(schema.type(i));
         }
         return new StoredRows(types);
+    }
+
+    /**
+     * How the nodes store {@code table}: from the nodes that answered the catalog's last round (the
+     * nodes agree on it) or, when none of them holds it, from every node.
+     */
+    static Schema schema(ClusterSession cluster, String table) {
+        Optional<ClusterManifest.Table> answered;
+        try {
+            answered = cluster.tables().table(table);
+        } catch (ClusterException layoutsDiffer) {
+            throw new SqlException(SqlException.GENERAL, layoutsDiffer.getMessage(), layoutsDiffer);
+        }
+        try {
+            return answered.orElseGet(() -> cluster.table(table)).meta().schema();
+        } catch (ClusterException notAnswered) {
+            throw new SqlException(SqlException.COMMUNICATION, "reading " + table + " failed: " + notAnswered.getMessage(),
+                    notAnswered);
+        }
     }
 
     /** Rows of columns stored as {@code types}, e.g. a table held in files ({@code FileTableReader.storedTypes}). */

@@ -19,9 +19,9 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
  */
 public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, int pageSize) {
 
-    /** Every table of a running cluster: the layout from a node's manifest, the statistics merged over the nodes. */
+    /** Every table of a running cluster: the layout the nodes agree on, the statistics merged over the nodes. */
     public static Map<String, TableFacts> of(ClusterSession session) {
-        StoreManifest manifest = session.manifest(session.spec().nodes().get(0).id());
+        StoreManifest manifest = session.wholeManifest();
         Map<String, TableStatistics> stats = ClusterStatistics.collect(session, false);
         Map<String, TableFacts> out = new LinkedHashMap<>();
         for (StoreManifest.TableMeta t : manifest.tables()) {

@@ -19,7 +19,7 @@ public final class ClusterStatistics {
     /** Per table, merged over the nodes; {@code analyze} has every node collect its partitions' anew first. */
     public static Map<String, TableStatistics> collect(ClusterSession session, boolean analyze) {
         Map<String, StoreStatistics> byNode = session.statistics(analyze);
-        StoreManifest manifest = session.manifest(session.spec().nodes().get(0).id());
+        StoreManifest manifest = session.wholeManifest();
         Map<String, TableStatistics> out = new LinkedHashMap<>();
         for (StoreManifest.TableMeta t : manifest.tables()) {
             List<TableStatistics> partitions = new ArrayList<>();
