@@ -15,6 +15,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
@@ -32,6 +33,8 @@ public final class NodeServer implements AutoCloseable {
     public static final long HANDSHAKE_DEADLINE_MS = 5000;
     /** Above this many unsent bytes a channel reports unwritable; below the low mark it is writable again. */
     static final WriteBufferWaterMark WATER_MARK = new WriteBufferWaterMark(256 << 10, 1 << 20);
+    /** Refused strangers write at most one WARN line per this interval; the others are counted. */
+    static final Duration REFUSAL_LOG_INTERVAL = Duration.ofSeconds(10);
 
     private final String nodeName;
     private final EventLoopGroup boss;
@@ -75,7 +78,8 @@ public final class NodeServer implements AutoCloseable {
         if (handshakeDeadline.isNegative() || handshakeDeadline.isZero()) {
             throw new IllegalArgumentException("the handshake deadline must be positive, got " + handshakeDeadline);
         }
-        RefusalLog refusals = new RefusalLog(LogManager.getLogger(ServerConnection.class), nodeName);
+        ThrottledLog refusals = new ThrottledLog(LogManager.getLogger(ServerConnection.class), Level.WARN,
+                "refused connections", REFUSAL_LOG_INTERVAL);
         ScheduledExecutorService delayTimer = answerDelay.isZero() ? null : Executors.newSingleThreadScheduledExecutor(
                 new DefaultThreadFactory("ooo-answer-delay-" + nodeName, true));
         if (delayTimer != null) {

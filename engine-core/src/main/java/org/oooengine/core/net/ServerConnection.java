@@ -30,7 +30,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
     private final ClusterSecret secret;
     private final RequestHandler handler;
     private final Duration handshakeDeadline;
-    private final RefusalLog refusals;
+    private final ThrottledLog refusals;
     private final Map<Long, Responder> open = new ConcurrentHashMap<>();
     private final AtomicInteger openCount = new AtomicInteger();
     private final ReentrantLock writableLock = new ReentrantLock();
@@ -45,7 +45,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
      * @param refusals          the node's log of refused peers, shared by its connections
      */
     ServerConnection(String nodeName, ClusterSecret secret, RequestHandler handler, Duration handshakeDeadline,
-                     RefusalLog refusals) {
+                     ThrottledLog refusals) {
         this.nodeName = nodeName;
         this.secret = secret;
         this.handler = handler;
@@ -135,7 +135,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
      */
     private void refuse(ChannelHandlerContext ctx, ErrorCode code, String why, String message) {
         refused = true;
-        refusals.refused(why);
+        refusals.log("node {} refused a connection: {}", nodeName, why);
         byte[] payload = new PayloadWriter().put(code.code()).putString("refused by node " + nodeName + ": " + message)
                 .toByteArray();
         ctx.writeAndFlush(new Frame(OpCode.ERROR, 0, payload));
@@ -199,7 +199,7 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
             LOG.warn("node {}: closing the connection from {} ({}): {}", nodeName, remote(ctx), member, describe(cause));
         } else if (!refused) {
             refused = true;
-            refusals.refused(remote(ctx) + (cause instanceof TooLongFrameException
+            refusals.log("node {} refused a connection: {}", nodeName, remote(ctx) + (cause instanceof TooLongFrameException
                     ? " announced a frame longer than the " + FrameFormat.MAX_UNAUTHENTICATED_FRAME_BYTES
                             + " bytes allowed before authentication"
                     : " (not authenticated): " + describe(cause)));

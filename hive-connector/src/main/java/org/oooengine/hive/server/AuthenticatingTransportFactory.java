@@ -1,5 +1,6 @@
 package org.oooengine.hive.server;
 
+import org.oooengine.core.net.ThrottledLog;
 import java.net.InetAddress;
 import java.net.Socket;
 import java.time.Duration;

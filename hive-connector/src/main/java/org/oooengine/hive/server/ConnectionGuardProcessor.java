@@ -1,5 +1,6 @@
 package org.oooengine.hive.server;
 
+import org.oooengine.core.net.ThrottledLog;
 import java.time.Duration;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;

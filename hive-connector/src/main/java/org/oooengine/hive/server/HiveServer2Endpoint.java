@@ -1,5 +1,6 @@
 package org.oooengine.hive.server;
 
+import org.oooengine.core.net.ThrottledLog;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;

@@ -1,5 +1,6 @@
 package org.oooengine.hive.server;
 
+import org.oooengine.core.net.ThrottledLog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -310,7 +311,7 @@ class EndpointAttackTest {
     @Test
     void aFloodOfLogEventsIsAFewLinesWithCounts() throws Exception {
         try (CapturedLog log = new CapturedLog("org.oooengine.hive.server")) {
-            ThrottledLog throttled = new ThrottledLog(LogManager.getLogger(ThrottledLog.class), Level.WARN, "bad events",
+            ThrottledLog throttled = new ThrottledLog(LogManager.getLogger(EndpointAttackTest.class), Level.WARN, "bad events",
                     Duration.ofMillis(300));
             for (int i = 1; i <= 100; i++) {
                 throttled.log("Bad event {}", i);
@@ -324,7 +325,7 @@ class EndpointAttackTest {
             throttled.log("Bad event {}", 102);
             Thread.sleep(350);
             throttled.log("Bad event {}", 103);
-            String prefix = "WARN " + ThrottledLog.class.getName() + " ";
+            String prefix = "WARN " + EndpointAttackTest.class.getName() + " ";
             assertEquals(List.of(prefix + "Bad event 1", prefix + "99 more bad events since the previous such line; the latest: Bad event 100",
                     prefix + "Bad event 101", prefix + "Bad event 103 (and 1 more bad events since the previous such line)"), log.lines());
         }
