@@ -225,13 +225,15 @@ final class QuickstartCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         // The temporary directory is gone without --keep: suggest one of the user's own.
         Path clusterDir = keep ? keptDir : Path.of("ooo-cluster");
+        // As root the start below would be refused: show the flag that says so on purpose.
+        String asRoot = RootCheck.runningAsRoot() ? " --allow-root" : "";
         out.println();
         if (keep) {
             out.printf("the cluster directory stays in %s; start it again (nodes and SQL endpoint) with:%n", clusterDir);
-            out.printf("  ./ooo cluster start --dir %s%n", clusterDir);
+            out.printf("  ./ooo cluster start --dir %s%s%n", clusterDir, asRoot);
         } else {
             out.println("to query a cluster yourself, start one and load it (or rerun the quickstart with --keep):");
-            out.printf("  ./ooo cluster start --dir %s%n", clusterDir);
+            out.printf("  ./ooo cluster start --dir %s%s%n", clusterDir, asRoot);
             out.printf("  ./ooo load tpch --sf %s --cluster %s%n", Format.number(scaleFactor), clusterDir);
         }
         out.println("then connect with the SQL shell:");

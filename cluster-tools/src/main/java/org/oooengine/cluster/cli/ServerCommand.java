@@ -14,6 +14,7 @@ import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.config.Configurator;
 import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.security.AdminUsersAccessControl;
 import org.oooengine.hive.server.EndpointConfig;
 import org.oooengine.hive.server.HiveServer2Endpoint;
 import picocli.CommandLine.Command;
@@ -72,9 +73,14 @@ final class ServerCommand implements Callable<Integer> {
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
             throw new ParameterException(spec.commandLine(), "--password-file " + passwordFile + " is not a readable file");
         }
+        Map<String, String> settings = ClusterSqlEngine.settings(cluster, conf);
         EndpointConfig config = (passwordFile == null ? EndpointConfig.unauthenticated(host, port)
                 : EndpointConfig.withPasswordFile(host, port, passwordFile))
-                .withLimits(endpointLimits(ClusterSqlEngine.settings(cluster, conf)));
+                .withLimits(endpointLimits(settings));
+        if (passwordFile != null && settings.getOrDefault(AdminUsersAccessControl.ADMIN_USERS_SETTING, "").isBlank()) {
+            LOG.warn("no admin users: every user of {} may read but none may create, drop, insert or load; name them "
+                    + "with --conf {}=<user>,...", passwordFile, AdminUsersAccessControl.ADMIN_USERS_SETTING);
+        }
         ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, conf);
         quietThriftLogins();
         HiveServer2Endpoint endpoint;
