@@ -12,6 +12,12 @@ import org.apache.thrift.transport.TTransport;
  * comes from, and the sessions it opened, which are closed when the connection goes away.
  */
 final class ClientConnection implements ServerContext {
+    /**
+     * Sessions one connection may hold open. Drivers open one per connection; the cap keeps a
+     * client that opens sessions in a loop from filling the coordinator's memory, since the
+     * connection limits alone do not bound sessions.
+     */
+    static final int MAX_SESSIONS = 64;
     private static final ThreadLocal<ClientConnection> CURRENT = new ThreadLocal<>();
 
     private final String peer;
@@ -49,6 +55,14 @@ final class ClientConnection implements ServerContext {
 
     String authenticatedUser() {
         return authenticatedUser;
+    }
+
+    /** Refuses, saying why, a session beyond {@link #MAX_SESSIONS} on this connection. */
+    void checkCanOpenSession() {
+        if (sessions.size() >= MAX_SESSIONS) {
+            throw new IllegalStateException("too many open sessions on this connection from " + peer + ": the limit is "
+                    + MAX_SESSIONS + "; close the sessions you no longer use");
+        }
     }
 
     void sessionOpened(UUID session) {

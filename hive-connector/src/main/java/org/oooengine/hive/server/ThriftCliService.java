@@ -126,6 +126,9 @@ final class ThriftCliService implements TCLIService.Iface {
         resp.setConfiguration(Map.of(FETCH_SIZE_KEY, Integer.toString(defaultFetchSize)));
         ClientConnection connection = ClientConnection.current();
         try {
+            if (connection != null) {
+                connection.checkCanOpenSession();
+            }
             SessionUser user = userOf(connection, req);
             Map<String, String> conf = req.getConfiguration() == null ? Map.of() : req.getConfiguration();
             SqlSession sql = engine.openSession(user, conf.get("use:database"), SessionSettings.from(conf));

@@ -2,6 +2,7 @@ package org.oooengine.hive.server;
 
 import org.oooengine.core.net.ThrottledLog;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -286,6 +287,29 @@ class EndpointAttackTest {
             assertEquals(-1, silent.getInputStream().read(), "closed by the server");
             long millis = millisSince(start);
             assertTrue(millis >= 3500 && millis < 7000, "closed after " + millis + " ms");
+        }
+    }
+
+    @Test
+    void aClientOpeningSessionsInALoopIsCappedAndOthersAreServed() throws Exception {
+        openEndpoint(EndpointConfig.Limits.DEFAULTS);
+        try (TSocket socket = new TSocket("127.0.0.1", endpoint.port())) {
+            socket.open();
+            TCLIService.Client greedy = new TCLIService.Client(new TBinaryProtocol(socket));
+            for (int i = 0; i < ClientConnection.MAX_SESSIONS; i++) {
+                assertNotNull(openSession(greedy, "greedy"), "session " + i);
+            }
+            TOpenSessionReq more = new TOpenSessionReq();
+            more.setUsername("greedy");
+            var refused = greedy.OpenSession(more);
+            assertEquals(TStatusCode.ERROR_STATUS, refused.getStatus().getStatusCode());
+            assertTrue(refused.getStatus().getErrorMessage().contains("too many open sessions on this connection"),
+                    refused.getStatus().getErrorMessage());
+            assertEquals(ClientConnection.MAX_SESSIONS, engine.sessionsOf("greedy"), "the refused one never reached the engine");
+
+            try (Connection other = driver.connect(url() + ";auth=noSasl", "tester", null)) {
+                assertEquals("tester", queryString(other, "select current_user()"));
+            }
         }
     }
 

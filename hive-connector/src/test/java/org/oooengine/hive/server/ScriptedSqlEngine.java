@@ -56,6 +56,11 @@ final class ScriptedSqlEngine implements SqlEngine {
     public void close() {
     }
 
+    /** Sessions ever opened for {@code user}. */
+    long sessionsOf(String user) {
+        return sessions.stream().filter(s -> s.user.equals(user)).count();
+    }
+
     Session lastSessionOf(String user) {
         for (int i = sessions.size() - 1; i >= 0; i--) {
             if (sessions.get(i).user.equals(user)) {
