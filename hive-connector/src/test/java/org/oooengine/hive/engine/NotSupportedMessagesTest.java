@@ -66,4 +66,14 @@ class NotSupportedMessagesTest {
         assertFalse(message.toLowerCase(Locale.ROOT).contains("tok_"), sql + ": " + message);
         assertTrue(message.matches("(?s).* at line \\d+:\\d+$"), sql + ": " + message);
     }
+
+    @org.junit.jupiter.api.Test
+    void aTimestampLiteralIsCalledOne() {
+        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+            SqlException e = assertThrows(SqlException.class,
+                    () -> s.execute("SELECT TIMESTAMP '2020-01-01 00:00:00'", new Cancellation()));
+            assertTrue(e.getMessage().startsWith("not supported yet: TIMESTAMP literal '2020-01-01 00:00:00' at line 1:"),
+                    e.getMessage());
+        }
+    }
 }

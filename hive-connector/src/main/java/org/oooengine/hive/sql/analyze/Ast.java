@@ -164,10 +164,27 @@ final class Ast {
         return m.appendTail(out).toString();
     }
 
+    /** HiveParser's imaginary token types by number (its TOK_ constants), for {@link #described}. */
+    private static final Map<Integer, String> TOKEN_NAMES = tokenNames();
+
+    private static Map<Integer, String> tokenNames() {
+        Map<Integer, String> names = new java.util.HashMap<>();
+        for (java.lang.reflect.Field f : org.apache.hadoop.hive.ql.parse.HiveParser.class.getFields()) {
+            if (f.getName().startsWith("TOK_") && f.getType() == int.class
+                    && java.lang.reflect.Modifier.isStatic(f.getModifiers())) {
+                try {
+                    names.putIfAbsent(f.getInt(null), f.getName());
+                } catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        return Map.copyOf(names);
+    }
+
     /** An expression node for messages: a literal or construct by its SQL name, with its text. */
     static String described(ASTNode n) {
-        String[] names = org.apache.hadoop.hive.ql.parse.HiveParser.tokenNames;
-        String token = n.getType() >= 0 && n.getType() < names.length ? names[n.getType()] : "";
+        String token = TOKEN_NAMES.getOrDefault(n.getType(), "");
         return token.startsWith("TOK_") && !token.equals(n.getText())
                 ? asWritten(token) + " " + n.getText() : "expression '" + n.getText() + "'";
     }
