@@ -122,7 +122,7 @@ class StoppedNodeCatalogTest {
         try {
             Thread.sleep(ClusterSession.TABLES_MAX_AGE.toMillis());
             SqlException e = assertThrows(SqlException.class, () -> rows(s, "SHOW TABLES"));
-            assertEquals(SqlException.COMMUNICATION, e.sqlState());
+            assertEquals(SqlException.NODE_FAILURE, e.sqlState());
             assertTrue(e.getMessage().contains("no node answered"), e.getMessage());
             for (ClusterSpec.NodeSpec n : spec.nodes()) {
                 assertTrue(e.getMessage().contains("node " + n.id() + " at " + address(n.id())), e.getMessage());

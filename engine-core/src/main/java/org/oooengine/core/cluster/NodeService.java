@@ -37,6 +37,7 @@ import org.oooengine.core.storage.Calibration;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.LeafScanner;
+import org.oooengine.core.storage.PageCorruptedException;
 import org.oooengine.core.stats.StatisticsCollector;
 import org.oooengine.core.stats.StoreStatistics;
 import org.oooengine.core.store.Store;
@@ -432,11 +433,29 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             code = ErrorCode.NOT_FOUND;
         } else if (cause instanceof CancellationException) {
             code = ErrorCode.CANCELLED;
+        } else if (corruption(cause) != null) {
+            cause = corruption(cause); // its message names the file, the page and what did not match
+            code = ErrorCode.DATA_CORRUPTED;
+            LOG.error("node {}: {}", nodeId, cause.getMessage());
+        } else if (cause instanceof OutOfMemoryError) {
+            code = ErrorCode.OUT_OF_MEMORY;
+            LOG.error("node {}: out of memory serving a request", nodeId, cause);
         } else {
             code = ErrorCode.INTERNAL;
             LOG.warn("node {}: request failed", nodeId, cause);
         }
-        out.fail(code, "node " + nodeId + ": " + cause.getMessage());
+        // the receiving client's RemoteException names this node: the message does not repeat it
+        out.fail(code, String.valueOf(cause.getMessage()));
+    }
+
+    /** The page check that failed anywhere in {@code e}'s causes (a reader may wrap it), or null. */
+    private static PageCorruptedException corruption(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof PageCorruptedException p) {
+                return p;
+            }
+        }
+        return null;
     }
 
     @FunctionalInterface

@@ -9,7 +9,11 @@ public enum ErrorCode {
     TIMEOUT(5),
     NODE_UNAVAILABLE(6),
     CANCELLED(7),
-    INTERNAL(8);
+    INTERNAL(8),
+    /** Stored data failed its checks (a page's checksum or format): not a network fault, retrying does not help. */
+    DATA_CORRUPTED(9),
+    /** The node ran out of memory serving the request. */
+    OUT_OF_MEMORY(10);
 
     private final byte code;
 

@@ -1,14 +1,26 @@
 package org.oooengine.core.net;
 
+import java.util.regex.Pattern;
+
 /** A request that a node answered with an error frame, or that could not be answered at all. */
 public class RemoteException extends RuntimeException {
     private final ErrorCode code;
     private final String node;
 
     public RemoteException(String node, ErrorCode code, String message) {
-        super("node " + node + ": " + message);
+        super(namingNode(node, message));
         this.node = node;
         this.code = code;
+    }
+
+    /**
+     * The message with a "node X: " prefix, unless it names the node already: a node's own error
+     * frame (e.g. "refused by node n1: ...") must not read "node n1: refused by node n1: ...".
+     */
+    static String namingNode(String node, String message) {
+        String text = message == null ? "" : message;
+        return Pattern.compile("\\bnode " + Pattern.quote(node) + "\\b")
+                .matcher(text).find() ? text : "node " + node + ": " + text;
     }
 
     public ErrorCode code() {

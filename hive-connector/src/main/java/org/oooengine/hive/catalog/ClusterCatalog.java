@@ -61,7 +61,7 @@ public final class ClusterCatalog implements Catalog {
         ClusterManifest m = answered();
         if (!m.tableNames().contains(name)) {
             if (!m.unanswered().isEmpty()) {
-                throw new SqlException(SqlException.COMMUNICATION, "cannot tell whether table " + database + "." + name
+                throw new SqlException(SqlException.NODE_FAILURE, "cannot tell whether table " + database + "." + name
                         + " exists: it is on none of the nodes that answered; "
                         + ClusterManifest.describe(m.unanswered()));
             }
@@ -74,7 +74,7 @@ public final class ClusterCatalog implements Catalog {
     private ClusterManifest answered() {
         ClusterManifest m = cluster.tables();
         if (m.noneAnswered()) {
-            throw new SqlException(SqlException.COMMUNICATION, "cannot list the tables of cluster "
+            throw new SqlException(SqlException.NODE_FAILURE, "cannot list the tables of cluster "
                     + cluster.spec().name() + ": no node answered; " + ClusterManifest.describe(m.unanswered()));
         }
         return m;

@@ -22,6 +22,10 @@ final class ClusterIndexJoinRunner implements IndexJoinRunner {
             throw new IllegalStateException("the node daemons run index joins only; sort-merge joins are MapReduce jobs");
         }
         cancel.check();
-        cluster.join(join.spec(), ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, sink::accept);
+        try {
+            cluster.join(join.spec(), ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, sink::accept);
+        } catch (RuntimeException e) {
+            throw Faults.of("index join on " + join.spec().outerTable() + " failed: ", e);
+        }
     }
 }

@@ -119,7 +119,7 @@ final class ClusterJoinChooser {
         try {
             return cluster.table(table).meta().rows();
         } catch (ClusterException e) {
-            throw new SqlException(SqlException.COMMUNICATION, "choosing how to join " + table + " failed: "
+            throw new SqlException(SqlException.NODE_FAILURE, "choosing how to join " + table + " failed: "
                     + e.getMessage(), e);
         }
     }

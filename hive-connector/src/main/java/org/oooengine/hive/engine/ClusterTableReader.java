@@ -12,7 +12,6 @@ import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
 import org.oooengine.hive.sql.exec.TableReader;
 
 /** Scans a table on every node of the cluster at once; stored values become SQL values as chunks arrive. */
@@ -45,8 +44,7 @@ public final class ClusterTableReader implements TableReader {
         } catch (CompletionException | RemoteException e) {
             // a node that cannot be reached fails at once, one that does not answer when its deadline passes
             parts.forEach(p -> p.cancel(false));
-            Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-            throw new SqlException(SqlException.COMMUNICATION, "scan of " + name + " failed: " + cause.getMessage(), cause);
+            throw Faults.of("scan of " + name + " failed: ", e);
         }
         cancel.check();
     }

@@ -275,7 +275,7 @@ final class DataDefinition {
             return s;
         }
         String message = cause.getMessage() == null ? cause.toString() : cause.getMessage();
-        String state = message.contains("duplicate primary key") ? SqlException.CONSTRAINT : SqlException.GENERAL;
+        String state = message.contains("duplicate primary key") ? SqlException.CONSTRAINT : Faults.state(cause);
         return new SqlException(state, what + " failed: " + message, cause);
     }
 }

@@ -127,7 +127,7 @@ final class MapReduceJobs {
             }
         } catch (ExecutionException e) {
             Throwable cause = e.getCause();
-            throw new SqlException(SqlException.GENERAL, "MapReduce " + name + " failed: " + cause.getMessage(), cause);
+            throw new SqlException(Faults.state(cause), "MapReduce " + name + " failed: " + cause.getMessage(), cause);
         } catch (InterruptedException e) {
             stop(client);
             Thread.currentThread().interrupt();

@@ -46,7 +46,7 @@ final class StoredRows {
         try {
             return answered.orElseGet(() -> cluster.table(table)).meta().schema();
         } catch (ClusterException notAnswered) {
-            throw new SqlException(SqlException.COMMUNICATION, "reading " + table + " failed: " + notAnswered.getMessage(),
+            throw new SqlException(SqlException.NODE_FAILURE, "reading " + table + " failed: " + notAnswered.getMessage(),
                     notAnswered);
         }
     }

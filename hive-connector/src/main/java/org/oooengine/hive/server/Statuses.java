@@ -4,6 +4,7 @@ import org.apache.hive.service.rpc.thrift.TStatus;
 import org.apache.hive.service.rpc.thrift.TStatusCode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.hive.engine.Faults;
 import org.oooengine.hive.sql.SqlException;
 
 /** TStatus values, and the mapping of failures to SQLSTATE + message that clients show. */
@@ -28,15 +29,18 @@ final class Statuses {
     }
 
     /**
-     * SqlExceptions are the engine's word to the user and pass unchanged. Anything else is a bug
-     * or an environment failure: HY000 with its message for the client, the stack trace for us.
+     * SqlExceptions are the engine's word to the user and pass unchanged. A fault of the cluster
+     * gets its class's state ({@link Faults}); anything else is a bug or an environment failure:
+     * HY000 with its message for the client, the stack trace for us.
      */
     static SqlException asSqlException(Throwable failure) {
         if (failure instanceof SqlException e) {
             return e;
         }
-        LOG.warn("Unexpected failure serving a HiveServer2 request", failure);
-        String message = failure.getMessage() != null ? failure.getMessage() : failure.getClass().getName();
-        return new SqlException(SqlException.GENERAL, message, failure);
+        SqlException e = Faults.of("", failure);
+        if (SqlException.GENERAL.equals(e.sqlState())) {
+            LOG.warn("Unexpected failure serving a HiveServer2 request", failure);
+        }
+        return e;
     }
 }

@@ -1,9 +1,8 @@
 package org.oooengine.hive.sql;
 
 /**
- * A statement failed. The SQLSTATE tells clients the class of error (42000 syntax or access
- * rule, 42S02 unknown table, 0A000 not supported, HY008 cancelled, 08S01 communication, HY000
- * other); the message tells the user what and where.
+ * A statement failed. The SQLSTATE tells clients the class of fault, one state per class on every
+ * path (the table is in docs/sql.md, "Errors"); the message tells the user what and where.
  */
 public class SqlException extends RuntimeException {
     public static final String SYNTAX = "42000";
@@ -16,7 +15,21 @@ public class SqlException extends RuntimeException {
     public static final String UNKNOWN_COLUMN = "42S22";
     public static final String NOT_SUPPORTED = "0A000";
     public static final String CANCELLED = "HY008";
-    public static final String COMMUNICATION = "08S01";
+    /** The statement ran longer than its query timeout. */
+    public static final String TIMEOUT = "HYT00";
+    /**
+     * Stored data failed its checks (a page checksum or format): PostgreSQL's data_corrupted. Not
+     * a connection failure, so a connection pool keeps the client's connection.
+     */
+    public static final String DATA_CORRUPTED = "XX001";
+    /**
+     * A node of the cluster (or the metastore) could not be reached, died or did not answer in
+     * time. Class 58, system error: the client's own connection to the coordinator is fine, so
+     * this is deliberately not 08S01, which makes connection pools drop the connection.
+     */
+    public static final String NODE_FAILURE = "58000";
+    /** A node ran out of memory (PostgreSQL's out_of_memory). */
+    public static final String OUT_OF_MEMORY = "53200";
     public static final String GENERAL = "HY000";
 
     private final String sqlState;

@@ -74,7 +74,7 @@ class CatalogWithANodeDownTest {
             SqlException write = assertThrows(SqlException.class, () -> update(s, "INSERT INTO items VALUES (4, 'cap')"));
             assertTrue(write.getMessage().contains("node n2") && write.getMessage().contains(n2), write.getMessage());
             SqlException unknown = assertThrows(SqlException.class, () -> rows(s, "SELECT * FROM default.nosuch"));
-            assertEquals(SqlException.COMMUNICATION, unknown.sqlState());
+            assertEquals(SqlException.NODE_FAILURE, unknown.sqlState());
             assertTrue(unknown.getMessage().startsWith("cannot tell whether table default.nosuch exists"),
                     unknown.getMessage());
         } finally {

@@ -60,7 +60,7 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         try {
             return new MetastoreCatalog(uris, conf, RetryingMetaStoreClient.getProxy(conf, false));
         } catch (TException | RuntimeException e) {
-            throw new SqlException(SqlException.COMMUNICATION, "cannot connect to the Hive metastore at " + uris + ": "
+            throw new SqlException(SqlException.NODE_FAILURE, "cannot connect to the Hive metastore at " + uris + ": "
                     + e.getMessage(), e);
         }
     }
@@ -158,7 +158,7 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
             try {
                 return call.call();
             } catch (TException e) {
-                throw new SqlException(SqlException.COMMUNICATION, "Hive metastore at " + uris + ": cannot " + what
+                throw new SqlException(SqlException.NODE_FAILURE, "Hive metastore at " + uris + ": cannot " + what
                         + ": " + e.getMessage(), e);
             }
         }

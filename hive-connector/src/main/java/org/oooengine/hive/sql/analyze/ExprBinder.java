@@ -93,10 +93,10 @@ final class ExprBinder {
             case TOK_FUNCTION -> function(n);
             case TOK_FUNCTIONSTAR, TOK_FUNCTIONDI -> throw isAggregate(n)
                     ? Ast.error(SqlException.SYNTAX, "aggregate " + Ast.name(Ast.child(n, 0)) + " is not allowed here", n)
-                    : Ast.notSupported("function " + Ast.name(Ast.child(n, 0)), n);
+                    : Ast.notSupported("function " + Ast.functionName(Ast.child(n, 0)), n);
             case TOK_SUBQUERY_EXPR -> throw Ast.notSupported("subquery in an expression", n);
             case TOK_ALLCOLREF -> throw Ast.error(SqlException.SYNTAX, "* is only allowed in the select list", n);
-            default -> throw Ast.notSupported("expression '" + n.getText() + "'", n);
+            default -> throw Ast.notSupported(Ast.described(n), n);
         };
     }
 
@@ -326,6 +326,9 @@ final class ExprBinder {
         List<ASTNode> args = Ast.children(n).subList(1, n.getChildCount());
         if (Types.isTypeToken(head)) {
             return cast(bind(args.get(0)), Types.of(head));
+        }
+        if (head.getText().regionMatches(true, 0, "TOK_", 0, 4)) {
+            throw Ast.notSupported("CAST to " + Ast.functionName(head), n); // a type Hive knows and we do not
         }
         String name = Ast.name(head);
         if (AGGREGATES.contains(name)) {

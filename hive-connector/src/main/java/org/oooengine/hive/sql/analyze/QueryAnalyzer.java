@@ -299,12 +299,13 @@ public final class QueryAnalyzer {
         }
 
         private static void findAggregates(ASTNode n, List<ASTNode> out) {
+            // an aggregate with OVER (...) is a window function too
+            if ((n.getType() == TOK_FUNCTION || ExprBinder.isAggregate(n)) && Ast.find(n, TOK_WINDOWSPEC) != null) {
+                throw Ast.notSupported("window functions", n);
+            }
             if (ExprBinder.isAggregate(n)) {
                 out.add(n);
                 return;
-            }
-            if (n.getType() == TOK_FUNCTION && Ast.find(n, TOK_WINDOWSPEC) != null) {
-                throw Ast.notSupported("window functions", n);
             }
             Ast.children(n).forEach(c -> findAggregates(c, out));
         }

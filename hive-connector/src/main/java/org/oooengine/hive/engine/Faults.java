@@ -1,0 +1,81 @@
+package org.oooengine.hive.engine;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.net.ErrorCode;
+import org.oooengine.core.net.RemoteException;
+import org.oooengine.core.storage.PageCorruptedException;
+import org.oooengine.hive.sql.SqlException;
+
+/**
+ * The one place where a failure of the cluster becomes a SQLSTATE, so that a fault gets the same
+ * state whichever path met it (a scan, an index join, a MapReduce job, a DDL or DML statement).
+ * The table of states is in docs/sql.md, "Errors".
+ */
+public final class Faults {
+    private Faults() {
+    }
+
+    /**
+     * {@code failure} as the user sees it: a SqlException passes unchanged, anything else gets the
+     * state of its fault class and {@code context} (e.g. "scan of lineitem failed: "; empty for
+     * none) before its message, which keeps every detail (node, file, page, checksum).
+     */
+    public static SqlException of(String context, Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof SqlException e) {
+            return e;
+        }
+        String message = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getName();
+        return new SqlException(state(cause), context + message, cause);
+    }
+
+    /** The SQLSTATE of {@code failure}'s fault class. */
+    public static String state(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        if (cause instanceof SqlException e) {
+            return e.sqlState();
+        }
+        for (Throwable t = cause; t != null; t = t.getCause()) {
+            if (t instanceof PageCorruptedException) {
+                return SqlException.DATA_CORRUPTED; // also when met in this process, e.g. by a MapReduce task
+            }
+            if (t instanceof OutOfMemoryError) {
+                return SqlException.OUT_OF_MEMORY;
+            }
+        }
+        if (cause instanceof RemoteException re) {
+            return of(re.code());
+        }
+        if (cause instanceof CancellationException || cause instanceof InterruptedException) {
+            return SqlException.CANCELLED;
+        }
+        if (cause instanceof ClusterException c && c.getCause() != null && c.getCause() != c) {
+            return state(c.getCause());
+        }
+        return SqlException.GENERAL;
+    }
+
+    /** The SQLSTATE of a node's error frame. */
+    static String of(ErrorCode code) {
+        return switch (code) {
+            case DATA_CORRUPTED -> SqlException.DATA_CORRUPTED;
+            // the node is unreachable, closed the connection or missed its deadline
+            case NODE_UNAVAILABLE, TIMEOUT -> SqlException.NODE_FAILURE;
+            case OUT_OF_MEMORY -> SqlException.OUT_OF_MEMORY;
+            case CANCELLED -> SqlException.CANCELLED;
+            case MALFORMED_REQUEST, AUTH_FAILED, NOT_FOUND, TOO_MANY_REQUESTS, INTERNAL -> SqlException.GENERAL;
+        };
+    }
+
+    private static Throwable unwrap(Throwable failure) {
+        Throwable cause = failure;
+        while ((cause instanceof CompletionException || cause instanceof ExecutionException)
+                && cause.getCause() != null) {
+            cause = cause.getCause();
+        }
+        return cause;
+    }
+}

@@ -1,0 +1,79 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlException;
+import org.oooengine.hive.sql.SqlSession;
+
+/**
+ * Constructs the engine does not run yet, as a user writes them: each is refused as not supported
+ * (0A000) in the words of SQL, never Hive's parser token names (TOK_TIMESTAMP), and says where
+ * (line:column).
+ */
+class NotSupportedMessagesTest {
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-not-supported", 1, 0.01, List.of());
+        engine = new ClusterSqlEngine(tpch.session);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "SELECT TIMESTAMP '2020-01-01 00:00:00'",
+        "SELECT CAST(n_name AS TIMESTAMP) FROM nation",
+        "SELECT CAST(n_name AS BINARY) FROM nation",
+        "SELECT n_name, rank() OVER (PARTITION BY n_regionkey ORDER BY n_name) FROM nation",
+        "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name) FROM nation",
+        "SELECT n_regionkey, count(*) FROM nation GROUP BY n_regionkey WITH ROLLUP",
+        "SELECT n_name FROM nation SORT BY n_name",
+        "SELECT n_name FROM nation DISTRIBUTE BY n_regionkey",
+        "SELECT n_name FROM nation LATERAL VIEW explode(array(1, 2)) t AS x",
+        "SELECT n_name, count(*) OVER () FROM nation",
+        "SELECT n_name FROM nation WHERE n_comment RLIKE 'a.*'",
+        "SELECT INTERVAL '1 10:00:00' DAY TO SECOND",
+        "SELECT map('a', 1)['a']",
+        "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)"})
+    void refusedInTheWordsOfSqlWithAPosition(String sql) {
+        SqlException e;
+        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+            e = assertThrows(SqlException.class, () -> s.execute(sql, new Cancellation()).rows().forEachRemaining(r -> { }));
+        }
+        String message = e.getMessage();
+        System.out.println(sql + " -> " + e.sqlState() + " " + message);
+        assertEquals(SqlException.NOT_SUPPORTED, e.sqlState(), sql + ": " + message);
+        assertFalse(message.toLowerCase(Locale.ROOT).contains("tok_"), sql + ": " + message);
+        assertTrue(message.matches("(?s).* at line \\d+:\\d+$"), sql + ": " + message);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aTimestampLiteralIsCalledOne() {
+        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+            SqlException e = assertThrows(SqlException.class,
+                    () -> s.execute("SELECT TIMESTAMP '2020-01-01 00:00:00'", new Cancellation()));
+            assertTrue(e.getMessage().startsWith("not supported yet: TIMESTAMP literal '2020-01-01 00:00:00' at line 1:"),
+                    e.getMessage());
+        }
+    }
+}
