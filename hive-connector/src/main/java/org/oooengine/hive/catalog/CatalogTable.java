@@ -9,7 +9,7 @@ import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.sql.ResultColumn;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * A table created through SQL, as the embedded catalog keeps it: its columns, its primary key

@@ -11,8 +11,8 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.types.DataType;
 import org.oooengine.hive.sql.ResultColumn;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * The tables loaded into a cluster, all in database {@code default}, as the nodes' store

@@ -14,7 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.oooengine.core.store.JsonFiles;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * The default catalog: databases and the tables created through SQL, kept in one JSON file

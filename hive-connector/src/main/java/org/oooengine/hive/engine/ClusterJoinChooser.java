@@ -9,7 +9,7 @@ import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.exec.JoinSpec;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.JoinChooser;
 import org.oooengine.hive.sql.plan.RelNode;

@@ -7,7 +7,7 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.files.RoutingTableReader;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.plan.RelNode;
 

@@ -7,7 +7,7 @@ import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.PageCorruptedException;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * The one place where a failure of the cluster becomes a SQLSTATE, so that a fault gets the same

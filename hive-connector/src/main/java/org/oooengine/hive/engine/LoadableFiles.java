@@ -21,7 +21,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.hive.security.AccessDeniedException;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * The files LOAD DATA may read. On the coordinator's own file system — {@code LOCAL} paths,

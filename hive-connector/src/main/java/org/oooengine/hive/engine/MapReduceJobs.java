@@ -18,7 +18,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.mapreduce.JobOutput;
 import org.oooengine.mapreduce.JoinJobs;
 

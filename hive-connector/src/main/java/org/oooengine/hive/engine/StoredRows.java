@@ -9,8 +9,8 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
 
 /** A table's rows as stored values turned into SQL values, only the columns a statement reads. */
 final class StoredRows {

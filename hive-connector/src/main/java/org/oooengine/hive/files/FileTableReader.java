@@ -13,8 +13,8 @@ import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.mapreduce.FileSource;
 

@@ -1,7 +1,7 @@
 package org.oooengine.hive.files;
 
 import org.oooengine.core.types.DataType;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /** The stored type a file column is parsed into, for each SQL column type a table in files can have. */
 public final class StoredTypes {

@@ -1,6 +1,6 @@
 package org.oooengine.hive.security;
 
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /** A statement an access rule refuses: SQLSTATE 42000 (syntax error or access rule violation). */
 public final class AccessDeniedException extends SqlException {

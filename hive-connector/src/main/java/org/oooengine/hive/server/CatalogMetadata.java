@@ -14,7 +14,7 @@ import java.util.function.Predicate;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.ResultColumn;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * Answers the DatabaseMetaData calls from the catalog, with the result columns HiveServer2 uses

@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import java.security.SecureRandom;
 import java.util.UUID;
 import org.apache.hive.service.rpc.thrift.THandleIdentifier;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * A session or operation handle: a public id plus a random secret. Handles are global (a driver

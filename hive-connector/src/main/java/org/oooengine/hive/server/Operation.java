@@ -4,7 +4,7 @@ import java.util.List;
 import org.apache.hive.service.rpc.thrift.TOperationHandle;
 import org.apache.hive.service.rpc.thrift.TOperationState;
 import org.apache.hive.service.rpc.thrift.TOperationType;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * Something a client started on a session (a statement or a metadata call) and then polls,

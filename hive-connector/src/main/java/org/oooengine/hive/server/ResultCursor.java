@@ -5,7 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * Reads an operation's rows in batches, counting the rows handed out so every batch carries its

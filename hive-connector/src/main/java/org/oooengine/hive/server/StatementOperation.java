@@ -8,7 +8,7 @@ import org.apache.hive.service.rpc.thrift.TOperationType;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.StatementResult;
 
 /** A SQL statement run on the engine, on the caller's thread or in the background. */

@@ -5,7 +5,7 @@ import org.apache.hive.service.rpc.thrift.TStatusCode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.engine.Faults;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /** TStatus values, and the mapping of failures to SQLSTATE + message that clients show. */
 final class Statuses {

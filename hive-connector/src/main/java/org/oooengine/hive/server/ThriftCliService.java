@@ -73,7 +73,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlEngine;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 
 /**

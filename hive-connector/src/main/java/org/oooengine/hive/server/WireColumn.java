@@ -10,7 +10,7 @@ import org.apache.hive.service.rpc.thrift.TTypeId;
 import org.apache.hive.service.rpc.thrift.TTypeQualifierValue;
 import org.apache.hive.service.rpc.thrift.TTypeQualifiers;
 import org.oooengine.hive.sql.ResultColumn;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * A result column as the HiveServer2 protocol describes it. Metadata results need types (TINYINT,

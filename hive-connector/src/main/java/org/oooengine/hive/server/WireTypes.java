@@ -2,7 +2,7 @@ package org.oooengine.hive.server;
 
 import java.sql.Types;
 import org.apache.hive.service.rpc.thrift.TTypeId;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /** How our SQL types appear to JDBC clients: protocol type ids, java.sql.Types codes and sizes. */
 final class WireTypes {

@@ -1,5 +1,7 @@
 package org.oooengine.hive.sql;
 
+import org.oooengine.core.sql.SqlException;
+
 /** Set by whoever cancels a statement; checked by the statement's operators between batches. */
 public final class Cancellation {
     private volatile boolean cancelled;

@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql;
 
+import org.oooengine.core.sql.SqlException;
 import java.util.Map;
 import org.oooengine.hive.catalog.Catalog;
 

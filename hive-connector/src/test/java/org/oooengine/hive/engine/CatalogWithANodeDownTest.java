@@ -15,7 +15,7 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementResult;
 

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 
 /**

@@ -23,7 +23,7 @@ import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.files.OrcTestFiles;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementResult;
 

@@ -10,7 +10,7 @@ import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.PageCorruptedException;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /** Each class of fault the nodes report gets its one SQLSTATE, however it is wrapped on the way. */
 class FaultsTest {

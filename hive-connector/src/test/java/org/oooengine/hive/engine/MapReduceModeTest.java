@@ -30,7 +30,7 @@ import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.plan.RelNode;
 

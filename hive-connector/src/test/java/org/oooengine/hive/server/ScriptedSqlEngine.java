@@ -14,9 +14,9 @@ import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.ResultColumn;
 import org.oooengine.hive.sql.SqlEngine;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
 
 /** An engine that answers a fixed set of statements, for protocol tests of the endpoint. */

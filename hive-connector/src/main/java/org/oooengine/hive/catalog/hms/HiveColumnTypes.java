@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.oooengine.hive.files.StoredTypes;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * Hive's column types, as the metastore spells them, to SQL types. Only the types the engine

@@ -21,7 +21,7 @@ import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.files.FilePart;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.files.FileTableReader;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * The databases and tables of a Hive metastore, read-only: tables are read from their files

@@ -13,7 +13,7 @@ import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.files.StoredTypes;
 import org.oooengine.hive.sql.ResultColumn;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.mapreduce.FileFormat;
 import org.oooengine.mapreduce.HiveText;
 

@@ -11,11 +11,11 @@ import java.util.Locale;
 import java.util.Set;
 import java.util.function.Function;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.SqlType;
-import org.oooengine.hive.sql.expr.AggregateCall;
-import org.oooengine.hive.sql.expr.Expr;
-import org.oooengine.hive.sql.expr.ScalarFunction;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ScalarFunction;
 
 /**
  * Binds Hive's expression trees to {@link Expr}s over one {@link Scope}: resolves columns, types
@@ -304,7 +304,7 @@ final class ExprBinder {
             return e;
         }
         if (e instanceof Expr.Literal l) {
-            return new Expr.Literal(org.oooengine.hive.sql.expr.Values.cast(l.value(), to), to);
+            return new Expr.Literal(org.oooengine.core.sql.expr.Values.cast(l.value(), to), to);
         }
         return new Expr.Call(ScalarFunction.CAST, List.of(e), to);
     }

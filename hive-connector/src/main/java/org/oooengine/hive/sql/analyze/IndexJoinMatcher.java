@@ -11,10 +11,10 @@ import java.util.Set;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.catalog.TableInfo;
-import org.oooengine.hive.sql.SqlType;
-import org.oooengine.hive.sql.expr.Expr;
-import org.oooengine.hive.sql.expr.Exprs;
-import org.oooengine.hive.sql.expr.ScalarFunction;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.RelNode;
 

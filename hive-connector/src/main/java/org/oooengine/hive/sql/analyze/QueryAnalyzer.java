@@ -9,11 +9,11 @@ import java.util.Map;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.TableInfo;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.SqlType;
-import org.oooengine.hive.sql.expr.AggregateCall;
-import org.oooengine.hive.sql.expr.Expr;
-import org.oooengine.hive.sql.expr.Exprs;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.JoinChooser;
 import org.oooengine.hive.sql.plan.RelNode;
@@ -70,7 +70,7 @@ public final class QueryAnalyzer {
             branches.add(query(c));
         }
         int width = branches.get(0).fields().size();
-        List<org.oooengine.hive.sql.SqlType> types = new ArrayList<>();
+        List<org.oooengine.core.sql.SqlType> types = new ArrayList<>();
         for (Field f : branches.get(0).fields()) {
             types.add(f.type());
         }

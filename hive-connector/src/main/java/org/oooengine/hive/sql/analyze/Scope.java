@@ -2,7 +2,7 @@ package org.oooengine.hive.sql.analyze;
 
 import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.plan.Field;
 
 /**

@@ -7,10 +7,10 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.expr.Expr;
-import org.oooengine.hive.sql.expr.Exprs;
-import org.oooengine.hive.sql.expr.ScalarFunction;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.RelNode;
 

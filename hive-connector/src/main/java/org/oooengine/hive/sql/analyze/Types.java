@@ -2,7 +2,7 @@ package org.oooengine.hive.sql.analyze;
 
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.hadoop.hive.ql.parse.HiveParser;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /** Hive's type tokens ({@code TOK_INT}, {@code TOK_DECIMAL 15 2}, ...) as SQL types. */
 final class Types {

@@ -3,9 +3,9 @@ package org.oooengine.hive.sql.exec;
 import java.util.BitSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
-import org.oooengine.hive.sql.expr.AggregateCall;
-import org.oooengine.hive.sql.expr.Expr;
-import org.oooengine.hive.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /** Which columns of each scanned table a plan reads: the others are never converted or kept. */

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.expr.AggregateCall;
-import org.oooengine.hive.sql.expr.Expr;
-import org.oooengine.hive.sql.expr.Values;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Values;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**

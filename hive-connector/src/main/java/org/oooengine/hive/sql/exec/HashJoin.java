@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.expr.Values;
+import org.oooengine.core.sql.expr.Values;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**

@@ -3,7 +3,7 @@ package org.oooengine.hive.sql.parse;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.hadoop.hive.ql.parse.ParseDriver;
 import org.apache.hadoop.hive.ql.parse.ParseException;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 
 /**
  * HiveQL text to Hive's own syntax tree, through Hive's parser ({@code ParseDriver}): whatever

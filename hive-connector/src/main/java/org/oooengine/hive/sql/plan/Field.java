@@ -1,6 +1,6 @@
 package org.oooengine.hive.sql.plan;
 
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /** A column of an operator's output: its name, the alias or table it can be qualified by (may be null), its type. */
 public record Field(String qualifier, String name, SqlType type) {

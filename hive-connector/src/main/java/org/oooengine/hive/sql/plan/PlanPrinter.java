@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
-import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Expr;
 
 /** A plan as an indented tree, one operator per line, for EXPLAIN. */
 public final class PlanPrinter {

@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.catalog.TableInfo;
-import org.oooengine.hive.sql.expr.AggregateCall;
-import org.oooengine.hive.sql.expr.Expr;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
 
 /**
  * A relational plan node: the rows it produces have {@link #fields()} as columns. Expressions in

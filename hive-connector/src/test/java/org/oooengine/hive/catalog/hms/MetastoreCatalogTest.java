@@ -37,7 +37,7 @@ import org.oooengine.hive.engine.TpchQueriesTest;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.ResultColumn;
-import org.oooengine.hive.sql.SqlException;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.analyze.QueryAnalyzer;
 import org.oooengine.hive.sql.exec.Executor;

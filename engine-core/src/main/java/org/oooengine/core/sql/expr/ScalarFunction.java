@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql.expr;
+package org.oooengine.core.sql.expr;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
@@ -6,7 +6,7 @@ import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.Period;
 import java.util.Locale;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * The scalar operators and functions. Argument types were checked and coerced by the analyzer;

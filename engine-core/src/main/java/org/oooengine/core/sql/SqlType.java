@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql;
+package org.oooengine.core.sql;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

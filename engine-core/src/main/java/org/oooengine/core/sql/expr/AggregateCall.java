@@ -1,11 +1,11 @@
-package org.oooengine.hive.sql.expr;
+package org.oooengine.core.sql.expr;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.HashSet;
 import java.util.Locale;
 import java.util.Set;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * An aggregate over a group: {@code count(*)}, or count, sum, avg, min, max of an expression,

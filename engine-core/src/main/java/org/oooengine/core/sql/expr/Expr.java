@@ -1,11 +1,11 @@
-package org.oooengine.hive.sql.expr;
+package org.oooengine.core.sql.expr;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlType;
 
 /**
  * A bound scalar expression over the rows of one operator's input: columns are positions in that

@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql.expr;
+package org.oooengine.core.sql.expr;
 
 import java.math.BigDecimal;
 import java.util.HashSet;

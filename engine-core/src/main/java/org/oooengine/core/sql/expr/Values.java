@@ -1,10 +1,10 @@
-package org.oooengine.hive.sql.expr;
+package org.oooengine.core.sql.expr;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
-import org.oooengine.hive.sql.SqlException;
-import org.oooengine.hive.sql.SqlType;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
 
 /** Comparing and converting the Java values SQL types travel as (see {@link SqlType}). */
 public final class Values {

@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql.expr;
+package org.oooengine.core.sql.expr;
 
 import java.util.ArrayList;
 import java.util.BitSet;

@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql;
+package org.oooengine.core.sql;
 
 /**
  * A statement failed. The SQLSTATE tells clients the class of fault, one state per class on every
