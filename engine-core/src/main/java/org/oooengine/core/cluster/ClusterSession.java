@@ -21,6 +21,8 @@ import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.exec.RowSink;
+import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.NodeClient;
@@ -426,6 +428,24 @@ public final class ClusterSession implements AutoCloseable {
             }
         });
         return count;
+    }
+
+    /**
+     * Runs a scan pipeline on one node's partition; the rows it sends arrive in chunks on the
+     * session's threads, one at a time (empty ones are heartbeats). Cancelling the returned
+     * future stops the node's work.
+     */
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline,
+                                                                 Consumer<List<Object[]>> rows) {
+        CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_PIPELINE, pipeline.toBytes(),
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()));
+        CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));
+        summary.whenComplete((v, e) -> {
+            if (summary.isCancelled()) {
+                end.cancel(false);
+            }
+        });
+        return summary;
     }
 
     /** Runs a join on every node at once; rows go to {@code sink} (from the coordinator's threads). */

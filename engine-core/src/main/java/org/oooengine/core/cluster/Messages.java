@@ -7,6 +7,7 @@ import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.exec.PartitionRouter.Entry;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.net.ValueCodec;
 import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.TableDefinition;
@@ -123,6 +124,14 @@ final class Messages {
         PayloadWriter w = new PayloadWriter(64 + rows.size() * 64).putLong(outerRowsDone).putVarInt(rows.size());
         rows.forEach(row -> ValueCodec.writeRow(w, row));
         return w.toByteArray();
+    }
+
+    static byte[] pipelineSummary(PartitionPipeline.Summary s) {
+        return new PayloadWriter(24).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos()).toByteArray();
+    }
+
+    static PartitionPipeline.Summary readPipelineSummary(PayloadReader r) {
+        return new PartitionPipeline.Summary(r.getLong(), r.getLong(), r.getLong());
     }
 
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {

@@ -24,6 +24,8 @@ import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.DistributedIndexJoin;
 import org.oooengine.core.exec.IndexRangeScan;
 import org.oooengine.core.exec.PartitionRouter;
+import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.PayloadReader;
@@ -140,6 +142,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case RUN_FRAGMENT -> {
                 Messages.Fragment f = Messages.readFragment(r);
                 fragments.execute(() -> answer(out, () -> runFragment(f, out)));
+            }
+            case RUN_PIPELINE -> {
+                ScanPipeline p = ScanPipeline.read(r);
+                fragments.execute(() -> answer(out, () -> runPipeline(p, out)));
             }
             default -> throw new ProtocolException(request.op() + " is not a request");
         }
@@ -409,6 +415,26 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } catch (Exception ex) {
             throw new IllegalStateException(ex);
         }
+    }
+
+    /**
+     * Runs a scan pipeline over this node's partition: its rows go out in chunks as batches
+     * leave the pipeline (the reader's pace holds the scan back); a partial aggregate sends its
+     * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
+     */
+    private void runPipeline(ScanPipeline p, Responder out) {
+        Table t = requireStore().table(p.table());
+        ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
+        var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
+                TimeUnit.MILLISECONDS);
+        PartitionPipeline.Summary summary;
+        try {
+            summary = PartitionPipeline.run(t, p, batch -> batch.forEach(sink::accept), out::cancelled);
+            sink.flush();
+        } finally {
+            beat.cancel(false);
+        }
+        out.end(Messages.pipelineSummary(summary));
     }
 
     /** Runs blocking work for a request and turns its failure into an error frame. */

@@ -39,7 +39,9 @@ public enum OpCode {
     /** The partitions' column statistics as JSON; a flag byte may ask to collect them anew first (analyze). */
     TABLE_STATISTICS(24),
     /** Measures the device under the node's data directory (random reads by queue depth, sequential reads) as JSON. */
-    CALIBRATE_DISK(25);
+    CALIBRATE_DISK(25),
+    /** Runs a scan pipeline (filter, project, partial aggregate) on the node's partition and streams what comes out. */
+    RUN_PIPELINE(26);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -1,5 +1,10 @@
 package org.oooengine.core.net;
 
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.time.LocalDate;
+import java.time.Period;
+
 /**
  * Self-describing row encoding for result streams: a tag byte per value, so a receiver needs no
  * schema. Stored rows use the compact {@code RowCodec} instead; this is only for the wire.
@@ -12,6 +17,12 @@ public final class ValueCodec {
     private static final byte LONG = 4;
     private static final byte DOUBLE = 5;
     private static final byte STRING = 6;
+    /** A SQL decimal: scale, then the unscaled value's two's-complement bytes. */
+    private static final byte DECIMAL = 7;
+    /** A SQL date: days since 1970-01-01. */
+    private static final byte DATE = 8;
+    /** A SQL interval (the operand of date arithmetic): years, months, days. */
+    private static final byte INTERVAL = 9;
 
     private ValueCodec() {
     }
@@ -31,6 +42,12 @@ public final class ValueCodec {
                 w.put(DOUBLE).putLong(Double.doubleToLongBits(d));
             } else if (v instanceof String s) {
                 w.put(STRING).putString(s);
+            } else if (v instanceof BigDecimal d) {
+                w.put(DECIMAL).putVarInt(d.scale()).putBytes(d.unscaledValue().toByteArray());
+            } else if (v instanceof LocalDate d) {
+                w.put(DATE).putInt((int) d.toEpochDay());
+            } else if (v instanceof Period p) {
+                w.put(INTERVAL).putInt(p.getYears()).putInt(p.getMonths()).putInt(p.getDays());
             } else {
                 throw new IllegalArgumentException("cannot send a value of " + v.getClass().getName());
             }
@@ -53,6 +70,16 @@ public final class ValueCodec {
                 case LONG -> r.getLong();
                 case DOUBLE -> Double.longBitsToDouble(r.getLong());
                 case STRING -> r.getString();
+                case DECIMAL -> {
+                    int scale = r.getVarInt();
+                    byte[] unscaled = r.getBytes();
+                    if (unscaled.length == 0) {
+                        throw new ProtocolException("a decimal without digits");
+                    }
+                    yield new BigDecimal(new BigInteger(unscaled), scale);
+                }
+                case DATE -> LocalDate.ofEpochDay(r.getInt());
+                case INTERVAL -> Period.of(r.getInt(), r.getInt(), r.getInt());
                 default -> throw new ProtocolException("unknown value tag " + tag);
             };
         }

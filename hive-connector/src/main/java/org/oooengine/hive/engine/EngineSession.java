@@ -111,7 +111,7 @@ final class EngineSession implements SqlSession {
 
     private StatementResult query(ASTNode tree, Cancellation cancel) {
         Execution execution = modes.forSettings(settings);
-        RelNode plan = execution.analyzer(catalog, database).query(tree);
+        RelNode plan = execution.plan(catalog, database, tree);
         List<Object[]> rows = execution.executor(cancel).run(plan);
         return StatementResult.rows(columns(plan), rows.iterator());
     }
@@ -126,7 +126,7 @@ final class EngineSession implements SqlSession {
         var statement = new DdlAnalyzer(catalog, database, execution.joinChooser()).analyze(tree);
         try {
             checkAccess(statement);
-            return ddl.run(statement, settings, plan -> execution.executor(cancel).run(plan));
+            return ddl.run(statement, settings, plan -> execution.run(plan, cancel));
         } catch (AccessDeniedException e) {
             throw logged(e);
         }
@@ -178,7 +178,7 @@ final class EngineSession implements SqlSession {
             analyze |= tree.getChild(i).getType() == KW_ANALYZE;
         }
         Execution execution = modes.forSettings(settings);
-        RelNode plan = execution.analyzer(catalog, database).query(statement);
+        RelNode plan = execution.plan(catalog, database, statement);
         if (!analyze) {
             return single("Explain", PlanPrinter.lines(plan, execution.jobNames()::of));
         }

@@ -1,5 +1,7 @@
 package org.oooengine.hive.engine;
 
+import java.util.List;
+import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.analyze.QueryAnalyzer;
@@ -7,13 +9,17 @@ import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.plan.JoinChooser;
+import org.oooengine.hive.sql.plan.PipelinePlanner;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
  * How one statement runs: where its tables are read, how its join chains are chosen and run,
- * and which jobs EXPLAIN names next to each operator (empty in daemon mode).
+ * and which jobs EXPLAIN names next to each operator (empty in daemon mode); {@code onNodes}: whether
+ * filters, projections and partial aggregates run on the nodes (daemon mode) or where the rows
+ * arrive (MapReduce mode's scan jobs).
  */
-record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joinChooser, JobNames jobNames) {
+record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joinChooser, JobNames jobNames,
+                 boolean onNodes) {
 
     /** What an operator runs as jobs, as EXPLAIN appends it to the operator's line; empty for none. */
     interface JobNames {
@@ -24,6 +30,20 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     QueryAnalyzer analyzer(Catalog catalog, String database) {
         return new QueryAnalyzer(catalog, database, joinChooser);
+    }
+
+    /** The plan of a query as it runs: the analyzer's, with the work that can run on the nodes moved there. */
+    RelNode plan(Catalog catalog, String database, ASTNode query) {
+        return placed(analyzer(catalog, database).query(query));
+    }
+
+    /** Runs a plan the analyzer made (e.g. an INSERT's SELECT), placed as {@link #plan} places it. */
+    List<Object[]> run(RelNode logical, Cancellation cancel) {
+        return executor(cancel).run(placed(logical));
+    }
+
+    private RelNode placed(RelNode logical) {
+        return onNodes ? PipelinePlanner.plan(logical) : logical;
     }
 
     Executor executor(Cancellation cancel) {

@@ -57,7 +57,8 @@ final class ExecutionModes {
     Execution forSettings(Map<String, String> settings) {
         String mode = settings.getOrDefault(SETTING, "daemon").strip().toLowerCase(Locale.ROOT);
         return switch (mode) {
-            case "daemon" -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE);
+            case "daemon" -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE,
+                    true);
             case "mapreduce" -> mapReduce(settings);
             default -> throw new SqlException(SqlException.SYNTAX, SETTING + " is '" + mode + "'; use daemon or mapreduce");
         };
@@ -70,7 +71,7 @@ final class ExecutionModes {
         TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),
-                ExecutionModes::mapReduceJobs);
+                ExecutionModes::mapReduceJobs, false);
     }
 
     private static String mapReduceJobs(RelNode node) {

@@ -2,6 +2,7 @@ package org.oooengine.hive.files;
 
 import java.util.BitSet;
 import java.util.function.Consumer;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.TableReader;
@@ -18,6 +19,15 @@ public final class RoutingTableReader implements TableReader {
 
     @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
-        (FileTableReader.holds(table) ? files : cluster).scan(table, needed, cancel, sink);
+        readerOf(table).scan(table, needed, cancel, sink);
+    }
+
+    @Override
+    public void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
+        readerOf(table).pipeline(table, pipeline, cancel, sink);
+    }
+
+    private TableReader readerOf(TableInfo table) {
+        return FileTableReader.holds(table) ? files : cluster;
     }
 }

@@ -30,6 +30,14 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
         };
     }
 
+    /** How many values {@link Accumulator#partial} writes per call. */
+    public static final int PARTIAL_WIDTH = 2;
+
+    /** Whether the aggregate can run in two steps: partial states on the nodes, merged on one. */
+    public boolean splittable() {
+        return !distinct;
+    }
+
     public Accumulator newAccumulator() {
         return new Accumulator(this);
     }
@@ -80,6 +88,54 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 default -> {
                 }
             }
+        }
+
+        /**
+         * This group's running state for another accumulator to {@link #merge}: the count of
+         * values, then the sum or the extreme (null when none). A split aggregation sends these
+         * {@link #PARTIAL_WIDTH} values per call from the nodes to the one that finishes it.
+         */
+        public void partial(Object[] out, int offset) {
+            if (seen != null) {
+                throw new IllegalStateException(call + " keeps its distinct values: it cannot be split");
+            }
+            out[offset] = count;
+            out[offset + 1] = switch (call.kind) {
+                case COUNT_STAR, COUNT -> null;
+                case MIN, MAX -> extreme;
+                case SUM, AVG -> count == 0 ? null : runningSum(call.arg.type());
+            };
+        }
+
+        /** Adds another accumulator's {@link #partial} state of the same call. */
+        public void merge(Object[] partial, int offset) {
+            long n = (Long) partial[offset];
+            Object v = partial[offset + 1];
+            count += n;
+            if (v == null) {
+                return;
+            }
+            switch (call.kind) {
+                case SUM, AVG -> {
+                    switch (call.arg.type().kind()) {
+                        case INT, BIGINT -> longSum += (Long) v;
+                        case DECIMAL -> decimalSum = decimalSum.add((BigDecimal) v);
+                        default -> doubleSum += (Double) v;
+                    }
+                }
+                case MIN -> extreme = extreme == null || Values.compare(v, extreme) < 0 ? v : extreme;
+                case MAX -> extreme = extreme == null || Values.compare(v, extreme) > 0 ? v : extreme;
+                default -> {
+                }
+            }
+        }
+
+        private Object runningSum(SqlType argType) {
+            return switch (argType.kind()) {
+                case INT, BIGINT -> longSum;
+                case DECIMAL -> decimalSum;
+                default -> doubleSum;
+            };
         }
 
         public Object result() {

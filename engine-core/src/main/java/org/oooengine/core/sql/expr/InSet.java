@@ -76,4 +76,15 @@ public final class InSet {
         }
         return k;
     }
+
+    /** Built from the same items: the set is derived from the list, so two equal lists make equal sets. */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof InSet other && hasNull == other.hasNull && keys.equals(other.keys);
+    }
+
+    @Override
+    public int hashCode() {
+        return keys.hashCode() * 31 + Boolean.hashCode(hasNull);
+    }
 }

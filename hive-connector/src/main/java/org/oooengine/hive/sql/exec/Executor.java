@@ -5,13 +5,15 @@ import java.util.BitSet;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.fragment.FinalAggregation;
+import org.oooengine.core.fragment.GroupTable;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Values;
 import org.oooengine.hive.sql.plan.RelNode;
@@ -63,7 +65,7 @@ public final class Executor {
     private List<Object[]> evalOperator(RelNode node) {
         cancel.check();
         if (node instanceof RelNode.Scan s) {
-            return scan(s);
+            return collect(s);
         } else if (node instanceof RelNode.Filter f) {
             return filter(eval(f.input()), f.condition());
         } else if (node instanceof RelNode.Project p) {
@@ -84,6 +86,10 @@ public final class Executor {
             return indexJoin(j);
         } else if (node instanceof RelNode.SingleRow s) {
             return singleRow(eval(s.input()), s.fields().size());
+        } else if (node instanceof RelNode.NodePipeline p) {
+            return collect(p);
+        } else if (node instanceof RelNode.FinalAggregate a) {
+            return finalAggregate(a);
         } else if (node instanceof RelNode.Union u) {
             List<Object[]> all = new ArrayList<>();
             for (RelNode input : u.inputs()) {
@@ -100,12 +106,13 @@ public final class Executor {
      */
     private void stream(RelNode node, Consumer<Object[]> sink) {
         if (node instanceof RelNode.Scan s) {
-            Expr filter = s.filter();
-            reader.scan(s.table(), usage.getOrDefault(s, new BitSet()), cancel, row -> {
-                if (filter == null || Boolean.TRUE.equals(filter.eval(row))) {
-                    sink.accept(row);
-                }
-            });
+            // the filter runs where the rows are; they come back as table rows with the columns the plan reads
+            List<PipelineStep> steps = s.filter() == null ? List.of() : List.of(new PipelineStep.Filter(s.filter()));
+            reader.pipeline(s.table(), ScanPipeline.of(s.table().storage(), s.fields().size(), steps,
+                    usage.getOrDefault(s, new BitSet())), cancel, sink);
+        } else if (node instanceof RelNode.NodePipeline p) {
+            reader.pipeline(p.scan().table(), ScanPipeline.of(p.scan().table().storage(), p.scan().fields().size(),
+                    p.steps(), new BitSet()), cancel, sink);
         } else if (node instanceof RelNode.Filter f) {
             stream(f.input(), row -> {
                 if (Boolean.TRUE.equals(f.condition().eval(row))) {
@@ -125,10 +132,23 @@ public final class Executor {
         }
     }
 
-    private List<Object[]> scan(RelNode.Scan s) {
+    /** The rows of a scan or a pipeline on the nodes, as they arrive. */
+    private List<Object[]> collect(RelNode node) {
         List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
-        stream(s, out::add);
+        stream(node, out::add);
         return out;
+    }
+
+    /** Merges the groups' partial states as the nodes send them. */
+    private List<Object[]> finalAggregate(RelNode.FinalAggregate a) {
+        FinalAggregation merge = new FinalAggregation(a.keyCount(), a.aggregates());
+        if (profile == null) {
+            stream(a.input(), merge::accept);
+        } else {
+            eval(a.input()).forEach(merge::accept); // EXPLAIN ANALYZE counts the gathered rows
+        }
+        cancel.check();
+        return merge.results();
     }
 
     private List<Object[]> indexJoin(RelNode.IndexJoin j) {
@@ -188,16 +208,15 @@ public final class Executor {
      * several nodes at once; only the groups' update is serialised.
      */
     private List<Object[]> aggregate(RelNode.Aggregate a) {
-        Map<List<Object>, Group> groups = new LinkedHashMap<>();
+        GroupTable groups = new GroupTable(a.aggregates());
+        Expr[] keys = a.keys().toArray(Expr[]::new);
         Consumer<Object[]> add = row -> {
-            Object[] keyValues = new Object[a.keys().size()];
-            List<Object> key = new ArrayList<>(keyValues.length);
+            Object[] keyValues = new Object[keys.length];
             for (int i = 0; i < keyValues.length; i++) {
-                keyValues[i] = a.keys().get(i).eval(row);
-                key.add(Values.groupKey(keyValues[i]));
+                keyValues[i] = keys[i].eval(row);
             }
             synchronized (groups) {
-                groups.computeIfAbsent(key, k -> new Group(keyValues, a.aggregates())).add(row);
+                groups.group(keyValues).add(row);
             }
         };
         if (profile == null) {
@@ -206,39 +225,12 @@ public final class Executor {
             eval(a.input()).forEach(add); // EXPLAIN ANALYZE counts every operator's rows
         }
         cancel.check();
-        if (groups.isEmpty() && a.keys().isEmpty()) {
-            groups.put(List.of(), new Group(new Object[0], a.aggregates()));
+        if (groups.isEmpty() && keys.length == 0) {
+            groups.group(new Object[0]);
         }
-        List<Object[]> out = new ArrayList<>(groups.size());
-        for (Group g : groups.values()) {
-            out.add(g.result());
-        }
+        List<Object[]> out = new ArrayList<>(groups.groups().size());
+        groups.groups().forEach(g -> out.add(g.result()));
         return out;
-    }
-
-    private static final class Group {
-        private final Object[] keys;
-        private final AggregateCall.Accumulator[] accumulators;
-
-        Group(Object[] keys, List<AggregateCall> calls) {
-            this.keys = keys;
-            this.accumulators = calls.stream().map(AggregateCall::newAccumulator).toArray(AggregateCall.Accumulator[]::new);
-        }
-
-        void add(Object[] row) {
-            for (AggregateCall.Accumulator acc : accumulators) {
-                acc.add(row);
-            }
-        }
-
-        Object[] result() {
-            Object[] r = new Object[keys.length + accumulators.length];
-            System.arraycopy(keys, 0, r, 0, keys.length);
-            for (int i = 0; i < accumulators.length; i++) {
-                r[keys.length + i] = accumulators[i].result();
-            }
-            return r;
-        }
     }
 
     private List<Object[]> sort(List<Object[]> in, List<RelNode.SortKey> keys) {

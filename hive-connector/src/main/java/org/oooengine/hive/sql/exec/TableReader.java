@@ -1,7 +1,10 @@
 package org.oooengine.hive.sql.exec;
 
 import java.util.BitSet;
+import java.util.List;
 import java.util.function.Consumer;
+import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 
@@ -12,4 +15,19 @@ public interface TableReader {
      * {@code needed} may be left null. {@code sink} may be called from several threads at once.
      */
     void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink);
+
+    /**
+     * The rows that come out of {@code pipeline} run over {@code table}'s rows. {@code sink} may be
+     * called from several threads at once. Here the pipeline runs where the rows arrive; a reader
+     * whose rows live on nodes runs it there.
+     */
+    default void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
+        Pipeline local = new Pipeline(pipeline.steps(), batch -> batch.forEach(sink));
+        scan(table, pipeline.columns(), cancel, row -> {
+            synchronized (local) {
+                local.accept(List.<Object[]>of(row));
+            }
+        });
+        local.finish();
+    }
 }

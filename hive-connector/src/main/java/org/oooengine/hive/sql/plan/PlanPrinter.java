@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.sql.expr.Expr;
 
 /** A plan as an indented tree, one operator per line, for EXPLAIN. */
@@ -24,9 +25,30 @@ public final class PlanPrinter {
 
     private static void print(RelNode n, String indent, List<String> out, java.util.function.Function<RelNode, String> annotation) {
         out.add(indent + describe(n) + annotation.apply(n));
+        if (n instanceof RelNode.NodePipeline p) {
+            printOnNodes(p, indent + "  ", out);
+        }
         for (RelNode c : inputs(n)) {
             print(c, indent + "  ", out, annotation);
         }
+    }
+
+    /** The steps each node runs, the last one first, down to the scan. */
+    private static void printOnNodes(RelNode.NodePipeline p, String indent, List<String> out) {
+        String on = indent + "[each node] ";
+        for (int i = p.steps().size() - 1; i >= 0; i--) {
+            PipelineStep step = p.steps().get(i);
+            if (step instanceof PipelineStep.Filter f) {
+                out.add(on + "Filter " + Expr.describe(f.condition()));
+            } else if (step instanceof PipelineStep.Project pr) {
+                out.add(on + "Project " + pr.exprs().stream().map(Expr::describe).collect(Collectors.joining(", ")));
+            } else if (step instanceof PipelineStep.PartialAggregate a) {
+                out.add(on + "PartialAggregate keys " + a.keys().stream().map(Expr::describe).toList() + " " + a.aggregates());
+            }
+        }
+        RelNode.Scan s = p.scan();
+        out.add(on + "Scan " + s.table().database() + "." + s.table().name()
+                + (s.alias().equals(s.table().name()) ? "" : " AS " + s.alias()));
     }
 
     private static List<RelNode> inputs(RelNode n) {
@@ -37,6 +59,8 @@ public final class PlanPrinter {
         } else if (n instanceof RelNode.Join j) {
             return List.of(j.left(), j.right());
         } else if (n instanceof RelNode.Aggregate a) {
+            return List.of(a.input());
+        } else if (n instanceof RelNode.FinalAggregate a) {
             return List.of(a.input());
         } else if (n instanceof RelNode.Sort s) {
             return List.of(s.input());
@@ -65,6 +89,11 @@ public final class PlanPrinter {
                     + (j.residual() == null ? "" : " AND " + Expr.describe(j.residual()));
         } else if (n instanceof RelNode.Aggregate a) {
             return "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " " + a.aggregates();
+        } else if (n instanceof RelNode.FinalAggregate a) {
+            return "FinalAggregate keys " + a.fields().subList(0, a.keyCount()).stream().map(Field::name).toList()
+                    + " " + a.aggregates();
+        } else if (n instanceof RelNode.NodePipeline p) {
+            return "Gather " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
         } else if (n instanceof RelNode.Sort s) {
             return "Sort " + s.keys().stream().map(k -> "#" + k.column() + (k.ascending() ? " asc" : " desc"))
                     .collect(Collectors.joining(", "));

@@ -3,6 +3,7 @@ package org.oooengine.hive.sql.plan;
 import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
@@ -120,6 +121,24 @@ public sealed interface RelNode {
         public boolean allIndexJoins() {
             return indexJoins == spec.probes().size();
         }
+    }
+
+    /**
+     * Work that runs on every node over its partition of {@code scan}'s table — the scan and its
+     * filter, then {@code steps} — and whose output rows the coordinator gathers.
+     */
+    record NodePipeline(Scan scan, List<PipelineStep> steps, List<Field> fields) implements RelNode {
+        public NodePipeline {
+            steps = List.copyOf(steps);
+        }
+    }
+
+    /**
+     * The final step of a GROUP BY split in two: merges the partial states its input's nodes
+     * computed ({@code keyCount} keys, then each aggregate's state) into each group's result.
+     */
+    record FinalAggregate(NodePipeline input, int keyCount, List<AggregateCall> aggregates, List<Field> fields)
+            implements RelNode {
     }
 
     /** Literal rows (a SELECT without FROM, VALUES). */

@@ -1,0 +1,192 @@
+package org.oooengine.core.fragment;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.time.Period;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.net.PayloadReader;
+import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.net.ProtocolException;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ExprCodec;
+import org.oooengine.core.sql.expr.ScalarFunction;
+
+/**
+ * Pipelines as the nodes run them: their wire form decodes to the same pipeline, and a GROUP BY
+ * split into partial states on several "nodes" and merged gives what one aggregate over all rows
+ * gives, for every aggregate kind and nulls included.
+ */
+class PipelineTest {
+    private static final SqlType MONEY = SqlType.decimal(15, 2);
+    // rows: (flag string, quantity bigint, price decimal(15,2), ship date, discount double)
+    private static final Expr FLAG = new Expr.Column(0, SqlType.STRING);
+    private static final Expr QUANTITY = new Expr.Column(1, SqlType.BIGINT);
+    private static final Expr PRICE = new Expr.Column(2, MONEY);
+    private static final Expr SHIPPED = new Expr.Column(3, SqlType.DATE);
+    private static final Expr DISCOUNT = new Expr.Column(4, SqlType.DOUBLE);
+
+    private static final List<AggregateCall> CALLS = List.of(
+            new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT),
+            new AggregateCall(AggregateCall.Kind.COUNT, PRICE, false, SqlType.BIGINT),
+            new AggregateCall(AggregateCall.Kind.SUM, QUANTITY, false, SqlType.BIGINT),
+            new AggregateCall(AggregateCall.Kind.SUM, PRICE, false, SqlType.decimal(25, 2)),
+            new AggregateCall(AggregateCall.Kind.AVG, PRICE, false, SqlType.decimal(19, 6)),
+            new AggregateCall(AggregateCall.Kind.AVG, DISCOUNT, false, SqlType.DOUBLE),
+            new AggregateCall(AggregateCall.Kind.MIN, SHIPPED, false, SqlType.DATE),
+            new AggregateCall(AggregateCall.Kind.MAX, PRICE, false, MONEY));
+
+    @Test
+    void aSplitAggregateEqualsOneOverAllRows() {
+        List<Object[]> rows = rows(5000, 7);
+        // shipped before 1995-06-17, as a filter on the nodes
+        Expr filter = new Expr.Call(ScalarFunction.LT, List.of(SHIPPED, new Expr.Literal(LocalDate.of(1995, 6, 17),
+                SqlType.DATE)), SqlType.BOOLEAN);
+        for (List<Expr> keys : List.of(List.<Expr>of(), List.of(FLAG))) {
+            List<PipelineStep> steps = List.of(new PipelineStep.Filter(filter), new PipelineStep.PartialAggregate(keys, CALLS));
+            FinalAggregation merged = new FinalAggregation(keys.size(), CALLS);
+            for (int node = 0; node < 4; node++) {
+                Pipeline p = new Pipeline(steps, batch -> batch.forEach(merged::accept));
+                List<Object[]> part = new ArrayList<>();
+                for (int i = node; i < rows.size(); i += 4) {
+                    part.add(rows.get(i));
+                }
+                for (int from = 0; from < part.size(); from += Pipeline.BATCH_ROWS) {
+                    p.accept(part.subList(from, Math.min(part.size(), from + Pipeline.BATCH_ROWS)));
+                }
+                p.finish();
+            }
+            List<Object[]> oneStep = new ArrayList<>();
+            Pipeline filterOnly = new Pipeline(List.of(new PipelineStep.Filter(filter)), oneStep::addAll);
+            filterOnly.accept(rows);
+            GroupTable whole = new GroupTable(CALLS);
+            for (Object[] row : oneStep) {
+                whole.group(keys.isEmpty() ? new Object[0] : new Object[] {row[0]}).add(row);
+            }
+            List<Object[]> expected = new ArrayList<>();
+            whole.groups().forEach(g -> expected.add(g.result()));
+            assertSameRows(expected, merged.results());
+        }
+    }
+
+    @Test
+    void aGlobalAggregateOverNoRowsIsOneRowOfEmptyResults() {
+        List<Object[]> out = new ArrayList<>();
+        FinalAggregation merged = new FinalAggregation(0, CALLS);
+        Pipeline p = new Pipeline(List.of(new PipelineStep.PartialAggregate(List.of(), CALLS)), b -> b.forEach(merged::accept));
+        p.accept(List.of());
+        p.finish();
+        out.addAll(merged.results());
+        assertEquals(1, out.size());
+        assertArrayEquals(new Object[] {0L, 0L, null, null, null, null, null, null}, out.get(0));
+        assertEquals(1, new FinalAggregation(0, CALLS).results().size(), "no node answered a row: still one row");
+        assertTrue(new FinalAggregation(1, CALLS).results().isEmpty(), "with keys: no groups");
+    }
+
+    @Test
+    void aDistinctAggregateIsNotSplit() {
+        AggregateCall distinct = new AggregateCall(AggregateCall.Kind.COUNT, FLAG, true, SqlType.BIGINT);
+        assertThrows(IllegalArgumentException.class, () -> new PipelineStep.PartialAggregate(List.of(), List.of(distinct)));
+    }
+
+    @Test
+    void aPipelineCrossesTheWireUnchanged() {
+        Expr everyKind = new Expr.And(List.of(
+                new Expr.Or(List.of(new Expr.Not(new Expr.IsNull(FLAG, true)), new Expr.Like(FLAG, "A%_", false))),
+                new Expr.InList(QUANTITY, List.of(new Expr.Literal(1L, SqlType.BIGINT), Expr.Literal.NULL), true),
+                new Expr.Call(ScalarFunction.GE, List.of(SHIPPED, new Expr.Call(ScalarFunction.DATE_MINUS_INTERVAL,
+                        List.of(new Expr.Literal(LocalDate.of(1998, 12, 1), SqlType.DATE),
+                                new Expr.Literal(Period.ofDays(90), SqlType.INTERVAL)), SqlType.DATE)), SqlType.BOOLEAN),
+                new Expr.Call(ScalarFunction.GT, List.of(new Expr.Case(List.of(new Expr.Call(ScalarFunction.EQ,
+                        List.of(FLAG, new Expr.Literal("R", SqlType.STRING)), SqlType.BOOLEAN)),
+                        List.of(PRICE), new Expr.Literal(new BigDecimal("-12345678901234567890.25"), SqlType.decimal(22, 2)),
+                        SqlType.decimal(22, 2)), new Expr.Literal(0.5, SqlType.DOUBLE)), SqlType.BOOLEAN)));
+        ScanPipeline p = new ScanPipeline("lineitem", 16, bits(0, 1, 2, 3, 4, 15), List.of(
+                new PipelineStep.Filter(everyKind),
+                new PipelineStep.Project(List.of(FLAG, PRICE, new Expr.Literal(true, SqlType.BOOLEAN))),
+                new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.STRING)), CALLS)));
+        ScanPipeline back = ScanPipeline.read(new PayloadReader(p.toBytes()));
+        assertEquals(p, back);
+    }
+
+    @Test
+    void aPipelineReadsOnlyTheColumnsItsStepsUse() {
+        List<PipelineStep> steps = List.of(new PipelineStep.Filter(new Expr.IsNull(DISCOUNT, false)),
+                new PipelineStep.Project(List.of(PRICE, FLAG)),
+                new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(1, SqlType.STRING), true)));
+        assertEquals(bits(0, 2, 4), ScanPipeline.of("t", 5, steps, bits(3)).columns(), "a projection ends what is needed after it");
+        assertEquals(bits(3, 4), ScanPipeline.of("t", 5, List.of(steps.get(0)), bits(3)).columns());
+    }
+
+    @Test
+    void badWireFormsAreProtocolErrors() {
+        byte[] good = new ScanPipeline("t", 2, bits(0), List.of(new PipelineStep.Filter(new Expr.IsNull(FLAG, false))))
+                .toBytes();
+        for (int cut = 0; cut < good.length; cut++) {
+            byte[] truncated = java.util.Arrays.copyOf(good, cut);
+            assertThrows(ProtocolException.class, () -> ScanPipeline.read(new PayloadReader(truncated)), "cut at " + cut);
+        }
+        PayloadWriter deep = new PayloadWriter();
+        for (int i = 0; i < 10_000; i++) {
+            deep.put(6); // NOT, NOT, ...
+        }
+        assertThrows(ProtocolException.class, () -> ExprCodec.read(new PayloadReader(deep.toByteArray())));
+        PayloadWriter wrongColumn = new PayloadWriter().putString("t").putVarInt(2).putBytes(bits(5).toByteArray()).putVarInt(0);
+        assertThrows(ProtocolException.class, () -> ScanPipeline.read(new PayloadReader(wrongColumn.toByteArray())));
+    }
+
+    private static List<Object[]> rows(int n, long seed) {
+        Random random = new Random(seed);
+        List<Object[]> rows = new ArrayList<>();
+        String[] flags = {"A", "N", "R"};
+        for (int i = 0; i < n; i++) {
+            rows.add(new Object[] {
+                flags[random.nextInt(3)],
+                random.nextInt(10) == 0 ? null : (long) random.nextInt(50),
+                random.nextInt(10) == 0 ? null : BigDecimal.valueOf(random.nextInt(10_000_000), 2),
+                LocalDate.of(1992, 1, 1).plusDays(random.nextInt(2500)),
+                random.nextInt(10) == 0 ? null : random.nextInt(11) / 100.0});
+        }
+        return rows;
+    }
+
+    private static BitSet bits(int... columns) {
+        BitSet b = new BitSet();
+        for (int c : columns) {
+            b.set(c);
+        }
+        return b;
+    }
+
+    private static void assertSameRows(List<Object[]> expected, List<Object[]> actual) {
+        Comparator<Object[]> byFirst = Comparator.comparing(r -> r.length == 0 || r[0] == null ? "" : r[0].toString());
+        List<Object[]> e = new ArrayList<>(expected);
+        List<Object[]> a = new ArrayList<>(actual);
+        e.sort(byFirst);
+        a.sort(byFirst);
+        assertEquals(e.size(), a.size());
+        for (int i = 0; i < e.size(); i++) {
+            Object[] x = e.get(i);
+            Object[] y = a.get(i);
+            assertEquals(x.length, y.length);
+            for (int c = 0; c < x.length; c++) {
+                if (x[c] instanceof Double d) {
+                    assertEquals(d, (Double) y[c], 1e-9 * Math.max(1, Math.abs(d)), "column " + c);
+                } else {
+                    assertEquals(x[c], y[c], "column " + c);
+                }
+            }
+        }
+    }
+}
