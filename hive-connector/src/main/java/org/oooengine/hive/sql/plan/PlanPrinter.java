@@ -93,7 +93,9 @@ public final class PlanPrinter {
             return "FinalAggregate keys " + a.fields().subList(0, a.keyCount()).stream().map(Field::name).toList()
                     + " " + a.aggregates();
         } else if (n instanceof RelNode.NodePipeline p) {
-            return "Gather " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
+            boolean partial = p.steps().get(p.steps().size() - 1) instanceof PipelineStep.PartialAggregate;
+            return partial ? "Gather partial aggregates"
+                    : "Gather " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
         } else if (n instanceof RelNode.Sort s) {
             return "Sort " + s.keys().stream().map(k -> "#" + k.column() + (k.ascending() ? " asc" : " desc"))
                     .collect(Collectors.joining(", "));

@@ -1,0 +1,125 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+
+/**
+ * Where the work of a query runs: filters, projections and partial aggregates on the nodes, so
+ * that only the rows that survive (or only groups) reach the coordinator. Each query's answer is
+ * checked against DuckDB; EXPLAIN shows the pipeline each node runs, EXPLAIN ANALYZE how few rows
+ * were gathered.
+ */
+class NodePipelineTest {
+    private static final int NODES = 3;
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+    private static SqlSession session;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-pipeline-test", NODES, 0.01,
+                List.of(TpchTable.LINE_ITEM, TpchTable.ORDERS, TpchTable.NATION));
+        engine = new ClusterSqlEngine(tpch.session);
+        session = engine.openSession("test", "default", Map.of());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (engine != null) {
+            engine.close();
+        }
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    @Test
+    void aGroupByIsAggregatedOnTheNodesAndOnlyGroupsAreGathered() throws Exception {
+        String sql = "SELECT l_returnflag, l_linestatus, sum(l_quantity) AS sum_qty, sum(l_extendedprice * (1 - l_discount)) AS revenue, "
+                + "avg(l_discount) AS avg_disc, count(*) AS n, min(l_shipdate) AS first_ship, max(l_tax) AS max_tax "
+                + "FROM lineitem WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("\n  FinalAggregate keys [l_returnflag, l_linestatus]"), plan);
+        assertTrue(plan.contains("\n    Gather partial aggregates\n"), plan);
+        assertTrue(plan.contains("[each node] PartialAggregate keys"), plan);
+        assertTrue(plan.contains("[each node] Filter"), plan);
+        assertTrue(plan.contains("[each node] Scan default.lineitem"), plan);
+        // four groups on each node: twelve rows gathered out of sixty thousand scanned
+        assertTrue(gathered("EXPLAIN ANALYZE " + sql) <= 4 * NODES, explain("EXPLAIN ANALYZE " + sql));
+    }
+
+    @Test
+    void anAggregateWithoutGroupsGathersOneRowPerNode() throws Exception {
+        String sql = "SELECT sum(l_extendedprice * l_discount) AS revenue, count(*) FROM lineitem "
+                + "WHERE l_shipdate >= DATE '1994-01-01' AND l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24";
+        assertMatchesDuckDb(sql);
+        assertEquals(NODES, gathered("EXPLAIN ANALYZE " + sql));
+        // no row qualifies anywhere: still one row, a null sum and a zero count
+        assertMatchesDuckDb("SELECT sum(l_quantity), count(*), avg(l_tax) FROM lineitem WHERE l_quantity < 0");
+    }
+
+    @Test
+    void aDistinctAggregateRunsOnTheCoordinatorOverTheColumnsItNeeds() throws Exception {
+        String sql = "SELECT l_linestatus, count(DISTINCT l_suppkey), sum(l_quantity) FROM lineitem "
+                + "WHERE l_returnflag = 'R' GROUP BY l_linestatus";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("\n  Aggregate keys"), plan);
+        assertTrue(plan.contains("[each node] Project #"), plan);
+    }
+
+    @Test
+    void projectionsAndFiltersRunOnTheNodesBelowJoinsAndSorts() throws Exception {
+        String sql = "SELECT o_orderkey, o_totalprice * 2 AS twice, n_name FROM orders JOIN nation ON o_custkey % 25 = n_nationkey "
+                + "WHERE o_orderdate < DATE '1992-03-01' AND n_name LIKE 'A%' ORDER BY o_orderkey LIMIT 20";
+        assertMatchesDuckDb(sql);
+        // the join's inputs are filtered where they are: only January and February 1992 of orders come
+        long early = (Long) tpch.oracle.rows("SELECT count(*) FROM orders WHERE o_orderdate < DATE '1992-03-01'").get(0)[0];
+        Matcher m = Pattern.compile("Scan default.orders WHERE [^\\n]*\\[actual rows ([\\d,]+),").matcher(explain("EXPLAIN ANALYZE " + sql));
+        assertTrue(m.find());
+        assertEquals(early, Long.parseLong(m.group(1).replace(",", "")));
+    }
+
+    @Test
+    void expressionsOfEveryKindEvaluateOnTheNodesAsOnTheCoordinator() throws Exception {
+        assertMatchesDuckDb("SELECT l_shipmode, sum(CASE WHEN l_shipinstruct LIKE 'DELIVER%' THEN 1 ELSE 0 END) AS d, "
+                + "max(substr(l_comment, 1, 5)), min(l_receiptdate), count(l_orderkey) "
+                + "FROM lineitem WHERE l_shipmode IN ('MAIL', 'SHIP', 'AIR') AND NOT (l_linenumber = 1) "
+                + "AND l_commitdate IS NOT NULL AND l_shipdate < DATE '1998-12-01' - INTERVAL '90' DAY AND (l_tax > 0.05 OR l_discount < 0.02) GROUP BY l_shipmode");
+    }
+
+    private static void assertMatchesDuckDb(String sql) throws Exception {
+        List<Object[]> ours = new ArrayList<>();
+        session.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
+        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), sql.contains("ORDER BY")), sql);
+    }
+
+    private static String explain(String sql) {
+        List<Object[]> lines = new ArrayList<>();
+        session.execute(sql, new Cancellation()).rows().forEachRemaining(lines::add);
+        return lines.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
+    }
+
+    /** The rows the coordinator gathered from the nodes, as EXPLAIN ANALYZE reports them. */
+    private static long gathered(String explainAnalyze) {
+        String plan = explain(explainAnalyze);
+        Matcher m = Pattern.compile("Gather [^\\n]*\\[actual rows ([\\d,]+),").matcher(plan);
+        assertTrue(m.find(), plan);
+        return Long.parseLong(m.group(1).replace(",", ""));
+    }
+}
