@@ -2,10 +2,12 @@ package org.oooengine.core.fragment;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.Table;
 import org.oooengine.core.types.RowCodec;
@@ -13,7 +15,7 @@ import org.oooengine.core.types.Schema;
 
 /**
  * Runs a {@link ScanPipeline} over this node's partition of its table: reads the leaves in key
- * order, decodes the needed columns of each row into SQL values, and feeds the pipeline a batch
+ * order (those of the {@link KeyRange} its filter allows), decodes the needed columns of each row into SQL values, and feeds the pipeline a batch
  * at a time. Stops with a {@link CancellationException} between batches once {@code cancelled}.
  */
 public final class PartitionPipeline {
@@ -41,7 +43,19 @@ public final class PartitionPipeline {
         RowCodec codec = new RowCodec(schema);
         Pipeline pipeline = new Pipeline(spec.steps(), out);
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
-        LeafScanner.forEachLeaf(table.tree(), leaf -> {
+        BTree tree = table.tree();
+        long first = tree.meta().firstLeaf();
+        long last = tree.meta().lastLeaf();
+        Optional<KeyRange> range = KeyRange.of(table, spec);
+        if (range.isPresent()) { // leaves are in key order: read only those that can hold the range
+            if (range.get().from() != null) {
+                first = tree.seek(range.get().from()).join().pageNo();
+            }
+            if (range.get().toExclusive() != null) {
+                last = tree.seek(range.get().toExclusive()).join().pageNo();
+            }
+        }
+        LeafScanner.forEachLeaf(tree, first, last, leaf -> {
             for (int i = 0; i < leaf.count(); i++) {
                 Object[] stored = codec.decode(leaf.value(i), 0, wanted);
                 Object[] row = new Object[spec.width()];
@@ -57,6 +71,7 @@ public final class PartitionPipeline {
                     batch[0] = new ArrayList<>(Pipeline.BATCH_ROWS);
                 }
             }
+            return true;
         });
         pipeline.accept(batch[0]);
         pipeline.finish();

@@ -4,6 +4,7 @@ import java.util.ArrayDeque;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * Full scan of a bulk-loaded tree: its leaves are contiguous, so they are read sequentially in
@@ -19,18 +20,29 @@ public final class LeafScanner {
 
     /** Calls {@code action} for every leaf in key order, on the calling thread. */
     public static void forEachLeaf(BTree tree, Consumer<Page> action) {
+        forEachLeaf(tree, tree.meta().firstLeaf(), tree.meta().lastLeaf(), leaf -> {
+            action.accept(leaf);
+            return true;
+        });
+    }
+
+    /**
+     * Calls {@code action} for the leaves from page {@code firstLeaf} to {@code lastLeaf} in key
+     * order, until it returns false: a range of the clustered key read sequentially, as a full
+     * scan is, and no page beyond it.
+     */
+    public static void forEachLeaf(BTree tree, long firstLeaf, long lastLeaf, Predicate<Page> action) {
         PageFile file = tree.file();
-        TreeMeta meta = tree.meta();
         int pageSize = file.pageSize();
         int perChunk = Math.max(1, PageFile.SCAN_CHUNK_BYTES / pageSize);
         ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
-        long next = meta.firstLeaf();
+        long next = firstLeaf;
         long chunkStart = next;
         try {
             while (true) {
-                while (ahead.size() < READ_AHEAD && next <= meta.lastLeaf()) {
+                while (ahead.size() < READ_AHEAD && next <= lastLeaf) {
                     long first = next;
-                    int n = (int) Math.min(perChunk, meta.lastLeaf() - first + 1);
+                    int n = (int) Math.min(perChunk, lastLeaf - first + 1);
                     ahead.add(CompletableFuture.supplyAsync(() -> {
                         byte[] chunk = new byte[n * pageSize];
                         file.readPages(first, n, chunk);
@@ -46,7 +58,10 @@ public final class LeafScanner {
                 for (int i = 0; i < chunk.length / pageSize; i++) {
                     byte[] data = new byte[pageSize];
                     System.arraycopy(chunk, i * pageSize, data, 0, pageSize);
-                    action.accept(new Page(data, chunkStart + i));
+                    if (!action.test(new Page(data, chunkStart + i))) {
+                        ahead.forEach(f -> f.cancel(false));
+                        return;
+                    }
                 }
                 chunkStart += chunk.length / pageSize;
             }

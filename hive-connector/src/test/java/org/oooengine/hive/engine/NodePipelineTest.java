@@ -103,6 +103,33 @@ class NodePipelineTest {
                 + "AND l_commitdate IS NOT NULL AND l_shipdate < DATE '1998-12-01' - INTERVAL '90' DAY AND (l_tax > 0.05 OR l_discount < 0.02) GROUP BY l_shipmode");
     }
 
+    @Test
+    void aRangeOnTheClusteredKeyReadsOnlyThatRange() throws Exception {
+        String range = "SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_orderkey < 1000";
+        assertMatchesDuckDb(range);
+        long rangePages = pagesRead(range);
+        long allPages = pagesRead("SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_quantity < 1000");
+        assertTrue(rangePages * 10 < allPages, rangePages + " pages for the range, " + allPages + " for all rows");
+        // both ends, either side of the comparison, equality, a bound the key's type cannot hold, an empty range
+        for (String where : List.of("l_orderkey BETWEEN 2000 AND 2100", "3000 >= l_orderkey AND l_orderkey > 2990",
+                "l_orderkey = 32", "l_orderkey < 100.5", "l_orderkey > 1000000000", "l_orderkey > 50 AND l_orderkey < 40",
+                "l_orderkey >= 5000 AND l_linenumber = 1 AND l_orderkey <= 5000")) {
+            assertMatchesDuckDb("SELECT count(*), sum(l_quantity), min(l_orderkey), max(l_orderkey) FROM lineitem WHERE " + where);
+        }
+    }
+
+    /** Pages the nodes read from disk while {@code sql} ran, with their caches emptied first. */
+    private static long pagesRead(String sql) {
+        tpch.session.dropCaches();
+        long before = totalPageReads();
+        session.execute(sql, new Cancellation()).rows().forEachRemaining(r -> { });
+        return totalPageReads() - before;
+    }
+
+    private static long totalPageReads() {
+        return tpch.session.stats().values().stream().mapToLong(s -> s.get("pageReads").asLong()).sum();
+    }
+
     private static void assertMatchesDuckDb(String sql) throws Exception {
         List<Object[]> ours = new ArrayList<>();
         session.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
