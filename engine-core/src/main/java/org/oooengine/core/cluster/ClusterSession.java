@@ -25,6 +25,7 @@ import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.Frame;
+import org.oooengine.core.net.FrameFormat;
 import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadReader;
@@ -437,7 +438,13 @@ public final class ClusterSession implements AutoCloseable {
      */
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline,
                                                                  Consumer<List<Object[]>> rows) {
-        CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_PIPELINE, pipeline.toBytes(),
+        byte[] request = pipeline.toBytes();
+        if (request.length > FrameFormat.MAX_FRAME_BYTES - 64) {
+            return CompletableFuture.failedFuture(new ClusterException("the pipeline for node " + node + " takes "
+                    + request.length / (1 << 20) + " MiB with its broadcast rows, over the frame limit of "
+                    + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
+        }
+        CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_PIPELINE, request,
                 chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()));
         CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));
         summary.whenComplete((v, e) -> {

@@ -423,13 +423,13 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
      */
     private void runPipeline(ScanPipeline p, Responder out) {
-        Table t = requireStore().table(p.table());
+        Store s = requireStore();
         ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
         PartitionPipeline.Summary summary;
         try {
-            summary = PartitionPipeline.run(t, p, batch -> batch.forEach(sink::accept), out::cancelled);
+            summary = PartitionPipeline.run(s::table, p, batch -> batch.forEach(sink::accept), out::cancelled);
             sink.flush();
         } finally {
             beat.cancel(false);

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.LeafScanner;
@@ -26,8 +27,14 @@ public final class PartitionPipeline {
     public record Summary(long rowsScanned, long rowsOut, long nanos) {
     }
 
-    public static Summary run(Table table, ScanPipeline spec, Consumer<List<Object[]>> out, BooleanSupplier cancelled) {
+    /**
+     * Runs {@code spec} over this node's partition of its table, {@code tables} giving the node's
+     * tables by name; a join built from another local table runs that table's pipeline first.
+     */
+    public static Summary run(Function<String, Table> tables, ScanPipeline spec, Consumer<List<Object[]>> out,
+                              BooleanSupplier cancelled) {
         long t0 = System.nanoTime();
+        Table table = tables.apply(spec.table());
         Schema schema = table.schema();
         if (spec.width() > schema.size()) {
             throw new IllegalArgumentException("table " + spec.table() + " has " + schema.size() + " columns here, not "
@@ -41,7 +48,15 @@ public final class PartitionPipeline {
             types[c] = SqlType.of(schema.type(c));
         }
         RowCodec codec = new RowCodec(schema);
-        Pipeline pipeline = new Pipeline(spec.steps(), out);
+        Pipeline.BuildSource builds = build -> {
+            if (build instanceof JoinBuild.Local local) {
+                List<Object[]> rows = new ArrayList<>();
+                run(tables, local.pipeline(), rows::addAll, cancelled);
+                return rows;
+            }
+            return Pipeline.BuildSource.ROWS_ONLY.rows(build);
+        };
+        Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out);
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
         BTree tree = table.tree();
         long first = tree.meta().firstLeaf();

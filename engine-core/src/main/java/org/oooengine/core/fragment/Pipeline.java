@@ -16,13 +16,37 @@ public final class Pipeline {
     public static final int BATCH_ROWS = 1024;
 
     private final List<PipelineStep> steps;
+    /** Per step, its hash table when it is a join, else null. */
+    private final HashJoinTable[] joins;
     private final PipelineStep.PartialAggregate aggregate;
     private final GroupTable groups;
     private final Consumer<List<Object[]>> out;
     private long rowsIn;
     private long rowsOut;
 
+    /** Where a join's build rows come from: rows sent along, or a pipeline over another local table. */
+    @FunctionalInterface
+    public interface BuildSource {
+        BuildSource ROWS_ONLY = build -> {
+            if (build instanceof JoinBuild.Rows r) {
+                return r.rows();
+            }
+            throw new IllegalArgumentException("no rows for " + build + " here");
+        };
+
+        List<Object[]> rows(JoinBuild build);
+    }
+
+    /** A pipeline of filters, projections and partial aggregates only. */
     public Pipeline(List<PipelineStep> steps, Consumer<List<Object[]>> out) {
+        this(steps, 0, BuildSource.ROWS_ONLY, out);
+    }
+
+    /**
+     * A pipeline over rows of {@code inputWidth} columns whose joins build their tables from
+     * {@code builds} now, before any row arrives.
+     */
+    public Pipeline(List<PipelineStep> steps, int inputWidth, BuildSource builds, Consumer<List<Object[]>> out) {
         int last = steps.size() - 1;
         for (int i = 0; i < last; i++) {
             if (steps.get(i) instanceof PipelineStep.PartialAggregate) {
@@ -33,16 +57,46 @@ public final class Pipeline {
         this.steps = aggregate == null ? List.copyOf(steps) : List.copyOf(steps.subList(0, last));
         this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates());
         this.out = out;
+        this.joins = new HashJoinTable[this.steps.size()];
+        int width = inputWidth;
+        for (int i = 0; i < this.steps.size(); i++) {
+            PipelineStep step = this.steps.get(i);
+            if (step instanceof PipelineStep.HashJoin j) {
+                joins[i] = new HashJoinTable(j.kind(), builds.rows(j.build()), ints(j.buildKeys()), ints(j.probeKeys()),
+                        j.residual(), width, j.buildWidth());
+            }
+            width = widthAfter(step, width);
+        }
+    }
+
+    /** The width of a step's rows given its input's. */
+    public static int widthAfter(PipelineStep step, int inputWidth) {
+        if (step instanceof PipelineStep.Project p) {
+            return p.exprs().size();
+        }
+        if (step instanceof PipelineStep.HashJoin j) {
+            return j.kind().leftOnly() ? inputWidth : inputWidth + j.buildWidth();
+        }
+        return inputWidth;
+    }
+
+    private static int[] ints(List<Integer> list) {
+        return list.stream().mapToInt(Integer::intValue).toArray();
     }
 
     public void accept(List<Object[]> batch) {
         rowsIn += batch.size();
+        push(batch, 0);
+    }
+
+    /** Runs {@code rows} through the steps from {@code first} on. */
+    private void push(List<Object[]> batch, int first) {
         List<Object[]> rows = batch;
-        for (PipelineStep step : steps) {
+        for (int i = first; i < steps.size(); i++) {
             if (rows.isEmpty()) {
                 return;
             }
-            rows = apply(step, rows);
+            rows = joins[i] != null ? joins[i].probe(rows) : apply(steps.get(i), rows);
         }
         if (aggregate != null) {
             aggregateBatch(rows);
@@ -54,6 +108,11 @@ public final class Pipeline {
 
     /** The input has ended: a partial aggregate sends its groups (one group without keys, even empty). */
     public void finish() {
+        for (int i = 0; i < joins.length; i++) {
+            if (joins[i] != null) {
+                push(joins[i].unmatchedBuildRows(), i + 1);
+            }
+        }
         if (aggregate == null) {
             return;
         }

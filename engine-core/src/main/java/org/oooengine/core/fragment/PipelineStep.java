@@ -1,6 +1,7 @@
 package org.oooengine.core.fragment;
 
 import java.util.List;
+import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 
@@ -15,6 +16,28 @@ public sealed interface PipelineStep {
 
     /** Each row becomes the values of {@code exprs}. */
     record Project(List<Expr> exprs) implements PipelineStep {
+    }
+
+    /**
+     * A hash join whose probe side is the pipeline's rows: each row meets the {@code build}
+     * rows whose {@code buildKeys} equal its {@code probeKeys} (nulls never match), and the
+     * {@code residual} (may be null) over the joined row, probe columns then {@code buildWidth}
+     * build columns. The kind is the probe side's: LEFT pads a lone probe row, SEMI/ANTI keep or
+     * drop it; RIGHT and FULL send the build rows no probe row met when the input ends, which is
+     * right only when the build rows are this node's own ({@link JoinBuild.Local}).
+     */
+    record HashJoin(JoinBuild build, JoinKind kind, List<Integer> probeKeys, List<Integer> buildKeys, Expr residual,
+                    int buildWidth) implements PipelineStep {
+        public HashJoin {
+            probeKeys = List.copyOf(probeKeys);
+            buildKeys = List.copyOf(buildKeys);
+            if (probeKeys.size() != buildKeys.size()) {
+                throw new IllegalArgumentException(probeKeys.size() + " probe keys for " + buildKeys.size() + " build keys");
+            }
+            if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL) && !(build instanceof JoinBuild.Local)) {
+                throw new IllegalArgumentException("a " + kind + " join on the nodes needs each node's own build rows");
+            }
+        }
     }
 
     /**

@@ -6,6 +6,8 @@ import java.util.List;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.ProtocolException;
+import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ExprCodec;
@@ -28,14 +30,42 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
 
     /**
      * A pipeline that reads what {@code steps} need of the table, and also {@code neededAfter}
-     * when its rows leave as table rows (no projection or aggregate ends it).
+     * when its rows leave as table rows (no projection or aggregate ends it). The pipelines that
+     * build its joins are made to read what the join and the steps after it need of them.
      */
     public static ScanPipeline of(String table, int width, List<PipelineStep> steps, BitSet neededAfter) {
-        return new ScanPipeline(table, width, columnsRead(steps, neededAfter), steps);
+        List<PipelineStep> resolved = new ArrayList<>(steps);
+        BitSet columns = columnsRead(width, resolved, neededAfter);
+        return new ScanPipeline(table, width, columns, resolved);
     }
 
-    /** The table columns {@code steps} read, walking back from the end: a projection or aggregate needs only its own inputs. */
-    static BitSet columnsRead(List<PipelineStep> steps, BitSet neededAfter) {
+    /**
+     * The input columns {@code steps} read, walking back from the end: a projection or aggregate
+     * needs only its own inputs, a join its keys, its residual and what comes after. Replaces each
+     * local build's pipeline by one that reads only what the join needs of it.
+     */
+    static BitSet columnsRead(int inputWidth, List<PipelineStep> steps, BitSet neededAfter) {
+        return columnsRead(inputWidth, steps, neededAfter, new java.util.HashMap<>());
+    }
+
+    /**
+     * The columns each broadcast build of {@code steps} must carry, by its slot: what its join and
+     * the steps after the join read of it. The coordinator reads only these of a broadcast table.
+     */
+    public static java.util.Map<Integer, BitSet> broadcastColumns(int inputWidth, List<PipelineStep> steps,
+                                                                  BitSet neededAfter) {
+        java.util.Map<Integer, BitSet> bySlot = new java.util.HashMap<>();
+        columnsRead(inputWidth, new ArrayList<>(steps), neededAfter, bySlot);
+        return bySlot;
+    }
+
+    private static BitSet columnsRead(int inputWidth, List<PipelineStep> steps, BitSet neededAfter,
+                                      java.util.Map<Integer, BitSet> broadcastNeeds) {
+        int[] widths = new int[steps.size() + 1];
+        widths[0] = inputWidth;
+        for (int i = 0; i < steps.size(); i++) {
+            widths[i + 1] = Pipeline.widthAfter(steps.get(i), widths[i]);
+        }
         BitSet need = (BitSet) neededAfter.clone();
         for (int i = steps.size() - 1; i >= 0; i--) {
             PipelineStep step = steps.get(i);
@@ -56,6 +86,24 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                         need.or(Exprs.columns(call.arg()));
                     }
                 }
+            } else if (step instanceof PipelineStep.HashJoin j) {
+                int w = widths[i];
+                BitSet joined = j.kind().leftOnly() ? need.get(0, w) : (BitSet) need.clone();
+                j.probeKeys().forEach(joined::set);
+                j.buildKeys().forEach(k -> joined.set(w + k));
+                if (j.residual() != null) {
+                    joined.or(Exprs.columns(j.residual()));
+                }
+                need = joined.get(0, w);
+                if (j.build() instanceof JoinBuild.Broadcast b) {
+                    broadcastNeeds.put(b.slot(), joined.get(w, w + j.buildWidth()));
+                }
+                if (j.build() instanceof JoinBuild.Local local) {
+                    ScanPipeline b = local.pipeline();
+                    steps.set(i, new PipelineStep.HashJoin(new JoinBuild.Local(of(b.table(), b.width(), b.steps(),
+                            joined.get(w, w + j.buildWidth()))), j.kind(), j.probeKeys(), j.buildKeys(), j.residual(),
+                            j.buildWidth()));
+                }
             }
         }
         return need;
@@ -64,6 +112,11 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte FILTER = 1;
     private static final byte PROJECT = 2;
     private static final byte PARTIAL_AGGREGATE = 3;
+    private static final byte HASH_JOIN = 4;
+    private static final byte BUILD_LOCAL = 1;
+    private static final byte BUILD_ROWS = 2;
+    /** Pipelines building joins of pipelines building joins...: more than any plan makes. */
+    private static final int MAX_NESTING = 32;
 
     public byte[] toBytes() {
         PayloadWriter w = new PayloadWriter(256).putString(table).putVarInt(width);
@@ -80,12 +133,68 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 ExprCodec.writeList(w, a.keys());
                 w.putVarInt(a.aggregates().size());
                 a.aggregates().forEach(call -> ExprCodec.writeAggregate(w, call));
+            } else if (step instanceof PipelineStep.HashJoin j) {
+                w.put(HASH_JOIN);
+                writeBuild(w, j.build());
+                w.putVarInt(j.kind().ordinal());
+                writeInts(w, j.probeKeys());
+                writeInts(w, j.buildKeys());
+                ExprCodec.writeOptional(w, j.residual());
+                w.putVarInt(j.buildWidth());
             }
         }
         return w.toByteArray();
     }
 
+    private static void writeBuild(PayloadWriter w, JoinBuild build) {
+        if (build instanceof JoinBuild.Local l) {
+            w.put(BUILD_LOCAL).putBytes(l.pipeline().toBytes());
+        } else if (build instanceof JoinBuild.Rows rows) {
+            w.put(BUILD_ROWS).putVarInt(rows.rows().size());
+            rows.rows().forEach(row -> ValueCodec.writeRow(w, row));
+        } else {
+            throw new IllegalStateException("the rows of " + build + " were not computed before the pipeline was sent");
+        }
+    }
+
+    private static JoinBuild readBuild(PayloadReader r, int nesting) {
+        byte tag = r.get();
+        return switch (tag) {
+            case BUILD_LOCAL -> new JoinBuild.Local(read(new PayloadReader(r.getBytes()), nesting + 1));
+            case BUILD_ROWS -> {
+                int n = r.getCount(1);
+                List<Object[]> rows = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    rows.add(ValueCodec.readRow(r));
+                }
+                yield new JoinBuild.Rows(rows);
+            }
+            default -> throw new ProtocolException("unknown join build " + tag);
+        };
+    }
+
+    private static void writeInts(PayloadWriter w, List<Integer> values) {
+        w.putVarInt(values.size());
+        values.forEach(w::putVarInt);
+    }
+
+    private static List<Integer> readInts(PayloadReader r) {
+        int n = r.getCount(1);
+        List<Integer> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(r.getVarInt());
+        }
+        return out;
+    }
+
     public static ScanPipeline read(PayloadReader r) {
+        return read(r, 0);
+    }
+
+    private static ScanPipeline read(PayloadReader r, int nesting) {
+        if (nesting > MAX_NESTING) {
+            throw new ProtocolException("pipelines nested deeper than " + MAX_NESTING);
+        }
         String table = r.getString();
         int width = r.getVarInt();
         BitSet columns = BitSet.valueOf(r.getBytes());
@@ -103,13 +212,31 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     for (int c = 0; c < calls; c++) {
                         aggregates.add(ExprCodec.readAggregate(r));
                     }
-                    yield new PipelineStep.PartialAggregate(keys, aggregates);
+                    yield valid(() -> new PipelineStep.PartialAggregate(keys, aggregates));
+                }
+                case HASH_JOIN -> {
+                    JoinBuild build = readBuild(r, nesting);
+                    int kind = r.getVarInt();
+                    if (kind < 0 || kind >= JoinKind.values().length) {
+                        throw new ProtocolException("unknown join kind " + kind);
+                    }
+                    List<Integer> probeKeys = readInts(r);
+                    List<Integer> buildKeys = readInts(r);
+                    Expr residual = ExprCodec.readOptional(r);
+                    int buildWidth = r.getVarInt();
+                    yield valid(() -> new PipelineStep.HashJoin(build, JoinKind.values()[kind], probeKeys, buildKeys,
+                            residual, buildWidth));
                 }
                 default -> throw new ProtocolException("unknown pipeline step " + tag);
             });
         }
+        return valid(() -> new ScanPipeline(table, width, columns, steps));
+    }
+
+    /** A part of a pipeline made from the wire: one its own checks refuse is a protocol error. */
+    private static <T> T valid(java.util.function.Supplier<T> part) {
         try {
-            return new ScanPipeline(table, width, columns, steps);
+            return part.get();
         } catch (IllegalArgumentException e) {
             throw new ProtocolException("a pipeline that cannot run: " + e.getMessage());
         }

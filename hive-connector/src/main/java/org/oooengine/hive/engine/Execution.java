@@ -10,16 +10,17 @@ import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.plan.JoinChooser;
 import org.oooengine.hive.sql.plan.PipelinePlanner;
+import org.oooengine.hive.sql.plan.TableLayouts;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
  * How one statement runs: where its tables are read, how its join chains are chosen and run,
- * and which jobs EXPLAIN names next to each operator (empty in daemon mode); {@code onNodes}: whether
- * filters, projections and partial aggregates run on the nodes (daemon mode) or where the rows
- * arrive (MapReduce mode's scan jobs).
+ * and which jobs EXPLAIN names next to each operator (empty in daemon mode); {@code nodes}: what the
+ * nodes hold, for the work that runs there (daemon mode); {@link TableLayouts#NONE} runs every
+ * operator where the rows arrive (MapReduce mode's scan jobs).
  */
 record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joinChooser, JobNames jobNames,
-                 boolean onNodes) {
+                 TableLayouts nodes) {
 
     /** What an operator runs as jobs, as EXPLAIN appends it to the operator's line; empty for none. */
     interface JobNames {
@@ -43,7 +44,7 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     private RelNode placed(RelNode logical) {
-        return onNodes ? PipelinePlanner.plan(logical) : logical;
+        return nodes == TableLayouts.NONE ? logical : PipelinePlanner.plan(logical, nodes);
     }
 
     Executor executor(Cancellation cancel) {

@@ -10,6 +10,7 @@ import org.oooengine.hive.files.RoutingTableReader;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.hive.sql.plan.TableLayouts;
 
 /**
  * The session setting {@code ooo.execution.mode}: where a statement's work runs.
@@ -35,6 +36,7 @@ final class ExecutionModes {
     private final HadoopSettings hadoop;
     private final Optional<FileTableReader> fileTables;
     private final TableReader daemonScans;
+    private final TableLayouts daemonLayouts;
     private final ClusterIndexJoinRunner daemonJoins;
 
     /** @param fileTables reads the catalog's tables held in files, and tells a job where their files are */
@@ -46,6 +48,7 @@ final class ExecutionModes {
         this.hadoop = hadoop;
         this.fileTables = fileTables;
         this.daemonScans = withFileTables(new ClusterTableReader(cluster), fileTables);
+        this.daemonLayouts = new ClusterTableLayouts(cluster);
         this.daemonJoins = new ClusterIndexJoinRunner(cluster);
     }
 
@@ -58,7 +61,7 @@ final class ExecutionModes {
         String mode = settings.getOrDefault(SETTING, "daemon").strip().toLowerCase(Locale.ROOT);
         return switch (mode) {
             case "daemon" -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE,
-                    true);
+                    daemonLayouts);
             case "mapreduce" -> mapReduce(settings);
             default -> throw new SqlException(SqlException.SYNTAX, SETTING + " is '" + mode + "'; use daemon or mapreduce");
         };
@@ -71,7 +74,7 @@ final class ExecutionModes {
         TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),
-                ExecutionModes::mapReduceJobs, false);
+                ExecutionModes::mapReduceJobs, TableLayouts.NONE);
     }
 
     private static String mapReduceJobs(RelNode node) {

@@ -84,15 +84,52 @@ class NodePipelineTest {
     }
 
     @Test
-    void projectionsAndFiltersRunOnTheNodesBelowJoinsAndSorts() throws Exception {
+    void aJoinWithASmallTableRunsOnTheNodesWithItsRowsBroadcast() throws Exception {
         String sql = "SELECT o_orderkey, o_totalprice * 2 AS twice, n_name FROM orders JOIN nation ON o_custkey % 25 = n_nationkey "
                 + "WHERE o_orderdate < DATE '1992-03-01' AND n_name LIKE 'A%' ORDER BY o_orderkey LIMIT 20";
         assertMatchesDuckDb(sql);
-        // the join's inputs are filtered where they are: only January and February 1992 of orders come
-        long early = (Long) tpch.oracle.rows("SELECT count(*) FROM orders WHERE o_orderdate < DATE '1992-03-01'").get(0)[0];
-        Matcher m = Pattern.compile("Scan default.orders WHERE [^\\n]*\\[actual rows ([\\d,]+),").matcher(explain("EXPLAIN ANALYZE " + sql));
-        assertTrue(m.find());
-        assertEquals(early, Long.parseLong(m.group(1).replace(",", "")));
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("[each node] HashJoin CROSS AND =[%[#1, 25], #9], build from broadcast #0"), plan);
+        assertTrue(plan.contains("[each node] Scan default.orders"), plan);
+        assertTrue(plan.contains("Broadcast #0 to every node\n"), plan);
+        // the broadcast table is read filtered, on the nodes: only the nations starting with A travel
+        Matcher m = Pattern.compile("Gather [^\\n]*\\[actual rows ([\\d,]+),[^\\n]*\\n[^\\n]*\\[each node\\] Filter like")
+                .matcher(explain("EXPLAIN ANALYZE " + sql));
+        assertTrue(m.find(), explain("EXPLAIN ANALYZE " + sql));
+        assertEquals(2, Long.parseLong(m.group(1)), "ALGERIA and ARGENTINA");
+        for (String join : List.of(
+                "SELECT n_name, count(*) FROM orders LEFT JOIN nation ON o_custkey = n_nationkey GROUP BY n_name",
+                "SELECT count(*), sum(o_totalprice) FROM orders WHERE o_custkey % 30 NOT IN (SELECT n_nationkey FROM nation)",
+                "SELECT count(*) FROM orders WHERE o_custkey % 30 NOT IN "
+                        + "(SELECT CASE WHEN n_nationkey = 3 THEN NULL ELSE n_nationkey END FROM nation)",
+                "SELECT n_name, count(*) FROM nation RIGHT JOIN orders ON o_custkey = n_nationkey GROUP BY n_name",
+                "SELECT count(*) FROM orders WHERE EXISTS (SELECT 1 FROM nation WHERE n_nationkey = o_custkey % 40)")) {
+            assertMatchesDuckDb(join);
+            assertTrue(explain("EXPLAIN " + join).contains("build from broadcast #0"), explain("EXPLAIN " + join));
+        }
+    }
+
+    @Test
+    void tablesPartitionedAlikeJoinOnEachNodeAlone() throws Exception {
+        String q = "SELECT o_orderpriority, count(*), sum(l_extendedprice) FROM orders JOIN lineitem ON l_orderkey = o_orderkey "
+                + "WHERE o_orderdate >= DATE '1995-01-01' AND l_shipmode = 'AIR' GROUP BY o_orderpriority";
+        assertMatchesDuckDb(q);
+        String plan = explain("EXPLAIN " + q);
+        assertTrue(plan.contains("[each node] HashJoin INNER ON probe"), plan);
+        assertTrue(plan.contains("build from its own partition"), plan);
+        assertTrue(plan.contains("[each node] PartialAggregate"), plan);
+        for (String join : List.of(
+                "SELECT count(*) FROM orders o WHERE EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey "
+                        + "AND l.l_quantity > 49)",
+                "SELECT count(*) FROM orders o WHERE NOT EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey "
+                        + "AND l.l_commitdate < l.l_receiptdate)",
+                "SELECT count(*), count(l_orderkey) FROM orders LEFT JOIN lineitem ON l_orderkey = o_orderkey AND l_quantity > 49",
+                "SELECT count(*), count(o_orderkey) FROM orders RIGHT JOIN lineitem ON l_orderkey = o_orderkey "
+                        + "AND o_orderstatus = 'F'",
+                "SELECT count(*), count(o_orderkey), count(l_orderkey) FROM (SELECT * FROM orders WHERE o_orderkey % 3 = 0) o "
+                        + "FULL JOIN (SELECT * FROM lineitem WHERE l_linenumber = 1 AND l_orderkey % 2 = 0) l ON l_orderkey = o_orderkey")) {
+            assertMatchesDuckDb(join);
+        }
     }
 
     @Test

@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql.analyze;
 
+import org.oooengine.core.sql.JoinKind;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -47,7 +48,7 @@ final class JoinPlanner {
     }
 
     /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */
-    static RelNode join(RelNode left, RelNode right, RelNode.JoinKind kind, List<Expr> conjuncts) {
+    static RelNode join(RelNode left, RelNode right, JoinKind kind, List<Expr> conjuncts) {
         int width = left.fields().size();
         List<int[]> keys = new ArrayList<>();
         List<Expr> residual = new ArrayList<>();
@@ -61,7 +62,7 @@ final class JoinPlanner {
         }
         int[] lk = keys.stream().mapToInt(k -> k[0]).toArray();
         int[] rk = keys.stream().mapToInt(k -> k[1] - width).toArray();
-        RelNode.JoinKind k = kind == RelNode.JoinKind.INNER && lk.length == 0 ? RelNode.JoinKind.CROSS : kind;
+        JoinKind k = kind == JoinKind.INNER && lk.length == 0 ? JoinKind.CROSS : kind;
         return new RelNode.Join(left, right, k, lk, rk, Exprs.and(residual));
     }
 
@@ -137,7 +138,7 @@ final class JoinPlanner {
                         pending.remove(c);
                     }
                 }
-                current = join(current, right, RelNode.JoinKind.INNER, here);
+                current = join(current, right, JoinKind.INNER, here);
                 System.arraycopy(pos, 0, position, 0, pos.length);
                 joined.set(next);
             }

@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql.analyze;
 
+import org.oooengine.core.sql.JoinKind;
 import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.util.ArrayList;
@@ -195,9 +196,9 @@ public final class QueryAnalyzer {
         return switch (rel.getType()) {
             case TOK_TABREF -> tableReference(rel);
             case TOK_SUBQUERY -> qualify(query(Ast.child(rel, 0)), Ast.name(Ast.child(rel, 1)));
-            case TOK_LEFTOUTERJOIN -> outerJoin(rel, RelNode.JoinKind.LEFT);
-            case TOK_RIGHTOUTERJOIN -> outerJoin(rel, RelNode.JoinKind.RIGHT);
-            case TOK_FULLOUTERJOIN -> outerJoin(rel, RelNode.JoinKind.FULL);
+            case TOK_LEFTOUTERJOIN -> outerJoin(rel, JoinKind.LEFT);
+            case TOK_RIGHTOUTERJOIN -> outerJoin(rel, JoinKind.RIGHT);
+            case TOK_FULLOUTERJOIN -> outerJoin(rel, JoinKind.FULL);
             case TOK_LEFTSEMIJOIN -> throw Ast.notSupported("LEFT SEMI JOIN", rel);
             default -> throw Ast.notSupported("FROM item '" + rel.getText() + "'", rel);
         };
@@ -228,7 +229,7 @@ public final class QueryAnalyzer {
         return new RelNode.Project(sub, columns, fields);
     }
 
-    private RelNode outerJoin(ASTNode rel, RelNode.JoinKind kind) {
+    private RelNode outerJoin(ASTNode rel, JoinKind kind) {
         RelNode left = side(Ast.child(rel, 0));
         RelNode right = side(Ast.child(rel, 1));
         if (rel.getChildCount() < 3) {

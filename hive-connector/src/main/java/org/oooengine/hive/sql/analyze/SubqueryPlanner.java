@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql.analyze;
 
+import org.oooengine.core.sql.JoinKind;
 import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ final class SubqueryPlanner {
             int kind = op.getChildCount() == 0 ? -1 : Ast.child(op, 0).getType();
             if (kind == KW_EXISTS) {
                 Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.EXISTS, sub);
-                return JoinPlanner.join(input, d.right(), negated ? RelNode.JoinKind.ANTI : RelNode.JoinKind.SEMI,
+                return JoinPlanner.join(input, d.right(), negated ? JoinKind.ANTI : JoinKind.SEMI,
                         d.conditions());
             }
             if (kind == KW_IN) {
@@ -65,14 +66,14 @@ final class SubqueryPlanner {
         Expr lhs = new ExprBinder(new Scope(input.fields())).bind(Ast.child(sub, 2));
         List<Expr> conditions = new ArrayList<>(d.conditions());
         conditions.add(ExprBinder.equal(lhs, new Expr.Column(width + value, d.right().fields().get(value).type()), sub));
-        return JoinPlanner.join(input, d.right(), negated ? RelNode.JoinKind.ANTI_NULL_AWARE : RelNode.JoinKind.SEMI,
+        return JoinPlanner.join(input, d.right(), negated ? JoinKind.ANTI_NULL_AWARE : JoinKind.SEMI,
                 conditions);
     }
 
     /** A comparison with a scalar subquery: joined to its value, filtered, then back to input's columns. */
     private RelNode scalarComparison(RelNode input, ASTNode conjunct, ASTNode sub) {
         Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.SCALAR, sub);
-        RelNode joined = JoinPlanner.join(input, d.right(), d.correlated() ? RelNode.JoinKind.INNER : RelNode.JoinKind.CROSS,
+        RelNode joined = JoinPlanner.join(input, d.right(), d.correlated() ? JoinKind.INNER : JoinKind.CROSS,
                 d.conditions());
         int width = input.fields().size();
         int value = width + d.right().fields().size() - 1;
@@ -86,7 +87,7 @@ final class SubqueryPlanner {
     RelNode applyToGroups(RelNode groups, ASTNode conjunct, Function<ASTNode, Expr> grouping) {
         ASTNode sub = onlySubquery(conjunct);
         RelNode right = new RelNode.SingleRow(singleColumn(analyzer.query(Ast.child(sub, 1)), sub));
-        RelNode joined = JoinPlanner.join(groups, right, RelNode.JoinKind.CROSS, List.of());
+        RelNode joined = JoinPlanner.join(groups, right, JoinKind.CROSS, List.of());
         int width = groups.fields().size();
         Field v = joined.fields().get(width);
         Expr condition = new ExprBinder(new Scope(joined.fields()),

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -12,6 +11,7 @@ import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.GroupTable;
+import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.expr.Expr;
@@ -111,8 +111,7 @@ public final class Executor {
             reader.pipeline(s.table(), ScanPipeline.of(s.table().storage(), s.fields().size(), steps,
                     usage.getOrDefault(s, new BitSet())), cancel, sink);
         } else if (node instanceof RelNode.NodePipeline p) {
-            reader.pipeline(p.scan().table(), ScanPipeline.of(p.scan().table().storage(), p.scan().fields().size(),
-                    p.steps(), new BitSet()), cancel, sink);
+            reader.pipeline(p.scan().table(), spec(p), cancel, sink);
         } else if (node instanceof RelNode.Filter f) {
             stream(f.input(), row -> {
                 if (Boolean.TRUE.equals(f.condition().eval(row))) {
@@ -130,6 +129,54 @@ public final class Executor {
         } else {
             eval(node).forEach(sink);
         }
+    }
+
+    /**
+     * What the nodes run for {@code p}: its broadcast inputs computed here first and their rows
+     * put in the pipeline; every output column read when no projection or aggregate ends it.
+     */
+    private ScanPipeline spec(RelNode.NodePipeline p) {
+        return spec(p, allColumns(p));
+    }
+
+    /** As {@link #spec(RelNode.NodePipeline)}, reading {@code neededAfter} of the rows when no projection or aggregate ends it. */
+    private ScanPipeline spec(RelNode.NodePipeline p, BitSet neededAfter) {
+        int width = p.scan().fields().size();
+        Map<Integer, BitSet> carried = ScanPipeline.broadcastColumns(width, p.steps(), neededAfter);
+        List<List<Object[]>> sent = new ArrayList<>();
+        for (int slot = 0; slot < p.broadcasts().size(); slot++) {
+            sent.add(broadcastRows(p.broadcasts().get(slot), carried.getOrDefault(slot, new BitSet())));
+        }
+        List<PipelineStep> steps = p.steps().stream().map(step -> step instanceof PipelineStep.HashJoin j
+                && j.build() instanceof JoinBuild.Broadcast b
+                ? new PipelineStep.HashJoin(new JoinBuild.Rows(sent.get(b.slot())), j.kind(), j.probeKeys(), j.buildKeys(),
+                        j.residual(), j.buildWidth())
+                : step).toList();
+        return ScanPipeline.of(p.scan().table().storage(), width, steps, neededAfter);
+    }
+
+    /** A broadcast input's rows, with only {@code columns} read when it is a pipeline of the nodes. */
+    private List<Object[]> broadcastRows(RelNode input, BitSet columns) {
+        if (!(input instanceof RelNode.NodePipeline p)) {
+            return eval(input);
+        }
+        long t0 = System.nanoTime();
+        List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
+        reader.pipeline(p.scan().table(), spec(p, columns), cancel, rows::add);
+        if (profile != null) {
+            profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
+        }
+        return rows;
+    }
+
+    /** Every output column, unless a projection or an aggregate ends the pipeline (then it says what it reads). */
+    private static BitSet allColumns(RelNode.NodePipeline p) {
+        BitSet after = new BitSet();
+        PipelineStep last = p.steps().isEmpty() ? null : p.steps().get(p.steps().size() - 1);
+        if (!(last instanceof PipelineStep.Project || last instanceof PipelineStep.PartialAggregate)) {
+            after.set(0, p.fields().size());
+        }
+        return after;
     }
 
     /** The rows of a scan or a pipeline on the nodes, as they arrive. */
@@ -254,10 +301,5 @@ public final class Executor {
         out.sort(order);
         cancel.check();
         return out;
-    }
-
-    /** Rows kept per hash key; shared by the join. */
-    static Map<List<Object>, List<Object[]>> newTable(int expected) {
-        return new HashMap<>(Math.max(16, expected * 4 / 3));
     }
 }

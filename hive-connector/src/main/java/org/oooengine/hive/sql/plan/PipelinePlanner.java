@@ -3,68 +3,92 @@ package org.oooengine.hive.sql.plan;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.stream.IntStream;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 
 /**
- * Moves to the nodes the work a table's rows need before they meet another table's: a scan with
- * the filters and projections above it becomes a {@link RelNode.NodePipeline}, and a GROUP BY
- * over such a chain is split in two — partial aggregates on every node, merged on the
- * coordinator ({@link RelNode.FinalAggregate}) — so that only groups cross the network. An
- * aggregate that cannot be split (DISTINCT) still reads only the columns it needs from the nodes.
- * Everything else keeps its place.
+ * Moves to the nodes the work that needs no other node's rows. A scan with the filters,
+ * projections and joins above it becomes a {@link RelNode.NodePipeline} when every join in it can
+ * run on each node alone:
+ * <ul>
+ *   <li><b>co-located</b> — both sides are partitioned alike and joined on their leading key
+ *       columns (orders and lineitem on the order key): each node builds from its own partition
+ *       of the smaller side;</li>
+ *   <li><b>broadcast</b> — one side is a table of at most {@link #BROADCAST_MAX_ROWS} rows: the
+ *       coordinator reads it (filtered, on the nodes) and sends its rows to every node.</li>
+ * </ul>
+ * A GROUP BY over such a pipeline is split in two — partial aggregates on every node, merged on
+ * the coordinator ({@link RelNode.FinalAggregate}) — so that only groups cross the network; one
+ * that cannot be split (DISTINCT) still reads only the columns it needs from the nodes. Other
+ * joins, sorts and limits stay on the coordinator, over inputs planned the same way.
  */
 public final class PipelinePlanner {
-    private PipelinePlanner() {
+    /** The largest table whose rows are sent to every node to join there. */
+    public static final long BROADCAST_MAX_ROWS = 100_000;
+
+    private final TableLayouts layouts;
+
+    private PipelinePlanner(TableLayouts layouts) {
+        this.layouts = layouts;
     }
 
-    public static RelNode plan(RelNode node) {
+    public static RelNode plan(RelNode node, TableLayouts layouts) {
+        return new PipelinePlanner(layouts).place(node);
+    }
+
+    private RelNode place(RelNode node) {
         if (node instanceof RelNode.Aggregate a) {
-            Chain chain = Chain.of(a.input());
+            Chain chain = chain(a.input());
             if (chain != null) {
                 return splitAggregate(a, chain);
             }
-            return new RelNode.Aggregate(plan(a.input()), a.keys(), a.aggregates(), a.fields());
+            return new RelNode.Aggregate(place(a.input()), a.keys(), a.aggregates(), a.fields());
         }
         if (node instanceof RelNode.Project p) {
-            Chain chain = Chain.of(p.input());
+            Chain chain = chain(p.input());
             if (chain != null) {
-                return chain.then(new PipelineStep.Project(p.exprs()), p.fields());
+                return chain.with(new PipelineStep.Project(p.exprs()), p.fields()).gathered();
             }
-            return new RelNode.Project(plan(p.input()), p.exprs(), p.fields());
+            return new RelNode.Project(place(p.input()), p.exprs(), p.fields());
         }
         if (node instanceof RelNode.Filter f) {
-            return new RelNode.Filter(plan(f.input()), f.condition());
+            return new RelNode.Filter(place(f.input()), f.condition());
         }
         if (node instanceof RelNode.Join j) {
-            return new RelNode.Join(plan(j.left()), plan(j.right()), j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
+            return new RelNode.Join(place(j.left()), place(j.right()), j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
         }
         if (node instanceof RelNode.Sort s) {
-            return new RelNode.Sort(plan(s.input()), s.keys());
+            return new RelNode.Sort(place(s.input()), s.keys());
         }
         if (node instanceof RelNode.Limit l) {
-            return new RelNode.Limit(plan(l.input()), l.offset(), l.count());
+            return new RelNode.Limit(place(l.input()), l.offset(), l.count());
         }
         if (node instanceof RelNode.SingleRow s) {
-            return new RelNode.SingleRow(plan(s.input()));
+            return new RelNode.SingleRow(place(s.input()));
         }
         if (node instanceof RelNode.Union u) {
-            return new RelNode.Union(u.inputs().stream().map(PipelinePlanner::plan).toList(), u.fields());
+            return new RelNode.Union(u.inputs().stream().map(this::place).toList(), u.fields());
         }
         return node; // scans, index joins, values: they run where they are
     }
 
-    private static RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
+    private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
         if (a.aggregates().stream().allMatch(AggregateCall::splittable)) {
             List<Field> partial = new ArrayList<>(a.fields().subList(0, a.keys().size()));
             for (AggregateCall call : a.aggregates()) {
                 partial.add(new Field(null, call + " count", SqlType.BIGINT));
                 partial.add(new Field(null, call + " state", call.arg() == null ? SqlType.BIGINT : call.arg().type()));
             }
-            RelNode.NodePipeline nodes = chain.then(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partial);
+            RelNode.NodePipeline nodes = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partial)
+                    .gathered();
             return new RelNode.FinalAggregate(nodes, a.keys().size(), a.aggregates(), a.fields());
         }
         // The nodes send the columns the aggregate reads, no more; the aggregate reads them in their new places.
@@ -74,48 +98,159 @@ public final class PipelinePlanner {
         int[] position = new int[Math.max(read.length(), 1)];
         List<Expr> columns = new ArrayList<>();
         List<Field> fields = new ArrayList<>();
-        List<Field> inputFields = a.input().fields();
         for (int c = read.nextSetBit(0); c >= 0; c = read.nextSetBit(c + 1)) {
             position[c] = columns.size();
-            columns.add(new Expr.Column(c, inputFields.get(c).type()));
-            fields.add(inputFields.get(c));
+            columns.add(new Expr.Column(c, chain.fields.get(c).type()));
+            fields.add(chain.fields.get(c));
         }
-        RelNode.NodePipeline nodes = chain.then(new PipelineStep.Project(columns), fields);
+        RelNode.NodePipeline nodes = chain.with(new PipelineStep.Project(columns), fields).gathered();
         List<Expr> keys = a.keys().stream().map(k -> Exprs.remap(k, c -> position[c])).toList();
         List<AggregateCall> calls = a.aggregates().stream().map(c -> c.arg() == null ? c
                 : new AggregateCall(c.kind(), Exprs.remap(c.arg(), i -> position[i]), c.distinct(), c.type())).toList();
         return new RelNode.Aggregate(nodes, keys, calls, a.fields());
     }
 
-    /** A scan with only filters and projections above it: the steps a node can run for it. */
-    private record Chain(RelNode.Scan scan, List<PipelineStep> steps) {
-        static Chain of(RelNode node) {
-            if (node instanceof RelNode.Scan s) {
-                List<PipelineStep> steps = new ArrayList<>();
-                if (s.filter() != null) {
-                    steps.add(new PipelineStep.Filter(s.filter()));
-                }
-                return new Chain(s, steps);
+    /** {@code node} as work each node can do alone, or null when some of it needs other nodes' rows. */
+    private Chain chain(RelNode node) {
+        if (node instanceof RelNode.Scan s) {
+            List<PipelineStep> steps = new ArrayList<>();
+            if (s.filter() != null) {
+                steps.add(new PipelineStep.Filter(s.filter()));
             }
-            if (node instanceof RelNode.Filter f) {
-                Chain below = of(f.input());
-                return below == null ? null : below.with(new PipelineStep.Filter(f.condition()));
-            }
-            if (node instanceof RelNode.Project p) {
-                Chain below = of(p.input());
-                return below == null ? null : below.with(new PipelineStep.Project(p.exprs()));
-            }
+            return new Chain(s, steps, List.of(), s.fields(), layouts.rows(s.table()).orElse(-1));
+        }
+        if (node instanceof RelNode.Filter f) {
+            Chain below = chain(f.input());
+            return below == null ? null : below.with(new PipelineStep.Filter(f.condition()), below.fields);
+        }
+        if (node instanceof RelNode.Project p) {
+            Chain below = chain(p.input());
+            return below == null ? null : below.with(new PipelineStep.Project(p.exprs()), p.fields());
+        }
+        if (node instanceof RelNode.Join j) {
+            return join(j);
+        }
+        return null;
+    }
+
+    private Chain join(RelNode.Join j) {
+        Chain left = chain(j.left());
+        Chain right = chain(j.right());
+        if (left == null && right == null) {
             return null;
         }
+        JoinKind kind = j.kind();
+        if (left != null && right != null && kind != JoinKind.ANTI_NULL_AWARE
+                && coLocated(left, j.leftKeys(), right, j.rightKeys())) {
+            boolean buildLeft = kind == JoinKind.RIGHT || (kind == JoinKind.INNER && left.rows < right.rows);
+            Chain build = buildLeft ? left : right;
+            if (build.broadcasts.isEmpty()) { // a node builds it alone: it may not wait for broadcast rows
+                return buildLeft ? swapped(j, right, left, true) : left.probe(j, right, true);
+            }
+        }
+        boolean probeOnly = kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.CROSS || kind.leftOnly();
+        if (left != null && probeOnly && small(right)) {
+            return left.probe(j, right, false);
+        }
+        if (right != null && (kind == JoinKind.INNER || kind == JoinKind.RIGHT) && small(left)) {
+            return swapped(j, right, left, false);
+        }
+        return null;
+    }
 
-        Chain with(PipelineStep step) {
+    /** A table the nodes hold and that is small enough to send to each of them. */
+    private static boolean small(Chain c) {
+        return c != null && c.rows >= 0 && c.rows <= BROADCAST_MAX_ROWS;
+    }
+
+    /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
+    private boolean coLocated(Chain left, int[] leftKeys, Chain right, int[] rightKeys) {
+        if (left.rows < 0 || right.rows < 0 || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
+            return false;
+        }
+        int leftKey = left.scan.table().indexOf(left.scan.table().primaryKey().get(0));
+        int rightKey = right.scan.table().indexOf(right.scan.table().primaryKey().get(0));
+        boolean sameType = left.scan.fields().get(leftKey).type().equals(right.scan.fields().get(rightKey).type());
+        return sameType && IntStream.range(0, leftKeys.length).anyMatch(i ->
+                left.scanColumn(leftKeys[i]) == leftKey && right.scanColumn(rightKeys[i]) == rightKey);
+    }
+
+    /**
+     * {@code j} probed from its right side: a left (or right) join becomes the mirrored kind, and
+     * a projection puts the left columns first again.
+     */
+    private static Chain swapped(RelNode.Join j, Chain probe, Chain build, boolean local) {
+        JoinKind kind = j.kind() == JoinKind.RIGHT ? JoinKind.LEFT : j.kind();
+        int lw = j.left().fields().size();
+        int rw = j.right().fields().size();
+        Expr residual = j.residual() == null ? null : Exprs.remap(j.residual(), i -> i < lw ? i + rw : i - lw);
+        RelNode.Join mirrored = new RelNode.Join(j.right(), j.left(), kind, j.rightKeys(), j.leftKeys(), residual);
+        Chain joined = probe.probe(mirrored, build, local);
+        List<Expr> leftFirst = new ArrayList<>();
+        for (int i = 0; i < lw + rw; i++) {
+            int from = i < lw ? rw + i : i - lw;
+            leftFirst.add(new Expr.Column(from, joined.fields.get(from).type()));
+        }
+        return joined.with(new PipelineStep.Project(leftFirst), j.fields());
+    }
+
+    /**
+     * A scan and the steps each node runs after it, the plans the coordinator runs to broadcast
+     * their rows, the output's fields, and the scanned table's rows (-1: not on the nodes).
+     */
+    private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields,
+                         long rows) {
+        Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more);
+            return new Chain(scan, more, broadcasts, out, rows);
         }
 
-        RelNode.NodePipeline then(PipelineStep last, List<Field> fields) {
-            return new RelNode.NodePipeline(scan, with(last).steps, fields);
+        /** This chain probing {@code build}'s rows: built on each node from its own partition, or broadcast. */
+        Chain probe(RelNode.Join j, Chain build, boolean local) {
+            List<RelNode> sent = new ArrayList<>(broadcasts);
+            JoinBuild source;
+            if (local) {
+                source = new JoinBuild.Local(new ScanPipeline(build.scan.table().storage(), build.scan.fields().size(),
+                        new BitSet(), build.steps));
+            } else {
+                source = new JoinBuild.Broadcast(sent.size());
+                sent.add(build.gathered());
+            }
+            PipelineStep step = new PipelineStep.HashJoin(source, j.kind(), boxed(j.leftKeys()), boxed(j.rightKeys()),
+                    j.residual(), build.fields.size());
+            List<PipelineStep> more = new ArrayList<>(steps);
+            more.add(step);
+            return new Chain(scan, more, sent, j.fields(), rows);
+        }
+
+        RelNode.NodePipeline gathered() {
+            return new RelNode.NodePipeline(scan, steps, broadcasts, fields);
+        }
+
+        /** The scanned table's column that output column {@code column} is, or -1 when it is computed or joined in. */
+        int scanColumn(int column) {
+            int[] widths = new int[steps.size() + 1];
+            widths[0] = scan.fields().size();
+            for (int i = 0; i < steps.size(); i++) {
+                widths[i + 1] = Pipeline.widthAfter(steps.get(i), widths[i]);
+            }
+            int c = column;
+            for (int i = steps.size() - 1; i >= 0 && c >= 0; i--) {
+                PipelineStep step = steps.get(i);
+                if (step instanceof PipelineStep.Project p) {
+                    c = p.exprs().get(c) instanceof Expr.Column col ? col.index() : -1;
+                } else if (step instanceof PipelineStep.HashJoin) {
+                    c = c < widths[i] ? c : -1;
+                } else if (step instanceof PipelineStep.PartialAggregate) {
+                    c = -1;
+                }
+            }
+            return c;
+        }
+
+        private static List<Integer> boxed(int[] keys) {
+            return IntStream.of(keys).boxed().toList();
         }
     }
 }

@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Collectors;
+import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.expr.Expr;
 
 /** A plan as an indented tree, one operator per line, for EXPLAIN. */
@@ -26,29 +28,45 @@ public final class PlanPrinter {
     private static void print(RelNode n, String indent, List<String> out, java.util.function.Function<RelNode, String> annotation) {
         out.add(indent + describe(n) + annotation.apply(n));
         if (n instanceof RelNode.NodePipeline p) {
-            printOnNodes(p, indent + "  ", out);
+            printOnNodes(p.scan(), p.steps(), indent + "  ", "[each node] ", out);
+            for (int i = 0; i < p.broadcasts().size(); i++) {
+                out.add(indent + "  Broadcast #" + i + " to every node");
+                print(p.broadcasts().get(i), indent + "    ", out, annotation);
+            }
         }
         for (RelNode c : inputs(n)) {
             print(c, indent + "  ", out, annotation);
         }
     }
 
-    /** The steps each node runs, the last one first, down to the scan. */
-    private static void printOnNodes(RelNode.NodePipeline p, String indent, List<String> out) {
-        String on = indent + "[each node] ";
-        for (int i = p.steps().size() - 1; i >= 0; i--) {
-            PipelineStep step = p.steps().get(i);
+    /** The steps each node runs, the last one first, down to the scan; a join's local build under it. */
+    private static void printOnNodes(RelNode.Scan scan, List<PipelineStep> steps, String indent, String on,
+                                     List<String> out) {
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.Filter f) {
-                out.add(on + "Filter " + Expr.describe(f.condition()));
+                out.add(indent + on + "Filter " + Expr.describe(f.condition()));
             } else if (step instanceof PipelineStep.Project pr) {
-                out.add(on + "Project " + pr.exprs().stream().map(Expr::describe).collect(Collectors.joining(", ")));
+                out.add(indent + on + "Project " + pr.exprs().stream().map(Expr::describe).collect(Collectors.joining(", ")));
             } else if (step instanceof PipelineStep.PartialAggregate a) {
-                out.add(on + "PartialAggregate keys " + a.keys().stream().map(Expr::describe).toList() + " " + a.aggregates());
+                out.add(indent + on + "PartialAggregate keys " + a.keys().stream().map(Expr::describe).toList() + " "
+                        + a.aggregates());
+            } else if (step instanceof PipelineStep.HashJoin j) {
+                String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot() : "its own partition";
+                out.add(indent + on + "HashJoin " + j.kind() + (j.probeKeys().isEmpty() ? ""
+                        : " ON probe" + j.probeKeys() + " = build" + j.buildKeys())
+                        + (j.residual() == null ? "" : " AND " + Expr.describe(j.residual())) + ", build from " + build);
+                if (j.build() instanceof JoinBuild.Local local) {
+                    ScanPipeline b = local.pipeline();
+                    printOnNodes(null, b.steps(), indent + "  ", on, out);
+                    out.add(indent + "  " + on + "Scan " + b.table());
+                }
             }
         }
-        RelNode.Scan s = p.scan();
-        out.add(on + "Scan " + s.table().database() + "." + s.table().name()
-                + (s.alias().equals(s.table().name()) ? "" : " AS " + s.alias()));
+        if (scan != null) {
+            out.add(indent + on + "Scan " + scan.table().database() + "." + scan.table().name()
+                    + (scan.alias().equals(scan.table().name()) ? "" : " AS " + scan.alias()));
+        }
     }
 
     private static List<RelNode> inputs(RelNode n) {
@@ -93,7 +111,8 @@ public final class PlanPrinter {
             return "FinalAggregate keys " + a.fields().subList(0, a.keyCount()).stream().map(Field::name).toList()
                     + " " + a.aggregates();
         } else if (n instanceof RelNode.NodePipeline p) {
-            boolean partial = p.steps().get(p.steps().size() - 1) instanceof PipelineStep.PartialAggregate;
+            boolean partial = !p.steps().isEmpty()
+                    && p.steps().get(p.steps().size() - 1) instanceof PipelineStep.PartialAggregate;
             return partial ? "Gather partial aggregates"
                     : "Gather " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
         } else if (n instanceof RelNode.Sort s) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.sql.JoinKind;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
@@ -30,19 +31,6 @@ public sealed interface RelNode {
     }
 
     record Project(RelNode input, List<Expr> exprs, List<Field> fields) implements RelNode {
-    }
-
-    /**
-     * SEMI keeps a left row that has a match (EXISTS, IN), ANTI one that has none (NOT EXISTS);
-     * ANTI_NULL_AWARE is NOT IN: no row passes if the right side has a null key, nor one whose
-     * own key is null.
-     */
-    enum JoinKind { INNER, LEFT, RIGHT, FULL, CROSS, SEMI, ANTI, ANTI_NULL_AWARE;
-
-        /** Whether the output is the left side's columns only. */
-        public boolean leftOnly() {
-            return this == SEMI || this == ANTI || this == ANTI_NULL_AWARE;
-        }
     }
 
     /**
@@ -125,11 +113,15 @@ public sealed interface RelNode {
 
     /**
      * Work that runs on every node over its partition of {@code scan}'s table — the scan and its
-     * filter, then {@code steps} — and whose output rows the coordinator gathers.
+     * filter, then {@code steps} — and whose output rows the coordinator gathers. A join step
+     * builds from another local table's pipeline or from one of {@code broadcasts}: plans the
+     * coordinator runs first, their rows sent to every node.
      */
-    record NodePipeline(Scan scan, List<PipelineStep> steps, List<Field> fields) implements RelNode {
+    record NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields)
+            implements RelNode {
         public NodePipeline {
             steps = List.copyOf(steps);
+            broadcasts = List.copyOf(broadcasts);
         }
     }
 

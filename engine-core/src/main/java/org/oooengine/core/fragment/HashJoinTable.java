@@ -1,0 +1,142 @@
+package org.oooengine.core.fragment;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Values;
+
+/**
+ * An in-memory hash join: the build rows in a table by their key values, probe rows meeting them
+ * a batch at a time; the residual condition over the joined row (probe columns, then build
+ * columns). A null key never matches (SQL equality); a cross join pairs every row. Outer kinds pad
+ * the unmatched side with nulls; semi and anti joins pass a probe row once or not at all.
+ * Probing is not thread-safe.
+ */
+public final class HashJoinTable {
+    private final JoinKind kind;
+    private final int[] probeKeys;
+    private final Expr residual;
+    private final int probeWidth;
+    private final int buildWidth;
+    private final List<Object[]> buildRows;
+    private final Map<List<Object>, List<Object[]>> table;
+    private final boolean buildHasNullKey;
+    private final Set<Object[]> matchedBuild;
+
+    public HashJoinTable(JoinKind kind, List<Object[]> build, int[] buildKeys, int[] probeKeys, Expr residual,
+                         int probeWidth, int buildWidth) {
+        this.kind = kind;
+        this.probeKeys = probeKeys;
+        this.residual = residual;
+        this.probeWidth = probeWidth;
+        this.buildWidth = buildWidth;
+        this.buildRows = build;
+        this.table = new HashMap<>(Math.max(16, build.size() * 4 / 3));
+        boolean nullKey = false;
+        for (Object[] r : build) {
+            List<Object> key = key(r, buildKeys);
+            if (key != null) {
+                table.computeIfAbsent(key, k -> new ArrayList<>(1)).add(r);
+            } else {
+                nullKey = true;
+            }
+        }
+        this.buildHasNullKey = nullKey;
+        this.matchedBuild = keepsBuild() ? Collections.newSetFromMap(new IdentityHashMap<>()) : Set.of();
+    }
+
+    /** The joined rows of a batch of probe rows. */
+    public List<Object[]> probe(List<Object[]> batch) {
+        List<Object[]> out = new ArrayList<>(batch.size());
+        if (kind == JoinKind.ANTI_NULL_AWARE && buildHasNullKey) {
+            return out; // x NOT IN (..., NULL, ...) is never true
+        }
+        boolean keepProbe = kind == JoinKind.LEFT || kind == JoinKind.FULL;
+        for (Object[] l : batch) {
+            List<Object> probeKey = key(l, probeKeys);
+            if (kind == JoinKind.ANTI_NULL_AWARE && probeKey == null) {
+                if (buildRows.isEmpty()) {
+                    out.add(l);
+                }
+                continue;
+            }
+            List<Object[]> candidates = kind == JoinKind.CROSS ? buildRows
+                    : probeKey == null ? List.of() : table.getOrDefault(probeKey, List.of());
+            boolean matched = false;
+            for (Object[] r : candidates) {
+                Object[] row = concat(l, r);
+                if (residual == null || meets(residual.eval(row))) {
+                    matched = true;
+                    if (kind.leftOnly()) {
+                        break;
+                    }
+                    out.add(row);
+                    if (keepsBuild()) {
+                        matchedBuild.add(r);
+                    }
+                }
+            }
+            if (kind == JoinKind.SEMI ? matched : kind.leftOnly() && !matched) {
+                out.add(l);
+            } else if (!matched && keepProbe) {
+                out.add(concat(l, null));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether a candidate's residual counts as a match: true does; for NOT IN unknown does too,
+     * since {@code x NOT IN (..., s, ...)} holds only when {@code x <> s} is true for every s.
+     */
+    private boolean meets(Object residualValue) {
+        return Boolean.TRUE.equals(residualValue) || (residualValue == null && kind == JoinKind.ANTI_NULL_AWARE);
+    }
+
+    /** After the last probe: the build rows no probe row met, padded, for RIGHT and FULL joins; else none. */
+    public List<Object[]> unmatchedBuildRows() {
+        List<Object[]> out = new ArrayList<>();
+        if (keepsBuild()) {
+            for (Object[] r : buildRows) {
+                if (!matchedBuild.contains(r)) {
+                    out.add(concat(null, r));
+                }
+            }
+        }
+        return out;
+    }
+
+    private boolean keepsBuild() {
+        return kind == JoinKind.RIGHT || kind == JoinKind.FULL;
+    }
+
+    /** The key values as equality sees them, or null when one is null. */
+    private static List<Object> key(Object[] row, int[] columns) {
+        List<Object> key = new ArrayList<>(columns.length);
+        for (int c : columns) {
+            Object v = row[c];
+            if (v == null) {
+                return null;
+            }
+            key.add(Values.groupKey(v));
+        }
+        return key;
+    }
+
+    private Object[] concat(Object[] l, Object[] r) {
+        Object[] row = new Object[probeWidth + buildWidth];
+        if (l != null) {
+            System.arraycopy(l, 0, row, 0, probeWidth);
+        }
+        if (r != null) {
+            System.arraycopy(r, 0, row, probeWidth, buildWidth);
+        }
+        return row;
+    }
+}

@@ -1,0 +1,30 @@
+package org.oooengine.hive.sql.plan;
+
+import java.util.OptionalLong;
+import org.oooengine.hive.catalog.TableInfo;
+
+/**
+ * What physical planning knows of where tables live: how many rows the nodes hold of a table, and
+ * whether two tables are partitioned alike (rows with equal leading key values on the same node).
+ * Answers come from the nodes' manifests as the catalog reads them (one shared round at most).
+ */
+public interface TableLayouts {
+    /** Nothing is on the nodes: every table is read where its rows arrive. */
+    TableLayouts NONE = new TableLayouts() {
+        @Override
+        public OptionalLong rows(TableInfo table) {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public boolean partitionedAlike(TableInfo a, TableInfo b) {
+            return false;
+        }
+    };
+
+    /** The rows the nodes hold of {@code table}; empty when the nodes do not hold it (a table in files) or it is unknown. */
+    OptionalLong rows(TableInfo table);
+
+    /** Whether both tables are on the nodes, partitioned by their leading key column over the same nodes. */
+    boolean partitionedAlike(TableInfo a, TableInfo b);
+}
