@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.ProtocolException;
+import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
@@ -121,12 +122,57 @@ class PipelineTest {
     }
 
     @Test
+    void joinsCrossTheWireWithTheirBuilds() {
+        ScanPipeline orders = new ScanPipeline("orders", 9, bits(0, 1), List.of(new PipelineStep.Filter(new Expr.IsNull(FLAG, true))));
+        List<Object[]> nations = List.of(new Object[] {0L, "ALGERIA"}, new Object[] {1L, null});
+        ScanPipeline p = new ScanPipeline("lineitem", 16, bits(0, 1), List.of(
+                new PipelineStep.HashJoin(new JoinBuild.Local(orders), JoinKind.FULL, List.of(0), List.of(0),
+                        new Expr.IsNull(new Expr.Column(17, SqlType.STRING), false), 9),
+                new PipelineStep.HashJoin(new JoinBuild.Rows(nations), JoinKind.ANTI_NULL_AWARE, List.of(1), List.of(0), null, 2)));
+        ScanPipeline back = ScanPipeline.read(new PayloadReader(p.toBytes()));
+        assertArrayEquals(p.toBytes(), back.toBytes());
+        assertEquals("ALGERIA", ((JoinBuild.Rows) ((PipelineStep.HashJoin) back.steps().get(1)).build()).rows().get(0)[1]);
+        assertThrows(IllegalStateException.class, () -> new ScanPipeline("t", 2, bits(0), List.of(new PipelineStep.HashJoin(
+                new JoinBuild.Broadcast(0), JoinKind.INNER, List.of(0), List.of(0), null, 1))).toBytes(),
+                "a broadcast is sent as its rows");
+        assertThrows(IllegalArgumentException.class, () -> new PipelineStep.HashJoin(new JoinBuild.Rows(nations), JoinKind.RIGHT,
+                List.of(0), List.of(0), null, 2), "each node would send the build rows no probe met");
+    }
+
+    @Test
+    void buildRowsNoProbeRowMetGoThroughTheStepsAfterTheJoin() {
+        // probe (k, v) full join build (k, w) on k, then keep rows where w is not 'drop'
+        List<Object[]> build = List.of(new Object[] {1L, "one"}, new Object[] {2L, "drop"}, new Object[] {3L, "three"});
+        Expr w = new Expr.Column(3, SqlType.STRING);
+        Expr notDrop = new Expr.Or(List.of(new Expr.IsNull(w, false), new Expr.Not(new Expr.Call(ScalarFunction.EQ,
+                List.of(w, new Expr.Literal("drop", SqlType.STRING)), SqlType.BOOLEAN))));
+        ScanPipeline localBuild = new ScanPipeline("b", 2, bits(0, 1), List.of());
+        List<Object[]> out = new ArrayList<>();
+        Pipeline p = new Pipeline(List.of(new PipelineStep.HashJoin(new JoinBuild.Local(localBuild), JoinKind.FULL, List.of(0),
+                List.of(0), null, 2), new PipelineStep.Filter(notDrop)), 2, b -> build, out::addAll);
+        p.accept(List.of(new Object[] {1L, "a"}, new Object[] {4L, "d"}, new Object[] {null, "n"}));
+        p.finish();
+        assertEquals(List.of("1|a|1|one", "4|d|null|null", "null|n|null|null", "null|null|3|three"),
+                out.stream().map(r -> java.util.Arrays.stream(r).map(String::valueOf).collect(java.util.stream.Collectors.joining("|")))
+                        .toList());
+    }
+
+    @Test
     void aPipelineReadsOnlyTheColumnsItsStepsUse() {
         List<PipelineStep> steps = List.of(new PipelineStep.Filter(new Expr.IsNull(DISCOUNT, false)),
                 new PipelineStep.Project(List.of(PRICE, FLAG)),
                 new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(1, SqlType.STRING), true)));
         assertEquals(bits(0, 2, 4), ScanPipeline.of("t", 5, steps, bits(3)).columns(), "a projection ends what is needed after it");
         assertEquals(bits(3, 4), ScanPipeline.of("t", 5, List.of(steps.get(0)), bits(3)).columns());
+        // a join: the probe reads its key and what comes after; its local build the same of its own table
+        ScanPipeline joined = ScanPipeline.of("probe", 16, List.of(
+                new PipelineStep.HashJoin(new JoinBuild.Local(new ScanPipeline("build", 9, new BitSet(), List.of())),
+                        JoinKind.INNER, List.of(0), List.of(1), null, 9),
+                new PipelineStep.Project(List.of(new Expr.Column(2, SqlType.STRING), new Expr.Column(16 + 4, SqlType.STRING)))),
+                new BitSet());
+        assertEquals(bits(0, 2), joined.columns());
+        JoinBuild.Local build = (JoinBuild.Local) ((PipelineStep.HashJoin) joined.steps().get(0)).build();
+        assertEquals(bits(1, 4), build.pipeline().columns());
     }
 
     @Test
