@@ -22,7 +22,7 @@ cache="${OOO_BENCH_CACHE:-$HOME/.cache/ooo-bench}"
 venv="$cache/venv"
 
 die() { echo "tpch-peers: $*" >&2; exit 1; }
-usage() { sed -n '2,16p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
 sf="" cluster="" repeat=3 queries="" engines="" out="$root/docs/benchmarks" name="tpch" note="" commands=()
 while [[ $# -gt 0 ]]; do
