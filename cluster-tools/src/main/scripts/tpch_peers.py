@@ -10,6 +10,7 @@ import re
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -387,7 +388,7 @@ def main():
         doc["engines"]["spark"], answers["spark"] = run_spark(files, a.queries_dir, queries, a.repeat, a.spark_master,
                                                               a.spark_driver_memory)
     if "ooo" in engines:
-        results = a.out / f".{a.name}-engine-rows"
+        results = Path(tempfile.mkdtemp(prefix="ooo-tpch-rows-"))
         doc["engines"]["ooo"], answers["ooo"] = run_engine(a.ooo, a.cluster, queries, a.repeat, results)
     doc["checks"] = check(answers, queries)
     doc["machine"]["load_average_at_end"] = os.getloadavg()
