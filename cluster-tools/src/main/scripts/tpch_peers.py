@@ -289,6 +289,23 @@ def markdown(doc, queries):
     return "\n".join(lines)
 
 
+def targets(doc):
+    """The engine against its targets at SF 1 on 4 nodes: at most half Spark's total, no query over 3 s."""
+    e = doc["engines"]
+    if "ooo" not in e or "spark" not in e:
+        return ""
+    slow = [f"{r['query'].upper()} {fmt(r['median_s'])} s" for r in e["ooo"]["queries"] if r.get("median_s", 0) > 3]
+    failed = [r["query"].upper() for r in e["ooo"]["queries"] if "error" in r]
+    ratio_spark = e["ooo"]["total_s"] / e["spark"]["total_s"]
+    text = (f"\nThe engine's total is {ratio_spark:.2f}x Spark SQL's (target: at most 0.5x) and "
+            + (f"{len(slow)} of its queries take over 3 s (target: none): {', '.join(slow)}." if slow
+               else "none of its queries takes over 3 s (target: none).")
+            + (f" Failed: {', '.join(failed)}." if failed else ""))
+    if "duckdb" in e:
+        text += f" Against DuckDB: {ratio(e['ooo']['total_s'], e['duckdb']['total_s'])}."
+    return text + "\n"
+
+
 def write_doc(doc, queries, path, plot_name, json_name):
     m = doc["machine"]
     failures = [f"- {e}: {r['query']} failed: {r['error']}" for e, f in doc["engines"].items()
@@ -309,8 +326,13 @@ The 22 TPC-H queries at SF {doc['sf']} on one machine, in one run of
 {doc['repeat']} times; the tables show the median of those runs in seconds, wall time with every row
 read by the client.
 
-{markdown(doc, queries)}
+The engine's figures are those of `ooo bench tpch --cluster <dir> --repeat {doc['repeat']} --json`, which plans
+and runs each statement as the SQL endpoint does, in its own process (the coordinator's part; `OOO_HEAP`,
+default 6 GiB of heap), on the cluster's node daemons (defaults of `ooo cluster start`: 1 GiB of heap,
+a 64 MiB buffer pool and direct I/O each).
 
+{markdown(doc, queries)}
+{targets(doc)}
 ![TPC-H per query]({plot_name})
 
 All figures, each run included: [{json_name}]({json_name}).
@@ -340,8 +362,9 @@ the Hive SQL of `docs/queries/tpch`).
 
 ## Machine
 
-{m['cores']} cores ({m['cpu']}), {m['ram_gib']} GiB RAM, {m['jdk']}, Python {m['python']}, {m['os']}.
-Load average when the run started: {', '.join(f'{x:.2f}' for x in m['load_average_at_start'])}.
+Engine at commit {doc.get('commit') or '-'}. {m['cores']} cores ({m['cpu']}), {m['ram_gib']} GiB RAM, {m['jdk']}, Python {m['python']}, {m['os']}.
+Load average (1, 5, 15 minutes) when the run started: {', '.join(f'{x:.2f}' for x in m['load_average_at_start'])};
+when it ended: {', '.join(f'{x:.2f}' for x in m.get('load_average_at_end', []))}.
 {doc.get('note', '')}
 
 ## Commands
@@ -353,11 +376,21 @@ Load average when the run started: {', '.join(f'{x:.2f}' for x in m['load_averag
     path.write_text(text)
 
 
+def render(doc, queries, out, name):
+    """The plot and the document of a run; returns the engines that ran."""
+    ran = [e for e in ("ooo", "spark", "duckdb") if e in doc["engines"]]
+    plot(doc["engines"], ran, queries, out / f"{name}.png")
+    write_doc(doc, queries, out / f"{name}.md", f"{name}.png", f"{name}.json")
+    log(f"wrote {out / (name + '.md')}, .json and .png")
+    return ran
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--sf", required=True)
-    ap.add_argument("--data", required=True, type=Path, help="directory TpchData.java wrote")
-    ap.add_argument("--queries-dir", required=True, type=Path)
+    ap.add_argument("--render", type=Path, help="only write the plot and document again from this JSON of a run")
+    ap.add_argument("--sf")
+    ap.add_argument("--data", type=Path, help="directory TpchData.java wrote")
+    ap.add_argument("--queries-dir", type=Path)
     ap.add_argument("--queries", default=",".join(str(i) for i in range(1, 23)))
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--engines", default="duckdb,spark,ooo")
@@ -371,12 +404,21 @@ def main():
     ap.add_argument("--command", action="append", default=[], help="a command line to list in the document")
     a = ap.parse_args()
 
+    if a.render:
+        doc = json.loads(a.render.read_text())
+        render(doc, [r["query"] for r in next(iter(doc["engines"].values()))["queries"]], a.out, a.name)
+        return 0
+    if not (a.sf and a.data and a.queries_dir):
+        ap.error("give --sf, --data and --queries-dir (or --render)")
     queries = [f"q{int(x):02d}" for x in a.queries.split(",")]
     engines = a.engines.split(",")
     if "ooo" in engines and a.cluster is None:
         ap.error("the engine ('ooo' in --engines) needs --cluster")
-    doc = {"sf": float(a.sf), "repeat": a.repeat, "machine": machine(), "engines": {}, "note": a.note,
+    sf = float(a.sf)
+    doc = {"sf": int(sf) if sf.is_integer() else sf, "repeat": a.repeat, "machine": machine(), "engines": {}, "note": a.note,
            "commands": a.command, "started": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    git = subprocess.run(["git", "-C", str(a.queries_dir), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    doc["commit"] = git.stdout.strip() or None
     files = parquet_files(a.data)
     doc["data"] = {"rows": row_counts(files),
                    "parquet_mib": sum(f.stat().st_size for f in files.values()) / 2**20,
@@ -394,10 +436,7 @@ def main():
     doc["machine"]["load_average_at_end"] = os.getloadavg()
     a.out.mkdir(parents=True, exist_ok=True)
     (a.out / f"{a.name}.json").write_text(json.dumps(doc, indent=2) + "\n")
-    ran = [e for e in ("ooo", "spark", "duckdb") if e in doc["engines"]]
-    plot(doc["engines"], ran, queries, a.out / f"{a.name}.png")
-    write_doc(doc, queries, a.out / f"{a.name}.md", f"{a.name}.png", f"{a.name}.json")
-    log(f"wrote {a.out / (a.name + '.md')}, .json and .png")
+    ran = render(doc, queries, a.out, a.name)
     for e in ran:
         log(f"{e}: total {doc['engines'][e]['total_s']} s")
     bad = any("error" in r for f in doc["engines"].values() for r in f["queries"]) or any(
