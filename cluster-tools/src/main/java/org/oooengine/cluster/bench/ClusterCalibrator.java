@@ -128,9 +128,9 @@ public final class ClusterCalibrator {
         }
         Map<Integer, Double> iops = new TreeMap<>();
         for (int depth : depths) {
-            iops.put(depth, median(hosts.stream().mapToDouble(h -> h.randomIops().get(depth)).toArray()));
+            iops.put(depth, Stats.median(hosts.stream().mapToDouble(h -> h.randomIops().get(depth)).toArray()));
         }
-        double sequential = median(hosts.stream().mapToDouble(h -> h.sequentialMibPerSecond()).toArray());
+        double sequential = Stats.median(hosts.stream().mapToDouble(h -> h.sequentialMibPerSecond()).toArray());
         int sharing = nodesByHost.values().stream().mapToInt(List::size).max().orElse(1);
         return new Calibration.Disk(sequential, iops, sharing);
     }
@@ -255,7 +255,7 @@ public final class ClusterCalibrator {
             requestSeconds[i] = Math.max(0, remote.seconds() - dispatch - remote.rows() * rowSeconds[i])
                     / Math.max(1, requests);
         }
-        return new double[] {median(rowSeconds), median(requestSeconds)};
+        return new double[] {Stats.median(rowSeconds), Stats.median(requestSeconds)};
     }
 
     /**
@@ -352,9 +352,9 @@ public final class ClusterCalibrator {
                 shuffles[i] = psmjSelfJoin(conf, cluster, secret, t, tStats, joined).seconds() - scanAndWrite
                         - (stageStartup - startup);
             }
-            double scanMibPerSecond = mib / Math.max(1e-3, median(scans) - startup);
-            double outputRowMicros = Math.max(0, median(writes)) * 1e6 / rows;
-            double shuffleRowMicros = Math.max(0, median(shuffles)) * 1e6 / (2 * rows);
+            double scanMibPerSecond = mib / Math.max(1e-3, Stats.median(scans) - startup);
+            double outputRowMicros = Math.max(0, Stats.median(writes)) * 1e6 / rows;
+            double shuffleRowMicros = Math.max(0, Stats.median(shuffles)) * 1e6 / (2 * rows);
             return new Calibration.MapReduce(startup, stageStartup, scanMibPerSecond, shuffleRowMicros, outputRowMicros);
         } finally {
             Directories.deleteRecursively(work);
@@ -389,12 +389,6 @@ public final class ClusterCalibrator {
         for (int i = 0; i < TIMED_RUNS; i++) {
             seconds[i] = job.run().seconds();
         }
-        return median(seconds);
-    }
-
-    private static double median(double... v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
+        return Stats.median(seconds);
     }
 }

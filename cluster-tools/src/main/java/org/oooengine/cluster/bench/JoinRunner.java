@@ -55,8 +55,7 @@ public interface JoinRunner extends AutoCloseable {
     }
 
     private static double medianSeconds(List<JoinResult> runs) {
-        double[] s = runs.stream().mapToDouble(JoinResult::seconds).sorted().toArray();
-        return s[s.length / 2];
+        return Stats.median(runs.stream().mapToDouble(JoinResult::seconds).toArray());
     }
 
     /**

@@ -2,9 +2,10 @@ package org.oooengine.cluster.cli;
 
 import picocli.CommandLine.Command;
 
-/** {@code ooo bench}: join measurements. */
-@Command(name = "bench", mixinStandardHelpOptions = true, description = "Measure joins on a loaded store, or the storage paths with JMH.",
+/** {@code ooo bench}: join, TPC-H, transaction and storage measurements. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+        description = "Measure joins or the TPC-H queries on a loaded store or cluster, transactions, or the storage paths with JMH.",
         subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchReportCommand.class, BenchMicroCommand.class,
-                BenchTxnCommand.class, BenchFetchCommand.class})
+                BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class})
 final class BenchCommand {
 }

@@ -48,7 +48,7 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
+                "bench fetch", "bench tpch", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql"), names);
     }
 
@@ -114,5 +114,18 @@ class CliParsingTest {
         Cli typo = Cli.run("server", "--cluster", dir.toString(), "--port", "0", "--conf", "ooo.endpoint.max.conections=5");
         assertEquals(2, typo.exitCode(), typo::toString);
         assertTrue(typo.err().contains("unknown endpoint setting ooo.endpoint.max.conections"), typo::toString);
+    }
+
+    @Test
+    void benchTpchRefusesUnknownQueriesAndRepeatsBeforeConnecting(@TempDir Path dir) {
+        Cli query = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--queries", "1,23");
+        assertEquals(2, query.exitCode(), query::toString);
+        assertTrue(query.err().contains("--queries: TPC-H queries are numbered 1 to 22, got 23"), query::toString);
+        Cli repeat = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--repeat", "0");
+        assertEquals(2, repeat.exitCode(), repeat::toString);
+        assertTrue(repeat.err().contains("--repeat must be at least 1, got 0"), repeat::toString);
+        Cli word = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--queries", "q1");
+        assertEquals(2, word.exitCode(), word::toString);
+        assertTrue(word.err().contains("--queries"), word::toString);
     }
 }

@@ -1,0 +1,76 @@
+package org.oooengine.cluster.bench.tpch;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Consumer;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.StatementResult;
+
+/**
+ * Times TPC-H queries through an SQL session: each query once untimed (its rows are kept, for
+ * checking), then {@code repeat} timed runs. A run's time is the wall time of the statement with
+ * every row read. A query that fails is reported with its error and the others still run.
+ */
+public final class TpchBench {
+    private final SqlSession session;
+    private final int repeat;
+
+    public TpchBench(SqlSession session, int repeat) {
+        if (repeat < 1) {
+            throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
+        }
+        this.session = session;
+        this.repeat = repeat;
+    }
+
+    /** Runs the queries in order, passing each one's result to {@code onQuery} as soon as it is known. */
+    public List<TpchQueryResult> run(List<Integer> queries, Consumer<TpchQueryResult> onQuery) {
+        List<TpchQueryResult> results = new ArrayList<>();
+        for (int q : queries) {
+            TpchQueryResult r = run(q);
+            results.add(r);
+            onQuery.accept(r);
+        }
+        return results;
+    }
+
+    private TpchQueryResult run(int number) {
+        String name = TpchQueries.name(number);
+        String sql = TpchQueries.text(number);
+        try {
+            List<Object[]> rows = new ArrayList<>();
+            execute(sql).forEachRemaining(rows::add);
+            double[] seconds = new double[repeat];
+            for (int i = 0; i < repeat; i++) {
+                long t0 = System.nanoTime();
+                long count = count(execute(sql));
+                seconds[i] = (System.nanoTime() - t0) / 1e9;
+                if (count != rows.size()) {
+                    throw new IllegalStateException("a timed run returned " + count + " rows, the first " + rows.size());
+                }
+            }
+            return TpchQueryResult.of(name, seconds, rows);
+        } catch (RuntimeException e) {
+            return TpchQueryResult.failed(name, e.getMessage() != null ? e.getMessage() : e.toString());
+        }
+    }
+
+    private Iterator<Object[]> execute(String sql) {
+        StatementResult r = session.execute(sql, new Cancellation());
+        if (!r.hasResultSet()) {
+            throw new IllegalStateException("the statement returned no result set");
+        }
+        return r.rows();
+    }
+
+    private static long count(Iterator<Object[]> rows) {
+        long n = 0;
+        while (rows.hasNext()) {
+            rows.next();
+            n++;
+        }
+        return n;
+    }
+}

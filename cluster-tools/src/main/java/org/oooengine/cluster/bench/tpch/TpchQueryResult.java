@@ -1,0 +1,40 @@
+package org.oooengine.cluster.bench.tpch;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.annotation.JsonNaming;
+import java.util.Arrays;
+import java.util.List;
+import org.oooengine.cluster.bench.Stats;
+
+/**
+ * One query's figures; its JSON form is an element of {@code ooo bench tpch --json}'s
+ * {@code queries}. A failed query has an {@code error} and no times or rows.
+ *
+ * @param resultRows the rows of the untimed first run (not in the JSON)
+ */
+@JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record TpchQueryResult(String query, Double medianS, List<Double> runsS, Long rows, String error,
+                              @JsonIgnore List<Object[]> resultRows) {
+
+    static TpchQueryResult of(String query, double[] seconds, List<Object[]> rows) {
+        List<Double> runs = Arrays.stream(seconds).map(TpchQueryResult::millis).boxed().toList();
+        return new TpchQueryResult(query, millis(Stats.median(seconds)), runs, (long) rows.size(), null, rows);
+    }
+
+    static TpchQueryResult failed(String query, String error) {
+        return new TpchQueryResult(query, null, null, null, error, List.of());
+    }
+
+    @JsonIgnore
+    public boolean ok() {
+        return error == null;
+    }
+
+    /** Seconds to the millisecond: the machine's noise is larger. */
+    private static double millis(double seconds) {
+        return Math.round(seconds * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,91 @@
+package org.oooengine.cluster.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import org.oooengine.cluster.bench.tpch.TpchBench;
+import org.oooengine.cluster.bench.tpch.TpchQueries;
+import org.oooengine.cluster.bench.tpch.TpchQueryResult;
+import org.oooengine.cluster.bench.tpch.TpchReport;
+import org.oooengine.cluster.bench.tpch.TpchResultFiles;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.sql.SqlSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code ooo bench tpch}: the 22 TPC-H queries through the SQL engine, per-query seconds. */
+@Command(name = "tpch", mixinStandardHelpOptions = true,
+        description = {"Run TPC-H queries (docs/queries/tpch) on a running, loaded cluster through the SQL engine, "
+                + "as its coordinator does, in this process: each query once to warm up, then --repeat timed runs "
+                + "(the statement with every row read).",
+                "Reports per query the median, every run and the rows returned, and the total of the medians. "
+                        + "One progress line per query goes to stderr. A failing query is reported with its error and "
+                        + "the others still run; the exit code is then 1."})
+final class BenchTpchCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>",
+            description = "a running cluster loaded with 'ooo load tpch --cluster'")
+    Path cluster;
+
+    @Option(names = "--queries", split = ",", paramLabel = "<n>", description = "query numbers, e.g. 1,3,18 (default: all 22)")
+    List<Integer> queries;
+
+    @Option(names = "--repeat", defaultValue = "3", paramLabel = "N", description = "timed runs per query (default: ${DEFAULT-VALUE})")
+    int repeat;
+
+    @Option(names = "--json", description = "print one JSON object instead of a table")
+    boolean json;
+
+    @Option(names = "--results", paramLabel = "<dir>",
+            description = "also write each query's rows to <dir>/qNN.tsv (tab-separated), to compare answers with other engines")
+    Path results;
+
+    @Override
+    public Integer call() {
+        List<Integer> chosen = chosenQueries();
+        if (repeat < 1) {
+            throw new ParameterException(spec.commandLine(), "--repeat must be at least 1, got " + repeat);
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int nodes = ClusterSpec.read(cluster).nodes().size();
+        TpchReport report;
+        try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
+             SqlSession session = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
+            List<TpchQueryResult> ran = new TpchBench(session, repeat).run(chosen, q -> {
+                err.println(TpchReport.progress(q));
+                err.flush();
+            });
+            report = TpchReport.of(cluster.toAbsolutePath().normalize().toString(), nodes, repeat, ran);
+        }
+        if (results != null) {
+            TpchResultFiles.write(results, report.queries());
+        }
+        out.print(json ? Json.line(report) + System.lineSeparator() : report.table());
+        out.flush();
+        return report.failures() == 0 ? 0 : 1;
+    }
+
+    private List<Integer> chosenQueries() {
+        if (queries == null) {
+            return TpchQueries.all();
+        }
+        for (int q : queries) {
+            try {
+                TpchQueries.check(q);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--queries: " + e.getMessage());
+            }
+        }
+        return List.copyOf(queries);
+    }
+}
