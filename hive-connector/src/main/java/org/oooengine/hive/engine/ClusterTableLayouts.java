@@ -1,8 +1,11 @@
 package org.oooengine.hive.engine;
 
+import java.util.Optional;
 import java.util.OptionalLong;
 import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.store.StoreManifest;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.sql.plan.TableLayouts;
@@ -17,13 +20,22 @@ final class ClusterTableLayouts implements TableLayouts {
 
     @Override
     public OptionalLong rows(TableInfo table) {
+        return meta(table).map(m -> OptionalLong.of(m.rows())).orElse(OptionalLong.empty());
+    }
+
+    @Override
+    public OptionalLong bytes(TableInfo table) {
+        return meta(table).map(m -> OptionalLong.of(m.dataBytes())).orElse(OptionalLong.empty());
+    }
+
+    private Optional<StoreManifest.TableMeta> meta(TableInfo table) {
         if (FileTableReader.holds(table)) {
-            return OptionalLong.empty();
+            return Optional.empty();
         }
         try {
-            return cluster.tables().table(table.storage()).map(t -> OptionalLong.of(t.meta().rows())).orElse(OptionalLong.empty());
+            return cluster.tables().table(table.storage()).map(ClusterManifest.Table::meta);
         } catch (ClusterException layoutsDiffer) {
-            return OptionalLong.empty(); // the scan names the problem
+            return Optional.empty(); // the scan names the problem
         }
     }
 

@@ -118,6 +118,17 @@ class NodePipelineTest {
         assertTrue(plan.contains("[each node] HashJoin INNER ON probe"), plan);
         assertTrue(plan.contains("build from its own partition"), plan);
         assertTrue(plan.contains("[each node] PartialAggregate"), plan);
+        // joined with a subquery's groups on the coordinator: the nodes still join orders and lineitem,
+        // and send only the columns used above (the others as nulls)
+        String mixed = "SELECT o_orderpriority, count(*), sum(l_quantity) FROM orders JOIN lineitem ON l_orderkey = o_orderkey "
+                + "JOIN (SELECT n_regionkey, count(*) AS c FROM nation GROUP BY n_regionkey) r ON o_custkey % 5 = r.n_regionkey "
+                + "WHERE r.c = 5 GROUP BY o_orderpriority";
+        assertMatchesDuckDb(mixed);
+        String mixedPlan = explain("EXPLAIN " + mixed);
+        assertTrue(mixedPlan.contains("\n    HashJoin CROSS"), mixedPlan);
+        assertTrue(mixedPlan.contains("build from its own partition"), mixedPlan);
+        assertTrue(Pattern.compile("\\[each node\\] Project null, #1, null, null, null, #5, null, .*#13, null")
+                .matcher(mixedPlan).find(), mixedPlan);
         for (String join : List.of(
                 "SELECT count(*) FROM orders o WHERE EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey "
                         + "AND l.l_quantity > 49)",

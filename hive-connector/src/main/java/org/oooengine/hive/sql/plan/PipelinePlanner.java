@@ -22,17 +22,21 @@ import org.oooengine.core.sql.expr.Exprs;
  *   <li><b>co-located</b> — both sides are partitioned alike and joined on their leading key
  *       columns (orders and lineitem on the order key): each node builds from its own partition
  *       of the smaller side;</li>
- *   <li><b>broadcast</b> — one side is a table of at most {@link #BROADCAST_MAX_ROWS} rows: the
+ *   <li><b>broadcast</b> — one side is a table of at most {@link #BROADCAST_MAX_BYTES}: the
  *       coordinator reads it (filtered, on the nodes) and sends its rows to every node.</li>
  * </ul>
  * A GROUP BY over such a pipeline is split in two — partial aggregates on every node, merged on
  * the coordinator ({@link RelNode.FinalAggregate}) — so that only groups cross the network; one
  * that cannot be split (DISTINCT) still reads only the columns it needs from the nodes. Other
- * joins, sorts and limits stay on the coordinator, over inputs planned the same way.
+ * joins, sorts and limits stay on the coordinator; a join input that the nodes can compute
+ * (joins of its own) is gathered from them with only the columns the plan reads above it.
  */
 public final class PipelinePlanner {
-    /** The largest table whose rows are sent to every node to join there. */
-    public static final long BROADCAST_MAX_ROWS = 100_000;
+    /**
+     * The largest table (its stored bytes, every column) whose rows are sent to every node to join
+     * there: a bound that filters and unread columns only lower, well inside a request frame.
+     */
+    public static final long BROADCAST_MAX_BYTES = 8L << 20;
 
     private final TableLayouts layouts;
 
@@ -41,43 +45,85 @@ public final class PipelinePlanner {
     }
 
     public static RelNode plan(RelNode node, TableLayouts layouts) {
-        return new PipelinePlanner(layouts).place(node);
+        BitSet all = new BitSet();
+        all.set(0, node.fields().size());
+        return new PipelinePlanner(layouts).place(node, all);
     }
 
-    private RelNode place(RelNode node) {
+    /** {@code node} placed, of whose output columns only {@code required} are read above it. */
+    private RelNode place(RelNode node, BitSet required) {
         if (node instanceof RelNode.Aggregate a) {
             Chain chain = chain(a.input());
             if (chain != null) {
                 return splitAggregate(a, chain);
             }
-            return new RelNode.Aggregate(place(a.input()), a.keys(), a.aggregates(), a.fields());
+            BitSet in = new BitSet();
+            a.keys().forEach(k -> in.or(Exprs.columns(k)));
+            a.aggregates().stream().filter(c -> c.arg() != null).forEach(c -> in.or(Exprs.columns(c.arg())));
+            return new RelNode.Aggregate(place(a.input(), in), a.keys(), a.aggregates(), a.fields());
         }
         if (node instanceof RelNode.Project p) {
             Chain chain = chain(p.input());
             if (chain != null) {
                 return chain.with(new PipelineStep.Project(p.exprs()), p.fields()).gathered();
             }
-            return new RelNode.Project(place(p.input()), p.exprs(), p.fields());
+            BitSet in = new BitSet();
+            required.stream().forEach(i -> in.or(Exprs.columns(p.exprs().get(i))));
+            return new RelNode.Project(place(p.input(), in), p.exprs(), p.fields());
         }
         if (node instanceof RelNode.Filter f) {
-            return new RelNode.Filter(place(f.input()), f.condition());
+            return new RelNode.Filter(place(f.input(), union(required, Exprs.columns(f.condition()))), f.condition());
         }
         if (node instanceof RelNode.Join j) {
-            return new RelNode.Join(place(j.left()), place(j.right()), j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
+            int lw = j.left().fields().size();
+            BitSet joined = (BitSet) required.clone();
+            IntStream.of(j.leftKeys()).forEach(joined::set);
+            IntStream.of(j.rightKeys()).forEach(k -> joined.set(lw + k));
+            if (j.residual() != null) {
+                joined.or(Exprs.columns(j.residual()));
+            }
+            return new RelNode.Join(input(j.left(), joined.get(0, lw)), input(j.right(), joined.get(lw, lw + j.right().fields().size())),
+                    j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
         }
         if (node instanceof RelNode.Sort s) {
-            return new RelNode.Sort(place(s.input()), s.keys());
+            BitSet in = (BitSet) required.clone();
+            s.keys().forEach(k -> in.set(k.column()));
+            return new RelNode.Sort(place(s.input(), in), s.keys());
         }
         if (node instanceof RelNode.Limit l) {
-            return new RelNode.Limit(place(l.input()), l.offset(), l.count());
+            return new RelNode.Limit(place(l.input(), required), l.offset(), l.count());
         }
         if (node instanceof RelNode.SingleRow s) {
-            return new RelNode.SingleRow(place(s.input()));
+            return new RelNode.SingleRow(place(s.input(), required));
         }
         if (node instanceof RelNode.Union u) {
-            return new RelNode.Union(u.inputs().stream().map(this::place).toList(), u.fields());
+            return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }
         return node; // scans, index joins, values: they run where they are
+    }
+
+    /**
+     * An input of a join the coordinator runs: when the nodes can compute it with joins of its own,
+     * they do, and send only the {@code required} columns (the others as nulls, so the columns
+     * keep their places).
+     */
+    private RelNode input(RelNode node, BitSet required) {
+        Chain chain = chain(node);
+        if (chain == null || chain.steps.stream().noneMatch(step -> step instanceof PipelineStep.HashJoin)) {
+            return place(node, required);
+        }
+        List<Expr> kept = new ArrayList<>();
+        for (int i = 0; i < chain.fields.size(); i++) {
+            SqlType type = chain.fields.get(i).type();
+            kept.add(required.get(i) ? new Expr.Column(i, type) : new Expr.Literal(null, type));
+        }
+        return chain.with(new PipelineStep.Project(kept), chain.fields).gathered();
+    }
+
+    private static BitSet union(BitSet a, BitSet b) {
+        BitSet out = (BitSet) a.clone();
+        out.or(b);
+        return out;
     }
 
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
@@ -117,7 +163,8 @@ public final class PipelinePlanner {
             if (s.filter() != null) {
                 steps.add(new PipelineStep.Filter(s.filter()));
             }
-            return new Chain(s, steps, List.of(), s.fields(), layouts.rows(s.table()).orElse(-1));
+            return new Chain(s, steps, List.of(), s.fields(), layouts.rows(s.table()).orElse(-1),
+                    layouts.bytes(s.table()).orElse(-1));
         }
         if (node instanceof RelNode.Filter f) {
             Chain below = chain(f.input());
@@ -160,7 +207,7 @@ public final class PipelinePlanner {
 
     /** A table the nodes hold and that is small enough to send to each of them. */
     private static boolean small(Chain c) {
-        return c != null && c.rows >= 0 && c.rows <= BROADCAST_MAX_ROWS;
+        return c != null && c.bytes >= 0 && c.bytes <= BROADCAST_MAX_BYTES;
     }
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
@@ -196,14 +243,14 @@ public final class PipelinePlanner {
 
     /**
      * A scan and the steps each node runs after it, the plans the coordinator runs to broadcast
-     * their rows, the output's fields, and the scanned table's rows (-1: not on the nodes).
+     * their rows, the output's fields, and the scanned table's rows and bytes (-1: not on the nodes).
      */
     private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields,
-                         long rows) {
+                         long rows, long bytes) {
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, broadcasts, out, rows);
+            return new Chain(scan, more, broadcasts, out, rows, bytes);
         }
 
         /** This chain probing {@code build}'s rows: built on each node from its own partition, or broadcast. */
@@ -221,7 +268,7 @@ public final class PipelinePlanner {
                     j.residual(), build.fields.size());
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, sent, j.fields(), rows);
+            return new Chain(scan, more, sent, j.fields(), rows, bytes);
         }
 
         RelNode.NodePipeline gathered() {

@@ -17,6 +17,11 @@ public interface TableLayouts {
         }
 
         @Override
+        public OptionalLong bytes(TableInfo table) {
+            return OptionalLong.empty();
+        }
+
+        @Override
         public boolean partitionedAlike(TableInfo a, TableInfo b) {
             return false;
         }
@@ -24,6 +29,9 @@ public interface TableLayouts {
 
     /** The rows the nodes hold of {@code table}; empty when the nodes do not hold it (a table in files) or it is unknown. */
     OptionalLong rows(TableInfo table);
+
+    /** The bytes of {@code table}'s rows on the nodes, all partitions together; empty as for {@link #rows}. */
+    OptionalLong bytes(TableInfo table);
 
     /** Whether both tables are on the nodes, partitioned by their leading key column over the same nodes. */
     boolean partitionedAlike(TableInfo a, TableInfo b);
