@@ -25,7 +25,8 @@ public final class HashJoinTable {
     private final int probeWidth;
     private final int buildWidth;
     private final List<Object[]> buildRows;
-    private final Map<List<Object>, List<Object[]>> table;
+    /** Key (the value itself for one key column, a list for several) to its row, or to a {@link Matches} list of rows. */
+    private final Map<Object, Object> table;
     private final boolean buildHasNullKey;
     private final Set<Object[]> matchedBuild;
 
@@ -40,11 +41,19 @@ public final class HashJoinTable {
         this.table = new HashMap<>(Math.max(16, build.size() * 4 / 3));
         boolean nullKey = false;
         for (Object[] r : build) {
-            List<Object> key = key(r, buildKeys);
-            if (key != null) {
-                table.computeIfAbsent(key, k -> new ArrayList<>(1)).add(r);
-            } else {
+            Object key = key(r, buildKeys);
+            if (key == null) {
                 nullKey = true;
+                continue;
+            }
+            Object held = table.putIfAbsent(key, r);
+            if (held instanceof Matches m) {
+                m.add(r);
+            } else if (held != null) {
+                Matches m = new Matches();
+                m.add((Object[]) held);
+                m.add(r);
+                table.put(key, m);
             }
         }
         this.buildHasNullKey = nullKey;
@@ -59,15 +68,14 @@ public final class HashJoinTable {
         }
         boolean keepProbe = kind == JoinKind.LEFT || kind == JoinKind.FULL;
         for (Object[] l : batch) {
-            List<Object> probeKey = key(l, probeKeys);
+            Object probeKey = key(l, probeKeys);
             if (kind == JoinKind.ANTI_NULL_AWARE && probeKey == null) {
                 if (buildRows.isEmpty()) {
                     out.add(l);
                 }
                 continue;
             }
-            List<Object[]> candidates = kind == JoinKind.CROSS ? buildRows
-                    : probeKey == null ? List.of() : table.getOrDefault(probeKey, List.of());
+            List<Object[]> candidates = kind == JoinKind.CROSS ? buildRows : candidates(probeKey);
             boolean matched = false;
             for (Object[] r : candidates) {
                 Object[] row = concat(l, r);
@@ -116,8 +124,30 @@ public final class HashJoinTable {
         return kind == JoinKind.RIGHT || kind == JoinKind.FULL;
     }
 
-    /** The key values as equality sees them, or null when one is null. */
-    private static List<Object> key(Object[] row, int[] columns) {
+    private List<Object[]> candidates(Object probeKey) {
+        Object held = probeKey == null ? null : table.get(probeKey);
+        if (held == null) {
+            return List.of();
+        }
+        if (held instanceof Matches m) {
+            return m;
+        }
+        return List.<Object[]>of((Object[]) held);
+    }
+
+    /** The build rows of a key that more than one row has. */
+    private static final class Matches extends ArrayList<Object[]> {
+        Matches() {
+            super(2);
+        }
+    }
+
+    /** The key values as equality sees them (one column: its value; several: a list), or null when one is null. */
+    private static Object key(Object[] row, int[] columns) {
+        if (columns.length == 1) {
+            Object v = row[columns[0]];
+            return v == null ? null : Values.groupKey(v);
+        }
         List<Object> key = new ArrayList<>(columns.length);
         for (int c : columns) {
             Object v = row[c];
