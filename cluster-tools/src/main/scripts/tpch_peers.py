@@ -7,7 +7,7 @@ import math
 import os
 import platform
 import re
-import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -318,7 +318,8 @@ def other_runs(doc):
         totals = [r["engines"][e]["total_s"] for r in [doc] + runs if e in r["engines"]]
         spread.append(f"{names[e]} {max(totals) / min(totals):.1f}x")
     lines = ["## Other runs", "",
-             "The same script on the same cluster and data at other times of the same day; totals of the medians in "
+             "The same script on the same cluster and data at other times of the same day ("
+             + ", ".join(f"[{r['file']}]({r['file']})" for r in runs) + "); totals of the medians in "
              "seconds. Largest total over smallest: " + ", ".join(spread) + ".", "",
              "| run | load average at start, end | " + " | ".join(names[e] for e in engines) + " | engine/Spark |",
              "|---" * (len(engines) + 3) + "|"]
@@ -370,6 +371,7 @@ absolute or 1e-9 relative, in the query's order, or sorted where ties may order 
 
 {chr(10).join(check_lines) if check_lines else '- (no engine besides DuckDB ran)'}
 {chr(10).join(failures)}
+{('- the engine did not finish: ' + doc['engine_error']) if 'engine_error' in doc else ''}
 
 ## Data
 
@@ -436,7 +438,7 @@ def main():
     if a.render:
         doc = json.loads(a.render.read_text())
         if a.other_runs:
-            doc["other_runs"] = [json.loads(f.read_text()) for f in a.other_runs]
+            doc["other_runs"] = [dict(json.loads(f.read_text()), file=f.name) for f in a.other_runs]
         render(doc, [r["query"] for r in next(iter(doc["engines"].values()))["queries"]], a.out, a.name)
         return 0
     if not (a.sf and a.data and a.queries_dir):
@@ -462,7 +464,13 @@ def main():
                                                               a.spark_driver_memory)
     if "ooo" in engines:
         results = Path(tempfile.mkdtemp(prefix="ooo-tpch-rows-"))
-        doc["engines"]["ooo"], answers["ooo"] = run_engine(a.ooo, a.cluster, queries, a.repeat, results)
+        try:
+            doc["engines"]["ooo"], answers["ooo"] = run_engine(a.ooo, a.cluster, queries, a.repeat, results)
+        except Exception as e:  # the peers' figures are still written
+            doc["engine_error"] = str(e)
+            log(f"engine: {e}")
+        finally:
+            shutil.rmtree(results, ignore_errors=True)
     doc["checks"] = check(answers, queries)
     doc["machine"]["load_average_at_end"] = os.getloadavg()
     a.out.mkdir(parents=True, exist_ok=True)
@@ -470,7 +478,7 @@ def main():
     ran = render(doc, queries, a.out, a.name)
     for e in ran:
         log(f"{e}: total {doc['engines'][e]['total_s']} s")
-    bad = any("error" in r for f in doc["engines"].values() for r in f["queries"]) or any(
+    bad = "engine_error" in doc or any("error" in r for f in doc["engines"].values() for r in f["queries"]) or any(
         v != "same rows as DuckDB" for c in doc["checks"].values() for v in c.values())
     return 1 if bad else 0
 
