@@ -7,7 +7,7 @@ import math
 import os
 import platform
 import re
-import statistics
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -306,6 +306,33 @@ def targets(doc):
     return text + "\n"
 
 
+def other_runs(doc):
+    """The totals of other runs of the same set-up (render mode, --other-runs): how much the machine moves them."""
+    runs = doc.get("other_runs", [])
+    if not runs:
+        return ""
+    engines = [e for e in ("ooo", "spark", "duckdb") if e in doc["engines"]]
+    names = {"ooo": "engine", "spark": "Spark", "duckdb": "DuckDB"}
+    spread = []
+    for e in engines:
+        totals = [r["engines"][e]["total_s"] for r in [doc] + runs if e in r["engines"]]
+        spread.append(f"{names[e]} {max(totals) / min(totals):.1f}x")
+    lines = ["## Other runs", "",
+             "The same script on the same cluster and data at other times of the same day ("
+             + ", ".join(f"[{r['file']}]({r['file']})" for r in runs) + "); totals of the medians in "
+             "seconds. Largest total over smallest: " + ", ".join(spread) + ".", "",
+             "| run | load average at start, end | " + " | ".join(names[e] for e in engines) + " | engine/Spark |",
+             "|---" * (len(engines) + 3) + "|"]
+    for r in [doc] + runs:
+        m = r["machine"]
+        totals = {e: r["engines"][e]["total_s"] for e in engines if e in r["engines"]}
+        load = f"{m['load_average_at_start'][0]:.1f}, {m.get('load_average_at_end', [float('nan')])[0]:.1f}"
+        label = r.get("started", "-") + (" (above)" if r is doc else "")
+        lines.append(f"| {label} | {load} | " + " | ".join(fmt(totals.get(e)) for e in engines)
+                     + f" | {ratio(totals.get('ooo'), totals.get('spark'))} |")
+    return "\n".join(lines) + "\n"
+
+
 def write_doc(doc, queries, path, plot_name, json_name):
     m = doc["machine"]
     failures = [f"- {e}: {r['query']} failed: {r['error']}" for e, f in doc["engines"].items()
@@ -344,6 +371,7 @@ absolute or 1e-9 relative, in the query's order, or sorted where ties may order 
 
 {chr(10).join(check_lines) if check_lines else '- (no engine besides DuckDB ran)'}
 {chr(10).join(failures)}
+{('- the engine did not finish: ' + doc['engine_error']) if 'engine_error' in doc else ''}
 
 ## Data
 
@@ -367,6 +395,7 @@ Load average (1, 5, 15 minutes) when the run started: {', '.join(f'{x:.2f}' for 
 when it ended: {', '.join(f'{x:.2f}' for x in m.get('load_average_at_end', []))}.
 {doc.get('note', '')}
 
+{other_runs(doc)}
 ## Commands
 
 ```sh
@@ -388,6 +417,8 @@ def render(doc, queries, out, name):
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--render", type=Path, help="only write the plot and document again from this JSON of a run")
+    ap.add_argument("--other-runs", type=Path, nargs="*", default=[],
+                    help="with --render: JSONs of other runs whose totals the document lists too")
     ap.add_argument("--sf")
     ap.add_argument("--data", type=Path, help="directory TpchData.java wrote")
     ap.add_argument("--queries-dir", type=Path)
@@ -406,6 +437,8 @@ def main():
 
     if a.render:
         doc = json.loads(a.render.read_text())
+        if a.other_runs:
+            doc["other_runs"] = [dict(json.loads(f.read_text()), file=f.name) for f in a.other_runs]
         render(doc, [r["query"] for r in next(iter(doc["engines"].values()))["queries"]], a.out, a.name)
         return 0
     if not (a.sf and a.data and a.queries_dir):
@@ -431,7 +464,13 @@ def main():
                                                               a.spark_driver_memory)
     if "ooo" in engines:
         results = Path(tempfile.mkdtemp(prefix="ooo-tpch-rows-"))
-        doc["engines"]["ooo"], answers["ooo"] = run_engine(a.ooo, a.cluster, queries, a.repeat, results)
+        try:
+            doc["engines"]["ooo"], answers["ooo"] = run_engine(a.ooo, a.cluster, queries, a.repeat, results)
+        except Exception as e:  # the peers' figures are still written
+            doc["engine_error"] = str(e)
+            log(f"engine: {e}")
+        finally:
+            shutil.rmtree(results, ignore_errors=True)
     doc["checks"] = check(answers, queries)
     doc["machine"]["load_average_at_end"] = os.getloadavg()
     a.out.mkdir(parents=True, exist_ok=True)
@@ -439,7 +478,7 @@ def main():
     ran = render(doc, queries, a.out, a.name)
     for e in ran:
         log(f"{e}: total {doc['engines'][e]['total_s']} s")
-    bad = any("error" in r for f in doc["engines"].values() for r in f["queries"]) or any(
+    bad = "engine_error" in doc or any("error" in r for f in doc["engines"].values() for r in f["queries"]) or any(
         v != "same rows as DuckDB" for c in doc["checks"].values() for v in c.values())
     return 1 if bad else 0
 
