@@ -38,6 +38,15 @@ public final class PipelinePlanner {
      */
     public static final long BROADCAST_MAX_BYTES = 8L << 20;
 
+    /**
+     * The most rows (estimated, all partitions together) a co-located join builds into the nodes'
+     * hash tables: until hash tables spill to disk, a larger build stays a join of the coordinator.
+     */
+    public static final long LOCAL_BUILD_MAX_ROWS = 1_000_000;
+
+    /** The share of rows a filter's conjunct is taken to keep, lacking column statistics here. */
+    private static final double CONJUNCT_SELECTIVITY = 0.25;
+
     private final TableLayouts layouts;
 
     private PipelinePlanner(TableLayouts layouts) {
@@ -159,16 +168,13 @@ public final class PipelinePlanner {
     /** {@code node} as work each node can do alone, or null when some of it needs other nodes' rows. */
     private Chain chain(RelNode node) {
         if (node instanceof RelNode.Scan s) {
-            List<PipelineStep> steps = new ArrayList<>();
-            if (s.filter() != null) {
-                steps.add(new PipelineStep.Filter(s.filter()));
-            }
-            return new Chain(s, steps, List.of(), s.fields(), layouts.rows(s.table()).orElse(-1),
+            Chain scanned = new Chain(s, List.of(), List.of(), s.fields(), layouts.rows(s.table()).orElse(-1),
                     layouts.bytes(s.table()).orElse(-1));
+            return s.filter() == null ? scanned : scanned.filtered(s.filter());
         }
         if (node instanceof RelNode.Filter f) {
             Chain below = chain(f.input());
-            return below == null ? null : below.with(new PipelineStep.Filter(f.condition()), below.fields);
+            return below == null ? null : below.filtered(f.condition());
         }
         if (node instanceof RelNode.Project p) {
             Chain below = chain(p.input());
@@ -191,7 +197,8 @@ public final class PipelinePlanner {
                 && coLocated(left, j.leftKeys(), right, j.rightKeys())) {
             boolean buildLeft = kind == JoinKind.RIGHT || (kind == JoinKind.INNER && left.rows < right.rows);
             Chain build = buildLeft ? left : right;
-            if (build.broadcasts.isEmpty()) { // a node builds it alone: it may not wait for broadcast rows
+            // a node builds it alone (it may not wait for broadcast rows), and in memory
+            if (build.broadcasts.isEmpty() && build.rows <= LOCAL_BUILD_MAX_ROWS) {
                 return buildLeft ? swapped(j, right, left, true) : left.probe(j, right, true);
             }
         }
@@ -243,7 +250,8 @@ public final class PipelinePlanner {
 
     /**
      * A scan and the steps each node runs after it, the plans the coordinator runs to broadcast
-     * their rows, the output's fields, and the scanned table's rows and bytes (-1: not on the nodes).
+     * their rows, the output's fields, the rows estimated to come out (filters lower the scanned
+     * table's count), and the scanned table's bytes (-1: not on the nodes).
      */
     private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields,
                          long rows, long bytes) {
@@ -251,6 +259,13 @@ public final class PipelinePlanner {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
             return new Chain(scan, more, broadcasts, out, rows, bytes);
+        }
+
+        /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
+        Chain filtered(Expr condition) {
+            Chain c = with(new PipelineStep.Filter(condition), fields);
+            double kept = Math.pow(CONJUNCT_SELECTIVITY, Exprs.conjuncts(condition).size());
+            return new Chain(scan, c.steps, broadcasts, fields, rows < 0 ? rows : (long) Math.ceil(rows * kept), bytes);
         }
 
         /** This chain probing {@code build}'s rows: built on each node from its own partition, or broadcast. */
