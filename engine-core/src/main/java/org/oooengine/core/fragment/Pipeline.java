@@ -18,6 +18,8 @@ public final class Pipeline {
     private final List<PipelineStep> steps;
     /** Per step, its hash table when it is a join, else null. */
     private final HashJoinTable[] joins;
+    /** Per step, its groups when it is a whole aggregate, else null. */
+    private final GroupTable[] groupsAt;
     private final PipelineStep.PartialAggregate aggregate;
     private final GroupTable groups;
     private final Consumer<List<Object[]>> out;
@@ -58,9 +60,13 @@ public final class Pipeline {
         this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates());
         this.out = out;
         this.joins = new HashJoinTable[this.steps.size()];
+        this.groupsAt = new GroupTable[this.steps.size()];
         int width = inputWidth;
         for (int i = 0; i < this.steps.size(); i++) {
             PipelineStep step = this.steps.get(i);
+            if (step instanceof PipelineStep.Aggregate a) {
+                groupsAt[i] = new GroupTable(a.aggregates());
+            }
             if (step instanceof PipelineStep.HashJoin j) {
                 joins[i] = new HashJoinTable(j.kind(), builds.rows(j.build()), ints(j.buildKeys()), ints(j.probeKeys()),
                         j.residual(), width, j.buildWidth());
@@ -73,6 +79,9 @@ public final class Pipeline {
     public static int widthAfter(PipelineStep step, int inputWidth) {
         if (step instanceof PipelineStep.Project p) {
             return p.exprs().size();
+        }
+        if (step instanceof PipelineStep.Aggregate a) {
+            return a.keys().size() + a.aggregates().size();
         }
         if (step instanceof PipelineStep.HashJoin j) {
             return j.kind().leftOnly() ? inputWidth : inputWidth + j.buildWidth();
@@ -96,6 +105,10 @@ public final class Pipeline {
             if (rows.isEmpty()) {
                 return;
             }
+            if (groupsAt[i] != null) {
+                addToGroups(groupsAt[i], ((PipelineStep.Aggregate) steps.get(i)).keys(), rows);
+                return; // its groups go on when the input ends
+            }
             rows = joins[i] != null ? joins[i].probe(rows) : apply(steps.get(i), rows);
         }
         if (aggregate != null) {
@@ -111,6 +124,12 @@ public final class Pipeline {
         for (int i = 0; i < joins.length; i++) {
             if (joins[i] != null) {
                 push(joins[i].unmatchedBuildRows(), i + 1);
+            } else if (groupsAt[i] != null) {
+                List<Object[]> results = new ArrayList<>();
+                groupsAt[i].groups().forEach(g -> results.add(g.result()));
+                for (int from = 0; from < results.size(); from += BATCH_ROWS) {
+                    push(results.subList(from, Math.min(results.size(), from + BATCH_ROWS)), i + 1);
+                }
             }
         }
         if (aggregate == null) {
@@ -172,7 +191,11 @@ public final class Pipeline {
     }
 
     private void aggregateBatch(List<Object[]> rows) {
-        Expr[] keys = aggregate.keys().toArray(Expr[]::new);
+        addToGroups(groups, aggregate.keys(), rows);
+    }
+
+    private static void addToGroups(GroupTable groups, List<Expr> keyExprs, List<Object[]> rows) {
+        Expr[] keys = keyExprs.toArray(Expr[]::new);
         Object[] keyValues = new Object[keys.length];
         for (Object[] row : rows) {
             for (int i = 0; i < keys.length; i++) {

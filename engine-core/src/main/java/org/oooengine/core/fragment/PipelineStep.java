@@ -41,6 +41,19 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * A whole GROUP BY whose groups each lie on one node (grouped by the column the table is
+     * partitioned on): rows out are the keys, then each aggregate's result, sent on to the steps
+     * after it when the input ends. Distinct aggregates too.
+     */
+    record Aggregate(List<Expr> keys, List<AggregateCall> aggregates) implements PipelineStep {
+        public Aggregate {
+            if (keys.isEmpty()) {
+                throw new IllegalArgumentException("an aggregate without keys has one group over every node");
+            }
+        }
+    }
+
+    /**
      * The first half of a GROUP BY: per group of {@code keys} the running states of
      * {@code aggregates}; rows out are the keys, then {@link AggregateCall#PARTIAL_WIDTH} values
      * per aggregate, for a {@link FinalAggregation} to merge. Emitted when the input ends.

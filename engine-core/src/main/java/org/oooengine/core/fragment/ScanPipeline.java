@@ -77,15 +77,9 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     need.or(Exprs.columns(e));
                 }
             } else if (step instanceof PipelineStep.PartialAggregate a) {
-                need = new BitSet();
-                for (Expr e : a.keys()) {
-                    need.or(Exprs.columns(e));
-                }
-                for (AggregateCall call : a.aggregates()) {
-                    if (call.arg() != null) {
-                        need.or(Exprs.columns(call.arg()));
-                    }
-                }
+                need = aggregateInputs(a.keys(), a.aggregates());
+            } else if (step instanceof PipelineStep.Aggregate a) {
+                need = aggregateInputs(a.keys(), a.aggregates());
             } else if (step instanceof PipelineStep.HashJoin j) {
                 int w = widths[i];
                 BitSet joined = j.kind().leftOnly() ? need.get(0, w) : (BitSet) need.clone();
@@ -109,10 +103,24 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         return need;
     }
 
+    private static BitSet aggregateInputs(List<Expr> keys, List<AggregateCall> aggregates) {
+        BitSet need = new BitSet();
+        for (Expr e : keys) {
+            need.or(Exprs.columns(e));
+        }
+        for (AggregateCall call : aggregates) {
+            if (call.arg() != null) {
+                need.or(Exprs.columns(call.arg()));
+            }
+        }
+        return need;
+    }
+
     private static final byte FILTER = 1;
     private static final byte PROJECT = 2;
     private static final byte PARTIAL_AGGREGATE = 3;
     private static final byte HASH_JOIN = 4;
+    private static final byte AGGREGATE = 5;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     /** Pipelines building joins of pipelines building joins...: more than any plan makes. */
@@ -130,9 +138,10 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 ExprCodec.writeList(w, p.exprs());
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 w.put(PARTIAL_AGGREGATE);
-                ExprCodec.writeList(w, a.keys());
-                w.putVarInt(a.aggregates().size());
-                a.aggregates().forEach(call -> ExprCodec.writeAggregate(w, call));
+                writeAggregation(w, a.keys(), a.aggregates());
+            } else if (step instanceof PipelineStep.Aggregate a) {
+                w.put(AGGREGATE);
+                writeAggregation(w, a.keys(), a.aggregates());
             } else if (step instanceof PipelineStep.HashJoin j) {
                 w.put(HASH_JOIN);
                 writeBuild(w, j.build());
@@ -173,6 +182,21 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         };
     }
 
+    private static void writeAggregation(PayloadWriter w, List<Expr> keys, List<AggregateCall> aggregates) {
+        ExprCodec.writeList(w, keys);
+        w.putVarInt(aggregates.size());
+        aggregates.forEach(call -> ExprCodec.writeAggregate(w, call));
+    }
+
+    private static List<AggregateCall> readAggregates(PayloadReader r) {
+        int calls = r.getCount(1);
+        List<AggregateCall> aggregates = new ArrayList<>(calls);
+        for (int c = 0; c < calls; c++) {
+            aggregates.add(ExprCodec.readAggregate(r));
+        }
+        return aggregates;
+    }
+
     private static void writeInts(PayloadWriter w, List<Integer> values) {
         w.putVarInt(values.size());
         values.forEach(w::putVarInt);
@@ -207,12 +231,13 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 case PROJECT -> new PipelineStep.Project(ExprCodec.readList(r));
                 case PARTIAL_AGGREGATE -> {
                     var keys = ExprCodec.readList(r);
-                    int calls = r.getCount(1);
-                    List<AggregateCall> aggregates = new ArrayList<>(calls);
-                    for (int c = 0; c < calls; c++) {
-                        aggregates.add(ExprCodec.readAggregate(r));
-                    }
+                    var aggregates = readAggregates(r);
                     yield valid(() -> new PipelineStep.PartialAggregate(keys, aggregates));
+                }
+                case AGGREGATE -> {
+                    var keys = ExprCodec.readList(r);
+                    var aggregates = readAggregates(r);
+                    yield valid(() -> new PipelineStep.Aggregate(keys, aggregates));
                 }
                 case HASH_JOIN -> {
                     JoinBuild build = readBuild(r, nesting);

@@ -96,6 +96,36 @@ class PipelineTest {
     }
 
     @Test
+    void aWholeAggregateSendsItsGroupsThroughTheStepsAfterIt() {
+        // per flag: the sum of quantities, then only the groups over 20,000, as flag and sum
+        Expr sum = new Expr.Column(1, SqlType.BIGINT);
+        List<PipelineStep> steps = List.of(
+                new PipelineStep.Aggregate(List.of(FLAG), List.of(new AggregateCall(AggregateCall.Kind.SUM, QUANTITY, false,
+                        SqlType.BIGINT), new AggregateCall(AggregateCall.Kind.COUNT, PRICE, true, SqlType.BIGINT))),
+                new PipelineStep.Filter(new Expr.Call(ScalarFunction.GT, List.of(sum, new Expr.Literal(20_000L, SqlType.BIGINT)),
+                        SqlType.BOOLEAN)),
+                new PipelineStep.Project(List.of(FLAG, sum)));
+        List<Object[]> rows = rows(3000, 11);
+        List<Object[]> out = new ArrayList<>();
+        Pipeline p = new Pipeline(steps, 5, Pipeline.BuildSource.ROWS_ONLY, out::addAll);
+        p.accept(rows.subList(0, 1000));
+        p.accept(rows.subList(1000, 3000));
+        assertTrue(out.isEmpty(), "nothing before the input ends");
+        p.finish();
+        java.util.Map<Object, Long> sums = new java.util.HashMap<>();
+        for (Object[] r : rows) {
+            if (r[1] != null) {
+                sums.merge(r[0], (Long) r[1], Long::sum);
+            }
+        }
+        List<String> expected = sums.entrySet().stream().filter(e -> e.getValue() > 20_000)
+                .map(e -> e.getKey() + "=" + e.getValue()).sorted().toList();
+        assertEquals(expected, out.stream().map(r -> r[0] + "=" + r[1]).sorted().toList());
+        assertTrue(!expected.isEmpty());
+        assertEquals(3, Pipeline.widthAfter(steps.get(0), 9), "a key and two aggregates");
+    }
+
+    @Test
     void aDistinctAggregateIsNotSplit() {
         AggregateCall distinct = new AggregateCall(AggregateCall.Kind.COUNT, FLAG, true, SqlType.BIGINT);
         assertThrows(IllegalArgumentException.class, () -> new PipelineStep.PartialAggregate(List.of(), List.of(distinct)));

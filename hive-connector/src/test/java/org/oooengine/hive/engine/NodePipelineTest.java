@@ -74,6 +74,23 @@ class NodePipelineTest {
     }
 
     @Test
+    void aGroupByThePartitionColumnRunsWholeOnEachNodeAndWhatFollowsItToo() throws Exception {
+        String heavy = "SELECT l_orderkey, sum(l_quantity) AS q, count(DISTINCT l_suppkey) AS s FROM lineitem "
+                + "GROUP BY l_orderkey HAVING sum(l_quantity) > 200";
+        assertMatchesDuckDb(heavy);
+        String plan = explain("EXPLAIN " + heavy);
+        assertTrue(plan.contains("(each group on one node)"), plan);
+        assertTrue(plan.contains("[each node] Filter"), plan);
+        assertTrue(!plan.contains("FinalAggregate"), plan);
+        // TPC-H Q18's shape: orders whose lineitems sum over a bound, the IN built on each node
+        String q18 = "SELECT o_orderkey, o_totalprice FROM orders WHERE o_orderkey IN "
+                + "(SELECT l_orderkey FROM lineitem GROUP BY l_orderkey HAVING sum(l_quantity) > 250) ORDER BY o_orderkey";
+        assertMatchesDuckDb(q18);
+        String q18Plan = explain("EXPLAIN " + q18);
+        assertTrue(q18Plan.contains("[each node] HashJoin SEMI ON probe[0] = build[0], build from its own partition"), q18Plan);
+    }
+
+    @Test
     void aDistinctAggregateRunsOnTheCoordinatorOverTheColumnsItNeeds() throws Exception {
         String sql = "SELECT l_linestatus, count(DISTINCT l_suppkey), sum(l_quantity) FROM lineitem "
                 + "WHERE l_returnflag = 'R' GROUP BY l_linestatus";

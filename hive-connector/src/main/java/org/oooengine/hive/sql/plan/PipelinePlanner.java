@@ -25,7 +25,9 @@ import org.oooengine.core.sql.expr.Exprs;
  *   <li><b>broadcast</b> — one side is a table of at most {@link #BROADCAST_MAX_BYTES}: the
  *       coordinator reads it (filtered, on the nodes) and sends its rows to every node.</li>
  * </ul>
- * A GROUP BY over such a pipeline is split in two — partial aggregates on every node, merged on
+ * A GROUP BY of such a pipeline by the column its scanned table is partitioned on runs whole on
+ * each node, and what follows it may too (TPC-H Q18's orders with over 300 items). Any other
+ * GROUP BY over such a pipeline is split in two — partial aggregates on every node, merged on
  * the coordinator ({@link RelNode.FinalAggregate}) — so that only groups cross the network; one
  * that cannot be split (DISTINCT) still reads only the columns it needs from the nodes. Other
  * joins, sorts and limits stay on the coordinator; a join input that the nodes can compute
@@ -62,6 +64,10 @@ public final class PipelinePlanner {
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
     private RelNode place(RelNode node, BitSet required) {
         if (node instanceof RelNode.Aggregate a) {
+            Chain whole = chain(a);
+            if (whole != null) {
+                return whole.gathered();
+            }
             Chain chain = chain(a.input());
             if (chain != null) {
                 return splitAggregate(a, chain);
@@ -183,6 +189,14 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.Join j) {
             return join(j);
         }
+        if (node instanceof RelNode.Aggregate a) {
+            Chain below = chain(a.input());
+            boolean groupsOnOneNode = below != null && below.rows >= 0 && !below.scan.table().primaryKey().isEmpty()
+                    && a.keys().stream().anyMatch(k -> k instanceof Expr.Column c
+                    && below.scanColumn(c.index()) == below.partitionColumn());
+            return groupsOnOneNode ? below.with(new PipelineStep.Aggregate(a.keys(), a.aggregates()), a.fields())
+                    .estimated(CONJUNCT_SELECTIVITY) : null;
+        }
         return null;
     }
 
@@ -222,8 +236,8 @@ public final class PipelinePlanner {
         if (left.rows < 0 || right.rows < 0 || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
             return false;
         }
-        int leftKey = left.scan.table().indexOf(left.scan.table().primaryKey().get(0));
-        int rightKey = right.scan.table().indexOf(right.scan.table().primaryKey().get(0));
+        int leftKey = left.partitionColumn();
+        int rightKey = right.partitionColumn();
         boolean sameType = left.scan.fields().get(leftKey).type().equals(right.scan.fields().get(rightKey).type());
         return sameType && IntStream.range(0, leftKeys.length).anyMatch(i ->
                 left.scanColumn(leftKeys[i]) == leftKey && right.scanColumn(rightKeys[i]) == rightKey);
@@ -263,9 +277,13 @@ public final class PipelinePlanner {
 
         /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
         Chain filtered(Expr condition) {
-            Chain c = with(new PipelineStep.Filter(condition), fields);
-            double kept = Math.pow(CONJUNCT_SELECTIVITY, Exprs.conjuncts(condition).size());
-            return new Chain(scan, c.steps, broadcasts, fields, rows < 0 ? rows : (long) Math.ceil(rows * kept), bytes);
+            return with(new PipelineStep.Filter(condition), fields)
+                    .estimated(Math.pow(CONJUNCT_SELECTIVITY, Exprs.conjuncts(condition).size()));
+        }
+
+        /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
+        Chain estimated(double share) {
+            return new Chain(scan, steps, broadcasts, fields, rows < 0 ? rows : (long) Math.ceil(rows * share), bytes);
         }
 
         /** This chain probing {@code build}'s rows: built on each node from its own partition, or broadcast. */
@@ -286,6 +304,12 @@ public final class PipelinePlanner {
             return new Chain(scan, more, sent, j.fields(), rows, bytes);
         }
 
+        /** The scanned table's column its rows are partitioned on (its primary key's first), or -1. */
+        int partitionColumn() {
+            List<String> key = scan.table().primaryKey();
+            return key.isEmpty() ? -1 : scan.table().indexOf(key.get(0));
+        }
+
         RelNode.NodePipeline gathered() {
             return new RelNode.NodePipeline(scan, steps, broadcasts, fields);
         }
@@ -304,6 +328,8 @@ public final class PipelinePlanner {
                     c = p.exprs().get(c) instanceof Expr.Column col ? col.index() : -1;
                 } else if (step instanceof PipelineStep.HashJoin) {
                     c = c < widths[i] ? c : -1;
+                } else if (step instanceof PipelineStep.Aggregate a) {
+                    c = c < a.keys().size() && a.keys().get(c) instanceof Expr.Column key ? key.index() : -1;
                 } else if (step instanceof PipelineStep.PartialAggregate) {
                     c = -1;
                 }

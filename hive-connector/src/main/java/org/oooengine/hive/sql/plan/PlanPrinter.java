@@ -51,6 +51,9 @@ public final class PlanPrinter {
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 out.add(indent + on + "PartialAggregate keys " + a.keys().stream().map(Expr::describe).toList() + " "
                         + a.aggregates());
+            } else if (step instanceof PipelineStep.Aggregate a) {
+                out.add(indent + on + "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " "
+                        + a.aggregates() + " (each group on one node)");
             } else if (step instanceof PipelineStep.HashJoin j) {
                 String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot() : "its own partition";
                 out.add(indent + on + "HashJoin " + j.kind() + (j.probeKeys().isEmpty() ? ""
