@@ -2,9 +2,12 @@ package org.oooengine.core.fragment;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
 
 /**
  * Runs the steps of a {@link ScanPipeline} over batches of rows: filters and projections batch by
@@ -23,8 +26,9 @@ public final class Pipeline {
     private final PipelineStep.PartialAggregate aggregate;
     private final GroupTable groups;
     private final Consumer<List<Object[]>> out;
-    private long rowsIn;
-    private long rowsOut;
+    /** Counted apart: filters and projections may take batches from several threads at once. */
+    private final LongAdder rowsIn = new LongAdder();
+    private final LongAdder rowsOut = new LongAdder();
 
     /** Where a join's build rows come from: rows sent along, or a pipeline over another local table. */
     @FunctionalInterface
@@ -67,11 +71,35 @@ public final class Pipeline {
             if (step instanceof PipelineStep.Aggregate a) {
                 groupsAt[i] = new GroupTable(a.aggregates());
             }
+            if (inputWidth > 0) {
+                checkColumns(step, i, width);
+            }
             if (step instanceof PipelineStep.HashJoin j) {
                 joins[i] = new HashJoinTable(j.kind(), builds.rows(j.build()), ints(j.buildKeys()), ints(j.probeKeys()),
                         j.residual(), width, j.buildWidth());
             }
             width = widthAfter(step, width);
+        }
+    }
+
+    /** A step that reads a column its input rows do not have is refused before it runs, by name. */
+    private static void checkColumns(PipelineStep step, int index, int width) {
+        BitSet read;
+        int limit = width;
+        if (step instanceof PipelineStep.HashJoin j) {
+            read = new BitSet();
+            j.probeKeys().forEach(read::set);
+            j.buildKeys().forEach(k -> read.set(width + k));
+            if (j.residual() != null) {
+                read.or(Exprs.columns(j.residual()));
+            }
+            limit = width + j.buildWidth();
+        } else {
+            read = ScanPipeline.columnsRead(width, List.of(step), new BitSet());
+        }
+        if (read.length() > limit) {
+            throw new IllegalArgumentException("step " + (index + 1) + " of the pipeline reads column " + (read.length() - 1)
+                    + " of rows of " + limit);
         }
     }
 
@@ -94,7 +122,7 @@ public final class Pipeline {
     }
 
     public void accept(List<Object[]> batch) {
-        rowsIn += batch.size();
+        rowsIn.add(batch.size());
         push(batch, 0);
     }
 
@@ -114,7 +142,7 @@ public final class Pipeline {
         if (aggregate != null) {
             aggregateBatch(rows);
         } else if (!rows.isEmpty()) {
-            rowsOut += rows.size();
+            rowsOut.add(rows.size());
             out.accept(rows);
         }
     }
@@ -150,16 +178,16 @@ public final class Pipeline {
     }
 
     public long rowsIn() {
-        return rowsIn;
+        return rowsIn.sum();
     }
 
     public long rowsOut() {
-        return rowsOut;
+        return rowsOut.sum();
     }
 
     private void emit(List<Object[]> batch) {
         if (!batch.isEmpty()) {
-            rowsOut += batch.size();
+            rowsOut.add(batch.size());
             out.accept(batch);
         }
     }

@@ -213,6 +213,10 @@ class PipelineTest {
             byte[] truncated = java.util.Arrays.copyOf(good, cut);
             assertThrows(ProtocolException.class, () -> ScanPipeline.read(new PayloadReader(truncated)), "cut at " + cut);
         }
+        IllegalArgumentException beyond = assertThrows(IllegalArgumentException.class, () -> new Pipeline(
+                List.of(new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(20, SqlType.BIGINT), false))), 5,
+                Pipeline.BuildSource.ROWS_ONLY, b -> { }));
+        assertEquals("step 1 of the pipeline reads column 20 of rows of 5", beyond.getMessage());
         PayloadWriter deep = new PayloadWriter();
         for (int i = 0; i < 10_000; i++) {
             deep.put(6); // NOT, NOT, ...

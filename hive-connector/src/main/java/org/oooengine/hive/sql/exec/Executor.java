@@ -133,13 +133,16 @@ public final class Executor {
 
     /**
      * What the nodes run for {@code p}: its broadcast inputs computed here first and their rows
-     * put in the pipeline; every output column read when no projection or aggregate ends it.
+     * put in the pipeline. Every output column is read: a projection or aggregate that ends the
+     * pipeline reads only its own inputs anyway.
      */
     private ScanPipeline spec(RelNode.NodePipeline p) {
-        return spec(p, allColumns(p));
+        BitSet all = new BitSet();
+        all.set(0, p.fields().size());
+        return spec(p, all);
     }
 
-    /** As {@link #spec(RelNode.NodePipeline)}, reading {@code neededAfter} of the rows when no projection or aggregate ends it. */
+    /** As {@link #spec(RelNode.NodePipeline)}, reading only {@code neededAfter} of its output. */
     private ScanPipeline spec(RelNode.NodePipeline p, BitSet neededAfter) {
         int width = p.scan().fields().size();
         Map<Integer, BitSet> carried = ScanPipeline.broadcastColumns(width, p.steps(), neededAfter);
@@ -167,16 +170,6 @@ public final class Executor {
             profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
         }
         return rows;
-    }
-
-    /** Every output column, unless a projection or an aggregate ends the pipeline (then it says what it reads). */
-    private static BitSet allColumns(RelNode.NodePipeline p) {
-        BitSet after = new BitSet();
-        PipelineStep last = p.steps().isEmpty() ? null : p.steps().get(p.steps().size() - 1);
-        if (!(last instanceof PipelineStep.Project || last instanceof PipelineStep.PartialAggregate)) {
-            after.set(0, p.fields().size());
-        }
-        return after;
     }
 
     /** The rows of a scan or a pipeline on the nodes, as they arrive. */

@@ -4,6 +4,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
 import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
@@ -22,10 +23,18 @@ public interface TableReader {
      * whose rows live on nodes runs it there.
      */
     default void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
-        Pipeline local = new Pipeline(pipeline.steps(), batch -> batch.forEach(sink));
+        Pipeline local = new Pipeline(pipeline.steps(), pipeline.width(), Pipeline.BuildSource.ROWS_ONLY,
+                batch -> batch.forEach(sink));
+        // filters and projections keep nothing between rows: only joins and aggregates need the rows one at a time
+        boolean stateless = pipeline.steps().stream()
+                .allMatch(step -> step instanceof PipelineStep.Filter || step instanceof PipelineStep.Project);
         scan(table, pipeline.columns(), cancel, row -> {
-            synchronized (local) {
+            if (stateless) {
                 local.accept(List.<Object[]>of(row));
+            } else {
+                synchronized (local) {
+                    local.accept(List.<Object[]>of(row));
+                }
             }
         });
         local.finish();
