@@ -142,9 +142,10 @@ class NodePipelineTest {
                 + "WHERE r.c = 5 GROUP BY o_orderpriority";
         assertMatchesDuckDb(mixed);
         String mixedPlan = explain("EXPLAIN " + mixed);
-        assertTrue(mixedPlan.contains("\n    HashJoin CROSS"), mixedPlan);
+        assertTrue(mixedPlan.contains("HashJoin CROSS"), mixedPlan);
         assertTrue(mixedPlan.contains("build from its own partition"), mixedPlan);
-        assertTrue(Pattern.compile("\\[each node\\] Project null, #1, null, null, null, #5, null, .*#13, null")
+        // lineitem's rows flow (the larger table), orders builds: l_quantity, o_custkey and o_orderpriority are read
+        assertTrue(Pattern.compile("\\[each node\\] Project (null, )+#4, (null, )+#17, (null, )+#21(, null)+\n")
                 .matcher(mixedPlan).find(), mixedPlan);
         for (String join : List.of(
                 "SELECT count(*) FROM orders o WHERE EXISTS (SELECT 1 FROM lineitem l WHERE l.l_orderkey = o.o_orderkey "

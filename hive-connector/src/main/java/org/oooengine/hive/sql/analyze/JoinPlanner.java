@@ -1,16 +1,14 @@
 package org.oooengine.hive.sql.analyze;
 
-import org.oooengine.core.sql.JoinKind;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
-import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.JoinChooser;
+import org.oooengine.hive.sql.plan.JoinGraph;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
@@ -45,39 +43,6 @@ final class JoinPlanner {
             }
         }
         return new JoinPlanner.Group(leaves, offset, conjuncts, all).plan(chooser);
-    }
-
-    /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */
-    static RelNode join(RelNode left, RelNode right, JoinKind kind, List<Expr> conjuncts) {
-        int width = left.fields().size();
-        List<int[]> keys = new ArrayList<>();
-        List<Expr> residual = new ArrayList<>();
-        for (Expr c : conjuncts) {
-            int[] pair = equiPair(c, width);
-            if (pair != null) {
-                keys.add(pair);
-            } else {
-                residual.add(c);
-            }
-        }
-        int[] lk = keys.stream().mapToInt(k -> k[0]).toArray();
-        int[] rk = keys.stream().mapToInt(k -> k[1] - width).toArray();
-        JoinKind k = kind == JoinKind.INNER && lk.length == 0 ? JoinKind.CROSS : kind;
-        return new RelNode.Join(left, right, k, lk, rk, Exprs.and(residual));
-    }
-
-    /** {@code [left column, right column]} when {@code c} is left = right across the boundary {@code width}. */
-    private static int[] equiPair(Expr c, int width) {
-        if (c instanceof Expr.Call call && call.function() == ScalarFunction.EQ
-                && call.args().get(0) instanceof Expr.Column a && call.args().get(1) instanceof Expr.Column b) {
-            if (a.index() < width && b.index() >= width) {
-                return new int[] {a.index(), b.index()};
-            }
-            if (b.index() < width && a.index() >= width) {
-                return new int[] {b.index(), a.index()};
-            }
-        }
-        return null;
     }
 
     /** The relation a column of the concatenated row belongs to; {@code offset[i]} is where relation i starts. */
@@ -115,38 +80,14 @@ final class JoinPlanner {
                 return indexJoin;
             }
             int n = leaves.size();
-            int[] position = new int[offset[n]];
-            Arrays.fill(position, -1);
+            int[] order = new int[n];
             BitSet joined = new BitSet();
-            RelNode current = place(leaves.get(0), 0, position, joined);
-            while (joined.cardinality() < n) {
-                int next = nextLeaf(joined);
-                int width = current.fields().size();
-                BitSet after = (BitSet) joined.clone();
-                after.set(next);
-                RelNode right = leaves.get(next);
-                int[] pos = position.clone();
-                for (int c = offset[next]; c < offset[next + 1]; c++) {
-                    pos[c] = width + c - offset[next];
-                }
-                List<Expr> here = new ArrayList<>();
-                for (Expr c : List.copyOf(pending)) {
-                    BitSet used = leavesOf(c);
-                    used.andNot(after);
-                    if (used.isEmpty()) {
-                        here.add(Exprs.remap(c, i -> pos[i]));
-                        pending.remove(c);
-                    }
-                }
-                current = join(current, right, JoinKind.INNER, here);
-                System.arraycopy(pos, 0, position, 0, pos.length);
-                joined.set(next);
+            joined.set(0);
+            for (int i = 1; i < n; i++) {
+                order[i] = nextLeaf(joined);
+                joined.set(order[i]);
             }
-            if (!pending.isEmpty()) {
-                // conjuncts without columns (constants)
-                current = new RelNode.Filter(current, Exprs.and(pending.stream().map(c -> Exprs.remap(c, i -> position[i])).toList()));
-            }
-            return current;
+            return new JoinGraph(leaves, pending).leftDeep(order);
         }
 
         /**
@@ -172,30 +113,15 @@ final class JoinPlanner {
             return conditions.isEmpty() ? join : new RelNode.Filter(join, Exprs.and(conditions));
         }
 
-        /** The first relation, its columns at the start of the joined row. */
-        private RelNode place(RelNode leaf, int index, int[] position, BitSet joined) {
-            for (int c = offset[index]; c < offset[index + 1]; c++) {
-                position[c] = c - offset[index];
-            }
-            joined.set(index);
-            return leaf;
-        }
-
         /** The first leaf in FROM order linked to the joined ones by an equality; else the first not joined. */
         private int nextLeaf(BitSet joined) {
+            JoinGraph graph = new JoinGraph(leaves, pending);
             for (int j = joined.nextClearBit(0); j < leaves.size(); j = joined.nextClearBit(j + 1)) {
-                for (Expr c : pending) {
-                    BitSet used = leavesOf(c);
-                    if (isEquality(c) && used.get(j) && used.cardinality() == 2 && used.intersects(joined)) {
-                        return j;
-                    }
+                if (graph.linked(j, joined)) {
+                    return j;
                 }
             }
             return joined.nextClearBit(0);
-        }
-
-        private static boolean isEquality(Expr c) {
-            return c instanceof Expr.Call call && call.function() == ScalarFunction.EQ;
         }
 
         /** Conjuncts on one relation become its filter (a scan's, or a Filter above a subquery). */

@@ -17,6 +17,7 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.JoinChooser;
+import org.oooengine.hive.sql.plan.JoinGraph;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
@@ -238,7 +239,7 @@ public final class QueryAnalyzer {
         List<Field> both = new ArrayList<>(left.fields());
         both.addAll(right.fields());
         Expr on = new ExprBinder(new Scope(both)).condition(Ast.child(rel, 2));
-        return JoinPlanner.join(left, right, kind, Exprs.conjuncts(on));
+        return JoinGraph.join(left, right, kind, Exprs.conjuncts(on));
     }
 
     private RelNode side(ASTNode rel) {

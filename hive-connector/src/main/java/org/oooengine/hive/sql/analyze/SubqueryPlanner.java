@@ -13,6 +13,7 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.hive.sql.plan.JoinGraph;
 import org.oooengine.hive.sql.plan.RelNode;
 
 /**
@@ -45,7 +46,7 @@ final class SubqueryPlanner {
             int kind = op.getChildCount() == 0 ? -1 : Ast.child(op, 0).getType();
             if (kind == KW_EXISTS) {
                 Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.EXISTS, sub);
-                return JoinPlanner.join(input, d.right(), negated ? JoinKind.ANTI : JoinKind.SEMI,
+                return JoinGraph.join(input, d.right(), negated ? JoinKind.ANTI : JoinKind.SEMI,
                         d.conditions());
             }
             if (kind == KW_IN) {
@@ -66,14 +67,14 @@ final class SubqueryPlanner {
         Expr lhs = new ExprBinder(new Scope(input.fields())).bind(Ast.child(sub, 2));
         List<Expr> conditions = new ArrayList<>(d.conditions());
         conditions.add(ExprBinder.equal(lhs, new Expr.Column(width + value, d.right().fields().get(value).type()), sub));
-        return JoinPlanner.join(input, d.right(), negated ? JoinKind.ANTI_NULL_AWARE : JoinKind.SEMI,
+        return JoinGraph.join(input, d.right(), negated ? JoinKind.ANTI_NULL_AWARE : JoinKind.SEMI,
                 conditions);
     }
 
     /** A comparison with a scalar subquery: joined to its value, filtered, then back to input's columns. */
     private RelNode scalarComparison(RelNode input, ASTNode conjunct, ASTNode sub) {
         Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.SCALAR, sub);
-        RelNode joined = JoinPlanner.join(input, d.right(), d.correlated() ? JoinKind.INNER : JoinKind.CROSS,
+        RelNode joined = JoinGraph.join(input, d.right(), d.correlated() ? JoinKind.INNER : JoinKind.CROSS,
                 d.conditions());
         int width = input.fields().size();
         int value = width + d.right().fields().size() - 1;
@@ -87,7 +88,7 @@ final class SubqueryPlanner {
     RelNode applyToGroups(RelNode groups, ASTNode conjunct, Function<ASTNode, Expr> grouping) {
         ASTNode sub = onlySubquery(conjunct);
         RelNode right = new RelNode.SingleRow(singleColumn(analyzer.query(Ast.child(sub, 1)), sub));
-        RelNode joined = JoinPlanner.join(groups, right, JoinKind.CROSS, List.of());
+        RelNode joined = JoinGraph.join(groups, right, JoinKind.CROSS, List.of());
         int width = groups.fields().size();
         Field v = joined.fields().get(width);
         Expr condition = new ExprBinder(new Scope(joined.fields()),

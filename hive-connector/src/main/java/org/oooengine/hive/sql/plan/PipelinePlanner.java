@@ -22,8 +22,9 @@ import org.oooengine.core.sql.expr.Exprs;
  *   <li><b>co-located</b> — both sides are partitioned alike and joined on their leading key
  *       columns (orders and lineitem on the order key): each node builds from its own partition
  *       of the smaller side;</li>
- *   <li><b>broadcast</b> — one side is a table of at most {@link #BROADCAST_MAX_BYTES}: the
- *       coordinator reads it (filtered, on the nodes) and sends its rows to every node.</li>
+ *   <li><b>broadcast</b> — one side is estimated to send at most {@link #BROADCAST_MAX_BYTES}
+ *       of the columns read of it: the coordinator reads it (filtered, on the nodes) and sends its
+ *       rows to every node.</li>
  * </ul>
  * A GROUP BY of such a pipeline by the column its scanned table is partitioned on runs whole on
  * each node, and what follows it may too (TPC-H Q18's orders with over 300 items). Any other
@@ -35,8 +36,8 @@ import org.oooengine.core.sql.expr.Exprs;
  */
 public final class PipelinePlanner {
     /**
-     * The largest table (its stored bytes, every column) whose rows are sent to every node to join
-     * there: a bound that filters and unread columns only lower, well inside a request frame.
+     * The most bytes of rows sent to every node to join there, as estimated before running: the
+     * rows a side's filters are taken to keep times the stored bytes of the columns read of them.
      */
     public static final long BROADCAST_MAX_BYTES = 8L << 20;
 
@@ -45,9 +46,6 @@ public final class PipelinePlanner {
      * hash tables: until hash tables spill to disk, a larger build stays a join of the coordinator.
      */
     public static final long LOCAL_BUILD_MAX_ROWS = 1_000_000;
-
-    /** The share of rows a filter's conjunct is taken to keep, lacking column statistics here. */
-    private static final double CONJUNCT_SELECTIVITY = 0.25;
 
     private final TableLayouts layouts;
 
@@ -58,45 +56,37 @@ public final class PipelinePlanner {
     public static RelNode plan(RelNode node, TableLayouts layouts) {
         BitSet all = new BitSet();
         all.set(0, node.fields().size());
-        return new PipelinePlanner(layouts).place(node, all);
+        return new PipelinePlanner(layouts).place(JoinOrder.reorder(node, layouts), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
     private RelNode place(RelNode node, BitSet required) {
         if (node instanceof RelNode.Aggregate a) {
-            Chain whole = chain(a);
+            Chain whole = chain(a, required);
             if (whole != null) {
                 return whole.gathered();
             }
-            Chain chain = chain(a.input());
+            BitSet in = aggregateInputs(a);
+            Chain chain = chain(a.input(), in);
             if (chain != null) {
                 return splitAggregate(a, chain);
             }
-            BitSet in = new BitSet();
-            a.keys().forEach(k -> in.or(Exprs.columns(k)));
-            a.aggregates().stream().filter(c -> c.arg() != null).forEach(c -> in.or(Exprs.columns(c.arg())));
             return new RelNode.Aggregate(place(a.input(), in), a.keys(), a.aggregates(), a.fields());
         }
         if (node instanceof RelNode.Project p) {
-            Chain chain = chain(p.input());
+            BitSet in = projectInputs(p, required);
+            Chain chain = chain(p.input(), in);
             if (chain != null) {
-                return chain.with(new PipelineStep.Project(p.exprs()), p.fields()).gathered();
+                return chain.with(new PipelineStep.Project(pruned(p.exprs(), required)), p.fields()).gathered();
             }
-            BitSet in = new BitSet();
-            required.stream().forEach(i -> in.or(Exprs.columns(p.exprs().get(i))));
             return new RelNode.Project(place(p.input(), in), p.exprs(), p.fields());
         }
         if (node instanceof RelNode.Filter f) {
             return new RelNode.Filter(place(f.input(), union(required, Exprs.columns(f.condition()))), f.condition());
         }
         if (node instanceof RelNode.Join j) {
+            BitSet joined = joinInputs(j, required);
             int lw = j.left().fields().size();
-            BitSet joined = (BitSet) required.clone();
-            IntStream.of(j.leftKeys()).forEach(joined::set);
-            IntStream.of(j.rightKeys()).forEach(k -> joined.set(lw + k));
-            if (j.residual() != null) {
-                joined.or(Exprs.columns(j.residual()));
-            }
             return new RelNode.Join(input(j.left(), joined.get(0, lw)), input(j.right(), joined.get(lw, lw + j.right().fields().size())),
                     j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
         }
@@ -123,7 +113,7 @@ public final class PipelinePlanner {
      * keep their places).
      */
     private RelNode input(RelNode node, BitSet required) {
-        Chain chain = chain(node);
+        Chain chain = chain(node, required);
         if (chain == null || chain.steps.stream().noneMatch(step -> step instanceof PipelineStep.HashJoin)) {
             return place(node, required);
         }
@@ -133,6 +123,40 @@ public final class PipelinePlanner {
             kept.add(required.get(i) ? new Expr.Column(i, type) : new Expr.Literal(null, type));
         }
         return chain.with(new PipelineStep.Project(kept), chain.fields).gathered();
+    }
+
+    /** The columns of a join's concatenated input row read by the join or (of its output, {@code required}) above it. */
+    private static BitSet joinInputs(RelNode.Join j, BitSet required) {
+        int lw = j.left().fields().size();
+        BitSet joined = (BitSet) required.clone();
+        IntStream.of(j.leftKeys()).forEach(joined::set);
+        IntStream.of(j.rightKeys()).forEach(k -> joined.set(lw + k));
+        if (j.residual() != null) {
+            joined.or(Exprs.columns(j.residual()));
+        }
+        return joined;
+    }
+
+    /** {@code exprs} with those not {@code required} above as nulls: the nodes neither read nor send what no one reads. */
+    private static List<Expr> pruned(List<Expr> exprs, BitSet required) {
+        List<Expr> out = new ArrayList<>(exprs.size());
+        for (int i = 0; i < exprs.size(); i++) {
+            out.add(required.get(i) ? exprs.get(i) : new Expr.Literal(null, exprs.get(i).type()));
+        }
+        return out;
+    }
+
+    private static BitSet projectInputs(RelNode.Project p, BitSet required) {
+        BitSet in = new BitSet();
+        required.stream().forEach(i -> in.or(Exprs.columns(p.exprs().get(i))));
+        return in;
+    }
+
+    private static BitSet aggregateInputs(RelNode.Aggregate a) {
+        BitSet in = new BitSet();
+        a.keys().forEach(k -> in.or(Exprs.columns(k)));
+        a.aggregates().stream().filter(c -> c.arg() != null).forEach(c -> in.or(Exprs.columns(c.arg())));
+        return in;
     }
 
     private static BitSet union(BitSet a, BitSet b) {
@@ -171,38 +195,47 @@ public final class PipelinePlanner {
         return new RelNode.Aggregate(nodes, keys, calls, a.fields());
     }
 
-    /** {@code node} as work each node can do alone, or null when some of it needs other nodes' rows. */
-    private Chain chain(RelNode node) {
+    /**
+     * {@code node} as work each node can do alone, or null when some of it needs other nodes' rows;
+     * only {@code required} of its output columns are read above it.
+     */
+    private Chain chain(RelNode node, BitSet required) {
         if (node instanceof RelNode.Scan s) {
-            Chain scanned = new Chain(s, List.of(), List.of(), s.fields(), layouts.rows(s.table()).orElse(-1),
-                    layouts.bytes(s.table()).orElse(-1));
+            long rows = layouts.rows(s.table()).orElse(-1);
+            long bytes = layouts.bytes(s.table()).orElse(-1);
+            Chain scanned = new Chain(s, List.of(), List.of(), s.fields(), rows,
+                    rows < 0 || bytes < 0 ? -1 : (double) bytes / Math.max(rows, 1) / s.fields().size());
             return s.filter() == null ? scanned : scanned.filtered(s.filter());
         }
         if (node instanceof RelNode.Filter f) {
-            Chain below = chain(f.input());
+            Chain below = chain(f.input(), union(required, Exprs.columns(f.condition())));
             return below == null ? null : below.filtered(f.condition());
         }
         if (node instanceof RelNode.Project p) {
-            Chain below = chain(p.input());
-            return below == null ? null : below.with(new PipelineStep.Project(p.exprs()), p.fields());
+            Chain below = chain(p.input(), projectInputs(p, required));
+            return below == null ? null : below.with(new PipelineStep.Project(pruned(p.exprs(), required)), p.fields());
         }
         if (node instanceof RelNode.Join j) {
-            return join(j);
+            return join(j, required);
         }
         if (node instanceof RelNode.Aggregate a) {
-            Chain below = chain(a.input());
+            Chain below = chain(a.input(), aggregateInputs(a));
             boolean groupsOnOneNode = below != null && below.rows >= 0 && !below.scan.table().primaryKey().isEmpty()
                     && a.keys().stream().anyMatch(k -> k instanceof Expr.Column c
                     && below.scanColumn(c.index()) == below.partitionColumn());
             return groupsOnOneNode ? below.with(new PipelineStep.Aggregate(a.keys(), a.aggregates()), a.fields())
-                    .estimated(CONJUNCT_SELECTIVITY) : null;
+                    .estimated(RowEstimates.CONJUNCT_SELECTIVITY) : null;
         }
         return null;
     }
 
-    private Chain join(RelNode.Join j) {
-        Chain left = chain(j.left());
-        Chain right = chain(j.right());
+    private Chain join(RelNode.Join j, BitSet required) {
+        BitSet joined = joinInputs(j, required);
+        int lw = j.left().fields().size();
+        BitSet leftRead = joined.get(0, lw);
+        BitSet rightRead = joined.get(lw, lw + j.right().fields().size());
+        Chain left = chain(j.left(), leftRead);
+        Chain right = chain(j.right(), rightRead);
         if (left == null && right == null) {
             return null;
         }
@@ -217,18 +250,19 @@ public final class PipelinePlanner {
             }
         }
         boolean probeOnly = kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.CROSS || kind.leftOnly();
-        if (left != null && probeOnly && small(right)) {
+        if (left != null && probeOnly && small(right, rightRead)) {
             return left.probe(j, right, false);
         }
-        if (right != null && (kind == JoinKind.INNER || kind == JoinKind.RIGHT) && small(left)) {
+        if (right != null && (kind == JoinKind.INNER || kind == JoinKind.RIGHT) && small(left, leftRead)) {
             return swapped(j, right, left, false);
         }
         return null;
     }
 
-    /** A table the nodes hold and that is small enough to send to each of them. */
-    private static boolean small(Chain c) {
-        return c != null && c.bytes >= 0 && c.bytes <= BROADCAST_MAX_BYTES;
+    /** Rows the nodes compute and that are few enough, in the columns read of them, to send to each node. */
+    private static boolean small(Chain c, BitSet read) {
+        return c != null && c.rows >= 0 && c.columnBytes >= 0
+                && c.rows * c.columnBytes * Math.max(read.cardinality(), 1) <= BROADCAST_MAX_BYTES;
     }
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
@@ -265,25 +299,25 @@ public final class PipelinePlanner {
     /**
      * A scan and the steps each node runs after it, the plans the coordinator runs to broadcast
      * their rows, the output's fields, the rows estimated to come out (filters lower the scanned
-     * table's count), and the scanned table's bytes (-1: not on the nodes).
+     * table's count), and the scanned table's stored bytes per row and column (-1: not on the nodes).
      */
     private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields,
-                         long rows, long bytes) {
+                         long rows, double columnBytes) {
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, broadcasts, out, rows, bytes);
+            return new Chain(scan, more, broadcasts, out, rows, columnBytes);
         }
 
         /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
         Chain filtered(Expr condition) {
             return with(new PipelineStep.Filter(condition), fields)
-                    .estimated(Math.pow(CONJUNCT_SELECTIVITY, Exprs.conjuncts(condition).size()));
+                    .estimated(Math.pow(RowEstimates.CONJUNCT_SELECTIVITY, Exprs.conjuncts(condition).size()));
         }
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
         Chain estimated(double share) {
-            return new Chain(scan, steps, broadcasts, fields, rows < 0 ? rows : (long) Math.ceil(rows * share), bytes);
+            return new Chain(scan, steps, broadcasts, fields, rows < 0 ? rows : (long) Math.ceil(rows * share), columnBytes);
         }
 
         /** This chain probing {@code build}'s rows: built on each node from its own partition, or broadcast. */
@@ -301,7 +335,7 @@ public final class PipelinePlanner {
                     j.residual(), build.fields.size());
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, sent, j.fields(), rows, bytes);
+            return new Chain(scan, more, sent, j.fields(), rows, columnBytes);
         }
 
         /** The scanned table's column its rows are partitioned on (its primary key's first), or -1. */

@@ -1,0 +1,139 @@
+package org.oooengine.hive.sql.plan;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.ScalarFunction;
+
+/**
+ * Relations inner-joined under conjuncts over their concatenated row (relation 0's columns, then
+ * relation 1's, ...): what any order of joining them must satisfy. {@link #leftDeep} joins them
+ * in a given order, each conjunct applied at the first join where all its columns are present —
+ * as a hash key when it equates the two sides.
+ */
+public final class JoinGraph {
+    private final List<RelNode> leaves;
+    private final int[] offset;
+    private final List<Expr> conjuncts;
+
+    public JoinGraph(List<RelNode> leaves, List<Expr> conjuncts) {
+        this.leaves = List.copyOf(leaves);
+        this.conjuncts = List.copyOf(conjuncts);
+        this.offset = new int[leaves.size() + 1];
+        for (int i = 0; i < leaves.size(); i++) {
+            offset[i + 1] = offset[i] + leaves.get(i).fields().size();
+        }
+    }
+
+    public List<RelNode> leaves() {
+        return leaves;
+    }
+
+    public List<Expr> conjuncts() {
+        return conjuncts;
+    }
+
+    /** The relations whose columns {@code e} reads. */
+    public BitSet leavesOf(Expr e) {
+        BitSet out = new BitSet();
+        Exprs.columns(e).stream().forEach(c -> out.set(leafOf(c)));
+        return out;
+    }
+
+    /** The relation a column of the concatenated row belongs to. */
+    public int leafOf(int column) {
+        int i = 0;
+        while (offset[i + 1] <= column) {
+            i++;
+        }
+        return i;
+    }
+
+    /** Whether an equality conjunct links relation {@code leaf} to one of {@code joined}. */
+    public boolean linked(int leaf, BitSet joined) {
+        for (Expr c : conjuncts) {
+            BitSet used = leavesOf(c);
+            if (isEquality(c) && used.get(leaf) && used.cardinality() == 2 && used.intersects(joined)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The relations joined left-deep in {@code order} (a permutation of all of them); the output
+     * has their columns in that order, and conjuncts without columns filter the result.
+     */
+    public RelNode leftDeep(int[] order) {
+        int[] position = new int[offset[leaves.size()]];
+        BitSet joined = new BitSet();
+        List<Expr> pending = new ArrayList<>(conjuncts);
+        RelNode current = null;
+        for (int next : order) {
+            int width = current == null ? 0 : current.fields().size();
+            for (int c = offset[next]; c < offset[next + 1]; c++) {
+                position[c] = width + c - offset[next];
+            }
+            joined.set(next);
+            List<Expr> here = new ArrayList<>();
+            for (Expr c : List.copyOf(pending)) {
+                BitSet used = leavesOf(c);
+                used.andNot(joined);
+                if (used.isEmpty() && (current != null || !Exprs.columns(c).isEmpty())) {
+                    here.add(Exprs.remap(c, i -> position[i]));
+                    pending.remove(c);
+                }
+            }
+            RelNode leaf = leaves.get(next);
+            if (current == null) {
+                current = here.isEmpty() ? leaf : new RelNode.Filter(leaf, Exprs.and(here));
+            } else {
+                current = join(current, leaf, JoinKind.INNER, here);
+            }
+        }
+        if (!pending.isEmpty()) { // conjuncts without columns (constants)
+            current = new RelNode.Filter(current, Exprs.and(pending));
+        }
+        return current;
+    }
+
+    /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */
+    public static RelNode join(RelNode left, RelNode right, JoinKind kind, List<Expr> conjuncts) {
+        int width = left.fields().size();
+        List<int[]> keys = new ArrayList<>();
+        List<Expr> residual = new ArrayList<>();
+        for (Expr c : conjuncts) {
+            int[] pair = equiPair(c, width);
+            if (pair != null) {
+                keys.add(pair);
+            } else {
+                residual.add(c);
+            }
+        }
+        int[] lk = keys.stream().mapToInt(k -> k[0]).toArray();
+        int[] rk = keys.stream().mapToInt(k -> k[1] - width).toArray();
+        JoinKind k = kind == JoinKind.INNER && lk.length == 0 ? JoinKind.CROSS : kind;
+        return new RelNode.Join(left, right, k, lk, rk, Exprs.and(residual));
+    }
+
+    /** {@code [left column, right column]} when {@code c} is left = right across the boundary {@code width}. */
+    private static int[] equiPair(Expr c, int width) {
+        if (c instanceof Expr.Call call && call.function() == ScalarFunction.EQ
+                && call.args().get(0) instanceof Expr.Column a && call.args().get(1) instanceof Expr.Column b) {
+            if (a.index() < width && b.index() >= width) {
+                return new int[] {a.index(), b.index()};
+            }
+            if (b.index() < width && a.index() >= width) {
+                return new int[] {b.index(), a.index()};
+            }
+        }
+        return null;
+    }
+
+    private static boolean isEquality(Expr c) {
+        return c instanceof Expr.Call call && call.function() == ScalarFunction.EQ;
+    }
+}

@@ -1,0 +1,195 @@
+package org.oooengine.hive.sql.plan;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.OptionalLong;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.ScalarFunction;
+
+/**
+ * Reorders each group of inner joins by what the nodes hold, the analyzer having joined them in
+ * the order they were written. The group is joined left-deep from its largest relation — the
+ * rows that flow, so that every other relation is a build side: broadcast, co-located or a hash
+ * join's — then, among the relations linked by an equality to those joined, first the one whose
+ * filters keep the smallest share of its table (the join that drops most rows), ties going to the
+ * smaller. A group with a relation of unknown size keeps its order. A projection above a
+ * reordered group puts the columns back in their written order.
+ */
+public final class JoinOrder {
+    private final TableLayouts layouts;
+
+    private JoinOrder(TableLayouts layouts) {
+        this.layouts = layouts;
+    }
+
+    public static RelNode reorder(RelNode plan, TableLayouts layouts) {
+        return new JoinOrder(layouts).visit(plan);
+    }
+
+    private RelNode visit(RelNode node) {
+        if (node instanceof RelNode.Join j && isInner(j)) {
+            List<RelNode> leaves = new ArrayList<>();
+            List<Expr> conjuncts = new ArrayList<>();
+            flatten(j, leaves, conjuncts);
+            return leaves.size() < 3 ? rebuildBinary(j) : ordered(new JoinGraph(leaves, conjuncts), j.fields());
+        }
+        if (node instanceof RelNode.Filter f) {
+            return new RelNode.Filter(visit(f.input()), f.condition());
+        }
+        if (node instanceof RelNode.Project p) {
+            return new RelNode.Project(visit(p.input()), p.exprs(), p.fields());
+        }
+        if (node instanceof RelNode.Join j) {
+            return rebuildBinary(j);
+        }
+        if (node instanceof RelNode.Aggregate a) {
+            return new RelNode.Aggregate(visit(a.input()), a.keys(), a.aggregates(), a.fields());
+        }
+        if (node instanceof RelNode.Sort s) {
+            return new RelNode.Sort(visit(s.input()), s.keys());
+        }
+        if (node instanceof RelNode.Limit l) {
+            return new RelNode.Limit(visit(l.input()), l.offset(), l.count());
+        }
+        if (node instanceof RelNode.SingleRow s) {
+            return new RelNode.SingleRow(visit(s.input()));
+        }
+        if (node instanceof RelNode.Union u) {
+            return new RelNode.Union(u.inputs().stream().map(this::visit).toList(), u.fields());
+        }
+        return node;
+    }
+
+    private RelNode rebuildBinary(RelNode.Join j) {
+        return new RelNode.Join(visit(j.left()), visit(j.right()), j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
+    }
+
+    private static boolean isInner(RelNode.Join j) {
+        return j.kind() == JoinKind.INNER || j.kind() == JoinKind.CROSS;
+    }
+
+    /** The relations under a tree of inner joins, left to right, and its conditions over their concatenated row. */
+    private void flatten(RelNode node, List<RelNode> leaves, List<Expr> conjuncts) {
+        if (!(node instanceof RelNode.Join j) || !isInner(j)) {
+            leaves.add(visit(node));
+            return;
+        }
+        int base = width(leaves);
+        flatten(j.left(), leaves, conjuncts);
+        int middle = width(leaves);
+        flatten(j.right(), leaves, conjuncts);
+        List<Field> fields = j.fields();
+        for (int i = 0; i < j.leftKeys().length; i++) {
+            int l = j.leftKeys()[i];
+            int r = j.left().fields().size() + j.rightKeys()[i];
+            conjuncts.add(new Expr.Call(ScalarFunction.EQ, List.of(new Expr.Column(base + l, fields.get(l).type()),
+                    new Expr.Column(middle + j.rightKeys()[i], fields.get(r).type())), SqlType.BOOLEAN));
+        }
+        if (j.residual() != null) {
+            Exprs.conjuncts(Exprs.remap(j.residual(), c -> base + c)).forEach(conjuncts::add);
+        }
+    }
+
+    private static int width(List<RelNode> leaves) {
+        return leaves.stream().mapToInt(l -> l.fields().size()).sum();
+    }
+
+    private RelNode ordered(JoinGraph graph, List<Field> fields) {
+        int n = graph.leaves().size();
+        long[] rows = new long[n];
+        double[] kept = new double[n];
+        for (int i = 0; i < n; i++) {
+            rows[i] = estimate(graph.leaves().get(i));
+            if (rows[i] < 0) {
+                return graph.leftDeep(java.util.stream.IntStream.range(0, n).toArray());
+            }
+            long table = tableRows(graph.leaves().get(i));
+            kept[i] = table > 0 ? Math.min(1.0, (double) rows[i] / table) : 1.0;
+        }
+        int[] order = new int[n];
+        BitSet joined = new BitSet();
+        for (int i = 1; i < n; i++) {
+            order[0] = rows[i] > rows[order[0]] ? i : order[0];
+        }
+        joined.set(order[0]);
+        for (int k = 1; k < n; k++) {
+            int best = -1;
+            boolean bestLinked = false;
+            for (int i = joined.nextClearBit(0); i < n; i = joined.nextClearBit(i + 1)) {
+                boolean linked = graph.linked(i, joined);
+                if (best < 0 || (linked && !bestLinked) || (linked == bestLinked
+                        && (kept[i] < kept[best] || (kept[i] == kept[best] && rows[i] < rows[best])))) {
+                    best = i;
+                    bestLinked = linked;
+                }
+            }
+            order[k] = best;
+            joined.set(best);
+        }
+        RelNode joinedTree = graph.leftDeep(order);
+        return restoreColumns(joinedTree, graph, order, fields);
+    }
+
+    /** A projection from the columns in {@code order} back to the written order, unless that is the order. */
+    private static RelNode restoreColumns(RelNode tree, JoinGraph graph, int[] order, List<Field> fields) {
+        int n = order.length;
+        int[] start = new int[n];
+        int at = 0;
+        for (int leaf : order) {
+            start[leaf] = at;
+            at += graph.leaves().get(leaf).fields().size();
+        }
+        List<Expr> exprs = new ArrayList<>();
+        boolean identity = true;
+        for (int leaf = 0; leaf < n; leaf++) {
+            for (int c = 0; c < graph.leaves().get(leaf).fields().size(); c++) {
+                int from = start[leaf] + c;
+                identity &= from == exprs.size();
+                exprs.add(new Expr.Column(from, fields.get(exprs.size()).type()));
+            }
+        }
+        return identity ? tree : new RelNode.Project(tree, exprs, fields);
+    }
+
+    /** Rows a relation is estimated to produce, or -1 when unknown. */
+    private long estimate(RelNode node) {
+        if (node instanceof RelNode.Scan s) {
+            OptionalLong rows = layouts.rows(s.table());
+            return rows.isEmpty() ? -1 : RowEstimates.filtered(rows.getAsLong(), s.filter());
+        }
+        if (node instanceof RelNode.Filter f) {
+            return RowEstimates.filtered(estimate(f.input()), f.condition());
+        }
+        if (node instanceof RelNode.Project p) {
+            return estimate(p.input());
+        }
+        if (node instanceof RelNode.Aggregate a) {
+            return a.keys().isEmpty() ? 1 : RowEstimates.kept(estimate(a.input()), RowEstimates.CONJUNCT_SELECTIVITY);
+        }
+        if (node instanceof RelNode.Join j && (j.kind().leftOnly() || j.kind() == JoinKind.LEFT)) {
+            return estimate(j.left());
+        }
+        if (node instanceof RelNode.Values v) {
+            return v.rows().size();
+        }
+        return -1;
+    }
+
+    /** The rows of the table a relation scans under filters and projections, or -1. */
+    private long tableRows(RelNode node) {
+        if (node instanceof RelNode.Scan s) {
+            return layouts.rows(s.table()).orElse(-1);
+        }
+        if (node instanceof RelNode.Filter f) {
+            return tableRows(f.input());
+        }
+        if (node instanceof RelNode.Project p) {
+            return tableRows(p.input());
+        }
+        return -1;
+    }
+}
