@@ -40,6 +40,11 @@ final class ClusterTableLayouts implements TableLayouts {
     }
 
     @Override
+    public int nodes(TableInfo table) {
+        return rows(table).isPresent() ? Math.max(1, cluster.spec().owners(table.storage()).size()) : 1;
+    }
+
+    @Override
     public boolean partitionedAlike(TableInfo a, TableInfo b) {
         return rows(a).isPresent() && rows(b).isPresent() && !a.primaryKey().isEmpty() && !b.primaryKey().isEmpty()
                 && cluster.spec().owners(a.storage()).equals(cluster.spec().owners(b.storage()));

@@ -91,6 +91,29 @@ class NodePipelineTest {
     }
 
     @Test
+    void joinsAreOrderedSoThatTheLargestTableFlowsAndTheOthersBuildOnTheNodes() throws Exception {
+        // written smallest first; lineitem (the largest) is scanned, orders builds on each node, nation is broadcast
+        String sql = "SELECT n_name, count(*), sum(l_quantity) FROM nation, orders, lineitem "
+                + "WHERE o_custkey % 25 = n_nationkey AND l_orderkey = o_orderkey AND o_orderdate < DATE '1993-01-01' "
+                + "GROUP BY n_name";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("[each node] Scan default.lineitem"), plan);
+        assertTrue(Pattern.compile("build from its own partition\\n *\\[each node\\] Filter").matcher(plan).find(), plan);
+        assertTrue(plan.contains("build from broadcast #0"), plan);
+        assertTrue(plan.contains("[each node] PartialAggregate"), plan);
+        // an IN subquery on orders' key is moved onto orders, where it filters before the join with lineitem
+        String in = "SELECT n_name, sum(l_quantity) FROM nation, orders, lineitem WHERE o_custkey % 25 = n_nationkey "
+                + "AND l_orderkey = o_orderkey AND o_orderkey IN (SELECT l_orderkey FROM lineitem GROUP BY l_orderkey "
+                + "HAVING sum(l_quantity) > 250) GROUP BY n_name";
+        assertMatchesDuckDb(in);
+        String inPlan = explain("EXPLAIN " + in);
+        assertTrue(Pattern.compile("build from its own partition\\n *\\[each node\\] HashJoin SEMI").matcher(inPlan).find(),
+                inPlan);
+        assertTrue(!inPlan.contains("Gather l_orderkey"), inPlan);
+    }
+
+    @Test
     void aDistinctAggregateRunsOnTheCoordinatorOverTheColumnsItNeeds() throws Exception {
         String sql = "SELECT l_linestatus, count(DISTINCT l_suppkey), sum(l_quantity) FROM lineitem "
                 + "WHERE l_returnflag = 'R' GROUP BY l_linestatus";

@@ -43,6 +43,11 @@ public final class JoinGraph {
         return out;
     }
 
+    /** Where relation {@code leaf}'s columns start in the concatenated row. */
+    public int start(int leaf) {
+        return offset[leaf];
+    }
+
     /** The relation a column of the concatenated row belongs to. */
     public int leafOf(int column) {
         int i = 0;
@@ -57,6 +62,20 @@ public final class JoinGraph {
         for (Expr c : conjuncts) {
             BitSet used = leavesOf(c);
             if (isEquality(c) && used.get(leaf) && used.cardinality() == 2 && used.intersects(joined)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether a conjunct equates column {@code a} of relation {@code leafA} with column {@code b} of relation {@code leafB}. */
+    public boolean equates(int leafA, int a, int leafB, int b) {
+        int x = offset[leafA] + a;
+        int y = offset[leafB] + b;
+        for (Expr c : conjuncts) {
+            if (c instanceof Expr.Call call && call.function() == ScalarFunction.EQ
+                    && call.args().get(0) instanceof Expr.Column l && call.args().get(1) instanceof Expr.Column r
+                    && ((l.index() == x && r.index() == y) || (l.index() == y && r.index() == x))) {
                 return true;
             }
         }

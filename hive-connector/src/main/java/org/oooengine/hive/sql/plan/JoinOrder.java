@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.IntStream;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
@@ -14,9 +15,10 @@ import org.oooengine.core.sql.expr.ScalarFunction;
  * Reorders each group of inner joins by what the nodes hold, the analyzer having joined them in
  * the order they were written. The group is joined left-deep from its largest relation — the
  * rows that flow, so that every other relation is a build side: broadcast, co-located or a hash
- * join's — then, among the relations linked by an equality to those joined, first the one whose
- * filters keep the smallest share of its table (the join that drops most rows), ties going to the
- * smaller. A group with a relation of unknown size keeps its order. A projection above a
+ * join's — then, among the relations linked by an equality to those joined, first those the nodes
+ * can join (so that as much as possible runs there before rows gather on the coordinator), and
+ * of those the one whose filters keep the smallest share of its table (the join that drops most
+ * rows), ties going to the smaller. A group with a relation of unknown size keeps its order. A projection above a
  * reordered group puts the columns back in their written order.
  */
 public final class JoinOrder {
@@ -31,6 +33,13 @@ public final class JoinOrder {
     }
 
     private RelNode visit(RelNode node) {
+        if (node instanceof RelNode.Join j && j.kind().leftOnly() && j.left() instanceof RelNode.Join group
+                && isInner(group)) {
+            RelNode pushed = pushedToRelation(j, group);
+            if (pushed != null) {
+                return visit(pushed);
+            }
+        }
         if (node instanceof RelNode.Join j && isInner(j)) {
             List<RelNode> leaves = new ArrayList<>();
             List<Expr> conjuncts = new ArrayList<>();
@@ -62,6 +71,62 @@ public final class JoinOrder {
             return new RelNode.Union(u.inputs().stream().map(this::visit).toList(), u.fields());
         }
         return node;
+    }
+
+    /**
+     * A semi or anti join of a group of inner joins that reads one relation of the group (TPC-H
+     * Q18's orders whose key is IN a subquery) moved onto that relation, where it filters rows
+     * before they are joined — and where the nodes may run it with that relation's scan. Null when
+     * it reads more than one relation, or its subquery is estimated to hold more rows than the
+     * relation (TPC-H Q21's EXISTS over all of lineitem).
+     */
+    private RelNode pushedToRelation(RelNode.Join semi, RelNode.Join group) {
+        List<RelNode> leaves = new ArrayList<>();
+        collectLeaves(group, leaves);
+        JoinGraph graph = new JoinGraph(leaves, List.of());
+        int width = group.fields().size();
+        BitSet read = new BitSet();
+        IntStream.of(semi.leftKeys()).forEach(read::set);
+        if (semi.residual() != null) {
+            read.or(Exprs.columns(semi.residual()).get(0, width));
+        }
+        if (read.isEmpty()) {
+            return null;
+        }
+        int leaf = graph.leafOf(read.nextSetBit(0));
+        if (read.stream().anyMatch(c -> graph.leafOf(c) != leaf)) {
+            return null;
+        }
+        long keys = estimate(semi.right());
+        if (keys < 0 || keys > estimate(leaves.get(leaf))) {
+            return null; // its hash table would hold more rows than it filters: build it last, where fewest probe
+        }
+        int start = graph.start(leaf);
+        int leafWidth = leaves.get(leaf).fields().size();
+        Expr residual = semi.residual() == null ? null
+                : Exprs.remap(semi.residual(), c -> c < width ? c - start : c - width + leafWidth);
+        RelNode filtered = new RelNode.Join(leaves.get(leaf), semi.right(), semi.kind(),
+                IntStream.of(semi.leftKeys()).map(k -> k - start).toArray(), semi.rightKeys(), residual);
+        return replaceLeaf(group, new int[] {leaf}, filtered);
+    }
+
+    private static void collectLeaves(RelNode node, List<RelNode> leaves) {
+        if (node instanceof RelNode.Join j && isInner(j)) {
+            collectLeaves(j.left(), leaves);
+            collectLeaves(j.right(), leaves);
+        } else {
+            leaves.add(node);
+        }
+    }
+
+    /** The inner-join tree with its leaf number {@code countdown[0]} (left to right) replaced. */
+    private static RelNode replaceLeaf(RelNode node, int[] countdown, RelNode replacement) {
+        if (node instanceof RelNode.Join j && isInner(j)) {
+            RelNode left = replaceLeaf(j.left(), countdown, replacement);
+            RelNode right = replaceLeaf(j.right(), countdown, replacement);
+            return new RelNode.Join(left, right, j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
+        }
+        return countdown[0]-- == 0 ? replacement : node;
     }
 
     private RelNode rebuildBinary(RelNode.Join j) {
@@ -105,7 +170,7 @@ public final class JoinOrder {
         for (int i = 0; i < n; i++) {
             rows[i] = estimate(graph.leaves().get(i));
             if (rows[i] < 0) {
-                return graph.leftDeep(java.util.stream.IntStream.range(0, n).toArray());
+                return graph.leftDeep(IntStream.range(0, n).toArray());
             }
             long table = tableRows(graph.leaves().get(i));
             kept[i] = table > 0 ? Math.min(1.0, (double) rows[i] / table) : 1.0;
@@ -118,13 +183,13 @@ public final class JoinOrder {
         joined.set(order[0]);
         for (int k = 1; k < n; k++) {
             int best = -1;
-            boolean bestLinked = false;
+            int bestRank = -1;
             for (int i = joined.nextClearBit(0); i < n; i = joined.nextClearBit(i + 1)) {
-                boolean linked = graph.linked(i, joined);
-                if (best < 0 || (linked && !bestLinked) || (linked == bestLinked
+                int rank = (graph.linked(i, joined) ? 2 : 0) + (onNodes(graph, order[0], i, rows[i]) ? 1 : 0);
+                if (best < 0 || rank > bestRank || (rank == bestRank
                         && (kept[i] < kept[best] || (kept[i] == kept[best] && rows[i] < rows[best])))) {
                     best = i;
-                    bestLinked = linked;
+                    bestRank = rank;
                 }
             }
             order[k] = best;
@@ -132,6 +197,30 @@ public final class JoinOrder {
         }
         RelNode joinedTree = graph.leftDeep(order);
         return restoreColumns(joinedTree, graph, order, fields);
+    }
+
+    /**
+     * Whether joining relation {@code leaf} to rows flowing from relation {@code driver} can run on
+     * the nodes: it is small enough to broadcast (every column counted), or both are tables
+     * partitioned alike and equated on their partition columns.
+     */
+    private boolean onNodes(JoinGraph graph, int driver, int leaf, long rows) {
+        RelNode node = graph.leaves().get(leaf);
+        if (!(node instanceof RelNode.Scan s)) {
+            return false;
+        }
+        OptionalLong bytes = layouts.bytes(s.table());
+        long tableRows = layouts.rows(s.table()).orElse(0);
+        if (bytes.isPresent() && tableRows > 0 && rows * ((double) bytes.getAsLong() / tableRows)
+                <= PipelinePlanner.BROADCAST_MAX_BYTES) {
+            return true;
+        }
+        return graph.leaves().get(driver) instanceof RelNode.Scan d && layouts.partitionedAlike(d.table(), s.table())
+                && graph.equates(driver, partitionColumn(d), leaf, partitionColumn(s));
+    }
+
+    private static int partitionColumn(RelNode.Scan s) {
+        return s.table().primaryKey().isEmpty() ? -1 : s.table().indexOf(s.table().primaryKey().get(0));
     }
 
     /** A projection from the columns in {@code order} back to the written order, unless that is the order. */
@@ -170,7 +259,10 @@ public final class JoinOrder {
         if (node instanceof RelNode.Aggregate a) {
             return a.keys().isEmpty() ? 1 : RowEstimates.kept(estimate(a.input()), RowEstimates.CONJUNCT_SELECTIVITY);
         }
-        if (node instanceof RelNode.Join j && (j.kind().leftOnly() || j.kind() == JoinKind.LEFT)) {
+        if (node instanceof RelNode.Join j && j.kind().leftOnly()) { // a filter of its left side
+            return RowEstimates.kept(estimate(j.left()), RowEstimates.CONJUNCT_SELECTIVITY);
+        }
+        if (node instanceof RelNode.Join j && j.kind() == JoinKind.LEFT) {
             return estimate(j.left());
         }
         if (node instanceof RelNode.Values v) {
@@ -189,6 +281,9 @@ public final class JoinOrder {
         }
         if (node instanceof RelNode.Project p) {
             return tableRows(p.input());
+        }
+        if (node instanceof RelNode.Join j && j.kind().leftOnly()) {
+            return tableRows(j.left());
         }
         return -1;
     }

@@ -42,10 +42,11 @@ public final class PipelinePlanner {
     public static final long BROADCAST_MAX_BYTES = 8L << 20;
 
     /**
-     * The most rows (estimated, all partitions together) a co-located join builds into the nodes'
-     * hash tables: until hash tables spill to disk, a larger build stays a join of the coordinator.
+     * The most bytes a node builds into a hash table from its own partition for a co-located join,
+     * as estimated before running (stored bytes of the columns read): until hash tables spill to
+     * disk, a larger build stays a join of the coordinator.
      */
-    public static final long LOCAL_BUILD_MAX_ROWS = 1_000_000;
+    public static final long LOCAL_BUILD_MAX_BYTES = 32L << 20;
 
     private final TableLayouts layouts;
 
@@ -245,7 +246,7 @@ public final class PipelinePlanner {
             boolean buildLeft = kind == JoinKind.RIGHT || (kind == JoinKind.INNER && left.rows < right.rows);
             Chain build = buildLeft ? left : right;
             // a node builds it alone (it may not wait for broadcast rows), and in memory
-            if (build.broadcasts.isEmpty() && build.rows <= LOCAL_BUILD_MAX_ROWS) {
+            if (build.broadcasts.isEmpty() && buildsOnEachNode(build, buildLeft ? leftRead : rightRead)) {
                 return buildLeft ? swapped(j, right, left, true) : left.probe(j, right, true);
             }
         }
@@ -263,6 +264,12 @@ public final class PipelinePlanner {
     private static boolean small(Chain c, BitSet read) {
         return c != null && c.rows >= 0 && c.columnBytes >= 0
                 && c.rows * c.columnBytes * Math.max(read.cardinality(), 1) <= BROADCAST_MAX_BYTES;
+    }
+
+    /** Rows of a node's own partition few enough, in the columns read of them, to build a hash table of. */
+    private boolean buildsOnEachNode(Chain c, BitSet read) {
+        return c.rows >= 0 && c.columnBytes >= 0 && c.rows * c.columnBytes * Math.max(read.cardinality(), 1)
+                / layouts.nodes(c.scan.table()) <= LOCAL_BUILD_MAX_BYTES;
     }
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */

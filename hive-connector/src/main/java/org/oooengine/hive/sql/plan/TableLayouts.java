@@ -25,6 +25,11 @@ public interface TableLayouts {
         public boolean partitionedAlike(TableInfo a, TableInfo b) {
             return false;
         }
+
+        @Override
+        public int nodes(TableInfo table) {
+            return 1;
+        }
     };
 
     /** The rows the nodes hold of {@code table}; empty when the nodes do not hold it (a table in files) or it is unknown. */
@@ -32,6 +37,9 @@ public interface TableLayouts {
 
     /** The bytes of {@code table}'s rows on the nodes, all partitions together; empty as for {@link #rows}. */
     OptionalLong bytes(TableInfo table);
+
+    /** Over how many nodes {@code table}'s rows are partitioned (1 when not on the nodes). */
+    int nodes(TableInfo table);
 
     /** Whether both tables are on the nodes, partitioned by their leading key column over the same nodes. */
     boolean partitionedAlike(TableInfo a, TableInfo b);
