@@ -114,6 +114,20 @@ class NodePipelineTest {
     }
 
     @Test
+    void aGroupByJoinedToAFilteredTableComputesOnlyTheGroupsThatCanMatch() throws Exception {
+        // TPC-H Q17's shape: an aggregate per key, joined on that key to a table filtered to a few rows
+        String sql = "SELECT n_name, count(*), sum(o_totalprice) FROM orders, nation, "
+                + "(SELECT k, avg(p) AS a FROM (SELECT o_custkey % 25 AS k, o_totalprice AS p FROM orders) x GROUP BY k) s "
+                + "WHERE s.k = n_nationkey AND n_name IN ('PERU', 'CHINA') AND o_custkey % 25 = n_nationkey "
+                + "AND o_totalprice < s.a GROUP BY n_name";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(Pattern.compile("\\[each node\\] PartialAggregate keys \\[#0\\] \\[avg\\(#1\\)\\]\\n *"
+                + "\\[each node\\] HashJoin SEMI ON probe\\[0\\] = build\\[0\\], build from broadcast").matcher(plan).find(),
+                plan);
+    }
+
+    @Test
     void aDistinctAggregateRunsOnTheCoordinatorOverTheColumnsItNeeds() throws Exception {
         String sql = "SELECT l_linestatus, count(DISTINCT l_suppkey), sum(l_quantity) FROM lineitem "
                 + "WHERE l_returnflag = 'R' GROUP BY l_linestatus";

@@ -68,6 +68,29 @@ public final class JoinGraph {
         return false;
     }
 
+    /** Pairs {@code [column of a, column of b]} (each within its relation) that a conjunct equates. */
+    public List<int[]> equalities(int a, int b) {
+        List<int[]> out = new ArrayList<>();
+        for (Expr c : conjuncts) {
+            if (c instanceof Expr.Call call && call.function() == ScalarFunction.EQ
+                    && call.args().get(0) instanceof Expr.Column l && call.args().get(1) instanceof Expr.Column r) {
+                if (leafOf(l.index()) == a && leafOf(r.index()) == b) {
+                    out.add(new int[] {l.index() - offset[a], r.index() - offset[b]});
+                } else if (leafOf(l.index()) == b && leafOf(r.index()) == a) {
+                    out.add(new int[] {r.index() - offset[a], l.index() - offset[b]});
+                }
+            }
+        }
+        return out;
+    }
+
+    /** A graph of the same conjuncts with relation {@code leaf} replaced by one of the same columns. */
+    public JoinGraph withLeaf(int leaf, RelNode replacement) {
+        List<RelNode> changed = new ArrayList<>(leaves);
+        changed.set(leaf, replacement);
+        return new JoinGraph(changed, conjuncts);
+    }
+
     /** Whether a conjunct equates column {@code a} of relation {@code leafA} with column {@code b} of relation {@code leafB}. */
     public boolean equates(int leafA, int a, int leafB, int b) {
         int x = offset[leafA] + a;

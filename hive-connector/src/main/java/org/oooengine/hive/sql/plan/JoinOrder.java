@@ -163,7 +163,8 @@ public final class JoinOrder {
         return leaves.stream().mapToInt(l -> l.fields().size()).sum();
     }
 
-    private RelNode ordered(JoinGraph graph, List<Field> fields) {
+    private RelNode ordered(JoinGraph written, List<Field> fields) {
+        JoinGraph graph = reducedAggregates(written);
         int n = graph.leaves().size();
         long[] rows = new long[n];
         double[] kept = new double[n];
@@ -197,6 +198,58 @@ public final class JoinOrder {
         }
         RelNode joinedTree = graph.leftDeep(order);
         return restoreColumns(joinedTree, graph, order, fields);
+    }
+
+    /**
+     * Each GROUP BY relation of the group joined on a grouping key to a filtered table has its
+     * input first semi-joined with that table, so that only groups that can find a match are
+     * computed (TPC-H Q17: lineitem's average quantity per part, for the few parts of a brand and
+     * container only, instead of for every part).
+     */
+    private JoinGraph reducedAggregates(JoinGraph graph) {
+        for (int a = 0; a < graph.leaves().size(); a++) {
+            for (int b = 0; b < graph.leaves().size(); b++) {
+                if (a == b || !(graph.leaves().get(b) instanceof RelNode.Scan s) || s.filter() == null) {
+                    continue;
+                }
+                for (int[] pair : graph.equalities(a, b)) {
+                    RelNode reduced = semiJoinedInput(graph.leaves().get(a), pair[0], s, pair[1]);
+                    if (reduced != null) {
+                        graph = graph.withLeaf(a, reduced);
+                        break;
+                    }
+                }
+            }
+        }
+        return graph;
+    }
+
+    /**
+     * {@code node} — projections over an aggregate — with the aggregate's input semi-joined with
+     * {@code table} on the grouping key that output {@code column} is, and {@code table}'s column
+     * {@code tableColumn}; null when {@code column} is not a plain grouping key or the table is
+     * not estimated to hold fewer rows than the input.
+     */
+    private RelNode semiJoinedInput(RelNode node, int column, RelNode.Scan table, int tableColumn) {
+        if (node instanceof RelNode.Project p) {
+            if (!(p.exprs().get(column) instanceof Expr.Column c)) {
+                return null;
+            }
+            RelNode below = semiJoinedInput(p.input(), c.index(), table, tableColumn);
+            return below == null ? null : new RelNode.Project(below, p.exprs(), p.fields());
+        }
+        if (!(node instanceof RelNode.Aggregate a) || column >= a.keys().size()
+                || !(a.keys().get(column) instanceof Expr.Column key)) {
+            return null;
+        }
+        long input = estimate(a.input());
+        long kept = estimate(table);
+        if (input < 0 || kept < 0 || kept >= input) {
+            return null;
+        }
+        RelNode semi = new RelNode.Join(a.input(), table, JoinKind.SEMI, new int[] {key.index()}, new int[] {tableColumn},
+                null);
+        return new RelNode.Aggregate(semi, a.keys(), a.aggregates(), a.fields());
     }
 
     /**
