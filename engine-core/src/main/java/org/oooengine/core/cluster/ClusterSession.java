@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
@@ -21,6 +22,7 @@ import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.exec.RowSink;
+import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ClusterSecret;
@@ -31,6 +33,7 @@ import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.RemoteException;
+import org.oooengine.core.net.ValueCodec;
 import org.oooengine.core.stats.StoreStatistics;
 import org.oooengine.core.storage.Calibration;
 import org.oooengine.core.store.StoreManifest;
@@ -54,6 +57,9 @@ public final class ClusterSession implements AutoCloseable {
      */
     public static final Duration TABLES_MAX_AGE = Duration.ofSeconds(1);
     private static final int KEYS_PER_REQUEST = 50_000;
+    /** A pipeline request longer than this sends its broadcast rows ahead, in chunks of {@link #STAGE_CHUNK_BYTES}. */
+    private static final int STAGE_ABOVE_BYTES = 4 << 20;
+    private static final int STAGE_CHUNK_BYTES = 2 << 20;
     /** How long a node may scan its partitions to collect statistics anew. */
     private static final java.time.Duration ANALYZE_TIMEOUT = java.time.Duration.ofMinutes(30);
 
@@ -439,9 +445,17 @@ public final class ClusterSession implements AutoCloseable {
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline,
                                                                  Consumer<List<Object[]>> rows) {
         byte[] request = pipeline.toBytes();
+        if (request.length > STAGE_ABOVE_BYTES) {
+            try {
+                request = pipeline.withBuilds(build -> build instanceof JoinBuild.Rows r ? stage(node, r.rows()) : build)
+                        .toBytes();
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
         if (request.length > FrameFormat.MAX_FRAME_BYTES - 64) {
             return CompletableFuture.failedFuture(new ClusterException("the pipeline for node " + node + " takes "
-                    + request.length / (1 << 20) + " MiB with its broadcast rows, over the frame limit of "
+                    + request.length / (1 << 20) + " MiB, over the frame limit of "
                     + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
         }
         CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_PIPELINE, request,
@@ -453,6 +467,27 @@ public final class ClusterSession implements AutoCloseable {
             }
         });
         return summary;
+    }
+
+    /**
+     * Sends broadcast rows to {@code node} ahead of the pipeline that builds from them, a chunk of
+     * about {@link #STAGE_CHUNK_BYTES} at a time (each acknowledged before the next: the node's
+     * pace holds the sender back), and names them for the pipeline.
+     */
+    private JoinBuild.Staged stage(String node, List<Object[]> rows) {
+        String id = UUID.randomUUID().toString();
+        PayloadWriter sample = new PayloadWriter(4096);
+        int sampled = Math.min(rows.size(), 256);
+        rows.subList(0, sampled).forEach(row -> ValueCodec.writeRow(sample, row));
+        int perChunk = (int) Math.max(1, (long) STAGE_CHUNK_BYTES * Math.max(sampled, 1) / Math.max(sample.size(), 1));
+        for (int from = 0; from < rows.size() || from == 0; from += perChunk) {
+            List<Object[]> chunk = rows.subList(from, Math.min(rows.size(), from + perChunk));
+            peers.client(node).call(OpCode.STAGE_ROWS, Messages.stagedChunk(id, chunk)).join();
+            if (rows.isEmpty()) {
+                break;
+            }
+        }
+        return new JoinBuild.Staged(id);
     }
 
     /** Runs a join on every node at once; rows go to {@code sink} (from the coordinator's threads). */

@@ -126,6 +126,26 @@ final class Messages {
         return w.toByteArray();
     }
 
+    /** A chunk of broadcast rows staged on a node under {@code id}. */
+    record StagedChunk(String id, List<Object[]> rows) {
+    }
+
+    static byte[] stagedChunk(String id, List<Object[]> rows) {
+        PayloadWriter w = new PayloadWriter(64 + rows.size() * 32).putString(id).putVarInt(rows.size());
+        rows.forEach(row -> ValueCodec.writeRow(w, row));
+        return w.toByteArray();
+    }
+
+    static StagedChunk readStagedChunk(PayloadReader r) {
+        String id = r.getString();
+        int n = r.getCount(1);
+        List<Object[]> rows = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            rows.add(ValueCodec.readRow(r));
+        }
+        return new StagedChunk(id, rows);
+    }
+
     static byte[] pipelineSummary(PartitionPipeline.Summary s) {
         return new PayloadWriter(24).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos()).toByteArray();
     }

@@ -25,6 +25,7 @@ import org.oooengine.core.exec.DistributedIndexJoin;
 import org.oooengine.core.exec.IndexRangeScan;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.StagedRows;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
@@ -60,6 +61,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private static final int SCAN_CHUNK_BYTES = 64 << 10;
     private static final long LOAD_SORT_MEMORY = 64L << 20;
     private static final long HEARTBEAT_MILLIS = 1000;
+    /** The most bytes of broadcast rows a node holds for pipelines to come. */
+    private static final long MAX_STAGED_BYTES = 256L << 20;
     /** How long a store replaced by a load keeps serving the requests that began on it. */
     private static final Duration RETIRED_STORE_GRACE = Duration.ofSeconds(60);
 
@@ -72,6 +75,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final ExecutorService fragments;
     private final ExecutorService loads;
     private final java.util.concurrent.ScheduledExecutorService heartbeats;
+    private final StagedRows staged;
     private volatile Store store;
     private LoadSession load;
 
@@ -82,6 +86,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.options = options;
         this.timeout = timeout;
         this.peers = peers;
+        this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES);
         this.fragments = Executors.newCachedThreadPool(daemon("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(daemon("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
@@ -146,6 +151,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case RUN_PIPELINE -> {
                 ScanPipeline p = ScanPipeline.read(r);
                 fragments.execute(() -> answer(out, () -> runPipeline(p, out)));
+            }
+            case STAGE_ROWS -> {
+                int bytes = request.payload().length;
+                Messages.StagedChunk chunk = Messages.readStagedChunk(r);
+                staged.add(chunk.id(), chunk.rows(), bytes);
+                out.reply(EMPTY);
             }
             default -> throw new ProtocolException(request.op() + " is not a request");
         }
@@ -429,10 +440,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 TimeUnit.MILLISECONDS);
         PartitionPipeline.Summary summary;
         try {
-            summary = PartitionPipeline.run(s::table, p, batch -> batch.forEach(sink::accept), out::cancelled);
+            summary = PartitionPipeline.run(s::table, staged::rows, p, batch -> batch.forEach(sink::accept),
+                    out::cancelled);
             sink.flush();
         } finally {
             beat.cancel(false);
+            p.stagedIds().forEach(staged::remove);
         }
         out.end(Messages.pipelineSummary(summary));
     }

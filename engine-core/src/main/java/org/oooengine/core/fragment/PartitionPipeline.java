@@ -29,10 +29,11 @@ public final class PartitionPipeline {
 
     /**
      * Runs {@code spec} over this node's partition of its table, {@code tables} giving the node's
-     * tables by name; a join built from another local table runs that table's pipeline first.
+     * tables by name and {@code staged} the broadcast rows sent ahead by id; a join built from
+     * another local table runs that table's pipeline first.
      */
-    public static Summary run(Function<String, Table> tables, ScanPipeline spec, Consumer<List<Object[]>> out,
-                              BooleanSupplier cancelled) {
+    public static Summary run(Function<String, Table> tables, Function<String, List<Object[]>> staged, ScanPipeline spec,
+                              Consumer<List<Object[]>> out, BooleanSupplier cancelled) {
         long t0 = System.nanoTime();
         Table table = tables.apply(spec.table());
         Schema schema = table.schema();
@@ -51,8 +52,11 @@ public final class PartitionPipeline {
         Pipeline.BuildSource builds = build -> {
             if (build instanceof JoinBuild.Local local) {
                 List<Object[]> rows = new ArrayList<>();
-                run(tables, local.pipeline(), rows::addAll, cancelled);
+                run(tables, staged, local.pipeline(), rows::addAll, cancelled);
                 return rows;
+            }
+            if (build instanceof JoinBuild.Staged sent) {
+                return staged.apply(sent.id());
             }
             return Pipeline.BuildSource.ROWS_ONLY.rows(build);
         };

@@ -3,6 +3,7 @@ package org.oooengine.core.fragment;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.UnaryOperator;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.ProtocolException;
@@ -26,6 +27,32 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         if (columns.length() > width) {
             throw new IllegalArgumentException("column " + (columns.length() - 1) + " of a table of " + width + " columns");
         }
+    }
+
+    /** This pipeline with every join's build source (also those of the pipelines that build its joins) mapped. */
+    public ScanPipeline withBuilds(UnaryOperator<JoinBuild> map) {
+        List<PipelineStep> mapped = new ArrayList<>(steps.size());
+        for (PipelineStep step : steps) {
+            if (step instanceof PipelineStep.HashJoin j) {
+                JoinBuild build = j.build() instanceof JoinBuild.Local local
+                        ? new JoinBuild.Local(local.pipeline().withBuilds(map)) : map.apply(j.build());
+                step = new PipelineStep.HashJoin(build, j.kind(), j.probeKeys(), j.buildKeys(), j.residual(), j.buildWidth());
+            }
+            mapped.add(step);
+        }
+        return new ScanPipeline(table, width, columns, mapped);
+    }
+
+    /** The ids of the staged rows this pipeline's joins build from. */
+    public List<String> stagedIds() {
+        List<String> ids = new ArrayList<>();
+        withBuilds(build -> {
+            if (build instanceof JoinBuild.Staged staged) {
+                ids.add(staged.id());
+            }
+            return build;
+        });
+        return ids;
     }
 
     /**
@@ -123,6 +150,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte AGGREGATE = 5;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
+    private static final byte BUILD_STAGED = 3;
     /** Pipelines building joins of pipelines building joins...: more than any plan makes. */
     private static final int MAX_NESTING = 32;
 
@@ -161,6 +189,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         } else if (build instanceof JoinBuild.Rows rows) {
             w.put(BUILD_ROWS).putVarInt(rows.rows().size());
             rows.rows().forEach(row -> ValueCodec.writeRow(w, row));
+        } else if (build instanceof JoinBuild.Staged staged) {
+            w.put(BUILD_STAGED).putString(staged.id());
         } else {
             throw new IllegalStateException("the rows of " + build + " were not computed before the pipeline was sent");
         }
@@ -178,6 +208,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 }
                 yield new JoinBuild.Rows(rows);
             }
+            case BUILD_STAGED -> new JoinBuild.Staged(r.getString());
             default -> throw new ProtocolException("unknown join build " + tag);
         };
     }

@@ -41,7 +41,9 @@ public enum OpCode {
     /** Measures the device under the node's data directory (random reads by queue depth, sequential reads) as JSON. */
     CALIBRATE_DISK(25),
     /** Runs a scan pipeline (filter, project, partial aggregate) on the node's partition and streams what comes out. */
-    RUN_PIPELINE(26);
+    RUN_PIPELINE(26),
+    /** A chunk of broadcast rows for pipelines to come, staged on the node under an id. */
+    STAGE_ROWS(27);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -15,6 +15,11 @@ public final class PayloadWriter {
         this.w = new ByteWriter(capacity);
     }
 
+    /** The bytes written so far. */
+    public int size() {
+        return w.length();
+    }
+
     public PayloadWriter put(int b) {
         w.put(b);
         return this;

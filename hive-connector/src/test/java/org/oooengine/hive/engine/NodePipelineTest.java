@@ -128,6 +128,18 @@ class NodePipelineTest {
     }
 
     @Test
+    void broadcastRowsBeyondAFrameAreSentAheadInChunks() throws Exception {
+        // five conjuncts are taken to keep a thousandth of lineitem, so it is broadcast; all of it passes:
+        // about 7 MiB of rows per node, sent ahead of the pipeline in chunks
+        String sql = "SELECT count(*), sum(length(concat(b.l_comment, b.l_shipinstruct, b.l_shipmode))), sum(b.l_extendedprice) "
+                + "FROM orders o JOIN (SELECT * FROM lineitem WHERE l_quantity > 0 AND l_discount >= 0 AND l_tax >= 0 "
+                + "AND l_linenumber > 0 AND l_comment <> 'x') b ON o.o_custkey = b.l_partkey";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("build from broadcast #0"), plan);
+    }
+
+    @Test
     void aDistinctAggregateRunsOnTheCoordinatorOverTheColumnsItNeeds() throws Exception {
         String sql = "SELECT l_linestatus, count(DISTINCT l_suppkey), sum(l_quantity) FROM lineitem "
                 + "WHERE l_returnflag = 'R' GROUP BY l_linestatus";
