@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.exec.ColumnRange;
@@ -25,6 +26,7 @@ import org.oooengine.core.exec.RowSink;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.FrameFormat;
@@ -444,11 +446,26 @@ public final class ClusterSession implements AutoCloseable {
      */
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline,
                                                                  Consumer<List<Object[]>> rows) {
-        byte[] request = pipeline.toBytes();
+        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> p.toBytes(), rows);
+    }
+
+    /**
+     * Runs a shuffle's producing pipeline on one node's partition: its rows go to the nodes
+     * {@code target} names, which hold them for the pipelines that build from the exchange.
+     * Cancelling the returned future stops the node's work.
+     */
+    public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target) {
+        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target), rows -> { });
+    }
+
+    private CompletableFuture<PartitionPipeline.Summary> run(String node, OpCode op, ScanPipeline pipeline,
+                                                             Function<ScanPipeline, byte[]> encode,
+                                                             Consumer<List<Object[]>> rows) {
+        byte[] request = encode.apply(pipeline);
         if (request.length > STAGE_ABOVE_BYTES) {
             try {
-                request = pipeline.withBuilds(build -> build instanceof JoinBuild.Rows r ? stage(node, r.rows()) : build)
-                        .toBytes();
+                request = encode.apply(pipeline.withBuilds(build -> build instanceof JoinBuild.Rows r
+                        ? stage(node, r.rows()) : build));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -458,7 +475,7 @@ public final class ClusterSession implements AutoCloseable {
                     + request.length / (1 << 20) + " MiB, over the frame limit of "
                     + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
         }
-        CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_PIPELINE, request,
+        CompletableFuture<Frame> end = peers.client(node).stream(op, request,
                 chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()));
         CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));
         summary.whenComplete((v, e) -> {

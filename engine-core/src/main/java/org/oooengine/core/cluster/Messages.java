@@ -8,6 +8,8 @@ import org.oooengine.core.exec.PartitionRouter.Entry;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.ShuffleTarget;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ValueCodec;
 import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.TableDefinition;
@@ -137,13 +139,54 @@ final class Messages {
     }
 
     static StagedChunk readStagedChunk(PayloadReader r) {
-        String id = r.getString();
+        return new StagedChunk(r.getString(), readRows(r));
+    }
+
+    /** A shuffle's producing pipeline and where its rows go. */
+    record Shuffle(ScanPipeline pipeline, ShuffleTarget target) {
+    }
+
+    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target) {
+        PayloadWriter w = new PayloadWriter(256).putBytes(pipeline.toBytes());
+        target.write(w);
+        return w.toByteArray();
+    }
+
+    static Shuffle readShuffle(PayloadReader r) {
+        ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
+        return new Shuffle(pipeline, ShuffleTarget.read(r));
+    }
+
+    /** Rows a producer of exchange {@code exchange} sends to the node that owns their keys; {@code last}: it has sent all. */
+    record ShuffleChunk(String exchange, String producer, boolean last, List<Object[]> rows) {
+    }
+
+    static byte[] shuffleChunk(String exchange, String producer, boolean last, List<Object[]> rows) {
+        PayloadWriter w = new PayloadWriter(64 + rows.size() * 32).putString(exchange).putString(producer)
+                .put(last ? 1 : 0).putVarInt(rows.size());
+        rows.forEach(row -> ValueCodec.writeRow(w, row));
+        return w.toByteArray();
+    }
+
+    static ShuffleChunk readShuffleChunk(PayloadReader r) {
+        String exchange = r.getString();
+        String producer = r.getString();
+        boolean last = r.get() != 0;
+        return new ShuffleChunk(exchange, producer, last, readRows(r));
+    }
+
+    /** About the bytes {@code rows} take on the wire, without writing them. */
+    static long approximateBytes(List<Object[]> rows) {
+        return rows.isEmpty() ? 0 : (long) rows.size() * (16 + 9L * rows.get(0).length);
+    }
+
+    private static List<Object[]> readRows(PayloadReader r) {
         int n = r.getCount(1);
         List<Object[]> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             rows.add(ValueCodec.readRow(r));
         }
-        return new StagedChunk(id, rows);
+        return rows;
     }
 
     static byte[] pipelineSummary(PartitionPipeline.Summary s) {

@@ -26,6 +26,8 @@ import org.oooengine.core.exec.IndexRangeScan;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.StagedRows;
+import org.oooengine.core.fragment.Exchanges;
+import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
@@ -63,6 +65,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private static final long HEARTBEAT_MILLIS = 1000;
     /** The most bytes of broadcast rows a node holds for pipelines to come. */
     private static final long MAX_STAGED_BYTES = 256L << 20;
+    /** The most bytes of shuffled rows a node holds for the pipelines that build from them. */
+    private static final long MAX_EXCHANGE_BYTES = 512L << 20;
     /** How long a store replaced by a load keeps serving the requests that began on it. */
     private static final Duration RETIRED_STORE_GRACE = Duration.ofSeconds(60);
 
@@ -76,6 +80,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final ExecutorService loads;
     private final java.util.concurrent.ScheduledExecutorService heartbeats;
     private final StagedRows staged;
+    private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
 
@@ -87,6 +92,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.timeout = timeout;
         this.peers = peers;
         this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES);
+        this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES);
         this.fragments = Executors.newCachedThreadPool(daemon("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(daemon("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
@@ -151,6 +157,16 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case RUN_PIPELINE -> {
                 ScanPipeline p = ScanPipeline.read(r);
                 fragments.execute(() -> answer(out, () -> runPipeline(p, out)));
+            }
+            case RUN_SHUFFLE -> {
+                Messages.Shuffle shuffle = Messages.readShuffle(r);
+                fragments.execute(() -> answer(out, () -> runShuffle(shuffle, out)));
+            }
+            case SHUFFLE_ROWS -> {
+                int bytes = request.payload().length;
+                Messages.ShuffleChunk chunk = Messages.readShuffleChunk(r);
+                exchanges.add(chunk.exchange(), chunk.producer(), chunk.rows(), bytes, chunk.last());
+                out.reply(EMPTY);
             }
             case STAGE_ROWS -> {
                 int bytes = request.payload().length;
@@ -440,14 +456,53 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 TimeUnit.MILLISECONDS);
         PartitionPipeline.Summary summary;
         try {
-            summary = PartitionPipeline.run(s::table, staged::rows, p, batch -> batch.forEach(sink::accept),
-                    out::cancelled);
+            summary = PartitionPipeline.run(s::table, build -> sentRows(build, out), p,
+                    batch -> batch.forEach(sink::accept), out::cancelled);
             sink.flush();
         } finally {
             beat.cancel(false);
-            p.stagedIds().forEach(staged::remove);
+            forget(p);
         }
         out.end(Messages.pipelineSummary(summary));
+    }
+
+    /**
+     * Runs a shuffle's producing pipeline over this node's partition: its rows go to the nodes
+     * that own their keys, not to the requester, who hears heartbeats and then what was sent.
+     */
+    private void runShuffle(Messages.Shuffle shuffle, Responder out) {
+        Store s = requireStore();
+        ResultStreamer alive = new ResultStreamer(out, timeout, () -> 0);
+        var beat = heartbeats.scheduleAtFixedRate(alive::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
+                TimeUnit.MILLISECONDS);
+        ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges);
+        PartitionPipeline.Summary summary;
+        try {
+            summary = PartitionPipeline.run(s::table, build -> sentRows(build, out), shuffle.pipeline(), sender,
+                    out::cancelled);
+            sender.finish();
+        } finally {
+            beat.cancel(false);
+            forget(shuffle.pipeline());
+        }
+        out.end(Messages.pipelineSummary(summary));
+    }
+
+    /** Rows other members sent this node for a pipeline's join: staged broadcast rows, or an exchange's shuffled rows. */
+    private List<Object[]> sentRows(JoinBuild build, Responder out) {
+        if (build instanceof JoinBuild.Staged st) {
+            return staged.rows(st.id());
+        }
+        if (build instanceof JoinBuild.Exchanged e) {
+            return exchanges.await(e.exchangeId(), e.producers(), out::cancelled);
+        }
+        throw new IllegalArgumentException("no rows for " + build + " on node " + nodeId);
+    }
+
+    /** Drops the rows sent for a pipeline that ended. */
+    private void forget(ScanPipeline p) {
+        p.stagedIds().forEach(staged::remove);
+        p.exchangeIds().forEach(exchanges::remove);
     }
 
     /** Runs blocking work for a request and turns its failure into an error frame. */

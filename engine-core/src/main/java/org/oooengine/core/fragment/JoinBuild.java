@@ -6,8 +6,9 @@ import java.util.List;
  * Where the build side of a node's hash join comes from: its own partition of another table
  * co-partitioned on the join key ({@link Local}), or rows the coordinator computed and sent to
  * every node ({@link Rows}, or {@link Staged} ahead of the pipeline when they are too many for
- * one frame). {@link Broadcast} is the coordinator's placeholder for rows it has yet to compute;
- * it never travels.
+ * one frame), or rows the other nodes shuffled to it by the join key ({@link Exchanged}).
+ * {@link Broadcast} and {@link Shuffled} are the coordinator's placeholders for rows it has yet to
+ * compute or have sent; they never travel.
  */
 public sealed interface JoinBuild {
     /** The rows of a pipeline run over this node's partition of its table. */
@@ -23,6 +24,14 @@ public sealed interface JoinBuild {
 
     /** Rows sent to the node before the pipeline, in chunks, under {@code id} ({@link StagedRows}). */
     record Staged(String id) implements JoinBuild {
+    }
+
+    /** Rows shuffled to this node by the {@code producers} nodes running the producing side ({@link Exchanges}). */
+    record Exchanged(String exchangeId, int producers) implements JoinBuild {
+    }
+
+    /** The coordinator's shuffle number {@code slot}, replaced by its {@link Exchanged} before the pipeline is sent. */
+    record Shuffled(int slot) implements JoinBuild {
     }
 
     /** The coordinator's input number {@code slot}, replaced by its {@link Rows} before the pipeline is sent. */

@@ -29,10 +29,10 @@ public final class PartitionPipeline {
 
     /**
      * Runs {@code spec} over this node's partition of its table, {@code tables} giving the node's
-     * tables by name and {@code staged} the broadcast rows sent ahead by id; a join built from
-     * another local table runs that table's pipeline first.
+     * tables by name and {@code sent} the rows other members sent ahead (staged broadcast rows,
+     * shuffled rows); a join built from another local table runs that table's pipeline first.
      */
-    public static Summary run(Function<String, Table> tables, Function<String, List<Object[]>> staged, ScanPipeline spec,
+    public static Summary run(Function<String, Table> tables, Function<JoinBuild, List<Object[]>> sent, ScanPipeline spec,
                               Consumer<List<Object[]>> out, BooleanSupplier cancelled) {
         long t0 = System.nanoTime();
         Table table = tables.apply(spec.table());
@@ -52,13 +52,13 @@ public final class PartitionPipeline {
         Pipeline.BuildSource builds = build -> {
             if (build instanceof JoinBuild.Local local) {
                 List<Object[]> rows = new ArrayList<>();
-                run(tables, staged, local.pipeline(), rows::addAll, cancelled);
+                run(tables, sent, local.pipeline(), rows::addAll, cancelled);
                 return rows;
             }
-            if (build instanceof JoinBuild.Staged sent) {
-                return staged.apply(sent.id());
+            if (build instanceof JoinBuild.Rows rows) {
+                return rows.rows();
             }
-            return Pipeline.BuildSource.ROWS_ONLY.rows(build);
+            return sent.apply(build);
         };
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out);
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};

@@ -55,6 +55,18 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         return ids;
     }
 
+    /** The exchanges this pipeline's joins build from. */
+    public List<String> exchangeIds() {
+        List<String> ids = new ArrayList<>();
+        withBuilds(build -> {
+            if (build instanceof JoinBuild.Exchanged e) {
+                ids.add(e.exchangeId());
+            }
+            return build;
+        });
+        return ids;
+    }
+
     /**
      * A pipeline that reads what {@code steps} need of the table, and also {@code neededAfter}
      * when its rows leave as table rows (no projection or aggregate ends it). The pipelines that
@@ -76,18 +88,19 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     }
 
     /**
-     * The columns each broadcast build of {@code steps} must carry, by its slot: what its join and
-     * the steps after the join read of it. The coordinator reads only these of a broadcast table.
+     * The columns each build of {@code steps} that other members send ({@link JoinBuild.Broadcast},
+     * {@link JoinBuild.Shuffled}) must carry, by that placeholder: what its join and the steps
+     * after the join read of it. Only these are read and sent.
      */
-    public static java.util.Map<Integer, BitSet> broadcastColumns(int inputWidth, List<PipelineStep> steps,
-                                                                  BitSet neededAfter) {
-        java.util.Map<Integer, BitSet> bySlot = new java.util.HashMap<>();
-        columnsRead(inputWidth, new ArrayList<>(steps), neededAfter, bySlot);
-        return bySlot;
+    public static java.util.Map<JoinBuild, BitSet> sentColumns(int inputWidth, List<PipelineStep> steps,
+                                                               BitSet neededAfter) {
+        java.util.Map<JoinBuild, BitSet> byBuild = new java.util.HashMap<>();
+        columnsRead(inputWidth, new ArrayList<>(steps), neededAfter, byBuild);
+        return byBuild;
     }
 
     private static BitSet columnsRead(int inputWidth, List<PipelineStep> steps, BitSet neededAfter,
-                                      java.util.Map<Integer, BitSet> broadcastNeeds) {
+                                      java.util.Map<JoinBuild, BitSet> sentNeeds) {
         int[] widths = new int[steps.size() + 1];
         widths[0] = inputWidth;
         for (int i = 0; i < steps.size(); i++) {
@@ -116,8 +129,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     joined.or(Exprs.columns(j.residual()));
                 }
                 need = joined.get(0, w);
-                if (j.build() instanceof JoinBuild.Broadcast b) {
-                    broadcastNeeds.put(b.slot(), joined.get(w, w + j.buildWidth()));
+                if (j.build() instanceof JoinBuild.Broadcast || j.build() instanceof JoinBuild.Shuffled) {
+                    sentNeeds.put(j.build(), joined.get(w, w + j.buildWidth()));
                 }
                 if (j.build() instanceof JoinBuild.Local local) {
                     ScanPipeline b = local.pipeline();
@@ -151,6 +164,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
+    private static final byte BUILD_EXCHANGED = 4;
     /** Pipelines building joins of pipelines building joins...: more than any plan makes. */
     private static final int MAX_NESTING = 32;
 
@@ -191,6 +205,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             rows.rows().forEach(row -> ValueCodec.writeRow(w, row));
         } else if (build instanceof JoinBuild.Staged staged) {
             w.put(BUILD_STAGED).putString(staged.id());
+        } else if (build instanceof JoinBuild.Exchanged e) {
+            w.put(BUILD_EXCHANGED).putString(e.exchangeId()).putVarInt(e.producers());
         } else {
             throw new IllegalStateException("the rows of " + build + " were not computed before the pipeline was sent");
         }
@@ -209,6 +225,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 yield new JoinBuild.Rows(rows);
             }
             case BUILD_STAGED -> new JoinBuild.Staged(r.getString());
+            case BUILD_EXCHANGED -> new JoinBuild.Exchanged(r.getString(), r.getVarInt());
             default -> throw new ProtocolException("unknown join build " + tag);
         };
     }

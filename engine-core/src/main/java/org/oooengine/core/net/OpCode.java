@@ -43,7 +43,11 @@ public enum OpCode {
     /** Runs a scan pipeline (filter, project, partial aggregate) on the node's partition and streams what comes out. */
     RUN_PIPELINE(26),
     /** A chunk of broadcast rows for pipelines to come, staged on the node under an id. */
-    STAGE_ROWS(27);
+    STAGE_ROWS(27),
+    /** Runs a shuffle's producing pipeline on the node: its rows go to the nodes that own their keys. */
+    RUN_SHUFFLE(28),
+    /** Node to node: a chunk of shuffled rows for an exchange, or a producer's last. */
+    SHUFFLE_ROWS(29);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -3,6 +3,7 @@ package org.oooengine.hive.engine;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -11,7 +12,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
@@ -58,6 +61,68 @@ public final class ClusterTableReader implements TableReader {
             parts.forEach(p -> p.cancel(false)); // no-op for finished parts; stops the others on the nodes
         }
         cancel.check();
+    }
+
+    /**
+     * Runs {@code pipeline} on every node with its shuffles: each shuffle's producing pipeline runs
+     * on every node too, sending its rows to the nodes that own their keys of this table; the
+     * pipeline's join on each node builds from what it was sent, once every producer is done. A
+     * failure anywhere (a producer, a receiver, a lost node) fails the statement naming it and
+     * stops the rest.
+     */
+    @Override
+    public void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, Cancellation cancel,
+                         Consumer<Object[]> sink) {
+        if (shuffles.isEmpty()) {
+            pipeline(table, pipeline, cancel, sink);
+            return;
+        }
+        String name = table.storage();
+        StoredRows.schema(cluster, name);
+        List<String> owners = cluster.spec().owners(name);
+        List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
+        String query = UUID.randomUUID().toString();
+        ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
+                ? new JoinBuild.Exchanged(query + "/" + s.slot(), nodes.size()) : build);
+        List<CompletableFuture<?>> parts = new ArrayList<>();
+        try {
+            for (ClusterSpec.NodeSpec node : nodes) {
+                parts.add(cluster.pipeline(node.id(), consumer, rows -> {
+                    if (!cancel.isCancelled()) {
+                        rows.forEach(sink);
+                    }
+                }));
+            }
+            for (int slot = 0; slot < shuffles.size(); slot++) {
+                Shuffle shuffle = shuffles.get(slot);
+                StoredRows.schema(cluster, shuffle.table().storage());
+                ShuffleTarget target = new ShuffleTarget(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
+                for (ClusterSpec.NodeSpec node : nodes) {
+                    parts.add(cluster.shuffle(node.id(), shuffle.producer(), target));
+                }
+            }
+            awaitOrCancel(firstFailureOrAll(parts), cancel);
+        } catch (CompletionException | RemoteException e) {
+            throw Faults.of("join of " + name + " with rows shuffled to it failed: ", e);
+        } finally {
+            parts.forEach(p -> p.cancel(false));
+        }
+        cancel.check();
+    }
+
+    /**
+     * Done when every part is, or failed as soon as one fails: a receiver waits for every producer,
+     * so one that failed would leave the others waiting.
+     */
+    private static CompletableFuture<Void> firstFailureOrAll(List<CompletableFuture<?>> parts) {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        parts.forEach(p -> p.whenComplete((v, e) -> {
+            if (e != null) {
+                done.completeExceptionally(e);
+            }
+        }));
+        CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)).thenRun(() -> done.complete(null));
+        return done;
     }
 
     private static void awaitOrCancel(CompletableFuture<Void> all, Cancellation cancel) {

@@ -28,6 +28,7 @@ import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
+import org.oooengine.hive.sql.plan.PipelinePlanner;
 import org.oooengine.hive.sql.plan.Field;
 import org.oooengine.hive.sql.plan.PlanPrinter;
 import org.oooengine.hive.sql.plan.RelNode;
@@ -242,7 +243,8 @@ final class EngineSession implements SqlSession {
         }
         String v = value.strip();
         checkSetting(key, v);
-        if (ExecutionModes.SETTING.equals(key) || ClusterJoinChooser.SETTING.equals(key)) {
+        if (ExecutionModes.SETTING.equals(key) || ClusterJoinChooser.SETTING.equals(key)
+                || PipelinePlanner.Limits.BROADCAST_SETTING.equals(key) || PipelinePlanner.Limits.BUILD_SETTING.equals(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);
             changed.put(key, v);
             modes.forSettings(changed); // refuses a mode or method it cannot run, now rather than at the next query

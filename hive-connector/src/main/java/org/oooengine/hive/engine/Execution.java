@@ -17,10 +17,11 @@ import org.oooengine.hive.sql.plan.RelNode;
  * How one statement runs: where its tables are read, how its join chains are chosen and run,
  * and which jobs EXPLAIN names next to each operator (empty in daemon mode); {@code nodes}: what the
  * nodes hold, for the work that runs there (daemon mode); {@link TableLayouts#NONE} runs every
- * operator where the rows arrive (MapReduce mode's scan jobs).
+ * operator where the rows arrive (MapReduce mode's scan jobs); {@code limits}: how much the nodes
+ * may hold of a join's side.
  */
 record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joinChooser, JobNames jobNames,
-                 TableLayouts nodes) {
+                 TableLayouts nodes, PipelinePlanner.Limits limits) {
 
     /** What an operator runs as jobs, as EXPLAIN appends it to the operator's line; empty for none. */
     interface JobNames {
@@ -44,7 +45,7 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     private RelNode placed(RelNode logical) {
-        return nodes == TableLayouts.NONE ? logical : PipelinePlanner.plan(logical, nodes);
+        return nodes == TableLayouts.NONE ? logical : PipelinePlanner.plan(logical, nodes, limits);
     }
 
     Executor executor(Cancellation cancel) {

@@ -9,6 +9,7 @@ import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.files.RoutingTableReader;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.exec.TableReader;
+import org.oooengine.hive.sql.plan.PipelinePlanner;
 import org.oooengine.hive.sql.plan.RelNode;
 import org.oooengine.hive.sql.plan.TableLayouts;
 
@@ -61,7 +62,7 @@ final class ExecutionModes {
         String mode = settings.getOrDefault(SETTING, "daemon").strip().toLowerCase(Locale.ROOT);
         return switch (mode) {
             case "daemon" -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE,
-                    daemonLayouts);
+                    daemonLayouts, PipelinePlanner.Limits.of(settings));
             case "mapreduce" -> mapReduce(settings);
             default -> throw new SqlException(SqlException.SYNTAX, SETTING + " is '" + mode + "'; use daemon or mapreduce");
         };
@@ -74,7 +75,7 @@ final class ExecutionModes {
         TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),
-                ExecutionModes::mapReduceJobs, TableLayouts.NONE);
+                ExecutionModes::mapReduceJobs, TableLayouts.NONE, PipelinePlanner.Limits.DEFAULTS);
     }
 
     private static String mapReduceJobs(RelNode node) {

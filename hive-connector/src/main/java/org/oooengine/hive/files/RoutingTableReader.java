@@ -1,6 +1,7 @@
 package org.oooengine.hive.files;
 
 import java.util.BitSet;
+import java.util.List;
 import java.util.function.Consumer;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.hive.catalog.TableInfo;
@@ -25,6 +26,12 @@ public final class RoutingTableReader implements TableReader {
     @Override
     public void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
         readerOf(table).pipeline(table, pipeline, cancel, sink);
+    }
+
+    @Override
+    public void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, Cancellation cancel,
+                         Consumer<Object[]> sink) {
+        readerOf(table).pipeline(table, pipeline, shuffles, cancel, sink);
     }
 
     private TableReader readerOf(TableInfo table) {

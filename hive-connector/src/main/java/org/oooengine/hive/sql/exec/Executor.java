@@ -111,7 +111,9 @@ public final class Executor {
             reader.pipeline(s.table(), ScanPipeline.of(s.table().storage(), s.fields().size(), steps,
                     usage.getOrDefault(s, new BitSet())), cancel, sink);
         } else if (node instanceof RelNode.NodePipeline p) {
-            reader.pipeline(p.scan().table(), spec(p), cancel, sink);
+            BitSet all = new BitSet();
+            all.set(0, p.fields().size());
+            run(p, all, sink);
         } else if (node instanceof RelNode.Filter f) {
             stream(f.input(), row -> {
                 if (Boolean.TRUE.equals(f.condition().eval(row))) {
@@ -132,28 +134,36 @@ public final class Executor {
     }
 
     /**
-     * What the nodes run for {@code p}: its broadcast inputs computed here first and their rows
-     * put in the pipeline. Every output column is read: a projection or aggregate that ends the
-     * pipeline reads only its own inputs anyway.
+     * Runs {@code p} on the nodes, reading only {@code neededAfter} of its output: its broadcast
+     * inputs are computed here first and their rows put in the pipeline; its shuffles' producing
+     * pipelines run on the nodes beside it.
      */
-    private ScanPipeline spec(RelNode.NodePipeline p) {
-        BitSet all = new BitSet();
-        all.set(0, p.fields().size());
-        return spec(p, all);
+    private void run(RelNode.NodePipeline p, BitSet neededAfter, Consumer<Object[]> sink) {
+        int width = p.scan().fields().size();
+        Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, p.steps(), neededAfter);
+        List<TableReader.Shuffle> shuffles = new ArrayList<>();
+        for (int slot = 0; slot < p.shuffles().size(); slot++) {
+            RelNode.Shuffle shuffle = p.shuffles().get(slot);
+            RelNode.NodePipeline producer = shuffle.producer();
+            BitSet read = carried.getOrDefault(new JoinBuild.Shuffled(slot), new BitSet());
+            if (!producer.shuffles().isEmpty()) {
+                throw new IllegalStateException("a shuffle's producer shuffles again: not planned");
+            }
+            shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(producer, read), shuffle.keyColumn(),
+                    producer.fields().get(shuffle.keyColumn()).type()));
+        }
+        reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, cancel, sink);
     }
 
-    /** As {@link #spec(RelNode.NodePipeline)}, reading only {@code neededAfter} of its output. */
-    private ScanPipeline spec(RelNode.NodePipeline p, BitSet neededAfter) {
+    /** What the nodes run for {@code p}, its broadcast inputs computed here and put in. */
+    private ScanPipeline withBroadcasts(RelNode.NodePipeline p, BitSet neededAfter) {
         int width = p.scan().fields().size();
-        Map<Integer, BitSet> carried = ScanPipeline.broadcastColumns(width, p.steps(), neededAfter);
-        List<List<Object[]>> sent = new ArrayList<>();
-        for (int slot = 0; slot < p.broadcasts().size(); slot++) {
-            sent.add(broadcastRows(p.broadcasts().get(slot), carried.getOrDefault(slot, new BitSet())));
-        }
+        Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, p.steps(), neededAfter);
         List<PipelineStep> steps = p.steps().stream().map(step -> step instanceof PipelineStep.HashJoin j
                 && j.build() instanceof JoinBuild.Broadcast b
-                ? new PipelineStep.HashJoin(new JoinBuild.Rows(sent.get(b.slot())), j.kind(), j.probeKeys(), j.buildKeys(),
-                        j.residual(), j.buildWidth())
+                ? new PipelineStep.HashJoin(new JoinBuild.Rows(broadcastRows(p.broadcasts().get(b.slot()),
+                        carried.getOrDefault(b, new BitSet()))), j.kind(), j.probeKeys(), j.buildKeys(), j.residual(),
+                        j.buildWidth())
                 : step).toList();
         return ScanPipeline.of(p.scan().table().storage(), width, steps, neededAfter);
     }
@@ -165,7 +175,7 @@ public final class Executor {
         }
         long t0 = System.nanoTime();
         List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
-        reader.pipeline(p.scan().table(), spec(p, columns), cancel, rows::add);
+        run(p, columns, rows::add);
         if (profile != null) {
             profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
         }

@@ -6,6 +6,7 @@ import java.util.function.Consumer;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 
@@ -22,6 +23,27 @@ public interface TableReader {
      * called from several threads at once. Here the pipeline runs where the rows arrive; a reader
      * whose rows live on nodes runs it there.
      */
+    /**
+     * A shuffle for {@link #pipeline(TableInfo, ScanPipeline, List, Cancellation, Consumer)}: {@code producer} run
+     * over {@code table}'s rows on every node, each row sent to the node owning its {@code keyColumn}
+     * value (of type {@code keyType}) in the consuming pipeline's table.
+     */
+    record Shuffle(TableInfo table, ScanPipeline producer, int keyColumn, SqlType keyType) {
+    }
+
+    /**
+     * As {@link #pipeline(TableInfo, ScanPipeline, Cancellation, Consumer)}, with joins that build
+     * from {@code shuffles} (the pipeline's {@link org.oooengine.core.fragment.JoinBuild.Shuffled}
+     * slots): only readers whose rows live on partitioned nodes can run them.
+     */
+    default void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, Cancellation cancel,
+                          Consumer<Object[]> sink) {
+        if (!shuffles.isEmpty()) {
+            throw new IllegalStateException("a shuffle needs tables partitioned over nodes; " + table.name() + " is not");
+        }
+        pipeline(table, pipeline, cancel, sink);
+    }
+
     default void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
         Pipeline local = new Pipeline(pipeline.steps(), pipeline.width(), Pipeline.BuildSource.ROWS_ONLY,
                 batch -> batch.forEach(sink));

@@ -23,13 +23,15 @@ import org.oooengine.core.sql.expr.ScalarFunction;
  */
 public final class JoinOrder {
     private final TableLayouts layouts;
+    private final PipelinePlanner.Limits limits;
 
-    private JoinOrder(TableLayouts layouts) {
+    private JoinOrder(TableLayouts layouts, PipelinePlanner.Limits limits) {
         this.layouts = layouts;
+        this.limits = limits;
     }
 
-    public static RelNode reorder(RelNode plan, TableLayouts layouts) {
-        return new JoinOrder(layouts).visit(plan);
+    public static RelNode reorder(RelNode plan, TableLayouts layouts, PipelinePlanner.Limits limits) {
+        return new JoinOrder(layouts, limits).visit(plan);
     }
 
     private RelNode visit(RelNode node) {
@@ -265,7 +267,7 @@ public final class JoinOrder {
         OptionalLong bytes = layouts.bytes(s.table());
         long tableRows = layouts.rows(s.table()).orElse(0);
         if (bytes.isPresent() && tableRows > 0 && rows * ((double) bytes.getAsLong() / tableRows)
-                <= PipelinePlanner.BROADCAST_MAX_BYTES) {
+                <= limits.broadcastMaxBytes()) {
             return true;
         }
         return graph.leaves().get(driver) instanceof RelNode.Scan d && layouts.partitionedAlike(d.table(), s.table())

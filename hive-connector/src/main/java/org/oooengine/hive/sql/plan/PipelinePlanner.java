@@ -3,12 +3,14 @@ package org.oooengine.hive.sql.plan;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
@@ -22,7 +24,7 @@ import org.oooengine.core.sql.expr.Exprs;
  *   <li><b>co-located</b> — both sides are partitioned alike and joined on their leading key
  *       columns (orders and lineitem on the order key): each node builds from its own partition
  *       of the smaller side;</li>
- *   <li><b>broadcast</b> — one side is estimated to send at most {@link #BROADCAST_MAX_BYTES}
+ *   <li><b>broadcast</b> — one side is estimated to send at most {@link Limits#broadcastMaxBytes()}
  *       of the columns read of it: the coordinator reads it (filtered, on the nodes) and sends its
  *       rows to every node.</li>
  * </ul>
@@ -36,28 +38,57 @@ import org.oooengine.core.sql.expr.Exprs;
  */
 public final class PipelinePlanner {
     /**
-     * The most bytes of rows sent to every node to join there, as estimated before running: the
-     * rows a side's filters are taken to keep times the stored bytes of the columns read of them.
+     * How large a join side may be, as estimated before running, for the nodes to hold it: the
+     * session settings {@value #BROADCAST_SETTING} (bytes of rows sent to every node, the rows a
+     * side's filters are taken to keep times the stored bytes of the columns read of them; 0: never
+     * broadcast) and {@value #BUILD_SETTING} (bytes of a hash table a node builds from its own
+     * partition or from rows shuffled to it, per node; 0: joins that would build there run on the
+     * coordinator), until hash tables spill to disk.
      */
-    public static final long BROADCAST_MAX_BYTES = 8L << 20;
+    public record Limits(long broadcastMaxBytes, long buildMaxBytes) {
+        public static final String BROADCAST_SETTING = "ooo.join.broadcast-max-bytes";
+        public static final String BUILD_SETTING = "ooo.join.build-max-bytes";
+        public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20);
 
-    /**
-     * The most bytes a node builds into a hash table from its own partition for a co-located join,
-     * as estimated before running (stored bytes of the columns read): until hash tables spill to
-     * disk, a larger build stays a join of the coordinator.
-     */
-    public static final long LOCAL_BUILD_MAX_BYTES = 32L << 20;
+        /** The limits {@code settings} set, the defaults for those they do not; a value that is not a byte count is refused. */
+        public static Limits of(Map<String, String> settings) {
+            return new Limits(bytes(settings, BROADCAST_SETTING, DEFAULTS.broadcastMaxBytes),
+                    bytes(settings, BUILD_SETTING, DEFAULTS.buildMaxBytes));
+        }
+
+        private static long bytes(Map<String, String> settings, String key, long otherwise) {
+            String v = settings.get(key);
+            if (v == null) {
+                return otherwise;
+            }
+            try {
+                long n = Long.parseLong(v.strip());
+                if (n >= 0) {
+                    return n;
+                }
+            } catch (NumberFormatException e) {
+                // refused below
+            }
+            throw new SqlException(SqlException.SYNTAX, key + " is '" + v + "'; use a number of bytes, 0 or more");
+        }
+    }
 
     private final TableLayouts layouts;
+    private final Limits limits;
 
-    private PipelinePlanner(TableLayouts layouts) {
+    private PipelinePlanner(TableLayouts layouts, Limits limits) {
         this.layouts = layouts;
+        this.limits = limits;
     }
 
     public static RelNode plan(RelNode node, TableLayouts layouts) {
+        return plan(node, layouts, Limits.DEFAULTS);
+    }
+
+    public static RelNode plan(RelNode node, TableLayouts layouts, Limits limits) {
         BitSet all = new BitSet();
         all.set(0, node.fields().size());
-        return new PipelinePlanner(layouts).place(JoinOrder.reorder(node, layouts), all);
+        return new PipelinePlanner(layouts, limits).place(JoinOrder.reorder(node, layouts, limits), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
@@ -204,7 +235,7 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.Scan s) {
             long rows = layouts.rows(s.table()).orElse(-1);
             long bytes = layouts.bytes(s.table()).orElse(-1);
-            Chain scanned = new Chain(s, List.of(), List.of(), s.fields(), rows,
+            Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), rows,
                     rows < 0 || bytes < 0 ? -1 : (double) bytes / Math.max(rows, 1) / s.fields().size());
             return s.filter() == null ? scanned : scanned.filtered(s.filter());
         }
@@ -246,30 +277,85 @@ public final class PipelinePlanner {
             boolean buildLeft = kind == JoinKind.RIGHT || (kind == JoinKind.INNER && left.rows < right.rows);
             Chain build = buildLeft ? left : right;
             // a node builds it alone (it may not wait for broadcast rows), and in memory
-            if (build.broadcasts.isEmpty() && buildsOnEachNode(build, buildLeft ? leftRead : rightRead)) {
-                return buildLeft ? swapped(j, right, left, true) : left.probe(j, right, true);
+            if (build.broadcasts.isEmpty() && build.shuffles.isEmpty()
+                    && buildsOnEachNode(build, buildLeft ? leftRead : rightRead)) {
+                return buildLeft ? swapped(j, right, left, Build.LOCAL, -1) : probe(j, left, right, Build.LOCAL, -1);
             }
         }
         boolean probeOnly = kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.CROSS || kind.leftOnly();
         if (left != null && probeOnly && small(right, rightRead)) {
-            return left.probe(j, right, false);
+            return probe(j, left, right, Build.BROADCAST, -1);
         }
         if (right != null && (kind == JoinKind.INNER || kind == JoinKind.RIGHT) && small(left, leftRead)) {
-            return swapped(j, right, left, false);
+            return swapped(j, right, left, Build.BROADCAST, -1);
+        }
+        return left == null || right == null ? null : shuffled(j, left, leftRead, right, rightRead);
+    }
+
+    /**
+     * {@code probe}'s rows joined with {@code build}'s on each node; an inner or semi join keeps
+     * (as estimated) the share of the probe's rows that the build's filters keep of its table
+     * (a foreign key's partners: parts of one brand keep lineitems of that brand).
+     */
+    private Chain probe(RelNode.Join j, Chain probe, Chain build, Build from, int shuffleKey) {
+        Chain joined = probe.probe(j, build, from, shuffleKey);
+        long table = layouts.rows(build.scan.table()).orElse(-1);
+        boolean filters = j.kind() == JoinKind.INNER || j.kind() == JoinKind.SEMI;
+        return filters && table > 0 && build.rows >= 0 && build.rows < table
+                ? joined.estimated((double) build.rows / table) : joined;
+    }
+
+    /**
+     * The join with one side's rows shuffled to the nodes where their partners are: the other side
+     * is a table partitioned on its join key (customer on c_custkey, partsupp on ps_partkey), so
+     * each node joins the rows sent to it with its own partition. The shuffled side is held in
+     * each node's hash table, so it must fit as a co-located build does; of two candidates the
+     * smaller moves. Null when neither side is partitioned on its key.
+     */
+    private Chain shuffled(RelNode.Join j, Chain left, BitSet leftRead, Chain right, BitSet rightRead) {
+        JoinKind kind = j.kind();
+        int toLeft = kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.SEMI || kind == JoinKind.ANTI
+                ? partnerKey(left, j.leftKeys(), right, j.rightKeys(), rightRead) : -1;
+        int toRight = kind == JoinKind.INNER || kind == JoinKind.RIGHT
+                ? partnerKey(right, j.rightKeys(), left, j.leftKeys(), leftRead) : -1;
+        if (toLeft >= 0 && (toRight < 0 || right.rows <= left.rows)) {
+            return probe(j, left, right, Build.SHUFFLE, j.rightKeys()[toLeft]);
+        }
+        if (toRight >= 0) {
+            return swapped(j, right, left, Build.SHUFFLE, j.leftKeys()[toRight]);
         }
         return null;
     }
 
+    /**
+     * The key pair by which {@code moved}'s rows can go to the nodes of {@code stays}: one that
+     * equates {@code stays}' partition column with a column of {@code moved} of the same type
+     * (hashed alike); -1 when there is none or {@code moved} cannot be held.
+     */
+    private int partnerKey(Chain stays, int[] staysKeys, Chain moved, int[] movedKeys, BitSet movedRead) {
+        int partition = stays.partitionColumn();
+        if (partition < 0 || stays.rows < 0 || !moved.shuffles.isEmpty() || !buildsOnEachNode(moved, movedRead)) {
+            return -1;
+        }
+        SqlType type = stays.scan.fields().get(partition).type();
+        for (int i = 0; i < staysKeys.length; i++) {
+            if (stays.scanColumn(staysKeys[i]) == partition && moved.fields.get(movedKeys[i]).type().equals(type)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
     /** Rows the nodes compute and that are few enough, in the columns read of them, to send to each node. */
-    private static boolean small(Chain c, BitSet read) {
+    private boolean small(Chain c, BitSet read) {
         return c != null && c.rows >= 0 && c.columnBytes >= 0
-                && c.rows * c.columnBytes * Math.max(read.cardinality(), 1) <= BROADCAST_MAX_BYTES;
+                && c.rows * c.columnBytes * Math.max(read.cardinality(), 1) <= limits.broadcastMaxBytes();
     }
 
     /** Rows of a node's own partition few enough, in the columns read of them, to build a hash table of. */
     private boolean buildsOnEachNode(Chain c, BitSet read) {
         return c.rows >= 0 && c.columnBytes >= 0 && c.rows * c.columnBytes * Math.max(read.cardinality(), 1)
-                / layouts.nodes(c.scan.table()) <= LOCAL_BUILD_MAX_BYTES;
+                / layouts.nodes(c.scan.table()) <= limits.buildMaxBytes();
     }
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
@@ -288,13 +374,13 @@ public final class PipelinePlanner {
      * {@code j} probed from its right side: a left (or right) join becomes the mirrored kind, and
      * a projection puts the left columns first again.
      */
-    private static Chain swapped(RelNode.Join j, Chain probe, Chain build, boolean local) {
+    private Chain swapped(RelNode.Join j, Chain probe, Chain build, Build built, int shuffleKey) {
         JoinKind kind = j.kind() == JoinKind.RIGHT ? JoinKind.LEFT : j.kind();
         int lw = j.left().fields().size();
         int rw = j.right().fields().size();
         Expr residual = j.residual() == null ? null : Exprs.remap(j.residual(), i -> i < lw ? i + rw : i - lw);
         RelNode.Join mirrored = new RelNode.Join(j.right(), j.left(), kind, j.rightKeys(), j.leftKeys(), residual);
-        Chain joined = probe.probe(mirrored, build, local);
+        Chain joined = probe(mirrored, probe, build, built, shuffleKey);
         List<Expr> leftFirst = new ArrayList<>();
         for (int i = 0; i < lw + rw; i++) {
             int from = i < lw ? rw + i : i - lw;
@@ -303,17 +389,20 @@ public final class PipelinePlanner {
         return joined.with(new PipelineStep.Project(leftFirst), j.fields());
     }
 
+    /** Where a join step on the nodes builds its hash table from. */
+    private enum Build { LOCAL, BROADCAST, SHUFFLE }
+
     /**
      * A scan and the steps each node runs after it, the plans the coordinator runs to broadcast
-     * their rows, the output's fields, the rows estimated to come out (filters lower the scanned
+     * their rows, the pipelines whose rows the nodes shuffle to each other, the output's fields, the rows estimated to come out (filters lower the scanned
      * table's count), and the scanned table's stored bytes per row and column (-1: not on the nodes).
      */
-    private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields,
-                         long rows, double columnBytes) {
+    private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts,
+                         List<RelNode.Shuffle> shuffles, List<Field> fields, long rows, double columnBytes) {
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, broadcasts, out, rows, columnBytes);
+            return new Chain(scan, more, broadcasts, shuffles, out, rows, columnBytes);
         }
 
         /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
@@ -324,25 +413,30 @@ public final class PipelinePlanner {
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
         Chain estimated(double share) {
-            return new Chain(scan, steps, broadcasts, fields, rows < 0 ? rows : (long) Math.ceil(rows * share), columnBytes);
+            return new Chain(scan, steps, broadcasts, shuffles, fields, RowEstimates.kept(rows, share), columnBytes);
         }
 
-        /** This chain probing {@code build}'s rows: built on each node from its own partition, or broadcast. */
-        Chain probe(RelNode.Join j, Chain build, boolean local) {
+        /** This chain probing {@code build}'s rows: built on each node from its own partition, broadcast, or shuffled by {@code shuffleKey}. */
+        Chain probe(RelNode.Join j, Chain build, Build from, int shuffleKey) {
             List<RelNode> sent = new ArrayList<>(broadcasts);
-            JoinBuild source;
-            if (local) {
-                source = new JoinBuild.Local(new ScanPipeline(build.scan.table().storage(), build.scan.fields().size(),
+            List<RelNode.Shuffle> moved = new ArrayList<>(shuffles);
+            JoinBuild source = switch (from) {
+                case LOCAL -> new JoinBuild.Local(new ScanPipeline(build.scan.table().storage(), build.scan.fields().size(),
                         new BitSet(), build.steps));
-            } else {
-                source = new JoinBuild.Broadcast(sent.size());
-                sent.add(build.gathered());
-            }
+                case BROADCAST -> {
+                    sent.add(build.gathered());
+                    yield new JoinBuild.Broadcast(sent.size() - 1);
+                }
+                case SHUFFLE -> {
+                    moved.add(new RelNode.Shuffle(build.gathered(), shuffleKey));
+                    yield new JoinBuild.Shuffled(moved.size() - 1);
+                }
+            };
             PipelineStep step = new PipelineStep.HashJoin(source, j.kind(), boxed(j.leftKeys()), boxed(j.rightKeys()),
                     j.residual(), build.fields.size());
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, sent, j.fields(), rows, columnBytes);
+            return new Chain(scan, more, sent, moved, j.fields(), rows, columnBytes);
         }
 
         /** The scanned table's column its rows are partitioned on (its primary key's first), or -1. */
@@ -352,7 +446,7 @@ public final class PipelinePlanner {
         }
 
         RelNode.NodePipeline gathered() {
-            return new RelNode.NodePipeline(scan, steps, broadcasts, fields);
+            return new RelNode.NodePipeline(scan, steps, broadcasts, shuffles, fields);
         }
 
         /** The scanned table's column that output column {@code column} is, or -1 when it is computed or joined in. */

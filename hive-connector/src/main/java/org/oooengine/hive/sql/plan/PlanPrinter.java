@@ -33,6 +33,12 @@ public final class PlanPrinter {
                 out.add(indent + "  Broadcast #" + i + " to every node");
                 print(p.broadcasts().get(i), indent + "    ", out, annotation);
             }
+            for (int i = 0; i < p.shuffles().size(); i++) {
+                RelNode.Shuffle shuffle = p.shuffles().get(i);
+                out.add(indent + "  Shuffle #" + i + " by " + shuffle.producer().fields().get(shuffle.keyColumn()).name()
+                        + " to the nodes that own it in " + p.scan().table().name());
+                print(shuffle.producer(), indent + "    ", out, annotation);
+            }
         }
         for (RelNode c : inputs(n)) {
             print(c, indent + "  ", out, annotation);
@@ -55,7 +61,8 @@ public final class PlanPrinter {
                 out.add(indent + on + "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " "
                         + a.aggregates() + " (each group on one node)");
             } else if (step instanceof PipelineStep.HashJoin j) {
-                String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot() : "its own partition";
+                String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot()
+                        : j.build() instanceof JoinBuild.Shuffled sh ? "shuffle #" + sh.slot() : "its own partition";
                 out.add(indent + on + "HashJoin " + j.kind() + (j.probeKeys().isEmpty() ? ""
                         : " ON probe" + j.probeKeys() + " = build" + j.buildKeys())
                         + (j.residual() == null ? "" : " AND " + Expr.describe(j.residual())) + ", build from " + build);

@@ -114,15 +114,29 @@ public sealed interface RelNode {
     /**
      * Work that runs on every node over its partition of {@code scan}'s table — the scan and its
      * filter, then {@code steps} — and whose output rows the coordinator gathers. A join step
-     * builds from another local table's pipeline or from one of {@code broadcasts}: plans the
-     * coordinator runs first, their rows sent to every node.
+     * builds from another local table's pipeline, from one of {@code broadcasts}: plans the
+     * coordinator runs first, their rows sent to every node, or from one of {@code shuffles}: rows
+     * the nodes send each other by the join key.
      */
-    record NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields)
-            implements RelNode {
+    record NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Shuffle> shuffles,
+                        List<Field> fields) implements RelNode {
         public NodePipeline {
             steps = List.copyOf(steps);
             broadcasts = List.copyOf(broadcasts);
+            shuffles = List.copyOf(shuffles);
         }
+
+        public NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields) {
+            this(scan, steps, broadcasts, List.of(), fields);
+        }
+    }
+
+    /**
+     * The rows of {@code producer}, run on every node, each sent to the node that owns its
+     * {@code keyColumn}'s value in the consuming pipeline's table (partitioned on that key): a
+     * join's side moved to where its partners are.
+     */
+    record Shuffle(NodePipeline producer, int keyColumn) {
     }
 
     /**

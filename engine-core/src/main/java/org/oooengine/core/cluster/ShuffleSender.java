@@ -1,0 +1,85 @@
+package org.oooengine.core.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.oooengine.core.fragment.Exchanges;
+import org.oooengine.core.fragment.ShuffleTarget;
+import org.oooengine.core.net.OpCode;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+
+/**
+ * The end of a shuffle's producing pipeline on one node: sends each row to the node that owns its
+ * key ({@link ShuffleTarget}), a chunk of {@link #ROWS_PER_CHUNK} rows at a time, and at the end
+ * tells every node it is done. One chunk per destination is in flight at a time: a receiver
+ * that acknowledges slowly holds the pipeline back. Rows this node owns go to its own inbox
+ * without the network.
+ */
+final class ShuffleSender implements Consumer<List<Object[]>> {
+    static final int ROWS_PER_CHUNK = 1024;
+
+    private final String self;
+    private final ShuffleTarget target;
+    private final Peers peers;
+    private final Exchanges local;
+    private final KeyCodec codec;
+    private final List<List<Object[]>> buffers = new ArrayList<>();
+    private final List<CompletableFuture<?>> inflight = new ArrayList<>();
+    private long rowsSent;
+
+    ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local) {
+        this.self = self;
+        this.target = target;
+        this.peers = peers;
+        this.local = local;
+        this.codec = new KeyCodec(new DataType[] {target.keyType().storedType()});
+        for (int i = 0; i < target.owners().size(); i++) {
+            buffers.add(new ArrayList<>(ROWS_PER_CHUNK));
+            inflight.add(CompletableFuture.completedFuture(null));
+        }
+    }
+
+    @Override
+    public void accept(List<Object[]> batch) {
+        for (Object[] row : batch) {
+            Object key = row[target.keyColumn()];
+            if (key == null) {
+                continue; // joins nothing
+            }
+            int d = Partitioning.partition(codec.encode(target.keyType().toStored(key)), target.owners().size());
+            List<Object[]> buffer = buffers.get(d);
+            buffer.add(row);
+            if (buffer.size() >= ROWS_PER_CHUNK) {
+                send(d, false);
+            }
+        }
+    }
+
+    /** Sends what is buffered and the end to every node, and waits for their acknowledgements. */
+    void finish() {
+        for (int d = 0; d < buffers.size(); d++) {
+            send(d, true);
+        }
+        inflight.forEach(CompletableFuture::join);
+    }
+
+    long rowsSent() {
+        return rowsSent;
+    }
+
+    private void send(int d, boolean last) {
+        List<Object[]> rows = buffers.get(d);
+        buffers.set(d, new ArrayList<>(ROWS_PER_CHUNK));
+        rowsSent += rows.size();
+        String owner = target.owners().get(d);
+        if (owner.equals(self)) {
+            local.add(target.exchangeId(), self, rows, Messages.approximateBytes(rows), last);
+            return;
+        }
+        byte[] chunk = Messages.shuffleChunk(target.exchangeId(), self, last, rows);
+        inflight.get(d).join(); // the previous chunk to this node was taken: a failure there fails this pipeline
+        inflight.set(d, peers.client(owner).call(OpCode.SHUFFLE_ROWS, chunk));
+    }
+}
