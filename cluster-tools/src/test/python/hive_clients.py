@@ -215,6 +215,20 @@ def every_protocol_version_connects(ep):
             cells = [(r.colVals[0].i64Val.value, r.colVals[1].stringVal.value) for r in rows]
             assert cells[:2] == [(0, "AFRICA"), (1, "AMERICA")], cells
             conn.client.CloseSession(ttypes.TCloseSessionReq(sessionHandle=session.sessionHandle))
+    with ep.pyhive(auth="NOSASL") as conn:
+        # V11, which PyHive's copy of the service definition does not name
+        newer = conn.client.OpenSession(ttypes.TOpenSessionReq(
+            client_protocol=ttypes.TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10 + 1))
+        assert newer.serverProtocolVersion == ttypes.TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10
+        conn.client.CloseSession(ttypes.TCloseSessionReq(sessionHandle=newer.sessionHandle))
+    # a version no Hive release has: refused with a Thrift error, never answered with a guess
+    conn = ep.pyhive(auth="NOSASL")
+    assert_raises(Exception, lambda: conn.client.OpenSession(ttypes.TOpenSessionReq(client_protocol=99)),
+                  "client_protocol")
+    try:
+        conn.close()
+    except Exception:
+        pass  # the server dropped the connection that sent it
 
 
 def main():
