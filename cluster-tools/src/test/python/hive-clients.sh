@@ -2,7 +2,7 @@
 # Runs hive_clients.py (PyHive, its SQLAlchemy dialect, pandas, impyla) against an endpoint, in a
 # Python environment of its own cached in ~/.cache/ooo-hive-clients. Exits 77 when that
 # environment cannot be installed because PyPI is out of reach: the caller reports a skip.
-# Usage: hive-clients.sh --host H --port P --user U --password W --expected answers.json
+# Usage: hive-clients.sh --host H --port P --http-port P2 --user U --password W --expected answers.json
 set -euo pipefail
 
 here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"

@@ -3,10 +3,11 @@
 PyHive (DB-API and its SQLAlchemy dialect, with pandas) and impyla connect without SASL and with
 SASL PLAIN, run TPC-H Q1 and a selective join and compare them with DuckDB's answers (computed by
 the caller into --expected), introspect tables and columns as Superset does, and see a syntax
-error and a cancel as their own exceptions and states. Prints one line per check and exits 1 when
+error and a cancel as their own exceptions and states; PyHive also over the HTTP transport. Prints one line per check and exits 1 when
 any failed.
 """
 import argparse
+import base64
 import datetime
 import decimal
 import json
@@ -22,6 +23,7 @@ from impala import error as impala_error
 from pyhive import exc as pyhive_exc
 from pyhive import hive
 from TCLIService import ttypes
+from thrift.transport import THttpClient
 
 CHECKS = []
 
@@ -73,7 +75,7 @@ def assert_raises(exception_types, function, contains):
 
 class Endpoint:
     def __init__(self, args):
-        self.host, self.port = args.host, args.port
+        self.host, self.port, self.http_port = args.host, args.port, args.http_port
         self.user, self.password = args.user, args.password
         with open(args.expected) as f:
             self.expected = json.load(f)
@@ -162,7 +164,27 @@ def pandas_read_sql(ep):
         frame = pandas.read_sql(sqlalchemy.text(sql), conn)
     assert list(frame.columns) == ["r_name", "nations", "balance"], list(frame.columns)
     same_rows(frame.itertuples(index=False, name=None), rows, "pandas.read_sql")
+    with engine.connect() as conn:
+        table = pandas.read_sql_table("region", conn)  # reflects the table, then selects it
+    assert sorted(table["r_name"]) == ["AFRICA", "AMERICA", "ASIA", "EUROPE", "MIDDLE EAST"], table
     engine.dispose()
+
+
+@check
+def pyhive_over_http(ep):
+    # PyHive speaks HTTP through Thrift's THttpClient; the login is a Basic header on every request.
+    transport = THttpClient.THttpClient("http://%s:%d/cliservice" % (ep.host, ep.http_port))
+    token = base64.b64encode(("%s:%s" % (ep.user, ep.password)).encode()).decode()
+    transport.setCustomHeaders({"Authorization": "Basic " + token})
+    with hive.connect(thrift_transport=transport) as conn:
+        cursor = conn.cursor()
+        sql, rows = ep.query("join")
+        cursor.execute(sql)
+        same_rows(cursor.fetchall(), rows, "join over HTTP")
+    refused = THttpClient.THttpClient("http://%s:%d/cliservice" % (ep.host, ep.http_port))
+    refused.setCustomHeaders({"Authorization": "Basic " + base64.b64encode(b"nobody:wrong").decode()})
+    # THttpClient reads the 401's body as a Thrift answer, so its error says nothing of the status
+    assert_raises(Exception, lambda: hive.connect(thrift_transport=refused), "")
 
 
 @check
@@ -235,6 +257,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--host", default="127.0.0.1")
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--http-port", type=int, required=True, help="the endpoint's HTTP transport")
     parser.add_argument("--user", required=True)
     parser.add_argument("--password", required=True)
     parser.add_argument("--expected", required=True, help="JSON: name -> {sql, rows} with DuckDB's rows")

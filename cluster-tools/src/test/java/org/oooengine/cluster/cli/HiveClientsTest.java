@@ -98,11 +98,12 @@ class HiveClientsTest {
         expected.forEach((name, q) -> json.put(name, Map.of("sql", q.sql(), "rows", jsonRows(q.rows()))));
         new ObjectMapper().writeValue(answers.toFile(), json);
         Run run = Run.of(MODULE, 900, "bash", MODULE.resolve("src/test/python/hive-clients.sh").toString(),
-                "--host", "127.0.0.1", "--port", String.valueOf(endpoint.port()), "--user", USER, "--password", PASSWORD,
+                "--host", "127.0.0.1", "--port", String.valueOf(endpoint.port()),
+                "--http-port", String.valueOf(endpoint.httpPort()), "--user", USER, "--password", PASSWORD,
                 "--expected", answers.toString());
         Assumptions.assumeFalse(run.exit == SKIPPED, run.out);
         assertEquals(0, run.exit, run::toString);
-        assertTrue(run.out.contains("hive-clients: 8 passed, 0 failed"), run::toString);
+        assertTrue(run.out.contains("hive-clients: 9 passed, 0 failed"), run::toString);
     }
 
     /** Decimals as text, so the script compares them exactly as written. */
