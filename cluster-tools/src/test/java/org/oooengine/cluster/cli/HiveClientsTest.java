@@ -56,6 +56,9 @@ class HiveClientsTest {
 
     @BeforeAll
     static void start() throws Exception {
+        // DriverManager finds drivers once per JVM, through the context class loader of its first
+        // caller; when that was another test's isolated Hive driver loader, DuckDB is not among them.
+        Class.forName("org.duckdb.DuckDBDriver");
         tpch = new TpchCluster("ooo-hive-clients", 2, 0.01, TpchTable.getTables());
         tmp = tpch.dir;
         Path passwords = tmp.resolve("users");

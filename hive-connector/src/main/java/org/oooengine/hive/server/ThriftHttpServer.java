@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.thrift.TProcessor;
@@ -51,7 +52,7 @@ final class ThriftHttpServer implements AutoCloseable {
         EventLoopGroup acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory("hs2-http-accept", true));
         EventLoopGroup connections = new NioEventLoopGroup(1, new DefaultThreadFactory("hs2-http", true));
         ThrottledLog closings = HttpConnectionGuard.closingsLog();
-        ThrottledLog refusals = new ThrottledLog(LOG, org.apache.logging.log4j.Level.WARN, "refused HTTP requests");
+        ThrottledLog refusals = new ThrottledLog(LOG, Level.WARN, "refused HTTP requests");
         ServerBootstrap bootstrap = new ServerBootstrap()
                 .group(acceptor, connections)
                 .channel(NioServerSocketChannel.class)
