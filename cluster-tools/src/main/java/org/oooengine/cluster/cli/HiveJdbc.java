@@ -104,6 +104,12 @@ final class HiveJdbc {
         }
     }
 
+    /** The URL of an endpoint's HTTP transport; the login travels as HTTP Basic credentials either way. */
+    static String httpUrl(String host, int port, String path, boolean checksPasswords) {
+        return "jdbc:hive2://" + host + ":" + port + "/default;transportMode=http;httpPath=" + path
+                + (checksPasswords ? "" : ";auth=noSasl");
+    }
+
     /** The URL of an endpoint: noSasl when it lets anyone in, SASL PLAIN when it checks passwords. */
     static String url(String host, int port, boolean checksPasswords) {
         return checksPasswords ? "jdbc:hive2://" + host + ":" + port + "/default" : LocalCluster.jdbcUrl(host, port);

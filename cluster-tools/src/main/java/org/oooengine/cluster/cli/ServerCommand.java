@@ -61,7 +61,8 @@ final class ServerCommand implements Callable<Integer> {
             description = "a coordinator setting, over those of <cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE
                     + ", e.g. --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=thrift://metastore:9083; "
                     + "the endpoint's limits too, e.g. --conf " + EndpointConfig.Limits.MAX_CONNECTIONS_PER_ADDRESS + "=20 "
-                    + "(docs/security.md)")
+                    + "(docs/security.md), and the HTTP transport: --conf " + EndpointConfig.Http.TRANSPORT_MODE
+                    + "=http [--conf " + EndpointConfig.Http.PORT + "=10001]")
     Map<String, String> conf = new LinkedHashMap<>();
 
     @Override
@@ -76,7 +77,8 @@ final class ServerCommand implements Callable<Integer> {
         Map<String, String> settings = ClusterSqlEngine.settings(cluster, conf);
         EndpointConfig config = (passwordFile == null ? EndpointConfig.unauthenticated(host, port)
                 : EndpointConfig.withPasswordFile(host, port, passwordFile))
-                .withLimits(endpointLimits(settings));
+                .withLimits(endpointLimits(settings))
+                .withHttp(httpTransport(settings));
         if (passwordFile != null && settings.getOrDefault(AdminUsersAccessControl.ADMIN_USERS_SETTING, "").isBlank()) {
             LOG.warn("no admin users: every user of {} may read but none may create, drop, insert or load; name them "
                     + "with --conf {}=<user>,...", passwordFile, AdminUsersAccessControl.ADMIN_USERS_SETTING);
@@ -109,6 +111,9 @@ final class ServerCommand implements Callable<Integer> {
                 ? "no --password-file: any client that reaches this port gets in, without a password"
                 : "clients must log in with a user and password from " + passwordFile);
         out.println("connect with: " + url);
+        if (endpoint.httpPort() >= 0) {
+            out.println("over HTTP: " + HiveJdbc.httpUrl(host, endpoint.httpPort(), config.http().path(), passwordFile != null));
+        }
         out.flush();
         stopped.await();
         return 0;
@@ -118,6 +123,15 @@ final class ServerCommand implements Callable<Integer> {
     private EndpointConfig.Limits endpointLimits(Map<String, String> settings) {
         try {
             return EndpointConfig.Limits.fromSettings(settings);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
+    /** The HTTP transport Hive's {@code hive.server2.transport.mode} keys ask for, or null. */
+    private EndpointConfig.Http httpTransport(Map<String, String> settings) {
+        try {
+            return EndpointConfig.Http.fromSettings(settings);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

@@ -31,6 +31,16 @@ final class ClientConnection implements ServerContext {
         this.authenticatedUser = authenticatedUser(transport);
     }
 
+    /**
+     * One HTTP request: HTTP is stateless, so the login comes with each request and the sessions it
+     * opens outlive it (they end by CloseSession or the idle-session timeout).
+     */
+    ClientConnection(String peer, String authenticatedUser) {
+        this.transport = null;
+        this.peer = peer;
+        this.authenticatedUser = authenticatedUser;
+    }
+
     /** The user a SASL exchange established on {@code transport}, or null for a raw transport. */
     static String authenticatedUser(TTransport transport) {
         if (transport instanceof TSaslServerTransport sasl && sasl.getSaslServer() != null
@@ -79,7 +89,9 @@ final class ClientConnection implements ServerContext {
 
     /** Drops the connection from the server side (endpoint shutdown). */
     void disconnect() {
-        transport.close();
+        if (transport != null) {
+            transport.close();
+        }
     }
 
     @Override

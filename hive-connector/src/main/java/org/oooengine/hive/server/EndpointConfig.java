@@ -22,9 +22,10 @@ import java.util.regex.Pattern;
  * @param defaultFetchSize rows per fetch the driver uses unless the client asks otherwise
  * @param limits how many clients connect, how long they may take to log in or stay idle, and how
  *               failed logins are slowed down
+ * @param http the HTTP transport beside the binary one, or null for none
  */
 public record EndpointConfig(String host, int port, boolean allowUnauthenticated, Path passwordFile,
-                             int defaultFetchSize, Limits limits) {
+                             int defaultFetchSize, Limits limits, Http http) {
     public static final int DEFAULT_FETCH_SIZE = 1000;
 
     public EndpointConfig {
@@ -47,17 +48,72 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
 
     /** The local/embedded default: anyone who can reach the port gets in. */
     public static EndpointConfig unauthenticated(String host, int port) {
-        return new EndpointConfig(host, port, true, null, DEFAULT_FETCH_SIZE, Limits.DEFAULTS);
+        return new EndpointConfig(host, port, true, null, DEFAULT_FETCH_SIZE, Limits.DEFAULTS, null);
     }
 
     /** SASL PLAIN against a {@code user:password} file; raw-transport clients are refused. */
     public static EndpointConfig withPasswordFile(String host, int port, Path passwordFile) {
-        return new EndpointConfig(host, port, false, passwordFile, DEFAULT_FETCH_SIZE, Limits.DEFAULTS);
+        return new EndpointConfig(host, port, false, passwordFile, DEFAULT_FETCH_SIZE, Limits.DEFAULTS, null);
     }
 
     /** This configuration with other limits. */
     public EndpointConfig withLimits(Limits newLimits) {
-        return new EndpointConfig(host, port, allowUnauthenticated, passwordFile, defaultFetchSize, newLimits);
+        return new EndpointConfig(host, port, allowUnauthenticated, passwordFile, defaultFetchSize, newLimits, http);
+    }
+
+    /** This configuration serving HTTP as {@code newHttp} says too (null: binary only). */
+    public EndpointConfig withHttp(Http newHttp) {
+        return new EndpointConfig(host, port, allowUnauthenticated, passwordFile, defaultFetchSize, limits, newHttp);
+    }
+
+    /** This configuration letting raw (noSasl) clients in beside password logins, or not. */
+    public EndpointConfig withUnauthenticated(boolean allow) {
+        return new EndpointConfig(host, port, allow, passwordFile, defaultFetchSize, limits, http);
+    }
+
+    /**
+     * HiveServer2's HTTP transport ({@code transportMode=http;httpPath=cliservice} in a JDBC URL):
+     * each Thrift call is one POST to {@code path} on {@code port}, the login travels with every
+     * request as HTTP Basic credentials, and sessions are named by their handles, not by connections.
+     * Set with Hive's keys: {@value #TRANSPORT_MODE} {@code http} (or {@code all}; either keeps the
+     * binary port open as well), {@value #PORT} (default {@value #DEFAULT_PORT}; 0 picks a free one)
+     * and {@value #PATH} (default {@value #DEFAULT_PATH}).
+     */
+    public record Http(int port, String path) {
+        public static final String TRANSPORT_MODE = "hive.server2.transport.mode";
+        public static final String PORT = "hive.server2.thrift.http.port";
+        public static final String PATH = "hive.server2.thrift.http.path";
+        public static final int DEFAULT_PORT = 10001;
+        public static final String DEFAULT_PATH = "cliservice";
+
+        public Http {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("HTTP port out of range: " + port);
+            }
+            path = path == null ? "" : path.replaceAll("^/+|/+$", "");
+            if (path.isEmpty() || path.contains("?") || path.contains("#")) {
+                throw new IllegalArgumentException("HTTP path must be a plain path such as cliservice, got '" + path + "'");
+            }
+        }
+
+        /** The HTTP transport {@code settings} ask for, or null when the mode is binary (the default). */
+        public static Http fromSettings(Map<String, String> settings) {
+            String mode = settings.getOrDefault(TRANSPORT_MODE, "binary").strip().toLowerCase(Locale.ROOT);
+            switch (mode) {
+                case "binary" -> {
+                    return null;
+                }
+                case "http", "all" -> {
+                    String port = settings.getOrDefault(PORT, String.valueOf(DEFAULT_PORT)).strip();
+                    try {
+                        return new Http(Integer.parseInt(port), settings.getOrDefault(PATH, DEFAULT_PATH).strip());
+                    } catch (NumberFormatException e) {
+                        throw new IllegalArgumentException(PORT + " is '" + port + "'; expected a port number");
+                    }
+                }
+                default -> throw new IllegalArgumentException(TRANSPORT_MODE + " is '" + mode + "'; expected binary, http or all");
+            }
+        }
     }
 
     boolean checksPasswords() {

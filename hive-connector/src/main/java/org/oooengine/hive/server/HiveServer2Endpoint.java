@@ -41,11 +41,13 @@ public final class HiveServer2Endpoint implements AutoCloseable {
     private final ExecutorService statements;
     private final ScheduledExecutorService timer;
     private final ConnectionAdmission admission;
+    /** The HTTP transport, or null when the endpoint serves the binary one only. */
+    private final ThriftHttpServer http;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private HiveServer2Endpoint(InetSocketAddress address, TThreadPoolServer server, ConnectionEventHandler connections,
                                 SessionRegistry registry, ExecutorService statements, ScheduledExecutorService timer,
-                                ConnectionAdmission admission) {
+                                ConnectionAdmission admission, ThriftHttpServer http) {
         this.address = address;
         this.server = server;
         this.connections = connections;
@@ -53,6 +55,7 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         this.statements = statements;
         this.timer = timer;
         this.admission = admission;
+        this.http = http;
         this.acceptor = daemonThreads("hs2-acceptor-" + address.getPort()).newThread(server::serve);
     }
 
@@ -85,9 +88,10 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         ConnectionAdmission admission = new ConnectionAdmission(limits.maxConnections(), limits.maxConnectionsPerAddress());
         AdmittingServerTransport listener = new AdmittingServerTransport(socket, admission, refuser, timer,
                 limits.handshakeTimeout());
+        // One throttle for both transports: switching to HTTP does not reset a password guesser's delay.
+        LoginThrottle throttle = new LoginThrottle(limits.loginFailureDelay(), limits.loginFailureMaxDelay());
         AuthenticatingTransportFactory transports = new AuthenticatingTransportFactory(config.allowUnauthenticated(),
-                authenticator, new LoginThrottle(limits.loginFailureDelay(), limits.loginFailureMaxDelay()),
-                limits.idleConnectionTimeout());
+                authenticator, throttle, limits.idleConnectionTimeout());
         ConnectionGuardProcessor processor = new ConnectionGuardProcessor(new TCLIService.Processor<>(service),
                 limits.idleConnectionTimeout());
 
@@ -100,12 +104,29 @@ public final class HiveServer2Endpoint implements AutoCloseable {
                 .stopTimeoutUnit(TimeUnit.SECONDS);
         TThreadPoolServer server = new TThreadPoolServer(args);
         server.setServerEventHandler(connections);
+        ThriftHttpServer http = null;
+        if (config.http() != null) {
+            try {
+                http = ThriftHttpServer.start(config.host(), config.http(), new TCLIService.Processor<>(service),
+                        new HttpLogins(config.checksPasswords(), config.allowUnauthenticated(), authenticator, throttle),
+                        admission, limits, workers);
+            } catch (IOException e) {
+                socket.close();
+                statements.shutdown();
+                timer.shutdownNow();
+                throw e;
+            }
+        }
+        ThriftHttpServer httpServer = http;
 
         long logEvery = ThrottledLog.INTERVAL.toMillis();
         timer.scheduleAtFixedRate(() -> {
             listener.flushLog();
             transports.flushLog();
             processor.flushLog();
+            if (httpServer != null) {
+                httpServer.flushLog();
+            }
         }, logEvery, logEvery, TimeUnit.MILLISECONDS);
         if (!limits.idleSessionTimeout().isZero()) {
             IdleSessions idle = new IdleSessions(registry, limits.idleSessionTimeout());
@@ -115,7 +136,7 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         }
 
         HiveServer2Endpoint endpoint = new HiveServer2Endpoint(bound, server, connections, registry, statements, timer,
-                admission);
+                admission, http);
         endpoint.acceptor.start();
         endpoint.awaitServing();
         endpoint.logStarted(config);
@@ -153,6 +174,10 @@ public final class HiveServer2Endpoint implements AutoCloseable {
                 config.allowUnauthenticated() ? ", noSasl allowed" : "", limits.maxConnections(),
                 limits.maxConnectionsPerAddress(), EndpointConfig.Limits.format(limits.handshakeTimeout()),
                 never(limits.idleConnectionTimeout()), never(limits.idleSessionTimeout()));
+        if (http != null) {
+            LOG.info("HiveServer2 HTTP transport on {}:{}/{} (HTTP Basic logins{}; same limits)", address.getHostString(),
+                    http.port(), config.http().path(), config.checksPasswords() ? " checked" : " unchecked");
+        }
     }
 
     private static String never(Duration timeout) {
@@ -162,6 +187,11 @@ public final class HiveServer2Endpoint implements AutoCloseable {
     /** The port clients connect to (the one picked when the config asked for port 0). */
     public int port() {
         return address.getPort();
+    }
+
+    /** The port of the HTTP transport; -1 when the endpoint serves the binary transport only. */
+    public int httpPort() {
+        return http == null ? -1 : http.port();
     }
 
     public InetSocketAddress address() {
@@ -180,6 +210,9 @@ public final class HiveServer2Endpoint implements AutoCloseable {
             return;
         }
         server.stop();
+        if (http != null) {
+            http.close();
+        }
         connections.disconnectAll();
         try {
             acceptor.join(5_000);

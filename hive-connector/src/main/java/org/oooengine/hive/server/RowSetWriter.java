@@ -12,16 +12,24 @@ import org.apache.hive.service.rpc.thrift.TDoubleColumn;
 import org.apache.hive.service.rpc.thrift.TI16Column;
 import org.apache.hive.service.rpc.thrift.TI32Column;
 import org.apache.hive.service.rpc.thrift.TI64Column;
+import org.apache.hive.service.rpc.thrift.TProtocolVersion;
 import org.apache.hive.service.rpc.thrift.TRowSet;
 import org.apache.hive.service.rpc.thrift.TStringColumn;
+import org.apache.hive.service.rpc.thrift.TTypeId;
 
 /**
- * Encodes rows as a column-based TRowSet (protocol V6+): one TColumn per result column, a value
+ * Encodes rows as a column-based TRowSet (protocol V6+; {@link RowBasedRowSet} before): one TColumn per result column, a value
  * (or placeholder) per row, and a null bitmap with row i at bit i%8 of byte i/8 (LSB first).
  * DECIMAL and DATE travel as strings, as the driver parses them.
  */
 final class RowSetWriter {
     private RowSetWriter() {
+    }
+
+    /** The rows in the layout {@code protocol} expects: row-based before V6, column-based from V6. */
+    static TRowSet write(TProtocolVersion protocol, List<WireColumn> columns, List<Object[]> rows, long startRowOffset) {
+        return ProtocolVersions.columnar(protocol) ? write(columns, rows, startRowOffset)
+                : RowBasedRowSet.write(columns, rows, startRowOffset);
     }
 
     static TRowSet write(List<WireColumn> columns, List<Object[]> rows, long startRowOffset) {
@@ -44,8 +52,7 @@ final class RowSetWriter {
             case INT_TYPE -> TColumn.i32Val(new TI32Column(values(rows, index, 0, v -> ((Number) v).intValue()), nulls));
             case BIGINT_TYPE -> TColumn.i64Val(new TI64Column(values(rows, index, 0L, v -> ((Number) v).longValue()), nulls));
             case FLOAT_TYPE, DOUBLE_TYPE -> TColumn.doubleVal(new TDoubleColumn(values(rows, index, 0.0, v -> ((Number) v).doubleValue()), nulls));
-            case DECIMAL_TYPE -> TColumn.stringVal(new TStringColumn(values(rows, index, "", v -> decimalText(v, column.scale())), nulls));
-            default -> TColumn.stringVal(new TStringColumn(values(rows, index, "", String::valueOf), nulls));
+            default -> TColumn.stringVal(new TStringColumn(values(rows, index, "", v -> text(column, v)), nulls));
         };
     }
 
@@ -60,6 +67,12 @@ final class RowSetWriter {
             values.add(value == null ? placeholder : converter.convert(value));
         }
         return values;
+    }
+
+    /** A value of a column sent as text: DECIMAL at the column's scale, anything else as it prints. */
+    static String text(WireColumn column, Object value) {
+        return column.type() == TTypeId.DECIMAL_TYPE
+                ? decimalText(value, column.scale()) : String.valueOf(value);
     }
 
     /** The driver makes BigDecimals of these strings; plain notation at the column's scale, like Hive. */

@@ -5,6 +5,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.apache.hive.service.rpc.thrift.TProtocolVersion;
 import org.oooengine.hive.sql.SqlSession;
 
 /** A client session: the engine's session plus the operations the client has not closed yet. */
@@ -12,15 +13,22 @@ final class ServerSession {
     private final HandleId id;
     private final SqlSession sql;
     private final String peer;
+    /** The protocol version agreed at OpenSession; it decides the layout of every row set. */
+    private final TProtocolVersion protocol;
     private final Set<UUID> operations = ConcurrentHashMap.newKeySet();
     /** The engine runs one statement of a session at a time; statement runs and row pulls take turns. */
     private final ReentrantLock engineLock = new ReentrantLock();
     private volatile long lastUsedNanos = System.nanoTime();
 
-    ServerSession(HandleId id, SqlSession sql, String peer) {
+    ServerSession(HandleId id, SqlSession sql, String peer, TProtocolVersion protocol) {
         this.id = id;
         this.sql = sql;
         this.peer = peer;
+        this.protocol = protocol;
+    }
+
+    TProtocolVersion protocol() {
+        return protocol;
     }
 
     HandleId id() {

@@ -84,8 +84,6 @@ import org.oooengine.hive.sql.SqlSession;
 final class ThriftCliService implements TCLIService.Iface {
     private static final Logger LOG = LogManager.getLogger(ThriftCliService.class);
 
-    /** The newest protocol the 4.1 driver accepts; V6+ means column-based row sets. */
-    static final TProtocolVersion PROTOCOL = TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10;
     static final String FETCH_SIZE_KEY = "hive.server2.thrift.resultset.default.fetch.size";
     /** Hive's cap on rows per fetch; also keeps a response well below the client's message limit. */
     static final int MAX_FETCH_ROWS = 10_000;
@@ -122,7 +120,8 @@ final class ThriftCliService implements TCLIService.Iface {
     @Override
     public TOpenSessionResp OpenSession(TOpenSessionReq req) {
         // The driver reads the configuration map before it checks the status: never leave it null.
-        TOpenSessionResp resp = new TOpenSessionResp(Statuses.ok(), PROTOCOL);
+        TProtocolVersion protocol = ProtocolVersions.negotiate(req.getClient_protocol());
+        TOpenSessionResp resp = new TOpenSessionResp(Statuses.ok(), protocol);
         resp.setConfiguration(Map.of(FETCH_SIZE_KEY, Integer.toString(defaultFetchSize)));
         ClientConnection connection = ClientConnection.current();
         try {
@@ -133,15 +132,14 @@ final class ThriftCliService implements TCLIService.Iface {
             Map<String, String> conf = req.getConfiguration() == null ? Map.of() : req.getConfiguration();
             SqlSession sql = engine.openSession(user, conf.get("use:database"), SessionSettings.from(conf));
             String peer = connection == null ? "unknown" : connection.peer();
-            ServerSession session = new ServerSession(HandleId.random(), sql, peer);
+            ServerSession session = new ServerSession(HandleId.random(), sql, peer, protocol);
             registry.add(session);
             if (connection != null) {
                 connection.sessionOpened(session.id().guid());
             }
             resp.setSessionHandle(new TSessionHandle(session.id().toThrift()));
-            LOG.debug("Session {} opened for {} ({}) from {} (client protocol {})", session.id(), user.name(),
-                    user.login(), peer,
-                    req.getClient_protocol());
+            LOG.debug("Session {} opened for {} ({}) from {} (client protocol {}, serving {})", session.id(),
+                    user.name(), user.login(), peer, req.getClient_protocol(), protocol);
         } catch (Exception e) {
             LOG.info("Opening a session failed: {}", e.getMessage());
             resp.setStatus(Statuses.error(e));
@@ -290,7 +288,9 @@ final class ThriftCliService implements TCLIService.Iface {
         try {
             if (req.getFetchType() == FETCH_TYPE_LOGS) {
                 // No query logs: beeline reads until it gets an empty batch.
-                resp.setResults(RowSetWriter.write(List.of(WireColumn.string("log")), List.of(), 0));
+                Operation logged = registry.findOperation(req.getOperationHandle().getOperationId());
+                TProtocolVersion protocol = logged == null ? ProtocolVersions.NEWEST : logged.session().protocol();
+                resp.setResults(RowSetWriter.write(protocol, List.of(WireColumn.string("log")), List.of(), 0));
                 return resp;
             }
             Operation operation = registry.operation(req.getOperationHandle().getOperationId());
@@ -301,7 +301,7 @@ final class ThriftCliService implements TCLIService.Iface {
             int maxRows = req.getMaxRows() <= 0 ? defaultFetchSize : (int) Math.min(req.getMaxRows(), MAX_FETCH_ROWS);
             List<WireColumn> columns = operation.schema();
             RowBatch batch = operation.fetch(fromStart, maxRows);
-            resp.setResults(RowSetWriter.write(columns, batch.rows(), batch.startOffset()));
+            resp.setResults(RowSetWriter.write(operation.session().protocol(), columns, batch.rows(), batch.startOffset()));
         } catch (Exception e) {
             resp.setStatus(Statuses.error(e));
         }

@@ -49,6 +49,7 @@ import org.apache.hive.service.rpc.thrift.TOpenSessionReq;
 import org.apache.hive.service.rpc.thrift.TOpenSessionResp;
 import org.apache.hive.service.rpc.thrift.TOperationHandle;
 import org.apache.hive.service.rpc.thrift.TProtocolVersion;
+import org.apache.hive.service.rpc.thrift.TRowSet;
 import org.apache.hive.service.rpc.thrift.TSessionHandle;
 import org.apache.hive.service.rpc.thrift.TStatus;
 import org.apache.hive.service.rpc.thrift.TStatusCode;
@@ -391,6 +392,38 @@ class HiveServer2EndpointTest {
         }
         assertTrue(session.closed, "session closed after its connection dropped");
         assertNotNull(open.address());
+    }
+
+    /** Each version gets the lower of its own and ours, and row sets in the layout of that version. */
+    @Test
+    void protocolVersionsAreNegotiatedAndServedInTheirLayout() throws Exception {
+        try (TSocket socket = new TSocket("127.0.0.1", open.port())) {
+            socket.open();
+            TCLIService.Client client = new TCLIService.Client(new TBinaryProtocol(socket));
+            for (TProtocolVersion asked : TProtocolVersion.values()) {
+                TOpenSessionReq req = new TOpenSessionReq(asked);
+                TOpenSessionResp resp = client.OpenSession(req);
+                assertEquals(TStatusCode.SUCCESS_STATUS, resp.getStatus().getStatusCode(), asked.toString());
+                TProtocolVersion expected = asked.getValue() > TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10.getValue()
+                        ? TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V10 : asked;
+                assertEquals(expected, resp.getServerProtocolVersion());
+
+                TExecuteStatementReq query = new TExecuteStatementReq(resp.getSessionHandle(), "select range 3");
+                query.setRunAsync(false);
+                TOperationHandle handle = client.ExecuteStatement(query).getOperationHandle();
+                TRowSet rows = client.FetchResults(new TFetchResultsReq(handle, TFetchOrientation.FETCH_NEXT, 10)).getResults();
+                if (expected.getValue() >= TProtocolVersion.HIVE_CLI_SERVICE_PROTOCOL_V6.getValue()) {
+                    assertTrue(rows.getRows().isEmpty(), asked.toString());
+                    assertEquals(List.of(0, 1, 2), rows.getColumns().get(0).getI32Val().getValues());
+                } else {
+                    assertFalse(rows.isSetColumns(), asked + " gets rows, not columns");
+                    assertEquals(3, rows.getRows().size());
+                    assertEquals(2, rows.getRows().get(2).getColVals().get(0).getI32Val().getValue());
+                    assertEquals("row-2", rows.getRows().get(2).getColVals().get(1).getStringVal().getValue());
+                }
+                client.CloseSession(new TCloseSessionReq(resp.getSessionHandle()));
+            }
+        }
     }
 
     @Test
