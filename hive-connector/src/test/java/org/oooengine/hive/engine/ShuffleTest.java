@@ -1,0 +1,119 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import io.trino.tpch.TpchTable;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.StatementResult;
+
+/**
+ * Joins whose side moves to the nodes where its partners are: answers equal DuckDB's, and a node
+ * lost while rows are being shuffled fails the statement by name within seconds, after which the
+ * cluster answers again.
+ */
+class ShuffleTest {
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-shuffle-test", 3, 0.01,
+                List.of(TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.NATION));
+        engine = new ClusterSqlEngine(tpch.session);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (engine != null) {
+            engine.close();
+        }
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    /** A session where only nation-sized sides are broadcast: the others shuffle. */
+    private static SqlSession session() {
+        return engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "10000"));
+    }
+
+    @Test
+    void joinsWithATablePartitionedOnTheKeyShuffleTheOtherSideAndAnswerAsDuckDb() throws Exception {
+        SqlSession s = session();
+        for (String sql : List.of(
+                "SELECT c_mktsegment, count(*), sum(o_totalprice) FROM customer JOIN orders ON o_custkey = c_custkey "
+                        + "GROUP BY c_mktsegment",
+                "SELECT c_count, count(*) AS custdist FROM (SELECT c_custkey, count(o_orderkey) AS c_count FROM customer "
+                        + "LEFT OUTER JOIN orders ON c_custkey = o_custkey AND o_comment NOT LIKE '%special%requests%' "
+                        + "GROUP BY c_custkey) c_orders GROUP BY c_count",
+                "SELECT count(*) FROM customer WHERE NOT EXISTS (SELECT 1 FROM orders WHERE o_custkey = c_custkey)",
+                "SELECT count(*), sum(c_acctbal) FROM customer WHERE c_custkey IN (SELECT o_custkey FROM orders "
+                        + "WHERE o_totalprice > 300000)",
+                "SELECT n_name, sum(l_extendedprice) FROM lineitem, orders, customer, nation WHERE l_orderkey = o_orderkey "
+                        + "AND o_custkey = c_custkey AND c_nationkey = n_nationkey AND l_returnflag = 'R' GROUP BY n_name")) {
+            String plan = explain(s, "EXPLAIN " + sql);
+            assertTrue(plan.contains("build from shuffle #0"), plan);
+            assertTrue(plan.contains("to the nodes that own it in customer"), plan);
+            List<Object[]> ours = rows(s, sql);
+            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aNodeLostDuringAShuffleFailsTheStatementByNameAndTheClusterAnswersAgain() throws Exception {
+        SqlSession s = session();
+        // every lineitem 625 times (nation twice, broadcast) shuffled to customer's nodes: long enough to lose a node
+        String slow = "SELECT count(*) FROM customer c JOIN (SELECT l_partkey FROM lineitem CROSS JOIN nation n1 "
+                + "CROSS JOIN nation n2) x ON c.c_custkey = x.l_partkey";
+        assertTrue(explain(s, "EXPLAIN " + slow).contains("build from shuffle #0"), explain(s, "EXPLAIN " + slow));
+        CompletableFuture<List<Object[]>> running = CompletableFuture.supplyAsync(() -> rows(s, slow));
+        Thread.sleep(1500);
+        assertTrue(!running.isDone(), "the shuffle ended before the node could be lost");
+        long t0 = System.nanoTime();
+        tpch.cluster.stop("n2");
+        try {
+            running.get(60, TimeUnit.SECONDS);
+            fail("a statement whose node was lost returned rows");
+        } catch (ExecutionException e) {
+            SqlException cause = (SqlException) e.getCause();
+            assertTrue(cause.getMessage().contains("n2"), cause.getMessage());
+            assertEquals(SqlException.NODE_FAILURE, cause.sqlState(), cause.getMessage());
+        } finally {
+            tpch.cluster.restart("n2");
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertTrue(seconds < 30, "failed after " + seconds + " s");
+        String sql = "SELECT c_mktsegment, count(*) FROM customer JOIN orders ON o_custkey = c_custkey GROUP BY c_mktsegment";
+        assertNull(OracleComparison.difference(rows(session(), sql), tpch.oracle.rows(sql), false), sql);
+    }
+
+    private static String explain(SqlSession s, String sql) {
+        StringBuilder out = new StringBuilder();
+        rows(s, sql).forEach(r -> out.append(r[0]).append('\n'));
+        return out.toString();
+    }
+
+    private static List<Object[]> rows(SqlSession s, String sql) {
+        StatementResult r = s.execute(sql, new Cancellation());
+        List<Object[]> out = new ArrayList<>();
+        r.rows().forEachRemaining(out::add);
+        return out;
+    }
+}
