@@ -446,7 +446,13 @@ public final class ClusterSession implements AutoCloseable {
      */
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline,
                                                                  Consumer<List<Object[]>> rows) {
-        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> p.toBytes(), rows);
+        return pipeline(node, pipeline, 0, rows);
+    }
+
+    /** As above, its operators held to {@code memoryLimit} bytes on the node (0: the node's default). */
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, long memoryLimit,
+                                                                 Consumer<List<Object[]>> rows) {
+        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> Messages.pipeline(p, memoryLimit), rows);
     }
 
     /**
@@ -454,8 +460,9 @@ public final class ClusterSession implements AutoCloseable {
      * {@code target} names, which hold them for the pipelines that build from the exchange.
      * Cancelling the returned future stops the node's work.
      */
-    public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target) {
-        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target), rows -> { });
+    public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
+                                                                long memoryLimit) {
+        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, memoryLimit), rows -> { });
     }
 
     private CompletableFuture<PartitionPipeline.Summary> run(String node, OpCode op, ScanPipeline pipeline,

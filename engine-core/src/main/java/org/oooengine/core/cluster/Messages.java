@@ -142,19 +142,33 @@ final class Messages {
         return new StagedChunk(r.getString(), readRows(r));
     }
 
-    /** A shuffle's producing pipeline and where its rows go. */
-    record Shuffle(ScanPipeline pipeline, ShuffleTarget target) {
+    /** A pipeline to run and the bytes its operators may hold on the node (0: the node's default). */
+    record Pipeline(ScanPipeline pipeline, long memoryLimit) {
     }
 
-    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target) {
-        PayloadWriter w = new PayloadWriter(256).putBytes(pipeline.toBytes());
+    static byte[] pipeline(ScanPipeline pipeline, long memoryLimit) {
+        return new PayloadWriter(256).putLong(memoryLimit).putBytes(pipeline.toBytes()).toByteArray();
+    }
+
+    static Pipeline readPipeline(PayloadReader r) {
+        long limit = r.getLong();
+        return new Pipeline(ScanPipeline.read(new PayloadReader(r.getBytes())), limit);
+    }
+
+    /** A shuffle's producing pipeline, the bytes it may hold (0: the node's default), and where its rows go. */
+    record Shuffle(ScanPipeline pipeline, long memoryLimit, ShuffleTarget target) {
+    }
+
+    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target, long memoryLimit) {
+        PayloadWriter w = new PayloadWriter(256).putLong(memoryLimit).putBytes(pipeline.toBytes());
         target.write(w);
         return w.toByteArray();
     }
 
     static Shuffle readShuffle(PayloadReader r) {
+        long limit = r.getLong();
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
-        return new Shuffle(pipeline, ShuffleTarget.read(r));
+        return new Shuffle(pipeline, limit, ShuffleTarget.read(r));
     }
 
     /** Rows a producer of exchange {@code exchange} sends to the node that owns their keys; {@code last}: it has sent all. */

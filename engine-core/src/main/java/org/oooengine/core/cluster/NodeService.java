@@ -28,6 +28,8 @@ import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.StagedRows;
 import org.oooengine.core.fragment.Exchanges;
 import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.MemoryLimitExceededException;
+import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
@@ -67,6 +69,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private static final long MAX_STAGED_BYTES = 256L << 20;
     /** The most bytes of shuffled rows a node holds for the pipelines that build from them. */
     private static final long MAX_EXCHANGE_BYTES = 512L << 20;
+    /** The session setting that sets what a query's operators may hold on each node. */
+    public static final String MEMORY_SETTING = "ooo.query.max-memory-per-node";
     /** How long a store replaced by a load keeps serving the requests that began on it. */
     private static final Duration RETIRED_STORE_GRACE = Duration.ofSeconds(60);
 
@@ -155,12 +159,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 fragments.execute(() -> answer(out, () -> runFragment(f, out)));
             }
             case RUN_PIPELINE -> {
-                ScanPipeline p = ScanPipeline.read(r);
-                fragments.execute(() -> answer(out, () -> runPipeline(p, out)));
+                Messages.Pipeline p = Messages.readPipeline(r);
+                fragments.execute(() -> answer(out, () -> runPipeline(p.pipeline(), queryMemory(p.memoryLimit()), out)));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
-                fragments.execute(() -> answer(out, () -> runShuffle(shuffle, out)));
+                fragments.execute(() -> answer(out, () -> runShuffle(shuffle, queryMemory(shuffle.memoryLimit()), out)));
             }
             case SHUFFLE_ROWS -> {
                 int bytes = request.payload().length;
@@ -449,7 +453,13 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * leave the pipeline (the reader's pace holds the scan back); a partial aggregate sends its
      * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
      */
-    private void runPipeline(ScanPipeline p, Responder out) {
+    /** What a request's operators may hold: {@code limit} bytes, or by default half of this node's heap. */
+    private QueryMemory queryMemory(long limit) {
+        return new QueryMemory("node " + nodeId, limit > 0 ? limit : Runtime.getRuntime().maxMemory() / 2,
+                MEMORY_SETTING);
+    }
+
+    private void runPipeline(ScanPipeline p, QueryMemory memory, Responder out) {
         Store s = requireStore();
         ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
@@ -457,7 +467,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         PartitionPipeline.Summary summary;
         try {
             summary = PartitionPipeline.run(s::table, build -> sentRows(build, out), p,
-                    batch -> batch.forEach(sink::accept), out::cancelled);
+                    batch -> batch.forEach(sink::accept), out::cancelled, memory);
             sink.flush();
         } finally {
             beat.cancel(false);
@@ -470,7 +480,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * Runs a shuffle's producing pipeline over this node's partition: its rows go to the nodes
      * that own their keys, not to the requester, who hears heartbeats and then what was sent.
      */
-    private void runShuffle(Messages.Shuffle shuffle, Responder out) {
+    private void runShuffle(Messages.Shuffle shuffle, QueryMemory memory, Responder out) {
         Store s = requireStore();
         ResultStreamer alive = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(alive::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
@@ -479,7 +489,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         PartitionPipeline.Summary summary;
         try {
             summary = PartitionPipeline.run(s::table, build -> sentRows(build, out), shuffle.pipeline(), sender,
-                    out::cancelled);
+                    out::cancelled, memory);
             sender.finish();
         } finally {
             beat.cancel(false);
@@ -531,6 +541,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             cause = corruption(cause); // its message names the file, the page and what did not match
             code = ErrorCode.DATA_CORRUPTED;
             LOG.error("node {}: {}", nodeId, cause.getMessage());
+        } else if (cause instanceof MemoryLimitExceededException) {
+            code = ErrorCode.OUT_OF_MEMORY;
+            LOG.info("node {}: {}", nodeId, cause.getMessage());
         } else if (cause instanceof OutOfMemoryError) {
             code = ErrorCode.OUT_OF_MEMORY;
             LOG.error("node {}: out of memory serving a request", nodeId, cause);

@@ -17,8 +17,18 @@ public final class GroupTable {
     private final List<AggregateCall> calls;
     private final Map<List<Object>, Group> groups = new LinkedHashMap<>();
 
+    private final QueryMemory memory;
+    private final String operator;
+
     public GroupTable(List<AggregateCall> calls) {
+        this(calls, QueryMemory.unbounded(), "aggregation");
+    }
+
+    /** Groups held against {@code memory}, a group's keys and states reserved when it is made, as {@code operator}. */
+    public GroupTable(List<AggregateCall> calls, QueryMemory memory, String operator) {
         this.calls = List.copyOf(calls);
+        this.memory = memory;
+        this.operator = operator;
     }
 
     /** The group of {@code keys}, made on first sight. */
@@ -29,6 +39,7 @@ public final class GroupTable {
         }
         Group g = groups.get(key);
         if (g == null) {
+            memory.reserve(operator, 2 * QueryMemory.rowBytes(keys) + 64L + 48L * calls.size());
             g = new Group(keys, calls);
             groups.put(key, g);
         }

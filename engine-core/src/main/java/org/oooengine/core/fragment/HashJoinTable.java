@@ -19,6 +19,9 @@ import org.oooengine.core.sql.expr.Values;
  * Probing is not thread-safe.
  */
 public final class HashJoinTable {
+    /** About the heap bytes the table takes per build row beyond the row itself (map entry, key, list). */
+    public static final long ENTRY_BYTES = 64;
+
     private final JoinKind kind;
     private final int[] probeKeys;
     private final Expr residual;

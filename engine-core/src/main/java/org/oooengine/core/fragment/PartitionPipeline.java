@@ -34,6 +34,12 @@ public final class PartitionPipeline {
      */
     public static Summary run(Function<String, Table> tables, Function<JoinBuild, List<Object[]>> sent, ScanPipeline spec,
                               Consumer<List<Object[]>> out, BooleanSupplier cancelled) {
+        return run(tables, sent, spec, out, cancelled, QueryMemory.unbounded());
+    }
+
+    /** As above, what its joins and aggregates hold reserved from {@code memory}. */
+    public static Summary run(Function<String, Table> tables, Function<JoinBuild, List<Object[]>> sent, ScanPipeline spec,
+                              Consumer<List<Object[]>> out, BooleanSupplier cancelled, QueryMemory memory) {
         long t0 = System.nanoTime();
         Table table = tables.apply(spec.table());
         Schema schema = table.schema();
@@ -52,15 +58,17 @@ public final class PartitionPipeline {
         Pipeline.BuildSource builds = build -> {
             if (build instanceof JoinBuild.Local local) {
                 List<Object[]> rows = new ArrayList<>();
-                run(tables, sent, local.pipeline(), rows::addAll, cancelled);
+                run(tables, sent, local.pipeline(), batch -> {
+                    memory.reserve("hash join build from " + local.pipeline().table(), QueryMemory.rowsBytes(batch));
+                    rows.addAll(batch);
+                }, cancelled, memory);
                 return rows;
             }
-            if (build instanceof JoinBuild.Rows rows) {
-                return rows.rows();
-            }
-            return sent.apply(build);
+            List<Object[]> rows = build instanceof JoinBuild.Rows r ? r.rows() : sent.apply(build);
+            memory.reserve("hash join build of " + rows.size() + " rows sent to it", QueryMemory.rowsBytes(rows));
+            return rows;
         };
-        Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out);
+        Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
         BTree tree = table.tree();
         long first = tree.meta().firstLeaf();

@@ -53,6 +53,15 @@ public final class Pipeline {
      * {@code builds} now, before any row arrives.
      */
     public Pipeline(List<PipelineStep> steps, int inputWidth, BuildSource builds, Consumer<List<Object[]>> out) {
+        this(steps, inputWidth, builds, out, QueryMemory.unbounded());
+    }
+
+    /**
+     * As above, its hash tables and groups held against {@code memory}: the build rows (which the
+     * build source reserves as it reads them) and each table's entries, each group.
+     */
+    public Pipeline(List<PipelineStep> steps, int inputWidth, BuildSource builds, Consumer<List<Object[]>> out,
+                    QueryMemory memory) {
         int last = steps.size() - 1;
         for (int i = 0; i < last; i++) {
             if (steps.get(i) instanceof PipelineStep.PartialAggregate) {
@@ -61,7 +70,7 @@ public final class Pipeline {
         }
         this.aggregate = last >= 0 && steps.get(last) instanceof PipelineStep.PartialAggregate a ? a : null;
         this.steps = aggregate == null ? List.copyOf(steps) : List.copyOf(steps.subList(0, last));
-        this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates());
+        this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates(), memory, "partial aggregation");
         this.out = out;
         this.joins = new HashJoinTable[this.steps.size()];
         this.groupsAt = new GroupTable[this.steps.size()];
@@ -69,14 +78,16 @@ public final class Pipeline {
         for (int i = 0; i < this.steps.size(); i++) {
             PipelineStep step = this.steps.get(i);
             if (step instanceof PipelineStep.Aggregate a) {
-                groupsAt[i] = new GroupTable(a.aggregates());
+                groupsAt[i] = new GroupTable(a.aggregates(), memory, "aggregation");
             }
             if (inputWidth > 0) {
                 checkColumns(step, i, width);
             }
             if (step instanceof PipelineStep.HashJoin j) {
-                joins[i] = new HashJoinTable(j.kind(), builds.rows(j.build()), ints(j.buildKeys()), ints(j.probeKeys()),
-                        j.residual(), width, j.buildWidth());
+                List<Object[]> rows = builds.rows(j.build());
+                memory.reserve("hash join build of " + rows.size() + " rows", HashJoinTable.ENTRY_BYTES * rows.size());
+                joins[i] = new HashJoinTable(j.kind(), rows, ints(j.buildKeys()), ints(j.probeKeys()), j.residual(), width,
+                        j.buildWidth());
             }
             width = widthAfter(step, width);
         }

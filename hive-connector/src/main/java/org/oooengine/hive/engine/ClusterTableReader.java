@@ -41,13 +41,30 @@ public final class ClusterTableReader implements TableReader {
 
     @Override
     public void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
+        pipeline(table, pipeline, List.of(), 0, cancel, sink);
+    }
+
+    /**
+     * Runs {@code pipeline} on every node with its shuffles: each shuffle's producing pipeline runs
+     * on every node too, sending its rows to the nodes that own their keys of this table; the
+     * pipeline's join on each node builds from what it was sent, once every producer is done. A
+     * failure anywhere (a producer, a receiver, a lost node) fails the statement naming it and
+     * stops the rest.
+     */
+    @Override
+    public void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                         Cancellation cancel, Consumer<Object[]> sink) {
+        if (!shuffles.isEmpty()) {
+            shuffled(table, pipeline, shuffles, memoryPerNode, cancel, sink);
+            return;
+        }
         String name = table.storage();
         StoredRows.schema(cluster, name); // a table the nodes do not agree on fails here, by name
         List<CompletableFuture<?>> parts = new ArrayList<>();
         try {
             // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
             for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                parts.add(cluster.pipeline(node.id(), pipeline, rows -> {
+                parts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rows -> {
                     if (!cancel.isCancelled()) {
                         rows.forEach(sink);
                     }
@@ -63,20 +80,9 @@ public final class ClusterTableReader implements TableReader {
         cancel.check();
     }
 
-    /**
-     * Runs {@code pipeline} on every node with its shuffles: each shuffle's producing pipeline runs
-     * on every node too, sending its rows to the nodes that own their keys of this table; the
-     * pipeline's join on each node builds from what it was sent, once every producer is done. A
-     * failure anywhere (a producer, a receiver, a lost node) fails the statement naming it and
-     * stops the rest.
-     */
-    @Override
-    public void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, Cancellation cancel,
-                         Consumer<Object[]> sink) {
-        if (shuffles.isEmpty()) {
-            pipeline(table, pipeline, cancel, sink);
-            return;
-        }
+    /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}. */
+    private void shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                          Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
         StoredRows.schema(cluster, name);
         List<String> owners = cluster.spec().owners(name);
@@ -87,7 +93,7 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<?>> parts = new ArrayList<>();
         try {
             for (ClusterSpec.NodeSpec node : nodes) {
-                parts.add(cluster.pipeline(node.id(), consumer, rows -> {
+                parts.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rows -> {
                     if (!cancel.isCancelled()) {
                         rows.forEach(sink);
                     }
@@ -98,7 +104,7 @@ public final class ClusterTableReader implements TableReader {
                 StoredRows.schema(cluster, shuffle.table().storage());
                 ShuffleTarget target = new ShuffleTarget(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
                 for (ClusterSpec.NodeSpec node : nodes) {
-                    parts.add(cluster.shuffle(node.id(), shuffle.producer(), target));
+                    parts.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode));
                 }
             }
             awaitOrCancel(firstFailureOrAll(parts), cancel);

@@ -247,7 +247,7 @@ final class EngineSession implements SqlSession {
         String v = value.strip();
         checkSetting(key, v);
         if (ExecutionModes.SETTING.equals(key) || ClusterJoinChooser.SETTING.equals(key)
-                || PipelinePlanner.Limits.BROADCAST_SETTING.equals(key) || PipelinePlanner.Limits.BUILD_SETTING.equals(key)) {
+                || PipelinePlanner.Limits.SETTINGS.contains(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);
             changed.put(key, v);
             modes.forSettings(changed); // refuses a mode or method it cannot run, now rather than at the next query

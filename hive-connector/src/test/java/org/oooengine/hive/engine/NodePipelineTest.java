@@ -14,6 +14,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
@@ -137,6 +138,27 @@ class NodePipelineTest {
         assertMatchesDuckDb(sql);
         String plan = explain("EXPLAIN " + sql);
         assertTrue(plan.contains("build from broadcast #0"), plan);
+    }
+
+    @Test
+    void anOperatorOverTheQuerysMemoryLimitFailsItByNameAndTheNodesServeOn() throws Exception {
+        SqlSession tight = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "200000"));
+        for (String[] q : List.of(
+                new String[] {"SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey", "hash join build"},
+                new String[] {"SELECT l_suppkey, l_partkey, count(*) FROM lineitem GROUP BY l_suppkey, l_partkey",
+                        "partial aggregation"})) {
+            SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,
+                    () -> tight.execute(q[0], new Cancellation()).rows().forEachRemaining(r -> { }));
+            assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
+            assertTrue(e.getMessage().contains(q[1]) && Pattern.compile("on node n\\d needs more than the query's memory "
+                    + "limit of 0\\.2 MiB").matcher(e.getMessage()).find(), e.getMessage());
+            assertTrue(e.getMessage().contains("SET ooo.query.max-memory-per-node="), e.getMessage());
+        }
+        // the same session with room, and every other session, are served as before
+        tight.execute("SET ooo.query.max-memory-per-node=0", new Cancellation());
+        assertMatchesDuckDb("SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey");
+        assertEquals(1, tight.execute("SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey",
+                new Cancellation()).rows().next().length);
     }
 
     @Test

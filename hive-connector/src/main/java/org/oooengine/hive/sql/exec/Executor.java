@@ -30,14 +30,21 @@ public final class Executor {
     private final TableReader reader;
     private final IndexJoinRunner indexJoins;
     private final Cancellation cancel;
+    private final long memoryPerNode;
     private Map<RelNode.Scan, BitSet> usage;
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
     private Map<RelNode, long[]> profile;
 
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel) {
+        this(reader, indexJoins, cancel, 0);
+    }
+
+    /** @param memoryPerNode what the operators of each node pipeline may hold there (0: the node's default) */
+    public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel, long memoryPerNode) {
         this.reader = reader;
         this.indexJoins = indexJoins;
         this.cancel = cancel;
+        this.memoryPerNode = memoryPerNode;
     }
 
     public List<Object[]> run(RelNode root) {
@@ -152,7 +159,7 @@ public final class Executor {
             shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(producer, read), shuffle.keyColumn(),
                     producer.fields().get(shuffle.keyColumn()).type()));
         }
-        reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, cancel, sink);
+        reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, memoryPerNode, cancel, sink);
     }
 
     /** What the nodes run for {@code p}, its broadcast inputs computed here and put in. */

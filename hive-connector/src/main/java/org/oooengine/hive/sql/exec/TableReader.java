@@ -34,10 +34,11 @@ public interface TableReader {
     /**
      * As {@link #pipeline(TableInfo, ScanPipeline, Cancellation, Consumer)}, with joins that build
      * from {@code shuffles} (the pipeline's {@link org.oooengine.core.fragment.JoinBuild.Shuffled}
-     * slots): only readers whose rows live on partitioned nodes can run them.
+     * slots: only readers whose rows live on partitioned nodes can run them), and what its
+     * operators hold bounded by {@code memoryPerNode} bytes where they run (0: the default there).
      */
-    default void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, Cancellation cancel,
-                          Consumer<Object[]> sink) {
+    default void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                          Cancellation cancel, Consumer<Object[]> sink) {
         if (!shuffles.isEmpty()) {
             throw new IllegalStateException("a shuffle needs tables partitioned over nodes; " + table.name() + " is not");
         }

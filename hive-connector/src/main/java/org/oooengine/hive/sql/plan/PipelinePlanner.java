@@ -5,6 +5,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
+import org.oooengine.core.cluster.NodeService;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
@@ -43,17 +44,22 @@ public final class PipelinePlanner {
      * side's filters are taken to keep times the stored bytes of the columns read of them; 0: never
      * broadcast) and {@value #BUILD_SETTING} (bytes of a hash table a node builds from its own
      * partition or from rows shuffled to it, per node; 0: joins that would build there run on the
-     * coordinator), until hash tables spill to disk.
+     * coordinator), until hash tables spill to disk; and {@value #MEMORY_SETTING}, what the
+     * operators of a query may hold on each node as they run, measured as they go.
      */
-    public record Limits(long broadcastMaxBytes, long buildMaxBytes) {
+    public record Limits(long broadcastMaxBytes, long buildMaxBytes, long memoryPerNodeBytes) {
         public static final String BROADCAST_SETTING = "ooo.join.broadcast-max-bytes";
         public static final String BUILD_SETTING = "ooo.join.build-max-bytes";
-        public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20);
+        /** What a query's operators may hold on each node, as they run (0: half of the node's heap). */
+        public static final String MEMORY_SETTING = NodeService.MEMORY_SETTING;
+        public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20, 0);
+        public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING);
 
         /** The limits {@code settings} set, the defaults for those they do not; a value that is not a byte count is refused. */
         public static Limits of(Map<String, String> settings) {
             return new Limits(bytes(settings, BROADCAST_SETTING, DEFAULTS.broadcastMaxBytes),
-                    bytes(settings, BUILD_SETTING, DEFAULTS.buildMaxBytes));
+                    bytes(settings, BUILD_SETTING, DEFAULTS.buildMaxBytes),
+                    bytes(settings, MEMORY_SETTING, DEFAULTS.memoryPerNodeBytes));
         }
 
         private static long bytes(Map<String, String> settings, String key, long otherwise) {

@@ -1,0 +1,85 @@
+package org.oooengine.core.fragment;
+
+import java.math.BigDecimal;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What one query's operators hold in memory where they run (a node's request, or the
+ * coordinator), as estimated from the rows they keep, against a limit: an operator that would
+ * go over it fails the query with {@link MemoryLimitExceededException}, naming itself, the place
+ * and the amounts, instead of the process running out of heap.
+ */
+public final class QueryMemory {
+    private final String where;
+    private final long limit;
+    private final String setting;
+    private final AtomicLong used = new AtomicLong();
+
+    /**
+     * @param where   e.g. "node n1"
+     * @param setting how a user raises the limit, for the message
+     */
+    public QueryMemory(String where, long limit, String setting) {
+        this.where = where;
+        this.limit = limit;
+        this.setting = setting;
+    }
+
+    /** No limit: tests and tools that hold what they read anyway. */
+    public static QueryMemory unbounded() {
+        return new QueryMemory("here", Long.MAX_VALUE, "");
+    }
+
+    /** Takes {@code bytes} more for {@code operator}, or fails if that goes over the limit. */
+    public void reserve(String operator, long bytes) {
+        long now = used.addAndGet(bytes);
+        if (now > limit) {
+            used.addAndGet(-bytes);
+            throw new MemoryLimitExceededException(operator + " on " + where + " needs more than the query's memory limit of "
+                    + mib(limit) + " there (" + mib(now - bytes) + " held, " + mib(bytes) + " more asked)"
+                    + (setting.isEmpty() ? "" : "; raise it with SET " + setting + "=<bytes>"));
+        }
+    }
+
+    public long used() {
+        return used.get();
+    }
+
+    private static String mib(long bytes) {
+        return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
+    }
+
+    /** About the heap bytes a row of SQL values takes: the array, and each value's object. */
+    public static long rowBytes(Object[] row) {
+        long bytes = 16 + 4L * row.length;
+        for (Object v : row) {
+            if (v == null || v instanceof Boolean) {
+                continue;
+            }
+            if (v instanceof String s) {
+                bytes += 40 + s.length();
+            } else if (v instanceof BigDecimal) {
+                bytes += 40;
+            } else {
+                bytes += 24;
+            }
+        }
+        return bytes;
+    }
+
+    /** The rows' bytes by {@link #rowBytes}, from a sample of at most 64 rows when there are more. */
+    public static long rowsBytes(java.util.List<Object[]> rows) {
+        int n = rows.size();
+        if (n == 0) {
+            return 0;
+        }
+        int step = Math.max(1, n / 64);
+        long sampled = 0;
+        int count = 0;
+        for (int i = 0; i < n; i += step) {
+            sampled += rowBytes(rows.get(i));
+            count++;
+        }
+        return sampled * n / count;
+    }
+}
