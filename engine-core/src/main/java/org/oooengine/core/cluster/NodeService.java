@@ -84,6 +84,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final ExecutorService loads;
     private final java.util.concurrent.ScheduledExecutorService heartbeats;
     private final StagedRows staged;
+    /** Pipelines (receiving or producing) running now: what a cancelled statement must bring to zero. */
+    private final java.util.concurrent.atomic.AtomicInteger pipelinesRunning = new java.util.concurrent.atomic.AtomicInteger();
     private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
@@ -262,6 +264,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         s.put("cores", Runtime.getRuntime().availableProcessors());
         s.put("node", nodeId);
         s.put("uptimeSeconds", (System.currentTimeMillis() - startedAt) / 1000.0);
+        s.put("pipelinesRunning", pipelinesRunning.get());
         Store st = store;
         s.put("loaded", st != null);
         if (st != null) {
@@ -461,6 +464,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
     private void runPipeline(ScanPipeline p, QueryMemory memory, Responder out) {
         Store s = requireStore();
+        pipelinesRunning.incrementAndGet();
         ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
@@ -472,6 +476,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } finally {
             beat.cancel(false);
             forget(p);
+            pipelinesRunning.decrementAndGet();
         }
         out.end(Messages.pipelineSummary(summary));
     }
@@ -487,6 +492,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 TimeUnit.MILLISECONDS);
         ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges);
         PartitionPipeline.Summary summary;
+        pipelinesRunning.incrementAndGet();
         try {
             summary = PartitionPipeline.run(s::table, build -> sentRows(build, out), shuffle.pipeline(), sender,
                     out::cancelled, memory);
@@ -494,6 +500,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } finally {
             beat.cancel(false);
             forget(shuffle.pipeline());
+            pipelinesRunning.decrementAndGet();
         }
         out.end(Messages.pipelineSummary(summary));
     }

@@ -84,10 +84,13 @@ public final class PartitionPipeline {
         }
         LeafScanner.forEachLeaf(tree, first, last, leaf -> {
             for (int i = 0; i < leaf.count(); i++) {
-                Object[] stored = codec.decode(leaf.value(i), 0, wanted);
-                Object[] row = new Object[spec.width()];
+                // decoded in place from the page; the stored values become SQL values in the same array
+                Object[] row = leaf.decodeValue(i, codec, wanted);
+                if (row.length != spec.width()) {
+                    row = java.util.Arrays.copyOf(row, spec.width());
+                }
                 for (int c : needed) {
-                    row[c] = types[c].fromStored(stored[c]);
+                    row[c] = types[c].fromStored(row[c]);
                 }
                 batch[0].add(row);
                 if (batch[0].size() == Pipeline.BATCH_ROWS) {

@@ -2,6 +2,7 @@ package org.oooengine.core.storage;
 
 import java.util.Arrays;
 import org.oooengine.core.types.Bytes;
+import org.oooengine.core.types.RowCodec;
 
 /**
  * A verified, immutable page held in memory (B+tree leaf, internal node or meta page). Entries are
@@ -69,6 +70,15 @@ public final class Page {
         int[] pos = {entryOffset(i)};
         int len = Bytes.getVarInt(data, pos);
         return Arrays.copyOfRange(data, pos[0], pos[0] + len);
+    }
+
+    /** Entry {@code i}'s value decoded in place as a row of {@code codec}'s schema, only the {@code wanted} columns. */
+    public Object[] decodeValue(int i, RowCodec codec, boolean[] wanted) {
+        int[] pos = {entryOffset(i)};
+        int klen = Bytes.getVarInt(data, pos);
+        pos[0] += klen;
+        Bytes.getVarInt(data, pos);
+        return codec.decode(data, pos[0], wanted);
     }
 
     public byte[] value(int i) {

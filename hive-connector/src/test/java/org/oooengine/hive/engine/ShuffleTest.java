@@ -28,6 +28,9 @@ import org.oooengine.hive.sql.StatementResult;
  * cluster answers again.
  */
 class ShuffleTest {
+    /** Every lineitem 625 times (nation twice, broadcast) shuffled to customer's nodes: seconds of work to interrupt. */
+    private static final String SLOW = "SELECT count(*) FROM customer c JOIN (SELECT l_partkey FROM lineitem "
+            + "CROSS JOIN nation n1 CROSS JOIN nation n2) x ON c.c_custkey = x.l_partkey";
     private static TpchCluster tpch;
     private static ClusterSqlEngine engine;
 
@@ -79,9 +82,7 @@ class ShuffleTest {
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void aNodeLostDuringAShuffleFailsTheStatementByNameAndTheClusterAnswersAgain() throws Exception {
         SqlSession s = session();
-        // every lineitem 625 times (nation twice, broadcast) shuffled to customer's nodes: long enough to lose a node
-        String slow = "SELECT count(*) FROM customer c JOIN (SELECT l_partkey FROM lineitem CROSS JOIN nation n1 "
-                + "CROSS JOIN nation n2) x ON c.c_custkey = x.l_partkey";
+        String slow = SLOW;
         assertTrue(explain(s, "EXPLAIN " + slow).contains("build from shuffle #0"), explain(s, "EXPLAIN " + slow));
         CompletableFuture<List<Object[]>> running = CompletableFuture.supplyAsync(() -> rows(s, slow));
         Thread.sleep(1500);
@@ -102,6 +103,36 @@ class ShuffleTest {
         assertTrue(seconds < 30, "failed after " + seconds + " s");
         String sql = "SELECT c_mktsegment, count(*) FROM customer JOIN orders ON o_custkey = c_custkey GROUP BY c_mktsegment";
         assertNull(OracleComparison.difference(rows(session(), sql), tpch.oracle.rows(sql), false), sql);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void aCancelledStatementStopsItsWorkOnEveryNodeWithinASecond() throws Exception {
+        SqlSession s = session();
+        Cancellation cancel = new Cancellation();
+        CompletableFuture<Void> running = CompletableFuture.runAsync(() ->
+                s.execute(SLOW, cancel).rows().forEachRemaining(r -> { }));
+        Thread.sleep(1500);
+        assertTrue(!running.isDone(), "the statement ended before it could be cancelled");
+        assertTrue(pipelinesRunning() > 0, "no pipeline runs on the nodes");
+        long t0 = System.nanoTime();
+        cancel.cancel();
+        try {
+            running.get(5, TimeUnit.SECONDS);
+            fail("a cancelled statement returned");
+        } catch (ExecutionException e) {
+            assertEquals(SqlException.CANCELLED, ((SqlException) e.getCause()).sqlState(), e.getCause().getMessage());
+        }
+        while (pipelinesRunning() > 0 && System.nanoTime() - t0 < 5_000_000_000L) {
+            Thread.sleep(20);
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        assertEquals(0, pipelinesRunning(), "pipelines still running " + seconds + " s after the cancel");
+        assertTrue(seconds < 1.0, "the nodes stopped " + seconds + " s after the cancel");
+    }
+
+    private static int pipelinesRunning() {
+        return tpch.session.stats().values().stream().mapToInt(n -> n.get("pipelinesRunning").asInt()).sum();
     }
 
     private static String explain(SqlSession s, String sql) {
