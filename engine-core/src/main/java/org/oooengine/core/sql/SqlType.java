@@ -59,7 +59,7 @@ public record SqlType(Kind kind, int precision, int scale) {
             return null;
         }
         return switch (kind) {
-            case DECIMAL -> BigDecimal.valueOf((Long) stored, scale);
+            case DECIMAL -> Decimals.of((Long) stored, scale);
             case DATE -> LocalDate.ofEpochDay((Integer) stored);
             default -> stored;
         };

@@ -2,9 +2,6 @@ package org.oooengine.core.sql.expr;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import org.oooengine.core.sql.SqlType;
 
 /**
@@ -262,8 +259,6 @@ public sealed interface Expr {
 
     /** x [NOT] LIKE 'pattern' with SQL's % and _ wildcards. */
     record Like(Expr value, String pattern, boolean negated) implements Expr {
-        private static final Map<String, Pattern> COMPILED = new ConcurrentHashMap<>();
-
         @Override
         public SqlType type() {
             return SqlType.BOOLEAN;
@@ -275,7 +270,7 @@ public sealed interface Expr {
             if (v == null) {
                 return null;
             }
-            return COMPILED.computeIfAbsent(pattern, Like::regex).matcher((String) v).matches() != negated;
+            return LikeMatcher.matches(pattern, (String) v) != negated;
         }
 
         @Override
@@ -286,18 +281,6 @@ public sealed interface Expr {
         @Override
         public Expr withChildren(List<Expr> c) {
             return new Like(c.get(0), pattern, negated);
-        }
-
-        private static Pattern regex(String like) {
-            StringBuilder b = new StringBuilder();
-            for (char c : like.toCharArray()) {
-                switch (c) {
-                    case '%' -> b.append(".*");
-                    case '_' -> b.append('.');
-                    default -> b.append(Pattern.quote(String.valueOf(c)));
-                }
-            }
-            return Pattern.compile(b.toString(), Pattern.DOTALL);
         }
     }
 

@@ -288,14 +288,24 @@ public final class PipelinePlanner {
                 return buildLeft ? swapped(j, right, left, Build.LOCAL, -1) : probe(j, left, right, Build.LOCAL, -1);
             }
         }
+        Chain shuffled = left == null || right == null ? null : shuffled(j, left, leftRead, right, rightRead);
         boolean probeOnly = kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.CROSS || kind.leftOnly();
-        if (left != null && probeOnly && small(right, rightRead)) {
+        if (left != null && probeOnly && small(right, rightRead) && (shuffled == null || cheaperToBroadcast(right, left))) {
             return probe(j, left, right, Build.BROADCAST, -1);
         }
-        if (right != null && (kind == JoinKind.INNER || kind == JoinKind.RIGHT) && small(left, leftRead)) {
+        if (right != null && (kind == JoinKind.INNER || kind == JoinKind.RIGHT) && small(left, leftRead)
+                && (shuffled == null || cheaperToBroadcast(left, right))) {
             return swapped(j, right, left, Build.BROADCAST, -1);
         }
-        return left == null || right == null ? null : shuffled(j, left, leftRead, right, rightRead);
+        return shuffled;
+    }
+
+    /**
+     * Whether sending {@code build}'s rows to every node moves fewer rows than a shuffle would
+     * (which sends both sides' rows at most once): a build much smaller than the probe side.
+     */
+    private boolean cheaperToBroadcast(Chain build, Chain probe) {
+        return build.rows * (layouts.nodes(probe.scan.table()) - 1L) <= probe.rows;
     }
 
     /**
