@@ -15,8 +15,13 @@ public final class FinalAggregation {
     private final GroupTable groups;
 
     public FinalAggregation(int keyCount, List<AggregateCall> aggregates) {
+        this(keyCount, aggregates, QueryMemory.unbounded());
+    }
+
+    /** As above, its groups held against {@code memory}. */
+    public FinalAggregation(int keyCount, List<AggregateCall> aggregates, QueryMemory memory) {
         this.keyCount = keyCount;
-        this.groups = new GroupTable(aggregates);
+        this.groups = new GroupTable(aggregates, memory, "final aggregation");
     }
 
     public synchronized void accept(Object[] partial) {

@@ -61,16 +61,14 @@ public final class ClusterTableReader implements TableReader {
         String name = table.storage();
         StoredRows.schema(cluster, name); // a table the nodes do not agree on fails here, by name
         List<CompletableFuture<?>> parts = new ArrayList<>();
+        CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
+        Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
         try {
             // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
             for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                parts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rows -> {
-                    if (!cancel.isCancelled()) {
-                        rows.forEach(sink);
-                    }
-                }));
+                parts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rows));
             }
-            awaitOrCancel(CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new)), cancel);
+            awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
         } catch (CompletionException | RemoteException e) {
             // a node that cannot be reached fails at once, one that does not answer when its deadline passes
             throw Faults.of("scan of " + name + " failed: ", e);
@@ -91,13 +89,11 @@ public final class ClusterTableReader implements TableReader {
         ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
                 ? new JoinBuild.Exchanged(query + "/" + s.slot(), nodes.size()) : build);
         List<CompletableFuture<?>> parts = new ArrayList<>();
+        CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
+        Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
         try {
             for (ClusterSpec.NodeSpec node : nodes) {
-                parts.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rows -> {
-                    if (!cancel.isCancelled()) {
-                        rows.forEach(sink);
-                    }
-                }));
+                parts.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rows));
             }
             for (int slot = 0; slot < shuffles.size(); slot++) {
                 Shuffle shuffle = shuffles.get(slot);
@@ -107,7 +103,7 @@ public final class ClusterTableReader implements TableReader {
                     parts.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode));
                 }
             }
-            awaitOrCancel(firstFailureOrAll(parts), cancel);
+            awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
         } catch (CompletionException | RemoteException e) {
             throw Faults.of("join of " + name + " with rows shuffled to it failed: ", e);
         } finally {
@@ -117,11 +113,32 @@ public final class ClusterTableReader implements TableReader {
     }
 
     /**
-     * Done when every part is, or failed as soon as one fails: a receiver waits for every producer,
-     * so one that failed would leave the others waiting.
+     * Hands the rows that arrive (on the connection's threads) to {@code sink} until the statement
+     * is cancelled or the sink fails — a memory limit, say: its failure is the statement's, and
+     * never reaches the connection, which other statements share.
      */
-    private static CompletableFuture<Void> firstFailureOrAll(List<CompletableFuture<?>> parts) {
+    private static Consumer<List<Object[]>> delivered(Consumer<Object[]> sink, Cancellation cancel,
+                                                     CompletableFuture<Void> sinkFailed) {
+        return rows -> {
+            if (cancel.isCancelled() || sinkFailed.isDone()) {
+                return;
+            }
+            try {
+                rows.forEach(sink);
+            } catch (RuntimeException e) {
+                sinkFailed.completeExceptionally(e);
+            }
+        };
+    }
+
+    /**
+     * Done when every part is, or failed as soon as one fails (or the rows' sink does): a receiver
+     * waits for every producer, so one that failed would leave the others waiting.
+     */
+    private static CompletableFuture<Void> firstFailureOrAll(List<CompletableFuture<?>> parts,
+                                                             CompletableFuture<Void> sinkFailed) {
         CompletableFuture<Void> done = new CompletableFuture<>();
+        sinkFailed.whenComplete((v, e) -> done.completeExceptionally(e));
         parts.forEach(p -> p.whenComplete((v, e) -> {
             if (e != null) {
                 done.completeExceptionally(e);

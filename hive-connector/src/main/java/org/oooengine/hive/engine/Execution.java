@@ -49,6 +49,6 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     Executor executor(Cancellation cancel) {
-        return new Executor(reader, joinRunner, cancel, limits.memoryPerNodeBytes());
+        return new Executor(reader, joinRunner, cancel, limits.coordinatorMemory(), limits.memoryPerNodeBytes());
     }
 }

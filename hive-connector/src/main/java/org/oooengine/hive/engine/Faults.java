@@ -4,6 +4,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.PageCorruptedException;
@@ -42,7 +43,7 @@ public final class Faults {
             if (t instanceof PageCorruptedException) {
                 return SqlException.DATA_CORRUPTED; // also when met in this process, e.g. by a MapReduce task
             }
-            if (t instanceof OutOfMemoryError) {
+            if (t instanceof OutOfMemoryError || t instanceof MemoryLimitExceededException) {
                 return SqlException.OUT_OF_MEMORY;
             }
         }

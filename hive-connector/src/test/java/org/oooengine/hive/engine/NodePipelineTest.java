@@ -154,6 +154,15 @@ class NodePipelineTest {
                     + "limit of 0\\.2 MiB").matcher(e.getMessage()).find(), e.getMessage());
             assertTrue(e.getMessage().contains("SET ooo.query.max-memory-per-node="), e.getMessage());
         }
+        // the coordinator's share: the rows it gathers to sort, over its own limit
+        SqlSession small = engine.openSession("test", "default", Map.of("ooo.query.max-memory", "100000"));
+        SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class, () -> small.execute(
+                "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment LIMIT 5", new Cancellation())
+                .rows().forEachRemaining(r -> { }));
+        assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
+        assertTrue(e.getMessage().contains("rows gathered on the coordinator needs more than the query's memory limit of "
+                + "0.1 MiB"), e.getMessage());
+        assertTrue(e.getMessage().contains("SET ooo.query.max-memory="), e.getMessage());
         // the same session with room, and every other session, are served as before
         tight.execute("SET ooo.query.max-memory-per-node=0", new Cancellation());
         assertMatchesDuckDb("SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey");

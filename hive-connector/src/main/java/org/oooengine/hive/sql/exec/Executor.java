@@ -10,6 +10,8 @@ import java.util.function.Consumer;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.fragment.FinalAggregation;
+import org.oooengine.core.fragment.MemoryLimitExceededException;
+import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.GroupTable;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PipelineStep;
@@ -31,25 +33,37 @@ public final class Executor {
     private final IndexJoinRunner indexJoins;
     private final Cancellation cancel;
     private final long memoryPerNode;
+    /** What this statement's operators hold here, on the coordinator. */
+    private final QueryMemory memory;
     private Map<RelNode.Scan, BitSet> usage;
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
     private Map<RelNode, long[]> profile;
 
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel) {
-        this(reader, indexJoins, cancel, 0);
+        this(reader, indexJoins, cancel, QueryMemory.unbounded(), 0);
     }
 
-    /** @param memoryPerNode what the operators of each node pipeline may hold there (0: the node's default) */
-    public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel, long memoryPerNode) {
+    /**
+     * @param memory        what the statement's operators may hold on the coordinator: gathered rows, hash
+     *                      join builds, groups
+     * @param memoryPerNode what the operators of each node pipeline may hold there (0: the node's default)
+     */
+    public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel, QueryMemory memory,
+                    long memoryPerNode) {
         this.reader = reader;
         this.indexJoins = indexJoins;
         this.cancel = cancel;
+        this.memory = memory;
         this.memoryPerNode = memoryPerNode;
     }
 
     public List<Object[]> run(RelNode root) {
         usage = ColumnUsage.of(root);
-        return eval(root);
+        try {
+            return eval(root);
+        } catch (MemoryLimitExceededException e) {
+            throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
+        }
     }
 
     /** Runs the plan and returns, per operator, its rows and its time including its inputs'. */
@@ -78,7 +92,7 @@ public final class Executor {
         } else if (node instanceof RelNode.Project p) {
             return project(eval(p.input()), p.exprs());
         } else if (node instanceof RelNode.Join j) {
-            return HashJoin.run(j, eval(j.left()), eval(j.right()), cancel);
+            return HashJoin.run(j, eval(j.left()), eval(j.right()), cancel, memory);
         } else if (node instanceof RelNode.Aggregate a) {
             return aggregate(a);
         } else if (node instanceof RelNode.Sort s) {
@@ -192,13 +206,16 @@ public final class Executor {
     /** The rows of a scan or a pipeline on the nodes, as they arrive. */
     private List<Object[]> collect(RelNode node) {
         List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
-        stream(node, out::add);
+        stream(node, row -> {
+            memory.reserve("rows gathered", QueryMemory.rowBytes(row));
+            out.add(row);
+        });
         return out;
     }
 
     /** Merges the groups' partial states as the nodes send them. */
     private List<Object[]> finalAggregate(RelNode.FinalAggregate a) {
-        FinalAggregation merge = new FinalAggregation(a.keyCount(), a.aggregates());
+        FinalAggregation merge = new FinalAggregation(a.keyCount(), a.aggregates(), memory);
         if (profile == null) {
             stream(a.input(), merge::accept);
         } else {
@@ -265,7 +282,7 @@ public final class Executor {
      * several nodes at once; only the groups' update is serialised.
      */
     private List<Object[]> aggregate(RelNode.Aggregate a) {
-        GroupTable groups = new GroupTable(a.aggregates());
+        GroupTable groups = new GroupTable(a.aggregates(), memory, "aggregation");
         Expr[] keys = a.keys().toArray(Expr[]::new);
         Consumer<Object[]> add = row -> {
             Object[] keyValues = new Object[keys.length];

@@ -3,6 +3,7 @@ package org.oooengine.hive.sql.exec;
 import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.fragment.HashJoinTable;
+import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.plan.RelNode;
@@ -18,7 +19,10 @@ final class HashJoin {
     private HashJoin() {
     }
 
-    static List<Object[]> run(RelNode.Join j, List<Object[]> left, List<Object[]> right, Cancellation cancel) {
+    static List<Object[]> run(RelNode.Join j, List<Object[]> left, List<Object[]> right, Cancellation cancel,
+                              QueryMemory memory) {
+        memory.reserve("hash join build of " + right.size() + " rows",
+                QueryMemory.rowsBytes(right) + HashJoinTable.ENTRY_BYTES * right.size());
         HashJoinTable table = new HashJoinTable(j.kind(), right, j.rightKeys(), j.leftKeys(), j.residual(),
                 j.left().fields().size(), j.right().fields().size());
         int batch = j.kind() == JoinKind.CROSS ? 1 : BATCH_ROWS;

@@ -9,6 +9,7 @@ import org.oooengine.core.cluster.NodeService;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlException;
@@ -44,22 +45,33 @@ public final class PipelinePlanner {
      * side's filters are taken to keep times the stored bytes of the columns read of them; 0: never
      * broadcast) and {@value #BUILD_SETTING} (bytes of a hash table a node builds from its own
      * partition or from rows shuffled to it, per node; 0: joins that would build there run on the
-     * coordinator), until hash tables spill to disk; and {@value #MEMORY_SETTING}, what the
-     * operators of a query may hold on each node as they run, measured as they go.
+     * coordinator), until hash tables spill to disk; {@value #MEMORY_SETTING} and
+     * {@value #COORDINATOR_MEMORY_SETTING}, what the operators of a query may hold on each node and
+     * on the coordinator as they run, measured as they go.
      */
-    public record Limits(long broadcastMaxBytes, long buildMaxBytes, long memoryPerNodeBytes) {
+    public record Limits(long broadcastMaxBytes, long buildMaxBytes, long memoryPerNodeBytes, long memoryBytes) {
         public static final String BROADCAST_SETTING = "ooo.join.broadcast-max-bytes";
         public static final String BUILD_SETTING = "ooo.join.build-max-bytes";
         /** What a query's operators may hold on each node, as they run (0: half of the node's heap). */
         public static final String MEMORY_SETTING = NodeService.MEMORY_SETTING;
-        public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20, 0);
-        public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING);
+        /** What a query's operators may hold on the coordinator (0: a quarter of its heap). */
+        public static final String COORDINATOR_MEMORY_SETTING = "ooo.query.max-memory";
+        public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20, 0, 0);
+        public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING,
+                COORDINATOR_MEMORY_SETTING);
 
         /** The limits {@code settings} set, the defaults for those they do not; a value that is not a byte count is refused. */
         public static Limits of(Map<String, String> settings) {
             return new Limits(bytes(settings, BROADCAST_SETTING, DEFAULTS.broadcastMaxBytes),
                     bytes(settings, BUILD_SETTING, DEFAULTS.buildMaxBytes),
-                    bytes(settings, MEMORY_SETTING, DEFAULTS.memoryPerNodeBytes));
+                    bytes(settings, MEMORY_SETTING, DEFAULTS.memoryPerNodeBytes),
+                    bytes(settings, COORDINATOR_MEMORY_SETTING, DEFAULTS.memoryBytes));
+        }
+
+        /** What one statement's operators may hold on the coordinator. */
+        public QueryMemory coordinatorMemory() {
+            return new QueryMemory("the coordinator", memoryBytes > 0 ? memoryBytes : Runtime.getRuntime().maxMemory() / 4,
+                    COORDINATOR_MEMORY_SETTING);
         }
 
         private static long bytes(Map<String, String> settings, String key, long otherwise) {
