@@ -79,6 +79,10 @@ public final class HashJoinTable {
                 continue;
             }
             List<Object[]> candidates = kind == JoinKind.CROSS ? buildRows : candidates(probeKey);
+            if (kind.rightOnly()) {
+                markMatches(l, candidates);
+                continue;
+            }
             boolean matched = false;
             for (Object[] r : candidates) {
                 Object[] row = concat(l, r);
@@ -110,13 +114,26 @@ public final class HashJoinTable {
         return Boolean.TRUE.equals(residualValue) || (residualValue == null && kind == JoinKind.ANTI_NULL_AWARE);
     }
 
-    /** After the last probe: the build rows no probe row met, padded, for RIGHT and FULL joins; else none. */
-    public List<Object[]> unmatchedBuildRows() {
+    /** Marks the build rows that probe row {@code l} meets (a right semi or anti join outputs nothing per probe). */
+    private void markMatches(Object[] l, List<Object[]> candidates) {
+        for (Object[] r : candidates) {
+            if (!matchedBuild.contains(r) && (residual == null || meets(residual.eval(concat(l, r))))) {
+                matchedBuild.add(r);
+            }
+        }
+    }
+
+    /**
+     * After the last probe: for RIGHT and FULL joins the build rows no probe row met, padded; for
+     * RIGHT_SEMI those some probe row met, for RIGHT_ANTI those none did, as they are; else none.
+     */
+    public List<Object[]> buildRowsAtEnd() {
         List<Object[]> out = new ArrayList<>();
         if (keepsBuild()) {
             for (Object[] r : buildRows) {
-                if (!matchedBuild.contains(r)) {
-                    out.add(concat(null, r));
+                boolean met = matchedBuild.contains(r);
+                if (kind == JoinKind.RIGHT_SEMI ? met : !met) {
+                    out.add(kind.rightOnly() ? r : concat(null, r));
                 }
             }
         }
@@ -124,7 +141,7 @@ public final class HashJoinTable {
     }
 
     private boolean keepsBuild() {
-        return kind == JoinKind.RIGHT || kind == JoinKind.FULL;
+        return kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly();
     }
 
     private List<Object[]> candidates(Object probeKey) {

@@ -123,7 +123,7 @@ public final class Pipeline {
             return a.keys().size() + a.aggregates().size();
         }
         if (step instanceof PipelineStep.HashJoin j) {
-            return j.kind().leftOnly() ? inputWidth : inputWidth + j.buildWidth();
+            return j.kind().leftOnly() ? inputWidth : j.kind().rightOnly() ? j.buildWidth() : inputWidth + j.buildWidth();
         }
         return inputWidth;
     }
@@ -162,7 +162,7 @@ public final class Pipeline {
     public void finish() {
         for (int i = 0; i < joins.length; i++) {
             if (joins[i] != null) {
-                push(joins[i].unmatchedBuildRows(), i + 1);
+                push(joins[i].buildRowsAtEnd(), i + 1);
             } else if (groupsAt[i] != null) {
                 List<Object[]> results = new ArrayList<>();
                 groupsAt[i].groups().forEach(g -> results.add(g.result()));

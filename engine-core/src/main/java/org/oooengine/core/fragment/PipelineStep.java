@@ -23,8 +23,9 @@ public sealed interface PipelineStep {
      * rows whose {@code buildKeys} equal its {@code probeKeys} (nulls never match), and the
      * {@code residual} (may be null) over the joined row, probe columns then {@code buildWidth}
      * build columns. The kind is the probe side's: LEFT pads a lone probe row, SEMI/ANTI keep or
-     * drop it; RIGHT and FULL send the build rows no probe row met when the input ends, which is
-     * right only when the build rows are this node's own ({@link JoinBuild.Local}).
+     * drop it; RIGHT and FULL send the build rows no probe row met when the input ends, RIGHT_SEMI
+     * and RIGHT_ANTI (their output is the build's columns) those some probe row met or none did,
+     * which is right only when the build rows are this node's own ({@link JoinBuild.Local}).
      */
     record HashJoin(JoinBuild build, JoinKind kind, List<Integer> probeKeys, List<Integer> buildKeys, Expr residual,
                     int buildWidth) implements PipelineStep {
@@ -34,7 +35,7 @@ public sealed interface PipelineStep {
             if (probeKeys.size() != buildKeys.size()) {
                 throw new IllegalArgumentException(probeKeys.size() + " probe keys for " + buildKeys.size() + " build keys");
             }
-            if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL) && !(build instanceof JoinBuild.Local)) {
+            if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly()) && !(build instanceof JoinBuild.Local)) {
                 throw new IllegalArgumentException("a " + kind + " join on the nodes needs each node's own build rows");
             }
         }

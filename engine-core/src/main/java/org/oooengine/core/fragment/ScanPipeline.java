@@ -122,7 +122,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 need = aggregateInputs(a.keys(), a.aggregates());
             } else if (step instanceof PipelineStep.HashJoin j) {
                 int w = widths[i];
-                BitSet joined = j.kind().leftOnly() ? need.get(0, w) : (BitSet) need.clone();
+                BitSet joined = j.kind().leftOnly() ? need.get(0, w)
+                        : j.kind().rightOnly() ? shifted(need, w) : (BitSet) need.clone();
                 j.probeKeys().forEach(joined::set);
                 j.buildKeys().forEach(k -> joined.set(w + k));
                 if (j.residual() != null) {
@@ -130,17 +131,29 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 }
                 need = joined.get(0, w);
                 if (j.build() instanceof JoinBuild.Broadcast || j.build() instanceof JoinBuild.Shuffled) {
-                    sentNeeds.put(j.build(), joined.get(w, w + j.buildWidth()));
+                    sentNeeds.merge(j.build(), joined.get(w, w + j.buildWidth()), (x, y) -> {
+                        x.or(y);
+                        return x;
+                    });
                 }
                 if (j.build() instanceof JoinBuild.Local local) {
                     ScanPipeline b = local.pipeline();
-                    steps.set(i, new PipelineStep.HashJoin(new JoinBuild.Local(of(b.table(), b.width(), b.steps(),
-                            joined.get(w, w + j.buildWidth()))), j.kind(), j.probeKeys(), j.buildKeys(), j.residual(),
+                    List<PipelineStep> buildSteps = new ArrayList<>(b.steps());
+                    BitSet buildColumns = columnsRead(b.width(), buildSteps, joined.get(w, w + j.buildWidth()), sentNeeds);
+                    steps.set(i, new PipelineStep.HashJoin(new JoinBuild.Local(new ScanPipeline(b.table(), b.width(),
+                            buildColumns, buildSteps)), j.kind(), j.probeKeys(), j.buildKeys(), j.residual(),
                             j.buildWidth()));
                 }
             }
         }
         return need;
+    }
+
+    /** {@code bits} moved up by {@code by}. */
+    private static BitSet shifted(BitSet bits, int by) {
+        BitSet out = new BitSet();
+        bits.stream().forEach(b -> out.set(b + by));
+        return out;
     }
 
     private static BitSet aggregateInputs(List<Expr> keys, List<AggregateCall> aggregates) {

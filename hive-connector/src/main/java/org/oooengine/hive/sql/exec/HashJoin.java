@@ -31,7 +31,7 @@ final class HashJoin {
             cancel.check();
             out.addAll(table.probe(left.subList(from, Math.min(left.size(), from + batch))));
         }
-        out.addAll(table.unmatchedBuildRows());
+        out.addAll(table.buildRowsAtEnd());
         return out;
     }
 }

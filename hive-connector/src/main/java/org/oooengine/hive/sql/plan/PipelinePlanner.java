@@ -253,7 +253,7 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.Scan s) {
             long rows = layouts.rows(s.table()).orElse(-1);
             long bytes = layouts.bytes(s.table()).orElse(-1);
-            Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), rows,
+            Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), partitionColumn(s), rows,
                     rows < 0 || bytes < 0 ? -1 : (double) bytes / Math.max(rows, 1) / s.fields().size());
             return s.filter() == null ? scanned : scanned.filtered(s.filter());
         }
@@ -272,7 +272,7 @@ public final class PipelinePlanner {
             Chain below = chain(a.input(), aggregateInputs(a));
             boolean groupsOnOneNode = below != null && below.rows >= 0 && !below.scan.table().primaryKey().isEmpty()
                     && a.keys().stream().anyMatch(k -> k instanceof Expr.Column c
-                    && below.scanColumn(c.index()) == below.partitionColumn());
+                    && c.index() == below.partitionKey);
             return groupsOnOneNode ? below.with(new PipelineStep.Aggregate(a.keys(), a.aggregates()), a.fields())
                     .estimated(RowEstimates.CONJUNCT_SELECTIVITY) : null;
         }
@@ -361,13 +361,13 @@ public final class PipelinePlanner {
      * (hashed alike); -1 when there is none or {@code moved} cannot be held.
      */
     private int partnerKey(Chain stays, int[] staysKeys, Chain moved, int[] movedKeys, BitSet movedRead) {
-        int partition = stays.partitionColumn();
-        if (partition < 0 || stays.rows < 0 || !moved.shuffles.isEmpty() || !buildsOnEachNode(moved, movedRead)) {
+        int key = stays.partitionKey;
+        if (key < 0 || stays.rows < 0 || !moved.shuffles.isEmpty() || !buildsOnEachNode(moved, movedRead)) {
             return -1;
         }
-        SqlType type = stays.scan.fields().get(partition).type();
+        SqlType type = stays.fields.get(key).type();
         for (int i = 0; i < staysKeys.length; i++) {
-            if (stays.scanColumn(staysKeys[i]) == partition && moved.fields.get(movedKeys[i]).type().equals(type)) {
+            if (staysKeys[i] == key && moved.fields.get(movedKeys[i]).type().equals(type)) {
                 return i;
             }
         }
@@ -388,14 +388,13 @@ public final class PipelinePlanner {
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
     private boolean coLocated(Chain left, int[] leftKeys, Chain right, int[] rightKeys) {
-        if (left.rows < 0 || right.rows < 0 || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
+        if (left.rows < 0 || right.rows < 0 || left.partitionKey < 0 || right.partitionKey < 0
+                || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
             return false;
         }
-        int leftKey = left.partitionColumn();
-        int rightKey = right.partitionColumn();
-        boolean sameType = left.scan.fields().get(leftKey).type().equals(right.scan.fields().get(rightKey).type());
+        boolean sameType = left.fields.get(left.partitionKey).type().equals(right.fields.get(right.partitionKey).type());
         return sameType && IntStream.range(0, leftKeys.length).anyMatch(i ->
-                left.scanColumn(leftKeys[i]) == leftKey && right.scanColumn(rightKeys[i]) == rightKey);
+                leftKeys[i] == left.partitionKey && rightKeys[i] == right.partitionKey);
     }
 
     /**
@@ -417,6 +416,12 @@ public final class PipelinePlanner {
         return joined.with(new PipelineStep.Project(leftFirst), j.fields());
     }
 
+    /** The column a scanned table's rows are partitioned on (its primary key's first), or -1. */
+    private static int partitionColumn(RelNode.Scan s) {
+        List<String> key = s.table().primaryKey();
+        return key.isEmpty() ? -1 : s.table().indexOf(key.get(0));
+    }
+
     /** Where a join step on the nodes builds its hash table from. */
     private enum Build { LOCAL, BROADCAST, SHUFFLE }
 
@@ -426,11 +431,31 @@ public final class PipelinePlanner {
      * table's count), and the scanned table's stored bytes per row and column (-1: not on the nodes).
      */
     private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts,
-                         List<RelNode.Shuffle> shuffles, List<Field> fields, long rows, double columnBytes) {
+                         List<RelNode.Shuffle> shuffles, List<Field> fields, int partitionKey, long rows,
+                         double columnBytes) {
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, broadcasts, shuffles, out, rows, columnBytes);
+            return new Chain(scan, more, broadcasts, shuffles, out, keyAfter(step, partitionKey), rows, columnBytes);
+        }
+
+        /** Where the partition key is after {@code step} (it was at {@code key}), or -1 when it is no longer a column. */
+        private static int keyAfter(PipelineStep step, int key) {
+            if (key < 0) {
+                return -1;
+            }
+            List<Expr> exprs = step instanceof PipelineStep.Project p ? p.exprs()
+                    : step instanceof PipelineStep.Aggregate a ? a.keys()
+                    : step instanceof PipelineStep.PartialAggregate ? List.of() : null;
+            if (exprs == null) {
+                return key; // a filter keeps the columns; a join puts the probe's first
+            }
+            for (int i = 0; i < exprs.size(); i++) {
+                if (exprs.get(i) instanceof Expr.Column c && c.index() == key) {
+                    return i;
+                }
+            }
+            return -1;
         }
 
         /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
@@ -441,7 +466,8 @@ public final class PipelinePlanner {
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
         Chain estimated(double share) {
-            return new Chain(scan, steps, broadcasts, shuffles, fields, RowEstimates.kept(rows, share), columnBytes);
+            return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, RowEstimates.kept(rows, share),
+                    columnBytes);
         }
 
         /** This chain probing {@code build}'s rows: built on each node from its own partition, broadcast, or shuffled by {@code shuffleKey}. */
@@ -464,40 +490,11 @@ public final class PipelinePlanner {
                     j.residual(), build.fields.size());
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, sent, moved, j.fields(), rows, columnBytes);
-        }
-
-        /** The scanned table's column its rows are partitioned on (its primary key's first), or -1. */
-        int partitionColumn() {
-            List<String> key = scan.table().primaryKey();
-            return key.isEmpty() ? -1 : scan.table().indexOf(key.get(0));
+            return new Chain(scan, more, sent, moved, j.fields(), partitionKey, rows, columnBytes);
         }
 
         RelNode.NodePipeline gathered() {
             return new RelNode.NodePipeline(scan, steps, broadcasts, shuffles, fields);
-        }
-
-        /** The scanned table's column that output column {@code column} is, or -1 when it is computed or joined in. */
-        int scanColumn(int column) {
-            int[] widths = new int[steps.size() + 1];
-            widths[0] = scan.fields().size();
-            for (int i = 0; i < steps.size(); i++) {
-                widths[i + 1] = Pipeline.widthAfter(steps.get(i), widths[i]);
-            }
-            int c = column;
-            for (int i = steps.size() - 1; i >= 0 && c >= 0; i--) {
-                PipelineStep step = steps.get(i);
-                if (step instanceof PipelineStep.Project p) {
-                    c = p.exprs().get(c) instanceof Expr.Column col ? col.index() : -1;
-                } else if (step instanceof PipelineStep.HashJoin) {
-                    c = c < widths[i] ? c : -1;
-                } else if (step instanceof PipelineStep.Aggregate a) {
-                    c = c < a.keys().size() && a.keys().get(c) instanceof Expr.Column key ? key.index() : -1;
-                } else if (step instanceof PipelineStep.PartialAggregate) {
-                    c = -1;
-                }
-            }
-            return c;
         }
 
         private static List<Integer> boxed(int[] keys) {
