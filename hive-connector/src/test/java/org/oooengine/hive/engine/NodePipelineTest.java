@@ -115,6 +115,22 @@ class NodePipelineTest {
     }
 
     @Test
+    void existsOverALargerSideBuildsFromTheKeptRowsAndScansTheOther() throws Exception {
+        // TPC-H Q21's shape: few kept rows, EXISTS and NOT EXISTS over all of lineitem on the same key
+        String sql = "SELECT n_name, count(*) FROM lineitem l1, orders, nation WHERE l1.l_orderkey = o_orderkey "
+                + "AND o_orderstatus = 'F' AND o_custkey % 25 = n_nationkey AND n_name = 'PERU' "
+                + "AND l1.l_receiptdate > l1.l_commitdate "
+                + "AND EXISTS (SELECT * FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey) "
+                + "AND NOT EXISTS (SELECT * FROM lineitem l3 WHERE l3.l_orderkey = l1.l_orderkey "
+                + "AND l3.l_suppkey <> l1.l_suppkey AND l3.l_receiptdate > l3.l_commitdate) GROUP BY n_name";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("[each node] HashJoin RIGHT_SEMI ON"), plan);
+        assertTrue(plan.contains("[each node] HashJoin RIGHT_ANTI ON"), plan);
+        assertTrue(plan.contains("[each node] PartialAggregate"), plan);
+    }
+
+    @Test
     void aGroupByJoinedToAFilteredTableComputesOnlyTheGroupsThatCanMatch() throws Exception {
         // TPC-H Q17's shape: an aggregate per key, joined on that key to a table filtered to a few rows
         String sql = "SELECT n_name, count(*), sum(o_totalprice) FROM orders, nation, "

@@ -176,17 +176,16 @@ public final class Executor {
         reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, memoryPerNode, cancel, sink);
     }
 
-    /** What the nodes run for {@code p}, its broadcast inputs computed here and put in. */
+    /** What the nodes run for {@code p}, its broadcast inputs (also those its local builds join) computed here and put in. */
     private ScanPipeline withBroadcasts(RelNode.NodePipeline p, BitSet neededAfter) {
         int width = p.scan().fields().size();
         Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, p.steps(), neededAfter);
-        List<PipelineStep> steps = p.steps().stream().map(step -> step instanceof PipelineStep.HashJoin j
-                && j.build() instanceof JoinBuild.Broadcast b
-                ? new PipelineStep.HashJoin(new JoinBuild.Rows(broadcastRows(p.broadcasts().get(b.slot()),
-                        carried.getOrDefault(b, new BitSet()))), j.kind(), j.probeKeys(), j.buildKeys(), j.residual(),
-                        j.buildWidth())
-                : step).toList();
-        return ScanPipeline.of(p.scan().table().storage(), width, steps, neededAfter);
+        Map<JoinBuild, List<Object[]>> computed = new java.util.HashMap<>();
+        return ScanPipeline.of(p.scan().table().storage(), width, p.steps(), neededAfter).withBuilds(build ->
+                build instanceof JoinBuild.Broadcast b
+                        ? new JoinBuild.Rows(computed.computeIfAbsent(b, x -> broadcastRows(p.broadcasts().get(b.slot()),
+                        carried.getOrDefault(b, new BitSet()))))
+                        : build);
     }
 
     /** A broadcast input's rows, with only {@code columns} read when it is a pipeline of the nodes. */

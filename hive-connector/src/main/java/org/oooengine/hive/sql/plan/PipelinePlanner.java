@@ -295,6 +295,11 @@ public final class PipelinePlanner {
             boolean buildLeft = kind == JoinKind.RIGHT || (kind == JoinKind.INNER && left.rows < right.rows);
             Chain build = buildLeft ? left : right;
             // a node builds it alone (it may not wait for broadcast rows), and in memory
+            boolean reverse = (kind == JoinKind.SEMI || kind == JoinKind.ANTI) && left.rows >= 0
+                    && left.rows < right.rows && left.shuffles.isEmpty() && buildsOnEachNode(left, leftRead);
+            if (reverse) {
+                return reversed(j, left, right);
+            }
             if (build.broadcasts.isEmpty() && build.shuffles.isEmpty()
                     && buildsOnEachNode(build, buildLeft ? leftRead : rightRead)) {
                 return buildLeft ? swapped(j, right, left, Build.LOCAL, -1) : probe(j, left, right, Build.LOCAL, -1);
@@ -395,6 +400,30 @@ public final class PipelinePlanner {
         boolean sameType = left.fields.get(left.partitionKey).type().equals(right.fields.get(right.partitionKey).type());
         return sameType && IntStream.range(0, leftKeys.length).anyMatch(i ->
                 leftKeys[i] == left.partitionKey && rightKeys[i] == right.partitionKey);
+    }
+
+    /**
+     * A co-located semi or anti join whose kept (left) side is the smaller, run the other way round
+     * (TPC-H Q21's EXISTS and NOT EXISTS over all of lineitem): each node builds its hash table
+     * from its part of the kept rows — their pipeline, with its broadcasts, runs as the build —
+     * and scans its partition of the other side to mark the kept rows that have a match; those
+     * (or the others) come out at the end.
+     */
+    private static Chain reversed(RelNode.Join j, Chain kept, Chain probing) {
+        JoinKind kind = j.kind() == JoinKind.SEMI ? JoinKind.RIGHT_SEMI : JoinKind.RIGHT_ANTI;
+        int lw = j.left().fields().size();
+        int rw = j.right().fields().size();
+        Expr residual = j.residual() == null ? null : Exprs.remap(j.residual(), i -> i < lw ? i + rw : i - lw);
+        int offset = probing.broadcasts.size();
+        ScanPipeline keptRows = new ScanPipeline(kept.scan.table().storage(), kept.scan.fields().size(), new BitSet(),
+                kept.steps).withBuilds(b -> b instanceof JoinBuild.Broadcast x ? new JoinBuild.Broadcast(x.slot() + offset) : b);
+        List<PipelineStep> steps = new ArrayList<>(probing.steps);
+        steps.add(new PipelineStep.HashJoin(new JoinBuild.Local(keptRows), kind, Chain.boxed(j.rightKeys()),
+                Chain.boxed(j.leftKeys()), residual, lw));
+        List<RelNode> broadcasts = new ArrayList<>(probing.broadcasts);
+        broadcasts.addAll(kept.broadcasts);
+        return new Chain(probing.scan, steps, broadcasts, probing.shuffles, j.fields(), kept.partitionKey,
+                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes);
     }
 
     /**
