@@ -45,22 +45,20 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
 
     /** The ids of the staged rows this pipeline's joins build from. */
     public List<String> stagedIds() {
-        List<String> ids = new ArrayList<>();
-        withBuilds(build -> {
-            if (build instanceof JoinBuild.Staged staged) {
-                ids.add(staged.id());
-            }
-            return build;
-        });
-        return ids;
+        return ids(build -> build instanceof JoinBuild.Staged staged ? staged.id() : null);
     }
 
     /** The exchanges this pipeline's joins build from. */
     public List<String> exchangeIds() {
+        return ids(build -> build instanceof JoinBuild.Exchanged e ? e.exchangeId() : null);
+    }
+
+    private List<String> ids(java.util.function.Function<JoinBuild, String> idOf) {
         List<String> ids = new ArrayList<>();
         withBuilds(build -> {
-            if (build instanceof JoinBuild.Exchanged e) {
-                ids.add(e.exchangeId());
+            String id = idOf.apply(build);
+            if (id != null) {
+                ids.add(id);
             }
             return build;
         });

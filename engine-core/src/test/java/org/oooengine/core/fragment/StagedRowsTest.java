@@ -27,7 +27,7 @@ class StagedRowsTest {
         staged.add("a", List.<Object[]>of(new Object[] {1L}), 800);
         IllegalStateException full = assertThrows(IllegalStateException.class,
                 () -> staged.add("b", List.<Object[]>of(new Object[] {2L}), 300));
-        assertTrue(full.getMessage().startsWith("node n2 already holds"), full.getMessage());
+        assertTrue(full.getMessage().startsWith("node n2 already holds") && full.getMessage().contains("broadcast rows"), full.getMessage());
         assertEquals(800, staged.bytes(), "the refused chunk is not counted");
         staged.add("b", List.<Object[]>of(new Object[] {2L}), 200);
         assertEquals(1000, staged.bytes());

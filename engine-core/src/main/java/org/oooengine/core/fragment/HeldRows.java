@@ -1,0 +1,85 @@
+package org.oooengine.core.fragment;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Rows other members sent a node for pipelines to come, by id: bounded in bytes (as sent) over all
+ * ids, so that senders cannot fill the heap, and dropped when the pipeline that used them ends or,
+ * if none claims them (its query failed in between), after {@link #EXPIRY_NANOS} untouched.
+ */
+abstract class HeldRows<E extends HeldRows.Entry> {
+    static final long EXPIRY_NANOS = TimeUnit.MINUTES.toNanos(10);
+
+    /** One id's rows. */
+    static class Entry {
+        final List<Object[]> rows = new ArrayList<>();
+        long bytes;
+        volatile long touched = System.nanoTime();
+    }
+
+    final String node;
+    private final long maxBytes;
+    private final String what;
+    private final AtomicLong bytes = new AtomicLong();
+    private final Map<String, E> entries = new ConcurrentHashMap<>();
+
+    /** @param what the rows, for the message when they are too many: "broadcast rows" */
+    HeldRows(String node, long maxBytes, String what) {
+        this.node = node;
+        this.maxBytes = maxBytes;
+        this.what = what;
+    }
+
+    abstract E newEntry();
+
+    /** Adds a chunk of rows, {@code chunkBytes} long as sent, to those held under {@code id}; returns its entry. */
+    E addRows(String id, List<Object[]> rows, long chunkBytes) {
+        expire();
+        if (bytes.addAndGet(chunkBytes) > maxBytes) {
+            bytes.addAndGet(-chunkBytes);
+            throw new IllegalStateException("node " + node + " already holds " + (bytes.get() >> 20) + " MiB of " + what
+                    + ", its limit is " + (maxBytes >> 20) + " MiB; a join's side sent there is too large");
+        }
+        E e = entry(id);
+        synchronized (e) {
+            e.rows.addAll(rows);
+            e.bytes += chunkBytes;
+            e.touched = System.nanoTime();
+        }
+        return e;
+    }
+
+    /** The entry of {@code id}, made empty on first use: rows may arrive before or after the pipeline asks. */
+    E entry(String id) {
+        return entries.computeIfAbsent(id, k -> newEntry());
+    }
+
+    E existing(String id) {
+        return entries.get(id);
+    }
+
+    public void remove(String id) {
+        E e = entries.remove(id);
+        if (e != null) {
+            bytes.addAndGet(-e.bytes);
+        }
+    }
+
+    public long bytes() {
+        return bytes.get();
+    }
+
+    private void expire() {
+        long now = System.nanoTime();
+        entries.forEach((id, e) -> {
+            if (now - e.touched > EXPIRY_NANOS) {
+                remove(id);
+            }
+        });
+    }
+}
