@@ -77,8 +77,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     }
 
     /**
-     * The input columns {@code steps} read, walking back from the end: a projection or aggregate
-     * needs only its own inputs, a join its keys, its residual and what comes after. Replaces each
+     * The input columns {@code steps} read, walking back from the end: a projection needs the
+     * inputs of its outputs read after it, an aggregate only its own inputs, a join its keys, its residual and what comes after. Replaces each
      * local build's pipeline by one that reads only what the join needs of it.
      */
     static BitSet columnsRead(int inputWidth, List<PipelineStep> steps, BitSet neededAfter) {
@@ -110,10 +110,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             if (step instanceof PipelineStep.Filter f) {
                 need.or(Exprs.columns(f.condition()));
             } else if (step instanceof PipelineStep.Project p) {
-                need = new BitSet();
-                for (Expr e : p.exprs()) {
-                    need.or(Exprs.columns(e));
+                // only the outputs read after it: the others evaluate over nulls, and are not read
+                BitSet read = new BitSet();
+                for (int k = need.nextSetBit(0); k >= 0 && k < p.exprs().size(); k = need.nextSetBit(k + 1)) {
+                    read.or(Exprs.columns(p.exprs().get(k)));
                 }
+                need = read;
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 need = aggregateInputs(a.keys(), a.aggregates());
             } else if (step instanceof PipelineStep.Aggregate a) {

@@ -192,14 +192,16 @@ class PipelineTest {
         List<PipelineStep> steps = List.of(new PipelineStep.Filter(new Expr.IsNull(DISCOUNT, false)),
                 new PipelineStep.Project(List.of(PRICE, FLAG)),
                 new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(1, SqlType.STRING), true)));
-        assertEquals(bits(0, 2, 4), ScanPipeline.of("t", 5, steps, bits(3)).columns(), "a projection ends what is needed after it");
+        assertEquals(bits(0, 2, 4), ScanPipeline.of("t", 5, steps, bits(0, 1)).columns(), "both outputs read");
+        // only the flag is read of the output: the price is neither decoded nor computed from anything but nulls
+        assertEquals(bits(0, 4), ScanPipeline.of("t", 5, steps, bits(1)).columns(), "a projection reads what is read of it");
         assertEquals(bits(3, 4), ScanPipeline.of("t", 5, List.of(steps.get(0)), bits(3)).columns());
         // a join: the probe reads its key and what comes after; its local build the same of its own table
         ScanPipeline joined = ScanPipeline.of("probe", 16, List.of(
                 new PipelineStep.HashJoin(new JoinBuild.Local(new ScanPipeline("build", 9, new BitSet(), List.of())),
                         JoinKind.INNER, List.of(0), List.of(1), null, 9),
                 new PipelineStep.Project(List.of(new Expr.Column(2, SqlType.STRING), new Expr.Column(16 + 4, SqlType.STRING)))),
-                new BitSet());
+                bits(0, 1));
         assertEquals(bits(0, 2), joined.columns());
         JoinBuild.Local build = (JoinBuild.Local) ((PipelineStep.HashJoin) joined.steps().get(0)).build();
         assertEquals(bits(1, 4), build.pipeline().columns());

@@ -12,6 +12,7 @@ import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.fragment.QueryMemory;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.fragment.GroupTable;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PipelineStep;
@@ -170,7 +171,8 @@ public final class Executor {
             if (!producer.shuffles().isEmpty()) {
                 throw new IllegalStateException("a shuffle's producer shuffles again: not planned");
             }
-            shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(producer, read), shuffle.keyColumn(),
+            shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(onlyRead(producer, read), read),
+                    shuffle.keyColumn(),
                     producer.fields().get(shuffle.keyColumn()).type()));
         }
         reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, memoryPerNode, cancel, sink);
@@ -195,11 +197,26 @@ public final class Executor {
         }
         long t0 = System.nanoTime();
         List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
-        run(p, columns, rows::add);
+        run(onlyRead(p, columns), columns, rows::add);
         if (profile != null) {
             profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
         }
         return rows;
+    }
+
+    /**
+     * {@code p} ending in a projection that keeps the columns read of its rows and nulls the others
+     * (in their places): rows sent to every node or shuffled carry, and are held as, no more.
+     */
+    private static RelNode.NodePipeline onlyRead(RelNode.NodePipeline p, BitSet read) {
+        List<Expr> kept = new ArrayList<>();
+        for (int i = 0; i < p.fields().size(); i++) {
+            SqlType type = p.fields().get(i).type();
+            kept.add(read.get(i) ? new Expr.Column(i, type) : new Expr.Literal(null, type));
+        }
+        List<PipelineStep> steps = new ArrayList<>(p.steps());
+        steps.add(new PipelineStep.Project(kept));
+        return new RelNode.NodePipeline(p.scan(), steps, p.broadcasts(), p.shuffles(), p.fields());
     }
 
     /** The rows of a scan or a pipeline on the nodes, as they arrive. */
