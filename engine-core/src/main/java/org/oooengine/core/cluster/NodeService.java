@@ -490,7 +490,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         ResultStreamer alive = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(alive::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
-        ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges);
+        ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges, out::cancelled);
         PartitionPipeline.Summary summary;
         pipelinesRunning.incrementAndGet();
         try {

@@ -2,7 +2,9 @@ package org.oooengine.core.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.oooengine.core.fragment.Exchanges;
 import org.oooengine.core.fragment.ShuffleTarget;
@@ -24,13 +26,16 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     private final ShuffleTarget target;
     private final Peers peers;
     private final Exchanges local;
+    private final BooleanSupplier cancelled;
     private final KeyCodec codec;
     private final List<List<Object[]>> buffers = new ArrayList<>();
     private final List<CompletableFuture<?>> inflight = new ArrayList<>();
     private long rowsSent;
 
-    ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local) {
+    /** @param cancelled checked before every chunk: a batch that multiplies (a cross join) stops within one chunk */
+    ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled) {
         this.self = self;
+        this.cancelled = cancelled;
         this.target = target;
         this.peers = peers;
         this.local = local;
@@ -70,6 +75,9 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     }
 
     private void send(int d, boolean last) {
+        if (cancelled.getAsBoolean()) {
+            throw new CancellationException("the requester cancelled the query or went away");
+        }
         List<Object[]> rows = buffers.get(d);
         buffers.set(d, new ArrayList<>(ROWS_PER_CHUNK));
         rowsSent += rows.size();
