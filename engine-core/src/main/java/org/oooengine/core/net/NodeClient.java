@@ -123,7 +123,9 @@ public final class NodeClient implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             connected.channel().close();
-            throw unavailable(node, address, "interrupted while connecting");
+            RemoteException interrupted = unavailable(node, address, "interrupted while connecting");
+            interrupted.initCause(e); // whoever waited can tell an interruption from a dead node
+            throw interrupted;
         } catch (java.util.concurrent.ExecutionException e) {
             connected.channel().close();
             throw e.getCause() instanceof RemoteException re ? re : unavailable(node, address, e.getCause().getMessage());

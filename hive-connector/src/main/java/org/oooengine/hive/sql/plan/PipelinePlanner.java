@@ -490,7 +490,7 @@ public final class PipelinePlanner {
         /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
         Chain filtered(Expr condition) {
             return with(new PipelineStep.Filter(condition), fields)
-                    .estimated(Math.pow(RowEstimates.CONJUNCT_SELECTIVITY, Exprs.conjuncts(condition).size()));
+                    .estimated(RowEstimates.share(condition));
         }
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
