@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.net.RemoteException;
@@ -99,9 +100,13 @@ public final class ClusterTableReader implements TableReader {
                 Shuffle shuffle = shuffles.get(slot);
                 StoredRows.schema(cluster, shuffle.table().storage());
                 ShuffleTarget target = new ShuffleTarget(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
+                List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 for (ClusterSpec.NodeSpec node : nodes) {
-                    parts.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode));
+                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode));
                 }
+                parts.addAll(producers);
+                CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.rowsSent()
+                        .accept(producers.stream().mapToLong(f -> f.join().rowsOut()).sum()));
             }
             awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
         } catch (CompletionException | RemoteException e) {

@@ -76,6 +76,12 @@ class ShuffleTest {
             List<Object[]> ours = rows(s, sql);
             assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
         }
+        // EXPLAIN ANALYZE counts the rows the producers shuffled: every order has a customer
+        String analyzed = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM customer JOIN orders ON o_custkey = c_custkey");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Shuffle #0 by o_custkey[^\\n]*\\n *Gather [^\\n]*"
+                + "\\[actual rows ([\\d,]+),").matcher(analyzed);
+        assertTrue(m.find(), analyzed);
+        assertEquals(tpch.single.table("orders").rows(), Long.parseLong(m.group(1).replace(",", "")), analyzed);
     }
 
     @Test

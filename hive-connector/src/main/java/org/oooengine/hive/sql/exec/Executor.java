@@ -69,7 +69,7 @@ public final class Executor {
 
     /** Runs the plan and returns, per operator, its rows and its time including its inputs'. */
     public Map<RelNode, long[]> profile(RelNode root) {
-        profile = new java.util.IdentityHashMap<>();
+        profile = Collections.synchronizedMap(new java.util.IdentityHashMap<>()); // shuffles report from the network's threads
         run(root);
         return profile;
     }
@@ -171,9 +171,13 @@ public final class Executor {
             if (!producer.shuffles().isEmpty()) {
                 throw new IllegalStateException("a shuffle's producer shuffles again: not planned");
             }
+            long t0 = System.nanoTime();
             shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(onlyRead(producer, read), read),
-                    shuffle.keyColumn(),
-                    producer.fields().get(shuffle.keyColumn()).type()));
+                    shuffle.keyColumn(), producer.fields().get(shuffle.keyColumn()).type(), sent -> {
+                        if (profile != null) { // EXPLAIN ANALYZE: the rows the producers sent, and when they were done
+                            profile.put(producer, new long[] {sent, System.nanoTime() - t0});
+                        }
+                    }));
         }
         reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, memoryPerNode, cancel, sink);
     }
