@@ -28,6 +28,8 @@ import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.StagedRows;
 import org.oooengine.core.fragment.Exchanges;
 import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
@@ -171,14 +173,19 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case SHUFFLE_ROWS -> {
                 int bytes = request.payload().length;
                 Messages.ShuffleChunk chunk = Messages.readShuffleChunk(r);
-                exchanges.add(chunk.exchange(), chunk.producer(), chunk.rows(), bytes, chunk.last());
-                out.reply(EMPTY);
+                // here, not on a pool: the sender waits for this answer before its next chunk
+                answer(out, () -> {
+                    exchanges.add(chunk.exchange(), chunk.producer(), chunk.rows(), bytes, chunk.last());
+                    out.reply(EMPTY);
+                });
             }
             case STAGE_ROWS -> {
                 int bytes = request.payload().length;
                 Messages.StagedChunk chunk = Messages.readStagedChunk(r);
-                staged.add(chunk.id(), chunk.rows(), bytes);
-                out.reply(EMPTY);
+                answer(out, () -> {
+                    staged.add(chunk.id(), chunk.rows(), bytes);
+                    out.reply(EMPTY);
+                });
             }
             default -> throw new ProtocolException(request.op() + " is not a request");
         }
@@ -490,6 +497,14 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         ResultStreamer alive = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(alive::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
+        int width = shuffle.pipeline().width();
+        for (PipelineStep step : shuffle.pipeline().steps()) {
+            width = Pipeline.widthAfter(step, width);
+        }
+        if (shuffle.target().keyColumn() >= width) {
+            throw new IllegalArgumentException("a shuffle keyed on column " + shuffle.target().keyColumn()
+                    + " of rows of " + width + " columns");
+        }
         ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges, out::cancelled);
         PartitionPipeline.Summary summary;
         pipelinesRunning.incrementAndGet();

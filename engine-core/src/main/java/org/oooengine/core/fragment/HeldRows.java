@@ -42,7 +42,7 @@ abstract class HeldRows<E extends HeldRows.Entry> {
         expire();
         if (bytes.addAndGet(chunkBytes) > maxBytes) {
             bytes.addAndGet(-chunkBytes);
-            throw new IllegalStateException("node " + node + " already holds " + (bytes.get() >> 20) + " MiB of " + what
+            throw new MemoryLimitExceededException("node " + node + " already holds " + (bytes.get() >> 20) + " MiB of " + what
                     + ", its limit is " + (maxBytes >> 20) + " MiB; a join's side sent there is too large");
         }
         E e = entry(id);

@@ -238,7 +238,14 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 yield new JoinBuild.Rows(rows);
             }
             case BUILD_STAGED -> new JoinBuild.Staged(r.getString());
-            case BUILD_EXCHANGED -> new JoinBuild.Exchanged(r.getString(), r.getVarInt());
+            case BUILD_EXCHANGED -> {
+                String exchange = r.getString();
+                int producers = r.getVarInt();
+                if (producers < 1) {
+                    throw new ProtocolException("an exchange with " + producers + " producers");
+                }
+                yield new JoinBuild.Exchanged(exchange, producers);
+            }
             default -> throw new ProtocolException("unknown join build " + tag);
         };
     }

@@ -3,6 +3,7 @@ package org.oooengine.core.fragment;
 import java.util.List;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.net.ProtocolException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.ExprCodec;
 
@@ -31,6 +32,9 @@ public record ShuffleTarget(String exchangeId, int keyColumn, SqlType keyType, L
     public static ShuffleTarget read(PayloadReader r) {
         String id = r.getString();
         int key = r.getVarInt();
+        if (key < 0) {
+            throw new ProtocolException("a shuffle keyed on column " + key);
+        }
         SqlType type = ExprCodec.readType(r);
         int n = r.getCount(1);
         String[] owners = new String[n];

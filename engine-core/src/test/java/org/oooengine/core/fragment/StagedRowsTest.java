@@ -25,7 +25,7 @@ class StagedRowsTest {
     void aSenderCannotStageMoreThanTheLimit() {
         StagedRows staged = new StagedRows("n2", 1000);
         staged.add("a", List.<Object[]>of(new Object[] {1L}), 800);
-        IllegalStateException full = assertThrows(IllegalStateException.class,
+        MemoryLimitExceededException full = assertThrows(MemoryLimitExceededException.class,
                 () -> staged.add("b", List.<Object[]>of(new Object[] {2L}), 300));
         assertTrue(full.getMessage().startsWith("node n2 already holds") && full.getMessage().contains("broadcast rows"), full.getMessage());
         assertEquals(800, staged.bytes(), "the refused chunk is not counted");
