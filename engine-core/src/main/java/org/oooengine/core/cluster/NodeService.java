@@ -88,6 +88,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final StagedRows staged;
     /** Pipelines (receiving or producing) running now: what a cancelled statement must bring to zero. */
     private final java.util.concurrent.atomic.AtomicInteger pipelinesRunning = new java.util.concurrent.atomic.AtomicInteger();
+    /** Chunks of broadcast rows received ahead of their pipelines, since the node started. */
+    private final java.util.concurrent.atomic.AtomicLong chunksStaged = new java.util.concurrent.atomic.AtomicLong();
     private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
@@ -184,6 +186,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 Messages.StagedChunk chunk = Messages.readStagedChunk(r);
                 answer(out, () -> {
                     staged.add(chunk.id(), chunk.rows(), bytes);
+                    chunksStaged.incrementAndGet();
                     out.reply(EMPTY);
                 });
             }
@@ -272,6 +275,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         s.put("node", nodeId);
         s.put("uptimeSeconds", (System.currentTimeMillis() - startedAt) / 1000.0);
         s.put("pipelinesRunning", pipelinesRunning.get());
+        s.put("chunksStaged", chunksStaged.get());
         Store st = store;
         s.put("loaded", st != null);
         if (st != null) {

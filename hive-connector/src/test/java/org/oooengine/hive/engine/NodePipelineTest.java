@@ -151,9 +151,15 @@ class NodePipelineTest {
         String sql = "SELECT count(*), sum(length(concat(b.l_comment, b.l_shipinstruct, b.l_shipmode))), sum(b.l_extendedprice) "
                 + "FROM orders o JOIN (SELECT * FROM lineitem WHERE l_quantity > 0 AND l_discount >= 0 AND l_tax >= 0 "
                 + "AND l_linenumber > 0 AND l_comment <> 'x') b ON o.o_custkey = b.l_partkey";
+        long before = chunksStaged();
         assertMatchesDuckDb(sql);
+        assertTrue(chunksStaged() - before >= 2 * NODES, "every node got its rows ahead, in more than one chunk");
         String plan = explain("EXPLAIN " + sql);
         assertTrue(plan.contains("build from broadcast #0"), plan);
+    }
+
+    private static long chunksStaged() {
+        return tpch.session.stats().values().stream().mapToLong(n -> n.get("chunksStaged").asLong()).sum();
     }
 
     @Test
