@@ -97,7 +97,7 @@ public final class ClusterManifest {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             answers.values().forEach(f -> f.cancel(true));
-            throw new ClusterException("interrupted while asking the nodes for their tables");
+            throw new ClusterException("interrupted while asking the nodes for their tables", e);
         }
         Map<String, StoreManifest> manifests = new LinkedHashMap<>();
         Set<String> answered = new LinkedHashSet<>();
