@@ -195,7 +195,7 @@ public final class ClusterManifest {
                         ix.scope()))
                 .toList();
         StoreManifest.TableMeta summed = new StoreManifest.TableMeta(name, layout.columns(), layout.primaryKey(), rows,
-                bytes, layout.file(), ixs);
+                bytes, layout.file(), ixs, layout.columnsFile());
         return Optional.of(new Table(summed, missingPartitions(name)));
     }
 

@@ -151,6 +151,9 @@ final class LoadSession implements AutoCloseable {
         for (StoreManifest.TableMeta t : carried.values()) {
             link(t.file());
             t.indexes().forEach(ix -> link(ix.file()));
+            if (t.columnsFile() != null) {
+                link(t.columnsFile());
+            }
             all.add(t);
         }
         all.addAll(tables);

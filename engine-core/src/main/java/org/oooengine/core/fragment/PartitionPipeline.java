@@ -7,12 +7,15 @@ import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.Table;
 import org.oooengine.core.types.RowCodec;
 import org.oooengine.core.types.Schema;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.Vector;
 
 /**
  * Runs a {@link ScanPipeline} over this node's partition of its table: reads the leaves in key
@@ -68,6 +71,9 @@ public final class PartitionPipeline {
             memory.reserve("hash join build of " + rows.size() + " rows sent to it", QueryMemory.rowsBytes(rows));
             return rows;
         };
+        if (table.columnar().isPresent()) {
+            return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, memory, t0);
+        }
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
         BTree tree = table.tree();
@@ -106,5 +112,39 @@ public final class PartitionPipeline {
         pipeline.accept(batch[0]);
         pipeline.finish();
         return new Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0);
+    }
+
+    /**
+     * Reads the partition's columnar copy a group (one batch) at a time, only the needed columns and
+     * only the groups the leading filters' bounds allow, and runs the steps on the batches.
+     */
+    private static Summary scanColumns(ColumnarFile file, ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds,
+                                       Consumer<List<Object[]>> out, BooleanSupplier cancelled, QueryMemory memory,
+                                       long t0) {
+        long[] rowsOut = {0};
+        VectorPipeline pipeline = new VectorPipeline(spec.steps(), types, builds, rows -> {
+            rowsOut[0] += rows.size();
+            out.accept(rows);
+        }, memory);
+        ZoneMaps zones = ZoneMaps.of(spec.steps());
+        int[] needed = spec.columns().stream().toArray();
+        long rowsIn = 0;
+        for (int g = 0; g < file.groups(); g++) {
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("the requester cancelled the query or went away");
+            }
+            if (zones.excludes(file, g)) {
+                continue;
+            }
+            Vector[] columns = new Vector[spec.width()];
+            for (int c : needed) {
+                columns[c] = file.read(g, c);
+            }
+            int rows = file.rows(g);
+            rowsIn += rows;
+            pipeline.accept(Batch.of(columns, rows));
+        }
+        pipeline.finish();
+        return new Summary(rowsIn, rowsOut[0], System.nanoTime() - t0);
     }
 }

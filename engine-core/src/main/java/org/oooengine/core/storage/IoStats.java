@@ -3,7 +3,10 @@ package org.oooengine.core.storage;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
-/** Physical I/O counters of one store: reads, bytes and the deepest queue the device saw. */
+/**
+ * Physical I/O counters of one store: reads (tree pages, and the column chunks of columnar copies),
+ * bytes and the deepest queue the device saw.
+ */
 public final class IoStats {
     private final LongAdder pageReads = new LongAdder();
     private final LongAdder bytesRead = new LongAdder();
@@ -18,6 +21,12 @@ public final class IoStats {
     void endRead(int pages, long bytes) {
         inflight.decrementAndGet();
         pageReads.add(pages);
+        bytesRead.add(bytes);
+    }
+
+    /** A column chunk of {@code bytes} read from a columnar copy, counted as one page read. */
+    public void chunkRead(long bytes) {
+        pageReads.increment();
         bytesRead.add(bytes);
     }
 

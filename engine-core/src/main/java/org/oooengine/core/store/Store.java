@@ -12,6 +12,7 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.IoStats;
@@ -34,6 +35,7 @@ public final class Store implements AutoCloseable {
     private final BufferPool bufferPool;
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final List<PageFile> files = new ArrayList<>();
+    private final List<ColumnarFile> columnarFiles = new ArrayList<>();
 
     private Store(Path dir, StoreManifest manifest, StoreOptions options) {
         this.dir = dir;
@@ -76,7 +78,12 @@ public final class Store implements AutoCloseable {
             indexes.put(ix.name(), new SecondaryIndex(ix.name(), ix.columns(), ixCols, new KeyCodec(types), tree(ix.file()),
                     ix.scopeOrLocal()));
         }
-        return new Table(meta.name(), schema, meta.primaryKey(), tree(meta.file()), indexes, meta.rows());
+        ColumnarFile columnar = null;
+        if (meta.columnsFile() != null) {
+            columnar = ColumnarFile.open(dir.resolve(meta.columnsFile()), schema, stats);
+            columnarFiles.add(columnar);
+        }
+        return new Table(meta.name(), schema, meta.primaryKey(), tree(meta.file()), indexes, meta.rows(), columnar);
     }
 
     private BTree tree(String file) {
@@ -154,5 +161,6 @@ public final class Store implements AutoCloseable {
         }
         compute.shutdownNow();
         files.forEach(PageFile::close);
+        columnarFiles.forEach(ColumnarFile::close);
     }
 }

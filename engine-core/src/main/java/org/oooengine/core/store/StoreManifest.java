@@ -34,8 +34,12 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
         }
     }
 
+    /**
+     * A table partition's files: the clustered tree ({@code file}), its indexes, and its columnar copy
+     * for scans ({@code columnsFile}; null in stores written before copies existed, which scan the tree).
+     */
     public record TableMeta(String name, List<ColumnMeta> columns, List<String> primaryKey, long rows, long dataBytes,
-                            String file, List<IndexMeta> indexes) {
+                            String file, List<IndexMeta> indexes, String columnsFile) {
         @JsonIgnore
         public Schema schema() {
             List<Column> cols = new ArrayList<>();

@@ -3,6 +3,7 @@ package org.oooengine.core.store;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.Page;
 import org.oooengine.core.types.KeyCodec;
@@ -20,8 +21,11 @@ public final class Table {
     private final BTree tree;
     private final Map<String, SecondaryIndex> indexes;
     private final long rows;
+    private final ColumnarFile columns;
 
-    Table(String name, Schema schema, List<String> primaryKey, BTree tree, Map<String, SecondaryIndex> indexes, long rows) {
+    Table(String name, Schema schema, List<String> primaryKey, BTree tree, Map<String, SecondaryIndex> indexes, long rows,
+          ColumnarFile columns) {
+        this.columns = columns;
         this.name = name;
         this.schema = schema;
         this.primaryKey = List.copyOf(primaryKey);
@@ -59,6 +63,11 @@ public final class Table {
 
     public long rows() {
         return rows;
+    }
+
+    /** The partition's columnar copy, which scans read; empty in stores written before copies existed. */
+    public Optional<ColumnarFile> columnar() {
+        return Optional.ofNullable(columns);
     }
 
     public Map<String, SecondaryIndex> indexes() {

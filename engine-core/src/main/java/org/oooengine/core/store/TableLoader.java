@@ -5,6 +5,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import org.oooengine.core.columnar.ColumnFormat;
+import org.oooengine.core.columnar.ColumnarWriter;
 import org.oooengine.core.storage.BTreeBuilder;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.ExternalSorter;
@@ -82,6 +84,7 @@ public final class TableLoader {
         private final List<ExternalSorter> ixSorters = new ArrayList<>();
         private final boolean[] entriesWithRow;
         private final BTreeBuilder data;
+        private final ColumnarWriter columns;
         private final ExternalSorter rowSorter;
         private final byte[] empty = new byte[0];
         private long count;
@@ -107,6 +110,7 @@ public final class TableLoader {
                 entriesWithRow[i] = globalEntriesWithRows || ix.scope() == IndexScope.LOCAL;
             }
             this.data = new BTreeBuilder(dir.resolve(def.name() + ".data"), pageSize, fillFactor);
+            this.columns = new ColumnarWriter(dir.resolve(ColumnFormat.fileName(def.name())), schema);
             this.rowSorter = def.inputSorted() ? null : new ExternalSorter(tmp, sortMemoryBytes);
         }
 
@@ -120,6 +124,7 @@ public final class TableLoader {
             byte[] value = rowCodec.encode(row);
             if (rowSorter == null) {
                 addToTree(key, value);
+                columns.add(row.clone());
             } else {
                 rowSorter.add(key, value);
             }
@@ -150,9 +155,11 @@ public final class TableLoader {
                 for (Iterator<ExternalSorter.Entry> it = rowSorter.sorted(); it.hasNext(); ) {
                     ExternalSorter.Entry e = it.next();
                     addToTree(e.key(), e.value());
+                    columns.add(rowCodec.decode(e.value()));
                 }
             }
             TreeMeta meta = data.finish();
+            columns.finish();
             long dataBytes = (meta.leafCount() + 1) * (long) pageSize;
             List<StoreManifest.IndexMeta> indexes = new ArrayList<>();
             for (int i = 0; i < ixSorters.size(); i++) {
@@ -169,7 +176,7 @@ public final class TableLoader {
             List<StoreManifest.ColumnMeta> cols = def.schema().columns().stream()
                     .map(c -> new StoreManifest.ColumnMeta(c.name(), c.type().toString())).toList();
             return new StoreManifest.TableMeta(def.name(), cols, def.primaryKey(), count, dataBytes,
-                    def.name() + ".data", indexes);
+                    def.name() + ".data", indexes, ColumnFormat.fileName(def.name()));
         }
 
         @Override
@@ -190,6 +197,7 @@ public final class TableLoader {
         private List<AutoCloseable> closeables() {
             List<AutoCloseable> all = new ArrayList<>(ixSorters);
             all.add(data);
+            all.add(columns);
             if (rowSorter != null) {
                 all.add(rowSorter);
             }

@@ -277,7 +277,8 @@ class NodePipelineTest {
         assertMatchesDuckDb(range);
         long rangePages = pagesRead(range);
         long allPages = pagesRead("SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_quantity < 1000");
-        assertTrue(rangePages * 10 < allPages, rangePages + " pages for the range, " + allPages + " for all rows");
+        // the range lies in the first group of rows (column chunks) on each node
+        assertTrue(rangePages * 5 < allPages, rangePages + " chunks for the range, " + allPages + " for all rows");
         // both ends, either side of the comparison, equality, a bound the key's type cannot hold, an empty range
         for (String where : List.of("l_orderkey BETWEEN 2000 AND 2100", "3000 >= l_orderkey AND l_orderkey > 2990",
                 "l_orderkey = 32", "l_orderkey < 100.5", "l_orderkey > 1000000000", "l_orderkey > 50 AND l_orderkey < 40",

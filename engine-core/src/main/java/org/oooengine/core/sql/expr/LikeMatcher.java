@@ -11,14 +11,19 @@ import java.util.regex.Pattern;
  * {@code 'PROMO%'}, {@code '%special%requests%'}) — match by searching for the literals in order,
  * many times faster than the equivalent regular expression; others compile to one.
  */
-final class LikeMatcher {
+public final class LikeMatcher {
     private static final Map<String, Predicate<String>> COMPILED = new ConcurrentHashMap<>();
 
     private LikeMatcher() {
     }
 
     static boolean matches(String pattern, String value) {
-        return COMPILED.computeIfAbsent(pattern, LikeMatcher::compile).test(value);
+        return predicate(pattern).test(value);
+    }
+
+    /** The test of a value against {@code pattern}, compiled once. */
+    public static Predicate<String> predicate(String pattern) {
+        return COMPILED.computeIfAbsent(pattern, LikeMatcher::compile);
     }
 
     private static Predicate<String> compile(String pattern) {

@@ -1,0 +1,261 @@
+package org.oooengine.core.columnar;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+import org.oooengine.core.storage.IoStats;
+import org.oooengine.core.storage.StorageException;
+import org.oooengine.core.types.Schema;
+import org.oooengine.core.types.TypeKind;
+import org.oooengine.core.vector.BoolVector;
+import org.oooengine.core.vector.DoubleVector;
+import org.oooengine.core.vector.LongVector;
+import org.oooengine.core.vector.ObjectVector;
+import org.oooengine.core.vector.Vector;
+
+/**
+ * An opened columnar copy ({@link ColumnFormat}): its footer in memory, its chunks read on demand
+ * with positional reads (safe from many threads) and checked against their CRC32C.
+ */
+public final class ColumnarFile implements AutoCloseable {
+    private final Path path;
+    private final TypeKind[] kinds;
+    private final FileChannel channel;
+    private final IoStats stats;
+    private final int groups;
+    private final int[] groupRows;
+    private final long[] offsets;
+    private final int[] lengths;
+    private final int[] crcs;
+    private final byte[] flags;
+    private final long[] mins;
+    private final long[] maxs;
+
+    private ColumnarFile(Path path, Schema schema, FileChannel channel, IoStats stats) throws IOException {
+        this.path = path;
+        this.stats = stats;
+        this.channel = channel;
+        this.kinds = new TypeKind[schema.size()];
+        for (int c = 0; c < kinds.length; c++) {
+            kinds[c] = schema.type(c).kind();
+        }
+        long size = channel.size();
+        if (size < ColumnFormat.HEADER_BYTES + ColumnFormat.TRAILER_BYTES) {
+            throw corrupt(0, "file of " + size + " bytes is shorter than a header and trailer");
+        }
+        ByteBuffer header = readBytes(0, ColumnFormat.HEADER_BYTES);
+        if (header.getInt() != ColumnFormat.MAGIC) {
+            throw corrupt(0, "not a columnar copy (bad magic)");
+        }
+        int version = header.getInt();
+        if (version != ColumnFormat.VERSION) {
+            throw corrupt(4, "format version " + version + "; this engine reads version " + ColumnFormat.VERSION
+                    + ": reload the table");
+        }
+        long trailerAt = size - ColumnFormat.TRAILER_BYTES;
+        ByteBuffer trailer = readBytes(trailerAt, ColumnFormat.TRAILER_BYTES);
+        long footerAt = trailer.getLong();
+        if (trailer.getInt() != ColumnFormat.MAGIC || footerAt < ColumnFormat.HEADER_BYTES || footerAt > trailerAt - 12) {
+            throw corrupt(trailerAt, "bad trailer (footer offset " + footerAt + ")");
+        }
+        ByteBuffer footer = readBytes(footerAt, (int) (trailerAt - footerAt));
+        int bodyBytes = footer.limit() - 4;
+        CRC32C crc = new CRC32C();
+        crc.update(footer.array(), 0, bodyBytes);
+        int stored = footer.getInt(bodyBytes);
+        if (stored != (int) crc.getValue()) {
+            throw corrupt(footerAt, String.format("footer checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
+                    stored, (int) crc.getValue()));
+        }
+        this.groups = footer.getInt();
+        int columns = footer.getInt();
+        if (columns != kinds.length || bodyBytes != 8 + (long) groups * (4 + columns * ColumnFormat.ENTRY_BYTES)) {
+            throw corrupt(footerAt, "footer of " + groups + " groups of " + columns + " columns does not match a table of "
+                    + kinds.length + " columns");
+        }
+        int entries = groups * columns;
+        groupRows = new int[groups];
+        offsets = new long[entries];
+        lengths = new int[entries];
+        crcs = new int[entries];
+        flags = new byte[entries];
+        mins = new long[entries];
+        maxs = new long[entries];
+        for (int g = 0; g < groups; g++) {
+            groupRows[g] = footer.getInt();
+            for (int c = 0; c < columns; c++) {
+                int e = g * columns + c;
+                offsets[e] = footer.getLong();
+                lengths[e] = footer.getInt();
+                crcs[e] = footer.getInt();
+                flags[e] = footer.get();
+                mins[e] = footer.getLong();
+                maxs[e] = footer.getLong();
+            }
+        }
+    }
+
+    /** Opens a copy written for {@code schema}; a damaged footer or trailer is refused naming the file. */
+    public static ColumnarFile open(Path path, Schema schema, IoStats stats) {
+        FileChannel channel = null;
+        try {
+            channel = FileChannel.open(path, StandardOpenOption.READ);
+            return new ColumnarFile(path, schema, channel, stats);
+        } catch (IOException | RuntimeException e) {
+            if (channel != null) {
+                try {
+                    channel.close();
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            if (e instanceof StorageException s) {
+                throw s;
+            }
+            throw new StorageException("cannot open columnar copy " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    public Path path() {
+        return path;
+    }
+
+    public int groups() {
+        return groups;
+    }
+
+    public int rows(int group) {
+        return groupRows[group];
+    }
+
+    /** Whether the chunk of {@code column} in {@code group} keeps its least and greatest stored value. */
+    public boolean hasMinMax(int group, int column) {
+        return (flags[group * kinds.length + column] & ColumnFormat.HAS_MIN_MAX) != 0;
+    }
+
+    public long min(int group, int column) {
+        return mins[group * kinds.length + column];
+    }
+
+    public long max(int group, int column) {
+        return maxs[group * kinds.length + column];
+    }
+
+    /** The values of {@code column} in {@code group}, checked against the chunk's checksum. */
+    public Vector read(int group, int column) {
+        int e = group * kinds.length + column;
+        ByteBuffer b;
+        try {
+            b = readBytes(offsets[e], lengths[e]);
+        } catch (IOException ex) {
+            throw new StorageException("cannot read " + path + " at offset " + offsets[e] + ": " + ex.getMessage(), ex);
+        }
+        stats.chunkRead(lengths[e]);
+        CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, lengths[e]);
+        if ((int) crc.getValue() != crcs[e]) {
+            throw corrupt(offsets[e], String.format("checksum mismatch in the chunk of column %d, group %d: expected "
+                    + "0x%08x (stored), actual 0x%08x", column, group, crcs[e], (int) crc.getValue()));
+        }
+        return decode(b, kinds[column], groupRows[group], flags[e]);
+    }
+
+    private static Vector decode(ByteBuffer b, TypeKind kind, int n, byte flags) {
+        boolean[] nulls = null;
+        if ((flags & ColumnFormat.HAS_NULLS) != 0) {
+            nulls = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                nulls[i] = b.get() != 0;
+            }
+        }
+        switch (kind) {
+            case INT, DATE -> {
+                long[] v = new long[n];
+                for (int i = 0; i < n; i++) {
+                    v[i] = b.getInt();
+                }
+                return new LongVector(v, nulls);
+            }
+            case BIGINT, DECIMAL -> {
+                long[] v = new long[n];
+                b.asLongBuffer().get(v);
+                return new LongVector(v, nulls);
+            }
+            case DOUBLE -> {
+                double[] v = new double[n];
+                b.asDoubleBuffer().get(v);
+                return new DoubleVector(v, nulls);
+            }
+            case BOOLEAN -> {
+                byte[] v = new byte[n];
+                for (int i = 0; i < n; i++) {
+                    byte x = b.get();
+                    v[i] = nulls != null && nulls[i] ? BoolVector.NULL : x;
+                }
+                return new BoolVector(v);
+            }
+            default -> {
+                return new ObjectVector(strings(b, n, nulls, (flags & ColumnFormat.DICTIONARY) != 0));
+            }
+        }
+    }
+
+    private static Object[] strings(ByteBuffer b, int n, boolean[] nulls, boolean dictionary) {
+        Object[] v = new Object[n];
+        byte[] bytes = b.array();
+        if (dictionary) {
+            String[] entries = new String[b.getInt()];
+            for (int d = 0; d < entries.length; d++) {
+                int len = b.getInt();
+                entries[d] = new String(bytes, b.position(), len, StandardCharsets.UTF_8);
+                b.position(b.position() + len);
+            }
+            for (int i = 0; i < n; i++) {
+                int code = b.get() & 0xFF;
+                v[i] = nulls != null && nulls[i] ? null : entries[code];
+            }
+            return v;
+        }
+        int[] lengths = new int[n];
+        for (int i = 0; i < n; i++) {
+            lengths[i] = b.getInt();
+        }
+        int p = b.position();
+        for (int i = 0; i < n; i++) {
+            if (nulls == null || !nulls[i]) {
+                v[i] = new String(bytes, p, lengths[i], StandardCharsets.UTF_8);
+            }
+            p += lengths[i];
+        }
+        return v;
+    }
+
+    private ByteBuffer readBytes(long at, int length) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(length).order(ByteOrder.LITTLE_ENDIAN);
+        while (b.hasRemaining()) {
+            int n = channel.read(b, at + b.position());
+            if (n < 0) {
+                throw corrupt(at, "ends before the " + length + " bytes expected there");
+            }
+        }
+        return b.flip();
+    }
+
+    private StorageException corrupt(long offset, String what) {
+        return new StorageException("corrupt columnar copy " + path + " at offset " + offset + ": " + what);
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new StorageException("cannot close " + path + ": " + e.getMessage(), e);
+        }
+    }
+}

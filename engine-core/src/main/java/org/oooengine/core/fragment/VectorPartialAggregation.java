@@ -1,0 +1,398 @@
+package org.oooengine.core.fragment;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Consumer;
+import org.oooengine.core.sql.Decimals;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.BoolVector;
+import org.oooengine.core.vector.DoubleVector;
+import org.oooengine.core.vector.LongVector;
+import org.oooengine.core.vector.ObjectVector;
+import org.oooengine.core.vector.Vector;
+import org.oooengine.core.vector.VectorCompiler;
+import org.oooengine.core.vector.VectorExpr;
+
+/**
+ * A {@link PipelineStep.PartialAggregate} over column batches: groups found in an open-addressing
+ * table of key hashes, states kept in arrays per aggregate (decimal sums exact in 128 bits), and
+ * sent at the end as the same partial rows the row engine's {@link GroupTable} sends.
+ */
+final class VectorPartialAggregation {
+    private static final int NULL_HASH = 0x5bd1e995;
+    private static final int INITIAL_GROUPS = 64;
+
+    private final VectorExpr[] keys;
+    private final SqlType[] keyTypes;
+    private final List<AggregateCall> calls;
+    private final VectorExpr[] args;
+    private final QueryMemory memory;
+    private final long groupBytes;
+    private final KeyColumn[] keyColumns;
+    private final State[] states;
+    private int groups;
+    private int[] table = new int[2 * INITIAL_GROUPS];
+    private int[] hashes = new int[INITIAL_GROUPS];
+
+    private VectorPartialAggregation(VectorExpr[] keys, SqlType[] keyTypes, List<AggregateCall> calls, VectorExpr[] args,
+                                     QueryMemory memory) {
+        this.keys = keys;
+        this.keyTypes = keyTypes;
+        this.calls = calls;
+        this.args = args;
+        this.memory = memory;
+        this.groupBytes = 64L + 16L * keys.length + 40L * calls.size();
+        this.keyColumns = new KeyColumn[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keyColumns[k] = new KeyColumn(Vector.representation(keyTypes[k]));
+        }
+        this.states = new State[calls.size()];
+        for (int a = 0; a < states.length; a++) {
+            states[a] = new State(calls.get(a));
+        }
+        Arrays.fill(table, -1);
+        if (keys.length == 0) {
+            newGroup(0); // one group without keys, even when no row comes
+        }
+    }
+
+    /** The vector form of {@code step}, or null when a key or argument is of a type vectors do not hold. */
+    static VectorPartialAggregation of(PipelineStep.PartialAggregate step, QueryMemory memory) {
+        VectorExpr[] keys = new VectorExpr[step.keys().size()];
+        SqlType[] keyTypes = new SqlType[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            Expr key = step.keys().get(k);
+            keys[k] = VectorCompiler.compile(key);
+            keyTypes[k] = key.type();
+            if (keys[k] == null || Vector.representation(key.type()) == Vector.Representation.BOOL) {
+                return null;
+            }
+        }
+        VectorExpr[] args = new VectorExpr[step.aggregates().size()];
+        for (int a = 0; a < args.length; a++) {
+            AggregateCall call = step.aggregates().get(a);
+            if (call.kind() == AggregateCall.Kind.COUNT_STAR) {
+                continue;
+            }
+            args[a] = VectorCompiler.compile(call.arg());
+            Vector.Representation r = Vector.representation(call.arg().type());
+            if (args[a] == null || r == Vector.Representation.BOOL && call.kind() != AggregateCall.Kind.COUNT) {
+                return null;
+            }
+        }
+        return new VectorPartialAggregation(keys, keyTypes, step.aggregates(), args, memory);
+    }
+
+    /** Adds a batch's rows; evaluates every key and argument before any state changes. */
+    void add(Batch batch) {
+        Vector[] keyValues = new Vector[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keyValues[k] = keys[k].eval(batch);
+        }
+        Vector[] argValues = new Vector[args.length];
+        for (int a = 0; a < args.length; a++) {
+            argValues[a] = args[a] == null ? null : args[a].eval(batch);
+        }
+        int n = batch.size();
+        int[] pos = batch.positions();
+        int[] groupOf = new int[n];
+        if (keys.length > 0) {
+            for (int k = 0; k < n; k++) {
+                groupOf[k] = findOrAdd(keyValues, pos[k]);
+            }
+        }
+        for (int a = 0; a < states.length; a++) {
+            states[a].add(argValues[a], pos, groupOf, n);
+        }
+    }
+
+    private int findOrAdd(Vector[] keyValues, int i) {
+        int h = 1;
+        for (int k = 0; k < keyValues.length; k++) {
+            h = 31 * h + hash(keyValues[k], i);
+        }
+        int mask = table.length - 1;
+        int slot = mix(h) & mask;
+        while (true) {
+            int g = table[slot];
+            if (g < 0) {
+                break;
+            }
+            if (hashes[g] == h && sameKeys(g, keyValues, i)) {
+                return g;
+            }
+            slot = (slot + 1) & mask;
+        }
+        int g = groups;
+        newGroup(h);
+        for (int k = 0; k < keyValues.length; k++) {
+            keyColumns[k].add(keyValues[k], i, g);
+        }
+        table[slot] = g;
+        if (2 * groups > table.length / 2) {
+            rehash();
+        }
+        return g;
+    }
+
+    private void newGroup(int hash) {
+        memory.reserve("partial aggregation", groupBytes);
+        if (groups == hashes.length) {
+            hashes = Arrays.copyOf(hashes, 2 * groups);
+        }
+        hashes[groups] = hash;
+        for (State s : states) {
+            s.ensure(groups + 1);
+        }
+        groups++;
+    }
+
+    private void rehash() {
+        table = new int[table.length * 2];
+        Arrays.fill(table, -1);
+        int mask = table.length - 1;
+        for (int g = 0; g < groups; g++) {
+            int slot = mix(hashes[g]) & mask;
+            while (table[slot] >= 0) {
+                slot = (slot + 1) & mask;
+            }
+            table[slot] = g;
+        }
+    }
+
+    private boolean sameKeys(int g, Vector[] keyValues, int i) {
+        for (int k = 0; k < keyValues.length; k++) {
+            if (!keyColumns[k].matches(g, keyValues[k], i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static int mix(int h) {
+        int x = h * 0x9E3779B9;
+        return x ^ (x >>> 16);
+    }
+
+    private static int hash(Vector v, int i) {
+        if (v.isNull(i)) {
+            return NULL_HASH;
+        }
+        if (v instanceof LongVector l) {
+            return Long.hashCode(l.values[i] * 0x9E3779B97F4A7C15L);
+        }
+        if (v instanceof DoubleVector d) {
+            return Double.hashCode(d.values[i]);
+        }
+        return ((ObjectVector) v).values[i].hashCode();
+    }
+
+    /** Sends each group's keys and partial states, in the order the groups appeared. */
+    void finish(Consumer<List<Object[]>> out) {
+        List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+        for (int g = 0; g < groups; g++) {
+            Object[] row = new Object[keys.length + states.length * AggregateCall.PARTIAL_WIDTH];
+            for (int k = 0; k < keys.length; k++) {
+                row[k] = keyColumns[k].box(g, keyTypes[k]);
+            }
+            for (int a = 0; a < states.length; a++) {
+                states[a].partial(g, row, keys.length + a * AggregateCall.PARTIAL_WIDTH);
+            }
+            batch.add(row);
+            if (batch.size() == Pipeline.BATCH_ROWS) {
+                out.accept(batch);
+                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+            }
+        }
+        if (!batch.isEmpty()) {
+            out.accept(batch);
+        }
+    }
+
+    /** The key values of the groups, held as the key's vectors hold them. */
+    private static final class KeyColumn {
+        private final Vector.Representation representation;
+        private long[] longs = new long[0];
+        private double[] doubles = new double[0];
+        private Object[] objects = new Object[0];
+        private boolean[] nulls = new boolean[0];
+
+        KeyColumn(Vector.Representation representation) {
+            this.representation = representation;
+        }
+
+        void add(Vector v, int i, int g) {
+            if (g == nulls.length) {
+                int size = Math.max(INITIAL_GROUPS, 2 * g);
+                nulls = Arrays.copyOf(nulls, size);
+                switch (representation) {
+                    case LONG -> longs = Arrays.copyOf(longs, size);
+                    case DOUBLE -> doubles = Arrays.copyOf(doubles, size);
+                    default -> objects = Arrays.copyOf(objects, size);
+                }
+            }
+            nulls[g] = v.isNull(i);
+            if (v instanceof LongVector l) {
+                longs[g] = l.values[i];
+            } else if (v instanceof DoubleVector d) {
+                doubles[g] = d.values[i];
+            } else {
+                objects[g] = ((ObjectVector) v).values[i];
+            }
+        }
+
+        boolean matches(int g, Vector v, int i) {
+            boolean isNull = v.isNull(i);
+            if (isNull || nulls[g]) {
+                return isNull == nulls[g];
+            }
+            if (v instanceof LongVector l) {
+                return longs[g] == l.values[i];
+            }
+            if (v instanceof DoubleVector d) {
+                return Double.doubleToLongBits(doubles[g]) == Double.doubleToLongBits(d.values[i]);
+            }
+            return objects[g].equals(((ObjectVector) v).values[i]);
+        }
+
+        Object box(int g, SqlType type) {
+            if (nulls[g]) {
+                return null;
+            }
+            return switch (representation) {
+                case LONG -> new LongVector(new long[] {longs[g]}, null).box(0, type);
+                case DOUBLE -> doubles[g];
+                default -> objects[g];
+            };
+        }
+    }
+
+    /** One aggregate's state per group: the count of values, and their sum (128 bits for decimals) or extreme. */
+    private static final class State {
+        private final AggregateCall call;
+        private final boolean extreme;
+        private final int direction;
+        private long[] counts = new long[0];
+        private long[] low = new long[0];
+        private long[] high = new long[0];
+        private double[] doubles = new double[0];
+        private Object[] objects = new Object[0];
+
+        State(AggregateCall call) {
+            this.call = call;
+            this.extreme = call.kind() == AggregateCall.Kind.MIN || call.kind() == AggregateCall.Kind.MAX;
+            this.direction = call.kind() == AggregateCall.Kind.MIN ? -1 : 1;
+        }
+
+        void ensure(int groups) {
+            if (groups > counts.length) {
+                int size = Math.max(INITIAL_GROUPS, 2 * counts.length);
+                counts = Arrays.copyOf(counts, size);
+                low = Arrays.copyOf(low, size);
+                high = Arrays.copyOf(high, size);
+                doubles = Arrays.copyOf(doubles, size);
+                objects = Arrays.copyOf(objects, size);
+            }
+        }
+
+        void add(Vector values, int[] pos, int[] groupOf, int n) {
+            if (values == null) { // count(*)
+                for (int k = 0; k < n; k++) {
+                    counts[groupOf[k]]++;
+                }
+                return;
+            }
+            boolean sum = call.kind() == AggregateCall.Kind.SUM || call.kind() == AggregateCall.Kind.AVG;
+            if (values instanceof LongVector l) {
+                for (int k = 0; k < n; k++) {
+                    int i = pos[k];
+                    if (l.isNull(i)) {
+                        continue;
+                    }
+                    int g = groupOf[k];
+                    long v = l.values[i];
+                    if (sum) {
+                        long s = low[g] + v;
+                        high[g] += (v >> 63) + (Long.compareUnsigned(s, low[g]) < 0 ? 1 : 0);
+                        low[g] = s;
+                    } else if (extreme && (counts[g] == 0 || Long.compare(v, low[g]) == direction)) {
+                        low[g] = v;
+                    }
+                    counts[g]++;
+                }
+            } else if (values instanceof DoubleVector d) {
+                for (int k = 0; k < n; k++) {
+                    int i = pos[k];
+                    if (d.isNull(i)) {
+                        continue;
+                    }
+                    int g = groupOf[k];
+                    double v = d.values[i];
+                    if (sum) {
+                        doubles[g] += v;
+                    } else if (extreme && (counts[g] == 0 || Double.compare(v, doubles[g]) == direction)) {
+                        doubles[g] = v;
+                    }
+                    counts[g]++;
+                }
+            } else {
+                addObjects(values, pos, groupOf, n);
+            }
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private void addObjects(Vector values, int[] pos, int[] groupOf, int n) {
+            for (int k = 0; k < n; k++) {
+                int i = pos[k];
+                if (values.isNull(i)) {
+                    continue;
+                }
+                int g = groupOf[k];
+                if (extreme) {
+                    Object v = values instanceof ObjectVector o ? o.values[i] : ((BoolVector) values).values[i];
+                    if (counts[g] == 0 || Integer.signum(((Comparable) v).compareTo(objects[g])) == direction) {
+                        objects[g] = v;
+                    }
+                }
+                counts[g]++;
+            }
+        }
+
+        /** Writes the count and the sum or extreme of group {@code g}, as {@link AggregateCall.Accumulator#partial} does. */
+        void partial(int g, Object[] out, int offset) {
+            long n = counts[g];
+            out[offset] = n;
+            if (call.kind() == AggregateCall.Kind.COUNT_STAR || call.kind() == AggregateCall.Kind.COUNT || n == 0) {
+                out[offset + 1] = null;
+                return;
+            }
+            SqlType t = call.arg().type();
+            Vector.Representation r = Vector.representation(t);
+            if (r == Vector.Representation.DOUBLE) {
+                out[offset + 1] = doubles[g];
+            } else if (r == Vector.Representation.OBJECT) {
+                out[offset + 1] = objects[g];
+            } else if (extreme) {
+                out[offset + 1] = new LongVector(new long[] {low[g]}, null).box(0, t);
+            } else if (t.kind() == SqlType.Kind.DECIMAL) {
+                out[offset + 1] = decimal(high[g], low[g], t.scale());
+            } else {
+                out[offset + 1] = low[g]; // integer sums wrap in a long, as the row engine's do
+            }
+        }
+
+        private static BigDecimal decimal(long high, long low, int scale) {
+            if (high == (low >> 63)) {
+                return Decimals.of(low, scale);
+            }
+            BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+            return new BigDecimal(unscaled, scale);
+        }
+    }
+}
