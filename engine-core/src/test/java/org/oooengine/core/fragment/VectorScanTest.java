@@ -1,0 +1,258 @@
+package org.oooengine.core.fragment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.RandomAccessFile;
+import java.math.BigDecimal;
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.Period;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.oooengine.core.columnar.ColumnFormat;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.core.storage.StorageException;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.store.TableLoader;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+
+/**
+ * Scans of a columnar copy run on column batches give exactly what the row engine gives over the
+ * same rows: every kind of expression, nulls, decimals whose products outgrow a long, groups skipped
+ * by min/max; a damaged chunk is refused by file, offset and checksum.
+ */
+class VectorScanTest {
+    private static final int ROWS = 5000;
+    private static final SqlType MONEY = SqlType.decimal(15, 2);
+    private static final Expr ID = new Expr.Column(0, SqlType.BIGINT);
+    private static final Expr FLAG = new Expr.Column(1, SqlType.varchar(1));
+    private static final Expr NAME = new Expr.Column(2, SqlType.varchar(20));
+    private static final Expr QTY = new Expr.Column(3, SqlType.INT);
+    private static final Expr PRICE = new Expr.Column(4, MONEY);
+    private static final Expr SHIPPED = new Expr.Column(5, SqlType.DATE);
+    private static final Expr DISC = new Expr.Column(6, SqlType.DOUBLE);
+    private static final Expr OK = new Expr.Column(7, SqlType.BOOLEAN);
+    private static final int WIDTH = 8;
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void filtersAndProjectionsOfEveryKindMatchTheRowEngine() throws Exception {
+        List<Object[]> rows = load();
+        List<Expr> filters = List.of(
+                call(ScalarFunction.LT, ID, lit(700L, SqlType.BIGINT)),
+                call(ScalarFunction.GE, lit(4200L, SqlType.BIGINT), ID),
+                new Expr.And(List.of(call(ScalarFunction.GE, ID, lit(1000L, SqlType.BIGINT)),
+                        call(ScalarFunction.LE, ID, lit(1030L, SqlType.BIGINT)))),
+                call(ScalarFunction.EQ, ID, lit(10_000L, SqlType.BIGINT)),
+                call(ScalarFunction.GT, PRICE, lit(new BigDecimal("500.5"), SqlType.decimal(4, 1))),
+                call(ScalarFunction.LT, PRICE, lit(new BigDecimal("100.005"), SqlType.decimal(6, 3))),
+                call(ScalarFunction.GT, DISC, lit(0.5, SqlType.DOUBLE)),
+                call(ScalarFunction.EQ, FLAG, lit("A", SqlType.STRING)),
+                call(ScalarFunction.LT, NAME, lit("name-2", SqlType.STRING)),
+                call(ScalarFunction.LT, SHIPPED, call(ScalarFunction.DATE_MINUS_INTERVAL,
+                        lit(LocalDate.of(1995, 1, 1), SqlType.DATE), lit(Period.ofDays(90), SqlType.INTERVAL), SqlType.DATE)),
+                call(ScalarFunction.GT, call(ScalarFunction.MULTIPLY, PRICE, QTY, SqlType.decimal(26, 2)),
+                        lit(new BigDecimal("10000.00"), MONEY)),
+                new Expr.Or(List.of(new Expr.IsNull(PRICE, false), new Expr.Not(OK))),
+                new Expr.InList(QTY, List.of(lit(1, SqlType.INT), lit(7, SqlType.INT), lit(33, SqlType.INT)), false),
+                new Expr.InList(FLAG, List.of(lit("A", SqlType.STRING), lit("C", SqlType.STRING)), true),
+                new Expr.Like(NAME, "%-1%", false),
+                new Expr.Like(NAME, "name-_7", true),
+                call(ScalarFunction.EQ, call(ScalarFunction.YEAR, SHIPPED, SqlType.INT), lit(1996, SqlType.INT)),
+                call(ScalarFunction.EQ, call(ScalarFunction.SUBSTR, NAME, lit(6, SqlType.INT), lit(1, SqlType.INT),
+                        SqlType.STRING), lit("3", SqlType.STRING)),
+                // price³ at scale 6 outgrows a long: those batches run row by row
+                call(ScalarFunction.GT, call(ScalarFunction.MULTIPLY, call(ScalarFunction.MULTIPLY, PRICE, PRICE,
+                        SqlType.decimal(31, 4)), PRICE, SqlType.decimal(38, 6)), lit(new BigDecimal("1000000"),
+                        SqlType.decimal(7, 0))));
+        List<Expr> projection = List.of(ID, FLAG,
+                call(ScalarFunction.ADD, PRICE, lit(new BigDecimal("0.125"), SqlType.decimal(4, 3)), SqlType.decimal(17, 3)),
+                call(ScalarFunction.SUBTRACT, lit(1, SqlType.INT), QTY, SqlType.INT),
+                call(ScalarFunction.DIVIDE, DISC, lit(0.0, SqlType.DOUBLE), SqlType.DOUBLE),
+                new Expr.Case(List.of(call(ScalarFunction.EQ, FLAG, lit("B", SqlType.STRING))),
+                        List.of(PRICE), lit(BigDecimal.ZERO.setScale(2), MONEY), MONEY),
+                call(ScalarFunction.DIVIDE, PRICE, lit(new BigDecimal("3"), SqlType.decimal(1, 0)), SqlType.decimal(21, 6)),
+                new Expr.IsNull(NAME, true));
+        for (Expr filter : filters) {
+            for (List<PipelineStep> steps : List.<List<PipelineStep>>of(
+                    List.of(new PipelineStep.Filter(filter)),
+                    List.of(new PipelineStep.Filter(filter), new PipelineStep.Project(projection)))) {
+                assertSameRows(rowEngine(rows, steps), columnar(steps), filter.toString());
+            }
+        }
+    }
+
+    @Test
+    void partialAggregatesMatchTheRowEngine() throws Exception {
+        List<Object[]> rows = load();
+        List<AggregateCall> calls = List.of(
+                new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT),
+                new AggregateCall(AggregateCall.Kind.COUNT, PRICE, false, SqlType.BIGINT),
+                new AggregateCall(AggregateCall.Kind.COUNT, OK, false, SqlType.BIGINT),
+                new AggregateCall(AggregateCall.Kind.SUM, QTY, false, SqlType.BIGINT),
+                new AggregateCall(AggregateCall.Kind.SUM, PRICE, false, SqlType.decimal(25, 2)),
+                new AggregateCall(AggregateCall.Kind.AVG, PRICE, false, SqlType.decimal(19, 6)),
+                new AggregateCall(AggregateCall.Kind.SUM, DISC, false, SqlType.DOUBLE),
+                new AggregateCall(AggregateCall.Kind.MIN, SHIPPED, false, SqlType.DATE),
+                new AggregateCall(AggregateCall.Kind.MAX, PRICE, false, MONEY),
+                new AggregateCall(AggregateCall.Kind.MIN, NAME, false, SqlType.varchar(20)),
+                new AggregateCall(AggregateCall.Kind.MAX, DISC, false, SqlType.DOUBLE),
+                // sums past a long's range: kept exactly in 128 bits
+                new AggregateCall(AggregateCall.Kind.SUM, call(ScalarFunction.MULTIPLY, PRICE,
+                        lit(new BigDecimal("1000000000000.0000"), SqlType.decimal(17, 4)), SqlType.decimal(33, 6)),
+                        false, SqlType.decimal(38, 6)));
+        Expr someRows = call(ScalarFunction.GT, ID, lit(100L, SqlType.BIGINT));
+        for (List<Expr> keys : List.of(List.<Expr>of(), List.of(FLAG), List.of(FLAG, QTY),
+                List.of(call(ScalarFunction.YEAR, SHIPPED, SqlType.INT), DISC), List.of(PRICE))) {
+            List<PipelineStep> steps = List.of(new PipelineStep.Filter(someRows), new PipelineStep.PartialAggregate(keys, calls));
+            assertSameRows(merged(keys, calls, rowEngine(rows, steps)), merged(keys, calls, columnar(steps)), keys.toString());
+        }
+        // no row passes: one empty group without keys, none with
+        List<PipelineStep> none = List.of(new PipelineStep.Filter(call(ScalarFunction.LT, ID, lit(-1L, SqlType.BIGINT))),
+                new PipelineStep.PartialAggregate(List.of(), calls));
+        assertSameRows(merged(List.of(), calls, rowEngine(rows, none)), merged(List.of(), calls, columnar(none)), "empty");
+    }
+
+    @Test
+    void aRangeOfTheKeyReadsOnlyItsGroups() throws Exception {
+        load();
+        BitSet all = new BitSet();
+        all.set(0, WIDTH);
+        try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+            ScanPipeline range = new ScanPipeline("t", WIDTH, all, List.of(new PipelineStep.Filter(new Expr.And(List.of(
+                    call(ScalarFunction.GE, ID, lit(1100L, SqlType.BIGINT)), call(ScalarFunction.LT, ID, lit(1200L, SqlType.BIGINT)))))));
+            List<Object[]> out = new ArrayList<>();
+            PartitionPipeline.Summary s = PartitionPipeline.run(store::table, b -> List.of(), range, out::addAll, () -> false);
+            assertEquals(100, out.size());
+            assertEquals(ColumnFormat.GROUP_ROWS, s.rowsScanned(), "the range lies in one group of rows");
+        }
+    }
+
+    @Test
+    void aDamagedChunkIsRefusedByFileOffsetAndChecksum() throws Exception {
+        load();
+        Path file = dir.resolve(ColumnFormat.fileName("t"));
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.seek(100);
+            int b = f.read();
+            f.seek(100);
+            f.write(b ^ 0x40);
+        }
+        StorageException e = assertThrows(StorageException.class, () -> columnar(List.of()));
+        assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("offset")
+                && e.getMessage().contains("checksum mismatch"), e.getMessage());
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(f.length() - 3);
+        }
+        e = assertThrows(StorageException.class, () -> Store.open(dir, StoreOptions.defaults()).close());
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    }
+
+    /** Loads the rows (stored form) into table t of a store in {@link #dir}; returns them as SQL values, in key order. */
+    private List<Object[]> load() throws Exception {
+        Schema schema = new Schema(List.of(new Column("id", DataType.BIGINT), new Column("flag", DataType.varchar(1)),
+                new Column("name", DataType.varchar(20)), new Column("qty", DataType.INT),
+                new Column("price", DataType.decimal(15, 2)), new Column("shipped", DataType.DATE),
+                new Column("disc", DataType.DOUBLE), new Column("ok", DataType.BOOLEAN)));
+        Random r = new Random(42);
+        List<Object[]> stored = new ArrayList<>();
+        for (long id = ROWS - 1; id >= 0; id--) { // reversed: the loader sorts them
+            stored.add(new Object[] {id, "ABC".substring(r.nextInt(3)).substring(0, 1), r.nextInt(10) == 0 ? null : "name-" + r.nextInt(1000),
+                    r.nextInt(50), r.nextInt(12) == 0 ? null : (long) r.nextInt(10_000_000),
+                    (int) LocalDate.of(1992, 1, 1).toEpochDay() + r.nextInt(2500), r.nextInt(9) == 0 ? null : r.nextDouble(),
+                    r.nextInt(7) == 0 ? null : r.nextBoolean()});
+        }
+        TableDefinition def = new TableDefinition("t", schema, List.of("id"), List.of(), false);
+        StoreManifest.TableMeta meta = new TableLoader(dir, 4096, 1.0).load(def, stored.iterator(), n -> { });
+        new StoreManifest(StoreManifest.FORMAT_VERSION, 4096, 1.0, Map.of(), "now", 0, List.of(meta)).write(dir);
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = stored.size() - 1; i >= 0; i--) {
+            Object[] s = stored.get(i);
+            Object[] row = new Object[WIDTH];
+            for (int c = 0; c < WIDTH; c++) {
+                row[c] = SqlType.of(schema.type(c)).fromStored(s[c]);
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private static List<Object[]> rowEngine(List<Object[]> rows, List<PipelineStep> steps) {
+        List<Object[]> out = new ArrayList<>();
+        Pipeline p = new Pipeline(steps, out::addAll);
+        for (int from = 0; from < rows.size(); from += Pipeline.BATCH_ROWS) {
+            p.accept(rows.subList(from, Math.min(rows.size(), from + Pipeline.BATCH_ROWS)));
+        }
+        p.finish();
+        return out;
+    }
+
+    private List<Object[]> columnar(List<PipelineStep> steps) {
+        BitSet all = new BitSet();
+        all.set(0, WIDTH);
+        List<Object[]> out = new ArrayList<>();
+        try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+            assertTrue(store.table("t").columnar().isPresent());
+            PartitionPipeline.run(store::table, b -> List.of(), new ScanPipeline("t", WIDTH, all, steps), out::addAll,
+                    () -> false);
+        }
+        return out;
+    }
+
+    private static List<Object[]> merged(List<Expr> keys, List<AggregateCall> calls, List<Object[]> partials) {
+        FinalAggregation f = new FinalAggregation(keys.size(), calls);
+        partials.forEach(f::accept);
+        return f.results();
+    }
+
+    private static void assertSameRows(List<Object[]> expected, List<Object[]> actual, String what) {
+        assertEquals(render(expected), render(actual), what);
+    }
+
+    private static List<String> render(List<Object[]> rows) {
+        return rows.stream().map(r -> {
+            StringBuilder b = new StringBuilder();
+            for (Object v : r) {
+                b.append(v instanceof BigDecimal d ? d.stripTrailingZeros().toPlainString() : String.valueOf(v)).append('|');
+            }
+            return b.toString();
+        }).sorted().toList();
+    }
+
+    private static Expr call(ScalarFunction f, Expr a, Expr b) {
+        return call(f, a, b, SqlType.BOOLEAN);
+    }
+
+    private static Expr call(ScalarFunction f, Expr a, Expr b, SqlType type) {
+        return new Expr.Call(f, List.of(a, b), type);
+    }
+
+    private static Expr call(ScalarFunction f, Expr a, SqlType type) {
+        return new Expr.Call(f, List.of(a), type);
+    }
+
+    private static Expr call(ScalarFunction f, Expr a, Expr b, Expr c, SqlType type) {
+        return new Expr.Call(f, List.of(a, b, c), type);
+    }
+
+    private static Expr lit(Object v, SqlType type) {
+        return new Expr.Literal(v, type);
+    }
+}
