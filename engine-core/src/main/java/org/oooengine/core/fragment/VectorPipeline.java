@@ -6,143 +6,103 @@ import java.util.function.Consumer;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.vector.Batch;
-import org.oooengine.core.vector.BoolVector;
-import org.oooengine.core.vector.Vector;
-import org.oooengine.core.vector.VectorCompiler;
-import org.oooengine.core.vector.VectorExpr;
 
 /**
- * Runs the leading filters and projections of a pipeline's steps, and a partial aggregate that
- * ends it, on column batches; the steps after them (joins, whole aggregates) get the surviving
- * rows as SQL values from a row {@link Pipeline}. A batch whose decimal arithmetic outgrows a long
- * runs the same steps row by row instead, so every batch gets the row engine's answer.
+ * A pipeline's steps over column batches: each run of filters and projections (and a partial
+ * aggregate that ends the pipeline) is a {@link VectorSegment}; the steps between runs (hash joins,
+ * whole aggregates) run on rows of SQL values, each in a row {@link Pipeline} of its own, whose
+ * output becomes the next segment's batches.
  */
 final class VectorPipeline {
-    private final List<VectorExpr> filters = new ArrayList<>();
-    /** Per vectorized step: its projection, or null for a filter (whose predicate is in {@link #filters}). */
-    private final List<VectorExpr[]> projections = new ArrayList<>();
-    private final VectorPartialAggregation aggregation;
-    private final SqlType[] inputTypes;
-    private final int inputWidth;
-    private final SqlType[] outputTypes;
-    private final int outputWidth;
-    private final Pipeline after;
-    private final Consumer<List<Object[]>> downstream;
-    private final Pipeline rowByRow;
-    private final Consumer<List<Object[]>> out;
-    private boolean ranRowByRow;
+    private final VectorSegment head;
+    /** Every stage after the head in order, to finish in that order: a finishing stage may still send rows on. */
+    private final List<Runnable> finishers = new ArrayList<>();
 
     /**
      * @param inputTypes per input column its type, null for the columns the scan does not read
-     * @param builds     what joins after the vectorized steps build from
+     * @param builds     what the joins build from
      */
     VectorPipeline(List<PipelineStep> steps, SqlType[] inputTypes, Pipeline.BuildSource builds,
                    Consumer<List<Object[]>> out, QueryMemory memory) {
-        this.inputTypes = inputTypes.clone();
-        this.inputWidth = inputTypes.length;
-        this.out = out;
-        SqlType[] types = this.inputTypes;
-        int vectorized = 0;
-        for (PipelineStep step : steps) {
-            if (step instanceof PipelineStep.Filter f) {
-                VectorExpr predicate = VectorCompiler.compile(f.condition());
-                if (predicate == null || f.condition().type().kind() != SqlType.Kind.BOOLEAN) {
-                    break;
-                }
-                filters.add(predicate);
-                projections.add(null);
-            } else if (step instanceof PipelineStep.Project p) {
-                VectorExpr[] exprs = new VectorExpr[p.exprs().size()];
-                for (int i = 0; i < exprs.length; i++) {
-                    exprs[i] = VectorCompiler.compile(p.exprs().get(i));
-                }
-                if (java.util.Arrays.asList(exprs).contains(null)) {
-                    break;
-                }
-                filters.add(null);
-                projections.add(exprs);
-                types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
+        // Cut the steps into runs of vectorizable steps and the single row steps between them.
+        List<List<PipelineStep>> runs = new ArrayList<>();
+        List<PipelineStep> rowSteps = new ArrayList<>();
+        List<PipelineStep> run = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            PipelineStep step = steps.get(i);
+            boolean vectorizable = step instanceof PipelineStep.Filter || step instanceof PipelineStep.Project
+                    || (step instanceof PipelineStep.PartialAggregate && i == steps.size() - 1);
+            if (vectorizable) {
+                run.add(step);
             } else {
-                break;
+                runs.add(run);
+                rowSteps.add(step);
+                run = new ArrayList<>();
             }
-            vectorized++;
         }
-        this.outputTypes = types;
-        this.outputWidth = types.length;
-        List<PipelineStep> rest = steps.subList(vectorized, steps.size());
-        VectorPartialAggregation partial = null;
-        if (rest.size() == 1 && rest.get(0) instanceof PipelineStep.PartialAggregate p) {
-            partial = VectorPartialAggregation.of(p, memory);
+        runs.add(run);
+        // Widths of each run's input: the scan's, then what each row step leaves.
+        int[] widths = new int[runs.size()];
+        int width = inputTypes.length;
+        for (int r = 0; r < runs.size(); r++) {
+            widths[r] = width;
+            for (PipelineStep s : runs.get(r)) {
+                width = Pipeline.widthAfter(s, width);
+            }
+            if (r < rowSteps.size()) {
+                width = Pipeline.widthAfter(rowSteps.get(r), width);
+            }
         }
-        this.aggregation = partial;
-        if (partial != null) {
-            vectorized++;
-            rest = List.of();
+        // Wire them from the end: each stage sends its rows to the one after it.
+        Consumer<List<Object[]>> next = out;
+        List<Runnable> reversed = new ArrayList<>();
+        VectorSegment segment = null;
+        for (int r = runs.size() - 1; r >= 0; r--) {
+            SqlType[] types = r == 0 ? inputTypes : VectorSegment.typesRead(runs.get(r), widths[r]);
+            segment = VectorSegment.of(runs.get(r), types, next, memory);
+            if (r > 0) {
+                VectorSegment s = segment;
+                reversed.add(s::finish);
+                Pipeline rowStage = new Pipeline(List.of(rowSteps.get(r - 1)), widths[r - 1] + widthOfRun(runs.get(r - 1),
+                        widths[r - 1]), builds, s::acceptRows, memory);
+                reversed.add(rowStage::finish);
+                next = rowStage::accept;
+            }
         }
-        this.after = rest.isEmpty() ? null : new Pipeline(rest, outputWidth, builds, out, memory);
-        this.downstream = after == null ? out : after::accept;
-        this.rowByRow = new Pipeline(steps.subList(0, vectorized), partial != null ? out : downstream);
+        this.head = segment;
+        for (int i = reversed.size() - 1; i >= 0; i--) {
+            finishers.add(reversed.get(i));
+        }
+    }
+
+    /** How much a run changes its input's width: its output width minus its input width. */
+    private static int widthOfRun(List<PipelineStep> run, int inputWidth) {
+        int w = inputWidth;
+        for (PipelineStep s : run) {
+            w = Pipeline.widthAfter(s, w);
+        }
+        return w - inputWidth;
     }
 
     /** Runs a batch of input rows through the steps. */
     void accept(Batch batch) {
-        List<Object[]> rows;
-        try {
-            Batch result = run(batch);
-            if (result.size() == 0) {
-                return;
-            }
-            if (aggregation != null) {
-                aggregation.add(result);
-                return;
-            }
-            rows = result.toRows(outputTypes, outputWidth);
-        } catch (ArithmeticException beyondLong) {
-            ranRowByRow = true;
-            rowByRow.accept(batch.toRows(inputTypes, inputWidth));
-            return;
-        }
-        if (!rows.isEmpty()) {
-            downstream.accept(rows);
-        }
+        head.accept(batch);
     }
 
-    private Batch run(Batch batch) {
-        Batch b = batch;
-        for (int s = 0; s < filters.size() && b.size() > 0; s++) {
-            if (filters.get(s) != null) {
-                byte[] keep = ((BoolVector) filters.get(s).eval(b)).values;
-                int[] pos = b.positions();
-                int[] kept = new int[b.size()];
-                int n = 0;
-                for (int k = 0; k < b.size(); k++) {
-                    if (keep[pos[k]] == BoolVector.TRUE) {
-                        kept[n++] = pos[k];
-                    }
-                }
-                b = b.withPositions(kept, n);
-            } else {
-                VectorExpr[] exprs = projections.get(s);
-                Vector[] columns = new Vector[exprs.length];
-                for (int i = 0; i < exprs.length; i++) {
-                    columns[i] = exprs[i].eval(b);
-                }
-                b = b.withColumns(columns);
-            }
-        }
-        return b;
-    }
-
-    /** The input has ended: groups go out, then the steps after finish. */
+    /** The input has ended: each stage in turn sends what it held back (groups, unmatched build rows). */
     void finish() {
-        if (aggregation != null) {
-            aggregation.finish(out);
+        head.finish();
+        finishers.forEach(Runnable::run);
+    }
+
+    /** The column types a run reads of its input (from its expressions' column references), null for the others. */
+    static SqlType[] columnTypes(List<Expr> exprs, SqlType[] into) {
+        for (Expr e : exprs) {
+            if (e instanceof Expr.Column c) {
+                into[c.index()] = c.type();
+            }
+            columnTypes(e.children(), into);
         }
-        if (ranRowByRow) {
-            rowByRow.finish();
-        }
-        if (after != null) {
-            after.finish();
-        }
+        return into;
     }
 }

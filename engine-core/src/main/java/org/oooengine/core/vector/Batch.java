@@ -68,19 +68,19 @@ public final class Batch {
     }
 
     /**
-     * The rows as SQL values, {@code width} wide: column {@code c} at index c where {@code types[c]}
-     * is not null, the others left null.
+     * The rows as SQL values, one value per column: column c boxed as {@code types[c]}; a column
+     * without a vector (not read) stays null.
      */
-    public List<Object[]> toRows(SqlType[] types, int width) {
+    public List<Object[]> toRows(SqlType[] types) {
         List<Object[]> rows = new ArrayList<>(size);
         for (int k = 0; k < size; k++) {
-            rows.add(new Object[width]);
+            rows.add(new Object[columns.length]);
         }
         for (int c = 0; c < columns.length; c++) {
-            if (types[c] == null) {
+            Vector v = columns[c];
+            if (v == null) {
                 continue;
             }
-            Vector v = columns[c];
             SqlType t = types[c];
             for (int k = 0; k < size; k++) {
                 rows.get(k)[c] = v.box(positions[k], t);
