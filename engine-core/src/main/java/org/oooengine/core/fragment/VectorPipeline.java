@@ -1,22 +1,32 @@
 package org.oooengine.core.fragment;
 
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.Vector;
+import org.oooengine.core.vector.VectorCompiler;
 
 /**
- * A pipeline's steps over column batches: each run of filters and projections (and a partial
- * aggregate that ends the pipeline) is a {@link VectorSegment}; the steps between runs (hash joins,
- * whole aggregates) run on rows of SQL values, each in a row {@link Pipeline} of its own, whose
- * output becomes the next segment's batches.
+ * A pipeline's steps over column batches. Runs of filters, projections, hash joins on integer keys
+ * and a partial aggregate that ends the pipeline are {@link VectorSegment}s; a step vectors cannot
+ * run (another join kind or key type, a whole aggregate) runs on rows of SQL values in a row
+ * {@link Pipeline} of its own, whose output becomes the next segment's batches.
  */
 final class VectorPipeline {
     private final VectorSegment head;
     /** Every stage after the head in order, to finish in that order: a finishing stage may still send rows on. */
     private final List<Runnable> finishers = new ArrayList<>();
+
+    /** A run of steps for a segment, or (when {@link #rowStep} is set) one step on rows. */
+    private record Stage(List<PipelineStep> steps, SqlType[] inputTypes, PipelineStep rowStep, int width) {
+    }
 
     /**
      * @param inputTypes per input column its type, null for the columns the scan does not read
@@ -24,47 +34,73 @@ final class VectorPipeline {
      */
     VectorPipeline(List<PipelineStep> steps, SqlType[] inputTypes, Pipeline.BuildSource builds,
                    Consumer<List<Object[]>> out, QueryMemory memory) {
-        // Cut the steps into runs of vectorizable steps and the single row steps between them.
-        List<List<PipelineStep>> runs = new ArrayList<>();
-        List<PipelineStep> rowSteps = new ArrayList<>();
+        Map<JoinBuild, List<Object[]>> built = new IdentityHashMap<>();
+        Map<PipelineStep, VectorHashJoin> joins = new IdentityHashMap<>();
+        List<Stage> stages = new ArrayList<>();
         List<PipelineStep> run = new ArrayList<>();
+        SqlType[] runTypes = inputTypes.clone();
+        SqlType[] types = runTypes;
         for (int i = 0; i < steps.size(); i++) {
             PipelineStep step = steps.get(i);
-            boolean vectorizable = step instanceof PipelineStep.Filter || step instanceof PipelineStep.Project
-                    || (step instanceof PipelineStep.PartialAggregate && i == steps.size() - 1);
-            if (vectorizable) {
+            int width = types.length;
+            boolean vectorized = false;
+            if (step instanceof PipelineStep.Filter f) {
+                vectorized = f.condition().type().kind() == SqlType.Kind.BOOLEAN && VectorCompiler.compile(f.condition()) != null;
+            } else if (step instanceof PipelineStep.Project p) {
+                vectorized = p.exprs().stream().allMatch(e -> VectorCompiler.compile(e) != null);
+                if (vectorized) {
+                    types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
+                }
+            } else if (step instanceof PipelineStep.PartialAggregate p && i == steps.size() - 1) {
+                vectorized = VectorPartialAggregation.of(p, QueryMemory.unbounded()) != null;
+            } else if (step instanceof PipelineStep.HashJoin j) {
+                List<Object[]> rows = builds.rows(j.build());
+                built.put(j.build(), rows);
+                // a semi or anti join's output is its probe rows: only its residual reads the build columns
+                SqlType[] after = j.kind().leftOnly() ? new SqlType[width + j.buildWidth()]
+                        : typesRead(steps, i + 1, width + j.buildWidth());
+                if (j.residual() != null) {
+                    columnTypes(List.of(j.residual()), after);
+                }
+                SqlType[] buildTypes = Arrays.copyOfRange(after, width, width + j.buildWidth());
+                VectorHashJoin vj = VectorHashJoin.of(j, rows, types, buildTypes);
+                if (vj != null) {
+                    memory.reserve("hash join build of " + rows.size() + " rows", HashJoinTable.ENTRY_BYTES * rows.size());
+                    joins.put(j, vj);
+                    vectorized = true;
+                    types = vj.outputTypes(types);
+                }
+            }
+            if (vectorized) {
                 run.add(step);
-            } else {
-                runs.add(run);
-                rowSteps.add(step);
-                run = new ArrayList<>();
+                continue;
             }
+            stages.add(new Stage(run, runTypes, null, 0));
+            stages.add(new Stage(null, null, step, width));
+            int widthAfter = Pipeline.widthAfter(step, width);
+            run = new ArrayList<>();
+            runTypes = typesRead(steps, i + 1, widthAfter);
+            types = runTypes;
         }
-        runs.add(run);
-        // Widths of each run's input: the scan's, then what each row step leaves.
-        int[] widths = new int[runs.size()];
-        int width = inputTypes.length;
-        for (int r = 0; r < runs.size(); r++) {
-            widths[r] = width;
-            for (PipelineStep s : runs.get(r)) {
-                width = Pipeline.widthAfter(s, width);
-            }
-            if (r < rowSteps.size()) {
-                width = Pipeline.widthAfter(rowSteps.get(r), width);
-            }
-        }
-        // Wire them from the end: each stage sends its rows to the one after it.
+        stages.add(new Stage(run, runTypes, null, 0));
+        Pipeline.BuildSource fetched = b -> {
+            List<Object[]> rows = built.get(b);
+            return rows != null ? rows : builds.rows(b);
+        };
+        // Wire from the end: each stage sends its rows to the one after it.
         Consumer<List<Object[]>> next = out;
         List<Runnable> reversed = new ArrayList<>();
         VectorSegment segment = null;
-        for (int r = runs.size() - 1; r >= 0; r--) {
-            SqlType[] types = r == 0 ? inputTypes : VectorSegment.typesRead(runs.get(r), widths[r]);
-            segment = VectorSegment.of(runs.get(r), types, next, memory);
-            if (r > 0) {
-                VectorSegment s = segment;
-                reversed.add(s::finish);
-                Pipeline rowStage = new Pipeline(List.of(rowSteps.get(r - 1)), widths[r - 1] + widthOfRun(runs.get(r - 1),
-                        widths[r - 1]), builds, s::acceptRows, memory);
+        for (int s = stages.size() - 1; s >= 0; s--) {
+            Stage stage = stages.get(s);
+            if (stage.rowStep() == null) {
+                segment = new VectorSegment(stage.steps(), stage.inputTypes(), joins, fetched, next, memory);
+                next = segment::acceptRows;
+                if (s > 0) {
+                    reversed.add(segment::finish);
+                }
+            } else {
+                Pipeline rowStage = new Pipeline(List.of(stage.rowStep()), stage.width(), fetched, next, memory);
                 reversed.add(rowStage::finish);
                 next = rowStage::accept;
             }
@@ -73,15 +109,6 @@ final class VectorPipeline {
         for (int i = reversed.size() - 1; i >= 0; i--) {
             finishers.add(reversed.get(i));
         }
-    }
-
-    /** How much a run changes its input's width: its output width minus its input width. */
-    private static int widthOfRun(List<PipelineStep> run, int inputWidth) {
-        int w = inputWidth;
-        for (PipelineStep s : run) {
-            w = Pipeline.widthAfter(s, w);
-        }
-        return w - inputWidth;
     }
 
     /** Runs a batch of input rows through the steps. */
@@ -95,14 +122,50 @@ final class VectorPipeline {
         finishers.forEach(Runnable::run);
     }
 
-    /** The column types a run reads of its input (from its expressions' column references), null for the others. */
-    static SqlType[] columnTypes(List<Expr> exprs, SqlType[] into) {
+    /**
+     * The types of the columns (of rows {@code width} wide) that the steps from {@code from} read by
+     * position, up to the first step that makes new columns (a projection or an aggregate); null for
+     * the others. A join keeps its probe side's positions, so the steps after it count too.
+     */
+    static SqlType[] typesRead(List<PipelineStep> steps, int from, int width) {
+        SqlType[] types = new SqlType[width];
+        for (int i = from; i < steps.size(); i++) {
+            PipelineStep step = steps.get(i);
+            if (step instanceof PipelineStep.Filter f) {
+                columnTypes(List.of(f.condition()), types);
+            } else if (step instanceof PipelineStep.HashJoin j) {
+                if (j.residual() != null) {
+                    columnTypes(List.of(j.residual()), types);
+                }
+                if (j.kind().rightOnly()) {
+                    break;
+                }
+            } else if (step instanceof PipelineStep.Project p) {
+                columnTypes(p.exprs(), types);
+                break;
+            } else if (step instanceof PipelineStep.PartialAggregate a) {
+                aggregateTypes(a.keys(), a.aggregates(), types);
+                break;
+            } else if (step instanceof PipelineStep.Aggregate a) {
+                aggregateTypes(a.keys(), a.aggregates(), types);
+                break;
+            }
+        }
+        return types;
+    }
+
+    private static void aggregateTypes(List<Expr> keys, List<AggregateCall> calls, SqlType[] into) {
+        columnTypes(keys, into);
+        columnTypes(calls.stream().map(AggregateCall::arg).filter(java.util.Objects::nonNull).toList(), into);
+    }
+
+    /** Records the type of each column {@code exprs} read that lies within {@code into}. */
+    static void columnTypes(List<Expr> exprs, SqlType[] into) {
         for (Expr e : exprs) {
-            if (e instanceof Expr.Column c) {
+            if (e instanceof Expr.Column c && c.index() < into.length && Vector.representation(c.type()) != null) {
                 into[c.index()] = c.type();
             }
             columnTypes(e.children(), into);
         }
-        return into;
     }
 }

@@ -1,11 +1,11 @@
 package org.oooengine.core.fragment;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
 import org.oooengine.core.sql.SqlType;
-import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.BoolVector;
@@ -15,104 +15,78 @@ import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.vector.VectorExpr;
 
 /**
- * A run of filters and projections, and maybe the partial aggregate that ends a pipeline, on column
- * batches. Its input comes as batches (from a scan) or as rows, which become a batch: the columns
- * its expressions read as typed vectors, the others carried along as they are. A batch whose decimal
- * arithmetic outgrows a long runs the same steps row by row, so every batch gets the row engine's
- * answer.
+ * A run of filters, projections and hash joins, and maybe the partial aggregate that ends a
+ * pipeline, on column batches. Its input comes as batches (from a scan) or as rows, which become a
+ * batch: the columns its steps read as typed vectors, the others carried along as they are. A batch
+ * whose decimal arithmetic outgrows a long runs the same steps row by row, so every batch gets the
+ * row engine's answer.
  */
 final class VectorSegment {
-    /** Per step: a filter's predicate, or null for a projection. */
-    private final List<VectorExpr> filters = new ArrayList<>();
-    /** Per step: a projection's expressions, or null for a filter. */
-    private final List<VectorExpr[]> projections = new ArrayList<>();
+    private final List<PipelineStep> steps;
+    private final List<UnaryOperator<Batch>> ops = new ArrayList<>();
     private final VectorPartialAggregation aggregation;
     private final SqlType[] inputTypes;
     private final SqlType[] outputTypes;
+    private final Pipeline.BuildSource builds;
     private final Consumer<List<Object[]>> out;
-    /** The steps vectors cannot run, after those they can, on rows; null when there are none. */
-    private final Pipeline rowTail;
-    private final Consumer<List<Object[]>> downstream;
-    /** The vectorized steps on rows, for the batches that outgrow a long. */
-    private final Pipeline rowByRow;
-    private boolean ranRowByRow;
-
-    private VectorSegment(List<PipelineStep> vectorSteps, PipelineStep.PartialAggregate aggregate,
-                          VectorPartialAggregation aggregation, Pipeline rowTail, SqlType[] inputTypes,
-                          Consumer<List<Object[]>> out) {
-        this.inputTypes = inputTypes;
-        this.aggregation = aggregation;
-        this.rowTail = rowTail;
-        this.out = out;
-        this.downstream = rowTail != null ? rowTail::accept : out;
-        SqlType[] types = inputTypes;
-        for (PipelineStep step : vectorSteps) {
-            if (step instanceof PipelineStep.Filter f) {
-                filters.add(VectorCompiler.compile(f.condition()));
-                projections.add(null);
-            } else {
-                PipelineStep.Project p = (PipelineStep.Project) step;
-                filters.add(null);
-                projections.add(p.exprs().stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new));
-                types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
-            }
-        }
-        this.outputTypes = types;
-        List<PipelineStep> asRows = new ArrayList<>(vectorSteps);
-        if (aggregation != null) {
-            asRows.add(aggregate);
-        }
-        this.rowByRow = new Pipeline(asRows, aggregation != null ? out : downstream);
-    }
+    private final QueryMemory memory;
+    /** The same steps on rows, made when a batch first outgrows a long. */
+    private Pipeline rowByRow;
 
     /**
-     * The segment of {@code steps} (filters and projections, maybe a partial aggregate last) over
-     * input columns of {@code inputTypes}; from the first step vectors cannot run on, the steps run on rows.
+     * @param steps       filters, projections, the hash joins {@code joins} runs, and maybe a partial aggregate last
+     * @param inputTypes  the types of the input columns the steps read; null for the others
      */
-    static VectorSegment of(List<PipelineStep> steps, SqlType[] inputTypes, Consumer<List<Object[]>> out,
-                            QueryMemory memory) {
-        int vectorized = 0;
+    VectorSegment(List<PipelineStep> steps, SqlType[] inputTypes, Map<PipelineStep, VectorHashJoin> joins,
+                  Pipeline.BuildSource builds, Consumer<List<Object[]>> out, QueryMemory memory) {
+        this.steps = List.copyOf(steps);
+        this.inputTypes = inputTypes;
+        this.builds = builds;
+        this.out = out;
+        this.memory = memory;
+        SqlType[] types = inputTypes;
+        VectorPartialAggregation partial = null;
         for (PipelineStep step : steps) {
-            boolean ok = false;
             if (step instanceof PipelineStep.Filter f) {
-                ok = f.condition().type().kind() == SqlType.Kind.BOOLEAN && VectorCompiler.compile(f.condition()) != null;
+                ops.add(filter(VectorCompiler.compile(f.condition())));
             } else if (step instanceof PipelineStep.Project p) {
-                ok = p.exprs().stream().allMatch(e -> VectorCompiler.compile(e) != null);
-            }
-            if (!ok) {
-                break;
-            }
-            vectorized++;
-        }
-        List<PipelineStep> vectorSteps = steps.subList(0, vectorized);
-        List<PipelineStep> rest = steps.subList(vectorized, steps.size());
-        if (rest.size() == 1 && rest.get(0) instanceof PipelineStep.PartialAggregate p) {
-            VectorPartialAggregation aggregation = VectorPartialAggregation.of(p, memory);
-            if (aggregation != null) {
-                return new VectorSegment(vectorSteps, p, aggregation, null, inputTypes, out);
+                ops.add(project(p.exprs().stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new)));
+                types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
+            } else if (step instanceof PipelineStep.HashJoin j) {
+                VectorHashJoin join = joins.get(j);
+                ops.add(join::probe);
+                types = join.outputTypes(types);
+            } else {
+                partial = VectorPartialAggregation.of((PipelineStep.PartialAggregate) step, memory);
             }
         }
-        // no joins here: a run holds filters, projections and a partial aggregate only
-        Pipeline rowTail = rest.isEmpty() ? null : new Pipeline(rest, out);
-        return new VectorSegment(vectorSteps, null, null, rowTail, inputTypes, out);
+        this.aggregation = partial;
+        this.outputTypes = types;
     }
 
-    /** The types of the input columns {@code run} reads before its first projection; null for the others. */
-    static SqlType[] typesRead(List<PipelineStep> run, int inputWidth) {
-        SqlType[] types = new SqlType[inputWidth];
-        for (PipelineStep step : run) {
-            if (step instanceof PipelineStep.Filter f) {
-                VectorPipeline.columnTypes(List.of(f.condition()), types);
-            } else if (step instanceof PipelineStep.Project p) {
-                VectorPipeline.columnTypes(p.exprs(), types);
-                break;
-            } else if (step instanceof PipelineStep.PartialAggregate a) {
-                VectorPipeline.columnTypes(a.keys(), types);
-                VectorPipeline.columnTypes(a.aggregates().stream().map(AggregateCall::arg)
-                        .filter(java.util.Objects::nonNull).toList(), types);
+    private static UnaryOperator<Batch> filter(VectorExpr predicate) {
+        return b -> {
+            byte[] keep = ((BoolVector) predicate.eval(b)).values;
+            int[] pos = b.positions();
+            int[] kept = new int[b.size()];
+            int n = 0;
+            for (int k = 0; k < b.size(); k++) {
+                if (keep[pos[k]] == BoolVector.TRUE) {
+                    kept[n++] = pos[k];
+                }
             }
-        }
-        return types;
+            return b.withPositions(kept, n);
+        };
+    }
+
+    private static UnaryOperator<Batch> project(VectorExpr[] exprs) {
+        return b -> {
+            Vector[] columns = new Vector[exprs.length];
+            for (int i = 0; i < exprs.length; i++) {
+                columns[i] = exprs[i].eval(b);
+            }
+            return b.withColumns(columns);
+        };
     }
 
     /** Rows of SQL values in: the columns read become typed vectors, the others ride along as they are. */
@@ -126,15 +100,14 @@ final class VectorSegment {
         try {
             for (int c = 0; c < width; c++) {
                 SqlType t = c < inputTypes.length ? inputTypes[c] : null;
-                Vector v = t == null || Vector.representation(t) == null ? new ObjectVector(new Object[n]) : Vector.allocate(t, n);
+                Vector v = t == null ? new ObjectVector(new Object[n]) : Vector.allocate(t, n);
                 for (int i = 0; i < n; i++) {
                     v.setBoxed(i, rows.get(i)[c], t);
                 }
                 columns[c] = v;
             }
         } catch (ArithmeticException | ClassCastException notAsTyped) {
-            ranRowByRow = true;
-            rowByRow.accept(rows);
+            rowByRow().accept(rows);
             return;
         }
         accept(Batch.of(columns, n), rows);
@@ -148,47 +121,30 @@ final class VectorSegment {
     private void accept(Batch batch, List<Object[]> asRows) {
         List<Object[]> rows;
         try {
-            Batch result = run(batch);
-            if (result.size() == 0) {
+            Batch b = batch;
+            for (int s = 0; s < ops.size() && b.size() > 0; s++) {
+                b = ops.get(s).apply(b);
+            }
+            if (b.size() == 0) {
                 return;
             }
             if (aggregation != null) {
-                aggregation.add(result);
+                aggregation.add(b);
                 return;
             }
-            rows = result.toRows(outputTypes);
+            rows = b.toRows(outputTypes);
         } catch (ArithmeticException beyondLong) {
-            ranRowByRow = true;
-            rowByRow.accept(asRows != null ? asRows : batch.toRows(inputTypes));
+            rowByRow().accept(asRows != null ? asRows : batch.toRows(inputTypes));
             return;
         }
-        downstream.accept(rows);
+        out.accept(rows);
     }
 
-    private Batch run(Batch batch) {
-        Batch b = batch;
-        for (int s = 0; s < filters.size() && b.size() > 0; s++) {
-            if (filters.get(s) != null) {
-                byte[] keep = ((BoolVector) filters.get(s).eval(b)).values;
-                int[] pos = b.positions();
-                int[] kept = new int[b.size()];
-                int n = 0;
-                for (int k = 0; k < b.size(); k++) {
-                    if (keep[pos[k]] == BoolVector.TRUE) {
-                        kept[n++] = pos[k];
-                    }
-                }
-                b = b.withPositions(kept, n);
-            } else {
-                VectorExpr[] exprs = projections.get(s);
-                Vector[] columns = new Vector[exprs.length];
-                for (int i = 0; i < exprs.length; i++) {
-                    columns[i] = exprs[i].eval(b);
-                }
-                b = b.withColumns(columns);
-            }
+    private Pipeline rowByRow() {
+        if (rowByRow == null) {
+            rowByRow = new Pipeline(steps, inputTypes.length, builds, out, memory);
         }
-        return b;
+        return rowByRow;
     }
 
     /** The input has ended: groups go out, and what ran row by row finishes. */
@@ -196,17 +152,8 @@ final class VectorSegment {
         if (aggregation != null) {
             aggregation.finish(out);
         }
-        if (ranRowByRow) {
+        if (rowByRow != null) {
             rowByRow.finish();
         }
-        if (rowTail != null) {
-            rowTail.finish();
-        }
-    }
-
-    @Override
-    public String toString() {
-        return "vector segment of " + filters.size() + " steps" + (aggregation != null ? " and a partial aggregate" : "")
-                + Arrays.toString(outputTypes);
     }
 }

@@ -68,8 +68,9 @@ public final class Batch {
     }
 
     /**
-     * The rows as SQL values, one value per column: column c boxed as {@code types[c]}; a column
-     * without a vector (not read) stays null.
+     * The rows as SQL values, one value per column: column c boxed as {@code types[c]} (types may be
+     * null when every vector is an object vector or missing); a column without a vector (not read)
+     * stays null.
      */
     public List<Object[]> toRows(SqlType[] types) {
         List<Object[]> rows = new ArrayList<>(size);
@@ -81,7 +82,7 @@ public final class Batch {
             if (v == null) {
                 continue;
             }
-            SqlType t = types[c];
+            SqlType t = types == null ? null : types[c];
             for (int k = 0; k < size; k++) {
                 rows.get(k)[c] = v.box(positions[k], t);
             }

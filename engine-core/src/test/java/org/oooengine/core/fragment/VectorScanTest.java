@@ -131,6 +131,57 @@ class VectorScanTest {
     }
 
     @Test
+    void hashJoinsOfEveryKindMatchTheRowEngine() throws Exception {
+        List<Object[]> rows = load();
+        // build rows: (key, amount decimal(15,2), label); keys repeat, some are null, some decimals or dates
+        List<Object[]> build = new ArrayList<>();
+        Random r = new Random(5);
+        for (int i = 0; i < 60; i++) {
+            Object key = switch (i % 6) {
+                case 0 -> null;
+                case 1 -> new BigDecimal(i % 50 + ".00");
+                case 2 -> new BigDecimal("7.5");
+                default -> i % 50;
+            };
+            build.add(new Object[] {key, i % 9 == 0 ? null : new BigDecimal(r.nextInt(100_000)).movePointLeft(2), "b" + i});
+        }
+        List<Object[]> dateBuild = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            dateBuild.add(new Object[] {LocalDate.of(1992, 1, 1).plusDays(3L * i), new BigDecimal(i).movePointLeft(2), "d" + i});
+        }
+        Expr amount = new Expr.Column(WIDTH + 1, MONEY);
+        Expr residual = call(ScalarFunction.LT, amount, PRICE);
+        List<Expr> projection = List.of(ID, new Expr.Column(WIDTH + 2, SqlType.STRING),
+                call(ScalarFunction.MULTIPLY, amount, QTY, SqlType.decimal(26, 2)));
+        List<AggregateCall> sums = List.of(new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT),
+                new AggregateCall(AggregateCall.Kind.SUM, amount, false, SqlType.decimal(25, 2)));
+        for (org.oooengine.core.sql.JoinKind kind : org.oooengine.core.sql.JoinKind.values()) {
+            if (kind == org.oooengine.core.sql.JoinKind.CROSS || kind.rightOnly() || kind == org.oooengine.core.sql.JoinKind.RIGHT
+                    || kind == org.oooengine.core.sql.JoinKind.FULL) {
+                continue; // those need each node's own build rows (a local build), or have no keys
+            }
+            for (Expr res : java.util.Arrays.asList(null, residual)) {
+                for (int probeKey : new int[] {3, 0, 5}) {
+                    List<Object[]> b = probeKey == 5 ? dateBuild : build;
+                    PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Rows(b), kind, List.of(probeKey),
+                            List.of(0), res, 3);
+                    PipelineStep after = kind.leftOnly() ? new PipelineStep.Project(List.of(ID, QTY))
+                            : new PipelineStep.Project(projection);
+                    String what = kind + " on column " + probeKey + (res == null ? "" : " with a residual");
+                    List<PipelineStep> steps = List.of(new PipelineStep.Filter(call(ScalarFunction.GT, ID,
+                            lit(300L, SqlType.BIGINT))), join, after);
+                    assertSameRows(rowEngine(rows, steps), columnar(steps), what);
+                    if (!kind.leftOnly()) {
+                        List<PipelineStep> grouped = List.of(join, new PipelineStep.PartialAggregate(List.of(FLAG), sums));
+                        assertSameRows(merged(List.of(FLAG), sums, rowEngine(rows, grouped)),
+                                merged(List.of(FLAG), sums, columnar(grouped)), what + ", grouped");
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
     void aRangeOfTheKeyReadsOnlyItsGroups() throws Exception {
         load();
         BitSet all = new BitSet();
@@ -196,7 +247,7 @@ class VectorScanTest {
 
     private static List<Object[]> rowEngine(List<Object[]> rows, List<PipelineStep> steps) {
         List<Object[]> out = new ArrayList<>();
-        Pipeline p = new Pipeline(steps, out::addAll);
+        Pipeline p = new Pipeline(steps, WIDTH, Pipeline.BuildSource.ROWS_ONLY, out::addAll);
         for (int from = 0; from < rows.size(); from += Pipeline.BATCH_ROWS) {
             p.accept(rows.subList(from, Math.min(rows.size(), from + Pipeline.BATCH_ROWS)));
         }
@@ -223,7 +274,16 @@ class VectorScanTest {
     }
 
     private static void assertSameRows(List<Object[]> expected, List<Object[]> actual, String what) {
-        assertEquals(render(expected), render(actual), what);
+        List<String> e = render(expected);
+        List<String> a = render(actual);
+        if (!e.equals(a)) {
+            List<String> missing = new ArrayList<>(e);
+            a.forEach(missing::remove);
+            List<String> extra = new ArrayList<>(a);
+            e.forEach(extra::remove);
+            org.junit.jupiter.api.Assertions.fail(what + ": " + e.size() + " rows expected, " + a.size() + " came; missing "
+                    + missing.subList(0, Math.min(5, missing.size())) + ", extra " + extra.subList(0, Math.min(5, extra.size())));
+        }
     }
 
     private static List<String> render(List<Object[]> rows) {

@@ -30,7 +30,10 @@ public final class Values {
     public static Object groupKey(Object v) {
         if (v instanceof BigDecimal d) {
             BigDecimal s = d.stripTrailingZeros();
-            return s.scale() < 0 ? s.setScale(0) : s;
+            if (s.scale() <= 0 && s.precision() - s.scale() <= 18) {
+                return s.longValueExact(); // a whole decimal equals the integer of its value
+            }
+            return s;
         }
         if (v instanceof Integer i) {
             return (long) i;

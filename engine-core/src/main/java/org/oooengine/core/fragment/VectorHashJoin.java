@@ -1,0 +1,296 @@
+package org.oooengine.core.fragment;
+
+import java.math.BigDecimal;
+import java.time.LocalDate;
+import java.util.Arrays;
+import java.util.List;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.BoolVector;
+import org.oooengine.core.vector.LongVector;
+import org.oooengine.core.vector.ObjectVector;
+import org.oooengine.core.vector.Vector;
+import org.oooengine.core.vector.VectorCompiler;
+import org.oooengine.core.vector.VectorExpr;
+import org.oooengine.core.vector.Vectors;
+
+/**
+ * A {@link PipelineStep.HashJoin} on integer or date keys over column batches: the build rows'
+ * keys in an open-addressing table with a chain per key, their columns turned into vectors once;
+ * each probe batch finds its candidate pairs, filters them by the residual, and comes out as the
+ * gathered columns of the pairs (inner, left) or as its own rows narrowed (semi, anti). Answers
+ * what {@link HashJoinTable} answers for these kinds.
+ */
+final class VectorHashJoin {
+    private final JoinKind kind;
+    private final int[] probeKeys;
+    private final VectorExpr residual;
+    private final int probeWidth;
+    private final Vector[] buildColumns;
+    private final SqlType[] buildTypes;
+    private final long[][] buildKeys;
+    private final int[] heads;
+    private final int[] next;
+    private final int mask;
+
+    private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, int probeWidth, Vector[] buildColumns,
+                           SqlType[] buildTypes, long[][] buildKeys, boolean[] usable) {
+        this.buildTypes = buildTypes.clone();
+        this.kind = kind;
+        this.probeKeys = probeKeys;
+        this.residual = residual;
+        this.probeWidth = probeWidth;
+        this.buildColumns = buildColumns;
+        this.buildKeys = buildKeys;
+        int n = usable.length;
+        int size = Integer.highestOneBit(Math.max(16, 2 * n - 1)) << 1;
+        this.heads = new int[size];
+        this.mask = size - 1;
+        this.next = new int[n];
+        Arrays.fill(heads, -1);
+        for (int r = n - 1; r >= 0; r--) { // chains in build order
+            if (usable[r]) {
+                int slot = slot(hash(buildKeys, r));
+                next[r] = heads[slot];
+                heads[slot] = r;
+            }
+        }
+    }
+
+    /**
+     * The vector form of {@code join} over {@code build}, or null when the row engine must run it:
+     * another kind, a key that is not an integer or date on both sides, a residual or a build
+     * column read later that vectors cannot hold.
+     *
+     * @param probeTypes the probe batch's column types (null where unknown)
+     * @param buildTypes the build columns read after the join, by type; null for those carried as they are
+     */
+    static VectorHashJoin of(PipelineStep.HashJoin join, List<Object[]> build, SqlType[] probeTypes, SqlType[] buildTypes) {
+        JoinKind kind = join.kind();
+        if (kind != JoinKind.INNER && kind != JoinKind.LEFT && kind != JoinKind.SEMI && kind != JoinKind.ANTI) {
+            return null;
+        }
+        int keys = join.probeKeys().size();
+        if (keys == 0) {
+            return null;
+        }
+        int[] probeKeys = new int[keys];
+        boolean[] dates = new boolean[keys];
+        for (int k = 0; k < keys; k++) {
+            probeKeys[k] = join.probeKeys().get(k);
+            SqlType t = probeKeys[k] < probeTypes.length ? probeTypes[probeKeys[k]] : null;
+            if (t == null || (t.kind() != SqlType.Kind.INT && t.kind() != SqlType.Kind.BIGINT && t.kind() != SqlType.Kind.DATE)) {
+                return null;
+            }
+            dates[k] = t.kind() == SqlType.Kind.DATE;
+        }
+        int n = build.size();
+        long[][] buildKeys = new long[keys][n];
+        boolean[] usable = new boolean[n];
+        for (int r = 0; r < n; r++) {
+            usable[r] = true;
+            for (int k = 0; k < keys; k++) {
+                Object v = build.get(r)[join.buildKeys().get(k)];
+                Long key = keyOf(v, dates[k]);
+                if (key == NOT_A_KEY) {
+                    return null;
+                }
+                if (key == null) {
+                    usable[r] = false; // a null key, or a value no probe key can equal
+                } else {
+                    buildKeys[k][r] = key;
+                }
+            }
+        }
+        VectorExpr residual = null;
+        if (join.residual() != null) {
+            residual = VectorCompiler.compile(join.residual());
+            if (residual == null) {
+                return null;
+            }
+        }
+        Vector[] columns = new Vector[join.buildWidth()];
+        for (int c = 0; c < columns.length; c++) {
+            SqlType t = c < buildTypes.length ? buildTypes[c] : null;
+            if (t == null) {
+                Object[] values = new Object[n];
+                for (int r = 0; r < n; r++) {
+                    values[r] = build.get(r)[c];
+                }
+                columns[c] = new ObjectVector(values);
+                continue;
+            }
+            if (Vector.representation(t) == null) {
+                return null;
+            }
+            Vector v = Vector.allocate(t, n);
+            try {
+                for (int r = 0; r < n; r++) {
+                    v.setBoxed(r, build.get(r)[c], t);
+                }
+            } catch (ArithmeticException | ClassCastException notOfItsType) {
+                return null;
+            }
+            columns[c] = v;
+        }
+        return new VectorHashJoin(kind, probeKeys, residual, probeTypes.length, columns, buildTypes, buildKeys, usable);
+    }
+
+    /** The types of the joined columns, given the probe side's (null for columns carried as they are). */
+    SqlType[] outputTypes(SqlType[] probeTypes) {
+        if (kind.leftOnly()) {
+            return probeTypes;
+        }
+        SqlType[] all = Arrays.copyOf(probeTypes, probeTypes.length + buildTypes.length);
+        System.arraycopy(buildTypes, 0, all, probeTypes.length, buildTypes.length);
+        return all;
+    }
+
+    /** Marks a build key of a type the vector join does not compare. */
+    private static final Long NOT_A_KEY = Long.MIN_VALUE + 7;
+
+    /** A build key as a long; null when it is null or no integer (or date) equals it; {@link #NOT_A_KEY} for other types. */
+    private static Long keyOf(Object v, boolean date) {
+        if (v == null) {
+            return null;
+        }
+        if (date) {
+            return v instanceof LocalDate d ? (Long) d.toEpochDay() : NOT_A_KEY;
+        }
+        if (v instanceof Integer || v instanceof Long) {
+            return ((Number) v).longValue();
+        }
+        if (v instanceof BigDecimal d) {
+            BigDecimal s = d.stripTrailingZeros();
+            if (s.scale() > 0 || s.precision() - s.scale() > 18) {
+                return null;
+            }
+            return s.longValueExact();
+        }
+        return NOT_A_KEY;
+    }
+
+    private static int hash(long[][] keys, int r) {
+        long h = 1;
+        for (long[] k : keys) {
+            h = h * 0x9E3779B97F4A7C15L + k[r];
+        }
+        return (int) (h ^ (h >>> 29) ^ (h >>> 41));
+    }
+
+    private int slot(int hash) {
+        int x = hash * 0x9E3779B9;
+        return (x ^ (x >>> 15)) & mask;
+    }
+
+    /** The joined batch of a probe batch. */
+    Batch probe(Batch in) {
+        int n = in.size();
+        int[] pos = in.positions();
+        LongVector[] keys = new LongVector[probeKeys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keys[k] = (LongVector) in.column(probeKeys[k]);
+        }
+        // candidate pairs: probe position, build row
+        int[] pp = new int[Math.max(16, n)];
+        int[] bb = new int[pp.length];
+        int m = 0;
+        long[] probe = new long[keys.length];
+        for (int j = 0; j < n; j++) {
+            int i = pos[j];
+            boolean nullKey = false;
+            long h = 1;
+            for (int k = 0; k < keys.length; k++) {
+                if (keys[k].isNull(i)) {
+                    nullKey = true;
+                    break;
+                }
+                probe[k] = keys[k].values[i];
+                h = h * 0x9E3779B97F4A7C15L + probe[k];
+            }
+            if (nullKey) {
+                continue;
+            }
+            for (int r = heads[slot((int) (h ^ (h >>> 29) ^ (h >>> 41)))]; r >= 0; r = next[r]) {
+                if (sameKeys(probe, r)) {
+                    if (m == pp.length) {
+                        pp = Arrays.copyOf(pp, 2 * m);
+                        bb = Arrays.copyOf(bb, 2 * m);
+                    }
+                    pp[m] = i;
+                    bb[m] = r;
+                    m++;
+                }
+            }
+        }
+        Batch pairs = null;
+        if (residual != null && m > 0) {
+            pairs = joined(in, pp, bb, m);
+            byte[] keep = ((BoolVector) residual.eval(pairs)).values;
+            int kept = 0;
+            for (int k = 0; k < m; k++) {
+                if (keep[k] == BoolVector.TRUE) {
+                    pp[kept] = pp[k];
+                    bb[kept] = bb[k];
+                    kept++;
+                }
+            }
+            if (kept < m) {
+                m = kept;
+                pairs = null;
+            }
+        }
+        if (kind == JoinKind.INNER) {
+            return pairs != null ? pairs : joined(in, pp, bb, m);
+        }
+        boolean[] matched = new boolean[in.capacity()];
+        for (int k = 0; k < m; k++) {
+            matched[pp[k]] = true;
+        }
+        if (kind == JoinKind.SEMI || kind == JoinKind.ANTI) {
+            int[] out = new int[n];
+            int kept = 0;
+            for (int j = 0; j < n; j++) {
+                if (matched[pos[j]] == (kind == JoinKind.SEMI)) {
+                    out[kept++] = pos[j];
+                }
+            }
+            return in.withPositions(out, kept);
+        }
+        // LEFT: the pairs, then each probe row that met none, padded with nulls
+        for (int j = 0; j < n; j++) {
+            if (!matched[pos[j]]) {
+                if (m == pp.length) {
+                    pp = Arrays.copyOf(pp, 2 * m);
+                    bb = Arrays.copyOf(bb, 2 * m);
+                }
+                pp[m] = pos[j];
+                bb[m] = -1;
+                m++;
+            }
+        }
+        return joined(in, pp, bb, m);
+    }
+
+    private boolean sameKeys(long[] probe, int r) {
+        for (int k = 0; k < probe.length; k++) {
+            if (buildKeys[k][r] != probe[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The pairs as a batch: the probe columns, then the build columns. */
+    private Batch joined(Batch in, int[] pp, int[] bb, int m) {
+        Vector[] columns = new Vector[probeWidth + buildColumns.length];
+        for (int c = 0; c < probeWidth; c++) {
+            columns[c] = Vectors.gather(in.column(c), pp, m);
+        }
+        for (int c = 0; c < buildColumns.length; c++) {
+            columns[probeWidth + c] = Vectors.gather(buildColumns[c], bb, m);
+        }
+        return Batch.of(columns, m);
+    }
+}
