@@ -40,9 +40,45 @@ final class JoinPlanner {
         for (Expr c : List.copyOf(conjuncts)) {
             if (c instanceof Expr.Or or) {
                 Exprs.commonConjuncts(or).stream().filter(x -> !conjuncts.contains(x)).forEach(conjuncts::add);
+                impliedPerLeaf(or, offset, leaves.size()).stream().filter(x -> !conjuncts.contains(x)).forEach(conjuncts::add);
             }
         }
         return new JoinPlanner.Group(leaves, offset, conjuncts, all).plan(chooser);
+    }
+
+    /**
+     * For each relation that every branch of {@code or} filters, the OR of those filters: a
+     * condition on that relation alone which the OR implies. {@code (n1 = 'FRANCE' AND n2 = 'GERMANY')
+     * OR (n1 = 'GERMANY' AND n2 = 'FRANCE')} implies {@code n1 = 'FRANCE' OR n1 = 'GERMANY'}, which
+     * filters n1 before any join while the OR itself still runs where both are joined.
+     */
+    static List<Expr> impliedPerLeaf(Expr.Or or, int[] offset, int leaves) {
+        List<Expr> implied = new ArrayList<>();
+        if (Exprs.columns(or).stream().map(c -> leafOf(offset, c)).distinct().count() < 2) {
+            return implied; // a filter of one relation already
+        }
+        for (int l = 0; l < leaves; l++) {
+            int leaf = l;
+            List<Expr> branches = new ArrayList<>();
+            for (Expr branch : Exprs.disjuncts(or)) {
+                List<Expr> own = new ArrayList<>();
+                for (Expr term : Exprs.conjuncts(branch)) {
+                    BitSet cols = Exprs.columns(term);
+                    if (!cols.isEmpty() && cols.stream().allMatch(c -> leafOf(offset, c) == leaf)) {
+                        own.add(term);
+                    }
+                }
+                if (own.isEmpty()) {
+                    branches = null;
+                    break;
+                }
+                branches.add(Exprs.and(own));
+            }
+            if (branches != null) {
+                implied.add(branches.size() == 1 ? branches.get(0) : new Expr.Or(branches));
+            }
+        }
+        return implied;
     }
 
     /** The relation a column of the concatenated row belongs to; {@code offset[i]} is where relation i starts. */
