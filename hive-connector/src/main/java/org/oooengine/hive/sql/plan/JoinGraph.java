@@ -147,18 +147,45 @@ public final class JoinGraph {
         int width = left.fields().size();
         List<int[]> keys = new ArrayList<>();
         List<Expr> residual = new ArrayList<>();
+        List<Expr> leftOnly = new ArrayList<>();
+        List<Expr> rightOnly = new ArrayList<>();
         for (Expr c : conjuncts) {
             int[] pair = equiPair(c, width);
+            BitSet cols = Exprs.columns(c);
             if (pair != null) {
                 keys.add(pair);
+            } else if (!cols.isEmpty() && cols.nextSetBit(0) >= width && filtersRightFirst(kind)) {
+                rightOnly.add(Exprs.remap(c, i -> i - width));
+            } else if (!cols.isEmpty() && cols.length() <= width && filtersLeftFirst(kind)) {
+                leftOnly.add(c);
             } else {
                 residual.add(c);
             }
+        }
+        if (!leftOnly.isEmpty()) {
+            left = new RelNode.Filter(left, Exprs.and(leftOnly));
+        }
+        if (!rightOnly.isEmpty()) {
+            right = new RelNode.Filter(right, Exprs.and(rightOnly));
         }
         int[] lk = keys.stream().mapToInt(k -> k[0]).toArray();
         int[] rk = keys.stream().mapToInt(k -> k[1] - width).toArray();
         JoinKind k = kind == JoinKind.INNER && lk.length == 0 ? JoinKind.CROSS : kind;
         return new RelNode.Join(left, right, k, lk, rk, Exprs.and(residual));
+    }
+
+    /**
+     * Whether a join condition on the right side's columns alone may filter that side before the
+     * join: a right row failing it meets no left row, which for these kinds is the same as its
+     * absence (not for NOT IN, where an unknown condition counts as a match, nor for outer rows kept).
+     */
+    private static boolean filtersRightFirst(JoinKind kind) {
+        return kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.SEMI || kind == JoinKind.ANTI;
+    }
+
+    /** The same for the left side: its rows failing the condition would leave the join anyway. */
+    private static boolean filtersLeftFirst(JoinKind kind) {
+        return kind == JoinKind.INNER || kind == JoinKind.SEMI || kind == JoinKind.RIGHT;
     }
 
     /** {@code [left column, right column]} when {@code c} is left = right across the boundary {@code width}. */
