@@ -14,9 +14,9 @@ import org.oooengine.core.vector.Vector;
 import org.oooengine.core.vector.VectorCompiler;
 
 /**
- * A pipeline's steps over column batches. Runs of filters, projections, hash joins on integer keys
- * and a partial aggregate that ends the pipeline are {@link VectorSegment}s; a step vectors cannot
- * run (another join kind or key type, a whole aggregate) runs on rows of SQL values in a row
+ * A pipeline's steps over column batches. Runs of filters, projections, hash joins on integer keys,
+ * ended by an aggregate or the pipeline's end, are {@link VectorSegment}s; a step vectors cannot
+ * run (another join kind or key type, a distinct aggregate) runs on rows of SQL values in a row
  * {@link Pipeline} of its own, whose output becomes the next segment's batches.
  */
 final class VectorPipeline {
@@ -52,7 +52,15 @@ final class VectorPipeline {
                     types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
                 }
             } else if (step instanceof PipelineStep.PartialAggregate p && i == steps.size() - 1) {
-                vectorized = VectorPartialAggregation.of(p, QueryMemory.unbounded()) != null;
+                vectorized = VectorAggregation.of(p, QueryMemory.unbounded()) != null;
+            } else if (step instanceof PipelineStep.Aggregate a && VectorAggregation.of(a, QueryMemory.unbounded()) != null) {
+                // a whole aggregate ends its run: its groups go on as rows when the input ends
+                run.add(step);
+                stages.add(new Stage(run, runTypes, null, 0));
+                run = new ArrayList<>();
+                runTypes = typesRead(steps, i + 1, Pipeline.widthAfter(step, width));
+                types = runTypes;
+                continue;
             } else if (step instanceof PipelineStep.HashJoin j) {
                 List<Object[]> rows = builds.rows(j.build());
                 built.put(j.build(), rows);

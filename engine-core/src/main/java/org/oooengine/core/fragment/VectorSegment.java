@@ -15,8 +15,8 @@ import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.vector.VectorExpr;
 
 /**
- * A run of filters, projections and hash joins, and maybe the partial aggregate that ends a
- * pipeline, on column batches. Its input comes as batches (from a scan) or as rows, which become a
+ * A run of filters, projections and hash joins, maybe ended by an aggregate (whole, or the partial
+ * one that ends a pipeline), on column batches. Its input comes as batches (from a scan) or as rows, which become a
  * batch: the columns its steps read as typed vectors, the others carried along as they are. A batch
  * whose decimal arithmetic outgrows a long runs the same steps row by row, so every batch gets the
  * row engine's answer.
@@ -24,7 +24,7 @@ import org.oooengine.core.vector.VectorExpr;
 final class VectorSegment {
     private final List<PipelineStep> steps;
     private final List<UnaryOperator<Batch>> ops = new ArrayList<>();
-    private final VectorPartialAggregation aggregation;
+    private final VectorAggregation aggregation;
     private final SqlType[] inputTypes;
     private final SqlType[] outputTypes;
     private final Pipeline.BuildSource builds;
@@ -45,7 +45,7 @@ final class VectorSegment {
         this.out = out;
         this.memory = memory;
         SqlType[] types = inputTypes;
-        VectorPartialAggregation partial = null;
+        VectorAggregation partial = null;
         for (PipelineStep step : steps) {
             if (step instanceof PipelineStep.Filter f) {
                 ops.add(filter(VectorCompiler.compile(f.condition())));
@@ -56,8 +56,10 @@ final class VectorSegment {
                 VectorHashJoin join = joins.get(j);
                 ops.add(join::probe);
                 types = join.outputTypes(types);
+            } else if (step instanceof PipelineStep.Aggregate a) {
+                partial = VectorAggregation.of(a, memory);
             } else {
-                partial = VectorPartialAggregation.of((PipelineStep.PartialAggregate) step, memory);
+                partial = VectorAggregation.of((PipelineStep.PartialAggregate) step, memory);
             }
         }
         this.aggregation = partial;

@@ -123,6 +123,13 @@ class VectorScanTest {
                 List.of(call(ScalarFunction.YEAR, SHIPPED, SqlType.INT), DISC), List.of(PRICE))) {
             List<PipelineStep> steps = List.of(new PipelineStep.Filter(someRows), new PipelineStep.PartialAggregate(keys, calls));
             assertSameRows(merged(keys, calls, rowEngine(rows, steps)), merged(keys, calls, columnar(steps)), keys.toString());
+            if (!keys.isEmpty()) { // a whole aggregate, whose groups go on through a filter and a projection
+                Expr count = new Expr.Column(keys.size(), SqlType.BIGINT);
+                List<PipelineStep> whole = List.of(new PipelineStep.Filter(someRows), new PipelineStep.Aggregate(keys, calls),
+                        new PipelineStep.Filter(call(ScalarFunction.GT, count, lit(1L, SqlType.BIGINT))),
+                        new PipelineStep.Project(List.of(count, new Expr.Column(keys.size() + 5, SqlType.decimal(19, 6)))));
+                assertSameRows(rowEngine(rows, whole), columnar(whole), "whole " + keys);
+            }
         }
         // no row passes: one empty group without keys, none with
         List<PipelineStep> none = List.of(new PipelineStep.Filter(call(ScalarFunction.LT, ID, lit(-1L, SqlType.BIGINT))),

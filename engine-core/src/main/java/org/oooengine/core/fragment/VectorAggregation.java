@@ -20,11 +20,12 @@ import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.vector.VectorExpr;
 
 /**
- * A {@link PipelineStep.PartialAggregate} over column batches: groups found in an open-addressing
- * table of key hashes, states kept in arrays per aggregate (decimal sums exact in 128 bits), and
- * sent at the end as the same partial rows the row engine's {@link GroupTable} sends.
+ * A GROUP BY over column batches: groups found in an open-addressing table of key hashes, states
+ * kept in arrays per aggregate (decimal sums exact in 128 bits). At the end it sends what the row
+ * engine's {@link GroupTable} sends: each group's partial states ({@link PipelineStep.PartialAggregate})
+ * or its results ({@link PipelineStep.Aggregate}).
  */
-final class VectorPartialAggregation {
+final class VectorAggregation {
     private static final int NULL_HASH = 0x5bd1e995;
     private static final int INITIAL_GROUPS = 64;
 
@@ -33,6 +34,7 @@ final class VectorPartialAggregation {
     private final List<AggregateCall> calls;
     private final VectorExpr[] args;
     private final QueryMemory memory;
+    private final boolean partial;
     private final long groupBytes;
     private final KeyColumn[] keyColumns;
     private final State[] states;
@@ -40,8 +42,9 @@ final class VectorPartialAggregation {
     private int[] table = new int[2 * INITIAL_GROUPS];
     private int[] hashes = new int[INITIAL_GROUPS];
 
-    private VectorPartialAggregation(VectorExpr[] keys, SqlType[] keyTypes, List<AggregateCall> calls, VectorExpr[] args,
-                                     QueryMemory memory) {
+    private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, List<AggregateCall> calls, VectorExpr[] args,
+                              boolean partial, QueryMemory memory) {
+        this.partial = partial;
         this.keys = keys;
         this.keyTypes = keyTypes;
         this.calls = calls;
@@ -57,13 +60,27 @@ final class VectorPartialAggregation {
             states[a] = new State(calls.get(a));
         }
         Arrays.fill(table, -1);
-        if (keys.length == 0) {
+        if (keys.length == 0 && partial) {
             newGroup(0); // one group without keys, even when no row comes
         }
     }
 
     /** The vector form of {@code step}, or null when a key or argument is of a type vectors do not hold. */
-    static VectorPartialAggregation of(PipelineStep.PartialAggregate step, QueryMemory memory) {
+    static VectorAggregation of(PipelineStep.PartialAggregate step, QueryMemory memory) {
+        return of(step.keys(), step.aggregates(), true, memory);
+    }
+
+    /** The vector form of a whole aggregate, or null as above or when an aggregate is over distinct values. */
+    static VectorAggregation of(PipelineStep.Aggregate step, QueryMemory memory) {
+        if (step.aggregates().stream().anyMatch(AggregateCall::distinct)) {
+            return null;
+        }
+        return of(step.keys(), step.aggregates(), false, memory);
+    }
+
+    private static VectorAggregation of(List<Expr> keyExprs, List<AggregateCall> calls, boolean partial,
+                                        QueryMemory memory) {
+        PipelineStep.PartialAggregate step = new PipelineStep.PartialAggregate(keyExprs, calls);
         VectorExpr[] keys = new VectorExpr[step.keys().size()];
         SqlType[] keyTypes = new SqlType[keys.length];
         for (int k = 0; k < keys.length; k++) {
@@ -86,7 +103,7 @@ final class VectorPartialAggregation {
                 return null;
             }
         }
-        return new VectorPartialAggregation(keys, keyTypes, step.aggregates(), args, memory);
+        return new VectorAggregation(keys, keyTypes, step.aggregates(), args, partial, memory);
     }
 
     /** Adds a batch's rows; evaluates every key and argument before any state changes. */
@@ -142,7 +159,7 @@ final class VectorPartialAggregation {
     }
 
     private void newGroup(int hash) {
-        memory.reserve("partial aggregation", groupBytes);
+        memory.reserve(partial ? "partial aggregation" : "aggregation", groupBytes);
         if (groups == hashes.length) {
             hashes = Arrays.copyOf(hashes, 2 * groups);
         }
@@ -193,16 +210,21 @@ final class VectorPartialAggregation {
         return ((ObjectVector) v).values[i].hashCode();
     }
 
-    /** Sends each group's keys and partial states, in the order the groups appeared. */
+    /** Sends each group's keys and partial states or results, in the order the groups appeared. */
     void finish(Consumer<List<Object[]>> out) {
         List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+        int width = partial ? AggregateCall.PARTIAL_WIDTH : 1;
         for (int g = 0; g < groups; g++) {
-            Object[] row = new Object[keys.length + states.length * AggregateCall.PARTIAL_WIDTH];
+            Object[] row = new Object[keys.length + states.length * width];
             for (int k = 0; k < keys.length; k++) {
                 row[k] = keyColumns[k].box(g, keyTypes[k]);
             }
             for (int a = 0; a < states.length; a++) {
-                states[a].partial(g, row, keys.length + a * AggregateCall.PARTIAL_WIDTH);
+                if (partial) {
+                    states[a].partial(g, row, keys.length + a * width);
+                } else {
+                    row[keys.length + a] = states[a].result(g);
+                }
             }
             batch.add(row);
             if (batch.size() == Pipeline.BATCH_ROWS) {
@@ -385,6 +407,30 @@ final class VectorPartialAggregation {
             } else {
                 out[offset + 1] = low[g]; // integer sums wrap in a long, as the row engine's do
             }
+        }
+
+        /** The result of group {@code g}, as {@link AggregateCall.Accumulator#result} gives it. */
+        Object result(int g) {
+            Object[] state = new Object[AggregateCall.PARTIAL_WIDTH];
+            partial(g, state, 0);
+            long n = (Long) state[0];
+            if (call.kind() == AggregateCall.Kind.COUNT_STAR || call.kind() == AggregateCall.Kind.COUNT) {
+                return n;
+            }
+            Object v = state[1];
+            if (v == null || call.kind() != AggregateCall.Kind.SUM && call.kind() != AggregateCall.Kind.AVG) {
+                return v;
+            }
+            SqlType argType = call.arg().type();
+            if (call.kind() == AggregateCall.Kind.SUM) {
+                return argType.kind() == SqlType.Kind.DECIMAL
+                        ? ((BigDecimal) v).setScale(call.type().scale(), java.math.RoundingMode.HALF_UP) : v;
+            }
+            return switch (argType.kind()) {
+                case INT, BIGINT -> (double) (Long) v / n;
+                case DECIMAL -> ((BigDecimal) v).divide(BigDecimal.valueOf(n), call.type().scale(), java.math.RoundingMode.HALF_UP);
+                default -> (Double) v / n;
+            };
         }
 
         private static BigDecimal decimal(long high, long low, int scale) {
