@@ -46,7 +46,13 @@ public final class JoinOrder {
             List<RelNode> leaves = new ArrayList<>();
             List<Expr> conjuncts = new ArrayList<>();
             flatten(j, leaves, conjuncts);
-            return leaves.size() < 3 ? rebuildBinary(j) : ordered(new JoinGraph(leaves, conjuncts), j.fields());
+            if (leaves.size() < 3) {
+                JoinGraph graph = new JoinGraph(leaves, conjuncts);
+                JoinGraph reduced = reducedAggregates(graph);
+                return reduced == graph || !(reduced.leftDeep(new int[] {0, 1}) instanceof RelNode.Join r)
+                        ? rebuildBinary(j) : rebuildBinary(r);
+            }
+            return ordered(new JoinGraph(leaves, conjuncts), j.fields());
         }
         if (node instanceof RelNode.Filter f) {
             return new RelNode.Filter(visit(f.input()), f.condition());
@@ -203,54 +209,79 @@ public final class JoinOrder {
     }
 
     /**
-     * Each GROUP BY relation of the group joined on a grouping key to a filtered table has its
-     * input first semi-joined with that table, so that only groups that can find a match are
-     * computed (TPC-H Q17: lineitem's average quantity per part, for the few parts of a brand and
-     * container only, instead of for every part).
+     * Each GROUP BY relation of the group joined on grouping keys to a relation estimated smaller
+     * than the aggregate's input has that input first semi-joined with it on those keys, so that
+     * only groups that can find a match are computed (TPC-H Q17: lineitem's average quantity per
+     * part, for the few parts of a brand and container only; Q20: lineitem's sums per part and
+     * supplier, for the part-suppliers of forest parts only).
      */
     private JoinGraph reducedAggregates(JoinGraph graph) {
         for (int a = 0; a < graph.leaves().size(); a++) {
             for (int b = 0; b < graph.leaves().size(); b++) {
-                if (a == b || !(graph.leaves().get(b) instanceof RelNode.Scan s) || s.filter() == null) {
+                RelNode other = graph.leaves().get(b);
+                if (a == b || aggregateBelow(other) || !(other instanceof RelNode.Scan s && s.filter() != null
+                        || other instanceof RelNode.Join || other instanceof RelNode.Filter)) {
                     continue;
                 }
-                for (int[] pair : graph.equalities(a, b)) {
-                    RelNode reduced = semiJoinedInput(graph.leaves().get(a), pair[0], s, pair[1]);
-                    if (reduced != null) {
-                        graph = graph.withLeaf(a, reduced);
-                        break;
-                    }
+                List<int[]> pairs = graph.equalities(a, b);
+                if (pairs.isEmpty()) {
+                    continue;
+                }
+                RelNode reduced = semiJoinedInput(graph.leaves().get(a), pairs.stream().mapToInt(p -> p[0]).toArray(), other,
+                        pairs.stream().mapToInt(p -> p[1]).toArray());
+                if (reduced != null) {
+                    graph = graph.withLeaf(a, reduced);
                 }
             }
         }
         return graph;
     }
 
+    /** Whether a relation computes a GROUP BY (under projections and filters). */
+    private static boolean aggregateBelow(RelNode node) {
+        if (node instanceof RelNode.Project p) {
+            return aggregateBelow(p.input());
+        }
+        if (node instanceof RelNode.Filter f) {
+            return aggregateBelow(f.input());
+        }
+        return node instanceof RelNode.Aggregate;
+    }
+
     /**
      * {@code node} — projections over an aggregate — with the aggregate's input semi-joined with
-     * {@code table} on the grouping key that output {@code column} is, and {@code table}'s column
-     * {@code tableColumn}; null when {@code column} is not a plain grouping key or the table is
-     * not estimated to hold fewer rows than the input.
+     * {@code other} on the grouping keys that outputs {@code columns} are, and {@code other}'s
+     * {@code otherColumns}; null when an output is not a plain grouping key or {@code other} is not
+     * estimated to hold fewer rows than the input.
      */
-    private RelNode semiJoinedInput(RelNode node, int column, RelNode.Scan table, int tableColumn) {
+    private RelNode semiJoinedInput(RelNode node, int[] columns, RelNode other, int[] otherColumns) {
         if (node instanceof RelNode.Project p) {
-            if (!(p.exprs().get(column) instanceof Expr.Column c)) {
-                return null;
+            int[] below = new int[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                if (!(p.exprs().get(columns[i]) instanceof Expr.Column c)) {
+                    return null;
+                }
+                below[i] = c.index();
             }
-            RelNode below = semiJoinedInput(p.input(), c.index(), table, tableColumn);
-            return below == null ? null : new RelNode.Project(below, p.exprs(), p.fields());
+            RelNode reduced = semiJoinedInput(p.input(), below, other, otherColumns);
+            return reduced == null ? null : new RelNode.Project(reduced, p.exprs(), p.fields());
         }
-        if (!(node instanceof RelNode.Aggregate a) || column >= a.keys().size()
-                || !(a.keys().get(column) instanceof Expr.Column key)) {
+        if (!(node instanceof RelNode.Aggregate a)) {
             return null;
         }
+        int[] keys = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            if (columns[i] >= a.keys().size() || !(a.keys().get(columns[i]) instanceof Expr.Column key)) {
+                return null;
+            }
+            keys[i] = key.index();
+        }
         long input = estimate(a.input());
-        long kept = estimate(table);
+        long kept = estimate(other);
         if (input < 0 || kept < 0 || kept >= input) {
             return null;
         }
-        RelNode semi = new RelNode.Join(a.input(), table, JoinKind.SEMI, new int[] {key.index()}, new int[] {tableColumn},
-                null);
+        RelNode semi = new RelNode.Join(a.input(), other, JoinKind.SEMI, keys, otherColumns, null);
         return new RelNode.Aggregate(semi, a.keys(), a.aggregates(), a.fields());
     }
 

@@ -254,7 +254,7 @@ public final class PipelinePlanner {
             long rows = layouts.rows(s.table()).orElse(-1);
             long bytes = layouts.bytes(s.table()).orElse(-1);
             Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), partitionColumn(s), rows,
-                    rows < 0 || bytes < 0 ? -1 : (double) bytes / Math.max(rows, 1) / s.fields().size());
+                    rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)));
             return s.filter() == null ? scanned : scanned.filtered(s.filter());
         }
         if (node instanceof RelNode.Filter f) {
@@ -381,14 +381,45 @@ public final class PipelinePlanner {
 
     /** Rows the nodes compute and that are few enough, in the columns read of them, to send to each node. */
     private boolean small(Chain c, BitSet read) {
-        return c != null && c.rows >= 0 && c.columnBytes >= 0
-                && c.rows * c.columnBytes * Math.max(read.cardinality(), 1) <= limits.broadcastMaxBytes();
+        return c != null && c.rows >= 0 && c.columnBytes >= 0 && c.rows * rowBytes(c, read) <= limits.broadcastMaxBytes();
     }
 
     /** Rows of a node's own partition few enough, in the columns read of them, to build a hash table of. */
     private boolean buildsOnEachNode(Chain c, BitSet read) {
-        return c.rows >= 0 && c.columnBytes >= 0 && c.rows * c.columnBytes * Math.max(read.cardinality(), 1)
-                / layouts.nodes(c.scan.table()) <= limits.buildMaxBytes();
+        return c.rows >= 0 && c.columnBytes >= 0
+                && c.rows * rowBytes(c, read) / layouts.nodes(c.scan.table()) <= limits.buildMaxBytes();
+    }
+
+    /** Bytes of the columns {@code read} of one of a chain's rows: fixed-width types by their width, strings estimated. */
+    private static double rowBytes(Chain c, BitSet read) {
+        double bytes = 0;
+        for (int col = read.nextSetBit(0); col >= 0; col = read.nextSetBit(col + 1)) {
+            int width = fixedWidth(c.fields.get(col).type());
+            bytes += width > 0 ? width : c.columnBytes;
+        }
+        return Math.max(bytes, 1);
+    }
+
+    /** Stored bytes of a value of a fixed-width type; 0 for strings. */
+    private static int fixedWidth(SqlType t) {
+        return switch (t.kind()) {
+            case BOOLEAN -> 1;
+            case INT, DATE -> 4;
+            case BIGINT, DOUBLE, DECIMAL -> 8;
+            default -> 0;
+        };
+    }
+
+    /** The stored bytes of a string column of a table of these columns and {@code rowBytes} per row. */
+    private static double stringBytes(List<Field> fields, double rowBytes) {
+        double fixed = 0;
+        int strings = 0;
+        for (Field f : fields) {
+            int width = fixedWidth(f.type());
+            fixed += width;
+            strings += width == 0 ? 1 : 0;
+        }
+        return Math.max(1, (rowBytes - fixed) / Math.max(strings, 1));
     }
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
