@@ -46,7 +46,7 @@ import org.oooengine.core.storage.Calibration;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.LeafScanner;
-import org.oooengine.core.storage.PageCorruptedException;
+import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.stats.StatisticsCollector;
 import org.oooengine.core.stats.StoreStatistics;
 import org.oooengine.core.store.Store;
@@ -564,7 +564,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } else if (cause instanceof CancellationException) {
             code = ErrorCode.CANCELLED;
         } else if (corruption(cause) != null) {
-            cause = corruption(cause); // its message names the file, the page and what did not match
+            cause = corruption(cause); // its message names the file, the page or offset and what did not match
             code = ErrorCode.DATA_CORRUPTED;
             LOG.error("node {}: {}", nodeId, cause.getMessage());
         } else if (cause instanceof MemoryLimitExceededException) {
@@ -581,10 +581,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         out.fail(code, String.valueOf(cause.getMessage()));
     }
 
-    /** The page check that failed anywhere in {@code e}'s causes (a reader may wrap it), or null. */
-    private static PageCorruptedException corruption(Throwable e) {
+    /** The page or chunk check that failed anywhere in {@code e}'s causes (a reader may wrap it), or null. */
+    private static DataCorruptedException corruption(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause()) {
-            if (t instanceof PageCorruptedException p) {
+            if (t instanceof DataCorruptedException p) {
                 return p;
             }
         }

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
+import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.StorageException;
 import org.oooengine.core.types.Schema;
@@ -246,8 +247,8 @@ public final class ColumnarFile implements AutoCloseable {
         return b.flip();
     }
 
-    private StorageException corrupt(long offset, String what) {
-        return new StorageException("corrupt columnar copy " + path + " at offset " + offset + ": " + what);
+    private DataCorruptedException corrupt(long offset, String what) {
+        return new DataCorruptedException(path, "corrupt columnar copy " + path + " at offset " + offset + ": " + what);
     }
 
     @Override

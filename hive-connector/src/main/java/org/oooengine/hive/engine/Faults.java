@@ -7,7 +7,7 @@ import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.RemoteException;
-import org.oooengine.core.storage.PageCorruptedException;
+import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.sql.SqlException;
 
 /**
@@ -40,7 +40,7 @@ public final class Faults {
             return e.sqlState();
         }
         for (Throwable t = cause; t != null; t = t.getCause()) {
-            if (t instanceof PageCorruptedException) {
+            if (t instanceof DataCorruptedException) {
                 return SqlException.DATA_CORRUPTED; // also when met in this process, e.g. by a MapReduce task
             }
             if (t instanceof OutOfMemoryError || t instanceof MemoryLimitExceededException) {

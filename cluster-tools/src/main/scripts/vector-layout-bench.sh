@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# vector-layout-bench.sh [ROWS] [RUNS]: the engine's column vectors (plain Java arrays) against
+# Apache Arrow's, on what a scan does most (decode a chunk, filter, sum); prints JSON.
+# Fetches Arrow (the version pinned as arrow.version in the parent pom) from Maven Central into
+# ~/.cache/ooo-bench/arrow-<version> on first use.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../../../.." && pwd)"
+case "${1:-}" in -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+version="$(sed -n 's:.*<arrow.version>\(.*\)</arrow.version>.*:\1:p' "$root/pom.xml")"
+lib="$HOME/.cache/ooo-bench/arrow-$version"
+if [ ! -f "$lib/.done" ]; then
+    mkdir -p "$lib"
+    work="$(mktemp -d)"
+    cat > "$work/pom.xml" <<POM
+<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>ooo</groupId><artifactId>arrow-bench</artifactId><version>1</version><dependencies>
+<dependency><groupId>org.apache.arrow</groupId><artifactId>arrow-vector</artifactId><version>$version</version></dependency>
+<dependency><groupId>org.apache.arrow</groupId><artifactId>arrow-memory-unsafe</artifactId><version>$version</version></dependency>
+</dependencies></project>
+POM
+    mvn -q -B -f "$work/pom.xml" dependency:copy-dependencies -DoutputDirectory="$lib" >&2
+    rm -rf "$work"
+    touch "$lib/.done"
+fi
+exec java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$(ls "$lib"/*.jar | tr '\n' ':')" \
+    "$here/VectorLayoutBench.java" "$@"
