@@ -166,11 +166,19 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             case RUN_PIPELINE -> {
                 Messages.Pipeline p = Messages.readPipeline(r);
-                fragments.execute(() -> answer(out, () -> runPipeline(p.pipeline(), queryMemory(p.memoryLimit()), out)));
+                fragments.execute(() -> answer(out, () -> {
+                    try (QueryMemory memory = queryMemory(p.memoryLimit())) {
+                        runPipeline(p.pipeline(), memory, out);
+                    }
+                }));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
-                fragments.execute(() -> answer(out, () -> runShuffle(shuffle, queryMemory(shuffle.memoryLimit()), out)));
+                fragments.execute(() -> answer(out, () -> {
+                    try (QueryMemory memory = queryMemory(shuffle.memoryLimit())) {
+                        runShuffle(shuffle, memory, out);
+                    }
+                }));
             }
             case SHUFFLE_ROWS -> {
                 int bytes = request.payload().length;
@@ -467,10 +475,13 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * leave the pipeline (the reader's pace holds the scan back); a partial aggregate sends its
      * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
      */
-    /** What a request's operators may hold: {@code limit} bytes, or by default half of this node's heap. */
+    /**
+     * What a request's operators may hold: {@code limit} bytes, or by default half of this node's
+     * heap; aggregations beyond it spill to files in the node's {@code spill} directory.
+     */
     private QueryMemory queryMemory(long limit) {
         return new QueryMemory("node " + nodeId, limit > 0 ? limit : Runtime.getRuntime().maxMemory() / 2,
-                MEMORY_SETTING);
+                MEMORY_SETTING, dataDir.resolve("spill"));
     }
 
     private void runPipeline(ScanPipeline p, QueryMemory memory, Responder out) {

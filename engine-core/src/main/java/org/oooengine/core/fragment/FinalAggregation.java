@@ -12,7 +12,11 @@ import org.oooengine.core.sql.expr.AggregateCall;
  */
 public final class FinalAggregation {
     private final int keyCount;
-    private final GroupTable groups;
+    private final List<AggregateCall> aggregates;
+    private final QueryMemory memory;
+    private GroupTable groups;
+    /** The groups moved to disk when they outgrew the query's memory; null until then. */
+    private SpilledGroups spilled;
 
     public FinalAggregation(int keyCount, List<AggregateCall> aggregates) {
         this(keyCount, aggregates, QueryMemory.unbounded());
@@ -21,11 +25,34 @@ public final class FinalAggregation {
     /** As above, its groups held against {@code memory}. */
     public FinalAggregation(int keyCount, List<AggregateCall> aggregates, QueryMemory memory) {
         this.keyCount = keyCount;
+        this.aggregates = aggregates;
+        this.memory = memory;
         this.groups = new GroupTable(aggregates, memory, "final aggregation");
     }
 
+    /** Merges a partial row; when its group does not fit, the groups so far spill to disk (where the memory allows). */
     public synchronized void accept(Object[] partial) {
-        groups.group(Arrays.copyOf(partial, keyCount)).merge(partial, keyCount);
+        Object[] keys = Arrays.copyOf(partial, keyCount);
+        try {
+            groups.group(keys).merge(partial, keyCount);
+        } catch (MemoryLimitExceededException full) {
+            if (!memory.canSpill() || groups.isEmpty()) {
+                throw full;
+            }
+            spillGroups();
+            groups.group(keys).merge(partial, keyCount);
+        }
+    }
+
+    private void spillGroups() {
+        if (spilled == null) {
+            spilled = new SpilledGroups(keyCount, aggregates, memory, "final aggregation");
+        }
+        List<Object[]> partials = new ArrayList<>(groups.groups().size());
+        groups.groups().forEach(g -> partials.add(g.partial()));
+        spilled.spill(partials);
+        memory.release(groups.reservedBytes());
+        groups = new GroupTable(aggregates, memory, "final aggregation");
     }
 
     /** The groups' rows: keys, then aggregate results. */
@@ -34,6 +61,11 @@ public final class FinalAggregation {
             groups.group(new Object[0]);
         }
         List<Object[]> out = new ArrayList<>(groups.groups().size());
+        if (spilled != null) {
+            spillGroups();
+            spilled.finish(out::addAll);
+            return out;
+        }
         groups.groups().forEach(g -> out.add(g.result()));
         return out;
     }

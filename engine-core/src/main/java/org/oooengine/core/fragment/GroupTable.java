@@ -19,6 +19,7 @@ public final class GroupTable {
 
     private final QueryMemory memory;
     private final String operator;
+    private long reserved;
 
     public GroupTable(List<AggregateCall> calls) {
         this(calls, QueryMemory.unbounded(), "aggregation");
@@ -39,11 +40,18 @@ public final class GroupTable {
         }
         Group g = groups.get(key);
         if (g == null) {
-            memory.reserve(operator, 2 * QueryMemory.rowBytes(keys) + 64L + 48L * calls.size());
+            long bytes = 2 * QueryMemory.rowBytes(keys) + 64L + 48L * calls.size();
+            memory.reserve(operator, bytes);
+            reserved += bytes;
             g = new Group(keys, calls);
             groups.put(key, g);
         }
         return g;
+    }
+
+    /** What the groups hold reserved of their query's memory. */
+    public long reservedBytes() {
+        return reserved;
     }
 
     public boolean isEmpty() {

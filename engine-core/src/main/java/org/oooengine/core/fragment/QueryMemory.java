@@ -9,20 +9,30 @@ import java.util.concurrent.atomic.AtomicLong;
  * go over it fails the query with {@link MemoryLimitExceededException}, naming itself, the place
  * and the amounts, instead of the process running out of heap.
  */
-public final class QueryMemory {
+public final class QueryMemory implements AutoCloseable {
     private final String where;
     private final long limit;
     private final String setting;
     private final AtomicLong used = new AtomicLong();
+    private final AtomicLong spilled = new AtomicLong();
+    /** Where operators that can spill put what does not fit; null: they fail instead. */
+    private final java.nio.file.Path spillDirectory;
+    private final java.util.List<SpillFile> spills = new java.util.ArrayList<>();
 
     /**
      * @param where   e.g. "node n1"
      * @param setting how a user raises the limit, for the message
      */
     public QueryMemory(String where, long limit, String setting) {
+        this(where, limit, setting, null);
+    }
+
+    /** As above; aggregations that outgrow the limit spill to files in {@code spillDirectory} (made when first needed). */
+    public QueryMemory(String where, long limit, String setting, java.nio.file.Path spillDirectory) {
         this.where = where;
         this.limit = limit;
         this.setting = setting;
+        this.spillDirectory = spillDirectory;
     }
 
     /** No limit: tests and tools that hold what they read anyway. */
@@ -41,8 +51,54 @@ public final class QueryMemory {
         }
     }
 
+    /** Gives back {@code bytes} an operator no longer holds. */
+    public void release(long bytes) {
+        used.addAndGet(-bytes);
+    }
+
     public long used() {
         return used.get();
+    }
+
+    /** Whether operators may spill to disk here. */
+    public boolean canSpill() {
+        return spillDirectory != null;
+    }
+
+    /** A new spill file, deleted at the latest when this query's memory closes. */
+    SpillFile newSpillFile() {
+        if (spillDirectory == null) {
+            throw new IllegalStateException("no spill directory on " + where);
+        }
+        try {
+            org.oooengine.core.storage.Directories.createPrivate(spillDirectory);
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot make the spill directory " + spillDirectory + ": " + e.getMessage(), e);
+        }
+        SpillFile f = new SpillFile(spillDirectory);
+        synchronized (spills) {
+            spills.add(f);
+        }
+        return f;
+    }
+
+    /** Counts bytes an operator wrote to a spill file. */
+    void spilled(long bytes) {
+        spilled.addAndGet(bytes);
+    }
+
+    /** Bytes spilled to disk here so far. */
+    public long spilledBytes() {
+        return spilled.get();
+    }
+
+    /** Deletes the spill files still left (a failed or cancelled query's). */
+    @Override
+    public void close() {
+        synchronized (spills) {
+            spills.forEach(SpillFile::close);
+            spills.clear();
+        }
     }
 
     private static String mib(long bytes) {

@@ -36,50 +36,73 @@ final class VectorAggregation {
     private final QueryMemory memory;
     private final boolean partial;
     private final long groupBytes;
-    private final KeyColumn[] keyColumns;
-    private final State[] states;
+    private final Consumer<List<Object[]>> out;
+    private KeyColumn[] keyColumns;
+    private State[] states;
     private int groups;
+    /** Bytes the groups hold reserved of the query's memory. */
+    private long held;
+    /** A whole aggregate's groups moved to disk when they outgrew the query's memory; null until then. */
+    private SpilledGroups spilled;
     private int[] table = new int[2 * INITIAL_GROUPS];
     private int[] hashes = new int[INITIAL_GROUPS];
 
     private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, List<AggregateCall> calls, VectorExpr[] args,
-                              boolean partial, QueryMemory memory) {
+                              boolean partial, QueryMemory memory, Consumer<List<Object[]>> out) {
         this.partial = partial;
+        this.out = out;
         this.keys = keys;
         this.keyTypes = keyTypes;
         this.calls = calls;
         this.args = args;
         this.memory = memory;
         this.groupBytes = 64L + 16L * keys.length + 40L * calls.size();
-        this.keyColumns = new KeyColumn[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-            keyColumns[k] = new KeyColumn(Vector.representation(keyTypes[k]));
-        }
-        this.states = new State[calls.size()];
-        for (int a = 0; a < states.length; a++) {
-            states[a] = new State(calls.get(a));
-        }
-        Arrays.fill(table, -1);
+        empty();
         if (keys.length == 0 && partial) {
             newGroup(0); // one group without keys, even when no row comes
         }
     }
 
-    /** The vector form of {@code step}, or null when a key or argument is of a type vectors do not hold. */
-    static VectorAggregation of(PipelineStep.PartialAggregate step, QueryMemory memory) {
-        return of(step.keys(), step.aggregates(), true, memory);
+    /** Starts over without groups, giving back what they held. */
+    private void empty() {
+        memory.release(held);
+        held = 0;
+        groups = 0;
+        table = new int[2 * INITIAL_GROUPS];
+        Arrays.fill(table, -1);
+        hashes = new int[INITIAL_GROUPS];
+        keyColumns = new KeyColumn[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keyColumns[k] = new KeyColumn(Vector.representation(keyTypes[k]));
+        }
+        states = new State[calls.size()];
+        for (int a = 0; a < states.length; a++) {
+            states[a] = new State(calls.get(a));
+        }
     }
 
-    /** The vector form of a whole aggregate, or null as above or when an aggregate is over distinct values. */
-    static VectorAggregation of(PipelineStep.Aggregate step, QueryMemory memory) {
+    /**
+     * The vector form of {@code step}, sending its groups to {@code out}, or null when a key or
+     * argument is of a type vectors do not hold. When its groups outgrow the query's memory it sends
+     * them early and starts over (the final aggregation merges a group's states from anywhere).
+     */
+    static VectorAggregation of(PipelineStep.PartialAggregate step, QueryMemory memory, Consumer<List<Object[]>> out) {
+        return of(step.keys(), step.aggregates(), true, memory, out);
+    }
+
+    /**
+     * The vector form of a whole aggregate, or null as above or when an aggregate is over distinct
+     * values. When its groups outgrow the query's memory they spill to disk, if the memory allows.
+     */
+    static VectorAggregation of(PipelineStep.Aggregate step, QueryMemory memory, Consumer<List<Object[]>> out) {
         if (step.aggregates().stream().anyMatch(AggregateCall::distinct)) {
             return null;
         }
-        return of(step.keys(), step.aggregates(), false, memory);
+        return of(step.keys(), step.aggregates(), false, memory, out);
     }
 
     private static VectorAggregation of(List<Expr> keyExprs, List<AggregateCall> calls, boolean partial,
-                                        QueryMemory memory) {
+                                        QueryMemory memory, Consumer<List<Object[]>> out) {
         PipelineStep.PartialAggregate step = new PipelineStep.PartialAggregate(keyExprs, calls);
         VectorExpr[] keys = new VectorExpr[step.keys().size()];
         SqlType[] keyTypes = new SqlType[keys.length];
@@ -103,7 +126,7 @@ final class VectorAggregation {
                 return null;
             }
         }
-        return new VectorAggregation(keys, keyTypes, step.aggregates(), args, partial, memory);
+        return new VectorAggregation(keys, keyTypes, step.aggregates(), args, partial, memory, out);
     }
 
     /** Adds a batch's rows; evaluates every key and argument before any state changes. */
@@ -119,13 +142,27 @@ final class VectorAggregation {
         int n = batch.size();
         int[] pos = batch.positions();
         int[] groupOf = new int[n];
-        if (keys.length > 0) {
-            for (int k = 0; k < n; k++) {
-                groupOf[k] = findOrAdd(keyValues, pos[k]);
+        int from = 0;
+        while (from < n) {
+            int to = n;
+            MemoryLimitExceededException full = null;
+            if (keys.length > 0) {
+                try {
+                    for (to = from; to < n; to++) {
+                        groupOf[to] = findOrAdd(keyValues, pos[to]);
+                    }
+                } catch (MemoryLimitExceededException e) {
+                    full = e;
+                }
             }
-        }
-        for (int a = 0; a < states.length; a++) {
-            states[a].add(argValues[a], pos, groupOf, n);
+            for (int a = 0; a < states.length; a++) {
+                states[a].add(argValues[a], pos, groupOf, from, to);
+            }
+            // the groups so far leave memory (sent on, or spilled) and the rest of the batch goes on
+            if (full != null && !makeRoom()) {
+                throw full;
+            }
+            from = to;
         }
     }
 
@@ -158,8 +195,29 @@ final class VectorAggregation {
         return g;
     }
 
+    /**
+     * Empties the table when its groups outgrow the query's memory: a partial aggregate sends them
+     * on, a whole one spills them to disk. False when neither can help.
+     */
+    private boolean makeRoom() {
+        if (groups == 0 || !partial && !memory.canSpill()) {
+            return false;
+        }
+        if (partial) {
+            send(true, out);
+        } else {
+            if (spilled == null) {
+                spilled = new SpilledGroups(keys.length, calls, memory, "aggregation");
+            }
+            send(true, spilled::spill);
+        }
+        empty();
+        return true;
+    }
+
     private void newGroup(int hash) {
         memory.reserve(partial ? "partial aggregation" : "aggregation", groupBytes);
+        held += groupBytes;
         if (groups == hashes.length) {
             hashes = Arrays.copyOf(hashes, 2 * groups);
         }
@@ -211,16 +269,27 @@ final class VectorAggregation {
     }
 
     /** Sends each group's keys and partial states or results, in the order the groups appeared. */
-    void finish(Consumer<List<Object[]>> out) {
+    void finish() {
+        if (spilled != null) {
+            send(true, spilled::spill);
+            empty();
+            spilled.finish(out);
+            return;
+        }
+        send(partial, out);
+    }
+
+    /** Each group's keys, then its partial states or its results, a batch at a time. */
+    private void send(boolean partialStates, Consumer<List<Object[]>> out) {
         List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-        int width = partial ? AggregateCall.PARTIAL_WIDTH : 1;
+        int width = partialStates ? AggregateCall.PARTIAL_WIDTH : 1;
         for (int g = 0; g < groups; g++) {
             Object[] row = new Object[keys.length + states.length * width];
             for (int k = 0; k < keys.length; k++) {
                 row[k] = keyColumns[k].box(g, keyTypes[k]);
             }
             for (int a = 0; a < states.length; a++) {
-                if (partial) {
+                if (partialStates) {
                     states[a].partial(g, row, keys.length + a * width);
                 } else {
                     row[keys.length + a] = states[a].result(g);
@@ -323,16 +392,17 @@ final class VectorAggregation {
             }
         }
 
-        void add(Vector values, int[] pos, int[] groupOf, int n) {
+        /** Adds the values at positions {@code pos[from..to)}, whose groups are {@code groupOf[from..to)}. */
+        void add(Vector values, int[] pos, int[] groupOf, int from, int to) {
             if (values == null) { // count(*)
-                for (int k = 0; k < n; k++) {
+                for (int k = from; k < to; k++) {
                     counts[groupOf[k]]++;
                 }
                 return;
             }
             boolean sum = call.kind() == AggregateCall.Kind.SUM || call.kind() == AggregateCall.Kind.AVG;
             if (values instanceof LongVector l) {
-                for (int k = 0; k < n; k++) {
+                for (int k = from; k < to; k++) {
                     int i = pos[k];
                     if (l.isNull(i)) {
                         continue;
@@ -349,7 +419,7 @@ final class VectorAggregation {
                     counts[g]++;
                 }
             } else if (values instanceof DoubleVector d) {
-                for (int k = 0; k < n; k++) {
+                for (int k = from; k < to; k++) {
                     int i = pos[k];
                     if (d.isNull(i)) {
                         continue;
@@ -364,13 +434,13 @@ final class VectorAggregation {
                     counts[g]++;
                 }
             } else {
-                addObjects(values, pos, groupOf, n);
+                addObjects(values, pos, groupOf, from, to);
             }
         }
 
         @SuppressWarnings({"unchecked", "rawtypes"})
-        private void addObjects(Vector values, int[] pos, int[] groupOf, int n) {
-            for (int k = 0; k < n; k++) {
+        private void addObjects(Vector values, int[] pos, int[] groupOf, int from, int to) {
+            for (int k = from; k < to; k++) {
                 int i = pos[k];
                 if (values.isNull(i)) {
                     continue;

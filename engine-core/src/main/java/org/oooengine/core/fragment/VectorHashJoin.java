@@ -86,16 +86,19 @@ final class VectorHashJoin {
             dates[k] = t.kind() == SqlType.Kind.DATE;
         }
         int n = build.size();
+        for (Object[] row : build) {
+            for (int k = 0; k < keys; k++) {
+                if (!comparable(row[join.buildKeys().get(k)], dates[k])) {
+                    return null;
+                }
+            }
+        }
         long[][] buildKeys = new long[keys][n];
         boolean[] usable = new boolean[n];
         for (int r = 0; r < n; r++) {
             usable[r] = true;
             for (int k = 0; k < keys; k++) {
-                Object v = build.get(r)[join.buildKeys().get(k)];
-                Long key = keyOf(v, dates[k]);
-                if (key == NOT_A_KEY) {
-                    return null;
-                }
+                Long key = keyOf(build.get(r)[join.buildKeys().get(k)], dates[k]);
                 if (key == null) {
                     usable[r] = false; // a null key, or a value no probe key can equal
                 } else {
@@ -147,28 +150,24 @@ final class VectorHashJoin {
         return all;
     }
 
-    /** Marks a build key of a type the vector join does not compare. */
-    private static final Long NOT_A_KEY = Long.MIN_VALUE + 7;
+    /** Whether a build key is of a type the probe's integer (or date) keys compare with as the row engine does. */
+    private static boolean comparable(Object v, boolean date) {
+        return v == null || (date ? v instanceof LocalDate : v instanceof Integer || v instanceof Long || v instanceof BigDecimal);
+    }
 
-    /** A build key as a long; null when it is null or no integer (or date) equals it; {@link #NOT_A_KEY} for other types. */
+    /** A {@link #comparable} build key as a long; null when it is null or no integer equals it (7.5). */
     private static Long keyOf(Object v, boolean date) {
         if (v == null) {
             return null;
         }
         if (date) {
-            return v instanceof LocalDate d ? (Long) d.toEpochDay() : NOT_A_KEY;
-        }
-        if (v instanceof Integer || v instanceof Long) {
-            return ((Number) v).longValue();
+            return ((LocalDate) v).toEpochDay();
         }
         if (v instanceof BigDecimal d) {
-            BigDecimal s = d.stripTrailingZeros();
-            if (s.scale() > 0 || s.precision() - s.scale() > 18) {
-                return null;
-            }
-            return s.longValueExact();
+            Object whole = org.oooengine.core.sql.expr.Values.groupKey(d);
+            return whole instanceof Long l ? l : null;
         }
-        return NOT_A_KEY;
+        return ((Number) v).longValue();
     }
 
     private static int hash(long[][] keys, int r) {

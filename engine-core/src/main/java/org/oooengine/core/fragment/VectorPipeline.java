@@ -52,8 +52,8 @@ final class VectorPipeline {
                     types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
                 }
             } else if (step instanceof PipelineStep.PartialAggregate p && i == steps.size() - 1) {
-                vectorized = VectorAggregation.of(p, QueryMemory.unbounded()) != null;
-            } else if (step instanceof PipelineStep.Aggregate a && VectorAggregation.of(a, QueryMemory.unbounded()) != null) {
+                vectorized = VectorAggregation.of(p, QueryMemory.unbounded(), rows -> { }) != null;
+            } else if (step instanceof PipelineStep.Aggregate a && VectorAggregation.of(a, QueryMemory.unbounded(), rows -> { }) != null) {
                 // a whole aggregate ends its run: its groups go on as rows when the input ends
                 run.add(step);
                 stages.add(new Stage(run, runTypes, null, 0));

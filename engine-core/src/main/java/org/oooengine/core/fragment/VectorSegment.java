@@ -57,9 +57,9 @@ final class VectorSegment {
                 ops.add(join::probe);
                 types = join.outputTypes(types);
             } else if (step instanceof PipelineStep.Aggregate a) {
-                partial = VectorAggregation.of(a, memory);
+                partial = VectorAggregation.of(a, memory, out);
             } else {
-                partial = VectorAggregation.of((PipelineStep.PartialAggregate) step, memory);
+                partial = VectorAggregation.of((PipelineStep.PartialAggregate) step, memory, out);
             }
         }
         this.aggregation = partial;
@@ -152,7 +152,7 @@ final class VectorSegment {
     /** The input has ended: groups go out, and what ran row by row finishes. */
     void finish() {
         if (aggregation != null) {
-            aggregation.finish(out);
+            aggregation.finish();
         }
         if (rowByRow != null) {
             rowByRow.finish();

@@ -64,6 +64,8 @@ public final class Executor {
             return eval(root);
         } catch (MemoryLimitExceededException e) {
             throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
+        } finally {
+            memory.close(); // spill files a failed statement left
         }
     }
 

@@ -57,6 +57,8 @@ public final class PipelinePlanner {
         /** What a query's operators may hold on the coordinator (0: a quarter of its heap). */
         public static final String COORDINATOR_MEMORY_SETTING = "ooo.query.max-memory";
         public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20, 0, 0);
+        private static final java.nio.file.Path COORDINATOR_SPILL = java.nio.file.Path.of(
+                System.getProperty("java.io.tmpdir"), "ooo-spill-" + ProcessHandle.current().pid());
         public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING,
                 COORDINATOR_MEMORY_SETTING);
 
@@ -68,10 +70,13 @@ public final class PipelinePlanner {
                     bytes(settings, COORDINATOR_MEMORY_SETTING, DEFAULTS.memoryBytes));
         }
 
-        /** What one statement's operators may hold on the coordinator. */
+        /**
+         * What one statement's operators may hold on the coordinator; aggregations beyond it spill
+         * to a directory of this process's own under the system's temporary directory.
+         */
         public QueryMemory coordinatorMemory() {
             return new QueryMemory("the coordinator", memoryBytes > 0 ? memoryBytes : Runtime.getRuntime().maxMemory() / 4,
-                    COORDINATOR_MEMORY_SETTING);
+                    COORDINATOR_MEMORY_SETTING, COORDINATOR_SPILL);
         }
 
         private static long bytes(Map<String, String> settings, String key, long otherwise) {

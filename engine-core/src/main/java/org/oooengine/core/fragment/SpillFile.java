@@ -1,0 +1,115 @@
+package org.oooengine.core.fragment;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.zip.CRC32C;
+import org.oooengine.core.net.PayloadReader;
+import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.storage.DataCorruptedException;
+
+/**
+ * Rows an operator moved out of memory: a private file of blocks, each {@code length (int) |
+ * CRC32C (int) | count (varint), rows in the wire's value encoding}, read back once in the order
+ * written and deleted on close. A damaged block is refused naming the file and offset.
+ */
+final class SpillFile implements AutoCloseable {
+    private final Path path;
+    private DataOutputStream out;
+    private long bytes;
+
+    SpillFile(Path dir) {
+        try {
+            this.path = Files.createTempFile(dir, "spill-", ".rows");
+            this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot spill to " + dir, e);
+        }
+    }
+
+    /** Appends rows as one block; returns the bytes written. */
+    long append(List<Object[]> rows) {
+        if (rows.isEmpty()) {
+            return 0;
+        }
+        PayloadWriter w = new PayloadWriter(64 * rows.size());
+        w.putVarInt(rows.size());
+        rows.forEach(r -> ValueCodec.writeRow(w, r));
+        byte[] payload = w.toByteArray();
+        CRC32C crc = new CRC32C();
+        crc.update(payload, 0, payload.length);
+        try {
+            out.writeInt(payload.length);
+            out.writeInt((int) crc.getValue());
+            out.write(payload);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + path, e);
+        }
+        bytes += 8 + payload.length;
+        return 8 + payload.length;
+    }
+
+    long bytes() {
+        return bytes;
+    }
+
+    /** Reads every block back in order, handing each to {@code blocks}. */
+    void readAll(Consumer<List<Object[]>> blocks) {
+        try {
+            out.close();
+            out = null;
+            try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
+                long offset = 0;
+                while (true) {
+                    int length;
+                    try {
+                        length = in.readInt();
+                    } catch (EOFException end) {
+                        return;
+                    }
+                    int stored = in.readInt();
+                    byte[] payload = new byte[length];
+                    in.readFully(payload);
+                    CRC32C crc = new CRC32C();
+                    crc.update(payload, 0, length);
+                    if ((int) crc.getValue() != stored) {
+                        throw new DataCorruptedException(path, String.format("corrupt spill file %s at offset %d: checksum "
+                                + "mismatch: expected 0x%08x (stored), actual 0x%08x", path, offset, stored, (int) crc.getValue()));
+                    }
+                    PayloadReader r = new PayloadReader(payload);
+                    int n = r.getVarInt();
+                    List<Object[]> rows = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        rows.add(ValueCodec.readRow(r));
+                    }
+                    blocks.accept(rows);
+                    offset += 8 + length;
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            if (out != null) {
+                out.close();
+            }
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot delete " + path, e);
+        }
+    }
+}
