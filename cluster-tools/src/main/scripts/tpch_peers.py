@@ -273,6 +273,9 @@ def markdown(doc, queries):
     cols = [head[e] for e in engines] + ["rows"]
     if "ooo" in engines:
         cols += [f"engine/{'Spark' if e == 'spark' else 'DuckDB'}" for e in engines if e != "ooo"]
+    spilled = "ooo" in engines and any(r.get("spilled_bytes", 0) > 0 for r in doc["engines"]["ooo"]["queries"])
+    if spilled:
+        cols.append("engine spilled MiB")
     lines = ["| query | " + " | ".join(cols) + " |", "|---" * (len(cols) + 1) + "|"]
     for q in queries:
         med = {e: by[e].get(q, {}).get("median_s") for e in engines}
@@ -280,11 +283,15 @@ def markdown(doc, queries):
         cells = [fmt(med[e]) for e in engines] + [f"{rows:,}" if rows is not None else "-"]
         if "ooo" in engines:
             cells += [ratio(med["ooo"], med[e]) for e in engines if e != "ooo"]
+        if spilled:
+            cells.append(f"{by['ooo'].get(q, {}).get('spilled_bytes', 0) / 2**20:,.1f}")
         lines.append(f"| {q.upper()} | " + " | ".join(cells) + " |")
     totals = {e: doc["engines"][e]["total_s"] for e in engines}
     cells = [f"**{fmt(totals[e])}**" for e in engines] + [""]
     if "ooo" in engines:
         cells += [f"**{ratio(totals['ooo'], totals[e])}**" for e in engines if e != "ooo"]
+    if spilled:
+        cells.append(f"**{sum(r.get('spilled_bytes', 0) for r in doc['engines']['ooo']['queries']) / 2**20:,.1f}**")
     lines.append("| **total** | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 

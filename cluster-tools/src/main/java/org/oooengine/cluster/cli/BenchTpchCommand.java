@@ -61,7 +61,7 @@ final class BenchTpchCommand implements Callable<Integer> {
         TpchReport report;
         try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
              SqlSession session = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
-            List<TpchQueryResult> ran = new TpchBench(session, repeat).run(chosen, q -> {
+            List<TpchQueryResult> ran = new TpchBench(session, repeat, engine::bytesSpilled).run(chosen, q -> {
                 err.println(TpchReport.progress(q));
                 err.flush();
             });

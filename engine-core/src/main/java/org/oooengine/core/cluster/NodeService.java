@@ -90,6 +90,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicInteger pipelinesRunning = new java.util.concurrent.atomic.AtomicInteger();
     /** Chunks of broadcast rows received ahead of their pipelines, since the node started. */
     private final java.util.concurrent.atomic.AtomicLong chunksStaged = new java.util.concurrent.atomic.AtomicLong();
+    /** Bytes the requests' operators spilled to disk since the node started. */
+    private final java.util.concurrent.atomic.AtomicLong bytesSpilled = new java.util.concurrent.atomic.AtomicLong();
     private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
@@ -168,7 +170,11 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 Messages.Pipeline p = Messages.readPipeline(r);
                 fragments.execute(() -> answer(out, () -> {
                     try (QueryMemory memory = queryMemory(p.memoryLimit())) {
-                        runPipeline(p.pipeline(), memory, out);
+                        try {
+                            runPipeline(p.pipeline(), memory, out);
+                        } finally {
+                            bytesSpilled.addAndGet(memory.spilledBytes());
+                        }
                     }
                 }));
             }
@@ -176,7 +182,11 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
                 fragments.execute(() -> answer(out, () -> {
                     try (QueryMemory memory = queryMemory(shuffle.memoryLimit())) {
-                        runShuffle(shuffle, memory, out);
+                        try {
+                            runShuffle(shuffle, memory, out);
+                        } finally {
+                            bytesSpilled.addAndGet(memory.spilledBytes());
+                        }
                     }
                 }));
             }
@@ -284,6 +294,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         s.put("uptimeSeconds", (System.currentTimeMillis() - startedAt) / 1000.0);
         s.put("pipelinesRunning", pipelinesRunning.get());
         s.put("chunksStaged", chunksStaged.get());
+        s.put("bytesSpilled", bytesSpilled.get());
         Store st = store;
         s.put("loaded", st != null);
         if (st != null) {

@@ -15,6 +15,8 @@ public final class QueryMemory implements AutoCloseable {
     private final String setting;
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong spilled = new AtomicLong();
+    /** Bytes spilled by every query of this process. */
+    private static final AtomicLong SPILLED_IN_PROCESS = new AtomicLong();
     /** Where operators that can spill put what does not fit; null: they fail instead. */
     private final java.nio.file.Path spillDirectory;
     private final java.util.List<SpillFile> spills = new java.util.ArrayList<>();
@@ -85,6 +87,12 @@ public final class QueryMemory implements AutoCloseable {
     /** Counts bytes an operator wrote to a spill file. */
     void spilled(long bytes) {
         spilled.addAndGet(bytes);
+        SPILLED_IN_PROCESS.addAndGet(bytes);
+    }
+
+    /** Bytes every query of this process has spilled to disk so far. */
+    public static long spilledInProcess() {
+        return SPILLED_IN_PROCESS.get();
     }
 
     /** Bytes spilled to disk here so far. */

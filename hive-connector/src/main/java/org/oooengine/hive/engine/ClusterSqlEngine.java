@@ -178,6 +178,12 @@ public final class ClusterSqlEngine implements SqlEngine {
         return out;
     }
 
+    /** Bytes spilled to disk so far by the cluster's nodes and by this process's statements. */
+    public long bytesSpilled() {
+        long nodes = cluster.stats().values().stream().mapToLong(s -> s.path("bytesSpilled").asLong()).sum();
+        return nodes + org.oooengine.core.fragment.QueryMemory.spilledInProcess();
+    }
+
     /** A session of a user whose name no password proved, the one local user ({@link SessionUser.Login#UNCHECKED}). */
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.LongSupplier;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementResult;
@@ -16,8 +17,15 @@ import org.oooengine.hive.sql.StatementResult;
 public final class TpchBench {
     private final SqlSession session;
     private final int repeat;
+    private final LongSupplier spilled;
 
     public TpchBench(SqlSession session, int repeat) {
+        this(session, repeat, () -> 0);
+    }
+
+    /** As above, {@code spilled} telling the bytes spilled to disk so far (counted over each query's first run). */
+    public TpchBench(SqlSession session, int repeat, LongSupplier spilled) {
+        this.spilled = spilled;
         if (repeat < 1) {
             throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
         }
@@ -41,7 +49,9 @@ public final class TpchBench {
         String sql = TpchQueries.text(number);
         try {
             List<Object[]> rows = new ArrayList<>();
+            long spilledBefore = spilled.getAsLong();
             execute(sql).forEachRemaining(rows::add);
+            long spilledBytes = spilled.getAsLong() - spilledBefore;
             double[] seconds = new double[repeat];
             for (int i = 0; i < repeat; i++) {
                 long t0 = System.nanoTime();
@@ -51,7 +61,7 @@ public final class TpchBench {
                     throw new IllegalStateException("a timed run returned " + count + " rows, the first " + rows.size());
                 }
             }
-            return TpchQueryResult.of(name, seconds, rows);
+            return TpchQueryResult.of(name, seconds, rows, spilledBytes);
         } catch (RuntimeException e) {
             return TpchQueryResult.failed(name, e.getMessage() != null ? e.getMessage() : e.toString());
         }

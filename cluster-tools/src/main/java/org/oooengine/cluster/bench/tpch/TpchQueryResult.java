@@ -12,20 +12,21 @@ import org.oooengine.cluster.bench.Stats;
  * One query's figures; its JSON form is an element of {@code ooo bench tpch --json}'s
  * {@code queries}. A failed query has an {@code error} and no times or rows.
  *
- * @param resultRows the rows of the untimed first run (not in the JSON)
+ * @param spilledBytes bytes the nodes and the coordinator spilled to disk during the untimed first run
+ * @param resultRows   the rows of the untimed first run (not in the JSON)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record TpchQueryResult(String query, Double medianS, List<Double> runsS, Long rows, String error,
+public record TpchQueryResult(String query, Double medianS, List<Double> runsS, Long rows, Long spilledBytes, String error,
                               @JsonIgnore List<Object[]> resultRows) {
 
-    static TpchQueryResult of(String query, double[] seconds, List<Object[]> rows) {
+    static TpchQueryResult of(String query, double[] seconds, List<Object[]> rows, long spilledBytes) {
         List<Double> runs = Arrays.stream(seconds).map(TpchQueryResult::millis).boxed().toList();
-        return new TpchQueryResult(query, millis(Stats.median(seconds)), runs, (long) rows.size(), null, rows);
+        return new TpchQueryResult(query, millis(Stats.median(seconds)), runs, (long) rows.size(), spilledBytes, null, rows);
     }
 
     static TpchQueryResult failed(String query, String error) {
-        return new TpchQueryResult(query, null, null, null, error, List.of());
+        return new TpchQueryResult(query, null, null, null, null, error, List.of());
     }
 
     @JsonIgnore

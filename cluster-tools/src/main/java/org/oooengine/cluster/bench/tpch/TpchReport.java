@@ -33,8 +33,10 @@ public record TpchReport(String cluster, int nodes, int repeat, List<TpchQueryRe
                 + "a warm-up%n%-6s %10s %10s  %s%n", cluster, nodes, repeat, "query", "median s", "rows", "runs s"));
         for (TpchQueryResult q : queries) {
             if (q.ok()) {
-                b.append(String.format(Locale.ROOT, "%-6s %10s %10s  %s%n", q.query(), Format.seconds(q.medianS()),
-                        Format.count(q.rows()), String.join(" ", q.runsS().stream().map(Format::seconds).toList())));
+                String spill = q.spilledBytes() != null && q.spilledBytes() > 0
+                        ? String.format(Locale.ROOT, "  (spilled %.1f MiB)", q.spilledBytes() / (double) (1 << 20)) : "";
+                b.append(String.format(Locale.ROOT, "%-6s %10s %10s  %s%s%n", q.query(), Format.seconds(q.medianS()),
+                        Format.count(q.rows()), String.join(" ", q.runsS().stream().map(Format::seconds).toList()), spill));
             } else {
                 b.append(String.format(Locale.ROOT, "%-6s %10s %10s  %s%n", q.query(), "failed", "-", q.error()));
             }
