@@ -55,8 +55,9 @@ public class VectorLayoutBench {
                 }
             }
         }
-        System.out.printf("{\"rows\": %d, \"runs\": %d, \"sum\": %d, \"java_arrays_ns_per_value\": %.3f, "
-                        + "\"arrow_ns_per_value\": %.3f, \"arrow_over_arrays\": %.2f}%n", chunks * CHUNK, runs, check,
+        System.out.printf("{\"rows\": %d, \"runs\": %d, \"sum\": %d, \"arrow_unsafe_memory_access\": %s, "
+                        + "\"java_arrays_ns_per_value\": %.3f, \"arrow_ns_per_value\": %.3f, \"arrow_over_arrays\": %.2f}%n",
+                chunks * CHUNK, runs, check, Boolean.getBoolean("arrow.enable_unsafe_memory_access"),
                 median(arrays), median(arrow), median(arrow) / median(arrays));
     }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # vector-layout-bench.sh [ROWS] [RUNS]: the engine's column vectors (plain Java arrays) against
-# Apache Arrow's, on what a scan does most (decode a chunk, filter, sum); prints JSON.
+# Apache Arrow's, on what a scan does most (decode a chunk, filter, sum); prints one JSON line with
+# Arrow's default bounds checks and one with arrow.enable_unsafe_memory_access=true.
 # Fetches Arrow (the version pinned as arrow.version in the parent pom) from Maven Central into
 # ~/.cache/ooo-bench/arrow-<version> on first use.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../../.." && pwd)"
-case "${1:-}" in -h|--help) sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
 version="$(sed -n 's:.*<arrow.version>\(.*\)</arrow.version>.*:\1:p' "$root/pom.xml")"
 lib="$HOME/.cache/ooo-bench/arrow-$version"
 if [ ! -f "$lib/.done" ]; then
@@ -23,5 +24,8 @@ POM
     rm -rf "$work"
     touch "$lib/.done"
 fi
-exec java --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$(ls "$lib"/*.jar | tr '\n' ':')" \
-    "$here/VectorLayoutBench.java" "$@"
+cp="$(ls "$lib"/*.jar | tr '\n' ':')"
+for unsafe in false true; do
+    java -Darrow.enable_unsafe_memory_access=$unsafe --add-opens=java.base/java.nio=ALL-UNNAMED -cp "$cp" \
+        "$here/VectorLayoutBench.java" "$@" 2>/dev/null
+done
