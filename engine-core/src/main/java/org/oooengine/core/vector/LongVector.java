@@ -7,30 +7,12 @@ import org.oooengine.core.sql.Decimals;
 import org.oooengine.core.sql.SqlType;
 
 /** Integers, dates as epoch days and decimals unscaled at their type's scale; {@code nulls} is null when none is. */
-public final class LongVector implements Vector {
+public final class LongVector extends NullFlags implements Vector {
     public final long[] values;
-    private boolean[] nulls;
 
     public LongVector(long[] values, boolean[] nulls) {
+        super(values.length, nulls);
         this.values = values;
-        this.nulls = nulls;
-    }
-
-    /** The null flags, or null when no position is null. */
-    public boolean[] nulls() {
-        return nulls;
-    }
-
-    public void setNull(int i) {
-        if (nulls == null) {
-            nulls = new boolean[values.length];
-        }
-        nulls[i] = true;
-    }
-
-    @Override
-    public boolean isNull(int i) {
-        return nulls != null && nulls[i];
     }
 
     @Override
