@@ -26,8 +26,8 @@ public final class PartitionPipeline {
     private PartitionPipeline() {
     }
 
-    /** What a run did: rows read from the partition, rows sent on, and its wall time. */
-    public record Summary(long rowsScanned, long rowsOut, long nanos) {
+    /** What a run did: rows read from the partition, rows sent on, its wall time and the bytes its operators spilled. */
+    public record Summary(long rowsScanned, long rowsOut, long nanos, long spilledBytes) {
     }
 
     /**
@@ -111,7 +111,7 @@ public final class PartitionPipeline {
         });
         pipeline.accept(batch[0]);
         pipeline.finish();
-        return new Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0);
+        return new Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory.spilledBytes());
     }
 
     /**
@@ -145,6 +145,6 @@ public final class PartitionPipeline {
             pipeline.accept(Batch.of(columns, rows));
         }
         pipeline.finish();
-        return new Summary(rowsIn, rowsOut[0], System.nanoTime() - t0);
+        return new Summary(rowsIn, rowsOut[0], System.nanoTime() - t0, memory.spilledBytes());
     }
 }

@@ -53,15 +53,14 @@ public final class ClusterTableReader implements TableReader {
      * stops the rest.
      */
     @Override
-    public void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
-                         Cancellation cancel, Consumer<Object[]> sink) {
+    public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                Cancellation cancel, Consumer<Object[]> sink) {
         if (!shuffles.isEmpty()) {
-            shuffled(table, pipeline, shuffles, memoryPerNode, cancel, sink);
-            return;
+            return shuffled(table, pipeline, shuffles, memoryPerNode, cancel, sink);
         }
         String name = table.storage();
         StoredRows.schema(cluster, name); // a table the nodes do not agree on fails here, by name
-        List<CompletableFuture<?>> parts = new ArrayList<>();
+        List<CompletableFuture<PartitionPipeline.Summary>> parts = new ArrayList<>();
         CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
         Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
         try {
@@ -77,11 +76,26 @@ public final class ClusterTableReader implements TableReader {
             parts.forEach(p -> p.cancel(false)); // no-op for finished parts; stops the others on the nodes
         }
         cancel.check();
+        return figures(parts);
+    }
+
+    /** The nodes' summaries of their runs of one pipeline, added up (the time: the slowest node's). */
+    private static NodeFigures figures(List<CompletableFuture<PartitionPipeline.Summary>> parts) {
+        long scanned = 0;
+        long slowest = 0;
+        long spilled = 0;
+        for (CompletableFuture<PartitionPipeline.Summary> part : parts) {
+            PartitionPipeline.Summary s = part.join();
+            scanned += s.rowsScanned();
+            slowest = Math.max(slowest, s.nanos());
+            spilled += s.spilledBytes();
+        }
+        return new NodeFigures(scanned, slowest, spilled);
     }
 
     /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}. */
-    private void shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
-                          Cancellation cancel, Consumer<Object[]> sink) {
+    private NodeFigures shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                 Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
         StoredRows.schema(cluster, name);
         List<String> owners = cluster.spec().owners(name);
@@ -90,12 +104,14 @@ public final class ClusterTableReader implements TableReader {
         ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
                 ? new JoinBuild.Exchanged(query + "/" + s.slot(), nodes.size()) : build);
         List<CompletableFuture<?>> parts = new ArrayList<>();
+        List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
         Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
         try {
             for (ClusterSpec.NodeSpec node : nodes) {
-                parts.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rows));
+                receivers.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rows));
             }
+            parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {
                 Shuffle shuffle = shuffles.get(slot);
                 StoredRows.schema(cluster, shuffle.table().storage());
@@ -115,6 +131,7 @@ public final class ClusterTableReader implements TableReader {
             parts.forEach(p -> p.cancel(false));
         }
         cancel.check();
+        return figures(receivers);
     }
 
     /**
@@ -140,7 +157,7 @@ public final class ClusterTableReader implements TableReader {
      * Done when every part is, or failed as soon as one fails (or the rows' sink does): a receiver
      * waits for every producer, so one that failed would leave the others waiting.
      */
-    private static CompletableFuture<Void> firstFailureOrAll(List<CompletableFuture<?>> parts,
+    private static CompletableFuture<Void> firstFailureOrAll(List<? extends CompletableFuture<?>> parts,
                                                              CompletableFuture<Void> sinkFailed) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         sinkFailed.whenComplete((v, e) -> done.completeExceptionally(e));

@@ -29,9 +29,9 @@ public final class RoutingTableReader implements TableReader {
     }
 
     @Override
-    public void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
-                         Cancellation cancel, Consumer<Object[]> sink) {
-        readerOf(table).pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sink);
+    public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                Cancellation cancel, Consumer<Object[]> sink) {
+        return readerOf(table).pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sink);
     }
 
     private TableReader readerOf(TableInfo table) {

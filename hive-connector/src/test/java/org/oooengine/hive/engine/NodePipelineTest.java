@@ -165,10 +165,8 @@ class NodePipelineTest {
     @Test
     void anOperatorOverTheQuerysMemoryLimitFailsItByNameAndTheNodesServeOn() throws Exception {
         SqlSession tight = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "200000"));
-        for (String[] q : List.of(
-                new String[] {"SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey", "hash join build"},
-                new String[] {"SELECT l_suppkey, l_partkey, count(*) FROM lineitem GROUP BY l_suppkey, l_partkey",
-                        "partial aggregation"})) {
+        for (String[] q : List.<String[]>of(
+                new String[] {"SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey", "hash join build"})) {
             SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,
                     () -> tight.execute(q[0], new Cancellation()).rows().forEachRemaining(r -> { }));
             assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
@@ -190,6 +188,35 @@ class NodePipelineTest {
         assertMatchesDuckDb("SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey");
         assertEquals(1, tight.execute("SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey",
                 new Cancellation()).rows().next().length);
+    }
+
+    @Test
+    void aggregationsOverTheMemoryLimitSpillAndAnswerAsDuckDb() throws Exception {
+        // a partial aggregate sends its groups early, a whole one (groups on one node) and the final
+        // aggregation spill theirs to disk; a sixteenth of the groups must fit to merge them back
+        long coordinatorSpilled = org.oooengine.core.fragment.QueryMemory.spilledInProcess();
+        String partial = "SELECT l_suppkey, l_partkey, count(*), sum(l_quantity) FROM lineitem GROUP BY l_suppkey, l_partkey";
+        String whole = "SELECT l_orderkey, sum(l_extendedprice), max(l_comment) FROM lineitem GROUP BY l_orderkey";
+        // the whole aggregate's 15,000 result rows are gathered on the coordinator: they get its default room
+        for (String[] q : List.<String[]>of(new String[] {partial, "1000000"}, new String[] {whole, "0"})) {
+            List<Object[]> ours = new ArrayList<>();
+            try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "300000",
+                    "ooo.query.max-memory", q[1]))) {
+                s.execute(q[0], new Cancellation()).rows().forEachRemaining(ours::add);
+            }
+            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(q[0]), false), q[0]);
+        }
+        String plan;
+        try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "300000"))) {
+            List<Object[]> lines = new ArrayList<>();
+            s.execute("EXPLAIN ANALYZE " + whole, new Cancellation()).rows().forEachRemaining(lines::add);
+            plan = lines.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
+        }
+        assertTrue(Pattern.compile("nodes read [\\d,]+ rows, slowest [\\d.]+ s, spilled [\\d.]+ MiB").matcher(plan).find(), plan);
+        assertTrue(tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum() > 0,
+                "the nodes count what they spilled");
+        assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > coordinatorSpilled,
+                "the coordinator's final aggregation spilled");
     }
 
     @Test

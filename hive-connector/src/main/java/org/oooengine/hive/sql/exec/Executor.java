@@ -39,6 +39,8 @@ public final class Executor {
     private Map<RelNode.Scan, BitSet> usage;
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
     private Map<RelNode, long[]> profile;
+    /** EXPLAIN ANALYZE: what the nodes reported of each pipeline they ran. */
+    private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new java.util.IdentityHashMap<>());
 
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel) {
         this(reader, indexJoins, cancel, QueryMemory.unbounded(), 0);
@@ -69,10 +71,19 @@ public final class Executor {
         }
     }
 
-    /** Runs the plan and returns, per operator, its rows and its time including its inputs'. */
+    /**
+     * Runs the plan and returns, per operator, its rows and its time including its inputs'; for a
+     * pipeline of the nodes also the rows they read, the slowest node's time and the bytes spilled.
+     */
     public Map<RelNode, long[]> profile(RelNode root) {
         profile = Collections.synchronizedMap(new java.util.IdentityHashMap<>()); // shuffles report from the network's threads
         run(root);
+        figures.forEach((node, f) -> {
+            long[] m = profile.get(node);
+            if (m != null && f != TableReader.NodeFigures.NONE) {
+                profile.put(node, new long[] {m[0], m[1], f.rowsScanned(), f.slowestNanos(), f.spilledBytes()});
+            }
+        });
         return profile;
     }
 
@@ -137,7 +148,7 @@ public final class Executor {
         } else if (node instanceof RelNode.NodePipeline p) {
             BitSet all = new BitSet();
             all.set(0, p.fields().size());
-            run(p, all, sink);
+            run(p, p, all, sink);
         } else if (node instanceof RelNode.Filter f) {
             stream(f.input(), row -> {
                 if (Boolean.TRUE.equals(f.condition().eval(row))) {
@@ -162,7 +173,7 @@ public final class Executor {
      * inputs are computed here first and their rows put in the pipeline; its shuffles' producing
      * pipelines run on the nodes beside it.
      */
-    private void run(RelNode.NodePipeline p, BitSet neededAfter, Consumer<Object[]> sink) {
+    private void run(RelNode.NodePipeline p, RelNode reportAs, BitSet neededAfter, Consumer<Object[]> sink) {
         int width = p.scan().fields().size();
         Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, p.steps(), neededAfter);
         List<TableReader.Shuffle> shuffles = new ArrayList<>();
@@ -181,7 +192,11 @@ public final class Executor {
                         }
                     }));
         }
-        reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, memoryPerNode, cancel, sink);
+        TableReader.NodeFigures f = reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, memoryPerNode,
+                cancel, sink);
+        if (profile != null) {
+            figures.put(reportAs, f);
+        }
     }
 
     /** What the nodes run for {@code p}, its broadcast inputs (also those its local builds join) computed here and put in. */
@@ -203,7 +218,7 @@ public final class Executor {
         }
         long t0 = System.nanoTime();
         List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
-        run(onlyRead(p, columns), columns, rows::add);
+        run(onlyRead(p, columns), p, columns, rows::add);
         if (profile != null) {
             profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
         }

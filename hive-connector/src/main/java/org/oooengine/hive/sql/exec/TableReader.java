@@ -34,17 +34,28 @@ public interface TableReader {
     }
 
     /**
+     * What the nodes reported of a pipeline they ran: rows read from their partitions, the wall time
+     * of the slowest node, and the bytes their operators spilled to disk; {@link #NONE} from a
+     * reader whose rows do not live on nodes.
+     */
+    record NodeFigures(long rowsScanned, long slowestNanos, long spilledBytes) {
+        public static final NodeFigures NONE = new NodeFigures(-1, -1, -1);
+    }
+
+    /**
      * As {@link #pipeline(TableInfo, ScanPipeline, Cancellation, Consumer)}, with joins that build
      * from {@code shuffles} (the pipeline's {@link org.oooengine.core.fragment.JoinBuild.Shuffled}
      * slots: only readers whose rows live on partitioned nodes can run them), and what its
      * operators hold bounded by {@code memoryPerNode} bytes where they run (0: the default there).
+     * Returns what the nodes reported of their runs.
      */
-    default void pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
-                          Cancellation cancel, Consumer<Object[]> sink) {
+    default NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                 Cancellation cancel, Consumer<Object[]> sink) {
         if (!shuffles.isEmpty()) {
             throw new IllegalStateException("a shuffle needs tables partitioned over nodes; " + table.name() + " is not");
         }
         pipeline(table, pipeline, cancel, sink);
+        return NodeFigures.NONE;
     }
 
     default void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
