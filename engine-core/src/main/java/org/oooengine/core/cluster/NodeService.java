@@ -108,6 +108,11 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.fragments = Executors.newCachedThreadPool(daemon("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(daemon("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
+        try {
+            Directories.deleteRecursively(dataDir.resolve("spill")); // what a node that died while spilling left
+        } catch (RuntimeException e) {
+            LOG.warn("node {}: cannot clear its spill directory: {}", nodeId, e.getMessage());
+        }
         Path current = storeDir();
         if (StoreManifest.exists(current)) {
             store = openStore(current);

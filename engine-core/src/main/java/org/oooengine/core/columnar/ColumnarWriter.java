@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.CRC32C;
+import org.oooengine.core.storage.Directories;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.types.TypeKind;
 
@@ -38,11 +39,17 @@ public final class ColumnarWriter implements AutoCloseable {
         }
         this.footer = ByteBuffer.allocate(4 + kinds.length * ColumnFormat.ENTRY_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         try {
-            this.out = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+            // owner-only, as the tree's files: a copy of every row of the table
+            this.out = Directories.openPrivate(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                     StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + path, e);
+        }
+        try {
             write(ByteBuffer.allocate(ColumnFormat.HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN)
                     .putInt(ColumnFormat.MAGIC).putInt(ColumnFormat.VERSION).flip());
         } catch (IOException e) {
+            close();
             throw new UncheckedIOException("cannot write " + path, e);
         }
     }

@@ -104,8 +104,18 @@ public final class QueryMemory implements AutoCloseable {
     @Override
     public void close() {
         synchronized (spills) {
-            spills.forEach(SpillFile::close);
+            RuntimeException first = null;
+            for (SpillFile f : spills) {
+                try {
+                    f.close();
+                } catch (RuntimeException e) {
+                    first = first == null ? e : first;
+                }
+            }
             spills.clear();
+            if (first != null) {
+                throw first;
+            }
         }
     }
 

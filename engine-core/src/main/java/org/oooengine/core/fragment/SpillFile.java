@@ -4,7 +4,6 @@ import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
-import java.io.EOFException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,10 +29,15 @@ final class SpillFile implements AutoCloseable {
 
     SpillFile(Path dir) {
         try {
-            this.path = Files.createTempFile(dir, "spill-", ".rows");
-            this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16));
+            this.path = Files.createTempFile(dir, "spill-", ".rows"); // owner-only where permissions are POSIX
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spill to " + dir, e);
+        }
+        try {
+            this.out = new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(path), 1 << 16));
+        } catch (IOException e) {
+            delete();
+            throw new UncheckedIOException("cannot spill to " + path, e);
         }
     }
 
@@ -66,25 +70,29 @@ final class SpillFile implements AutoCloseable {
     /** Reads every block back in order, handing each to {@code blocks}. */
     void readAll(Consumer<List<Object[]>> blocks) {
         try {
-            out.close();
-            out = null;
+            if (out != null) {
+                out.close();
+                out = null;
+            }
+            long size = Files.size(path);
             try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
                 long offset = 0;
-                while (true) {
-                    int length;
-                    try {
-                        length = in.readInt();
-                    } catch (EOFException end) {
-                        return;
+                while (offset < size) {
+                    if (size - offset < 8) {
+                        throw corrupt(offset, "a block header cut short");
                     }
+                    int length = in.readInt();
                     int stored = in.readInt();
+                    if (length < 0 || length > size - offset - 8) {
+                        throw corrupt(offset, "a block of " + length + " bytes where " + (size - offset - 8) + " remain");
+                    }
                     byte[] payload = new byte[length];
                     in.readFully(payload);
                     CRC32C crc = new CRC32C();
                     crc.update(payload, 0, length);
                     if ((int) crc.getValue() != stored) {
-                        throw new DataCorruptedException(path, String.format("corrupt spill file %s at offset %d: checksum "
-                                + "mismatch: expected 0x%08x (stored), actual 0x%08x", path, offset, stored, (int) crc.getValue()));
+                        throw corrupt(offset, String.format("checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
+                                stored, (int) crc.getValue()));
                     }
                     PayloadReader r = new PayloadReader(payload);
                     int n = r.getVarInt();
@@ -101,12 +109,27 @@ final class SpillFile implements AutoCloseable {
         }
     }
 
+    private DataCorruptedException corrupt(long offset, String what) {
+        return new DataCorruptedException(path, "corrupt spill file " + path + " at offset " + offset + ": " + what);
+    }
+
+    /** Closes and deletes the file, also when closing fails. */
     @Override
     public void close() {
         try {
             if (out != null) {
                 out.close();
+                out = null;
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + path, e);
+        } finally {
+            delete();
+        }
+    }
+
+    private void delete() {
+        try {
             Files.deleteIfExists(path);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot delete " + path, e);

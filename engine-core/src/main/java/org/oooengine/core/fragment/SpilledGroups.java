@@ -55,6 +55,14 @@ final class SpilledGroups {
         return Math.floorMod(h ^ (h >>> 16), PARTITIONS);
     }
 
+    /** Sends the partial rows as they were spilled, unmerged; deletes the files. */
+    void readPartials(Consumer<List<Object[]>> out) {
+        for (SpillFile file : files) {
+            file.readAll(out);
+            file.close();
+        }
+    }
+
     /** Merges each file's groups and sends their results (keys, then each aggregate's result); deletes the files. */
     void finish(Consumer<List<Object[]>> out) {
         for (SpillFile file : files) {

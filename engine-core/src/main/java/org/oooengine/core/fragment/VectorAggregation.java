@@ -279,6 +279,17 @@ final class VectorAggregation {
         send(partial, out);
     }
 
+    /** Sends every group's partial states instead of its results, also those it spilled (unmerged). */
+    void finishPartials(Consumer<List<Object[]>> partials) {
+        if (spilled != null) {
+            send(true, spilled::spill);
+            empty();
+            spilled.readPartials(partials);
+            return;
+        }
+        send(true, partials);
+    }
+
     /** Each group's keys, then its partial states or its results, a batch at a time. */
     private void send(boolean partialStates, Consumer<List<Object[]>> out) {
         List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);

@@ -32,6 +32,11 @@ final class VectorSegment {
     private final QueryMemory memory;
     /** The same steps on rows, made when a batch first outgrows a long. */
     private Pipeline rowByRow;
+    /**
+     * When the steps end in a whole aggregate and some batches ran row by row: the groups of both
+     * ways, merged from their partial states, so a group both saw comes out once.
+     */
+    private FinalAggregation merged;
 
     /**
      * @param steps       filters, projections, the hash joins {@code joins} runs, and maybe a partial aggregate last
@@ -144,13 +149,30 @@ final class VectorSegment {
 
     private Pipeline rowByRow() {
         if (rowByRow == null) {
-            rowByRow = new Pipeline(steps, inputTypes.length, builds, out, memory);
+            PipelineStep last = steps.isEmpty() ? null : steps.get(steps.size() - 1);
+            if (aggregation != null && last instanceof PipelineStep.Aggregate whole) {
+                merged = new FinalAggregation(whole.keys().size(), whole.aggregates(), memory);
+                List<PipelineStep> partial = new ArrayList<>(steps.subList(0, steps.size() - 1));
+                partial.add(new PipelineStep.PartialAggregate(whole.keys(), whole.aggregates()));
+                rowByRow = new Pipeline(partial, inputTypes.length, builds, rows -> rows.forEach(merged::accept), memory);
+            } else {
+                rowByRow = new Pipeline(steps, inputTypes.length, builds, out, memory);
+            }
         }
         return rowByRow;
     }
 
     /** The input has ended: groups go out, and what ran row by row finishes. */
     void finish() {
+        if (merged != null) {
+            aggregation.finishPartials(rows -> rows.forEach(merged::accept));
+            rowByRow.finish();
+            List<Object[]> results = merged.results();
+            for (int from = 0; from < results.size(); from += Pipeline.BATCH_ROWS) {
+                out.accept(results.subList(from, Math.min(results.size(), from + Pipeline.BATCH_ROWS)));
+            }
+            return;
+        }
         if (aggregation != null) {
             aggregation.finish();
         }

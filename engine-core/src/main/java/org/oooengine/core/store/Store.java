@@ -160,7 +160,7 @@ public final class Store implements AutoCloseable {
             io.shutdownNow();
         }
         compute.shutdownNow();
-        files.forEach(PageFile::close);
         columnarFiles.forEach(ColumnarFile::close);
+        files.forEach(PageFile::close);
     }
 }

@@ -131,6 +131,15 @@ class VectorScanTest {
                 assertSameRows(rowEngine(rows, whole), columnar(whole), "whole " + keys);
             }
         }
+        // a whole aggregate whose last batch outgrows a long (price cubed, reached by the CASE only
+        // for ids from 4096) runs that batch row by row: each group still comes out once
+        Expr cube = call(ScalarFunction.MULTIPLY, call(ScalarFunction.MULTIPLY, PRICE, PRICE, SqlType.decimal(31, 4)), PRICE,
+                SqlType.decimal(38, 6));
+        Expr someOverflow = new Expr.Case(List.of(call(ScalarFunction.LT, ID, lit(4096L, SqlType.BIGINT))),
+                List.of(lit(true, SqlType.BOOLEAN)), call(ScalarFunction.GT, cube, lit(new BigDecimal("1000000"),
+                SqlType.decimal(7, 0))), SqlType.BOOLEAN);
+        List<PipelineStep> mixed = List.of(new PipelineStep.Filter(someOverflow), new PipelineStep.Aggregate(List.of(FLAG), calls));
+        assertSameRows(rowEngine(rows, mixed), columnar(mixed), "whole aggregate, one batch row by row");
         // no row passes: one empty group without keys, none with
         List<PipelineStep> none = List.of(new PipelineStep.Filter(call(ScalarFunction.LT, ID, lit(-1L, SqlType.BIGINT))),
                 new PipelineStep.PartialAggregate(List.of(), calls));
