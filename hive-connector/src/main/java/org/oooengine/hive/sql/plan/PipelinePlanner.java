@@ -57,8 +57,7 @@ public final class PipelinePlanner {
         /** What a query's operators may hold on the coordinator (0: a quarter of its heap). */
         public static final String COORDINATOR_MEMORY_SETTING = "ooo.query.max-memory";
         public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20, 0, 0);
-        private static final java.nio.file.Path COORDINATOR_SPILL = java.nio.file.Path.of(
-                System.getProperty("java.io.tmpdir"), "ooo-spill-" + ProcessHandle.current().pid());
+        private static final java.nio.file.Path COORDINATOR_SPILL = spillDirectory();
         public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING,
                 COORDINATOR_MEMORY_SETTING);
 
@@ -77,6 +76,26 @@ public final class PipelinePlanner {
         public QueryMemory coordinatorMemory() {
             return new QueryMemory("the coordinator", memoryBytes > 0 ? memoryBytes : Runtime.getRuntime().maxMemory() / 4,
                     COORDINATOR_MEMORY_SETTING, COORDINATOR_SPILL);
+        }
+
+        /**
+         * This process's spill directory under the system's temporary directory; those of
+         * coordinators that died while spilling (their process gone) are removed on the way.
+         */
+        private static java.nio.file.Path spillDirectory() {
+            java.nio.file.Path tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
+            try (var dirs = java.nio.file.Files.newDirectoryStream(tmp, "ooo-spill-*")) {
+                for (java.nio.file.Path dir : dirs) {
+                    String pid = dir.getFileName().toString().substring("ooo-spill-".length());
+                    if (pid.chars().allMatch(Character::isDigit) && !pid.isEmpty()
+                            && ProcessHandle.of(Long.parseLong(pid)).isEmpty()) {
+                        org.oooengine.core.storage.Directories.deleteRecursively(dir);
+                    }
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                // another user's directory, or none to list: nothing of ours to clear
+            }
+            return tmp.resolve("ooo-spill-" + ProcessHandle.current().pid());
         }
 
         private static long bytes(Map<String, String> settings, String key, long otherwise) {
