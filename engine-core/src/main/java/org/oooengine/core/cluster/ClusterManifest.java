@@ -166,6 +166,7 @@ public final class ClusterManifest {
         long rows = 0;
         long bytes = 0;
         Map<String, Long> indexEntries = new LinkedHashMap<>();
+        Map<String, List<Long>> ranges = null; // a column's range over all partitions, kept only where every node knows it
         for (Map.Entry<String, StoreManifest> e : manifests.entrySet()) {
             Optional<StoreManifest.TableMeta> held = e.getValue().tables().stream()
                     .filter(t -> t.name().equals(name)).findFirst();
@@ -183,6 +184,9 @@ public final class ClusterManifest {
             }
             rows += t.rows();
             bytes += t.dataBytes();
+            if (t.rows() > 0) { // an empty partition has no range to add
+                ranges = mergedRanges(ranges, t.columnRanges() == null ? Map.of() : t.columnRanges());
+            }
             for (StoreManifest.IndexMeta ix : indexes(t)) {
                 indexEntries.merge(ix.name(), ix.entries(), Long::sum);
             }
@@ -195,8 +199,23 @@ public final class ClusterManifest {
                         ix.scope()))
                 .toList();
         StoreManifest.TableMeta summed = new StoreManifest.TableMeta(name, layout.columns(), layout.primaryKey(), rows,
-                bytes, layout.file(), ixs, layout.columnsFile());
+                bytes, layout.file(), ixs, layout.columnsFile(), ranges);
         return Optional.of(new Table(summed, missingPartitions(name)));
+    }
+
+    /** The ranges of columns both maps know, widened to cover both; {@code sofar} null: the first node's. */
+    private static Map<String, List<Long>> mergedRanges(Map<String, List<Long>> sofar, Map<String, List<Long>> node) {
+        if (sofar == null) {
+            return new LinkedHashMap<>(node);
+        }
+        Map<String, List<Long>> merged = new LinkedHashMap<>();
+        sofar.forEach((column, range) -> {
+            List<Long> other = node.get(column);
+            if (other != null) {
+                merged.put(column, List.of(Math.min(range.get(0), other.get(0)), Math.max(range.get(1), other.get(1))));
+            }
+        });
+        return merged;
     }
 
     /** The nodes holding a partition of {@code table} that did not answer, or answered without it. */

@@ -30,6 +30,9 @@ public final class ColumnarWriter implements AutoCloseable {
     private final List<byte[]> footerParts = new ArrayList<>();
     private long offset;
     private int groups;
+    /** Per column, the least and greatest stored value seen (integer-stored columns with a value only). */
+    private final long[] mins;
+    private final long[] maxs;
 
     public ColumnarWriter(Path path, Schema schema) {
         this.path = path;
@@ -38,6 +41,10 @@ public final class ColumnarWriter implements AutoCloseable {
             kinds[c] = schema.type(c).kind();
         }
         this.footer = ByteBuffer.allocate(4 + kinds.length * ColumnFormat.ENTRY_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        this.mins = new long[kinds.length];
+        this.maxs = new long[kinds.length];
+        java.util.Arrays.fill(mins, Long.MAX_VALUE);
+        java.util.Arrays.fill(maxs, Long.MIN_VALUE);
         try {
             // owner-only, as the tree's files: a copy of every row of the table
             this.out = Directories.openPrivate(path, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
@@ -167,8 +174,15 @@ public final class ColumnarWriter implements AutoCloseable {
         }
         if (ColumnFormat.integral(kind) && min <= max) {
             flags |= ColumnFormat.HAS_MIN_MAX;
+            mins[c] = Math.min(mins[c], min);
+            maxs[c] = Math.max(maxs[c], max);
         }
         return new Chunk(b.array(), flags, min, max);
+    }
+
+    /** The least and greatest stored value of column {@code c} so far, or null when it is not stored as integers or had none. */
+    public long[] range(int c) {
+        return mins[c] <= maxs[c] ? new long[] {mins[c], maxs[c]} : null;
     }
 
     private byte[][] utf8(int c) {

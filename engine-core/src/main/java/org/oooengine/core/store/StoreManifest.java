@@ -36,10 +36,12 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
 
     /**
      * A table partition's files: the clustered tree ({@code file}), its indexes, and its columnar copy
-     * for scans ({@code columnsFile}; null in stores written before copies existed, which scan the tree).
+     * for scans ({@code columnsFile}; null in stores written before copies existed, which scan the tree);
+     * {@code columnRanges}: per column stored as integers (ints, dates as epoch days, unscaled
+     * decimals) its least and greatest stored value, for planning (null in older stores).
      */
     public record TableMeta(String name, List<ColumnMeta> columns, List<String> primaryKey, long rows, long dataBytes,
-                            String file, List<IndexMeta> indexes, String columnsFile) {
+                            String file, List<IndexMeta> indexes, String columnsFile, Map<String, List<Long>> columnRanges) {
         @JsonIgnore
         public Schema schema() {
             List<Column> cols = new ArrayList<>();

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import org.oooengine.core.columnar.ColumnFormat;
 import org.oooengine.core.columnar.ColumnarWriter;
 import org.oooengine.core.storage.BTreeBuilder;
@@ -175,8 +176,15 @@ public final class TableLoader {
             }
             List<StoreManifest.ColumnMeta> cols = def.schema().columns().stream()
                     .map(c -> new StoreManifest.ColumnMeta(c.name(), c.type().toString())).toList();
+            Map<String, List<Long>> ranges = new java.util.LinkedHashMap<>();
+            for (int c = 0; c < def.schema().size(); c++) {
+                long[] range = columns.range(c);
+                if (range != null) {
+                    ranges.put(def.schema().columns().get(c).name(), List.of(range[0], range[1]));
+                }
+            }
             return new StoreManifest.TableMeta(def.name(), cols, def.primaryKey(), count, dataBytes,
-                    def.name() + ".data", indexes, ColumnFormat.fileName(def.name()));
+                    def.name() + ".data", indexes, ColumnFormat.fileName(def.name()), ranges);
         }
 
         @Override

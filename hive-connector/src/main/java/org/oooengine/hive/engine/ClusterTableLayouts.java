@@ -28,6 +28,13 @@ final class ClusterTableLayouts implements TableLayouts {
         return meta(table).map(m -> OptionalLong.of(m.dataBytes())).orElse(OptionalLong.empty());
     }
 
+    @Override
+    public long[] range(TableInfo table, int column) {
+        String name = table.columns().get(column).name();
+        return meta(table).map(StoreManifest.TableMeta::columnRanges).map(r -> r.get(name))
+                .map(r -> new long[] {r.get(0), r.get(1)}).orElse(null);
+    }
+
     private Optional<StoreManifest.TableMeta> meta(TableInfo table) {
         if (FileTableReader.holds(table)) {
             return Optional.empty();

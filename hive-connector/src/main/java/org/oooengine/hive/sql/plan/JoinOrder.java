@@ -334,7 +334,8 @@ public final class JoinOrder {
     private long estimate(RelNode node) {
         if (node instanceof RelNode.Scan s) {
             OptionalLong rows = layouts.rows(s.table());
-            return rows.isEmpty() ? -1 : RowEstimates.filtered(rows.getAsLong(), s.filter());
+            return rows.isEmpty() ? -1
+                    : RowEstimates.filtered(rows.getAsLong(), s.filter(), column -> layouts.range(s.table(), column));
         }
         if (node instanceof RelNode.Filter f) {
             return RowEstimates.filtered(estimate(f.input()), f.condition());

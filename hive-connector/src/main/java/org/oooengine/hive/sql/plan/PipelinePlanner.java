@@ -279,7 +279,8 @@ public final class PipelinePlanner {
             long bytes = layouts.bytes(s.table()).orElse(-1);
             Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), partitionColumn(s), rows,
                     rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)));
-            return s.filter() == null ? scanned : scanned.filtered(s.filter());
+            return s.filter() == null ? scanned
+                    : scanned.filtered(s.filter(), column -> layouts.range(s.table(), column));
         }
         if (node instanceof RelNode.Filter f) {
             Chain below = chain(f.input(), union(required, Exprs.columns(f.condition())));
@@ -544,8 +545,13 @@ public final class PipelinePlanner {
 
         /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
         Chain filtered(Expr condition) {
+            return filtered(condition, RowEstimates.Ranges.NONE);
+        }
+
+        /** As above, for a condition on the scanned table's columns, whose spans {@code ranges} knows. */
+        Chain filtered(Expr condition, RowEstimates.Ranges ranges) {
             return with(new PipelineStep.Filter(condition), fields)
-                    .estimated(RowEstimates.share(condition));
+                    .estimated(RowEstimates.share(condition, ranges));
         }
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */

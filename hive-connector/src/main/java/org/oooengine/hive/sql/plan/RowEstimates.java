@@ -1,40 +1,118 @@
 package org.oooengine.hive.sql.plan;
 
-import java.util.BitSet;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
 
-/** How physical planning guesses row counts until it plans with the optimizer's column statistics. */
+/**
+ * How physical planning guesses row counts: a share per filter, and for a range of a stored column
+ * whose least and greatest value are known, the part of that span the range covers.
+ */
 final class RowEstimates {
     /** The share of rows a filter's conjunct, or a GROUP BY, is taken to keep. */
     static final double CONJUNCT_SELECTIVITY = 0.25;
+
+    /** A column's least and greatest stored value, or null when unknown. */
+    @FunctionalInterface
+    interface Ranges {
+        Ranges NONE = column -> null;
+
+        long[] of(int column);
+    }
 
     private RowEstimates() {
     }
 
     /** {@code rows} under {@code condition} (null: none). */
     static long filtered(long rows, Expr condition) {
-        return condition == null ? rows : kept(rows, share(condition));
+        return filtered(rows, condition, Ranges.NONE);
+    }
+
+    /** {@code rows} of a table under {@code condition} over its columns, whose spans {@code ranges} knows. */
+    static long filtered(long rows, Expr condition, Ranges ranges) {
+        return condition == null ? rows : kept(rows, share(condition, ranges));
+    }
+
+    static double share(Expr condition) {
+        return share(condition, Ranges.NONE);
     }
 
     /**
      * The share of rows {@code condition} is taken to keep: {@link #CONJUNCT_SELECTIVITY} per
-     * conjunct, the bounds of one column's range counting once (a year of dates is one filter, not two).
+     * conjunct, the bounds of one column's range counting once (a year of dates is one filter, not
+     * two), or — when the column's span is known — the part of the span between the bounds.
      */
-    static double share(Expr condition) {
+    static double share(Expr condition, Ranges ranges) {
         int filters = 0;
-        BitSet ranged = new BitSet();
+        double spans = 1;
+        java.util.Map<Integer, long[]> bounds = new java.util.LinkedHashMap<>();
         for (Expr c : Exprs.conjuncts(condition)) {
             int column = rangedColumn(c);
-            if (column < 0 || !ranged.get(column)) {
+            if (column < 0) {
                 filters++;
+                continue;
             }
-            if (column >= 0) {
-                ranged.set(column);
+            long[] span = ranges.of(column);
+            long[] b = bounds.computeIfAbsent(column, k -> new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0});
+            if (span == null || !narrow(b, (Expr.Call) c)) {
+                b[2] = 1; // a bound not read from a known span: the range counts as one filter
             }
         }
-        return Math.pow(CONJUNCT_SELECTIVITY, filters);
+        for (java.util.Map.Entry<Integer, long[]> e : bounds.entrySet()) {
+            long[] span = ranges.of(e.getKey());
+            long[] b = e.getValue();
+            if (span == null || b[2] == 1) {
+                filters++;
+            } else {
+                double width = (double) span[1] - span[0] + 1;
+                double covered = Math.min((double) b[1], span[1]) - Math.max((double) b[0], span[0]) + 1;
+                spans *= Math.max(1 / width, Math.min(1, covered / width));
+            }
+        }
+        return spans * Math.pow(CONJUNCT_SELECTIVITY, filters);
+    }
+
+    /**
+     * Narrows {@code bounds} ({lowest, highest} stored value kept) by a comparison of a column with a
+     * constant; false when the constant is not exactly a value of the column's type.
+     */
+    private static boolean narrow(long[] bounds, Expr.Call c) {
+        boolean columnFirst = c.args().get(0) instanceof Expr.Column;
+        Expr.Column column = (Expr.Column) (columnFirst ? c.args().get(0) : c.args().get(1));
+        Expr constant = columnFirst ? c.args().get(1) : c.args().get(0);
+        Long value = stored(constant, column.type());
+        if (value == null) {
+            return false;
+        }
+        ScalarFunction f = c.function();
+        boolean lower = (f == ScalarFunction.GE || f == ScalarFunction.GT) == columnFirst;
+        boolean strict = f == ScalarFunction.GT || f == ScalarFunction.LT;
+        if (lower) {
+            bounds[0] = Math.max(bounds[0], strict ? value + 1 : value);
+        } else {
+            bounds[1] = Math.min(bounds[1], strict ? value - 1 : value);
+        }
+        return true;
+    }
+
+    /** A constant as a column of {@code type} stores it (epoch day, unscaled decimal), or null. */
+    private static Long stored(Expr constant, org.oooengine.core.sql.SqlType type) {
+        if (type.kind() != org.oooengine.core.sql.SqlType.Kind.INT && type.kind() != org.oooengine.core.sql.SqlType.Kind.BIGINT
+                && type.kind() != org.oooengine.core.sql.SqlType.Kind.DATE
+                && type.kind() != org.oooengine.core.sql.SqlType.Kind.DECIMAL) {
+            return null;
+        }
+        try {
+            Object v = constant.eval(new Object[0]);
+            if (v == null) {
+                return null;
+            }
+            org.oooengine.core.vector.LongVector holder = new org.oooengine.core.vector.LongVector(new long[1], null);
+            holder.setBoxed(0, v, type);
+            return org.oooengine.core.sql.expr.Values.compare(holder.box(0, type), v) == 0 ? holder.values[0] : null;
+        } catch (RuntimeException notOfTheType) {
+            return null;
+        }
     }
 
     /** The column {@code c} bounds from one side ({@code col < literal} and the like), or -1. */

@@ -43,4 +43,12 @@ public interface TableLayouts {
 
     /** Whether both tables are on the nodes, partitioned by their leading key column over the same nodes. */
     boolean partitionedAlike(TableInfo a, TableInfo b);
+
+    /**
+     * The least and greatest stored value (integers, dates as epoch days, unscaled decimals) of
+     * column {@code column} of {@code table} over all its partitions, or null when unknown.
+     */
+    default long[] range(TableInfo table, int column) {
+        return null;
+    }
 }
