@@ -116,8 +116,18 @@ public final class JoinJobs {
                 Path out = stage == stages ? output : new Path(output.getParent(), output.getName() + ".stage-" + stage);
                 Job job = Job.getInstance(conf);
                 ClusterJobConf.setCluster(job.getConfiguration(), job.getCredentials(), cluster, secret);
-                PsmjJob.configureStage(job, spec, stage, read, reducers, out);
-                Run stageRun = run(job, out);
+                Run stageRun;
+                try {
+                    PsmjJob.configureStage(job, spec, stage, read, reducers, out); // may ask the nodes
+                    stageRun = run(job, out);
+                } catch (RuntimeException e) {
+                    if (isInterruption(e)) { // e.g. a connection to a node, interrupted: a cancel, not a failure
+                        InterruptedException cancelled = new InterruptedException("PSMJ stage " + stage + " interrupted");
+                        cancelled.initCause(e);
+                        throw cancelled;
+                    }
+                    throw e;
+                }
                 jobs.addAll(stageRun.jobs());
                 rows = stageRun.rows();
                 if (read != previous) {
