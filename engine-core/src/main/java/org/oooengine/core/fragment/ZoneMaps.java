@@ -3,11 +3,9 @@ package org.oooengine.core.fragment;
 import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.columnar.ColumnarFile;
-import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
-import org.oooengine.core.sql.expr.Values;
 import org.oooengine.core.vector.LongVector;
 
 /**
@@ -72,25 +70,13 @@ final class ZoneMaps {
                 return null;
             }
         }
-        SqlType type = column.type();
-        if (type.kind() != SqlType.Kind.INT && type.kind() != SqlType.Kind.BIGINT && type.kind() != SqlType.Kind.DATE
-                && type.kind() != SqlType.Kind.DECIMAL) {
-            return null;
-        }
+        Long stored;
         try {
-            Object constant = right.eval(new Object[0]);
-            if (constant == null) {
-                return null;
-            }
-            LongVector stored = new LongVector(new long[1], null);
-            stored.setBoxed(0, constant, type);
-            if (Values.compare(stored.box(0, type), constant) != 0) {
-                return null; // not exactly a value of the column: no bound drawn from it
-            }
-            return new Bound(column.index(), op, stored.values[0]);
-        } catch (RuntimeException notComparable) {
+            stored = LongVector.exactly(right.eval(new Object[0]), column.type());
+        } catch (RuntimeException notConstant) {
             return null;
         }
+        return stored == null ? null : new Bound(column.index(), op, stored); // not exactly a value of the column: no bound
     }
 
     /** Whether no row of {@code group} can pass the filters. */

@@ -15,6 +15,25 @@ public final class LongVector extends NullFlags implements Vector {
         this.values = values;
     }
 
+    /**
+     * The SQL value {@code value} as a column of {@code type} stores it in a long (an epoch day, an
+     * unscaled decimal), or null when it is null, not of a type held in longs, or not exactly a
+     * value of {@code type} (0.055 for a decimal of scale 2): a bound or constant drawn from it
+     * would then be wrong, so callers use none.
+     */
+    public static Long exactly(Object value, SqlType type) {
+        if (value == null || Vector.representation(type) != Vector.Representation.LONG) {
+            return null;
+        }
+        try {
+            LongVector holder = new LongVector(new long[1], null);
+            holder.setBoxed(0, value, type);
+            return org.oooengine.core.sql.expr.Values.compare(holder.box(0, type), value) == 0 ? holder.values[0] : null;
+        } catch (RuntimeException notOfTheType) {
+            return null;
+        }
+    }
+
     @Override
     public Object box(int i, SqlType type) {
         if (isNull(i)) {

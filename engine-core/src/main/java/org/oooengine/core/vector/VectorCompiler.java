@@ -10,7 +10,6 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.LikeMatcher;
 import org.oooengine.core.sql.expr.ScalarFunction;
-import org.oooengine.core.sql.expr.Values;
 
 /**
  * Turns a bound {@link Expr} into a {@link VectorExpr}: kernels on longs, doubles and strings for
@@ -159,17 +158,12 @@ public final class VectorCompiler {
             return set.stream().allMatch(String.class::isInstance) ? new Membership.InObjects(value, set, in.negated()) : null;
         }
         long[] longs = new long[constants.size()];
-        LongVector scratch = new LongVector(new long[1], null);
         for (int i = 0; i < longs.length; i++) {
-            try {
-                scratch.setBoxed(0, constants.get(i), in.value().type());
-            } catch (RuntimeException notALong) {
-                return null;
-            }
-            if (Values.compare(scratch.box(0, in.value().type()), constants.get(i)) != 0) {
+            Long stored = LongVector.exactly(constants.get(i), in.value().type());
+            if (stored == null) {
                 return null; // a constant the column's scale cannot hold exactly
             }
-            longs[i] = scratch.values[0];
+            longs[i] = stored;
         }
         return new Membership.InLongs(value, longs, in.negated());
     }

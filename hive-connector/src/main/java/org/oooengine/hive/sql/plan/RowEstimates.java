@@ -97,20 +97,9 @@ final class RowEstimates {
 
     /** A constant as a column of {@code type} stores it (epoch day, unscaled decimal), or null. */
     private static Long stored(Expr constant, org.oooengine.core.sql.SqlType type) {
-        if (type.kind() != org.oooengine.core.sql.SqlType.Kind.INT && type.kind() != org.oooengine.core.sql.SqlType.Kind.BIGINT
-                && type.kind() != org.oooengine.core.sql.SqlType.Kind.DATE
-                && type.kind() != org.oooengine.core.sql.SqlType.Kind.DECIMAL) {
-            return null;
-        }
         try {
-            Object v = constant.eval(new Object[0]);
-            if (v == null) {
-                return null;
-            }
-            org.oooengine.core.vector.LongVector holder = new org.oooengine.core.vector.LongVector(new long[1], null);
-            holder.setBoxed(0, v, type);
-            return org.oooengine.core.sql.expr.Values.compare(holder.box(0, type), v) == 0 ? holder.values[0] : null;
-        } catch (RuntimeException notOfTheType) {
+            return org.oooengine.core.vector.LongVector.exactly(constant.eval(new Object[0]), type);
+        } catch (RuntimeException notConstant) {
             return null;
         }
     }
