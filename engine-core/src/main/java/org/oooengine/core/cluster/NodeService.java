@@ -508,7 +508,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 TimeUnit.MILLISECONDS);
         PartitionPipeline.Summary summary;
         try {
-            summary = PartitionPipeline.run(s::table, build -> sentRows(build, out), p,
+            summary = PartitionPipeline.run(s::table, (build, rows) -> sentRows(build, out, rows), p,
                     batch -> batch.forEach(sink::accept), out::cancelled, memory);
             sink.flush();
         } finally {
@@ -540,7 +540,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         PartitionPipeline.Summary summary;
         pipelinesRunning.incrementAndGet();
         try {
-            summary = PartitionPipeline.run(s::table, build -> sentRows(build, out), shuffle.pipeline(), sender,
+            summary = PartitionPipeline.run(s::table, (build, rows) -> sentRows(build, out, rows), shuffle.pipeline(), sender,
                     out::cancelled, memory);
             sender.finish();
         } finally {
@@ -551,15 +551,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         out.end(Messages.pipelineSummary(summary));
     }
 
-    /** Rows other members sent this node for a pipeline's join: staged broadcast rows, or an exchange's shuffled rows. */
-    private List<Object[]> sentRows(JoinBuild build, Responder out) {
+    /**
+     * Rows other members sent this node for a pipeline's join: staged broadcast rows, or an
+     * exchange's shuffled rows as they arrive.
+     */
+    private void sentRows(JoinBuild build, Responder out, java.util.function.Consumer<List<Object[]>> rows) {
         if (build instanceof JoinBuild.Staged st) {
-            return staged.rows(st.id());
+            rows.accept(staged.rows(st.id()));
+        } else if (build instanceof JoinBuild.Exchanged e) {
+            exchanges.drain(e.exchangeId(), e.producers(), out::cancelled, rows);
+        } else {
+            throw new IllegalArgumentException("no rows for " + build + " on node " + nodeId);
         }
-        if (build instanceof JoinBuild.Exchanged e) {
-            return exchanges.await(e.exchangeId(), e.producers(), out::cancelled);
-        }
-        throw new IllegalArgumentException("no rows for " + build + " on node " + nodeId);
     }
 
     /** Drops the rows sent for a pipeline that ended. */

@@ -54,6 +54,15 @@ abstract class HeldRows<E extends HeldRows.Entry> {
         return e;
     }
 
+    /** Takes the rows {@code e} holds out of it (the caller holds its lock), no longer counted as held. */
+    List<Object[]> take(E e) {
+        List<Object[]> rows = new ArrayList<>(e.rows);
+        e.rows.clear();
+        bytes.addAndGet(-e.bytes);
+        e.bytes = 0;
+        return rows;
+    }
+
     /** The entry of {@code id}, made empty on first use: rows may arrive before or after the pipeline asks. */
     E entry(String id) {
         return entries.computeIfAbsent(id, k -> newEntry());

@@ -35,13 +35,13 @@ public final class PartitionPipeline {
      * tables by name and {@code sent} the rows other members sent ahead (staged broadcast rows,
      * shuffled rows); a join built from another local table runs that table's pipeline first.
      */
-    public static Summary run(Function<String, Table> tables, Function<JoinBuild, List<Object[]>> sent, ScanPipeline spec,
+    public static Summary run(Function<String, Table> tables, Pipeline.BuildSource sent, ScanPipeline spec,
                               Consumer<List<Object[]>> out, BooleanSupplier cancelled) {
         return run(tables, sent, spec, out, cancelled, QueryMemory.unbounded());
     }
 
     /** As above, what its joins and aggregates hold reserved from {@code memory}. */
-    public static Summary run(Function<String, Table> tables, Function<JoinBuild, List<Object[]>> sent, ScanPipeline spec,
+    public static Summary run(Function<String, Table> tables, Pipeline.BuildSource sent, ScanPipeline spec,
                               Consumer<List<Object[]>> out, BooleanSupplier cancelled, QueryMemory memory) {
         long t0 = System.nanoTime();
         Table table = tables.apply(spec.table());
@@ -58,18 +58,14 @@ public final class PartitionPipeline {
             types[c] = SqlType.of(schema.type(c));
         }
         RowCodec codec = new RowCodec(schema);
-        Pipeline.BuildSource builds = build -> {
+        Pipeline.BuildSource builds = (build, rows) -> {
             if (build instanceof JoinBuild.Local local) {
-                List<Object[]> rows = new ArrayList<>();
-                run(tables, sent, local.pipeline(), batch -> {
-                    memory.reserve("hash join build from " + local.pipeline().table(), QueryMemory.rowsBytes(batch));
-                    rows.addAll(batch);
-                }, cancelled, memory);
-                return rows;
+                run(tables, sent, local.pipeline(), rows, cancelled, memory);
+            } else if (build instanceof JoinBuild.Rows r) {
+                rows.accept(r.rows());
+            } else {
+                sent.read(build, rows);
             }
-            List<Object[]> rows = build instanceof JoinBuild.Rows r ? r.rows() : sent.apply(build);
-            memory.reserve("hash join build of " + rows.size() + " rows sent to it", QueryMemory.rowsBytes(rows));
-            return rows;
         };
         if (table.columnar().isPresent()) {
             return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, memory, t0);

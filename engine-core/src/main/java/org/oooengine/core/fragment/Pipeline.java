@@ -19,8 +19,10 @@ public final class Pipeline {
     public static final int BATCH_ROWS = 1024;
 
     private final List<PipelineStep> steps;
-    /** Per step, its hash table when it is a join, else null. */
+    /** Per step, its hash table when it is a join whose build rows fit in memory, else null. */
     private final HashJoinTable[] joins;
+    /** Per step, its partitions on disk when it is a join whose build rows did not fit, else null. */
+    private final SpilledHashJoin[] spilledJoins;
     /** Per step, its groups when it is a whole aggregate, else null. */
     private final GroupTable[] groupsAt;
     private final PipelineStep.PartialAggregate aggregate;
@@ -33,14 +35,16 @@ public final class Pipeline {
     /** Where a join's build rows come from: rows sent along, or a pipeline over another local table. */
     @FunctionalInterface
     public interface BuildSource {
-        BuildSource ROWS_ONLY = build -> {
+        BuildSource ROWS_ONLY = (build, rows) -> {
             if (build instanceof JoinBuild.Rows r) {
-                return r.rows();
+                rows.accept(r.rows());
+                return;
             }
             throw new IllegalArgumentException("no rows for " + build + " here");
         };
 
-        List<Object[]> rows(JoinBuild build);
+        /** Hands {@code build}'s rows to {@code rows}, a batch at a time. */
+        void read(JoinBuild build, Consumer<List<Object[]>> rows);
     }
 
     /** A pipeline of filters, projections and partial aggregates only. */
@@ -57,11 +61,18 @@ public final class Pipeline {
     }
 
     /**
-     * As above, its hash tables and groups held against {@code memory}: the build rows (which the
-     * build source reserves as it reads them) and each table's entries, each group.
+     * As above, its hash tables and groups held against {@code memory}: the build rows and each
+     * table's entries, each group. A join whose build rows do not fit spills them, and its probe
+     * rows, to disk and joins them when the input ends ({@link SpilledHashJoin}).
      */
     public Pipeline(List<PipelineStep> steps, int inputWidth, BuildSource builds, Consumer<List<Object[]>> out,
                     QueryMemory memory) {
+        this(steps, inputWidth, new BuildRows.Cache(builds, memory), out, memory);
+    }
+
+    /** As above, its joins' build rows those {@code builds} read or has read. */
+    Pipeline(List<PipelineStep> steps, int inputWidth, BuildRows.Cache builds, Consumer<List<Object[]>> out,
+             QueryMemory memory) {
         int last = steps.size() - 1;
         for (int i = 0; i < last; i++) {
             if (steps.get(i) instanceof PipelineStep.PartialAggregate) {
@@ -73,6 +84,7 @@ public final class Pipeline {
         this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates(), memory, "partial aggregation");
         this.out = out;
         this.joins = new HashJoinTable[this.steps.size()];
+        this.spilledJoins = new SpilledHashJoin[this.steps.size()];
         this.groupsAt = new GroupTable[this.steps.size()];
         int width = inputWidth;
         for (int i = 0; i < this.steps.size(); i++) {
@@ -84,10 +96,13 @@ public final class Pipeline {
                 checkColumns(step, i, width);
             }
             if (step instanceof PipelineStep.HashJoin j) {
-                List<Object[]> rows = builds.rows(j.build());
-                memory.reserve("hash join build of " + rows.size() + " rows", HashJoinTable.ENTRY_BYTES * rows.size());
-                joins[i] = new HashJoinTable(j.kind(), rows, ints(j.buildKeys()), ints(j.probeKeys()), j.residual(), width,
-                        j.buildWidth());
+                BuildRows built = builds.of(j, width);
+                if (built.spilled() != null) {
+                    spilledJoins[i] = built.spilled();
+                } else {
+                    joins[i] = new HashJoinTable(j.kind(), built.rows(), ints(j.buildKeys()), ints(j.probeKeys()),
+                            j.residual(), width, j.buildWidth());
+                }
             }
             width = widthAfter(step, width);
         }
@@ -148,6 +163,10 @@ public final class Pipeline {
                 addToGroups(groupsAt[i], ((PipelineStep.Aggregate) steps.get(i)).keys(), rows);
                 return; // its groups go on when the input ends
             }
+            if (spilledJoins[i] != null) {
+                spilledJoins[i].addProbe(rows);
+                return; // joined when the input ends
+            }
             rows = joins[i] != null ? joins[i].probe(rows) : apply(steps.get(i), rows);
         }
         if (aggregate != null) {
@@ -161,8 +180,11 @@ public final class Pipeline {
     /** The input has ended: a partial aggregate sends its groups (one group without keys, even empty). */
     public void finish() {
         for (int i = 0; i < joins.length; i++) {
+            int next = i + 1;
             if (joins[i] != null) {
-                push(joins[i].buildRowsAtEnd(), i + 1);
+                push(joins[i].buildRowsAtEnd(), next);
+            } else if (spilledJoins[i] != null) {
+                spilledJoins[i].finish(rows -> push(rows, next));
             } else if (groupsAt[i] != null) {
                 List<Object[]> results = new ArrayList<>();
                 groupsAt[i].groups().forEach(g -> results.add(g.result()));

@@ -25,7 +25,9 @@ public sealed interface PipelineStep {
      * build columns. The kind is the probe side's: LEFT pads a lone probe row, SEMI/ANTI keep or
      * drop it; RIGHT and FULL send the build rows no probe row met when the input ends, RIGHT_SEMI
      * and RIGHT_ANTI (their output is the build's columns) those some probe row met or none did,
-     * which is right only when the build rows are this node's own ({@link JoinBuild.Local}).
+     * which is right only when every partner of the node's build rows is in its partition: its
+     * own rows ({@link JoinBuild.Local}), or rows shuffled to it by the key ({@link JoinBuild.Shuffled}
+     * and {@link JoinBuild.Exchanged}, without those of a null key: RIGHT_SEMI only).
      */
     record HashJoin(JoinBuild build, JoinKind kind, List<Integer> probeKeys, List<Integer> buildKeys, Expr residual,
                     int buildWidth) implements PipelineStep {
@@ -35,7 +37,9 @@ public sealed interface PipelineStep {
             if (probeKeys.size() != buildKeys.size()) {
                 throw new IllegalArgumentException(probeKeys.size() + " probe keys for " + buildKeys.size() + " build keys");
             }
-            if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly()) && !(build instanceof JoinBuild.Local)) {
+            boolean shuffled = build instanceof JoinBuild.Shuffled || build instanceof JoinBuild.Exchanged;
+            boolean partnersHere = build instanceof JoinBuild.Local || shuffled && kind == JoinKind.RIGHT_SEMI;
+            if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly()) && !partnersHere) {
                 throw new IllegalArgumentException("a " + kind + " join on the nodes needs each node's own build rows");
             }
         }

@@ -34,7 +34,7 @@ final class VectorPipeline {
      */
     VectorPipeline(List<PipelineStep> steps, SqlType[] inputTypes, Pipeline.BuildSource builds,
                    Consumer<List<Object[]>> out, QueryMemory memory) {
-        Map<JoinBuild, List<Object[]>> built = new IdentityHashMap<>();
+        BuildRows.Cache built = new BuildRows.Cache(builds, memory);
         Map<PipelineStep, VectorHashJoin> joins = new IdentityHashMap<>();
         List<Stage> stages = new ArrayList<>();
         List<PipelineStep> run = new ArrayList<>();
@@ -61,9 +61,8 @@ final class VectorPipeline {
                 runTypes = typesRead(steps, i + 1, Pipeline.widthAfter(step, width));
                 types = runTypes;
                 continue;
-            } else if (step instanceof PipelineStep.HashJoin j) {
-                List<Object[]> rows = builds.rows(j.build());
-                built.put(j.build(), rows);
+            } else if (step instanceof PipelineStep.HashJoin j && built.of(j, width).rows() != null) {
+                List<Object[]> rows = built.of(j, width).rows();
                 // a semi or anti join's output is its probe rows: only its residual reads the build columns
                 SqlType[] after = j.kind().leftOnly() ? new SqlType[width + j.buildWidth()]
                         : typesRead(steps, i + 1, width + j.buildWidth());
@@ -73,7 +72,6 @@ final class VectorPipeline {
                 SqlType[] buildTypes = Arrays.copyOfRange(after, width, width + j.buildWidth());
                 VectorHashJoin vj = VectorHashJoin.of(j, rows, types, buildTypes);
                 if (vj != null) {
-                    memory.reserve("hash join build of " + rows.size() + " rows", HashJoinTable.ENTRY_BYTES * rows.size());
                     joins.put(j, vj);
                     vectorized = true;
                     types = vj.outputTypes(types);
@@ -91,10 +89,6 @@ final class VectorPipeline {
             types = runTypes;
         }
         stages.add(new Stage(run, runTypes, null, 0));
-        Pipeline.BuildSource fetched = b -> {
-            List<Object[]> rows = built.get(b);
-            return rows != null ? rows : builds.rows(b);
-        };
         // Wire from the end: each stage sends its rows to the one after it.
         Consumer<List<Object[]>> next = out;
         List<Runnable> reversed = new ArrayList<>();
@@ -102,13 +96,13 @@ final class VectorPipeline {
         for (int s = stages.size() - 1; s >= 0; s--) {
             Stage stage = stages.get(s);
             if (stage.rowStep() == null) {
-                segment = new VectorSegment(stage.steps(), stage.inputTypes(), joins, fetched, next, memory);
+                segment = new VectorSegment(stage.steps(), stage.inputTypes(), joins, built, next, memory);
                 next = segment::acceptRows;
                 if (s > 0) {
                     reversed.add(segment::finish);
                 }
             } else {
-                Pipeline rowStage = new Pipeline(List.of(stage.rowStep()), stage.width(), fetched, next, memory);
+                Pipeline rowStage = new Pipeline(List.of(stage.rowStep()), stage.width(), built, next, memory);
                 reversed.add(rowStage::finish);
                 next = rowStage::accept;
             }

@@ -27,7 +27,7 @@ final class VectorSegment {
     private final VectorAggregation aggregation;
     private final SqlType[] inputTypes;
     private final SqlType[] outputTypes;
-    private final Pipeline.BuildSource builds;
+    private final BuildRows.Cache builds;
     private final Consumer<List<Object[]>> out;
     private final QueryMemory memory;
     /** The same steps on rows, made when a batch first outgrows a long. */
@@ -43,7 +43,7 @@ final class VectorSegment {
      * @param inputTypes  the types of the input columns the steps read; null for the others
      */
     VectorSegment(List<PipelineStep> steps, SqlType[] inputTypes, Map<PipelineStep, VectorHashJoin> joins,
-                  Pipeline.BuildSource builds, Consumer<List<Object[]>> out, QueryMemory memory) {
+                  BuildRows.Cache builds, Consumer<List<Object[]>> out, QueryMemory memory) {
         this.steps = List.copyOf(steps);
         this.inputTypes = inputTypes;
         this.builds = builds;

@@ -231,6 +231,48 @@ class VectorScanTest {
     }
 
     @Test
+    void hashJoinsBeyondTheMemoryLimitSpillAndGiveTheSameAnswer() throws Exception {
+        List<Object[]> rows = load();
+        // 3,000 build rows (key, amount, label): every key twice, some null
+        List<Object[]> build = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            build.add(new Object[] {i % 97 == 0 ? null : (long) (i % 1500) * 3, new BigDecimal(i).movePointLeft(2), "b" + i});
+        }
+        Expr amount = new Expr.Column(WIDTH + 1, MONEY);
+        Expr residual = call(ScalarFunction.LT, amount, PRICE);
+        Path spill = dir.resolve("spill");
+        for (org.oooengine.core.sql.JoinKind kind : List.of(org.oooengine.core.sql.JoinKind.INNER,
+                org.oooengine.core.sql.JoinKind.LEFT, org.oooengine.core.sql.JoinKind.SEMI, org.oooengine.core.sql.JoinKind.ANTI)) {
+            for (Expr res : java.util.Arrays.asList(null, residual)) {
+                PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Rows(build), kind, List.of(0), List.of(0),
+                        res, 3);
+                PipelineStep after = kind.leftOnly() ? new PipelineStep.Project(List.of(ID, QTY))
+                        : new PipelineStep.Project(List.of(ID, new Expr.Column(WIDTH + 2, SqlType.STRING), amount));
+                List<PipelineStep> steps = List.of(join, after);
+                String what = kind + (res == null ? "" : " with a residual");
+                QueryMemory small = new QueryMemory("test", 100_000, "test.memory", spill);
+                assertSameRows(rowEngine(rows, steps), columnar(steps, small), what + ", spilled");
+                assertTrue(small.spilledBytes() > 0, what + ": nothing spilled");
+                small.close();
+                // a join whose groups are aggregated after it: the aggregate takes the joined rows at the end
+                List<AggregateCall> sums = List.of(new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT));
+                List<PipelineStep> grouped = List.of(join, new PipelineStep.Aggregate(List.of(FLAG), sums));
+                assertSameRows(rowEngine(rows, grouped), columnar(grouped, new QueryMemory("test", 100_000, "test.memory",
+                        spill)), what + ", spilled, grouped");
+            }
+        }
+        try (var left = java.nio.file.Files.list(spill)) {
+            assertEquals(0, left.count(), "spill files are deleted");
+        }
+        // without a place to spill it fails by name
+        List<PipelineStep> inner = List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(build),
+                org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(0), null, 3));
+        MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
+                () -> columnar(inner, new QueryMemory("node n9", 100_000, "test.memory")));
+        assertTrue(e.getMessage().contains("hash join build from rows sent to it on node n9"), e.getMessage());
+    }
+
+    @Test
     void aRangeOfTheKeyReadsOnlyItsGroups() throws Exception {
         load();
         BitSet all = new BitSet();
@@ -239,7 +281,7 @@ class VectorScanTest {
             ScanPipeline range = new ScanPipeline("t", WIDTH, all, List.of(new PipelineStep.Filter(new Expr.And(List.of(
                     call(ScalarFunction.GE, ID, lit(1100L, SqlType.BIGINT)), call(ScalarFunction.LT, ID, lit(1200L, SqlType.BIGINT)))))));
             List<Object[]> out = new ArrayList<>();
-            PartitionPipeline.Summary s = PartitionPipeline.run(store::table, b -> List.of(), range, out::addAll, () -> false);
+            PartitionPipeline.Summary s = PartitionPipeline.run(store::table, (b, rows) -> { }, range, out::addAll, () -> false);
             assertEquals(100, out.size());
             assertEquals(ColumnFormat.GROUP_ROWS, s.rowsScanned(), "the range lies in one group of rows");
         }
@@ -314,7 +356,7 @@ class VectorScanTest {
         List<Object[]> out = new ArrayList<>();
         try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
             assertTrue(store.table("t").columnar().isPresent());
-            PartitionPipeline.run(store::table, b -> List.of(), new ScanPipeline("t", WIDTH, all, steps), out::addAll,
+            PartitionPipeline.run(store::table, (b, rows) -> { }, new ScanPipeline("t", WIDTH, all, steps), out::addAll,
                     () -> false, memory);
         }
         return out;

@@ -158,36 +158,46 @@ class NodePipelineTest {
         assertTrue(plan.contains("build from broadcast #0"), plan);
     }
 
+    private static long bytesSpilled() {
+        return tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
+    }
+
     private static long chunksStaged() {
         return tpch.session.stats().values().stream().mapToLong(n -> n.get("chunksStaged").asLong()).sum();
     }
 
     @Test
     void anOperatorOverTheQuerysMemoryLimitFailsItByNameAndTheNodesServeOn() throws Exception {
-        SqlSession tight = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "200000"));
-        for (String[] q : List.<String[]>of(
-                new String[] {"SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey", "hash join build"})) {
-            SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,
-                    () -> tight.execute(q[0], new Cancellation()).rows().forEachRemaining(r -> { }));
-            assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
-            assertTrue(e.getMessage().contains(q[1]) && Pattern.compile("on node n\\d needs more than the query's memory "
-                    + "limit of 0\\.2 MiB").matcher(e.getMessage()).find(), e.getMessage());
-            assertTrue(e.getMessage().contains("SET ooo.query.max-memory-per-node="), e.getMessage());
+        String join = "SELECT count(*), sum(l_extendedprice), max(o_orderdate) FROM orders JOIN lineitem ON l_orderkey = o_orderkey";
+        // a node's hash join over its limit spills its build and probe rows and joins them a sixteenth at a time
+        long spilledBefore = bytesSpilled();
+        List<Object[]> ours = new ArrayList<>();
+        try (SqlSession tight = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "200000"))) {
+            tight.execute(join, new Cancellation()).rows().forEachRemaining(ours::add);
         }
+        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(join), false), join);
+        assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled the join");
+        // where not even a sixteenth of the build fits, the join fails by name
+        SqlSession tighter = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "20000"));
+        SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,
+                () -> tighter.execute(join, new Cancellation()).rows().forEachRemaining(r -> { }));
+        assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
+        assertTrue(Pattern.compile("hash join \\(partition \\d+ of 16 of the build rows it spilled\\) on node n\\d needs more "
+                + "than the query's memory limit").matcher(e.getMessage()).find(), e.getMessage());
+        assertTrue(e.getMessage().contains("SET ooo.query.max-memory-per-node="), e.getMessage());
         // the coordinator's share: the rows it gathers to sort, over its own limit
         SqlSession small = engine.openSession("test", "default", Map.of("ooo.query.max-memory", "100000"));
-        SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class, () -> small.execute(
+        SqlException gathered = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class, () -> small.execute(
                 "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment LIMIT 5", new Cancellation())
                 .rows().forEachRemaining(r -> { }));
-        assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
-        assertTrue(e.getMessage().contains("rows gathered on the coordinator needs more than the query's memory limit of "
-                + "0.1 MiB"), e.getMessage());
-        assertTrue(e.getMessage().contains("SET ooo.query.max-memory="), e.getMessage());
+        assertEquals(SqlException.OUT_OF_MEMORY, gathered.sqlState(), gathered.getMessage());
+        assertTrue(gathered.getMessage().contains("rows gathered on the coordinator needs more than the query's memory "
+                + "limit of 0.1 MiB"), gathered.getMessage());
+        assertTrue(gathered.getMessage().contains("SET ooo.query.max-memory="), gathered.getMessage());
         // the same session with room, and every other session, are served as before
-        tight.execute("SET ooo.query.max-memory-per-node=0", new Cancellation());
-        assertMatchesDuckDb("SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey");
-        assertEquals(1, tight.execute("SELECT count(*) FROM orders JOIN lineitem ON l_orderkey = o_orderkey",
-                new Cancellation()).rows().next().length);
+        tighter.execute("SET ooo.query.max-memory-per-node=0", new Cancellation());
+        assertMatchesDuckDb(join);
+        assertEquals(3, tighter.execute(join, new Cancellation()).rows().next().length);
     }
 
     @Test

@@ -76,6 +76,21 @@ class ShuffleTest {
             List<Object[]> ours = rows(s, sql);
             assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
         }
+        // a semi join whose kept side moves: orders shuffled to customer's nodes, built there, marked by
+        // the customers that match, then grouped on customer's nodes by the key they were shuffled on
+        String kept = "SELECT o_custkey, count(*), sum(o_totalprice) FROM orders WHERE o_custkey IN "
+                + "(SELECT c_custkey FROM customer WHERE c_acctbal > 1000) GROUP BY o_custkey";
+        SqlSession noBroadcast = engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "0"));
+        String keptPlan = explain(noBroadcast, "EXPLAIN " + kept);
+        assertTrue(keptPlan.contains("HashJoin RIGHT_SEMI ON probe[0] = build[1], build from shuffle #0"), keptPlan);
+        assertTrue(keptPlan.contains("(each group on one node)"), keptPlan);
+        assertNull(OracleComparison.difference(rows(noBroadcast, kept), tpch.oracle.rows(kept), false), kept);
+        // a scalar subquery's row goes to every node, which joins it there
+        String scalar = "SELECT c_mktsegment, count(*) FROM customer WHERE c_acctbal > (SELECT avg(c_acctbal) FROM customer) "
+                + "GROUP BY c_mktsegment";
+        String scalarPlan = explain(s, "EXPLAIN " + scalar);
+        assertTrue(scalarPlan.contains("[each node] HashJoin CROSS, build from broadcast #0"), scalarPlan);
+        assertNull(OracleComparison.difference(rows(s, scalar), tpch.oracle.rows(scalar), false), scalar);
         // EXPLAIN ANALYZE counts the rows the producers shuffled: every order has a customer
         String analyzed = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM customer JOIN orders ON o_custkey = c_custkey");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Shuffle #0 by o_custkey[^\\n]*\\n *Gather [^\\n]*"

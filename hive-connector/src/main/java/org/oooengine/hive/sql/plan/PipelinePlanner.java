@@ -44,8 +44,9 @@ public final class PipelinePlanner {
      * session settings {@value #BROADCAST_SETTING} (bytes of rows sent to every node, the rows a
      * side's filters are taken to keep times the stored bytes of the columns read of them; 0: never
      * broadcast) and {@value #BUILD_SETTING} (bytes of a hash table a node builds from its own
-     * partition or from rows shuffled to it, per node; 0: joins that would build there run on the
-     * coordinator), until hash tables spill to disk; {@value #MEMORY_SETTING} and
+     * partition or from rows shuffled to it, per node, as estimated; beyond it such a join runs on
+     * the coordinator; 0: all do; by default no bound, since a node's hash join spills what does not
+     * fit in its memory to disk); {@value #MEMORY_SETTING} and
      * {@value #COORDINATOR_MEMORY_SETTING}, what the operators of a query may hold on each node and
      * on the coordinator as they run, measured as they go.
      */
@@ -56,7 +57,7 @@ public final class PipelinePlanner {
         public static final String MEMORY_SETTING = NodeService.MEMORY_SETTING;
         /** What a query's operators may hold on the coordinator (0: a quarter of its heap). */
         public static final String COORDINATOR_MEMORY_SETTING = "ooo.query.max-memory";
-        public static final Limits DEFAULTS = new Limits(8L << 20, 32L << 20, 0, 0);
+        public static final Limits DEFAULTS = new Limits(8L << 20, Long.MAX_VALUE, 0, 0);
         private static final java.nio.file.Path COORDINATOR_SPILL = spillDirectory();
         public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING,
                 COORDINATOR_MEMORY_SETTING);
@@ -311,13 +312,21 @@ public final class PipelinePlanner {
         BitSet rightRead = joined.get(lw, lw + j.right().fields().size());
         Chain left = chain(j.left(), leftRead);
         Chain right = chain(j.right(), rightRead);
+        JoinKind kind = j.kind();
+        if (left != null && right == null && (kind == JoinKind.INNER || kind == JoinKind.CROSS || kind == JoinKind.LEFT)
+                && atMostOneRow(j.right())) {
+            // a scalar subquery's row (TPC-H Q22's average balance) goes to every node, whatever computes it
+            return left.probeBroadcast(j, place(j.right(), rightRead));
+        }
         if (left == null && right == null) {
             return null;
         }
-        JoinKind kind = j.kind();
         if (left != null && right != null && kind != JoinKind.ANTI_NULL_AWARE
                 && coLocated(left, j.leftKeys(), right, j.rightKeys())) {
             boolean buildLeft = kind == JoinKind.RIGHT || (kind == JoinKind.INNER && left.rows < right.rows);
+            if (kind == JoinKind.INNER && !buildsAlone(buildLeft ? left : right, buildLeft ? leftRead : rightRead)) {
+                buildLeft = !buildLeft; // the larger side then, rather than the coordinator
+            }
             Chain build = buildLeft ? left : right;
             // a node builds it alone (it may not wait for broadcast rows), and in memory
             boolean reverse = (kind == JoinKind.SEMI || kind == JoinKind.ANTI) && left.rows >= 0
@@ -325,8 +334,7 @@ public final class PipelinePlanner {
             if (reverse) {
                 return reversed(j, left, right);
             }
-            if (build.broadcasts.isEmpty() && build.shuffles.isEmpty()
-                    && buildsOnEachNode(build, buildLeft ? leftRead : rightRead)) {
+            if (buildsAlone(build, buildLeft ? leftRead : rightRead)) {
                 return buildLeft ? swapped(j, right, left, Build.LOCAL, -1) : probe(j, left, right, Build.LOCAL, -1);
             }
         }
@@ -340,6 +348,19 @@ public final class PipelinePlanner {
             return swapped(j, right, left, Build.BROADCAST, -1);
         }
         return shuffled;
+    }
+
+    /** Whether {@code node} gives one row or none: a scalar subquery, a GROUP BY without keys. */
+    private static boolean atMostOneRow(RelNode node) {
+        return node instanceof RelNode.SingleRow
+                || node instanceof RelNode.Aggregate a && a.keys().isEmpty()
+                || node instanceof RelNode.Project p && atMostOneRow(p.input())
+                || node instanceof RelNode.Values v && v.rows().size() <= 1;
+    }
+
+    /** Whether each node can build a hash table of {@code c} from its own partition, without waiting for other members' rows. */
+    private boolean buildsAlone(Chain c, BitSet read) {
+        return c.broadcasts.isEmpty() && c.shuffles.isEmpty() && buildsOnEachNode(c, read);
     }
 
     /**
@@ -382,7 +403,32 @@ public final class PipelinePlanner {
         if (toRight >= 0) {
             return swapped(j, right, left, Build.SHUFFLE, j.leftKeys()[toRight]);
         }
+        int keptToRight = kind == JoinKind.SEMI ? partnerKey(right, j.rightKeys(), left, j.leftKeys(), leftRead) : -1;
+        if (keptToRight >= 0 && right.shuffles.isEmpty()) {
+            return reversedShuffled(j, left, right, j.leftKeys()[keptToRight]);
+        }
         return null;
+    }
+
+    /**
+     * A semi join whose kept (left) side is not partitioned on the key but the other side is (TPC-H
+     * Q20's year of lineitem with some parts' partsupp): the kept rows are shuffled by
+     * {@code shuffleKey} to the nodes that own their partners, each node builds its hash table
+     * from those it receives and scans its partition of the other side to mark the kept rows
+     * that have a match; those come out at the end, partitioned as the other side is. (Not for
+     * an anti join: a shuffle drops rows with a null key, which NOT EXISTS keeps.)
+     */
+    private static Chain reversedShuffled(RelNode.Join j, Chain kept, Chain probing, int shuffleKey) {
+        int lw = j.left().fields().size();
+        int rw = j.right().fields().size();
+        Expr residual = j.residual() == null ? null : Exprs.remap(j.residual(), i -> i < lw ? i + rw : i - lw);
+        List<RelNode.Shuffle> moved = new ArrayList<>(probing.shuffles);
+        moved.add(new RelNode.Shuffle(kept.gathered(), shuffleKey));
+        List<PipelineStep> steps = new ArrayList<>(probing.steps);
+        steps.add(new PipelineStep.HashJoin(new JoinBuild.Shuffled(moved.size() - 1), JoinKind.RIGHT_SEMI,
+                Chain.boxed(j.rightKeys()), Chain.boxed(j.leftKeys()), residual, lw));
+        return new Chain(probing.scan, steps, probing.broadcasts, moved, j.fields(), shuffleKey,
+                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes);
     }
 
     /**
@@ -576,8 +622,20 @@ public final class PipelinePlanner {
                     yield new JoinBuild.Shuffled(moved.size() - 1);
                 }
             };
+            return joined(j, source, build.fields.size(), sent, moved);
+        }
+
+        /** This chain joined on each node with the rows of {@code rows}, which the coordinator computes and sends to every node. */
+        Chain probeBroadcast(RelNode.Join j, RelNode rows) {
+            List<RelNode> sent = new ArrayList<>(broadcasts);
+            sent.add(rows);
+            return joined(j, new JoinBuild.Broadcast(sent.size() - 1), rows.fields().size(), sent, shuffles);
+        }
+
+        private Chain joined(RelNode.Join j, JoinBuild source, int buildWidth, List<RelNode> sent,
+                             List<RelNode.Shuffle> moved) {
             PipelineStep step = new PipelineStep.HashJoin(source, j.kind(), boxed(j.leftKeys()), boxed(j.rightKeys()),
-                    j.residual(), build.fields.size());
+                    j.residual(), buildWidth);
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
             return new Chain(scan, more, sent, moved, j.fields(), partitionKey, rows, columnBytes);

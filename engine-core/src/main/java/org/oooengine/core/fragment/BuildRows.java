@@ -1,0 +1,93 @@
+package org.oooengine.core.fragment;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * A hash join's build rows as a node collects them: held in memory, each batch reserved of the
+ * query's memory together with the table entries it will take, while they fit; once they do not
+ * and the query may spill, every row (those held and those still to come) goes to a
+ * {@link SpilledHashJoin}'s partitions instead, and the join runs a partition at a time.
+ */
+final class BuildRows implements Consumer<List<Object[]>> {
+    private final PipelineStep.HashJoin join;
+    private final int probeWidth;
+    private final QueryMemory memory;
+    private List<Object[]> held = new ArrayList<>();
+    private long heldBytes;
+    private SpilledHashJoin spilled;
+
+    private BuildRows(PipelineStep.HashJoin join, int probeWidth, QueryMemory memory) {
+        this.join = join;
+        this.probeWidth = probeWidth;
+        this.memory = memory;
+    }
+
+    @Override
+    public void accept(List<Object[]> batch) {
+        if (spilled != null) {
+            spilled.addBuild(batch);
+            return;
+        }
+        long bytes = QueryMemory.rowsBytes(batch) + HashJoinTable.ENTRY_BYTES * batch.size();
+        try {
+            memory.reserve("hash join build from " + describe(join.build()), bytes);
+        } catch (MemoryLimitExceededException tooMany) {
+            if (!memory.canSpill() || !SpilledHashJoin.spills(join.kind())) {
+                throw tooMany;
+            }
+            spilled = new SpilledHashJoin(join, probeWidth, memory);
+            spilled.addBuild(held);
+            spilled.addBuild(batch);
+            memory.release(heldBytes);
+            held = null;
+            heldBytes = 0;
+            return;
+        }
+        heldBytes += bytes;
+        held.addAll(batch);
+    }
+
+    /** The rows, when they all fit in memory; null when they went to disk. */
+    List<Object[]> rows() {
+        return held;
+    }
+
+    /** The join's partitions on disk, or null when the rows fit in memory. */
+    SpilledHashJoin spilled() {
+        return spilled;
+    }
+
+    private static String describe(JoinBuild build) {
+        return build instanceof JoinBuild.Local local ? local.pipeline().table() : "rows sent to it";
+    }
+
+    /**
+     * Each join's build rows of a pipeline, read from {@code source} when the pipeline is made and
+     * then kept, by step: a batch that runs again row by row joins with the same rows.
+     */
+    static final class Cache {
+        private final Pipeline.BuildSource source;
+        private final QueryMemory memory;
+        private final Map<PipelineStep.HashJoin, BuildRows> built = new IdentityHashMap<>();
+
+        Cache(Pipeline.BuildSource source, QueryMemory memory) {
+            this.source = source;
+            this.memory = memory;
+        }
+
+        /** The build rows of {@code join}, probed by rows {@code probeWidth} wide. */
+        BuildRows of(PipelineStep.HashJoin join, int probeWidth) {
+            BuildRows rows = built.get(join);
+            if (rows == null) {
+                rows = new BuildRows(join, probeWidth, memory);
+                source.read(join.build(), rows);
+                built.put(join, rows);
+            }
+            return rows;
+        }
+    }
+}
