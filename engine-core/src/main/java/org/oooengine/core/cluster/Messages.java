@@ -205,11 +205,11 @@ final class Messages {
 
     static byte[] pipelineSummary(PartitionPipeline.Summary s) {
         return new PayloadWriter(32).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos())
-                .putLong(s.spilledBytes()).toByteArray();
+                .putLong(s.spilledBytes()).putLong(s.shuffledBytes()).toByteArray();
     }
 
     static PartitionPipeline.Summary readPipelineSummary(PayloadReader r) {
-        return new PartitionPipeline.Summary(r.getLong(), r.getLong(), r.getLong(), r.getLong());
+        return new PartitionPipeline.Summary(r.getLong(), r.getLong(), r.getLong(), r.getLong(), r.getLong());
     }
 
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {

@@ -543,6 +543,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             summary = PartitionPipeline.run(s::table, (build, rows) -> sentRows(build, out, rows), shuffle.pipeline(), sender,
                     out::cancelled, memory);
             sender.finish();
+            summary = summary.withShuffledBytes(sender.bytesSent());
         } finally {
             beat.cancel(false);
             forget(shuffle.pipeline());

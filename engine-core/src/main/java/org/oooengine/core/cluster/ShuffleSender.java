@@ -31,6 +31,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     private final List<List<Object[]>> buffers = new ArrayList<>();
     private final List<CompletableFuture<?>> inflight = new ArrayList<>();
     private long rowsSent;
+    private long bytesSent;
 
     /** @param cancelled checked before every chunk: a batch that multiplies (a cross join) stops within one chunk */
     ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled) {
@@ -74,6 +75,11 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         return rowsSent;
     }
 
+    /** Bytes of the chunks sent to other nodes (a node's own rows do not cross the network). */
+    long bytesSent() {
+        return bytesSent;
+    }
+
     private void send(int d, boolean last) {
         if (cancelled.getAsBoolean()) {
             throw new CancellationException("the requester cancelled the query or went away");
@@ -87,6 +93,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
             return;
         }
         byte[] chunk = Messages.shuffleChunk(target.exchangeId(), self, last, rows);
+        bytesSent += chunk.length;
         inflight.get(d).join(); // the previous chunk to this node was taken: a failure there fails this pipeline
         inflight.set(d, peers.client(owner).call(OpCode.SHUFFLE_ROWS, chunk));
     }

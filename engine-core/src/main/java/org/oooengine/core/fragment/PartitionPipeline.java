@@ -26,8 +26,18 @@ public final class PartitionPipeline {
     private PartitionPipeline() {
     }
 
-    /** What a run did: rows read from the partition, rows sent on, its wall time and the bytes its operators spilled. */
-    public record Summary(long rowsScanned, long rowsOut, long nanos, long spilledBytes) {
+    /**
+     * What a run did: rows read from the partition, rows sent on, its wall time, the bytes its
+     * operators spilled and, for a shuffle's producer, the bytes it sent other nodes.
+     */
+    public record Summary(long rowsScanned, long rowsOut, long nanos, long spilledBytes, long shuffledBytes) {
+        public Summary(long rowsScanned, long rowsOut, long nanos, long spilledBytes) {
+            this(rowsScanned, rowsOut, nanos, spilledBytes, 0);
+        }
+
+        public Summary withShuffledBytes(long bytes) {
+            return new Summary(rowsScanned, rowsOut, nanos, spilledBytes, bytes);
+        }
     }
 
     /**

@@ -27,6 +27,8 @@ public final class Pipeline {
     private final GroupTable[] groupsAt;
     private final PipelineStep.PartialAggregate aggregate;
     private final GroupTable groups;
+    /** When the pipeline ends in a {@link PipelineStep.TopN}: the rows it keeps. */
+    private final TopRows top;
     private final Consumer<List<Object[]>> out;
     /** Counted apart: filters and projections may take batches from several threads at once. */
     private final LongAdder rowsIn = new LongAdder();
@@ -75,12 +77,14 @@ public final class Pipeline {
              QueryMemory memory) {
         int last = steps.size() - 1;
         for (int i = 0; i < last; i++) {
-            if (steps.get(i) instanceof PipelineStep.PartialAggregate) {
-                throw new IllegalArgumentException("a partial aggregate ends a pipeline");
+            if (steps.get(i) instanceof PipelineStep.PartialAggregate || steps.get(i) instanceof PipelineStep.TopN) {
+                throw new IllegalArgumentException("a partial aggregate or a top-N ends a pipeline");
             }
         }
         this.aggregate = last >= 0 && steps.get(last) instanceof PipelineStep.PartialAggregate a ? a : null;
-        this.steps = aggregate == null ? List.copyOf(steps) : List.copyOf(steps.subList(0, last));
+        PipelineStep.TopN topN = last >= 0 && steps.get(last) instanceof PipelineStep.TopN t ? t : null;
+        this.top = topN == null ? null : new TopRows(topN.keys(), topN.count(), memory, "top-N");
+        this.steps = aggregate == null && top == null ? List.copyOf(steps) : List.copyOf(steps.subList(0, last));
         this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates(), memory, "partial aggregation");
         this.out = out;
         this.joins = new HashJoinTable[this.steps.size()];
@@ -171,6 +175,10 @@ public final class Pipeline {
         }
         if (aggregate != null) {
             aggregateBatch(rows);
+        } else if (top != null) {
+            synchronized (top) {
+                top.add(rows);
+            }
         } else if (!rows.isEmpty()) {
             rowsOut.add(rows.size());
             out.accept(rows);
@@ -191,6 +199,12 @@ public final class Pipeline {
                 for (int from = 0; from < results.size(); from += BATCH_ROWS) {
                     push(results.subList(from, Math.min(results.size(), from + BATCH_ROWS)), i + 1);
                 }
+            }
+        }
+        if (top != null) {
+            List<Object[]> first = top.sorted();
+            for (int from = 0; from < first.size(); from += BATCH_ROWS) {
+                emit(first.subList(from, Math.min(first.size(), from + BATCH_ROWS)));
             }
         }
         if (aggregate == null) {

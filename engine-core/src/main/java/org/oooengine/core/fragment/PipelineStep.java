@@ -59,6 +59,22 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * ORDER BY {@code keys} LIMIT {@code count} of the rows that reach it, the last step of a
+     * pipeline: each node sends only its first {@code count} rows, in order, when the input ends,
+     * and the coordinator keeps the first of all of them.
+     */
+    record TopN(List<SortKey> keys, long count) implements PipelineStep {
+        public static final long MAX_COUNT = 100_000;
+
+        public TopN {
+            keys = List.copyOf(keys);
+            if (keys.isEmpty() || count < 0 || count > MAX_COUNT) {
+                throw new IllegalArgumentException("the first " + count + " rows by " + keys.size() + " keys");
+            }
+        }
+    }
+
+    /**
      * The first half of a GROUP BY: per group of {@code keys} the running states of
      * {@code aggregates}; rows out are the keys, then {@link AggregateCall#PARTIAL_WIDTH} values
      * per aggregate, for a {@link FinalAggregation} to merge. Emitted when the input ends.

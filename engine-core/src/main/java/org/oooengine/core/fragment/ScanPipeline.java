@@ -116,6 +116,10 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     read.or(Exprs.columns(p.exprs().get(k)));
                 }
                 need = read;
+            } else if (step instanceof PipelineStep.TopN t) {
+                for (SortKey k : t.keys()) {
+                    need.set(k.column());
+                }
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 need = aggregateInputs(a.keys(), a.aggregates());
             } else if (step instanceof PipelineStep.Aggregate a) {
@@ -174,6 +178,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte PARTIAL_AGGREGATE = 3;
     private static final byte HASH_JOIN = 4;
     private static final byte AGGREGATE = 5;
+    private static final byte TOP_N = 6;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -197,6 +202,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             } else if (step instanceof PipelineStep.Aggregate a) {
                 w.put(AGGREGATE);
                 writeAggregation(w, a.keys(), a.aggregates());
+            } else if (step instanceof PipelineStep.TopN t) {
+                w.put(TOP_N).putVarInt(t.keys().size());
+                for (SortKey k : t.keys()) {
+                    w.putVarInt(k.column()).put((k.ascending() ? 1 : 0) | (k.nullsFirst() ? 2 : 0));
+                }
+                w.putVarInt((int) t.count());
             } else if (step instanceof PipelineStep.HashJoin j) {
                 w.put(HASH_JOIN);
                 writeBuild(w, j.build());
@@ -319,6 +330,20 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     int buildWidth = r.getVarInt();
                     yield valid(() -> new PipelineStep.HashJoin(build, JoinKind.values()[kind], probeKeys, buildKeys,
                             residual, buildWidth));
+                }
+                case TOP_N -> {
+                    int keyCount = r.getCount(2);
+                    List<SortKey> keys = new ArrayList<>(keyCount);
+                    for (int k = 0; k < keyCount; k++) {
+                        int column = r.getVarInt();
+                        byte flags = r.get();
+                        if (column < 0 || (flags & ~3) != 0) {
+                            throw new ProtocolException("a sort key on column " + column + " with flags " + flags);
+                        }
+                        keys.add(new SortKey(column, (flags & 1) != 0, (flags & 2) != 0));
+                    }
+                    long count = r.getVarInt();
+                    yield valid(() -> new PipelineStep.TopN(keys, count));
                 }
                 default -> throw new ProtocolException("unknown pipeline step " + tag);
             });

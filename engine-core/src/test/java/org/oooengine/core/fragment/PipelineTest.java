@@ -149,6 +149,36 @@ class PipelineTest {
                 new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.STRING)), CALLS)));
         ScanPipeline back = ScanPipeline.read(new PayloadReader(p.toBytes()));
         assertEquals(p, back);
+        ScanPipeline top = new ScanPipeline("lineitem", 16, bits(0, 1), List.of(new PipelineStep.TopN(
+                List.of(new SortKey(1, false, true), new SortKey(0, true, false)), 100)));
+        assertEquals(top, ScanPipeline.read(new PayloadReader(top.toBytes())));
+    }
+
+    @Test
+    void aTopNKeepsTheFirstRowsInOrderNullsAndTiesIncluded() {
+        // (flag, quantity): ordered by quantity descending with nulls first, then flag ascending
+        List<SortKey> keys = List.of(new SortKey(1, false, true), new SortKey(0, true, false));
+        List<Object[]> rows = new ArrayList<>();
+        Random r = new Random(3);
+        for (int i = 0; i < 5000; i++) {
+            rows.add(new Object[] {r.nextInt(9) == 0 ? null : "f" + r.nextInt(20), r.nextInt(50) == 0 ? null : (long) r.nextInt(300)});
+        }
+        List<Object[]> expected = new ArrayList<>(rows);
+        expected.sort(SortKey.order(keys)); // stable: ties keep their arrival order
+        for (int n : new int[] {0, 1, 7, 100, 6000}) {
+            List<Object[]> out = new ArrayList<>();
+            QueryMemory memory = new QueryMemory("test", 1 << 20, "test.memory");
+            Pipeline p = new Pipeline(List.of(new PipelineStep.TopN(keys, n)), 2, Pipeline.BuildSource.ROWS_ONLY, out::addAll,
+                    memory);
+            for (int from = 0; from < rows.size(); from += 700) {
+                p.accept(rows.subList(from, Math.min(rows.size(), from + 700)));
+            }
+            p.finish();
+            assertEquals(expected.subList(0, Math.min(n, rows.size())), out, "the first " + n);
+            assertEquals(0, memory.used(), "the kept rows' memory is given back");
+        }
+        assertThrows(IllegalArgumentException.class, () -> new Pipeline(List.of(new PipelineStep.TopN(keys, 1),
+                new PipelineStep.Filter(new Expr.IsNull(FLAG, false))), batch -> { }), "a top-N ends a pipeline");
     }
 
     @Test

@@ -121,8 +121,9 @@ public final class ClusterTableReader implements TableReader {
                     producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode));
                 }
                 parts.addAll(producers);
-                CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.rowsSent()
-                        .accept(producers.stream().mapToLong(f -> f.join().rowsOut()).sum()));
+                CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.sent().accept(
+                        new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
+                                producers.stream().mapToLong(f -> f.join().shuffledBytes()).sum())));
             }
             awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
         } catch (CompletionException | RemoteException e) {

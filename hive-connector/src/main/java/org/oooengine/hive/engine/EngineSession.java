@@ -187,12 +187,16 @@ final class EngineSession implements SqlSession {
         return single("Explain", PlanPrinter.lines(plan, n -> execution.jobNames().of(n) + measuredText(measured.get(n))));
     }
 
-    /** EXPLAIN ANALYZE's figures of one operator; a pipeline of the nodes adds what the nodes reported. */
+    /**
+     * EXPLAIN ANALYZE's figures of one operator; a pipeline of the nodes adds what the nodes
+     * reported, a shuffle's producers the bytes they sent other nodes.
+     */
     private static String measuredText(long[] m) {
         if (m == null) {
             return "";
         }
-        String nodes = m.length < 5 ? "" : String.format(Locale.ROOT, "; nodes read %,d rows, slowest %.3f s%s", m[2],
+        String shuffled = m.length == 3 ? String.format(Locale.ROOT, ", shuffled %.1f MiB", m[2] / (double) (1 << 20)) : "";
+        String nodes = m.length < 5 ? shuffled : String.format(Locale.ROOT, "; nodes read %,d rows, slowest %.3f s%s", m[2],
                 m[3] / 1e9, m[4] > 0 ? String.format(Locale.ROOT, ", spilled %.1f MiB", m[4] / (double) (1 << 20)) : "");
         return String.format(Locale.ROOT, "  [actual rows %,d, %.3f s%s]", m[0], m[1] / 1e9, nodes);
     }

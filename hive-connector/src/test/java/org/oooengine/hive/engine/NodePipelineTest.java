@@ -167,6 +167,21 @@ class NodePipelineTest {
     }
 
     @Test
+    void orderByWithALimitKeepsOnlyTheFirstRowsOnEachNode() throws Exception {
+        // a whole GROUP BY on the nodes, then ORDER BY ... LIMIT: each node sends its first 15 groups
+        String sql = "SELECT l_orderkey, sum(l_extendedprice) AS revenue FROM lineitem GROUP BY l_orderkey "
+                + "ORDER BY revenue DESC, l_orderkey LIMIT 10 OFFSET 5";
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("[each node] TopN 15 by #1 desc, #0 asc"), plan);
+        assertMatchesDuckDb(sql);
+        assertEquals(15L * NODES, gathered("EXPLAIN ANALYZE " + sql), "rows gathered");
+        // rows of a scan, nulls among the keys
+        String scan = "SELECT o_orderkey, o_comment FROM orders WHERE o_orderkey % 7 = 0 "
+                + "ORDER BY CASE WHEN o_orderkey % 3 = 0 THEN NULL ELSE o_totalprice END NULLS FIRST, o_orderkey LIMIT 20";
+        assertMatchesDuckDb(scan);
+    }
+
+    @Test
     void anOperatorOverTheQuerysMemoryLimitFailsItByNameAndTheNodesServeOn() throws Exception {
         String join = "SELECT count(*), sum(l_extendedprice), max(o_orderdate) FROM orders JOIN lineitem ON l_orderkey = o_orderkey";
         // a node's hash join over its limit spills its build and probe rows and joins them a sixteenth at a time
@@ -185,10 +200,15 @@ class NodePipelineTest {
         assertTrue(Pattern.compile("hash join \\(partition \\d+ of 16 of the build rows it spilled\\) on node n\\d needs more "
                 + "than the query's memory limit").matcher(e.getMessage()).find(), e.getMessage());
         assertTrue(e.getMessage().contains("SET ooo.query.max-memory-per-node="), e.getMessage());
-        // the coordinator's share: the rows it gathers to sort, over its own limit
+        // the coordinator's share: the rows it gathers to sort, over its own limit; with a LIMIT it
+        // holds only the first rows, and those fit
         SqlSession small = engine.openSession("test", "default", Map.of("ooo.query.max-memory", "100000"));
+        String firstFive = "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment, l_orderkey, l_linenumber LIMIT 5";
+        List<Object[]> first = new ArrayList<>();
+        small.execute(firstFive, new Cancellation()).rows().forEachRemaining(first::add);
+        assertNull(OracleComparison.difference(first, tpch.oracle.rows(firstFive), true), firstFive);
         SqlException gathered = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class, () -> small.execute(
-                "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment LIMIT 5", new Cancellation())
+                "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment", new Cancellation())
                 .rows().forEachRemaining(r -> { }));
         assertEquals(SqlException.OUT_OF_MEMORY, gathered.sqlState(), gathered.getMessage());
         assertTrue(gathered.getMessage().contains("rows gathered on the coordinator needs more than the query's memory "

@@ -9,6 +9,7 @@ import io.trino.tpch.TpchTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -97,6 +98,8 @@ class ShuffleTest {
                 + "\\[actual rows ([\\d,]+),").matcher(analyzed);
         assertTrue(m.find(), analyzed);
         assertEquals(tpch.single.table("orders").rows(), Long.parseLong(m.group(1).replace(",", "")), analyzed);
+        // and the bytes they sent other nodes
+        assertTrue(Pattern.compile("Shuffle #0 by o_custkey[^\\n]*\\n *Gather [^\\n]*, shuffled \\d+\\.\\d MiB\\]").matcher(analyzed).find(), analyzed);
     }
 
     @Test

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.core.fragment.SortKey;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.core.sql.SqlException;
@@ -330,7 +331,7 @@ public final class QueryAnalyzer {
             }
             int visible = exprs.size();
             RelNode out;
-            List<RelNode.SortKey> sort = new ArrayList<>();
+            List<SortKey> sort = new ArrayList<>();
             if (select.getType() == TOK_SELECTDI) {
                 out = distinct(new RelNode.Project(rows, exprs, fields));
                 for (ASTNode key : orderKeys) {
@@ -439,10 +440,10 @@ public final class QueryAnalyzer {
             return hidden.size() - 1;
         }
 
-        private static RelNode.SortKey sortKey(ASTNode key, int column) {
+        private static SortKey sortKey(ASTNode key, int column) {
             boolean ascending = key.getType() == TOK_TABSORTCOLNAMEASC;
             boolean nullsFirst = Ast.child(key, 0).getType() == TOK_NULLS_FIRST;
-            return new RelNode.SortKey(column, ascending, nullsFirst);
+            return new SortKey(column, ascending, nullsFirst);
         }
     }
 

@@ -3,10 +3,11 @@ package org.oooengine.hive.sql.exec;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.oooengine.core.fragment.SortKey;
+import org.oooengine.core.fragment.TopRows;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.fragment.FinalAggregation;
@@ -111,6 +112,8 @@ public final class Executor {
             return aggregate(a);
         } else if (node instanceof RelNode.Sort s) {
             return sort(eval(s.input()), s.keys());
+        } else if (node instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s) {
+            return firstRows(s, l.offset(), l.count());
         } else if (node instanceof RelNode.Limit l) {
             List<Object[]> in = eval(l.input());
             int from = (int) Math.min(in.size(), l.offset());
@@ -187,8 +190,8 @@ public final class Executor {
             long t0 = System.nanoTime();
             shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(onlyRead(producer, read), read),
                     shuffle.keyColumn(), producer.fields().get(shuffle.keyColumn()).type(), sent -> {
-                        if (profile != null) { // EXPLAIN ANALYZE: the rows the producers sent, and when they were done
-                            profile.put(producer, new long[] {sent, System.nanoTime() - t0});
+                        if (profile != null) { // EXPLAIN ANALYZE: what the producers sent, and when they were done
+                            profile.put(producer, new long[] {sent.rows(), System.nanoTime() - t0, sent.bytes()});
                         }
                     }));
         }
@@ -344,26 +347,39 @@ public final class Executor {
         return out;
     }
 
-    private List<Object[]> sort(List<Object[]> in, List<RelNode.SortKey> keys) {
-        Comparator<Object[]> order = (x, y) -> 0;
-        for (RelNode.SortKey k : keys) {
-            Comparator<Object[]> one = (x, y) -> {
-                Object a = x[k.column()];
-                Object b = y[k.column()];
-                if (a == null || b == null) {
-                    if (a == b) {
-                        return 0;
-                    }
-                    return (a == null) == k.nullsFirst() ? -1 : 1;
-                }
-                int c = Values.compare(a, b);
-                return k.ascending() ? c : -c;
-            };
-            order = order.thenComparing(one);
-        }
+    private List<Object[]> sort(List<Object[]> in, List<SortKey> keys) {
         List<Object[]> out = new ArrayList<>(in);
-        out.sort(order);
+        out.sort(SortKey.order(keys));
         cancel.check();
         return out;
+    }
+
+    /**
+     * ORDER BY ... LIMIT: the first {@code offset + count} rows in the sort's order, kept as the
+     * input's rows arrive, so the coordinator holds no more than those.
+     */
+    private List<Object[]> firstRows(RelNode.Sort s, long offset, long count) {
+        long kept = offset + count;
+        if (kept < 0 || kept > Integer.MAX_VALUE - 8) {
+            return sort(eval(s.input()), s.keys());
+        }
+        long t0 = System.nanoTime();
+        TopRows top = new TopRows(s.keys(), kept, memory, "sort (ORDER BY ... LIMIT " + count + ")");
+        Consumer<Object[]> add = row -> {
+            synchronized (top) {
+                top.add(row);
+            }
+        };
+        if (profile == null) {
+            stream(s.input(), add);
+        } else {
+            eval(s.input()).forEach(add); // EXPLAIN ANALYZE counts every operator's rows
+        }
+        cancel.check();
+        List<Object[]> first = top.sorted();
+        if (profile != null) {
+            profile.put(s, new long[] {first.size(), System.nanoTime() - t0});
+        }
+        return first.subList((int) Math.min(first.size(), offset), first.size());
     }
 }

@@ -3,7 +3,6 @@ package org.oooengine.hive.sql.exec;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.function.LongConsumer;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
@@ -28,9 +27,13 @@ public interface TableReader {
      * A shuffle for {@link #pipeline(TableInfo, ScanPipeline, List, Cancellation, Consumer)}: {@code producer} run
      * over {@code table}'s rows on every node, each row sent to the node owning its {@code keyColumn}
      * value (of type {@code keyType}) in the consuming pipeline's table; told, when every producer
-     * is done, how many rows they sent together.
+     * is done, how many rows they sent together and how many bytes crossed the network.
      */
-    record Shuffle(TableInfo table, ScanPipeline producer, int keyColumn, SqlType keyType, LongConsumer rowsSent) {
+    record Shuffle(TableInfo table, ScanPipeline producer, int keyColumn, SqlType keyType, Consumer<Sent> sent) {
+    }
+
+    /** What a shuffle's producers sent: rows, and bytes to other nodes. */
+    record Sent(long rows, long bytes) {
     }
 
     /**

@@ -170,6 +170,17 @@ public final class PipelinePlanner {
             s.keys().forEach(k -> in.set(k.column()));
             return new RelNode.Sort(place(s.input(), in), s.keys());
         }
+        if (node instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s
+                && l.offset() + l.count() <= PipelineStep.TopN.MAX_COUNT) {
+            BitSet in = (BitSet) required.clone();
+            s.keys().forEach(k -> in.set(k.column()));
+            Chain chain = chain(s.input(), in);
+            if (chain != null) { // each node sends only its first rows; the coordinator keeps the first of those
+                RelNode.NodePipeline first = chain.with(new PipelineStep.TopN(s.keys(), l.offset() + l.count()),
+                        chain.fields).gathered();
+                return new RelNode.Limit(new RelNode.Sort(first, s.keys()), l.offset(), l.count());
+            }
+        }
         if (node instanceof RelNode.Limit l) {
             return new RelNode.Limit(place(l.input(), required), l.offset(), l.count());
         }

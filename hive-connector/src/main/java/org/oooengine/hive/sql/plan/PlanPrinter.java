@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.SortKey;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.expr.Expr;
 
@@ -45,6 +46,10 @@ public final class PlanPrinter {
         }
     }
 
+    private static String sortKeys(List<SortKey> keys) {
+        return keys.stream().map(k -> "#" + k.column() + (k.ascending() ? " asc" : " desc")).collect(Collectors.joining(", "));
+    }
+
     /** The steps each node runs, the last one first, down to the scan; a join's local build under it. */
     private static void printOnNodes(RelNode.Scan scan, List<PipelineStep> steps, String indent, String on,
                                      List<String> out) {
@@ -60,6 +65,8 @@ public final class PlanPrinter {
             } else if (step instanceof PipelineStep.Aggregate a) {
                 out.add(indent + on + "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " "
                         + a.aggregates() + " (each group on one node)");
+            } else if (step instanceof PipelineStep.TopN t) {
+                out.add(indent + on + "TopN " + t.count() + " by " + sortKeys(t.keys()));
             } else if (step instanceof PipelineStep.HashJoin j) {
                 String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot()
                         : j.build() instanceof JoinBuild.Shuffled sh ? "shuffle #" + sh.slot() : "its own partition";
@@ -126,8 +133,7 @@ public final class PlanPrinter {
             return partial ? "Gather partial aggregates"
                     : "Gather " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
         } else if (n instanceof RelNode.Sort s) {
-            return "Sort " + s.keys().stream().map(k -> "#" + k.column() + (k.ascending() ? " asc" : " desc"))
-                    .collect(Collectors.joining(", "));
+            return "Sort " + sortKeys(s.keys());
         } else if (n instanceof RelNode.Limit l) {
             return "Limit " + (l.offset() > 0 ? l.offset() + ", " : "") + l.count();
         } else if (n instanceof RelNode.SingleRow) {

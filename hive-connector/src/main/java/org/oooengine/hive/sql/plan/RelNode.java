@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.SortKey;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.hive.catalog.TableInfo;
 import org.oooengine.core.sql.expr.AggregateCall;
@@ -64,9 +65,6 @@ public sealed interface RelNode {
     /** GROUP BY: output columns are the keys, then the aggregates. No keys: one row for the whole input. */
     record Aggregate(RelNode input, List<Expr> keys, List<AggregateCall> aggregates, List<Field> fields)
             implements RelNode {
-    }
-
-    record SortKey(int column, boolean ascending, boolean nullsFirst) {
     }
 
     record Sort(RelNode input, List<SortKey> keys) implements RelNode {
