@@ -49,9 +49,15 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "also write each query's rows to <dir>/qNN.tsv (tab-separated), to compare answers with other engines")
     Path results;
 
+    @Option(names = "--set", paramLabel = "<key>=<value>",
+            description = "a session setting for every query, as SET would make it, e.g. "
+                    + "ooo.query.max-memory-per-node=134217728 (repeatable)")
+    List<String> settings;
+
     @Override
     public Integer call() {
         List<Integer> chosen = chosenQueries();
+        Map<String, String> session = sessionSettings();
         if (repeat < 1) {
             throw new ParameterException(spec.commandLine(), "--repeat must be at least 1, got " + repeat);
         }
@@ -60,8 +66,8 @@ final class BenchTpchCommand implements Callable<Integer> {
         int nodes = ClusterSpec.read(cluster).nodes().size();
         TpchReport report;
         try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
-             SqlSession session = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
-            List<TpchQueryResult> ran = new TpchBench(session, repeat, engine::bytesSpilled).run(chosen, q -> {
+             SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", session)) {
+            List<TpchQueryResult> ran = new TpchBench(sql, repeat, engine::bytesSpilled).run(chosen, q -> {
                 err.println(TpchReport.progress(q));
                 err.flush();
             });
@@ -73,6 +79,18 @@ final class BenchTpchCommand implements Callable<Integer> {
         out.print(json ? Json.line(report) + System.lineSeparator() : report.table());
         out.flush();
         return report.failures() == 0 ? 0 : 1;
+    }
+
+    private Map<String, String> sessionSettings() {
+        Map<String, String> out = new java.util.LinkedHashMap<>();
+        for (String s : settings == null ? List.<String>of() : settings) {
+            int eq = s.indexOf('=');
+            if (eq <= 0 || eq == s.length() - 1) {
+                throw new ParameterException(spec.commandLine(), "--set: '" + s + "' is not <key>=<value>");
+            }
+            out.put(s.substring(0, eq).strip(), s.substring(eq + 1).strip());
+        }
+        return out;
     }
 
     private List<Integer> chosenQueries() {

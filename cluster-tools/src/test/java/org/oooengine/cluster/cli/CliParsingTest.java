@@ -127,5 +127,8 @@ class CliParsingTest {
         Cli word = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--queries", "q1");
         assertEquals(2, word.exitCode(), word::toString);
         assertTrue(word.err().contains("--queries"), word::toString);
+        Cli setting = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--set", "ooo.query.max-memory");
+        assertEquals(2, setting.exitCode(), setting::toString);
+        assertTrue(setting.err().contains("--set: 'ooo.query.max-memory' is not <key>=<value>"), setting::toString);
     }
 }

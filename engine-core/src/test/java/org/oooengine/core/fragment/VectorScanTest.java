@@ -261,12 +261,27 @@ class VectorScanTest {
                         spill)), what + ", spilled, grouped");
             }
         }
+        // a sixteenth of the build does not fit either: each partition is split again
+        List<PipelineStep> inner = List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(build),
+                org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(0), null, 3));
+        assertSameRows(rowEngine(rows, inner), columnar(inner, new QueryMemory("test", 25_000, "test.memory", spill)),
+                "inner, partitions split again");
+        // rows of one key that cannot fit are named
+        List<Object[]> oneKey = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            oneKey.add(new Object[] {3L, new BigDecimal(i), "b" + i});
+        }
+        List<PipelineStep> skewed = List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(oneKey),
+                org.oooengine.core.sql.JoinKind.SEMI, List.of(0), List.of(0), null, 3));
+        QueryMemory failing = new QueryMemory("node n8", 25_000, "test.memory", spill);
+        MemoryLimitExceededException one = assertThrows(MemoryLimitExceededException.class, () -> columnar(skewed, failing));
+        assertTrue(one.getMessage().contains("of a partition split 3 times of the build rows it spilled) on node n8"),
+                one.getMessage());
+        failing.close(); // as the node does when a request ends: the failed join's files go
         try (var left = java.nio.file.Files.list(spill)) {
             assertEquals(0, left.count(), "spill files are deleted");
         }
         // without a place to spill it fails by name
-        List<PipelineStep> inner = List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(build),
-                org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(0), null, 3));
         MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
                 () -> columnar(inner, new QueryMemory("node n9", 100_000, "test.memory")));
         assertTrue(e.getMessage().contains("hash join build from rows sent to it on node n9"), e.getMessage());

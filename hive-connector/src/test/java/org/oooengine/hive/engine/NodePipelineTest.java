@@ -192,13 +192,19 @@ class NodePipelineTest {
         }
         assertNull(OracleComparison.difference(ours, tpch.oracle.rows(join), false), join);
         assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled the join");
-        // where not even a sixteenth of the build fits, the join fails by name
+        // with room for no more than a few hundred build rows, partitions are split again and the join still answers
         SqlSession tighter = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "20000"));
+        ours.clear();
+        tighter.execute(join, new Cancellation()).rows().forEachRemaining(ours::add);
+        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(join), false), join);
+        // build rows of one key (three order statuses) cannot be split: the join fails by name
+        String oneKey = "SELECT count(*) FROM lineitem WHERE l_linestatus IN (SELECT o_orderstatus FROM orders)";
         SqlException e = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,
-                () -> tighter.execute(join, new Cancellation()).rows().forEachRemaining(r -> { }));
+                () -> tighter.execute(oneKey, new Cancellation()).rows().forEachRemaining(r -> { }));
         assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
-        assertTrue(Pattern.compile("hash join \\(partition \\d+ of 16 of the build rows it spilled\\) on node n\\d needs more "
-                + "than the query's memory limit").matcher(e.getMessage()).find(), e.getMessage());
+        assertTrue(Pattern.compile("hash join \\(partition \\d+ of 16 of a partition split 3 times of the build rows it "
+                + "spilled\\) on node n\\d needs more than the query's memory limit").matcher(e.getMessage()).find(),
+                e.getMessage());
         assertTrue(e.getMessage().contains("SET ooo.query.max-memory-per-node="), e.getMessage());
         // the coordinator's share: the rows it gathers to sort, over its own limit; with a LIMIT it
         // holds only the first rows, and those fit
