@@ -2,6 +2,7 @@ package org.oooengine.hive.catalog;
 
 import java.util.List;
 import java.util.Optional;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /** Databases and their tables, as SQL names them. Names are lower case. */
 public interface Catalog {

@@ -8,8 +8,9 @@ import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /**
  * A table created through SQL, as the embedded catalog keeps it: its columns, its primary key

@@ -10,9 +10,10 @@ import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.types.DataType;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /**
  * The tables loaded into a cluster, all in database {@code default}, as the nodes' store

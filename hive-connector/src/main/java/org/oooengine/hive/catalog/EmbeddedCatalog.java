@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.oooengine.core.store.JsonFiles;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /**
  * The default catalog: databases and the tables created through SQL, kept in one JSON file

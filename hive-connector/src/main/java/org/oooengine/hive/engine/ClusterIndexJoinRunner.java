@@ -5,7 +5,7 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.RelNode;
 import org.oooengine.optimizer.JoinOptimizer;
 
 /** Runs an index join out of order on every node at once, with the optimizer's in-flight budget per node. */

@@ -6,9 +6,9 @@ import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
-import org.oooengine.hive.sql.plan.TableLayouts;
+import org.oooengine.optimizer.rel.TableLayouts;
 
 /** The cluster's tables as the catalog's last round of the nodes' manifests described them. */
 final class ClusterTableLayouts implements TableLayouts {

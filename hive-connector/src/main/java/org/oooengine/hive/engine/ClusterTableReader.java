@@ -17,7 +17,7 @@ import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.net.RemoteException;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.TableReader;
 

@@ -16,17 +16,17 @@ import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.files.TableFileException;
 import org.oooengine.hive.files.TableFiles;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.ddl.DdlStatement;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Runs DDL and DML against the embedded catalog and the cluster's nodes. The nodes change first

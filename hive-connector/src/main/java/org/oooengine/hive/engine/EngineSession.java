@@ -14,12 +14,12 @@ import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.catalog.Catalog;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.security.AccessControl;
 import org.oooengine.hive.security.AccessDeniedException;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlSession;
@@ -28,10 +28,10 @@ import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
-import org.oooengine.hive.sql.plan.PipelinePlanner;
-import org.oooengine.hive.sql.plan.Field;
-import org.oooengine.hive.sql.plan.PlanPrinter;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.PipelinePlanner;
+import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.PlanPrinter;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * One client's session: parses a statement with Hive's parser, then runs it — queries through

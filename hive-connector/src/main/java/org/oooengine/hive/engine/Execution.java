@@ -8,10 +8,10 @@ import org.oooengine.hive.sql.analyze.QueryAnalyzer;
 import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
-import org.oooengine.hive.sql.plan.JoinChooser;
-import org.oooengine.hive.sql.plan.PipelinePlanner;
-import org.oooengine.hive.sql.plan.TableLayouts;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.JoinChooser;
+import org.oooengine.optimizer.rel.PipelinePlanner;
+import org.oooengine.optimizer.rel.TableLayouts;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * How one statement runs: where its tables are read, how its join chains are chosen and run,

@@ -9,9 +9,9 @@ import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.files.RoutingTableReader;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.exec.TableReader;
-import org.oooengine.hive.sql.plan.PipelinePlanner;
-import org.oooengine.hive.sql.plan.RelNode;
-import org.oooengine.hive.sql.plan.TableLayouts;
+import org.oooengine.optimizer.rel.PipelinePlanner;
+import org.oooengine.optimizer.rel.RelNode;
+import org.oooengine.optimizer.rel.TableLayouts;
 
 /**
  * The session setting {@code ooo.execution.mode}: where a statement's work runs.

@@ -4,7 +4,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
 import org.oooengine.core.types.DataType;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.TableReader;

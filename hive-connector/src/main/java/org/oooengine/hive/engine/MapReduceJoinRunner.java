@@ -7,7 +7,7 @@ import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.RelNode;
 import org.oooengine.mapreduce.JoinJobs;
 import org.oooengine.optimizer.JoinOptimizer;
 

@@ -3,7 +3,7 @@ package org.oooengine.hive.engine;
 import java.util.BitSet;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.mapreduce.JoinJobs;

@@ -8,7 +8,7 @@ import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 

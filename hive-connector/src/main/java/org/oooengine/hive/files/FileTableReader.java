@@ -11,7 +11,7 @@ import org.apache.hadoop.fs.Path;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;

@@ -12,8 +12,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 import org.oooengine.hive.catalog.Catalog;
-import org.oooengine.hive.catalog.TableInfo;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlType;
 
 /**

@@ -9,7 +9,7 @@ import org.apache.hive.service.rpc.thrift.TTypeEntry;
 import org.apache.hive.service.rpc.thrift.TTypeId;
 import org.apache.hive.service.rpc.thrift.TTypeQualifierValue;
 import org.apache.hive.service.rpc.thrift.TTypeQualifiers;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlType;
 
 /**

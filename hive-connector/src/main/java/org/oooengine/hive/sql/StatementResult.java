@@ -2,6 +2,7 @@ package org.oooengine.hive.sql;
 
 import java.util.Iterator;
 import java.util.List;
+import org.oooengine.optimizer.catalog.ResultColumn;
 
 /**
  * What a statement returns: a result set (columns and rows, read once, in order), or for DDL and

@@ -32,7 +32,7 @@ import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * {@code SET ooo.execution.mode=mapreduce} on a three-node cluster, jobs on Hadoop's local job

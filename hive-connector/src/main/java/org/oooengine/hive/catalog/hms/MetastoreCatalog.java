@@ -17,7 +17,7 @@ import org.apache.hadoop.hive.metastore.api.UnknownDBException;
 import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
 import org.apache.thrift.TException;
 import org.oooengine.hive.catalog.Catalog;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FilePart;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.files.FileTableReader;

@@ -10,16 +10,16 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.hive.catalog.Catalog;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileLayout;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.core.sql.expr.Expr;
-import org.oooengine.hive.sql.plan.Field;
-import org.oooengine.hive.sql.plan.JoinChooser;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.JoinChooser;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Hive's DDL and DML trees as {@link DdlStatement}s: CREATE/DROP DATABASE, CREATE TABLE (with

@@ -10,13 +10,13 @@ import java.util.List;
 import java.util.Set;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
-import org.oooengine.hive.sql.plan.Field;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Finds, in a group of inner-joined tables, the shape the engine's index join runs: one table

@@ -6,10 +6,10 @@ import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
-import org.oooengine.hive.sql.plan.Field;
-import org.oooengine.hive.sql.plan.JoinChooser;
-import org.oooengine.hive.sql.plan.JoinGraph;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.JoinChooser;
+import org.oooengine.optimizer.rel.JoinGraph;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Plans a group of inner-joined relations with their conditions (ON clauses and WHERE). A

@@ -10,16 +10,16 @@ import java.util.Map;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.fragment.SortKey;
 import org.oooengine.hive.catalog.Catalog;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
-import org.oooengine.hive.sql.plan.Field;
-import org.oooengine.hive.sql.plan.JoinChooser;
-import org.oooengine.hive.sql.plan.JoinGraph;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.JoinChooser;
+import org.oooengine.optimizer.rel.JoinGraph;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and

@@ -3,7 +3,7 @@ package org.oooengine.hive.sql.analyze;
 import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.sql.plan.Field;
+import org.oooengine.optimizer.rel.Field;
 
 /**
  * The columns an expression can name: an operator's input row, by position. In a correlated

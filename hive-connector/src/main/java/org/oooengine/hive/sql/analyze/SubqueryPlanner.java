@@ -12,9 +12,9 @@ import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
-import org.oooengine.hive.sql.plan.Field;
-import org.oooengine.hive.sql.plan.JoinGraph;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.JoinGraph;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Subqueries in WHERE (and HAVING) become joins, so they run once rather than per row:

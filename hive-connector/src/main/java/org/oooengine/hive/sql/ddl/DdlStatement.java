@@ -2,9 +2,9 @@ package org.oooengine.hive.sql.ddl;
 
 import java.util.List;
 import java.util.Map;
-import org.oooengine.hive.catalog.TableInfo;
-import org.oooengine.hive.sql.ResultColumn;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.ResultColumn;
+import org.oooengine.optimizer.rel.RelNode;
 
 /** A statement that changes the catalog or a table's rows, as the analyzer understood it. */
 public sealed interface DdlStatement {

@@ -6,7 +6,7 @@ import java.util.Map;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.RelNode;
 
 /** Which columns of each scanned table a plan reads: the others are never converted or kept. */
 final class ColumnUsage {

@@ -20,7 +20,7 @@ import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Values;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Runs a plan on the coordinator: table scans stream in from the {@link TableReader} (filtered

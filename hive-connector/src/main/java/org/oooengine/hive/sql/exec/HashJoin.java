@@ -6,7 +6,7 @@ import org.oooengine.core.fragment.HashJoinTable;
 import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.plan.RelNode;
+import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * A hash join on the coordinator ({@link HashJoinTable}: the right side built, the left side

@@ -30,13 +30,13 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.cluster.TestCluster;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.TpchSchema;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.engine.OracleComparison;
 import org.oooengine.hive.engine.TpchQueriesTest;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.ResultColumn;
+import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.analyze.QueryAnalyzer;
@@ -44,7 +44,7 @@ import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
-import org.oooengine.hive.sql.plan.JoinChooser;
+import org.oooengine.optimizer.rel.JoinChooser;
 
 /**
  * A real Hive 4.1 metastore, run in this JVM, holding generated TPC-H tables (SF 0.01) as

@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql;
+package org.oooengine.optimizer.catalog;
 
 import org.oooengine.core.sql.SqlType;
 

@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql.plan;
+package org.oooengine.optimizer.rel;
 
 import java.util.ArrayList;
 import java.util.BitSet;

@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql.plan;
+package org.oooengine.optimizer.rel;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,7 +6,7 @@ import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.SortKey;
 import org.oooengine.core.sql.JoinKind;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 

@@ -1,7 +1,7 @@
-package org.oooengine.hive.sql.plan;
+package org.oooengine.optimizer.rel;
 
 import java.util.OptionalLong;
-import org.oooengine.hive.catalog.TableInfo;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /**
  * What physical planning knows of where tables live: how many rows the nodes hold of a table, and

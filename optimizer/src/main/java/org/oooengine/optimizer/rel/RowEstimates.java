@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql.plan;
+package org.oooengine.optimizer.rel;
 
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;

@@ -1,8 +1,7 @@
-package org.oooengine.hive.catalog;
+package org.oooengine.optimizer.catalog;
 
 import java.util.List;
 import java.util.Map;
-import org.oooengine.hive.sql.ResultColumn;
 
 /**
  * A table in the catalog: where its rows live ({@code storage}: the cluster table name, or a
