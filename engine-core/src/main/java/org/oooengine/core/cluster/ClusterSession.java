@@ -26,6 +26,7 @@ import org.oooengine.core.exec.RowSink;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.Frame;
@@ -465,6 +466,32 @@ public final class ClusterSession implements AutoCloseable {
         return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, memoryLimit), rows -> { });
     }
 
+    /**
+     * Has {@code node} merge the partial rows of the GROUP BY groups shuffled to it under
+     * {@code exchange} by {@code producers} nodes ({@code keyCount} keys, then each aggregate's
+     * state); each group's result arrives in chunks on the session's threads. Cancelling the
+     * returned future stops the node's work.
+     */
+    public CompletableFuture<PartitionPipeline.Summary> mergeGroups(String node, String exchange, int producers, int keyCount,
+                                                                    List<AggregateCall> aggregates, long memoryLimit,
+                                                                    Consumer<List<Object[]>> rows) {
+        byte[] request = Messages.mergeGroups(new Messages.MergeGroups(exchange, producers, keyCount, aggregates,
+                memoryLimit));
+        return summarised(peers.client(node).stream(OpCode.MERGE_GROUPS, request,
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
+    }
+
+    /** The summary a node's pipeline ends with; cancelling it stops the node's work. */
+    private static CompletableFuture<PartitionPipeline.Summary> summarised(CompletableFuture<Frame> end) {
+        CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));
+        summary.whenComplete((v, e) -> {
+            if (summary.isCancelled()) {
+                end.cancel(false);
+            }
+        });
+        return summary;
+    }
+
     private CompletableFuture<PartitionPipeline.Summary> run(String node, OpCode op, ScanPipeline pipeline,
                                                              Function<ScanPipeline, byte[]> encode,
                                                              Consumer<List<Object[]>> rows) {
@@ -482,15 +509,8 @@ public final class ClusterSession implements AutoCloseable {
                     + request.length / (1 << 20) + " MiB, over the frame limit of "
                     + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
         }
-        CompletableFuture<Frame> end = peers.client(node).stream(op, request,
-                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()));
-        CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));
-        summary.whenComplete((v, e) -> {
-            if (summary.isCancelled()) {
-                end.cancel(false);
-            }
-        });
-        return summary;
+        return summarised(peers.client(node).stream(op, request,
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
     }
 
     /**

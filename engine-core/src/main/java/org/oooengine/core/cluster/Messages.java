@@ -11,6 +11,9 @@ import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.net.ProtocolException;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.ExprCodec;
 import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.Column;
@@ -169,6 +172,40 @@ final class Messages {
         long limit = r.getLong();
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
         return new Shuffle(pipeline, limit, ShuffleTarget.read(r));
+    }
+
+    /**
+     * The final step of a GROUP BY on a node: the partial rows ({@code keyCount} keys, then each
+     * aggregate's state) that {@code producers} nodes shuffle to exchange {@code exchange}, merged
+     * into each group's result; the bytes it may hold (0: the node's default).
+     */
+    record MergeGroups(String exchange, int producers, int keyCount, List<AggregateCall> aggregates, long memoryLimit) {
+    }
+
+    static byte[] mergeGroups(MergeGroups m) {
+        PayloadWriter w = new PayloadWriter(128).putString(m.exchange()).putVarInt(m.producers()).putVarInt(m.keyCount())
+                .putVarInt(m.aggregates().size());
+        m.aggregates().forEach(call -> ExprCodec.writeAggregate(w, call));
+        return w.putLong(m.memoryLimit()).toByteArray();
+    }
+
+    static MergeGroups readMergeGroups(PayloadReader r) {
+        String exchange = r.getString();
+        int producers = r.getVarInt();
+        int keyCount = r.getVarInt();
+        if (producers < 1 || keyCount < 1) {
+            throw new ProtocolException("a merge of groups of " + keyCount + " keys from " + producers + " producers");
+        }
+        int n = r.getCount(1);
+        List<AggregateCall> calls = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            AggregateCall call = ExprCodec.readAggregate(r);
+            if (!call.splittable()) {
+                throw new ProtocolException(call + " cannot be merged from partial states");
+            }
+            calls.add(call);
+        }
+        return new MergeGroups(exchange, producers, keyCount, calls, r.getLong());
     }
 
     /** Rows a producer of exchange {@code exchange} sends to the node that owns their keys; {@code last}: it has sent all. */

@@ -32,6 +32,7 @@ import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.fragment.QueryMemory;
+import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
@@ -189,6 +190,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                     try (QueryMemory memory = queryMemory(shuffle.memoryLimit())) {
                         try {
                             runShuffle(shuffle, memory, out);
+                        } finally {
+                            bytesSpilled.addAndGet(memory.spilledBytes());
+                        }
+                    }
+                }));
+            }
+            case MERGE_GROUPS -> {
+                Messages.MergeGroups m = Messages.readMergeGroups(r);
+                fragments.execute(() -> answer(out, () -> {
+                    try (QueryMemory memory = queryMemory(m.memoryLimit())) {
+                        try {
+                            mergeGroups(m, memory, out);
                         } finally {
                             bytesSpilled.addAndGet(memory.spilledBytes());
                         }
@@ -532,8 +545,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         for (PipelineStep step : shuffle.pipeline().steps()) {
             width = Pipeline.widthAfter(step, width);
         }
-        if (shuffle.target().keyColumn() >= width) {
-            throw new IllegalArgumentException("a shuffle keyed on column " + shuffle.target().keyColumn()
+        if (shuffle.target().lastKeyColumn() >= width) {
+            throw new IllegalArgumentException("a shuffle keyed on column " + shuffle.target().lastKeyColumn()
                     + " of rows of " + width + " columns");
         }
         ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges, out::cancelled);
@@ -550,6 +563,37 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             pipelinesRunning.decrementAndGet();
         }
         out.end(Messages.pipelineSummary(summary));
+    }
+
+    /**
+     * The last step of a GROUP BY whose groups were shuffled to the nodes by key: merges the
+     * partial rows of the groups this node owns as they arrive (spilling where they outgrow the
+     * query's memory) and streams each group's result once every producer is done.
+     */
+    private void mergeGroups(Messages.MergeGroups m, QueryMemory memory, Responder out) {
+        long t0 = System.nanoTime();
+        pipelinesRunning.incrementAndGet();
+        ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
+        var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
+                TimeUnit.MILLISECONDS);
+        long[] partials = {0};
+        List<Object[]> results;
+        try {
+            FinalAggregation merge = new FinalAggregation(m.keyCount(), m.aggregates(), memory);
+            exchanges.drain(m.exchange(), m.producers(), out::cancelled, rows -> {
+                partials[0] += rows.size();
+                rows.forEach(merge::accept);
+            });
+            results = merge.results();
+            results.forEach(sink::accept);
+            sink.flush();
+        } finally {
+            beat.cancel(false);
+            exchanges.remove(m.exchange());
+            pipelinesRunning.decrementAndGet();
+        }
+        out.end(Messages.pipelineSummary(new PartitionPipeline.Summary(partials[0], results.size(), System.nanoTime() - t0,
+                memory.spilledBytes())));
     }
 
     /**

@@ -40,7 +40,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         this.target = target;
         this.peers = peers;
         this.local = local;
-        this.codec = new KeyCodec(new DataType[] {target.keyType().storedType()});
+        this.codec = target.byGroup() ? null : new KeyCodec(new DataType[] {target.keyType().storedType()});
         for (int i = 0; i < target.owners().size(); i++) {
             buffers.add(new ArrayList<>(ROWS_PER_CHUNK));
             inflight.add(CompletableFuture.completedFuture(null));
@@ -50,11 +50,16 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     @Override
     public void accept(List<Object[]> batch) {
         for (Object[] row : batch) {
-            Object key = row[target.keyColumn()];
-            if (key == null) {
-                continue; // joins nothing
+            int d;
+            if (target.byGroup()) {
+                d = target.groupOwner(row);
+            } else {
+                Object key = row[target.keyColumns().get(0)];
+                if (key == null) {
+                    continue; // joins nothing
+                }
+                d = Partitioning.partition(codec.encode(target.keyType().toStored(key)), target.owners().size());
             }
-            int d = Partitioning.partition(codec.encode(target.keyType().toStored(key)), target.owners().size());
             List<Object[]> buffer = buffers.get(d);
             buffer.add(row);
             if (buffer.size() >= ROWS_PER_CHUNK) {

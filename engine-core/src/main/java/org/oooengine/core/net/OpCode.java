@@ -47,7 +47,9 @@ public enum OpCode {
     /** Runs a shuffle's producing pipeline on the node: its rows go to the nodes that own their keys. */
     RUN_SHUFFLE(28),
     /** Node to node: a chunk of shuffled rows for an exchange, or a producer's last. */
-    SHUFFLE_ROWS(29);
+    SHUFFLE_ROWS(29),
+    /** Merges the partial states of the GROUP BY groups shuffled to the node (an exchange) and streams each group's result. */
+    MERGE_GROUPS(30);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -16,6 +16,7 @@ import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.ShuffleTarget;
+import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
@@ -93,6 +94,49 @@ public final class ClusterTableReader implements TableReader {
         return new NodeFigures(scanned, slowest, spilled);
     }
 
+    @Override
+    public boolean mergesGroupsOnNodes(TableInfo table) {
+        return true;
+    }
+
+    /**
+     * Starts a group merger on every node and the producers together: each producer sends its
+     * groups' partial rows to the node their key hashes to; the mergers' results come here. The
+     * first failure anywhere fails the statement and cancels the rest (a merger waits for every
+     * producer).
+     */
+    @Override
+    public NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
+                                   long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
+        String name = table.storage();
+        StoredRows.schema(cluster, name);
+        List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
+        List<String> ids = nodes.stream().map(ClusterSpec.NodeSpec::id).toList();
+        String exchange = UUID.randomUUID() + "/groups";
+        ShuffleTarget target = ShuffleTarget.byGroup(exchange, java.util.stream.IntStream.range(0, keyCount).boxed().toList(),
+                ids);
+        List<CompletableFuture<?>> parts = new ArrayList<>();
+        List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
+        CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
+        Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
+        try {
+            for (String node : ids) {
+                parts.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, memoryPerNode, rows));
+            }
+            for (String node : ids) {
+                producers.add(cluster.shuffle(node, producer, target, memoryPerNode));
+            }
+            parts.addAll(producers);
+            awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
+        } catch (CompletionException | RemoteException e) {
+            throw Faults.of("aggregation of " + name + " merged on the nodes failed: ", e);
+        } finally {
+            parts.forEach(p -> p.cancel(false));
+        }
+        cancel.check();
+        return figures(producers);
+    }
+
     /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}. */
     private NodeFigures shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
                                  Cancellation cancel, Consumer<Object[]> sink) {
@@ -115,7 +159,7 @@ public final class ClusterTableReader implements TableReader {
             for (int slot = 0; slot < shuffles.size(); slot++) {
                 Shuffle shuffle = shuffles.get(slot);
                 StoredRows.schema(cluster, shuffle.table().storage());
-                ShuffleTarget target = new ShuffleTarget(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
+                ShuffleTarget target = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 for (ClusterSpec.NodeSpec node : nodes) {
                     producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode));

@@ -34,6 +34,18 @@ public final class RoutingTableReader implements TableReader {
         return readerOf(table).pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sink);
     }
 
+    @Override
+    public boolean mergesGroupsOnNodes(TableInfo table) {
+        return readerOf(table).mergesGroupsOnNodes(table);
+    }
+
+    @Override
+    public NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount,
+                                   List<org.oooengine.core.sql.expr.AggregateCall> aggregates, long memoryPerNode,
+                                   Cancellation cancel, Consumer<Object[]> sink) {
+        return readerOf(table).mergeGroups(table, producer, keyCount, aggregates, memoryPerNode, cancel, sink);
+    }
+
     private TableReader readerOf(TableInfo table) {
         return FileTableReader.holds(table) ? files : cluster;
     }

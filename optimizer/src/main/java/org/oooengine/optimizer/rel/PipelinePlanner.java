@@ -50,24 +50,28 @@ public final class PipelinePlanner {
      * {@value #COORDINATOR_MEMORY_SETTING}, what the operators of a query may hold on each node and
      * on the coordinator as they run, measured as they go.
      */
-    public record Limits(long broadcastMaxBytes, long buildMaxBytes, long memoryPerNodeBytes, long memoryBytes) {
+    public record Limits(long broadcastMaxBytes, long buildMaxBytes, long memoryPerNodeBytes, long memoryBytes,
+                         boolean mergeGroupsOnNodes) {
         public static final String BROADCAST_SETTING = "ooo.join.broadcast-max-bytes";
+        /** Whether a GROUP BY with keys merges its groups on the nodes (true, the default) or on the coordinator. */
+        public static final String MERGE_ON_NODES_SETTING = "ooo.aggregate.merge-on-nodes";
         public static final String BUILD_SETTING = "ooo.join.build-max-bytes";
         /** What a query's operators may hold on each node, as they run (0: half of the node's heap). */
         public static final String MEMORY_SETTING = NodeService.MEMORY_SETTING;
         /** What a query's operators may hold on the coordinator (0: a quarter of its heap). */
         public static final String COORDINATOR_MEMORY_SETTING = "ooo.query.max-memory";
-        public static final Limits DEFAULTS = new Limits(8L << 20, Long.MAX_VALUE, 0, 0);
+        public static final Limits DEFAULTS = new Limits(8L << 20, Long.MAX_VALUE, 0, 0, true);
         private static final java.nio.file.Path COORDINATOR_SPILL = spillDirectory();
         public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING,
-                COORDINATOR_MEMORY_SETTING);
+                COORDINATOR_MEMORY_SETTING, MERGE_ON_NODES_SETTING);
 
         /** The limits {@code settings} set, the defaults for those they do not; a value that is not a byte count is refused. */
         public static Limits of(Map<String, String> settings) {
             return new Limits(bytes(settings, BROADCAST_SETTING, DEFAULTS.broadcastMaxBytes),
                     bytes(settings, BUILD_SETTING, DEFAULTS.buildMaxBytes),
                     bytes(settings, MEMORY_SETTING, DEFAULTS.memoryPerNodeBytes),
-                    bytes(settings, COORDINATOR_MEMORY_SETTING, DEFAULTS.memoryBytes));
+                    bytes(settings, COORDINATOR_MEMORY_SETTING, DEFAULTS.memoryBytes),
+                    flag(settings, MERGE_ON_NODES_SETTING, DEFAULTS.mergeGroupsOnNodes));
         }
 
         /**
@@ -97,6 +101,18 @@ public final class PipelinePlanner {
                 // another user's directory, or none to list: nothing of ours to clear
             }
             return tmp.resolve("ooo-spill-" + ProcessHandle.current().pid());
+        }
+
+        private static boolean flag(Map<String, String> settings, String key, boolean otherwise) {
+            String v = settings.get(key);
+            if (v == null) {
+                return otherwise;
+            }
+            return switch (v.strip().toLowerCase(java.util.Locale.ROOT)) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw new SqlException(SqlException.SYNTAX, key + " is '" + v + "'; use true or false");
+            };
         }
 
         private static long bytes(Map<String, String> settings, String key, long otherwise) {
@@ -260,7 +276,9 @@ public final class PipelinePlanner {
             }
             RelNode.NodePipeline nodes = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partial)
                     .gathered();
-            return new RelNode.FinalAggregate(nodes, a.keys().size(), a.aggregates(), a.fields());
+            // with keys, each group is merged on the node its key hashes to (unless the input shuffles already)
+            boolean onNodes = limits.mergeGroupsOnNodes() && !a.keys().isEmpty() && chain.shuffles.isEmpty();
+            return new RelNode.FinalAggregate(nodes, a.keys().size(), a.aggregates(), a.fields(), onNodes);
         }
         // The nodes send the columns the aggregate reads, no more; the aggregate reads them in their new places.
         BitSet read = new BitSet();

@@ -27,7 +27,18 @@ public final class PlanPrinter {
     }
 
     private static void print(RelNode n, String indent, List<String> out, java.util.function.Function<RelNode, String> annotation) {
-        out.add(indent + describe(n) + annotation.apply(n));
+        print(n, describe(n), indent, out, annotation);
+    }
+
+    /** {@code n} on a line that reads {@code head}, its inputs under it. */
+    private static void print(RelNode n, String head, String indent, List<String> out,
+                              java.util.function.Function<RelNode, String> annotation) {
+        out.add(indent + head + annotation.apply(n));
+        if (n instanceof RelNode.FinalAggregate a && a.onNodes()) { // the partial rows are shuffled, not gathered
+            print(a.input(), "Shuffle partial aggregates by " + a.fields().subList(0, a.keyCount()).stream().map(Field::name)
+                    .toList() + " to the nodes that merge them", indent + "  ", out, annotation);
+            return;
+        }
         if (n instanceof RelNode.NodePipeline p) {
             printOnNodes(p.scan(), p.steps(), indent + "  ", "[each node] ", out);
             for (int i = 0; i < p.broadcasts().size(); i++) {
@@ -126,7 +137,7 @@ public final class PlanPrinter {
             return "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " " + a.aggregates();
         } else if (n instanceof RelNode.FinalAggregate a) {
             return "FinalAggregate keys " + a.fields().subList(0, a.keyCount()).stream().map(Field::name).toList()
-                    + " " + a.aggregates();
+                    + " " + a.aggregates() + (a.onNodes() ? " on the nodes, each group where its key hashes" : "");
         } else if (n instanceof RelNode.NodePipeline p) {
             boolean partial = !p.steps().isEmpty()
                     && p.steps().get(p.steps().size() - 1) instanceof PipelineStep.PartialAggregate;

@@ -139,10 +139,17 @@ public sealed interface RelNode {
 
     /**
      * The final step of a GROUP BY split in two: merges the partial states its input's nodes
-     * computed ({@code keyCount} keys, then each aggregate's state) into each group's result.
+     * computed ({@code keyCount} keys, then each aggregate's state) into each group's result — on
+     * the coordinator, or {@code onNodes}: each group's partial rows shuffled to the node its key
+     * hashes to, which merges them, so that no process holds every group.
      */
-    record FinalAggregate(NodePipeline input, int keyCount, List<AggregateCall> aggregates, List<Field> fields)
-            implements RelNode {
+    record FinalAggregate(NodePipeline input, int keyCount, List<AggregateCall> aggregates, List<Field> fields,
+                          boolean onNodes) implements RelNode {
+        public FinalAggregate {
+            if (onNodes && (keyCount == 0 || !input.shuffles().isEmpty())) {
+                throw new IllegalArgumentException("groups are merged on the nodes by key, from a pipeline that does not shuffle");
+            }
+        }
     }
 
     /** Literal rows (a SELECT without FROM, VALUES). */

@@ -253,8 +253,24 @@ public final class Executor {
         return out;
     }
 
-    /** Merges the groups' partial states as the nodes send them. */
+    /** Merges the groups' partial states as the nodes send them, or has the nodes merge them. */
     private List<Object[]> finalAggregate(RelNode.FinalAggregate a) {
+        RelNode.NodePipeline p = a.input();
+        if (a.onNodes() && reader.mergesGroupsOnNodes(p.scan().table())) {
+            BitSet all = new BitSet();
+            all.set(0, p.fields().size());
+            List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
+            TableReader.NodeFigures f = reader.mergeGroups(p.scan().table(), withBroadcasts(p, all), a.keyCount(),
+                    a.aggregates(), memoryPerNode, cancel, row -> {
+                        memory.reserve("rows gathered", QueryMemory.rowBytes(row));
+                        out.add(row);
+                    });
+            if (profile != null) {
+                figures.put(p, f);
+                profile.put(p, new long[] {out.size(), 0});
+            }
+            return out;
+        }
         FinalAggregation merge = new FinalAggregation(a.keyCount(), a.aggregates(), memory);
         if (profile == null) {
             stream(a.input(), merge::accept);

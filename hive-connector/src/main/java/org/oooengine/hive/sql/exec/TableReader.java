@@ -7,6 +7,7 @@ import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 
@@ -59,6 +60,22 @@ public interface TableReader {
         }
         pipeline(table, pipeline, cancel, sink);
         return NodeFigures.NONE;
+    }
+
+    /** Whether {@link #mergeGroups} can run over {@code table}: its rows live on the nodes, which can shuffle. */
+    default boolean mergesGroupsOnNodes(TableInfo table) {
+        return false;
+    }
+
+    /**
+     * A GROUP BY whose final step runs on the nodes: {@code producer} (ending in a partial
+     * aggregate of {@code keyCount} keys) runs over {@code table} on every node and sends each
+     * group's partial row to the node its key hashes to, which merges them and sends the group's
+     * result to {@code sink}. Returns what the nodes reported of the producers' runs.
+     */
+    default NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
+                                    long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
+        throw new IllegalStateException("merging groups on the nodes needs a table on the nodes; " + table.name() + " is not");
     }
 
     default void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
