@@ -174,39 +174,15 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             case RUN_PIPELINE -> {
                 Messages.Pipeline p = Messages.readPipeline(r);
-                fragments.execute(() -> answer(out, () -> {
-                    try (QueryMemory memory = queryMemory(p.memoryLimit())) {
-                        try {
-                            runPipeline(p.pipeline(), memory, out);
-                        } finally {
-                            bytesSpilled.addAndGet(memory.spilledBytes());
-                        }
-                    }
-                }));
+                runWithMemory(p.memoryLimit(), out, memory -> runPipeline(p.pipeline(), memory, out));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
-                fragments.execute(() -> answer(out, () -> {
-                    try (QueryMemory memory = queryMemory(shuffle.memoryLimit())) {
-                        try {
-                            runShuffle(shuffle, memory, out);
-                        } finally {
-                            bytesSpilled.addAndGet(memory.spilledBytes());
-                        }
-                    }
-                }));
+                runWithMemory(shuffle.memoryLimit(), out, memory -> runShuffle(shuffle, memory, out));
             }
             case MERGE_GROUPS -> {
                 Messages.MergeGroups m = Messages.readMergeGroups(r);
-                fragments.execute(() -> answer(out, () -> {
-                    try (QueryMemory memory = queryMemory(m.memoryLimit())) {
-                        try {
-                            mergeGroups(m, memory, out);
-                        } finally {
-                            bytesSpilled.addAndGet(memory.spilledBytes());
-                        }
-                    }
-                }));
+                runWithMemory(m.memoryLimit(), out, memory -> mergeGroups(m, memory, out));
             }
             case SHUFFLE_ROWS -> {
                 int bytes = request.payload().length;
@@ -669,6 +645,27 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     @FunctionalInterface
     private interface ThrowingRunnable {
         void run() throws Exception;
+    }
+
+    /** Work of one query on this node, given what it may hold. */
+    private interface QueryWork {
+        void run(QueryMemory memory) throws Exception;
+    }
+
+    /**
+     * Runs {@code work} on the fragment pool with a query memory of {@code limit} bytes (0: the
+     * default), counting what it spilled and deleting its spill files when it ends, failed or not.
+     */
+    private void runWithMemory(long limit, Responder out, QueryWork work) {
+        fragments.execute(() -> answer(out, () -> {
+            try (QueryMemory memory = queryMemory(limit)) {
+                try {
+                    work.run(memory);
+                } finally {
+                    bytesSpilled.addAndGet(memory.spilledBytes());
+                }
+            }
+        }));
     }
 
     /** A request for data on a node that has none. */

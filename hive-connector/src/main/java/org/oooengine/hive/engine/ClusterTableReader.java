@@ -61,23 +61,16 @@ public final class ClusterTableReader implements TableReader {
         }
         String name = table.storage();
         StoredRows.schema(cluster, name); // a table the nodes do not agree on fails here, by name
-        List<CompletableFuture<PartitionPipeline.Summary>> parts = new ArrayList<>();
-        CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
-        Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
-        try {
+        List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
+        // a node that cannot be reached fails at once, one that does not answer when its deadline passes
+        runTogether(cancel, sink, "scan of " + name + " failed: ", (rows, parts) -> {
             // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
             for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                parts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rows));
+                nodeParts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rows));
             }
-            awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
-        } catch (CompletionException | RemoteException e) {
-            // a node that cannot be reached fails at once, one that does not answer when its deadline passes
-            throw Faults.of("scan of " + name + " failed: ", e);
-        } finally {
-            parts.forEach(p -> p.cancel(false)); // no-op for finished parts; stops the others on the nodes
-        }
-        cancel.check();
-        return figures(parts);
+            parts.addAll(nodeParts);
+        });
+        return figures(nodeParts);
     }
 
     /** The nodes' summaries of their runs of one pipeline, added up (the time: the slowest node's). */
@@ -115,11 +108,8 @@ public final class ClusterTableReader implements TableReader {
         String exchange = UUID.randomUUID() + "/groups";
         ShuffleTarget target = ShuffleTarget.byGroup(exchange, java.util.stream.IntStream.range(0, keyCount).boxed().toList(),
                 ids);
-        List<CompletableFuture<?>> parts = new ArrayList<>();
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
-        CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
-        Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
-        try {
+        runTogether(cancel, sink, "aggregation of " + name + " merged on the nodes failed: ", (rows, parts) -> {
             for (String node : ids) {
                 parts.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, memoryPerNode, rows));
             }
@@ -127,14 +117,32 @@ public final class ClusterTableReader implements TableReader {
                 producers.add(cluster.shuffle(node, producer, target, memoryPerNode));
             }
             parts.addAll(producers);
+        });
+        return figures(producers);
+    }
+
+    /** Starts the parts of a statement that run on the nodes at once, given where their rows go. */
+    private interface Parts {
+        void start(Consumer<List<Object[]>> rows, List<CompletableFuture<?>> parts);
+    }
+
+    /**
+     * Starts {@code parts} and waits for all of them, their rows going to {@code sink}; the first
+     * failure anywhere (a part, a lost connection, the sink) fails the statement, described by
+     * {@code failure}, and cancels the rest, as does cancelling the statement.
+     */
+    private void runTogether(Cancellation cancel, Consumer<Object[]> sink, String failure, Parts start) {
+        List<CompletableFuture<?>> parts = new ArrayList<>();
+        CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
+        try {
+            start.start(delivered(sink, cancel, sinkFailed), parts);
             awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
         } catch (CompletionException | RemoteException e) {
-            throw Faults.of("aggregation of " + name + " merged on the nodes failed: ", e);
+            throw Faults.of(failure, e);
         } finally {
             parts.forEach(p -> p.cancel(false));
         }
         cancel.check();
-        return figures(producers);
     }
 
     /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}. */
@@ -147,11 +155,8 @@ public final class ClusterTableReader implements TableReader {
         String query = UUID.randomUUID().toString();
         ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
                 ? new JoinBuild.Exchanged(query + "/" + s.slot(), nodes.size()) : build);
-        List<CompletableFuture<?>> parts = new ArrayList<>();
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
-        CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
-        Consumer<List<Object[]>> rows = delivered(sink, cancel, sinkFailed);
-        try {
+        runTogether(cancel, sink, "join of " + name + " with rows shuffled to it failed: ", (rows, parts) -> {
             for (ClusterSpec.NodeSpec node : nodes) {
                 receivers.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rows));
             }
@@ -169,13 +174,7 @@ public final class ClusterTableReader implements TableReader {
                         new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
                                 producers.stream().mapToLong(f -> f.join().shuffledBytes()).sum())));
             }
-            awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
-        } catch (CompletionException | RemoteException e) {
-            throw Faults.of("join of " + name + " with rows shuffled to it failed: ", e);
-        } finally {
-            parts.forEach(p -> p.cancel(false));
-        }
-        cancel.check();
+        });
         return figures(receivers);
     }
 
