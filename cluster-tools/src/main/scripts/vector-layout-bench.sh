@@ -7,7 +7,14 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../../../.." && pwd)"
-case "${1:-}" in -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;; esac
+usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; }
+case "${1:-}" in -h|--help) usage; exit 0 ;; esac
+if [ $# -gt 2 ]; then usage >&2; exit 2; fi
+for n in "$@"; do
+    case "$n" in
+        ''|*[!0-9]*|0) echo "vector-layout-bench: ROWS and RUNS are positive whole numbers, got '$n'" >&2; usage >&2; exit 2 ;;
+    esac
+done
 version="$(sed -n 's:.*<arrow.version>\(.*\)</arrow.version>.*:\1:p' "$root/pom.xml")"
 lib="$HOME/.cache/ooo-bench/arrow-$version"
 if [ ! -f "$lib/.done" ]; then

@@ -124,7 +124,7 @@ final class EngineSession implements SqlSession {
                     + " with a Hive metastore catalog (ooo.catalog=hms), which this engine only reads; change tables through Hive");
         }
         Execution execution = modes.forSettings(settings);
-        var statement = new DdlAnalyzer(catalog, database, execution.joinChooser()).analyze(tree);
+        var statement = new DdlAnalyzer(catalog, database).analyze(tree);
         try {
             checkAccess(statement);
             return ddl.run(statement, settings, plan -> execution.run(plan, cancel));

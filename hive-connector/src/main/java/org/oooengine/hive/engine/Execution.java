@@ -8,6 +8,7 @@ import org.oooengine.hive.sql.analyze.QueryAnalyzer;
 import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
+import org.oooengine.optimizer.rel.IndexJoinChoice;
 import org.oooengine.optimizer.rel.JoinChooser;
 import org.oooengine.optimizer.rel.PipelinePlanner;
 import org.oooengine.optimizer.rel.TableLayouts;
@@ -30,13 +31,12 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
         String of(RelNode node);
     }
 
-    QueryAnalyzer analyzer(Catalog catalog, String database) {
-        return new QueryAnalyzer(catalog, database, joinChooser);
-    }
-
-    /** The plan of a query as it runs: the analyzer's, with the work that can run on the nodes moved there. */
+    /**
+     * The plan of a query as it runs: the analyzer's, made physical — the join chains the index
+     * join could run decided, and the work that can run on the nodes moved there.
+     */
     RelNode plan(Catalog catalog, String database, ASTNode query) {
-        return placed(analyzer(catalog, database).query(query));
+        return placed(new QueryAnalyzer(catalog, database).query(query));
     }
 
     /** Runs a plan the analyzer made (e.g. an INSERT's SELECT), placed as {@link #plan} places it. */
@@ -45,7 +45,8 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     private RelNode placed(RelNode logical) {
-        return nodes == TableLayouts.NONE ? logical : PipelinePlanner.plan(logical, nodes, limits);
+        RelNode chosen = IndexJoinChoice.apply(logical, joinChooser);
+        return nodes == TableLayouts.NONE ? chosen : PipelinePlanner.plan(chosen, nodes, limits);
     }
 
     Executor executor(Cancellation cancel) {

@@ -50,6 +50,11 @@ public final class JoinGraph {
 
     /** The relation a column of the concatenated row belongs to. */
     public int leafOf(int column) {
+        return leafOf(offset, column);
+    }
+
+    /** The relation a column of the concatenated row belongs to; {@code offset[i]} is where relation i starts. */
+    public static int leafOf(int[] offset, int column) {
         int i = 0;
         while (offset[i + 1] <= column) {
             i++;

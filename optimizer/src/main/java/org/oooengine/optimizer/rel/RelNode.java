@@ -110,6 +110,31 @@ public sealed interface RelNode {
     }
 
     /**
+     * A chain of inner joins the engine's index join could run ({@code spec}, its rows in
+     * {@code indexJoinFields} order: the tables as written in FROM) or the hash joins of
+     * {@code hashJoins}, whose columns are the same in the order the tables are joined — column
+     * {@code h} is the index join's column {@code fromColumns[h]}. Which one runs is the physical
+     * planning's choice ({@link IndexJoinChoice}), made before anything else places the plan. Run
+     * as an index join, {@code recheck} (may be null, over the index join's columns) filters its
+     * rows again: the conditions its probes do not enforce, and the range it may have widened.
+     */
+    record IndexJoinCandidate(RelNode hashJoins, JoinSpec spec, List<Field> indexJoinFields, List<Integer> fromColumns,
+                              Expr recheck) implements RelNode {
+        public IndexJoinCandidate {
+            fromColumns = List.copyOf(fromColumns);
+            if (hashJoins.fields().size() != indexJoinFields.size() || fromColumns.size() != indexJoinFields.size()) {
+                throw new IllegalArgumentException("hash joins of " + hashJoins.fields().size() + " columns for an index join of "
+                        + indexJoinFields.size());
+            }
+        }
+
+        @Override
+        public List<Field> fields() {
+            return hashJoins.fields();
+        }
+    }
+
+    /**
      * Work that runs on every node over its partition of {@code scan}'s table — the scan and its
      * filter, then {@code steps} — and whose output rows the coordinator gathers. A join step
      * builds from another local table's pipeline, from one of {@code broadcasts}: plans the

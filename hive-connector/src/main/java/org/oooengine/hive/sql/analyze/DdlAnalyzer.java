@@ -18,7 +18,6 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.optimizer.rel.Field;
-import org.oooengine.optimizer.rel.JoinChooser;
 import org.oooengine.optimizer.rel.RelNode;
 
 /**
@@ -40,12 +39,10 @@ public final class DdlAnalyzer {
 
     private final Catalog catalog;
     private final String database;
-    private final JoinChooser chooser;
 
-    public DdlAnalyzer(Catalog catalog, String database, JoinChooser chooser) {
+    public DdlAnalyzer(Catalog catalog, String database) {
         this.catalog = catalog;
         this.database = database;
-        this.chooser = chooser;
     }
 
     /** Whether a {@code TOK_QUERY} writes into a table rather than returning rows. */
@@ -96,7 +93,7 @@ public final class DdlAnalyzer {
                         properties.put(Ast.unquote(Ast.child(p, 0).getText()), Ast.unquote(Ast.child(p, 1).getText()));
                     }
                 }
-                case TOK_QUERY -> asSelect = new QueryAnalyzer(catalog, database, chooser).query(c);
+                case TOK_QUERY -> asSelect = new QueryAnalyzer(catalog, database).query(c);
                 case TOK_TABLEPARTCOLS -> throw Ast.notSupported(
                         "PARTITIONED BY (tables are hash-partitioned over the nodes on their primary key's first column)", c);
                 case TOK_ALTERTABLE_BUCKETS -> throw Ast.notSupported("CLUSTERED BY", c);
@@ -213,7 +210,7 @@ public final class DdlAnalyzer {
             // the query part is a query like any other once its destination is the result
             insert.setChild(0, Ast.node(TOK_DESTINATION, "TOK_DESTINATION",
                     List.of(Ast.node(TOK_DIR, "TOK_DIR", List.of(Ast.node(TOK_TMP_FILE, "TOK_TMP_FILE", List.of()))))));
-            source = new QueryAnalyzer(catalog, database, chooser).query(query);
+            source = new QueryAnalyzer(catalog, database).query(query);
         }
         return new DdlStatement.Insert(target, toTableColumns(source, target, targetColumns, dest), overwrite);
     }

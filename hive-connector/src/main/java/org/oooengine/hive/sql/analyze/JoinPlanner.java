@@ -7,7 +7,7 @@ import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.optimizer.rel.Field;
-import org.oooengine.optimizer.rel.JoinChooser;
+import org.oooengine.optimizer.rel.IndexJoinMatcher;
 import org.oooengine.optimizer.rel.JoinGraph;
 import org.oooengine.optimizer.rel.RelNode;
 
@@ -17,14 +17,14 @@ import org.oooengine.optimizer.rel.RelNode;
  * relations are then joined left-deep in FROM order, each next relation preferring one linked to
  * those joined by an equality, and each conjunct is applied at the first join where all its
  * columns are present — as a hash key when it equates the two sides. When the group is a chain
- * the engine's index join can run and the {@link JoinChooser} prefers it, the whole group is one
- * index join instead.
+ * the engine's index join can run, the plan offers both ({@link RelNode.IndexJoinCandidate}); the
+ * physical planning chooses.
  */
 final class JoinPlanner {
     private JoinPlanner() {
     }
 
-    static RelNode plan(List<RelNode> leaves, List<ASTNode> conditions, JoinChooser chooser) {
+    static RelNode plan(List<RelNode> leaves, List<ASTNode> conditions) {
         List<Field> all = new ArrayList<>();
         int[] offset = new int[leaves.size() + 1];
         for (int i = 0; i < leaves.size(); i++) {
@@ -43,7 +43,7 @@ final class JoinPlanner {
                 impliedPerLeaf(or, offset, leaves.size()).stream().filter(x -> !conjuncts.contains(x)).forEach(conjuncts::add);
             }
         }
-        return new JoinPlanner.Group(leaves, offset, conjuncts, all).plan(chooser);
+        return new JoinPlanner.Group(leaves, offset, conjuncts, all).plan();
     }
 
     /**
@@ -54,7 +54,7 @@ final class JoinPlanner {
      */
     static List<Expr> impliedPerLeaf(Expr.Or or, int[] offset, int leaves) {
         List<Expr> implied = new ArrayList<>();
-        if (Exprs.columns(or).stream().map(c -> leafOf(offset, c)).distinct().count() < 2) {
+        if (Exprs.columns(or).stream().map(c -> JoinGraph.leafOf(offset, c)).distinct().count() < 2) {
             return implied; // a filter of one relation already
         }
         for (int l = 0; l < leaves; l++) {
@@ -64,7 +64,7 @@ final class JoinPlanner {
                 List<Expr> own = new ArrayList<>();
                 for (Expr term : Exprs.conjuncts(branch)) {
                     BitSet cols = Exprs.columns(term);
-                    if (!cols.isEmpty() && cols.stream().allMatch(c -> leafOf(offset, c) == leaf)) {
+                    if (!cols.isEmpty() && cols.stream().allMatch(c -> JoinGraph.leafOf(offset, c) == leaf)) {
                         own.add(term);
                     }
                 }
@@ -79,15 +79,6 @@ final class JoinPlanner {
             }
         }
         return implied;
-    }
-
-    /** The relation a column of the concatenated row belongs to; {@code offset[i]} is where relation i starts. */
-    static int leafOf(int[] offset, int column) {
-        int i = 0;
-        while (offset[i + 1] <= column) {
-            i++;
-        }
-        return i;
     }
 
     private static final class Group {
@@ -105,16 +96,29 @@ final class JoinPlanner {
 
         private BitSet leavesOf(Expr e) {
             BitSet out = new BitSet();
-            Exprs.columns(e).stream().forEach(c -> out.set(leafOf(offset, c)));
+            Exprs.columns(e).stream().forEach(c -> out.set(JoinGraph.leafOf(offset, c)));
             return out;
         }
 
-        RelNode plan(JoinChooser chooser) {
+        RelNode plan() {
             pushDownSingleLeafConjuncts();
-            RelNode indexJoin = indexJoin(chooser);
-            if (indexJoin != null) {
-                return indexJoin;
+            int[] order = joinOrder();
+            RelNode hashJoins = new JoinGraph(leaves, pending).leftDeep(order);
+            IndexJoinMatcher.Match match = IndexJoinMatcher.match(leaves, offset, pending);
+            if (match == null) {
+                return hashJoins;
             }
+            List<Integer> fromColumns = new ArrayList<>(); // the hash joins' columns: each table's, in join order
+            for (int leaf : order) {
+                for (int c = offset[leaf]; c < offset[leaf + 1]; c++) {
+                    fromColumns.add(c);
+                }
+            }
+            return new RelNode.IndexJoinCandidate(hashJoins, match.spec(), fields, fromColumns, recheck(match));
+        }
+
+        /** The tables in the order the hash joins join them: FROM order, each next preferring one linked to those joined. */
+        private int[] joinOrder() {
             int n = leaves.size();
             int[] order = new int[n];
             BitSet joined = new BitSet();
@@ -123,20 +127,14 @@ final class JoinPlanner {
                 order[i] = nextLeaf(joined);
                 joined.set(order[i]);
             }
-            return new JoinGraph(leaves, pending).leftDeep(order);
+            return order;
         }
 
         /**
-         * The whole group as one index join on the nodes, when it has that shape and the chooser
-         * wants it; every condition but the probes' equalities is applied again above it (the
-         * join's range may be wider than the SQL predicate).
+         * What runs again above the group run as one index join: every condition but the probes'
+         * equalities (the join's range may be wider than the SQL predicate); null for none.
          */
-        private RelNode indexJoin(JoinChooser chooser) {
-            IndexJoinMatcher.Match match = IndexJoinMatcher.match(leaves, offset, pending);
-            RelNode.IndexJoin join = match == null ? null : chooser.choose(match.spec(), fields);
-            if (join == null) {
-                return null;
-            }
+        private Expr recheck(IndexJoinMatcher.Match match) {
             List<Expr> conditions = new ArrayList<>();
             for (int i = 0; i < leaves.size(); i++) {
                 Expr f = ((RelNode.Scan) leaves.get(i)).filter();
@@ -146,7 +144,7 @@ final class JoinPlanner {
                 }
             }
             pending.stream().filter(c -> !match.probeConditions().contains(c)).forEach(conditions::add);
-            return conditions.isEmpty() ? join : new RelNode.Filter(join, Exprs.and(conditions));
+            return conditions.isEmpty() ? null : Exprs.and(conditions);
         }
 
         /** The first leaf in FROM order linked to the joined ones by an equality; else the first not joined. */

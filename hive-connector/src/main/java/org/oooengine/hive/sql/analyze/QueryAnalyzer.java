@@ -17,7 +17,6 @@ import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.optimizer.rel.Field;
-import org.oooengine.optimizer.rel.JoinChooser;
 import org.oooengine.optimizer.rel.JoinGraph;
 import org.oooengine.optimizer.rel.RelNode;
 
@@ -31,17 +30,15 @@ public final class QueryAnalyzer {
     private final Catalog catalog;
     private final String database;
     private final Map<String, ASTNode> commonTables;
-    private final JoinChooser chooser;
 
-    public QueryAnalyzer(Catalog catalog, String database, JoinChooser chooser) {
-        this(catalog, database, Map.of(), chooser);
+    public QueryAnalyzer(Catalog catalog, String database) {
+        this(catalog, database, Map.of());
     }
 
-    private QueryAnalyzer(Catalog catalog, String database, Map<String, ASTNode> commonTables, JoinChooser chooser) {
+    private QueryAnalyzer(Catalog catalog, String database, Map<String, ASTNode> commonTables) {
         this.catalog = catalog;
         this.database = database;
         this.commonTables = commonTables;
-        this.chooser = chooser;
     }
 
     /** The plan of a {@code TOK_QUERY} or a set operation; its fields are the select list's columns. */
@@ -58,7 +55,7 @@ public final class QueryAnalyzer {
             for (ASTNode sub : Ast.children(cte)) {
                 visible.put(Ast.name(Ast.child(sub, 1)), Ast.child(sub, 0));
             }
-            return new QueryAnalyzer(catalog, database, visible, chooser).body(query);
+            return new QueryAnalyzer(catalog, database, visible).body(query);
         }
         return body(query);
     }
@@ -179,7 +176,7 @@ public final class QueryAnalyzer {
         List<ASTNode> joinConditions = new ArrayList<>();
         collectInnerJoin(rel, leaves, joinConditions);
         joinConditions.addAll(conditions);
-        return JoinPlanner.plan(leaves, joinConditions, chooser);
+        return JoinPlanner.plan(leaves, joinConditions);
     }
 
     private void collectInnerJoin(ASTNode rel, List<RelNode> leaves, List<ASTNode> conditions) {

@@ -44,7 +44,6 @@ import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
-import org.oooengine.optimizer.rel.JoinChooser;
 
 /**
  * A real Hive 4.1 metastore, run in this JVM, holding generated TPC-H tables (SF 0.01) as
@@ -251,7 +250,8 @@ class MetastoreCatalogTest {
         IndexJoinRunner noIndexJoins = (spec, cancel, sink) -> {
             throw new AssertionError("no index join over tables without indexes");
         };
-        var plan = new QueryAnalyzer(catalog, DB, JoinChooser.HASH_JOINS_ONLY).query(HiveSqlParser.parse(sql));
+        var plan = org.oooengine.optimizer.rel.IndexJoinChoice.apply(new QueryAnalyzer(catalog, DB).query(HiveSqlParser.parse(sql)),
+                org.oooengine.optimizer.rel.JoinChooser.HASH_JOINS_ONLY);
         List<Object[]> ours = new Executor(reader, noIndexJoins, new Cancellation()).run(plan);
         boolean ordered = sql.toLowerCase(Locale.ROOT).contains("order by");
         assertNull(OracleComparison.difference(ours, oracle.rows(sql), ordered), q);

@@ -1,4 +1,4 @@
-package org.oooengine.hive.sql.analyze;
+package org.oooengine.optimizer.rel;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -15,8 +15,6 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
-import org.oooengine.optimizer.rel.Field;
-import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Finds, in a group of inner-joined tables, the shape the engine's index join runs: one table
@@ -26,16 +24,16 @@ import org.oooengine.optimizer.rel.RelNode;
  * predicate (a bound rounded to the column's type); every condition is applied again above the
  * join, so the index join only has to return a superset.
  */
-final class IndexJoinMatcher {
+public final class IndexJoinMatcher {
     private IndexJoinMatcher() {
     }
 
     /** A chain the index join runs, and the equalities its probes already enforce. */
-    record Match(JoinSpec spec, Set<Expr> probeConditions) {
+    public record Match(JoinSpec spec, Set<Expr> probeConditions) {
     }
 
     /** The chain, or null when the group does not have this shape. */
-    static Match match(List<RelNode> leaves, int[] offset, List<Expr> joinConjuncts) {
+    public static Match match(List<RelNode> leaves, int[] offset, List<Expr> joinConjuncts) {
         List<RelNode.Scan> scans = new ArrayList<>();
         for (RelNode leaf : leaves) {
             if (!(leaf instanceof RelNode.Scan s)) {
@@ -74,8 +72,8 @@ final class IndexJoinMatcher {
                 for (int side = 0; side < 2 && !progress; side++) {
                     int from = pair[side];
                     int to = pair[1 - side];
-                    int fromLeaf = JoinPlanner.leafOf(offset, from);
-                    int toLeaf = JoinPlanner.leafOf(offset, to);
+                    int fromLeaf = JoinGraph.leafOf(offset, from);
+                    int toLeaf = JoinGraph.leafOf(offset, to);
                     RelNode.Scan target = scans.get(toLeaf);
                     String toColumn = target.fields().get(to - offset[toLeaf]).name();
                     if (joined.get(fromLeaf) && !joined.get(toLeaf) && target.table().probeable(toColumn)) {
