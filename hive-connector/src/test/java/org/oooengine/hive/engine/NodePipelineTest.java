@@ -181,6 +181,19 @@ class NodePipelineTest {
     }
 
     @Test
+    void aCoLocatedBuildJoinsItsBroadcastsOnEachNode() throws Exception {
+        // lineitem joined with the nations whose name holds 'AN' (nation broadcast; l_suppkey stands in for a nation
+        // key) is estimated smaller than orders: each node builds from it, not from orders
+        String sql = "SELECT o_orderpriority, count(*), sum(l_quantity) FROM orders JOIN lineitem ON l_orderkey = o_orderkey "
+                + "JOIN nation ON n_nationkey = l_suppkey WHERE n_name LIKE '%AN%' GROUP BY o_orderpriority";
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(Pattern.compile("build from its own partition\n +\\[each node\\] HashJoin INNER ON probe\\[\\d+\\] = "
+                + "build\\[0\\], build from broadcast #0\n +\\[each node\\] Scan lineitem\n +\\[each node\\] "
+                + "Scan default\\.orders").matcher(plan).find(), plan);
+        assertMatchesDuckDb(sql);
+    }
+
+    @Test
     void orderByWithALimitKeepsOnlyTheFirstRowsOnEachNode() throws Exception {
         // a whole GROUP BY on the nodes, then ORDER BY ... LIMIT: each node sends its first 15 groups
         String sql = "SELECT l_orderkey, sum(l_extendedprice) AS revenue FROM lineitem GROUP BY l_orderkey "

@@ -357,7 +357,6 @@ public final class PipelinePlanner {
                 buildLeft = !buildLeft; // the larger side then, rather than the coordinator
             }
             Chain build = buildLeft ? left : right;
-            // a node builds it alone (it may not wait for broadcast rows), and in memory
             boolean reverse = (kind == JoinKind.SEMI || kind == JoinKind.ANTI) && left.rows >= 0
                     && left.rows < right.rows && left.shuffles.isEmpty() && buildsOnEachNode(left, leftRead);
             if (reverse) {
@@ -387,9 +386,12 @@ public final class PipelinePlanner {
                 || node instanceof RelNode.Values v && v.rows().size() <= 1;
     }
 
-    /** Whether each node can build a hash table of {@code c} from its own partition, without waiting for other members' rows. */
+    /**
+     * Whether each node can build a hash table of {@code c} from its own partition: rows shuffled
+     * by other nodes it cannot wait for, broadcast rows come with the pipeline.
+     */
     private boolean buildsAlone(Chain c, BitSet read) {
-        return c.broadcasts.isEmpty() && c.shuffles.isEmpty() && buildsOnEachNode(c, read);
+        return c.shuffles.isEmpty() && buildsOnEachNode(c, read);
     }
 
     /**
@@ -640,8 +642,14 @@ public final class PipelinePlanner {
             List<RelNode> sent = new ArrayList<>(broadcasts);
             List<RelNode.Shuffle> moved = new ArrayList<>(shuffles);
             JoinBuild source = switch (from) {
-                case LOCAL -> new JoinBuild.Local(new ScanPipeline(build.scan.table().storage(), build.scan.fields().size(),
-                        new BitSet(), build.steps));
+                case LOCAL -> {
+                    // the build's own broadcasts come along, numbered after this chain's
+                    int shift = sent.size();
+                    sent.addAll(build.broadcasts);
+                    yield new JoinBuild.Local(new ScanPipeline(build.scan.table().storage(), build.scan.fields().size(),
+                            new BitSet(), build.steps).withBuilds(b -> b instanceof JoinBuild.Broadcast x
+                            ? new JoinBuild.Broadcast(x.slot() + shift) : b));
+                }
                 case BROADCAST -> {
                     sent.add(build.gathered());
                     yield new JoinBuild.Broadcast(sent.size() - 1);

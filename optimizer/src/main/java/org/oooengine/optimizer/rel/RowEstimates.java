@@ -11,6 +11,11 @@ import org.oooengine.core.sql.expr.ScalarFunction;
 final class RowEstimates {
     /** The share of rows a filter's conjunct, or a GROUP BY, is taken to keep. */
     static final double CONJUNCT_SELECTIVITY = 0.25;
+    /**
+     * The share a LIKE that searches inside a string ({@code '%green%'}, {@code '%BRASS'}) is
+     * taken to keep: a word among many, rarer than a comparison; its negation keeps the rest.
+     */
+    static final double CONTAINS_SELECTIVITY = 0.1;
 
     /** A column's least and greatest stored value, or null when unknown. */
     @FunctionalInterface
@@ -45,8 +50,13 @@ final class RowEstimates {
     static double share(Expr condition, Ranges ranges) {
         int filters = 0;
         double spans = 1;
+        double searches = 1;
         java.util.Map<Integer, long[]> bounds = new java.util.LinkedHashMap<>();
         for (Expr c : Exprs.conjuncts(condition)) {
+            if (c instanceof Expr.Like like && like.pattern().startsWith("%")) {
+                searches *= like.negated() ? 1 - CONTAINS_SELECTIVITY : CONTAINS_SELECTIVITY;
+                continue;
+            }
             int column = rangedColumn(c);
             if (column < 0) {
                 filters++;
@@ -69,7 +79,7 @@ final class RowEstimates {
                 spans *= Math.max(1 / width, Math.min(1, covered / width));
             }
         }
-        return spans * Math.pow(CONJUNCT_SELECTIVITY, filters);
+        return spans * searches * Math.pow(CONJUNCT_SELECTIVITY, filters);
     }
 
     /**

@@ -33,8 +33,11 @@ class RowEstimatesTest {
                 SqlType.decimal(4, 3))), SPANS), 1e-12);
         // other filters and unknown spans: a quarter each, a range counting once
         assertEquals(0.25 * 365.0 / (LAST - FIRST + 1), RowEstimates.share(and(year.children().get(0), year.children().get(1),
-                new Expr.Like(NAME, "%x%", false)), SPANS), 1e-9);
+                new Expr.Like(NAME, "x%", false)), SPANS), 1e-9);
         assertEquals(0.25, RowEstimates.share(year, RowEstimates.Ranges.NONE), 1e-12);
+        // a search inside a string: a tenth, its negation nine tenths
+        assertEquals(0.1 * 0.9 * 0.25, RowEstimates.share(and(new Expr.Like(NAME, "%x%", false),
+                new Expr.Like(NAME, "%y", true), new Expr.Like(NAME, "z%", false))), 1e-12);
     }
 
     private static Expr and(Expr... terms) {
