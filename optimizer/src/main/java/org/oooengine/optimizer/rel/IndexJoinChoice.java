@@ -29,31 +29,7 @@ public final class IndexJoinChoice {
             RelNode checked = c.recheck() == null ? join : new RelNode.Filter(join, c.recheck());
             return inHashJoinOrder(checked, c);
         }
-        if (node instanceof RelNode.Filter f) {
-            return new RelNode.Filter(visit(f.input()), f.condition());
-        }
-        if (node instanceof RelNode.Project p) {
-            return new RelNode.Project(visit(p.input()), p.exprs(), p.fields());
-        }
-        if (node instanceof RelNode.Join j) {
-            return new RelNode.Join(visit(j.left()), visit(j.right()), j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
-        }
-        if (node instanceof RelNode.Union u) {
-            return new RelNode.Union(visitAll(u.inputs()), u.fields());
-        }
-        if (node instanceof RelNode.SingleRow s) {
-            return new RelNode.SingleRow(visit(s.input()));
-        }
-        if (node instanceof RelNode.Aggregate a) {
-            return new RelNode.Aggregate(visit(a.input()), a.keys(), a.aggregates(), a.fields());
-        }
-        if (node instanceof RelNode.Sort s) {
-            return new RelNode.Sort(visit(s.input()), s.keys());
-        }
-        if (node instanceof RelNode.Limit l) {
-            return new RelNode.Limit(visit(l.input()), l.offset(), l.count());
-        }
-        return node; // scans, values, index joins: nothing under them to decide
+        return RelNode.mapInputs(node, this::visit); // scans, values, index joins: nothing under them to decide
     }
 
     /** The index join's rows with their columns where the hash joins have them, which the plan above reads. */
@@ -69,7 +45,4 @@ public final class IndexJoinChoice {
         return new RelNode.Project(indexJoin, columns, c.fields());
     }
 
-    private List<RelNode> visitAll(List<RelNode> nodes) {
-        return nodes.stream().map(this::visit).toList();
-    }
 }

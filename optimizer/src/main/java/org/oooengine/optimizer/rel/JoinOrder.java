@@ -54,31 +54,10 @@ public final class JoinOrder {
             }
             return ordered(new JoinGraph(leaves, conjuncts), j.fields());
         }
-        if (node instanceof RelNode.Filter f) {
-            return new RelNode.Filter(visit(f.input()), f.condition());
-        }
-        if (node instanceof RelNode.Project p) {
-            return new RelNode.Project(visit(p.input()), p.exprs(), p.fields());
-        }
         if (node instanceof RelNode.Join j) {
             return rebuildBinary(j);
         }
-        if (node instanceof RelNode.Aggregate a) {
-            return new RelNode.Aggregate(visit(a.input()), a.keys(), a.aggregates(), a.fields());
-        }
-        if (node instanceof RelNode.Sort s) {
-            return new RelNode.Sort(visit(s.input()), s.keys());
-        }
-        if (node instanceof RelNode.Limit l) {
-            return new RelNode.Limit(visit(l.input()), l.offset(), l.count());
-        }
-        if (node instanceof RelNode.SingleRow s) {
-            return new RelNode.SingleRow(visit(s.input()));
-        }
-        if (node instanceof RelNode.Union u) {
-            return new RelNode.Union(u.inputs().stream().map(this::visit).toList(), u.fields());
-        }
-        return node;
+        return RelNode.mapInputs(node, this::visit);
     }
 
     /**

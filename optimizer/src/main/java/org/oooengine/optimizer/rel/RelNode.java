@@ -17,6 +17,39 @@ import org.oooengine.core.sql.expr.Expr;
 public sealed interface RelNode {
     List<Field> fields();
 
+    /**
+     * {@code node} over its inputs mapped by {@code f} — for the operators of a logical plan
+     * (filters, projections, joins, aggregates, sorts, limits, scalar subqueries, unions); any
+     * other node, a leaf, as it is. What a pass over the plan does where it changes nothing.
+     */
+    static RelNode mapInputs(RelNode node, java.util.function.UnaryOperator<RelNode> f) {
+        if (node instanceof Filter x) {
+            return new Filter(f.apply(x.input()), x.condition());
+        }
+        if (node instanceof Project x) {
+            return new Project(f.apply(x.input()), x.exprs(), x.fields());
+        }
+        if (node instanceof Join x) {
+            return new Join(f.apply(x.left()), f.apply(x.right()), x.kind(), x.leftKeys(), x.rightKeys(), x.residual());
+        }
+        if (node instanceof Aggregate x) {
+            return new Aggregate(f.apply(x.input()), x.keys(), x.aggregates(), x.fields());
+        }
+        if (node instanceof Sort x) {
+            return new Sort(f.apply(x.input()), x.keys());
+        }
+        if (node instanceof Limit x) {
+            return new Limit(f.apply(x.input()), x.offset(), x.count());
+        }
+        if (node instanceof SingleRow x) {
+            return new SingleRow(f.apply(x.input()));
+        }
+        if (node instanceof Union x) {
+            return new Union(x.inputs().stream().map(f).toList(), x.fields());
+        }
+        return node;
+    }
+
     /** Every row of a catalog table, with the conjunct {@code filter} (may be null) applied while scanning. */
     record Scan(TableInfo table, String alias, List<Field> fields, Expr filter) implements RelNode {
         public Scan withFilter(Expr f) {
