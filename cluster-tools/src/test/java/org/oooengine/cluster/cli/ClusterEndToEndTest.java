@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -35,10 +34,7 @@ class ClusterEndToEndTest {
     static void start() throws Exception {
         cluster = tmp.resolve("cluster");
         single = tmp.resolve("single");
-        int base;
-        try (ServerSocket s = new ServerSocket(0)) {
-            base = s.getLocalPort();
-        }
+        int base = Cli.freePorts(2); // one per node
         Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString(), "--base-port", String.valueOf(base),
                 "--node-heap", "512m", "--buffered-io");
         assertEquals(0, r.exitCode(), r::toString);

@@ -8,7 +8,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.net.ServerSocket;
 import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,8 +50,9 @@ class ClusterLifecycleTest {
     @BeforeAll
     static void start() throws Exception {
         cluster = tmp.resolve("cluster");
+        int basePort = Cli.freePorts(3); // two nodes, then the coordinator
         List<String> args = new ArrayList<>(List.of("cluster", "start", "--nodes", "2", "--dir", cluster.toString(),
-                "--base-port", String.valueOf(freePort()), "--sql-port", String.valueOf(freePort())));
+                "--base-port", String.valueOf(basePort), "--sql-port", String.valueOf(basePort + 2)));
         args.addAll(NODE_OPTIONS);
         Cli r = Cli.run(args.toArray(String[]::new));
         assertEquals(0, r.exitCode(), r::toString);
@@ -265,9 +265,4 @@ class ClusterLifecycleTest {
         }
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,9 +28,10 @@ class SqlCommandTest {
     @BeforeAll
     static void start() throws Exception {
         cluster = tmp.resolve("cluster");
-        int sqlPort = freePort();
+        int base = Cli.freePorts(3); // two nodes, then the coordinator
+        int sqlPort = base + 2;
         Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString(), "--base-port",
-                String.valueOf(freePort()), "--node-heap", "384m", "--buffered-io", "--sql-port", String.valueOf(sqlPort),
+                String.valueOf(base), "--node-heap", "384m", "--buffered-io", "--sql-port", String.valueOf(sqlPort),
                 "--sql-heap", "512m");
         assertEquals(0, r.exitCode(), r::toString);
         url = "jdbc:hive2://127.0.0.1:" + sqlPort + "/default;auth=noSasl";
@@ -95,9 +95,4 @@ class SqlCommandTest {
         assertTrue(r.err().contains("give the URL with --url"), r::toString);
     }
 
-    private static int freePort() throws Exception {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
-    }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -51,10 +50,7 @@ class StoppedNodeCatalogTest {
     @BeforeAll
     static void start() throws Exception {
         cluster = tmp.resolve("cluster");
-        int base;
-        try (ServerSocket s = new ServerSocket(0)) {
-            base = s.getLocalPort();
-        }
+        int base = Cli.freePorts(3); // one per node
         Cli r = Cli.run("cluster", "start", "--nodes", "3", "--dir", cluster.toString(), "--base-port",
                 String.valueOf(base), "--node-heap", "384m", "--buffered-io");
         assertEquals(0, r.exitCode(), r::toString);
