@@ -29,6 +29,10 @@ final class MiniHadoop implements AutoCloseable {
         conf.set("mapreduce.map.java.opts", "-Xmx512m " + opens);
         conf.set("mapreduce.reduce.java.opts", "-Xmx512m " + opens);
         conf.setInt("yarn.nodemanager.resource.memory-mb", 8192);
+        // The one NodeManager must not call a full shared disk bad (default: above 90% used): it
+        // would start no container, and every job would wait for one forever.
+        conf.setFloat("yarn.nodemanager.disk-health-checker.max-disk-utilization-per-disk-percentage", 100.0f);
+        conf.setLong("yarn.nodemanager.disk-health-checker.min-free-space-per-disk-mb", 0);
         MiniMRYarnCluster started = new MiniMRYarnCluster(name, 1);
         try {
             started.init(conf);
