@@ -66,7 +66,8 @@ final class BenchTpchCommand implements Callable<Integer> {
         int nodes = ClusterSpec.read(cluster).nodes().size();
         TpchReport report;
         try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
-             SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", session)) {
+             SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
+            applySettings(sql, session);
             List<TpchQueryResult> ran = new TpchBench(sql, repeat, engine::bytesSpilled).run(chosen, q -> {
                 err.println(TpchReport.progress(q));
                 err.flush();
@@ -79,6 +80,17 @@ final class BenchTpchCommand implements Callable<Integer> {
         out.print(json ? Json.line(report) + System.lineSeparator() : report.table());
         out.flush();
         return report.failures() == 0 ? 0 : 1;
+    }
+
+    /** Each setting as a SET statement, checked as SQL checks it: a bad value is refused before any query runs. */
+    private void applySettings(SqlSession sql, Map<String, String> settings) {
+        settings.forEach((key, value) -> {
+            try {
+                sql.execute("SET " + key + "=" + value, new org.oooengine.hive.sql.Cancellation());
+            } catch (org.oooengine.core.sql.SqlException e) {
+                throw new ParameterException(spec.commandLine(), "--set " + key + "=" + value + ": " + e.getMessage());
+            }
+        });
     }
 
     private Map<String, String> sessionSettings() {

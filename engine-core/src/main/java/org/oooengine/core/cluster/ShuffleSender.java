@@ -32,6 +32,8 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     private final List<CompletableFuture<?>> inflight = new ArrayList<>();
     private long rowsSent;
     private long bytesSent;
+    /** For a shuffle by group: the owner of each row's group. */
+    private final java.util.function.ToIntFunction<Object[]> groupOwners;
 
     /** @param cancelled checked before every chunk: a batch that multiplies (a cross join) stops within one chunk */
     ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled) {
@@ -41,6 +43,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         this.peers = peers;
         this.local = local;
         this.codec = target.byGroup() ? null : new KeyCodec(new DataType[] {target.keyType().storedType()});
+        this.groupOwners = target.byGroup() ? target.groupOwners() : null;
         for (int i = 0; i < target.owners().size(); i++) {
             buffers.add(new ArrayList<>(ROWS_PER_CHUNK));
             inflight.add(CompletableFuture.completedFuture(null));
@@ -52,7 +55,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         for (Object[] row : batch) {
             int d;
             if (target.byGroup()) {
-                d = target.groupOwner(row);
+                d = groupOwners.applyAsInt(row);
             } else {
                 Object key = row[target.keyColumns().get(0)];
                 if (key == null) {

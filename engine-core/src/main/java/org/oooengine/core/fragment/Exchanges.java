@@ -52,9 +52,13 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
             List<Object[]> arrived;
             boolean allDone;
             synchronized (in) {
-                while (in.rows.isEmpty() && in.done.size() < producers) {
+                while (true) {
+                    // checked also while rows keep coming: a flood must not keep a cancelled query alive
                     if (cancelled.getAsBoolean()) {
                         throw new CancellationException("the requester cancelled the query or went away");
+                    }
+                    if (!in.rows.isEmpty() || in.done.size() >= producers) {
+                        break;
                     }
                     in.touched = System.nanoTime();
                     try {

@@ -7,7 +7,6 @@ import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.ProtocolException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.ExprCodec;
-import org.oooengine.core.sql.expr.Values;
 
 /**
  * Where a shuffle sends each row, to exchange {@code exchangeId} on one of {@code owners}:
@@ -57,17 +56,11 @@ public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType
         return keyColumns.stream().mapToInt(Integer::intValue).max().orElse(-1);
     }
 
-    /** For {@link #byGroup}: the owner (by index) that merges {@code row}'s group. */
-    public int groupOwner(Object[] row) {
-        int h = 1;
-        for (int c : keyColumns) {
-            Object v = row[c];
-            h = 31 * h + (v == null ? 0 : Values.groupKey(v).hashCode());
-        }
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        return Math.floorMod(h, owners.size());
+    /** For {@link #byGroup}: which owner (by index) merges a row's group. */
+    public java.util.function.ToIntFunction<Object[]> groupOwners() {
+        int[] keys = keyColumns.stream().mapToInt(Integer::intValue).toArray();
+        int n = owners.size();
+        return row -> KeyHash.bucket(row, keys, 0, n);
     }
 
     public void write(PayloadWriter w) {

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
 import org.oooengine.core.sql.expr.AggregateCall;
-import org.oooengine.core.sql.expr.Values;
 
 /**
  * The groups of an aggregation that outgrew its query's memory: each time it does, its groups'
@@ -21,9 +20,12 @@ final class SpilledGroups {
     private final QueryMemory memory;
     private final String operator;
     private final SpillFile[] files = new SpillFile[PARTITIONS];
+    /** The key columns, the first {@code keyCount} of a partial row. */
+    private final int[] keys;
 
     SpilledGroups(int keyCount, List<AggregateCall> calls, QueryMemory memory, String operator) {
         this.keyCount = keyCount;
+        this.keys = java.util.stream.IntStream.range(0, keyCount).toArray();
         this.calls = calls;
         this.memory = memory;
         this.operator = operator;
@@ -47,12 +49,7 @@ final class SpilledGroups {
     }
 
     private int partition(Object[] row) {
-        int h = 1;
-        for (int k = 0; k < keyCount; k++) {
-            Object v = row[k];
-            h = 31 * h + (v == null ? 0 : Values.groupKey(v).hashCode());
-        }
-        return Math.floorMod(h ^ (h >>> 16), PARTITIONS);
+        return KeyHash.bucket(row, keys, 0, PARTITIONS);
     }
 
     /** Sends the partial rows as they were spilled, unmerged; deletes the files. */

@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import org.oooengine.core.sql.JoinKind;
-import org.oooengine.core.sql.expr.Values;
 
 /**
  * A hash join whose build rows outgrew the query's memory (a grace hash join): build rows and
@@ -78,26 +77,14 @@ final class SpilledHashJoin {
         }
     }
 
-    /**
-     * The partition of a row's key at a level of splitting. Mixed (the finaliser of MurmurHash3,
-     * seeded by the level) so that it follows neither the hash that spread the table's rows over
-     * the nodes nor the level above's, either of which would leave most partitions empty.
-     */
+    /** The partition of a row's key at a level of splitting (the level seeds the hash); a null key's is the first. */
     private static int partition(Object[] row, int[] keys, int level) {
-        int h = 1 + level * 0x9e3779b9;
         for (int k : keys) {
-            Object v = row[k];
-            if (v == null) {
+            if (row[k] == null) {
                 return 0;
             }
-            h = 31 * h + Values.groupKey(v).hashCode();
         }
-        h ^= h >>> 16;
-        h *= 0x85ebca6b;
-        h ^= h >>> 13;
-        h *= 0xc2b2ae35;
-        h ^= h >>> 16;
-        return Math.floorMod(h, PARTITIONS);
+        return KeyHash.bucket(row, keys, level, PARTITIONS);
     }
 
     /** Joins each partition in turn and sends its rows on, a batch at a time; deletes the files. */
