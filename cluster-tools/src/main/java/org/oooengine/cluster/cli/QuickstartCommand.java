@@ -13,6 +13,7 @@ import org.oooengine.cluster.bench.JoinBench;
 import org.oooengine.cluster.bench.JoinMode;
 import org.oooengine.cluster.bench.JoinResult;
 import org.oooengine.cluster.bench.ResultTable;
+import org.oooengine.cluster.launch.FreePorts;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
@@ -150,10 +151,7 @@ final class QuickstartCommand implements Callable<Integer> {
                     ClusterCommand.SQL_HOST);
         }
         LocalCluster cluster = new LocalCluster(clusterDir, root);
-        int basePort;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            basePort = s.getLocalPort();
-        }
+        int basePort = FreePorts.consecutive(nodes);
         err.printf("%nstarting a local %d-node cluster in %s%n", nodes, clusterDir);
         err.flush();
         List<String> nodeArgs = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(warm ? 64 : COLD_BUFFER_POOL_MB / 2)));
@@ -210,10 +208,7 @@ final class QuickstartCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         err.printf("%nstarting the coordinator (SQL endpoint) and querying it through the Hive JDBC driver...%n");
         err.flush();
-        int port;
-        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
-            port = s.getLocalPort();
-        }
+        int port = FreePorts.consecutive(1);
         String url = cluster.startCoordinator(ClusterCommand.SQL_HOST, port, COORDINATOR_HEAP);
         PrintWriter out = spec.commandLine().getOut();
         out.printf("%nSQL on the cluster at %s:%n", url);
