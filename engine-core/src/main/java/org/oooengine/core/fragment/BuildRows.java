@@ -62,7 +62,8 @@ final class BuildRows implements Consumer<List<Object[]>> {
     }
 
     private static String describe(JoinBuild build) {
-        return build instanceof JoinBuild.Local local ? local.pipeline().table() : "rows sent to it";
+        return build instanceof JoinBuild.Local local ? local.pipeline().table()
+                : build instanceof JoinBuild.Gathered ? "its right input" : "rows sent to it";
     }
 
     /**

@@ -8,7 +8,9 @@ import org.oooengine.core.sql.expr.AggregateCall;
 /**
  * The second half of a split GROUP BY: merges the partial states the nodes sent (rows of
  * {@code keyCount} keys, then {@link AggregateCall#PARTIAL_WIDTH} values per aggregate) into each
- * group's result. Without keys there is exactly one result row, also when no node had a row.
+ * group's result; or a whole GROUP BY of input rows. Groups that outgrow the query's memory spill
+ * to disk ({@link SpilledGroups}). Without keys there is exactly one result row, also when no row
+ * came.
  */
 public final class FinalAggregation {
     private final int keyCount;
@@ -17,6 +19,8 @@ public final class FinalAggregation {
     private GroupTable groups;
     /** The groups moved to disk when they outgrew the query's memory; null until then. */
     private SpilledGroups spilled;
+    /** In one of its own steps: not to be asked to spill then. */
+    private boolean busy;
 
     public FinalAggregation(int keyCount, List<AggregateCall> aggregates) {
         this(keyCount, aggregates, QueryMemory.unbounded());
@@ -33,15 +37,46 @@ public final class FinalAggregation {
     /** Merges a partial row; when its group does not fit, the groups so far spill to disk (where the memory allows). */
     public synchronized void accept(Object[] partial) {
         Object[] keys = Arrays.copyOf(partial, keyCount);
+        busy = true;
         try {
             groups.group(keys).merge(partial, keyCount);
         } catch (MemoryLimitExceededException full) {
-            if (!memory.canSpill() || groups.isEmpty()) {
-                throw full;
-            }
-            spillGroups();
+            spillOrFail(full);
             groups.group(keys).merge(partial, keyCount);
+        } finally {
+            busy = false;
         }
+    }
+
+    /**
+     * Adds an input row of group {@code keys} (a GROUP BY that runs whole here rather than split:
+     * its rows, not partial states, arrive), spilling as {@link #accept} does.
+     */
+    public synchronized void add(Object[] keys, Object[] row) {
+        busy = true;
+        try {
+            groups.group(keys).add(row);
+        } catch (MemoryLimitExceededException full) {
+            spillOrFail(full);
+            groups.group(keys).add(row);
+        } finally {
+            busy = false;
+        }
+    }
+
+    /** Spills the groups so far, for another operator to have the room ({@link QueryMemory.Revocable}). */
+    public synchronized void revoke() {
+        if (!busy && !groups.isEmpty() && memory.canSpill() && aggregates.stream().allMatch(AggregateCall::splittable)) {
+            spillGroups();
+        }
+    }
+
+    /** Spills the groups so far, or fails: DISTINCT's sets of values have no partial state to spill. */
+    private void spillOrFail(MemoryLimitExceededException full) {
+        if (!memory.canSpill() || groups.isEmpty() || !aggregates.stream().allMatch(AggregateCall::splittable)) {
+            throw full;
+        }
+        spillGroups();
     }
 
     private void spillGroups() {
@@ -56,17 +91,23 @@ public final class FinalAggregation {
     }
 
     /** The groups' rows: keys, then aggregate results. */
-    public synchronized List<Object[]> results() {
+    public List<Object[]> results() {
+        List<Object[]> out = new ArrayList<>();
+        finish(out::addAll);
+        return out;
+    }
+
+    /** Sends the groups' rows (keys, then aggregate results) to {@code out}, a batch at a time. */
+    public synchronized void finish(java.util.function.Consumer<List<Object[]>> out) {
+        busy = true; // for good: its groups go on from here
         if (groups.isEmpty() && keyCount == 0) {
             groups.group(new Object[0]);
         }
-        List<Object[]> out = new ArrayList<>(groups.groups().size());
         if (spilled != null) {
             spillGroups();
-            spilled.finish(out::addAll);
-            return out;
+            spilled.finish(out);
+            return;
         }
-        groups.groups().forEach(g -> out.add(g.result()));
-        return out;
+        groups.sendResults(out);
     }
 }

@@ -62,6 +62,21 @@ public final class GroupTable {
         return groups.values();
     }
 
+    /** Sends each group's result row (keys, then the aggregates' results) to {@code out}, a batch at a time. */
+    public void sendResults(java.util.function.Consumer<List<Object[]>> out) {
+        List<Object[]> batch = new java.util.ArrayList<>(Pipeline.BATCH_ROWS);
+        for (Group g : groups.values()) {
+            batch.add(g.result());
+            if (batch.size() == Pipeline.BATCH_ROWS) {
+                out.accept(batch);
+                batch = new java.util.ArrayList<>(Pipeline.BATCH_ROWS);
+            }
+        }
+        if (!batch.isEmpty()) {
+            out.accept(batch);
+        }
+    }
+
     /** One group: its key values as first seen, and its accumulators. */
     public static final class Group {
         private final Object[] keys;

@@ -8,7 +8,8 @@ import java.util.List;
  * every node ({@link Rows}, or {@link Staged} ahead of the pipeline when they are too many for
  * one frame), or rows the other nodes shuffled to it by the join key ({@link Exchanged}).
  * {@link Broadcast} and {@link Shuffled} are the coordinator's placeholders for rows it has yet to
- * compute or have sent; they never travel.
+ * compute or have sent, {@link Gathered} the build side of a join the coordinator runs itself; they
+ * never travel.
  */
 public sealed interface JoinBuild {
     /** The rows of a pipeline run over this node's partition of its table. */
@@ -36,5 +37,12 @@ public sealed interface JoinBuild {
 
     /** The coordinator's input number {@code slot}, replaced by its {@link Rows} before the pipeline is sent. */
     record Broadcast(int slot) implements JoinBuild {
+    }
+
+    /**
+     * The coordinator's input number {@code slot} when the coordinator runs the join itself: every
+     * build row meets every probe row there, so each kind of join may build from it.
+     */
+    record Gathered(int slot) implements JoinBuild {
     }
 }

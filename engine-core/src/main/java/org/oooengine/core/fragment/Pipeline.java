@@ -194,11 +194,7 @@ public final class Pipeline {
             } else if (spilledJoins[i] != null) {
                 spilledJoins[i].finish(rows -> push(rows, next));
             } else if (groupsAt[i] != null) {
-                List<Object[]> results = new ArrayList<>();
-                groupsAt[i].groups().forEach(g -> results.add(g.result()));
-                for (int from = 0; from < results.size(); from += BATCH_ROWS) {
-                    push(results.subList(from, Math.min(results.size(), from + BATCH_ROWS)), i + 1);
-                }
+                groupsAt[i].sendResults(rows -> push(rows, next));
             }
         }
         if (top != null) {

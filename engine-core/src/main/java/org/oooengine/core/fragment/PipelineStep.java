@@ -38,7 +38,8 @@ public sealed interface PipelineStep {
                 throw new IllegalArgumentException(probeKeys.size() + " probe keys for " + buildKeys.size() + " build keys");
             }
             boolean shuffled = build instanceof JoinBuild.Shuffled || build instanceof JoinBuild.Exchanged;
-            boolean partnersHere = build instanceof JoinBuild.Local || shuffled && kind == JoinKind.RIGHT_SEMI;
+            boolean partnersHere = build instanceof JoinBuild.Local || build instanceof JoinBuild.Gathered
+                    || shuffled && kind == JoinKind.RIGHT_SEMI;
             if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly()) && !partnersHere) {
                 throw new IllegalArgumentException("a " + kind + " join on the nodes needs each node's own build rows");
             }

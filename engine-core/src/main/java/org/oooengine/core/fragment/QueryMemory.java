@@ -20,6 +20,21 @@ public final class QueryMemory implements AutoCloseable {
     /** Where operators that can spill put what does not fit; null: they fail instead. */
     private final java.nio.file.Path spillDirectory;
     private final java.util.List<SpillFile> spills = new java.util.ArrayList<>();
+    /** Operators that write what they hold to disk when asked, for another operator to have room. */
+    private final java.util.List<Revocable> revocables = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final ThreadLocal<Boolean> revoking = ThreadLocal.withInitial(() -> false);
+
+    /**
+     * An operator that can give back what it holds by spilling it (an aggregation's groups, a
+     * sort's rows): asked when another operator's reservation does not fit. Only where the
+     * operators of a statement run one at a time (the coordinator): an operator is asked between
+     * its own steps, never in the middle of one.
+     */
+    @FunctionalInterface
+    public interface Revocable {
+        /** Spills what it holds now and gives back its memory; nothing when it cannot (it is the one asking). */
+        void revoke();
+    }
 
     /**
      * @param where   e.g. "node n1"
@@ -42,15 +57,41 @@ public final class QueryMemory implements AutoCloseable {
         return new QueryMemory("here", Long.MAX_VALUE, "");
     }
 
-    /** Takes {@code bytes} more for {@code operator}, or fails if that goes over the limit. */
+    /** Has {@code operator} spill what it holds when another needs the room ({@link Revocable}). */
+    public void revocable(Revocable operator) {
+        revocables.add(operator);
+    }
+
+    /**
+     * Takes {@code bytes} more for {@code operator}, or fails if that goes over the limit even
+     * after the operators that can spill did.
+     */
     public void reserve(String operator, long bytes) {
         long now = used.addAndGet(bytes);
+        if (now > limit && revoked()) {
+            now = used.get();
+        }
         if (now > limit) {
             used.addAndGet(-bytes);
             throw new MemoryLimitExceededException(operator + " on " + where + " needs more than the query's memory limit of "
                     + mib(limit) + " there (" + mib(now - bytes) + " held, " + mib(bytes) + " more asked)"
                     + (setting.isEmpty() ? "" : "; raise it with SET " + setting + "=<bytes>"));
         }
+    }
+
+    /** Asks the operators that can spill to do so; whether they gave anything back. */
+    private boolean revoked() {
+        if (revocables.isEmpty() || revoking.get()) {
+            return false;
+        }
+        long before = used.get();
+        revoking.set(true);
+        try {
+            revocables.forEach(Revocable::revoke);
+        } finally {
+            revoking.set(false);
+        }
+        return used.get() < before;
     }
 
     /** Gives back {@code bytes} an operator no longer holds. */
@@ -60,6 +101,11 @@ public final class QueryMemory implements AutoCloseable {
 
     public long used() {
         return used.get();
+    }
+
+    /** What the operators here may hold together. */
+    public long limit() {
+        return limit;
     }
 
     /** Whether operators may spill to disk here. */

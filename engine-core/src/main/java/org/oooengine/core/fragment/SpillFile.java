@@ -26,6 +26,8 @@ final class SpillFile implements AutoCloseable {
     private final Path path;
     private DataOutputStream out;
     private long bytes;
+    /** The reader {@link #blocks} opened, closed with the file. */
+    private Blocks reading;
 
     SpillFile(Path dir) {
         try {
@@ -69,43 +71,89 @@ final class SpillFile implements AutoCloseable {
 
     /** Reads every block back in order, handing each to {@code blocks}. */
     void readAll(Consumer<List<Object[]>> blocks) {
+        try (Blocks in = blocks()) {
+            while (in.hasNext()) {
+                blocks.accept(in.next());
+            }
+        }
+    }
+
+    /**
+     * The blocks in the order written, read as asked for (a merge reads several files a block at
+     * a time); no more rows may be appended.
+     */
+    Blocks blocks() {
         try {
             if (out != null) {
                 out.close();
                 out = null;
             }
-            long size = Files.size(path);
-            try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16))) {
-                long offset = 0;
-                while (offset < size) {
-                    if (size - offset < 8) {
-                        throw corrupt(offset, "a block header cut short");
-                    }
-                    int length = in.readInt();
-                    int stored = in.readInt();
-                    if (length < 0 || length > size - offset - 8) {
-                        throw corrupt(offset, "a block of " + length + " bytes where " + (size - offset - 8) + " remain");
-                    }
-                    byte[] payload = new byte[length];
-                    in.readFully(payload);
-                    CRC32C crc = new CRC32C();
-                    crc.update(payload, 0, length);
-                    if ((int) crc.getValue() != stored) {
-                        throw corrupt(offset, String.format("checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
-                                stored, (int) crc.getValue()));
-                    }
-                    PayloadReader r = new PayloadReader(payload);
-                    int n = r.getVarInt();
-                    List<Object[]> rows = new ArrayList<>(n);
-                    for (int i = 0; i < n; i++) {
-                        rows.add(ValueCodec.readRow(r));
-                    }
-                    blocks.accept(rows);
-                    offset += 8 + length;
-                }
-            }
+            reading = new Blocks(Files.size(path),
+                    new DataInputStream(new BufferedInputStream(Files.newInputStream(path), 1 << 16)));
+            return reading;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+
+    /** A spill file's blocks, each checked against its checksum as it is read. */
+    final class Blocks implements java.util.Iterator<List<Object[]>>, AutoCloseable {
+        private final long size;
+        private final DataInputStream in;
+        private long offset;
+
+        private Blocks(long size, DataInputStream in) {
+            this.size = size;
+            this.in = in;
+        }
+
+        @Override
+        public boolean hasNext() {
+            return offset < size;
+        }
+
+        @Override
+        public List<Object[]> next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            try {
+                if (size - offset < 8) {
+                    throw corrupt(offset, "a block header cut short");
+                }
+                int length = in.readInt();
+                int stored = in.readInt();
+                if (length < 0 || length > size - offset - 8) {
+                    throw corrupt(offset, "a block of " + length + " bytes where " + (size - offset - 8) + " remain");
+                }
+                byte[] payload = new byte[length];
+                in.readFully(payload);
+                CRC32C crc = new CRC32C();
+                crc.update(payload, 0, length);
+                if ((int) crc.getValue() != stored) {
+                    throw corrupt(offset, String.format("checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
+                            stored, (int) crc.getValue()));
+                }
+                PayloadReader r = new PayloadReader(payload);
+                int n = r.getVarInt();
+                List<Object[]> rows = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    rows.add(ValueCodec.readRow(r));
+                }
+                offset += 8 + length;
+                return rows;
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read " + path, e);
+            }
+        }
+
+        @Override
+        public void close() {
+            try {
+                in.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot close " + path, e);
+            }
         }
     }
 
@@ -117,6 +165,10 @@ final class SpillFile implements AutoCloseable {
     @Override
     public void close() {
         try {
+            if (reading != null) {
+                reading.close();
+                reading = null;
+            }
             if (out != null) {
                 out.close();
                 out = null;

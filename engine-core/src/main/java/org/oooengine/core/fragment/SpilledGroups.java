@@ -66,17 +66,7 @@ final class SpilledGroups {
             GroupTable groups = new GroupTable(calls, memory, operator + " (merging what it spilled)");
             file.readAll(block -> block.forEach(row -> groups.group(Arrays.copyOf(row, keyCount)).merge(row, keyCount)));
             file.close();
-            List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-            for (GroupTable.Group g : groups.groups()) {
-                batch.add(g.result());
-                if (batch.size() == Pipeline.BATCH_ROWS) {
-                    out.accept(batch);
-                    batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-                }
-            }
-            if (!batch.isEmpty()) {
-                out.accept(batch);
-            }
+            groups.sendResults(out);
             memory.release(groups.reservedBytes());
         }
     }

@@ -113,8 +113,7 @@ final class EngineSession implements SqlSession {
     private StatementResult query(ASTNode tree, Cancellation cancel) {
         Execution execution = modes.forSettings(settings);
         RelNode plan = execution.plan(catalog, database, tree);
-        List<Object[]> rows = execution.executor(cancel).run(plan);
-        return StatementResult.rows(columns(plan), rows.iterator());
+        return StatementResult.rows(columns(plan), execution.executor(cancel).run(plan));
     }
 
     /** DDL and DML: they change the catalog or a table's rows. */

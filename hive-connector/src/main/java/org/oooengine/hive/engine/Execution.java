@@ -41,7 +41,7 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     /** Runs a plan the analyzer made (e.g. an INSERT's SELECT), placed as {@link #plan} places it. */
     List<Object[]> run(RelNode logical, Cancellation cancel) {
-        return executor(cancel).run(placed(logical));
+        return executor(cancel).runToList(placed(logical));
     }
 
     private RelNode placed(RelNode logical) {

@@ -3,34 +3,39 @@ package org.oooengine.hive.sql.exec;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
-import org.oooengine.core.fragment.SortKey;
-import org.oooengine.core.fragment.TopRows;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.fragment.ExternalSort;
 import org.oooengine.core.fragment.FinalAggregation;
-import org.oooengine.core.fragment.MemoryLimitExceededException;
-import org.oooengine.core.fragment.QueryMemory;
-import org.oooengine.core.sql.SqlType;
-import org.oooengine.core.fragment.GroupTable;
 import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.MemoryLimitExceededException;
+import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.fragment.SpooledRows;
+import org.oooengine.core.fragment.TopRows;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
-import org.oooengine.core.sql.expr.Values;
+import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.optimizer.rel.RelNode;
 
 /**
- * Runs a plan on the coordinator: table scans stream in from the {@link TableReader} (filtered
- * and pruned as they arrive), join chains from the nodes through the {@link IndexJoinRunner};
- * hash joins, aggregation and sorting run in memory over the rows that remain. Checks for
- * cancellation between batches of rows.
+ * Runs a plan on the coordinator, each operator pushing its rows to the next a batch at a time
+ * as they come: table scans and pipelines from the nodes through the {@link TableReader}, join
+ * chains through the {@link IndexJoinRunner}. Only hash joins (their build side), aggregations
+ * and sorts hold rows, against the statement's memory on the coordinator, and spill to disk
+ * beyond it; the result is kept for the client the same way ({@link SpooledRows}). When one
+ * operator needs room that others hold, those that can spill do ({@code QueryMemory.Revocable}).
+ * Batches reach an operator from one thread at a time; the statement's cancellation is checked
+ * between them.
  */
 public final class Executor {
-    private static final int CHECK_EVERY = 4096;
-
     private final TableReader reader;
     private final IndexJoinRunner indexJoins;
     private final Cancellation cancel;
@@ -41,15 +46,15 @@ public final class Executor {
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
     private Map<RelNode, long[]> profile;
     /** EXPLAIN ANALYZE: what the nodes reported of each pipeline they ran. */
-    private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new java.util.IdentityHashMap<>());
+    private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new IdentityHashMap<>());
 
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel) {
         this(reader, indexJoins, cancel, QueryMemory.unbounded(), 0);
     }
 
     /**
-     * @param memory        what the statement's operators may hold on the coordinator: gathered rows, hash
-     *                      join builds, groups
+     * @param memory        what the statement's operators may hold on the coordinator: hash join
+     *                      builds, groups, sorted rows, the result not yet fetched
      * @param memoryPerNode what the operators of each node pipeline may hold there (0: the node's default)
      */
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel, QueryMemory memory,
@@ -61,15 +66,33 @@ public final class Executor {
         this.memoryPerNode = memoryPerNode;
     }
 
-    public List<Object[]> run(RelNode root) {
+    /**
+     * Runs the plan to its end and returns its rows, to be read once; they hold the statement's
+     * memory (and any file they spilled to) until read to the end or closed.
+     */
+    public Rows run(RelNode root) {
         usage = ColumnUsage.of(root);
+        SpooledRows result = new SpooledRows(memory, "result rows not yet fetched");
+        memory.revocable(result::revoke);
         try {
-            return eval(root);
+            produce(root, result);
+            return new Rows(result.iterator(), memory);
         } catch (MemoryLimitExceededException e) {
+            memory.close();
             throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
-        } finally {
+        } catch (RuntimeException | Error e) {
             memory.close(); // spill files a failed statement left
+            throw e;
         }
+    }
+
+    /** Runs the plan and returns all of its rows in a list (an INSERT's SELECT). */
+    public List<Object[]> runToList(RelNode root) {
+        List<Object[]> out = new ArrayList<>();
+        try (Rows rows = run(root)) {
+            rows.forEachRemaining(out::add);
+        }
+        return out;
     }
 
     /**
@@ -77,8 +100,8 @@ public final class Executor {
      * pipeline of the nodes also the rows they read, the slowest node's time and the bytes spilled.
      */
     public Map<RelNode, long[]> profile(RelNode root) {
-        profile = Collections.synchronizedMap(new java.util.IdentityHashMap<>()); // shuffles report from the network's threads
-        run(root);
+        profile = Collections.synchronizedMap(new IdentityHashMap<>()); // shuffles report from the network's threads
+        run(root).close();
         figures.forEach((node, f) -> {
             long[] m = profile.get(node);
             if (m != null && f != TableReader.NodeFigures.NONE) {
@@ -88,91 +111,168 @@ public final class Executor {
         return profile;
     }
 
-    private List<Object[]> eval(RelNode node) {
+    /** A statement's result rows; closing (or reading past the last) gives back what the statement held. */
+    public static final class Rows implements Iterator<Object[]>, AutoCloseable {
+        private final Iterator<Object[]> rows;
+        private final QueryMemory memory;
+        private boolean closed;
+
+        private Rows(Iterator<Object[]> rows, QueryMemory memory) {
+            this.rows = rows;
+            this.memory = memory;
+        }
+
+        @Override
+        public boolean hasNext() {
+            if (closed) {
+                return false;
+            }
+            if (rows.hasNext()) {
+                return true;
+            }
+            close();
+            return false;
+        }
+
+        @Override
+        public Object[] next() {
+            if (!hasNext()) {
+                throw new java.util.NoSuchElementException();
+            }
+            return rows.next();
+        }
+
+        @Override
+        public void close() {
+            if (!closed) {
+                closed = true;
+                memory.close();
+            }
+        }
+    }
+
+    /** Pushes {@code node}'s rows to {@code out}, a batch at a time, from one thread at a time. */
+    private void produce(RelNode node, Consumer<List<Object[]>> out) {
+        cancel.check();
+        Consumer<List<Object[]>> checked = batch -> {
+            cancel.check();
+            out.accept(batch);
+        };
         if (profile == null) {
-            return evalOperator(node);
+            operator(node, checked);
+            return;
         }
         long t0 = System.nanoTime();
-        List<Object[]> rows = evalOperator(node);
-        profile.put(node, new long[] {rows.size(), System.nanoTime() - t0});
-        return rows;
+        long[] rows = {0};
+        operator(node, batch -> {
+            rows[0] += batch.size();
+            checked.accept(batch);
+        });
+        profile.put(node, new long[] {rows[0], System.nanoTime() - t0});
     }
 
-    private List<Object[]> evalOperator(RelNode node) {
-        cancel.check();
-        if (node instanceof RelNode.Scan s) {
-            return collect(s);
-        } else if (node instanceof RelNode.Filter f) {
-            return filter(eval(f.input()), f.condition());
-        } else if (node instanceof RelNode.Project p) {
-            return project(eval(p.input()), p.exprs());
-        } else if (node instanceof RelNode.Join j) {
-            return HashJoin.run(j, eval(j.left()), eval(j.right()), cancel, memory);
-        } else if (node instanceof RelNode.Aggregate a) {
-            return aggregate(a);
-        } else if (node instanceof RelNode.Sort s) {
-            return sort(eval(s.input()), s.keys());
-        } else if (node instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s) {
-            return firstRows(s, l.offset(), l.count());
-        } else if (node instanceof RelNode.Limit l) {
-            List<Object[]> in = eval(l.input());
-            int from = (int) Math.min(in.size(), l.offset());
-            return in.subList(from, (int) Math.min(in.size(), from + l.count()));
-        } else if (node instanceof RelNode.Values v) {
-            return v.rows();
-        } else if (node instanceof RelNode.IndexJoin j) {
-            return indexJoin(j);
-        } else if (node instanceof RelNode.SingleRow s) {
-            return singleRow(eval(s.input()), s.fields().size());
-        } else if (node instanceof RelNode.NodePipeline p) {
-            return collect(p);
-        } else if (node instanceof RelNode.FinalAggregate a) {
-            return finalAggregate(a);
-        } else if (node instanceof RelNode.Union u) {
-            List<Object[]> all = new ArrayList<>();
-            for (RelNode input : u.inputs()) {
-                all.addAll(eval(input));
-            }
-            return all;
-        }
-        throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
-    }
-
-    /**
-     * Feeds a chain of scan, filters and projections to {@code sink} row by row as the nodes send
-     * them (from several threads at once); any other operator runs first and is then fed.
-     */
-    private void stream(RelNode node, Consumer<Object[]> sink) {
+    private void operator(RelNode node, Consumer<List<Object[]>> out) {
         if (node instanceof RelNode.Scan s) {
             // the filter runs where the rows are; they come back as table rows with the columns the plan reads
             List<PipelineStep> steps = s.filter() == null ? List.of() : List.of(new PipelineStep.Filter(s.filter()));
-            reader.pipeline(s.table(), ScanPipeline.of(s.table().storage(), s.fields().size(), steps,
-                    usage.getOrDefault(s, new BitSet())), cancel, sink);
+            fromManyThreads(out, sink -> reader.pipeline(s.table(), ScanPipeline.of(s.table().storage(),
+                    s.fields().size(), steps, usage.getOrDefault(s, new BitSet())), cancel, sink));
         } else if (node instanceof RelNode.NodePipeline p) {
             BitSet all = new BitSet();
             all.set(0, p.fields().size());
-            run(p, p, all, sink);
+            fromManyThreads(out, sink -> run(p, p, all, sink));
         } else if (node instanceof RelNode.Filter f) {
-            stream(f.input(), row -> {
-                if (Boolean.TRUE.equals(f.condition().eval(row))) {
-                    sink.accept(row);
-                }
-            });
+            through(f.input(), new PipelineStep.Filter(f.condition()), Pipeline.BuildSource.ROWS_ONLY, out);
         } else if (node instanceof RelNode.Project p) {
-            stream(p.input(), row -> {
-                Object[] out = new Object[p.exprs().size()];
-                for (int i = 0; i < out.length; i++) {
-                    out[i] = p.exprs().get(i).eval(row);
-                }
-                sink.accept(out);
-            });
+            through(p.input(), new PipelineStep.Project(p.exprs()), Pipeline.BuildSource.ROWS_ONLY, out);
+        } else if (node instanceof RelNode.Join j) {
+            join(j, out);
+        } else if (node instanceof RelNode.Aggregate a) {
+            aggregate(a, out);
+        } else if (node instanceof RelNode.Sort s) {
+            ExternalSort sort = new ExternalSort(s.keys(), memory, "sort (ORDER BY)");
+            memory.revocable(sort::revoke);
+            produce(s.input(), sort::add);
+            sort.finish(out);
+        } else if (node instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s) {
+            firstRows(s, l.offset(), l.count(), out);
+        } else if (node instanceof RelNode.Limit l) {
+            limit(l, out);
+        } else if (node instanceof RelNode.Values v) {
+            inBatches(v.rows(), out);
+        } else if (node instanceof RelNode.IndexJoin j) {
+            indexJoin(j, out);
+        } else if (node instanceof RelNode.SingleRow s) {
+            singleRow(s, out);
+        } else if (node instanceof RelNode.FinalAggregate a) {
+            finalAggregate(a, out);
+        } else if (node instanceof RelNode.Union u) {
+            u.inputs().forEach(input -> produce(input, out));
         } else {
-            eval(node).forEach(sink);
+            throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
         }
     }
 
     /**
-     * Runs {@code p} on the nodes, reading only {@code neededAfter} of its output: its broadcast
+     * Rows that arrive one at a time from several threads at once (the nodes', the network's) go
+     * on in batches, one batch at a time.
+     */
+    private static void fromManyThreads(Consumer<List<Object[]>> out, Consumer<Consumer<Object[]>> source) {
+        Object lock = new Object();
+        List<List<Object[]>> batch = new ArrayList<>(List.of(new ArrayList<>(Pipeline.BATCH_ROWS)));
+        source.accept(row -> {
+            synchronized (lock) {
+                List<Object[]> rows = batch.get(0);
+                rows.add(row);
+                if (rows.size() == Pipeline.BATCH_ROWS) {
+                    batch.set(0, new ArrayList<>(Pipeline.BATCH_ROWS));
+                    out.accept(rows);
+                }
+            }
+        });
+        synchronized (lock) {
+            if (!batch.get(0).isEmpty()) {
+                out.accept(batch.get(0));
+            }
+        }
+    }
+
+    private static void inBatches(List<Object[]> rows, Consumer<List<Object[]>> out) {
+        for (int from = 0; from < rows.size(); from += Pipeline.BATCH_ROWS) {
+            out.accept(rows.subList(from, Math.min(rows.size(), from + Pipeline.BATCH_ROWS)));
+        }
+    }
+
+    /** {@code input}'s rows through one step of a pipeline, as a node would run it. */
+    private void through(RelNode input, PipelineStep step, Pipeline.BuildSource builds, Consumer<List<Object[]>> out) {
+        Pipeline pipeline = new Pipeline(List.of(step), input.fields().size(), builds, out, memory);
+        produce(input, pipeline::accept);
+        pipeline.finish();
+    }
+
+    /**
+     * A hash join: the right side built (spilled, with the left side's rows, when it does not
+     * fit), the left side probing it. A cross join takes its left rows one at a time: each may
+     * meet a whole table.
+     */
+    private void join(RelNode.Join j, Consumer<List<Object[]>> out) {
+        PipelineStep.HashJoin step = new PipelineStep.HashJoin(new JoinBuild.Gathered(0), j.kind(), ints(j.leftKeys()),
+                ints(j.rightKeys()), j.residual(), j.right().fields().size());
+        Pipeline pipeline = new Pipeline(List.of(step), j.left().fields().size(), (build, rows) -> produce(j.right(), rows),
+                out, memory);
+        produce(j.left(), j.kind() != JoinKind.CROSS ? pipeline::accept : batch -> batch.forEach(row -> {
+            cancel.check();
+            pipeline.accept(List.<Object[]>of(row));
+        }));
+        pipeline.finish();
+    }
+
+    private static List<Integer> ints(int[] values) {
+        return java.util.Arrays.stream(values).boxed().toList();
+    }
+
+    /**
+     * {@code p} run on the nodes, reading only {@code neededAfter} of its output: its broadcast
      * inputs are computed here first and their rows put in the pipeline; its shuffles' producing
      * pipelines run on the nodes beside it.
      */
@@ -214,14 +314,22 @@ public final class Executor {
                         : build);
     }
 
-    /** A broadcast input's rows, with only {@code columns} read when it is a pipeline of the nodes. */
+    /**
+     * A broadcast input's rows, with only {@code columns} read when it is a pipeline of the nodes:
+     * held here, to be sent to every node.
+     */
     private List<Object[]> broadcastRows(RelNode input, BitSet columns) {
+        List<Object[]> rows = new ArrayList<>();
+        Consumer<List<Object[]>> hold = batch -> {
+            memory.reserve("rows gathered to send to every node", QueryMemory.rowsBytes(batch));
+            rows.addAll(batch);
+        };
         if (!(input instanceof RelNode.NodePipeline p)) {
-            return eval(input);
+            produce(input, hold);
+            return rows;
         }
         long t0 = System.nanoTime();
-        List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
-        run(onlyRead(p, columns), p, columns, rows::add);
+        fromManyThreads(hold, sink -> run(onlyRead(p, columns), p, columns, sink));
         if (profile != null) {
             profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
         }
@@ -243,159 +351,108 @@ public final class Executor {
         return new RelNode.NodePipeline(p.scan(), steps, p.broadcasts(), p.shuffles(), p.fields());
     }
 
-    /** The rows of a scan or a pipeline on the nodes, as they arrive. */
-    private List<Object[]> collect(RelNode node) {
-        List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
-        stream(node, row -> {
-            memory.reserve("rows gathered", QueryMemory.rowBytes(row));
-            out.add(row);
-        });
-        return out;
-    }
-
     /** Merges the groups' partial states as the nodes send them, or has the nodes merge them. */
-    private List<Object[]> finalAggregate(RelNode.FinalAggregate a) {
+    private void finalAggregate(RelNode.FinalAggregate a, Consumer<List<Object[]>> out) {
         RelNode.NodePipeline p = a.input();
         if (a.onNodes() && reader.mergesGroupsOnNodes(p.scan().table())) {
             BitSet all = new BitSet();
             all.set(0, p.fields().size());
-            List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
-            TableReader.NodeFigures f = reader.mergeGroups(p.scan().table(), withBroadcasts(p, all), a.keyCount(),
-                    a.aggregates(), memoryPerNode, cancel, row -> {
-                        memory.reserve("rows gathered", QueryMemory.rowBytes(row));
-                        out.add(row);
-                    });
+            long t0 = System.nanoTime();
+            long[] groups = {0};
+            fromManyThreads(batch -> {
+                groups[0] += batch.size();
+                out.accept(batch);
+            }, sink -> {
+                TableReader.NodeFigures f = reader.mergeGroups(p.scan().table(), withBroadcasts(p, all), a.keyCount(),
+                        a.aggregates(), memoryPerNode, cancel, sink);
+                if (profile != null) {
+                    figures.put(p, f);
+                }
+            });
             if (profile != null) {
-                figures.put(p, f);
-                profile.put(p, new long[] {out.size(), 0});
+                profile.put(p, new long[] {groups[0], System.nanoTime() - t0});
             }
-            return out;
+            return;
         }
         FinalAggregation merge = new FinalAggregation(a.keyCount(), a.aggregates(), memory);
-        if (profile == null) {
-            stream(a.input(), merge::accept);
-        } else {
-            eval(a.input()).forEach(merge::accept); // EXPLAIN ANALYZE counts the gathered rows
-        }
-        cancel.check();
-        return merge.results();
+        memory.revocable(merge::revoke);
+        produce(p, batch -> batch.forEach(merge::accept));
+        merge.finish(out);
     }
 
-    private List<Object[]> indexJoin(RelNode.IndexJoin j) {
-        List<Object[]> out = Collections.synchronizedList(new ArrayList<>());
+    /**
+     * GROUP BY on the coordinator as its input's rows arrive (groups that outgrow the memory spill,
+     * but DISTINCT's sets of values cannot).
+     */
+    private void aggregate(RelNode.Aggregate a, Consumer<List<Object[]>> out) {
+        Expr[] keys = a.keys().toArray(Expr[]::new);
+        FinalAggregation whole = new FinalAggregation(keys.length, a.aggregates(), memory);
+        memory.revocable(whole::revoke);
+        produce(a.input(), batch -> {
+            for (Object[] row : batch) {
+                Object[] keyValues = new Object[keys.length];
+                for (int i = 0; i < keyValues.length; i++) {
+                    keyValues[i] = keys[i].eval(row);
+                }
+                whole.add(keyValues, row);
+            }
+        });
+        whole.finish(out);
+    }
+
+    private void indexJoin(RelNode.IndexJoin j, Consumer<List<Object[]>> out) {
         int width = j.fields().size();
-        indexJoins.run(j, cancel, stored -> {
+        fromManyThreads(out, sink -> indexJoins.run(j, cancel, stored -> {
             Object[] row = new Object[width];
             for (int i = 0; i < width; i++) {
                 row[i] = j.fields().get(i).type().fromStored(stored[i]);
             }
-            out.add(row);
+            sink.accept(row);
+        }));
+    }
+
+    private void singleRow(RelNode.SingleRow s, Consumer<List<Object[]>> out) {
+        List<Object[]> rows = new ArrayList<>();
+        produce(s.input(), batch -> {
+            rows.addAll(batch);
+            if (rows.size() > 1) {
+                throw new SqlException("21000", "a scalar subquery returned more than one row");
+            }
         });
-        cancel.check();
-        return out;
+        out.accept(rows.isEmpty() ? List.<Object[]>of(new Object[s.fields().size()]) : rows);
     }
 
-    private static List<Object[]> singleRow(List<Object[]> rows, int width) {
-        if (rows.size() > 1) {
-            throw new SqlException("21000", "a scalar subquery returned " + rows.size() + " rows, not one");
-        }
-        return rows.isEmpty() ? List.<Object[]>of(new Object[width]) : rows;
-    }
-
-    private List<Object[]> filter(List<Object[]> in, Expr condition) {
-        List<Object[]> out = new ArrayList<>();
-        int n = 0;
-        for (Object[] row : in) {
-            if (++n % CHECK_EVERY == 0) {
-                cancel.check();
+    /** LIMIT without ORDER BY: the rows after the first {@code offset}, up to {@code count}; the rest are dropped. */
+    private void limit(RelNode.Limit l, Consumer<List<Object[]>> out) {
+        long end = l.offset() + l.count() < 0 ? Long.MAX_VALUE : l.offset() + l.count();
+        long[] seen = {0};
+        produce(l.input(), batch -> {
+            long from = Math.max(0, Math.min(batch.size(), l.offset() - seen[0]));
+            long to = Math.max(from, Math.min(batch.size(), end - seen[0]));
+            seen[0] += batch.size();
+            if (to > from) {
+                out.accept(batch.subList((int) from, (int) to));
             }
-            if (Boolean.TRUE.equals(condition.eval(row))) {
-                out.add(row);
-            }
-        }
-        return out;
-    }
-
-    private List<Object[]> project(List<Object[]> in, List<Expr> exprs) {
-        List<Object[]> out = new ArrayList<>(in.size());
-        int n = 0;
-        for (Object[] row : in) {
-            if (++n % CHECK_EVERY == 0) {
-                cancel.check();
-            }
-            Object[] r = new Object[exprs.size()];
-            for (int i = 0; i < r.length; i++) {
-                r[i] = exprs.get(i).eval(row);
-            }
-            out.add(r);
-        }
-        return out;
-    }
-
-    /**
-     * GROUP BY as its input's rows arrive: a scan with its filters and projections is not kept in
-     * memory first (TPC-H Q1 reads six million rows at SF 1 into four groups). Rows may come from
-     * several nodes at once; only the groups' update is serialised.
-     */
-    private List<Object[]> aggregate(RelNode.Aggregate a) {
-        GroupTable groups = new GroupTable(a.aggregates(), memory, "aggregation");
-        Expr[] keys = a.keys().toArray(Expr[]::new);
-        Consumer<Object[]> add = row -> {
-            Object[] keyValues = new Object[keys.length];
-            for (int i = 0; i < keyValues.length; i++) {
-                keyValues[i] = keys[i].eval(row);
-            }
-            synchronized (groups) {
-                groups.group(keyValues).add(row);
-            }
-        };
-        if (profile == null) {
-            stream(a.input(), add);
-        } else {
-            eval(a.input()).forEach(add); // EXPLAIN ANALYZE counts every operator's rows
-        }
-        cancel.check();
-        if (groups.isEmpty() && keys.length == 0) {
-            groups.group(new Object[0]);
-        }
-        List<Object[]> out = new ArrayList<>(groups.groups().size());
-        groups.groups().forEach(g -> out.add(g.result()));
-        return out;
-    }
-
-    private List<Object[]> sort(List<Object[]> in, List<SortKey> keys) {
-        List<Object[]> out = new ArrayList<>(in);
-        out.sort(SortKey.order(keys));
-        cancel.check();
-        return out;
+        });
     }
 
     /**
      * ORDER BY ... LIMIT: the first {@code offset + count} rows in the sort's order, kept as the
      * input's rows arrive, so the coordinator holds no more than those.
      */
-    private List<Object[]> firstRows(RelNode.Sort s, long offset, long count) {
+    private void firstRows(RelNode.Sort s, long offset, long count, Consumer<List<Object[]>> out) {
         long kept = offset + count;
         if (kept < 0 || kept > Integer.MAX_VALUE - 8) {
-            return sort(eval(s.input()), s.keys());
+            limit(new RelNode.Limit(s, offset, count), out);
+            return;
         }
         long t0 = System.nanoTime();
         TopRows top = new TopRows(s.keys(), kept, memory, "sort (ORDER BY ... LIMIT " + count + ")");
-        Consumer<Object[]> add = row -> {
-            synchronized (top) {
-                top.add(row);
-            }
-        };
-        if (profile == null) {
-            stream(s.input(), add);
-        } else {
-            eval(s.input()).forEach(add); // EXPLAIN ANALYZE counts every operator's rows
-        }
-        cancel.check();
+        produce(s.input(), top::add);
         List<Object[]> first = top.sorted();
         if (profile != null) {
             profile.put(s, new long[] {first.size(), System.nanoTime() - t0});
         }
-        return first.subList((int) Math.min(first.size(), offset), first.size());
+        inBatches(first.subList((int) Math.min(first.size(), offset), first.size()), out);
     }
 }

@@ -252,7 +252,7 @@ class MetastoreCatalogTest {
         };
         var plan = org.oooengine.optimizer.rel.IndexJoinChoice.apply(new QueryAnalyzer(catalog, DB).query(HiveSqlParser.parse(sql)),
                 org.oooengine.optimizer.rel.JoinChooser.HASH_JOINS_ONLY);
-        List<Object[]> ours = new Executor(reader, noIndexJoins, new Cancellation()).run(plan);
+        List<Object[]> ours = new Executor(reader, noIndexJoins, new Cancellation()).runToList(plan);
         boolean ordered = sql.toLowerCase(Locale.ROOT).contains("order by");
         assertNull(OracleComparison.difference(ours, oracle.rows(sql), ordered), q);
     }

@@ -1,0 +1,139 @@
+package org.oooengine.core.fragment;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Random;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.SqlType;
+
+/**
+ * The coordinator's operators that hold rows give the same answer in memory and spilled: a sort
+ * merged from sorted runs (in passes past its fan-in), a result kept in order across memory and
+ * disk, and operators that spill when another one needs the room.
+ */
+class SpillingOperatorsTest {
+    @TempDir
+    Path dir;
+
+    private QueryMemory memory(long limit) {
+        return new QueryMemory("the coordinator", limit, "ooo.query.max-memory", dir.resolve("spill"));
+    }
+
+    private static List<Object[]> randomRows(int count, long seed) {
+        Random random = new Random(seed);
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            rows.add(new Object[] {random.nextInt(500) == 0 ? null : (long) random.nextInt(1000), "row " + i, (long) i});
+        }
+        return rows;
+    }
+
+    private static void inBatches(List<Object[]> rows, java.util.function.Consumer<List<Object[]>> to) {
+        for (int from = 0; from < rows.size(); from += 100) {
+            to.accept(new ArrayList<>(rows.subList(from, Math.min(rows.size(), from + 100))));
+        }
+    }
+
+    @Test
+    void aSortSpilledInManyRunsMergesToTheOrderOfOneInMemory() throws Exception {
+        List<SortKey> keys = List.of(new SortKey(0, false, true), new SortKey(2, true, false));
+        List<Object[]> rows = randomRows(20_000, 7);
+        List<Object[]> expected = new ArrayList<>(rows);
+        expected.sort(SortKey.order(keys));
+        // runs of about a batch each: more than the fan-in, merged in two passes
+        for (long limit : new long[] {Long.MAX_VALUE, 20_000}) {
+            QueryMemory memory = memory(limit);
+            ExternalSort sort = new ExternalSort(keys, memory, "sort (ORDER BY)");
+            inBatches(rows, sort::add);
+            if (limit < Long.MAX_VALUE) {
+                assertTrue(sort.runsSpilled() > ExternalSort.FAN_IN, "runs: " + sort.runsSpilled());
+            }
+            List<Object[]> sorted = new ArrayList<>();
+            sort.finish(sorted::addAll);
+            assertEquals(expected.size(), sorted.size());
+            for (int i = 0; i < expected.size(); i++) {
+                assertEquals(expected.get(i)[2], sorted.get(i)[2], "row " + i);
+            }
+            assertEquals(0, memory.used(), "the sort gave its memory back");
+            memory.close();
+            assertEquals(0, spillFiles(), "no run is left on disk");
+        }
+    }
+
+    @Test
+    void aSortThatMayNotSpillFailsByName() {
+        QueryMemory memory = new QueryMemory("the coordinator", 10_000, "ooo.query.max-memory");
+        ExternalSort sort = new ExternalSort(List.of(new SortKey(0, true, false)), memory, "sort (ORDER BY)");
+        MemoryLimitExceededException e = assertThrows(MemoryLimitExceededException.class,
+                () -> inBatches(randomRows(1_000, 3), sort::add));
+        assertTrue(e.getMessage().startsWith("sort (ORDER BY) on the coordinator needs more than"), e.getMessage());
+    }
+
+    @Test
+    void spooledRowsComeBackInOrderFromMemoryAndDisk() throws Exception {
+        List<Object[]> rows = randomRows(5_000, 11);
+        for (boolean revokedEarly : new boolean[] {false, true}) {
+            QueryMemory memory = memory(200_000);
+            SpooledRows spool = new SpooledRows(memory, "result rows not yet fetched");
+            inBatches(rows.subList(0, 300), spool);
+            if (revokedEarly) {
+                spool.revoke(); // another operator needed the room: what is held goes to disk first
+                assertEquals(0, memory.used());
+            }
+            inBatches(rows.subList(300, rows.size()), spool);
+            assertTrue(memory.used() <= 200_000 / SpooledRows.SHARE, "held " + memory.used());
+            assertTrue(memory.spilledBytes() > 0);
+            List<Object[]> back = new ArrayList<>();
+            spool.iterator().forEachRemaining(back::add);
+            assertEquals(rows.size(), back.size());
+            for (int i = 0; i < rows.size(); i++) {
+                assertEquals(rows.get(i)[2], back.get(i)[2], "row " + i);
+            }
+            memory.close();
+            assertEquals(0, spillFiles());
+        }
+    }
+
+    @Test
+    void anOperatorThatNeedsRoomHasTheOthersSpill() throws Exception {
+        // an aggregation holding most of the memory spills its groups when a sort needs room
+        QueryMemory memory = memory(300_000);
+        AggregateCall count = new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT);
+        FinalAggregation groups = new FinalAggregation(1, List.of(count), memory);
+        memory.revocable(groups::revoke);
+        ExternalSort sort = new ExternalSort(List.of(new SortKey(2, true, false)), memory, "sort (ORDER BY)");
+        memory.revocable(sort::revoke);
+        List<Object[]> rows = randomRows(2_000, 5);
+        for (Object[] row : rows) {
+            groups.add(new Object[] {row[2]}, row);
+        }
+        long heldByGroups = memory.used();
+        inBatches(rows, sort::add);
+        assertTrue(memory.used() < heldByGroups + 300_000 / 2, "the groups went to disk for the sort");
+        List<Object[]> results = groups.results();
+        assertEquals(rows.size(), results.size());
+        results.sort(Comparator.comparingLong(r -> (Long) r[0]));
+        assertEquals(1L, results.get(0)[1]);
+        memory.close();
+    }
+
+    private long spillFiles() throws Exception {
+        Path spill = dir.resolve("spill");
+        if (!Files.exists(spill)) {
+            return 0;
+        }
+        try (Stream<Path> files = Files.list(spill)) {
+            return files.count();
+        }
+    }
+}
