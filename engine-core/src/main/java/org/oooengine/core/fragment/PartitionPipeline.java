@@ -52,8 +52,10 @@ public final class PartitionPipeline {
 
     /** As above, what its joins and aggregates hold reserved from {@code memory}. */
     public static Summary run(Function<String, Table> tables, Pipeline.BuildSource sent, ScanPipeline spec,
-                              Consumer<List<Object[]>> out, BooleanSupplier cancelled, QueryMemory memory) {
+                              Consumer<List<Object[]>> rowsOut, BooleanSupplier cancelled, QueryMemory memory) {
         long t0 = System.nanoTime();
+        FirstRows limited = FirstRows.of(spec, rowsOut);
+        Consumer<List<Object[]>> out = limited == null ? rowsOut : limited;
         Table table = tables.apply(spec.table());
         Schema schema = table.schema();
         if (spec.width() > schema.size()) {
@@ -77,8 +79,9 @@ public final class PartitionPipeline {
                 sent.read(build, rows);
             }
         };
+        BooleanSupplier enough = limited == null ? () -> false : limited::enough;
         if (table.columnar().isPresent()) {
-            return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, memory, t0);
+            return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, enough, memory, t0);
         }
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
@@ -113,7 +116,7 @@ public final class PartitionPipeline {
                     batch[0] = new ArrayList<>(Pipeline.BATCH_ROWS);
                 }
             }
-            return true;
+            return !enough.getAsBoolean();
         });
         pipeline.accept(batch[0]);
         pipeline.finish();
@@ -125,8 +128,8 @@ public final class PartitionPipeline {
      * only the groups the leading filters' bounds allow, and runs the steps on the batches.
      */
     private static Summary scanColumns(ColumnarFile file, ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds,
-                                       Consumer<List<Object[]>> out, BooleanSupplier cancelled, QueryMemory memory,
-                                       long t0) {
+                                       Consumer<List<Object[]>> out, BooleanSupplier cancelled, BooleanSupplier enough,
+                                       QueryMemory memory, long t0) {
         long[] rowsOut = {0};
         VectorPipeline pipeline = new VectorPipeline(spec.steps(), types, builds, rows -> {
             rowsOut[0] += rows.size();
@@ -135,7 +138,7 @@ public final class PartitionPipeline {
         ZoneMaps zones = ZoneMaps.of(spec.steps());
         int[] needed = spec.columns().stream().toArray();
         long rowsIn = 0;
-        for (int g = 0; g < file.groups(); g++) {
+        for (int g = 0; g < file.groups() && !enough.getAsBoolean(); g++) {
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("the requester cancelled the query or went away");
             }
@@ -152,5 +155,36 @@ public final class PartitionPipeline {
         }
         pipeline.finish();
         return new Summary(rowsIn, rowsOut[0], System.nanoTime() - t0, memory.spilledBytes());
+    }
+
+    /**
+     * What a pipeline ending in a {@link PipelineStep.Limit} sends, counted: once its rows came
+     * out, the scan stops.
+     */
+    private static final class FirstRows implements Consumer<List<Object[]>> {
+        private final long count;
+        private final Consumer<List<Object[]>> out;
+        private long sent;
+
+        private FirstRows(long count, Consumer<List<Object[]>> out) {
+            this.count = count;
+            this.out = out;
+        }
+
+        static FirstRows of(ScanPipeline spec, Consumer<List<Object[]>> out) {
+            List<PipelineStep> steps = spec.steps();
+            return !steps.isEmpty() && steps.get(steps.size() - 1) instanceof PipelineStep.Limit l
+                    ? new FirstRows(l.count(), out) : null;
+        }
+
+        @Override
+        public synchronized void accept(List<Object[]> rows) {
+            sent += rows.size();
+            out.accept(rows);
+        }
+
+        synchronized boolean enough() {
+            return sent >= count;
+        }
     }
 }

@@ -29,6 +29,8 @@ public final class Pipeline {
     private final GroupTable groups;
     /** When the pipeline ends in a {@link PipelineStep.TopN}: the rows it keeps. */
     private final TopRows top;
+    /** When the pipeline ends in a {@link PipelineStep.Limit}: how many more rows it lets out. */
+    private final java.util.concurrent.atomic.AtomicLong remaining;
     private final Consumer<List<Object[]>> out;
     /** Counted apart: filters and projections may take batches from several threads at once. */
     private final LongAdder rowsIn = new LongAdder();
@@ -77,14 +79,19 @@ public final class Pipeline {
              QueryMemory memory) {
         int last = steps.size() - 1;
         for (int i = 0; i < last; i++) {
-            if (steps.get(i) instanceof PipelineStep.PartialAggregate || steps.get(i) instanceof PipelineStep.TopN) {
-                throw new IllegalArgumentException("a partial aggregate or a top-N ends a pipeline");
+            PipelineStep step = steps.get(i);
+            if (step instanceof PipelineStep.PartialAggregate || step instanceof PipelineStep.TopN
+                    || step instanceof PipelineStep.Limit) {
+                throw new IllegalArgumentException("a partial aggregate, a top-N or a limit ends a pipeline");
             }
         }
         this.aggregate = last >= 0 && steps.get(last) instanceof PipelineStep.PartialAggregate a ? a : null;
         PipelineStep.TopN topN = last >= 0 && steps.get(last) instanceof PipelineStep.TopN t ? t : null;
         this.top = topN == null ? null : new TopRows(topN.keys(), topN.count(), memory, "top-N");
-        this.steps = aggregate == null && top == null ? List.copyOf(steps) : List.copyOf(steps.subList(0, last));
+        PipelineStep.Limit limit = last >= 0 && steps.get(last) instanceof PipelineStep.Limit l ? l : null;
+        this.remaining = limit == null ? null : new java.util.concurrent.atomic.AtomicLong(limit.count());
+        boolean ended = aggregate != null || top != null || limit != null;
+        this.steps = ended ? List.copyOf(steps.subList(0, last)) : List.copyOf(steps);
         this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates(), memory, "partial aggregation");
         this.out = out;
         this.joins = new HashJoinTable[this.steps.size()];
@@ -180,9 +187,21 @@ public final class Pipeline {
                 top.add(rows);
             }
         } else if (!rows.isEmpty()) {
-            rowsOut.add(rows.size());
-            out.accept(rows);
+            rows = firstOf(rows);
+            if (!rows.isEmpty()) {
+                rowsOut.add(rows.size());
+                out.accept(rows);
+            }
         }
+    }
+
+    /** The rows of a batch a limit at the end still lets out: all without one. */
+    private List<Object[]> firstOf(List<Object[]> rows) {
+        if (remaining == null) {
+            return rows;
+        }
+        long before = remaining.getAndAccumulate(rows.size(), (left, n) -> Math.max(0, left - n));
+        return before >= rows.size() ? rows : rows.subList(0, (int) before);
     }
 
     /** The input has ended: a partial aggregate sends its groups (one group without keys, even empty). */

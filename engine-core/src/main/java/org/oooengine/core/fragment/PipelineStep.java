@@ -60,6 +60,18 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * The first {@code count} rows that reach it, whichever they are (LIMIT without ORDER BY): it
+     * ends a pipeline, and the node stops reading its partition once they came out.
+     */
+    record Limit(long count) implements PipelineStep {
+        public Limit {
+            if (count < 0) {
+                throw new IllegalArgumentException("the first " + count + " rows");
+            }
+        }
+    }
+
+    /**
      * ORDER BY {@code keys} LIMIT {@code count} of the rows that reach it, the last step of a
      * pipeline: each node sends only its first {@code count} rows, in order, when the input ends,
      * and the coordinator keeps the first of all of them.

@@ -179,6 +179,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte HASH_JOIN = 4;
     private static final byte AGGREGATE = 5;
     private static final byte TOP_N = 6;
+    private static final byte LIMIT = 7;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -208,6 +209,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     w.putVarInt(k.column()).put((k.ascending() ? 1 : 0) | (k.nullsFirst() ? 2 : 0));
                 }
                 w.putVarInt((int) t.count());
+            } else if (step instanceof PipelineStep.Limit l) {
+                w.put(LIMIT).putLong(l.count());
             } else if (step instanceof PipelineStep.HashJoin j) {
                 w.put(HASH_JOIN);
                 writeBuild(w, j.build());
@@ -344,6 +347,10 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     }
                     long count = r.getVarInt();
                     yield valid(() -> new PipelineStep.TopN(keys, count));
+                }
+                case LIMIT -> {
+                    long count = r.getLong();
+                    yield valid(() -> new PipelineStep.Limit(count));
                 }
                 default -> throw new ProtocolException("unknown pipeline step " + tag);
             });

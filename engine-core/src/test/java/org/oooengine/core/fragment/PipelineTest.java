@@ -152,6 +152,29 @@ class PipelineTest {
         ScanPipeline top = new ScanPipeline("lineitem", 16, bits(0, 1), List.of(new PipelineStep.TopN(
                 List.of(new SortKey(1, false, true), new SortKey(0, true, false)), 100)));
         assertEquals(top, ScanPipeline.read(new PayloadReader(top.toBytes())));
+        ScanPipeline first = new ScanPipeline("lineitem", 16, bits(0), List.of(new PipelineStep.Limit(3_000_000_000L)));
+        assertEquals(first, ScanPipeline.read(new PayloadReader(first.toBytes())));
+    }
+
+    @Test
+    void aLimitLetsOutItsFirstRowsAndNoMore() {
+        List<Object[]> out = new ArrayList<>();
+        Pipeline p = new Pipeline(List.of(new PipelineStep.Filter(new Expr.Call(ScalarFunction.GT,
+                List.of(new Expr.Column(0, SqlType.BIGINT), new Expr.Literal(10L, SqlType.BIGINT)), SqlType.BOOLEAN)),
+                new PipelineStep.Limit(25)), out::addAll);
+        for (long from = 0; from < 100; from += 20) {
+            List<Object[]> batch = new ArrayList<>();
+            for (long v = from; v < from + 20; v++) {
+                batch.add(new Object[] {v});
+            }
+            p.accept(batch);
+        }
+        p.finish();
+        assertEquals(25, out.size());
+        assertEquals(11L, out.get(0)[0]);
+        assertEquals(35L, out.get(24)[0]);
+        assertThrows(IllegalArgumentException.class, () -> new Pipeline(List.of(new PipelineStep.Limit(1),
+                new PipelineStep.Filter(new Expr.Literal(true, SqlType.BOOLEAN))), rows -> { }));
     }
 
     @Test

@@ -213,6 +213,26 @@ class NodePipelineTest {
     }
 
     @Test
+    void aLimitWithoutOrderStopsEachNodeOnceItSentEnoughRows() throws Exception {
+        String sql = "SELECT l_orderkey, l_comment FROM lineitem WHERE l_quantity > 10 LIMIT 7 OFFSET 2";
+        String plan = explain("EXPLAIN ANALYZE " + sql);
+        assertTrue(plan.contains("[each node] Limit 9"), plan);
+        Matcher read = Pattern.compile("nodes read ([\\d,]+) rows").matcher(plan);
+        assertTrue(read.find(), plan);
+        long total = (Long) tpch.oracle.rows("SELECT count(*) FROM lineitem").get(0)[0];
+        assertTrue(Long.parseLong(read.group(1).replace(",", "")) < total / 4, plan);
+        assertEquals(9L * NODES, gathered("EXPLAIN ANALYZE " + sql), "rows gathered");
+        List<Object[]> rows = new ArrayList<>();
+        session.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
+        assertEquals(7, rows.size());
+        for (Object[] row : rows) { // any seven of the rows the query selects
+            String selected = "SELECT count(*) FROM lineitem WHERE l_quantity > 10 AND l_orderkey = " + row[0]
+                    + " AND l_comment = '" + ((String) row[1]).replace("'", "''") + "'";
+            assertTrue(((Number) tpch.oracle.rows(selected).get(0)[0]).longValue() > 0, selected);
+        }
+    }
+
+    @Test
     void anOperatorOverTheQuerysMemoryLimitFailsItByNameAndTheNodesServeOn() throws Exception {
         String join = "SELECT count(*), sum(l_extendedprice), max(o_orderdate) FROM orders JOIN lineitem ON l_orderkey = o_orderkey";
         // a node's hash join over its limit spills its build and probe rows and joins them a sixteenth at a time

@@ -198,6 +198,11 @@ public final class PipelinePlanner {
             }
         }
         if (node instanceof RelNode.Limit l) {
+            Chain chain = l.offset() + l.count() < 0 ? null : chain(l.input(), required);
+            if (chain != null) { // each node stops once it sent as many rows as the limit may need
+                return new RelNode.Limit(chain.with(new PipelineStep.Limit(l.offset() + l.count()), chain.fields).gathered(),
+                        l.offset(), l.count());
+            }
             return new RelNode.Limit(place(l.input(), required), l.offset(), l.count());
         }
         if (node instanceof RelNode.SingleRow s) {

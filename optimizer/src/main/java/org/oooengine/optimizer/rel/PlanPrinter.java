@@ -78,6 +78,8 @@ public final class PlanPrinter {
                         + a.aggregates() + " (each group on one node)");
             } else if (step instanceof PipelineStep.TopN t) {
                 out.add(indent + on + "TopN " + t.count() + " by " + sortKeys(t.keys()));
+            } else if (step instanceof PipelineStep.Limit l) {
+                out.add(indent + on + "Limit " + l.count());
             } else if (step instanceof PipelineStep.HashJoin j) {
                 String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot()
                         : j.build() instanceof JoinBuild.Shuffled sh ? "shuffle #" + sh.slot() : "its own partition";
