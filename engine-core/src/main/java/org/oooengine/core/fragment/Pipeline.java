@@ -29,6 +29,8 @@ public final class Pipeline {
     private final GroupTable groups;
     /** When the pipeline ends in a {@link PipelineStep.TopN}: the rows it keeps. */
     private final TopRows top;
+    /** When the pipeline ends in a {@link PipelineStep.Sort}: the rows so far. */
+    private final ExternalSort sorted;
     /** When the pipeline ends in a {@link PipelineStep.Limit}: how many more rows it lets out. */
     private final java.util.concurrent.atomic.AtomicLong remaining;
     private final Consumer<List<Object[]>> out;
@@ -81,8 +83,8 @@ public final class Pipeline {
         for (int i = 0; i < last; i++) {
             PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.PartialAggregate || step instanceof PipelineStep.TopN
-                    || step instanceof PipelineStep.Limit) {
-                throw new IllegalArgumentException("a partial aggregate, a top-N or a limit ends a pipeline");
+                    || step instanceof PipelineStep.Limit || step instanceof PipelineStep.Sort) {
+                throw new IllegalArgumentException("a partial aggregate, a top-N, a sort or a limit ends a pipeline");
             }
         }
         this.aggregate = last >= 0 && steps.get(last) instanceof PipelineStep.PartialAggregate a ? a : null;
@@ -90,7 +92,9 @@ public final class Pipeline {
         this.top = topN == null ? null : new TopRows(topN.keys(), topN.count(), memory, "top-N");
         PipelineStep.Limit limit = last >= 0 && steps.get(last) instanceof PipelineStep.Limit l ? l : null;
         this.remaining = limit == null ? null : new java.util.concurrent.atomic.AtomicLong(limit.count());
-        boolean ended = aggregate != null || top != null || limit != null;
+        PipelineStep.Sort sort = last >= 0 && steps.get(last) instanceof PipelineStep.Sort o ? o : null;
+        this.sorted = sort == null ? null : new ExternalSort(sort.keys(), memory, "sort");
+        boolean ended = aggregate != null || top != null || limit != null || sort != null;
         this.steps = ended ? List.copyOf(steps.subList(0, last)) : List.copyOf(steps);
         this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates(), memory, "partial aggregation");
         this.out = out;
@@ -186,6 +190,10 @@ public final class Pipeline {
             synchronized (top) {
                 top.add(rows);
             }
+        } else if (sorted != null) {
+            synchronized (sorted) {
+                sorted.add(rows);
+            }
         } else if (!rows.isEmpty()) {
             rows = firstOf(rows);
             if (!rows.isEmpty()) {
@@ -221,6 +229,9 @@ public final class Pipeline {
             for (int from = 0; from < first.size(); from += BATCH_ROWS) {
                 emit(first.subList(from, Math.min(first.size(), from + BATCH_ROWS)));
             }
+        }
+        if (sorted != null) {
+            sorted.finish(this::emit);
         }
         if (aggregate == null) {
             return;

@@ -60,6 +60,20 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * Every row that reaches it, in the order of {@code keys} (ORDER BY without LIMIT): it ends a
+     * pipeline, whose rows leave when its input ends, sorted (in runs on disk past the memory);
+     * the coordinator merges the nodes' orders.
+     */
+    record Sort(List<SortKey> keys) implements PipelineStep {
+        public Sort {
+            keys = List.copyOf(keys);
+            if (keys.isEmpty()) {
+                throw new IllegalArgumentException("a sort without keys");
+            }
+        }
+    }
+
+    /**
      * The first {@code count} rows that reach it, whichever they are (LIMIT without ORDER BY): it
      * ends a pipeline, and the node stops reading its partition once they came out.
      */

@@ -120,6 +120,10 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 for (SortKey k : t.keys()) {
                     need.set(k.column());
                 }
+            } else if (step instanceof PipelineStep.Sort sort) {
+                for (SortKey k : sort.keys()) {
+                    need.set(k.column());
+                }
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 need = aggregateInputs(a.keys(), a.aggregates());
             } else if (step instanceof PipelineStep.Aggregate a) {
@@ -180,6 +184,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte AGGREGATE = 5;
     private static final byte TOP_N = 6;
     private static final byte LIMIT = 7;
+    private static final byte SORT = 8;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -204,11 +209,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 w.put(AGGREGATE);
                 writeAggregation(w, a.keys(), a.aggregates());
             } else if (step instanceof PipelineStep.TopN t) {
-                w.put(TOP_N).putVarInt(t.keys().size());
-                for (SortKey k : t.keys()) {
-                    w.putVarInt(k.column()).put((k.ascending() ? 1 : 0) | (k.nullsFirst() ? 2 : 0));
-                }
+                w.put(TOP_N);
+                writeSortKeys(w, t.keys());
                 w.putVarInt((int) t.count());
+            } else if (step instanceof PipelineStep.Sort sort) {
+                w.put(SORT);
+                writeSortKeys(w, sort.keys());
             } else if (step instanceof PipelineStep.Limit l) {
                 w.put(LIMIT).putLong(l.count());
             } else if (step instanceof PipelineStep.HashJoin j) {
@@ -335,18 +341,13 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                             residual, buildWidth));
                 }
                 case TOP_N -> {
-                    int keyCount = r.getCount(2);
-                    List<SortKey> keys = new ArrayList<>(keyCount);
-                    for (int k = 0; k < keyCount; k++) {
-                        int column = r.getVarInt();
-                        byte flags = r.get();
-                        if (column < 0 || (flags & ~3) != 0) {
-                            throw new ProtocolException("a sort key on column " + column + " with flags " + flags);
-                        }
-                        keys.add(new SortKey(column, (flags & 1) != 0, (flags & 2) != 0));
-                    }
+                    List<SortKey> keys = readSortKeys(r);
                     long count = r.getVarInt();
                     yield valid(() -> new PipelineStep.TopN(keys, count));
+                }
+                case SORT -> {
+                    List<SortKey> keys = readSortKeys(r);
+                    yield valid(() -> new PipelineStep.Sort(keys));
                 }
                 case LIMIT -> {
                     long count = r.getLong();
@@ -356,6 +357,27 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             });
         }
         return valid(() -> new ScanPipeline(table, width, columns, steps));
+    }
+
+    private static void writeSortKeys(PayloadWriter w, List<SortKey> keys) {
+        w.putVarInt(keys.size());
+        for (SortKey k : keys) {
+            w.putVarInt(k.column()).put((k.ascending() ? 1 : 0) | (k.nullsFirst() ? 2 : 0));
+        }
+    }
+
+    private static List<SortKey> readSortKeys(PayloadReader r) {
+        int keyCount = r.getCount(2);
+        List<SortKey> keys = new ArrayList<>(keyCount);
+        for (int k = 0; k < keyCount; k++) {
+            int column = r.getVarInt();
+            byte flags = r.get();
+            if (column < 0 || (flags & ~3) != 0) {
+                throw new ProtocolException("a sort key on column " + column + " with flags " + flags);
+            }
+            keys.add(new SortKey(column, (flags & 1) != 0, (flags & 2) != 0));
+        }
+        return keys;
     }
 
     /** A part of a pipeline made from the wire: one its own checks refuse is a protocol error. */

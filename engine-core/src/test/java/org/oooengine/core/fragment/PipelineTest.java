@@ -154,6 +154,9 @@ class PipelineTest {
         assertEquals(top, ScanPipeline.read(new PayloadReader(top.toBytes())));
         ScanPipeline first = new ScanPipeline("lineitem", 16, bits(0), List.of(new PipelineStep.Limit(3_000_000_000L)));
         assertEquals(first, ScanPipeline.read(new PayloadReader(first.toBytes())));
+        ScanPipeline sorted = new ScanPipeline("lineitem", 16, bits(0, 1), List.of(new PipelineStep.Sort(
+                List.of(new SortKey(1, false, true), new SortKey(0, true, false)))));
+        assertEquals(sorted, ScanPipeline.read(new PayloadReader(sorted.toBytes())));
     }
 
     @Test

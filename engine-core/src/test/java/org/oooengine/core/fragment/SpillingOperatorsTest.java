@@ -71,6 +71,25 @@ class SpillingOperatorsTest {
     }
 
     @Test
+    void aPipelineEndingInASortSendsItsRowsInOrderFromRunsOnDisk() {
+        List<SortKey> keys = List.of(new SortKey(0, true, false), new SortKey(2, false, false));
+        List<Object[]> rows = randomRows(5_000, 13);
+        List<Object[]> expected = new ArrayList<>(rows);
+        expected.sort(SortKey.order(keys));
+        QueryMemory memory = memory(50_000);
+        List<Object[]> out = new ArrayList<>();
+        Pipeline p = new Pipeline(List.of(new PipelineStep.Sort(keys)), 3, Pipeline.BuildSource.ROWS_ONLY, out::addAll, memory);
+        inBatches(rows, p::accept);
+        assertTrue(memory.spilledBytes() > 0, "sorted runs went to disk");
+        p.finish();
+        assertEquals(expected.size(), out.size());
+        for (int i = 0; i < expected.size(); i++) {
+            assertEquals(expected.get(i)[2], out.get(i)[2], "row " + i);
+        }
+        memory.close();
+    }
+
+    @Test
     void aSortThatMayNotSpillFailsByName() {
         QueryMemory memory = new QueryMemory("the coordinator", 10_000, "ooo.query.max-memory");
         ExternalSort sort = new ExternalSort(List.of(new SortKey(0, true, false)), memory, "sort (ORDER BY)");

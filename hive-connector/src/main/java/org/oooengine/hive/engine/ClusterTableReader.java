@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.fragment.JoinBuild;
@@ -56,17 +57,23 @@ public final class ClusterTableReader implements TableReader {
     @Override
     public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
                                 Cancellation cancel, Consumer<Object[]> sink) {
+        return pipelineByNode(table, pipeline, shuffles, memoryPerNode, cancel, node -> sink);
+    }
+
+    @Override
+    public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                      Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
         if (!shuffles.isEmpty()) {
-            return shuffled(table, pipeline, shuffles, memoryPerNode, cancel, sink);
+            return shuffled(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode);
         }
         String name = table.storage();
         StoredRows.schema(cluster, name); // a table the nodes do not agree on fails here, by name
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
         // a node that cannot be reached fails at once, one that does not answer when its deadline passes
-        runTogether(cancel, sink, "scan of " + name + " failed: ", (rows, parts) -> {
+        runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
             // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
             for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                nodeParts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rows));
+                nodeParts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rowsOf.apply(node.id())));
             }
             parts.addAll(nodeParts);
         });
@@ -109,9 +116,10 @@ public final class ClusterTableReader implements TableReader {
         ShuffleTarget target = ShuffleTarget.byGroup(exchange, java.util.stream.IntStream.range(0, keyCount).boxed().toList(),
                 ids);
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
-        runTogether(cancel, sink, "aggregation of " + name + " merged on the nodes failed: ", (rows, parts) -> {
+        runTogether(cancel, node -> sink, "aggregation of " + name + " merged on the nodes failed: ", (rowsOf, parts) -> {
             for (String node : ids) {
-                parts.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, memoryPerNode, rows));
+                parts.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, memoryPerNode,
+                        rowsOf.apply(node)));
             }
             for (String node : ids) {
                 producers.add(cluster.shuffle(node, producer, target, memoryPerNode));
@@ -121,21 +129,22 @@ public final class ClusterTableReader implements TableReader {
         return figures(producers);
     }
 
-    /** Starts the parts of a statement that run on the nodes at once, given where their rows go. */
+    /** Starts the parts of a statement that run on the nodes at once, given where each node's rows go. */
     private interface Parts {
-        void start(Consumer<List<Object[]>> rows, List<CompletableFuture<?>> parts);
+        void start(Function<String, Consumer<List<Object[]>>> rowsOfNode, List<CompletableFuture<?>> parts);
     }
 
     /**
-     * Starts {@code parts} and waits for all of them, their rows going to {@code sink}; the first
-     * failure anywhere (a part, a lost connection, the sink) fails the statement, described by
+     * Starts {@code parts} and waits for all of them, each node's rows going to its sink; the first
+     * failure anywhere (a part, a lost connection, a sink) fails the statement, described by
      * {@code failure}, and cancels the rest, as does cancelling the statement.
      */
-    private void runTogether(Cancellation cancel, Consumer<Object[]> sink, String failure, Parts start) {
+    private void runTogether(Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode, String failure,
+                             Parts start) {
         List<CompletableFuture<?>> parts = new ArrayList<>();
         CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
         try {
-            start.start(delivered(sink, cancel, sinkFailed), parts);
+            start.start(node -> delivered(sinkOfNode.apply(node), cancel, sinkFailed), parts);
             awaitOrCancel(firstFailureOrAll(parts, sinkFailed), cancel);
         } catch (CompletionException | RemoteException e) {
             throw Faults.of(failure, e);
@@ -147,7 +156,7 @@ public final class ClusterTableReader implements TableReader {
 
     /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}. */
     private NodeFigures shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
-                                 Cancellation cancel, Consumer<Object[]> sink) {
+                                 Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
         String name = table.storage();
         StoredRows.schema(cluster, name);
         List<String> owners = cluster.spec().owners(name);
@@ -156,9 +165,9 @@ public final class ClusterTableReader implements TableReader {
         ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
                 ? new JoinBuild.Exchanged(query + "/" + s.slot(), nodes.size()) : build);
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
-        runTogether(cancel, sink, "join of " + name + " with rows shuffled to it failed: ", (rows, parts) -> {
+        runTogether(cancel, sinkOfNode, "join of " + name + " with rows shuffled to it failed: ", (rowsOf, parts) -> {
             for (ClusterSpec.NodeSpec node : nodes) {
-                receivers.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rows));
+                receivers.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rowsOf.apply(node.id())));
             }
             parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {

@@ -213,6 +213,26 @@ class NodePipelineTest {
     }
 
     @Test
+    void orderByWithoutALimitIsSortedOnEachNodeAndMerged() throws Exception {
+        String sql = "SELECT o_orderkey, o_orderdate, o_totalprice FROM orders WHERE o_orderkey % 5 <> 0 "
+                + "ORDER BY o_orderdate DESC, CASE WHEN o_orderkey % 3 = 0 THEN NULL ELSE o_totalprice END NULLS FIRST, o_orderkey";
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("[each node] Sort by"), plan);
+        assertMatchesDuckDb(sql);
+        // with little memory on the nodes and the coordinator both spill: sorted runs on the nodes, each node's rows here
+        long coordinatorSpilled = org.oooengine.core.fragment.QueryMemory.spilledInProcess();
+        long nodesSpilled = bytesSpilled();
+        List<Object[]> ours = new ArrayList<>();
+        try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "100000",
+                "ooo.query.max-memory", "100000"))) {
+            s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
+        }
+        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), true), sql);
+        assertTrue(bytesSpilled() > nodesSpilled, "the nodes spilled sorted runs");
+        assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > coordinatorSpilled, "the coordinator spilled");
+    }
+
+    @Test
     void aLimitWithoutOrderStopsEachNodeOnceItSentEnoughRows() throws Exception {
         String sql = "SELECT l_orderkey, l_comment FROM lineitem WHERE l_quantity > 10 LIMIT 7 OFFSET 2";
         String plan = explain("EXPLAIN ANALYZE " + sql);

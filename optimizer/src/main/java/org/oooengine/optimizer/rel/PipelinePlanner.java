@@ -34,9 +34,11 @@ import org.oooengine.core.sql.expr.Exprs;
  * each node, and what follows it may too (TPC-H Q18's orders with over 300 items). Any other
  * GROUP BY over such a pipeline is split in two — partial aggregates on every node, merged on
  * the coordinator ({@link RelNode.FinalAggregate}) — so that only groups cross the network; one
- * that cannot be split (DISTINCT) still reads only the columns it needs from the nodes. Other
- * joins, sorts and limits stay on the coordinator; a join input that the nodes can compute
- * (joins of its own) is gathered from them with only the columns the plan reads above it.
+ * that cannot be split (DISTINCT) still reads only the columns it needs from the nodes. An ORDER
+ * BY of such a pipeline is sorted on each node and merged on the coordinator; with a LIMIT each
+ * node keeps its first rows, and a LIMIT alone stops each node once it sent enough. Other joins
+ * stay on the coordinator; a join input that the nodes can compute (joins of its own) is
+ * gathered from them with only the columns the plan reads above it.
  */
 public final class PipelinePlanner {
     /**
@@ -184,6 +186,10 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.Sort s) {
             BitSet in = (BitSet) required.clone();
             s.keys().forEach(k -> in.set(k.column()));
+            Chain chain = chain(s.input(), in);
+            if (chain != null) { // each node sorts its rows; the coordinator merges the nodes' orders
+                return new RelNode.Sort(chain.with(new PipelineStep.Sort(s.keys()), chain.fields).gathered(), s.keys());
+            }
             return new RelNode.Sort(place(s.input(), in), s.keys());
         }
         if (node instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s

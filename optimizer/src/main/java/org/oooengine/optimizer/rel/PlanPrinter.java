@@ -78,6 +78,8 @@ public final class PlanPrinter {
                         + a.aggregates() + " (each group on one node)");
             } else if (step instanceof PipelineStep.TopN t) {
                 out.add(indent + on + "TopN " + t.count() + " by " + sortKeys(t.keys()));
+            } else if (step instanceof PipelineStep.Sort sort) {
+                out.add(indent + on + "Sort by " + sortKeys(sort.keys()));
             } else if (step instanceof PipelineStep.Limit l) {
                 out.add(indent + on + "Limit " + l.count());
             } else if (step instanceof PipelineStep.HashJoin j) {

@@ -189,6 +189,8 @@ public final class Executor {
             join(j, out);
         } else if (node instanceof RelNode.Aggregate a) {
             aggregate(a, out);
+        } else if (node instanceof RelNode.Sort s && s.input() instanceof RelNode.NodePipeline p && sortedOnNodes(p)) {
+            mergeSorted(p, s, out);
         } else if (node instanceof RelNode.Sort s) {
             ExternalSort sort = new ExternalSort(s.keys(), memory, "sort (ORDER BY)");
             memory.revocable(sort::revoke);
@@ -250,6 +252,67 @@ public final class Executor {
         pipeline.finish();
     }
 
+    private static boolean sortedOnNodes(RelNode.NodePipeline p) {
+        return !p.steps().isEmpty() && p.steps().get(p.steps().size() - 1) instanceof PipelineStep.Sort;
+    }
+
+    /**
+     * ORDER BY of rows each node sorted: each node's rows are kept apart as they arrive (in memory
+     * while they fit, then on disk) and merged into one order when all are in, a row at a time
+     * from the node whose next row comes first.
+     */
+    private void mergeSorted(RelNode.NodePipeline p, RelNode.Sort s, Consumer<List<Object[]>> out) {
+        Map<String, SpooledRows> byNode = new java.util.TreeMap<>();
+        Map<String, List<Object[]>> pending = new java.util.HashMap<>();
+        Object lock = new Object(); // rows of different nodes arrive on different threads
+        BitSet all = new BitSet();
+        all.set(0, p.fields().size());
+        long t0 = System.nanoTime();
+        long[] rows = {0};
+        runByNode(p, all, node -> row -> {
+            synchronized (lock) {
+                List<Object[]> batch = pending.computeIfAbsent(node, n -> new ArrayList<>(Pipeline.BATCH_ROWS));
+                batch.add(row);
+                if (batch.size() == Pipeline.BATCH_ROWS) {
+                    cancel.check();
+                    byNode.computeIfAbsent(node, n -> new SpooledRows(memory, "rows sorted on node " + n)).accept(batch);
+                    pending.put(node, new ArrayList<>(Pipeline.BATCH_ROWS));
+                }
+                rows[0]++;
+            }
+        });
+        pending.forEach((node, batch) -> byNode.computeIfAbsent(node,
+                n -> new SpooledRows(memory, "rows sorted on node " + n)).accept(batch));
+        if (profile != null) {
+            profile.put(p, new long[] {rows[0], System.nanoTime() - t0});
+        }
+        java.util.Comparator<Object[]> order = org.oooengine.core.fragment.SortKey.order(s.keys());
+        record Head(Object[] row, Iterator<Object[]> rest) {
+        }
+        java.util.PriorityQueue<Head> heads = new java.util.PriorityQueue<>((a, b) -> order.compare(a.row(), b.row()));
+        for (SpooledRows node : byNode.values()) {
+            Iterator<Object[]> it = node.iterator();
+            if (it.hasNext()) {
+                heads.add(new Head(it.next(), it));
+            }
+        }
+        List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+        while (!heads.isEmpty()) {
+            Head head = heads.poll();
+            batch.add(head.row());
+            if (head.rest().hasNext()) {
+                heads.add(new Head(head.rest().next(), head.rest()));
+            }
+            if (batch.size() == Pipeline.BATCH_ROWS) {
+                out.accept(batch);
+                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+            }
+        }
+        if (!batch.isEmpty()) {
+            out.accept(batch);
+        }
+    }
+
     /**
      * A hash join: the right side built (spilled, with the left side's rows, when it does not
      * fit), the left side probing it. A cross join takes its left rows one at a time: each may
@@ -277,6 +340,17 @@ public final class Executor {
      * pipelines run on the nodes beside it.
      */
     private void run(RelNode.NodePipeline p, RelNode reportAs, BitSet neededAfter, Consumer<Object[]> sink) {
+        runByNode(p, reportAs, neededAfter, node -> sink);
+    }
+
+    /** As {@link #run}, each node's rows to a sink of its own, in the order the node sent them. */
+    private void runByNode(RelNode.NodePipeline p, BitSet neededAfter,
+                           java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
+        runByNode(p, p, neededAfter, sinkOfNode);
+    }
+
+    private void runByNode(RelNode.NodePipeline p, RelNode reportAs, BitSet neededAfter,
+                           java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
         int width = p.scan().fields().size();
         Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, p.steps(), neededAfter);
         List<TableReader.Shuffle> shuffles = new ArrayList<>();
@@ -295,8 +369,8 @@ public final class Executor {
                         }
                     }));
         }
-        TableReader.NodeFigures f = reader.pipeline(p.scan().table(), withBroadcasts(p, neededAfter), shuffles, memoryPerNode,
-                cancel, sink);
+        TableReader.NodeFigures f = reader.pipelineByNode(p.scan().table(), withBroadcasts(p, neededAfter), shuffles,
+                memoryPerNode, cancel, sinkOfNode);
         if (profile != null) {
             figures.put(reportAs, f);
         }

@@ -62,6 +62,17 @@ public interface TableReader {
         return NodeFigures.NONE;
     }
 
+    /**
+     * As {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}, each node's
+     * rows to a sink of its own ({@code sinkOfNode} of the node's name), in the order that node sent
+     * them: a pipeline ending in a sort sends each node's rows in order, for the coordinator to
+     * merge. A reader whose rows do not live on nodes sends them all to one sink.
+     */
+    default NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                       Cancellation cancel, java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
+        return pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode.apply("here"));
+    }
+
     /** Whether {@link #mergeGroups} can run over {@code table}: its rows live on the nodes, which can shuffle. */
     default boolean mergesGroupsOnNodes(TableInfo table) {
         return false;
