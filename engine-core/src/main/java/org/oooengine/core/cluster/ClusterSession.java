@@ -481,6 +481,18 @@ public final class ClusterSession implements AutoCloseable {
                 chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
     }
 
+    /**
+     * Runs {@code steps} on one node over the rows {@code producers} nodes shuffle to its
+     * {@code exchange}; the rows that come out arrive in chunks on the session's threads.
+     */
+    public CompletableFuture<PartitionPipeline.Summary> exchanged(String node, String exchange, int producers,
+                                                                  ScanPipeline steps, long memoryLimit,
+                                                                  Consumer<List<Object[]>> rows) {
+        byte[] request = Messages.exchanged(new Messages.Exchanged(exchange, producers, steps, memoryLimit));
+        return summarised(peers.client(node).stream(OpCode.RUN_EXCHANGED, request,
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
+    }
+
     /** The summary a node's pipeline ends with; cancelling it stops the node's work. */
     private static CompletableFuture<PartitionPipeline.Summary> summarised(CompletableFuture<Frame> end) {
         CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));

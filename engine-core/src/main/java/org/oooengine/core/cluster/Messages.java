@@ -208,6 +208,29 @@ final class Messages {
         return new MergeGroups(exchange, producers, keyCount, calls, r.getLong());
     }
 
+    /**
+     * Steps to run over the rows that {@code producers} nodes shuffle to exchange {@code exchange}
+     * ({@code pipeline}'s table names none: its width and steps are what run); the bytes its
+     * operators may hold (0: the node's default).
+     */
+    record Exchanged(String exchange, int producers, ScanPipeline pipeline, long memoryLimit) {
+    }
+
+    static byte[] exchanged(Exchanged e) {
+        return new PayloadWriter(256).putString(e.exchange()).putVarInt(e.producers()).putBytes(e.pipeline().toBytes())
+                .putLong(e.memoryLimit()).toByteArray();
+    }
+
+    static Exchanged readExchanged(PayloadReader r) {
+        String exchange = r.getString();
+        int producers = r.getVarInt();
+        if (producers < 1) {
+            throw new ProtocolException("an exchange with " + producers + " producers");
+        }
+        ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
+        return new Exchanged(exchange, producers, pipeline, r.getLong());
+    }
+
     /** Rows a producer of exchange {@code exchange} sends to the node that owns their keys; {@code last}: it has sent all. */
     record ShuffleChunk(String exchange, String producer, boolean last, List<Object[]> rows) {
     }

@@ -184,6 +184,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 Messages.MergeGroups m = Messages.readMergeGroups(r);
                 runWithMemory(m.memoryLimit(), out, memory -> mergeGroups(m, memory, out));
             }
+            case RUN_EXCHANGED -> {
+                Messages.Exchanged e = Messages.readExchanged(r);
+                runWithMemory(e.memoryLimit(), out, memory -> runExchanged(e, memory, out));
+            }
             case SHUFFLE_ROWS -> {
                 int bytes = request.payload().length;
                 Messages.ShuffleChunk chunk = Messages.readShuffleChunk(r);
@@ -570,6 +574,35 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
         out.end(Messages.pipelineSummary(new PartitionPipeline.Summary(partials[0], results.size(), System.nanoTime() - t0,
                 memory.spilledBytes())));
+    }
+
+    /**
+     * A join of two shuffled inputs on this node: the steps (a hash join building from the other
+     * exchange, then what follows it) run over the rows shuffled to {@code e}'s exchange as they
+     * arrive, and what comes out streams to the requester.
+     */
+    private void runExchanged(Messages.Exchanged e, QueryMemory memory, Responder out) {
+        long t0 = System.nanoTime();
+        pipelinesRunning.incrementAndGet();
+        ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
+        var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
+                TimeUnit.MILLISECONDS);
+        ScanPipeline spec = e.pipeline();
+        Pipeline pipeline;
+        try {
+            pipeline = new Pipeline(spec.steps(), spec.width(), (build, rows) -> sentRows(build, out, rows),
+                    batch -> batch.forEach(sink::accept), memory);
+            exchanges.drain(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
+            pipeline.finish();
+            sink.flush();
+        } finally {
+            beat.cancel(false);
+            exchanges.remove(e.exchange());
+            forget(spec);
+            pipelinesRunning.decrementAndGet();
+        }
+        out.end(Messages.pipelineSummary(new PartitionPipeline.Summary(pipeline.rowsIn(), pipeline.rowsOut(),
+                System.nanoTime() - t0, memory.spilledBytes())));
     }
 
     /**

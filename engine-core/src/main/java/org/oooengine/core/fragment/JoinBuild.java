@@ -27,8 +27,16 @@ public sealed interface JoinBuild {
     record Staged(String id) implements JoinBuild {
     }
 
-    /** Rows shuffled to this node by the {@code producers} nodes running the producing side ({@link Exchanges}). */
-    record Exchanged(String exchangeId, int producers) implements JoinBuild {
+    /**
+     * Rows shuffled to this node by the {@code producers} nodes running the producing side
+     * ({@link Exchanges}); {@code byJoinKey}: routed by a hash of the join key as the probe rows
+     * were too (a join of two shuffled inputs), so every partner of a probe row is here.
+     */
+    record Exchanged(String exchangeId, int producers, boolean byJoinKey) implements JoinBuild {
+        /** Rows shuffled to the nodes that own their keys in the probing table. */
+        public Exchanged(String exchangeId, int producers) {
+            this(exchangeId, producers, false);
+        }
     }
 
     /** The coordinator's shuffle number {@code slot}, replaced by its {@link Exchanged} before the pipeline is sent. */

@@ -39,7 +39,7 @@ public sealed interface PipelineStep {
             }
             boolean shuffled = build instanceof JoinBuild.Shuffled || build instanceof JoinBuild.Exchanged;
             boolean partnersHere = build instanceof JoinBuild.Local || build instanceof JoinBuild.Gathered
-                    || shuffled && kind == JoinKind.RIGHT_SEMI;
+                    || build instanceof JoinBuild.Exchanged e && e.byJoinKey() || shuffled && kind == JoinKind.RIGHT_SEMI;
             if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly()) && !partnersHere) {
                 throw new IllegalArgumentException("a " + kind + " join on the nodes needs each node's own build rows");
             }

@@ -239,7 +239,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         } else if (build instanceof JoinBuild.Staged staged) {
             w.put(BUILD_STAGED).putString(staged.id());
         } else if (build instanceof JoinBuild.Exchanged e) {
-            w.put(BUILD_EXCHANGED).putString(e.exchangeId()).putVarInt(e.producers());
+            w.put(BUILD_EXCHANGED).putString(e.exchangeId()).putVarInt(e.producers()).put(e.byJoinKey() ? 1 : 0);
         } else {
             throw new IllegalStateException("the rows of " + build + " were not computed before the pipeline was sent");
         }
@@ -264,7 +264,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 if (producers < 1) {
                     throw new ProtocolException("an exchange with " + producers + " producers");
                 }
-                yield new JoinBuild.Exchanged(exchange, producers);
+                yield new JoinBuild.Exchanged(exchange, producers, r.get() != 0);
             }
             default -> throw new ProtocolException("unknown join build " + tag);
         };

@@ -49,7 +49,12 @@ public enum OpCode {
     /** Node to node: a chunk of shuffled rows for an exchange, or a producer's last. */
     SHUFFLE_ROWS(29),
     /** Merges the partial states of the GROUP BY groups shuffled to the node (an exchange) and streams each group's result. */
-    MERGE_GROUPS(30);
+    MERGE_GROUPS(30),
+    /**
+     * Runs pipeline steps over the rows shuffled to the node (an exchange), a join's probe side,
+     * and streams what comes out.
+     */
+    RUN_EXCHANGED(31);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -15,9 +15,12 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.ShuffleTarget;
+import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
@@ -129,6 +132,72 @@ public final class ClusterTableReader implements TableReader {
         return figures(producers);
     }
 
+    /**
+     * Starts a join on every node and both sides' producers: the build side's first, each row to
+     * the node its key hashes to, then — once every build producer is done, so that probe rows
+     * do not wait in the nodes' inboxes while the hash tables are built — the probe side's. The
+     * first failure anywhere fails the statement and cancels the rest.
+     */
+    @Override
+    public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
+                                    List<PipelineStep> after, long memoryPerNode, Cancellation cancel,
+                                    Consumer<Object[]> sink) {
+        StoredRows.schema(cluster, probe.table().storage());
+        StoredRows.schema(cluster, build.table().storage());
+        List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
+        String query = UUID.randomUUID().toString();
+        String probeExchange = query + "/probe";
+        String buildExchange = query + "/build";
+        List<PipelineStep> steps = new ArrayList<>();
+        steps.add(new PipelineStep.HashJoin(new JoinBuild.Exchanged(buildExchange, ids.size(), true), kind, probe.keys(),
+                build.keys(), residual, build.width()));
+        steps.addAll(after);
+        BitSet all = new BitSet();
+        all.set(0, probe.width());
+        ScanPipeline joins = new ScanPipeline(probe.table().storage(), probe.width(), all, steps);
+        List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
+        String name = probe.table().name() + " and " + build.table().name();
+        runTogether(cancel, node -> sink, "join of " + name + " shuffled by key failed: ", (rowsOf, parts) -> {
+            for (String node : ids) {
+                receivers.add(cluster.exchanged(node, probeExchange, ids.size(), joins, memoryPerNode, rowsOf.apply(node)));
+            }
+            parts.addAll(receivers);
+            List<CompletableFuture<PartitionPipeline.Summary>> builders = produce(build,
+                    ShuffleTarget.byGroup(buildExchange, build.keys(), ids), ids, memoryPerNode);
+            parts.addAll(builders);
+            CompletableFuture<Void> probing = new CompletableFuture<>();
+            parts.add(probing);
+            CompletableFuture.allOf(builders.toArray(CompletableFuture[]::new)).thenRun(() -> {
+                if (probing.isDone()) {
+                    return; // the statement failed or was cancelled meanwhile
+                }
+                List<CompletableFuture<PartitionPipeline.Summary>> probers = produce(probe,
+                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, memoryPerNode);
+                parts.addAll(probers);
+                probers.forEach(p -> p.whenComplete((v, e) -> {
+                    if (e != null) {
+                        probing.completeExceptionally(e);
+                    }
+                }));
+                CompletableFuture.allOf(probers.toArray(CompletableFuture[]::new)).thenRun(() -> probing.complete(null));
+            });
+        });
+        return figures(receivers);
+    }
+
+    /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */
+    private List<CompletableFuture<PartitionPipeline.Summary>> produce(ShuffledSide side, ShuffleTarget target,
+                                                                       List<String> ids, long memoryPerNode) {
+        List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
+        for (String node : ids) {
+            producers.add(cluster.shuffle(node, side.producer(), target, memoryPerNode));
+        }
+        CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> side.sent().accept(
+                new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
+                        producers.stream().mapToLong(f -> f.join().shuffledBytes()).sum())));
+        return producers;
+    }
+
     /** Starts the parts of a statement that run on the nodes at once, given where each node's rows go. */
     private interface Parts {
         void start(Function<String, Consumer<List<Object[]>>> rowsOfNode, List<CompletableFuture<?>> parts);
@@ -141,7 +210,8 @@ public final class ClusterTableReader implements TableReader {
      */
     private void runTogether(Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode, String failure,
                              Parts start) {
-        List<CompletableFuture<?>> parts = new ArrayList<>();
+        // parts may start later, from a callback (a join's probe side once its build side is done)
+        List<CompletableFuture<?>> parts = new java.util.concurrent.CopyOnWriteArrayList<>();
         CompletableFuture<Void> sinkFailed = new CompletableFuture<>();
         try {
             start.start(node -> delivered(sinkOfNode.apply(node), cancel, sinkFailed), parts);

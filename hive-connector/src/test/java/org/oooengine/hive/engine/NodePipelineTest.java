@@ -233,6 +233,42 @@ class NodePipelineTest {
     }
 
     @Test
+    void joinsOnKeysNeitherTableIsPartitionedOnShuffleBothSidesAndAnswerAsDuckDb() throws Exception {
+        // nothing broadcast: orders and lineitem joined on columns neither is partitioned on move both
+        List<String> queries = List.of(
+                "SELECT o_orderpriority, count(*), sum(l_quantity) FROM orders JOIN lineitem ON o_custkey = l_suppkey "
+                        + "WHERE l_shipmode = 'AIR' GROUP BY o_orderpriority",
+                "SELECT o_orderkey, l_orderkey, l_linenumber FROM orders LEFT JOIN lineitem ON o_custkey = l_suppkey "
+                        + "AND l_quantity > 45 WHERE o_orderkey < 3000",
+                "SELECT count(o_orderkey), count(l_orderkey), sum(l_quantity) FROM orders FULL JOIN lineitem "
+                        + "ON o_custkey = l_partkey AND o_orderdate < l_shipdate",
+                "SELECT count(*) FROM orders WHERE NOT EXISTS (SELECT * FROM lineitem WHERE l_suppkey = o_custkey)");
+        Map<String, String> noBroadcast = Map.of("ooo.join.broadcast-max-bytes", "0");
+        for (String sql : queries) {
+            List<Object[]> ours = new ArrayList<>();
+            try (SqlSession s = engine.openSession("test", "default", noBroadcast)) {
+                String plan = explain(s, "EXPLAIN " + sql);
+                assertTrue(plan.contains("Shuffle probe rows by ") && plan.contains("Shuffle build rows by "), plan);
+                s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
+            }
+            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+        }
+        // its hash tables spill on the nodes like any
+        long spilledBefore = bytesSpilled();
+        String sql = queries.get(0);
+        List<Object[]> ours = new ArrayList<>();
+        try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "0",
+                "ooo.query.max-memory-per-node", "100000"))) {
+            String plan = explain(s, "EXPLAIN ANALYZE " + sql);
+            assertTrue(Pattern.compile("Shuffle build rows by [^\\n]*\\n +Gather [^\\n]*shuffled [\\d.]+ MiB").matcher(plan).find(),
+                    plan);
+            s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
+        }
+        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+        assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled their joins");
+    }
+
+    @Test
     void aLimitWithoutOrderStopsEachNodeOnceItSentEnoughRows() throws Exception {
         String sql = "SELECT l_orderkey, l_comment FROM lineitem WHERE l_quantity > 10 LIMIT 7 OFFSET 2";
         String plan = explain("EXPLAIN ANALYZE " + sql);

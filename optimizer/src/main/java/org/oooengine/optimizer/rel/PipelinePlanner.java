@@ -164,7 +164,13 @@ public final class PipelinePlanner {
             if (chain != null) {
                 return splitAggregate(a, chain);
             }
-            return new RelNode.Aggregate(place(a.input(), in), a.keys(), a.aggregates(), a.fields());
+            RelNode input = place(a.input(), in);
+            if (input instanceof RelNode.ShuffledJoin joined && a.aggregates().stream().allMatch(AggregateCall::splittable)) {
+                // each node aggregates what its join gives; the coordinator merges the groups
+                return new RelNode.FinalAggregate(joined.then(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()),
+                        partialFields(a)), a.keys().size(), a.aggregates(), a.fields(), false);
+            }
+            return new RelNode.Aggregate(input, a.keys(), a.aggregates(), a.fields());
         }
         if (node instanceof RelNode.Project p) {
             BitSet in = projectInputs(p, required);
@@ -172,14 +178,26 @@ public final class PipelinePlanner {
             if (chain != null) {
                 return chain.with(new PipelineStep.Project(pruned(p.exprs(), required)), p.fields()).gathered();
             }
-            return new RelNode.Project(place(p.input(), in), p.exprs(), p.fields());
+            RelNode input = place(p.input(), in);
+            if (input instanceof RelNode.ShuffledJoin joined) { // each node projects what its join gives
+                return joined.then(new PipelineStep.Project(pruned(p.exprs(), required)), p.fields());
+            }
+            return new RelNode.Project(input, p.exprs(), p.fields());
         }
         if (node instanceof RelNode.Filter f) {
-            return new RelNode.Filter(place(f.input(), union(required, Exprs.columns(f.condition()))), f.condition());
+            RelNode input = place(f.input(), union(required, Exprs.columns(f.condition())));
+            if (input instanceof RelNode.ShuffledJoin joined) { // each node filters what its join gives
+                return joined.then(new PipelineStep.Filter(f.condition()), joined.fields());
+            }
+            return new RelNode.Filter(input, f.condition());
         }
         if (node instanceof RelNode.Join j) {
             BitSet joined = joinInputs(j, required);
             int lw = j.left().fields().size();
+            RelNode.ShuffledJoin shuffled = bothShuffled(j, joined);
+            if (shuffled != null) {
+                return shuffled;
+            }
             return new RelNode.Join(input(j.left(), joined.get(0, lw)), input(j.right(), joined.get(lw, lw + j.right().fields().size())),
                     j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
         }
@@ -230,12 +248,7 @@ public final class PipelinePlanner {
         if (chain == null || chain.steps.stream().noneMatch(step -> step instanceof PipelineStep.HashJoin)) {
             return place(node, required);
         }
-        List<Expr> kept = new ArrayList<>();
-        for (int i = 0; i < chain.fields.size(); i++) {
-            SqlType type = chain.fields.get(i).type();
-            kept.add(required.get(i) ? new Expr.Column(i, type) : new Expr.Literal(null, type));
-        }
-        return chain.with(new PipelineStep.Project(kept), chain.fields).gathered();
+        return onlyRead(chain, required);
     }
 
     /** The columns of a join's concatenated input row read by the join or (of its output, {@code required}) above it. */
@@ -278,15 +291,77 @@ public final class PipelinePlanner {
         return out;
     }
 
+    /** The columns of a GROUP BY's partial rows: its keys, then each aggregate's count and state. */
+    private static List<Field> partialFields(RelNode.Aggregate a) {
+        List<Field> partial = new ArrayList<>(a.fields().subList(0, a.keys().size()));
+        for (AggregateCall call : a.aggregates()) {
+            partial.add(new Field(null, call + " count", SqlType.BIGINT));
+            partial.add(new Field(null, call + " state", call.arg() == null ? SqlType.BIGINT : call.arg().type()));
+        }
+        return partial;
+    }
+
+    /**
+     * {@code j} as a join of both its sides shuffled by key, when each is work the nodes can do
+     * alone, neither is small enough to broadcast nor (null otherwise: the coordinator joins
+     * them) partitioned on the key, and each key pair has one type (a value hashes alike on both
+     * sides). Only the {@code joined} columns of each side travel. An inner join builds from the
+     * side estimated smaller.
+     */
+    private RelNode.ShuffledJoin bothShuffled(RelNode.Join j, BitSet joined) {
+        JoinKind kind = j.kind();
+        if (kind == JoinKind.CROSS || kind == JoinKind.ANTI_NULL_AWARE || j.leftKeys().length == 0) {
+            return null;
+        }
+        int lw = j.left().fields().size();
+        BitSet leftRead = joined.get(0, lw);
+        BitSet rightRead = joined.get(lw, lw + j.right().fields().size());
+        Chain left = chain(j.left(), leftRead);
+        Chain right = chain(j.right(), rightRead);
+        if (left == null || right == null || !left.shuffles.isEmpty() || !right.shuffles.isEmpty()
+                || small(left, leftRead) || small(right, rightRead)) {
+            return null;
+        }
+        for (int i = 0; i < j.leftKeys().length; i++) {
+            if (!left.fields.get(j.leftKeys()[i]).type().equals(right.fields.get(j.rightKeys()[i]).type())) {
+                return null;
+            }
+        }
+        boolean buildLeft = kind == JoinKind.INNER && left.rows >= 0 && left.rows < right.rows;
+        if (!buildsOnEachNode(buildLeft ? left : right, buildLeft ? leftRead : rightRead)) {
+            return null;
+        }
+        if (!buildLeft) {
+            return new RelNode.ShuffledJoin(onlyRead(left, leftRead), onlyRead(right, rightRead), kind, j.leftKeys(),
+                    j.rightKeys(), j.residual(), List.of(), j.fields());
+        }
+        int rw = j.right().fields().size();
+        Expr residual = j.residual() == null ? null : Exprs.remap(j.residual(), i -> i < lw ? i + rw : i - lw);
+        RelNode.ShuffledJoin mirrored = new RelNode.ShuffledJoin(onlyRead(right, rightRead), onlyRead(left, leftRead), kind,
+                j.rightKeys(), j.leftKeys(), residual, List.of(), new RelNode.Join(j.right(), j.left(), kind, j.rightKeys(),
+                j.leftKeys(), residual).fields());
+        List<Expr> leftFirst = new ArrayList<>();
+        for (int i = 0; i < lw + rw; i++) {
+            int from = i < lw ? rw + i : i - lw;
+            leftFirst.add(new Expr.Column(from, mirrored.fields().get(from).type()));
+        }
+        return mirrored.then(new PipelineStep.Project(leftFirst), j.fields());
+    }
+
+    /** A chain's pipeline sending only the {@code read} columns (the others as nulls, in their places). */
+    private static RelNode.NodePipeline onlyRead(Chain chain, BitSet read) {
+        List<Expr> kept = new ArrayList<>();
+        for (int i = 0; i < chain.fields.size(); i++) {
+            SqlType type = chain.fields.get(i).type();
+            kept.add(read.get(i) ? new Expr.Column(i, type) : new Expr.Literal(null, type));
+        }
+        return chain.with(new PipelineStep.Project(kept), chain.fields).gathered();
+    }
+
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
         if (a.aggregates().stream().allMatch(AggregateCall::splittable)) {
-            List<Field> partial = new ArrayList<>(a.fields().subList(0, a.keys().size()));
-            for (AggregateCall call : a.aggregates()) {
-                partial.add(new Field(null, call + " count", SqlType.BIGINT));
-                partial.add(new Field(null, call + " state", call.arg() == null ? SqlType.BIGINT : call.arg().type()));
-            }
-            RelNode.NodePipeline nodes = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partial)
-                    .gathered();
+            RelNode.NodePipeline nodes = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()),
+                    partialFields(a)).gathered();
             // with keys, each group is merged on the node its key hashes to (unless the input shuffles already)
             boolean onNodes = limits.mergeGroupsOnNodes() && !a.keys().isEmpty() && chain.shuffles.isEmpty();
             return new RelNode.FinalAggregate(nodes, a.keys().size(), a.aggregates(), a.fields(), onNodes);

@@ -39,6 +39,19 @@ public final class PlanPrinter {
                     .toList() + " to the nodes that merge them", indent + "  ", out, annotation);
             return;
         }
+        if (n instanceof RelNode.ShuffledJoin j) {
+            List<PipelineStep> steps = new ArrayList<>();
+            steps.add(new PipelineStep.HashJoin(new JoinBuild.Exchanged("build", 1, true), j.kind(),
+                    Arrays.stream(j.leftKeys()).boxed().toList(), Arrays.stream(j.rightKeys()).boxed().toList(), j.residual(),
+                    j.right().fields().size()));
+            steps.addAll(j.after());
+            printOnNodes(null, steps, indent + "  ", "[each node] ", out);
+            out.add(indent + "  Shuffle probe rows by " + names(j.left(), j.leftKeys()) + " to the node each key hashes to");
+            print(j.left(), indent + "    ", out, annotation);
+            out.add(indent + "  Shuffle build rows by " + names(j.right(), j.rightKeys()) + " to the node each key hashes to");
+            print(j.right(), indent + "    ", out, annotation);
+            return;
+        }
         if (n instanceof RelNode.NodePipeline p) {
             printOnNodes(p.scan(), p.steps(), indent + "  ", "[each node] ", out);
             for (int i = 0; i < p.broadcasts().size(); i++) {
@@ -55,6 +68,10 @@ public final class PlanPrinter {
         for (RelNode c : inputs(n)) {
             print(c, indent + "  ", out, annotation);
         }
+    }
+
+    private static List<String> names(RelNode n, int[] columns) {
+        return Arrays.stream(columns).mapToObj(c -> n.fields().get(c).name()).toList();
     }
 
     private static String sortKeys(List<SortKey> keys) {
@@ -84,7 +101,9 @@ public final class PlanPrinter {
                 out.add(indent + on + "Limit " + l.count());
             } else if (step instanceof PipelineStep.HashJoin j) {
                 String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot()
-                        : j.build() instanceof JoinBuild.Shuffled sh ? "shuffle #" + sh.slot() : "its own partition";
+                        : j.build() instanceof JoinBuild.Shuffled sh ? "shuffle #" + sh.slot()
+                        : j.build() instanceof JoinBuild.Exchanged e && e.byJoinKey() ? "the build rows shuffled to it"
+                        : "its own partition";
                 out.add(indent + on + "HashJoin " + j.kind() + (j.probeKeys().isEmpty() ? ""
                         : " ON probe" + j.probeKeys() + " = build" + j.buildKeys())
                         + (j.residual() == null ? "" : " AND " + Expr.describe(j.residual())) + ", build from " + build);
@@ -142,11 +161,11 @@ public final class PlanPrinter {
         } else if (n instanceof RelNode.FinalAggregate a) {
             return "FinalAggregate keys " + a.fields().subList(0, a.keyCount()).stream().map(Field::name).toList()
                     + " " + a.aggregates() + (a.onNodes() ? " on the nodes, each group where its key hashes" : "");
-        } else if (n instanceof RelNode.NodePipeline p) {
-            boolean partial = !p.steps().isEmpty()
-                    && p.steps().get(p.steps().size() - 1) instanceof PipelineStep.PartialAggregate;
+        } else if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin) {
+            List<PipelineStep> steps = n instanceof RelNode.NodePipeline p ? p.steps() : ((RelNode.ShuffledJoin) n).after();
+            boolean partial = !steps.isEmpty() && steps.get(steps.size() - 1) instanceof PipelineStep.PartialAggregate;
             return partial ? "Gather partial aggregates"
-                    : "Gather " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
+                    : "Gather " + n.fields().stream().map(Field::name).collect(Collectors.joining(", "));
         } else if (n instanceof RelNode.Sort s) {
             return "Sort " + sortKeys(s.keys());
         } else if (n instanceof RelNode.Limit l) {

@@ -196,15 +196,48 @@ public sealed interface RelNode {
     }
 
     /**
+     * A join of two inputs the nodes compute, neither partitioned on the join key (a partitioned
+     * hash join): each input's rows are shuffled by a hash of their join key values, so that a
+     * key's rows of both sides meet on one node; each node builds a hash table of the right
+     * side's rows it received (spilling as any) and probes it with the left side's, then runs
+     * {@code after} (filters, projections, a partial aggregate) on what comes out. The right side
+     * moves first, the left once it is done, so that no node holds probe rows waiting.
+     */
+    record ShuffledJoin(NodePipeline left, NodePipeline right, JoinKind kind, int[] leftKeys, int[] rightKeys,
+                        Expr residual, List<PipelineStep> after, List<Field> fields) implements RelNode {
+        public ShuffledJoin {
+            after = List.copyOf(after);
+            if (kind == JoinKind.CROSS || kind == JoinKind.ANTI_NULL_AWARE || leftKeys.length == 0) {
+                throw new IllegalArgumentException("a " + kind + " join cannot be split by key");
+            }
+        }
+
+        /** The join's own output columns, before the steps after it. */
+        public List<Field> joinedFields() {
+            return new Join(left, right, kind, leftKeys, rightKeys, residual).fields();
+        }
+
+        /** This join with {@code step} run after it, giving rows of {@code out}. */
+        public ShuffledJoin then(PipelineStep step, List<Field> out) {
+            List<PipelineStep> more = new ArrayList<>(after);
+            more.add(step);
+            return new ShuffledJoin(left, right, kind, leftKeys, rightKeys, residual, more, out);
+        }
+    }
+
+    /**
      * The final step of a GROUP BY split in two: merges the partial states its input's nodes
      * computed ({@code keyCount} keys, then each aggregate's state) into each group's result — on
      * the coordinator, or {@code onNodes}: each group's partial rows shuffled to the node its key
      * hashes to, which merges them, so that no process holds every group.
      */
-    record FinalAggregate(NodePipeline input, int keyCount, List<AggregateCall> aggregates, List<Field> fields,
+    record FinalAggregate(RelNode input, int keyCount, List<AggregateCall> aggregates, List<Field> fields,
                           boolean onNodes) implements RelNode {
         public FinalAggregate {
-            if (onNodes && (keyCount == 0 || !input.shuffles().isEmpty())) {
+            if (!(input instanceof NodePipeline || input instanceof ShuffledJoin)) {
+                throw new IllegalArgumentException("partial aggregates come from the nodes, not from " + input);
+            }
+            if (onNodes && (keyCount == 0 || !(input instanceof NodePipeline p) || !p.shuffles().isEmpty())) {
                 throw new IllegalArgumentException("groups are merged on the nodes by key, from a pipeline that does not shuffle");
             }
         }

@@ -208,6 +208,8 @@ public final class Executor {
             singleRow(s, out);
         } else if (node instanceof RelNode.FinalAggregate a) {
             finalAggregate(a, out);
+        } else if (node instanceof RelNode.ShuffledJoin j) {
+            fromManyThreads(out, sink -> shuffledJoin(j, sink));
         } else if (node instanceof RelNode.Union u) {
             u.inputs().forEach(input -> produce(input, out));
         } else {
@@ -376,6 +378,29 @@ public final class Executor {
         }
     }
 
+    /** Both sides of {@code j} shuffled by key to the nodes, which join them and run the steps after. */
+    private void shuffledJoin(RelNode.ShuffledJoin j, Consumer<Object[]> sink) {
+        TableReader.NodeFigures f = reader.shuffledJoin(side(j.left(), j.leftKeys()), side(j.right(), j.rightKeys()),
+                j.kind(), j.residual(), j.after(), memoryPerNode, cancel, sink);
+        if (profile != null) {
+            figures.put(j, f);
+        }
+    }
+
+    private TableReader.ShuffledSide side(RelNode.NodePipeline p, int[] keys) {
+        if (!p.shuffles().isEmpty()) {
+            throw new IllegalStateException("a shuffled join's side shuffles again: not planned");
+        }
+        BitSet all = new BitSet();
+        all.set(0, p.fields().size());
+        long t0 = System.nanoTime();
+        return new TableReader.ShuffledSide(p.scan().table(), withBroadcasts(p, all), ints(keys), p.fields().size(), sent -> {
+            if (profile != null) { // EXPLAIN ANALYZE: what the producers sent, and when they were done
+                profile.put(p, new long[] {sent.rows(), System.nanoTime() - t0, sent.bytes()});
+            }
+        });
+    }
+
     /** What the nodes run for {@code p}, its broadcast inputs (also those its local builds join) computed here and put in. */
     private ScanPipeline withBroadcasts(RelNode.NodePipeline p, BitSet neededAfter) {
         int width = p.scan().fields().size();
@@ -427,8 +452,7 @@ public final class Executor {
 
     /** Merges the groups' partial states as the nodes send them, or has the nodes merge them. */
     private void finalAggregate(RelNode.FinalAggregate a, Consumer<List<Object[]>> out) {
-        RelNode.NodePipeline p = a.input();
-        if (a.onNodes() && reader.mergesGroupsOnNodes(p.scan().table())) {
+        if (a.onNodes() && a.input() instanceof RelNode.NodePipeline p && reader.mergesGroupsOnNodes(p.scan().table())) {
             BitSet all = new BitSet();
             all.set(0, p.fields().size());
             long t0 = System.nanoTime();
@@ -450,7 +474,7 @@ public final class Executor {
         }
         FinalAggregation merge = new FinalAggregation(a.keyCount(), a.aggregates(), memory);
         memory.revocable(merge::revoke);
-        produce(p, batch -> batch.forEach(merge::accept));
+        produce(a.input(), batch -> batch.forEach(merge::accept));
         merge.finish(out);
     }
 

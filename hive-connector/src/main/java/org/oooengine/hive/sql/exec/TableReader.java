@@ -33,6 +33,14 @@ public interface TableReader {
     record Shuffle(TableInfo table, ScanPipeline producer, int keyColumn, SqlType keyType, Consumer<Sent> sent) {
     }
 
+    /**
+     * One side of a join of two shuffled inputs: {@code producer} run over {@code table}'s rows on
+     * every node, rows {@code width} wide, each sent to the node its {@code keys}' values hash to;
+     * told, when every producer is done, what they sent.
+     */
+    record ShuffledSide(TableInfo table, ScanPipeline producer, List<Integer> keys, int width, Consumer<Sent> sent) {
+    }
+
     /** What a shuffle's producers sent: rows, and bytes to other nodes. */
     record Sent(long rows, long bytes) {
     }
@@ -71,6 +79,20 @@ public interface TableReader {
     default NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
                                        Cancellation cancel, java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
         return pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode.apply("here"));
+    }
+
+    /**
+     * A join of two inputs shuffled by key (a partitioned hash join): each node builds a hash
+     * table of the {@code build} rows sent to it and probes it with the {@code probe} rows sent to
+     * it, the join of {@code kind} with {@code residual}, then runs {@code after} and sends what
+     * comes out to {@code sink} (from several threads at once). The build side moves first.
+     * Returns what the nodes reported of their joins.
+     */
+    default NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, org.oooengine.core.sql.JoinKind kind,
+                                     org.oooengine.core.sql.expr.Expr residual, List<PipelineStep> after,
+                                     long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
+        throw new IllegalStateException("a join of shuffled inputs needs tables on the nodes; " + probe.table().name()
+                + " is not");
     }
 
     /** Whether {@link #mergeGroups} can run over {@code table}: its rows live on the nodes, which can shuffle. */
