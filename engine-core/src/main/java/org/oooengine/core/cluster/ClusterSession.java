@@ -392,7 +392,13 @@ public final class ClusterSession implements AutoCloseable {
      */
     public CompletableFuture<FragmentStats> fragment(String node, JoinSpec spec, ExecutionMode mode, int budget,
                                                      Consumer<Chunk> chunks) {
-        byte[] request = Messages.fragment(new Messages.Fragment(spec, mode, budget));
+        return fragment(node, spec, mode, budget, null, chunks);
+    }
+
+    /** As above, each node running {@code after} (may be null) over its rows before sending what comes out. */
+    public CompletableFuture<FragmentStats> fragment(String node, JoinSpec spec, ExecutionMode mode, int budget,
+                                                     JoinOutputSteps after, Consumer<Chunk> chunks) {
+        byte[] request = Messages.fragment(new Messages.Fragment(spec, mode, budget, after));
         CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_FRAGMENT, request,
                 chunk -> chunks.accept(Messages.readResultChunk(chunk.reader())));
         CompletableFuture<FragmentStats> stats = end.thenApply(f -> {
@@ -548,11 +554,19 @@ public final class ClusterSession implements AutoCloseable {
 
     /** Runs a join on every node at once; rows go to {@code sink} (from the coordinator's threads). */
     public JoinRun join(JoinSpec spec, ExecutionMode mode, int budget, RowSink sink) {
+        return join(spec, mode, budget, null, sink);
+    }
+
+    /**
+     * As above, each node running {@code after} (may be null) over its share of the rows — they
+     * are SQL values then — and sending what comes out of it.
+     */
+    public JoinRun join(JoinSpec spec, ExecutionMode mode, int budget, JoinOutputSteps after, RowSink sink) {
         long t0 = System.nanoTime();
         long[] rows = {0};
         List<CompletableFuture<FragmentStats>> ends = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : this.spec.nodes()) {
-            ends.add(fragment(n.id(), spec, mode, budget, chunk -> {
+            ends.add(fragment(n.id(), spec, mode, budget, after, chunk -> {
                 synchronized (rows) {
                     rows[0] += chunk.rows().size();
                     chunk.rows().forEach(sink::accept);

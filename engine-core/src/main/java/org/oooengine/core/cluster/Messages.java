@@ -103,7 +103,8 @@ final class Messages {
     }
 
     /** A join fragment: the spec, how remote probes run, and the in-flight budget. */
-    record Fragment(JoinSpec spec, ExecutionMode mode, int budget) {
+    /** An index join to run from the node's partition; {@code after}: steps over its rows before they are sent (may be null). */
+    record Fragment(JoinSpec spec, ExecutionMode mode, int budget, JoinOutputSteps after) {
     }
 
     static byte[] countRange(String table, ColumnRange range) {
@@ -115,13 +116,18 @@ final class Messages {
     static byte[] fragment(Fragment f) {
         PayloadWriter w = new PayloadWriter(256).putString(f.mode().name()).putVarInt(f.budget());
         JoinSpecCodec.write(w, f.spec());
+        w.put(f.after() == null ? 0 : 1);
+        if (f.after() != null) {
+            f.after().write(w);
+        }
         return w.toByteArray();
     }
 
     static Fragment readFragment(PayloadReader r) {
         ExecutionMode mode = ExecutionMode.valueOf(r.getString());
         int budget = r.getVarInt();
-        return new Fragment(JoinSpecCodec.read(r), mode, budget);
+        JoinSpec spec = JoinSpecCodec.read(r);
+        return new Fragment(spec, mode, budget, r.get() == 0 ? null : JoinOutputSteps.read(r));
     }
 
     /** A chunk of a fragment's result: the outer rows the fragment has finished so far, then rows. */

@@ -34,6 +34,7 @@ import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.PayloadReader;
@@ -462,9 +463,19 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
         DistributedIndexJoin.Stats st;
-        try {
-            st = join.run(budget, sink);
-            sink.flush();
+        try (QueryMemory memory = queryMemory(0)) {
+            try {
+                if (f.after() == null) {
+                    st = join.run(budget, sink);
+                } else {
+                    JoinOutput rows = new JoinOutput(f.after(), sink, memory);
+                    st = join.run(budget, rows);
+                    rows.finish();
+                }
+                sink.flush();
+            } finally {
+                bytesSpilled.addAndGet(memory.spilledBytes());
+            }
         } finally {
             beat.cancel(false);
         }
@@ -476,6 +487,41 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             out.end(JSON.writeValueAsBytes(stats));
         } catch (Exception ex) {
             throw new IllegalStateException(ex);
+        }
+    }
+
+    /**
+     * An index join's rows on their way out through the steps planned after the join: their stored
+     * values become SQL values, and they go through the steps a batch at a time (the join's tasks
+     * deliver them from several threads: one batch at a time goes in).
+     */
+    private static final class JoinOutput implements org.oooengine.core.exec.RowSink {
+        private final SqlType[] types;
+        private final Pipeline pipeline;
+        private List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+
+        JoinOutput(JoinOutputSteps steps, ResultStreamer out, QueryMemory memory) {
+            this.types = steps.types().toArray(SqlType[]::new);
+            this.pipeline = new Pipeline(steps.steps(), types.length, Pipeline.BuildSource.ROWS_ONLY,
+                    rows -> rows.forEach(out::accept), memory);
+        }
+
+        @Override
+        public synchronized void accept(Object[] stored) {
+            Object[] row = new Object[types.length];
+            for (int i = 0; i < row.length; i++) {
+                row[i] = types[i].fromStored(stored[i]);
+            }
+            batch.add(row);
+            if (batch.size() == Pipeline.BATCH_ROWS) {
+                pipeline.accept(batch);
+                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+            }
+        }
+
+        synchronized void finish() {
+            pipeline.accept(batch);
+            pipeline.finish();
         }
     }
 

@@ -3,8 +3,10 @@ package org.oooengine.hive.engine;
 import java.util.function.Consumer;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.cluster.JoinOutputSteps;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
+import org.oooengine.optimizer.rel.Field;
 import org.oooengine.optimizer.rel.RelNode;
 import org.oooengine.optimizer.JoinOptimizer;
 
@@ -18,12 +20,22 @@ final class ClusterIndexJoinRunner implements IndexJoinRunner {
 
     @Override
     public void run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink) {
+        run(join, null, cancel, sink);
+    }
+
+    @Override
+    public void run(RelNode.IndexJoinSteps join, Cancellation cancel, Consumer<Object[]> sink) {
+        JoinOutputSteps after = new JoinOutputSteps(join.join().fields().stream().map(Field::type).toList(), join.steps());
+        run(join.join(), after, cancel, sink);
+    }
+
+    private void run(RelNode.IndexJoin join, JoinOutputSteps after, Cancellation cancel, Consumer<Object[]> sink) {
         if (!join.allIndexJoins()) {
             throw new IllegalStateException("the node daemons run index joins only; sort-merge joins are MapReduce jobs");
         }
         cancel.check();
         try {
-            cluster.join(join.spec(), ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, sink::accept);
+            cluster.join(join.spec(), ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, after, sink::accept);
         } catch (RuntimeException e) {
             throw Faults.of("index join on " + join.spec().outerTable() + " failed: ", e);
         }

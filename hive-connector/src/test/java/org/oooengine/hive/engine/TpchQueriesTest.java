@@ -156,6 +156,28 @@ public class TpchQueriesTest {
         return out.stream();
     }
 
+    /**
+     * A GROUP BY over an index join (Q3' aggregated as Q3 is) runs partly where the join's rows are
+     * made: each node filters and aggregates its share and sends its groups.
+     */
+    @Test
+    void anAggregateOverAnIndexJoinIsComputedOnItsNodes() throws Exception {
+        String sql = "SELECT o_orderdate, o_shippriority, count(*), sum(l_extendedprice * (1 - l_discount)) AS revenue "
+                + "FROM customer JOIN orders ON c_custkey = o_custkey JOIN lineitem ON o_orderkey = l_orderkey "
+                + "WHERE c_acctbal BETWEEN 1000 AND 1100 AND l_quantity > 20 GROUP BY o_orderdate, o_shippriority";
+        try (SqlSession s = engine.openSession("test", "default", java.util.Map.of("ooo.join.method", "index"))) {
+            List<Object[]> plan = new ArrayList<>();
+            s.execute("EXPLAIN " + sql, new Cancellation()).rows().forEachRemaining(plan::add);
+            String explained = plan.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
+            assertTrue(explained.contains("[each node] PartialAggregate") && explained.contains("IndexJoin"), explained);
+            List<Object[]> ours = new ArrayList<>();
+            s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
+            List<Object[]> expected = tpch.oracle.rows(sql);
+            assertTrue(expected.size() > 0, "the range selects rows");
+            assertNull(OracleComparison.difference(ours, expected, false), sql);
+        }
+    }
+
     /** OL, PL, Q3' and Q8' from docs/queries/joins: the index join, hash joins and the automatic choice all return DuckDB's rows. */
     @ParameterizedTest
     @MethodSource("selectiveJoins")

@@ -165,10 +165,10 @@ public final class PipelinePlanner {
                 return splitAggregate(a, chain);
             }
             RelNode input = place(a.input(), in);
-            if (input instanceof RelNode.ShuffledJoin joined && a.aggregates().stream().allMatch(AggregateCall::splittable)) {
-                // each node aggregates what its join gives; the coordinator merges the groups
-                return new RelNode.FinalAggregate(joined.then(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()),
-                        partialFields(a)), a.keys().size(), a.aggregates(), a.fields(), false);
+            RelNode partials = a.aggregates().stream().allMatch(AggregateCall::splittable)
+                    ? thenOnNodes(input, new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a)) : null;
+            if (partials != null) { // each node aggregates what its join gives; the coordinator merges the groups
+                return new RelNode.FinalAggregate(partials, a.keys().size(), a.aggregates(), a.fields(), false);
             }
             return new RelNode.Aggregate(input, a.keys(), a.aggregates(), a.fields());
         }
@@ -179,17 +179,13 @@ public final class PipelinePlanner {
                 return chain.with(new PipelineStep.Project(pruned(p.exprs(), required)), p.fields()).gathered();
             }
             RelNode input = place(p.input(), in);
-            if (input instanceof RelNode.ShuffledJoin joined) { // each node projects what its join gives
-                return joined.then(new PipelineStep.Project(pruned(p.exprs(), required)), p.fields());
-            }
-            return new RelNode.Project(input, p.exprs(), p.fields());
+            RelNode projected = thenOnNodes(input, new PipelineStep.Project(pruned(p.exprs(), required)), p.fields());
+            return projected != null ? projected : new RelNode.Project(input, p.exprs(), p.fields());
         }
         if (node instanceof RelNode.Filter f) {
             RelNode input = place(f.input(), union(required, Exprs.columns(f.condition())));
-            if (input instanceof RelNode.ShuffledJoin joined) { // each node filters what its join gives
-                return joined.then(new PipelineStep.Filter(f.condition()), joined.fields());
-            }
-            return new RelNode.Filter(input, f.condition());
+            RelNode filtered = thenOnNodes(input, new PipelineStep.Filter(f.condition()), input.fields());
+            return filtered != null ? filtered : new RelNode.Filter(input, f.condition());
         }
         if (node instanceof RelNode.Join j) {
             BitSet joined = joinInputs(j, required);
@@ -289,6 +285,24 @@ public final class PipelinePlanner {
         BitSet out = (BitSet) a.clone();
         out.or(b);
         return out;
+    }
+
+    /**
+     * {@code placed} followed by {@code step} (giving rows of {@code out}) where its rows are made,
+     * when they are made on the nodes by other than a pipeline: a join of two shuffled sides, or an
+     * index join, each node running the step over its share; null for anything else.
+     */
+    private static RelNode thenOnNodes(RelNode placed, PipelineStep step, List<Field> out) {
+        if (placed instanceof RelNode.ShuffledJoin j) {
+            return j.then(step, out);
+        }
+        if (placed instanceof RelNode.IndexJoinSteps s) {
+            return s.then(step, out);
+        }
+        if (placed instanceof RelNode.IndexJoin j && j.allIndexJoins()) {
+            return new RelNode.IndexJoinSteps(j, List.of(step), out);
+        }
+        return null;
     }
 
     /** The columns of a GROUP BY's partial rows: its keys, then each aggregate's count and state. */

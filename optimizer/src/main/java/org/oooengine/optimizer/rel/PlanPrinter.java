@@ -52,6 +52,11 @@ public final class PlanPrinter {
             print(j.right(), indent + "    ", out, annotation);
             return;
         }
+        if (n instanceof RelNode.IndexJoinSteps s) {
+            printOnNodes(null, s.steps(), indent + "  ", "[each node] ", out);
+            print(s.join(), indent + "  ", out, annotation);
+            return;
+        }
         if (n instanceof RelNode.NodePipeline p) {
             printOnNodes(p.scan(), p.steps(), indent + "  ", "[each node] ", out);
             for (int i = 0; i < p.broadcasts().size(); i++) {
@@ -161,8 +166,10 @@ public final class PlanPrinter {
         } else if (n instanceof RelNode.FinalAggregate a) {
             return "FinalAggregate keys " + a.fields().subList(0, a.keyCount()).stream().map(Field::name).toList()
                     + " " + a.aggregates() + (a.onNodes() ? " on the nodes, each group where its key hashes" : "");
-        } else if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin) {
-            List<PipelineStep> steps = n instanceof RelNode.NodePipeline p ? p.steps() : ((RelNode.ShuffledJoin) n).after();
+        } else if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin
+                || n instanceof RelNode.IndexJoinSteps) {
+            List<PipelineStep> steps = n instanceof RelNode.NodePipeline p ? p.steps()
+                    : n instanceof RelNode.ShuffledJoin j ? j.after() : ((RelNode.IndexJoinSteps) n).steps();
             boolean partial = !steps.isEmpty() && steps.get(steps.size() - 1) instanceof PipelineStep.PartialAggregate;
             return partial ? "Gather partial aggregates"
                     : "Gather " + n.fields().stream().map(Field::name).collect(Collectors.joining(", "));

@@ -143,6 +143,24 @@ public sealed interface RelNode {
     }
 
     /**
+     * An index join whose rows each node runs through {@code steps} (filters, projections, a
+     * partial aggregate) before sending what comes out, rows of {@code fields}: an aggregate over
+     * a selective join sends its groups, not the join's rows.
+     */
+    record IndexJoinSteps(IndexJoin join, List<PipelineStep> steps, List<Field> fields) implements RelNode {
+        public IndexJoinSteps {
+            steps = List.copyOf(steps);
+        }
+
+        /** These steps and then {@code step}, giving rows of {@code out}. */
+        public IndexJoinSteps then(PipelineStep step, List<Field> out) {
+            List<PipelineStep> more = new ArrayList<>(steps);
+            more.add(step);
+            return new IndexJoinSteps(join, more, out);
+        }
+    }
+
+    /**
      * A chain of inner joins the engine's index join could run ({@code spec}, its rows in
      * {@code indexJoinFields} order: the tables as written in FROM) or the hash joins of
      * {@code hashJoins}, whose columns are the same in the order the tables are joined — column
@@ -234,7 +252,7 @@ public sealed interface RelNode {
     record FinalAggregate(RelNode input, int keyCount, List<AggregateCall> aggregates, List<Field> fields,
                           boolean onNodes) implements RelNode {
         public FinalAggregate {
-            if (!(input instanceof NodePipeline || input instanceof ShuffledJoin)) {
+            if (!(input instanceof NodePipeline || input instanceof ShuffledJoin || input instanceof IndexJoinSteps)) {
                 throw new IllegalArgumentException("partial aggregates come from the nodes, not from " + input);
             }
             if (onNodes && (keyCount == 0 || !(input instanceof NodePipeline p) || !p.shuffles().isEmpty())) {

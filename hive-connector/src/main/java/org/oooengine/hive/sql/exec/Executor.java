@@ -204,6 +204,8 @@ public final class Executor {
             inBatches(v.rows(), out);
         } else if (node instanceof RelNode.IndexJoin j) {
             indexJoin(j, out);
+        } else if (node instanceof RelNode.IndexJoinSteps s) {
+            fromManyThreads(out, sink -> indexJoins.run(s, cancel, sink));
         } else if (node instanceof RelNode.SingleRow s) {
             singleRow(s, out);
         } else if (node instanceof RelNode.FinalAggregate a) {
@@ -222,21 +224,38 @@ public final class Executor {
      * on in batches, one batch at a time.
      */
     private static void fromManyThreads(Consumer<List<Object[]>> out, Consumer<Consumer<Object[]>> source) {
-        Object lock = new Object();
-        List<List<Object[]>> batch = new ArrayList<>(List.of(new ArrayList<>(Pipeline.BATCH_ROWS)));
+        Batcher batches = new Batcher(out);
         source.accept(row -> {
-            synchronized (lock) {
-                List<Object[]> rows = batch.get(0);
-                rows.add(row);
-                if (rows.size() == Pipeline.BATCH_ROWS) {
-                    batch.set(0, new ArrayList<>(Pipeline.BATCH_ROWS));
-                    out.accept(rows);
-                }
+            synchronized (batches) {
+                batches.add(row);
             }
         });
-        synchronized (lock) {
-            if (!batch.get(0).isEmpty()) {
-                out.accept(batch.get(0));
+        synchronized (batches) {
+            batches.flush();
+        }
+    }
+
+    /** Rows passed on in batches of {@link Pipeline#BATCH_ROWS}. Not thread-safe. */
+    private static final class Batcher {
+        private final Consumer<List<Object[]>> out;
+        private List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+
+        Batcher(Consumer<List<Object[]>> out) {
+            this.out = out;
+        }
+
+        void add(Object[] row) {
+            batch.add(row);
+            if (batch.size() == Pipeline.BATCH_ROWS) {
+                flush();
+            }
+        }
+
+        void flush() {
+            if (!batch.isEmpty()) {
+                List<Object[]> full = batch;
+                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+                out.accept(full);
             }
         }
     }
@@ -265,26 +284,26 @@ public final class Executor {
      */
     private void mergeSorted(RelNode.NodePipeline p, RelNode.Sort s, Consumer<List<Object[]>> out) {
         Map<String, SpooledRows> byNode = new java.util.TreeMap<>();
-        Map<String, List<Object[]>> pending = new java.util.HashMap<>();
-        Object lock = new Object(); // rows of different nodes arrive on different threads
+        Map<String, Batcher> pending = new java.util.HashMap<>();
+        Object lock = new Object(); // rows of different nodes arrive on different threads: one at a time here
         BitSet all = new BitSet();
         all.set(0, p.fields().size());
         long t0 = System.nanoTime();
         long[] rows = {0};
         runByNode(p, all, node -> row -> {
             synchronized (lock) {
-                List<Object[]> batch = pending.computeIfAbsent(node, n -> new ArrayList<>(Pipeline.BATCH_ROWS));
-                batch.add(row);
-                if (batch.size() == Pipeline.BATCH_ROWS) {
-                    cancel.check();
-                    byNode.computeIfAbsent(node, n -> new SpooledRows(memory, "rows sorted on node " + n)).accept(batch);
-                    pending.put(node, new ArrayList<>(Pipeline.BATCH_ROWS));
-                }
+                pending.computeIfAbsent(node, n -> {
+                    SpooledRows spool = new SpooledRows(memory, "rows sorted on node " + n);
+                    byNode.put(n, spool);
+                    return new Batcher(batch -> {
+                        cancel.check();
+                        spool.accept(batch);
+                    });
+                }).add(row);
                 rows[0]++;
             }
         });
-        pending.forEach((node, batch) -> byNode.computeIfAbsent(node,
-                n -> new SpooledRows(memory, "rows sorted on node " + n)).accept(batch));
+        pending.values().forEach(Batcher::flush);
         if (profile != null) {
             profile.put(p, new long[] {rows[0], System.nanoTime() - t0});
         }

@@ -8,4 +8,12 @@ import org.oooengine.optimizer.rel.RelNode;
 public interface IndexJoinRunner {
     /** {@code sink} may be called from several threads at once. */
     void run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink);
+
+    /**
+     * As above, each node running {@code join}'s steps over its share of the rows and sending
+     * what comes out, as SQL values. Only runners on the node daemons can.
+     */
+    default void run(RelNode.IndexJoinSteps join, Cancellation cancel, Consumer<Object[]> sink) {
+        throw new IllegalStateException("steps after an index join run on the node daemons only");
+    }
 }
