@@ -541,18 +541,28 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
     private void runPipeline(ScanPipeline p, QueryMemory memory, Responder out) {
         Store s = requireStore();
+        streamed(out, () -> forget(p), sink -> PartitionPipeline.run(s::table, (build, rows) -> sentRows(build, out, rows),
+                p, batch -> batch.forEach(sink::accept), out::cancelled, memory));
+    }
+
+    /**
+     * Runs {@code work}, whose rows stream to the requester, with heartbeats while it runs (the
+     * requester knows the node is alive); {@code cleanup} after it, done or failed; its summary ends
+     * the answer.
+     */
+    private void streamed(Responder out, Runnable cleanup,
+                          java.util.function.Function<ResultStreamer, PartitionPipeline.Summary> work) {
         pipelinesRunning.incrementAndGet();
         ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
         PartitionPipeline.Summary summary;
         try {
-            summary = PartitionPipeline.run(s::table, (build, rows) -> sentRows(build, out, rows), p,
-                    batch -> batch.forEach(sink::accept), out::cancelled, memory);
+            summary = work.apply(sink);
             sink.flush();
         } finally {
             beat.cancel(false);
-            forget(p);
+            cleanup.run();
             pipelinesRunning.decrementAndGet();
         }
         out.end(Messages.pipelineSummary(summary));
@@ -598,28 +608,20 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      */
     private void mergeGroups(Messages.MergeGroups m, QueryMemory memory, Responder out) {
         long t0 = System.nanoTime();
-        pipelinesRunning.incrementAndGet();
-        ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
-        var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
-                TimeUnit.MILLISECONDS);
-        long[] partials = {0};
-        List<Object[]> results;
-        try {
+        streamed(out, () -> exchanges.remove(m.exchange()), sink -> {
+            long[] partials = {0};
+            long[] results = {0};
             FinalAggregation merge = new FinalAggregation(m.keyCount(), m.aggregates(), memory);
             exchanges.drain(m.exchange(), m.producers(), out::cancelled, rows -> {
                 partials[0] += rows.size();
                 rows.forEach(merge::accept);
             });
-            results = merge.results();
-            results.forEach(sink::accept);
-            sink.flush();
-        } finally {
-            beat.cancel(false);
-            exchanges.remove(m.exchange());
-            pipelinesRunning.decrementAndGet();
-        }
-        out.end(Messages.pipelineSummary(new PartitionPipeline.Summary(partials[0], results.size(), System.nanoTime() - t0,
-                memory.spilledBytes())));
+            merge.finish(rows -> {
+                results[0] += rows.size();
+                rows.forEach(sink::accept);
+            });
+            return new PartitionPipeline.Summary(partials[0], results[0], System.nanoTime() - t0, memory.spilledBytes());
+        });
     }
 
     /**
@@ -629,26 +631,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      */
     private void runExchanged(Messages.Exchanged e, QueryMemory memory, Responder out) {
         long t0 = System.nanoTime();
-        pipelinesRunning.incrementAndGet();
-        ResultStreamer sink = new ResultStreamer(out, timeout, () -> 0);
-        var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
-                TimeUnit.MILLISECONDS);
         ScanPipeline spec = e.pipeline();
-        Pipeline pipeline;
-        try {
-            pipeline = new Pipeline(spec.steps(), spec.width(), (build, rows) -> sentRows(build, out, rows),
+        streamed(out, () -> {
+            exchanges.remove(e.exchange());
+            forget(spec);
+        }, sink -> {
+            Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), (build, rows) -> sentRows(build, out, rows),
                     batch -> batch.forEach(sink::accept), memory);
             exchanges.drain(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();
-            sink.flush();
-        } finally {
-            beat.cancel(false);
-            exchanges.remove(e.exchange());
-            forget(spec);
-            pipelinesRunning.decrementAndGet();
-        }
-        out.end(Messages.pipelineSummary(new PartitionPipeline.Summary(pipeline.rowsIn(), pipeline.rowsOut(),
-                System.nanoTime() - t0, memory.spilledBytes())));
+            return new PartitionPipeline.Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0,
+                    memory.spilledBytes());
+        });
     }
 
     /**
