@@ -399,6 +399,14 @@ public final class ClusterSession implements AutoCloseable {
     public CompletableFuture<FragmentStats> fragment(String node, JoinSpec spec, ExecutionMode mode, int budget,
                                                      JoinOutputSteps after, Consumer<Chunk> chunks) {
         byte[] request = Messages.fragment(new Messages.Fragment(spec, mode, budget, after));
+        if (request.length > STAGE_ABOVE_BYTES && after != null) {
+            try {
+                request = Messages.fragment(new Messages.Fragment(spec, mode, budget,
+                        new JoinOutputSteps(after.types(), staged(node, after.pipeline()).steps())));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
         CompletableFuture<Frame> end = peers.client(node).stream(OpCode.RUN_FRAGMENT, request,
                 chunk -> chunks.accept(Messages.readResultChunk(chunk.reader())));
         CompletableFuture<FragmentStats> stats = end.thenApply(f -> {
@@ -516,8 +524,7 @@ public final class ClusterSession implements AutoCloseable {
         byte[] request = encode.apply(pipeline);
         if (request.length > STAGE_ABOVE_BYTES) {
             try {
-                request = encode.apply(pipeline.withBuilds(build -> build instanceof JoinBuild.Rows r
-                        ? stage(node, r.rows()) : build));
+                request = encode.apply(staged(node, pipeline));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -529,6 +536,11 @@ public final class ClusterSession implements AutoCloseable {
         }
         return summarised(peers.client(node).stream(op, request,
                 chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
+    }
+
+    /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it ({@link #stage}). */
+    private ScanPipeline staged(String node, ScanPipeline pipeline) {
+        return pipeline.withBuilds(build -> build instanceof JoinBuild.Rows r ? stage(node, r.rows()) : build);
     }
 
     /**

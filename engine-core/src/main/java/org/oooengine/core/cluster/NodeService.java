@@ -468,9 +468,14 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 if (f.after() == null) {
                     st = join.run(budget, sink);
                 } else {
-                    JoinOutput rows = new JoinOutput(f.after(), sink, memory);
-                    st = join.run(budget, rows);
-                    rows.finish();
+                    JoinOutput rows = new JoinOutput(f.after(), (build, batch) -> sentRows(build, out, batch), sink,
+                            memory);
+                    try {
+                        st = join.run(budget, rows);
+                        rows.finish();
+                    } finally {
+                        f.after().pipeline().stagedIds().forEach(staged::remove);
+                    }
                 }
                 sink.flush();
             } finally {
@@ -500,10 +505,15 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         private final Pipeline pipeline;
         private List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
 
-        JoinOutput(JoinOutputSteps steps, ResultStreamer out, QueryMemory memory) {
+        JoinOutput(JoinOutputSteps steps, Pipeline.BuildSource sent, ResultStreamer out, QueryMemory memory) {
             this.types = steps.types().toArray(SqlType[]::new);
-            this.pipeline = new Pipeline(steps.steps(), types.length, Pipeline.BuildSource.ROWS_ONLY,
-                    rows -> rows.forEach(out::accept), memory);
+            this.pipeline = new Pipeline(steps.steps(), types.length, (build, rows) -> {
+                if (build instanceof JoinBuild.Rows r) {
+                    rows.accept(r.rows());
+                } else {
+                    sent.read(build, rows);
+                }
+            }, rows -> rows.forEach(out::accept), memory);
         }
 
         @Override

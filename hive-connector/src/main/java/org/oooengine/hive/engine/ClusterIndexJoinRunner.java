@@ -1,6 +1,8 @@
 package org.oooengine.hive.engine;
 
+import java.util.List;
 import java.util.function.Consumer;
+import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.JoinOutputSteps;
@@ -24,8 +26,8 @@ final class ClusterIndexJoinRunner implements IndexJoinRunner {
     }
 
     @Override
-    public void run(RelNode.IndexJoinSteps join, Cancellation cancel, Consumer<Object[]> sink) {
-        JoinOutputSteps after = new JoinOutputSteps(join.join().fields().stream().map(Field::type).toList(), join.steps());
+    public void run(RelNode.IndexJoinSteps join, List<PipelineStep> steps, Cancellation cancel, Consumer<Object[]> sink) {
+        JoinOutputSteps after = new JoinOutputSteps(join.join().fields().stream().map(Field::type).toList(), steps);
         run(join.join(), after, cancel, sink);
     }
 

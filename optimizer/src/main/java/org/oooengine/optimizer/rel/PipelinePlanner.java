@@ -194,6 +194,10 @@ public final class PipelinePlanner {
             if (shuffled != null) {
                 return shuffled;
             }
+            RelNode afterIndexJoin = broadcastAfterIndexJoin(j, joined);
+            if (afterIndexJoin != null) {
+                return afterIndexJoin;
+            }
             return new RelNode.Join(input(j.left(), joined.get(0, lw)), input(j.right(), joined.get(lw, lw + j.right().fields().size())),
                     j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
         }
@@ -299,10 +303,38 @@ public final class PipelinePlanner {
         if (placed instanceof RelNode.IndexJoinSteps s) {
             return s.then(step, out);
         }
+        RelNode.IndexJoinSteps steps = indexJoinSteps(placed);
+        return steps == null ? null : steps.then(step, out);
+    }
+
+    /** An index join, with the steps its nodes run after it (none yet), or null for anything else. */
+    private static RelNode.IndexJoinSteps indexJoinSteps(RelNode placed) {
+        if (placed instanceof RelNode.IndexJoinSteps s) {
+            return s;
+        }
         if (placed instanceof RelNode.IndexJoin j && j.allIndexJoins()) {
-            return new RelNode.IndexJoinSteps(j, List.of(step), out);
+            return new RelNode.IndexJoinSteps(j, List.of(), List.of(), j.fields());
         }
         return null;
+    }
+
+    /**
+     * {@code j} joined on the nodes that make its left side's rows, when that side is an index join
+     * and its right side is few rows the coordinator can send to each of them (a join whose
+     * answer for a row needs only that row: inner, left, cross, semi, anti); null otherwise.
+     */
+    private RelNode broadcastAfterIndexJoin(RelNode.Join j, BitSet joined) {
+        JoinKind kind = j.kind();
+        boolean probeOnly = kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.CROSS || kind.leftOnly();
+        int lw = j.left().fields().size();
+        BitSet rightRead = joined.get(lw, lw + j.right().fields().size());
+        Chain right = probeOnly ? chain(j.right(), rightRead) : null;
+        if (right == null || !right.shuffles.isEmpty() || !small(right, rightRead)) {
+            return null;
+        }
+        RelNode.IndexJoinSteps left = indexJoinSteps(input(j.left(), joined.get(0, lw)));
+        return left == null ? null
+                : left.thenJoin(onlyRead(right, rightRead), kind, j.leftKeys(), j.rightKeys(), j.residual(), j.fields());
     }
 
     /** The columns of a GROUP BY's partial rows: its keys, then each aggregate's count and state. */

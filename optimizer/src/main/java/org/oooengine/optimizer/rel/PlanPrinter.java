@@ -54,15 +54,13 @@ public final class PlanPrinter {
         }
         if (n instanceof RelNode.IndexJoinSteps s) {
             printOnNodes(null, s.steps(), indent + "  ", "[each node] ", out);
+            printBroadcasts(s.broadcasts(), indent, out, annotation);
             print(s.join(), indent + "  ", out, annotation);
             return;
         }
         if (n instanceof RelNode.NodePipeline p) {
             printOnNodes(p.scan(), p.steps(), indent + "  ", "[each node] ", out);
-            for (int i = 0; i < p.broadcasts().size(); i++) {
-                out.add(indent + "  Broadcast #" + i + " to every node");
-                print(p.broadcasts().get(i), indent + "    ", out, annotation);
-            }
+            printBroadcasts(p.broadcasts(), indent, out, annotation);
             for (int i = 0; i < p.shuffles().size(); i++) {
                 RelNode.Shuffle shuffle = p.shuffles().get(i);
                 out.add(indent + "  Shuffle #" + i + " by " + shuffle.producer().fields().get(shuffle.keyColumn()).name()
@@ -72,6 +70,14 @@ public final class PlanPrinter {
         }
         for (RelNode c : inputs(n)) {
             print(c, indent + "  ", out, annotation);
+        }
+    }
+
+    private static void printBroadcasts(List<RelNode> broadcasts, String indent, List<String> out,
+                                        java.util.function.Function<RelNode, String> annotation) {
+        for (int i = 0; i < broadcasts.size(); i++) {
+            out.add(indent + "  Broadcast #" + i + " to every node");
+            print(broadcasts.get(i), indent + "    ", out, annotation);
         }
     }
 

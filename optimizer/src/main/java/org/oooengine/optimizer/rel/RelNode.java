@@ -143,20 +143,36 @@ public sealed interface RelNode {
     }
 
     /**
-     * An index join whose rows each node runs through {@code steps} (filters, projections, a
-     * partial aggregate) before sending what comes out, rows of {@code fields}: an aggregate over
-     * a selective join sends its groups, not the join's rows.
+     * An index join whose rows each node runs through {@code steps} (filters, projections, hash
+     * joins with rows broadcast to every node, a partial aggregate) before sending what comes out,
+     * rows of {@code fields}: an aggregate over a selective join sends its groups, not the join's
+     * rows. {@code broadcasts}: what the coordinator computes and sends for the steps' joins
+     * ({@link org.oooengine.core.fragment.JoinBuild.Broadcast} slots), as for a {@link NodePipeline}.
      */
-    record IndexJoinSteps(IndexJoin join, List<PipelineStep> steps, List<Field> fields) implements RelNode {
+    record IndexJoinSteps(IndexJoin join, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields)
+            implements RelNode {
         public IndexJoinSteps {
             steps = List.copyOf(steps);
+            broadcasts = List.copyOf(broadcasts);
         }
 
         /** These steps and then {@code step}, giving rows of {@code out}. */
         public IndexJoinSteps then(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new IndexJoinSteps(join, more, out);
+            return new IndexJoinSteps(join, more, broadcasts, out);
+        }
+
+        /** These steps and then a join with the rows of {@code build}, sent to every node, giving rows of {@code out}. */
+        public IndexJoinSteps thenJoin(RelNode build, JoinKind kind, int[] probeKeys, int[] buildKeys, Expr residual,
+                                       List<Field> out) {
+            List<RelNode> sent = new ArrayList<>(broadcasts);
+            sent.add(build);
+            List<PipelineStep> more = new ArrayList<>(steps);
+            more.add(new PipelineStep.HashJoin(new org.oooengine.core.fragment.JoinBuild.Broadcast(sent.size() - 1), kind,
+                    java.util.Arrays.stream(probeKeys).boxed().toList(), java.util.Arrays.stream(buildKeys).boxed().toList(),
+                    residual, build.fields().size()));
+            return new IndexJoinSteps(join, more, sent, out);
         }
     }
 

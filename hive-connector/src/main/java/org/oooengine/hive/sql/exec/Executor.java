@@ -205,7 +205,10 @@ public final class Executor {
         } else if (node instanceof RelNode.IndexJoin j) {
             indexJoin(j, out);
         } else if (node instanceof RelNode.IndexJoinSteps s) {
-            fromManyThreads(out, sink -> indexJoins.run(s, cancel, sink));
+            BitSet all = new BitSet();
+            all.set(0, s.fields().size());
+            List<PipelineStep> steps = withBroadcasts(s.steps(), s.join().fields().size(), s.broadcasts(), all);
+            fromManyThreads(out, sink -> indexJoins.run(s, steps, cancel, sink));
         } else if (node instanceof RelNode.SingleRow s) {
             singleRow(s, out);
         } else if (node instanceof RelNode.FinalAggregate a) {
@@ -423,13 +426,23 @@ public final class Executor {
     /** What the nodes run for {@code p}, its broadcast inputs (also those its local builds join) computed here and put in. */
     private ScanPipeline withBroadcasts(RelNode.NodePipeline p, BitSet neededAfter) {
         int width = p.scan().fields().size();
-        Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, p.steps(), neededAfter);
+        return ScanPipeline.of(p.scan().table().storage(), width, withBroadcasts(p.steps(), width, p.broadcasts(),
+                neededAfter), neededAfter);
+    }
+
+    /**
+     * {@code steps} over rows {@code width} wide with each join's broadcast input computed here
+     * and put in as its rows, with only the columns read of them after.
+     */
+    private List<PipelineStep> withBroadcasts(List<PipelineStep> steps, int width, List<RelNode> broadcasts,
+                                              BitSet neededAfter) {
+        Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, steps, neededAfter);
         Map<JoinBuild, List<Object[]>> computed = new java.util.HashMap<>();
-        return ScanPipeline.of(p.scan().table().storage(), width, p.steps(), neededAfter).withBuilds(build ->
-                build instanceof JoinBuild.Broadcast b
-                        ? new JoinBuild.Rows(computed.computeIfAbsent(b, x -> broadcastRows(p.broadcasts().get(b.slot()),
-                        carried.getOrDefault(b, new BitSet()))))
-                        : build);
+        BitSet none = new BitSet();
+        return new ScanPipeline("", width, none, steps).withBuilds(build -> build instanceof JoinBuild.Broadcast b
+                ? new JoinBuild.Rows(computed.computeIfAbsent(b, x -> broadcastRows(broadcasts.get(b.slot()),
+                carried.getOrDefault(b, new BitSet()))))
+                : build).steps();
     }
 
     /**

@@ -1,6 +1,8 @@
 package org.oooengine.hive.sql.exec;
 
+import java.util.List;
 import java.util.function.Consumer;
+import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.optimizer.rel.RelNode;
 
@@ -10,10 +12,11 @@ public interface IndexJoinRunner {
     void run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink);
 
     /**
-     * As above, each node running {@code join}'s steps over its share of the rows and sending
-     * what comes out, as SQL values. Only runners on the node daemons can.
+     * As above, each node running {@code steps} (the join's, their broadcast rows put in) over its
+     * share of the rows and sending what comes out, as SQL values. Only runners on the node
+     * daemons can.
      */
-    default void run(RelNode.IndexJoinSteps join, Cancellation cancel, Consumer<Object[]> sink) {
+    default void run(RelNode.IndexJoinSteps join, List<PipelineStep> steps, Cancellation cancel, Consumer<Object[]> sink) {
         throw new IllegalStateException("steps after an index join run on the node daemons only");
     }
 }
