@@ -13,6 +13,7 @@ import org.oooengine.optimizer.rel.JoinChooser;
 import org.oooengine.optimizer.rel.PipelinePlanner;
 import org.oooengine.optimizer.rel.TableLayouts;
 import org.oooengine.optimizer.rel.RelNode;
+import org.oooengine.optimizer.rel.SingleDistinctToGroupBy;
 
 /**
  * How one statement runs: where its tables are read, how its join chains are chosen and run,
@@ -32,8 +33,9 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     /**
-     * The plan of a query as it runs: the analyzer's, made physical — the join chains the index
-     * join could run decided, and the work that can run on the nodes moved there.
+     * The plan of a query as it runs: the analyzer's, made physical — a GROUP BY of one DISTINCT
+     * argument made two plain ones, the join chains the index join could run decided, and the work
+     * that can run on the nodes moved there.
      */
     RelNode plan(Catalog catalog, String database, ASTNode query) {
         return placed(new QueryAnalyzer(catalog, database).query(query));
@@ -45,7 +47,7 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     private RelNode placed(RelNode logical) {
-        RelNode chosen = IndexJoinChoice.apply(logical, joinChooser);
+        RelNode chosen = IndexJoinChoice.apply(SingleDistinctToGroupBy.apply(logical), joinChooser);
         return nodes == TableLayouts.NONE ? chosen : PipelinePlanner.plan(chosen, nodes, limits);
     }
 

@@ -387,6 +387,29 @@ class NodePipelineTest {
     }
 
     @Test
+    void aggregatesOfOneDistinctArgumentBecomeTwoGroupBysThatSplitAndSpill() throws Exception {
+        String grouped = "SELECT l_returnflag, count(DISTINCT l_partkey), sum(DISTINCT l_partkey) FROM lineitem "
+                + "WHERE l_quantity > 5 GROUP BY l_returnflag";
+        String global = "SELECT count(DISTINCT l_suppkey), avg(DISTINCT l_suppkey) FROM lineitem";
+        String plan = explain("EXPLAIN " + grouped);
+        assertTrue(!plan.contains("distinct=true") && plan.contains("distinct l_partkey"), plan);
+        assertTrue(plan.contains("FinalAggregate keys [l_returnflag, distinct l_partkey] [] on the nodes"), plan);
+        assertMatchesDuckDb(grouped);
+        assertMatchesDuckDb(global);
+        // the distinct values per group spill where a set of them per group could not
+        long spilledBefore = bytesSpilled();
+        for (String sql : List.of(grouped, global)) {
+            List<Object[]> ours = new ArrayList<>();
+            try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "100000",
+                    "ooo.query.max-memory", "100000"))) {
+                s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
+            }
+            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+        }
+        assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled the distinct values");
+    }
+
+    @Test
     void aDistinctAggregateRunsOnTheCoordinatorOverTheColumnsItNeeds() throws Exception {
         String sql = "SELECT l_linestatus, count(DISTINCT l_suppkey), sum(l_quantity) FROM lineitem "
                 + "WHERE l_returnflag = 'R' GROUP BY l_linestatus";
