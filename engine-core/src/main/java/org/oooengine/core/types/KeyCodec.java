@@ -128,6 +128,39 @@ public final class KeyCodec {
     }
 
     /**
+     * How many leading columns two keys of this codec have equal: 0 when their first columns
+     * differ, {@link #columns()} when the keys are equal.
+     */
+    public int sharedColumns(byte[] a, byte[] b) {
+        int pos = 0;
+        for (int i = 0; i < types.length; i++) {
+            int end = columnEnd(a, pos, types[i]);
+            if (end > a.length || end > b.length || end != columnEnd(b, pos, types[i])
+                    || !Arrays.equals(a, pos, end, b, pos, end)) {
+                return i;
+            }
+            pos = end;
+        }
+        return types.length;
+    }
+
+    /** Where the column of {@code type} that starts at {@code pos} of an encoded key ends; past the key when it is cut. */
+    private static int columnEnd(byte[] key, int pos, DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> pos + 1;
+            case INT, DATE -> pos + 4;
+            case BIGINT, DECIMAL, DOUBLE -> pos + 8;
+            default -> {
+                int p = pos;
+                while (p + 1 < key.length && !(key[p] == 0 && key[p + 1] == 0)) {
+                    p += key[p] == 0 ? 2 : 1; // 0x00 0x01 is an escaped zero byte
+                }
+                yield Math.min(key.length, p + 2);
+            }
+        };
+    }
+
+    /**
      * The smallest byte string greater than every string that starts with {@code prefix}; null when
      * there is none (the prefix is all 0xFF). Makes "all keys with this prefix" the range
      * [prefix, successor(prefix)).

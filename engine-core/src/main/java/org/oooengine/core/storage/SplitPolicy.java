@@ -1,0 +1,112 @@
+package org.oooengine.core.storage;
+
+/**
+ * Where a full leaf splits when an entry is inserted that does not fit (seed 001). A split sees
+ * the page's entries with the new one in its place and returns the index of the first entry that
+ * moves to the new right page. What they differ in is sequential insertion: a tree that only
+ * grows at its right end, or — TPC-C's orders, keyed (warehouse, district, order number) — at the
+ * right end of many key prefixes inside the tree. Splitting such a page in the middle leaves the
+ * left half at 50% for good, since nothing is ever inserted there again; splitting right after
+ * the new entry leaves it full, and the run goes on filling the right page.
+ */
+public enum SplitPolicy {
+    /** In the middle by bytes, whatever the insert: the classic default (InnoDB's inside the tree). */
+    HALF,
+    /**
+     * The classic right-end detector: an entry past the last key of the whole tree starts a new
+     * page alone and the old page stays full; any other split as {@link #HALF}.
+     */
+    RIGHTMOST,
+    /**
+     * Seed 001's: as {@link #RIGHTMOST}, and an insert that continues an ascending run within a key
+     * prefix — the new entry shares at least its first key column with the entry before it without
+     * being a duplicate of it, and lands right after the page's previous insert or at the page's
+     * end — splits right after the new entry. Otherwise as {@link #HALF}. A one-column key has no
+     * prefix to detect runs in.
+     */
+    PREFIX;
+
+    /** The name a table property gives (`half`, `rightmost`, `prefix`); a clear error for any other. */
+    public static SplitPolicy named(String name) {
+        for (SplitPolicy p : values()) {
+            if (p.name().equalsIgnoreCase(name)) {
+                return p;
+            }
+        }
+        throw new IllegalArgumentException("unknown split policy '" + name + "' (half, rightmost or prefix)");
+    }
+
+    /**
+     * A leaf about to split.
+     *
+     * @param entryBytes     each entry's bytes in the page (slot included), the new one at {@code newSlot}
+     * @param newSlot        where the new entry is
+     * @param capacity       bytes a page holds for entries (its size less the header)
+     * @param rightmostLeaf  whether the page is the last leaf of the tree
+     * @param sharedColumns  key columns the new entry shares with the entry before it (0 when it is first)
+     * @param keyColumns     the key's columns
+     * @param afterLastInsert whether the new entry lands right after the page's previous insert
+     */
+    public record Split(int[] entryBytes, int newSlot, int capacity, boolean rightmostLeaf, int sharedColumns,
+                        int keyColumns, boolean afterLastInsert) {
+        public Split {
+            if (entryBytes.length < 2 || newSlot < 0 || newSlot >= entryBytes.length) {
+                throw new IllegalArgumentException("a split of " + entryBytes.length + " entries, the new one at " + newSlot);
+            }
+        }
+
+        boolean atPageEnd() {
+            return newSlot == entryBytes.length - 1;
+        }
+    }
+
+    /** The index of the first entry that goes to the new right page: both sides non-empty and within capacity. */
+    public int splitAt(Split s) {
+        if (this != HALF && s.rightmostLeaf() && s.atPageEnd()) {
+            return s.newSlot(); // the tree grows at its right end: the new entry starts the next page alone
+        }
+        if (this == PREFIX && continuesARun(s)) {
+            int afterNew = s.newSlot() + 1;
+            if (afterNew < s.entryBytes().length && bytes(s.entryBytes(), 0, afterNew) <= s.capacity()) {
+                return afterNew; // the run's entries so far stay together, full; the entries after it move
+            }
+            return s.newSlot(); // the page holds the run to its end: the new entry goes on alone
+        }
+        return half(s.entryBytes(), s.capacity());
+    }
+
+    private static boolean continuesARun(Split s) {
+        boolean properPrefix = s.sharedColumns() > 0 && s.sharedColumns() < s.keyColumns();
+        return s.newSlot() > 0 && properPrefix && (s.afterLastInsert() || s.atPageEnd());
+    }
+
+    /** The split that leaves the two halves' bytes closest, each within capacity. */
+    private static int half(int[] entries, int capacity) {
+        int total = bytes(entries, 0, entries.length);
+        int best = -1;
+        long bestDelta = Long.MAX_VALUE;
+        int left = 0;
+        for (int at = 1; at < entries.length; at++) {
+            left += entries[at - 1];
+            int right = total - left;
+            long delta = Math.abs((long) left - right);
+            if (left <= capacity && right <= capacity && delta < bestDelta) {
+                best = at;
+                bestDelta = delta;
+            }
+        }
+        if (best < 0) {
+            throw new IllegalArgumentException("entries of " + total + " bytes cannot be split into two pages of "
+                    + capacity);
+        }
+        return best;
+    }
+
+    private static int bytes(int[] entries, int from, int to) {
+        int sum = 0;
+        for (int i = from; i < to; i++) {
+            sum += entries[i];
+        }
+        return sum;
+    }
+}
