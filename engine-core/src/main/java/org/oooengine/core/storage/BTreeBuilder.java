@@ -219,8 +219,14 @@ public final class BTreeBuilder implements Closeable {
         }
 
         byte[] build(byte type, int level, long pageNo) {
+            return encode(pageSize, type, level, pageNo, -1, keys, values);
+        }
+
+        /** A page of these entries, unsealed (its checksum is written last, by {@link PageFormat#seal}). */
+        static byte[] encode(int pageSize, byte type, int level, long pageNo, long next, List<byte[]> keys,
+                             List<byte[]> values) {
             byte[] page = new byte[pageSize];
-            PageFormat.writeHeader(page, type, level, pageNo, -1, keys.size());
+            PageFormat.writeHeader(page, type, level, pageNo, next, keys.size());
             int pos = PageFormat.HEADER_SIZE + 2 * keys.size();
             for (int i = 0; i < keys.size(); i++) {
                 int slot = PageFormat.HEADER_SIZE + 2 * i;

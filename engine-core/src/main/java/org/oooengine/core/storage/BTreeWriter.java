@@ -1,0 +1,401 @@
+package org.oooengine.core.storage;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToIntBiFunction;
+import org.oooengine.core.types.Bytes;
+
+/**
+ * Writes into a B+tree file in place: inserts, updates and deletes of single entries. A leaf that
+ * overflows splits where its {@link SplitPolicy} says, into a new page at the end of the file
+ * linked after it; the separator (the new page's first key) goes to the parent, which splits the
+ * same way (in the middle) when full, up to a new root. Leaves are never merged: a leaf emptied by
+ * deletes stays in the chain until the tree is reorganized. The pages it changed are written by
+ * {@link #flush}, with the meta page last.
+ *
+ * <p>One writer per tree. Not yet crash-safe (a crash during {@link #flush} can leave a torn
+ * tree) and not yet visible to concurrent readers before they reopen the tree: the redo log and
+ * the publication of pages to readers come next.
+ */
+public final class BTreeWriter implements Closeable {
+    private final Path path;
+    private final int pageSize;
+    private final FileChannel channel;
+    private final SplitPolicy policy;
+    private final int keyColumns;
+    private final ToIntBiFunction<byte[], byte[]> sharedColumns;
+    private final Map<Long, Node> nodes = new HashMap<>();
+    private final Set<Long> dirty = new LinkedHashSet<>();
+    /** Per leaf, the slot of the last entry inserted into it: a run of inserts goes on right after it. */
+    private final Map<Long, Integer> lastInsert = new HashMap<>();
+    private TreeMeta meta;
+    private long pageCount;
+    private long splits;
+
+    private BTreeWriter(Path path, FileChannel channel, TreeMeta meta, long pageCount, SplitPolicy policy,
+                        int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns) {
+        this.path = path;
+        this.channel = channel;
+        this.meta = meta;
+        this.pageSize = meta.pageSize();
+        this.pageCount = pageCount;
+        this.policy = policy;
+        this.keyColumns = keyColumns;
+        this.sharedColumns = sharedColumns;
+    }
+
+    /**
+     * Opens the tree at {@code path} for writing. {@code keyColumns} and {@code sharedColumns}
+     * (how many leading key columns two encoded keys share, {@code KeyCodec.sharedColumns}) let the
+     * {@link SplitPolicy#PREFIX} policy see runs within key prefixes; a one-column key has none.
+     */
+    public static BTreeWriter open(Path path, SplitPolicy policy, int keyColumns,
+                                   ToIntBiFunction<byte[], byte[]> sharedColumns) {
+        try {
+            FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            try {
+                byte[] page0 = new byte[PageFormat.MIN_PAGE_SIZE];
+                readFully(ch, page0, 0, path);
+                TreeMeta meta = TreeMeta.readFrom(page0, path);
+                PageFormat.checkPageSize(meta.pageSize());
+                byte[] metaPage = new byte[meta.pageSize()];
+                readFully(ch, metaPage, 0, path);
+                PageFormat.verify(metaPage, 0, meta.pageSize(), path, 0);
+                return new BTreeWriter(path, ch, meta, ch.size() / meta.pageSize(), policy, keyColumns, sharedColumns);
+            } catch (RuntimeException e) {
+                ch.close();
+                throw e;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot open " + path + " for writing", e);
+        }
+    }
+
+    /** Opens a tree whose keys have one column (no prefixes to see runs in). */
+    public static BTreeWriter open(Path path, SplitPolicy policy) {
+        return open(path, policy, 1, (a, b) -> 0);
+    }
+
+    public TreeMeta meta() {
+        return meta;
+    }
+
+    /** Leaf splits so far. */
+    public long splits() {
+        return splits;
+    }
+
+    /** The value under {@code key} as written so far, or null. */
+    public byte[] get(byte[] key) {
+        Node leaf = node(descend(key, null));
+        int slot = leaf.lowerBound(key);
+        return slot < leaf.keys.size() && Arrays.equals(leaf.keys.get(slot), key) ? leaf.values.get(slot) : null;
+    }
+
+    /** Inserts {@code key}, or replaces its value when it is there; returns whether it was new. */
+    public boolean put(byte[] key, byte[] value) {
+        if (PageFormat.HEADER_SIZE + PageFormat.entryBytes(key.length, value.length) > pageSize / 2) {
+            throw new IllegalArgumentException("an entry of " + PageFormat.entryBytes(key.length, value.length)
+                    + " bytes is over half a " + pageSize + "-byte page");
+        }
+        List<long[]> path = new ArrayList<>();
+        long leafNo = descend(key, path);
+        lowerFirstKeys(path, key);
+        Node leaf = node(leafNo);
+        int slot = leaf.lowerBound(key);
+        boolean fresh = slot == leaf.keys.size() || !Arrays.equals(leaf.keys.get(slot), key);
+        Integer previous = lastInsert.get(leafNo);
+        if (fresh) {
+            leaf.keys.add(slot, key);
+            leaf.values.add(slot, value);
+            meta = withEntries(meta.entryCount() + 1);
+        } else {
+            leaf.values.set(slot, value);
+        }
+        dirty.add(leafNo);
+        if (leaf.bytes() <= pageSize) {
+            if (fresh) {
+                lastInsert.put(leafNo, slot);
+            }
+            return fresh;
+        }
+        int shared = slot == 0 ? 0 : sharedColumns.applyAsInt(leaf.keys.get(slot - 1), key);
+        SplitPolicy.Split split = new SplitPolicy.Split(leaf.entrySizes(), slot, pageSize - PageFormat.HEADER_SIZE,
+                leafNo == meta.lastLeaf(), shared, keyColumns, previous != null && previous == slot - 1);
+        int at = policy.splitAt(split);
+        long rightNo = splitOff(leafNo, leaf, at);
+        lastInsert.put(slot < at ? leafNo : rightNo, slot < at ? slot : slot - at);
+        lastInsert.remove(slot < at ? rightNo : leafNo);
+        splits++;
+        insertSeparator(path, path.size() - 1, node(rightNo).keys.get(0), rightNo);
+        return fresh;
+    }
+
+    /** Deletes {@code key}; returns whether it was there. The leaf keeps its place even when emptied. */
+    public boolean delete(byte[] key) {
+        long leafNo = descend(key, null);
+        Node leaf = node(leafNo);
+        int slot = leaf.lowerBound(key);
+        if (slot == leaf.keys.size() || !Arrays.equals(leaf.keys.get(slot), key)) {
+            return false;
+        }
+        leaf.keys.remove(slot);
+        leaf.values.remove(slot);
+        lastInsert.remove(leafNo);
+        dirty.add(leafNo);
+        meta = withEntries(meta.entryCount() - 1);
+        return true;
+    }
+
+    /**
+     * Keeps each internal page's first key at or below every key under it: a key below all of a
+     * subtree's goes to its first child, and the separator of a page split off that child must
+     * still sort after the first key.
+     */
+    private void lowerFirstKeys(List<long[]> path, byte[] key) {
+        for (long[] step : path) {
+            Node n = node(step[0]);
+            if (step[1] == 0 && Arrays.compareUnsigned(key, n.keys.get(0)) < 0) {
+                n.keys.set(0, key);
+                dirty.add(step[0]);
+            }
+        }
+    }
+
+    /** The leaf for {@code key}; {@code path}, when given, gets each internal page above it and the child taken. */
+    private long descend(byte[] key, List<long[]> path) {
+        long pageNo = meta.root();
+        Node n = node(pageNo);
+        while (!n.leaf) {
+            int child = n.childFor(key);
+            if (path != null) {
+                path.add(new long[] {pageNo, child});
+            }
+            pageNo = n.child(child);
+            n = node(pageNo);
+        }
+        return pageNo;
+    }
+
+    /** Moves the entries of {@code left} from {@code at} on to a new page linked after it; returns its number. */
+    private long splitOff(long leftNo, Node left, int at) {
+        long rightNo = pageCount++;
+        Node right = new Node(left.leaf, left.level, left.next);
+        right.keys.addAll(left.keys.subList(at, left.keys.size()));
+        right.values.addAll(left.values.subList(at, left.values.size()));
+        left.keys.subList(at, left.keys.size()).clear();
+        left.values.subList(at, left.values.size()).clear();
+        if (left.leaf) {
+            left.next = rightNo;
+            if (leftNo == meta.lastLeaf()) {
+                meta = new TreeMeta(meta.root(), meta.height(), meta.firstLeaf(), rightNo, meta.leafCount() + 1,
+                        meta.entryCount(), meta.pageSize(), meta.fillFactor());
+            } else {
+                meta = new TreeMeta(meta.root(), meta.height(), meta.firstLeaf(), meta.lastLeaf(), meta.leafCount() + 1,
+                        meta.entryCount(), meta.pageSize(), meta.fillFactor());
+            }
+        }
+        nodes.put(rightNo, right);
+        dirty.add(leftNo);
+        dirty.add(rightNo);
+        return rightNo;
+    }
+
+    /**
+     * Adds the separator of a new child to the internal page at {@code depth} of {@code path}
+     * (after the child it split from), splitting that page in the middle when it overflows, and
+     * growing a new root above the old one when the root splits.
+     */
+    private void insertSeparator(List<long[]> path, int depth, byte[] separator, long childNo) {
+        if (depth < 0) {
+            Node oldRoot = node(meta.root());
+            long rootNo = pageCount++;
+            Node root = new Node(false, oldRoot.level + 1, -1);
+            root.keys.add(oldRoot.keys.isEmpty() ? new byte[0] : oldRoot.keys.get(0));
+            root.values.add(childValue(meta.root()));
+            root.keys.add(separator);
+            root.values.add(childValue(childNo));
+            nodes.put(rootNo, root);
+            dirty.add(rootNo);
+            meta = new TreeMeta(rootNo, meta.height() + 1, meta.firstLeaf(), meta.lastLeaf(), meta.leafCount(),
+                    meta.entryCount(), meta.pageSize(), meta.fillFactor());
+            return;
+        }
+        long pageNo = path.get(depth)[0];
+        int after = (int) path.get(depth)[1];
+        Node parent = node(pageNo);
+        parent.keys.add(after + 1, separator);
+        parent.values.add(after + 1, childValue(childNo));
+        dirty.add(pageNo);
+        if (parent.bytes() <= pageSize) {
+            return;
+        }
+        int at = SplitPolicy.HALF.splitAt(new SplitPolicy.Split(parent.entrySizes(), after + 1,
+                pageSize - PageFormat.HEADER_SIZE, false, 0, 1, false));
+        long rightNo = splitOff(pageNo, parent, at);
+        insertSeparator(path, depth - 1, node(rightNo).keys.get(0), rightNo);
+    }
+
+    private static byte[] childValue(long pageNo) {
+        byte[] v = new byte[Long.BYTES];
+        Bytes.putLong(v, 0, pageNo);
+        return v;
+    }
+
+    private TreeMeta withEntries(long entries) {
+        return new TreeMeta(meta.root(), meta.height(), meta.firstLeaf(), meta.lastLeaf(), meta.leafCount(), entries,
+                meta.pageSize(), meta.fillFactor());
+    }
+
+    /** The page, decoded once and kept while this writer is open (its changes are made to it). */
+    private Node node(long pageNo) {
+        Node n = nodes.get(pageNo);
+        if (n == null) {
+            byte[] page = new byte[pageSize];
+            readFully(channel, page, pageNo * pageSize, path);
+            PageFormat.verify(page, 0, pageSize, path, pageNo);
+            n = Node.of(new Page(page, pageNo));
+            nodes.put(pageNo, n);
+        }
+        return n;
+    }
+
+    /** Writes every changed page in place (new pages at the file's end), then the meta page, and syncs. */
+    public void flush() {
+        try {
+            for (long pageNo : dirty) {
+                Node n = nodes.get(pageNo);
+                byte[] page = BTreeBuilder.NodeBuilder.encode(pageSize, n.leaf ? PageFormat.TYPE_LEAF : PageFormat.TYPE_INTERNAL,
+                        n.level, pageNo, n.next, n.keys, n.values);
+                write(page, pageNo);
+            }
+            dirty.clear();
+            byte[] metaPage = new byte[pageSize];
+            meta.writeTo(metaPage);
+            write(metaPage, 0);
+            channel.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + path, e);
+        }
+    }
+
+    private void write(byte[] page, long pageNo) throws IOException {
+        PageFormat.seal(page, 0, pageSize);
+        ByteBuffer buf = ByteBuffer.wrap(page);
+        long pos = pageNo * pageSize;
+        while (buf.hasRemaining()) {
+            pos += channel.write(buf, pos);
+        }
+    }
+
+    private static void readFully(FileChannel ch, byte[] into, long position, Path path) {
+        ByteBuffer buf = ByteBuffer.wrap(into);
+        try {
+            long pos = position;
+            while (buf.hasRemaining()) {
+                int n = ch.read(buf, pos);
+                if (n < 0) {
+                    throw new PageCorruptedException(path, position / Math.max(into.length, 1), "the file ends inside the page");
+                }
+                pos += n;
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot close " + path, e);
+        }
+    }
+
+    /** A page decoded for changing: its entries as lists, internal entries' values the child page numbers. */
+    static final class Node {
+        final boolean leaf;
+        final int level;
+        long next;
+        final List<byte[]> keys = new ArrayList<>();
+        final List<byte[]> values = new ArrayList<>();
+
+        Node(boolean leaf, int level, long next) {
+            this.leaf = leaf;
+            this.level = level;
+            this.next = next;
+        }
+
+        static Node of(Page p) {
+            Node n = new Node(p.isLeaf(), p.level(), p.next());
+            for (int i = 0; i < p.count(); i++) {
+                n.keys.add(p.key(i));
+                n.values.add(p.value(i));
+            }
+            return n;
+        }
+
+        /** Bytes the page takes encoded: header, slots, entries. */
+        int bytes() {
+            int bytes = PageFormat.HEADER_SIZE;
+            for (int i = 0; i < keys.size(); i++) {
+                bytes += PageFormat.entryBytes(keys.get(i).length, values.get(i).length);
+            }
+            return bytes;
+        }
+
+        int[] entrySizes() {
+            int[] sizes = new int[keys.size()];
+            for (int i = 0; i < sizes.length; i++) {
+                sizes[i] = PageFormat.entryBytes(keys.get(i).length, values.get(i).length);
+            }
+            return sizes;
+        }
+
+        int lowerBound(byte[] key) {
+            int lo = 0;
+            int hi = keys.size();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (Arrays.compareUnsigned(keys.get(mid), key) < 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return lo;
+        }
+
+        /** As {@link Page#childFor}: the last separator <= key, or the first child. */
+        int childFor(byte[] key) {
+            int lo = 0;
+            int hi = keys.size();
+            while (lo < hi) {
+                int mid = (lo + hi) >>> 1;
+                if (Arrays.compareUnsigned(keys.get(mid), key) <= 0) {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            return Math.max(0, lo - 1);
+        }
+
+        long child(int i) {
+            return Bytes.getLong(values.get(i), 0);
+        }
+    }
+}

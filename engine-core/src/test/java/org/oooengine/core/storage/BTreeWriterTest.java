@@ -1,0 +1,142 @@
+package org.oooengine.core.storage;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Random;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+
+/**
+ * Random inserts, updates and deletes into a bulk-loaded (or empty) tree, under every split
+ * policy, keep every B+tree invariant and answer like a TreeMap holding the same writes, read
+ * back through a freshly opened tree.
+ */
+class BTreeWriterTest {
+    @TempDir
+    Path dir;
+
+    private static final java.util.Comparator<byte[]> UNSIGNED = Arrays::compareUnsigned;
+
+    @ParameterizedTest
+    @ValueSource(longs = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+    void randomWritesKeepTheInvariantsAndAnswerLikeATreeMap(long seed) {
+        Random r = new Random(seed);
+        int pageSize = r.nextBoolean() ? 4096 : 8192;
+        SplitPolicy policy = SplitPolicy.values()[(int) (seed % 3)];
+        NavigableMap<byte[], byte[]> expected = BTreeTest.randomEntries(r, new int[] {0, 1, 300, 3_000}[r.nextInt(4)]);
+        Path file = dir.resolve("t" + seed);
+        BTreeTest.build(file, expected, pageSize, new double[] {1.0, 0.7}[r.nextInt(2)],
+                new BufferPool(1 << 20, pageSize, TestPools.IO, TestPools.CPU));
+        List<byte[]> known = new ArrayList<>(expected.keySet());
+        try (BTreeWriter w = BTreeWriter.open(file, policy)) {
+            for (int op = 0; op < 6_000; op++) {
+                int kind = r.nextInt(10);
+                if (kind < 6 || known.isEmpty()) {
+                    byte[] k = new byte[1 + r.nextInt(12)];
+                    r.nextBytes(k);
+                    byte[] v = new byte[r.nextInt(r.nextInt(20) == 0 ? 900 : 60)];
+                    r.nextBytes(v);
+                    assertEquals(!expected.containsKey(k), w.put(k, v));
+                    if (expected.put(k, v) == null) {
+                        known.add(k);
+                    }
+                } else if (kind < 8) {
+                    byte[] k = known.get(r.nextInt(known.size()));
+                    byte[] v = new byte[r.nextInt(40)];
+                    r.nextBytes(v);
+                    assertEquals(expected.containsKey(k), !w.put(k, v));
+                    known.add(k);
+                    expected.put(k, v);
+                } else {
+                    byte[] k = known.get(r.nextInt(known.size()));
+                    assertEquals(expected.remove(k) != null, w.delete(k));
+                }
+                if (op % 1_000 == 999) {
+                    w.flush(); // flushed more than once: pages written again in place
+                }
+            }
+            w.flush();
+            byte[] any = known.isEmpty() ? new byte[] {1} : known.get(0);
+            assertArrayEquals(expected.get(any), w.get(any));
+        }
+        assertTreeHolds(file, pageSize, expected);
+    }
+
+    /** The tree opened afresh: its invariants, its full scan and its lookups against {@code expected}. */
+    static void assertTreeHolds(Path file, int pageSize, NavigableMap<byte[], byte[]> expected) {
+        BTree tree = new BTree(PageFile.open(file, pageSize, false, new IoStats()),
+                new BufferPool(1 << 20, pageSize, TestPools.IO, TestPools.CPU));
+        List<String> problems = BTreeChecker.problems(tree);
+        assertTrue(problems.isEmpty(), String.join("\n", problems));
+        List<Map.Entry<byte[], byte[]>> scanned = new ArrayList<>();
+        tree.scan(new byte[0], null, (leaf, slot) -> scanned.add(Map.entry(leaf.key(slot), leaf.value(slot)))).join();
+        assertEquals(expected.size(), scanned.size());
+        int i = 0;
+        for (Map.Entry<byte[], byte[]> e : expected.entrySet()) {
+            assertArrayEquals(e.getKey(), scanned.get(i).getKey(), "key " + i);
+            assertArrayEquals(e.getValue(), scanned.get(i).getValue(), "value " + i);
+            i++;
+        }
+        for (byte[] k : expected.keySet()) {
+            assertArrayEquals(expected.get(k), tree.get(k).join());
+        }
+        byte[] absent = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
+            (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
+        if (!expected.containsKey(absent)) {
+            assertNull(tree.get(absent).join());
+        }
+    }
+
+    /**
+     * TPC-C's orders, inserted after a bulk load in ascending order numbers within each
+     * (warehouse, district), 40,000 after 6,000 loaded: the tree's leaves end little over half
+     * full under half (the grown part at 50%) and at 95% or more of their loaded fill under prefix.
+     */
+    @Test
+    void ordersInsertedWithinPrefixesFillTheirLeavesUnderThePrefixPolicy() {
+        KeyCodec key = new KeyCodec(new DataType[] {DataType.BIGINT, DataType.BIGINT, DataType.BIGINT});
+        byte[] value = new byte[60];
+        double[] fill = new double[SplitPolicy.values().length];
+        for (SplitPolicy policy : SplitPolicy.values()) {
+            Path file = dir.resolve("orders-" + policy);
+            NavigableMap<byte[], byte[]> loaded = new TreeMap<>(UNSIGNED);
+            for (long district = 0; district < 20; district++) {
+                for (long order = 1; order <= 300; order++) {
+                    loaded.put(key.encode(district / 10, district % 10, order), value);
+                }
+            }
+            BTreeTest.build(file, loaded, 4096, 1.0, new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU));
+            try (BTreeWriter w = BTreeWriter.open(file, policy, 3, key::sharedColumns)) {
+                for (long order = 301; order <= 2_300; order++) {
+                    for (long district = 0; district < 20; district++) {
+                        byte[] k = key.encode(district / 10, district % 10, order);
+                        w.put(k, value);
+                        loaded.put(k, value);
+                    }
+                }
+                w.flush();
+                // the entries' bytes over the leaves' room, against 100% when loaded
+                fill[policy.ordinal()] = (double) w.meta().entryCount() * PageFormat.entryBytes(24, 60)
+                        / (w.meta().leafCount() * (4096 - PageFormat.HEADER_SIZE));
+            }
+            assertTreeHolds(file, 4096, loaded);
+        }
+        assertTrue(fill[SplitPolicy.HALF.ordinal()] < 0.7, "half: " + Arrays.toString(fill));
+        double loaded = 46.0 * PageFormat.entryBytes(24, 60) / (4096 - PageFormat.HEADER_SIZE); // 46 entries a full page
+        assertTrue(fill[SplitPolicy.PREFIX.ordinal()] >= 0.95 * loaded, "prefix: " + Arrays.toString(fill));
+    }
+}
