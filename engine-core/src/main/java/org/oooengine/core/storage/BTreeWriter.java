@@ -25,14 +25,16 @@ import org.oooengine.core.types.Bytes;
  * deletes stays in the chain until the tree is reorganized. The pages it changed are written by
  * {@link #flush}, with the meta page last.
  *
- * <p>One writer per tree. Not yet crash-safe (a crash during {@link #flush} can leave a torn
- * tree) and not yet visible to concurrent readers before they reopen the tree: the redo log and
- * the publication of pages to readers come next.
+ * <p>One writer per tree. A {@link #flush} is atomic and durable ({@link RedoLog}); what was not
+ * flushed is lost in a crash. Concurrent readers see the writes only once they reopen the tree:
+ * publishing changed pages to open readers (right-links keep a reader that meets a split on its
+ * way) comes next.
  */
 public final class BTreeWriter implements Closeable {
     private final Path path;
     private final int pageSize;
     private final FileChannel channel;
+    private final RedoLog redo;
     private final SplitPolicy policy;
     private final int keyColumns;
     private final ToIntBiFunction<byte[], byte[]> sharedColumns;
@@ -44,10 +46,11 @@ public final class BTreeWriter implements Closeable {
     private long pageCount;
     private long splits;
 
-    private BTreeWriter(Path path, FileChannel channel, TreeMeta meta, long pageCount, SplitPolicy policy,
+    private BTreeWriter(Path path, FileChannel channel, RedoLog redo, TreeMeta meta, long pageCount, SplitPolicy policy,
                         int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns) {
         this.path = path;
         this.channel = channel;
+        this.redo = redo;
         this.meta = meta;
         this.pageSize = meta.pageSize();
         this.pageCount = pageCount;
@@ -65,16 +68,22 @@ public final class BTreeWriter implements Closeable {
                                    ToIntBiFunction<byte[], byte[]> sharedColumns) {
         try {
             FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
+            RedoLog redo = null;
             try {
+                redo = RedoLog.open(path, ch); // a flush a crash cut short is finished first
                 byte[] page0 = new byte[PageFormat.MIN_PAGE_SIZE];
                 readFully(ch, page0, 0, path);
-                TreeMeta meta = TreeMeta.readFrom(page0, path);
-                PageFormat.checkPageSize(meta.pageSize());
-                byte[] metaPage = new byte[meta.pageSize()];
+                int pageSize = TreeMeta.readFrom(page0, path).pageSize();
+                PageFormat.checkPageSize(pageSize);
+                byte[] metaPage = new byte[pageSize];
                 readFully(ch, metaPage, 0, path);
-                PageFormat.verify(metaPage, 0, meta.pageSize(), path, 0);
-                return new BTreeWriter(path, ch, meta, ch.size() / meta.pageSize(), policy, keyColumns, sharedColumns);
+                PageFormat.verify(metaPage, 0, pageSize, path, 0);
+                TreeMeta meta = TreeMeta.readFrom(metaPage, path);
+                return new BTreeWriter(path, ch, redo, meta, ch.size() / pageSize, policy, keyColumns, sharedColumns);
             } catch (RuntimeException e) {
+                if (redo != null) {
+                    redo.close();
+                }
                 ch.close();
                 throw e;
             }
@@ -272,32 +281,39 @@ public final class BTreeWriter implements Closeable {
         return n;
     }
 
-    /** Writes every changed page in place (new pages at the file's end), then the meta page, and syncs. */
+    /**
+     * Makes every write so far durable, all or none: the changed pages (new ones at the file's end)
+     * and the meta page go to the redo log and are synced there, then written in place; when it
+     * returns, the writes survive a crash.
+     */
     public void flush() {
+        List<Long> pageNos = new ArrayList<>(dirty);
+        List<byte[]> images = new ArrayList<>();
+        for (long pageNo : pageNos) {
+            Node n = nodes.get(pageNo);
+            images.add(sealed(BTreeBuilder.NodeBuilder.encode(pageSize, n.leaf ? PageFormat.TYPE_LEAF
+                    : PageFormat.TYPE_INTERNAL, n.level, pageNo, n.next, n.keys, n.values)));
+        }
+        byte[] metaPage = new byte[pageSize];
+        meta.writeTo(metaPage);
+        pageNos.add(0L);
+        images.add(sealed(metaPage));
+        redo.commit(pageNos, images);
         try {
-            for (long pageNo : dirty) {
-                Node n = nodes.get(pageNo);
-                byte[] page = BTreeBuilder.NodeBuilder.encode(pageSize, n.leaf ? PageFormat.TYPE_LEAF : PageFormat.TYPE_INTERNAL,
-                        n.level, pageNo, n.next, n.keys, n.values);
-                write(page, pageNo);
+            for (int i = 0; i < images.size(); i++) {
+                RedoLog.writeAt(channel, images.get(i), pageNos.get(i) * pageSize);
             }
-            dirty.clear();
-            byte[] metaPage = new byte[pageSize];
-            meta.writeTo(metaPage);
-            write(metaPage, 0);
             channel.force(false);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + path, e);
         }
+        redo.clear();
+        dirty.clear();
     }
 
-    private void write(byte[] page, long pageNo) throws IOException {
+    private byte[] sealed(byte[] page) {
         PageFormat.seal(page, 0, pageSize);
-        ByteBuffer buf = ByteBuffer.wrap(page);
-        long pos = pageNo * pageSize;
-        while (buf.hasRemaining()) {
-            pos += channel.write(buf, pos);
-        }
+        return page;
     }
 
     private static void readFully(FileChannel ch, byte[] into, long position, Path path) {
@@ -318,6 +334,7 @@ public final class BTreeWriter implements Closeable {
 
     @Override
     public void close() {
+        redo.close();
         try {
             channel.close();
         } catch (IOException e) {
