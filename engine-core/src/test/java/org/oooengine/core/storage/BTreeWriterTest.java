@@ -104,13 +104,15 @@ class BTreeWriterTest {
     /**
      * TPC-C's orders, inserted after a bulk load in ascending order numbers within each
      * (warehouse, district), 40,000 after 6,000 loaded: the tree's leaves end little over half
-     * full under half (the grown part at 50%) and at 95% or more of their loaded fill under prefix.
+     * full under half (the grown part at 50%) and at 95% or more of their loaded fill under prefix;
+     * the health report sees it (leaves against a fresh load's, per key range).
      */
     @Test
     void ordersInsertedWithinPrefixesFillTheirLeavesUnderThePrefixPolicy() {
         KeyCodec key = new KeyCodec(new DataType[] {DataType.BIGINT, DataType.BIGINT, DataType.BIGINT});
         byte[] value = new byte[60];
         double[] fill = new double[SplitPolicy.values().length];
+        double[] deterioration = new double[SplitPolicy.values().length];
         for (SplitPolicy policy : SplitPolicy.values()) {
             Path file = dir.resolve("orders-" + policy);
             NavigableMap<byte[], byte[]> loaded = new TreeMap<>(UNSIGNED);
@@ -134,7 +136,18 @@ class BTreeWriterTest {
                         / (w.meta().leafCount() * (4096 - PageFormat.HEADER_SIZE));
             }
             assertTreeHolds(file, 4096, loaded);
+            TreeHealth health = TreeHealth.of(new BTree(PageFile.open(file, 4096, false, new IoStats()),
+                    new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU)), 10);
+            assertEquals(loaded.size(), health.entries());
+            assertEquals(10, health.ranges().size());
+            assertEquals(health.leaves(), Arrays.stream(health.fillHistogram()).sum());
+            deterioration[policy.ordinal()] = health.deterioration();
+            if (policy == SplitPolicy.HALF) { // every range grew half full: each is a reorganization's to take on
+                assertEquals(10, health.deteriorated(1.25).size(), health.ranges().toString());
+            }
         }
+        assertTrue(deterioration[SplitPolicy.HALF.ordinal()] > 1.6 && deterioration[SplitPolicy.PREFIX.ordinal()] < 1.06,
+                Arrays.toString(deterioration));
         assertTrue(fill[SplitPolicy.HALF.ordinal()] < 0.7, "half: " + Arrays.toString(fill));
         double loaded = 46.0 * PageFormat.entryBytes(24, 60) / (4096 - PageFormat.HEADER_SIZE); // 46 entries a full page
         assertTrue(fill[SplitPolicy.PREFIX.ordinal()] >= 0.95 * loaded, "prefix: " + Arrays.toString(fill));
