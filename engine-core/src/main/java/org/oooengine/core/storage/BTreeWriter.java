@@ -208,13 +208,9 @@ public final class BTreeWriter implements Closeable {
         left.values.subList(at, left.values.size()).clear();
         if (left.leaf) {
             left.next = rightNo;
-            if (leftNo == meta.lastLeaf()) {
-                meta = new TreeMeta(meta.root(), meta.height(), meta.firstLeaf(), rightNo, meta.leafCount() + 1,
-                        meta.entryCount(), meta.pageSize(), meta.fillFactor());
-            } else {
-                meta = new TreeMeta(meta.root(), meta.height(), meta.firstLeaf(), meta.lastLeaf(), meta.leafCount() + 1,
-                        meta.entryCount(), meta.pageSize(), meta.fillFactor());
-            }
+            // the new leaf lies at the file's end, out of key order: scans follow the links from now on
+            meta = new TreeMeta(meta.root(), meta.height(), meta.firstLeaf(), leftNo == meta.lastLeaf() ? rightNo
+                    : meta.lastLeaf(), meta.leafCount() + 1, meta.entryCount(), meta.pageSize(), meta.fillFactor(), false);
         }
         nodes.put(rightNo, right);
         dirty.add(leftNo);
@@ -239,7 +235,7 @@ public final class BTreeWriter implements Closeable {
             nodes.put(rootNo, root);
             dirty.add(rootNo);
             meta = new TreeMeta(rootNo, meta.height() + 1, meta.firstLeaf(), meta.lastLeaf(), meta.leafCount(),
-                    meta.entryCount(), meta.pageSize(), meta.fillFactor());
+                    meta.entryCount(), meta.pageSize(), meta.fillFactor(), meta.leavesContiguous());
             return;
         }
         long pageNo = path.get(depth)[0];
@@ -265,7 +261,7 @@ public final class BTreeWriter implements Closeable {
 
     private TreeMeta withEntries(long entries) {
         return new TreeMeta(meta.root(), meta.height(), meta.firstLeaf(), meta.lastLeaf(), meta.leafCount(), entries,
-                meta.pageSize(), meta.fillFactor());
+                meta.pageSize(), meta.fillFactor(), meta.leavesContiguous());
     }
 
     /** The page, decoded once and kept while this writer is open (its changes are made to it). */

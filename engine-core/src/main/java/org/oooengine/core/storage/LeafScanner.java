@@ -7,9 +7,11 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * Full scan of a bulk-loaded tree: its leaves are contiguous, so they are read sequentially in
- * large requests around the buffer pool (a scan must not flush the cache of index pages), with a
- * few requests read ahead on the I/O threads so the device streams while rows are processed.
+ * Full scan of a tree: a bulk-loaded tree's leaves are contiguous, so they are read sequentially
+ * in large requests around the buffer pool (a scan must not flush the cache of index pages), with
+ * a few requests read ahead on the I/O threads so the device streams while rows are processed. A
+ * tree whose writes split leaves elsewhere ({@link TreeMeta#leavesContiguous()} false) is read
+ * leaf by leaf along their links instead.
  */
 public final class LeafScanner {
     /** Chunks in flight ahead of the one being processed. */
@@ -32,6 +34,16 @@ public final class LeafScanner {
      * scan is, and no page beyond it.
      */
     public static void forEachLeaf(BTree tree, long firstLeaf, long lastLeaf, Predicate<Page> action) {
+        if (!tree.meta().leavesContiguous()) {
+            for (long p = firstLeaf; p >= 0; ) {
+                Page leaf = tree.page(p).join();
+                if (!action.test(leaf) || p == lastLeaf) {
+                    return;
+                }
+                p = leaf.next();
+            }
+            return;
+        }
         PageFile file = tree.file();
         int pageSize = file.pageSize();
         int perChunk = Math.max(1, PageFile.SCAN_CHUNK_BYTES / pageSize);

@@ -94,6 +94,16 @@ class BTreeWriterTest {
         for (byte[] k : expected.keySet()) {
             assertArrayEquals(expected.get(k), tree.get(k).join());
         }
+        // a full scan too: leaves split elsewhere are read along their links, in key order
+        List<byte[]> leafKeys = new ArrayList<>();
+        LeafScanner.forEachLeaf(tree, leaf -> {
+            for (int slot = 0; slot < leaf.count(); slot++) {
+                leafKeys.add(leaf.key(slot));
+            }
+        });
+        assertEquals(expected.size(), leafKeys.size());
+        assertTrue(java.util.stream.IntStream.range(0, leafKeys.size()).allMatch(k ->
+                Arrays.equals(leafKeys.get(k), scanned.get(k).getKey())), "a full scan reads the keys in order");
         byte[] absent = {(byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF,
             (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF, (byte) 0xFF};
         if (!expected.containsKey(absent)) {
