@@ -379,32 +379,12 @@ public final class BTreeWriter implements Closeable {
         }
 
         int lowerBound(byte[] key) {
-            int lo = 0;
-            int hi = keys.size();
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (Arrays.compareUnsigned(keys.get(mid), key) < 0) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return lo;
+            return KeySearch.lowerBound(keys.size(), i -> Arrays.compareUnsigned(keys.get(i), key));
         }
 
         /** As {@link Page#childFor}: the last separator <= key, or the first child. */
         int childFor(byte[] key) {
-            int lo = 0;
-            int hi = keys.size();
-            while (lo < hi) {
-                int mid = (lo + hi) >>> 1;
-                if (Arrays.compareUnsigned(keys.get(mid), key) <= 0) {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
-            return Math.max(0, lo - 1);
+            return KeySearch.childFor(keys.size(), i -> Arrays.compareUnsigned(keys.get(i), key));
         }
 
         long child(int i) {

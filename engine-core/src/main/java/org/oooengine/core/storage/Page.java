@@ -100,17 +100,7 @@ public final class Page {
 
     /** First slot whose key is >= {@code key}; {@link #count()} when every key is smaller. */
     public int lowerBound(byte[] key) {
-        int lo = 0;
-        int hi = count();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compareKey(mid, key) < 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return lo;
+        return KeySearch.lowerBound(count(), i -> compareKey(i, key));
     }
 
     /**
@@ -118,16 +108,6 @@ public final class Page {
      * separator <= key (separators are their subtree's first key), or the first child.
      */
     public int childFor(byte[] key) {
-        int lo = 0;
-        int hi = count();
-        while (lo < hi) {
-            int mid = (lo + hi) >>> 1;
-            if (compareKey(mid, key) <= 0) {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
-        return Math.max(0, lo - 1);
+        return KeySearch.childFor(count(), i -> compareKey(i, key));
     }
 }
