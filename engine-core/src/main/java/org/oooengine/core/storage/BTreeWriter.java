@@ -34,10 +34,14 @@ public final class BTreeWriter implements Closeable {
     private final Path path;
     private final int pageSize;
     private final FileChannel channel;
+    /** Where pages are read through (bounded, shared with the tree's readers), or null: read from the file directly. */
+    private final BufferPool pool;
+    private final PageFile file;
     private final RedoLog redo;
     private final SplitPolicy policy;
     private final int keyColumns;
     private final ToIntBiFunction<byte[], byte[]> sharedColumns;
+    /** The pages changed since the last flush, decoded; other pages are read (through the pool) when needed. */
     private final Map<Long, Node> nodes = new HashMap<>();
     private final Set<Long> dirty = new LinkedHashSet<>();
     /** Per leaf, the slot of the last entry inserted into it: a run of inserts goes on right after it. */
@@ -47,10 +51,12 @@ public final class BTreeWriter implements Closeable {
     private long splits;
 
     private BTreeWriter(Path path, FileChannel channel, RedoLog redo, TreeMeta meta, long pageCount, SplitPolicy policy,
-                        int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns) {
+                        int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
         this.path = path;
         this.channel = channel;
         this.redo = redo;
+        this.pool = pool;
+        this.file = pool == null ? null : PageFile.open(path, meta.pageSize(), false, new IoStats());
         this.meta = meta;
         this.pageSize = meta.pageSize();
         this.pageCount = pageCount;
@@ -66,6 +72,16 @@ public final class BTreeWriter implements Closeable {
      */
     public static BTreeWriter open(Path path, SplitPolicy policy, int keyColumns,
                                    ToIntBiFunction<byte[], byte[]> sharedColumns) {
+        return open(path, policy, keyColumns, sharedColumns, null);
+    }
+
+    /**
+     * As above, reading pages through {@code pool} (bounded, and shared with the readers
+     * {@link #reader()} gives); after each flush the pool's copies of the pages written are their
+     * new versions.
+     */
+    public static BTreeWriter open(Path path, SplitPolicy policy, int keyColumns,
+                                   ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
         try {
             FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
             RedoLog redo = null;
@@ -79,7 +95,8 @@ public final class BTreeWriter implements Closeable {
                 readFully(ch, metaPage, 0, path);
                 PageFormat.verify(metaPage, 0, pageSize, path, 0);
                 TreeMeta meta = TreeMeta.readFrom(metaPage, path);
-                return new BTreeWriter(path, ch, redo, meta, ch.size() / pageSize, policy, keyColumns, sharedColumns);
+                return new BTreeWriter(path, ch, redo, meta, ch.size() / pageSize, policy, keyColumns, sharedColumns,
+                        pool);
             } catch (RuntimeException e) {
                 if (redo != null) {
                     redo.close();
@@ -99,6 +116,17 @@ public final class BTreeWriter implements Closeable {
 
     public TreeMeta meta() {
         return meta;
+    }
+
+    /**
+     * The tree as of the last flush, read through this writer's pool (a writer opened with one):
+     * a reader opened after a flush sees it, one opened before keeps the root it had.
+     */
+    public BTree reader() {
+        if (pool == null) {
+            throw new IllegalStateException("a writer without a buffer pool reads the file directly; open one with a pool");
+        }
+        return new BTree(file, pool);
     }
 
     /** Leaf splits so far. */
@@ -264,14 +292,24 @@ public final class BTreeWriter implements Closeable {
                 meta.pageSize(), meta.fillFactor(), meta.leavesContiguous());
     }
 
-    /** The page, decoded once and kept while this writer is open (its changes are made to it). */
+    /**
+     * The page decoded, kept until the next flush so that changes are made to it (a page read but
+     * not changed is decoded again when next needed: the pool, when there is one, bounds what is
+     * held).
+     */
     private Node node(long pageNo) {
         Node n = nodes.get(pageNo);
         if (n == null) {
-            byte[] page = new byte[pageSize];
-            readFully(channel, page, pageNo * pageSize, path);
-            PageFormat.verify(page, 0, pageSize, path, pageNo);
-            n = Node.of(new Page(page, pageNo));
+            Page page;
+            if (pool != null) {
+                page = pool.get(file, pageNo).join();
+            } else {
+                byte[] data = new byte[pageSize];
+                readFully(channel, data, pageNo * pageSize, path);
+                PageFormat.verify(data, 0, pageSize, path, pageNo);
+                page = new Page(data, pageNo);
+            }
+            n = Node.of(page);
             nodes.put(pageNo, n);
         }
         return n;
@@ -304,7 +342,14 @@ public final class BTreeWriter implements Closeable {
             throw new UncheckedIOException("cannot write " + path, e);
         }
         redo.clear();
+        if (pool != null) {
+            file.grewTo(pageCount);
+            for (int i = 0; i < images.size(); i++) {
+                pool.replace(file, pageNos.get(i), new Page(images.get(i), pageNos.get(i)));
+            }
+        }
         dirty.clear();
+        nodes.clear(); // what was changed is written; the pool (or the file) holds it now
     }
 
     private byte[] sealed(byte[] page) {
@@ -331,6 +376,9 @@ public final class BTreeWriter implements Closeable {
     @Override
     public void close() {
         redo.close();
+        if (file != null) {
+            file.close();
+        }
         try {
             channel.close();
         } catch (IOException e) {

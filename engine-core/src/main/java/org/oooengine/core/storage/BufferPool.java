@@ -125,6 +125,26 @@ public final class BufferPool {
         resident.put(k, frame);
     }
 
+    /**
+     * A writer wrote a new version of a page in place: a resident copy of it becomes the new one,
+     * so no reader of this pool sees the old version again.
+     */
+    synchronized void replace(PageFile file, long pageNo, Page page) {
+        long k = key(file, pageNo);
+        Frame old = resident.get(k);
+        if (old == null) {
+            return;
+        }
+        Frame frame = new Frame(k, page);
+        for (int slot = 0; slot < used; slot++) {
+            if (ring[slot] == old) {
+                ring[slot] = frame;
+                break;
+            }
+        }
+        resident.put(k, frame);
+    }
+
     /** Drops every cached page (for cold runs). */
     public synchronized void clear() {
         resident.clear();

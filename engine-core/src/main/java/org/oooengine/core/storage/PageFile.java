@@ -28,7 +28,8 @@ public final class PageFile implements Closeable {
     private final boolean direct;
     private final int alignment;
     private final FileChannel channel;
-    private final long pageCount;
+    /** Pages readable: the file's at open, and more as a writer of the same process grows it ({@link #grewTo}). */
+    private volatile long pageCount;
     private final IoStats stats;
 
     private PageFile(Path path, int pageSize, boolean direct, int alignment, FileChannel channel, IoStats stats)
@@ -85,6 +86,13 @@ public final class PageFile implements Closeable {
 
     public int pageSize() {
         return pageSize;
+    }
+
+    /** A writer appended pages: reads may go up to {@code pages} now. */
+    void grewTo(long pages) {
+        if (pages > pageCount) {
+            pageCount = pages;
+        }
     }
 
     public long pageCount() {

@@ -76,6 +76,48 @@ class BTreeWriterTest {
         assertTreeHolds(file, pageSize, expected);
     }
 
+    /**
+     * A writer reading through a pool of 16 pages (so pages are evicted and read again while it
+     * writes) and a reader opened on that pool after each flush: the reader sees every write, and
+     * no page the pool held before the flush in its old version.
+     */
+    @ParameterizedTest
+    @ValueSource(longs = {21, 22, 23})
+    void writesThroughASmallPoolAreSeenByReadersOpenedAfterEachFlush(long seed) {
+        Random r = new Random(seed);
+        NavigableMap<byte[], byte[]> expected = BTreeTest.randomEntries(r, 2_000);
+        Path file = dir.resolve("pooled" + seed);
+        BTreeTest.build(file, expected, 4096, 1.0, new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU));
+        BufferPool pool = new BufferPool(16 * 4096, 4096, TestPools.IO, TestPools.CPU);
+        try (BTreeWriter w = BTreeWriter.open(file, SplitPolicy.values()[(int) (seed % 3)], 1, (a, b) -> 0, pool)) {
+            for (int round = 0; round < 5; round++) {
+                for (int op = 0; op < 800; op++) {
+                    byte[] k = new byte[1 + r.nextInt(8)];
+                    r.nextBytes(k);
+                    if (r.nextInt(5) == 0 && !expected.isEmpty()) {
+                        byte[] victim = expected.ceilingKey(k) == null ? expected.firstKey() : expected.ceilingKey(k);
+                        w.delete(victim);
+                        expected.remove(victim);
+                    } else {
+                        byte[] v = new byte[r.nextInt(50)];
+                        r.nextBytes(v);
+                        w.put(k, v);
+                        expected.put(k, v);
+                    }
+                }
+                w.flush();
+                BTree reader = w.reader();
+                List<String> problems = BTreeChecker.problems(reader);
+                assertTrue(problems.isEmpty(), String.join("\n", problems));
+                List<byte[]> keys = new ArrayList<>();
+                reader.scan(new byte[0], null, (leaf, slot) -> keys.add(leaf.key(slot))).join();
+                assertEquals(expected.size(), keys.size(), "round " + round);
+            }
+            assertTrue(pool.misses() > 16, "the writer read through the pool, evicting: " + pool.misses() + " misses");
+        }
+        assertTreeHolds(file, 4096, expected);
+    }
+
     /** The tree opened afresh: its invariants, its full scan and its lookups against {@code expected}. */
     static void assertTreeHolds(Path file, int pageSize, NavigableMap<byte[], byte[]> expected) {
         BTree tree = new BTree(PageFile.open(file, pageSize, false, new IoStats()),
