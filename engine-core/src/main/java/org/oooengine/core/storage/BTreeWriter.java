@@ -141,6 +141,33 @@ public final class BTreeWriter implements Closeable {
         return slot < leaf.keys.size() && Arrays.equals(leaf.keys.get(slot), key) ? leaf.values.get(slot) : null;
     }
 
+    /** Receives entries of a scan; returns false to stop. */
+    @FunctionalInterface
+    public interface EntryVisitor {
+        boolean visit(byte[] key, byte[] value);
+    }
+
+    /** Visits the entries with keys in [{@code from}, {@code toExclusive}) as written so far, in key order ({@code toExclusive} null: to the end). */
+    public void scan(byte[] from, byte[] toExclusive, EntryVisitor visitor) {
+        long pageNo = descend(from, null);
+        Node leaf = node(pageNo);
+        int slot = leaf.lowerBound(from);
+        while (true) {
+            for (; slot < leaf.keys.size(); slot++) {
+                byte[] key = leaf.keys.get(slot);
+                if (toExclusive != null && Arrays.compareUnsigned(key, toExclusive) >= 0
+                        || !visitor.visit(key, leaf.values.get(slot))) {
+                    return;
+                }
+            }
+            if (leaf.next < 0) {
+                return;
+            }
+            leaf = node(leaf.next);
+            slot = 0;
+        }
+    }
+
     /** Inserts {@code key}, or replaces its value when it is there; returns whether it was new. */
     public boolean put(byte[] key, byte[] value) {
         if (PageFormat.HEADER_SIZE + PageFormat.entryBytes(key.length, value.length) > pageSize / 2) {

@@ -1,6 +1,5 @@
 package org.oooengine.core.tpcc;
 
-import java.math.BigDecimal;
 import java.util.function.Consumer;
 
 /**
@@ -8,7 +7,8 @@ import java.util.function.Consumer;
  * primary-key order ({@link TpccSchema}), the same for the same seed. Per warehouse: 10 districts,
  * 30,000 customers with a history row each, 30,000 orders (the last 900 per district not yet
  * delivered: new orders, without carrier, their lines without delivery date and with an amount),
- * 5 to 15 lines per order, and stock for each of the 100,000 items.
+ * 5 to 15 lines per order, and stock for each of the 100,000 items. DECIMAL values are unscaled,
+ * as stored (300000.00 is 30,000,000 at scale 2).
  */
 public final class TpccGenerator {
     public static final int ITEMS = 100_000;
@@ -18,8 +18,6 @@ public final class TpccGenerator {
     public static final int NEW_ORDERS_PER_DISTRICT = 900;
     /** The first order of a district not yet delivered. */
     public static final int FIRST_NEW_ORDER = ORDERS_PER_DISTRICT - NEW_ORDERS_PER_DISTRICT + 1;
-
-    private static final BigDecimal ZERO_AMOUNT = BigDecimal.valueOf(0, 2);
 
     private final int warehouses;
     private final long seed;
@@ -55,8 +53,8 @@ public final class TpccGenerator {
     private void warehouses(TpccRandom r, Consumer<Object[]> out) {
         for (int w = 1; w <= warehouses; w++) {
             out.accept(new Object[] {w, r.alphanumeric(6, 10), r.alphanumeric(10, 20), r.alphanumeric(10, 20),
-                    r.alphanumeric(10, 20), r.alphanumeric(2, 2), r.zip(), r.decimal(0, 2000, 4),
-                    new BigDecimal("300000.00")});
+                    r.alphanumeric(10, 20), r.alphanumeric(2, 2), r.zip(), r.decimal(0, 2000),
+                    30_000_000L});
         }
     }
 
@@ -64,8 +62,8 @@ public final class TpccGenerator {
         for (int w = 1; w <= warehouses; w++) {
             for (int d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
                 out.accept(new Object[] {d, w, r.alphanumeric(6, 10), r.alphanumeric(10, 20), r.alphanumeric(10, 20),
-                        r.alphanumeric(10, 20), r.alphanumeric(2, 2), r.zip(), r.decimal(0, 2000, 4),
-                        new BigDecimal("30000.00"), ORDERS_PER_DISTRICT + 1});
+                        r.alphanumeric(10, 20), r.alphanumeric(2, 2), r.zip(), r.decimal(0, 2000),
+                        3_000_000L, ORDERS_PER_DISTRICT + 1});
             }
         }
     }
@@ -77,8 +75,8 @@ public final class TpccGenerator {
                     String last = c <= 1000 ? TpccRandom.lastName(c - 1) : r.lastName();
                     out.accept(new Object[] {c, d, w, r.alphanumeric(8, 16), "OE", last, r.alphanumeric(10, 20),
                             r.alphanumeric(10, 20), r.alphanumeric(10, 20), r.alphanumeric(2, 2), r.zip(),
-                            r.numeric(16, 16), now, r.percent(10) ? "BC" : "GC", new BigDecimal("50000.00"),
-                            r.decimal(0, 5000, 4), new BigDecimal("-10.00"), new BigDecimal("10.00"), 1, 0,
+                            r.numeric(16, 16), now, r.percent(10) ? "BC" : "GC", 5_000_000L,
+                            r.decimal(0, 5000), -1_000L, 1_000L, 1, 0,
                             r.alphanumeric(300, 500)});
                 }
             }
@@ -90,7 +88,7 @@ public final class TpccGenerator {
         for (int w = 1; w <= warehouses; w++) {
             for (int d = 1; d <= DISTRICTS_PER_WAREHOUSE; d++) {
                 for (int c = 1; c <= CUSTOMERS_PER_DISTRICT; c++) {
-                    out.accept(new Object[] {++seq, c, d, w, d, w, now, new BigDecimal("10.00"), r.alphanumeric(12, 24)});
+                    out.accept(new Object[] {++seq, c, d, w, d, w, now, 1_000L, r.alphanumeric(12, 24)});
                 }
             }
         }
@@ -125,7 +123,7 @@ public final class TpccGenerator {
                     boolean delivered = o < FIRST_NEW_ORDER;
                     for (int line = 1; line <= plan.lines[o - 1]; line++) {
                         out.accept(new Object[] {o, d, w, line, r.uniform(1, ITEMS), w, delivered ? now : null, 5,
-                                delivered ? ZERO_AMOUNT : r.decimal(1, 999_999, 2), r.alphanumeric(24, 24)});
+                                delivered ? 0L : r.decimal(1, 999_999), r.alphanumeric(24, 24)});
                     }
                 }
             }
@@ -134,7 +132,7 @@ public final class TpccGenerator {
 
     private void items(TpccRandom r, Consumer<Object[]> out) {
         for (int i = 1; i <= ITEMS; i++) {
-            out.accept(new Object[] {i, r.uniform(1, 10_000), r.alphanumeric(14, 24), r.decimal(100, 10_000, 2), r.data()});
+            out.accept(new Object[] {i, r.uniform(1, 10_000), r.alphanumeric(14, 24), r.decimal(100, 10_000), r.data()});
         }
     }
 

@@ -1,6 +1,5 @@
 package org.oooengine.core.tpcc;
 
-import java.math.BigDecimal;
 import java.util.Random;
 
 /**
@@ -84,9 +83,12 @@ public final class TpccRandom {
         return numeric(4, 4) + "11111";
     }
 
-    /** A fixed-point number in [x, y] with {@code scale} decimals. */
-    public BigDecimal decimal(long x, long y, int scale) {
-        return BigDecimal.valueOf(x + (long) (random.nextDouble() * (y - x + 1)), scale);
+    /**
+     * A fixed-point number in [x, y] units of its last decimal, as a DECIMAL column stores it
+     * (unscaled: 0 to 2000 for a tax of 0.0000 to 0.2000 at scale 4).
+     */
+    public long decimal(long x, long y) {
+        return x + (long) (random.nextDouble() * (y - x + 1));
     }
 
     /** The last name of number {@code n} in [0, 999]: its three digits' syllables. */

@@ -4,9 +4,9 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /** Daemon I/O and compute pools shared by the storage tests, as a store would provide them. */
-final class TestPools {
-    static final ExecutorService IO = Executors.newFixedThreadPool(8, daemon());
-    static final ExecutorService CPU = Executors.newFixedThreadPool(2, daemon());
+public final class TestPools {
+    public static final ExecutorService IO = Executors.newFixedThreadPool(8, daemon());
+    public static final ExecutorService CPU = Executors.newFixedThreadPool(2, daemon());
 
     private TestPools() {
     }

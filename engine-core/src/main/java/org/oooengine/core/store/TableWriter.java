@@ -1,0 +1,179 @@
+package org.oooengine.core.store;
+
+import java.io.Closeable;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Predicate;
+import org.oooengine.core.storage.BTreeWriter;
+import org.oooengine.core.storage.BufferPool;
+import org.oooengine.core.storage.SplitPolicy;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
+
+/**
+ * Rows written into a loaded table in place: its clustered tree and each secondary index (keys of
+ * the index columns then the primary key, empty values) kept together — an insert adds an index
+ * entry, an update moves the entries whose columns changed, a delete removes them. Each tree's
+ * flush is atomic on its own; a change of several trees at once is the transactional layer's.
+ * The table's columnar copy is not kept up to date: queries over a written table read its tree.
+ */
+public final class TableWriter implements Closeable {
+    private final TableDefinition def;
+    private final int[] pk;
+    private final KeyCodec pkCodec;
+    private final RowCodec rowCodec;
+    private final BTreeWriter data;
+    private final List<Index> indexes = new ArrayList<>();
+
+    private record Index(String name, int[] columns, KeyCodec codec, BTreeWriter tree) {
+    }
+
+    private TableWriter(TableDefinition def, BTreeWriter data) {
+        this.def = def;
+        Schema schema = def.schema();
+        this.pk = schema.indexesOf(def.primaryKey());
+        this.pkCodec = new KeyCodec(schema.types(pk));
+        this.rowCodec = new RowCodec(schema);
+        this.data = data;
+    }
+
+    /**
+     * Opens table {@code def} of the store in {@code dir} for writing, its leaves splitting by
+     * {@code policy}, every tree read through {@code pool} (null: from the files directly).
+     */
+    public static TableWriter open(Path dir, TableDefinition def, SplitPolicy policy, BufferPool pool) {
+        Schema schema = def.schema();
+        KeyCodec pkCodec = new KeyCodec(schema.types(schema.indexesOf(def.primaryKey())));
+        TableWriter w = new TableWriter(def, BTreeWriter.open(dir.resolve(def.name() + ".data"), policy,
+                def.primaryKey().size(), pkCodec::sharedColumns, pool));
+        try {
+            for (TableDefinition.IndexDefinition ix : def.indexes()) {
+                int[] cols = schema.indexesOf(ix.columns());
+                DataType[] types = new DataType[cols.length + w.pk.length];
+                System.arraycopy(schema.types(cols), 0, types, 0, cols.length);
+                System.arraycopy(schema.types(w.pk), 0, types, cols.length, w.pk.length);
+                KeyCodec codec = new KeyCodec(types);
+                w.indexes.add(new Index(ix.name(), cols, codec, BTreeWriter.open(
+                        dir.resolve(def.name() + "." + ix.name() + ".idx"), policy, types.length, codec::sharedColumns, pool)));
+            }
+        } catch (RuntimeException e) {
+            w.close();
+            throw e;
+        }
+        return w;
+    }
+
+    public BTreeWriter data() {
+        return data;
+    }
+
+    /** Adds a row; a row with its primary key there already is refused, naming the table and the key. */
+    public void insert(Object[] row) {
+        byte[] key = pkCodec.encode(pick(row, pk));
+        if (data.get(key) != null) {
+            throw new IllegalArgumentException("table " + def.name() + " has a row with primary key "
+                    + Arrays.toString(pick(row, pk)) + " already");
+        }
+        data.put(key, rowCodec.encode(row));
+        for (Index ix : indexes) {
+            ix.tree().put(indexKey(ix, row), new byte[0]);
+        }
+    }
+
+    /** Replaces the row of {@code row}'s primary key; false when there is none. */
+    public boolean update(Object[] row) {
+        byte[] key = pkCodec.encode(pick(row, pk));
+        byte[] old = data.get(key);
+        if (old == null) {
+            return false;
+        }
+        Object[] before = rowCodec.decode(old);
+        for (Index ix : indexes) {
+            byte[] was = indexKey(ix, before);
+            byte[] now = indexKey(ix, row);
+            if (!Arrays.equals(was, now)) {
+                ix.tree().delete(was);
+                ix.tree().put(now, new byte[0]);
+            }
+        }
+        data.put(key, rowCodec.encode(row));
+        return true;
+    }
+
+    /** Deletes the row of primary key {@code key}; false when there is none. */
+    public boolean delete(Object... key) {
+        byte[] k = pkCodec.encode(key);
+        byte[] old = data.get(k);
+        if (old == null) {
+            return false;
+        }
+        Object[] before = rowCodec.decode(old);
+        for (Index ix : indexes) {
+            ix.tree().delete(indexKey(ix, before));
+        }
+        data.delete(k);
+        return true;
+    }
+
+    /** The row of primary key {@code key}, or null. */
+    public Object[] get(Object... key) {
+        byte[] value = data.get(pkCodec.encode(key));
+        return value == null ? null : rowCodec.decode(value);
+    }
+
+    /** The rows whose primary key starts with {@code prefix}, in key order, until {@code visitor} returns false. */
+    public void scan(Object[] prefix, Predicate<Object[]> visitor) {
+        byte[] from = pkCodec.encodePrefix(prefix, prefix.length);
+        data.scan(from, KeyCodec.successor(from), (k, v) -> visitor.test(rowCodec.decode(v)));
+    }
+
+    /**
+     * The rows whose values of index {@code index}'s columns start with {@code prefix}, in the
+     * index's order, until {@code visitor} returns false.
+     */
+    public void scanIndex(String index, Object[] prefix, Predicate<Object[]> visitor) {
+        Index ix = indexes.stream().filter(i -> i.name().equals(index)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("table " + def.name() + " has no index " + index));
+        byte[] from = ix.codec().encodePrefix(prefix, prefix.length);
+        ix.tree().scan(from, KeyCodec.successor(from), (k, v) -> {
+            Object[] entry = ix.codec().decode(k);
+            Object[] key = Arrays.copyOfRange(entry, ix.columns().length, entry.length);
+            return visitor.test(get(key));
+        });
+    }
+
+    /** Makes every write so far durable, tree by tree. */
+    public void flush() {
+        data.flush();
+        indexes.forEach(ix -> ix.tree().flush());
+    }
+
+    private byte[] indexKey(Index ix, Object[] row) {
+        Object[] values = new Object[ix.columns().length + pk.length];
+        for (int i = 0; i < ix.columns().length; i++) {
+            values[i] = row[ix.columns()[i]];
+        }
+        for (int i = 0; i < pk.length; i++) {
+            values[ix.columns().length + i] = row[pk[i]];
+        }
+        return ix.codec().encode(values);
+    }
+
+    private static Object[] pick(Object[] row, int[] cols) {
+        Object[] out = new Object[cols.length];
+        for (int i = 0; i < cols.length; i++) {
+            out[i] = row[cols[i]];
+        }
+        return out;
+    }
+
+    @Override
+    public void close() {
+        data.close();
+        indexes.forEach(ix -> ix.tree().close());
+    }
+}
