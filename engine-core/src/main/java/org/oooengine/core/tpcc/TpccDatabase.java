@@ -1,0 +1,82 @@
+package org.oooengine.core.tpcc;
+
+import java.io.Closeable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.oooengine.core.storage.BufferPool;
+import org.oooengine.core.storage.SplitPolicy;
+import org.oooengine.core.store.TableLoader;
+import org.oooengine.core.store.TableWriter;
+
+/**
+ * A TPC-C database on one node: the nine tables bulk-loaded into a directory from the
+ * {@link TpccGenerator} (full pages), then opened for writing in place with one split policy and
+ * one buffer pool for every tree.
+ */
+public final class TpccDatabase implements Closeable {
+    private final Map<String, TableWriter> tables = new LinkedHashMap<>();
+    private final int warehouses;
+
+    private TpccDatabase(int warehouses) {
+        this.warehouses = warehouses;
+    }
+
+    /** Loads {@code warehouses} warehouses into {@code dir} (which must hold no tables yet) with 4 KiB pages. */
+    public static void load(Path dir, int warehouses, long seed, long now) throws Exception {
+        Files.createDirectories(dir);
+        TpccGenerator generator = new TpccGenerator(warehouses, seed, now);
+        TableLoader loader = new TableLoader(dir, PAGE_SIZE, 1.0);
+        for (String table : TpccSchema.TABLES) {
+            try (TableLoader.Writer w = loader.open(TpccSchema.definition(table), true)) {
+                generator.rows(table, row -> {
+                    try {
+                        w.addRow(row);
+                    } catch (Exception e) {
+                        throw new IllegalStateException("cannot load " + table + " into " + dir, e);
+                    }
+                });
+                w.finish();
+            }
+        }
+    }
+
+    public static final int PAGE_SIZE = 4096;
+
+    /** Opens the tables {@link #load} wrote for writing. */
+    public static TpccDatabase open(Path dir, int warehouses, SplitPolicy policy, BufferPool pool) {
+        TpccDatabase db = new TpccDatabase(warehouses);
+        try {
+            for (String table : TpccSchema.TABLES) {
+                db.tables.put(table, TableWriter.open(dir, TpccSchema.definition(table), policy, pool));
+            }
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return db;
+    }
+
+    public int warehouses() {
+        return warehouses;
+    }
+
+    public TableWriter table(String name) {
+        TableWriter t = tables.get(name);
+        if (t == null) {
+            throw new IllegalArgumentException("no TPC-C table " + name);
+        }
+        return t;
+    }
+
+    /** Makes every write so far durable (each table's trees flushed in turn). */
+    public void flush() {
+        tables.values().forEach(TableWriter::flush);
+    }
+
+    @Override
+    public void close() {
+        tables.values().forEach(TableWriter::close);
+    }
+}
