@@ -47,8 +47,11 @@ public final class BTreeWriter implements Closeable {
     /** Per leaf, the slot of the last entry inserted into it: a run of inserts goes on right after it. */
     private final Map<Long, Integer> lastInsert = new HashMap<>();
     private TreeMeta meta;
+    /** The meta page as last flushed: a flush with nothing changed since writes nothing. */
+    private TreeMeta flushedMeta;
     private long pageCount;
     private long splits;
+    private long pageAccesses;
 
     private BTreeWriter(Path path, FileChannel channel, RedoLog redo, TreeMeta meta, long pageCount, SplitPolicy policy,
                         int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
@@ -58,6 +61,7 @@ public final class BTreeWriter implements Closeable {
         this.pool = pool;
         this.file = pool == null ? null : PageFile.open(path, meta.pageSize(), false, new IoStats());
         this.meta = meta;
+        this.flushedMeta = meta;
         this.pageSize = meta.pageSize();
         this.pageCount = pageCount;
         this.policy = policy;
@@ -134,6 +138,11 @@ public final class BTreeWriter implements Closeable {
         return splits;
     }
 
+    /** Pages this writer's reads, writes and scans went through so far (each visit counted, held or not). */
+    public long pageAccesses() {
+        return pageAccesses;
+    }
+
     /** The value under {@code key} as written so far, or null. */
     public byte[] get(byte[] key) {
         Node leaf = node(descend(key, null));
@@ -189,15 +198,22 @@ public final class BTreeWriter implements Closeable {
             leaf.values.set(slot, value);
         }
         dirty.add(leafNo);
-        if (leaf.bytes() <= pageSize) {
+        int room = pageSize - PageFormat.HEADER_SIZE;
+        int bytes = leaf.bytes();
+        SplitPolicy.Split split = null;
+        if (bytes > PageFormat.HEADER_SIZE + room * SplitPolicy.RUN_FILL && leaf.keys.size() > 1) {
+            int shared = slot == 0 ? 0 : sharedColumns.applyAsInt(leaf.keys.get(slot - 1), key);
+            split = new SplitPolicy.Split(leaf.entrySizes(), slot, room, leafNo == meta.lastLeaf(), shared, keyColumns,
+                    previous != null && previous == slot - 1);
+        }
+        // a page a run fills splits before it is full, with room for its entries to grow; any other when it overflows
+        boolean mustSplit = split != null && (bytes > pageSize || fresh && policy.fillsRun(split));
+        if (!mustSplit) {
             if (fresh) {
                 lastInsert.put(leafNo, slot);
             }
             return fresh;
         }
-        int shared = slot == 0 ? 0 : sharedColumns.applyAsInt(leaf.keys.get(slot - 1), key);
-        SplitPolicy.Split split = new SplitPolicy.Split(leaf.entrySizes(), slot, pageSize - PageFormat.HEADER_SIZE,
-                leafNo == meta.lastLeaf(), shared, keyColumns, previous != null && previous == slot - 1);
         int at = policy.splitAt(split);
         long rightNo = splitOff(leafNo, leaf, at);
         lastInsert.put(slot < at ? leafNo : rightNo, slot < at ? slot : slot - at);
@@ -325,6 +341,7 @@ public final class BTreeWriter implements Closeable {
      * held).
      */
     private Node node(long pageNo) {
+        pageAccesses++;
         Node n = nodes.get(pageNo);
         if (n == null) {
             Page page;
@@ -348,6 +365,10 @@ public final class BTreeWriter implements Closeable {
      * returns, the writes survive a crash.
      */
     public void flush() {
+        if (dirty.isEmpty() && meta.equals(flushedMeta)) {
+            nodes.clear();
+            return;
+        }
         List<Long> pageNos = new ArrayList<>(dirty);
         List<byte[]> images = new ArrayList<>();
         for (long pageNo : pageNos) {
@@ -377,6 +398,7 @@ public final class BTreeWriter implements Closeable {
         }
         dirty.clear();
         nodes.clear(); // what was changed is written; the pool (or the file) holds it now
+        flushedMeta = meta;
     }
 
     private byte[] sealed(byte[] page) {

@@ -71,6 +71,11 @@ public final class TableWriter implements Closeable {
         return data;
     }
 
+    /** Pages the table's trees went through so far ({@link BTreeWriter#pageAccesses}). */
+    public long pageAccesses() {
+        return data.pageAccesses() + indexes.stream().mapToLong(ix -> ix.tree().pageAccesses()).sum();
+    }
+
     /** Adds a row; a row with its primary key there already is refused, naming the table and the key. */
     public void insert(Object[] row) {
         byte[] key = pkCodec.encode(pick(row, pk));

@@ -12,8 +12,8 @@ import org.oooengine.core.store.TableWriter;
 
 /**
  * A TPC-C database on one node: the nine tables bulk-loaded into a directory from the
- * {@link TpccGenerator} (full pages), then opened for writing in place with one split policy and
- * one buffer pool for every tree.
+ * {@link TpccGenerator}, then opened for writing in place with one split policy and one buffer
+ * pool for every tree.
  */
 public final class TpccDatabase implements Closeable {
     private final Map<String, TableWriter> tables = new LinkedHashMap<>();
@@ -27,7 +27,7 @@ public final class TpccDatabase implements Closeable {
     public static void load(Path dir, int warehouses, long seed, long now) throws Exception {
         Files.createDirectories(dir);
         TpccGenerator generator = new TpccGenerator(warehouses, seed, now);
-        TableLoader loader = new TableLoader(dir, PAGE_SIZE, 1.0);
+        TableLoader loader = new TableLoader(dir, PAGE_SIZE, LOAD_FILL);
         for (String table : TpccSchema.TABLES) {
             try (TableLoader.Writer w = loader.open(TpccSchema.definition(table), true)) {
                 generator.rows(table, row -> {
@@ -43,6 +43,12 @@ public final class TpccDatabase implements Closeable {
     }
 
     public static final int PAGE_SIZE = 4096;
+    /**
+     * Pages are loaded this full: rows grow when updated (Delivery sets an order's carrier, a null
+     * until then), and a full page would split in the middle on the first of them. The same room
+     * a run's pages keep ({@link org.oooengine.core.storage.SplitPolicy#RUN_FILL}).
+     */
+    public static final double LOAD_FILL = org.oooengine.core.storage.SplitPolicy.RUN_FILL;
 
     /** Opens the tables {@link #load} wrote for writing. */
     public static TpccDatabase open(Path dir, int warehouses, SplitPolicy policy, BufferPool pool) {
