@@ -10,6 +10,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.oooengine.core.types.Bytes;
 
 /**
@@ -22,6 +24,7 @@ import org.oooengine.core.types.Bytes;
  * | page}; the commit record has page number -1 and the batch's page count for a page.
  */
 final class RedoLog implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(RedoLog.class);
     private static final int RECORD_HEADER = 8 + 8;
     private static final long COMMIT = -1;
 
@@ -122,22 +125,34 @@ final class RedoLog implements AutoCloseable {
             }
             if (pageSize < PageFormat.MIN_PAGE_SIZE || pageSize > PageFormat.MAX_PAGE_SIZE
                     || length != 8 + pageSize || pos + 8 + length > size) {
-                return List.of(); // cut short
+                return dropped(pos, "a record of " + length + " bytes where " + (size - pos) + " remain");
             }
             byte[] record = new byte[length];
             readAt(record, pos + 8);
             CRC32C crc = new CRC32C();
             crc.update(record, 0, length);
             if ((int) crc.getValue() != Bytes.getInt(header, 4)) {
-                return List.of(); // torn
+                return dropped(pos, String.format("checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
+                        Bytes.getInt(header, 4), (int) crc.getValue()));
             }
             long pageNo = Bytes.getLong(record, 0);
             if (pageNo == COMMIT) {
-                return Bytes.getLong(record, 8) == pages.size() ? pages : List.of();
+                return Bytes.getLong(record, 8) == pages.size() ? pages
+                        : dropped(pos, "a commit record of " + Bytes.getLong(record, 8) + " pages after " + pages.size());
             }
             pages.add(new long[] {pageNo, pos + RECORD_HEADER, pageSize});
             pos += 8 + length;
         }
+        return pos == 0 ? List.of() : dropped(pos, "no commit record");
+    }
+
+    /**
+     * A batch a crash cut short before its commit record was synced: the tree was not written
+     * from it, so it is dropped; said, naming where, in case it is damage rather than a crash.
+     */
+    private List<long[]> dropped(long offset, String what) {
+        LOG.warn("redo log {}: dropped a batch that was never committed, at offset {}: {}; the tree is as of its last "
+                + "complete flush", path, offset, what);
         return List.of();
     }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Stream;
@@ -125,24 +124,34 @@ class SpillingOperatorsTest {
 
     @Test
     void anOperatorThatNeedsRoomHasTheOthersSpill() throws Exception {
-        // an aggregation holding most of the memory spills its groups when a sort needs room
+        // the groups hold half the memory; the sort's rows fit in the rest only once the groups go to disk
         QueryMemory memory = memory(300_000);
         AggregateCall count = new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT);
         FinalAggregation groups = new FinalAggregation(1, List.of(count), memory);
         memory.revocable(groups::revoke);
         ExternalSort sort = new ExternalSort(List.of(new SortKey(2, true, false)), memory, "sort (ORDER BY)");
         memory.revocable(sort::revoke);
-        List<Object[]> rows = randomRows(2_000, 5);
-        for (Object[] row : rows) {
+        List<Object[]> rows = randomRows(5_000, 5);
+        int grouped = 0;
+        while (memory.used() < 150_000) {
+            Object[] row = rows.get(grouped++);
             groups.add(new Object[] {row[2]}, row);
         }
-        long heldByGroups = memory.used();
-        inBatches(rows, sort::add);
-        assertTrue(memory.used() < heldByGroups + 300_000 / 2, "the groups went to disk for the sort");
+        List<Object[]> sorted = new ArrayList<>();
+        long sortBytes = 0;
+        for (int from = 0; sortBytes < 200_000; from += 100) { // more than the groups leave, less than the limit
+            List<Object[]> batch = new ArrayList<>(rows.subList(from, from + 100));
+            sortBytes += QueryMemory.rowsBytes(batch);
+            sorted.addAll(batch);
+            sort.add(batch);
+        }
+        assertTrue(memory.spilledBytes() > 0, "the groups spilled");
+        assertEquals(0, sort.runsSpilled(), "the sort kept its rows: the groups made the room");
         List<Object[]> results = groups.results();
-        assertEquals(rows.size(), results.size());
-        results.sort(Comparator.comparingLong(r -> (Long) r[0]));
-        assertEquals(1L, results.get(0)[1]);
+        assertEquals(grouped, results.size());
+        List<Object[]> out = new ArrayList<>();
+        sort.finish(out::addAll);
+        assertEquals(sorted.size(), out.size());
         memory.close();
     }
 
