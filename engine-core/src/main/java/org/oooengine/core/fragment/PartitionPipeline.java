@@ -86,18 +86,9 @@ public final class PartitionPipeline {
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
         BTree tree = table.tree();
-        long first = tree.meta().firstLeaf();
-        long last = tree.meta().lastLeaf();
+        // leaves are in key order: read only those that can hold the key range the filters allow
         Optional<KeyRange> range = KeyRange.of(table, spec);
-        if (range.isPresent()) { // leaves are in key order: read only those that can hold the range
-            if (range.get().from() != null) {
-                first = tree.seek(range.get().from()).join().pageNo();
-            }
-            if (range.get().toExclusive() != null) {
-                last = tree.seek(range.get().toExclusive()).join().pageNo();
-            }
-        }
-        LeafScanner.forEachLeaf(tree, first, last, leaf -> {
+        LeafScanner.forEachLeaf(tree, range.map(KeyRange::from).orElse(null), range.map(KeyRange::toExclusive).orElse(null), leaf -> {
             for (int i = 0; i < leaf.count(); i++) {
                 // decoded in place from the page; the stored values become SQL values in the same array
                 Object[] row = leaf.decodeValue(i, codec, wanted);

@@ -3,18 +3,22 @@ package org.oooengine.core.storage;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Read access to a bulk-loaded B+tree. Every page access goes through the buffer pool and returns a
+ * Read access to a B+tree, bulk-loaded and perhaps written since by a {@link BTreeWriter} that
+ * publishes its flushes to this tree's pool. Every page access goes through the buffer pool and returns a
  * future, so a caller can have many lookups in flight; pages already in memory are used without
  * leaving the calling thread.
  */
 public final class BTree {
     private final PageFile file;
     private final BufferPool pool;
-    private final TreeMeta meta;
+    /** The meta page as of {@link PageFile#version} {@code metaVersion}; read again when a writer has published since. */
+    private volatile TreeMeta meta;
+    private volatile long metaVersion;
 
     public BTree(PageFile file, BufferPool pool) {
         this.file = file;
         this.pool = pool;
+        this.metaVersion = file.version();
         this.meta = TreeMeta.readFrom(file.readPage(0), file.path());
         if (meta.pageSize() != file.pageSize()) {
             throw new PageCorruptedException(file.path(), 0, "tree was written with " + meta.pageSize()
@@ -28,8 +32,17 @@ public final class BTree {
         boolean visit(Page leaf, int slot);
     }
 
+    /** The tree's meta page as last published. */
     public TreeMeta meta() {
-        return meta;
+        if (file.version() == metaVersion) {
+            return meta;
+        }
+        return file.readConsistently(() -> { // no publication in progress: the version is that of the page read
+            TreeMeta m = TreeMeta.readFrom(file.readPage(0), file.path());
+            meta = m;
+            metaVersion = file.version();
+            return m;
+        });
     }
 
     BufferPool bufferPool() {
@@ -46,7 +59,7 @@ public final class BTree {
 
     /** The leaf where the first key >= {@code key} is, or would be. */
     public CompletableFuture<Page> seek(byte[] key) {
-        return descend(meta.root(), key);
+        return descend(meta().root(), key);
     }
 
     private CompletableFuture<Page> descend(long pageNo, byte[] key) {
@@ -102,9 +115,31 @@ public final class BTree {
 
     /** The value stored under exactly {@code key}, or null. */
     public CompletableFuture<byte[]> get(byte[] key) {
-        return seek(key).thenApply(leaf -> {
-            int i = leaf.lowerBound(key);
-            return i < leaf.count() && leaf.compareKey(i, key) == 0 ? leaf.value(i) : null;
-        });
+        long version = file.version();
+        return seek(key).thenCompose(leaf -> find(leaf, key, version));
+    }
+
+    /**
+     * The value under {@code key} from {@code leaf} on. When a writer published pages while the
+     * leaf was being found ({@code version} odd or passed), the key may have moved right of it, so
+     * a key beyond the leaf's entries is looked for along the links.
+     */
+    private CompletableFuture<byte[]> find(Page leaf, byte[] key, long version) {
+        Page p = leaf;
+        while (true) {
+            int i = p.lowerBound(key);
+            if (i < p.count()) {
+                return CompletableFuture.completedFuture(p.compareKey(i, key) == 0 ? p.value(i) : null);
+            }
+            long next = p.next();
+            if (next < 0 || (version & 1) == 0 && version == file.version()) {
+                return CompletableFuture.completedFuture(null);
+            }
+            Page q = pool.getIfResident(file, next);
+            if (q == null) {
+                return pool.get(file, next).thenCompose(r -> find(r, key, version));
+            }
+            p = q;
+        }
     }
 }

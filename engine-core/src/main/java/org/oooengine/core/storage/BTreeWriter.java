@@ -21,14 +21,17 @@ import org.oooengine.core.types.Bytes;
  * Writes into a B+tree file in place: inserts, updates and deletes of single entries. A leaf that
  * overflows splits where its {@link SplitPolicy} says, into a new page at the end of the file
  * linked after it; the separator (the new page's first key) goes to the parent, which splits the
- * same way (in the middle) when full, up to a new root. Leaves are never merged: a leaf emptied by
- * deletes stays in the chain until the tree is reorganized. The pages it changed are written by
+ * same way (in the middle) when full, up to a new root. Leaves are not merged: a leaf stays
+ * as deletes leave it until the tree is reorganized, except that an emptied one leaves the tree
+ * ({@link #delete}). The pages it changed are written by
  * {@link #flush}, with the meta page last.
  *
  * <p>One writer per tree. A {@link #flush} is atomic and durable ({@link RedoLog}); what was not
- * flushed is lost in a crash. Concurrent readers see the writes only once they reopen the tree:
- * publishing changed pages to open readers (right-links keep a reader that meets a split on its
- * way) comes next.
+ * flushed is lost in a crash. Readers of the tree through the writer's pool ({@link #reader()})
+ * see each flush as it is published ({@link PageFile#publish}): every page whole, in the version of
+ * one flush or the next. A reader that read a parent before a flush and its child after it may
+ * find its key moved right (a split moves a leaf's upper entries into a new page linked after it;
+ * an unlinked leaf keeps its link): {@link BTree} moves right along the leaf links then.
  */
 public final class BTreeWriter implements Closeable {
     private final Path path;
@@ -51,6 +54,7 @@ public final class BTreeWriter implements Closeable {
     private TreeMeta flushedMeta;
     private long pageCount;
     private long splits;
+    private long unlinked;
     private long pageAccesses;
 
     private BTreeWriter(Path path, FileChannel channel, RedoLog redo, TreeMeta meta, long pageCount, SplitPolicy policy,
@@ -138,6 +142,11 @@ public final class BTreeWriter implements Closeable {
         return splits;
     }
 
+    /** Emptied leaves taken out of the tree so far. */
+    public long unlinked() {
+        return unlinked;
+    }
+
     /** Pages this writer's reads, writes and scans went through so far (each visit counted, held or not). */
     public long pageAccesses() {
         return pageAccesses;
@@ -223,9 +232,13 @@ public final class BTreeWriter implements Closeable {
         return fresh;
     }
 
-    /** Deletes {@code key}; returns whether it was there. The leaf keeps its place even when emptied. */
+    /**
+     * Deletes {@code key}; returns whether it was there. A leaf the delete empties leaves the tree
+     * (see {@link #unlink}) unless it is its parent's only child.
+     */
     public boolean delete(byte[] key) {
-        long leafNo = descend(key, null);
+        List<long[]> path = new ArrayList<>();
+        long leafNo = descend(key, path);
         Node leaf = node(leafNo);
         int slot = leaf.lowerBound(key);
         if (slot == leaf.keys.size() || !Arrays.equals(leaf.keys.get(slot), key)) {
@@ -236,7 +249,61 @@ public final class BTreeWriter implements Closeable {
         lastInsert.remove(leafNo);
         dirty.add(leafNo);
         meta = withEntries(meta.entryCount() - 1);
+        if (leaf.keys.isEmpty() && !path.isEmpty() && node(path.get(path.size() - 1)[0]).keys.size() > 1) {
+            unlink(leafNo, leaf, path);
+        }
         return true;
+    }
+
+    /**
+     * Takes the emptied leaf out of the tree: its parent drops it and the leaf before it links past
+     * it. The page itself stays as it is, empty and still linked to the leaf after it, so that a
+     * reader that reached it through an older parent just walks on; the space is garbage until the
+     * tree is reorganized (queues such as TPC-C's new-order table empty their oldest leaves all the
+     * time, and walking them would cost every reader that starts at the queue's head).
+     */
+    private void unlink(long leafNo, Node leaf, List<long[]> path) {
+        long[] parentStep = path.get(path.size() - 1);
+        Node parent = node(parentStep[0]);
+        parent.keys.remove((int) parentStep[1]);
+        parent.values.remove((int) parentStep[1]);
+        dirty.add(parentStep[0]);
+        long leftNo = leafBefore(path);
+        long first = meta.firstLeaf();
+        long last = meta.lastLeaf();
+        if (leftNo < 0) {
+            first = leaf.next;
+        } else {
+            node(leftNo).next = leaf.next;
+            dirty.add(leftNo);
+        }
+        if (leafNo == last) {
+            last = leftNo;
+        }
+        lastInsert.remove(leafNo);
+        unlinked++;
+        meta = new TreeMeta(meta.root(), meta.height(), first, last, meta.leafCount() - 1, meta.entryCount(),
+                meta.pageSize(), meta.fillFactor(), meta.leavesContiguous());
+    }
+
+    /**
+     * The leaf before the one {@code path} leads to, in key order: down the rightmost children of
+     * the nearest sibling to the left on the way up; -1 when the leaf is the first.
+     */
+    private long leafBefore(List<long[]> path) {
+        for (int depth = path.size() - 1; depth >= 0; depth--) {
+            int child = (int) path.get(depth)[1];
+            if (child > 0) {
+                long pageNo = node(path.get(depth)[0]).child(child - 1);
+                Node n = node(pageNo);
+                while (!n.leaf) {
+                    pageNo = n.child(n.keys.size() - 1);
+                    n = node(pageNo);
+                }
+                return pageNo;
+            }
+        }
+        return -1;
     }
 
     /**
@@ -381,21 +448,27 @@ public final class BTreeWriter implements Closeable {
         pageNos.add(0L);
         images.add(sealed(metaPage));
         redo.commit(pageNos, images);
-        try {
-            for (int i = 0; i < images.size(); i++) {
-                RedoLog.writeAt(channel, images.get(i), pageNos.get(i) * pageSize);
+        Runnable inPlace = () -> {
+            try {
+                for (int i = 0; i < images.size(); i++) {
+                    RedoLog.writeAt(channel, images.get(i), pageNos.get(i) * pageSize);
+                }
+                channel.force(false);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot write " + path, e);
             }
-            channel.force(false);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write " + path, e);
+            if (pool != null) {
+                for (int i = 0; i < images.size(); i++) {
+                    pool.replace(file, pageNos.get(i), new Page(images.get(i), pageNos.get(i)));
+                }
+            }
+        };
+        if (file != null) {
+            file.publish(pageCount, inPlace); // no reader reads a page half written, nor caches an old one after
+        } else {
+            inPlace.run();
         }
         redo.clear();
-        if (pool != null) {
-            file.grewTo(pageCount);
-            for (int i = 0; i < images.size(); i++) {
-                pool.replace(file, pageNos.get(i), new Page(images.get(i), pageNos.get(i)));
-            }
-        }
         dirty.clear();
         nodes.clear(); // what was changed is written; the pool (or the file) holds it now
         flushedMeta = meta;

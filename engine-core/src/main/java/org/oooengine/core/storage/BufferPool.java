@@ -91,8 +91,12 @@ public final class BufferPool {
 
     private void load(PageFile file, long pageNo, long k, CompletableFuture<Page> target) {
         try {
-            Page page = new Page(file.readPage(pageNo), pageNo);
-            admit(k, page);
+            // cached before a writer can publish a newer version, which then replaces it
+            Page page = file.readConsistently(() -> {
+                Page p = new Page(file.readPage(pageNo), pageNo);
+                admit(k, p);
+                return p;
+            });
             loading.remove(k, target);
             completion.execute(() -> target.complete(page));
         } catch (Throwable t) {

@@ -7,11 +7,13 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * Full scan of a tree: a bulk-loaded tree's leaves are contiguous, so they are read sequentially
- * in large requests around the buffer pool (a scan must not flush the cache of index pages), with
- * a few requests read ahead on the I/O threads so the device streams while rows are processed. A
- * tree whose writes split leaves elsewhere ({@link TreeMeta#leavesContiguous()} false) is read
- * leaf by leaf along their links instead.
+ * Full and range scans of a tree's leaves. A bulk-loaded tree's leaves are contiguous, so they are
+ * read sequentially in large requests around the buffer pool (a scan must not flush the cache of
+ * index pages), with a few requests read ahead on the I/O threads so the device streams while rows
+ * are processed. From a leaf not linked to the page after it on (a write split or unlinked leaves
+ * there, before the scan or while it runs), the leaves are read one by one along their links. A
+ * scan ends at the end of the chain or at a leaf whose keys are all past its range: never at a page
+ * number, which a concurrent split could leave short of the range's end.
  */
 public final class LeafScanner {
     /** Chunks in flight ahead of the one being processed. */
@@ -22,57 +24,73 @@ public final class LeafScanner {
 
     /** Calls {@code action} for every leaf in key order, on the calling thread. */
     public static void forEachLeaf(BTree tree, Consumer<Page> action) {
-        forEachLeaf(tree, tree.meta().firstLeaf(), tree.meta().lastLeaf(), leaf -> {
+        forEachLeaf(tree, null, null, leaf -> {
             action.accept(leaf);
             return true;
         });
     }
 
     /**
-     * Calls {@code action} for the leaves from page {@code firstLeaf} to {@code lastLeaf} in key
-     * order, until it returns false: a range of the clustered key read sequentially, as a full
-     * scan is, and no page beyond it.
+     * Calls {@code action} for the leaves that may hold keys in [{@code from}, {@code toExclusive})
+     * (null: unbounded) in key order, until it returns false: a range of the clustered key read
+     * sequentially, as a full scan is, and no page beyond it.
      */
-    public static void forEachLeaf(BTree tree, long firstLeaf, long lastLeaf, Predicate<Page> action) {
-        if (!tree.meta().leavesContiguous()) {
-            for (long p = firstLeaf; p >= 0; ) {
-                Page leaf = tree.page(p).join();
-                if (!action.test(leaf) || p == lastLeaf) {
-                    return;
-                }
-                p = leaf.next();
-            }
+    public static void forEachLeaf(BTree tree, byte[] from, byte[] toExclusive, Predicate<Page> action) {
+        TreeMeta meta = tree.meta();
+        long first = from == null ? meta.firstLeaf() : tree.seek(from).join().pageNo();
+        Predicate<Page> inRange = toExclusive == null ? action
+                : leaf -> (leaf.count() == 0 || leaf.compareKey(0, toExclusive) < 0) && action.test(leaf);
+        if (!meta.leavesContiguous()) {
+            followLinks(tree, first, inRange);
             return;
         }
+        // the leaves to read ahead in file order; the chain decides where the scan really goes
+        long last = toExclusive == null ? meta.lastLeaf() : tree.seek(toExclusive).join().pageNo();
+        long next = readSequentially(tree, first, Math.max(first, last), inRange);
+        if (next >= 0) {
+            followLinks(tree, next, inRange);
+        }
+    }
+
+    /**
+     * Reads the leaves from {@code first} to {@code last} in file order while each links to the
+     * page after it; returns the leaf to go on to along the links (-1: the scan is over).
+     */
+    private static long readSequentially(BTree tree, long first, long last, Predicate<Page> action) {
         PageFile file = tree.file();
         int pageSize = file.pageSize();
         int perChunk = Math.max(1, PageFile.SCAN_CHUNK_BYTES / pageSize);
         ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
-        long next = firstLeaf;
+        long next = first;
         long chunkStart = next;
         try {
             while (true) {
-                while (ahead.size() < READ_AHEAD && next <= lastLeaf) {
-                    long first = next;
-                    int n = (int) Math.min(perChunk, lastLeaf - first + 1);
+                while (ahead.size() < READ_AHEAD && next <= last) {
+                    long from = next;
+                    int n = (int) Math.min(perChunk, last - from + 1);
                     ahead.add(CompletableFuture.supplyAsync(() -> {
                         byte[] chunk = new byte[n * pageSize];
-                        file.readPages(first, n, chunk);
+                        file.readPages(from, n, chunk);
                         return chunk;
                     }, tree.bufferPool().ioExecutor()));
                     next += n;
                 }
                 CompletableFuture<byte[]> head = ahead.poll();
                 if (head == null) {
-                    return;
+                    return last + 1;
                 }
                 byte[] chunk = head.join();
                 for (int i = 0; i < chunk.length / pageSize; i++) {
                     byte[] data = new byte[pageSize];
                     System.arraycopy(chunk, i * pageSize, data, 0, pageSize);
-                    if (!action.test(new Page(data, chunkStart + i))) {
+                    Page leaf = new Page(data, chunkStart + i);
+                    if (!action.test(leaf)) {
                         ahead.forEach(f -> f.cancel(false));
-                        return;
+                        return -1;
+                    }
+                    if (leaf.next() != leaf.pageNo() + 1) {
+                        ahead.forEach(f -> f.cancel(false));
+                        return leaf.next();
                     }
                 }
                 chunkStart += chunk.length / pageSize;
@@ -83,6 +101,16 @@ public final class LeafScanner {
                 throw r;
             }
             throw e;
+        }
+    }
+
+    private static void followLinks(BTree tree, long firstLeaf, Predicate<Page> action) {
+        for (long p = firstLeaf; p >= 0; ) {
+            Page leaf = tree.page(p).join();
+            if (!action.test(leaf)) {
+                return;
+            }
+            p = leaf.next();
         }
     }
 }

@@ -11,11 +11,18 @@ import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 
 /**
  * A read-only file of fixed-size pages, read with positional reads so that many threads can have
  * reads outstanding on it at once. With direct I/O the reads bypass the OS page cache (O_DIRECT,
  * aligned buffers), so that what is measured is the device.
+ *
+ * <p>A {@link BTreeWriter} of the same process may write pages in place: it does so inside
+ * {@link #publish}, which no read overlaps (reads share a read lock that a publication takes
+ * exclusively), so a read gets each page whole, in one version or the other, and a page read before
+ * a publication cannot be cached after it. {@link #version} tells readers that one happened.
  */
 public final class PageFile implements Closeable {
     private static final AtomicInteger NEXT_ID = new AtomicInteger();
@@ -31,6 +38,9 @@ public final class PageFile implements Closeable {
     /** Pages readable: the file's at open, and more as a writer of the same process grows it ({@link #grewTo}). */
     private volatile long pageCount;
     private final IoStats stats;
+    private final ReentrantReadWriteLock publishing = new ReentrantReadWriteLock();
+    /** Odd while a writer publishes pages, and one more when it has finished. */
+    private volatile long version;
 
     private PageFile(Path path, int pageSize, boolean direct, int alignment, FileChannel channel, IoStats stats)
             throws IOException {
@@ -95,6 +105,40 @@ public final class PageFile implements Closeable {
         }
     }
 
+    /**
+     * Runs {@code writes}, which write pages of this file in place, with no read in progress; then
+     * readers may read up to {@code pages} pages.
+     */
+    void publish(long pages, Runnable writes) {
+        publishing.writeLock().lock();
+        try {
+            version++;
+            writes.run();
+            grewTo(pages);
+        } finally {
+            version++;
+            publishing.writeLock().unlock();
+        }
+    }
+
+    /** Runs {@code read} (reads of this file and what is done with them) outside any {@link #publish}. */
+    <T> T readConsistently(Supplier<T> read) {
+        publishing.readLock().lock();
+        try {
+            return read.get();
+        } finally {
+            publishing.readLock().unlock();
+        }
+    }
+
+    /**
+     * Counts publications: a reader that saw the same even number before and after reading pages
+     * read them all from one version of the file.
+     */
+    public long version() {
+        return version;
+    }
+
     public long pageCount() {
         return pageCount;
     }
@@ -115,6 +159,13 @@ public final class PageFile implements Closeable {
      * verified. One request to the device, so sequential scans run at the device's streaming rate.
      */
     public void readPages(long firstPage, int n, byte[] out) {
+        readConsistently(() -> {
+            readPagesNow(firstPage, n, out);
+            return null;
+        });
+    }
+
+    private void readPagesNow(long firstPage, int n, byte[] out) {
         if (firstPage < 0 || firstPage + n > pageCount) {
             throw new StorageException("pages " + firstPage + ".." + (firstPage + n - 1) + " are beyond the end of "
                     + path + " (" + pageCount + " pages)");

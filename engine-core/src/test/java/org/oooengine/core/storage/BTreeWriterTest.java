@@ -61,9 +61,16 @@ class BTreeWriterTest {
                     assertEquals(expected.containsKey(k), !w.put(k, v));
                     known.add(k);
                     expected.put(k, v);
-                } else {
+                } else if (kind < 9) {
                     byte[] k = known.get(r.nextInt(known.size()));
                     assertEquals(expected.remove(k) != null, w.delete(k));
+                } else { // a run of neighbours: leaves empty and leave the tree
+                    byte[] from = known.get(r.nextInt(known.size()));
+                    List<byte[]> run = new ArrayList<>(expected.tailMap(from, true).keySet());
+                    for (byte[] k : run.subList(0, Math.min(run.size(), r.nextInt(400)))) {
+                        assertTrue(w.delete(k));
+                        expected.remove(k);
+                    }
                 }
                 if (op % 1_000 == 999) {
                     w.flush(); // flushed more than once: pages written again in place
@@ -116,6 +123,60 @@ class BTreeWriterTest {
             assertTrue(pool.misses() > 16, "the writer read through the pool, evicting: " + pool.misses() + " misses");
         }
         assertTreeHolds(file, 4096, expected);
+    }
+
+    /**
+     * A queue per key prefix, as TPC-C's new-order table is: entries appended at each prefix's end
+     * and taken from its head. The leaves the deletes empty leave the tree, so the tree stays the
+     * size of what it holds and finding a prefix's head reads a leaf or two, not every emptied one.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"half", "prefix"})
+    void leavesEmptiedAtAQueuesHeadLeaveTheTree(String policyName) {
+        KeyCodec key = new KeyCodec(new DataType[] {DataType.BIGINT, DataType.BIGINT});
+        NavigableMap<byte[], byte[]> loaded = new TreeMap<>(UNSIGNED);
+        byte[] value = new byte[12];
+        for (long queue = 0; queue < 10; queue++) {
+            for (long seq = 0; seq < 900; seq++) {
+                loaded.put(key.encode(queue, seq), value);
+            }
+        }
+        Path file = dir.resolve("queues-" + policyName);
+        BTreeTest.build(file, loaded, 4096, SplitPolicy.RUN_FILL, new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU));
+        long head = 0;
+        long tail = 900;
+        try (BTreeWriter w = BTreeWriter.open(file, SplitPolicy.named(policyName), 2, key::sharedColumns)) {
+            long leavesLoaded = w.meta().leafCount();
+            for (int round = 0; round < 20; round++) {
+                for (int i = 0; i < 300; i++, tail++) {
+                    for (long queue = 0; queue < 10; queue++) {
+                        w.put(key.encode(queue, tail), value);
+                        loaded.put(key.encode(queue, tail), value);
+                    }
+                }
+                for (int i = 0; i < 300; i++, head++) {
+                    for (long queue = 0; queue < 10; queue++) {
+                        byte[][] first = new byte[1][];
+                        w.scan(key.encode(queue, 0), key.encode(queue + 1, 0), (k, v) -> {
+                            first[0] = k;
+                            return false;
+                        });
+                        assertArrayEquals(key.encode(queue, head), first[0]);
+                        assertTrue(w.delete(first[0]));
+                        loaded.remove(first[0]);
+                    }
+                }
+                w.flush();
+            }
+            assertTrue(w.unlinked() > 0);
+            assertTrue(w.meta().leafCount() <= 3 * leavesLoaded, w.meta().leafCount() + " leaves, loaded " + leavesLoaded);
+            long before = w.pageAccesses();
+            w.scan(key.encode(5, 0), key.encode(6, 0), (k, v) -> false);
+            // down the tree to the previous queue's last leaf (the head's separator is above the key sought), then the head's
+            assertTrue(w.pageAccesses() - before <= w.meta().height() + 2,
+                    "a queue's head found in " + (w.pageAccesses() - before) + " page visits, height " + w.meta().height());
+        }
+        assertTreeHolds(file, 4096, loaded);
     }
 
     /** The tree opened afresh: its invariants, its full scan and its lookups against {@code expected}. */
