@@ -2,6 +2,9 @@ package org.oooengine.cluster.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -44,8 +47,20 @@ final class BenchTpccFillCommand implements Callable<Integer> {
             description = "transactions between flushes of the written pages (default: ${DEFAULT-VALUE})")
     int flushEvery;
 
+    @Option(names = "--samples", defaultValue = "10", paramLabel = "S",
+            description = "times the order tables' fill is measured during the run (default: ${DEFAULT-VALUE})")
+    int samples;
+
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
+
+    private static void putFill(Map<String, Object> report, String table, TpccFill.TableFill f) {
+        report.put(table + "_fill", f.fill());
+        report.put(table + "_fill_loaded", f.fillLoaded());
+        report.put(table + "_pages", f.leaves());
+        report.put(table + "_pages_loaded", f.leavesLoaded());
+        report.put(table + "_fill_histogram", f.histogram());
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -55,43 +70,54 @@ final class BenchTpccFillCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (warehouses < 1 || transactions < 1 || bufferPoolMb < 1 || flushEvery < 1) {
+        if (warehouses < 1 || transactions < 1 || bufferPoolMb < 1 || flushEvery < 1 || samples < 1) {
             throw new ParameterException(spec.commandLine(),
-                    "--warehouses, --transactions, --buffer-pool-mb and --flush-every must be positive");
+                    "--warehouses, --transactions, --buffer-pool-mb, --flush-every and --samples must be positive");
         }
         PrintWriter err = spec.commandLine().getErr();
         err.printf("TPC-C, %d warehouse(s), %,d transactions, split policy %s, %d MiB buffer pool%n", warehouses,
                 transactions, split.name().toLowerCase(Locale.ROOT), bufferPoolMb);
         err.flush();
-        TpccFill.Result r = TpccFill.run(dir, warehouses, transactions, split, bufferPoolMb, flushEvery, n -> {
+        TpccFill.Result r = TpccFill.run(dir, warehouses, transactions, split, bufferPoolMb, flushEvery, samples, n -> {
             err.printf("  %,d transactions%n", n);
             err.flush();
         });
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
-            Map<String, Object> report = new java.util.LinkedHashMap<>();
+            Map<String, Object> report = new LinkedHashMap<>();
             report.put("policy", r.policy());
             report.put("warehouses", r.warehouses());
             report.put("transactions", r.transactions());
-            report.put("order_fill", r.orderFill());
-            report.put("order_fill_loaded", r.orderFillLoaded());
-            report.put("order_pages", r.orderPages());
-            report.put("order_pages_loaded", r.orderPagesLoaded());
-            report.put("new_order_fill", r.newOrderFill());
-            report.put("order_line_fill", r.orderLineFill());
+            report.put("buffer_pool_mb", bufferPoolMb);
+            putFill(report, "order", r.orders());
+            putFill(report, "new_order", r.newOrder());
+            putFill(report, "order_line", r.orderLine());
             report.put("deliveries", r.deliveries());
+            report.put("delivery_page_visits", r.deliveryPageVisits());
             report.put("delivery_page_reads", r.deliveryPageReads());
             report.put("delivery_pool_misses", r.deliveryPoolMisses());
             report.put("tpm", r.tpm());
             report.put("seconds", r.seconds());
-            report.put("order_fill_histogram", r.fillHistogram());
+            List<Map<String, Object>> overTime = new ArrayList<>();
+            for (TpccFill.Sample sample : r.fillOverTime()) {
+                Map<String, Object> point = new LinkedHashMap<>();
+                point.put("transactions", sample.transactions());
+                point.put("order_fill", sample.orderFill());
+                point.put("new_order_fill", sample.newOrderFill());
+                point.put("order_line_fill", sample.orderLineFill());
+                overTime.add(point);
+            }
+            report.put("fill_over_time", overTime);
             out.println(Json.line(report));
         } else {
-            out.printf(Locale.ROOT, "policy %s: order leaves %.1f%% full (%.1f%% loaded), %,d pages (%,d loaded); new_order "
-                            + "%.1f%%, order_line %.1f%%; Delivery read %,d pages (%,d pool misses) in %,d deliveries; "
-                            + "%.0f new orders/min%n", r.policy(), 100 * r.orderFill(), 100 * r.orderFillLoaded(),
-                    r.orderPages(), r.orderPagesLoaded(), 100 * r.newOrderFill(), 100 * r.orderLineFill(),
-                    r.deliveryPageReads(), r.deliveryPoolMisses(), r.deliveries(), r.tpm());
+            for (String[] t : new String[][] {{"orders", "o"}, {"new_order", "n"}, {"order_line", "l"}}) {
+                TpccFill.TableFill f = t[1].equals("o") ? r.orders() : t[1].equals("n") ? r.newOrder() : r.orderLine();
+                out.printf(Locale.ROOT, "%-10s leaves %.1f%% full, %.1f%% of loaded (%.1f%%); %,d pages (%,d loaded)%n", t[0],
+                        100 * f.fill(), 100 * f.ofLoaded(), 100 * f.fillLoaded(), f.leaves(), f.leavesLoaded());
+            }
+            out.printf(Locale.ROOT, "Delivery: %,d deliveries visited %,d pages and read %,d of the order tables' from disk "
+                            + "(%,d pool misses in all); %.0f new orders/min%n", r.deliveries(), r.deliveryPageVisits(),
+                    r.deliveryPageReads(), r.deliveryPoolMisses(), r.tpm());
         }
         return 0;
     }

@@ -40,8 +40,11 @@ public final class BTreeWriter implements Closeable {
     /** Where pages are read through (bounded, shared with the tree's readers), or null: read from the file directly. */
     private final BufferPool pool;
     private final PageFile file;
+    private final IoStats reads = new IoStats();
     private final RedoLog redo;
     private final SplitPolicy policy;
+    /** The share of a page a run fills before it splits ({@link SplitPolicy.Split#runFill}). */
+    private final double runFill;
     private final int keyColumns;
     private final ToIntBiFunction<byte[], byte[]> sharedColumns;
     /** The pages changed since the last flush, decoded; other pages are read (through the pool) when needed. */
@@ -58,17 +61,18 @@ public final class BTreeWriter implements Closeable {
     private long pageAccesses;
 
     private BTreeWriter(Path path, FileChannel channel, RedoLog redo, TreeMeta meta, long pageCount, SplitPolicy policy,
-                        int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
+                        double runFill, int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
         this.path = path;
         this.channel = channel;
         this.redo = redo;
         this.pool = pool;
-        this.file = pool == null ? null : PageFile.open(path, meta.pageSize(), false, new IoStats());
+        this.file = pool == null ? null : PageFile.open(path, meta.pageSize(), false, reads);
         this.meta = meta;
         this.flushedMeta = meta;
         this.pageSize = meta.pageSize();
         this.pageCount = pageCount;
         this.policy = policy;
+        this.runFill = runFill;
         this.keyColumns = keyColumns;
         this.sharedColumns = sharedColumns;
     }
@@ -90,6 +94,12 @@ public final class BTreeWriter implements Closeable {
      */
     public static BTreeWriter open(Path path, SplitPolicy policy, int keyColumns,
                                    ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
+        return open(path, policy, SplitPolicy.RUN_FILL, keyColumns, sharedColumns, pool);
+    }
+
+    /** As above, runs filling their pages to {@code runFill} (the rest room for their entries to grow). */
+    public static BTreeWriter open(Path path, SplitPolicy policy, double runFill, int keyColumns,
+                                   ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
         try {
             FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
             RedoLog redo = null;
@@ -103,8 +113,8 @@ public final class BTreeWriter implements Closeable {
                 readFully(ch, metaPage, 0, path);
                 PageFormat.verify(metaPage, 0, pageSize, path, 0);
                 TreeMeta meta = TreeMeta.readFrom(metaPage, path);
-                return new BTreeWriter(path, ch, redo, meta, ch.size() / pageSize, policy, keyColumns, sharedColumns,
-                        pool);
+                return new BTreeWriter(path, ch, redo, meta, ch.size() / pageSize, policy, runFill, keyColumns,
+                        sharedColumns, pool);
             } catch (RuntimeException e) {
                 if (redo != null) {
                     redo.close();
@@ -150,6 +160,11 @@ public final class BTreeWriter implements Closeable {
     /** Pages this writer's reads, writes and scans went through so far (each visit counted, held or not). */
     public long pageAccesses() {
         return pageAccesses;
+    }
+
+    /** Pages read from the file so far, through the pool (its misses on this tree), or directly without one. */
+    public long pagesRead() {
+        return reads.pageReads();
     }
 
     /** The value under {@code key} as written so far, or null. */
@@ -210,10 +225,10 @@ public final class BTreeWriter implements Closeable {
         int room = pageSize - PageFormat.HEADER_SIZE;
         int bytes = leaf.bytes();
         SplitPolicy.Split split = null;
-        if (bytes > PageFormat.HEADER_SIZE + room * SplitPolicy.RUN_FILL && leaf.keys.size() > 1) {
+        if (bytes > PageFormat.HEADER_SIZE + room * runFill && leaf.keys.size() > 1) {
             int shared = slot == 0 ? 0 : sharedColumns.applyAsInt(leaf.keys.get(slot - 1), key);
             split = new SplitPolicy.Split(leaf.entrySizes(), slot, room, leafNo == meta.lastLeaf(), shared, keyColumns,
-                    previous != null && previous == slot - 1);
+                    previous != null && previous == slot - 1, runFill);
         }
         // a page a run fills splits before it is full, with room for its entries to grow; any other when it overflows
         boolean mustSplit = split != null && (bytes > pageSize || fresh && policy.fillsRun(split));
@@ -416,7 +431,9 @@ public final class BTreeWriter implements Closeable {
                 page = pool.get(file, pageNo).join();
             } else {
                 byte[] data = new byte[pageSize];
+                reads.beginRead();
                 readFully(channel, data, pageNo * pageSize, path);
+                reads.endRead(1, pageSize);
                 PageFormat.verify(data, 0, pageSize, path, pageNo);
                 page = new Page(data, pageNo);
             }

@@ -27,10 +27,11 @@ public enum SplitPolicy {
     PREFIX;
 
     /**
-     * The share of a page a run keeps on its left page when it splits (and at which a page a run
-     * fills up splits): the rest is room for its entries to grow when updated — TPC-C's Delivery
-     * sets each order's carrier — which would otherwise split full pages in the middle. (PostgreSQL
-     * leaves 10% for the same reason.)
+     * By default, the share of a page a run keeps on its left page when it splits (and at which a
+     * page a run fills up splits): the rest is room for its entries to grow when updated — TPC-C's
+     * Delivery sets each order's carrier — which would otherwise split full pages in the middle.
+     * (PostgreSQL and Oracle leave 10% for the same reason.) A tree whose entries grow by less, or
+     * never, keeps less room ({@link Split#runFill}).
      */
     public static final double RUN_FILL = 0.9;
 
@@ -54,13 +55,23 @@ public enum SplitPolicy {
      * @param sharedColumns  key columns the new entry shares with the entry before it (0 when it is first)
      * @param keyColumns     the key's columns
      * @param afterLastInsert whether the new entry lands right after the page's previous insert
+     * @param runFill        the share of {@code capacity} a run's pages are filled to
      */
     public record Split(int[] entryBytes, int newSlot, int capacity, boolean rightmostLeaf, int sharedColumns,
-                        int keyColumns, boolean afterLastInsert) {
+                        int keyColumns, boolean afterLastInsert, double runFill) {
         public Split {
             if (entryBytes.length < 2 || newSlot < 0 || newSlot >= entryBytes.length) {
                 throw new IllegalArgumentException("a split of " + entryBytes.length + " entries, the new one at " + newSlot);
             }
+            if (!(runFill > 0.5 && runFill <= 1)) {
+                throw new IllegalArgumentException("a run fills its pages to " + runFill + "; between 0.5 and 1, please");
+            }
+        }
+
+        /** A split whose runs fill their pages to {@link #RUN_FILL}. */
+        public Split(int[] entryBytes, int newSlot, int capacity, boolean rightmostLeaf, int sharedColumns, int keyColumns,
+                     boolean afterLastInsert) {
+            this(entryBytes, newSlot, capacity, rightmostLeaf, sharedColumns, keyColumns, afterLastInsert, RUN_FILL);
         }
 
         boolean atPageEnd() {
@@ -85,14 +96,14 @@ public enum SplitPolicy {
 
     /**
      * Whether an insert appends to a run this policy keeps nearly full: such a page splits once
-     * it holds more than {@link #RUN_FILL} of its room, before it overflows.
+     * it holds more than {@link Split#runFill} of its room, before it overflows.
      */
     public boolean fillsRun(Split s) {
         return this != HALF && s.rightmostLeaf() && s.atPageEnd() || this == PREFIX && continuesARun(s);
     }
 
     private static int runCapacity(Split s) {
-        return (int) (s.capacity() * RUN_FILL);
+        return (int) (s.capacity() * s.runFill());
     }
 
     private static boolean continuesARun(Split s) {

@@ -46,9 +46,14 @@ public final class TableWriter implements Closeable {
      * {@code policy}, every tree read through {@code pool} (null: from the files directly).
      */
     public static TableWriter open(Path dir, TableDefinition def, SplitPolicy policy, BufferPool pool) {
+        return open(dir, def, policy, SplitPolicy.RUN_FILL, pool);
+    }
+
+    /** As above, the clustered tree's runs filling their pages to {@code runFill} (its rows' room to grow). */
+    public static TableWriter open(Path dir, TableDefinition def, SplitPolicy policy, double runFill, BufferPool pool) {
         Schema schema = def.schema();
         KeyCodec pkCodec = new KeyCodec(schema.types(schema.indexesOf(def.primaryKey())));
-        TableWriter w = new TableWriter(def, BTreeWriter.open(dir.resolve(def.name() + ".data"), policy,
+        TableWriter w = new TableWriter(def, BTreeWriter.open(dir.resolve(def.name() + ".data"), policy, runFill,
                 def.primaryKey().size(), pkCodec::sharedColumns, pool));
         try {
             for (TableDefinition.IndexDefinition ix : def.indexes()) {
@@ -74,6 +79,11 @@ public final class TableWriter implements Closeable {
     /** Pages the table's trees went through so far ({@link BTreeWriter#pageAccesses}). */
     public long pageAccesses() {
         return data.pageAccesses() + indexes.stream().mapToLong(ix -> ix.tree().pageAccesses()).sum();
+    }
+
+    /** Pages the table's trees read from their files so far ({@link BTreeWriter#pagesRead}). */
+    public long pagesRead() {
+        return data.pagesRead() + indexes.stream().mapToLong(ix -> ix.tree().pagesRead()).sum();
     }
 
     /** Adds a row; a row with its primary key there already is refused, naming the table and the key. */

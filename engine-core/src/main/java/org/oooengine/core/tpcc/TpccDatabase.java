@@ -23,12 +23,16 @@ public final class TpccDatabase implements Closeable {
         this.warehouses = warehouses;
     }
 
-    /** Loads {@code warehouses} warehouses into {@code dir} (which must hold no tables yet) with 4 KiB pages. */
+    /**
+     * Loads {@code warehouses} warehouses into {@code dir} (which must hold no tables yet) with 4 KiB
+     * pages, each table's as full as its runs of inserts fill them ({@link TpccSchema#runFill}):
+     * rows grow when updated, and a full page would split in the middle on the first of them.
+     */
     public static void load(Path dir, int warehouses, long seed, long now) throws Exception {
         Files.createDirectories(dir);
         TpccGenerator generator = new TpccGenerator(warehouses, seed, now);
-        TableLoader loader = new TableLoader(dir, PAGE_SIZE, LOAD_FILL);
         for (String table : TpccSchema.TABLES) {
+            TableLoader loader = new TableLoader(dir, PAGE_SIZE, TpccSchema.runFill(table));
             try (TableLoader.Writer w = loader.open(TpccSchema.definition(table), true)) {
                 generator.rows(table, row -> {
                     try {
@@ -43,19 +47,14 @@ public final class TpccDatabase implements Closeable {
     }
 
     public static final int PAGE_SIZE = 4096;
-    /**
-     * Pages are loaded this full: rows grow when updated (Delivery sets an order's carrier, a null
-     * until then), and a full page would split in the middle on the first of them. The same room
-     * a run's pages keep ({@link org.oooengine.core.storage.SplitPolicy#RUN_FILL}).
-     */
-    public static final double LOAD_FILL = org.oooengine.core.storage.SplitPolicy.RUN_FILL;
 
     /** Opens the tables {@link #load} wrote for writing. */
     public static TpccDatabase open(Path dir, int warehouses, SplitPolicy policy, BufferPool pool) {
         TpccDatabase db = new TpccDatabase(warehouses);
         try {
             for (String table : TpccSchema.TABLES) {
-                db.tables.put(table, TableWriter.open(dir, TpccSchema.definition(table), policy, pool));
+                db.tables.put(table, TableWriter.open(dir, TpccSchema.definition(table), policy, TpccSchema.runFill(table),
+                        pool));
             }
         } catch (RuntimeException e) {
             db.close();

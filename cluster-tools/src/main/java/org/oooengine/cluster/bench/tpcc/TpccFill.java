@@ -16,6 +16,7 @@ import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.PageFile;
 import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.storage.TreeHealth;
+import org.oooengine.core.store.TableWriter;
 import org.oooengine.core.tpcc.TpccDatabase;
 import org.oooengine.core.tpcc.TpccTransactions;
 
@@ -29,22 +30,41 @@ public final class TpccFill {
     static final long SEED = 2026;
     static final long NOW = 1_764_000_000_000L;
 
-    /** What one run measured; fills are entries' bytes over their leaves' room. */
-    public record Result(String policy, int warehouses, long transactions, double orderFill, double orderFillLoaded,
-                         long orderPages, long orderPagesLoaded, double newOrderFill, double orderLineFill,
-                         long deliveries, long deliveryPageReads, long deliveryPoolMisses, double tpm, double seconds,
-                         long[] fillHistogram) {
+    /** One tree's leaves after the run against its bulk load; fills are entries' bytes over their leaves' room. */
+    public record TableFill(double fill, double fillLoaded, long leaves, long leavesLoaded, long[] histogram) {
+        /** The fill kept, as a share of the loaded fill. */
+        public double ofLoaded() {
+            return fill / fillLoaded;
+        }
     }
+
+    /** The order tables' fill after {@code transactions}. */
+    public record Sample(long transactions, double orderFill, double newOrderFill, double orderLineFill) {
+    }
+
+    /**
+     * What one run measured. Delivery's page visits count every page its lookups and scans went
+     * through; its page reads, the pages of the order tables (new_order, orders, order_line) it
+     * read from disk, missing the pool; its pool misses, those of every table it touched.
+     */
+    public record Result(String policy, int warehouses, long transactions, TableFill orders, TableFill newOrder,
+                         TableFill orderLine, long deliveries, long deliveryPageVisits, long deliveryPageReads,
+                         long deliveryPoolMisses, double tpm, double seconds, List<Sample> fillOverTime) {
+    }
+
+    private static final List<String> ORDER_TABLES = List.of("new_order", "orders", "order_line");
+    private static final List<String> DELIVERY_TABLES = List.of("new_order", "orders", "order_line", "customer");
 
     private TpccFill() {
     }
 
     /**
      * Runs {@code transactions} of the standard mix on a copy of the loaded database, flushing
-     * every {@code flushEvery}; {@code progress} hears how many ran, now and then.
+     * every {@code flushEvery} and measuring the order tables' fill {@code samples} times on the way
+     * (not counted in the run's time); {@code progress} hears how many ran, now and then.
      */
     public static Result run(Path dir, int warehouses, long transactions, SplitPolicy policy, int bufferPoolMb,
-                             int flushEvery, java.util.function.LongConsumer progress) throws Exception {
+                             int flushEvery, int samples, java.util.function.LongConsumer progress) throws Exception {
         Path loaded = dir.resolve("loaded-" + warehouses);
         if (!Files.exists(loaded.resolve("done"))) {
             deleteTree(loaded);
@@ -59,28 +79,40 @@ public final class TpccFill {
                 Files.copy(f, run.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
-        TreeHealth ordersLoaded = health(run.resolve("orders.data"));
+        TreeHealth[] atLoad = orderTrees(run);
+        List<Sample> fillOverTime = new ArrayList<>();
+        fillOverTime.add(sample(0, atLoad));
         ExecutorService io = Executors.newFixedThreadPool(4);
         try {
             BufferPool pool = new BufferPool((long) bufferPoolMb << 20, TpccDatabase.PAGE_SIZE, io, Runnable::run);
             long deliveries = 0;
+            long deliveryVisits = 0;
             long deliveryReads = 0;
             long deliveryMisses = 0;
+            long sampleEvery = Math.max(1, transactions / Math.max(1, samples));
+            long sampling = 0;
             long t0 = System.nanoTime();
             long[] counts;
             try (TpccDatabase db = TpccDatabase.open(run, warehouses, policy, pool)) {
                 TpccTransactions tx = new TpccTransactions(db, SEED + 1, NOW + 1);
-                List<String> deliveryTables = List.of("new_order", "orders", "order_line", "customer");
                 for (long i = 1; i <= transactions; i++) {
-                    long reads = accesses(db, deliveryTables);
+                    long visits = sum(db, DELIVERY_TABLES, TableWriter::pageAccesses);
+                    long reads = sum(db, ORDER_TABLES, TableWriter::pagesRead);
                     long misses = pool.misses();
                     if (tx.next() == TpccTransactions.Kind.DELIVERY) {
                         deliveries++;
-                        deliveryReads += accesses(db, deliveryTables) - reads;
+                        deliveryVisits += sum(db, DELIVERY_TABLES, TableWriter::pageAccesses) - visits;
+                        deliveryReads += sum(db, ORDER_TABLES, TableWriter::pagesRead) - reads;
                         deliveryMisses += pool.misses() - misses;
                     }
                     if (i % flushEvery == 0) {
                         db.flush();
+                    }
+                    if (i % sampleEvery == 0 && i < transactions) {
+                        long s0 = System.nanoTime();
+                        db.flush();
+                        fillOverTime.add(sample(i, orderTrees(run)));
+                        sampling += System.nanoTime() - s0;
                     }
                     if (i % 10_000 == 0) {
                         progress.accept(i);
@@ -89,21 +121,36 @@ public final class TpccFill {
                 db.flush();
                 counts = tx.counts();
             }
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            TreeHealth orders = health(run.resolve("orders.data"));
-            return new Result(policy.name().toLowerCase(java.util.Locale.ROOT), warehouses, transactions, orders.fill(),
-                    ordersLoaded.fill(), orders.leaves(), ordersLoaded.leaves(), health(run.resolve("new_order.data")).fill(),
-                    health(run.resolve("order_line.data")).fill(), deliveries, deliveryReads, deliveryMisses,
-                    counts[TpccTransactions.Kind.NEW_ORDER.ordinal()] / (seconds / 60), seconds, orders.fillHistogram());
+            double seconds = (System.nanoTime() - t0 - sampling) / 1e9;
+            TreeHealth[] after = orderTrees(run);
+            fillOverTime.add(sample(transactions, after));
+            return new Result(policy.name().toLowerCase(java.util.Locale.ROOT), warehouses, transactions,
+                    fill(after[0], atLoad[0]), fill(after[1], atLoad[1]), fill(after[2], atLoad[2]), deliveries,
+                    deliveryVisits, deliveryReads, deliveryMisses,
+                    counts[TpccTransactions.Kind.NEW_ORDER.ordinal()] / (seconds / 60), seconds, fillOverTime);
         } finally {
             io.shutdownNow();
         }
     }
 
-    private static long accesses(TpccDatabase db, List<String> tables) {
+    /** The health of orders, new_order and order_line, in that order. */
+    private static TreeHealth[] orderTrees(Path run) {
+        return new TreeHealth[] {health(run.resolve("orders.data")), health(run.resolve("new_order.data")),
+            health(run.resolve("order_line.data"))};
+    }
+
+    private static Sample sample(long transactions, TreeHealth[] trees) {
+        return new Sample(transactions, trees[0].fill(), trees[1].fill(), trees[2].fill());
+    }
+
+    private static TableFill fill(TreeHealth after, TreeHealth loaded) {
+        return new TableFill(after.fill(), loaded.fill(), after.leaves(), loaded.leaves(), after.fillHistogram());
+    }
+
+    private static long sum(TpccDatabase db, List<String> tables, java.util.function.ToLongFunction<TableWriter> counter) {
         long sum = 0;
         for (String t : tables) {
-            sum += db.table(t).pageAccesses();
+            sum += counter.applyAsLong(db.table(t));
         }
         return sum;
     }
