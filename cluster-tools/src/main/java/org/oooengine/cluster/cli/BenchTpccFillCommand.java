@@ -36,7 +36,7 @@ final class BenchTpccFillCommand implements Callable<Integer> {
             description = "transactions of the standard mix (default: ${DEFAULT-VALUE})")
     long transactions;
 
-    @Option(names = "--policy", required = true, paramLabel = "half|rightmost|prefix", description = "leaf split policy")
+    @Option(names = "--policy", required = true, paramLabel = "half|rightmost|prefix|rate", description = "leaf split policy")
     String policy;
 
     @Option(names = "--buffer-pool-mb", defaultValue = "16", paramLabel = "M",

@@ -41,6 +41,6 @@ class BenchTpccFillCommandTest {
     void anUnknownPolicyIsAUsageError() {
         Cli r = Cli.run("bench", "tpcc-fill", "--dir", dir.toString(), "--policy", "middle");
         assertEquals(2, r.exitCode(), r::toString);
-        assertTrue(r.err().contains("unknown split policy 'middle' (half, rightmost or prefix)"), r::toString);
+        assertTrue(r.err().contains("unknown split policy 'middle' (half, rightmost, prefix or rate)"), r::toString);
     }
 }

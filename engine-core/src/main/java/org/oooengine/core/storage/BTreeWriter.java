@@ -7,9 +7,11 @@ import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -52,6 +54,8 @@ public final class BTreeWriter implements Closeable {
     private final Set<Long> dirty = new LinkedHashSet<>();
     /** Per leaf, the slot of the last entry inserted into it: a run of inserts goes on right after it. */
     private final Map<Long, Integer> lastInsert = new HashMap<>();
+    /** Under {@link SplitPolicy#RATE}, the keys last inserted into the leaves last inserted into. */
+    private final RecentInserts recentInserts;
     private TreeMeta meta;
     /** The meta page as last flushed: a flush with nothing changed since writes nothing. */
     private TreeMeta flushedMeta;
@@ -75,6 +79,7 @@ public final class BTreeWriter implements Closeable {
         this.runFill = runFill;
         this.keyColumns = keyColumns;
         this.sharedColumns = sharedColumns;
+        this.recentInserts = policy == SplitPolicy.RATE ? new RecentInserts() : null;
     }
 
     /**
@@ -218,6 +223,9 @@ public final class BTreeWriter implements Closeable {
             leaf.keys.add(slot, key);
             leaf.values.add(slot, value);
             meta = withEntries(meta.entryCount() + 1);
+            if (recentInserts != null) {
+                recentInserts.add(leafNo, key);
+            }
         } else {
             leaf.values.set(slot, value);
         }
@@ -228,7 +236,8 @@ public final class BTreeWriter implements Closeable {
         if (bytes > PageFormat.HEADER_SIZE + room * runFill && leaf.keys.size() > 1) {
             int shared = slot == 0 ? 0 : sharedColumns.applyAsInt(leaf.keys.get(slot - 1), key);
             split = new SplitPolicy.Split(leaf.entrySizes(), slot, room, leafNo == meta.lastLeaf(), shared, keyColumns,
-                    previous != null && previous == slot - 1, runFill);
+                    previous != null && previous == slot - 1, runFill,
+                    recentInserts == null ? null : recentInserts.perEntry(leafNo, leaf));
         }
         // a page a run fills splits before it is full, with room for its entries to grow; any other when it overflows
         boolean mustSplit = split != null && (bytes > pageSize || fresh && policy.fillsRun(split));
@@ -240,6 +249,9 @@ public final class BTreeWriter implements Closeable {
         }
         int at = policy.splitAt(split);
         long rightNo = splitOff(leafNo, leaf, at);
+        if (recentInserts != null) {
+            recentInserts.split(leafNo, rightNo, node(rightNo).keys.get(0));
+        }
         lastInsert.put(slot < at ? leafNo : rightNo, slot < at ? slot : slot - at);
         lastInsert.remove(slot < at ? rightNo : leafNo);
         splits++;
@@ -522,6 +534,52 @@ public final class BTreeWriter implements Closeable {
             channel.close();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot close " + path, e);
+        }
+    }
+
+    /**
+     * The keys last inserted into each leaf, for the leaves last inserted into (a bounded memory
+     * of where inserts land, which {@link SplitPolicy#RATE} splits by).
+     */
+    static final class RecentInserts {
+        static final int PER_LEAF = 16;
+        static final int LEAVES = 4096;
+        private final Map<Long, ArrayDeque<byte[]>> byLeaf = new LinkedHashMap<>(64, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<Long, ArrayDeque<byte[]>> eldest) {
+                return size() > LEAVES;
+            }
+        };
+
+        void add(long leafNo, byte[] key) {
+            ArrayDeque<byte[]> keys = byLeaf.computeIfAbsent(leafNo, k -> new ArrayDeque<>());
+            if (keys.size() == PER_LEAF) {
+                keys.removeFirst();
+            }
+            keys.addLast(key);
+        }
+
+        /** Per entry of {@code leaf}, how many of the recent inserts were of it (deleted ones no longer count). */
+        int[] perEntry(long leafNo, Node leaf) {
+            int[] counts = new int[leaf.keys.size()];
+            for (byte[] key : byLeaf.getOrDefault(leafNo, new ArrayDeque<>())) {
+                int slot = leaf.lowerBound(key);
+                if (slot < counts.length && Arrays.equals(leaf.keys.get(slot), key)) {
+                    counts[slot]++;
+                }
+            }
+            return counts;
+        }
+
+        /** The leaf split at {@code separator}: the keys from it on were inserted into the new right leaf. */
+        void split(long leftNo, long rightNo, byte[] separator) {
+            ArrayDeque<byte[]> keys = byLeaf.remove(leftNo);
+            if (keys == null) {
+                return;
+            }
+            for (byte[] key : keys) {
+                add(Arrays.compareUnsigned(key, separator) < 0 ? leftNo : rightNo, key);
+            }
         }
     }
 

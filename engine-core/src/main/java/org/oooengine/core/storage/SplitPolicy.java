@@ -1,5 +1,7 @@
 package org.oooengine.core.storage;
 
+import java.util.Arrays;
+
 /**
  * Where a full leaf splits when an entry is inserted that does not fit (seed 001). A split sees
  * the page's entries with the new one in its place and returns the index of the first entry that
@@ -24,7 +26,18 @@ public enum SplitPolicy {
      * end — splits right after the new entry. Otherwise as {@link #HALF}. A one-column key has no
      * prefix to detect runs in.
      */
-    PREFIX;
+    PREFIX,
+    /**
+     * Seed 001's other idea, insert rates: as {@link #PREFIX} for a run; any other split goes where
+     * the page's recent inserts ({@link Split#insertsAfter}) make the next split of either side
+     * furthest away — each side's free room over the inserts that land in it, the smaller of the
+     * two as large as it can be — instead of in the middle. Inserts spread evenly split in the
+     * middle; inserts bunched at a few places leave their room there and the rest of the page full.
+     */
+    RATE;
+
+    /** Recent inserts a split under {@link #RATE} needs to see before it trusts where they land. */
+    static final int RATE_EVIDENCE = 8;
 
     /**
      * By default, the share of a page a run keeps on its left page when it splits (and at which a
@@ -35,14 +48,14 @@ public enum SplitPolicy {
      */
     public static final double RUN_FILL = 0.9;
 
-    /** The name a table property gives (`half`, `rightmost`, `prefix`); a clear error for any other. */
+    /** The name a table property gives (`half`, `rightmost`, `prefix`, `rate`); a clear error for any other. */
     public static SplitPolicy named(String name) {
         for (SplitPolicy p : values()) {
             if (p.name().equalsIgnoreCase(name)) {
                 return p;
             }
         }
-        throw new IllegalArgumentException("unknown split policy '" + name + "' (half, rightmost or prefix)");
+        throw new IllegalArgumentException("unknown split policy '" + name + "' (half, rightmost, prefix or rate)");
     }
 
     /**
@@ -56,9 +69,11 @@ public enum SplitPolicy {
      * @param keyColumns     the key's columns
      * @param afterLastInsert whether the new entry lands right after the page's previous insert
      * @param runFill        the share of {@code capacity} a run's pages are filled to
+     * @param insertsAfter   per entry, how many of the page's recent inserts were of it: the next
+     *                       ones are expected right after it (null: not tracked)
      */
     public record Split(int[] entryBytes, int newSlot, int capacity, boolean rightmostLeaf, int sharedColumns,
-                        int keyColumns, boolean afterLastInsert, double runFill) {
+                        int keyColumns, boolean afterLastInsert, double runFill, int[] insertsAfter) {
         public Split {
             if (entryBytes.length < 2 || newSlot < 0 || newSlot >= entryBytes.length) {
                 throw new IllegalArgumentException("a split of " + entryBytes.length + " entries, the new one at " + newSlot);
@@ -66,6 +81,15 @@ public enum SplitPolicy {
             if (!(runFill > 0.5 && runFill <= 1)) {
                 throw new IllegalArgumentException("a run fills its pages to " + runFill + "; between 0.5 and 1, please");
             }
+            if (insertsAfter != null && insertsAfter.length != entryBytes.length) {
+                throw new IllegalArgumentException(insertsAfter.length + " insert counts for " + entryBytes.length + " entries");
+            }
+        }
+
+        /** A split without insert counts. */
+        public Split(int[] entryBytes, int newSlot, int capacity, boolean rightmostLeaf, int sharedColumns, int keyColumns,
+                     boolean afterLastInsert, double runFill) {
+            this(entryBytes, newSlot, capacity, rightmostLeaf, sharedColumns, keyColumns, afterLastInsert, runFill, null);
         }
 
         /** A split whose runs fill their pages to {@link #RUN_FILL}. */
@@ -84,14 +108,56 @@ public enum SplitPolicy {
         if (this != HALF && s.rightmostLeaf() && s.atPageEnd()) {
             return s.newSlot(); // the tree grows at its right end: the new entry starts the next page alone
         }
-        if (this == PREFIX && continuesARun(s)) {
+        if ((this == PREFIX || this == RATE) && continuesARun(s)) {
             int afterNew = s.newSlot() + 1;
             if (afterNew < s.entryBytes().length && bytes(s.entryBytes(), 0, afterNew) <= runCapacity(s)) {
                 return afterNew; // the run's entries so far stay together, nearly full; the entries after it move
             }
             return s.newSlot(); // the page holds the run to its end: the new entry goes on alone
         }
+        if (this == RATE && s.insertsAfter() != null && Arrays.stream(s.insertsAfter()).sum() >= RATE_EVIDENCE) {
+            return byInsertRate(s);
+        }
         return half(s.entryBytes(), s.capacity());
+    }
+
+    /**
+     * The split whose sides' free room over their share of the recent inserts (the inserts after
+     * entry {@code j} land left when {@code j} is left) has the larger minimum; among equals, the
+     * evener one. A side no insert lands in fills to the run fill.
+     */
+    private static int byInsertRate(Split s) {
+        int[] entries = s.entryBytes();
+        int total = bytes(entries, 0, entries.length);
+        int inserts = Arrays.stream(s.insertsAfter()).sum();
+        int best = -1;
+        double bestTime = -1;
+        long bestDelta = Long.MAX_VALUE;
+        int left = 0;
+        int leftInserts = 0;
+        for (int at = 1; at < entries.length; at++) {
+            left += entries[at - 1];
+            leftInserts += s.insertsAfter()[at - 1];
+            int right = total - left;
+            int leftCap = leftInserts == 0 ? runCapacity(s) : s.capacity();
+            int rightCap = leftInserts == inserts ? runCapacity(s) : s.capacity();
+            if (left > leftCap || right > rightCap) {
+                continue;
+            }
+            double time = Math.min(timeToFill(s.capacity() - left, leftInserts), timeToFill(s.capacity() - right,
+                    inserts - leftInserts));
+            long delta = Math.abs((long) left - right);
+            if (time > bestTime || time == bestTime && delta < bestDelta) {
+                best = at;
+                bestTime = time;
+                bestDelta = delta;
+            }
+        }
+        return best < 0 ? half(entries, s.capacity()) : best;
+    }
+
+    private static double timeToFill(int room, int inserts) {
+        return inserts == 0 ? Double.MAX_VALUE : (double) room / inserts;
     }
 
     /**
@@ -99,14 +165,14 @@ public enum SplitPolicy {
      * it holds more than {@link Split#runFill} of its room, before it overflows.
      */
     public boolean fillsRun(Split s) {
-        return this != HALF && s.rightmostLeaf() && s.atPageEnd() || this == PREFIX && continuesARun(s);
+        return this != HALF && s.rightmostLeaf() && s.atPageEnd() || (this == PREFIX || this == RATE) && continuesARun(s);
     }
 
     private static int runCapacity(Split s) {
         return (int) (s.capacity() * s.runFill());
     }
 
-    private static boolean continuesARun(Split s) {
+    static boolean continuesARun(Split s) {
         boolean properPrefix = s.sharedColumns() > 0 && s.sharedColumns() < s.keyColumns();
         return s.newSlot() > 0 && properPrefix && (s.afterLastInsert() || s.atPageEnd());
     }

@@ -3,8 +3,10 @@ package org.oooengine.core.types;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Compact row encoding: a null bitmap, then each non-null value (fixed-width numbers big-endian,
- * strings as varint length + UTF-8).
+ * Compact row encoding: a null bitmap, then each value (fixed-width numbers big-endian, strings as
+ * varint length + UTF-8). A null string takes no bytes; a null number takes its width all the same
+ * (zeros), as in SQL Server's rows: setting it later — TPC-C's Delivery sets each order's carrier —
+ * then changes the row in place without growing it, and a full page does not split for it.
  */
 public final class RowCodec {
     private final DataType[] types;
@@ -40,6 +42,9 @@ public final class RowCodec {
         for (int i = 0; i < types.length; i++) {
             Object v = row[i];
             if (v == null) {
+                for (int b = fixedWidth(types[i].kind()); b > 0; b--) {
+                    w.put(0);
+                }
                 continue;
             }
             switch (types[i].kind()) {
@@ -54,6 +59,16 @@ public final class RowCodec {
                 }
             }
         }
+    }
+
+    /** Bytes a value of {@code kind} takes whatever it is, null too; 0 for strings, whose length varies. */
+    private static int fixedWidth(TypeKind kind) {
+        return switch (kind) {
+            case BOOLEAN -> 1;
+            case INT, DATE -> 4;
+            case BIGINT, DECIMAL, DOUBLE -> 8;
+            case CHAR, VARCHAR -> 0;
+        };
     }
 
     public Object[] decode(byte[] b) {
@@ -73,6 +88,7 @@ public final class RowCodec {
         int[] pos = {offset + bitmapBytes};
         for (int i = 0; i < types.length; i++) {
             if ((b[offset + (i >> 3)] & (1 << (i & 7))) != 0) {
+                pos[0] += fixedWidth(types[i].kind());
                 continue;
             }
             boolean keep = wanted == null || wanted[i];

@@ -46,7 +46,7 @@ class BTreeConcurrentReadersTest {
         BufferPool pool = new BufferPool(64 * 4096, 4096, TestPools.IO, TestPools.CPU);
         ExecutorService readers = Executors.newFixedThreadPool(3);
         AtomicBoolean writing = new AtomicBoolean(true);
-        try (BTreeWriter w = BTreeWriter.open(file, SplitPolicy.values()[(int) (seed % 3)], 1, (a, b) -> 0, pool)) {
+        try (BTreeWriter w = BTreeWriter.open(file, SplitPolicy.values()[(int) (seed % SplitPolicy.values().length)], 1, (a, b) -> 0, pool)) {
             BTree openedBefore = w.reader();
             List<Future<Long>> reads = new ArrayList<>();
             reads.add(readers.submit(() -> lookups(openedBefore, writing, new Random(seed))));

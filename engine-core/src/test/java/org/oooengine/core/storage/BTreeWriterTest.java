@@ -36,7 +36,7 @@ class BTreeWriterTest {
     void randomWritesKeepTheInvariantsAndAnswerLikeATreeMap(long seed) {
         Random r = new Random(seed);
         int pageSize = r.nextBoolean() ? 4096 : 8192;
-        SplitPolicy policy = SplitPolicy.values()[(int) (seed % 3)];
+        SplitPolicy policy = SplitPolicy.values()[(int) (seed % SplitPolicy.values().length)];
         NavigableMap<byte[], byte[]> expected = BTreeTest.randomEntries(r, new int[] {0, 1, 300, 3_000}[r.nextInt(4)]);
         Path file = dir.resolve("t" + seed);
         BTreeTest.build(file, expected, pageSize, new double[] {1.0, 0.7}[r.nextInt(2)],
@@ -96,7 +96,7 @@ class BTreeWriterTest {
         Path file = dir.resolve("pooled" + seed);
         BTreeTest.build(file, expected, 4096, 1.0, new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU));
         BufferPool pool = new BufferPool(16 * 4096, 4096, TestPools.IO, TestPools.CPU);
-        try (BTreeWriter w = BTreeWriter.open(file, SplitPolicy.values()[(int) (seed % 3)], 1, (a, b) -> 0, pool)) {
+        try (BTreeWriter w = BTreeWriter.open(file, SplitPolicy.values()[(int) (seed % SplitPolicy.values().length)], 1, (a, b) -> 0, pool)) {
             for (int round = 0; round < 5; round++) {
                 for (int op = 0; op < 800; op++) {
                     byte[] k = new byte[1 + r.nextInt(8)];

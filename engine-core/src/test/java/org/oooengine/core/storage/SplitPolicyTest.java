@@ -43,6 +43,23 @@ class SplitPolicyTest {
     }
 
     @Test
+    void rateLeavesTheRoomWhereRecentInsertsLanded() {
+        // inserts bunched after the first entry: its side keeps the room, the other side fills to the run fill
+        SplitPolicy.Split bunched = new SplitPolicy.Split(sizes(10, 10, 10, 10, 10, 10), 1, 50, false, 0, 1, false, 0.9,
+                new int[] {8, 0, 0, 0, 0, 0});
+        assertEquals(2, SplitPolicy.RATE.splitAt(bunched));
+        assertEquals(3, SplitPolicy.HALF.splitAt(bunched));
+        // inserts spread evenly: in the middle
+        assertEquals(3, SplitPolicy.RATE.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10, 10, 10), 1, 50, false, 0, 1,
+                false, 0.9, new int[] {2, 2, 2, 2, 2, 2})));
+        // too few inserts seen to go by: in the middle; a run: as prefix
+        assertEquals(3, SplitPolicy.RATE.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10, 10, 10), 1, 50, false, 0, 1,
+                false, 0.9, new int[] {2, 0, 0, 0, 0, 0})));
+        assertEquals(2, SplitPolicy.RATE.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10), 1, 30, false, 2, 3, true)));
+        assertEquals(SplitPolicy.RATE, SplitPolicy.named("rate"));
+    }
+
+    @Test
     void prefixSplitsAfterAnInsertThatContinuesARunWithinAKeyPrefix() {
         // the new entry (slot 1) follows the page's previous insert and shares (warehouse, district) with slot 0
         assertEquals(2, SplitPolicy.PREFIX.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10), 1, 30, false, 2, 3, true)));
