@@ -6,6 +6,7 @@ import picocli.CommandLine.Command;
 @Command(name = "bench", mixinStandardHelpOptions = true,
         description = "Measure joins or the TPC-H queries on a loaded store or cluster, transactions, or the storage paths with JMH.",
         subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchReportCommand.class, BenchMicroCommand.class,
-                BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class, BenchTpccFillCommand.class})
+                BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class, BenchTpccFillCommand.class,
+                BenchTpccFillPlotCommand.class})
 final class BenchCommand {
 }

@@ -88,8 +88,18 @@ public final class BTree {
 
     /** Continues a scan at {@code slot} of {@code leaf}. */
     public CompletableFuture<Void> walk(Page leaf, int slot, byte[] toExclusive, EntryVisitor visitor) {
+        return walk(leaf, slot, null, toExclusive, visitor);
+    }
+
+    /**
+     * Continues a scan at {@code slot} of {@code leaf}, or past {@code seen} (the last key visited,
+     * null at the start): a leaf read after a reorganization moved entries right into it may
+     * repeat some of the leaf before it, as that was read.
+     */
+    private CompletableFuture<Void> walk(Page leaf, int slot, byte[] seen, byte[] toExclusive, EntryVisitor visitor) {
         Page p = leaf;
-        int i = slot;
+        int i = seen == null ? slot : p.upperBound(seen);
+        byte[] last = seen;
         while (true) {
             int n = p.count();
             for (; i < n; i++) {
@@ -100,16 +110,20 @@ public final class BTree {
                     return CompletableFuture.completedFuture(null);
                 }
             }
+            if (n > 0) {
+                last = p.key(n - 1);
+            }
             long next = p.next();
             if (next < 0) {
                 return CompletableFuture.completedFuture(null);
             }
             Page q = pool.getIfResident(file, next);
+            byte[] seenSoFar = last;
             if (q == null) {
-                return pool.get(file, next).thenCompose(r -> walk(r, 0, toExclusive, visitor));
+                return pool.get(file, next).thenCompose(r -> walk(r, 0, seenSoFar, toExclusive, visitor));
             }
             p = q;
-            i = 0;
+            i = last == null ? 0 : p.upperBound(last);
         }
     }
 

@@ -333,6 +333,97 @@ public final class BTreeWriter implements Closeable {
         return -1;
     }
 
+    /** What one {@link #compact} did: leaves it looked at, entries it moved, leaves it emptied and unlinked, and where it stopped. */
+    public record Compaction(int leaves, long entriesMoved, int leavesFreed, byte[] resumeAt) {
+    }
+
+    /**
+     * Packs the leaves from the one holding {@code from} on, at most {@code maxLeaves} of them and
+     * none from {@code toExclusive} on (null: unbounded), to {@code fill} of their room: from the
+     * last towards the first, each leaf takes the last entries of the leaf before it (same parent)
+     * while they fit, and a leaf left empty leaves the tree. Entries only ever move right, as a
+     * split moves them, so a reader that read a parent before the flush finds them by moving right
+     * ({@link BTree}), and a scan skips the ones it saw already. {@code resumeAt} is where the next
+     * call goes on (null: the range is done).
+     */
+    public Compaction compact(byte[] from, byte[] toExclusive, double fill, int maxLeaves) {
+        if (maxLeaves < 2) {
+            throw new IllegalArgumentException("a compaction needs at least two leaves to move entries between");
+        }
+        List<Long> leaves = new ArrayList<>();
+        long p = descend(from, null);
+        byte[] resumeAt = null;
+        while (p >= 0) {
+            Node n = node(p);
+            if (!n.keys.isEmpty() && toExclusive != null && Arrays.compareUnsigned(n.keys.get(0), toExclusive) >= 0) {
+                break;
+            }
+            if (leaves.size() == maxLeaves) {
+                resumeAt = n.keys.isEmpty() ? null : n.keys.get(0);
+                if (resumeAt != null) {
+                    break;
+                }
+            }
+            leaves.add(p);
+            p = n.next;
+        }
+        int limit = (int) (PageFormat.HEADER_SIZE + (pageSize - PageFormat.HEADER_SIZE) * fill);
+        long moved = 0;
+        int freed = 0;
+        for (int i = leaves.size() - 1; i >= 1; i--) {
+            long rightNo = leaves.get(i);
+            long leftNo = leaves.get(i - 1);
+            Node right = node(rightNo);
+            Node left = node(leftNo);
+            if (right.keys.isEmpty() || left.keys.isEmpty()) {
+                continue;
+            }
+            List<long[]> leftPath = new ArrayList<>();
+            List<long[]> rightPath = new ArrayList<>();
+            descend(left.keys.get(0), leftPath);
+            descend(right.keys.get(0), rightPath);
+            long[] leftParent = leftPath.isEmpty() ? null : leftPath.get(leftPath.size() - 1);
+            long[] rightParent = rightPath.isEmpty() ? null : rightPath.get(rightPath.size() - 1);
+            if (leftParent == null || rightParent == null || leftParent[0] != rightParent[0]
+                    || rightParent[1] != leftParent[1] + 1) {
+                continue; // a separator above the parent would have to move too
+            }
+            int rightBytes = right.bytes();
+            int n = 0;
+            while (n < left.keys.size()) {
+                int last = left.keys.size() - 1 - n;
+                int entry = PageFormat.entryBytes(left.keys.get(last).length, left.values.get(last).length);
+                if (rightBytes + entry > limit) {
+                    break;
+                }
+                rightBytes += entry;
+                n++;
+            }
+            if (n == 0) {
+                continue;
+            }
+            int cut = left.keys.size() - n;
+            right.keys.addAll(0, left.keys.subList(cut, left.keys.size()));
+            right.values.addAll(0, left.values.subList(cut, left.values.size()));
+            left.keys.subList(cut, left.keys.size()).clear();
+            left.values.subList(cut, left.values.size()).clear();
+            Node parent = node(rightParent[0]);
+            parent.keys.set((int) rightParent[1], right.keys.get(0));
+            dirty.add(leftNo);
+            dirty.add(rightNo);
+            dirty.add(rightParent[0]);
+            lastInsert.remove(leftNo);
+            lastInsert.remove(rightNo);
+            moved += n;
+            if (left.keys.isEmpty() && parent.keys.size() > 1) {
+                unlink(leftNo, left, leftPath);
+                freed++;
+                leaves.remove(i - 1); // the leaf before it fills the same right leaf next
+            }
+        }
+        return new Compaction(leaves.size() + freed, moved, freed, resumeAt);
+    }
+
     /**
      * Keeps each internal page's first key at or below every key under it: a key below all of a
      * subtree's goes to its first child, and the separator of a page split off that child must

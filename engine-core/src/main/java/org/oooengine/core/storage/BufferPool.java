@@ -95,9 +95,9 @@ public final class BufferPool {
             Page page = file.readConsistently(() -> {
                 Page p = new Page(file.readPage(pageNo), pageNo);
                 admit(k, p);
+                loading.remove(k, target); // nobody joins this read once a publication may have replaced its page
                 return p;
             });
-            loading.remove(k, target);
             completion.execute(() -> target.complete(page));
         } catch (Throwable t) {
             loading.remove(k, target);

@@ -13,7 +13,9 @@ import java.util.function.Predicate;
  * are processed. From a leaf not linked to the page after it on (a write split or unlinked leaves
  * there, before the scan or while it runs), the leaves are read one by one along their links. A
  * scan ends at the end of the chain or at a leaf whose keys are all past its range: never at a page
- * number, which a concurrent split could leave short of the range's end.
+ * number, which a concurrent split could leave short of the range's end. Pages read ahead are
+ * trusted only while no writer publishes ({@link PageFile#version}); after a publication the scan
+ * goes on along the links, and skips entries it saw already (a reorganization moves entries right).
  */
 public final class LeafScanner {
     /** Chunks in flight ahead of the one being processed. */
@@ -40,6 +42,7 @@ public final class LeafScanner {
         long first = from == null ? meta.firstLeaf() : tree.seek(from).join().pageNo();
         Predicate<Page> inRange = toExclusive == null ? action
                 : leaf -> (leaf.count() == 0 || leaf.compareKey(0, toExclusive) < 0) && action.test(leaf);
+        inRange = new SkipSeen(inRange);
         if (!meta.leavesContiguous()) {
             followLinks(tree, first, inRange);
             return;
@@ -60,7 +63,8 @@ public final class LeafScanner {
         PageFile file = tree.file();
         int pageSize = file.pageSize();
         int perChunk = Math.max(1, PageFile.SCAN_CHUNK_BYTES / pageSize);
-        ArrayDeque<CompletableFuture<byte[]>> ahead = new ArrayDeque<>();
+        ArrayDeque<CompletableFuture<Chunk>> ahead = new ArrayDeque<>();
+        long version = -1;
         long next = first;
         long chunkStart = next;
         try {
@@ -68,18 +72,25 @@ public final class LeafScanner {
                 while (ahead.size() < READ_AHEAD && next <= last) {
                     long from = next;
                     int n = (int) Math.min(perChunk, last - from + 1);
-                    ahead.add(CompletableFuture.supplyAsync(() -> {
+                    ahead.add(CompletableFuture.supplyAsync(() -> file.readConsistently(() -> {
                         byte[] chunk = new byte[n * pageSize];
                         file.readPages(from, n, chunk);
-                        return chunk;
-                    }, tree.bufferPool().ioExecutor()));
+                        return new Chunk(file.version(), chunk);
+                    }), tree.bufferPool().ioExecutor()));
                     next += n;
                 }
-                CompletableFuture<byte[]> head = ahead.poll();
+                CompletableFuture<Chunk> head = ahead.poll();
                 if (head == null) {
                     return last + 1;
                 }
-                byte[] chunk = head.join();
+                Chunk read = head.join();
+                if (version < 0) {
+                    version = read.version();
+                } else if (read.version() != version) { // a writer published pages: what was read ahead may be stale
+                    ahead.forEach(f -> f.cancel(false));
+                    return chunkStart;
+                }
+                byte[] chunk = read.pages();
                 for (int i = 0; i < chunk.length / pageSize; i++) {
                     byte[] data = new byte[pageSize];
                     System.arraycopy(chunk, i * pageSize, data, 0, pageSize);
@@ -101,6 +112,32 @@ public final class LeafScanner {
                 throw r;
             }
             throw e;
+        }
+    }
+
+    /** Pages read together, and the file's version they were read in. */
+    private record Chunk(long version, byte[] pages) {
+    }
+
+    /**
+     * Passes leaves on without the entries a leaf before them already held: a reorganization that
+     * moved entries right while the scan ran may have the scan read them twice.
+     */
+    private static final class SkipSeen implements Predicate<Page> {
+        private final Predicate<Page> action;
+        private byte[] last;
+
+        SkipSeen(Predicate<Page> action) {
+            this.action = action;
+        }
+
+        @Override
+        public boolean test(Page leaf) {
+            Page fresh = last == null ? leaf : leaf.after(last);
+            if (fresh.count() > 0) {
+                last = fresh.key(fresh.count() - 1);
+            }
+            return action.test(fresh);
         }
     }
 

@@ -98,6 +98,35 @@ public final class Page {
         return Bytes.getLong(data, pos[0]);
     }
 
+    /**
+     * This leaf without the entries whose keys are at or below {@code key} (a scan saw them already
+     * on the leaf before, when a reorganization moved them right while it ran); this page itself
+     * when it has none.
+     */
+    Page after(byte[] key) {
+        int from = upperBound(key);
+        if (from == 0) {
+            return this;
+        }
+        java.util.List<byte[]> keys = new java.util.ArrayList<>();
+        java.util.List<byte[]> values = new java.util.ArrayList<>();
+        for (int i = from; i < count(); i++) {
+            keys.add(key(i));
+            values.add(value(i));
+        }
+        byte[] page = BTreeBuilder.NodeBuilder.encode(data.length, type(), level(), pageNo, next(), keys, values);
+        PageFormat.seal(page, 0, page.length);
+        return new Page(page, pageNo);
+    }
+
+    /** First slot whose key is > {@code key}; {@link #count()} when none is. */
+    public int upperBound(byte[] key) {
+        if (count() == 0 || compareKey(0, key) > 0) {
+            return 0;
+        }
+        return KeySearch.lowerBound(count(), i -> compareKey(i, key) <= 0 ? -1 : 1);
+    }
+
     /** First slot whose key is >= {@code key}; {@link #count()} when every key is smaller. */
     public int lowerBound(byte[] key) {
         return KeySearch.lowerBound(count(), i -> compareKey(i, key));

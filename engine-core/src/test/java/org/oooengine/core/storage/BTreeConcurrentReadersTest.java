@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.oooengine.core.types.Bytes;
 
 /**
- * Readers of a tree while a writer splits, updates and unlinks its leaves and publishes a flush
+ * Readers of a tree while a writer splits, updates, unlinks and compacts its leaves and publishes a flush
  * every few dozen writes, all through one small pool (so pages are read from the file while they
  * are being written): lookups always find the entries that are there all along, with their own
  * values; scans and full leaf scans see keys strictly ascending and every such entry in their range
@@ -52,12 +52,13 @@ class BTreeConcurrentReadersTest {
             reads.add(readers.submit(() -> lookups(openedBefore, writing, new Random(seed))));
             reads.add(readers.submit(() -> rangeScans(w.reader(), writing, new Random(seed + 1))));
             reads.add(readers.submit(() -> fullScans(w, writing)));
-            write(w, new Random(seed));
+            long moved = write(w, new Random(seed));
             writing.set(false);
             for (Future<Long> f : reads) {
                 assertTrue(f.get() > 0, "each reader read while the writer wrote");
             }
             assertTrue(w.splits() > 0 && w.unlinked() > 0, w.splits() + " splits, " + w.unlinked() + " unlinked");
+            assertTrue(moved > 0, "compactions moved entries");
             List<String> problems = BTreeChecker.problems(w.reader());
             assertTrue(problems.isEmpty(), String.join("\n", problems));
         } finally {
@@ -66,8 +67,12 @@ class BTreeConcurrentReadersTest {
         }
     }
 
-    /** Odd keys inserted in dense bursts (splits) and deleted in runs (emptied leaves unlinked), stable values updated. */
-    private static void write(BTreeWriter w, Random r) {
+    /**
+     * Odd keys inserted in dense bursts (splits) and deleted in runs (emptied leaves unlinked),
+     * stable values updated, leaves compacted now and then; returns the entries compactions moved.
+     */
+    private static long write(BTreeWriter w, Random r) {
+        long moved = 0;
         List<Integer> odd = new ArrayList<>();
         for (int op = 0; op < 6_000; op++) {
             int kind = r.nextInt(10);
@@ -89,11 +94,15 @@ class BTreeConcurrentReadersTest {
                 int k = 2 * r.nextInt(STABLE);
                 w.put(key(k), value(k, op)); // grows a little: updates split full leaves too
             }
+            if (op % 500 == 499) { // entries move right, into leaves readers may read next
+                moved += w.compact(key(2 * r.nextInt(STABLE)), null, 1.0, 32).entriesMoved();
+            }
             if (op % 40 == 39) {
                 w.flush();
             }
         }
         w.flush();
+        return moved;
     }
 
     private static long lookups(BTree tree, AtomicBoolean writing, Random r) {

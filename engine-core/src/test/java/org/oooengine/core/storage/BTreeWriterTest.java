@@ -179,6 +179,48 @@ class BTreeWriterTest {
         assertTreeHolds(file, 4096, loaded);
     }
 
+    /**
+     * A tree grown half full by 50/50 splits, compacted range by range in steps of a few dozen
+     * leaves: back to its load's fill, every entry still there, every invariant kept.
+     */
+    @Test
+    void compactionPacksADeterioratedTreeBackToItsLoadFill() {
+        KeyCodec key = new KeyCodec(new DataType[] {DataType.BIGINT, DataType.BIGINT});
+        NavigableMap<byte[], byte[]> loaded = new TreeMap<>(UNSIGNED);
+        byte[] value = new byte[50];
+        for (long prefix = 0; prefix < 10; prefix++) {
+            for (long seq = 0; seq < 200; seq++) {
+                loaded.put(key.encode(prefix, seq), value);
+            }
+        }
+        Path file = dir.resolve("compacted");
+        BTreeTest.build(file, loaded, 4096, 1.0, new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU));
+        try (BTreeWriter w = BTreeWriter.open(file, SplitPolicy.HALF, 2, key::sharedColumns)) {
+            for (long seq = 200; seq < 3_000; seq++) {
+                for (long prefix = 0; prefix < 10; prefix++) {
+                    w.put(key.encode(prefix, seq), value);
+                    loaded.put(key.encode(prefix, seq), value);
+                }
+            }
+            w.flush();
+            long grown = w.meta().leafCount();
+            byte[] at = new byte[0];
+            int steps = 0;
+            while (at != null) {
+                BTreeWriter.Compaction c = w.compact(at, null, 1.0, 40);
+                w.flush();
+                at = c.resumeAt();
+                steps++;
+            }
+            int perLeaf = (4096 - PageFormat.HEADER_SIZE) / PageFormat.entryBytes(16, 50);
+            long fresh = (loaded.size() + perLeaf - 1) / perLeaf;
+            assertTrue(steps > 1, "in steps: " + steps);
+            assertTrue(grown > 1.8 * fresh, grown + " leaves grown half full, " + fresh + " fresh");
+            assertTrue(w.meta().leafCount() <= fresh / 0.95, w.meta().leafCount() + " leaves compacted, " + fresh + " fresh");
+        }
+        assertTreeHolds(file, 4096, loaded);
+    }
+
     /** The tree opened afresh: its invariants, its full scan and its lookups against {@code expected}. */
     static void assertTreeHolds(Path file, int pageSize, NavigableMap<byte[], byte[]> expected) {
         BTree tree = new BTree(PageFile.open(file, pageSize, false, new IoStats()),
