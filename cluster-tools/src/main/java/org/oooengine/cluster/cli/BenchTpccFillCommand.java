@@ -51,6 +51,18 @@ final class BenchTpccFillCommand implements Callable<Integer> {
             description = "times the order tables' fill is measured during the run (default: ${DEFAULT-VALUE})")
     int samples;
 
+    @Option(names = "--reorganize", description = "after the run, let the deterioration monitor reorganize the order "
+            + "tables' deteriorated key ranges while transactions go on, and report what it cost")
+    boolean reorganize;
+
+    @Option(names = "--reorganize-step-leaves", defaultValue = "64", paramLabel = "L",
+            description = "leaves a reorganization step may take on (default: ${DEFAULT-VALUE})")
+    int stepLeaves;
+
+    @Option(names = "--reorganize-every", defaultValue = "10", paramLabel = "T",
+            description = "transactions between reorganization steps (default: ${DEFAULT-VALUE})")
+    int stepEvery;
+
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
@@ -70,15 +82,20 @@ final class BenchTpccFillCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
-        if (warehouses < 1 || transactions < 1 || bufferPoolMb < 1 || flushEvery < 1 || samples < 1) {
-            throw new ParameterException(spec.commandLine(),
-                    "--warehouses, --transactions, --buffer-pool-mb, --flush-every and --samples must be positive");
+        if (warehouses < 1 || transactions < 1 || bufferPoolMb < 1 || flushEvery < 1 || samples < 1 || stepEvery < 1) {
+            throw new ParameterException(spec.commandLine(), "--warehouses, --transactions, --buffer-pool-mb, "
+                    + "--flush-every, --samples and --reorganize-every must be positive");
+        }
+        if (stepLeaves < 2) {
+            throw new ParameterException(spec.commandLine(), "--reorganize-step-leaves must be at least 2");
         }
         PrintWriter err = spec.commandLine().getErr();
         err.printf("TPC-C, %d warehouse(s), %,d transactions, split policy %s, %d MiB buffer pool%n", warehouses,
                 transactions, split.name().toLowerCase(Locale.ROOT), bufferPoolMb);
         err.flush();
-        TpccFill.Result r = TpccFill.run(dir, warehouses, transactions, split, bufferPoolMb, flushEvery, samples, n -> {
+        TpccFill.ReorganizeOptions reorganizing = reorganize ? new TpccFill.ReorganizeOptions(stepLeaves, stepEvery) : null;
+        TpccFill.Result r = TpccFill.run(dir, warehouses, transactions, split, bufferPoolMb, flushEvery, samples,
+                reorganizing, n -> {
             err.printf("  %,d transactions%n", n);
             err.flush();
         });
@@ -108,12 +125,35 @@ final class BenchTpccFillCommand implements Callable<Integer> {
                 overTime.add(point);
             }
             report.put("fill_over_time", overTime);
+            if (r.reorganization() != null) {
+                TpccFill.Reorganization g = r.reorganization();
+                Map<String, Object> reorg = new LinkedHashMap<>();
+                reorg.put("transactions", g.transactions());
+                reorg.put("seconds", g.seconds());
+                reorg.put("tpm", g.tpm());
+                reorg.put("steps", g.steps());
+                reorg.put("leaves", g.leaves());
+                reorg.put("entries_moved", g.entriesMoved());
+                reorg.put("leaves_freed", g.leavesFreed());
+                reorg.put("step_seconds", g.stepSeconds());
+                putFill(reorg, "order", g.orders());
+                putFill(reorg, "new_order", g.newOrder());
+                putFill(reorg, "order_line", g.orderLine());
+                report.put("reorganization", reorg);
+            }
             out.println(Json.line(report));
         } else {
             for (String[] t : new String[][] {{"orders", "o"}, {"new_order", "n"}, {"order_line", "l"}}) {
                 TpccFill.TableFill f = t[1].equals("o") ? r.orders() : t[1].equals("n") ? r.newOrder() : r.orderLine();
                 out.printf(Locale.ROOT, "%-10s leaves %.1f%% full, %.1f%% of loaded (%.1f%%); %,d pages (%,d loaded)%n", t[0],
                         100 * f.fill(), 100 * f.ofLoaded(), 100 * f.fillLoaded(), f.leaves(), f.leavesLoaded());
+            }
+            if (r.reorganization() != null) {
+                TpccFill.Reorganization g = r.reorganization();
+                out.printf(Locale.ROOT, "reorganized in %,d steps (%.1f s of %.1f s, %,d transactions meanwhile at %.0f new "
+                                + "orders/min): orders %.1f%%, new_order %.1f%%, order_line %.1f%% full%n", g.steps(),
+                        g.stepSeconds(), g.seconds(), g.transactions(), g.tpm(), 100 * g.orders().fill(),
+                        100 * g.newOrder().fill(), 100 * g.orderLine().fill());
             }
             out.printf(Locale.ROOT, "Delivery: %,d deliveries visited %,d pages and read %,d of the order tables' from disk "
                             + "(%,d pool misses in all); %.0f new orders/min%n", r.deliveries(), r.deliveryPageVisits(),

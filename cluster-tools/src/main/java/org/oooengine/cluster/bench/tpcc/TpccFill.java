@@ -14,10 +14,12 @@ import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.PageFile;
+import org.oooengine.core.storage.Reorganizer;
 import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.storage.TreeHealth;
 import org.oooengine.core.store.TableWriter;
 import org.oooengine.core.tpcc.TpccDatabase;
+import org.oooengine.core.tpcc.TpccSchema;
 import org.oooengine.core.tpcc.TpccTransactions;
 
 /**
@@ -49,8 +51,27 @@ public final class TpccFill {
      */
     public record Result(String policy, int warehouses, long transactions, TableFill orders, TableFill newOrder,
                          TableFill orderLine, long deliveries, long deliveryPageVisits, long deliveryPageReads,
-                         long deliveryPoolMisses, double tpm, double seconds, List<Sample> fillOverTime) {
+                         long deliveryPoolMisses, double tpm, double seconds, List<Sample> fillOverTime,
+                         Reorganization reorganization) {
     }
+
+    /** Reorganize the order tables after the run, a step of {@code leavesPerStep} leaves every {@code every} transactions. */
+    public record ReorganizeOptions(int leavesPerStep, int every) {
+    }
+
+    /**
+     * The monitor's reorganization after the run, while transactions went on: how many ran meanwhile
+     * and at what rate, what it cost (steps, leaves looked at, entries moved, leaves freed, the time
+     * its steps took) and the order tables' fill once it was done.
+     */
+    public record Reorganization(long transactions, double seconds, double tpm, long steps, long leaves,
+                                 long entriesMoved, long leavesFreed, double stepSeconds, TableFill orders,
+                                 TableFill newOrder, TableFill orderLine) {
+    }
+
+    /** Key ranges whose leaves number this many times a fresh load's are reorganized. */
+    static final double DETERIORATED = 1.25;
+    static final int HEALTH_RANGES = 20;
 
     private static final List<String> ORDER_TABLES = List.of("new_order", "orders", "order_line");
     private static final List<String> DELIVERY_TABLES = List.of("new_order", "orders", "order_line", "customer");
@@ -64,7 +85,8 @@ public final class TpccFill {
      * (not counted in the run's time); {@code progress} hears how many ran, now and then.
      */
     public static Result run(Path dir, int warehouses, long transactions, SplitPolicy policy, int bufferPoolMb,
-                             int flushEvery, int samples, java.util.function.LongConsumer progress) throws Exception {
+                             int flushEvery, int samples, ReorganizeOptions reorganize,
+                             java.util.function.LongConsumer progress) throws Exception {
         Path loaded = dir.resolve("loaded-" + warehouses);
         if (!Files.exists(loaded.resolve("done"))) {
             deleteTree(loaded);
@@ -93,6 +115,9 @@ public final class TpccFill {
             long sampling = 0;
             long t0 = System.nanoTime();
             long[] counts;
+            double seconds;
+            TreeHealth[] after;
+            Reorganization reorganization = null;
             try (TpccDatabase db = TpccDatabase.open(run, warehouses, policy, pool)) {
                 TpccTransactions tx = new TpccTransactions(db, SEED + 1, NOW + 1);
                 for (long i = 1; i <= transactions; i++) {
@@ -120,17 +145,60 @@ public final class TpccFill {
                 }
                 db.flush();
                 counts = tx.counts();
+                seconds = (System.nanoTime() - t0 - sampling) / 1e9;
+                after = orderTrees(run);
+                if (reorganize != null) {
+                    reorganization = reorganize(db, tx, reorganize, flushEvery, run, atLoad);
+                }
             }
-            double seconds = (System.nanoTime() - t0 - sampling) / 1e9;
-            TreeHealth[] after = orderTrees(run);
             fillOverTime.add(sample(transactions, after));
             return new Result(policy.name().toLowerCase(java.util.Locale.ROOT), warehouses, transactions,
                     fill(after[0], atLoad[0]), fill(after[1], atLoad[1]), fill(after[2], atLoad[2]), deliveries,
                     deliveryVisits, deliveryReads, deliveryMisses,
-                    counts[TpccTransactions.Kind.NEW_ORDER.ordinal()] / (seconds / 60), seconds, fillOverTime);
+                    counts[TpccTransactions.Kind.NEW_ORDER.ordinal()] / (seconds / 60), seconds, fillOverTime,
+                    reorganization);
         } finally {
             io.shutdownNow();
         }
+    }
+
+    /**
+     * The monitor checks the order tables and reorganizes what deteriorated, a budgeted step now
+     * and then between transactions that go on meanwhile.
+     */
+    private static Reorganization reorganize(TpccDatabase db, TpccTransactions tx, ReorganizeOptions options,
+                                             int flushEvery, Path run, TreeHealth[] atLoad) {
+        List<Reorganizer> reorganizers = new ArrayList<>();
+        for (String table : ORDER_TABLES) {
+            Reorganizer r = new Reorganizer(table, db.table(table).data(), DETERIORATED, TpccSchema.runFill(table),
+                    options.leavesPerStep());
+            r.check(HEALTH_RANGES);
+            reorganizers.add(r);
+        }
+        long newOrdersBefore = tx.counts()[TpccTransactions.Kind.NEW_ORDER.ordinal()];
+        long t0 = System.nanoTime();
+        long n = 0;
+        while (reorganizers.stream().anyMatch(Reorganizer::pending)) {
+            tx.next();
+            n++;
+            if (n % options.every() == 0) {
+                reorganizers.forEach(Reorganizer::step);
+            }
+            if (n % flushEvery == 0) {
+                db.flush();
+            }
+        }
+        db.flush();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long newOrders = tx.counts()[TpccTransactions.Kind.NEW_ORDER.ordinal()] - newOrdersBefore;
+        TreeHealth[] after = orderTrees(run);
+        return new Reorganization(n, seconds, newOrders / (seconds / 60),
+                reorganizers.stream().mapToLong(r -> r.cost().steps()).sum(),
+                reorganizers.stream().mapToLong(r -> r.cost().leaves()).sum(),
+                reorganizers.stream().mapToLong(r -> r.cost().entriesMoved()).sum(),
+                reorganizers.stream().mapToLong(r -> r.cost().leavesFreed()).sum(),
+                reorganizers.stream().mapToDouble(r -> r.cost().seconds()).sum(),
+                fill(after[0], atLoad[0]), fill(after[1], atLoad[1]), fill(after[2], atLoad[2]));
     }
 
     /** The health of orders, new_order and order_line, in that order. */
