@@ -18,12 +18,9 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.tpch.TpchLoader;
 import org.oooengine.core.tpch.TpchSchema;
-import org.oooengine.core.types.DataType;
-import org.oooengine.core.types.KeyCodec;
 import org.oooengine.core.types.RowCodec;
 
 /**
@@ -196,7 +193,7 @@ public final class ClusterLoader {
     private final class TableRows {
         private final TableDefinition def;
         private final List<String> owners;
-        private final Router router;
+        private final RowRouter router;
         private final Map<String, NodeBatch> batches = new LinkedHashMap<>();
         private final RowCodec codec;
         private final long expected;
@@ -207,7 +204,7 @@ public final class ClusterLoader {
         TableRows(TableDefinition def, boolean append, long expected, TpchLoader.Progress progress) {
             this.def = def;
             this.owners = spec.owners(def.name());
-            this.router = new Router(def, owners);
+            this.router = new RowRouter(def, owners);
             this.codec = new RowCodec(def.schema());
             this.expected = expected;
             this.progress = progress;
@@ -227,7 +224,7 @@ public final class ClusterLoader {
             byte[] encoded = codec.encode(row);
             batches.get(router.rowOwner(row)).add(0, encoded);
             for (int i = 0; i < def.indexes().size(); i++) {
-                if (router.global[i]) {
+                if (router.global(i)) {
                     batches.get(router.indexOwner(i, row)).add(i + 1, encoded);
                 }
             }
@@ -266,40 +263,6 @@ public final class ClusterLoader {
 
     private CompletableFuture<Frame> call(String node, byte[] payload, Duration timeout) {
         return peers.client(node).call(OpCode.BULK_LOAD, payload, timeout);
-    }
-
-    /** Which node gets a row and each of its GLOBAL index entries. */
-    private static final class Router {
-        private final List<String> owners;
-        private final int pkColumn;
-        private final KeyCodec pkCodec;
-        private final boolean[] global;
-        private final int[] ixColumn;
-        private final KeyCodec[] ixCodec;
-
-        Router(TableDefinition def, List<String> owners) {
-            this.owners = owners;
-            this.pkColumn = def.schema().indexOf(def.primaryKey().get(0));
-            this.pkCodec = new KeyCodec(new DataType[] {def.schema().types(new int[] {pkColumn})[0]});
-            int n = def.indexes().size();
-            this.global = new boolean[n];
-            this.ixColumn = new int[n];
-            this.ixCodec = new KeyCodec[n];
-            for (int i = 0; i < n; i++) {
-                TableDefinition.IndexDefinition ix = def.indexes().get(i);
-                global[i] = ix.scope() == IndexScope.GLOBAL;
-                ixColumn[i] = def.schema().indexOf(ix.columns().get(0));
-                ixCodec[i] = new KeyCodec(new DataType[] {def.schema().types(new int[] {ixColumn[i]})[0]});
-            }
-        }
-
-        String rowOwner(Object[] row) {
-            return owners.get(Partitioning.partition(pkCodec.encode(row[pkColumn]), owners.size()));
-        }
-
-        String indexOwner(int index, Object[] row) {
-            return owners.get(Partitioning.partition(ixCodec[index].encode(row[ixColumn[index]]), owners.size()));
-        }
     }
 
     /** Rows and entries on their way to one node, with its window of unanswered requests. */

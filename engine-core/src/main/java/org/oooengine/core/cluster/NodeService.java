@@ -48,6 +48,7 @@ import org.oooengine.core.storage.Calibration;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.LeafScanner;
+import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.stats.StatisticsCollector;
 import org.oooengine.core.stats.StoreStatistics;
@@ -56,6 +57,8 @@ import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.store.Table;
 import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.store.TableWriter;
+import org.oooengine.core.types.RowCodec;
 
 /**
  * What a node does for its members: lookups and fetches on its partitions, partition scans and
@@ -97,6 +100,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
+    /** Tables written in place by the statement in progress, and how many rows it added to each (negative: removed). */
+    private final Map<String, Long> writing = new LinkedHashMap<>();
 
     public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
                        Duration timeout) {
@@ -152,6 +157,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case BULK_LOAD -> {
                 byte[] payload = request.payload();
                 loads.execute(() -> answer(out, () -> out.reply(loadStep(new PayloadReader(payload)))));
+            }
+            case WRITE_ROWS -> {
+                byte[] payload = request.payload(); // in turn with loads: a load's swap never meets a write half done
+                loads.execute(() -> answer(out, () -> out.reply(writeStep(new PayloadReader(payload)))));
             }
             case COUNT_RANGE -> {
                 String table = r.getString();
@@ -385,6 +394,83 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             default -> throw new ProtocolException("unknown bulk-load step " + step);
         }
+    }
+
+    /**
+     * A step of an in-place write (the coordinator's statement): rows applied to the tables'
+     * writers stay unseen until the commit flushes them, each tree atomically, and publishes them to
+     * the store's readers; a rollback, or a failed apply, forgets them.
+     */
+    private byte[] writeStep(PayloadReader r) {
+        byte step = r.get();
+        switch (step) {
+            case Messages.WRITE_APPLY -> {
+                String table = r.getString();
+                SplitPolicy policy = SplitPolicy.named(r.getString());
+                Messages.RowWrite kind = Messages.RowWrite.values()[r.get()];
+                int n = r.getVarInt();
+                Store st = requireStore();
+                writing.putIfAbsent(table, 0L); // a failure half way forgets the rows applied so far too
+                try {
+                    TableWriter w = st.writer(table, policy);
+                    Table t = st.table(table);
+                    RowCodec codec = new RowCodec(t.schema());
+                    int[] pk = t.primaryKeyPositions();
+                    long changed = 0;
+                    long delta = 0;
+                    for (int i = 0; i < n; i++) {
+                        Object[] row = codec.decode(r.getBytes());
+                        switch (kind) {
+                            case INSERT -> {
+                                w.insert(row);
+                                changed++;
+                                delta++;
+                            }
+                            case UPDATE -> changed += w.update(row) ? 1 : 0;
+                            case DELETE -> {
+                                Object[] key = new Object[pk.length];
+                                for (int k = 0; k < pk.length; k++) {
+                                    key[k] = row[pk[k]];
+                                }
+                                if (w.delete(key)) {
+                                    changed++;
+                                    delta--;
+                                }
+                            }
+                        }
+                    }
+                    writing.merge(table, delta, Long::sum);
+                    return new PayloadWriter(8).putLong(changed).toByteArray();
+                } catch (RuntimeException e) {
+                    rollBackWrites(st);
+                    throw e;
+                }
+            }
+            case Messages.WRITE_COMMIT -> {
+                Store st = requireStore();
+                for (Map.Entry<String, Long> e : writing.entrySet()) {
+                    st.openWriter(e.getKey()).ifPresent(TableWriter::flush);
+                    st.wrote(e.getKey(), e.getValue());
+                }
+                if (!writing.isEmpty()) {
+                    LOG.debug("node {} committed in-place writes to {}", nodeId, writing.keySet());
+                }
+                writing.clear();
+                return EMPTY;
+            }
+            case Messages.WRITE_ROLLBACK -> {
+                rollBackWrites(requireStore());
+                return EMPTY;
+            }
+            default -> throw new ProtocolException("unknown write step " + step);
+        }
+    }
+
+    private void rollBackWrites(Store st) {
+        for (String table : writing.keySet()) {
+            st.openWriter(table).ifPresent(TableWriter::discard);
+        }
+        writing.clear();
     }
 
     private LoadSession requireLoad() {

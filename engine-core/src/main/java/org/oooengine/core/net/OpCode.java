@@ -54,7 +54,9 @@ public enum OpCode {
      * Runs pipeline steps over the rows shuffled to the node (an exchange), a join's probe side,
      * and streams what comes out.
      */
-    RUN_EXCHANGED(31);
+    RUN_EXCHANGED(31),
+    /** Writes rows in place into a table's partition: applies them, or commits or rolls back what was applied. */
+    WRITE_ROWS(32);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

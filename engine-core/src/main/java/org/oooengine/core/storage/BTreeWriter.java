@@ -42,6 +42,8 @@ public final class BTreeWriter implements Closeable {
     /** Where pages are read through (bounded, shared with the tree's readers), or null: read from the file directly. */
     private final BufferPool pool;
     private final PageFile file;
+    /** Whether {@link #file} is this writer's own (else the readers' it publishes to, which they close). */
+    private final boolean ownsFile;
     private final IoStats reads = new IoStats();
     private final RedoLog redo;
     private final SplitPolicy policy;
@@ -60,21 +62,25 @@ public final class BTreeWriter implements Closeable {
     /** The meta page as last flushed: a flush with nothing changed since writes nothing. */
     private TreeMeta flushedMeta;
     private long pageCount;
+    private long flushedPageCount;
     private long splits;
     private long unlinked;
     private long pageAccesses;
 
     private BTreeWriter(Path path, FileChannel channel, RedoLog redo, TreeMeta meta, long pageCount, SplitPolicy policy,
-                        double runFill, int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
+                        double runFill, int keyColumns, ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool,
+                        PageFile readers) {
         this.path = path;
         this.channel = channel;
         this.redo = redo;
         this.pool = pool;
-        this.file = pool == null ? null : PageFile.open(path, meta.pageSize(), false, reads);
+        this.ownsFile = readers == null && pool != null;
+        this.file = readers != null ? readers : pool == null ? null : PageFile.open(path, meta.pageSize(), false, reads);
         this.meta = meta;
         this.flushedMeta = meta;
         this.pageSize = meta.pageSize();
         this.pageCount = pageCount;
+        this.flushedPageCount = pageCount;
         this.policy = policy;
         this.runFill = runFill;
         this.keyColumns = keyColumns;
@@ -105,6 +111,20 @@ public final class BTreeWriter implements Closeable {
     /** As above, runs filling their pages to {@code runFill} (the rest room for their entries to grow). */
     public static BTreeWriter open(Path path, SplitPolicy policy, double runFill, int keyColumns,
                                    ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool) {
+        return open(path, policy, runFill, keyColumns, sharedColumns, pool, null);
+    }
+
+    /**
+     * Opens {@code tree}'s file for writing, publishing each flush to the tree's readers: the writer
+     * reads through their pool and file, which stay theirs to close.
+     */
+    public static BTreeWriter over(BTree tree, SplitPolicy policy, double runFill, int keyColumns,
+                                   ToIntBiFunction<byte[], byte[]> sharedColumns) {
+        return open(tree.file().path(), policy, runFill, keyColumns, sharedColumns, tree.bufferPool(), tree.file());
+    }
+
+    private static BTreeWriter open(Path path, SplitPolicy policy, double runFill, int keyColumns,
+                                    ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool, PageFile readers) {
         try {
             FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
             RedoLog redo = null;
@@ -119,7 +139,7 @@ public final class BTreeWriter implements Closeable {
                 PageFormat.verify(metaPage, 0, pageSize, path, 0);
                 TreeMeta meta = TreeMeta.readFrom(metaPage, path);
                 return new BTreeWriter(path, ch, redo, meta, ch.size() / pageSize, policy, runFill, keyColumns,
-                        sharedColumns, pool);
+                        sharedColumns, pool, readers);
             } catch (RuntimeException e) {
                 if (redo != null) {
                     redo.close();
@@ -589,9 +609,19 @@ public final class BTreeWriter implements Closeable {
             inPlace.run();
         }
         redo.clear();
+        flushedPageCount = pageCount;
         dirty.clear();
         nodes.clear(); // what was changed is written; the pool (or the file) holds it now
         flushedMeta = meta;
+    }
+
+    /** Forgets every write since the last flush: readers never saw them, and the file holds none of them. */
+    public void discard() {
+        nodes.clear();
+        dirty.clear();
+        lastInsert.clear();
+        meta = flushedMeta;
+        pageCount = flushedPageCount;
     }
 
     private byte[] sealed(byte[] page) {
@@ -618,7 +648,7 @@ public final class BTreeWriter implements Closeable {
     @Override
     public void close() {
         redo.close();
-        if (file != null) {
+        if (ownsFile) {
             file.close();
         }
         try {

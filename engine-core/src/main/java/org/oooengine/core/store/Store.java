@@ -17,6 +17,7 @@ import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.PageFile;
+import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.KeyCodec;
 import org.oooengine.core.types.Schema;
@@ -27,7 +28,7 @@ import org.oooengine.core.types.Schema;
  */
 public final class Store implements AutoCloseable {
     private final Path dir;
-    private final StoreManifest manifest;
+    private volatile StoreManifest manifest;
     private final StoreOptions options;
     private final IoStats stats = new IoStats();
     private final ExecutorService io;
@@ -36,6 +37,11 @@ public final class Store implements AutoCloseable {
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final List<PageFile> files = new ArrayList<>();
     private final List<ColumnarFile> columnarFiles = new ArrayList<>();
+    /** Tables being written in place, by name: one writer each, opened on first use. */
+    private final Map<String, Writing> writers = new HashMap<>();
+
+    private record Writing(TableWriter writer, SplitPolicy policy) {
+    }
 
     private Store(Path dir, StoreManifest manifest, StoreOptions options) {
         this.dir = dir;
@@ -154,8 +160,66 @@ public final class Store implements AutoCloseable {
         return compute;
     }
 
+    /**
+     * The writer of table {@code name}'s partition, in place, publishing to this store's readers;
+     * opened on first use, again when the split policy changed. Callers write one at a time.
+     */
+    public synchronized TableWriter writer(String name, SplitPolicy policy) {
+        Writing w = writers.get(name);
+        if (w != null && w.policy() == policy) {
+            return w.writer();
+        }
+        if (w != null) {
+            w.writer().flush();
+            w.writer().close();
+        }
+        TableWriter writer = TableWriter.over(table(name), policy, SplitPolicy.RUN_FILL);
+        writers.put(name, new Writing(writer, policy));
+        return writer;
+    }
+
+    /** The writer of table {@code name}, if one is open. */
+    public synchronized java.util.Optional<TableWriter> openWriter(String name) {
+        return java.util.Optional.ofNullable(writers.get(name)).map(Writing::writer);
+    }
+
+    /**
+     * Rows were written into table {@code name} in place and flushed, {@code delta} more (or fewer):
+     * its columnar copy is dropped (scans read the tree from now on) and the manifest says so, with
+     * the new row count and no column ranges (the writes may lie outside them).
+     */
+    public synchronized void wrote(String name, long delta) {
+        Table t = table(name);
+        t.wrote(delta);
+        List<StoreManifest.TableMeta> metas = new ArrayList<>();
+        String dropped = null;
+        for (StoreManifest.TableMeta m : manifest.tables()) {
+            if (m.name().equals(name)) {
+                dropped = m.columnsFile();
+                long bytes = dir.resolve(m.file()).toFile().length();
+                m = new StoreManifest.TableMeta(m.name(), m.columns(), m.primaryKey(), t.rows(), bytes, m.file(),
+                        m.indexes(), null, null);
+            }
+            metas.add(m);
+        }
+        manifest = new StoreManifest(manifest.formatVersion(), manifest.pageSize(), manifest.fillFactor(),
+                manifest.source(), manifest.loadedAt(), manifest.loadSeconds(), metas);
+        manifest.write(dir);
+        if (dropped != null) {
+            try { // scans that have it open read on; nothing opens it again
+                java.nio.file.Files.deleteIfExists(dir.resolve(dropped));
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot delete the stale columnar copy " + dropped, e);
+            }
+        }
+    }
+
     @Override
     public void close() {
+        synchronized (this) {
+            writers.values().forEach(w -> w.writer().close()); // what a statement did not commit is dropped
+            writers.clear();
+        }
         if (io != null) {
             io.shutdownNow();
         }

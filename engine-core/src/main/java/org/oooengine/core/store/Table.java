@@ -20,8 +20,10 @@ public final class Table {
     private final RowCodec rowCodec;
     private final BTree tree;
     private final Map<String, SecondaryIndex> indexes;
-    private final long rows;
+    private final java.util.concurrent.atomic.AtomicLong rows;
     private final ColumnarFile columns;
+    /** Set once rows were written in place: the columnar copy no longer holds them. */
+    private volatile boolean written;
 
     Table(String name, Schema schema, List<String> primaryKey, BTree tree, Map<String, SecondaryIndex> indexes, long rows,
           ColumnarFile columns) {
@@ -34,7 +36,7 @@ public final class Table {
         this.rowCodec = new RowCodec(schema);
         this.tree = tree;
         this.indexes = Map.copyOf(indexes);
-        this.rows = rows;
+        this.rows = new java.util.concurrent.atomic.AtomicLong(rows);
     }
 
     public String name() {
@@ -62,12 +64,26 @@ public final class Table {
     }
 
     public long rows() {
-        return rows;
+        return rows.get();
     }
 
-    /** The partition's columnar copy, which scans read; empty in stores written before copies existed. */
+    /**
+     * The partition's columnar copy, which scans read; empty in stores written before copies
+     * existed and once rows were written in place (scans read the tree then).
+     */
     public Optional<ColumnarFile> columnar() {
-        return Optional.ofNullable(columns);
+        return written ? Optional.empty() : Optional.ofNullable(columns);
+    }
+
+    /** Whether rows were written in place since the partition was loaded. */
+    public boolean written() {
+        return written;
+    }
+
+    /** Rows were written in place, {@code delta} more (or fewer) than before. */
+    void wrote(long delta) {
+        written = true;
+        rows.addAndGet(delta);
     }
 
     public Map<String, SecondaryIndex> indexes() {

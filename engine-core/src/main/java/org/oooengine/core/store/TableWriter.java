@@ -72,6 +72,35 @@ public final class TableWriter implements Closeable {
         return w;
     }
 
+    /**
+     * Opens a table a store has open for writing in place: each flush of its trees is published to
+     * the store's readers ({@link BTreeWriter#over}).
+     */
+    public static TableWriter over(Table table, SplitPolicy policy, double runFill) {
+        List<TableDefinition.IndexDefinition> ixs = new ArrayList<>();
+        table.indexes().values().forEach(ix -> ixs.add(new TableDefinition.IndexDefinition(ix.name(), ix.columns(),
+                ix.scope())));
+        TableDefinition def = new TableDefinition(table.name(), table.schema(), table.primaryKey(), ixs, false);
+        TableWriter w = new TableWriter(def, BTreeWriter.over(table.tree(), policy, runFill, table.primaryKey().size(),
+                table.keyCodec()::sharedColumns));
+        try {
+            for (SecondaryIndex ix : table.indexes().values()) {
+                w.indexes.add(new Index(ix.name(), ix.columnPositions(), ix.codec(), BTreeWriter.over(ix.tree(), policy,
+                        SplitPolicy.RUN_FILL, ix.codec().columns(), ix.codec()::sharedColumns)));
+            }
+        } catch (RuntimeException e) {
+            w.close();
+            throw e;
+        }
+        return w;
+    }
+
+    /** Forgets every write since the last flush, in every tree of the table. */
+    public void discard() {
+        data.discard();
+        indexes.forEach(ix -> ix.tree().discard());
+    }
+
     public BTreeWriter data() {
         return data;
     }
@@ -90,8 +119,8 @@ public final class TableWriter implements Closeable {
     public void insert(Object[] row) {
         byte[] key = pkCodec.encode(pick(row, pk));
         if (data.get(key) != null) {
-            throw new IllegalArgumentException("table " + def.name() + " has a row with primary key "
-                    + Arrays.toString(pick(row, pk)) + " already");
+            throw new IllegalArgumentException("duplicate primary key " + Arrays.toString(pick(row, pk)) + " in table "
+                    + def.name() + ": a row with it is there already");
         }
         data.put(key, rowCodec.encode(row));
         for (Index ix : indexes) {
