@@ -24,6 +24,9 @@ import org.oooengine.core.types.RowCodec;
 public final class ClusterWriter {
     static final int CHUNK_BYTES = 256 << 10;
 
+    /** What a node does with a row: insert it (a duplicate key fails), replace the row of its key, delete it. */
+    public enum RowWrite { INSERT, UPDATE, DELETE }
+
     private final Peers peers;
 
     public ClusterWriter(Peers peers) {
@@ -63,7 +66,7 @@ public final class ClusterWriter {
         }
 
         /** Sends a row (stored values in the table's column order) to be written as {@code kind} says. */
-        public void add(Messages.RowWrite kind, Object[] row) {
+        public void add(RowWrite kind, Object[] row) {
             String node = router.rowOwner(row);
             Batch b = batches.computeIfAbsent(node + "/" + kind, k -> new Batch(node, kind));
             b.add(codec.encode(row));
@@ -92,11 +95,11 @@ public final class ClusterWriter {
         /** One node's rows of one kind, sent a chunk at a time, each answered before the next. */
         private final class Batch {
             private final String node;
-            private final Messages.RowWrite kind;
+            private final RowWrite kind;
             private PayloadWriter rows = new PayloadWriter(CHUNK_BYTES + 4096);
             private int count;
 
-            Batch(String node, Messages.RowWrite kind) {
+            Batch(String node, RowWrite kind) {
                 this.node = node;
                 this.kind = kind;
             }

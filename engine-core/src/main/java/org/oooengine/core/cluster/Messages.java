@@ -298,8 +298,6 @@ final class Messages {
     static final byte WRITE_APPLY = 1;
     static final byte WRITE_COMMIT = 2;
     static final byte WRITE_ROLLBACK = 3;
-    /** What WRITE_APPLY does with each row: insert it (a duplicate key fails), replace the row of its key, delete it. */
-    public enum RowWrite { INSERT, UPDATE, DELETE }
 
     static final byte LOAD_START = 5;
     static final byte LOAD_BEGIN = 1;

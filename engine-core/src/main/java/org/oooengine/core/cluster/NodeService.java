@@ -407,7 +407,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case Messages.WRITE_APPLY -> {
                 String table = r.getString();
                 SplitPolicy policy = SplitPolicy.named(r.getString());
-                Messages.RowWrite kind = Messages.RowWrite.values()[r.get()];
+                ClusterWriter.RowWrite kind = ClusterWriter.RowWrite.values()[r.get()];
                 int n = r.getVarInt();
                 Store st = requireStore();
                 writing.putIfAbsent(table, 0L); // a failure half way forgets the rows applied so far too

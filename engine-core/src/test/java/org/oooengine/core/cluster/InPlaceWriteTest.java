@@ -48,21 +48,21 @@ class InPlaceWriteTest {
             ClusterWriter writer = new ClusterWriter(session.peers());
 
             ClusterWriter.Statement insert = writer.begin(T, SplitPolicy.PREFIX);
-            rows(100, 400, "b").forEachRemaining(r -> insert.add(Messages.RowWrite.INSERT, r));
+            rows(100, 400, "b").forEachRemaining(r -> insert.add(ClusterWriter.RowWrite.INSERT, r));
             assertEquals(300, insert.commit());
             rows(100, 400, "b").forEachRemaining(r -> expected.put((Long) r[0], (String) r[1]));
 
             ClusterWriter.Statement update = writer.begin(T, SplitPolicy.PREFIX);
             for (long id = 0; id < 400; id += 7) {
-                update.add(Messages.RowWrite.UPDATE, new Object[] {id, "updated " + id});
+                update.add(ClusterWriter.RowWrite.UPDATE, new Object[] {id, "updated " + id});
                 expected.put(id, "updated " + id);
             }
-            update.add(Messages.RowWrite.UPDATE, new Object[] {10_000L, "nobody"}); // no such row: nothing changes
+            update.add(ClusterWriter.RowWrite.UPDATE, new Object[] {10_000L, "nobody"}); // no such row: nothing changes
             assertEquals(58, update.commit());
 
             ClusterWriter.Statement delete = writer.begin(T, SplitPolicy.PREFIX);
             for (long id = 50; id < 150; id++) {
-                delete.add(Messages.RowWrite.DELETE, new Object[] {id, null});
+                delete.add(ClusterWriter.RowWrite.DELETE, new Object[] {id, null});
                 expected.remove(id);
             }
             assertEquals(100, delete.commit());
@@ -92,15 +92,15 @@ class InPlaceWriteTest {
             Map<Long, String> before = scan(session);
             ClusterWriter.Statement insert = new ClusterWriter(session.peers()).begin(T, SplitPolicy.HALF);
             CompletionException e = assertThrows(CompletionException.class, () -> {
-                rows(20, 40, "new").forEachRemaining(r -> insert.add(Messages.RowWrite.INSERT, r));
-                insert.add(Messages.RowWrite.INSERT, new Object[] {5L, "again"});
+                rows(20, 40, "new").forEachRemaining(r -> insert.add(ClusterWriter.RowWrite.INSERT, r));
+                insert.add(ClusterWriter.RowWrite.INSERT, new Object[] {5L, "again"});
                 insert.commit();
             });
             insert.rollback();
             assertTrue(e.getMessage().contains("duplicate primary key [5] in table t"), e.getMessage());
             assertEquals(before, scan(session), "the statement's other rows are forgotten too");
             ClusterWriter.Statement retry = new ClusterWriter(session.peers()).begin(T, SplitPolicy.HALF);
-            rows(20, 40, "new").forEachRemaining(r -> retry.add(Messages.RowWrite.INSERT, r));
+            rows(20, 40, "new").forEachRemaining(r -> retry.add(ClusterWriter.RowWrite.INSERT, r));
             assertEquals(20, retry.commit());
             assertEquals(40, scan(session).size());
         }
@@ -126,7 +126,7 @@ class InPlaceWriteTest {
                 ClusterWriter writer = new ClusterWriter(session.peers());
                 for (long from = 50; from < 3_000; from += 50) {
                     ClusterWriter.Statement s = writer.begin(T, SplitPolicy.PREFIX);
-                    rows(from, from + 50, "b").forEachRemaining(r -> s.add(Messages.RowWrite.INSERT, r));
+                    rows(from, from + 50, "b").forEachRemaining(r -> s.add(ClusterWriter.RowWrite.INSERT, r));
                     s.commit();
                 }
                 writing.set(false);

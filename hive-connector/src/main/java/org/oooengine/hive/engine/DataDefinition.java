@@ -12,6 +12,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterWriter;
+import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
@@ -31,7 +33,10 @@ import org.oooengine.optimizer.rel.RelNode;
 /**
  * Runs DDL and DML against the embedded catalog and the cluster's nodes. The nodes change first
  * and the catalog records the change once they have, so a failed statement leaves the catalog as
- * it was. Changes are serialised: each one rewrites the table's partitions on every node.
+ * it was. Changes are serialised. INSERT INTO, UPDATE and DELETE write rows in place into the
+ * partitions' B+trees ({@link ClusterWriter}; a table with a GLOBAL index takes INSERT INTO the
+ * bulk way); INSERT OVERWRITE, CREATE TABLE ... AS SELECT and LOAD DATA rebuild the table's
+ * partitions ({@link ClusterLoader}).
  */
 final class DataDefinition {
     private static final Logger LOG = LogManager.getLogger(DataDefinition.class);
@@ -70,6 +75,10 @@ final class DataDefinition {
                 return dropTable(s);
             } else if (statement instanceof DdlStatement.Insert s) {
                 return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
+            } else if (statement instanceof DdlStatement.Update s) {
+                return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.UPDATE, rowsOf.apply(s.rows())));
+            } else if (statement instanceof DdlStatement.Delete s) {
+                return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.DELETE, rowsOf.apply(s.rows())));
             } else if (statement instanceof DdlStatement.LoadData s) {
                 return StatementResult.update(load(s, settings));
             }
@@ -152,19 +161,57 @@ final class DataDefinition {
         return StatementResult.update(0);
     }
 
-    /** INSERT: the rows (SQL values in the table's column order) cast to stored values on their way. */
+    /**
+     * INSERT: the rows (SQL values in the table's column order) cast to stored values on their way;
+     * INSERT INTO in place, INSERT OVERWRITE (and a new table's first rows) by rebuilding.
+     */
     private long insert(TableInfo target, Iterator<Object[]> rows, boolean append) {
-        List<SqlType> types = target.columns().stream().map(ResultColumn::type).toList();
-        return write(target, append, into -> {
+        return write(target, append, append, into -> {
             while (rows.hasNext()) {
-                Object[] row = rows.next();
-                Object[] stored = new Object[types.size()];
-                for (int i = 0; i < stored.length; i++) {
-                    stored[i] = types.get(i).toStored(row[i]);
-                }
-                into.add(stored);
+                into.add(stored(target, rows.next()));
             }
         });
+    }
+
+    private static Object[] stored(TableInfo target, Object[] row) {
+        Object[] stored = new Object[row.length];
+        for (int i = 0; i < stored.length; i++) {
+            stored[i] = target.columns().get(i).type().toStored(row[i]);
+        }
+        return stored;
+    }
+
+    /** UPDATE or DELETE: the rows as they will be, or as they are, written in place by primary key. */
+    private long change(TableInfo target, ClusterWriter.RowWrite kind, List<Object[]> rows) {
+        TableDefinition def = definition(target);
+        ClusterWriter.Statement w = beginInPlace(target, def);
+        try {
+            for (Object[] row : rows) {
+                w.add(kind, stored(target, row));
+            }
+            return w.commit();
+        } catch (RuntimeException e) {
+            w.rollback();
+            throw failed(kind + " of " + target.database() + "." + target.name(), e);
+        }
+    }
+
+    private ClusterWriter.Statement beginInPlace(TableInfo target, TableDefinition def) {
+        String policy = target.properties().getOrDefault(DdlAnalyzer.SPLIT_POLICY_PROPERTY, DdlAnalyzer.DEFAULT_SPLIT_POLICY);
+        try {
+            return new ClusterWriter(cluster.peers()).begin(def, SplitPolicy.named(policy));
+        } catch (RuntimeException e) {
+            throw failed("writing " + target.database() + "." + target.name(), e);
+        }
+    }
+
+    private TableDefinition definition(TableInfo target) {
+        Optional<CatalogTable> entry = catalog.entry(target.database(), target.name());
+        try {
+            return entry.map(CatalogTable::definition).orElseGet(() -> cluster.table(target.storage()).meta().definition());
+        } catch (RuntimeException e) {
+            throw failed("writing " + target.database() + "." + target.name(), e);
+        }
     }
 
     /**
@@ -175,7 +222,7 @@ final class DataDefinition {
         Configuration conf = hadoop.apply(new Configuration(), settings);
         List<String> locations = loadable.locations(s.path(), s.local(), conf);
         FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
-        return write(s.target(), !s.overwrite(), into -> {
+        return write(s.target(), !s.overwrite(), false, into -> {
             try {
                 for (String location : locations) {
                     TableFiles.read(location, layout, into.columns(), conf, into::add);
@@ -192,36 +239,53 @@ final class DataDefinition {
     }
 
     /**
-     * Writes rows into a table on the nodes. Tables created through SQL number their rows when they
-     * have no key (the catalog keeps the next number); tables only loaded onto the nodes keep
-     * their stored layout. Returns the rows written.
+     * Writes rows into a table on the nodes, in place ({@code inPlace} and {@code append}, and the
+     * table has no GLOBAL index) or by rebuilding its partitions. Tables created through SQL number
+     * their rows when they have no key (the catalog keeps the next number); tables only loaded onto
+     * the nodes keep their stored layout. Returns the rows written.
      */
-    private long write(TableInfo target, boolean append, RowSource source) {
+    private long write(TableInfo target, boolean append, boolean inPlace, RowSource source) {
         Optional<CatalogTable> entry = catalog.entry(target.database(), target.name());
-        TableDefinition def;
-        try {
-            def = entry.map(CatalogTable::definition).orElseGet(() -> cluster.table(target.storage()).meta().definition());
-        } catch (RuntimeException e) {
-            throw failed("writing " + target.database() + "." + target.name(), e);
-        }
+        TableDefinition def = definition(target);
         boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
         long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
-        ClusterLoader.TableWrite w;
-        try {
-            w = new ClusterLoader(cluster.peers()).beginWrite(def, append, (t, done, expected) -> { });
-        } catch (Exception e) {
-            throw failed("writing " + target.database() + "." + target.name(), e);
+        long written;
+        if (inPlace && append && ClusterWriter.writable(def)) {
+            ClusterWriter.Statement w = beginInPlace(target, def);
+            try {
+                RowsInto into = new RowsInto(def, target, rowId, firstRowId, row -> w.add(ClusterWriter.RowWrite.INSERT, row));
+                source.sendTo(into);
+                w.commit();
+                written = into.written;
+            } catch (Exception e) {
+                w.rollback();
+                throw failed("writing " + target.database() + "." + target.name(), e);
+            }
+        } else {
+            ClusterLoader.TableWrite w;
+            try {
+                w = new ClusterLoader(cluster.peers()).beginWrite(def, append, (t, done, expected) -> { });
+            } catch (Exception e) {
+                throw failed("writing " + target.database() + "." + target.name(), e);
+            }
+            RowsInto into = new RowsInto(def, target, rowId, firstRowId, w::add);
+            try {
+                source.sendTo(into);
+                w.commit();
+            } catch (Exception e) {
+                w.abort();
+                throw failed("writing " + target.database() + "." + target.name(), e);
+            }
+            written = into.written;
         }
-        RowsInto into = new RowsInto(def, target, rowId, firstRowId, w);
-        try {
-            source.sendTo(into);
-            w.commit();
-        } catch (Exception e) {
-            w.abort();
-            throw failed("writing " + target.database() + "." + target.name(), e);
-        }
-        entry.ifPresent(t -> catalog.put(t.withNextRowId(firstRowId + into.written)));
-        return into.written;
+        long next = firstRowId + written;
+        entry.ifPresent(t -> catalog.put(t.withNextRowId(next)));
+        return written;
+    }
+
+    /** Where {@link RowsInto} sends each row. */
+    private interface RowSink {
+        void add(Object[] row) throws InterruptedException;
     }
 
     /** Stored values of a table's declared columns on their way to the nodes, with the row id and a key check added. */
@@ -231,10 +295,10 @@ final class DataDefinition {
         private final boolean rowId;
         private final long firstRowId;
         private final int[] key;
-        private final ClusterLoader.TableWrite write;
+        private final RowSink write;
         private long written;
 
-        RowsInto(TableDefinition def, TableInfo table, boolean rowId, long firstRowId, ClusterLoader.TableWrite write) {
+        RowsInto(TableDefinition def, TableInfo table, boolean rowId, long firstRowId, RowSink write) {
             this.write = write;
             this.def = def;
             this.table = table;

@@ -97,7 +97,8 @@ final class EngineSession implements SqlSession {
         ASTNode tree = HiveSqlParser.parse(sql);
         StatementResult r = switch (tree.getType()) {
             case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, cancel) : query(tree, cancel);
-            case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD -> change(tree, cancel);
+            case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD, TOK_UPDATE_TABLE,
+                 TOK_DELETE_FROM -> change(tree, cancel);
             case TOK_EXPLAIN -> explain(tree, cancel);
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
             case TOK_SHOWTABLES -> single("tab_name", catalog.tables(database).stream().map(TableInfo::name).toList());
@@ -149,6 +150,10 @@ final class EngineSession implements SqlSession {
             access.checkCanDropTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.Insert s) {
             access.checkCanInsert(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.Update s) {
+            access.checkCanUpdate(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.Delete s) {
+            access.checkCanDelete(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.LoadData s) {
             access.checkCanLoad(user, s.target().database(), s.target().name(), s.path());
         } else {

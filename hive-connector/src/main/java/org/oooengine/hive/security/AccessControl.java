@@ -22,6 +22,12 @@ public interface AccessControl {
     /** INSERT INTO or OVERWRITE. */
     void checkCanInsert(SessionUser user, String database, String table);
 
+    /** UPDATE of rows in place. */
+    void checkCanUpdate(SessionUser user, String database, String table);
+
+    /** DELETE of rows in place. */
+    void checkCanDelete(SessionUser user, String database, String table);
+
     /** LOAD DATA of the files at {@code path}; the engine then checks the path against the directories it may read. */
     void checkCanLoad(SessionUser user, String database, String table, String path);
 

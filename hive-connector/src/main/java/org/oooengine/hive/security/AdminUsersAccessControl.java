@@ -32,7 +32,7 @@ public final class AdminUsersAccessControl implements AccessControl {
         Arrays.stream(settings.getOrDefault(ADMIN_USERS_SETTING, "").split(","))
                 .map(String::strip).filter(s -> !s.isEmpty()).forEach(admins::add);
         if (!admins.isEmpty()) {
-            LOG.info("admin users, who may create, drop, insert and load: {}", admins);
+            LOG.info("admin users, who may create, drop, insert, update, delete and load: {}", admins);
         }
         return new AdminUsersAccessControl(admins);
     }
@@ -60,6 +60,16 @@ public final class AdminUsersAccessControl implements AccessControl {
     @Override
     public void checkCanInsert(SessionUser user, String database, String table) {
         requireAdmin(user, "INSERT into", database + "." + table);
+    }
+
+    @Override
+    public void checkCanUpdate(SessionUser user, String database, String table) {
+        requireAdmin(user, "UPDATE", database + "." + table);
+    }
+
+    @Override
+    public void checkCanDelete(SessionUser user, String database, String table) {
+        requireAdmin(user, "DELETE from", database + "." + table);
     }
 
     @Override

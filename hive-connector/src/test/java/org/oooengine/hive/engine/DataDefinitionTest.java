@@ -150,6 +150,55 @@ class DataDefinitionTest {
         update(s, "DROP TABLE big_orders");
     }
 
+    /**
+     * INSERT INTO, UPDATE and DELETE write rows in place into the partitions' B+trees; what a scan,
+     * an index lookup and a count read afterwards is what DuckDB computes from the same changes.
+     */
+    @Test
+    void insertUpdateAndDeleteWriteInPlaceAndMatchDuckDb() throws Exception {
+        SqlSession s = session();
+        String columns = "o_orderkey, o_custkey, o_totalprice, o_orderstatus, o_comment";
+        update(s, "CREATE TABLE dml_orders TBLPROPERTIES ('ooo.primary.key'='o_orderkey', 'ooo.indexes'='o_custkey', "
+                + "'ooo.split.policy'='prefix') AS SELECT " + columns + " FROM orders");
+        String added = "SELECT o_orderkey + 1000000 AS o_orderkey, o_custkey, o_totalprice, o_orderstatus, o_comment "
+                + "FROM orders WHERE o_orderkey < 20000";
+        assertEquals(tpch.oracle.rows(added).size(), update(s, "INSERT INTO dml_orders " + added));
+        String both = "(SELECT " + columns + " FROM orders UNION ALL " + added + ") x";
+
+        long updated = update(s, "UPDATE dml_orders SET o_totalprice = o_totalprice * 2, o_comment = 'doubled' "
+                + "WHERE o_custkey < 100");
+        assertEquals(tpch.oracle.rows("SELECT 1 FROM " + both + " WHERE o_custkey < 100").size(), updated);
+        long deleted = update(s, "DELETE FROM dml_orders WHERE o_orderstatus = 'F' AND o_orderkey < 30000");
+        assertEquals(tpch.oracle.rows("SELECT 1 FROM " + both + " WHERE o_orderstatus = 'F' AND o_orderkey < 30000").size(),
+                deleted);
+
+        String expected = "SELECT o_orderkey, o_custkey, CASE WHEN o_custkey < 100 THEN o_totalprice * 2 ELSE o_totalprice "
+                + "END AS o_totalprice, o_orderstatus, CASE WHEN o_custkey < 100 THEN 'doubled' ELSE o_comment END AS o_comment "
+                + "FROM " + both + " WHERE NOT (o_orderstatus = 'F' AND o_orderkey < 30000)";
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM dml_orders"), tpch.oracle.rows(expected), false));
+        assertNull(OracleComparison.difference(rows(s, "SELECT o_orderkey, o_comment FROM dml_orders WHERE o_custkey = 49"),
+                tpch.oracle.rows("SELECT o_orderkey, o_comment FROM (" + expected + ") e WHERE o_custkey = 49"), false),
+                "the index follows the writes");
+        assertEquals(0, update(s, "UPDATE dml_orders SET o_comment = 'none' WHERE o_orderkey < 0"));
+
+        SqlException key = assertThrows(SqlException.class, () -> update(s, "UPDATE dml_orders SET o_orderkey = 1"));
+        assertTrue(key.getMessage().contains("UPDATE of primary key column o_orderkey"), key.getMessage());
+        SqlException column = assertThrows(SqlException.class, () -> update(s, "UPDATE dml_orders SET nope = 1"));
+        assertEquals(SqlException.UNKNOWN_COLUMN, column.sqlState(), column.getMessage());
+        update(s, "CREATE TABLE dml_keyless (a INT)");
+        SqlException keyless = assertThrows(SqlException.class, () -> update(s, "DELETE FROM dml_keyless WHERE a = 1"));
+        assertTrue(keyless.getMessage().contains("which has no PRIMARY KEY"), keyless.getMessage());
+        SqlException policy = assertThrows(SqlException.class, () -> update(s,
+                "CREATE TABLE dml_bad (a INT) TBLPROPERTIES ('ooo.split.policy'='sideways')"));
+        assertTrue(policy.getMessage().contains("unknown split policy 'sideways'"), policy.getMessage());
+
+        long left = tpch.oracle.rows(expected).size();
+        assertEquals(left, update(s, "DELETE FROM dml_orders"));
+        assertEquals(List.of("[0]"), render(rows(s, "SELECT count(*) FROM dml_orders")));
+        update(s, "DROP TABLE dml_orders");
+        update(s, "DROP TABLE dml_keyless");
+    }
+
     @Test
     void loadDataReadsTextAndOrcFilesInTheTablesFormat() throws Exception {
         SqlSession s = session();

@@ -22,8 +22,8 @@ import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Hive's DDL and DML trees as {@link DdlStatement}s: CREATE/DROP DATABASE, CREATE TABLE (with
- * a primary key, indexes and AS SELECT), DROP TABLE, INSERT INTO/OVERWRITE ... SELECT | VALUES and
- * LOAD DATA. Tables live on the cluster's nodes, hash-partitioned on their primary key's first
+ * a primary key, indexes and AS SELECT), DROP TABLE, INSERT INTO/OVERWRITE ... SELECT | VALUES,
+ * UPDATE, DELETE and LOAD DATA. Tables live on the cluster's nodes, hash-partitioned on their primary key's first
  * column; so Hive's PARTITIONED BY, CLUSTERED BY and LOCATION are refused by name.
  */
 public final class DdlAnalyzer {
@@ -36,6 +36,12 @@ public final class DdlAnalyzer {
      * table's {@code STORED AS}); its rows themselves live on the nodes.
      */
     public static final String LOAD_FORMAT_PROPERTY = "ooo.load.format";
+    /**
+     * TBLPROPERTIES key: where the leaves of the table's B+trees split when rows are written in
+     * place ({@code half}, {@code rightmost}, {@code prefix} or {@code rate}; default {@code prefix}).
+     */
+    public static final String SPLIT_POLICY_PROPERTY = "ooo.split.policy";
+    public static final String DEFAULT_SPLIT_POLICY = "prefix";
 
     private final Catalog catalog;
     private final String database;
@@ -68,6 +74,8 @@ public final class DdlAnalyzer {
                 yield new DdlStatement.DropTable(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
             }
             case TOK_QUERY -> insert(n);
+            case TOK_UPDATE_TABLE -> update(n);
+            case TOK_DELETE_FROM -> delete(n);
             case TOK_LOAD -> loadData(n);
             default -> throw Ast.notSupported("statement " + n.getText(), n);
         };
@@ -90,7 +98,12 @@ public final class DdlAnalyzer {
                 case TOK_TABLEROWFORMAT -> rowFormat(c, properties);
                 case TOK_TABLEPROPERTIES -> {
                     for (ASTNode p : Ast.children(Ast.child(c, 0))) {
-                        properties.put(Ast.unquote(Ast.child(p, 0).getText()), Ast.unquote(Ast.child(p, 1).getText()));
+                        String key = Ast.unquote(Ast.child(p, 0).getText());
+                        String value = Ast.unquote(Ast.child(p, 1).getText());
+                        if (key.equals(SPLIT_POLICY_PROPERTY)) {
+                            splitPolicy(value, p);
+                        }
+                        properties.put(key, value);
                     }
                 }
                 case TOK_QUERY -> asSelect = new QueryAnalyzer(catalog, database).query(c);
@@ -181,6 +194,81 @@ public final class DdlAnalyzer {
                 .filter(s -> !s.isEmpty()).toList();
         checkColumns(names, columns, what, at);
         return names;
+    }
+
+    /** The split policy a table property names; a clear error, at the property, for any other. */
+    public static org.oooengine.core.storage.SplitPolicy splitPolicy(String name, ASTNode at) {
+        try {
+            return org.oooengine.core.storage.SplitPolicy.named(name);
+        } catch (IllegalArgumentException e) {
+            throw Ast.error(SqlException.SYNTAX, "TBLPROPERTIES '" + SPLIT_POLICY_PROPERTY + "': " + e.getMessage(), at);
+        }
+    }
+
+    /**
+     * {@code UPDATE t SET c = e, ... [WHERE p]}: the query {@code SELECT <each column, or its new
+     * value> FROM t [WHERE p]} gives each row as it will be. A primary-key column keeps its value
+     * (the row would move to another node and another place in the tree).
+     */
+    private DdlStatement update(ASTNode n) {
+        TableInfo target = writableByKey(n, "UPDATE");
+        ASTNode set = Ast.find(n, TOK_SET_COLUMNS_CLAUSE);
+        Map<String, ASTNode> values = new LinkedHashMap<>();
+        for (ASTNode assignment : Ast.children(set)) {
+            String column = Ast.name(Ast.child(Ast.child(assignment, 0), 0)).toLowerCase(Locale.ROOT);
+            if (target.indexOf(column) < 0) {
+                throw Ast.error(SqlException.UNKNOWN_COLUMN, "table " + target.name() + " has no column " + column, assignment);
+            }
+            if (target.primaryKey().contains(column)) {
+                throw Ast.notSupported("UPDATE of primary key column " + column + " of " + target.name()
+                        + " (DELETE the row and INSERT it with its new key)", assignment);
+            }
+            values.put(column, Ast.child(assignment, 1));
+        }
+        List<ASTNode> selected = new ArrayList<>();
+        for (ResultColumn c : target.columns()) {
+            selected.add(values.getOrDefault(c.name(), column(c.name())));
+        }
+        RelNode rows = new QueryAnalyzer(catalog, database).query(selectFrom(n, selected));
+        return new DdlStatement.Update(target, toTableColumns(rows, target, targetColumns(target, null), n));
+    }
+
+    /** {@code DELETE FROM t [WHERE p]}: the query {@code SELECT * FROM t [WHERE p]} gives the rows to delete. */
+    private DdlStatement delete(ASTNode n) {
+        TableInfo target = writableByKey(n, "DELETE");
+        List<ASTNode> selected = target.columns().stream().map(c -> column(c.name())).toList();
+        RelNode rows = new QueryAnalyzer(catalog, database).query(selectFrom(n, selected));
+        return new DdlStatement.Delete(target, toTableColumns(rows, target, targetColumns(target, null), n));
+    }
+
+    /** The table an UPDATE or DELETE names, which must have a declared primary key to find its rows by. */
+    private TableInfo writableByKey(ASTNode n, String statement) {
+        TableInfo target = table(Ast.child(n, 0));
+        if (target.primaryKey().isEmpty()) {
+            throw Ast.notSupported(statement + " of " + target.name() + ", which has no PRIMARY KEY (its rows are "
+                    + "numbered by a hidden row id): declare one to " + statement + " rows in place", n);
+        }
+        return target;
+    }
+
+    /** {@code SELECT <selected> FROM <the statement's table> [<its WHERE>]}, as the parser would give it. */
+    private static ASTNode selectFrom(ASTNode statement, List<ASTNode> selected) {
+        List<ASTNode> exprs = selected.stream().map(e -> Ast.node(TOK_SELEXPR, "TOK_SELEXPR", List.of(e))).toList();
+        List<ASTNode> insert = new ArrayList<>(List.of(
+                Ast.node(TOK_DESTINATION, "TOK_DESTINATION", List.of(Ast.node(TOK_DIR, "TOK_DIR",
+                        List.of(Ast.node(TOK_TMP_FILE, "TOK_TMP_FILE", List.of()))))),
+                Ast.node(TOK_SELECT, "TOK_SELECT", exprs)));
+        ASTNode where = Ast.find(statement, TOK_WHERE);
+        if (where != null) {
+            insert.add(where);
+        }
+        ASTNode from = Ast.node(TOK_FROM, "TOK_FROM", List.of(Ast.node(TOK_TABREF, "TOK_TABREF",
+                List.of(Ast.child(statement, 0)))));
+        return Ast.node(TOK_QUERY, "TOK_QUERY", List.of(from, Ast.node(TOK_INSERT, "TOK_INSERT", insert)));
+    }
+
+    private static ASTNode column(String name) {
+        return Ast.node(TOK_TABLE_OR_COL, "TOK_TABLE_OR_COL", List.of(Ast.node(Identifier, name, List.of())));
     }
 
     private static void checkColumns(List<String> names, List<ResultColumn> columns, String what, ASTNode at) {

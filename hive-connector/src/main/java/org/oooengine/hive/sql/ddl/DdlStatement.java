@@ -31,6 +31,17 @@ public sealed interface DdlStatement {
     record Insert(TableInfo target, RelNode rows, boolean overwrite) implements DdlStatement {
     }
 
+    /**
+     * UPDATE: {@code rows} yields each matching row as it will be (the table's columns in order and
+     * types), written in place over the row of the same primary key.
+     */
+    record Update(TableInfo target, RelNode rows) implements DdlStatement {
+    }
+
+    /** DELETE: {@code rows} yields the matching rows (the table's columns), deleted in place by primary key. */
+    record Delete(TableInfo target, RelNode rows) implements DdlStatement {
+    }
+
     /** LOAD DATA [LOCAL] INPATH: the file's (or directory's) rows into the table, read in the table's file format. */
     record LoadData(String path, boolean local, boolean overwrite, TableInfo target) implements DdlStatement {
     }
