@@ -166,6 +166,28 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /**
+     * How each node's partitions' B+trees have deteriorated ({@link org.oooengine.core.store.TreeReport}s),
+     * by node, of table {@code table} only when given; each node reads its trees' leaves to answer.
+     */
+    public Map<String, List<org.oooengine.core.store.TreeReport>> treeHealth(Optional<String> table) {
+        byte[] request = table.map(t -> new PayloadWriter(64).putString(t).toByteArray()).orElse(new byte[0]);
+        Map<String, CompletableFuture<Frame>> answers = new LinkedHashMap<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            answers.put(n.id(), peers.client(n.id()).call(OpCode.TREE_HEALTH, request, ANALYZE_TIMEOUT));
+        }
+        Map<String, List<org.oooengine.core.store.TreeReport>> out = new LinkedHashMap<>();
+        answers.forEach((node, answer) -> {
+            try {
+                out.put(node, JSON.readValue(await(answer).payload(), new com.fasterxml.jackson.core.type.TypeReference<
+                        List<org.oooengine.core.store.TreeReport>>() { }));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("node " + node + " sent an unreadable tree health report", e);
+            }
+        });
+        return out;
+    }
+
+    /**
      * Measures the device under {@code node}'s data directory: a file of {@code fileBytes} written
      * there, then random reads at each of {@code Calibration.QUEUE_DEPTHS} and sequential reads,
      * {@code perTest} each. The node runs it after any load it is busy with, never beside one.

@@ -58,6 +58,7 @@ import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.store.Table;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.store.TableWriter;
+import org.oooengine.core.store.TreeReport;
 import org.oooengine.core.types.RowCodec;
 
 /**
@@ -157,6 +158,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case BULK_LOAD -> {
                 byte[] payload = request.payload();
                 loads.execute(() -> answer(out, () -> out.reply(loadStep(new PayloadReader(payload)))));
+            }
+            case TREE_HEALTH -> {
+                String table = r.hasMore() ? r.getString() : null; // null: every table
+                fragments.execute(() -> answer(out, () -> out.reply(treeHealth(table))));
             }
             case WRITE_ROWS -> {
                 byte[] payload = request.payload(); // in turn with loads: a load's swap never meets a write half done
@@ -464,6 +469,20 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             default -> throw new ProtocolException("unknown write step " + step);
         }
+    }
+
+    /** Key ranges per tree in health reports. */
+    static final int HEALTH_RANGES = 20;
+
+    private byte[] treeHealth(String table) throws Exception {
+        Store st = requireStore();
+        List<TreeReport> reports = new ArrayList<>();
+        for (Table t : st.tables().values()) {
+            if (table == null || t.name().equals(table)) {
+                reports.addAll(TreeReport.of(t, HEALTH_RANGES));
+            }
+        }
+        return JSON.writeValueAsBytes(reports);
     }
 
     private void rollBackWrites(Store st) {

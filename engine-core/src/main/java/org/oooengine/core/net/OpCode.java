@@ -56,7 +56,9 @@ public enum OpCode {
      */
     RUN_EXCHANGED(31),
     /** Writes rows in place into a table's partition: applies them, or commits or rolls back what was applied. */
-    WRITE_ROWS(32);
+    WRITE_ROWS(32),
+    /** How the partition's B+trees have deteriorated, per tree and key range, as JSON ({@code TreeReport}s). */
+    TREE_HEALTH(33);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -18,6 +18,11 @@ public record TreeHealth(long leaves, long entries, double fill, long freshLeave
         public double deterioration() {
             return freshLeaves == 0 ? 1 : (double) leaves / freshLeaves;
         }
+
+        /** Leaves a scan of the range reads per entry it returns. */
+        public double pagesPerEntry() {
+            return entries == 0 ? 0 : (double) leaves / entries;
+        }
     }
 
     /** Leaves over the leaves a bulk load of the same entries would take. */
@@ -31,8 +36,8 @@ public record TreeHealth(long leaves, long entries, double fill, long freshLeave
     }
 
     /**
-     * Walks {@code tree}'s leaves in key order (reading each), in {@code rangeCount} runs of about
-     * the same number of leaves.
+     * Walks {@code tree}'s leaves in key order (read as a scan reads them, around the buffer pool),
+     * in {@code rangeCount} runs of about the same number of leaves.
      */
     public static TreeHealth of(BTree tree, int rangeCount) {
         TreeMeta meta = tree.meta();
@@ -40,35 +45,33 @@ public record TreeHealth(long leaves, long entries, double fill, long freshLeave
         long perRange = Math.max(1, (meta.leafCount() + rangeCount - 1) / Math.max(1, rangeCount));
         long[] histogram = new long[11];
         List<Range> ranges = new ArrayList<>();
-        long leaves = 0;
-        long entries = 0;
-        long bytes = 0;
-        Acc range = null;
-        for (long p = meta.firstLeaf(); p >= 0; ) {
-            Page leaf = tree.page(p).join();
-            if (range == null || range.leaves == perRange) {
-                if (range != null) {
-                    ranges.add(range.done(room, meta.fillFactor()));
+        Acc[] range = {null};
+        long[] totals = new long[3]; // leaves, entries, bytes
+        LeafScanner.forEachLeaf(tree, leaf -> {
+            if (range[0] == null || range[0].leaves == perRange) {
+                if (range[0] != null) {
+                    ranges.add(range[0].done(room, meta.fillFactor()));
                 }
-                range = new Acc(leaf.count() > 0 ? leaf.key(0) : new byte[0], p);
+                range[0] = new Acc(leaf.count() > 0 ? leaf.key(0) : new byte[0], leaf.pageNo());
             }
             long leafBytes = 0;
             for (int i = 0; i < leaf.count(); i++) {
                 leafBytes += PageFormat.entryBytes(leaf.key(i).length, leaf.value(i).length);
             }
             histogram[(int) Math.min(10, leafBytes * 10 / room)]++;
-            range.leaves++;
-            range.entries += leaf.count();
-            range.bytes += leafBytes;
-            leaves++;
-            entries += leaf.count();
-            bytes += leafBytes;
-            p = leaf.next();
+            range[0].leaves++;
+            range[0].entries += leaf.count();
+            range[0].bytes += leafBytes;
+            totals[0]++;
+            totals[1] += leaf.count();
+            totals[2] += leafBytes;
+        });
+        if (range[0] != null) {
+            ranges.add(range[0].done(room, meta.fillFactor()));
         }
-        if (range != null) {
-            ranges.add(range.done(room, meta.fillFactor()));
-        }
-        return new TreeHealth(leaves, entries, leaves == 0 ? 0 : bytes / ((double) leaves * room),
+        long leaves = totals[0];
+        long bytes = totals[2];
+        return new TreeHealth(leaves, totals[1], leaves == 0 ? 0 : bytes / ((double) leaves * room),
                 fresh(bytes, room, meta.fillFactor()), ranges, histogram);
     }
 

@@ -18,4 +18,9 @@ public interface Catalog {
      */
     default void checkWritable(String database, String name) {
     }
+
+    /** The system table {@code database.name}, whose rows the engine makes up when read; none by default. */
+    default Optional<SystemCatalog.SystemTable> systemTable(String database, String name) {
+        return Optional.empty();
+    }
 }

@@ -19,6 +19,7 @@ import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
+import org.oooengine.hive.catalog.SystemCatalog;
 import org.oooengine.hive.catalog.hms.MetastoreCatalog;
 import org.oooengine.hive.security.AccessControl;
 import org.oooengine.hive.security.AdminUsersAccessControl;
@@ -82,7 +83,7 @@ public final class ClusterSqlEngine implements SqlEngine {
         switch (catalogKind(settings)) {
             case "embedded" -> {
                 EmbeddedCatalog embedded = new EmbeddedCatalog(catalogFile, new ClusterCatalog(cluster));
-                this.catalog = embedded;
+                this.catalog = new SystemCatalog(embedded, cluster);
                 this.metastore = null;
                 this.ddl = new DataDefinition(embedded, cluster, LoadableFiles.fromSettings(settings, clusterDir,
                         cluster.spec()), hadoop, chooser::tablesChanged);
@@ -90,7 +91,7 @@ public final class ClusterSqlEngine implements SqlEngine {
             }
             case MetastoreCatalog.CATALOG_NAME -> {
                 this.metastore = MetastoreCatalog.fromSettings(settings);
-                this.catalog = metastore;
+                this.catalog = new SystemCatalog(metastore, cluster);
                 this.ddl = null; // read-only
                 this.modes = new ExecutionModes(cluster, chooser, secret, hadoop, Optional.of(metastore.tableReader()));
             }

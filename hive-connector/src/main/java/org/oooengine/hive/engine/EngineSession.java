@@ -14,6 +14,7 @@ import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.SystemCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.security.AccessControl;
@@ -232,6 +233,14 @@ final class EngineSession implements SqlSession {
             rows.add(new Object[] {"Primary Key:", String.join(", ", t.primaryKey()), null});
             rows.add(new Object[] {"Indexed Columns:", String.join(", ", t.indexedColumns()), null});
             t.properties().forEach((k, v) -> rows.add(new Object[] {"Table Parameters:", k, v}));
+            if (catalog instanceof SystemCatalog system && !FileTableReader.holds(t) && !SystemCatalog.DATABASE.equals(db)) {
+                rows.add(new Object[] {"", null, null});
+                rows.add(new Object[] {"# B+tree Health", null, null});
+                system.summary(t.storage()).forEach(line -> {
+                    int colon = line.indexOf(':');
+                    rows.add(new Object[] {line.substring(0, colon + 1), line.substring(colon + 2), null});
+                });
+            }
         }
         return StatementResult.rows(List.of(new ResultColumn("col_name", SqlType.STRING),
                 new ResultColumn("data_type", SqlType.STRING), new ResultColumn("comment", SqlType.STRING)), rows.iterator());

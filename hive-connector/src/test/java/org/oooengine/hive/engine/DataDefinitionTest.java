@@ -193,6 +193,17 @@ class DataDefinitionTest {
         assertTrue(policy.getMessage().contains("unknown split policy 'sideways'"), policy.getMessage());
 
         long left = tpch.oracle.rows(expected).size();
+        List<Object[]> health = rows(s, "SELECT node, tree, leaves, entries, fill FROM sys.tree_health "
+                + "WHERE key_range = 0 AND table_name LIKE '%dml_orders%'");
+        assertEquals(6, health.size(), "the clustered tree and the index on each of 3 nodes: " + render(health));
+        assertEquals(left, health.stream().filter(h -> h[1].equals("data")).mapToLong(h -> (Long) h[3]).sum());
+        assertTrue(health.stream().allMatch(h -> (Double) h[4] > 0.3 && (Double) h[4] <= 1.0), render(health).toString());
+        List<String> described = render(rows(s, "DESCRIBE FORMATTED dml_orders"));
+        assertTrue(described.contains("[# B+tree Health, null, null]"), described.toString());
+        assertTrue(described.stream().anyMatch(d -> d.startsWith("[data:, ") && d.contains("leaves")), described.toString());
+        SqlException system = assertThrows(SqlException.class, () -> update(s,
+                "DELETE FROM sys.tree_health WHERE leaves = 0"));
+        assertTrue(system.getMessage().contains("is a system table"), system.getMessage());
         assertEquals(left, update(s, "DELETE FROM dml_orders"));
         assertEquals(List.of("[0]"), render(rows(s, "SELECT count(*) FROM dml_orders")));
         update(s, "DROP TABLE dml_orders");

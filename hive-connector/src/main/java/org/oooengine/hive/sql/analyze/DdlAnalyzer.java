@@ -393,6 +393,7 @@ public final class DdlAnalyzer {
 
     private TableInfo table(ASTNode tabName) {
         String[] name = tableName(tabName);
+        catalog.checkWritable(name[0], name[1]);
         return catalog.table(name[0], name[1]).orElseThrow(() ->
                 Ast.error(SqlException.UNKNOWN_TABLE, "table not found: " + name[0] + "." + name[1], tabName));
     }
