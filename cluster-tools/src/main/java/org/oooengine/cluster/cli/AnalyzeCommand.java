@@ -6,6 +6,10 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.ArrayList;
+import java.util.List;
+import org.oooengine.core.store.TreeReport;
 import java.util.concurrent.Callable;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.stats.ColumnStatistics;
@@ -50,30 +54,54 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Map<String, TableStatistics> tables = collect();
+        Map<String, TableStatistics> tables = new LinkedHashMap<>();
+        List<TreeReport> trees = new ArrayList<>();
+        collect(tables, trees);
         if (table != null && !tables.containsKey(table)) {
             throw new ParameterException(spec.commandLine(), "no table '" + table + "'; tables: " + tables.keySet());
         }
         PrintWriter out = spec.commandLine().getOut();
         tables.values().stream().filter(t -> table == null || t.table().equals(table)).forEach(t -> {
+            List<TreeReport> own = trees.stream().filter(r -> r.table().equals(t.table())).toList();
             if (json) {
-                out.println(Json.line(withoutSketches(t)));
+                Map<String, Object> m = withoutSketches(t);
+                m.put("trees", own.stream().map(AnalyzeCommand::treeJson).toList());
+                out.println(Json.line(m));
             } else {
                 print(out, t);
+                out.printf("  B+trees:%n");
+                own.forEach(r -> out.printf("    %s: %s%n", r.tree(), r.describe(TreeReport.DETERIORATED)));
             }
         });
         return 0;
     }
 
-    private Map<String, TableStatistics> collect() {
+    /** The tables' statistics, collected anew, and how their B+trees have deteriorated. */
+    private void collect(Map<String, TableStatistics> tables, List<TreeReport> trees) {
         if (where.dir != null) {
             try (Store store = Store.open(where.dir, StoreOptions.defaults().withDirectIo(false))) {
-                return new LinkedHashMap<>(StatisticsCollector.collect(store).tables());
+                tables.putAll(StatisticsCollector.collect(store).tables());
+                store.tables().values().forEach(t -> trees.addAll(TreeReport.of(t, TreeReport.RANGES)));
             }
+            return;
         }
         try (ClusterSession session = ClusterSession.open(where.cluster, "analyze", Duration.ofSeconds(30))) {
-            return ClusterStatistics.collect(session, true);
+            tables.putAll(ClusterStatistics.collect(session, true));
+            trees.addAll(TreeReport.summed(session.treeHealth(Optional.ofNullable(table)).values()));
         }
+    }
+
+    private static Map<String, Object> treeJson(TreeReport r) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        m.put("tree", r.tree());
+        m.put("leaves", r.leaves());
+        m.put("fresh_leaves", r.freshLeaves());
+        m.put("entries", r.entries());
+        m.put("fill", r.fill());
+        m.put("deterioration", r.deterioration());
+        m.put("deteriorated_ranges", r.deterioratedRanges(TreeReport.DETERIORATED));
+        m.put("ranges", r.ranges().size());
+        return m;
     }
 
     private static void print(PrintWriter out, TableStatistics t) {

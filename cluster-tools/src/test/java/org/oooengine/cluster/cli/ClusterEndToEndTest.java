@@ -175,6 +175,12 @@ class ClusterEndToEndTest {
         JsonNode c = JSON.readTree(onCluster.out().strip());
         JsonNode s = JSON.readTree(onStore.out().strip());
         assertEquals(s.get("rows").asLong(), c.get("rows").asLong());
+        for (JsonNode withTrees : new JsonNode[] {c, s}) { // the B+trees' health: the clustered tree holds every row
+            JsonNode data = withTrees.get("trees").get(0);
+            assertEquals("data", data.get("tree").asText(), withTrees.toString());
+            assertEquals(s.get("rows").asLong(), data.get("entries").asLong(), withTrees.toString());
+            assertTrue(data.get("leaves").asLong() > 0 && data.get("deterioration").asDouble() < 1.1, withTrees.toString());
+        }
         for (int i = 0; i < s.get("columns").size(); i++) {
             JsonNode sc = s.get("columns").get(i);
             JsonNode cc = c.get("columns").get(i);
@@ -185,6 +191,8 @@ class ClusterEndToEndTest {
         }
         Cli text = Cli.run("analyze", "--cluster", cluster.toString(), "--table", "lineitem");
         assertTrue(text.out().contains("l_partkey") && text.out().contains(org.oooengine.core.stats.StatisticsCollector.DEFAULT_BUCKETS + " buckets"), text::toString);
+        assertTrue(text.out().contains("B+trees:") && text.out().contains("    data: ") && text.out().contains("key ranges"),
+                text::toString);
         Cli both = Cli.run("analyze", "--cluster", cluster.toString(), "--dir", single.toString());
         assertEquals(2, both.exitCode(), both::toString);
         Cli unknown = Cli.run("analyze", "--dir", single.toString(), "--table", "nosuch");

@@ -471,15 +471,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
     }
 
-    /** Key ranges per tree in health reports. */
-    static final int HEALTH_RANGES = 20;
-
     private byte[] treeHealth(String table) throws Exception {
         Store st = requireStore();
         List<TreeReport> reports = new ArrayList<>();
         for (Table t : st.tables().values()) {
             if (table == null || t.name().equals(table)) {
-                reports.addAll(TreeReport.of(t, HEALTH_RANGES));
+                reports.addAll(TreeReport.of(t, TreeReport.RANGES));
             }
         }
         return JSON.writeValueAsBytes(reports);

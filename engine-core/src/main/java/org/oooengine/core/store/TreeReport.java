@@ -17,16 +17,55 @@ public record TreeReport(String table, String tree, long leaves, long freshLeave
                          List<Range> ranges) {
     /** The clustered tree's name in reports. */
     public static final String DATA = "data";
+    /** Key ranges at least this many times a fresh load's leaves are reported as deteriorated (and reorganized). */
+    public static final double DETERIORATED = 1.25;
+    /** Key ranges a tree is cut into in reports. */
+    public static final int RANGES = 20;
 
     public record Range(String firstKey, long leaves, long freshLeaves, long entries, double fill) {
+        @com.fasterxml.jackson.annotation.JsonIgnore
         public double deterioration() {
             return freshLeaves == 0 ? 1 : (double) leaves / freshLeaves;
         }
     }
 
     /** Leaves over the leaves a fresh bulk load of the same entries would take. */
+    @com.fasterxml.jackson.annotation.JsonIgnore
     public double deterioration() {
         return freshLeaves == 0 ? 1 : (double) leaves / freshLeaves;
+    }
+
+    /** The ranges whose leaves number at least {@code factor} times a fresh load's. */
+    public long deterioratedRanges(double factor) {
+        return ranges.stream().filter(r -> r.deterioration() >= factor).count();
+    }
+
+    /** One line: leaves against a fresh load's, fill, entries and the deteriorated ranges. */
+    public String describe(double factor) {
+        return String.format(java.util.Locale.ROOT, "%,d leaves, %,d as loaded fresh (%.2fx), %.1f%% full, %,d entries; "
+                + "%d of %d key ranges at %.2fx or more", leaves, freshLeaves, deterioration(), 100 * fill, entries,
+                deterioratedRanges(factor), ranges.size(), factor);
+    }
+
+    /**
+     * The reports of the same tables' trees from several nodes, one per (table, tree): counts
+     * summed, fill weighted by leaves, every node's ranges kept.
+     */
+    public static List<TreeReport> summed(java.util.Collection<List<TreeReport>> byNode) {
+        java.util.Map<String, TreeReport> sums = new java.util.LinkedHashMap<>();
+        for (List<TreeReport> reports : byNode) {
+            for (TreeReport t : reports) {
+                sums.merge(t.table() + "\u0000" + t.tree(), t, (a, b) -> {
+                    List<Range> ranges = new ArrayList<>(a.ranges());
+                    ranges.addAll(b.ranges());
+                    long leaves = a.leaves() + b.leaves();
+                    double fill = leaves == 0 ? 0 : (a.fill() * a.leaves() + b.fill() * b.leaves()) / leaves;
+                    return new TreeReport(a.table(), a.tree(), leaves, a.freshLeaves() + b.freshLeaves(),
+                            a.entries() + b.entries(), fill, ranges);
+                });
+            }
+        }
+        return new ArrayList<>(sums.values());
     }
 
     /** The table's trees, each cut into {@code ranges} key ranges. */

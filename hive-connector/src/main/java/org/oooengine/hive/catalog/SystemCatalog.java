@@ -93,19 +93,8 @@ public final class SystemCatalog implements Catalog {
      * line per tree (for DESCRIBE FORMATTED); empty when the nodes hold no such table.
      */
     public List<String> summary(String storage) {
-        Map<String, long[]> trees = new java.util.LinkedHashMap<>(); // leaves, fresh leaves, entries, filled bytes (per mille)
-        cluster.treeHealth(Optional.of(storage)).values().forEach(reports -> reports.forEach(t -> {
-            long[] sum = trees.computeIfAbsent(t.tree(), k -> new long[4]);
-            sum[0] += t.leaves();
-            sum[1] += t.freshLeaves();
-            sum[2] += t.entries();
-            sum[3] += Math.round(t.fill() * t.leaves() * 1000);
-        }));
-        List<String> lines = new ArrayList<>();
-        trees.forEach((tree, s) -> lines.add(tree + ": " + String.format(java.util.Locale.ROOT,
-                "%,d leaves, %,d as loaded fresh (%.2fx), %.1f%% full, %,d entries", s[0], s[1],
-                s[1] == 0 ? 1.0 : (double) s[0] / s[1], s[0] == 0 ? 0.0 : s[3] / (10.0 * s[0]), s[2])));
-        return lines;
+        return TreeReport.summed(cluster.treeHealth(Optional.of(storage)).values()).stream()
+                .map(t -> t.tree() + ": " + t.describe(TreeReport.DETERIORATED)).toList();
     }
 
     private static List<Object[]> rows(Map<String, List<TreeReport>> byNode) {
