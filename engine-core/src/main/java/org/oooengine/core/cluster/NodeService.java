@@ -103,6 +103,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private LoadSession load;
     /** Tables written in place by the statement in progress, and how many rows it added to each (negative: removed). */
     private final Map<String, Long> writing = new LinkedHashMap<>();
+    /** Reorganizes the trees that writes in place let deteriorate, between statements. */
+    private final TreeMaintenance maintenance;
 
     public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
                        Duration timeout) {
@@ -116,6 +118,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.fragments = Executors.newCachedThreadPool(daemon("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(daemon("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
+        this.maintenance = new TreeMaintenance(nodeId, () -> store, loads, heartbeats, writing::isEmpty,
+                TreeMaintenance.Options.defaults());
+        maintenance.start();
         try {
             Directories.deleteRecursively(dataDir.resolve("spill")); // what a node that died while spilling left
         } catch (RuntimeException e) {

@@ -353,40 +353,41 @@ public final class BTreeWriter implements Closeable {
         return -1;
     }
 
-    /** What one {@link #compact} did: leaves it looked at, entries it moved, leaves it emptied and unlinked, and where it stopped. */
-    public record Compaction(int leaves, long entriesMoved, int leavesFreed, byte[] resumeAt) {
+    /**
+     * What one {@link #compact} did: leaves it looked at, entries it moved, leaves it emptied and
+     * unlinked, and the end of the range still to do, {@code [from, remainingTo)} (null: done).
+     */
+    public record Compaction(int leaves, long entriesMoved, int leavesFreed, byte[] remainingTo) {
     }
 
     /**
-     * Packs the leaves from the one holding {@code from} on, at most {@code maxLeaves} of them and
-     * none from {@code toExclusive} on (null: unbounded), to {@code fill} of their room: from the
-     * last towards the first, each leaf takes the last entries of the leaf before it (same parent)
-     * while they fit, and a leaf left empty leaves the tree. Entries only ever move right, as a
-     * split moves them, so a reader that read a parent before the flush finds them by moving right
-     * ({@link BTree}), and a scan skips the ones it saw already. {@code resumeAt} is where the next
-     * call goes on (null: the range is done).
+     * Packs the last {@code maxLeaves} leaves of the key range [{@code from}, {@code toExclusive})
+     * (null: unbounded) to {@code fill} of their room: from the last towards the first, each leaf
+     * takes the last entries of the leaf before it (same parent) while they fit, and a leaf left
+     * empty leaves the tree. Entries only ever move right, as a split moves them, so a reader that
+     * read a parent before the flush finds them by moving right ({@link BTree}), and a scan skips
+     * the ones it saw already. A range of more leaves is done a window at a time from its end: the
+     * next window ends with this one's first leaf, which its wave fills from the left.
      */
     public Compaction compact(byte[] from, byte[] toExclusive, double fill, int maxLeaves) {
         if (maxLeaves < 2) {
             throw new IllegalArgumentException("a compaction needs at least two leaves to move entries between");
         }
-        List<Long> leaves = new ArrayList<>();
-        long p = descend(from, null);
-        byte[] resumeAt = null;
-        while (p >= 0) {
-            Node n = node(p);
-            if (!n.keys.isEmpty() && toExclusive != null && Arrays.compareUnsigned(n.keys.get(0), toExclusive) >= 0) {
+        ArrayDeque<Long> window = new ArrayDeque<>();
+        boolean more = false;
+        for (long p = descend(from, null); p >= 0; p = nextOf(p)) {
+            byte[] first = firstKeyOf(p);
+            if (first != null && toExclusive != null && Arrays.compareUnsigned(first, toExclusive) >= 0) {
                 break;
             }
-            if (leaves.size() == maxLeaves) {
-                resumeAt = n.keys.isEmpty() ? null : n.keys.get(0);
-                if (resumeAt != null) {
-                    break;
-                }
+            window.addLast(p);
+            if (window.size() > maxLeaves) {
+                window.removeFirst();
+                more = true;
             }
-            leaves.add(p);
-            p = n.next;
         }
+        List<Long> leaves = new ArrayList<>(window);
+        int looked = leaves.size();
         int limit = (int) (PageFormat.HEADER_SIZE + (pageSize - PageFormat.HEADER_SIZE) * fill);
         long moved = 0;
         int freed = 0;
@@ -441,7 +442,32 @@ public final class BTreeWriter implements Closeable {
                 leaves.remove(i - 1); // the leaf before it fills the same right leaf next
             }
         }
-        return new Compaction(leaves.size() + freed, moved, freed, resumeAt);
+        byte[] remainingTo = null;
+        if (more) { // the next window ends right after this one's first surviving leaf, which is partly filled
+            for (int i = 1; i < leaves.size() && remainingTo == null; i++) {
+                remainingTo = firstKeyOf(leaves.get(i));
+            }
+            if (remainingTo == null) {
+                remainingTo = firstKeyOf(leaves.get(0));
+            }
+        }
+        return new Compaction(looked, moved, freed, remainingTo);
+    }
+
+    /** The next leaf after leaf {@code pageNo}, from its changed version or the page itself (not decoded). */
+    private long nextOf(long pageNo) {
+        Node n = nodes.get(pageNo);
+        return n != null ? n.next : page(pageNo).next();
+    }
+
+    /** Leaf {@code pageNo}'s first key, or null when it is empty. */
+    private byte[] firstKeyOf(long pageNo) {
+        Node n = nodes.get(pageNo);
+        if (n != null) {
+            return n.keys.isEmpty() ? null : n.keys.get(0);
+        }
+        Page p = page(pageNo);
+        return p.count() == 0 ? null : p.key(0);
     }
 
     /**
@@ -549,21 +575,23 @@ public final class BTreeWriter implements Closeable {
         pageAccesses++;
         Node n = nodes.get(pageNo);
         if (n == null) {
-            Page page;
-            if (pool != null) {
-                page = pool.get(file, pageNo).join();
-            } else {
-                byte[] data = new byte[pageSize];
-                reads.beginRead();
-                readFully(channel, data, pageNo * pageSize, path);
-                reads.endRead(1, pageSize);
-                PageFormat.verify(data, 0, pageSize, path, pageNo);
-                page = new Page(data, pageNo);
-            }
-            n = Node.of(page);
+            n = Node.of(page(pageNo));
             nodes.put(pageNo, n);
         }
         return n;
+    }
+
+    /** The page as last flushed (through the pool when there is one). */
+    private Page page(long pageNo) {
+        if (pool != null) {
+            return pool.get(file, pageNo).join();
+        }
+        byte[] data = new byte[pageSize];
+        reads.beginRead();
+        readFully(channel, data, pageNo * pageSize, path);
+        reads.endRead(1, pageSize);
+        PageFormat.verify(data, 0, pageSize, path, pageNo);
+        return new Page(data, pageNo);
     }
 
     /**

@@ -128,8 +128,8 @@ public final class Reorganizer {
         cost.entriesMoved += c.entriesMoved();
         cost.leavesFreed += c.leavesFreed();
         cost.nanos += System.nanoTime() - t0;
-        if (c.resumeAt() != null) {
-            queued.addFirst(new byte[][] {c.resumeAt(), range[1]});
+        if (c.remainingTo() != null) {
+            queued.addFirst(new byte[][] {range[0], c.remainingTo()});
         } else if (queued.isEmpty()) {
             LOG.info("{}: reorganized in {} steps, {} entries moved, {} leaves freed", name, cost.steps, cost.entriesMoved,
                     cost.leavesFreed);

@@ -24,6 +24,8 @@ public final class Table {
     private final ColumnarFile columns;
     /** Set once rows were written in place: the columnar copy no longer holds them. */
     private volatile boolean written;
+    /** Statements that wrote rows in place, since the store was opened. */
+    private final java.util.concurrent.atomic.AtomicLong writes = new java.util.concurrent.atomic.AtomicLong();
 
     Table(String name, Schema schema, List<String> primaryKey, BTree tree, Map<String, SecondaryIndex> indexes, long rows,
           ColumnarFile columns) {
@@ -84,6 +86,12 @@ public final class Table {
     void wrote(long delta) {
         written = true;
         rows.addAndGet(delta);
+        writes.incrementAndGet();
+    }
+
+    /** Statements that wrote rows in place since the store was opened. */
+    public long writes() {
+        return writes.get();
     }
 
     public Map<String, SecondaryIndex> indexes() {

@@ -95,6 +95,14 @@ public final class TableWriter implements Closeable {
         return w;
     }
 
+    /** The table's trees by name: {@link TreeReport#DATA} for the clustered tree, then each index's. */
+    public java.util.Map<String, BTreeWriter> trees() {
+        java.util.Map<String, BTreeWriter> all = new java.util.LinkedHashMap<>();
+        all.put(TreeReport.DATA, data);
+        indexes.forEach(ix -> all.put(ix.name(), ix.tree()));
+        return all;
+    }
+
     /** Forgets every write since the last flush, in every tree of the table. */
     public void discard() {
         data.discard();

@@ -204,14 +204,14 @@ class BTreeWriterTest {
             }
             w.flush();
             long grown = w.meta().leafCount();
-            byte[] at = new byte[0];
+            byte[] to = null; // windows from the end of the range towards its start
             int steps = 0;
-            while (at != null) {
-                BTreeWriter.Compaction c = w.compact(at, null, 1.0, 40);
+            do {
+                BTreeWriter.Compaction c = w.compact(new byte[0], to, 1.0, 40);
                 w.flush();
-                at = c.resumeAt();
+                to = c.remainingTo();
                 steps++;
-            }
+            } while (to != null);
             int perLeaf = (4096 - PageFormat.HEADER_SIZE) / PageFormat.entryBytes(16, 50);
             long fresh = (loaded.size() + perLeaf - 1) / perLeaf;
             assertTrue(steps > 1, "in steps: " + steps);
