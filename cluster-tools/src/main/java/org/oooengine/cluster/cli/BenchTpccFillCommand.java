@@ -109,6 +109,8 @@ final class BenchTpccFillCommand implements Callable<Integer> {
             putFill(report, "order", r.orders());
             putFill(report, "new_order", r.newOrder());
             putFill(report, "order_line", r.orderLine());
+            putFill(report, "orders_by_customer", r.ordersByCustomer());
+            report.put("splits", r.splits());
             report.put("deliveries", r.deliveries());
             report.put("delivery_page_visits", r.deliveryPageVisits());
             report.put("delivery_page_reads", r.deliveryPageReads());

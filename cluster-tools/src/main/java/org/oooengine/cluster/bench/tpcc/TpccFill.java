@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.oooengine.core.storage.BTree;
+import org.oooengine.core.storage.BTreeWriter;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.PageFile;
@@ -45,14 +46,15 @@ public final class TpccFill {
     }
 
     /**
-     * What one run measured. Delivery's page visits count every page its lookups and scans went
+     * What one run measured: the order tables' fill and the orders-by-customer index's (its inserts
+     * land all over its pages, not in runs), and leaf splits in all trees. Delivery's page visits count every page its lookups and scans went
      * through; its page reads, the pages of the order tables (new_order, orders, order_line) it
      * read from disk, missing the pool; its pool misses, those of every table it touched.
      */
     public record Result(String policy, int warehouses, long transactions, TableFill orders, TableFill newOrder,
-                         TableFill orderLine, long deliveries, long deliveryPageVisits, long deliveryPageReads,
-                         long deliveryPoolMisses, double tpm, double seconds, List<Sample> fillOverTime,
-                         Reorganization reorganization) {
+                         TableFill orderLine, TableFill ordersByCustomer, long splits, long deliveries,
+                         long deliveryPageVisits, long deliveryPageReads, long deliveryPoolMisses, double tpm,
+                         double seconds, List<Sample> fillOverTime, Reorganization reorganization) {
     }
 
     /** Reorganize the order tables after the run, a step of {@code leavesPerStep} leaves every {@code every} transactions. */
@@ -73,6 +75,7 @@ public final class TpccFill {
     static final double DETERIORATED = 1.25;
     static final int HEALTH_RANGES = 20;
 
+    private static final String ORDERS_BY_CUSTOMER = "orders.orders_by_customer.idx";
     private static final List<String> ORDER_TABLES = List.of("new_order", "orders", "order_line");
     private static final List<String> DELIVERY_TABLES = List.of("new_order", "orders", "order_line", "customer");
 
@@ -102,6 +105,7 @@ public final class TpccFill {
             }
         }
         TreeHealth[] atLoad = orderTrees(run);
+        TreeHealth indexAtLoad = health(run.resolve(ORDERS_BY_CUSTOMER));
         List<Sample> fillOverTime = new ArrayList<>();
         fillOverTime.add(sample(0, atLoad));
         ExecutorService io = Executors.newFixedThreadPool(4);
@@ -117,6 +121,7 @@ public final class TpccFill {
             long[] counts;
             double seconds;
             TreeHealth[] after;
+            long splits = 0;
             Reorganization reorganization = null;
             try (TpccDatabase db = TpccDatabase.open(run, warehouses, policy, pool)) {
                 TpccTransactions tx = new TpccTransactions(db, SEED + 1, NOW + 1);
@@ -146,6 +151,9 @@ public final class TpccFill {
                 db.flush();
                 counts = tx.counts();
                 seconds = (System.nanoTime() - t0 - sampling) / 1e9;
+                for (String table : TpccSchema.TABLES) {
+                    splits += db.table(table).trees().values().stream().mapToLong(BTreeWriter::splits).sum();
+                }
                 after = orderTrees(run);
                 if (reorganize != null) {
                     reorganization = reorganize(db, tx, reorganize, flushEvery, run, atLoad);
@@ -153,7 +161,8 @@ public final class TpccFill {
             }
             fillOverTime.add(sample(transactions, after));
             return new Result(policy.name().toLowerCase(java.util.Locale.ROOT), warehouses, transactions,
-                    fill(after[0], atLoad[0]), fill(after[1], atLoad[1]), fill(after[2], atLoad[2]), deliveries,
+                    fill(after[0], atLoad[0]), fill(after[1], atLoad[1]), fill(after[2], atLoad[2]),
+                    fill(health(run.resolve(ORDERS_BY_CUSTOMER)), indexAtLoad), splits, deliveries,
                     deliveryVisits, deliveryReads, deliveryMisses,
                     counts[TpccTransactions.Kind.NEW_ORDER.ordinal()] / (seconds / 60), seconds, fillOverTime,
                     reorganization);
