@@ -41,7 +41,7 @@ class TableWriterTest {
             }
             Object[] duplicate = {3_001, 1, 1, 7, 0L, null, 5, 1};
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.insert(duplicate));
-            assertTrue(e.getMessage().contains("table orders has a row with primary key [1, 1, 3001]"), e.getMessage());
+            assertTrue(e.getMessage().contains("duplicate primary key [1, 1, 3001] in table orders"), e.getMessage());
             // delivered: a carrier set; moved to customer 8: its index entry moves
             assertTrue(w.update(new Object[] {3_001, 1, 1, 8, 1_700_000_100_000L, 4, 10, 1}));
             assertFalse(w.update(new Object[] {9_999, 1, 1, 8, 0L, 4, 10, 1}));
