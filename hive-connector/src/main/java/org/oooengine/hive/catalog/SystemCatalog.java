@@ -90,11 +90,17 @@ public final class SystemCatalog implements Catalog {
 
     /**
      * The health of the trees of the table stored as {@code storage}, summed over the nodes, a
-     * line per tree (for DESCRIBE FORMATTED); empty when the nodes hold no such table.
+     * line per tree (for DESCRIBE FORMATTED); empty when the nodes hold no such table, one line
+     * naming the node when one does not answer.
      */
     public List<String> summary(String storage) {
-        return TreeReport.summed(cluster.treeHealth(Optional.of(storage)).values()).stream()
-                .map(t -> t.tree() + ": " + t.describe(TreeReport.DETERIORATED)).toList();
+        try {
+            return TreeReport.summed(cluster.treeHealth(Optional.of(storage)).values()).stream()
+                    .map(t -> t.tree() + ": " + t.describe(TreeReport.DETERIORATED)).toList();
+        } catch (RuntimeException e) { // a node down: the rest of the description stands
+            Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
+            return List.of("all: unknown: " + cause.getMessage());
+        }
     }
 
     private static List<Object[]> rows(Map<String, List<TreeReport>> byNode) {
