@@ -125,7 +125,12 @@ public final class ClusterWriter {
         }
     }
 
+    /** A request to {@code node}; a node that cannot be reached fails the future, naming it, as one that fails to answer. */
     private CompletableFuture<org.oooengine.core.net.Frame> call(String node, byte[] payload) {
-        return peers.client(node).call(OpCode.WRITE_ROWS, payload);
+        try {
+            return peers.client(node).call(OpCode.WRITE_ROWS, payload);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 }
