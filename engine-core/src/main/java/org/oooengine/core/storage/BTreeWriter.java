@@ -355,9 +355,11 @@ public final class BTreeWriter implements Closeable {
 
     /**
      * What one {@link #compact} did: leaves it looked at, entries it moved, leaves it emptied and
-     * unlinked, and the end of the range still to do, {@code [from, remainingTo)} (null: done).
+     * unlinked; {@code nextEnd}, the key the window to the left of this one should end at (the
+     * first key of the leaf after this window's first leaf, which is left partly filled; null:
+     * the tree's end), and whether leaves of the range before this window remain ({@code more}).
      */
-    public record Compaction(int leaves, long entriesMoved, int leavesFreed, byte[] remainingTo) {
+    public record Compaction(int leaves, long entriesMoved, int leavesFreed, byte[] nextEnd, boolean more) {
     }
 
     /**
@@ -366,8 +368,9 @@ public final class BTreeWriter implements Closeable {
      * takes the last entries of the leaf before it (same parent) while they fit, and a leaf left
      * empty leaves the tree. Entries only ever move right, as a split moves them, so a reader that
      * read a parent before the flush finds them by moving right ({@link BTree}), and a scan skips
-     * the ones it saw already. A range of more leaves is done a window at a time from its end: the
-     * next window ends with this one's first leaf, which its wave fills from the left.
+     * the ones it saw already. A range of more leaves is done a window at a time from its end (see
+     * {@link #windowStarts}): the next window ends with this one's first leaf, which its wave fills
+     * from the left.
      */
     public Compaction compact(byte[] from, byte[] toExclusive, double fill, int maxLeaves) {
         if (maxLeaves < 2) {
@@ -442,16 +445,32 @@ public final class BTreeWriter implements Closeable {
                 leaves.remove(i - 1); // the leaf before it fills the same right leaf next
             }
         }
-        byte[] remainingTo = null;
-        if (more) { // the next window ends right after this one's first surviving leaf, which is partly filled
-            for (int i = 1; i < leaves.size() && remainingTo == null; i++) {
-                remainingTo = firstKeyOf(leaves.get(i));
-            }
-            if (remainingTo == null) {
-                remainingTo = firstKeyOf(leaves.get(0));
-            }
+        byte[] nextEnd = null; // the window to the left ends right after this one's first leaf, partly filled
+        for (long p = leaves.isEmpty() ? -1 : nextOf(leaves.get(0)); p >= 0 && nextEnd == null; p = nextOf(p)) {
+            nextEnd = firstKeyOf(p);
         }
-        return new Compaction(looked, moved, freed, remainingTo);
+        return new Compaction(looked, moved, freed, nextEnd, more);
+    }
+
+    /**
+     * The first keys of every {@code every}-th leaf of the key range [{@code from}, {@code
+     * toExclusive}) from its first on (the first one's: {@code from}): where windows of that many
+     * leaves begin, for compacting a long range a window at a time from its end.
+     */
+    public List<byte[]> windowStarts(byte[] from, byte[] toExclusive, int every) {
+        List<byte[]> starts = new ArrayList<>(List.of(from));
+        int n = 0;
+        for (long p = descend(from, null); p >= 0; p = nextOf(p)) {
+            byte[] first = firstKeyOf(p);
+            if (first != null && toExclusive != null && Arrays.compareUnsigned(first, toExclusive) >= 0) {
+                break;
+            }
+            if (n > 0 && n % every == 0 && first != null) {
+                starts.add(first);
+            }
+            n++;
+        }
+        return starts;
     }
 
     /** The next leaf after leaf {@code pageNo}, from its changed version or the page itself (not decoded). */

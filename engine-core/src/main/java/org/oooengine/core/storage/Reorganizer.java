@@ -25,6 +25,9 @@ public final class Reorganizer {
     private final int leavesPerStep;
     /** Queued key ranges, [from, toExclusive) (toExclusive null: to the end). */
     private final ArrayDeque<byte[][]> queued = new ArrayDeque<>();
+    /** The range being compacted: where its windows begin, the last first, and where the next one ends. */
+    private List<byte[]> windows;
+    private byte[] windowEnd;
     private final Cost cost = new Cost();
 
     /** What the reorganization has cost so far. */
@@ -81,6 +84,7 @@ public final class Reorganizer {
      */
     public TreeHealth check(int ranges) {
         writer.flush();
+        windows = null;
         TreeHealth health = TreeHealth.of(writer.reader(), ranges);
         List<TreeHealth.Range> all = health.ranges();
         queued.clear();
@@ -111,28 +115,43 @@ public final class Reorganizer {
 
     /** Whether queued ranges remain. */
     public boolean pending() {
-        return !queued.isEmpty();
+        return windows != null || !queued.isEmpty();
     }
 
-    /** Compacts up to the step's budget of leaves of the first queued range, and flushes; false when nothing was queued. */
+    /**
+     * Compacts one window (at most the step's budget of leaves) of the first queued range, and
+     * flushes; false when nothing was queued. A range is cut into windows when its turn comes
+     * (one walk over its leaves) and compacted from its last window to its first, each step
+     * reading about one window's leaves.
+     */
     public boolean step() {
-        byte[][] range = queued.poll();
-        if (range == null) {
-            return false;
+        if (windows == null) {
+            byte[][] range = queued.poll();
+            if (range == null) {
+                return false;
+            }
+            windows = writer.windowStarts(range[0], range[1], leavesPerStep - 1);
+            windowEnd = range[1];
         }
         long t0 = System.nanoTime();
-        BTreeWriter.Compaction c = writer.compact(range[0], range[1], fill, leavesPerStep);
+        byte[] start = windows.get(windows.size() - 1);
+        BTreeWriter.Compaction c = writer.compact(start, windowEnd, fill, leavesPerStep);
         writer.flush();
         cost.steps++;
         cost.leaves += c.leaves();
         cost.entriesMoved += c.entriesMoved();
         cost.leavesFreed += c.leavesFreed();
         cost.nanos += System.nanoTime() - t0;
-        if (c.remainingTo() != null) {
-            queued.addFirst(new byte[][] {range[0], c.remainingTo()});
-        } else if (queued.isEmpty()) {
-            LOG.info("{}: reorganized in {} steps, {} entries moved, {} leaves freed", name, cost.steps, cost.entriesMoved,
-                    cost.leavesFreed);
+        windowEnd = c.nextEnd();
+        if (!c.more()) { // inserts since the cut may have added leaves to the window: then its start again
+            windows.remove(windows.size() - 1);
+        }
+        if (windows.isEmpty()) {
+            windows = null;
+            if (queued.isEmpty()) {
+                LOG.info("{}: reorganized in {} steps, {} entries moved, {} leaves freed", name, cost.steps,
+                        cost.entriesMoved, cost.leavesFreed);
+            }
         }
         return true;
     }

@@ -206,12 +206,13 @@ class BTreeWriterTest {
             long grown = w.meta().leafCount();
             byte[] to = null; // windows from the end of the range towards its start
             int steps = 0;
+            BTreeWriter.Compaction c;
             do {
-                BTreeWriter.Compaction c = w.compact(new byte[0], to, 1.0, 40);
+                c = w.compact(new byte[0], to, 1.0, 40);
                 w.flush();
-                to = c.remainingTo();
+                to = c.nextEnd();
                 steps++;
-            } while (to != null);
+            } while (c.more());
             int perLeaf = (4096 - PageFormat.HEADER_SIZE) / PageFormat.entryBytes(16, 50);
             long fresh = (loaded.size() + perLeaf - 1) / perLeaf;
             assertTrue(steps > 1, "in steps: " + steps);
