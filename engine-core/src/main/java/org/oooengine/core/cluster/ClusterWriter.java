@@ -55,6 +55,8 @@ public final class ClusterWriter {
         private final RowCodec codec;
         private final Map<String, Batch> batches = new LinkedHashMap<>();
         private final List<String> owners;
+        /** How the nodes tell this statement's requests from another's. */
+        private final long id = java.util.concurrent.ThreadLocalRandom.current().nextLong();
         private long changed;
 
         private Statement(TableDefinition def, SplitPolicy policy) {
@@ -77,7 +79,7 @@ public final class ClusterWriter {
             batches.values().forEach(Batch::send);
             List<CompletableFuture<?>> committed = new ArrayList<>();
             for (String node : owners) {
-                committed.add(call(node, new PayloadWriter(1).put(Messages.WRITE_COMMIT).toByteArray()));
+                committed.add(call(node, new PayloadWriter(9).put(Messages.WRITE_COMMIT).putLong(id).toByteArray()));
             }
             CompletableFuture.allOf(committed.toArray(CompletableFuture[]::new)).join();
             return changed;
@@ -87,7 +89,7 @@ public final class ClusterWriter {
         public void rollback() {
             List<CompletableFuture<?>> done = new ArrayList<>();
             for (String node : owners) {
-                done.add(call(node, new PayloadWriter(1).put(Messages.WRITE_ROLLBACK).toByteArray()));
+                done.add(call(node, new PayloadWriter(9).put(Messages.WRITE_ROLLBACK).putLong(id).toByteArray()));
             }
             CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         }
@@ -116,7 +118,7 @@ public final class ClusterWriter {
                     return;
                 }
                 byte[] body = rows.toByteArray();
-                byte[] payload = new PayloadWriter(body.length + 64).put(Messages.WRITE_APPLY).putString(def.name())
+                byte[] payload = new PayloadWriter(body.length + 64).put(Messages.WRITE_APPLY).putLong(id).putString(def.name())
                         .putString(policy).put((byte) kind.ordinal()).putVarInt(count).putBytesRaw(body).toByteArray();
                 rows = new PayloadWriter(CHUNK_BYTES + 4096);
                 count = 0;

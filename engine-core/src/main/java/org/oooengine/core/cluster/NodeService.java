@@ -101,8 +101,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
-    /** Tables written in place by the statement in progress, and how many rows it added to each (negative: removed). */
-    private final Map<String, Long> writing = new LinkedHashMap<>();
+    /** Writes in place, a statement at a time, on the write thread ({@link #loads}). */
+    private final InPlaceWrites writes;
+    /** A store a load replaced, until it is closed. */
+    private volatile Store replaced;
     /** Reorganizes the trees that writes in place let deteriorate, between statements. */
     private final TreeMaintenance maintenance;
 
@@ -118,9 +120,11 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.fragments = Executors.newCachedThreadPool(daemon("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(daemon("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
-        this.maintenance = new TreeMaintenance(nodeId, () -> store, loads, heartbeats, writing::isEmpty,
+        this.writes = new InPlaceWrites(nodeId, () -> store, this::closeReplacedStore);
+        this.maintenance = new TreeMaintenance(nodeId, () -> store, loads, heartbeats, writes::idle,
                 TreeMaintenance.Options.defaults());
         maintenance.start();
+        heartbeats.scheduleWithFixedDelay(() -> loads.execute(writes::rollBackAbandoned), 1, 1, TimeUnit.MINUTES);
         try {
             Directories.deleteRecursively(dataDir.resolve("spill")); // what a node that died while spilling left
         } catch (RuntimeException e) {
@@ -406,70 +410,30 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
     }
 
-    /**
-     * A step of an in-place write (the coordinator's statement): rows applied to the tables'
-     * writers stay unseen until the commit flushes them, each tree atomically, and publishes them to
-     * the store's readers; a rollback, or a failed apply, forgets them.
-     */
+    /** A step of an in-place write (a coordinator's statement), on the write thread: see {@link InPlaceWrites}. */
     private byte[] writeStep(PayloadReader r) {
         byte step = r.get();
+        long statement = r.getLong();
         switch (step) {
             case Messages.WRITE_APPLY -> {
                 String table = r.getString();
                 SplitPolicy policy = SplitPolicy.named(r.getString());
                 ClusterWriter.RowWrite kind = ClusterWriter.RowWrite.values()[r.get()];
                 int n = r.getVarInt();
-                Store st = requireStore();
-                writing.putIfAbsent(table, 0L); // a failure half way forgets the rows applied so far too
-                try {
-                    TableWriter w = st.writer(table, policy);
-                    Table t = st.table(table);
-                    RowCodec codec = new RowCodec(t.schema());
-                    int[] pk = t.primaryKeyPositions();
-                    long changed = 0;
-                    long delta = 0;
-                    for (int i = 0; i < n; i++) {
-                        Object[] row = codec.decode(r.getBytes());
-                        switch (kind) {
-                            case INSERT -> {
-                                w.insert(row);
-                                changed++;
-                                delta++;
-                            }
-                            case UPDATE -> changed += w.update(row) ? 1 : 0;
-                            case DELETE -> {
-                                Object[] key = new Object[pk.length];
-                                for (int k = 0; k < pk.length; k++) {
-                                    key[k] = row[pk[k]];
-                                }
-                                if (w.delete(key)) {
-                                    changed++;
-                                    delta--;
-                                }
-                            }
-                        }
-                    }
-                    writing.merge(table, delta, Long::sum);
-                    return new PayloadWriter(8).putLong(changed).toByteArray();
-                } catch (RuntimeException e) {
-                    rollBackWrites(st);
-                    throw e;
+                List<byte[]> rows = new ArrayList<>(n);
+                for (int i = 0; i < n; i++) {
+                    rows.add(r.getBytes());
                 }
+                requireStore();
+                return new PayloadWriter(8).putLong(writes.apply(statement, table, policy, kind, rows)).toByteArray();
             }
             case Messages.WRITE_COMMIT -> {
-                Store st = requireStore();
-                for (Map.Entry<String, Long> e : writing.entrySet()) {
-                    st.openWriter(e.getKey()).ifPresent(TableWriter::flush);
-                    st.wrote(e.getKey(), e.getValue());
-                }
-                if (!writing.isEmpty()) {
-                    LOG.debug("node {} committed in-place writes to {}", nodeId, writing.keySet());
-                }
-                writing.clear();
+                requireStore();
+                writes.commit(statement);
                 return EMPTY;
             }
             case Messages.WRITE_ROLLBACK -> {
-                rollBackWrites(requireStore());
+                writes.rollBack(statement);
                 return EMPTY;
             }
             default -> throw new ProtocolException("unknown write step " + step);
@@ -485,13 +449,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
         }
         return JSON.writeValueAsBytes(reports);
-    }
-
-    private void rollBackWrites(Store st) {
-        for (String table : writing.keySet()) {
-            st.openWriter(table).ifPresent(TableWriter::discard);
-        }
-        writing.clear();
     }
 
     private LoadSession requireLoad() {
@@ -538,7 +495,28 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private void retire(Store old) {
         if (old != null) {
             old.bufferPool().clear();
-            CompletableFuture.delayedExecutor(RETIRED_STORE_GRACE.toSeconds(), TimeUnit.SECONDS).execute(old::close);
+            replaced = old;
+            CompletableFuture.delayedExecutor(RETIRED_STORE_GRACE.toSeconds(), TimeUnit.SECONDS).execute(() -> {
+                old.close();
+                if (replaced == old) {
+                    replaced = null;
+                }
+            });
+        }
+    }
+
+    /**
+     * Closes the store a load replaced, if it is still open, before rows are written in place: the
+     * new store shares the files of the tables the load kept (hard links), and the replaced one's
+     * readers would not see the writes published. Requests still running on it fail.
+     */
+    private void closeReplacedStore() {
+        Store old = replaced;
+        if (old != null) {
+            replaced = null;
+            old.close();
+            LOG.info("node {}: closed the store a load replaced before writing rows in place into the files it shares",
+                    nodeId);
         }
     }
 

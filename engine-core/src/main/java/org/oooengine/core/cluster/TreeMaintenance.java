@@ -1,7 +1,6 @@
 package org.oooengine.core.cluster;
 
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executor;
@@ -49,8 +48,11 @@ final class TreeMaintenance {
     private final Options options;
     /** Per table, the writes it had at its last check: one not written since is not checked again. */
     private final Map<String, Long> checkedAt = new HashMap<>();
-    private final ArrayDeque<Reorganizer> queued = new ArrayDeque<>();
+    /** Reorganizations to do, by tree (one per tree), in the order found. */
+    private final java.util.LinkedHashMap<String, Reorganizer> queued = new java.util.LinkedHashMap<>();
     private Store queuedFor;
+    /** Whether a chain of steps is under way (a step schedules the next). */
+    private boolean stepping;
 
     TreeMaintenance(String nodeId, Supplier<Store> store, Executor writeThread, ScheduledExecutorService timer,
                     BooleanSupplier betweenStatements, Options options) {
@@ -88,15 +90,20 @@ final class TreeMaintenance {
                 continue;
             }
             for (Map.Entry<String, BTreeWriter> tree : w.trees().entrySet()) {
-                Reorganizer r = new Reorganizer("node " + nodeId + " " + t.name() + "." + tree.getKey(), tree.getValue(),
-                        TreeReport.DETERIORATED, SplitPolicy.RUN_FILL, options.leavesPerStep());
+                String name = "node " + nodeId + " " + t.name() + "." + tree.getKey();
+                if (queued.containsKey(name)) {
+                    continue; // still at it: its next check comes when it is done
+                }
+                Reorganizer r = new Reorganizer(name, tree.getValue(), TreeReport.DETERIORATED, SplitPolicy.RUN_FILL,
+                        options.leavesPerStep());
                 r.check(TreeReport.RANGES);
                 if (r.pending()) {
-                    queued.add(r);
+                    queued.put(name, r);
                 }
             }
         }
-        if (!queued.isEmpty()) {
+        if (!queued.isEmpty() && !stepping) {
+            stepping = true;
             step();
         }
     }
@@ -104,27 +111,28 @@ final class TreeMaintenance {
     /** On the write thread: one step of the first queued reorganization, the next after a pause. */
     private void step() {
         Store st = store.get();
-        if (st != queuedFor) {
+        if (st != queuedFor || queued.isEmpty()) {
             queued.clear();
+            stepping = false;
             return;
         }
-        Reorganizer r = queued.peek();
-        if (r == null) {
-            return;
-        }
+        Map.Entry<String, Reorganizer> first = queued.entrySet().iterator().next();
         if (betweenStatements.getAsBoolean()) {
             try {
-                if (!r.step() || !r.pending()) {
-                    queued.poll();
+                if (!first.getValue().step() || !first.getValue().pending()) {
+                    queued.remove(first.getKey());
                 }
             } catch (RuntimeException e) { // the next check starts over; queries go on reading the tree as it is
                 LOG.warn("node {}: a reorganization step failed: {}", nodeId, e.toString());
                 queued.clear();
                 checkedAt.clear();
+                stepping = false;
                 return;
             }
         }
-        if (!queued.isEmpty()) {
+        if (queued.isEmpty()) {
+            stepping = false;
+        } else {
             timer.schedule(() -> writeThread.execute(this::step), options.pause().toMillis(), TimeUnit.MILLISECONDS);
         }
     }

@@ -183,6 +183,9 @@ public final class DistributedIndexJoin {
 
     private void fetched(TaskScheduler scheduler, Object[][] partial, int s, byte[] value, byte[] pk, RowSink sink) {
         Step step = steps.get(s);
+        if (value == null && step.table().written()) {
+            return; // deleted since the entry was read
+        }
         if (value == null) {
             throw new IllegalStateException("index " + step.table().name() + "." + step.index().name()
                     + " points to a missing row " + Arrays.toString(step.table().keyCodec().decode(pk)));

@@ -78,6 +78,9 @@ public final class IndexNestedLoopJoin {
         return ix.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
             byte[] pk = inner.keyCodec().encode(ix.primaryKeyAt(leaf, slot));
             scheduler.spawn(() -> inner.tree().get(pk).thenAccept(value -> {
+                if (value == null && inner.written()) {
+                    return; // deleted since the entry was read
+                }
                 if (value == null) {
                     throw new IllegalStateException("index " + inner.name() + "." + ix.name() + " points to a missing row");
                 }

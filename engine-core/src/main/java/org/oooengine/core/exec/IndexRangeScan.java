@@ -59,12 +59,16 @@ public final class IndexRangeScan {
     public long count() {
         Page leaf = index.tree().seek(from).join();
         long n = 0;
-        for (int i = leaf.lowerBound(from); ; i = 0) {
+        byte[] seen = null;
+        for (int i = leaf.lowerBound(from); ; i = leaf.resumeSlot(from, seen)) {
             for (; i < leaf.count(); i++) {
                 if (toExclusive != null && leaf.compareKey(i, toExclusive) >= 0) {
                     return n;
                 }
                 n++;
+            }
+            if (leaf.count() > 0) {
+                seen = leaf.key(leaf.count() - 1);
             }
             if (leaf.next() < 0) {
                 return n;
@@ -80,7 +84,15 @@ public final class IndexRangeScan {
     }
 
     private void consumeLeaf(TaskScheduler scheduler, Page leaf, int slot, TaskContinuation downstream) {
+        consumeLeaf(scheduler, leaf, slot, null, downstream);
+    }
+
+    /** Entries of {@code leaf} from {@code slot} on, or where a scan that last saw {@code seen} resumes there. */
+    private void consumeLeaf(TaskScheduler scheduler, Page leaf, int slot, byte[] seen, TaskContinuation downstream) {
         int n = leaf.count();
+        if (seen != null) {
+            slot = leaf.resumeSlot(from, seen);
+        }
         for (int i = slot; i < n; i++) {
             if (toExclusive != null && leaf.compareKey(i, toExclusive) >= 0) {
                 return;
@@ -89,6 +101,9 @@ public final class IndexRangeScan {
             if (fetchRows) {
                 byte[] pk = table.keyCodec().encode(Arrays.copyOfRange(entry, index.columnPositions().length, entry.length));
                 scheduler.spawn(() -> table.tree().get(pk).thenCompose(value -> {
+                    if (value == null && table.written()) { // deleted since the entry was read
+                        return CompletableFuture.completedFuture(null);
+                    }
                     if (value == null) {
                         throw new IllegalStateException("index " + table.name() + "." + index.name()
                                 + " points to a missing row " + Arrays.toString(entry));
@@ -101,8 +116,10 @@ public final class IndexRangeScan {
             }
         }
         long next = leaf.next();
+        byte[] last = n > 0 ? leaf.key(n - 1) : seen;
         if (next >= 0) {
-            scheduler.produce(() -> index.tree().page(next).thenAccept(p -> consumeLeaf(scheduler, p, 0, downstream)));
+            scheduler.produce(() -> index.tree().page(next).thenAccept(p -> consumeLeaf(scheduler, p, 0,
+                    last == null ? from : last, downstream)));
         }
     }
 

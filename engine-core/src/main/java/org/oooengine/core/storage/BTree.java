@@ -83,22 +83,23 @@ public final class BTree {
      * Reads at most one page at a time: a scan is one out-of-order task.
      */
     public CompletableFuture<Void> scan(byte[] from, byte[] toExclusive, EntryVisitor visitor) {
-        return seek(from).thenCompose(leaf -> walk(leaf, leaf.lowerBound(from), toExclusive, visitor));
+        return seek(from).thenCompose(leaf -> walk(leaf, leaf.lowerBound(from), from, null, toExclusive, visitor));
     }
 
     /** Continues a scan at {@code slot} of {@code leaf}. */
     public CompletableFuture<Void> walk(Page leaf, int slot, byte[] toExclusive, EntryVisitor visitor) {
-        return walk(leaf, slot, null, toExclusive, visitor);
+        return walk(leaf, slot, null, null, toExclusive, visitor);
     }
 
     /**
-     * Continues a scan at {@code slot} of {@code leaf}, or past {@code seen} (the last key visited,
-     * null at the start): a leaf read after a reorganization moved entries right into it may
-     * repeat some of the leaf before it, as that was read.
+     * Continues a scan at {@code slot} of {@code leaf}, then on each next leaf where
+     * {@link Page#resumeSlot} says for {@code from} (null: any) and {@code seen} (the last key
+     * visited, null at the start).
      */
-    private CompletableFuture<Void> walk(Page leaf, int slot, byte[] seen, byte[] toExclusive, EntryVisitor visitor) {
+    private CompletableFuture<Void> walk(Page leaf, int slot, byte[] from, byte[] seen, byte[] toExclusive,
+                                         EntryVisitor visitor) {
         Page p = leaf;
-        int i = seen == null ? slot : p.upperBound(seen);
+        int i = seen == null ? slot : p.resumeSlot(from, seen);
         byte[] last = seen;
         while (true) {
             int n = p.count();
@@ -120,10 +121,10 @@ public final class BTree {
             Page q = pool.getIfResident(file, next);
             byte[] seenSoFar = last;
             if (q == null) {
-                return pool.get(file, next).thenCompose(r -> walk(r, 0, seenSoFar, toExclusive, visitor));
+                return pool.get(file, next).thenCompose(r -> walk(r, 0, from, seenSoFar, toExclusive, visitor));
             }
             p = q;
-            i = last == null ? 0 : p.upperBound(last);
+            i = p.resumeSlot(from, last);
         }
     }
 

@@ -65,6 +65,8 @@ public final class BTreeWriter implements Closeable {
     private long flushedPageCount;
     private long splits;
     private long unlinked;
+    /** Set when a committed batch could not be written in place: the writer must be reopened, which redoes it. */
+    private RuntimeException failed;
     private long pageAccesses;
 
     private BTreeWriter(Path path, FileChannel channel, RedoLog redo, TreeMeta meta, long pageCount, SplitPolicy policy,
@@ -123,13 +125,45 @@ public final class BTreeWriter implements Closeable {
         return open(tree.file().path(), policy, runFill, keyColumns, sharedColumns, tree.bufferPool(), tree.file());
     }
 
+    /**
+     * Finishes a flush of {@code tree} that a crash (or a failed write) cut short, from its redo log:
+     * to be called before the tree is opened for reading, as a store does.
+     */
+    public static void recover(Path tree) {
+        try {
+            Path log = RedoLog.pathOf(tree);
+            if (!java.nio.file.Files.exists(log) || java.nio.file.Files.size(log) == 0) {
+                return;
+            }
+            try (FileChannel ch = FileChannel.open(tree, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                RedoLog.open(tree, ch).close();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot recover " + tree + " from its redo log", e);
+        }
+    }
+
     private static BTreeWriter open(Path path, SplitPolicy policy, double runFill, int keyColumns,
                                     ToIntBiFunction<byte[], byte[]> sharedColumns, BufferPool pool, PageFile readers) {
         try {
             FileChannel ch = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
             RedoLog redo = null;
             try {
-                redo = RedoLog.open(path, ch); // a flush a crash cut short is finished first
+                if (readers == null) {
+                    redo = RedoLog.open(path, ch); // a flush a crash cut short is finished first
+                } else { // readers may be reading: what the log repairs is published to them, their cached copies dropped
+                    RedoLog[] opened = new RedoLog[1];
+                    readers.publish(readers.pageCount(), () -> {
+                        opened[0] = RedoLog.open(path, ch);
+                        try {
+                            readers.grewTo(ch.size() / readers.pageSize());
+                        } catch (IOException e) {
+                            throw new UncheckedIOException("cannot size " + path, e);
+                        }
+                        pool.forget(readers);
+                    });
+                    redo = opened[0];
+                }
                 byte[] page0 = new byte[PageFormat.MIN_PAGE_SIZE];
                 readFully(ch, page0, 0, path);
                 int pageSize = TreeMeta.readFrom(page0, path).pageSize();
@@ -228,6 +262,7 @@ public final class BTreeWriter implements Closeable {
 
     /** Inserts {@code key}, or replaces its value when it is there; returns whether it was new. */
     public boolean put(byte[] key, byte[] value) {
+        requireUsable();
         if (PageFormat.HEADER_SIZE + PageFormat.entryBytes(key.length, value.length) > pageSize / 2) {
             throw new IllegalArgumentException("an entry of " + PageFormat.entryBytes(key.length, value.length)
                     + " bytes is over half a " + pageSize + "-byte page");
@@ -284,6 +319,7 @@ public final class BTreeWriter implements Closeable {
      * (see {@link #unlink}) unless it is its parent's only child.
      */
     public boolean delete(byte[] key) {
+        requireUsable();
         List<long[]> path = new ArrayList<>();
         long leafNo = descend(key, path);
         Node leaf = node(leafNo);
@@ -376,6 +412,7 @@ public final class BTreeWriter implements Closeable {
         if (maxLeaves < 2) {
             throw new IllegalArgumentException("a compaction needs at least two leaves to move entries between");
         }
+        requireUsable();
         ArrayDeque<Long> window = new ArrayDeque<>();
         boolean more = false;
         for (long p = descend(from, null); p >= 0; p = nextOf(p)) {
@@ -448,6 +485,9 @@ public final class BTreeWriter implements Closeable {
         byte[] nextEnd = null; // the window to the left ends right after this one's first leaf, partly filled
         for (long p = leaves.isEmpty() ? -1 : nextOf(leaves.get(0)); p >= 0 && nextEnd == null; p = nextOf(p)) {
             nextEnd = firstKeyOf(p);
+        }
+        if (toExclusive != null && (nextEnd == null || Arrays.compareUnsigned(nextEnd, toExclusive) > 0)) {
+            nextEnd = toExclusive; // an empty window, or one whose first leaf is its last: never past the range
         }
         return new Compaction(looked, moved, freed, nextEnd, more);
     }
@@ -619,6 +659,7 @@ public final class BTreeWriter implements Closeable {
      * returns, the writes survive a crash.
      */
     public void flush() {
+        requireUsable();
         if (dirty.isEmpty() && meta.equals(flushedMeta)) {
             nodes.clear();
             return;
@@ -650,10 +691,15 @@ public final class BTreeWriter implements Closeable {
                 }
             }
         };
-        if (file != null) {
-            file.publish(pageCount, inPlace); // no reader reads a page half written, nor caches an old one after
-        } else {
-            inPlace.run();
+        try {
+            if (file != null) {
+                file.publish(pageCount, inPlace); // no reader reads a page half written, nor caches an old one after
+            } else {
+                inPlace.run();
+            }
+        } catch (RuntimeException e) { // the batch is committed in the redo log: it cannot be taken back, only redone
+            failed = e;
+            throw e;
         }
         redo.clear();
         flushedPageCount = pageCount;
@@ -664,11 +710,22 @@ public final class BTreeWriter implements Closeable {
 
     /** Forgets every write since the last flush: readers never saw them, and the file holds none of them. */
     public void discard() {
+        requireUsable();
         nodes.clear();
         dirty.clear();
         lastInsert.clear();
+        if (recentInserts != null) {
+            recentInserts.clear();
+        }
         meta = flushedMeta;
         pageCount = flushedPageCount;
+    }
+
+    private void requireUsable() {
+        if (failed != null) {
+            throw new IllegalStateException("the writer of " + path + " could not write a committed batch in place ("
+                    + failed.getMessage() + "): reopen the tree, which redoes the batch from its log", failed);
+        }
     }
 
     private byte[] sealed(byte[] page) {
@@ -737,6 +794,10 @@ public final class BTreeWriter implements Closeable {
                 }
             }
             return counts;
+        }
+
+        void clear() {
+            byLeaf.clear();
         }
 
         /** The leaf split at {@code separator}: the keys from it on were inserted into the new right leaf. */

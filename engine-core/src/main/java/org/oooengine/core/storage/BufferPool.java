@@ -51,8 +51,15 @@ public final class BufferPool {
         return ((long) file.id() << 40) | pageNo;
     }
 
-    /** The page if it is resident, else null; never starts a read. */
+    /**
+     * The page if it is resident, else null; never starts a read. While a writer publishes pages of
+     * the file (they are being replaced one by one), none is: the caller reads it, which waits for
+     * the publication, so that it never meets an old page beside a new one.
+     */
     public Page getIfResident(PageFile file, long pageNo) {
+        if (file.publishing()) {
+            return null;
+        }
         Frame f = resident.get(key(file, pageNo));
         if (f == null) {
             return null;
@@ -147,6 +154,16 @@ public final class BufferPool {
             }
         }
         resident.put(k, frame);
+    }
+
+    /** Drops the cached pages of {@code file} (a writer rewrote some without saying which). */
+    public synchronized void forget(PageFile file) {
+        for (int slot = 0; slot < used; slot++) {
+            Frame f = ring[slot];
+            if (f != null && (f.key >>> 40) == file.id()) {
+                resident.remove(f.key, f);
+            }
+        }
     }
 
     /** Drops every cached page (for cold runs). */

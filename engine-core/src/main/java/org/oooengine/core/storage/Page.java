@@ -119,6 +119,17 @@ public final class Page {
         return new Page(page, pageNo);
     }
 
+    /**
+     * Where a scan that went on to this leaf resumes: the first slot at or above {@code from} and
+     * past {@code seen}, the last key it visited (each null: no bound). A leaf read after a
+     * publication may hold keys the scan is not after yet (a split or a compaction put them right of
+     * a leaf it reached through an older parent) or repeat some of the leaf before it, as read.
+     */
+    public int resumeSlot(byte[] from, byte[] seen) {
+        int i = seen == null ? 0 : upperBound(seen);
+        return from == null ? i : Math.max(i, lowerBound(from));
+    }
+
     /** First slot whose key is > {@code key}; {@link #count()} when none is. */
     public int upperBound(byte[] key) {
         if (count() == 0 || compareKey(0, key) > 0) {

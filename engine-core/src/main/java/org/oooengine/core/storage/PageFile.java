@@ -131,6 +131,11 @@ public final class PageFile implements Closeable {
         }
     }
 
+    /** Whether a writer is publishing pages of this file now. */
+    boolean publishing() {
+        return (version & 1) != 0;
+    }
+
     /**
      * Counts publications: a reader that saw the same even number before and after reading pages
      * read them all from one version of the file.

@@ -180,7 +180,7 @@ final class RedoLog implements AutoCloseable {
     public void close() {
         try {
             channel.close();
-            if (Files.size(path) == 0) {
+            if (Files.exists(path) && Files.size(path) == 0) { // (a replaced store's directory may be gone)
                 Files.deleteIfExists(path);
             }
         } catch (IOException e) {

@@ -48,11 +48,12 @@ public record TreeHealth(long leaves, long entries, double fill, long freshLeave
         Acc[] range = {null};
         long[] totals = new long[3]; // leaves, entries, bytes
         LeafScanner.forEachLeaf(tree, leaf -> {
-            if (range[0] == null || range[0].leaves == perRange) {
+            if (range[0] == null || range[0].leaves >= perRange && leaf.count() > 0) {
                 if (range[0] != null) {
                     ranges.add(range[0].done(room, meta.fillFactor()));
                 }
-                range[0] = new Acc(leaf.count() > 0 ? leaf.key(0) : new byte[0], leaf.pageNo());
+                // a range begins at a leaf with entries (but for the first): its first key bounds it
+                range[0] = new Acc(range[0] == null || leaf.count() == 0 ? new byte[0] : leaf.key(0), leaf.pageNo());
             }
             long leafBytes = 0;
             for (int i = 0; i < leaf.count(); i++) {

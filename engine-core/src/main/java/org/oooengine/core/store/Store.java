@@ -14,6 +14,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.storage.BTree;
+import org.oooengine.core.storage.BTreeWriter;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.PageFile;
@@ -37,6 +38,7 @@ public final class Store implements AutoCloseable {
     private final Map<String, Table> tables = new LinkedHashMap<>();
     private final List<PageFile> files = new ArrayList<>();
     private final List<ColumnarFile> columnarFiles = new ArrayList<>();
+    private boolean closed;
     /** Tables being written in place, by name: one writer each, opened on first use. */
     private final Map<String, Writing> writers = new HashMap<>();
 
@@ -93,6 +95,7 @@ public final class Store implements AutoCloseable {
     }
 
     private BTree tree(String file) {
+        BTreeWriter.recover(dir.resolve(file)); // a flush a crash cut short is finished before anything reads
         PageFile f = PageFile.open(dir.resolve(file), manifest.pageSize(), options.directIo(), stats);
         files.add(f);
         return new BTree(f, bufferPool);
@@ -184,27 +187,19 @@ public final class Store implements AutoCloseable {
     }
 
     /**
-     * Rows were written into table {@code name} in place and flushed, {@code delta} more (or fewer):
-     * its columnar copy is dropped (scans read the tree from now on) and the manifest says so, with
-     * the new row count and no column ranges (the writes may lie outside them).
+     * Rows are about to be written into table {@code name} in place: its columnar copy is dropped
+     * (scans read the tree from now on) and the manifest says so, with no column ranges (the writes
+     * may lie outside them) — before anything is flushed, so that a crash cannot leave a manifest
+     * naming a copy without the rows.
      */
-    public synchronized void wrote(String name, long delta) {
+    public synchronized void startWriting(String name) {
         Table t = table(name);
-        t.wrote(delta);
-        List<StoreManifest.TableMeta> metas = new ArrayList<>();
-        String dropped = null;
-        for (StoreManifest.TableMeta m : manifest.tables()) {
-            if (m.name().equals(name)) {
-                dropped = m.columnsFile();
-                long bytes = dir.resolve(m.file()).toFile().length();
-                m = new StoreManifest.TableMeta(m.name(), m.columns(), m.primaryKey(), t.rows(), bytes, m.file(),
-                        m.indexes(), null, null);
-            }
-            metas.add(m);
+        if (t.written()) {
+            return;
         }
-        manifest = new StoreManifest(manifest.formatVersion(), manifest.pageSize(), manifest.fillFactor(),
-                manifest.source(), manifest.loadedAt(), manifest.loadSeconds(), metas);
-        manifest.write(dir);
+        t.wrote(0);
+        String dropped = rewriteManifest(name, m -> new StoreManifest.TableMeta(m.name(), m.columns(), m.primaryKey(),
+                m.rows(), m.dataBytes(), m.file(), m.indexes(), null, null)).columnsFile();
         if (dropped != null) {
             try { // scans that have it open read on; nothing opens it again
                 java.nio.file.Files.deleteIfExists(dir.resolve(dropped));
@@ -214,9 +209,47 @@ public final class Store implements AutoCloseable {
         }
     }
 
+    /** Rows were written into table {@code name} in place and flushed, {@code delta} more (or fewer): the manifest counts them. */
+    public synchronized void wrote(String name, long delta) {
+        Table t = table(name);
+        t.wrote(delta);
+        rewriteManifest(name, m -> new StoreManifest.TableMeta(m.name(), m.columns(), m.primaryKey(), t.rows(),
+                dir.resolve(m.file()).toFile().length(), m.file(), m.indexes(), m.columnsFile(), m.columnRanges()));
+    }
+
+    /** Drops table {@code name}'s writer, forgetting what it did not flush (a reopened one redoes a committed batch). */
+    public synchronized void closeWriter(String name) {
+        Writing w = writers.remove(name);
+        if (w != null) {
+            w.writer().close();
+        }
+    }
+
+    /** Writes the manifest with table {@code name}'s entry changed; returns the entry as it was. */
+    private StoreManifest.TableMeta rewriteManifest(String name,
+                                                    java.util.function.UnaryOperator<StoreManifest.TableMeta> change) {
+        List<StoreManifest.TableMeta> metas = new ArrayList<>();
+        StoreManifest.TableMeta before = null;
+        for (StoreManifest.TableMeta m : manifest.tables()) {
+            if (m.name().equals(name)) {
+                before = m;
+                m = change.apply(m);
+            }
+            metas.add(m);
+        }
+        manifest = new StoreManifest(manifest.formatVersion(), manifest.pageSize(), manifest.fillFactor(),
+                manifest.source(), manifest.loadedAt(), manifest.loadSeconds(), metas);
+        manifest.write(dir);
+        return before;
+    }
+
     @Override
     public void close() {
         synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
             writers.values().forEach(w -> w.writer().close()); // what a statement did not commit is dropped
             writers.clear();
         }

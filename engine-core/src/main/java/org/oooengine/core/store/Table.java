@@ -82,7 +82,7 @@ public final class Table {
         return written;
     }
 
-    /** Rows were written in place, {@code delta} more (or fewer) than before. */
+    /** Rows were written in place, {@code delta} more (or fewer) than before (0: about to be). */
     void wrote(long delta) {
         written = true;
         rows.addAndGet(delta);

@@ -28,6 +28,8 @@ public final class TableWriter implements Closeable {
     private final RowCodec rowCodec;
     private final BTreeWriter data;
     private final List<Index> indexes = new ArrayList<>();
+    /** Rows were deleted since the last flush. */
+    private boolean deleted;
 
     private record Index(String name, int[] columns, KeyCodec codec, BTreeWriter tree) {
     }
@@ -105,6 +107,7 @@ public final class TableWriter implements Closeable {
 
     /** Forgets every write since the last flush, in every tree of the table. */
     public void discard() {
+        deleted = false;
         data.discard();
         indexes.forEach(ix -> ix.tree().discard());
     }
@@ -168,6 +171,7 @@ public final class TableWriter implements Closeable {
             ix.tree().delete(indexKey(ix, before));
         }
         data.delete(k);
+        deleted = true;
         return true;
     }
 
@@ -198,10 +202,21 @@ public final class TableWriter implements Closeable {
         });
     }
 
-    /** Makes every write so far durable, tree by tree. */
+    /**
+     * Makes every write so far durable and seen, tree by tree: after deletes the indexes first, so
+     * that no index entry a reader finds leads to a row already gone; else the rows first, so that
+     * every new index entry leads to its row. (Readers that fetch rows through an index of a
+     * written table still take a missing row for one deleted meanwhile.)
+     */
     public void flush() {
-        data.flush();
-        indexes.forEach(ix -> ix.tree().flush());
+        if (deleted) {
+            indexes.forEach(ix -> ix.tree().flush());
+            data.flush();
+        } else {
+            data.flush();
+            indexes.forEach(ix -> ix.tree().flush());
+        }
+        deleted = false;
     }
 
     private byte[] indexKey(Index ix, Object[] row) {

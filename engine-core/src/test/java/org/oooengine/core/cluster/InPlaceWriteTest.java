@@ -139,6 +139,38 @@ class InPlaceWriteTest {
         }
     }
 
+    /**
+     * A coordinator that goes away half way through a statement (rows sent, no commit): the node
+     * rolls its rows back when the next statement begins, and they are never seen. A load that
+     * replaces the store while a statement is open fails that statement's commit.
+     */
+    @Test
+    void anAbandonedStatementIsRolledBackAndALoadInBetweenFailsTheCommit() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 1); ClusterSession session = cluster.session()) {
+            new ClusterLoader(session.peers()).writeTable(T, rows(0, 10, "a"), false, (t, d, e) -> { });
+            ClusterWriter writer = new ClusterWriter(session.peers());
+            String wide = "w".repeat(400); // rows enough for requests to go out before the commit
+            ClusterWriter.Statement abandoned = writer.begin(T, SplitPolicy.PREFIX);
+            rows(1_000, 3_000, wide).forEachRemaining(r -> abandoned.add(ClusterWriter.RowWrite.INSERT, r));
+            assertEquals(10, scan(session).size(), "applied rows are not seen before the commit");
+            ClusterWriter.Statement next = writer.begin(T, SplitPolicy.PREFIX);
+            rows(10, 20, "b").forEachRemaining(r -> next.add(ClusterWriter.RowWrite.INSERT, r));
+            assertEquals(10, next.commit());
+            assertEquals(20, scan(session).size(), "the abandoned statement's rows were rolled back");
+
+            ClusterWriter.Statement interrupted = writer.begin(T, SplitPolicy.PREFIX);
+            rows(5_000, 7_000, wide).forEachRemaining(r -> interrupted.add(ClusterWriter.RowWrite.INSERT, r));
+            TableDefinition other = new TableDefinition("u", new Schema(List.of(new Column("k", DataType.INT))),
+                    List.of("k"), List.of(), false);
+            new ClusterLoader(session.peers()).writeTable(other, List.<Object[]>of(new Object[] {1}).iterator(), false,
+                    (t, d, e) -> { });
+            CompletionException e = assertThrows(CompletionException.class, interrupted::commit);
+            assertTrue(e.getMessage().contains("a load replaced node n1's store while the statement ran"), e.getMessage());
+            interrupted.rollback();
+            assertEquals(20, scan(session).size());
+        }
+    }
+
     @Test
     void aGlobalIndexIsNotKeptInPlace() {
         TableDefinition global = new TableDefinition("g", T.schema(), List.of("id"),

@@ -124,6 +124,7 @@ class BTreeConcurrentReadersTest {
             int to = from + 200;
             List<Integer> keys = new ArrayList<>();
             tree.scan(key(from), key(to), (leaf, slot) -> keys.add(Bytes.getInt(leaf.key(slot), 0))).join();
+            assertTrue(keys.stream().allMatch(k -> k >= from && k < to), "a key outside [" + from + ", " + to + "): " + keys);
             assertStableKeysOnce(keys, from, to);
             n++;
         }
