@@ -54,6 +54,8 @@ public final class BTreeWriter implements Closeable {
     /** The pages changed since the last flush, decoded; other pages are read (through the pool) when needed. */
     private final Map<Long, Node> nodes = new HashMap<>();
     private final Set<Long> dirty = new LinkedHashSet<>();
+    /** Leaves deletes emptied since the last flush, each with the key last deleted from it. */
+    private final Map<Long, byte[]> emptied = new LinkedHashMap<>();
     /** Per leaf, the slot of the last entry inserted into it: a run of inserts goes on right after it. */
     private final Map<Long, Integer> lastInsert = new HashMap<>();
     /** Under {@link SplitPolicy#RATE}, the keys last inserted into the leaves last inserted into. */
@@ -316,7 +318,7 @@ public final class BTreeWriter implements Closeable {
 
     /**
      * Deletes {@code key}; returns whether it was there. A leaf the delete empties leaves the tree
-     * (see {@link #unlink}) unless it is its parent's only child.
+     * at the next flush (see {@link #unlink}) unless it is its parent's only child, or no longer empty.
      */
     public boolean delete(byte[] key) {
         requireUsable();
@@ -332,10 +334,30 @@ public final class BTreeWriter implements Closeable {
         lastInsert.remove(leafNo);
         dirty.add(leafNo);
         meta = withEntries(meta.entryCount() - 1);
-        if (leaf.keys.isEmpty() && !path.isEmpty() && node(path.get(path.size() - 1)[0]).keys.size() > 1) {
-            unlink(leafNo, leaf, path);
+        if (leaf.keys.isEmpty()) {
+            emptied.put(leafNo, key); // unlinked at the flush, if still empty then
         }
         return true;
+    }
+
+    /**
+     * Unlinks the leaves deletes emptied that are still empty: not at the delete, so that an entry
+     * put back before the flush goes where it was (into the leaf, not the one before it — which a
+     * reader holding the older parent would not look in).
+     */
+    private void unlinkEmptied() {
+        for (Map.Entry<Long, byte[]> e : emptied.entrySet()) {
+            Node leaf = node(e.getKey());
+            if (!leaf.keys.isEmpty()) {
+                continue;
+            }
+            List<long[]> path = new ArrayList<>();
+            if (descend(e.getValue(), path) == e.getKey() && !path.isEmpty()
+                    && node(path.get(path.size() - 1)[0]).keys.size() > 1) {
+                unlink(e.getKey(), leaf, path);
+            }
+        }
+        emptied.clear();
     }
 
     /**
@@ -660,6 +682,7 @@ public final class BTreeWriter implements Closeable {
      */
     public void flush() {
         requireUsable();
+        unlinkEmptied();
         if (dirty.isEmpty() && meta.equals(flushedMeta)) {
             nodes.clear();
             return;
@@ -713,6 +736,7 @@ public final class BTreeWriter implements Closeable {
         requireUsable();
         nodes.clear();
         dirty.clear();
+        emptied.clear();
         lastInsert.clear();
         if (recentInserts != null) {
             recentInserts.clear();
