@@ -67,9 +67,7 @@ public final class IndexRangeScan {
                 }
                 n++;
             }
-            if (leaf.count() > 0) {
-                seen = leaf.key(leaf.count() - 1);
-            }
+            seen = leaf.lastKeyPast(seen);
             if (leaf.next() < 0) {
                 return n;
             }
@@ -87,10 +85,13 @@ public final class IndexRangeScan {
         consumeLeaf(scheduler, leaf, slot, null, downstream);
     }
 
-    /** Entries of {@code leaf} from {@code slot} on, or where a scan that last saw {@code seen} resumes there. */
+    /**
+     * Entries of {@code leaf} from {@code slot} on, or ({@code slot} -1) from where a scan that
+     * last passed {@code seen} resumes on it.
+     */
     private void consumeLeaf(TaskScheduler scheduler, Page leaf, int slot, byte[] seen, TaskContinuation downstream) {
         int n = leaf.count();
-        if (seen != null) {
+        if (slot < 0) {
             slot = leaf.resumeSlot(from, seen);
         }
         for (int i = slot; i < n; i++) {
@@ -116,10 +117,10 @@ public final class IndexRangeScan {
             }
         }
         long next = leaf.next();
-        byte[] last = n > 0 ? leaf.key(n - 1) : seen;
+        byte[] last = leaf.lastKeyPast(seen);
         if (next >= 0) {
-            scheduler.produce(() -> index.tree().page(next).thenAccept(p -> consumeLeaf(scheduler, p, 0,
-                    last == null ? from : last, downstream)));
+            scheduler.produce(() -> index.tree().page(next).thenAccept(p -> consumeLeaf(scheduler, p, -1, last,
+                    downstream)));
         }
     }
 

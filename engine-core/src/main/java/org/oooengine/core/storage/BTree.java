@@ -111,9 +111,7 @@ public final class BTree {
                     return CompletableFuture.completedFuture(null);
                 }
             }
-            if (n > 0) {
-                last = p.key(n - 1);
-            }
+            last = p.lastKeyPast(last);
             long next = p.next();
             if (next < 0) {
                 return CompletableFuture.completedFuture(null);

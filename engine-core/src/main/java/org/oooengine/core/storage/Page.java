@@ -130,6 +130,18 @@ public final class Page {
         return from == null ? i : Math.max(i, lowerBound(from));
     }
 
+    /**
+     * The last key a scan has passed once it is done with this leaf: the leaf's last key, or
+     * {@code seen} when that is greater (a leaf read in an older version may hold only keys the
+     * scan passed already).
+     */
+    public byte[] lastKeyPast(byte[] seen) {
+        if (count() == 0 || seen != null && compareKey(count() - 1, seen) <= 0) {
+            return seen;
+        }
+        return key(count() - 1);
+    }
+
     /** First slot whose key is > {@code key}; {@link #count()} when none is. */
     public int upperBound(byte[] key) {
         if (count() == 0 || compareKey(0, key) > 0) {
