@@ -56,8 +56,12 @@ public final class BTreeWriter implements Closeable {
     private final Set<Long> dirty = new LinkedHashSet<>();
     /** Leaves deletes emptied since the last flush, each with the key last deleted from it. */
     private final Map<Long, byte[]> emptied = new LinkedHashMap<>();
-    /** Per leaf, the slot of the last entry inserted into it: a run of inserts goes on right after it. */
-    private final Map<Long, Integer> lastInsert = new HashMap<>();
+    /** Per leaf, the slot of the last entry inserted into it (a run of inserts goes on right after it) and the run's length. */
+    private final Map<Long, InsertRun> lastInsert = new HashMap<>();
+
+    /** Where the last insert into a leaf went, and how many inserts in a row went each right after the one before. */
+    private record InsertRun(int slot, int length) {
+    }
     /** Under {@link SplitPolicy#RATE}, the keys last inserted into the leaves last inserted into. */
     private final RecentInserts recentInserts;
     private TreeMeta meta;
@@ -275,7 +279,8 @@ public final class BTreeWriter implements Closeable {
         Node leaf = node(leafNo);
         int slot = leaf.lowerBound(key);
         boolean fresh = slot == leaf.keys.size() || !Arrays.equals(leaf.keys.get(slot), key);
-        Integer previous = lastInsert.get(leafNo);
+        InsertRun previous = lastInsert.get(leafNo);
+        int run = previous != null && previous.slot() == slot - 1 ? previous.length() + 1 : 1;
         if (fresh) {
             leaf.keys.add(slot, key);
             leaf.values.add(slot, value);
@@ -293,14 +298,14 @@ public final class BTreeWriter implements Closeable {
         if (bytes > PageFormat.HEADER_SIZE + room * runFill && leaf.keys.size() > 1) {
             int shared = slot == 0 ? 0 : sharedColumns.applyAsInt(leaf.keys.get(slot - 1), key);
             split = new SplitPolicy.Split(leaf.entrySizes(), slot, room, leafNo == meta.lastLeaf(), shared, keyColumns,
-                    previous != null && previous == slot - 1, runFill,
+                    fresh && run >= SplitPolicy.RUN_EVIDENCE, runFill,
                     recentInserts == null ? null : recentInserts.perEntry(leafNo, leaf));
         }
         // a page a run fills splits before it is full, with room for its entries to grow; any other when it overflows
         boolean mustSplit = split != null && (bytes > pageSize || fresh && policy.fillsRun(split));
         if (!mustSplit) {
             if (fresh) {
-                lastInsert.put(leafNo, slot);
+                lastInsert.put(leafNo, new InsertRun(slot, run));
             }
             return fresh;
         }
@@ -309,7 +314,7 @@ public final class BTreeWriter implements Closeable {
         if (recentInserts != null) {
             recentInserts.split(leafNo, rightNo, node(rightNo).keys.get(0));
         }
-        lastInsert.put(slot < at ? leafNo : rightNo, slot < at ? slot : slot - at);
+        lastInsert.put(slot < at ? leafNo : rightNo, new InsertRun(slot < at ? slot : slot - at, run));
         lastInsert.remove(slot < at ? rightNo : leafNo);
         splits++;
         insertSeparator(path, path.size() - 1, node(rightNo).keys.get(0), rightNo);

@@ -22,9 +22,9 @@ public enum SplitPolicy {
     /**
      * Seed 001's: as {@link #RIGHTMOST}, and an insert that continues an ascending run within a key
      * prefix — the new entry shares at least its first key column with the entry before it without
-     * being a duplicate of it, and lands right after the page's previous insert or at the page's
-     * end — splits right after the new entry. Otherwise as {@link #HALF}. A one-column key has no
-     * prefix to detect runs in.
+     * being a duplicate of it, and the page's last inserts went each right after the one before
+     * ({@link #RUN_EVIDENCE} in a row) — splits right after the new entry. Otherwise as
+     * {@link #HALF}. A one-column key has no prefix to detect runs in.
      */
     PREFIX,
     /**
@@ -35,6 +35,12 @@ public enum SplitPolicy {
      * middle; inserts bunched at a few places leave their room there and the rest of the page full.
      */
     RATE;
+
+    /**
+     * Inserts in a row into a page, each right after the one before (the new one included), that
+     * make a run: fewer, and inserts scattered at random would now and then look like one.
+     */
+    public static final int RUN_EVIDENCE = 3;
 
     /** Recent inserts a split under {@link #RATE} needs to see before it trusts where they land. */
     static final int RATE_EVIDENCE = 8;
@@ -67,7 +73,8 @@ public enum SplitPolicy {
      * @param rightmostLeaf  whether the page is the last leaf of the tree
      * @param sharedColumns  key columns the new entry shares with the entry before it (0 when it is first)
      * @param keyColumns     the key's columns
-     * @param afterLastInsert whether the new entry lands right after the page's previous insert
+     * @param afterLastInsert whether the new entry continues a run of inserts into the page, each right
+     *                       after the one before ({@link #RUN_EVIDENCE} in a row, this one included)
      * @param runFill        the share of {@code capacity} a run's pages are filled to
      * @param insertsAfter   per entry, how many of the page's recent inserts were of it: the next
      *                       ones are expected right after it (null: not tracked)
@@ -174,7 +181,7 @@ public enum SplitPolicy {
 
     static boolean continuesARun(Split s) {
         boolean properPrefix = s.sharedColumns() > 0 && s.sharedColumns() < s.keyColumns();
-        return s.newSlot() > 0 && properPrefix && (s.afterLastInsert() || s.atPageEnd());
+        return s.newSlot() > 0 && properPrefix && s.afterLastInsert();
     }
 
     /** The split that leaves the two halves' bytes closest, each within capacity. */

@@ -61,12 +61,14 @@ class SplitPolicyTest {
 
     @Test
     void prefixSplitsAfterAnInsertThatContinuesARunWithinAKeyPrefix() {
-        // the new entry (slot 1) follows the page's previous insert and shares (warehouse, district) with slot 0
+        // the new entry (slot 1) continues the page's run of inserts and shares (warehouse, district) with slot 0
         assertEquals(2, SplitPolicy.PREFIX.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10), 1, 30, false, 2, 3, true)));
         // at the page's end, the run fills the page and the new entry goes on alone
-        assertEquals(3, SplitPolicy.PREFIX.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10), 3, 30, false, 2, 3, false)));
-        // not a run: away from the previous insert, a duplicate, a different first column, or a one-column key
+        assertEquals(3, SplitPolicy.PREFIX.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10), 3, 30, false, 2, 3, true)));
+        // not a run: no run of inserts before it (at the page's end too: random inserts land there now and then),
+        // a duplicate, a different first column, or a one-column key
         for (SplitPolicy.Split noRun : List.of(new SplitPolicy.Split(sizes(10, 10, 10, 10), 1, 30, false, 2, 3, false),
+                new SplitPolicy.Split(sizes(10, 10, 10, 10), 3, 30, false, 2, 3, false),
                 new SplitPolicy.Split(sizes(10, 10, 10, 10), 1, 30, false, 3, 3, true),
                 new SplitPolicy.Split(sizes(10, 10, 10, 10), 1, 30, false, 0, 3, true),
                 new SplitPolicy.Split(sizes(10, 10, 10, 10), 3, 30, false, 0, 1, true))) {
