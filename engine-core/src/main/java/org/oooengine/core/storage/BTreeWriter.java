@@ -23,9 +23,9 @@ import org.oooengine.core.types.Bytes;
  * Writes into a B+tree file in place: inserts, updates and deletes of single entries. A leaf that
  * overflows splits where its {@link SplitPolicy} says, into a new page at the end of the file
  * linked after it; the separator (the new page's first key) goes to the parent, which splits the
- * same way (in the middle) when full, up to a new root. Leaves are not merged: a leaf stays
- * as deletes leave it until the tree is reorganized, except that an emptied one leaves the tree
- * ({@link #delete}). The pages it changed are written by
+ * same way (in the middle) when full, up to a new root. At a flush, a leaf deletes emptied leaves
+ * the tree, and one they left less than half full takes in the whole leaf before it when both
+ * fit ({@link #delete}); otherwise leaves stay as written until reorganized ({@link #compact}). The pages it changed are written by
  * {@link #flush}, with the meta page last.
  *
  * <p>One writer per tree. A {@link #flush} is atomic and durable ({@link RedoLog}); what was not
@@ -54,8 +54,8 @@ public final class BTreeWriter implements Closeable {
     /** The pages changed since the last flush, decoded; other pages are read (through the pool) when needed. */
     private final Map<Long, Node> nodes = new HashMap<>();
     private final Set<Long> dirty = new LinkedHashSet<>();
-    /** Leaves deletes emptied since the last flush, each with the key last deleted from it. */
-    private final Map<Long, byte[]> emptied = new LinkedHashMap<>();
+    /** Leaves deletes thinned since the last flush, each with the key last deleted from it. */
+    private final Map<Long, byte[]> thinned = new LinkedHashMap<>();
     /** Per leaf, the slot of the last entry inserted into it (a run of inserts goes on right after it) and the run's length. */
     private final Map<Long, InsertRun> lastInsert = new HashMap<>();
 
@@ -71,6 +71,7 @@ public final class BTreeWriter implements Closeable {
     private long flushedPageCount;
     private long splits;
     private long unlinked;
+    private long merged;
     /** Set when a committed batch could not be written in place: the writer must be reopened, which redoes it. */
     private RuntimeException failed;
     private long pageAccesses;
@@ -217,6 +218,11 @@ public final class BTreeWriter implements Closeable {
         return splits;
     }
 
+    /** Leaves that took in the leaf before them at a flush, so far (less than half full after deletes). */
+    public long merged() {
+        return merged;
+    }
+
     /** Emptied leaves taken out of the tree so far. */
     public long unlinked() {
         return unlinked;
@@ -322,13 +328,13 @@ public final class BTreeWriter implements Closeable {
     }
 
     /**
-     * Deletes {@code key}; returns whether it was there. A leaf the delete empties leaves the tree
-     * at the next flush (see {@link #unlink}) unless it is its parent's only child, or no longer empty.
+     * Deletes {@code key}; returns whether it was there. At the next flush, a leaf deletes emptied
+     * leaves the tree ({@link #unlink}) unless it is its parent's only child, and one they left less
+     * than half full takes in the leaf before it when both fit ({@link #mergeUnderfull}).
      */
     public boolean delete(byte[] key) {
         requireUsable();
-        List<long[]> path = new ArrayList<>();
-        long leafNo = descend(key, path);
+        long leafNo = descend(key, null);
         Node leaf = node(leafNo);
         int slot = leaf.lowerBound(key);
         if (slot == leaf.keys.size() || !Arrays.equals(leaf.keys.get(slot), key)) {
@@ -339,21 +345,21 @@ public final class BTreeWriter implements Closeable {
         lastInsert.remove(leafNo);
         dirty.add(leafNo);
         meta = withEntries(meta.entryCount() - 1);
-        if (leaf.keys.isEmpty()) {
-            emptied.put(leafNo, key); // unlinked at the flush, if still empty then
-        }
+        thinned.put(leafNo, key); // at the flush: unlinked if empty then, merged if less than half full
         return true;
     }
 
     /**
-     * Unlinks the leaves deletes emptied that are still empty: not at the delete, so that an entry
-     * put back before the flush goes where it was (into the leaf, not the one before it — which a
-     * reader holding the older parent would not look in).
+     * Settles the leaves deletes thinned, at the flush: one empty then leaves the tree (not at the
+     * delete, so that an entry put back before the flush goes where it was — into the leaf, not the
+     * one before it, which a reader holding the older parent would not look in); one less than half
+     * full may take in the leaf before it.
      */
-    private void unlinkEmptied() {
-        for (Map.Entry<Long, byte[]> e : emptied.entrySet()) {
+    private void settleThinned() {
+        for (Map.Entry<Long, byte[]> e : thinned.entrySet()) {
             Node leaf = node(e.getKey());
             if (!leaf.keys.isEmpty()) {
+                mergeUnderfull(e.getKey(), leaf);
                 continue;
             }
             List<long[]> path = new ArrayList<>();
@@ -362,7 +368,31 @@ public final class BTreeWriter implements Closeable {
                 unlink(e.getKey(), leaf, path);
             }
         }
-        emptied.clear();
+        thinned.clear();
+    }
+
+    /**
+     * A leaf deletes left less than half full takes in the whole leaf before it (same parent) when
+     * both fit in one at the run fill, and that one leaves the tree: a queue's head, emptying, and
+     * the tail of the queue before it, filling, end up in one page instead of two half-empty ones.
+     */
+    private void mergeUnderfull(long leafNo, Node leaf) {
+        int room = pageSize - PageFormat.HEADER_SIZE;
+        if (leaf.bytes() - PageFormat.HEADER_SIZE >= room / 2) {
+            return;
+        }
+        List<long[]> path = new ArrayList<>();
+        if (descend(leaf.keys.get(0), path) != leafNo || path.isEmpty()) {
+            return;
+        }
+        long[] parentStep = path.get(path.size() - 1);
+        if (parentStep[1] == 0) {
+            return;
+        }
+        long leftNo = node(parentStep[0]).child((int) parentStep[1] - 1);
+        if (moveRight(leftNo, leafNo, (int) (PageFormat.HEADER_SIZE + room * runFill), true).unlinked()) {
+            merged++;
+        }
     }
 
     /**
@@ -459,52 +489,9 @@ public final class BTreeWriter implements Closeable {
         long moved = 0;
         int freed = 0;
         for (int i = leaves.size() - 1; i >= 1; i--) {
-            long rightNo = leaves.get(i);
-            long leftNo = leaves.get(i - 1);
-            Node right = node(rightNo);
-            Node left = node(leftNo);
-            if (right.keys.isEmpty() || left.keys.isEmpty()) {
-                continue;
-            }
-            List<long[]> leftPath = new ArrayList<>();
-            List<long[]> rightPath = new ArrayList<>();
-            descend(left.keys.get(0), leftPath);
-            descend(right.keys.get(0), rightPath);
-            long[] leftParent = leftPath.isEmpty() ? null : leftPath.get(leftPath.size() - 1);
-            long[] rightParent = rightPath.isEmpty() ? null : rightPath.get(rightPath.size() - 1);
-            if (leftParent == null || rightParent == null || leftParent[0] != rightParent[0]
-                    || rightParent[1] != leftParent[1] + 1) {
-                continue; // a separator above the parent would have to move too
-            }
-            int rightBytes = right.bytes();
-            int n = 0;
-            while (n < left.keys.size()) {
-                int last = left.keys.size() - 1 - n;
-                int entry = PageFormat.entryBytes(left.keys.get(last).length, left.values.get(last).length);
-                if (rightBytes + entry > limit) {
-                    break;
-                }
-                rightBytes += entry;
-                n++;
-            }
-            if (n == 0) {
-                continue;
-            }
-            int cut = left.keys.size() - n;
-            right.keys.addAll(0, left.keys.subList(cut, left.keys.size()));
-            right.values.addAll(0, left.values.subList(cut, left.values.size()));
-            left.keys.subList(cut, left.keys.size()).clear();
-            left.values.subList(cut, left.values.size()).clear();
-            Node parent = node(rightParent[0]);
-            parent.keys.set((int) rightParent[1], right.keys.get(0));
-            dirty.add(leftNo);
-            dirty.add(rightNo);
-            dirty.add(rightParent[0]);
-            lastInsert.remove(leftNo);
-            lastInsert.remove(rightNo);
-            moved += n;
-            if (left.keys.isEmpty() && parent.keys.size() > 1) {
-                unlink(leftNo, left, leftPath);
+            Moved m = moveRight(leaves.get(i - 1), leaves.get(i), limit, false);
+            moved += m.entries();
+            if (m.unlinked()) {
                 freed++;
                 leaves.remove(i - 1); // the leaf before it fills the same right leaf next
             }
@@ -538,6 +525,66 @@ public final class BTreeWriter implements Closeable {
             n++;
         }
         return starts;
+    }
+
+    /** What {@link #moveRight} did: entries moved, and whether the left leaf, emptied, left the tree. */
+    private record Moved(int entries, boolean unlinked) {
+        static final Moved NOTHING = new Moved(0, false);
+    }
+
+    /**
+     * Moves the last entries of leaf {@code leftNo} to the front of leaf {@code rightNo}, the next
+     * under the same parent, while the right one stays within {@code limit} bytes ({@code whole}:
+     * all of them or none); the right leaf's separator follows its new first key, and a left leaf
+     * left empty leaves the tree. Entries move right only, as in a split.
+     */
+    private Moved moveRight(long leftNo, long rightNo, int limit, boolean whole) {
+        Node right = node(rightNo);
+        Node left = node(leftNo);
+        if (right.keys.isEmpty() || left.keys.isEmpty()) {
+            return Moved.NOTHING;
+        }
+        List<long[]> leftPath = new ArrayList<>();
+        List<long[]> rightPath = new ArrayList<>();
+        descend(left.keys.get(0), leftPath);
+        descend(right.keys.get(0), rightPath);
+        long[] leftParent = leftPath.isEmpty() ? null : leftPath.get(leftPath.size() - 1);
+        long[] rightParent = rightPath.isEmpty() ? null : rightPath.get(rightPath.size() - 1);
+        if (leftParent == null || rightParent == null || leftParent[0] != rightParent[0]
+                || rightParent[1] != leftParent[1] + 1) {
+            return Moved.NOTHING; // a separator above the parent would have to move too
+        }
+        int rightBytes = right.bytes();
+        int n = 0;
+        while (n < left.keys.size()) {
+            int last = left.keys.size() - 1 - n;
+            int entry = PageFormat.entryBytes(left.keys.get(last).length, left.values.get(last).length);
+            if (rightBytes + entry > limit) {
+                break;
+            }
+            rightBytes += entry;
+            n++;
+        }
+        if (n == 0 || whole && n < left.keys.size()) {
+            return Moved.NOTHING;
+        }
+        int cut = left.keys.size() - n;
+        right.keys.addAll(0, left.keys.subList(cut, left.keys.size()));
+        right.values.addAll(0, left.values.subList(cut, left.values.size()));
+        left.keys.subList(cut, left.keys.size()).clear();
+        left.values.subList(cut, left.values.size()).clear();
+        Node parent = node(rightParent[0]);
+        parent.keys.set((int) rightParent[1], right.keys.get(0));
+        dirty.add(leftNo);
+        dirty.add(rightNo);
+        dirty.add(rightParent[0]);
+        lastInsert.remove(leftNo);
+        lastInsert.remove(rightNo);
+        if (left.keys.isEmpty() && parent.keys.size() > 1) {
+            unlink(leftNo, left, leftPath);
+            return new Moved(n, true);
+        }
+        return new Moved(n, false);
     }
 
     /** The next leaf after leaf {@code pageNo}, from its changed version or the page itself (not decoded). */
@@ -687,7 +734,7 @@ public final class BTreeWriter implements Closeable {
      */
     public void flush() {
         requireUsable();
-        unlinkEmptied();
+        settleThinned();
         if (dirty.isEmpty() && meta.equals(flushedMeta)) {
             nodes.clear();
             return;
@@ -741,7 +788,7 @@ public final class BTreeWriter implements Closeable {
         requireUsable();
         nodes.clear();
         dirty.clear();
-        emptied.clear();
+        thinned.clear();
         lastInsert.clear();
         if (recentInserts != null) {
             recentInserts.clear();
