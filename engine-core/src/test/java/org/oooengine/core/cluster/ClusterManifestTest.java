@@ -26,9 +26,7 @@ import org.oooengine.core.types.Schema;
  * such, and two nodes holding a table with different layouts refused naming both.
  */
 class ClusterManifestTest {
-    private static final TableDefinition T = new TableDefinition("t",
-            new Schema(List.of(new Column("id", DataType.parse("bigint")), new Column("name", DataType.parse("varchar")))),
-            List.of("id"), List.of(new TableDefinition.IndexDefinition("t_name", List.of("name"))), false);
+    private static final TableDefinition T = TestCluster.ID_NAME;
 
     @TempDir
     Path dir;

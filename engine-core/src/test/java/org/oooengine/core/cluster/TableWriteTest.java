@@ -20,9 +20,7 @@ import org.oooengine.core.types.Schema;
 
 /** Writing single tables into a running cluster: create, append, replace, drop, the other tables untouched. */
 class TableWriteTest {
-    private static final TableDefinition T = new TableDefinition("t",
-            new Schema(List.of(new Column("id", DataType.parse("bigint")), new Column("name", DataType.parse("varchar")))),
-            List.of("id"), List.of(new TableDefinition.IndexDefinition("t_name", List.of("name"))), false);
+    private static final TableDefinition T = TestCluster.ID_NAME;
     private static final TableDefinition U = new TableDefinition("u",
             new Schema(List.of(new Column("k", DataType.parse("int")))), List.of("k"), List.of(), false);
 

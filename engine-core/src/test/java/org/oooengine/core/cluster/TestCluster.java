@@ -11,6 +11,13 @@ import org.oooengine.core.store.StoreOptions;
 
 /** Nodes of a cluster started in this JVM on free loopback ports, for tests. */
 public final class TestCluster implements AutoCloseable {
+    /** A table keyed on a BIGINT id, with a VARCHAR name and an index on it: what the write tests write. */
+    static final org.oooengine.core.store.TableDefinition ID_NAME = new org.oooengine.core.store.TableDefinition("t",
+            new org.oooengine.core.types.Schema(List.of(
+                    new org.oooengine.core.types.Column("id", org.oooengine.core.types.DataType.parse("bigint")),
+                    new org.oooengine.core.types.Column("name", org.oooengine.core.types.DataType.parse("varchar")))),
+            List.of("id"), List.of(new org.oooengine.core.store.TableDefinition.IndexDefinition("t_name", List.of("name"))),
+            false);
     public static final Duration TIMEOUT = Duration.ofSeconds(5);
     static final StoreOptions OPTIONS = StoreOptions.defaults().withBufferPoolBytes(512 << 10).withIoThreads(16);
 
