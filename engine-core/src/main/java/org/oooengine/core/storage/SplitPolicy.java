@@ -28,11 +28,12 @@ public enum SplitPolicy {
      */
     PREFIX,
     /**
-     * Seed 001's other idea, insert rates: as {@link #PREFIX} for a run; any other split goes where
-     * the page's recent inserts ({@link Split#insertsAfter}) make the next split of either side
-     * furthest away — each side's free room over the inserts that land in it, the smaller of the
-     * two as large as it can be — instead of in the middle. Inserts spread evenly split in the
-     * middle; inserts bunched at a few places leave their room there and the rest of the page full.
+     * Seed 001's other idea, insert rates: as {@link #PREFIX} for a run that most of the page's
+     * recent inserts ({@link Split#insertsAfter}) went into; any other split goes where those
+     * inserts make the next split of either side furthest away — each side's free room over the
+     * inserts that land in it, the smaller of the two as large as it can be — instead of in the
+     * middle. Inserts spread evenly split in the middle; inserts bunched at a few places leave their
+     * room there and the rest of the page full.
      */
     RATE;
 
@@ -115,7 +116,7 @@ public enum SplitPolicy {
         if (this != HALF && s.rightmostLeaf() && s.atPageEnd()) {
             return s.newSlot(); // the tree grows at its right end: the new entry starts the next page alone
         }
-        if ((this == PREFIX || this == RATE) && continuesARun(s)) {
+        if (keepsRun(s)) {
             int afterNew = s.newSlot() + 1;
             if (afterNew < s.entryBytes().length && bytes(s.entryBytes(), 0, afterNew) <= runCapacity(s)) {
                 return afterNew; // the run's entries so far stay together, nearly full; the entries after it move
@@ -172,7 +173,33 @@ public enum SplitPolicy {
      * it holds more than {@link Split#runFill} of its room, before it overflows.
      */
     public boolean fillsRun(Split s) {
-        return this != HALF && s.rightmostLeaf() && s.atPageEnd() || (this == PREFIX || this == RATE) && continuesARun(s);
+        return this != HALF && s.rightmostLeaf() && s.atPageEnd() || keepsRun(s);
+    }
+
+    /**
+     * Whether this policy splits {@code s} as a run: {@link #PREFIX} whenever the insert continues
+     * one; {@link #RATE} only when most of the page's recent inserts went into that run — several
+     * prefixes growing side by side in one page (an index on (customer, order)) make short runs
+     * each, which a split after the new entry would leave in pages of their own, mostly empty.
+     */
+    private boolean keepsRun(Split s) {
+        if (this == PREFIX) {
+            return continuesARun(s);
+        }
+        return this == RATE && continuesARun(s) && mostInsertsInTheRun(s);
+    }
+
+    private static boolean mostInsertsInTheRun(Split s) {
+        int[] inserts = s.insertsAfter();
+        int total = inserts == null ? 0 : Arrays.stream(inserts).sum();
+        if (total < RATE_EVIDENCE) {
+            return true; // too few seen to tell: the run it looks like
+        }
+        int inRun = 0;
+        for (int i = Math.max(0, s.newSlot() - total); i <= s.newSlot(); i++) {
+            inRun += inserts[i];
+        }
+        return inRun * 4 >= total * 3;
     }
 
     private static int runCapacity(Split s) {

@@ -56,6 +56,14 @@ class SplitPolicyTest {
         assertEquals(3, SplitPolicy.RATE.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10, 10, 10), 1, 50, false, 0, 1,
                 false, 0.9, new int[] {2, 0, 0, 0, 0, 0})));
         assertEquals(2, SplitPolicy.RATE.splitAt(new SplitPolicy.Split(sizes(10, 10, 10, 10), 1, 30, false, 2, 3, true)));
+        // a run most recent inserts went into: as prefix; one among several growing prefixes: by the inserts
+        SplitPolicy.Split oneRun = new SplitPolicy.Split(sizes(10, 10, 10, 10, 10, 10), 3, 50, false, 2, 3, true, 0.9,
+                new int[] {0, 3, 3, 3, 0, 0});
+        assertEquals(4, SplitPolicy.RATE.splitAt(oneRun));
+        SplitPolicy.Split severalRuns = new SplitPolicy.Split(sizes(10, 10, 10, 10, 10, 10), 3, 50, false, 2, 3, true, 0.9,
+                new int[] {4, 0, 1, 1, 0, 4});
+        assertEquals(4, SplitPolicy.PREFIX.splitAt(severalRuns));
+        assertEquals(3, SplitPolicy.RATE.splitAt(severalRuns), "room on both sides, where the inserts go");
         assertEquals(SplitPolicy.RATE, SplitPolicy.named("rate"));
     }
 
