@@ -103,6 +103,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private LoadSession load;
     /** Writes in place, a statement at a time, on the write thread ({@link #loads}). */
     private final InPlaceWrites writes;
+    /** How long a tree health answer serves while its tables take no writes. */
+    private static final Duration HEALTH_MAX_AGE = Duration.ofSeconds(30);
+    private final Map<String, HealthAnswer> healthAnswers = new java.util.concurrent.ConcurrentHashMap<>();
     /** A store a load replaced, until it is closed. */
     private volatile Store replaced;
     /** Reorganizes the trees that writes in place let deteriorate, between statements. */
@@ -440,15 +443,36 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
     }
 
+    /**
+     * The health of the store's trees (of {@code table} only, when given). Measuring reads every
+     * leaf, so an answer is kept for {@link #HEALTH_MAX_AGE} while its tables take no writes: a
+     * client asking over and over does not keep the node reading its whole store.
+     */
     private byte[] treeHealth(String table) throws Exception {
         Store st = requireStore();
+        long writes = st.tables().values().stream().filter(t -> table == null || t.name().equals(table))
+                .mapToLong(Table::writes).sum();
+        String key = table == null ? "" : table;
+        HealthAnswer kept = healthAnswers.get(key);
+        if (kept != null && kept.store() == st && kept.writes() == writes
+                && System.nanoTime() - kept.at() < HEALTH_MAX_AGE.toNanos()) {
+            return kept.json();
+        }
         List<TreeReport> reports = new ArrayList<>();
         for (Table t : st.tables().values()) {
             if (table == null || t.name().equals(table)) {
                 reports.addAll(TreeReport.of(t, TreeReport.RANGES));
             }
         }
-        return JSON.writeValueAsBytes(reports);
+        byte[] json = JSON.writeValueAsBytes(reports);
+        if (healthAnswers.size() > 64) {
+            healthAnswers.clear();
+        }
+        healthAnswers.put(key, new HealthAnswer(st, writes, System.nanoTime(), json));
+        return json;
+    }
+
+    private record HealthAnswer(Store store, long writes, long at, byte[] json) {
     }
 
     private LoadSession requireLoad() {
