@@ -87,7 +87,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         }
         try (ClusterSession session = ClusterSession.open(where.cluster, "analyze", Duration.ofSeconds(30))) {
             tables.putAll(ClusterStatistics.collect(session, true));
-            trees.addAll(TreeReport.summed(session.treeHealth(Optional.ofNullable(table)).values()));
+            trees.addAll(TreeReport.summed(session.treeHealth(Optional.ofNullable(table), true).values()));
         }
     }
 

@@ -167,13 +167,17 @@ public final class ClusterSession implements AutoCloseable {
 
     /**
      * How each node's partitions' B+trees have deteriorated ({@link org.oooengine.core.store.TreeReport}s),
-     * by node, of table {@code table} only when given; each node reads its trees' leaves to answer.
+     * by node, of table {@code table} only when given; each node reads its trees' leaves to answer
+     * (or answers from what it measured lately). A node must answer within a request's usual
+     * deadline, or with {@code patient} (ooo analyze) within that of a whole-partition scan.
      */
-    public Map<String, List<org.oooengine.core.store.TreeReport>> treeHealth(Optional<String> table) {
+    public Map<String, List<org.oooengine.core.store.TreeReport>> treeHealth(Optional<String> table, boolean patient) {
         byte[] request = table.map(t -> new PayloadWriter(64).putString(t).toByteArray()).orElse(new byte[0]);
         Map<String, CompletableFuture<Frame>> answers = new LinkedHashMap<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            answers.put(n.id(), peers.client(n.id()).call(OpCode.TREE_HEALTH, request, ANALYZE_TIMEOUT));
+            NodeClient client = peers.client(n.id());
+            answers.put(n.id(), patient ? client.call(OpCode.TREE_HEALTH, request, ANALYZE_TIMEOUT)
+                    : client.call(OpCode.TREE_HEALTH, request));
         }
         Map<String, List<org.oooengine.core.store.TreeReport>> out = new LinkedHashMap<>();
         answers.forEach((node, answer) -> {

@@ -85,7 +85,7 @@ public final class SystemCatalog implements Catalog {
     private SystemTable treeHealth() {
         TableInfo info = new TableInfo(DATABASE, TREE_HEALTH, TREE_HEALTH_COLUMNS, List.of(), DATABASE + "." + TREE_HEALTH,
                 Map.of(), "how the B+trees of the nodes' partitions have deteriorated");
-        return new SystemTable(info, () -> rows(cluster.treeHealth(Optional.empty())));
+        return new SystemTable(info, () -> rows(cluster.treeHealth(Optional.empty(), false)));
     }
 
     /**
@@ -95,7 +95,7 @@ public final class SystemCatalog implements Catalog {
      */
     public List<String> summary(String storage) {
         try {
-            return TreeReport.summed(cluster.treeHealth(Optional.of(storage)).values()).stream()
+            return TreeReport.summed(cluster.treeHealth(Optional.of(storage), false).values()).stream()
                     .map(t -> t.tree() + ": " + t.describe(TreeReport.DETERIORATED)).toList();
         } catch (RuntimeException e) { // a node down: the rest of the description stands
             Throwable cause = e instanceof java.util.concurrent.CompletionException && e.getCause() != null ? e.getCause() : e;
