@@ -206,6 +206,8 @@ class DataDefinitionTest {
         assertTrue(system.getMessage().contains("is a system table"), system.getMessage());
         assertEquals(left, update(s, "DELETE FROM dml_orders"));
         assertEquals(List.of("[0]"), render(rows(s, "SELECT count(*) FROM dml_orders")));
+        assertEquals(List.of("[0]"), render(rows(s, "SELECT sum(entries) FROM sys.tree_health WHERE key_range = 0 "
+                + "AND tree = 'data' AND table_name LIKE '%dml_orders%'")), "a node's kept answer goes with a write");
         update(s, "DROP TABLE dml_orders");
         update(s, "DROP TABLE dml_keyless");
     }
