@@ -43,11 +43,13 @@ final class Recovery {
                 return records.get(index);
             }
         }
-        PriorityQueue<Cursor> heads = new PriorityQueue<>(Comparator.comparingLong(c -> c.head().order()));
+        // Ties: a prepare comes before its outcome, which carries the same commit timestamp.
+        PriorityQueue<Cursor> heads = new PriorityQueue<>(Comparator.<Cursor>comparingLong(c -> c.head().order())
+                .thenComparing(c -> c.head().kind()));
         for (WalReader.Contents c : files) {
             List<WalRecord> sorted = new ArrayList<>(c.records());
             if (!byLsn) {
-                sorted.sort(Comparator.comparingLong(WalRecord::order));
+                sorted.sort(Comparator.comparingLong(WalRecord::order).thenComparing(WalRecord::kind));
             }
             if (!sorted.isEmpty()) {
                 heads.add(new Cursor(sorted, 0));

@@ -31,6 +31,9 @@ import org.rocksdb.WriteOptions;
 final class TableStore implements AutoCloseable {
     private static final byte[] EPOCH_KEY = "checkpoint.epoch".getBytes(StandardCharsets.UTF_8);
     private static final byte[] ORDER_KEY = "checkpoint.last-order".getBytes(StandardCharsets.UTF_8);
+    /** Prefix of the two-phase commit records a checkpoint keeps (prepared, decided); '/' + 1 ends the range. */
+    private static final byte[] TWO_PHASE_FROM = "2pc/".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] TWO_PHASE_TO = "2pc0".getBytes(StandardCharsets.UTF_8);
 
     static {
         RocksDB.loadLibrary();
@@ -121,8 +124,23 @@ final class TableStore implements AutoCloseable {
         }
     }
 
-    /** Writes every table's committed state and the new epoch in one batch, then flushes to SST files. */
-    void checkpoint(long epoch, long lastOrder, Iterable<TransactionalTable> state) {
+    /** The two-phase commit records the last checkpoint kept: transactions in doubt and decisions not yet applied everywhere. */
+    List<byte[]> twoPhaseRecords() {
+        List<byte[]> records = new ArrayList<>();
+        try (RocksIterator it = db.newIterator(meta)) {
+            for (it.seek(TWO_PHASE_FROM); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), TWO_PHASE_TO) < 0;
+                 it.next()) {
+                records.add(it.value());
+            }
+        }
+        return records;
+    }
+
+    /**
+     * Writes every table's committed state, the new epoch and the two-phase commit records to keep
+     * (replacing the last checkpoint's) in one batch, then flushes to SST files.
+     */
+    void checkpoint(long epoch, long lastOrder, Iterable<TransactionalTable> state, List<byte[]> twoPhase) {
         try (WriteBatch batch = new WriteBatch(); WriteOptions wo = new WriteOptions().setDisableWAL(true);
              FlushOptions fo = new FlushOptions().setWaitForFlush(true)) {
             for (TransactionalTable t : state) {
@@ -142,6 +160,11 @@ final class TableStore implements AutoCloseable {
                 if (failure[0] != null) {
                     throw failure[0];
                 }
+            }
+            batch.deleteRange(meta, TWO_PHASE_FROM, TWO_PHASE_TO);
+            for (int i = 0; i < twoPhase.size(); i++) {
+                batch.put(meta, ByteBuffer.allocate(TWO_PHASE_FROM.length + 4).put(TWO_PHASE_FROM).putInt(i).array(),
+                        twoPhase.get(i));
             }
             batch.put(meta, EPOCH_KEY, ByteBuffer.allocate(8).putLong(epoch).array());
             batch.put(meta, ORDER_KEY, ByteBuffer.allocate(8).putLong(lastOrder).array());

@@ -42,6 +42,8 @@ public final class Transaction {
     private final Map<Tuple, Read> reads = new HashMap<>();
     private final Map<Tuple, Write> writes = new HashMap<>();
     private List<Write> lockedWrites = List.of();
+    /** Whether the write set is locked and not yet installed (a two-phase commit between its phases). */
+    private boolean holdsLocks;
     private boolean finished;
     /** The last tuple looked up: a read-modify-write finds its tuple again without a second probe. */
     private TransactionalTable lastTable;
@@ -181,8 +183,9 @@ public final class Transaction {
         return ts;
     }
 
-    /** Drops the buffered writes; nothing was visible to anyone. */
+    /** Drops the buffered writes (releasing their locks, if a two-phase commit took them); nothing was visible to anyone. */
     public void abort() {
+        releaseLocks();
         finished = true;
         reads.clear();
         writes.clear();
@@ -199,12 +202,20 @@ public final class Transaction {
             validateReads(commitTs);
             return commitTs;
         } catch (TransactionAbortedException e) {
+            releaseLocks();
+            throw e;
+        }
+    }
+
+    /** Unlocks a write set locked and not installed; nothing when there is none. */
+    void releaseLocks() {
+        if (holdsLocks) {
             for (Write w : lockedWrites) {
                 w.tuple().unlock();
             }
-            lockedWrites = List.of();
-            throw e;
+            holdsLocks = false;
         }
+        lockedWrites = List.of();
     }
 
     /** Locks the write set in global order (no deadlock); on failure nothing stays locked. */
@@ -226,6 +237,7 @@ public final class Transaction {
             throw e;
         }
         lockedWrites = ordered;
+        holdsLocks = true;
     }
 
     /** The locked write set in lock order, after {@link #lockAndValidate}. */
@@ -242,6 +254,7 @@ public final class Transaction {
         for (Write w : lockedWrites) {
             w.tuple().install(w.value(), commitTs);
         }
+        holdsLocks = false;
     }
 
     /** Write phase that keeps the locks; the caller releases them after its group flush. */
@@ -249,6 +262,28 @@ public final class Transaction {
         for (Write w : lockedWrites) {
             w.tuple().installLocked(w.value(), commitTs);
             held.add(w.tuple());
+        }
+        holdsLocks = false;
+    }
+
+    /** Hands the locked write set over to a prepared transaction, which releases it when its outcome is known. */
+    List<Write> handOverLocks() {
+        List<Write> handed = lockedWrites;
+        holdsLocks = false;
+        lockedWrites = List.of();
+        return handed;
+    }
+
+    /** Validates the reads at {@code commitTs} with the write set locked; on failure releases it and throws. */
+    void validateReadsOrRelease(long commitTs) {
+        if (!holdsLocks && !writes.isEmpty()) {
+            throw new IllegalStateException("validation needs the write set locked first");
+        }
+        try {
+            validateReads(commitTs);
+        } catch (TransactionAbortedException e) {
+            releaseLocks();
+            throw e;
         }
     }
 

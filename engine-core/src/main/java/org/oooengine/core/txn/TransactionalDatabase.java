@@ -44,6 +44,10 @@ public final class TransactionalDatabase implements AutoCloseable {
     private final TableStore store;
     private final Map<String, TransactionalTable> tables = new ConcurrentHashMap<>();
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    /** Two-phase commits this node voted for whose outcome it has not learned. */
+    private final Map<TransactionId, PreparedTransaction> prepared = new ConcurrentHashMap<>();
+    /** Two-phase commits this node decided that other participants may not have applied yet. */
+    private final Map<TransactionId, Decision> decided = new ConcurrentHashMap<>();
     /** ELR's global log sequence number; restarts with every epoch. */
     final AtomicLong lsn = new AtomicLong();
     private long epoch;
@@ -99,6 +103,7 @@ public final class TransactionalDatabase implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list WAL directory " + walDir, e);
         }
+        TwoPhaseReplay twoPhase = new TwoPhaseReplay(store.twoPhaseRecords());
         long last = checkpointed;
         for (Map.Entry<Long, List<Path>> e : byEpoch.entrySet()) {
             if (e.getKey() <= checkpointed) {
@@ -114,9 +119,10 @@ public final class TransactionalDatabase implements AutoCloseable {
                 contents.add(c);
             }
             LOG.info("recovering epoch {} from {} WAL files in {}", e.getKey(), contents.size(), walDir);
-            Recovery.replay(contents, this::apply);
+            Recovery.replay(contents, r -> twoPhase.accept(r, this::apply));
             last = e.getKey();
         }
+        restoreTwoPhase(twoPhase);
         epoch = last;
         if (!byEpoch.isEmpty() || checkpointed == 0) {
             checkpointAndTruncate(byEpoch.values().stream().flatMap(List::stream).toList());
@@ -126,20 +132,101 @@ public final class TransactionalDatabase implements AutoCloseable {
 
     private void apply(WalRecord r) {
         for (WalRecord.Change c : r.changes()) {
-            TransactionalTable t = tables.get(c.table());
-            if (t == null) {
-                store.createTable(c.table());
-                t = new TransactionalTable(c.table());
-                tables.put(c.table(), t);
+            tableForRecovery(c.table()).reset(c.key(), c.value());
+        }
+    }
+
+    private TransactionalTable tableForRecovery(String name) {
+        TransactionalTable t = tables.get(name);
+        if (t == null) {
+            store.createTable(name);
+            t = new TransactionalTable(name);
+            tables.put(name, t);
+        }
+        return t;
+    }
+
+    /**
+     * After replay: transactions still prepared are in doubt — their rows locked again until their
+     * decider tells the outcome — and commits this node decided are kept for the participants that
+     * may still ask.
+     */
+    private void restoreTwoPhase(TwoPhaseReplay replayed) {
+        for (WalRecord r : replayed.inDoubt()) {
+            List<Transaction.Write> writes = new ArrayList<>();
+            for (WalRecord.Change c : r.changes()) {
+                TransactionalTable t = tableForRecovery(c.table());
+                Key key = new Key(c.key());
+                Tuple tuple = t.tuple(key);
+                tuple.casWord(tuple.word(), TimestampWord.lock(tuple.word()));
+                writes.add(new Transaction.Write(t, key, tuple, c.value()));
             }
-            t.reset(c.key(), c.value());
+            prepared.put(r.txn(), new PreparedTransaction(r.txn(), r.order(), r.nodes().get(0), writes));
+        }
+        for (WalRecord r : replayed.decisions()) {
+            decided.put(r.txn(), new Decision(r.txn(), r.order(), r.nodes()));
+        }
+        if (!prepared.isEmpty() || !decided.isEmpty()) {
+            LOG.info("recovered {} transactions in doubt (prepared, outcome unknown) and {} decided commits "
+                    + "not yet applied everywhere", prepared.size(), decided.size());
+        }
+    }
+
+    // ---- Two-phase commit state (see Worker#lock) ----
+
+    void prepared(PreparedTransaction p) {
+        prepared.put(p.id(), p);
+    }
+
+    /** Takes a prepared transaction out, its outcome known; null when it is not prepared here. */
+    PreparedTransaction resolved(TransactionId id) {
+        return prepared.remove(id);
+    }
+
+    void decided(Decision d) {
+        if (!d.waiting().isEmpty()) {
+            decided.put(d.id(), d);
+        }
+    }
+
+    /** The transactions this node voted for and whose outcome it has not learned yet. */
+    public Collection<PreparedTransaction> inDoubt() {
+        return List.copyOf(prepared.values());
+    }
+
+    /** Whether {@code id} is prepared here. */
+    public boolean isPrepared(TransactionId id) {
+        return prepared.containsKey(id);
+    }
+
+    /**
+     * The commit this node decided for {@code id} while a participant may not have applied it, or
+     * null. A decider that knows nothing of a transaction it was asked about never committed it.
+     */
+    public Decision decision(TransactionId id) {
+        return decided.get(id);
+    }
+
+    /** The commits this node decided that some participant may not have applied yet. */
+    public Collection<Decision> decisions() {
+        return List.copyOf(decided.values());
+    }
+
+    /** Notes that {@code participant} applied the commit of {@code id}; once all have, it is forgotten. */
+    public void applied(TransactionId id, String participant) {
+        Decision d = decided.get(id);
+        if (d != null && d.applied(participant)) {
+            decided.remove(id, d);
         }
     }
 
     /** Records the in-memory state as epoch {@code epoch + 1} and deletes the WAL files it covers. */
     private void checkpointAndTruncate(List<Path> covered) {
         epoch++;
-        store.checkpoint(epoch, lsn.get(), tables.values());
+        List<byte[]> twoPhase = new ArrayList<>();
+        prepared.values().forEach(p -> twoPhase.add(p.checkpointRecord()));
+        decided.values().forEach(d -> twoPhase.add(d.checkpointRecord()));
+        store.checkpoint(epoch, lsn.get(), tables.values(), twoPhase);
         for (Path f : covered) {
             try {
                 Files.deleteIfExists(f);

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -51,23 +52,57 @@ final class WalFile implements AutoCloseable {
         return size == 0;
     }
 
-    /** Buffers one framed record: the transaction's writes under its commit timestamp or LSN. */
+    /** Buffers one framed commit record: the transaction's writes under its commit timestamp or LSN. */
     void append(long order, List<Transaction.Write> writes) {
+        append(WalRecord.Kind.COMMIT, order, null, List.of(), writes);
+    }
+
+    /** Buffers one framed record of any kind (see {@link WalRecord}). */
+    void append(WalRecord.Kind kind, long order, TransactionId txn, List<String> nodes, List<Transaction.Write> writes) {
         int start = size;
-        reserve(FRAME_BYTES + 12);
+        reserve(FRAME_BYTES);
         size += FRAME_BYTES;
+        encodePayload(kind, order, txn, nodes, writes);
+        int payload = size - start - FRAME_BYTES;
+        crc.reset();
+        crc.update(buf, start + FRAME_BYTES, payload);
+        INT.set(buf, start, payload);
+        INT.set(buf, start + 4, (int) crc.getValue());
+    }
+
+    /** The payload of one record, unframed: what a checkpoint keeps of a transaction still in two-phase commit. */
+    static byte[] payload(WalRecord.Kind kind, long order, TransactionId txn, List<String> nodes,
+                          List<Transaction.Write> writes) {
+        WalFile f = new WalFile(null, null);
+        f.encodePayload(kind, order, txn, nodes, writes);
+        return Arrays.copyOf(f.buf, f.size);
+    }
+
+    /** The payload as {@link WalHeader} describes it (format version 2). */
+    private void encodePayload(WalRecord.Kind kind, long order, TransactionId txn, List<String> nodes,
+                               List<Transaction.Write> writes) {
+        reserve(1 + 8 + 16 + 2);
+        buf[size++] = (byte) kind.ordinal();
         LONG.set(buf, size, order);
-        INT.set(buf, size + 8, writes.size());
-        size += 12;
+        size += 8;
+        if (kind != WalRecord.Kind.COMMIT) {
+            LONG.set(buf, size, txn.high());
+            LONG.set(buf, size + 8, txn.low());
+            buf[size + 16] = (byte) (nodes.size() >>> 8);
+            buf[size + 17] = (byte) nodes.size();
+            size += 18;
+            for (String node : nodes) {
+                putShortBytes(node.getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        reserve(4);
+        INT.set(buf, size, writes.size());
+        size += 4;
         for (Transaction.Write w : writes) {
-            byte[] name = w.table().nameBytes();
             byte[] key = w.key().bytes();
             byte[] value = w.value();
-            reserve(2 + name.length + 8 + key.length + (value == null ? 0 : value.length));
-            buf[size] = (byte) (name.length >>> 8);
-            buf[size + 1] = (byte) name.length;
-            System.arraycopy(name, 0, buf, size + 2, name.length);
-            size += 2 + name.length;
+            putShortBytes(w.table().nameBytes());
+            reserve(8 + key.length + (value == null ? 0 : value.length));
             INT.set(buf, size, key.length);
             System.arraycopy(key, 0, buf, size + 4, key.length);
             size += 4 + key.length;
@@ -80,11 +115,14 @@ final class WalFile implements AutoCloseable {
                 size += 4 + value.length;
             }
         }
-        int payload = size - start - FRAME_BYTES;
-        crc.reset();
-        crc.update(buf, start + FRAME_BYTES, payload);
-        INT.set(buf, start, payload);
-        INT.set(buf, start + 4, (int) crc.getValue());
+    }
+
+    private void putShortBytes(byte[] b) {
+        reserve(2 + b.length);
+        buf[size] = (byte) (b.length >>> 8);
+        buf[size + 1] = (byte) b.length;
+        System.arraycopy(b, 0, buf, size + 2, b.length);
+        size += 2 + b.length;
     }
 
     /** Writes the buffered records to the log device and waits for its durability. */

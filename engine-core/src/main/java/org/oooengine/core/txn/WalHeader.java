@@ -8,13 +8,15 @@ import java.nio.file.Path;
  * and how its records are ordered at recovery (commit timestamp or LSN).
  *
  * <p>Records follow the header, each framed as {@code length (int) | CRC32C of payload (int) |
- * payload}; the payload is {@code order (long) | writes (int) | per write: table name (short
- * length + UTF-8), key (int length + bytes), value (int length, -1 for a delete, + bytes)}.
- * All numbers are big-endian.
+ * payload}; the payload is {@code kind (byte, a WalRecord.Kind) | order (long) | [all kinds but
+ * COMMIT: transaction id (two longs) | nodes (short count, each a short length + UTF-8)] | writes
+ * (int) | per write: table name (short length + UTF-8), key (int length + bytes), value (int
+ * length, -1 for a delete, + bytes)}. Format version 1 had commits only and no kind byte; it is
+ * still read. All numbers are big-endian.
  */
 record WalHeader(int version, long epoch, Ordering ordering) {
     static final int MAGIC = 0x4F4F5457; // "OOTW"
-    static final int CURRENT_VERSION = 1;
+    static final int CURRENT_VERSION = 2;
     static final int SIZE = 20;
 
     /** NLR records carry commit timestamps; ELR records carry LSNs. */

@@ -75,7 +75,7 @@ final class WalReader {
                 break;
             }
             try {
-                records.add(decode(payload));
+                records.add(decode(payload, header.version()));
             } catch (BufferUnderflowException | IllegalArgumentException e) {
                 problem = "corrupt record in " + file + " at offset " + offset + ": checksum matches but the payload"
                         + " does not decode (" + e + ")";
@@ -100,16 +100,34 @@ final class WalReader {
         return true;
     }
 
-    private static WalRecord decode(ByteBuffer p) {
+    /** Decodes one record's payload written in format {@code version} (1: commits only, without a kind). */
+    static WalRecord decode(ByteBuffer p, int version) {
+        WalRecord.Kind kind = WalRecord.Kind.COMMIT;
+        if (version >= 2) {
+            int k = p.get();
+            if (k < 0 || k >= WalRecord.Kind.values().length) {
+                throw new IllegalArgumentException("unknown record kind " + k);
+            }
+            kind = WalRecord.Kind.values()[k];
+        }
         long order = p.getLong();
+        TransactionId txn = null;
+        List<String> nodes = List.of();
+        if (kind != WalRecord.Kind.COMMIT) {
+            txn = new TransactionId(p.getLong(), p.getLong());
+            int n = p.getShort() & 0xFFFF;
+            nodes = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                nodes.add(shortString(p));
+            }
+        }
         int n = p.getInt();
         if (n < 0) {
             throw new IllegalArgumentException("negative write count " + n);
         }
         List<WalRecord.Change> changes = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            byte[] name = new byte[p.getShort() & 0xFFFF];
-            p.get(name);
+            String table = shortString(p);
             byte[] key = new byte[p.getInt()];
             p.get(key);
             int vlen = p.getInt();
@@ -118,11 +136,17 @@ final class WalReader {
                 value = new byte[vlen];
                 p.get(value);
             }
-            changes.add(new WalRecord.Change(new String(name, StandardCharsets.UTF_8), key, value));
+            changes.add(new WalRecord.Change(table, key, value));
         }
         if (p.hasRemaining()) {
             throw new IllegalArgumentException(p.remaining() + " bytes after the last write");
         }
-        return new WalRecord(order, changes);
+        return new WalRecord(kind, order, txn, nodes, changes);
+    }
+
+    private static String shortString(ByteBuffer p) {
+        byte[] b = new byte[p.getShort() & 0xFFFF];
+        p.get(b);
+        return new String(b, StandardCharsets.UTF_8);
     }
 }

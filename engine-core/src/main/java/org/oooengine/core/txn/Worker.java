@@ -209,6 +209,102 @@ public final class Worker implements AutoCloseable {
         ack.run();
     }
 
+    // ---- Two-phase commit across nodes (NLR protocols only: what readers see is durable) ----
+    //
+    // The transaction runs on one worker per participating node. Phase one locks each
+    // participant's writes and gathers the lowest commit timestamp each allows; the commit
+    // timestamp is their maximum. Phase two validates every participant's reads at that timestamp
+    // and logs the others' votes (prepare records); then the deciding participant validates its
+    // own and logs the decision with its writes, and the rest learn it.
+
+    /**
+     * Phase one: locks the write set (in the global order, waiting briefly like a commit) and
+     * returns the lowest commit timestamp this participant allows. The locks stay until {@link
+     * #prepare}, {@link #decide} or {@link Transaction#abort}.
+     *
+     * @throws TransactionAbortedException when a lock was not had in time; nothing stays locked
+     */
+    public long lock(Transaction tx) {
+        requireTwoPhase();
+        flush(); // an nlr group's held locks go first: never wait on a lock holding others
+        tx.lockWriteSet();
+        return tx.commitTimestamp();
+    }
+
+    /**
+     * Phase two on a participant that does not decide: validates the reads at {@code commitTs};
+     * with writes, logs them in a durable prepare record naming {@code decider} and keeps them
+     * locked as a {@link PreparedTransaction} until the outcome comes. Returns it, or null for a
+     * participant that only read (it is done, and releases nothing).
+     *
+     * @throws TransactionAbortedException when a read is no longer valid; the locks are released
+     */
+    public PreparedTransaction prepare(Transaction tx, TransactionId id, long commitTs, String decider) {
+        tx.validateReadsOrRelease(commitTs);
+        if (tx.readOnly()) {
+            return null;
+        }
+        List<Transaction.Write> writes = tx.handOverLocks();
+        wal.append(WalRecord.Kind.PREPARE, commitTs, id, List.of(decider), writes);
+        wal.flush();
+        PreparedTransaction p = new PreparedTransaction(id, commitTs, decider, writes);
+        db.prepared(p);
+        return p;
+    }
+
+    /**
+     * Phase two on the deciding participant: validates its reads at {@code commitTs}, then logs the
+     * commit — its own writes and the {@code others} that voted for it — and installs. Once this
+     * returns, the transaction has committed everywhere; the others learn it by {@link
+     * #commitPrepared} (told, or asking {@link TransactionalDatabase#decision}).
+     *
+     * @throws TransactionAbortedException when a read is no longer valid: the transaction aborts
+     */
+    public void decide(Transaction tx, TransactionId id, long commitTs, List<String> others) {
+        tx.validateReadsOrRelease(commitTs);
+        wal.append(WalRecord.Kind.DECIDE_COMMIT, commitTs, id, others, tx.lockedWrites());
+        wal.flush();
+        db.decided(new Decision(id, commitTs, others));
+        tx.installAndUnlock(commitTs);
+    }
+
+    /**
+     * Phase three: the transaction prepared here committed. Logs that, installs its writes and
+     * releases them. Returns false when it is not prepared here (learned already).
+     */
+    public boolean commitPrepared(TransactionId id) {
+        requireTwoPhase();
+        PreparedTransaction p = db.resolved(id);
+        if (p == null) {
+            return false;
+        }
+        wal.append(WalRecord.Kind.COMMIT_PREPARED, p.commitTimestamp(), id, List.of(), List.of());
+        wal.flush();
+        p.install();
+        return true;
+    }
+
+    /** Phase three: the transaction prepared here aborted; its locks go. Returns false when it is not prepared here. */
+    public boolean abortPrepared(TransactionId id) {
+        requireTwoPhase();
+        PreparedTransaction p = db.resolved(id);
+        if (p == null) {
+            return false;
+        }
+        // Not flushed: a crash before the next flush leaves it in doubt, and the decider says "aborted" again.
+        wal.append(WalRecord.Kind.ABORT_PREPARED, p.commitTimestamp(), id, List.of(), List.of());
+        p.unlock();
+        return true;
+    }
+
+    private void requireTwoPhase() {
+        checkOpen();
+        if (protocol.release() != LogProtocol.Release.NLR) {
+            throw new IllegalStateException("two-phase commit needs an nlr protocol (readers see only durable rows), not "
+                    + protocol);
+        }
+    }
+
     /**
      * Flushes an open group and waits until every commit of this worker is acknowledged. Under
      * ELR that waits for the other workers to flush the records these commits depend on.
