@@ -110,6 +110,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private volatile Store replaced;
     /** Reorganizes the trees that writes in place let deteriorate, between statements. */
     private final TreeMaintenance maintenance;
+    /** The node's transactional tables and its side of their two-phase commits. */
+    private final TransactionService transactions;
 
     public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
                        Duration timeout) {
@@ -120,13 +122,15 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.peers = peers;
         this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES);
         this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES);
-        this.fragments = Executors.newCachedThreadPool(daemon("ooo-fragment-" + nodeId));
-        this.loads = Executors.newSingleThreadExecutor(daemon("ooo-load-" + nodeId));
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(daemon("ooo-heartbeat-" + nodeId));
+        this.fragments = Executors.newCachedThreadPool(org.oooengine.core.exec.DaemonThreads.named("ooo-fragment-" + nodeId));
+        this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-load-" + nodeId));
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-heartbeat-" + nodeId));
         this.writes = new InPlaceWrites(nodeId, () -> store, this::closeReplacedStore);
         this.maintenance = new TreeMaintenance(nodeId, () -> store, loads, heartbeats, writes::idle,
                 TreeMaintenance.Options.defaults());
         maintenance.start();
+        this.transactions = new TransactionService(nodeId, dataDir.resolve("txn"), peers,
+                TransactionService.Options.defaults(), this::fail);
         heartbeats.scheduleWithFixedDelay(() -> loads.execute(writes::rollBackAbandoned), 1, 1, TimeUnit.MINUTES);
         try {
             Directories.deleteRecursively(dataDir.resolve("spill")); // what a node that died while spilling left
@@ -135,7 +139,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
         Path current = storeDir();
         if (StoreManifest.exists(current)) {
-            store = openStore(current);
+            try {
+                store = openStore(current);
+            } catch (RuntimeException e) {
+                transactions.close(); // its RocksDB lock would keep a node started again in this process out
+                throw e;
+            }
             LOG.info("node {} serves {} tables from {}", nodeId, store.tables().size(), current);
         } else {
             LOG.info("node {} has no data yet ({} holds no store)", nodeId, current);
@@ -224,6 +233,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                     out.reply(EMPTY);
                 });
             }
+            case TXN -> transactions.handle(request.payload(), out);
             case STAGE_ROWS -> {
                 int bytes = request.payload().length;
                 Messages.StagedChunk chunk = Messages.readStagedChunk(r);
@@ -867,17 +877,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
     }
 
-    private static java.util.concurrent.ThreadFactory daemon(String prefix) {
-        java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-    }
-
     @Override
     public void close() {
+        transactions.close();
         fragments.shutdownNow();
         loads.shutdownNow();
         heartbeats.shutdownNow();

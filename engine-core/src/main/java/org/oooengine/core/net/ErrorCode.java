@@ -13,7 +13,11 @@ public enum ErrorCode {
     /** Stored data failed its checks (a page's checksum or format): not a network fault, retrying does not help. */
     DATA_CORRUPTED(9),
     /** The node ran out of memory serving the request. */
-    OUT_OF_MEMORY(10);
+    OUT_OF_MEMORY(10),
+    /** A transaction met a conflicting one and aborted: nothing it wrote stays; running it again may succeed. */
+    CONFLICT(11),
+    /** A write broke a constraint (a primary key that exists already); nothing it wrote stays. */
+    CONSTRAINT(12);
 
     private final byte code;
 

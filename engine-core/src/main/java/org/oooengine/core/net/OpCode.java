@@ -58,7 +58,12 @@ public enum OpCode {
     /** Writes rows in place into a table's partition: applies them, or commits or rolls back what was applied. */
     WRITE_ROWS(32),
     /** How the partition's B+trees have deteriorated, per tree and key range, as JSON ({@code TreeReport}s). */
-    TREE_HEALTH(33);
+    TREE_HEALTH(33),
+    /**
+     * A step of a transaction on the node's transactional tables (reads, writes, the phases of a
+     * two-phase commit, their recovery) or their DDL: the first byte says which (see {@code TxnOp}).
+     */
+    TXN(34);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

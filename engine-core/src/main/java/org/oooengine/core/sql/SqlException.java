@@ -30,6 +30,16 @@ public class SqlException extends RuntimeException {
     public static final String NODE_FAILURE = "58000";
     /** A node ran out of memory (PostgreSQL's out_of_memory). */
     public static final String OUT_OF_MEMORY = "53200";
+    /**
+     * A transaction on transactional tables met a conflicting one and was rolled back after its
+     * retries: running the statement again may succeed (serialization_failure).
+     */
+    public static final String SERIALIZATION_FAILURE = "40001";
+    /**
+     * The node that decides a transaction's commit did not answer in time: the commit may or may
+     * not have happened, and is settled when that node is back (statement_completion_unknown).
+     */
+    public static final String COMPLETION_UNKNOWN = "40003";
     public static final String GENERAL = "HY000";
 
     private final String sqlState;

@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinWorkerThread;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.storage.BTree;
@@ -55,7 +54,7 @@ public final class Store implements AutoCloseable {
             this.io = null;
             this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), Runnable::run, Runnable::run);
         } else {
-            this.io = Executors.newFixedThreadPool(options.ioThreads(), daemonThreads("ooo-io"));
+            this.io = Executors.newFixedThreadPool(options.ioThreads(), org.oooengine.core.exec.DaemonThreads.named("ooo-io"));
             this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), io, compute);
         }
     }
@@ -115,15 +114,6 @@ public final class Store implements AutoCloseable {
             return t;
         };
         return new ForkJoinPool(threads, factory, null, true);
-    }
-
-    private static ThreadFactory daemonThreads(String prefix) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 
     public Path dir() {

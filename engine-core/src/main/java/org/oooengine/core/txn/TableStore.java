@@ -34,6 +34,9 @@ final class TableStore implements AutoCloseable {
     /** Prefix of the two-phase commit records a checkpoint keeps (prepared, decided); '/' + 1 ends the range. */
     private static final byte[] TWO_PHASE_FROM = "2pc/".getBytes(StandardCharsets.UTF_8);
     private static final byte[] TWO_PHASE_TO = "2pc0".getBytes(StandardCharsets.UTF_8);
+    /** Prefix of the names of tables dropped since the last checkpoint: the WAL may still hold their rows. */
+    private static final byte[] DROPPED_FROM = "dropped/".getBytes(StandardCharsets.UTF_8);
+    private static final byte[] DROPPED_TO = "dropped0".getBytes(StandardCharsets.UTF_8);
 
     static {
         RocksDB.loadLibrary();
@@ -102,6 +105,42 @@ final class TableStore implements AutoCloseable {
         }
     }
 
+    /**
+     * Drops a table's column family and notes, durably, that it was dropped: until the next
+     * checkpoint its rows in the WAL are not replayed.
+     */
+    void dropTable(String name) {
+        ColumnFamilyHandle cf = tables.remove(name);
+        try (WriteOptions synced = new WriteOptions().setSync(true)) {
+            db.put(meta, synced, concat(DROPPED_FROM, name.getBytes(StandardCharsets.UTF_8)), new byte[0]);
+            if (cf != null) {
+                db.dropColumnFamily(cf);
+                cf.close();
+            }
+        } catch (RocksDBException e) {
+            throw new IllegalStateException("cannot drop table " + name + " in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Tables dropped since the last checkpoint. */
+    java.util.Set<String> droppedTables() {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        try (RocksIterator it = db.newIterator(meta)) {
+            for (it.seek(DROPPED_FROM); it.isValid() && java.util.Arrays.compareUnsigned(it.key(), DROPPED_TO) < 0;
+                 it.next()) {
+                byte[] k = it.key();
+                names.add(new String(k, DROPPED_FROM.length, k.length - DROPPED_FROM.length, StandardCharsets.UTF_8));
+            }
+        }
+        return names;
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] c = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, c, a.length, b.length);
+        return c;
+    }
+
     void forEach(String table, BiConsumer<byte[], byte[]> action) {
         try (RocksIterator it = db.newIterator(tables.get(table))) {
             for (it.seekToFirst(); it.isValid(); it.next()) {
@@ -162,6 +201,7 @@ final class TableStore implements AutoCloseable {
                 }
             }
             batch.deleteRange(meta, TWO_PHASE_FROM, TWO_PHASE_TO);
+            batch.deleteRange(meta, DROPPED_FROM, DROPPED_TO); // the WAL that held their rows goes with this checkpoint
             for (int i = 0; i < twoPhase.size(); i++) {
                 batch.put(meta, ByteBuffer.allocate(TWO_PHASE_FROM.length + 4).put(TWO_PHASE_FROM).putInt(i).array(),
                         twoPhase.get(i));

@@ -98,10 +98,21 @@ public final class Transaction {
      * is not detected: scans are serializable except for such phantoms.
      */
     public List<KeyValue> scanRange(TransactionalTable table, byte[] fromKey, byte[] toKey) {
+        return scanRange(table, fromKey, toKey, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #scanRange(TransactionalTable, byte[], byte[])}, the first {@code limit} rows only:
+     * the scan goes on from just after the last key returned.
+     */
+    public List<KeyValue> scanRange(TransactionalTable table, byte[] fromKey, byte[] toKey, int limit) {
         checkActive();
         List<KeyValue> rows = new ArrayList<>();
         for (Map.Entry<Key, Tuple> e : table.range(fromKey == null ? null : new Key(fromKey),
                 toKey == null ? null : new Key(toKey)).entrySet()) {
+            if (rows.size() >= limit) {
+                break;
+            }
             byte[] value = read(e.getValue());
             if (value != null) {
                 rows.add(new KeyValue(e.getKey().bytes(), value));

@@ -50,6 +50,8 @@ public final class TransactionalDatabase implements AutoCloseable {
     private final Map<TransactionId, Decision> decided = new ConcurrentHashMap<>();
     /** ELR's global log sequence number; restarts with every epoch. */
     final AtomicLong lsn = new AtomicLong();
+    /** Tables dropped since the last checkpoint, read at recovery: their rows in the WAL are not replayed. */
+    private java.util.Set<String> dropped = java.util.Set.of();
     private long epoch;
     private int nextWorkerId;
     private SharedWal shared;
@@ -104,6 +106,7 @@ public final class TransactionalDatabase implements AutoCloseable {
             throw new UncheckedIOException("cannot list WAL directory " + walDir, e);
         }
         TwoPhaseReplay twoPhase = new TwoPhaseReplay(store.twoPhaseRecords());
+        dropped = store.droppedTables();
         long last = checkpointed;
         for (Map.Entry<Long, List<Path>> e : byEpoch.entrySet()) {
             if (e.getKey() <= checkpointed) {
@@ -132,7 +135,9 @@ public final class TransactionalDatabase implements AutoCloseable {
 
     private void apply(WalRecord r) {
         for (WalRecord.Change c : r.changes()) {
-            tableForRecovery(c.table()).reset(c.key(), c.value());
+            if (!dropped.contains(c.table())) {
+                tableForRecovery(c.table()).reset(c.key(), c.value());
+            }
         }
     }
 
@@ -155,6 +160,9 @@ public final class TransactionalDatabase implements AutoCloseable {
         for (WalRecord r : replayed.inDoubt()) {
             List<Transaction.Write> writes = new ArrayList<>();
             for (WalRecord.Change c : r.changes()) {
+                if (dropped.contains(c.table())) {
+                    continue;
+                }
                 TransactionalTable t = tableForRecovery(c.table());
                 Key key = new Key(c.key());
                 Tuple tuple = t.tuple(key);
@@ -263,6 +271,18 @@ public final class TransactionalDatabase implements AutoCloseable {
             store.createTable(n);
             return new TransactionalTable(n);
         });
+    }
+
+    /**
+     * Drops the table called {@code name} and its rows (nothing when there is none). Transactions
+     * still running on it lose what they write to it. Give a new table a new name: a dropped name's
+     * rows are kept out of recovery only until the next checkpoint.
+     */
+    public synchronized void dropTable(String name) {
+        checkOpen();
+        if (tables.remove(name) != null) {
+            store.dropTable(name);
+        }
     }
 
     /** The table called {@code name}; throws if there is none. */

@@ -4,6 +4,8 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.CommitOutcomeUnknownException;
+import org.oooengine.core.txn.TransactionAbortedException;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.RemoteException;
@@ -50,6 +52,12 @@ public final class Faults {
         if (cause instanceof RemoteException re) {
             return of(re.code());
         }
+        if (cause instanceof TransactionAbortedException) {
+            return SqlException.SERIALIZATION_FAILURE;
+        }
+        if (cause instanceof CommitOutcomeUnknownException) {
+            return SqlException.COMPLETION_UNKNOWN;
+        }
         if (cause instanceof CancellationException || cause instanceof InterruptedException) {
             return SqlException.CANCELLED;
         }
@@ -67,6 +75,8 @@ public final class Faults {
             case NODE_UNAVAILABLE, TIMEOUT -> SqlException.NODE_FAILURE;
             case OUT_OF_MEMORY -> SqlException.OUT_OF_MEMORY;
             case CANCELLED -> SqlException.CANCELLED;
+            case CONFLICT -> SqlException.SERIALIZATION_FAILURE;
+            case CONSTRAINT -> SqlException.CONSTRAINT;
             case MALFORMED_REQUEST, AUTH_FAILED, NOT_FOUND, TOO_MANY_REQUESTS, INTERNAL -> SqlException.GENERAL;
         };
     }

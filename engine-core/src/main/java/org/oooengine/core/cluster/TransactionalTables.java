@@ -1,0 +1,36 @@
+package org.oooengine.core.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.oooengine.core.net.OpCode;
+import org.oooengine.core.net.PayloadWriter;
+
+/** The DDL of transactional tables: each exists on every node of the cluster, which holds its partition. */
+public final class TransactionalTables {
+    private TransactionalTables() {
+    }
+
+    /** Creates {@code table} on every node (nothing where it exists). */
+    public static void create(Peers peers, String table) {
+        onEveryNode(peers, TxnOp.CREATE_TABLE, table);
+    }
+
+    /** Drops {@code table} and its rows on every node. */
+    public static void drop(Peers peers, String table) {
+        onEveryNode(peers, TxnOp.DROP_TABLE, table);
+    }
+
+    private static void onEveryNode(Peers peers, TxnOp op, String table) {
+        byte[] payload = new PayloadWriter(64).put(op.code()).putString(table).toByteArray();
+        List<CompletableFuture<?>> done = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
+            try {
+                done.add(peers.client(n.id()).call(OpCode.TXN, payload));
+            } catch (RuntimeException e) {
+                done.add(CompletableFuture.failedFuture(e));
+            }
+        }
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
+    }
+}
