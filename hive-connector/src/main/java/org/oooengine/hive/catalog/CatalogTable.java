@@ -47,6 +47,15 @@ public record CatalogTable(String database, String name, String storage, List<Co
         return new CatalogTable(database, name, storage, entries, primaryKey, indexedColumns, properties, comment, 0);
     }
 
+    /**
+     * The same table stored under a name of its own on the nodes (its name and a random suffix):
+     * a new table never meets what a dropped one of the same name left behind.
+     */
+    public CatalogTable withUniqueStorage() {
+        String unique = storage + "#" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
+        return new CatalogTable(database, name, unique, columns, primaryKey, indexedColumns, properties, comment, nextRowId);
+    }
+
     public boolean hasRowId() {
         return primaryKey.isEmpty();
     }

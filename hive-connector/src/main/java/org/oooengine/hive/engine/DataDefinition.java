@@ -13,6 +13,10 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterWriter;
+import org.oooengine.core.cluster.DistributedTransaction;
+import org.oooengine.core.cluster.TransactionalRows;
+import org.oooengine.core.cluster.TransactionalTables;
+import org.oooengine.core.cluster.TransactionalWrite;
 import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.Schema;
@@ -61,31 +65,133 @@ final class DataDefinition {
         this.tablesChanged = tablesChanged;
     }
 
-    /** Runs a statement; {@code rowsOf} runs a query plan (INSERT ... SELECT, CREATE TABLE ... AS SELECT). */
-    synchronized StatementResult run(DdlStatement statement, Map<String, String> settings,
-                                     Function<RelNode, List<Object[]>> rowsOf) {
+    /** Runs an analyzed query plan (an INSERT's SELECT, the rows of an UPDATE) within a statement's transaction. */
+    interface PlanRunner {
+        List<Object[]> rows(RelNode plan, StatementTransaction tx);
+    }
+
+    /**
+     * Runs a statement; {@code rowsOf} runs a query plan (INSERT ... SELECT, CREATE TABLE ... AS
+     * SELECT, the rows an UPDATE or DELETE changes). Statements that change a transactional table's
+     * rows run side by side, each a transaction; the rest take turns.
+     */
+    StatementResult run(DdlStatement statement, Map<String, String> settings, PlanRunner rowsOf) {
         try {
-            if (statement instanceof DdlStatement.CreateDatabase s) {
-                return createDatabase(s);
-            } else if (statement instanceof DdlStatement.DropDatabase s) {
-                return dropDatabase(s);
-            } else if (statement instanceof DdlStatement.CreateTable s) {
-                return createTable(s, rowsOf);
-            } else if (statement instanceof DdlStatement.DropTable s) {
-                return dropTable(s);
-            } else if (statement instanceof DdlStatement.Insert s) {
-                return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
-            } else if (statement instanceof DdlStatement.Update s) {
-                return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.UPDATE, rowsOf.apply(s.rows())));
-            } else if (statement instanceof DdlStatement.Delete s) {
-                return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.DELETE, rowsOf.apply(s.rows())));
-            } else if (statement instanceof DdlStatement.LoadData s) {
-                return StatementResult.update(load(s, settings));
+            TableInfo target = rowsTarget(statement);
+            if (target != null && DdlAnalyzer.transactional(target)) {
+                return StatementResult.update(changeTransactional(statement, target, settings, rowsOf));
             }
-            throw new IllegalArgumentException("unknown statement " + statement);
+            synchronized (this) {
+                return runInTurn(statement, settings, plan -> StatementTransaction.run(cluster.peers(),
+                        "reading the rows to write", tx -> rowsOf.rows(plan, tx)));
+            }
         } finally {
             cluster.tablesChanged();
             tablesChanged.run();
+        }
+    }
+
+    /** The table whose rows a DML statement changes; null for DDL. */
+    private static TableInfo rowsTarget(DdlStatement statement) {
+        if (statement instanceof DdlStatement.Insert s) {
+            return s.target();
+        } else if (statement instanceof DdlStatement.Update s) {
+            return s.target();
+        } else if (statement instanceof DdlStatement.Delete s) {
+            return s.target();
+        } else if (statement instanceof DdlStatement.LoadData s) {
+            return s.target();
+        }
+        return null;
+    }
+
+    private StatementResult runInTurn(DdlStatement statement, Map<String, String> settings,
+                                      Function<RelNode, List<Object[]>> rowsOf) {
+        if (statement instanceof DdlStatement.CreateDatabase s) {
+            return createDatabase(s);
+        } else if (statement instanceof DdlStatement.DropDatabase s) {
+            return dropDatabase(s);
+        } else if (statement instanceof DdlStatement.CreateTable s) {
+            return createTable(s, rowsOf);
+        } else if (statement instanceof DdlStatement.DropTable s) {
+            return dropTable(s);
+        } else if (statement instanceof DdlStatement.Insert s) {
+            return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
+        } else if (statement instanceof DdlStatement.Update s) {
+            return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.UPDATE, rowsOf.apply(s.rows())));
+        } else if (statement instanceof DdlStatement.Delete s) {
+            return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.DELETE, rowsOf.apply(s.rows())));
+        } else if (statement instanceof DdlStatement.LoadData s) {
+            return StatementResult.update(load(s, settings));
+        }
+        throw new IllegalArgumentException("unknown statement " + statement);
+    }
+
+    /**
+     * INSERT, UPDATE, DELETE or LOAD DATA of a transactional table: one transaction that reads the
+     * rows it changes and writes them on their nodes, committed on all of them or none, run again
+     * from scratch when it conflicts with another. Returns the rows it changed.
+     */
+    private long changeTransactional(DdlStatement statement, TableInfo target, Map<String, String> settings,
+                                     PlanRunner rowsOf) {
+        String what = statement.getClass().getSimpleName().toUpperCase(java.util.Locale.ROOT) + " of "
+                + target.database() + "." + target.name();
+        try {
+            return StatementTransaction.run(cluster.peers(), what, tx -> {
+                TransactionalRows layout = TransactionalTableReader.layout(target, tx);
+                if (statement instanceof DdlStatement.Update s) {
+                    return writeTransactional(tx, layout, TransactionalWrite.UPDATE, target, rowsOf.rows(s.rows(), tx));
+                } else if (statement instanceof DdlStatement.Delete s) {
+                    return writeTransactional(tx, layout, TransactionalWrite.DELETE, target, rowsOf.rows(s.rows(), tx));
+                }
+                boolean overwrite = statement instanceof DdlStatement.Insert s ? s.overwrite()
+                        : ((DdlStatement.LoadData) statement).overwrite();
+                List<Object[]> rows = statement instanceof DdlStatement.Insert s ? rowsOf.rows(s.rows(), tx)
+                        : loadedRows((DdlStatement.LoadData) statement, settings);
+                if (overwrite) {
+                    deleteAll(tx, target);
+                }
+                return writeTransactional(tx, layout, TransactionalWrite.INSERT, target, rows);
+            });
+        } catch (RuntimeException e) {
+            throw failed(what, e);
+        }
+    }
+
+    /** Writes SQL rows (the table's column order) into a transactional table within {@code tx}; returns the rows changed. */
+    private static long writeTransactional(StatementTransaction tx, TransactionalRows layout, TransactionalWrite mode,
+                                           TableInfo target, List<Object[]> rows) {
+        int[] key = TransactionalTableReader.definition(target).schema().indexesOf(target.primaryKey());
+        synchronized (tx) {
+            DistributedTransaction t = tx.get();
+            long before = t.changed(); // an INSERT OVERWRITE's deletes are not its count
+            long n = 0;
+            for (Object[] row : rows) {
+                Object[] stored = stored(target, row);
+                n++;
+                for (int k : key) {
+                    if (stored[k] == null) {
+                        throw new SqlException(SqlException.CONSTRAINT, "primary key column " + target.columns().get(k).name()
+                                + " of " + target.name() + " is NULL in row " + n);
+                    }
+                }
+                t.write(layout.owner(stored), layout.table(), mode, layout.key(stored),
+                        mode == TransactionalWrite.DELETE ? null : layout.value(stored));
+            }
+            return t.changed() - before;
+        }
+    }
+
+    /** INSERT OVERWRITE of a transactional table: its rows go first, in the same transaction. */
+    private static void deleteAll(StatementTransaction tx, TableInfo target) {
+        synchronized (tx) {
+            DistributedTransaction t = tx.get();
+            for (String node : tx.peers().spec().owners(target.storage())) {
+                for (DistributedTransaction.Row r : t.scan(node, target.storage(), null, null)) {
+                    t.write(node, target.storage(), TransactionalWrite.DELETE, r.key(), null);
+                }
+            }
+            t.changed();
         }
     }
 
@@ -131,11 +237,28 @@ final class DataDefinition {
         }
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), s.primaryKey(), s.indexedColumns(),
                 s.properties(), s.comment());
+        boolean transactional = DdlAnalyzer.transactional(t.info());
+        if (transactional) {
+            t = t.withUniqueStorage(); // a dropped table's name may still be in a node's log: a new table gets a new one
+        }
         // Run the query before anything is created: a query that fails leaves no table behind.
         List<Object[]> rows = s.asSelect() == null ? List.of() : rowsOf.apply(s.asSelect());
+        try {
+            if (transactional) {
+                TransactionalTables.create(cluster.peers(), t.storage());
+            }
+        } catch (RuntimeException e) {
+            throw failed("CREATE TABLE " + s.name(), e);
+        }
         catalog.put(t);
         try {
-            insert(t.info(), rows.iterator(), false);
+            if (transactional) {
+                TableInfo info = t.info();
+                StatementTransaction.run(cluster.peers(), "CREATE TABLE " + s.name() + " AS SELECT", tx ->
+                        writeTransactional(tx, TransactionalTableReader.layout(info, tx), TransactionalWrite.INSERT, info, rows));
+            } else {
+                insert(t.info(), rows.iterator(), false);
+            }
         } catch (RuntimeException e) {
             catalog.remove(t.database(), t.name());
             throw e;
@@ -153,7 +276,11 @@ final class DataDefinition {
             throw new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + s.database() + "." + s.name());
         }
         try {
-            new ClusterLoader(cluster.peers()).dropTable(t.get().storage());
+            if (DdlAnalyzer.transactional(t.get())) {
+                TransactionalTables.drop(cluster.peers(), t.get().storage());
+            } else {
+                new ClusterLoader(cluster.peers()).dropTable(t.get().storage());
+            }
         } catch (CompletionException | org.oooengine.core.cluster.ClusterException e) {
             throw failed("DROP TABLE " + s.name(), e);
         }
@@ -222,15 +349,35 @@ final class DataDefinition {
         Configuration conf = hadoop.apply(new Configuration(), settings);
         List<String> locations = loadable.locations(s.path(), s.local(), conf);
         FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
-        return write(s.target(), !s.overwrite(), false, into -> {
-            try {
-                for (String location : locations) {
-                    TableFiles.read(location, layout, into.columns(), conf, into::add);
-                }
-            } catch (TableFileException e) {
-                throw new SqlException(SqlException.DATA, "LOAD DATA into " + s.target().name() + ": " + e.getMessage(), e);
+        return write(s.target(), !s.overwrite(), false, into -> readFiles(s, locations, layout, into.columns(), conf, into::add));
+    }
+
+    private static void readFiles(DdlStatement.LoadData s, List<String> locations, FileLayout layout, Schema columns,
+                                  Configuration conf, java.util.function.Consumer<Object[]> rows) {
+        try {
+            for (String location : locations) {
+                TableFiles.read(location, layout, columns, conf, rows);
             }
+        } catch (TableFileException e) {
+            throw new SqlException(SqlException.DATA, "LOAD DATA into " + s.target().name() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** LOAD DATA's rows for a transactional table, as SQL values; which files it may read is settled first. */
+    private List<Object[]> loadedRows(DdlStatement.LoadData s, Map<String, String> settings) {
+        Configuration conf = hadoop.apply(new Configuration(), settings);
+        List<String> locations = loadable.locations(s.path(), s.local(), conf);
+        FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
+        TableDefinition def = TransactionalTableReader.definition(s.target());
+        List<Object[]> rows = new java.util.ArrayList<>();
+        readFiles(s, locations, layout, def.schema(), conf, stored -> {
+            Object[] sql = new Object[stored.length];
+            for (int i = 0; i < sql.length; i++) {
+                sql[i] = s.target().columns().get(i).type().fromStored(stored[i]);
+            }
+            rows.add(sql);
         });
+        return rows;
     }
 
     /** Where the rows of a write come from. */

@@ -28,6 +28,7 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.ddl.DdlStatement;
+import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
 import org.oooengine.optimizer.rel.PipelinePlanner;
 import org.oooengine.optimizer.rel.Field;
@@ -112,10 +113,24 @@ final class EngineSession implements SqlSession {
         return r;
     }
 
+    /**
+     * A query, in a transaction of its own on the transactional tables it reads: its rows are
+     * returned once its reads validate (the whole result is ready before the client's first row).
+     */
     private StatementResult query(ASTNode tree, Cancellation cancel) {
-        Execution execution = modes.forSettings(settings);
-        RelNode plan = execution.plan(catalog, database, tree);
-        return StatementResult.rows(columns(plan), execution.executor(cancel).run(plan));
+        RelNode plan = modes.forSettings(settings).plan(catalog, database, tree);
+        Executor.Rows rows = StatementTransaction.run(modes.peers(), "query", new StatementTransaction.Attempt<>() {
+            @Override
+            public Executor.Rows run(StatementTransaction tx) {
+                return modes.forSettings(settings, tx).executor(cancel).run(plan);
+            }
+
+            @Override
+            public void discard(Executor.Rows result) {
+                result.close();
+            }
+        });
+        return StatementResult.rows(columns(plan), rows);
     }
 
     /** DDL and DML: they change the catalog or a table's rows. */
@@ -124,11 +139,11 @@ final class EngineSession implements SqlSession {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText().replace("TOK_", "")
                     + " with a Hive metastore catalog (ooo.catalog=hms), which this engine only reads; change tables through Hive");
         }
-        Execution execution = modes.forSettings(settings);
+        modes.forSettings(settings); // an unknown execution mode is refused before anything changes
         var statement = new DdlAnalyzer(catalog, database).analyze(tree);
         try {
             checkAccess(statement);
-            return ddl.run(statement, settings, plan -> execution.run(plan, cancel));
+            return ddl.run(statement, settings, (plan, tx) -> modes.forSettings(settings, tx).run(plan, cancel));
         } catch (AccessDeniedException e) {
             throw logged(e);
         }

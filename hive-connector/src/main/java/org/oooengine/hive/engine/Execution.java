@@ -51,6 +51,11 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
         return nodes == TableLayouts.NONE ? chosen : PipelinePlanner.plan(chosen, nodes, limits);
     }
 
+    /** The same, its tables read by {@code tables}. */
+    Execution reading(TableReader tables) {
+        return new Execution(tables, joinRunner, joinChooser, jobNames, nodes, limits);
+    }
+
     Executor executor(Cancellation cancel) {
         return new Executor(reader, joinRunner, cancel, limits.coordinatorMemory(), limits.memoryPerNodeBytes());
     }

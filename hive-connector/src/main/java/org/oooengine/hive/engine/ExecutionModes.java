@@ -6,8 +6,9 @@ import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.files.FileTableReader;
-import org.oooengine.hive.files.RoutingTableReader;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.hive.sql.analyze.DdlAnalyzer;
+import org.oooengine.hive.sql.exec.RoutingTableReader;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.optimizer.rel.PipelinePlanner;
 import org.oooengine.optimizer.rel.RelNode;
@@ -54,7 +55,18 @@ final class ExecutionModes {
     }
 
     private static TableReader withFileTables(TableReader clusterTables, Optional<? extends TableReader> fileTables) {
-        return fileTables.<TableReader>map(files -> new RoutingTableReader(clusterTables, files)).orElse(clusterTables);
+        return fileTables.<TableReader>map(files -> new RoutingTableReader(FileTableReader::holds, files, clusterTables)).orElse(clusterTables);
+    }
+
+    /** The cluster's connections to its nodes, which a statement's transaction reaches them by. */
+    org.oooengine.core.cluster.Peers peers() {
+        return cluster.peers();
+    }
+
+    /** As {@link #forSettings(Map)}, the transactional tables read within the statement's transaction {@code tx}. */
+    Execution forSettings(Map<String, String> settings, StatementTransaction tx) {
+        Execution e = forSettings(settings);
+        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new TransactionalTableReader(tx), e.reader()));
     }
 
     /** How a statement runs under {@code settings}; refuses an unknown mode or a join method the mode does not run. */

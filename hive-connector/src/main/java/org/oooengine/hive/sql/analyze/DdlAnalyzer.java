@@ -42,6 +42,16 @@ public final class DdlAnalyzer {
      */
     public static final String SPLIT_POLICY_PROPERTY = "ooo.split.policy";
     public static final String DEFAULT_SPLIT_POLICY = "prefix";
+    /**
+     * TBLPROPERTIES key, Hive's: {@code 'true'} makes a transactional table, whose rows live in the
+     * nodes' transactional stores and change in serializable transactions (one per statement).
+     */
+    public static final String TRANSACTIONAL_PROPERTY = "transactional";
+
+    /** Whether {@code table} is transactional ({@link #TRANSACTIONAL_PROPERTY}). */
+    public static boolean transactional(TableInfo table) {
+        return "true".equalsIgnoreCase(table.properties().get(TRANSACTIONAL_PROPERTY));
+    }
 
     private final Catalog catalog;
     private final String database;
@@ -89,6 +99,7 @@ public final class DdlAnalyzer {
         String comment = "";
         boolean ifNotExists = false;
         RelNode asSelect = null;
+        ASTNode bucketed = null;
         for (ASTNode c : Ast.children(n).subList(1, n.getChildCount())) {
             switch (c.getType()) {
                 case TOK_IFNOTEXISTS -> ifNotExists = true;
@@ -109,7 +120,7 @@ public final class DdlAnalyzer {
                 case TOK_QUERY -> asSelect = new QueryAnalyzer(catalog, database).query(c);
                 case TOK_TABLEPARTCOLS -> throw Ast.notSupported(
                         "PARTITIONED BY (tables are hash-partitioned over the nodes on their primary key's first column)", c);
-                case TOK_ALTERTABLE_BUCKETS -> throw Ast.notSupported("CLUSTERED BY", c);
+                case TOK_ALTERTABLE_BUCKETS -> bucketed = c; // Hive's ACID tables before Hive 3 had to be bucketed
                 case TOK_TABLELOCATION -> throw Ast.notSupported("LOCATION (tables are stored on the cluster's nodes)", c);
                 case TOK_LIKETABLE -> throw Ast.notSupported("CREATE TABLE ... LIKE", c);
                 default -> {
@@ -138,11 +149,34 @@ public final class DdlAnalyzer {
         List<String> indexed = properties.containsKey(INDEXES_PROPERTY)
                 ? columnsOf(properties.get(INDEXES_PROPERTY), columns, INDEXES_PROPERTY, n) : List.of();
         checkColumns(primaryKey, columns, "PRIMARY KEY", n);
+        if ("true".equalsIgnoreCase(properties.get(TRANSACTIONAL_PROPERTY))) {
+            checkTransactional(name[1], primaryKey, indexed, properties, n);
+        } else if (bucketed != null) {
+            throw Ast.notSupported("CLUSTERED BY (tables are hash-partitioned over the nodes on their primary key's "
+                    + "first column; a transactional table takes it and ignores it)", bucketed);
+        }
         for (ResultColumn c : columns) {
             c.type().storedType(); // refuses a type the nodes cannot store, now
         }
         return new DdlStatement.CreateTable(name[0], name[1], columns, primaryKey, indexed, properties, comment,
                 ifNotExists, asSelect);
+    }
+
+    /** A transactional table finds its rows by primary key; what it does not keep is refused by name. */
+    private static void checkTransactional(String table, List<String> primaryKey, List<String> indexed,
+                                           Map<String, String> properties, ASTNode at) {
+        if (primaryKey.isEmpty()) {
+            throw Ast.error(SqlException.SYNTAX, "transactional table " + table + " needs a primary key: "
+                    + "PRIMARY KEY (...) DISABLE NOVALIDATE among its columns, or TBLPROPERTIES ('" + PRIMARY_KEY_PROPERTY
+                    + "'='...')", at);
+        }
+        if (!indexed.isEmpty()) {
+            throw Ast.notSupported("secondary indexes ('" + INDEXES_PROPERTY + "') on transactional table " + table, at);
+        }
+        if (properties.containsKey(LOAD_FORMAT_PROPERTY) && !"orc".equals(properties.get(LOAD_FORMAT_PROPERTY))) {
+            throw Ast.notSupported("transactional table " + table + " STORED AS " + properties.get(LOAD_FORMAT_PROPERTY)
+                    + " (Hive's ACID tables are ORC; LOAD DATA reads ORC files into it)", at);
+        }
     }
 
     private static void columnList(ASTNode list, List<ResultColumn> columns, List<String> primaryKey) {

@@ -1,0 +1,75 @@
+package org.oooengine.hive.sql.exec;
+
+import java.util.BitSet;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.optimizer.catalog.TableInfo;
+
+/**
+ * Reads the tables {@code routed} picks with one reader and every other table with another: e.g.
+ * tables held in files with the file reader, or transactional tables within the statement's
+ * transaction, and the rest on the cluster's nodes.
+ */
+public final class RoutingTableReader implements TableReader {
+    private final Predicate<TableInfo> routed;
+    private final TableReader routedReader;
+    private final TableReader others;
+
+    public RoutingTableReader(Predicate<TableInfo> routed, TableReader routedReader, TableReader others) {
+        this.routed = routed;
+        this.routedReader = routedReader;
+        this.others = others;
+    }
+
+    @Override
+    public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
+        readerOf(table).scan(table, needed, cancel, sink);
+    }
+
+    @Override
+    public void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
+        readerOf(table).pipeline(table, pipeline, cancel, sink);
+    }
+
+    @Override
+    public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                Cancellation cancel, Consumer<Object[]> sink) {
+        return readerOf(table).pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sink);
+    }
+
+    @Override
+    public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+                                      Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
+        return readerOf(table).pipelineByNode(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode);
+    }
+
+    @Override
+    public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
+                                    List<PipelineStep> after, long memoryPerNode, Cancellation cancel,
+                                    Consumer<Object[]> sink) {
+        return readerOf(probe.table()).shuffledJoin(probe, build, kind, residual, after, memoryPerNode, cancel, sink);
+    }
+
+    @Override
+    public boolean mergesGroupsOnNodes(TableInfo table) {
+        return readerOf(table).mergesGroupsOnNodes(table);
+    }
+
+    @Override
+    public NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
+                                   long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
+        return readerOf(table).mergeGroups(table, producer, keyCount, aggregates, memoryPerNode, cancel, sink);
+    }
+
+    private TableReader readerOf(TableInfo table) {
+        return routed.test(table) ? routedReader : others;
+    }
+}

@@ -1,0 +1,161 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.hive.catalog.EmbeddedCatalog;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.StatementResult;
+
+/**
+ * Transactional tables through SQL on three nodes: Hive's ACID DDL, INSERT, UPDATE, DELETE and
+ * INSERT OVERWRITE as one transaction each (all rows or none), reads joined with analytical tables,
+ * and conflicting UPDATEs from several sessions at once ending in a serializable outcome.
+ */
+class TransactionalTablesTest {
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-acid-test", 3, 0.01, List.of(TpchTable.NATION));
+        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, tpch.dir.resolve(EmbeddedCatalog.FILE_NAME), Map.of());
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    private static SqlSession session() {
+        return engine.openSession("test", "default", Map.of());
+    }
+
+    private static List<String> rows(SqlSession s, String sql) {
+        StatementResult r = s.execute(sql, new Cancellation());
+        List<String> out = new ArrayList<>();
+        r.rows().forEachRemaining(row -> out.add(Arrays.toString(row)));
+        return out;
+    }
+
+    private static long update(SqlSession s, String sql) {
+        return s.execute(sql, new Cancellation()).updateCount();
+    }
+
+    private static final String ACCOUNTS = "CREATE TABLE %s (id INT, owner STRING, balance DECIMAL(12,2), "
+            + "PRIMARY KEY (id) DISABLE NOVALIDATE) CLUSTERED BY (id) INTO 4 BUCKETS STORED AS ORC "
+            + "TBLPROPERTIES ('transactional'='true')";
+
+    @Test
+    void rowsAreInsertedUpdatedAndDeletedInTransactions() {
+        SqlSession s = session();
+        update(s, String.format(ACCOUNTS, "accounts"));
+        assertEquals(25, update(s, "INSERT INTO accounts SELECT n_nationkey, n_name, 100 FROM nation WHERE n_nationkey < 30"));
+        assertEquals(List.of("[25, 2500.00]"), rows(s, "SELECT count(*), sum(balance) FROM accounts"));
+
+        SqlException dup = assertThrows(SqlException.class,
+                () -> update(s, "INSERT INTO accounts VALUES (100, 'new', 1), (3, 'again', 1)"));
+        assertEquals(SqlException.CONSTRAINT, dup.sqlState(), dup.getMessage());
+        assertTrue(dup.getMessage().contains("duplicate primary key"), dup.getMessage());
+        assertEquals(List.of("[0]"), rows(s, "SELECT count(*) FROM accounts WHERE id = 100"), "nothing of the statement stays");
+
+        assertEquals(5, update(s, "UPDATE accounts SET balance = balance + 10.5 WHERE id < 5"));
+        assertEquals(List.of("[0, ALGERIA, 110.50]", "[4, EGYPT, 110.50]", "[5, ETHIOPIA, 100.00]"),
+                rows(s, "SELECT id, owner, balance FROM accounts WHERE id IN (0, 4, 5) ORDER BY id"));
+        assertEquals(25, update(s, "UPDATE accounts SET balance = balance - 1"), "a statement on every node");
+        assertEquals(2, update(s, "DELETE FROM accounts WHERE owner LIKE 'A%'"));
+        assertEquals(List.of("[23, 2308.50]"), rows(s, "SELECT count(*), sum(balance) FROM accounts"));
+        assertEquals(0, update(s, "DELETE FROM accounts WHERE id = 1000"));
+
+        // joined with an analytical table
+        assertEquals(List.of("[AFRICA, 4]", "[AMERICA, 4]", "[ASIA, 5]", "[EUROPE, 5]", "[MIDDLE EAST, 5]"),
+                rows(s, "SELECT r_name, count(*) FROM accounts JOIN nation ON id = n_nationkey "
+                        + "JOIN region ON n_regionkey = r_regionkey GROUP BY r_name ORDER BY r_name"));
+
+        assertEquals(2, update(s, "INSERT OVERWRITE TABLE accounts VALUES (1, 'one', 1), (2, 'two', 2)"));
+        assertEquals(List.of("[1, one, 1.00]", "[2, two, 2.00]"), rows(s, "SELECT * FROM accounts ORDER BY id"));
+        update(s, "DROP TABLE accounts");
+        update(s, String.format(ACCOUNTS, "accounts"));
+        assertEquals(List.of("[0]"), rows(s, "SELECT count(*) FROM accounts"), "a table created again starts empty");
+        update(s, "DROP TABLE accounts");
+    }
+
+    @Test
+    void createTableAsSelectMakesATransactionalTable() {
+        SqlSession s = session();
+        update(s, "CREATE TABLE regions_acid TBLPROPERTIES ('transactional'='true', 'ooo.primary.key'='r_regionkey') "
+                + "AS SELECT r_regionkey, r_name FROM region");
+        assertEquals(List.of("[5]"), rows(s, "SELECT count(*) FROM regions_acid"));
+        assertEquals(1, update(s, "UPDATE regions_acid SET r_name = 'EUROPA' WHERE r_regionkey = 3"));
+        assertEquals(List.of("[EUROPA]"), rows(s, "SELECT r_name FROM regions_acid WHERE r_regionkey = 3"));
+        update(s, "DROP TABLE regions_acid");
+    }
+
+    @Test
+    void aTransactionalTableNeedsAPrimaryKey() {
+        SqlException e = assertThrows(SqlException.class, () -> update(session(),
+                "CREATE TABLE nokey (id INT) TBLPROPERTIES ('transactional'='true')"));
+        assertEquals(SqlException.SYNTAX, e.sqlState());
+        assertTrue(e.getMessage().contains("needs a primary key"), e.getMessage());
+        SqlException bucketed = assertThrows(SqlException.class, () -> update(session(),
+                "CREATE TABLE plain (id INT) CLUSTERED BY (id) INTO 2 BUCKETS"));
+        assertTrue(bucketed.getMessage().contains("CLUSTERED BY"), bucketed.getMessage());
+    }
+
+    @Test
+    void concurrentConflictingUpdatesEndSerializable() throws Exception {
+        SqlSession s = session();
+        update(s, "CREATE TABLE counters (id INT, n BIGINT, PRIMARY KEY (id) DISABLE NOVALIDATE) "
+                + "TBLPROPERTIES ('transactional'='true')");
+        update(s, "INSERT INTO counters VALUES (1, 0), (2, 0), (3, 0)");
+        AtomicInteger applied = new AtomicInteger();
+        AtomicInteger refused = new AtomicInteger();
+        ExecutorService clients = Executors.newFixedThreadPool(4);
+        List<Future<?>> done = new ArrayList<>();
+        for (int c = 0; c < 4; c++) {
+            done.add(clients.submit(() -> {
+                SqlSession mine = session();
+                for (int i = 0; i < 15; i++) {
+                    try {
+                        // every statement reads and writes all three rows, on all nodes: they all conflict
+                        assertEquals(3, update(mine, "UPDATE counters SET n = n + 1"));
+                        applied.incrementAndGet();
+                    } catch (SqlException e) {
+                        assertEquals(SqlException.SERIALIZATION_FAILURE, e.sqlState(), e.getMessage());
+                        refused.incrementAndGet();
+                    }
+                }
+            }));
+        }
+        for (Future<?> f : done) {
+            f.get(180, TimeUnit.SECONDS);
+        }
+        clients.shutdown();
+        assertEquals(60, applied.get() + refused.get());
+        assertTrue(applied.get() > 0);
+        String n = String.valueOf(applied.get());
+        assertEquals(List.of("[1, " + n + "]", "[2, " + n + "]", "[3, " + n + "]"),
+                rows(s, "SELECT id, n FROM counters ORDER BY id"), refused + " refused with 40001");
+        update(s, "DROP TABLE counters");
+    }
+}
