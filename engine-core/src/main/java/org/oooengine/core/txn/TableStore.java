@@ -63,7 +63,8 @@ final class TableStore implements AutoCloseable {
 
     static TableStore open(Path dir) {
         try {
-            // RocksDB creates its files with the umask's mode: the directory keeps them private.
+            // RocksDB creates its files with the umask's mode: the directory keeps them private, and
+            // narrowFiles() takes group and others off them after every step that creates files.
             Directories.createPrivate(dir);
             List<byte[]> names = List.of();
             if (Files.exists(dir.resolve("CURRENT"))) {
@@ -83,9 +84,26 @@ final class TableStore implements AutoCloseable {
                     .setAtomicFlush(true);
             List<ColumnFamilyHandle> handles = new ArrayList<>();
             RocksDB db = RocksDB.open(options, dir.toString(), descriptors, handles);
-            return new TableStore(dir, options, cfOptions, db, descriptors, handles);
+            TableStore store = new TableStore(dir, options, cfOptions, db, descriptors, handles);
+            store.narrowFiles();
+            return store;
         } catch (RocksDBException | java.io.IOException e) {
             throw new IllegalStateException("cannot open the table store in " + dir + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Takes group and others permissions off RocksDB's files (it creates them with the process's umask). */
+    private void narrowFiles() {
+        try (java.util.stream.Stream<Path> files = Files.list(dir)) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                try {
+                    Directories.narrow(f);
+                } catch (java.nio.file.NoSuchFileException gone) {
+                    // RocksDB deleted it meanwhile (an obsolete log or manifest)
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("cannot make the files of " + dir + " private", e);
         }
     }
 
@@ -100,6 +118,7 @@ final class TableStore implements AutoCloseable {
         try {
             tables.put(name, db.createColumnFamily(
                     new ColumnFamilyDescriptor(name.getBytes(StandardCharsets.UTF_8), cfOptions)));
+            narrowFiles();
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot create table " + name + " in " + dir + ": " + e.getMessage(), e);
         }
@@ -117,6 +136,7 @@ final class TableStore implements AutoCloseable {
                 db.dropColumnFamily(cf);
                 cf.close();
             }
+            narrowFiles();
         } catch (RocksDBException e) {
             throw new IllegalStateException("cannot drop table " + name + " in " + dir + ": " + e.getMessage(), e);
         }
@@ -212,6 +232,7 @@ final class TableStore implements AutoCloseable {
             List<ColumnFamilyHandle> all = new ArrayList<>(tables.values());
             all.add(meta);
             db.flush(fo, all);
+            narrowFiles();
         } catch (RocksDBException e) {
             throw new IllegalStateException("checkpoint to " + dir + " failed: " + e.getMessage(), e);
         }

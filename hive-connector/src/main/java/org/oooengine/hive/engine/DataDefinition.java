@@ -101,6 +101,8 @@ final class DataDefinition {
             return s.target();
         } else if (statement instanceof DdlStatement.LoadData s) {
             return s.target();
+        } else if (statement instanceof DdlStatement.Merge s) {
+            return s.target();
         }
         return null;
     }
@@ -139,6 +141,9 @@ final class DataDefinition {
         try {
             return StatementTransaction.run(cluster.peers(), what, tx -> {
                 TransactionalRows layout = TransactionalTableReader.layout(target, tx);
+                if (statement instanceof DdlStatement.Merge s) {
+                    return merge(tx, layout, s, rowsOf);
+                }
                 if (statement instanceof DdlStatement.Update s) {
                     return writeTransactional(tx, layout, TransactionalWrite.UPDATE, target, rowsOf.rows(s.rows(), tx));
                 } else if (statement instanceof DdlStatement.Delete s) {
@@ -156,6 +161,38 @@ final class DataDefinition {
         } catch (RuntimeException e) {
             throw failed(what, e);
         }
+    }
+
+    /**
+     * MERGE: every WHEN clause's rows, read within {@code tx}, then written in it; a target row that
+     * more than one source row matches fails the statement (SQLSTATE 21000), as in Hive.
+     */
+    private static long merge(StatementTransaction tx, TransactionalRows layout, DdlStatement.Merge s, PlanRunner rowsOf) {
+        TableInfo target = s.target();
+        List<List<Object[]>> rows = new java.util.ArrayList<>();
+        java.util.Set<org.oooengine.core.txn.Key> matched = new java.util.HashSet<>();
+        for (DdlStatement.MergeAction a : s.actions()) {
+            List<Object[]> r = rowsOf.rows(a.rows(), tx);
+            if (a.kind() != DdlStatement.MergeAction.Kind.INSERT) {
+                for (Object[] row : r) {
+                    if (!matched.add(new org.oooengine.core.txn.Key(layout.key(stored(target, row))))) {
+                        throw new SqlException("21000", "MERGE into " + target.name() + " matched a row with more "
+                                + "than one source row: " + Arrays.toString(row));
+                    }
+                }
+            }
+            rows.add(r);
+        }
+        long changed = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            TransactionalWrite mode = switch (s.actions().get(i).kind()) {
+                case UPDATE -> TransactionalWrite.UPDATE;
+                case DELETE -> TransactionalWrite.DELETE;
+                case INSERT -> TransactionalWrite.INSERT;
+            };
+            changed += writeTransactional(tx, layout, mode, target, rows.get(i));
+        }
+        return changed;
     }
 
     /** Writes SQL rows (the table's column order) into a transactional table within {@code tx}; returns the rows changed. */

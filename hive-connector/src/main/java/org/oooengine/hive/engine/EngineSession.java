@@ -100,7 +100,7 @@ final class EngineSession implements SqlSession {
         StatementResult r = switch (tree.getType()) {
             case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, cancel) : query(tree, cancel);
             case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD, TOK_UPDATE_TABLE,
-                 TOK_DELETE_FROM -> change(tree, cancel);
+                 TOK_DELETE_FROM, TOK_MERGE -> change(tree, cancel);
             case TOK_EXPLAIN -> explain(tree, cancel);
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
             case TOK_SHOWTABLES -> single("tab_name", catalog.tables(database).stream().map(TableInfo::name).toList());
@@ -169,6 +169,10 @@ final class EngineSession implements SqlSession {
         } else if (statement instanceof DdlStatement.Update s) {
             access.checkCanUpdate(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.Delete s) {
+            access.checkCanDelete(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.Merge s) {
+            access.checkCanInsert(user, s.target().database(), s.target().name());
+            access.checkCanUpdate(user, s.target().database(), s.target().name());
             access.checkCanDelete(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.LoadData s) {
             access.checkCanLoad(user, s.target().database(), s.target().name(), s.path());
@@ -243,12 +247,15 @@ final class EngineSession implements SqlSession {
             rows.add(new Object[] {"Database:", t.database(), null});
             rows.add(new Object[] {"Table:", t.name(), null});
             rows.add(new Object[] {"Table Type:", "MANAGED_TABLE", null});
+            boolean transactional = DdlAnalyzer.transactional(t);
             rows.add(new Object[] {"Storage:", FileTableReader.holds(t) ? "files at " + t.storage()
+                    : transactional ? "OoO Engine transactional table " + t.storage() + " (the nodes' transactional stores)"
                     : "OoO Engine cluster table " + t.storage(), null});
             rows.add(new Object[] {"Primary Key:", String.join(", ", t.primaryKey()), null});
             rows.add(new Object[] {"Indexed Columns:", String.join(", ", t.indexedColumns()), null});
             t.properties().forEach((k, v) -> rows.add(new Object[] {"Table Parameters:", k, v}));
-            if (catalog instanceof SystemCatalog system && !FileTableReader.holds(t) && !SystemCatalog.DATABASE.equals(db)) {
+            if (catalog instanceof SystemCatalog system && !FileTableReader.holds(t) && !transactional
+                    && !SystemCatalog.DATABASE.equals(db)) {
                 rows.add(new Object[] {"", null, null});
                 rows.add(new Object[] {"# B+tree Health", null, null});
                 system.summary(t.storage()).forEach(line -> {

@@ -112,6 +112,33 @@ class TransactionalTablesTest {
     }
 
     @Test
+    void mergeUpdatesDeletesAndInsertsInOneTransaction() {
+        SqlSession s = session();
+        update(s, String.format(ACCOUNTS, "ledger"));
+        update(s, "INSERT INTO ledger VALUES (1, 'ann', 10), (2, 'bob', 20), (3, 'cid', 30)");
+        update(s, "CREATE TABLE changes (id INT, amount DECIMAL(12,2), PRIMARY KEY (id) DISABLE NOVALIDATE)");
+        update(s, "INSERT INTO changes VALUES (1, 5), (2, NULL), (4, 40), (5, -1)");
+        assertEquals(3, update(s, "MERGE INTO ledger AS l USING changes AS c ON l.id = c.id "
+                + "WHEN MATCHED AND c.amount IS NULL THEN DELETE "
+                + "WHEN MATCHED THEN UPDATE SET balance = l.balance + c.amount "
+                + "WHEN NOT MATCHED AND c.amount > 0 THEN INSERT VALUES (c.id, 'new', c.amount)"));
+        assertEquals(List.of("[1, ann, 15.00]", "[3, cid, 30.00]", "[4, new, 40.00]"),
+                rows(s, "SELECT * FROM ledger ORDER BY id"));
+
+        update(s, "INSERT INTO changes VALUES (6, 1)");
+        SqlException twice = assertThrows(SqlException.class, () -> update(s, "MERGE INTO ledger USING "
+                + "(SELECT 1 AS id UNION ALL SELECT 1 AS id) d ON ledger.id = d.id WHEN MATCHED THEN DELETE"));
+        assertEquals("21000", twice.sqlState(), twice.getMessage());
+        SqlException plain = assertThrows(SqlException.class, () -> update(s,
+                "MERGE INTO changes USING ledger ON changes.id = ledger.id WHEN MATCHED THEN DELETE"));
+        assertEquals(SqlException.NOT_SUPPORTED, plain.sqlState(), plain.getMessage());
+        assertEquals(List.of("[1, ann, 15.00]", "[3, cid, 30.00]", "[4, new, 40.00]"),
+                rows(s, "SELECT * FROM ledger ORDER BY id"), "nothing of a failed MERGE stays");
+        update(s, "DROP TABLE ledger");
+        update(s, "DROP TABLE changes");
+    }
+
+    @Test
     void aTransactionalTableNeedsAPrimaryKey() {
         SqlException e = assertThrows(SqlException.class, () -> update(session(),
                 "CREATE TABLE nokey (id INT) TBLPROPERTIES ('transactional'='true')"));

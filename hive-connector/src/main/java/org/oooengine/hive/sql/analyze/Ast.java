@@ -101,6 +101,13 @@ final class Ast {
         return n;
     }
 
+    /** A copy of the tree under {@code n}: a node has one parent, so a tree used in two places is copied. */
+    static ASTNode copy(ASTNode n) {
+        ASTNode c = new ASTNode(n);
+        children(n).forEach(child -> c.addChild(copy(child)));
+        return c;
+    }
+
     /** Whether {@code n} or a node under it is a subquery expression. */
     static boolean containsSubquery(ASTNode n) {
         if (n.getType() == org.apache.hadoop.hive.ql.parse.HiveParser.TOK_SUBQUERY_EXPR) {

@@ -86,6 +86,7 @@ public final class DdlAnalyzer {
             case TOK_QUERY -> insert(n);
             case TOK_UPDATE_TABLE -> update(n);
             case TOK_DELETE_FROM -> delete(n);
+            case TOK_MERGE -> merge(n);
             case TOK_LOAD -> loadData(n);
             default -> throw Ast.notSupported("statement " + n.getText(), n);
         };
@@ -246,19 +247,7 @@ public final class DdlAnalyzer {
      */
     private DdlStatement update(ASTNode n) {
         TableInfo target = writableByKey(n, "UPDATE");
-        ASTNode set = Ast.find(n, TOK_SET_COLUMNS_CLAUSE);
-        Map<String, ASTNode> values = new LinkedHashMap<>();
-        for (ASTNode assignment : Ast.children(set)) {
-            String column = Ast.name(Ast.child(Ast.child(assignment, 0), 0)).toLowerCase(Locale.ROOT);
-            if (target.indexOf(column) < 0) {
-                throw Ast.error(SqlException.UNKNOWN_COLUMN, "table " + target.name() + " has no column " + column, assignment);
-            }
-            if (target.primaryKey().contains(column)) {
-                throw Ast.notSupported("UPDATE of primary key column " + column + " of " + target.name()
-                        + " (DELETE the row and INSERT it with its new key)", assignment);
-            }
-            values.put(column, Ast.child(assignment, 1));
-        }
+        Map<String, ASTNode> values = assignments(target, Ast.find(n, TOK_SET_COLUMNS_CLAUSE));
         List<ASTNode> selected = new ArrayList<>();
         for (ResultColumn c : target.columns()) {
             selected.add(values.getOrDefault(c.name(), column(c.name())));
@@ -275,6 +264,129 @@ public final class DdlAnalyzer {
         return new DdlStatement.Delete(target, toTableColumns(rows, target, targetColumns(target, null), n));
     }
 
+    /**
+     * {@code MERGE INTO t [AS x] USING s [AS y] ON c WHEN MATCHED [AND p] THEN UPDATE SET ... | DELETE
+     * ... WHEN NOT MATCHED [AND p] THEN INSERT [(cols)] VALUES (...)}, Hive's syntax, into a
+     * transactional table. Each WHEN clause becomes a query: a matched one {@code SELECT <the row as
+     * it will be, or as it is> FROM t x JOIN s y ON c WHERE p AND NOT <an earlier matched clause's
+     * p>}, a not-matched one {@code SELECT <the values> FROM s y LEFT JOIN t x ON c WHERE x.<key> IS
+     * NULL AND p AND NOT <an earlier one's p>}: the first clause whose condition holds takes the row.
+     */
+    private DdlStatement merge(ASTNode n) {
+        ASTNode targetRef = Ast.child(n, 0);
+        TableInfo target = table(Ast.child(targetRef, 0));
+        if (!transactional(target)) {
+            throw Ast.notSupported("MERGE into " + target.name() + ", which is not transactional (MERGE needs "
+                    + "TBLPROPERTIES ('transactional'='true'), as in Hive)", n);
+        }
+        String alias = targetRef.getChildCount() > 1 ? Ast.name(Ast.child(targetRef, 1))
+                : Ast.name(Ast.child(Ast.child(targetRef, 0), Ast.child(targetRef, 0).getChildCount() - 1));
+        ASTNode source = Ast.child(n, 1);
+        ASTNode on = Ast.child(n, 2);
+        List<DdlStatement.MergeAction> actions = new ArrayList<>();
+        List<ASTNode> earlierMatched = new ArrayList<>();
+        List<ASTNode> earlierNotMatched = new ArrayList<>();
+        for (ASTNode clause : Ast.children(n).subList(3, n.getChildCount())) {
+            if (clause.getType() != TOK_MATCHED && clause.getType() != TOK_NOT_MATCHED) {
+                throw Ast.notSupported("MERGE clause " + clause.getText(), clause);
+            }
+            boolean matched = clause.getType() == TOK_MATCHED;
+            ASTNode action = Ast.child(clause, 0);
+            ASTNode condition = clause.getChildCount() > 1 ? Ast.child(clause, 1) : null;
+            List<ASTNode> earlier = matched ? earlierMatched : earlierNotMatched;
+            List<ASTNode> where = new ArrayList<>();
+            if (!matched) {
+                where.add(function("isnull", qualified(alias, target.primaryKey().get(0))));
+            }
+            if (condition != null) {
+                where.add(Ast.copy(condition));
+            }
+            for (ASTNode e : earlier) {
+                // not taken by an earlier clause: its condition is false or unknown there
+                where.add(function("if", Ast.copy(e), Ast.node(KW_FALSE, "false", List.of()), Ast.node(KW_TRUE, "true", List.of())));
+            }
+            earlier.add(condition == null ? Ast.node(KW_TRUE, "true", List.of()) : condition);
+            List<ASTNode> selected = new ArrayList<>();
+            DdlStatement.MergeAction.Kind kind;
+            List<Integer> columns = targetColumns(target, null);
+            if (!matched) {
+                kind = DdlStatement.MergeAction.Kind.INSERT;
+                ASTNode values = Ast.child(action, action.getChildCount() - 1);
+                if (action.getChildCount() > 1) {
+                    columns = targetColumns(target, Ast.child(action, 0));
+                }
+                Ast.children(values).subList(1, values.getChildCount()).forEach(v -> selected.add(Ast.copy(v)));
+            } else if (action.getType() == TOK_DELETE) {
+                kind = DdlStatement.MergeAction.Kind.DELETE;
+                target.columns().forEach(c -> selected.add(qualified(alias, c.name())));
+            } else {
+                kind = DdlStatement.MergeAction.Kind.UPDATE;
+                Map<String, ASTNode> set = assignments(target, Ast.find(action, TOK_SET_COLUMNS_CLAUSE));
+                target.columns().forEach(c -> selected.add(set.containsKey(c.name()) ? Ast.copy(set.get(c.name()))
+                        : qualified(alias, c.name())));
+            }
+            ASTNode join = matched
+                    ? Ast.node(TOK_JOIN, "TOK_JOIN", List.of(Ast.copy(targetRef), Ast.copy(source), Ast.copy(on)))
+                    : Ast.node(TOK_LEFTOUTERJOIN, "TOK_LEFTOUTERJOIN", List.of(Ast.copy(source), Ast.copy(targetRef),
+                    Ast.copy(on)));
+            RelNode rows = new QueryAnalyzer(catalog, database).query(select(join, selected, and(where)));
+            actions.add(new DdlStatement.MergeAction(kind, toTableColumns(rows, target, columns, clause)));
+        }
+        return new DdlStatement.Merge(target, actions);
+    }
+
+    /** An UPDATE's {@code SET c = e, ...}: each column and its new value's expression; a key column is refused. */
+    private static Map<String, ASTNode> assignments(TableInfo target, ASTNode set) {
+        Map<String, ASTNode> values = new LinkedHashMap<>();
+        for (ASTNode assignment : Ast.children(set)) {
+            String column = Ast.name(Ast.child(Ast.child(assignment, 0), 0)).toLowerCase(Locale.ROOT);
+            if (target.indexOf(column) < 0) {
+                throw Ast.error(SqlException.UNKNOWN_COLUMN, "table " + target.name() + " has no column " + column, assignment);
+            }
+            if (target.primaryKey().contains(column)) {
+                throw Ast.notSupported("UPDATE of primary key column " + column + " of " + target.name()
+                        + " (DELETE the row and INSERT it with its new key)", assignment);
+            }
+            values.put(column, Ast.child(assignment, 1));
+        }
+        return values;
+    }
+
+    private static ASTNode qualified(String alias, String column) {
+        return Ast.node(DOT, ".", List.of(Ast.node(TOK_TABLE_OR_COL, "TOK_TABLE_OR_COL",
+                List.of(Ast.node(Identifier, alias, List.of()))), Ast.node(Identifier, column, List.of())));
+    }
+
+    private static ASTNode function(String name, ASTNode... args) {
+        List<ASTNode> children = new ArrayList<>();
+        children.add(Ast.node(Identifier, name, List.of()));
+        children.addAll(List.of(args));
+        return Ast.node(TOK_FUNCTION, "TOK_FUNCTION", children);
+    }
+
+    /** The conjunction of {@code terms}; null for none. */
+    private static ASTNode and(List<ASTNode> terms) {
+        ASTNode all = null;
+        for (ASTNode t : terms) {
+            all = all == null ? t : Ast.node(KW_AND, "and", List.of(all, t));
+        }
+        return all;
+    }
+
+    /** {@code SELECT <selected> FROM <from> [WHERE <where>]}, as the parser would give it. */
+    private static ASTNode select(ASTNode from, List<ASTNode> selected, ASTNode where) {
+        List<ASTNode> exprs = selected.stream().map(e -> Ast.node(TOK_SELEXPR, "TOK_SELEXPR", List.of(e))).toList();
+        List<ASTNode> insert = new ArrayList<>(List.of(
+                Ast.node(TOK_DESTINATION, "TOK_DESTINATION", List.of(Ast.node(TOK_DIR, "TOK_DIR",
+                        List.of(Ast.node(TOK_TMP_FILE, "TOK_TMP_FILE", List.of()))))),
+                Ast.node(TOK_SELECT, "TOK_SELECT", exprs)));
+        if (where != null) {
+            insert.add(Ast.node(TOK_WHERE, "TOK_WHERE", List.of(where)));
+        }
+        return Ast.node(TOK_QUERY, "TOK_QUERY", List.of(Ast.node(TOK_FROM, "TOK_FROM", List.of(from)),
+                Ast.node(TOK_INSERT, "TOK_INSERT", insert)));
+    }
+
     /** The table an UPDATE or DELETE names, which must have a declared primary key to find its rows by. */
     private TableInfo writableByKey(ASTNode n, String statement) {
         TableInfo target = table(Ast.child(n, 0));
@@ -287,18 +399,9 @@ public final class DdlAnalyzer {
 
     /** {@code SELECT <selected> FROM <the statement's table> [<its WHERE>]}, as the parser would give it. */
     private static ASTNode selectFrom(ASTNode statement, List<ASTNode> selected) {
-        List<ASTNode> exprs = selected.stream().map(e -> Ast.node(TOK_SELEXPR, "TOK_SELEXPR", List.of(e))).toList();
-        List<ASTNode> insert = new ArrayList<>(List.of(
-                Ast.node(TOK_DESTINATION, "TOK_DESTINATION", List.of(Ast.node(TOK_DIR, "TOK_DIR",
-                        List.of(Ast.node(TOK_TMP_FILE, "TOK_TMP_FILE", List.of()))))),
-                Ast.node(TOK_SELECT, "TOK_SELECT", exprs)));
         ASTNode where = Ast.find(statement, TOK_WHERE);
-        if (where != null) {
-            insert.add(where);
-        }
-        ASTNode from = Ast.node(TOK_FROM, "TOK_FROM", List.of(Ast.node(TOK_TABREF, "TOK_TABREF",
-                List.of(Ast.child(statement, 0)))));
-        return Ast.node(TOK_QUERY, "TOK_QUERY", List.of(from, Ast.node(TOK_INSERT, "TOK_INSERT", insert)));
+        return select(Ast.node(TOK_TABREF, "TOK_TABREF", List.of(Ast.child(statement, 0))), selected,
+                where == null ? null : Ast.child(where, 0));
     }
 
     private static ASTNode column(String name) {

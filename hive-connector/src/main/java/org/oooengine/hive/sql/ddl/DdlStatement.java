@@ -42,6 +42,20 @@ public sealed interface DdlStatement {
     record Delete(TableInfo target, RelNode rows) implements DdlStatement {
     }
 
+    /**
+     * MERGE INTO a transactional table: each action's {@code rows} yields the rows it changes (the
+     * table's columns in order and types) — the rows as they will be for an UPDATE, as they are for
+     * a DELETE, the new rows for an INSERT — each WHEN clause's query excluding the rows an earlier
+     * clause of its kind takes.
+     */
+    record Merge(TableInfo target, List<MergeAction> actions) implements DdlStatement {
+    }
+
+    /** One WHEN clause of a MERGE. */
+    record MergeAction(Kind kind, RelNode rows) {
+        public enum Kind { UPDATE, DELETE, INSERT }
+    }
+
     /** LOAD DATA [LOCAL] INPATH: the file's (or directory's) rows into the table, read in the table's file format. */
     record LoadData(String path, boolean local, boolean overwrite, TableInfo target) implements DdlStatement {
     }
