@@ -83,7 +83,7 @@ final class DataDefinition {
             }
             synchronized (this) {
                 return runInTurn(statement, settings, plan -> StatementTransaction.run(cluster.peers(),
-                        "reading the rows to write", tx -> rowsOf.rows(plan, tx)));
+                        "reading the rows to write", StatementTransaction.attempts(settings), tx -> rowsOf.rows(plan, tx)));
             }
         } finally {
             cluster.tablesChanged();
@@ -139,7 +139,7 @@ final class DataDefinition {
         String what = statement.getClass().getSimpleName().toUpperCase(java.util.Locale.ROOT) + " of "
                 + target.database() + "." + target.name();
         try {
-            return StatementTransaction.run(cluster.peers(), what, tx -> {
+            return StatementTransaction.run(cluster.peers(), what, StatementTransaction.attempts(settings), tx -> {
                 TransactionalRows layout = TransactionalTableReader.layout(target, tx);
                 if (statement instanceof DdlStatement.Merge s) {
                     return merge(tx, layout, s, rowsOf);
@@ -291,7 +291,7 @@ final class DataDefinition {
         try {
             if (transactional) {
                 TableInfo info = t.info();
-                StatementTransaction.run(cluster.peers(), "CREATE TABLE " + s.name() + " AS SELECT", tx ->
+                StatementTransaction.run(cluster.peers(), "CREATE TABLE " + s.name() + " AS SELECT", 1, tx ->
                         writeTransactional(tx, TransactionalTableReader.layout(info, tx), TransactionalWrite.INSERT, info, rows));
             } else {
                 insert(t.info(), rows.iterator(), false);

@@ -119,7 +119,8 @@ final class EngineSession implements SqlSession {
      */
     private StatementResult query(ASTNode tree, Cancellation cancel) {
         RelNode plan = modes.forSettings(settings).plan(catalog, database, tree);
-        Executor.Rows rows = StatementTransaction.run(modes.peers(), "query", new StatementTransaction.Attempt<>() {
+        Executor.Rows rows = StatementTransaction.run(modes.peers(), "query", StatementTransaction.attempts(settings),
+                new StatementTransaction.Attempt<>() {
             @Override
             public Executor.Rows run(StatementTransaction tx) {
                 return modes.forSettings(settings, tx).executor(cancel).run(plan);
@@ -291,6 +292,9 @@ final class EngineSession implements SqlSession {
         }
         String v = value.strip();
         checkSetting(key, v);
+        if (StatementTransaction.ATTEMPTS_SETTING.equals(key)) {
+            StatementTransaction.attempts(Map.of(key, v));
+        }
         if (ExecutionModes.SETTING.equals(key) || ClusterJoinChooser.SETTING.equals(key)
                 || PipelinePlanner.Limits.SETTINGS.contains(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);

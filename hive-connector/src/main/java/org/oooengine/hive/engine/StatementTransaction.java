@@ -16,8 +16,30 @@ import org.oooengine.core.txn.TransactionAbortedException;
  */
 final class StatementTransaction {
     private static final Logger LOG = LogManager.getLogger(StatementTransaction.class);
-    /** How often a statement that conflicted runs again before its conflict reaches the client (SQLSTATE 40001). */
-    static final int ATTEMPTS = 5;
+    /**
+     * The session setting of how many times in all a statement on transactional tables runs when it
+     * keeps conflicting, before its conflict reaches the client (SQLSTATE 40001); 1 hands every
+     * conflict to the client at once.
+     */
+    static final String ATTEMPTS_SETTING = "ooo.transaction.attempts";
+    static final int DEFAULT_ATTEMPTS = 5;
+
+    /** {@link #ATTEMPTS_SETTING} in {@code settings}; refuses a value that is not a number from 1 to 100. */
+    static int attempts(java.util.Map<String, String> settings) {
+        String v = settings.get(ATTEMPTS_SETTING);
+        if (v == null) {
+            return DEFAULT_ATTEMPTS;
+        }
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n >= 1 && n <= 100) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new SqlException(SqlException.SYNTAX, ATTEMPTS_SETTING + " is '" + v + "'; use a number from 1 to 100");
+    }
 
     private final Peers peers;
     private DistributedTransaction tx;
@@ -61,12 +83,12 @@ final class StatementTransaction {
 
     /**
      * Runs a statement in a transaction of its own and commits it; a conflict runs it again from
-     * scratch, at most {@link #ATTEMPTS} times in all, then fails with SQLSTATE 40001. Any other
+     * scratch, at most {@code attempts} times in all, then fails with SQLSTATE 40001. Any other
      * failure aborts the transaction and goes on.
      */
-    static <T> T run(Peers peers, String what, Attempt<T> attempt) {
+    static <T> T run(Peers peers, String what, int attempts, Attempt<T> attempt) {
         TransactionAbortedException last = null;
-        for (int i = 1; i <= ATTEMPTS; i++) {
+        for (int i = 1; i <= attempts; i++) {
             StatementTransaction tx = new StatementTransaction(peers);
             T result = null;
             try {
@@ -90,7 +112,8 @@ final class StatementTransaction {
             }
         }
         throw new SqlException(SqlException.SERIALIZATION_FAILURE, what + " conflicted with concurrent transactions "
-                + ATTEMPTS + " times and was rolled back; run it again (" + last.getMessage() + ")", last);
+                + (attempts == 1 ? "and was rolled back" : attempts + " times and was rolled back each time")
+                + "; run it again (" + last.getMessage() + ")", last);
     }
 
     /** A random pause growing with the attempts, so that conflicting statements stop meeting. */
