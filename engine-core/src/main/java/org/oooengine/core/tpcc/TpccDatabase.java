@@ -15,7 +15,7 @@ import org.oooengine.core.store.TableWriter;
  * {@link TpccGenerator}, then opened for writing in place with one split policy and one buffer
  * pool for every tree.
  */
-public final class TpccDatabase implements Closeable {
+public final class TpccDatabase implements TpccTables, Closeable {
     private final Map<String, TableWriter> tables = new LinkedHashMap<>();
     private final int warehouses;
 
@@ -73,6 +73,36 @@ public final class TpccDatabase implements Closeable {
             throw new IllegalArgumentException("no TPC-C table " + name);
         }
         return t;
+    }
+
+    @Override
+    public Object[] get(String table, Object... key) {
+        return table(table).get(key);
+    }
+
+    @Override
+    public void insert(String table, Object[] row) {
+        table(table).insert(row);
+    }
+
+    @Override
+    public void update(String table, Object[] row) {
+        table(table).update(row);
+    }
+
+    @Override
+    public boolean delete(String table, Object... key) {
+        return table(table).delete(key);
+    }
+
+    @Override
+    public void scan(String table, Object[] prefix, java.util.function.Predicate<Object[]> visitor) {
+        table(table).scan(prefix, visitor);
+    }
+
+    @Override
+    public void scanIndex(String table, String index, Object[] prefix, java.util.function.Predicate<Object[]> visitor) {
+        table(table).scanIndex(index, prefix, visitor);
     }
 
     /** Makes every write so far durable (each table's trees flushed in turn). */
