@@ -57,10 +57,16 @@ final class TransactionService implements AutoCloseable {
         }
     }
 
-    /** A transaction open on this node: its reads and buffered writes, and when its coordinator last spoke. */
+    /**
+     * A transaction open on this node: its reads and buffered writes, and when its coordinator last
+     * spoke. Its steps hold its monitor: one run by its coordinator's thread on this node (a stored
+     * procedure) never meets one run for it by a lane (a participant in doubt asking, a timeout).
+     */
     private static final class Open {
         final Transaction tx;
         volatile long lastHeard = System.nanoTime();
+        /** Set, under the monitor, by the step that ended it here: committed, voted, decided or aborted. */
+        boolean finished;
 
         Open(Transaction tx) {
             this.tx = tx;
@@ -72,8 +78,8 @@ final class TransactionService implements AutoCloseable {
         final ExecutorService thread;
         final Worker worker;
 
-        Lane(int n) {
-            this.thread = Executors.newSingleThreadExecutor(DaemonThreads.named("ooo-txn-" + nodeId + "-" + n));
+        Lane(String name) {
+            this.thread = Executors.newSingleThreadExecutor(DaemonThreads.named(name));
             this.worker = db.newWorker();
         }
     }
@@ -90,6 +96,9 @@ final class TransactionService implements AutoCloseable {
     private final Set<TransactionId> resolving = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService housekeeping;
     private final ExecutorService resolver;
+    /** Threads that run stored procedures, each with its own worker; a procedure's routing number picks one. */
+    private final Lane[] procedureThreads;
+    private final Map<String, NodeProcedure> procedures = new java.util.HashMap<>();
 
     /**
      * @param fail answers a request with the error frame its failure maps to (shared with the node's other requests)
@@ -102,7 +111,14 @@ final class TransactionService implements AutoCloseable {
         this.db = TransactionalDatabase.open(dir, options.protocol(), options.durability());
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) {
-            lanes[i] = new Lane(i);
+            lanes[i] = new Lane("ooo-txn-" + nodeId + "-" + i);
+        }
+        this.procedureThreads = new Lane[options.lanes()];
+        for (int i = 0; i < procedureThreads.length; i++) {
+            procedureThreads[i] = new Lane("ooo-procedure-" + nodeId + "-" + i);
+        }
+        for (NodeProcedure p : java.util.ServiceLoader.load(NodeProcedure.class)) {
+            procedures.put(p.name(), p);
         }
         this.resolver = Executors.newSingleThreadExecutor(DaemonThreads.named("ooo-txn-resolver-" + nodeId));
         this.housekeeping = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("ooo-txn-housekeeping-" + nodeId));
@@ -135,19 +151,81 @@ final class TransactionService implements AutoCloseable {
                     out.reply(EMPTY);
                 }));
             }
-            case APPLIED -> {
-                TransactionId id = readId(r);
-                int n = r.getCount(1);
-                for (int i = 0; i < n; i++) {
-                    db.applied(id, r.getString());
+            case APPLIED -> out.reply(applied(r));
+            case PROCEDURE -> {
+                String name = r.getString();
+                int routing = r.getInt();
+                byte[] args = r.getBytes();
+                NodeProcedure p = procedures.get(name);
+                if (p == null) {
+                    out.fail(ErrorCode.NOT_FOUND, "node " + nodeId + " has no stored procedure " + name
+                            + "; it has " + procedures.keySet());
+                    return;
                 }
-                out.reply(EMPTY);
+                Lane thread = procedureThreads[Math.floorMod(routing, procedureThreads.length)];
+                thread.thread.execute(() -> answer(out, () -> out.reply(p.run(new PayloadReader(args),
+                        procedureContext(thread.worker)))));
             }
             default -> {
                 TransactionId id = readId(r);
                 Lane lane = laneOf(id);
-                lane.thread.execute(() -> answer(out, () -> out.reply(step(op, id, r, lane))));
+                lane.thread.execute(() -> answer(out, () -> out.reply(step(op, id, r, lane.worker))));
             }
+        }
+    }
+
+    private byte[] applied(PayloadReader r) {
+        TransactionId id = readId(r);
+        int n = r.getCount(1);
+        for (int i = 0; i < n; i++) {
+            db.applied(id, r.getString());
+        }
+        return EMPTY;
+    }
+
+    /** Where a stored procedure runs: on a procedure thread of this node, reaching this node's rows with its worker. */
+    private NodeProcedure.Context procedureContext(Worker worker) {
+        DistributedTransaction.LocalNode here = new DistributedTransaction.LocalNode() {
+            @Override
+            public String id() {
+                return nodeId;
+            }
+
+            @Override
+            public PayloadReader call(byte[] payload) {
+                return new PayloadReader(local(payload, worker));
+            }
+        };
+        List<String> nodes = peers.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
+        return new NodeProcedure.Context() {
+            @Override
+            public String node() {
+                return nodeId;
+            }
+
+            @Override
+            public List<String> nodes() {
+                return nodes;
+            }
+
+            @Override
+            public DistributedTransaction begin() {
+                return new DistributedTransaction(peers, here);
+            }
+        };
+    }
+
+    /** A step of a transaction coordinated on this node, run on the caller's thread with its worker. */
+    private byte[] local(byte[] payload, Worker worker) {
+        PayloadReader r = new PayloadReader(payload);
+        TxnOp op = TxnOp.of(r.get());
+        if (op == TxnOp.APPLIED) {
+            return applied(r);
+        }
+        try {
+            return step(op, readId(r), r, worker);
+        } catch (ConstraintViolation e) {
+            throw new RemoteException(nodeId, ErrorCode.CONSTRAINT, e.getMessage());
         }
     }
 
@@ -159,26 +237,20 @@ final class TransactionService implements AutoCloseable {
         return new TransactionId(r.getLong(), r.getLong());
     }
 
-    /** One step of transaction {@code id}, on its lane; returns the answer. */
-    private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Lane lane) {
+    /** One step of transaction {@code id}, run with {@code worker} (its lane's, or its local coordinator's); returns the answer. */
+    private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Worker worker) {
         return switch (op) {
-            case READ -> read(opened(id, lane).tx, r);
-            case SCAN -> scan(opened(id, lane).tx, r);
-            case WRITE -> write(opened(id, lane).tx, r);
-            case LOCK -> {
-                Open o = opened(id, lane);
-                yield new PayloadWriter(8).putLong(lane.worker.lock(o.tx)).toByteArray();
-            }
+            case READ -> inOpen(id, worker, o -> read(o.tx, r));
+            case SCAN -> inOpen(id, worker, o -> scan(o.tx, r));
+            case WRITE -> inOpen(id, worker, o -> write(o.tx, r));
+            case LOCK -> inOpen(id, worker, o -> new PayloadWriter(8).putLong(worker.lock(o.tx)).toByteArray());
             case PREPARE -> {
                 long ts = r.getLong();
                 String decider = r.getString();
-                Open o = taken(id);
-                try {
-                    lane.worker.prepare(o.tx, id, ts, decider);
-                } catch (TransactionAbortedException e) {
-                    throw aborted(id, e);
-                }
-                yield EMPTY;
+                yield lastStep(id, o -> {
+                    worker.prepare(o.tx, id, ts, decider);
+                    return EMPTY;
+                });
             }
             case DECIDE -> {
                 long ts = r.getLong();
@@ -187,37 +259,31 @@ final class TransactionService implements AutoCloseable {
                 for (int i = 0; i < n; i++) {
                     others.add(r.getString());
                 }
-                Open o = taken(id);
-                try {
-                    lane.worker.decide(o.tx, id, ts, others);
-                } catch (TransactionAbortedException e) {
-                    throw aborted(id, e);
-                }
-                yield EMPTY;
+                yield lastStep(id, o -> {
+                    worker.decide(o.tx, id, ts, others);
+                    return EMPTY;
+                });
             }
-            case COMMIT_ONE -> {
-                Open o = taken(id);
-                try {
-                    yield new PayloadWriter(8).putLong(o.tx.commit()).toByteArray();
-                } catch (TransactionAbortedException e) {
-                    throw aborted(id, e);
-                }
-            }
+            case COMMIT_ONE -> lastStep(id, o -> new PayloadWriter(8).putLong(o.tx.commit()).toByteArray());
             case COMMIT -> {
-                lane.worker.commitPrepared(id);
+                worker.commitPrepared(id);
                 yield EMPTY;
             }
             case ABORT -> {
-                abortHere(id, lane);
+                abortHere(id, worker);
                 yield EMPTY;
             }
-            case STATUS -> status(id, lane);
+            case STATUS -> status(id, worker);
             default -> throw new IllegalStateException(op + " is not a step of a transaction");
         };
     }
 
-    /** The open transaction {@code id}, begun here on its first step. */
-    private Open opened(TransactionId id, Lane lane) {
+    private interface StepBody {
+        byte[] run(Open o);
+    }
+
+    /** A step of transaction {@code id} that keeps it open, begun here on its first step. */
+    private byte[] inOpen(TransactionId id, Worker worker, StepBody body) {
         Open o = open.get(id);
         if (o == null) {
             if (aborted.containsKey(id)) {
@@ -227,51 +293,87 @@ final class TransactionService implements AutoCloseable {
                 throw new RemoteException(nodeId, ErrorCode.TOO_MANY_REQUESTS, "node " + nodeId + " has "
                         + open.size() + " transactions open, the most it takes: try again later");
             }
-            o = new Open(lane.worker.begin());
+            o = new Open(worker.begin());
             open.put(id, o);
         }
         o.lastHeard = System.nanoTime();
-        return o;
+        synchronized (o) {
+            requireOpen(id, o);
+            return body.run(o);
+        }
     }
 
-    /** Takes transaction {@code id} out of the open ones for its last step here. */
-    private Open taken(TransactionId id) {
-        Open o = open.remove(id);
+    /**
+     * The step that ends transaction {@code id} here (a vote, the decision, a commit on this node
+     * alone). It stays in the open ones while it runs, so that a participant in doubt asking
+     * meanwhile waits for its outcome; a conflict aborts it.
+     */
+    private byte[] lastStep(TransactionId id, StepBody body) {
+        Open o = open.get(id);
         if (o == null) {
             throw new TransactionAbortedException("transaction " + id + " is not open on node " + nodeId
                     + " (aborted, or the node restarted)");
         }
-        return o;
-    }
-
-    private TransactionAbortedException aborted(TransactionId id, TransactionAbortedException e) {
-        aborted.put(id, System.nanoTime());
-        return new TransactionAbortedException("transaction " + id + " conflicted on node " + nodeId + ": " + e.getMessage());
-    }
-
-    private void abortHere(TransactionId id, Lane lane) {
-        aborted.put(id, System.nanoTime());
-        Open o = open.remove(id);
-        if (o != null) {
-            o.tx.abort();
+        synchronized (o) {
+            requireOpen(id, o);
+            try {
+                return body.run(o);
+            } catch (TransactionAbortedException e) {
+                aborted.put(id, System.nanoTime());
+                throw new TransactionAbortedException("transaction " + id + " conflicted on node " + nodeId + ": "
+                        + e.getMessage());
+            } finally {
+                o.finished = true;
+                open.remove(id, o);
+            }
         }
-        lane.worker.abortPrepared(id);
+    }
+
+    private void requireOpen(TransactionId id, Open o) {
+        if (o.finished) {
+            throw new TransactionAbortedException("transaction " + id + " was aborted on node " + nodeId);
+        }
+    }
+
+    /** Aborts transaction {@code id} here, open or prepared, and refuses its later steps. */
+    private void abortHere(TransactionId id, Worker worker) {
+        aborted.put(id, System.nanoTime());
+        Open o = open.get(id);
+        if (o != null) {
+            synchronized (o) {
+                if (!o.finished) {
+                    o.finished = true;
+                    o.tx.abort();
+                }
+                open.remove(id, o);
+            }
+        }
+        worker.abortPrepared(id);
     }
 
     /**
      * Asked by a participant in doubt: committed if this node decided so; otherwise it never will
-     * (presumed abort) — an open transaction here is aborted so that a late decide fails.
+     * (presumed abort) — an open transaction here is aborted so that a late decide fails. A
+     * decision being made meanwhile is waited for (the open transaction's monitor).
      */
-    private byte[] status(TransactionId id, Lane lane) {
+    private byte[] status(TransactionId id, Worker worker) {
+        Open o = open.get(id);
+        if (o != null) {
+            synchronized (o) {
+                if (!o.finished) {
+                    LOG.info("node {}: transaction {} asked about by a participant in doubt before it was decided: "
+                            + "aborted", nodeId, id);
+                    o.finished = true;
+                    o.tx.abort();
+                    open.remove(id, o);
+                }
+            }
+        }
         Decision d = db.decision(id);
         if (d != null) {
             return new PayloadWriter(9).put(1).putLong(d.commitTimestamp()).toByteArray();
         }
-        if (open.containsKey(id)) {
-            LOG.info("node {}: transaction {} asked about by a participant in doubt before it was decided: aborted",
-                    nodeId, id);
-        }
-        abortHere(id, lane);
+        abortHere(id, worker);
         return new byte[] {0};
     }
 
@@ -290,7 +392,8 @@ final class TransactionService implements AutoCloseable {
         TransactionalTable t = db.table(r.getString());
         byte[] from = getNullable(r);
         byte[] to = getNullable(r);
-        List<Transaction.KeyValue> rows = tx.scanRange(t, from, to, SCAN_PAGE_ROWS);
+        int limit = r.getVarInt();
+        List<Transaction.KeyValue> rows = tx.scanRange(t, from, to, Math.max(1, Math.min(limit, SCAN_PAGE_ROWS)));
         PayloadWriter w = new PayloadWriter(64 + rows.size() * 64).putVarInt(rows.size());
         for (Transaction.KeyValue kv : rows) {
             w.putBytes(kv.key()).putBytes(kv.value());
@@ -387,7 +490,7 @@ final class TransactionService implements AutoCloseable {
                     LOG.warn("node {}: transaction {} heard nothing from its coordinator for {} s: aborted", nodeId, id,
                             options.abandonedAfter().toSeconds());
                     Lane lane = laneOf(id);
-                    lane.thread.execute(() -> abortHere(id, lane));
+                    lane.thread.execute(() -> abortHere(id, lane.worker));
                 }
             }
             aborted.values().removeIf(t -> now - t > TOMBSTONE_NANOS);
@@ -469,10 +572,12 @@ final class TransactionService implements AutoCloseable {
     public void close() {
         housekeeping.shutdownNow();
         resolver.shutdownNow();
-        for (Lane lane : lanes) {
+        List<Lane> all = new java.util.ArrayList<>(List.of(lanes));
+        all.addAll(List.of(procedureThreads));
+        for (Lane lane : all) {
             lane.thread.shutdown();
         }
-        for (Lane lane : lanes) {
+        for (Lane lane : all) {
             try {
                 if (!lane.thread.awaitTermination(10, TimeUnit.SECONDS)) {
                     lane.thread.shutdownNow();

@@ -21,6 +21,22 @@ public final class TransactionalTables {
         onEveryNode(peers, TxnOp.DROP_TABLE, table);
     }
 
+    /**
+     * Runs stored procedure {@code name} ({@link NodeProcedure}) on {@code node} with {@code args};
+     * {@code routing} picks the node's procedure thread (the same number, the same thread). The
+     * answer completes the future.
+     */
+    public static CompletableFuture<org.oooengine.core.net.PayloadReader> procedure(Peers peers, String node, String name,
+                                                                                 int routing, byte[] args) {
+        byte[] payload = new PayloadWriter(args.length + 64).put(TxnOp.PROCEDURE.code()).putString(name).putInt(routing)
+                .putBytes(args).toByteArray();
+        try {
+            return peers.client(node).call(OpCode.TXN, payload).thenApply(f -> f.reader());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
     private static void onEveryNode(Peers peers, TxnOp op, String table) {
         byte[] payload = new PayloadWriter(64).put(op.code()).putString(table).toByteArray();
         List<CompletableFuture<?>> done = new ArrayList<>();

@@ -2,12 +2,15 @@ package org.oooengine.core.cluster;
 
 /**
  * What a {@code TXN} request asks of a node, its first byte; the byte values are part of the wire
- * format. Every step but the DDL names its transaction by a {@code TransactionId} (two longs).
+ * format. Every step but the DDL and procedures names its transaction by a {@code TransactionId} (two longs).
  */
 enum TxnOp {
     /** Rows by key: table, count, keys. Answer: per key a present flag and the row. */
     READ(1),
-    /** Rows with from &lt;= key &lt; to: table, from and to (a flag, then the key). Answer: count, keys and rows. */
+    /**
+     * Rows with from &lt;= key &lt; to: table, from and to (a flag, then the key), the most rows wanted
+     * (at most 4,096 are answered). Answer: count, keys and rows.
+     */
     SCAN(2),
     /** Buffered writes: table, a {@link TransactionalWrite} (ordinal), count, per row its key and (but for deletes) row. Answer: rows changed. */
     WRITE(3),
@@ -30,7 +33,13 @@ enum TxnOp {
     /** DDL: creates a transactional table (its name) if it does not exist. */
     CREATE_TABLE(12),
     /** DDL: drops a transactional table (its name) and its rows. */
-    DROP_TABLE(13);
+    DROP_TABLE(13),
+    /**
+     * Runs a stored procedure ({@link NodeProcedure}): its name, a routing number (which of the
+     * node's procedure threads runs it: the same number, the same thread), its arguments (bytes).
+     * Answer: the procedure's.
+     */
+    PROCEDURE(14);
 
     private final byte code;
 

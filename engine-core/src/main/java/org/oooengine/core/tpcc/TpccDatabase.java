@@ -91,8 +91,8 @@ public final class TpccDatabase implements TpccTables, Closeable {
     }
 
     @Override
-    public boolean delete(String table, Object... key) {
-        return table(table).delete(key);
+    public void delete(String table, Object... key) {
+        table(table).delete(key);
     }
 
     @Override

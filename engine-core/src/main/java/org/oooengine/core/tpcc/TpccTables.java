@@ -19,8 +19,8 @@ public interface TpccTables {
     /** Replaces the row of {@code row}'s key. */
     void update(String table, Object[] row);
 
-    /** Deletes the row under {@code key}; whether there was one. */
-    boolean delete(String table, Object... key);
+    /** Deletes the row under {@code key}, if there is one. */
+    void delete(String table, Object... key);
 
     /** The rows whose key starts with {@code prefix}, in key order, while {@code visitor} says go on. */
     void scan(String table, Object[] prefix, Predicate<Object[]> visitor);

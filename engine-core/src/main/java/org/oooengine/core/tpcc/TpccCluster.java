@@ -1,0 +1,137 @@
+package org.oooengine.core.tpcc;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.BiConsumer;
+import org.oooengine.core.cluster.DistributedTransaction;
+import org.oooengine.core.cluster.Peers;
+import org.oooengine.core.cluster.TransactionalTables;
+import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.txn.TransactionAbortedException;
+
+/**
+ * TPC-C on a cluster's transactional tables: loading it, dispatching each transaction to the node
+ * of its home warehouse (which runs it as {@link TpccNodeProcedure}), and checking the consistency
+ * conditions afterwards.
+ */
+public final class TpccCluster {
+    /** Rows written per transaction while loading. */
+    private static final int LOAD_BATCH = 4000;
+
+    private final Peers peers;
+    private final TpccPlacement placement;
+
+    public TpccCluster(Peers peers, int warehouses) {
+        this.peers = peers;
+        this.placement = new TpccPlacement(warehouses, peers.spec().nodes().stream().map(n -> n.id()).toList());
+    }
+
+    public TpccPlacement placement() {
+        return placement;
+    }
+
+    /** Whether the nodes hold TPC-C's tables with warehouse {@code warehouses} loaded. */
+    public boolean loaded() {
+        DistributedTransaction tx = new DistributedTransaction(peers);
+        try {
+            Object[] w = new TransactionalTpccTables(tx, placement, placement.nodes().get(0))
+                    .get("warehouse", placement.warehouses());
+            tx.commit();
+            return w != null;
+        } catch (RuntimeException e) {
+            tx.abort();
+            return false; // no such table yet
+        }
+    }
+
+    /**
+     * Generates and writes the warehouses' rows (clause 4.3.3) to the nodes that hold them, the items
+     * to every node; {@code progress} hears each table as it is done and its rows.
+     */
+    public void load(long seed, long now, BiConsumer<String, Long> progress) {
+        for (String name : TransactionalTpccTables.tableNames()) {
+            TransactionalTables.create(peers, name);
+        }
+        TpccGenerator generator = new TpccGenerator(placement.warehouses(), seed, now);
+        for (String table : TpccSchema.TABLES) {
+            Batches batches = new Batches();
+            long[] rows = {0};
+            generator.rows(table, row -> {
+                rows[0]++;
+                if (table.equals("item")) {
+                    for (String node : placement.nodes()) {
+                        batches.of(node).putItem(node, row);
+                    }
+                } else {
+                    batches.of(placement.owner((Integer) row[TransactionalTpccTables.warehouseColumn(table)])).put(table, row);
+                }
+            });
+            batches.commitAll();
+            progress.accept(table, rows[0]);
+        }
+    }
+
+    /** Loading transactions, one open per node, each committed after {@link #LOAD_BATCH} rows. */
+    private final class Batches {
+        private final Map<String, DistributedTransaction> open = new HashMap<>();
+        private final Map<String, Integer> counts = new HashMap<>();
+
+        TransactionalTpccTables of(String node) {
+            DistributedTransaction tx = open.computeIfAbsent(node, n -> new DistributedTransaction(peers));
+            if (counts.merge(node, 1, Integer::sum) > LOAD_BATCH) {
+                tx.commit();
+                counts.put(node, 1);
+                tx = new DistributedTransaction(peers);
+                open.put(node, tx);
+            }
+            return new TransactionalTpccTables(tx, placement, node);
+        }
+
+        void commitAll() {
+            open.values().forEach(DistributedTransaction::commit);
+            open.clear();
+            counts.clear();
+        }
+    }
+
+    /** What a dispatched transaction did. */
+    public record Outcome(boolean committed, int conflicts, boolean remote) {
+    }
+
+    /** Sends {@code input} to the node of its home warehouse, which runs it to its commit; the answer completes the future. */
+    public CompletableFuture<Outcome> dispatch(TpccInput input, long historyKey, long now) {
+        PayloadWriter args = new PayloadWriter(256).putInt(placement.warehouses());
+        TpccInputCodec.write(input, args);
+        args.putLong(historyKey).putLong(now).putLong(ThreadLocalRandom.current().nextLong());
+        // the same warehouse, the same procedure thread on its node
+        return TransactionalTables.procedure(peers, placement.owner(input.warehouse()), TpccNodeProcedure.NAME,
+                input.warehouse(), args.toByteArray()).thenApply(r -> new Outcome(r.get() == 1, r.getInt(), r.get() == 1));
+    }
+
+    /** What breaks consistency conditions 1 to 4 in any warehouse (each read in a transaction of its own). */
+    public List<String> consistencyProblems() {
+        List<String> problems = new ArrayList<>();
+        for (int w = 1; w <= placement.warehouses(); w++) {
+            for (int attempt = 1; ; attempt++) {
+                DistributedTransaction tx = new DistributedTransaction(peers);
+                try {
+                    List<String> found = TpccConsistency.problems(
+                            new TransactionalTpccTables(tx, placement, placement.owner(w)), w);
+                    tx.commit();
+                    problems.addAll(found);
+                    break;
+                } catch (TransactionAbortedException e) {
+                    tx.abort();
+                    if (attempt >= 100) {
+                        throw e;
+                    }
+                }
+            }
+        }
+        return problems;
+    }
+}
