@@ -34,23 +34,35 @@ public final class TpccCluster {
         return placement;
     }
 
-    /** Whether the nodes hold TPC-C's tables with warehouse {@code warehouses} loaded. */
-    public boolean loaded() {
+    /** The table that says how many warehouses were loaded, once they all were. */
+    private static final String LOADED = TransactionalTpccTables.PREFIX + "loaded";
+
+    /** How many warehouses the nodes hold, 0 when TPC-C was not loaded (or not to its end). */
+    public static int loadedWarehouses(Peers peers) {
+        String first = peers.spec().nodes().get(0).id();
         DistributedTransaction tx = new DistributedTransaction(peers);
         try {
-            Object[] w = new TransactionalTpccTables(tx, placement, placement.nodes().get(0))
-                    .get("warehouse", placement.warehouses());
+            byte[] w = tx.get(first, LOADED, new byte[] {0});
             tx.commit();
-            return w != null;
+            return w == null ? 0 : java.nio.ByteBuffer.wrap(w).getInt();
         } catch (RuntimeException e) {
             tx.abort();
-            return false; // no such table yet
+            return 0; // no such table
+        }
+    }
+
+    /** Drops TPC-C's tables from every node. */
+    public static void drop(Peers peers) {
+        TransactionalTables.drop(peers, LOADED);
+        for (String name : TransactionalTpccTables.tableNames()) {
+            TransactionalTables.drop(peers, name);
         }
     }
 
     /**
      * Generates and writes the warehouses' rows (clause 4.3.3) to the nodes that hold them, the items
-     * to every node; {@code progress} hears each table as it is done and its rows.
+     * to every node, then notes how many warehouses there are ({@link #loadedWarehouses});
+     * {@code progress} hears each table as it is done and its rows.
      */
     public void load(long seed, long now, BiConsumer<String, Long> progress) {
         for (String name : TransactionalTpccTables.tableNames()) {
@@ -73,6 +85,11 @@ public final class TpccCluster {
             batches.commitAll();
             progress.accept(table, rows[0]);
         }
+        TransactionalTables.create(peers, LOADED);
+        DistributedTransaction done = new DistributedTransaction(peers);
+        done.write(placement.nodes().get(0), LOADED, org.oooengine.core.cluster.TransactionalWrite.PUT, new byte[] {0},
+                java.nio.ByteBuffer.allocate(4).putInt(placement.warehouses()).array());
+        done.commit();
     }
 
     /** Loading transactions, one open per node, each committed after {@link #LOAD_BATCH} rows. */
