@@ -7,6 +7,7 @@ import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.tpcc.TpccBench;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.tpcc.TpccCluster;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -38,8 +39,9 @@ final class BenchTpccCommand implements Callable<Integer> {
             description = "measured seconds, after a warm-up of a quarter of that (at most 5 s) (default: ${DEFAULT-VALUE})")
     double seconds;
 
-    @Option(names = "--engine", defaultValue = "ooo", paramLabel = "ooo",
-            description = "transaction engine on the nodes (default: ${DEFAULT-VALUE})")
+    @Option(names = "--engine", defaultValue = "ooo", paramLabel = "ooo|rocksdb-pessimistic",
+            description = "what keeps the rows on the nodes: the transactional tables (TicToc, a WAL per worker) or "
+                    + "RocksDB's TransactionDB (lock-based, its WAL synced as ours), routed alike (default: ${DEFAULT-VALUE})")
     String engine;
 
     @Option(names = "--reload", description = "drop and load TPC-C anew when the cluster holds another warehouse count")
@@ -53,14 +55,16 @@ final class BenchTpccCommand implements Callable<Integer> {
         if (warehouses < 1 || clients < 1 || seconds <= 0) {
             throw new ParameterException(spec.commandLine(), "--warehouses, --clients and --seconds must be positive");
         }
-        if (!engine.equals("ooo")) {
-            throw new ParameterException(spec.commandLine(), "--engine '" + engine + "': this build runs TPC-C on ooo "
-                    + "(TicToc with a per-worker WAL); the RocksDB TransactionDB baseline is not built yet");
+        TpccCluster.Engine kind;
+        try {
+            kind = TpccCluster.Engine.named(engine);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--engine: " + e.getMessage());
         }
         PrintWriter err = spec.commandLine().getErr();
         Map<String, Object> r;
         try (ClusterSession session = ClusterSession.open(cluster, "tpcc", NodeDaemon.DEFAULT_TIMEOUT)) {
-            r = TpccBench.run(session.peers(), warehouses, clients, seconds, reload, line -> {
+            r = TpccBench.run(session.peers(), kind, warehouses, clients, seconds, reload, line -> {
                 err.println(line);
                 err.flush();
             });

@@ -36,7 +36,7 @@ import org.oooengine.core.txn.TransactionId;
  *
  * Not thread-safe: one thread runs a transaction.
  */
-public final class DistributedTransaction {
+public final class DistributedTransaction implements RowAccess {
     private static final Logger LOG = LogManager.getLogger(DistributedTransaction.class);
     /** Buffered writes to one node are sent once they reach this size. */
     private static final int WRITE_BATCH_BYTES = 256 << 10;
@@ -77,6 +77,7 @@ public final class DistributedTransaction {
     }
 
     /** The row under {@code key} of {@code table} on {@code node}, or null; sees this transaction's writes. */
+    @Override
     public byte[] get(String node, String table, byte[] key) {
         return getAll(node, table, List.of(key)).get(0);
     }
@@ -101,6 +102,7 @@ public final class DistributedTransaction {
     }
 
     /** As {@link #scan(String, String, byte[], byte[])}, the first {@code limit} rows: only they join the read set. */
+    @Override
     public List<Row> scan(String node, String table, byte[] from, byte[] to, int limit) {
         checkActive();
         sendWrites(node);
@@ -126,6 +128,7 @@ public final class DistributedTransaction {
     }
 
     /** Buffers a write of {@code key} (and {@code row}, unless a delete) of {@code table} on {@code node}. */
+    @Override
     public void write(String node, String table, TransactionalWrite mode, byte[] key, byte[] row) {
         checkActive();
         touched.add(node);
@@ -155,6 +158,7 @@ public final class DistributedTransaction {
      * @throws CommitOutcomeUnknownException   the decider did not answer while deciding
      * @throws RemoteException                 a node failed or could not be reached before the decision: aborted
      */
+    @Override
     public long commit() {
         checkActive();
         try {
@@ -239,6 +243,7 @@ public final class DistributedTransaction {
     }
 
     /** Aborts on every node reached: nothing of it stays. Safe to call more than once. */
+    @Override
     public void abort() {
         finished = true;
         batches.clear();
@@ -366,6 +371,7 @@ public final class DistributedTransaction {
     }
 
     /** The nodes this transaction reached so far, by name. */
+    @Override
     public List<String> nodes() {
         return List.copyOf(touched);
     }

@@ -11,6 +11,16 @@ import org.oooengine.core.net.PayloadReader;
 public interface NodeProcedure {
     String name();
 
+    /**
+     * Whether the procedure waits on other nodes (it coordinates a transaction across them): such
+     * procedures run on the node's procedure threads; the others — steps of a transaction another
+     * node coordinates — on the lanes, which never wait on other nodes, so that no cycle of nodes
+     * waiting on each other's threads can form.
+     */
+    default boolean waitsOnOtherNodes() {
+        return true;
+    }
+
     /** Runs the procedure with its arguments; returns its answer. */
     byte[] run(PayloadReader args, Context context);
 
@@ -24,5 +34,14 @@ public interface NodeProcedure {
 
         /** A new transaction coordinated here: this node's rows are read and written in place, the others' over the network. */
         DistributedTransaction begin();
+
+        /** The connections to the other nodes. */
+        Peers peers();
+
+        /**
+         * The node's resource called {@code name} (e.g. a store a procedure keeps), opened by {@code
+         * open} in its own directory under the node's data on first use and closed when the node stops.
+         */
+        <T extends AutoCloseable> T resource(String name, java.util.function.Function<java.nio.file.Path, T> open);
     }
 }

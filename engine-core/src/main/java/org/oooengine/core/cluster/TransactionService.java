@@ -99,12 +99,16 @@ final class TransactionService implements AutoCloseable {
     /** Threads that run stored procedures, each with its own worker; a procedure's routing number picks one. */
     private final Lane[] procedureThreads;
     private final Map<String, NodeProcedure> procedures = new java.util.HashMap<>();
+    /** What procedures keep on this node ({@link NodeProcedure.Context#resource}), by name; closed with the service. */
+    private final Map<String, AutoCloseable> resources = new ConcurrentHashMap<>();
+    private final Path dir;
 
     /**
      * @param fail answers a request with the error frame its failure maps to (shared with the node's other requests)
      */
     TransactionService(String nodeId, Path dir, Peers peers, Options options, BiConsumer<Responder, Throwable> fail) {
         this.nodeId = nodeId;
+        this.dir = dir;
         this.peers = peers;
         this.options = options;
         this.fail = fail;
@@ -162,7 +166,8 @@ final class TransactionService implements AutoCloseable {
                             + "; it has " + procedures.keySet());
                     return;
                 }
-                Lane thread = procedureThreads[Math.floorMod(routing, procedureThreads.length)];
+                Lane[] threads = p.waitsOnOtherNodes() ? procedureThreads : lanes;
+                Lane thread = threads[Math.floorMod(routing, threads.length)];
                 thread.thread.execute(() -> answer(out, () -> out.reply(p.run(new PayloadReader(args),
                         procedureContext(thread.worker)))));
             }
@@ -211,6 +216,17 @@ final class TransactionService implements AutoCloseable {
             @Override
             public DistributedTransaction begin() {
                 return new DistributedTransaction(peers, here);
+            }
+
+            @Override
+            public Peers peers() {
+                return peers;
+            }
+
+            @Override
+            @SuppressWarnings("unchecked")
+            public <T extends AutoCloseable> T resource(String name, java.util.function.Function<Path, T> open) {
+                return (T) resources.computeIfAbsent(name, n -> open.apply(dir.resolveSibling("procedures").resolve(n)));
             }
         };
     }
@@ -590,6 +606,13 @@ final class TransactionService implements AutoCloseable {
             o.tx.abort();
         }
         open.clear();
+        for (Map.Entry<String, AutoCloseable> r : resources.entrySet()) {
+            try {
+                r.getValue().close();
+            } catch (Exception e) {
+                LOG.warn("node {}: closing {} failed: {}", nodeId, r.getKey(), e.toString());
+            }
+        }
         db.close();
     }
 }

@@ -9,6 +9,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BiConsumer;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
+import org.oooengine.core.cluster.RowAccess;
 import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.txn.TransactionAbortedException;
@@ -22,12 +23,46 @@ public final class TpccCluster {
     /** Rows written per transaction while loading. */
     private static final int LOAD_BATCH = 4000;
 
+    /** Which engine keeps the rows: the transactional tables, or RocksDB's TransactionDB on each node (the baseline). */
+    public enum Engine {
+        OOO("ooo", TpccNodeProcedure.NAME), ROCKSDB_PESSIMISTIC("rocksdb-pessimistic", RocksTpccProcedure.NAME);
+
+        private final String label;
+        private final String procedure;
+
+        Engine(String label, String procedure) {
+            this.label = label;
+            this.procedure = procedure;
+        }
+
+        public String label() {
+            return label;
+        }
+
+        /** The engine called {@code label} ({@code ooo} or {@code rocksdb-pessimistic}). */
+        public static Engine named(String label) {
+            for (Engine e : values()) {
+                if (e.label.equals(label)) {
+                    return e;
+                }
+            }
+            throw new IllegalArgumentException("unknown engine '" + label + "'; use ooo or rocksdb-pessimistic");
+        }
+    }
+
     private final Peers peers;
     private final TpccPlacement placement;
+    private final Engine engine;
 
-    public TpccCluster(Peers peers, int warehouses) {
+    public TpccCluster(Peers peers, int warehouses, Engine engine) {
         this.peers = peers;
         this.placement = new TpccPlacement(warehouses, peers.spec().nodes().stream().map(n -> n.id()).toList());
+        this.engine = engine;
+    }
+
+    /** A transaction over the engine's rows, coordinated here. */
+    private RowAccess begin() {
+        return engine == Engine.OOO ? new DistributedTransaction(peers) : new RocksTransaction(peers, null, null);
     }
 
     public TpccPlacement placement() {
@@ -35,12 +70,12 @@ public final class TpccCluster {
     }
 
     /** The table that says how many warehouses were loaded, once they all were. */
-    private static final String LOADED = TransactionalTpccTables.PREFIX + "loaded";
+    static final String LOADED = TransactionalTpccTables.PREFIX + "loaded";
 
     /** How many warehouses the nodes hold, 0 when TPC-C was not loaded (or not to its end). */
-    public static int loadedWarehouses(Peers peers) {
-        String first = peers.spec().nodes().get(0).id();
-        DistributedTransaction tx = new DistributedTransaction(peers);
+    public int loadedWarehouses() {
+        String first = placement.nodes().get(0);
+        RowAccess tx = begin();
         try {
             byte[] w = tx.get(first, LOADED, new byte[] {0});
             tx.commit();
@@ -52,7 +87,11 @@ public final class TpccCluster {
     }
 
     /** Drops TPC-C's tables from every node. */
-    public static void drop(Peers peers) {
+    public void drop() {
+        if (engine != Engine.OOO) {
+            throw new IllegalStateException("the baseline's TPC-C tables are dropped by deleting procedures/"
+                    + RocksTpccStore.RESOURCE + " under each node's data directory while the cluster is stopped");
+        }
         TransactionalTables.drop(peers, LOADED);
         for (String name : TransactionalTpccTables.tableNames()) {
             TransactionalTables.drop(peers, name);
@@ -65,8 +104,10 @@ public final class TpccCluster {
      * {@code progress} hears each table as it is done and its rows.
      */
     public void load(long seed, long now, BiConsumer<String, Long> progress) {
-        for (String name : TransactionalTpccTables.tableNames()) {
-            TransactionalTables.create(peers, name);
+        if (engine == Engine.OOO) {
+            for (String name : TransactionalTpccTables.tableNames()) {
+                TransactionalTables.create(peers, name);
+            }
         }
         TpccGenerator generator = new TpccGenerator(placement.warehouses(), seed, now);
         for (String table : TpccSchema.TABLES) {
@@ -85,8 +126,10 @@ public final class TpccCluster {
             batches.commitAll();
             progress.accept(table, rows[0]);
         }
-        TransactionalTables.create(peers, LOADED);
-        DistributedTransaction done = new DistributedTransaction(peers);
+        if (engine == Engine.OOO) {
+            TransactionalTables.create(peers, LOADED);
+        }
+        RowAccess done = begin();
         done.write(placement.nodes().get(0), LOADED, org.oooengine.core.cluster.TransactionalWrite.PUT, new byte[] {0},
                 java.nio.ByteBuffer.allocate(4).putInt(placement.warehouses()).array());
         done.commit();
@@ -94,22 +137,22 @@ public final class TpccCluster {
 
     /** Loading transactions, one open per node, each committed after {@link #LOAD_BATCH} rows. */
     private final class Batches {
-        private final Map<String, DistributedTransaction> open = new HashMap<>();
+        private final Map<String, RowAccess> open = new HashMap<>();
         private final Map<String, Integer> counts = new HashMap<>();
 
         TransactionalTpccTables of(String node) {
-            DistributedTransaction tx = open.computeIfAbsent(node, n -> new DistributedTransaction(peers));
+            RowAccess tx = open.computeIfAbsent(node, n -> begin());
             if (counts.merge(node, 1, Integer::sum) > LOAD_BATCH) {
                 tx.commit();
                 counts.put(node, 1);
-                tx = new DistributedTransaction(peers);
+                tx = begin();
                 open.put(node, tx);
             }
             return new TransactionalTpccTables(tx, placement, node);
         }
 
         void commitAll() {
-            open.values().forEach(DistributedTransaction::commit);
+            open.values().forEach(RowAccess::commit);
             open.clear();
             counts.clear();
         }
@@ -125,7 +168,7 @@ public final class TpccCluster {
         TpccInputCodec.write(input, args);
         args.putLong(historyKey).putLong(now).putLong(ThreadLocalRandom.current().nextLong());
         // the same warehouse, the same procedure thread on its node
-        return TransactionalTables.procedure(peers, placement.owner(input.warehouse()), TpccNodeProcedure.NAME,
+        return TransactionalTables.procedure(peers, placement.owner(input.warehouse()), engine.procedure,
                 input.warehouse(), args.toByteArray()).thenApply(r -> new Outcome(r.get() == 1, r.getInt(), r.get() == 1));
     }
 
@@ -134,7 +177,7 @@ public final class TpccCluster {
         List<String> problems = new ArrayList<>();
         for (int w = 1; w <= placement.warehouses(); w++) {
             for (int attempt = 1; ; attempt++) {
-                DistributedTransaction tx = new DistributedTransaction(peers);
+                RowAccess tx = begin();
                 try {
                     List<String> found = TpccConsistency.problems(
                             new TransactionalTpccTables(tx, placement, placement.owner(w)), w);

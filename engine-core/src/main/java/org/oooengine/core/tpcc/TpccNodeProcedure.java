@@ -1,13 +1,13 @@
 package org.oooengine.core.tpcc;
 
-import org.oooengine.core.cluster.DistributedTransaction;
+import org.oooengine.core.cluster.RowAccess;
 import org.oooengine.core.cluster.NodeProcedure;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.txn.TransactionAbortedException;
 
 /**
- * TPC-C's transactions as a stored procedure ({@value #NAME}) on the node that holds the home
+ * TPC-C's transactions as a stored procedure ({@value #NAME}, on the transactional tables) on the node that holds the home
  * warehouse: the body runs there, reading and writing that warehouse's rows in place and another
  * warehouse's over the network, and commits (by two-phase commit when another node's rows took
  * part); a conflict runs it again, up to {@value #ATTEMPTS} times.
@@ -17,13 +17,18 @@ import org.oooengine.core.txn.TransactionAbortedException;
  * committed (byte 1, or 0 after {@value #ATTEMPTS} conflicts), the attempts that conflicted (int),
  * whether another node took part (byte).
  */
-public final class TpccNodeProcedure implements NodeProcedure {
+public class TpccNodeProcedure implements NodeProcedure {
     public static final String NAME = "tpcc";
     static final int ATTEMPTS = 100;
 
     @Override
     public String name() {
         return NAME;
+    }
+
+    /** A transaction coordinated on this node over the engine's rows. */
+    protected RowAccess begin(Context context) {
+        return context.begin();
     }
 
     @Override
@@ -35,7 +40,7 @@ public final class TpccNodeProcedure implements NodeProcedure {
         long seed = args.getLong();
         int conflicts = 0;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
-            DistributedTransaction tx = context.begin();
+            RowAccess tx = begin(context);
             try {
                 TpccProcedures procedures = new TpccProcedures(new TpccRandom(seed), now, () -> historyKey);
                 procedures.run(input, new TransactionalTpccTables(tx, placement, context.node()));

@@ -6,14 +6,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.oooengine.core.cluster.DistributedTransaction;
+import org.oooengine.core.cluster.RowAccess;
 import org.oooengine.core.cluster.TransactionalWrite;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.KeyCodec;
 import org.oooengine.core.types.RowCodec;
 
 /**
- * TPC-C's tables within one transaction on the cluster's transactional tables ({@code tpcc.<table>}),
- * placed by {@link TpccPlacement}. A secondary index is a table of its own ({@code
+ * TPC-C's tables within one transaction on the cluster's nodes ({@code tpcc.<table>}; the
+ * transactional tables, or a baseline engine's), placed by {@link TpccPlacement}. A secondary index is a table of its own ({@code
  * tpcc.<table>.<index>}: the index's columns and the rest of the primary key as the key, the
  * row's encoded primary key as the value), written with the row. The indexed columns of TPC-C's
  * rows never change (a customer's name, an order's customer), so updates leave the indexes alone.
@@ -85,12 +86,12 @@ public final class TransactionalTpccTables implements TpccTables {
         return names;
     }
 
-    private final DistributedTransaction tx;
+    private final RowAccess tx;
     private final TpccPlacement placement;
     private final String itemNode;
 
     /** @param itemNode the node whose copy of the items this transaction reads (its own, when it runs on one) */
-    public TransactionalTpccTables(DistributedTransaction tx, TpccPlacement placement, String itemNode) {
+    public TransactionalTpccTables(RowAccess tx, TpccPlacement placement, String itemNode) {
         this.tx = tx;
         this.placement = placement;
         this.itemNode = itemNode;

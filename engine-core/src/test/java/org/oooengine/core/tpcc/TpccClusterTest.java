@@ -8,13 +8,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.TestCluster;
 
 /**
- * TPC-C on two nodes' transactional tables, one warehouse each: the standard mix with remote
+ * TPC-C on two nodes, one warehouse each, on the transactional tables and on the RocksDB baseline: the standard mix with remote
  * warehouses (NewOrder lines and Payments crossing to the other node by two-phase commit) run by
  * concurrent terminals through the nodes' stored procedure, then consistency conditions 1 to 4.
  */
@@ -24,14 +25,15 @@ class TpccClusterTest {
     @TempDir
     Path dir;
 
-    @Test
-    void theMixOnTwoNodesKeepsTheConsistencyConditions() throws Exception {
+    @ParameterizedTest
+    @EnumSource(TpccCluster.Engine.class)
+    void theMixOnTwoNodesKeepsTheConsistencyConditions(TpccCluster.Engine engine) throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
-            TpccCluster tpcc = new TpccCluster(session.peers(), 2);
+            TpccCluster tpcc = new TpccCluster(session.peers(), 2, engine);
             long t0 = System.nanoTime();
             tpcc.load(7, NOW, (table, rows) -> { });
             System.out.printf("loaded in %.1f s%n", (System.nanoTime() - t0) / 1e9);
-            assertEquals(2, TpccCluster.loadedWarehouses(session.peers()));
+            assertEquals(2, tpcc.loadedWarehouses());
             assertEquals(List.of(), tpcc.consistencyProblems(), "as loaded");
             AtomicLong committed = new AtomicLong();
             AtomicLong remote = new AtomicLong();

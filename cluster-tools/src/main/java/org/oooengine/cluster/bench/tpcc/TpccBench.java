@@ -33,17 +33,18 @@ public final class TpccBench {
      * is refused unless {@code reload}), runs {@code clients} terminals for a warm-up and then
      * {@code seconds} measured seconds, and reports.
      */
-    public static Map<String, Object> run(Peers peers, int warehouses, int clients, double seconds, boolean reload,
-                                          Consumer<String> progress) throws InterruptedException {
-        int held = TpccCluster.loadedWarehouses(peers);
+    public static Map<String, Object> run(Peers peers, TpccCluster.Engine engine, int warehouses, int clients,
+                                          double seconds, boolean reload, Consumer<String> progress)
+            throws InterruptedException {
+        TpccCluster tpcc = new TpccCluster(peers, warehouses, engine);
+        int held = tpcc.loadedWarehouses();
         if (held != warehouses && held != 0 && !reload) {
             throw new IllegalArgumentException("the cluster holds TPC-C with " + held + " warehouses, not " + warehouses
                     + ": run with --reload to load " + warehouses + " anew");
         }
-        TpccCluster tpcc = new TpccCluster(peers, warehouses);
         if (held != warehouses) {
             if (held != 0) {
-                TpccCluster.drop(peers);
+                tpcc.drop();
             }
             long t0 = System.nanoTime();
             tpcc.load(SEED, NOW, (table, rows) -> progress.accept(String.format("loaded %s: %,d rows", table, rows)));
@@ -122,7 +123,7 @@ public final class TpccBench {
         }
         long newOrders = committed[TpccTransactions.Kind.NEW_ORDER.ordinal()];
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("engine", "ooo");
+        r.put("engine", engine.label());
         r.put("warehouses", warehouses);
         r.put("nodes", peers.spec().nodes().size());
         r.put("clients", clients);
