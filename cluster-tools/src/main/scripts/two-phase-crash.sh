@@ -7,11 +7,14 @@
 # recorded transfers make of the opening ones (no transaction half applied), the total is intact.
 #
 #   two-phase-crash.sh [--runs 100] [--nodes 4] [--dir /tmp/ooo-2pc-crash] [--seconds 3]
-#                      [--accounts 64] [--out <file.json>] [--minutes 60]
+#                      [--accounts 64] [--tpcc W] [--out <file.json>] [--minutes 60]
 #
-# Prints one JSON object (and writes it to --out): runs, kills of nodes and of clients, transfers
-# acknowledged and recorded, and whether every check passed. Stops at the first failed check
-# (exit 1). The whole run is bounded by --minutes. The cluster directory is created anew.
+# With --tpcc W, W TPC-C warehouses are loaded too, TPC-C terminals run beside the transfers in
+# every run (killed with them when the client is the victim), and the consistency conditions are
+# checked after every run. Prints one JSON object (and writes it to --out): runs, kills of nodes
+# and of clients, transfers acknowledged and recorded, and whether every check passed. Stops at
+# the first failed check (exit 1). The whole run is bounded by --minutes. The cluster directory
+# is created anew.
 set -euo pipefail
 
 here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
@@ -19,7 +22,7 @@ root="$(cd "$here/../../../.." && pwd)"
 ooo="${OOO:-$root/ooo}"
 usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
-runs=100 nodes=4 dir=/tmp/ooo-2pc-crash seconds=3 accounts=64 out="" minutes=60
+runs=100 nodes=4 dir=/tmp/ooo-2pc-crash seconds=3 accounts=64 tpcc=0 out="" minutes=60
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
@@ -27,6 +30,7 @@ while [[ $# -gt 0 ]]; do
         --dir) dir="$2"; shift 2 ;;
         --seconds) seconds="$2"; shift 2 ;;
         --accounts) accounts="$2"; shift 2 ;;
+        --tpcc) tpcc="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --minutes) minutes="$2"; shift 2 ;;
         -h|--help) usage 0 ;;
@@ -46,6 +50,9 @@ trap '"$ooo" cluster stop --dir "$dir" >/dev/null 2>&1 || true' EXIT
 "$ooo" bench transfers --cluster "$dir" --setup --accounts "$accounts" >&2
 acked="$dir/acked.txt"
 : > "$acked"
+if (( tpcc > 0 )); then
+    "$ooo" bench tpcc --cluster "$dir" --warehouses "$tpcc" --clients 1 --seconds 1 --json >&2
+fi
 
 started=$(date +%s)
 deadline=$((started + minutes * 60))
@@ -58,10 +65,16 @@ for ((run = 1; run <= runs; run++)); do
     "$ooo" bench transfers --cluster "$dir" --seconds "$seconds" --accounts "$accounts" --acked "$acked" \
         >"$dir/client.json" 2>"$dir/client.log" &
     client=$!
+    terminals=""
+    if (( tpcc > 0 )); then
+        "$ooo" bench tpcc --cluster "$dir" --warehouses "$tpcc" --clients 2 --seconds "$seconds" --json \
+            >"$dir/tpcc.json" 2>"$dir/tpcc.log" &
+        terminals=$!
+    fi
     # somewhere in the client's run: after its JVM started and while transfers commit
     sleep "$(awk -v s="$seconds" -v r="$RANDOM" 'BEGIN { printf "%.2f", 1.5 + (s - 0.5) * r / 32768 }')"
     if (( RANDOM % 3 == 0 )); then
-        kill -9 "$client" 2>/dev/null || true
+        kill -9 "$client" $terminals 2>/dev/null || true
         client_kills=$((client_kills + 1))
         victim="client"
     else
@@ -77,6 +90,11 @@ for ((run = 1; run <= runs; run++)); do
         fi
     fi
     wait "$client" 2>/dev/null || true
+    [[ -z "$terminals" ]] || wait "$terminals" 2>/dev/null || true
+    if (( tpcc > 0 )) && ! tpcc_check=$("$ooo" bench tpcc --cluster "$dir" --warehouses "$tpcc" --check --json); then
+        echo "two-phase-crash: run $run (killed $victim): TPC-C's consistency conditions fail: $tpcc_check" >&2
+        exit 1
+    fi
     if ! check=$("$ooo" bench transfers --cluster "$dir" --verify --accounts "$accounts" --acked "$acked"); then
         echo "two-phase-crash: run $run (killed $victim) failed its check: $check" >&2
         exit 1
@@ -86,7 +104,7 @@ done
 
 acknowledged=$(echo "$check" | sed -n 's/.*"acknowledged_transfers":\([0-9]*\).*/\1/p')
 recorded=$(echo "$check" | sed -n 's/.*"recorded_transfers":\([0-9]*\).*/\1/p')
-result=$(printf '{"runs":%d,"nodes":%d,"node_kills":%d,"client_kills":%d,"acknowledged_transfers":%s,"recorded_transfers":%s,"all_checks_ok":true,"seconds":%d}' \
-    "$runs" "$nodes" "$node_kills" "$client_kills" "${acknowledged:-0}" "${recorded:-0}" $(( $(date +%s) - started )))
+result=$(printf '{"runs":%d,"nodes":%d,"node_kills":%d,"client_kills":%d,"acknowledged_transfers":%s,"recorded_transfers":%s,"tpcc_warehouses":%d,"all_checks_ok":true,"seconds":%d}' \
+    "$runs" "$nodes" "$node_kills" "$client_kills" "${acknowledged:-0}" "${recorded:-0}" "$tpcc" $(( $(date +%s) - started )))
 echo "$result"
 [[ -z "$out" ]] || echo "$result" > "$out"

@@ -47,6 +47,9 @@ final class BenchTpccCommand implements Callable<Integer> {
     @Option(names = "--reload", description = "drop and load TPC-C anew when the cluster holds another warehouse count")
     boolean reload;
 
+    @Option(names = "--check", description = "only check the consistency conditions of the TPC-C the cluster holds")
+    boolean check;
+
     @Option(names = "--json", description = "print one JSON object")
     boolean json;
 
@@ -64,10 +67,11 @@ final class BenchTpccCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         Map<String, Object> r;
         try (ClusterSession session = ClusterSession.open(cluster, "tpcc", NodeDaemon.DEFAULT_TIMEOUT)) {
-            r = TpccBench.run(session.peers(), kind, warehouses, clients, seconds, reload, line -> {
-                err.println(line);
-                err.flush();
-            });
+            r = check ? TpccBench.check(session.peers(), kind, warehouses)
+                    : TpccBench.run(session.peers(), kind, warehouses, clients, seconds, reload, line -> {
+                        err.println(line);
+                        err.flush();
+                    });
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

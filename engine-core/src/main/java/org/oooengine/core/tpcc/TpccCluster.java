@@ -12,7 +12,6 @@ import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.RowAccess;
 import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.txn.TransactionAbortedException;
 
 /**
  * TPC-C on a cluster's transactional tables: loading it, dispatching each transaction to the node
@@ -172,11 +171,16 @@ public final class TpccCluster {
                 input.warehouse(), args.toByteArray()).thenApply(r -> new Outcome(r.get() == 1, r.getInt(), r.get() == 1));
     }
 
-    /** What breaks consistency conditions 1 to 4 in any warehouse (each read in a transaction of its own). */
+    /**
+     * What breaks consistency conditions 1 to 4 in any warehouse (each read in a transaction of its
+     * own). Rows still locked by transactions the nodes are settling, and nodes still starting, are
+     * waited for, up to a minute.
+     */
     public List<String> consistencyProblems() {
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MINUTES.toNanos(1);
         List<String> problems = new ArrayList<>();
         for (int w = 1; w <= placement.warehouses(); w++) {
-            for (int attempt = 1; ; attempt++) {
+            while (true) {
                 RowAccess tx = begin();
                 try {
                     List<String> found = TpccConsistency.problems(
@@ -184,9 +188,15 @@ public final class TpccCluster {
                     tx.commit();
                     problems.addAll(found);
                     break;
-                } catch (TransactionAbortedException e) {
+                } catch (RuntimeException e) { // a conflict, or a node not back yet
                     tx.abort();
-                    if (attempt >= 100) {
+                    if (System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException interrupted) {
+                        Thread.currentThread().interrupt();
                         throw e;
                     }
                 }

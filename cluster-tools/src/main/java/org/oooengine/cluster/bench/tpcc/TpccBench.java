@@ -28,6 +28,16 @@ public final class TpccBench {
     private TpccBench() {
     }
 
+    /** Checks the consistency conditions only: what the crash test runs after killing nodes. */
+    public static Map<String, Object> check(Peers peers, TpccCluster.Engine engine, int warehouses) {
+        List<String> problems = new TpccCluster(peers, warehouses, engine).consistencyProblems();
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("warehouses", warehouses);
+        r.put("consistency_ok", problems.isEmpty());
+        r.put("consistency_problems", problems.subList(0, Math.min(10, problems.size())));
+        return r;
+    }
+
     /**
      * Loads {@code warehouses} warehouses unless the cluster holds exactly that many (another count
      * is refused unless {@code reload}), runs {@code clients} terminals for a warm-up and then
@@ -57,6 +67,7 @@ public final class TpccBench {
         long[] committed = new long[TpccTransactions.Kind.values().length];
         AtomicLong conflicts = new AtomicLong();
         AtomicLong failed = new AtomicLong();
+        AtomicLong failures = new AtomicLong();
         AtomicLong remote = new AtomicLong();
         AtomicLong history = new AtomicLong((ThreadLocalRandom.current().nextLong() & 0xffff) << 40 | 1L << 62);
         LatencyHistogram latencies = new LatencyHistogram();
@@ -70,6 +81,7 @@ public final class TpccBench {
                 long myConflicts = 0;
                 long myFailed = 0;
                 long myRemote = 0;
+                long myErrors = 0;
                 try {
                     while (true) {
                         TpccInput in = inputs.next();
@@ -77,7 +89,17 @@ public final class TpccBench {
                         if (t0 >= end) {
                             break;
                         }
-                        TpccCluster.Outcome o = tpcc.dispatch(in, history.incrementAndGet(), NOW + 1).join();
+                        TpccCluster.Outcome o;
+                        try {
+                            o = tpcc.dispatch(in, history.incrementAndGet(), NOW + 1).join();
+                        } catch (java.util.concurrent.CompletionException e) {
+                            // the home warehouse's node failed or is down: the transaction did not commit
+                            if (++myErrors == 1) {
+                                progress.accept("a transaction failed: " + e.getCause().getMessage());
+                            }
+                            Thread.sleep(20);
+                            continue;
+                        }
                         long t1 = System.nanoTime();
                         if (t0 < measureFrom) {
                             continue;
@@ -91,11 +113,12 @@ public final class TpccBench {
                             myFailed++;
                         }
                     }
-                } catch (RuntimeException e) {
+                } catch (RuntimeException | InterruptedException e) {
                     synchronized (errors) {
                         errors.add(e);
                     }
                 }
+                failures.addAndGet(myErrors);
                 synchronized (committed) {
                     for (int k = 0; k < kinds.length; k++) {
                         committed[k] += kinds[k];
@@ -142,6 +165,7 @@ public final class TpccBench {
         }
         r.put("committed", byKind);
         r.put("gave_up", failed.get());
+        r.put("failed", failures.get());
         r.put("consistency_problems", problems.subList(0, Math.min(10, problems.size())));
         return r;
     }
