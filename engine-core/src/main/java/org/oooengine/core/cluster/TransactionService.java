@@ -48,11 +48,18 @@ final class TransactionService implements AutoCloseable {
     /** Rows a SCAN answers at most; the coordinator asks again from where it stopped. */
     static final int SCAN_PAGE_ROWS = 4096;
 
+    /**
+     * Commits a worker groups into one flush at most: the stored procedures' commits on a node's
+     * procedure thread share flushes (their answers wait for them); the lanes' commits, which their
+     * coordinators wait for, are each flushed at once.
+     */
+    static final int GROUP = 32;
+
     /** How the transactional tables keep their log, and when the node finishes what coordinators left. */
     record Options(LogProtocol protocol, Durability durability, int lanes, int maxOpen, Duration abandonedAfter,
                    Duration inDoubtAfter) {
         static Options defaults() {
-            return new Options(LogProtocol.NLR, Durability.FSYNC, 2, 10_000, Duration.ofSeconds(60),
+            return new Options(LogProtocol.nlrGroup(GROUP), Durability.FSYNC, 2, 10_000, Duration.ofSeconds(60),
                     Duration.ofSeconds(5));
         }
     }
@@ -75,12 +82,18 @@ final class TransactionService implements AutoCloseable {
 
     /** A thread with its own worker: the transactions whose ids hash here run their steps in turn on it. */
     private final class Lane {
-        final ExecutorService thread;
+        final java.util.concurrent.ThreadPoolExecutor thread;
         final Worker worker;
 
         Lane(String name) {
-            this.thread = Executors.newSingleThreadExecutor(DaemonThreads.named(name));
+            this.thread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
+                    new java.util.concurrent.LinkedBlockingQueue<>(), DaemonThreads.named(name));
             this.worker = db.newWorker();
+        }
+
+        /** Whether nothing waits to run here: the time to flush an open group of commits. */
+        boolean idle() {
+            return thread.getQueue().isEmpty();
         }
     }
 
@@ -168,8 +181,14 @@ final class TransactionService implements AutoCloseable {
                 }
                 Lane[] threads = p.waitsOnOtherNodes() ? procedureThreads : lanes;
                 Lane thread = threads[Math.floorMod(routing, threads.length)];
-                thread.thread.execute(() -> answer(out, () -> out.reply(p.run(new PayloadReader(args),
-                        procedureContext(thread.worker)))));
+                thread.thread.execute(() -> answer(out, () -> {
+                    byte[] answer = p.run(new PayloadReader(args), procedureContext(thread.worker));
+                    // its commits join the worker's open group: answered once they are durable
+                    thread.worker.whenDurable(() -> out.reply(answer));
+                    if (thread.idle()) {
+                        thread.worker.flush();
+                    }
+                }));
             }
             default -> {
                 TransactionId id = readId(r);
@@ -239,7 +258,7 @@ final class TransactionService implements AutoCloseable {
             return applied(r);
         }
         try {
-            return step(op, readId(r), r, worker);
+            return step(op, readId(r), r, worker, true);
         } catch (ConstraintViolation e) {
             throw new RemoteException(nodeId, ErrorCode.CONSTRAINT, e.getMessage());
         }
@@ -255,6 +274,14 @@ final class TransactionService implements AutoCloseable {
 
     /** One step of transaction {@code id}, run with {@code worker} (its lane's, or its local coordinator's); returns the answer. */
     private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Worker worker) {
+        return step(op, id, r, worker, false);
+    }
+
+    /**
+     * As above; {@code grouped}: a commit on this node alone joins the worker's open group instead
+     * of waiting for its flush (a stored procedure's, whose answer waits for it instead).
+     */
+    private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Worker worker, boolean grouped) {
         return switch (op) {
             case READ -> inOpen(id, worker, o -> read(o.tx, r));
             case SCAN -> inOpen(id, worker, o -> scan(o.tx, r));
@@ -280,7 +307,8 @@ final class TransactionService implements AutoCloseable {
                     return EMPTY;
                 });
             }
-            case COMMIT_ONE -> lastStep(id, o -> new PayloadWriter(8).putLong(o.tx.commit()).toByteArray());
+            case COMMIT_ONE -> lastStep(id, o -> new PayloadWriter(8)
+                    .putLong(grouped ? o.tx.commitInGroup() : o.tx.commit()).toByteArray());
             case COMMIT -> {
                 worker.commitPrepared(id);
                 yield EMPTY;

@@ -44,6 +44,8 @@ public final class Transaction {
     private List<Write> lockedWrites = List.of();
     /** Whether the write set is locked and not yet installed (a two-phase commit between its phases). */
     private boolean holdsLocks;
+    /** The write set's tuples this transaction locked itself (not those its worker's group held already). */
+    private List<Tuple> lockedHere = List.of();
     private boolean finished;
     /** The last tuple looked up: a read-modify-write finds its tuple again without a second probe. */
     private TransactionalTable lastTable;
@@ -143,7 +145,7 @@ public final class Transaction {
         long deadline = 0;
         while (true) {
             long before = t.word();
-            if (!TimestampWord.locked(before)) {
+            if (!TimestampWord.locked(before) || heldByMyWorker(t)) {
                 byte[] value = t.value();
                 if (t.word() == before) {
                     return new Read(t, TimestampWord.wts(before), TimestampWord.rts(before), value);
@@ -176,6 +178,22 @@ public final class Transaction {
             Thread.onSpinWait();
         }
         return deadline;
+    }
+
+    /** Whether {@code t} is locked by this transaction's worker's unflushed group, which this transaction may read and write. */
+    private boolean heldByMyWorker(Tuple t) {
+        return worker != null && worker.holds(t);
+    }
+
+    /**
+     * Commits without waiting for durability where the worker's protocol groups commits (the
+     * worker's {@link Worker#whenDurable} says when it is durable); otherwise as {@link #commit}.
+     */
+    public long commitInGroup() {
+        if (worker == null) {
+            return commit();
+        }
+        return worker.commitInGroup(this);
     }
 
     /**
@@ -221,12 +239,11 @@ public final class Transaction {
     /** Unlocks a write set locked and not installed; nothing when there is none. */
     void releaseLocks() {
         if (holdsLocks) {
-            for (Write w : lockedWrites) {
-                w.tuple().unlock();
-            }
+            lockedHere.forEach(Tuple::unlock); // not those the worker's group holds: its flush releases them
             holdsLocks = false;
         }
         lockedWrites = List.of();
+        lockedHere = List.of();
     }
 
     /** Locks the write set in global order (no deadlock); on failure nothing stays locked. */
@@ -235,19 +252,20 @@ public final class Transaction {
         finished = true;
         List<Write> ordered = new ArrayList<>(writes.values());
         ordered.sort(LOCK_ORDER);
-        int locked = 0;
+        List<Tuple> taken = new ArrayList<>(ordered.size());
         try {
             for (Write w : ordered) {
-                lock(w.tuple());
-                locked++;
+                if (!heldByMyWorker(w.tuple())) { // the worker's group holds it already, for this transaction too
+                    lock(w.tuple());
+                    taken.add(w.tuple());
+                }
             }
         } catch (TransactionAbortedException e) {
-            for (int i = 0; i < locked; i++) {
-                ordered.get(i).tuple().unlock();
-            }
+            taken.forEach(Tuple::unlock);
             throw e;
         }
         lockedWrites = ordered;
+        lockedHere = taken;
         holdsLocks = true;
     }
 
@@ -269,7 +287,7 @@ public final class Transaction {
     }
 
     /** Write phase that keeps the locks; the caller releases them after its group flush. */
-    void installKeepingLocks(long commitTs, List<Tuple> held) {
+    void installKeepingLocks(long commitTs, java.util.Collection<Tuple> held) {
         for (Write w : lockedWrites) {
             w.tuple().installLocked(w.value(), commitTs);
             held.add(w.tuple());
@@ -282,6 +300,7 @@ public final class Transaction {
         List<Write> handed = lockedWrites;
         holdsLocks = false;
         lockedWrites = List.of();
+        lockedHere = List.of();
         return handed;
     }
 
@@ -346,7 +365,7 @@ public final class Transaction {
                 if (TimestampWord.rts(w) >= commitTs) {
                     break;
                 }
-                if (TimestampWord.locked(w)) {
+                if (TimestampWord.locked(w) && !heldByMyWorker(r.tuple())) {
                     throw new TransactionAbortedException("a row read is being written by another transaction");
                 }
                 if (r.tuple().casWord(w, TimestampWord.extend(w, commitTs))) {

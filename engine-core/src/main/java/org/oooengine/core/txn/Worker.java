@@ -38,7 +38,12 @@ public final class Worker implements AutoCloseable {
      * not hold back other workers' acknowledgements.
      */
     final AtomicLong durableThrough = new AtomicLong(Long.MAX_VALUE);
-    private final List<Tuple> heldLocks = new ArrayList<>();
+    /**
+     * NLR group: tuples this worker's committed, not yet flushed transactions keep locked. Its own
+     * later transactions may read and overwrite them (its WAL is one file, flushed in order: a later
+     * record is never durable without the earlier one); no other worker sees them until the flush.
+     */
+    private final java.util.Set<Tuple> heldLocks = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private final ArrayDeque<PendingAck> pending = new ArrayDeque<>();
     private final List<Runnable> groupAcks = new ArrayList<>();
     private int groupCount;
@@ -114,8 +119,8 @@ public final class Worker implements AutoCloseable {
     /** Flush, then install and unlock: readers only ever see durable data, so no LSN is needed. */
     private void commitNlr(Transaction tx, long ts, Runnable ack) {
         if (tx.readOnly()) {
-            // Everything it read was durable: locked (unflushed) tuples are never read.
-            ack.run();
+            // What it read was durable, but for what this worker's own open group holds: that group's flush
+            whenDurable(ack);
             return;
         }
         wal.append(ts, tx.lockedWrites());
@@ -325,6 +330,39 @@ public final class Worker implements AutoCloseable {
                     Thread.yield();
                 }
             }
+        }
+    }
+
+    /** Whether {@code t} is locked by this worker's unflushed group (its own earlier commits). */
+    boolean holds(Tuple t) {
+        return !heldLocks.isEmpty() && heldLocks.contains(t);
+    }
+
+    /**
+     * Runs {@code ack} once every commit of this worker so far is durable: now, or at the group
+     * flush that makes them so ({@link #flush} when the worker runs out of work).
+     */
+    public void whenDurable(Runnable ack) {
+        if (protocol.holdsLocksAcrossTransactions() && (groupCount > 0 || !heldLocks.isEmpty())) {
+            groupAcks.add(ack);
+        } else {
+            ack.run();
+        }
+    }
+
+    /**
+     * Commits without waiting for durability: under an NLR group protocol the commit joins the open
+     * group (use {@link #whenDurable} to learn when it is durable); otherwise as {@link Transaction#commit}.
+     */
+    long commitInGroup(Transaction tx) {
+        if (!protocol.holdsLocksAcrossTransactions()) {
+            return commitAndWait(tx);
+        }
+        try {
+            return commit(tx, NO_ACK);
+        } catch (TransactionAbortedException e) {
+            afterAbort();
+            throw e;
         }
     }
 
