@@ -348,8 +348,8 @@ public final class DistributedTransaction implements RowAccess {
         }
     }
 
-    /** The answer, a node's CONFLICT as the {@link TransactionAbortedException} it is. */
-    private static <T> T join(CompletableFuture<T> f) {
+    /** The answer, a node's CONFLICT as the {@link TransactionAbortedException} it is (for any engine's steps). */
+    public static <T> T join(CompletableFuture<T> f) {
         try {
             return f.join();
         } catch (CompletionException e) {

@@ -6,17 +6,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.RowAccess;
 import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.core.cluster.TransactionalWrite;
-import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.PayloadReader;
 import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.net.RemoteException;
-import org.oooengine.core.txn.TransactionAbortedException;
 import org.oooengine.core.txn.TransactionId;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Transaction;
@@ -156,7 +152,7 @@ final class RocksTransaction implements RowAccess {
             calls.add(call(node, new PayloadWriter(8), step));
         }
         for (CompletableFuture<PayloadReader> c : calls) {
-            join(c);
+            DistributedTransaction.join(c);
         }
     }
 
@@ -172,7 +168,7 @@ final class RocksTransaction implements RowAccess {
         }
         for (String node : remote) {
             try {
-                join(call(node, new PayloadWriter(8), RocksTpccStep.ROLLBACK));
+                DistributedTransaction.join(call(node, new PayloadWriter(8), RocksTpccStep.ROLLBACK));
             } catch (RuntimeException e) {
                 // that node rolls back what it holds when it restarts
             }
@@ -197,7 +193,7 @@ final class RocksTransaction implements RowAccess {
     }
 
     private PayloadReader step(String node, PayloadWriter fields, byte step) {
-        return join(call(node, fields, step));
+        return DistributedTransaction.join(call(node, fields, step));
     }
 
     private CompletableFuture<PayloadReader> call(String node, PayloadWriter fields, byte step) {
@@ -205,17 +201,5 @@ final class RocksTransaction implements RowAccess {
         byte[] f = fields.toByteArray();
         byte[] args = new PayloadWriter(f.length + 64).putString(name).put(step).putBytesRaw(f).toByteArray();
         return TransactionalTables.procedure(peers, node, RocksTpccStep.NAME, name.hashCode(), args);
-    }
-
-    private static PayloadReader join(CompletableFuture<PayloadReader> f) {
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            Throwable cause = e.getCause() != null ? e.getCause() : e;
-            if (cause instanceof RemoteException re && re.code() == ErrorCode.CONFLICT) {
-                throw new TransactionAbortedException(re.getMessage());
-            }
-            throw cause instanceof RuntimeException re ? re : e;
-        }
     }
 }

@@ -129,21 +129,19 @@ public final class TransactionalTpccTables implements TpccTables {
 
     @Override
     public void insert(String table, Object[] row) {
-        Layout l = layout(table);
-        String node = ownerOfRow(l, row);
-        byte[] key = l.key(row);
-        tx.write(node, l.name(), TransactionalWrite.INSERT, key, l.rows().encode(row));
-        for (Index ix : l.indexes()) {
-            tx.write(node, ix.name(), TransactionalWrite.PUT, ix.key(row), key);
-        }
+        add(table, row, TransactionalWrite.INSERT);
     }
 
     /** Sets a row whatever is there (the loader's write; an index entry with it). */
     public void put(String table, Object[] row) {
+        add(table, row, TransactionalWrite.PUT);
+    }
+
+    private void add(String table, Object[] row, TransactionalWrite mode) {
         Layout l = layout(table);
         String node = ownerOfRow(l, row);
         byte[] key = l.key(row);
-        tx.write(node, l.name(), TransactionalWrite.PUT, key, l.rows().encode(row));
+        tx.write(node, l.name(), mode, key, l.rows().encode(row));
         for (Index ix : l.indexes()) {
             tx.write(node, ix.name(), TransactionalWrite.PUT, ix.key(row), key);
         }
