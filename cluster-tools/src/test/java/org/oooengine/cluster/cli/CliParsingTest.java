@@ -48,7 +48,7 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
+                "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql"), names);
     }
 
@@ -114,6 +114,20 @@ class CliParsingTest {
         Cli typo = Cli.run("server", "--cluster", dir.toString(), "--port", "0", "--conf", "ooo.endpoint.max.conections=5");
         assertEquals(2, typo.exitCode(), typo::toString);
         assertTrue(typo.err().contains("unknown endpoint setting ooo.endpoint.max.conections"), typo::toString);
+    }
+
+    @Test
+    void benchTpccAndTransfersRefuseBadFlagsBeforeConnecting(@TempDir Path dir) {
+        Cli engine = Cli.run("bench", "tpcc", "--cluster", dir.toString(), "--engine", "mysql");
+        assertEquals(2, engine.exitCode(), engine::toString);
+        assertTrue(engine.err().contains("unknown engine 'mysql'"), engine::toString);
+        Cli clients = Cli.run("bench", "tpcc", "--cluster", dir.toString(), "--clients", "0");
+        assertEquals(2, clients.exitCode(), clients::toString);
+        Cli acked = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--verify");
+        assertEquals(2, acked.exitCode(), acked::toString);
+        assertTrue(acked.err().contains("--acked"), acked::toString);
+        Cli two = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--setup", "--verify");
+        assertEquals(2, two.exitCode(), two::toString);
     }
 
     @Test
