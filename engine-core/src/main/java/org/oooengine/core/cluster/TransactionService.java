@@ -181,14 +181,19 @@ final class TransactionService implements AutoCloseable {
                 }
                 Lane[] threads = p.waitsOnOtherNodes() ? procedureThreads : lanes;
                 Lane thread = threads[Math.floorMod(routing, threads.length)];
-                thread.thread.execute(() -> answer(out, () -> {
-                    byte[] answer = p.run(new PayloadReader(args), procedureContext(thread.worker));
-                    // its commits join the worker's open group: answered once they are durable
-                    thread.worker.whenDurable(() -> out.reply(answer));
-                    if (thread.idle()) {
-                        thread.worker.flush();
+                thread.thread.execute(() -> {
+                    try {
+                        answer(out, () -> {
+                            byte[] answer = p.run(new PayloadReader(args), procedureContext(thread.worker));
+                            // its commits join the worker's open group: answered once they are durable
+                            thread.worker.whenDurable(() -> out.reply(answer));
+                        });
+                    } finally {
+                        if (thread.idle()) { // also after a failure: earlier procedures wait for this flush
+                            answer(out, thread.worker::flush);
+                        }
                     }
-                }));
+                });
             }
             default -> {
                 TransactionId id = readId(r);
