@@ -49,7 +49,15 @@ public final class DistributedTransaction implements RowAccess {
     interface LocalNode {
         String id();
 
+        /** A step as the node would take it in a request (the commit's phases). */
         PayloadReader call(byte[] payload);
+
+        /** The reads, writes and scans, typed: the transaction's most frequent steps, without encoding them. */
+        byte[] get(TransactionId id, String table, byte[] key);
+
+        boolean write(TransactionId id, String table, TransactionalWrite mode, byte[] key, byte[] row);
+
+        List<Row> scan(TransactionId id, String table, byte[] from, byte[] to, int limit);
     }
 
     private final Peers peers;
@@ -85,6 +93,14 @@ public final class DistributedTransaction implements RowAccess {
     /** The rows under {@code keys} (null where there is none), in one request to {@code node}. */
     public List<byte[]> getAll(String node, String table, List<byte[]> keys) {
         checkActive();
+        if (isLocal(node)) {
+            touched.add(node);
+            List<byte[]> rows = new ArrayList<>(keys.size());
+            for (byte[] k : keys) {
+                rows.add(local.get(id, table, k));
+            }
+            return rows;
+        }
         sendWrites(node);
         PayloadWriter w = start(TxnOp.READ, 64 + keys.size() * 16).putString(table).putVarInt(keys.size());
         keys.forEach(w::putBytes);
@@ -105,6 +121,10 @@ public final class DistributedTransaction implements RowAccess {
     @Override
     public List<Row> scan(String node, String table, byte[] from, byte[] to, int limit) {
         checkActive();
+        if (isLocal(node)) {
+            touched.add(node);
+            return local.scan(id, table, from, to, limit);
+        }
         sendWrites(node);
         List<Row> rows = new ArrayList<>();
         byte[] next = from;
@@ -133,6 +153,10 @@ public final class DistributedTransaction implements RowAccess {
         checkActive();
         touched.add(node);
         writers.add(node);
+        if (isLocal(node)) {
+            changed += local.write(id, table, mode, key, row) ? 1 : 0;
+            return;
+        }
         WriteBatch b = batches.computeIfAbsent(node + "\u0000" + table + "\u0000" + mode.ordinal(),
                 k -> new WriteBatch(node, table, mode));
         b.add(key, row);
@@ -330,6 +354,10 @@ public final class DistributedTransaction implements RowAccess {
             throw first;
         }
         return answers;
+    }
+
+    private boolean isLocal(String node) {
+        return local != null && node.equals(local.id());
     }
 
     private CompletableFuture<PayloadReader> call(String node, PayloadWriter request) {

@@ -224,6 +224,22 @@ final class TransactionService implements AutoCloseable {
             public PayloadReader call(byte[] payload) {
                 return new PayloadReader(local(payload, worker));
             }
+
+            @Override
+            public byte[] get(TransactionId id, String table, byte[] key) {
+                return inOpenHere(id, worker, o -> o.tx.get(db.table(table), key));
+            }
+
+            @Override
+            public boolean write(TransactionId id, String table, TransactionalWrite mode, byte[] key, byte[] row) {
+                return inOpenHere(id, worker, o -> applyWrite(o.tx, db.table(table), mode, key, row));
+            }
+
+            @Override
+            public List<DistributedTransaction.Row> scan(TransactionId id, String table, byte[] from, byte[] to, int limit) {
+                return inOpenHere(id, worker, o -> o.tx.scanRange(db.table(table), from, to, Math.max(1, limit)).stream()
+                        .map(kv -> new DistributedTransaction.Row(kv.key(), kv.value())).toList());
+            }
         };
         List<String> nodes = peers.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
         return new NodeProcedure.Context() {
@@ -253,6 +269,22 @@ final class TransactionService implements AutoCloseable {
                 return (T) resources.computeIfAbsent(name, n -> open.apply(dir.resolveSibling("procedures").resolve(n)));
             }
         };
+    }
+
+    /** As {@link #inOpen}, for a step run in process (typed: no request is encoded); a constraint error as a node's. */
+    private <T> T inOpenHere(TransactionId id, Worker worker, java.util.function.Function<Open, T> body) {
+        Object[] result = new Object[1];
+        try {
+            inOpen(id, worker, o -> {
+                result[0] = body.apply(o);
+                return EMPTY;
+            });
+        } catch (ConstraintViolation e) {
+            throw new RemoteException(nodeId, ErrorCode.CONSTRAINT, e.getMessage());
+        }
+        @SuppressWarnings("unchecked")
+        T t = (T) result[0];
+        return t;
     }
 
     /** A step of a transaction coordinated on this node, run on the caller's thread with its worker. */
@@ -462,34 +494,39 @@ final class TransactionService implements AutoCloseable {
         for (int i = 0; i < n; i++) {
             byte[] key = r.getBytes();
             byte[] row = mode == TransactionalWrite.DELETE ? null : r.getBytes();
-            boolean exists = mode != TransactionalWrite.PUT && tx.get(t, key) != null; // read: validated at commit
-            switch (mode) {
-                case INSERT -> {
-                    if (exists) {
-                        throw new ConstraintViolation("duplicate primary key in transactional table " + t.name());
-                    }
-                    tx.put(t, key, row);
-                    changed++;
-                }
-                case UPDATE -> {
-                    if (exists) {
-                        tx.put(t, key, row);
-                        changed++;
-                    }
-                }
-                case PUT -> {
-                    tx.put(t, key, row);
-                    changed++;
-                }
-                case DELETE -> {
-                    if (exists) {
-                        tx.delete(t, key);
-                        changed++;
-                    }
-                }
-            }
+            changed += applyWrite(tx, t, mode, key, row) ? 1 : 0;
         }
         return new PayloadWriter(8).putLong(changed).toByteArray();
+    }
+
+    /** One write as {@code mode} says; whether it changed a row. All but PUT read the key: validated at commit. */
+    private static boolean applyWrite(Transaction tx, TransactionalTable t, TransactionalWrite mode, byte[] key, byte[] row) {
+        boolean exists = mode != TransactionalWrite.PUT && tx.get(t, key) != null;
+        switch (mode) {
+            case INSERT -> {
+                if (exists) {
+                    throw new ConstraintViolation("duplicate primary key in transactional table " + t.name());
+                }
+                tx.put(t, key, row);
+                return true;
+            }
+            case UPDATE -> {
+                if (exists) {
+                    tx.put(t, key, row);
+                }
+                return exists;
+            }
+            case PUT -> {
+                tx.put(t, key, row);
+                return true;
+            }
+            default -> {
+                if (exists) {
+                    tx.delete(t, key);
+                }
+                return exists;
+            }
+        }
     }
 
     static void putNullable(PayloadWriter w, byte[] b) {
