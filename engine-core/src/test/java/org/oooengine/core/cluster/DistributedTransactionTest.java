@@ -293,6 +293,35 @@ class DistributedTransactionTest {
     }
 
     @Test
+    void malformedTransactionStepsAreRefusedAndTheNodeKeepsServing() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
+            Peers peers = session.peers();
+            openAccounts(cluster, peers);
+            String n = owner(cluster, 0);
+            TransactionId id = TransactionId.next();
+            byte[] truncated = new PayloadWriter(32).put(TxnOp.WRITE.code()).putLong(id.high()).putLong(id.low())
+                    .putString("accounts").put(TransactionalWrite.PUT.ordinal()).putVarInt(1000).toByteArray();
+            assertThrows(java.util.concurrent.CompletionException.class,
+                    () -> peers.client(n).call(OpCode.TXN, truncated).join(), "1,000 rows announced, none sent");
+            byte[] badMode = new PayloadWriter(32).put(TxnOp.WRITE.code()).putLong(id.high()).putLong(id.low())
+                    .putString("accounts").put(9).putVarInt(0).toByteArray();
+            assertThrows(java.util.concurrent.CompletionException.class,
+                    () -> peers.client(n).call(OpCode.TXN, badMode).join());
+            byte[] noProcedure = new PayloadWriter(32).put(TxnOp.PROCEDURE.code()).putString("rm -rf").putInt(0)
+                    .putBytes(new byte[0]).toByteArray();
+            RemoteException unknown = assertThrows(RemoteException.class, () -> {
+                try {
+                    peers.client(n).call(OpCode.TXN, noProcedure).join();
+                } catch (java.util.concurrent.CompletionException e) {
+                    throw e.getCause();
+                }
+            });
+            assertTrue(unknown.getMessage().contains("no stored procedure rm -rf"), unknown.getMessage());
+            assertEquals(INITIAL, balances(cluster, peers)[0], "the node still serves");
+        }
+    }
+
+    @Test
     void aDroppedTableIsGoneAndNotRecoveredFromTheLog() throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
             Peers peers = session.peers();
