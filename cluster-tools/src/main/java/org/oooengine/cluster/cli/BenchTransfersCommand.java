@@ -61,6 +61,9 @@ final class BenchTransfersCommand implements Callable<Integer> {
         if (accounts < 2) {
             throw new ParameterException(spec.commandLine(), "--accounts must be at least 2");
         }
+        if (threads < 1 || step.seconds != null && step.seconds <= 0 || patience < 0) {
+            throw new ParameterException(spec.commandLine(), "--threads and --seconds must be positive, --patience not negative");
+        }
         if (!step.setup && acked == null) {
             throw new ParameterException(spec.commandLine(), "--seconds and --verify need --acked <file>");
         }

@@ -128,6 +128,9 @@ class CliParsingTest {
         assertTrue(acked.err().contains("--acked"), acked::toString);
         Cli two = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--setup", "--verify");
         assertEquals(2, two.exitCode(), two::toString);
+        Cli seconds = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--seconds", "0", "--acked", "a");
+        assertEquals(2, seconds.exitCode(), seconds::toString);
+        assertTrue(seconds.err().contains("--seconds must be positive"), seconds::toString);
     }
 
     @Test

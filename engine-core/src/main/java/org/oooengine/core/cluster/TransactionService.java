@@ -145,11 +145,6 @@ final class TransactionService implements AutoCloseable {
         }
     }
 
-    /** The database, for tests and the node's stored procedures. */
-    TransactionalDatabase database() {
-        return db;
-    }
-
     void handle(byte[] payload, Responder out) {
         PayloadReader r = new PayloadReader(payload);
         TxnOp op = TxnOp.of(r.get());

@@ -30,9 +30,7 @@ class TpccClusterTest {
     void theMixOnTwoNodesKeepsTheConsistencyConditions(TpccCluster.Engine engine) throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
             TpccCluster tpcc = new TpccCluster(session.peers(), 2, engine);
-            long t0 = System.nanoTime();
             tpcc.load(7, NOW, (table, rows) -> { });
-            System.out.printf("loaded in %.1f s%n", (System.nanoTime() - t0) / 1e9);
             assertEquals(2, tpcc.loadedWarehouses());
             assertEquals(List.of(), tpcc.consistencyProblems(), "as loaded");
             AtomicLong committed = new AtomicLong();
@@ -53,7 +51,6 @@ class TpccClusterTest {
             assertEquals(600, committed.get());
             assertTrue(remote.get() > 10, remote + " transactions crossed to the other node");
             assertEquals(List.of(), tpcc.consistencyProblems());
-            System.out.printf("run and checked in %.1f s%n", (System.nanoTime() - t0) / 1e9);
         }
     }
 }
