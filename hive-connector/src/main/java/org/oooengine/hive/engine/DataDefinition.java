@@ -76,11 +76,12 @@ final class DataDefinition {
      * rows run side by side, each a transaction; the rest take turns.
      */
     StatementResult run(DdlStatement statement, Map<String, String> settings, PlanRunner rowsOf) {
+        TableInfo target = rowsTarget(statement);
+        if (target != null && DdlAnalyzer.transactional(target)) {
+            // the nodes' manifests and statistics do not hold transactional tables: nothing to forget
+            return StatementResult.update(changeTransactional(statement, target, settings, rowsOf));
+        }
         try {
-            TableInfo target = rowsTarget(statement);
-            if (target != null && DdlAnalyzer.transactional(target)) {
-                return StatementResult.update(changeTransactional(statement, target, settings, rowsOf));
-            }
             synchronized (this) {
                 return runInTurn(statement, settings, plan -> StatementTransaction.run(cluster.peers(),
                         "reading the rows to write", StatementTransaction.attempts(settings), tx -> rowsOf.rows(plan, tx)));
