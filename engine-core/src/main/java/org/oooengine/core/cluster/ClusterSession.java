@@ -493,7 +493,13 @@ public final class ClusterSession implements AutoCloseable {
     /** As above, its operators held to {@code memoryLimit} bytes on the node (0: the node's default). */
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, long memoryLimit,
                                                                  Consumer<List<Object[]>> rows) {
-        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> Messages.pipeline(p, memoryLimit), rows);
+        return pipeline(node, pipeline, memoryLimit, TransactionalReads.NONE, rows);
+    }
+
+    /** As above, the transactional tables it reads read within the transaction {@code reads} names. */
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, long memoryLimit,
+                                                                 TransactionalReads reads, Consumer<List<Object[]>> rows) {
+        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> Messages.pipeline(p, memoryLimit, reads), rows);
     }
 
     /**
@@ -503,7 +509,13 @@ public final class ClusterSession implements AutoCloseable {
      */
     public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
                                                                 long memoryLimit) {
-        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, memoryLimit), rows -> { });
+        return shuffle(node, pipeline, target, memoryLimit, TransactionalReads.NONE);
+    }
+
+    /** As above, the transactional tables it reads read within the transaction {@code reads} names. */
+    public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
+                                                                long memoryLimit, TransactionalReads reads) {
+        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, memoryLimit, reads), rows -> { });
     }
 
     /**

@@ -147,6 +147,16 @@ public final class DistributedTransaction implements RowAccess {
         }
     }
 
+    /**
+     * Counts {@code node} among this transaction's participants: something other than this object
+     * (a pipeline running on that node) reads its rows there within this transaction, which the
+     * commit must then validate.
+     */
+    public void readsOn(String node) {
+        checkActive();
+        touched.add(node);
+    }
+
     /** Buffers a write of {@code key} (and {@code row}, unless a delete) of {@code table} on {@code node}. */
     @Override
     public void write(String node, String table, TransactionalWrite mode, byte[] key, byte[] row) {

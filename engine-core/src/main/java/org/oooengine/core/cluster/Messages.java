@@ -151,33 +151,44 @@ final class Messages {
         return new StagedChunk(r.getString(), readRows(r));
     }
 
-    /** A pipeline to run and the bytes its operators may hold on the node (0: the node's default). */
-    record Pipeline(ScanPipeline pipeline, long memoryLimit) {
+    /**
+     * A pipeline to run, the bytes its operators may hold on the node (0: the node's default), and
+     * the transactional tables it reads within a transaction.
+     */
+    record Pipeline(ScanPipeline pipeline, long memoryLimit, TransactionalReads reads) {
     }
 
-    static byte[] pipeline(ScanPipeline pipeline, long memoryLimit) {
-        return new PayloadWriter(256).putLong(memoryLimit).putBytes(pipeline.toBytes()).toByteArray();
+    static byte[] pipeline(ScanPipeline pipeline, long memoryLimit, TransactionalReads reads) {
+        PayloadWriter w = new PayloadWriter(256).putLong(memoryLimit).putBytes(pipeline.toBytes());
+        reads.write(w);
+        return w.toByteArray();
     }
 
     static Pipeline readPipeline(PayloadReader r) {
         long limit = r.getLong();
-        return new Pipeline(ScanPipeline.read(new PayloadReader(r.getBytes())), limit);
+        ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
+        return new Pipeline(pipeline, limit, TransactionalReads.read(r));
     }
 
-    /** A shuffle's producing pipeline, the bytes it may hold (0: the node's default), and where its rows go. */
-    record Shuffle(ScanPipeline pipeline, long memoryLimit, ShuffleTarget target) {
+    /**
+     * A shuffle's producing pipeline, the bytes it may hold (0: the node's default), where its rows
+     * go, and the transactional tables it reads within a transaction.
+     */
+    record Shuffle(ScanPipeline pipeline, long memoryLimit, ShuffleTarget target, TransactionalReads reads) {
     }
 
-    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target, long memoryLimit) {
+    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target, long memoryLimit, TransactionalReads reads) {
         PayloadWriter w = new PayloadWriter(256).putLong(memoryLimit).putBytes(pipeline.toBytes());
         target.write(w);
+        reads.write(w);
         return w.toByteArray();
     }
 
     static Shuffle readShuffle(PayloadReader r) {
         long limit = r.getLong();
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
-        return new Shuffle(pipeline, limit, ShuffleTarget.read(r));
+        ShuffleTarget target = ShuffleTarget.read(r);
+        return new Shuffle(pipeline, limit, target, TransactionalReads.read(r));
     }
 
     /**

@@ -210,7 +210,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             case RUN_PIPELINE -> {
                 Messages.Pipeline p = Messages.readPipeline(r);
-                runWithMemory(p.memoryLimit(), out, memory -> runPipeline(p.pipeline(), memory, out));
+                runWithMemory(p.memoryLimit(), out, memory -> runPipeline(p.pipeline(), p.reads(), memory, out));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
@@ -668,10 +668,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 MEMORY_SETTING, dataDir.resolve("spill"));
     }
 
-    private void runPipeline(ScanPipeline p, QueryMemory memory, Responder out) {
-        Store s = requireStore();
-        streamed(out, () -> forget(p), sink -> PartitionPipeline.run(s::table, (build, rows) -> sentRows(build, out, rows),
-                p, batch -> batch.forEach(sink::accept), out::cancelled, memory));
+    private void runPipeline(ScanPipeline p, TransactionalReads reads, QueryMemory memory, Responder out) {
+        streamed(out, () -> forget(p), sink -> PartitionPipeline.run(this::storeTable, outside(reads),
+                (build, rows) -> sentRows(build, out, rows), p, batch -> batch.forEach(sink::accept), out::cancelled, memory));
+    }
+
+    private Table storeTable(String name) {
+        return requireStore().table(name);
+    }
+
+    /** The transactional tables a pipeline reads, as read within its transaction on this node (null: a store's table). */
+    private java.util.function.Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads) {
+        return name -> reads.reads(name) ? transactions.rows(reads.transaction(), name, reads.tables().get(name)) : null;
     }
 
     /**
@@ -702,7 +710,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * that own their keys, not to the requester, who hears heartbeats and then what was sent.
      */
     private void runShuffle(Messages.Shuffle shuffle, QueryMemory memory, Responder out) {
-        Store s = requireStore();
         ResultStreamer alive = new ResultStreamer(out, timeout, () -> 0);
         var beat = heartbeats.scheduleAtFixedRate(alive::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
@@ -718,8 +725,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         PartitionPipeline.Summary summary;
         pipelinesRunning.incrementAndGet();
         try {
-            summary = PartitionPipeline.run(s::table, (build, rows) -> sentRows(build, out, rows), shuffle.pipeline(), sender,
-                    out::cancelled, memory);
+            summary = PartitionPipeline.run(this::storeTable, outside(shuffle.reads()), (build, rows) -> sentRows(build, out, rows),
+                    shuffle.pipeline(), sender, out::cancelled, memory);
             sender.finish();
             summary = summary.withShuffledBytes(sender.bytesSent());
         } finally {
@@ -816,6 +823,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             code = ErrorCode.NOT_FOUND;
         } else if (cause instanceof CancellationException) {
             code = ErrorCode.CANCELLED;
+        } else if (cause instanceof org.oooengine.core.txn.TransactionAbortedException) {
+            code = ErrorCode.CONFLICT; // a pipeline's read of a transactional table: its statement may run again
         } else if (corruption(cause) != null) {
             cause = corruption(cause); // its message names the file, the page or offset and what did not match
             code = ErrorCode.DATA_CORRUPTED;

@@ -14,6 +14,8 @@ import java.util.function.BiConsumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.exec.DaemonThreads;
+import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.PayloadReader;
@@ -30,6 +32,8 @@ import org.oooengine.core.txn.TransactionId;
 import org.oooengine.core.txn.TransactionalDatabase;
 import org.oooengine.core.txn.TransactionalTable;
 import org.oooengine.core.txn.Worker;
+import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
 
 /**
  * A node's transactional tables ({@code TXN} requests): each transaction's steps on this node run
@@ -195,6 +199,55 @@ final class TransactionService implements AutoCloseable {
                 Lane lane = laneOf(id);
                 lane.thread.execute(() -> answer(out, () -> out.reply(step(op, id, r, lane.worker))));
             }
+        }
+    }
+
+    /**
+     * The rows of transactional table {@code table} on this node as read by transaction {@code id}
+     * (each joining its read set here, as a scan step would), decoded by {@code schema}: for a
+     * pipeline that runs on this node over them. Each page is read on the transaction's lane,
+     * between its other steps; the pipeline runs on the caller's thread.
+     */
+    public PartitionPipeline.RowSource rows(TransactionId id, String table, Schema schema) {
+        RowCodec codec = new RowCodec(schema);
+        return new PartitionPipeline.RowSource() {
+            @Override
+            public Schema schema() {
+                return schema;
+            }
+
+            @Override
+            public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
+                Lane lane = laneOf(id);
+                TransactionalTable t = db.table(table);
+                byte[] from = null;
+                while (true) {
+                    byte[] start = from;
+                    List<Transaction.KeyValue> rows = onLane(lane, () -> inOpenHere(id, lane.worker,
+                            o -> o.tx.scanRange(t, start, null, Pipeline.BATCH_ROWS)));
+                    List<Object[]> decoded = new java.util.ArrayList<>(rows.size());
+                    for (Transaction.KeyValue kv : rows) {
+                        decoded.add(codec.decode(kv.value()));
+                    }
+                    if (!page.test(decoded) || rows.size() < Pipeline.BATCH_ROWS) {
+                        return;
+                    }
+                    byte[] last = rows.get(rows.size() - 1).key();
+                    from = java.util.Arrays.copyOf(last, last.length + 1); // the smallest key after the last one
+                }
+            }
+        };
+    }
+
+    /** Runs {@code step} on {@code lane}'s thread and waits for it; its failure is thrown here as it was. */
+    private static <T> T onLane(Lane lane, java.util.function.Supplier<T> step) {
+        try {
+            return java.util.concurrent.CompletableFuture.supplyAsync(step, lane.thread).join();
+        } catch (java.util.concurrent.CompletionException e) {
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw e;
         }
     }
 

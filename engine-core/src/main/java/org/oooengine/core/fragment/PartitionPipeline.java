@@ -53,11 +53,33 @@ public final class PartitionPipeline {
     /** As above, what its joins and aggregates hold reserved from {@code memory}. */
     public static Summary run(Function<String, Table> tables, Pipeline.BuildSource sent, ScanPipeline spec,
                               Consumer<List<Object[]>> rowsOut, BooleanSupplier cancelled, QueryMemory memory) {
+        return run(tables, name -> null, sent, spec, rowsOut, cancelled, memory);
+    }
+
+    /**
+     * A table's rows from outside the node's store, e.g. a transactional table's read within a
+     * transaction: stored values in the table's column order, a page at a time, in key order.
+     */
+    public interface RowSource {
+        Schema schema();
+
+        /** Hands {@code page} the rows a page at a time until it returns false or the rows run out. */
+        void forEachPage(java.util.function.Predicate<List<Object[]>> page);
+    }
+
+    /**
+     * As above, the tables {@code outside} gives a source of (not null) read from it rather than
+     * from {@code tables}.
+     */
+    public static Summary run(Function<String, Table> tables, Function<String, RowSource> outside,
+                              Pipeline.BuildSource sent, ScanPipeline spec, Consumer<List<Object[]>> rowsOut,
+                              BooleanSupplier cancelled, QueryMemory memory) {
         long t0 = System.nanoTime();
         FirstRows limited = FirstRows.of(spec, rowsOut);
         Consumer<List<Object[]>> out = limited == null ? rowsOut : limited;
-        Table table = tables.apply(spec.table());
-        Schema schema = table.schema();
+        RowSource source = outside.apply(spec.table());
+        Table table = source == null ? tables.apply(spec.table()) : null;
+        Schema schema = source != null ? source.schema() : table.schema();
         if (spec.width() > schema.size()) {
             throw new IllegalArgumentException("table " + spec.table() + " has " + schema.size() + " columns here, not "
                     + spec.width());
@@ -72,7 +94,7 @@ public final class PartitionPipeline {
         RowCodec codec = new RowCodec(schema);
         Pipeline.BuildSource builds = (build, rows) -> {
             if (build instanceof JoinBuild.Local local) {
-                run(tables, sent, local.pipeline(), rows, cancelled, memory);
+                run(tables, outside, sent, local.pipeline(), rows, cancelled, memory);
             } else if (build instanceof JoinBuild.Rows r) {
                 rows.accept(r.rows());
             } else {
@@ -80,6 +102,9 @@ public final class PartitionPipeline {
             }
         };
         BooleanSupplier enough = limited == null ? () -> false : limited::enough;
+        if (source != null) {
+            return scanSource(source, spec, types, builds, out, cancelled, enough, memory, t0);
+        }
         if (table.columnar().isPresent()) {
             return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, enough, memory, t0);
         }
@@ -110,6 +135,31 @@ public final class PartitionPipeline {
             return !enough.getAsBoolean();
         });
         pipeline.accept(batch[0]);
+        pipeline.finish();
+        return new Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory.spilledBytes());
+    }
+
+    /** Runs the steps over a source's pages of rows, the needed columns as SQL values. */
+    private static Summary scanSource(RowSource source, ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds,
+                                      Consumer<List<Object[]>> out, BooleanSupplier cancelled, BooleanSupplier enough,
+                                      QueryMemory memory, long t0) {
+        Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
+        int[] needed = spec.columns().stream().toArray();
+        source.forEachPage(page -> {
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("the requester cancelled the query or went away");
+            }
+            List<Object[]> batch = new ArrayList<>(page.size());
+            for (Object[] stored : page) {
+                Object[] row = new Object[spec.width()];
+                for (int c : needed) {
+                    row[c] = types[c].fromStored(stored[c]);
+                }
+                batch.add(row);
+            }
+            pipeline.accept(batch);
+            return !enough.getAsBoolean();
+        });
         pipeline.finish();
         return new Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory.spilledBytes());
     }

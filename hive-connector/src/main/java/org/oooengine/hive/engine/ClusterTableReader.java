@@ -13,6 +13,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.TransactionalReads;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.PipelineStep;
@@ -24,20 +25,47 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.exec.TableReader;
 
 /**
  * Reads a table on every node of the cluster at once: each node runs the pipeline over its
  * partition (at least the scan: it decodes the needed columns into SQL values) and sends what
- * comes out. A cancelled statement stops the nodes' work.
+ * comes out. A cancelled statement stops the nodes' work. Transactional tables are read on the
+ * nodes too, within the transaction {@link Reads} names.
  */
 public final class ClusterTableReader implements TableReader {
     private static final long CANCEL_POLL_MILLIS = 100;
 
+    /** The transaction the transactional tables among those a request reads are read in. */
+    @FunctionalInterface
+    public interface Reads {
+        /** No transaction: a statement that reads no transactional table. */
+        Reads NONE = tables -> TransactionalReads.NONE;
+
+        TransactionalReads of(List<TableInfo> tables);
+    }
+
     private final ClusterSession cluster;
+    private final Reads reads;
 
     public ClusterTableReader(ClusterSession cluster) {
+        this(cluster, Reads.NONE);
+    }
+
+    public ClusterTableReader(ClusterSession cluster, Reads reads) {
         this.cluster = cluster;
+        this.reads = reads;
+    }
+
+    /**
+     * Fails, naming the table, when the nodes do not agree on its layout. A transactional table's
+     * rows are not in the nodes' stores: the catalog's layout is the one.
+     */
+    private void requireAgreedLayout(TableInfo table) {
+        if (!DdlAnalyzer.transactional(table)) {
+            StoredRows.schema(cluster, table.storage());
+        }
     }
 
     @Override
@@ -70,13 +98,14 @@ public final class ClusterTableReader implements TableReader {
             return shuffled(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode);
         }
         String name = table.storage();
-        StoredRows.schema(cluster, name); // a table the nodes do not agree on fails here, by name
+        requireAgreedLayout(table);
+        TransactionalReads read = reads.of(List.of(table));
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
         // a node that cannot be reached fails at once, one that does not answer when its deadline passes
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
             // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
             for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                nodeParts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, rowsOf.apply(node.id())));
+                nodeParts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, read, rowsOf.apply(node.id())));
             }
             parts.addAll(nodeParts);
         });
@@ -112,7 +141,8 @@ public final class ClusterTableReader implements TableReader {
     public NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
                                    long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
-        StoredRows.schema(cluster, name);
+        requireAgreedLayout(table);
+        TransactionalReads read = reads.of(List.of(table));
         List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
         List<String> ids = nodes.stream().map(ClusterSpec.NodeSpec::id).toList();
         String exchange = UUID.randomUUID() + "/groups";
@@ -125,7 +155,7 @@ public final class ClusterTableReader implements TableReader {
                         rowsOf.apply(node)));
             }
             for (String node : ids) {
-                producers.add(cluster.shuffle(node, producer, target, memoryPerNode));
+                producers.add(cluster.shuffle(node, producer, target, memoryPerNode, read));
             }
             parts.addAll(producers);
         });
@@ -142,8 +172,9 @@ public final class ClusterTableReader implements TableReader {
     public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
                                     List<PipelineStep> after, long memoryPerNode, Cancellation cancel,
                                     Consumer<Object[]> sink) {
-        StoredRows.schema(cluster, probe.table().storage());
-        StoredRows.schema(cluster, build.table().storage());
+        requireAgreedLayout(probe.table());
+        requireAgreedLayout(build.table());
+        TransactionalReads read = reads.of(List.of(probe.table(), build.table()));
         List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
         String query = UUID.randomUUID().toString();
         String probeExchange = query + "/probe";
@@ -163,7 +194,7 @@ public final class ClusterTableReader implements TableReader {
             }
             parts.addAll(receivers);
             List<CompletableFuture<PartitionPipeline.Summary>> builders = produce(build,
-                    ShuffleTarget.byGroup(buildExchange, build.keys(), ids), ids, memoryPerNode);
+                    ShuffleTarget.byGroup(buildExchange, build.keys(), ids), ids, memoryPerNode, read);
             parts.addAll(builders);
             CompletableFuture<Void> probing = new CompletableFuture<>();
             parts.add(probing);
@@ -172,7 +203,7 @@ public final class ClusterTableReader implements TableReader {
                     return; // the statement failed or was cancelled meanwhile
                 }
                 List<CompletableFuture<PartitionPipeline.Summary>> probers = produce(probe,
-                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, memoryPerNode);
+                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, memoryPerNode, read);
                 parts.addAll(probers);
                 probers.forEach(p -> p.whenComplete((v, e) -> {
                     if (e != null) {
@@ -187,10 +218,11 @@ public final class ClusterTableReader implements TableReader {
 
     /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */
     private List<CompletableFuture<PartitionPipeline.Summary>> produce(ShuffledSide side, ShuffleTarget target,
-                                                                       List<String> ids, long memoryPerNode) {
+                                                                       List<String> ids, long memoryPerNode,
+                                                                       TransactionalReads read) {
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
         for (String node : ids) {
-            producers.add(cluster.shuffle(node, side.producer(), target, memoryPerNode));
+            producers.add(cluster.shuffle(node, side.producer(), target, memoryPerNode, read));
         }
         CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> side.sent().accept(
                 new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
@@ -228,7 +260,10 @@ public final class ClusterTableReader implements TableReader {
     private NodeFigures shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
                                  Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
         String name = table.storage();
-        StoredRows.schema(cluster, name);
+        requireAgreedLayout(table);
+        List<TableInfo> read = new ArrayList<>(List.of(table));
+        shuffles.forEach(shuffle -> read.add(shuffle.table()));
+        TransactionalReads inTransaction = reads.of(read);
         List<String> owners = cluster.spec().owners(name);
         List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
         String query = UUID.randomUUID().toString();
@@ -237,16 +272,16 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         runTogether(cancel, sinkOfNode, "join of " + name + " with rows shuffled to it failed: ", (rowsOf, parts) -> {
             for (ClusterSpec.NodeSpec node : nodes) {
-                receivers.add(cluster.pipeline(node.id(), consumer, memoryPerNode, rowsOf.apply(node.id())));
+                receivers.add(cluster.pipeline(node.id(), consumer, memoryPerNode, inTransaction, rowsOf.apply(node.id())));
             }
             parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {
                 Shuffle shuffle = shuffles.get(slot);
-                StoredRows.schema(cluster, shuffle.table().storage());
+                requireAgreedLayout(shuffle.table());
                 ShuffleTarget target = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 for (ClusterSpec.NodeSpec node : nodes) {
-                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode));
+                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode, inTransaction));
                 }
                 parts.addAll(producers);
                 CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.sent().accept(

@@ -141,7 +141,7 @@ final class DataDefinition {
                 + target.database() + "." + target.name();
         try {
             return StatementTransaction.run(cluster.peers(), what, StatementTransaction.attempts(settings), tx -> {
-                TransactionalRows layout = TransactionalTableReader.layout(target, tx);
+                TransactionalRows layout = TransactionalTableLayout.layout(target, tx.peers());
                 if (statement instanceof DdlStatement.Merge s) {
                     return merge(tx, layout, s, rowsOf);
                 }
@@ -199,7 +199,7 @@ final class DataDefinition {
     /** Writes SQL rows (the table's column order) into a transactional table within {@code tx}; returns the rows changed. */
     private static long writeTransactional(StatementTransaction tx, TransactionalRows layout, TransactionalWrite mode,
                                            TableInfo target, List<Object[]> rows) {
-        int[] key = TransactionalTableReader.definition(target).schema().indexesOf(target.primaryKey());
+        int[] key = TransactionalTableLayout.definition(target).schema().indexesOf(target.primaryKey());
         synchronized (tx) {
             DistributedTransaction t = tx.get();
             long before = t.changed(); // an INSERT OVERWRITE's deletes are not its count
@@ -293,7 +293,7 @@ final class DataDefinition {
             if (transactional) {
                 TableInfo info = t.info();
                 StatementTransaction.run(cluster.peers(), "CREATE TABLE " + s.name() + " AS SELECT", 1, tx ->
-                        writeTransactional(tx, TransactionalTableReader.layout(info, tx), TransactionalWrite.INSERT, info, rows));
+                        writeTransactional(tx, TransactionalTableLayout.layout(info, tx.peers()), TransactionalWrite.INSERT, info, rows));
             } else {
                 insert(t.info(), rows.iterator(), false);
             }
@@ -406,7 +406,7 @@ final class DataDefinition {
         Configuration conf = hadoop.apply(new Configuration(), settings);
         List<String> locations = loadable.locations(s.path(), s.local(), conf);
         FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
-        TableDefinition def = TransactionalTableReader.definition(s.target());
+        TableDefinition def = TransactionalTableLayout.definition(s.target());
         List<Object[]> rows = new java.util.ArrayList<>();
         readFiles(s, locations, layout, def.schema(), conf, stored -> {
             Object[] sql = new Object[stored.length];

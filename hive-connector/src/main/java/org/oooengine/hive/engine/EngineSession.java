@@ -208,7 +208,9 @@ final class EngineSession implements SqlSession {
         if (!analyze) {
             return single("Explain", PlanPrinter.lines(plan, execution.jobNames()::of));
         }
-        Map<RelNode, long[]> measured = execution.executor(cancel).profile(plan);
+        // run as the query would be: transactional tables read on the nodes within a transaction of its own
+        Map<RelNode, long[]> measured = StatementTransaction.run(modes.peers(), "EXPLAIN ANALYZE",
+                StatementTransaction.attempts(settings), tx -> modes.forSettings(settings, tx).executor(cancel).profile(plan));
         return single("Explain", PlanPrinter.lines(plan, n -> execution.jobNames().of(n) + measuredText(measured.get(n))));
     }
 

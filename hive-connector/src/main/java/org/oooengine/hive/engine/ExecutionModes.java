@@ -66,7 +66,8 @@ final class ExecutionModes {
     /** As {@link #forSettings(Map)}, the transactional tables read within the statement's transaction {@code tx}. */
     Execution forSettings(Map<String, String> settings, StatementTransaction tx) {
         Execution e = forSettings(settings);
-        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new TransactionalTableReader(tx), e.reader()));
+        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new ClusterTableReader(cluster, tx::reads),
+                e.reader()));
     }
 
     /** How a statement runs under {@code settings}; refuses an unknown mode or a join method the mode does not run. */

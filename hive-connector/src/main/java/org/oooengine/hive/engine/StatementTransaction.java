@@ -1,12 +1,19 @@
 package org.oooengine.hive.engine;
 
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
+import org.oooengine.core.cluster.TransactionalReads;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.txn.TransactionAbortedException;
+import org.oooengine.core.types.Schema;
+import org.oooengine.hive.sql.analyze.DdlAnalyzer;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /**
  * The transaction one statement runs in on the transactional tables it reads or writes: begun when
@@ -58,6 +65,28 @@ final class StatementTransaction {
             tx = new DistributedTransaction(peers);
         }
         return tx;
+    }
+
+    /**
+     * The transaction that the transactional tables among {@code tables} are read in on the nodes,
+     * every node counted among its participants (each validates what it read at the commit);
+     * {@link TransactionalReads#NONE} when there are none.
+     */
+    TransactionalReads reads(List<TableInfo> tables) {
+        Map<String, Schema> read = new LinkedHashMap<>();
+        for (TableInfo t : tables) {
+            if (DdlAnalyzer.transactional(t)) {
+                read.put(t.storage(), TransactionalTableLayout.definition(t).schema());
+            }
+        }
+        if (read.isEmpty()) {
+            return TransactionalReads.NONE;
+        }
+        synchronized (this) {
+            DistributedTransaction t = get();
+            peers.spec().nodes().forEach(n -> t.readsOn(n.id()));
+            return new TransactionalReads(t.id(), read);
+        }
     }
 
     private synchronized void commit() {

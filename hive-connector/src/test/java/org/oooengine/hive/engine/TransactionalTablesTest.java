@@ -101,6 +101,30 @@ class TransactionalTablesTest {
     }
 
     @Test
+    void queriesRunOnTheNodesWithinTheStatementsTransaction() {
+        SqlSession s = session();
+        update(s, String.format(ACCOUNTS, "ledger"));
+        assertEquals(25, update(s, "INSERT INTO ledger SELECT n_nationkey, n_name, n_nationkey * 10 FROM nation"));
+        String sql = "SELECT n_regionkey, count(*), sum(balance) FROM ledger JOIN nation ON id = n_nationkey "
+                + "WHERE balance >= 20 GROUP BY n_regionkey ORDER BY n_regionkey";
+        assertEquals(List.of("[0, 4, 500.00]", "[1, 4, 460.00]", "[2, 5, 680.00]", "[3, 5, 770.00]", "[4, 5, 580.00]"),
+                rows(s, sql));
+        // the transactional table is scanned, filtered, joined and aggregated on the nodes, as an analytical one is
+        String analyzed = String.join("\n", rows(s, "EXPLAIN ANALYZE " + sql));
+        assertTrue(analyzed.contains("[each node] Scan default.ledger]"), analyzed);
+        assertTrue(analyzed.contains("[each node] Filter >=[#2, 20]]"), analyzed);
+        assertTrue(analyzed.matches("(?s).*to the nodes that merge them  \\[actual rows 5, .*; nodes read 25 rows, .*"), analyzed);
+        // a join with the transactional table on the probe side, the other table's rows shuffled to its partitions
+        assertEquals(List.of("[ALGERIA, 0.00]", "[ARGENTINA, 10.00]"),
+                rows(s, "SELECT owner, balance FROM ledger l JOIN nation n ON l.id = n.n_nationkey "
+                        + "WHERE n.n_name < 'B' ORDER BY owner"));
+        // updates read the rows they change on the nodes too, within their transaction
+        update(s, "UPDATE ledger SET balance = balance - 5 WHERE id < 10");
+        update(s, "UPDATE ledger SET balance = balance + 10 WHERE id >= 20");
+        assertEquals(List.of("[25, 3000.00]"), rows(s, "SELECT count(*), sum(balance) FROM ledger"));
+    }
+
+    @Test
     void createTableAsSelectMakesATransactionalTable() {
         SqlSession s = session();
         update(s, "CREATE TABLE regions_acid TBLPROPERTIES ('transactional'='true', 'ooo.primary.key'='r_regionkey') "
@@ -174,10 +198,26 @@ class TransactionalTablesTest {
                 }
             }));
         }
+        // a reader meanwhile: its scans run on the nodes, and every answer it gets is one the updates left whole
+        AtomicInteger consistentReads = new AtomicInteger();
+        Future<?> reader = Executors.newSingleThreadExecutor().submit(() -> {
+            SqlSession mine = session();
+            while (done.stream().anyMatch(f -> !f.isDone())) {
+                try {
+                    List<String> r = rows(mine, "SELECT min(n) = max(n), count(*) FROM counters");
+                    assertEquals(List.of("[true, 3]"), r, "a read saw an update half applied");
+                    consistentReads.incrementAndGet();
+                } catch (SqlException e) {
+                    assertEquals(SqlException.SERIALIZATION_FAILURE, e.sqlState(), e.getMessage());
+                }
+            }
+        });
         for (Future<?> f : done) {
             f.get(180, TimeUnit.SECONDS);
         }
+        reader.get(60, TimeUnit.SECONDS);
         clients.shutdown();
+        assertTrue(consistentReads.get() > 0);
         assertEquals(60, applied.get() + refused.get());
         assertTrue(applied.get() > 0);
         String n = String.valueOf(applied.get());

@@ -42,20 +42,22 @@ public final class RoutingTableReader implements TableReader {
     @Override
     public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
                                 Cancellation cancel, Consumer<Object[]> sink) {
-        return readerOf(table).pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sink);
+        return readerOf(table, shuffles).pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sink);
     }
 
     @Override
     public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
                                       Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
-        return readerOf(table).pipelineByNode(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode);
+        return readerOf(table, shuffles).pipelineByNode(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode);
     }
 
+    /** Both sides' rows are read by one reader: the routed one when either side is routed. */
     @Override
     public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
                                     List<PipelineStep> after, long memoryPerNode, Cancellation cancel,
                                     Consumer<Object[]> sink) {
-        return readerOf(probe.table()).shuffledJoin(probe, build, kind, residual, after, memoryPerNode, cancel, sink);
+        TableReader reader = routed.test(build.table()) ? routedReader : readerOf(probe.table());
+        return reader.shuffledJoin(probe, build, kind, residual, after, memoryPerNode, cancel, sink);
     }
 
     @Override
@@ -67,6 +69,11 @@ public final class RoutingTableReader implements TableReader {
     public NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
                                    long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
         return readerOf(table).mergeGroups(table, producer, keyCount, aggregates, memoryPerNode, cancel, sink);
+    }
+
+    /** The reader of a pipeline over {@code table} with rows shuffled to it: the routed one when any of their tables is routed. */
+    private TableReader readerOf(TableInfo table, List<Shuffle> shuffles) {
+        return shuffles.stream().anyMatch(s -> routed.test(s.table())) ? routedReader : readerOf(table);
     }
 
     private TableReader readerOf(TableInfo table) {
