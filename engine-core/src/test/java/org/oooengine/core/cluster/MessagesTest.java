@@ -53,6 +53,28 @@ class MessagesTest {
     }
 
     @Test
+    void aPipelineReadingTransactionalTablesCarriesItsTransactionAndTheirLayouts() {
+        BitSet one = new BitSet();
+        one.set(0);
+        ScanPipeline scan = new ScanPipeline("accounts", 2, one, List.of());
+        org.oooengine.core.types.Schema layout = new org.oooengine.core.types.Schema(List.of(
+                new org.oooengine.core.types.Column("id", org.oooengine.core.types.DataType.INT),
+                new org.oooengine.core.types.Column("owner", org.oooengine.core.types.DataType.varchar(25))));
+        TransactionalReads reads = new TransactionalReads(org.oooengine.core.txn.TransactionId.next(),
+                java.util.Map.of("accounts", layout));
+        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, 1 << 20, reads)));
+        assertEquals(reads.transaction(), p.reads().transaction());
+        assertEquals(layout.columns(), p.reads().tables().get("accounts").columns());
+        assertEquals(TransactionalReads.NONE, Messages.readPipeline(new PayloadReader(
+                Messages.pipeline(scan, 0, TransactionalReads.NONE))).reads());
+        // a table announced without columns is refused before any work
+        PayloadWriter w = new PayloadWriter(64).putLong(0).putBytes(scan.toBytes()).putVarInt(1).putLong(1).putLong(2)
+                .putString("accounts").putVarInt(0);
+        ProtocolException e = assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(w.toByteArray())));
+        assertTrue(e.getMessage().contains("transactional table accounts read with no columns"), e.getMessage());
+    }
+
+    @Test
     void aJoinOverAnExchangeCrossesTheWireAndAnEmptyExchangeIsRefused() {
         BitSet all = new BitSet();
         all.set(0, 2);
