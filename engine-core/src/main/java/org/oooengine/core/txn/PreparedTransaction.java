@@ -47,7 +47,7 @@ public final class PreparedTransaction {
     /** Installs the writes at the commit timestamp and releases their locks. */
     void install() {
         for (Transaction.Write w : writes) {
-            w.tuple().install(w.value(), commitTimestamp);
+            w.install(commitTimestamp);
         }
     }
 

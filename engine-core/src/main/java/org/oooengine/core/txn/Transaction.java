@@ -29,6 +29,17 @@ public final class Transaction {
 
     /** A buffered write; what the WAL records. */
     record Write(TransactionalTable table, Key key, Tuple tuple, byte[] value) {
+        /** Installs it at {@code commitTs} and releases its lock, which the caller holds. */
+        void install(long commitTs) {
+            table.ordering(key, tuple, value);
+            tuple.install(value, commitTs);
+        }
+
+        /** As {@link #install}, the tuple staying locked. */
+        void installLocked(long commitTs) {
+            table.ordering(key, tuple, value);
+            tuple.installLocked(value, commitTs);
+        }
     }
 
     /** A row returned by {@link #scanRange}. */
@@ -138,6 +149,9 @@ public final class Transaction {
     private void write(TransactionalTable table, byte[] key, byte[] value) {
         checkActive();
         Tuple t = tuple(table, key);
+        if (value != null) {
+            table.orderForInsert(lastKey, t);
+        }
         writes.put(t, new Write(table, lastKey, t, value));
     }
 
@@ -282,7 +296,7 @@ public final class Transaction {
     /** Write phase: every write becomes visible at {@code commitTs} and its lock is released. */
     void installAndUnlock(long commitTs) {
         for (Write w : lockedWrites) {
-            w.tuple().install(w.value(), commitTs);
+            w.install(commitTs);
         }
         holdsLocks = false;
     }
@@ -290,7 +304,7 @@ public final class Transaction {
     /** Write phase that keeps the locks; the caller releases them after its group flush. */
     void installKeepingLocks(long commitTs, java.util.Collection<Tuple> held) {
         for (Write w : lockedWrites) {
-            w.tuple().installLocked(w.value(), commitTs);
+            w.installLocked(commitTs);
             held.add(w.tuple());
         }
         holdsLocks = false;

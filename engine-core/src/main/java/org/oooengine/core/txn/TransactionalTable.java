@@ -9,7 +9,10 @@ import java.util.function.BiConsumer;
 /**
  * The shared tuples of a transactional table, ordered by key. Transactions read and write them
  * through {@link Transaction}; nothing here takes a lock or a shared counter. A deleted row stays
- * as a tuple without a value, so a later insert still changes a version readers validated.
+ * as a tuple without a value in the hash index, so a later insert still changes a version readers
+ * validated, but leaves the key order: scans do not walk over the rows deleted before them (a
+ * queue's consumed head, say), and an insert of the key after such a scan is a phantom to it, as
+ * a first insert is.
  */
 public final class TransactionalTable {
     private final String name;
@@ -43,6 +46,33 @@ public final class TransactionalTable {
         });
     }
 
+    /**
+     * Keeps the key order right as {@code value} is installed in {@code t}, whose lock the caller
+     * holds: a delete takes the tuple out, an insert puts it back before its value shows, so a
+     * scan never misses a row that has a value.
+     */
+    void ordering(Key key, Tuple t, byte[] value) {
+        if (value == null && !t.unordered()) {
+            tuples.remove(key, t);
+            t.unordered(true);
+        } else if (value != null && t.unordered()) {
+            tuples.put(key, t);
+            t.unordered(false);
+        }
+    }
+
+    /**
+     * Puts a deleted row's tuple back in the key order for a transaction about to insert its key,
+     * so that the transaction's own scans see its insert. Without the tuple's lock: a tuple in the
+     * order without a value is only a deleted row the scans pass over, and the install puts it
+     * back for good.
+     */
+    void orderForInsert(Key key, Tuple t) {
+        if (t.unordered()) {
+            tuples.putIfAbsent(key, t);
+        }
+    }
+
     /** Tuples with {@code from <= key < to}; a null bound is open. */
     NavigableMap<Key, Tuple> range(Key from, Key to) {
         if (from == null && to == null) {
@@ -59,11 +89,14 @@ public final class TransactionalTable {
 
     /** Sets a row outside any transaction (bulk load, recovery); null deletes it. */
     void reset(byte[] key, byte[] value) {
-        tuple(new Key(key)).reset(value);
+        Key k = new Key(key);
+        Tuple t = tuple(k);
+        ordering(k, t, value);
+        t.reset(value);
     }
 
     /** Every key with its committed value (null when deleted); call only while no transaction commits. */
     void forEachCommitted(BiConsumer<byte[], byte[]> action) {
-        tuples.forEach((k, t) -> action.accept(k.bytes(), t.value()));
+        byKey.forEach((k, t) -> action.accept(k.bytes(), t.value())); // deleted rows too, out of the key order
     }
 }

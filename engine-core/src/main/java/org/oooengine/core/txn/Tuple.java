@@ -22,6 +22,8 @@ final class Tuple {
 
     private volatile long word;
     private volatile byte[] value;
+    /** Out of its table's key order (a deleted row); set only by the holder of its lock. */
+    private volatile boolean unordered;
 
     Tuple(long word, byte[] value) {
         this.word = word;
@@ -64,6 +66,14 @@ final class Tuple {
     void reset(byte[] newValue) {
         value = newValue;
         word = TimestampWord.of(0, 0);
+    }
+
+    boolean unordered() {
+        return unordered;
+    }
+
+    void unordered(boolean out) {
+        unordered = out;
     }
 
     void unlock() {
