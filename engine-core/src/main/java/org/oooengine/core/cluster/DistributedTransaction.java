@@ -380,7 +380,7 @@ public final class DistributedTransaction implements RowAccess {
             }
         }
         try {
-            return peers.client(node).call(OpCode.TXN, request.toByteArray()).thenApply(f -> f.reader());
+            return peers.client(node).callAwaited(OpCode.TXN, request.toByteArray()).thenApply(f -> f.reader());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }

@@ -24,14 +24,14 @@ public final class TransactionalTables {
     /**
      * Runs stored procedure {@code name} ({@link NodeProcedure}) on {@code node} with {@code args};
      * {@code routing} picks the node's procedure thread (the same number, the same thread). The
-     * answer completes the future.
+     * answer completes the future on the network thread: for a caller that waits for it.
      */
     public static CompletableFuture<org.oooengine.core.net.PayloadReader> procedure(Peers peers, String node, String name,
                                                                                  int routing, byte[] args) {
         byte[] payload = new PayloadWriter(args.length + 64).put(TxnOp.PROCEDURE.code()).putString(name).putInt(routing)
                 .putBytes(args).toByteArray();
         try {
-            return peers.client(node).call(OpCode.TXN, payload).thenApply(f -> f.reader());
+            return peers.client(node).callAwaited(OpCode.TXN, payload).thenApply(f -> f.reader());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
