@@ -36,8 +36,13 @@ final class BenchTpccCommand implements Callable<Integer> {
     int clients;
 
     @Option(names = "--seconds", defaultValue = "30", paramLabel = "S",
-            description = "measured seconds, after a warm-up of a quarter of that (at most 5 s) (default: ${DEFAULT-VALUE})")
+            description = "measured seconds, after the warm-up (default: ${DEFAULT-VALUE})")
     double seconds;
+
+    @Option(names = "--warmup", paramLabel = "S",
+            description = "seconds the terminals run before the measured ones, not counted (default: a quarter of "
+                    + "--seconds, at most 5; more on a freshly started cluster, whose code is not compiled yet)")
+    Double warmup;
 
     @Option(names = "--engine", defaultValue = "ooo", paramLabel = "ooo|rocksdb-pessimistic",
             description = "what keeps the rows on the nodes: the transactional tables (TicToc, a WAL per worker) or "
@@ -58,6 +63,10 @@ final class BenchTpccCommand implements Callable<Integer> {
         if (warehouses < 1 || clients < 1 || seconds <= 0) {
             throw new ParameterException(spec.commandLine(), "--warehouses, --clients and --seconds must be positive");
         }
+        if (warmup != null && !(warmup >= 0 && warmup <= 3600)) {
+            throw new ParameterException(spec.commandLine(), "--warmup must be from 0 to 3600 seconds");
+        }
+        double warmUp = warmup != null ? warmup : TpccBench.defaultWarmUp(seconds);
         TpccCluster.Engine kind;
         try {
             kind = TpccCluster.Engine.named(engine);
@@ -68,7 +77,7 @@ final class BenchTpccCommand implements Callable<Integer> {
         Map<String, Object> r;
         try (ClusterSession session = ClusterSession.open(cluster, "tpcc", NodeDaemon.DEFAULT_TIMEOUT)) {
             r = check ? TpccBench.check(session.peers(), kind, warehouses)
-                    : TpccBench.run(session.peers(), kind, warehouses, clients, seconds, reload, line -> {
+                    : TpccBench.run(session.peers(), kind, warehouses, clients, warmUp, seconds, reload, line -> {
                         err.println(line);
                         err.flush();
                     });

@@ -123,6 +123,9 @@ class CliParsingTest {
         assertTrue(engine.err().contains("unknown engine 'mysql'"), engine::toString);
         Cli clients = Cli.run("bench", "tpcc", "--cluster", dir.toString(), "--clients", "0");
         assertEquals(2, clients.exitCode(), clients::toString);
+        Cli warmup = Cli.run("bench", "tpcc", "--cluster", dir.toString(), "--warmup", "-1");
+        assertEquals(2, warmup.exitCode(), warmup::toString);
+        assertTrue(warmup.err().contains("--warmup must be from 0 to 3600 seconds"), warmup::toString);
         Cli acked = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--verify");
         assertEquals(2, acked.exitCode(), acked::toString);
         assertTrue(acked.err().contains("--acked"), acked::toString);

@@ -38,13 +38,18 @@ public final class TpccBench {
         return r;
     }
 
+    /** A quarter of the measured seconds, at most 5. */
+    public static double defaultWarmUp(double seconds) {
+        return Math.min(5, seconds / 4);
+    }
+
     /**
      * Loads {@code warehouses} warehouses unless the cluster holds exactly that many (another count
-     * is refused unless {@code reload}), runs {@code clients} terminals for a warm-up and then
-     * {@code seconds} measured seconds, and reports.
+     * is refused unless {@code reload}), runs {@code clients} terminals for {@code warmUp} seconds
+     * and then {@code seconds} measured seconds, and reports.
      */
     public static Map<String, Object> run(Peers peers, TpccCluster.Engine engine, int warehouses, int clients,
-                                          double seconds, boolean reload, Consumer<String> progress)
+                                          double warmUp, double seconds, boolean reload, Consumer<String> progress)
             throws InterruptedException {
         TpccCluster tpcc = new TpccCluster(peers, warehouses, engine);
         int held = tpcc.loadedWarehouses();
@@ -60,7 +65,6 @@ public final class TpccBench {
             tpcc.load(SEED, NOW, (table, rows) -> progress.accept(String.format("loaded %s: %,d rows", table, rows)));
             progress.accept(String.format("loaded %d warehouse(s) in %.1f s", warehouses, (System.nanoTime() - t0) / 1e9));
         }
-        double warmUp = Math.min(5, seconds / 4);
         long start = System.nanoTime();
         long measureFrom = start + (long) (warmUp * 1e9);
         long end = measureFrom + (long) (seconds * 1e9);
@@ -151,6 +155,7 @@ public final class TpccBench {
         r.put("nodes", peers.spec().nodes().size());
         r.put("clients", clients);
         r.put("seconds", seconds);
+        r.put("warmup_seconds", warmUp);
         r.put("tpmC", newOrders * 60 / seconds);
         r.put("tps", total / seconds);
         r.put("new_order_tps", newOrders / seconds);
