@@ -230,7 +230,8 @@ public final class DistributedTransaction implements RowAccess {
         for (String node : learners) {
             told.add(call(node, start(TxnOp.COMMIT, 24)));
         }
-        CompletableFuture.allOf(told.toArray(CompletableFuture[]::new)).whenComplete((v, e) -> {
+        // off the network thread the last answer completes on: telling the decider may have to connect first
+        CompletableFuture.allOf(told.toArray(CompletableFuture[]::new)).whenCompleteAsync((v, e) -> {
             if (e == null) {
                 call(decider, new PayloadWriter().putBytesRaw(TransactionService.applied(id, learners)));
             } // else the decider tells the ones that did not hear it
