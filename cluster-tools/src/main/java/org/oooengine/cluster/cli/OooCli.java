@@ -11,7 +11,7 @@ import picocli.CommandLine.ScopeType;
         description = "OoO Engine: an out-of-order query engine for selective joins.",
         subcommands = {LoadCommand.class, BenchCommand.class, CalibrateCommand.class, QuickstartCommand.class,
                 ClusterCommand.class, NodeCommand.class, MrCommand.class, ExportCommand.class, AnalyzeCommand.class,
-                ExplainCommand.class, ServerCommand.class, SqlCommand.class})
+                ExplainCommand.class, ServerCommand.class, SqlCommand.class, DeployCommand.class})
 public final class OooCli {
     public static void main(String[] args) {
         System.exit(commandLine().execute(args));

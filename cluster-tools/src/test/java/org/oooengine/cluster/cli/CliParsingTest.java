@@ -49,7 +49,8 @@ class CliParsingTest {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
                 "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
-                "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql"), names);
+                "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "deploy",
+                "deploy inventory"), names);
     }
 
     @Test
@@ -134,6 +135,35 @@ class CliParsingTest {
         Cli seconds = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--seconds", "0", "--acked", "a");
         assertEquals(2, seconds.exitCode(), seconds::toString);
         assertTrue(seconds.err().contains("--seconds must be positive"), seconds::toString);
+    }
+
+    @Test
+    void deployInventoryWritesTheInventoryAndTopologyAndRefusesMoreThan128Nodes(@TempDir Path dir) throws IOException {
+        Path out = dir.resolve("inv");
+        Cli ok = Cli.run("deploy", "inventory", "--racks", "4", "--nodes-per-rack", "32", "--out", out.toString());
+        assertEquals(0, ok.exitCode(), ok::toString);
+        assertTrue(ok.out().startsWith("128 hosts on 4 racks: ooo-r1-n01 .. ooo-r4-n32"), ok::toString);
+        assertTrue(java.nio.file.Files.readString(out.resolve("inventory.yml")).contains("    rack_4:\n"), ok::toString);
+        assertTrue(java.nio.file.Files.isExecutable(out.resolve("topology.sh")), ok::toString);
+        assertTrue(java.nio.file.Files.readString(out.resolve("topology.data")).contains("\nooo-r4-n32 /rack4\n"), ok::toString);
+
+        Cli big = Cli.run("deploy", "inventory", "--racks", "3", "--nodes-per-rack", "43", "--out", dir.resolve("big").toString());
+        assertEquals(2, big.exitCode(), big::toString);
+        assertTrue(big.err().contains("3 racks of 43 nodes make 129 nodes; an inventory holds at most 128"), big::toString);
+        assertTrue(big.err().contains("Usage: ooo deploy inventory"), big::toString);
+        assertFalse(java.nio.file.Files.exists(dir.resolve("big")), big::toString);
+
+        Cli missing = Cli.run("deploy", "inventory", "--racks", "2");
+        assertEquals(2, missing.exitCode(), missing::toString);
+        assertTrue(missing.err().contains("Missing required option: '--nodes-per-rack=N'"), missing::toString);
+        Cli subnet = Cli.run("deploy", "inventory", "--racks", "2", "--nodes-per-rack", "2", "--subnet", "10.0.0.1/24",
+                "--out", dir.resolve("s").toString());
+        assertEquals(2, subnet.exitCode(), subnet::toString);
+        assertTrue(subnet.err().contains("--subnet 10.0.0.1/24 has host bits set; the network is 10.0.0.0/24"), subnet::toString);
+        Cli prefix = Cli.run("deploy", "inventory", "--racks", "1", "--nodes-per-rack", "1", "--prefix", "Rack_A",
+                "--out", dir.resolve("p").toString());
+        assertEquals(2, prefix.exitCode(), prefix::toString);
+        assertTrue(prefix.err().contains("--prefix must be a lowercase host name part"), prefix::toString);
     }
 
     @Test
