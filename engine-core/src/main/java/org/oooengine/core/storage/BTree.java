@@ -93,13 +93,13 @@ public final class BTree {
 
     /**
      * Continues a scan at {@code slot} of {@code leaf}, then on each next leaf where
-     * {@link Page#resumeSlot} says for {@code from} (null: any) and {@code seen} (the last key
-     * visited, null at the start).
+     * {@link Page#resumeSlot} says for {@code from} (null: any) and the last key passed so far
+     * ({@code seen}; null while only empty leaves were passed).
      */
     private CompletableFuture<Void> walk(Page leaf, int slot, byte[] from, byte[] seen, byte[] toExclusive,
                                          EntryVisitor visitor) {
         Page p = leaf;
-        int i = seen == null ? slot : p.resumeSlot(from, seen);
+        int i = slot;
         byte[] last = seen;
         while (true) {
             int n = p.count();
@@ -119,7 +119,8 @@ public final class BTree {
             Page q = pool.getIfResident(file, next);
             byte[] seenSoFar = last;
             if (q == null) {
-                return pool.get(file, next).thenCompose(r -> walk(r, 0, from, seenSoFar, toExclusive, visitor));
+                return pool.get(file, next).thenCompose(
+                        r -> walk(r, r.resumeSlot(from, seenSoFar), from, seenSoFar, toExclusive, visitor));
             }
             p = q;
             i = p.resumeSlot(from, last);
