@@ -34,6 +34,9 @@ import org.oooengine.core.txn.TransactionId;
  *   the decision. The others learn it from this coordinator, or, if it died, ask the decider.</li>
  * </ol>
  *
+ * A stored procedure's transaction that writes on its own node and reaches one other node (most
+ * that cross nodes) folds steps 2 and 3 into one request to that node, sent behind its writes.
+ *
  * Not thread-safe: one thread runs a transaction.
  */
 public final class DistributedTransaction implements RowAccess {
@@ -185,6 +188,11 @@ public final class DistributedTransaction implements RowAccess {
         return changed;
     }
 
+    /** The node that logs the decision: the coordinator's own when it writes there (one network round less), else the first writer. */
+    private String decider() {
+        return local != null && writers.contains(local.id()) ? local.id() : writers.first();
+    }
+
     /**
      * Commits on every node or on none; returns the commit timestamp.
      *
@@ -195,6 +203,11 @@ public final class DistributedTransaction implements RowAccess {
     @Override
     public long commit() {
         checkActive();
+        List<String> nodes = new ArrayList<>(touched);
+        if (nodes.size() == 2 && local != null && writers.contains(local.id())) {
+            finished = true;
+            return commitBesideOneVoter(nodes);
+        }
         try {
             changed();
         } catch (RuntimeException e) {
@@ -202,7 +215,6 @@ public final class DistributedTransaction implements RowAccess {
             throw e;
         }
         finished = true;
-        List<String> nodes = new ArrayList<>(touched);
         if (nodes.isEmpty()) {
             return 0;
         }
@@ -220,11 +232,42 @@ public final class DistributedTransaction implements RowAccess {
             failingAborts(nodes, () -> joinAll(nodes, node -> start(TxnOp.PREPARE, 48).putLong(ts).putString("")));
             return ts;
         }
-        // a coordinator on a writing node decides there: one network round less
-        String decider = local != null && writers.contains(local.id()) ? local.id() : writers.first();
+        String decider = decider();
         List<String> voters = nodes.stream().filter(n -> !n.equals(decider)).toList();
-        List<String> learners = writers.stream().filter(n -> !n.equals(decider)).toList();
         failingAborts(nodes, () -> joinAll(voters, node -> start(TxnOp.PREPARE, 48).putLong(ts).putString(decider)));
+        decideAndTell(decider, ts);
+        return ts;
+    }
+
+    /**
+     * The commit of a transaction coordinated on a node it writes, with one other node: the
+     * coordinator's node locks its writes first, then the other node takes its buffered writes, locks
+     * them and votes in one request ({@link TxnOp#LOCK_PREPARE}), sent right behind the writes: two
+     * network rounds fewer than the general commit.
+     */
+    private long commitBesideOneVoter(List<String> nodes) {
+        String decider = local.id();
+        String voter = nodes.get(0).equals(decider) ? nodes.get(1) : nodes.get(0);
+        long ts = failingAborts(nodes, () -> {
+            sendWrites(null); // the voter's lane takes them before the vote that follows on the same connection
+            long floor = join(call(decider, start(TxnOp.LOCK, 24))).getLong();
+            CompletableFuture<PayloadReader> vote = call(voter, start(TxnOp.LOCK_PREPARE, 48).putLong(floor)
+                    .putString(decider));
+            try {
+                changed();
+            } catch (RuntimeException e) {
+                vote.exceptionally(t -> null).join(); // the voter refuses to vote: an earlier step failed
+                throw e;
+            }
+            return join(vote).getLong();
+        });
+        decideAndTell(decider, ts);
+        return ts;
+    }
+
+    /** The decision, then the other writers learn it; once they all have, the decider may forget it. */
+    private void decideAndTell(String decider, long ts) {
+        List<String> learners = writers.stream().filter(n -> !n.equals(decider)).toList();
         decide(decider, ts, learners);
         List<CompletableFuture<PayloadReader>> told = new ArrayList<>();
         for (String node : learners) {
@@ -236,7 +279,6 @@ public final class DistributedTransaction implements RowAccess {
                 call(decider, new PayloadWriter().putBytesRaw(TransactionService.applied(id, learners)));
             } // else the decider tells the ones that did not hear it
         });
-        return ts;
     }
 
     /** The decider's step: its record is the decision. An answer lost on the way is asked for again. */

@@ -78,6 +78,8 @@ final class TransactionService implements AutoCloseable {
         volatile long lastHeard = System.nanoTime();
         /** Set, under the monitor, by the step that ended it here: committed, voted, decided or aborted. */
         boolean finished;
+        /** A step failed (a duplicate key, say): its coordinator aborts it, and it never votes to commit. */
+        boolean stepFailed;
 
         Open(Transaction tx) {
             this.tx = tx;
@@ -380,6 +382,19 @@ final class TransactionService implements AutoCloseable {
                     return EMPTY;
                 });
             }
+            case LOCK_PREPARE -> {
+                long floor = r.getLong();
+                String decider = r.getString();
+                yield lastStep(id, o -> {
+                    if (o.stepFailed) {
+                        throw new TransactionAbortedException("transaction " + id + ": an earlier step failed on node "
+                                + nodeId);
+                    }
+                    long ts = Math.max(floor, worker.lock(o.tx));
+                    worker.prepare(o.tx, id, ts, decider);
+                    return new PayloadWriter(8).putLong(ts).toByteArray();
+                });
+            }
             case DECIDE -> {
                 long ts = r.getLong();
                 int n = r.getCount(1);
@@ -428,7 +443,12 @@ final class TransactionService implements AutoCloseable {
         o.lastHeard = System.nanoTime();
         synchronized (o) {
             requireOpen(id, o);
-            return body.run(o);
+            try {
+                return body.run(o);
+            } catch (RuntimeException e) {
+                o.stepFailed = true;
+                throw e;
+            }
         }
     }
 

@@ -39,7 +39,14 @@ enum TxnOp {
      * node's procedure threads runs it: the same number, the same thread), its arguments (bytes).
      * Answer: the procedure's.
      */
-    PROCEDURE(14);
+    PROCEDURE(14),
+    /**
+     * Phases one and two at once, on the only voter of a commit whose decider has locked its writes
+     * already: the decider's lowest commit timestamp, the deciding node. The voter locks its writes,
+     * takes the larger of the two timestamps, validates its reads at it and logs its vote. Answer:
+     * that commit timestamp.
+     */
+    LOCK_PREPARE(15);
 
     private final byte code;
 

@@ -146,6 +146,63 @@ class DistributedTransactionTest {
         }
     }
 
+    /** A transfer by the stored procedure on the first account's node: a commit with one voter, in two requests to it. */
+    private static void transferOnTheNode(TestCluster c, Peers peers, int from, int to, long amount, boolean duplicate) {
+        byte[] args = new PayloadWriter(24).putInt(from).putInt(to).putLong(amount).put(duplicate ? 1 : 0).toByteArray();
+        DistributedTransaction.join(TransactionalTables.procedure(peers, owner(c, from), TransferProcedure.NAME, from, args));
+    }
+
+    @Test
+    void transfersCoordinatedOnTheNodesCommitWithOneRequestToTheOtherNode() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 3); ClusterSession session = cluster.session()) {
+            Peers peers = session.peers();
+            openAccounts(cluster, peers);
+            ExecutorService clients = Executors.newFixedThreadPool(4);
+            List<Future<?>> done = new ArrayList<>();
+            long[] moved = new long[ACCOUNTS];
+            for (int t = 0; t < 4; t++) {
+                done.add(clients.submit(() -> {
+                    ThreadLocalRandom random = ThreadLocalRandom.current();
+                    for (int i = 0; i < 100; i++) {
+                        int from = random.nextInt(ACCOUNTS);
+                        int to = (from + 1 + random.nextInt(ACCOUNTS - 1)) % ACCOUNTS;
+                        int amount = random.nextInt(1, 50);
+                        transferOnTheNode(cluster, peers, from, to, amount, false); // every one commits, retried on conflicts
+                        synchronized (moved) {
+                            moved[from] -= amount;
+                            moved[to] += amount;
+                        }
+                    }
+                }));
+            }
+            for (Future<?> f : done) {
+                f.get(120, TimeUnit.SECONDS);
+            }
+            clients.shutdown();
+            long[] balances = balances(cluster, peers);
+            for (int a = 0; a < ACCOUNTS; a++) {
+                assertEquals(INITIAL + moved[a], balances[a], "account " + a);
+            }
+        }
+    }
+
+    @Test
+    void aDuplicateKeyOnTheOnlyVoterFailsTheProceduresTransactionAndNothingOfItStays() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 3); ClusterSession session = cluster.session()) {
+            Peers peers = session.peers();
+            openAccounts(cluster, peers);
+            RemoteException e = assertThrows(RemoteException.class, () -> transferOnTheNode(cluster, peers, 1, 2, 7, true));
+            assertTrue(e.getMessage().contains("duplicate primary key"), e.getMessage());
+            long[] balances = balances(cluster, peers);
+            assertEquals(INITIAL, balances[1]);
+            assertEquals(INITIAL, balances[2]);
+            transferOnTheNode(cluster, peers, 1, 2, 7, false); // nothing stays locked either
+            balances = balances(cluster, peers);
+            assertEquals(INITIAL - 7, balances[1]);
+            assertEquals(INITIAL + 7, balances[2]);
+        }
+    }
+
     @Test
     void updatesAndDeletesCountTheRowsTheyChangeAndScansSeeTheTransactionsOwnWrites() throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 3); ClusterSession session = cluster.session()) {
