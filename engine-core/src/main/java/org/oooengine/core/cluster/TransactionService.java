@@ -101,6 +101,26 @@ final class TransactionService implements AutoCloseable {
         boolean idle() {
             return thread.getQueue().isEmpty();
         }
+
+        /**
+         * Runs {@code step} here, then flushes the worker's log when nothing else waits: the commits
+         * this node learns of share flushes, and none waits for one longer than its lane is busy.
+         */
+        void execute(Runnable step) {
+            thread.execute(() -> {
+                try {
+                    step.run();
+                } finally {
+                    if (idle()) {
+                        try {
+                            worker.flush();
+                        } catch (RuntimeException e) {
+                            LOG.error("node {}: flushing the log of {} failed", nodeId, Thread.currentThread().getName(), e);
+                        }
+                    }
+                }
+            });
+        }
     }
 
     private final String nodeId;
@@ -199,7 +219,14 @@ final class TransactionService implements AutoCloseable {
             default -> {
                 TransactionId id = readId(r);
                 Lane lane = laneOf(id);
-                lane.thread.execute(() -> answer(out, () -> out.reply(step(op, id, r, lane.worker))));
+                lane.execute(() -> answer(out, () -> {
+                    byte[] answer = step(op, id, r, lane.worker);
+                    if (op == TxnOp.COMMIT) { // its record joined the lane's next flush: the decider may forget only then
+                        lane.worker.whenDurable(() -> out.reply(answer));
+                    } else {
+                        out.reply(answer);
+                    }
+                }));
             }
         }
     }
@@ -345,7 +372,11 @@ final class TransactionService implements AutoCloseable {
             return applied(r);
         }
         try {
-            return step(op, readId(r), r, worker, true);
+            byte[] answer = step(op, readId(r), r, worker, true);
+            if (op == TxnOp.COMMIT) {
+                worker.flush(); // answered when durable, as a lane answers it
+            }
+            return answer;
         } catch (ConstraintViolation e) {
             throw new RemoteException(nodeId, ErrorCode.CONSTRAINT, e.getMessage());
         }
@@ -410,7 +441,7 @@ final class TransactionService implements AutoCloseable {
             case COMMIT_ONE -> lastStep(id, o -> new PayloadWriter(8)
                     .putLong(grouped ? o.tx.commitInGroup() : o.tx.commit()).toByteArray());
             case COMMIT -> {
-                worker.commitPrepared(id);
+                worker.commitPreparedInGroup(id);
                 yield EMPTY;
             }
             case ABORT -> {
@@ -644,7 +675,7 @@ final class TransactionService implements AutoCloseable {
                     LOG.warn("node {}: transaction {} heard nothing from its coordinator for {} s: aborted", nodeId, id,
                             options.abandonedAfter().toSeconds());
                     Lane lane = laneOf(id);
-                    lane.thread.execute(() -> abortHere(id, lane.worker));
+                    lane.execute(() -> abortHere(id, lane.worker));
                 }
             }
             aborted.values().removeIf(t -> now - t > TOMBSTONE_NANOS);

@@ -48,6 +48,8 @@ public final class Worker implements AutoCloseable {
     private final List<Runnable> groupAcks = new ArrayList<>();
     private int groupCount;
     private long groupStart;
+    /** NLR: records appended since the last flush that hold no locks (a prepared transaction's commit). */
+    private boolean unflushedRecords;
     private boolean unflushed;
     private boolean closed;
 
@@ -151,6 +153,7 @@ public final class Worker implements AutoCloseable {
 
     private void flushNlrGroup() {
         wal.flush();
+        unflushedRecords = false;
         for (Tuple t : heldLocks) {
             t.unlock();
         }
@@ -278,13 +281,30 @@ public final class Worker implements AutoCloseable {
      * releases them. Returns false when it is not prepared here (learned already).
      */
     public boolean commitPrepared(TransactionId id) {
+        boolean prepared = commitPreparedInGroup(id);
+        flush();
+        return prepared;
+    }
+
+    /**
+     * As {@link #commitPrepared}, but under a group protocol the record only joins this worker's
+     * next flush ({@link #whenDurable} runs after it), so that the commits a participant learns share
+     * flushes. The writes show at once: the decider keeps the decision until this participant says
+     * it applied it (after that flush), so a crash before the flush leaves the transaction in doubt
+     * here, and the decider still answers "committed".
+     */
+    public boolean commitPreparedInGroup(TransactionId id) {
         requireTwoPhase();
         PreparedTransaction p = db.resolved(id);
         if (p == null) {
             return false;
         }
         wal.append(WalRecord.Kind.COMMIT_PREPARED, p.commitTimestamp(), id, List.of(), List.of());
-        wal.flush();
+        if (protocol.holdsLocksAcrossTransactions()) {
+            unflushedRecords = true;
+        } else {
+            wal.flush();
+        }
         p.install();
         return true;
     }
@@ -316,7 +336,7 @@ public final class Worker implements AutoCloseable {
      */
     public void flush() {
         if (protocol.holdsLocksAcrossTransactions()) {
-            if (groupCount > 0 || !heldLocks.isEmpty()) {
+            if (groupPending()) {
                 flushNlrGroup();
             }
         } else if (protocol.release() == LogProtocol.Release.ELR && !protocol.sharedWal()) {
@@ -333,6 +353,11 @@ public final class Worker implements AutoCloseable {
         }
     }
 
+    /** NLR group: whether commits or records of this worker wait for a flush. */
+    private boolean groupPending() {
+        return groupCount > 0 || !heldLocks.isEmpty() || unflushedRecords;
+    }
+
     /** Whether {@code t} is locked by this worker's unflushed group (its own earlier commits). */
     boolean holds(Tuple t) {
         return !heldLocks.isEmpty() && heldLocks.contains(t);
@@ -343,7 +368,7 @@ public final class Worker implements AutoCloseable {
      * flush that makes them so ({@link #flush} when the worker runs out of work).
      */
     public void whenDurable(Runnable ack) {
-        if (protocol.holdsLocksAcrossTransactions() && (groupCount > 0 || !heldLocks.isEmpty())) {
+        if (protocol.holdsLocksAcrossTransactions() && groupPending()) {
             groupAcks.add(ack);
         } else {
             ack.run();

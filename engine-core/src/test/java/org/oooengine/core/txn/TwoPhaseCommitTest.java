@@ -44,7 +44,11 @@ class TwoPhaseCommitTest {
     }
 
     private TransactionalDatabase openNode(String name) {
-        return TransactionalDatabase.open(dir.resolve(name), LogProtocol.NLR, Durability.NONE);
+        return openNode(name, LogProtocol.NLR);
+    }
+
+    private TransactionalDatabase openNode(String name, LogProtocol protocol) {
+        return TransactionalDatabase.open(dir.resolve(name), protocol, Durability.NONE);
     }
 
     private static long balance(TransactionalDatabase db) {
@@ -155,6 +159,46 @@ class TwoPhaseCommitTest {
         b = openNode("b");
         assertEquals(130, balance(b), "the commit of a prepared transaction is replayed");
         assertTrue(b.inDoubt().isEmpty());
+    }
+
+    @Test
+    void aCommitLearnedUnderAGroupProtocolShowsAtOnceAndIsDurableAtTheWorkersNextFlush() {
+        b.close();
+        b = openNode("b", LogProtocol.nlrGroup(32));
+        for (boolean flushedBeforeTheCrash : new boolean[] {false, true}) {
+            TransactionId id = TransactionId.next();
+            long before = balance(b);
+            try (Worker wa = a.newWorker()) {
+                Worker wb = b.newWorker();
+                Transaction ta = withdraw(wa, a, 30);
+                Transaction tb = deposit(wb, b, 30);
+                long ts = Math.max(wa.lock(ta), wb.lock(tb));
+                wb.prepare(tb, id, ts, "a");
+                wa.decide(ta, id, ts, List.of("b"));
+                assertTrue(wb.commitPreparedInGroup(id));
+                assertEquals(before + 30, balance(b), "the writes show at once");
+                boolean[] durable = {false};
+                wb.whenDurable(() -> durable[0] = true);
+                assertFalse(durable[0], "its record waits for the worker's next flush");
+                if (flushedBeforeTheCrash) {
+                    wb.flush();
+                    assertTrue(durable[0]);
+                }
+                b.crash();
+            }
+            b = openNode("b", LogProtocol.nlrGroup(32));
+            if (flushedBeforeTheCrash) {
+                assertTrue(b.inDoubt().isEmpty());
+            } else {
+                assertEquals(List.of(id), b.inDoubt().stream().map(PreparedTransaction::id).toList(),
+                        "in doubt again: the decider, which still knows, answers committed");
+                try (Worker wb = b.newWorker()) {
+                    assertTrue(wb.commitPrepared(a.decision(id).id()));
+                }
+            }
+            a.applied(id, "b");
+            assertEquals(before + 30, balance(b));
+        }
     }
 
     @Test
