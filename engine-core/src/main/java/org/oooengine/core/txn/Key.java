@@ -5,13 +5,45 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 
-/** An encoded primary key (see {@code KeyCodec}): equality and order of its unsigned bytes. */
-public record Key(byte[] bytes) implements Comparable<Key> {
+/**
+ * An encoded primary key (see {@code KeyCodec}): equality and order of its unsigned bytes. Its first
+ * 16 bytes are kept beside the array as two words, so that comparing keys in a skip-list search
+ * rarely reads the arrays: a composite key of a few numbers (a district's orders, say) differs
+ * within them, and each array read is a cache miss of its own.
+ */
+public final class Key implements Comparable<Key> {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+    private static final int WORDS_BYTES = 16;
+
+    private final byte[] bytes;
+    /** Bytes 0-7 and 8-15, big-endian, zero past the end of a shorter key. */
+    private final long word0;
+    private final long word1;
+
+    public Key(byte[] bytes) {
+        this.bytes = bytes;
+        this.word0 = word(bytes, 0);
+        this.word1 = word(bytes, 8);
+    }
+
+    private static long word(byte[] b, int from) {
+        if (b.length >= from + 8) {
+            return (long) LONGS.get(b, from);
+        }
+        long w = 0;
+        for (int i = from; i < from + 8; i++) {
+            w = (w << 8) | (i < b.length ? b[i] & 0xFF : 0);
+        }
+        return w;
+    }
+
+    public byte[] bytes() {
+        return bytes;
+    }
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Key k && Arrays.equals(bytes, k.bytes);
+        return o instanceof Key k && word0 == k.word0 && word1 == k.word1 && Arrays.equals(bytes, k.bytes);
     }
 
     /**
@@ -35,7 +67,19 @@ public record Key(byte[] bytes) implements Comparable<Key> {
 
     @Override
     public int compareTo(Key o) {
-        return Arrays.compareUnsigned(bytes, o.bytes);
+        int c = Long.compareUnsigned(word0, o.word0);
+        if (c != 0) {
+            return c;
+        }
+        c = Long.compareUnsigned(word1, o.word1);
+        if (c != 0) {
+            return c;
+        }
+        // The first 16 bytes agree, zeros standing in past a shorter key's end: that key is a prefix of the other.
+        if (bytes.length <= WORDS_BYTES || o.bytes.length <= WORDS_BYTES) {
+            return Integer.compare(bytes.length, o.bytes.length);
+        }
+        return Arrays.compareUnsigned(bytes, WORDS_BYTES, bytes.length, o.bytes, WORDS_BYTES, o.bytes.length);
     }
 
     @Override
