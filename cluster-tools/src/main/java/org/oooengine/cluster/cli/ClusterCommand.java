@@ -55,6 +55,11 @@ final class ClusterCommand {
         @Option(names = "--node-heap", defaultValue = "1g", paramLabel = "SIZE", description = "heap of each node JVM (default: ${DEFAULT-VALUE})")
         String heap;
 
+        @Option(names = "--node-gc", defaultValue = "g1", paramLabel = "GC",
+                description = "garbage collector of each node JVM: g1 (short pauses) or parallel (more throughput for "
+                        + "transactional work such as TPC-C, longer pauses) (default: ${DEFAULT-VALUE})")
+        LocalCluster.Gc nodeGc;
+
         @Option(names = "--buffer-pool-mb", defaultValue = "64", paramLabel = "M", description = "buffer pool of each node in MiB (default: ${DEFAULT-VALUE})")
         int bufferPoolMb;
 
@@ -128,7 +133,7 @@ final class ClusterCommand {
                 args.add("--buffered-io");
             }
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
-            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, basePort, heap, args);
+            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, basePort, new LocalCluster.NodeJvm(heap, nodeGc), args);
             ClusterSpec s = started.spec();
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();

@@ -156,7 +156,7 @@ final class QuickstartCommand implements Callable<Integer> {
         err.flush();
         List<String> nodeArgs = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(warm ? 64 : COLD_BUFFER_POOL_MB / 2)));
         try {
-            cluster.start(nodes, basePort, "768m", nodeArgs);
+            cluster.start(nodes, basePort, LocalCluster.NodeJvm.of("768m"), nodeArgs);
             TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, clusterDir, TpchLoad.DEFAULT_PAGE_SIZE, 1.0);
             err.println("running OL and PL at 1% and 0.1% in ooo, ooo-local and inorder modes on the cluster...");
             err.flush();

@@ -37,7 +37,8 @@ import org.junit.jupiter.api.io.TempDir;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterLifecycleTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> NODE_OPTIONS = List.of("--node-heap", "384m", "--buffered-io", "--sql-heap", "512m");
+    private static final List<String> NODE_OPTIONS = List.of("--node-heap", "384m", "--node-gc", "parallel", "--buffered-io",
+            "--sql-heap", "512m");
     private static final long LINEITEM_ROWS = 60_175;
 
     @TempDir
@@ -68,6 +69,19 @@ class ClusterLifecycleTest {
                 p.destroyForcibly();
             }
         }
+    }
+
+    @Test
+    @Order(0)
+    void nodesRunWithTheCollectorAskedForAndTheCoordinatorWithItsOwn() throws Exception {
+        List<String> node = commandLine(pid("n1"));
+        assertTrue(node.contains("-XX:+UseParallelGC") && !node.contains("-XX:+UseG1GC"), node::toString);
+        List<String> coordinator = commandLine(pid("coordinator"));
+        assertTrue(coordinator.contains("-XX:+UseG1GC"), coordinator::toString);
+    }
+
+    private static List<String> commandLine(long pid) throws Exception {
+        return List.of(Files.readString(Path.of("/proc", String.valueOf(pid), "cmdline")).split("\0"));
     }
 
     @Test
