@@ -5,7 +5,8 @@
 # the other engine's. Engines alternate which goes first from round to round.
 #
 #   tpcc-rounds.sh [--rounds 3] [--clients "8 32"] [--warehouses 4] [--nodes 4] [--seconds 20]
-#                  [--warmup 20] [--node-heap 4g] [--dir /tmp/ooo-tpcc-rounds] [--out <file.jsonl>]
+#                  [--warmup 20] [--node-heap 4g] [--node-gc g1|parallel] [--dir /tmp/ooo-tpcc-rounds]
+#                  [--out <file.jsonl>]
 #
 # Every run's JSON goes to --out (one line each, with its round); at the end one JSON object per
 # terminal count: the median tpmC of each engine over the rounds and their ratio.
@@ -14,9 +15,9 @@ set -euo pipefail
 here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 root="$(cd "$here/../../../.." && pwd)"
 ooo="${OOO:-$root/ooo}"
-usage() { sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,12p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
-rounds=3 clients="8 32" warehouses=4 nodes=4 seconds=20 warmup=20 heap=4g dir=/tmp/ooo-tpcc-rounds out=""
+rounds=3 clients="8 32" warehouses=4 nodes=4 seconds=20 warmup=20 heap=4g gc=g1 dir=/tmp/ooo-tpcc-rounds out=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --rounds) rounds="$2"; shift 2 ;;
@@ -26,6 +27,7 @@ while [[ $# -gt 0 ]]; do
         --seconds) seconds="$2"; shift 2 ;;
         --warmup) warmup="$2"; shift 2 ;;
         --node-heap) heap="$2"; shift 2 ;;
+        --node-gc) gc="$2"; shift 2 ;;
         --dir) dir="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         -h|--help) usage 0 ;;
@@ -51,7 +53,7 @@ for ((round = 1; round <= rounds; round++)); do
         "$ooo" cluster stop --dir "$dir" >/dev/null 2>&1 || true
         rm -rf "$dir"
         "$ooo" cluster start --nodes "$nodes" --dir "$dir" --sql-port 0 --base-port 7401 --node-heap "$heap" \
-            "${root_flag[@]}" >&2
+            --node-gc "$gc" "${root_flag[@]}" >&2
         first=${clients%% *}
         echo "round $round, $engine: loading and warming up" >&2
         "$ooo" bench tpcc --cluster "$dir" --engine "$engine" --warehouses "$warehouses" --clients "$first" \
@@ -60,7 +62,7 @@ for ((round = 1; round <= rounds; round++)); do
             line=$("$ooo" bench tpcc --cluster "$dir" --engine "$engine" --warehouses "$warehouses" --clients "$n" \
                 --seconds "$seconds" --json)
             echo "round $round, $engine, $n terminals: $line" >&2
-            echo "{\"round\":$round,${line#\{}" >> "$out"
+            echo "{\"round\":$round,\"node_gc\":\"$gc\",${line#\{}" >> "$out"
         done
     done
 done
