@@ -101,6 +101,12 @@ final class BenchScalingCommand implements Callable<Integer> {
                     + "(default: the calibration's best single-row request rate on one connection)")
     double rowRate;
 
+    @Option(names = "--growth", defaultValue = "network", paramLabel = "network|fit",
+            description = "per-node growth of dispatch and job start-ups: network (one request and answer per node at the "
+                    + "calibrated request rate, start-ups flat) or fit (slopes over the calibrations' node counts; on "
+                    + "one host they include its contention) (default: ${DEFAULT-VALUE})")
+    String growth;
+
     @Option(names = "--json", description = "print one JSON object per query and node count")
     boolean json;
 
@@ -120,7 +126,14 @@ final class BenchScalingCommand implements Callable<Integer> {
         double measuredSf = scaleFactor(statsDir);
         double perNode = sfPerNode != null ? sfPerNode
                 : rowsPerNode != null ? rowsPerNode / (facts.get("lineitem").rows() / measuredSf) : 1000;
-        WeakScalingModel model = new WeakScalingModel(base, ScaledCalibration.Growth.fit(cals), facts, measuredSf, perNode,
+        ScaledCalibration.Growth slopes = switch (growth) {
+            case "fit" -> ScaledCalibration.Growth.fit(cals);
+            case "network" -> ScaledCalibration.Growth.fromNetwork(base);
+            default -> throw new ParameterException(spec.commandLine(), "--growth must be network or fit, got '" + growth + "'");
+        };
+        spec.commandLine().getErr().printf(Locale.ROOT, "per-node growth: dispatch %.3g s, job start-up %.3g s, PSMJ stage %.3g s%n",
+                slopes.dispatchPerNode(), slopes.jobStartupPerNode(), slopes.stageStartupPerNode());
+        WeakScalingModel model = new WeakScalingModel(base, slopes, facts, measuredSf, perNode,
                 new WeakScalingModel.Settings(nodeCv, linkGbps * 1e9 / 8, !resultsOnNodes, rowRate));
         Map<String, Map<Integer, Double>> scalability = new LinkedHashMap<>();
         List<WeakScalingModel.Point> all = new ArrayList<>();

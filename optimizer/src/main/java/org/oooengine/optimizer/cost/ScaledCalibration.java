@@ -38,6 +38,17 @@ public final class ScaledCalibration {
         }
 
         /**
+         * The coordinator's dispatch growing by one request and one answer per node at one
+         * connection's best request rate; job start-ups not growing. For a calibration of one
+         * size, or when the sizes calibrated shared one host (their slopes then measure that
+         * host's contention, not a cluster's).
+         */
+        public static Growth fromNetwork(Calibration c) {
+            double best = c.network().requestsPerSecond().values().stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+            return new Growth(2 / best, 0, 0);
+        }
+
+        /**
          * Least-squares slopes against the node count over calibrations of clusters of different
          * sizes, none below zero; {@link #NONE} from fewer than two sizes.
          */
