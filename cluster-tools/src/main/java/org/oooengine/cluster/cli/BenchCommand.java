@@ -7,6 +7,6 @@ import picocli.CommandLine.Command;
         description = "Measure joins or the TPC-H queries on a loaded store or cluster, transactions, or the storage paths with JMH.",
         subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchReportCommand.class, BenchMicroCommand.class,
                 BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class, BenchTpccFillCommand.class,
-                BenchTpccFillPlotCommand.class, BenchTransfersCommand.class, BenchTpccCommand.class})
+                BenchTpccFillPlotCommand.class, BenchTransfersCommand.class, BenchTpccCommand.class, BenchScalingCommand.class})
 final class BenchCommand {
 }

@@ -48,7 +48,7 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
+                "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "deploy",
                 "deploy inventory"), names);
     }
@@ -180,5 +180,21 @@ class CliParsingTest {
         Cli setting = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--set", "ooo.query.max-memory");
         assertEquals(2, setting.exitCode(), setting::toString);
         assertTrue(setting.err().contains("--set: 'ooo.query.max-memory' is not <key>=<value>"), setting::toString);
+    }
+
+    @Test
+    void benchScalingRefusesBadFlagsBeforeReadingAnything(@TempDir Path dir) {
+        Cli nodes = Cli.run("bench", "scaling", "--calibration", dir.toString(), "--nodes", "0,2");
+        assertEquals(2, nodes.exitCode(), nodes::toString);
+        assertTrue(nodes.err().contains("--nodes must be between 1 and 4096"), nodes::toString);
+        Cli both = Cli.run("bench", "scaling", "--calibration", dir.toString(), "--sf-per-node", "1", "--rows-per-node", "6000000");
+        assertEquals(2, both.exitCode(), both::toString);
+        assertTrue(both.err().contains("give --sf-per-node or --rows-per-node, not both"), both::toString);
+        Cli methods = Cli.run("bench", "scaling", "--calibration", dir.toString(), "--methods", "hash");
+        assertEquals(2, methods.exitCode(), methods::toString);
+        assertTrue(methods.err().contains("--methods must be auto, ooo, inorder or psmj"), methods::toString);
+        Cli missing = Cli.run("bench", "scaling", "--calibration", dir.toString());
+        assertEquals(2, missing.exitCode(), missing::toString);
+        assertTrue(missing.err().contains("run 'ooo calibrate --cluster DIR'"), missing::toString);
     }
 }

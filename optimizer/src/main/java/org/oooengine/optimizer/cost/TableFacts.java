@@ -16,8 +16,36 @@ import org.oooengine.optimizer.stats.ClusterStatistics;
 /**
  * What the cost models know of one table: its layout from the manifest (primary key, indexes and
  * their scope) and its statistics merged over the nodes.
+ *
+ * @param scale how many times the statistics' table this one stands for ({@link #scaledBy}): 1 for
+ *              a table as measured
  */
-public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, int pageSize) {
+public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, int pageSize, double scale) {
+
+    /** Up to this many distinct values a column's domain stays put when the table grows (nations, regions, segments, flags). */
+    static final double FIXED_DOMAIN_VALUES = 64;
+
+    public TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, int pageSize) {
+        this(meta, stats, pageSize, 1);
+    }
+
+    /**
+     * This table as if it held {@code factor} times its rows, as TPC-H at a larger scale factor
+     * does: rows and bytes of the tree and of every index multiply; a column's distinct values
+     * multiply too when there are more than {@value #FIXED_DOMAIN_VALUES} of them (keys and foreign
+     * keys, whose domains grow with the data), and stay put otherwise (nations, regions, segments, flags). Value ranges and
+     * histograms keep their shape, so a range selects the same share.
+     */
+    public TableFacts scaledBy(double factor) {
+        if (!(factor > 0)) {
+            throw new IllegalArgumentException("scale factor must be positive, got " + factor);
+        }
+        Map<String, Long> indexBytes = new LinkedHashMap<>();
+        stats.indexBytes().forEach((k, v) -> indexBytes.put(k, Math.round(v * factor)));
+        TableStatistics scaled = new TableStatistics(stats.table(), Math.round(stats.rows() * factor),
+                Math.round(stats.bytes() * factor), stats.columns(), indexBytes);
+        return new TableFacts(meta, scaled, pageSize, scale * factor);
+    }
 
     /** Every table of a running cluster: the layout the nodes agree on, the statistics merged over the nodes. */
     public static Map<String, TableFacts> of(ClusterSession session) {
@@ -26,6 +54,33 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
         Map<String, TableFacts> out = new LinkedHashMap<>();
         for (StoreManifest.TableMeta t : manifest.tables()) {
             out.put(t.name(), new TableFacts(t, stats.get(t.name()), manifest.pageSize()));
+        }
+        return out;
+    }
+
+    /**
+     * Every table of a cluster's node stores as read from their files, without the cluster running:
+     * the first store's layout, the statistics each node kept at load merged per table.
+     */
+    public static Map<String, TableFacts> ofStores(List<java.nio.file.Path> storeDirs) {
+        if (storeDirs.isEmpty()) {
+            throw new IllegalArgumentException("no node stores to read statistics from");
+        }
+        StoreManifest manifest = StoreManifest.read(storeDirs.get(0));
+        List<org.oooengine.core.stats.StoreStatistics> parts = storeDirs.stream()
+                .map(d -> org.oooengine.core.stats.StoreStatistics.read(d).orElseThrow(() -> new IllegalStateException(
+                        "store " + d + " has no statistics: run 'ooo analyze' on its cluster")))
+                .toList();
+        Map<String, TableFacts> out = new LinkedHashMap<>();
+        for (StoreManifest.TableMeta t : manifest.tables()) {
+            List<TableStatistics> partitions = parts.stream().map(p -> p.tables().get(t.name()))
+                    .filter(java.util.Objects::nonNull).toList();
+            if (partitions.isEmpty()) {
+                continue;
+            }
+            List<DataType> types = t.columns().stream().map(c -> DataType.parse(c.type())).toList();
+            out.put(t.name(), new TableFacts(t, org.oooengine.optimizer.stats.TableStatisticsMerger.merge(partitions, types,
+                    org.oooengine.core.stats.StatisticsCollector.DEFAULT_BUCKETS), manifest.pageSize()));
         }
         return out;
     }
@@ -57,7 +112,9 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
         if (meta.primaryKey().equals(List.of(column))) {
             return rows();
         }
-        return Math.max(1, Math.min(rows(), stats.column(column).distinctValues()));
+        double measured = stats.column(column).distinctValues();
+        double distinct = measured > FIXED_DOMAIN_VALUES ? measured * scale : measured;
+        return Math.max(1, Math.min(rows(), distinct));
     }
 
     /** The index leading with {@code column}, if any. */

@@ -531,7 +531,16 @@ public final class PipelinePlanner {
      * (which sends both sides' rows at most once): a build much smaller than the probe side.
      */
     private boolean cheaperToBroadcast(Chain build, Chain probe) {
-        return build.rows * (layouts.nodes(probe.scan.table()) - 1L) <= probe.rows;
+        return broadcastMovesLess(build.rows, probe.rows, layouts.nodes(probe.scan.table()));
+    }
+
+    /**
+     * Whether sending {@code buildRows} to every one of {@code nodes} nodes moves no more rows than
+     * shuffling the {@code probeRows} would: the rule of {@link #cheaperToBroadcast}, also what the
+     * weak-scaling model ({@code optimizer.cost.WeakScalingModel}) applies as a cluster grows.
+     */
+    public static boolean broadcastMovesLess(long buildRows, long probeRows, int nodes) {
+        return buildRows * (nodes - 1L) <= probeRows;
     }
 
     /**
