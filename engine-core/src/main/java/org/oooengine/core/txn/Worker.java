@@ -151,6 +151,7 @@ public final class Worker implements AutoCloseable {
         return groupCount >= protocol.groupSize() || now - groupStart > GROUP_TIMEOUT_NANOS;
     }
 
+    /** Flushes the log; under NLR whatever waited for a flush (group commits, their locks, learned commits) is done. */
     private void flushNlrGroup() {
         wal.flush();
         unflushedRecords = false;
@@ -254,7 +255,7 @@ public final class Worker implements AutoCloseable {
         }
         List<Transaction.Write> writes = tx.handOverLocks();
         wal.append(WalRecord.Kind.PREPARE, commitTs, id, List.of(decider), writes);
-        wal.flush();
+        flushNlrGroup(); // what this worker's group waited for is durable now too
         PreparedTransaction p = new PreparedTransaction(id, commitTs, decider, writes);
         db.prepared(p);
         return p;
@@ -271,7 +272,7 @@ public final class Worker implements AutoCloseable {
     public void decide(Transaction tx, TransactionId id, long commitTs, List<String> others) {
         tx.validateReadsOrRelease(commitTs);
         wal.append(WalRecord.Kind.DECIDE_COMMIT, commitTs, id, others, tx.lockedWrites());
-        wal.flush();
+        flushNlrGroup();
         db.decided(new Decision(id, commitTs, others));
         tx.installAndUnlock(commitTs);
     }

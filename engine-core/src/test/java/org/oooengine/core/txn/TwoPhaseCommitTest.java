@@ -202,6 +202,34 @@ class TwoPhaseCommitTest {
     }
 
     @Test
+    void aLaterVoteFlushesTheCommitsLearnedBeforeIt() {
+        b.close();
+        b = openNode("b", LogProtocol.nlrGroup(32));
+        try (Worker wa = a.newWorker(); Worker wb = b.newWorker()) {
+            TransactionId first = TransactionId.next();
+            Transaction ta = withdraw(wa, a, 10);
+            Transaction tb = deposit(wb, b, 10);
+            long ts = Math.max(wa.lock(ta), wb.lock(tb));
+            wb.prepare(tb, first, ts, "a");
+            wa.decide(ta, first, ts, List.of("b"));
+            wb.commitPreparedInGroup(first);
+            boolean[] durable = {false};
+            wb.whenDurable(() -> durable[0] = true);
+            assertFalse(durable[0]);
+
+            TransactionId second = TransactionId.next();
+            Transaction ta2 = withdraw(wa, a, 5);
+            Transaction tb2 = deposit(wb, b, 5);
+            long ts2 = Math.max(wa.lock(ta2), wb.lock(tb2));
+            wb.prepare(tb2, second, ts2, "a");
+            assertTrue(durable[0], "the later vote flushed the log: the learned commit is durable, its answer went out");
+            wa.decide(ta2, second, ts2, List.of("b"));
+            wb.commitPrepared(second);
+        }
+        assertEquals(115, balance(b));
+    }
+
+    @Test
     void theDeciderRemembersItsDecisionAcrossCrashAndCheckpointUntilApplied() {
         TransactionId id = TransactionId.next();
         Worker wa = a.newWorker();
