@@ -139,10 +139,11 @@ mapfile -t node_hosts < <(awk '$1 == "ooo_node:" { f = 1; next } f && /hosts:/ {
 extra=(-e ooo_supervisor=script -e ansible_user=root -e "ansible_ssh_private_key_file=$hosts_root/ssh/id_ed25519"
        -e ooo_node_buffered_io=true -e ooo_node_heap=512m -e ooo_node_buffer_pool_mb=64 -e ooo_sql_heap=1g
        -e hadoop_heap=384m -e yarn_nm_memory_mb=3072 -e hdfs_replication=2)
-run_playbook() { # run_playbook LOG playbook args...
+run_playbook() { # run_playbook LOG playbook args...: its output, each line with the test's seconds, in LOG
     local logf="$1"; shift
-    (cd "$root/deploy/ansible" && ANSIBLE_FORCE_COLOR=0 nice_run "$playbook" -i "$inv/inventory.yml" "${extra[@]}" "$@") \
-        >"$logf" 2>&1
+    (cd "$root/deploy/ansible" && ANSIBLE_FORCE_COLOR=0 nice_run "$playbook" -i "$inv/inventory.yml" "${extra[@]}" "$@") 2>&1 \
+        | while IFS= read -r line; do printf '[%4ds] %s\n' $((SECONDS - t_start)) "$line"; done >"$logf"
+    return "${PIPESTATUS[0]}"
 }
 changed_of() { awk '/PLAY RECAP/ { r = 1; next } r && /changed=/ { for (i = 1; i <= NF; i++) if ($i ~ /^changed=/) { split($i, a, "="); s += a[2] } } END { print s + 0 }' "$1"; }
 
@@ -228,8 +229,12 @@ rows_q1="$(grep -c . "$logs/q01.ooo.csv" 2>/dev/null || echo 0)"
 
 # --- MapReduce on the deployed YARN ---------------------------------------------------------------
 hdfs_on() { on "$1" "runuser -u ${3:-ooo} -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/bin/$2"; }
-apps_succeeded() {
-    hdfs_on "$rm_host" "yarn application -list -appStates FINISHED" hadoop 2>/dev/null | grep -c SUCCEEDED || true
+apps_succeeded() { # MapReduce applications the deployed ResourceManager ran to success (its REST API)
+    python3 - "http://$(addr "$rm_host"):8088/ws/v1/cluster/apps?finalStatus=SUCCEEDED" <<'PY' 2>/dev/null || echo 0
+import json, sys, urllib.request
+apps = json.load(urllib.request.urlopen(sys.argv[1], timeout=20)).get("apps") or {}
+print(len(apps.get("app", [])))
+PY
 }
 apps0="$(apps_succeeded)"
 log "ooo mr run revenue-per-nation on YARN (from $coord)"
