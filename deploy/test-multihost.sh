@@ -66,7 +66,7 @@ note() { notes+=("$*"); log "NOTE: $*"; }
 netns() { "$root/deploy/netns-hosts.sh" "$1" --inventory "$inv" --root "$hosts_root" --bridge "$bridge" "${@:2}"; }
 on() { # on HOST command...: a command on a host, as root, over ssh
     local h="$1"; shift
-    ssh -F "$hosts_root/ssh/ssh_config" -o ConnectTimeout=10 "$(addr "$h")" "$@"
+    timeout 900 ssh -F "$hosts_root/ssh/ssh_config" -o ConnectTimeout=10 "$(addr "$h")" "$@"
 }
 addr() { awk -v h="$1" '$1 == h":" { f = 1; next } f && /ansible_host:/ { print $2; exit }' "$inv/inventory.yml"; }
 first_of() { awk -v g="$1" '$1 == g":" { f = 1; next } f && /hosts:/ { next } f { sub(":", "", $1); print $1; exit }' "$inv/inventory.yml"; }
@@ -86,7 +86,7 @@ trap 'exit 130' INT TERM
 
 finish() {
     local total=$((SECONDS - t_start)) ok=true
-    for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$metastore_ok" "$recovery_ok"; do [[ "$v" == true ]] || ok=false; done
+    for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$recovery_ok"; do [[ "$v" == true ]] || ok=false; done
     [[ "$second_run_changed" == 0 ]] || ok=false
     python3 - "$hosts" "$deploy_seconds" "$second_run_changed" "$tpch_ok" "$jdbc_ok" "$beeline_ok" "$duckdb_compared" \
         "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$dead_node_named" "$recovery_ok" "$hdfs_racks" \
@@ -134,14 +134,15 @@ netns up >>"$logs/netns.log" 2>&1 || { note "netns-hosts.sh up failed: see $logs
 
 nn="$(first_of hdfs_nn)" rm_host="$(first_of yarn_rm)" coord="$(first_of ooo_coordinator)" hms="$(first_of hive_metastore)"
 coord_addr="$(addr "$coord")"
-mapfile -t node_hosts < <(awk '$1 == "ooo_node:" { f = 1; next } f && /hosts:/ { next } f && /^      [^ ]/ { sub(":", "", $1); print $1; next } f { exit }' "$inv/inventory.yml")
+mapfile -t node_hosts < <(awk '$1 == "ooo_node:" { f = 1; next } f && /hosts:/ { next } f && /^        [^ ]/ { sub(":", "", $1); print $1; next } f { exit }' "$inv/inventory.yml")
+[[ ${#node_hosts[@]} -eq "$hosts" ]] || { note "read ${#node_hosts[@]} ooo_node hosts from $inv/inventory.yml, expected $hosts"; finish; }
 # Small heaps: six hosts' worth of daemons share this machine.
 extra=(-e ooo_supervisor=script -e ansible_user=root -e "ansible_ssh_private_key_file=$hosts_root/ssh/id_ed25519"
        -e ooo_node_buffered_io=true -e ooo_node_heap=512m -e ooo_node_buffer_pool_mb=64 -e ooo_sql_heap=1g
        -e hadoop_heap=384m -e yarn_nm_memory_mb=3072 -e hdfs_replication=2)
 run_playbook() { # run_playbook LOG playbook args...: its output, each line with the test's seconds, in LOG
     local logf="$1"; shift
-    (cd "$root/deploy/ansible" && ANSIBLE_FORCE_COLOR=0 nice_run "$playbook" -i "$inv/inventory.yml" "${extra[@]}" "$@") 2>&1 \
+    (cd "$root/deploy/ansible" && PYTHONUNBUFFERED=1 ANSIBLE_FORCE_COLOR=0 nice_run "$playbook" -i "$inv/inventory.yml" "${extra[@]}" "$@") 2>&1 \
         | while IFS= read -r line; do printf '[%4ds] %s\n' $((SECONDS - t_start)) "$line"; done >"$logf"
     return "${PIPESTATUS[0]}"
 }
@@ -228,62 +229,76 @@ rows_q1="$(grep -c . "$logs/q01.ooo.csv" 2>/dev/null || echo 0)"
 [[ "$bl_counts" == true && "$q_ok" == true ]] && beeline_ok=true
 
 # --- MapReduce on the deployed YARN ---------------------------------------------------------------
+# Three jobs side by side (each mostly waits on YARN's heartbeats): ooo export (the tables as text on
+# HDFS, for DuckDB and the metastore), ooo mr run and a PSMJ join through the coordinator.
 hdfs_on() { on "$1" "runuser -u ${3:-ooo} -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/bin/$2"; }
-apps_succeeded() { # MapReduce applications the deployed ResourceManager ran to success (its REST API)
-    python3 - "http://$(addr "$rm_host"):8088/ws/v1/cluster/apps?finalStatus=SUCCEEDED" <<'PY' 2>/dev/null || echo 0
+yarn_succeeded() { # yarn_succeeded PREFIX: how many applications named PREFIX... the ResourceManager ran to success
+    python3 - "http://$(addr "$rm_host"):8088/ws/v1/cluster/apps?finalStatus=SUCCEEDED" "$1" <<'PY' 2>/dev/null || echo 0
 import json, sys, urllib.request
-apps = json.load(urllib.request.urlopen(sys.argv[1], timeout=20)).get("apps") or {}
-print(len(apps.get("app", [])))
+apps = (json.load(urllib.request.urlopen(sys.argv[1], timeout=20)).get("apps") or {}).get("app", [])
+print(sum(1 for a in apps if a["name"].startswith(sys.argv[2])))
 PY
 }
-apps0="$(apps_succeeded)"
-log "ooo mr run revenue-per-nation on YARN (from $coord)"
 ooo_on() { # ooo_on HOST args: the installed engine's command as its user, with the host's Hadoop configuration
     local h="$1"; shift
     on "$h" "cd /tmp && runuser -u ooo -- env HADOOP_CONF_DIR=/etc/hadoop/conf OOO_HEAP=512m /opt/ooo/bin/ooo $*"
 }
-if ooo_on "$coord" mr run revenue-per-nation --cluster /var/lib/ooo/cluster --low 100000 --high 110000 \
-        --out /user/ooo/revenue-per-nation >"$logs/mr-run.log" 2>&1; then
-    apps1="$(apps_succeeded)"
-    parts="$(hdfs_on "$coord" "hdfs dfs -cat /user/ooo/revenue-per-nation/part-*" 2>/dev/null | grep -c . || true)"
-    if [[ "$apps1" -gt "$apps0" && "$parts" -gt 0 ]]; then
+log "MapReduce on YARN: ooo export tpch, ooo mr run revenue-per-nation (on $coord), PSMJ through the coordinator"
+ooo_on "$coord" export tpch --cluster /var/lib/ooo/cluster --tables region,nation,customer,orders,lineitem \
+    --out /user/ooo/tpch >"$logs/export.log" 2>&1 &
+export_pid=$!
+# A join chain driven by an indexed range (c_acctbal), as docs/queries/joins/q3prime.sql: in mapreduce
+# mode with ooo.join.method=psmj it runs as PSMJ jobs, in daemon mode on the nodes.
+join_sql="SELECT count(*) FROM customer JOIN orders ON customer.c_custkey = orders.o_custkey JOIN lineitem ON orders.o_orderkey = lineitem.l_orderkey WHERE customer.c_acctbal BETWEEN 1000 AND 1100"
+(
+    daemon_count="$(beeline -e "$join_sql" 2>"$logs/psmj-daemon.err" | tail -n 1)"
+    psmj_count="$(beeline -e "SET ooo.execution.mode=mapreduce; SET ooo.join.method=psmj; $join_sql" \
+        2>"$logs/psmj.err" | tail -n 1)"
+    echo "$daemon_count $psmj_count" >"$logs/psmj.counts"
+) &
+psmj_pid=$!
+mr_ok=false
+ooo_on "$coord" mr run revenue-per-nation --cluster /var/lib/ooo/cluster --low 100000 --high 110000 \
+    --out /user/ooo/revenue-per-nation >"$logs/mr-run.log" 2>&1 && mr_ok=true
+export_ok=false
+wait "$export_pid" && export_ok=true
+wait "$psmj_pid"
+if [[ "$mr_ok" == true ]]; then
+    nations="$(grep -c . < <(hdfs_on "$coord" "hdfs dfs -cat /user/ooo/revenue-per-nation/part-*" 2>/dev/null) || true)"
+    mr_apps="$(yarn_succeeded "revenue per nation")"
+    if [[ "$mr_apps" -ge 1 && "$nations" -eq 25 ]]; then
         mapreduce_on_yarn_ok=true
     else
-        note "ooo mr run finished but YARN shows no new succeeded application ($apps0 -> $apps1) or no output ($parts lines)"
+        note "ooo mr run finished, but the ResourceManager shows $mr_apps succeeded revenue-per-nation jobs and HDFS $nations output lines (25 expected)"
     fi
 else
     note "ooo mr run failed on YARN: see $logs/mr-run.log"
     tail -n 15 "$logs/mr-run.log" >&2
 fi
-
-log "PSMJ join with SET ooo.execution.mode=mapreduce"
-join_sql="SELECT count(*) FROM customer JOIN orders ON c_custkey = o_custkey WHERE c_custkey BETWEEN 1 AND 300"
-daemon_count="$(beeline -e "$join_sql" 2>"$logs/psmj-daemon.err" | tail -n 1)"
-apps1="$(apps_succeeded)"
-psmj_count="$(beeline -e "SET ooo.execution.mode=mapreduce; SET ooo.join.method=psmj; $join_sql" \
-    2>"$logs/psmj.err" | tail -n 1)"
-apps2="$(apps_succeeded)"
-if [[ -n "$psmj_count" && "$psmj_count" == "$daemon_count" && "$apps2" -gt "$apps1" ]]; then
+read -r daemon_count psmj_count <"$logs/psmj.counts" || true
+psmj_apps="$(yarn_succeeded "psmj ")"
+if [[ -n "${psmj_count:-}" && "$psmj_count" == "${daemon_count:-}" && "$psmj_apps" -ge 1 ]]; then
     psmj_on_yarn_ok=true
 else
-    note "PSMJ on YARN: $psmj_count rows against $daemon_count in daemon mode, YARN applications $apps1 -> $apps2 (see $logs/psmj.err)"
+    note "PSMJ on YARN: '${psmj_count:-}' rows against '${daemon_count:-}' in daemon mode, $psmj_apps succeeded psmj jobs in the ResourceManager (see $logs/psmj.err)"
 fi
-
-# --- the tables on HDFS, DuckDB, the Hive Metastore -----------------------------------------------
-log "ooo export tpch to the deployed HDFS (a MapReduce job)"
-if ooo_on "$coord" export tpch --cluster /var/lib/ooo/cluster --out /user/ooo/tpch >"$logs/export.log" 2>&1; then
-    export_ok=true
+if [[ "$export_ok" == true && "$(yarn_succeeded "export ")" -ge 1 ]]; then
+    log "exported: $(grep -c 'rows' "$logs/export.log") tables"
 else
     export_ok=false
-    note "ooo export tpch failed: see $logs/export.log"
+    note "ooo export tpch failed or did not run on YARN: see $logs/export.log"
 fi
 
 # DuckDB over the exported files: the same answers to Q1, Q3 and Q6 from another engine.
-if [[ "$export_ok" == true ]] && "$root/deploy/.venv/bin/python" -c 'import duckdb' 2>/dev/null \
-        || { "$root/deploy/.venv/bin/pip" install -q duckdb >>"$logs/duckdb.log" 2>&1 && [[ "$export_ok" == true ]]; }; then
+py="$root/deploy/.venv/bin/python"
+duckdb_ready=false
+if "$py" -c 'import duckdb' 2>/dev/null || { "$py" -m pip install -q duckdb >>"$logs/duckdb.log" 2>&1 && "$py" -c 'import duckdb'; }; then
+    duckdb_ready=true
+fi
+if [[ "$export_ok" == true && "$duckdb_ready" == true ]]; then
     log "DuckDB over the exported files"
     hdfs_on "$coord" "hdfs dfs -get /user/ooo/tpch /tmp/tpch-export" >>"$logs/duckdb.log" 2>&1
-    if nice_run "$root/deploy/.venv/bin/python" - "$hosts_root/$coord/tmp/tpch-export" "$root/docs/queries/tpch" "$logs" \
+    if nice_run "$py" - "$hosts_root/$coord/tmp/tpch-export" "$root/docs/queries/tpch" "$logs" \
             >>"$logs/duckdb.log" 2>&1 <<'PY'
 import csv, decimal, glob, os, sys
 import duckdb
@@ -332,7 +347,9 @@ PY
 else
     note "no DuckDB comparison (export failed or DuckDB could not be installed)"
 fi
-[[ "$jdbc_ok" == true && "$beeline_ok" == true && ( "$duckdb_compared" == true || "$export_ok" != true ) ]] && tpch_ok=true
+# Without DuckDB (no package registry) the specification's row counts and Q1's groups are the check.
+[[ "$duckdb_ready" == true ]] || note "DuckDB could not be installed: TPC-H checked by row counts and Q1's groups only"
+[[ "$jdbc_ok" == true && "$beeline_ok" == true && ( "$duckdb_compared" == true || "$duckdb_ready" != true ) ]] && tpch_ok=true
 
 if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" && "$export_ok" == true ]]; then
     log "nation registered in the deployed Hive Metastore, read through a coordinator with ooo.catalog=hms"
@@ -343,9 +360,10 @@ if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" &&
         --columns n_nationkey:bigint,n_name:string,n_regionkey:bigint,n_comment:string" >"$logs/metastore.log" 2>&1 \
         || note "registering nation in the metastore failed: see $logs/metastore.log"
     # A second coordinator on the coordinator's host whose catalog is the metastore.
-    on "$coord" "cd /tmp && runuser -u ooo -- env OOO_HEAP=512m /opt/ooo/bin/ooo server --cluster /var/lib/ooo/cluster \
+    # (in braces: only the server goes to the background, with none of the ssh session's descriptors)
+    on "$coord" "cd /tmp && { runuser -u ooo -- env OOO_HEAP=512m /opt/ooo/bin/ooo server --cluster /var/lib/ooo/cluster \
         --host $coord_addr --port 10002 --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=$hms_uri \
-        --conf ooo.catalog.hms.conf.fs.defaultFS=$nn_uri >/tmp/hms-coordinator.out 2>&1 </dev/null & echo \$! >/tmp/hms-coordinator.pid"
+        --conf ooo.catalog.hms.conf.fs.defaultFS=$nn_uri </dev/null >/tmp/hms-coordinator.out 2>&1 & echo \$! >/tmp/hms-coordinator.pid; }"
     for _ in $(seq 1 60); do
         bash -c "exec 3<>/dev/tcp/$coord_addr/10002" 2>/dev/null && break
         sleep 1
