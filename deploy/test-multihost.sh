@@ -58,7 +58,7 @@ nice_run() { nice -n 19 "$@"; }
 
 # Results; each starts false and turns true only when its check passed.
 deploy_seconds=null second_run_changed=null tpch_ok=false beeline_ok=false jdbc_ok=false duckdb_compared=false
-mapreduce_on_yarn_ok=false psmj_on_yarn_ok=false metastore_ok=false recovery_ok=false hdfs_racks=null
+mapreduce_on_yarn_ok=false psmj_on_yarn_ok=false metastore_ok=false recovery_ok=false hdfs_racks=null engine_racks=null
 dead_node_named=false nodes_ok=false
 notes=()
 note() { notes+=("$*"); log "NOTE: $*"; }
@@ -89,14 +89,14 @@ finish() {
     for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$recovery_ok"; do [[ "$v" == true ]] || ok=false; done
     [[ "$second_run_changed" == 0 ]] || ok=false
     python3 - "$hosts" "$deploy_seconds" "$second_run_changed" "$tpch_ok" "$jdbc_ok" "$beeline_ok" "$duckdb_compared" \
-        "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$dead_node_named" "$recovery_ok" "$hdfs_racks" \
+        "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$dead_node_named" "$recovery_ok" "$hdfs_racks" "$engine_racks" \
         "$total" "$work" "$ok" "${notes[@]}" <<'PY'
 import json, sys
 a = sys.argv[1:]
 def v(s):
     return json.loads(s) if s not in ("", None) else None
 keys = ["hosts", "deploy_seconds", "second_run_changed", "tpch_ok", "jdbc_ok", "beeline_ok", "duckdb_compared",
-        "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "dead_node_named", "recovery_ok", "hdfs_racks",
+        "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "dead_node_named", "recovery_ok", "hdfs_racks", "engine_racks",
         "total_seconds"]
 out = {k: v(x) for k, x in zip(keys, a)}
 out["work_dir"] = a[len(keys)]
@@ -164,11 +164,21 @@ else
 fi
 log "second run: changed=$second_run_changed"
 
+ooo_on() { # ooo_on HOST args: the installed engine's command as its user, with the host's Hadoop configuration
+    local h="$1"; shift
+    on "$h" "cd /tmp && runuser -u ooo -- env HADOOP_CONF_DIR=/etc/hadoop/conf OOO_HEAP=512m /opt/ooo/bin/ooo $*"
+}
+
 # HDFS racks: the racks the NameNode put the DataNodes on.
 on "$nn" "runuser -u hadoop -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/bin/hdfs dfsadmin -printTopology" \
     >"$logs/topology.txt" 2>>"$logs/hdfs.log" || true
 hdfs_racks="$(grep -c '^Rack:' "$logs/topology.txt" 2>/dev/null || echo 0)"
 log "HDFS racks: $hdfs_racks"
+# The engine's racks: ooo cluster status on the coordinator's host, one JSON line per node.
+ooo_on "$coord" cluster status --dir /var/lib/ooo/cluster --json >"$logs/engine-status.txt" 2>>"$logs/engine-status.err" || true
+engine_racks="$(python3 -c 'import json, sys
+print(len({json.loads(l)["rack"] for l in sys.stdin if l.startswith("{")}))' <"$logs/engine-status.txt" 2>/dev/null || echo null)"
+log "engine racks: $engine_racks"
 
 # --- the engine from this machine: cluster.json and secret of the deployed cluster ----------------
 cluster="$work/cluster"
@@ -238,10 +248,6 @@ import json, sys, urllib.request
 apps = (json.load(urllib.request.urlopen(sys.argv[1], timeout=20)).get("apps") or {}).get("app", [])
 print(sum(1 for a in apps if a["name"].startswith(sys.argv[2])))
 PY
-}
-ooo_on() { # ooo_on HOST args: the installed engine's command as its user, with the host's Hadoop configuration
-    local h="$1"; shift
-    on "$h" "cd /tmp && runuser -u ooo -- env HADOOP_CONF_DIR=/etc/hadoop/conf OOO_HEAP=512m /opt/ooo/bin/ooo $*"
 }
 log "MapReduce on YARN: ooo export tpch, ooo mr run revenue-per-nation (on $coord), PSMJ through the coordinator"
 ooo_on "$coord" export tpch --cluster /var/lib/ooo/cluster --tables region,nation,customer,orders,lineitem \

@@ -255,6 +255,9 @@ class ClusterEndToEndTest {
         Cli status = Cli.run("cluster", "status", "--dir", cluster.toString());
         assertEquals(1, status.exitCode(), status::toString);
         assertTrue(status.out().lines().anyMatch(l -> l.startsWith("n2") && l.contains("down")), status::toString);
+        // the probe the playbooks wait on: fails for the dead node, passes for the live one
+        assertEquals(1, Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n2").exitCode());
+        assertEquals(0, Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n1").exitCode());
     }
 
     private static JsonNode run(String where, String dir, String query, String mode) throws Exception {
