@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.NullWritable;
 import org.apache.hadoop.mapreduce.InputFormat;
@@ -52,7 +53,9 @@ public final class JoinJobs {
      * {@code base} already chose a framework (e.g. yarn from the user's Hadoop configuration).
      */
     public static Configuration localRunner(Configuration base, int parallelTasks) {
-        Configuration conf = new Configuration(base);
+        // A JobConf reads mapred-site.xml and yarn-site.xml too, where a host's Hadoop configuration
+        // on the class path (HADOOP_CONF_DIR, as the installed ooo command adds it) names the framework.
+        Configuration conf = new JobConf(base);
         if (conf.get("mapreduce.framework.name") == null) {
             conf.set("mapreduce.framework.name", "local");
         }

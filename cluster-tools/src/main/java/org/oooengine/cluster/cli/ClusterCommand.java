@@ -238,17 +238,28 @@ final class ClusterCommand {
         @Option(names = "--json", description = "print one JSON object per node")
         boolean json;
 
+        @Option(names = "--node", paramLabel = "<id>",
+                description = "only this node: exit status 0 when it answers (a health probe, e.g. after a restart)")
+        String node;
+
         @Override
         public Integer call() {
             List<LocalCluster.NodeStatus> status = new LocalCluster(dir).status();
             PrintWriter out = spec.commandLine().getOut();
-            if (json) {
+            if (node != null) {
+                status = status.stream().filter(s -> s.node().equals(node)).toList();
+                if (status.isEmpty()) {
+                    throw new picocli.CommandLine.ParameterException(spec.commandLine(), "no node '" + node + "' in " + dir);
+                }
+            }
+            if (json || node != null) {
                 status.forEach(s -> out.println(Json.line(s)));
                 return status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
             }
-            out.printf("%-6s %-16s %-8s %-14s %10s  %s%n", "node", "address", "pid", "state", "uptime", "partition rows");
+            out.printf("%-6s %-16s %-14s %-8s %-14s %10s  %s%n", "node", "address", "rack", "pid", "state", "uptime",
+                    "partition rows");
             for (LocalCluster.NodeStatus s : status) {
-                out.printf(Locale.ROOT, "%-6s %-16s %-8s %-14s %10s  %s%n", s.node(), s.address(),
+                out.printf(Locale.ROOT, "%-6s %-16s %-14s %-8s %-14s %10s  %s%n", s.node(), s.address(), s.rack(),
                         s.pid() == null ? "-" : s.pid(), s.state(),
                         s.uptimeSeconds() == null ? "-" : String.format(Locale.ROOT, "%.0f s", s.uptimeSeconds()),
                         s.rows().isEmpty() ? "-" : s.rows().toString());

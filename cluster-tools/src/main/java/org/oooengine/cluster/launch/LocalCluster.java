@@ -57,7 +57,7 @@ public final class LocalCluster {
     }
 
     /** One node as {@code status} reports it. */
-    public record NodeStatus(String node, String address, Long pid, String state, Double uptimeSeconds,
+    public record NodeStatus(String node, String address, String rack, Long pid, String state, Double uptimeSeconds,
                              Map<String, Long> rows) {
     }
 
@@ -422,7 +422,7 @@ public final class LocalCluster {
                 st.get("rows").fields().forEachRemaining(e -> rows.put(e.getKey(), e.getValue().asLong()));
             }
             String state = st != null ? (st.path("loaded").asBoolean() ? "up" : "up, no data") : p.isPresent() ? "not answering" : "down";
-            out.add(new NodeStatus(n.id(), n.host() + ":" + n.port(), p.map(ProcessHandle::pid).orElse(null), state,
+            out.add(new NodeStatus(n.id(), n.host() + ":" + n.port(), ClusterSpec.rackOf(n), p.map(ProcessHandle::pid).orElse(null), state,
                     st == null ? null : st.get("uptimeSeconds").asDouble(), rows));
         }
         return out;

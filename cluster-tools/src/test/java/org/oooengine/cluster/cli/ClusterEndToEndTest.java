@@ -71,8 +71,18 @@ class ClusterEndToEndTest {
             assertEquals("up", n.get("state").asText());
             assertTrue(n.get("uptime_seconds") != null || n.get("uptimeSeconds") != null, line);
             lineitems += n.get("rows").get("lineitem").asLong();
+            // a local cluster names no racks: Hadoop's default one
+            assertEquals("/default-rack", n.get("rack").asText(), line);
         }
         assertEquals(60_175, lineitems);
+
+        // one node, as a health probe does after restarting it
+        Cli one = Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n2");
+        assertEquals(0, one.exitCode(), one::toString);
+        assertEquals(1, one.out().lines().count(), one::toString);
+        assertEquals("n2", JSON.readTree(one.out().lines().findFirst().orElseThrow()).get("node").asText());
+        Cli table = Cli.run("cluster", "status", "--dir", cluster.toString());
+        assertTrue(table.out().lines().findFirst().orElseThrow().contains("rack"), table::toString);
     }
 
     @Test
@@ -245,6 +255,9 @@ class ClusterEndToEndTest {
         Cli status = Cli.run("cluster", "status", "--dir", cluster.toString());
         assertEquals(1, status.exitCode(), status::toString);
         assertTrue(status.out().lines().anyMatch(l -> l.startsWith("n2") && l.contains("down")), status::toString);
+        // the probe the playbooks wait on: fails for the dead node, passes for the live one
+        assertEquals(1, Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n2").exitCode());
+        assertEquals(0, Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n1").exitCode());
     }
 
     private static JsonNode run(String where, String dir, String query, String mode) throws Exception {

@@ -1,6 +1,7 @@
 package org.oooengine.core.cluster;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import java.io.IOException;
@@ -28,6 +29,14 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
     public static final String FILE_NAME = "cluster.json";
     public static final String SECRET_FILE = "secret";
     public static final int FORMAT_VERSION = 1;
+    /**
+     * Beside cluster.json: "host-or-address /rack" per line ('#' starts a comment), the file Hadoop's
+     * topology script reads, as {@code ooo deploy inventory} writes it. It gives the rack of every
+     * node whose entry in cluster.json names none.
+     */
+    public static final String TOPOLOGY_FILE = "topology.data";
+    /** The rack of a node nothing places: Hadoop's name for it. */
+    public static final String DEFAULT_RACK = "/default-rack";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
@@ -36,8 +45,22 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
      * @param connect where members dial this node ("host:port"), when not its listen address:
      *                e.g. a proxy that adds network delay; null otherwise
      * @param dataDir relative to the cluster directory unless absolute
+     * @param rack    the rack the node's host stands in, as Hadoop names racks ("/rack1"); null when
+     *                cluster.json does not say (then {@value #TOPOLOGY_FILE} beside it may, else
+     *                {@value #DEFAULT_RACK})
      */
-    public record NodeSpec(String id, String host, int port, String connect, String dataDir) {
+    public record NodeSpec(String id, String host, int port, String connect, String dataDir,
+                           @JsonInclude(JsonInclude.Include.NON_NULL) String rack) {
+        /** A node whose rack is not known. */
+        public NodeSpec(String id, String host, int port, String connect, String dataDir) {
+            this(id, host, port, connect, dataDir, null);
+        }
+
+        /** This node in {@code newRack}. */
+        public NodeSpec withRack(String newRack) {
+            return new NodeSpec(id, host, port, connect, dataDir, newRack);
+        }
+
         @JsonIgnore
         public InetSocketAddress listenAddress() {
             return new InetSocketAddress(host, port);
@@ -114,6 +137,72 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
         return p.isAbsolute() ? p : clusterDir.resolve(p);
     }
 
+    /** The rack of {@code node}: its own, else {@link #DEFAULT_RACK}. */
+    public static String rackOf(NodeSpec node) {
+        return node.rack() == null || node.rack().isBlank() ? DEFAULT_RACK : node.rack();
+    }
+
+    /**
+     * The nodes by rack, racks in name order and nodes in cluster.json's order within each: what
+     * placing replicas on different racks starts from.
+     */
+    public Map<String, List<NodeSpec>> nodesByRack() {
+        Map<String, List<NodeSpec>> byRack = new TreeMap<>();
+        for (NodeSpec n : nodes) {
+            byRack.computeIfAbsent(rackOf(n), r -> new ArrayList<>()).add(n);
+        }
+        return byRack;
+    }
+
+    /**
+     * This spec with the rack of every node that names none taken from {@code topology} (host or
+     * address to rack, as {@link #readTopology} reads it); nodes it does not list keep none.
+     */
+    public ClusterSpec withTopology(Map<String, String> topology) {
+        List<NodeSpec> placed = new ArrayList<>();
+        boolean changed = false;
+        for (NodeSpec n : nodes) {
+            String rack = topology.get(n.host());
+            if ((n.rack() == null || n.rack().isBlank()) && rack != null) {
+                placed.add(n.withRack(rack));
+                changed = true;
+            } else {
+                placed.add(n);
+            }
+        }
+        return changed ? withNodes(placed) : this;
+    }
+
+    /**
+     * A topology file: each line a host name or address and its rack ("/rack1"), '#' comments and
+     * blank lines skipped. A rack must start with '/'.
+     */
+    public static Map<String, String> readTopology(Path file) {
+        Map<String, String> racks = new TreeMap<>();
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+        int number = 0;
+        for (String line : lines) {
+            number++;
+            int hash = line.indexOf('#');
+            String text = (hash < 0 ? line : line.substring(0, hash)).trim();
+            if (text.isEmpty()) {
+                continue;
+            }
+            String[] parts = text.split("\\s+");
+            if (parts.length != 2 || !parts[1].startsWith("/")) {
+                throw new IllegalArgumentException(file + " line " + number + ": expected '<host-or-address> /<rack>', got '"
+                        + line + "'");
+            }
+            racks.put(parts[0], parts[1]);
+        }
+        return racks;
+    }
+
     public ClusterSpec withNodes(List<NodeSpec> newNodes) {
         return new ClusterSpec(formatVersion, name, newNodes, defaultPartitions, partitions);
     }
@@ -155,7 +244,8 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
                 throw new IllegalArgumentException(f + " has cluster format " + spec.formatVersion() + "; this engine reads "
                         + FORMAT_VERSION);
             }
-            return spec;
+            Path topology = dir.resolve(TOPOLOGY_FILE);
+            return Files.isRegularFile(topology) ? spec.withTopology(readTopology(topology)) : spec;
         } catch (IOException e) {
             throw new IllegalArgumentException("cannot parse " + f + ": " + e.getMessage(), e);
         }
