@@ -68,6 +68,15 @@ class TwoPhaseCommitTest {
         return withdraw(w, db, -amount);
     }
 
+    /** A transfer of {@code amount} from a to b through lock, b's vote and a's decision; b has not learned it yet. */
+    private void voteAndDecide(Worker wa, Worker wb, TransactionId id, long amount) {
+        Transaction ta = withdraw(wa, a, amount);
+        Transaction tb = deposit(wb, b, amount);
+        long ts = Math.max(wa.lock(ta), wb.lock(tb));
+        wb.prepare(tb, id, ts, "a");
+        wa.decide(ta, id, ts, List.of("b"));
+    }
+
     @Test
     void commitsOnBothThroughTheThreePhases() {
         TransactionId id = TransactionId.next();
@@ -170,11 +179,7 @@ class TwoPhaseCommitTest {
             long before = balance(b);
             try (Worker wa = a.newWorker()) {
                 Worker wb = b.newWorker();
-                Transaction ta = withdraw(wa, a, 30);
-                Transaction tb = deposit(wb, b, 30);
-                long ts = Math.max(wa.lock(ta), wb.lock(tb));
-                wb.prepare(tb, id, ts, "a");
-                wa.decide(ta, id, ts, List.of("b"));
+                voteAndDecide(wa, wb, id, 30);
                 assertTrue(wb.commitPreparedInGroup(id));
                 assertEquals(before + 30, balance(b), "the writes show at once");
                 boolean[] durable = {false};
@@ -207,23 +212,15 @@ class TwoPhaseCommitTest {
         b = openNode("b", LogProtocol.nlrGroup(32));
         try (Worker wa = a.newWorker(); Worker wb = b.newWorker()) {
             TransactionId first = TransactionId.next();
-            Transaction ta = withdraw(wa, a, 10);
-            Transaction tb = deposit(wb, b, 10);
-            long ts = Math.max(wa.lock(ta), wb.lock(tb));
-            wb.prepare(tb, first, ts, "a");
-            wa.decide(ta, first, ts, List.of("b"));
+            voteAndDecide(wa, wb, first, 10);
             wb.commitPreparedInGroup(first);
             boolean[] durable = {false};
             wb.whenDurable(() -> durable[0] = true);
             assertFalse(durable[0]);
 
             TransactionId second = TransactionId.next();
-            Transaction ta2 = withdraw(wa, a, 5);
-            Transaction tb2 = deposit(wb, b, 5);
-            long ts2 = Math.max(wa.lock(ta2), wb.lock(tb2));
-            wb.prepare(tb2, second, ts2, "a");
+            voteAndDecide(wa, wb, second, 5);
             assertTrue(durable[0], "the later vote flushed the log: the learned commit is durable, its answer went out");
-            wa.decide(ta2, second, ts2, List.of("b"));
             wb.commitPrepared(second);
         }
         assertEquals(115, balance(b));
