@@ -52,8 +52,18 @@ public final class DistributedTransaction implements RowAccess {
     interface LocalNode {
         String id();
 
-        /** A step as the node would take it in a request (the commit's phases). */
+        /** A step as the node would take it in a request (the commit's phases); a decision joins the log's open group. */
         PayloadReader call(byte[] payload);
+
+        /** Runs {@code then} once what the steps so far logged here is durable (a decision, say). */
+        void whenDurable(Runnable then);
+
+        /**
+         * Called on the transaction's thread before it waits on another node: the open group of
+         * commits here is flushed, since its locks and decisions may be what that node waits for
+         * (no worker waits while holding locks across transactions, over the network too).
+         */
+        void beforeWaitingOnAnotherNode();
 
         /** The reads, writes and scans, typed: the transaction's most frequent steps, without encoding them. */
         byte[] get(TransactionId id, String table, byte[] key);
@@ -66,6 +76,8 @@ public final class DistributedTransaction implements RowAccess {
     private final Peers peers;
     private final LocalNode local;
     private final TransactionId id = TransactionId.next();
+    /** The thread that runs this transaction, and waits on its remote steps. */
+    private final Thread runner = Thread.currentThread();
     /** Nodes this transaction reached, by name (the order the decider is chosen in). */
     private final TreeSet<String> touched = new TreeSet<>();
     private final TreeSet<String> writers = new TreeSet<>();
@@ -265,10 +277,22 @@ public final class DistributedTransaction implements RowAccess {
         return ts;
     }
 
-    /** The decision, then the other writers learn it; once they all have, the decider may forget it. */
+    /**
+     * The decision, then the other writers learn it; once they all have, the decider may forget it.
+     * A decider in process logs the decision in its open group of commits: the others learn it once
+     * that is flushed.
+     */
     private void decideAndTell(String decider, long ts) {
         List<String> learners = writers.stream().filter(n -> !n.equals(decider)).toList();
         decide(decider, ts, learners);
+        if (isLocal(decider)) {
+            local.whenDurable(() -> tell(decider, learners));
+        } else {
+            tell(decider, learners);
+        }
+    }
+
+    private void tell(String decider, List<String> learners) {
         List<CompletableFuture<PayloadReader>> told = new ArrayList<>();
         for (String node : learners) {
             told.add(call(node, start(TxnOp.COMMIT, 24)));
@@ -301,7 +325,12 @@ public final class DistributedTransaction implements RowAccess {
                 throw new CommitOutcomeUnknownException("transaction " + id + ": node " + decider + " decides its commit "
                         + "and did not answer (" + e.getMessage() + "); the outcome is settled when it is back", e);
             }
-            if (status.get() == 0) {
+            byte outcome = status.get();
+            if (outcome == TransactionService.DECIDING) {
+                throw new CommitOutcomeUnknownException("transaction " + id + ": node " + decider + " decides its commit "
+                        + "and has not made it durable yet (" + e.getMessage() + ")", e);
+            }
+            if (outcome == TransactionService.ABORTED) {
                 abortOn(learners);
                 throw new TransactionAbortedException("transaction " + id + " aborted: node " + decider
                         + " failed while deciding (" + e.getMessage() + ")");
@@ -421,6 +450,9 @@ public final class DistributedTransaction implements RowAccess {
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
+        }
+        if (local != null && Thread.currentThread() == runner) {
+            local.beforeWaitingOnAnotherNode();
         }
         try {
             return peers.client(node).callAwaited(OpCode.TXN, request.toByteArray()).thenApply(f -> f.reader());

@@ -303,6 +303,16 @@ final class TransactionService implements AutoCloseable {
             }
 
             @Override
+            public void whenDurable(Runnable then) {
+                worker.whenDurable(then);
+            }
+
+            @Override
+            public void beforeWaitingOnAnotherNode() {
+                worker.flush();
+            }
+
+            @Override
             public byte[] get(TransactionId id, String table, byte[] key) {
                 return inOpenHere(id, worker, o -> o.tx.get(db.table(table), key));
             }
@@ -396,8 +406,8 @@ final class TransactionService implements AutoCloseable {
     }
 
     /**
-     * As above; {@code grouped}: a commit on this node alone joins the worker's open group instead
-     * of waiting for its flush (a stored procedure's, whose answer waits for it instead).
+     * As above; {@code grouped}: a commit on this node alone, or a decision, joins the worker's open
+     * group instead of waiting for its flush (a stored procedure's, whose answer waits for it instead).
      */
     private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Worker worker, boolean grouped) {
         return switch (op) {
@@ -434,7 +444,11 @@ final class TransactionService implements AutoCloseable {
                     others.add(r.getString());
                 }
                 yield lastStep(id, o -> {
-                    worker.decide(o.tx, id, ts, others);
+                    if (grouped) { // its coordinator tells the others once the worker's group is flushed
+                        worker.decideInGroup(o.tx, id, ts, others);
+                    } else {
+                        worker.decide(o.tx, id, ts, others);
+                    }
                     return EMPTY;
                 });
             }
@@ -531,10 +545,17 @@ final class TransactionService implements AutoCloseable {
         worker.abortPrepared(id);
     }
 
+    /** {@link TxnOp#STATUS}'s answers. */
+    static final byte ABORTED = 0;
+    static final byte COMMITTED = 1;
+    /** The decision is logged and not yet durable: ask again. */
+    static final byte DECIDING = 2;
+
     /**
      * Asked by a participant in doubt: committed if this node decided so; otherwise it never will
      * (presumed abort) — an open transaction here is aborted so that a late decide fails. A
-     * decision being made meanwhile is waited for (the open transaction's monitor).
+     * decision being made meanwhile is waited for (the open transaction's monitor), one logged and
+     * not yet flushed is answered {@link #DECIDING}.
      */
     private byte[] status(TransactionId id, Worker worker) {
         Open o = open.get(id);
@@ -549,12 +570,15 @@ final class TransactionService implements AutoCloseable {
                 }
             }
         }
+        if (db.isDeciding(id)) {
+            return new byte[] {DECIDING};
+        }
         Decision d = db.decision(id);
         if (d != null) {
-            return new PayloadWriter(9).put(1).putLong(d.commitTimestamp()).toByteArray();
+            return new PayloadWriter(9).put(COMMITTED).putLong(d.commitTimestamp()).toByteArray();
         }
         abortHere(id, worker);
-        return new byte[] {0};
+        return new byte[] {ABORTED};
     }
 
     private byte[] read(Transaction tx, PayloadReader r) {
@@ -705,7 +729,12 @@ final class TransactionService implements AutoCloseable {
                         e.getMessage());
                 return;
             }
-            boolean committed = answer.get() == 1;
+            byte outcome = answer.get();
+            if (outcome == DECIDING) {
+                resolving.remove(p.id()); // asked again at the next round
+                return;
+            }
+            boolean committed = outcome == COMMITTED;
             Lane lane = laneOf(p.id());
             lane.thread.execute(() -> {
                 try {

@@ -48,6 +48,8 @@ public final class TransactionalDatabase implements AutoCloseable {
     private final Map<TransactionId, PreparedTransaction> prepared = new ConcurrentHashMap<>();
     /** Two-phase commits this node decided that other participants may not have applied yet. */
     private final Map<TransactionId, Decision> decided = new ConcurrentHashMap<>();
+    /** Two-phase commits this node decided in a worker's open group: logged, not durable yet (see Worker#decideInGroup). */
+    private final java.util.Set<TransactionId> deciding = ConcurrentHashMap.newKeySet();
     /** ELR's global log sequence number; restarts with every epoch. */
     final AtomicLong lsn = new AtomicLong();
     /** Tables dropped since the last checkpoint, read at recovery: their rows in the WAL are not replayed. */
@@ -195,6 +197,19 @@ public final class TransactionalDatabase implements AutoCloseable {
         if (!d.waiting().isEmpty()) {
             decided.put(d.id(), d);
         }
+        deciding.remove(d.id()); // after it is known as decided: an asker never finds it in neither
+    }
+
+    void deciding(TransactionId id) {
+        deciding.add(id);
+    }
+
+    /**
+     * Whether this node logged the decision of {@code id} and waits for its flush: the outcome is
+     * not settled yet (a crash before the flush makes it an abort), so an asker must ask again.
+     */
+    public boolean isDeciding(TransactionId id) {
+        return deciding.contains(id);
     }
 
     /** The transactions this node voted for and whose outcome it has not learned yet. */

@@ -278,6 +278,31 @@ public final class Worker implements AutoCloseable {
     }
 
     /**
+     * As {@link #decide}, but under a group protocol the decision joins this worker's open group:
+     * its writes are installed and stay locked until the flush, and only then is it decided
+     * ({@link TransactionalDatabase#decision}; until then {@link TransactionalDatabase#isDeciding}).
+     * Tell the others with {@link #whenDurable}: a crash before the flush loses the decision with the
+     * writes, and the others, prepared, hear "aborted" when they ask.
+     *
+     * @throws TransactionAbortedException when a read is no longer valid: the transaction aborts
+     */
+    public void decideInGroup(Transaction tx, TransactionId id, long commitTs, List<String> others) {
+        if (!protocol.holdsLocksAcrossTransactions()) {
+            decide(tx, id, commitTs, others);
+            return;
+        }
+        tx.validateReadsOrRelease(commitTs);
+        wal.append(WalRecord.Kind.DECIDE_COMMIT, commitTs, id, others, tx.lockedWrites());
+        Decision d = new Decision(id, commitTs, others);
+        db.deciding(id);
+        tx.installKeepingLocks(commitTs, heldLocks);
+        groupAcks.add(() -> db.decided(d));
+        if (groupFull()) {
+            flushNlrGroup();
+        }
+    }
+
+    /**
      * Phase three: the transaction prepared here committed. Logs that, installs its writes and
      * releases them. Returns false when it is not prepared here (learned already).
      */

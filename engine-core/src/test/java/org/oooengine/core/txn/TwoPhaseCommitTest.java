@@ -207,6 +207,50 @@ class TwoPhaseCommitTest {
     }
 
     @Test
+    void aDecisionInTheDecidersOpenGroupIsSettledByItsFlushAndLostWithoutIt() {
+        a.close();
+        a = openNode("a", LogProtocol.nlrGroup(32));
+        for (boolean flushedBeforeTheCrash : new boolean[] {false, true}) {
+            TransactionId id = TransactionId.next();
+            long beforeA = balance(a);
+            long beforeB = balance(b);
+            Worker wa = a.newWorker();
+            try (Worker wb = b.newWorker()) {
+                Transaction ta = withdraw(wa, a, 30);
+                Transaction tb = deposit(wb, b, 30);
+                long ts = Math.max(wa.lock(ta), wb.lock(tb));
+                wb.prepare(tb, id, ts, "a");
+                wa.decideInGroup(ta, id, ts, List.of("b"));
+                assertTrue(a.isDeciding(id), "logged, not durable: an asker must ask again");
+                assertNull(a.decision(id));
+                boolean[] told = {false};
+                wa.whenDurable(() -> told[0] = true);
+                assertFalse(told[0], "the voter learns it only once the decider's group is flushed");
+                if (flushedBeforeTheCrash) {
+                    wa.flush();
+                    assertTrue(told[0]);
+                    assertFalse(a.isDeciding(id));
+                    assertNotNull(a.decision(id));
+                }
+                a.crash();
+                a = openNode("a", LogProtocol.nlrGroup(32));
+                if (flushedBeforeTheCrash) {
+                    assertNotNull(a.decision(id), "the decision outlives the crash");
+                    assertTrue(wb.commitPrepared(id));
+                    a.applied(id, "b");
+                } else {
+                    assertNull(a.decision(id), "lost with its writes: the voter in doubt hears aborted");
+                    assertFalse(a.isDeciding(id));
+                    assertTrue(wb.abortPrepared(id));
+                }
+            }
+            long moved = flushedBeforeTheCrash ? 30 : 0;
+            assertEquals(beforeA - moved, balance(a));
+            assertEquals(beforeB + moved, balance(b));
+        }
+    }
+
+    @Test
     void aLaterVoteFlushesTheCommitsLearnedBeforeIt() {
         b.close();
         b = openNode("b", LogProtocol.nlrGroup(32));
