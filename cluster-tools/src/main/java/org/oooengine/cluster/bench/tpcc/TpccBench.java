@@ -68,80 +68,24 @@ public final class TpccBench {
         long start = System.nanoTime();
         long measureFrom = start + (long) (warmUp * 1e9);
         long end = measureFrom + (long) (seconds * 1e9);
-        long[] committed = new long[TpccTransactions.Kind.values().length];
-        AtomicLong conflicts = new AtomicLong();
-        AtomicLong failed = new AtomicLong();
-        AtomicLong failures = new AtomicLong();
-        AtomicLong remote = new AtomicLong();
+        Tally tally = new Tally();
         AtomicLong history = new AtomicLong((ThreadLocalRandom.current().nextLong() & 0xffff) << 40 | 1L << 62);
-        LatencyHistogram latencies = new LatencyHistogram();
-        List<Thread> terminals = new ArrayList<>();
-        List<Throwable> errors = new ArrayList<>();
+        List<Terminal> terminals = new ArrayList<>();
         for (int t = 0; t < clients; t++) {
             TpccInputs inputs = new TpccInputs(new TpccRandom(SEED + 1000 + t + System.nanoTime()), warehouses, true);
-            Thread terminal = new Thread(() -> {
-                LatencyHistogram mine = new LatencyHistogram();
-                long[] kinds = new long[committed.length];
-                long myConflicts = 0;
-                long myFailed = 0;
-                long myRemote = 0;
-                long myErrors = 0;
-                try {
-                    while (true) {
-                        TpccInput in = inputs.next();
-                        long t0 = System.nanoTime();
-                        if (t0 >= end) {
-                            break;
-                        }
-                        TpccCluster.Outcome o;
-                        try {
-                            o = tpcc.dispatch(in, history.incrementAndGet(), NOW + 1).join();
-                        } catch (java.util.concurrent.CompletionException e) {
-                            // the home warehouse's node failed or is down: the transaction did not commit
-                            if (++myErrors == 1) {
-                                progress.accept("a transaction failed: " + e.getCause().getMessage());
-                            }
-                            Thread.sleep(20);
-                            continue;
-                        }
-                        long t1 = System.nanoTime();
-                        if (t0 < measureFrom) {
-                            continue;
-                        }
-                        myConflicts += o.conflicts();
-                        if (o.committed()) {
-                            kinds[in.kind().ordinal()]++;
-                            myRemote += o.remote() ? 1 : 0;
-                            mine.record(t1 - t0);
-                        } else {
-                            myFailed++;
-                        }
-                    }
-                } catch (RuntimeException | InterruptedException e) {
-                    synchronized (errors) {
-                        errors.add(e);
-                    }
-                }
-                failures.addAndGet(myErrors);
-                synchronized (committed) {
-                    for (int k = 0; k < kinds.length; k++) {
-                        committed[k] += kinds[k];
-                    }
-                    mine.addTo(latencies);
-                }
-                conflicts.addAndGet(myConflicts);
-                failed.addAndGet(myFailed);
-                remote.addAndGet(myRemote);
-            }, "tpcc-terminal-" + t);
-            terminal.start();
+            Terminal terminal = new Terminal(tpcc, inputs, history, measureFrom, end, progress);
             terminals.add(terminal);
+            terminal.next();
         }
-        for (Thread t : terminals) {
-            t.join();
+        for (Terminal t : terminals) {
+            try {
+                t.done.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("a terminal failed: " + e.getCause().getMessage(), e.getCause());
+            }
+            t.addTo(tally);
         }
-        if (!errors.isEmpty()) {
-            throw new IllegalStateException("a terminal failed: " + errors.get(0).getMessage(), errors.get(0));
-        }
+        long[] committed = tally.committed;
         progress.accept("checking the consistency conditions");
         List<String> problems = tpcc.consistencyProblems();
         long total = 0;
@@ -159,19 +103,109 @@ public final class TpccBench {
         r.put("tpmC", newOrders * 60 / seconds);
         r.put("tps", total / seconds);
         r.put("new_order_tps", newOrders / seconds);
-        r.put("abort_rate", conflicts.get() + total == 0 ? 0.0 : (double) conflicts.get() / (conflicts.get() + total));
-        r.put("p50_ms", latencies.quantileMicros(0.5) / 1000);
-        r.put("p99_ms", latencies.quantileMicros(0.99) / 1000);
-        r.put("remote_txn_share", total == 0 ? 0.0 : (double) remote.get() / total);
+        r.put("abort_rate", tally.conflicts + total == 0 ? 0.0 : (double) tally.conflicts / (tally.conflicts + total));
+        r.put("p50_ms", tally.latencies.quantileMicros(0.5) / 1000);
+        r.put("p99_ms", tally.latencies.quantileMicros(0.99) / 1000);
+        r.put("remote_txn_share", total == 0 ? 0.0 : (double) tally.remote / total);
         r.put("consistency_ok", problems.isEmpty());
         Map<String, Object> byKind = new LinkedHashMap<>();
         for (TpccTransactions.Kind k : TpccTransactions.Kind.values()) {
             byKind.put(k.name().toLowerCase(java.util.Locale.ROOT), committed[k.ordinal()]);
         }
         r.put("committed", byKind);
-        r.put("gave_up", failed.get());
-        r.put("failed", failures.get());
+        r.put("gave_up", tally.gaveUp);
+        r.put("failed", tally.failed);
         r.put("consistency_problems", problems.subList(0, Math.min(10, problems.size())));
         return r;
+    }
+
+    /** What the terminals counted, summed after the run. */
+    private static final class Tally {
+        final long[] committed = new long[TpccTransactions.Kind.values().length];
+        final LatencyHistogram latencies = new LatencyHistogram();
+        long conflicts;
+        long gaveUp;
+        long failed;
+        long remote;
+    }
+
+    /**
+     * A terminal without think time: one transaction in flight, the next one sent from the answer
+     * to the last — on the network thread that received it, so that no terminal thread has to be
+     * woken per transaction (the driver shares the machine with the nodes it measures).
+     */
+    private static final class Terminal {
+        private static final java.util.concurrent.ScheduledExecutorService RETRY =
+                java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                        org.oooengine.core.exec.DaemonThreads.named("tpcc-terminal-retry"));
+        final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+        private final TpccCluster tpcc;
+        private final TpccInputs inputs;
+        private final AtomicLong history;
+        private final long measureFrom;
+        private final long end;
+        private final Consumer<String> progress;
+        private final Tally mine = new Tally();
+
+        Terminal(TpccCluster tpcc, TpccInputs inputs, AtomicLong history, long measureFrom, long end,
+                 Consumer<String> progress) {
+            this.tpcc = tpcc;
+            this.inputs = inputs;
+            this.history = history;
+            this.measureFrom = measureFrom;
+            this.end = end;
+            this.progress = progress;
+        }
+
+        /** Sends the next transaction, or ends the terminal when the time is up. */
+        void next() {
+            try {
+                TpccInput in = inputs.next();
+                long t0 = System.nanoTime();
+                if (t0 >= end) {
+                    done.complete(null);
+                    return;
+                }
+                tpcc.dispatch(in, history.incrementAndGet(), NOW + 1).whenComplete((o, e) -> {
+                    if (e != null) {
+                        // the home warehouse's node failed or is down: the transaction did not commit
+                        if (++mine.failed == 1) {
+                            progress.accept("a transaction failed: " + (e.getCause() != null ? e.getCause() : e).getMessage());
+                        }
+                        RETRY.schedule(this::next, 20, java.util.concurrent.TimeUnit.MILLISECONDS);
+                        return;
+                    }
+                    if (t0 >= measureFrom) {
+                        record(in, o, System.nanoTime() - t0);
+                    }
+                    next();
+                });
+            } catch (RuntimeException e) {
+                done.completeExceptionally(e);
+            }
+        }
+
+        private void record(TpccInput in, TpccCluster.Outcome o, long nanos) {
+            mine.conflicts += o.conflicts();
+            if (o.committed()) {
+                mine.committed[in.kind().ordinal()]++;
+                mine.remote += o.remote() ? 1 : 0;
+                mine.latencies.record(nanos);
+            } else {
+                mine.gaveUp++;
+            }
+        }
+
+        /** Adds this terminal's counts to {@code sum}; call once it is done. */
+        void addTo(Tally sum) {
+            for (int k = 0; k < sum.committed.length; k++) {
+                sum.committed[k] += mine.committed[k];
+            }
+            mine.latencies.addTo(sum.latencies);
+            sum.conflicts += mine.conflicts;
+            sum.gaveUp += mine.gaveUp;
+            sum.failed += mine.failed;
+            sum.remote += mine.remote;
+        }
     }
 }
