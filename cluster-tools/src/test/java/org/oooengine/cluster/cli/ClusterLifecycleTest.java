@@ -76,6 +76,8 @@ class ClusterLifecycleTest {
     void nodesRunWithTheCollectorAskedForAndTheCoordinatorWithItsOwn() throws Exception {
         List<String> node = commandLine(pid("n1"));
         assertTrue(node.contains("-XX:+UseParallelGC") && !node.contains("-XX:+UseG1GC"), node::toString);
+        String heap = node.stream().filter(a -> a.startsWith("-Xmx")).findFirst().orElseThrow().substring(4);
+        assertTrue(node.contains("-Xms" + heap), "the whole heap from the start: " + node);
         List<String> coordinator = commandLine(pid("coordinator"));
         assertTrue(coordinator.contains("-XX:+UseG1GC"), coordinator::toString);
     }
