@@ -62,6 +62,7 @@ for ((run = 1; run <= runs; run++)); do
         echo "two-phase-crash: past --minutes $minutes after $((run - 1)) runs" >&2
         exit 1
     fi
+    acked_before=$(stat -c %s "$acked" 2>/dev/null || echo 0)
     "$ooo" bench transfers --cluster "$dir" --seconds "$seconds" --accounts "$accounts" --acked "$acked" \
         >"$dir/client.json" 2>"$dir/client.log" &
     client=$!
@@ -71,8 +72,14 @@ for ((run = 1; run <= runs; run++)); do
             >"$dir/tpcc.json" 2>"$dir/tpcc.log" &
         terminals=$!
     fi
-    # somewhere in the client's run: after its JVM started and while transfers commit
-    sleep "$(awk -v s="$seconds" -v r="$RANDOM" 'BEGIN { printf "%.2f", 1.5 + (s - 0.5) * r / 32768 }')"
+    # somewhere in the client's run, while transfers commit: from its first acknowledged transfer on
+    # (a busy machine may take seconds to start its JVM), up to 30 s
+    for ((wait = 0; wait < 300; wait++)); do
+        (( $(stat -c %s "$acked" 2>/dev/null || echo 0) > acked_before )) && break
+        kill -0 "$client" 2>/dev/null || break
+        sleep 0.1
+    done
+    sleep "$(awk -v s="$seconds" -v r="$RANDOM" 'BEGIN { printf "%.2f", (s - 0.5) * r / 32768 }')"
     if (( RANDOM % 3 == 0 )); then
         kill -9 "$client" $terminals 2>/dev/null || true
         client_kills=$((client_kills + 1))
