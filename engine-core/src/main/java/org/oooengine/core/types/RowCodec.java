@@ -11,6 +11,12 @@ import java.nio.charset.StandardCharsets;
 public final class RowCodec {
     private final DataType[] types;
     private final int bitmapBytes;
+    /**
+     * The largest row encoded so far, the next row's starting capacity: rows of a table are about
+     * the same size, and a buffer grown in steps copied itself three or four times per row. Racy
+     * on purpose (a hint: any value read is a valid capacity).
+     */
+    private int sizeHint = 64;
 
     public RowCodec(Schema schema) {
         types = new DataType[schema.size()];
@@ -21,8 +27,11 @@ public final class RowCodec {
     }
 
     public byte[] encode(Object[] row) {
-        ByteWriter w = new ByteWriter(64);
+        ByteWriter w = new ByteWriter(sizeHint);
         encode(row, w);
+        if (w.length() > sizeHint) {
+            sizeHint = Math.min(w.length(), 1 << 16);
+        }
         return w.toByteArray();
     }
 
