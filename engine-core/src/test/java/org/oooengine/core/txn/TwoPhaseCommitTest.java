@@ -77,6 +77,13 @@ class TwoPhaseCommitTest {
         wa.decide(ta, id, ts, List.of("b"));
     }
 
+    /** A flag that turns true once everything {@code w} logged so far is durable. */
+    private static boolean[] durableFlag(Worker w) {
+        boolean[] durable = {false};
+        w.whenDurable(() -> durable[0] = true);
+        return durable;
+    }
+
     @Test
     void commitsOnBothThroughTheThreePhases() {
         TransactionId id = TransactionId.next();
@@ -182,8 +189,7 @@ class TwoPhaseCommitTest {
                 voteAndDecide(wa, wb, id, 30);
                 assertTrue(wb.commitPreparedInGroup(id));
                 assertEquals(before + 30, balance(b), "the writes show at once");
-                boolean[] durable = {false};
-                wb.whenDurable(() -> durable[0] = true);
+                boolean[] durable = durableFlag(wb);
                 assertFalse(durable[0], "its record waits for the worker's next flush");
                 if (flushedBeforeTheCrash) {
                     wb.flush();
@@ -223,8 +229,7 @@ class TwoPhaseCommitTest {
                 wa.decideInGroup(ta, id, ts, List.of("b"));
                 assertTrue(a.isDeciding(id), "logged, not durable: an asker must ask again");
                 assertNull(a.decision(id));
-                boolean[] told = {false};
-                wa.whenDurable(() -> told[0] = true);
+                boolean[] told = durableFlag(wa);
                 assertFalse(told[0], "the voter learns it only once the decider's group is flushed");
                 if (flushedBeforeTheCrash) {
                     wa.flush();
@@ -258,8 +263,7 @@ class TwoPhaseCommitTest {
             TransactionId first = TransactionId.next();
             voteAndDecide(wa, wb, first, 10);
             wb.commitPreparedInGroup(first);
-            boolean[] durable = {false};
-            wb.whenDurable(() -> durable[0] = true);
+            boolean[] durable = durableFlag(wb);
             assertFalse(durable[0]);
 
             TransactionId second = TransactionId.next();
