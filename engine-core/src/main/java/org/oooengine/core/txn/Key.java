@@ -9,7 +9,9 @@ import java.util.Arrays;
  * An encoded primary key (see {@code KeyCodec}): equality and order of its unsigned bytes. Its first
  * 16 bytes are kept beside the array as two words, so that comparing keys in a skip-list search
  * rarely reads the arrays: a composite key of a few numbers (a district's orders, say) differs
- * within them, and each array read is a cache miss of its own.
+ * within them, and each array read is a cache miss of its own. With its length beside them too, a
+ * key of at most 16 bytes (most composite keys) is compared and found equal in a hash probe
+ * without reading either array.
  */
 public final class Key implements Comparable<Key> {
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
@@ -19,9 +21,11 @@ public final class Key implements Comparable<Key> {
     /** Bytes 0-7 and 8-15, big-endian, zero past the end of a shorter key. */
     private final long word0;
     private final long word1;
+    private final int length;
 
     public Key(byte[] bytes) {
         this.bytes = bytes;
+        this.length = bytes.length;
         this.word0 = word(bytes, 0);
         this.word1 = word(bytes, 8);
     }
@@ -43,7 +47,8 @@ public final class Key implements Comparable<Key> {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Key k && word0 == k.word0 && word1 == k.word1 && Arrays.equals(bytes, k.bytes);
+        return o instanceof Key k && word0 == k.word0 && word1 == k.word1 && length == k.length
+                && (length <= WORDS_BYTES || Arrays.equals(bytes, k.bytes));
     }
 
     /**
@@ -76,10 +81,10 @@ public final class Key implements Comparable<Key> {
             return c;
         }
         // The first 16 bytes agree, zeros standing in past a shorter key's end: that key is a prefix of the other.
-        if (bytes.length <= WORDS_BYTES || o.bytes.length <= WORDS_BYTES) {
-            return Integer.compare(bytes.length, o.bytes.length);
+        if (length <= WORDS_BYTES || o.length <= WORDS_BYTES) {
+            return Integer.compare(length, o.length);
         }
-        return Arrays.compareUnsigned(bytes, WORDS_BYTES, bytes.length, o.bytes, WORDS_BYTES, o.bytes.length);
+        return Arrays.compareUnsigned(bytes, WORDS_BYTES, length, o.bytes, WORDS_BYTES, o.length);
     }
 
     @Override
