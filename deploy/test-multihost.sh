@@ -5,15 +5,17 @@
 #   deploy/test-multihost.sh --hosts 6 [--no-build] [--keep] [--work DIR]
 #
 # Steps: build the tarballs (-Pdeploy: engine, Hadoop, Hive Metastore), ansible-core, an inventory
-# (ooo deploy inventory), the hosts, deploy.yml (timed), deploy.yml again (changed tasks counted),
-# TPC-H SF 0.1 loaded through the deployed nodes, queries through the Hive JDBC driver (ooo sql) and
-# beeline against the deployed coordinator (row counts of the TPC-H specification; Q1, Q3, Q6
-# compared with DuckDB over the same rows when DuckDB can be had), a MapReduce job (ooo mr run) and a
-# PSMJ join (SET ooo.execution.mode=mapreduce) on the deployed YARN, the tables exported to the
-# deployed HDFS and one of them registered in the deployed Hive Metastore and read through a
-# coordinator with ooo.catalog=hms, one engine host killed (a query names the dead node) and brought
-# back by deploy.yml with its rows. Everything is torn down at the end, whatever happened (--keep
-# leaves the hosts up for a look; tear down with netns-hosts.sh down --inventory DIR --purge).
+# (ooo deploy inventory), the hosts, deploy.yml (timed), TPC-H SF 0.1 loaded through the deployed
+# nodes; then, side by side, three MapReduce jobs on the deployed YARN (ooo export of the tables to the
+# deployed HDFS, ooo mr run, a PSMJ join with SET ooo.execution.mode=mapreduce) and deploy.yml again
+# (changed tasks counted); queries through the Hive JDBC driver (ooo sql) and beeline against the
+# deployed coordinator as its SQL user with the password deploy.yml generated (row counts of the
+# TPC-H specification; Q1, Q3, Q6 compared with DuckDB over the exported rows when DuckDB can be had),
+# logins without the right password refused, one exported table registered in the deployed Hive
+# Metastore and read through a coordinator with ooo.catalog=hms, one engine host killed (a query names
+# the dead node) and brought back by deploy.yml with its rows, rolling-restart.yml (each node probed,
+# the same answers after). Everything is torn down at the end, whatever happened (--keep leaves the
+# hosts up for a look; tear down with netns-hosts.sh down --inventory DIR --purge).
 #
 # Prints one JSON object on stdout (progress on stderr, logs in the work directory). Needs root and
 # ip netns; where they are missing it prints {"skipped": true, ...} and exits 0. Exit status 0 when
@@ -54,12 +56,17 @@ inv="$work/inv" hosts_root=/srv/ooo-multihost bridge=ooo-mh0 subnet=10.77.0.0/24
 logs="$work/logs"
 mkdir -p "$logs"
 log() { echo "test-multihost [$((SECONDS - t_start))s]: $*" >&2; }
-nice_run() { nice -n 19 "$@"; }
+# Seconds per phase, for the JSON: phase NAME ends the phase before and starts NAME.
+phases=() phase_name="" phase_t0=$SECONDS
+phase() {
+    [[ -n "$phase_name" ]] && phases+=("$phase_name=$((SECONDS - phase_t0))")
+    phase_name="$1" phase_t0=$SECONDS
+}
 
 # Results; each starts false and turns true only when its check passed.
-deploy_seconds=null second_run_changed=null tpch_ok=false beeline_ok=false jdbc_ok=false duckdb_compared=false
+deploy_seconds=null second_run_changed=null second_run_seconds=null tpch_ok=false beeline_ok=false jdbc_ok=false duckdb_compared=false
 mapreduce_on_yarn_ok=false psmj_on_yarn_ok=false metastore_ok=false recovery_ok=false hdfs_racks=null engine_racks=null
-dead_node_named=false nodes_ok=false
+dead_node_named=false nodes_ok=false auth_required_ok=false rolling_restart_ok=false
 notes=()
 note() { notes+=("$*"); log "NOTE: $*"; }
 
@@ -73,6 +80,12 @@ first_of() { awk -v g="$1" '$1 == g":" { f = 1; next } f && /hosts:/ { next } f 
 
 teardown() {
     local rc=$?
+    # What this script left running in the background (a playbook, a job) when it stopped early.
+    kill $(jobs -p) 2>/dev/null
+    # Ansible's SSH connections to the hosts (ControlPersist) end with them.
+    for sock in "$work"/ssh-cp/*; do
+        [[ -S "$sock" ]] && ssh -o ControlPath="$sock" -O exit host >/dev/null 2>&1
+    done
     if [[ "$keep" == true ]]; then
         log "hosts left up (--keep): $root/deploy/netns-hosts.sh down --inventory $inv --root $hosts_root --bridge $bridge --purge"
     elif [[ -r "$inv/inventory.yml" ]]; then
@@ -86,22 +99,26 @@ trap 'exit 130' INT TERM
 
 finish() {
     local total=$((SECONDS - t_start)) ok=true
-    for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$recovery_ok"; do [[ "$v" == true ]] || ok=false; done
-    [[ "$second_run_changed" == 0 ]] || ok=false
-    python3 - "$hosts" "$deploy_seconds" "$second_run_changed" "$tpch_ok" "$jdbc_ok" "$beeline_ok" "$duckdb_compared" \
-        "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$dead_node_named" "$recovery_ok" "$hdfs_racks" "$engine_racks" \
-        "$total" "$work" "$ok" "${notes[@]}" <<'PY'
+    phase ""
+    for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$recovery_ok" \
+             "$auth_required_ok" "$rolling_restart_ok"; do [[ "$v" == true ]] || ok=false; done
+    [[ "$second_run_changed" == 0 && "$hdfs_racks" == "$racks" && "$engine_racks" == "$racks" ]] || ok=false
+    python3 - "$hosts" "$deploy_seconds" "$second_run_changed" "$second_run_seconds" "$tpch_ok" "$jdbc_ok" "$beeline_ok" "$duckdb_compared" \
+        "$auth_required_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$dead_node_named" "$recovery_ok" \
+        "$rolling_restart_ok" "$hdfs_racks" "$engine_racks" "$total" "$work" "$ok" "${phases[*]}" "${notes[@]}" <<'PY'
 import json, sys
 a = sys.argv[1:]
 def v(s):
     return json.loads(s) if s not in ("", None) else None
-keys = ["hosts", "deploy_seconds", "second_run_changed", "tpch_ok", "jdbc_ok", "beeline_ok", "duckdb_compared",
-        "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "dead_node_named", "recovery_ok", "hdfs_racks", "engine_racks",
-        "total_seconds"]
+keys = ["hosts", "deploy_seconds", "second_run_changed", "second_run_seconds", "tpch_ok", "jdbc_ok", "beeline_ok", "duckdb_compared",
+        "auth_required_ok", "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "dead_node_named", "recovery_ok",
+        "rolling_restart_ok", "hdfs_racks", "engine_racks", "total_seconds"]
 out = {k: v(x) for k, x in zip(keys, a)}
-out["work_dir"] = a[len(keys)]
-out["ok"] = v(a[len(keys) + 1])
-out["notes"] = a[len(keys) + 2:]
+n = len(keys)
+out["work_dir"] = a[n]
+out["ok"] = v(a[n + 1])
+out["phase_seconds"] = {p.split("=")[0]: int(p.split("=")[1]) for p in a[n + 2].split()}
+out["notes"] = a[n + 3:]
 print(json.dumps(out))
 PY
     [[ "$ok" == true ]]
@@ -109,9 +126,10 @@ PY
 }
 
 # --- build ----------------------------------------------------------------------------------------
+phase build
 if [[ "$build" == true ]]; then
     log "building the engine, Hadoop and Hive Metastore tarballs (-Pdeploy)"
-    (cd "$root" && nice_run mvn -o -B -q -Pdeploy -DskipTests package \
+    (cd "$root" && mvn -o -B -q -Pdeploy -DskipTests package \
         -pl cluster-tools,deploy/hadoop-dist,deploy/hive-metastore-dist -am) >"$logs/build.log" 2>&1 \
         || { note "build failed: see $logs/build.log"; finish; }
     touch "$root/cluster-tools/target/cluster-tools.jar" # ./ooo then takes the build as current
@@ -121,11 +139,13 @@ for f in "$root/cluster-tools/target/ooo-engine-"*.tar.gz "$root/deploy/hadoop-d
 done
 [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" ]] \
     || note "no Hive Metastore distribution: the metastore is not deployed"
+phase ansible_setup
 log "ansible-core"
 playbook="$("$root/deploy/setup-ansible.sh" 2>>"$logs/setup-ansible.log" | tail -n 1)"
 [[ -x "$playbook" ]] || { note "ansible-core could not be set up: see $logs/setup-ansible.log"; finish; }
 
 # --- hosts ----------------------------------------------------------------------------------------
+phase hosts
 "$root/ooo" deploy inventory --racks "$racks" --nodes-per-rack "$per_rack" --prefix mh --subnet "$subnet" \
     --out "$inv" >"$logs/inventory.log" 2>&1 || { note "ooo deploy inventory failed"; finish; }
 netns down --purge >/dev/null 2>&1 || true # what an interrupted run left
@@ -142,12 +162,13 @@ extra=(-e ooo_supervisor=script -e ansible_user=root -e "ansible_ssh_private_key
        -e hadoop_heap=384m -e yarn_nm_memory_mb=3072 -e hdfs_replication=2)
 run_playbook() { # run_playbook LOG playbook args...: its output, each line with the test's seconds, in LOG
     local logf="$1"; shift
-    (cd "$root/deploy/ansible" && PYTHONUNBUFFERED=1 ANSIBLE_FORCE_COLOR=0 nice_run "$playbook" -i "$inv/inventory.yml" "${extra[@]}" "$@") 2>&1 \
+    (cd "$root/deploy/ansible" && PYTHONUNBUFFERED=1 ANSIBLE_FORCE_COLOR=0 ANSIBLE_SSH_CONTROL_PATH_DIR="$work/ssh-cp" "$playbook" -i "$inv/inventory.yml" "${extra[@]}" "$@") 2>&1 \
         | while IFS= read -r line; do printf '[%4ds] %s\n' $((SECONDS - t_start)) "$line"; done >"$logf"
     return "${PIPESTATUS[0]}"
 }
 changed_of() { awk '/PLAY RECAP/ { r = 1; next } r && /changed=/ { for (i = 1; i <= NF; i++) if ($i ~ /^changed=/) { split($i, a, "="); s += a[2] } } END { print s + 0 }' "$1"; }
 
+phase deploy
 log "deploy.yml (first run)"
 t0=$SECONDS
 if ! run_playbook "$logs/deploy-1.log" deploy.yml; then
@@ -156,13 +177,14 @@ if ! run_playbook "$logs/deploy-1.log" deploy.yml; then
     finish
 fi
 deploy_seconds=$((SECONDS - t0))
-log "deployed in ${deploy_seconds}s; deploy.yml again"
-if run_playbook "$logs/deploy-2.log" deploy.yml; then
-    second_run_changed="$(changed_of "$logs/deploy-2.log")"
-else
-    note "second deploy.yml failed: see $logs/deploy-2.log"
-fi
-log "second run: changed=$second_run_changed"
+log "deployed in ${deploy_seconds}s"
+
+# The second deploy.yml runs beside what follows (it should change nothing, so it disturbs nothing);
+# its changed tasks are counted once the SQL checks are done.
+log "deploy.yml again, in the background"
+t_second=$SECONDS
+run_playbook "$logs/deploy-2.log" deploy.yml &
+second_pid=$!
 
 ooo_on() { # ooo_on HOST args: the installed engine's command as its user, with the host's Hadoop configuration
     local h="$1"; shift
@@ -172,7 +194,7 @@ ooo_on() { # ooo_on HOST args: the installed engine's command as its user, with 
 # HDFS racks: the racks the NameNode put the DataNodes on.
 on "$nn" "runuser -u hadoop -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/bin/hdfs dfsadmin -printTopology" \
     >"$logs/topology.txt" 2>>"$logs/hdfs.log" || true
-hdfs_racks="$(grep -c '^Rack:' "$logs/topology.txt" 2>/dev/null || echo 0)"
+hdfs_racks="$(cat "$logs/topology.txt" 2>/dev/null | grep -c '^Rack:')"
 log "HDFS racks: $hdfs_racks"
 # The engine's racks: ooo cluster status on the coordinator's host, one JSON line per node.
 ooo_on "$coord" cluster status --dir /var/lib/ooo/cluster --json >"$logs/engine-status.txt" 2>>"$logs/engine-status.err" || true
@@ -187,10 +209,14 @@ on "$coord" cat /var/lib/ooo/cluster/cluster.json >"$cluster/cluster.json"
 on "$coord" cat /var/lib/ooo/cluster/secret >"$cluster/secret"
 chmod 600 "$cluster/secret" "$cluster/cluster.json"
 export OOO_HEAP=1g
-url="jdbc:hive2://$coord_addr:10000/default;auth=noSasl"
+# The coordinator admits only its password file's users: deploy.yml generated the password of user ooo
+# beside the inventory.
+sql_user=ooo sql_password_file="$inv/credentials/ooo-sql-password"
+url="jdbc:hive2://$coord_addr:10000/default"
 
+phase load
 log "loading TPC-H SF 0.1 into the deployed nodes"
-if ! nice_run "$root/ooo" load tpch --sf 0.1 --cluster "$cluster" >"$logs/load.log" 2>&1; then
+if ! "$root/ooo" load tpch --sf 0.1 --cluster "$cluster" >"$logs/load.log" 2>&1; then
     note "ooo load tpch failed: see $logs/load.log"
     tail -n 20 "$logs/load.log" >&2
     finish
@@ -203,8 +229,8 @@ count_sql=""
 for t in region nation supplier customer part partsupp orders lineitem; do
     count_sql+="SELECT '$t', count(*) FROM $t;"
 done
-beeline() { OOO_BEELINE_HEAP=512m nice_run "$root/ooo" beeline -u "$url" -n ooo --silent=true --showHeader=false \
-    --outputformat=csv2 "$@"; }
+beeline() { OOO_BEELINE_HEAP=512m "$root/ooo" beeline -u "$url" -n "$sql_user" -w "$sql_password_file" \
+    --silent=true --showHeader=false --outputformat=csv2 "$@"; }
 check_counts() { # check_counts FILE: "table,count" lines; 0 when all are the specification's
     local t n ok=0
     for t in "${!expected[@]}"; do
@@ -217,8 +243,39 @@ check_counts() { # check_counts FILE: "table,count" lines; 0 when all are the sp
     done
     return $ok
 }
+# --- MapReduce on the deployed YARN, beside the second deploy.yml and the SQL checks -----------------
+# Three jobs side by side (each mostly waits on YARN's heartbeats), started now and checked once the SQL
+# checks are done: ooo export (the tables as text on HDFS, for DuckDB and the metastore), ooo mr run and
+# a PSMJ join through the coordinator.
+hdfs_on() { on "$1" "runuser -u ${3:-ooo} -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/bin/$2"; }
+yarn_succeeded() { # yarn_succeeded PREFIX: how many applications named PREFIX... the ResourceManager ran to success
+    python3 - "http://$(addr "$rm_host"):8088/ws/v1/cluster/apps?finalStatus=SUCCEEDED" "$1" <<'PY' 2>/dev/null || echo 0
+import json, sys, urllib.request
+apps = (json.load(urllib.request.urlopen(sys.argv[1], timeout=20)).get("apps") or {}).get("app", [])
+print(sum(1 for a in apps if a["name"].startswith(sys.argv[2])))
+PY
+}
+log "MapReduce on YARN: ooo export tpch, ooo mr run revenue-per-nation (on $coord), PSMJ through the coordinator"
+ooo_on "$coord" export tpch --cluster /var/lib/ooo/cluster --tables nation,customer,orders,lineitem \
+    --out /user/ooo/tpch >"$logs/export.log" 2>&1 &
+export_pid=$!
+# A join driven by an indexed range (c_acctbal), as docs/queries/joins/q3prime.sql without lineitem: in
+# mapreduce mode with ooo.join.method=psmj it runs as a PSMJ job, in daemon mode on the nodes.
+join_sql="SELECT count(*) FROM customer JOIN orders ON customer.c_custkey = orders.o_custkey WHERE customer.c_acctbal BETWEEN 1000 AND 1100"
+(
+    daemon_count="$(beeline -e "$join_sql" 2>"$logs/psmj-daemon.err" | tail -n 1)"
+    psmj_count="$(beeline -e "SET ooo.execution.mode=mapreduce; SET ooo.join.method=psmj; $join_sql" \
+        2>"$logs/psmj.err" | tail -n 1)"
+    echo "$daemon_count $psmj_count" >"$logs/psmj.counts"
+) &
+psmj_pid=$!
+ooo_on "$coord" mr run revenue-per-nation --cluster /var/lib/ooo/cluster --low 100000 --high 110000 \
+    --out /user/ooo/revenue-per-nation >"$logs/mr-run.log" 2>&1 &
+mr_pid=$!
+
+phase sql
 log "row counts through the Hive JDBC driver (ooo sql)"
-nice_run "$root/ooo" sql --url "$url" -u ooo -e "$count_sql" >"$logs/jdbc-counts.txt" 2>&1
+"$root/ooo" sql --url "$url" -u "$sql_user" -w "$sql_password_file" -e "$count_sql" >"$logs/jdbc-counts.txt" 2>&1
 sed -i 's/ *| */|/g; s/^|//; s/|$//; s/|/,/g' "$logs/jdbc-counts.txt"
 check_counts "$logs/jdbc-counts.txt" && jdbc_ok=true
 log "row counts and TPC-H Q1, Q3, Q6 through beeline"
@@ -234,39 +291,49 @@ for q in 01 03 06; do
         log "  Q$q failed: $(tail -n 3 "$logs/q$q.ooo.err")"
     fi
 done
-rows_q1="$(grep -c . "$logs/q01.ooo.csv" 2>/dev/null || echo 0)"
+rows_q1="$(cat "$logs/q01.ooo.csv" 2>/dev/null | grep -c .)"
 [[ "$rows_q1" -eq 4 ]] || { q_ok=false; log "  Q1 gave $rows_q1 rows, expected 4"; }
 [[ "$bl_counts" == true && "$q_ok" == true ]] && beeline_ok=true
 
-# --- MapReduce on the deployed YARN ---------------------------------------------------------------
-# Three jobs side by side (each mostly waits on YARN's heartbeats): ooo export (the tables as text on
-# HDFS, for DuckDB and the metastore), ooo mr run and a PSMJ join through the coordinator.
-hdfs_on() { on "$1" "runuser -u ${3:-ooo} -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/bin/$2"; }
-yarn_succeeded() { # yarn_succeeded PREFIX: how many applications named PREFIX... the ResourceManager ran to success
-    python3 - "http://$(addr "$rm_host"):8088/ws/v1/cluster/apps?finalStatus=SUCCEEDED" "$1" <<'PY' 2>/dev/null || echo 0
-import json, sys, urllib.request
-apps = (json.load(urllib.request.urlopen(sys.argv[1], timeout=20)).get("apps") or {}).get("app", [])
-print(sum(1 for a in apps if a["name"].startswith(sys.argv[2])))
-PY
-}
-log "MapReduce on YARN: ooo export tpch, ooo mr run revenue-per-nation (on $coord), PSMJ through the coordinator"
-ooo_on "$coord" export tpch --cluster /var/lib/ooo/cluster --tables region,nation,customer,orders,lineitem \
-    --out /user/ooo/tpch >"$logs/export.log" 2>&1 &
-export_pid=$!
-# A join chain driven by an indexed range (c_acctbal), as docs/queries/joins/q3prime.sql: in mapreduce
-# mode with ooo.join.method=psmj it runs as PSMJ jobs, in daemon mode on the nodes.
-join_sql="SELECT count(*) FROM customer JOIN orders ON customer.c_custkey = orders.o_custkey JOIN lineitem ON orders.o_orderkey = lineitem.l_orderkey WHERE customer.c_acctbal BETWEEN 1000 AND 1100"
-(
-    daemon_count="$(beeline -e "$join_sql" 2>"$logs/psmj-daemon.err" | tail -n 1)"
-    psmj_count="$(beeline -e "SET ooo.execution.mode=mapreduce; SET ooo.join.method=psmj; $join_sql" \
-        2>"$logs/psmj.err" | tail -n 1)"
-    echo "$daemon_count $psmj_count" >"$logs/psmj.counts"
-) &
-psmj_pid=$!
-mr_ok=false
-ooo_on "$coord" mr run revenue-per-nation --cluster /var/lib/ooo/cluster --low 100000 --high 110000 \
-    --out /user/ooo/revenue-per-nation >"$logs/mr-run.log" 2>&1 && mr_ok=true
-export_ok=false
+# Without the password nobody gets in: no password (JDBC), a wrong one (beeline), no SASL at all.
+log "logins without the right password are refused"
+echo "not-the-password" >"$work/wrong-password" && chmod 600 "$work/wrong-password"
+"$root/ooo" sql --url "$url" -u "$sql_user" -e "SELECT concat('let', ' in')" >"$logs/auth-none.txt" 2>&1 &
+auth_pids=($!)
+OOO_BEELINE_HEAP=256m "$root/ooo" beeline -u "$url" -n "$sql_user" -w "$work/wrong-password" \
+    -e "SELECT concat('let', ' in')" >"$logs/auth-wrong.txt" 2>&1 &
+auth_pids+=($!)
+OOO_BEELINE_HEAP=256m "$root/ooo" beeline -u "$url;auth=noSasl" -n "$sql_user" \
+    -e "SELECT concat('let', ' in')" >"$logs/auth-nosasl.txt" 2>&1 </dev/null &
+auth_pids+=($!)
+auth_required_ok=true
+attempts=("no password" "a wrong password" "no SASL") attempt_logs=(none wrong nosasl)
+for i in 0 1 2; do
+    f="$logs/auth-${attempt_logs[$i]}.txt"
+    if wait "${auth_pids[$i]}" || grep -q "let in" "$f"; then
+        auth_required_ok=false
+        note "a login with ${attempts[$i]} was let in: see $f"
+    elif [[ $i -lt 2 ]] && ! grep -qi "authentication failed" "$f"; then
+        auth_required_ok=false
+        note "a login with ${attempts[$i]} failed, but not for its password: see $f"
+    fi
+done
+log "  refused: $auth_required_ok"
+
+phase deploy_again
+log "waiting for the second deploy.yml"
+if wait "$second_pid"; then
+    second_run_changed="$(changed_of "$logs/deploy-2.log")"
+else
+    note "second deploy.yml failed: see $logs/deploy-2.log"
+fi
+second_run_seconds=$((SECONDS - t_second))
+log "second run: changed=$second_run_changed in ${second_run_seconds}s"
+
+phase mapreduce
+log "waiting for the MapReduce jobs"
+mr_ok=false export_ok=false
+wait "$mr_pid" && mr_ok=true
 wait "$export_pid" && export_ok=true
 wait "$psmj_pid"
 if [[ "$mr_ok" == true ]]; then
@@ -304,14 +371,13 @@ fi
 if [[ "$export_ok" == true && "$duckdb_ready" == true ]]; then
     log "DuckDB over the exported files"
     hdfs_on "$coord" "hdfs dfs -get /user/ooo/tpch /tmp/tpch-export" >>"$logs/duckdb.log" 2>&1
-    if nice_run "$py" - "$hosts_root/$coord/tmp/tpch-export" "$root/docs/queries/tpch" "$logs" \
+    if "$py" - "$hosts_root/$coord/tmp/tpch-export" "$root/docs/queries/tpch" "$logs" \
             >>"$logs/duckdb.log" 2>&1 <<'PY'
 import csv, decimal, glob, os, sys
 import duckdb
 data, queries, logs = sys.argv[1:4]
 con = duckdb.connect()
 columns = {
-    "region": "r_regionkey BIGINT, r_name VARCHAR, r_comment VARCHAR",
     "nation": "n_nationkey BIGINT, n_name VARCHAR, n_regionkey BIGINT, n_comment VARCHAR",
     "customer": "c_custkey BIGINT, c_name VARCHAR, c_address VARCHAR, c_nationkey BIGINT, c_phone VARCHAR, "
                 "c_acctbal DECIMAL(15,2), c_mktsegment VARCHAR, c_comment VARCHAR",
@@ -358,6 +424,7 @@ fi
 [[ "$jdbc_ok" == true && "$beeline_ok" == true && ( "$duckdb_compared" == true || "$duckdb_ready" != true ) ]] && tpch_ok=true
 
 if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" && "$export_ok" == true ]]; then
+    phase metastore
     log "nation registered in the deployed Hive Metastore, read through a coordinator with ooo.catalog=hms"
     hms_uri="thrift://$(addr "$hms"):9083"
     nn_uri="hdfs://$(addr "$nn"):8020"
@@ -365,17 +432,17 @@ if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" &&
         --uris $hms_uri create-text-table --database tpch --table nation --location $nn_uri/user/ooo/tpch/nation \
         --columns n_nationkey:bigint,n_name:string,n_regionkey:bigint,n_comment:string" >"$logs/metastore.log" 2>&1 \
         || note "registering nation in the metastore failed: see $logs/metastore.log"
-    # A second coordinator on the coordinator's host whose catalog is the metastore.
+    # A second coordinator on the coordinator's host whose catalog is the metastore, with the same users.
     # (in braces: only the server goes to the background, with none of the ssh session's descriptors)
     on "$coord" "cd /tmp && { runuser -u ooo -- env OOO_HEAP=512m /opt/ooo/bin/ooo server --cluster /var/lib/ooo/cluster \
-        --host $coord_addr --port 10002 --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=$hms_uri \
+        --host $coord_addr --port 10002 --password-file /var/lib/ooo/cluster/sql-users --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=$hms_uri \
         --conf ooo.catalog.hms.conf.fs.defaultFS=$nn_uri </dev/null >/tmp/hms-coordinator.out 2>&1 & echo \$! >/tmp/hms-coordinator.pid; }"
     for _ in $(seq 1 60); do
         bash -c "exec 3<>/dev/tcp/$coord_addr/10002" 2>/dev/null && break
         sleep 1
     done
-    hms_rows="$(OOO_BEELINE_HEAP=512m nice_run "$root/ooo" beeline -u "jdbc:hive2://$coord_addr:10002/tpch;auth=noSasl" -n ooo \
-        --silent=true --showHeader=false --outputformat=csv2 \
+    hms_rows="$(OOO_BEELINE_HEAP=512m "$root/ooo" beeline -u "jdbc:hive2://$coord_addr:10002/tpch" \
+        -n "$sql_user" -w "$sql_password_file" --silent=true --showHeader=false --outputformat=csv2 \
         -e "SELECT count(*), max(n_name) FROM nation" 2>>"$logs/metastore.log" | tail -n 1)"
     log "  metastore table nation: $hms_rows"
     [[ "$hms_rows" == "25,VIETNAM" ]] && metastore_ok=true || note "nation through the metastore: '$hms_rows', expected 25,VIETNAM"
@@ -385,13 +452,14 @@ else
 fi
 
 # --- a dead engine host, then back ----------------------------------------------------------------
+phase dead_host
 victim="${node_hosts[2]}" # the third host: no master runs there in the generated layouts
 victim_id="n3"
 victim_addr="$(addr "$victim")"
 log "killing $victim ($victim_addr, engine node $victim_id)"
 netns kill --host "$victim" >>"$logs/netns.log" 2>&1
 t0=$SECONDS
-dead_msg="$(timeout 180 "$root/ooo" beeline -u "$url" -n ooo --silent=true --showHeader=false --outputformat=csv2 \
+dead_msg="$(timeout 180 "$root/ooo" beeline -u "$url" -n "$sql_user" -w "$sql_password_file" --silent=true --showHeader=false --outputformat=csv2 \
     -e "SELECT count(*) FROM lineitem" 2>&1 | tail -n 5)"
 rc=$?
 log "  query with $victim dead (${rc}, $((SECONDS - t0))s): $(echo "$dead_msg" | tr '\n' ' ' | cut -c1-300)"
@@ -416,6 +484,27 @@ if run_playbook "$logs/deploy-recover.log" deploy.yml --limit "$victim"; then
     fi
 else
     note "deploy.yml did not bring $victim back: see $logs/deploy-recover.log"
+fi
+
+# --- a rolling restart -----------------------------------------------------------------------------
+# rolling-restart.yml: every engine node restarted in turn, each serving again (the play's probe,
+# ooo cluster status --node) before the next goes down, then the coordinator; the same answers after.
+phase rolling_restart
+log "rolling-restart.yml"
+if run_playbook "$logs/rolling-restart.log" rolling-restart.yml; then
+    # One probe per node, each answered ("ok") right after that node's restart.
+    probed="$(awk '/TASK \[ooo_node : Node n[0-9]+ serves/ { t = 1; next } t && /(ok|failed|fatal|skipping):/ { if ($0 ~ /ok:/) n++; t = 0 } END { print n + 0 }' \
+        "$logs/rolling-restart.log")"
+    beeline -e "SELECT count(*) FROM lineitem" >"$logs/rolling-restart.counts" 2>>"$logs/rolling-restart.err"
+    beeline -f "$root/docs/queries/tpch/q06.sql" >"$logs/q06.after-restart.csv" 2>>"$logs/rolling-restart.err"
+    if [[ "$probed" -eq "$hosts" && "$(tail -n 1 "$logs/rolling-restart.counts")" == 600572 ]] \
+        && [[ -s "$logs/q06.after-restart.csv" ]] && cmp -s "$logs/q06.ooo.csv" "$logs/q06.after-restart.csv"; then
+        rolling_restart_ok=true
+    else
+        note "after rolling-restart.yml: $probed of $hosts nodes probed, lineitem '$(tail -n 1 "$logs/rolling-restart.counts")' rows, Q6 $(cmp -s "$logs/q06.ooo.csv" "$logs/q06.after-restart.csv" && echo same || echo different)"
+    fi
+else
+    note "rolling-restart.yml failed: see $logs/rolling-restart.log"
 fi
 
 log "done in $((SECONDS - t_start))s"

@@ -65,6 +65,10 @@ final class SqlCommand implements Callable<Integer> {
     @Option(names = {"-p", "--password"}, paramLabel = "<password>", description = "password (default: none)")
     String password;
 
+    @Option(names = {"-w", "--password-file"}, paramLabel = "<file>",
+            description = "read the password from the first line of this file (as beeline -w), so it is not on the command line")
+    Path passwordFile;
+
     @ArgGroup(exclusive = true)
     Script script;
 
@@ -83,6 +87,15 @@ final class SqlCommand implements Callable<Integer> {
         }
         if (script != null && script.file != null && !Files.isReadable(script.file)) {
             throw new ParameterException(spec.commandLine(), "-f " + script.file + " is not a readable file");
+        }
+        if (passwordFile != null) {
+            if (password != null) {
+                throw new ParameterException(spec.commandLine(), "give the password with -p or -w, not both");
+            }
+            if (!Files.isReadable(passwordFile)) {
+                throw new ParameterException(spec.commandLine(), "-w " + passwordFile + " is not a readable file");
+            }
+            password = Files.readAllLines(passwordFile, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();
         }
         List<String> args = new ArrayList<>(List.of("-d", HiveJdbc.DRIVER_CLASS, "-u", url(),
                 // Always both, so sqlline never stops to prompt for them.

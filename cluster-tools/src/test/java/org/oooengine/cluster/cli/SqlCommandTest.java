@@ -7,11 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.server.EndpointConfig;
+import org.oooengine.hive.server.HiveServer2Endpoint;
 
 /**
  * {@code ooo sql} end to end: a two-node cluster with its coordinator ({@code ooo server} as a
@@ -95,4 +100,28 @@ class SqlCommandTest {
         assertTrue(r.err().contains("give the URL with --url"), r::toString);
     }
 
+    @Test
+    void thePasswordComesFromAFile() throws Exception {
+        Path users = tmp.resolve("users");
+        Files.writeString(users, "alice:s3cret-pw\n");
+        Path right = tmp.resolve("right");
+        Files.writeString(right, "s3cret-pw\n");
+        Path wrong = tmp.resolve("wrong");
+        Files.writeString(wrong, "guess\n");
+        try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, Duration.ofSeconds(30), Map.of());
+             HiveServer2Endpoint endpoint = HiveServer2Endpoint.start(engine,
+                     EndpointConfig.withPasswordFile("127.0.0.1", 0, users))) {
+            String passwordUrl = "jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default";
+            Cli r = Cli.run("sql", "--url", passwordUrl, "-u", "alice", "-w", right.toString(), "-e",
+                    "select count(*) as n from nation");
+            assertEquals(0, r.exitCode(), r::toString);
+            assertTrue(r.out().contains("| 25 "), r::toString);
+
+            r = Cli.run("sql", "--url", passwordUrl, "-u", "alice", "-w", wrong.toString(), "-e", "select 1");
+            assertEquals(1, r.exitCode(), r::toString);
+            assertTrue(r.err().contains("authentication failed"), r::toString);
+        }
+        Cli both = Cli.run("sql", "--url", url, "-p", "x", "-w", right.toString(), "-e", "select 1");
+        assertEquals(2, both.exitCode(), both::toString);
+    }
 }
