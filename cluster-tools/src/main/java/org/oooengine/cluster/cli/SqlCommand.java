@@ -92,7 +92,7 @@ final class SqlCommand implements Callable<Integer> {
             if (password != null) {
                 throw new ParameterException(spec.commandLine(), "give the password with -p or -w, not both");
             }
-            if (!Files.isReadable(passwordFile)) {
+            if (!Files.isRegularFile(passwordFile) || !Files.isReadable(passwordFile)) {
                 throw new ParameterException(spec.commandLine(), "-w " + passwordFile + " is not a readable file");
             }
             password = Files.readAllLines(passwordFile, StandardCharsets.UTF_8).stream().findFirst().orElse("").strip();

@@ -123,5 +123,8 @@ class SqlCommandTest {
         }
         Cli both = Cli.run("sql", "--url", url, "-p", "x", "-w", right.toString(), "-e", "select 1");
         assertEquals(2, both.exitCode(), both::toString);
+        Cli directory = Cli.run("sql", "--url", url, "-w", right.getParent().toString(), "-e", "select 1");
+        assertEquals(2, directory.exitCode(), directory::toString);
+        assertTrue(directory.err().contains("is not a readable file"), directory::toString);
     }
 }
