@@ -66,7 +66,7 @@ phase() {
 # Results; each starts false and turns true only when its check passed.
 deploy_seconds=null second_run_changed=null second_run_seconds=null tpch_ok=false beeline_ok=false jdbc_ok=false duckdb_compared=false
 mapreduce_on_yarn_ok=false psmj_on_yarn_ok=false metastore_ok=false recovery_ok=false hdfs_racks=null engine_racks=null
-dead_node_named=false nodes_ok=false auth_required_ok=false rolling_restart_ok=false
+dead_node_named=false nodes_ok=false auth_required_ok=false rolling_restart_ok=false node_heap_reserved_ok=false
 notes=()
 note() { notes+=("$*"); log "NOTE: $*"; }
 
@@ -101,18 +101,18 @@ finish() {
     local total=$((SECONDS - t_start)) ok=true
     phase ""
     for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$recovery_ok" \
-             "$auth_required_ok" "$rolling_restart_ok"; do [[ "$v" == true ]] || ok=false; done
+             "$auth_required_ok" "$rolling_restart_ok" "$node_heap_reserved_ok"; do [[ "$v" == true ]] || ok=false; done
     [[ "$second_run_changed" == 0 && "$hdfs_racks" == "$racks" && "$engine_racks" == "$racks" ]] || ok=false
     python3 - "$hosts" "$deploy_seconds" "$second_run_changed" "$second_run_seconds" "$tpch_ok" "$jdbc_ok" "$beeline_ok" "$duckdb_compared" \
         "$auth_required_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$dead_node_named" "$recovery_ok" \
-        "$rolling_restart_ok" "$hdfs_racks" "$engine_racks" "$total" "$work" "$ok" "${phases[*]}" "${notes[@]}" <<'PY'
+        "$rolling_restart_ok" "$node_heap_reserved_ok" "$hdfs_racks" "$engine_racks" "$total" "$work" "$ok" "${phases[*]}" "${notes[@]}" <<'PY'
 import json, sys
 a = sys.argv[1:]
 def v(s):
     return json.loads(s) if s not in ("", None) else None
 keys = ["hosts", "deploy_seconds", "second_run_changed", "second_run_seconds", "tpch_ok", "jdbc_ok", "beeline_ok", "duckdb_compared",
         "auth_required_ok", "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "dead_node_named", "recovery_ok",
-        "rolling_restart_ok", "hdfs_racks", "engine_racks", "total_seconds"]
+        "rolling_restart_ok", "node_heap_reserved_ok", "hdfs_racks", "engine_racks", "total_seconds"]
 out = {k: v(x) for k, x in zip(keys, a)}
 n = len(keys)
 out["work_dir"] = a[n]
@@ -201,6 +201,10 @@ ooo_on "$coord" cluster status --dir /var/lib/ooo/cluster --json >"$logs/engine-
 engine_racks="$(python3 -c 'import json, sys
 print(len({json.loads(l)["rack"] for l in sys.stdin if l.startswith("{")}))' <"$logs/engine-status.txt" 2>/dev/null || echo null)"
 log "engine racks: $engine_racks"
+# Every engine node reserves its whole heap from the start (ooo_node_jvm_opts); the hosts share this
+# machine's process table, so their command lines are all here.
+reserved="$(pgrep -a -f 'OooCli node' | grep -c -- ' -Xms512m ' || true)"
+[[ "$reserved" -eq "$hosts" ]] && node_heap_reserved_ok=true || note "$reserved of $hosts engine nodes run with -Xms512m"
 
 # --- the engine from this machine: cluster.json and secret of the deployed cluster ----------------
 cluster="$work/cluster"
