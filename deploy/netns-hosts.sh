@@ -6,6 +6,9 @@
 # ssh) lives in its namespaces. There is no systemd in them: deploy with -e ooo_supervisor=script.
 #
 #   deploy/netns-hosts.sh up     --inventory DIR [--root /srv/ooo-hosts]   create and start every host
+#   deploy/netns-hosts.sh up     --inventory DIR --network-only            only the namespaces, their addresses
+#                                                                          and the bridge (no sshd, no overlays):
+#                                                                          for 'ooo cluster start --netns'
 #   deploy/netns-hosts.sh start  --inventory DIR --host NAME               start one host again (sshd), after kill
 #   deploy/netns-hosts.sh kill   --inventory DIR --host NAME               kill every process of one host (a crash)
 #   deploy/netns-hosts.sh down   --inventory DIR [--purge]                 kill everything, remove namespaces and bridge
@@ -19,7 +22,7 @@ set -euo pipefail
 
 action="${1:-}"
 [[ -n "$action" ]] && shift
-inventory="" root_dir=/srv/ooo-hosts host="" purge=false bridge=ooo-br0
+inventory="" root_dir=/srv/ooo-hosts host="" purge=false bridge=ooo-br0 network_only=false
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --inventory) inventory="$2"; shift 2 ;;
@@ -27,8 +30,9 @@ while [[ $# -gt 0 ]]; do
         --host) host="$2"; shift 2 ;;
         --bridge) bridge="$2"; shift 2 ;;
         --purge) purge=true; shift ;;
+        --network-only) network_only=true; shift ;;
         --) shift; break ;;
-        -h | --help) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) [[ "$action" == ssh ]] && break; echo "netns-hosts: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -118,6 +122,7 @@ start_host() {
         ip -n "$ns" link set lo up
         ip -n "$ns" route add default via "$gateway"
     fi
+    [[ "$network_only" == true ]] && { log "$name at $addr (network only)"; return 0; }
     if [[ -n "$(ip netns pids "$ns")" ]]; then
         log "$name ($addr) runs already"
         return 0
@@ -182,10 +187,14 @@ kill_host() {
 
 case "$action" in
     up)
-        ensure_sshd
+        [[ "$network_only" == true ]] || ensure_sshd
         bridge_up
         for h in "${HOSTS[@]}"; do start_host "${h% *}"; done
-        log "${#HOSTS[@]} hosts up; ssh -F $root_dir/ssh/ssh_config <address>"
+        if [[ "$network_only" == true ]]; then
+            log "${#HOSTS[@]} network namespaces up: $(printf 'ooo-%s ' "${HOSTS[@]% *}")"
+        else
+            log "${#HOSTS[@]} hosts up; ssh -F $root_dir/ssh/ssh_config <address>"
+        fi
         ;;
     start)
         [[ -n "$host" ]] || die "start needs --host NAME"
@@ -236,7 +245,7 @@ case "$action" in
         exec ssh -F "$root_dir/ssh/ssh_config" "$(address_of "$host")" "$@"
         ;;
     *)
-        sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2
+        sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//' >&2
         exit 2
         ;;
 esac

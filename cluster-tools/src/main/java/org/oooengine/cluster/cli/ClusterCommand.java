@@ -52,6 +52,17 @@ final class ClusterCommand {
                 description = "port of the first node; the others follow (default: ${DEFAULT-VALUE})")
         int basePort;
 
+        @Option(names = "--hosts", split = ",", paramLabel = "ADDRESS",
+                description = "a new cluster's nodes at these addresses, one node each (n1 at the first), all at "
+                        + "--base-port; default: on 127.0.0.1 at consecutive ports")
+        List<String> hosts = new ArrayList<>();
+
+        @Option(names = "--netns", split = ",", paramLabel = "NAMESPACE",
+                description = "run each node in a Linux network namespace of its own (n1 in the first), one that holds "
+                        + "its --hosts address, such as deploy/netns-hosts.sh up --network-only makes; needs root and "
+                        + "'ip netns'; give them on every start")
+        List<String> netns = new ArrayList<>();
+
         @Option(names = "--node-heap", defaultValue = "1g", paramLabel = "SIZE", description = "heap of each node JVM (default: ${DEFAULT-VALUE})")
         String heap;
 
@@ -94,7 +105,14 @@ final class ClusterCommand {
             if (nodes != null && nodes < 1) {
                 throw new ParameterException(spec.commandLine(), "--nodes must be at least 1, got " + nodes);
             }
-            int count = nodes == null ? LocalCluster.DEFAULT_NODES : nodes;
+            if (nodes != null && !hosts.isEmpty() && nodes != hosts.size()) {
+                throw new ParameterException(spec.commandLine(), "--nodes " + nodes + " but " + hosts.size()
+                        + " --hosts addresses: one node per address");
+            }
+            if (!netns.isEmpty() && hosts.isEmpty() && !ClusterSpec.exists(dir)) {
+                throw new ParameterException(spec.commandLine(), "--netns needs --hosts: the namespaces' addresses");
+            }
+            int count = nodes != null ? nodes : hosts.isEmpty() ? LocalCluster.DEFAULT_NODES : hosts.size();
             if (basePort < 1 || basePort + count - 1 > 65535) {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " leaves no room for "
                         + count + " node ports in 1..65535");
@@ -133,7 +151,8 @@ final class ClusterCommand {
                 args.add("--buffered-io");
             }
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
-            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, basePort, new LocalCluster.NodeJvm(heap, nodeGc), args);
+            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, new LocalCluster.Placement(basePort, hosts, netns),
+                    new LocalCluster.NodeJvm(heap, nodeGc), args);
             ClusterSpec s = started.spec();
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();

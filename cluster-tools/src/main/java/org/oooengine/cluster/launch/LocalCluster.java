@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
+import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -97,6 +99,40 @@ public final class LocalCluster {
         }
     }
 
+    /**
+     * Where the nodes of a new cluster listen — on loopback at consecutive ports from {@code basePort},
+     * or each at an address of its own, all at {@code basePort} — and the Linux network namespaces they
+     * run in, one per node in node order, or none: node n<i> then starts under {@code ip netns exec}
+     * its namespace, which holds its address (hosts such as deploy/netns-hosts.sh makes, for a cluster
+     * whose nodes talk over a real network stack rather than loopback). Namespaces are not recorded:
+     * every start names them again.
+     */
+    public record Placement(int basePort, List<String> addresses, List<String> namespaces) {
+        public Placement {
+            addresses = List.copyOf(addresses);
+            namespaces = List.copyOf(namespaces);
+        }
+
+        public static Placement loopback(int basePort) {
+            return new Placement(basePort, List.of(), List.of());
+        }
+
+        ClusterSpec newSpec(int nodes) {
+            if (addresses.isEmpty()) {
+                return ClusterSpec.local("local", nodes, basePort);
+            }
+            if (nodes != addresses.size()) {
+                throw new IllegalArgumentException(addresses.size() + " addresses for " + nodes + " nodes");
+            }
+            return ClusterSpec.onHosts("local", addresses, basePort);
+        }
+
+        /** The command prefix that runs node {@code index} (0-based) in its namespace, if it has one. */
+        List<String> launcher(int index) {
+            return namespaces.isEmpty() ? List.of() : List.of("ip", "netns", "exec", namespaces.get(index));
+        }
+    }
+
     /** What {@link #stop} did: the members it stopped and pid files naming another process, left alone. */
     public record Stopped(List<String> stopped, List<String> strangers) {
     }
@@ -110,6 +146,11 @@ public final class LocalCluster {
      * @param nodeArgs extra arguments for every {@code ooo node} (e.g. buffer pool size)
      */
     public Started start(int nodes, int basePort, NodeJvm jvm, List<String> nodeArgs) throws Exception {
+        return start(nodes, Placement.loopback(basePort), jvm, nodeArgs);
+    }
+
+    /** {@link #start(int, int, NodeJvm, List)} with the nodes placed as {@code placement} says. */
+    public Started start(int nodes, Placement placement, NodeJvm jvm, List<String> nodeArgs) throws Exception {
         ClusterSpec spec;
         if (ClusterSpec.exists(dir)) {
             spec = ClusterSpec.read(dir);
@@ -118,9 +159,14 @@ public final class LocalCluster {
                         + nodes + "; use another --dir for a cluster of another size");
             }
         } else {
-            spec = ClusterSpec.local("local", nodes > 0 ? nodes : DEFAULT_NODES, basePort);
+            int count = nodes > 0 ? nodes : placement.addresses().isEmpty() ? DEFAULT_NODES : placement.addresses().size();
+            spec = placement.newSpec(count);
             spec.write(dir);
             ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
+        }
+        if (!placement.namespaces().isEmpty() && placement.namespaces().size() != spec.nodes().size()) {
+            throw new IllegalArgumentException(placement.namespaces().size() + " network namespaces for the "
+                    + spec.nodes().size() + " nodes of the cluster in " + dir);
         }
         List<ClusterSpec.NodeSpec> down = new ArrayList<>();
         List<String> running = new ArrayList<>();
@@ -134,15 +180,18 @@ public final class LocalCluster {
                 down.add(n);
             }
         }
-        for (ClusterSpec.NodeSpec n : down) {
-            checkPortFree(n);
+        if (placement.namespaces().isEmpty()) {
+            // (A namespace's ports are its own: nothing of this one can take them.)
+            for (ClusterSpec.NodeSpec n : down) {
+                checkPortFree(n);
+            }
         }
         Directories.createPrivate(dir.resolve("run"));
         Directories.createPrivate(dir.resolve("logs"));
         List<Process> started = new ArrayList<>();
         try {
             for (ClusterSpec.NodeSpec n : down) {
-                started.add(launch(n, jvm, nodeArgs));
+                started.add(launch(n, placement.launcher(spec.nodes().indexOf(n)), jvm, nodeArgs));
             }
             if (!down.isEmpty()) {
                 awaitReady(down, started);
@@ -157,10 +206,10 @@ public final class LocalCluster {
         return new Started(spec, down.stream().map(ClusterSpec.NodeSpec::id).toList(), running, strangers);
     }
 
-    private Process launch(ClusterSpec.NodeSpec n, NodeJvm jvm, List<String> nodeArgs) throws IOException {
+    private Process launch(ClusterSpec.NodeSpec n, List<String> launcher, NodeJvm jvm, List<String> nodeArgs) throws IOException {
         List<String> args = new ArrayList<>(List.of("node", "--cluster", dir.toString(), "--id", n.id()));
         args.addAll(nodeArgs);
-        return launch(n.id(), jvm, args);
+        return launch(n.id(), launcher, jvm, args);
     }
 
     /**
@@ -168,8 +217,9 @@ public final class LocalCluster {
      * run/<name>.pid. It runs under umask 077, so that what it writes past the engine's own
      * owner-only files (a library's files, a JVM crash report) is private too.
      */
-    private Process launch(String name, NodeJvm jvm, List<String> oooArgs) throws IOException {
-        List<String> cmd = new ArrayList<>();
+    private Process launch(String name, List<String> launcher, NodeJvm jvm, List<String> oooArgs) throws IOException {
+        // (ip netns exec and sh -c both exec what follows: the pid recorded is the JVM's.)
+        List<String> cmd = new ArrayList<>(launcher);
         if (Files.isExecutable(SHELL)) {
             cmd.addAll(List.of(SHELL.toString(), "-c", "umask 077 && exec \"$@\"", "sh"));
         }
@@ -218,7 +268,7 @@ public final class LocalCluster {
             throw new ClusterException("port " + port + " on " + host + " is in use by another process; pick another "
                     + "SQL port with --sql-port");
         }
-        Process p = launch(COORDINATOR, NodeJvm.of(heap), List.of("server", "--cluster", dir.toString(), "--host", host,
+        Process p = launch(COORDINATOR, List.of(), NodeJvm.of(heap), List.of("server", "--cluster", dir.toString(), "--host", host,
                 "--port", String.valueOf(port)));
         try {
             awaitListening(p, new InetSocketAddress(host, port));
@@ -262,6 +312,15 @@ public final class LocalCluster {
     /** The URL of an endpoint that admits clients without a password (the Hive driver's noSasl). */
     public static String jdbcUrl(String host, int port) {
         return "jdbc:hive2://" + host + ":" + port + "/default;auth=noSasl";
+    }
+
+    private static boolean localAddress(String host) {
+        try {
+            InetAddress a = InetAddress.getByName(host);
+            return a.isLoopbackAddress() || a.isAnyLocalAddress() || NetworkInterface.getByInetAddress(a) != null;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** True when nothing listens on host:port (a port to offer, or to fall back from). */
@@ -475,6 +534,10 @@ public final class LocalCluster {
     }
 
     private static void checkPortFree(ClusterSpec.NodeSpec n) {
+        if (!localAddress(n.host())) {
+            throw new ClusterException("node " + n.id() + "'s address " + n.host() + " is not one of this machine's; "
+                    + "a node in a network namespace of its own starts with --netns");
+        }
         if (!portFree(n.host(), n.port())) {
             throw new ClusterException("port " + n.port() + " of node " + n.id() + " on " + n.host()
                     + " is in use by another process; pick other ports with --base-port");

@@ -122,6 +122,24 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
         return new ClusterSpec(FORMAT_VERSION, name, nodes, owners, Map.of());
     }
 
+    /**
+     * A cluster of one node per address, all at {@code port} (each host has its own), named n1..nN in
+     * the addresses' order; the default partitions are on every node.
+     */
+    public static ClusterSpec onHosts(String name, List<String> addresses, int port) {
+        if (addresses.isEmpty()) {
+            throw new IllegalArgumentException("a cluster needs at least one node, got no address");
+        }
+        List<NodeSpec> nodes = new ArrayList<>();
+        List<String> owners = new ArrayList<>();
+        for (int i = 1; i <= addresses.size(); i++) {
+            String id = "n" + i;
+            nodes.add(new NodeSpec(id, addresses.get(i - 1), port, null, "nodes/" + id));
+            owners.add(id);
+        }
+        return new ClusterSpec(FORMAT_VERSION, name, nodes, owners, Map.of());
+    }
+
     public NodeSpec node(String id) {
         return nodes.stream().filter(n -> n.id().equals(id)).findFirst().orElseThrow(() -> new IllegalArgumentException(
                 "no node '" + id + "' in cluster " + name + "; nodes: " + nodes.stream().map(NodeSpec::id).toList()));

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Predicted against measured weak scaling: reads what scaling-validate.sh wrote into --dir
+(predicted-<selectivity>.jsonl from `ooo bench scaling --json`, join-<N>.jsonl from `ooo bench join
+--json`, tpch-<N>.json from `ooo bench tpch --json`) and prints one JSON object: a row per query,
+selectivity and node count with the predicted seconds, the median of the measured runs and the
+error (predicted / measured - 1), and per node count the median absolute error."""
+import argparse
+import json
+import os
+import statistics
+
+
+def read_jsonl(path):
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(line) for line in f if line.startswith("{")]
+
+
+def measured_join(dir_, nodes, query, selectivity):
+    runs = [r["seconds"] for r in read_jsonl(os.path.join(dir_, f"join-{nodes}.jsonl"))
+            if r.get("query") == query and abs(r.get("selectivity", -1) - selectivity) < 1e-12]
+    return runs
+
+
+def measured_tpch(dir_, nodes, query):
+    path = os.path.join(dir_, f"tpch-{nodes}.json")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        report = json.load(f)
+    name = "q%02d" % int(query.split("Q")[-1])
+    return next((q.get("runs_s", []) for q in report.get("queries", []) if q.get("query") == name), [])
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__)
+    p.add_argument("--dir", required=True)
+    p.add_argument("--placement", required=True)
+    p.add_argument("--nodes", required=True, help="node counts, space separated")
+    p.add_argument("--selectivities", required=True, help="space separated")
+    p.add_argument("--sf-per-node", type=float, required=True)
+    a = p.parse_args()
+    nodes = [int(n) for n in a.nodes.split()]
+    rows = []
+    tpch_done = False
+    for s in a.selectivities.split():
+        sel = float(s)
+        for pred in read_jsonl(os.path.join(a.dir, f"predicted-{s}.jsonl")):
+            q, n = pred["query"], pred["nodes"]
+            tpch = q.startswith("TPC-H")
+            if tpch and tpch_done:
+                continue
+            runs = measured_tpch(a.dir, n, q) if tpch else measured_join(a.dir, n, q, sel)
+            measured = statistics.median(runs) if runs else None
+            rows.append({
+                "query": q, "selectivity": None if tpch else sel, "nodes": n,
+                "predicted_s": round(pred["seconds"], 4),
+                "measured_s": None if measured is None else round(measured, 4),
+                "runs": len(runs),
+                "error": None if not measured else round(pred["seconds"] / measured - 1, 3),
+            })
+        tpch_done = True
+    summary = {}
+    for n in nodes:
+        errors = [abs(r["error"]) for r in rows if r["nodes"] == n and r["error"] is not None]
+        summary[str(n)] = {"median_abs_error": round(statistics.median(errors), 3) if errors else None,
+                           "within_50pct": sum(e <= 0.5 for e in errors), "compared": len(errors)}
+    print(json.dumps({"placement": a.placement, "sf_per_node": a.sf_per_node, "nodes": nodes,
+                      "by_nodes": summary, "rows": rows}))
+
+
+if __name__ == "__main__":
+    main()
