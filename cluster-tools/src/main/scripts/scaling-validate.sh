@@ -113,4 +113,4 @@ for s in $selectivities; do
 done
 
 python3 "$here/scaling_validation.py" --dir "$out" --placement "$placement" --nodes "$nodes_list" \
-    --selectivities "$selectivities" --sf-per-node "$sf_per_node" | tee "$out/validation.json"
+    --selectivities "$selectivities" --queries "$queries" --sf-per-node "$sf_per_node" | tee "$out/validation.json"

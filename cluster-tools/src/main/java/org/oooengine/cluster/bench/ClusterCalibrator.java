@@ -114,11 +114,15 @@ public final class ClusterCalibrator {
     /**
      * The devices under the nodes' data directories, measured by the nodes themselves: one node per
      * host, one host after another (nodes on one host share its device, and a measurement beside
-     * another would halve both). The cluster's figure per queue depth is the median over hosts.
+     * another would halve both). The cluster's figure per queue depth is the median over hosts. A
+     * host is the machine a node says it runs on — nodes at addresses of their own may share one
+     * (network-namespace hosts) — or, where it does not say, the node's address.
      */
     private Calibration.Disk disk(ClusterSession session, int pageSize) {
+        Map<String, JsonNode> stats = session.stats();
         Map<String, List<String>> nodesByHost = new LinkedHashMap<>();
-        session.spec().nodes().forEach(n -> nodesByHost.computeIfAbsent(n.host(), h -> new ArrayList<>()).add(n.id()));
+        session.spec().nodes().forEach(n -> nodesByHost.computeIfAbsent(
+                stats.get(n.id()).path("machine").asText(n.host()), h -> new ArrayList<>()).add(n.id()));
         int[] depths = org.oooengine.core.storage.Calibration.QUEUE_DEPTHS;
         progress.accept("disk: random reads at queue depths " + Arrays.toString(depths) + ", then sequential reads, on "
                 + nodesByHost.size() + (nodesByHost.size() == 1 ? " host" : " hosts"));

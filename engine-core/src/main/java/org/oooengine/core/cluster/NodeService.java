@@ -81,6 +81,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     public static final String MEMORY_SETTING = "ooo.query.max-memory-per-node";
     /** How long a store replaced by a load keeps serving the requests that began on it. */
     private static final Duration RETIRED_STORE_GRACE = Duration.ofSeconds(60);
+    /**
+     * The machine this node runs on, as its running kernel's boot id: nodes with addresses of their
+     * own (network-namespace hosts, several addresses of one host) that share cores and devices
+     * report the same one. Absent where the kernel does not tell (not Linux).
+     */
+    private static final Optional<String> MACHINE = machine();
 
     private final String nodeId;
     private final Path dataDir;
@@ -325,6 +331,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         // first, so that what answering costs counts after it: a caller times work between two of these
         s.put("processCpuSeconds", processCpuSeconds());
         s.put("cores", Runtime.getRuntime().availableProcessors());
+        MACHINE.ifPresent(m -> s.put("machine", m));
         s.put("node", nodeId);
         s.put("uptimeSeconds", (System.currentTimeMillis() - startedAt) / 1000.0);
         s.put("pipelinesRunning", pipelinesRunning.get());
@@ -344,6 +351,16 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             return JSON.writeValueAsBytes(s);
         } catch (Exception e) {
             throw new IllegalStateException(e);
+        }
+    }
+
+    /** The running kernel's boot id; network namespaces share it. */
+    private static Optional<String> machine() {
+        try {
+            return Optional.of(Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip())
+                    .filter(id -> !id.isEmpty());
+        } catch (java.io.IOException | RuntimeException e) {
+            return Optional.empty();
         }
     }
 
