@@ -77,7 +77,8 @@ final class BenchScalingCommand implements Callable<Integer> {
 
     @Option(names = "--tpch-base", paramLabel = "<json>",
             description = "'ooo bench tpch --json' of Q1 and Q3 on one node: their per-node time (the cost model has "
-                    + "no formula for the SQL engine's scans); without it, Q1 and Q3 are left out")
+                    + "no formula for the SQL engine's scans) and the node's CPU time, which nodes sharing a host "
+                    + "compete for (--local); without it, Q1 and Q3 are left out")
     Path tpchBase;
 
     @Option(names = "--tpch-base-sf", paramLabel = "S", description = "scale factor of the --tpch-base run "
@@ -141,14 +142,14 @@ final class BenchScalingCommand implements Callable<Integer> {
             all.addAll(series(q, n -> model.join(q, selectivity, n, local ? 1 : n, allowed()), scalability));
         }
         if (tpchBase != null) {
-            Map<Integer, Double> measured = tpchMedians(tpchBase);
             double baseSf = tpchBaseSf != null ? tpchBaseSf : measuredSf;
+            Map<Integer, WeakScalingModel.OneNodeRun> measured = tpchRuns(tpchBase, baseSf);
             for (int q : WeakScalingModel.SQL_QUERIES) {
-                Double t = measured.get(q);
-                if (t == null) {
+                WeakScalingModel.OneNodeRun run = measured.get(q);
+                if (run == null) {
                     throw new ParameterException(spec.commandLine(), "--tpch-base: no time of Q" + q + " in " + tpchBase);
                 }
-                all.addAll(series("TPC-H Q" + q, n -> model.sql(q, t, baseSf, n, local ? 1 : n), scalability));
+                all.addAll(series("TPC-H Q" + q, n -> model.sql(q, run, n, local ? 1 : n), scalability));
             }
         }
         if (json) {
@@ -304,15 +305,17 @@ final class BenchScalingCommand implements Callable<Integer> {
     }
 
     /** Median seconds by TPC-H query number from 'ooo bench tpch --json'. */
-    static Map<Integer, Double> tpchMedians(Path file) {
+    /** Each query's median time of an {@code ooo bench tpch --json} report, with its nodes' CPU time when it has one. */
+    static Map<Integer, WeakScalingModel.OneNodeRun> tpchRuns(Path file, double scaleFactor) {
         try {
             JsonNode r = JSON.readTree(file.toFile());
-            Map<Integer, Double> out = new LinkedHashMap<>();
+            Map<Integer, WeakScalingModel.OneNodeRun> out = new LinkedHashMap<>();
             for (JsonNode q : r.path("queries")) {
                 String name = q.path("query").asText().replaceAll("[^0-9]", "");
                 JsonNode median = q.has("median_s") ? q.get("median_s") : q.path("medianS");
-                if (!name.isEmpty() && median.isNumber()) {
-                    out.put(Integer.parseInt(name), median.asDouble());
+                if (!name.isEmpty() && median.isNumber() && median.asDouble() > 0) {
+                    out.put(Integer.parseInt(name), new WeakScalingModel.OneNodeRun(median.asDouble(),
+                            q.path("node_cpu_s").asDouble(0), r.path("node_cores").asInt(0), scaleFactor));
                 }
             }
             return out;

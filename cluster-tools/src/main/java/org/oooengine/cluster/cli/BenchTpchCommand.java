@@ -68,11 +68,11 @@ final class BenchTpchCommand implements Callable<Integer> {
         try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
              SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
             applySettings(sql, session);
-            List<TpchQueryResult> ran = new TpchBench(sql, repeat, engine::bytesSpilled).run(chosen, q -> {
+            List<TpchQueryResult> ran = new TpchBench(sql, repeat, engine::bytesSpilled, engine::nodesCpuSeconds).run(chosen, q -> {
                 err.println(TpchReport.progress(q));
                 err.flush();
             });
-            report = TpchReport.of(cluster.toAbsolutePath().normalize().toString(), nodes, repeat, ran);
+            report = TpchReport.of(cluster.toAbsolutePath().normalize().toString(), nodes, engine.nodeCores(), repeat, ran);
         }
         if (results != null) {
             TpchResultFiles.write(results, report.queries());

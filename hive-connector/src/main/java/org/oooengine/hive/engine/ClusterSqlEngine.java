@@ -179,6 +179,17 @@ public final class ClusterSqlEngine implements SqlEngine {
         return out;
     }
 
+    /** CPU seconds the cluster's node processes have spent so far, all together (-1 when some node cannot tell). */
+    public double nodesCpuSeconds() {
+        double[] cpu = cluster.stats().values().stream().mapToDouble(s -> s.path("processCpuSeconds").asDouble(-1)).toArray();
+        return java.util.Arrays.stream(cpu).anyMatch(c -> c < 0) ? -1 : java.util.Arrays.stream(cpu).sum();
+    }
+
+    /** Cores of the machine a node runs on, the fewest over the nodes (0 when none tells). */
+    public int nodeCores() {
+        return cluster.stats().values().stream().mapToInt(s -> s.path("cores").asInt(0)).min().orElse(0);
+    }
+
     /** Bytes spilled to disk so far by the cluster's nodes and by this process's statements. */
     public long bytesSpilled() {
         long nodes = cluster.stats().values().stream().mapToLong(s -> s.path("bytesSpilled").asLong()).sum();

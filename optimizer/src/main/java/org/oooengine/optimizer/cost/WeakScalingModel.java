@@ -39,8 +39,9 @@ import org.oooengine.optimizer.rel.PipelinePlanner;
  * </ul>
  *
  * <p>The TPC-H queries the SQL engine runs as column-batch pipelines (Q1, Q3) have no formula in
- * the cost model: their per-node time is taken from a measured run on one node, and only the terms
- * above are modelled.
+ * the cost model: their per-node time is taken from a measured run on one node ({@link OneNodeRun}),
+ * and only the terms above are modelled. Nodes that share a host share its cores: a host's nodes
+ * together need their CPU seconds over its cores, and never less than one node's time alone.
  */
 public final class WeakScalingModel {
     /** Seed 004's queries as the engine names them (OL, PL, Q3' and Q8'). */
@@ -81,6 +82,28 @@ public final class WeakScalingModel {
      */
     public record Point(String query, int nodes, int hosts, double seconds, double fixed, double nodeWork,
                         double stragglers, double exchange, double fanIn, double rows, String plan) {
+    }
+
+    /**
+     * A TPC-H query measured on one node ({@code ooo bench tpch --json}): its median wall time, the
+     * CPU seconds the node spent per run (0 or less: not measured), the cores of the node's machine
+     * and the scale factor of the run.
+     */
+    public record OneNodeRun(double seconds, double nodeCpuSeconds, int cores, double scaleFactor) {
+        public OneNodeRun {
+            if (!(seconds > 0 && scaleFactor > 0)) {
+                throw new IllegalArgumentException("a one-node run needs a positive time and scale factor");
+            }
+        }
+
+        /** A run whose CPU time was not measured. */
+        public static OneNodeRun wallTimeOnly(double seconds, double scaleFactor) {
+            return new OneNodeRun(seconds, 0, 0, scaleFactor);
+        }
+
+        boolean cpuKnown() {
+            return nodeCpuSeconds > 0 && cores > 0;
+        }
     }
 
     private final Calibration calibration;
@@ -195,15 +218,24 @@ public final class WeakScalingModel {
         return bytes * (hosts - 1) / hosts / hosts / settings.linkBytesPerSecond();
     }
 
-    /**
-     * TPC-H query {@code q} (1 or 3) through the SQL engine on {@code nodes} nodes over
-     * {@code hosts} hosts, from its measured time on one node at {@code measuredScaleFactor}.
-     */
+    /** {@link #sql(int, OneNodeRun, int, int)} from a one-node run's wall time alone. */
     public Point sql(int q, double measuredOneNodeSeconds, double measuredScaleFactor, int nodes, int hosts) {
+        return sql(q, OneNodeRun.wallTimeOnly(measuredOneNodeSeconds, measuredScaleFactor), nodes, hosts);
+    }
+
+    /** TPC-H query {@code q} (1 or 3) through the SQL engine on {@code nodes} nodes over {@code hosts} hosts. */
+    public Point sql(int q, OneNodeRun base, int nodes, int hosts) {
         Calibration cal = calibrationFor(nodes, hosts);
         double dispatch1 = calibrationFor(1, 1).indexJoin().dispatchSeconds();
-        double perNode = Math.max(0, measuredOneNodeSeconds - dispatch1) * scaleFactorPerNode / measuredScaleFactor;
-        double work = perNode * nodes / hosts; // a host runs its nodes' work on its own cores and device
+        double scale = scaleFactorPerNode / base.scaleFactor();
+        double perNode = Math.max(0, base.seconds() - dispatch1) * scale;
+        double nodesPerHost = nodes / (double) hosts;
+        // A host runs its nodes on its own cores: their CPU seconds over its cores, not less than one node
+        // alone takes (a node by itself may leave cores idle). Without the CPU time, one node is taken to
+        // keep its host busy.
+        double work = base.cpuKnown()
+                ? Math.max(perNode, nodesPerHost * base.nodeCpuSeconds() * scale / base.cores())
+                : perNode * nodesPerHost;
         double stragglers = work * (Stragglers.factor(nodes, settings.nodeCv()) - 1);
         double fixed = cal.indexJoin().dispatchSeconds();
         double exchange = 0;

@@ -141,6 +141,25 @@ class WeakScalingModelTest {
     }
 
     @Test
+    void nodesSharingAHostCompeteForItsCoresWithTheCpuTheyNeed() {
+        WeakScalingModel m = model(0.02, ON_NODES);
+        // one node took 2.004 s of wall time and 2.4 s of CPU on a 2-core machine: 1.2 cores busy
+        var run = new WeakScalingModel.OneNodeRun(2.004, 2.4, 2, 0.01);
+        double alone = m.sql(1, run, 1, 1).nodeWork();
+        assertEquals(4.0, alone, 1e-9);
+        assertEquals(alone, m.sql(1, run, 8, 8).nodeWork(), 1e-9, "a host of its own per node: as alone");
+        assertEquals(alone, m.sql(1, run, 1, 1).nodeWork(), 1e-9);
+        // two nodes on one host need 2 x 4.8 CPU-s over 2 cores: 4.8 s, more than one alone
+        assertEquals(4.8, m.sql(1, run, 2, 1).nodeWork(), 1e-9);
+        assertEquals(8 * 4.8 / 2, m.sql(1, run, 8, 1).nodeWork(), 1e-9);
+        // a node that leaves most cores idle: two fit beside each other at one node's time
+        var light = new WeakScalingModel.OneNodeRun(2.004, 0.5, 2, 0.01);
+        assertEquals(alone, m.sql(1, light, 2, 1).nodeWork(), 1e-9);
+        // without CPU time, one node is taken to keep its host busy
+        assertEquals(4 * alone, m.sql(1, WeakScalingModel.OneNodeRun.wallTimeOnly(2.004, 0.01), 4, 1).nodeWork(), 1e-9);
+    }
+
+    @Test
     void stragglersAreTheExpectedMaximumOfTheNodes() {
         assertEquals(1, Stragglers.factor(1, 0.1), 0);
         assertEquals(0.0, Stragglers.inverseNormal(0.5), 1e-9);

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
@@ -12,20 +13,27 @@ import org.oooengine.hive.sql.StatementResult;
 /**
  * Times TPC-H queries through an SQL session: each query once untimed (its rows are kept, for
  * checking), then {@code repeat} timed runs. A run's time is the wall time of the statement with
- * every row read. A query that fails is reported with its error and the others still run.
+ * every row read. A query that fails is reported with its error and the others still run. With a
+ * reading of the nodes' CPU time, each query also reports the CPU seconds the nodes spent per timed
+ * run (what several nodes sharing one machine's cores compete for).
  */
 public final class TpchBench {
     private final SqlSession session;
     private final int repeat;
     private final LongSupplier spilled;
+    private final DoubleSupplier nodesCpu;
 
     public TpchBench(SqlSession session, int repeat) {
-        this(session, repeat, () -> 0);
+        this(session, repeat, () -> 0, () -> -1);
     }
 
-    /** As above, {@code spilled} telling the bytes spilled to disk so far (counted over each query's first run). */
-    public TpchBench(SqlSession session, int repeat, LongSupplier spilled) {
+    /**
+     * As above, {@code spilled} telling the bytes spilled to disk so far (counted over each query's
+     * first run) and {@code nodesCpu} the CPU seconds all nodes have spent so far (-1: unknown).
+     */
+    public TpchBench(SqlSession session, int repeat, LongSupplier spilled, DoubleSupplier nodesCpu) {
         this.spilled = spilled;
+        this.nodesCpu = nodesCpu;
         if (repeat < 1) {
             throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
         }
@@ -53,6 +61,7 @@ public final class TpchBench {
             execute(sql).forEachRemaining(rows::add);
             long spilledBytes = spilled.getAsLong() - spilledBefore;
             double[] seconds = new double[repeat];
+            double cpuBefore = nodesCpu.getAsDouble();
             for (int i = 0; i < repeat; i++) {
                 long t0 = System.nanoTime();
                 long count = count(execute(sql));
@@ -61,7 +70,9 @@ public final class TpchBench {
                     throw new IllegalStateException("a timed run returned " + count + " rows, the first " + rows.size());
                 }
             }
-            return TpchQueryResult.of(name, seconds, rows, spilledBytes);
+            double cpuAfter = nodesCpu.getAsDouble();
+            Double cpuPerRun = cpuBefore < 0 || cpuAfter < 0 ? null : (cpuAfter - cpuBefore) / repeat;
+            return TpchQueryResult.of(name, seconds, rows, spilledBytes, cpuPerRun);
         } catch (RuntimeException e) {
             return TpchQueryResult.failed(name, e.getMessage() != null ? e.getMessage() : e.toString());
         }

@@ -13,20 +13,22 @@ import org.oooengine.cluster.bench.Stats;
  * {@code queries}. A failed query has an {@code error} and no times or rows.
  *
  * @param spilledBytes bytes the nodes and the coordinator spilled to disk during the untimed first run
+ * @param nodeCpuS     CPU seconds all nodes spent per timed run (their mean), when the nodes tell
  * @param resultRows   the rows of the untimed first run (not in the JSON)
  */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record TpchQueryResult(String query, Double medianS, List<Double> runsS, Long rows, Long spilledBytes, String error,
-                              @JsonIgnore List<Object[]> resultRows) {
+public record TpchQueryResult(String query, Double medianS, List<Double> runsS, Long rows, Long spilledBytes, Double nodeCpuS,
+                              String error, @JsonIgnore List<Object[]> resultRows) {
 
-    static TpchQueryResult of(String query, double[] seconds, List<Object[]> rows, long spilledBytes) {
+    static TpchQueryResult of(String query, double[] seconds, List<Object[]> rows, long spilledBytes, Double nodeCpuS) {
         List<Double> runs = Arrays.stream(seconds).map(TpchQueryResult::millis).boxed().toList();
-        return new TpchQueryResult(query, millis(Stats.median(seconds)), runs, (long) rows.size(), spilledBytes, null, rows);
+        return new TpchQueryResult(query, millis(Stats.median(seconds)), runs, (long) rows.size(), spilledBytes,
+                nodeCpuS == null ? null : millis(nodeCpuS), null, rows);
     }
 
     static TpchQueryResult failed(String query, String error) {
-        return new TpchQueryResult(query, null, null, null, null, error, List.of());
+        return new TpchQueryResult(query, null, null, null, null, null, error, List.of());
     }
 
     @JsonIgnore

@@ -6,13 +6,17 @@ import java.util.List;
 import java.util.Locale;
 import org.oooengine.cluster.bench.Format;
 
-/** What {@code ooo bench tpch} reports: per query and the total of the medians of the queries that ran. */
+/**
+ * What {@code ooo bench tpch} reports: per query and the total of the medians of the queries that ran.
+ *
+ * @param nodeCores cores of the machine a node runs on (the fewest over the nodes), 0 when unknown
+ */
 @JsonNaming(PropertyNamingStrategies.SnakeCaseStrategy.class)
-public record TpchReport(String cluster, int nodes, int repeat, List<TpchQueryResult> queries, double totalS) {
+public record TpchReport(String cluster, int nodes, int nodeCores, int repeat, List<TpchQueryResult> queries, double totalS) {
 
-    public static TpchReport of(String cluster, int nodes, int repeat, List<TpchQueryResult> queries) {
+    public static TpchReport of(String cluster, int nodes, int nodeCores, int repeat, List<TpchQueryResult> queries) {
         double total = queries.stream().filter(TpchQueryResult::ok).mapToDouble(TpchQueryResult::medianS).sum();
-        return new TpchReport(cluster, nodes, repeat, queries, Math.round(total * 1000) / 1000.0);
+        return new TpchReport(cluster, nodes, nodeCores, repeat, queries, Math.round(total * 1000) / 1000.0);
     }
 
     public long failures() {
