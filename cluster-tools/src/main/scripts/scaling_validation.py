@@ -3,8 +3,8 @@
 (predicted-<selectivity>.jsonl from `ooo bench scaling --json`, join-<N>.jsonl from `ooo bench join
 --json`, tpch-<N>.json from `ooo bench tpch --json`) and prints one JSON object: a row per query,
 selectivity and node count with the predicted seconds, the median of the measured runs and the
-error (predicted / measured - 1), and per node count the median absolute error (TPC-H on one node,
-the model's input, left out)."""
+error (predicted / measured - 1), the scalability T(1)/T(N) predicted and measured, and per node
+count the median absolute errors (TPC-H on one node, the model's input, left out)."""
 import argparse
 import json
 import os
@@ -65,11 +65,24 @@ def main():
                 "base": tpch and n == 1,
             })
         tpch_done = True
+    # Scalability T(1)/T(N), predicted against measured: the model's growth with N, apart from how
+    # well it prices one node.
+    one = {(r["query"], r["selectivity"]): r for r in rows if r["nodes"] == 1}
+    for r in rows:
+        base = one.get((r["query"], r["selectivity"]))
+        if base and base["measured_s"] and r["measured_s"]:
+            predicted = base["predicted_s"] / r["predicted_s"]
+            measured = base["measured_s"] / r["measured_s"]
+            r["predicted_scalability"] = round(predicted, 3)
+            r["measured_scalability"] = round(measured, 3)
+            r["scalability_error"] = round(predicted / measured - 1, 3)
     summary = {}
     for n in nodes:
         errors = [abs(r["error"]) for r in rows if r["nodes"] == n and r["error"] is not None and not r["base"]]
+        scal = [abs(r["scalability_error"]) for r in rows if r["nodes"] == n and "scalability_error" in r]
         summary[str(n)] = {"median_abs_error": round(statistics.median(errors), 3) if errors else None,
-                           "within_50pct": sum(e <= 0.5 for e in errors), "compared": len(errors)}
+                           "within_50pct": sum(e <= 0.5 for e in errors), "compared": len(errors),
+                           "median_abs_scalability_error": round(statistics.median(scal), 3) if scal else None}
     print(json.dumps({"placement": a.placement, "sf_per_node": a.sf_per_node, "nodes": nodes,
                       "by_nodes": summary, "rows": rows}))
 
