@@ -238,6 +238,35 @@ class ClusterEndToEndTest {
     }
 
     @Test
+    @Order(3)
+    void tpchReportsTheNodesCpuAndTheScalingModelPredictsFromIt() throws Exception {
+        Cli tpch = Cli.run("bench", "tpch", "--cluster", cluster.toString(), "--queries", "1,3", "--repeat", "2", "--json");
+        assertEquals(0, tpch.exitCode(), tpch::toString);
+        JsonNode report = JSON.readTree(tpch.out().strip());
+        assertTrue(report.get("node_cores").asInt() >= 1, tpch::toString);
+        report.get("queries").forEach(q -> assertTrue(q.get("node_cpu_s").asDouble() > 0, tpch::toString));
+        Path base = cluster.getParent().resolve("tpch-base.json");
+        Files.writeString(base, tpch.out());
+
+        Cli scaling = Cli.run("bench", "scaling", "--local", "--calibration", cluster.toString(), "--tpch-base", base.toString(),
+                "--sf-per-node", "0.01", "--nodes", "1,2,4", "--json");
+        assertEquals(0, scaling.exitCode(), scaling::toString);
+        List<JsonNode> q1 = new java.util.ArrayList<>();
+        for (String line : scaling.out().lines().filter(l -> l.startsWith("{")).toList()) {
+            JsonNode p = JSON.readTree(line);
+            if (p.get("query").asText().equals("TPC-H Q1")) {
+                q1.add(p);
+            }
+        }
+        assertEquals(3, q1.size(), scaling::toString);
+        // nodes sharing the machine share its cores: more of them never work less than one
+        for (int i = 1; i < q1.size(); i++) {
+            assertTrue(q1.get(i).get("node_work_seconds").asDouble() >= q1.get(i - 1).get("node_work_seconds").asDouble(),
+                    scaling::toString);
+        }
+    }
+
+    @Test
     @Order(4)
     void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
         long pid = Long.parseLong(Files.readAllLines(cluster.resolve("run").resolve("n2.pid")).get(0));
