@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.net.FreePorts;
 import org.oooengine.core.net.NodeServer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -203,7 +204,7 @@ final class ClusterCommand {
             if (sqlPort == null && !LocalCluster.portFree(SQL_HOST, port)) {
                 // Another cluster (or server) has it: this one still gets SQL, on a port of its own.
                 int taken = port;
-                port = freePort();
+                port = FreePorts.consecutive(1);
                 err.printf("note: port %d is taken; the SQL endpoint listens on %d instead%n", taken, port);
             }
             err.println("starting the coordinator (SQL endpoint)...");
@@ -213,12 +214,6 @@ final class ClusterCommand {
             } catch (Exception e) {
                 c.stop(nodesStarted);
                 throw e;
-            }
-        }
-
-        private static int freePort() throws java.io.IOException {
-            try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName(SQL_HOST))) {
-                return s.getLocalPort();
             }
         }
     }

@@ -18,7 +18,7 @@ record Cli(int exitCode, String out, String err) {
 
     /** A port from which {@code count} consecutive ports are free now, for a cluster's members. */
     static int freePorts(int count) throws java.io.IOException {
-        return org.oooengine.cluster.launch.FreePorts.consecutive(count);
+        return org.oooengine.core.net.FreePorts.consecutive(count);
     }
 
     @Override

@@ -1,12 +1,12 @@
 package org.oooengine.core.cluster;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.net.FreePorts;
 import org.oooengine.core.store.StoreOptions;
 
 /** Nodes of a cluster started in this JVM on free loopback ports, for tests. */
@@ -27,12 +27,8 @@ public final class TestCluster implements AutoCloseable {
 
     public TestCluster(Path dir, int nodes) throws IOException {
         this.dir = dir;
-        ClusterSpec local = ClusterSpec.local("test", nodes, 0);
-        List<ClusterSpec.NodeSpec> withPorts = new ArrayList<>();
-        for (ClusterSpec.NodeSpec n : local.nodes()) {
-            withPorts.add(new ClusterSpec.NodeSpec(n.id(), n.host(), freePort(), null, n.dataDir()));
-        }
-        this.spec = local.withNodes(withPorts);
+        // Below the ports outgoing connections take: a node's port cannot be taken by one before it binds.
+        this.spec = ClusterSpec.local("test", nodes, FreePorts.consecutive(nodes));
         spec.write(dir);
         ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
@@ -56,12 +52,6 @@ public final class TestCluster implements AutoCloseable {
 
     public void restart(String id) {
         daemons.add(NodeDaemon.start(dir, id, OPTIONS, TIMEOUT));
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
     }
 
     @Override

@@ -1,4 +1,4 @@
-package org.oooengine.cluster.launch;
+package org.oooengine.core.net;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
