@@ -15,14 +15,15 @@
 #
 # --placement netns needs root and 'ip netns' (else it says so and exits 2). Raw runs go to DIR
 # (default /tmp/ooo-scaling-<placement>): calibration-N.json, join-N.jsonl, tpch-N.json,
-# predicted-S.jsonl, validation.json. Time: about 3 + 2 N minutes per size on an idle 2-core machine.
+# predicted-S.jsonl, validation.json, validation-S.png. Time: about 11 minutes for 1, 2, 4 and 8 nodes on an
+# idle 2-core machine.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../../../.." && pwd)"
 nodes_list="1 2 4 8" placement=local sf_per_node=0.1 repeat=3 selectivities="0.01 0.001" queries="OL PL Q3 Q8"
 node_cv=0.068 out="" build=true
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; }
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --nodes) nodes_list="$2"; shift 2 ;;
@@ -105,12 +106,20 @@ for n in $nodes_list; do
 done
 
 # The model's predictions from the 1-node calibration (a 2-node one for the cost of a remote request).
-for s in $selectivities; do
+predict() { # predict SELECTIVITY ARGS...
+    local s="$1"; shift
     "$ooo" bench scaling --local --calibration "$out/calibration-1.json,$out/calibration-2.json" --statistics "$out/cluster-1" \
         --tpch-base "$out/tpch-1.json" --tpch-base-sf "$sf_per_node" --sf-per-node "$sf_per_node" \
-        --nodes "$(join_by_comma $nodes_list)" --selectivity "$s" --methods ooo --node-cv "$node_cv" --json \
-        >"$out/predicted-$s.jsonl" 2>"$out/predicted-$s.err"
+        --nodes "$(join_by_comma $nodes_list)" --selectivity "$s" --methods ooo --node-cv "$node_cv" "$@"
+}
+for s in $selectivities; do
+    predict "$s" --json >"$out/predicted-$s.jsonl" 2>"$out/predicted-$s.err"
 done
 
 python3 "$here/scaling_validation.py" --dir "$out" --placement "$placement" --nodes "$nodes_list" \
-    --selectivities "$selectivities" --queries "$queries" --sf-per-node "$sf_per_node" | tee "$out/validation.json"
+    --selectivities "$selectivities" --queries "$queries" --sf-per-node "$sf_per_node" >"$out/validation.json"
+# The model's scalability against the measured, a plot per selectivity.
+for s in $selectivities; do
+    predict "$s" --measured "$out/validation.json" --plot "$out/validation-$s.png" >/dev/null 2>>"$out/predicted-$s.err"
+done
+cat "$out/validation.json"

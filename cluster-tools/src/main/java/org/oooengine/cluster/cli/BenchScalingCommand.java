@@ -114,6 +114,11 @@ final class BenchScalingCommand implements Callable<Integer> {
     @Option(names = "--plot", paramLabel = "<file.svg|file.png>", description = "plot scalability against nodes")
     Path plot;
 
+    @Option(names = "--measured", paramLabel = "<validation.json>",
+            description = "the validation.json of scaling-validate.sh: its measured scalability at this --selectivity "
+                    + "(and of TPC-H) drawn in --plot beside the prediction")
+    Path measured;
+
     @Override
     public Integer call() {
         validate();
@@ -175,8 +180,11 @@ final class BenchScalingCommand implements Callable<Integer> {
             out.print(table(all, scalability, perNode));
         }
         if (plot != null) {
-            ScalingPlot.write(scalability, String.format(Locale.ROOT, "Weak scaling, TPC-H SF %s per node%s", Fmt.sf(perNode),
-                    local ? ", nodes on one host" : ""), plot);
+            ScalingPlot.write(scalability, measured == null ? Map.of() : measuredScalability(measured), !local,
+                    String.format(Locale.ROOT, "Weak scaling, TPC-H SF %s per node%s%s", Fmt.sf(perNode),
+                            local ? ", nodes on one host" : "", measured == null ? ""
+                                    : String.format(Locale.ROOT, ", %s%%: lines model, diamonds measured", selectivity * 100)),
+                    plot);
         }
         out.flush();
         return 0;
@@ -305,6 +313,25 @@ final class BenchScalingCommand implements Callable<Integer> {
     }
 
     /** Median seconds by TPC-H query number from 'ooo bench tpch --json'. */
+    /** Measured scalability in percent by node count, per query, of a validation.json at this selectivity (TPC-H at any). */
+    private Map<String, Map<Integer, Double>> measuredScalability(Path file) {
+        try {
+            Map<String, Map<Integer, Double>> out = new LinkedHashMap<>();
+            for (JsonNode r : JSON.readTree(file.toFile()).path("rows")) {
+                JsonNode sel = r.path("selectivity");
+                boolean here = sel.isNull() || sel.isMissingNode() || Math.abs(sel.asDouble() - selectivity) < 1e-12;
+                if (here && r.has("measured_scalability")) {
+                    Map<Integer, Double> points = out.computeIfAbsent(r.path("query").asText(), q -> new java.util.TreeMap<>());
+                    points.put(1, 100.0);
+                    points.put(r.path("nodes").asInt(), 100 * r.path("measured_scalability").asDouble());
+                }
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     /** Each query's median time of an {@code ooo bench tpch --json} report, with its nodes' CPU time when it has one. */
     static Map<Integer, WeakScalingModel.OneNodeRun> tpchRuns(Path file, double scaleFactor) {
         try {
