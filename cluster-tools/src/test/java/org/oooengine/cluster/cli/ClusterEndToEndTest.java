@@ -264,6 +264,17 @@ class ClusterEndToEndTest {
             assertTrue(q1.get(i).get("node_work_seconds").asDouble() >= q1.get(i - 1).get("node_work_seconds").asDouble(),
                     scaling::toString);
         }
+
+        // the plot with measured points beside the model's lines, as scaling-validate.sh draws it
+        Path validation = cluster.getParent().resolve("validation.json");
+        Files.writeString(validation, "{\"rows\": [{\"query\": \"TPC-H Q1\", \"selectivity\": null, \"nodes\": 2, "
+                + "\"measured_scalability\": 0.6}, {\"query\": \"OL\", \"selectivity\": 0.5, \"nodes\": 2, "
+                + "\"measured_scalability\": 0.4}]}");
+        Path png = cluster.getParent().resolve("validation.png");
+        Cli plot = Cli.run("bench", "scaling", "--local", "--calibration", cluster.toString(), "--tpch-base", base.toString(),
+                "--sf-per-node", "0.01", "--nodes", "1,2", "--measured", validation.toString(), "--plot", png.toString());
+        assertEquals(0, plot.exitCode(), plot::toString);
+        assertTrue(Files.size(png) > 1000, plot::toString);
     }
 
     @Test
