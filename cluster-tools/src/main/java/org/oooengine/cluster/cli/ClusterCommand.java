@@ -113,6 +113,12 @@ final class ClusterCommand {
             if (!netns.isEmpty() && hosts.isEmpty() && !ClusterSpec.exists(dir)) {
                 throw new ParameterException(spec.commandLine(), "--netns needs --hosts: the namespaces' addresses");
             }
+            LocalCluster.Placement placement;
+            try {
+                placement = new LocalCluster.Placement(basePort, hosts, netns);
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--hosts, --netns: " + e.getMessage());
+            }
             int count = nodes != null ? nodes : hosts.isEmpty() ? LocalCluster.DEFAULT_NODES : hosts.size();
             if (basePort < 1 || basePort + count - 1 > 65535) {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " leaves no room for "
@@ -152,8 +158,7 @@ final class ClusterCommand {
                 args.add("--buffered-io");
             }
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
-            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, new LocalCluster.Placement(basePort, hosts, netns),
-                    new LocalCluster.NodeJvm(heap, nodeGc), args);
+            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, placement, new LocalCluster.NodeJvm(heap, nodeGc), args);
             ClusterSpec s = started.spec();
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();

@@ -13,10 +13,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
@@ -111,6 +113,17 @@ public final class LocalCluster {
         public Placement {
             addresses = List.copyOf(addresses);
             namespaces = List.copyOf(namespaces);
+            onceEach("address", addresses);
+            onceEach("network namespace", namespaces);
+        }
+
+        private static void onceEach(String what, List<String> values) {
+            Set<String> seen = new HashSet<>();
+            for (String v : values) {
+                if (!seen.add(v)) {
+                    throw new IllegalArgumentException(what + " " + v + " given twice: one node each");
+                }
+            }
         }
 
         public static Placement loopback(int basePort) {
@@ -157,6 +170,11 @@ public final class LocalCluster {
             if (nodes > 0 && spec.nodes().size() != nodes) {
                 throw new IllegalArgumentException("the cluster in " + dir + " has " + spec.nodes().size() + " nodes, not "
                         + nodes + "; use another --dir for a cluster of another size");
+            }
+            List<String> hosts = spec.nodes().stream().map(ClusterSpec.NodeSpec::host).toList();
+            if (!placement.addresses().isEmpty() && !placement.addresses().equals(hosts)) {
+                throw new IllegalArgumentException("the cluster in " + dir + " has its nodes at " + hosts + ", not "
+                        + placement.addresses() + "; addresses are given to a new cluster only");
             }
         } else {
             int count = nodes > 0 ? nodes : placement.addresses().isEmpty() ? DEFAULT_NODES : placement.addresses().size();

@@ -54,6 +54,21 @@ class CliParsingTest {
     }
 
     @Test
+    void nodeAddressesAndNamespacesOneNodeEach(@TempDir Path tmp) {
+        String dir = tmp.resolve("c").toString();
+        Cli twice = Cli.run("cluster", "start", "--dir", dir, "--hosts", "127.0.0.1,127.0.0.1", "--allow-root");
+        assertEquals(2, twice.exitCode(), twice::toString);
+        assertTrue(twice.err().contains("address 127.0.0.1 given twice"), twice::toString);
+        Cli count = Cli.run("cluster", "start", "--dir", dir, "--nodes", "3", "--hosts", "127.0.0.2,127.0.0.3", "--allow-root");
+        assertEquals(2, count.exitCode(), count::toString);
+        assertTrue(count.err().contains("--nodes 3 but 2 --hosts addresses"), count::toString);
+        Cli alone = Cli.run("cluster", "start", "--dir", dir, "--netns", "a,b", "--allow-root");
+        assertEquals(2, alone.exitCode(), alone::toString);
+        assertTrue(alone.err().contains("--netns needs --hosts"), alone::toString);
+        assertFalse(java.nio.file.Files.exists(tmp.resolve("c").resolve("cluster.json")), "nothing written");
+    }
+
+    @Test
     void unknownFlagExitsTwoWithUsageOnStderr() {
         Cli r = Cli.run("bench", "join", "--dir", "/nowhere", "--query", "OL", "--selectivity", "0.1", "--mode", "ooo",
                 "--bogus");

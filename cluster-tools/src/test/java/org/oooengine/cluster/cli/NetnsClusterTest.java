@@ -105,6 +105,11 @@ class NetnsClusterTest {
         assertEquals(1, again.exitCode(), again::toString);
         assertTrue(again.err().contains("node n1's address 10.79.0.11 is not one of this machine's")
                 && again.err().contains("--netns"), again::toString);
+        // Nor does a start move the nodes elsewhere: addresses belong to a new cluster.
+        Cli moved = Cli.run("cluster", "start", "--dir", cluster.toString(), "--hosts", "10.79.0.12,10.79.0.11",
+                "--netns", String.join(",", NAMESPACES), "--sql-port", "0", "--allow-root");
+        assertEquals(1, moved.exitCode(), moved::toString);
+        assertTrue(moved.err().contains("has its nodes at [10.79.0.11, 10.79.0.12]"), moved::toString);
     }
 
     private static boolean ipNetns() {
