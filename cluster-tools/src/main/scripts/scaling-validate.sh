@@ -40,6 +40,10 @@ while [[ $# -gt 0 ]]; do
     esac
 done
 [[ "$placement" == local || "$placement" == netns ]] || { echo "scaling-validate: --placement local or netns" >&2; exit 2; }
+for v in "$sf_per_node" "$node_cv"; do
+    [[ "$v" =~ ^[0-9]*\.?[0-9]+$ ]] || { echo "scaling-validate: --sf-per-node and --node-cv take numbers, got '$v'" >&2; exit 2; }
+done
+[[ "$repeat" =~ ^[1-9][0-9]*$ ]] || { echo "scaling-validate: --repeat takes a whole number of runs, got '$repeat'" >&2; exit 2; }
 nodes_list="${nodes_list//,/ }"
 for n in $nodes_list; do [[ "$n" =~ ^[1-9][0-9]*$ ]] || { echo "scaling-validate: --nodes: node counts, got '$n'" >&2; exit 2; }; done
 [[ " $nodes_list " == *" 1 "* && " $nodes_list " == *" 2 "* ]] \
