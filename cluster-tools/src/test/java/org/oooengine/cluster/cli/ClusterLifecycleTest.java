@@ -211,7 +211,8 @@ class ClusterLifecycleTest {
         }
         assertTrue(open.isEmpty(), "readable by others: " + open);
         for (String f : List.of("secret", "cluster.json", "run/n1.pid", "run/coordinator.url", "logs/coordinator.log",
-                "nodes/n2/store/store.json", "nodes/n2/store/lineitem.data")) {
+                "nodes/n2/store/store.json", "nodes/n2/store/" + org.oooengine.core.store.StoreManifest
+                        .read(cluster.resolve("nodes/n2/store")).table("lineitem").file())) {
             assertTrue(Files.isRegularFile(cluster.resolve(f)), f + " was walked");
         }
         assertTrue(files > 20, files + " files");

@@ -41,7 +41,7 @@ class EndToEndTest {
                 Files.copy(f, copy.resolve(f.getFileName()));
             }
         }
-        Path lineitem = copy.resolve("lineitem.data");
+        Path lineitem = copy.resolve(org.oooengine.core.store.StoreManifest.read(copy).table("lineitem").file());
         long page = Files.size(lineitem) / 8192 / 2;
         try (var raf = new java.io.RandomAccessFile(lineitem.toFile(), "rw")) {
             raf.seek(page * 8192 + 500);

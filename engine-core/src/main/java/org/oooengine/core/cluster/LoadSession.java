@@ -14,6 +14,7 @@ import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreFiles;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.Table;
 import org.oooengine.core.store.TableDefinition;
@@ -171,8 +172,8 @@ final class LoadSession implements AutoCloseable {
     }
 
     private void link(String file) {
-        Path target = current.dir().resolve(file);
-        Path link = staging.resolve(file);
+        Path target = StoreFiles.resolve(current.dir(), file);
+        Path link = StoreFiles.resolve(staging, file);
         try {
             Files.createLink(link, target);
         } catch (UnsupportedOperationException | IOException e) {

@@ -57,9 +57,4 @@ public final class ColumnFormat {
             case CHAR, VARCHAR -> 0;
         };
     }
-
-    /** The file name of a table's columnar copy. */
-    public static String fileName(String table) {
-        return table + ".cols";
-    }
 }

@@ -87,15 +87,16 @@ public final class Store implements AutoCloseable {
         }
         ColumnarFile columnar = null;
         if (meta.columnsFile() != null) {
-            columnar = ColumnarFile.open(dir.resolve(meta.columnsFile()), schema, stats);
+            columnar = ColumnarFile.open(StoreFiles.resolve(dir, meta.columnsFile()), schema, stats);
             columnarFiles.add(columnar);
         }
         return new Table(meta.name(), schema, meta.primaryKey(), tree(meta.file()), indexes, meta.rows(), columnar);
     }
 
     private BTree tree(String file) {
-        BTreeWriter.recover(dir.resolve(file)); // a flush a crash cut short is finished before anything reads
-        PageFile f = PageFile.open(dir.resolve(file), manifest.pageSize(), options.directIo(), stats);
+        Path path = StoreFiles.resolve(dir, file);
+        BTreeWriter.recover(path); // a flush a crash cut short is finished before anything reads
+        PageFile f = PageFile.open(path, manifest.pageSize(), options.directIo(), stats);
         files.add(f);
         return new BTree(f, bufferPool);
     }
@@ -192,7 +193,7 @@ public final class Store implements AutoCloseable {
                 m.rows(), m.dataBytes(), m.file(), m.indexes(), null, null)).columnsFile();
         if (dropped != null) {
             try { // scans that have it open read on; nothing opens it again
-                java.nio.file.Files.deleteIfExists(dir.resolve(dropped));
+                java.nio.file.Files.deleteIfExists(StoreFiles.resolve(dir, dropped));
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException("cannot delete the stale columnar copy " + dropped, e);
             }
@@ -204,7 +205,7 @@ public final class Store implements AutoCloseable {
         Table t = table(name);
         t.wrote(delta);
         rewriteManifest(name, m -> new StoreManifest.TableMeta(m.name(), m.columns(), m.primaryKey(), t.rows(),
-                dir.resolve(m.file()).toFile().length(), m.file(), m.indexes(), m.columnsFile(), m.columnRanges()));
+                StoreFiles.resolve(dir, m.file()).toFile().length(), m.file(), m.indexes(), m.columnsFile(), m.columnRanges()));
     }
 
     /** Drops table {@code name}'s writer, forgetting what it did not flush (a reopened one redoes a committed batch). */

@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.oooengine.core.columnar.ColumnFormat;
 import org.oooengine.core.columnar.ColumnarWriter;
 import org.oooengine.core.storage.BTreeBuilder;
 import org.oooengine.core.storage.Directories;
@@ -88,6 +87,8 @@ public final class TableLoader {
         private final ColumnarWriter columns;
         private final ExternalSorter rowSorter;
         private final byte[] empty = new byte[0];
+        /** The stem of this table version's files: an internal id, never the table's name. */
+        private final String id = StoreFiles.newTableId();
         private long count;
         private boolean finished;
 
@@ -110,8 +111,8 @@ public final class TableLoader {
                 ixSorters.add(new ExternalSorter(tmp, sortMemoryBytes));
                 entriesWithRow[i] = globalEntriesWithRows || ix.scope() == IndexScope.LOCAL;
             }
-            this.data = new BTreeBuilder(dir.resolve(def.name() + ".data"), pageSize, fillFactor);
-            this.columns = new ColumnarWriter(dir.resolve(ColumnFormat.fileName(def.name())), schema);
+            this.data = new BTreeBuilder(StoreFiles.resolve(dir, StoreFiles.dataFile(id)), pageSize, fillFactor);
+            this.columns = new ColumnarWriter(StoreFiles.resolve(dir, StoreFiles.columnsFile(id)), schema);
             this.rowSorter = def.inputSorted() ? null : new ExternalSorter(tmp, sortMemoryBytes);
         }
 
@@ -165,8 +166,8 @@ public final class TableLoader {
             List<StoreManifest.IndexMeta> indexes = new ArrayList<>();
             for (int i = 0; i < ixSorters.size(); i++) {
                 TableDefinition.IndexDefinition ix = def.indexes().get(i);
-                String file = def.name() + "." + ix.name() + ".idx";
-                try (BTreeBuilder b = new BTreeBuilder(dir.resolve(file), pageSize, fillFactor)) {
+                String file = StoreFiles.indexFile(id, i);
+                try (BTreeBuilder b = new BTreeBuilder(StoreFiles.resolve(dir, file), pageSize, fillFactor)) {
                     for (Iterator<ExternalSorter.Entry> it = ixSorters.get(i).sorted(); it.hasNext(); ) {
                         b.add(it.next().key(), empty);
                     }
@@ -184,7 +185,7 @@ public final class TableLoader {
                 }
             }
             return new StoreManifest.TableMeta(def.name(), cols, def.primaryKey(), count, dataBytes,
-                    def.name() + ".data", indexes, ColumnFormat.fileName(def.name()), ranges);
+                    StoreFiles.dataFile(id), indexes, StoreFiles.columnsFile(id), ranges);
         }
 
         @Override

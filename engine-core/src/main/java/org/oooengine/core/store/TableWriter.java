@@ -44,28 +44,33 @@ public final class TableWriter implements Closeable {
     }
 
     /**
-     * Opens table {@code def} of the store in {@code dir} for writing, its leaves splitting by
-     * {@code policy}, every tree read through {@code pool} (null: from the files directly).
+     * Opens table {@code table} of the store in {@code dir} (its files as its manifest entry names
+     * them) for writing, its leaves splitting by {@code policy}, every tree read through {@code pool}
+     * (null: from the files directly).
      */
-    public static TableWriter open(Path dir, TableDefinition def, SplitPolicy policy, BufferPool pool) {
-        return open(dir, def, policy, SplitPolicy.RUN_FILL, pool);
+    public static TableWriter open(Path dir, StoreManifest.TableMeta table, SplitPolicy policy, BufferPool pool) {
+        return open(dir, table, policy, SplitPolicy.RUN_FILL, pool);
     }
 
     /** As above, the clustered tree's runs filling their pages to {@code runFill} (its rows' room to grow). */
-    public static TableWriter open(Path dir, TableDefinition def, SplitPolicy policy, double runFill, BufferPool pool) {
+    public static TableWriter open(Path dir, StoreManifest.TableMeta table, SplitPolicy policy, double runFill,
+                                   BufferPool pool) {
+        TableDefinition def = table.definition();
         Schema schema = def.schema();
         KeyCodec pkCodec = new KeyCodec(schema.types(schema.indexesOf(def.primaryKey())));
-        TableWriter w = new TableWriter(def, BTreeWriter.open(dir.resolve(def.name() + ".data"), policy, runFill,
+        TableWriter w = new TableWriter(def, BTreeWriter.open(StoreFiles.resolve(dir, table.file()), policy, runFill,
                 def.primaryKey().size(), pkCodec::sharedColumns, pool));
         try {
-            for (TableDefinition.IndexDefinition ix : def.indexes()) {
+            for (int i = 0; i < def.indexes().size(); i++) {
+                TableDefinition.IndexDefinition ix = def.indexes().get(i);
                 int[] cols = schema.indexesOf(ix.columns());
                 DataType[] types = new DataType[cols.length + w.pk.length];
                 System.arraycopy(schema.types(cols), 0, types, 0, cols.length);
                 System.arraycopy(schema.types(w.pk), 0, types, cols.length, w.pk.length);
                 KeyCodec codec = new KeyCodec(types);
-                w.indexes.add(new Index(ix.name(), cols, codec, BTreeWriter.open(
-                        dir.resolve(def.name() + "." + ix.name() + ".idx"), policy, types.length, codec::sharedColumns, pool)));
+                Path file = StoreFiles.resolve(dir, table.indexes().get(i).file());
+                w.indexes.add(new Index(ix.name(), cols, codec, BTreeWriter.open(file, policy, types.length,
+                        codec::sharedColumns, pool)));
             }
         } catch (RuntimeException e) {
             w.close();

@@ -3,10 +3,13 @@ package org.oooengine.core.tpcc;
 import java.io.Closeable;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.SplitPolicy;
+import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.TableLoader;
 import org.oooengine.core.store.TableWriter;
 
@@ -26,11 +29,13 @@ public final class TpccDatabase implements TpccTables, Closeable {
     /**
      * Loads {@code warehouses} warehouses into {@code dir} (which must hold no tables yet) with 4 KiB
      * pages, each table's as full as its runs of inserts fill them ({@link TpccSchema#runFill}):
-     * rows grow when updated, and a full page would split in the middle on the first of them.
+     * rows grow when updated, and a full page would split in the middle on the first of them. The
+     * manifest written last names each table's files.
      */
     public static void load(Path dir, int warehouses, long seed, long now) throws Exception {
         Files.createDirectories(dir);
         TpccGenerator generator = new TpccGenerator(warehouses, seed, now);
+        List<StoreManifest.TableMeta> metas = new ArrayList<>();
         for (String table : TpccSchema.TABLES) {
             TableLoader loader = new TableLoader(dir, PAGE_SIZE, TpccSchema.runFill(table));
             try (TableLoader.Writer w = loader.open(TpccSchema.definition(table), true)) {
@@ -41,9 +46,11 @@ public final class TpccDatabase implements TpccTables, Closeable {
                         throw new IllegalStateException("cannot load " + table + " into " + dir, e);
                     }
                 });
-                w.finish();
+                metas.add(w.finish());
             }
         }
+        new StoreManifest(StoreManifest.FORMAT_VERSION, PAGE_SIZE, 1.0, Map.of("tpcc.warehouses", warehouses),
+                java.time.Instant.now().toString(), 0, metas).write(dir);
     }
 
     public static final int PAGE_SIZE = 4096;
@@ -51,10 +58,10 @@ public final class TpccDatabase implements TpccTables, Closeable {
     /** Opens the tables {@link #load} wrote for writing. */
     public static TpccDatabase open(Path dir, int warehouses, SplitPolicy policy, BufferPool pool) {
         TpccDatabase db = new TpccDatabase(warehouses);
+        StoreManifest manifest = StoreManifest.read(dir);
         try {
             for (String table : TpccSchema.TABLES) {
-                db.tables.put(table, TableWriter.open(dir, TpccSchema.definition(table), policy, TpccSchema.runFill(table),
-                        pool));
+                db.tables.put(table, TableWriter.open(dir, manifest.table(table), policy, TpccSchema.runFill(table), pool));
             }
         } catch (RuntimeException e) {
             db.close();

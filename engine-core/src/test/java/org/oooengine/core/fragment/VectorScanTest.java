@@ -305,7 +305,7 @@ class VectorScanTest {
     @Test
     void aDamagedChunkIsRefusedByFileOffsetAndChecksum() throws Exception {
         load();
-        Path file = dir.resolve(ColumnFormat.fileName("t"));
+        Path file = dir.resolve(StoreManifest.read(dir).table("t").columnsFile());
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
             f.seek(100);
             int b = f.read();

@@ -32,9 +32,9 @@ class TableWriterTest {
         TableDefinition orders = TpccSchema.definition("orders");
         List<Object[]> loaded = new ArrayList<>();
         new TpccGenerator(1, 5, 1_700_000_000_000L).rows("orders", loaded::add);
-        new TableLoader(dir, 4096, 1.0).load(orders, loaded.iterator(), n -> { });
+        StoreManifest.TableMeta meta = new TableLoader(dir, 4096, 1.0).load(orders, loaded.iterator(), n -> { });
         BufferPool pool = new BufferPool(64 * 4096, 4096, TestPools.IO, TestPools.CPU);
-        try (TableWriter w = TableWriter.open(dir, orders, SplitPolicy.PREFIX, pool)) {
+        try (TableWriter w = TableWriter.open(dir, meta, SplitPolicy.PREFIX, pool)) {
             // new orders 3001.. of district 1, customer 7: in place, with their index entries
             for (int o = 3_001; o <= 3_200; o++) {
                 w.insert(new Object[] {o, 1, 1, 7, 1_700_000_100_000L, null, 10, 1});
@@ -49,7 +49,7 @@ class TableWriterTest {
             assertFalse(w.delete(1, 1, 3_200));
             w.flush();
         }
-        try (TableWriter w = TableWriter.open(dir, orders, SplitPolicy.PREFIX, null)) {
+        try (TableWriter w = TableWriter.open(dir, meta, SplitPolicy.PREFIX, null)) {
             assertEquals(4, w.get(1, 1, 3_001)[5]);
             assertNull(w.get(1, 1, 3_200));
             assertArrayEquals(loaded.get(17), w.get(1, 1, 18));

@@ -18,6 +18,7 @@ import org.oooengine.core.storage.PageFile;
 import org.oooengine.core.storage.Reorganizer;
 import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.storage.TreeHealth;
+import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.TableWriter;
 import org.oooengine.core.tpcc.TpccDatabase;
 import org.oooengine.core.tpcc.TpccSchema;
@@ -75,7 +76,7 @@ public final class TpccFill {
     static final double DETERIORATED = 1.25;
     static final int HEALTH_RANGES = 20;
 
-    private static final String ORDERS_BY_CUSTOMER = "orders.orders_by_customer.idx";
+    private static final String ORDERS_BY_CUSTOMER = "orders_by_customer";
     private static final List<String> ORDER_TABLES = List.of("new_order", "orders", "order_line");
     private static final List<String> DELIVERY_TABLES = List.of("new_order", "orders", "order_line", "customer");
 
@@ -91,7 +92,7 @@ public final class TpccFill {
                              int flushEvery, int samples, ReorganizeOptions reorganize,
                              java.util.function.LongConsumer progress) throws Exception {
         Path loaded = dir.resolve("loaded-" + warehouses);
-        if (!Files.exists(loaded.resolve("done"))) {
+        if (!Files.exists(loaded.resolve("done")) || !StoreManifest.exists(loaded)) {
             deleteTree(loaded);
             TpccDatabase.load(loaded, warehouses, SEED, NOW);
             Files.writeString(loaded.resolve("done"), "loaded\n");
@@ -100,12 +101,13 @@ public final class TpccFill {
         deleteTree(run);
         Files.createDirectories(run);
         try (Stream<Path> files = Files.list(loaded)) {
-            for (Path f : files.filter(f -> f.toString().endsWith(".data") || f.toString().endsWith(".idx")).toList()) {
+            for (Path f : files.filter(f -> f.toString().endsWith(".data") || f.toString().endsWith(".idx")
+                    || f.endsWith(StoreManifest.FILE_NAME)).toList()) {
                 Files.copy(f, run.resolve(f.getFileName()), StandardCopyOption.REPLACE_EXISTING);
             }
         }
         TreeHealth[] atLoad = orderTrees(run);
-        TreeHealth indexAtLoad = health(run.resolve(ORDERS_BY_CUSTOMER));
+        TreeHealth indexAtLoad = health(ordersByCustomer(run));
         List<Sample> fillOverTime = new ArrayList<>();
         fillOverTime.add(sample(0, atLoad));
         ExecutorService io = Executors.newFixedThreadPool(4);
@@ -162,7 +164,7 @@ public final class TpccFill {
             fillOverTime.add(sample(transactions, after));
             return new Result(policy.name().toLowerCase(java.util.Locale.ROOT), warehouses, transactions,
                     fill(after[0], atLoad[0]), fill(after[1], atLoad[1]), fill(after[2], atLoad[2]),
-                    fill(health(run.resolve(ORDERS_BY_CUSTOMER)), indexAtLoad), splits, deliveries,
+                    fill(health(ordersByCustomer(run)), indexAtLoad), splits, deliveries,
                     deliveryVisits, deliveryReads, deliveryMisses,
                     counts[TpccTransactions.Kind.NEW_ORDER.ordinal()] / (seconds / 60), seconds, fillOverTime,
                     reorganization);
@@ -212,8 +214,14 @@ public final class TpccFill {
 
     /** The health of orders, new_order and order_line, in that order. */
     private static TreeHealth[] orderTrees(Path run) {
-        return new TreeHealth[] {health(run.resolve("orders.data")), health(run.resolve("new_order.data")),
-            health(run.resolve("order_line.data"))};
+        StoreManifest m = StoreManifest.read(run);
+        return new TreeHealth[] {health(run.resolve(m.table("orders").file())),
+            health(run.resolve(m.table("new_order").file())), health(run.resolve(m.table("order_line").file()))};
+    }
+
+    private static Path ordersByCustomer(Path run) {
+        return run.resolve(StoreManifest.read(run).table("orders").indexes().stream()
+                .filter(ix -> ix.name().equals(ORDERS_BY_CUSTOMER)).findFirst().orElseThrow().file());
     }
 
     private static Sample sample(long transactions, TreeHealth[] trees) {

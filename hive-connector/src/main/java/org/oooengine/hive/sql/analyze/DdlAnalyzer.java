@@ -74,7 +74,8 @@ public final class DdlAnalyzer {
 
     public DdlStatement analyze(ASTNode n) {
         return switch (n.getType()) {
-            case TOK_CREATEDATABASE -> new DdlStatement.CreateDatabase(Ast.name(Ast.child(n, 0)),
+            case TOK_CREATEDATABASE -> new DdlStatement.CreateDatabase(
+                    Identifiers.objectName("database", Ast.name(Ast.child(n, 0)), Ast.child(n, 0)),
                     commentOf(n, TOK_DATABASECOMMENT), Ast.find(n, TOK_IFNOTEXISTS) != null);
             case TOK_DROPDATABASE -> new DdlStatement.DropDatabase(Ast.name(Ast.child(n, 0)),
                     Ast.find(n, TOK_IFEXISTS) != null, Ast.find(n, TOK_CASCADE) != null);
@@ -94,6 +95,7 @@ public final class DdlAnalyzer {
 
     private DdlStatement createTable(ASTNode n) {
         String[] name = tableName(Ast.child(n, 0));
+        Identifiers.objectName("table", name[1], Ast.child(n, 0));
         List<ResultColumn> columns = new ArrayList<>();
         List<String> primaryKey = new ArrayList<>();
         Map<String, String> properties = new LinkedHashMap<>();
@@ -138,7 +140,7 @@ public final class DdlAnalyzer {
             }
             for (Field f : asSelect.fields()) {
                 SqlType type = f.type().kind() == SqlType.Kind.VOID ? SqlType.STRING : f.type();
-                columns.add(new ResultColumn(f.name(), type));
+                columns.add(new ResultColumn(Identifiers.columnName(f.name(), n), type));
             }
         }
         if (columns.isEmpty()) {
@@ -190,7 +192,7 @@ public final class DdlAnalyzer {
                     }
                     String comment = c.getChildCount() > 2 && Ast.child(c, 2).getType() == StringLiteral
                             ? Ast.unquote(Ast.child(c, 2).getText()) : "";
-                    columns.add(new ResultColumn(Ast.name(Ast.child(c, 0)), Types.of(type), comment));
+                    columns.add(new ResultColumn(Identifiers.columnName(Ast.name(Ast.child(c, 0)), c), Types.of(type), comment));
                 }
                 case TOK_PRIMARY_KEY -> {
                     for (ASTNode k : Ast.children(Ast.child(c, 0))) {
