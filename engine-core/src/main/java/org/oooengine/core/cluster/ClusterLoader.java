@@ -11,8 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.net.Frame;
@@ -27,8 +29,8 @@ import org.oooengine.core.types.RowCodec;
  * Loads generated TPC-H into a running cluster: every row is sent to the node owning its primary
  * key, and every entry of a GLOBAL index to the node owning the index key. Rows travel in bulk-load
  * requests of about {@value #CHUNK_BYTES} bytes with at most {@value #WINDOW} unanswered per node,
- * so a slow node slows the generator instead of filling memory. Each node swaps in its new store
- * only when the whole load commits. Loads change the tables they write and keep the nodes' others.
+ * so a slow node slows the generator instead of filling memory. A load commits on every node or
+ * on none: the nodes prepare their new stores, then publish them ({@link #commit}). Loads change the tables they write and keep the nodes' others.
  */
 public final class ClusterLoader {
     private static final Logger LOG = LogManager.getLogger(ClusterLoader.class);
@@ -36,6 +38,7 @@ public final class ClusterLoader {
     static final int WINDOW = 4;
     /** Sorting and writing a large partition's trees takes minutes, not a request's seconds. */
     static final Duration BUILD_TIMEOUT = Duration.ofMinutes(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Peers peers;
     private final ClusterSpec spec;
@@ -54,17 +57,16 @@ public final class ClusterLoader {
         for (TpchTable<?> table : TpchSchema.tables()) {
             loadTable(generator, table, progress);
         }
-        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+        commit(spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList(), node -> {
             Map<String, Object> source = new LinkedHashMap<>();
             source.put("generator", "tpch");
             source.put("library", "io.trino.tpch");
             source.put("scaleFactor", generator.scaleFactor());
             source.put("cluster", spec.name());
-            source.put("node", n.id());
+            source.put("node", node);
             source.put("nodes", spec.nodes().size());
-            byte[] json = new ObjectMapper().writeValueAsBytes(source);
-            call(n.id(), new PayloadWriter().put(Messages.LOAD_COMMIT).putBytes(json).toByteArray(), BUILD_TIMEOUT).join();
-        }
+            return source;
+        });
         LOG.info("loaded TPC-H SF {} into cluster {} ({} nodes) in {} s", generator.scaleFactor(), spec.name(),
                 spec.nodes().size(), String.format("%.1f", (System.nanoTime() - t0) / 1e9));
     }
@@ -130,7 +132,7 @@ public final class ClusterLoader {
         /** Has every node build and swap in its partition; returns the rows the table holds. */
         public long commit() throws Exception {
             long total = rows.finish();
-            ClusterLoader.this.commit(owners, Map.of());
+            ClusterLoader.this.commit(owners, node -> Map.of());
             return total;
         }
 
@@ -159,7 +161,7 @@ public final class ClusterLoader {
             dropped.add(call(node, new PayloadWriter().put(Messages.LOAD_DROP).putString(table).toByteArray()));
         }
         CompletableFuture.allOf(dropped.toArray(CompletableFuture[]::new)).join();
-        commit(owners, Map.of());
+        commit(owners, node -> Map.of());
     }
 
     /** Starts a load on {@code nodes} that keeps their tables other than {@code replacing}, in their store's page size. */
@@ -177,16 +179,66 @@ public final class ClusterLoader {
         }
     }
 
-    private void commit(List<String> nodes, Map<String, Object> source) {
-        byte[] json;
+    /**
+     * Ends a load on {@code nodes} on all of them or on none: each prepares its staged store, then
+     * each publishes it; a node that cannot has the others serve their previous store again. What
+     * each node's manifest records as the data's source is {@code source} of that node.
+     */
+    private void commit(List<String> nodes, Function<String, Map<String, Object>> source) {
+        List<CompletableFuture<Frame>> prepared = new ArrayList<>();
+        for (String n : nodes) {
+            prepared.add(call(n, new PayloadWriter().put(Messages.LOAD_PREPARE).putBytes(json(source.apply(n)))
+                    .toByteArray(), BUILD_TIMEOUT));
+        }
         try {
-            json = new ObjectMapper().writeValueAsBytes(source);
+            CompletableFuture.allOf(prepared.toArray(CompletableFuture[]::new)).join();
+        } catch (CompletionException e) {
+            abort(nodes);
+            throw new ClusterException("the load was not committed, the tables are as they were: "
+                    + cause(e).getMessage(), cause(e));
+        }
+        List<String> published = new ArrayList<>();
+        for (String n : nodes) {
+            try {
+                call(n, new byte[] {Messages.LOAD_PUBLISH}, BUILD_TIMEOUT).join();
+                published.add(n);
+            } catch (CompletionException e) {
+                restore(published, nodes.subList(published.size(), nodes.size()));
+                throw new ClusterException("node " + n + " could not publish the load, so no node did; the tables are "
+                        + "as they were: " + cause(e).getMessage(), cause(e));
+            }
+        }
+        for (String n : nodes) {
+            call(n, new byte[] {Messages.LOAD_FORGET}).exceptionally(e -> {
+                LOG.debug("node {} keeps the store the load replaced until its next load: {}", n, e.getMessage());
+                return null;
+            });
+        }
+    }
+
+    /** Brings back the replaced store on the nodes that published, and discards the load on the others. */
+    private void restore(List<String> published, List<String> others) {
+        for (String n : published) {
+            try {
+                call(n, new byte[] {Messages.LOAD_RESTORE}, BUILD_TIMEOUT).join();
+            } catch (CompletionException e) {
+                LOG.error("node {} published a load that another node could not, and did not restore its store: {}", n,
+                        cause(e).getMessage());
+            }
+        }
+        abort(others);
+    }
+
+    private static byte[] json(Map<String, Object> source) {
+        try {
+            return JSON.writeValueAsBytes(source);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("cannot write load source " + source, e);
         }
-        for (String n : nodes) {
-            call(n, new PayloadWriter().put(Messages.LOAD_COMMIT).putBytes(json).toByteArray(), BUILD_TIMEOUT).join();
-        }
+    }
+
+    private static Throwable cause(CompletionException e) {
+        return e.getCause() == null ? e : e.getCause();
     }
 
     /** One table's rows sent to the nodes owning them, each row and GLOBAL index entry to its node. */
@@ -257,12 +309,18 @@ public final class ClusterLoader {
         }
     }
 
+    /** A request to {@code node}; a node that cannot be reached fails the future, naming it, as one that fails to answer. */
     private CompletableFuture<Frame> call(String node, byte[] payload) {
-        return peers.client(node).call(OpCode.BULK_LOAD, payload);
+        return call(node, payload, null);
     }
 
     private CompletableFuture<Frame> call(String node, byte[] payload, Duration timeout) {
-        return peers.client(node).call(OpCode.BULK_LOAD, payload, timeout);
+        try {
+            return timeout == null ? peers.client(node).call(OpCode.BULK_LOAD, payload)
+                    : peers.client(node).call(OpCode.BULK_LOAD, payload, timeout);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 
     /** Rows and entries on their way to one node, with its window of unanswered requests. */

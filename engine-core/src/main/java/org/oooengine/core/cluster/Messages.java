@@ -314,7 +314,15 @@ final class Messages {
     static final byte LOAD_BEGIN = 1;
     static final byte LOAD_ROWS = 2;
     static final byte LOAD_FINISH_TABLE = 3;
-    static final byte LOAD_COMMIT = 4;
+    /**
+     * A load's two-phase end: prepare (finish the staged store, its manifest written), then publish
+     * (serve it, keeping the replaced store), then forget the replaced store once every node has
+     * published, or restore it where one could not.
+     */
+    static final byte LOAD_PREPARE = 4;
+    static final byte LOAD_PUBLISH = 8;
+    static final byte LOAD_RESTORE = 9;
+    static final byte LOAD_FORGET = 10;
     /** Drops a table from a load that keeps the store's other tables. */
     static final byte LOAD_DROP = 6;
     /** Discards an unfinished load. */

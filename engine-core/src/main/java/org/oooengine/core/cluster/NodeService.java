@@ -107,6 +107,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
+    /** The manifest of {@link #load}, staged and ready to publish. */
+    private StoreManifest prepared;
     /** Writes in place, a statement at a time, on the write thread ({@link #loads}). */
     private final InPlaceWrites writes;
     /** How long a tree health answer serves while its tables take no writes. */
@@ -144,6 +146,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             LOG.warn("node {}: cannot clear its spill directory: {}", nodeId, e.getMessage());
         }
         Path current = storeDir();
+        recoverInterruptedPublish(current);
         if (StoreManifest.exists(current)) {
             try {
                 store = openStore(current);
@@ -159,6 +162,22 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
     private Path storeDir() {
         return dataDir.resolve("store");
+    }
+
+    /**
+     * A node that died between the two moves of a publish has its old store as the previous one and
+     * none in place: it serves the old one again (the coordinator restores it on the other nodes).
+     */
+    private void recoverInterruptedPublish(Path current) {
+        Path previous = previousStoreDir();
+        if (!Files.exists(current) && StoreManifest.exists(previous)) {
+            try {
+                Files.move(previous, current, StandardCopyOption.ATOMIC_MOVE);
+                LOG.warn("node {}: a load was cut short while it was being published; serving the store as it was", nodeId);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("cannot restore " + previous + " to " + current, e);
+            }
+        }
     }
 
     @Override
@@ -399,6 +418,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                     LOG.warn("node {}: a new load replaces an unfinished one", nodeId);
                     load.close();
                 }
+                prepared = null;
+                Directories.deleteRecursively(previousStoreDir()); // the last load was published everywhere, or never will be
                 load = new LoadSession(dataDir.resolve("staging"), pageSize, fillFactor, LOAD_SORT_MEMORY, current, replacing);
                 return EMPTY;
             }
@@ -411,6 +432,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 if (load != null) {
                     load.close();
                     load = null;
+                    prepared = null;
                     Directories.deleteRecursively(dataDir.resolve("staging"));
                 }
                 return EMPTY;
@@ -431,9 +453,21 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case Messages.LOAD_FINISH_TABLE -> {
                 return new PayloadWriter().putLong(requireLoad().finishTable(r.getString())).toByteArray();
             }
-            case Messages.LOAD_COMMIT -> {
+            case Messages.LOAD_PREPARE -> {
                 Map<String, Object> source = JSON.readValue(r.getBytes(), new TypeReference<>() { });
-                commit(requireLoad().commit(source));
+                prepared = requireLoad().commit(source);
+                return EMPTY;
+            }
+            case Messages.LOAD_PUBLISH -> {
+                publish();
+                return EMPTY;
+            }
+            case Messages.LOAD_RESTORE -> {
+                restorePrevious();
+                return EMPTY;
+            }
+            case Messages.LOAD_FORGET -> {
+                Directories.deleteRecursively(previousStoreDir());
                 return EMPTY;
             }
             default -> throw new ProtocolException("unknown bulk-load step " + step);
@@ -509,33 +543,72 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         return load;
     }
 
-    /** Replaces the served store by the staged one: close, swap directories, reopen. */
-    private synchronized void commit(StoreManifest manifest) throws Exception {
+    /**
+     * Serves the prepared (staged) store in place of the current one, which is kept as the previous
+     * store until the coordinator says every node published ({@code LOAD_FORGET}) or brings it back
+     * because one could not ({@code LOAD_RESTORE}).
+     */
+    private synchronized void publish() throws Exception {
+        if (prepared == null) {
+            throw new IllegalStateException("no prepared load to publish on node " + nodeId);
+        }
+        StoreManifest manifest = prepared;
         List<String> changed = load.changedTables();
         load.close();
         load = null;
+        prepared = null;
         Store old = store;
         Optional<StoreStatistics> previous = old == null ? Optional.empty() : StoreStatistics.read(old.dir());
+        Path current = storeDir();
+        Directories.deleteRecursively(previousStoreDir());
+        if (Files.exists(current)) {
+            Files.move(current, previousStoreDir(), StandardCopyOption.ATOMIC_MOVE);
+        } else {
+            Directories.createPrivate(previousStoreDir()); // restoring "no store" serves none
+        }
+        Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
+        // The old store's open files outlive their directory's move: requests that began on it finish there.
+        serve(current, old);
+        LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
+                String.format("%.1f", manifest.loadSeconds()));
+        StatisticsCollector.collectAfterLoad(store, previous, changed);
+    }
+
+    /** Serves the store a publish replaced again (a load another node could not publish); nothing when there is none. */
+    private synchronized void restorePrevious() throws Exception {
+        Path previous = previousStoreDir();
+        if (!Files.exists(previous)) {
+            return;
+        }
+        Store published = store;
         Path current = storeDir();
         Path retired = dataDir.resolve("retired");
         Directories.deleteRecursively(retired);
         if (Files.exists(current)) {
             Files.move(current, retired, StandardCopyOption.ATOMIC_MOVE);
         }
-        Files.move(dataDir.resolve("staging"), current, StandardCopyOption.ATOMIC_MOVE);
-        // The old store's open files outlive their directory: requests that began on it finish there.
+        Files.move(previous, current, StandardCopyOption.ATOMIC_MOVE);
         Directories.deleteRecursively(retired);
+        serve(current, published);
+        LOG.warn("node {} serves its store as it was before the last load again: another node could not publish it",
+                nodeId);
+    }
+
+    /** Opens the store in {@code dir} and serves it, retiring {@code old}. */
+    private void serve(Path dir, Store old) {
         try {
-            store = openStore(current);
+            store = StoreManifest.exists(dir) ? openStore(dir) : null;
         } catch (RuntimeException e) {
             store = null;
             throw e;
         } finally {
             retire(old);
         }
-        LOG.info("node {} loaded {} tables in {} s", nodeId, manifest.tables().size(),
-                String.format("%.1f", manifest.loadSeconds()));
-        StatisticsCollector.collectAfterLoad(store, previous, changed);
+    }
+
+    /** Where a published load keeps the store it replaced, until every node has published. */
+    private Path previousStoreDir() {
+        return dataDir.resolve("previous");
     }
 
     /**

@@ -286,6 +286,7 @@ final class DataDefinition {
                 TransactionalTables.create(cluster.peers(), t.storage());
             }
         } catch (RuntimeException e) {
+            dropTransactionalQuietly(t.storage());
             throw failed("CREATE TABLE " + s.name(), e);
         }
         catalog.put(t);
@@ -295,14 +296,26 @@ final class DataDefinition {
                 StatementTransaction.run(cluster.peers(), "CREATE TABLE " + s.name() + " AS SELECT", 1, tx ->
                         writeTransactional(tx, TransactionalTableLayout.layout(info, tx.peers()), TransactionalWrite.INSERT, info, rows));
             } else {
-                insert(t.info(), rows.iterator(), false);
+                insert(t.info(), rows.iterator(), false); // on every node or on none
             }
         } catch (RuntimeException e) {
             catalog.remove(t.database(), t.name());
+            if (transactional) {
+                dropTransactionalQuietly(t.storage());
+            }
             throw e;
         }
         LOG.info("created table {}.{} ({} rows)", s.database(), s.name(), rows.size());
         return StatementResult.update(rows.size());
+    }
+
+    /** Undoes a transactional table's creation on the nodes that made it: a failed CREATE leaves nothing anywhere. */
+    private void dropTransactionalQuietly(String storage) {
+        try {
+            TransactionalTables.drop(cluster.peers(), storage);
+        } catch (RuntimeException e) {
+            LOG.warn("a failed CREATE TABLE left transactional table {} on some nodes: {}", storage, e.getMessage());
+        }
     }
 
     private StatementResult dropTable(DdlStatement.DropTable s) {
