@@ -7,6 +7,7 @@ import picocli.CommandLine.Command;
         description = "Measure joins or the TPC-H queries on a loaded store or cluster, transactions, or the storage paths with JMH.",
         subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchReportCommand.class, BenchMicroCommand.class,
                 BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class, BenchTpccFillCommand.class,
-                BenchTpccFillPlotCommand.class, BenchTransfersCommand.class, BenchTpccCommand.class, BenchScalingCommand.class})
+                BenchTpccFillPlotCommand.class, BenchTransfersCommand.class, BenchTpccCommand.class, BenchScalingCommand.class,
+                BenchStressCommand.class})
 final class BenchCommand {
 }
