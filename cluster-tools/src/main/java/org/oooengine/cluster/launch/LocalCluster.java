@@ -91,9 +91,12 @@ public final class LocalCluster {
 
     /**
      * What {@link #start} did: the nodes it started, those that were running already, and pid files
-     * it found naming another process than their member (one sentence each).
+     * it found naming another process than their member (one sentence each). Nodes that were down
+     * while their supervisor restarted them are not started again, but waited for: they are in
+     * {@code restarted}, and not in {@code running}.
      */
-    public record Started(ClusterSpec spec, List<String> started, List<String> running, List<String> strangers) {
+    public record Started(ClusterSpec spec, List<String> started, List<String> running, List<String> strangers,
+                          List<String> restarted) {
     }
 
     /** The garbage collector of a node's JVM. */
@@ -209,11 +212,16 @@ public final class LocalCluster {
         List<ClusterSpec.NodeSpec> down = new ArrayList<>();
         List<String> running = new ArrayList<>();
         List<String> strangers = new ArrayList<>();
+        List<ClusterSpec.NodeSpec> restarting = new ArrayList<>();
+        List<ProcessHandle> restartingSupervisors = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
             PidFile.State state = pidFile(n.id()).read();
-            if (state instanceof PidFile.Up || supervisorPidFile(n.id()).read() instanceof PidFile.Up) {
-                // (A node that is down while its supervisor runs is being restarted by it.)
+            if (state instanceof PidFile.Up) {
                 running.add(n.id());
+            } else if (supervisorPidFile(n.id()).read() instanceof PidFile.Up supervisor) {
+                // Down while its supervisor runs: being restarted by it. Waited for below, not started twice.
+                restarting.add(n);
+                restartingSupervisors.add(supervisor.process());
             } else {
                 stranger(n.id(), state).ifPresent(strangers::add);
                 down.add(n);
@@ -232,8 +240,12 @@ public final class LocalCluster {
             for (ClusterSpec.NodeSpec n : down) {
                 started.add(launch(n, placement.launcher(spec.nodes().indexOf(n)), jvm, nodeArgs));
             }
-            if (!down.isEmpty()) {
-                awaitReady(down, started);
+            if (!down.isEmpty() || !restarting.isEmpty()) {
+                List<ClusterSpec.NodeSpec> awaited = new ArrayList<>(down);
+                awaited.addAll(restarting);
+                List<ProcessHandle> processes = new ArrayList<>(started.stream().map(Process::toHandle).toList());
+                processes.addAll(restartingSupervisors);
+                awaitReady(awaited, processes);
             }
         } catch (Exception e) {
             started.forEach(LocalCluster::destroyWithNode);
@@ -243,7 +255,8 @@ public final class LocalCluster {
             }
             throw e;
         }
-        return new Started(spec, down.stream().map(ClusterSpec.NodeSpec::id).toList(), running, strangers);
+        return new Started(spec, down.stream().map(ClusterSpec.NodeSpec::id).toList(), running, strangers,
+                restarting.stream().map(ClusterSpec.NodeSpec::id).toList());
     }
 
     /** Starts node {@code n} under its supervisor; the process returned is the supervisor's. */
@@ -441,7 +454,7 @@ public final class LocalCluster {
         }
     }
 
-    private void awaitReady(List<ClusterSpec.NodeSpec> nodes, List<Process> processes) throws Exception {
+    private void awaitReady(List<ClusterSpec.NodeSpec> nodes, List<ProcessHandle> processes) throws Exception {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (true) {
             for (int i = 0; i < processes.size(); i++) {
