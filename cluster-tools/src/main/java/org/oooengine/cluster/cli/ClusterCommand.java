@@ -163,18 +163,28 @@ final class ClusterCommand {
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
             started.strangers().forEach(note -> err.println("note: " + note));
-            if (started.started().isEmpty() && (!withCoordinator || c.coordinatorRunning())) {
+            if (!started.restarted().isEmpty()) {
+                out.printf("cluster %s: %s restarted by %s supervisor%n", c.dir(), String.join(", ", started.restarted()),
+                        started.restarted().size() == 1 ? "its" : "their");
+            }
+            if (started.started().isEmpty() && started.restarted().isEmpty() && (!withCoordinator || c.coordinatorRunning())) {
                 throw new ClusterException("the cluster in " + c.dir() + " is already running (every node"
                         + (withCoordinator ? " and the coordinator" : "") + "); stop it first with: ooo cluster stop --dir "
                         + c.dir());
             }
-            if (started.running().isEmpty()) {
+            if (started.running().isEmpty() && started.restarted().isEmpty()) {
                 out.printf("cluster %s: %d nodes up (%s)%n", c.dir(), s.nodes().size(), addresses(s, started.started()));
-            } else if (started.started().isEmpty()) {
-                out.printf("cluster %s: %s running already%n", c.dir(), String.join(", ", started.running()));
             } else {
-                out.printf("cluster %s: started %s; %s running already%n", c.dir(), addresses(s, started.started()),
-                        String.join(", ", started.running()));
+                List<String> parts = new ArrayList<>();
+                if (!started.started().isEmpty()) {
+                    parts.add("started " + addresses(s, started.started()));
+                }
+                if (!started.running().isEmpty()) {
+                    parts.add(String.join(", ", started.running()) + " running already");
+                }
+                if (!parts.isEmpty()) {
+                    out.printf("cluster %s: %s%n", c.dir(), String.join("; ", parts));
+                }
             }
             out.flush();
             String url = null;
@@ -185,7 +195,7 @@ final class ClusterCommand {
                 url = startCoordinator(c, started.started());
                 out.printf("coordinator up: %s (no password: anyone on this machine can connect)%n", url);
             }
-            if (started.running().isEmpty()) {
+            if (started.running().isEmpty() && started.restarted().isEmpty()) {
                 out.printf("load data with: ooo load tpch --sf 1 --cluster %s%n", c.dir());
                 if (url != null) {
                     out.printf("query it with: ooo sql --cluster %s%n", c.dir());

@@ -7,7 +7,9 @@ import java.util.concurrent.CountDownLatch;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.cluster.launch.PidFile;
+import org.oooengine.core.cluster.GcWatchdog;
 import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.NodeServer;
 import org.oooengine.core.store.StoreOptions;
 import picocli.CommandLine.Command;
@@ -78,11 +80,18 @@ final class NodeCommand implements Callable<Integer> {
         // leaves the first one's pid file alone.
         PidFile pidFile = new PidFile(cluster.toAbsolutePath().normalize(), id);
         recordPid(pidFile);
+        // A heap so full that collections follow each other with little work between ends this process
+        // (-XX:+ExitOnOutOfMemoryError ends it on an OutOfMemoryError): the requests it holds are told
+        // why, naming this node, and its supervisor restarts it.
+        Path gcReport = pidFile.path().resolveSibling(id + ".gc");
+        GcWatchdog.start("node " + id, gcReport,
+                why -> daemon.failOpenRequests(ErrorCode.OUT_OF_MEMORY, why + "; it ends now"));
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             daemon.close();
             try {
                 pidFile.deleteIfNames(ProcessHandle.current());
+                java.nio.file.Files.deleteIfExists(gcReport);
             } catch (java.io.IOException e) {
                 LOG.warn("cannot remove {}: {}", pidFile.path(), e.toString());
             }

@@ -12,6 +12,7 @@ import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.config.Configurator;
+import org.oooengine.core.cluster.GcWatchdog;
 import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.security.AdminUsersAccessControl;
@@ -96,11 +97,20 @@ final class ServerCommand implements Callable<Integer> {
             engine.close();
             throw e;
         }
+        // A heap so full that collections follow each other with little work between ends this process, as
+        // -XX:+ExitOnOutOfMemoryError does on an OutOfMemoryError: its clients' connections drop.
+        Path gcReport = cluster.toAbsolutePath().normalize().resolve("run").resolve("coordinator.gc");
+        GcWatchdog.start("the coordinator", Files.isDirectory(gcReport.getParent()) ? gcReport : null, why -> { });
         CountDownLatch stopped = new CountDownLatch(1);
         // Ctrl-C or SIGTERM (ooo cluster stop): drop the clients and the node connections in order.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             endpoint.close();
             engine.close();
+            try {
+                Files.deleteIfExists(gcReport);
+            } catch (java.io.IOException e) {
+                // a stale report is ignored once it is old
+            }
             stopped.countDown();
         }, "ooo-server-shutdown"));
 

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.GcWatchdog;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.ClusterSecret;
@@ -32,6 +33,11 @@ import org.oooengine.core.storage.Directories;
  * their logs under {@code logs/} of the cluster directory. Starting a cluster whose members partly
  * run starts those that are down; a pid file is trusted only while its process is the member (see
  * {@link PidFile}).
+ *
+ * <p>Every member runs with {@code -XX:+ExitOnOutOfMemoryError} (and a garbage collection watchdog,
+ * see GcWatchdog): out of memory, it ends rather than hangs. Each node runs under a supervisor, a
+ * small shell loop ({@code supervise.sh} beside this class) that starts it again when it ends
+ * abnormally after it served, at most a few times in a row, and logs the node and the cause.
  */
 public final class LocalCluster {
     public static final int DEFAULT_BASE_PORT = 7101;
@@ -42,6 +48,10 @@ public final class LocalCluster {
     private static final Duration READY_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final Path SHELL = Path.of("/bin/sh");
+    /** What every member's JVM does on an OutOfMemoryError: end (exit code 3), rather than go on half broken. */
+    static final String EXIT_ON_OOM = "-XX:+ExitOnOutOfMemoryError";
+    /** The node supervisor, a POSIX shell script (see the file). */
+    private static final String SUPERVISOR = supervisorScript();
 
     private final Path dir;
     private final boolean rootAllowed;
@@ -60,20 +70,33 @@ public final class LocalCluster {
         return dir;
     }
 
-    /** One node as {@code status} reports it. */
+    /**
+     * One node as {@code status} reports it: state is up, up (no data), not answering (with the
+     * share of garbage collection its last report gave, when high and recent), restarting (its
+     * supervisor starts it again) or down. gcShare is the share of about the last 30 s the node
+     * spent in garbage collection, from its answer or, when it does not answer, its recent report.
+     */
     public record NodeStatus(String node, String address, String rack, Long pid, String state, Double uptimeSeconds,
-                             Map<String, Long> rows) {
+                             Map<String, Long> rows, Double gcShare) {
     }
 
     /** The coordinator as {@code status} reports it: state is up, not answering or down. */
     public record CoordinatorStatus(String url, Long pid, String state) {
     }
 
+    /** A report of the share of garbage collection at least this high is worth telling with "not answering". */
+    private static final double GC_WORTH_TELLING = 0.5;
+    /** A report older than this says nothing of now (a process writes one every 5 s). */
+    private static final Duration GC_REPORT_FRESH = Duration.ofSeconds(15);
+
     /**
      * What {@link #start} did: the nodes it started, those that were running already, and pid files
-     * it found naming another process than their member (one sentence each).
+     * it found naming another process than their member (one sentence each). Nodes that were down
+     * while their supervisor restarted them are not started again, but waited for: they are in
+     * {@code restarted}, and not in {@code running}.
      */
-    public record Started(ClusterSpec spec, List<String> started, List<String> running, List<String> strangers) {
+    public record Started(ClusterSpec spec, List<String> started, List<String> running, List<String> strangers,
+                          List<String> restarted) {
     }
 
     /** The garbage collector of a node's JVM. */
@@ -189,10 +212,16 @@ public final class LocalCluster {
         List<ClusterSpec.NodeSpec> down = new ArrayList<>();
         List<String> running = new ArrayList<>();
         List<String> strangers = new ArrayList<>();
+        List<ClusterSpec.NodeSpec> restarting = new ArrayList<>();
+        List<ProcessHandle> restartingSupervisors = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
             PidFile.State state = pidFile(n.id()).read();
             if (state instanceof PidFile.Up) {
                 running.add(n.id());
+            } else if (supervisorPidFile(n.id()).read() instanceof PidFile.Up supervisor) {
+                // Down while its supervisor runs: being restarted by it. Waited for below, not started twice.
+                restarting.add(n);
+                restartingSupervisors.add(supervisor.process());
             } else {
                 stranger(n.id(), state).ifPresent(strangers::add);
                 down.add(n);
@@ -211,44 +240,90 @@ public final class LocalCluster {
             for (ClusterSpec.NodeSpec n : down) {
                 started.add(launch(n, placement.launcher(spec.nodes().indexOf(n)), jvm, nodeArgs));
             }
-            if (!down.isEmpty()) {
-                awaitReady(down, started);
+            if (!down.isEmpty() || !restarting.isEmpty()) {
+                List<ClusterSpec.NodeSpec> awaited = new ArrayList<>(down);
+                awaited.addAll(restarting);
+                List<ProcessHandle> processes = new ArrayList<>(started.stream().map(Process::toHandle).toList());
+                processes.addAll(restartingSupervisors);
+                awaitReady(awaited, processes);
             }
         } catch (Exception e) {
-            started.forEach(Process::destroyForcibly);
+            started.forEach(LocalCluster::destroyWithNode);
             for (ClusterSpec.NodeSpec n : down) {
                 pidFile(n.id()).delete();
+                supervisorPidFile(n.id()).delete();
             }
             throw e;
         }
-        return new Started(spec, down.stream().map(ClusterSpec.NodeSpec::id).toList(), running, strangers);
+        return new Started(spec, down.stream().map(ClusterSpec.NodeSpec::id).toList(), running, strangers,
+                restarting.stream().map(ClusterSpec.NodeSpec::id).toList());
     }
 
+    /** Starts node {@code n} under its supervisor; the process returned is the supervisor's. */
     private Process launch(ClusterSpec.NodeSpec n, List<String> launcher, NodeJvm jvm, List<String> nodeArgs) throws IOException {
         List<String> args = new ArrayList<>(List.of("node", "--cluster", dir.toString(), "--id", n.id()));
         args.addAll(nodeArgs);
-        return launch(n.id(), launcher, jvm, args);
+        return launch(n.id(), launcher, jvm, args, true);
     }
 
     /**
-     * Starts {@code ooo <args>} as a background JVM logging to logs/<name>.log, its pid in
-     * run/<name>.pid. It runs under umask 077, so that what it writes past the engine's own
-     * owner-only files (a library's files, a JVM crash report) is private too.
+     * run/supervise.sh, written anew (this version's) by each start: a file, so that ps and the pid
+     * file's checks see {@code sh .../run/supervise.sh <node> ...} rather than the whole script. It is
+     * replaced by a rename, never rewritten in place: a shell reads its script as it goes.
      */
-    private Process launch(String name, List<String> launcher, NodeJvm jvm, List<String> oooArgs) throws IOException {
-        // (ip netns exec and sh -c both exec what follows: the pid recorded is the JVM's.)
+    private Path supervisorFile() throws IOException {
+        Path file = dir.resolve("run").resolve("supervise.sh");
+        Path tmp = file.resolveSibling("supervise.sh.tmp");
+        Directories.writePrivate(tmp, SUPERVISOR);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        return file;
+    }
+
+    /** A supervisor and the node it runs: the supervisor first, so that it does not start the node again. */
+    private static void destroyWithNode(Process supervisor) {
+        List<ProcessHandle> node = supervisor.descendants().toList();
+        supervisor.destroyForcibly();
+        node.forEach(ProcessHandle::destroyForcibly);
+    }
+
+    private static String supervisorScript() {
+        try (var in = LocalCluster.class.getResourceAsStream("supervise.sh")) {
+            if (in == null) {
+                throw new IllegalStateException("supervise.sh is missing beside " + LocalCluster.class.getName());
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Starts {@code ooo <args>} as a background JVM logging to logs/<name>.log. It runs under umask
+     * 077, so that what it writes past the engine's own owner-only files (a library's files, a JVM
+     * crash report) is private too. Supervised (a node), the process returned is its supervisor's,
+     * whose pid goes to run/<name>.supervisor.pid; the node writes run/<name>.pid once it serves.
+     * Otherwise the process is the JVM's, its pid in run/<name>.pid.
+     */
+    private Process launch(String name, List<String> launcher, NodeJvm jvm, List<String> oooArgs, boolean supervised)
+            throws IOException {
         List<String> cmd = new ArrayList<>(launcher);
-        if (Files.isExecutable(SHELL)) {
+        boolean shell = Files.isExecutable(SHELL);
+        if (shell && supervised) {
+            cmd.addAll(List.of(SHELL.toString(), supervisorFile().toString(), name, dir.toString()));
+        } else if (shell) {
+            // (ip netns exec and sh -c both exec what follows: the pid recorded is the JVM's.)
             cmd.addAll(List.of(SHELL.toString(), "-c", "umask 077 && exec \"$@\"", "sh"));
         }
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         // The same JVM flags as this process (module opens the engine needs), with the node's heap and collector.
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (!arg.startsWith("-Xmx") && !arg.startsWith("-Xms") && !arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")
-                    && !arg.matches("-XX:[+-]Use\\w+GC")) {
+                    && !arg.matches("-XX:[+-]Use\\w+GC") && !arg.matches("-XX:[+-]ExitOnOutOfMemoryError")) {
                 cmd.add(arg);
             }
         }
+        // Out of memory, a member ends (exit code 3) rather than go on with threads that died half way.
+        cmd.add(EXIT_ON_OOM);
         cmd.add("-Xmx" + jvm.heap());
         // The whole heap from the start: a heap the collector grows and shrinks has the kernel fault in and
         // zero its pages again each time (a quarter of a node's CPU under TPC-C).
@@ -266,7 +341,7 @@ public final class LocalCluster {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
         pb.environment().putIfAbsent("OOO_LOG_LEVEL", "info");
         Process p = pb.start();
-        pidFile(name).write(p.toHandle());
+        (shell && supervised ? supervisorPidFile(name) : pidFile(name)).write(p.toHandle());
         return p;
     }
 
@@ -287,7 +362,7 @@ public final class LocalCluster {
                     + "SQL port with --sql-port");
         }
         Process p = launch(COORDINATOR, List.of(), NodeJvm.of(heap), List.of("server", "--cluster", dir.toString(), "--host", host,
-                "--port", String.valueOf(port)));
+                "--port", String.valueOf(port)), false);
         try {
             awaitListening(p, new InetSocketAddress(host, port));
         } catch (Exception e) {
@@ -379,7 +454,7 @@ public final class LocalCluster {
         }
     }
 
-    private void awaitReady(List<ClusterSpec.NodeSpec> nodes, List<Process> processes) throws Exception {
+    private void awaitReady(List<ClusterSpec.NodeSpec> nodes, List<ProcessHandle> processes) throws Exception {
         long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
         while (true) {
             for (int i = 0; i < processes.size(); i++) {
@@ -412,30 +487,51 @@ public final class LocalCluster {
         spec.nodes().forEach(n -> members.add(n.id()));
         Stopped stopped = stop(members);
         Files.deleteIfExists(urlFile());
+        Files.deleteIfExists(dir.resolve("run").resolve("supervise.sh"));
         return stopped;
     }
 
-    /** Stops these members (node ids or {@link #COORDINATOR}) as {@link #stop()} does, in this order. */
+    /**
+     * Stops these members (node ids or {@link #COORDINATOR}) as {@link #stop()} does, in this order.
+     * A node's supervisor is told first (SIGTERM), so that it does not start the node again: it passes
+     * the signal on to the node and ends with it.
+     */
     public Stopped stop(List<String> members) throws Exception {
         List<String> stopped = new ArrayList<>();
         List<String> strangers = new ArrayList<>();
         for (String member : members) {
+            Optional<ProcessHandle> supervisor = supervisorPidFile(member).read() instanceof PidFile.Up up
+                    ? Optional.of(up.process()) : Optional.empty();
+            supervisor.ifPresent(ProcessHandle::destroy);
             PidFile.State state = pidFile(member).read();
             if (state instanceof PidFile.Up up) {
                 ProcessHandle p = up.process();
                 p.destroy();
-                try {
-                    p.onExit().get(STOP_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.TimeoutException e) {
-                    p.destroyForcibly();
-                }
+                awaitOrKill(p);
                 stopped.add(member);
             } else {
                 stranger(member, state).ifPresent(strangers::add);
+                if (supervisor.isPresent()) {
+                    stopped.add(member); // between two runs of the node: its supervisor was restarting it
+                }
+            }
+            if (supervisor.isPresent()) {
+                awaitOrKill(supervisor.get());
             }
             pidFile(member).delete();
+            supervisorPidFile(member).delete();
+            // (What a member that was killed left of its report of garbage collection.)
+            Files.deleteIfExists(dir.resolve("run").resolve(member + ".gc"));
         }
         return new Stopped(stopped, strangers);
+    }
+
+    private static void awaitOrKill(ProcessHandle p) throws Exception {
+        try {
+            p.onExit().get(STOP_TIMEOUT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            p.destroyForcibly();
+        }
     }
 
     /**
@@ -501,11 +597,33 @@ public final class LocalCluster {
             if (st != null && st.has("rows")) {
                 st.get("rows").fields().forEachRemaining(e -> rows.put(e.getKey(), e.getValue().asLong()));
             }
-            String state = st != null ? (st.path("loaded").asBoolean() ? "up" : "up, no data") : p.isPresent() ? "not answering" : "down";
+            String state;
+            Double gcShare = st != null && st.has("gcShare") ? st.get("gcShare").asDouble() : null;
+            if (st != null) {
+                state = st.path("loaded").asBoolean() ? "up" : "up, no data";
+            } else if (p.isPresent()) {
+                Optional<GcWatchdog.Report> gc = recentGcReport(n.id());
+                gcShare = gc.map(GcWatchdog.Report::share).orElse(null);
+                state = notAnswering(gc);
+            } else {
+                state = supervisorPidFile(n.id()).read() instanceof PidFile.Up ? "restarting" : "down";
+            }
             out.add(new NodeStatus(n.id(), n.host() + ":" + n.port(), ClusterSpec.rackOf(n), p.map(ProcessHandle::pid).orElse(null), state,
-                    st == null ? null : st.get("uptimeSeconds").asDouble(), rows));
+                    st == null ? null : st.get("uptimeSeconds").asDouble(), rows, gcShare));
         }
         return out;
+    }
+
+    /** "not answering", with what the member's recent report says of garbage collection when that is much. */
+    private static String notAnswering(Optional<GcWatchdog.Report> gc) {
+        return gc.filter(r -> r.share() >= GC_WORTH_TELLING).map(r -> "not answering (spent " + r.describe() + ")")
+                .orElse("not answering");
+    }
+
+    /** The member's own report of its share of garbage collection (run/<member>.gc), if it is recent. */
+    private Optional<GcWatchdog.Report> recentGcReport(String member) {
+        return GcWatchdog.Report.read(dir.resolve("run").resolve(member + ".gc"))
+                .filter(r -> Duration.between(r.at(), java.time.Instant.now()).compareTo(GC_REPORT_FRESH) <= 0);
     }
 
     /** The coordinator, if one was started (and not stopped since). */
@@ -522,7 +640,8 @@ public final class LocalCluster {
         Optional<ProcessHandle> p = runningProcess(COORDINATOR);
         java.net.URI address = java.net.URI.create(url.substring("jdbc:".length()));
         String state = p.isEmpty() ? "down"
-                : accepts(new InetSocketAddress(address.getHost(), address.getPort())) ? "up" : "not answering";
+                : accepts(new InetSocketAddress(address.getHost(), address.getPort())) ? "up"
+                : notAnswering(recentGcReport(COORDINATOR));
         return Optional.of(new CoordinatorStatus(url, p.map(ProcessHandle::pid).orElse(null), state));
     }
 
@@ -549,6 +668,10 @@ public final class LocalCluster {
 
     private PidFile pidFile(String member) {
         return new PidFile(dir, member);
+    }
+
+    private PidFile supervisorPidFile(String node) {
+        return PidFile.supervisor(dir, node);
     }
 
     private static void checkPortFree(ClusterSpec.NodeSpec n) {

@@ -25,8 +25,20 @@ public final class PidFile {
 
     /** The pid file of {@code member} (a node's id, or {@link LocalCluster#COORDINATOR}). */
     public PidFile(Path clusterDir, String member) {
-        this.file = clusterDir.resolve("run").resolve(member + ".pid");
+        this(clusterDir.resolve("run").resolve(member + ".pid"), member, true);
+    }
+
+    private PidFile(Path file, String member, boolean unused) {
+        this.file = file;
         this.member = member;
+    }
+
+    /**
+     * {@code run/<node>.supervisor.pid}: the shell loop that runs the node and restarts it (see
+     * LocalCluster). Its command line holds the node's, so it names the node as the node's own does.
+     */
+    public static PidFile supervisor(Path clusterDir, String node) {
+        return new PidFile(clusterDir.resolve("run").resolve(node + ".supervisor.pid"), node, true);
     }
 
     public Path path() {

@@ -30,9 +30,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The accidents of a running local cluster, one after the other on one cluster of two node JVMs
- * and a coordinator: a node, then the coordinator, killed and brought back by {@code ooo cluster
- * start}, a node started by hand, pid files that name a process that is not theirs, and the modes
- * of the files it all leaves behind.
+ * and a coordinator: a node killed and restarted by its supervisor, a node killed with its
+ * supervisor, then the coordinator, killed and brought back by {@code ooo cluster start}, a node
+ * started by hand, pid files that name a process that is not theirs, and the modes of the files it
+ * all leaves behind.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ClusterLifecycleTest {
@@ -80,6 +81,14 @@ class ClusterLifecycleTest {
         assertTrue(node.contains("-Xms" + heap), "the whole heap from the start: " + node);
         List<String> coordinator = commandLine(pid("coordinator"));
         assertTrue(coordinator.contains("-XX:+UseG1GC"), coordinator::toString);
+        // Out of memory, every member ends (and a node is restarted) rather than hangs.
+        assertEquals(1, node.stream().filter("-XX:+ExitOnOutOfMemoryError"::equals).count(), node::toString);
+        assertTrue(coordinator.contains("-XX:+ExitOnOutOfMemoryError"), coordinator::toString);
+        ProcessHandle supervisor = ProcessHandle.of(pid("n1.supervisor")).orElseThrow();
+        assertEquals(supervisor.pid(), ProcessHandle.of(pid("n1")).orElseThrow().parent().orElseThrow().pid(),
+                "n1 runs under its supervisor");
+        assertTrue(commandLine(supervisor.pid()).contains(cluster.resolve("run").resolve("supervise.sh").toString()),
+                () -> "supervisor: " + supervisor.info());
     }
 
     private static List<String> commandLine(long pid) throws Exception {
@@ -88,9 +97,36 @@ class ClusterLifecycleTest {
 
     @Test
     @Order(1)
-    void aNodeKilledWithSigkillComesBackWithItsDataOnStart() throws Exception {
+    void aNodeKilledWithSigkillIsRestartedByItsSupervisorWithItsData() throws Exception {
         long n1 = pid("n1");
-        kill9(pid("n2"));
+        long n2 = pid("n2");
+        long supervisor = pid("n2.supervisor");
+        kill9(n2);
+
+        // A start meanwhile (say, a script's, after a crash) waits for the supervisor's restart, and starts no second n2.
+        Cli r = startAgain();
+        assertEquals(0, r.exitCode(), r::toString);
+        assertTrue(r.out().contains("n2 restarted by its supervisor") && r.out().contains("n1 running already")
+                && r.out().contains("coordinator running already"), r::toString);
+        assertEquals("up", status().get("n2").get("state").asText(), () -> log(cluster.resolve("logs/n2.log")));
+        assertNotEquals(n2, pid("n2"));
+        assertEquals(supervisor, pid("n2.supervisor"), "the same supervisor");
+        assertEquals(n1, pid("n1"), "the running node is left alone");
+        String log = log(cluster.resolve("logs/n2.log"));
+        assertTrue(log.contains("WARN  supervisor - node n2 ended (killed by signal 9, exit code 137) after "), log);
+        assertTrue(log.contains("restarting it in 2 s (restart 1 of at most 5 in a row)"), log);
+
+        // The coordinator, which ran throughout, reaches the new n2 and its partition.
+        Cli sql = Cli.run("sql", "--cluster", cluster.toString(), "-e", "select count(*) as n from lineitem");
+        assertEquals(0, sql.exitCode(), sql::toString);
+        assertTrue(sql.out().contains("| " + LINEITEM_ROWS + " "), sql::toString);
+    }
+
+    @Test
+    @Order(2)
+    void aNodeKilledWithItsSupervisorComesBackWithItsDataOnStart() throws Exception {
+        long n1 = pid("n1");
+        crash("n2");
         assertEquals("down", status().get("n2").get("state").asText());
 
         Cli r = startAgain();
@@ -116,7 +152,7 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void aKilledCoordinatorComesBackOnItsPort() throws Exception {
         String url = Files.readString(cluster.resolve("run").resolve("coordinator.url")).strip();
         kill9(pid("coordinator"));
@@ -131,7 +167,7 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(3)
+    @Order(4)
     void aClusterWhoseEveryMemberRunsIsRefused() {
         Cli r = startAgain();
         assertEquals(1, r.exitCode(), r::toString);
@@ -139,12 +175,14 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void aNodeStartedByHandShowsInStatus() throws Exception {
         ProcessHandle n1 = ProcessHandle.of(pid("n1")).orElseThrow();
+        ProcessHandle supervisor = ProcessHandle.of(pid("n1.supervisor")).orElseThrow();
         n1.destroy();
         n1.onExit().get(30, TimeUnit.SECONDS);
         assertFalse(Files.exists(pidFile("n1")), "a node stopped by SIGTERM removes its own pid file");
+        supervisor.onExit().get(30, TimeUnit.SECONDS); // and its supervisor does not start it again
 
         // As an operator would: from the cluster's parent directory, the cluster named relatively.
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
@@ -165,13 +203,13 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void aPidFileNamingAnotherProcessDoesNotBlockStart() throws Exception {
         // A process that got a dead member's pid started after the member, by more than a clock's jitter.
         java.time.Instant n2Started = ProcessHandle.of(pid("n2")).orElseThrow().info().startInstant().orElseThrow();
         Thread.sleep(Math.max(0, java.time.Duration.between(java.time.Instant.now(), n2Started.plusSeconds(2)).toMillis()));
         stranger = new ProcessBuilder("sleep", "600").start();
-        kill9(pid("n2"));
+        crash("n2");
         // What the pid's reuse by another process looks like: n2's record, another live process at its pid.
         List<String> record = Files.readAllLines(pidFile("n2"));
         record.set(0, String.valueOf(stranger.pid()));
@@ -192,7 +230,7 @@ class ClusterLifecycleTest {
 
     /** Table files, the secret, logs, pid files: no other local user reads any of it. */
     @Test
-    @Order(6)
+    @Order(7)
     void everyFileIsTheOwnersAlone() throws Exception {
         assumeTrue(FileSystems.getDefault().supportedFileAttributeViews().contains("posix"), "not a POSIX file system");
         Set<PosixFilePermission> groupOrOthers = PosixFilePermissions.fromString("---rwxrwx");
@@ -219,7 +257,7 @@ class ClusterLifecycleTest {
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void stopStopsEveryMemberButNoStranger() throws Exception {
         long coordinator = pid("coordinator");
         long n2 = pid("n2");
@@ -266,6 +304,12 @@ class ClusterLifecycleTest {
 
     private static long pid(String member) throws Exception {
         return Long.parseLong(Files.readAllLines(pidFile(member)).get(0));
+    }
+
+    /** A node and its supervisor killed, as by a crash of them both: nothing restarts the node. */
+    private static void crash(String node) throws Exception {
+        kill9(pid(node + ".supervisor"));
+        kill9(pid(node));
     }
 
     private static void kill9(long pid) throws Exception {

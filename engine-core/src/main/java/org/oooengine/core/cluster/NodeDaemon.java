@@ -65,6 +65,11 @@ public final class NodeDaemon implements AutoCloseable {
         return server.port();
     }
 
+    /** Answers every request this node holds open with an error frame (a node's last word before it ends). */
+    public void failOpenRequests(org.oooengine.core.net.ErrorCode code, String message) {
+        server.failOpenRequests(code, message);
+    }
+
     @Override
     public void close() {
         server.close();

@@ -356,6 +356,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         s.put("pipelinesRunning", pipelinesRunning.get());
         s.put("chunksStaged", chunksStaged.get());
         s.put("bytesSpilled", bytesSpilled.get());
+        // The share of the last half minute this process spent in garbage collection (its watchdog ends
+        // it at GcWatchdog.LIMIT); absent in a process that runs no watchdog (an in-process test node).
+        GcWatchdog.running().ifPresent(w -> {
+            s.put("gcShare", Math.round(w.share() * 1000) / 1000.0);
+            s.put("gcWindowSeconds", w.observed().toSeconds());
+        });
         Store st = store;
         s.put("loaded", st != null);
         if (st != null) {

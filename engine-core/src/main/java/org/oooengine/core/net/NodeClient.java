@@ -307,7 +307,7 @@ public final class NodeClient implements AutoCloseable {
                 }
                 complete(p, null, new RemoteException(node, ErrorCode.TIMEOUT, p.op + " request to "
                         + address.getHostString() + ":" + address.getPort() + " got no answer within "
-                        + TimeUnit.NANOSECONDS.toMillis(p.timeoutNanos) + " ms"));
+                        + TimeUnit.NANOSECONDS.toMillis(p.timeoutNanos) + " ms: the node is not answering"));
             }
         }
     }
@@ -403,7 +403,10 @@ public final class NodeClient implements AutoCloseable {
             NodeClient c = client.get();
             if (c != null) {
                 c.sweeper.cancel(false);
-                c.failAll("connection to " + c.address.getHostString() + ":" + c.address.getPort() + " lost");
+                // What this side can tell: the node's end of the connection closed, which is what a node
+                // process that ended (crashed, ran out of memory, was killed) looks like from here.
+                c.failAll("connection to " + c.address.getHostString() + ":" + c.address.getPort()
+                        + " lost: the node ended or dropped the connection");
                 LOG.debug("connection to node {} closed", c.node);
             }
         }

@@ -41,10 +41,13 @@ public final class NodeServer implements AutoCloseable {
     private final EventLoopGroup workers;
     private final Channel serverChannel;
     private final ScheduledExecutorService delayTimer;
+    /** The open connections of members (and of peers still to authenticate). */
+    private final java.util.Set<ServerConnection> connections;
 
     private NodeServer(String nodeName, EventLoopGroup boss, EventLoopGroup workers, Channel serverChannel,
-                       ScheduledExecutorService delayTimer) {
+                       ScheduledExecutorService delayTimer, java.util.Set<ServerConnection> connections) {
         this.delayTimer = delayTimer;
+        this.connections = connections;
         this.nodeName = nodeName;
         this.boss = boss;
         this.workers = workers;
@@ -86,6 +89,7 @@ public final class NodeServer implements AutoCloseable {
             LOG.info("node {} holds every answer back for {} µs (emulated network latency)", nodeName,
                     answerDelay.toNanos() / 1000);
         }
+        java.util.Set<ServerConnection> connections = java.util.concurrent.ConcurrentHashMap.newKeySet();
         EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("ooo-accept-" + nodeName, true));
         EventLoopGroup workers = new NioEventLoopGroup(0, new DefaultThreadFactory("ooo-net-" + nodeName, true));
         ServerBootstrap b = new ServerBootstrap()
@@ -101,14 +105,17 @@ public final class NodeServer implements AutoCloseable {
                         }
                         ch.pipeline().addLast(new FlushConsolidationHandler(256, true));
                         FrameFormat.installUnauthenticated(ch.pipeline());
-                        ch.pipeline().addLast(new ServerConnection(nodeName, secret, handler, handshakeDeadline,
-                                refusals));
+                        ServerConnection connection = new ServerConnection(nodeName, secret, handler, handshakeDeadline,
+                                refusals);
+                        connections.add(connection);
+                        ch.closeFuture().addListener(f -> connections.remove(connection));
+                        ch.pipeline().addLast(connection);
                     }
                 });
         try {
             Channel ch = b.bind(address).syncUninterruptibly().channel();
             LOG.info("node {} listening on {}", nodeName, ch.localAddress());
-            return new NodeServer(nodeName, boss, workers, ch, delayTimer);
+            return new NodeServer(nodeName, boss, workers, ch, delayTimer, connections);
         } catch (Exception e) {
             if (delayTimer != null) {
                 delayTimer.shutdownNow();
@@ -122,6 +129,17 @@ public final class NodeServer implements AutoCloseable {
 
     public int port() {
         return ((InetSocketAddress) serverChannel.localAddress()).getPort();
+    }
+
+    /**
+     * Answers every request this node holds open, on every connection, with an error frame: the
+     * last word of a node that is about to end (see GcWatchdog). Best effort: the frames leave on
+     * the network threads.
+     */
+    public void failOpenRequests(ErrorCode code, String message) {
+        for (ServerConnection c : connections) {
+            c.failOpenRequests(code, message);
+        }
     }
 
     @Override

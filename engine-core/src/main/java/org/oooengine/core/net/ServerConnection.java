@@ -167,6 +167,13 @@ final class ServerConnection extends ChannelInboundHandlerAdapter {
         }
     }
 
+    /** Fails every request open on this connection (see {@link NodeServer#failOpenRequests}). */
+    void failOpenRequests(ErrorCode code, String message) {
+        for (Responder r : open.values()) {
+            r.fail(code, message);
+        }
+    }
+
     @Override
     public void channelWritabilityChanged(ChannelHandlerContext ctx) {
         // Stop reading requests while answers cannot be sent: the client's requests then wait in

@@ -1,0 +1,108 @@
+package org.oooengine.cluster.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A node that runs out of memory under an ordinary request ends rather than hangs, and its
+ * supervisor starts it again, saying so: one node with a 32 MiB heap, asked to load more rows than
+ * its load's in-memory sort (up to 64 MiB) can hold in it.
+ */
+class OutOfMemoryRestartTest {
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @TempDir
+    Path tmp;
+    Path cluster;
+
+    @AfterEach
+    void stop() {
+        if (cluster != null) {
+            Cli.run("cluster", "stop", "--dir", cluster.toString());
+        }
+    }
+
+    @Test
+    void aNodeOutOfMemoryEndsIsRestartedAndAnswersAgain() throws Exception {
+        cluster = tmp.resolve("cluster");
+        Cli r = Cli.run("cluster", "start", "--nodes", "1", "--dir", cluster.toString(), "--base-port",
+                String.valueOf(Cli.freePorts(1)), "--sql-port", "0", "--node-heap", "32m", "--buffer-pool-mb", "4",
+                "--buffered-io");
+        assertEquals(0, r.exitCode(), r::toString);
+        long first = pid("n1");
+        long supervisor = pid("n1.supervisor");
+
+        Cli load = Cli.run("load", "tpch", "--sf", "0.05", "--cluster", cluster.toString());
+        assertNotEquals(0, load.exitCode(), load::toString);
+        assertTrue(load.err().contains("node n1"), () -> "the failure names the node: " + load);
+
+        // The JVM ended (it did not sit in collections), with the exit code of out of memory ...
+        ProcessHandle.of(first).ifPresent(p -> p.onExit().orTimeout(90, TimeUnit.SECONDS).join());
+        Path log = cluster.resolve("logs").resolve("n1.log");
+        awaitLog(log, "supervisor - node n1 ended (out of memory, exit code 3");
+        String text = Files.readString(log);
+        assertTrue(text.contains("Terminating due to java.lang.OutOfMemoryError: Java heap space")
+                || text.contains("out of memory: node n1 ran out of memory: it spent "), text);
+        assertTrue(text.contains("; restarting it in 2 s (restart 1 of at most 5 in a row)"), text);
+
+        // ... and its supervisor started it again: it answers.
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        JsonNode n1 = status();
+        while (!n1.get("state").asText().startsWith("up")) {
+            assertTrue(System.nanoTime() < deadline, () -> "n1 does not answer again: " + read(log));
+            Thread.sleep(500);
+            n1 = status();
+        }
+        assertNotEquals(first, n1.get("pid").asLong());
+        assertEquals(supervisor, pid("n1.supervisor"));
+        assertTrue(n1.get("gcShare").asDouble() >= 0, n1::toString);
+
+        // Stopped, it stays down: its supervisor ends with it.
+        Cli stop = Cli.run("cluster", "stop", "--dir", cluster.toString());
+        assertEquals("stopped n1", stop.out().strip(), stop::toString);
+        assertFalse(ProcessHandle.of(supervisor).map(ProcessHandle::isAlive).orElse(false), "the supervisor still runs");
+        Thread.sleep(3000);
+        assertEquals("down", status().get("state").asText());
+        try (var run = Files.list(cluster.resolve("run"))) {
+            assertEquals(List.of(), run.map(p -> p.getFileName().toString()).toList());
+        }
+        cluster = null;
+    }
+
+    private JsonNode status() throws Exception {
+        Cli r = Cli.run("cluster", "status", "--dir", cluster.toString(), "--json");
+        return JSON.readTree(r.out().lines().findFirst().orElseThrow());
+    }
+
+    private long pid(String member) throws Exception {
+        return Long.parseLong(Files.readAllLines(cluster.resolve("run").resolve(member + ".pid")).get(0));
+    }
+
+    private static void awaitLog(Path log, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        while (!read(log).contains(text)) {
+            assertTrue(System.nanoTime() < deadline, () -> "no '" + text + "' in " + read(log));
+            Thread.sleep(200);
+        }
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (java.io.IOException e) {
+            return e.toString();
+        }
+    }
+}
