@@ -78,6 +78,16 @@ final class ClusterCommand {
         @Option(names = "--buffered-io", description = "nodes read through the OS page cache instead of direct I/O")
         boolean bufferedIo;
 
+        @Option(names = "--node-query-max-memory-mb", defaultValue = "0", paramLabel = "M",
+                description = "the most memory each node grants one query's operators, whatever a session sets (0, the "
+                        + "default: half the node's heap)")
+        long nodeQueryMaxMemoryMb;
+
+        @Option(names = "--node-spill-max-mb", defaultValue = "0", paramLabel = "M",
+                description = "the most disk the spill files of all of a node's queries may take together (0, the "
+                        + "default: half the space free on its data directory's file system when it starts)")
+        long nodeSpillMaxMb;
+
         @Option(names = "--sql-port", paramLabel = "P",
                 description = "port of the SQL endpoint on 127.0.0.1, 0 for none (default: the port of a coordinator that "
                         + "went down without 'ooo cluster stop', else " + LocalCluster.DEFAULT_SQL_PORT
@@ -156,6 +166,16 @@ final class ClusterCommand {
                     "--handshake-timeout-ms", String.valueOf(handshakeTimeoutMs)));
             if (bufferedIo) {
                 args.add("--buffered-io");
+            }
+            if (nodeQueryMaxMemoryMb < 0 || nodeSpillMaxMb < 0) {
+                throw new ParameterException(spec.commandLine(),
+                        "--node-query-max-memory-mb and --node-spill-max-mb must be 0 (the default) or a number of MiB");
+            }
+            if (nodeQueryMaxMemoryMb > 0) {
+                args.addAll(List.of("--query-max-memory-mb", String.valueOf(nodeQueryMaxMemoryMb)));
+            }
+            if (nodeSpillMaxMb > 0) {
+                args.addAll(List.of("--spill-max-mb", String.valueOf(nodeSpillMaxMb)));
             }
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
             LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, placement, new LocalCluster.NodeJvm(heap, nodeGc), args);

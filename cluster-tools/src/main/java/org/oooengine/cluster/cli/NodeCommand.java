@@ -9,6 +9,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.cluster.launch.PidFile;
 import org.oooengine.core.cluster.GcWatchdog;
 import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.cluster.NodeService;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.NodeServer;
 import org.oooengine.core.store.StoreOptions;
@@ -61,6 +62,17 @@ final class NodeCommand implements Callable<Integer> {
             description = "close a connection that has not proved the cluster secret within T ms (default: ${DEFAULT-VALUE})")
     long handshakeTimeoutMs;
 
+    @Option(names = "--query-max-memory-mb", defaultValue = "0", paramLabel = "M",
+            description = "the most memory this node grants the operators of one query's request, whatever the "
+                    + "coordinator asks (0, the default: half the heap)")
+    long queryMaxMemoryMb;
+
+    @Option(names = "--spill-max-mb", defaultValue = "0", paramLabel = "M",
+            description = "the most disk the spill files of all this node's queries may take together; a query "
+                    + "that would spill past it fails (0, the default: half the space free on the data directory's "
+                    + "file system when the node starts)")
+    long spillMaxMb;
+
     @Override
     public Integer call() throws Exception {
         root.check("ooo node", "a cluster node");
@@ -72,10 +84,16 @@ final class NodeCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--answer-delay-us must be 0 or more, got " + answerDelayUs);
         }
+        if (queryMaxMemoryMb < 0 || spillMaxMb < 0 || queryMaxMemoryMb > Long.MAX_VALUE >> 20
+                || spillMaxMb > Long.MAX_VALUE >> 20) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--query-max-memory-mb and --spill-max-mb must be 0 (the default) or a number of MiB");
+        }
         StoreOptions options = StoreOptions.defaults().withBufferPoolBytes((long) bufferPoolMb << 20)
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
         NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs),
-                Duration.ofNanos(answerDelayUs * 1000), Duration.ofMillis(handshakeTimeoutMs));
+                Duration.ofNanos(answerDelayUs * 1000), Duration.ofMillis(handshakeTimeoutMs),
+                new NodeService.Caps(queryMaxMemoryMb << 20, spillMaxMb << 20));
         // Written once the port is ours: a second 'ooo node' for a running node fails above and
         // leaves the first one's pid file alone.
         PidFile pidFile = new PidFile(cluster.toAbsolutePath().normalize(), id);

@@ -487,19 +487,19 @@ public final class ClusterSession implements AutoCloseable {
      */
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline,
                                                                  Consumer<List<Object[]>> rows) {
-        return pipeline(node, pipeline, 0, rows);
+        return pipeline(node, pipeline, QueryLimits.DEFAULTS, rows);
     }
 
-    /** As above, its operators held to {@code memoryLimit} bytes on the node (0: the node's default). */
-    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, long memoryLimit,
+    /** As above, its operators held to {@code limits} on the node (0: the node's default). */
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
                                                                  Consumer<List<Object[]>> rows) {
-        return pipeline(node, pipeline, memoryLimit, TransactionalReads.NONE, rows);
+        return pipeline(node, pipeline, limits, TransactionalReads.NONE, rows);
     }
 
     /** As above, the transactional tables it reads read within the transaction {@code reads} names. */
-    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, long memoryLimit,
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
                                                                  TransactionalReads reads, Consumer<List<Object[]>> rows) {
-        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> Messages.pipeline(p, memoryLimit, reads), rows);
+        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> Messages.pipeline(p, limits, reads), rows);
     }
 
     /**
@@ -508,14 +508,14 @@ public final class ClusterSession implements AutoCloseable {
      * Cancelling the returned future stops the node's work.
      */
     public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
-                                                                long memoryLimit) {
-        return shuffle(node, pipeline, target, memoryLimit, TransactionalReads.NONE);
+                                                                QueryLimits limits) {
+        return shuffle(node, pipeline, target, limits, TransactionalReads.NONE);
     }
 
     /** As above, the transactional tables it reads read within the transaction {@code reads} names. */
     public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
-                                                                long memoryLimit, TransactionalReads reads) {
-        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, memoryLimit, reads), rows -> { });
+                                                                QueryLimits limits, TransactionalReads reads) {
+        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, limits, reads), rows -> { });
     }
 
     /**
@@ -525,10 +525,10 @@ public final class ClusterSession implements AutoCloseable {
      * returned future stops the node's work.
      */
     public CompletableFuture<PartitionPipeline.Summary> mergeGroups(String node, String exchange, int producers, int keyCount,
-                                                                    List<AggregateCall> aggregates, long memoryLimit,
+                                                                    List<AggregateCall> aggregates, QueryLimits limits,
                                                                     Consumer<List<Object[]>> rows) {
         byte[] request = Messages.mergeGroups(new Messages.MergeGroups(exchange, producers, keyCount, aggregates,
-                memoryLimit));
+                limits));
         return summarised(peers.client(node).stream(OpCode.MERGE_GROUPS, request,
                 chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
     }
@@ -538,9 +538,9 @@ public final class ClusterSession implements AutoCloseable {
      * {@code exchange}; the rows that come out arrive in chunks on the session's threads.
      */
     public CompletableFuture<PartitionPipeline.Summary> exchanged(String node, String exchange, int producers,
-                                                                  ScanPipeline steps, long memoryLimit,
+                                                                  ScanPipeline steps, QueryLimits limits,
                                                                   Consumer<List<Object[]>> rows) {
-        byte[] request = Messages.exchanged(new Messages.Exchanged(exchange, producers, steps, memoryLimit));
+        byte[] request = Messages.exchanged(new Messages.Exchanged(exchange, producers, steps, limits));
         return summarised(peers.client(node).stream(OpCode.RUN_EXCHANGED, request,
                 chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
     }

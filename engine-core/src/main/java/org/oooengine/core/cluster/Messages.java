@@ -152,40 +152,44 @@ final class Messages {
     }
 
     /**
-     * A pipeline to run, the bytes its operators may hold on the node (0: the node's default), and
-     * the transactional tables it reads within a transaction.
+     * A pipeline to run, the bytes its operators may hold and spill on the node (0: the node's
+     * default), and the transactional tables it reads within a transaction.
      */
-    record Pipeline(ScanPipeline pipeline, long memoryLimit, TransactionalReads reads) {
+    record Pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads) {
     }
 
-    static byte[] pipeline(ScanPipeline pipeline, long memoryLimit, TransactionalReads reads) {
-        PayloadWriter w = new PayloadWriter(256).putLong(memoryLimit).putBytes(pipeline.toBytes());
+    static byte[] pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads) {
+        PayloadWriter w = new PayloadWriter(256);
+        limits.write(w);
+        w.putBytes(pipeline.toBytes());
         reads.write(w);
         return w.toByteArray();
     }
 
     static Pipeline readPipeline(PayloadReader r) {
-        long limit = r.getLong();
+        QueryLimits limit = QueryLimits.read(r);
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
         return new Pipeline(pipeline, limit, TransactionalReads.read(r));
     }
 
     /**
-     * A shuffle's producing pipeline, the bytes it may hold (0: the node's default), where its rows
-     * go, and the transactional tables it reads within a transaction.
+     * A shuffle's producing pipeline, the bytes it may hold and spill (0: the node's default), where
+     * its rows go, and the transactional tables it reads within a transaction.
      */
-    record Shuffle(ScanPipeline pipeline, long memoryLimit, ShuffleTarget target, TransactionalReads reads) {
+    record Shuffle(ScanPipeline pipeline, QueryLimits limits, ShuffleTarget target, TransactionalReads reads) {
     }
 
-    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target, long memoryLimit, TransactionalReads reads) {
-        PayloadWriter w = new PayloadWriter(256).putLong(memoryLimit).putBytes(pipeline.toBytes());
+    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target, QueryLimits limits, TransactionalReads reads) {
+        PayloadWriter w = new PayloadWriter(256);
+        limits.write(w);
+        w.putBytes(pipeline.toBytes());
         target.write(w);
         reads.write(w);
         return w.toByteArray();
     }
 
     static Shuffle readShuffle(PayloadReader r) {
-        long limit = r.getLong();
+        QueryLimits limit = QueryLimits.read(r);
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
         ShuffleTarget target = ShuffleTarget.read(r);
         return new Shuffle(pipeline, limit, target, TransactionalReads.read(r));
@@ -194,16 +198,17 @@ final class Messages {
     /**
      * The final step of a GROUP BY on a node: the partial rows ({@code keyCount} keys, then each
      * aggregate's state) that {@code producers} nodes shuffle to exchange {@code exchange}, merged
-     * into each group's result; the bytes it may hold (0: the node's default).
+     * into each group's result; the bytes it may hold and spill (0: the node's default).
      */
-    record MergeGroups(String exchange, int producers, int keyCount, List<AggregateCall> aggregates, long memoryLimit) {
+    record MergeGroups(String exchange, int producers, int keyCount, List<AggregateCall> aggregates, QueryLimits limits) {
     }
 
     static byte[] mergeGroups(MergeGroups m) {
         PayloadWriter w = new PayloadWriter(128).putString(m.exchange()).putVarInt(m.producers()).putVarInt(m.keyCount())
                 .putVarInt(m.aggregates().size());
         m.aggregates().forEach(call -> ExprCodec.writeAggregate(w, call));
-        return w.putLong(m.memoryLimit()).toByteArray();
+        m.limits().write(w);
+        return w.toByteArray();
     }
 
     static MergeGroups readMergeGroups(PayloadReader r) {
@@ -222,20 +227,22 @@ final class Messages {
             }
             calls.add(call);
         }
-        return new MergeGroups(exchange, producers, keyCount, calls, r.getLong());
+        return new MergeGroups(exchange, producers, keyCount, calls, QueryLimits.read(r));
     }
 
     /**
      * Steps to run over the rows that {@code producers} nodes shuffle to exchange {@code exchange}
      * ({@code pipeline}'s table names none: its width and steps are what run); the bytes its
-     * operators may hold (0: the node's default).
+     * operators may hold and spill (0: the node's default).
      */
-    record Exchanged(String exchange, int producers, ScanPipeline pipeline, long memoryLimit) {
+    record Exchanged(String exchange, int producers, ScanPipeline pipeline, QueryLimits limits) {
     }
 
     static byte[] exchanged(Exchanged e) {
-        return new PayloadWriter(256).putString(e.exchange()).putVarInt(e.producers()).putBytes(e.pipeline().toBytes())
-                .putLong(e.memoryLimit()).toByteArray();
+        PayloadWriter w = new PayloadWriter(256).putString(e.exchange()).putVarInt(e.producers())
+                .putBytes(e.pipeline().toBytes());
+        e.limits().write(w);
+        return w.toByteArray();
     }
 
     static Exchanged readExchanged(PayloadReader r) {
@@ -245,7 +252,7 @@ final class Messages {
             throw new ProtocolException("an exchange with " + producers + " producers");
         }
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
-        return new Exchanged(exchange, producers, pipeline, r.getLong());
+        return new Exchanged(exchange, producers, pipeline, QueryLimits.read(r));
     }
 
     /** Rows a producer of exchange {@code exchange} sends to the node that owns their keys; {@code last}: it has sent all. */

@@ -37,6 +37,12 @@ public final class NodeDaemon implements AutoCloseable {
     /** As above, closing connections that have not proved the cluster secret within {@code handshakeDeadline}. */
     public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout,
                                    Duration answerDelay, Duration handshakeDeadline) {
+        return start(clusterDir, nodeId, options, timeout, answerDelay, handshakeDeadline, NodeService.Caps.DEFAULTS);
+    }
+
+    /** As above, granting its queries no more memory and spill than {@code caps}. */
+    public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout,
+                                   Duration answerDelay, Duration handshakeDeadline, NodeService.Caps caps) {
         ClusterSpec spec = ClusterSpec.read(clusterDir);
         ClusterSpec.NodeSpec me = spec.node(nodeId);
         ClusterSecret secret = ClusterSpec.readSecret(clusterDir);
@@ -44,7 +50,7 @@ public final class NodeDaemon implements AutoCloseable {
         Peers peers = new Peers(nodeId, spec, secret, ForkJoinPool.commonPool(), timeout);
         NodeService service = null;
         try {
-            service = new NodeService(nodeId, spec, clusterDir, peers, options, timeout);
+            service = new NodeService(nodeId, spec, clusterDir, peers, options, timeout, caps);
             NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, service, answerDelay,
                     handshakeDeadline);
             return new NodeDaemon(nodeId, peers, service, server);

@@ -32,6 +32,8 @@ import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.fragment.QueryMemory;
+import org.oooengine.core.fragment.SpillLimitExceededException;
+import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.SqlType;
@@ -79,6 +81,28 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private static final long MAX_EXCHANGE_BYTES = 512L << 20;
     /** The session setting that sets what a query's operators may hold on each node. */
     public static final String MEMORY_SETTING = "ooo.query.max-memory-per-node";
+    /** How the operator sets what a node grants one query's request at most ({@link Caps#queryMaxMemoryBytes}). */
+    public static final String MEMORY_CAP_FLAG = "ooo node --query-max-memory-mb";
+    /** How the operator sets the spill space of a node for all its queries ({@link Caps#spillMaxBytes}). */
+    public static final String SPILL_CAP_FLAG = "ooo node --spill-max-mb";
+
+    /**
+     * What a node grants its queries, whatever a request asks: its operators hold at most
+     * {@code queryMaxMemoryBytes} (0: half the node's heap, the default a request that asks
+     * nothing gets too), and the spill files of all the node's queries take at most
+     * {@code spillMaxBytes} of disk together (0: {@link SpillSpace#defaultMaxBytes}, half of what
+     * is free on the data directory's file system when the node starts).
+     */
+    public record Caps(long queryMaxMemoryBytes, long spillMaxBytes) {
+        public static final Caps DEFAULTS = new Caps(0, 0);
+
+        public Caps {
+            if (queryMaxMemoryBytes < 0 || spillMaxBytes < 0) {
+                throw new IllegalArgumentException("node caps of " + queryMaxMemoryBytes + " and " + spillMaxBytes
+                        + " bytes");
+            }
+        }
+    }
     /** How long a store replaced by a load keeps serving the requests that began on it. */
     private static final Duration RETIRED_STORE_GRACE = Duration.ofSeconds(60);
     /**
@@ -104,6 +128,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final java.util.concurrent.atomic.AtomicLong chunksStaged = new java.util.concurrent.atomic.AtomicLong();
     /** Bytes the requests' operators spilled to disk since the node started. */
     private final java.util.concurrent.atomic.AtomicLong bytesSpilled = new java.util.concurrent.atomic.AtomicLong();
+    /** The most a request's operators hold, whatever it asks. */
+    private final long queryMaxMemory;
+    /** The disk the spill files of all this node's requests may take together. */
+    private final SpillSpace spillSpace;
     private final Exchanges exchanges;
     private volatile Store store;
     private LoadSession load;
@@ -123,6 +151,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
     public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
                        Duration timeout) {
+        this(nodeId, spec, clusterDir, peers, options, timeout, Caps.DEFAULTS);
+    }
+
+    /** As above, granting its queries no more than {@code caps}. */
+    public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
+                       Duration timeout, Caps caps) {
         this.nodeId = nodeId;
         this.dataDir = spec.dataDir(clusterDir, spec.node(nodeId));
         this.options = options;
@@ -145,6 +179,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("node {}: cannot clear its spill directory: {}", nodeId, e.getMessage());
         }
+        this.queryMaxMemory = caps.queryMaxMemoryBytes() > 0 ? caps.queryMaxMemoryBytes()
+                : Runtime.getRuntime().maxMemory() / 2;
+        this.spillSpace = new SpillSpace("node " + nodeId, caps.spillMaxBytes() > 0 ? caps.spillMaxBytes()
+                : SpillSpace.defaultMaxBytes(dataDir), SPILL_CAP_FLAG);
+        LOG.info("node {} grants a query at most {} MiB of memory; its queries may spill {} MiB together", nodeId,
+                queryMaxMemory >> 20, spillSpace.maxBytes() >> 20);
         Path current = storeDir();
         recoverInterruptedPublish(current);
         if (StoreManifest.exists(current)) {
@@ -235,19 +275,19 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             case RUN_PIPELINE -> {
                 Messages.Pipeline p = Messages.readPipeline(r);
-                runWithMemory(p.memoryLimit(), out, memory -> runPipeline(p.pipeline(), p.reads(), memory, out));
+                runWithMemory(p.limits(), out, memory -> runPipeline(p.pipeline(), p.reads(), memory, out));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
-                runWithMemory(shuffle.memoryLimit(), out, memory -> runShuffle(shuffle, memory, out));
+                runWithMemory(shuffle.limits(), out, memory -> runShuffle(shuffle, memory, out));
             }
             case MERGE_GROUPS -> {
                 Messages.MergeGroups m = Messages.readMergeGroups(r);
-                runWithMemory(m.memoryLimit(), out, memory -> mergeGroups(m, memory, out));
+                runWithMemory(m.limits(), out, memory -> mergeGroups(m, memory, out));
             }
             case RUN_EXCHANGED -> {
                 Messages.Exchanged e = Messages.readExchanged(r);
-                runWithMemory(e.memoryLimit(), out, memory -> runExchanged(e, memory, out));
+                runWithMemory(e.limits(), out, memory -> runExchanged(e, memory, out));
             }
             case SHUFFLE_ROWS -> {
                 int bytes = request.payload().length;
@@ -356,6 +396,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         s.put("pipelinesRunning", pipelinesRunning.get());
         s.put("chunksStaged", chunksStaged.get());
         s.put("bytesSpilled", bytesSpilled.get());
+        s.put("spillBytesInUse", spillSpace.used());
+        s.put("spillMaxBytes", spillSpace.maxBytes());
+        s.put("queryMaxMemory", queryMaxMemory);
         // The share of the last half minute this process spent in garbage collection (its watchdog ends
         // it at GcWatchdog.LIMIT); absent in a process that runs no watchdog (an in-process test node).
         GcWatchdog.running().ifPresent(w -> {
@@ -678,7 +721,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         var beat = heartbeats.scheduleAtFixedRate(sink::heartbeat, HEARTBEAT_MILLIS, HEARTBEAT_MILLIS,
                 TimeUnit.MILLISECONDS);
         DistributedIndexJoin.Stats st;
-        try (QueryMemory memory = queryMemory(0)) {
+        try (QueryMemory memory = queryMemory(QueryLimits.DEFAULTS)) {
             try {
                 if (f.after() == null) {
                     st = join.run(budget, sink);
@@ -756,12 +799,18 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
      */
     /**
-     * What a request's operators may hold: {@code limit} bytes, or by default half of this node's
-     * heap; aggregations beyond it spill to files in the node's {@code spill} directory.
+     * What a request's operators may hold: what it asks, but never more than this node's cap,
+     * which is also what it gets when it asks nothing; operators beyond it spill to files in the
+     * node's {@code spill} directory, as much as the request asks (by default
+     * {@link SpillSpace#DEFAULT_QUERY_MAX_BYTES}) and the node's spill space has left.
      */
-    private QueryMemory queryMemory(long limit) {
-        return new QueryMemory("node " + nodeId, limit > 0 ? limit : Runtime.getRuntime().maxMemory() / 2,
-                MEMORY_SETTING, dataDir.resolve("spill"));
+    private QueryMemory queryMemory(QueryLimits asked) {
+        long memory = asked.memoryBytes() > 0 ? Math.min(asked.memoryBytes(), queryMaxMemory) : queryMaxMemory;
+        String hint = memory < queryMaxMemory ? QueryMemory.raiseWith(MEMORY_SETTING)
+                : "that is the most node " + nodeId + " grants a query (" + MEMORY_CAP_FLAG + ")"
+                        + (asked.memoryBytes() > queryMaxMemory ? ", less than the " + asked.memoryBytes() + " bytes asked" : "");
+        long spill = asked.spillBytes() > 0 ? asked.spillBytes() : SpillSpace.DEFAULT_QUERY_MAX_BYTES;
+        return new QueryMemory("node " + nodeId, memory, hint, dataDir.resolve("spill"), spill, spillSpace);
     }
 
     private void runPipeline(ScanPipeline p, TransactionalReads reads, QueryMemory memory, Responder out) {
@@ -928,6 +977,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } else if (cause instanceof MemoryLimitExceededException) {
             code = ErrorCode.OUT_OF_MEMORY;
             LOG.info("node {}: {}", nodeId, cause.getMessage());
+        } else if (cause instanceof SpillLimitExceededException) {
+            code = ErrorCode.DISK_FULL;
+            LOG.warn("node {}: {}", nodeId, cause.getMessage());
         } else if (cause instanceof OutOfMemoryError) {
             code = ErrorCode.OUT_OF_MEMORY;
             LOG.error("node {}: out of memory serving a request", nodeId, cause);
@@ -960,10 +1012,11 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     }
 
     /**
-     * Runs {@code work} on the fragment pool with a query memory of {@code limit} bytes (0: the
-     * default), counting what it spilled and deleting its spill files when it ends, failed or not.
+     * Runs {@code work} on the fragment pool with a query memory of the {@code limits} asked (0:
+     * the defaults; never past this node's caps), counting what it spilled and deleting its spill
+     * files when it ends, failed or not.
      */
-    private void runWithMemory(long limit, Responder out, QueryWork work) {
+    private void runWithMemory(QueryLimits limit, Responder out, QueryWork work) {
         fragments.execute(() -> answer(out, () -> {
             try (QueryMemory memory = queryMemory(limit)) {
                 try {

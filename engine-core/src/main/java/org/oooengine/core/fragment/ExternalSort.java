@@ -65,7 +65,7 @@ public final class ExternalSort {
 
     private void spillRun() {
         held.sort(order);
-        SpillFile run = memory.newSpillFile();
+        SpillFile run = memory.newSpillFile(operator);
         for (int from = 0; from < held.size(); from += Pipeline.BATCH_ROWS) {
             memory.spilled(run.append(held.subList(from, Math.min(held.size(), from + Pipeline.BATCH_ROWS))));
         }
@@ -94,7 +94,7 @@ public final class ExternalSort {
         while (runs.size() > FAN_IN) {
             List<SpillFile> first = new ArrayList<>(runs.subList(0, FAN_IN));
             runs.subList(0, FAN_IN).clear();
-            SpillFile merged = memory.newSpillFile();
+            SpillFile merged = memory.newSpillFile(operator);
             merge(first, rows -> memory.spilled(merged.append(rows)));
             runs.add(merged);
         }

@@ -7,12 +7,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * What one query's operators hold in memory where they run (a node's request, or the
  * coordinator), as estimated from the rows they keep, against a limit: an operator that would
  * go over it fails the query with {@link MemoryLimitExceededException}, naming itself, the place
- * and the amounts, instead of the process running out of heap.
+ * and the amounts, instead of the process running out of heap. What they spill to disk is held
+ * to a limit too, the query's own and the place's for all its queries ({@link SpillSpace}): past
+ * either, {@link SpillLimitExceededException}.
  */
 public final class QueryMemory implements AutoCloseable {
+    /** The session setting that sets what a query may spill in each place it runs. */
+    public static final String SPILL_SETTING = "ooo.spill.max-bytes";
     private final String where;
     private final long limit;
-    private final String setting;
+    /** What the message of an operator over the limit says after it, e.g. how to raise the limit; empty for nothing. */
+    private final String hint;
+    private final long spillLimit;
+    private final SpillSpace spillSpace;
+    /** Bytes this query's spill files take on disk now. */
+    private final AtomicLong onDisk = new AtomicLong();
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong spilled = new AtomicLong();
     /** Bytes spilled by every query of this process. */
@@ -46,10 +55,28 @@ public final class QueryMemory implements AutoCloseable {
 
     /** As above; aggregations that outgrow the limit spill to files in {@code spillDirectory} (made when first needed). */
     public QueryMemory(String where, long limit, String setting, java.nio.file.Path spillDirectory) {
+        this(where, limit, raiseWith(setting), spillDirectory, Long.MAX_VALUE, SpillSpace.unbounded());
+    }
+
+    /**
+     * As above, its spill files held to {@code spillLimit} bytes on disk at a time and to what
+     * {@code spillSpace} has left.
+     *
+     * @param hint what a message of an operator over the memory limit adds, e.g. {@link #raiseWith}
+     */
+    public QueryMemory(String where, long limit, String hint, java.nio.file.Path spillDirectory, long spillLimit,
+                       SpillSpace spillSpace) {
         this.where = where;
         this.limit = limit;
-        this.setting = setting;
+        this.hint = hint;
         this.spillDirectory = spillDirectory;
+        this.spillLimit = spillLimit;
+        this.spillSpace = spillSpace;
+    }
+
+    /** "raise it with SET {@code setting}=&lt;bytes&gt;"; empty for no setting. */
+    public static String raiseWith(String setting) {
+        return setting.isEmpty() ? "" : "raise it with SET " + setting + "=<bytes>";
     }
 
     /** No limit: tests and tools that hold what they read anyway. */
@@ -75,7 +102,7 @@ public final class QueryMemory implements AutoCloseable {
             used.addAndGet(-bytes);
             throw new MemoryLimitExceededException(operator + " on " + where + " needs more than the query's memory limit of "
                     + mib(limit) + " there (" + mib(now - bytes) + " held, " + mib(bytes) + " more asked)"
-                    + (setting.isEmpty() ? "" : "; raise it with SET " + setting + "=<bytes>"));
+                    + (hint.isEmpty() ? "" : "; " + hint));
         }
     }
 
@@ -113,8 +140,21 @@ public final class QueryMemory implements AutoCloseable {
         return spillDirectory != null;
     }
 
-    /** A new spill file, deleted at the latest when this query's memory closes. */
-    SpillFile newSpillFile() {
+    /** What the operators here may have in spill files at a time. */
+    public long spillLimit() {
+        return spillLimit;
+    }
+
+    /** Bytes this query's spill files take on disk now. */
+    public long spillBytesOnDisk() {
+        return onDisk.get();
+    }
+
+    /**
+     * A new spill file of {@code operator}, deleted at the latest when this query's memory closes;
+     * its writes are held to the query's spill limit and the place's spill space.
+     */
+    SpillFile newSpillFile(String operator) {
         if (spillDirectory == null) {
             throw new IllegalStateException("no spill directory on " + where);
         }
@@ -123,11 +163,37 @@ public final class QueryMemory implements AutoCloseable {
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot make the spill directory " + spillDirectory + ": " + e.getMessage(), e);
         }
-        SpillFile f = new SpillFile(spillDirectory);
+        SpillFile f = new SpillFile(spillDirectory, this, operator);
         synchronized (spills) {
             spills.add(f);
         }
         return f;
+    }
+
+    /**
+     * Takes {@code bytes} of disk for {@code operator}'s spill file, before it writes them; fails
+     * the query if that goes past its spill limit or the place's spill space.
+     */
+    void takeDisk(String operator, long bytes) {
+        long now = onDisk.addAndGet(bytes);
+        if (now > spillLimit || now < 0) {
+            onDisk.addAndGet(-bytes);
+            throw new SpillLimitExceededException(operator + " on " + where + " cannot spill " + size(bytes)
+                    + " more: the query's spill limit there is " + size(spillLimit) + " (" + SPILL_SETTING + "), "
+                    + size(now - bytes) + " of it spilled; the query stops and its spill files are removed");
+        }
+        if (!spillSpace.take(bytes)) {
+            onDisk.addAndGet(-bytes);
+            throw new SpillLimitExceededException(operator + " on " + where + " cannot spill " + size(bytes)
+                    + " more: " + spillSpace.describe() + ", has " + size(spillSpace.used()) + " in use; the query "
+                    + "stops and its spill files are removed");
+        }
+    }
+
+    /** Gives back the disk a deleted spill file took. */
+    void giveDisk(long bytes) {
+        onDisk.addAndGet(-bytes);
+        spillSpace.give(bytes);
     }
 
     /** Counts bytes an operator wrote to a spill file. */
@@ -167,6 +233,12 @@ public final class QueryMemory implements AutoCloseable {
 
     private static String mib(long bytes) {
         return String.format(java.util.Locale.ROOT, "%.1f MiB", bytes / (double) (1 << 20));
+    }
+
+    /** {@code bytes} for a message: in MiB, in GiB from 1 GiB on. */
+    static String size(long bytes) {
+        return bytes >= 1L << 30 ? String.format(java.util.Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30))
+                : mib(bytes);
     }
 
     /** About the heap bytes a row of SQL values takes: the array, and each value's object. */

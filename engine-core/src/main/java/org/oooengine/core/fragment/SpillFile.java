@@ -24,12 +24,24 @@ import org.oooengine.core.storage.DataCorruptedException;
  */
 final class SpillFile implements AutoCloseable {
     private final Path path;
+    /** Whose spill limits its writes are held to; null: none (tests). */
+    private final QueryMemory owner;
+    private final String operator;
     private DataOutputStream out;
     private long bytes;
+    /** Bytes of disk taken of the owner's limits and not yet given back. */
+    private long taken;
     /** The reader {@link #blocks} opened, closed with the file. */
     private Blocks reading;
 
     SpillFile(Path dir) {
+        this(dir, null, "");
+    }
+
+    /** A spill file of {@code operator}, its writes held to {@code owner}'s spill limits. */
+    SpillFile(Path dir, QueryMemory owner, String operator) {
+        this.owner = owner;
+        this.operator = operator;
         try {
             this.path = Files.createTempFile(dir, "spill-", ".rows"); // owner-only where permissions are POSIX
         } catch (IOException e) {
@@ -54,6 +66,10 @@ final class SpillFile implements AutoCloseable {
         byte[] payload = w.toByteArray();
         CRC32C crc = new CRC32C();
         crc.update(payload, 0, payload.length);
+        if (owner != null) { // before writing: a write past a cap never reaches the disk
+            owner.takeDisk(operator, 8L + payload.length);
+            taken += 8L + payload.length;
+        }
         try {
             out.writeInt(payload.length);
             out.writeInt((int) crc.getValue());
@@ -177,6 +193,10 @@ final class SpillFile implements AutoCloseable {
             throw new UncheckedIOException("cannot close " + path, e);
         } finally {
             delete();
+            if (owner != null && taken > 0) {
+                owner.giveDisk(taken);
+                taken = 0;
+            }
         }
     }
 

@@ -30,7 +30,7 @@ final class SpilledGroups {
         this.memory = memory;
         this.operator = operator;
         for (int p = 0; p < PARTITIONS; p++) {
-            files[p] = memory.newSpillFile();
+            files[p] = memory.newSpillFile(operator);
         }
     }
 

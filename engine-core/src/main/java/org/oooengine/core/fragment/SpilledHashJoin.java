@@ -45,8 +45,8 @@ final class SpilledHashJoin {
         this.buildKeys = join.buildKeys().stream().mapToInt(Integer::intValue).toArray();
         this.probeKeys = join.probeKeys().stream().mapToInt(Integer::intValue).toArray();
         for (int p = 0; p < PARTITIONS; p++) {
-            builds[p] = memory.newSpillFile();
-            probes[p] = memory.newSpillFile();
+            builds[p] = memory.newSpillFile("hash join (build rows spilled by key)");
+            probes[p] = memory.newSpillFile("hash join (probe rows spilled by key)");
         }
     }
 

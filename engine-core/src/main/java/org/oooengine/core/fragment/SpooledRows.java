@@ -47,7 +47,7 @@ public final class SpooledRows implements Consumer<List<Object[]>> {
             } finally {
                 busy = false;
             }
-            spilled = memory.newSpillFile();
+            spilled = memory.newSpillFile(operator);
         }
         memory.spilled(spilled.append(batch));
     }
@@ -58,7 +58,7 @@ public final class SpooledRows implements Consumer<List<Object[]>> {
      */
     public void revoke() {
         if (!busy && spilled == null && !held.isEmpty() && memory.canSpill()) {
-            spilled = memory.newSpillFile();
+            spilled = memory.newSpillFile(operator);
             for (int from = 0; from < held.size(); from += Pipeline.BATCH_ROWS) {
                 memory.spilled(spilled.append(held.subList(from, Math.min(held.size(), from + Pipeline.BATCH_ROWS))));
             }

@@ -17,7 +17,9 @@ public enum ErrorCode {
     /** A transaction met a conflicting one and aborted: nothing it wrote stays; running it again may succeed. */
     CONFLICT(11),
     /** A write broke a constraint (a primary key that exists already); nothing it wrote stays. */
-    CONSTRAINT(12);
+    CONSTRAINT(12),
+    /** The request's spill files would go past its query's spill limit or the node's spill space. */
+    DISK_FULL(13);
 
     private final byte code;
 

@@ -31,6 +31,11 @@ public class SqlException extends RuntimeException {
     /** A node ran out of memory (PostgreSQL's out_of_memory). */
     public static final String OUT_OF_MEMORY = "53200";
     /**
+     * What a statement spilled to disk would go past its spill limit, or past the spill space of a
+     * node or the coordinator (PostgreSQL's disk_full, class 53: insufficient resources).
+     */
+    public static final String DISK_FULL = "53100";
+    /**
      * A transaction on transactional tables met a conflicting one and was rolled back after its
      * retries: running the statement again may succeed (serialization_failure).
      */

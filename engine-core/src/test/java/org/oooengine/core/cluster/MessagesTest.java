@@ -62,13 +62,13 @@ class MessagesTest {
                 new org.oooengine.core.types.Column("owner", org.oooengine.core.types.DataType.varchar(25))));
         TransactionalReads reads = new TransactionalReads(org.oooengine.core.txn.TransactionId.next(),
                 java.util.Map.of("accounts", layout));
-        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, 1 << 20, reads)));
+        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, new QueryLimits(1 << 20, 1 << 30), reads)));
         assertEquals(reads.transaction(), p.reads().transaction());
         assertEquals(layout.columns(), p.reads().tables().get("accounts").columns());
         assertEquals(TransactionalReads.NONE, Messages.readPipeline(new PayloadReader(
-                Messages.pipeline(scan, 0, TransactionalReads.NONE))).reads());
+                Messages.pipeline(scan, QueryLimits.DEFAULTS, TransactionalReads.NONE))).reads());
         // a table announced without columns is refused before any work
-        PayloadWriter w = new PayloadWriter(64).putLong(0).putBytes(scan.toBytes()).putVarInt(1).putLong(1).putLong(2)
+        PayloadWriter w = new PayloadWriter(64).putLong(0).putLong(0).putBytes(scan.toBytes()).putVarInt(1).putLong(1).putLong(2)
                 .putString("accounts").putVarInt(0);
         ProtocolException e = assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(w.toByteArray())));
         assertTrue(e.getMessage().contains("transactional table accounts read with no columns"), e.getMessage());
@@ -80,9 +80,9 @@ class MessagesTest {
         all.set(0, 2);
         ScanPipeline joins = new ScanPipeline("orders", 2, all, List.of(new PipelineStep.HashJoin(
                 new JoinBuild.Exchanged("q/build", 3, true), JoinKind.FULL, List.of(1), List.of(0), null, 1)));
-        Messages.Exchanged e = new Messages.Exchanged("q/probe", 3, joins, 1 << 20);
+        Messages.Exchanged e = new Messages.Exchanged("q/probe", 3, joins, new QueryLimits(1 << 20, 5));
         assertEquals(e, Messages.readExchanged(new PayloadReader(Messages.exchanged(e))));
-        byte[] none = Messages.exchanged(new Messages.Exchanged("q/probe", 3, joins, 0));
+        byte[] none = Messages.exchanged(new Messages.Exchanged("q/probe", 3, joins, QueryLimits.DEFAULTS));
         none[1 + "q/probe".length()] = 0; // the producers' count, after the exchange's name
         assertThrows(ProtocolException.class, () -> Messages.readExchanged(new PayloadReader(none)));
     }

@@ -24,15 +24,22 @@ public final class TestCluster implements AutoCloseable {
     public final Path dir;
     public final ClusterSpec spec;
     final List<NodeDaemon> daemons = new ArrayList<>();
+    private final NodeService.Caps caps;
 
     public TestCluster(Path dir, int nodes) throws IOException {
+        this(dir, nodes, NodeService.Caps.DEFAULTS);
+    }
+
+    /** As above, every node granting its queries no more than {@code caps}. */
+    public TestCluster(Path dir, int nodes, NodeService.Caps caps) throws IOException {
         this.dir = dir;
+        this.caps = caps;
         // Below the ports outgoing connections take: a node's port cannot be taken by one before it binds.
         this.spec = ClusterSpec.local("test", nodes, FreePorts.consecutive(nodes));
         spec.write(dir);
         ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            daemons.add(NodeDaemon.start(dir, n.id(), OPTIONS, TIMEOUT));
+            daemons.add(start(n.id()));
         }
     }
 
@@ -51,7 +58,12 @@ public final class TestCluster implements AutoCloseable {
     }
 
     public void restart(String id) {
-        daemons.add(NodeDaemon.start(dir, id, OPTIONS, TIMEOUT));
+        daemons.add(start(id));
+    }
+
+    private NodeDaemon start(String id) {
+        return NodeDaemon.start(dir, id, OPTIONS, TIMEOUT, java.time.Duration.ZERO,
+                java.time.Duration.ofMillis(org.oooengine.core.net.NodeServer.HANDSHAKE_DEADLINE_MS), caps);
     }
 
     @Override

@@ -26,8 +26,14 @@ public final class TpchCluster implements AutoCloseable {
     public final DuckDbOracle oracle;
 
     public TpchCluster(String name, int nodes, double scaleFactor, List<TpchTable<?>> oracleTables) throws Exception {
+        this(name, nodes, scaleFactor, oracleTables, NodeService.Caps.DEFAULTS);
+    }
+
+    /** As above, every node granting its queries no more than {@code caps}. */
+    public TpchCluster(String name, int nodes, double scaleFactor, List<TpchTable<?>> oracleTables,
+                       NodeService.Caps caps) throws Exception {
         dir = Files.createTempDirectory(name);
-        cluster = new TestCluster(dir.resolve("cluster"), nodes);
+        cluster = new TestCluster(dir.resolve("cluster"), nodes, caps);
         session = cluster.session();
         TpchLoader generator = new TpchLoader(scaleFactor, 4096, 1.0);
         new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });

@@ -48,6 +48,7 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final ExecutionModes modes;
     private final DataDefinition ddl;
     private final AccessControl access;
+    private final SessionLimits limits;
 
     /**
      * An engine over a cluster without a calibration — join methods are chosen by a fixed rule —
@@ -78,6 +79,7 @@ public final class ClusterSqlEngine implements SqlEngine {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
         this.access = access;
+        this.limits = SessionLimits.fromSettings(settings, () -> nodeMemoryCap(cluster));
         ClusterJoinChooser chooser = new ClusterJoinChooser(cluster, calibration);
         HadoopSettings hadoop = HadoopSettings.fromCoordinator(settings);
         switch (catalogKind(settings)) {
@@ -87,15 +89,33 @@ public final class ClusterSqlEngine implements SqlEngine {
                 this.metastore = null;
                 this.ddl = new DataDefinition(embedded, cluster, LoadableFiles.fromSettings(settings, clusterDir,
                         cluster.spec()), hadoop, chooser::tablesChanged);
-                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop, Optional.empty());
+                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop, Optional.empty(),
+                        limits.coordinatorSpill());
             }
             case MetastoreCatalog.CATALOG_NAME -> {
                 this.metastore = MetastoreCatalog.fromSettings(settings);
                 this.catalog = new SystemCatalog(metastore, cluster);
                 this.ddl = null; // read-only
-                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop, Optional.of(metastore.tableReader()));
+                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop,
+                        Optional.of(metastore.tableReader()), limits.coordinatorSpill());
             }
             default -> throw new IllegalStateException("unchecked catalog kind");
+        }
+    }
+
+    /**
+     * The smallest per-query memory cap of the cluster's nodes, as they report it; empty when a
+     * node does not answer (the nodes hold to their caps all the same).
+     */
+    private static Optional<SessionLimits.NodeCap> nodeMemoryCap(ClusterSession cluster) {
+        try {
+            return cluster.stats().entrySet().stream()
+                    .filter(e -> e.getValue().path("queryMaxMemory").asLong(0) > 0)
+                    .map(e -> new SessionLimits.NodeCap(e.getKey(), e.getValue().path("queryMaxMemory").asLong()))
+                    .min(java.util.Comparator.comparingLong(SessionLimits.NodeCap::bytes));
+        } catch (RuntimeException e) {
+            LOG.info("the nodes' memory caps cannot be told now ({}); each node holds to its own", e.getMessage());
+            return Optional.empty();
         }
     }
 
@@ -127,6 +147,7 @@ public final class ClusterSqlEngine implements SqlEngine {
                                         AccessControl access) {
         Map<String, String> settings = settings(clusterDir, overrides);
         catalogKind(settings); // a wrong setting is refused before any connection is made
+        SessionLimits.fromSettings(settings, Optional::empty);
         AccessControl rules = access != null ? access : AdminUsersAccessControl.fromSettings(settings);
         ClusterSession session = ClusterSession.open(clusterDir, "coordinator", timeout);
         try {
@@ -204,7 +225,7 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     @Override
     public SqlSession openSession(SessionUser user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, modes, ddl, access);
+        return new EngineSession(user, database, settings, catalog, modes, ddl, access, limits);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package org.oooengine.hive.engine;
 
+import org.oooengine.core.cluster.QueryLimits;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
@@ -75,7 +76,7 @@ public final class ClusterTableReader implements TableReader {
 
     @Override
     public void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
-        pipeline(table, pipeline, List.of(), 0, cancel, sink);
+        pipeline(table, pipeline, List.of(), QueryLimits.DEFAULTS, cancel, sink);
     }
 
     /**
@@ -86,16 +87,16 @@ public final class ClusterTableReader implements TableReader {
      * stops the rest.
      */
     @Override
-    public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+    public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                 Cancellation cancel, Consumer<Object[]> sink) {
-        return pipelineByNode(table, pipeline, shuffles, memoryPerNode, cancel, node -> sink);
+        return pipelineByNode(table, pipeline, shuffles, nodeLimits, cancel, node -> sink);
     }
 
     @Override
-    public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+    public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                       Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
         if (!shuffles.isEmpty()) {
-            return shuffled(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode);
+            return shuffled(table, pipeline, shuffles, nodeLimits, cancel, sinkOfNode);
         }
         String name = table.storage();
         requireAgreedLayout(table);
@@ -105,7 +106,7 @@ public final class ClusterTableReader implements TableReader {
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
             // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
             for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                nodeParts.add(cluster.pipeline(node.id(), pipeline, memoryPerNode, read, rowsOf.apply(node.id())));
+                nodeParts.add(cluster.pipeline(node.id(), pipeline, nodeLimits, read, rowsOf.apply(node.id())));
             }
             parts.addAll(nodeParts);
         });
@@ -139,7 +140,7 @@ public final class ClusterTableReader implements TableReader {
      */
     @Override
     public NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
-                                   long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
+                                   QueryLimits nodeLimits, Cancellation cancel, Consumer<Object[]> sink) {
         String name = table.storage();
         requireAgreedLayout(table);
         TransactionalReads read = reads.of(List.of(table));
@@ -151,11 +152,11 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
         runTogether(cancel, node -> sink, "aggregation of " + name + " merged on the nodes failed: ", (rowsOf, parts) -> {
             for (String node : ids) {
-                parts.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, memoryPerNode,
+                parts.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, nodeLimits,
                         rowsOf.apply(node)));
             }
             for (String node : ids) {
-                producers.add(cluster.shuffle(node, producer, target, memoryPerNode, read));
+                producers.add(cluster.shuffle(node, producer, target, nodeLimits, read));
             }
             parts.addAll(producers);
         });
@@ -170,7 +171,7 @@ public final class ClusterTableReader implements TableReader {
      */
     @Override
     public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
-                                    List<PipelineStep> after, long memoryPerNode, Cancellation cancel,
+                                    List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
                                     Consumer<Object[]> sink) {
         requireAgreedLayout(probe.table());
         requireAgreedLayout(build.table());
@@ -190,11 +191,11 @@ public final class ClusterTableReader implements TableReader {
         String name = probe.table().name() + " and " + build.table().name();
         runTogether(cancel, node -> sink, "join of " + name + " shuffled by key failed: ", (rowsOf, parts) -> {
             for (String node : ids) {
-                receivers.add(cluster.exchanged(node, probeExchange, ids.size(), joins, memoryPerNode, rowsOf.apply(node)));
+                receivers.add(cluster.exchanged(node, probeExchange, ids.size(), joins, nodeLimits, rowsOf.apply(node)));
             }
             parts.addAll(receivers);
             List<CompletableFuture<PartitionPipeline.Summary>> builders = produce(build,
-                    ShuffleTarget.byGroup(buildExchange, build.keys(), ids), ids, memoryPerNode, read);
+                    ShuffleTarget.byGroup(buildExchange, build.keys(), ids), ids, nodeLimits, read);
             parts.addAll(builders);
             CompletableFuture<Void> probing = new CompletableFuture<>();
             parts.add(probing);
@@ -203,7 +204,7 @@ public final class ClusterTableReader implements TableReader {
                     return; // the statement failed or was cancelled meanwhile
                 }
                 List<CompletableFuture<PartitionPipeline.Summary>> probers = produce(probe,
-                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, memoryPerNode, read);
+                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, nodeLimits, read);
                 parts.addAll(probers);
                 probers.forEach(p -> p.whenComplete((v, e) -> {
                     if (e != null) {
@@ -218,11 +219,11 @@ public final class ClusterTableReader implements TableReader {
 
     /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */
     private List<CompletableFuture<PartitionPipeline.Summary>> produce(ShuffledSide side, ShuffleTarget target,
-                                                                       List<String> ids, long memoryPerNode,
+                                                                       List<String> ids, QueryLimits nodeLimits,
                                                                        TransactionalReads read) {
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
         for (String node : ids) {
-            producers.add(cluster.shuffle(node, side.producer(), target, memoryPerNode, read));
+            producers.add(cluster.shuffle(node, side.producer(), target, nodeLimits, read));
         }
         CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> side.sent().accept(
                 new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
@@ -256,8 +257,8 @@ public final class ClusterTableReader implements TableReader {
         cancel.check();
     }
 
-    /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}. */
-    private NodeFigures shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+    /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, QueryLimits, Cancellation, Consumer)}. */
+    private NodeFigures shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                  Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
         String name = table.storage();
         requireAgreedLayout(table);
@@ -272,7 +273,7 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         runTogether(cancel, sinkOfNode, "join of " + name + " with rows shuffled to it failed: ", (rowsOf, parts) -> {
             for (ClusterSpec.NodeSpec node : nodes) {
-                receivers.add(cluster.pipeline(node.id(), consumer, memoryPerNode, inTransaction, rowsOf.apply(node.id())));
+                receivers.add(cluster.pipeline(node.id(), consumer, nodeLimits, inTransaction, rowsOf.apply(node.id())));
             }
             parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {
@@ -281,7 +282,7 @@ public final class ClusterTableReader implements TableReader {
                 ShuffleTarget target = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 for (ClusterSpec.NodeSpec node : nodes) {
-                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, memoryPerNode, inTransaction));
+                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, nodeLimits, inTransaction));
                 }
                 parts.addAll(producers);
                 CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.sent().accept(

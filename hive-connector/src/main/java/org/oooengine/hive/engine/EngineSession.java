@@ -50,16 +50,19 @@ final class EngineSession implements SqlSession {
     private final ExecutionModes modes;
     private final DataDefinition ddl;
     private final AccessControl access;
+    private final SessionLimits limits;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String database;
 
     /**
      * @param settings as the client gave them when it opened the session: each one is checked as {@code SET} would
      * @param ddl      runs DDL and DML; null on a read-only catalog
+     * @param limits   the operator's caps on the settings that are resource limits
      */
     EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog,
-                  ExecutionModes modes, DataDefinition ddl, AccessControl access) {
+                  ExecutionModes modes, DataDefinition ddl, AccessControl access, SessionLimits limits) {
         this.user = user;
+        this.limits = limits;
         this.ddl = ddl;
         this.catalog = catalog;
         this.modes = modes;
@@ -118,6 +121,7 @@ final class EngineSession implements SqlSession {
      * returned once its reads validate (the whole result is ready before the client's first row).
      */
     private StatementResult query(ASTNode tree, Cancellation cancel) {
+        Map<String, String> settings = running();
         RelNode plan = modes.forSettings(settings).plan(catalog, database, tree);
         Executor.Rows rows = StatementTransaction.run(modes.peers(), "query", StatementTransaction.attempts(settings),
                 new StatementTransaction.Attempt<>() {
@@ -140,6 +144,7 @@ final class EngineSession implements SqlSession {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText().replace("TOK_", "")
                     + " with a Hive metastore catalog (ooo.catalog=hms), which this engine only reads; change tables through Hive");
         }
+        Map<String, String> settings = running();
         modes.forSettings(settings); // an unknown execution mode is refused before anything changes
         var statement = new DdlAnalyzer(catalog, database).analyze(tree);
         try {
@@ -199,6 +204,7 @@ final class EngineSession implements SqlSession {
         if (statement.getType() != TOK_QUERY) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: EXPLAIN of " + statement.getText());
         }
+        Map<String, String> settings = running();
         boolean analyze = false;
         for (int i = 1; i < tree.getChildCount(); i++) {
             analyze |= tree.getChild(i).getType() == KW_ANALYZE;
@@ -301,16 +307,28 @@ final class EngineSession implements SqlSession {
                 || PipelinePlanner.Limits.SETTINGS.contains(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);
             changed.put(key, v);
-            modes.forSettings(changed); // refuses a mode or method it cannot run, now rather than at the next query
+            modes.forSettings(limits.effective(changed)); // refuses a mode or method it cannot run, now rather than at the next query
         }
         settings.put(key, v);
         return StatementResult.update(0);
     }
 
-    /** The engine's rule for Hadoop settings holds for every user; the access rules may refuse more. */
+    /**
+     * The settings a statement runs with: the session's, and the operator's values of the limits
+     * it leaves to them.
+     */
+    private Map<String, String> running() {
+        return limits.effective(settings);
+    }
+
+    /**
+     * The engine's rules for Hadoop settings and for the operator's caps on limits hold for every
+     * user (caps bind admins too unless the operator says otherwise); the access rules may refuse more.
+     */
     private void checkSetting(String key, String value) {
         try {
             HadoopSettings.checkSessionSetting(key, value);
+            limits.check(key, value, access.isAdmin(user));
             access.checkCanSetSetting(user, key, value);
         } catch (AccessDeniedException e) {
             throw logged(e);

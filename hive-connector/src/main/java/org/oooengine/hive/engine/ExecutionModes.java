@@ -4,6 +4,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.core.sql.SqlException;
@@ -40,10 +41,15 @@ final class ExecutionModes {
     private final TableReader daemonScans;
     private final TableLayouts daemonLayouts;
     private final ClusterIndexJoinRunner daemonJoins;
+    private final SpillSpace coordinatorSpill;
 
-    /** @param fileTables reads the catalog's tables held in files, and tells a job where their files are */
+    /**
+     * @param fileTables       reads the catalog's tables held in files, and tells a job where their files are
+     * @param coordinatorSpill the disk the spill files of all the coordinator's statements may take
+     */
     ExecutionModes(ClusterSession cluster, ClusterJoinChooser chooser, Optional<ClusterSecret> secret,
-                   HadoopSettings hadoop, Optional<FileTableReader> fileTables) {
+                   HadoopSettings hadoop, Optional<FileTableReader> fileTables, SpillSpace coordinatorSpill) {
+        this.coordinatorSpill = coordinatorSpill;
         this.cluster = cluster;
         this.chooser = chooser;
         this.secret = secret;
@@ -75,7 +81,7 @@ final class ExecutionModes {
         String mode = settings.getOrDefault(SETTING, "daemon").strip().toLowerCase(Locale.ROOT);
         return switch (mode) {
             case "daemon" -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE,
-                    daemonLayouts, PipelinePlanner.Limits.of(settings));
+                    daemonLayouts, PipelinePlanner.Limits.of(settings), coordinatorSpill);
             case "mapreduce" -> mapReduce(settings);
             default -> throw new SqlException(SqlException.SYNTAX, SETTING + " is '" + mode + "'; use daemon or mapreduce");
         };
@@ -88,7 +94,7 @@ final class ExecutionModes {
         TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),
-                ExecutionModes::mapReduceJobs, TableLayouts.NONE, PipelinePlanner.Limits.DEFAULTS);
+                ExecutionModes::mapReduceJobs, TableLayouts.NONE, PipelinePlanner.Limits.of(settings), coordinatorSpill);
     }
 
     private static String mapReduceJobs(RelNode node) {

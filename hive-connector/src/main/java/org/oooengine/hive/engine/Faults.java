@@ -48,6 +48,9 @@ public final class Faults {
             if (t instanceof OutOfMemoryError || t instanceof MemoryLimitExceededException) {
                 return SqlException.OUT_OF_MEMORY;
             }
+            if (t instanceof org.oooengine.core.fragment.SpillLimitExceededException) {
+                return SqlException.DISK_FULL;
+            }
         }
         if (cause instanceof RemoteException re) {
             return of(re.code());
@@ -74,6 +77,7 @@ public final class Faults {
             // the node is unreachable, closed the connection or missed its deadline
             case NODE_UNAVAILABLE, TIMEOUT -> SqlException.NODE_FAILURE;
             case OUT_OF_MEMORY -> SqlException.OUT_OF_MEMORY;
+            case DISK_FULL -> SqlException.DISK_FULL;
             case CANCELLED -> SqlException.CANCELLED;
             case CONFLICT -> SqlException.SERIALIZATION_FAILURE;
             case CONSTRAINT -> SqlException.CONSTRAINT;

@@ -33,4 +33,12 @@ public interface AccessControl {
 
     /** {@code SET key=value}, also as a setting the client gives when it opens the session. */
     void checkCanSetSetting(SessionUser user, String key, String value);
+
+    /**
+     * Whether {@code user} is an admin, whom the operator may let set resource limits past the
+     * coordinator's caps ({@code ooo.security.admins-exceed-caps}); no one unless a policy says so.
+     */
+    default boolean isAdmin(SessionUser user) {
+        return false;
+    }
 }

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
 import org.oooengine.core.cluster.NodeService;
+import org.oooengine.core.cluster.QueryLimits;
+import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
@@ -50,10 +52,11 @@ public final class PipelinePlanner {
      * the coordinator; 0: all do; by default no bound, since a node's hash join spills what does not
      * fit in its memory to disk); {@value #MEMORY_SETTING} and
      * {@value #COORDINATOR_MEMORY_SETTING}, what the operators of a query may hold on each node and
-     * on the coordinator as they run, measured as they go.
+     * on the coordinator as they run, measured as they go; {@value #SPILL_SETTING}, what they may
+     * have in spill files at a time on each node and on the coordinator (0: the default).
      */
     public record Limits(long broadcastMaxBytes, long buildMaxBytes, long memoryPerNodeBytes, long memoryBytes,
-                         boolean mergeGroupsOnNodes) {
+                         boolean mergeGroupsOnNodes, long spillMaxBytes) {
         public static final String BROADCAST_SETTING = "ooo.join.broadcast-max-bytes";
         /** Whether a GROUP BY with keys merges its groups on the nodes (true, the default) or on the coordinator. */
         public static final String MERGE_ON_NODES_SETTING = "ooo.aggregate.merge-on-nodes";
@@ -62,10 +65,12 @@ public final class PipelinePlanner {
         public static final String MEMORY_SETTING = NodeService.MEMORY_SETTING;
         /** What a query's operators may hold on the coordinator (0: a quarter of its heap). */
         public static final String COORDINATOR_MEMORY_SETTING = "ooo.query.max-memory";
-        public static final Limits DEFAULTS = new Limits(8L << 20, Long.MAX_VALUE, 0, 0, true);
+        /** What a query may have in spill files at a time on each node and on the coordinator (0: {@link SpillSpace#DEFAULT_QUERY_MAX_BYTES}). */
+        public static final String SPILL_SETTING = QueryMemory.SPILL_SETTING;
+        public static final Limits DEFAULTS = new Limits(8L << 20, Long.MAX_VALUE, 0, 0, true, 0);
         private static final java.nio.file.Path COORDINATOR_SPILL = spillDirectory();
         public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING,
-                COORDINATOR_MEMORY_SETTING, MERGE_ON_NODES_SETTING);
+                COORDINATOR_MEMORY_SETTING, MERGE_ON_NODES_SETTING, SPILL_SETTING);
 
         /** The limits {@code settings} set, the defaults for those they do not; a value that is not a byte count is refused. */
         public static Limits of(Map<String, String> settings) {
@@ -73,16 +78,35 @@ public final class PipelinePlanner {
                     bytes(settings, BUILD_SETTING, DEFAULTS.buildMaxBytes),
                     bytes(settings, MEMORY_SETTING, DEFAULTS.memoryPerNodeBytes),
                     bytes(settings, COORDINATOR_MEMORY_SETTING, DEFAULTS.memoryBytes),
-                    flag(settings, MERGE_ON_NODES_SETTING, DEFAULTS.mergeGroupsOnNodes));
+                    flag(settings, MERGE_ON_NODES_SETTING, DEFAULTS.mergeGroupsOnNodes),
+                    bytes(settings, SPILL_SETTING, DEFAULTS.spillMaxBytes));
         }
 
         /**
          * What one statement's operators may hold on the coordinator; aggregations beyond it spill
-         * to a directory of this process's own under the system's temporary directory.
+         * to a directory of this process's own under the system's temporary directory, no more than
+         * {@link #spillMaxBytes} nor than what {@code spillSpace}, the coordinator's for all its
+         * statements, has left.
          */
-        public QueryMemory coordinatorMemory() {
+        public QueryMemory coordinatorMemory(SpillSpace spillSpace) {
             return new QueryMemory("the coordinator", memoryBytes > 0 ? memoryBytes : Runtime.getRuntime().maxMemory() / 4,
-                    COORDINATOR_MEMORY_SETTING, COORDINATOR_SPILL);
+                    QueryMemory.raiseWith(COORDINATOR_MEMORY_SETTING), COORDINATOR_SPILL,
+                    spillMaxBytes > 0 ? spillMaxBytes : SpillSpace.DEFAULT_QUERY_MAX_BYTES, spillSpace);
+        }
+
+        /** As above, with no spill space shared with other statements (tools and tests). */
+        public QueryMemory coordinatorMemory() {
+            return coordinatorMemory(SpillSpace.unbounded());
+        }
+
+        /** What a query's requests ask of each node (0: the node's default). */
+        public QueryLimits nodeLimits() {
+            return new QueryLimits(memoryPerNodeBytes, spillMaxBytes);
+        }
+
+        /** The directory the coordinator's statements spill to. */
+        public static java.nio.file.Path coordinatorSpillDirectory() {
+            return COORDINATOR_SPILL;
         }
 
         /**

@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql.exec;
 
+import org.oooengine.core.cluster.QueryLimits;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
@@ -39,7 +40,7 @@ public final class Executor {
     private final TableReader reader;
     private final IndexJoinRunner indexJoins;
     private final Cancellation cancel;
-    private final long memoryPerNode;
+    private final QueryLimits nodeLimits;
     /** What this statement's operators hold here, on the coordinator. */
     private final QueryMemory memory;
     private Map<RelNode.Scan, BitSet> usage;
@@ -49,21 +50,21 @@ public final class Executor {
     private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new IdentityHashMap<>());
 
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel) {
-        this(reader, indexJoins, cancel, QueryMemory.unbounded(), 0);
+        this(reader, indexJoins, cancel, QueryMemory.unbounded(), QueryLimits.DEFAULTS);
     }
 
     /**
      * @param memory        what the statement's operators may hold on the coordinator: hash join
      *                      builds, groups, sorted rows, the result not yet fetched
-     * @param memoryPerNode what the operators of each node pipeline may hold there (0: the node's default)
+     * @param nodeLimits    what the operators of each node pipeline may hold and spill there (0: the node's default)
      */
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel, QueryMemory memory,
-                    long memoryPerNode) {
+                    QueryLimits nodeLimits) {
         this.reader = reader;
         this.indexJoins = indexJoins;
         this.cancel = cancel;
         this.memory = memory;
-        this.memoryPerNode = memoryPerNode;
+        this.nodeLimits = nodeLimits;
     }
 
     /**
@@ -80,6 +81,9 @@ public final class Executor {
         } catch (MemoryLimitExceededException e) {
             memory.close();
             throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
+        } catch (org.oooengine.core.fragment.SpillLimitExceededException e) {
+            memory.close(); // the spill files it wrote up to the limit
+            throw new SqlException(SqlException.DISK_FULL, e.getMessage(), e);
         } catch (RuntimeException | Error e) {
             memory.close(); // spill files a failed statement left
             throw e;
@@ -394,7 +398,7 @@ public final class Executor {
                     }));
         }
         TableReader.NodeFigures f = reader.pipelineByNode(p.scan().table(), withBroadcasts(p, neededAfter), shuffles,
-                memoryPerNode, cancel, sinkOfNode);
+                nodeLimits, cancel, sinkOfNode);
         if (profile != null) {
             figures.put(reportAs, f);
         }
@@ -403,7 +407,7 @@ public final class Executor {
     /** Both sides of {@code j} shuffled by key to the nodes, which join them and run the steps after. */
     private void shuffledJoin(RelNode.ShuffledJoin j, Consumer<Object[]> sink) {
         TableReader.NodeFigures f = reader.shuffledJoin(side(j.left(), j.leftKeys()), side(j.right(), j.rightKeys()),
-                j.kind(), j.residual(), j.after(), memoryPerNode, cancel, sink);
+                j.kind(), j.residual(), j.after(), nodeLimits, cancel, sink);
         if (profile != null) {
             figures.put(j, f);
         }
@@ -494,7 +498,7 @@ public final class Executor {
                 out.accept(batch);
             }, sink -> {
                 TableReader.NodeFigures f = reader.mergeGroups(p.scan().table(), withBroadcasts(p, all), a.keyCount(),
-                        a.aggregates(), memoryPerNode, cancel, sink);
+                        a.aggregates(), nodeLimits, cancel, sink);
                 if (profile != null) {
                     figures.put(p, f);
                 }

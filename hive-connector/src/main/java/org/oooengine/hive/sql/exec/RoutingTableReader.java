@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql.exec;
 
+import org.oooengine.core.cluster.QueryLimits;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
@@ -40,24 +41,24 @@ public final class RoutingTableReader implements TableReader {
     }
 
     @Override
-    public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+    public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                 Cancellation cancel, Consumer<Object[]> sink) {
-        return readerOf(table, shuffles).pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sink);
+        return readerOf(table, shuffles).pipeline(table, pipeline, shuffles, nodeLimits, cancel, sink);
     }
 
     @Override
-    public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+    public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                       Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
-        return readerOf(table, shuffles).pipelineByNode(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode);
+        return readerOf(table, shuffles).pipelineByNode(table, pipeline, shuffles, nodeLimits, cancel, sinkOfNode);
     }
 
     /** Both sides' rows are read by one reader: the routed one when either side is routed. */
     @Override
     public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
-                                    List<PipelineStep> after, long memoryPerNode, Cancellation cancel,
+                                    List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
                                     Consumer<Object[]> sink) {
         TableReader reader = routed.test(build.table()) ? routedReader : readerOf(probe.table());
-        return reader.shuffledJoin(probe, build, kind, residual, after, memoryPerNode, cancel, sink);
+        return reader.shuffledJoin(probe, build, kind, residual, after, nodeLimits, cancel, sink);
     }
 
     @Override
@@ -67,8 +68,8 @@ public final class RoutingTableReader implements TableReader {
 
     @Override
     public NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
-                                   long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
-        return readerOf(table).mergeGroups(table, producer, keyCount, aggregates, memoryPerNode, cancel, sink);
+                                   QueryLimits nodeLimits, Cancellation cancel, Consumer<Object[]> sink) {
+        return readerOf(table).mergeGroups(table, producer, keyCount, aggregates, nodeLimits, cancel, sink);
     }
 
     /** The reader of a pipeline over {@code table} with rows shuffled to it: the routed one when any of their tables is routed. */

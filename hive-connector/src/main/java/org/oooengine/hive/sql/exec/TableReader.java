@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql.exec;
 
+import org.oooengine.core.cluster.QueryLimits;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.Consumer;
@@ -58,10 +59,10 @@ public interface TableReader {
      * As {@link #pipeline(TableInfo, ScanPipeline, Cancellation, Consumer)}, with joins that build
      * from {@code shuffles} (the pipeline's {@link org.oooengine.core.fragment.JoinBuild.Shuffled}
      * slots: only readers whose rows live on partitioned nodes can run them), and what its
-     * operators hold bounded by {@code memoryPerNode} bytes where they run (0: the default there).
+     * operators hold and spill bounded by {@code nodeLimits} where they run (0: the default there).
      * Returns what the nodes reported of their runs.
      */
-    default NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+    default NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                  Cancellation cancel, Consumer<Object[]> sink) {
         if (!shuffles.isEmpty()) {
             throw new IllegalStateException("a shuffle needs tables partitioned over nodes; " + table.name() + " is not");
@@ -71,14 +72,14 @@ public interface TableReader {
     }
 
     /**
-     * As {@link #pipeline(TableInfo, ScanPipeline, List, long, Cancellation, Consumer)}, each node's
+     * As {@link #pipeline(TableInfo, ScanPipeline, List, QueryLimits, Cancellation, Consumer)}, each node's
      * rows to a sink of its own ({@code sinkOfNode} of the node's name), in the order that node sent
      * them: a pipeline ending in a sort sends each node's rows in order, for the coordinator to
      * merge. A reader whose rows do not live on nodes sends them all to one sink.
      */
-    default NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, long memoryPerNode,
+    default NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                        Cancellation cancel, java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
-        return pipeline(table, pipeline, shuffles, memoryPerNode, cancel, sinkOfNode.apply("here"));
+        return pipeline(table, pipeline, shuffles, nodeLimits, cancel, sinkOfNode.apply("here"));
     }
 
     /**
@@ -90,7 +91,7 @@ public interface TableReader {
      */
     default NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, org.oooengine.core.sql.JoinKind kind,
                                      org.oooengine.core.sql.expr.Expr residual, List<PipelineStep> after,
-                                     long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
+                                     QueryLimits nodeLimits, Cancellation cancel, Consumer<Object[]> sink) {
         throw new IllegalStateException("a join of shuffled inputs needs tables on the nodes; " + probe.table().name()
                 + " is not");
     }
@@ -107,7 +108,7 @@ public interface TableReader {
      * result to {@code sink}. Returns what the nodes reported of the producers' runs.
      */
     default NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
-                                    long memoryPerNode, Cancellation cancel, Consumer<Object[]> sink) {
+                                    QueryLimits nodeLimits, Cancellation cancel, Consumer<Object[]> sink) {
         throw new IllegalStateException("merging groups on the nodes needs a table on the nodes; " + table.name() + " is not");
     }
 
