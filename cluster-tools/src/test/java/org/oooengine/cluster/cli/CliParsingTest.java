@@ -48,7 +48,7 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
+                "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "deploy",
                 "deploy inventory"), names);
     }
