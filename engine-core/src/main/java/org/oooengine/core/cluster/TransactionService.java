@@ -52,6 +52,12 @@ final class TransactionService implements AutoCloseable {
     /** Rows a SCAN answers at most; the coordinator asks again from where it stopped. */
     static final int SCAN_PAGE_ROWS = 4096;
 
+    /** How long a lane's step waits for a row locked by another transaction, as {@link Transaction}'s waits do. */
+    private static final long LOCK_WAIT_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    /** The pauses between its tries: the step that releases the row is a round trip from its coordinator away. */
+    private static final long MIN_LOCK_PAUSE_NANOS = TimeUnit.MICROSECONDS.toNanos(50);
+    private static final long MAX_LOCK_PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
     /**
      * Commits a worker groups into one flush at most: the stored procedures' commits on a node's
      * procedure thread share flushes (their answers wait for them); the lanes' commits, which their
@@ -216,19 +222,58 @@ final class TransactionService implements AutoCloseable {
                     }
                 });
             }
-            default -> {
-                TransactionId id = readId(r);
-                Lane lane = laneOf(id);
-                lane.execute(() -> answer(out, () -> {
-                    byte[] answer = step(op, id, r, lane.worker);
-                    if (op == TxnOp.COMMIT) { // its record joined the lane's next flush: the decider may forget only then
-                        lane.worker.whenDurable(() -> out.reply(answer));
-                    } else {
-                        out.reply(answer);
-                    }
-                }));
-            }
+            default -> onLane(op, payload, out, System.nanoTime() + LOCK_WAIT_NANOS, MIN_LOCK_PAUSE_NANOS);
         }
+    }
+
+    /**
+     * Runs a step of a transaction on its lane. One that locks the write set (LOCK, LOCK_PREPARE)
+     * does not wait there for a row another transaction holds: the step that releases it may be
+     * queued behind it on this very lane, and every step queued there would wait too. It gives the
+     * lane up and runs again after a pause, until {@code deadline}; then it conflicts.
+     */
+    private void onLane(TxnOp op, byte[] payload, Responder out, long deadline, long pause) {
+        PayloadReader r = new PayloadReader(payload);
+        r.get(); // the op
+        TransactionId id = readId(r);
+        Lane lane = laneOf(id);
+        lane.execute(() -> answer(out, () -> {
+            Locking locking = System.nanoTime() < deadline ? Locking.TRY : Locking.LAST_TRY;
+            byte[] answer = step(op, id, r, lane.worker, false, locking);
+            if (answer == BUSY) {
+                housekeeping.schedule(() -> onLane(op, payload, out, deadline, Math.min(2 * pause, MAX_LOCK_PAUSE_NANOS)),
+                        pause, TimeUnit.NANOSECONDS);
+            } else if (op == TxnOp.COMMIT) { // its record joined the lane's next flush: the decider may forget only then
+                lane.worker.whenDurable(() -> out.reply(answer));
+            } else {
+                out.reply(answer);
+            }
+        }));
+    }
+
+    /** How a step that locks the write set meets a row another transaction holds. */
+    private enum Locking {
+        /** Waits for it, as a commit does (a coordinator's own thread, which no other step needs). */
+        WAIT,
+        /** Answers {@link #BUSY} at once, nothing locked: the step runs again later. */
+        TRY,
+        /** Conflicts at once: the step has tried for as long as a lock is waited for. */
+        LAST_TRY
+    }
+
+    /** The answer of a step that found a row locked by another transaction, with {@link Locking#TRY} (by identity). */
+    private static final byte[] BUSY = new byte[0];
+
+    /** {@code tx}'s write set locked, and the lowest commit timestamp this node allows; empty when {@link Locking#TRY} met a held row. */
+    private static java.util.OptionalLong lock(Worker worker, Transaction tx, Locking locking) {
+        if (locking == Locking.WAIT) {
+            return java.util.OptionalLong.of(worker.lock(tx));
+        }
+        java.util.OptionalLong ts = worker.tryLock(tx);
+        if (ts.isEmpty() && locking == Locking.LAST_TRY) {
+            throw new TransactionAbortedException("could not lock a tuple of the write set");
+        }
+        return ts;
     }
 
     /**
@@ -251,9 +296,7 @@ final class TransactionService implements AutoCloseable {
                 TransactionalTable t = db.table(table);
                 byte[] from = null;
                 while (true) {
-                    byte[] start = from;
-                    List<Transaction.KeyValue> rows = onLane(lane, () -> inOpenHere(id, lane.worker,
-                            o -> o.tx.scanRange(t, start, null, Pipeline.BATCH_ROWS)));
+                    List<Transaction.KeyValue> rows = readPage(id, lane, t, from);
                     List<Object[]> decoded = new java.util.ArrayList<>(rows.size());
                     for (Transaction.KeyValue kv : rows) {
                         decoded.add(codec.decode(kv.value()));
@@ -266,6 +309,30 @@ final class TransactionService implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /**
+     * A page of {@code table} from key {@code from} as transaction {@code id} reads it, on its lane.
+     * A row another transaction holds locked (a commit between its two phases) is waited for off
+     * the lane, for as long as a read waits for a lock: the commit that holds it may be queued on
+     * this very lane, so waiting on it would only end in a timeout, and hold up every other step
+     * queued there meanwhile.
+     */
+    private List<Transaction.KeyValue> readPage(TransactionId id, Lane lane, TransactionalTable table, byte[] from) {
+        long deadline = System.nanoTime() + LOCK_WAIT_NANOS;
+        long pause = MIN_LOCK_PAUSE_NANOS;
+        while (true) {
+            List<Transaction.KeyValue> rows = onLane(lane, () -> inOpenHere(id, lane.worker,
+                    o -> o.tx.scanRangeUnlessLocked(table, from, null, Pipeline.BATCH_ROWS)));
+            if (rows != null) {
+                return rows;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TransactionAbortedException("a tuple stayed locked while being read");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(pause);
+            pause = Math.min(2 * pause, MAX_LOCK_PAUSE_NANOS);
+        }
     }
 
     /** Runs {@code step} on {@code lane}'s thread and waits for it; its failure is thrown here as it was. */
@@ -382,7 +449,7 @@ final class TransactionService implements AutoCloseable {
             return applied(r);
         }
         try {
-            byte[] answer = step(op, readId(r), r, worker, true);
+            byte[] answer = step(op, readId(r), r, worker, true, Locking.WAIT);
             if (op == TxnOp.COMMIT) {
                 worker.flush(); // answered when durable, as a lane answers it
             }
@@ -400,21 +467,22 @@ final class TransactionService implements AutoCloseable {
         return new TransactionId(r.getLong(), r.getLong());
     }
 
-    /** One step of transaction {@code id}, run with {@code worker} (its lane's, or its local coordinator's); returns the answer. */
-    private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Worker worker) {
-        return step(op, id, r, worker, false);
-    }
-
     /**
-     * As above; {@code grouped}: a commit on this node alone, or a decision, joins the worker's open
-     * group instead of waiting for its flush (a stored procedure's, whose answer waits for it instead).
+     * One step of transaction {@code id}, run with {@code worker} (its lane's, or its local
+     * coordinator's); returns the answer. {@code grouped}: a commit on this node alone, or a
+     * decision, joins the worker's open group instead of waiting for its flush (a stored
+     * procedure's, whose answer waits for it instead). {@code locking}: how locking the write set
+     * meets a row another transaction holds.
      */
-    private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Worker worker, boolean grouped) {
+    private byte[] step(TxnOp op, TransactionId id, PayloadReader r, Worker worker, boolean grouped, Locking locking) {
         return switch (op) {
             case READ -> inOpen(id, worker, o -> read(o.tx, r));
             case SCAN -> inOpen(id, worker, o -> scan(o.tx, r));
             case WRITE -> inOpen(id, worker, o -> write(o.tx, r));
-            case LOCK -> inOpen(id, worker, o -> new PayloadWriter(8).putLong(worker.lock(o.tx)).toByteArray());
+            case LOCK -> inOpen(id, worker, o -> {
+                java.util.OptionalLong ts = lock(worker, o.tx, locking);
+                return ts.isEmpty() ? BUSY : new PayloadWriter(8).putLong(ts.getAsLong()).toByteArray();
+            });
             case PREPARE -> {
                 long ts = r.getLong();
                 String decider = r.getString();
@@ -431,7 +499,11 @@ final class TransactionService implements AutoCloseable {
                         throw new TransactionAbortedException("transaction " + id + ": an earlier step failed on node "
                                 + nodeId);
                     }
-                    long ts = Math.max(floor, worker.lock(o.tx));
+                    java.util.OptionalLong locked = lock(worker, o.tx, locking);
+                    if (locked.isEmpty()) {
+                        return BUSY; // still open here: the step runs again
+                    }
+                    long ts = Math.max(floor, locked.getAsLong());
                     worker.prepare(o.tx, id, ts, decider);
                     return new PayloadWriter(8).putLong(ts).toByteArray();
                 });
@@ -500,7 +572,8 @@ final class TransactionService implements AutoCloseable {
     /**
      * The step that ends transaction {@code id} here (a vote, the decision, a commit on this node
      * alone). It stays in the open ones while it runs, so that a participant in doubt asking
-     * meanwhile waits for its outcome; a conflict aborts it.
+     * meanwhile waits for its outcome; a conflict aborts it. One that answers {@link #BUSY} (its
+     * write set not locked yet) leaves it open, to run again.
      */
     private byte[] lastStep(TransactionId id, StepBody body) {
         Open o = open.get(id);
@@ -510,15 +583,19 @@ final class TransactionService implements AutoCloseable {
         }
         synchronized (o) {
             requireOpen(id, o);
+            byte[] answer = null;
             try {
-                return body.run(o);
+                answer = body.run(o);
+                return answer;
             } catch (TransactionAbortedException e) {
                 aborted.put(id, System.nanoTime());
                 throw new TransactionAbortedException("transaction " + id + " conflicted on node " + nodeId + ": "
                         + e.getMessage());
             } finally {
-                o.finished = true;
-                open.remove(id, o);
+                if (answer != BUSY) { // a step that will run again leaves it open
+                    o.finished = true;
+                    open.remove(id, o);
+                }
             }
         }
     }

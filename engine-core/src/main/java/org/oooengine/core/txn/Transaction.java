@@ -46,6 +46,9 @@ public final class Transaction {
     public record KeyValue(byte[] key, byte[] value) {
     }
 
+    /** What {@link #read(Tuple, boolean)} answers for a row another transaction holds locked, when told not to wait. */
+    private static final byte[] LOCKED = new byte[0];
+
     private static final Comparator<Write> LOCK_ORDER = Comparator.<Write, String>comparing(w -> w.table().name())
             .thenComparing(Write::key);
 
@@ -92,13 +95,21 @@ public final class Transaction {
     }
 
     private byte[] read(Tuple t) {
+        return read(t, true);
+    }
+
+    /** The row's value, or {@link #LOCKED} (by identity) when not {@code wait}ing and another transaction holds it locked. */
+    private byte[] read(Tuple t, boolean wait) {
         Write w = writes.get(t);
         if (w != null) {
             return w.value();
         }
         Read r = reads.get(t);
         if (r == null) {
-            r = consistentRead(t);
+            r = consistentRead(t, wait);
+            if (r == null) {
+                return LOCKED;
+            }
             reads.put(t, r);
         }
         return r.value();
@@ -120,6 +131,20 @@ public final class Transaction {
      * the scan goes on from just after the last key returned.
      */
     public List<KeyValue> scanRange(TransactionalTable table, byte[] fromKey, byte[] toKey, int limit) {
+        return scanRange(table, fromKey, toKey, limit, true);
+    }
+
+    /**
+     * As {@link #scanRange(TransactionalTable, byte[], byte[], int)}, but never waits for another
+     * transaction's lock: null when the scan meets a row locked by one (the rows read before it
+     * stay in the read set). For a thread that the lock's holder may need in order to finish: its
+     * caller waits elsewhere and scans again.
+     */
+    public List<KeyValue> scanRangeUnlessLocked(TransactionalTable table, byte[] fromKey, byte[] toKey, int limit) {
+        return scanRange(table, fromKey, toKey, limit, false);
+    }
+
+    private List<KeyValue> scanRange(TransactionalTable table, byte[] fromKey, byte[] toKey, int limit, boolean wait) {
         checkActive();
         List<KeyValue> rows = new ArrayList<>();
         for (Map.Entry<Key, Tuple> e : table.range(fromKey == null ? null : new Key(fromKey),
@@ -127,7 +152,10 @@ public final class Transaction {
             if (rows.size() >= limit) {
                 break;
             }
-            byte[] value = read(e.getValue());
+            byte[] value = read(e.getValue(), wait);
+            if (value == LOCKED) {
+                return null;
+            }
             if (value != null) {
                 rows.add(new KeyValue(e.getKey().bytes(), value));
             }
@@ -155,8 +183,11 @@ public final class Transaction {
         writes.put(t, new Write(table, lastKey, t, value));
     }
 
-    /** Copies value and timestamps while the word stays the same and unlocked. */
-    private Read consistentRead(Tuple t) {
+    /**
+     * Copies value and timestamps while the word stays the same and unlocked; null at once when
+     * another transaction holds the lock and the caller does not {@code wait}.
+     */
+    private Read consistentRead(Tuple t, boolean wait) {
         long deadline = 0;
         while (true) {
             long before = t.word();
@@ -166,6 +197,9 @@ public final class Transaction {
                     return new Read(t, TimestampWord.wts(before), TimestampWord.rts(before), value);
                 }
                 continue;
+            }
+            if (!wait) {
+                return null;
             }
             deadline = waitForLock(deadline, "a tuple stayed locked while being read");
         }
@@ -263,25 +297,38 @@ public final class Transaction {
 
     /** Locks the write set in global order (no deadlock); on failure nothing stays locked. */
     void lockWriteSet() {
+        lockWriteSet(true);
+    }
+
+    /**
+     * As {@link #lockWriteSet()}; unless {@code wait}, false at once when another transaction holds
+     * a tuple of the write set: nothing stays locked, and the transaction may try again.
+     */
+    boolean lockWriteSet(boolean wait) {
         checkActive();
-        finished = true;
         List<Write> ordered = new ArrayList<>(writes.values());
         ordered.sort(LOCK_ORDER);
         List<Tuple> taken = new ArrayList<>(ordered.size());
         try {
             for (Write w : ordered) {
                 if (!heldByMyWorker(w.tuple())) { // the worker's group holds it already, for this transaction too
-                    lock(w.tuple());
+                    if (!lock(w.tuple(), wait)) {
+                        taken.forEach(Tuple::unlock);
+                        return false;
+                    }
                     taken.add(w.tuple());
                 }
             }
         } catch (TransactionAbortedException e) {
+            finished = true;
             taken.forEach(Tuple::unlock);
             throw e;
         }
+        finished = true;
         lockedWrites = ordered;
         lockedHere = taken;
         holdsLocks = true;
+        return true;
     }
 
     /** The locked write set in lock order, after {@link #lockAndValidate}. */
@@ -332,12 +379,16 @@ public final class Transaction {
         }
     }
 
-    private void lock(Tuple t) {
+    /** Locks {@code t}; unless {@code wait}, false at once when another transaction holds it. */
+    private boolean lock(Tuple t, boolean wait) {
         long deadline = 0;
         while (true) {
             long w = t.word();
             if (!TimestampWord.locked(w) && t.casWord(w, TimestampWord.lock(w))) {
-                return;
+                return true;
+            }
+            if (!wait && TimestampWord.locked(w)) {
+                return false;
             }
             deadline = waitForLock(deadline, "could not lock a tuple of the write set");
         }

@@ -241,6 +241,17 @@ public final class Worker implements AutoCloseable {
     }
 
     /**
+     * As {@link #lock}, but never waits for another transaction's lock: empty, with nothing locked,
+     * when one holds a row of the write set. For a thread that the holder may need in order to
+     * finish (a node's lane, where its commit may be queued): it tries again later.
+     */
+    public java.util.OptionalLong tryLock(Transaction tx) {
+        requireTwoPhase();
+        flush();
+        return tx.lockWriteSet(false) ? java.util.OptionalLong.of(tx.commitTimestamp()) : java.util.OptionalLong.empty();
+    }
+
+    /**
      * Phase two on a participant that does not decide: validates the reads at {@code commitTs};
      * with writes, logs them in a durable prepare record naming {@code decider} and keeps them
      * locked as a {@link PreparedTransaction} until the outcome comes. Returns it, or null for a

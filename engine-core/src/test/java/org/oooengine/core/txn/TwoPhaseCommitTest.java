@@ -106,6 +106,36 @@ class TwoPhaseCommitTest {
         }
     }
 
+    /**
+     * A node's lane must not wait for a row a prepared transaction holds: the step that releases it
+     * may be queued behind on that lane. Its reads and locks that do not wait say so at once,
+     * leaving nothing locked, and succeed once the holder has committed.
+     */
+    @Test
+    void readsAndLocksThatDoNotWaitGiveWayToAPreparedTransaction() {
+        TransactionId id = TransactionId.next();
+        TransactionalTable t = b.table("accounts");
+        byte[] k = TransactionalDatabaseTest.key(ACCOUNT);
+        try (Worker holder = b.newWorker(); Worker other = b.newWorker()) {
+            Transaction held = deposit(holder, b, 30);
+            holder.prepare(held, id, holder.lock(held), "a");
+
+            Transaction reader = other.begin();
+            long t0 = System.nanoTime();
+            assertNull(reader.scanRangeUnlessLocked(t, null, null, 10), "the row is locked");
+            Transaction writer = other.begin();
+            writer.put(t, k, TransactionalDatabaseTest.amount(7));
+            assertTrue(other.tryLock(writer).isEmpty(), "the row is locked");
+            assertTrue((System.nanoTime() - t0) / 1_000_000 < 100, "neither waited for the lock");
+
+            assertTrue(holder.commitPrepared(id));
+            List<Transaction.KeyValue> rows = reader.scanRangeUnlessLocked(t, null, null, 10);
+            assertEquals(130, TransactionalDatabaseTest.amount(rows.get(0).value()), "read once the holder committed");
+            assertTrue(other.tryLock(writer).isPresent(), "the failed try left the transaction able to lock");
+            writer.abort();
+        }
+    }
+
     @Test
     void aReadOverwrittenAtTheDeciderAbortsEverywhere() {
         TransactionId id = TransactionId.next();

@@ -32,7 +32,20 @@ public final class Faults {
             return e;
         }
         String message = cause.getMessage() != null ? cause.getMessage() : cause.getClass().getName();
+        if (conflict(cause)) {
+            return new ConflictException(context + message, cause);
+        }
         return new SqlException(state(cause), context + message, cause);
+    }
+
+    /**
+     * Whether {@code failure} is a conflict with a concurrent transaction, whatever path met it (a
+     * node's read or commit answering CONFLICT, a local abort): the statement may run again.
+     */
+    public static boolean conflict(Throwable failure) {
+        Throwable cause = unwrap(failure);
+        return cause instanceof ConflictException || cause instanceof TransactionAbortedException
+                || cause instanceof RemoteException re && re.code() == ErrorCode.CONFLICT;
     }
 
     /** The SQLSTATE of {@code failure}'s fault class. */

@@ -10,7 +10,6 @@ import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.TransactionalReads;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.core.txn.TransactionAbortedException;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.optimizer.catalog.TableInfo;
@@ -30,6 +29,11 @@ final class StatementTransaction {
      */
     static final String ATTEMPTS_SETTING = "ooo.transaction.attempts";
     static final int DEFAULT_ATTEMPTS = 5;
+    /**
+     * The longest pause before running a statement again: a few conflicting statements commit
+     * meanwhile, and a client given many attempts does not sit idle for seconds.
+     */
+    static final long MAX_PAUSE_MILLIS = 200;
 
     /** {@link #ATTEMPTS_SETTING} in {@code settings}; refuses a value that is not a number from 1 to 100. */
     static int attempts(java.util.Map<String, String> settings) {
@@ -111,12 +115,13 @@ final class StatementTransaction {
     }
 
     /**
-     * Runs a statement in a transaction of its own and commits it; a conflict runs it again from
-     * scratch, at most {@code attempts} times in all, then fails with SQLSTATE 40001. Any other
-     * failure aborts the transaction and goes on.
+     * Runs a statement in a transaction of its own and commits it; a conflict — met at the commit
+     * or by a read on a node ({@link Faults#conflict}) — runs it again from scratch after a random
+     * pause, at most {@code attempts} times in all, then fails with SQLSTATE 40001 saying how many
+     * attempts conflicted. Any other failure aborts the transaction and goes on.
      */
     static <T> T run(Peers peers, String what, int attempts, Attempt<T> attempt) {
-        TransactionAbortedException last = null;
+        RuntimeException last = null;
         for (int i = 1; i <= attempts; i++) {
             StatementTransaction tx = new StatementTransaction(peers);
             T result = null;
@@ -124,31 +129,40 @@ final class StatementTransaction {
                 result = attempt.run(tx);
                 tx.commit();
                 return result;
-            } catch (TransactionAbortedException e) {
-                last = e;
-                tx.abort();
-                if (result != null) {
-                    attempt.discard(result);
-                }
-                LOG.debug("{}: attempt {} conflicted: {}", what, i, e.getMessage());
-                sleepBeforeRetry(i);
             } catch (RuntimeException | Error e) {
                 tx.abort();
                 if (result != null) {
                     attempt.discard(result);
                 }
-                throw e;
+                if (!(e instanceof RuntimeException re) || !Faults.conflict(re)) {
+                    throw e;
+                }
+                last = re;
+                LOG.debug("{}: attempt {} of {} conflicted: {}", what, i, attempts, e.getMessage());
+                if (i < attempts) {
+                    sleepBeforeRetry(i);
+                }
             }
         }
+        LOG.debug("{}: all {} attempts conflicted", what, attempts);
         throw new SqlException(SqlException.SERIALIZATION_FAILURE, what + " conflicted with concurrent transactions "
-                + (attempts == 1 ? "and was rolled back" : attempts + " times and was rolled back each time")
-                + "; run it again (" + last.getMessage() + ")", last);
+                + (attempts == 1 ? "in its only attempt (" + ATTEMPTS_SETTING + "=1)"
+                : "in all " + attempts + " attempts") + " and was rolled back; run it again (the last conflict: "
+                + last.getMessage() + ")", last);
     }
 
-    /** A random pause growing with the attempts, so that conflicting statements stop meeting. */
+    /**
+     * A random pause before attempt {@code attempt + 1}, its range doubling with each conflict up to
+     * {@link #MAX_PAUSE_MILLIS}, so that conflicting statements spread out and stop meeting.
+     */
+    static long pauseMillis(int attempt) {
+        long range = Math.min(MAX_PAUSE_MILLIS, 5L << Math.min(attempt, 10));
+        return ThreadLocalRandom.current().nextLong(1, range + 1);
+    }
+
     private static void sleepBeforeRetry(int attempt) {
         try {
-            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 5L << attempt));
+            Thread.sleep(pauseMillis(attempt));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new SqlException(SqlException.CANCELLED, "interrupted while waiting to run a statement again", e);

@@ -140,10 +140,12 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
      * @param loginFailureMaxDelay the most a login waits; an address whose turn is further away is
      *                             refused at once. One failure is forgotten per this much quiet time
      *                             ({@value #LOGIN_FAILURE_MAX_DELAY})
+     * @param loginChecksPerSecond password checks a second over all users and addresses, on both
+     *                             transports; 0: no limit ({@value #LOGIN_CHECKS_PER_SECOND})
      */
     public record Limits(int maxConnections, int maxConnectionsPerAddress, Duration handshakeTimeout,
                          Duration idleConnectionTimeout, Duration idleSessionTimeout, Duration loginFailureDelay,
-                         Duration loginFailureMaxDelay) {
+                         Duration loginFailureMaxDelay, int loginChecksPerSecond) {
         public static final String MAX_CONNECTIONS = "ooo.endpoint.max.connections";
         public static final String MAX_CONNECTIONS_PER_ADDRESS = "ooo.endpoint.max.connections.per.address";
         public static final String HANDSHAKE_TIMEOUT = "ooo.endpoint.handshake.timeout";
@@ -151,20 +153,27 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
         public static final String IDLE_SESSION_TIMEOUT = "ooo.endpoint.idle.session.timeout";
         public static final String LOGIN_FAILURE_DELAY = "ooo.endpoint.login.failure.delay";
         public static final String LOGIN_FAILURE_MAX_DELAY = "ooo.endpoint.login.failure.max.delay";
+        public static final String LOGIN_CHECKS_PER_SECOND = "ooo.endpoint.login.checks.per.second";
         private static final String PREFIX = "ooo.endpoint.";
         private static final List<String> KEYS = List.of(MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HANDSHAKE_TIMEOUT,
-                IDLE_CONNECTION_TIMEOUT, IDLE_SESSION_TIMEOUT, LOGIN_FAILURE_DELAY, LOGIN_FAILURE_MAX_DELAY);
+                IDLE_CONNECTION_TIMEOUT, IDLE_SESSION_TIMEOUT, LOGIN_FAILURE_DELAY, LOGIN_FAILURE_MAX_DELAY,
+                LOGIN_CHECKS_PER_SECOND);
 
         /**
          * A coordinator serves a few BI tools' connection pools (tens of connections each) and
-         * people; an attacker's idle sockets are cut at 50 per address and after 10 s.
+         * people; an attacker's idle sockets are cut at 50 per address and after 10 s. 100 password
+         * checks a second let every connection of a full endpoint log in again within its longest
+         * login delay (an HTTP client's later requests skip the check: {@link RecentLogins}).
          */
         public static final Limits DEFAULTS = new Limits(500, 50, Duration.ofSeconds(10), Duration.ofHours(1),
-                Duration.ofHours(1), Duration.ofMillis(100), Duration.ofSeconds(5));
+                Duration.ofHours(1), Duration.ofMillis(100), Duration.ofSeconds(5), 100);
 
         public Limits {
             if (maxConnections < 1 || maxConnectionsPerAddress < 1) {
                 throw new IllegalArgumentException("connection limits must be positive");
+            }
+            if (loginChecksPerSecond < 0) {
+                throw new IllegalArgumentException("the rate of password checks must not be negative");
             }
             if (positive(handshakeTimeout) == null || positive(loginFailureMaxDelay) == null) {
                 throw new IllegalArgumentException("the handshake timeout and the longest login delay must be positive");
@@ -222,7 +231,8 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
                         duration(ours, IDLE_CONNECTION_TIMEOUT, d.idleConnectionTimeout),
                         duration(ours, IDLE_SESSION_TIMEOUT, d.idleSessionTimeout),
                         duration(ours, LOGIN_FAILURE_DELAY, d.loginFailureDelay),
-                        duration(ours, LOGIN_FAILURE_MAX_DELAY, d.loginFailureMaxDelay));
+                        duration(ours, LOGIN_FAILURE_MAX_DELAY, d.loginFailureMaxDelay),
+                        count(ours, LOGIN_CHECKS_PER_SECOND, d.loginChecksPerSecond));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("endpoint settings " + ours + ": " + e.getMessage(), e);
             }

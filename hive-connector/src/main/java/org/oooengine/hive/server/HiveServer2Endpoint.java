@@ -89,7 +89,8 @@ public final class HiveServer2Endpoint implements AutoCloseable {
         AdmittingServerTransport listener = new AdmittingServerTransport(socket, admission, refuser, timer,
                 limits.handshakeTimeout());
         // One throttle for both transports: switching to HTTP does not reset a password guesser's delay.
-        LoginThrottle throttle = new LoginThrottle(limits.loginFailureDelay(), limits.loginFailureMaxDelay());
+        LoginThrottle throttle = new LoginThrottle(limits.loginFailureDelay(), limits.loginFailureMaxDelay(),
+                limits.loginChecksPerSecond());
         AuthenticatingTransportFactory transports = new AuthenticatingTransportFactory(config.allowUnauthenticated(),
                 authenticator, throttle, limits.idleConnectionTimeout());
         ConnectionGuardProcessor processor = new ConnectionGuardProcessor(new TCLIService.Processor<>(service),
@@ -174,6 +175,13 @@ public final class HiveServer2Endpoint implements AutoCloseable {
                 config.allowUnauthenticated() ? ", noSasl allowed" : "", limits.maxConnections(),
                 limits.maxConnectionsPerAddress(), EndpointConfig.Limits.format(limits.handshakeTimeout()),
                 never(limits.idleConnectionTimeout()), never(limits.idleSessionTimeout()));
+        if (config.checksPasswords()) {
+            LOG.info("HiveServer2 endpoint on {}: after a wrong password, logins from its address and for its user wait "
+                            + "{} doubling up to {}; one check of a user's password at a time; {} checks a second at most",
+                    address, EndpointConfig.Limits.format(limits.loginFailureDelay()),
+                    EndpointConfig.Limits.format(limits.loginFailureMaxDelay()),
+                    limits.loginChecksPerSecond() == 0 ? "no limit of" : String.valueOf(limits.loginChecksPerSecond()));
+        }
         if (http != null) {
             LOG.info("HiveServer2 HTTP transport on {}:{}/{} (HTTP Basic logins{}; same limits)", address.getHostString(),
                     http.port(), config.http().path(), config.checksPasswords() ? " checked" : " unchecked");

@@ -10,6 +10,8 @@ import javax.security.sasl.SaslException;
  * Who sends an HTTP request: the HTTP Basic credentials it carries (what the Hive JDBC driver
  * sends for a user and password), checked as a SASL PLAIN login is, through the same
  * {@link LoginThrottle}, so trying passwords over HTTP is no faster than over the binary port.
+ * Every request carries the login: credentials that passed a check lately pass again without one
+ * ({@link RecentLogins}), so a client's requests do not wait for turns while its user is attacked.
  */
 final class HttpLogins {
     /** Why a request was refused, in words for the client. */
@@ -23,6 +25,7 @@ final class HttpLogins {
     private final boolean allowUnauthenticated;
     private final PlainCredentialsHandler.Authenticator authenticator;
     private final LoginThrottle throttle;
+    private final RecentLogins recent = new RecentLogins(RecentLogins.DEFAULT_TTL);
 
     HttpLogins(boolean checksPasswords, boolean allowUnauthenticated, PlainCredentialsHandler.Authenticator authenticator,
                LoginThrottle throttle) {
@@ -50,16 +53,22 @@ final class HttpLogins {
             }
             throw new Refused("log in with a user and password (HTTP Basic authentication)");
         }
+        String user = credentials[0];
+        String password = credentials[1];
+        if (recent.contains(user, password)) {
+            return user;
+        }
+        boolean ok;
         try {
-            throttle.awaitTurn(address);
+            ok = throttle.check(user, address, () -> authenticator.authenticate(user, password));
         } catch (SaslException e) {
             throw new Refused(e.getMessage());
         }
-        if (!authenticator.authenticate(credentials[0], credentials[1])) {
-            throttle.failed(credentials[0], address);
+        if (!ok) {
             throw new Refused("wrong user or password");
         }
-        return credentials[0];
+        recent.add(user, password);
+        return user;
     }
 
     /** {user, password} of a Basic Authorization header; null when there is none or it is not Basic. */

@@ -4,82 +4,123 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import javax.security.sasl.SaslException;
 
 /**
- * Slows password guessing down, per client address and per user.
+ * Slows password guessing down per client address, per user whatever the address, and over the
+ * whole endpoint. Every password check — a SASL PLAIN login, an HTTP request's Basic credentials —
+ * goes through {@link #check}, which lets it happen only after three waits:
  *
- * <p>After failed logins from an address, each further login from it waits its turn: the turn
- * after the previous attempt's plus a delay that starts at {@code delay} and doubles with each
- * failure, up to {@code maxDelay}. The password is checked only then, so a guesser learns nothing
- * sooner by hanging up early. An attempt whose turn is more than {@code maxDelay} away is refused at
- * once, so waiting attackers never hold more than a few worker threads (and never more than the
- * per-address connection limit).
+ * <ol>
+ *   <li>The address's turn. After failed logins from an address, each further login from it waits
+ *   until the turn after the previous attempt's plus a delay that starts at {@code delay} and
+ *   doubles with each failure, up to {@code maxDelay}. An attempt whose turn is more than
+ *   {@code maxDelay} away is refused at once, so waiting attackers never hold more than a few
+ *   worker threads (and never more than the per-address connection limit).</li>
+ *   <li>The user's turn ({@link UserTurns}): one check of a user's password at a time, the next
+ *   one after a wrong password waiting the user's delay, which doubles as the address's does. So
+ *   guesses spread over many addresses are no faster than from one, while the right password from
+ *   an address without failures waits for one turn at most.</li>
+ *   <li>A slot of the endpoint's rate ({@link CheckRate}), {@code checksPerSecond} over all users,
+ *   so that guessing a few passwords for each of many users is bounded too. Addresses with
+ *   failures may fill only half its queue, so a login from elsewhere still gets a slot.</li>
+ * </ol>
  *
- * <p>A wrong password for a user is also answered only after that user's delay, so guesses spread
- * over many addresses are slowed too; the right password is never delayed by the user's failures,
- * so an attack on a user does not lock that user out from elsewhere. One failure is forgotten per
- * {@code maxDelay} without failures.
+ * <p>The password is checked only then, so a guesser learns nothing sooner by hanging up early;
+ * a wrong one is answered only after the user's delay. One failure is forgotten per
+ * {@code maxDelay} without failures or refused logins, so a guesser kept waiting or refused stays
+ * known as one for as long as it keeps trying.
  */
 final class LoginThrottle {
-    /** Addresses and users remembered at most; the oldest are forgotten first. */
+    /** Addresses remembered at most; the oldest are forgotten first. */
     private static final int MAX_TRACKED = 10_000;
 
-    private final long delayNanos;
-    private final long maxDelayNanos;
-    private final Map<String, Backoff> byAddress = bounded();
-    private final Map<String, Backoff> byUser = bounded();
+    private final Backoff backoff;
+    private final Map<String, Address> byAddress = new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Address> eldest) {
+            return size() > MAX_TRACKED;
+        }
+    };
+    private final UserTurns users;
+    private final CheckRate rate;
 
-    LoginThrottle(Duration delay, Duration maxDelay) {
-        this.delayNanos = delay.toNanos();
-        this.maxDelayNanos = maxDelay.toNanos();
+    /** @param checksPerSecond password checks a second over all users; 0: no limit */
+    LoginThrottle(Duration delay, Duration maxDelay, int checksPerSecond) {
+        this.backoff = new Backoff(delay, maxDelay);
+        this.users = new UserTurns(backoff);
+        this.rate = new CheckRate(checksPerSecond, backoff.maxDelayNanos());
     }
 
     /**
-     * Waits until {@code address} may try a password.
+     * Whether {@code password} finds {@code user}'s password right, asked once the throttle gives
+     * the login its turn. A wrong one counts against the address and the user, and is answered
+     * after the user's delay.
      *
-     * @throws SaslException when its turn is further away than the longest delay; the message says
-     *                       when to try again
+     * @param address the client as the throttle counts it ({@link ClientAddress})
+     * @throws SaslException refused without a check; the message says why and when to try again
      */
-    void awaitTurn(String address) throws SaslException, InterruptedIOException {
-        long wait;
-        synchronized (this) {
-            Backoff backoff = byAddress.get(address);
-            long now = System.nanoTime();
-            int failures = backoff == null ? 0 : backoff.failures(now);
-            if (failures == 0) {
-                return;
+    boolean check(String user, String address, BooleanSupplier password) throws SaslException, InterruptedIOException {
+        int addressFailures = awaitAddressTurn(address);
+        long answerAfter;
+        try (UserTurns.Turn turn = users.await(user, addressFailures)) {
+            sleep(rate.reserve(addressFailures == 0));
+            if (password.getAsBoolean()) {
+                return true;
             }
-            long turn = Math.max(now, backoff.nextTurnNanos);
+            failedFrom(address);
+            answerAfter = turn.failed();
+        } catch (SaslException e) {
+            refusedFrom(address, addressFailures);
+            throw e;
+        }
+        sleep(answerAfter);
+        return false;
+    }
+
+    /**
+     * Waits until {@code address} may try a password; returns its failures.
+     *
+     * @throws SaslException when its turn is further away than the longest delay
+     */
+    private int awaitAddressTurn(String address) throws SaslException, InterruptedIOException {
+        long wait;
+        int failures;
+        synchronized (this) {
+            Address a = byAddress.get(address);
+            long now = System.nanoTime();
+            failures = a == null ? 0 : a.failures.count(now);
+            if (failures == 0) {
+                return 0;
+            }
+            long turn = Math.max(now, a.nextTurnNanos);
             wait = turn - now;
-            if (wait > maxDelayNanos) {
+            if (wait > backoff.maxDelayNanos()) {
+                a.failures.refused(now, failures);
                 throw new SaslException("too many failed logins from " + address + "; try again in "
                         + (wait / 1_000_000_000L + 1) + " s");
             }
-            backoff.nextTurnNanos = turn + delay(failures);
+            a.nextTurnNanos = turn + backoff.delay(failures);
         }
         sleep(wait);
+        return failures;
     }
 
-    /** Counts a wrong password of {@code user} from {@code address}, then waits out the user's delay. */
-    void failed(String user, String address) throws InterruptedIOException {
-        long wait;
-        synchronized (this) {
-            long now = System.nanoTime();
-            Backoff fromAddress = byAddress.computeIfAbsent(address, a -> new Backoff());
-            int failures = fromAddress.fail(now);
-            fromAddress.nextTurnNanos = Math.max(fromAddress.nextTurnNanos, now + delay(failures));
-            wait = delay(byUser.computeIfAbsent(user, u -> new Backoff()).fail(now));
-        }
-        sleep(wait);
+    /** Counts a wrong password from {@code address}: its next turn waits its delay. */
+    private synchronized void failedFrom(String address) {
+        long now = System.nanoTime();
+        Address a = byAddress.computeIfAbsent(address, x -> new Address(backoff.failures()));
+        int failures = a.failures.fail(now);
+        a.nextTurnNanos = Math.max(a.nextTurnNanos, now + backoff.delay(failures));
     }
 
-    /** The delay after {@code failures} failures: doubling from the first delay, capped. */
-    private long delay(int failures) {
-        if (failures <= 0) {
-            return 0;
+    /** A login from {@code address} refused without a check, that came when it had {@code failures}. */
+    private synchronized void refusedFrom(String address, int failures) {
+        Address a = byAddress.get(address);
+        if (a != null) {
+            a.failures.refused(System.nanoTime(), failures);
         }
-        return Math.min(maxDelayNanos, delayNanos << Math.min(failures - 1, 30));
     }
 
     private static void sleep(long nanos) throws InterruptedIOException {
@@ -94,30 +135,14 @@ final class LoginThrottle {
         }
     }
 
-    private static Map<String, Backoff> bounded() {
-        return new LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Backoff> eldest) {
-                return size() > MAX_TRACKED;
-            }
-        };
-    }
-
-    /** The failures of one address or user, fading by one per longest delay without failures. */
-    private final class Backoff {
-        private int failures;
-        private long lastFailureNanos;
+    /** One address's failures and the turn of its next login. */
+    private static final class Address {
+        final Backoff.Failures failures;
         long nextTurnNanos;
 
-        int failures(long now) {
-            long faded = (now - lastFailureNanos) / maxDelayNanos;
-            return (int) Math.max(0, failures - faded);
-        }
-
-        int fail(long now) {
-            failures = failures(now) + 1;
-            lastFailureNanos = now;
-            return failures;
+        Address(Backoff.Failures failures) {
+            this.failures = failures;
+            this.nextTurnNanos = System.nanoTime();
         }
     }
 }

@@ -11,8 +11,9 @@ import javax.security.sasl.AuthorizeCallback;
 
 /**
  * Decides PLAIN logins for {@link PlainSaslServer} through the standard JAAS callbacks, so the
- * SASL mechanism stays independent of where passwords come from. One per connection: the
- * {@link LoginThrottle} slows down wrong passwords by the client's address and the user.
+ * SASL mechanism stays independent of where passwords come from. One per connection: the password
+ * is checked when the {@link LoginThrottle} gives the login its turn, by the client's address,
+ * the user and the endpoint's rate.
  */
 final class PlainCredentialsHandler implements CallbackHandler {
     /** Checks one user's password. */
@@ -55,11 +56,12 @@ final class PlainCredentialsHandler implements CallbackHandler {
             return;
         }
         try {
-            throttle.awaitTurn(address);
-            boolean ok = user != null && password != null && authenticator.authenticate(user, new String(password));
-            if (!ok) {
-                throttle.failed(String.valueOf(user), address);
-            }
+            String name = user;
+            char[] secret = password;
+            boolean ok = authenticator == Authenticator.ANYONE
+                    ? name != null && secret != null // no password to check: nothing to slow down
+                    : throttle.check(String.valueOf(name), address,
+                            () -> name != null && secret != null && authenticator.authenticate(name, new String(secret)));
             // Acting as another user (authzid) is not something we grant.
             authorize.setAuthorized(ok && authorize.getAuthenticationID().equals(authorize.getAuthorizationID()));
             if (ok) {

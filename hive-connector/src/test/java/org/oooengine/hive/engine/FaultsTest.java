@@ -1,7 +1,10 @@
 package org.oooengine.hive.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
@@ -11,6 +14,7 @@ import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.PageCorruptedException;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.txn.TransactionAbortedException;
 
 /** Each class of fault the nodes report gets its one SQLSTATE, however it is wrapped on the way. */
 class FaultsTest {
@@ -33,6 +37,22 @@ class FaultsTest {
         var local = new IllegalStateException("map task failed",
                 new PageCorruptedException(Path.of("/d/orders.data"), 3, "bad magic 0x00000000"));
         assertEquals(SqlException.DATA_CORRUPTED, Faults.state(local));
+    }
+
+    /** A read on a node that met a row locked by another commit is a conflict, as a conflicting commit is: retryable by its type. */
+    @Test
+    void aConflictMetByANodesReadIsAConflictException() {
+        SqlException e = Faults.of("scan of acct failed: ", new CompletionException(
+                new RemoteException("n2", ErrorCode.CONFLICT, "a tuple stayed locked while being read")));
+        assertInstanceOf(ConflictException.class, e);
+        assertEquals(SqlException.SERIALIZATION_FAILURE, e.sqlState());
+        assertEquals("scan of acct failed: node n2: a tuple stayed locked while being read", e.getMessage());
+        assertTrue(Faults.conflict(e));
+        assertTrue(Faults.conflict(new CompletionException(e)));
+        assertTrue(Faults.conflict(new TransactionAbortedException("a row read was overwritten")));
+        assertFalse(Faults.conflict(new SqlException(SqlException.SERIALIZATION_FAILURE, "gave up after 5 attempts")),
+                "a statement that gave up is not run again by another");
+        assertFalse(Faults.conflict(Faults.of("", new RemoteException("n2", ErrorCode.TIMEOUT, "no answer"))));
     }
 
     @Test

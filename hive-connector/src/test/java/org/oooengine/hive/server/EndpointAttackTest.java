@@ -92,7 +92,8 @@ class EndpointAttackTest {
 
     private static EndpointConfig.Limits limits(int maxConnections, int perAddress, Duration handshake, Duration idleConnection,
                                                 Duration idleSession, Duration loginDelay, Duration loginMaxDelay) {
-        return new EndpointConfig.Limits(maxConnections, perAddress, handshake, idleConnection, idleSession, loginDelay, loginMaxDelay);
+        return new EndpointConfig.Limits(maxConnections, perAddress, handshake, idleConnection, idleSession, loginDelay, loginMaxDelay,
+                EndpointConfig.Limits.DEFAULTS.loginChecksPerSecond());
     }
 
     private HiveServer2Endpoint securedEndpoint(EndpointConfig.Limits limits) throws IOException {
@@ -234,7 +235,9 @@ class EndpointAttackTest {
             assertTrue(answers.size() >= 1000, answers.size() + " guesses");
 
             List<Guess> checked = answers.stream().filter(g -> g.answer.contains("authentication failed")).toList();
-            List<Guess> throttled = answers.stream().filter(g -> g.answer.contains("too many failed logins from 127.0.0.2")).toList();
+            // refused at once by the address's turns, or after waiting too long for one of alice's
+            List<Guess> throttled = answers.stream().filter(g -> g.answer.contains("too many failed logins from 127.0.0.2")
+                    || g.answer.contains("too many failed logins for user 'alice'")).toList();
             assertEquals(answers.size(), checked.size() + throttled.size(), "every guess failed, one way or the other: "
                     + answers.stream().map(g -> g.answer).distinct().toList());
             // The first wave (one guess per attacker connection) is tried before any has failed;
@@ -252,6 +255,77 @@ class EndpointAttackTest {
             List<String> failureLines = log.lines().stream().filter(l -> l.contains("127.0.0.2")).toList();
             assertTrue(!failureLines.isEmpty() && failureLines.size() <= 3, failureLines.toString());
         }
+    }
+
+    /**
+     * HTTP Basic guesses for one user from twenty addresses go no faster than from one: the user's
+     * password is checked once at a time, each check after the user's delay, whatever the address.
+     */
+    @Test
+    void httpGuessesForOneUserFromTwentyAddressesAreNoFasterThanFromOne() throws Exception {
+        Duration maxDelay = Duration.ofMillis(400);
+        EndpointConfig.Limits limits = limits(200, 50, Duration.ofSeconds(10), Duration.ofHours(1), Duration.ofHours(1),
+                Duration.ofMillis(20), maxDelay);
+        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.withPasswordFile("127.0.0.1", 0, passwordFile)
+                .withLimits(limits).withHttp(new EndpointConfig.Http(0, "cliservice")));
+        GuessRun oneAddress = guessOverHttp("alice", i -> ATTACKER, 3000);
+        GuessRun twentyAddresses = guessOverHttp("bob", i -> address("127.0.0." + (10 + i)), 3000);
+        // about five checks in the first half second (delays of 20 ms to 320 ms), then one per 400 ms
+        long bound = 6 + twentyAddresses.millis / maxDelay.toMillis();
+        assertTrue(twentyAddresses.checked <= bound, "from twenty addresses " + twentyAddresses + ", bound " + bound);
+        assertTrue(twentyAddresses.checked <= oneAddress.checked * 3 / 2 + 2, "from twenty addresses " + twentyAddresses
+                + ", from one " + oneAddress);
+        assertTrue(twentyAddresses.answers.stream().allMatch(a -> a.contains("wrong user or password")
+                || a.contains("too many failed logins")), twentyAddresses.answers.toString());
+    }
+
+    /**
+     * One guess each for many users, from many addresses, is capped by the endpoint's rate of
+     * password checks; meanwhile alice, whose address has not been guessing, still logs in.
+     */
+    @Test
+    void passwordsSprayedOverManyUsersAreCappedByTheEndpointsRate() throws Exception {
+        int perSecond = 10;
+        securedEndpoint(new EndpointConfig.Limits(200, 50, Duration.ofSeconds(10), Duration.ofHours(1), Duration.ofHours(1),
+                Duration.ofMillis(20), Duration.ofSeconds(1), perSecond));
+        long quietLoginMillis = timedLogin();
+        List<String> answers = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger guesses = new AtomicInteger();
+        ExecutorService attackers = Executors.newFixedThreadPool(20);
+        List<Future<?>> running = new ArrayList<>();
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(3);
+        for (int t = 0; t < 20; t++) {
+            InetAddress from = address("127.0.0." + (40 + t));
+            running.add(attackers.submit(() -> {
+                while (System.nanoTime() < end) {
+                    String answer = guess(from, "user" + guesses.incrementAndGet(), "password1").answer;
+                    answers.add(answer);
+                    if (!answer.contains("authentication failed")) {
+                        Thread.sleep(10); // refused at once: spare the machine a busy loop
+                    }
+                }
+                return null;
+            }));
+        }
+        Thread.sleep(1500);
+        long loginMillis = timedLogin();
+        for (Future<?> attacker : running) {
+            attacker.get(30, TimeUnit.SECONDS);
+        }
+        attackers.shutdown();
+        long attackMillis = millisSince(start);
+        long checked = answers.stream().filter(a -> a.contains("authentication failed")).count();
+        long refused = answers.stream().filter(a -> a.contains("the server is checking too many passwords (at most 10 a second, "
+                + EndpointConfig.Limits.LOGIN_CHECKS_PER_SECOND + ")")).count();
+        long refusedByAddress = answers.stream().filter(a -> a.contains("too many failed logins from 127.0.0.")).count();
+        assertEquals(answers.size(), checked + refused + refusedByAddress, answers.stream().distinct().limit(5).toList().toString());
+        // a second's burst, then the steady rate (alice's logins took two of these slots)
+        long bound = perSecond + perSecond * attackMillis / 1000;
+        assertTrue(checked <= bound, checked + " passwords checked in " + attackMillis + " ms (bound " + bound + ")");
+        assertTrue(refused > 0, "guessers refused: " + answers.size() + " guesses");
+        assertTrue(loginMillis < quietLoginMillis + 2000, "alice logged in after " + loginMillis + " ms ("
+                + quietLoginMillis + " ms without the attack)");
     }
 
     @Test
@@ -363,13 +437,15 @@ class EndpointAttackTest {
         EndpointConfig.Limits limits = EndpointConfig.Limits.fromSettings(Map.of(
                 "ooo.endpoint.max.connections", "64", "ooo.endpoint.handshake.timeout", "2s",
                 "ooo.endpoint.idle.session.timeout", "0", "ooo.endpoint.login.failure.max.delay", "1500ms",
-                "ooo.catalog", "embedded"));
+                "ooo.endpoint.login.checks.per.second", "25", "ooo.catalog", "embedded"));
         assertEquals(64, limits.maxConnections());
         assertEquals(EndpointConfig.Limits.DEFAULTS.maxConnectionsPerAddress(), limits.maxConnectionsPerAddress());
         assertEquals(Duration.ofSeconds(2), limits.handshakeTimeout());
         assertEquals(Duration.ZERO, limits.idleSessionTimeout());
         assertEquals(Duration.ofMillis(1500), limits.loginFailureMaxDelay());
+        assertEquals(25, limits.loginChecksPerSecond());
         assertEquals(EndpointConfig.Limits.DEFAULTS, EndpointConfig.Limits.fromSettings(Map.of()));
+        assertEquals(100, EndpointConfig.Limits.DEFAULTS.loginChecksPerSecond());
 
         IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
                 () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.max.conections", "5")));
@@ -381,6 +457,9 @@ class EndpointAttackTest {
         IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
                 () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.max.connections.per.address", "0")));
         assertTrue(zero.getMessage().contains("connection limits must be positive"), zero.getMessage());
+        IllegalArgumentException rate = assertThrows(IllegalArgumentException.class,
+                () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.login.checks.per.second", "-1")));
+        assertTrue(rate.getMessage().contains("the rate of password checks must not be negative"), rate.getMessage());
     }
 
     // ---- the attacker's tools
@@ -390,13 +469,69 @@ class EndpointAttackTest {
 
     /** One SASL PLAIN login from the attacker's address, as a raw client: the server's answer. */
     private Guess guess(String user, String password) throws IOException {
+        return guess(ATTACKER, user, password);
+    }
+
+    /** One SASL PLAIN login from {@code from}, as a raw client: the server's answer. */
+    private Guess guess(InetAddress from, String user, String password) throws IOException {
         long start = System.nanoTime();
         try (Socket socket = new Socket()) {
-            socket.bind(new InetSocketAddress(ATTACKER, 0));
+            socket.bind(new InetSocketAddress(from, 0));
             socket.connect(new InetSocketAddress(CLIENT, endpoint.port()));
             socket.setSoTimeout(20_000);
             String answer = saslAnswer(socket, user, password);
             return new Guess(answer, start, millisSince(start));
+        }
+    }
+
+    /** What twenty guessers of one user's password got over HTTP: passwords checked, and every answer. */
+    private record GuessRun(int checked, List<String> answers, long millis) {
+        @Override
+        public String toString() {
+            return checked + " checked of " + answers.size() + " guesses in " + millis + " ms";
+        }
+    }
+
+    /** Twenty guessers of {@code user}'s password over HTTP, the {@code i}-th from {@code from(i)}, for {@code millis}. */
+    private GuessRun guessOverHttp(String user, java.util.function.IntFunction<InetAddress> from, long millis) throws Exception {
+        List<String> answers = Collections.synchronizedList(new ArrayList<>());
+        AtomicInteger n = new AtomicInteger();
+        ExecutorService guessers = Executors.newFixedThreadPool(20);
+        long start = System.nanoTime();
+        long end = start + TimeUnit.MILLISECONDS.toNanos(millis);
+        List<Future<?>> running = new ArrayList<>();
+        for (int t = 0; t < 20; t++) {
+            InetAddress address = from.apply(t);
+            running.add(guessers.submit(() -> {
+                while (System.nanoTime() < end) {
+                    String answer = httpAnswer(address, user, "guess-" + n.incrementAndGet());
+                    answers.add(answer);
+                    if (!answer.contains("wrong user or password")) {
+                        Thread.sleep(10); // refused at once: spare the machine a busy loop
+                    }
+                }
+                return null;
+            }));
+        }
+        for (Future<?> g : running) {
+            g.get(millis + 30_000, TimeUnit.MILLISECONDS);
+        }
+        guessers.shutdown();
+        int checked = (int) answers.stream().filter(a -> a.contains("wrong user or password")).count();
+        return new GuessRun(checked, List.copyOf(answers), millisSince(start));
+    }
+
+    /** One HTTP request with Basic credentials from {@code from}: the server's whole answer. */
+    private String httpAnswer(InetAddress from, String user, String password) throws IOException {
+        try (Socket socket = new Socket()) {
+            socket.bind(new InetSocketAddress(from, 0));
+            socket.connect(new InetSocketAddress(CLIENT, endpoint.httpPort()), 5000);
+            socket.setSoTimeout(20_000);
+            String credentials = java.util.Base64.getEncoder().encodeToString((user + ":" + password)
+                    .getBytes(StandardCharsets.UTF_8));
+            socket.getOutputStream().write(("POST /cliservice HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n"
+                    + "Authorization: Basic " + credentials + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         }
     }
 

@@ -104,7 +104,7 @@ class HttpTransportTest {
     void halfRequestsHoldSlotsOnlyUntilTheDeadlineAndCountAgainstTheLimits() throws Exception {
         Duration handshake = Duration.ofSeconds(1);
         start(new EndpointConfig.Limits(10, 3, handshake, Duration.ofSeconds(2), Duration.ofHours(1),
-                Duration.ofMillis(100), Duration.ofSeconds(5)));
+                Duration.ofMillis(100), Duration.ofSeconds(5), 100));
         for (int i = 0; i < 3; i++) {
             Socket s = connectFrom("127.0.0.2");
             s.getOutputStream().write("POST /cliservice HTTP/1.1\r\nHost: x\r\n".getBytes(StandardCharsets.US_ASCII));
