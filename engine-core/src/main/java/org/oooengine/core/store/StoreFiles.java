@@ -23,13 +23,24 @@ public final class StoreFiles {
 
     /**
      * A new table id, the stem of that table version's files ({@code <id>.data}, {@code <id>.cols},
-     * {@code <id>.<n>.idx}): 64 random bits, so a rewritten table never meets the files of the
-     * version it replaces, nor those of a table carried over beside it.
+     * {@code <id>.<n>.idx}): the table's name cut down to {@code [a-z0-9_]} (at most 40 characters),
+     * only so that a listing or a corruption message shows whose file it is, then 64 random bits,
+     * so a rewritten table never meets the files of the version it replaces, nor those of another
+     * table. Nothing of the name survives that could make the stem a path.
      */
-    public static String newTableId() {
+    public static String newTableId(String tableName) {
+        StringBuilder label = new StringBuilder();
+        for (int i = 0; i < tableName.length() && label.length() < 40; i++) {
+            char c = Character.toLowerCase(tableName.charAt(i));
+            if (c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
+                label.append(c);
+            } else if (c == '.') { // a table of another database: <db>.<name>
+                label.append('_');
+            }
+        }
         byte[] id = new byte[8];
         RANDOM.nextBytes(id);
-        return "t" + HexFormat.of().formatHex(id);
+        return (label.length() == 0 ? "t" : label) + "-" + HexFormat.of().formatHex(id);
     }
 
     public static String dataFile(String tableId) {

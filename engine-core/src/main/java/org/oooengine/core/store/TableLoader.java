@@ -87,13 +87,14 @@ public final class TableLoader {
         private final ColumnarWriter columns;
         private final ExternalSorter rowSorter;
         private final byte[] empty = new byte[0];
-        /** The stem of this table version's files: an internal id, never the table's name. */
-        private final String id = StoreFiles.newTableId();
+        /** The stem of this table version's files: an internal id ({@link StoreFiles#newTableId}). */
+        private final String id;
         private long count;
         private boolean finished;
 
         private Writer(TableDefinition def, boolean globalEntriesWithRows) throws Exception {
             this.def = def;
+            this.id = StoreFiles.newTableId(def.name());
             Schema schema = def.schema();
             this.pk = schema.indexesOf(def.primaryKey());
             this.pkCodec = new KeyCodec(schema.types(pk));

@@ -37,7 +37,7 @@ class StoreFilesTest {
         assertEquals("precious", Files.readString(root.resolve("node/victim.data")));
         try (Stream<Path> files = Files.list(store)) {
             assertTrue(files.map(f -> f.getFileName().toString())
-                    .allMatch(f -> f.equals("store.json") || f.equals("tmp") || f.matches("t[0-9a-f]{16}\\.(data|cols|0\\.idx)")));
+                    .allMatch(f -> f.equals("store.json") || f.equals("tmp") || f.matches("__victim-[0-9a-f]{16}\\.(data|cols|0\\.idx)")));
         }
         try (Store s = Store.open(store, StoreOptions.defaults())) {
             assertEquals(2, s.table("../victim").rows());

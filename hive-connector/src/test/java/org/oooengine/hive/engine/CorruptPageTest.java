@@ -74,12 +74,12 @@ class CorruptPageTest {
     /** Flips a byte in every 4 KiB past the first 64 KiB (the tree's meta page stays whole). */
     private static List<Path> damage(Path cluster, String node, String table) throws Exception {
         List<Path> files = new ArrayList<>();
-        try (Stream<Path> all = Files.walk(cluster)) {
-            all.filter(Files::isRegularFile)
-                    .filter(p -> p.toString().contains("/" + node + "/") && p.toString().contains(table))
-                    .filter(p -> p.toFile().length() > (1 << 17))
-                    .forEach(files::add);
-        }
+        Path store = cluster.resolve("nodes").resolve(node).resolve("store");
+        org.oooengine.core.store.StoreManifest.TableMeta meta = org.oooengine.core.store.StoreManifest.read(store).table(table);
+        Stream.concat(Stream.of(meta.file(), meta.columnsFile()), meta.indexes().stream().map(ix -> ix.file()))
+                .map(store::resolve)
+                .filter(p -> p.toFile().length() > (1 << 17))
+                .forEach(files::add);
         for (Path f : files) {
             try (RandomAccessFile raf = new RandomAccessFile(f.toFile(), "rw")) {
                 for (long at = 1 << 16; at < raf.length(); at += 4096) {

@@ -134,7 +134,7 @@ class TableNamesTest {
         created.removeAll(before);
         assertFalse(created.isEmpty());
         for (String f : created) {
-            assertTrue(f.matches("n\\d/store/t[0-9a-f]{16}\\.(data|cols|\\d+\\.idx)"), "named by an id: " + f);
+            assertTrue(f.matches("n\\d/store/(ventes_t__|l{40})-[0-9a-f]{16}\\.(data|cols|\\d+\\.idx)"), "named by an id: " + f);
         }
         for (ClusterSpec.NodeSpec n : tpch.cluster.spec.nodes()) {
             StoreManifest m = StoreManifest.read(storeDir(n));
