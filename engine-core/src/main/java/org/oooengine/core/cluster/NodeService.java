@@ -209,6 +209,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } catch (RuntimeException e) {
             transactions.close();
             writes.close();
+            heartbeats.shutdownNow();
+            loads.shutdownNow();
+            fragments.shutdownNow();
             throw e;
         }
         if (StoreManifest.exists(current)) {
