@@ -136,6 +136,11 @@ final class InPlaceWrites {
     long apply(long id, String table, SplitPolicy policy, ClusterWriter.RowWrite kind, List<byte[]> rows) {
         refuseIfPending(table);
         if (prepared != null) {
+            String decider = prepared.journal().decider();
+            if (id != statement && !nodeId.equals(decider)
+                    && System.nanoTime() - lastHeard > ASK_AFTER.toNanos() / 6) { // its coordinator may be gone: ask now
+                ask(statement, decider);
+            }
             throw new IllegalStateException(id == statement
                     ? "statement " + name(id) + " is prepared on node " + nodeId + ": it takes no more rows"
                     : "node " + nodeId + " holds statement " + name(statement) + " prepared, awaiting its outcome from "
@@ -341,6 +346,11 @@ final class InPlaceWrites {
                 return NOT_DECIDED;
             }
             return PREPARED;
+        }
+        if (!writing.isEmpty() && id == statement) { // open here, not prepared: it never will be (presumed abort)
+            LOG.warn("node {}: statement {} asked about before it was prepared here: rolled back", nodeId, name(id));
+            rollBack(id);
+            return NOT_DECIDED;
         }
         Pending p = pending.get(id);
         if (p != null) {

@@ -39,15 +39,22 @@ final class WriteDecisions {
     static final int MAX = 1_000_000;
     private static final int RECORD_BYTES = ChecksummedRecords.OVERHEAD + 8;
 
+    /** What is kept: the newest {@code keep} always, those younger than {@code keepForMillis} up to {@code max}. */
+    record Limits(int keep, long keepForMillis, int max, java.util.function.LongSupplier clock) {
+        static final Limits DEFAULT = new Limits(KEEP, KEEP_FOR.toMillis(), MAX, System::currentTimeMillis);
+    }
+
     private final Path file;
+    private final Limits limits;
     /** Statement number to the time (epoch millis) it was decided, oldest first. */
     private final LinkedHashMap<Long, Long> decided = new LinkedHashMap<>();
     private FileChannel channel;
     /** Records the file holds, kept or not. */
     private long recordsInFile;
 
-    private WriteDecisions(Path file) {
+    private WriteDecisions(Path file, Limits limits) {
         this.file = file;
+        this.limits = limits;
     }
 
     /**
@@ -56,7 +63,12 @@ final class WriteDecisions {
      * damaged record before the last one is a {@link DataCorruptedException}.
      */
     static WriteDecisions open(Path dir) {
-        WriteDecisions d = new WriteDecisions(dir.resolve(FILE));
+        return open(dir, Limits.DEFAULT);
+    }
+
+    /** As above, keeping what {@code limits} say. */
+    static WriteDecisions open(Path dir, Limits limits) {
+        WriteDecisions d = new WriteDecisions(dir.resolve(FILE), limits);
         try {
             Directories.createPrivate(dir);
             boolean existed = Files.exists(d.file);
@@ -89,6 +101,7 @@ final class WriteDecisions {
                 d.recordsInFile++;
                 good = r.offset() + RECORD_BYTES;
             }
+            d.forgetOld(limits.clock().getAsLong()); // records the file still holds past what is kept
             return d;
         } catch (IOException e) {
             d.close();
@@ -101,7 +114,7 @@ final class WriteDecisions {
 
     /** Records that {@code statement} committed, synced: when this returns, the statement is committed. */
     synchronized void record(long statement) {
-        long now = System.currentTimeMillis();
+        long now = limits.clock().getAsLong();
         byte[] at = new byte[8];
         Bytes.putLong(at, 0, now);
         try {
@@ -135,16 +148,16 @@ final class WriteDecisions {
     }
 
     private void forgetOld(long now) throws UncheckedIOException {
-        long oldest = now - KEEP_FOR.toMillis();
+        long oldest = now - limits.keepForMillis();
         Iterator<Map.Entry<Long, Long>> it = decided.entrySet().iterator();
-        while (decided.size() > KEEP && it.hasNext()) {
+        while (decided.size() > limits.keep() && it.hasNext()) {
             Map.Entry<Long, Long> e = it.next();
-            if (e.getValue() >= oldest && decided.size() <= MAX) {
+            if (e.getValue() >= oldest && decided.size() <= limits.max()) {
                 break;
             }
             it.remove();
         }
-        if (recordsInFile > 2L * decided.size() + KEEP) {
+        if (recordsInFile > 2L * decided.size() + limits.keep()) {
             rewrite();
         }
     }
