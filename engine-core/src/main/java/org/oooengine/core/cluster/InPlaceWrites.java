@@ -448,10 +448,11 @@ final class InPlaceWrites {
     // ---- Applying a decided statement ----
 
     /**
-     * The prepared statement is committed: its journal is marked so, its flushes written through
-     * the open writers (each tree atomically through its redo log), the manifest counts the rows,
-     * and the journal goes. A failure half way leaves the journal committed, rolled forward at the
-     * next {@link #tick} through writers opened anew.
+     * The prepared statement is committed: its journal is marked so, its flushes written in place
+     * through the open writers and published to the readers tree by tree (the journal, kept until
+     * they are synced, is their redo log), the manifest counts the rows and is synced, and the
+     * journal goes. A failure half way leaves the journal committed, rolled forward at the next
+     * {@link #tick} through writers opened anew.
      */
     private void commitPrepared() {
         Prepared p = prepared;
@@ -462,7 +463,7 @@ final class InPlaceWrites {
                 List<TableWriter.TreeFlush> flushes = p.flushes().get(t.table());
                 if (!flushes.isEmpty()) {
                     st.openWriter(t.table()).orElseThrow(() -> new IllegalStateException("no writer of table "
-                            + t.table() + " is open on node " + nodeId)).write(flushes);
+                            + t.table() + " is open on node " + nodeId)).writeJournaled(flushes);
                 }
                 st.wrote(t.table(), t.delta());
             }
@@ -512,7 +513,7 @@ final class InPlaceWrites {
                     .filter(b -> b.path().getFileName().toString().equals(t.file())).findFirst()
                     .orElseThrow(() -> new IllegalStateException("table " + t.table() + " on node " + nodeId
                             + " has no tree in " + t.file() + ", which statement " + name(p.statement()) + " wrote"));
-            tree.write(t.flush());
+            tree.writeJournaled(t.flush()); // the journal is the redo log: kept until the trees and the manifest hold it
         }
         for (StatementJournal.TableChange t : j.tables()) {
             st.wrote(t.table(), t.rowsAfter() - st.table(t.table()).rows());

@@ -799,6 +799,19 @@ public final class BTreeWriter implements Closeable {
      * page count are {@code f}'s. Writing the same images again changes nothing.
      */
     public void write(Flush f) {
+        write(f, true);
+    }
+
+    /**
+     * As {@link #write}, without the redo log: for images the caller keeps durable elsewhere (a
+     * statement's journal on a node) until this returns, and writes again into the tree after a
+     * crash or a failure here. A failure leaves the writer refusing everything until reopened.
+     */
+    public void writeJournaled(Flush f) {
+        write(f, false);
+    }
+
+    private void write(Flush f, boolean logged) {
         requireUsable();
         if (f.pageSize() != pageSize) {
             throw new IllegalArgumentException("a flush of " + f.pageSize() + "-byte pages into " + path + ", whose pages are "
@@ -814,7 +827,9 @@ public final class BTreeWriter implements Closeable {
             pageNos.add(pageNo);
         }
         List<byte[]> images = f.images();
-        redo.commit(pageNos, images);
+        if (logged) {
+            redo.commit(pageNos, images);
+        }
         Runnable inPlace = () -> {
             try {
                 for (int i = 0; i < images.size(); i++) {
@@ -836,11 +851,13 @@ public final class BTreeWriter implements Closeable {
             } else {
                 inPlace.run();
             }
-        } catch (RuntimeException e) { // the batch is committed in the redo log: it cannot be taken back, only redone
+        } catch (RuntimeException e) { // the batch is committed (in the redo log, or the caller's): it can only be redone
             failed = e;
             throw e;
         }
-        redo.clear();
+        if (logged) {
+            redo.clear();
+        }
         if (f != pending) { // images of another writer's: the tree now stands where they put it
             meta = written;
         }

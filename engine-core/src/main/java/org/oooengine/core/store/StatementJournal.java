@@ -282,10 +282,15 @@ public final class StatementJournal {
         return committed;
     }
 
-    /** Deletes a journal (rolled back, or held by the store now); the directory synced. */
+    /**
+     * Deletes a journal: a committed one once the store holds it, with the directory synced (one a
+     * crash brought back would write its images over what later writes and reorganizations of its
+     * trees did); a prepared one rolled back without (one a crash brings back is asked about again:
+     * not decided, deleted).
+     */
     public static void delete(Path file) {
         try {
-            if (Files.deleteIfExists(file)) {
+            if (Files.deleteIfExists(file) && file.getFileName().toString().endsWith(COMMITTED)) {
                 Directories.syncDirectory(file.getParent());
             }
         } catch (IOException e) {

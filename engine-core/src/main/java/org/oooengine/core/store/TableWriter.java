@@ -252,10 +252,24 @@ public final class TableWriter implements Closeable {
         return out;
     }
 
-    /** Writes what {@link #pendingFlushes} computed, tree by tree in its order: a flush of those writes. */
+    /**
+     * Writes what {@link #pendingFlushes} computed, tree by tree in its order: a flush of those
+     * writes, each tree's atomic through its redo log.
+     */
     public void write(List<TreeFlush> flushes) {
         for (TreeFlush f : flushes) {
             f.tree().write(f.flush());
+        }
+        deleted = false;
+    }
+
+    /**
+     * As {@link #write}, for flushes the caller keeps durable in a journal of its own until this
+     * returns (and writes again after a crash): no redo log ({@link BTreeWriter#writeJournaled}).
+     */
+    public void writeJournaled(List<TreeFlush> flushes) {
+        for (TreeFlush f : flushes) {
+            f.tree().writeJournaled(f.flush());
         }
         deleted = false;
     }
