@@ -410,7 +410,12 @@ final class InPlaceWrites {
         }
         answer.whenComplete((outcome, e) -> writeThread.execute(() -> {
             asking.remove(id);
-            learned(id, decider, e == null ? outcome : null, e);
+            try {
+                learned(id, decider, e == null ? outcome : null, e);
+            } catch (RuntimeException failed) { // a committed journal stays, rolled forward at the next tick
+                LOG.warn("node {}: settling statement {} as its decider node {} said failed: {}", nodeId, name(id),
+                        decider, failed.toString());
+            }
         }));
     }
 
