@@ -316,6 +316,17 @@ final class Messages {
     static final byte WRITE_APPLY = 1;
     static final byte WRITE_COMMIT = 2;
     static final byte WRITE_ROLLBACK = 3;
+    /**
+     * The atomic commit of a write in place across its owners: each makes it durable and unseen
+     * (prepare: {@code decider} string after the statement), then the decider records that it
+     * committed and applies it (decide), then the others apply it ({@link #WRITE_COMMIT}). Outcome
+     * asks a decider what became of a statement ({@link #WRITE_SETTLE} flag: the coordinator asking,
+     * which rolls back one not decided yet); its answer is one byte ({@code InPlaceWrites.COMMITTED}...).
+     */
+    static final byte WRITE_PREPARE = 4;
+    static final byte WRITE_DECIDE = 5;
+    static final byte WRITE_OUTCOME = 6;
+    static final byte WRITE_SETTLE = 1;
 
     static final byte LOAD_START = 5;
     static final byte LOAD_BEGIN = 1;

@@ -139,6 +139,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private StoreManifest prepared;
     /** Writes in place, a statement at a time, on the write thread ({@link #loads}). */
     private final InPlaceWrites writes;
+    /** How often the write thread settles what coordinators of writes in place left ({@link InPlaceWrites#tick}). */
+    private static final Duration WRITE_TICK = Duration.ofSeconds(2);
+    private final java.util.concurrent.atomic.AtomicBoolean writeTickQueued = new java.util.concurrent.atomic.AtomicBoolean();
     /** How long a tree health answer serves while its tables take no writes. */
     private static final Duration HEALTH_MAX_AGE = Duration.ofSeconds(30);
     private final Map<String, HealthAnswer> healthAnswers = new java.util.concurrent.ConcurrentHashMap<>();
@@ -167,13 +170,27 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.fragments = Executors.newCachedThreadPool(org.oooengine.core.exec.DaemonThreads.named("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-heartbeat-" + nodeId));
-        this.writes = new InPlaceWrites(nodeId, () -> store, this::closeReplacedStore);
+        this.writes = new InPlaceWrites(nodeId, dataDir, () -> store, this::closeReplacedStore, () -> load != null,
+                this::askOutcome, work -> {
+                    try {
+                        loads.execute(work);
+                    } catch (java.util.concurrent.RejectedExecutionException e) {
+                        // the node is closing: what the answer settles is settled when it starts again
+                    }
+                });
         this.maintenance = new TreeMaintenance(nodeId, () -> store, loads, heartbeats, writes::idle,
                 TreeMaintenance.Options.defaults());
         maintenance.start();
         this.transactions = new TransactionService(nodeId, dataDir.resolve("txn"), peers,
                 TransactionService.Options.defaults(), this::fail);
-        heartbeats.scheduleWithFixedDelay(() -> loads.execute(writes::rollBackAbandoned), 1, 1, TimeUnit.MINUTES);
+        heartbeats.scheduleWithFixedDelay(() -> {
+            if (writeTickQueued.compareAndSet(false, true)) {
+                loads.execute(() -> {
+                    writeTickQueued.set(false);
+                    writes.tick();
+                });
+            }
+        }, WRITE_TICK.toMillis(), WRITE_TICK.toMillis(), TimeUnit.MILLISECONDS);
         try {
             Directories.deleteRecursively(dataDir.resolve("spill")); // what a node that died while spilling left
         } catch (RuntimeException e) {
@@ -187,6 +204,16 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 queryMaxMemory >> 20, spillSpace.maxBytes() >> 20);
         Path current = storeDir();
         recoverInterruptedPublish(current);
+        try {
+            writes.recover(current, this::askOutcomeNow); // committed statements rolled forward before anything reads
+        } catch (RuntimeException e) {
+            transactions.close();
+            writes.close();
+            heartbeats.shutdownNow();
+            loads.shutdownNow();
+            fragments.shutdownNow();
+            throw e;
+        }
         if (StoreManifest.exists(current)) {
             try {
                 store = openStore(current);
@@ -202,6 +229,28 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
     private Path storeDir() {
         return dataDir.resolve("store");
+    }
+
+    /** Asks {@code decider} what became of statement {@code statement} (connecting off the write thread). */
+    private CompletableFuture<Byte> askOutcome(String decider, long statement) {
+        byte[] payload = new PayloadWriter(10).put(Messages.WRITE_OUTCOME).putLong(statement).put((byte) 0).toByteArray();
+        return CompletableFuture.supplyAsync(() -> peers.client(decider), fragments)
+                .thenCompose(c -> c.call(org.oooengine.core.net.OpCode.WRITE_ROWS, payload))
+                .thenApply(f -> f.reader().get());
+    }
+
+    /** As above, waiting at most the request timeout: null when it cannot be asked (a node starting). */
+    private Byte askOutcomeNow(String decider, long statement) {
+        try {
+            return askOutcome(decider, statement).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            LOG.info("node {}: cannot ask node {} about statement {}: {}", nodeId, decider, InPlaceWrites.name(statement),
+                    e.getCause() == null ? e.toString() : e.getCause().getMessage());
+            return null;
+        }
     }
 
     /**
@@ -454,6 +503,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         byte step = r.get();
         switch (step) {
             case Messages.LOAD_START -> {
+                refuseLoadWhileWriting();
                 int pageSize = r.getVarInt();
                 double fillFactor = Double.longBitsToDouble(r.getLong());
                 boolean keepTables = r.hasMore() && (r.get() & Messages.LOAD_KEEP_TABLES) != 0;
@@ -508,10 +558,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 return EMPTY;
             }
             case Messages.LOAD_PUBLISH -> {
+                refuseLoadWhileWriting();
                 publish();
                 return EMPTY;
             }
             case Messages.LOAD_RESTORE -> {
+                refuseLoadWhileWriting();
                 restorePrevious();
                 return EMPTY;
             }
@@ -520,6 +572,14 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 return EMPTY;
             }
             default -> throw new ProtocolException("unknown bulk-load step " + step);
+        }
+    }
+
+    /** A load does not swap a store in or out under a statement prepared here: its journal names that store's pages. */
+    private void refuseLoadWhileWriting() {
+        String refusal = writes.loadRefusal();
+        if (refusal != null) {
+            throw new IllegalStateException(refusal);
         }
     }
 
@@ -540,6 +600,16 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 requireStore();
                 return new PayloadWriter(8).putLong(writes.apply(statement, table, policy, kind, rows)).toByteArray();
             }
+            case Messages.WRITE_PREPARE -> {
+                requireStore();
+                writes.prepare(statement, r.getString());
+                return EMPTY;
+            }
+            case Messages.WRITE_DECIDE -> {
+                requireStore();
+                writes.decide(statement);
+                return EMPTY;
+            }
             case Messages.WRITE_COMMIT -> {
                 requireStore();
                 writes.commit(statement);
@@ -548,6 +618,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             case Messages.WRITE_ROLLBACK -> {
                 writes.rollBack(statement);
                 return EMPTY;
+            }
+            case Messages.WRITE_OUTCOME -> {
+                boolean settle = r.hasMore() && (r.get() & Messages.WRITE_SETTLE) != 0;
+                return new byte[] {writes.outcome(statement, settle)};
             }
             default -> throw new ProtocolException("unknown write step " + step);
         }
@@ -1049,5 +1123,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         if (s != null) {
             s.close();
         }
+        writes.close();
     }
 }

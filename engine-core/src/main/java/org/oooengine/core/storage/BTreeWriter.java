@@ -72,6 +72,8 @@ public final class BTreeWriter implements Closeable {
     private long splits;
     private long unlinked;
     private long merged;
+    /** The images {@link #pendingFlush} last computed, until written. */
+    private Flush pending;
     /** Set when a committed batch could not be written in place: the writer must be reopened, which redoes it. */
     private RuntimeException failed;
     private long pageAccesses;
@@ -728,29 +730,106 @@ public final class BTreeWriter implements Closeable {
     }
 
     /**
-     * Makes every write so far durable, all or none: the changed pages (new ones at the file's end)
-     * and the meta page go to the redo log and are synced there, then written in place; when it
-     * returns, the writes survive a crash.
+     * The page images a flush writes into a tree: each changed page (new ones at the file's end),
+     * sealed, then the meta page (page 0), and the pages the file holds after it. Computed by
+     * {@link #pendingFlush} without writing, so that they may be kept elsewhere first (a statement's
+     * journal on a node), and written by {@link #write}, or by {@link #writeTo} into a tree no one
+     * has open.
      */
-    public void flush() {
+    public record Flush(int pageSize, long pageCount, long[] pageNos, List<byte[]> images) {
+        public Flush {
+            if (pageNos.length != images.size() || pageNos.length == 0 || pageNos[pageNos.length - 1] != 0) {
+                throw new IllegalArgumentException("a flush of " + pageNos.length + " page numbers and " + images.size()
+                        + " images, the meta page last");
+            }
+        }
+
+        /** Bytes of page images. */
+        public long bytes() {
+            return (long) pageSize * pageNos.length;
+        }
+    }
+
+    /**
+     * The images a {@link #flush} would write now, or null when nothing changed since the last
+     * one; nothing is written. Settles the leaves deletes thinned first, as a flush does.
+     */
+    public Flush pendingFlush() {
         requireUsable();
         settleThinned();
         if (dirty.isEmpty() && meta.equals(flushedMeta)) {
-            nodes.clear();
-            return;
+            return null;
         }
-        List<Long> pageNos = new ArrayList<>(dirty);
-        List<byte[]> images = new ArrayList<>();
-        for (long pageNo : pageNos) {
+        List<Long> changed = new ArrayList<>(dirty);
+        long[] pageNos = new long[changed.size() + 1];
+        List<byte[]> images = new ArrayList<>(pageNos.length);
+        for (int i = 0; i < changed.size(); i++) {
+            long pageNo = changed.get(i);
             Node n = nodes.get(pageNo);
+            pageNos[i] = pageNo;
             images.add(sealed(BTreeBuilder.NodeBuilder.encode(pageSize, n.leaf ? PageFormat.TYPE_LEAF
                     : PageFormat.TYPE_INTERNAL, n.level, pageNo, n.next, n.keys, n.values)));
         }
         byte[] metaPage = new byte[pageSize];
         meta.writeTo(metaPage);
-        pageNos.add(0L);
-        images.add(sealed(metaPage));
-        redo.commit(pageNos, images);
+        images.add(sealed(metaPage)); // page 0, last
+        pending = new Flush(pageSize, pageCount, pageNos, images);
+        return pending;
+    }
+
+    /**
+     * Makes every write so far durable, all or none: the changed pages (new ones at the file's end)
+     * and the meta page go to the redo log and are synced there, then written in place; when it
+     * returns, the writes survive a crash.
+     */
+    public void flush() {
+        Flush f = pendingFlush();
+        if (f == null) {
+            nodes.clear();
+            return;
+        }
+        write(f);
+    }
+
+    /**
+     * Writes {@code f} into the tree as a flush does (atomically and durably through the redo log,
+     * then in place, published to the readers) — this writer's own {@link #pendingFlush}, or one
+     * computed by a writer of the same tree before and kept elsewhere (a statement's journal), when
+     * this one holds no writes of its own. The writer then stands at {@code f}: its meta page and
+     * page count are {@code f}'s. Writing the same images again changes nothing.
+     */
+    public void write(Flush f) {
+        write(f, true);
+    }
+
+    /**
+     * As {@link #write}, without the redo log: for images the caller keeps durable elsewhere (a
+     * statement's journal on a node) until this returns, and writes again into the tree after a
+     * crash or a failure here. A failure leaves the writer refusing everything until reopened.
+     */
+    public void writeJournaled(Flush f) {
+        write(f, false);
+    }
+
+    private void write(Flush f, boolean logged) {
+        requireUsable();
+        if (f.pageSize() != pageSize) {
+            throw new IllegalArgumentException("a flush of " + f.pageSize() + "-byte pages into " + path + ", whose pages are "
+                    + pageSize + " bytes");
+        }
+        for (int i = 0; i < f.pageNos().length; i++) {
+            PageFormat.verify(f.images().get(i), 0, pageSize, path, f.pageNos()[i]);
+        }
+        TreeMeta written = TreeMeta.readFrom(f.images().get(f.pageNos().length - 1), path);
+        long pages = Math.max(pageCount, f.pageCount());
+        List<Long> pageNos = new ArrayList<>(f.pageNos().length);
+        for (long pageNo : f.pageNos()) {
+            pageNos.add(pageNo);
+        }
+        List<byte[]> images = f.images();
+        if (logged) {
+            redo.commit(pageNos, images);
+        }
         Runnable inPlace = () -> {
             try {
                 for (int i = 0; i < images.size(); i++) {
@@ -768,19 +847,53 @@ public final class BTreeWriter implements Closeable {
         };
         try {
             if (file != null) {
-                file.publish(pageCount, inPlace); // no reader reads a page half written, nor caches an old one after
+                file.publish(pages, inPlace); // no reader reads a page half written, nor caches an old one after
             } else {
                 inPlace.run();
             }
-        } catch (RuntimeException e) { // the batch is committed in the redo log: it cannot be taken back, only redone
+        } catch (RuntimeException e) { // the batch is committed (in the redo log, or the caller's): it can only be redone
             failed = e;
             throw e;
         }
-        redo.clear();
-        flushedPageCount = pageCount;
+        if (logged) {
+            redo.clear();
+        }
+        if (f != pending) { // images of another writer's: the tree now stands where they put it
+            meta = written;
+        }
+        pending = null;
+        pageCount = pages;
+        flushedPageCount = pages;
         dirty.clear();
         nodes.clear(); // what was changed is written; the pool (or the file) holds it now
         flushedMeta = meta;
+    }
+
+    /**
+     * Writes {@code f} into the tree file at {@code tree}, which nothing has open (a node rolling a
+     * committed statement forward before it opens its store): a flush of the tree's own that a crash
+     * cut short is finished first (it is older than {@code f}, or the same), then every image is
+     * checked and written in place and the file synced. Writing the same images again changes
+     * nothing; a crash half way is mended by writing them again.
+     */
+    public static void writeTo(Path tree, Flush f) {
+        recover(tree);
+        for (int i = 0; i < f.pageNos().length; i++) {
+            PageFormat.verify(f.images().get(i), 0, f.pageSize(), tree, f.pageNos()[i]);
+        }
+        try (FileChannel ch = FileChannel.open(tree, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            for (int i = 0; i < f.pageNos().length; i++) {
+                RedoLog.writeAt(ch, f.images().get(i), f.pageNos()[i] * f.pageSize());
+            }
+            ch.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + tree, e);
+        }
+    }
+
+    /** The tree file this writer writes. */
+    public Path path() {
+        return path;
     }
 
     /** Forgets every write since the last flush: readers never saw them, and the file holds none of them. */
@@ -795,6 +908,7 @@ public final class BTreeWriter implements Closeable {
         }
         meta = flushedMeta;
         pageCount = flushedPageCount;
+        pending = null;
     }
 
     private void requireUsable() {

@@ -93,6 +93,30 @@ public final class Directories {
         return PosixFilePermissions.asFileAttribute(perms);
     }
 
+    /**
+     * Syncs {@code dir} itself, so that the names created, renamed or deleted in it survive a
+     * crash (a file's own sync keeps its bytes, not its name). Where the platform cannot open a
+     * directory for syncing (not Linux), nothing.
+     */
+    public static void syncDirectory(Path dir) {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            if (POSIX) {
+                throw new UncheckedIOException("cannot sync the directory " + dir, e);
+            }
+        }
+    }
+
+    /** Syncs the bytes of {@code file}. */
+    public static void sync(Path file) {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot sync " + file, e);
+        }
+    }
+
     /** Deletes {@code dir} and everything below it; a missing directory is fine. */
     public static void deleteRecursively(Path dir) {
         if (!Files.exists(dir)) {

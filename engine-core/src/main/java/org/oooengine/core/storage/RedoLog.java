@@ -20,12 +20,13 @@ import org.oooengine.core.types.Bytes;
  * written in place; once the tree file is synced the log is emptied. A crash before the commit
  * record is synced leaves the tree as it was (the log's partial batch is dropped on open); a crash
  * after it — in the middle of writing the pages in place, a page torn — is repaired on open by
- * writing the logged images again. Records are {@code length (int) | CRC32C (int) | pageNo (long)
- * | page}; the commit record has page number -1 and the batch's page count for a page.
+ * writing the logged images again. Records are {@link ChecksummedRecords}: {@code length (int) |
+ * CRC32C (int) | pageNo (long) | page}; the commit record has page number -1 and the batch's page
+ * count for a page.
  */
 final class RedoLog implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(RedoLog.class);
-    private static final int RECORD_HEADER = 8 + 8;
+    private static final int RECORD_HEADER = ChecksummedRecords.OVERHEAD;
     private static final long COMMIT = -1;
 
     private final Path path;
@@ -95,13 +96,7 @@ final class RedoLog implements AutoCloseable {
     }
 
     private long writeRecord(long pos, long pageNo, byte[] image) throws IOException {
-        byte[] record = new byte[RECORD_HEADER + image.length];
-        Bytes.putInt(record, 0, 8 + image.length);
-        Bytes.putLong(record, 8, pageNo);
-        System.arraycopy(image, 0, record, RECORD_HEADER, image.length);
-        CRC32C crc = new CRC32C();
-        crc.update(record, 8, record.length - 8);
-        Bytes.putInt(record, 4, (int) crc.getValue());
+        byte[] record = ChecksummedRecords.frame(pageNo, image);
         writeAt(channel, record, pos);
         return record.length;
     }

@@ -214,12 +214,62 @@ public final class TableWriter implements Closeable {
      * written table still take a missing row for one deleted meanwhile.)
      */
     public void flush() {
+        for (BTreeWriter tree : flushOrder()) {
+            tree.flush();
+        }
+        deleted = false;
+    }
+
+    /** The trees in the order {@link #flush} writes them. */
+    private List<BTreeWriter> flushOrder() {
+        List<BTreeWriter> order = new ArrayList<>();
+        if (!deleted) {
+            order.add(data);
+        }
+        indexes.forEach(ix -> order.add(ix.tree()));
         if (deleted) {
-            indexes.forEach(ix -> ix.tree().flush());
-            data.flush();
-        } else {
-            data.flush();
-            indexes.forEach(ix -> ix.tree().flush());
+            order.add(data);
+        }
+        return order;
+    }
+
+    /** A tree's images of a flush to come ({@link BTreeWriter#pendingFlush}), with the tree's writer. */
+    public record TreeFlush(BTreeWriter tree, BTreeWriter.Flush flush) {
+    }
+
+    /**
+     * What {@link #flush} would write now, tree by tree in its order (trees with nothing to write
+     * left out), computed without writing anything: {@link #write} writes it.
+     */
+    public List<TreeFlush> pendingFlushes() {
+        List<TreeFlush> out = new ArrayList<>();
+        for (BTreeWriter tree : flushOrder()) {
+            BTreeWriter.Flush f = tree.pendingFlush();
+            if (f != null) {
+                out.add(new TreeFlush(tree, f));
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Writes what {@link #pendingFlushes} computed, tree by tree in its order: a flush of those
+     * writes, each tree's atomic through its redo log.
+     */
+    public void write(List<TreeFlush> flushes) {
+        for (TreeFlush f : flushes) {
+            f.tree().write(f.flush());
+        }
+        deleted = false;
+    }
+
+    /**
+     * As {@link #write}, for flushes the caller keeps durable in a journal of its own until this
+     * returns (and writes again after a crash): no redo log ({@link BTreeWriter#writeJournaled}).
+     */
+    public void writeJournaled(List<TreeFlush> flushes) {
+        for (TreeFlush f : flushes) {
+            f.tree().writeJournaled(f.flush());
         }
         deleted = false;
     }
