@@ -16,6 +16,7 @@ public final class FinalAggregation {
     private final int keyCount;
     private final List<AggregateCall> aggregates;
     private final QueryMemory memory;
+    private final String operator;
     private GroupTable groups;
     /** The groups moved to disk when they outgrew the query's memory; null until then. */
     private SpilledGroups spilled;
@@ -28,10 +29,16 @@ public final class FinalAggregation {
 
     /** As above, its groups held against {@code memory}. */
     public FinalAggregation(int keyCount, List<AggregateCall> aggregates, QueryMemory memory) {
+        this(keyCount, aggregates, memory, "final aggregation");
+    }
+
+    /** As above, named {@code operator} where its memory runs out. */
+    public FinalAggregation(int keyCount, List<AggregateCall> aggregates, QueryMemory memory, String operator) {
         this.keyCount = keyCount;
         this.aggregates = aggregates;
         this.memory = memory;
-        this.groups = new GroupTable(aggregates, memory, "final aggregation");
+        this.operator = operator;
+        this.groups = new GroupTable(aggregates, memory, operator);
     }
 
     /** Merges a partial row; when its group does not fit, the groups so far spill to disk (where the memory allows). */
@@ -81,13 +88,13 @@ public final class FinalAggregation {
 
     private void spillGroups() {
         if (spilled == null) {
-            spilled = new SpilledGroups(keyCount, aggregates, memory, "final aggregation");
+            spilled = new SpilledGroups(keyCount, aggregates, memory, operator);
         }
         List<Object[]> partials = new ArrayList<>(groups.groups().size());
         groups.groups().forEach(g -> partials.add(g.partial()));
         spilled.spill(partials);
         memory.release(groups.reservedBytes());
-        groups = new GroupTable(aggregates, memory, "final aggregation");
+        groups = new GroupTable(aggregates, memory, operator);
     }
 
     /** The groups' rows: keys, then aggregate results. */

@@ -7,6 +7,8 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Values;
@@ -15,12 +17,15 @@ import org.oooengine.core.sql.expr.Values;
  * An in-memory hash join: the build rows in a table by their key values, probe rows meeting them
  * a batch at a time; the residual condition over the joined row (probe columns, then build
  * columns). A null key never matches (SQL equality); a cross join pairs every row. Outer kinds pad
- * the unmatched side with nulls; semi and anti joins pass a probe row once or not at all.
+ * the unmatched side with nulls; semi and anti joins pass a probe row once or not at all. What a
+ * probe makes goes on in bounded batches as it is made, however many rows a probe row meets.
  * Probing is not thread-safe.
  */
 public final class HashJoinTable {
     /** About the heap bytes the table takes per build row beyond the row itself (map entry, key, list). */
     public static final long ENTRY_BYTES = 64;
+    /** The most rows a probe hands on at once. */
+    public static final int OUT_ROWS = Pipeline.BATCH_ROWS;
 
     private final JoinKind kind;
     private final int[] probeKeys;
@@ -63,47 +68,108 @@ public final class HashJoinTable {
         this.matchedBuild = keepsBuild() ? Collections.newSetFromMap(new IdentityHashMap<>()) : Set.of();
     }
 
-    /** The joined rows of a batch of probe rows. */
-    public List<Object[]> probe(List<Object[]> batch) {
-        List<Object[]> out = new ArrayList<>(batch.size());
+    /**
+     * The joined rows of a batch of probe rows, handed to {@code out} in batches of at most
+     * {@link #OUT_ROWS} rows as they are made: a probe row may meet a whole table (a cross join, a
+     * key most rows share), and the rows it makes never wait in one list. {@code stop} is asked
+     * after each batch sent and every {@link #OUT_ROWS} candidates tried; once it says so (the
+     * limit after the join has its rows) no more are made.
+     */
+    public void probe(List<Object[]> batch, Consumer<List<Object[]>> out, BooleanSupplier stop) {
         if (kind == JoinKind.ANTI_NULL_AWARE && buildHasNullKey) {
-            return out; // x NOT IN (..., NULL, ...) is never true
+            return; // x NOT IN (..., NULL, ...) is never true
         }
+        Output joined = new Output(out, stop, Math.min(batch.size(), OUT_ROWS));
         boolean keepProbe = kind == JoinKind.LEFT || kind == JoinKind.FULL;
         for (Object[] l : batch) {
+            if (joined.stopped) {
+                return;
+            }
             Object probeKey = key(l, probeKeys);
             if (kind == JoinKind.ANTI_NULL_AWARE && probeKey == null) {
                 if (buildRows.isEmpty()) {
-                    out.add(l);
+                    joined.add(l);
                 }
                 continue;
             }
             List<Object[]> candidates = kind == JoinKind.CROSS ? buildRows : candidates(probeKey);
             if (kind.rightOnly()) {
-                markMatches(l, candidates);
+                markMatches(l, candidates, joined);
                 continue;
             }
             boolean matched = false;
             for (Object[] r : candidates) {
+                if (joined.tried()) {
+                    return;
+                }
                 Object[] row = concat(l, r);
                 if (residual == null || meets(residual.eval(row))) {
                     matched = true;
                     if (kind.leftOnly()) {
                         break;
                     }
-                    out.add(row);
                     if (keepsBuild()) {
                         matchedBuild.add(r);
+                    }
+                    if (!joined.add(row)) {
+                        return;
                     }
                 }
             }
             if (kind == JoinKind.SEMI ? matched : kind.leftOnly() && !matched) {
-                out.add(l);
+                joined.add(l);
             } else if (!matched && keepProbe) {
-                out.add(concat(l, null));
+                joined.add(concat(l, null));
             }
         }
-        return out;
+        joined.flush();
+    }
+
+    /** As {@link #probe(List, Consumer, BooleanSupplier)}, never stopping early. */
+    public void probe(List<Object[]> batch, Consumer<List<Object[]>> out) {
+        probe(batch, out, () -> false);
+    }
+
+    /** Rows made by a probe, sent on a batch at a time; remembers when its consumer has had enough. */
+    private static final class Output {
+        private final Consumer<List<Object[]>> out;
+        private final BooleanSupplier stop;
+        private List<Object[]> rows;
+        private int tried;
+        boolean stopped;
+
+        Output(Consumer<List<Object[]>> out, BooleanSupplier stop, int expected) {
+            this.out = out;
+            this.stop = stop;
+            this.rows = new ArrayList<>(Math.max(16, expected));
+        }
+
+        /** Adds a row; false when no more are wanted. */
+        boolean add(Object[] row) {
+            rows.add(row);
+            if (rows.size() >= OUT_ROWS) {
+                flush();
+            }
+            return !stopped;
+        }
+
+        /** Counts a candidate tried; true when no more are wanted (asked every {@link #OUT_ROWS}). */
+        boolean tried() {
+            if (++tried >= OUT_ROWS) {
+                tried = 0;
+                stopped |= stop.getAsBoolean();
+            }
+            return stopped;
+        }
+
+        void flush() {
+            if (!rows.isEmpty() && !stopped) {
+                List<Object[]> full = rows;
+                rows = new ArrayList<>(Math.min(OUT_ROWS, 2 * full.size()));
+                out.accept(full);
+            }
+            stopped |= stop.getAsBoolean();
+        }
     }
 
     /**
@@ -115,8 +181,11 @@ public final class HashJoinTable {
     }
 
     /** Marks the build rows that probe row {@code l} meets (a right semi or anti join outputs nothing per probe). */
-    private void markMatches(Object[] l, List<Object[]> candidates) {
+    private void markMatches(Object[] l, List<Object[]> candidates, Output joined) {
         for (Object[] r : candidates) {
+            if (joined.tried()) {
+                return;
+            }
             if (!matchedBuild.contains(r) && (residual == null || meets(residual.eval(concat(l, r))))) {
                 matchedBuild.add(r);
             }
@@ -126,18 +195,20 @@ public final class HashJoinTable {
     /**
      * After the last probe: for RIGHT and FULL joins the build rows no probe row met, padded; for
      * RIGHT_SEMI those some probe row met, for RIGHT_ANTI those none did, as they are; else none.
+     * To {@code out} in batches of at most {@link #OUT_ROWS}.
      */
-    public List<Object[]> buildRowsAtEnd() {
-        List<Object[]> out = new ArrayList<>();
-        if (keepsBuild()) {
-            for (Object[] r : buildRows) {
-                boolean met = matchedBuild.contains(r);
-                if (kind == JoinKind.RIGHT_SEMI ? met : !met) {
-                    out.add(kind.rightOnly() ? r : concat(null, r));
-                }
+    public void buildRowsAtEnd(Consumer<List<Object[]>> out) {
+        if (!keepsBuild()) {
+            return;
+        }
+        Output rows = new Output(out, () -> false, OUT_ROWS);
+        for (Object[] r : buildRows) {
+            boolean met = matchedBuild.contains(r);
+            if (kind == JoinKind.RIGHT_SEMI ? met : !met) {
+                rows.add(kind.rightOnly() ? r : concat(null, r));
             }
         }
-        return out;
+        rows.flush();
     }
 
     private boolean keepsBuild() {

@@ -109,6 +109,7 @@ public final class PartitionPipeline {
             return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, enough, memory, t0);
         }
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
+        pipeline.stopWhen(stopping(cancelled, () -> false));
         List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
         BTree tree = table.tree();
         // leaves are in key order: read only those that can hold the key range the filters allow
@@ -144,6 +145,7 @@ public final class PartitionPipeline {
                                       Consumer<List<Object[]>> out, BooleanSupplier cancelled, BooleanSupplier enough,
                                       QueryMemory memory, long t0) {
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
+        pipeline.stopWhen(stopping(cancelled, () -> false));
         int[] needed = spec.columns().stream().toArray();
         source.forEachPage(page -> {
             if (cancelled.getAsBoolean()) {
@@ -176,6 +178,7 @@ public final class PartitionPipeline {
             rowsOut[0] += rows.size();
             out.accept(rows);
         }, memory);
+        pipeline.stopWhen(stopping(cancelled, enough));
         ZoneMaps zones = ZoneMaps.of(spec.steps());
         int[] needed = spec.columns().stream().toArray();
         long rowsIn = 0;
@@ -196,6 +199,19 @@ public final class PartitionPipeline {
         }
         pipeline.finish();
         return new Summary(rowsIn, rowsOut[0], System.nanoTime() - t0, memory.spilledBytes());
+    }
+
+    /**
+     * When a pipeline's joins stop making rows: once {@code enough} came out; throws once
+     * {@code cancelled}.
+     */
+    private static BooleanSupplier stopping(BooleanSupplier cancelled, BooleanSupplier enough) {
+        return () -> {
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("the requester cancelled the query or went away");
+            }
+            return enough.getAsBoolean();
+        };
     }
 
     /**

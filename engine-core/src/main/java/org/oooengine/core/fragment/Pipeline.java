@@ -11,22 +11,29 @@ import org.oooengine.core.sql.expr.Exprs;
 
 /**
  * Runs the steps of a {@link ScanPipeline} over batches of rows: filters and projections batch by
- * batch, passing each batch on; a partial aggregate at the end keeps its groups until
- * {@link #finish} and then sends their states. Rows are SQL values (see {@code SqlType}).
+ * batch, passing each batch on; a join hands on what a probe makes a batch at a time; a partial
+ * aggregate at the end keeps its groups until {@link #finish} and then sends their states, or
+ * sooner when they fill their share of the memory. Rows are SQL values (see {@code SqlType}).
  */
 public final class Pipeline {
     /** Rows per batch: large enough to amortise a call per step, small enough to stay in cache. */
     public static final int BATCH_ROWS = 1024;
+    /** A partial aggregate's groups go on once they hold more than this share (a fraction) of the query's memory. */
+    static final int PARTIAL_SHARE = 4;
 
     private final List<PipelineStep> steps;
     /** Per step, its hash table when it is a join whose build rows fit in memory, else null. */
     private final HashJoinTable[] joins;
     /** Per step, its partitions on disk when it is a join whose build rows did not fit, else null. */
     private final SpilledHashJoin[] spilledJoins;
-    /** Per step, its groups when it is a whole aggregate, else null. */
-    private final GroupTable[] groupsAt;
+    /** Per step, its groups when it is a whole aggregate (spilled when they outgrow the memory), else null. */
+    private final FinalAggregation[] groupsAt;
     private final PipelineStep.PartialAggregate aggregate;
-    private final GroupTable groups;
+    /** A partial aggregate's groups since it last sent them on. */
+    private GroupTable groups;
+    private final QueryMemory memory;
+    /** The most a partial aggregate's groups hold before it sends them on: a share of the query's memory. */
+    private final long partialShare;
     /** When the pipeline ends in a {@link PipelineStep.TopN}: the rows it keeps. */
     private final TopRows top;
     /** When the pipeline ends in a {@link PipelineStep.Sort}: the rows so far. */
@@ -37,6 +44,7 @@ public final class Pipeline {
     /** Counted apart: filters and projections may take batches from several threads at once. */
     private final LongAdder rowsIn = new LongAdder();
     private final LongAdder rowsOut = new LongAdder();
+    private volatile java.util.function.BooleanSupplier stop = () -> false;
 
     /** Where a join's build rows come from: rows sent along, or a pipeline over another local table. */
     @FunctionalInterface
@@ -97,15 +105,17 @@ public final class Pipeline {
         boolean ended = aggregate != null || top != null || limit != null || sort != null;
         this.steps = ended ? List.copyOf(steps.subList(0, last)) : List.copyOf(steps);
         this.groups = aggregate == null ? null : new GroupTable(aggregate.aggregates(), memory, "partial aggregation");
+        this.memory = memory;
+        this.partialShare = Math.max(1 << 20, memory.limit() / PARTIAL_SHARE);
         this.out = out;
         this.joins = new HashJoinTable[this.steps.size()];
         this.spilledJoins = new SpilledHashJoin[this.steps.size()];
-        this.groupsAt = new GroupTable[this.steps.size()];
+        this.groupsAt = new FinalAggregation[this.steps.size()];
         int width = inputWidth;
         for (int i = 0; i < this.steps.size(); i++) {
             PipelineStep step = this.steps.get(i);
             if (step instanceof PipelineStep.Aggregate a) {
-                groupsAt[i] = new GroupTable(a.aggregates(), memory, "aggregation");
+                groupsAt[i] = new FinalAggregation(a.keys().size(), a.aggregates(), memory, "aggregation");
             }
             if (inputWidth > 0) {
                 checkColumns(step, i, width);
@@ -171,18 +181,23 @@ public final class Pipeline {
     private void push(List<Object[]> batch, int first) {
         List<Object[]> rows = batch;
         for (int i = first; i < steps.size(); i++) {
-            if (rows.isEmpty()) {
+            if (rows.isEmpty() || enough()) {
                 return;
             }
             if (groupsAt[i] != null) {
-                addToGroups(groupsAt[i], ((PipelineStep.Aggregate) steps.get(i)).keys(), rows);
+                addToWhole(groupsAt[i], ((PipelineStep.Aggregate) steps.get(i)).keys(), rows);
                 return; // its groups go on when the input ends
             }
             if (spilledJoins[i] != null) {
                 spilledJoins[i].addProbe(rows);
                 return; // joined when the input ends
             }
-            rows = joins[i] != null ? joins[i].probe(rows) : apply(steps.get(i), rows);
+            if (joins[i] != null) {
+                int next = i + 1;
+                joins[i].probe(rows, joined -> push(joined, next), this::enough);
+                return; // each batch the probe made went on through the steps after it
+            }
+            rows = apply(steps.get(i), rows);
         }
         if (aggregate != null) {
             aggregateBatch(rows);
@@ -203,6 +218,24 @@ public final class Pipeline {
         }
     }
 
+    /**
+     * Whether no row need be made any more: a limit at the end let its rows out, or what takes
+     * the rows has had enough ({@link #stopWhen}).
+     */
+    private boolean enough() {
+        return remaining != null && remaining.get() == 0 || stop.getAsBoolean();
+    }
+
+    /**
+     * Has the pipeline stop making rows, between the batches its joins make, once {@code stop}
+     * says so (what takes its rows needs no more); {@code stop} may also throw (a
+     * {@link java.util.concurrent.CancellationException}: the query was cancelled), so that a
+     * join that multiplies its rows stops within a batch.
+     */
+    public void stopWhen(java.util.function.BooleanSupplier stop) {
+        this.stop = stop;
+    }
+
     /** The rows of a batch a limit at the end still lets out: all without one. */
     private List<Object[]> firstOf(List<Object[]> rows) {
         if (remaining == null) {
@@ -217,11 +250,11 @@ public final class Pipeline {
         for (int i = 0; i < joins.length; i++) {
             int next = i + 1;
             if (joins[i] != null) {
-                push(joins[i].buildRowsAtEnd(), next);
+                joins[i].buildRowsAtEnd(rows -> push(rows, next));
             } else if (spilledJoins[i] != null) {
                 spilledJoins[i].finish(rows -> push(rows, next));
             } else if (groupsAt[i] != null) {
-                groupsAt[i].sendResults(rows -> push(rows, next));
+                groupsAt[i].finish(rows -> push(rows, next));
             }
         }
         if (top != null) {
@@ -236,18 +269,12 @@ public final class Pipeline {
         if (aggregate == null) {
             return;
         }
-        if (groups.isEmpty() && aggregate.keys().isEmpty()) {
-            groups.group(new Object[0]);
-        }
-        List<Object[]> batch = new ArrayList<>(BATCH_ROWS);
-        for (GroupTable.Group g : groups.groups()) {
-            batch.add(g.partial());
-            if (batch.size() == BATCH_ROWS) {
-                emit(batch);
-                batch = new ArrayList<>(BATCH_ROWS);
+        synchronized (this) {
+            if (groups.isEmpty() && aggregate.keys().isEmpty()) {
+                groups.group(new Object[0]);
             }
+            sendPartials();
         }
-        emit(batch);
     }
 
     public long rowsIn() {
@@ -291,18 +318,63 @@ public final class Pipeline {
         throw new IllegalStateException("no batch form of " + step);
     }
 
-    private void aggregateBatch(List<Object[]> rows) {
-        addToGroups(groups, aggregate.keys(), rows);
-    }
-
-    private static void addToGroups(GroupTable groups, List<Expr> keyExprs, List<Object[]> rows) {
-        Expr[] keys = keyExprs.toArray(Expr[]::new);
-        Object[] keyValues = new Object[keys.length];
+    /**
+     * Adds rows to the partial aggregate's groups. When they outgrow their share of the query's
+     * memory (or the memory has no room for another), they go on as partial states and it starts
+     * over empty: what merges them takes a group's states from anywhere, so sending early is right.
+     */
+    private synchronized void aggregateBatch(List<Object[]> rows) {
+        Expr[] keys = aggregate.keys().toArray(Expr[]::new);
         for (Object[] row : rows) {
+            Object[] keyValues = new Object[keys.length];
             for (int i = 0; i < keys.length; i++) {
                 keyValues[i] = keys[i].eval(row);
             }
-            groups.group(Arrays.copyOf(keyValues, keys.length)).add(row);
+            GroupTable.Group g;
+            try {
+                g = groups.group(keyValues);
+            } catch (MemoryLimitExceededException full) {
+                if (groups.isEmpty()) {
+                    throw full;
+                }
+                sendPartials();
+                g = groups.group(keyValues);
+            }
+            g.add(row);
+            if (groups.reservedBytes() > partialShare) {
+                sendPartials();
+            }
+        }
+    }
+
+    /** Sends the partial aggregate's groups on as partial states and starts over without them. */
+    private void sendPartials() {
+        GroupTable sent = groups;
+        groups = new GroupTable(aggregate.aggregates(), memory, "partial aggregation");
+        sendPartials(sent);
+        memory.release(sent.reservedBytes());
+    }
+
+    private void sendPartials(GroupTable table) {
+        List<Object[]> batch = new ArrayList<>(BATCH_ROWS);
+        for (GroupTable.Group g : table.groups()) {
+            batch.add(g.partial());
+            if (batch.size() == BATCH_ROWS) {
+                emit(batch);
+                batch = new ArrayList<>(BATCH_ROWS);
+            }
+        }
+        emit(batch);
+    }
+
+    private static void addToWhole(FinalAggregation whole, List<Expr> keyExprs, List<Object[]> rows) {
+        Expr[] keys = keyExprs.toArray(Expr[]::new);
+        for (Object[] row : rows) {
+            Object[] keyValues = new Object[keys.length];
+            for (int i = 0; i < keys.length; i++) {
+                keyValues[i] = keys[i].eval(row);
+            }
+            whole.add(keyValues, row);
         }
     }
 }

@@ -128,16 +128,10 @@ final class SpilledHashJoin {
             }
             HashJoinTable table = new HashJoinTable(join.kind(), build, buildKeys, probeKeys, join.residual(), probeWidth,
                     join.buildWidth());
-            probes[p].readAll(block -> send(table.probe(block), out));
+            probes[p].readAll(block -> table.probe(block, out));
             probes[p].close();
-            send(table.buildRowsAtEnd(), out);
+            table.buildRowsAtEnd(out);
             memory.release(held[0]);
-        }
-    }
-
-    private static void send(List<Object[]> rows, Consumer<List<Object[]>> out) {
-        for (int from = 0; from < rows.size(); from += Pipeline.BATCH_ROWS) {
-            out.accept(rows.subList(from, Math.min(rows.size(), from + Pipeline.BATCH_ROWS)));
         }
     }
 }

@@ -216,6 +216,10 @@ final class VectorAggregation {
     }
 
     private void newGroup(int hash) {
+        if (partial && groups > 0 && held + groupBytes > Math.max(1 << 20, memory.limit() / Pipeline.PARTIAL_SHARE)) {
+            // its share is full: the groups go on (makeRoom) before another is made
+            throw new MemoryLimitExceededException("partial aggregation holds its share of the query's memory");
+        }
         memory.reserve(partial ? "partial aggregation" : "aggregation", groupBytes);
         held += groupBytes;
         if (groups == hashes.length) {

@@ -4,6 +4,8 @@ import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.BooleanSupplier;
+import java.util.function.Consumer;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.vector.Batch;
@@ -23,9 +25,16 @@ import org.oooengine.core.vector.Vectors;
  * what {@link HashJoinTable} answers for these kinds.
  */
 final class VectorHashJoin {
+    /** The most pairs a probe sends on at once. */
+    static final int OUT_PAIRS = 4 * Pipeline.BATCH_ROWS;
+
     private final JoinKind kind;
     private final int[] probeKeys;
     private final VectorExpr residual;
+    /** The residual on rows of SQL values, for pairs whose decimal arithmetic outgrows a long. */
+    private final org.oooengine.core.sql.expr.Expr residualExpr;
+    /** The types of a pair's columns, as far as known (those the residual reads among them). */
+    private final SqlType[] pairTypes;
     private final int probeWidth;
     private final Vector[] buildColumns;
     private final SqlType[] buildTypes;
@@ -34,9 +43,18 @@ final class VectorHashJoin {
     private final int[] next;
     private final int mask;
 
-    private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, int probeWidth, Vector[] buildColumns,
-                           SqlType[] buildTypes, long[][] buildKeys, boolean[] usable) {
+    private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, org.oooengine.core.sql.expr.Expr residualExpr,
+                           SqlType[] probeTypes, Vector[] buildColumns, SqlType[] buildTypes, long[][] buildKeys,
+                           boolean[] usable) {
         this.buildTypes = buildTypes.clone();
+        this.residualExpr = residualExpr;
+        int probeWidth = probeTypes.length;
+        SqlType[] pairs = Arrays.copyOf(probeTypes, probeWidth + buildColumns.length);
+        System.arraycopy(buildTypes, 0, pairs, probeWidth, Math.min(buildTypes.length, buildColumns.length));
+        if (residualExpr != null) {
+            VectorPipeline.columnTypes(List.of(residualExpr), pairs);
+        }
+        this.pairTypes = pairs;
         this.kind = kind;
         this.probeKeys = probeKeys;
         this.residual = residual;
@@ -137,7 +155,8 @@ final class VectorHashJoin {
             }
             columns[c] = v;
         }
-        return new VectorHashJoin(kind, probeKeys, residual, probeTypes.length, columns, buildTypes, buildKeys, usable);
+        return new VectorHashJoin(kind, probeKeys, residual, join.residual(), probeTypes, columns, buildTypes, buildKeys,
+                usable);
     }
 
     /** The types of the joined columns, given the probe side's (null for columns carried as they are). */
@@ -183,16 +202,23 @@ final class VectorHashJoin {
         return (x ^ (x >>> 15)) & mask;
     }
 
-    /** The joined batch of a probe batch. */
-    Batch probe(Batch in) {
+    /**
+     * The joined rows of a probe batch, to {@code out} in batches of at most {@link #OUT_PAIRS}
+     * pairs as they are found: a probe row may meet many build rows, and the pairs never wait in
+     * one batch. {@code stop} is asked after each batch sent; once it says so no more are made.
+     * A residual whose decimal arithmetic outgrows a long is evaluated on rows of SQL values, as
+     * the row engine does, so a batch sent is never taken back.
+     */
+    void probe(Batch in, Consumer<Batch> out, BooleanSupplier stop) {
         int n = in.size();
         int[] pos = in.positions();
         LongVector[] keys = new LongVector[probeKeys.length];
         for (int k = 0; k < keys.length; k++) {
             keys[k] = (LongVector) in.column(probeKeys[k]);
         }
+        boolean[] matched = kind == JoinKind.INNER ? null : new boolean[in.capacity()];
         // candidate pairs: probe position, build row
-        int[] pp = new int[Math.max(16, n)];
+        int[] pp = new int[Math.min(OUT_PAIRS, Math.max(16, n))];
         int[] bb = new int[pp.length];
         int m = 0;
         long[] probe = new long[keys.length];
@@ -212,10 +238,21 @@ final class VectorHashJoin {
                 continue;
             }
             for (int r = heads[slot((int) (h ^ (h >>> 29) ^ (h >>> 41)))]; r >= 0; r = next[r]) {
+                if (matched != null && kind.leftOnly() && matched[i]) {
+                    break; // a semi or anti join needs one partner
+                }
                 if (sameKeys(probe, r)) {
                     if (m == pp.length) {
-                        pp = Arrays.copyOf(pp, 2 * m);
-                        bb = Arrays.copyOf(bb, 2 * m);
+                        if (m < OUT_PAIRS) {
+                            pp = Arrays.copyOf(pp, Math.min(OUT_PAIRS, 2 * m));
+                            bb = Arrays.copyOf(bb, pp.length);
+                        } else {
+                            pairs(in, pp, bb, m, matched, out);
+                            m = 0;
+                            if (stop.getAsBoolean()) {
+                                return;
+                            }
+                        }
                     }
                     pp[m] = i;
                     bb[m] = r;
@@ -223,10 +260,53 @@ final class VectorHashJoin {
                 }
             }
         }
+        pairs(in, pp, bb, m, matched, out);
+        if (kind == JoinKind.INNER || stop.getAsBoolean()) {
+            return;
+        }
+        if (kind == JoinKind.SEMI || kind == JoinKind.ANTI) {
+            int[] kept = new int[n];
+            int k = 0;
+            for (int j = 0; j < n; j++) {
+                if (matched[pos[j]] == (kind == JoinKind.SEMI)) {
+                    kept[k++] = pos[j];
+                }
+            }
+            if (k > 0) {
+                out.accept(in.withPositions(kept, k));
+            }
+            return;
+        }
+        // LEFT: after the pairs, each probe row that met none, padded with nulls
+        m = 0;
+        for (int j = 0; j < n; j++) {
+            if (!matched[pos[j]]) {
+                if (m == pp.length) {
+                    pp = Arrays.copyOf(pp, 2 * m);
+                    bb = Arrays.copyOf(bb, 2 * m);
+                }
+                pp[m] = pos[j];
+                bb[m] = -1;
+                m++;
+            }
+        }
+        if (m > 0) {
+            out.accept(joined(in, pp, bb, m));
+        }
+    }
+
+    /**
+     * The first {@code m} candidate pairs: those the residual keeps are marked matched and, for an
+     * inner or left join, sent on as one batch.
+     */
+    private void pairs(Batch in, int[] pp, int[] bb, int m, boolean[] matched, Consumer<Batch> out) {
+        if (m == 0) {
+            return;
+        }
         Batch pairs = null;
-        if (residual != null && m > 0) {
+        if (residual != null) {
             pairs = joined(in, pp, bb, m);
-            byte[] keep = ((BoolVector) residual.eval(pairs)).values;
+            byte[] keep = kept(pairs);
             int kept = 0;
             for (int k = 0; k < m; k++) {
                 if (keep[k] == BoolVector.TRUE) {
@@ -240,36 +320,28 @@ final class VectorHashJoin {
                 pairs = null;
             }
         }
-        if (kind == JoinKind.INNER) {
-            return pairs != null ? pairs : joined(in, pp, bb, m);
-        }
-        boolean[] matched = new boolean[in.capacity()];
-        for (int k = 0; k < m; k++) {
-            matched[pp[k]] = true;
-        }
-        if (kind == JoinKind.SEMI || kind == JoinKind.ANTI) {
-            int[] out = new int[n];
-            int kept = 0;
-            for (int j = 0; j < n; j++) {
-                if (matched[pos[j]] == (kind == JoinKind.SEMI)) {
-                    out[kept++] = pos[j];
-                }
-            }
-            return in.withPositions(out, kept);
-        }
-        // LEFT: the pairs, then each probe row that met none, padded with nulls
-        for (int j = 0; j < n; j++) {
-            if (!matched[pos[j]]) {
-                if (m == pp.length) {
-                    pp = Arrays.copyOf(pp, 2 * m);
-                    bb = Arrays.copyOf(bb, 2 * m);
-                }
-                pp[m] = pos[j];
-                bb[m] = -1;
-                m++;
+        if (matched != null) {
+            for (int k = 0; k < m; k++) {
+                matched[pp[k]] = true;
             }
         }
-        return joined(in, pp, bb, m);
+        if (m > 0 && (kind == JoinKind.INNER || kind == JoinKind.LEFT)) {
+            out.accept(pairs != null ? pairs : joined(in, pp, bb, m));
+        }
+    }
+
+    /** Per pair, whether the residual holds (TRUE) or not: on vectors, or on rows when vectors overflow. */
+    private byte[] kept(Batch pairs) {
+        try {
+            return ((BoolVector) residual.eval(pairs)).values;
+        } catch (ArithmeticException beyondLong) {
+            List<Object[]> rows = pairs.toRows(pairTypes);
+            byte[] keep = new byte[rows.size()];
+            for (int k = 0; k < keep.length; k++) {
+                keep[k] = Boolean.TRUE.equals(residualExpr.eval(rows.get(k))) ? BoolVector.TRUE : 0;
+            }
+            return keep;
+        }
     }
 
     private boolean sameKeys(long[] probe, int r) {

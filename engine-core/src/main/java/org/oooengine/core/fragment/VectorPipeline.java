@@ -23,6 +23,8 @@ final class VectorPipeline {
     private final VectorSegment head;
     /** Every stage after the head in order, to finish in that order: a finishing stage may still send rows on. */
     private final List<Runnable> finishers = new ArrayList<>();
+    private final List<VectorSegment> segments = new ArrayList<>();
+    private final List<Pipeline> rowStages = new ArrayList<>();
 
     /** A run of steps for a segment, or (when {@link #rowStep} is set) one step on rows. */
     private record Stage(List<PipelineStep> steps, SqlType[] inputTypes, PipelineStep rowStep, int width) {
@@ -97,12 +99,14 @@ final class VectorPipeline {
             Stage stage = stages.get(s);
             if (stage.rowStep() == null) {
                 segment = new VectorSegment(stage.steps(), stage.inputTypes(), joins, built, next, memory);
+                segments.add(segment);
                 next = segment::acceptRows;
                 if (s > 0) {
                     reversed.add(segment::finish);
                 }
             } else {
                 Pipeline rowStage = new Pipeline(List.of(stage.rowStep()), stage.width(), built, next, memory);
+                rowStages.add(rowStage);
                 reversed.add(rowStage::finish);
                 next = rowStage::accept;
             }
@@ -111,6 +115,15 @@ final class VectorPipeline {
         for (int i = reversed.size() - 1; i >= 0; i--) {
             finishers.add(reversed.get(i));
         }
+    }
+
+    /**
+     * Has the joins stop making rows once {@code stop} says so (the rows wanted came out), or
+     * throw from it (the pipeline was cancelled).
+     */
+    void stopWhen(java.util.function.BooleanSupplier stop) {
+        segments.forEach(s -> s.stopWhen(stop));
+        rowStages.forEach(p -> p.stopWhen(stop));
     }
 
     /** Runs a batch of input rows through the steps. */

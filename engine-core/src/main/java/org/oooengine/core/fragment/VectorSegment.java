@@ -23,15 +23,30 @@ import org.oooengine.core.vector.VectorExpr;
  */
 final class VectorSegment {
     private final List<PipelineStep> steps;
-    private final List<UnaryOperator<Batch>> ops = new ArrayList<>();
+    /** Per step but a closing aggregate: what it does to a batch, handing what comes out to the next. */
+    private final List<Op> ops = new ArrayList<>();
+    /** Per step, the types of its input's columns (null where not read); then those of the steps' output. */
+    private final List<SqlType[]> typesAt = new ArrayList<>();
     private final VectorAggregation aggregation;
     private final SqlType[] inputTypes;
     private final SqlType[] outputTypes;
     private final BuildRows.Cache builds;
     private final Consumer<List<Object[]>> out;
     private final QueryMemory memory;
-    /** The same steps on rows, made when a batch first outgrows a long. */
-    private Pipeline rowByRow;
+    /** Per step, the steps from it on, on rows, made when a batch there first outgrows a long. */
+    private final java.util.TreeMap<Integer, Pipeline> rowByRow = new java.util.TreeMap<>();
+    /** Asked between the batches a join makes: the pipeline needs no more rows, or was cancelled. */
+    private java.util.function.BooleanSupplier stop = () -> false;
+
+    /** A step on batches: {@code next} takes what it makes, one batch or (a join) several. */
+    @FunctionalInterface
+    private interface Op {
+        void apply(Batch batch, Consumer<Batch> next);
+
+        static Op of(UnaryOperator<Batch> f) {
+            return (b, next) -> next.accept(f.apply(b));
+        }
+    }
     /**
      * When the steps end in a whole aggregate and some batches ran row by row: the groups of both
      * ways, merged from their partial states, so a group both saw comes out once.
@@ -52,14 +67,17 @@ final class VectorSegment {
         SqlType[] types = inputTypes;
         VectorAggregation partial = null;
         for (PipelineStep step : steps) {
+            typesAt.add(types);
             if (step instanceof PipelineStep.Filter f) {
-                ops.add(filter(VectorCompiler.compile(f.condition())));
+                ops.add(Op.of(filter(VectorCompiler.compile(f.condition()))));
             } else if (step instanceof PipelineStep.Project p) {
-                ops.add(project(p.exprs().stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new)));
+                ops.add(Op.of(project(p.exprs().stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new))));
                 types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
             } else if (step instanceof PipelineStep.HashJoin j) {
                 VectorHashJoin join = joins.get(j);
-                ops.add(join::probe);
+                int next = ops.size() + 1;
+                // each batch the join makes goes on by itself: one that overflows runs row by row from there
+                ops.add((b, rest) -> join.probe(b, made -> guarded(made, next), stop));
                 types = join.outputTypes(types);
             } else if (step instanceof PipelineStep.Aggregate a) {
                 partial = VectorAggregation.of(a, memory, out);
@@ -69,6 +87,7 @@ final class VectorSegment {
         }
         this.aggregation = partial;
         this.outputTypes = types;
+        typesAt.add(types); // after the last step: what a join that ends the steps makes
     }
 
     private static UnaryOperator<Batch> filter(VectorExpr predicate) {
@@ -96,6 +115,11 @@ final class VectorSegment {
         };
     }
 
+    /** Has the joins stop making rows once {@code stop} says so (it may throw, to cancel). */
+    void stopWhen(java.util.function.BooleanSupplier stop) {
+        this.stop = stop;
+    }
+
     /** Rows of SQL values in: the columns read become typed vectors, the others ride along as they are. */
     void acceptRows(List<Object[]> rows) {
         if (rows.isEmpty()) {
@@ -114,70 +138,90 @@ final class VectorSegment {
                 columns[c] = v;
             }
         } catch (ArithmeticException | ClassCastException notAsTyped) {
-            rowByRow().accept(rows);
+            rowByRow(0).accept(rows);
             return;
         }
-        accept(Batch.of(columns, n), rows);
+        guarded(Batch.of(columns, n), rows, 0);
     }
 
     /** A batch in. */
     void accept(Batch batch) {
-        accept(batch, null);
+        guarded(batch, null, 0);
     }
 
-    private void accept(Batch batch, List<Object[]> asRows) {
-        List<Object[]> rows;
+    private void guarded(Batch batch, int from) {
+        guarded(batch, null, from);
+    }
+
+    /**
+     * Runs a batch through the steps from {@code from} on; when its decimal arithmetic outgrows a
+     * long, the batch runs row by row from there instead. Nothing of it went on by then: a step
+     * sends a batch on only after it is done with it, and a join's batches are guarded each.
+     */
+    private void guarded(Batch batch, List<Object[]> asRows, int from) {
         try {
-            Batch b = batch;
-            for (int s = 0; s < ops.size() && b.size() > 0; s++) {
-                b = ops.get(s).apply(b);
-            }
+            push(batch, from);
+        } catch (ArithmeticException beyondLong) {
+            rowByRow(from).accept(asRows != null ? asRows : batch.toRows(typesAt.get(from)));
+        }
+    }
+
+    private void push(Batch batch, int from) {
+        Batch b = batch;
+        for (int s = from; s < ops.size(); s++) {
             if (b.size() == 0) {
                 return;
             }
-            if (aggregation != null) {
-                aggregation.add(b);
-                return;
+            Batch[] made = {null};
+            ops.get(s).apply(b, out -> made[0] = out);
+            if (made[0] == null) {
+                return; // a join: it sent each batch it made through the steps after it
             }
-            rows = b.toRows(outputTypes);
-        } catch (ArithmeticException beyondLong) {
-            rowByRow().accept(asRows != null ? asRows : batch.toRows(inputTypes));
+            b = made[0];
+        }
+        if (b.size() == 0) {
             return;
         }
-        out.accept(rows);
+        if (aggregation != null) {
+            aggregation.add(b);
+            return;
+        }
+        out.accept(b.toRows(outputTypes));
     }
 
-    private Pipeline rowByRow() {
-        if (rowByRow == null) {
+    /** The steps from {@code from} on, on rows of SQL values. */
+    private Pipeline rowByRow(int from) {
+        Pipeline rows = rowByRow.get(from);
+        if (rows == null) {
+            List<PipelineStep> rest = steps.subList(from, steps.size());
             PipelineStep last = steps.isEmpty() ? null : steps.get(steps.size() - 1);
+            int width = typesAt.get(from).length;
             if (aggregation != null && last instanceof PipelineStep.Aggregate whole) {
-                merged = new FinalAggregation(whole.keys().size(), whole.aggregates(), memory);
-                List<PipelineStep> partial = new ArrayList<>(steps.subList(0, steps.size() - 1));
+                if (merged == null) {
+                    merged = new FinalAggregation(whole.keys().size(), whole.aggregates(), memory);
+                }
+                List<PipelineStep> partial = new ArrayList<>(rest.subList(0, rest.size() - 1));
                 partial.add(new PipelineStep.PartialAggregate(whole.keys(), whole.aggregates()));
-                rowByRow = new Pipeline(partial, inputTypes.length, builds, rows -> rows.forEach(merged::accept), memory);
+                rows = new Pipeline(partial, width, builds, made -> made.forEach(merged::accept), memory);
             } else {
-                rowByRow = new Pipeline(steps, inputTypes.length, builds, out, memory);
+                rows = new Pipeline(rest, width, builds, out, memory);
             }
+            rowByRow.put(from, rows);
         }
-        return rowByRow;
+        return rows;
     }
 
     /** The input has ended: groups go out, and what ran row by row finishes. */
     void finish() {
         if (merged != null) {
             aggregation.finishPartials(rows -> rows.forEach(merged::accept));
-            rowByRow.finish();
-            List<Object[]> results = merged.results();
-            for (int from = 0; from < results.size(); from += Pipeline.BATCH_ROWS) {
-                out.accept(results.subList(from, Math.min(results.size(), from + Pipeline.BATCH_ROWS)));
-            }
+            rowByRow.values().forEach(Pipeline::finish);
+            merged.finish(out);
             return;
         }
         if (aggregation != null) {
             aggregation.finish();
         }
-        if (rowByRow != null) {
-            rowByRow.finish();
-        }
+        rowByRow.values().forEach(Pipeline::finish);
     }
 }

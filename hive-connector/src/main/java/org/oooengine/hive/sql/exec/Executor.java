@@ -19,7 +19,6 @@ import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.SpooledRows;
 import org.oooengine.core.fragment.TopRows;
-import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
@@ -168,11 +167,15 @@ public final class Executor {
         }
         long t0 = System.nanoTime();
         long[] rows = {0};
-        operator(node, batch -> {
-            rows[0] += batch.size();
-            checked.accept(batch);
-        });
-        profile.put(node, new long[] {rows[0], System.nanoTime() - t0});
+        try {
+            operator(node, batch -> {
+                rows[0] += batch.size();
+                checked.accept(batch);
+            });
+        } finally {
+            // also when a limit above stopped it
+            profile.put(node, new long[] {rows[0], System.nanoTime() - t0});
+        }
     }
 
     private void operator(RelNode node, Consumer<List<Object[]>> out) {
@@ -351,10 +354,12 @@ public final class Executor {
                 ints(j.rightKeys()), j.residual(), j.right().fields().size());
         Pipeline pipeline = new Pipeline(List.of(step), j.left().fields().size(), (build, rows) -> produce(j.right(), rows),
                 out, memory);
-        produce(j.left(), j.kind() != JoinKind.CROSS ? pipeline::accept : batch -> batch.forEach(row -> {
+        // a probe row that meets many rows makes them a batch at a time: the statement's cancellation is checked between
+        pipeline.stopWhen(() -> {
             cancel.check();
-            pipeline.accept(List.<Object[]>of(row));
-        }));
+            return false;
+        });
+        produce(j.left(), pipeline::accept);
         pipeline.finish();
     }
 
@@ -560,14 +565,50 @@ public final class Executor {
     private void limit(RelNode.Limit l, Consumer<List<Object[]>> out) {
         long end = l.offset() + l.count() < 0 ? Long.MAX_VALUE : l.offset() + l.count();
         long[] seen = {0};
-        produce(l.input(), batch -> {
-            long from = Math.max(0, Math.min(batch.size(), l.offset() - seen[0]));
-            long to = Math.max(from, Math.min(batch.size(), end - seen[0]));
-            seen[0] += batch.size();
-            if (to > from) {
-                out.accept(batch.subList((int) from, (int) to));
+        Enough enough = new Enough();
+        try {
+            produce(l.input(), batch -> {
+                if (seen[0] >= end) {
+                    throw enough;
+                }
+                long from = Math.max(0, Math.min(batch.size(), l.offset() - seen[0]));
+                long to = Math.max(from, Math.min(batch.size(), end - seen[0]));
+                seen[0] += batch.size();
+                if (to > from) {
+                    out.accept(batch.subList((int) from, (int) to));
+                }
+                if (seen[0] >= end) {
+                    throw enough; // its input stops here (and the nodes working for it are cancelled)
+                }
+            });
+        } catch (RuntimeException e) {
+            if (!enough.in(e)) {
+                throw e;
             }
-        });
+        }
+    }
+
+    /**
+     * Thrown by a LIMIT once its rows came: the operators below it stop (a cross join would go on
+     * making rows no one reads). It may reach the limit wrapped, by a reader of the nodes' rows.
+     */
+    private static final class Enough extends RuntimeException {
+        Enough() {
+            super("the limit has its rows", null, false, false);
+        }
+
+        /** Whether {@code e} is this, or was caused by it. */
+        boolean in(Throwable e) {
+            for (Throwable t = e; t != null; t = t.getCause()) {
+                if (t == this) {
+                    return true;
+                }
+                if (t.getCause() == t) {
+                    return false;
+                }
+            }
+            return false;
+        }
     }
 
     /**
