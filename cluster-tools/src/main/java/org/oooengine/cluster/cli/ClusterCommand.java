@@ -88,6 +88,16 @@ final class ClusterCommand {
                         + "default: half the space free on its data directory's file system when it starts)")
         long nodeSpillMaxMb;
 
+        @Option(names = "--node-statements-memory-mb", defaultValue = "0", paramLabel = "M",
+                description = "what the statements running on each node may hold together (0, the default: 60%% of its "
+                        + "heap)")
+        long nodeStatementsMemoryMb;
+
+        @Option(names = "--node-max-statements", defaultValue = "0", paramLabel = "N",
+                description = "statements each node runs at once; more wait their turn (0, the default: "
+                        + org.oooengine.core.cluster.NodeService.Caps.DEFAULT_MAX_STATEMENTS + ")")
+        int nodeMaxStatements;
+
         @Option(names = "--sql-port", paramLabel = "P",
                 description = "port of the SQL endpoint on 127.0.0.1, 0 for none (default: the port of a coordinator that "
                         + "went down without 'ooo cluster stop', else " + LocalCluster.DEFAULT_SQL_PORT
@@ -176,6 +186,16 @@ final class ClusterCommand {
             }
             if (nodeSpillMaxMb > 0) {
                 args.addAll(List.of("--spill-max-mb", String.valueOf(nodeSpillMaxMb)));
+            }
+            if (nodeStatementsMemoryMb < 0 || nodeMaxStatements < 0) {
+                throw new ParameterException(spec.commandLine(),
+                        "--node-statements-memory-mb and --node-max-statements must be 0 (the default) or more");
+            }
+            if (nodeStatementsMemoryMb > 0) {
+                args.addAll(List.of("--statements-memory-mb", String.valueOf(nodeStatementsMemoryMb)));
+            }
+            if (nodeMaxStatements > 0) {
+                args.addAll(List.of("--max-statements", String.valueOf(nodeMaxStatements)));
             }
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
             LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, placement, new LocalCluster.NodeJvm(heap, nodeGc), args);

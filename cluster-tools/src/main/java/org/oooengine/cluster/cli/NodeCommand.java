@@ -73,9 +73,27 @@ final class NodeCommand implements Callable<Integer> {
                     + "file system when the node starts)")
     long spillMaxMb;
 
+    @Option(names = "--statements-memory-mb", defaultValue = "0", paramLabel = "M",
+            description = "what the statements running on this node may hold together in MiB: their joins, groups, "
+                    + "sorts and the rows sent ahead for them; 0: 60%% of the heap (default: ${DEFAULT-VALUE})")
+    long statementsMemoryMb;
+
+    @Option(names = "--max-statements", defaultValue = "" + NodeService.Caps.DEFAULT_MAX_STATEMENTS, paramLabel = "N",
+            description = "statements (their fragments on this node) that run at once; more wait their turn, as do "
+                    + "statements that come while those running hold 3/4 of --statements-memory-mb (default: ${DEFAULT-VALUE})")
+    int maxStatements;
+
+    @Option(names = "--admission-wait-ms", defaultValue = "60000", paramLabel = "T",
+            description = "how long a statement waits for its turn before it fails (default: ${DEFAULT-VALUE})")
+    long admissionWaitMs;
+
     @Override
     public Integer call() throws Exception {
         root.check("ooo node", "a cluster node");
+        if (statementsMemoryMb < 0 || statementsMemoryMb > Long.MAX_VALUE >> 20 || maxStatements < 1 || admissionWaitMs < 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--statements-memory-mb and --admission-wait-ms must be 0 or more, --max-statements at least 1");
+        }
         if (bufferPoolMb < 1 || ioThreads < 1 || timeoutMs < 1 || handshakeTimeoutMs < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--buffer-pool-mb, --io-threads, --timeout-ms and --handshake-timeout-ms must be at least 1");
@@ -93,7 +111,8 @@ final class NodeCommand implements Callable<Integer> {
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
         NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs),
                 Duration.ofNanos(answerDelayUs * 1000), Duration.ofMillis(handshakeTimeoutMs),
-                new NodeService.Caps(queryMaxMemoryMb << 20, spillMaxMb << 20));
+                new NodeService.Caps(queryMaxMemoryMb << 20, spillMaxMb << 20, statementsMemoryMb << 20, maxStatements,
+                        Duration.ofMillis(admissionWaitMs)));
         // Written once the port is ours: a second 'ooo node' for a running node fails above and
         // leaves the first one's pid file alone.
         PidFile pidFile = new PidFile(cluster.toAbsolutePath().normalize(), id);

@@ -31,6 +31,7 @@ import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
+import org.oooengine.core.fragment.NodeMemory;
 import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.SpillLimitExceededException;
 import org.oooengine.core.fragment.SpillSpace;
@@ -86,21 +87,54 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     /** How the operator sets the spill space of a node for all its queries ({@link Caps#spillMaxBytes}). */
     public static final String SPILL_CAP_FLAG = "ooo node --spill-max-mb";
 
+    /** How the operator sets what all the statements running on a node may hold together ({@link Caps#statementsMemoryBytes}). */
+    public static final String STATEMENTS_MEMORY_CAP_FLAG = "ooo node --statements-memory-mb";
+
     /**
      * What a node grants its queries, whatever a request asks: its operators hold at most
      * {@code queryMaxMemoryBytes} (0: half the node's heap, the default a request that asks
      * nothing gets too), and the spill files of all the node's queries take at most
      * {@code spillMaxBytes} of disk together (0: {@link SpillSpace#defaultMaxBytes}, half of what
-     * is free on the data directory's file system when the node starts).
+     * is free on the data directory's file system when the node starts). All the statements
+     * running on the node hold at most {@code statementsMemoryBytes} together, their operators and
+     * the rows sent ahead for them (0: {@link #DEFAULT_HEAP_SHARE} of the heap); at most
+     * {@code maxStatements} of them (their fragments here) run at once, and none starts while those
+     * running hold {@link #ADMIT_BELOW_SHARE} of that memory: the others wait their turn, at most
+     * {@code admissionWait}.
      */
-    public record Caps(long queryMaxMemoryBytes, long spillMaxBytes) {
+    public record Caps(long queryMaxMemoryBytes, long spillMaxBytes, long statementsMemoryBytes, int maxStatements,
+                       Duration admissionWait) {
+        /** The share of the heap the statements may hold together by default (the rest: batches in flight, buffers). */
+        public static final double DEFAULT_HEAP_SHARE = 0.6;
+        /** A statement waits while those running hold more than this share of the node's memory for statements. */
+        public static final double ADMIT_BELOW_SHARE = 0.75;
+        public static final int DEFAULT_MAX_STATEMENTS = 8;
+        public static final Duration DEFAULT_ADMISSION_WAIT = Duration.ofSeconds(60);
         public static final Caps DEFAULTS = new Caps(0, 0);
 
         public Caps {
-            if (queryMaxMemoryBytes < 0 || spillMaxBytes < 0) {
-                throw new IllegalArgumentException("node caps of " + queryMaxMemoryBytes + " and " + spillMaxBytes
-                        + " bytes");
+            if (queryMaxMemoryBytes < 0 || spillMaxBytes < 0 || statementsMemoryBytes < 0) {
+                throw new IllegalArgumentException("node caps of " + queryMaxMemoryBytes + ", " + spillMaxBytes + " and "
+                        + statementsMemoryBytes + " bytes");
             }
+            if (maxStatements < 1 || admissionWait.isNegative()) {
+                throw new IllegalArgumentException("a node runs at least one statement at once, not " + maxStatements
+                        + ", and waits no negative time");
+            }
+        }
+
+        /** Caps of memory and spill; statements' defaults. */
+        public Caps(long queryMaxMemoryBytes, long spillMaxBytes) {
+            this(queryMaxMemoryBytes, spillMaxBytes, 0, DEFAULT_MAX_STATEMENTS, DEFAULT_ADMISSION_WAIT);
+        }
+
+        /** The bytes the statements may hold together in a process whose heap is {@code maxHeap}. */
+        public long statementsMemoryBytes(long maxHeap) {
+            return statementsMemoryBytes > 0 ? statementsMemoryBytes : (long) (maxHeap * DEFAULT_HEAP_SHARE);
+        }
+
+        public Caps withStatements(long memoryBytes, int max, Duration wait) {
+            return new Caps(queryMaxMemoryBytes, spillMaxBytes, memoryBytes, max, wait);
         }
     }
     /** How long a store replaced by a load keeps serving the requests that began on it. */
@@ -133,6 +167,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     /** The disk the spill files of all this node's requests may take together. */
     private final SpillSpace spillSpace;
     private final Exchanges exchanges;
+    /** What the statements running here hold together: their operators, and the rows sent ahead for them. */
+    private final NodeMemory memory;
+    /** Statements waiting for their turn to run here. */
+    private final Admission admission;
     private volatile Store store;
     private LoadSession load;
     /** The manifest of {@link #load}, staged and ready to publish. */
@@ -161,12 +199,15 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
                        Duration timeout, Caps caps) {
         this.nodeId = nodeId;
+        this.memory = new NodeMemory("node " + nodeId, caps.statementsMemoryBytes(Runtime.getRuntime().maxMemory()),
+                STATEMENTS_MEMORY_CAP_FLAG);
+        this.admission = new Admission(nodeId, caps, memory);
         this.dataDir = spec.dataDir(clusterDir, spec.node(nodeId));
         this.options = options;
         this.timeout = timeout;
         this.peers = peers;
-        this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES);
-        this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES);
+        this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES, memory);
+        this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES, memory);
         this.fragments = Executors.newCachedThreadPool(org.oooengine.core.exec.DaemonThreads.named("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-heartbeat-" + nodeId));
@@ -320,23 +361,28 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             case RUN_FRAGMENT -> {
                 Messages.Fragment f = Messages.readFragment(r);
-                fragments.execute(() -> answer(out, () -> runFragment(f, out)));
+                fragments.execute(() -> answer(out, () -> {
+                    admitted(out, true, () -> runFragment(f, out));
+                }));
             }
             case RUN_PIPELINE -> {
                 Messages.Pipeline p = Messages.readPipeline(r);
-                runWithMemory(p.limits(), out, memory -> runPipeline(p.pipeline(), p.reads(), memory, out));
+                // one that builds from shuffled rows waits for their producers: it never queues behind them
+                runWithMemory(p.limits(), out, p.pipeline().exchangeIds().isEmpty(),
+                        memory -> runPipeline(p.pipeline(), p.reads(), memory, out));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
-                runWithMemory(shuffle.limits(), out, memory -> runShuffle(shuffle, memory, out));
+                runWithMemory(shuffle.limits(), out, shuffle.pipeline().exchangeIds().isEmpty(),
+                        memory -> runShuffle(shuffle, memory, out));
             }
             case MERGE_GROUPS -> {
                 Messages.MergeGroups m = Messages.readMergeGroups(r);
-                runWithMemory(m.limits(), out, memory -> mergeGroups(m, memory, out));
+                runWithMemory(m.limits(), out, false, memory -> mergeGroups(m, memory, out));
             }
             case RUN_EXCHANGED -> {
                 Messages.Exchanged e = Messages.readExchanged(r);
-                runWithMemory(e.limits(), out, memory -> runExchanged(e, memory, out));
+                runWithMemory(e.limits(), out, false, memory -> runExchanged(e, memory, out));
             }
             case SHUFFLE_ROWS -> {
                 int bytes = request.payload().length;
@@ -344,7 +390,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 // here, not on a pool: the sender waits for this answer before its next chunk
                 answer(out, () -> {
                     exchanges.add(chunk.exchange(), chunk.producer(), chunk.rows(), bytes, chunk.last());
-                    out.reply(EMPTY);
+                    // held back while the pipeline taking them is behind: the producer waits with its next chunk
+                    exchanges.acknowledge(chunk.exchange(), () -> out.reply(EMPTY), timeout.toMillis() / 2, heartbeats);
                 });
             }
             case TXN -> transactions.handle(request.payload(), out);
@@ -454,6 +501,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             s.put("gcShare", Math.round(w.share() * 1000) / 1000.0);
             s.put("gcWindowSeconds", w.observed().toSeconds());
         });
+        s.put("statementMemoryBytes", memory.used());
+        s.put("statementMemoryLimitBytes", memory.limit());
+        s.put("statementsRunning", admission.running());
+        s.put("statementsWaiting", admission.waiting());
         Store st = store;
         s.put("loaded", st != null);
         if (st != null) {
@@ -801,7 +852,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                     st = join.run(budget, sink);
                 } else {
                     JoinOutput rows = new JoinOutput(f.after(), (build, batch) -> sentRows(build, out, batch), sink,
-                            memory);
+                            memory, out);
                     try {
                         st = join.run(budget, rows);
                         rows.finish();
@@ -837,7 +888,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         private final Pipeline pipeline;
         private List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
 
-        JoinOutput(JoinOutputSteps steps, Pipeline.BuildSource sent, ResultStreamer out, QueryMemory memory) {
+        JoinOutput(JoinOutputSteps steps, Pipeline.BuildSource sent, ResultStreamer out, QueryMemory memory,
+                   Responder responder) {
             this.types = steps.types().toArray(SqlType[]::new);
             this.pipeline = new Pipeline(steps.steps(), types.length, (build, rows) -> {
                 if (build instanceof JoinBuild.Rows r) {
@@ -846,6 +898,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                     sent.read(build, rows);
                 }
             }, rows -> rows.forEach(out::accept), memory);
+            pipeline.stopWhen(cancelledBy(responder));
         }
 
         @Override
@@ -884,7 +937,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 : "that is the most node " + nodeId + " grants a query (" + MEMORY_CAP_FLAG + ")"
                         + (asked.memoryBytes() > queryMaxMemory ? ", less than the " + asked.memoryBytes() + " bytes asked" : "");
         long spill = asked.spillBytes() > 0 ? asked.spillBytes() : SpillSpace.DEFAULT_QUERY_MAX_BYTES;
-        return new QueryMemory("node " + nodeId, memory, hint, dataDir.resolve("spill"), spill, spillSpace);
+        return new QueryMemory("node " + nodeId, memory, hint, dataDir.resolve("spill"), spill, spillSpace,
+                this.memory);
     }
 
     private void runPipeline(ScanPipeline p, TransactionalReads reads, QueryMemory memory, Responder out) {
@@ -940,7 +994,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             throw new IllegalArgumentException("a shuffle keyed on column " + shuffle.target().lastKeyColumn()
                     + " of rows of " + width + " columns");
         }
-        ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges, out::cancelled);
+        ShuffleSender sender = new ShuffleSender(nodeId, shuffle.target(), peers, exchanges, out::cancelled,
+                timeout.toMillis() / 2);
         PartitionPipeline.Summary summary;
         pipelinesRunning.incrementAndGet();
         try {
@@ -993,6 +1048,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }, sink -> {
             Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), (build, rows) -> sentRows(build, out, rows),
                     batch -> batch.forEach(sink::accept), memory);
+            pipeline.stopWhen(cancelledBy(out));
             exchanges.drain(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();
             return new PartitionPipeline.Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0,
@@ -1012,6 +1068,16 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         } else {
             throw new IllegalArgumentException("no rows for " + build + " on node " + nodeId);
         }
+    }
+
+    /** For {@link Pipeline#stopWhen}: throws once the requester cancelled or went away. */
+    private static java.util.function.BooleanSupplier cancelledBy(Responder out) {
+        return () -> {
+            if (out.cancelled()) {
+                throw new CancellationException("the requester cancelled the query or went away");
+            }
+            return false;
+        };
     }
 
     /** Drops the rows sent for a pipeline that ended. */
@@ -1048,7 +1114,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             cause = corruption(cause); // its message names the file, the page or offset and what did not match
             code = ErrorCode.DATA_CORRUPTED;
             LOG.error("node {}: {}", nodeId, cause.getMessage());
-        } else if (cause instanceof MemoryLimitExceededException) {
+        } else if (cause instanceof MemoryLimitExceededException || cause instanceof Admission.AdmissionException) {
             code = ErrorCode.OUT_OF_MEMORY;
             LOG.info("node {}: {}", nodeId, cause.getMessage());
         } else if (cause instanceof SpillLimitExceededException) {
@@ -1090,8 +1156,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * the defaults; never past this node's caps), counting what it spilled and deleting its spill
      * files when it ends, failed or not.
      */
-    private void runWithMemory(QueryLimits limit, Responder out, QueryWork work) {
-        fragments.execute(() -> answer(out, () -> {
+    private void runWithMemory(QueryLimits limit, Responder out, boolean queued, QueryWork work) {
+        fragments.execute(() -> answer(out, () -> admitted(out, queued, () -> {
             try (QueryMemory memory = queryMemory(limit)) {
                 try {
                     work.run(memory);
@@ -1099,7 +1165,26 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                     bytesSpilled.addAndGet(memory.spilledBytes());
                 }
             }
-        }));
+        })));
+    }
+
+    /**
+     * Runs {@code work} once the node admits it ({@link Admission}), when {@code queued}: a
+     * fragment that waits for no other statement's part. One that does (it takes shuffled rows)
+     * runs at once: queued behind the producers it waits for, it would never start.
+     */
+    private void admitted(Responder out, boolean queued, ThrowingRunnable work) throws Exception {
+        if (!queued) {
+            work.run();
+            return;
+        }
+        // while it waits, the requester hears that the node is alive, as from a running fragment
+        admission.enter(out::cancelled, () -> out.chunk(Messages.resultChunk(0, List.of())));
+        try {
+            work.run();
+        } finally {
+            admission.exit();
+        }
     }
 
     /** A request for data on a node that has none. */

@@ -16,7 +16,7 @@ import org.oooengine.core.types.KeyCodec;
  * The end of a shuffle's producing pipeline on one node: sends each row to the node that owns its
  * key ({@link ShuffleTarget}), a chunk of {@link #ROWS_PER_CHUNK} rows at a time, and at the end
  * tells every node it is done. One chunk per destination is in flight at a time: a receiver
- * that acknowledges slowly holds the pipeline back. Rows this node owns go to its own inbox
+ * that acknowledges slowly (its pipeline is behind) holds the pipeline back. Rows this node owns go to its own inbox
  * without the network.
  */
 final class ShuffleSender implements Consumer<List<Object[]>> {
@@ -28,6 +28,8 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     private final Exchanges local;
     private final BooleanSupplier cancelled;
     private final KeyCodec codec;
+    /** How long a chunk for this node's own inbox waits at most while the inbox holds more than its share. */
+    private final long maxWaitMillis;
     private final List<List<Object[]>> buffers = new ArrayList<>();
     private final List<CompletableFuture<?>> inflight = new ArrayList<>();
     private long rowsSent;
@@ -36,8 +38,10 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     private final java.util.function.ToIntFunction<Object[]> groupOwners;
 
     /** @param cancelled checked before every chunk: a batch that multiplies (a cross join) stops within one chunk */
-    ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled) {
+    ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled,
+                  long maxWaitMillis) {
         this.self = self;
+        this.maxWaitMillis = maxWaitMillis;
         this.cancelled = cancelled;
         this.target = target;
         this.peers = peers;
@@ -98,6 +102,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         String owner = target.owners().get(d);
         if (owner.equals(self)) {
             local.add(target.exchangeId(), self, rows, Messages.approximateBytes(rows), last);
+            local.awaitRoom(target.exchangeId(), maxWaitMillis, cancelled); // as a peer's acknowledgement is held back
             return;
         }
         byte[] chunk = Messages.shuffleChunk(target.exchangeId(), self, last, rows);

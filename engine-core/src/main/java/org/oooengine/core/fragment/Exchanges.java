@@ -1,5 +1,6 @@
 package org.oooengine.core.fragment;
 
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -11,17 +12,114 @@ import java.util.function.Consumer;
  * A node's inboxes of shuffled rows: every node running a shuffle's producing pipeline sends
  * this node the rows whose key it owns, then says it is done; the pipeline that builds from the
  * exchange ({@link JoinBuild.Exchanged}) takes them as they come until every producer is done.
- * Rows may arrive before that pipeline does. Bounded and dropped as {@link HeldRows} are.
+ * Rows may arrive before that pipeline does. Bounded and dropped as {@link HeldRows} are; a
+ * pipeline slower than its producers holds them back ({@link #acknowledge}, {@link #awaitRoom}).
  */
 public final class Exchanges extends HeldRows<Exchanges.Inbox> {
     private static final long WAIT_SLICE_MILLIS = 100;
+    static final long MIN_SHARE_BYTES = 4L << 20;
+    static final long MAX_SHARE_BYTES = 64L << 20;
 
     static final class Inbox extends HeldRows.Entry {
         final Set<String> done = new HashSet<>();
+        /** Acknowledgements of chunks held back while the inbox holds more than its share. */
+        final List<Runnable> heldBack = new ArrayList<>();
     }
+
+    /** What one inbox holds (heap bytes) before its producers are held back; 0: never. */
+    private final long shareBytes;
 
     public Exchanges(String node, long maxBytes) {
         super(node, maxBytes, "shuffled rows");
+        this.shareBytes = 0;
+    }
+
+    /** As above, their heap bytes held of {@code memory}, the node's, until a pipeline takes them. */
+    public Exchanges(String node, long maxBytes, NodeMemory memory) {
+        super(node, maxBytes, "shuffled rows", memory);
+        this.shareBytes = Math.max(MIN_SHARE_BYTES, Math.min(MAX_SHARE_BYTES, memory.limit() / 16));
+    }
+
+    /**
+     * Runs {@code ack}, the acknowledgement of a chunk to the producer that sent it (who sends
+     * this node no more of the exchange before it), once the inbox of {@code exchange} holds no
+     * more than its share: at once, or when its pipeline takes rows from it, or at the latest
+     * after {@code maxDelayMillis} on {@code timer} (the producer must hear before its request
+     * times out). A pipeline slower than its producers so holds them back instead of its inbox
+     * growing.
+     */
+    public void acknowledge(String exchange, Runnable ack, long maxDelayMillis,
+                            java.util.concurrent.ScheduledExecutorService timer) {
+        Runnable once = once(ack);
+        Inbox in = existing(exchange);
+        boolean now = true;
+        if (in != null && shareBytes > 0) {
+            synchronized (in) {
+                if (in.heapBytes > shareBytes) {
+                    in.heldBack.add(once);
+                    now = false;
+                }
+            }
+        }
+        if (now) {
+            once.run();
+        } else {
+            timer.schedule(once, maxDelayMillis, java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /**
+     * For a producer on this node, whose rows reach the inbox without an acknowledgement: waits
+     * while the inbox of {@code exchange} holds more than its share, {@code maxDelayMillis} at most.
+     */
+    public void awaitRoom(String exchange, long maxDelayMillis, BooleanSupplier cancelled) {
+        Inbox in = existing(exchange);
+        if (in == null || shareBytes == 0) {
+            return;
+        }
+        long deadline = System.nanoTime() + maxDelayMillis * 1_000_000;
+        synchronized (in) {
+            while (in.heapBytes > shareBytes && deadline - System.nanoTime() > 0) {
+                if (cancelled.getAsBoolean()) {
+                    throw new CancellationException("the requester cancelled the query or went away");
+                }
+                try {
+                    in.wait(WAIT_SLICE_MILLIS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new CancellationException("interrupted while waiting for room in an exchange");
+                }
+            }
+        }
+    }
+
+    @Override
+    public void remove(String id) {
+        Inbox in = existing(id);
+        super.remove(id);
+        if (in != null) {
+            release(in);
+        }
+    }
+
+    /** Sends the acknowledgements held back by {@code in} and wakes the producers waiting for room. */
+    private static void release(Inbox in) {
+        List<Runnable> acks;
+        synchronized (in) {
+            acks = new ArrayList<>(in.heldBack);
+            in.heldBack.clear();
+            in.notifyAll();
+        }
+        acks.forEach(Runnable::run);
+    }
+
+    private static Runnable once(Runnable r) {
+        java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (ran.compareAndSet(false, true)) {
+                r.run();
+            }
+        };
     }
 
     @Override
@@ -71,6 +169,7 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
                 allDone = in.done.size() >= producers;
                 arrived = take(in);
             }
+            release(in);
             if (!arrived.isEmpty()) {
                 rows.accept(arrived);
             }

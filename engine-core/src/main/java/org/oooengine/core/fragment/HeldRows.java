@@ -19,6 +19,8 @@ abstract class HeldRows<E extends HeldRows.Entry> {
     static class Entry {
         final List<Object[]> rows = new ArrayList<>();
         long bytes;
+        /** About the heap bytes the rows take, held of the node's memory ({@link NodeMemory#tryHold}). */
+        long heapBytes;
         volatile long touched = System.nanoTime();
     }
 
@@ -27,12 +29,20 @@ abstract class HeldRows<E extends HeldRows.Entry> {
     private final String what;
     private final AtomicLong bytes = new AtomicLong();
     private final Map<String, E> entries = new ConcurrentHashMap<>();
+    /** What the node's statements may hold together, the rows held here included; null: no such bound. */
+    private final NodeMemory memory;
 
     /** @param what the rows, for the message when they are too many: "broadcast rows" */
     HeldRows(String node, long maxBytes, String what) {
+        this(node, maxBytes, what, null);
+    }
+
+    /** As above, the rows' heap bytes also held of {@code memory}, the node's. */
+    HeldRows(String node, long maxBytes, String what, NodeMemory memory) {
         this.node = node;
         this.maxBytes = maxBytes;
         this.what = what;
+        this.memory = memory;
     }
 
     abstract E newEntry();
@@ -45,10 +55,16 @@ abstract class HeldRows<E extends HeldRows.Entry> {
             throw new MemoryLimitExceededException("node " + node + " already holds " + (bytes.get() >> 20) + " MiB of " + what
                     + ", its limit is " + (maxBytes >> 20) + " MiB; a join's side sent there is too large");
         }
+        long heap = QueryMemory.rowsBytes(rows);
+        if (memory != null && !memory.tryHold(heap)) {
+            bytes.addAndGet(-chunkBytes);
+            throw new MemoryLimitExceededException(memory.full(what + " held for a pipeline to come", heap));
+        }
         E e = entry(id);
         synchronized (e) {
             e.rows.addAll(rows);
             e.bytes += chunkBytes;
+            e.heapBytes += heap;
             e.touched = System.nanoTime();
         }
         return e;
@@ -60,7 +76,19 @@ abstract class HeldRows<E extends HeldRows.Entry> {
         e.rows.clear();
         bytes.addAndGet(-e.bytes);
         e.bytes = 0;
+        unhold(e);
         return rows;
+    }
+
+    /**
+     * The node's memory no longer counts {@code e}'s rows (the caller holds its lock): they were
+     * taken, or the pipeline that reads them reserves them of its own memory now.
+     */
+    void unhold(E e) {
+        if (memory != null) {
+            memory.releaseHeld(e.heapBytes);
+        }
+        e.heapBytes = 0;
     }
 
     /** The entry of {@code id}, made empty on first use: rows may arrive before or after the pipeline asks. */
@@ -68,14 +96,18 @@ abstract class HeldRows<E extends HeldRows.Entry> {
         return entries.computeIfAbsent(id, k -> newEntry());
     }
 
-    E existing(String id) {
+    final E existing(String id) {
         return entries.get(id);
     }
 
     public void remove(String id) {
         E e = entries.remove(id);
         if (e != null) {
-            bytes.addAndGet(-e.bytes);
+            synchronized (e) {
+                bytes.addAndGet(-e.bytes);
+                e.bytes = 0;
+                unhold(e);
+            }
         }
     }
 

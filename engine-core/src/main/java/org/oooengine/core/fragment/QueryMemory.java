@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * go over it fails the query with {@link MemoryLimitExceededException}, naming itself, the place
  * and the amounts, instead of the process running out of heap. What they spill to disk is held
  * to a limit too, the query's own and the place's for all its queries ({@link SpillSpace}): past
- * either, {@link SpillLimitExceededException}.
+ * either, {@link SpillLimitExceededException}. On a node, what every statement there holds is
+ * also held of the node's {@link NodeMemory}, so that many statements at once stay within the
+ * heap too.
  */
 public final class QueryMemory implements AutoCloseable {
     /** The session setting that sets what a query may spill in each place it runs. */
@@ -32,6 +34,10 @@ public final class QueryMemory implements AutoCloseable {
     /** Operators that write what they hold to disk when asked, for another operator to have room. */
     private final java.util.List<Revocable> revocables = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final ThreadLocal<Boolean> revoking = ThreadLocal.withInitial(() -> false);
+    /** What the statements of the node together may hold, or null. */
+    private final NodeMemory node;
+    /** Closed: what it held went back to the node, and what operators give back after that is not counted. */
+    private volatile boolean closed;
 
     /**
      * An operator that can give back what it holds by spilling it (an aggregation's groups, a
@@ -66,12 +72,22 @@ public final class QueryMemory implements AutoCloseable {
      */
     public QueryMemory(String where, long limit, String hint, java.nio.file.Path spillDirectory, long spillLimit,
                        SpillSpace spillSpace) {
+        this(where, limit, hint, spillDirectory, spillLimit, spillSpace, null);
+    }
+
+    /**
+     * As above, every byte reserved also from {@code node} (null: none), what all statements
+     * running there may hold together; what this memory still holds when it closes goes back.
+     */
+    public QueryMemory(String where, long limit, String hint, java.nio.file.Path spillDirectory, long spillLimit,
+                       SpillSpace spillSpace, NodeMemory node) {
         this.where = where;
         this.limit = limit;
         this.hint = hint;
         this.spillDirectory = spillDirectory;
         this.spillLimit = spillLimit;
         this.spillSpace = spillSpace;
+        this.node = node;
     }
 
     /** "raise it with SET {@code setting}=&lt;bytes&gt;"; empty for no setting. */
@@ -94,16 +110,30 @@ public final class QueryMemory implements AutoCloseable {
      * after the operators that can spill did.
      */
     public void reserve(String operator, long bytes) {
+        if (fits(bytes) || revoked() && fits(bytes)) {
+            return;
+        }
+        long now = used.get();
+        if (now + bytes <= limit && node != null) {
+            throw new MemoryLimitExceededException(node.full(operator, bytes));
+        }
+        throw new MemoryLimitExceededException(operator + " on " + where + " needs more than the query's memory limit of "
+                + mib(limit) + " there (" + mib(now) + " held, " + mib(bytes) + " more asked)"
+                + (hint.isEmpty() ? "" : "; " + hint));
+    }
+
+    /** Takes {@code bytes} if both this query's limit and the node's have room; else takes nothing. */
+    private boolean fits(long bytes) {
         long now = used.addAndGet(bytes);
-        if (now > limit && revoked()) {
-            now = used.get();
-        }
-        if (now > limit) {
+        if (now > limit && bytes > 0) {
             used.addAndGet(-bytes);
-            throw new MemoryLimitExceededException(operator + " on " + where + " needs more than the query's memory limit of "
-                    + mib(limit) + " there (" + mib(now - bytes) + " held, " + mib(bytes) + " more asked)"
-                    + (hint.isEmpty() ? "" : "; " + hint));
+            return false;
         }
+        if (node != null && !closed && !node.tryReserve(bytes)) {
+            used.addAndGet(-bytes);
+            return false;
+        }
+        return true;
     }
 
     /** Asks the operators that can spill to do so; whether they gave anything back. */
@@ -123,7 +153,13 @@ public final class QueryMemory implements AutoCloseable {
 
     /** Gives back {@code bytes} an operator no longer holds. */
     public void release(long bytes) {
+        if (closed) {
+            return;
+        }
         used.addAndGet(-bytes);
+        if (node != null) {
+            node.release(bytes);
+        }
     }
 
     public long used() {
@@ -215,6 +251,13 @@ public final class QueryMemory implements AutoCloseable {
     /** Deletes the spill files still left (a failed or cancelled query's). */
     @Override
     public void close() {
+        if (!closed) {
+            closed = true;
+            long held = used.getAndSet(0);
+            if (node != null) {
+                node.release(held); // what operators that failed or never give back still held
+            }
+        }
         synchronized (spills) {
             RuntimeException first = null;
             for (SpillFile f : spills) {

@@ -12,6 +12,11 @@ public final class StagedRows extends HeldRows<HeldRows.Entry> {
         super(node, maxBytes, "broadcast rows");
     }
 
+    /** As above, their heap bytes held of {@code memory}, the node's, until a pipeline reads them. */
+    public StagedRows(String node, long maxBytes, NodeMemory memory) {
+        super(node, maxBytes, "broadcast rows", memory);
+    }
+
     @Override
     Entry newEntry() {
         return new Entry();
@@ -22,7 +27,10 @@ public final class StagedRows extends HeldRows<HeldRows.Entry> {
         addRows(id, rows, chunkBytes);
     }
 
-    /** The rows staged under {@code id}. */
+    /**
+     * The rows staged under {@code id}; from now on the statement that reads them counts them,
+     * not the node's rows held for pipelines to come.
+     */
     public List<Object[]> rows(String id) {
         Entry e = existing(id);
         if (e == null) {
@@ -30,6 +38,7 @@ public final class StagedRows extends HeldRows<HeldRows.Entry> {
         }
         synchronized (e) {
             e.touched = System.nanoTime();
+            unhold(e); // the join that reads them reserves them of its statement's memory
             return List.copyOf(e.rows);
         }
     }
