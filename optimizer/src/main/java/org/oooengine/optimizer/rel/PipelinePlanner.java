@@ -91,8 +91,17 @@ public final class PipelinePlanner {
         public QueryMemory coordinatorMemory(SpillSpace spillSpace) {
             return new QueryMemory("the coordinator", memoryBytes > 0 ? memoryBytes : Runtime.getRuntime().maxMemory() / 4,
                     QueryMemory.raiseWith(COORDINATOR_MEMORY_SETTING), COORDINATOR_SPILL,
-                    spillMaxBytes > 0 ? spillMaxBytes : SpillSpace.DEFAULT_QUERY_MAX_BYTES, spillSpace);
+                    spillMaxBytes > 0 ? spillMaxBytes : SpillSpace.DEFAULT_QUERY_MAX_BYTES, spillSpace, COORDINATOR_STATEMENTS);
         }
+
+        /**
+         * What all the statements of this process may hold on the coordinator together, whatever each
+         * may alone: many at once stay within the heap as one does.
+         */
+        private static final org.oooengine.core.fragment.NodeMemory COORDINATOR_STATEMENTS =
+                new org.oooengine.core.fragment.NodeMemory("the coordinator",
+                        (long) (Runtime.getRuntime().maxMemory() * NodeService.Caps.DEFAULT_HEAP_SHARE),
+                        "the coordinator's heap (ooo cluster start --sql-heap)");
 
         /** As above, with no spill space shared with other statements (tools and tests). */
         public QueryMemory coordinatorMemory() {
