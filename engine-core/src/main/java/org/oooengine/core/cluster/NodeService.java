@@ -241,8 +241,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 : Runtime.getRuntime().maxMemory() / 2;
         this.spillSpace = new SpillSpace("node " + nodeId, caps.spillMaxBytes() > 0 ? caps.spillMaxBytes()
                 : SpillSpace.defaultMaxBytes(dataDir), SPILL_CAP_FLAG);
-        LOG.info("node {} grants a query at most {} MiB of memory; its queries may spill {} MiB together", nodeId,
-                queryMaxMemory >> 20, spillSpace.maxBytes() >> 20);
+        LOG.info("node {} grants a query at most {} MiB of memory; its queries may spill {} MiB together; the statements "
+                + "running on it hold at most {} MiB together, at most {} of them at once", nodeId, queryMaxMemory >> 20,
+                spillSpace.maxBytes() >> 20, memory.limit() >> 20, caps.maxStatements());
         Path current = storeDir();
         recoverInterruptedPublish(current);
         try {
@@ -361,9 +362,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             }
             case RUN_FRAGMENT -> {
                 Messages.Fragment f = Messages.readFragment(r);
-                fragments.execute(() -> answer(out, () -> {
-                    admitted(out, true, () -> runFragment(f, out));
-                }));
+                fragments.execute(() -> answer(out, () -> admitted(out, true, () -> runFragment(f, out))));
             }
             case RUN_PIPELINE -> {
                 Messages.Pipeline p = Messages.readPipeline(r);
