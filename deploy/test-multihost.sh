@@ -128,8 +128,9 @@ PY
 # --- build ----------------------------------------------------------------------------------------
 phase build
 if [[ "$build" == true ]]; then
+    # online: nothing before this fetches the -Pdeploy modules' dependencies (Hadoop, the metastore)
     log "building the engine, Hadoop and Hive Metastore tarballs (-Pdeploy)"
-    (cd "$root" && mvn -o -B -q -Pdeploy -DskipTests package \
+    (cd "$root" && mvn -B -q -Pdeploy -DskipTests package \
         -pl cluster-tools,deploy/hadoop-dist,deploy/hive-metastore-dist -am) >"$logs/build.log" 2>&1 \
         || { note "build failed: see $logs/build.log"; finish; }
     touch "$root/cluster-tools/target/cluster-tools.jar" # ./ooo then takes the build as current
