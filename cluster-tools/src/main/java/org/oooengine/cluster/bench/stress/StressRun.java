@@ -230,7 +230,7 @@ public final class StressRun {
         private final AtomicLong ok = new AtomicLong();
         private final AtomicLong failedCount = new AtomicLong();
         private final Map<String, AtomicLong> byState = new ConcurrentHashMap<>();
-        /** The first few distinct failures, as state and message. */
+        /** The first few distinct failures of each SQLSTATE, as state and message. */
         private final Set<String> examples = ConcurrentHashMap.newKeySet();
         private final List<Double> seconds = java.util.Collections.synchronizedList(new ArrayList<>());
 
@@ -242,7 +242,9 @@ public final class StressRun {
         void failed(String state, String message) {
             failedCount.incrementAndGet();
             byState.computeIfAbsent(state, s -> new AtomicLong()).incrementAndGet();
-            if (examples.size() < 5) {
+            // a few of each SQLSTATE: a rare cause must not hide behind a frequent one
+            long ofState = examples.stream().filter(e -> e.startsWith(state + " ")).count();
+            if (ofState < 2 && examples.size() < 8) {
                 String m = message == null ? "" : message.length() > 300 ? message.substring(0, 300) + "..." : message;
                 examples.add(state + " " + m);
             }
