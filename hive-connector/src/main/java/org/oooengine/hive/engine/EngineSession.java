@@ -327,6 +327,7 @@ final class EngineSession implements SqlSession {
      */
     private void checkSetting(String key, String value) {
         try {
+            EngineSessionKeys.check(key);
             HadoopSettings.checkSessionSetting(key, value);
             limits.check(key, value, access.isAdmin(user));
             access.checkCanSetSetting(user, key, value);

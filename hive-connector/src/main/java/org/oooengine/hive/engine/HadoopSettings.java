@@ -21,6 +21,13 @@ final class HadoopSettings {
     /** Settings with these prefixes are Hadoop's (e.g. mapreduce.framework.name, fs.defaultFS). */
     static final List<String> PREFIXES = List.of("mapreduce.", "mapred.", "yarn.", "fs.", "dfs.", "hadoop.");
 
+    /**
+     * The most reducers a session may ask for: Hive's own default bound ({@code hive.exec.reducers.max}).
+     * Each reducer is a task with its buffers; millions of them would starve the coordinator.
+     */
+    static final int MAX_REDUCES = 1009;
+    private static final String REDUCES = "mapreduce.job.reduces";
+
     private static final Pattern COUNT = Pattern.compile("[0-9]{1,9}");
     private static final Pattern BYTES = Pattern.compile("[0-9]{1,18}");
     private static final Pattern BOOLEAN = Pattern.compile("(?i)true|false");
@@ -31,7 +38,7 @@ final class HadoopSettings {
      * coordinator's JVM, and a huge buffer or a split per byte would starve every other client.
      */
     static final SortedMap<String, Pattern> SESSION_KEYS = Collections.unmodifiableSortedMap(new TreeMap<>(Map.of(
-            "mapreduce.job.reduces", COUNT,
+            REDUCES, COUNT,
             "mapreduce.job.ubertask.enable", BOOLEAN,
             "mapreduce.map.speculative", BOOLEAN,
             "mapreduce.reduce.speculative", BOOLEAN,
@@ -76,6 +83,10 @@ final class HadoopSettings {
         if (value != null && !form.matcher(value).matches()) {
             throw new AccessDeniedException("SET " + key + " is refused: '" + value + "' is not "
                     + (form == BOOLEAN ? "true or false" : "a whole number"));
+        }
+        if (REDUCES.equals(key) && value != null && Long.parseLong(value) > MAX_REDUCES) {
+            throw new AccessDeniedException("SET " + key + "=" + value + " is refused: a statement runs at most "
+                    + MAX_REDUCES + " reducers");
         }
     }
 

@@ -44,8 +44,6 @@ final class SessionLimits {
      * engine opens).
      */
     static final String COORDINATOR_SPILL_SPACE = "ooo.spill.coordinator-max-bytes";
-    /** Settings only the operator sets: a session's {@code SET} of one is refused by name. */
-    static final List<String> OPERATOR_ONLY = List.of(ADMINS_EXCEED_CAPS, COORDINATOR_SPILL_SPACE);
     /** The most attempts a session may ask when the operator caps none: the bound the setting always had. */
     static final int MAX_ATTEMPTS = 100;
 
@@ -128,15 +126,10 @@ final class SessionLimits {
     }
 
     /**
-     * Refuses a session's {@code SET key=value} of a setting only the operator sets, or of a limit
-     * above its cap (unless {@code admin} and the operator lets admins exceed the caps). A value
+     * Refuses a session's {@code SET key=value} of a limit above its cap (unless {@code admin} and the operator lets admins exceed the caps). A value
      * that is not a number passes here: the setting's own check refuses it.
      */
     void check(String key, String value, boolean admin) {
-        if (OPERATOR_ONLY.contains(key)) {
-            throw new AccessDeniedException("SET " + key + " is refused: it is the operator's, for every session, set in "
-                    + where());
-        }
         Long cap = caps.get(key);
         if (cap == null || value == null) {
             return;
@@ -200,7 +193,7 @@ final class SessionLimits {
         };
     }
 
-    private static String where() {
+    static String where() {
         return "<cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE + " or with ooo server --conf";
     }
 

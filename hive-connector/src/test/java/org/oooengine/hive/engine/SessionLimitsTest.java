@@ -93,6 +93,22 @@ class SessionLimitsTest {
         SqlException operatorOnly = assertThrows(SqlException.class,
                 () -> mallory.execute("SET ooo.security.admins-exceed-caps=true", new Cancellation()));
         assertTrue(operatorOnly.getMessage().contains("is refused: it is the operator's"), operatorOnly.getMessage());
+        for (String key : List.of("ooo.security.admin-users=mallory", "ooo.load.allowed-dirs=/", "ooo.catalog=hms",
+                "ooo.endpoint.max.connections=100000", "ooo.cluster.timeout.ms=1")) {
+            SqlException e = assertThrows(SqlException.class, () -> mallory.execute("SET " + key, new Cancellation()));
+            assertTrue(e.getMessage().contains("SET " + key.substring(0, key.indexOf('=')) + " is refused: it is the operator's"),
+                    e.getMessage());
+        }
+        // a misspelt engine key is refused by name rather than stored without effect
+        SqlException typo = assertThrows(SqlException.class,
+                () -> mallory.execute("SET ooo.join.methd=hash", new Cancellation()));
+        assertTrue(typo.getMessage().contains("SET ooo.join.methd is refused: there is no such session setting; a session may set "
+                + "ooo.execution.mode, ooo.join.method"), typo.getMessage());
+        // and no session asks for more reducers than a statement runs
+        SqlException reduces = assertThrows(SqlException.class,
+                () -> mallory.execute("SET mapreduce.job.reduces=100000000", new Cancellation()));
+        assertTrue(reduces.getMessage().contains("at most 1009 reducers"), reduces.getMessage());
+        mallory.execute("SET mapreduce.job.reduces=8", new Cancellation());
         // lower is fine, and 0 is the default, the cap
         mallory.execute("SET ooo.query.max-memory-per-node=200000", new Cancellation());
         mallory.execute("SET ooo.query.max-memory-per-node=0", new Cancellation());
