@@ -332,6 +332,9 @@ final class ClusterCommand {
                         s.pid() == null ? "-" : s.pid(), s.state(),
                         s.uptimeSeconds() == null ? "-" : String.format(Locale.ROOT, "%.0f s", s.uptimeSeconds()),
                         s.rows().isEmpty() ? "-" : s.rows().toString());
+                if (s.restartedAfter() != null) {
+                    out.printf("       restarted by its supervisor after: %s%n", s.restartedAfter());
+                }
             }
             // The JSON lines stay one per node; the coordinator shows in the table only.
             var coordinator = new LocalCluster(dir).coordinatorStatus();

@@ -76,8 +76,13 @@ public final class LocalCluster {
      * supervisor starts it again) or down. gcShare is the share of about the last 30 s the node
      * spent in garbage collection, from its answer or, when it does not answer, its recent report.
      */
+    /**
+     * @param restartedAfter when this run was started by the node's supervisor: why and when the run
+     *                       before it ended (e.g. {@code out of memory, exit code 3: Java heap space, at
+     *                       2026-11-28T08:41:02Z}); null otherwise
+     */
     public record NodeStatus(String node, String address, String rack, Long pid, String state, Double uptimeSeconds,
-                             Map<String, Long> rows, Double gcShare) {
+                             Map<String, Long> rows, Double gcShare, String restartedAfter) {
     }
 
     /** The coordinator as {@code status} reports it: state is up, not answering or down. */
@@ -309,6 +314,7 @@ public final class LocalCluster {
         List<String> cmd = new ArrayList<>(launcher);
         boolean shell = Files.isExecutable(SHELL);
         if (shell && supervised) {
+            Files.deleteIfExists(endedFile(name)); // a run of a node that ended earlier is not this run's predecessor
             cmd.addAll(List.of(SHELL.toString(), supervisorFile().toString(), name, dir.toString()));
         } else if (shell) {
             // (ip netns exec and sh -c both exec what follows: the pid recorded is the JVM's.)
@@ -318,12 +324,15 @@ public final class LocalCluster {
         // The same JVM flags as this process (module opens the engine needs), with the node's heap and collector.
         for (String arg : ManagementFactory.getRuntimeMXBean().getInputArguments()) {
             if (!arg.startsWith("-Xmx") && !arg.startsWith("-Xms") && !arg.startsWith("-agentlib") && !arg.startsWith("-javaagent")
-                    && !arg.matches("-XX:[+-]Use\\w+GC") && !arg.matches("-XX:[+-]ExitOnOutOfMemoryError")) {
+                    && !arg.matches("-XX:[+-]Use\\w+GC") && !arg.matches("-XX:[+-]ExitOnOutOfMemoryError") && !arg.startsWith("-XX:ThreadPriorityPolicy")) {
                 cmd.add(arg);
             }
         }
         // Out of memory, a member ends (exit code 3) rather than go on with threads that died half way.
         cmd.add(EXIT_ON_OOM);
+        // Statements' threads run at a lower priority than the threads that answer requests (status
+        // probes, transactions); this flag lets that priority reach the kernel's scheduler.
+        cmd.add(org.oooengine.core.exec.DaemonThreads.OS_PRIORITIES);
         cmd.add("-Xmx" + jvm.heap());
         // The whole heap from the start: a heap the collector grows and shrinks has the kernel fault in and
         // zero its pages again each time (a quarter of a node's CPU under TPC-C).
@@ -520,8 +529,10 @@ public final class LocalCluster {
             }
             pidFile(member).delete();
             supervisorPidFile(member).delete();
-            // (What a member that was killed left of its report of garbage collection.)
+            // (What a member that was killed left of its report of garbage collection, and its supervisor
+            // of why it restarted it.)
             Files.deleteIfExists(dir.resolve("run").resolve(member + ".gc"));
+            Files.deleteIfExists(endedFile(member));
         }
         return new Stopped(stopped, strangers);
     }
@@ -609,9 +620,28 @@ public final class LocalCluster {
                 state = supervisorPidFile(n.id()).read() instanceof PidFile.Up ? "restarting" : "down";
             }
             out.add(new NodeStatus(n.id(), n.host() + ":" + n.port(), ClusterSpec.rackOf(n), p.map(ProcessHandle::pid).orElse(null), state,
-                    st == null ? null : st.get("uptimeSeconds").asDouble(), rows, gcShare));
+                    st == null ? null : st.get("uptimeSeconds").asDouble(), rows, gcShare, previousEnd(n.id()).orElse(null)));
         }
         return out;
+    }
+
+    /**
+     * Why and when the run before a node's current one ended, as its supervisor wrote it when it
+     * restarted the node; empty when the node was last started by {@code ooo cluster start}.
+     */
+    private Optional<String> previousEnd(String node) {
+        try {
+            String[] line = Files.readString(endedFile(node)).strip().split(" ", 2);
+            return Optional.of(line[1] + ", at " + java.time.Instant.ofEpochSecond(Long.parseLong(line[0])));
+        } catch (java.nio.file.NoSuchFileException e) {
+            return Optional.empty();
+        } catch (IOException | RuntimeException e) {
+            return Optional.of("(unreadable " + endedFile(node) + ": " + e.getMessage() + ")");
+        }
+    }
+
+    private Path endedFile(String node) {
+        return dir.resolve("run").resolve(node + ".ended");
     }
 
     /** "not answering", with what the member's recent report says of garbage collection when that is much. */

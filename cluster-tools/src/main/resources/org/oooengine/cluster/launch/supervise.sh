@@ -12,7 +12,8 @@
 #     10 minutes starts the count anew.
 # Otherwise (exit code 3: out of memory, by -XX:+ExitOnOutOfMemoryError or the node's garbage
 # collection watchdog; 137: SIGKILL, which the kernel's out-of-memory killer sends; any other code)
-# it logs the node and the cause and starts the node again 2 s later.
+# it logs the node and the cause, writes them to run/<node>.ended (the epoch second, then the cause)
+# for 'ooo cluster status', and starts the node again 2 s later.
 umask 077
 node=$1 dir=$2
 shift 2
@@ -79,6 +80,8 @@ while :; do
         exit "$rc"
     fi
     restarts=$((restarts + 1))
+    # What 'ooo cluster status' tells of the restarted node: when and why its predecessor ended.
+    printf '%s %s\n' "$(date +%s)" "$(cause "$rc")" >"$dir/run/$node.ended"
     say WARN "node $node ended ($(cause "$rc")) after $ran s; restarting it in $restart_delay s (restart $restarts of at most $max_restarts in a row)"
     sleep "$restart_delay" &
     wait $!
