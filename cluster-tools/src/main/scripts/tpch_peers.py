@@ -350,16 +350,24 @@ def write_doc(doc, queries, path, plot_name, json_name):
         bad = {q: v for q, v in per_q.items() if v != "same rows as DuckDB"}
         check_lines.append(f"- {e}: " + ("all queries return DuckDB's rows (row counts and values)." if not bad else
                                            "differs from DuckDB on " + "; ".join(f"{q}: {v}" for q, v in bad.items())))
-    text = f"""# TPC-H: the engine, Spark SQL and DuckDB
+    spark_ran = "spark" in doc["engines"]
+    runs = "once more" if doc["repeat"] == 1 else f"{doc['repeat']} times"
+    shown = "the time of that run" if doc["repeat"] == 1 else "the median of those runs"
+    spark_run = (f", Spark SQL {doc['engines']['spark'].get('version', '')} (`local[2]`, over Parquet) and "
+                 if spark_ran else " and ")
+    spark_not_run = ("" if spark_ran else "\nSpark SQL was not run at this scale (`--engines` left it out).\n")
+    spark_settings = (f"Spark SQL reads the Parquet files through temporary views, with its default settings besides\n"
+                      f"`local[2]` and `spark.driver.memory={doc['engines']['spark'].get('settings', {}).get('spark.driver.memory', '-')}`.\n"
+                      if spark_ran else "")
+    text = f"""# TPC-H: the engine{', Spark SQL' if spark_ran else ''} and DuckDB
 
 The 22 TPC-H queries at SF {doc['sf']} on one machine, in one run of
 `cluster-tools/src/main/scripts/tpch-peers.sh`: this engine on a local cluster of
-{doc['engines'].get('ooo', {}).get('nodes', '-')} nodes (`ooo bench tpch`, in daemon mode), Spark SQL
-{doc['engines'].get('spark', {}).get('version', '')} (`local[2]`, over Parquet) and DuckDB
+{doc['engines'].get('ooo', {}).get('nodes', '-')} nodes (`ooo bench tpch`, in daemon mode){spark_run}DuckDB
 {doc['engines'].get('duckdb', {}).get('version', '')} (`SET threads=2`). Each query runs once to warm up, then
-{doc['repeat']} times; the tables show the median of those runs in seconds, wall time with every row
+{runs}; the tables show {shown} in seconds, wall time with every row
 read by the client.
-
+{spark_not_run}
 The engine's figures are those of `ooo bench tpch --cluster <dir> --repeat {doc['repeat']} --json`, which plans
 and runs each statement as the SQL endpoint does, in its own process (the coordinator's part; `OOO_HEAP`,
 default 6 GiB of heap), on the cluster's node daemons (defaults of `ooo cluster start`: 1 GiB of heap,
@@ -389,10 +397,8 @@ files and converted to Parquet once. Rows per table:
 Parquet: {doc['data']['parquet_mib']:.0f} MiB. The engine's cluster was loaded with
 `ooo load tpch --sf {doc['sf']} --cluster ...` from the same generator.
 
-Spark SQL reads the Parquet files through temporary views, with its default settings besides
-`local[2]` and `spark.driver.memory={doc['engines'].get('spark', {}).get('settings', {}).get('spark.driver.memory', '-')}`.
-DuckDB loads the Parquet files into its in-memory tables first (its own storage, as the engine
-queries its own store) and runs the query texts unchanged. Spark runs them unchanged too (they are
+{spark_settings}DuckDB loads the Parquet files into its in-memory tables first (its own storage, as the engine
+queries its own store) and runs the query texts unchanged{'; Spark runs them unchanged too' if spark_ran else ''} (they are
 the Hive SQL of `docs/queries/tpch`).
 
 ## Machine
