@@ -27,7 +27,13 @@ class DocsCheckTest {
     /** Subcommands the ./ooo script runs itself rather than the Java command line. */
     private static final Set<String> SCRIPT_COMMANDS = Set.of("beeline");
     private static final Pattern CODE_SPAN = Pattern.compile("`([^`\\n]+)`");
-    private static final Pattern INVOCATION = Pattern.compile("(?:^|[\\s(;&|$])(?:\\./|bin/)?ooo((?:\\s+[^\\s|;&><#`)]+)*)");
+    /**
+     * {@code ooo} at the start of a command (or as ./ooo, .../bin/ooo) and its words up to a shell
+     * operator; {@code ooo} elsewhere is the service's user name ({@code -u ooo}).
+     */
+    private static final Pattern INVOCATION = Pattern.compile(
+            "(?:^|[;&|(]\\s*|\\$\\s*|sudo(?:\\s+-u\\s+\\S+)?\\s+)(?:\\./|\\S*/bin/)?ooo((?:\\s+[^\\s|;&><#`)]+)*)");
+    private static final CommandLine OOO = OooCli.commandLine();
     private static final Pattern LINK = Pattern.compile("\\[[^\\]\\n]*]\\(([^)\\s]+)\\)");
     /** A measured figure: a ratio, a share, a duration or a rate. */
     private static final Pattern FIGURE = Pattern.compile("\\b\\d+(?:[.,]\\d+)?\\s?(?:x\\b|×|%|s\\b|ms\\b|µs\\b|min\\b|rows/s|tpmC)");
@@ -90,7 +96,7 @@ class DocsCheckTest {
 
     /** Why {@code args} (after {@code ooo}) is not a command line of ours; empty when it is. */
     private static java.util.Optional<String> check(String args) {
-        CommandLine command = OooCli.commandLine();
+        CommandLine command = OOO;
         String[] words = args.split("\\s+");
         int i = 0;
         while (i < words.length && command.getSubcommands().containsKey(words[i])) {
@@ -107,13 +113,16 @@ class DocsCheckTest {
                 && !words[i].contains("=")) {
             return java.util.Optional.of("no command '" + words[i] + "' under '" + command.getCommandName() + "'");
         }
+        if (!command.getCommandSpec().unmatchedArgsBindings().isEmpty()) {
+            return java.util.Optional.empty(); // the rest are another command line's (a MapReduce job's)
+        }
         for (; i < words.length; i++) {
             String w = words[i];
             if (!w.startsWith("-") || w.equals("-") || w.equals("--") || w.matches("-\\d.*")) {
                 continue;
             }
             String name = w.contains("=") ? w.substring(0, w.indexOf('=')) : w;
-            CommandLine.Model.OptionSpec option = command.getCommandSpec().findOption(name);
+            CommandLine.Model.OptionSpec option = findOption(command, name);
             if (option == null) {
                 return java.util.Optional.of("'" + command.getCommandName() + "' has no option " + name);
             }
@@ -122,6 +131,16 @@ class DocsCheckTest {
             }
         }
         return java.util.Optional.empty();
+    }
+
+    /** {@code name} among the options of {@code command} or, for a group of commands named alone, of one of them. */
+    private static CommandLine.Model.OptionSpec findOption(CommandLine command, String name) {
+        CommandLine.Model.OptionSpec own = command.getCommandSpec().findOption(name);
+        if (own != null) {
+            return own;
+        }
+        return command.getSubcommands().values().stream().map(sub -> findOption(sub, name))
+                .filter(java.util.Objects::nonNull).findFirst().orElse(null);
     }
 
     /** The text in code: fenced blocks (a line each) and code spans. */
