@@ -91,6 +91,9 @@ public final class LocalCluster {
 
     /** A report of the share of garbage collection at least this high is worth telling with "not answering". */
     private static final double GC_WORTH_TELLING = 0.5;
+    /** How long {@link #status} waits for a node to connect and answer. */
+    private static final Duration STATUS_TIMEOUT = Duration.ofSeconds(2);
+    private static final com.fasterxml.jackson.databind.ObjectMapper STATUS_JSON = new com.fasterxml.jackson.databind.ObjectMapper();
     /** A report older than this says nothing of now (a process writes one every 5 s). */
     private static final Duration GC_REPORT_FRESH = Duration.ofSeconds(15);
 
@@ -591,15 +594,7 @@ public final class LocalCluster {
     /** Each node's process and, when it answers, its uptime and rows per table. */
     public List<NodeStatus> status() {
         ClusterSpec spec = ClusterSpec.read(dir);
-        Map<String, JsonNode> stats = new LinkedHashMap<>();
-        try (ClusterSession s = ClusterSession.open(dir, "status", Duration.ofSeconds(2))) {
-            stats.putAll(s.stats());
-        } catch (RuntimeException e) {
-            // Some node does not answer: ask each on its own below.
-            for (ClusterSpec.NodeSpec n : spec.nodes()) {
-                stats.putAll(statsOf(n.id()));
-            }
-        }
+        Map<String, JsonNode> stats = statsOfEveryNode(spec);
         List<NodeStatus> out = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
             Optional<ProcessHandle> p = runningProcess(n.id());
@@ -679,15 +674,45 @@ public final class LocalCluster {
         return dir.resolve("run").resolve(COORDINATOR + ".url");
     }
 
-    private Map<String, JsonNode> statsOf(String node) {
-        // A one-node view of the cluster: connect to this node alone.
-        ClusterSpec spec = ClusterSpec.read(dir);
+    /**
+     * Each answering node's statistics (what it answers PARTITION_STATS), asked of every node at
+     * once on connections of their own: a node that is slow to answer or connect holds up none of
+     * the others, and the whole takes at most {@link #STATUS_TIMEOUT} and a little.
+     */
+    private Map<String, JsonNode> statsOfEveryNode(ClusterSpec spec) {
+        var connecting = java.util.concurrent.Executors.newCachedThreadPool(
+                org.oooengine.core.exec.DaemonThreads.named("ooo-status"));
+        Map<String, java.util.concurrent.CompletableFuture<JsonNode>> answers = new LinkedHashMap<>();
         try (var peers = new org.oooengine.core.cluster.Peers("status", spec, ClusterSpec.readSecret(dir), Runnable::run,
-                Duration.ofSeconds(2))) {
-            var frame = peers.client(node).call(org.oooengine.core.net.OpCode.PARTITION_STATS, new byte[0]).join();
-            return Map.of(node, new com.fasterxml.jackson.databind.ObjectMapper().readTree(frame.payload()));
-        } catch (Exception e) {
-            return Map.of();
+                STATUS_TIMEOUT)) {
+            for (ClusterSpec.NodeSpec n : spec.nodes()) {
+                answers.put(n.id(), java.util.concurrent.CompletableFuture.supplyAsync(() -> peers.client(n.id()), connecting)
+                        .thenCompose(c -> c.call(org.oooengine.core.net.OpCode.PARTITION_STATS, new byte[0], STATUS_TIMEOUT))
+                        .thenApply(frame -> {
+                            try {
+                                return STATUS_JSON.readTree(frame.payload());
+                            } catch (IOException e) {
+                                throw new java.io.UncheckedIOException(e);
+                            }
+                        }));
+            }
+            try {
+                java.util.concurrent.CompletableFuture.allOf(answers.values().toArray(java.util.concurrent.CompletableFuture[]::new))
+                        .get(STATUS_TIMEOUT.toMillis() + 500, java.util.concurrent.TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                // a node that did not answer is told apart below
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            Map<String, JsonNode> out = new LinkedHashMap<>();
+            answers.forEach((node, answer) -> {
+                if (answer.isDone() && !answer.isCompletedExceptionally()) {
+                    out.put(node, answer.join());
+                }
+            });
+            return out;
+        } finally {
+            connecting.shutdownNow();
         }
     }
 

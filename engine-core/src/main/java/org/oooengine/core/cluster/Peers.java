@@ -23,6 +23,8 @@ public final class Peers implements AutoCloseable {
     private final Duration timeout;
     private final EventLoopGroup group;
     private final Map<String, NodeClient> clients = new ConcurrentHashMap<>();
+    /** One lock per node: connecting to one node does not wait for a slow connect to another. */
+    private final Map<String, Object> connecting = new ConcurrentHashMap<>();
 
     /**
      * @param self      this process's member name
@@ -52,7 +54,7 @@ public final class Peers implements AutoCloseable {
         if (c != null && c.isOpen()) {
             return c;
         }
-        synchronized (this) {
+        synchronized (connecting.computeIfAbsent(node, k -> new Object())) {
             c = clients.get(node);
             if (c == null || !c.isOpen()) {
                 ClusterSpec.NodeSpec n = spec.node(node);
