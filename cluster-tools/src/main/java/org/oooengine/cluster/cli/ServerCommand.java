@@ -12,6 +12,8 @@ import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.apache.logging.log4j.core.config.Configurator;
+import org.oooengine.cluster.launch.LocalCluster;
+import org.oooengine.cluster.launch.PidFile;
 import org.oooengine.core.cluster.GcWatchdog;
 import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.hive.engine.ClusterSqlEngine;
@@ -100,7 +102,14 @@ final class ServerCommand implements Callable<Integer> {
         // A heap so full that collections follow each other with little work between ends this process, as
         // -XX:+ExitOnOutOfMemoryError does on an OutOfMemoryError: its clients' connections drop.
         Path gcReport = cluster.toAbsolutePath().normalize().resolve("run").resolve("coordinator.gc");
-        GcWatchdog.start("the coordinator", Files.isDirectory(gcReport.getParent()) ? gcReport : null, why -> { });
+        boolean localCluster = Files.isDirectory(gcReport.getParent());
+        GcWatchdog.start("the coordinator", localCluster ? gcReport : null, why -> { });
+        // In a local cluster's directory: listening, it says so as a node does (its supervisor and
+        // 'ooo cluster status' and 'stop' read run/coordinator.pid).
+        PidFile pidFile = localCluster ? new PidFile(cluster.toAbsolutePath().normalize(), LocalCluster.COORDINATOR) : null;
+        if (pidFile != null) {
+            pidFile.write(ProcessHandle.current());
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         // Ctrl-C or SIGTERM (ooo cluster stop): drop the clients and the node connections in order.
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -108,8 +117,11 @@ final class ServerCommand implements Callable<Integer> {
             engine.close();
             try {
                 Files.deleteIfExists(gcReport);
+                if (pidFile != null) {
+                    pidFile.deleteIfNames(ProcessHandle.current());
+                }
             } catch (java.io.IOException e) {
-                // a stale report is ignored once it is old
+                // a stale report is ignored once it is old; a stale pid file names a process that ended
             }
             stopped.countDown();
         }, "ooo-server-shutdown"));

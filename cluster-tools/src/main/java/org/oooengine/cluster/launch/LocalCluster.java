@@ -373,13 +373,21 @@ public final class LocalCluster {
             throw new ClusterException("port " + port + " on " + host + " is in use by another process; pick another "
                     + "SQL port with --sql-port");
         }
+        // Supervised as the nodes are: out of memory or killed, it is started again (it writes its own
+        // pid file once it listens, as a node does once it serves).
         Process p = launch(COORDINATOR, List.of(), NodeJvm.of(heap), List.of("server", "--cluster", dir.toString(), "--host", host,
-                "--port", String.valueOf(port)), false);
+                "--port", String.valueOf(port)), true);
         try {
             awaitListening(p, new InetSocketAddress(host, port));
+            // It writes its pid file just after it starts listening.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+            while (!(pidFile(COORDINATOR).read() instanceof PidFile.Up) && p.isAlive() && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+            }
         } catch (Exception e) {
-            p.destroyForcibly();
+            destroyWithNode(p);
             pidFile(COORDINATOR).delete();
+            supervisorPidFile(COORDINATOR).delete();
             throw e;
         }
         String url = jdbcUrl(host, port);
@@ -387,9 +395,9 @@ public final class LocalCluster {
         return url;
     }
 
-    /** True while the coordinator this launcher started runs. */
+    /** True while the coordinator this launcher started runs, or its supervisor is starting it again. */
     public boolean coordinatorRunning() {
-        return runningProcess(COORDINATOR).isPresent();
+        return runningProcess(COORDINATOR).isPresent() || supervisorPidFile(COORDINATOR).read() instanceof PidFile.Up;
     }
 
     /** The SQL port the coordinator last listened on, if one was started (to start it there again). */
@@ -664,7 +672,7 @@ public final class LocalCluster {
         }
         Optional<ProcessHandle> p = runningProcess(COORDINATOR);
         java.net.URI address = java.net.URI.create(url.substring("jdbc:".length()));
-        String state = p.isEmpty() ? "down"
+        String state = p.isEmpty() ? (supervisorPidFile(COORDINATOR).read() instanceof PidFile.Up ? "restarting" : "down")
                 : accepts(new InetSocketAddress(address.getHost(), address.getPort())) ? "up"
                 : notAnswering(recentGcReport(COORDINATOR));
         return Optional.of(new CoordinatorStatus(url, p.map(ProcessHandle::pid).orElse(null), state));

@@ -1,5 +1,5 @@
-# The supervisor of one node of a local cluster (POSIX sh): runs the node's command and runs it again
-# when it ends abnormally. LocalCluster writes it to <cluster-dir>/run/supervise.sh and starts it as
+# The supervisor of one node (or the coordinator) of a local cluster (POSIX sh): runs the node's
+# command and runs it again when it ends abnormally. LocalCluster writes it to <cluster-dir>/run/supervise.sh and starts it as
 #   sh <cluster-dir>/run/supervise.sh <node> <cluster-dir> <the node's command...>
 # its output appended to the node's log, so that its lines stand among the node's own, and its pid in
 # run/<node>.supervisor.pid. 'ooo cluster stop' signals it first, so that it restarts nothing.
@@ -26,6 +26,9 @@ restarts=0
 first=1
 stopping=
 child=
+
+what="node $node"
+[ "$node" = coordinator ] && what="the coordinator"
 
 say() {
     printf '%s %-5s supervisor - %s\n' "$(date '+%H:%M:%S.000')" "$1" "$2"
@@ -76,13 +79,13 @@ while :; do
     first=
     [ "$ran" -ge "$reset_after" ] && restarts=0
     if [ "$restarts" -ge "$max_restarts" ]; then
-        say ERROR "node $node ended ($(cause "$rc")) after $ran s; restarted $restarts times in a row already, it stays down: see this log, then start it with ooo cluster start --dir $dir"
+        say ERROR "$what ended ($(cause "$rc")) after $ran s; restarted $restarts times in a row already, it stays down: see this log, then start it with ooo cluster start --dir $dir"
         exit "$rc"
     fi
     restarts=$((restarts + 1))
     # What 'ooo cluster status' tells of the restarted node: when and why its predecessor ended.
     printf '%s %s\n' "$(date +%s)" "$(cause "$rc")" >"$dir/run/$node.ended"
-    say WARN "node $node ended ($(cause "$rc")) after $ran s; restarting it in $restart_delay s (restart $restarts of at most $max_restarts in a row)"
+    say WARN "$what ended ($(cause "$rc")) after $ran s; restarting it in $restart_delay s (restart $restarts of at most $max_restarts in a row)"
     sleep "$restart_delay" &
     wait $!
     [ -n "$stopping" ] && exit 0

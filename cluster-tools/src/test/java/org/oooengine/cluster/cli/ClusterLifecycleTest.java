@@ -155,15 +155,38 @@ class ClusterLifecycleTest {
     @Order(3)
     void aKilledCoordinatorComesBackOnItsPort() throws Exception {
         String url = Files.readString(cluster.resolve("run").resolve("coordinator.url")).strip();
-        kill9(pid("coordinator"));
+        // Killed alone, its supervisor starts it again ...
+        long first = pid("coordinator");
+        kill9(first);
+        awaitLog(cluster.resolve("logs").resolve("coordinator.log"),
+                "supervisor - the coordinator ended (killed by signal 9, exit code 137)");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (!Files.exists(pidFile("coordinator")) || pid("coordinator") == first) {
+            assertTrue(System.nanoTime() < deadline, () -> "the coordinator was not restarted: "
+                    + log(cluster.resolve("logs").resolve("coordinator.log")));
+            Thread.sleep(250);
+        }
+        Cli sql = Cli.run("sql", "--url", url, "-e", "select count(*) as n from lineitem");
+        assertEquals(0, sql.exitCode(), sql::toString);
+        assertTrue(sql.out().contains("| " + LINEITEM_ROWS + " "), sql::toString);
 
+        // ... and killed with its supervisor, 'ooo cluster start' brings it back on its port.
+        crash("coordinator");
         Cli r = startAgain();
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.out().contains("n1, n2 running already"), r::toString);
         assertTrue(r.out().contains("coordinator up: " + url), r::toString);
-        Cli sql = Cli.run("sql", "--url", url, "-e", "select count(*) as n from lineitem");
+        sql = Cli.run("sql", "--url", url, "-e", "select count(*) as n from lineitem");
         assertEquals(0, sql.exitCode(), sql::toString);
         assertTrue(sql.out().contains("| " + LINEITEM_ROWS + " "), sql::toString);
+    }
+
+    private static void awaitLog(Path file, String text) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (!log(file).contains(text)) {
+            assertTrue(System.nanoTime() < deadline, () -> "no '" + text + "' in " + log(file));
+            Thread.sleep(250);
+        }
     }
 
     @Test
@@ -259,9 +282,8 @@ class ClusterLifecycleTest {
     @Test
     @Order(8)
     void stopStopsEveryMemberButNoStranger() throws Exception {
-        long coordinator = pid("coordinator");
         long n2 = pid("n2");
-        kill9(coordinator);
+        crash("coordinator");
         // A pid file of the older kind, the pid alone: the command line tells it is not the coordinator.
         Files.writeString(pidFile("coordinator"), stranger.pid() + "\n");
 
