@@ -122,7 +122,9 @@ class OperatorMemoryAttackTest {
         }
     }
 
+    /** Four large statements: 38 s on two cores beside a CPU hog, so more than the class's 60 s against a hang. */
     @Test
+    @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aSelfJoinGroupedByBothSidesKeysAnswersExactlyInALittleMemory() throws Exception {
         // 1.8 million groups of order pairs: the partial aggregates send theirs on early, the merges spill
         String sql = "SELECT count(*), sum(n), max(n) FROM (SELECT a.l_orderkey AS x, b.l_orderkey AS y, count(*) AS n "
