@@ -213,7 +213,9 @@ class ClusterEndToEndTest {
     @Test
     @Order(2)
     void calibrationMeasuresEveryFigureAndExplainAnalyzeTimesEachJob() throws Exception {
-        Cli r = Cli.run("calibrate", "--cluster", cluster.toString(), "--seconds", "0.05", "--size-mb", "8", "--json");
+        // Each level is read for a quarter of a second: in 50 ms, a loaded machine may complete no
+        // read at some queue depth, and measure 0.
+        Cli r = Cli.run("calibrate", "--cluster", cluster.toString(), "--seconds", "0.25", "--size-mb", "8", "--json");
         assertEquals(0, r.exitCode(), r::toString);
         JsonNode c = JSON.readTree(r.out().strip());
         assertEquals(2, c.get("nodes").asInt());
@@ -279,7 +281,7 @@ class ClusterEndToEndTest {
 
     @Test
     @Order(4)
-    void aKilledNodeIsNamedWithinTheTimeout() throws Exception {
+    void aKilledNodeIsNamedAndItsSupervisorStartsItAgain() throws Exception {
         long pid = Long.parseLong(Files.readAllLines(cluster.resolve("run").resolve("n2.pid")).get(0));
         ProcessHandle node = ProcessHandle.of(pid).orElseThrow();
         Runtime.getRuntime().exec(new String[] {"kill", "-9", String.valueOf(pid)}).waitFor();
@@ -291,7 +293,8 @@ class ClusterEndToEndTest {
         assertEquals(1, r.exitCode(), r::toString);
         assertTrue(r.out().isEmpty(), "no result for a failed query: " + r);
         assertTrue(r.err().contains("n2"), r::toString);
-        assertTrue(seconds < 20, "took " + seconds + " s");
+        // failed naming the node, not hung: a minute is many times what a quiet machine takes
+        assertTrue(seconds < 60, "took " + seconds + " s");
         Cli status = Cli.run("cluster", "status", "--dir", cluster.toString());
         assertEquals(1, status.exitCode(), status::toString);
         assertTrue(status.out().lines().anyMatch(l -> l.startsWith("n2") && (l.contains("down") || l.contains("restarting"))),

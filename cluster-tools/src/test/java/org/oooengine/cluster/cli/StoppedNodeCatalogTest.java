@@ -86,9 +86,12 @@ class StoppedNodeCatalogTest {
         try {
             Thread.sleep(ClusterSession.TABLES_MAX_AGE.toMillis()); // the catalog's answer from before n1 stopped is over
 
+            // Answered despite the stopped node, whose connection stays open and silent: without the
+            // timeout the statement would wait for ever. The bounds are five times what a quiet
+            // machine takes (about the timeout), room for a loaded one.
             long t0 = System.nanoTime();
             assertEquals(TPCH, column(rows(s, "SHOW TABLES")));
-            assertTrue(seconds(t0) < TIMEOUT.toSeconds() + 2, "SHOW TABLES took " + seconds(t0) + " s");
+            assertTrue(seconds(t0) < 5 * TIMEOUT.toSeconds(), "SHOW TABLES took " + seconds(t0) + " s");
 
             String orders = rowsProperty(s, "orders");
             assertTrue(orders.startsWith("unknown: node n1 at " + n1 + ": "), orders);
@@ -101,7 +104,7 @@ class StoppedNodeCatalogTest {
             assertNotEquals(SqlException.UNKNOWN_TABLE, e.sqlState(), e.getMessage());
             assertTrue(e.getMessage().contains("node n1") && e.getMessage().contains(n1), e.getMessage());
             // at most the catalog's round and the scan's request, each bounded by the timeout
-            assertTrue(took < 2 * TIMEOUT.toSeconds() + 2, "the query failed after " + took + " s");
+            assertTrue(took < 5 * 2 * TIMEOUT.toSeconds(), "the query failed after " + took + " s");
         } finally {
             signal("CONT", "n1");
         }

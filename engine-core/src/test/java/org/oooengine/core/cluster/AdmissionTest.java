@@ -40,10 +40,14 @@ class AdmissionTest {
                 throw new IllegalStateException(ex);
             }
         });
-        Thread.sleep(200);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (admission.waiting() == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
         assertEquals(1, admission.waiting());
+        assertTrue(!next.isDone(), "the next started while the first still ran");
         admission.exit();
-        next.get(5, TimeUnit.SECONDS);
+        next.get(20, TimeUnit.SECONDS);
         assertEquals(1, admission.running());
         admission.exit();
     }

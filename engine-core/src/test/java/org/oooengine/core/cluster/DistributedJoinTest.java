@@ -210,7 +210,8 @@ class DistributedJoinTest {
         double seconds = (System.nanoTime() - t0) / 1e9;
         String message = rootMessage(e);
         assertTrue(message.contains("n3"), "the error should name node n3: " + message);
-        assertTrue(seconds < TestCluster.TIMEOUT.toSeconds() + 2, "failing took " + seconds + " s");
+        // failed, not hung: five times the node timeout leaves a loaded machine room
+        assertTrue(seconds < 5 * TestCluster.TIMEOUT.toSeconds(), "failing took " + seconds + " s");
 
         cluster.restart("n3");
         try (ClusterSession fresh = cluster.session()) {

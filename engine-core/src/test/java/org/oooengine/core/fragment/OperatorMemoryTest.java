@@ -216,7 +216,10 @@ class OperatorMemoryTest {
             // one that nothing drains is acknowledged after its delay: its producer never times out
             exchanges.add("y", "n2", rows(60_000, 10), 600_000, false);
             exchanges.acknowledge("y", () -> acked.add("late"), 200, timer);
-            Thread.sleep(600);
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (acked.size() < 3 && System.nanoTime() < deadline) {
+                Thread.sleep(20);
+            }
             assertEquals(List.of("first", "second", "late"), acked);
             exchanges.remove("y");
             assertEquals(0, node.used());

@@ -204,7 +204,8 @@ class SessionLimitsTest {
                 tpch.cluster.dir.resolve("nodes/n1/spill"), tpch.cluster.dir.resolve("nodes/n2/spill"));
         for (Path dir : dirs) {
             long left = -1;
-            for (int i = 0; i < 100 && left != 0; i++) {
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            while (left != 0 && (left == -1 || System.nanoTime() < deadline)) {
                 if (!Files.exists(dir)) {
                     left = 0;
                     break;

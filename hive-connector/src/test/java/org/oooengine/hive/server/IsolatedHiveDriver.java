@@ -1,11 +1,14 @@
 package org.oooengine.hive.server;
 
+import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.sql.Connection;
 import java.sql.Driver;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The real Hive JDBC driver, loaded on its own. The standalone jar carries its own copy of the
@@ -48,6 +51,23 @@ final class IsolatedHiveDriver {
             return connection;
         } finally {
             thread.setContextClassLoader(previous);
+        }
+    }
+
+    /**
+     * Waits until the driver holds the operation handle of what {@code statement} runs in another
+     * thread. The engine starts a statement before the driver has read its handle, and a
+     * {@code cancel()} before then sends nothing; the driver's {@code getQueryId()} answers null
+     * until it has the handle. Fails after {@code seconds}.
+     */
+    static void awaitRunning(Statement statement, int seconds) throws Exception {
+        Method queryId = statement.getClass().getMethod("getQueryId"); // HiveStatement, in the driver's loader
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+        while (queryId.invoke(statement) == null) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("the driver had no handle for the statement after " + seconds + " s");
+            }
+            Thread.sleep(10);
         }
     }
 }

