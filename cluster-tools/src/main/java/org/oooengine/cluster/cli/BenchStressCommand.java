@@ -21,10 +21,10 @@ import picocli.CommandLine.Spec;
         description = {"Run statements meant to exhaust the nodes' memory and disk (a cross join of lineitem and "
                 + "orders with LIMIT 10, a self-join of lineitem on l_partkey grouped by both keys) and TPC-H queries "
                 + "from --clients connections to a running local cluster's SQL endpoint for --duration, while every "
-                + "node is asked for its status each --probe-every-ms.",
+                + "node is asked for its status each --probe-every.",
                 "Reports how each statement ended (successes, failures by SQLSTATE with examples), the status "
                         + "probes' slowest answer and every moment a node was not up or answered later than "
-                        + "--probe-limit-ms, and a TPC-H query's median time before and after. Exit code 0 when every "
+                        + "--probe-limit, and a TPC-H query's median time before and after. Exit code 0 when every "
                         + "node answered in time, every failure had a named cause (53xxx, 57014, 40001, 54000), no "
                         + "client hung and the TPC-H query ran afterwards; 1 otherwise."})
 final class BenchStressCommand implements Callable<Integer> {
@@ -71,7 +71,7 @@ final class BenchStressCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (clients < 1 || seconds < 1 || probeRuns < 1 || probeEveryMs < 1 || probeLimitMs < 1) {
             throw new ParameterException(spec.commandLine(), "--clients, --duration (1s at least), --probe-runs, --probe-every and "
-                    + "--probe-limit-ms must be at least 1");
+                    + "--probe-limit must be at least 1ms");
         }
         tpch.forEach(TpchQueries::check);
         TpchQueries.check(probeQuery);
