@@ -70,8 +70,8 @@ final class BenchStressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (clients < 1 || seconds < 1 || probeRuns < 1 || probeEveryMs < 1 || probeLimitMs < 1) {
-            throw new ParameterException(spec.commandLine(), "--clients, --duration (1s at least), --probe-runs, --probe-every and "
-                    + "--probe-limit must be at least 1ms");
+            throw new ParameterException(spec.commandLine(), "--clients and --probe-runs must be at least 1, --duration 1s, "
+                    + "--probe-every and --probe-limit 1ms");
         }
         tpch.forEach(TpchQueries::check);
         TpchQueries.check(probeQuery);

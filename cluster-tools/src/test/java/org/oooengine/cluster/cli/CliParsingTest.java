@@ -42,6 +42,13 @@ class CliParsingTest {
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.out().startsWith("Usage: ooo"), r::toString);
         assertTrue(r.err().isEmpty(), r::toString);
+        assertTrue(r.out().contains("Exit codes:") && r.out().contains("2       usage error"), r::toString);
+        for (String old : OldFlags.RENAMED.keySet()) {
+            // --json prints JSON elsewhere; sql's -w is --password-file as in beeline.
+            if (!old.equals("--json") && !(old.equals("--password-file") && path.equals(List.of("sql")))) {
+                assertFalse(r.out().matches("(?s).*" + old + "\\b(?!-).*"), old + " in\n" + r.out());
+            }
+        }
     }
 
     @Test
@@ -76,30 +83,6 @@ class CliParsingTest {
             assertTrue(r.out().contains("\n  " + name + " "), name + " in\n" + r.out());
         }
         assertTrue(r.out().contains("  beeline "), r::toString);
-    }
-
-    @ParameterizedTest
-    @MethodSource("commandPaths")
-    void everyHelpEndsWithTheExitCodes(List<String> path) {
-        List<String> args = new ArrayList<>(path);
-        args.add("--help");
-        Cli r = Cli.run(args.toArray(String[]::new));
-        assertTrue(r.out().contains("Exit codes:"), r::toString);
-        assertTrue(r.out().contains("2       usage error"), r::toString);
-    }
-
-    @ParameterizedTest
-    @MethodSource("commandPaths")
-    void oldFlagNamesStayOutOfHelp(List<String> path) {
-        List<String> args = new ArrayList<>(path);
-        args.add("--help");
-        String help = Cli.run(args.toArray(String[]::new)).out();
-        for (String old : OldFlags.RENAMED.keySet()) {
-            // --json prints JSON elsewhere; sql's -w is --password-file as in beeline.
-            if (!old.equals("--json") && !(old.equals("--password-file") && path.equals(List.of("sql")))) {
-                assertFalse(help.matches("(?s).*" + old + "\\b(?!-).*"), old + " in\n" + help);
-            }
-        }
     }
 
     @Test
