@@ -198,7 +198,7 @@ on "$nn" "runuser -u hadoop -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hadoop/
 hdfs_racks="$(cat "$logs/topology.txt" 2>/dev/null | grep -c '^Rack:')"
 log "HDFS racks: $hdfs_racks"
 # The engine's racks: ooo cluster status on the coordinator's host, one JSON line per node.
-ooo_on "$coord" cluster status --dir /var/lib/ooo/cluster --json >"$logs/engine-status.txt" 2>>"$logs/engine-status.err" || true
+ooo_on "$coord" cluster status --cluster /var/lib/ooo/cluster --json >"$logs/engine-status.txt" 2>>"$logs/engine-status.err" || true
 engine_racks="$(python3 -c 'import json, sys
 print(len({json.loads(l)["rack"] for l in sys.stdin if l.startswith("{")}))' <"$logs/engine-status.txt" 2>/dev/null || echo null)"
 log "engine racks: $engine_racks"
@@ -440,7 +440,7 @@ if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" &&
     # A second coordinator on the coordinator's host whose catalog is the metastore, with the same users.
     # (in braces: only the server goes to the background, with none of the ssh session's descriptors)
     on "$coord" "cd /tmp && { runuser -u ooo -- env OOO_HEAP=512m /opt/ooo/bin/ooo server --cluster /var/lib/ooo/cluster \
-        --host $coord_addr --port 10002 --password-file /var/lib/ooo/cluster/sql-users --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=$hms_uri \
+        --host $coord_addr --port 10002 --users-file /var/lib/ooo/cluster/sql-users --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=$hms_uri \
         --conf ooo.catalog.hms.conf.fs.defaultFS=$nn_uri </dev/null >/tmp/hms-coordinator.out 2>&1 & echo \$! >/tmp/hms-coordinator.pid; }"
     for _ in $(seq 1 60); do
         bash -c "exec 3<>/dev/tcp/$coord_addr/10002" 2>/dev/null && break

@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The cluster figures of docs/benchmarks/cluster.md that need more than one `ooo bench` call.
 #
-#   bench-cluster.sh delay   --dir D [--delays-us 0,100,500] [--selectivities 0.01,0.001,0.0001] [--out O]
+#   bench-cluster.sh delay   --cluster D [--delays-us 0,100,500] [--selectivities 0.01,0.001,0.0001] [--out O]
 #       PL in every distributed mode with each node holding its answers back by each delay in µs
-#       (ooo cluster start --answer-delay-us), plus the remote-fetch micro-benchmark at each.
-#   bench-cluster.sh proxy   --dir D [--delays 0,1,2] [--selectivities 0.01,0.001,0.0001] [--out O]
+#       (ooo cluster start --answer-delay), plus the remote-fetch micro-benchmark at each.
+#   bench-cluster.sh proxy   --cluster D [--delays 0,1,2] [--selectivities 0.01,0.001,0.0001] [--out O]
 #       The same, directly and then through the Toxiproxy delay proxy at each added delay in ms
 #       (net-delay.sh); the proxy's own hop is measured too.
-#   bench-cluster.sh mapreduce --dir D [--selectivities 0.01,0.001,0.0001,0.00001] [--out O]
+#   bench-cluster.sh mapreduce --cluster D [--selectivities 0.01,0.001,0.0001,0.00001] [--out O]
 #       OL and PL as PSMJ jobs, as OoO joins inside a MapReduce job and in daemon mode.
 #   bench-cluster.sh scaling --dirs 1:D1,2:D2,4:D4,8:D8 [--selectivities 0.001] [--out O]
 #       Weak scaling: OL and PL at fixed selectivities on clusters of N nodes, each holding the same
@@ -32,7 +32,7 @@ shift
 dir="" dirs="" delays="0,1,2" delays_us="0,100,500" sels="" out="." repeat=3
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --dir) dir="$2"; shift 2 ;;
+        --cluster|--dir) dir="$2"; shift 2 ;;
         --dirs) dirs="$2"; shift 2 ;;
         --delays) delays="$2"; shift 2 ;;
         --delays-us) delays_us="$2"; shift 2 ;;
@@ -58,37 +58,37 @@ fetch() { # cluster-dir name
 
 case "$cmd" in
     delay)
-        [[ -n "$dir" ]] || die "delay needs --dir <cluster-dir>"
+        [[ -n "$dir" ]] || die "delay needs --cluster <cluster-dir>"
         sels="${sels:-0.01,0.001,0.0001}"
-        trap '"$ooo" cluster stop --dir "$dir" >/dev/null' EXIT
+        trap '"$ooo" cluster stop --cluster "$dir" >/dev/null' EXIT
         for d in ${delays_us//,/ }; do
-            "$ooo" cluster start --dir "$dir" --answer-delay-us "$d"
+            "$ooo" cluster start --cluster "$dir" --answer-delay "$d"
             sweep "$dir" PL "$sels" ooo,ooo-local,inorder "delay-${d}us-PL"
             fetch "$dir" "fetch-delay-${d}us"
-            "$ooo" cluster stop --dir "$dir"
+            "$ooo" cluster stop --cluster "$dir"
         done
         ;;
     mapreduce)
-        [[ -n "$dir" ]] || die "mapreduce needs --dir <cluster-dir>"
+        [[ -n "$dir" ]] || die "mapreduce needs --cluster <cluster-dir>"
         sels="${sels:-0.01,0.001,0.0001,0.00001}"
-        trap '"$ooo" cluster stop --dir "$dir" >/dev/null' EXIT
-        "$ooo" cluster start --dir "$dir"
+        trap '"$ooo" cluster stop --cluster "$dir" >/dev/null' EXIT
+        "$ooo" cluster start --cluster "$dir"
         for q in OL PL; do
             sweep "$dir" "$q" "$sels" psmj,ooo-mr,ooo "mapreduce-$q"
         done
         ;;
     proxy)
-        [[ -n "$dir" ]] || die "proxy needs --dir <cluster-dir>"
+        [[ -n "$dir" ]] || die "proxy needs --cluster <cluster-dir>"
         sels="${sels:-0.01,0.001,0.0001}"
-        trap '"$ooo" cluster stop --dir "$dir" >/dev/null; "$here/net-delay.sh" down --dir "$dir" >/dev/null' EXIT
-        "$ooo" cluster start --dir "$dir"
+        trap '"$ooo" cluster stop --cluster "$dir" >/dev/null; "$here/net-delay.sh" down --cluster "$dir" >/dev/null' EXIT
+        "$ooo" cluster start --cluster "$dir"
         sweep "$dir" PL "$sels" ooo,ooo-local,inorder delay-direct-PL
         fetch "$dir" fetch-direct
-        "$ooo" cluster stop --dir "$dir"
-        "$here/net-delay.sh" up --dir "$dir" --delay-ms 0
-        "$ooo" cluster start --dir "$dir"
+        "$ooo" cluster stop --cluster "$dir"
+        "$here/net-delay.sh" up --cluster "$dir" --delay-ms 0
+        "$ooo" cluster start --cluster "$dir"
         for d in ${delays//,/ }; do
-            "$here/net-delay.sh" set --dir "$dir" --delay-ms "$d"
+            "$here/net-delay.sh" set --cluster "$dir" --delay-ms "$d"
             sweep "$dir" PL "$sels" ooo,ooo-local,inorder "delay-proxy-${d}ms-PL"
             fetch "$dir" "fetch-proxy-${d}ms"
         done
@@ -98,11 +98,11 @@ case "$cmd" in
         sels="${sels:-0.001}"
         for entry in ${dirs//,/ }; do
             n="${entry%%:*}" d="${entry#*:}"
-            "$ooo" cluster start --dir "$d"
+            "$ooo" cluster start --cluster "$d"
             for q in OL PL; do
-                sweep "$d" "$q" "$sels" ooo,inorder "scaling-${n}nodes-$q" || { "$ooo" cluster stop --dir "$d"; exit 1; }
+                sweep "$d" "$q" "$sels" ooo,inorder "scaling-${n}nodes-$q" || { "$ooo" cluster stop --cluster "$d"; exit 1; }
             done
-            "$ooo" cluster stop --dir "$d"
+            "$ooo" cluster stop --cluster "$d"
         done
         ;;
     *) echo "bench-cluster: unknown command $cmd" >&2; usage 2 ;;

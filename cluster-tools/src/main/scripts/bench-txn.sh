@@ -23,8 +23,8 @@ lines="$(mktemp)"
 trap 'rm -f "$lines"' EXIT
 
 run() { # engine protocol durability workload threads
-    "$root/ooo" bench txn --dir "$dir" --engine "$1" --protocol "$2" --durability "$3" --workload "$4" \
-        --threads "$5" --rows "$rows" --theta "$theta" --seconds "$secs" --json | tee -a "$lines" >&2
+    "$root/ooo" bench txn --scratch "$dir" --engine "$1" --protocol "$2" --durability "$3" --workload "$4" \
+        --threads "$5" --rows "$rows" --theta "$theta" --duration "$secs" --json | tee -a "$lines" >&2
 }
 
 case "$mode" in

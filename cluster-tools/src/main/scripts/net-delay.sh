@@ -4,10 +4,10 @@
 # pays a round trip. The kernel here has no netem qdisc, hence a user-space proxy.
 #
 #   net-delay.sh install                              build toxiproxy-server v2.12.0 with Go
-#   net-delay.sh up     --dir D [--delay-ms N] [--port-offset K] [--api-port P]
-#   net-delay.sh set    --dir D --delay-ms N [--node ID]     change the delay live
-#   net-delay.sh status --dir D
-#   net-delay.sh down   --dir D
+#   net-delay.sh up     --cluster D [--delay-ms N] [--port-offset K] [--api-port P]
+#   net-delay.sh set    --cluster D --delay-ms N [--node ID]     change the delay live
+#   net-delay.sh status --cluster D
+#   net-delay.sh down   --cluster D
 #
 # `up` needs the cluster stopped (nodes read their routes at start): it starts Toxiproxy, creates
 # one proxy per node listening at the node's port + K (default 1000) and routes members through
@@ -49,7 +49,7 @@ cmd="${1:-}"
 shift
 while [[ $# -gt 0 ]]; do
     case "$1" in
-        --dir) dir="$2"; shift 2 ;;
+        --cluster|--dir) dir="$2"; shift 2 ;;
         --delay-ms) delay="$2"; shift 2 ;;
         --port-offset) offset="$2"; shift 2 ;;
         --api-port) api_port="$2"; shift 2 ;;
@@ -60,7 +60,7 @@ while [[ $# -gt 0 ]]; do
 done
 [[ -n "$delay" && ! "$delay" =~ ^[0-9]+$ ]] && die "--delay-ms takes whole milliseconds (Toxiproxy's unit), got '$delay'"
 [[ "$cmd" == install ]] && { install_server; exit 0; }
-[[ -n "$dir" ]] || die "--dir <cluster-dir> is required"
+[[ -n "$dir" ]] || die "--cluster <cluster-dir> is required"
 dir="$(cd "$dir" && pwd)"
 command -v curl >/dev/null || die "curl is needed to drive Toxiproxy's HTTP API"
 state="$dir/run/toxiproxy.env"
@@ -86,10 +86,10 @@ proxies() { curl -sS "$api/proxies" | grep -o '"name":"ooo-[^"]*"' | cut -d'"' -
 case "$cmd" in
     up)
         install_server
-        [[ -f "$state" ]] && die "a delay proxy is already up for $dir (net-delay.sh down --dir $dir first)"
+        [[ -f "$state" ]] && die "a delay proxy is already up for $dir (net-delay.sh down --cluster $dir first)"
         mkdir -p "$dir/run" "$dir/logs"
         # Route first: it refuses while the cluster runs, before anything is started.
-        routes="$("$ooo" cluster route --dir "$dir" --via-port-offset "$offset")"
+        routes="$("$ooo" cluster route --cluster "$dir" --via-port-offset "$offset")"
         "$server" -host 127.0.0.1 -port "$api_port" >"$dir/logs/toxiproxy.log" 2>&1 &
         echo "toxiproxy_pid=$! api_port=$api_port" >"$state"
         for _ in $(seq 50); do curl -s "$api/version" >/dev/null && break; sleep 0.1; done
@@ -99,11 +99,11 @@ case "$cmd" in
             set_delay "ooo-$id" "${delay:-0}"
             echo "$id: $dial -> $listen, +${delay:-0} ms per answer"
         done <<<"$routes"
-        echo "now start the cluster: ooo cluster start --dir $dir"
+        echo "now start the cluster: ooo cluster start --cluster $dir"
         ;;
     set)
         [[ -n "$delay" ]] || die "set needs --delay-ms N"
-        [[ -f "$state" ]] || die "no delay proxy is up for $dir (net-delay.sh up --dir $dir)"
+        [[ -f "$state" ]] || die "no delay proxy is up for $dir (net-delay.sh up --cluster $dir)"
         for p in $(proxies); do
             [[ -z "$node" || "$p" == "ooo-$node" ]] || continue
             set_delay "$p" "$delay"
@@ -115,7 +115,7 @@ case "$cmd" in
         curl -sS "$api/proxies"; echo
         ;;
     down)
-        "$ooo" cluster route --dir "$dir" --direct >/dev/null
+        "$ooo" cluster route --cluster "$dir" --direct >/dev/null
         if [[ -f "$state" ]]; then
             kill "$toxiproxy_pid" 2>/dev/null || true
             rm -f "$state"

@@ -67,7 +67,7 @@ log() { echo "scaling-validate: [$(date +%T)] $*" >&2; }
 inv="$out/hosts" bridge=ooo-sv0
 hosts_down() { [[ "$placement" == netns ]] && "$root/deploy/netns-hosts.sh" down --inventory "$inv" --bridge "$bridge" >/dev/null 2>&1 || true; }
 current=""
-cleanup() { [[ -n "$current" ]] && "$ooo" cluster stop --dir "$current" >/dev/null 2>&1; hosts_down; }
+cleanup() { [[ -n "$current" ]] && "$ooo" cluster stop --cluster "$current" >/dev/null 2>&1; hosts_down; }
 trap cleanup EXIT
 if [[ "$placement" == netns ]]; then
     "$ooo" deploy inventory --racks 1 --nodes-per-rack "$max_nodes" --prefix sv --subnet 10.78.0.0/24 --out "$inv" >/dev/null
@@ -91,9 +91,9 @@ for n in $nodes_list; do
     fi
     log "$n nodes ($placement), TPC-H SF $sf"
     current="$dir"
-    "$ooo" cluster start --dir "$dir" --nodes "$n" --node-heap 1g --sql-port 0 "${placed[@]}" >"$out/start-$n.log" 2>&1
+    "$ooo" cluster start --cluster "$dir" --nodes "$n" --node-heap 1g --sql-port 0 "${placed[@]}" >"$out/start-$n.log" 2>&1
     "$ooo" load tpch --sf "$sf" --cluster "$dir" >"$out/load-$n.log" 2>&1
-    "$ooo" calibrate --cluster "$dir" --seconds 1 >"$out/calibrate-$n.log" 2>&1
+    "$ooo" calibrate --cluster "$dir" --duration 1 >"$out/calibrate-$n.log" 2>&1
     cp "$dir/calibration.json" "$out/calibration-$n.json"
     log "  loaded and calibrated"
     for q in $queries; do
@@ -104,7 +104,7 @@ for n in $nodes_list; do
     done
     "$ooo" bench tpch --cluster "$dir" --queries 1,3 --repeat "$repeat" --json >"$out/tpch-$n.json" 2>"$out/tpch-$n.err" \
         || log "  TPC-H failed: see $out/tpch-$n.err"
-    "$ooo" cluster stop --dir "$dir" >/dev/null
+    "$ooo" cluster stop --cluster "$dir" >/dev/null
     current=""
     log "  measured"
 done
@@ -114,7 +114,7 @@ predict() { # predict SELECTIVITY ARGS...
     local s="$1"; shift
     "$ooo" bench scaling --local --calibration "$out/calibration-1.json,$out/calibration-2.json" --statistics "$out/cluster-1" \
         --tpch-base "$out/tpch-1.json" --tpch-base-sf "$sf_per_node" --sf-per-node "$sf_per_node" \
-        --nodes "$(join_by_comma $nodes_list)" --selectivity "$s" --methods ooo --node-cv "$node_cv" "$@"
+        --nodes "$(join_by_comma $nodes_list)" --selectivity "$s" --mode ooo --node-cv "$node_cv" "$@"
 }
 for s in $selectivities; do
     predict "$s" --json >"$out/predicted-$s.jsonl" 2>"$out/predicted-$s.err"

@@ -5,9 +5,9 @@
 # second, a TPC-H query timed before and after). Writes <out>/<name>.json and prints it.
 #
 #   stress.sh [--sf 1] [--nodes 4] [--clients 8] [--seconds 300] [--node-heap 1g]
-#             [--dir /tmp/ooo-stress] [--out docs/benchmarks] [--name stress-sf1] [--minutes 40] [--keep]
+#             [--cluster /tmp/ooo-stress] [--out docs/benchmarks] [--name stress-sf1] [--minutes 40] [--keep]
 #
-# Starts the cluster in --dir (as root it passes --allow-root), loads the scale factor unless the
+# Starts the cluster in --cluster (as root it passes --allow-root), loads the scale factor unless the
 # directory already holds it, and stops the cluster at the end unless --keep. The whole run is
 # bounded by --minutes: past that it is stopped and the script fails. Exit code: that of
 # `ooo bench stress` (0 when every node answered within 2 s, every failure had a named cause and
@@ -28,7 +28,7 @@ while [[ $# -gt 0 ]]; do
         --clients) clients="$2"; shift 2 ;;
         --seconds) seconds="$2"; shift 2 ;;
         --node-heap) heap="$2"; shift 2 ;;
-        --dir) dir="$2"; shift 2 ;;
+        --cluster|--dir) dir="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --name) name="$2"; shift 2 ;;
         --minutes) minutes="$2"; shift 2 ;;
@@ -46,16 +46,16 @@ if [[ "$(id -u)" == 0 ]]; then
     export OOO_ALLOW_ROOT=1
 fi
 
-start=(cluster start --nodes "$nodes" --dir "$dir" --node-heap "$heap" "${root_flag[@]}")
+start=(cluster start --nodes "$nodes" --cluster "$dir" --node-heap "$heap" "${root_flag[@]}")
 timeout 300 "$ooo" "${start[@]}"
-[[ -n "$keep" ]] || trap '"$ooo" cluster stop --dir "$dir" >&2 || true' EXIT
-if ! "$ooo" cluster status --dir "$dir" | grep -q "lineitem=[1-9]"; then
+[[ -n "$keep" ]] || trap '"$ooo" cluster stop --cluster "$dir" >&2 || true' EXIT
+if ! "$ooo" cluster status --cluster "$dir" | grep -q "lineitem=[1-9]"; then
     echo "stress: loading TPC-H SF $sf into $dir" >&2
     timeout "${minutes}m" "$ooo" load tpch --sf "$sf" --cluster "$dir"
 fi
 mkdir -p "$out"
 status=0
-timeout "${minutes}m" "$ooo" bench stress --cluster "$dir" --clients "$clients" --seconds "$seconds" \
+timeout "${minutes}m" "$ooo" bench stress --cluster "$dir" --clients "$clients" --duration "$seconds" \
     > "$out/$name.json.tmp" || status=$?
 python3 - "$out/$name.json.tmp" "$out/$name.json" "$sf" "$nodes" "$heap" "./ooo ${start[*]}" "$clients" "$seconds" <<'PY'
 import json, os, platform, subprocess, sys
@@ -69,7 +69,7 @@ commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=
 result["setup"] = {"scaleFactor": float(sf), "nodes": int(nodes), "nodeHeap": heap, "commit": commit,
                    "cores": os.cpu_count(), "machine": platform.platform(),
                    "commands": [start, "./ooo load tpch --sf %s --cluster <dir>" % sf,
-                                "./ooo bench stress --cluster <dir> --clients %s --seconds %s" % (clients, seconds)]}
+                                "./ooo bench stress --cluster <dir> --clients %s --duration %s" % (clients, seconds)]}
 with open(dst, "w") as f:
     json.dump(result, f, indent=2)
     f.write("\n")

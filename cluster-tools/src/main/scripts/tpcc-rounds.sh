@@ -5,7 +5,7 @@
 # the other engine's. Engines alternate which goes first from round to round.
 #
 #   tpcc-rounds.sh [--rounds 3] [--clients "8 32"] [--warehouses 4] [--nodes 4] [--seconds 20]
-#                  [--warmup 20] [--node-heap 4g] [--node-gc g1|parallel] [--dir /tmp/ooo-tpcc-rounds]
+#                  [--warmup 20] [--node-heap 4g] [--node-gc g1|parallel] [--cluster /tmp/ooo-tpcc-rounds]
 #                  [--out <file.jsonl>]
 #
 # Every run's JSON goes to --out (one line each, with its round); at the end one JSON object per
@@ -28,7 +28,7 @@ while [[ $# -gt 0 ]]; do
         --warmup) warmup="$2"; shift 2 ;;
         --node-heap) heap="$2"; shift 2 ;;
         --node-gc) gc="$2"; shift 2 ;;
-        --dir) dir="$2"; shift 2 ;;
+        --cluster|--dir) dir="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         -h|--help) usage 0 ;;
         *) echo "tpcc-rounds: unknown option $1" >&2; usage 2 ;;
@@ -41,7 +41,7 @@ if [[ "$(id -u)" == 0 ]]; then
 fi
 out="${out:-$dir.jsonl}"
 : > "$out"
-trap '"$ooo" cluster stop --dir "$dir" >/dev/null 2>&1 || true' EXIT
+trap '"$ooo" cluster stop --cluster "$dir" >/dev/null 2>&1 || true' EXIT
 
 engines=(ooo rocksdb-pessimistic)
 for ((round = 1; round <= rounds; round++)); do
@@ -50,17 +50,17 @@ for ((round = 1; round <= rounds; round++)); do
         order=("${engines[1]}" "${engines[0]}")
     fi
     for engine in "${order[@]}"; do
-        "$ooo" cluster stop --dir "$dir" >/dev/null 2>&1 || true
+        "$ooo" cluster stop --cluster "$dir" >/dev/null 2>&1 || true
         rm -rf "$dir"
-        "$ooo" cluster start --nodes "$nodes" --dir "$dir" --sql-port 0 --base-port 7401 --node-heap "$heap" \
+        "$ooo" cluster start --nodes "$nodes" --cluster "$dir" --sql-port 0 --base-port 7401 --node-heap "$heap" \
             --node-gc "$gc" "${root_flag[@]}" >&2
         first=${clients%% *}
         echo "round $round, $engine: loading and warming up" >&2
         "$ooo" bench tpcc --cluster "$dir" --engine "$engine" --warehouses "$warehouses" --clients "$first" \
-            --warmup 0 --seconds "$warmup" --json >/dev/null
+            --warmup 0 --duration "$warmup" --json >/dev/null
         for n in $clients; do
             line=$("$ooo" bench tpcc --cluster "$dir" --engine "$engine" --warehouses "$warehouses" --clients "$n" \
-                --seconds "$seconds" --json)
+                --duration "$seconds" --json)
             echo "round $round, $engine, $n terminals: $line" >&2
             echo "{\"round\":$round,\"node_gc\":\"$gc\",${line#\{}" >> "$out"
         done

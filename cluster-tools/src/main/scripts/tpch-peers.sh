@@ -66,5 +66,5 @@ args=("${commands[@]}" --sf "$sf" --data "$data" --queries-dir "$root/docs/queri
       --out "$out" --name "$name" --ooo "$ooo" --note "$note"
       --command "cluster-tools/src/main/scripts/tpch-peers.sh --sf $sf${cluster:+ --cluster $cluster} --repeat $repeat${queries:+ --queries $queries} --engines $engines --name $name")
 [[ -n "$queries" ]] && args+=(--queries "$queries")
-[[ -n "$cluster" ]] && args+=(--cluster "$cluster" --command "./ooo cluster stop --dir $cluster")
+[[ -n "$cluster" ]] && args+=(--cluster "$cluster" --command "./ooo cluster stop --cluster $cluster")
 exec "$venv/bin/python" "$here/tpch_peers.py" "${args[@]}"

@@ -4,10 +4,10 @@
 # answer is compared with its answer (tpch-peers.sh); the report gives each query's time and the
 # bytes it spilled to disk. Writes <out>/<name>.json, .png and .md.
 #
-#   tpch-sf10.sh [--sf 10] [--dir /tmp/ooo-sf10] [--heap 2g] [--repeat 1] [--out docs/benchmarks]
+#   tpch-sf10.sh [--sf 10] [--cluster /tmp/ooo-sf10] [--heap 2g] [--repeat 1] [--out docs/benchmarks]
 #                [--name tpch-sf10] [--hours 3] [--keep]
 #
-# Starts the cluster in --dir (as root it passes --allow-root), loads the scale factor unless the
+# Starts the cluster in --cluster (as root it passes --allow-root), loads the scale factor unless the
 # directory already holds it, and stops the cluster at the end unless --keep. The whole run is
 # bounded by --hours (default 3): past that it is stopped and the script fails.
 set -euo pipefail
@@ -21,7 +21,7 @@ sf=10 dir=/tmp/ooo-sf10 heap=2g repeat=1 out="$root/docs/benchmarks" name="tpch-
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --sf) sf="$2"; shift 2 ;;
-        --dir) dir="$2"; shift 2 ;;
+        --cluster|--dir) dir="$2"; shift 2 ;;
         --heap) heap="$2"; shift 2 ;;
         --repeat) repeat="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
@@ -38,10 +38,10 @@ if [[ "$(id -u)" == 0 ]]; then
     export OOO_ALLOW_ROOT=1
 fi
 
-start=(cluster start --nodes 4 --dir "$dir" --node-heap "$heap" --sql-heap "$heap" "${root_flag[@]}")
+start=(cluster start --nodes 4 --cluster "$dir" --node-heap "$heap" --sql-heap "$heap" "${root_flag[@]}")
 "$ooo" "${start[@]}"
-[[ -n "$keep" ]] || trap '"$ooo" cluster stop --dir "$dir" >&2 || true' EXIT
-if ! "$ooo" cluster status --dir "$dir" | grep -q "lineitem=[1-9]"; then
+[[ -n "$keep" ]] || trap '"$ooo" cluster stop --cluster "$dir" >&2 || true' EXIT
+if ! "$ooo" cluster status --cluster "$dir" | grep -q "lineitem=[1-9]"; then
     echo "tpch-sf10: loading TPC-H SF $sf into $dir" >&2
     timeout "${hours}h" "$ooo" load tpch --sf "$sf" --cluster "$dir"
 fi

@@ -6,7 +6,7 @@
 # checked: every transfer the client was told committed is recorded, every balance is what the
 # recorded transfers make of the opening ones (no transaction half applied), the total is intact.
 #
-#   two-phase-crash.sh [--runs 100] [--nodes 4] [--dir /tmp/ooo-2pc-crash] [--seconds 3]
+#   two-phase-crash.sh [--runs 100] [--nodes 4] [--cluster /tmp/ooo-2pc-crash] [--seconds 3]
 #                      [--accounts 64] [--tpcc W] [--out <file.json>] [--minutes 60]
 #
 # With --tpcc W, W TPC-C warehouses are loaded too, TPC-C terminals run beside the transfers in
@@ -27,7 +27,7 @@ while [[ $# -gt 0 ]]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
         --nodes) nodes="$2"; shift 2 ;;
-        --dir) dir="$2"; shift 2 ;;
+        --cluster|--dir) dir="$2"; shift 2 ;;
         --seconds) seconds="$2"; shift 2 ;;
         --accounts) accounts="$2"; shift 2 ;;
         --tpcc) tpcc="$2"; shift 2 ;;
@@ -43,15 +43,15 @@ if [[ "$(id -u)" == 0 ]]; then
     export OOO_ALLOW_ROOT=1
 fi
 
-"$ooo" cluster stop --dir "$dir" >/dev/null 2>&1 || true
+"$ooo" cluster stop --cluster "$dir" >/dev/null 2>&1 || true
 rm -rf "$dir"
-"$ooo" cluster start --nodes "$nodes" --dir "$dir" --sql-port 0 --base-port 7301 --node-heap 512m "${root_flag[@]}" >&2
-trap '"$ooo" cluster stop --dir "$dir" >/dev/null 2>&1 || true' EXIT
+"$ooo" cluster start --nodes "$nodes" --cluster "$dir" --sql-port 0 --base-port 7301 --node-heap 512m "${root_flag[@]}" >&2
+trap '"$ooo" cluster stop --cluster "$dir" >/dev/null 2>&1 || true' EXIT
 "$ooo" bench transfers --cluster "$dir" --setup --accounts "$accounts" >&2
 acked="$dir/acked.txt"
 : > "$acked"
 if (( tpcc > 0 )); then
-    "$ooo" bench tpcc --cluster "$dir" --warehouses "$tpcc" --clients 1 --seconds 1 --json >&2
+    "$ooo" bench tpcc --cluster "$dir" --warehouses "$tpcc" --clients 1 --duration 1 --json >&2
 fi
 
 started=$(date +%s)
@@ -63,12 +63,12 @@ for ((run = 1; run <= runs; run++)); do
         exit 1
     fi
     acked_before=$(stat -c %s "$acked" 2>/dev/null || echo 0)
-    "$ooo" bench transfers --cluster "$dir" --seconds "$seconds" --accounts "$accounts" --acked "$acked" \
+    "$ooo" bench transfers --cluster "$dir" --duration "$seconds" --accounts "$accounts" --acked "$acked" \
         >"$dir/client.json" 2>"$dir/client.log" &
     client=$!
     terminals=""
     if (( tpcc > 0 )); then
-        "$ooo" bench tpcc --cluster "$dir" --warehouses "$tpcc" --clients 2 --seconds "$seconds" --json \
+        "$ooo" bench tpcc --cluster "$dir" --warehouses "$tpcc" --clients 2 --duration "$seconds" --json \
             >"$dir/tpcc.json" 2>"$dir/tpcc.log" &
         terminals=$!
     fi
@@ -91,7 +91,7 @@ for ((run = 1; run <= runs; run++)); do
         node_kills=$((node_kills + 1))
         while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
         sleep "0.$((RANDOM % 10))"
-        if ! "$ooo" cluster start --dir "$dir" --sql-port 0 "${root_flag[@]}" >"$dir/restart.log" 2>&1; then
+        if ! "$ooo" cluster start --cluster "$dir" --sql-port 0 "${root_flag[@]}" >"$dir/restart.log" 2>&1; then
             echo "two-phase-crash: run $run: node $victim did not start again: $(cat "$dir/restart.log")" >&2
             exit 1
         fi

@@ -66,6 +66,9 @@ public final class ClusterCalibrator {
     private final java.nio.file.Path clusterDir;
     private final Duration perTest;
     private final long fileBytes;
+    /** The steps the progress consumer hears of: disk, network, index join, MapReduce. */
+    public static final int STEPS = 4;
+
     private final Consumer<String> progress;
 
     public ClusterCalibrator(java.nio.file.Path clusterDir, Duration perTest, long fileBytes, Consumer<String> progress) {

@@ -29,6 +29,8 @@ public final class ClusterJoinBench implements JoinRunner {
     private final MapReduceJoinBench jobs;
     private final Path clusterDir;
     private QueryPlanner planner;
+    /** Whether the warning that the cluster is not calibrated was given (once is enough) or is not wanted. */
+    private boolean uncalibratedSaid;
 
     public ClusterJoinBench(Path clusterDir, BenchSettings settings) {
         this.clusterDir = clusterDir;
@@ -37,6 +39,15 @@ public final class ClusterJoinBench implements JoinRunner {
         Object sf = session.wholeManifest().source().get("scaleFactor");
         this.scaleFactor = sf instanceof Number n ? n.doubleValue() : null;
         this.jobs = new MapReduceJoinBench(session, ClusterSpec.readSecret(clusterDir), settings, scaleFactor);
+    }
+
+    /**
+     * Runs forced modes on a cluster that is not calibrated without warning of it: the caller
+     * compares the modes as written and says so itself.
+     */
+    public ClusterJoinBench uncalibratedOnPurpose() {
+        uncalibratedSaid = true;
+        return this;
     }
 
     @Override
@@ -78,8 +89,11 @@ public final class ClusterJoinBench implements JoinRunner {
         }
         if (planner == null) {
             if (mode != JoinMode.AUTO && Calibration.read(clusterDir).isEmpty()) {
-                LOG.warn("cluster {} is not calibrated: {} runs in the query's join order without an estimate "
-                        + "(run 'ooo calibrate --cluster {}')", clusterDir, mode, clusterDir);
+                if (!uncalibratedSaid) {
+                    LOG.warn("cluster {} is not calibrated: {} and the other forced modes run in the query's join order "
+                            + "without an estimate (run 'ooo calibrate --cluster {}')", clusterDir, mode, clusterDir);
+                    uncalibratedSaid = true;
+                }
                 return null;
             }
             planner = QueryPlanner.of(clusterDir, session, settings.inflight());

@@ -18,7 +18,6 @@ import org.oooengine.core.stats.TableStatistics;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreOptions;
 import org.oooengine.optimizer.stats.ClusterStatistics;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -35,16 +34,11 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @ArgGroup(multiplicity = "1")
-    Where where;
+    @Option(names = {"--store", "--dir"}, paramLabel = "<store-dir>", description = "a single-node store")
+    Path store;
 
-    static final class Where {
-        @Option(names = "--dir", required = true, paramLabel = "<store-dir>", description = "a single-node store")
-        Path dir;
-
-        @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "a running, loaded cluster")
-        Path cluster;
-    }
+    @Option(names = "--cluster", paramLabel = "<cluster-dir>", description = "a running, loaded cluster (or --store)")
+    Path cluster;
 
     @Option(names = "--table", paramLabel = "<table>", description = "show only this table")
     String table;
@@ -78,14 +72,17 @@ final class AnalyzeCommand implements Callable<Integer> {
 
     /** The tables' statistics, collected anew, and how their B+trees have deteriorated. */
     private void collect(Map<String, TableStatistics> tables, List<TreeReport> trees) {
-        if (where.dir != null) {
-            try (Store store = Store.open(where.dir, StoreOptions.defaults().withDirectIo(false))) {
+        if ((this.store == null) == (cluster == null)) {
+            throw new ParameterException(spec.commandLine(), "give exactly one of --store and --cluster");
+        }
+        if (this.store != null) {
+            try (Store store = Store.open(this.store, StoreOptions.defaults().withDirectIo(false))) {
                 tables.putAll(StatisticsCollector.collect(store).tables());
                 store.tables().values().forEach(t -> trees.addAll(TreeReport.of(t, TreeReport.RANGES)));
             }
             return;
         }
-        try (ClusterSession session = ClusterSession.open(where.cluster, "analyze", Duration.ofSeconds(30))) {
+        try (ClusterSession session = ClusterSession.open(cluster, "analyze", Duration.ofSeconds(30))) {
             tables.putAll(ClusterStatistics.collect(session, true));
             trees.addAll(TreeReport.summed(session.treeHealth(Optional.ofNullable(table), true).values()));
         }

@@ -39,8 +39,9 @@ final class BenchFetchCommand implements Callable<Integer> {
             description = "comma-separated requests in flight (default: ${DEFAULT-VALUE})")
     List<Integer> inFlight;
 
-    @Option(names = "--seconds", defaultValue = "3", paramLabel = "S",
-            description = "measured seconds per count, after a warm-up of a quarter of that, at most 1 s (default: ${DEFAULT-VALUE})")
+    @Option(names = {"--duration", "--seconds"}, defaultValue = "3s", paramLabel = "DURATION", converter = Units.InSeconds.class,
+            description = "measured time per count, after a warm-up of a quarter of that, at most 1 s; a plain number is "
+                    + "seconds (default: ${DEFAULT-VALUE})")
     double seconds;
 
     @Option(names = "--keys", defaultValue = "" + FetchBench.DEFAULT_KEYS, paramLabel = "N",
@@ -62,7 +63,7 @@ final class BenchFetchCommand implements Callable<Integer> {
             }
         }
         if (seconds <= 0 || keys < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds and --keys must be positive");
+            throw new ParameterException(spec.commandLine(), "--duration and --keys must be positive");
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 /** {@code ooo bench join}: one join, one mode, one line (or JSON object) per run. */
 @Command(name = "join", mixinStandardHelpOptions = true,
         description = {"Time one selective join in one mode.",
-                "ooo: index nested-loop join with --inflight tasks in flight; inorder: the same join one task at a time; "
+                "ooo: index nested-loop join with --in-flight tasks in flight; inorder: the same join one task at a time; "
                         + "inorder-sync: in order with blocking reads on one thread (no I/O threads); hash: full-scan hash join.",
                 "With --cluster, every node joins its partitions; ooo-local keeps local I/O out of order but awaits "
                         + "each remote probe, as an engine that is out of order only inside its storage; psmj runs Hadoop's "

@@ -12,7 +12,7 @@ import picocli.CommandLine.ParameterException;
 
 /** The options {@code bench join} and {@code bench sweep} share. */
 final class BenchOptions {
-    @Option(names = "--dir", paramLabel = "<store-dir>", description = "single-node store directory (create one with 'ooo load tpch')")
+    @Option(names = {"--store", "--dir"}, paramLabel = "<store-dir>", description = "single-node store directory (create one with 'ooo load tpch')")
     Path dir;
 
     @Option(names = "--cluster", paramLabel = "<cluster-dir>",
@@ -26,17 +26,18 @@ final class BenchOptions {
     QueryName query;
 
     @Option(names = "--cold", description = "measure the disk: direct I/O and a small buffer pool ("
-            + BenchSettings.COLD_BUFFER_POOL_MB + " MiB unless --buffer-pool-mb), emptied before every timed run; "
+            + BenchSettings.COLD_BUFFER_POOL_MB + " MiB unless --buffer-pool), emptied before every timed run; "
             + "either way one untimed run comes first, so the code is compiled")
     boolean cold;
 
-    @Option(names = "--inflight", defaultValue = "" + BenchSettings.DEFAULT_INFLIGHT, paramLabel = "N",
+    @Option(names = {"--in-flight", "--inflight"}, defaultValue = "" + BenchSettings.DEFAULT_INFLIGHT, paramLabel = "N",
             description = "tasks (and so I/Os) in flight in ooo mode (default: ${DEFAULT-VALUE})")
     int inflight;
 
-    @Option(names = "--buffer-pool-mb", paramLabel = "M", description = "buffer pool size in MiB (default: "
-            + BenchSettings.COLD_BUFFER_POOL_MB + " with --cold, " + (StoreOptions.DEFAULT_BUFFER_POOL_BYTES >> 20) + " without)")
-    Integer bufferPoolMb;
+    @Option(names = {"--buffer-pool", "--buffer-pool-mb"}, paramLabel = "SIZE", converter = Units.MiB.class,
+            description = "buffer pool size, whole MiB; a plain number is MiB (default: " + BenchSettings.COLD_BUFFER_POOL_MB
+                    + "m with --cold, " + (StoreOptions.DEFAULT_BUFFER_POOL_BYTES >> 20) + "m without)")
+    Long bufferPool;
 
     @Option(names = "--repeat", defaultValue = "1", paramLabel = "R", description = "timed runs per measurement, "
             + "five times as many for runs under 0.2 s on a cluster; tables show the median (default: ${DEFAULT-VALUE})")
@@ -45,7 +46,7 @@ final class BenchOptions {
     /** The single-node store or the cluster the options name. */
     JoinRunner open(CommandSpec spec) {
         if ((dir == null) == (cluster == null)) {
-            throw new ParameterException(spec.commandLine(), "give exactly one of --dir and --cluster");
+            throw new ParameterException(spec.commandLine(), "give exactly one of --store and --cluster");
         }
         BenchSettings settings = settings(spec);
         return cluster != null ? new ClusterJoinBench(cluster, settings) : new JoinBench(dir, settings);
@@ -53,7 +54,8 @@ final class BenchOptions {
 
     BenchSettings settings(CommandSpec spec) {
         try {
-            return new BenchSettings(cold, inflight, bufferPoolMb, repeat);
+            return new BenchSettings(cold, inflight, bufferPool == null ? null : (int) Math.min(Integer.MAX_VALUE, bufferPool >> 20),
+                    repeat);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }

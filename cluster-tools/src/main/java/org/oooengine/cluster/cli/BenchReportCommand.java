@@ -25,7 +25,7 @@ final class BenchReportCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--json", required = true, paramLabel = "<file>", description = "a JSON array of runs")
+    @Option(names = {"--input", "--json"}, required = true, paramLabel = "<file>", description = "a JSON array of runs")
     Path json;
 
     @Option(names = "--markdown", paramLabel = "<file.md>", description = "write the table as markdown")

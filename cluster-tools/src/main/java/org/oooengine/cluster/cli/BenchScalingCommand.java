@@ -66,7 +66,7 @@ final class BenchScalingCommand implements Callable<Integer> {
             description = "selectivity of the joins (default: ${DEFAULT-VALUE}, seed 004's scalability figure)")
     double selectivity;
 
-    @Option(names = "--methods", defaultValue = "auto", paramLabel = "auto|ooo|inorder|psmj",
+    @Option(names = {"--mode", "--methods"}, defaultValue = "auto", paramLabel = "auto|ooo|inorder|psmj",
             description = "join methods the plans may use: auto (the optimizer's choice), ooo or inorder (index "
                     + "joins only), psmj (sort-merge only, as Hadoop) (default: ${DEFAULT-VALUE})")
     String methods;
@@ -216,7 +216,7 @@ final class BenchScalingCommand implements Callable<Integer> {
             case "inorder" -> EnumSet.of(JoinMethod.INORDER_PNLJ);
             case "psmj" -> EnumSet.of(JoinMethod.PSMJ);
             default -> throw new ParameterException(spec.commandLine(),
-                    "--methods must be auto, ooo, inorder or psmj, got '" + methods + "'");
+                    "--mode must be auto, ooo, inorder or psmj, got '" + methods + "'");
         };
     }
 

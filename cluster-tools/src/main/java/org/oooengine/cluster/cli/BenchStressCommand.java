@@ -20,11 +20,11 @@ import picocli.CommandLine.Spec;
 @Command(name = "stress", mixinStandardHelpOptions = true,
         description = {"Run statements meant to exhaust the nodes' memory and disk (a cross join of lineitem and "
                 + "orders with LIMIT 10, a self-join of lineitem on l_partkey grouped by both keys) and TPC-H queries "
-                + "from --clients connections to a running local cluster's SQL endpoint for --seconds, while every "
-                + "node is asked for its status each --probe-every-ms.",
+                + "from --clients connections to a running local cluster's SQL endpoint for --duration, while every "
+                + "node is asked for its status each --probe-every.",
                 "Reports how each statement ended (successes, failures by SQLSTATE with examples), the status "
                         + "probes' slowest answer and every moment a node was not up or answered later than "
-                        + "--probe-limit-ms, and a TPC-H query's median time before and after. Exit code 0 when every "
+                        + "--probe-limit, and a TPC-H query's median time before and after. Exit code 0 when every "
                         + "node answered in time, every failure had a named cause (53xxx, 57014, 40001, 54000), no "
                         + "client hung and the TPC-H query ran afterwards; 1 otherwise."})
 final class BenchStressCommand implements Callable<Integer> {
@@ -38,8 +38,9 @@ final class BenchStressCommand implements Callable<Integer> {
     @Option(names = "--clients", defaultValue = "8", paramLabel = "N", description = "connections running statements (default: ${DEFAULT-VALUE})")
     int clients;
 
-    @Option(names = "--seconds", defaultValue = "300", paramLabel = "S", description = "how long they run (default: ${DEFAULT-VALUE})")
-    int seconds;
+    @Option(names = {"--duration", "--seconds"}, defaultValue = "5m", paramLabel = "DURATION", converter = Units.InSeconds.class,
+            description = "how long they run; a plain number is seconds (default: ${DEFAULT-VALUE})")
+    double seconds;
 
     @Option(names = "--tpch", split = ",", defaultValue = "1,3,9,18,21", paramLabel = "<n>",
             description = "TPC-H queries among the statements (default: ${DEFAULT-VALUE})")
@@ -52,11 +53,12 @@ final class BenchStressCommand implements Callable<Integer> {
     @Option(names = "--probe-runs", defaultValue = "3", paramLabel = "N", description = "timed runs of it each time (default: ${DEFAULT-VALUE})")
     int probeRuns;
 
-    @Option(names = "--probe-every-ms", defaultValue = "1000", paramLabel = "MS", description = "status probe interval (default: ${DEFAULT-VALUE})")
+    @Option(names = {"--probe-every", "--probe-every-ms"}, defaultValue = "1s", paramLabel = "DURATION", converter = Units.InMillis.class,
+            description = "status probe interval; a plain number is milliseconds (default: ${DEFAULT-VALUE})")
     long probeEveryMs;
 
-    @Option(names = "--probe-limit-ms", defaultValue = "2000", paramLabel = "MS",
-            description = "a status answer later than this is a lapse (default: ${DEFAULT-VALUE})")
+    @Option(names = {"--probe-limit", "--probe-limit-ms"}, defaultValue = "2s", paramLabel = "DURATION", converter = Units.InMillis.class,
+            description = "a status answer later than this is a lapse; a plain number is milliseconds (default: ${DEFAULT-VALUE})")
     long probeLimitMs;
 
     @Option(names = "--user", paramLabel = "<name>", description = "SQL user, for an endpoint that checks passwords")
@@ -68,8 +70,8 @@ final class BenchStressCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (clients < 1 || seconds < 1 || probeRuns < 1 || probeEveryMs < 1 || probeLimitMs < 1) {
-            throw new ParameterException(spec.commandLine(), "--clients, --seconds, --probe-runs, --probe-every-ms and "
-                    + "--probe-limit-ms must be at least 1");
+            throw new ParameterException(spec.commandLine(), "--clients and --probe-runs must be at least 1, --duration 1s, "
+                    + "--probe-every and --probe-limit 1ms");
         }
         tpch.forEach(TpchQueries::check);
         TpchQueries.check(probeQuery);
@@ -90,7 +92,7 @@ final class BenchStressCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         StressRun run = new StressRun(() -> HiveJdbc.connect(url, user == null ? "stress" : user, password),
                 () -> local.status().stream().map(s -> new StressRun.NodeProbe(s.node(), s.state())).toList(),
-                statements, probe, new StressRun.Options(clients, Duration.ofSeconds(seconds),
+                statements, probe, new StressRun.Options(clients, Duration.ofMillis((long) (seconds * 1000)),
                 Duration.ofMillis(probeEveryMs), Duration.ofMillis(probeLimitMs), probeRuns),
                 line -> {
                     err.println(line);

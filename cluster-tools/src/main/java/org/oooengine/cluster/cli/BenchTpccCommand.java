@@ -2,6 +2,7 @@ package org.oooengine.cluster.cli;
 
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.tpcc.TpccBench;
@@ -35,13 +36,14 @@ final class BenchTpccCommand implements Callable<Integer> {
             description = "terminals, without think time (default: ${DEFAULT-VALUE})")
     int clients;
 
-    @Option(names = "--seconds", defaultValue = "30", paramLabel = "S",
-            description = "measured seconds, after the warm-up (default: ${DEFAULT-VALUE})")
+    @Option(names = {"--duration", "--seconds"}, defaultValue = "30s", paramLabel = "DURATION", converter = Units.InSeconds.class,
+            description = "measured time, after the warm-up; a plain number is seconds (default: ${DEFAULT-VALUE})")
     double seconds;
 
-    @Option(names = "--warmup", paramLabel = "S",
-            description = "seconds the terminals run before the measured ones, not counted (default: a quarter of "
-                    + "--seconds, at most 5; more on a freshly started cluster, whose code is not compiled yet)")
+    @Option(names = "--warmup", paramLabel = "DURATION", converter = Units.InSeconds.class,
+            description = "how long the terminals run before the measured time, not counted; a plain number is seconds "
+                    + "(default: a quarter of --duration, at most 5s; more on a freshly started cluster, whose code is "
+                    + "not compiled yet)")
     Double warmup;
 
     @Option(names = "--engine", defaultValue = "ooo", paramLabel = "ooo|rocksdb-pessimistic",
@@ -61,10 +63,10 @@ final class BenchTpccCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         if (warehouses < 1 || clients < 1 || seconds <= 0) {
-            throw new ParameterException(spec.commandLine(), "--warehouses, --clients and --seconds must be positive");
+            throw new ParameterException(spec.commandLine(), "--warehouses, --clients and --duration must be positive");
         }
         if (warmup != null && !(warmup >= 0 && warmup <= 3600)) {
-            throw new ParameterException(spec.commandLine(), "--warmup must be from 0 to 3600 seconds");
+            throw new ParameterException(spec.commandLine(), "--warmup must be from 0 to 1h");
         }
         double warmUp = warmup != null ? warmup : TpccBench.defaultWarmUp(seconds);
         TpccCluster.Engine kind;
@@ -73,13 +75,18 @@ final class BenchTpccCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), "--engine: " + e.getMessage());
         }
-        PrintWriter err = spec.commandLine().getErr();
         Map<String, Object> r;
-        try (ClusterSession session = ClusterSession.open(cluster, "tpcc", NodeDaemon.DEFAULT_TIMEOUT)) {
+        try (ClusterSession session = ClusterSession.open(cluster, "tpcc", NodeDaemon.DEFAULT_TIMEOUT);
+             Progress progress = Progress.of(spec)) {
             r = check ? TpccBench.check(session.peers(), kind, warehouses)
                     : TpccBench.run(session.peers(), kind, warehouses, clients, warmUp, seconds, reload, line -> {
-                        err.println(line);
-                        err.flush();
+                        if (line.startsWith("checking")) {
+                            progress.done();
+                        }
+                        progress.note(line);
+                        if (line.startsWith(TpccBench.RUNNING)) {
+                            progress.startTimed("TPC-C", Duration.ofMillis((long) ((warmUp + seconds) * 1000)));
+                        }
                     });
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

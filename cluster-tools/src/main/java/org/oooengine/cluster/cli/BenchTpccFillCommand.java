@@ -26,7 +26,7 @@ final class BenchTpccFillCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dir", required = true, paramLabel = "<dir>", description = "directory for the database's files")
+    @Option(names = {"--scratch", "--dir"}, required = true, paramLabel = "<dir>", description = "scratch directory for the database's files")
     Path dir;
 
     @Option(names = "--warehouses", defaultValue = "1", paramLabel = "W", description = "warehouses (default: ${DEFAULT-VALUE})")
@@ -39,9 +39,9 @@ final class BenchTpccFillCommand implements Callable<Integer> {
     @Option(names = "--policy", required = true, paramLabel = "half|rightmost|prefix|rate", description = "leaf split policy")
     String policy;
 
-    @Option(names = "--buffer-pool-mb", defaultValue = "16", paramLabel = "M",
-            description = "buffer pool every tree reads through, MiB (default: ${DEFAULT-VALUE})")
-    int bufferPoolMb;
+    @Option(names = {"--buffer-pool", "--buffer-pool-mb"}, defaultValue = "16m", paramLabel = "SIZE", converter = Units.MiB.class,
+            description = "buffer pool every tree reads through, whole MiB; a plain number is MiB (default: ${DEFAULT-VALUE})")
+    long bufferPool;
 
     @Option(names = "--flush-every", defaultValue = "100", paramLabel = "K",
             description = "transactions between flushes of the written pages (default: ${DEFAULT-VALUE})")
@@ -82,23 +82,23 @@ final class BenchTpccFillCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
+        int bufferPoolMb = (int) Math.min(Integer.MAX_VALUE, bufferPool >> 20);
         if (warehouses < 1 || transactions < 1 || bufferPoolMb < 1 || flushEvery < 1 || samples < 1 || stepEvery < 1) {
-            throw new ParameterException(spec.commandLine(), "--warehouses, --transactions, --buffer-pool-mb, "
+            throw new ParameterException(spec.commandLine(), "--warehouses, --transactions, --buffer-pool (1m at least), "
                     + "--flush-every, --samples and --reorganize-every must be positive");
         }
         if (stepLeaves < 2) {
             throw new ParameterException(spec.commandLine(), "--reorganize-step-leaves must be at least 2");
         }
-        PrintWriter err = spec.commandLine().getErr();
-        err.printf("TPC-C, %d warehouse(s), %,d transactions, split policy %s, %d MiB buffer pool%n", warehouses,
-                transactions, split.name().toLowerCase(Locale.ROOT), bufferPoolMb);
-        err.flush();
         TpccFill.ReorganizeOptions reorganizing = reorganize ? new TpccFill.ReorganizeOptions(stepLeaves, stepEvery) : null;
-        TpccFill.Result r = TpccFill.run(dir, warehouses, transactions, split, bufferPoolMb, flushEvery, samples,
-                reorganizing, n -> {
-            err.printf("  %,d transactions%n", n);
-            err.flush();
-        });
+        TpccFill.Result r;
+        try (Progress progress = Progress.of(spec)) {
+            progress.note(String.format("TPC-C, %d warehouse(s), %,d transactions, split policy %s, %d MiB buffer pool",
+                    warehouses, transactions, split.name().toLowerCase(Locale.ROOT), bufferPoolMb));
+            progress.start("TPC-C", transactions, "transactions");
+            r = TpccFill.run(dir, warehouses, transactions, split, bufferPoolMb, flushEvery, samples, reorganizing,
+                    progress::update);
+        }
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             Map<String, Object> report = new LinkedHashMap<>();

@@ -8,7 +8,7 @@ import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.txn.Transfers;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.NodeDaemon;
-import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,7 +19,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "transfers", mixinStandardHelpOptions = true,
         description = {"Move money between accounts on the transactional tables of a running cluster, each transfer a "
                 + "transaction across nodes that records itself, and check the outcome.",
-                "--setup opens the accounts; --seconds runs transfers and appends the id of every one whose commit "
+                "--setup opens the accounts; --duration runs transfers and appends the id of every one whose commit "
                         + "returned to --acked; --verify checks that every acknowledged transfer is recorded and that "
                         + "every balance is what the recorded transfers make of the opening ones. Prints one JSON object."})
 final class BenchTransfersCommand implements Callable<Integer> {
@@ -29,14 +29,16 @@ final class BenchTransfersCommand implements Callable<Integer> {
     @Option(names = "--cluster", required = true, paramLabel = "<dir>", description = "the running cluster's directory")
     Path cluster;
 
-    @ArgGroup(multiplicity = "1")
+    /** The step: one of --setup, --duration and --verify (checked in {@link #call}). */
+    @Mixin
     Step step;
 
     static final class Step {
-        @Option(names = "--setup", description = "create the tables and open the accounts")
+        @Option(names = "--setup", description = "create the tables and open the accounts (or --duration, or --verify)")
         boolean setup;
 
-        @Option(names = "--seconds", paramLabel = "S", description = "run transfers for S seconds")
+        @Option(names = {"--duration", "--seconds"}, paramLabel = "DURATION", converter = Units.InSeconds.class,
+                description = "run transfers this long; a plain number is seconds")
         Double seconds;
 
         @Option(names = "--verify", description = "check the tables against --acked")
@@ -52,20 +54,24 @@ final class BenchTransfersCommand implements Callable<Integer> {
     @Option(names = "--acked", paramLabel = "<file>", description = "the file of acknowledged transfer ids")
     Path acked;
 
-    @Option(names = "--patience", defaultValue = "60", paramLabel = "S",
-            description = "how long --verify waits for the nodes to settle transactions in doubt (default: ${DEFAULT-VALUE})")
+    @Option(names = "--patience", defaultValue = "60s", paramLabel = "DURATION", converter = Units.InSeconds.class,
+            description = "how long --verify waits for the nodes to settle transactions in doubt; a plain number is "
+                    + "seconds (default: ${DEFAULT-VALUE})")
     double patience;
 
     @Override
     public Integer call() throws Exception {
+        if ((step.setup ? 1 : 0) + (step.seconds != null ? 1 : 0) + (step.verify ? 1 : 0) != 1) {
+            throw new ParameterException(spec.commandLine(), "give exactly one of --setup, --duration and --verify");
+        }
         if (accounts < 2) {
             throw new ParameterException(spec.commandLine(), "--accounts must be at least 2");
         }
         if (threads < 1 || step.seconds != null && step.seconds <= 0 || patience < 0) {
-            throw new ParameterException(spec.commandLine(), "--threads and --seconds must be positive, --patience not negative");
+            throw new ParameterException(spec.commandLine(), "--threads and --duration must be positive, --patience not negative");
         }
         if (!step.setup && acked == null) {
-            throw new ParameterException(spec.commandLine(), "--seconds and --verify need --acked <file>");
+            throw new ParameterException(spec.commandLine(), "--duration and --verify need --acked <file>");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         try (ClusterSession session = ClusterSession.open(cluster, "transfers", NodeDaemon.DEFAULT_TIMEOUT)) {

@@ -29,7 +29,7 @@ final class BenchTxnCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--dir", required = true, paramLabel = "<dir>", description = "directory for the benchmark's files")
+    @Option(names = {"--scratch", "--dir"}, required = true, paramLabel = "<dir>", description = "scratch directory for the benchmark's files")
     Path dir;
 
     @Option(names = "--workload", required = true, paramLabel = "U-1|U-10|U-5R-5|R-10", converter = WorkloadConverter.class,
@@ -62,7 +62,8 @@ final class BenchTxnCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     Durability durability;
 
-    @Option(names = "--seconds", defaultValue = "5", paramLabel = "S", description = "measured seconds, after a warm-up "
+    @Option(names = {"--duration", "--seconds"}, defaultValue = "5s", paramLabel = "DURATION", converter = Units.InSeconds.class,
+            description = "measured time (a plain number is seconds), after a warm-up "
             + "of a quarter of that (at most 1 s) (default: ${DEFAULT-VALUE})")
     double seconds;
 

@@ -9,6 +9,7 @@ import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.ClusterCalibrator;
 import org.oooengine.cluster.bench.Format;
 import org.oooengine.core.storage.Calibration;
+import org.oooengine.core.units.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -19,14 +20,14 @@ import picocli.CommandLine.Spec;
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
         description = {"Measure random-read IOPS at queue depth 1 and " + Calibration.DEEP_QUEUE
                 + " and sequential MiB/s through the engine's own I/O path (direct I/O, positional reads).",
-                "Writes a temporary file of --size-mb into --dir and deletes it afterwards; "
+                "Writes a temporary file of --file-size into --disk and deletes it afterwards; "
                         + "the directory's filesystem must support O_DIRECT.",
                 "With --cluster, measures a running cluster for the optimizer's cost models instead — the disk at queue "
-                        + "depths 1..256 (a file of --size-mb in a node's data directory, one node per host), round trip and requests per second by requests in flight, the index join's fixed "
+                        + "depths 1..256 (a file of --file-size in a node's data directory, one node per host), round trip and requests per second by requests in flight, the index join's fixed "
                         + "cost, cold reads per second, what a cold read costs the cores and cached row cost, MapReduce "
                         + "start-up, scan, output and shuffle — "
                         + "and stores them as "
-                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about two minutes at SF 1 with --seconds 1)."})
+                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about two minutes at SF 1 with --duration 1s)."})
 final class CalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -34,36 +35,44 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--cluster", paramLabel = "<cluster-dir>", description = "calibrate this running cluster for the optimizer")
     Path cluster;
 
-    @Option(names = "--dir", defaultValue = "/tmp", paramLabel = "<path>", description = "directory on the disk to measure (default: ${DEFAULT-VALUE})")
+    @Option(names = {"--disk", "--dir"}, defaultValue = "/tmp", paramLabel = "<path>",
+            description = "a directory on the disk to measure (default: ${DEFAULT-VALUE})")
     Path dir;
 
-    @Option(names = "--seconds", defaultValue = "5", paramLabel = "S", description = "duration of each read test (three with --dir; five disk and four network levels with --cluster) (default: ${DEFAULT-VALUE})")
-    double seconds;
+    @Option(names = {"--duration", "--seconds"}, defaultValue = "5s", paramLabel = "DURATION", converter = Units.Seconds.class,
+            description = "duration of each read test (three with --disk; five disk and four network levels with "
+                    + "--cluster); a plain number is seconds (default: ${DEFAULT-VALUE})")
+    Duration duration;
 
-    @Option(names = "--size-mb", defaultValue = "1024", paramLabel = "M",
-            description = "size of the test file; larger than the device's cache gives honest figures (default: ${DEFAULT-VALUE})")
-    int sizeMb;
+    @Option(names = {"--file-size", "--size-mb"}, defaultValue = "1g", paramLabel = "SIZE", converter = Units.MiB.class,
+            description = "size of the test file; larger than the device's cache gives honest figures; a plain number "
+                    + "is MiB (default: ${DEFAULT-VALUE})")
+    long fileSize;
 
-    @Option(names = "--page-size", defaultValue = "" + TpchLoad.DEFAULT_PAGE_SIZE, paramLabel = "<bytes>",
-            description = "bytes per random read (default: ${DEFAULT-VALUE})")
-    int pageSize;
+    @Option(names = "--page-size", defaultValue = "8k", paramLabel = "SIZE", converter = Units.Bytes.class,
+            description = "bytes per random read; a plain number is bytes (default: ${DEFAULT-VALUE})")
+    long pageSize;
 
     @Option(names = "--json", description = "print the figures as one JSON object")
     boolean json;
 
     @Override
     public Integer call() throws Exception {
-        if (!(seconds > 0) || sizeMb < 1) {
-            throw new ParameterException(spec.commandLine(), "--seconds and --size-mb must be positive");
+        if (duration.isZero() || fileSize < Sizes.MIB || pageSize < 1 || pageSize > Integer.MAX_VALUE) {
+            throw new ParameterException(spec.commandLine(), "--duration must be positive, --file-size at least 1m, "
+                    + "--page-size from 1 byte to 2g");
         }
+        double seconds = duration.toNanos() / 1e9;
         if (cluster != null) {
             return calibrateCluster();
         }
-        spec.commandLine().getErr().printf("calibrating %s: writing a %d MiB file, then three read tests of %s s%n",
-                dir, sizeMb, Format.significant(seconds));
-        spec.commandLine().getErr().flush();
-        Calibration.Result r = new Calibration(dir, (long) sizeMb << 20, pageSize)
-                .run(Duration.ofNanos((long) (seconds * 1e9)));
+        Calibration.Result r;
+        try (Progress progress = Progress.of(spec)) {
+            progress.note(String.format("calibrating %s: writing a %s file, then three read tests of %s s", dir,
+                    Format.mebibytes(fileSize), Format.significant(seconds)));
+            progress.start("calibrating", 0, null);
+            r = new Calibration(dir, fileSize, (int) pageSize).run(duration);
+        }
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("randread_iops_qd1", Math.round(r.randomIopsQd1()));
         fields.put("randread_iops_qd" + Calibration.DEEP_QUEUE, Math.round(r.randomIopsDeep()));
@@ -87,12 +96,16 @@ final class CalibrateCommand implements Callable<Integer> {
     }
 
     private int calibrateCluster() throws Exception {
-        PrintWriter err = spec.commandLine().getErr();
-        org.oooengine.optimizer.cost.Calibration c = new ClusterCalibrator(cluster, Duration.ofMillis((long) (seconds * 1000)),
-                (long) sizeMb << 20, step -> {
-                    err.println("calibrating " + cluster + ": " + step);
-                    err.flush();
-                }).run();
+        org.oooengine.optimizer.cost.Calibration c;
+        try (Progress progress = Progress.of(spec)) {
+            int[] stepsDone = {0};
+            progress.start("calibrating", ClusterCalibrator.STEPS, "steps");
+            c = new ClusterCalibrator(cluster, Duration.ofMillis(duration.toMillis()), fileSize, what -> {
+                progress.note("calibrating " + cluster + ": " + what);
+                progress.update(stepsDone[0]++);
+            }).run();
+            progress.update(ClusterCalibrator.STEPS);
+        }
         c.write(cluster);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {

@@ -5,12 +5,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.FreePorts;
-import org.oooengine.core.net.NodeServer;
+import org.oooengine.core.units.Durations;
+import org.oooengine.core.units.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -46,7 +48,7 @@ final class ClusterCommand {
                         + "); an existing cluster keeps its own")
         Integer nodes;
 
-        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        @Option(names = {"--cluster", "--dir"}, required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
         Path dir;
 
         @Option(names = "--base-port", defaultValue = "" + LocalCluster.DEFAULT_BASE_PORT, paramLabel = "P",
@@ -64,34 +66,40 @@ final class ClusterCommand {
                         + "'ip netns'; give them on every start")
         List<String> netns = new ArrayList<>();
 
-        @Option(names = "--node-heap", defaultValue = "1g", paramLabel = "SIZE", description = "heap of each node JVM (default: ${DEFAULT-VALUE})")
-        String heap;
+        @Option(names = "--node-heap", defaultValue = "1g", paramLabel = "SIZE", converter = Units.MiB.class,
+                description = "heap of each node JVM, e.g. 768m or 2g; a plain number is MiB (default: ${DEFAULT-VALUE})")
+        long heap;
 
         @Option(names = "--node-gc", defaultValue = "g1", paramLabel = "GC",
                 description = "garbage collector of each node JVM: g1 (short pauses) or parallel (more throughput for "
                         + "transactional work such as TPC-C, longer pauses) (default: ${DEFAULT-VALUE})")
         LocalCluster.Gc nodeGc;
 
-        @Option(names = "--buffer-pool-mb", defaultValue = "64", paramLabel = "M", description = "buffer pool of each node in MiB (default: ${DEFAULT-VALUE})")
-        int bufferPoolMb;
+        @Option(names = {"--buffer-pool", "--buffer-pool-mb"}, defaultValue = "64m", paramLabel = "SIZE", converter = Units.MiB.class,
+                description = "buffer pool of each node; a plain number is MiB (default: ${DEFAULT-VALUE})")
+        long bufferPool;
 
         @Option(names = "--buffered-io", description = "nodes read through the OS page cache instead of direct I/O")
         boolean bufferedIo;
 
-        @Option(names = "--node-query-max-memory-mb", defaultValue = "0", paramLabel = "M",
-                description = "the most memory each node grants one query's operators, whatever a session sets (0, the "
-                        + "default: half the node's heap)")
-        long nodeQueryMaxMemoryMb;
+        @Option(names = {"--node-query-max-memory", "--node-query-max-memory-mb"}, defaultValue = "0", paramLabel = "SIZE",
+                converter = Units.MiB.class,
+                description = "the most memory each node grants one query's operators, whatever a session sets; a plain "
+                        + "number is MiB (0, the default: half the node's heap)")
+        long nodeQueryMaxMemory;
 
-        @Option(names = "--node-spill-max-mb", defaultValue = "0", paramLabel = "M",
-                description = "the most disk the spill files of all of a node's queries may take together (0, the "
-                        + "default: half the space free on its data directory's file system when it starts)")
-        long nodeSpillMaxMb;
+        @Option(names = {"--node-spill-max", "--node-spill-max-mb"}, defaultValue = "0", paramLabel = "SIZE",
+                converter = Units.MiB.class,
+                description = "the most disk the spill files of all of a node's queries may take together; a plain "
+                        + "number is MiB (0, the default: half the space free on its data directory's file system when "
+                        + "it starts)")
+        long nodeSpillMax;
 
-        @Option(names = "--node-statements-memory-mb", defaultValue = "0", paramLabel = "M",
-                description = "what the statements running on each node may hold together (0, the default: 60%% of its "
-                        + "heap)")
-        long nodeStatementsMemoryMb;
+        @Option(names = {"--node-statements-memory", "--node-statements-memory-mb"}, defaultValue = "0", paramLabel = "SIZE",
+                converter = Units.MiB.class,
+                description = "what the statements running on each node may hold together; a plain number is MiB (0, "
+                        + "the default: 60%% of its heap)")
+        long nodeStatementsMemory;
 
         @Option(names = "--node-max-statements", defaultValue = "0", paramLabel = "N",
                 description = "statements each node runs at once; more wait their turn (0, the default: "
@@ -106,19 +114,22 @@ final class ClusterCommand {
 
         // The coordinator holds the inputs of its hash joins and sorts in memory (SF 1's lineitem
         // alone is six million rows).
-        @Option(names = "--sql-heap", defaultValue = "4g", paramLabel = "SIZE",
-                description = "heap of the coordinator JVM, which joins and aggregates query results (default: ${DEFAULT-VALUE})")
-        String sqlHeap;
+        @Option(names = "--sql-heap", defaultValue = "4g", paramLabel = "SIZE", converter = Units.MiB.class,
+                description = "heap of the coordinator JVM, which joins and aggregates query results; a plain number is "
+                        + "MiB (default: ${DEFAULT-VALUE})")
+        long sqlHeap;
 
-        @Option(names = "--answer-delay-us", defaultValue = "0", paramLabel = "D",
-                description = "every node holds each answer back D microseconds: an emulated network round trip "
-                        + "between the processes of this one machine (default: ${DEFAULT-VALUE})")
-        long answerDelayUs;
+        @Option(names = {"--answer-delay", "--answer-delay-us"}, defaultValue = "0", paramLabel = "DURATION",
+                converter = Units.Micros.class,
+                description = "every node holds each answer back this long, e.g. 200us: an emulated network round trip "
+                        + "between the processes of this one machine; a plain number is microseconds (default: ${DEFAULT-VALUE})")
+        Duration answerDelay;
 
-        @Option(names = "--handshake-timeout-ms", defaultValue = "" + NodeServer.HANDSHAKE_DEADLINE_MS, paramLabel = "T",
-                description = "every node closes a connection that has not proved the cluster secret within T ms "
-                        + "(default: ${DEFAULT-VALUE})")
-        long handshakeTimeoutMs;
+        @Option(names = {"--handshake-timeout", "--handshake-timeout-ms"}, defaultValue = NodeCommand.HANDSHAKE_DEFAULT,
+                paramLabel = "DURATION", converter = Units.Millis.class,
+                description = "every node closes a connection that has not proved the cluster secret within this time; "
+                        + "a plain number is milliseconds (default: ${DEFAULT-VALUE})")
+        Duration handshakeTimeout;
 
         @Override
         public Integer call() throws Exception {
@@ -144,16 +155,12 @@ final class ClusterCommand {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " leaves no room for "
                         + count + " node ports in 1..65535");
             }
-            if (bufferPoolMb < 1) {
-                throw new ParameterException(spec.commandLine(), "--buffer-pool-mb must be at least 1, got " + bufferPoolMb);
+            if (bufferPool < Sizes.MIB) {
+                throw new ParameterException(spec.commandLine(), "--buffer-pool must be at least 1m, got " + Sizes.format(bufferPool));
             }
-            if (!heap.matches("\\d+[kKmMgG]?")) {
-                throw new ParameterException(spec.commandLine(), "--node-heap must be a JVM size such as 512m or 2g, got '"
-                        + heap + "'");
-            }
-            if (!sqlHeap.matches("\\d+[kKmMgG]?")) {
-                throw new ParameterException(spec.commandLine(), "--sql-heap must be a JVM size such as 512m or 2g, got '"
-                        + sqlHeap + "'");
+            if (heap < 16 * Sizes.MIB || sqlHeap < 16 * Sizes.MIB) {
+                throw new ParameterException(spec.commandLine(), "--node-heap and --sql-heap must be at least 16m, got "
+                        + Sizes.format(heap) + " and " + Sizes.format(sqlHeap));
             }
             if (sqlPort != null && (sqlPort < 0 || sqlPort > 65535)) {
                 throw new ParameterException(spec.commandLine(), "--sql-port must be in 0..65535, got " + sqlPort);
@@ -164,41 +171,38 @@ final class ClusterCommand {
                 throw new IllegalArgumentException("--sql-port " + sqlPort + " on " + SQL_HOST
                         + " is in use by another process; pick another");
             }
-            if (answerDelayUs < 0) {
-                throw new ParameterException(spec.commandLine(), "--answer-delay-us must be 0 or more, got " + answerDelayUs);
+            if (handshakeTimeout.toMillis() < 1) {
+                throw new ParameterException(spec.commandLine(), "--handshake-timeout must be at least 1ms, got "
+                        + Durations.format(handshakeTimeout));
             }
-            if (handshakeTimeoutMs < 1) {
-                throw new ParameterException(spec.commandLine(), "--handshake-timeout-ms must be at least 1, got "
-                        + handshakeTimeoutMs);
-            }
-            List<String> args = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(bufferPoolMb),
-                    "--answer-delay-us", String.valueOf(answerDelayUs),
-                    "--handshake-timeout-ms", String.valueOf(handshakeTimeoutMs)));
+            List<String> args = new ArrayList<>(List.of("--buffer-pool", Sizes.format(bufferPool),
+                    "--answer-delay", Durations.format(answerDelay),
+                    "--handshake-timeout", Durations.format(handshakeTimeout)));
             if (bufferedIo) {
                 args.add("--buffered-io");
             }
-            if (nodeQueryMaxMemoryMb < 0 || nodeSpillMaxMb < 0) {
-                throw new ParameterException(spec.commandLine(),
-                        "--node-query-max-memory-mb and --node-spill-max-mb must be 0 (the default) or a number of MiB");
+            if (nodeQueryMaxMemory > 0) {
+                args.addAll(List.of("--query-max-memory", Sizes.format(nodeQueryMaxMemory)));
             }
-            if (nodeQueryMaxMemoryMb > 0) {
-                args.addAll(List.of("--query-max-memory-mb", String.valueOf(nodeQueryMaxMemoryMb)));
+            if (nodeSpillMax > 0) {
+                args.addAll(List.of("--spill-max", Sizes.format(nodeSpillMax)));
             }
-            if (nodeSpillMaxMb > 0) {
-                args.addAll(List.of("--spill-max-mb", String.valueOf(nodeSpillMaxMb)));
+            if (nodeMaxStatements < 0) {
+                throw new ParameterException(spec.commandLine(), "--node-max-statements must be 0 (the default) or more");
             }
-            if (nodeStatementsMemoryMb < 0 || nodeMaxStatements < 0) {
-                throw new ParameterException(spec.commandLine(),
-                        "--node-statements-memory-mb and --node-max-statements must be 0 (the default) or more");
-            }
-            if (nodeStatementsMemoryMb > 0) {
-                args.addAll(List.of("--statements-memory-mb", String.valueOf(nodeStatementsMemoryMb)));
+            if (nodeStatementsMemory > 0) {
+                args.addAll(List.of("--statements-memory", Sizes.format(nodeStatementsMemory)));
             }
             if (nodeMaxStatements > 0) {
                 args.addAll(List.of("--max-statements", String.valueOf(nodeMaxStatements)));
             }
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
-            LocalCluster.Started started = c.start(nodes == null ? 0 : nodes, placement, new LocalCluster.NodeJvm(heap, nodeGc), args);
+            LocalCluster.Started started;
+            try (Progress progress = Progress.of(spec)) {
+                // Nodes answer after a few seconds each, started side by side; the coordinator follows.
+                progress.start("starting the nodes", 0, null);
+                started = c.start(nodes == null ? 0 : nodes, placement, new LocalCluster.NodeJvm(Units.jvmSize(heap), nodeGc), args);
+            }
             ClusterSpec s = started.spec();
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
@@ -209,7 +213,7 @@ final class ClusterCommand {
             }
             if (started.started().isEmpty() && started.restarted().isEmpty() && (!withCoordinator || c.coordinatorRunning())) {
                 throw new ClusterException("the cluster in " + c.dir() + " is already running (every node"
-                        + (withCoordinator ? " and the coordinator" : "") + "); stop it first with: ooo cluster stop --dir "
+                        + (withCoordinator ? " and the coordinator" : "") + "); stop it first with: ooo cluster stop --cluster "
                         + c.dir());
             }
             if (started.running().isEmpty() && started.restarted().isEmpty()) {
@@ -262,10 +266,10 @@ final class ClusterCommand {
                 port = FreePorts.consecutive(1);
                 err.printf("note: port %d is taken; the SQL endpoint listens on %d instead%n", taken, port);
             }
-            err.println("starting the coordinator (SQL endpoint)...");
-            err.flush();
-            try {
-                return c.startCoordinator(SQL_HOST, port, sqlHeap);
+            try (Progress progress = Progress.of(spec)) {
+                progress.note("starting the coordinator (SQL endpoint)...");
+                progress.start("starting the coordinator", 0, null);
+                return c.startCoordinator(SQL_HOST, port, Units.jvmSize(sqlHeap));
             } catch (Exception e) {
                 c.stop(nodesStarted);
                 throw e;
@@ -282,7 +286,7 @@ final class ClusterCommand {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        @Option(names = {"--cluster", "--dir"}, required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
         Path dir;
 
         @Override
@@ -301,7 +305,7 @@ final class ClusterCommand {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        @Option(names = {"--cluster", "--dir"}, required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
         Path dir;
 
         @Option(names = "--json", description = "print one JSON object per node")
@@ -353,7 +357,7 @@ final class ClusterCommand {
         @Spec
         picocli.CommandLine.Model.CommandSpec spec;
 
-        @Option(names = "--dir", required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
+        @Option(names = {"--cluster", "--dir"}, required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
         Path dir;
 
         @picocli.CommandLine.ArgGroup(exclusive = true, multiplicity = "1")

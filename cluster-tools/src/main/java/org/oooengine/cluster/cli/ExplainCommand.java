@@ -43,7 +43,7 @@ final class ExplainCommand implements Callable<Integer> {
             description = "join methods the optimizer may use: auto (all), or only the one named (default: ${DEFAULT-VALUE})")
     JoinMode mode;
 
-    @Option(names = "--inflight", defaultValue = "" + BenchSettings.DEFAULT_INFLIGHT, paramLabel = "N",
+    @Option(names = {"--in-flight", "--inflight"}, defaultValue = "" + BenchSettings.DEFAULT_INFLIGHT, paramLabel = "N",
             description = "probes in flight per node for out-of-order index joins (default: ${DEFAULT-VALUE})")
     int inflight;
 
@@ -66,7 +66,12 @@ final class ExplainCommand implements Callable<Integer> {
             Plan plan = bench.plan(q, mode);
             Explain.Actual actual = null;
             if (analyze) {
-                List<JoinResult> runs = bench.measure(q, mode, r -> { });
+                List<JoinResult> runs;
+                try (Progress progress = Progress.of(spec)) {
+                    // One untimed run first (it compiles the code), then the timed one.
+                    progress.start("running the plan", 0, null);
+                    runs = bench.measure(q, mode, r -> { });
+                }
                 JoinResult r = runs.get(runs.size() - 1);
                 actual = new Explain.Actual(q.outerRows(), r.rows(), r.seconds(), r.jobSeconds());
             }

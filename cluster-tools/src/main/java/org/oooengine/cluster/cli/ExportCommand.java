@@ -10,6 +10,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.tpch.TpchSchema;
 import org.oooengine.mapreduce.ClusterJobConf;
+import org.oooengine.mapreduce.JobProgress;
 import org.oooengine.mapreduce.JoinJobs;
 import org.oooengine.mapreduce.FileFormat;
 import org.oooengine.mapreduce.TableExport;
@@ -67,15 +68,13 @@ final class ExportCommand {
             org.apache.hadoop.fs.Path output = new org.apache.hadoop.fs.Path(out);
             TableExport.configure(job, chosen, fileFormat, output);
             long t0 = System.nanoTime();
-            job.submit();
-            PrintWriter err = spec.commandLine().getErr();
-            while (!job.isComplete()) {
-                err.printf(Locale.ROOT, "\rexporting %s: %3.0f%%", String.join(", ", chosen), 100 * job.mapProgress());
-                err.flush();
-                Thread.sleep(1000);
+            boolean succeeded;
+            try (Progress progress = Progress.of(spec)) {
+                progress.start("exporting", 1000, null);
+                // Map-only: one map task per partition.
+                succeeded = JobProgress.await(job, (name, map, reduce) -> progress.update((long) (1000 * map)));
             }
-            err.println();
-            if (!job.isSuccessful()) {
+            if (!succeeded) {
                 throw new IllegalStateException("export failed: " + job.getStatus().getFailureInfo());
             }
             PrintWriter o = spec.commandLine().getOut();

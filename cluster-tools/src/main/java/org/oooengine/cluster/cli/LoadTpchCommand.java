@@ -22,15 +22,16 @@ final class LoadTpchCommand implements Callable<Integer> {
     @Option(names = "--sf", required = true, paramLabel = "<scale>", description = "TPC-H scale factor (1 is about 1 GB of raw data)")
     double scaleFactor;
 
-    @Option(names = "--dir", paramLabel = "<store-dir>", description = "directory to create a single-node store in")
+    @Option(names = {"--store", "--dir"}, paramLabel = "<store-dir>", description = "directory to create a single-node store in")
     Path dir;
 
     @Option(names = "--cluster", paramLabel = "<cluster-dir>",
             description = "load into the running cluster of this directory instead: rows are hash-partitioned over its nodes")
     Path cluster;
 
-    @Option(names = "--page-size", defaultValue = "8192", paramLabel = "<bytes>", description = "page size (default: ${DEFAULT-VALUE})")
-    int pageSize;
+    @Option(names = "--page-size", defaultValue = "8k", paramLabel = "SIZE", converter = Units.Bytes.class,
+            description = "page size, e.g. 8k; a plain number is bytes (default: ${DEFAULT-VALUE})")
+    long pageSize;
 
     @Option(names = "--fill-factor", defaultValue = "1.0", paramLabel = "<fraction>",
             description = "how full bulk-loaded pages are, in (0.1, 1] (default: ${DEFAULT-VALUE})")
@@ -43,7 +44,7 @@ final class LoadTpchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         // Checked before loading: the loader only notices after --replace has emptied the directory.
         try {
-            PageFormat.checkPageSize(pageSize);
+            PageFormat.checkPageSize((int) Math.min(Integer.MAX_VALUE, pageSize));
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -51,12 +52,12 @@ final class LoadTpchCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--fill-factor must be in (0.1, 1], got " + fillFactor);
         }
         if ((dir == null) == (cluster == null)) {
-            throw new ParameterException(spec.commandLine(), "give exactly one of --dir and --cluster");
+            throw new ParameterException(spec.commandLine(), "give exactly one of --store and --cluster");
         }
         if (cluster != null) {
-            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, cluster, pageSize, fillFactor);
+            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, cluster, (int) pageSize, fillFactor);
         } else {
-            TpchLoad.run(spec.commandLine(), scaleFactor, dir, pageSize, fillFactor, replace);
+            TpchLoad.run(spec.commandLine(), scaleFactor, dir, (int) pageSize, fillFactor, replace);
         }
         return 0;
     }

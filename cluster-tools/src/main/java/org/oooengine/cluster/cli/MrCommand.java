@@ -5,11 +5,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
+import java.util.function.BiFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.oooengine.mapreduce.JobProgress;
 import org.oooengine.mapreduce.JoinJobs;
 import org.oooengine.mapreduce.examples.RevenuePerNation;
 import picocli.CommandLine;
@@ -28,7 +29,7 @@ final class MrCommand {
      * The jobs {@code ooo mr run} knows, by name, as their command lines over a Hadoop configuration;
      * each is also a Hadoop {@code Tool}, runnable with {@code hadoop jar}.
      */
-    static final Map<String, Function<Configuration, CommandLine>> JOBS = new LinkedHashMap<>();
+    static final Map<String, BiFunction<Configuration, JobProgress, CommandLine>> JOBS = new LinkedHashMap<>();
 
     static {
         JOBS.put("revenue-per-nation", RevenuePerNation::commandLine);
@@ -52,29 +53,44 @@ final class MrCommand {
 
         @Override
         public Integer call() throws Exception {
-            Function<Configuration, CommandLine> jobCommand = JOBS.get(job);
+            BiFunction<Configuration, JobProgress, CommandLine> jobCommand = JOBS.get(job);
             if (jobCommand == null) {
                 throw new ParameterException(spec.commandLine(), "unknown job '" + job + "'; jobs: " + JOBS.keySet());
             }
             Configuration conf = JoinJobs.localRunner(new Configuration(), Runtime.getRuntime().availableProcessors());
             // ToolRunner takes Hadoop's generic options (-D key=value, -conf file) as 'hadoop jar' does.
-            return ToolRunner.run(conf, new JobTool(jobCommand, spec.commandLine()), jobArgs.toArray(String[]::new));
+            try (Progress progress = Progress.of(spec)) {
+                return ToolRunner.run(conf, new JobTool(jobCommand, spec.commandLine(), progress(progress)),
+                        jobArgs.toArray(String[]::new));
+            }
+        }
+
+        /** A job's map and reduce progress as one line: reduce is the second half when the job has one. */
+        static JobProgress progress(Progress progress) {
+            return (name, map, reduce) -> {
+                if (!name.equals(progress.task())) {
+                    progress.start(name, 1000, null);
+                }
+                progress.update((long) (500 * (map + reduce)));
+            };
         }
     }
 
     /** A job's command line as a Hadoop Tool, printing where this command prints. */
     private static final class JobTool extends Configured implements Tool {
-        private final Function<Configuration, CommandLine> jobCommand;
+        private final BiFunction<Configuration, JobProgress, CommandLine> jobCommand;
         private final CommandLine parent;
+        private final JobProgress progress;
 
-        JobTool(Function<Configuration, CommandLine> jobCommand, CommandLine parent) {
+        JobTool(BiFunction<Configuration, JobProgress, CommandLine> jobCommand, CommandLine parent, JobProgress progress) {
             this.jobCommand = jobCommand;
             this.parent = parent;
+            this.progress = progress;
         }
 
         @Override
         public int run(String[] args) {
-            return jobCommand.apply(getConf()).setOut(parent.getOut()).setErr(parent.getErr()).execute(args);
+            return jobCommand.apply(getConf(), progress).setOut(parent.getOut()).setErr(parent.getErr()).execute(args);
         }
     }
 

@@ -13,6 +13,7 @@ import org.oooengine.core.cluster.NodeService;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.NodeServer;
 import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.units.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -39,8 +40,12 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--id", required = true, paramLabel = "<node>", description = "this node's name in cluster.json")
     String id;
 
-    @Option(names = "--buffer-pool-mb", defaultValue = "64", paramLabel = "M", description = "buffer pool size in MiB (default: ${DEFAULT-VALUE})")
-    int bufferPoolMb;
+    /** The nodes' handshake deadline as the flags' default value. */
+    static final String HANDSHAKE_DEFAULT = NodeServer.HANDSHAKE_DEADLINE_MS + "ms";
+
+    @Option(names = {"--buffer-pool", "--buffer-pool-mb"}, defaultValue = "64m", paramLabel = "SIZE", converter = Units.MiB.class,
+            description = "buffer pool size; a plain number is MiB (default: ${DEFAULT-VALUE})")
+    long bufferPool;
 
     @Option(names = "--io-threads", defaultValue = "256", paramLabel = "N",
             description = "threads issuing reads: the deepest disk queue this node can build (default: ${DEFAULT-VALUE})")
@@ -49,70 +54,67 @@ final class NodeCommand implements Callable<Integer> {
     @Option(names = "--buffered-io", description = "read through the OS page cache instead of direct I/O")
     boolean bufferedIo;
 
-    @Option(names = "--timeout-ms", defaultValue = "10000", paramLabel = "T",
-            description = "how long a request to another node may take before the query fails (default: ${DEFAULT-VALUE})")
-    long timeoutMs;
+    @Option(names = {"--timeout", "--timeout-ms"}, defaultValue = "10s", paramLabel = "DURATION", converter = Units.Millis.class,
+            description = "how long a request to another node may take before the query fails; a plain number is "
+                    + "milliseconds (default: ${DEFAULT-VALUE})")
+    Duration timeout;
 
-    @Option(names = "--answer-delay-us", defaultValue = "0", paramLabel = "D",
-            description = "hold every answer back D microseconds: an emulated network round trip for benchmarks "
-                    + "on one machine (default: ${DEFAULT-VALUE})")
-    long answerDelayUs;
+    @Option(names = {"--answer-delay", "--answer-delay-us"}, defaultValue = "0", paramLabel = "DURATION",
+            converter = Units.Micros.class,
+            description = "hold every answer back this long, e.g. 200us: an emulated network round trip for benchmarks "
+                    + "on one machine; a plain number is microseconds (default: ${DEFAULT-VALUE})")
+    Duration answerDelay;
 
-    @Option(names = "--handshake-timeout-ms", defaultValue = "" + NodeServer.HANDSHAKE_DEADLINE_MS, paramLabel = "T",
-            description = "close a connection that has not proved the cluster secret within T ms (default: ${DEFAULT-VALUE})")
-    long handshakeTimeoutMs;
+    @Option(names = {"--handshake-timeout", "--handshake-timeout-ms"}, defaultValue = HANDSHAKE_DEFAULT,
+            paramLabel = "DURATION", converter = Units.Millis.class,
+            description = "close a connection that has not proved the cluster secret within this time; a plain number "
+                    + "is milliseconds (default: ${DEFAULT-VALUE})")
+    Duration handshakeTimeout;
 
-    @Option(names = "--query-max-memory-mb", defaultValue = "0", paramLabel = "M",
+    @Option(names = {"--query-max-memory", "--query-max-memory-mb"}, defaultValue = "0", paramLabel = "SIZE",
+            converter = Units.MiB.class,
             description = "the most memory this node grants the operators of one query's request, whatever the "
-                    + "coordinator asks (0, the default: half the heap)")
-    long queryMaxMemoryMb;
+                    + "coordinator asks; a plain number is MiB (0, the default: half the heap)")
+    long queryMaxMemory;
 
-    @Option(names = "--spill-max-mb", defaultValue = "0", paramLabel = "M",
+    @Option(names = {"--spill-max", "--spill-max-mb"}, defaultValue = "0", paramLabel = "SIZE", converter = Units.MiB.class,
             description = "the most disk the spill files of all this node's queries may take together; a query "
-                    + "that would spill past it fails (0, the default: half the space free on the data directory's "
-                    + "file system when the node starts)")
-    long spillMaxMb;
+                    + "that would spill past it fails; a plain number is MiB (0, the default: half the space free on "
+                    + "the data directory's file system when the node starts)")
+    long spillMax;
 
-    @Option(names = "--statements-memory-mb", defaultValue = "0", paramLabel = "M",
-            description = "what the statements running on this node may hold together in MiB: their joins, groups, "
-                    + "sorts and the rows sent ahead for them; 0: 60%% of the heap (default: ${DEFAULT-VALUE})")
-    long statementsMemoryMb;
+    @Option(names = {"--statements-memory", "--statements-memory-mb"}, defaultValue = "0", paramLabel = "SIZE",
+            converter = Units.MiB.class,
+            description = "what the statements running on this node may hold together: their joins, groups, sorts and "
+                    + "the rows sent ahead for them; a plain number is MiB; 0: 60%% of the heap (default: ${DEFAULT-VALUE})")
+    long statementsMemory;
 
     @Option(names = "--max-statements", defaultValue = "" + NodeService.Caps.DEFAULT_MAX_STATEMENTS, paramLabel = "N",
             description = "statements (their fragments on this node) that run at once; more wait their turn, as do "
-                    + "statements that come while those running hold 3/4 of --statements-memory-mb (default: ${DEFAULT-VALUE})")
+                    + "statements that come while those running hold 3/4 of --statements-memory (default: ${DEFAULT-VALUE})")
     int maxStatements;
 
-    @Option(names = "--admission-wait-ms", defaultValue = "60000", paramLabel = "T",
-            description = "how long a statement waits for its turn before it fails (default: ${DEFAULT-VALUE})")
-    long admissionWaitMs;
+    @Option(names = {"--admission-wait", "--admission-wait-ms"}, defaultValue = "60s", paramLabel = "DURATION",
+            converter = Units.Millis.class,
+            description = "how long a statement waits for its turn before it fails; a plain number is milliseconds "
+                    + "(default: ${DEFAULT-VALUE})")
+    Duration admissionWait;
 
     @Override
     public Integer call() throws Exception {
         root.check("ooo node", "a cluster node");
-        if (statementsMemoryMb < 0 || statementsMemoryMb > Long.MAX_VALUE >> 20 || maxStatements < 1 || admissionWaitMs < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--statements-memory-mb and --admission-wait-ms must be 0 or more, --max-statements at least 1");
+        if (maxStatements < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-statements must be at least 1");
         }
-        if (bufferPoolMb < 1 || ioThreads < 1 || timeoutMs < 1 || handshakeTimeoutMs < 1) {
+        if (bufferPool < Sizes.MIB || ioThreads < 1 || timeout.toMillis() < 1 || handshakeTimeout.toMillis() < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--buffer-pool-mb, --io-threads, --timeout-ms and --handshake-timeout-ms must be at least 1");
+                    "--buffer-pool must be at least 1m, --io-threads at least 1, --timeout and --handshake-timeout at "
+                            + "least 1ms");
         }
-        if (answerDelayUs < 0) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--answer-delay-us must be 0 or more, got " + answerDelayUs);
-        }
-        if (queryMaxMemoryMb < 0 || spillMaxMb < 0 || queryMaxMemoryMb > Long.MAX_VALUE >> 20
-                || spillMaxMb > Long.MAX_VALUE >> 20) {
-            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
-                    "--query-max-memory-mb and --spill-max-mb must be 0 (the default) or a number of MiB");
-        }
-        StoreOptions options = StoreOptions.defaults().withBufferPoolBytes((long) bufferPoolMb << 20)
+        StoreOptions options = StoreOptions.defaults().withBufferPoolBytes(bufferPool)
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
-        NodeDaemon daemon = NodeDaemon.start(cluster, id, options, Duration.ofMillis(timeoutMs),
-                Duration.ofNanos(answerDelayUs * 1000), Duration.ofMillis(handshakeTimeoutMs),
-                new NodeService.Caps(queryMaxMemoryMb << 20, spillMaxMb << 20, statementsMemoryMb << 20, maxStatements,
-                        Duration.ofMillis(admissionWaitMs)));
+        NodeDaemon daemon = NodeDaemon.start(cluster, id, options, timeout, answerDelay, handshakeTimeout,
+                new NodeService.Caps(queryMaxMemory, spillMax, statementsMemory, maxStatements, admissionWait));
         // Written once the port is ours: a second 'ooo node' for a running node fails above and
         // leaves the first one's pid file alone.
         PidFile pidFile = new PidFile(cluster.toAbsolutePath().normalize(), id);

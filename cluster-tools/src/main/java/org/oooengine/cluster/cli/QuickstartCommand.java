@@ -44,14 +44,14 @@ final class QuickstartCommand implements Callable<Integer> {
     @Option(names = "--sf", defaultValue = "0.1", paramLabel = "<scale>", description = "TPC-H scale factor (default: ${DEFAULT-VALUE})")
     double scaleFactor;
 
-    @Option(names = "--dir", paramLabel = "<dir>",
+    @Option(names = {"--store", "--dir"}, paramLabel = "<dir>",
             description = "store directory; a store of the same scale factor there is reused (default: a new temporary directory)")
     Path dir;
 
     @Option(names = "--keep", description = "keep the temporary store instead of deleting it")
     boolean keep;
 
-    @Option(names = "--replace", description = "reload into --dir even if it is not empty")
+    @Option(names = "--replace", description = "reload into --store even if it is not empty")
     boolean replace;
 
     @Option(names = "--warm", description = "run on cached pages instead of reading the disk")
@@ -70,11 +70,16 @@ final class QuickstartCommand implements Callable<Integer> {
     /** Smaller than the SF 0.1 tables, so probes go to the disk. */
     private static final int COLD_BUFFER_POOL_MB = 8;
 
+    /** Progress of the phase running, and the notes between them. */
+    private Progress progress;
+
     @Override
     public Integer call() throws Exception {
         boolean temporary = dir == null;
         Path store = temporary ? Files.createTempDirectory("ooo-quickstart-") : dir;
-        try {
+        Progress shown = Progress.of(spec);
+        progress = shown;
+        try (shown) {
             prepare(store);
             List<JoinResult> single = new ArrayList<>();
             int exitCode = compare(store, single);
@@ -86,8 +91,8 @@ final class QuickstartCommand implements Callable<Integer> {
             if (temporary && !keep) {
                 Directories.deleteRecursively(store);
             } else {
-                spec.commandLine().getErr().printf("the store stays in %s; try: ooo bench join --dir %s --query PL "
-                        + "--selectivity 0.001 --mode ooo%n", store, store);
+                progress.note(String.format("the store stays in %s; try: ooo bench join --store %s --query PL "
+                        + "--selectivity 0.001 --mode ooo", store, store));
             }
         }
     }
@@ -96,29 +101,32 @@ final class QuickstartCommand implements Callable<Integer> {
         if (!replace && StoreManifest.exists(store)
                 && StoreManifest.read(store).source().get("scaleFactor") instanceof Number sf
                 && sf.doubleValue() == scaleFactor) {
-            spec.commandLine().getErr().printf("using the TPC-H SF %s store in %s%n", Format.number(scaleFactor), store);
+            progress.note(String.format("using the TPC-H SF %s store in %s", Format.number(scaleFactor), store));
             return;
         }
-        spec.commandLine().getErr().printf("loading TPC-H SF %s into %s%n", Format.number(scaleFactor), store);
+        progress.note(String.format("loading TPC-H SF %s into %s", Format.number(scaleFactor), store));
         TpchLoad.run(spec.commandLine(), scaleFactor, store, TpchLoad.DEFAULT_PAGE_SIZE, 1.0, replace);
     }
 
     private int compare(Path store, List<JoinResult> results) {
         PrintWriter err = spec.commandLine().getErr();
-        err.println("running OL and PL at 1%, 0.1% and 0.01% in ooo, inorder and hash modes...");
-        err.flush();
+        progress.note("running OL and PL at 1%, 0.1% and 0.01% in ooo, inorder and hash modes...");
         JoinBench bench = openBench(store, err);
+        List<JoinMode> modes = List.of(JoinMode.OOO, JoinMode.INORDER, JoinMode.HASH);
+        progress.start("joins", (long) QueryName.TWO_TABLE.size() * SELECTIVITIES.size() * modes.size(), "steps");
         BenchSettings settings = bench.settings();
         try (bench) {
             for (QueryName query : QueryName.TWO_TABLE) {
                 for (double selectivity : SELECTIVITIES) {
                     JoinQueries.Query q = bench.query(query.name(), selectivity);
-                    for (JoinMode mode : List.of(JoinMode.OOO, JoinMode.INORDER, JoinMode.HASH)) {
+                    for (JoinMode mode : modes) {
                         results.addAll(bench.measure(q, mode, r -> { }));
+                        progress.advance();
                     }
                 }
             }
         }
+        progress.done();
         ResultTable table = ResultTable.of(results);
         PrintWriter out = spec.commandLine().getOut();
         out.printf("%nTPC-H SF %s, %s, %d tasks in flight out of order; seconds per join:%n%n",
@@ -152,25 +160,32 @@ final class QuickstartCommand implements Callable<Integer> {
         }
         LocalCluster cluster = new LocalCluster(clusterDir, root);
         int basePort = FreePorts.consecutive(nodes);
-        err.printf("%nstarting a local %d-node cluster in %s%n", nodes, clusterDir);
-        err.flush();
-        List<String> nodeArgs = new ArrayList<>(List.of("--buffer-pool-mb", String.valueOf(warm ? 64 : COLD_BUFFER_POOL_MB / 2)));
+        progress.note(String.format("%nstarting a local %d-node cluster in %s", nodes, clusterDir));
+        List<String> nodeArgs = new ArrayList<>(List.of("--buffer-pool", (warm ? 64 : COLD_BUFFER_POOL_MB / 2) + "m"));
         try {
+            progress.start("starting the nodes", 0, null);
             cluster.start(nodes, basePort, LocalCluster.NodeJvm.of("768m"), nodeArgs);
+            progress.done();
             TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, clusterDir, TpchLoad.DEFAULT_PAGE_SIZE, 1.0);
-            err.println("running OL and PL at 1% and 0.1% in ooo, ooo-local and inorder modes on the cluster...");
-            err.flush();
+            progress.note("running OL and PL at 1% and 0.1% in ooo, ooo-local and inorder modes on the cluster...");
+            progress.note("(the cluster is not calibrated, on purpose: every mode runs the join as written, with no "
+                    + "optimizer choosing for it)");
             List<JoinResult> results = new ArrayList<>();
             BenchSettings settings = new BenchSettings(!warm, BenchSettings.DEFAULT_INFLIGHT, null, 1);
-            try (ClusterJoinBench bench = new ClusterJoinBench(clusterDir, settings)) {
+            List<JoinMode> modes = List.of(JoinMode.OOO, JoinMode.OOO_LOCAL, JoinMode.INORDER);
+            try (ClusterJoinBench bench = new ClusterJoinBench(clusterDir, settings).uncalibratedOnPurpose()) {
+                progress.start("joins", (long) QueryName.TWO_TABLE.size() * CLUSTER_SELECTIVITIES.size() * modes.size(),
+                        "steps");
                 for (QueryName query : QueryName.TWO_TABLE) {
                     for (double selectivity : CLUSTER_SELECTIVITIES) {
                         JoinQueries.Query q = bench.query(query.name(), selectivity);
-                        for (JoinMode mode : List.of(JoinMode.OOO, JoinMode.OOO_LOCAL, JoinMode.INORDER)) {
+                        for (JoinMode mode : modes) {
                             results.addAll(bench.measure(q, mode, r -> { }));
+                            progress.advance();
                         }
                     }
                 }
+                progress.done();
             }
             ResultTable table = ResultTable.of(results);
             PrintWriter out = spec.commandLine().getOut();
@@ -206,10 +221,11 @@ final class QuickstartCommand implements Callable<Integer> {
     /** Starts the coordinator beside the nodes and sends it SQL the way any JDBC client would. */
     private int querySql(LocalCluster cluster) throws Exception {
         PrintWriter err = spec.commandLine().getErr();
-        err.printf("%nstarting the coordinator (SQL endpoint) and querying it through the Hive JDBC driver...%n");
-        err.flush();
+        progress.note(String.format("%nstarting the coordinator (SQL endpoint) and querying it through the Hive JDBC driver..."));
         int port = FreePorts.consecutive(1);
+        progress.start("starting the coordinator", 0, null);
         String url = cluster.startCoordinator(ClusterCommand.SQL_HOST, port, COORDINATOR_HEAP);
+        progress.done();
         PrintWriter out = spec.commandLine().getOut();
         out.printf("%nSQL on the cluster at %s:%n", url);
         return QuickstartSql.run(url, out, err);
@@ -225,15 +241,15 @@ final class QuickstartCommand implements Callable<Integer> {
         out.println();
         if (keep) {
             out.printf("the cluster directory stays in %s; start it again (nodes and SQL endpoint) with:%n", clusterDir);
-            out.printf("  ./ooo cluster start --dir %s%s%n", clusterDir, asRoot);
+            out.printf("  ./ooo cluster start --cluster %s%s%n", clusterDir, asRoot);
         } else {
             out.println("to query a cluster yourself, start one and load it (or rerun the quickstart with --keep):");
-            out.printf("  ./ooo cluster start --dir %s%s%n", clusterDir, asRoot);
+            out.printf("  ./ooo cluster start --cluster %s%s%n", clusterDir, asRoot);
             out.printf("  ./ooo load tpch --sf %s --cluster %s%n", Format.number(scaleFactor), clusterDir);
         }
         out.println("then connect with the SQL shell:");
         out.printf("  ./ooo sql --cluster %s%n", clusterDir);
-        out.printf("or with beeline or any JDBC client (port as 'ooo cluster status --dir %s' shows):%n", clusterDir);
+        out.printf("or with beeline or any JDBC client (port as 'ooo cluster status --cluster %s' shows):%n", clusterDir);
         out.printf("  beeline -u '%s'%n", LocalCluster.jdbcUrl(ClusterCommand.SQL_HOST, LocalCluster.DEFAULT_SQL_PORT));
         out.flush();
     }

@@ -31,7 +31,7 @@ import picocli.CommandLine.Spec;
 @Command(name = "server", mixinStandardHelpOptions = true,
         description = {"Serve SQL over a running cluster on the HiveServer2 protocol (Hive JDBC driver, beeline, "
                 + "ooo sql) until killed.",
-                "Without --password-file anyone who can reach the port gets in: keep the default host 127.0.0.1 "
+                "Without --users-file anyone who can reach the port gets in: keep the default host 127.0.0.1 "
                         + "then. 'ooo cluster start' runs this in the background.",
                 "Refuses to run as root unless given --allow-root."})
 final class ServerCommand implements Callable<Integer> {
@@ -55,7 +55,7 @@ final class ServerCommand implements Callable<Integer> {
             description = "address to listen on, e.g. 0.0.0.0 for every interface (default: ${DEFAULT-VALUE})")
     String host;
 
-    @Option(names = "--password-file", paramLabel = "<file>",
+    @Option(names = {"--users-file", "--password-file"}, paramLabel = "<file>",
             description = "admit only SASL PLAIN clients listed in this file of user:password lines "
                     + "(default: admit everyone, also over noSasl)")
     Path passwordFile;
@@ -75,7 +75,7 @@ final class ServerCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--port must be in 0..65535, got " + port);
         }
         if (passwordFile != null && !Files.isReadable(passwordFile)) {
-            throw new ParameterException(spec.commandLine(), "--password-file " + passwordFile + " is not a readable file");
+            throw new ParameterException(spec.commandLine(), "--users-file " + passwordFile + " is not a readable file");
         }
         Map<String, String> settings = ClusterSqlEngine.settings(cluster, conf);
         EndpointConfig config = (passwordFile == null ? EndpointConfig.unauthenticated(host, port)
@@ -130,7 +130,7 @@ final class ServerCommand implements Callable<Integer> {
         String url = HiveJdbc.url(host, endpoint.port(), passwordFile != null);
         out.printf("SQL over cluster %s on %s:%d%n", cluster.toAbsolutePath().normalize(), host, endpoint.port());
         out.println(passwordFile == null
-                ? "no --password-file: any client that reaches this port gets in, without a password"
+                ? "no --users-file: any client that reaches this port gets in, without a password"
                 : "clients must log in with a user and password from " + passwordFile);
         out.println("connect with: " + url);
         if (endpoint.httpPort() >= 0) {

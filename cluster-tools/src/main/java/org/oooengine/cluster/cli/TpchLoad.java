@@ -21,7 +21,7 @@ final class TpchLoad {
 
     static StoreManifest run(CommandLine cmd, double scaleFactor, Path dir, int pageSize, double fillFactor,
                              boolean replace) throws Exception {
-        LoadProgress progress = new LoadProgress(cmd.getErr(), System.console() != null);
+        Progress progress = Progress.of(cmd.getCommandSpec());
         StoreManifest m;
         try {
             m = new TpchLoader(scaleFactor, pageSize, fillFactor).load(dir, replace, progress);
@@ -29,7 +29,7 @@ final class TpchLoad {
             progress.abandon();
             throw t;
         }
-        progress.finish();
+        progress.close();
         long rows = m.tables().stream().mapToLong(StoreManifest.TableMeta::rows).sum();
         cmd.getOut().printf("loaded TPC-H SF %s into %s: %d tables, %s rows, %s on disk, %.1f s%n",
                 Format.number(scaleFactor), dir, m.tables().size(), Format.count(rows), Format.mebibytes(sizeOnDisk(dir)),
@@ -41,7 +41,7 @@ final class TpchLoad {
     static void runOnCluster(CommandLine cmd, double scaleFactor, Path clusterDir, int pageSize, double fillFactor)
             throws Exception {
         TpchLoader generator = new TpchLoader(scaleFactor, pageSize, fillFactor);
-        LoadProgress progress = new LoadProgress(cmd.getErr(), System.console() != null);
+        Progress progress = Progress.of(cmd.getCommandSpec());
         long t0 = System.nanoTime();
         try (ClusterSession session = ClusterSession.open(clusterDir, "loader", NodeDaemon.DEFAULT_TIMEOUT)) {
             try {
@@ -50,7 +50,7 @@ final class TpchLoad {
                 progress.abandon();
                 throw t;
             }
-            progress.finish();
+            progress.close();
             cmd.getOut().printf("loaded TPC-H SF %s into the cluster in %s in %.1f s%n", Format.number(scaleFactor),
                     clusterDir, (System.nanoTime() - t0) / 1e9);
             session.stats().forEach((node, st) -> cmd.getOut().printf("  %s: %s rows of lineitem, %s of orders, %s of part%n",

@@ -200,7 +200,7 @@ public final class LocalCluster {
             spec = ClusterSpec.read(dir);
             if (nodes > 0 && spec.nodes().size() != nodes) {
                 throw new IllegalArgumentException("the cluster in " + dir + " has " + spec.nodes().size() + " nodes, not "
-                        + nodes + "; use another --dir for a cluster of another size");
+                        + nodes + "; use another --cluster directory for a cluster of another size");
             }
             List<String> hosts = spec.nodes().stream().map(ClusterSpec.NodeSpec::host).toList();
             if (!placement.addresses().isEmpty() && !placement.addresses().equals(hosts)) {
@@ -583,7 +583,7 @@ public final class LocalCluster {
                 .filter(id -> runningProcess(id).isPresent()).toList();
         if (!running.isEmpty()) {
             throw new ClusterException("nodes " + running + " are running and read their routes only at start; stop the "
-                    + "cluster first: ooo cluster stop --dir " + dir);
+                    + "cluster first: ooo cluster stop --cluster " + dir);
         }
         List<ClusterSpec.NodeSpec> routed = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {

@@ -79,7 +79,7 @@ while :; do
     first=
     [ "$ran" -ge "$reset_after" ] && restarts=0
     if [ "$restarts" -ge "$max_restarts" ]; then
-        say ERROR "$what ended ($(cause "$rc")) after $ran s; restarted $restarts times in a row already, it stays down: see this log, then start it with ooo cluster start --dir $dir"
+        say ERROR "$what ended ($(cause "$rc")) after $ran s; restarted $restarts times in a row already, it stays down: see this log, then start it with ooo cluster start --cluster $dir"
         exit "$rc"
     fi
     restarts=$((restarts + 1))

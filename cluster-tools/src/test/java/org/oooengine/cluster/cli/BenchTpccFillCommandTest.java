@@ -20,8 +20,8 @@ class BenchTpccFillCommandTest {
         double[] fill = new double[2];
         String[] policies = {"half", "prefix"};
         for (int i = 0; i < policies.length; i++) {
-            Cli r = Cli.run("bench", "tpcc-fill", "--dir", dir.toString(), "--warehouses", "1", "--transactions", "3000",
-                    "--policy", policies[i], "--buffer-pool-mb", "4", "--json");
+            Cli r = Cli.run("bench", "tpcc-fill", "--scratch", dir.toString(), "--warehouses", "1", "--transactions", "3000",
+                    "--policy", policies[i], "--buffer-pool", "4", "--json");
             assertEquals(0, r.exitCode(), r::toString);
             JsonNode j = new ObjectMapper().readTree(r.out());
             assertEquals(policies[i], j.get("policy").asText());
@@ -64,7 +64,7 @@ class BenchTpccFillCommandTest {
      */
     @Test
     void theMonitorReorganizesWhatHalfLetDeteriorate() throws Exception {
-        Cli r = Cli.run("bench", "tpcc-fill", "--dir", dir.toString(), "--warehouses", "1", "--transactions", "10000",
+        Cli r = Cli.run("bench", "tpcc-fill", "--scratch", dir.toString(), "--warehouses", "1", "--transactions", "10000",
                 "--policy", "half", "--reorganize", "--reorganize-step-leaves", "32", "--json");
         assertEquals(0, r.exitCode(), r::toString);
         JsonNode j = new ObjectMapper().readTree(r.out());
@@ -80,7 +80,7 @@ class BenchTpccFillCommandTest {
 
     @Test
     void anUnknownPolicyIsAUsageError() {
-        Cli r = Cli.run("bench", "tpcc-fill", "--dir", dir.toString(), "--policy", "middle");
+        Cli r = Cli.run("bench", "tpcc-fill", "--scratch", dir.toString(), "--policy", "middle");
         assertEquals(2, r.exitCode(), r::toString);
         assertTrue(r.err().contains("unknown split policy 'middle' (half, rightmost, prefix or rate)"), r::toString);
     }

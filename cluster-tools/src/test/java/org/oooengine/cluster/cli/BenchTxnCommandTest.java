@@ -21,8 +21,8 @@ class BenchTxnCommandTest {
     @CsvSource({"ooo, nlr, U-5R-5", "ooo, elr-group:16, U-10", "ooo, elr-swal, R-10", "rocksdb-optimistic, nlr, U-1",
             "rocksdb-pessimistic, nlr, U-10"})
     void shortRunPrintsThroughputAbortsAndLatencies(String engine, String protocol, String workload) throws Exception {
-        Cli r = Cli.run("bench", "txn", "--dir", dir.toString(), "--workload", workload, "--rows", "1000", "--threads", "2",
-                "--engine", engine, "--protocol", protocol, "--durability", "nvm-sim:50", "--seconds", "0.3", "--json");
+        Cli r = Cli.run("bench", "txn", "--scratch", dir.toString(), "--workload", workload, "--rows", "1000", "--threads", "2",
+                "--engine", engine, "--protocol", protocol, "--durability", "nvm-sim:50", "--duration", "0.3", "--json");
         assertEquals(0, r.exitCode(), r::toString);
         JsonNode j = new ObjectMapper().readTree(r.out());
         assertEquals(workload, j.get("workload").asText());
@@ -41,7 +41,7 @@ class BenchTxnCommandTest {
 
     @Test
     void unknownProtocolIsAUsageError() {
-        Cli r = Cli.run("bench", "txn", "--dir", dir.toString(), "--workload", "U-1", "--threads", "1", "--engine", "ooo",
+        Cli r = Cli.run("bench", "txn", "--scratch", dir.toString(), "--workload", "U-1", "--threads", "1", "--engine", "ooo",
                 "--protocol", "nlr-group:x");
         assertEquals(2, r.exitCode(), r::toString);
         assertTrue(r.err().contains("group size must be a whole number"), r::toString);
@@ -49,7 +49,7 @@ class BenchTxnCommandTest {
 
     @Test
     void tooFewRowsIsAUsageError() {
-        Cli r = Cli.run("bench", "txn", "--dir", dir.toString(), "--workload", "U-10", "--rows", "5", "--threads", "1",
+        Cli r = Cli.run("bench", "txn", "--scratch", dir.toString(), "--workload", "U-10", "--rows", "5", "--threads", "1",
                 "--engine", "ooo");
         assertEquals(2, r.exitCode(), r::toString);
         assertTrue(r.err().contains("--rows must be at least 10"), r::toString);

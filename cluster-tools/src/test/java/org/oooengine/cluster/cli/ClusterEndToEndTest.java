@@ -35,25 +35,25 @@ class ClusterEndToEndTest {
         cluster = tmp.resolve("cluster");
         single = tmp.resolve("single");
         int base = Cli.freePorts(2); // one per node
-        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString(), "--base-port", String.valueOf(base),
+        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--cluster", cluster.toString(), "--base-port", String.valueOf(base),
                 "--node-heap", "512m", "--buffered-io");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.out().contains("2 nodes up"), r::toString);
         r = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", cluster.toString());
         assertEquals(0, r.exitCode(), r::toString);
-        r = Cli.run("load", "tpch", "--sf", "0.01", "--dir", single.toString());
+        r = Cli.run("load", "tpch", "--sf", "0.01", "--store", single.toString());
         assertEquals(0, r.exitCode(), r::toString);
     }
 
     @AfterAll
     static void stop() {
-        Cli.run("cluster", "stop", "--dir", cluster.toString());
+        Cli.run("cluster", "stop", "--cluster", cluster.toString());
     }
 
     @Test
     @Order(1)
     void startingARunningClusterIsRefused() {
-        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString());
+        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--cluster", cluster.toString());
         assertEquals(1, r.exitCode(), r::toString);
         assertTrue(r.err().contains("is already running"), r::toString);
     }
@@ -61,7 +61,7 @@ class ClusterEndToEndTest {
     @Test
     @Order(2)
     void statusShowsEveryNodeWithItsPartitions() throws Exception {
-        Cli r = Cli.run("cluster", "status", "--dir", cluster.toString(), "--json");
+        Cli r = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--json");
         assertEquals(0, r.exitCode(), r::toString);
         long lineitems = 0;
         List<String> lines = r.out().lines().toList();
@@ -77,11 +77,11 @@ class ClusterEndToEndTest {
         assertEquals(60_175, lineitems);
 
         // one node, as a health probe does after restarting it
-        Cli one = Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n2");
+        Cli one = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--node", "n2");
         assertEquals(0, one.exitCode(), one::toString);
         assertEquals(1, one.out().lines().count(), one::toString);
         assertEquals("n2", JSON.readTree(one.out().lines().findFirst().orElseThrow()).get("node").asText());
-        Cli table = Cli.run("cluster", "status", "--dir", cluster.toString());
+        Cli table = Cli.run("cluster", "status", "--cluster", cluster.toString());
         assertTrue(table.out().lines().findFirst().orElseThrow().contains("rack"), table::toString);
     }
 
@@ -89,7 +89,7 @@ class ClusterEndToEndTest {
     @Order(3)
     void everyClusterModeAgreesWithTheSingleNodeStore() throws Exception {
         for (String query : List.of("OL", "PL")) {
-            JsonNode reference = run("--dir", single.toString(), query, "ooo");
+            JsonNode reference = run("--store", single.toString(), query, "ooo");
             for (String mode : List.of("ooo", "ooo-local", "inorder")) {
                 JsonNode got = run("--cluster", cluster.toString(), query, mode);
                 assertEquals(reference.get("rows").asLong(), got.get("rows").asLong(), query + " " + mode);
@@ -179,7 +179,7 @@ class ClusterEndToEndTest {
     @Order(3)
     void analyzeGivesTheSameTableStatisticsOnTheClusterAsOnOneStore() throws Exception {
         Cli onCluster = Cli.run("analyze", "--cluster", cluster.toString(), "--table", "orders", "--json");
-        Cli onStore = Cli.run("analyze", "--dir", single.toString(), "--table", "orders", "--json");
+        Cli onStore = Cli.run("analyze", "--store", single.toString(), "--table", "orders", "--json");
         assertEquals(0, onCluster.exitCode(), onCluster::toString);
         assertEquals(0, onStore.exitCode(), onStore::toString);
         JsonNode c = JSON.readTree(onCluster.out().strip());
@@ -203,9 +203,9 @@ class ClusterEndToEndTest {
         assertTrue(text.out().contains("l_partkey") && text.out().contains(org.oooengine.core.stats.StatisticsCollector.DEFAULT_BUCKETS + " buckets"), text::toString);
         assertTrue(text.out().contains("B+trees:") && text.out().contains("    data: ") && text.out().contains("key ranges"),
                 text::toString);
-        Cli both = Cli.run("analyze", "--cluster", cluster.toString(), "--dir", single.toString());
+        Cli both = Cli.run("analyze", "--cluster", cluster.toString(), "--store", single.toString());
         assertEquals(2, both.exitCode(), both::toString);
-        Cli unknown = Cli.run("analyze", "--dir", single.toString(), "--table", "nosuch");
+        Cli unknown = Cli.run("analyze", "--store", single.toString(), "--table", "nosuch");
         assertEquals(2, unknown.exitCode(), unknown::toString);
         assertTrue(unknown.err().contains("no table 'nosuch'") && unknown.err().contains("lineitem"), unknown::toString);
     }
@@ -215,7 +215,7 @@ class ClusterEndToEndTest {
     void calibrationMeasuresEveryFigureAndExplainAnalyzeTimesEachJob() throws Exception {
         // Each level is read for a quarter of a second: in 50 ms, a loaded machine may complete no
         // read at some queue depth, and measure 0.
-        Cli r = Cli.run("calibrate", "--cluster", cluster.toString(), "--seconds", "0.25", "--size-mb", "8", "--json");
+        Cli r = Cli.run("calibrate", "--cluster", cluster.toString(), "--duration", "250ms", "--file-size", "8", "--json");
         assertEquals(0, r.exitCode(), r::toString);
         JsonNode c = JSON.readTree(r.out().strip());
         assertEquals(2, c.get("nodes").asInt());
@@ -295,17 +295,17 @@ class ClusterEndToEndTest {
         assertTrue(r.err().contains("n2"), r::toString);
         // failed naming the node, not hung: a minute is many times what a quiet machine takes
         assertTrue(seconds < 60, "took " + seconds + " s");
-        Cli status = Cli.run("cluster", "status", "--dir", cluster.toString());
+        Cli status = Cli.run("cluster", "status", "--cluster", cluster.toString());
         assertEquals(1, status.exitCode(), status::toString);
         assertTrue(status.out().lines().anyMatch(l -> l.startsWith("n2") && (l.contains("down") || l.contains("restarting"))),
                 status::toString);
-        assertEquals(0, Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n1").exitCode());
+        assertEquals(0, Cli.run("cluster", "status", "--cluster", cluster.toString(), "--node", "n1").exitCode());
         // the node's supervisor starts it again; the probe the playbooks wait on passes once it answers
         long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(90);
         int probe;
         do {
             Thread.sleep(500);
-            probe = Cli.run("cluster", "status", "--dir", cluster.toString(), "--node", "n2").exitCode();
+            probe = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--node", "n2").exitCode();
         } while (probe != 0 && System.nanoTime() < deadline);
         assertEquals(0, probe, "n2 was restarted by its supervisor and answers");
     }

@@ -53,7 +53,7 @@ class ClusterLifecycleTest {
     static void start() throws Exception {
         cluster = tmp.resolve("cluster");
         int basePort = Cli.freePorts(3); // two nodes, then the coordinator
-        List<String> args = new ArrayList<>(List.of("cluster", "start", "--nodes", "2", "--dir", cluster.toString(),
+        List<String> args = new ArrayList<>(List.of("cluster", "start", "--nodes", "2", "--cluster", cluster.toString(),
                 "--base-port", String.valueOf(basePort), "--sql-port", String.valueOf(basePort + 2)));
         args.addAll(NODE_OPTIONS);
         Cli r = Cli.run(args.toArray(String[]::new));
@@ -64,7 +64,7 @@ class ClusterLifecycleTest {
 
     @AfterAll
     static void cleanUp() {
-        Cli.run("cluster", "stop", "--dir", cluster.toString());
+        Cli.run("cluster", "stop", "--cluster", cluster.toString());
         for (Process p : new Process[] {stranger, byHand}) {
             if (p != null) {
                 p.destroyForcibly();
@@ -141,7 +141,7 @@ class ClusterLifecycleTest {
             assertTrue(ProcessHandle.of(pid(node)).map(ProcessHandle::isAlive).orElse(false), node);
         }
         assertEquals(n1, pid("n1"), "the running node is left alone");
-        Cli text = Cli.run("cluster", "status", "--dir", cluster.toString());
+        Cli text = Cli.run("cluster", "status", "--cluster", cluster.toString());
         assertEquals(0, text.exitCode(), text::toString);
         assertTrue(text.out().contains("coordinator (SQL): up, pid " + pid("coordinator")), text::toString);
 
@@ -287,7 +287,7 @@ class ClusterLifecycleTest {
         // A pid file of the older kind, the pid alone: the command line tells it is not the coordinator.
         Files.writeString(pidFile("coordinator"), stranger.pid() + "\n");
 
-        Cli r = Cli.run("cluster", "stop", "--dir", cluster.toString());
+        Cli r = Cli.run("cluster", "stop", "--cluster", cluster.toString());
         assertEquals(0, r.exitCode(), r::toString);
         assertEquals("stopped n1, n2", r.out().strip(), r::toString);
         assertTrue(r.err().contains("note: run/coordinator.pid named pid " + stranger.pid()
@@ -299,19 +299,19 @@ class ClusterLifecycleTest {
         try (Stream<Path> run = Files.list(cluster.resolve("run"))) {
             assertEquals(List.of(), run.map(p -> p.getFileName().toString()).toList());
         }
-        Cli status = Cli.run("cluster", "status", "--dir", cluster.toString(), "--json");
+        Cli status = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--json");
         assertEquals(1, status.exitCode(), status::toString);
         assertTrue(status.out().lines().allMatch(l -> l.contains("\"state\":\"down\"")), status::toString);
     }
 
     private static Cli startAgain() {
-        List<String> args = new ArrayList<>(List.of("cluster", "start", "--dir", cluster.toString()));
+        List<String> args = new ArrayList<>(List.of("cluster", "start", "--cluster", cluster.toString()));
         args.addAll(NODE_OPTIONS);
         return Cli.run(args.toArray(String[]::new));
     }
 
     private static Map<String, JsonNode> status() throws Exception {
-        Cli r = Cli.run("cluster", "status", "--dir", cluster.toString(), "--json");
+        Cli r = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--json");
         Map<String, JsonNode> byNode = new LinkedHashMap<>();
         for (String line : r.out().lines().toList()) {
             JsonNode n = JSON.readTree(line);

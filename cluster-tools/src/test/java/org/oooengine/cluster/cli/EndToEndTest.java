@@ -27,10 +27,11 @@ class EndToEndTest {
     @BeforeAll
     static void load() {
         store = tmp.resolve("tpch");
-        Cli r = Cli.run("load", "tpch", "--sf", "0.01", "--dir", store.toString());
+        Cli r = Cli.run("load", "tpch", "--sf", "0.01", "--store", store.toString());
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.out().contains("8 tables"), r::toString);
-        assertTrue(r.err().contains("lineitem"), r::toString);
+        // No progress where stderr is no terminal.
+        assertTrue(r.err().isEmpty(), r::toString);
     }
 
     /** A damaged page stops every strategy with an error naming file, page and checksums. */
@@ -50,7 +51,7 @@ class EndToEndTest {
             raf.write(b ^ 0x10);
         }
         for (String mode : List.of("hash", "ooo", "inorder")) {
-            Cli r = Cli.run("bench", "join", "--dir", copy.toString(), "--query", "OL", "--selectivity", "1",
+            Cli r = Cli.run("bench", "join", "--store", copy.toString(), "--query", "OL", "--selectivity", "1",
                     "--mode", mode, "--json");
             assertEquals(1, r.exitCode(), r::toString);
             assertTrue(r.out().isEmpty(), "no result rows for " + mode + ": " + r);
@@ -60,7 +61,7 @@ class EndToEndTest {
     }
 
     private static JsonNode joinJson(String mode, String... extra) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of("bench", "join", "--dir", store.toString(), "--query", "OL",
+        List<String> args = new java.util.ArrayList<>(List.of("bench", "join", "--store", store.toString(), "--query", "OL",
                 "--selectivity", "0.01", "--mode", mode, "--json"));
         args.addAll(List.of(extra));
         Cli r = Cli.run(args.toArray(String[]::new));
@@ -91,7 +92,7 @@ class EndToEndTest {
 
     @Test
     void coldRunsReadPagesWithManyInFlight() throws Exception {
-        JsonNode cold = joinJson("ooo", "--cold", "--inflight", "32");
+        JsonNode cold = joinJson("ooo", "--cold", "--in-flight", "32");
         assertTrue(cold.get("cold").asBoolean());
         assertEquals(32, cold.get("buffer_pool_mb").asInt());
         assertTrue(cold.get("page_reads").asLong() > 0, cold::toString);
@@ -103,7 +104,7 @@ class EndToEndTest {
         Path json = tmp.resolve("sweep.json");
         Path md = tmp.resolve("sweep.md");
         Path png = tmp.resolve("sweep.png");
-        Cli r = Cli.run("bench", "sweep", "--dir", store.toString(), "--query", "PL", "--selectivities", "0.05,0.01",
+        Cli r = Cli.run("bench", "sweep", "--store", store.toString(), "--query", "PL", "--selectivities", "0.05,0.01",
                 "--repeat", "2", "--json-out", json.toString(), "--markdown", md.toString(), "--plot", png.toString());
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.out().contains("ooo vs inorder"), r::toString);
@@ -118,7 +119,7 @@ class EndToEndTest {
 
     @Test
     void quickstartReusesAStoreOfTheSameScaleAndAgrees() {
-        Cli r = Cli.run("quickstart", "--sf", "0.01", "--dir", store.toString(), "--nodes", "2");
+        Cli r = Cli.run("quickstart", "--sf", "0.01", "--store", store.toString(), "--nodes", "2");
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.err().contains("using the TPC-H SF 0.01 store"), r::toString);
         // three selectivities on one node, two on the cluster
@@ -129,7 +130,7 @@ class EndToEndTest {
 
     @Test
     void calibrateReportsTheThreeRates() throws Exception {
-        Cli r = Cli.run("calibrate", "--dir", tmp.toString(), "--size-mb", "8", "--seconds", "0.2", "--json");
+        Cli r = Cli.run("calibrate", "--disk", tmp.toString(), "--file-size", "8", "--duration", "0.2", "--json");
         assumeFalse(r.err().contains("O_DIRECT"), "the temporary directory's filesystem refuses direct I/O");
         assertEquals(0, r.exitCode(), r::toString);
         JsonNode c = JSON.readTree(r.out());

@@ -53,14 +53,14 @@ class NetnsClusterTest {
     @AfterAll
     static void down() throws Exception {
         if (cluster != null) {
-            Cli.run("cluster", "stop", "--dir", cluster.toString());
+            Cli.run("cluster", "stop", "--cluster", cluster.toString());
             run(List.of(SCRIPT.toString(), "down", "--inventory", inventory.toString(), "--bridge", BRIDGE));
         }
     }
 
     @Test
     void nodesOnHostsOfTheirOwnServeTheDataLoadedOverTheBridge() throws Exception {
-        Cli start = Cli.run("cluster", "start", "--dir", cluster.toString(), "--hosts", String.join(",", ADDRESSES),
+        Cli start = Cli.run("cluster", "start", "--cluster", cluster.toString(), "--hosts", String.join(",", ADDRESSES),
                 "--netns", String.join(",", NAMESPACES), "--node-heap", "384m", "--buffered-io", "--sql-port", "0",
                 "--allow-root");
         assertEquals(0, start.exitCode(), start::toString);
@@ -73,7 +73,7 @@ class NetnsClusterTest {
 
         Cli load = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", cluster.toString());
         assertEquals(0, load.exitCode(), load::toString);
-        Cli status = Cli.run("cluster", "status", "--dir", cluster.toString(), "--json");
+        Cli status = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--json");
         assertEquals(0, status.exitCode(), status::toString);
         long lineitem = 0;
         for (String line : status.out().lines().filter(l -> l.startsWith("{")).toList()) {
@@ -94,19 +94,19 @@ class NetnsClusterTest {
 
         // Hosts of their own by address, one machine underneath: the calibration measures its device once
         // and counts both nodes on it, as the cost model must (their cores and disk are shared).
-        Cli calibrate = Cli.run("calibrate", "--cluster", cluster.toString(), "--seconds", "0.05", "--size-mb", "8", "--json");
+        Cli calibrate = Cli.run("calibrate", "--cluster", cluster.toString(), "--duration", "0.05", "--file-size", "8", "--json");
         assertEquals(0, calibrate.exitCode(), calibrate::toString);
         assertEquals(2, JSON.readTree(calibrate.out().strip()).get("disk").get("sharedByNodes").asInt(), calibrate::toString);
 
-        Cli stop = Cli.run("cluster", "stop", "--dir", cluster.toString());
+        Cli stop = Cli.run("cluster", "stop", "--cluster", cluster.toString());
         assertEquals(0, stop.exitCode(), stop::toString);
         // Started again without its namespaces, a node's address is not this machine's: said so, nothing starts.
-        Cli again = Cli.run("cluster", "start", "--dir", cluster.toString(), "--sql-port", "0", "--allow-root");
+        Cli again = Cli.run("cluster", "start", "--cluster", cluster.toString(), "--sql-port", "0", "--allow-root");
         assertEquals(1, again.exitCode(), again::toString);
         assertTrue(again.err().contains("node n1's address 10.79.0.11 is not one of this machine's")
                 && again.err().contains("--netns"), again::toString);
         // Nor does a start move the nodes elsewhere: addresses belong to a new cluster.
-        Cli moved = Cli.run("cluster", "start", "--dir", cluster.toString(), "--hosts", "10.79.0.12,10.79.0.11",
+        Cli moved = Cli.run("cluster", "start", "--cluster", cluster.toString(), "--hosts", "10.79.0.12,10.79.0.11",
                 "--netns", String.join(",", NAMESPACES), "--sql-port", "0", "--allow-root");
         assertEquals(1, moved.exitCode(), moved::toString);
         assertTrue(moved.err().contains("has its nodes at [10.79.0.11, 10.79.0.12]"), moved::toString);

@@ -30,15 +30,15 @@ class OutOfMemoryRestartTest {
     @AfterEach
     void stop() {
         if (cluster != null) {
-            Cli.run("cluster", "stop", "--dir", cluster.toString());
+            Cli.run("cluster", "stop", "--cluster", cluster.toString());
         }
     }
 
     @Test
     void aNodeOutOfMemoryEndsIsRestartedAndAnswersAgain() throws Exception {
         cluster = tmp.resolve("cluster");
-        Cli r = Cli.run("cluster", "start", "--nodes", "1", "--dir", cluster.toString(), "--base-port",
-                String.valueOf(Cli.freePorts(1)), "--sql-port", "0", "--node-heap", "32m", "--buffer-pool-mb", "4",
+        Cli r = Cli.run("cluster", "start", "--nodes", "1", "--cluster", cluster.toString(), "--base-port",
+                String.valueOf(Cli.freePorts(1)), "--sql-port", "0", "--node-heap", "32m", "--buffer-pool", "4",
                 "--buffered-io");
         assertEquals(0, r.exitCode(), r::toString);
         long first = pid("n1");
@@ -74,7 +74,7 @@ class OutOfMemoryRestartTest {
         assertTrue(table.out().contains("restarted by its supervisor after: out of memory, exit code 3"), table::toString);
 
         // Stopped, it stays down: its supervisor ends with it.
-        Cli stop = Cli.run("cluster", "stop", "--dir", cluster.toString());
+        Cli stop = Cli.run("cluster", "stop", "--cluster", cluster.toString());
         assertEquals("stopped n1", stop.out().strip(), stop::toString);
         assertFalse(ProcessHandle.of(supervisor).map(ProcessHandle::isAlive).orElse(false), "the supervisor still runs");
         Thread.sleep(3000);
@@ -86,7 +86,7 @@ class OutOfMemoryRestartTest {
     }
 
     private JsonNode status() throws Exception {
-        Cli r = Cli.run("cluster", "status", "--dir", cluster.toString(), "--json");
+        Cli r = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--json");
         return JSON.readTree(r.out().lines().findFirst().orElseThrow());
     }
 

@@ -47,7 +47,7 @@ class RootRefusalTest {
     @Test
     void clusterStartRefusesRootBeforeCreatingAnything() throws Exception {
         Path dir = tmp.resolve("new-cluster");
-        Run r = ooo("cluster", "start", "--dir", dir.toString(), "--nodes", "1");
+        Run r = ooo("cluster", "start", "--cluster", dir.toString(), "--nodes", "1");
         assertEquals(1, r.exitCode(), r::toString);
         assertTrue(r.err().startsWith("error: refusing to run a cluster as root:"), r::toString);
         assertFalse(Files.exists(dir), "created " + dir);

@@ -35,7 +35,7 @@ class SqlCommandTest {
         cluster = tmp.resolve("cluster");
         int base = Cli.freePorts(3); // two nodes, then the coordinator
         int sqlPort = base + 2;
-        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--dir", cluster.toString(), "--base-port",
+        Cli r = Cli.run("cluster", "start", "--nodes", "2", "--cluster", cluster.toString(), "--base-port",
                 String.valueOf(base), "--node-heap", "384m", "--buffered-io", "--sql-port", String.valueOf(sqlPort),
                 "--sql-heap", "512m");
         assertEquals(0, r.exitCode(), r::toString);
@@ -48,7 +48,7 @@ class SqlCommandTest {
 
     @AfterAll
     static void stop() {
-        Cli r = Cli.run("cluster", "stop", "--dir", cluster.toString());
+        Cli r = Cli.run("cluster", "stop", "--cluster", cluster.toString());
         assertTrue(r.out().contains("coordinator"), r::toString);
         assertFalse(ProcessHandle.of(coordinatorPid).map(ProcessHandle::isAlive).orElse(false), "coordinator still runs");
     }
@@ -77,7 +77,7 @@ class SqlCommandTest {
         assertEquals(0, r.exitCode(), r::toString);
         assertTrue(r.out().contains("| 25 "), r::toString);
 
-        Cli status = Cli.run("cluster", "status", "--dir", cluster.toString());
+        Cli status = Cli.run("cluster", "status", "--cluster", cluster.toString());
         assertEquals(0, status.exitCode(), status::toString);
         assertTrue(status.out().contains("coordinator (SQL): up") && status.out().contains(url), status::toString);
     }

@@ -51,7 +51,7 @@ class StoppedNodeCatalogTest {
     static void start() throws Exception {
         cluster = tmp.resolve("cluster");
         int base = Cli.freePorts(3); // one per node
-        Cli r = Cli.run("cluster", "start", "--nodes", "3", "--dir", cluster.toString(), "--base-port",
+        Cli r = Cli.run("cluster", "start", "--nodes", "3", "--cluster", cluster.toString(), "--base-port",
                 String.valueOf(base), "--node-heap", "384m", "--buffered-io");
         assertEquals(0, r.exitCode(), r::toString);
         r = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", cluster.toString());
@@ -65,7 +65,7 @@ class StoppedNodeCatalogTest {
         if (engine != null) {
             engine.close();
         }
-        Cli.run("cluster", "stop", "--dir", cluster.toString());
+        Cli.run("cluster", "stop", "--cluster", cluster.toString());
     }
 
     @Test

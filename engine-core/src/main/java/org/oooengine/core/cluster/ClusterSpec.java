@@ -254,7 +254,7 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
         Path f = dir.resolve(FILE_NAME);
         if (!Files.isRegularFile(f)) {
             throw new IllegalArgumentException("no cluster at " + dir + " (" + FILE_NAME + " missing); create one with: "
-                    + "ooo cluster start --nodes 4 --dir " + dir);
+                    + "ooo cluster start --nodes 4 --cluster " + dir);
         }
         try {
             ClusterSpec spec = JSON.readValue(f.toFile(), ClusterSpec.class);

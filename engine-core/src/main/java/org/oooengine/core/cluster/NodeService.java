@@ -83,12 +83,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     /** The session setting that sets what a query's operators may hold on each node. */
     public static final String MEMORY_SETTING = "ooo.query.max-memory-per-node";
     /** How the operator sets what a node grants one query's request at most ({@link Caps#queryMaxMemoryBytes}). */
-    public static final String MEMORY_CAP_FLAG = "ooo node --query-max-memory-mb";
+    public static final String MEMORY_CAP_FLAG = "ooo node --query-max-memory";
     /** How the operator sets the spill space of a node for all its queries ({@link Caps#spillMaxBytes}). */
-    public static final String SPILL_CAP_FLAG = "ooo node --spill-max-mb";
+    public static final String SPILL_CAP_FLAG = "ooo node --spill-max";
 
     /** How the operator sets what all the statements running on a node may hold together ({@link Caps#statementsMemoryBytes}). */
-    public static final String STATEMENTS_MEMORY_CAP_FLAG = "ooo node --statements-memory-mb";
+    public static final String STATEMENTS_MEMORY_CAP_FLAG = "ooo node --statements-memory";
 
     /**
      * What a node grants its queries, whatever a request asks: its operators hold at most

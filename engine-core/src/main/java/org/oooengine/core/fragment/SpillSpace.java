@@ -91,7 +91,7 @@ public final class SpillSpace {
         return maxBytes;
     }
 
-    /** For a message: "the spill space of node n1 for all its queries, 1.0 GiB (ooo node --spill-max-mb)". */
+    /** For a message: "the spill space of node n1 for all its queries, 1.0 GiB (ooo node --spill-max)". */
     String describe() {
         return "the spill space of " + where + " for all its queries, " + QueryMemory.size(maxBytes)
                 + (setting.isEmpty() ? "" : " (" + setting + ")");

@@ -80,7 +80,7 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
         Path f = dir.resolve(FILE_NAME);
         if (!Files.isRegularFile(f)) {
             throw new StorageException("no store at " + dir + " (" + FILE_NAME + " missing); load one with: "
-                    + "ooo load tpch --sf 0.1 --dir " + dir);
+                    + "ooo load tpch --sf 0.1 --store " + dir);
         }
         try {
             StoreManifest m = JSON.readValue(f.toFile(), StoreManifest.class);

@@ -23,7 +23,7 @@ import org.oooengine.core.fragment.SpillSpace;
 class AdmissionTest {
     @Test
     void statementsBeyondTheLimitWaitTheirTurnAndFailClearlyAfterTheWait() throws Exception {
-        NodeMemory memory = new NodeMemory("node n1", 100 << 20, "ooo node --statements-memory-mb");
+        NodeMemory memory = new NodeMemory("node n1", 100 << 20, "ooo node --statements-memory");
         Admission admission = new Admission("n1", NodeService.Caps.DEFAULTS.withStatements(0, 1, Duration.ofMillis(1500)), memory);
         admission.enter(() -> false, () -> { });
         AtomicInteger beats = new AtomicInteger();
@@ -54,7 +54,7 @@ class AdmissionTest {
 
     @Test
     void noStatementStartsWhileThoseRunningHoldMostOfTheMemoryButOneAlwaysMay() throws Exception {
-        NodeMemory memory = new NodeMemory("node n1", 100 << 20, "ooo node --statements-memory-mb");
+        NodeMemory memory = new NodeMemory("node n1", 100 << 20, "ooo node --statements-memory");
         Admission admission = new Admission("n1", NodeService.Caps.DEFAULTS.withStatements(0,
                 NodeService.Caps.DEFAULT_MAX_STATEMENTS, Duration.ofMillis(1200)),
                 memory);

@@ -81,7 +81,7 @@ class NodeCapsTest {
         assertEquals(ErrorCode.DISK_FULL, remote.code(), remote.getMessage());
         assertTrue(remote.getMessage().contains("sort on node n2 cannot spill"), remote.getMessage());
         assertTrue(remote.getMessage().contains("the spill space of node n2 for all its queries, 1.0 MiB "
-                + "(ooo node --spill-max-mb)"), remote.getMessage());
+                + "(ooo node --spill-max)"), remote.getMessage());
         assertNoSpillFiles("n2");
         // the node serves on: a sort that fits its space answers
         assertTrue(sort("n2", columns(1), QueryLimits.DEFAULTS).spilledBytes() > 0);

@@ -122,7 +122,7 @@ class OperatorMemoryTest {
 
     @Test
     void theStatementsOfANodeShareItsMemoryAndGiveItBackWhenTheyEnd() {
-        NodeMemory node = new NodeMemory("node n1", 10 << 20, "ooo node --statements-memory-mb");
+        NodeMemory node = new NodeMemory("node n1", 10 << 20, "ooo node --statements-memory");
         QueryMemory first = new QueryMemory("node n1", 8 << 20, QueryMemory.raiseWith("ooo.query.max-memory-per-node"), null, Long.MAX_VALUE,
                 SpillSpace.unbounded(), node);
         QueryMemory second = new QueryMemory("node n1", 8 << 20, QueryMemory.raiseWith("ooo.query.max-memory-per-node"), null, Long.MAX_VALUE,
@@ -133,7 +133,7 @@ class OperatorMemoryTest {
                 () -> second.reserve("partial aggregation", 6 << 20));
         assertTrue(e.getMessage().startsWith("partial aggregation on node n1 needs more than the memory node n1 gives"),
                 e.getMessage());
-        assertTrue(e.getMessage().contains("ooo node --statements-memory-mb"), e.getMessage());
+        assertTrue(e.getMessage().contains("ooo node --statements-memory"), e.getMessage());
         assertEquals(6 << 20, node.used());
         // a statement that failed without giving back what its operators held: closing gives it back
         first.close();
@@ -148,7 +148,7 @@ class OperatorMemoryTest {
 
     @Test
     void rowsSentAheadAreHeldOfTheNodesMemoryUntilAPipelineTakesThem() {
-        NodeMemory node = new NodeMemory("node n1", 4 << 20, "ooo node --statements-memory-mb");
+        NodeMemory node = new NodeMemory("node n1", 4 << 20, "ooo node --statements-memory");
         StagedRows staged = new StagedRows("n1", 1L << 40, node);
         Exchanges exchanges = new Exchanges("n1", 1L << 40, node);
         staged.add("b1", rows(10_000, 10), 100_000);
@@ -191,7 +191,7 @@ class OperatorMemoryTest {
 
     @Test
     void aPipelineBehindItsProducersHoldsThemBackInsteadOfItsInboxGrowing() throws Exception {
-        NodeMemory node = new NodeMemory("node n1", 64 << 20, "ooo node --statements-memory-mb");
+        NodeMemory node = new NodeMemory("node n1", 64 << 20, "ooo node --statements-memory");
         Exchanges exchanges = new Exchanges("n1", 1L << 40, node);
         var timer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor();
         try {

@@ -59,7 +59,7 @@ class SpillLimitsTest {
 
     @Test
     void theSpillSpaceOfANodeIsSharedByItsQueriesAndGivenBackWhenEachEnds() throws Exception {
-        SpillSpace node = new SpillSpace("node n1", 1 << 20, "ooo node --spill-max-mb");
+        SpillSpace node = new SpillSpace("node n1", 1 << 20, "ooo node --spill-max");
         // a sort that spills about half of the node's space, within its own query's limit
         QueryMemory first = memory("node n1", 50_000, SpillSpace.DEFAULT_QUERY_MAX_BYTES, node);
         ExternalSort sort = new ExternalSort(List.of(new SortKey(0, true, false)), first, "sort (ORDER BY)");
@@ -79,7 +79,7 @@ class SpillLimitsTest {
         assertTrue(e.getMessage().startsWith("hash join (build rows spilled by key) on node n1 cannot spill "),
                 e.getMessage());
         assertTrue(e.getMessage().contains("the spill space of node n1 for all its queries, 1.0 MiB "
-                + "(ooo node --spill-max-mb), has "), e.getMessage());
+                + "(ooo node --spill-max), has "), e.getMessage());
         second.close();
         long firstOnDisk = first.spillBytesOnDisk();
         assertEquals(firstOnDisk, node.used(), "the failed query gave its share back; the first keeps its own");

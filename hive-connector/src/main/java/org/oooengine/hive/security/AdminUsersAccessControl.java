@@ -98,7 +98,7 @@ public final class AdminUsersAccessControl implements AccessControl {
                     : "only the admin users of " + ADMIN_USERS_SETTING + " may";
             case ANONYMOUS -> "it logged in without a password; only admin users who log in with one may";
             case UNCHECKED -> admins.isEmpty() ? null : ADMIN_USERS_SETTING + " names admin users, but this endpoint "
-                    + "checks no passwords (ooo server --password-file), so it cannot tell who " + user.name() + " is";
+                    + "checks no passwords (ooo server --users-file), so it cannot tell who " + user.name() + " is";
         };
         if (why != null) {
             throw AccessDeniedException.of(user.name(), action, object, why);

@@ -6,8 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.oooengine.core.units.Durations;
 
 /**
  * How a {@link HiveServer2Endpoint} listens and whom it lets in.
@@ -191,14 +190,7 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
 
         /** {@code d} as the settings write it: 500ms, 10s, 5m, 1h. */
         static String format(Duration d) {
-            long ms = d.toMillis();
-            if (ms > 0 && ms % 3_600_000 == 0) {
-                return ms / 3_600_000 + "h";
-            }
-            if (ms > 0 && ms % 60_000 == 0) {
-                return ms / 60_000 + "m";
-            }
-            return ms % 1000 == 0 ? ms / 1000 + "s" : ms + "ms";
+            return Durations.format(Duration.ofMillis(d.toMillis()));
         }
 
         private static Duration positive(Duration d) {
@@ -250,24 +242,16 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
             }
         }
 
-        private static final Pattern DURATION = Pattern.compile("(\\d+)\\s*(ms|s|m|h)?");
-
         private static Duration duration(Map<String, String> settings, String key, Duration fallback) {
             String value = settings.get(key);
             if (value == null) {
                 return fallback;
             }
-            Matcher m = DURATION.matcher(value.toLowerCase(Locale.ROOT));
-            if (!m.matches() || (m.group(2) == null && !m.group(1).equals("0"))) {
+            try {
+                return Durations.parse(value, null);
+            } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException(key + " is '" + value + "'; expected a duration such as 500ms, 10s, 5m or 1h");
             }
-            long amount = Long.parseLong(m.group(1));
-            return switch (m.group(2) == null ? "s" : m.group(2)) {
-                case "ms" -> Duration.ofMillis(amount);
-                case "m" -> Duration.ofMinutes(amount);
-                case "h" -> Duration.ofHours(amount);
-                default -> Duration.ofSeconds(amount);
-            };
         }
     }
 }

@@ -69,7 +69,7 @@ class SessionLimitsTest {
                 () -> mallory.execute("SET ooo.query.max-memory-per-node=" + HUGE, new Cancellation()));
         assertEquals(SqlException.SYNTAX, perNode.sqlState(), perNode.getMessage());
         assertTrue(Pattern.compile("SET ooo.query.max-memory-per-node=" + HUGE + " is refused: node n\\d grants a query at "
-                + "most " + NODE_MEMORY_CAP + " bytes \\(0.3 MiB, ooo node --query-max-memory-mb\\)")
+                + "most " + NODE_MEMORY_CAP + " bytes \\(0.3 MiB, ooo node --query-max-memory\\)")
                 .matcher(perNode.getMessage()).find(), perNode.getMessage());
         SqlException coordinator = assertThrows(SqlException.class,
                 () -> mallory.execute("SET ooo.query.max-memory=" + HUGE, new Cancellation()));
@@ -117,7 +117,7 @@ class SessionLimitsTest {
         SqlException e = failure(mallory, "SELECT count(*) FROM lineitem WHERE l_linestatus IN (SELECT o_orderstatus FROM orders)");
         assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
         assertTrue(Pattern.compile("on node n\\d needs more than the query's memory limit of 0.3 MiB there .*; that is "
-                + "the most node n\\d grants a query \\(ooo node --query-max-memory-mb\\)").matcher(e.getMessage()).find(),
+                + "the most node n\\d grants a query \\(ooo node --query-max-memory\\)").matcher(e.getMessage()).find(),
                 e.getMessage());
         assertNoSpillFiles();
         // and the session is served on
@@ -193,7 +193,7 @@ class SessionLimitsTest {
                 + "ON l_orderkey = o_orderkey");
         assertEquals(SqlException.DISK_FULL, e.sqlState(), e.getMessage());
         assertTrue(Pattern.compile("on node n\\d cannot spill .*: the spill space of node n\\d for all its queries, "
-                + "1.0 MiB \\(ooo node --spill-max-mb\\)").matcher(e.getMessage()).find(), e.getMessage());
+                + "1.0 MiB \\(ooo node --spill-max\\)").matcher(e.getMessage()).find(), e.getMessage());
         assertNoSpillFiles();
         assertEquals(25L, s.execute("SELECT count(*) FROM nation", new Cancellation()).rows().next()[0]);
     }

@@ -29,7 +29,7 @@ class AdminUsersAccessControlTest {
         assertEquals("access denied: user anonymous may not CREATE TABLE sales.items: it logged in without a password; "
                 + "only admin users who log in with one may", refusal(rules, ANONYMOUS));
         assertEquals("access denied: user alice may not CREATE TABLE sales.items: ooo.security.admin-users names admin "
-                        + "users, but this endpoint checks no passwords (ooo server --password-file), so it cannot tell "
+                        + "users, but this endpoint checks no passwords (ooo server --users-file), so it cannot tell "
                         + "who alice is", refusal(rules, SessionUser.unchecked("alice")));
         rules.checkCanSetSetting(SessionUser.withPassword("carol"), "ooo.execution.mode", "mapreduce");
     }

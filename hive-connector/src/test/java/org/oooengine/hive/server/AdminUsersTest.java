@@ -139,7 +139,7 @@ class AdminUsersTest {
             assertEquals(List.of("ALGERIA"), lines(st, "SELECT n_name FROM nation WHERE n_nationkey = 0"));
             assertDenied(st, "CREATE DATABASE claimed", "alice", "CREATE DATABASE claimed",
                     "ooo.security.admin-users names admin users, but this endpoint checks no passwords "
-                            + "(ooo server --password-file), so it cannot tell who alice is");
+                            + "(ooo server --users-file), so it cannot tell who alice is");
         }
     }
 }

@@ -32,6 +32,7 @@ import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.types.DataType;
 import org.oooengine.mapreduce.ClusterJobConf;
+import org.oooengine.mapreduce.JobProgress;
 import org.oooengine.mapreduce.JoinJobs;
 import org.oooengine.mapreduce.OooJoinInputFormat;
 import org.oooengine.mapreduce.RowWritable;
@@ -88,6 +89,7 @@ public final class RevenuePerNation extends Configured implements Tool {
         int reducers;
 
         Configuration conf;
+        JobProgress progress = JobProgress.NONE;
         Result result;
 
         @Override
@@ -98,7 +100,7 @@ public final class RevenuePerNation extends Configured implements Tool {
             if (reducers < 1) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--reducers must be at least 1, got " + reducers);
             }
-            result = run(conf, cluster, priceRange(low, high), input, reducers, new org.apache.hadoop.fs.Path(out));
+            result = run(conf, cluster, priceRange(low, high), input, reducers, new org.apache.hadoop.fs.Path(out), progress);
             List<String> lines = lines(conf, result.output());
             lines.forEach(spec.commandLine().getOut()::println);
             spec.commandLine().getOut().flush();
@@ -133,8 +135,14 @@ public final class RevenuePerNation extends Configured implements Tool {
 
     /** The job's command line over {@code conf}: usage errors exit 2, failures print one error line and exit 1. */
     public static CommandLine commandLine(Configuration conf) {
+        return commandLine(conf, JobProgress.NONE);
+    }
+
+    /** {@link #commandLine(Configuration)}, telling {@code progress} how far the job got. */
+    public static CommandLine commandLine(Configuration conf, JobProgress progress) {
         Options options = new Options();
         options.conf = conf;
+        options.progress = progress;
         return new CommandLine(options).setCaseInsensitiveEnumValuesAllowed(true)
                 .setExecutionExceptionHandler((e, cl, parsed) -> {
                     cl.getErr().println("error: " + e.getMessage());
@@ -149,6 +157,12 @@ public final class RevenuePerNation extends Configured implements Tool {
     /** Runs the job (and for {@link Input#PSMJ} the join chain before it) and waits for it. */
     public static Result run(Configuration conf, Path clusterDir, ColumnRange priceRange, Input input, int reducers,
                              org.apache.hadoop.fs.Path output) throws IOException, InterruptedException {
+        return run(conf, clusterDir, priceRange, input, reducers, output, JobProgress.NONE);
+    }
+
+    /** {@link #run(Configuration, Path, ColumnRange, Input, int, org.apache.hadoop.fs.Path)}, telling {@code progress} how far the job got. */
+    public static Result run(Configuration conf, Path clusterDir, ColumnRange priceRange, Input input, int reducers,
+                             org.apache.hadoop.fs.Path output, JobProgress progress) throws IOException, InterruptedException {
         long t0 = System.nanoTime();
         JoinSpec spec = join(priceRange);
         Job job = Job.getInstance(conf, "revenue per nation (" + input.name().toLowerCase(Locale.ROOT) + " input)");
@@ -174,7 +188,7 @@ public final class RevenuePerNation extends Configured implements Tool {
         job.setOutputValueClass(Text.class);
         FileOutputFormat.setOutputPath(job, output);
         try {
-            if (!job.waitForCompletion(false)) {
+            if (!JobProgress.await(job, progress)) {
                 throw new IOException("job '" + job.getJobName() + "' failed: " + job.getStatus().getFailureInfo());
             }
         } catch (ClassNotFoundException e) {

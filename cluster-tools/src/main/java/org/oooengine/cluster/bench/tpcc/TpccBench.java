@@ -22,6 +22,9 @@ import org.oooengine.core.tpcc.TpccTransactions;
  * conditions are checked.
  */
 public final class TpccBench {
+    /** How the progress line that the terminals start begins: what follows takes the run's length. */
+    public static final String RUNNING = "running ";
+
     public static final long SEED = 20_241_127;
     static final long NOW = 1_700_000_000_000L;
 
@@ -65,6 +68,9 @@ public final class TpccBench {
             tpcc.load(SEED, NOW, (table, rows) -> progress.accept(String.format("loaded %s: %,d rows", table, rows)));
             progress.accept(String.format("loaded %d warehouse(s) in %.1f s", warehouses, (System.nanoTime() - t0) / 1e9));
         }
+        progress.accept(String.format(java.util.Locale.ROOT, RUNNING + "%d clients: %s s of warm-up, then %s s measured",
+                clients, org.oooengine.cluster.bench.Format.significant(warmUp),
+                org.oooengine.cluster.bench.Format.significant(seconds)));
         long start = System.nanoTime();
         long measureFrom = start + (long) (warmUp * 1e9);
         long end = measureFrom + (long) (seconds * 1e9);

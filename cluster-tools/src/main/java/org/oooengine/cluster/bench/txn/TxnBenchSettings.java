@@ -21,7 +21,7 @@ public record TxnBenchSettings(Path dir, TxnWorkload workload, long rows, double
             throw new IllegalArgumentException("--threads must be at least 1, not " + threads);
         }
         if (!(seconds > 0)) {
-            throw new IllegalArgumentException("--seconds must be positive, not " + seconds);
+            throw new IllegalArgumentException("--duration must be positive, not " + seconds);
         }
     }
 
