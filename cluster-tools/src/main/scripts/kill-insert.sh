@@ -5,7 +5,7 @@
 # the statement; its supervisor starts it again. After every run the table holds every row or none,
 # and every row when the client was told the INSERT succeeded.
 #
-#   kill-insert.sh [--runs 5] [--sf 0.1] [--nodes 3] [--dir /tmp/ooo-kill-insert]
+#   kill-insert.sh [--runs 5] [--sf 0.1] [--nodes 3] [--cluster /tmp/ooo-kill-insert]
 #                  [--out <file.json>] [--minutes 30] [--keep]
 #
 # Run 0 is not killed: it measures how long the INSERT takes, and the kills of the other runs fall
@@ -26,7 +26,7 @@ while [[ $# -gt 0 ]]; do
         --runs) runs="$2"; shift 2 ;;
         --sf) sf="$2"; shift 2 ;;
         --nodes) nodes="$2"; shift 2 ;;
-        --dir) dir="$2"; shift 2 ;;
+        --cluster|--dir) dir="$2"; shift 2 ;;
         --out) out="$2"; shift 2 ;;
         --minutes) minutes="$2"; shift 2 ;;
         --keep) keep=1; shift ;;
@@ -52,8 +52,8 @@ sql() { "$ooo" sql --cluster "$dir" -e "$1" 2>&1; }
 value() { sql "$1" | grep -E '^[|[:space:]]*[0-9]+[|[:space:]]*$' | tr -dc '0-9'; }
 
 rm -rf "$dir"
-"$ooo" cluster start --nodes "$nodes" --dir "$dir" "${root_flag[@]}" >&2
-[[ -n "$keep" ]] || trap '"$ooo" cluster stop --dir "$dir" >&2 || true' EXIT
+"$ooo" cluster start --nodes "$nodes" --cluster "$dir" "${root_flag[@]}" >&2
+[[ -n "$keep" ]] || trap '"$ooo" cluster stop --cluster "$dir" >&2 || true' EXIT
 "$ooo" load tpch --sf "$sf" --cluster "$dir" >&2
 rows="$(value "SELECT count(*) FROM lineitem")"
 log "lineitem: $rows rows"
@@ -67,7 +67,7 @@ insert="INSERT INTO keyed SELECT l_orderkey * 8 + l_linenumber, l_comment FROM l
 # Until the victim answers again (its supervisor restarts it 2 s after it ended).
 await_victim() {
     for _ in $(seq 1 120); do
-        "$ooo" cluster status --dir "$dir" --node "$victim" >/dev/null 2>&1 && return 0
+        "$ooo" cluster status --cluster "$dir" --node "$victim" >/dev/null 2>&1 && return 0
         sleep 1
     done
     log "$victim did not answer again within 120 s"

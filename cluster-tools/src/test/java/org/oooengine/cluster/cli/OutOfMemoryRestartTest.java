@@ -70,7 +70,7 @@ class OutOfMemoryRestartTest {
         assertTrue(n1.get("gcShare").asDouble() >= 0, n1::toString);
         // ... and says why it was restarted
         assertTrue(n1.get("restartedAfter").asText().startsWith("out of memory, exit code 3"), n1::toString);
-        Cli table = Cli.run("cluster", "status", "--dir", cluster.toString());
+        Cli table = Cli.run("cluster", "status", "--cluster", cluster.toString());
         assertTrue(table.out().contains("restarted by its supervisor after: out of memory, exit code 3"), table::toString);
 
         // Stopped, it stays down: its supervisor ends with it.
