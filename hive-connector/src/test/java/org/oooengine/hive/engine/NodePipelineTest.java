@@ -121,7 +121,8 @@ class NodePipelineTest {
         assertMatchesDuckDb(sql);
         String plan = explain("EXPLAIN " + sql);
         assertTrue(plan.contains("[each node] Scan default.lineitem"), plan);
-        assertTrue(Pattern.compile("build: co-located \\(each node's own partition of default\\.orders\\)[^\\n]*\\n *\\[each node\\] Filter").matcher(plan).find(), plan);
+        assertTrue(Pattern.compile("build: co-located \\(local partition of default\\.orders\\)[^\\n]*\\n *"
+                + "\\[each node\\] Filter").matcher(plan).find(), plan);
         assertTrue(plan.contains("build: broadcast #0"), plan);
         assertTrue(plan.contains("[each node] PartialAggregate"), plan);
         // an IN subquery on orders' key is moved onto orders, where it filters before the join with lineitem
@@ -194,7 +195,7 @@ class NodePipelineTest {
         String sql = "SELECT o_orderpriority, count(*), sum(l_quantity) FROM orders JOIN lineitem ON l_orderkey = o_orderkey "
                 + "JOIN nation ON n_nationkey = l_suppkey WHERE n_name LIKE '%AN%' GROUP BY o_orderpriority";
         String plan = explain("EXPLAIN " + sql);
-        assertTrue(Pattern.compile("build: co-located \\(each node's own partition of default\\.lineitem\\)[^\n]*\n +"
+        assertTrue(Pattern.compile("build: co-located \\(local partition of default\\.lineitem\\)[^\n]*\n +"
                 + "\\[each node\\] HashJoin INNER \\[l_suppkey = n_nationkey\\], build: broadcast #0[^\n]*\n +"
                 + "\\[each node\\] Scan default\\.lineitem [^\n]*\n +\\[each node\\] Scan default\\.orders").matcher(plan).find(),
                 plan);

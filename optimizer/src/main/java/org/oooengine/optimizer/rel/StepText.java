@@ -121,7 +121,7 @@ final class StepText {
     /** Where the nodes' hash join takes its build rows from: how the join is distributed. */
     static String buildFrom(JoinBuild build, String localTable) {
         if (build instanceof JoinBuild.Local) {
-            return "co-located (each node's own partition of " + localTable + ")";
+            return "co-located (local partition of " + localTable + ")";
         }
         if (build instanceof JoinBuild.Broadcast b) {
             return "broadcast #" + b.slot();
