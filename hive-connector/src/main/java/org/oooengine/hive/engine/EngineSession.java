@@ -210,14 +210,16 @@ final class EngineSession implements SqlSession {
             analyze |= tree.getChild(i).getType() == KW_ANALYZE;
         }
         Execution execution = modes.forSettings(settings);
-        RelNode plan = execution.plan(catalog, database, statement);
+        Execution.Explained explained = execution.explained(catalog, database, statement);
+        RelNode plan = explained.plan();
         if (!analyze) {
-            return single("Explain", PlanPrinter.lines(plan, execution.jobNames()::of));
+            return single("Explain", PlanPrinter.lines(plan, explained.context(), execution.jobNames()::of));
         }
         // run as the query would be: transactional tables read on the nodes within a transaction of its own
         Map<RelNode, long[]> measured = StatementTransaction.run(modes.peers(), "EXPLAIN ANALYZE",
                 StatementTransaction.attempts(settings), tx -> modes.forSettings(settings, tx).executor(cancel).profile(plan));
-        return single("Explain", PlanPrinter.lines(plan, n -> execution.jobNames().of(n) + measuredText(measured.get(n))));
+        return single("Explain", PlanPrinter.lines(plan, explained.context(),
+                n -> execution.jobNames().of(n) + measuredText(measured.get(n))));
     }
 
     /**

@@ -12,6 +12,7 @@ import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.optimizer.rel.IndexJoinChoice;
 import org.oooengine.optimizer.rel.JoinChooser;
 import org.oooengine.optimizer.rel.PipelinePlanner;
+import org.oooengine.optimizer.rel.PlanPrinter;
 import org.oooengine.optimizer.rel.TableLayouts;
 import org.oooengine.optimizer.rel.RelNode;
 import org.oooengine.optimizer.rel.SingleDistinctToGroupBy;
@@ -41,6 +42,16 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
      */
     RelNode plan(Catalog catalog, String database, ASTNode query) {
         return placed(new QueryAnalyzer(catalog, database).query(query));
+    }
+
+    /** A query's plan as {@link #plan} makes it, with what EXPLAIN needs to print it. */
+    record Explained(RelNode plan, PlanPrinter.Context context) {
+    }
+
+    /** The plan of {@code query} and, for EXPLAIN, the tables' row counts and the scans it was placed from. */
+    Explained explained(Catalog catalog, String database, ASTNode query) {
+        RelNode logical = new QueryAnalyzer(catalog, database).query(query);
+        return new Explained(placed(logical), PlanPrinter.Context.of(logical, nodes));
     }
 
     /** Runs a plan the analyzer made (e.g. an INSERT's SELECT), placed as {@link #plan} places it. */

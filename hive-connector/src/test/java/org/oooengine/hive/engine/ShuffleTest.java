@@ -79,7 +79,7 @@ class ShuffleTest {
                 "SELECT n_name, sum(l_extendedprice) FROM lineitem, orders, customer, nation WHERE l_orderkey = o_orderkey "
                         + "AND o_custkey = c_custkey AND c_nationkey = n_nationkey AND l_returnflag = 'R' GROUP BY n_name")) {
             String plan = explain(s, "EXPLAIN " + sql);
-            assertTrue(plan.contains("build from shuffle #0"), plan);
+            assertTrue(plan.contains("build: shuffle #0"), plan);
             assertTrue(plan.contains("to the nodes that own it in customer"), plan);
             List<Object[]> ours = rows(s, sql);
             assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
@@ -90,14 +90,14 @@ class ShuffleTest {
                 + "(SELECT c_custkey FROM customer WHERE c_acctbal > 1000) GROUP BY o_custkey";
         SqlSession noBroadcast = engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "0"));
         String keptPlan = explain(noBroadcast, "EXPLAIN " + kept);
-        assertTrue(keptPlan.contains("HashJoin RIGHT_SEMI ON probe[0] = build[1], build from shuffle #0"), keptPlan);
+        assertTrue(keptPlan.contains("HashJoin RIGHT_SEMI [c_custkey = o_custkey], build: shuffle #0"), keptPlan);
         assertTrue(keptPlan.contains("(each group on one node)"), keptPlan);
         assertNull(OracleComparison.difference(rows(noBroadcast, kept), tpch.oracle.rows(kept), false), kept);
         // a scalar subquery's row goes to every node, which joins it there
         String scalar = "SELECT c_mktsegment, count(*) FROM customer WHERE c_acctbal > (SELECT avg(c_acctbal) FROM customer) "
                 + "GROUP BY c_mktsegment";
         String scalarPlan = explain(s, "EXPLAIN " + scalar);
-        assertTrue(scalarPlan.contains("[each node] HashJoin CROSS, build from broadcast #0"), scalarPlan);
+        assertTrue(scalarPlan.contains("[each node] HashJoin CROSS, build: broadcast #0"), scalarPlan);
         assertNull(OracleComparison.difference(rows(s, scalar), tpch.oracle.rows(scalar), false), scalar);
         // EXPLAIN ANALYZE counts the rows the producers shuffled: every order has a customer
         String analyzed = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM customer JOIN orders ON o_custkey = c_custkey");
@@ -111,7 +111,7 @@ class ShuffleTest {
 
     /** Slow joins that move one side to the other's nodes, or both sides by key, and how EXPLAIN shows it. */
     static Stream<Arguments> slowShuffles() {
-        return Stream.of(Arguments.of(SLOW, "build from shuffle #0"),
+        return Stream.of(Arguments.of(SLOW, "build: shuffle #0"),
                 Arguments.of("SELECT count(*) FROM orders o JOIN (SELECT l_partkey FROM lineitem CROSS JOIN nation n1 "
                         + "CROSS JOIN nation n2) x ON o.o_custkey = x.l_partkey", "Shuffle build rows by"));
     }

@@ -111,9 +111,9 @@ class TransactionalTablesTest {
                 rows(s, sql));
         // the transactional table is scanned, filtered, joined and aggregated on the nodes, as an analytical one is
         String analyzed = String.join("\n", rows(s, "EXPLAIN ANALYZE " + sql));
-        assertTrue(analyzed.contains("[each node] Scan default.ledger]"), analyzed);
-        assertTrue(analyzed.contains("[each node] Filter >=[#2, 20]]"), analyzed);
-        assertTrue(analyzed.matches("(?s).*to the nodes that merge them  \\[actual rows 5, .*; nodes read 25 rows, .*"), analyzed);
+        assertTrue(analyzed.contains("[each node] Scan default.ledger [id, balance]"), analyzed);
+        assertTrue(analyzed.contains("[each node] Filter balance >= 20"), analyzed);
+        assertTrue(analyzed.matches("(?s).*to the nodes that merge them[^\n]*  \\[actual rows 5, .*; nodes read 25 rows, .*"), analyzed);
         // a join with the transactional table on the probe side, the other table's rows shuffled to its partitions
         assertEquals(List.of("[ALGERIA, 0.00]", "[ARGENTINA, 10.00]"),
                 rows(s, "SELECT owner, balance FROM ledger l JOIN nation n ON l.id = n.n_nationkey "

@@ -167,7 +167,7 @@ class JdbcEndToEndTest {
                 }
                 assertTrue(plan.get(0).contains("[actual rows 1,"), plan.toString());
                 // region is broadcast (its 5 rows read once), the join and a partial count run on each node
-                assertTrue(plan.stream().anyMatch(l -> l.contains("Gather r_regionkey") && l.contains("[actual rows 5,")),
+                assertTrue(plan.stream().anyMatch(l -> l.contains("Gather [r_regionkey]") && l.contains("[actual rows 5,")),
                         plan.toString());
                 assertTrue(plan.stream().anyMatch(l -> l.contains("[each node] HashJoin INNER")), plan.toString());
             }

@@ -2,136 +2,253 @@ package org.oooengine.optimizer.rel;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PipelineStep;
-import org.oooengine.core.fragment.SortKey;
 import org.oooengine.core.fragment.ScanPipeline;
-import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.ExprText;
 
-/** A plan as an indented tree, one operator per line, for EXPLAIN. */
+/**
+ * A plan as EXPLAIN prints it: an indented tree, one operator per line, each naming its output
+ * columns and the expressions it evaluates in SQL, with its estimated rows where the tables' row
+ * counts are known. Lines marked {@code [each node]} run on every node over its own rows (the
+ * steps of a pipeline, the last one first, down to its scan); the others on the coordinator.
+ * Under a pipeline come the plans whose rows it receives: broadcast to every node, or shuffled
+ * to the node that owns their key.
+ */
 public final class PlanPrinter {
-    private PlanPrinter() {
+    private static final String ON_NODES = "[each node] ";
+
+    /**
+     * What EXPLAIN knows besides the placed plan: the tables' row counts and spans, and the scans
+     * of the plan before placement, whose columns name those of a build the nodes read from their
+     * own partition (the placed plan keeps only the table's name).
+     */
+    public record Context(TableLayouts layouts, List<RelNode.Scan> scans) {
+        public static final Context NONE = new Context(TableLayouts.NONE, List.of());
+
+        /** For a plan placed from {@code logical}. */
+        public static Context of(RelNode logical, TableLayouts layouts) {
+            List<RelNode.Scan> scans = new ArrayList<>();
+            collectScans(logical, scans);
+            return new Context(layouts, List.copyOf(scans));
+        }
+
+        private static void collectScans(RelNode n, List<RelNode.Scan> out) {
+            if (n instanceof RelNode.Scan s) {
+                out.add(s);
+            } else if (n instanceof RelNode.IndexJoinCandidate c) {
+                collectScans(c.hashJoins(), out);
+            }
+            inputs(n).forEach(in -> collectScans(in, out));
+        }
+    }
+
+    private final PlanEstimates estimates;
+    private final Function<RelNode, String> annotation;
+    private final List<String> out = new ArrayList<>();
+
+    private PlanPrinter(Context context, Function<RelNode, String> annotation) {
+        this.estimates = new PlanEstimates(context.layouts(), context.scans());
+        this.annotation = annotation;
     }
 
     public static List<String> lines(RelNode root) {
-        return lines(root, n -> "");
+        return lines(root, Context.NONE, n -> "");
     }
 
     /** The tree with {@code annotation} appended to each operator's line (EXPLAIN ANALYZE's measurements). */
-    public static List<String> lines(RelNode root, java.util.function.Function<RelNode, String> annotation) {
-        List<String> out = new ArrayList<>();
-        print(root, "", out, annotation);
-        return out;
+    public static List<String> lines(RelNode root, Function<RelNode, String> annotation) {
+        return lines(root, Context.NONE, annotation);
     }
 
-    private static void print(RelNode n, String indent, List<String> out, java.util.function.Function<RelNode, String> annotation) {
-        print(n, describe(n), indent, out, annotation);
+    public static List<String> lines(RelNode root, Context context, Function<RelNode, String> annotation) {
+        PlanPrinter printer = new PlanPrinter(context, annotation);
+        printer.print(root, "");
+        return printer.out;
     }
 
-    /** {@code n} on a line that reads {@code head}, its inputs under it. */
-    private static void print(RelNode n, String head, String indent, List<String> out,
-                              java.util.function.Function<RelNode, String> annotation) {
-        out.add(indent + head + annotation.apply(n));
-        if (n instanceof RelNode.FinalAggregate a && a.onNodes()) { // the partial rows are shuffled, not gathered
-            print(a.input(), "Shuffle partial aggregates by " + a.fields().subList(0, a.keyCount()).stream().map(Field::name)
-                    .toList() + " to the nodes that merge them", indent + "  ", out, annotation);
-            return;
-        }
-        if (n instanceof RelNode.ShuffledJoin j) {
-            List<PipelineStep> steps = new ArrayList<>();
-            steps.add(new PipelineStep.HashJoin(new JoinBuild.Exchanged("build", 1, true), j.kind(),
-                    Arrays.stream(j.leftKeys()).boxed().toList(), Arrays.stream(j.rightKeys()).boxed().toList(), j.residual(),
-                    j.right().fields().size()));
-            steps.addAll(j.after());
-            printOnNodes(null, steps, indent + "  ", "[each node] ", out);
-            out.add(indent + "  Shuffle probe rows by " + names(j.left(), j.leftKeys()) + " to the node each key hashes to");
-            print(j.left(), indent + "    ", out, annotation);
-            out.add(indent + "  Shuffle build rows by " + names(j.right(), j.rightKeys()) + " to the node each key hashes to");
-            print(j.right(), indent + "    ", out, annotation);
-            return;
-        }
-        if (n instanceof RelNode.IndexJoinSteps s) {
-            printOnNodes(null, s.steps(), indent + "  ", "[each node] ", out);
-            printBroadcasts(s.broadcasts(), indent, out, annotation);
-            print(s.join(), indent + "  ", out, annotation);
-            return;
-        }
+    private void print(RelNode n, String indent) {
         if (n instanceof RelNode.NodePipeline p) {
-            printOnNodes(p.scan(), p.steps(), indent + "  ", "[each node] ", out);
-            printBroadcasts(p.broadcasts(), indent, out, annotation);
-            for (int i = 0; i < p.shuffles().size(); i++) {
-                RelNode.Shuffle shuffle = p.shuffles().get(i);
-                out.add(indent + "  Shuffle #" + i + " by " + shuffle.producer().fields().get(shuffle.keyColumn()).name()
-                        + " to the nodes that own it in " + p.scan().table().name());
-                print(shuffle.producer(), indent + "    ", out, annotation);
+            printPipeline(p, indent, null, null);
+        } else if (n instanceof RelNode.ShuffledJoin j) {
+            printShuffledJoin(j, indent);
+        } else if (n instanceof RelNode.IndexJoinSteps s) {
+            printIndexJoinSteps(s, indent);
+        } else if (n instanceof RelNode.FinalAggregate a) {
+            printFinalAggregate(a, indent);
+        } else {
+            add(indent, describe(n), estimates.rows(n), annotation.apply(n));
+            for (RelNode c : inputs(n)) {
+                print(c, indent + "  ");
             }
         }
-        for (RelNode c : inputs(n)) {
-            print(c, indent + "  ", out, annotation);
+    }
+
+    private void add(String indent, String text, long rows, String annotated) {
+        out.add(indent + text + rowsText(rows) + annotated);
+    }
+
+    /**
+     * A pipeline of the nodes under the line that receives its rows ({@code head}; by default the
+     * coordinator's gather), of whose columns only {@code sent} are read (null: all).
+     */
+    private void printPipeline(RelNode.NodePipeline p, String indent, BitSet sent, String head) {
+        int width = p.scan().fields().size();
+        BitSet needed = sent != null ? sent : all(p.fields().size());
+        // the pipeline as the coordinator sends it: each scan reads only the columns used above it
+        ScanPipeline resolved = ScanPipeline.of(p.scan().table().storage(), width, p.steps(), needed);
+        PipelineRows rows = estimates.pipeline(p);
+        add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rows.outputRows(), annotation.apply(p));
+        printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null);
+        out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0)));
+        printBroadcasts(p.broadcasts(), ScanPipeline.sentColumns(width, p.steps(), needed), indent);
+        for (int i = 0; i < p.shuffles().size(); i++) {
+            RelNode.Shuffle shuffle = p.shuffles().get(i);
+            out.add(indent + "  Shuffle #" + i + " by " + ColumnNames.of(shuffle.producer().fields()).apply(shuffle.keyColumn())
+                    + " to the nodes that own it in " + p.scan().table().name());
+            print(shuffle.producer(), indent + "    ");
         }
     }
 
-    private static void printBroadcasts(List<RelNode> broadcasts, String indent, List<String> out,
-                                        java.util.function.Function<RelNode, String> annotation) {
+    /** What the coordinator receives of a pipeline: its rows' columns, or each node's groups. */
+    private static String gather(List<PipelineStep> steps, List<Field> output, BitSet needed) {
+        if (!steps.isEmpty() && steps.get(steps.size() - 1) instanceof PipelineStep.PartialAggregate a) {
+            return "Gather partial aggregates" + (a.keys().isEmpty() ? "" : " keys " + ColumnNames.of(output).list(0, a.keys().size()));
+        }
+        List<Field> sent = new ArrayList<>(output);
+        for (int i = 0; i < sent.size(); i++) {
+            if (!needed.get(i)) {
+                sent.set(i, null);
+            }
+        }
+        return "Gather " + ColumnNames.of(sent).list();
+    }
+
+    private static String scan(RelNode.Scan s, BitSet read) {
+        List<Field> columns = new ArrayList<>();
+        for (int i = 0; i < s.fields().size(); i++) {
+            columns.add(read.get(i) ? s.fields().get(i) : null);
+        }
+        return "Scan " + tableName(s) + " " + ColumnNames.of(columns).list();
+    }
+
+    private static String tableName(RelNode.Scan s) {
+        return s.table().database() + "." + s.table().name() + (s.alias().equals(s.table().name()) ? "" : " AS " + s.alias());
+    }
+
+    private void printBroadcasts(List<RelNode> broadcasts, Map<JoinBuild, BitSet> sent, String indent) {
         for (int i = 0; i < broadcasts.size(); i++) {
             out.add(indent + "  Broadcast #" + i + " to every node");
-            print(broadcasts.get(i), indent + "    ", out, annotation);
-        }
-    }
-
-    private static List<String> names(RelNode n, int[] columns) {
-        return Arrays.stream(columns).mapToObj(c -> n.fields().get(c).name()).toList();
-    }
-
-    private static String sortKeys(List<SortKey> keys) {
-        return keys.stream().map(k -> "#" + k.column() + (k.ascending() ? " asc" : " desc")).collect(Collectors.joining(", "));
-    }
-
-    /** The steps each node runs, the last one first, down to the scan; a join's local build under it. */
-    private static void printOnNodes(RelNode.Scan scan, List<PipelineStep> steps, String indent, String on,
-                                     List<String> out) {
-        for (int i = steps.size() - 1; i >= 0; i--) {
-            PipelineStep step = steps.get(i);
-            if (step instanceof PipelineStep.Filter f) {
-                out.add(indent + on + "Filter " + Expr.describe(f.condition()));
-            } else if (step instanceof PipelineStep.Project pr) {
-                out.add(indent + on + "Project " + pr.exprs().stream().map(Expr::describe).collect(Collectors.joining(", ")));
-            } else if (step instanceof PipelineStep.PartialAggregate a) {
-                out.add(indent + on + "PartialAggregate keys " + a.keys().stream().map(Expr::describe).toList() + " "
-                        + a.aggregates());
-            } else if (step instanceof PipelineStep.Aggregate a) {
-                out.add(indent + on + "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " "
-                        + a.aggregates() + " (each group on one node)");
-            } else if (step instanceof PipelineStep.TopN t) {
-                out.add(indent + on + "TopN " + t.count() + " by " + sortKeys(t.keys()));
-            } else if (step instanceof PipelineStep.Sort sort) {
-                out.add(indent + on + "Sort by " + sortKeys(sort.keys()));
-            } else if (step instanceof PipelineStep.Limit l) {
-                out.add(indent + on + "Limit " + l.count());
-            } else if (step instanceof PipelineStep.HashJoin j) {
-                String build = j.build() instanceof JoinBuild.Broadcast b ? "broadcast #" + b.slot()
-                        : j.build() instanceof JoinBuild.Shuffled sh ? "shuffle #" + sh.slot()
-                        : j.build() instanceof JoinBuild.Exchanged e && e.byJoinKey() ? "the build rows shuffled to it"
-                        : "its own partition";
-                out.add(indent + on + "HashJoin " + j.kind() + (j.probeKeys().isEmpty() ? ""
-                        : " ON probe" + j.probeKeys() + " = build" + j.buildKeys())
-                        + (j.residual() == null ? "" : " AND " + Expr.describe(j.residual())) + ", build from " + build);
-                if (j.build() instanceof JoinBuild.Local local) {
-                    ScanPipeline b = local.pipeline();
-                    printOnNodes(null, b.steps(), indent + "  ", on, out);
-                    out.add(indent + "  " + on + "Scan " + b.table());
-                }
+            RelNode b = broadcasts.get(i);
+            if (b instanceof RelNode.NodePipeline p) {
+                printPipeline(p, indent + "    ", sent.getOrDefault(new JoinBuild.Broadcast(i), all(p.fields().size())), null);
+            } else {
+                print(b, indent + "    ");
             }
         }
-        if (scan != null) {
-            out.add(indent + on + "Scan " + scan.table().database() + "." + scan.table().name()
-                    + (scan.alias().equals(scan.table().name()) ? "" : " AS " + scan.alias()));
+    }
+
+    /**
+     * The steps each node runs, the last one first; a join with the rows of its own partition of
+     * another table has that table's steps and scan under it.
+     */
+    private void printSteps(List<PipelineStep> steps, PipelineRows rows, String indent, List<RelNode> broadcasts,
+                            List<RelNode.Shuffle> shuffles, RelNode exchanged) {
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            PipelineStep step = steps.get(i);
+            List<Field> in = rows.before(i);
+            String rowsOut = rowsText(rows.rowsBefore(i + 1));
+            if (!(step instanceof PipelineStep.HashJoin j)) {
+                out.add(indent + ON_NODES + StepText.step(step, in, rows.before(i + 1)) + rowsOut);
+                continue;
+            }
+            PipelineRows.Side build = estimates.side(j.build(), broadcasts, shuffles, exchanged);
+            RelNode.Scan local = j.build() instanceof JoinBuild.Local l ? estimates.scanOf(l) : null;
+            String from = StepText.buildFrom(j.build(), local == null ? "its table" : tableName(local));
+            out.add(indent + ON_NODES + StepText.join(j.kind(), j.probeKeys(), j.buildKeys(), j.residual(), in, build.fields(),
+                    from) + rowsOut);
+            if (j.build() instanceof JoinBuild.Local l) {
+                PipelineRows localRows = estimates.local(l, broadcasts, shuffles);
+                printSteps(l.pipeline().steps(), localRows, indent + "  ", broadcasts, shuffles, null);
+                out.add(indent + "  " + ON_NODES + (local == null ? "Scan " + l.pipeline().table()
+                        : scan(local, l.pipeline().columns())) + rowsText(localRows.rowsBefore(0)));
+            }
         }
     }
 
-    private static List<RelNode> inputs(RelNode n) {
+    private static String rowsText(long rows) {
+        return rows < 0 ? "" : String.format(Locale.ROOT, "  (est. %,d row%s)", rows, rows == 1 ? "" : "s");
+    }
+
+    /** A join of two sides the nodes shuffle to each other by key, and what each node runs over its share of the result. */
+    private void printShuffledJoin(RelNode.ShuffledJoin j, String indent) {
+        PipelineRows rows = estimates.pipeline(j);
+        List<PipelineStep> steps = PlanEstimates.shuffledJoinSteps(j);
+        add(indent, gather(steps, rows.output(), all(j.fields().size())), rows.outputRows(), annotation.apply(j));
+        printSteps(steps, rows, indent + "  ", List.of(), List.of(), j.right());
+        out.add(indent + "  Shuffle probe rows by " + keyNames(j.left(), j.leftKeys()) + " to the node each key hashes to");
+        print(j.left(), indent + "    ");
+        out.add(indent + "  Shuffle build rows by " + keyNames(j.right(), j.rightKeys()) + " to the node each key hashes to");
+        print(j.right(), indent + "    ");
+    }
+
+    private static List<String> keyNames(RelNode n, int[] columns) {
+        ColumnNames names = ColumnNames.of(n.fields());
+        return Arrays.stream(columns).mapToObj(names::apply).toList();
+    }
+
+    private void printIndexJoinSteps(RelNode.IndexJoinSteps s, String indent) {
+        PipelineRows rows = estimates.pipeline(s);
+        add(indent, gather(s.steps(), rows.output(), all(s.fields().size())), rows.outputRows(), annotation.apply(s));
+        printSteps(s.steps(), rows, indent + "  ", s.broadcasts(), List.of(), null);
+        printBroadcasts(s.broadcasts(), Map.of(), indent);
+        print(s.join(), indent + "  ");
+    }
+
+    /** The merge of the nodes' partial aggregates, its calls over the columns the partial step read. */
+    private void printFinalAggregate(RelNode.FinalAggregate a, String indent) {
+        String text = StepText.aggregate("FinalAggregate", partialStep(a).keys(), a.aggregates(), partialInput(a), a.fields())
+                + (a.onNodes() ? " on the nodes, each group where its key hashes" : "");
+        add(indent, text, estimates.rows(a), annotation.apply(a));
+        if (a.onNodes()) { // the partial rows are shuffled, not gathered
+            printPipeline((RelNode.NodePipeline) a.input(), indent + "  ", null, "Shuffle partial aggregates by "
+                    + ColumnNames.of(a.fields()).list(0, a.keyCount()) + " to the nodes that merge them");
+        } else {
+            print(a.input(), indent + "  ");
+        }
+    }
+
+    /** The nodes' partial aggregate a final one merges: the last step of its input. */
+    private static PipelineStep.PartialAggregate partialStep(RelNode.FinalAggregate a) {
+        List<PipelineStep> steps = nodeSteps(a.input());
+        return (PipelineStep.PartialAggregate) steps.get(steps.size() - 1);
+    }
+
+    /** The columns the nodes' partial aggregate reads: those the final one's calls name. */
+    private List<Field> partialInput(RelNode.FinalAggregate a) {
+        // a join of shuffled sides runs its join before the steps after it
+        int at = nodeSteps(a.input()).size() - (a.input() instanceof RelNode.ShuffledJoin ? 0 : 1);
+        return estimates.pipeline(a.input()).before(at);
+    }
+
+    private static List<PipelineStep> nodeSteps(RelNode n) {
+        return n instanceof RelNode.NodePipeline p ? p.steps()
+                : n instanceof RelNode.ShuffledJoin j ? j.after() : ((RelNode.IndexJoinSteps) n).steps();
+    }
+
+    private static BitSet all(int width) {
+        BitSet all = new BitSet();
+        all.set(0, width);
+        return all;
+    }
+
+    static List<RelNode> inputs(RelNode n) {
         if (n instanceof RelNode.Filter f) {
             return List.of(f.input());
         } else if (n instanceof RelNode.Project p) {
@@ -150,55 +267,122 @@ public final class PlanPrinter {
             return List.of(s.input());
         } else if (n instanceof RelNode.Union u) {
             return u.inputs();
+        } else if (n instanceof RelNode.IndexJoinCandidate c) {
+            return List.of(c.hashJoins());
         }
         return List.of();
     }
 
-    private static String describe(RelNode n) {
+    /**
+     * The columns of {@code n}'s rows as EXPLAIN names them: as the plan does, but a GROUP BY's
+     * aggregate the analyzer named {@code _a1} by its SQL, and a pipeline's columns as its steps
+     * made them.
+     */
+    private List<Field> displayed(RelNode n) {
+        if (n instanceof RelNode.Filter || n instanceof RelNode.Sort || n instanceof RelNode.Limit
+                || n instanceof RelNode.SingleRow) {
+            return displayed(inputs(n).get(0));
+        }
+        if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps) {
+            return estimates.pipeline(n).output();
+        }
+        if (n instanceof RelNode.Aggregate a) {
+            return ownNames(a.fields(), a.keys().size(), a.aggregates(), displayed(a.input()));
+        }
+        if (n instanceof RelNode.FinalAggregate a) {
+            return ownNames(a.fields(), a.keyCount(), a.aggregates(), partialInput(a));
+        }
+        if (n instanceof RelNode.Join j) {
+            List<Field> out = new ArrayList<>(displayed(j.left()));
+            if (!j.kind().leftOnly()) {
+                out.addAll(displayed(j.right()));
+            }
+            return out;
+        }
+        if (n instanceof RelNode.Project p) { // a made-up name passed on names what it was made from
+            List<Field> in = displayed(p.input());
+            List<Field> out = new ArrayList<>(p.fields());
+            for (int i = 0; i < out.size(); i++) {
+                if (ColumnNames.generated(out.get(i).name()) && p.exprs().get(i) instanceof org.oooengine.core.sql.expr.Expr.Column c) {
+                    out.set(i, in.get(c.index()));
+                }
+            }
+            return out;
+        }
+        return n.fields();
+    }
+
+    private static List<Field> ownNames(List<Field> fields, int keys, List<org.oooengine.core.sql.expr.AggregateCall> calls,
+                                        List<Field> in) {
+        List<Field> out = new ArrayList<>(fields);
+        ColumnNames names = ColumnNames.of(in);
+        for (int i = 0; i < calls.size(); i++) {
+            Field f = out.get(keys + i);
+            if (ColumnNames.generated(f.name())) {
+                out.set(keys + i, new Field(null, names.sql(calls.get(i)), f.type()));
+            }
+        }
+        return out;
+    }
+
+    /** An operator of the coordinator (or a leaf), on one line. */
+    private String describe(RelNode n) {
         if (n instanceof RelNode.Scan s) {
-            return "Scan " + s.table().database() + "." + s.table().name()
-                    + (s.alias().equals(s.table().name()) ? "" : " AS " + s.alias())
-                    + (s.filter() == null ? "" : " WHERE " + Expr.describe(s.filter()));
+            return "Scan " + tableName(s) + " " + ColumnNames.of(s.fields()).list()
+                    + (s.filter() == null ? "" : " WHERE " + ColumnNames.of(s.fields()).sql(s.filter()));
         } else if (n instanceof RelNode.Filter f) {
-            return "Filter " + Expr.describe(f.condition());
+            return StepText.filter(f.condition(), displayed(f.input()));
         } else if (n instanceof RelNode.Project p) {
-            return "Project " + p.fields().stream().map(Field::name).collect(Collectors.joining(", "));
+            return StepText.project(p.exprs(), displayed(p.input()), displayed(p));
         } else if (n instanceof RelNode.Join j) {
-            return "HashJoin " + j.kind() + (j.leftKeys().length == 0 ? ""
-                    : " ON left" + Arrays.toString(j.leftKeys()) + " = right" + Arrays.toString(j.rightKeys()))
-                    + (j.residual() == null ? "" : " AND " + Expr.describe(j.residual()));
+            return StepText.join(j.kind(), Arrays.stream(j.leftKeys()).boxed().toList(),
+                    Arrays.stream(j.rightKeys()).boxed().toList(), j.residual(), displayed(j.left()), displayed(j.right()), null);
         } else if (n instanceof RelNode.Aggregate a) {
-            return "Aggregate keys " + a.keys().stream().map(Expr::describe).toList() + " " + a.aggregates();
-        } else if (n instanceof RelNode.FinalAggregate a) {
-            return "FinalAggregate keys " + a.fields().subList(0, a.keyCount()).stream().map(Field::name).toList()
-                    + " " + a.aggregates() + (a.onNodes() ? " on the nodes, each group where its key hashes" : "");
-        } else if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin
-                || n instanceof RelNode.IndexJoinSteps) {
-            List<PipelineStep> steps = n instanceof RelNode.NodePipeline p ? p.steps()
-                    : n instanceof RelNode.ShuffledJoin j ? j.after() : ((RelNode.IndexJoinSteps) n).steps();
-            boolean partial = !steps.isEmpty() && steps.get(steps.size() - 1) instanceof PipelineStep.PartialAggregate;
-            return partial ? "Gather partial aggregates"
-                    : "Gather " + n.fields().stream().map(Field::name).collect(Collectors.joining(", "));
+            return StepText.aggregate("Aggregate", a.keys(), a.aggregates(), displayed(a.input()), a.fields());
         } else if (n instanceof RelNode.Sort s) {
-            return "Sort " + sortKeys(s.keys());
+            return "Sort " + StepText.sortKeys(s.keys(), displayed(s));
         } else if (n instanceof RelNode.Limit l) {
             return "Limit " + (l.offset() > 0 ? l.offset() + ", " : "") + l.count();
         } else if (n instanceof RelNode.SingleRow) {
             return "SingleRow";
-        } else if (n instanceof RelNode.Union) {
-            return "UnionAll";
+        } else if (n instanceof RelNode.Union u) {
+            return "UnionAll " + ColumnNames.of(u.fields()).list();
         } else if (n instanceof RelNode.IndexJoin j) {
-            StringBuilder b = new StringBuilder(joinMethods(j) + " " + j.choice() + ": " + j.spec().outerTable()
-                    + (j.spec().outerAlias().equals(j.spec().outerTable()) ? "" : " AS " + j.spec().outerAlias())
-                    + " WHERE " + j.spec().outerRange().column() + " BETWEEN " + j.spec().outerRange().low()
-                    + " AND " + j.spec().outerRange().high());
-            for (var p : j.spec().probes()) {
-                b.append(", probe ").append(p.table()).append(p.alias().equals(p.table()) ? "" : " AS " + p.alias())
-                        .append(" ON ").append(p.alias()).append('.').append(p.column()).append(" = ").append(p.from());
-            }
-            return b.toString();
+            return indexJoin(j);
+        } else if (n instanceof RelNode.IndexJoinCandidate c) {
+            return "IndexJoinCandidate " + c.spec().outerTable() + " (hash joins below)";
         }
-        return "Values " + ((RelNode.Values) n).rows().size() + " rows";
+        RelNode.Values v = (RelNode.Values) n;
+        return "Values " + v.rows().size() + " rows " + ColumnNames.of(v.fields()).list();
+    }
+
+    private static String indexJoin(RelNode.IndexJoin j) {
+        var spec = j.spec();
+        var range = spec.outerRange();
+        StringBuilder b = new StringBuilder(joinMethods(j) + " " + j.choice() + ": " + spec.outerTable()
+                + (spec.outerAlias().equals(spec.outerTable()) ? "" : " AS " + spec.outerAlias())
+                + " WHERE " + range.column() + " BETWEEN " + stored(j, spec.outerAlias(), range.column(), range.low())
+                + " AND " + stored(j, spec.outerAlias(), range.column(), range.high()));
+        for (var p : spec.probes()) {
+            b.append(", probe ").append(p.table()).append(p.alias().equals(p.table()) ? "" : " AS " + p.alias())
+                    .append(" ON ").append(p.alias()).append('.').append(p.column()).append(" = ").append(p.from());
+        }
+        return b.append(' ').append(ColumnNames.of(j.fields()).list()).toString();
+    }
+
+    /** A bound of the index join's range, kept as the nodes store it (scaled decimals, epoch days), as a SQL literal. */
+    private static String stored(RelNode.IndexJoin j, String alias, String column, Object value) {
+        SqlType type = null;
+        for (Field f : j.fields()) {
+            if (f.name().equalsIgnoreCase(column) && (type == null || alias.equals(f.qualifier()))) {
+                type = f.type();
+            }
+        }
+        try {
+            return type == null ? String.valueOf(value) : ExprText.literal(type.fromStored(value), type);
+        } catch (RuntimeException notStored) {
+            return String.valueOf(value);
+        }
     }
 
     private static String joinMethods(RelNode.IndexJoin j) {

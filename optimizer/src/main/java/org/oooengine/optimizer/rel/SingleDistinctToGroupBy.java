@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ExprText;
 
 /**
  * A GROUP BY whose aggregates are all DISTINCT over one and the same argument (TPC-H Q16's
@@ -27,7 +28,7 @@ public final class SingleDistinctToGroupBy {
         List<Expr> groupBy = new ArrayList<>(a.keys());
         groupBy.add(arg);
         List<Field> distinctRows = new ArrayList<>(a.fields().subList(0, keys));
-        String name = arg instanceof Expr.Column c ? a.input().fields().get(c.index()).name() : Expr.describe(arg);
+        String name = ExprText.of(arg, i -> a.input().fields().get(i).name());
         distinctRows.add(new Field(null, "distinct " + name, arg.type()));
         RelNode.Aggregate distinct = new RelNode.Aggregate(a.input(), groupBy, List.of(), distinctRows);
         List<Expr> sameKeys = new ArrayList<>();

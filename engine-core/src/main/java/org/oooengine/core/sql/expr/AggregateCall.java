@@ -3,7 +3,6 @@ package org.oooengine.core.sql.expr;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.HashSet;
-import java.util.Locale;
 import java.util.Set;
 import org.oooengine.core.sql.SqlType;
 
@@ -44,8 +43,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
 
     @Override
     public String toString() {
-        return kind == Kind.COUNT_STAR ? "count(*)"
-                : kind.name().toLowerCase(Locale.ROOT) + "(" + (distinct ? "DISTINCT " : "") + Expr.describe(arg) + ")";
+        return ExprText.of(this, i -> "#" + i);
     }
 
     /** The running state of one aggregate in one group. */

@@ -1,7 +1,6 @@
 package org.oooengine.core.sql.expr;
 
 import java.util.List;
-import java.util.Locale;
 import org.oooengine.core.sql.SqlType;
 
 /**
@@ -284,15 +283,8 @@ public sealed interface Expr {
         }
     }
 
-    /** A short rendering for plans and error messages. */
+    /** A short rendering for error messages, columns by position ({@code #3}); plans name them ({@link ExprText}). */
     public static String describe(Expr e) {
-        if (e instanceof Column c) {
-            return "#" + c.index();
-        }
-        if (e instanceof Literal l) {
-            return String.valueOf(l.value());
-        }
-        String name = e instanceof Call c ? c.function().sqlName() : e.getClass().getSimpleName().toLowerCase(Locale.ROOT);
-        return name + e.children().stream().map(Expr::describe).toList();
+        return ExprText.of(e, i -> "#" + i);
     }
 }

@@ -1,0 +1,125 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+
+/**
+ * EXPLAIN of the 22 TPC-H queries of docs/queries/tpch reads as SQL: columns by name (never by
+ * position), literals as written (no scaled decimals, dates as dates), the query's output columns
+ * named, and estimated rows from the tables the nodes hold. With joins broadcast and shuffled.
+ */
+class TpchExplainTest {
+    /** A column by position, {@code #3}; broadcast and shuffle numbers ({@code broadcast #0}) are not columns. */
+    private static final Pattern POSITION = Pattern.compile("(?<!(?:broadcast|Broadcast|shuffle|Shuffle) )#\\d+");
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-explain-test", 3, 0.01, List.of());
+        engine = new ClusterSqlEngine(tpch.session);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (engine != null) {
+            engine.close();
+        }
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    static Stream<Arguments> queries() {
+        List<Arguments> out = new ArrayList<>();
+        for (String broadcastMaxBytes : List.of("8388608", "0")) { // the default, then every join shuffled or co-located
+            for (int i = 1; i <= 22; i++) {
+                out.add(Arguments.of(String.format(Locale.ROOT, "q%02d", i), broadcastMaxBytes));
+            }
+        }
+        return out.stream();
+    }
+
+    @ParameterizedTest
+    @MethodSource("queries")
+    void explainNamesColumnsAndWritesLiteralsAsSql(String q, String broadcastMaxBytes) throws Exception {
+        String sql = TpchQueriesTest.text("queries/tpch/" + q + ".sql");
+        String plan = explain(Map.of("ooo.join.broadcast-max-bytes", broadcastMaxBytes), sql);
+        Matcher position = POSITION.matcher(plan.replaceAll("'(?:[^']|'')*'", "''")); // not 'Brand#45'
+        assertFalse(position.find(), () -> q + " names a column by position: " + position.group() + "\n" + plan);
+        for (String column : outputColumns(sql)) {
+            assertTrue(Pattern.compile("\\b" + column + "\\b").matcher(plan).find(), q + " names no " + column + "\n" + plan);
+        }
+        assertTrue(plan.contains("rows)"), q + " estimates rows\n" + plan);
+        switch (q) {
+            case "q01" -> assertTrue(plan.contains("l_shipdate <= DATE '1998-09-02'"), plan); // 1998-12-01 - 90 days
+            case "q03" -> assertTrue(plan.contains("revenue := sum(l_extendedprice * (1 - l_discount))")
+                    && plan.contains("c_mktsegment = 'BUILDING'") && plan.contains("o_orderdate < DATE '1995-03-15'"), plan);
+            case "q06" -> assertTrue(plan.contains("l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"), plan);
+            case "q22" -> assertTrue(plan.contains("c_acctbal > 0.00"), plan);
+            default -> {
+            }
+        }
+    }
+
+    /** The range of an index join is kept as the nodes store it: a decimal range shows as decimals, not scaled. */
+    @Test
+    void anIndexJoinShowsItsRangeAsWritten() throws Exception {
+        String sql = "SELECT c_custkey, o_orderkey, l_quantity FROM customer JOIN orders ON c_custkey = o_custkey "
+                + "JOIN lineitem ON o_orderkey = l_orderkey WHERE c_acctbal BETWEEN 1000 AND 1010";
+        String plan = explain(Map.of("ooo.join.method", "index"), sql);
+        assertTrue(plan.contains("customer WHERE c_acctbal BETWEEN 1000.00 AND 1010.00"), plan);
+        assertFalse(plan.contains("100000"), plan);
+        assertTrue(plan.contains("[each node] Filter c_acctbal BETWEEN 1000 AND 1010"), plan);
+    }
+
+    /** Strings with quotes, NOT IN, NOT LIKE, IS NOT NULL, CASE and CAST read as they are written. */
+    @Test
+    void expressionsReadAsSql() throws Exception {
+        String plan = explain(Map.of(), "SELECT n_name, CAST(n_nationkey AS DOUBLE) AS k, "
+                + "CASE WHEN n_name = 'O''Brien' THEN 'x' ELSE 'y' END AS c FROM nation "
+                + "WHERE n_name NOT IN ('A', 'B') AND n_comment NOT LIKE '%a%' AND n_regionkey IS NOT NULL");
+        assertTrue(plan.contains("Project [n_name, k := CAST(n_nationkey AS DOUBLE), "
+                + "c := CASE WHEN n_name = 'O''Brien' THEN 'x' ELSE 'y' END]"), plan);
+        assertTrue(plan.contains("Filter n_name NOT IN ('A', 'B') AND n_comment NOT LIKE '%a%' AND n_regionkey IS NOT NULL"),
+                plan);
+    }
+
+    /** The names of the outermost SELECT's columns that the query gives with AS. */
+    private static List<String> outputColumns(String sql) {
+        String lower = sql.toLowerCase(Locale.ROOT);
+        int select = lower.indexOf("select");
+        String list = lower.substring(select, lower.indexOf("from", select));
+        List<String> names = new ArrayList<>();
+        Matcher m = Pattern.compile("\\bas\\s+(\\w+)").matcher(list);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    private static String explain(Map<String, String> settings, String sql) throws Exception {
+        try (SqlSession s = engine.openSession("test", "default", settings)) {
+            List<Object[]> rows = new ArrayList<>();
+            s.execute("EXPLAIN " + sql, new Cancellation()).rows().forEachRemaining(rows::add);
+            return String.join("\n", rows.stream().map(r -> (String) r[0]).toList());
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package org.oooengine.optimizer.rel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+
+/**
+ * The rows that flow through the steps a node runs, as EXPLAIN shows them: before each step, their
+ * columns (so that the step's expressions can name them, where the steps only know positions) and
+ * how many are estimated to reach it over all nodes. Estimates follow the rules planning uses
+ * ({@link RowEstimates}: a share per filter conjunct or GROUP BY), and take a join with keys to
+ * keep each probe row whose partner survived the build side's filters (a foreign key's join);
+ * -1 where the table's row count is unknown.
+ */
+final class PipelineRows {
+    /** What a join step builds from: its rows' columns, their estimated count, and the rows of the table they come from. */
+    record Side(List<Field> fields, long rows, long tableRows) {
+        static final Side UNKNOWN = new Side(List.of(), -1, -1);
+    }
+
+    private final List<List<Field>> fields = new ArrayList<>();
+    private final List<Long> rows = new ArrayList<>();
+
+    /**
+     * @param output the pipeline's own output columns (what the last step makes), named as the
+     *               plan above reads them; null to name them after the expressions
+     * @param ranges the scanned table's known column spans, for the filters on its own columns
+     * @param nodes  how many nodes run the pipeline (each sends its own first rows of a LIMIT)
+     */
+    PipelineRows(List<Field> scanned, long scannedRows, List<PipelineStep> steps, List<Field> output,
+                 Function<JoinBuild, Side> builds, RowEstimates.Ranges ranges, int nodes) {
+        List<Field> row = scanned;
+        long count = scannedRows;
+        int named = namedStep(steps);
+        boolean tableColumns = true; // a filter reads the table's columns until a step makes others
+        for (int i = 0; i < steps.size(); i++) {
+            fields.add(row);
+            rows.add(count);
+            PipelineStep step = steps.get(i);
+            Side build = step instanceof PipelineStep.HashJoin j ? builds.apply(j.build()) : null;
+            count = rowsAfter(step, count, build, tableColumns ? ranges : RowEstimates.Ranges.NONE, nodes);
+            row = fieldsAfter(step, row, build, i == named ? output : null);
+            tableColumns &= step instanceof PipelineStep.Filter;
+        }
+        fields.add(row);
+        rows.add(count);
+    }
+
+    /**
+     * The step whose columns are the pipeline's output, named as the plan above reads them: the
+     * last that makes columns, when only steps that pass them on (filters, sorts, limits) follow;
+     * -1 when none (the output of a partial aggregate is running states, named by nothing above).
+     */
+    private static int namedStep(List<PipelineStep> steps) {
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            PipelineStep step = steps.get(i);
+            if (step instanceof PipelineStep.Project || step instanceof PipelineStep.Aggregate
+                    || step instanceof PipelineStep.HashJoin) {
+                return i;
+            }
+            if (step instanceof PipelineStep.PartialAggregate) {
+                return -1;
+            }
+        }
+        return -1;
+    }
+
+    /** The columns of the rows that reach step {@code i} (the pipeline's output for {@code i} = the step count). */
+    List<Field> before(int i) {
+        return fields.get(i);
+    }
+
+    long rowsBefore(int i) {
+        return rows.get(i);
+    }
+
+    List<Field> output() {
+        return fields.get(fields.size() - 1);
+    }
+
+    long outputRows() {
+        return rows.get(rows.size() - 1);
+    }
+
+    private static List<Field> fieldsAfter(PipelineStep step, List<Field> in, Side build, List<Field> named) {
+        List<Field> out;
+        if (step instanceof PipelineStep.Project p) {
+            out = computed(p.exprs(), List.of(), in);
+        } else if (step instanceof PipelineStep.Aggregate a) {
+            out = computed(a.keys(), a.aggregates(), in);
+        } else if (step instanceof PipelineStep.PartialAggregate a) {
+            out = computed(a.keys(), List.of(), in); // then each aggregate's running state, which only the final step reads
+            for (AggregateCall call : a.aggregates()) {
+                String state = ColumnNames.of(in).sql(call);
+                out.add(new Field(null, state + " count", org.oooengine.core.sql.SqlType.BIGINT));
+                out.add(new Field(null, state + " state", call.type()));
+            }
+        } else if (step instanceof PipelineStep.HashJoin j) {
+            out = new ArrayList<>(j.kind().rightOnly() ? List.of() : in);
+            if (!j.kind().leftOnly()) {
+                out.addAll(build.fields().size() == j.buildWidth() ? build.fields() : unnamed(j.buildWidth()));
+            }
+        } else {
+            return in;
+        }
+        if (named == null || named.size() != out.size()) {
+            return out;
+        }
+        List<Field> renamed = new ArrayList<>(out.size());
+        for (int i = 0; i < out.size(); i++) {
+            boolean own = out.get(i) != null && !ColumnNames.generated(named.get(i).name());
+            renamed.add(own ? named.get(i) : out.get(i));
+        }
+        return renamed;
+    }
+
+    /** Columns made by expressions: a column keeps its name, a dropped one (a null) none, any other is named by its SQL. */
+    private static List<Field> computed(List<Expr> exprs, List<AggregateCall> calls, List<Field> in) {
+        ColumnNames names = ColumnNames.of(in);
+        List<Field> out = new ArrayList<>();
+        for (Expr e : exprs) {
+            if (e instanceof Expr.Column c) {
+                out.add(c.index() < in.size() ? in.get(c.index()) : null);
+            } else if (e instanceof Expr.Literal l && l.value() == null) {
+                out.add(null);
+            } else {
+                out.add(new Field(null, names.sql(e), e.type()));
+            }
+        }
+        calls.forEach(call -> out.add(new Field(null, names.sql(call), call.type())));
+        return out;
+    }
+
+    private static List<Field> unnamed(int width) {
+        List<Field> out = new ArrayList<>();
+        for (int i = 0; i < width; i++) {
+            out.add(new Field(null, "build column " + (i + 1), org.oooengine.core.sql.SqlType.VOID));
+        }
+        return out;
+    }
+
+    private static long rowsAfter(PipelineStep step, long in, Side build, RowEstimates.Ranges ranges, int nodes) {
+        if (step instanceof PipelineStep.Filter f) {
+            return RowEstimates.filtered(in, f.condition(), ranges);
+        }
+        if (step instanceof PipelineStep.TopN t) {
+            return limited(in, t.count() * nodes);
+        }
+        if (step instanceof PipelineStep.Limit l) {
+            return limited(in, l.count() * nodes);
+        }
+        if (step instanceof PipelineStep.Aggregate) {
+            return RowEstimates.kept(in, RowEstimates.CONJUNCT_SELECTIVITY);
+        }
+        if (step instanceof PipelineStep.PartialAggregate a) {
+            return a.keys().isEmpty() ? nodes : RowEstimates.kept(in, RowEstimates.CONJUNCT_SELECTIVITY);
+        }
+        if (step instanceof PipelineStep.HashJoin j) {
+            return joined(j.kind(), !j.probeKeys().isEmpty(), j.residual(), in, build);
+        }
+        return in;
+    }
+
+    static long limited(long rows, long count) {
+        return rows < 0 ? count : Math.min(rows, count);
+    }
+
+    /** Rows out of a join of {@code probe} rows with {@code build}'s. */
+    static long joined(JoinKind kind, boolean keyed, Expr residual, long probe, Side build) {
+        if (probe < 0 || build.rows() < 0) {
+            return kind == JoinKind.LEFT ? probe : -1;
+        }
+        long out = switch (kind) {
+            case LEFT -> probe;
+            case RIGHT, FULL -> Math.max(probe, build.rows());
+            case SEMI, ANTI, ANTI_NULL_AWARE -> RowEstimates.kept(probe, RowEstimates.CONJUNCT_SELECTIVITY);
+            case RIGHT_SEMI, RIGHT_ANTI -> RowEstimates.kept(build.rows(), RowEstimates.CONJUNCT_SELECTIVITY);
+            case INNER, CROSS -> !keyed ? probe * build.rows()
+                    : build.tableRows() > 0 ? RowEstimates.kept(probe, Math.min(1, (double) build.rows() / build.tableRows()))
+                    : probe;
+        };
+        return kind == JoinKind.INNER || kind == JoinKind.CROSS ? RowEstimates.filtered(out, residual) : out;
+    }
+}

@@ -1,0 +1,180 @@
+package org.oooengine.optimizer.rel;
+
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.optimizer.catalog.TableInfo;
+
+/**
+ * The rows EXPLAIN estimates each operator of a placed plan to produce, and the columns and rows
+ * that flow through the steps of the nodes' pipelines ({@link PipelineRows}). Table row counts
+ * come from the nodes' manifests ({@link TableLayouts}); the rest follows the rules planning uses.
+ * -1: unknown (a table in files, or MapReduce mode).
+ */
+final class PlanEstimates {
+    private final TableLayouts layouts;
+    private final List<RelNode.Scan> tables;
+    private final Map<RelNode, Long> rows = new IdentityHashMap<>();
+    private final Map<RelNode, PipelineRows> pipelines = new IdentityHashMap<>();
+
+    /** @param tables the scans of the plan before placement: what the nodes' own-partition builds read */
+    PlanEstimates(TableLayouts layouts, List<RelNode.Scan> tables) {
+        this.layouts = layouts;
+        this.tables = tables;
+    }
+
+    long rows(RelNode n) {
+        Long known = rows.get(n);
+        if (known == null) {
+            known = estimate(n);
+            rows.put(n, known);
+        }
+        return known;
+    }
+
+    private long estimate(RelNode n) {
+        if (n instanceof RelNode.Scan s) {
+            long table = layouts.rows(s.table()).orElse(-1);
+            return RowEstimates.filtered(table, s.filter(), column -> layouts.range(s.table(), column));
+        } else if (n instanceof RelNode.Filter f) {
+            return RowEstimates.filtered(rows(f.input()), f.condition());
+        } else if (n instanceof RelNode.Project p) {
+            return rows(p.input());
+        } else if (n instanceof RelNode.Sort s) {
+            return rows(s.input());
+        } else if (n instanceof RelNode.Limit l) {
+            return PipelineRows.limited(rows(l.input()), l.count());
+        } else if (n instanceof RelNode.SingleRow) {
+            return 1;
+        } else if (n instanceof RelNode.Join j) {
+            return PipelineRows.joined(j.kind(), j.leftKeys().length > 0, j.residual(), rows(j.left()), side(j.right()));
+        } else if (n instanceof RelNode.Aggregate a) {
+            return a.keys().isEmpty() ? 1 : RowEstimates.kept(rows(a.input()), RowEstimates.CONJUNCT_SELECTIVITY);
+        } else if (n instanceof RelNode.FinalAggregate a) {
+            return a.keyCount() == 0 ? 1 : rows(a.input());
+        } else if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin
+                || n instanceof RelNode.IndexJoinSteps) {
+            return pipeline(n).outputRows();
+        } else if (n instanceof RelNode.Union u) {
+            long sum = 0;
+            for (RelNode in : u.inputs()) {
+                long r = rows(in);
+                if (r < 0) {
+                    return -1;
+                }
+                sum += r;
+            }
+            return sum;
+        } else if (n instanceof RelNode.Values v) {
+            return v.rows().size();
+        } else if (n instanceof RelNode.IndexJoinCandidate c) {
+            return rows(c.hashJoins());
+        }
+        return -1; // an index join: its choice states the optimizer's estimate
+    }
+
+    /** The steps of a node's pipeline, of a join of two shuffled sides or of an index join, with their rows. */
+    PipelineRows pipeline(RelNode n) {
+        PipelineRows known = pipelines.get(n);
+        if (known != null) {
+            return known;
+        }
+        PipelineRows made;
+        if (n instanceof RelNode.NodePipeline p) {
+            TableInfo table = p.scan().table();
+            made = new PipelineRows(p.scan().fields(), layouts.rows(table).orElse(-1), p.steps(), p.fields(),
+                    build -> side(build, p.broadcasts(), p.shuffles(), null), column -> layouts.range(table, column),
+                    layouts.nodes(table));
+        } else if (n instanceof RelNode.ShuffledJoin j) {
+            made = new PipelineRows(j.left().fields(), rows(j.left()), shuffledJoinSteps(j), j.fields(),
+                    build -> side(build, List.of(), List.of(), j.right()), RowEstimates.Ranges.NONE, 1);
+        } else {
+            RelNode.IndexJoinSteps s = (RelNode.IndexJoinSteps) n;
+            made = new PipelineRows(s.join().fields(), rows(s.join()), s.steps(), s.fields(),
+                    build -> side(build, s.broadcasts(), List.of(), null), RowEstimates.Ranges.NONE, 1);
+        }
+        pipelines.put(n, made);
+        return made;
+    }
+
+    /** A join of two shuffled sides as the steps each node runs: the join of the rows it received, then what follows. */
+    static List<PipelineStep> shuffledJoinSteps(RelNode.ShuffledJoin j) {
+        List<PipelineStep> steps = new ArrayList<>();
+        steps.add(new PipelineStep.HashJoin(new JoinBuild.Exchanged("build", 1, true), j.kind(),
+                java.util.Arrays.stream(j.leftKeys()).boxed().toList(), java.util.Arrays.stream(j.rightKeys()).boxed().toList(),
+                j.residual(), j.right().fields().size()));
+        steps.addAll(j.after());
+        return steps;
+    }
+
+    /** What a join step of a pipeline builds from. */
+    PipelineRows.Side side(JoinBuild build, List<RelNode> broadcasts, List<RelNode.Shuffle> shuffles, RelNode exchanged) {
+        if (build instanceof JoinBuild.Broadcast b && b.slot() < broadcasts.size()) {
+            return side(broadcasts.get(b.slot()));
+        }
+        if (build instanceof JoinBuild.Shuffled s && s.slot() < shuffles.size()) {
+            return side(shuffles.get(s.slot()).producer());
+        }
+        if (build instanceof JoinBuild.Exchanged && exchanged != null) {
+            return side(exchanged);
+        }
+        if (build instanceof JoinBuild.Local local) {
+            PipelineRows rows = local(local, broadcasts, shuffles);
+            RelNode.Scan scan = scanOf(local);
+            return new PipelineRows.Side(rows.output(), rows.outputRows(),
+                    scan == null ? -1 : layouts.rows(scan.table()).orElse(-1));
+        }
+        return PipelineRows.Side.UNKNOWN;
+    }
+
+    private PipelineRows.Side side(RelNode n) {
+        RelNode.Scan scanned = n instanceof RelNode.NodePipeline p ? p.scan() : n instanceof RelNode.Scan s ? s : null;
+        long table = scanned == null ? -1 : layouts.rows(scanned.table()).orElse(-1);
+        return new PipelineRows.Side(n.fields(), rows(n), table);
+    }
+
+    /** The rows of a node's own partition that a join builds from, through the steps of their pipeline. */
+    PipelineRows local(JoinBuild.Local local, List<RelNode> broadcasts, List<RelNode.Shuffle> shuffles) {
+        RelNode.Scan scan = scanOf(local);
+        List<Field> fields = scan != null ? scan.fields() : unnamedTable(local);
+        TableInfo table = scan == null ? null : scan.table();
+        return new PipelineRows(fields, table == null ? -1 : layouts.rows(table).orElse(-1), local.pipeline().steps(), null,
+                build -> side(build, broadcasts, shuffles, null),
+                table == null ? RowEstimates.Ranges.NONE : column -> layouts.range(table, column),
+                table == null ? 1 : layouts.nodes(table));
+    }
+
+    /**
+     * The scan a node's own-partition build reads: of the plan's scans of its table, the one whose
+     * filter is the pipeline's first step (a table scanned twice, as TPC-H Q21's lineitem, has two).
+     */
+    RelNode.Scan scanOf(JoinBuild.Local local) {
+        String storage = local.pipeline().table();
+        List<PipelineStep> steps = local.pipeline().steps();
+        Expr first = !steps.isEmpty() && steps.get(0) instanceof PipelineStep.Filter f ? f.condition() : null;
+        RelNode.Scan any = null;
+        for (RelNode.Scan s : tables) {
+            if (s.table().storage().equals(storage) && s.fields().size() == local.pipeline().width()) {
+                if (java.util.Objects.equals(s.filter(), first)) {
+                    return s;
+                }
+                any = any == null ? s : any;
+            }
+        }
+        return any;
+    }
+
+    /** Columns of a table the plan names nowhere else: by the table and their place, never seen in practice. */
+    private static List<Field> unnamedTable(JoinBuild.Local local) {
+        List<Field> out = new ArrayList<>();
+        for (int i = 0; i < local.pipeline().width(); i++) {
+            out.add(new Field(local.pipeline().table(), local.pipeline().table() + " column " + (i + 1),
+                    org.oooengine.core.sql.SqlType.VOID));
+        }
+        return out;
+    }
+}

@@ -1,0 +1,157 @@
+package org.oooengine.optimizer.rel;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.SortKey;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ExprText;
+
+/**
+ * What EXPLAIN writes for one operator, in the words of SQL: columns by name, expressions as
+ * written, each operator's output columns ({@code revenue := sum(...)} where a column is made).
+ * The same text for an operator of the coordinator and for a step of the nodes' pipelines.
+ */
+final class StepText {
+    /** How many columns a projection that only reorders them may have to be spelled out. */
+    private static final int SPELLED_OUT = 8;
+
+    private StepText() {
+    }
+
+    static String filter(Expr condition, List<Field> in) {
+        return "Filter " + ColumnNames.of(in).sql(condition);
+    }
+
+    /**
+     * The columns a projection makes, named where they are not just an input column passed on; a
+     * pipeline's placeholders for columns no one reads (nulls) left out; a mere reordering of all
+     * the columns (a join's sides put back in the written order) said in a word.
+     */
+    static String project(List<Expr> exprs, List<Field> in, List<Field> out) {
+        ColumnNames inNames = ColumnNames.of(in);
+        if (exprs.size() > SPELLED_OUT && reordersAll(exprs, in.size())) {
+            return "Project [all " + exprs.size() + " columns, reordered]";
+        }
+        ColumnNames outNames = ColumnNames.of(out);
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < exprs.size(); i++) {
+            Expr e = exprs.get(i);
+            if (e instanceof Expr.Literal l && l.value() == null && !outNames.carried(i)) {
+                continue;
+            }
+            String sql = inNames.sql(e);
+            String name = outNames.carried(i) ? outNames.apply(i) : sql;
+            items.add(name.equals(sql) ? sql : name + " := " + sql);
+        }
+        return "Project [" + String.join(", ", items) + "]";
+    }
+
+    private static boolean reordersAll(List<Expr> exprs, int inputWidth) {
+        if (exprs.size() != inputWidth || exprs.size() < 2) {
+            return false;
+        }
+        boolean[] seen = new boolean[inputWidth];
+        boolean moved = false;
+        for (int i = 0; i < exprs.size(); i++) {
+            if (!(exprs.get(i) instanceof Expr.Column c) || seen[c.index()]) {
+                return false;
+            }
+            seen[c.index()] = true;
+            moved |= c.index() != i;
+        }
+        return moved;
+    }
+
+    /** A GROUP BY: its keys and its aggregates, each named as the columns it makes. */
+    static String aggregate(String operator, List<Expr> keys, List<AggregateCall> calls, List<Field> in, List<Field> out) {
+        ColumnNames inNames = ColumnNames.of(in);
+        ColumnNames outNames = out == null ? null : ColumnNames.of(out);
+        List<String> keyItems = new ArrayList<>();
+        for (int i = 0; i < keys.size(); i++) {
+            String sql = inNames.sql(keys.get(i));
+            keyItems.add(item(outNames, i, sql));
+        }
+        List<String> aggItems = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            aggItems.add(item(outNames, keys.size() + i, inNames.sql(calls.get(i))));
+        }
+        return operator + " keys [" + String.join(", ", keyItems) + "] aggs [" + String.join(", ", aggItems) + "]";
+    }
+
+    /** {@code name := sql} for output column {@code at}, or just the SQL where the column has no name of its own. */
+    private static String item(ColumnNames outNames, int at, String sql) {
+        if (outNames == null || at >= outNames.size() || !outNames.carried(at) || ColumnNames.generated(outNames.apply(at))) {
+            return sql;
+        }
+        String name = outNames.apply(at);
+        return name.equals(sql) ? sql : name + " := " + sql;
+    }
+
+    static String sortKeys(List<SortKey> keys, List<Field> in) {
+        ColumnNames names = ColumnNames.of(in);
+        return "[" + keys.stream().map(k -> names.apply(k.column()) + (k.ascending() ? " ASC" : " DESC")
+                // nulls come last going up and first going down unless the query says otherwise
+                + (k.nullsFirst() != k.ascending() ? "" : k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST"))
+                .collect(Collectors.joining(", ")) + "]";
+    }
+
+    /** A hash join: {@code probe = build} key pairs, the rest of the condition, and (may be null) where the build rows come from. */
+    static String join(JoinKind kind, List<Integer> probeKeys, List<Integer> buildKeys, Expr residual, List<Field> probe,
+                       List<Field> build, String buildFrom) {
+        ColumnNames row = ColumnNames.of(probe, build);
+        List<String> pairs = new ArrayList<>();
+        for (int i = 0; i < probeKeys.size(); i++) {
+            pairs.add(row.apply(probeKeys.get(i)) + " = " + row.apply(probe.size() + buildKeys.get(i)));
+        }
+        StringBuilder b = new StringBuilder("HashJoin ").append(kind);
+        if (!pairs.isEmpty()) {
+            b.append(" [").append(String.join(", ", pairs)).append(']');
+        }
+        if (residual != null) {
+            b.append(pairs.isEmpty() ? " ON " + row.sql(residual) : " AND " + ExprText.conjunct(residual, row));
+        }
+        return buildFrom == null ? b.toString() : b.append(", build: ").append(buildFrom).toString();
+    }
+
+    /** Where the nodes' hash join takes its build rows from: how the join is distributed. */
+    static String buildFrom(JoinBuild build, String localTable) {
+        if (build instanceof JoinBuild.Local) {
+            return "co-located (local partition of " + localTable + ")";
+        }
+        if (build instanceof JoinBuild.Broadcast b) {
+            return "broadcast #" + b.slot();
+        }
+        if (build instanceof JoinBuild.Shuffled s) {
+            return "shuffle #" + s.slot();
+        }
+        if (build instanceof JoinBuild.Exchanged) {
+            return "both sides shuffled by key";
+        }
+        return String.valueOf(build);
+    }
+
+    /** A step of the nodes' pipelines other than a join, over rows of {@code in}, making rows of {@code out}. */
+    static String step(PipelineStep step, List<Field> in, List<Field> out) {
+        if (step instanceof PipelineStep.Filter f) {
+            return filter(f.condition(), in);
+        } else if (step instanceof PipelineStep.Project p) {
+            return project(p.exprs(), in, out);
+        } else if (step instanceof PipelineStep.PartialAggregate a) {
+            return aggregate("PartialAggregate", a.keys(), a.aggregates(), in, null);
+        } else if (step instanceof PipelineStep.Aggregate a) {
+            return aggregate("Aggregate", a.keys(), a.aggregates(), in, out) + " (each group on one node)";
+        } else if (step instanceof PipelineStep.TopN t) {
+            return "TopN " + t.count() + " " + sortKeys(t.keys(), in);
+        } else if (step instanceof PipelineStep.Sort s) {
+            return "Sort " + sortKeys(s.keys(), in);
+        } else if (step instanceof PipelineStep.Limit l) {
+            return "Limit " + l.count();
+        }
+        throw new IllegalArgumentException("a join step is written with its build: " + step);
+    }
+}
