@@ -15,6 +15,7 @@ import org.apache.hadoop.security.Credentials;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * Which cluster a job reads: its cluster.json travels in the job configuration, its secret in the
@@ -27,14 +28,14 @@ import org.oooengine.core.net.ClusterSecret;
  * configuration carries that fingerprint, from which the secret cannot be recovered.
  */
 public final class ClusterJobConf {
-    static final String SPEC = "ooo.cluster.spec";
-    static final String TIMEOUT_MS = "ooo.cluster.timeout.ms";
-    static final Text SECRET = new Text("ooo.cluster.secret");
-    static final String SECRET_SHA256 = "ooo.cluster.secret.sha256";
+    static final String SPEC = JobKeys.CLUSTER_SPEC.name();
+    static final String TIMEOUT_MS = JobKeys.CLUSTER_TIMEOUT_MS.name();
+    static final Text SECRET = new Text(JobKeys.CLUSTER_SECRET.name());
+    static final String SECRET_SHA256 = JobKeys.CLUSTER_SECRET_SHA256.name();
     /** Secrets this JVM submitted jobs with, by fingerprint: one per cluster. */
     private static final Map<String, byte[]> SUBMITTED = new ConcurrentHashMap<>();
     /** A task waits this long for a node's answer (or a stream's next chunk) before failing. */
-    public static final long DEFAULT_TIMEOUT_MS = 60_000;
+    public static final long DEFAULT_TIMEOUT_MS = JobKeys.CLUSTER_TIMEOUT_MS.defaultValue();
 
     private ClusterJobConf() {
     }

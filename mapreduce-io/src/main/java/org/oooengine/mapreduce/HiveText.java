@@ -3,6 +3,7 @@ package org.oooengine.mapreduce;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * Rows in Hive's default text format (LazySimpleSerDe without escaping): one row per line,
@@ -15,9 +16,9 @@ public final class HiveText {
     public static final char FIELD_DELIMITER = '\001';
     public static final String NULL = "\\N";
     /** The delimiter as its character code: a job's configuration is XML, which cannot hold control characters. */
-    private static final String DELIMITER_CODE = "ooo.table.text.delimiter.code.";
+    private static final String DELIMITER_CODE = JobKeys.TABLE_TEXT_DELIMITER_CODE.name();
     /** The NULL text in quotes: a job's configuration drops an empty value, and '' is a common NULL text. */
-    private static final String QUOTED_NULL_TEXT = "ooo.table.text.null.quoted.";
+    private static final String QUOTED_NULL_TEXT = JobKeys.TABLE_TEXT_NULL_QUOTED.name();
 
     private final List<DataType> types;
     private final char delimiter;

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * Where the columns of one reduce-side join stage come from. A join of n tables runs as n - 1
@@ -19,7 +20,7 @@ import org.oooengine.core.exec.JoinSpec;
  * ({@link TableSchemas}), by table name.
  */
 final class JoinLayout {
-    private static final String STAGE = "ooo.psmj.stage";
+    private static final String STAGE = JobKeys.PSMJ_STAGE.name();
     static final int LEFT = 0;
     static final int RIGHT = 1;
 

@@ -16,6 +16,7 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.JoinSpecCodec;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * Joined rows as MapReduce input: one split per partition of the outer table, on the owning
@@ -25,11 +26,11 @@ import org.oooengine.core.exec.JoinSpec;
  * ({@link #columns(Configuration)}). Partitions with no outer row in range get no split.
  */
 public final class OooJoinInputFormat extends InputFormat<NullWritable, RowWritable> {
-    static final String SPEC = "ooo.join.spec";
-    static final String MODE = "ooo.join.mode";
-    static final String BUDGET = "ooo.join.budget";
+    static final String SPEC = JobKeys.JOIN_SPEC.name();
+    static final String MODE = JobKeys.JOIN_MODE.name();
+    static final String BUDGET = JobKeys.JOIN_BUDGET.name();
     /** Tasks in flight per node unless the job sets {@code ooo.join.budget}. */
-    public static final int DEFAULT_BUDGET = 128;
+    public static final int DEFAULT_BUDGET = Math.toIntExact(JobKeys.JOIN_BUDGET.defaultValue());
 
     public static void setJoin(Job job, JoinSpec spec) {
         setJoin(job, spec, ExecutionMode.OOO, DEFAULT_BUDGET);

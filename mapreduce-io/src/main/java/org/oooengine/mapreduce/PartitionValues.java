@@ -4,6 +4,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * The values of the columns a table's files leave out — a Hive partition's, which its directory
@@ -11,9 +12,9 @@ import org.oooengine.core.types.DataType;
  * Their readers append them to every row, after the columns the files hold.
  */
 public final class PartitionValues {
-    private static final String TYPES = "ooo.table.partition.types.";
+    private static final String TYPES = JobKeys.TABLE_PARTITION_TYPES.name();
     /** Followed by the table and the value's position; no entry stands for NULL. */
-    private static final String VALUE = "ooo.table.partition.value.";
+    private static final String VALUE = JobKeys.TABLE_PARTITION_VALUE.name();
 
     private PartitionValues() {
     }

@@ -23,6 +23,7 @@ import org.apache.hadoop.mapreduce.lib.input.SequenceFileRecordReader;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * The parallel sort-merge join (PSMJ) as MapReduce jobs, Hadoop's reduce-side join: mappers scan
@@ -34,7 +35,7 @@ import org.oooengine.core.exec.JoinSpec;
  * Output: SequenceFiles of {@link RowWritable} (read them back with {@link JobOutput}).
  */
 public final class PsmjJob {
-    private static final String STAGE_TABLES = "ooo.psmj.stage.tables";
+    private static final String STAGE_TABLES = JobKeys.PSMJ_STAGE_TABLES.name();
 
     private PsmjJob() {
     }

@@ -16,6 +16,7 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * Sequential scan of store partitions: one split per partition of each configured table, on the
@@ -24,7 +25,7 @@ import org.oooengine.core.store.StoreManifest;
  * mapper which table its split belongs to when a job scans several.
  */
 public final class StoreScanInputFormat extends InputFormat<NullWritable, RowWritable> {
-    static final String TABLES = "ooo.scan.tables";
+    static final String TABLES = JobKeys.SCAN_TABLES.name();
 
     /** Scans every partition of {@code tables}. */
     public static void setTables(Job job, String... tables) {

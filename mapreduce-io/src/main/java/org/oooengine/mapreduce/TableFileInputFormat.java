@@ -10,13 +10,14 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * The rows of tables held in files, for a job that reads no node: the splits of each table's
  * files ({@link TableFileSplit#setFiles}), read as rows of its types ({@link TableSchemas}).
  */
 public final class TableFileInputFormat extends InputFormat<NullWritable, RowWritable> {
-    private static final String TABLES = "ooo.files.tables";
+    private static final String TABLES = JobKeys.FILES_TABLES.name();
 
     /** The tables a job reads, each set up with {@link TableFileSplit#setFiles}. */
     public static void setTables(Configuration conf, List<String> tables) {

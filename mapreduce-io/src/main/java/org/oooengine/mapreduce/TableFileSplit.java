@@ -26,6 +26,7 @@ import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.orc.OrcFile;
 import org.apache.orc.Reader;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * A piece of a table held in files — Hive-style text ({@link HiveText}) or ORC ({@link OrcRows});
@@ -36,8 +37,8 @@ import org.oooengine.core.types.DataType;
  * holding its blocks. Rows end with the table's {@link PartitionValues}, if it has any.
  */
 public final class TableFileSplit extends InputSplit implements Writable {
-    private static final String FILES = "ooo.table.files.";
-    private static final String FORMAT = "ooo.table.format.";
+    private static final String FILES = JobKeys.TABLE_FILES.name();
+    private static final String FORMAT = JobKeys.TABLE_FORMAT.name();
 
     private String table;
     private FileSplit file = new FileSplit();

@@ -9,6 +9,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.settings.JobKeys;
 
 /**
  * Tables' column names and types, copied from the cluster into a job's configuration by the
@@ -16,8 +17,8 @@ import org.oooengine.core.types.DataType;
  * asking a node; for a table held only in files, the client names its types itself.
  */
 public final class TableSchemas {
-    private static final String COLUMNS = "ooo.table.columns.";
-    private static final String TYPES = "ooo.table.types.";
+    private static final String COLUMNS = JobKeys.TABLE_COLUMNS.name();
+    private static final String TYPES = JobKeys.TABLE_TYPES.name();
 
     private TableSchemas() {
     }

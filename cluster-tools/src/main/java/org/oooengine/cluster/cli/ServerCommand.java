@@ -63,9 +63,9 @@ final class ServerCommand implements Callable<Integer> {
     @Option(names = "--conf", paramLabel = "<key>=<value>",
             description = "a coordinator setting, over those of <cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE
                     + ", e.g. --conf ooo.catalog=hms --conf ooo.catalog.hms.uris=thrift://metastore:9083; "
-                    + "the endpoint's limits too, e.g. --conf " + EndpointConfig.Limits.MAX_CONNECTIONS_PER_ADDRESS + "=20 "
-                    + "(docs/security.md), and the HTTP transport: --conf " + EndpointConfig.Http.TRANSPORT_MODE
-                    + "=http [--conf " + EndpointConfig.Http.PORT + "=10001]")
+                    + "the endpoint's limits too, e.g. --conf ooo.endpoint.max.connections.per.address=20 "
+                    + "(docs/security.md), and the HTTP transport: --conf hive.server2.transport.mode=http "
+                    + "[--conf hive.server2.thrift.http.port=10001]; every setting: docs/configuration.md")
     Map<String, String> conf = new LinkedHashMap<>();
 
     @Override

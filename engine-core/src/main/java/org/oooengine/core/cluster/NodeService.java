@@ -80,8 +80,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private static final long MAX_STAGED_BYTES = 256L << 20;
     /** The most bytes of shuffled rows a node holds for the pipelines that build from them. */
     private static final long MAX_EXCHANGE_BYTES = 512L << 20;
-    /** The session setting that sets what a query's operators may hold on each node. */
-    public static final String MEMORY_SETTING = "ooo.query.max-memory-per-node";
     /** How the operator sets what a node grants one query's request at most ({@link Caps#queryMaxMemoryBytes}). */
     public static final String MEMORY_CAP_FLAG = "ooo node --query-max-memory";
     /** How the operator sets the spill space of a node for all its queries ({@link Caps#spillMaxBytes}). */
@@ -932,7 +930,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      */
     private QueryMemory queryMemory(QueryLimits asked) {
         long memory = asked.memoryBytes() > 0 ? Math.min(asked.memoryBytes(), queryMaxMemory) : queryMaxMemory;
-        String hint = memory < queryMaxMemory ? QueryMemory.raiseWith(MEMORY_SETTING)
+        String hint = memory < queryMaxMemory ? QueryMemory.raiseWith(org.oooengine.core.settings.SessionSettings.QUERY_MAX_MEMORY_PER_NODE.name())
                 : "that is the most node " + nodeId + " grants a query (" + MEMORY_CAP_FLAG + ")"
                         + (asked.memoryBytes() > queryMaxMemory ? ", less than the " + asked.memoryBytes() + " bytes asked" : "");
         long spill = asked.spillBytes() > 0 ? asked.spillBytes() : SpillSpace.DEFAULT_QUERY_MAX_BYTES;

@@ -2,6 +2,7 @@ package org.oooengine.core.fragment;
 
 import java.math.BigDecimal;
 import java.util.concurrent.atomic.AtomicLong;
+import org.oooengine.core.settings.SessionSettings;
 
 /**
  * What one query's operators hold in memory where they run (a node's request, or the
@@ -14,8 +15,6 @@ import java.util.concurrent.atomic.AtomicLong;
  * heap too.
  */
 public final class QueryMemory implements AutoCloseable {
-    /** The session setting that sets what a query may spill in each place it runs. */
-    public static final String SPILL_SETTING = "ooo.spill.max-bytes";
     private final String where;
     private final long limit;
     /** What the message of an operator over the limit says after it, e.g. how to raise the limit; empty for nothing. */
@@ -215,7 +214,7 @@ public final class QueryMemory implements AutoCloseable {
         if (now > spillLimit || now < 0) {
             onDisk.addAndGet(-bytes);
             throw new SpillLimitExceededException(operator + " on " + where + " cannot spill " + size(bytes)
-                    + " more: the query's spill limit there is " + size(spillLimit) + " (" + SPILL_SETTING + "), "
+                    + " more: the query's spill limit there is " + size(spillLimit) + " (" + SessionSettings.SPILL_MAX_BYTES.name() + "), "
                     + size(now - bytes) + " of it spilled; the query stops and its spill files are removed");
         }
         if (!spillSpace.take(bytes)) {

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.sql.SqlException;
@@ -37,7 +38,7 @@ import org.oooengine.optimizer.plan.Plan;
  * PSMJ: where auto would, the chain runs as hash joins instead.
  */
 final class ClusterJoinChooser {
-    static final String SETTING = "ooo.join.method";
+    private static final String SETTING = SessionSettings.JOIN_METHOD.name();
     static final double UNCALIBRATED_MAX_FRACTION = 0.05;
 
     private final ClusterSession cluster;
@@ -59,7 +60,7 @@ final class ClusterJoinChooser {
                 return join.allIndexJoins() ? join : null;
             };
             case "psmj" -> throw new SqlException(SqlException.SYNTAX, SETTING + "=psmj runs as MapReduce jobs: first SET "
-                    + ExecutionModes.SETTING + "=mapreduce");
+                    + SessionSettings.EXECUTION_MODE.name() + "=mapreduce");
             default -> throw unknown(settings, "auto, index or hash");
         };
     }
@@ -71,13 +72,13 @@ final class ClusterJoinChooser {
             case "psmj" -> (spec, fields) -> forced(spec, fields, "psmj", 0);
             case "auto" -> this::auto;
             case "hash" -> throw new SqlException(SqlException.SYNTAX, SETTING + "=hash joins on the coordinator, "
-                    + "which is not MapReduce; in " + ExecutionModes.SETTING + "=mapreduce use auto, index or psmj");
+                    + "which is not MapReduce; in " + SessionSettings.EXECUTION_MODE.name() + "=mapreduce use auto, index or psmj");
             default -> throw unknown(settings, "auto, index or psmj");
         };
     }
 
     private static String method(Map<String, String> settings) {
-        return settings.getOrDefault(SETTING, "auto").strip().toLowerCase(Locale.ROOT);
+        return SessionSettings.JOIN_METHOD.get(settings);
     }
 
     private static SqlException unknown(Map<String, String> settings, String choices) {

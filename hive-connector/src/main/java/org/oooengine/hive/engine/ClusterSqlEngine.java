@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -27,6 +26,8 @@ import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlEngine;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.core.settings.CoordinatorSettings;
+import org.oooengine.core.settings.Settings;
 
 /**
  * The SQL engine over a running cluster. Its catalog is the embedded one by default — databases
@@ -39,7 +40,7 @@ import org.oooengine.optimizer.cost.Calibration;
 public final class ClusterSqlEngine implements SqlEngine {
     private static final Logger LOG = LogManager.getLogger(ClusterSqlEngine.class);
     /** Coordinator settings (the catalog and its connection) in the cluster directory, as Java properties. */
-    public static final String SETTINGS_FILE = "coordinator.properties";
+    public static final String SETTINGS_FILE = Settings.COORDINATOR_FILE;
 
     private final ClusterSession cluster;
     private final boolean ownsCluster;
@@ -79,6 +80,7 @@ public final class ClusterSqlEngine implements SqlEngine {
         this.cluster = cluster;
         this.ownsCluster = ownsCluster;
         this.access = access;
+        Settings.checkCoordinator(settings);
         this.limits = SessionLimits.fromSettings(settings, () -> nodeMemoryCap(cluster));
         ClusterJoinChooser chooser = new ClusterJoinChooser(cluster, calibration);
         HadoopSettings hadoop = HadoopSettings.fromCoordinator(settings);
@@ -120,12 +122,7 @@ public final class ClusterSqlEngine implements SqlEngine {
     }
 
     private static String catalogKind(Map<String, String> settings) {
-        String kind = settings.getOrDefault(MetastoreCatalog.CATALOG_SETTING, "embedded").strip().toLowerCase(Locale.ROOT);
-        if (!kind.equals("embedded") && !kind.equals(MetastoreCatalog.CATALOG_NAME)) {
-            throw new IllegalArgumentException(MetastoreCatalog.CATALOG_SETTING + " is '" + kind
-                    + "'; use embedded (the default) or " + MetastoreCatalog.CATALOG_NAME);
-        }
-        return kind;
+        return CoordinatorSettings.CATALOG.get(settings);
     }
 
     /**
@@ -146,7 +143,7 @@ public final class ClusterSqlEngine implements SqlEngine {
     public static ClusterSqlEngine open(Path clusterDir, Duration timeout, Map<String, String> overrides,
                                         AccessControl access) {
         Map<String, String> settings = settings(clusterDir, overrides);
-        catalogKind(settings); // a wrong setting is refused before any connection is made
+        Settings.checkCoordinator(settings); // a wrong setting is refused before any connection is made
         SessionLimits.fromSettings(settings, Optional::empty);
         AccessControl rules = access != null ? access : AdminUsersAccessControl.fromSettings(settings);
         ClusterSession session = ClusterSession.open(clusterDir, "coordinator", timeout);

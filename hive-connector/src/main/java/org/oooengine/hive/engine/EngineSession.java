@@ -21,6 +21,8 @@ import org.oooengine.hive.security.AccessControl;
 import org.oooengine.hive.security.AccessDeniedException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.optimizer.catalog.ResultColumn;
+import org.oooengine.core.settings.SessionSettings;
+import org.oooengine.core.settings.Settings;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlSession;
@@ -30,7 +32,6 @@ import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
-import org.oooengine.optimizer.rel.PipelinePlanner;
 import org.oooengine.optimizer.rel.Field;
 import org.oooengine.optimizer.rel.PlanPrinter;
 import org.oooengine.optimizer.rel.RelNode;
@@ -302,11 +303,7 @@ final class EngineSession implements SqlSession {
         }
         String v = value.strip();
         checkSetting(key, v);
-        if (StatementTransaction.ATTEMPTS_SETTING.equals(key)) {
-            StatementTransaction.attempts(Map.of(key, v));
-        }
-        if (ExecutionModes.SETTING.equals(key) || ClusterJoinChooser.SETTING.equals(key)
-                || PipelinePlanner.Limits.SETTINGS.contains(key)) {
+        if (SessionSettings.EXECUTION_MODE.names(key) || SessionSettings.JOIN_METHOD.names(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);
             changed.put(key, v);
             modes.forSettings(limits.effective(changed)); // refuses a mode or method it cannot run, now rather than at the next query
@@ -324,12 +321,18 @@ final class EngineSession implements SqlSession {
     }
 
     /**
-     * The engine's rules for Hadoop settings and for the operator's caps on limits hold for every
-     * user (caps bind admins too unless the operator says otherwise); the access rules may refuse more.
+     * The settings registry's rules (an engine key is a registered session setting, its value of
+     * the setting's type), the engine's rules for Hadoop settings and the operator's caps on limits
+     * hold for every user (caps bind admins too unless the operator says otherwise); the access
+     * rules may refuse more.
      */
     private void checkSetting(String key, String value) {
         try {
-            EngineSessionKeys.check(key);
+            try {
+                Settings.checkSession(key, value);
+            } catch (IllegalArgumentException e) {
+                throw new AccessDeniedException(e.getMessage());
+            }
             HadoopSettings.checkSessionSetting(key, value);
             limits.check(key, value, access.isAdmin(user));
             access.checkCanSetSetting(user, key, value);

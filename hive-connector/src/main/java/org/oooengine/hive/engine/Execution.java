@@ -2,6 +2,7 @@ package org.oooengine.hive.engine;
 
 import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.oooengine.core.fragment.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.sql.Cancellation;
@@ -22,11 +23,11 @@ import org.oooengine.optimizer.rel.SingleDistinctToGroupBy;
  * and which jobs EXPLAIN names next to each operator (empty in daemon mode); {@code nodes}: what the
  * nodes hold, for the work that runs there (daemon mode); {@link TableLayouts#NONE} runs every
  * operator where the rows arrive (MapReduce mode's scan jobs); {@code limits}: how much the nodes
- * may hold of a join's side, and what a statement may hold and spill where it runs;
+ * may hold of a join's side; {@code runtime}: what a statement may hold and spill where it runs;
  * {@code coordinatorSpill}: the disk the spill files of all the coordinator's statements may take.
  */
 record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joinChooser, JobNames jobNames,
-                 TableLayouts nodes, PipelinePlanner.Limits limits, SpillSpace coordinatorSpill) {
+                 TableLayouts nodes, PipelinePlanner.Limits limits, RuntimeLimits runtime, SpillSpace coordinatorSpill) {
 
     /** What an operator runs as jobs, as EXPLAIN appends it to the operator's line; empty for none. */
     interface JobNames {
@@ -66,10 +67,10 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     /** The same, its tables read by {@code tables}. */
     Execution reading(TableReader tables) {
-        return new Execution(tables, joinRunner, joinChooser, jobNames, nodes, limits, coordinatorSpill);
+        return new Execution(tables, joinRunner, joinChooser, jobNames, nodes, limits, runtime, coordinatorSpill);
     }
 
     Executor executor(Cancellation cancel) {
-        return new Executor(reader, joinRunner, cancel, limits.coordinatorMemory(coordinatorSpill), limits.nodeLimits());
+        return new Executor(reader, joinRunner, cancel, runtime.coordinatorMemory(coordinatorSpill), runtime.nodeLimits());
     }
 }

@@ -1,11 +1,12 @@
 package org.oooengine.hive.engine;
 
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.fragment.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
@@ -31,8 +32,6 @@ import org.oooengine.optimizer.rel.TableLayouts;
  * mode the coordinator reads their files itself.
  */
 final class ExecutionModes {
-    static final String SETTING = "ooo.execution.mode";
-
     private final ClusterSession cluster;
     private final ClusterJoinChooser chooser;
     private final Optional<ClusterSecret> secret;
@@ -76,15 +75,19 @@ final class ExecutionModes {
                 e.reader()));
     }
 
-    /** How a statement runs under {@code settings}; refuses an unknown mode or a join method the mode does not run. */
+    /** How a statement runs under {@code settings}; refuses a join method the mode does not run. */
     Execution forSettings(Map<String, String> settings) {
-        String mode = settings.getOrDefault(SETTING, "daemon").strip().toLowerCase(Locale.ROOT);
-        return switch (mode) {
-            case "daemon" -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE,
-                    daemonLayouts, PipelinePlanner.Limits.of(settings), coordinatorSpill);
+        return switch (SessionSettings.EXECUTION_MODE.get(settings)) {
             case "mapreduce" -> mapReduce(settings);
-            default -> throw new SqlException(SqlException.SYNTAX, SETTING + " is '" + mode + "'; use daemon or mapreduce");
+            default -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE,
+                    daemonLayouts, plannerLimits(settings), RuntimeLimits.of(settings), coordinatorSpill);
         };
+    }
+
+    /** What the planner lets the nodes hold of a join's side, as {@code settings} say. */
+    private static PipelinePlanner.Limits plannerLimits(Map<String, String> settings) {
+        return new PipelinePlanner.Limits(SessionSettings.JOIN_BROADCAST_MAX_BYTES.get(settings),
+                SessionSettings.JOIN_BUILD_MAX_BYTES.get(settings), SessionSettings.AGGREGATE_MERGE_ON_NODES.get(settings));
     }
 
     private Execution mapReduce(Map<String, String> settings) {
@@ -94,7 +97,8 @@ final class ExecutionModes {
         TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),
-                ExecutionModes::mapReduceJobs, TableLayouts.NONE, PipelinePlanner.Limits.of(settings), coordinatorSpill);
+                ExecutionModes::mapReduceJobs, TableLayouts.NONE, plannerLimits(settings), RuntimeLimits.of(settings),
+                coordinatorSpill);
     }
 
     private static String mapReduceJobs(RelNode node) {

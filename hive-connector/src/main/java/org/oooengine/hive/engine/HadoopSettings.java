@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.oooengine.core.settings.Scope;
+import org.oooengine.core.settings.Setting;
+import org.oooengine.core.settings.Settings;
 import org.oooengine.hive.security.AccessDeniedException;
 
 /**
@@ -22,28 +24,12 @@ final class HadoopSettings {
     static final List<String> PREFIXES = List.of("mapreduce.", "mapred.", "yarn.", "fs.", "dfs.", "hadoop.");
 
     /**
-     * The most reducers a session may ask for: Hive's own default bound ({@code hive.exec.reducers.max}).
-     * Each reducer is a task with its buffers; millions of them would starve the coordinator.
+     * What a session may SET ({@link SessionSettings}: the Hadoop keys among them), the form of
+     * whose values the registry checks (no ${...} expansion, no class names). Not the sort buffer
+     * nor the maximum split size: on the local job runner tasks run in the coordinator's JVM, and a
+     * huge buffer or a split per byte would starve every other client.
      */
-    static final int MAX_REDUCES = 1009;
-    private static final String REDUCES = "mapreduce.job.reduces";
-
-    private static final Pattern COUNT = Pattern.compile("[0-9]{1,9}");
-    private static final Pattern BYTES = Pattern.compile("[0-9]{1,18}");
-    private static final Pattern BOOLEAN = Pattern.compile("(?i)true|false");
-
-    /**
-     * What a session may SET, and the form of its value (no ${...} expansion, no class names).
-     * Not the sort buffer nor the maximum split size: on the local job runner tasks run in the
-     * coordinator's JVM, and a huge buffer or a split per byte would starve every other client.
-     */
-    static final SortedMap<String, Pattern> SESSION_KEYS = Collections.unmodifiableSortedMap(new TreeMap<>(Map.of(
-            REDUCES, COUNT,
-            "mapreduce.job.ubertask.enable", BOOLEAN,
-            "mapreduce.map.speculative", BOOLEAN,
-            "mapreduce.reduce.speculative", BOOLEAN,
-            "mapreduce.map.output.compress", BOOLEAN,
-            "mapreduce.input.fileinputformat.split.minsize", BYTES)));
+    static final SortedMap<String, Setting<?>> SESSION_KEYS = sessionKeys();
 
     private final Map<String, String> coordinator;
 
@@ -62,31 +48,25 @@ final class HadoopSettings {
         return new HadoopSettings(Map.copyOf(hadoop));
     }
 
+    private static SortedMap<String, Setting<?>> sessionKeys() {
+        SortedMap<String, Setting<?>> keys = new TreeMap<>();
+        Settings.of(Scope.SESSION).stream().filter(s -> isHadoop(s.name())).forEach(s -> keys.put(s.name(), s));
+        return Collections.unmodifiableSortedMap(keys);
+    }
+
     static boolean isHadoop(String key) {
         return PREFIXES.stream().anyMatch(key::startsWith);
     }
 
     /**
-     * Refuses a session setting of Hadoop's that a session may not change, or a value not of its
-     * key's form, naming the key and where the operator sets it instead.
+     * Refuses a session setting of Hadoop's that a session may not change, naming the key and where
+     * the operator sets it instead. (The registry refused a value not of its key's form already.)
      */
     static void checkSessionSetting(String key, String value) {
-        if (!isHadoop(key)) {
-            return;
-        }
-        Pattern form = SESSION_KEYS.get(key);
-        if (form == null) {
+        if (isHadoop(key) && !SESSION_KEYS.containsKey(key)) {
             throw new AccessDeniedException("SET " + key + " is refused: a session may change only the Hadoop settings "
                     + String.join(", ", SESSION_KEYS.keySet()) + "; the operator sets " + key + " for every session in "
                     + "<cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE + " or with ooo server --conf " + key + "=...");
-        }
-        if (value != null && !form.matcher(value).matches()) {
-            throw new AccessDeniedException("SET " + key + " is refused: '" + value + "' is not "
-                    + (form == BOOLEAN ? "true or false" : "a whole number"));
-        }
-        if (REDUCES.equals(key) && value != null && Long.parseLong(value) > MAX_REDUCES) {
-            throw new AccessDeniedException("SET " + key + "=" + value + " is refused: a statement runs at most "
-                    + MAX_REDUCES + " reducers");
         }
     }
 
@@ -95,8 +75,9 @@ final class HadoopSettings {
         Configuration conf = new Configuration(base);
         coordinator.forEach(conf::set);
         session.forEach((key, value) -> {
-            if (SESSION_KEYS.containsKey(key)) {
-                conf.set(key, value);
+            Setting<?> setting = SESSION_KEYS.get(key);
+            if (setting != null) {
+                conf.set(key, setting.normalized(value)); // a size with a unit in bytes, as Hadoop reads it
             }
         });
         return conf;

@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -22,26 +21,24 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.hive.security.AccessDeniedException;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.settings.CoordinatorSettings;
 
 /**
  * The files LOAD DATA may read. On the coordinator's own file system — {@code LOCAL} paths,
  * {@code file:} URIs, and paths without a scheme when the default file system is the local one —
- * only files under the directories the operator allows ({@value #ALLOWED_DIRS_SETTING}, none by
+ * only files under the directories the operator allows ({@link #ALLOWED_DIRS_SETTING}, none by
  * default), judged by their real paths with every symlink and {@code ..} resolved, for each file
  * of a directory too; never a file of the cluster directory or of a node's data directory, even
  * inside an allowed directory. The coordinator runs with access to the cluster's secret and
  * store, and often as a privileged user: a path a SQL user writes must not reach them.
  *
- * <p>Other file systems ({@value #FILE_SYSTEMS_SETTING}, HDFS by default) are read as the
+ * <p>Other file systems ({@link #FILE_SYSTEMS_SETTING}, HDFS by default) are read as the
  * coordinator's Hadoop identity, wherever it may read.
  */
 final class LoadableFiles {
     private static final Logger LOG = LogManager.getLogger(LoadableFiles.class);
-    /** Coordinator setting: directories on the coordinator (absolute, comma separated) whose files LOAD DATA may read. */
-    static final String ALLOWED_DIRS_SETTING = "ooo.load.allowed-dirs";
-    /** Coordinator setting: URI schemes of the other file systems LOAD DATA may read (comma separated). */
-    static final String FILE_SYSTEMS_SETTING = "ooo.load.file-systems";
-    static final String DEFAULT_FILE_SYSTEMS = "hdfs";
+    static final String ALLOWED_DIRS_SETTING = CoordinatorSettings.LOAD_ALLOWED_DIRS.name();
+    static final String FILE_SYSTEMS_SETTING = CoordinatorSettings.LOAD_FILE_SYSTEMS.name();
 
     /** An allowed directory as configured (normalized) and as it really is. */
     private record Allowed(Path configured, Path real) {
@@ -64,7 +61,7 @@ final class LoadableFiles {
      */
     static LoadableFiles fromSettings(Map<String, String> settings, Path clusterDir, ClusterSpec spec) {
         List<Allowed> allowed = new ArrayList<>();
-        for (String dir : list(settings.getOrDefault(ALLOWED_DIRS_SETTING, ""))) {
+        for (String dir : CoordinatorSettings.LOAD_ALLOWED_DIRS.get(settings)) {
             Path configured = Path.of(dir);
             if (!configured.isAbsolute() || !Files.isDirectory(configured)) {
                 throw new IllegalArgumentException(ALLOWED_DIRS_SETTING + ": " + dir + " is not "
@@ -83,7 +80,7 @@ final class LoadableFiles {
             forbidden.add(bestRealPath(clusterDir));
         }
         Set<String> fileSystems = new LinkedHashSet<>();
-        for (String scheme : list(settings.getOrDefault(FILE_SYSTEMS_SETTING, DEFAULT_FILE_SYSTEMS))) {
+        for (String scheme : CoordinatorSettings.LOAD_FILE_SYSTEMS.get(settings)) {
             String s = scheme.toLowerCase(Locale.ROOT);
             if (s.equals("file")) {
                 throw new IllegalArgumentException(FILE_SYSTEMS_SETTING + " lists the other file systems; files on the "
@@ -97,10 +94,6 @@ final class LoadableFiles {
                 : "files on the coordinator under " + allowed.stream().map(a -> a.configured().toString()).toList(),
                 fileSystems);
         return files;
-    }
-
-    private static List<String> list(String csv) {
-        return Arrays.stream(csv.split(",")).map(String::strip).filter(s -> !s.isEmpty()).toList();
     }
 
     private static Path realPathOf(Path dir) {

@@ -7,23 +7,27 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.oooengine.core.cluster.NodeService;
+import org.oooengine.core.fragment.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.hive.security.AccessDeniedException;
-import org.oooengine.optimizer.rel.PipelinePlanner;
+import org.oooengine.core.settings.CoordinatorSettings;
+import org.oooengine.core.settings.SessionSettings;
+import org.oooengine.core.settings.Setting;
+import org.oooengine.core.settings.Settings;
 
 /**
  * The operator's caps on the session settings that are resource limits: what a statement's
- * operators may hold in memory on each node ({@value #MEMORY_PER_NODE}) and on the coordinator
- * ({@value #MEMORY}), what they may spill ({@value #SPILL}), and how many times a conflicting
- * statement on transactional tables runs ({@value #ATTEMPTS}). The operator's coordinator setting
+ * operators may hold in memory on each node ({@code ooo.query.max-memory-per-node}) and on the coordinator
+ * ({@code ooo.query.max-memory}), what they may spill ({@code ooo.spill.max-bytes}), and how many times a conflicting
+ * statement on transactional tables runs ({@code ooo.transaction.attempts}). The operator's coordinator setting
  * of the same key ({@value ClusterSqlEngine#SETTINGS_FILE}, {@code ooo server --conf}) is both
  * the most a session may set and what a session that sets nothing (or 0) gets. A session may
  * {@code SET} a limit lower, never higher: a higher value is refused, naming the setting and the
  * cap. An admin user ({@link org.oooengine.hive.security.AccessControl#isAdmin}) may go past the
- * coordinator's caps only where the operator says so with {@value #ADMINS_EXCEED_CAPS}{@code =true}.
+ * coordinator's caps only where the operator says so with {@code ooo.security.admins-exceed-caps}{@code =true}.
  *
  * <p>The nodes hold to caps of their own whatever they are asked ({@link NodeService.Caps}); a
- * {@code SET} of {@value #MEMORY_PER_NODE} above the smallest of them is refused too, for admins
+ * {@code SET} of {@code ooo.query.max-memory-per-node} above the smallest of them is refused too, for admins
  * as well, since no node would grant it.
  *
  * <p>Not caps: {@code ooo.join.broadcast-max-bytes} and {@code ooo.join.build-max-bytes} choose
@@ -32,18 +36,14 @@ import org.oooengine.optimizer.rel.PipelinePlanner;
  * more than those limits allow.
  */
 final class SessionLimits {
-    static final String MEMORY_PER_NODE = PipelinePlanner.Limits.MEMORY_SETTING;
-    static final String MEMORY = PipelinePlanner.Limits.COORDINATOR_MEMORY_SETTING;
-    static final String SPILL = PipelinePlanner.Limits.SPILL_SETTING;
-    static final String ATTEMPTS = StatementTransaction.ATTEMPTS_SETTING;
-    /** Coordinator setting: whether admin users may set limits past the coordinator's caps (default false). */
-    static final String ADMINS_EXCEED_CAPS = "ooo.security.admins-exceed-caps";
-    /**
-     * Coordinator setting: the disk the spill files of all the coordinator's statements may take
-     * together (default: half the space free under the system's temporary directory when the
-     * engine opens).
-     */
-    static final String COORDINATOR_SPILL_SPACE = "ooo.spill.coordinator-max-bytes";
+    static final String MEMORY_PER_NODE = SessionSettings.QUERY_MAX_MEMORY_PER_NODE.name();
+    static final String MEMORY = SessionSettings.QUERY_MAX_MEMORY.name();
+    static final String SPILL = SessionSettings.SPILL_MAX_BYTES.name();
+    static final String ATTEMPTS = SessionSettings.TRANSACTION_ATTEMPTS.name();
+    static final String ADMINS_EXCEED_CAPS = CoordinatorSettings.SECURITY_ADMINS_EXCEED_CAPS.name();
+    /** The limits, each a size or a count. */
+    private static final List<Setting<Long>> LIMITS = List.of(SessionSettings.QUERY_MAX_MEMORY_PER_NODE,
+            SessionSettings.QUERY_MAX_MEMORY, SessionSettings.SPILL_MAX_BYTES, SessionSettings.TRANSACTION_ATTEMPTS);
     /** The most attempts a session may ask when the operator caps none: the bound the setting always had. */
     static final int MAX_ATTEMPTS = 100;
 
@@ -73,46 +73,30 @@ final class SessionLimits {
      * refused, naming the setting.
      */
     static SessionLimits fromSettings(Map<String, String> settings, Supplier<Optional<NodeCap>> nodeMemoryCap) {
-        String exceed = settings.getOrDefault(ADMINS_EXCEED_CAPS, "false").strip().toLowerCase(Locale.ROOT);
-        if (!exceed.equals("true") && !exceed.equals("false")) {
-            throw new IllegalArgumentException(ADMINS_EXCEED_CAPS + " is '" + exceed + "'; use true or false");
-        }
-        long spillSpace = operatorBytes(settings, COORDINATOR_SPILL_SPACE)
-                .orElseGet(() -> SpillSpace.defaultMaxBytes(PipelinePlanner.Limits.coordinatorSpillDirectory()));
-        SessionLimits limits = new SessionLimits(exceed.equals("true"), nodeMemoryCap,
-                new SpillSpace("the coordinator", spillSpace, COORDINATOR_SPILL_SPACE + " in " + where()));
-        limits.cap(settings, MEMORY_PER_NODE, Long.MAX_VALUE); // unset: the nodes' own caps alone
-        limits.cap(settings, MEMORY, Runtime.getRuntime().maxMemory() / 4);
-        limits.cap(settings, SPILL, SpillSpace.DEFAULT_QUERY_MAX_BYTES);
-        limits.cap(settings, ATTEMPTS, MAX_ATTEMPTS);
-        if (limits.caps.get(ATTEMPTS) < 1 || limits.caps.get(ATTEMPTS) > MAX_ATTEMPTS) {
-            throw new IllegalArgumentException(ATTEMPTS + " is " + limits.caps.get(ATTEMPTS)
-                    + " in the coordinator's settings; use a number from 1 to " + MAX_ATTEMPTS);
-        }
+        boolean exceed = CoordinatorSettings.SECURITY_ADMINS_EXCEED_CAPS.get(settings);
+        Setting<Long> spillSetting = CoordinatorSettings.SPILL_COORDINATOR_MAX_BYTES;
+        long spillSpace = spillSetting.find(settings)
+                .orElseGet(() -> SpillSpace.defaultMaxBytes(RuntimeLimits.coordinatorSpillDirectory()));
+        SessionLimits limits = new SessionLimits(exceed, nodeMemoryCap,
+                new SpillSpace("the coordinator", spillSpace, spillSetting.name() + " in " + where()));
+        limits.cap(settings, SessionSettings.QUERY_MAX_MEMORY_PER_NODE, Long.MAX_VALUE); // unset: the nodes' own caps alone
+        limits.cap(settings, SessionSettings.QUERY_MAX_MEMORY, Runtime.getRuntime().maxMemory() / 4);
+        limits.cap(settings, SessionSettings.SPILL_MAX_BYTES, SpillSpace.DEFAULT_QUERY_MAX_BYTES);
+        limits.cap(settings, SessionSettings.TRANSACTION_ATTEMPTS, MAX_ATTEMPTS);
         return limits;
     }
 
-    private void cap(Map<String, String> settings, String key, long otherwise) {
-        Optional<Long> set = operatorBytes(settings, key);
-        set.ifPresent(v -> operatorValues.put(key, v));
-        caps.put(key, set.orElse(otherwise));
-    }
-
-    /** A coordinator setting of a count, 1 or more; empty when not set. */
-    private static Optional<Long> operatorBytes(Map<String, String> settings, String key) {
-        String v = settings.get(key);
-        if (v == null) {
-            return Optional.empty();
-        }
-        try {
-            long n = Long.parseLong(v.strip());
-            if (n > 0) {
-                return Optional.of(n);
+    /** The operator's cap of {@code limit}, 1 or more ({@code otherwise} when not set); its form is the registry's. */
+    private void cap(Map<String, String> settings, Setting<Long> limit, long otherwise) {
+        Optional<Long> set = limit.find(settings);
+        set.ifPresent(v -> {
+            if (v < 1) {
+                throw new IllegalArgumentException(limit.name() + " is '" + settings.get(limit.name())
+                        + "' in the coordinator's settings; use 1 or more");
             }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new IllegalArgumentException(key + " is '" + v + "' in the coordinator's settings; use a number, 1 or more");
+            operatorValues.put(limit.name(), v);
+        });
+        caps.put(limit.name(), set.orElse(otherwise));
     }
 
     /** The disk the spill files of all the coordinator's statements may take together. */
@@ -136,8 +120,8 @@ final class SessionLimits {
         }
         long asked;
         try {
-            asked = Long.parseLong(value.strip());
-        } catch (NumberFormatException e) {
+            asked = limit(key).parse(value);
+        } catch (IllegalArgumentException e) {
             return;
         }
         if (asked <= 0) {
@@ -167,7 +151,7 @@ final class SessionLimits {
         Map<String, String> out = new LinkedHashMap<>(session);
         operatorValues.forEach((key, value) -> {
             String v = session.get(key);
-            if (v == null || isZero(v)) {
+            if (v == null || isZero(key, v)) {
                 out.put(key, Long.toString(value));
             }
         });
@@ -177,24 +161,25 @@ final class SessionLimits {
         return out;
     }
 
-    private static boolean isZero(String v) {
+    private static boolean isZero(String key, String v) {
         try {
-            return Long.parseLong(v.strip()) == 0;
-        } catch (NumberFormatException e) {
+            return limit(key).parse(v) == 0;
+        } catch (IllegalArgumentException e) {
             return false;
         }
     }
 
+    private static Setting<Long> limit(String key) {
+        return LIMITS.stream().filter(s -> s.names(key)).findFirst().orElseThrow();
+    }
+
     private static String defaultCap(String key) {
-        return switch (key) {
-            case MEMORY -> "a quarter of the coordinator's heap";
-            case SPILL -> "16 GiB";
-            default -> "the most it may be";
-        };
+        return MEMORY.equals(key) ? "a quarter of the coordinator's heap"
+                : SPILL.equals(key) ? "16 GiB" : "the most it may be";
     }
 
     static String where() {
-        return "<cluster-dir>/" + ClusterSqlEngine.SETTINGS_FILE + " or with ooo server --conf";
+        return Settings.coordinatorWhere();
     }
 
     private static String size(long bytes) {

@@ -9,6 +9,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.TransactionalReads;
+import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
@@ -27,29 +28,17 @@ final class StatementTransaction {
      * keeps conflicting, before its conflict reaches the client (SQLSTATE 40001); 1 hands every
      * conflict to the client at once.
      */
-    static final String ATTEMPTS_SETTING = "ooo.transaction.attempts";
-    static final int DEFAULT_ATTEMPTS = 5;
+    static final String ATTEMPTS_SETTING = SessionSettings.TRANSACTION_ATTEMPTS.name();
+    static final int DEFAULT_ATTEMPTS = Math.toIntExact(SessionSettings.TRANSACTION_ATTEMPTS.defaultValue());
     /**
      * The longest pause before running a statement again: a few conflicting statements commit
      * meanwhile, and a client given many attempts does not sit idle for seconds.
      */
     static final long MAX_PAUSE_MILLIS = 200;
 
-    /** {@link #ATTEMPTS_SETTING} in {@code settings}; refuses a value that is not a number from 1 to 100. */
+    /** {@link SessionSettings#TRANSACTION_ATTEMPTS} in {@code settings}, from 1 to 100. */
     static int attempts(java.util.Map<String, String> settings) {
-        String v = settings.get(ATTEMPTS_SETTING);
-        if (v == null) {
-            return DEFAULT_ATTEMPTS;
-        }
-        try {
-            int n = Integer.parseInt(v.strip());
-            if (n >= 1 && n <= 100) {
-                return n;
-            }
-        } catch (NumberFormatException e) {
-            // refused below
-        }
-        throw new SqlException(SqlException.SYNTAX, ATTEMPTS_SETTING + " is '" + v + "'; use a number from 1 to 100");
+        return Math.toIntExact(SessionSettings.TRANSACTION_ATTEMPTS.get(settings));
     }
 
     private final Peers peers;

@@ -7,6 +7,7 @@ import java.util.Optional;
 import org.oooengine.core.types.DataType;
 import org.oooengine.mapreduce.FileFormat;
 import org.oooengine.mapreduce.HiveText;
+import org.oooengine.core.settings.TableProperties;
 
 /**
  * How a table's files hold its rows: ORC, or Hive's text format with its field delimiter and the
@@ -14,7 +15,7 @@ import org.oooengine.mapreduce.HiveText;
  */
 public record FileLayout(FileFormat format, char fieldDelimiter, String nullText) {
     /** Property naming the file format ({@code text} or {@code orc}): its presence marks a table held in files. */
-    public static final String FORMAT = "ooo.file.format";
+    public static final String FORMAT = TableProperties.FILE_FORMAT.name();
     /** Hive's property for the field delimiter: a character, or its code as a decimal number. */
     public static final String FIELD_DELIMITER = "field.delim";
     /** Hive's property for the text standing for NULL. */

@@ -1,16 +1,16 @@
 package org.oooengine.hive.security;
 
-import java.util.Arrays;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.sql.SessionUser;
+import org.oooengine.core.settings.CoordinatorSettings;
 
 /**
  * The built-in policy, after Hive's {@code hive.users.in.admin.role}: the users the coordinator
- * setting {@value #ADMIN_USERS_SETTING} names may create, drop, insert and load; every other user
+ * setting {@link #ADMIN_USERS_SETTING} names may create, drop, insert and load; every other user
  * reads. An admin must have logged in with a password. An endpoint that checks no passwords
  * cannot tell its clients apart: there every client is the one local user and may do everything,
  * unless admin users are named, in which case no one may change anything.
@@ -18,7 +18,7 @@ import org.oooengine.hive.sql.SessionUser;
 public final class AdminUsersAccessControl implements AccessControl {
     private static final Logger LOG = LogManager.getLogger(AdminUsersAccessControl.class);
     /** Coordinator setting: users of the password file who may change tables (comma separated). */
-    public static final String ADMIN_USERS_SETTING = "ooo.security.admin-users";
+    public static final String ADMIN_USERS_SETTING = CoordinatorSettings.SECURITY_ADMIN_USERS.name();
 
     private final Set<String> admins;
 
@@ -29,8 +29,7 @@ public final class AdminUsersAccessControl implements AccessControl {
     /** The admin users the coordinator's settings name; none when they name none. */
     public static AdminUsersAccessControl fromSettings(Map<String, String> settings) {
         Set<String> admins = new TreeSet<>();
-        Arrays.stream(settings.getOrDefault(ADMIN_USERS_SETTING, "").split(","))
-                .map(String::strip).filter(s -> !s.isEmpty()).forEach(admins::add);
+        admins.addAll(CoordinatorSettings.SECURITY_ADMIN_USERS.get(settings));
         if (!admins.isEmpty()) {
             LOG.info("admin users, who may create, drop, insert, update, delete and load: {}", admins);
         }
@@ -83,7 +82,7 @@ public final class AdminUsersAccessControl implements AccessControl {
     }
 
     /**
-     * A user of {@value #ADMIN_USERS_SETTING} who logged in with a password: on an endpoint that
+     * A user of {@link #ADMIN_USERS_SETTING} who logged in with a password: on an endpoint that
      * checks none, no one, since any client could give the name.
      */
     @Override

@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import org.oooengine.core.settings.CoordinatorSettings;
+import org.oooengine.core.settings.Setting;
+import org.oooengine.core.settings.Settings;
 import org.oooengine.core.units.Durations;
 
 /**
@@ -74,16 +77,16 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
      * HiveServer2's HTTP transport ({@code transportMode=http;httpPath=cliservice} in a JDBC URL):
      * each Thrift call is one POST to {@code path} on {@code port}, the login travels with every
      * request as HTTP Basic credentials, and sessions are named by their handles, not by connections.
-     * Set with Hive's keys: {@value #TRANSPORT_MODE} {@code http} (or {@code all}; either keeps the
-     * binary port open as well), {@value #PORT} (default {@value #DEFAULT_PORT}; 0 picks a free one)
-     * and {@value #PATH} (default {@value #DEFAULT_PATH}).
+     * Set with Hive's keys: {@link #TRANSPORT_MODE} {@code http} (or {@code all}; either keeps the
+     * binary port open as well), {@link #PORT} (default {@value #DEFAULT_PORT}; 0 picks a free one)
+     * and {@link #PATH} (default {@value #DEFAULT_PATH}).
      */
     public record Http(int port, String path) {
-        public static final String TRANSPORT_MODE = "hive.server2.transport.mode";
-        public static final String PORT = "hive.server2.thrift.http.port";
-        public static final String PATH = "hive.server2.thrift.http.path";
-        public static final int DEFAULT_PORT = 10001;
-        public static final String DEFAULT_PATH = "cliservice";
+        public static final String TRANSPORT_MODE = CoordinatorSettings.HTTP_TRANSPORT_MODE.name();
+        public static final String PORT = CoordinatorSettings.HTTP_PORT.name();
+        public static final String PATH = CoordinatorSettings.HTTP_PATH.name();
+        public static final int DEFAULT_PORT = Math.toIntExact(CoordinatorSettings.HTTP_PORT.defaultValue());
+        public static final String DEFAULT_PATH = CoordinatorSettings.HTTP_PATH.defaultValue();
 
         public Http {
             if (port < 0 || port > 65535) {
@@ -97,21 +100,11 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
 
         /** The HTTP transport {@code settings} ask for, or null when the mode is binary (the default). */
         public static Http fromSettings(Map<String, String> settings) {
-            String mode = settings.getOrDefault(TRANSPORT_MODE, "binary").strip().toLowerCase(Locale.ROOT);
-            switch (mode) {
-                case "binary" -> {
-                    return null;
-                }
-                case "http", "all" -> {
-                    String port = settings.getOrDefault(PORT, String.valueOf(DEFAULT_PORT)).strip();
-                    try {
-                        return new Http(Integer.parseInt(port), settings.getOrDefault(PATH, DEFAULT_PATH).strip());
-                    } catch (NumberFormatException e) {
-                        throw new IllegalArgumentException(PORT + " is '" + port + "'; expected a port number");
-                    }
-                }
-                default -> throw new IllegalArgumentException(TRANSPORT_MODE + " is '" + mode + "'; expected binary, http or all");
+            if (CoordinatorSettings.HTTP_TRANSPORT_MODE.get(settings).equals("binary")) {
+                return null;
             }
+            return new Http(Math.toIntExact(CoordinatorSettings.HTTP_PORT.get(settings)),
+                    CoordinatorSettings.HTTP_PATH.get(settings));
         }
     }
 
@@ -125,38 +118,37 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
      * {@link #fromSettings}.
      *
      * @param maxConnections connections served at once, each with its own worker thread; one more
-     *                       is refused at once with a message saying so ({@value #MAX_CONNECTIONS})
+     *                       is refused at once with a message saying so ({@link #MAX_CONNECTIONS})
      * @param maxConnectionsPerAddress connections one client address may hold at once, so a single
-     *                                 host cannot take every slot ({@value #MAX_CONNECTIONS_PER_ADDRESS})
+     *                                 host cannot take every slot ({@link #MAX_CONNECTIONS_PER_ADDRESS})
      * @param handshakeTimeout time a new connection has to choose its transport and log in; then it
-     *                         is closed ({@value #HANDSHAKE_TIMEOUT})
+     *                         is closed ({@link #HANDSHAKE_TIMEOUT})
      * @param idleConnectionTimeout a logged-in connection that sends no request for this long is
-     *                              closed with its sessions; zero: never ({@value #IDLE_CONNECTION_TIMEOUT})
+     *                              closed with its sessions; zero: never ({@link #IDLE_CONNECTION_TIMEOUT})
      * @param idleSessionTimeout a session with no call and no running statement for this long is
-     *                           closed, freeing its results; zero: never ({@value #IDLE_SESSION_TIMEOUT})
+     *                           closed, freeing its results; zero: never ({@link #IDLE_SESSION_TIMEOUT})
      * @param loginFailureDelay the wait after a first failed login; it doubles with each further
-     *                          failure of the same address or user ({@value #LOGIN_FAILURE_DELAY})
+     *                          failure of the same address or user ({@link #LOGIN_FAILURE_DELAY})
      * @param loginFailureMaxDelay the most a login waits; an address whose turn is further away is
      *                             refused at once. One failure is forgotten per this much quiet time
-     *                             ({@value #LOGIN_FAILURE_MAX_DELAY})
+     *                             ({@link #LOGIN_FAILURE_MAX_DELAY})
      * @param loginChecksPerSecond password checks a second over all users and addresses, on both
-     *                             transports; 0: no limit ({@value #LOGIN_CHECKS_PER_SECOND})
+     *                             transports; 0: no limit ({@link #LOGIN_CHECKS_PER_SECOND})
      */
     public record Limits(int maxConnections, int maxConnectionsPerAddress, Duration handshakeTimeout,
                          Duration idleConnectionTimeout, Duration idleSessionTimeout, Duration loginFailureDelay,
                          Duration loginFailureMaxDelay, int loginChecksPerSecond) {
-        public static final String MAX_CONNECTIONS = "ooo.endpoint.max.connections";
-        public static final String MAX_CONNECTIONS_PER_ADDRESS = "ooo.endpoint.max.connections.per.address";
-        public static final String HANDSHAKE_TIMEOUT = "ooo.endpoint.handshake.timeout";
-        public static final String IDLE_CONNECTION_TIMEOUT = "ooo.endpoint.idle.connection.timeout";
-        public static final String IDLE_SESSION_TIMEOUT = "ooo.endpoint.idle.session.timeout";
-        public static final String LOGIN_FAILURE_DELAY = "ooo.endpoint.login.failure.delay";
-        public static final String LOGIN_FAILURE_MAX_DELAY = "ooo.endpoint.login.failure.max.delay";
-        public static final String LOGIN_CHECKS_PER_SECOND = "ooo.endpoint.login.checks.per.second";
+        public static final String MAX_CONNECTIONS = CoordinatorSettings.ENDPOINT_MAX_CONNECTIONS.name();
+        public static final String MAX_CONNECTIONS_PER_ADDRESS = CoordinatorSettings.ENDPOINT_MAX_CONNECTIONS_PER_ADDRESS.name();
+        public static final String HANDSHAKE_TIMEOUT = CoordinatorSettings.ENDPOINT_HANDSHAKE_TIMEOUT.name();
+        public static final String IDLE_CONNECTION_TIMEOUT = CoordinatorSettings.ENDPOINT_IDLE_CONNECTION_TIMEOUT.name();
+        public static final String IDLE_SESSION_TIMEOUT = CoordinatorSettings.ENDPOINT_IDLE_SESSION_TIMEOUT.name();
+        public static final String LOGIN_FAILURE_DELAY = CoordinatorSettings.ENDPOINT_LOGIN_FAILURE_DELAY.name();
+        public static final String LOGIN_FAILURE_MAX_DELAY = CoordinatorSettings.ENDPOINT_LOGIN_FAILURE_MAX_DELAY.name();
+        public static final String LOGIN_CHECKS_PER_SECOND = CoordinatorSettings.ENDPOINT_LOGIN_CHECKS_PER_SECOND.name();
         private static final String PREFIX = "ooo.endpoint.";
-        private static final List<String> KEYS = List.of(MAX_CONNECTIONS, MAX_CONNECTIONS_PER_ADDRESS, HANDSHAKE_TIMEOUT,
-                IDLE_CONNECTION_TIMEOUT, IDLE_SESSION_TIMEOUT, LOGIN_FAILURE_DELAY, LOGIN_FAILURE_MAX_DELAY,
-                LOGIN_CHECKS_PER_SECOND);
+        private static final List<Setting<?>> KEYS = CoordinatorSettings.all().stream()
+                .filter(s -> s.name().startsWith(PREFIX)).toList();
 
         /**
          * A coordinator serves a few BI tools' connection pools (tens of connections each) and
@@ -164,8 +156,15 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
          * checks a second let every connection of a full endpoint log in again within its longest
          * login delay (an HTTP client's later requests skip the check: {@link RecentLogins}).
          */
-        public static final Limits DEFAULTS = new Limits(500, 50, Duration.ofSeconds(10), Duration.ofHours(1),
-                Duration.ofHours(1), Duration.ofMillis(100), Duration.ofSeconds(5), 100);
+        public static final Limits DEFAULTS = new Limits(
+                Math.toIntExact(CoordinatorSettings.ENDPOINT_MAX_CONNECTIONS.defaultValue()),
+                Math.toIntExact(CoordinatorSettings.ENDPOINT_MAX_CONNECTIONS_PER_ADDRESS.defaultValue()),
+                CoordinatorSettings.ENDPOINT_HANDSHAKE_TIMEOUT.defaultValue(),
+                CoordinatorSettings.ENDPOINT_IDLE_CONNECTION_TIMEOUT.defaultValue(),
+                CoordinatorSettings.ENDPOINT_IDLE_SESSION_TIMEOUT.defaultValue(),
+                CoordinatorSettings.ENDPOINT_LOGIN_FAILURE_DELAY.defaultValue(),
+                CoordinatorSettings.ENDPOINT_LOGIN_FAILURE_MAX_DELAY.defaultValue(),
+                Math.toIntExact(CoordinatorSettings.ENDPOINT_LOGIN_CHECKS_PER_SECOND.defaultValue()));
 
         public Limits {
             if (maxConnections < 1 || maxConnectionsPerAddress < 1) {
@@ -209,49 +208,30 @@ public record EndpointConfig(String host, int port, boolean allowUnauthenticated
             Map<String, String> ours = new TreeMap<>();
             settings.forEach((key, value) -> {
                 if (key.startsWith(PREFIX)) {
-                    if (!KEYS.contains(key)) {
-                        throw new IllegalArgumentException("unknown endpoint setting " + key + "; known: " + String.join(", ", KEYS));
+                    if (KEYS.stream().noneMatch(s -> s.names(key))) {
+                        throw new IllegalArgumentException("unknown endpoint setting " + key + "; did you mean "
+                                + Settings.nearest(key) + "? known: " + String.join(", ", KEYS.stream().map(Setting::name).toList()));
                     }
                     ours.put(key, value.strip());
                 }
             });
-            Limits d = DEFAULTS;
             try {
-                return new Limits(count(ours, MAX_CONNECTIONS, d.maxConnections),
-                        count(ours, MAX_CONNECTIONS_PER_ADDRESS, d.maxConnectionsPerAddress),
-                        duration(ours, HANDSHAKE_TIMEOUT, d.handshakeTimeout),
-                        duration(ours, IDLE_CONNECTION_TIMEOUT, d.idleConnectionTimeout),
-                        duration(ours, IDLE_SESSION_TIMEOUT, d.idleSessionTimeout),
-                        duration(ours, LOGIN_FAILURE_DELAY, d.loginFailureDelay),
-                        duration(ours, LOGIN_FAILURE_MAX_DELAY, d.loginFailureMaxDelay),
-                        count(ours, LOGIN_CHECKS_PER_SECOND, d.loginChecksPerSecond));
+                return new Limits(count(ours, CoordinatorSettings.ENDPOINT_MAX_CONNECTIONS),
+                        count(ours, CoordinatorSettings.ENDPOINT_MAX_CONNECTIONS_PER_ADDRESS),
+                        CoordinatorSettings.ENDPOINT_HANDSHAKE_TIMEOUT.get(ours),
+                        CoordinatorSettings.ENDPOINT_IDLE_CONNECTION_TIMEOUT.get(ours),
+                        CoordinatorSettings.ENDPOINT_IDLE_SESSION_TIMEOUT.get(ours),
+                        CoordinatorSettings.ENDPOINT_LOGIN_FAILURE_DELAY.get(ours),
+                        CoordinatorSettings.ENDPOINT_LOGIN_FAILURE_MAX_DELAY.get(ours),
+                        count(ours, CoordinatorSettings.ENDPOINT_LOGIN_CHECKS_PER_SECOND));
             } catch (IllegalArgumentException e) {
                 throw new IllegalArgumentException("endpoint settings " + ours + ": " + e.getMessage(), e);
             }
         }
 
-        private static int count(Map<String, String> settings, String key, int fallback) {
-            String value = settings.get(key);
-            if (value == null) {
-                return fallback;
-            }
-            try {
-                return Integer.parseInt(value);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(key + " is '" + value + "'; expected a whole number");
-            }
-        }
-
-        private static Duration duration(Map<String, String> settings, String key, Duration fallback) {
-            String value = settings.get(key);
-            if (value == null) {
-                return fallback;
-            }
-            try {
-                return Durations.parse(value, null);
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(key + " is '" + value + "'; expected a duration such as 500ms, 10s, 5m or 1h");
-            }
+        /** A count; one past what an int holds is as good as no bound. */
+        private static int count(Map<String, String> settings, Setting<Long> setting) {
+            return (int) Math.min(setting.get(settings), Integer.MAX_VALUE);
         }
     }
 }

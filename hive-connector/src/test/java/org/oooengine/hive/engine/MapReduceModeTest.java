@@ -173,7 +173,7 @@ class MapReduceModeTest {
         try (SqlSession s = engine.openSession("test", "default", Map.of())) {
             SqlException bogus = assertThrows(SqlException.class, () -> run(s, "SET ooo.execution.mode=bogus"));
             assertEquals(SqlException.SYNTAX, bogus.sqlState());
-            assertTrue(bogus.getMessage().contains("ooo.execution.mode is 'bogus'; use daemon or mapreduce"),
+            assertTrue(bogus.getMessage().contains("ooo.execution.mode is 'bogus'; expected daemon or mapreduce"),
                     bogus.getMessage());
             SqlException psmj = assertThrows(SqlException.class, () -> run(s, "SET ooo.join.method=psmj"));
             assertTrue(psmj.getMessage().contains("SET ooo.execution.mode=mapreduce"), psmj.getMessage());
@@ -223,7 +223,7 @@ class MapReduceModeTest {
                 assertEquals(key + "=<undefined>", run(s, "SET " + key).get(0)[0], "nothing was kept");
             }
             SqlException expanded = assertThrows(SqlException.class, () -> run(s, "SET mapreduce.job.reduces=${env.HOME}"));
-            assertTrue(expanded.getMessage().contains("is not a whole number"), expanded.getMessage());
+            assertTrue(expanded.getMessage().contains("expected a whole number"), expanded.getMessage());
 
             run(s, "SET mapreduce.job.ubertask.enable=true");
             assertEquals("mapreduce.job.ubertask.enable=true", run(s, "SET mapreduce.job.ubertask.enable").get(0)[0]);

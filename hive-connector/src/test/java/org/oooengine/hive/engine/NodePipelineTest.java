@@ -70,7 +70,7 @@ class NodePipelineTest {
         // the setting takes true or false, nothing else
         SqlException bad = org.junit.jupiter.api.Assertions.assertThrows(SqlException.class,
                 () -> session.execute("SET ooo.aggregate.merge-on-nodes=maybe", new Cancellation()));
-        assertTrue(bad.getMessage().contains("ooo.aggregate.merge-on-nodes is 'maybe'; use true or false"), bad.getMessage());
+        assertTrue(bad.getMessage().contains("ooo.aggregate.merge-on-nodes is 'maybe'; expected true or false"), bad.getMessage());
         // merged on the coordinator instead: four groups from each node, twelve rows gathered out of sixty thousand scanned
         try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.aggregate.merge-on-nodes", "false"))) {
             List<Object[]> ours = new ArrayList<>();

@@ -19,7 +19,7 @@ import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.optimizer.rel.PipelinePlanner;
+import org.oooengine.core.fragment.RuntimeLimits;
 
 /**
  * The limits a session cannot lift, as an attacker would try: a {@code SET} of a memory limit to
@@ -94,20 +94,25 @@ class SessionLimitsTest {
                 () -> mallory.execute("SET ooo.security.admins-exceed-caps=true", new Cancellation()));
         assertTrue(operatorOnly.getMessage().contains("is refused: it is the operator's"), operatorOnly.getMessage());
         for (String key : List.of("ooo.security.admin-users=mallory", "ooo.load.allowed-dirs=/", "ooo.catalog=hms",
-                "ooo.endpoint.max.connections=100000", "ooo.cluster.timeout.ms=1")) {
+                "ooo.endpoint.max.connections=100000", "ooo.catalog.hms.conf.fs.defaultFS=file:///")) {
             SqlException e = assertThrows(SqlException.class, () -> mallory.execute("SET " + key, new Cancellation()));
             assertTrue(e.getMessage().contains("SET " + key.substring(0, key.indexOf('=')) + " is refused: it is the operator's"),
                     e.getMessage());
         }
-        // a misspelt engine key is refused by name rather than stored without effect
+        // nor a key of the engine's MapReduce jobs
+        SqlException jobKey = assertThrows(SqlException.class,
+                () -> mallory.execute("SET ooo.cluster.timeout.ms=1", new Cancellation()));
+        assertTrue(jobKey.getMessage().contains("SET ooo.cluster.timeout.ms is refused: it is a key the engine writes into "
+                + "its MapReduce jobs"), jobKey.getMessage());
+        // a misspelt engine key is refused by name, naming the nearest, rather than stored without effect
         SqlException typo = assertThrows(SqlException.class,
                 () -> mallory.execute("SET ooo.join.methd=hash", new Cancellation()));
-        assertTrue(typo.getMessage().contains("SET ooo.join.methd is refused: there is no such session setting; a session may set "
-                + "ooo.execution.mode, ooo.join.method"), typo.getMessage());
+        assertTrue(typo.getMessage().contains("SET ooo.join.methd is refused: there is no such session setting; did you mean "
+                + "ooo.join.method? A session may set ooo.execution.mode, ooo.join.method"), typo.getMessage());
         // and no session asks for more reducers than a statement runs
         SqlException reduces = assertThrows(SqlException.class,
                 () -> mallory.execute("SET mapreduce.job.reduces=100000000", new Cancellation()));
-        assertTrue(reduces.getMessage().contains("at most 1009 reducers"), reduces.getMessage());
+        assertTrue(reduces.getMessage().contains("expected a whole number (reducers) from 0 to 1009"), reduces.getMessage());
         mallory.execute("SET mapreduce.job.reduces=8", new Cancellation());
         // lower is fine, and 0 is the default, the cap
         mallory.execute("SET ooo.query.max-memory-per-node=200000", new Cancellation());
@@ -122,6 +127,33 @@ class SessionLimitsTest {
         assertNoSpillFiles();
         // and the session is served on
         assertEquals(25L, mallory.execute("SELECT count(*) FROM nation", new Cancellation()).rows().next()[0]);
+    }
+
+    @Test
+    void aMisspeltSettingIsRefusedNamingTheNearestAndASizeTakesAUnit() {
+        SqlSession s = engine.openSession("alice", "default", Map.of());
+        SqlException typo = assertThrows(SqlException.class,
+                () -> s.execute("SET ooo.query.max-memroy=1GB", new Cancellation()));
+        assertEquals(SqlException.SYNTAX, typo.sqlState(), typo.getMessage());
+        assertTrue(typo.getMessage().contains("SET ooo.query.max-memroy is refused: there is no such session setting; "
+                + "did you mean ooo.query.max-memory?"), typo.getMessage());
+        assertEquals("ooo.query.max-memroy=<undefined>",
+                s.execute("SET ooo.query.max-memroy", new Cancellation()).rows().next()[0]);
+        SqlException malformed = assertThrows(SqlException.class,
+                () -> s.execute("SET ooo.query.max-memory=64 apples", new Cancellation()));
+        assertTrue(malformed.getMessage().contains("expected a size such as 64MB"), malformed.getMessage());
+        s.execute("SET ooo.query.max-memory=64MB", new Cancellation());
+        assertEquals("ooo.query.max-memory=64MB", s.execute("SET ooo.query.max-memory", new Cancellation()).rows().next()[0]);
+        assertEquals(25L, s.execute("SELECT count(*) FROM nation", new Cancellation()).rows().next()[0]);
+        // and it is held to the cap in bytes: 64MB is past a cap of 8MB, 4MB within it
+        try (ClusterSqlEngine capped = new ClusterSqlEngine(tpch.session, null, null, Map.of("ooo.query.max-memory", "8MB"))) {
+            SqlSession c = capped.openSession("alice", "default", Map.of());
+            SqlException over = assertThrows(SqlException.class,
+                    () -> c.execute("SET ooo.query.max-memory=64MB", new Cancellation()));
+            assertTrue(over.getMessage().contains("ooo.query.max-memory is capped at 8388608 bytes (8.0 MiB) by the operator"),
+                    over.getMessage());
+            c.execute("SET ooo.query.max-memory=4MB", new Cancellation());
+        }
     }
 
     @Test
@@ -200,7 +232,7 @@ class SessionLimitsTest {
 
     /** No spill file is left on the coordinator nor on a node (a node's request may end after the answer). */
     private static void assertNoSpillFiles() throws Exception {
-        List<Path> dirs = List.of(PipelinePlanner.Limits.coordinatorSpillDirectory(),
+        List<Path> dirs = List.of(RuntimeLimits.coordinatorSpillDirectory(),
                 tpch.cluster.dir.resolve("nodes/n1/spill"), tpch.cluster.dir.resolve("nodes/n2/spill"));
         for (Path dir : dirs) {
             long left = -1;

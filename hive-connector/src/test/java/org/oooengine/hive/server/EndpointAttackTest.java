@@ -461,17 +461,20 @@ class EndpointAttackTest {
 
         IllegalArgumentException typo = assertThrows(IllegalArgumentException.class,
                 () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.max.conections", "5")));
-        assertTrue(typo.getMessage().startsWith("unknown endpoint setting ooo.endpoint.max.conections; known: "), typo.getMessage());
+        assertTrue(typo.getMessage().startsWith("unknown endpoint setting ooo.endpoint.max.conections; did you mean "
+                + "ooo.endpoint.max.connections? known: "), typo.getMessage());
         IllegalArgumentException unit = assertThrows(IllegalArgumentException.class,
                 () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.handshake.timeout", "10")));
         assertTrue(unit.getMessage().contains("ooo.endpoint.handshake.timeout is '10'; expected a duration such as 500ms"),
                 unit.getMessage());
         IllegalArgumentException zero = assertThrows(IllegalArgumentException.class,
                 () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.max.connections.per.address", "0")));
-        assertTrue(zero.getMessage().contains("connection limits must be positive"), zero.getMessage());
+        assertTrue(zero.getMessage().contains("ooo.endpoint.max.connections.per.address is '0'; expected a whole number "
+                + "(connections), 1 or more"), zero.getMessage());
         IllegalArgumentException rate = assertThrows(IllegalArgumentException.class,
                 () -> EndpointConfig.Limits.fromSettings(Map.of("ooo.endpoint.login.checks.per.second", "-1")));
-        assertTrue(rate.getMessage().contains("the rate of password checks must not be negative"), rate.getMessage());
+        assertTrue(rate.getMessage().contains("ooo.endpoint.login.checks.per.second is '-1'; expected a whole number"),
+                rate.getMessage());
     }
 
     // ---- the attacker's tools

@@ -173,9 +173,9 @@ class JdbcEndToEndTest {
             }
             SQLException mode = assertThrows(SQLException.class, () -> st.execute("SET ooo.execution.mode=bogus"));
             assertEquals("42000", mode.getSQLState());
-            assertTrue(mode.getMessage().contains("use daemon or mapreduce"), mode.getMessage());
+            assertTrue(mode.getMessage().contains("expected daemon or mapreduce"), mode.getMessage());
             SQLException method = assertThrows(SQLException.class, () -> st.execute("SET ooo.join.method=nested"));
-            assertTrue(method.getMessage().contains("ooo.join.method is 'nested'; use auto, index or hash"), method.getMessage());
+            assertTrue(method.getMessage().contains("ooo.join.method is 'nested'; expected auto, index, hash or psmj"), method.getMessage());
             SQLException noDb = assertThrows(SQLException.class, () -> st.execute("USE nosuchdb"));
             assertTrue(noDb.getMessage().contains("database does not exist: nosuchdb"), noDb.getMessage());
         }

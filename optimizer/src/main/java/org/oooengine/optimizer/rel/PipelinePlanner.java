@@ -3,18 +3,13 @@ package org.oooengine.optimizer.rel;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.IntStream;
-import org.oooengine.core.cluster.NodeService;
-import org.oooengine.core.cluster.QueryLimits;
-import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
-import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.core.sql.JoinKind;
-import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
@@ -44,127 +39,19 @@ import org.oooengine.core.sql.expr.Exprs;
  */
 public final class PipelinePlanner {
     /**
-     * How large a join side may be, as estimated before running, for the nodes to hold it: the
-     * session settings {@value #BROADCAST_SETTING} (bytes of rows sent to every node, the rows a
-     * side's filters are taken to keep times the stored bytes of the columns read of them; 0: never
-     * broadcast) and {@value #BUILD_SETTING} (bytes of a hash table a node builds from its own
-     * partition or from rows shuffled to it, per node, as estimated; beyond it such a join runs on
-     * the coordinator; 0: all do; by default no bound, since a node's hash join spills what does not
-     * fit in its memory to disk); {@value #MEMORY_SETTING} and
-     * {@value #COORDINATOR_MEMORY_SETTING}, what the operators of a query may hold on each node and
-     * on the coordinator as they run, measured as they go; {@value #SPILL_SETTING}, what they may
-     * have in spill files at a time on each node and on the coordinator (0: the default).
+     * How large a join side may be, as estimated before running, for the nodes to hold it:
+     * {@code broadcastMaxBytes}, bytes of rows sent to every node (the rows a side's filters are
+     * taken to keep times the stored bytes of the columns read of them; 0: never broadcast), and
+     * {@code buildMaxBytes}, bytes of a hash table a node builds from its own partition or from rows
+     * shuffled to it, per node, as estimated (beyond it such a join runs on the coordinator; 0: all
+     * do); {@code mergeGroupsOnNodes}: whether a GROUP BY with keys merges its groups on the nodes or
+     * on the coordinator. The session settings that give them are {@link SessionSettings}'s
+     * {@code JOIN_*} and {@code AGGREGATE_MERGE_ON_NODES}; what the operators may hold as they run is
+     * the runtime's ({@link org.oooengine.core.fragment.RuntimeLimits}).
      */
-    public record Limits(long broadcastMaxBytes, long buildMaxBytes, long memoryPerNodeBytes, long memoryBytes,
-                         boolean mergeGroupsOnNodes, long spillMaxBytes) {
-        public static final String BROADCAST_SETTING = "ooo.join.broadcast-max-bytes";
-        /** Whether a GROUP BY with keys merges its groups on the nodes (true, the default) or on the coordinator. */
-        public static final String MERGE_ON_NODES_SETTING = "ooo.aggregate.merge-on-nodes";
-        public static final String BUILD_SETTING = "ooo.join.build-max-bytes";
-        /** What a query's operators may hold on each node, as they run (0: half of the node's heap). */
-        public static final String MEMORY_SETTING = NodeService.MEMORY_SETTING;
-        /** What a query's operators may hold on the coordinator (0: a quarter of its heap). */
-        public static final String COORDINATOR_MEMORY_SETTING = "ooo.query.max-memory";
-        /** What a query may have in spill files at a time on each node and on the coordinator (0: {@link SpillSpace#DEFAULT_QUERY_MAX_BYTES}). */
-        public static final String SPILL_SETTING = QueryMemory.SPILL_SETTING;
-        public static final Limits DEFAULTS = new Limits(8L << 20, Long.MAX_VALUE, 0, 0, true, 0);
-        private static final java.nio.file.Path COORDINATOR_SPILL = spillDirectory();
-        public static final List<String> SETTINGS = List.of(BROADCAST_SETTING, BUILD_SETTING, MEMORY_SETTING,
-                COORDINATOR_MEMORY_SETTING, MERGE_ON_NODES_SETTING, SPILL_SETTING);
-
-        /** The limits {@code settings} set, the defaults for those they do not; a value that is not a byte count is refused. */
-        public static Limits of(Map<String, String> settings) {
-            return new Limits(bytes(settings, BROADCAST_SETTING, DEFAULTS.broadcastMaxBytes),
-                    bytes(settings, BUILD_SETTING, DEFAULTS.buildMaxBytes),
-                    bytes(settings, MEMORY_SETTING, DEFAULTS.memoryPerNodeBytes),
-                    bytes(settings, COORDINATOR_MEMORY_SETTING, DEFAULTS.memoryBytes),
-                    flag(settings, MERGE_ON_NODES_SETTING, DEFAULTS.mergeGroupsOnNodes),
-                    bytes(settings, SPILL_SETTING, DEFAULTS.spillMaxBytes));
-        }
-
-        /**
-         * What one statement's operators may hold on the coordinator; aggregations beyond it spill
-         * to a directory of this process's own under the system's temporary directory, no more than
-         * {@link #spillMaxBytes} nor than what {@code spillSpace}, the coordinator's for all its
-         * statements, has left.
-         */
-        public QueryMemory coordinatorMemory(SpillSpace spillSpace) {
-            return new QueryMemory("the coordinator", memoryBytes > 0 ? memoryBytes : Runtime.getRuntime().maxMemory() / 4,
-                    QueryMemory.raiseWith(COORDINATOR_MEMORY_SETTING), COORDINATOR_SPILL,
-                    spillMaxBytes > 0 ? spillMaxBytes : SpillSpace.DEFAULT_QUERY_MAX_BYTES, spillSpace, COORDINATOR_STATEMENTS);
-        }
-
-        /**
-         * What all the statements of this process may hold on the coordinator together, whatever each
-         * may alone: many at once stay within the heap as one does.
-         */
-        private static final org.oooengine.core.fragment.NodeMemory COORDINATOR_STATEMENTS =
-                new org.oooengine.core.fragment.NodeMemory("the coordinator",
-                        (long) (Runtime.getRuntime().maxMemory() * NodeService.Caps.DEFAULT_HEAP_SHARE),
-                        "the coordinator's heap (ooo cluster start --sql-heap)");
-
-        /** As above, with no spill space shared with other statements (tools and tests). */
-        public QueryMemory coordinatorMemory() {
-            return coordinatorMemory(SpillSpace.unbounded());
-        }
-
-        /** What a query's requests ask of each node (0: the node's default). */
-        public QueryLimits nodeLimits() {
-            return new QueryLimits(memoryPerNodeBytes, spillMaxBytes);
-        }
-
-        /** The directory the coordinator's statements spill to. */
-        public static java.nio.file.Path coordinatorSpillDirectory() {
-            return COORDINATOR_SPILL;
-        }
-
-        /**
-         * This process's spill directory under the system's temporary directory; those of
-         * coordinators that died while spilling (their process gone) are removed on the way.
-         */
-        private static java.nio.file.Path spillDirectory() {
-            java.nio.file.Path tmp = java.nio.file.Path.of(System.getProperty("java.io.tmpdir"));
-            try (var dirs = java.nio.file.Files.newDirectoryStream(tmp, "ooo-spill-*")) {
-                for (java.nio.file.Path dir : dirs) {
-                    String pid = dir.getFileName().toString().substring("ooo-spill-".length());
-                    if (pid.chars().allMatch(Character::isDigit) && !pid.isEmpty()
-                            && ProcessHandle.of(Long.parseLong(pid)).isEmpty()) {
-                        org.oooengine.core.storage.Directories.deleteRecursively(dir);
-                    }
-                }
-            } catch (java.io.IOException | RuntimeException e) {
-                // another user's directory, or none to list: nothing of ours to clear
-            }
-            return tmp.resolve("ooo-spill-" + ProcessHandle.current().pid());
-        }
-
-        private static boolean flag(Map<String, String> settings, String key, boolean otherwise) {
-            String v = settings.get(key);
-            if (v == null) {
-                return otherwise;
-            }
-            return switch (v.strip().toLowerCase(java.util.Locale.ROOT)) {
-                case "true" -> true;
-                case "false" -> false;
-                default -> throw new SqlException(SqlException.SYNTAX, key + " is '" + v + "'; use true or false");
-            };
-        }
-
-        private static long bytes(Map<String, String> settings, String key, long otherwise) {
-            String v = settings.get(key);
-            if (v == null) {
-                return otherwise;
-            }
-            try {
-                long n = Long.parseLong(v.strip());
-                if (n >= 0) {
-                    return n;
-                }
-            } catch (NumberFormatException e) {
-                // refused below
-            }
-            throw new SqlException(SqlException.SYNTAX, key + " is '" + v + "'; use a number of bytes, 0 or more");
-        }
+    public record Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes) {
+        public static final Limits DEFAULTS = new Limits(SessionSettings.JOIN_BROADCAST_MAX_BYTES.defaultValue(),
+                SessionSettings.JOIN_BUILD_MAX_BYTES.defaultValue(), SessionSettings.AGGREGATE_MERGE_ON_NODES.defaultValue());
     }
 
     private final TableLayouts layouts;

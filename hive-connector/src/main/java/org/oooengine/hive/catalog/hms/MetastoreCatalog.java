@@ -22,6 +22,7 @@ import org.oooengine.hive.files.FilePart;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.settings.CoordinatorSettings;
 
 /**
  * The databases and tables of a Hive metastore, read-only: tables are read from their files
@@ -30,12 +31,12 @@ import org.oooengine.core.sql.SqlException;
  */
 public final class MetastoreCatalog implements Catalog, AutoCloseable {
     /** Coordinator setting choosing this catalog when it is {@link #CATALOG_NAME}. */
-    public static final String CATALOG_SETTING = "ooo.catalog";
+    public static final String CATALOG_SETTING = CoordinatorSettings.CATALOG.name();
     public static final String CATALOG_NAME = "hms";
     /** Coordinator setting: the metastore URIs, as Hive's {@code hive.metastore.uris}. */
-    public static final String URIS_SETTING = "ooo.catalog.hms.uris";
+    public static final String URIS_SETTING = CoordinatorSettings.CATALOG_HMS_URIS.name();
     /** Prefix of coordinator settings passed, without it, to the metastore client and the file systems. */
-    public static final String CONF_PREFIX = "ooo.catalog.hms.conf.";
+    public static final String CONF_PREFIX = CoordinatorSettings.CATALOG_HMS_CONF.name();
 
     private final String uris;
     private final Configuration conf;

@@ -16,6 +16,7 @@ import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.mapreduce.FileFormat;
 import org.oooengine.mapreduce.HiveText;
+import org.oooengine.core.settings.TableProperties;
 
 /**
  * A metastore table as the engine sees it: its columns (partition keys last, as in Hive), its
@@ -25,9 +26,9 @@ import org.oooengine.mapreduce.HiveText;
  */
 final class MetastoreTable {
     /** Property holding why the table cannot be queried. */
-    static final String UNSUPPORTED = "ooo.hms.unsupported";
+    static final String UNSUPPORTED = TableProperties.HMS_UNSUPPORTED.name();
     /** Property listing the partition keys (comma separated) of a partitioned table. */
-    static final String PARTITION_KEYS = "ooo.hms.partition.keys";
+    static final String PARTITION_KEYS = TableProperties.HMS_PARTITION_KEYS.name();
 
     private static final String LAZY_SIMPLE_SERDE = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
     private static final String TEXT_INPUT = "org.apache.hadoop.mapred.TextInputFormat";

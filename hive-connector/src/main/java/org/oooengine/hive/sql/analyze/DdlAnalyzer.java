@@ -19,6 +19,7 @@ import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.optimizer.rel.Field;
 import org.oooengine.optimizer.rel.RelNode;
+import org.oooengine.core.settings.TableProperties;
 
 /**
  * Hive's DDL and DML trees as {@link DdlStatement}s: CREATE/DROP DATABASE, CREATE TABLE (with
@@ -28,20 +29,20 @@ import org.oooengine.optimizer.rel.RelNode;
  */
 public final class DdlAnalyzer {
     /** TBLPROPERTIES key: the primary key's columns, comma-separated (instead of a PRIMARY KEY clause). */
-    public static final String PRIMARY_KEY_PROPERTY = "ooo.primary.key";
+    public static final String PRIMARY_KEY_PROPERTY = TableProperties.PRIMARY_KEY.name();
     /** TBLPROPERTIES key: columns that get a secondary index, comma-separated. */
-    public static final String INDEXES_PROPERTY = "ooo.indexes";
+    public static final String INDEXES_PROPERTY = TableProperties.INDEXES.name();
     /**
      * Table property: how LOAD DATA reads files for this table, {@code text} or {@code orc} (the
      * table's {@code STORED AS}); its rows themselves live on the nodes.
      */
-    public static final String LOAD_FORMAT_PROPERTY = "ooo.load.format";
+    public static final String LOAD_FORMAT_PROPERTY = TableProperties.LOAD_FORMAT.name();
     /**
      * TBLPROPERTIES key: where the leaves of the table's B+trees split when rows are written in
      * place ({@code half}, {@code rightmost}, {@code prefix} or {@code rate}; default {@code prefix}).
      */
-    public static final String SPLIT_POLICY_PROPERTY = "ooo.split.policy";
-    public static final String DEFAULT_SPLIT_POLICY = "prefix";
+    public static final String SPLIT_POLICY_PROPERTY = TableProperties.SPLIT_POLICY.name();
+    public static final String DEFAULT_SPLIT_POLICY = TableProperties.SPLIT_POLICY.defaultValue();
     /**
      * TBLPROPERTIES key, Hive's: {@code 'true'} makes a transactional table, whose rows live in the
      * nodes' transactional stores and change in serializable transactions (one per statement).

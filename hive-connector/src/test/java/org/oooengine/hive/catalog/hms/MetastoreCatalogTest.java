@@ -185,7 +185,7 @@ class MetastoreCatalogTest {
         }
         IllegalArgumentException bogus = assertThrows(IllegalArgumentException.class, () -> ClusterSqlEngine.open(
                 dir.resolve("cluster"), TestCluster.TIMEOUT, Map.of(MetastoreCatalog.CATALOG_SETTING, "bogus")));
-        assertTrue(bogus.getMessage().contains("use embedded"), bogus.getMessage());
+        assertTrue(bogus.getMessage().contains("ooo.catalog is 'bogus'; expected embedded or hms"), bogus.getMessage());
     }
 
     /**

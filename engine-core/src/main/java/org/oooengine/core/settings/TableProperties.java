@@ -1,0 +1,39 @@
+package org.oooengine.core.settings;
+
+import static org.oooengine.core.settings.Scope.TABLE;
+
+import java.util.List;
+
+/** The engine's table properties: given in {@code TBLPROPERTIES}, or set by the engine on the tables it lists. */
+public final class TableProperties {
+    private static final Declarations DECLARED = new Declarations();
+
+    public static final Setting<List<String>> PRIMARY_KEY = DECLARED.add(Setting.list("ooo.primary.key").scope(TABLE)
+            .doc("The primary key's columns, comma-separated, instead of a PRIMARY KEY clause."));
+    public static final Setting<List<String>> INDEXES = DECLARED.add(Setting.list("ooo.indexes").scope(TABLE)
+            .doc("Columns that get a secondary index, comma-separated."));
+    public static final Setting<String> LOAD_FORMAT = DECLARED.add(Setting.choice("ooo.load.format", "text", "orc")
+            .scope(TABLE).defaultValue("text")
+            .doc("How LOAD DATA reads files for the table (its `STORED AS`); its rows themselves live on the nodes."));
+    public static final Setting<String> SPLIT_POLICY = DECLARED.add(Setting.choice("ooo.split.policy",
+            "half", "rightmost", "prefix", "rate")
+            .scope(TABLE).defaultValue("prefix")
+            .doc("Where the leaves of the table's B+trees split when rows are written in place."));
+    public static final Setting<String> FILE_FORMAT = DECLARED.add(Setting.choice("ooo.file.format", "text", "orc")
+            .scope(TABLE)
+            .doc("Set by the engine: the format of a table held in files rather than on the nodes; its presence "
+                    + "marks such a table."));
+    public static final Setting<String> HMS_UNSUPPORTED = DECLARED.add(Setting.text("ooo.hms.unsupported").scope(TABLE)
+            .doc("Set by the engine on a metastore table it cannot query: why."));
+    public static final Setting<List<String>> HMS_PARTITION_KEYS = DECLARED.add(Setting.list("ooo.hms.partition.keys")
+            .scope(TABLE)
+            .doc("Set by the engine on a partitioned metastore table: its partition keys, comma-separated."));
+
+    private TableProperties() {
+    }
+
+    /** Every property declared here, in the order of the documentation. */
+    public static List<Setting<?>> all() {
+        return DECLARED.all();
+    }
+}
