@@ -61,6 +61,12 @@ final class BenchStressCommand implements Callable<Integer> {
             description = "a status answer later than this is a lapse; a plain number is milliseconds (default: ${DEFAULT-VALUE})")
     long probeLimitMs;
 
+    @Option(names = "--statement-timeout", defaultValue = "150s", paramLabel = "DURATION", converter = Units.InMillis.class,
+            description = "each client's query timeout (JDBC setQueryTimeout, whole seconds): a statement still running "
+                    + "then is cancelled by the endpoint and fails with HYT00; a plain number is milliseconds "
+                    + "(default: ${DEFAULT-VALUE})")
+    long statementTimeoutMs;
+
     @Option(names = "--user", paramLabel = "<name>", description = "SQL user, for an endpoint that checks passwords")
     String user;
 
@@ -69,9 +75,9 @@ final class BenchStressCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        if (clients < 1 || seconds < 1 || probeRuns < 1 || probeEveryMs < 1 || probeLimitMs < 1) {
+        if (clients < 1 || seconds < 1 || probeRuns < 1 || probeEveryMs < 1 || probeLimitMs < 1 || statementTimeoutMs < 1000) {
             throw new ParameterException(spec.commandLine(), "--clients and --probe-runs must be at least 1, --duration 1s, "
-                    + "--probe-every and --probe-limit 1ms");
+                    + "--probe-every and --probe-limit 1ms, --statement-timeout 1s");
         }
         tpch.forEach(TpchQueries::check);
         TpchQueries.check(probeQuery);
@@ -93,7 +99,8 @@ final class BenchStressCommand implements Callable<Integer> {
         StressRun run = new StressRun(() -> HiveJdbc.connect(url, user == null ? "stress" : user, password),
                 () -> local.status().stream().map(s -> new StressRun.NodeProbe(s.node(), s.state())).toList(),
                 statements, probe, new StressRun.Options(clients, Duration.ofMillis((long) (seconds * 1000)),
-                Duration.ofMillis(probeEveryMs), Duration.ofMillis(probeLimitMs), probeRuns),
+                Duration.ofMillis(probeEveryMs), Duration.ofMillis(probeLimitMs), probeRuns,
+                Duration.ofMillis(statementTimeoutMs)),
                 line -> {
                     err.println(line);
                     err.flush();

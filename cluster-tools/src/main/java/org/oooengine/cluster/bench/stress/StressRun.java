@@ -43,7 +43,18 @@ public final class StressRun {
     }
 
     /** What the run is given. */
-    public record Options(int clients, Duration length, Duration probeEvery, Duration probeLimit, int probeQueryRuns) {
+    /**
+     * @param statementTimeout each client statement's query timeout: a statement still running then is
+     *                         cancelled by the endpoint (HYT00), so that none outlives the run's grace
+     */
+    public record Options(int clients, Duration length, Duration probeEvery, Duration probeLimit, int probeQueryRuns,
+                          Duration statementTimeout) {
+        public Options {
+            if (statementTimeout.compareTo(GRACE) >= 0) {
+                throw new IllegalArgumentException("the statement timeout must be shorter than the " + GRACE.toSeconds()
+                        + " s the clients' last statements are given to end");
+            }
+        }
     }
 
     /** How the statements of one kind ended. */
@@ -163,7 +174,7 @@ public final class StressRun {
                 if (c == null || c.isClosed()) {
                     c = connector.open();
                 }
-                long rows = drain(c, statements.get(name));
+                long rows = drain(c, statements.get(name), (int) Math.max(1, options.statementTimeout().toSeconds()));
                 t.succeeded(System.nanoTime() - s0, rows);
             } catch (SQLException e) {
                 t.failed(e.getSQLState() == null ? "none" : e.getSQLState(), e.getMessage());
@@ -176,8 +187,9 @@ public final class StressRun {
         closeQuietly(c);
     }
 
-    private static long drain(Connection c, String sql) throws SQLException {
+    private static long drain(Connection c, String sql, int timeoutSeconds) throws SQLException {
         try (Statement s = c.createStatement()) {
+            s.setQueryTimeout(timeoutSeconds);
             long rows = 0;
             if (s.execute(sql)) {
                 try (ResultSet r = s.getResultSet()) {
@@ -205,10 +217,10 @@ public final class StressRun {
     private double timeProbeQuery(String when) throws Exception {
         List<Double> times = new ArrayList<>();
         try (Connection c = connector.open()) {
-            drain(c, statements.get(probeQuery)); // warm
+            drain(c, statements.get(probeQuery), 0); // warm
             for (int r = 0; r < options.probeQueryRuns(); r++) {
                 long s0 = System.nanoTime();
-                drain(c, statements.get(probeQuery));
+                drain(c, statements.get(probeQuery), 0);
                 times.add((System.nanoTime() - s0) / 1e9);
             }
         }
