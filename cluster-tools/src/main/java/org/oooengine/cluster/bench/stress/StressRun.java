@@ -176,6 +176,10 @@ public final class StressRun {
                 }
                 long rows = drain(c, statements.get(name), (int) Math.max(1, options.statementTimeout().toSeconds()));
                 t.succeeded(System.nanoTime() - s0, rows);
+            } catch (java.sql.SQLTimeoutException e) {
+                // The Hive driver reports the endpoint's timeout (HYT00) as this class, without the state.
+                t.failed(e.getSQLState() == null ? "HYT00" : e.getSQLState(), e.getMessage());
+                c = closeQuietly(c);
             } catch (SQLException e) {
                 t.failed(e.getSQLState() == null ? "none" : e.getSQLState(), e.getMessage());
                 c = closeQuietly(c); // a connection a failure left in doubt is not used again
