@@ -205,6 +205,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.timeout = timeout;
         this.peers = peers;
         this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES, memory);
+        this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES, memory);
         this.fragments = Executors.newCachedThreadPool(org.oooengine.core.exec.DaemonThreads.background("ooo-fragment-" + nodeId));
         this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.exec.DaemonThreads.background("ooo-load-" + nodeId));
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-heartbeat-" + nodeId));
@@ -238,7 +239,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 : Runtime.getRuntime().maxMemory() / 2;
         this.spillSpace = new SpillSpace("node " + nodeId, caps.spillMaxBytes() > 0 ? caps.spillMaxBytes()
                 : SpillSpace.defaultMaxBytes(dataDir), SPILL_CAP_FLAG);
-        this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES, memory, dataDir.resolve("spill"), spillSpace);
         LOG.info("node {} grants a query at most {} MiB of memory; its queries may spill {} MiB together; the statements "
                 + "running on it hold at most {} MiB together, at most {} of them at once", nodeId, queryMaxMemory >> 20,
                 spillSpace.maxBytes() >> 20, memory.limit() >> 20, caps.maxStatements());

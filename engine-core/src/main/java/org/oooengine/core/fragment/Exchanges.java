@@ -1,6 +1,5 @@
 package org.oooengine.core.fragment;
 
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -15,10 +14,6 @@ import java.util.function.Consumer;
  * exchange ({@link JoinBuild.Exchanged}) takes them as they come until every producer is done.
  * Rows may arrive before that pipeline does. Bounded and dropped as {@link HeldRows} are; a
  * pipeline slower than its producers holds them back ({@link #acknowledge}, {@link #awaitRoom}).
- * Rows that come when the node's statements hold all the memory it gives them go to a spill file
- * of their inbox, within the node's spill space, and reach the pipeline after the others: a
- * pipeline that has not started yet (its statement waits its turn) no longer fails the statements
- * beside it, nor its own.
  */
 public final class Exchanges extends HeldRows<Exchanges.Inbox> {
     private static final long WAIT_SLICE_MILLIS = 100;
@@ -29,35 +24,20 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
         final Set<String> done = new HashSet<>();
         /** Acknowledgements of chunks held back while the inbox holds more than its share. */
         final List<Runnable> heldBack = new ArrayList<>();
-        /** Rows that came when the node had no memory left for them; null until then. */
-        SpillFile overflow;
-        long overflowRows;
     }
 
     /** What one inbox holds (heap bytes) before its producers are held back; 0: never. */
     private final long shareBytes;
-    /** Where inboxes spill, and whose space that takes; null: they do not spill. */
-    private final Path spillDirectory;
-    private final SpillSpace spillSpace;
 
     public Exchanges(String node, long maxBytes) {
         super(node, maxBytes, "shuffled rows");
         this.shareBytes = 0;
-        this.spillDirectory = null;
-        this.spillSpace = null;
     }
 
     /** As above, their heap bytes held of {@code memory}, the node's, until a pipeline takes them. */
     public Exchanges(String node, long maxBytes, NodeMemory memory) {
-        this(node, maxBytes, memory, null, null);
-    }
-
-    /** As above; rows that find the node's memory full spill to {@code spillDirectory}, taking {@code spillSpace}. */
-    public Exchanges(String node, long maxBytes, NodeMemory memory, Path spillDirectory, SpillSpace spillSpace) {
         super(node, maxBytes, "shuffled rows", memory);
         this.shareBytes = Math.max(MIN_SHARE_BYTES, Math.min(MAX_SHARE_BYTES, memory.limit() / 16));
-        this.spillDirectory = spillDirectory;
-        this.spillSpace = spillSpace;
     }
 
     /**
@@ -119,18 +99,6 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
         super.remove(id);
         if (in != null) {
             release(in);
-            synchronized (in) {
-                closeOverflow(in);
-            }
-        }
-    }
-
-    /** Deletes {@code in}'s spill file, giving its space back (the caller holds its lock). */
-    private static void closeOverflow(Inbox in) {
-        if (in.overflow != null) {
-            in.overflow.close();
-            in.overflow = null;
-            in.overflowRows = 0;
         }
     }
 
@@ -161,54 +129,12 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
 
     /** Rows from {@code producer}, {@code chunkBytes} long as sent; {@code last} when it has sent all. */
     public void add(String exchange, String producer, List<Object[]> rows, long chunkBytes, boolean last) {
-        Inbox in;
-        try {
-            in = addRows(exchange, rows, chunkBytes);
-        } catch (MemoryLimitExceededException full) {
-            if (spillDirectory == null) {
-                throw full;
-            }
-            in = entry(exchange);
-            spill(in, exchange, rows);
-        }
+        Inbox in = addRows(exchange, rows, chunkBytes);
         synchronized (in) {
             if (last) {
                 in.done.add(producer);
             }
             in.notifyAll();
-        }
-    }
-
-    /** Once every producer is done: the rows that went to disk, read back and the file deleted. */
-    private static void handOverflow(Inbox in, Consumer<List<Object[]>> rows) {
-        SpillFile overflow;
-        synchronized (in) {
-            overflow = in.overflow;
-            in.overflow = null;
-            in.overflowRows = 0;
-        }
-        if (overflow != null) {
-            try (overflow) {
-                overflow.readAll(rows);
-            }
-        }
-    }
-
-    /** Appends {@code rows} to the spill file of {@code in}, made on first use. */
-    private void spill(Inbox in, String exchange, List<Object[]> rows) {
-        synchronized (in) {
-            if (in.overflow == null) {
-                try {
-                    org.oooengine.core.storage.Directories.createPrivate(spillDirectory);
-                } catch (java.io.IOException e) {
-                    throw new java.io.UncheckedIOException("cannot make the spill directory " + spillDirectory, e);
-                }
-                in.overflow = new SpillFile(spillDirectory, spillSpace, "the shuffled rows of exchange " + exchange
-                        + " held for a pipeline to come on node " + node);
-            }
-            in.overflow.append(rows);
-            in.overflowRows += rows.size();
-            in.touched = System.nanoTime();
         }
     }
 
@@ -248,7 +174,6 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
                 rows.accept(arrived);
             }
             if (allDone) {
-                handOverflow(in, rows);
                 return;
             }
         }

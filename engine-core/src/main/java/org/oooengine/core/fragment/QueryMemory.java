@@ -14,7 +14,7 @@ import org.oooengine.core.settings.SessionSettings;
  * also held of the node's {@link NodeMemory}, so that many statements at once stay within the
  * heap too.
  */
-public final class QueryMemory implements AutoCloseable, SpillAccount {
+public final class QueryMemory implements AutoCloseable {
     private final String where;
     private final long limit;
     /** What the message of an operator over the limit says after it, e.g. how to raise the limit; empty for nothing. */
@@ -209,8 +209,7 @@ public final class QueryMemory implements AutoCloseable, SpillAccount {
      * Takes {@code bytes} of disk for {@code operator}'s spill file, before it writes them; fails
      * the query if that goes past its spill limit or the place's spill space.
      */
-    @Override
-    public void takeDisk(String operator, long bytes) {
+    void takeDisk(String operator, long bytes) {
         long now = onDisk.addAndGet(bytes);
         if (now > spillLimit || now < 0) {
             onDisk.addAndGet(-bytes);
@@ -227,8 +226,7 @@ public final class QueryMemory implements AutoCloseable, SpillAccount {
     }
 
     /** Gives back the disk a deleted spill file took. */
-    @Override
-    public void giveDisk(long bytes) {
+    void giveDisk(long bytes) {
         onDisk.addAndGet(-bytes);
         spillSpace.give(bytes);
     }

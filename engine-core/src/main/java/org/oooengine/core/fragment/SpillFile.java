@@ -25,7 +25,7 @@ import org.oooengine.core.storage.DataCorruptedException;
 final class SpillFile implements AutoCloseable {
     private final Path path;
     /** Whose spill limits its writes are held to; null: none (tests). */
-    private final SpillAccount owner;
+    private final QueryMemory owner;
     private final String operator;
     private DataOutputStream out;
     private long bytes;
@@ -39,7 +39,7 @@ final class SpillFile implements AutoCloseable {
     }
 
     /** A spill file of {@code operator}, its writes held to {@code owner}'s spill limits. */
-    SpillFile(Path dir, SpillAccount owner, String operator) {
+    SpillFile(Path dir, QueryMemory owner, String operator) {
         this.owner = owner;
         this.operator = operator;
         try {

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * a write past the cap fails its query ({@link SpillLimitExceededException}), whoever else filled
  * the space.
  */
-public final class SpillSpace implements SpillAccount {
+public final class SpillSpace {
     /**
      * What one query may spill in one place unless the operator or the session says otherwise:
      * 16 GiB, about nine times what a node spilled for TPC-H Q9 at SF 10 with 64 MiB of memory
@@ -80,21 +80,6 @@ public final class SpillSpace implements SpillAccount {
     /** Gives back what a deleted spill file took. */
     void give(long bytes) {
         used.addAndGet(-bytes);
-    }
-
-    /** Takes {@code bytes} for a spill file no query owns (an inbox's overflow), or fails naming {@code what}. */
-    @Override
-    public void takeDisk(String what, long bytes) {
-        if (!take(bytes)) {
-            throw new SpillLimitExceededException(what + " cannot spill " + QueryMemory.size(bytes) + " more: "
-                    + describe() + ", has " + QueryMemory.size(used()) + " in use; the query stops and its spill "
-                    + "files are removed");
-        }
-    }
-
-    @Override
-    public void giveDisk(long bytes) {
-        give(bytes);
     }
 
     /** Bytes the spill files of this process's queries take now. */

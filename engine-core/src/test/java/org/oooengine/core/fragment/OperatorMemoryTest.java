@@ -171,54 +171,6 @@ class OperatorMemoryTest {
     }
 
     @Test
-    void shuffledRowsThatFindTheNodesMemoryFullSpillAndReachTheirPipelineAfterTheOthers(
-            @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
-        NodeMemory node = new NodeMemory("node n1", 4 << 20, "ooo node --statements-memory");
-        SpillSpace space = new SpillSpace("node n1", 64 << 20, "ooo node --spill-max");
-        java.nio.file.Path spill = dir.resolve("spill");
-        Exchanges exchanges = new Exchanges("n1", 1L << 40, node, spill, space);
-        // the pipeline has not come yet: ten times what the node has room for arrives
-        for (int chunk = 0; chunk < 10; chunk++) {
-            exchanges.add("x1", "n2", rows(100_000, 10), 1_000_000, chunk == 9);
-        }
-        assertTrue(node.used() <= 4 << 20, node.used() + " bytes held");
-        assertTrue(space.used() > 0, "the rest went to disk");
-        List<Object[]> drained = new ArrayList<>();
-        exchanges.drain("x1", 1, () -> false, drained::addAll);
-        assertEquals(1_000_000, drained.size(), "every row, from memory and from disk");
-        exchanges.remove("x1");
-        assertEquals(0, node.used());
-        assertEquals(0, space.used(), "the spill file's space is given back");
-        try (var files = java.nio.file.Files.list(spill)) {
-            assertEquals(List.of(), files.toList());
-        }
-    }
-
-    @Test
-    void anInboxPastTheNodesSpillSpaceFailsByNameAndLeavesNoFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-            throws Exception {
-        NodeMemory node = new NodeMemory("node n1", 1 << 20, "ooo node --statements-memory");
-        SpillSpace space = new SpillSpace("node n1", 2 << 20, "ooo node --spill-max");
-        java.nio.file.Path spill = dir.resolve("spill");
-        Exchanges exchanges = new Exchanges("n1", 1L << 40, node, spill, space);
-        SpillLimitExceededException e = assertThrows(SpillLimitExceededException.class, () -> {
-            for (int chunk = 0; chunk < 20; chunk++) {
-                exchanges.add("x1", "n2", rows(100_000, 10), 1_000_000, false);
-            }
-        });
-        assertTrue(e.getMessage().startsWith("the shuffled rows of exchange x1 held for a pipeline to come on node n1 "
-                + "cannot spill"), e.getMessage());
-        assertTrue(e.getMessage().contains("the spill space of node n1 for all its queries, 2.0 MiB (ooo node --spill-max)"),
-                e.getMessage());
-        exchanges.remove("x1"); // as the failed statement's end does
-        assertEquals(0, space.used());
-        assertEquals(0, node.used());
-        try (var files = java.nio.file.Files.list(spill)) {
-            assertEquals(List.of(), files.toList());
-        }
-    }
-
-    @Test
     void aWholeAggregateOnANodeSpillsInsteadOfFailing(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
         List<AggregateCall> calls = List.of(new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT));
         QueryMemory memory = new QueryMemory("node n1", 2 << 20, "ooo.query.max-memory-per-node", dir.resolve("spill"));
