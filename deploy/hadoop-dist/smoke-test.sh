@@ -127,7 +127,7 @@ done
 mr_ok=false
 wait_for 60 "a running NodeManager" bash -c "'$dist/bin/yarn' node -list 2>/dev/null | grep -q RUNNING"
 tests_jar="$work/hadoop-mapreduce-client-jobclient-tests.jar"
-if (cd "$here" && mvn -q -B -o dependency:copy \
+if (cd "$here" && mvn -q -B dependency:copy \
         -Dartifact="org.apache.hadoop:hadoop-mapreduce-client-jobclient:$version:jar:tests" \
         -DoutputDirectory="$work" -Dmdep.stripVersion=true) >&2; then
     log "running mrbench (input written to and read from HDFS) on YARN"

@@ -61,7 +61,7 @@ out="$(cd "$out" && pwd)"
 export OOO_ALLOW_ROOT=1
 ooo="$root/ooo"
 log() { echo "scaling-validate: [$(date +%T)] $*" >&2; }
-[[ "$build" == true ]] && (cd "$root" && mvn -B -q -o install -DskipTests >"$out/build.log" 2>&1 || mvn -B -q install -DskipTests >"$out/build.log" 2>&1)
+[[ "$build" == true ]] && (cd "$root" && mvn -B -q install -DskipTests >"$out/build.log" 2>&1)
 
 # Network-namespace hosts (one per node of the largest cluster) on a bridge of their own.
 inv="$out/hosts" bridge=ooo-sv0
