@@ -3,8 +3,10 @@ package org.oooengine.core.cluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.ForkJoinPool;
+import java.util.function.UnaryOperator;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.NodeServer;
+import org.oooengine.core.net.RequestHandler;
 import org.oooengine.core.store.StoreOptions;
 
 /** A cluster node: its store, the server members reach it on, and its connections to the other nodes. */
@@ -43,6 +45,13 @@ public final class NodeDaemon implements AutoCloseable {
     /** As above, granting its queries no more memory and spill than {@code caps}. */
     public static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout,
                                    Duration answerDelay, Duration handshakeDeadline, NodeService.Caps caps) {
+        return start(clusterDir, nodeId, options, timeout, answerDelay, handshakeDeadline, caps, handler -> handler);
+    }
+
+    /** As above, its requests handled by what {@code handlers} makes of the node's service (tests put faults there). */
+    static NodeDaemon start(Path clusterDir, String nodeId, StoreOptions options, Duration timeout,
+                            Duration answerDelay, Duration handshakeDeadline, NodeService.Caps caps,
+                            UnaryOperator<RequestHandler> handlers) {
         ClusterSpec spec = ClusterSpec.read(clusterDir);
         ClusterSpec.NodeSpec me = spec.node(nodeId);
         ClusterSecret secret = ClusterSpec.readSecret(clusterDir);
@@ -51,7 +60,7 @@ public final class NodeDaemon implements AutoCloseable {
         NodeService service = null;
         try {
             service = new NodeService(nodeId, spec, clusterDir, peers, options, timeout, caps);
-            NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, service, answerDelay,
+            NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, handlers.apply(service), answerDelay,
                     handshakeDeadline);
             return new NodeDaemon(nodeId, peers, service, server);
         } catch (RuntimeException e) {

@@ -25,6 +25,9 @@ public final class TestCluster implements AutoCloseable {
     public final ClusterSpec spec;
     final List<NodeDaemon> daemons = new ArrayList<>();
     private final NodeService.Caps caps;
+    /** The requests the nodes answer; the rest they refuse ({@link #answerOnly}). */
+    private volatile java.util.Set<org.oooengine.core.net.OpCode> answered = java.util.EnumSet.allOf(
+            org.oooengine.core.net.OpCode.class);
 
     public TestCluster(Path dir, int nodes) throws IOException {
         this(dir, nodes, NodeService.Caps.DEFAULTS);
@@ -63,7 +66,25 @@ public final class TestCluster implements AutoCloseable {
 
     private NodeDaemon start(String id) {
         return NodeDaemon.start(dir, id, OPTIONS, TIMEOUT, java.time.Duration.ZERO,
-                java.time.Duration.ofMillis(org.oooengine.core.net.NodeServer.HANDSHAKE_DEADLINE_MS), caps);
+                java.time.Duration.ofMillis(org.oooengine.core.net.NodeServer.HANDSHAKE_DEADLINE_MS), caps,
+                service -> (request, out) -> {
+                    if (answered.contains(request.op())) {
+                        service.handle(request, out);
+                    } else {
+                        out.fail(org.oooengine.core.net.ErrorCode.INTERNAL, "refused: this node answers only "
+                                + answered + " now, not " + request.op());
+                    }
+                });
+    }
+
+    /** From now on every node answers only requests of these kinds and refuses the rest. */
+    public void answerOnly(java.util.Set<org.oooengine.core.net.OpCode> ops) {
+        answered = java.util.Set.copyOf(ops);
+    }
+
+    /** Every node answers every request again. */
+    public void answerAll() {
+        answered = java.util.EnumSet.allOf(org.oooengine.core.net.OpCode.class);
     }
 
     @Override

@@ -7,17 +7,18 @@ import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterManifest;
-import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.types.DataType;
 import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.optimizer.snapshot.ClusterSnapshot;
+import org.oooengine.optimizer.snapshot.ClusterSnapshots;
 
 /**
  * The tables loaded into a cluster, all in database {@code default}, as the nodes' store
- * manifests list them ({@link ClusterSession#tables()}: every node asked at once). While some
+ * manifests list them in the statement's {@link ClusterSnapshot} (every node asked at once). While some
  * nodes do not answer, the tables come from those that do and a table's row count says which
  * node it lacks; when no node answers, listing fails naming them all rather than showing none.
  */
@@ -26,10 +27,10 @@ public final class ClusterCatalog implements Catalog {
     /** The table property holding its row count, summed over the nodes. */
     private static final String ROWS_PROPERTY = "rows";
 
-    private final ClusterSession cluster;
+    private final ClusterSnapshots snapshots;
 
-    public ClusterCatalog(ClusterSession cluster) {
-        this.cluster = cluster;
+    public ClusterCatalog(ClusterSnapshots snapshots) {
+        this.snapshots = snapshots;
     }
 
     @Override
@@ -73,10 +74,11 @@ public final class ClusterCatalog implements Catalog {
 
     /** The nodes' manifests; fails naming the nodes when none answered. */
     private ClusterManifest answered() {
-        ClusterManifest m = cluster.tables();
+        ClusterSnapshot snapshot = snapshots.current();
+        ClusterManifest m = snapshot.manifest();
         if (m.noneAnswered()) {
             throw new SqlException(SqlException.NODE_FAILURE, "cannot list the tables of cluster "
-                    + cluster.spec().name() + ": no node answered; " + ClusterManifest.describe(m.unanswered()));
+                    + snapshot.spec().name() + ": no node answered; " + ClusterManifest.describe(m.unanswered()));
         }
         return m;
     }

@@ -6,21 +6,20 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterException;
-import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.settings.SessionSettings;
-import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.optimizer.rel.Field;
 import org.oooengine.optimizer.rel.JoinChooser;
 import org.oooengine.optimizer.rel.RelNode;
 import org.oooengine.optimizer.JoinOptimizer;
-import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.cost.CostModel;
 import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.optimizer.plan.JoinGraph;
 import org.oooengine.optimizer.plan.JoinMethod;
 import org.oooengine.optimizer.plan.Plan;
+import org.oooengine.optimizer.snapshot.ClusterSnapshot;
 
 /**
  * How a SQL join chain runs, by the session's {@code ooo.join.method} and execution mode.
@@ -31,32 +30,30 @@ import org.oooengine.optimizer.plan.Plan;
  * jobs — a hash join on the coordinator is not MapReduce: {@code index} (the out-of-order join as
  * a map-only job), {@code psmj} (sort-merge join jobs), or {@code auto}.
  *
- * <p>Auto asks the optimizer on a calibrated cluster — the chain's range counted on its index (an
- * index dive), the calibrated cost of OoO PNLJ against PSMJ per join. Without a calibration it
- * takes the index join when the range selects at most {@link #UNCALIBRATED_MAX_FRACTION} of the
+ * <p>Auto asks the optimizer on a calibrated cluster — the chain's range estimated from the driving
+ * table's histogram, the calibrated cost of OoO PNLJ against PSMJ per join. Without a calibration
+ * it takes the index join when the range selects at most {@link #UNCALIBRATED_MAX_FRACTION} of the
  * driving table, well below the crossovers measured, and PSMJ otherwise. Daemon mode cannot run
- * PSMJ: where auto would, the chain runs as hash joins instead.
+ * PSMJ: where auto would, the chain runs as hash joins instead. Everything it reads is in the
+ * statement's {@link ClusterSnapshot}: choosing asks the nodes nothing.
  */
 final class ClusterJoinChooser {
     private static final String SETTING = SessionSettings.JOIN_METHOD.name();
     static final double UNCALIBRATED_MAX_FRACTION = 0.05;
 
-    private final ClusterSession cluster;
-    private final Optional<Calibration> calibration;
-    private volatile JoinOptimizer optimizer;
+    /** The optimizer over the statistics of the last snapshot that had a calibration: they change rarely. */
+    private volatile Optimizer optimizer;
 
-    ClusterJoinChooser(ClusterSession cluster, Optional<Calibration> calibration) {
-        this.cluster = cluster;
-        this.calibration = calibration;
+    private record Optimizer(Map<String, TableFacts> facts, JoinOptimizer optimizer) {
     }
 
     /** Index joins on the node daemons, or null: hash joins on the coordinator. */
-    JoinChooser forDaemons(Map<String, String> settings) {
+    JoinChooser forDaemons(Map<String, String> settings, ClusterSnapshot snapshot) {
         return switch (method(settings)) {
             case "hash" -> JoinChooser.HASH_JOINS_ONLY;
             case "index" -> (spec, fields) -> forced(spec, fields, "index", spec.probes().size());
             case "auto" -> (spec, fields) -> {
-                RelNode.IndexJoin join = auto(spec, fields);
+                RelNode.IndexJoin join = auto(snapshot, spec, fields);
                 return join.allIndexJoins() ? join : null;
             };
             case "psmj" -> throw new SqlException(SqlException.SYNTAX, SETTING + "=psmj runs as MapReduce jobs: first SET "
@@ -66,11 +63,11 @@ final class ClusterJoinChooser {
     }
 
     /** MapReduce jobs for every chain: never null. */
-    JoinChooser forMapReduce(Map<String, String> settings) {
+    JoinChooser forMapReduce(Map<String, String> settings, ClusterSnapshot snapshot) {
         return switch (method(settings)) {
             case "index" -> (spec, fields) -> forced(spec, fields, "index", spec.probes().size());
             case "psmj" -> (spec, fields) -> forced(spec, fields, "psmj", 0);
-            case "auto" -> this::auto;
+            case "auto" -> (spec, fields) -> auto(snapshot, spec, fields);
             case "hash" -> throw new SqlException(SqlException.SYNTAX, SETTING + "=hash joins on the coordinator, "
                     + "which is not MapReduce; in " + SessionSettings.EXECUTION_MODE.name() + "=mapreduce use auto, index or psmj");
             default -> throw unknown(settings, "auto, index or psmj");
@@ -90,54 +87,52 @@ final class ClusterJoinChooser {
         return new RelNode.IndexJoin(spec, fields, label + " (" + SETTING + "=" + method + ")", indexJoins);
     }
 
-    private RelNode.IndexJoin auto(JoinSpec spec, List<Field> fields) {
-        long rows = rangeRows(spec);
-        if (calibration.isPresent()) {
-            Plan plan = optimizer().optimize(JoinGraph.of("sql", spec).withRangeRows(rows),
+    private RelNode.IndexJoin auto(ClusterSnapshot snapshot, JoinSpec spec, List<Field> fields) {
+        long total = tableRows(snapshot, spec.outerTable());
+        Optional<TableFacts> driving = snapshot.facts(spec.outerTable());
+        if (driving.isEmpty()) {
+            return new RelNode.IndexJoin(spec, fields, JoinMethod.PSMJ + ": no statistics of " + spec.outerTable()
+                    + " to tell how selective its range is (ooo analyze --cluster)", 0);
+        }
+        long rows = Math.round(driving.get().rangeFraction(spec.outerRange()) * total);
+        if (snapshot.calibration().isPresent() && snapshot.facts().keySet().containsAll(spec.tables())) {
+            Plan plan = optimizer(snapshot).optimize(JoinGraph.of("sql", spec).withRangeRows(rows),
                     EnumSet.of(JoinMethod.OOO_PNLJ, JoinMethod.PSMJ));
             return new RelNode.IndexJoin(plan.spec(), fields, String.format(Locale.ROOT,
                     "optimizer: %s, %,d driving rows, estimated %.3g s", plan.chosen(), rows, plan.estimatedSeconds()),
                     plan.indexJoins());
         }
-        long total = tableRows(spec.outerTable());
         boolean selective = rows <= UNCALIBRATED_MAX_FRACTION * total;
+        String why = snapshot.calibration().isPresent() ? "no statistics of every table joined (ooo analyze --cluster)"
+                : "cluster not calibrated: ooo calibrate --cluster";
         return new RelNode.IndexJoin(spec, fields, String.format(Locale.ROOT,
-                "%s: the range selects %,d of %,d rows (cluster not calibrated: ooo calibrate --cluster)",
-                selective ? JoinMethod.OOO_PNLJ : JoinMethod.PSMJ, rows, total), selective ? spec.probes().size() : 0);
+                "%s: the range selects about %,d of %,d rows (%s)",
+                selective ? JoinMethod.OOO_PNLJ : JoinMethod.PSMJ, rows, total, why), selective ? spec.probes().size() : 0);
     }
 
-    /** Rows of the driving range, counted on its index on every node. */
-    private long rangeRows(JoinSpec spec) {
-        long rows = 0;
-        for (ClusterSpec.NodeSpec n : cluster.spec().nodes()) {
-            rows += cluster.countRange(n.id(), spec.outerTable(), spec.outerRange());
-        }
-        return rows;
-    }
-
-    /** Rows of the table, summed over every node: a node that does not answer fails the choice, naming it. */
-    private long tableRows(String table) {
+    /** Rows of the table, summed over every node: a node that did not answer fails the choice, naming it. */
+    private static long tableRows(ClusterSnapshot snapshot, String table) {
         try {
-            return cluster.table(table).meta().rows();
+            ClusterManifest.Table t = snapshot.manifest().table(table).orElseThrow(() -> new ClusterException(
+                    "no node that answered holds it; " + ClusterManifest.describe(snapshot.manifest().unanswered())));
+            if (!t.complete()) {
+                throw new ClusterException(ClusterManifest.describe(t.missing()));
+            }
+            return t.meta().rows();
         } catch (ClusterException e) {
             throw new SqlException(SqlException.NODE_FAILURE, "choosing how to join " + table + " failed: "
                     + e.getMessage(), e);
         }
     }
 
-    /** Tables changed: the optimizer reads their statistics anew at its next use. */
-    void tablesChanged() {
-        optimizer = null;
-    }
-
-    /** Built on first use: it reads every table's statistics from the nodes. */
-    private JoinOptimizer optimizer() {
-        JoinOptimizer o = optimizer;
-        if (o == null) {
-            Map<String, TableFacts> facts = TableFacts.of(cluster);
-            o = new JoinOptimizer(new CostModel(calibration.orElseThrow()), facts);
+    /** The optimizer over the snapshot's statistics and calibration, made again only when they changed. */
+    private JoinOptimizer optimizer(ClusterSnapshot snapshot) {
+        Optimizer o = optimizer;
+        if (o == null || o.facts() != snapshot.facts()) {
+            o = new Optimizer(snapshot.facts(), new JoinOptimizer(new CostModel(snapshot.calibration().orElseThrow()),
+                    snapshot.facts()));
             optimizer = o;
         }
-        return o;
+        return o.optimizer();
     }
 }

@@ -19,6 +19,7 @@ import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.catalog.SystemCatalog;
+import org.oooengine.hive.catalog.SystemTableReader;
 import org.oooengine.hive.catalog.hms.MetastoreCatalog;
 import org.oooengine.hive.security.AccessControl;
 import org.oooengine.hive.security.AdminUsersAccessControl;
@@ -26,6 +27,7 @@ import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlEngine;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.snapshot.ClusterSnapshots;
 import org.oooengine.core.settings.CoordinatorSettings;
 import org.oooengine.core.settings.Settings;
 
@@ -50,6 +52,7 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final DataDefinition ddl;
     private final AccessControl access;
     private final SessionLimits limits;
+    private final ClusterSnapshots snapshots;
 
     /**
      * An engine over a cluster without a calibration — join methods are chosen by a fixed rule —
@@ -82,24 +85,26 @@ public final class ClusterSqlEngine implements SqlEngine {
         this.access = access;
         Settings.checkCoordinator(settings);
         this.limits = SessionLimits.fromSettings(settings, () -> nodeMemoryCap(cluster));
-        ClusterJoinChooser chooser = new ClusterJoinChooser(cluster, calibration);
+        this.snapshots = new ClusterSnapshots(cluster, calibration);
         HadoopSettings hadoop = HadoopSettings.fromCoordinator(settings);
         switch (catalogKind(settings)) {
             case "embedded" -> {
-                EmbeddedCatalog embedded = new EmbeddedCatalog(catalogFile, new ClusterCatalog(cluster));
-                this.catalog = new SystemCatalog(embedded, cluster);
+                EmbeddedCatalog embedded = new EmbeddedCatalog(catalogFile, new ClusterCatalog(snapshots));
+                SystemCatalog system = new SystemCatalog(embedded, cluster);
+                this.catalog = system;
                 this.metastore = null;
                 this.ddl = new DataDefinition(embedded, cluster, LoadableFiles.fromSettings(settings, clusterDir,
-                        cluster.spec()), hadoop, chooser::tablesChanged);
-                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop, Optional.empty(),
-                        limits.coordinatorSpill());
+                        cluster.spec()), hadoop, snapshots::tablesChanged);
+                this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop, Optional.empty(),
+                        new SystemTableReader(system), limits.coordinatorSpill());
             }
             case MetastoreCatalog.CATALOG_NAME -> {
                 this.metastore = MetastoreCatalog.fromSettings(settings);
-                this.catalog = new SystemCatalog(metastore, cluster);
+                SystemCatalog system = new SystemCatalog(metastore, cluster);
+                this.catalog = system;
                 this.ddl = null; // read-only
-                this.modes = new ExecutionModes(cluster, chooser, secret, hadoop,
-                        Optional.of(metastore.tableReader()), limits.coordinatorSpill());
+                this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop,
+                        Optional.of(metastore.tableReader()), new SystemTableReader(system), limits.coordinatorSpill());
             }
             default -> throw new IllegalStateException("unchecked catalog kind");
         }
@@ -222,7 +227,7 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     @Override
     public SqlSession openSession(SessionUser user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, modes, ddl, access, limits);
+        return new EngineSession(user, database, settings, catalog, modes, ddl, access, limits, snapshots);
     }
 
     @Override

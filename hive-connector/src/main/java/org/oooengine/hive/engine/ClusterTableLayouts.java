@@ -4,18 +4,18 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterManifest;
-import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.optimizer.rel.TableLayouts;
+import org.oooengine.optimizer.snapshot.ClusterSnapshot;
 
-/** The cluster's tables as the catalog's last round of the nodes' manifests described them. */
+/** The cluster's tables as a statement's snapshot of the nodes' manifests describes them. */
 final class ClusterTableLayouts implements TableLayouts {
-    private final ClusterSession cluster;
+    private final ClusterSnapshot snapshot;
 
-    ClusterTableLayouts(ClusterSession cluster) {
-        this.cluster = cluster;
+    ClusterTableLayouts(ClusterSnapshot snapshot) {
+        this.snapshot = snapshot;
     }
 
     @Override
@@ -40,7 +40,7 @@ final class ClusterTableLayouts implements TableLayouts {
             return Optional.empty();
         }
         try {
-            return cluster.tables().table(table.storage()).map(ClusterManifest.Table::meta);
+            return snapshot.manifest().table(table.storage()).map(ClusterManifest.Table::meta);
         } catch (ClusterException layoutsDiffer) {
             return Optional.empty(); // the scan names the problem
         }
@@ -48,12 +48,12 @@ final class ClusterTableLayouts implements TableLayouts {
 
     @Override
     public int nodes(TableInfo table) {
-        return rows(table).isPresent() ? Math.max(1, cluster.spec().owners(table.storage()).size()) : 1;
+        return rows(table).isPresent() ? Math.max(1, snapshot.spec().owners(table.storage()).size()) : 1;
     }
 
     @Override
     public boolean partitionedAlike(TableInfo a, TableInfo b) {
         return rows(a).isPresent() && rows(b).isPresent() && !a.primaryKey().isEmpty() && !b.primaryKey().isEmpty()
-                && cluster.spec().owners(a.storage()).equals(cluster.spec().owners(b.storage()));
+                && snapshot.spec().owners(a.storage()).equals(snapshot.spec().owners(b.storage()));
     }
 }

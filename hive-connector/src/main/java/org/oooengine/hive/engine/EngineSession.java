@@ -35,6 +35,7 @@ import org.oooengine.hive.sql.parse.HiveSqlParser;
 import org.oooengine.optimizer.rel.Field;
 import org.oooengine.optimizer.rel.PlanPrinter;
 import org.oooengine.optimizer.rel.RelNode;
+import org.oooengine.optimizer.snapshot.ClusterSnapshots;
 
 /**
  * One client's session: parses a statement with Hive's parser, then runs it — queries through
@@ -52,6 +53,7 @@ final class EngineSession implements SqlSession {
     private final DataDefinition ddl;
     private final AccessControl access;
     private final SessionLimits limits;
+    private final ClusterSnapshots snapshots;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String database;
 
@@ -59,10 +61,13 @@ final class EngineSession implements SqlSession {
      * @param settings as the client gave them when it opened the session: each one is checked as {@code SET} would
      * @param ddl      runs DDL and DML; null on a read-only catalog
      * @param limits   the operator's caps on the settings that are resource limits
+     * @param snapshots what each statement is analysed and planned from
      */
     EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog,
-                  ExecutionModes modes, DataDefinition ddl, AccessControl access, SessionLimits limits) {
+                  ExecutionModes modes, DataDefinition ddl, AccessControl access, SessionLimits limits,
+                  ClusterSnapshots snapshots) {
         this.user = user;
+        this.snapshots = snapshots;
         this.limits = limits;
         this.ddl = ddl;
         this.catalog = catalog;
@@ -101,7 +106,16 @@ final class EngineSession implements SqlSession {
         }
         long t0 = System.nanoTime();
         ASTNode tree = HiveSqlParser.parse(sql);
-        StatementResult r = switch (tree.getType()) {
+        // One view of the cluster for the whole statement: its analysis and plan ask the nodes nothing more.
+        try (ClusterSnapshots.Pin pinned = snapshots.pin()) {
+            StatementResult r = run(tree, cancel);
+            LOG.debug("{}: planned in {} ms", user.name(), (System.nanoTime() - t0) / 1_000_000);
+            return r;
+        }
+    }
+
+    private StatementResult run(ASTNode tree, Cancellation cancel) {
+        return switch (tree.getType()) {
             case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, cancel) : query(tree, cancel);
             case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD, TOK_UPDATE_TABLE,
                  TOK_DELETE_FROM, TOK_MERGE -> change(tree, cancel);
@@ -113,8 +127,6 @@ final class EngineSession implements SqlSession {
             default -> throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: statement "
                     + tree.getText() + " at line " + tree.getLine() + ":" + tree.getCharPositionInLine());
         };
-        LOG.debug("{}: planned in {} ms", user.name(), (System.nanoTime() - t0) / 1_000_000);
-        return r;
     }
 
     /**
@@ -146,7 +158,7 @@ final class EngineSession implements SqlSession {
                     + " with a Hive metastore catalog (ooo.catalog=hms), which this engine only reads; change tables through Hive");
         }
         Map<String, String> settings = running();
-        modes.forSettings(settings); // an unknown execution mode is refused before anything changes
+        modes.check(settings); // an unknown execution mode is refused before anything changes
         var statement = new DdlAnalyzer(catalog, database).analyze(tree);
         try {
             checkAccess(statement);
@@ -306,7 +318,7 @@ final class EngineSession implements SqlSession {
         if (SessionSettings.EXECUTION_MODE.names(key) || SessionSettings.JOIN_METHOD.names(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);
             changed.put(key, v);
-            modes.forSettings(limits.effective(changed)); // refuses a mode or method it cannot run, now rather than at the next query
+            modes.check(limits.effective(changed)); // refuses a mode or method it cannot run, now rather than at the next query
         }
         settings.put(key, v);
         return StatementResult.update(0);

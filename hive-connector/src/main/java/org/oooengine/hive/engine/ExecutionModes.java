@@ -7,6 +7,7 @@ import org.oooengine.core.fragment.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.settings.SessionSettings;
+import org.oooengine.hive.catalog.SystemTableReader;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
@@ -15,6 +16,8 @@ import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.optimizer.rel.PipelinePlanner;
 import org.oooengine.optimizer.rel.RelNode;
 import org.oooengine.optimizer.rel.TableLayouts;
+import org.oooengine.optimizer.snapshot.ClusterSnapshot;
+import org.oooengine.optimizer.snapshot.ClusterSnapshots;
 
 /**
  * The session setting {@code ooo.execution.mode}: where a statement's work runs.
@@ -33,34 +36,41 @@ import org.oooengine.optimizer.rel.TableLayouts;
  */
 final class ExecutionModes {
     private final ClusterSession cluster;
-    private final ClusterJoinChooser chooser;
+    private final ClusterSnapshots snapshots;
+    private final ClusterJoinChooser chooser = new ClusterJoinChooser();
     private final Optional<ClusterSecret> secret;
     private final HadoopSettings hadoop;
     private final Optional<FileTableReader> fileTables;
+    private final SystemTableReader systemTables;
     private final TableReader daemonScans;
-    private final TableLayouts daemonLayouts;
     private final ClusterIndexJoinRunner daemonJoins;
     private final SpillSpace coordinatorSpill;
 
     /**
+     * @param snapshots        what statements are planned from
      * @param fileTables       reads the catalog's tables held in files, and tells a job where their files are
+     * @param systemTables     reads the system tables, on the coordinator whatever the mode
      * @param coordinatorSpill the disk the spill files of all the coordinator's statements may take
      */
-    ExecutionModes(ClusterSession cluster, ClusterJoinChooser chooser, Optional<ClusterSecret> secret,
-                   HadoopSettings hadoop, Optional<FileTableReader> fileTables, SpillSpace coordinatorSpill) {
+    ExecutionModes(ClusterSession cluster, ClusterSnapshots snapshots, Optional<ClusterSecret> secret,
+                   HadoopSettings hadoop, Optional<FileTableReader> fileTables, SystemTableReader systemTables,
+                   SpillSpace coordinatorSpill) {
         this.coordinatorSpill = coordinatorSpill;
         this.cluster = cluster;
-        this.chooser = chooser;
+        this.snapshots = snapshots;
         this.secret = secret;
         this.hadoop = hadoop;
         this.fileTables = fileTables;
-        this.daemonScans = withFileTables(new ClusterTableReader(cluster), fileTables);
-        this.daemonLayouts = new ClusterTableLayouts(cluster);
+        this.systemTables = systemTables;
+        this.daemonScans = withCoordinatorTables(new ClusterTableReader(cluster), fileTables);
         this.daemonJoins = new ClusterIndexJoinRunner(cluster);
     }
 
-    private static TableReader withFileTables(TableReader clusterTables, Optional<? extends TableReader> fileTables) {
-        return fileTables.<TableReader>map(files -> new RoutingTableReader(FileTableReader::holds, files, clusterTables)).orElse(clusterTables);
+    /** Tables held in files read by {@code fileTables}, system tables by {@code systemTables}, the rest by {@code clusterTables}. */
+    private TableReader withCoordinatorTables(TableReader clusterTables, Optional<? extends TableReader> fileTables) {
+        TableReader stored = fileTables.<TableReader>map(files -> new RoutingTableReader(FileTableReader::holds, files,
+                clusterTables)).orElse(clusterTables);
+        return new RoutingTableReader(SystemTableReader::holds, systemTables, stored);
     }
 
     /** The cluster's connections to its nodes, which a statement's transaction reaches them by. */
@@ -75,12 +85,25 @@ final class ExecutionModes {
                 e.reader()));
     }
 
-    /** How a statement runs under {@code settings}; refuses a join method the mode does not run. */
+    /**
+     * How a statement runs under {@code settings}, planned from the statement's snapshot (see
+     * {@link ClusterSnapshots#pin}); refuses a join method the mode does not run.
+     */
     Execution forSettings(Map<String, String> settings) {
+        return planned(settings, snapshots.current());
+    }
+
+    /** Refuses a mode or join method {@code settings} cannot run, as {@link #forSettings} would, asking the nodes nothing. */
+    void check(Map<String, String> settings) {
+        planned(settings, null); // the choices read a snapshot only when they plan a join
+    }
+
+    private Execution planned(Map<String, String> settings, ClusterSnapshot snapshot) {
         return switch (SessionSettings.EXECUTION_MODE.get(settings)) {
-            case "mapreduce" -> mapReduce(settings);
-            default -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings), Execution.JobNames.NONE,
-                    daemonLayouts, plannerLimits(settings), RuntimeLimits.of(settings), coordinatorSpill);
+            case "mapreduce" -> mapReduce(settings, snapshot);
+            default -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings, snapshot),
+                    Execution.JobNames.NONE, new ClusterTableLayouts(snapshot), plannerLimits(settings),
+                    RuntimeLimits.of(settings), coordinatorSpill);
         };
     }
 
@@ -90,13 +113,13 @@ final class ExecutionModes {
                 SessionSettings.JOIN_BUILD_MAX_BYTES.get(settings), SessionSettings.AGGREGATE_MERGE_ON_NODES.get(settings));
     }
 
-    private Execution mapReduce(Map<String, String> settings) {
+    private Execution mapReduce(Map<String, String> settings, ClusterSnapshot snapshot) {
         ClusterSecret key = secret.orElseThrow(() -> new SqlException(SqlException.NOT_SUPPORTED, "MapReduce mode needs "
                 + "the cluster's secret for its jobs' tasks; this engine was not opened on the cluster directory"));
         MapReduceJobs jobs = MapReduceJobs.forSession(cluster.spec(), key, hadoop, settings);
-        TableReader scans = withFileTables(new MapReduceTableReader(cluster, jobs),
+        TableReader scans = withCoordinatorTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
-        return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings),
+        return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings, snapshot),
                 ExecutionModes::mapReduceJobs, TableLayouts.NONE, plannerLimits(settings), RuntimeLimits.of(settings),
                 coordinatorSpill);
     }

@@ -49,11 +49,17 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
 
     /** Every table of a running cluster: the layout the nodes agree on, the statistics merged over the nodes. */
     public static Map<String, TableFacts> of(ClusterSession session) {
-        StoreManifest manifest = session.wholeManifest();
-        Map<String, TableStatistics> stats = ClusterStatistics.collect(session, false);
+        return of(session.wholeManifest(), ClusterStatistics.collect(session, false));
+    }
+
+    /** The tables of {@code manifest} that {@code stats} has statistics of. */
+    public static Map<String, TableFacts> of(StoreManifest manifest, Map<String, TableStatistics> stats) {
         Map<String, TableFacts> out = new LinkedHashMap<>();
         for (StoreManifest.TableMeta t : manifest.tables()) {
-            out.put(t.name(), new TableFacts(t, stats.get(t.name()), manifest.pageSize()));
+            TableStatistics s = stats.get(t.name());
+            if (s != null) {
+                out.put(t.name(), new TableFacts(t, s, manifest.pageSize()));
+            }
         }
         return out;
     }

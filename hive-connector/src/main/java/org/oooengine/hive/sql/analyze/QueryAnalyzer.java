@@ -6,12 +6,10 @@ import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Optional;
 import java.util.Map;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.fragment.SortKey;
 import org.oooengine.hive.catalog.Catalog;
-import org.oooengine.hive.catalog.SystemCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
@@ -214,11 +212,6 @@ public final class QueryAnalyzer {
             return qualify(query(commonTables.get(name)), alias);
         }
         String database = db == null ? this.database : db;
-        Optional<SystemCatalog.SystemTable> system = catalog.systemTable(database, name);
-        if (system.isPresent()) { // rows the coordinator gathers now, as constant rows of the plan
-            List<Field> fields = system.get().info().columns().stream().map(c -> new Field(alias, c.name(), c.type())).toList();
-            return new RelNode.Values(fields, system.get().rows().get());
-        }
         TableInfo table = catalog.table(database, name).orElseThrow(() -> Ast.error(SqlException.UNKNOWN_TABLE,
                 "table not found: " + database + "." + name, tabName));
         List<Field> fields = table.columns().stream().map(c -> new Field(alias, c.name(), c.type())).toList();
