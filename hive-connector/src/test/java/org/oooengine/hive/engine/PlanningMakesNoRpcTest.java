@@ -92,6 +92,7 @@ class PlanningMakesNoRpcTest {
         String plan = explain(calibrated, Map.of("ooo.execution.mode", mode), CHAIN);
         assertTrue(plan.contains("optimizer: "), plan);
         assertTrue(plan.contains("driving rows"), plan);
+        assertTrue(plan.contains("considered all ooo-pnlj ") && plan.contains(", all psmj "), plan);
         String fixedRule = explain(uncalibrated, Map.of(), CHAIN);
         assertTrue(fixedRule.contains("the range selects about"), fixedRule);
         assertFalse(fixedRule.contains("optimizer: "), fixedRule);
