@@ -47,6 +47,21 @@ final class ClusterTableLayouts implements TableLayouts {
     }
 
     @Override
+    public double distinct(TableInfo table, int column) {
+        if (FileTableReader.holds(table)) {
+            return Double.NaN;
+        }
+        String name = table.columns().get(column).name();
+        return snapshot.facts(table.storage()).map(f -> {
+            try {
+                return f.distinct(name);
+            } catch (IllegalArgumentException noStatistics) {
+                return Double.NaN;
+            }
+        }).orElse(Double.NaN);
+    }
+
+    @Override
     public int nodes(TableInfo table) {
         return rows(table).isPresent() ? Math.max(1, snapshot.spec().owners(table.storage()).size()) : 1;
     }

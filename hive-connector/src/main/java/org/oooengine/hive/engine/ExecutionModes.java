@@ -7,7 +7,6 @@ import org.oooengine.core.fragment.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.settings.SessionSettings;
-import org.oooengine.hive.catalog.SystemTableReader;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;

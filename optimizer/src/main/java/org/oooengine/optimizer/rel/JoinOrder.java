@@ -24,14 +24,16 @@ import org.oooengine.core.sql.expr.ScalarFunction;
 public final class JoinOrder {
     private final TableLayouts layouts;
     private final PipelinePlanner.Limits limits;
+    private final CardinalityModel model;
 
-    private JoinOrder(TableLayouts layouts, PipelinePlanner.Limits limits) {
+    private JoinOrder(TableLayouts layouts, PipelinePlanner.Limits limits, CardinalityModel model) {
         this.layouts = layouts;
         this.limits = limits;
+        this.model = model;
     }
 
     public static RelNode reorder(RelNode plan, TableLayouts layouts, PipelinePlanner.Limits limits) {
-        return new JoinOrder(layouts, limits).visit(plan);
+        return new JoinOrder(layouts, limits, CardinalityModel.of(layouts, plan)).visit(plan);
     }
 
     private RelNode visit(RelNode node) {
@@ -311,46 +313,11 @@ public final class JoinOrder {
 
     /** Rows a relation is estimated to produce, or -1 when unknown. */
     private long estimate(RelNode node) {
-        if (node instanceof RelNode.Scan s) {
-            OptionalLong rows = layouts.rows(s.table());
-            return rows.isEmpty() ? -1
-                    : RowEstimates.filtered(rows.getAsLong(), s.filter(), column -> layouts.range(s.table(), column));
-        }
-        if (node instanceof RelNode.Filter f) {
-            return RowEstimates.filtered(estimate(f.input()), f.condition());
-        }
-        if (node instanceof RelNode.Project p) {
-            return estimate(p.input());
-        }
-        if (node instanceof RelNode.Aggregate a) {
-            return a.keys().isEmpty() ? 1 : RowEstimates.kept(estimate(a.input()), RowEstimates.CONJUNCT_SELECTIVITY);
-        }
-        if (node instanceof RelNode.Join j && j.kind().leftOnly()) { // a filter of its left side
-            return RowEstimates.kept(estimate(j.left()), RowEstimates.CONJUNCT_SELECTIVITY);
-        }
-        if (node instanceof RelNode.Join j && j.kind() == JoinKind.LEFT) {
-            return estimate(j.left());
-        }
-        if (node instanceof RelNode.Values v) {
-            return v.rows().size();
-        }
-        return -1;
+        return model.rows(node);
     }
 
     /** The rows of the table a relation scans under filters and projections, or -1. */
     private long tableRows(RelNode node) {
-        if (node instanceof RelNode.Scan s) {
-            return layouts.rows(s.table()).orElse(-1);
-        }
-        if (node instanceof RelNode.Filter f) {
-            return tableRows(f.input());
-        }
-        if (node instanceof RelNode.Project p) {
-            return tableRows(p.input());
-        }
-        if (node instanceof RelNode.Join j && j.kind().leftOnly()) {
-            return tableRows(j.left());
-        }
-        return -1;
+        return model.tableRows(node);
     }
 }

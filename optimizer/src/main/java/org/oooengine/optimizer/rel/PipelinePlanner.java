@@ -56,10 +56,12 @@ public final class PipelinePlanner {
 
     private final TableLayouts layouts;
     private final Limits limits;
+    private final CardinalityModel model;
 
-    private PipelinePlanner(TableLayouts layouts, Limits limits) {
+    private PipelinePlanner(TableLayouts layouts, Limits limits, CardinalityModel model) {
         this.layouts = layouts;
         this.limits = limits;
+        this.model = model;
     }
 
     public static RelNode plan(RelNode node, TableLayouts layouts) {
@@ -69,7 +71,8 @@ public final class PipelinePlanner {
     public static RelNode plan(RelNode node, TableLayouts layouts, Limits limits) {
         BitSet all = new BitSet();
         all.set(0, node.fields().size());
-        return new PipelinePlanner(layouts, limits).place(JoinOrder.reorder(node, layouts, limits), all);
+        return new PipelinePlanner(layouts, limits, CardinalityModel.of(layouts, node))
+                .place(JoinOrder.reorder(node, layouts, limits), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
@@ -362,11 +365,12 @@ public final class PipelinePlanner {
             Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), partitionColumn(s), rows,
                     rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)));
             return s.filter() == null ? scanned
-                    : scanned.filtered(s.filter(), column -> layouts.range(s.table(), column));
+                    : scanned.filtered(s.filter(), model.share(s.filter(), s.fields(), column -> layouts.range(s.table(), column)));
         }
         if (node instanceof RelNode.Filter f) {
             Chain below = chain(f.input(), union(required, Exprs.columns(f.condition())));
-            return below == null ? null : below.filtered(f.condition());
+            return below == null ? null : below.filtered(f.condition(),
+                    model.share(f.condition(), f.input().fields(), RowEstimates.Ranges.NONE));
         }
         if (node instanceof RelNode.Project p) {
             Chain below = chain(p.input(), projectInputs(p, required));
@@ -381,7 +385,7 @@ public final class PipelinePlanner {
                     && a.keys().stream().anyMatch(k -> k instanceof Expr.Column c
                     && c.index() == below.partitionKey);
             return groupsOnOneNode ? below.with(new PipelineStep.Aggregate(a.keys(), a.aggregates()), a.fields())
-                    .estimated(RowEstimates.CONJUNCT_SELECTIVITY) : null;
+                    .withRows(model.groups(below.rows, a.keys(), a.input().fields())) : null;
         }
         return null;
     }
@@ -681,15 +685,14 @@ public final class PipelinePlanner {
             return -1;
         }
 
-        /** The chain with {@code condition} applied: fewer rows by the estimate of each conjunct. */
-        Chain filtered(Expr condition) {
-            return filtered(condition, RowEstimates.Ranges.NONE);
+        /** The chain with {@code condition} applied, estimated to keep {@code share} of its rows. */
+        Chain filtered(Expr condition, double share) {
+            return with(new PipelineStep.Filter(condition), fields).estimated(share);
         }
 
-        /** As above, for a condition on the scanned table's columns, whose spans {@code ranges} knows. */
-        Chain filtered(Expr condition, RowEstimates.Ranges ranges) {
-            return with(new PipelineStep.Filter(condition), fields)
-                    .estimated(RowEstimates.share(condition, ranges));
+        /** The same chain estimated to send {@code estimate} rows. */
+        Chain withRows(long estimate) {
+            return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, estimate, columnBytes);
         }
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */

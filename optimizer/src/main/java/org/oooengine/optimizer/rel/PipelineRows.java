@@ -13,7 +13,7 @@ import org.oooengine.core.sql.expr.Expr;
  * The rows that flow through the steps a node runs, as EXPLAIN shows them: before each step, their
  * columns (so that the step's expressions can name them, where the steps only know positions) and
  * how many are estimated to reach it over all nodes. Estimates follow the rules planning uses
- * ({@link RowEstimates}: a share per filter conjunct or GROUP BY), and take a join with keys to
+ * ({@link CardinalityModel}), and take a join with keys to
  * keep each probe row whose partner survived the build side's filters (a foreign key's join);
  * -1 where the table's row count is unknown.
  */
@@ -31,9 +31,10 @@ final class PipelineRows {
      *               plan above reads them; null to name them after the expressions
      * @param ranges the scanned table's known column spans, for the filters on its own columns
      * @param nodes  how many nodes run the pipeline (each sends its own first rows of a LIMIT)
+     * @param model  how filters and GROUP BYs are estimated
      */
     PipelineRows(List<Field> scanned, long scannedRows, List<PipelineStep> steps, List<Field> output,
-                 Function<JoinBuild, Side> builds, RowEstimates.Ranges ranges, int nodes) {
+                 Function<JoinBuild, Side> builds, RowEstimates.Ranges ranges, int nodes, CardinalityModel model) {
         List<Field> row = scanned;
         long count = scannedRows;
         int named = namedStep(steps);
@@ -43,7 +44,7 @@ final class PipelineRows {
             rows.add(count);
             PipelineStep step = steps.get(i);
             Side build = step instanceof PipelineStep.HashJoin j ? builds.apply(j.build()) : null;
-            count = rowsAfter(step, count, build, tableColumns ? ranges : RowEstimates.Ranges.NONE, nodes);
+            count = rowsAfter(step, count, row, build, tableColumns ? ranges : RowEstimates.Ranges.NONE, nodes, model);
             row = fieldsAfter(step, row, build, i == named ? output : null);
             tableColumns &= step instanceof PipelineStep.Filter;
         }
@@ -144,9 +145,10 @@ final class PipelineRows {
         return out;
     }
 
-    private static long rowsAfter(PipelineStep step, long in, Side build, RowEstimates.Ranges ranges, int nodes) {
+    private static long rowsAfter(PipelineStep step, long in, List<Field> row, Side build, RowEstimates.Ranges ranges,
+                                  int nodes, CardinalityModel model) {
         if (step instanceof PipelineStep.Filter f) {
-            return RowEstimates.filtered(in, f.condition(), ranges);
+            return model.filtered(in, f.condition(), row, ranges);
         }
         if (step instanceof PipelineStep.TopN t) {
             return limited(in, t.count() * nodes);
@@ -154,36 +156,19 @@ final class PipelineRows {
         if (step instanceof PipelineStep.Limit l) {
             return limited(in, l.count() * nodes);
         }
-        if (step instanceof PipelineStep.Aggregate) {
-            return RowEstimates.kept(in, RowEstimates.CONJUNCT_SELECTIVITY);
+        if (step instanceof PipelineStep.Aggregate a) {
+            return a.keys().isEmpty() ? nodes : model.groups(in, a.keys(), row);
         }
         if (step instanceof PipelineStep.PartialAggregate a) {
-            return a.keys().isEmpty() ? nodes : RowEstimates.kept(in, RowEstimates.CONJUNCT_SELECTIVITY);
+            return a.keys().isEmpty() ? nodes : model.partialGroups(in, a.keys(), row, nodes);
         }
         if (step instanceof PipelineStep.HashJoin j) {
-            return joined(j.kind(), !j.probeKeys().isEmpty(), j.residual(), in, build);
+            return model.joined(j.kind(), in, row, j.probeKeys(), build, j.buildKeys(), j.residual());
         }
         return in;
     }
 
     static long limited(long rows, long count) {
         return rows < 0 ? count : Math.min(rows, count);
-    }
-
-    /** Rows out of a join of {@code probe} rows with {@code build}'s. */
-    static long joined(JoinKind kind, boolean keyed, Expr residual, long probe, Side build) {
-        if (probe < 0 || build.rows() < 0) {
-            return kind == JoinKind.LEFT ? probe : -1;
-        }
-        long out = switch (kind) {
-            case LEFT -> probe;
-            case RIGHT, FULL -> Math.max(probe, build.rows());
-            case SEMI, ANTI, ANTI_NULL_AWARE -> RowEstimates.kept(probe, RowEstimates.CONJUNCT_SELECTIVITY);
-            case RIGHT_SEMI, RIGHT_ANTI -> RowEstimates.kept(build.rows(), RowEstimates.CONJUNCT_SELECTIVITY);
-            case INNER, CROSS -> !keyed ? probe * build.rows()
-                    : build.tableRows() > 0 ? RowEstimates.kept(probe, Math.min(1, (double) build.rows() / build.tableRows()))
-                    : probe;
-        };
-        return kind == JoinKind.INNER || kind == JoinKind.CROSS ? RowEstimates.filtered(out, residual) : out;
     }
 }

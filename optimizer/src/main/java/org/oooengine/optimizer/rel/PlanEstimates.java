@@ -12,69 +12,27 @@ import org.oooengine.optimizer.catalog.TableInfo;
 /**
  * The rows EXPLAIN estimates each operator of a placed plan to produce, and the columns and rows
  * that flow through the steps of the nodes' pipelines ({@link PipelineRows}). Table row counts
- * come from the nodes' manifests ({@link TableLayouts}); the rest follows the rules planning uses.
+ * come from the nodes' manifests ({@link TableLayouts}); the rest follows the rules planning uses
+ * ({@link CardinalityModel}).
  * -1: unknown (a table in files, or MapReduce mode).
  */
 final class PlanEstimates {
     private final TableLayouts layouts;
     private final List<RelNode.Scan> tables;
-    private final Map<RelNode, Long> rows = new IdentityHashMap<>();
+    private final CardinalityModel model;
     private final Map<RelNode, PipelineRows> pipelines = new IdentityHashMap<>();
 
     /** @param tables the scans of the plan before placement: what the nodes' own-partition builds read */
     PlanEstimates(TableLayouts layouts, List<RelNode.Scan> tables) {
         this.layouts = layouts;
         this.tables = tables;
+        this.model = CardinalityModel.of(layouts, tables, n -> n instanceof RelNode.NodePipeline
+                || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps ? pipeline(n).outputRows() : null);
     }
 
+    /** Rows {@code n} is estimated to produce; -1 when unknown (an index join: its choice states the optimizer's estimate). */
     long rows(RelNode n) {
-        Long known = rows.get(n);
-        if (known == null) {
-            known = estimate(n);
-            rows.put(n, known);
-        }
-        return known;
-    }
-
-    private long estimate(RelNode n) {
-        if (n instanceof RelNode.Scan s) {
-            long table = layouts.rows(s.table()).orElse(-1);
-            return RowEstimates.filtered(table, s.filter(), column -> layouts.range(s.table(), column));
-        } else if (n instanceof RelNode.Filter f) {
-            return RowEstimates.filtered(rows(f.input()), f.condition());
-        } else if (n instanceof RelNode.Project p) {
-            return rows(p.input());
-        } else if (n instanceof RelNode.Sort s) {
-            return rows(s.input());
-        } else if (n instanceof RelNode.Limit l) {
-            return PipelineRows.limited(rows(l.input()), l.count());
-        } else if (n instanceof RelNode.SingleRow) {
-            return 1;
-        } else if (n instanceof RelNode.Join j) {
-            return PipelineRows.joined(j.kind(), j.leftKeys().length > 0, j.residual(), rows(j.left()), side(j.right()));
-        } else if (n instanceof RelNode.Aggregate a) {
-            return a.keys().isEmpty() ? 1 : RowEstimates.kept(rows(a.input()), RowEstimates.CONJUNCT_SELECTIVITY);
-        } else if (n instanceof RelNode.FinalAggregate a) {
-            return a.keyCount() == 0 ? 1 : rows(a.input());
-        } else if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin
-                || n instanceof RelNode.IndexJoinSteps) {
-            return pipeline(n).outputRows();
-        } else if (n instanceof RelNode.Union u) {
-            long sum = 0;
-            for (RelNode in : u.inputs()) {
-                long r = rows(in);
-                if (r < 0) {
-                    return -1;
-                }
-                sum += r;
-            }
-            return sum;
-        } else if (n instanceof RelNode.Values v) {
-            return v.rows().size();
-        } else if (n instanceof RelNode.IndexJoinCandidate c) {
-            return rows(c.hashJoins());
-        }
-        return -1; // an index join: its choice states the optimizer's estimate
+        return model.rows(n);
     }
 
     /** The steps of a node's pipeline, of a join of two shuffled sides or of an index join, with their rows. */
@@ -88,14 +46,14 @@ final class PlanEstimates {
             TableInfo table = p.scan().table();
             made = new PipelineRows(p.scan().fields(), layouts.rows(table).orElse(-1), p.steps(), p.fields(),
                     build -> side(build, p.broadcasts(), p.shuffles(), null), column -> layouts.range(table, column),
-                    layouts.nodes(table));
+                    layouts.nodes(table), model);
         } else if (n instanceof RelNode.ShuffledJoin j) {
             made = new PipelineRows(j.left().fields(), rows(j.left()), shuffledJoinSteps(j), j.fields(),
-                    build -> side(build, List.of(), List.of(), j.right()), RowEstimates.Ranges.NONE, 1);
+                    build -> side(build, List.of(), List.of(), j.right()), RowEstimates.Ranges.NONE, 1, model);
         } else {
             RelNode.IndexJoinSteps s = (RelNode.IndexJoinSteps) n;
             made = new PipelineRows(s.join().fields(), rows(s.join()), s.steps(), s.fields(),
-                    build -> side(build, s.broadcasts(), List.of(), null), RowEstimates.Ranges.NONE, 1);
+                    build -> side(build, s.broadcasts(), List.of(), null), RowEstimates.Ranges.NONE, 1, model);
         }
         pipelines.put(n, made);
         return made;
@@ -132,9 +90,7 @@ final class PlanEstimates {
     }
 
     private PipelineRows.Side side(RelNode n) {
-        RelNode.Scan scanned = n instanceof RelNode.NodePipeline p ? p.scan() : n instanceof RelNode.Scan s ? s : null;
-        long table = scanned == null ? -1 : layouts.rows(scanned.table()).orElse(-1);
-        return new PipelineRows.Side(n.fields(), rows(n), table);
+        return model.side(n);
     }
 
     /** The rows of a node's own partition that a join builds from, through the steps of their pipeline. */
@@ -145,7 +101,7 @@ final class PlanEstimates {
         return new PipelineRows(fields, table == null ? -1 : layouts.rows(table).orElse(-1), local.pipeline().steps(), null,
                 build -> side(build, broadcasts, shuffles, null),
                 table == null ? RowEstimates.Ranges.NONE : column -> layouts.range(table, column),
-                table == null ? 1 : layouts.nodes(table));
+                table == null ? 1 : layouts.nodes(table), model);
     }
 
     /**

@@ -34,9 +34,14 @@ public final class PlanPrinter {
 
         /** For a plan placed from {@code logical}. */
         public static Context of(RelNode logical, TableLayouts layouts) {
+            return new Context(layouts, scansOf(logical));
+        }
+
+        /** The scans of a plan, those of an index join's hash-join alternative included. */
+        static List<RelNode.Scan> scansOf(RelNode plan) {
             List<RelNode.Scan> scans = new ArrayList<>();
-            collectScans(logical, scans);
-            return new Context(layouts, List.copyOf(scans));
+            collectScans(plan, scans);
+            return List.copyOf(scans);
         }
 
         private static void collectScans(RelNode n, List<RelNode.Scan> out) {

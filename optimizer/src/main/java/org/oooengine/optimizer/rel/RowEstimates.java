@@ -5,8 +5,9 @@ import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
 
 /**
- * How physical planning guesses row counts: a share per filter, and for a range of a stored column
- * whose least and greatest value are known, the part of that span the range covers.
+ * The shares {@link CardinalityModel} falls back on where the statistics say nothing: a share per
+ * filter conjunct, and for a range of a stored column whose least and greatest value are known,
+ * the part of that span the range covers.
  */
 final class RowEstimates {
     /** The share of rows a filter's conjunct, or a GROUP BY, is taken to keep. */
@@ -28,20 +29,6 @@ final class RowEstimates {
     private RowEstimates() {
     }
 
-    /** {@code rows} under {@code condition} (null: none). */
-    static long filtered(long rows, Expr condition) {
-        return filtered(rows, condition, Ranges.NONE);
-    }
-
-    /** {@code rows} of a table under {@code condition} over its columns, whose spans {@code ranges} knows. */
-    static long filtered(long rows, Expr condition, Ranges ranges) {
-        return condition == null ? rows : kept(rows, share(condition, ranges));
-    }
-
-    static double share(Expr condition) {
-        return share(condition, Ranges.NONE);
-    }
-
     /**
      * The share of rows {@code condition} is taken to keep: {@link #CONJUNCT_SELECTIVITY} per
      * conjunct, the bounds of one column's range counting once (a year of dates is one filter, not
@@ -50,13 +37,8 @@ final class RowEstimates {
     static double share(Expr condition, Ranges ranges) {
         int filters = 0;
         double spans = 1;
-        double searches = 1;
         java.util.Map<Integer, long[]> bounds = new java.util.LinkedHashMap<>();
         for (Expr c : Exprs.conjuncts(condition)) {
-            if (c instanceof Expr.Like like && like.pattern().startsWith("%")) {
-                searches *= like.negated() ? 1 - CONTAINS_SELECTIVITY : CONTAINS_SELECTIVITY;
-                continue;
-            }
             int column = rangedColumn(c);
             if (column < 0) {
                 filters++;
@@ -79,7 +61,7 @@ final class RowEstimates {
                 spans *= Math.max(1 / width, Math.min(1, covered / width));
             }
         }
-        return spans * searches * Math.pow(CONJUNCT_SELECTIVITY, filters);
+        return spans * Math.pow(CONJUNCT_SELECTIVITY, filters);
     }
 
     /**

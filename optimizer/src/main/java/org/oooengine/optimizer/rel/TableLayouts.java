@@ -6,7 +6,7 @@ import org.oooengine.optimizer.catalog.TableInfo;
 /**
  * What physical planning knows of where tables live: how many rows the nodes hold of a table, and
  * whether two tables are partitioned alike (rows with equal leading key values on the same node).
- * Answers come from the nodes' manifests as the catalog reads them (one shared round at most).
+ * Answers come from the statement's snapshot of the nodes' manifests and statistics: planning asks the nodes nothing.
  */
 public interface TableLayouts {
     /** Nothing is on the nodes: every table is read where its rows arrive. */
@@ -50,5 +50,10 @@ public interface TableLayouts {
      */
     default long[] range(TableInfo table, int column) {
         return null;
+    }
+
+    /** Distinct values of column {@code column} of {@code table} over all its partitions, from its statistics; NaN when unknown. */
+    default double distinct(TableInfo table, int column) {
+        return Double.NaN;
     }
 }

@@ -1,8 +1,9 @@
-package org.oooengine.hive.catalog;
+package org.oooengine.hive.engine;
 
 import java.util.BitSet;
 import java.util.function.Consumer;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.hive.catalog.SystemCatalog;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.oooengine.optimizer.catalog.TableInfo;
@@ -11,15 +12,15 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * Reads the system tables ({@link SystemCatalog}): their rows are gathered from the nodes when the
  * statement runs, never while it is planned.
  */
-public final class SystemTableReader implements TableReader {
+final class SystemTableReader implements TableReader {
     private final SystemCatalog catalog;
 
-    public SystemTableReader(SystemCatalog catalog) {
+    SystemTableReader(SystemCatalog catalog) {
         this.catalog = catalog;
     }
 
     /** Whether {@code table} is a system table, which this reader reads. */
-    public static boolean holds(TableInfo table) {
+    static boolean holds(TableInfo table) {
         return SystemCatalog.DATABASE.equals(table.database());
     }
 

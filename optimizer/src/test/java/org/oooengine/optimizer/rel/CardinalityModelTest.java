@@ -1,0 +1,126 @@
+package org.oooengine.optimizer.rel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.time.LocalDate;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.optimizer.catalog.ResultColumn;
+import org.oooengine.optimizer.catalog.TableInfo;
+
+/**
+ * Row estimates from the tables' statistics: an equality keeps one distinct value's share, IN one
+ * per item, OR what any term keeps; GROUP BY makes the product of its keys' distinct values; joins
+ * follow their keys' distinct values. A column is followed back to its table by its alias.
+ */
+class CardinalityModelTest {
+    /** orders: 1,500 rows, 5 priorities, 1,000 customers, dates over seven years. */
+    private static final TableInfo ORDERS = table("orders", "o_orderkey", "o_orderpriority", "o_custkey", "o_orderdate");
+    /** customer: 1,000 rows, 25 nations. */
+    private static final TableInfo CUSTOMER = table("customer", "c_custkey", "c_nationkey");
+    private static final Map<String, double[]> DISTINCT = Map.of(
+            "orders", new double[] {1500, 5, 1000, 2400}, "customer", new double[] {1000, 25});
+    private static final long FIRST = LocalDate.of(1992, 1, 1).toEpochDay();
+    private static final long LAST = LocalDate.of(1998, 12, 31).toEpochDay();
+    private static final TableLayouts LAYOUTS = new TableLayouts() {
+        @Override
+        public OptionalLong rows(TableInfo table) {
+            return OptionalLong.of(table == ORDERS ? 1500 : 1000);
+        }
+
+        @Override
+        public OptionalLong bytes(TableInfo table) {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public int nodes(TableInfo table) {
+            return 3;
+        }
+
+        @Override
+        public boolean partitionedAlike(TableInfo a, TableInfo b) {
+            return false;
+        }
+
+        @Override
+        public long[] range(TableInfo table, int column) {
+            return table == ORDERS && column == 3 ? new long[] {FIRST, LAST} : null;
+        }
+
+        @Override
+        public double distinct(TableInfo table, int column) {
+            return DISTINCT.get(table.name())[column];
+        }
+    };
+
+    private final RelNode.Scan orders = new RelNode.Scan(ORDERS, "o", fields("o", ORDERS), null);
+    private final RelNode.Scan customer = new RelNode.Scan(CUSTOMER, "c", fields("c", CUSTOMER), null);
+    private final CardinalityModel model = CardinalityModel.of(LAYOUTS, List.of(orders, customer), n -> null);
+
+    @Test
+    void equalitiesInListsAndOrsKeepTheirValuesShare() {
+        List<Field> f = orders.fields();
+        assertEquals(1 / 5.0, model.share(eq(col(1), text("1-URGENT")), f, RowEstimates.Ranges.NONE), 1e-12);
+        assertEquals(4 / 5.0, model.share(new Expr.Not(eq(col(1), text("1-URGENT"))), f, RowEstimates.Ranges.NONE), 1e-12);
+        assertEquals(1 - 0.8 * 0.8, model.share(new Expr.Or(List.of(eq(col(1), text("1-URGENT")),
+                eq(col(1), text("2-HIGH")))), f, RowEstimates.Ranges.NONE), 1e-12);
+        assertEquals(0.1 * 0.9, model.share(new Expr.And(List.of(new Expr.Like(col(1), "%x%", false),
+                new Expr.Like(col(1), "y%", true))), f, RowEstimates.Ranges.NONE), 1e-12);
+        // a column of no known table: a quarter, as without statistics
+        assertEquals(0.25, model.share(eq(col(0), text("x")), List.of(new Field("z", "zz", SqlType.STRING)),
+                RowEstimates.Ranges.NONE), 1e-12);
+    }
+
+    @Test
+    void groupsAreTheProductOfTheKeysDistinctValuesAtMostTheRows() {
+        List<Field> f = orders.fields();
+        assertEquals(5, model.groups(1500, List.of(col(1)), f));
+        assertEquals(1500, model.groups(1500, List.of(col(1), col(2)), f));
+        Expr year = new Expr.Call(ScalarFunction.YEAR, List.of(new Expr.Column(3, SqlType.DATE)), SqlType.INT);
+        assertEquals(35, model.groups(1500, List.of(year, col(1)), f)); // seven years, five priorities
+        assertEquals(15, model.partialGroups(1500, List.of(col(1)), f, 3));
+        assertEquals(375, model.groups(1500, List.of(col(0)), List.of(new Field(null, "unknown", SqlType.INT))));
+    }
+
+    @Test
+    void joinsFollowTheirKeysDistinctValues() {
+        List<Field> o = orders.fields();
+        PipelineRows.Side customers = new PipelineRows.Side(customer.fields(), 1000, 1000);
+        // every order's customer exists: one row per order, whichever side probes
+        assertEquals(1500, model.joined(JoinKind.INNER, 1500, o, List.of(2), customers, List.of(0), null));
+        PipelineRows.Side someCustomers = new PipelineRows.Side(customer.fields(), 40, 1000); // one nation's
+        assertEquals(60, model.joined(JoinKind.INNER, 1500, o, List.of(2), someCustomers, List.of(0), null));
+        assertEquals(60, model.joined(JoinKind.SEMI, 1500, o, List.of(2), someCustomers, List.of(0), null));
+        assertEquals(1440, model.joined(JoinKind.ANTI, 1500, o, List.of(2), someCustomers, List.of(0), null));
+    }
+
+    private static TableInfo table(String name, String... columns) {
+        List<ResultColumn> cols = java.util.Arrays.stream(columns)
+                .map(c -> new ResultColumn(c, c.endsWith("date") ? SqlType.DATE : c.endsWith("key") ? SqlType.BIGINT
+                        : SqlType.STRING)).toList();
+        return new TableInfo("default", name, cols, List.of(columns[0]), name, Map.of(), "");
+    }
+
+    private static List<Field> fields(String alias, TableInfo t) {
+        return t.columns().stream().map(c -> new Field(alias, c.name(), c.type())).toList();
+    }
+
+    private static Expr col(int i) {
+        return new Expr.Column(i, SqlType.STRING);
+    }
+
+    private static Expr text(String s) {
+        return new Expr.Literal(s, SqlType.STRING);
+    }
+
+    private static Expr eq(Expr a, Expr b) {
+        return new Expr.Call(ScalarFunction.EQ, List.of(a, b), SqlType.BOOLEAN);
+    }
+}
