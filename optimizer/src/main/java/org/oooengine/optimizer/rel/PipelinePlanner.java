@@ -457,7 +457,7 @@ public final class PipelinePlanner {
     /**
      * Whether sending {@code buildRows} to every one of {@code nodes} nodes moves no more rows than
      * shuffling the {@code probeRows} would: the rule of {@link #cheaperToBroadcast}, also what the
-     * weak-scaling model ({@code optimizer.cost.WeakScalingModel}) applies as a cluster grows.
+     * weak-scaling model ({@code optimizer.scaling.WeakScalingModel}) applies as a cluster grows.
      */
     public static boolean broadcastMovesLess(long buildRows, long probeRows, int nodes) {
         return buildRows * (nodes - 1L) <= probeRows;
