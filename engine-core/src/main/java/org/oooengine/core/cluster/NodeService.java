@@ -206,9 +206,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.peers = peers;
         this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES, memory);
         this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES, memory);
-        this.fragments = Executors.newCachedThreadPool(org.oooengine.core.exec.DaemonThreads.background("ooo-fragment-" + nodeId));
-        this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.exec.DaemonThreads.background("ooo-load-" + nodeId));
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-heartbeat-" + nodeId));
+        this.fragments = Executors.newCachedThreadPool(org.oooengine.core.threads.DaemonThreads.background("ooo-fragment-" + nodeId));
+        this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.threads.DaemonThreads.background("ooo-load-" + nodeId));
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.threads.DaemonThreads.named("ooo-heartbeat-" + nodeId));
         this.writes = new InPlaceWrites(nodeId, dataDir, () -> store, this::closeReplacedStore, () -> load != null,
                 this::askOutcome, work -> {
                     try {
