@@ -28,11 +28,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.oooengine.core.cluster.TestCluster;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.TpchSchema;
-import org.oooengine.hive.catalog.hms.InProcessMetastore;
-import org.oooengine.hive.catalog.hms.MetastoreCatalog;
-import org.oooengine.hive.catalog.hms.TpchInMetastore;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.engine.OracleComparison;
+import org.oooengine.hive.metastore.InProcessMetastore;
+import org.oooengine.hive.metastore.MetastoreCatalog;
+import org.oooengine.hive.metastore.TpchInMetastore;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 

@@ -29,6 +29,7 @@ import org.oooengine.core.cluster.FragmentStats;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.stats.TableStatistics;
 import org.oooengine.core.storage.Directories;
+import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.store.IndexScope;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.types.DataType;
@@ -126,10 +127,10 @@ public final class ClusterCalibrator {
         Map<String, List<String>> nodesByHost = new LinkedHashMap<>();
         session.spec().nodes().forEach(n -> nodesByHost.computeIfAbsent(
                 stats.get(n.id()).path("machine").asText(n.host()), h -> new ArrayList<>()).add(n.id()));
-        int[] depths = org.oooengine.core.storage.Calibration.QUEUE_DEPTHS;
+        int[] depths = DiskProbe.QUEUE_DEPTHS;
         progress.accept("disk: random reads at queue depths " + Arrays.toString(depths) + ", then sequential reads, on "
                 + nodesByHost.size() + (nodesByHost.size() == 1 ? " host" : " hosts"));
-        List<org.oooengine.core.storage.Calibration.Result> hosts = new ArrayList<>();
+        List<DiskProbe.Result> hosts = new ArrayList<>();
         for (List<String> nodes : nodesByHost.values()) {
             hosts.add(session.calibrateDisk(nodes.get(0), fileBytes, perTest, pageSize));
         }

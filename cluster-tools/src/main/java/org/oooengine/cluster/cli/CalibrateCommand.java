@@ -8,7 +8,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.ClusterCalibrator;
 import org.oooengine.cluster.bench.Format;
-import org.oooengine.core.storage.Calibration;
+import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.units.Sizes;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -18,7 +18,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code ooo calibrate}: what the disk under a directory delivers through the engine's read path. */
 @Command(name = "calibrate", mixinStandardHelpOptions = true,
-        description = {"Measure random-read IOPS at queue depth 1 and " + Calibration.DEEP_QUEUE
+        description = {"Measure random-read IOPS at queue depth 1 and " + DiskProbe.DEEP_QUEUE
                 + " and sequential MiB/s through the engine's own I/O path (direct I/O, positional reads).",
                 "Writes a temporary file of --file-size into --disk and deletes it afterwards; "
                         + "the directory's filesystem must support O_DIRECT.",
@@ -66,16 +66,16 @@ final class CalibrateCommand implements Callable<Integer> {
         if (cluster != null) {
             return calibrateCluster();
         }
-        Calibration.Result r;
+        DiskProbe.Result r;
         try (Progress progress = Progress.of(spec)) {
             progress.note(String.format("calibrating %s: writing a %s file, then three read tests of %s s", dir,
                     Format.mebibytes(fileSize), Format.significant(seconds)));
             progress.start("calibrating", 0, null);
-            r = new Calibration(dir, fileSize, (int) pageSize).run(duration);
+            r = new DiskProbe(dir, fileSize, (int) pageSize).run(duration);
         }
         Map<String, Object> fields = new LinkedHashMap<>();
         fields.put("randread_iops_qd1", Math.round(r.randomIopsQd1()));
-        fields.put("randread_iops_qd" + Calibration.DEEP_QUEUE, Math.round(r.randomIopsDeep()));
+        fields.put("randread_iops_qd" + DiskProbe.DEEP_QUEUE, Math.round(r.randomIopsDeep()));
         fields.put("seqread_mib_s", Math.round(r.sequentialMibPerSecond() * 10) / 10.0);
         fields.put("page_size", r.pageSize());
         fields.put("file_mb", Math.round(r.fileBytes() / (double) (1 << 20)));
@@ -86,7 +86,7 @@ final class CalibrateCommand implements Callable<Integer> {
             out.println(Json.line(fields));
         } else {
             out.printf("random reads, queue depth 1    %12s IOPS%n", Format.count(r.randomIopsQd1()));
-            out.printf("random reads, queue depth %-4d %12s IOPS%n", Calibration.DEEP_QUEUE, Format.count(r.randomIopsDeep()));
+            out.printf("random reads, queue depth %-4d %12s IOPS%n", DiskProbe.DEEP_QUEUE, Format.count(r.randomIopsDeep()));
             out.printf("sequential reads               %12s MiB/s%n", Format.count(r.sequentialMibPerSecond()));
             out.printf("(%d-byte pages, %s file in %s, %s s per test)%n", r.pageSize(), Format.mebibytes(r.fileBytes()),
                     dir, Format.significant(r.secondsPerTest()));

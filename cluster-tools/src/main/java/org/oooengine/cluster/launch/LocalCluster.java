@@ -335,7 +335,7 @@ public final class LocalCluster {
         cmd.add(EXIT_ON_OOM);
         // Statements' threads run at a lower priority than the threads that answer requests (status
         // probes, transactions); this flag lets that priority reach the kernel's scheduler.
-        cmd.add(org.oooengine.core.exec.DaemonThreads.OS_PRIORITIES);
+        cmd.add(org.oooengine.core.threads.DaemonThreads.OS_PRIORITIES);
         cmd.add("-Xmx" + jvm.heap());
         // The whole heap from the start: a heap the collector grows and shrinks has the kernel fault in and
         // zero its pages again each time (a quarter of a node's CPU under TPC-C).
@@ -689,7 +689,7 @@ public final class LocalCluster {
      */
     private Map<String, JsonNode> statsOfEveryNode(ClusterSpec spec) {
         var connecting = java.util.concurrent.Executors.newCachedThreadPool(
-                org.oooengine.core.exec.DaemonThreads.named("ooo-status"));
+                org.oooengine.core.threads.DaemonThreads.named("ooo-status"));
         Map<String, java.util.concurrent.CompletableFuture<JsonNode>> answers = new LinkedHashMap<>();
         try (var peers = new org.oooengine.core.cluster.Peers("status", spec, ClusterSpec.readSecret(dir), Runnable::run,
                 STATUS_TIMEOUT)) {

@@ -38,7 +38,7 @@ import org.oooengine.core.net.PayloadWriter;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.net.ValueCodec;
 import org.oooengine.core.stats.StoreStatistics;
-import org.oooengine.core.storage.Calibration;
+import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.types.DataType;
@@ -193,16 +193,16 @@ public final class ClusterSession implements AutoCloseable {
 
     /**
      * Measures the device under {@code node}'s data directory: a file of {@code fileBytes} written
-     * there, then random reads at each of {@code Calibration.QUEUE_DEPTHS} and sequential reads,
+     * there, then random reads at each of {@code DiskProbe.QUEUE_DEPTHS} and sequential reads,
      * {@code perTest} each. The node runs it after any load it is busy with, never beside one.
      */
-    public Calibration.Result calibrateDisk(String node, long fileBytes, Duration perTest, int pageSize) {
+    public DiskProbe.Result calibrateDisk(String node, long fileBytes, Duration perTest, int pageSize) {
         byte[] request = new PayloadWriter(20).putLong(fileBytes).putLong(perTest.toNanos()).putInt(pageSize).toByteArray();
         // writing the file at a slow disk's pace, then one test per queue depth and one sequential
-        Duration deadline = Duration.ofMinutes(5).plus(perTest.multipliedBy(4L * (1 + Calibration.QUEUE_DEPTHS.length)));
+        Duration deadline = Duration.ofMinutes(5).plus(perTest.multipliedBy(4L * (1 + DiskProbe.QUEUE_DEPTHS.length)));
         Frame answer = await(peers.client(node).call(OpCode.CALIBRATE_DISK, request, deadline));
         try {
-            return JSON.readValue(answer.payload(), Calibration.Result.class);
+            return JSON.readValue(answer.payload(), DiskProbe.Result.class);
         } catch (java.io.IOException e) {
             throw new IllegalStateException("node " + node + " sent an unreadable disk calibration", e);
         }

@@ -47,9 +47,9 @@ import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.net.RequestHandler;
 import org.oooengine.core.net.Responder;
 import org.oooengine.core.storage.BTree;
-import org.oooengine.core.storage.Calibration;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
+import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.storage.DataCorruptedException;
@@ -206,9 +206,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.peers = peers;
         this.staged = new StagedRows(nodeId, MAX_STAGED_BYTES, memory);
         this.exchanges = new Exchanges(nodeId, MAX_EXCHANGE_BYTES, memory);
-        this.fragments = Executors.newCachedThreadPool(org.oooengine.core.exec.DaemonThreads.background("ooo-fragment-" + nodeId));
-        this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.exec.DaemonThreads.background("ooo-load-" + nodeId));
-        this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.exec.DaemonThreads.named("ooo-heartbeat-" + nodeId));
+        this.fragments = Executors.newCachedThreadPool(org.oooengine.core.threads.DaemonThreads.background("ooo-fragment-" + nodeId));
+        this.loads = Executors.newSingleThreadExecutor(org.oooengine.core.threads.DaemonThreads.background("ooo-load-" + nodeId));
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(org.oooengine.core.threads.DaemonThreads.named("ooo-heartbeat-" + nodeId));
         this.writes = new InPlaceWrites(nodeId, dataDir, () -> store, this::closeReplacedStore, () -> load != null,
                 this::askOutcome, work -> {
                     try {
@@ -355,8 +355,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 int pageSize = r.getInt();
                 // on the load thread: a measurement beside a load would measure neither
                 loads.execute(() -> answer(out, () -> out.reply(JSON.writeValueAsBytes(
-                        new Calibration(dataDir, fileBytes, pageSize)
-                                .run(perTest, Calibration.QUEUE_DEPTHS)))));
+                        new DiskProbe(dataDir, fileBytes, pageSize)
+                                .run(perTest, DiskProbe.QUEUE_DEPTHS)))));
             }
             case RUN_FRAGMENT -> {
                 Messages.Fragment f = Messages.readFragment(r);

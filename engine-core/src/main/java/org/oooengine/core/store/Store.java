@@ -54,7 +54,7 @@ public final class Store implements AutoCloseable {
             this.io = null;
             this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), Runnable::run, Runnable::run);
         } else {
-            this.io = Executors.newFixedThreadPool(options.ioThreads(), org.oooengine.core.exec.DaemonThreads.named("ooo-io"));
+            this.io = Executors.newFixedThreadPool(options.ioThreads(), org.oooengine.core.threads.DaemonThreads.named("ooo-io"));
             this.bufferPool = new BufferPool(options.bufferPoolBytes(), manifest.pageSize(), io, compute);
         }
     }

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.fragment.RuntimeLimits;
+import org.oooengine.core.cluster.RuntimeLimits;
 
 class SettingsTest {
     @Test

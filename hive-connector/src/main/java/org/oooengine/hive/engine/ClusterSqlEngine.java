@@ -19,7 +19,7 @@ import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.catalog.SystemCatalog;
-import org.oooengine.hive.catalog.hms.MetastoreCatalog;
+import org.oooengine.hive.metastore.MetastoreCatalog;
 import org.oooengine.hive.security.AccessControl;
 import org.oooengine.hive.security.AdminUsersAccessControl;
 import org.oooengine.hive.sql.SessionUser;

@@ -2,7 +2,7 @@ package org.oooengine.hive.engine;
 
 import java.util.List;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
-import org.oooengine.core.fragment.RuntimeLimits;
+import org.oooengine.core.cluster.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.sql.Cancellation;

@@ -3,7 +3,7 @@ package org.oooengine.hive.engine;
 import java.util.Map;
 import java.util.Optional;
 import org.oooengine.core.cluster.ClusterSession;
-import org.oooengine.core.fragment.RuntimeLimits;
+import org.oooengine.core.cluster.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.settings.SessionSettings;

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.oooengine.core.cluster.NodeService;
-import org.oooengine.core.fragment.RuntimeLimits;
+import org.oooengine.core.cluster.RuntimeLimits;
 import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.hive.security.AccessDeniedException;
 import org.oooengine.core.settings.CoordinatorSettings;

@@ -14,12 +14,12 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.cluster.NodeService;
+import org.oooengine.core.cluster.RuntimeLimits;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SessionUser;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.core.fragment.RuntimeLimits;
 
 /**
  * The limits a session cannot lift, as an attacker would try: a {@code SET} of a memory limit to

@@ -47,7 +47,7 @@ public final class PipelinePlanner {
      * do); {@code mergeGroupsOnNodes}: whether a GROUP BY with keys merges its groups on the nodes or
      * on the coordinator. The session settings that give them are {@link SessionSettings}'s
      * {@code JOIN_*} and {@code AGGREGATE_MERGE_ON_NODES}; what the operators may hold as they run is
-     * the runtime's ({@link org.oooengine.core.fragment.RuntimeLimits}).
+     * the runtime's ({@link org.oooengine.core.cluster.RuntimeLimits}).
      */
     public record Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes) {
         public static final Limits DEFAULTS = new Limits(SessionSettings.JOIN_BROADCAST_MAX_BYTES.defaultValue(),
@@ -461,7 +461,7 @@ public final class PipelinePlanner {
     /**
      * Whether sending {@code buildRows} to every one of {@code nodes} nodes moves no more rows than
      * shuffling the {@code probeRows} would: the rule of {@link #cheaperToBroadcast}, also what the
-     * weak-scaling model ({@code optimizer.cost.WeakScalingModel}) applies as a cluster grows.
+     * weak-scaling model ({@code optimizer.scaling.WeakScalingModel}) applies as a cluster grows.
      */
     public static boolean broadcastMovesLess(long buildRows, long probeRows, int nodes) {
         return buildRows * (nodes - 1L) <= probeRows;

@@ -143,7 +143,7 @@ public final class TpccBench {
     private static final class Terminal {
         private static final java.util.concurrent.ScheduledExecutorService RETRY =
                 java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
-                        org.oooengine.core.exec.DaemonThreads.named("tpcc-terminal-retry"));
+                        org.oooengine.core.threads.DaemonThreads.named("tpcc-terminal-retry"));
         final java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
         private final TpccCluster tpcc;
         private final TpccInputs inputs;

@@ -1,4 +1,4 @@
-package org.oooengine.hive.catalog.hms;
+package org.oooengine.hive.metastore;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

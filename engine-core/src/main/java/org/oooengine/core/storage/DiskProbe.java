@@ -25,9 +25,9 @@ import org.oooengine.core.types.Bytes;
  * joins on this machine can reach: random-read IOPS at queue depth 1 (in-order execution) and at a
  * deep queue (out-of-order execution), and sequential throughput (full scans).
  */
-public final class Calibration {
+public final class DiskProbe {
     public static final int DEEP_QUEUE = 64;
-    private static final Logger LOG = LogManager.getLogger(Calibration.class);
+    private static final Logger LOG = LogManager.getLogger(DiskProbe.class);
     /** Bytes of an internal-page entry: slot, key length, 8-byte key, value length, 8-byte child. */
     private static final int INTERNAL_ENTRY_BYTES = 20;
 
@@ -54,7 +54,7 @@ public final class Calibration {
     private final long fileBytes;
     private final int pageSize;
 
-    public Calibration(Path dir, long fileBytes, int pageSize) {
+    public DiskProbe(Path dir, long fileBytes, int pageSize) {
         PageFormat.checkPageSize(pageSize);
         if (fileBytes < 16L * pageSize) {
             throw new IllegalArgumentException("calibration file must hold at least 16 pages, got " + fileBytes + " bytes");

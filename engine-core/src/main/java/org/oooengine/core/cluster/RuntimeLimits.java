@@ -1,12 +1,13 @@
-package org.oooengine.core.fragment;
+package org.oooengine.core.cluster;
 
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.oooengine.core.cluster.NodeService;
-import org.oooengine.core.cluster.QueryLimits;
+import org.oooengine.core.fragment.NodeMemory;
+import org.oooengine.core.fragment.QueryMemory;
+import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.core.storage.Directories;
 

@@ -1,4 +1,4 @@
-package org.oooengine.core.exec;
+package org.oooengine.core.threads;
 
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,4 +1,4 @@
-package org.oooengine.hive.catalog.hms;
+package org.oooengine.hive.metastore;
 
 import java.util.Locale;
 import java.util.regex.Matcher;

@@ -1,4 +1,4 @@
-package org.oooengine.hive.catalog.hms;
+package org.oooengine.hive.metastore;
 
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -1,8 +1,9 @@
-package org.oooengine.optimizer.cost;
+package org.oooengine.optimizer.scaling;
 
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.oooengine.optimizer.cost.Calibration;
 
 /**
  * A calibration carried to a cluster of another size: what {@code ooo calibrate --cluster}

@@ -1,4 +1,4 @@
-package org.oooengine.hive.catalog.hms;
+package org.oooengine.hive.metastore;
 
 import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;

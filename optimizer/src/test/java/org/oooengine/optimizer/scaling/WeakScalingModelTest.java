@@ -1,4 +1,4 @@
-package org.oooengine.optimizer.cost;
+package org.oooengine.optimizer.scaling;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +14,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.optimizer.JoinOptimizer;
+import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.cost.CostModel;
+import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.optimizer.plan.JoinMethod;
 
 /**

@@ -1,4 +1,4 @@
-package org.oooengine.optimizer.cost;
+package org.oooengine.optimizer.scaling;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,6 +9,9 @@ import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.core.types.DataType;
 import org.oooengine.optimizer.JoinOptimizer;
+import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.cost.CostModel;
+import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.optimizer.plan.JoinGraph;
 import org.oooengine.optimizer.plan.JoinMethod;
 import org.oooengine.optimizer.plan.Plan;

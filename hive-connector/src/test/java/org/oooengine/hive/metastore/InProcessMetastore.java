@@ -1,4 +1,4 @@
-package org.oooengine.hive.catalog.hms;
+package org.oooengine.hive.metastore;
 
 import java.net.InetAddress;
 import java.net.InetSocketAddress;

@@ -1,4 +1,4 @@
-package org.oooengine.optimizer.cost;
+package org.oooengine.optimizer.scaling;
 
 /**
  * The slowest of {@code n} nodes: a parallel step ends when its last node does. With each node's
