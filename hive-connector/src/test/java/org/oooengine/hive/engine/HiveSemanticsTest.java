@@ -256,6 +256,10 @@ class HiveSemanticsTest {
                 + "ELSE false END",
         "SELECT n_name FROM nation WHERE n_nationkey < (SELECT count(*) FROM region) "
                 + "OR n_nationkey > (SELECT 20 + count(*) FROM region)",
+        "SELECT n_regionkey, count(*) FROM nation GROUP BY n_regionkey "
+                + "HAVING count(*) = (SELECT max(r_regionkey) + 4 FROM region WHERE r_regionkey = n_regionkey)",
+        "SELECT DISTINCT n_regionkey, (SELECT max(r_regionkey) FROM region) m FROM nation ORDER BY m, n_regionkey",
+        "SELECT (SELECT count(*) FROM region), (SELECT 1)",
         // TPC-DS q9's shape: scalar subqueries in a CASE of the select list
         "SELECT CASE WHEN (SELECT count(*) FROM lineitem WHERE l_quantity BETWEEN 1 AND 20) > 20000 "
                 + "THEN (SELECT avg(l_extendedprice) FROM lineitem WHERE l_quantity BETWEEN 1 AND 20) "
@@ -266,6 +270,17 @@ class HiveSemanticsTest {
                 + "FROM region WHERE r_regionkey = 1"})
     void scalarSubqueriesInExpressionsMatchDuckDb(String sql) throws Exception {
         assertMatchesDuckDb(sql);
+    }
+
+    @Test
+    void aSubqueryAsAValueIsExplainedAndOnlyScalarOnesAre() {
+        List<String> plan = rows("EXPLAIN SELECT n_name, CASE WHEN n_regionkey = (SELECT max(r_regionkey) FROM region) "
+                + "THEN 1 END FROM nation").stream().map(r -> r[0].toString()).toList();
+        assertTrue(plan.stream().anyMatch(l -> l.contains("HashJoin CROSS")), plan.toString());
+        assertTrue(plan.stream().anyMatch(l -> l.contains("CASE WHEN n_regionkey = $subquery1 THEN 1 END")), plan.toString());
+        SqlException e = refused("SELECT n_name, EXISTS (SELECT 1 FROM region) FROM nation");
+        assertEquals(SqlException.NOT_SUPPORTED, e.sqlState(), e.getMessage());
+        assertTrue(e.getMessage().startsWith("not supported yet: an EXISTS or IN subquery as a value"), e.getMessage());
     }
 
     // 7. TPC-DS q32 and q92's shape: a correlated scalar subquery over a column named *count*

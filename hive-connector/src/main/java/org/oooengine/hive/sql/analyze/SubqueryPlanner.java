@@ -24,7 +24,9 @@ import org.oooengine.optimizer.rel.RelNode;
  * anti) join on x, and a scalar subquery a join with its single row — or, when correlated, with
  * the subquery grouped by its correlation columns. A correlated subquery's conditions on the
  * outer query's columns are lifted out of it and become the join's conditions; the rest of the
- * subquery is planned like any query.
+ * subquery is planned like any query. Elsewhere — in the select list, several in one condition,
+ * under OR or CASE — a scalar subquery becomes a column joined to the rows: crossed with its single
+ * row, or left-joined with it grouped by its correlation columns.
  */
 final class SubqueryPlanner {
     private enum Kind { EXISTS, IN, SCALAR }
@@ -67,6 +69,9 @@ final class SubqueryPlanner {
         if (found.size() == 1 && isScalar(found.get(0))) {
             return scalarComparison(input, conjunct, found.get(0));
         }
+        if (!found.stream().allMatch(SubqueryPlanner::isScalar)) {
+            throw Ast.notSupported("an EXISTS or IN subquery inside OR, NOT or CASE, or beside another subquery", conjunct);
+        }
         // several scalar subqueries, or one under OR or NOT: each joined as a column, then the condition
         ScalarValues s = scalarValues(input, List.of(conjunct));
         return keepColumns(new RelNode.Filter(s.rows(), s.binder(n -> null).condition(conjunct)), input.fields().size());
@@ -82,11 +87,14 @@ final class SubqueryPlanner {
         for (ASTNode e : exprs) {
             for (ASTNode sub : subqueries(e)) {
                 if (!isScalar(sub)) {
-                    throw Ast.notSupported("EXISTS or IN with a subquery other than as a condition of WHERE or HAVING", sub);
+                    throw Ast.notSupported("an EXISTS or IN subquery as a value (it is a condition of WHERE or HAVING)", sub);
                 }
                 Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.SCALAR, sub);
-                RelNode joined = JoinGraph.join(rows, d.right(), d.correlated() ? JoinKind.LEFT : JoinKind.CROSS,
-                        d.conditions());
+                List<Field> named = new ArrayList<>(d.right().fields());
+                Field last = named.remove(named.size() - 1);
+                named.add(new Field(null, "$subquery" + (values.size() + 1), last.type())); // for EXPLAIN
+                RelNode joined = JoinGraph.join(rows, rename(d.right(), named),
+                        d.correlated() ? JoinKind.LEFT : JoinKind.CROSS, d.conditions());
                 int width = rows.fields().size();
                 Field value = joined.fields().get(joined.fields().size() - 1);
                 List<Expr> columns = new ArrayList<>();
@@ -95,7 +103,7 @@ final class SubqueryPlanner {
                     columns.add(new Expr.Column(i, fields.get(i).type()));
                 }
                 columns.add(new Expr.Column(joined.fields().size() - 1, value.type()));
-                fields.add(new Field(null, "$subquery", value.type())); // no expression names it: its node does
+                fields.add(value); // no expression names it: its node does
                 rows = new RelNode.Project(joined, columns, fields);
                 values.put(sub, new Expr.Column(width, value.type()));
             }
