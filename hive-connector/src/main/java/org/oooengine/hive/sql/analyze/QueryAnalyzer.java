@@ -26,8 +26,8 @@ import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
- * outer joins), WHERE, GROUP BY with aggregates, HAVING, the select list, DISTINCT, ORDER BY and
- * LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
+ * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates, HAVING, the select list
+ * (scalar subqueries in it: {@link SubqueryPlanner}), DISTINCT, ORDER BY and LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
  * applied as early as its tables allow. Constructs outside this list are refused by name.
  */
 public final class QueryAnalyzer {
