@@ -148,6 +148,9 @@ public enum ScalarFunction {
 
     private static Object round(Number n, int digits, SqlType type) {
         if (n instanceof Double d) {
+            if (d.isNaN() || d.isInfinite()) {
+                return d; // as Hive's round returns them
+            }
             return BigDecimal.valueOf(d).setScale(digits, RoundingMode.HALF_UP).doubleValue();
         }
         return Values.cast(Values.decimal(n).setScale(digits, RoundingMode.HALF_UP), type);

@@ -3,11 +3,20 @@ package org.oooengine.core.sql.expr;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 
 /** Comparing and converting the Java values SQL types travel as (see {@link SqlType}). */
 public final class Values {
+    /** The text Hive's CAST reads as FALSE (any case); any other text is TRUE. */
+    private static final Set<String> FALSE_TEXT = Set.of("", "0", "false", "no", "off");
+    /** What Hive's CAST reads as an integer: digits with a sign, and a fraction it drops. */
+    private static final Pattern WHOLE = Pattern.compile("([+-]?)([0-9]*)(?:\\.([0-9]*))?");
+
     private Values() {
     }
 
@@ -60,11 +69,14 @@ public final class Values {
         if (v == null) {
             return null;
         }
+        if (v instanceof Boolean b && to.isNumeric()) {
+            v = b ? 1 : 0; // Hive: TRUE is 1
+        }
         try {
             return switch (to.kind()) {
-                case BOOLEAN -> v instanceof Boolean ? v : Boolean.parseBoolean(v.toString().trim());
-                case INT -> v instanceof Number n ? (Object) n.intValue() : Integer.valueOf(v.toString().trim());
-                case BIGINT -> v instanceof Number n ? (Object) n.longValue() : Long.valueOf(v.toString().trim());
+                case BOOLEAN -> truth(v);
+                case INT -> v instanceof Number n ? (Object) n.intValue() : (Object) Math.toIntExact(whole(v.toString()));
+                case BIGINT -> v instanceof Number n ? (Object) n.longValue() : (Object) whole(v.toString());
                 case DOUBLE -> v instanceof Number n ? (Object) n.doubleValue() : Double.valueOf(v.toString().trim());
                 case DECIMAL -> (v instanceof Number n ? decimal(n) : new BigDecimal(v.toString().trim()))
                         .setScale(to.scale(), RoundingMode.HALF_UP);
@@ -74,16 +86,45 @@ public final class Values {
                 case CHAR -> pad(truncate(text(v), to.precision()), to.precision());
                 case INTERVAL, VOID -> throw new SqlException(SqlException.GENERAL, "cannot cast to " + to);
             };
-        } catch (NumberFormatException | java.time.format.DateTimeParseException e) {
+        } catch (NumberFormatException | ArithmeticException | java.time.format.DateTimeParseException e) {
             // Hive's CAST yields NULL for text that is not a value of the type
             return null;
         }
     }
 
-    /** How a value reads as text: decimals in plain notation, dates as ISO dates. */
+    /** Hive's CAST to BOOLEAN: a number is true when not zero; text is false only as '', '0', 'false', 'no' or 'off'. */
+    private static Boolean truth(Object v) {
+        if (v instanceof Boolean b) {
+            return b;
+        }
+        if (v instanceof BigDecimal d) {
+            return d.signum() != 0;
+        }
+        if (v instanceof Number n) {
+            return n.doubleValue() != 0; // NaN too, as in Hive
+        }
+        if (v instanceof String s) {
+            return !FALSE_TEXT.contains(s.toLowerCase(Locale.ROOT));
+        }
+        return null; // Hive: a date has no truth value
+    }
+
+    /** Hive's integer of text: blanks around it ignored, a fraction truncated toward zero ('1.9' is 1, '.5' is 0). */
+    private static long whole(String text) {
+        Matcher m = WHOLE.matcher(text.strip());
+        if (!m.matches() || m.group(2).isEmpty() && (m.group(3) == null || m.group(3).isEmpty())) {
+            throw new NumberFormatException(text);
+        }
+        return m.group(2).isEmpty() ? 0 : Long.parseLong(m.group(1) + m.group(2));
+    }
+
+    /** How a value reads as text: decimals in plain notation, dates as ISO dates, booleans as Hive writes them (TRUE). */
     public static String text(Object v) {
         if (v instanceof BigDecimal d) {
             return d.toPlainString();
+        }
+        if (v instanceof Boolean b) {
+            return b ? "TRUE" : "FALSE";
         }
         return v.toString();
     }

@@ -191,17 +191,36 @@ public final class DdlAnalyzer {
                     if (!Types.isTypeToken(type)) {
                         throw Ast.notSupported("column type " + type.getText().replace("TOK_", "").toLowerCase(Locale.ROOT), type);
                     }
-                    String comment = c.getChildCount() > 2 && Ast.child(c, 2).getType() == StringLiteral
-                            ? Ast.unquote(Ast.child(c, 2).getText()) : "";
-                    columns.add(new ResultColumn(Identifiers.columnName(Ast.name(Ast.child(c, 0)), c), Types.of(type), comment));
+                    String name = Identifiers.columnName(Ast.name(Ast.child(c, 0)), c);
+                    String comment = "";
+                    for (ASTNode after : Ast.children(c).subList(2, c.getChildCount())) {
+                        if (after.getType() == StringLiteral) {
+                            comment = Ast.unquote(after.getText());
+                        } else if (after.getType() == TOK_PRIMARY_KEY) {
+                            onePrimaryKey(primaryKey, after);
+                            primaryKey.add(name); // pk INT PRIMARY KEY: the table's key, as if declared after the columns
+                        } else {
+                            throw Ast.notSupported("column constraint " + after.getText()
+                                    + " (only PRIMARY KEY)", after);
+                        }
+                    }
+                    columns.add(new ResultColumn(name, Types.of(type), comment));
                 }
                 case TOK_PRIMARY_KEY -> {
+                    onePrimaryKey(primaryKey, c);
                     for (ASTNode k : Ast.children(Ast.child(c, 0))) {
                         primaryKey.add(Ast.name(k));
                     }
                 }
                 default -> throw Ast.notSupported("constraint " + c.getText().replace("TOK_", ""), c);
             }
+        }
+    }
+
+    private static void onePrimaryKey(List<String> declared, ASTNode at) {
+        if (!declared.isEmpty()) {
+            throw Ast.error(SqlException.SYNTAX, "a table has one PRIMARY KEY; list its columns in one "
+                    + "PRIMARY KEY (...) clause", at);
         }
     }
 

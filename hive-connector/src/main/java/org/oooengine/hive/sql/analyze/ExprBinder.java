@@ -171,12 +171,17 @@ final class ExprBinder {
     }
 
     private Expr arithmetic(ASTNode n) {
-        if (n.getChildCount() == 1) {
-            Expr x = bind(Ast.child(n, 0));
+        if (n.getChildCount() == 1 || isSignChain(Ast.child(n, 0))) {
+            Expr x = bind(Ast.child(n, n.getChildCount() - 1));
             if (!x.type().isNumeric()) {
                 throw Ast.error(SqlException.SYNTAX, "sign of a " + x.type(), n);
             }
-            return n.getType() == PLUS ? x : new Expr.Call(ScalarFunction.NEGATE, List.of(x), x.type());
+            boolean negate = n.getType() == MINUS;
+            for (ASTNode s = n.getChildCount() == 1 ? null : Ast.child(n, 0); s != null;
+                    s = s.getChildCount() == 0 ? null : Ast.child(s, 0)) {
+                negate ^= s.getType() == MINUS;
+            }
+            return negate ? new Expr.Call(ScalarFunction.NEGATE, List.of(x), x.type()) : x;
         }
         Expr a = bind(Ast.child(n, 0));
         Expr b = bind(Ast.child(n, 1));
@@ -200,6 +205,16 @@ final class ExprBinder {
         };
         SqlType type = arithmeticType(n.getType(), a.type(), b.type());
         return new Expr.Call(f, List.of(a, b), type);
+    }
+
+    /**
+     * Signs written one after another ({@code - - a}, {@code + - 2}) reach us as the last sign
+     * with two children: the signs before it, each holding the one before it and no operand, then
+     * the operand. A real operand never is a sign without one.
+     */
+    private static boolean isSignChain(ASTNode n) {
+        return (n.getType() == PLUS || n.getType() == MINUS)
+                && (n.getChildCount() == 0 || n.getChildCount() == 1 && isSignChain(Ast.child(n, 0)));
     }
 
     /** Hive's result types: integer / is DOUBLE, DIV is BIGINT, decimals grow as Hive's rules say. */
@@ -424,12 +439,31 @@ final class ExprBinder {
     }
 
     private Expr in(List<ASTNode> args) {
-        Expr x = bind(args.get(0));
-        List<Expr> list = new ArrayList<>();
-        for (ASTNode a : args.subList(1, args.size())) {
-            list.add(comparable(x, bind(a), a)[1]);
+        Expr value = bind(args.get(0));
+        Expr x = value;
+        List<Expr> items = args.subList(1, args.size()).stream().map(this::bind).toList();
+        // x is compared as = would compare it with each item: a string beside a number as a double
+        for (int i = 0; i < items.size(); i++) {
+            Expr cast = comparable(x, items.get(i), args.get(i + 1))[0];
+            if (!cast.type().equals(x.type())) {
+                x = cast;
+            }
         }
-        return new Expr.InList(x, List.copyOf(list), false);
+        List<Expr> list = new ArrayList<>();
+        for (int i = 0; i < items.size(); i++) {
+            Expr[] both = comparable(x, items.get(i), args.get(i + 1));
+            if (!both[0].type().equals(x.type())) {
+                throw Ast.error(SqlException.SYNTAX, "cannot compare " + x.type() + " with " + items.get(i).type(), args.get(i + 1));
+            }
+            list.add(both[1]);
+        }
+        Expr in = new Expr.InList(x, List.copyOf(list), false);
+        if (x == value) {
+            return in;
+        }
+        // Hive's IN: a value that does not convert ('abc' among numbers) is not in the list, rather than unknown
+        Expr unconvertible = new Expr.And(List.of(new Expr.IsNull(value, true), new Expr.IsNull(x, false)));
+        return new Expr.Case(List.of(unconvertible), List.of(new Expr.Literal(false, SqlType.BOOLEAN)), in, SqlType.BOOLEAN);
     }
 
     /** CASE WHEN (and IF): the results brought to one type. */

@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.fragment.SortKey;
 import org.oooengine.hive.catalog.Catalog;
@@ -22,8 +24,8 @@ import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
- * outer joins), WHERE, GROUP BY with aggregates, HAVING, the select list, DISTINCT, ORDER BY and
- * LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
+ * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates, HAVING, the select list
+ * (scalar subqueries in it: {@link SubqueryPlanner}), DISTINCT, ORDER BY and LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
  * applied as early as its tables allow. Constructs outside this list are refused by name.
  */
 public final class QueryAnalyzer {
@@ -207,15 +209,42 @@ public final class QueryAnalyzer {
         ASTNode tabName = Ast.child(ref, 0);
         String db = tabName.getChildCount() > 1 ? Ast.name(Ast.child(tabName, 0)) : null;
         String name = Ast.name(Ast.child(tabName, tabName.getChildCount() - 1));
-        String alias = ref.getChildCount() > 1 ? Ast.name(Ast.child(ref, ref.getChildCount() - 1)) : name;
+        ASTNode last = Ast.child(ref, ref.getChildCount() - 1);
+        String alias = ref.getChildCount() > 1 && !isSample(last) ? Ast.name(last) : name;
         if (db == null && commonTables.containsKey(name)) {
-            return qualify(query(commonTables.get(name)), alias);
+            return sampled(qualify(query(commonTables.get(name)), alias), ref);
         }
         String database = db == null ? this.database : db;
         TableInfo table = catalog.table(database, name).orElseThrow(() -> Ast.error(SqlException.UNKNOWN_TABLE,
                 "table not found: " + database + "." + name, tabName));
         List<Field> fields = table.columns().stream().map(c -> new Field(alias, c.name(), c.type())).toList();
-        return new RelNode.Scan(table, alias, fields, null);
+        return sampled(new RelNode.Scan(table, alias, fields, null), ref);
+    }
+
+    private static boolean isSample(ASTNode n) {
+        return n.getType() == TOK_TABLESPLITSAMPLE || n.getType() == TOK_TABLEBUCKETSAMPLE;
+    }
+
+    /**
+     * {@code TABLESAMPLE (n ROWS)}: at most n rows of the table, before any condition applies.
+     * (Hive takes n rows from each input split; the cluster has no splits to speak of, so from
+     * the table.) Samples by bucket, percentage or size are Hive's choice of files, refused.
+     */
+    private static RelNode sampled(RelNode rows, ASTNode ref) {
+        ASTNode sample = Ast.children(ref).stream().filter(QueryAnalyzer::isSample).findFirst().orElse(null);
+        if (sample == null) {
+            return rows;
+        }
+        if (sample.getType() == TOK_TABLEBUCKETSAMPLE) {
+            throw Ast.notSupported("TABLESAMPLE (BUCKET x OUT OF y)", sample);
+        }
+        ASTNode kind = Ast.child(sample, 0);
+        return switch (kind.getType()) {
+            case TOK_ROWCOUNT -> new RelNode.Limit(rows, 0, Long.parseLong(Ast.child(sample, 1).getText()));
+            case TOK_PERCENT -> throw Ast.notSupported("TABLESAMPLE (n PERCENT) (only TABLESAMPLE (n ROWS))", sample);
+            default -> throw Ast.notSupported("TABLESAMPLE (" + Ast.child(sample, 1).getText()
+                    + ") (only TABLESAMPLE (n ROWS))", sample);
+        };
     }
 
     /** A subquery's columns under its alias. */
@@ -275,10 +304,14 @@ public final class QueryAnalyzer {
 
             RelNode rows = input;
             ExprBinder binder = new ExprBinder(new Scope(input.fields()));
+            Function<ASTNode, Expr> hook = n -> null;
+            IntFunction<Expr> fromColumn = i -> new Expr.Column(i, input.fields().get(i).type());
             if (groupBy != null || !aggregateCalls.isEmpty()) {
                 Grouping g = new Grouping(input, binder, groupBy, aggregateCalls);
                 rows = g.node();
                 binder = g.binder();
+                hook = g::afterGrouping;
+                fromColumn = g::fromColumn;
                 if (having != null) {
                     List<Expr> plain = new ArrayList<>();
                     for (ASTNode c : Ast.conjuncts(Ast.child(having, 0))) {
@@ -295,10 +328,13 @@ public final class QueryAnalyzer {
             } else if (having != null) {
                 throw Ast.error(SqlException.SYNTAX, "HAVING without GROUP BY or aggregates", having);
             }
-            return selectList(rows, binder);
+            return selectList(rows, hook, fromColumn);
         }
 
         private static void findAggregates(ASTNode n, List<ASTNode> out) {
+            if (n.getType() == TOK_SUBQUERY_EXPR) {
+                return; // its aggregates are its own
+            }
             // an aggregate with OVER (...) is a window function too
             if ((n.getType() == TOK_FUNCTION || ExprBinder.isAggregate(n)) && Ast.find(n, TOK_WINDOWSPEC) != null) {
                 throw Ast.notSupported("window functions", n);
@@ -310,13 +346,20 @@ public final class QueryAnalyzer {
             Ast.children(n).forEach(c -> findAggregates(c, out));
         }
 
-        private RelNode selectList(RelNode rows, ExprBinder binder) {
+        /**
+         * The select list over {@code rows} (the FROM rows, or the groups), its scalar subqueries
+         * joined as columns first; {@code fromColumn} is a FROM column as the rows give it, for *.
+         */
+        private RelNode selectList(RelNode rows, Function<ASTNode, Expr> hook, IntFunction<Expr> fromColumn) {
+            SubqueryPlanner.ScalarValues scalars = subqueries.scalarValues(rows, Ast.children(select));
+            rows = scalars.rows();
+            ExprBinder binder = scalars.binder(hook);
             List<Expr> exprs = new ArrayList<>();
             List<Field> fields = new ArrayList<>();
             for (ASTNode item : Ast.children(select)) {
                 ASTNode e = Ast.child(item, 0);
                 if (e.getType() == TOK_ALLCOLREF || e.getType() == TOK_SETCOLREF) {
-                    expandStar(e, rows, exprs, fields);
+                    expandStar(e, input.fields(), fromColumn, exprs, fields);
                     continue;
                 }
                 Expr bound = binder.bind(e);
@@ -363,14 +406,20 @@ public final class QueryAnalyzer {
             return out;
         }
 
-        private static void expandStar(ASTNode star, RelNode rows, List<Expr> exprs, List<Field> fields) {
+        /** {@code *} or {@code t.*}: the FROM clause's columns (with GROUP BY, each must be a grouping key). */
+        private static void expandStar(ASTNode star, List<Field> from, IntFunction<Expr> fromColumn,
+                                       List<Expr> exprs, List<Field> fields) {
             String qualifier = star.getType() == TOK_ALLCOLREF && star.getChildCount() > 0
                     ? Ast.name(Ast.child(Ast.child(star, 0), 0)) : null;
             boolean any = false;
-            for (int i = 0; i < rows.fields().size(); i++) {
-                Field f = rows.fields().get(i);
+            for (int i = 0; i < from.size(); i++) {
+                Field f = from.get(i);
                 if (qualifier == null || qualifier.equals(f.qualifier())) {
-                    exprs.add(new Expr.Column(i, f.type()));
+                    Expr column = fromColumn.apply(i);
+                    if (column == null) {
+                        throw Ast.error(SqlException.SYNTAX, "column '" + f.name() + "' of * must be in GROUP BY", star);
+                    }
+                    exprs.add(column);
                     fields.add(new Field(null, f.name(), f.type()));
                     any = true;
                 }
@@ -481,6 +530,12 @@ public final class QueryAnalyzer {
 
         ExprBinder binder() {
             return new ExprBinder(new Scope(node.fields()), this::afterGrouping);
+        }
+
+        /** FROM column {@code i} as the groups give it, when it is a grouping key; else null. */
+        Expr fromColumn(int i) {
+            int k = keys.indexOf(new Expr.Column(i, input.scope().fields().get(i).type()));
+            return k < 0 ? null : new Expr.Column(k, keys.get(k).type());
         }
 
         /** An aggregate or a grouping expression becomes an output column; any other column reference is an error. */

@@ -4,7 +4,9 @@ import org.oooengine.core.sql.JoinKind;
 import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.util.ArrayList;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
@@ -22,13 +24,23 @@ import org.oooengine.optimizer.rel.RelNode;
  * anti) join on x, and a scalar subquery a join with its single row — or, when correlated, with
  * the subquery grouped by its correlation columns. A correlated subquery's conditions on the
  * outer query's columns are lifted out of it and become the join's conditions; the rest of the
- * subquery is planned like any query.
+ * subquery is planned like any query. Elsewhere — in the select list, several in one condition,
+ * under OR or CASE — a scalar subquery becomes a column joined to the rows: crossed with its single
+ * row, or left-joined with it grouped by its correlation columns.
  */
 final class SubqueryPlanner {
     private enum Kind { EXISTS, IN, SCALAR }
 
     /** The subquery planned without its correlated conditions, and those conditions over (outer row, subquery row). */
     private record Decorrelated(RelNode right, List<Expr> conditions, boolean correlated) {
+    }
+
+    /** Rows with one more column for each scalar subquery, and the column each subquery's node stands for. */
+    record ScalarValues(RelNode rows, Map<ASTNode, Expr> values) {
+        /** A binder over the rows: a subquery's node reads its column; other nodes go to {@code then}. */
+        ExprBinder binder(Function<ASTNode, Expr> then) {
+            return new ExprBinder(new Scope(rows.fields()), n -> values.containsKey(n) ? values.get(n) : then.apply(n));
+        }
     }
 
     private final QueryAnalyzer analyzer;
@@ -53,8 +65,54 @@ final class SubqueryPlanner {
                 return in(input, sub, negated);
             }
         }
-        ASTNode scalar = onlySubquery(conjunct);
-        return scalarComparison(input, conjunct, scalar);
+        List<ASTNode> found = subqueries(conjunct);
+        if (found.size() == 1 && isScalar(found.get(0))) {
+            return scalarComparison(input, conjunct, found.get(0));
+        }
+        if (!found.stream().allMatch(SubqueryPlanner::isScalar)) {
+            throw Ast.notSupported("an EXISTS or IN subquery inside OR, NOT or CASE, or beside another subquery", conjunct);
+        }
+        // several scalar subqueries, or one under OR or NOT: each joined as a column, then the condition
+        ScalarValues s = scalarValues(input, List.of(conjunct));
+        return keepColumns(new RelNode.Filter(s.rows(), s.binder(n -> null).condition(conjunct)), input.fields().size());
+    }
+
+    /**
+     * {@code rows} with a column for each scalar subquery in {@code exprs} (not within another
+     * subquery): an uncorrelated one crossed with its single row; a correlated one left-joined
+     * with it grouped by its correlation columns, so a row it finds nothing for reads NULL.
+     */
+    ScalarValues scalarValues(RelNode rows, List<ASTNode> exprs) {
+        Map<ASTNode, Expr> values = new IdentityHashMap<>();
+        for (ASTNode e : exprs) {
+            for (ASTNode sub : subqueries(e)) {
+                if (!isScalar(sub)) {
+                    throw Ast.notSupported("an EXISTS or IN subquery as a value (it is a condition of WHERE or HAVING)", sub);
+                }
+                Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.SCALAR, sub);
+                List<Field> named = new ArrayList<>(d.right().fields());
+                Field last = named.remove(named.size() - 1);
+                named.add(new Field(null, "$subquery" + (values.size() + 1), last.type())); // for EXPLAIN
+                RelNode joined = JoinGraph.join(rows, rename(d.right(), named),
+                        d.correlated() ? JoinKind.LEFT : JoinKind.CROSS, d.conditions());
+                int width = rows.fields().size();
+                Field value = joined.fields().get(joined.fields().size() - 1);
+                List<Expr> columns = new ArrayList<>();
+                List<Field> fields = new ArrayList<>(rows.fields());
+                for (int i = 0; i < width; i++) {
+                    columns.add(new Expr.Column(i, fields.get(i).type()));
+                }
+                columns.add(new Expr.Column(joined.fields().size() - 1, value.type()));
+                fields.add(value); // no expression names it: its node does
+                rows = new RelNode.Project(joined, columns, fields);
+                values.put(sub, new Expr.Column(width, value.type()));
+            }
+        }
+        return new ScalarValues(rows, values);
+    }
+
+    private static boolean isScalar(ASTNode sub) {
+        return Ast.child(sub, 0).getChildCount() == 0;
     }
 
     private RelNode in(RelNode input, ASTNode sub, boolean negated) {
@@ -84,26 +142,17 @@ final class SubqueryPlanner {
         return keepColumns(new RelNode.Filter(joined, condition), width);
     }
 
-    /** HAVING with an uncorrelated scalar subquery: the aggregated rows joined to its value, then filtered. */
+    /** HAVING with scalar subqueries: the aggregated rows joined to their values, then filtered. */
     RelNode applyToGroups(RelNode groups, ASTNode conjunct, Function<ASTNode, Expr> grouping) {
-        ASTNode sub = onlySubquery(conjunct);
-        RelNode right = new RelNode.SingleRow(singleColumn(analyzer.query(Ast.child(sub, 1)), sub));
-        RelNode joined = JoinGraph.join(groups, right, JoinKind.CROSS, List.of());
-        int width = groups.fields().size();
-        Field v = joined.fields().get(width);
-        Expr condition = new ExprBinder(new Scope(joined.fields()),
-                n -> n == sub ? new Expr.Column(width, v.type()) : grouping.apply(n)).condition(conjunct);
-        return keepColumns(new RelNode.Filter(joined, condition), width);
+        ScalarValues s = scalarValues(groups, List.of(conjunct));
+        return keepColumns(new RelNode.Filter(s.rows(), s.binder(grouping).condition(conjunct)), groups.fields().size());
     }
 
-    private static ASTNode onlySubquery(ASTNode conjunct) {
+    /** The subquery expressions in {@code n}, not looking into them. */
+    static List<ASTNode> subqueries(ASTNode n) {
         List<ASTNode> found = new ArrayList<>();
-        collectSubqueries(conjunct, found);
-        if (found.size() != 1 || Ast.child(found.get(0), 0).getChildCount() != 0) {
-            throw Ast.notSupported(found.size() > 1 ? "several subqueries in one condition"
-                    : "a subquery inside OR, NOT or CASE", conjunct);
-        }
-        return found.get(0);
+        collectSubqueries(n, found);
+        return found;
     }
 
     private static void collectSubqueries(ASTNode n, List<ASTNode> out) {
@@ -135,6 +184,9 @@ final class SubqueryPlanner {
      * and scalar subqueries, its own select item); a scalar subquery is grouped by them.
      */
     private Decorrelated decorrelate(RelNode input, ASTNode query, Kind kind, ASTNode at) {
+        if (kind == Kind.SCALAR && query.getType() == TOK_QUERY && Ast.find(query, TOK_FROM) == null) {
+            return new Decorrelated(new RelNode.SingleRow(singleColumn(analyzer.query(query), at)), List.of(), false);
+        }
         if (query.getType() != TOK_QUERY || Ast.find(query, TOK_FROM) == null || Ast.find(query, TOK_CTE) != null) {
             throw Ast.notSupported("this form of subquery", at);
         }
@@ -231,9 +283,21 @@ final class SubqueryPlanner {
 
     /** count() of an empty group is 0, not null; a join with the groups cannot give that. */
     private static void checkAggregate(ASTNode item, ASTNode at) {
-        if (item.toStringTree().contains("count")) {
+        if (callsCount(item)) {
             throw Ast.notSupported("count in a correlated scalar subquery", at);
         }
+    }
+
+    /** Whether {@code n} calls count (a column such as cs_ext_discount_amt only has the word in its name). */
+    private static boolean callsCount(ASTNode n) {
+        if (n.getType() == TOK_SUBQUERY_EXPR) {
+            return false; // a count of its own runs in its own query
+        }
+        if ((n.getType() == TOK_FUNCTION || n.getType() == TOK_FUNCTIONSTAR || n.getType() == TOK_FUNCTIONDI)
+                && n.getChildCount() > 0 && Ast.name(Ast.child(n, 0)).equals("count")) {
+            return true;
+        }
+        return Ast.children(n).stream().anyMatch(SubqueryPlanner::callsCount);
     }
 
     private static boolean isEquality(Expr e) {

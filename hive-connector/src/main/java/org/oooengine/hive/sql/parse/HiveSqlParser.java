@@ -1,6 +1,7 @@
 package org.oooengine.hive.sql.parse;
 
 import org.apache.hadoop.hive.ql.parse.ASTNode;
+import org.apache.hadoop.hive.ql.parse.HiveParser;
 import org.apache.hadoop.hive.ql.parse.ParseDriver;
 import org.apache.hadoop.hive.ql.parse.ParseException;
 import org.oooengine.core.sql.SqlException;
@@ -26,9 +27,26 @@ public final class HiveSqlParser {
             while (root.getToken() == null && root.getChildCount() > 0) {
                 root = (ASTNode) root.getChild(0);
             }
+            dropHints(root);
             return root;
         } catch (ParseException e) {
             throw new SqlException(SqlException.SYNTAX, "syntax error: " + e.getMessage().strip(), e);
+        }
+    }
+
+    /**
+     * Removes optimizer hints (a comment opened by {@code /*+}, such as {@code MAPJOIN(t)}): they
+     * are accepted and not followed, the planner choosing how to join, as Hive does by default
+     * ({@code hive.ignore.mapjoin.hint=true}).
+     */
+    private static void dropHints(ASTNode n) {
+        for (int i = n.getChildCount() - 1; i >= 0; i--) {
+            ASTNode c = (ASTNode) n.getChild(i);
+            if (c.getType() == HiveParser.QUERY_HINT) {
+                n.deleteChild(i);
+            } else {
+                dropHints(c);
+            }
         }
     }
 
