@@ -6,6 +6,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
+import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 
@@ -161,6 +162,9 @@ public final class Pipeline {
         }
         if (step instanceof PipelineStep.Aggregate a) {
             return a.keys().size() + a.aggregates().size();
+        }
+        if (step instanceof PipelineStep.PartialAggregate a) {
+            return a.keys().size() + a.aggregates().size() * AggregateCall.PARTIAL_WIDTH;
         }
         if (step instanceof PipelineStep.HashJoin j) {
             return j.kind().leftOnly() ? inputWidth : j.kind().rightOnly() ? j.buildWidth() : inputWidth + j.buildWidth();

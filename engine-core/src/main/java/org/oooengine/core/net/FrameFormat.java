@@ -24,10 +24,11 @@ import java.util.List;
  * Until a peer has proved the cluster secret a node takes frames of at most
  * {@link #MAX_UNAUTHENTICATED_FRAME_BYTES}, so a stranger cannot make it buffer more.
  * Version 2: a join fragment carries a chain of probes (version 1: exactly one). Version 3: every
- * table of a join fragment carries an alias, so a table may be joined twice.
+ * table of a join fragment carries an alias, so a table may be joined twice. Version 4: a partial
+ * aggregate's state is three values per aggregate (a variance's mean and squared deviations).
  */
 public final class FrameFormat {
-    public static final byte VERSION = 3;
+    public static final byte VERSION = 4;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member

@@ -39,7 +39,7 @@ import org.oooengine.optimizer.snapshot.ClusterSnapshots;
 
 /**
  * One client's session: parses a statement with Hive's parser, then runs it — queries through
- * the analyzer and the executor; SHOW, DESCRIBE, USE, SET and EXPLAIN here. {@code SET} is not
+ * the analyzer and the executor; SHOW, DESCRIBE (of tables and functions), USE, SET and EXPLAIN here. {@code SET} is not
  * Hive grammar (Hive's own CLI handles it before parsing), so it is recognised here too.
  * Statements that change tables and every {@code SET} are first put to the access rules.
  */
@@ -123,6 +123,8 @@ final class EngineSession implements SqlSession {
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
             case TOK_SHOWTABLES -> single("tab_name", catalog.tables(database).stream().map(TableInfo::name).toList());
             case TOK_DESCTABLE -> describe(tree);
+            case TOK_SHOWFUNCTIONS -> FunctionStatements.show(tree);
+            case TOK_DESCFUNCTION -> FunctionStatements.describe(tree);
             case TOK_SWITCHDATABASE -> use(tree);
             default -> throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: statement "
                     + tree.getText() + " at line " + tree.getLine() + ":" + tree.getCharPositionInLine());

@@ -265,7 +265,9 @@ public final class PipelinePlanner {
         List<Field> partial = new ArrayList<>(a.fields().subList(0, a.keys().size()));
         for (AggregateCall call : a.aggregates()) {
             partial.add(new Field(null, call + " count", SqlType.BIGINT));
-            partial.add(new Field(null, call + " state", call.arg() == null ? SqlType.BIGINT : call.arg().type()));
+            partial.add(new Field(null, call + " state", call.arg() == null ? SqlType.BIGINT
+                    : call.kind().isMoment() ? SqlType.DOUBLE : call.arg().type()));
+            partial.add(new Field(null, call + " squares", SqlType.DOUBLE)); // a variance's; null for the others
         }
         return partial;
     }

@@ -7,11 +7,21 @@ import java.util.Set;
 import org.oooengine.core.sql.SqlType;
 
 /**
- * An aggregate over a group: {@code count(*)}, or count, sum, avg, min, max of an expression,
- * optionally over its distinct values. Nulls are skipped; an empty group sums to null and counts 0.
+ * An aggregate over a group: {@code count(*)}, or count, sum, avg, min, max, a variance or a
+ * standard deviation of an expression, optionally over its distinct values. Nulls are skipped; an
+ * empty group sums to null and counts 0.
  */
 public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type) {
-    public enum Kind { COUNT_STAR, COUNT, SUM, AVG, MIN, MAX }
+    public enum Kind {
+        COUNT_STAR, COUNT, SUM, AVG, MIN, MAX,
+        // ordinals travel on the wire: new kinds go last
+        VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP;
+
+        /** The variances and standard deviations: their state is a count, a mean and a sum of squared deviations. */
+        public boolean isMoment() {
+            return this == VAR_POP || this == VAR_SAMP || this == STDDEV_POP || this == STDDEV_SAMP;
+        }
+    }
 
     /** The result type Hive gives the aggregate of {@code arg}. */
     public static SqlType resultType(Kind kind, SqlType arg) {
@@ -26,11 +36,12 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
             case AVG -> arg.kind() == SqlType.Kind.DECIMAL
                     ? SqlType.decimal(arg.precision() + 4, Math.min(SqlType.MAX_PRECISION, arg.scale() + 4))
                     : SqlType.DOUBLE;
+            case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> SqlType.DOUBLE;
         };
     }
 
-    /** How many values {@link Accumulator#partial} writes per call. */
-    public static final int PARTIAL_WIDTH = 2;
+    /** How many values {@link Accumulator#partial} writes per call (a variance needs three). */
+    public static final int PARTIAL_WIDTH = 3;
 
     /** Whether the aggregate can run in two steps: partial states on the nodes, merged on one. */
     public boolean splittable() {
@@ -55,6 +66,9 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
         private double doubleSum;
         private BigDecimal decimalSum = BigDecimal.ZERO;
         private Object extreme;
+        /** A variance's running mean and sum of squared deviations from it (Welford). */
+        private double mean;
+        private double squares;
 
         Accumulator(AggregateCall call) {
             this.call = call;
@@ -83,6 +97,12 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 }
                 case MIN -> extreme = extreme == null || Values.compare(v, extreme) < 0 ? v : extreme;
                 case MAX -> extreme = extreme == null || Values.compare(v, extreme) > 0 ? v : extreme;
+                case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> {
+                    double x = ((Number) v).doubleValue();
+                    double delta = x - mean;
+                    mean += delta / count;
+                    squares += delta * (x - mean);
+                }
                 default -> {
                 }
             }
@@ -90,7 +110,8 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
 
         /**
          * This group's running state for another accumulator to {@link #merge}: the count of
-         * values, then the sum or the extreme (null when none). A split aggregation sends these
+         * values, then the sum or the extreme (null when none), then for a variance the sum of
+         * squared deviations from the mean the second value holds. A split aggregation sends these
          * {@link #PARTIAL_WIDTH} values per call from the nodes to the one that finishes it.
          */
         public void partial(Object[] out, int offset) {
@@ -102,11 +123,17 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 case COUNT_STAR, COUNT -> null;
                 case MIN, MAX -> extreme;
                 case SUM, AVG -> count == 0 ? null : runningSum(call.arg.type());
+                case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> count == 0 ? null : (Object) mean;
             };
+            out[offset + 2] = call.kind.isMoment() && count > 0 ? (Object) squares : null;
         }
 
         /** Adds another accumulator's {@link #partial} state of the same call. */
         public void merge(Object[] partial, int offset) {
+            if (call.kind.isMoment()) {
+                mergeMoments(partial, offset);
+                return;
+            }
             long n = (Long) partial[offset];
             Object v = partial[offset + 1];
             count += n;
@@ -128,6 +155,21 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
             }
         }
 
+        /** Chan, Golub and LeVeque's merge of two groups' means and sums of squared deviations, as Hive's variance merges. */
+        private void mergeMoments(Object[] partial, int offset) {
+            long n = (Long) partial[offset];
+            if (n == 0) {
+                return;
+            }
+            double otherMean = (Double) partial[offset + 1];
+            double otherSquares = (Double) partial[offset + 2];
+            long total = count + n;
+            double delta = otherMean - mean;
+            squares += otherSquares + delta * delta * ((double) count * n / total);
+            mean += delta * n / total;
+            count = total;
+        }
+
         private Object runningSum(SqlType argType) {
             return switch (argType.kind()) {
                 case INT, BIGINT -> longSum;
@@ -143,6 +185,11 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 case MIN, MAX -> extreme;
                 case SUM -> count == 0 ? null : sum(argType);
                 case AVG -> count == 0 ? null : average(argType);
+                // Hive: NULL for no values; a sample's variance needs two
+                case VAR_POP -> count == 0 ? null : (Object) (Math.max(0, squares) / count);
+                case STDDEV_POP -> count == 0 ? null : (Object) Math.sqrt(Math.max(0, squares) / count);
+                case VAR_SAMP -> count <= 1 ? null : (Object) (Math.max(0, squares) / (count - 1));
+                case STDDEV_SAMP -> count <= 1 ? null : (Object) Math.sqrt(Math.max(0, squares) / (count - 1));
             };
         }
 

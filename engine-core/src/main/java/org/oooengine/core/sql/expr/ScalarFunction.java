@@ -19,10 +19,14 @@ public enum ScalarFunction {
     CAST, DATE_PLUS_INTERVAL, DATE_MINUS_INTERVAL,
     SUBSTR, UPPER, LOWER, LENGTH, TRIM, CONCAT,
     YEAR, MONTH, DAY, ABS, ROUND, FLOOR, CEIL,
-    COALESCE;
+    COALESCE,
+    // Hive's built-in functions, in BuiltinFunctions; ordinals travel on the wire, so new ones go last
+    TRUNC_NUMBER, TRUNC_DATE, NULLIF, PMOD, GREATEST, LEAST, SIGN, SQRT, LN, LOG10, LOG2, LOG, EXP, POWER,
+    DATE_FORMAT, LAST_DAY, QUARTER, ADD_MONTHS, HOUR, MINUTE, SECOND, DATE_ADD, DATE_SUB, DATEDIFF,
+    LPAD, RPAD, REPEAT, REPLACE, INSTR, LOCATE, LTRIM, RTRIM, REVERSE, CONCAT_WS;
 
     public boolean nullIntolerant() {
-        return this != COALESCE;
+        return this != COALESCE && !BuiltinFunctions.takesNulls(this);
     }
 
     /** The SQL name for messages and plans. */
@@ -41,6 +45,7 @@ public enum ScalarFunction {
             case GE -> ">=";
             case DATE_PLUS_INTERVAL -> "+ interval";
             case DATE_MINUS_INTERVAL -> "- interval";
+            case TRUNC_NUMBER, TRUNC_DATE -> "trunc";
             default -> name().toLowerCase(Locale.ROOT);
         };
     }
@@ -64,7 +69,7 @@ public enum ScalarFunction {
             case UPPER -> ((String) v[0]).toUpperCase(Locale.ROOT);
             case LOWER -> ((String) v[0]).toLowerCase(Locale.ROOT);
             case LENGTH -> ((String) v[0]).length();
-            case TRIM -> ((String) v[0]).strip();
+            case TRIM -> BuiltinFunctions.trimSpaces((String) v[0], true, true);
             case CONCAT -> concat(v);
             case YEAR -> ((LocalDate) v[0]).getYear();
             case MONTH -> ((LocalDate) v[0]).getMonthValue();
@@ -74,6 +79,7 @@ public enum ScalarFunction {
             case FLOOR -> Values.cast(Values.decimal((Number) v[0]).setScale(0, RoundingMode.FLOOR), type);
             case CEIL -> Values.cast(Values.decimal((Number) v[0]).setScale(0, RoundingMode.CEILING), type);
             case COALESCE -> coalesce(v, type);
+            default -> BuiltinFunctions.apply(this, v, type);
         };
     }
 

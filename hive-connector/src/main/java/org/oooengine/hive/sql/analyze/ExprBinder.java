@@ -16,6 +16,8 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.core.sql.functions.FunctionInfo;
+import org.oooengine.core.sql.functions.Functions;
 
 /**
  * Binds Hive's expression trees to {@link Expr}s over one {@link Scope}: resolves columns, types
@@ -23,7 +25,9 @@ import org.oooengine.core.sql.expr.ScalarFunction;
  * maps aggregates and grouping expressions to the aggregation's output columns.
  */
 final class ExprBinder {
-    static final Set<String> AGGREGATES = Set.of("count", "sum", "avg", "min", "max");
+    static final Set<String> AGGREGATES = Functions.aggregateNames();
+    /** Names Hive's parser gives syntax it writes as a call (x BETWEEN a AND b, CASE WHEN, INTERVAL): not functions. */
+    private static final Set<String> SYNTAX = Set.of("between", "in", "when", "internal_interval", "like");
 
     private final Scope scope;
     private final Function<ASTNode, Expr> hook;
@@ -61,7 +65,13 @@ final class ExprBinder {
             throw Ast.error(SqlException.SYNTAX, name + " takes one argument", n);
         }
         Expr arg = bind(Ast.child(n, 1));
-        AggregateCall.Kind kind = AggregateCall.Kind.valueOf(name.toUpperCase(Locale.ROOT));
+        AggregateCall.Kind kind = Functions.find(name).orElseThrow().aggregate();
+        if (kind.isMoment() && arg.type().isString()) {
+            arg = cast(arg, SqlType.DOUBLE); // Hive reads text as a number here
+        }
+        if (kind.isMoment() && !arg.type().isNumeric()) {
+            throw Ast.error(SqlException.SYNTAX, name + " needs a number, not " + arg.type(), n);
+        }
         if ((kind == AggregateCall.Kind.SUM || kind == AggregateCall.Kind.AVG) && !arg.type().isNumeric()) {
             throw Ast.error(SqlException.SYNTAX, name + " needs a number, not " + arg.type(), n);
         }
@@ -349,6 +359,7 @@ final class ExprBinder {
         if (AGGREGATES.contains(name)) {
             throw Ast.error(SqlException.SYNTAX, "aggregate " + name + " is not allowed here", n);
         }
+        FunctionInfo registered = SYNTAX.contains(name) ? null : registered(name, args.size(), n);
         return switch (name) {
             case "between" -> between(args, n);
             case "in" -> in(args);
@@ -372,8 +383,18 @@ final class ExprBinder {
             case "ceil", "ceiling" -> call(ScalarFunction.CEIL, args, SqlType.BIGINT, n, 1, 1);
             case "round" -> round(args, n);
             case "coalesce", "nvl" -> coalesce(args, n);
-            default -> throw Ast.notSupported("function " + name, n);
+            default -> new FunctionBinder(this).bind(registered, args, n);
         };
+    }
+
+    /** The registry's function of that name, called with as many arguments as it takes; else refused by name. */
+    private static FunctionInfo registered(String name, int arguments, ASTNode at) {
+        FunctionInfo f = Functions.find(name).orElseThrow(() -> Ast.notSupported("function " + name, at));
+        if (!f.accepts(arguments)) {
+            throw Ast.error(SqlException.SYNTAX, name + " takes " + f.arity() + (f.maxArgs() == 1 ? " argument" : " arguments")
+                    + ", not " + arguments, at);
+        }
+        return f;
     }
 
     private Expr call(ScalarFunction f, List<ASTNode> args, SqlType type, ASTNode at, int min, int max) {
@@ -484,9 +505,18 @@ final class ExprBinder {
         return new Expr.Case(List.copyOf(conditions), results.stream().map(r -> cast(r, t)).toList(), cast(otherwise, t), t);
     }
 
+    /** An interval's amount as written: quoted ({@code INTERVAL '5' DAY}) or not ({@code INTERVAL 30 DAY}). */
+    private static String intervalAmount(ASTNode amount, ASTNode at) {
+        return switch (amount.getType()) {
+            case StringLiteral -> Ast.unquote(amount.getText()).trim();
+            case Number, IntegralLiteral -> amount.getText().trim();
+            default -> throw Ast.notSupported("INTERVAL of an expression (write the amount as a number)", at);
+        };
+    }
+
     private static Expr interval(List<ASTNode> args, ASTNode at) {
         int qualifier = Integer.parseInt(args.get(0).getText());
-        String text = Ast.unquote(args.get(1).getText()).trim();
+        String text = intervalAmount(args.get(1), at);
         int amount;
         try {
             amount = Integer.parseInt(text);
