@@ -3,9 +3,9 @@ package org.oooengine.cluster.bench;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.oooengine.core.cluster.ClusterSession;
-import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.optimizer.JoinOptimizer;
 import org.oooengine.optimizer.cost.Calibration;
@@ -14,25 +14,34 @@ import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.optimizer.plan.JoinGraph;
 import org.oooengine.optimizer.plan.JoinMethod;
 import org.oooengine.optimizer.plan.Plan;
+import org.oooengine.optimizer.snapshot.ClusterSnapshot;
+import org.oooengine.optimizer.snapshot.ClusterSnapshots;
 
 /**
  * The optimizer for one cluster: its calibration, its tables' statistics, and which join methods
- * each benchmark mode lets the optimizer use (auto: all it can run; a forced mode: that one).
+ * each benchmark mode lets the optimizer use (auto: all it can run; a forced mode: that one). The
+ * statistics come from the same snapshot SQL plans from, and a query's driving range is estimated
+ * from its column's histogram as SQL's join choice estimates it: the benchmark measures the plans
+ * SQL would choose, and planning asks the nodes nothing.
  */
 public final class QueryPlanner {
     private final JoinOptimizer optimizer;
-    private final ClusterSession session;
+    private final Map<String, TableFacts> tables;
 
-    /** A planner that estimates ranges from histograms alone ({@code session} null) or counts them on the cluster. */
-    public QueryPlanner(Calibration calibration, Map<String, TableFacts> tables, int budget, ClusterSession session) {
+    public QueryPlanner(Calibration calibration, Map<String, TableFacts> tables, int budget) {
         this.optimizer = new JoinOptimizer(new CostModel(calibration), tables, budget);
-        this.session = session;
+        this.tables = tables;
     }
 
     /** The planner of a running cluster: needs {@code ooo calibrate --cluster} to have run. */
     public static QueryPlanner of(Path clusterDir, ClusterSession session, int budget) {
         Calibration calibration = Calibration.require(clusterDir);
-        return new QueryPlanner(calibration, TableFacts.of(session), budget, session);
+        ClusterSnapshot snapshot = new ClusterSnapshots(session, Optional.of(calibration)).take();
+        if (snapshot.facts().isEmpty()) {
+            throw new IllegalStateException("the nodes of " + clusterDir + " gave no statistics of their tables; "
+                    + "collect them with: ooo analyze --cluster " + clusterDir);
+        }
+        return new QueryPlanner(calibration, snapshot.facts(), budget);
     }
 
     /** Join methods the optimizer may use in a mode; empty for modes it does not plan. */
@@ -52,21 +61,11 @@ public final class QueryPlanner {
         return allowed.isEmpty() ? null : optimizer.optimize(graph(query), allowed);
     }
 
-    /**
-     * The query's join graph, the rows of its driving range counted on the range column's index on
-     * every node (an index dive: a few leaf pages, exact where a histogram bucket would be guessed into).
-     */
+    /** The query's join graph, the rows of its driving range read off the range column's histogram. */
     private JoinGraph graph(JoinQueries.Query query) {
         JoinGraph g = JoinGraph.of(query.name(), query.spec());
-        if (session == null) {
-            return g;
-        }
-        String table = g.tables().get(g.driving());
-        long rows = 0;
-        for (ClusterSpec.NodeSpec n : session.spec().nodes()) {
-            rows += session.countRange(n.id(), table, g.range());
-        }
-        return g.withRangeRows(rows);
+        TableFacts driving = tables.get(g.tables().get(g.driving()));
+        return driving == null ? g : g.withRangeRows(driving.rangeRows(g.range()));
     }
 
     public JoinOptimizer optimizer() {

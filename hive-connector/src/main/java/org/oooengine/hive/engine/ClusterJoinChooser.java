@@ -94,7 +94,7 @@ final class ClusterJoinChooser {
             return new RelNode.IndexJoin(spec, fields, JoinMethod.PSMJ + ": no statistics of " + spec.outerTable()
                     + " to tell how selective its range is (ooo analyze --cluster)", 0);
         }
-        long rows = Math.round(driving.get().rangeFraction(spec.outerRange()) * total);
+        long rows = driving.get().rangeRows(spec.outerRange());
         if (snapshot.calibration().isPresent() && snapshot.facts().keySet().containsAll(spec.tables())) {
             JoinOptimizer optimizer = optimizer(snapshot);
             JoinGraph graph = JoinGraph.of("sql", spec).withRangeRows(rows);

@@ -27,9 +27,10 @@ class RowEstimatesAccuracyTest {
     private static final Pattern ACTUAL = Pattern.compile("\\[actual rows ([\\d,]+),");
     /**
      * The share this engine reaches at SF 0.01 on three nodes, less a margin: 0.37 with a quarter
-     * per filter and GROUP BY, 0.47 with the statistics' distinct values; the goal is 0.9.
+     * per filter and GROUP BY, 0.47 with the statistics' distinct values, 0.51 with them narrowed
+     * through filters and joins; the goal is 0.9.
      */
-    static final double FLOOR = 0.4;
+    static final double FLOOR = 0.45;
     private static TpchCluster tpch;
     private static ClusterSqlEngine engine;
 

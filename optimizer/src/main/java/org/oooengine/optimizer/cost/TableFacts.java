@@ -200,6 +200,11 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
         return Math.min(1, Math.max(1 / rows(), selected / total));
     }
 
+    /** Rows in a range, read off the histogram ({@link #rangeFraction}): how planning estimates a driving range. */
+    public long rangeRows(ColumnRange range) {
+        return Math.round(rangeFraction(range) * rows());
+    }
+
     /** Share of the value interval [lo, hi] that [low, high] covers; a single-value bucket counts whole or not at all. */
     private static double within(double lo, double hi, double low, double high) {
         if (hi <= lo) {

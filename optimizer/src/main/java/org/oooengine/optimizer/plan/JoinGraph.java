@@ -17,7 +17,7 @@ import org.oooengine.core.exec.JoinSpec;
  * @param range   the range on a column of the driving alias
  * @param edges   equi-join predicates between aliases
  * @param output  result columns as {@code alias.column}
- * @param rangeRows rows the range selects, counted on the index (an index dive); null: estimate from the histogram
+ * @param rangeRows rows the range selects as the caller estimated them; null: estimate from the histogram
  */
 public record JoinGraph(String name, Map<String, String> tables, ColumnRange range, List<Edge> edges,
                         List<String> output, Long rangeRows) {

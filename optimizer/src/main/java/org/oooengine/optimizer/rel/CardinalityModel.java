@@ -32,15 +32,16 @@ import org.oooengine.optimizer.catalog.TableInfo;
  */
 final class CardinalityModel {
     private final TableLayouts layouts;
-    /** Rows of the physical nodes this model does not know (pipelines the nodes run), or null for the rest. */
-    private final java.util.function.Function<RelNode, Long> physical;
+    /** The rows through the physical nodes this model does not know (pipelines the nodes run), or null for the rest. */
+    private final java.util.function.Function<RelNode, PipelineRows> physical;
     /** The tables scanned, by alias and, where unambiguous, by column name. */
     private final Map<String, TableInfo> byAlias = new HashMap<>();
     private final Map<String, TableInfo> byColumn = new HashMap<>();
     private final Map<RelNode, Long> rows = new IdentityHashMap<>();
+    private final Map<RelNode, double[]> columns = new IdentityHashMap<>();
 
     private CardinalityModel(TableLayouts layouts, List<RelNode.Scan> scans,
-                             java.util.function.Function<RelNode, Long> physical) {
+                             java.util.function.Function<RelNode, PipelineRows> physical) {
         this.layouts = layouts;
         this.physical = physical;
         Map<String, Integer> seen = new HashMap<>();
@@ -58,11 +59,11 @@ final class CardinalityModel {
 
     /**
      * The model of a placed plan whose logical plan scanned {@code scans}, over what {@code layouts}
-     * knows of their tables; {@code physical} tells the rows of the pipelines the nodes run (null for
-     * any other node).
+     * knows of their tables; {@code physical} tells the rows through the pipelines the nodes run
+     * (null for any other node).
      */
     static CardinalityModel of(TableLayouts layouts, List<RelNode.Scan> scans,
-                               java.util.function.Function<RelNode, Long> physical) {
+                               java.util.function.Function<RelNode, PipelineRows> physical) {
         return new CardinalityModel(layouts, scans, physical);
     }
 
@@ -82,15 +83,15 @@ final class CardinalityModel {
     }
 
     private long estimate(RelNode n) {
-        Long pipeline = physical.apply(n);
+        PipelineRows pipeline = physical.apply(n);
         if (pipeline != null) {
-            return pipeline;
+            return pipeline.outputRows();
         }
         if (n instanceof RelNode.Scan s) {
             long table = layouts.rows(s.table()).orElse(-1);
-            return filtered(table, s.filter(), s.fields(), column -> layouts.range(s.table(), column));
+            return filtered(table, s.filter(), s.fields(), base(s.fields()), column -> layouts.range(s.table(), column));
         } else if (n instanceof RelNode.Filter f) {
-            return filtered(rows(f.input()), f.condition(), f.input().fields(), RowEstimates.Ranges.NONE);
+            return filtered(rows(f.input()), f.condition(), f.input().fields(), columns(f.input()), RowEstimates.Ranges.NONE);
         } else if (n instanceof RelNode.Project p) {
             return rows(p.input());
         } else if (n instanceof RelNode.Sort s) {
@@ -100,12 +101,13 @@ final class CardinalityModel {
         } else if (n instanceof RelNode.SingleRow) {
             return 1;
         } else if (n instanceof RelNode.Aggregate a) {
-            return a.keys().isEmpty() ? 1 : groups(rows(a.input()), a.keys(), a.input().fields());
+            return a.keys().isEmpty() ? 1 : groups(rows(a.input()), a.keys(), a.input().fields(), columns(a.input()));
         } else if (n instanceof RelNode.FinalAggregate a) {
-            return a.keyCount() == 0 ? 1 : groups(rows(a.input()), keyColumns(a.keyCount(), a.input()), a.input().fields());
+            return a.keyCount() == 0 ? 1 : groups(rows(a.input()), keyColumns(a.keyCount(), a.input()), a.input().fields(),
+                    columns(a.input()));
         } else if (n instanceof RelNode.Join j) {
-            return joined(j.kind(), rows(j.left()), j.left().fields(), boxed(j.leftKeys()), side(j.right()),
-                    boxed(j.rightKeys()), j.residual());
+            return joined(j.kind(), rows(j.left()), j.left().fields(), columns(j.left()), boxed(j.leftKeys()),
+                    side(j.right()), boxed(j.rightKeys()), j.residual());
         } else if (n instanceof RelNode.Union u) {
             long sum = 0;
             for (RelNode in : u.inputs()) {
@@ -124,9 +126,146 @@ final class CardinalityModel {
         return -1;
     }
 
-    /** A join's build side: its rows, and those of the table it reads when it reads one under filters. */
+    /** Distinct values of each output column of {@code n}, each at most its rows; NaN where unknown. */
+    double[] columns(RelNode n) {
+        double[] known = columns.get(n);
+        if (known == null) {
+            known = capped(distinctOf(n), rows(n));
+            columns.put(n, known);
+        }
+        return known;
+    }
+
+    private double[] distinctOf(RelNode n) {
+        PipelineRows pipeline = physical.apply(n);
+        if (pipeline != null) {
+            return pipeline.outputDistinct();
+        }
+        if (n instanceof RelNode.Scan s) {
+            return narrowed(base(s.fields()), s.filter());
+        } else if (n instanceof RelNode.Filter f) {
+            return narrowed(columns(f.input()), f.condition());
+        } else if (n instanceof RelNode.Project p) {
+            return projected(p.exprs(), p.input().fields(), columns(p.input()));
+        } else if (n instanceof RelNode.Sort || n instanceof RelNode.Limit || n instanceof RelNode.SingleRow) {
+            return columns(inputOf(n));
+        } else if (n instanceof RelNode.Aggregate a) {
+            return grouped(a.keys(), a.input().fields(), columns(a.input()), a.fields().size());
+        } else if (n instanceof RelNode.FinalAggregate a) {
+            return grouped(keyColumns(a.keyCount(), a.input()), a.input().fields(), columns(a.input()), a.fields().size());
+        } else if (n instanceof RelNode.Join j) {
+            return joinedColumns(j.kind(), columns(j.left()), boxed(j.leftKeys()), columns(j.right()), boxed(j.rightKeys()));
+        } else if (n instanceof RelNode.IndexJoinCandidate c) {
+            return columns(c.hashJoins());
+        }
+        return unknown(n.fields().size());
+    }
+
+    private static RelNode inputOf(RelNode n) {
+        return n instanceof RelNode.Sort s ? s.input() : n instanceof RelNode.Limit l ? l.input()
+                : ((RelNode.SingleRow) n).input();
+    }
+
+    /** A join's build side: its rows, those of the table it reads when it reads one under filters, its columns' distinct values. */
     PipelineRows.Side side(RelNode n) {
-        return new PipelineRows.Side(n.fields(), rows(n), tableRows(n));
+        return new PipelineRows.Side(n.fields(), rows(n), tableRows(n), columns(n));
+    }
+
+    /** Each column's distinct values as its table's statistics give them (NaN: not a scanned column). */
+    double[] base(List<Field> fields) {
+        double[] d = new double[fields.size()];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = distinct(fields.get(i));
+        }
+        return d;
+    }
+
+    static double[] unknown(int width) {
+        double[] d = new double[width];
+        java.util.Arrays.fill(d, Double.NaN);
+        return d;
+    }
+
+    /** Each of {@code d} at most {@code rows} (when known). */
+    static double[] capped(double[] d, long rows) {
+        if (rows < 0) {
+            return d;
+        }
+        double[] out = d.clone();
+        for (int i = 0; i < out.length; i++) {
+            out[i] = Math.min(out[i], Math.max(rows, 1));
+        }
+        return out;
+    }
+
+    /** Columns {@code d} under {@code condition}: an equality to a constant leaves one value, IN its items. */
+    static double[] narrowed(double[] d, Expr condition) {
+        if (condition == null) {
+            return d;
+        }
+        double[] out = d.clone();
+        for (Expr c : Exprs.conjuncts(condition)) {
+            if (c instanceof Expr.Call call && call.function() == ScalarFunction.EQ) {
+                Expr a = call.args().get(0);
+                Expr b = call.args().get(1);
+                if (a instanceof Expr.Column x && Exprs.columns(b).isEmpty() && x.index() < out.length) {
+                    out[x.index()] = 1;
+                } else if (b instanceof Expr.Column y && Exprs.columns(a).isEmpty() && y.index() < out.length) {
+                    out[y.index()] = 1;
+                }
+            } else if (c instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.Column x
+                    && in.constants() != null && x.index() < out.length) {
+                out[x.index()] = Math.min(out[x.index()], in.list().size());
+            }
+        }
+        return out;
+    }
+
+    /** The distinct values of each of {@code exprs} over columns {@code fields} whose values {@code d} knows. */
+    double[] projected(List<Expr> exprs, List<Field> fields, double[] d) {
+        double[] out = new double[exprs.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = distinct(exprs.get(i), fields, d);
+        }
+        return out;
+    }
+
+    /** A GROUP BY's output: its keys' distinct values, then unknown aggregates, {@code width} columns in all. */
+    double[] grouped(List<Expr> keys, List<Field> fields, double[] d, int width) {
+        double[] out = unknown(width);
+        for (int i = 0; i < keys.size() && i < width; i++) {
+            out[i] = distinct(keys.get(i), fields, d);
+        }
+        return out;
+    }
+
+    /** A join's output columns: the probe's then the build's (one side only for semi and anti joins), equated keys sharing the fewer values. */
+    static double[] joinedColumns(JoinKind kind, double[] probe, List<Integer> probeKeys, double[] build,
+                                  List<Integer> buildKeys) {
+        double[] left = probe.clone();
+        double[] right = build.clone();
+        if (kind == JoinKind.INNER || kind == JoinKind.SEMI || kind == JoinKind.RIGHT_SEMI) {
+            for (int i = 0; i < probeKeys.size(); i++) {
+                int l = probeKeys.get(i);
+                int r = buildKeys.get(i);
+                if (l < left.length && r < right.length) {
+                    double fewer = Math.min(left[l], right[r]); // NaN when either is unknown
+                    if (!Double.isNaN(fewer)) {
+                        left[l] = fewer;
+                        right[r] = fewer;
+                    }
+                }
+            }
+        }
+        if (kind.leftOnly()) {
+            return left;
+        }
+        if (kind.rightOnly()) {
+            return right;
+        }
+        double[] out = java.util.Arrays.copyOf(left, left.length + right.length);
+        System.arraycopy(right, 0, out, left.length, right.length);
+        return out;
     }
 
     /** The rows of the table a relation scans under filters and projections, or -1. */
@@ -159,8 +298,8 @@ final class CardinalityModel {
      * semi or anti join {@link RowEstimates#CONJUNCT_SELECTIVITY} of its rows. -1 where a side's
      * rows are unknown.
      */
-    long joined(JoinKind kind, long probe, List<Field> probeFields, List<Integer> probeKeys, PipelineRows.Side build,
-                List<Integer> buildKeys, Expr residual) {
+    long joined(JoinKind kind, long probe, List<Field> probeFields, double[] probeColumns, List<Integer> probeKeys,
+                PipelineRows.Side build, List<Integer> buildKeys, Expr residual) {
         if (probe < 0 || build.rows() < 0) {
             return kind == JoinKind.LEFT ? probe : -1;
         }
@@ -168,8 +307,8 @@ final class CardinalityModel {
         double buildDistinct = 1;
         double pairs = 1;
         for (int i = 0; i < probeKeys.size(); i++) {
-            double p = Math.min(probe, distinct(field(probeFields, probeKeys.get(i))));
-            double b = Math.min(build.rows(), distinct(field(build.fields(), buildKeys.get(i))));
+            double p = Math.min(probe, keyDistinct(probeFields, probeColumns, probeKeys.get(i)));
+            double b = Math.min(build.rows(), keyDistinct(build.fields(), build.distinct(), buildKeys.get(i)));
             probeDistinct *= p;
             buildDistinct *= b;
             pairs *= Math.max(p, b);
@@ -193,7 +332,7 @@ final class CardinalityModel {
         }
         List<Field> both = new java.util.ArrayList<>(probeFields);
         both.addAll(build.fields());
-        return filtered(out, residual, both, RowEstimates.Ranges.NONE);
+        return filtered(out, residual, both, null, RowEstimates.Ranges.NONE);
     }
 
     private static long inner(long probe, long build, double pairs) {
@@ -206,8 +345,8 @@ final class CardinalityModel {
         return rows <= 0 ? rows : Math.max(1, RowEstimates.kept(rows, share));
     }
 
-    private static Field field(List<Field> fields, int i) {
-        return i < fields.size() ? fields.get(i) : null;
+    private double keyDistinct(List<Field> fields, double[] d, int key) {
+        return key < fields.size() ? distinct(new Expr.Column(key, fields.get(key).type()), fields, d) : Double.NaN;
     }
 
     private static List<Expr> keyColumns(int count, RelNode input) {
@@ -215,17 +354,26 @@ final class CardinalityModel {
                 .<Expr>mapToObj(i -> new Expr.Column(i, input.fields().get(i).type())).toList();
     }
 
-    /** {@code rows} of columns {@code fields} under {@code condition} (null: none); {@code ranges}: spans of the table's own columns. */
-    long filtered(long rows, Expr condition, List<Field> fields, RowEstimates.Ranges ranges) {
-        return condition == null ? rows : RowEstimates.kept(rows, share(condition, fields, ranges));
+    /**
+     * {@code rows} of columns {@code fields} (whose distinct values {@code d} knows; null: as their
+     * tables' statistics say) under {@code condition} (null: none); {@code ranges}: spans of the
+     * table's own columns.
+     */
+    long filtered(long rows, Expr condition, List<Field> fields, double[] d, RowEstimates.Ranges ranges) {
+        return condition == null ? rows : RowEstimates.kept(rows, share(condition, fields, d, ranges));
     }
 
-    /** The share of rows {@code condition} over columns {@code fields} is taken to keep. */
+    /** The share of rows {@code condition} over columns {@code fields} is taken to keep, as their tables' statistics say. */
     double share(Expr condition, List<Field> fields, RowEstimates.Ranges ranges) {
+        return share(condition, fields, null, ranges);
+    }
+
+    /** As above, the columns' distinct values as {@code d} knows them (null: as their tables' statistics say). */
+    double share(Expr condition, List<Field> fields, double[] d, RowEstimates.Ranges ranges) {
         double share = 1;
         java.util.List<Expr> others = new java.util.ArrayList<>();
         for (Expr c : Exprs.conjuncts(condition)) {
-            double known = known(c, fields);
+            double known = known(c, fields, d);
             if (Double.isNaN(known)) {
                 others.add(c);
             } else {
@@ -236,11 +384,11 @@ final class CardinalityModel {
     }
 
     /** The share one term keeps by what the statistics say of its column; NaN when they say nothing of it. */
-    private double known(Expr term, List<Field> fields) {
+    private double known(Expr term, List<Field> fields, double[] d) {
         if (term instanceof Expr.Or or) {
             double none = 1;
             for (Expr t : or.terms()) {
-                double s = share(t, fields, RowEstimates.Ranges.NONE);
+                double s = share(t, fields, d, RowEstimates.Ranges.NONE);
                 none *= 1 - s;
             }
             return 1 - none;
@@ -249,24 +397,24 @@ final class CardinalityModel {
             return like.negated() ? 1 - RowEstimates.CONTAINS_SELECTIVITY : RowEstimates.CONTAINS_SELECTIVITY;
         }
         if (term instanceof Expr.Not not) {
-            double s = known(not.term(), fields);
+            double s = known(not.term(), fields, d);
             return Double.isNaN(s) ? s : 1 - s;
         }
         if (term instanceof Expr.InList in && in.value() instanceof Expr.Column c && in.constants() != null) {
-            double d = distinct(c, fields);
-            double hit = Math.min(1, in.list().size() / d);
-            return Double.isNaN(d) ? d : in.negated() ? 1 - hit : hit;
+            double values = distinct(c, fields, d);
+            double hit = Math.min(1, in.list().size() / values);
+            return Double.isNaN(values) ? values : in.negated() ? 1 - hit : hit;
         }
         if (term instanceof Expr.Call call && (call.function() == ScalarFunction.EQ || call.function() == ScalarFunction.NE)) {
             Expr a = call.args().get(0);
             Expr b = call.args().get(1);
             double hit;
             if (a instanceof Expr.Column x && b instanceof Expr.Column y) {
-                hit = 1 / Math.max(distinct(x, fields), distinct(y, fields));
+                hit = 1 / Math.max(distinct(x, fields, d), distinct(y, fields, d));
             } else if (a instanceof Expr.Column x && Exprs.columns(b).isEmpty()) {
-                hit = 1 / distinct(x, fields);
+                hit = 1 / distinct(x, fields, d);
             } else if (b instanceof Expr.Column y && Exprs.columns(a).isEmpty()) {
-                hit = 1 / distinct(y, fields);
+                hit = 1 / distinct(y, fields, d);
             } else {
                 return Double.NaN;
             }
@@ -281,48 +429,59 @@ final class CardinalityModel {
      * of the rows when a key's values are not known.
      */
     long groups(long rows, List<Expr> keys, List<Field> fields) {
+        return groups(rows, keys, fields, null);
+    }
+
+    /** As above, the columns' distinct values as {@code d} knows them (null: as their tables' statistics say). */
+    long groups(long rows, List<Expr> keys, List<Field> fields, double[] d) {
         if (rows < 0) {
             return rows;
         }
         double product = 1;
         for (Expr k : keys) {
-            double d = distinct(k, fields);
-            if (Double.isNaN(d)) {
+            double values = distinct(k, fields, d);
+            if (Double.isNaN(values)) {
                 return RowEstimates.kept(rows, RowEstimates.CONJUNCT_SELECTIVITY);
             }
-            product *= d;
+            product *= values;
         }
         return (long) Math.ceil(Math.min(rows, product));
     }
 
     /** Partial groups {@code nodes} nodes send for {@code rows} rows spread over them: each makes at most the groups there are. */
-    long partialGroups(long rows, List<Expr> keys, List<Field> fields, int nodes) {
+    long partialGroups(long rows, List<Expr> keys, List<Field> fields, double[] d, int nodes) {
         if (rows < 0) {
             return rows;
         }
-        long groups = groups(rows, keys, fields);
+        long groups = groups(rows, keys, fields, d);
         return Math.min(rows, groups * Math.max(1, nodes));
     }
 
     /**
-     * Distinct values of {@code e} over rows of columns {@code fields}: a scanned column's from its
-     * table's statistics, a constant's one, {@code year(d)} the years of d's span; NaN when unknown.
+     * Distinct values of {@code e} over rows of columns {@code fields} whose distinct values
+     * {@code d} knows (null, or NaN in it: as the column's table's statistics say): a constant's
+     * one, {@code year(x)} the years x's stored span covers (at most x's values); NaN when unknown.
      */
-    double distinct(Expr e, List<Field> fields) {
+    double distinct(Expr e, List<Field> fields, double[] d) {
         if (e instanceof Expr.Literal) {
             return 1;
         }
         if (e instanceof Expr.Column c) {
-            return c.index() < fields.size() ? distinct(fields.get(c.index())) : Double.NaN;
+            if (c.index() >= fields.size()) {
+                return Double.NaN;
+            }
+            double known = d != null && c.index() < d.length ? d[c.index()] : Double.NaN;
+            return Double.isNaN(known) ? distinct(fields.get(c.index())) : known;
         }
         if (e instanceof Expr.Call call && call.function() == ScalarFunction.YEAR
                 && call.args().get(0) instanceof Expr.Column c && c.index() < fields.size()) {
             long[] span = span(fields.get(c.index()));
-            return span == null ? Double.NaN : java.time.LocalDate.ofEpochDay(span[1]).getYear()
+            double years = span == null ? Double.NaN : java.time.LocalDate.ofEpochDay(span[1]).getYear()
                     - java.time.LocalDate.ofEpochDay(span[0]).getYear() + 1;
+            return Math.min(years, distinct(call.args().get(0), fields, d));
         }
         if (e instanceof Expr.Call call && call.function() == ScalarFunction.CAST && call.args().size() == 1) {
-            return distinct(call.args().get(0), fields);
+            return distinct(call.args().get(0), fields, d);
         }
         return Double.NaN;
     }

@@ -18,25 +18,31 @@ import org.oooengine.core.sql.expr.Expr;
  * -1 where the table's row count is unknown.
  */
 final class PipelineRows {
-    /** What a join step builds from: its rows' columns, their estimated count, and the rows of the table they come from. */
-    record Side(List<Field> fields, long rows, long tableRows) {
-        static final Side UNKNOWN = new Side(List.of(), -1, -1);
+    /**
+     * What a join step builds from: its rows' columns, their estimated count, the rows of the table
+     * they come from, and each column's distinct values (NaN: unknown).
+     */
+    record Side(List<Field> fields, long rows, long tableRows, double[] distinct) {
+        static final Side UNKNOWN = new Side(List.of(), -1, -1, new double[0]);
     }
 
     private final List<List<Field>> fields = new ArrayList<>();
     private final List<Long> rows = new ArrayList<>();
+    private final double[] outputDistinct;
 
     /**
      * @param output the pipeline's own output columns (what the last step makes), named as the
      *               plan above reads them; null to name them after the expressions
      * @param ranges the scanned table's known column spans, for the filters on its own columns
      * @param nodes  how many nodes run the pipeline (each sends its own first rows of a LIMIT)
-     * @param model  how filters and GROUP BYs are estimated
+     * @param distinct the scanned columns' distinct values (NaN: unknown)
+     * @param model  how filters, GROUP BYs and joins are estimated
      */
-    PipelineRows(List<Field> scanned, long scannedRows, List<PipelineStep> steps, List<Field> output,
+    PipelineRows(List<Field> scanned, long scannedRows, double[] distinct, List<PipelineStep> steps, List<Field> output,
                  Function<JoinBuild, Side> builds, RowEstimates.Ranges ranges, int nodes, CardinalityModel model) {
         List<Field> row = scanned;
         long count = scannedRows;
+        double[] d = distinct.length == scanned.size() ? distinct : CardinalityModel.unknown(scanned.size());
         int named = namedStep(steps);
         boolean tableColumns = true; // a filter reads the table's columns until a step makes others
         for (int i = 0; i < steps.size(); i++) {
@@ -44,12 +50,42 @@ final class PipelineRows {
             rows.add(count);
             PipelineStep step = steps.get(i);
             Side build = step instanceof PipelineStep.HashJoin j ? builds.apply(j.build()) : null;
-            count = rowsAfter(step, count, row, build, tableColumns ? ranges : RowEstimates.Ranges.NONE, nodes, model);
-            row = fieldsAfter(step, row, build, i == named ? output : null);
+            count = rowsAfter(step, count, row, d, build, tableColumns ? ranges : RowEstimates.Ranges.NONE, nodes, model);
+            List<Field> next = fieldsAfter(step, row, build, i == named ? output : null);
+            d = CardinalityModel.capped(distinctAfter(step, row, d, build, next.size(), model), count);
+            row = next;
             tableColumns &= step instanceof PipelineStep.Filter;
         }
         fields.add(row);
         rows.add(count);
+        outputDistinct = d;
+    }
+
+    /** The distinct values of the columns {@code step} makes of columns {@code row} whose values {@code d} knows. */
+    private static double[] distinctAfter(PipelineStep step, List<Field> row, double[] d, Side build, int width,
+                                          CardinalityModel model) {
+        double[] out;
+        if (step instanceof PipelineStep.Filter f) {
+            out = CardinalityModel.narrowed(d, f.condition());
+        } else if (step instanceof PipelineStep.Project p) {
+            out = model.projected(p.exprs(), row, d);
+        } else if (step instanceof PipelineStep.Aggregate a) {
+            out = model.grouped(a.keys(), row, d, width);
+        } else if (step instanceof PipelineStep.PartialAggregate a) {
+            out = model.grouped(a.keys(), row, d, width);
+        } else if (step instanceof PipelineStep.HashJoin j) {
+            double[] built = build.distinct().length == j.buildWidth() ? build.distinct()
+                    : CardinalityModel.unknown(j.buildWidth());
+            out = CardinalityModel.joinedColumns(j.kind(), d, j.probeKeys(), built, j.buildKeys());
+        } else {
+            out = d;
+        }
+        return out.length == width ? out : CardinalityModel.unknown(width);
+    }
+
+    /** The distinct values of the pipeline's output columns (NaN: unknown). */
+    double[] outputDistinct() {
+        return outputDistinct;
     }
 
     /**
@@ -145,10 +181,10 @@ final class PipelineRows {
         return out;
     }
 
-    private static long rowsAfter(PipelineStep step, long in, List<Field> row, Side build, RowEstimates.Ranges ranges,
-                                  int nodes, CardinalityModel model) {
+    private static long rowsAfter(PipelineStep step, long in, List<Field> row, double[] d, Side build,
+                                  RowEstimates.Ranges ranges, int nodes, CardinalityModel model) {
         if (step instanceof PipelineStep.Filter f) {
-            return model.filtered(in, f.condition(), row, ranges);
+            return model.filtered(in, f.condition(), row, d, ranges);
         }
         if (step instanceof PipelineStep.TopN t) {
             return limited(in, t.count() * nodes);
@@ -157,13 +193,13 @@ final class PipelineRows {
             return limited(in, l.count() * nodes);
         }
         if (step instanceof PipelineStep.Aggregate a) {
-            return a.keys().isEmpty() ? nodes : model.groups(in, a.keys(), row);
+            return a.keys().isEmpty() ? nodes : model.groups(in, a.keys(), row, d);
         }
         if (step instanceof PipelineStep.PartialAggregate a) {
-            return a.keys().isEmpty() ? nodes : model.partialGroups(in, a.keys(), row, nodes);
+            return a.keys().isEmpty() ? nodes : model.partialGroups(in, a.keys(), row, d, nodes);
         }
         if (step instanceof PipelineStep.HashJoin j) {
-            return model.joined(j.kind(), in, row, j.probeKeys(), build, j.buildKeys(), j.residual());
+            return model.joined(j.kind(), in, row, d, j.probeKeys(), build, j.buildKeys(), j.residual());
         }
         return in;
     }

@@ -27,7 +27,7 @@ final class PlanEstimates {
         this.layouts = layouts;
         this.tables = tables;
         this.model = CardinalityModel.of(layouts, tables, n -> n instanceof RelNode.NodePipeline
-                || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps ? pipeline(n).outputRows() : null);
+                || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps ? pipeline(n) : null);
     }
 
     /** Rows {@code n} is estimated to produce; -1 when unknown (an index join: its choice states the optimizer's estimate). */
@@ -44,15 +44,16 @@ final class PlanEstimates {
         PipelineRows made;
         if (n instanceof RelNode.NodePipeline p) {
             TableInfo table = p.scan().table();
-            made = new PipelineRows(p.scan().fields(), layouts.rows(table).orElse(-1), p.steps(), p.fields(),
+            made = new PipelineRows(p.scan().fields(), layouts.rows(table).orElse(-1), model.base(p.scan().fields()),
+                    p.steps(), p.fields(),
                     build -> side(build, p.broadcasts(), p.shuffles(), null), column -> layouts.range(table, column),
                     layouts.nodes(table), model);
         } else if (n instanceof RelNode.ShuffledJoin j) {
-            made = new PipelineRows(j.left().fields(), rows(j.left()), shuffledJoinSteps(j), j.fields(),
+            made = new PipelineRows(j.left().fields(), rows(j.left()), model.columns(j.left()), shuffledJoinSteps(j), j.fields(),
                     build -> side(build, List.of(), List.of(), j.right()), RowEstimates.Ranges.NONE, 1, model);
         } else {
             RelNode.IndexJoinSteps s = (RelNode.IndexJoinSteps) n;
-            made = new PipelineRows(s.join().fields(), rows(s.join()), s.steps(), s.fields(),
+            made = new PipelineRows(s.join().fields(), rows(s.join()), model.columns(s.join()), s.steps(), s.fields(),
                     build -> side(build, s.broadcasts(), List.of(), null), RowEstimates.Ranges.NONE, 1, model);
         }
         pipelines.put(n, made);
@@ -84,7 +85,7 @@ final class PlanEstimates {
             PipelineRows rows = local(local, broadcasts, shuffles);
             RelNode.Scan scan = scanOf(local);
             return new PipelineRows.Side(rows.output(), rows.outputRows(),
-                    scan == null ? -1 : layouts.rows(scan.table()).orElse(-1));
+                    scan == null ? -1 : layouts.rows(scan.table()).orElse(-1), rows.outputDistinct());
         }
         return PipelineRows.Side.UNKNOWN;
     }
@@ -98,7 +99,8 @@ final class PlanEstimates {
         RelNode.Scan scan = scanOf(local);
         List<Field> fields = scan != null ? scan.fields() : unnamedTable(local);
         TableInfo table = scan == null ? null : scan.table();
-        return new PipelineRows(fields, table == null ? -1 : layouts.rows(table).orElse(-1), local.pipeline().steps(), null,
+        return new PipelineRows(fields, table == null ? -1 : layouts.rows(table).orElse(-1), model.base(fields),
+                local.pipeline().steps(), null,
                 build -> side(build, broadcasts, shuffles, null),
                 table == null ? RowEstimates.Ranges.NONE : column -> layouts.range(table, column),
                 table == null ? 1 : layouts.nodes(table), model);

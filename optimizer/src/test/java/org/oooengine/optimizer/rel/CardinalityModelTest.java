@@ -85,20 +85,38 @@ class CardinalityModelTest {
         assertEquals(1500, model.groups(1500, List.of(col(1), col(2)), f));
         Expr year = new Expr.Call(ScalarFunction.YEAR, List.of(new Expr.Column(3, SqlType.DATE)), SqlType.INT);
         assertEquals(35, model.groups(1500, List.of(year, col(1)), f)); // seven years, five priorities
-        assertEquals(15, model.partialGroups(1500, List.of(col(1)), f, 3));
+        assertEquals(15, model.partialGroups(1500, List.of(col(1)), f, null, 3));
         assertEquals(375, model.groups(1500, List.of(col(0)), List.of(new Field(null, "unknown", SqlType.INT))));
     }
 
     @Test
     void joinsFollowTheirKeysDistinctValues() {
         List<Field> o = orders.fields();
-        PipelineRows.Side customers = new PipelineRows.Side(customer.fields(), 1000, 1000);
+        double[] d = model.base(o);
+        PipelineRows.Side customers = new PipelineRows.Side(customer.fields(), 1000, 1000, model.base(customer.fields()));
         // every order's customer exists: one row per order, whichever side probes
-        assertEquals(1500, model.joined(JoinKind.INNER, 1500, o, List.of(2), customers, List.of(0), null));
-        PipelineRows.Side someCustomers = new PipelineRows.Side(customer.fields(), 40, 1000); // one nation's
-        assertEquals(60, model.joined(JoinKind.INNER, 1500, o, List.of(2), someCustomers, List.of(0), null));
-        assertEquals(60, model.joined(JoinKind.SEMI, 1500, o, List.of(2), someCustomers, List.of(0), null));
-        assertEquals(1440, model.joined(JoinKind.ANTI, 1500, o, List.of(2), someCustomers, List.of(0), null));
+        assertEquals(1500, model.joined(JoinKind.INNER, 1500, o, d, List.of(2), customers, List.of(0), null));
+        PipelineRows.Side someCustomers = new PipelineRows.Side(customer.fields(), 40, 1000,
+                model.base(customer.fields())); // one nation's
+        assertEquals(60, model.joined(JoinKind.INNER, 1500, o, d, List.of(2), someCustomers, List.of(0), null));
+        assertEquals(60, model.joined(JoinKind.SEMI, 1500, o, d, List.of(2), someCustomers, List.of(0), null));
+        assertEquals(1440, model.joined(JoinKind.ANTI, 1500, o, d, List.of(2), someCustomers, List.of(0), null));
+    }
+
+    /** A filter and a join narrow a column's values for what is above them: the nations of one region's customers. */
+    @Test
+    void distinctValuesNarrowThroughFiltersAndJoins() {
+        Expr oneNation = eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(7L, SqlType.BIGINT));
+        RelNode.Filter nation7 = new RelNode.Filter(customer, oneNation);
+        assertEquals(1, model.columns(nation7)[1], 1e-12);
+        assertEquals(40, model.rows(nation7)); // 1,000 customers over 25 nations
+        RelNode.Join joined = new RelNode.Join(orders, nation7, JoinKind.INNER, new int[] {2}, new int[] {0}, null);
+        assertEquals(60, model.rows(joined));
+        double[] columns = model.columns(joined);
+        assertEquals(40, columns[2], 1e-12); // o_custkey: the 40 customers
+        assertEquals(1, columns[5], 1e-12); // c_nationkey
+        assertEquals(1, model.groups(model.rows(joined), List.of(new Expr.Column(5, SqlType.BIGINT)),
+                joined.fields(), columns));
     }
 
     private static TableInfo table(String name, String... columns) {
