@@ -19,6 +19,16 @@ public interface Catalog {
     default void checkWritable(String database, String name) {
     }
 
+    /** The view {@code database.name}; none by default (a catalog that keeps no views). */
+    default Optional<CatalogView> view(String database, String name) {
+        return Optional.empty();
+    }
+
+    /** The views of a database, by name; none by default. */
+    default List<CatalogView> views(String database) {
+        return List.of();
+    }
+
     /** The system table {@code database.name}, whose rows the engine makes up when read; none by default. */
     default Optional<SystemCatalog.SystemTable> systemTable(String database, String name) {
         return Optional.empty();

@@ -28,14 +28,15 @@ public final class EmbeddedCatalog implements Catalog {
     static final int FORMAT_VERSION = 1;
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** The file's content. */
-    record State(int formatVersion, Map<String, String> databases, List<CatalogTable> tables) {
+    /** The file's content; {@code views} absent from files written before views were kept. */
+    record State(int formatVersion, Map<String, String> databases, List<CatalogTable> tables, List<CatalogView> views) {
     }
 
     private final Path file;
     private final ClusterCatalog loaded;
     private final Map<String, String> databases = new LinkedHashMap<>();
     private final Map<String, CatalogTable> tables = new LinkedHashMap<>();
+    private final Map<String, CatalogView> views = new LinkedHashMap<>();
 
     /** @param file where the catalog lives; null keeps it in memory only */
     public EmbeddedCatalog(Path file, ClusterCatalog loaded) {
@@ -46,6 +47,9 @@ public final class EmbeddedCatalog implements Catalog {
             State s = read(file);
             databases.putAll(s.databases());
             s.tables().forEach(t -> tables.put(key(t.database(), t.name()), t));
+            if (s.views() != null) {
+                s.views().forEach(v -> views.put(key(v.database(), v.name()), v));
+            }
         }
     }
 
@@ -103,6 +107,32 @@ public final class EmbeddedCatalog implements Catalog {
         return Optional.ofNullable(tables.get(key(database, name)));
     }
 
+    @Override
+    public synchronized Optional<CatalogView> view(String database, String name) {
+        return Optional.ofNullable(views.get(key(database, name)));
+    }
+
+    @Override
+    public synchronized List<CatalogView> views(String database) {
+        return views.values().stream().filter(v -> v.database().equals(database))
+                .sorted(Comparator.comparing(CatalogView::name)).toList();
+    }
+
+    /** Records a view, new or replacing one of its name. */
+    public synchronized void putView(CatalogView v) {
+        if (!databases.containsKey(v.database())) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + v.database());
+        }
+        views.put(key(v.database(), v.name()), v);
+        save();
+    }
+
+    public synchronized void removeView(String database, String name) {
+        if (views.remove(key(database, name)) != null) {
+            save();
+        }
+    }
+
     public synchronized void createDatabase(String name, String comment) {
         if (databases.containsKey(name)) {
             throw new SqlException(SqlException.ALREADY_EXISTS, "database already exists: " + name);
@@ -136,7 +166,8 @@ public final class EmbeddedCatalog implements Catalog {
 
     private void save() {
         if (file != null) {
-            JsonFiles.writeAtomically(file, new State(FORMAT_VERSION, Map.copyOf(databases), List.copyOf(tables.values())));
+            JsonFiles.writeAtomically(file, new State(FORMAT_VERSION, Map.copyOf(databases), List.copyOf(tables.values()),
+                    List.copyOf(views.values())));
         }
     }
 

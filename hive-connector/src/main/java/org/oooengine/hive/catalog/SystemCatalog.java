@@ -64,6 +64,16 @@ public final class SystemCatalog implements Catalog {
     }
 
     @Override
+    public Optional<CatalogView> view(String database, String name) {
+        return tables.view(database, name);
+    }
+
+    @Override
+    public List<CatalogView> views(String database) {
+        return tables.views(database);
+    }
+
+    @Override
     public Optional<SystemTable> systemTable(String database, String name) {
         return DATABASE.equals(database) && TREE_HEALTH.equals(name) ? Optional.of(treeHealth()) : Optional.empty();
     }

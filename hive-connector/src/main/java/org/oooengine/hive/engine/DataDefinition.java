@@ -21,6 +21,7 @@ import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
+import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileLayout;
@@ -118,6 +119,10 @@ final class DataDefinition {
             return createTable(s, rowsOf);
         } else if (statement instanceof DdlStatement.DropTable s) {
             return dropTable(s);
+        } else if (statement instanceof DdlStatement.CreateView s) {
+            return createView(s);
+        } else if (statement instanceof DdlStatement.DropView s) {
+            return dropView(s);
         } else if (statement instanceof DdlStatement.Insert s) {
             return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
         } else if (statement instanceof DdlStatement.Update s) {
@@ -252,10 +257,12 @@ final class DataDefinition {
             throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + s.name());
         }
         List<TableInfo> tables = catalog.tables(s.name());
-        if (!tables.isEmpty() && !s.cascade()) {
+        List<CatalogView> views = catalog.views(s.name());
+        if ((!tables.isEmpty() || !views.isEmpty()) && !s.cascade()) {
             throw new SqlException(SqlException.GENERAL, "database " + s.name() + " is not empty ("
-                    + tables.size() + " tables); DROP DATABASE ... CASCADE drops its tables too");
+                    + tables.size() + " tables, " + views.size() + " views); DROP DATABASE ... CASCADE drops them too");
         }
+        views.forEach(v -> catalog.removeView(v.database(), v.name()));
         for (TableInfo t : tables) {
             dropTable(new DdlStatement.DropTable(t.database(), t.name(), true));
         }
@@ -266,6 +273,9 @@ final class DataDefinition {
     private StatementResult createTable(DdlStatement.CreateTable s, Function<RelNode, List<Object[]>> rowsOf) {
         if (!catalog.databases().contains(s.database())) {
             throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + s.database());
+        }
+        if (catalog.view(s.database(), s.name()).isPresent()) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, s.database() + "." + s.name() + " is a view");
         }
         if (catalog.table(s.database(), s.name()).isPresent()) {
             if (s.ifNotExists()) {
@@ -318,7 +328,53 @@ final class DataDefinition {
         }
     }
 
+    /** A view: kept in the catalog only; its query was analysed when the statement was. */
+    private StatementResult createView(DdlStatement.CreateView s) {
+        String name = s.database() + "." + s.name();
+        if (!catalog.databases().contains(s.database())) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + s.database());
+        }
+        if (catalog.table(s.database(), s.name()).isPresent()) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, "table already exists: " + name);
+        }
+        boolean exists = catalog.view(s.database(), s.name()).isPresent();
+        if (s.mustExist() && !exists) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "view not found: " + name);
+        }
+        if (exists && !s.orReplace()) {
+            if (s.ifNotExists()) {
+                return StatementResult.update(0);
+            }
+            throw new SqlException(SqlException.ALREADY_EXISTS, "view already exists: " + name
+                    + " (CREATE OR REPLACE VIEW replaces it)");
+        }
+        List<CatalogTable.ColumnEntry> columns = s.columns().stream()
+                .map(c -> new CatalogTable.ColumnEntry(c.name(), c.type().toString(), c.comment())).toList();
+        catalog.putView(new CatalogView(s.database(), s.name(), columns, s.statement(), s.comment()));
+        LOG.info("{} view {}", exists ? "replaced" : "created", name);
+        return StatementResult.update(0);
+    }
+
+    private StatementResult dropView(DdlStatement.DropView s) {
+        String name = s.database() + "." + s.name();
+        if (catalog.view(s.database(), s.name()).isEmpty()) {
+            if (catalog.table(s.database(), s.name()).isPresent()) {
+                throw new SqlException(SqlException.GENERAL, name + " is a table, not a view: drop it with DROP TABLE");
+            }
+            if (s.ifExists()) {
+                return StatementResult.update(0);
+            }
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "view not found: " + name);
+        }
+        catalog.removeView(s.database(), s.name());
+        return StatementResult.update(0);
+    }
+
     private StatementResult dropTable(DdlStatement.DropTable s) {
+        if (catalog.view(s.database(), s.name()).isPresent()) {
+            throw new SqlException(SqlException.GENERAL, s.database() + "." + s.name()
+                    + " is a view, not a table: drop it with DROP VIEW");
+        }
         Optional<TableInfo> t = catalog.table(s.database(), s.name());
         if (t.isEmpty()) {
             if (s.ifExists()) {

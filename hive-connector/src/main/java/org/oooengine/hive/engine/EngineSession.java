@@ -14,6 +14,7 @@ import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.SystemCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
@@ -108,20 +109,21 @@ final class EngineSession implements SqlSession {
         ASTNode tree = HiveSqlParser.parse(sql);
         // One view of the cluster for the whole statement: its analysis and plan ask the nodes nothing more.
         try (ClusterSnapshots.Pin pinned = snapshots.pin()) {
-            StatementResult r = run(tree, cancel);
+            StatementResult r = run(tree, sql, cancel);
             LOG.debug("{}: planned in {} ms", user.name(), (System.nanoTime() - t0) / 1_000_000);
             return r;
         }
     }
 
-    private StatementResult run(ASTNode tree, Cancellation cancel) {
+    private StatementResult run(ASTNode tree, String sql, Cancellation cancel) {
         return switch (tree.getType()) {
-            case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, cancel) : query(tree, cancel);
+            case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, sql, cancel) : query(tree, cancel);
             case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD, TOK_UPDATE_TABLE,
-                 TOK_DELETE_FROM, TOK_MERGE -> change(tree, cancel);
+                 TOK_DELETE_FROM, TOK_MERGE, TOK_CREATEVIEW, TOK_DROPVIEW, TOK_ALTERVIEW -> change(tree, sql, cancel);
+            case TOK_SHOWVIEWS -> single("tab_name", catalog.views(database).stream().map(CatalogView::name).toList());
             case TOK_EXPLAIN -> explain(tree, cancel);
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
-            case TOK_SHOWTABLES -> single("tab_name", catalog.tables(database).stream().map(TableInfo::name).toList());
+            case TOK_SHOWTABLES -> single("tab_name", tablesAndViews());
             case TOK_DESCTABLE -> describe(tree);
             case TOK_SHOWFUNCTIONS -> FunctionStatements.show(tree);
             case TOK_DESCFUNCTION -> FunctionStatements.describe(tree);
@@ -153,15 +155,23 @@ final class EngineSession implements SqlSession {
         return StatementResult.rows(columns(plan), rows);
     }
 
-    /** DDL and DML: they change the catalog or a table's rows. */
-    private StatementResult change(ASTNode tree, Cancellation cancel) {
+    /** SHOW TABLES: the tables and the views of the current database, by name, as Hive lists them. */
+    private List<String> tablesAndViews() {
+        java.util.TreeSet<String> names = new java.util.TreeSet<>();
+        catalog.tables(database).forEach(t -> names.add(t.name()));
+        catalog.views(database).forEach(v -> names.add(v.name()));
+        return List.copyOf(names);
+    }
+
+    /** DDL and DML: they change the catalog or a table's rows; {@code sql}: the statement as written. */
+    private StatementResult change(ASTNode tree, String sql, Cancellation cancel) {
         if (ddl == null) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText().replace("TOK_", "")
                     + " with a Hive metastore catalog (ooo.catalog=hms), which this engine only reads; change tables through Hive");
         }
         Map<String, String> settings = running();
         modes.check(settings); // an unknown execution mode is refused before anything changes
-        var statement = new DdlAnalyzer(catalog, database).analyze(tree);
+        var statement = new DdlAnalyzer(catalog, database, sql).analyze(tree);
         try {
             checkAccess(statement);
             return ddl.run(statement, settings, (plan, tx) -> modes.forSettings(settings, tx).run(plan, cancel));
@@ -184,6 +194,10 @@ final class EngineSession implements SqlSession {
         } else if (statement instanceof DdlStatement.CreateTable s) {
             access.checkCanCreateTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.DropTable s) {
+            access.checkCanDropTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.CreateView s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.DropView s) {
             access.checkCanDropTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.Insert s) {
             access.checkCanInsert(user, s.target().database(), s.target().name());
@@ -258,14 +272,18 @@ final class EngineSession implements SqlSession {
         // Hive's wording, with the name as written: SQLAlchemy's Hive dialect (PyHive) tells a missing
         // table from a failure by matching it, and Superset's has_table relies on that.
         String written = tab.getChildCount() > 1 ? db + "." + name : name;
+        boolean formatted = tree.getChildCount() > 1
+                && (tree.getChild(1).getType() == KW_FORMATTED || tree.getChild(1).getType() == KW_EXTENDED);
+        java.util.Optional<CatalogView> view = catalog.view(db, name);
+        if (view.isPresent()) {
+            return describeView(view.get(), formatted);
+        }
         TableInfo t = catalog.table(db, name).orElseThrow(() -> new SqlException(SqlException.UNKNOWN_TABLE,
                 "SemanticException [Error 10001]: Table not found " + written));
         List<Object[]> rows = new ArrayList<>();
         for (ResultColumn c : t.columns()) {
             rows.add(new Object[] {c.name(), c.type().toString(), c.comment()});
         }
-        boolean formatted = tree.getChildCount() > 1
-                && (tree.getChild(1).getType() == KW_FORMATTED || tree.getChild(1).getType() == KW_EXTENDED);
         if (formatted) {
             // Hive's layout: a blank row, then sections of name/value rows
             rows.add(new Object[] {"", null, null});
@@ -289,6 +307,25 @@ final class EngineSession implements SqlSession {
                     rows.add(new Object[] {line.substring(0, colon + 1), line.substring(colon + 2), null});
                 });
             }
+        }
+        return StatementResult.rows(List.of(new ResultColumn("col_name", SqlType.STRING),
+                new ResultColumn("data_type", SqlType.STRING), new ResultColumn("comment", SqlType.STRING)), rows.iterator());
+    }
+
+    /** DESCRIBE of a view: its columns; FORMATTED adds Hive's view section, the statement that made it. */
+    private static StatementResult describeView(CatalogView v, boolean formatted) {
+        List<Object[]> rows = new ArrayList<>();
+        v.columns().forEach(c -> rows.add(new Object[] {c.name(), c.type(), c.comment()}));
+        if (formatted) {
+            rows.add(new Object[] {"", null, null});
+            rows.add(new Object[] {"# Detailed Table Information", null, null});
+            rows.add(new Object[] {"Database:", v.database(), null});
+            rows.add(new Object[] {"Table:", v.name(), null});
+            rows.add(new Object[] {"Table Type:", "VIRTUAL_VIEW", null});
+            rows.add(new Object[] {"Comment:", v.comment(), null});
+            rows.add(new Object[] {"", null, null});
+            rows.add(new Object[] {"# View Information", null, null});
+            rows.add(new Object[] {"View Original Text:", v.statement(), null});
         }
         return StatementResult.rows(List.of(new ResultColumn("col_name", SqlType.STRING),
                 new ResultColumn("data_type", SqlType.STRING), new ResultColumn("comment", SqlType.STRING)), rows.iterator());

@@ -56,10 +56,17 @@ public final class DdlAnalyzer {
 
     private final Catalog catalog;
     private final String database;
+    /** The statement as written: a view keeps it. */
+    private final String sql;
 
     public DdlAnalyzer(Catalog catalog, String database) {
+        this(catalog, database, null);
+    }
+
+    public DdlAnalyzer(Catalog catalog, String database, String sql) {
         this.catalog = catalog;
         this.database = database;
+        this.sql = sql;
     }
 
     /** Whether a {@code TOK_QUERY} writes into a table rather than returning rows. */
@@ -84,6 +91,16 @@ public final class DdlAnalyzer {
             case TOK_DROPTABLE -> {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropTable(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
+            }
+            case TOK_CREATEVIEW, TOK_ALTERVIEW -> {
+                if (sql == null) {
+                    throw new IllegalStateException("a view is analysed with the text of its statement");
+                }
+                yield Views.create(catalog, database, n, sql);
+            }
+            case TOK_DROPVIEW -> {
+                String[] name = tableName(Ast.child(n, 0));
+                yield new DdlStatement.DropView(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
             }
             case TOK_QUERY -> insert(n);
             case TOK_UPDATE_TABLE -> update(n);

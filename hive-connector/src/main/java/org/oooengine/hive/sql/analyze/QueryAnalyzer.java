@@ -7,11 +7,13 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.fragment.SortKey;
 import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
@@ -215,6 +217,10 @@ public final class QueryAnalyzer {
             return sampled(qualify(query(commonTables.get(name)), alias), ref);
         }
         String database = db == null ? this.database : db;
+        Optional<CatalogView> view = catalog.view(database, name);
+        if (view.isPresent()) {
+            return sampled(qualify(Views.expand(catalog, view.get(), tabName), alias), ref);
+        }
         TableInfo table = catalog.table(database, name).orElseThrow(() -> Ast.error(SqlException.UNKNOWN_TABLE,
                 "table not found: " + database + "." + name, tabName));
         List<Field> fields = table.columns().stream().map(c -> new Field(alias, c.name(), c.type())).toList();

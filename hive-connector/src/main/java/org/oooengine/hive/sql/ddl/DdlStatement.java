@@ -27,6 +27,17 @@ public sealed interface DdlStatement {
     record DropTable(String database, String name, boolean ifExists) implements DdlStatement {
     }
 
+    /**
+     * CREATE VIEW, or ALTER VIEW ... AS ({@code mustExist}): {@code statement} is the statement as
+     * written, whose query is analysed again wherever the view is read.
+     */
+    record CreateView(String database, String name, List<ResultColumn> columns, String statement, String comment,
+                      boolean ifNotExists, boolean orReplace, boolean mustExist) implements DdlStatement {
+    }
+
+    record DropView(String database, String name, boolean ifExists) implements DdlStatement {
+    }
+
     /** INSERT INTO (or OVERWRITE) a table; {@code rows} yields the table's columns in order and types. */
     record Insert(TableInfo target, RelNode rows, boolean overwrite) implements DdlStatement {
     }
