@@ -155,6 +155,10 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.SingleRow s) {
             return new RelNode.SingleRow(place(s.input(), required));
         }
+        if (node instanceof RelNode.Window w) { // on the coordinator, over the rows its input gathers
+            return new RelNode.Window(place(w.input(), w.inputsRead(required)), w.partitionKeys(), w.orderKeys(),
+                    w.calls(), w.fields());
+        }
         if (node instanceof RelNode.Union u) {
             return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }
