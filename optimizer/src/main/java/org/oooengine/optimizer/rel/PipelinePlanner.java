@@ -156,7 +156,9 @@ public final class PipelinePlanner {
             return new RelNode.SingleRow(place(s.input(), required));
         }
         if (node instanceof RelNode.Window w) { // on the coordinator, over the rows its input gathers
-            return new RelNode.Window(place(w.input(), w.inputsRead(required)), w.partitionKeys(), w.orderKeys(),
+            BitSet in = w.inputsRead(required);
+            Chain chain = w.input() instanceof RelNode.Scan ? chain(w.input(), in) : null;
+            return new RelNode.Window(chain != null ? onlyRead(chain, in) : input(w.input(), in), w.partitionKeys(), w.orderKeys(),
                     w.calls(), w.fields());
         }
         if (node instanceof RelNode.Union u) {
