@@ -203,6 +203,9 @@ class WindowFunctionsTest {
         "SELECT n_name, rank() OVER w FROM nation",
         "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_regionkey, n_name RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nation",
         "SELECT n_name, ntile(0) OVER (ORDER BY n_name) FROM nation",
+        "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name ROWS BETWEEN CURRENT ROW AND 1 PRECEDING) FROM nation",
+        "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name ROWS BETWEEN 1 PRECEDING AND 3 PRECEDING) FROM nation",
+        "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM nation",
         "SELECT n_name, lag(n_name, n_nationkey) OVER (ORDER BY n_name) FROM nation"})
     void mistakesAreSyntaxErrors(String sql) {
         SqlException e = assertThrows(SqlException.class, () -> run(sql));

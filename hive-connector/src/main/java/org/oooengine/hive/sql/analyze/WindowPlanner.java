@@ -213,6 +213,9 @@ final class WindowPlanner {
             throw Ast.error(SqlException.SYNTAX, "a window frame cannot start at UNBOUNDED FOLLOWING or end at UNBOUNDED PRECEDING",
                     range);
         }
+        if (startsAfterEnd(start, end)) { // Hive refuses such a frame too
+            throw Ast.error(SqlException.SYNTAX, "a window frame cannot start at " + start + " and end at " + end, range);
+        }
         if (frame.rangeOffsets()) {
             if (spec.order().size() != 1) {
                 throw Ast.error(SqlException.SYNTAX, "a RANGE frame with an offset needs exactly one ORDER BY key", range);
@@ -223,6 +226,16 @@ final class WindowPlanner {
             }
         }
         return frame;
+    }
+
+    /** Whether every row's frame would be empty by how it is written: its start after its end. */
+    private static boolean startsAfterEnd(Bound start, Bound end) {
+        int order = start.type().compareTo(end.type());
+        if (order != 0 || start.offset() == null) {
+            return order > 0;
+        }
+        int c = new BigDecimal(start.offset().toString()).compareTo(new BigDecimal(end.offset().toString()));
+        return start.type() == WindowCall.BoundType.PRECEDING ? c < 0 : c > 0;
     }
 
     private static Bound bound(ASTNode b) {
