@@ -33,6 +33,8 @@ final class SpillFile implements AutoCloseable {
     private long taken;
     /** The reader {@link #blocks} opened, closed with the file. */
     private Blocks reading;
+    /** What {@link #blockAt} reads through, opened on its first call and closed with the file. */
+    private java.nio.channels.FileChannel random;
 
     SpillFile(Path dir) {
         this(dir, null, "");
@@ -112,6 +114,59 @@ final class SpillFile implements AutoCloseable {
         }
     }
 
+    /**
+     * The block that starts {@code offset} bytes into the file (an offset {@link #append}'s sums
+     * give), read on its own and checked against its checksum: for an operator that reads its rows
+     * back out of order (a window over a partition that did not fit). No more rows may be appended.
+     */
+    List<Object[]> blockAt(long offset) {
+        try {
+            if (out != null) {
+                out.close();
+                out = null;
+            }
+            if (random == null) {
+                random = java.nio.channels.FileChannel.open(path, java.nio.file.StandardOpenOption.READ);
+            }
+            java.nio.ByteBuffer header = java.nio.ByteBuffer.allocate(8);
+            readFully(header, offset);
+            header.flip();
+            int length = header.getInt();
+            int stored = header.getInt();
+            if (length < 0 || length > bytes - offset - 8) {
+                throw corrupt(offset, "a block of " + length + " bytes where " + (bytes - offset - 8) + " remain");
+            }
+            java.nio.ByteBuffer payload = java.nio.ByteBuffer.allocate(length);
+            readFully(payload, offset + 8);
+            CRC32C crc = new CRC32C();
+            crc.update(payload.array(), 0, length);
+            if ((int) crc.getValue() != stored) {
+                throw corrupt(offset, String.format("checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
+                        stored, (int) crc.getValue()));
+            }
+            PayloadReader r = new PayloadReader(payload.array());
+            int n = r.getVarInt();
+            List<Object[]> rows = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                rows.add(ValueCodec.readRow(r));
+            }
+            return rows;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + path, e);
+        }
+    }
+
+    private void readFully(java.nio.ByteBuffer into, long at) throws IOException {
+        long position = at;
+        while (into.hasRemaining()) {
+            int n = random.read(into, position);
+            if (n < 0) {
+                throw corrupt(at, "the file ends " + (position - at) + " bytes into a read of " + into.capacity());
+            }
+            position += n;
+        }
+    }
+
     /** A spill file's blocks, each checked against its checksum as it is read. */
     final class Blocks implements java.util.Iterator<List<Object[]>>, AutoCloseable {
         private final long size;
@@ -184,6 +239,10 @@ final class SpillFile implements AutoCloseable {
             if (reading != null) {
                 reading.close();
                 reading = null;
+            }
+            if (random != null) {
+                random.close();
+                random = null;
             }
             if (out != null) {
                 out.close();

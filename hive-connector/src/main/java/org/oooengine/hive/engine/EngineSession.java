@@ -253,11 +253,16 @@ final class EngineSession implements SqlSession {
 
     /**
      * EXPLAIN ANALYZE's figures of one operator; a pipeline of the nodes adds what the nodes
-     * reported, a shuffle's producers the bytes they sent other nodes.
+     * reported, a shuffle's producers the bytes they sent other nodes, an operator of the
+     * coordinator that spilled (four figures) the bytes it wrote to disk.
      */
     private static String measuredText(long[] m) {
         if (m == null) {
             return "";
+        }
+        if (m.length == 4) {
+            return String.format(Locale.ROOT, "  [actual rows %,d, %.3f s, spilled %.1f MiB on the coordinator]", m[0],
+                    m[1] / 1e9, m[3] / (double) (1 << 20));
         }
         String shuffled = m.length == 3 ? String.format(Locale.ROOT, ", shuffled %.1f MiB", m[2] / (double) (1 << 20)) : "";
         String nodes = m.length < 5 ? shuffled : String.format(Locale.ROOT, "; nodes read %,d rows, slowest %.3f s%s", m[2],

@@ -96,6 +96,8 @@ final class CardinalityModel {
             return rows(p.input());
         } else if (n instanceof RelNode.Sort s) {
             return rows(s.input());
+        } else if (n instanceof RelNode.Window w) { // a row out for each row in
+            return rows(w.input());
         } else if (n instanceof RelNode.Limit l) {
             return PipelineRows.limited(rows(l.input()), l.count());
         } else if (n instanceof RelNode.SingleRow) {

@@ -44,11 +44,12 @@ final class ColumnNames implements IntFunction<String> {
     }
 
     /**
-     * Whether {@code name} is one the analyzer made up for a GROUP BY's key or aggregate
-     * ({@code _k1}, {@code _a2}): EXPLAIN shows the expression instead.
+     * Whether {@code name} is one the analyzer made up for a GROUP BY's key or aggregate or a
+     * window function ({@code _k1}, {@code _a2}, {@code _w3}): EXPLAIN shows the expression instead.
      */
     static boolean generated(String name) {
-        return name.length() > 2 && name.charAt(0) == '_' && (name.charAt(1) == 'a' || name.charAt(1) == 'k')
+        return name.length() > 2 && name.charAt(0) == '_'
+                && (name.charAt(1) == 'a' || name.charAt(1) == 'k' || name.charAt(1) == 'w')
                 && name.substring(2).chars().allMatch(Character::isDigit);
     }
 

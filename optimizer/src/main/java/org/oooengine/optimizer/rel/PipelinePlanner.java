@@ -155,6 +155,12 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.SingleRow s) {
             return new RelNode.SingleRow(place(s.input(), required));
         }
+        if (node instanceof RelNode.Window w) { // on the coordinator, over the rows its input gathers
+            BitSet in = w.inputsRead(required);
+            Chain chain = w.input() instanceof RelNode.Scan ? chain(w.input(), in) : null;
+            return new RelNode.Window(chain != null ? onlyRead(chain, in) : input(w.input(), in), w.partitionKeys(), w.orderKeys(),
+                    w.calls(), w.fields());
+        }
         if (node instanceof RelNode.Union u) {
             return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }

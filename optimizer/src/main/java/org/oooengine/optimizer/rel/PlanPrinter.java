@@ -274,6 +274,8 @@ public final class PlanPrinter {
             return u.inputs();
         } else if (n instanceof RelNode.IndexJoinCandidate c) {
             return List.of(c.hashJoins());
+        } else if (n instanceof RelNode.Window w) {
+            return List.of(w.input());
         }
         return List.of();
     }
@@ -296,6 +298,15 @@ public final class PlanPrinter {
         }
         if (n instanceof RelNode.FinalAggregate a) {
             return ownNames(a.fields(), a.keyCount(), a.aggregates(), partialInput(a));
+        }
+        if (n instanceof RelNode.Window w) { // its calls named by their SQL
+            List<Field> in = displayed(w.input());
+            List<Field> out = new ArrayList<>(in);
+            for (int i = 0; i < w.calls().size(); i++) {
+                Field f = w.fields().get(in.size() + i);
+                out.add(ColumnNames.generated(f.name()) ? new Field(null, w.calls().get(i).text(ColumnNames.of(in)), f.type()) : f);
+            }
+            return out;
         }
         if (n instanceof RelNode.Join j) {
             List<Field> out = new ArrayList<>(displayed(j.left()));
@@ -356,6 +367,8 @@ public final class PlanPrinter {
             return indexJoin(j);
         } else if (n instanceof RelNode.IndexJoinCandidate c) {
             return "IndexJoinCandidate " + c.spec().outerTable() + " (hash joins below)";
+        } else if (n instanceof RelNode.Window w) {
+            return StepText.window(w.partitionKeys(), w.orderKeys(), w.calls(), displayed(w.input()), w.fields());
         }
         RelNode.Values v = (RelNode.Values) n;
         return "Values " + v.rows().size() + " rows " + ColumnNames.of(v.fields()).list();

@@ -19,7 +19,8 @@ public sealed interface RelNode {
 
     /**
      * {@code node} over its inputs mapped by {@code f} — for the operators of a logical plan
-     * (filters, projections, joins, aggregates, sorts, limits, scalar subqueries, unions); any
+     * (filters, projections, joins, aggregates, sorts, limits, scalar subqueries, unions,
+     * windows); any
      * other node, a leaf, as it is. What a pass over the plan does where it changes nothing.
      */
     static RelNode mapInputs(RelNode node, java.util.function.UnaryOperator<RelNode> f) {
@@ -46,6 +47,9 @@ public sealed interface RelNode {
         }
         if (node instanceof Union x) {
             return new Union(x.inputs().stream().map(f).toList(), x.fields());
+        }
+        if (node instanceof Window x) {
+            return new Window(f.apply(x.input()), x.partitionKeys(), x.orderKeys(), x.calls(), x.fields());
         }
         return node;
     }
@@ -104,6 +108,39 @@ public sealed interface RelNode {
         @Override
         public List<Field> fields() {
             return input.fields();
+        }
+    }
+
+    /**
+     * Window functions: each input row with the value of every call appended, computed over the
+     * rows of its partition (those equal in {@code partitionKeys}) in {@code orderKeys} order.
+     * Output columns are the input's, then one per call ({@code fields} says so).
+     */
+    record Window(RelNode input, List<Expr> partitionKeys, List<org.oooengine.core.sql.expr.WindowCall.OrderKey> orderKeys,
+                  List<org.oooengine.core.sql.expr.WindowCall> calls, List<Field> fields) implements RelNode {
+        public Window {
+            partitionKeys = List.copyOf(partitionKeys);
+            orderKeys = List.copyOf(orderKeys);
+            calls = List.copyOf(calls);
+            if (fields.size() != input.fields().size() + calls.size()) {
+                throw new IllegalArgumentException("a window of " + calls.size() + " calls over " + input.fields().size()
+                        + " columns gives " + (input.fields().size() + calls.size()) + " columns, not " + fields.size());
+            }
+        }
+
+        /** The input columns it reads when {@code required} of its output columns are read above it. */
+        public java.util.BitSet inputsRead(java.util.BitSet required) {
+            java.util.BitSet in = required.get(0, input.fields().size());
+            partitionKeys.forEach(k -> in.or(org.oooengine.core.sql.expr.Exprs.columns(k)));
+            orderKeys.forEach(k -> in.or(org.oooengine.core.sql.expr.Exprs.columns(k.expr())));
+            for (org.oooengine.core.sql.expr.WindowCall c : calls) {
+                for (Expr e : java.util.Arrays.asList(c.arg(), c.fallback(), c.aggregate() == null ? null : c.aggregate().arg())) {
+                    if (e != null) {
+                        in.or(org.oooengine.core.sql.expr.Exprs.columns(e));
+                    }
+                }
+            }
+            return in;
         }
     }
 

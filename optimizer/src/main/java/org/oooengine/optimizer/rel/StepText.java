@@ -10,6 +10,7 @@ import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ExprText;
+import org.oooengine.core.sql.expr.WindowCall;
 
 /**
  * What EXPLAIN writes for one operator, in the words of SQL: columns by name, expressions as
@@ -94,10 +95,30 @@ final class StepText {
 
     static String sortKeys(List<SortKey> keys, List<Field> in) {
         ColumnNames names = ColumnNames.of(in);
-        return "[" + keys.stream().map(k -> names.apply(k.column()) + (k.ascending() ? " ASC" : " DESC")
-                // nulls come last going up and first going down unless the query says otherwise
-                + (k.nullsFirst() != k.ascending() ? "" : k.nullsFirst() ? " NULLS FIRST" : " NULLS LAST"))
+        return "[" + keys.stream().map(k -> names.apply(k.column()) + direction(k.ascending(), k.nullsFirst()))
                 .collect(Collectors.joining(", ")) + "]";
+    }
+
+    private static String direction(boolean ascending, boolean nullsFirst) {
+        // nulls come last going up and first going down unless the query says otherwise
+        return (ascending ? " ASC" : " DESC") + (nullsFirst != ascending ? "" : nullsFirst ? " NULLS FIRST" : " NULLS LAST");
+    }
+
+    /**
+     * Window functions: the partition and order keys, then each call named as the column it makes,
+     * e.g. {@code Window partition by [i_class] order by [] [sum(ws_ext_sales_price) ROWS BETWEEN ...]}.
+     */
+    static String window(List<Expr> partition, List<WindowCall.OrderKey> order, List<WindowCall> calls, List<Field> in,
+                         List<Field> out) {
+        ColumnNames inNames = ColumnNames.of(in);
+        ColumnNames outNames = ColumnNames.of(out);
+        List<String> items = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            items.add(item(outNames, in.size() + i, calls.get(i).text(inNames)));
+        }
+        return "Window partition by [" + partition.stream().map(inNames::sql).collect(Collectors.joining(", "))
+                + "] order by [" + order.stream().map(k -> inNames.sql(k.expr()) + direction(k.ascending(), k.nullsFirst()))
+                .collect(Collectors.joining(", ")) + "] calls [" + String.join(", ", items) + "]";
     }
 
     /** A hash join: {@code probe = build} key pairs, the rest of the condition, and (may be null) where the build rows come from. */

@@ -61,7 +61,7 @@ final class ExprBinder {
             }
             return new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT);
         }
-        if (n.getChildCount() != 2) {
+        if (n.getChildCount() - (WindowPlanner.isWindowCall(n) ? 1 : 0) != 2) { // OVER (...) is a last child
             throw Ast.error(SqlException.SYNTAX, name + " takes one argument", n);
         }
         Expr arg = bind(Ast.child(n, 1));
@@ -82,6 +82,10 @@ final class ExprBinder {
         Expr hooked = hook.apply(n);
         if (hooked != null) {
             return hooked;
+        }
+        if (WindowPlanner.isWindowCall(n)) {
+            throw Ast.error(SqlException.SYNTAX, "window function " + Ast.name(Ast.child(n, 0))
+                    + " is only allowed in the select list and ORDER BY, not here", n);
         }
         return switch (n.getType()) {
             case TOK_TABLE_OR_COL -> column(null, Ast.child(n, 0));

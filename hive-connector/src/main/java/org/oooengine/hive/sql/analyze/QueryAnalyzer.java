@@ -27,7 +27,7 @@ import org.oooengine.optimizer.rel.RelNode;
 /**
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
  * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates, HAVING, the select list
- * (scalar subqueries in it: {@link SubqueryPlanner}), DISTINCT, ORDER BY and LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
+ * (scalar subqueries in it: {@link SubqueryPlanner}; window functions: {@link WindowPlanner}), DISTINCT, ORDER BY and LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
  * applied as early as its tables allow. Constructs outside this list are refused by name.
  */
 public final class QueryAnalyzer {
@@ -334,6 +334,14 @@ public final class QueryAnalyzer {
             } else if (having != null) {
                 throw Ast.error(SqlException.SYNTAX, "HAVING without GROUP BY or aggregates", having);
             }
+            List<ASTNode> windowCalls = new ArrayList<>();
+            Ast.children(select).forEach(n -> WindowPlanner.collect(n, windowCalls));
+            orderKeys.forEach(n -> WindowPlanner.collect(n, windowCalls));
+            if (!windowCalls.isEmpty()) { // over the groups that HAVING kept, before DISTINCT, ORDER BY and LIMIT
+                WindowPlanner.Windowed windows = WindowPlanner.plan(rows, binder, windowCalls, insert);
+                rows = windows.rows();
+                hook = windows.hook(hook);
+            }
             return selectList(rows, hook, fromColumn);
         }
 
@@ -341,9 +349,9 @@ public final class QueryAnalyzer {
             if (n.getType() == TOK_SUBQUERY_EXPR) {
                 return; // its aggregates are its own
             }
-            // an aggregate with OVER (...) is a window function too
-            if ((n.getType() == TOK_FUNCTION || ExprBinder.isAggregate(n)) && Ast.find(n, TOK_WINDOWSPEC) != null) {
-                throw Ast.notSupported("window functions", n);
+            if (WindowPlanner.isWindowCall(n)) { // not itself an aggregate, but its arguments and keys may hold some
+                Ast.children(n).subList(1, n.getChildCount()).forEach(c -> findAggregates(c, out));
+                return;
             }
             if (ExprBinder.isAggregate(n)) {
                 out.add(n);

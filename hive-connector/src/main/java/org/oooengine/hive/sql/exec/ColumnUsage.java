@@ -66,6 +66,8 @@ final class ColumnUsage {
             need(s.input(), required);
         } else if (node instanceof RelNode.Union u) {
             u.inputs().forEach(input -> need(input, required));
+        } else if (node instanceof RelNode.Window w) {
+            need(w.input(), w.inputsRead(required));
         }
     }
 

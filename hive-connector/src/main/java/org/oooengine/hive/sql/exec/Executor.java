@@ -19,6 +19,7 @@ import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.SpooledRows;
 import org.oooengine.core.fragment.TopRows;
+import org.oooengine.core.fragment.WindowOperator;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
@@ -45,6 +46,8 @@ public final class Executor {
     private Map<RelNode.Scan, BitSet> usage;
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
     private Map<RelNode, long[]> profile;
+    /** EXPLAIN ANALYZE: bytes each operator of the coordinator that spilled wrote to disk. */
+    private final Map<RelNode, Long> spilledHere = Collections.synchronizedMap(new IdentityHashMap<>());
     /** EXPLAIN ANALYZE: what the nodes reported of each pipeline they ran. */
     private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new IdentityHashMap<>());
 
@@ -109,6 +112,12 @@ public final class Executor {
             long[] m = profile.get(node);
             if (m != null && f != TableReader.NodeFigures.NONE) {
                 profile.put(node, new long[] {m[0], m[1], f.rowsScanned(), f.slowestNanos(), f.spilledBytes()});
+            }
+        });
+        spilledHere.forEach((node, bytes) -> {
+            long[] m = profile.get(node);
+            if (m != null) {
+                profile.put(node, new long[] {m[0], m[1], -1, bytes});
             }
         });
         return profile;
@@ -224,6 +233,8 @@ public final class Executor {
             fromManyThreads(out, sink -> shuffledJoin(j, sink));
         } else if (node instanceof RelNode.Union u) {
             u.inputs().forEach(input -> produce(input, out));
+        } else if (node instanceof RelNode.Window w) {
+            window(w, out);
         } else {
             throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
         }
@@ -537,6 +548,21 @@ public final class Executor {
             }
         });
         whole.finish(out);
+    }
+
+    /**
+     * Window functions on the coordinator over the rows its input gathers: sorted by partition and
+     * order (spilling sorted runs), then a partition at a time (spilling one that does not fit).
+     */
+    private void window(RelNode.Window w, Consumer<List<Object[]>> out) {
+        WindowOperator window = new WindowOperator(w.input().fields().size(), w.partitionKeys(), w.orderKeys(), w.calls(), memory,
+                "window functions (OVER)");
+        memory.revocable(window::revoke);
+        produce(w.input(), window::add);
+        window.finish(out);
+        if (profile != null && window.spilledBytes() > 0) {
+            spilledHere.put(w, window.spilledBytes());
+        }
     }
 
     private void indexJoin(RelNode.IndexJoin j, Consumer<List<Object[]>> out) {
