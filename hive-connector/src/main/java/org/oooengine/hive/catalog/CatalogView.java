@@ -1,6 +1,9 @@
 package org.oooengine.hive.catalog;
 
 import java.util.List;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.optimizer.catalog.ResultColumn;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /**
  * A view created through SQL, as the catalog keeps it: its columns (names and types as its query
@@ -14,5 +17,12 @@ public record CatalogView(String database, String name, List<CatalogTable.Column
     public CatalogView {
         columns = List.copyOf(columns);
         comment = comment == null ? "" : comment;
+    }
+
+    /** Its columns as a table's, for the metadata calls that list columns; it has no storage. */
+    public TableInfo info() {
+        List<ResultColumn> cols = columns.stream()
+                .map(c -> new ResultColumn(c.name(), SqlType.parse(c.type()), c.comment())).toList();
+        return new TableInfo(database, name, cols, List.of(), "", java.util.Map.of(), comment);
     }
 }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.function.Predicate;
 import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlType;
@@ -23,6 +24,7 @@ import org.oooengine.core.sql.SqlType;
  */
 final class CatalogMetadata {
     private static final String TABLE = "TABLE";
+    private static final String VIEW = "VIEW";
 
     private CatalogMetadata() {
     }
@@ -55,11 +57,17 @@ final class CatalogMetadata {
                     null, null, null, null, null});
             }
         }
+        if (tableTypes == null || tableTypes.isEmpty() || tableTypes.stream().anyMatch(VIEW::equalsIgnoreCase)) {
+            for (CatalogView view : views(catalog, schemaPattern, tablePattern)) {
+                rows.add(new Object[] {"", view.database(), view.name(), VIEW, nullToEmpty(view.comment()),
+                    null, null, null, null, null});
+            }
+        }
         return new MetadataResult(columns, rows);
     }
 
     static MetadataResult tableTypes() {
-        return new MetadataResult(List.of(string("TABLE_TYPE")), List.of(new Object[] {TABLE}, new Object[] {"VIEW"}));
+        return new MetadataResult(List.of(string("TABLE_TYPE")), List.of(new Object[] {TABLE}, new Object[] {VIEW}));
     }
 
     static MetadataResult columns(Catalog catalog, String schemaPattern, String tablePattern, String columnPattern) {
@@ -72,7 +80,9 @@ final class CatalogMetadata {
                 string("IS_AUTO_INCREMENT"));
         Predicate<String> columnMatches = LikePattern.compile(columnPattern);
         List<Object[]> rows = new ArrayList<>();
-        for (TableInfo table : tables(catalog, schemaPattern, tablePattern)) {
+        List<TableInfo> described = new ArrayList<>(tables(catalog, schemaPattern, tablePattern));
+        views(catalog, schemaPattern, tablePattern).forEach(v -> described.add(v.info()));
+        for (TableInfo table : described) {
             for (int i = 0; i < table.columns().size(); i++) {
                 ResultColumn column = table.columns().get(i);
                 if (!columnMatches.test(column.name())) {
@@ -140,6 +150,18 @@ final class CatalogMetadata {
                 string("PKCOLUMN_NAME"), string("FKTABLE_CAT"), string("FKTABLE_SCHEM"), string("FKTABLE_NAME"),
                 string("FKCOLUMN_NAME"), integer("KEY_SEQ"), smallint("UPDATE_RULE"), smallint("DELETE_RULE"),
                 string("FK_NAME"), string("PK_NAME"), smallint("DEFERRABILITY")), List.of());
+    }
+
+    private static List<CatalogView> views(Catalog catalog, String schemaPattern, String tablePattern) {
+        Predicate<String> schemaMatches = LikePattern.compile(schemaPattern);
+        Predicate<String> tableMatches = LikePattern.compile(tablePattern);
+        List<CatalogView> views = new ArrayList<>();
+        for (String db : sorted(catalog.databases())) {
+            if (schemaMatches.test(db)) {
+                catalog.views(db).stream().filter(v -> tableMatches.test(v.name())).forEach(views::add);
+            }
+        }
+        return views;
     }
 
     private static List<TableInfo> tables(Catalog catalog, String schemaPattern, String tablePattern) {

@@ -120,10 +120,28 @@ class JdbcEndToEndTest {
             }
             assertEquals(List.of("1 ink 12.25 2024-01-01", "2 pen 1.50 null", "3 pad 4.00 2024-03-01",
                     "4 cap 7.50 2024-04-01"), rows);
+            st.execute("CREATE VIEW cheap COMMENT 'under 5' AS SELECT id, name FROM items WHERE price < 5");
             try (ResultSet rs = c.getMetaData().getTables(null, "shop", "%", null)) {
                 assertTrue(rs.next());
                 assertEquals("items", rs.getString("TABLE_NAME"));
+                assertTrue(rs.next());
+                assertEquals("cheap VIEW under 5", rs.getString("TABLE_NAME") + " " + rs.getString("TABLE_TYPE") + " "
+                        + rs.getString("REMARKS"));
             }
+            try (ResultSet rs = c.getMetaData().getColumns(null, "shop", "cheap", "%")) {
+                assertTrue(rs.next());
+                assertEquals("id", rs.getString("COLUMN_NAME"));
+                assertTrue(rs.next());
+                assertEquals("name", rs.getString("COLUMN_NAME"));
+            }
+            try (ResultSet rs = st.executeQuery("SELECT name FROM cheap ORDER BY name")) {
+                List<String> names = new ArrayList<>();
+                while (rs.next()) {
+                    names.add(rs.getString(1));
+                }
+                assertEquals(List.of("pad", "pen"), names);
+            }
+            st.execute("DROP VIEW cheap");
             SQLException dup = assertThrows(SQLException.class, () -> st.execute("INSERT INTO items VALUES (4, 'x', 1, NULL)"));
             assertEquals("23000", dup.getSQLState(), dup.getMessage());
             st.execute("DROP TABLE items");
