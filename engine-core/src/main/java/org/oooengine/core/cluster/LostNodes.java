@@ -53,7 +53,7 @@ public final class LostNodes {
         OUT_OF_MEMORY,
         /** Its previous run ended otherwise after the statement began. */
         ENDED,
-        /** It answered, and its run began before the statement: it dropped the connection without ending. */
+        /** It answered and tells of no end since the statement began: it dropped the connection without ending. */
         SAME_RUN,
         /** It did not answer within the bound. */
         SILENT
