@@ -23,6 +23,7 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.GcWatchdog;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.PreviousEnd;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.Directories;
@@ -634,17 +635,14 @@ public final class LocalCluster {
      */
     private Optional<String> previousEnd(String node) {
         try {
-            String[] line = Files.readString(endedFile(node)).strip().split(" ", 2);
-            return Optional.of(line[1] + ", at " + java.time.Instant.ofEpochSecond(Long.parseLong(line[0])));
-        } catch (java.nio.file.NoSuchFileException e) {
-            return Optional.empty();
+            return PreviousEnd.read(endedFile(node)).map(PreviousEnd::toString);
         } catch (IOException | RuntimeException e) {
             return Optional.of("(unreadable " + endedFile(node) + ": " + e.getMessage() + ")");
         }
     }
 
     private Path endedFile(String node) {
-        return dir.resolve("run").resolve(node + ".ended");
+        return PreviousEnd.file(dir, node);
     }
 
     /** "not answering", with what the member's recent report says of garbage collection when that is much. */

@@ -13,7 +13,8 @@
 # Otherwise (exit code 3: out of memory, by -XX:+ExitOnOutOfMemoryError or the node's garbage
 # collection watchdog; 137: SIGKILL, which the kernel's out-of-memory killer sends; any other code)
 # it logs the node and the cause, writes them to run/<node>.ended (the epoch second, then the cause)
-# for 'ooo cluster status', and starts the node again 2 s later.
+# for 'ooo cluster status' and for the node started again, which reports it to a coordinator that
+# lost its connection to the node (PreviousEnd), and starts the node again 2 s later.
 umask 077
 node=$1 dir=$2
 shift 2

@@ -336,6 +336,27 @@ public final class ClusterSession implements AutoCloseable {
         silentNodes = nodes;
     }
 
+    /**
+     * A node's statistics if it answers within {@code within}, connecting again when its connection
+     * is closed (a node started again after it ended); empty when it does not.
+     */
+    public Optional<JsonNode> statsWithin(String node, Duration within) {
+        CompletableFuture<JsonNode> answer = statsAsync(node, within);
+        try {
+            return Optional.of(answer.get(within.toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** What asks the nodes a statement lost the connection to how their previous run ended, waiting at most {@code wait}. */
+    public LostNodes lostNodes(Duration wait) {
+        return new LostNodes(this::statsWithin, spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList(), wait);
+    }
+
     /** A node's statistics, connecting first (off this thread) when its connection is closed. */
     private CompletableFuture<JsonNode> statsAsync(String node, Duration timeout) {
         NodeClient open = peers.connected(node);

@@ -187,6 +187,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final TreeMaintenance maintenance;
     /** The node's transactional tables and its side of their two-phase commits. */
     private final TransactionService transactions;
+    /** How the run before this one ended, when its supervisor started this one after it (reported in stats). */
+    private final Optional<PreviousEnd> previousEnd;
 
     public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
                        Duration timeout) {
@@ -197,6 +199,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     public NodeService(String nodeId, ClusterSpec spec, Path clusterDir, Peers peers, StoreOptions options,
                        Duration timeout, Caps caps) {
         this.nodeId = nodeId;
+        this.previousEnd = previousEnd(nodeId, clusterDir);
         this.memory = new NodeMemory("node " + nodeId, caps.statementsMemoryBytes(Runtime.getRuntime().maxMemory()),
                 STATEMENTS_MEMORY_CAP_FLAG);
         this.admission = new Admission(nodeId, caps, memory);
@@ -264,6 +267,23 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             LOG.info("node {} serves {} tables from {}", nodeId, store.tables().size(), current);
         } else {
             LOG.info("node {} has no data yet ({} holds no store)", nodeId, current);
+        }
+    }
+
+    /** What this node's supervisor recorded of the run before this one, if it started this one after it. */
+    private static Optional<PreviousEnd> previousEnd(String nodeId, Path clusterDir) {
+        if (clusterDir == null) {
+            return Optional.empty();
+        }
+        Path file = PreviousEnd.file(clusterDir, nodeId);
+        try {
+            Optional<PreviousEnd> end = PreviousEnd.read(file);
+            end.ifPresent(e -> LOG.info("node {} was started again by its supervisor after its previous run ended: {}",
+                    nodeId, e));
+            return end;
+        } catch (java.io.IOException | IllegalArgumentException e) {
+            LOG.warn("node {}: cannot read {}: {}", nodeId, file, e.getMessage());
+            return Optional.empty();
         }
     }
 
@@ -498,6 +518,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             s.put("gcShare", Math.round(w.share() * 1000) / 1000.0);
             s.put("gcWindowSeconds", w.observed().toSeconds());
         });
+        // How the run before this one ended: what a coordinator that lost its connection to this node asks.
+        previousEnd.ifPresent(e -> s.put(PreviousEnd.STATS_FIELD, e.toStats(java.time.Instant.now())));
         s.put("statementMemoryBytes", memory.used());
         s.put("statementMemoryLimitBytes", memory.limit());
         s.put("statementsRunning", admission.running());

@@ -43,6 +43,12 @@ public final class NodeClient implements AutoCloseable {
     /** Requests that may wait for an answer at once; callers' in-flight budgets stay well below. */
     public static final int MAX_OUTSTANDING = 4096;
     private static final long SWEEP_MILLIS = 50;
+    /**
+     * How the failure of a request outstanding when its connection dropped ends, after "connection to
+     * host:port": what a node process that ended (crashed, ran out of memory, was killed) looks like
+     * from here. A coordinator looks for it to ask the node, once back, what ended it.
+     */
+    public static final String LOST = " lost: the node ended or dropped the connection";
 
     private final String node;
     private final InetSocketAddress address;
@@ -405,8 +411,7 @@ public final class NodeClient implements AutoCloseable {
                 c.sweeper.cancel(false);
                 // What this side can tell: the node's end of the connection closed, which is what a node
                 // process that ended (crashed, ran out of memory, was killed) looks like from here.
-                c.failAll("connection to " + c.address.getHostString() + ":" + c.address.getPort()
-                        + " lost: the node ended or dropped the connection");
+                c.failAll("connection to " + c.address.getHostString() + ":" + c.address.getPort() + LOST);
                 LOG.debug("connection to node {} closed", c.node);
             }
         }

@@ -43,6 +43,12 @@ public final class CoordinatorSettings {
             .scope(COORDINATOR).range(1, Long.MAX_VALUE)
             .defaultText("half the space free under the system's temporary directory when the engine opens")
             .doc("The disk the spill files of all the coordinator's statements may take together."));
+    public static final Setting<Duration> NODE_RESTART_WAIT = DECLARED.add(Setting.duration("ooo.node.restart-wait", null)
+            .scope(COORDINATOR).defaultValue(Duration.ofSeconds(10))
+            .doc("How long a statement that lost its connection to a node waits, at most, for the node to answer again "
+                    + "(its supervisor restarts it after a few seconds) and say how its previous run ended: out of memory "
+                    + "while the statement ran fails it with SQLSTATE 53200 naming the node, anything else with 58000. "
+                    + "0: the statement fails at once with 58000."));
 
     public static final Setting<Long> ENDPOINT_MAX_CONNECTIONS = DECLARED.add(endpointCount(
             "ooo.endpoint.max.connections", 1, 500, "connections",

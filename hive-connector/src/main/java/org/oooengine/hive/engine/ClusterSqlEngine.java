@@ -14,6 +14,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.LostNodes;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
@@ -52,6 +53,7 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final AccessControl access;
     private final SessionLimits limits;
     private final ClusterSnapshots snapshots;
+    private final LostNodes lostNodes;
 
     /**
      * An engine over a cluster without a calibration — join methods are chosen by a fixed rule —
@@ -85,6 +87,7 @@ public final class ClusterSqlEngine implements SqlEngine {
         Settings.checkCoordinator(settings);
         this.limits = SessionLimits.fromSettings(settings, () -> nodeMemoryCap(cluster));
         this.snapshots = new ClusterSnapshots(cluster, calibration);
+        this.lostNodes = cluster.lostNodes(CoordinatorSettings.NODE_RESTART_WAIT.get(settings));
         HadoopSettings hadoop = HadoopSettings.fromCoordinator(settings);
         switch (catalogKind(settings)) {
             case "embedded" -> {
@@ -226,7 +229,7 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     @Override
     public SqlSession openSession(SessionUser user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, modes, ddl, access, limits, snapshots);
+        return new EngineSession(user, database, settings, catalog, modes, ddl, access, limits, snapshots, lostNodes);
     }
 
     @Override

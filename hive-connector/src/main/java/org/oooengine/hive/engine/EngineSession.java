@@ -13,6 +13,7 @@ import java.util.regex.Pattern;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.LostNodes;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.SystemCatalog;
@@ -55,6 +56,7 @@ final class EngineSession implements SqlSession {
     private final AccessControl access;
     private final SessionLimits limits;
     private final ClusterSnapshots snapshots;
+    private final LostNodes lostNodes;
     private final Map<String, String> settings = new LinkedHashMap<>();
     private String database;
 
@@ -63,11 +65,13 @@ final class EngineSession implements SqlSession {
      * @param ddl      runs DDL and DML; null on a read-only catalog
      * @param limits   the operator's caps on the settings that are resource limits
      * @param snapshots what each statement is analysed and planned from
+     * @param lostNodes asks the nodes a failed statement lost the connection to what ended them
      */
     EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog,
                   ExecutionModes modes, DataDefinition ddl, AccessControl access, SessionLimits limits,
-                  ClusterSnapshots snapshots) {
+                  ClusterSnapshots snapshots, LostNodes lostNodes) {
         this.user = user;
+        this.lostNodes = lostNodes;
         this.snapshots = snapshots;
         this.limits = limits;
         this.ddl = ddl;
@@ -112,7 +116,23 @@ final class EngineSession implements SqlSession {
             StatementResult r = run(tree, sql, cancel);
             LOG.debug("{}: planned in {} ms", user.name(), (System.nanoTime() - t0) / 1_000_000);
             return r;
+        } catch (RuntimeException e) {
+            throw withLostNodesHeard(e, t0, cancel);
         }
+    }
+
+    /**
+     * A failure that lost the connection to a node, once the node, started again by its supervisor,
+     * said how its previous run ended (out of memory while the statement ran: 53200), or did not
+     * answer within the coordinator's wait; any other failure as it is.
+     */
+    private RuntimeException withLostNodesHeard(RuntimeException failure, long startedNanos, Cancellation cancel) {
+        RuntimeException heard = lostNodes.explain(failure, startedNanos, cancel::isCancelled);
+        if (heard == failure) {
+            return failure;
+        }
+        LOG.info("{}: {}", user.name(), heard.getMessage());
+        return Faults.of("", heard);
     }
 
     private StatementResult run(ASTNode tree, String sql, Cancellation cancel) {

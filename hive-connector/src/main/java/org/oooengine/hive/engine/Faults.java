@@ -5,6 +5,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.CommitOutcomeUnknownException;
+import org.oooengine.core.cluster.NodeRanOutOfMemoryException;
 import org.oooengine.core.txn.TransactionAbortedException;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.net.ErrorCode;
@@ -58,7 +59,9 @@ public final class Faults {
             if (t instanceof DataCorruptedException) {
                 return SqlException.DATA_CORRUPTED; // also when met in this process, e.g. by a MapReduce task
             }
-            if (t instanceof OutOfMemoryError || t instanceof MemoryLimitExceededException) {
+            // (a node that ran out of memory and was restarted: its connection's loss is the cause, not the fault)
+            if (t instanceof OutOfMemoryError || t instanceof MemoryLimitExceededException
+                    || t instanceof NodeRanOutOfMemoryException) {
                 return SqlException.OUT_OF_MEMORY;
             }
             if (t instanceof org.oooengine.core.fragment.SpillLimitExceededException) {

@@ -10,7 +10,9 @@ import java.nio.file.Path;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.NodeRanOutOfMemoryException;
 import org.oooengine.core.net.ErrorCode;
+import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.PageCorruptedException;
 import org.oooengine.core.sql.SqlException;
@@ -26,6 +28,26 @@ class FaultsTest {
             assertEquals(SqlException.NODE_FAILURE, e.sqlState());
             assertEquals("scan of nation failed: node n1: unreachable at 127.0.0.1:7101", e.getMessage());
         }
+    }
+
+    /**
+     * A statement whose node's process ended under it is a node failure, unless the node, started
+     * again, said it ran out of memory while the statement ran (see LostNodes).
+     */
+    @Test
+    void aNodeThatRanOutOfMemoryAndWasRestartedIsOutOfMemory() {
+        SqlException lost = Faults.of("writing default.big failed: ", new CompletionException(new RemoteException("n1",
+                ErrorCode.NODE_UNAVAILABLE, "connection to 127.0.0.1:7101" + NodeClient.LOST)));
+        assertEquals(SqlException.NODE_FAILURE, lost.sqlState());
+        String why = "node n1 ran out of memory (exit code 3) while running this statement and was restarted by its supervisor";
+        SqlException oom = Faults.of("", new NodeRanOutOfMemoryException("n1", why, lost));
+        assertEquals(SqlException.OUT_OF_MEMORY, oom.sqlState());
+        assertEquals(why, oom.getMessage());
+        // ended otherwise, or not back within the wait: still the node's failure, its message telling more
+        SqlException ended = Faults.of("", new ClusterException("node n1 ended (killed by signal 9, exit code 137) while "
+                + "running this statement and was restarted by its supervisor", lost));
+        assertEquals(SqlException.NODE_FAILURE, ended.sqlState());
+        assertTrue(ended.getMessage().startsWith("node n1 ended (killed by signal 9"), ended.getMessage());
     }
 
     @Test
