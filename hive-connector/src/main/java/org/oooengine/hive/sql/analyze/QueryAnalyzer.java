@@ -24,8 +24,9 @@ import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
- * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates, HAVING, the select list
- * (scalar subqueries in it: {@link SubqueryPlanner}), DISTINCT, ORDER BY and LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
+ * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates (and grouping sets:
+ * {@link GroupingSets}), HAVING, the select list (scalar subqueries in it: {@link SubqueryPlanner}),
+ * DISTINCT, ORDER BY and LIMIT; UNION. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
  * applied as early as its tables allow. Constructs outside this list are refused by name.
  */
 public final class QueryAnalyzer {
@@ -156,7 +157,6 @@ public final class QueryAnalyzer {
                 case TOK_DISTRIBUTEBY -> "DISTRIBUTE BY";
                 case TOK_LATERAL_VIEW -> "LATERAL VIEW";
                 case TOK_QUALIFY -> "QUALIFY";
-                case TOK_GROUPING_SETS, TOK_ROLLUP_GROUPBY, TOK_CUBE_GROUPBY -> "GROUPING SETS, ROLLUP and CUBE";
                 default -> null;
             };
             if (construct != null) {
@@ -292,7 +292,7 @@ public final class QueryAnalyzer {
         }
 
         RelNode plan() {
-            ASTNode groupBy = Ast.find(insert, TOK_GROUPBY);
+            ASTNode groupBy = GroupingSets.clause(insert);
             ASTNode having = Ast.find(insert, TOK_HAVING);
             List<ASTNode> aggregateSites = new ArrayList<>(Ast.children(select));
             if (having != null) {
@@ -493,11 +493,17 @@ public final class QueryAnalyzer {
         }
     }
 
-    /** GROUP BY: the aggregation node, and a binder over its output for HAVING, the select list and ORDER BY. */
+    /**
+     * GROUP BY (with grouping sets: {@link GroupingSets}): the aggregation node, and a binder over
+     * its output for HAVING, the select list and ORDER BY.
+     */
     private static final class Grouping {
         private final List<Expr> keys = new ArrayList<>();
         private final List<AggregateCall> aggregates = new ArrayList<>();
         private final ExprBinder input;
+        private final GroupingSets sets;
+        /** Where the aggregates start among the output columns: after the keys (and the grouping id). */
+        private final int firstAggregate;
         private final RelNode node;
 
         Grouping(RelNode rows, ExprBinder input, ASTNode groupBy, List<ASTNode> calls) {
@@ -505,7 +511,7 @@ public final class QueryAnalyzer {
             Scope scope = input.scope();
             List<Field> fields = new ArrayList<>();
             if (groupBy != null) {
-                for (ASTNode k : Ast.children(groupBy)) {
+                for (ASTNode k : GroupingSets.keyNodes(groupBy)) {
                     Expr key = input.bind(k);
                     if (!keys.contains(key)) {
                         keys.add(key);
@@ -514,6 +520,12 @@ public final class QueryAnalyzer {
                     }
                 }
             }
+            sets = GroupingSets.of(groupBy, input, keys);
+            List<Field> keyFields = List.copyOf(fields);
+            if (sets.several()) {
+                fields.add(GroupingSets.idField());
+            }
+            firstAggregate = fields.size();
             for (ASTNode c : calls) {
                 AggregateCall call = input.aggregate(c);
                 if (!aggregates.contains(call)) {
@@ -521,7 +533,8 @@ public final class QueryAnalyzer {
                     fields.add(new Field(null, "_a" + aggregates.size(), call.type()));
                 }
             }
-            node = new RelNode.Aggregate(rows, keys, aggregates, fields);
+            node = sets.several() ? sets.aggregate(rows, keys, keyFields, aggregates, fields)
+                    : new RelNode.Aggregate(rows, keys, aggregates, fields);
         }
 
         RelNode node() {
@@ -542,7 +555,10 @@ public final class QueryAnalyzer {
         Expr afterGrouping(ASTNode n) {
             if (ExprBinder.isAggregate(n)) {
                 int i = aggregates.indexOf(input.aggregate(n));
-                return new Expr.Column(keys.size() + i, aggregates.get(i).type());
+                return new Expr.Column(firstAggregate + i, aggregates.get(i).type());
+            }
+            if (GroupingSets.isGroupingFunction(n)) {
+                return sets.groupingFunction(n, input, keys, keys.size());
             }
             if (n.getType() == Number || n.getType() == StringLiteral || n.getType() == TOK_NULL) {
                 return null;
