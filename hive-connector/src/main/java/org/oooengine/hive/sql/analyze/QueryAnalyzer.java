@@ -26,7 +26,7 @@ import org.oooengine.optimizer.rel.RelNode;
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
  * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates (and grouping sets:
  * {@link GroupingSets}), HAVING, the select list (scalar subqueries in it: {@link SubqueryPlanner}),
- * DISTINCT, ORDER BY and LIMIT; UNION. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
+ * DISTINCT, ORDER BY and LIMIT; UNION, INTERSECT and EXCEPT ({@link SetOperations}). Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
  * applied as early as its tables allow. Constructs outside this list are refused by name.
  */
 public final class QueryAnalyzer {
@@ -49,8 +49,11 @@ public final class QueryAnalyzer {
         if (query.getType() == TOK_UNIONALL || query.getType() == TOK_UNIONDISTINCT) {
             return union(query);
         }
+        if (SetOperations.isIntersectOrExcept(query)) {
+            return SetOperations.plan(query, this::query);
+        }
         if (query.getType() != TOK_QUERY) {
-            throw Ast.notSupported(setOperation(query), query);
+            throw Ast.notSupported(query.getText(), query);
         }
         ASTNode cte = Ast.find(query, TOK_CTE);
         if (cte != null) {
@@ -72,52 +75,18 @@ public final class QueryAnalyzer {
         for (ASTNode c : Ast.children(n)) {
             branches.add(query(c));
         }
-        int width = branches.get(0).fields().size();
-        List<org.oooengine.core.sql.SqlType> types = new ArrayList<>();
-        for (Field f : branches.get(0).fields()) {
-            types.add(f.type());
-        }
-        for (RelNode b : branches) {
-            if (b.fields().size() != width) {
-                throw Ast.error(SqlException.SYNTAX, "the branches of a UNION have " + width + " and "
-                        + b.fields().size() + " columns", n);
-            }
-            for (int i = 0; i < width; i++) {
-                types.set(i, Types.common(types.get(i), b.fields().get(i).type()));
-            }
-        }
-        List<Field> fields = new ArrayList<>();
-        for (int i = 0; i < width; i++) {
-            fields.add(new Field(null, branches.get(0).fields().get(i).name(), types.get(i)));
-        }
-        List<RelNode> cast = new ArrayList<>();
-        for (RelNode b : branches) {
-            List<Expr> columns = new ArrayList<>();
-            for (int i = 0; i < width; i++) {
-                columns.add(ExprBinder.cast(new Expr.Column(i, b.fields().get(i).type()), types.get(i)));
-            }
-            cast.add(new RelNode.Project(b, columns, fields));
-        }
+        List<RelNode> cast = SetOperations.aligned(branches, "UNION", n);
+        List<Field> fields = cast.get(0).fields();
+        int width = fields.size();
         RelNode all = new RelNode.Union(cast, fields);
         if (n.getType() == TOK_UNIONALL) {
             return all;
         }
         List<Expr> keys = new ArrayList<>();
         for (int i = 0; i < width; i++) {
-            keys.add(new Expr.Column(i, types.get(i)));
+            keys.add(new Expr.Column(i, fields.get(i).type()));
         }
         return new RelNode.Aggregate(all, keys, List.of(), fields);
-    }
-
-    private static String setOperation(ASTNode n) {
-        String t = n.getText();
-        if (t.startsWith("TOK_INTERSECT")) {
-            return "INTERSECT";
-        }
-        if (t.startsWith("TOK_EXCEPT")) {
-            return "EXCEPT";
-        }
-        return t;
     }
 
     private RelNode body(ASTNode query) {
