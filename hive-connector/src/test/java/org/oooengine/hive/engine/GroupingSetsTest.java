@@ -85,11 +85,23 @@ class GroupingSetsTest {
             + "JOIN region ON n_regionkey = r_regionkey GROUP BY r_name, n_name WITH ROLLUP"
             + "|SELECT r_name, n_name, count(DISTINCT c_mktsegment), count(*), sum(c_acctbal) FROM customer JOIN nation ON c_nationkey = n_nationkey "
             + "JOIN region ON n_regionkey = r_regionkey GROUP BY ROLLUP (r_name, n_name)",
+        // only DISTINCT aggregates: the distinct values of each set's groups first
+        "SELECT l_returnflag, l_linestatus, count(DISTINCT l_suppkey) FROM lineitem GROUP BY l_returnflag, l_linestatus WITH ROLLUP"
+            + "|SELECT l_returnflag, l_linestatus, count(DISTINCT l_suppkey) FROM lineitem GROUP BY ROLLUP (l_returnflag, l_linestatus)",
         // grouping sets of a derived table, the result joined again
         "SELECT x.f, x.c, n_name FROM (SELECT l_returnflag AS f, count(*) AS c FROM lineitem GROUP BY l_returnflag WITH ROLLUP) x "
             + "JOIN nation ON x.c % 25 = n_nationkey"
             + "|SELECT x.f, x.c, n_name FROM (SELECT l_returnflag AS f, count(*) AS c FROM lineitem GROUP BY ROLLUP (l_returnflag)) x "
             + "JOIN nation ON x.c % 25 = n_nationkey",
+        // TPC-DS's shapes: a ROLLUP of a UNION ALL of channels (Q5, Q77, Q80), the grouping level as a column (Q36, Q70, Q86)
+        "SELECT channel, id, sum(s), count(*) FROM (SELECT 'nation' AS channel, n_regionkey AS id, n_nationkey AS s FROM nation "
+            + "UNION ALL SELECT 'region', r_regionkey, r_regionkey FROM region) x GROUP BY channel, id WITH ROLLUP"
+            + "|SELECT channel, id, sum(s), count(*) FROM (SELECT 'nation' AS channel, n_regionkey AS id, n_nationkey AS s FROM nation "
+            + "UNION ALL SELECT 'region', r_regionkey, r_regionkey FROM region) x GROUP BY ROLLUP (channel, id)",
+        "SELECT grouping(c_mktsegment) + grouping(c_nationkey) AS lochierarchy, c_mktsegment, c_nationkey, sum(c_acctbal) FROM customer "
+            + "GROUP BY c_mktsegment, c_nationkey WITH ROLLUP HAVING grouping(c_mktsegment) + grouping(c_nationkey) < 2"
+            + "|SELECT grouping(c_mktsegment) + grouping(c_nationkey) AS lochierarchy, c_mktsegment, c_nationkey, sum(c_acctbal) FROM customer "
+            + "GROUP BY ROLLUP (c_mktsegment, c_nationkey) HAVING grouping(c_mktsegment) + grouping(c_nationkey) < 2",
         // no FROM rows at all: only the empty set's row, which counts 0
         "SELECT n_regionkey, count(*) FROM nation WHERE n_nationkey < 0 GROUP BY ROLLUP (n_regionkey)"
             + "|SELECT n_regionkey, count(*) FROM nation WHERE n_nationkey < 0 GROUP BY ROLLUP (n_regionkey)"})

@@ -75,6 +75,15 @@ class IntersectExceptTest {
         "SELECT n_nationkey FROM nation EXCEPT SELECT n_regionkey FROM nation EXCEPT ALL SELECT 20",
         "SELECT n_nationkey FROM nation INTERSECT SELECT n_nationkey FROM nation WHERE n_nationkey > 5 "
             + "INTERSECT ALL SELECT n_regionkey * 3 FROM nation",
+        // TPC-DS's shapes: INTERSECT in an IN subquery (Q8, Q14), counted over distinct rows (Q38), EXCEPT (Q87)
+        "SELECT count(*), sum(o_totalprice) FROM orders WHERE o_custkey IN "
+            + "(SELECT c_custkey FROM customer WHERE c_mktsegment = 'BUILDING' INTERSECT SELECT c_custkey FROM customer WHERE c_nationkey < 10)",
+        "SELECT count(*) FROM (SELECT DISTINCT c_name, o_orderdate FROM customer JOIN orders ON c_custkey = o_custkey "
+            + "WHERE o_orderpriority = '1-URGENT' INTERSECT SELECT DISTINCT c_name, o_orderdate FROM customer JOIN orders "
+            + "ON c_custkey = o_custkey WHERE o_totalprice > 1000) hot",
+        "SELECT count(*) FROM (SELECT DISTINCT c_name, o_orderdate FROM customer JOIN orders ON c_custkey = o_custkey "
+            + "EXCEPT SELECT DISTINCT c_name, o_orderdate FROM customer JOIN orders ON c_custkey = o_custkey "
+            + "WHERE o_orderstatus = 'F') cool",
         // as a derived table, and an empty side
         "SELECT count(*), sum(k) FROM (SELECT o_custkey AS k FROM orders INTERSECT SELECT c_custkey FROM customer) t",
         "SELECT n_name FROM nation EXCEPT SELECT n_name FROM nation WHERE n_nationkey < 0",
