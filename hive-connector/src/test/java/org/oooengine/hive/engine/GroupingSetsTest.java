@@ -102,6 +102,11 @@ class GroupingSetsTest {
             + "GROUP BY c_mktsegment, c_nationkey WITH ROLLUP HAVING grouping(c_mktsegment) + grouping(c_nationkey) < 2"
             + "|SELECT grouping(c_mktsegment) + grouping(c_nationkey) AS lochierarchy, c_mktsegment, c_nationkey, sum(c_acctbal) FROM customer "
             + "GROUP BY ROLLUP (c_mktsegment, c_nationkey) HAVING grouping(c_mktsegment) + grouping(c_nationkey) < 2",
+        // one set: no copies to make
+        "SELECT n_regionkey, n_name, count(*) FROM nation GROUP BY n_regionkey, n_name GROUPING SETS ((n_regionkey))"
+            + "|SELECT n_regionkey, NULL, count(*) FROM nation GROUP BY n_regionkey",
+        "SELECT n_regionkey, count(*), sum(n_nationkey) FROM nation WHERE n_nationkey < 0 GROUP BY n_regionkey GROUPING SETS (())"
+            + "|SELECT NULL, count(*), sum(n_nationkey) FROM nation WHERE n_nationkey < 0",
         // no FROM rows at all: only the empty set's row, which counts 0
         "SELECT n_regionkey, count(*) FROM nation WHERE n_nationkey < 0 GROUP BY ROLLUP (n_regionkey)"
             + "|SELECT n_regionkey, count(*) FROM nation WHERE n_nationkey < 0 GROUP BY ROLLUP (n_regionkey)"})

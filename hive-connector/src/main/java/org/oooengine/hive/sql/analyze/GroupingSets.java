@@ -150,6 +150,15 @@ final class GroupingSets {
     RelNode aggregate(RelNode rows, List<Expr> keys, List<Field> keyFields, List<AggregateCall> aggregates,
                       List<Field> fields) {
         int width = rows.fields().size();
+        if (sets.size() == 1) { // one set: no copies, its keys (nulls for those it leaves out) and its id are the keys
+            List<Expr> groupKeys = new ArrayList<>();
+            for (int j = 0; j < keys.size(); j++) {
+                groupKeys.add(sets.get(0).contains(j) ? keys.get(j) : new Expr.Literal(null, keys.get(j).type()));
+            }
+            groupKeys.add(new Expr.Literal(groupingId(sets.get(0)), SqlType.BIGINT));
+            RelNode groups = new RelNode.Aggregate(rows, groupKeys, aggregates, fields);
+            return sets.get(0).isEmpty() ? withGrandTotal(groups, keys.size(), aggregates) : groups;
+        }
         List<List<Expr>> projections = new ArrayList<>();
         for (Set<Integer> set : sets) {
             List<Expr> copy = new ArrayList<>();
