@@ -160,6 +160,9 @@ public final class Pipeline {
         if (step instanceof PipelineStep.Project p) {
             return p.exprs().size();
         }
+        if (step instanceof PipelineStep.Expand e) {
+            return e.width();
+        }
         if (step instanceof PipelineStep.Aggregate a) {
             return a.keys().size() + a.aggregates().size();
         }
@@ -319,7 +322,26 @@ public final class Pipeline {
             }
             return projected;
         }
+        if (step instanceof PipelineStep.Expand e) {
+            return expanded(e, rows);
+        }
         throw new IllegalStateException("no batch form of " + step);
+    }
+
+    /** Each row once per projection of {@code e}, a row's copies one after the other. */
+    private static List<Object[]> expanded(PipelineStep.Expand e, List<Object[]> rows) {
+        Expr[][] projections = e.projections().stream().map(p -> p.toArray(Expr[]::new)).toArray(Expr[][]::new);
+        List<Object[]> out = new ArrayList<>(rows.size() * projections.length);
+        for (Object[] row : rows) {
+            for (Expr[] exprs : projections) {
+                Object[] r = new Object[exprs.length];
+                for (int i = 0; i < r.length; i++) {
+                    r[i] = exprs[i].eval(row);
+                }
+                out.add(r);
+            }
+        }
+        return out;
     }
 
     /**

@@ -19,6 +19,38 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * Each row becomes one row per item of {@code projections}, the values of its expressions:
+     * GROUPING SETS' copy of the row for each set (the keys not in the set null, the set's
+     * grouping id beside them), which a GROUP BY of the keys and the id then aggregates. Every
+     * projection makes columns of the same types.
+     */
+    record Expand(List<List<Expr>> projections) implements PipelineStep {
+        public Expand {
+            projections = projections.stream().map(List::copyOf).toList();
+            if (projections.isEmpty()) {
+                throw new IllegalArgumentException("an expansion into no rows");
+            }
+            List<Expr> first = projections.get(0);
+            for (List<Expr> p : projections) {
+                if (p.size() != first.size()) {
+                    throw new IllegalArgumentException("expanded rows of " + first.size() + " and " + p.size() + " columns");
+                }
+                for (int i = 0; i < p.size(); i++) {
+                    if (!p.get(i).type().equals(first.get(i).type())) {
+                        throw new IllegalArgumentException("expanded column " + i + " is " + first.get(i).type() + " and "
+                                + p.get(i).type());
+                    }
+                }
+            }
+        }
+
+        /** Columns of each row out. */
+        public int width() {
+            return projections.get(0).size();
+        }
+    }
+
+    /**
      * A hash join whose probe side is the pipeline's rows: each row meets the {@code build}
      * rows whose {@code buildKeys} equal its {@code probeKeys} (nulls never match), and the
      * {@code residual} (may be null) over the joined row, probe columns then {@code buildWidth}

@@ -116,6 +116,14 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     read.or(Exprs.columns(p.exprs().get(k)));
                 }
                 need = read;
+            } else if (step instanceof PipelineStep.Expand e) {
+                BitSet read = new BitSet();
+                for (List<Expr> p : e.projections()) {
+                    for (int k = need.nextSetBit(0); k >= 0 && k < p.size(); k = need.nextSetBit(k + 1)) {
+                        read.or(Exprs.columns(p.get(k)));
+                    }
+                }
+                need = read;
             } else if (step instanceof PipelineStep.TopN t) {
                 for (SortKey k : t.keys()) {
                     need.set(k.column());
@@ -185,6 +193,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte TOP_N = 6;
     private static final byte LIMIT = 7;
     private static final byte SORT = 8;
+    private static final byte EXPAND = 9;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -202,6 +211,9 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             } else if (step instanceof PipelineStep.Project p) {
                 w.put(PROJECT);
                 ExprCodec.writeList(w, p.exprs());
+            } else if (step instanceof PipelineStep.Expand e) {
+                w.put(EXPAND).putVarInt(e.projections().size());
+                e.projections().forEach(p -> ExprCodec.writeList(w, p));
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 w.put(PARTIAL_AGGREGATE);
                 writeAggregation(w, a.keys(), a.aggregates());
@@ -317,6 +329,14 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             steps.add(switch (tag) {
                 case FILTER -> new PipelineStep.Filter(ExprCodec.read(r));
                 case PROJECT -> new PipelineStep.Project(ExprCodec.readList(r));
+                case EXPAND -> {
+                    int count = r.getCount(1);
+                    List<List<Expr>> projections = new ArrayList<>(count);
+                    for (int p = 0; p < count; p++) {
+                        projections.add(ExprCodec.readList(r));
+                    }
+                    yield valid(() -> new PipelineStep.Expand(projections));
+                }
                 case PARTIAL_AGGREGATE -> {
                     var keys = ExprCodec.readList(r);
                     var aggregates = readAggregates(r);

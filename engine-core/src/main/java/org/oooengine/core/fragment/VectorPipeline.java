@@ -158,6 +158,9 @@ final class VectorPipeline {
             } else if (step instanceof PipelineStep.Project p) {
                 columnTypes(p.exprs(), types);
                 break;
+            } else if (step instanceof PipelineStep.Expand e) {
+                e.projections().forEach(p -> columnTypes(p, types));
+                break;
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 aggregateTypes(a.keys(), a.aggregates(), types);
                 break;

@@ -263,6 +263,29 @@ class PipelineTest {
         assertEquals(bits(1, 4), build.pipeline().columns());
     }
 
+    /** GROUPING SETS' copies: each row once per projection, in order; only what is read of them is decoded; the wire keeps them. */
+    @Test
+    void anExpansionCopiesEachRowOncePerProjection() {
+        Expr none = new Expr.Literal(null, SqlType.STRING);
+        PipelineStep.Expand expand = new PipelineStep.Expand(List.of(
+                List.of(FLAG, QUANTITY, new Expr.Literal(0L, SqlType.BIGINT)),
+                List.of(none, QUANTITY, new Expr.Literal(1L, SqlType.BIGINT))));
+        List<Object[]> out = new ArrayList<>();
+        Pipeline p = new Pipeline(List.of(expand), 5, Pipeline.BuildSource.ROWS_ONLY, out::addAll);
+        p.accept(List.of(new Object[] {"A", 3L, null, null, null}, new Object[] {"R", null, null, null, null}));
+        p.finish();
+        assertEquals(List.of("[A, 3, 0]", "[null, 3, 1]", "[R, null, 0]", "[null, null, 1]"),
+                out.stream().map(java.util.Arrays::toString).toList());
+        assertEquals(bits(0), ScanPipeline.of("t", 5, List.of(expand), bits(0)).columns(), "the flag, of the first copy");
+        assertEquals(bits(1), ScanPipeline.of("t", 5, List.of(expand), bits(1, 2)).columns());
+        ScanPipeline wired = new ScanPipeline("t", 5, bits(0, 1), List.of(expand,
+                new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.STRING), new Expr.Column(2, SqlType.BIGINT)),
+                        CALLS.subList(0, 1))));
+        assertEquals(wired, ScanPipeline.read(new PayloadReader(wired.toBytes())));
+        assertThrows(IllegalArgumentException.class, () -> new PipelineStep.Expand(List.of(List.of(FLAG), List.of(QUANTITY))),
+                "every copy has the same types");
+    }
+
     @Test
     void badWireFormsAreProtocolErrors() {
         byte[] good = new ScanPipeline("t", 2, bits(0), List.of(new PipelineStep.Filter(new Expr.IsNull(FLAG, false))))

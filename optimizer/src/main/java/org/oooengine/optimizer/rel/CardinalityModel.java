@@ -102,8 +102,15 @@ final class CardinalityModel {
             return PipelineRows.limited(rows(l.input()), l.count());
         } else if (n instanceof RelNode.SingleRow) {
             return 1;
+        } else if (n instanceof RelNode.Aggregate a && a.input() instanceof RelNode.Expand e) {
+            return groupingSets(a, e);
         } else if (n instanceof RelNode.Aggregate a) {
             return a.keys().isEmpty() ? 1 : groups(rows(a.input()), a.keys(), a.input().fields(), columns(a.input()));
+        } else if (n instanceof RelNode.Expand e) {
+            long in = rows(e.input());
+            return in < 0 ? -1 : in * e.projections().size();
+        } else if (n instanceof RelNode.Replicate r) {
+            return rows(r.input());
         } else if (n instanceof RelNode.FinalAggregate a) {
             return a.keyCount() == 0 ? 1 : groups(rows(a.input()), keyColumns(a.keyCount(), a.input()), a.input().fields(),
                     columns(a.input()));
@@ -166,6 +173,23 @@ final class CardinalityModel {
     private static RelNode inputOf(RelNode n) {
         return n instanceof RelNode.Sort s ? s.input() : n instanceof RelNode.Limit l ? l.input()
                 : ((RelNode.SingleRow) n).input();
+    }
+
+    /**
+     * A GROUP BY of grouping sets' copies: for each copy, the groups of the keys it keeps over the
+     * input's rows (a key it makes null, a constant, counts once), summed.
+     */
+    private long groupingSets(RelNode.Aggregate a, RelNode.Expand e) {
+        long in = rows(e.input());
+        if (in < 0) {
+            return -1;
+        }
+        long sum = 0;
+        for (List<Expr> copy : e.projections()) {
+            List<Expr> keys = a.keys().stream().map(k -> k instanceof Expr.Column c ? copy.get(c.index()) : k).toList();
+            sum += groups(in, keys, e.input().fields(), columns(e.input()));
+        }
+        return sum;
     }
 
     /** A join's build side: its rows, those of the table it reads when it reads one under filters, its columns' distinct values. */

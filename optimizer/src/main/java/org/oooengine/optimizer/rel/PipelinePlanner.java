@@ -161,10 +161,45 @@ public final class PipelinePlanner {
             return new RelNode.Window(chain != null ? onlyRead(chain, in) : input(w.input(), in), w.partitionKeys(), w.orderKeys(),
                     w.calls(), w.fields());
         }
+        if (node instanceof RelNode.Expand e) {
+            return placeExpand(e, required);
+        }
+        if (node instanceof RelNode.Replicate r) {
+            BitSet in = (BitSet) required.clone();
+            in.set(r.countColumn());
+            return new RelNode.Replicate(place(r.input(), in), r.countColumn());
+        }
         if (node instanceof RelNode.Union u) {
             return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }
         return node; // scans, index joins, values: they run where they are
+    }
+
+    /** Grouping sets' copies made where the input's rows are: on the nodes when they make them. */
+    private RelNode placeExpand(RelNode.Expand e, BitSet required) {
+        BitSet in = expandInputs(e, required);
+        PipelineStep.Expand step = new PipelineStep.Expand(prunedCopies(e, required));
+        Chain chain = chain(e.input(), in);
+        if (chain != null) {
+            return chain.with(step, e.fields()).gathered();
+        }
+        RelNode input = place(e.input(), in);
+        RelNode expanded = thenOnNodes(input, step, e.fields());
+        return expanded != null ? expanded : new RelNode.Expand(input, e.projections(), e.fields());
+    }
+
+    /** The input columns an expansion reads to make its {@code required} output columns. */
+    private static BitSet expandInputs(RelNode.Expand e, BitSet required) {
+        BitSet in = new BitSet();
+        for (List<Expr> copy : e.projections()) {
+            required.stream().forEach(i -> in.or(Exprs.columns(copy.get(i))));
+        }
+        return in;
+    }
+
+    /** An expansion's copies with the columns no one reads above as nulls. */
+    private static List<List<Expr>> prunedCopies(RelNode.Expand e, BitSet required) {
+        return e.projections().stream().map(copy -> pruned(copy, required)).toList();
     }
 
     /**
@@ -386,6 +421,11 @@ public final class PipelinePlanner {
         }
         if (node instanceof RelNode.Join j) {
             return join(j, required);
+        }
+        if (node instanceof RelNode.Expand e) {
+            Chain below = chain(e.input(), expandInputs(e, required));
+            return below == null ? null : below.with(new PipelineStep.Expand(prunedCopies(e, required)), e.fields())
+                    .withRows(below.rows < 0 ? -1 : below.rows * e.projections().size());
         }
         if (node instanceof RelNode.Aggregate a) {
             Chain below = chain(a.input(), aggregateInputs(a));
@@ -679,6 +719,9 @@ public final class PipelinePlanner {
             if (key < 0) {
                 return -1;
             }
+            if (step instanceof PipelineStep.Expand e) {
+                return keptByEveryCopy(e, key);
+            }
             List<Expr> exprs = step instanceof PipelineStep.Project p ? p.exprs()
                     : step instanceof PipelineStep.Aggregate a ? a.keys()
                     : step instanceof PipelineStep.PartialAggregate ? List.of() : null;
@@ -687,6 +730,20 @@ public final class PipelinePlanner {
             }
             for (int i = 0; i < exprs.size(); i++) {
                 if (exprs.get(i) instanceof Expr.Column c && c.index() == key) {
+                    return i;
+                }
+            }
+            return -1;
+        }
+
+        /**
+         * Where an expansion puts column {@code key} in every copy, or -1: a key some grouping set
+         * makes null no longer keeps a group's rows on one node.
+         */
+        private static int keptByEveryCopy(PipelineStep.Expand e, int key) {
+            for (int i = 0; i < e.width(); i++) {
+                int at = i;
+                if (e.projections().stream().allMatch(copy -> copy.get(at) instanceof Expr.Column c && c.index() == key)) {
                     return i;
                 }
             }

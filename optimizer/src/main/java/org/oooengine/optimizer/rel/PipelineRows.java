@@ -97,7 +97,7 @@ final class PipelineRows {
         for (int i = steps.size() - 1; i >= 0; i--) {
             PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.Project || step instanceof PipelineStep.Aggregate
-                    || step instanceof PipelineStep.HashJoin) {
+                    || step instanceof PipelineStep.HashJoin || step instanceof PipelineStep.Expand) {
                 return i;
             }
             if (step instanceof PipelineStep.PartialAggregate) {
@@ -128,6 +128,8 @@ final class PipelineRows {
         List<Field> out;
         if (step instanceof PipelineStep.Project p) {
             out = computed(p.exprs(), List.of(), in);
+        } else if (step instanceof PipelineStep.Expand e) {
+            out = expanded(e, in);
         } else if (step instanceof PipelineStep.Aggregate a) {
             out = computed(a.keys(), a.aggregates(), in);
         } else if (step instanceof PipelineStep.PartialAggregate a) {
@@ -173,6 +175,23 @@ final class PipelineRows {
         return out;
     }
 
+    /**
+     * The columns of grouping sets' copies: each named by the first copy that gives it a value
+     * (a key some sets leave null), the grouping id (constants only) by what it is.
+     */
+    private static List<Field> expanded(PipelineStep.Expand e, List<Field> in) {
+        List<Field> out = new ArrayList<>();
+        for (int i = 0; i < e.width(); i++) {
+            int at = i;
+            Expr made = e.projections().stream().map(copy -> copy.get(at))
+                    .filter(x -> !(x instanceof Expr.Literal l && l.value() == null)).findFirst().orElse(null);
+            boolean constants = e.projections().stream().allMatch(copy -> copy.get(at) instanceof Expr.Literal);
+            out.add(made == null ? null : constants && e.projections().size() > 1
+                    ? new Field(null, "grouping__id", made.type()) : computed(List.of(made), List.of(), in).get(0));
+        }
+        return out;
+    }
+
     private static List<Field> unnamed(int width) {
         List<Field> out = new ArrayList<>();
         for (int i = 0; i < width; i++) {
@@ -200,6 +219,9 @@ final class PipelineRows {
         }
         if (step instanceof PipelineStep.HashJoin j) {
             return model.joined(j.kind(), in, row, d, j.probeKeys(), build, j.buildKeys(), j.residual());
+        }
+        if (step instanceof PipelineStep.Expand e) {
+            return in < 0 ? -1 : in * e.projections().size();
         }
         return in;
     }

@@ -276,6 +276,10 @@ public final class PlanPrinter {
             return List.of(c.hashJoins());
         } else if (n instanceof RelNode.Window w) {
             return List.of(w.input());
+        } else if (n instanceof RelNode.Expand e) {
+            return List.of(e.input());
+        } else if (n instanceof RelNode.Replicate r) {
+            return List.of(r.input());
         }
         return List.of();
     }
@@ -287,7 +291,7 @@ public final class PlanPrinter {
      */
     private List<Field> displayed(RelNode n) {
         if (n instanceof RelNode.Filter || n instanceof RelNode.Sort || n instanceof RelNode.Limit
-                || n instanceof RelNode.SingleRow) {
+                || n instanceof RelNode.SingleRow || n instanceof RelNode.Replicate) {
             return displayed(inputs(n).get(0));
         }
         if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps) {
@@ -369,6 +373,10 @@ public final class PlanPrinter {
             return "IndexJoinCandidate " + c.spec().outerTable() + " (hash joins below)";
         } else if (n instanceof RelNode.Window w) {
             return StepText.window(w.partitionKeys(), w.orderKeys(), w.calls(), displayed(w.input()), w.fields());
+        } else if (n instanceof RelNode.Expand e) {
+            return StepText.expand(e.projections(), displayed(e.input()), e.fields());
+        } else if (n instanceof RelNode.Replicate r) {
+            return "Replicate each row " + ColumnNames.of(displayed(r.input())).apply(r.countColumn()) + " times";
         }
         RelNode.Values v = (RelNode.Values) n;
         return "Values " + v.rows().size() + " rows " + ColumnNames.of(v.fields()).list();

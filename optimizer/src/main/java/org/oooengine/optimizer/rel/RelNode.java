@@ -51,6 +51,12 @@ public sealed interface RelNode {
         if (node instanceof Window x) {
             return new Window(f.apply(x.input()), x.partitionKeys(), x.orderKeys(), x.calls(), x.fields());
         }
+        if (node instanceof Expand x) {
+            return new Expand(f.apply(x.input()), x.projections(), x.fields());
+        }
+        if (node instanceof Replicate x) {
+            return new Replicate(f.apply(x.input()), x.countColumn());
+        }
         return node;
     }
 
@@ -311,6 +317,37 @@ public sealed interface RelNode {
             if (onNodes && (keyCount == 0 || !(input instanceof NodePipeline p) || !p.shuffles().isEmpty())) {
                 throw new IllegalArgumentException("groups are merged on the nodes by key, from a pipeline that does not shuffle");
             }
+        }
+    }
+
+    /**
+     * Each input row once per item of {@code projections}, the values of its expressions over the
+     * row ({@link PipelineStep.Expand}): GROUPING SETS, ROLLUP and CUBE copy each row once per
+     * grouping set, keys outside the set null, beside the set's grouping id, under an ordinary
+     * GROUP BY of the keys and the id.
+     */
+    record Expand(RelNode input, List<List<Expr>> projections, List<Field> fields) implements RelNode {
+        public Expand {
+            projections = new PipelineStep.Expand(projections).projections(); // checked as the nodes check it
+            if (fields.size() != projections.get(0).size()) {
+                throw new IllegalArgumentException(fields.size() + " fields for expanded rows of "
+                        + projections.get(0).size() + " columns");
+            }
+        }
+
+        public PipelineStep.Expand step() {
+            return new PipelineStep.Expand(projections);
+        }
+    }
+
+    /**
+     * Each input row as many times as its {@code countColumn} (a BIGINT) says, none when it is not
+     * positive or null: INTERSECT ALL and EXCEPT ALL's rows, from their counts on each side.
+     */
+    record Replicate(RelNode input, int countColumn) implements RelNode {
+        @Override
+        public List<Field> fields() {
+            return input.fields();
         }
     }
 

@@ -68,6 +68,36 @@ final class StepText {
         return moved;
     }
 
+    /**
+     * GROUPING SETS' copies of each row: the columns that differ between the copies (the keys, a
+     * null where a set leaves one out, and the grouping id), copy by copy, then those every copy
+     * passes on alike.
+     */
+    static String expand(List<List<Expr>> copies, List<Field> in, List<Field> out) {
+        ColumnNames inNames = ColumnNames.of(in);
+        ColumnNames outNames = ColumnNames.of(out);
+        List<Integer> differing = new ArrayList<>();
+        List<String> passed = new ArrayList<>();
+        for (int i = 0; i < copies.get(0).size(); i++) {
+            Expr first = copies.get(0).get(i);
+            int at = i;
+            if (copies.stream().anyMatch(copy -> !copy.get(at).equals(first))) {
+                differing.add(i);
+            } else if (!(first instanceof Expr.Literal l && l.value() == null)) {
+                String sql = inNames.sql(first);
+                String name = outNames.carried(i) ? outNames.apply(i) : sql;
+                passed.add(name.equals(sql) ? sql : name + " := " + sql);
+            }
+        }
+        StringBuilder b = new StringBuilder("Expand ").append(copies.size()).append(" grouping sets [")
+                .append(differing.stream().map(outNames::apply).collect(Collectors.joining(", "))).append("]:");
+        for (List<Expr> copy : copies) {
+            b.append(" (").append(differing.stream().map(i -> inNames.sql(copy.get(i))).collect(Collectors.joining(", ")))
+                    .append(')');
+        }
+        return passed.isEmpty() ? b.toString() : b.append(" passing [").append(String.join(", ", passed)).append(']').toString();
+    }
+
     /** A GROUP BY: its keys and its aggregates, each named as the columns it makes. */
     static String aggregate(String operator, List<Expr> keys, List<AggregateCall> calls, List<Field> in, List<Field> out) {
         ColumnNames inNames = ColumnNames.of(in);
@@ -162,6 +192,8 @@ final class StepText {
             return filter(f.condition(), in);
         } else if (step instanceof PipelineStep.Project p) {
             return project(p.exprs(), in, out);
+        } else if (step instanceof PipelineStep.Expand e) {
+            return expand(e.projections(), in, out);
         } else if (step instanceof PipelineStep.PartialAggregate a) {
             return aggregate("PartialAggregate", a.keys(), a.aggregates(), in, null);
         } else if (step instanceof PipelineStep.Aggregate a) {

@@ -26,8 +26,10 @@ import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
- * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates, HAVING, the select list
- * (scalar subqueries in it: {@link SubqueryPlanner}; window functions: {@link WindowPlanner}), DISTINCT, ORDER BY and LIMIT. Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
+ * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates (and grouping sets:
+ * {@link GroupingSets}), HAVING, the select list (scalar subqueries in it: {@link SubqueryPlanner};
+ * window functions: {@link WindowPlanner}), DISTINCT, ORDER BY and LIMIT; UNION, INTERSECT and
+ * EXCEPT ({@link SetOperations}). Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
  * applied as early as its tables allow. Constructs outside this list are refused by name.
  */
 public final class QueryAnalyzer {
@@ -50,8 +52,11 @@ public final class QueryAnalyzer {
         if (query.getType() == TOK_UNIONALL || query.getType() == TOK_UNIONDISTINCT) {
             return union(query);
         }
+        if (SetOperations.isIntersectOrExcept(query)) {
+            return SetOperations.plan(query, this::query);
+        }
         if (query.getType() != TOK_QUERY) {
-            throw Ast.notSupported(setOperation(query), query);
+            throw Ast.notSupported(query.getText(), query);
         }
         ASTNode cte = Ast.find(query, TOK_CTE);
         if (cte != null) {
@@ -73,52 +78,18 @@ public final class QueryAnalyzer {
         for (ASTNode c : Ast.children(n)) {
             branches.add(query(c));
         }
-        int width = branches.get(0).fields().size();
-        List<org.oooengine.core.sql.SqlType> types = new ArrayList<>();
-        for (Field f : branches.get(0).fields()) {
-            types.add(f.type());
-        }
-        for (RelNode b : branches) {
-            if (b.fields().size() != width) {
-                throw Ast.error(SqlException.SYNTAX, "the branches of a UNION have " + width + " and "
-                        + b.fields().size() + " columns", n);
-            }
-            for (int i = 0; i < width; i++) {
-                types.set(i, Types.common(types.get(i), b.fields().get(i).type()));
-            }
-        }
-        List<Field> fields = new ArrayList<>();
-        for (int i = 0; i < width; i++) {
-            fields.add(new Field(null, branches.get(0).fields().get(i).name(), types.get(i)));
-        }
-        List<RelNode> cast = new ArrayList<>();
-        for (RelNode b : branches) {
-            List<Expr> columns = new ArrayList<>();
-            for (int i = 0; i < width; i++) {
-                columns.add(ExprBinder.cast(new Expr.Column(i, b.fields().get(i).type()), types.get(i)));
-            }
-            cast.add(new RelNode.Project(b, columns, fields));
-        }
+        List<RelNode> cast = SetOperations.aligned(branches, "UNION", n);
+        List<Field> fields = cast.get(0).fields();
+        int width = fields.size();
         RelNode all = new RelNode.Union(cast, fields);
         if (n.getType() == TOK_UNIONALL) {
             return all;
         }
         List<Expr> keys = new ArrayList<>();
         for (int i = 0; i < width; i++) {
-            keys.add(new Expr.Column(i, types.get(i)));
+            keys.add(new Expr.Column(i, fields.get(i).type()));
         }
         return new RelNode.Aggregate(all, keys, List.of(), fields);
-    }
-
-    private static String setOperation(ASTNode n) {
-        String t = n.getText();
-        if (t.startsWith("TOK_INTERSECT")) {
-            return "INTERSECT";
-        }
-        if (t.startsWith("TOK_EXCEPT")) {
-            return "EXCEPT";
-        }
-        return t;
     }
 
     private RelNode body(ASTNode query) {
@@ -158,7 +129,6 @@ public final class QueryAnalyzer {
                 case TOK_DISTRIBUTEBY -> "DISTRIBUTE BY";
                 case TOK_LATERAL_VIEW -> "LATERAL VIEW";
                 case TOK_QUALIFY -> "QUALIFY";
-                case TOK_GROUPING_SETS, TOK_ROLLUP_GROUPBY, TOK_CUBE_GROUPBY -> "GROUPING SETS, ROLLUP and CUBE";
                 default -> null;
             };
             if (construct != null) {
@@ -298,7 +268,7 @@ public final class QueryAnalyzer {
         }
 
         RelNode plan() {
-            ASTNode groupBy = Ast.find(insert, TOK_GROUPBY);
+            ASTNode groupBy = GroupingSets.clause(insert);
             ASTNode having = Ast.find(insert, TOK_HAVING);
             List<ASTNode> aggregateSites = new ArrayList<>(Ast.children(select));
             if (having != null) {
@@ -507,11 +477,17 @@ public final class QueryAnalyzer {
         }
     }
 
-    /** GROUP BY: the aggregation node, and a binder over its output for HAVING, the select list and ORDER BY. */
+    /**
+     * GROUP BY (with grouping sets: {@link GroupingSets}): the aggregation node, and a binder over
+     * its output for HAVING, the select list and ORDER BY.
+     */
     private static final class Grouping {
         private final List<Expr> keys = new ArrayList<>();
         private final List<AggregateCall> aggregates = new ArrayList<>();
         private final ExprBinder input;
+        private final GroupingSets sets;
+        /** Where the aggregates start among the output columns: after the keys (and the grouping id). */
+        private final int firstAggregate;
         private final RelNode node;
 
         Grouping(RelNode rows, ExprBinder input, ASTNode groupBy, List<ASTNode> calls) {
@@ -519,7 +495,7 @@ public final class QueryAnalyzer {
             Scope scope = input.scope();
             List<Field> fields = new ArrayList<>();
             if (groupBy != null) {
-                for (ASTNode k : Ast.children(groupBy)) {
+                for (ASTNode k : GroupingSets.keyNodes(groupBy)) {
                     Expr key = input.bind(k);
                     if (!keys.contains(key)) {
                         keys.add(key);
@@ -528,6 +504,12 @@ public final class QueryAnalyzer {
                     }
                 }
             }
+            sets = GroupingSets.of(groupBy, input, keys);
+            List<Field> keyFields = List.copyOf(fields);
+            if (sets.several()) {
+                fields.add(GroupingSets.idField());
+            }
+            firstAggregate = fields.size();
             for (ASTNode c : calls) {
                 AggregateCall call = input.aggregate(c);
                 if (!aggregates.contains(call)) {
@@ -535,7 +517,8 @@ public final class QueryAnalyzer {
                     fields.add(new Field(null, "_a" + aggregates.size(), call.type()));
                 }
             }
-            node = new RelNode.Aggregate(rows, keys, aggregates, fields);
+            node = sets.several() ? sets.aggregate(rows, keys, keyFields, aggregates, fields)
+                    : new RelNode.Aggregate(rows, keys, aggregates, fields);
         }
 
         RelNode node() {
@@ -556,7 +539,10 @@ public final class QueryAnalyzer {
         Expr afterGrouping(ASTNode n) {
             if (ExprBinder.isAggregate(n)) {
                 int i = aggregates.indexOf(input.aggregate(n));
-                return new Expr.Column(keys.size() + i, aggregates.get(i).type());
+                return new Expr.Column(firstAggregate + i, aggregates.get(i).type());
+            }
+            if (GroupingSets.isGroupingFunction(n)) {
+                return sets.groupingFunction(n, input, keys, keys.size());
             }
             if (n.getType() == Number || n.getType() == StringLiteral || n.getType() == TOK_NULL) {
                 return null;

@@ -215,7 +215,7 @@ final class SubqueryPlanner {
             }
             return new Decorrelated(kind == Kind.SCALAR ? new RelNode.SingleRow(plan) : plan, List.of(), false);
         }
-        boolean aggregates = Ast.find(insert, TOK_GROUPBY) != null || Ast.find(insert, TOK_HAVING) != null
+        boolean aggregates = GroupingSets.clause(insert) != null || Ast.find(insert, TOK_HAVING) != null
                 || Ast.find(insert, TOK_LIMIT) != null || Ast.find(insert, TOK_SELECTDI) != null;
         if (aggregates) {
             throw Ast.notSupported("a correlated subquery with GROUP BY, HAVING, DISTINCT or LIMIT", at);

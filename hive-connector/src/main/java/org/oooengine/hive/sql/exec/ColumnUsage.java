@@ -68,6 +68,16 @@ final class ColumnUsage {
             u.inputs().forEach(input -> need(input, required));
         } else if (node instanceof RelNode.Window w) {
             need(w.input(), w.inputsRead(required));
+        } else if (node instanceof RelNode.Expand e) {
+            BitSet in = new BitSet();
+            for (java.util.List<Expr> copy : e.projections()) {
+                required.stream().forEach(i -> in.or(Exprs.columns(copy.get(i))));
+            }
+            need(e.input(), in);
+        } else if (node instanceof RelNode.Replicate r) {
+            BitSet in = (BitSet) required.clone();
+            in.set(r.countColumn());
+            need(r.input(), in);
         }
     }
 

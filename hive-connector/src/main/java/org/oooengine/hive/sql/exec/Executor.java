@@ -235,6 +235,10 @@ public final class Executor {
             u.inputs().forEach(input -> produce(input, out));
         } else if (node instanceof RelNode.Window w) {
             window(w, out);
+        } else if (node instanceof RelNode.Expand e) {
+            through(e.input(), e.step(), Pipeline.BuildSource.ROWS_ONLY, out);
+        } else if (node instanceof RelNode.Replicate r) {
+            replicate(r, out);
         } else {
             throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
         }
@@ -574,6 +578,20 @@ public final class Executor {
             }
             sink.accept(row);
         }));
+    }
+
+    /** Each row as many times as its count column says, in batches (a count may be large). */
+    private void replicate(RelNode.Replicate r, Consumer<List<Object[]>> out) {
+        Batcher batches = new Batcher(out);
+        produce(r.input(), batch -> {
+            for (Object[] row : batch) {
+                long copies = row[r.countColumn()] instanceof Number n ? n.longValue() : 0;
+                for (long i = 0; i < copies; i++) {
+                    batches.add(row);
+                }
+            }
+        });
+        batches.flush();
     }
 
     private void singleRow(RelNode.SingleRow s, Consumer<List<Object[]>> out) {
