@@ -84,7 +84,7 @@ public final class WindowOperator {
     public void finish(Consumer<List<Object[]>> out) {
         long before = memory.spilledBytes();
         long[] downstream = {0}; // what the operators its rows go to spill meanwhile is theirs
-        Batches batches = new Batches(rows -> {
+        RowBatches batches = new RowBatches(rows -> {
             long at = memory.spilledBytes();
             out.accept(rows);
             downstream[0] += memory.spilledBytes() - at;
@@ -117,7 +117,7 @@ public final class WindowOperator {
     }
 
     /** The partition read so far: each row with the calls' values, then the next partition starts. */
-    private void evaluate(Batches out) {
+    private void evaluate(RowBatches out) {
         partition.filled();
         int n = partition.size();
         WindowFrames.Peers peerGroups = new WindowFrames.Peers(partition, peers);
@@ -137,30 +137,5 @@ public final class WindowOperator {
         }
         partition.clear();
         first = null;
-    }
-
-    /** Rows passed on in batches of {@link Pipeline#BATCH_ROWS}. */
-    private static final class Batches {
-        private final Consumer<List<Object[]>> out;
-        private List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-
-        Batches(Consumer<List<Object[]>> out) {
-            this.out = out;
-        }
-
-        void add(Object[] row) {
-            batch.add(row);
-            if (batch.size() == Pipeline.BATCH_ROWS) {
-                flush();
-            }
-        }
-
-        void flush() {
-            if (!batch.isEmpty()) {
-                List<Object[]> full = batch;
-                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-                out.accept(full);
-            }
-        }
     }
 }

@@ -14,6 +14,7 @@ import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.fragment.RowBatches;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.ScanPipeline;
@@ -249,7 +250,7 @@ public final class Executor {
      * on in batches, one batch at a time.
      */
     private static void fromManyThreads(Consumer<List<Object[]>> out, Consumer<Consumer<Object[]>> source) {
-        Batcher batches = new Batcher(out);
+        RowBatches batches = new RowBatches(out);
         source.accept(row -> {
             synchronized (batches) {
                 batches.add(row);
@@ -257,31 +258,6 @@ public final class Executor {
         });
         synchronized (batches) {
             batches.flush();
-        }
-    }
-
-    /** Rows passed on in batches of {@link Pipeline#BATCH_ROWS}. Not thread-safe. */
-    private static final class Batcher {
-        private final Consumer<List<Object[]>> out;
-        private List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-
-        Batcher(Consumer<List<Object[]>> out) {
-            this.out = out;
-        }
-
-        void add(Object[] row) {
-            batch.add(row);
-            if (batch.size() == Pipeline.BATCH_ROWS) {
-                flush();
-            }
-        }
-
-        void flush() {
-            if (!batch.isEmpty()) {
-                List<Object[]> full = batch;
-                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-                out.accept(full);
-            }
         }
     }
 
@@ -309,7 +285,7 @@ public final class Executor {
      */
     private void mergeSorted(RelNode.NodePipeline p, RelNode.Sort s, Consumer<List<Object[]>> out) {
         Map<String, SpooledRows> byNode = new java.util.TreeMap<>();
-        Map<String, Batcher> pending = new java.util.HashMap<>();
+        Map<String, RowBatches> pending = new java.util.HashMap<>();
         Object lock = new Object(); // rows of different nodes arrive on different threads: one at a time here
         BitSet all = new BitSet();
         all.set(0, p.fields().size());
@@ -320,7 +296,7 @@ public final class Executor {
                 pending.computeIfAbsent(node, n -> {
                     SpooledRows spool = new SpooledRows(memory, "rows sorted on node " + n);
                     byNode.put(n, spool);
-                    return new Batcher(batch -> {
+                    return new RowBatches(batch -> {
                         cancel.check();
                         spool.accept(batch);
                     });
@@ -328,7 +304,7 @@ public final class Executor {
                 rows[0]++;
             }
         });
-        pending.values().forEach(Batcher::flush);
+        pending.values().forEach(RowBatches::flush);
         if (profile != null) {
             profile.put(p, new long[] {rows[0], System.nanoTime() - t0});
         }
@@ -582,7 +558,7 @@ public final class Executor {
 
     /** Each row as many times as its count column says, in batches (a count may be large). */
     private void replicate(RelNode.Replicate r, Consumer<List<Object[]>> out) {
-        Batcher batches = new Batcher(out);
+        RowBatches batches = new RowBatches(out);
         produce(r.input(), batch -> {
             for (Object[] row : batch) {
                 long copies = row[r.countColumn()] instanceof Number n ? n.longValue() : 0;
