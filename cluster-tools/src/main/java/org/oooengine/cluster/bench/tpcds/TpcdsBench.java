@@ -22,8 +22,9 @@ import org.oooengine.hive.sql.StatementResult;
 /**
  * Runs TPC-DS queries through the SQL engine and checks each answer against DuckDB's over the same
  * rows. Per query: DuckDB once to warm up and {@code repeat} timed runs; the engine once (its rows
- * are compared), then, if it answered, {@code repeat} timed runs. Each engine run has its own
- * session and is cancelled at {@code timeout}, so one query cannot hold up the others.
+ * are compared), then, if it answered, {@code repeat} timed runs. With {@code repeat} 0 the runs
+ * that are checked are the ones timed. Each engine run has its own session and is cancelled at
+ * {@code timeout}, so one query cannot hold up the others.
  */
 public final class TpcdsBench implements AutoCloseable {
     /** How long a cancelled statement has to stop before the run moves on without it. */
@@ -40,8 +41,8 @@ public final class TpcdsBench implements AutoCloseable {
     });
 
     public TpcdsBench(Supplier<SqlSession> sessions, TpcdsDuckDb duckdb, int repeat, Duration timeout) {
-        if (repeat < 1) {
-            throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
+        if (repeat < 0) {
+            throw new IllegalArgumentException("repeat must be at least 0, got " + repeat);
         }
         if (timeout.isNegative() || timeout.isZero()) {
             throw new IllegalArgumentException("the timeout must be positive, got " + timeout);
@@ -70,8 +71,9 @@ public final class TpcdsBench implements AutoCloseable {
         List<Object[]> expected;
         double duckdbSeconds;
         try {
+            long first = System.nanoTime();
             expected = duckdb.rows(sql);
-            double[] seconds = new double[repeat];
+            double[] seconds = repeat == 0 ? new double[] {(System.nanoTime() - first) / 1e9} : new double[repeat];
             for (int i = 0; i < repeat; i++) {
                 long t0 = System.nanoTime();
                 duckdb.rows(sql);
@@ -81,9 +83,9 @@ public final class TpcdsBench implements AutoCloseable {
         } catch (Exception e) {
             return failed(name, "DuckDB could not run the query: " + e.getMessage(), null);
         }
-        List<Object[]> ours;
+        Run checked;
         try {
-            ours = execute(sql, true).rows;
+            checked = execute(sql, true);
         } catch (SqlException e) {
             return new TpcdsQueryResult(name, TpcdsQueryResult.Status.REFUSED, e.sqlState(), e.getMessage(), null, null,
                     null, null, duckdbSeconds);
@@ -93,8 +95,9 @@ public final class TpcdsBench implements AutoCloseable {
         } catch (RuntimeException e) {
             return failed(name, e.toString(), duckdbSeconds);
         }
+        List<Object[]> ours = checked.rows;
         String difference = Answers.difference(ours, expected, TpcdsQueries.ordered(sql));
-        double[] seconds = new double[repeat];
+        double[] seconds = repeat == 0 ? new double[] {checked.seconds} : new double[repeat];
         try {
             for (int i = 0; i < repeat; i++) {
                 seconds[i] = execute(sql, false).seconds;
