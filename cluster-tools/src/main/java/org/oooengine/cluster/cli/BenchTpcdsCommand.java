@@ -83,6 +83,12 @@ final class BenchTpcdsCommand implements Callable<Integer> {
         if (timeout.isZero() || timeout.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--timeout must be positive, got " + timeout);
         }
+        try {
+            Class.forName("org.duckdb.DuckDBDriver");
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("DuckDB's JDBC driver is not in this installation (the distribution "
+                    + "leaves it out): run ooo bench tpcds from a build of the project");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int nodes = ClusterSpec.read(cluster).nodes().size();
