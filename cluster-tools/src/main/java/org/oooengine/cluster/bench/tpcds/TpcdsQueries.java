@@ -65,9 +65,31 @@ public final class TpcdsQueries {
         return BACKQUOTED.matcher(hiveSql).replaceAll(m -> Matcher.quoteReplacement("\"" + m.group(1) + "\""));
     }
 
-    /** Whether the outermost statement orders its rows: the rows are then compared in order. */
+    /**
+     * Whether the outermost statement orders its rows (an ORDER BY outside every parenthesis, so not
+     * a window's): the rows are then compared in order. Comments and strings are skipped.
+     */
     public static boolean ordered(String sql) {
-        return sql.toLowerCase(Locale.ROOT).contains("order by");
+        String s = sql.toLowerCase(Locale.ROOT);
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '-' && s.startsWith("--", i)) {
+                int eol = s.indexOf('\n', i);
+                i = eol < 0 ? s.length() : eol;
+            } else if (c == '\'') {
+                int close = s.indexOf('\'', i + 1);
+                i = close < 0 ? s.length() : close;
+            } else if (c == '(') {
+                depth++;
+            } else if (c == ')') {
+                depth--;
+            } else if (depth == 0 && s.startsWith("order", i) && s.substring(i + 5).stripLeading().startsWith("by")
+                    && (i == 0 || !Character.isLetterOrDigit(s.charAt(i - 1)) && s.charAt(i - 1) != '_')) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static void check(int number) {
