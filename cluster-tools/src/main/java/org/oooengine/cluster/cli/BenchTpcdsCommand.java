@@ -86,7 +86,7 @@ final class BenchTpcdsCommand implements Callable<Integer> {
         try {
             Class.forName("org.duckdb.DuckDBDriver");
         } catch (ClassNotFoundException e) {
-            throw new IllegalStateException("DuckDB's JDBC driver is not in this installation (the distribution "
+            throw new IllegalArgumentException("DuckDB's JDBC driver is not in this installation (the distribution "
                     + "leaves it out): run ooo bench tpcds from a build of the project");
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -167,7 +167,7 @@ final class BenchTpcdsCommand implements Callable<Integer> {
             }
         });
         if (!differ.isEmpty()) {
-            throw new IllegalStateException("the cluster does not hold TPC-DS SF " + Format.number(sf)
+            throw new IllegalArgumentException("the cluster does not hold TPC-DS SF " + Format.number(sf)
                     + " (rows in the cluster vs generated: " + String.join(", ", differ) + "); load it with "
                     + "'ooo load tpcds --sf " + Format.number(sf) + "' or give the --sf it was loaded with");
         }

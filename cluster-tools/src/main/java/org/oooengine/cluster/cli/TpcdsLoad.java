@@ -31,6 +31,10 @@ final class TpcdsLoad {
         Progress progress = Progress.of(cmd.getCommandSpec());
         long t0 = System.nanoTime();
         try (ClusterSession session = ClusterSession.open(clusterDir, "loader", NodeDaemon.DEFAULT_TIMEOUT)) {
+            if (session.stats().values().stream().anyMatch(st -> st.path("rows").has("lineitem"))) {
+                progress.note("the nodes hold TPC-H: its customer table is replaced by TPC-DS's (both name it customer); "
+                        + "its other tables stay");
+            }
             try {
                 new ClusterLoader(session.peers()).loadGenerated(defs, def -> generator.rows(byName.get(def.name())),
                         def -> generator.expectedRows(byName.get(def.name())), pageSize, fillFactor, source, progress);
