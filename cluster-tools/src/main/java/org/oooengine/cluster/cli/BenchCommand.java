@@ -4,9 +4,9 @@ import picocli.CommandLine.Command;
 
 /** {@code ooo bench}: join, TPC-H, transaction and storage measurements. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-        description = "Measure joins or the TPC-H queries on a loaded store or cluster, transactions, or the storage paths with JMH.",
+        description = "Measure joins or the TPC-H and TPC-DS queries on a loaded store or cluster, transactions, or the storage paths with JMH.",
         subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchReportCommand.class, BenchMicroCommand.class,
-                BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class, BenchTpccFillCommand.class,
+                BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class, BenchTpcdsCommand.class, BenchTpccFillCommand.class,
                 BenchTpccFillPlotCommand.class, BenchTransfersCommand.class, BenchTpccCommand.class, BenchScalingCommand.class,
                 BenchStressCommand.class})
 final class BenchCommand {

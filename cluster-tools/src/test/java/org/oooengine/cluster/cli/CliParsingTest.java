@@ -54,8 +54,8 @@ class CliParsingTest {
     @Test
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
-        assertEquals(List.of("", "load", "load tpch", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "bench tpch", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
+        assertEquals(List.of("", "load", "load tpch", "load tpcds", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
+                "bench fetch", "bench tpch", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "beeline", "deploy",
                 "deploy inventory"), names);
     }
@@ -247,6 +247,22 @@ class CliParsingTest {
         Cli setting = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--set", "ooo.query.max-memory");
         assertEquals(2, setting.exitCode(), setting::toString);
         assertTrue(setting.err().contains("--set: 'ooo.query.max-memory' is not <key>=<value>"), setting::toString);
+    }
+
+    @Test
+    void tpcdsCommandsRefuseBadFlagsBeforeConnecting(@TempDir Path dir) {
+        Cli query = Cli.run("bench", "tpcds", "--cluster", dir.toString(), "--queries", "q1,q100");
+        assertEquals(2, query.exitCode(), query::toString);
+        assertTrue(query.err().contains("--queries: TPC-DS queries are numbered 1 to 99, got 100"), query::toString);
+        Cli word = Cli.run("bench", "tpcds", "--cluster", dir.toString(), "--queries", "first");
+        assertEquals(2, word.exitCode(), word::toString);
+        assertTrue(word.err().contains("'first' is not a TPC-DS query"), word::toString);
+        Cli timeout = Cli.run("bench", "tpcds", "--cluster", dir.toString(), "--timeout", "0s");
+        assertEquals(2, timeout.exitCode(), timeout::toString);
+        assertTrue(timeout.err().contains("--timeout must be positive"), timeout::toString);
+        Cli sf = Cli.run("load", "tpcds", "--cluster", dir.toString(), "--sf", "0.001");
+        assertEquals(2, sf.exitCode(), sf::toString);
+        assertTrue(sf.err().contains("--sf must be at least 0.01"), sf::toString);
     }
 
     @Test

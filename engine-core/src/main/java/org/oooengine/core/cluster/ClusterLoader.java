@@ -15,6 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.net.Frame;
@@ -69,6 +70,37 @@ public final class ClusterLoader {
         });
         LOG.info("loaded TPC-H SF {} into cluster {} ({} nodes) in {} s", generator.scaleFactor(), spec.name(),
                 spec.nodes().size(), String.format("%.1f", (System.nanoTime() - t0) / 1e9));
+    }
+
+    /**
+     * Loads generated tables, replacing these tables on every node in one commit (other tables
+     * stay): {@code rows} gives each table's rows, {@code expected} about how many for progress,
+     * and {@code source} is what each node's manifest records as the data's source.
+     */
+    public void loadGenerated(List<TableDefinition> tables, Function<TableDefinition, Iterator<Object[]>> rows,
+                              ToLongFunction<TableDefinition> expected, int pageSize, double fillFactor,
+                              Map<String, Object> source, TpchLoader.Progress progress) throws Exception {
+        List<String> nodes = spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
+        startKeepingTables(nodes, pageSize, fillFactor, tables.stream().map(TableDefinition::name).toList());
+        try {
+            for (TableDefinition def : tables) {
+                TableRows sent = new TableRows(def, false, expected.applyAsLong(def), progress);
+                for (Iterator<Object[]> it = rows.apply(def); it.hasNext(); ) {
+                    sent.add(it.next());
+                }
+                sent.finish();
+            }
+        } catch (Exception | Error e) {
+            abort(nodes);
+            throw e;
+        }
+        commit(nodes, node -> {
+            Map<String, Object> s = new LinkedHashMap<>(source);
+            s.put("cluster", spec.name());
+            s.put("node", node);
+            s.put("nodes", spec.nodes().size());
+            return s;
+        });
     }
 
     private <E extends TpchEntity> void loadTable(TpchLoader generator, TpchTable<E> table, TpchLoader.Progress progress)

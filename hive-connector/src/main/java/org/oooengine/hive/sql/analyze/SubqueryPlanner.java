@@ -137,7 +137,9 @@ final class SubqueryPlanner {
         int width = input.fields().size();
         int value = width + d.right().fields().size() - 1;
         Field v = joined.fields().get(value);
-        Expr condition = new ExprBinder(new Scope(joined.fields(), width),
+        // The condition is the outer query's: its names are the input's, never the subquery's columns
+        // (in "d_week_seq = (SELECT d_week_seq FROM date_dim ...)" both are d_week_seq).
+        Expr condition = new ExprBinder(new Scope(joined.fields().subList(0, width)),
                 n -> n == sub ? new Expr.Column(value, v.type()) : null).condition(conjunct);
         return keepColumns(new RelNode.Filter(joined, condition), width);
     }

@@ -1,0 +1,173 @@
+package org.oooengine.cluster.bench.tpcds;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.oooengine.cluster.bench.Stats;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.StatementResult;
+
+/**
+ * Runs TPC-DS queries through the SQL engine and checks each answer against DuckDB's over the same
+ * rows. Per query: DuckDB once to warm up and {@code repeat} timed runs; the engine once (its rows
+ * are compared), then, if it answered, {@code repeat} timed runs. With {@code repeat} 0 the runs
+ * that are checked are the ones timed. Each engine run has its own session and is cancelled at
+ * {@code timeout}, so one query cannot hold up the others.
+ */
+public final class TpcdsBench implements AutoCloseable {
+    /** How long a cancelled statement has to stop before the run moves on without it. */
+    private static final Duration CANCEL_GRACE = Duration.ofSeconds(30);
+
+    private final Supplier<SqlSession> sessions;
+    private final TpcdsDuckDb duckdb;
+    private final int repeat;
+    private final Duration timeout;
+    private final ExecutorService runner = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "tpcds-query");
+        t.setDaemon(true);
+        return t;
+    });
+
+    public TpcdsBench(Supplier<SqlSession> sessions, TpcdsDuckDb duckdb, int repeat, Duration timeout) {
+        if (repeat < 0) {
+            throw new IllegalArgumentException("repeat must be at least 0, got " + repeat);
+        }
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("the timeout must be positive, got " + timeout);
+        }
+        this.sessions = sessions;
+        this.duckdb = duckdb;
+        this.repeat = repeat;
+        this.timeout = timeout;
+    }
+
+    /** Runs the queries in order, passing each one's result to {@code onQuery} as soon as it is known. */
+    public List<TpcdsQueryResult> run(List<Integer> queries, Consumer<TpcdsQueryResult> onQuery) {
+        List<TpcdsQueryResult> results = new ArrayList<>();
+        for (int q : queries) {
+            TpcdsQueryResult r = run(q);
+            results.add(r);
+            onQuery.accept(r);
+        }
+        return results;
+    }
+
+    /** One query: its status, and its times when the engine answered. */
+    public TpcdsQueryResult run(int number) {
+        String name = TpcdsQueries.name(number);
+        String sql = TpcdsQueries.text(number);
+        List<Object[]> expected;
+        double duckdbSeconds;
+        try {
+            long first = System.nanoTime();
+            expected = duckdb.rows(sql);
+            double[] seconds = repeat == 0 ? new double[] {(System.nanoTime() - first) / 1e9} : new double[repeat];
+            for (int i = 0; i < repeat; i++) {
+                long t0 = System.nanoTime();
+                duckdb.rows(sql);
+                seconds[i] = (System.nanoTime() - t0) / 1e9;
+            }
+            duckdbSeconds = millis(Stats.median(seconds));
+        } catch (Exception e) {
+            return failed(name, "DuckDB could not run the query: " + e.getMessage(), null);
+        }
+        Run checked;
+        try {
+            checked = execute(sql, true);
+        } catch (SqlException e) {
+            return new TpcdsQueryResult(name, TpcdsQueryResult.Status.REFUSED, e.sqlState(), e.getMessage(), null, null,
+                    null, null, duckdbSeconds);
+        } catch (TimeoutException e) {
+            return new TpcdsQueryResult(name, TpcdsQueryResult.Status.TIMEOUT, null, e.getMessage(), null, null, null,
+                    null, duckdbSeconds);
+        } catch (RuntimeException e) {
+            return failed(name, e.toString(), duckdbSeconds);
+        }
+        List<Object[]> ours = checked.rows;
+        String difference = Answers.difference(ours, expected, TpcdsQueries.ordered(sql));
+        double[] seconds = repeat == 0 ? new double[] {checked.seconds} : new double[repeat];
+        try {
+            for (int i = 0; i < repeat; i++) {
+                seconds[i] = execute(sql, false).seconds;
+            }
+        } catch (TimeoutException | RuntimeException e) {
+            // It answered once: the answer stands, its time is unknown.
+            seconds = null;
+        }
+        List<Double> runs = seconds == null ? null : Arrays.stream(seconds).map(TpcdsBench::millis).boxed().toList();
+        return new TpcdsQueryResult(name, difference == null ? TpcdsQueryResult.Status.OK : TpcdsQueryResult.Status.WRONG,
+                null, null, difference, (long) ours.size(), seconds == null ? null : millis(Stats.median(seconds)), runs,
+                duckdbSeconds);
+    }
+
+    private static TpcdsQueryResult failed(String name, String error, Double duckdbSeconds) {
+        return new TpcdsQueryResult(name, TpcdsQueryResult.Status.FAILED, null, error, null, null, null, null, duckdbSeconds);
+    }
+
+    private record Run(List<Object[]> rows, double seconds) {
+    }
+
+    /** The statement in its own session on a thread of its own, cancelled at the time limit. */
+    private Run execute(String sql, boolean keepRows) throws TimeoutException {
+        Cancellation cancellation = new Cancellation();
+        Future<Run> f = runner.submit(() -> {
+            try (SqlSession session = sessions.get()) {
+                long t0 = System.nanoTime();
+                StatementResult r = session.execute(sql, cancellation);
+                if (!r.hasResultSet()) {
+                    throw new IllegalStateException("the statement returned no result set");
+                }
+                List<Object[]> rows = new ArrayList<>();
+                for (Iterator<Object[]> it = r.rows(); it.hasNext(); ) {
+                    Object[] row = it.next();
+                    if (keepRows) {
+                        rows.add(row);
+                    }
+                }
+                return new Run(rows, (System.nanoTime() - t0) / 1e9);
+            }
+        });
+        try {
+            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            cancellation.cancel();
+            try {
+                f.get(CANCEL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (Exception stopped) {
+                // cancelled, failed or still running: the query is over for this run either way
+            }
+            throw new TimeoutException("still running after " + timeout.toSeconds() + " s: cancelled");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        } catch (InterruptedException e) {
+            cancellation.cancel();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    /** Seconds to the millisecond: the machine's noise is larger. */
+    static double millis(double seconds) {
+        return Math.round(seconds * 1000) / 1000.0;
+    }
+
+    @Override
+    public void close() {
+        runner.shutdownNow();
+    }
+}
