@@ -10,7 +10,8 @@ import java.util.List;
 /**
  * Whether the engine's rows are DuckDB's: numbers by value, within a relative 1e-9 or one unit of
  * the coarser decimal's last digit (the engines give averages and quotients different types and
- * scales), dates as dates, strings without trailing blanks. Rows of an ordered query are compared
+ * scales), dates as dates, strings without trailing blanks. DuckDB's NaN, a division of zero by
+ * zero, is the engine's NULL: Hive divides by zero to NULL. Rows of an ordered query are compared
  * in order, others as sorted lists.
  */
 public final class Answers {
@@ -58,7 +59,7 @@ public final class Answers {
     }
 
     private static String normal(Object v) {
-        if (v == null) {
+        if (v == null || isNaN(v)) {
             return "NULL";
         }
         if (v instanceof Number n && finite(n)) {
@@ -78,7 +79,7 @@ public final class Answers {
 
     private static boolean same(Object a, Object b) {
         if (a == null || b == null) {
-            return a == b;
+            return a == b || a == null && isNaN(b);
         }
         if (a instanceof Number x && b instanceof Number y) {
             if (!finite(x) || !finite(y)) {
@@ -95,6 +96,10 @@ public final class Answers {
             return p.subtract(q).abs().compareTo(tolerance) <= 0;
         }
         return normal(a).equals(normal(b));
+    }
+
+    private static boolean isNaN(Object v) {
+        return (v instanceof Double || v instanceof Float) && Double.isNaN(((Number) v).doubleValue());
     }
 
     private static boolean finite(Number n) {
