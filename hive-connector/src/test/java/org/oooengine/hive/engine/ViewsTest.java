@@ -136,6 +136,8 @@ class ViewsTest {
             assertEquals(25L, count(s, "loop_b")); // the refused replacement changed nothing
             SqlException isView = assertThrows(SqlException.class, () -> run(s, "CREATE TABLE loop_b (x int)"));
             assertEquals(SqlException.ALREADY_EXISTS, isView.sqlState());
+            SqlException written = assertThrows(SqlException.class, () -> run(s, "INSERT INTO loop_b VALUES ('x')"));
+            assertTrue(written.getMessage().contains("default.loop_b is a view: it cannot be written"), written.getMessage());
         }
     }
 

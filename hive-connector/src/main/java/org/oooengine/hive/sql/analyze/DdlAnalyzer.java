@@ -570,6 +570,9 @@ public final class DdlAnalyzer {
     private TableInfo table(ASTNode tabName) {
         String[] name = tableName(tabName);
         catalog.checkWritable(name[0], name[1]);
+        if (catalog.view(name[0], name[1]).isPresent()) {
+            throw Ast.error(SqlException.NOT_SUPPORTED, name[0] + "." + name[1] + " is a view: it cannot be written", tabName);
+        }
         return catalog.table(name[0], name[1]).orElseThrow(() ->
                 Ast.error(SqlException.UNKNOWN_TABLE, "table not found: " + name[0] + "." + name[1], tabName));
     }
