@@ -28,9 +28,10 @@ class RowEstimatesAccuracyTest {
     /**
      * The share this engine reaches at SF 0.01 on three nodes, less a margin: 0.37 with a quarter
      * per filter and GROUP BY, 0.47 with the statistics' distinct values, 0.51 with them narrowed
-     * through filters and joins; the goal is 0.9.
+     * through filters and joins, 0.63 with a join thinning its table's other columns, ranges narrowing
+     * values, a sort under LIMIT and aggregates' own values; the goal is 0.9.
      */
-    static final double FLOOR = 0.45;
+    static final double FLOOR = 0.55;
     private static TpchCluster tpch;
     private static ClusterSqlEngine engine;
 

@@ -5,6 +5,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
@@ -151,19 +152,21 @@ final class CardinalityModel {
             return pipeline.outputDistinct();
         }
         if (n instanceof RelNode.Scan s) {
-            return narrowed(base(s.fields()), s.filter());
+            return narrowed(base(s.fields()), s.filter(), column -> layouts.range(s.table(), column));
         } else if (n instanceof RelNode.Filter f) {
-            return narrowed(columns(f.input()), f.condition());
+            return narrowed(columns(f.input()), f.condition(), RowEstimates.Ranges.NONE);
         } else if (n instanceof RelNode.Project p) {
             return projected(p.exprs(), p.input().fields(), columns(p.input()));
         } else if (n instanceof RelNode.Sort || n instanceof RelNode.Limit || n instanceof RelNode.SingleRow) {
             return columns(inputOf(n));
         } else if (n instanceof RelNode.Aggregate a) {
-            return grouped(a.keys(), a.input().fields(), columns(a.input()), a.fields().size());
+            return grouped(a.keys(), a.aggregates(), a.input().fields(), columns(a.input()), a.fields().size());
         } else if (n instanceof RelNode.FinalAggregate a) {
-            return grouped(keyColumns(a.keyCount(), a.input()), a.input().fields(), columns(a.input()), a.fields().size());
+            return grouped(keyColumns(a.keyCount(), a.input()), a.aggregates(), a.input().fields(), columns(a.input()),
+                    a.fields().size());
         } else if (n instanceof RelNode.Join j) {
-            return joinedColumns(j.kind(), columns(j.left()), boxed(j.leftKeys()), columns(j.right()), boxed(j.rightKeys()));
+            return joinedColumns(j.kind(), j.left().fields(), columns(j.left()), boxed(j.leftKeys()), j.right().fields(),
+                    columns(j.right()), boxed(j.rightKeys()));
         } else if (n instanceof RelNode.IndexJoinCandidate c) {
             return columns(c.hashJoins());
         }
@@ -212,20 +215,22 @@ final class CardinalityModel {
         return d;
     }
 
-    /** Each of {@code d} at most {@code rows} (when known). */
+    /** Each of {@code d} at most {@code rows} (when known; else an infinite count, "one per row", is unknown). */
     static double[] capped(double[] d, long rows) {
-        if (rows < 0) {
-            return d;
-        }
         double[] out = d.clone();
         for (int i = 0; i < out.length; i++) {
-            out[i] = Math.min(out[i], Math.max(rows, 1));
+            // "as many as the rows" is unknown where the rows are
+            out[i] = rows < 0 ? (Double.isInfinite(out[i]) ? Double.NaN : out[i]) : Math.min(out[i], Math.max(rows, 1));
         }
         return out;
     }
 
-    /** Columns {@code d} under {@code condition}: an equality to a constant leaves one value, IN its items. */
-    static double[] narrowed(double[] d, Expr condition) {
+    /**
+     * Columns {@code d} under {@code condition}: an equality to a constant leaves one value, IN its
+     * items, a range of a column whose stored span {@code ranges} knows the part of its values
+     * the range covers.
+     */
+    static double[] narrowed(double[] d, Expr condition, RowEstimates.Ranges ranges) {
         if (condition == null) {
             return d;
         }
@@ -244,6 +249,15 @@ final class CardinalityModel {
                 out[x.index()] = Math.min(out[x.index()], in.list().size());
             }
         }
+        Map<Integer, List<Expr>> rangesOf = new HashMap<>();
+        for (Expr c : Exprs.conjuncts(condition)) {
+            int column = RowEstimates.rangedColumn(c);
+            if (column >= 0 && column < out.length && ranges.of(column) != null) {
+                rangesOf.computeIfAbsent(column, k -> new java.util.ArrayList<>()).add(c);
+            }
+        }
+        rangesOf.forEach((column, bounds) ->
+                out[column] = Math.max(1, out[column] * RowEstimates.share(Exprs.and(bounds), ranges)));
         return out;
     }
 
@@ -256,18 +270,35 @@ final class CardinalityModel {
         return out;
     }
 
-    /** A GROUP BY's output: its keys' distinct values, then unknown aggregates, {@code width} columns in all. */
-    double[] grouped(List<Expr> keys, List<Field> fields, double[] d, int width) {
+    /**
+     * A GROUP BY's output: its keys' distinct values, then its aggregates', {@code width} columns in
+     * all. A sum, average, least or greatest value of a group is taken to be its own (as many values
+     * as groups: totals rarely tie); a count's values are not known.
+     */
+    double[] grouped(List<Expr> keys, List<AggregateCall> aggregates, List<Field> fields, double[] d, int width) {
         double[] out = unknown(width);
         for (int i = 0; i < keys.size() && i < width; i++) {
             out[i] = distinct(keys.get(i), fields, d);
         }
+        if (keys.size() + aggregates.size() == width) { // not a partial aggregate's running states
+            for (int i = 0; i < aggregates.size(); i++) {
+                AggregateCall.Kind kind = aggregates.get(i).kind();
+                if (kind != AggregateCall.Kind.COUNT && kind != AggregateCall.Kind.COUNT_STAR) {
+                    out[keys.size() + i] = Double.POSITIVE_INFINITY; // capped at the groups
+                }
+            }
+        }
         return out;
     }
 
-    /** A join's output columns: the probe's then the build's (one side only for semi and anti joins), equated keys sharing the fewer values. */
-    static double[] joinedColumns(JoinKind kind, double[] probe, List<Integer> probeKeys, double[] build,
-                                  List<Integer> buildKeys) {
+    /**
+     * A join's output columns: the probe's then the build's (one side only for semi and anti joins),
+     * equated keys sharing the fewer values. A key that loses values loses its table's rows with
+     * them, so the other columns of that table (same alias) keep the values the surviving rows hold:
+     * the nations of one region are five names, not twenty-five.
+     */
+    double[] joinedColumns(JoinKind kind, List<Field> probeFields, double[] probe, List<Integer> probeKeys,
+                           List<Field> buildFields, double[] build, List<Integer> buildKeys) {
         double[] left = probe.clone();
         double[] right = build.clone();
         if (kind == JoinKind.INNER || kind == JoinKind.SEMI || kind == JoinKind.RIGHT_SEMI) {
@@ -277,6 +308,8 @@ final class CardinalityModel {
                 if (l < left.length && r < right.length) {
                     double fewer = Math.min(left[l], right[r]); // NaN when either is unknown
                     if (!Double.isNaN(fewer)) {
+                        thinned(left, probeFields, l, fewer / left[l]);
+                        thinned(right, buildFields, r, fewer / right[r]);
                         left[l] = fewer;
                         right[r] = fewer;
                     }
@@ -292,6 +325,31 @@ final class CardinalityModel {
         double[] out = java.util.Arrays.copyOf(left, left.length + right.length);
         System.arraycopy(right, 0, out, left.length, right.length);
         return out;
+    }
+
+    /**
+     * The columns {@code d} after a share {@code kept} of the rows of the table that column {@code key}
+     * of {@code fields} was read from survived: each other column of that table (same alias) keeps
+     * the values expected among the surviving rows, taken at random (Cardenas' formula over the
+     * table's rows).
+     */
+    private void thinned(double[] d, List<Field> fields, int key, double kept) {
+        if (!(kept < 1) || key >= fields.size() || fields.get(key) == null || fields.get(key).qualifier() == null) {
+            return;
+        }
+        String alias = fields.get(key).qualifier();
+        TableInfo table = byAlias.get(alias);
+        long tableRows = table == null ? -1 : layouts.rows(table).orElse(-1);
+        if (tableRows <= 0) {
+            return;
+        }
+        for (int i = 0; i < d.length && i < fields.size(); i++) {
+            Field f = fields.get(i);
+            if (i != key && f != null && alias.equals(f.qualifier()) && !Double.isNaN(d[i]) && d[i] > 0) {
+                double perValue = Math.max(1, tableRows / d[i]);
+                d[i] = Math.min(d[i], Math.max(1, d[i] * (1 - Math.pow(1 - kept, perValue))));
+            }
+        }
     }
 
     /** The rows of the table a relation scans under filters and projections, or -1. */
@@ -504,7 +562,11 @@ final class CardinalityModel {
             long[] span = span(fields.get(c.index()));
             double years = span == null ? Double.NaN : java.time.LocalDate.ofEpochDay(span[1]).getYear()
                     - java.time.LocalDate.ofEpochDay(span[0]).getYear() + 1;
-            return Math.min(years, distinct(call.args().get(0), fields, d));
+            // the years of the values a filter left: as many of the span's years as their share of its values
+            double values = distinct(call.args().get(0), fields, d);
+            double stored = distinct(fields.get(c.index()));
+            double left = values < stored ? Math.ceil(years * values / stored) : years;
+            return Math.min(left, values);
         }
         if (e instanceof Expr.Call call && call.function() == ScalarFunction.CAST && call.args().size() == 1) {
             return distinct(call.args().get(0), fields, d);

@@ -50,9 +50,10 @@ final class PipelineRows {
             rows.add(count);
             PipelineStep step = steps.get(i);
             Side build = step instanceof PipelineStep.HashJoin j ? builds.apply(j.build()) : null;
-            count = rowsAfter(step, count, row, d, build, tableColumns ? ranges : RowEstimates.Ranges.NONE, nodes, model);
+            RowEstimates.Ranges spans = tableColumns ? ranges : RowEstimates.Ranges.NONE;
+            count = rowsAfter(step, count, row, d, build, spans, nodes, model);
             List<Field> next = fieldsAfter(step, row, build, i == named ? output : null);
-            d = CardinalityModel.capped(distinctAfter(step, row, d, build, next.size(), model), count);
+            d = CardinalityModel.capped(distinctAfter(step, row, d, build, next.size(), spans, model), count);
             row = next;
             tableColumns &= step instanceof PipelineStep.Filter;
         }
@@ -63,20 +64,21 @@ final class PipelineRows {
 
     /** The distinct values of the columns {@code step} makes of columns {@code row} whose values {@code d} knows. */
     private static double[] distinctAfter(PipelineStep step, List<Field> row, double[] d, Side build, int width,
-                                          CardinalityModel model) {
+                                          RowEstimates.Ranges ranges, CardinalityModel model) {
         double[] out;
         if (step instanceof PipelineStep.Filter f) {
-            out = CardinalityModel.narrowed(d, f.condition());
+            out = CardinalityModel.narrowed(d, f.condition(), ranges);
         } else if (step instanceof PipelineStep.Project p) {
             out = model.projected(p.exprs(), row, d);
         } else if (step instanceof PipelineStep.Aggregate a) {
-            out = model.grouped(a.keys(), row, d, width);
+            out = model.grouped(a.keys(), a.aggregates(), row, d, width);
         } else if (step instanceof PipelineStep.PartialAggregate a) {
-            out = model.grouped(a.keys(), row, d, width);
+            out = model.grouped(a.keys(), a.aggregates(), row, d, width);
         } else if (step instanceof PipelineStep.HashJoin j) {
             double[] built = build.distinct().length == j.buildWidth() ? build.distinct()
                     : CardinalityModel.unknown(j.buildWidth());
-            out = CardinalityModel.joinedColumns(j.kind(), d, j.probeKeys(), built, j.buildKeys());
+            List<Field> builtFields = build.fields().size() == j.buildWidth() ? build.fields() : List.of();
+            out = model.joinedColumns(j.kind(), row, d, j.probeKeys(), builtFields, built, j.buildKeys());
         } else {
             out = d;
         }

@@ -87,6 +87,11 @@ public final class PlanPrinter {
             printIndexJoinSteps(s, indent);
         } else if (n instanceof RelNode.FinalAggregate a) {
             printFinalAggregate(a, indent);
+        } else if (n instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s) {
+            // ORDER BY ... LIMIT keeps only the first rows as it sorts: the sort hands on no more
+            add(indent, describe(l), estimates.rows(l), annotation.apply(l));
+            add(indent + "  ", describe(s), PipelineRows.limited(estimates.rows(s), l.offset() + l.count()), annotation.apply(s));
+            print(s.input(), indent + "    ");
         } else {
             add(indent, describe(n), estimates.rows(n), annotation.apply(n));
             for (RelNode c : inputs(n)) {
@@ -104,12 +109,17 @@ public final class PlanPrinter {
      * coordinator's gather), of whose columns only {@code sent} are read (null: all).
      */
     private void printPipeline(RelNode.NodePipeline p, String indent, BitSet sent, String head) {
+        printPipeline(p, indent, sent, head, estimates.pipeline(p).outputRows());
+    }
+
+    /** As above, the line's rows given: those {@code p} hands on where it is not what the coordinator gathers. */
+    private void printPipeline(RelNode.NodePipeline p, String indent, BitSet sent, String head, long rowsOut) {
         int width = p.scan().fields().size();
         BitSet needed = sent != null ? sent : all(p.fields().size());
         // the pipeline as the coordinator sends it: each scan reads only the columns used above it
         ScanPipeline resolved = ScanPipeline.of(p.scan().table().storage(), width, p.steps(), needed);
         PipelineRows rows = estimates.pipeline(p);
-        add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rows.outputRows(), annotation.apply(p));
+        add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rowsOut, annotation.apply(p));
         printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null);
         out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0)));
         printBroadcasts(p.broadcasts(), ScanPipeline.sentColumns(width, p.steps(), needed), indent);
@@ -221,9 +231,9 @@ public final class PlanPrinter {
         String text = StepText.aggregate("FinalAggregate", partialStep(a).keys(), a.aggregates(), partialInput(a), a.fields())
                 + (a.onNodes() ? " on the nodes, each group where its key hashes" : "");
         add(indent, text, estimates.rows(a), annotation.apply(a));
-        if (a.onNodes()) { // the partial rows are shuffled, not gathered
+        if (a.onNodes()) { // the partial rows are shuffled, not gathered: the coordinator receives the merged groups
             printPipeline((RelNode.NodePipeline) a.input(), indent + "  ", null, "Shuffle partial aggregates by "
-                    + ColumnNames.of(a.fields()).list(0, a.keyCount()) + " to the nodes that merge them");
+                    + ColumnNames.of(a.fields()).list(0, a.keyCount()) + " to the nodes that merge them", estimates.rows(a));
         } else {
             print(a.input(), indent + "  ");
         }

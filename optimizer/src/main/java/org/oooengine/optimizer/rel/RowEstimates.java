@@ -97,7 +97,7 @@ final class RowEstimates {
     }
 
     /** The column {@code c} bounds from one side ({@code col < literal} and the like), or -1. */
-    private static int rangedColumn(Expr c) {
+    static int rangedColumn(Expr c) {
         if (c instanceof Expr.Call call && call.args().size() == 2 && (call.function() == ScalarFunction.LT
                 || call.function() == ScalarFunction.LE || call.function() == ScalarFunction.GT
                 || call.function() == ScalarFunction.GE)) {

@@ -103,6 +103,23 @@ class CardinalityModelTest {
         assertEquals(1440, model.joined(JoinKind.ANTI, 1500, o, d, List.of(2), someCustomers, List.of(0), null));
     }
 
+    /**
+     * A join that keeps a share of a table's rows keeps the values of its other columns that those
+     * rows hold: the orders of 40 of 1,000 customers fall on the same 5 priorities, while the
+     * customers' keys are 40.
+     */
+    @Test
+    void aJoinThinsTheOtherColumnsOfTheTableItFilters() {
+        Expr oneNation = eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(7L, SqlType.BIGINT));
+        RelNode.Filter nation7 = new RelNode.Filter(customer, oneNation);
+        RelNode.Join joined = new RelNode.Join(nation7, orders, JoinKind.INNER, new int[] {0}, new int[] {2}, null);
+        double[] columns = model.columns(joined);
+        assertEquals(40, columns[4], 1e-12); // o_custkey
+        assertEquals(60, columns[2], 1e-12); // o_orderkey: the rows' own keys (60 orders)
+        assertEquals(5, columns[3], 0.01); // o_orderpriority: 300 orders a priority, some among the 60
+        assertEquals(60, columns[5], 1e-12); // o_orderdate: 2,400 dates, at most one per order left
+    }
+
     /** A filter and a join narrow a column's values for what is above them: the nations of one region's customers. */
     @Test
     void distinctValuesNarrowThroughFiltersAndJoins() {
