@@ -3,13 +3,17 @@ package org.oooengine.cluster.cli;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.ClusterCalibrator;
 import org.oooengine.cluster.bench.Format;
 import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.units.Sizes;
+import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.cost.CalibrationRuns;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -27,7 +31,12 @@ import picocli.CommandLine.Spec;
                         + "cost, cold reads per second, what a cold read costs the cores and cached row cost, MapReduce "
                         + "start-up, scan, output and shuffle — "
                         + "and stores them as "
-                        + "<cluster-dir>/" + org.oooengine.optimizer.cost.Calibration.FILE + " (about two minutes at SF 1 with --duration 1s)."})
+                        + "<cluster-dir>/" + Calibration.FILE + " (about two minutes at SF 1 with --duration 1s).",
+                "With --repeat N, the cluster is measured N times and each figure stored is the median of its runs, "
+                        + "with how far the runs lay apart (its spread).",
+                "With --compare A B, measures nothing: prints how far each figure of calibration B lies from A's "
+                        + "(each a cluster directory or a calibration file) and exits 1 when any lies more than "
+                        + "--tolerance apart."})
 final class CalibrateCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -56,11 +65,29 @@ final class CalibrateCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print the figures as one JSON object")
     boolean json;
 
+    @Option(names = "--repeat", defaultValue = "1", paramLabel = "N",
+            description = "with --cluster: measure N times and store each figure's median and spread (default: ${DEFAULT-VALUE})")
+    int repeat;
+
+    @Option(names = "--compare", arity = "2", paramLabel = "<calibration>",
+            description = "compare two calibrations (cluster directories or calibration files) figure by figure")
+    List<Path> compare;
+
+    @Option(names = "--tolerance", defaultValue = "10", paramLabel = "PERCENT",
+            description = "with --compare: how far apart a figure may lie, in percent of the first's (default: ${DEFAULT-VALUE})")
+    double tolerance;
+
     @Override
     public Integer call() throws Exception {
         if (duration.isZero() || fileSize < Sizes.MIB || pageSize < 1 || pageSize > Integer.MAX_VALUE) {
             throw new ParameterException(spec.commandLine(), "--duration must be positive, --file-size at least 1m, "
                     + "--page-size from 1 byte to 2g");
+        }
+        if (repeat < 1 || !(tolerance >= 0)) {
+            throw new ParameterException(spec.commandLine(), "--repeat must be at least 1 and --tolerance not negative");
+        }
+        if (compare != null) {
+            return compare();
         }
         double seconds = duration.toNanos() / 1e9;
         if (cluster != null) {
@@ -96,16 +123,22 @@ final class CalibrateCommand implements Callable<Integer> {
     }
 
     private int calibrateCluster() throws Exception {
-        org.oooengine.optimizer.cost.Calibration c;
+        Calibration c;
+        List<Calibration> runs = new ArrayList<>();
         try (Progress progress = Progress.of(spec)) {
             int[] stepsDone = {0};
-            progress.start("calibrating", ClusterCalibrator.STEPS, "steps");
-            c = new ClusterCalibrator(cluster, Duration.ofMillis(duration.toMillis()), fileSize, what -> {
-                progress.note("calibrating " + cluster + ": " + what);
-                progress.update(stepsDone[0]++);
-            }).run();
-            progress.update(ClusterCalibrator.STEPS);
+            int steps = ClusterCalibrator.STEPS * repeat;
+            progress.start("calibrating", steps, "steps");
+            for (int run = 1; run <= repeat; run++) {
+                String which = repeat == 1 ? "" : " (run " + run + " of " + repeat + ")";
+                runs.add(new ClusterCalibrator(cluster, Duration.ofMillis(duration.toMillis()), fileSize, what -> {
+                    progress.note("calibrating " + cluster + which + ": " + what);
+                    progress.update(stepsDone[0]++);
+                }).run());
+            }
+            progress.update(steps);
         }
+        c = CalibrationRuns.combine(runs);
         c.write(cluster);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
@@ -128,9 +161,56 @@ final class CalibrateCommand implements Callable<Integer> {
                             + "%s us per shuffled row%n", Format.significant(c.mapReduce().startupSeconds()),
                     Format.significant(c.mapReduce().stageStartupSeconds()), Format.count(c.mapReduce().scanMibPerSecond()),
                     Format.significant(c.mapReduce().outputRowMicros()), Format.significant(c.mapReduce().shuffleRowMicros()));
-            out.printf("stored in %s%n", org.oooengine.optimizer.cost.Calibration.file(cluster));
+            if (!c.spread().isEmpty()) {
+                Map.Entry<String, Double> widest = c.spread().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
+                out.printf("spread         medians of %d runs; runs lay %s%% apart at the median figure, %s%% at most (%s)%n",
+                        runs.size(), Format.significant(100 * median(c.spread().values())),
+                        Format.significant(100 * widest.getValue()), widest.getKey());
+            }
+            out.printf("stored in %s%n", Calibration.file(cluster));
         }
         out.flush();
         return 0;
+    }
+
+    /** {@code --compare A B}: each figure of B against A's; 1 when any lies beyond the tolerance. */
+    private int compare() {
+        Calibration a = readCalibration(compare.get(0));
+        Calibration b = readCalibration(compare.get(1));
+        Map<String, Double> differences = CalibrationRuns.differences(a, b);
+        List<Map.Entry<String, Double>> beyond = CalibrationRuns.beyond(differences, tolerance / 100);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("figures", differences.size());
+            fields.put("tolerance_percent", tolerance);
+            fields.put("beyond", beyond.size());
+            fields.put("differences", differences);
+            out.println(Json.line(fields));
+        } else {
+            out.printf("%d of %d figures within %s%% (%s measured %s, %s measured %s)%n", differences.size() - beyond.size(),
+                    differences.size(), Format.significant(tolerance), compare.get(0), a.measuredAt(), compare.get(1),
+                    b.measuredAt());
+            for (Map.Entry<String, Double> e : beyond) {
+                out.printf("  %-40s %s%% apart%n", e.getKey(), Format.significant(100 * e.getValue()));
+            }
+        }
+        out.flush();
+        return beyond.isEmpty() ? 0 : 1;
+    }
+
+    /** A cluster directory's calibration, or a calibration file's. */
+    private Calibration readCalibration(Path p) {
+        if (!java.nio.file.Files.isDirectory(p)) {
+            return Calibration.readFile(p);
+        }
+        return Calibration.read(p).orElseThrow(() -> new ParameterException(spec.commandLine(),
+                "no calibration in " + p + " (" + Calibration.file(p) + ")"));
+    }
+
+    private static double median(java.util.Collection<Double> values) {
+        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
+import org.oooengine.optimizer.cost.Calibration;
 import picocli.CommandLine;
 
 class CliParsingTest {
@@ -83,6 +84,38 @@ class CliParsingTest {
             assertTrue(r.out().contains("\n  " + name + " "), name + " in\n" + r.out());
         }
         assertTrue(r.out().contains("  beeline "), r::toString);
+    }
+
+    /** Two calibrations compared figure by figure: exit 0 within the tolerance, 1 beyond it, naming the figures. */
+    @Test
+    void calibrateCompareNamesTheFiguresBeyondTheTolerance(@TempDir Path tmp) throws IOException {
+        Path a = tmp.resolve("a.json");
+        Path b = tmp.resolve("b.json");
+        Calibration first = calibration(1000, 80);
+        first.write(tmp);
+        java.nio.file.Files.move(Calibration.file(tmp), a);
+        calibration(1080, 100).write(tmp);
+        java.nio.file.Files.move(Calibration.file(tmp), b);
+        Cli close = Cli.run("calibrate", "--compare", a.toString(), b.toString(), "--tolerance", "30");
+        assertEquals(0, close.exitCode(), close::toString);
+        assertTrue(close.out().startsWith("19 of 19 figures within 30%"), close::toString);
+        Cli apart = Cli.run("calibrate", "--compare", a.toString(), b.toString());
+        assertEquals(1, apart.exitCode(), apart::toString);
+        assertTrue(apart.out().startsWith("18 of 19 figures within 10%"), apart::toString);
+        assertTrue(apart.out().contains("network.roundTripMicros"), apart::toString);
+        assertFalse(apart.out().contains("disk.sequentialMibPerSecond"), "8% apart: " + apart);
+        Cli missing = Cli.run("calibrate", "--compare", tmp.toString(), b.toString());
+        assertEquals(2, missing.exitCode(), missing::toString);
+        assertTrue(missing.err().contains("no calibration in " + tmp), missing::toString);
+    }
+
+    private static Calibration calibration(double sequential, double roundTrip) {
+        return new Calibration("2026-01-01T00:00:00Z", 4, 8192, 8192,
+                new Calibration.Disk(sequential, java.util.Map.of(1, 17_000.0, 256, 60_000.0), 4),
+                new Calibration.Network(roundTrip, java.util.Map.of(1, 9_000.0, 1024, 560_000.0)),
+                new Calibration.IndexJoin(0.01, java.util.Map.of(1, 9_000.0, 8, 30_000.0), java.util.Map.of(1, 60.0, 128, 2.0),
+                        1.5, 10, 0.9),
+                new Calibration.MapReduce(0.3, 0.45, 150, 1.2, 0.4));
     }
 
     @Test

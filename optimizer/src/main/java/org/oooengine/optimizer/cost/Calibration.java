@@ -25,11 +25,24 @@ import org.oooengine.core.storage.Directories;
  * @param network     one connection from the coordinator to a node
  * @param indexJoin   the engine's index join: fixed cost, reads per second cold by probes in flight, row cost warm
  * @param mapReduce   the job framework PSMJ runs on
+ * @param spread      for a calibration of several runs ({@link CalibrationRuns}), how far each figure's runs
+ *                    lay apart, (greatest - least) / median, by the figure's path ({@code disk.randomIops.64});
+ *                    empty for a single run
  */
 public record Calibration(String measuredAt, int nodes, int pageSize, long bufferPoolPages, Disk disk,
-                          Network network, IndexJoin indexJoin, MapReduce mapReduce) {
+                          Network network, IndexJoin indexJoin, MapReduce mapReduce, Map<String, Double> spread) {
     public static final String FILE = "calibration.json";
-    private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+    static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+    public Calibration {
+        spread = spread == null ? Map.of() : new TreeMap<>(spread);
+    }
+
+    /** One run's figures. */
+    public Calibration(String measuredAt, int nodes, int pageSize, long bufferPoolPages, Disk disk, Network network,
+                       IndexJoin indexJoin, MapReduce mapReduce) {
+        this(measuredAt, nodes, pageSize, bufferPoolPages, disk, network, indexJoin, mapReduce, Map.of());
+    }
 
     /**
      * @param sequentialMibPerSecond full-scan read rate
@@ -129,11 +142,13 @@ public record Calibration(String measuredAt, int nodes, int pageSize, long buffe
 
     public static Optional<Calibration> read(Path clusterDir) {
         Path f = file(clusterDir);
-        if (!Files.exists(f)) {
-            return Optional.empty();
-        }
+        return Files.exists(f) ? Optional.of(readFile(f)) : Optional.empty();
+    }
+
+    /** The calibration in file {@code f} (a copy of a cluster's, say). */
+    public static Calibration readFile(Path f) {
         try {
-            return Optional.of(JSON.readValue(f.toFile(), Calibration.class));
+            return JSON.readValue(f.toFile(), Calibration.class);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read calibration " + f + ": " + e.getMessage(), e);
         }
