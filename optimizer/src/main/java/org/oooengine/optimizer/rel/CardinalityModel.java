@@ -24,7 +24,7 @@ import org.oooengine.optimizer.catalog.TableInfo;
  *   <li>A range of a column whose span is known: the part of the span it covers
  *       ({@link RowEstimates}).</li>
  *   <li>{@code OR}: what any of its terms keeps, taken as independent; {@code NOT}: the rest;
- *       {@code LIKE}: {@link RowEstimates#CONTAINS_SELECTIVITY}, {@code NOT LIKE} the rest.</li>
+ *       {@code LIKE}: {@link RowEstimates#likeShare}, {@code NOT LIKE} the rest.</li>
  *   <li>Joins: by the keys' distinct values ({@link #joined}).</li>
  *   <li>{@code GROUP BY}: the product of the keys' distinct values (a year of dates: the years the
  *       column spans), never more than the rows; each node makes at most its share of them.</li>
@@ -160,9 +160,10 @@ final class CardinalityModel {
         } else if (n instanceof RelNode.Sort || n instanceof RelNode.Limit || n instanceof RelNode.SingleRow) {
             return columns(inputOf(n));
         } else if (n instanceof RelNode.Aggregate a) {
-            return grouped(a.keys(), a.aggregates(), a.input().fields(), columns(a.input()), a.fields().size());
+            return grouped(a.keys(), a.aggregates(), rows(a.input()), a.input().fields(), columns(a.input()), a.fields().size());
         } else if (n instanceof RelNode.FinalAggregate a) {
-            return grouped(keyColumns(a.keyCount(), a.input()), a.aggregates(), a.input().fields(), columns(a.input()),
+            // its input is the nodes' partial groups: how many rows each counted is not known here
+            return grouped(keyColumns(a.keyCount(), a.input()), a.aggregates(), -1, a.input().fields(), columns(a.input()),
                     a.fields().size());
         } else if (n instanceof RelNode.Join j) {
             return joinedColumns(j.kind(), j.left().fields(), columns(j.left()), boxed(j.leftKeys()), j.right().fields(),
@@ -271,21 +272,23 @@ final class CardinalityModel {
     }
 
     /**
-     * A GROUP BY's output: its keys' distinct values, then its aggregates', {@code width} columns in
-     * all. A sum, average, least or greatest value of a group is taken to be its own (as many values
-     * as groups: totals rarely tie); a count's values are not known.
+     * A GROUP BY's output over {@code rows} input rows: its keys' distinct values, then its
+     * aggregates', {@code width} columns in all. A sum, average, least or greatest value of a group
+     * is taken to be its own (as many values as groups: totals rarely tie); a count is one of the
+     * counts from 0 to three times the mean group's rows (few groups hold more).
      */
-    double[] grouped(List<Expr> keys, List<AggregateCall> aggregates, List<Field> fields, double[] d, int width) {
+    double[] grouped(List<Expr> keys, List<AggregateCall> aggregates, long rows, List<Field> fields, double[] d, int width) {
         double[] out = unknown(width);
         for (int i = 0; i < keys.size() && i < width; i++) {
             out[i] = distinct(keys.get(i), fields, d);
         }
         if (keys.size() + aggregates.size() == width) { // not a partial aggregate's running states
+            long groups = keys.isEmpty() ? 1 : groups(rows, keys, fields, d);
             for (int i = 0; i < aggregates.size(); i++) {
                 AggregateCall.Kind kind = aggregates.get(i).kind();
-                if (kind != AggregateCall.Kind.COUNT && kind != AggregateCall.Kind.COUNT_STAR) {
-                    out[keys.size() + i] = Double.POSITIVE_INFINITY; // capped at the groups
-                }
+                boolean count = kind == AggregateCall.Kind.COUNT || kind == AggregateCall.Kind.COUNT_STAR;
+                out[keys.size() + i] = !count ? Double.POSITIVE_INFINITY // capped at the groups
+                        : rows < 0 || groups <= 0 ? Double.NaN : 3.0 * rows / groups + 1;
             }
         }
         return out;
@@ -390,20 +393,25 @@ final class CardinalityModel {
         double probeDistinct = 1;
         double buildDistinct = 1;
         double pairs = 1;
+        double domain = 1;
         for (int i = 0; i < probeKeys.size(); i++) {
             double p = Math.min(probe, keyDistinct(probeFields, probeColumns, probeKeys.get(i)));
             double b = Math.min(build.rows(), keyDistinct(build.fields(), build.distinct(), buildKeys.get(i)));
             probeDistinct *= p;
             buildDistinct *= b;
             pairs *= Math.max(p, b);
+            domain *= Math.max(Math.max(p, b), Math.max(stored(probeFields, probeKeys.get(i)),
+                    stored(build.fields(), buildKeys.get(i))));
         }
         boolean keysKnown = !probeKeys.isEmpty() && !Double.isNaN(pairs);
+        // a probe key is among the build's with the share of the keys' values the build holds: of all
+        // the values either column has in its table, not only of those the probe side kept
+        double covered = Math.min(1, buildDistinct / Math.max(1, Math.max(probeDistinct, domain)));
         long out = switch (kind) {
             case LEFT -> Math.max(probe, keysKnown ? inner(probe, build.rows(), pairs) : probe);
             case RIGHT, FULL -> Math.max(probe, build.rows());
-            case SEMI -> keysKnown ? kept(probe, Math.min(1, buildDistinct / Math.max(1, probeDistinct)))
-                    : RowEstimates.kept(probe, RowEstimates.CONJUNCT_SELECTIVITY);
-            case ANTI, ANTI_NULL_AWARE -> keysKnown ? kept(probe, 1 - Math.min(1, buildDistinct / Math.max(1, probeDistinct)))
+            case SEMI -> keysKnown ? kept(probe, covered) : RowEstimates.kept(probe, RowEstimates.CONJUNCT_SELECTIVITY);
+            case ANTI, ANTI_NULL_AWARE -> keysKnown ? kept(probe, 1 - covered)
                     : RowEstimates.kept(probe, RowEstimates.CONJUNCT_SELECTIVITY);
             case RIGHT_SEMI, RIGHT_ANTI -> RowEstimates.kept(build.rows(), RowEstimates.CONJUNCT_SELECTIVITY);
             case INNER, CROSS -> probeKeys.isEmpty() ? probe * build.rows()
@@ -427,6 +435,12 @@ final class CardinalityModel {
     /** At least one row is kept of a non-empty input: a semi join of a selective build still matches some. */
     private static long kept(long rows, double share) {
         return rows <= 0 ? rows : Math.max(1, RowEstimates.kept(rows, share));
+    }
+
+    /** Distinct values the column at {@code key} has in its table (0 when not known: no bound). */
+    private double stored(List<Field> fields, int key) {
+        double d = key < fields.size() ? distinct(fields.get(key)) : Double.NaN;
+        return Double.isNaN(d) ? 0 : d;
     }
 
     private double keyDistinct(List<Field> fields, double[] d, int key) {
@@ -478,7 +492,8 @@ final class CardinalityModel {
             return 1 - none;
         }
         if (term instanceof Expr.Like like) {
-            return like.negated() ? 1 - RowEstimates.CONTAINS_SELECTIVITY : RowEstimates.CONTAINS_SELECTIVITY;
+            double hit = RowEstimates.likeShare(like.pattern());
+            return like.negated() ? 1 - hit : hit;
         }
         if (term instanceof Expr.Not not) {
             double s = known(not.term(), fields, d);

@@ -53,7 +53,7 @@ final class PipelineRows {
             RowEstimates.Ranges spans = tableColumns ? ranges : RowEstimates.Ranges.NONE;
             count = rowsAfter(step, count, row, d, build, spans, nodes, model);
             List<Field> next = fieldsAfter(step, row, build, i == named ? output : null);
-            d = CardinalityModel.capped(distinctAfter(step, row, d, build, next.size(), spans, model), count);
+            d = CardinalityModel.capped(distinctAfter(step, row, rows.get(i), d, build, next.size(), spans, model), count);
             row = next;
             tableColumns &= step instanceof PipelineStep.Filter;
         }
@@ -62,8 +62,8 @@ final class PipelineRows {
         outputDistinct = d;
     }
 
-    /** The distinct values of the columns {@code step} makes of columns {@code row} whose values {@code d} knows. */
-    private static double[] distinctAfter(PipelineStep step, List<Field> row, double[] d, Side build, int width,
+    /** The distinct values of the columns {@code step} makes of {@code in} rows of columns {@code row} whose values {@code d} knows. */
+    private static double[] distinctAfter(PipelineStep step, List<Field> row, long in, double[] d, Side build, int width,
                                           RowEstimates.Ranges ranges, CardinalityModel model) {
         double[] out;
         if (step instanceof PipelineStep.Filter f) {
@@ -71,9 +71,9 @@ final class PipelineRows {
         } else if (step instanceof PipelineStep.Project p) {
             out = model.projected(p.exprs(), row, d);
         } else if (step instanceof PipelineStep.Aggregate a) {
-            out = model.grouped(a.keys(), a.aggregates(), row, d, width);
-        } else if (step instanceof PipelineStep.PartialAggregate a) {
-            out = model.grouped(a.keys(), a.aggregates(), row, d, width);
+            out = model.grouped(a.keys(), a.aggregates(), in, row, d, width);
+        } else if (step instanceof PipelineStep.PartialAggregate a) { // running states, not values
+            out = model.grouped(a.keys(), List.of(), in, row, d, width);
         } else if (step instanceof PipelineStep.HashJoin j) {
             double[] built = build.distinct().length == j.buildWidth() ? build.distinct()
                     : CardinalityModel.unknown(j.buildWidth());

@@ -18,6 +18,19 @@ final class RowEstimates {
      */
     static final double CONTAINS_SELECTIVITY = 0.1;
 
+    /**
+     * The share a LIKE with {@code pattern} is taken to keep: {@link #CONTAINS_SELECTIVITY} for each
+     * piece of text between its wildcards ({@code '%special%requests%'} asks for two words, rarer
+     * together than either); a pattern without text keeps every row.
+     */
+    static double likeShare(String pattern) {
+        int pieces = 0;
+        for (String piece : pattern.split("[%_]+")) {
+            pieces += piece.isEmpty() ? 0 : 1;
+        }
+        return Math.pow(CONTAINS_SELECTIVITY, pieces);
+    }
+
     /** A column's least and greatest stored value, or null when unknown. */
     @FunctionalInterface
     interface Ranges {

@@ -120,6 +120,40 @@ class CardinalityModelTest {
         assertEquals(60, columns[5], 1e-12); // o_orderdate: 2,400 dates, at most one per order left
     }
 
+    /**
+     * A semi or anti join of a filtered probe side: a probe key is among the build's with the share
+     * of all the key's values the build holds, not of those the probe kept (the customers of one
+     * nation without orders are a share of them, not none).
+     */
+    @Test
+    void semiAndAntiJoinsCoverTheKeysDomain() {
+        List<Field> c = customer.fields();
+        double[] oneNation = {40, 1};
+        double[] ordering = model.base(orders.fields());
+        ordering[2] = 600; // 600 of the 1,000 customers have orders
+        PipelineRows.Side withOrders = new PipelineRows.Side(orders.fields(), 1500, 1500, ordering);
+        assertEquals(24, model.joined(JoinKind.SEMI, 40, c, oneNation, List.of(0), withOrders, List.of(2), null));
+        assertEquals(16, model.joined(JoinKind.ANTI, 40, c, oneNation, List.of(0), withOrders, List.of(2), null));
+    }
+
+    @Test
+    void aLikeKeepsATenthForEachPieceOfText() {
+        assertEquals(0.1, RowEstimates.likeShare("forest%"), 1e-12);
+        assertEquals(0.01, RowEstimates.likeShare("%special%requests%"), 1e-12);
+        assertEquals(1, RowEstimates.likeShare("%"), 1e-12);
+    }
+
+    /** A count of a GROUP BY is one of the counts up to three times the mean group (TPC-H Q13 groups by it). */
+    @Test
+    void countsOfGroupsTakeFewValues() {
+        List<Expr> byCustomer = List.of(col(2));
+        List<org.oooengine.core.sql.expr.AggregateCall> count = List.of(new org.oooengine.core.sql.expr.AggregateCall(
+                org.oooengine.core.sql.expr.AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT));
+        double[] d = model.grouped(byCustomer, count, 1500, orders.fields(), null, 2);
+        assertEquals(1000, d[0], 1e-12);
+        assertEquals(3 * 1.5 + 1, d[1], 1e-12);
+    }
+
     /** A filter and a join narrow a column's values for what is above them: the nations of one region's customers. */
     @Test
     void distinctValuesNarrowThroughFiltersAndJoins() {
