@@ -86,16 +86,31 @@ public final class DistributedIndexJoin {
     /** Runs with at most {@code budget} tasks in flight; result rows go to {@code sink} from any thread. */
     public Stats run(int budget, RowSink sink) {
         IndexRangeScan scan = new IndexRangeScan(outer, spec.outerRange(), outerNeeded, null);
+        SecondaryIndex outerIndex = outer.indexLeadingWith(spec.outerRange().column()).orElse(null);
+        boolean rowsElsewhere = scan.fetchesRows() && outerIndex != null && outerIndex.scope() == IndexScope.GLOBAL;
+        if (rowsElsewhere) { // the node holding an entry of a GLOBAL index need not hold its row: read entries only
+            int[] ix = outerIndex.columnPositions();
+            int[] pk = outer.primaryKeyPositions();
+            int[] covered = IntStream.concat(IntStream.of(ix), IntStream.of(pk)).toArray();
+            scan = new IndexRangeScan(outer, spec.outerRange(), covered, null);
+        }
         TaskScheduler scheduler = new TaskScheduler(budget, store.computeExecutor());
         LongAdder rows = new LongAdder();
         RowSink counted = row -> {
             rows.increment();
             sink.accept(row);
         };
-        scan.start(scheduler, outerRow -> {
-            Object[][] partial = new Object[steps.size() + 1][];
-            partial[0] = outerRow;
-            return probe(scheduler, partial, 0, counted).thenRun(outerRowsDone::increment);
+        scan.start(scheduler, entry -> {
+            CompletableFuture<Object[]> outerRow = rowsElsewhere ? outerRowOf(entry)
+                    : CompletableFuture.completedFuture(entry);
+            return outerRow.thenCompose(row -> {
+                if (row == null) {
+                    return CompletableFuture.completedFuture(null); // deleted since the entry was read
+                }
+                Object[][] partial = new Object[steps.size() + 1][];
+                partial[0] = row;
+                return probe(scheduler, partial, 0, counted);
+            }).thenRun(outerRowsDone::increment);
         });
         ExecutionStats stats = ExecutionStats.measure(store, () -> {
             scheduler.start().join();
@@ -107,6 +122,36 @@ public final class DistributedIndexJoin {
     /** Outer rows whose first probe has answered so far: the progress of a running join. */
     public long outerRowsDone() {
         return outerRowsDone.sum();
+    }
+
+    /**
+     * The outer table's row whose primary key {@code entry} (a row holding the index's and the
+     * key's columns) gives, read from the node that owns it; null when deleted since.
+     */
+    private CompletableFuture<Object[]> outerRowOf(Object[] entry) {
+        int[] positions = outer.primaryKeyPositions();
+        Object[] pkValues = new Object[positions.length];
+        for (int i = 0; i < positions.length; i++) {
+            pkValues[i] = entry[positions[i]];
+        }
+        byte[] pk = outer.keyCodec().encode(pkValues);
+        boolean[] columns = outer.columnMask(outerNeeded);
+        String node = router.owner(outer.name(), outer.primaryKeyPrefix(pkValues[0]));
+        CompletableFuture<byte[]> value;
+        if (node.equals(router.self())) {
+            localProbes.increment();
+            value = outer.tree().get(pk);
+        } else {
+            remoteRequests.increment();
+            value = router.fetch(node, outer.name(), List.of(pk)).thenApply(values -> values.get(0));
+        }
+        return value.thenApply(v -> {
+            if (v == null && !outer.written()) {
+                throw new IllegalStateException("index " + outer.name() + " points to a missing row "
+                        + Arrays.toString(pkValues));
+            }
+            return v == null ? null : outer.decodeRow(v, columns);
+        });
     }
 
     /** Probes step {@code s} for a partial result holding the rows of the tables before it. */

@@ -3,7 +3,6 @@ package org.oooengine.hive.sql.analyze;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.optimizer.rel.Field;
@@ -24,7 +23,8 @@ final class JoinPlanner {
     private JoinPlanner() {
     }
 
-    static RelNode plan(List<RelNode> leaves, List<ASTNode> conditions) {
+    /** {@code leaves} inner-joined under {@code conditions}, conjuncts over their concatenated columns. */
+    static RelNode plan(List<RelNode> leaves, List<Expr> conditions) {
         List<Field> all = new ArrayList<>();
         int[] offset = new int[leaves.size() + 1];
         for (int i = 0; i < leaves.size(); i++) {
@@ -32,11 +32,8 @@ final class JoinPlanner {
             all.addAll(leaves.get(i).fields());
         }
         offset[leaves.size()] = all.size();
-        ExprBinder binder = new ExprBinder(new Scope(all));
         List<Expr> conjuncts = new ArrayList<>();
-        for (ASTNode c : conditions) {
-            conjuncts.addAll(Exprs.conjuncts(binder.condition(c)));
-        }
+        conditions.forEach(c -> conjuncts.addAll(Exprs.conjuncts(c)));
         for (Expr c : List.copyOf(conjuncts)) {
             if (c instanceof Expr.Or or) {
                 Exprs.commonConjuncts(or).stream().filter(x -> !conjuncts.contains(x)).forEach(conjuncts::add);

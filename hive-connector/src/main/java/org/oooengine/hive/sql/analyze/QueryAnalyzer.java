@@ -29,8 +29,8 @@ import org.oooengine.optimizer.rel.RelNode;
  * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates (and grouping sets:
  * {@link GroupingSets}), HAVING, the select list (scalar subqueries in it: {@link SubqueryPlanner};
  * window functions: {@link WindowPlanner}), DISTINCT, ORDER BY and LIMIT; UNION, INTERSECT and
- * EXCEPT ({@link SetOperations}). Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
- * applied as early as its tables allow. Constructs outside this list are refused by name.
+ * EXCEPT ({@link SetOperations}). Joins and WHERE are planned together ({@link FromClause}, {@link JoinPlanner}):
+ * each conjunct is applied as early as its tables allow, below an outer join where that keeps its meaning. Constructs outside this list are refused by name.
  */
 public final class QueryAnalyzer {
     private final Catalog catalog;
@@ -144,34 +144,15 @@ public final class QueryAnalyzer {
                 : new RelNode.Filter(values, Exprs.and(conditions.stream().map(binder::condition).toList()));
     }
 
-    /** The FROM clause with the WHERE conditions: inner joins are planned together with them. */
+    /** The FROM clause with the WHERE conditions placed into its joins ({@link FromClause}). */
     private RelNode fromClause(ASTNode rel, List<ASTNode> conditions) {
-        List<RelNode> leaves = new ArrayList<>();
-        List<ASTNode> joinConditions = new ArrayList<>();
-        collectInnerJoin(rel, leaves, joinConditions);
-        joinConditions.addAll(conditions);
-        return JoinPlanner.plan(leaves, joinConditions);
-    }
-
-    private void collectInnerJoin(ASTNode rel, List<RelNode> leaves, List<ASTNode> conditions) {
-        if (rel.getType() == TOK_JOIN || rel.getType() == TOK_CROSSJOIN) {
-            collectInnerJoin(Ast.child(rel, 0), leaves, conditions);
-            collectInnerJoin(Ast.child(rel, 1), leaves, conditions);
-            if (rel.getChildCount() > 2) {
-                conditions.add(Ast.child(rel, 2));
-            }
-        } else {
-            leaves.add(relation(rel));
-        }
+        return new FromClause(this::relation).plan(rel, conditions);
     }
 
     private RelNode relation(ASTNode rel) {
         return switch (rel.getType()) {
             case TOK_TABREF -> tableReference(rel);
             case TOK_SUBQUERY -> qualify(query(Ast.child(rel, 0)), Ast.name(Ast.child(rel, 1)));
-            case TOK_LEFTOUTERJOIN -> outerJoin(rel, JoinKind.LEFT);
-            case TOK_RIGHTOUTERJOIN -> outerJoin(rel, JoinKind.RIGHT);
-            case TOK_FULLOUTERJOIN -> outerJoin(rel, JoinKind.FULL);
             case TOK_LEFTSEMIJOIN -> throw Ast.notSupported("LEFT SEMI JOIN", rel);
             default -> throw Ast.notSupported("FROM item '" + rel.getText() + "'", rel);
         };
@@ -231,22 +212,6 @@ public final class QueryAnalyzer {
             columns.add(new Expr.Column(i, fields.get(i).type()));
         }
         return new RelNode.Project(sub, columns, fields);
-    }
-
-    private RelNode outerJoin(ASTNode rel, JoinKind kind) {
-        RelNode left = side(Ast.child(rel, 0));
-        RelNode right = side(Ast.child(rel, 1));
-        if (rel.getChildCount() < 3) {
-            throw Ast.error(SqlException.SYNTAX, "an outer join needs an ON condition", rel);
-        }
-        List<Field> both = new ArrayList<>(left.fields());
-        both.addAll(right.fields());
-        Expr on = new ExprBinder(new Scope(both)).condition(Ast.child(rel, 2));
-        return JoinGraph.join(left, right, kind, Exprs.conjuncts(on));
-    }
-
-    private RelNode side(ASTNode rel) {
-        return rel.getType() == TOK_JOIN || rel.getType() == TOK_CROSSJOIN ? fromClause(rel, List.of()) : relation(rel);
     }
 
     /** SELECT, GROUP BY, HAVING, DISTINCT, ORDER BY and LIMIT over the FROM clause's rows. */
