@@ -15,14 +15,18 @@ import java.util.List;
  * @param max       largest non-NULL value; null when the column holds none
  * @param sketch    HyperLogLog state of the non-NULL values, Base64 (mergeable across partitions)
  * @param histogram equi-depth histogram of an indexed column, ascending; empty for other columns
+ * @param sample    of a string column, up to {@link ValueSample#SIZE} of its non-NULL values taken at random
+ *                  (what a LIKE is estimated over); empty for other columns
  */
-public record ColumnStatistics(String column, long nulls, String min, String max, String sketch, List<Bucket> histogram) {
+public record ColumnStatistics(String column, long nulls, String min, String max, String sketch, List<Bucket> histogram,
+                               List<String> sample) {
     /** One bucket: the rows whose value is above the previous bucket's bound and at most {@code upper}. */
     public record Bucket(String upper, long rows) {
     }
 
     public ColumnStatistics {
         histogram = List.copyOf(histogram);
+        sample = sample == null ? List.of() : List.copyOf(sample); // statistics collected before samples have none
     }
 
     /** Estimated distinct non-NULL values. */

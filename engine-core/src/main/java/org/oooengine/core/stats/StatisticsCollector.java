@@ -85,6 +85,12 @@ public final class StatisticsCollector {
         for (int c = 0; c < n; c++) {
             sketches[c] = HyperLogLog.create(HLL_PRECISION);
         }
+        ValueSample[] samples = new ValueSample[n];
+        for (int c = 0; c < n; c++) {
+            if (schema.type(c).isString()) {
+                samples[c] = new ValueSample(table.name().hashCode() * 31L + c);
+            }
+        }
         long[] rows = {0};
         FullScan.run(table, row -> {
             rows[0]++;
@@ -101,6 +107,9 @@ public final class StatisticsCollector {
                     max[c] = v;
                 }
                 sketches[c].add(hash(v));
+                if (samples[c] != null) {
+                    samples[c].add(v.toString());
+                }
             }
         });
         List<ColumnStatistics> columns = new ArrayList<>(n);
@@ -110,7 +119,8 @@ public final class StatisticsCollector {
             List<ColumnStatistics.Bucket> histogram = table.indexLeadingWith(name)
                     .map(ix -> histogram(ix, type, buckets)).orElse(List.of());
             columns.add(new ColumnStatistics(name, nulls[c], format(type, min[c]), format(type, max[c]),
-                    Base64.getEncoder().encodeToString(sketches[c].getState()), histogram));
+                    Base64.getEncoder().encodeToString(sketches[c].getState()), histogram,
+                    samples[c] == null ? List.of() : samples[c].values()));
         }
         long bytes = table.tree().meta().leafCount() * table.tree().meta().pageSize();
         Map<String, Long> indexBytes = new TreeMap<>();

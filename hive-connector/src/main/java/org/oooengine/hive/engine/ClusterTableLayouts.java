@@ -1,11 +1,14 @@
 package org.oooengine.hive.engine;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.BiFunction;
 import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterManifest;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.optimizer.rel.TableLayouts;
 import org.oooengine.optimizer.snapshot.ClusterSnapshot;
@@ -48,17 +51,27 @@ final class ClusterTableLayouts implements TableLayouts {
 
     @Override
     public double distinct(TableInfo table, int column) {
+        return fromStatistics(table, column, TableFacts::distinct, Double.NaN);
+    }
+
+    @Override
+    public List<String> sample(TableInfo table, int column) {
+        return fromStatistics(table, column, TableFacts::sample, List.of());
+    }
+
+    /** What {@code read} finds of the column in the table's statistics; {@code none} for a table in files or without them. */
+    private <T> T fromStatistics(TableInfo table, int column, BiFunction<TableFacts, String, T> read, T none) {
         if (FileTableReader.holds(table)) {
-            return Double.NaN;
+            return none;
         }
         String name = table.columns().get(column).name();
         return snapshot.facts(table.storage()).map(f -> {
             try {
-                return f.distinct(name);
+                return read.apply(f, name);
             } catch (IllegalArgumentException noStatistics) {
-                return Double.NaN;
+                return none;
             }
-        }).orElse(Double.NaN);
+        }).orElse(none);
     }
 
     @Override

@@ -113,6 +113,11 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
                 .orElseThrow(() -> new IllegalArgumentException("table " + name() + " has no column " + column));
     }
 
+    /** Values of a string column taken at random (empty for other columns, or statistics without samples). */
+    public java.util.List<String> sample(String column) {
+        return stats.column(column).sample();
+    }
+
     /** Distinct values of a column; a primary key alone is unique whatever the sketch says. */
     public double distinct(String column) {
         if (meta.primaryKey().equals(List.of(column))) {

@@ -24,7 +24,8 @@ import org.oooengine.optimizer.catalog.TableInfo;
  *   <li>A range of a column whose span is known: the part of the span it covers
  *       ({@link RowEstimates}).</li>
  *   <li>{@code OR}: what any of its terms keeps, taken as independent; {@code NOT}: the rest;
- *       {@code LIKE}: {@link RowEstimates#likeShare}, {@code NOT LIKE} the rest.</li>
+ *       {@code LIKE}: the share of the column's sampled values it matches, else
+ *       {@link RowEstimates#likeShare}; {@code NOT LIKE} the rest.</li>
  *   <li>Joins: by the keys' distinct values ({@link #joined}).</li>
  *   <li>{@code GROUP BY}: the product of the keys' distinct values (a year of dates: the years the
  *       column spans), never more than the rows; each node makes at most its share of them.</li>
@@ -32,6 +33,8 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * </ul>
  */
 final class CardinalityModel {
+    /** Fewer sampled values than this say too little of a LIKE (a tiny table's few rows). */
+    private static final int MIN_SAMPLE = 20;
     private final TableLayouts layouts;
     /** The rows through the physical nodes this model does not know (pipelines the nodes run), or null for the rest. */
     private final java.util.function.Function<RelNode, PipelineRows> physical;
@@ -492,7 +495,8 @@ final class CardinalityModel {
             return 1 - none;
         }
         if (term instanceof Expr.Like like) {
-            double hit = RowEstimates.likeShare(like.pattern());
+            double hit = like.value() instanceof Expr.Column c ? sampledShare(c, fields, like.pattern()) : Double.NaN;
+            hit = Double.isNaN(hit) ? RowEstimates.likeShare(like.pattern()) : hit;
             return like.negated() ? 1 - hit : hit;
         }
         if (term instanceof Expr.Not not) {
@@ -587,6 +591,23 @@ final class CardinalityModel {
             return distinct(call.args().get(0), fields, d);
         }
         return Double.NaN;
+    }
+
+    /**
+     * The share of the values sampled from column {@code c}'s table that match LIKE {@code pattern}
+     * (half a value when none does: rare, not absent); NaN without a sample big enough to tell.
+     */
+    private double sampledShare(Expr.Column c, List<Field> fields, String pattern) {
+        Field f = c.index() < fields.size() ? fields.get(c.index()) : null;
+        TableInfo table = tableOf(f);
+        int column = table == null ? -1 : table.indexOf(f.name());
+        List<String> sample = column < 0 ? List.of() : layouts.sample(table, column);
+        if (sample.size() < MIN_SAMPLE) {
+            return Double.NaN;
+        }
+        java.util.function.Predicate<String> matches = org.oooengine.core.sql.expr.LikeMatcher.predicate(pattern);
+        long hits = sample.stream().filter(matches).count();
+        return Math.max(hits, 0.5) / sample.size();
     }
 
     /** Distinct values of a column as it was scanned; NaN when its table or statistics are unknown. */

@@ -56,4 +56,9 @@ public interface TableLayouts {
     default double distinct(TableInfo table, int column) {
         return Double.NaN;
     }
+
+    /** Values of string column {@code column} of {@code table} taken at random from all its partitions; empty when unknown. */
+    default java.util.List<String> sample(TableInfo table, int column) {
+        return java.util.List.of();
+    }
 }

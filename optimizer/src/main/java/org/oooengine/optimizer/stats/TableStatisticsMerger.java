@@ -7,13 +7,14 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.oooengine.core.stats.ColumnStatistics;
 import org.oooengine.core.stats.TableStatistics;
+import org.oooengine.core.stats.ValueSample;
 import org.oooengine.core.types.DataType;
 
 /**
  * A table's statistics from those of its partitions: rows, bytes and NULLs add up, min and max are
  * the extremes, the distinct values are estimated from the union of the partitions' HyperLogLog
  * sketches (not their sum: a value may live in several partitions), and the equi-depth histograms
- * are merged into one.
+ * are merged into one, the value samples too.
  */
 public final class TableStatisticsMerger {
     private TableStatisticsMerger() {
@@ -40,12 +41,14 @@ public final class TableStatisticsMerger {
         for (int c = 0; c < first.columns().size(); c++) {
             int column = c;
             List<ColumnStatistics> parts = partitions.stream().map(p -> p.columns().get(column)).toList();
-            columns.add(mergeColumn(parts, types.get(c), buckets));
+            List<Long> values = partitions.stream().map(p -> p.rows() - p.columns().get(column).nulls()).toList();
+            columns.add(mergeColumn(parts, values, types.get(c), buckets));
         }
         return new TableStatistics(first.table(), rows, bytes, columns, indexBytes);
     }
 
-    static ColumnStatistics mergeColumn(List<ColumnStatistics> parts, DataType type, int buckets) {
+    /** @param values the non-NULL values each part holds (the weight of its sample) */
+    static ColumnStatistics mergeColumn(List<ColumnStatistics> parts, List<Long> values, DataType type, int buckets) {
         Comparator<String> byValue = valueOrder(type);
         long nulls = 0;
         String min = null;
@@ -60,7 +63,8 @@ public final class TableStatisticsMerger {
             }
         }
         return new ColumnStatistics(parts.get(0).column(), nulls, min, max, ColumnStatistics.unionSketch(parts),
-                mergeHistograms(parts, byValue, buckets));
+                mergeHistograms(parts, byValue, buckets),
+                ValueSample.merge(parts.stream().map(ColumnStatistics::sample).toList(), values));
     }
 
     /**

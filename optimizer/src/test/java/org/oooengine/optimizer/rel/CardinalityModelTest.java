@@ -58,6 +58,18 @@ class CardinalityModelTest {
         public double distinct(TableInfo table, int column) {
             return DISTINCT.get(table.name())[column];
         }
+
+        @Override
+        public List<String> sample(TableInfo table, int column) {
+            if (table != ORDERS || column != 1) {
+                return List.of();
+            }
+            List<String> sample = new java.util.ArrayList<>();
+            for (int i = 0; i < 100; i++) { // 3 urgent in 100, the rest of the five priorities alike
+                sample.add(i < 3 ? "1-URGENT" : i % 2 == 0 ? "2-HIGH" : "5-LOW");
+            }
+            return sample;
+        }
     };
 
     private final RelNode.Scan orders = new RelNode.Scan(ORDERS, "o", fields("o", ORDERS), null);
@@ -71,8 +83,9 @@ class CardinalityModelTest {
         assertEquals(4 / 5.0, model.share(new Expr.Not(eq(col(1), text("1-URGENT"))), f, RowEstimates.Ranges.NONE), 1e-12);
         assertEquals(1 - 0.8 * 0.8, model.share(new Expr.Or(List.of(eq(col(1), text("1-URGENT")),
                 eq(col(1), text("2-HIGH")))), f, RowEstimates.Ranges.NONE), 1e-12);
+        List<Field> unsampled = List.of(new Field("z", "zz", SqlType.STRING), new Field("z", "zy", SqlType.STRING));
         assertEquals(0.1 * 0.9, model.share(new Expr.And(List.of(new Expr.Like(col(1), "%x%", false),
-                new Expr.Like(col(1), "y%", true))), f, RowEstimates.Ranges.NONE), 1e-12);
+                new Expr.Like(col(1), "y%", true))), unsampled, RowEstimates.Ranges.NONE), 1e-12);
         // a column of no known table: a quarter, as without statistics
         assertEquals(0.25, model.share(eq(col(0), text("x")), List.of(new Field("z", "zz", SqlType.STRING)),
                 RowEstimates.Ranges.NONE), 1e-12);
@@ -134,6 +147,18 @@ class CardinalityModelTest {
         PipelineRows.Side withOrders = new PipelineRows.Side(orders.fields(), 1500, 1500, ordering);
         assertEquals(24, model.joined(JoinKind.SEMI, 40, c, oneNation, List.of(0), withOrders, List.of(2), null));
         assertEquals(16, model.joined(JoinKind.ANTI, 40, c, oneNation, List.of(0), withOrders, List.of(2), null));
+    }
+
+    /** A LIKE on a column whose values were sampled keeps the share of the sample it matches; none matching, half a value. */
+    @Test
+    void aLikeKeepsTheShareOfTheSampledValuesItMatches() {
+        List<Field> f = orders.fields();
+        assertEquals(0.03, model.share(new Expr.Like(col(1), "1-%", false), f, RowEstimates.Ranges.NONE), 1e-12);
+        assertEquals(0.97, model.share(new Expr.Like(col(1), "1-%", true), f, RowEstimates.Ranges.NONE), 1e-12);
+        assertEquals(0.005, model.share(new Expr.Like(col(1), "%MEDIUM%", false), f, RowEstimates.Ranges.NONE), 1e-12);
+        // no sample of the column: a tenth per piece of text
+        assertEquals(0.1, model.share(new Expr.Like(new Expr.Column(0, SqlType.STRING), "x%", false),
+                List.of(new Field("z", "zz", SqlType.STRING)), RowEstimates.Ranges.NONE), 1e-12);
     }
 
     @Test

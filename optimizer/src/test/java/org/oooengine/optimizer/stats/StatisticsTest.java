@@ -85,6 +85,28 @@ class StatisticsTest {
         }
     }
 
+    /**
+     * A string column's sample: values of the column, as many as the sample holds, and as often
+     * as the column holds them within sampling error (a fifth of orders are '1-URGENT'); none of a
+     * number column.
+     */
+    @Test
+    void stringColumnsKeepASampleOfTheirValues() throws Exception {
+        TableStatistics single = StoreStatistics.read(tpch.single.dir()).orElseThrow().table("orders");
+        TableStatistics merged = ClusterStatistics.collect(tpch.session, false).get("orders");
+        double urgent = Double.parseDouble(tpch.oracle.query(
+                "SELECT avg(CASE WHEN o_orderpriority = '1-URGENT' THEN 1.0 ELSE 0 END) FROM orders").get(0));
+        java.util.Set<String> priorities = java.util.Set.copyOf(tpch.oracle.query("SELECT DISTINCT o_orderpriority FROM orders"));
+        for (TableStatistics t : List.of(single, merged)) {
+            List<String> sample = t.column("o_orderpriority").sample();
+            assertTrue(Math.abs(sample.size() - org.oooengine.core.stats.ValueSample.SIZE) <= 2, "sample of " + sample.size());
+            assertTrue(priorities.containsAll(sample), sample::toString);
+            double share = sample.stream().filter("1-URGENT"::equals).count() / (double) sample.size();
+            assertTrue(Math.abs(share - urgent) < 0.1, share + " of the sample urgent, " + urgent + " of the rows");
+            assertTrue(t.column("o_totalprice").sample().isEmpty(), "a number column has no sample");
+        }
+    }
+
     @Test
     void analyzeCollectsTheSameStatisticsAnew() {
         Map<String, StoreStatistics> before = tpch.session.statistics(false);
