@@ -4,13 +4,18 @@ import org.oooengine.core.sql.JoinKind;
 import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
@@ -31,8 +36,28 @@ import org.oooengine.optimizer.rel.RelNode;
 final class SubqueryPlanner {
     private enum Kind { EXISTS, IN, SCALAR }
 
-    /** The subquery planned without its correlated conditions, and those conditions over (outer row, subquery row). */
-    private record Decorrelated(RelNode right, List<Expr> conditions, boolean correlated) {
+    /**
+     * The subquery planned without its correlated conditions, and those conditions over (outer
+     * row, subquery row). {@code emptyValue}: what a correlated scalar subquery is for an outer
+     * row it finds no rows for, when that is not NULL (count is 0); right's last two columns are
+     * then TRUE and the value, so a row the join found nothing for is told by the NULL before it.
+     */
+    private record Decorrelated(RelNode right, List<Expr> conditions, boolean correlated, Expr emptyValue) {
+        Decorrelated(RelNode right, List<Expr> conditions, boolean correlated) {
+            this(right, conditions, correlated, null);
+        }
+
+        /** The subquery's value in a row of the outer rows ({@code width} columns) joined with right. */
+        Expr value(int width) {
+            int last = width + right.fields().size() - 1;
+            SqlType type = right.fields().get(right.fields().size() - 1).type();
+            Expr v = new Expr.Column(last, type);
+            if (emptyValue == null) {
+                return v;
+            }
+            Expr unmatched = new Expr.IsNull(new Expr.Column(last - 1, SqlType.BOOLEAN), false);
+            return new Expr.Case(List.of(unmatched), List.of(emptyValue), v, type);
+        }
     }
 
     /** Rows with one more column for each scalar subquery, and the column each subquery's node stands for. */
@@ -62,18 +87,18 @@ final class SubqueryPlanner {
                         d.conditions());
             }
             if (kind == KW_IN) {
-                return in(input, sub, negated);
+                RelNode joined = in(input, sub, negated);
+                if (joined != null) {
+                    return joined;
+                }
             }
         }
         List<ASTNode> found = subqueries(conjunct);
         if (found.size() == 1 && isScalar(found.get(0))) {
             return scalarComparison(input, conjunct, found.get(0));
         }
-        if (!found.stream().allMatch(SubqueryPlanner::isScalar)) {
-            throw Ast.notSupported("an EXISTS or IN subquery inside OR, NOT or CASE, or beside another subquery", conjunct);
-        }
-        // several scalar subqueries, or one under OR or NOT: each joined as a column, then the condition
-        ScalarValues s = scalarValues(input, List.of(conjunct));
+        // several subqueries, or one under OR, NOT or CASE: each joined as a column, then the condition
+        ScalarValues s = values(input, List.of(conjunct), n -> null);
         return keepColumns(new RelNode.Filter(s.rows(), s.binder(n -> null).condition(conjunct)), input.fields().size());
     }
 
@@ -83,11 +108,28 @@ final class SubqueryPlanner {
      * with it grouped by its correlation columns, so a row it finds nothing for reads NULL.
      */
     ScalarValues scalarValues(RelNode rows, List<ASTNode> exprs) {
+        return values(rows, exprs, null);
+    }
+
+    /**
+     * {@link #scalarValues}, and when {@code exprs} are conditions ({@code grouping} not null: it
+     * binds what the rows' own columns do not, as in HAVING), a mark column for each EXISTS and
+     * IN subquery ({@link MarkJoin}).
+     */
+    private ScalarValues values(RelNode rows, List<ASTNode> exprs, Function<ASTNode, Expr> grouping) {
         Map<ASTNode, Expr> values = new IdentityHashMap<>();
         for (ASTNode e : exprs) {
+            Set<ASTNode> onlyAndOr = Collections.newSetFromMap(new IdentityHashMap<>());
+            underAndOrOnly(e, onlyAndOr);
             for (ASTNode sub : subqueries(e)) {
                 if (!isScalar(sub)) {
-                    throw Ast.notSupported("an EXISTS or IN subquery as a value (it is a condition of WHERE or HAVING)", sub);
+                    if (grouping == null) {
+                        throw Ast.notSupported("an EXISTS or IN subquery as a value (it is a condition of WHERE or HAVING)", sub);
+                    }
+                    int width = rows.fields().size();
+                    rows = mark(rows, sub, !onlyAndOr.contains(sub), grouping, "$subquery" + (values.size() + 1));
+                    values.put(sub, new Expr.Column(width, SqlType.BOOLEAN));
+                    continue;
                 }
                 Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.SCALAR, sub);
                 List<Field> named = new ArrayList<>(d.right().fields());
@@ -102,7 +144,7 @@ final class SubqueryPlanner {
                 for (int i = 0; i < width; i++) {
                     columns.add(new Expr.Column(i, fields.get(i).type()));
                 }
-                columns.add(new Expr.Column(joined.fields().size() - 1, value.type()));
+                columns.add(d.value(width));
                 fields.add(value); // no expression names it: its node does
                 rows = new RelNode.Project(joined, columns, fields);
                 values.put(sub, new Expr.Column(width, value.type()));
@@ -115,10 +157,40 @@ final class SubqueryPlanner {
         return Ast.child(sub, 0).getChildCount() == 0;
     }
 
+    /** The subquery nodes {@code n} reaches through AND and OR alone, where an unknown mark filters as false does. */
+    private static void underAndOrOnly(ASTNode n, Set<ASTNode> out) {
+        if (n.getType() == TOK_SUBQUERY_EXPR) {
+            out.add(n);
+        } else if (n.getType() == KW_AND || n.getType() == KW_OR) {
+            Ast.children(n).forEach(c -> underAndOrOnly(c, out));
+        }
+    }
+
+    /** {@code rows} with one more column: the value of the EXISTS or IN subquery {@code sub}. */
+    private RelNode mark(RelNode rows, ASTNode sub, boolean threeValued, Function<ASTNode, Expr> grouping, String name) {
+        ASTNode op = Ast.child(sub, 0);
+        int kind = Ast.child(op, 0).getType();
+        if (kind == KW_EXISTS) {
+            Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.EXISTS, sub);
+            return d.correlated() ? MarkJoin.exists(rows, d.right(), d.conditions(), name, sub)
+                    : MarkJoin.nonEmpty(rows, d.right(), name);
+        }
+        if (kind != KW_IN) {
+            throw Ast.notSupported("this comparison with a subquery", sub);
+        }
+        Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.IN, sub);
+        int width = rows.fields().size();
+        int value = d.right().fields().size() - 1;
+        Expr lhs = new ExprBinder(new Scope(rows.fields()), grouping).bind(Ast.child(sub, 2));
+        Expr tested = ExprBinder.equal(lhs, new Expr.Column(width + value, d.right().fields().get(value).type()), sub);
+        return MarkJoin.in(rows, d.right(), d.conditions(), tested, threeValued, name, sub);
+    }
+
+    /** x [NOT] IN (subquery) as a semi or null-aware anti join; null for a correlated NOT IN, which takes a mark. */
     private RelNode in(RelNode input, ASTNode sub, boolean negated) {
         Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.IN, sub);
         if (negated && d.correlated()) {
-            throw Ast.notSupported("NOT IN with a correlated subquery", sub);
+            return null; // the anti join would treat each key's NULLs alike: a mark counts them per key
         }
         int width = input.fields().size();
         int value = d.right().fields().size() - 1;
@@ -132,21 +204,21 @@ final class SubqueryPlanner {
     /** A comparison with a scalar subquery: joined to its value, filtered, then back to input's columns. */
     private RelNode scalarComparison(RelNode input, ASTNode conjunct, ASTNode sub) {
         Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.SCALAR, sub);
-        RelNode joined = JoinGraph.join(input, d.right(), d.correlated() ? JoinKind.INNER : JoinKind.CROSS,
-                d.conditions());
+        // a row the subquery finds nothing for drops out, unless its value then is not NULL (count)
+        JoinKind kind = !d.correlated() ? JoinKind.CROSS : d.emptyValue() == null ? JoinKind.INNER : JoinKind.LEFT;
+        RelNode joined = JoinGraph.join(input, d.right(), kind, d.conditions());
         int width = input.fields().size();
-        int value = width + d.right().fields().size() - 1;
-        Field v = joined.fields().get(value);
+        Expr value = d.value(width);
         // The condition is the outer query's: its names are the input's, never the subquery's columns
         // (in "d_week_seq = (SELECT d_week_seq FROM date_dim ...)" both are d_week_seq).
         Expr condition = new ExprBinder(new Scope(joined.fields().subList(0, width)),
-                n -> n == sub ? new Expr.Column(value, v.type()) : null).condition(conjunct);
+                n -> n == sub ? value : null).condition(conjunct);
         return keepColumns(new RelNode.Filter(joined, condition), width);
     }
 
     /** HAVING with scalar subqueries: the aggregated rows joined to their values, then filtered. */
     RelNode applyToGroups(RelNode groups, ASTNode conjunct, Function<ASTNode, Expr> grouping) {
-        ScalarValues s = scalarValues(groups, List.of(conjunct));
+        ScalarValues s = values(groups, List.of(conjunct), grouping);
         return keepColumns(new RelNode.Filter(s.rows(), s.binder(grouping).condition(conjunct)), groups.fields().size());
     }
 
@@ -201,7 +273,7 @@ final class SubqueryPlanner {
         List<ASTNode> local = new ArrayList<>();
         List<ASTNode> lifted = new ArrayList<>();
         TreeSet<Integer> innerColumns = new TreeSet<>();
-        for (ASTNode c : where == null ? List.<ASTNode>of() : Ast.conjuncts(Ast.child(where, 0))) {
+        for (ASTNode c : where == null ? List.<ASTNode>of() : commonTermsOutOfOr(Ast.conjuncts(Ast.child(where, 0)))) {
             if (Ast.containsSubquery(c) || bindsAlone(c, innerFields)) {
                 local.add(c);
                 continue;
@@ -243,12 +315,19 @@ final class SubqueryPlanner {
             insertChildren.add(Ast.node(TOK_WHERE, "TOK_WHERE", List.of(and(local))));
         }
         if (kind == Kind.SCALAR) {
-            checkAggregate(Ast.child(selectList, 0), at);
             insertChildren.add(Ast.node(TOK_GROUPBY, "TOK_GROUPBY", keys));
         }
         ASTNode rewritten = Ast.node(TOK_QUERY, "TOK_QUERY", List.of(Ast.find(query, TOK_FROM),
                 Ast.node(TOK_INSERT, "TOK_INSERT", insertChildren)));
         RelNode planned = analyzer.query(rewritten);
+        Expr emptyValue = null;
+        if (kind == Kind.SCALAR) {
+            SqlType type = planned.fields().get(planned.fields().size() - 1).type();
+            emptyValue = emptyGroupValue(Ast.child(Ast.child(selectList, 0), 0), innerFields, type, at);
+            if (emptyValue != null) {
+                planned = withMatchColumn(planned);
+            }
+        }
         // the lifted conditions name the inner columns as the subquery did: keep their qualifiers
         List<Field> named = new ArrayList<>();
         for (int i : innerColumns) {
@@ -268,7 +347,121 @@ final class SubqueryPlanner {
             }
             conditions.add(e);
         }
-        return new Decorrelated(right, conditions, true);
+        return new Decorrelated(right, conditions, true, emptyValue);
+    }
+
+    /**
+     * What a scalar subquery's select item is over no rows, when not NULL: each count 0, each
+     * other aggregate NULL ({@code count(*)} is 0, {@code coalesce(sum(x), 0)} is 0). A join
+     * with the groups has no row for an outer row the subquery finds nothing for, so the value
+     * that row reads comes from here (the "count bug" of decorrelation).
+     */
+    private static Expr emptyGroupValue(ASTNode item, List<Field> innerFields, SqlType type, ASTNode at) {
+        Function<ASTNode, Expr> overNoRows = n -> {
+            if (!ExprBinder.isAggregate(n) || WindowPlanner.isWindowCall(n)) {
+                return null;
+            }
+            if (Ast.name(Ast.child(n, 0)).equals("count")) {
+                return new Expr.Literal(0L, SqlType.BIGINT);
+            }
+            SqlType t;
+            try {
+                t = new ExprBinder(new Scope(innerFields)).aggregate(n).type();
+            } catch (SqlException e) {
+                t = SqlType.VOID;
+            }
+            return new Expr.Literal(null, t);
+        };
+        Expr e;
+        try {
+            e = new ExprBinder(new Scope(List.of()), overNoRows).bind(item);
+        } catch (SqlException ex) {
+            if (SqlException.UNKNOWN_COLUMN.equals(ex.sqlState()) || SqlException.UNKNOWN_TABLE.equals(ex.sqlState())) {
+                throw Ast.notSupported("a correlated scalar subquery whose value reads a column outside an aggregate", at);
+            }
+            throw ex;
+        }
+        Object v = ExprBinder.cast(e, type).eval(new Object[0]);
+        return v == null ? null : new Expr.Literal(v, type);
+    }
+
+    /** {@code plan}'s columns with a TRUE column before the last one. */
+    private static RelNode withMatchColumn(RelNode plan) {
+        List<Expr> columns = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        int last = plan.fields().size() - 1;
+        for (int i = 0; i <= last; i++) {
+            if (i == last) {
+                columns.add(new Expr.Literal(true, SqlType.BOOLEAN));
+                fields.add(new Field(null, "$match", SqlType.BOOLEAN));
+            }
+            columns.add(new Expr.Column(i, plan.fields().get(i).type()));
+            fields.add(plan.fields().get(i));
+        }
+        return new RelNode.Project(plan, columns, fields);
+    }
+
+    /**
+     * The conjuncts with those every branch of an OR repeats taken out of it: {@code (a AND b) OR
+     * (a AND c)} is {@code a AND (b OR c)} (so in SQL's three-valued logic too). TPC-DS Q41 writes
+     * its correlation into each branch; taken out, it is an equality to decorrelate on.
+     */
+    private static List<ASTNode> commonTermsOutOfOr(List<ASTNode> conjuncts) {
+        List<ASTNode> out = new ArrayList<>();
+        for (ASTNode c : conjuncts) {
+            if (c.getType() != KW_OR) {
+                out.add(c);
+                continue;
+            }
+            List<List<ASTNode>> branches = new ArrayList<>();
+            for (ASTNode d : disjuncts(c)) {
+                branches.add(Ast.conjuncts(d));
+            }
+            Set<String> common = new LinkedHashSet<>();
+            for (ASTNode t : branches.get(0)) {
+                String text = t.toStringTree();
+                if (branches.stream().allMatch(b -> b.stream().anyMatch(x -> x.toStringTree().equals(text)))) {
+                    common.add(text);
+                }
+            }
+            if (common.isEmpty()) {
+                out.add(c);
+                continue;
+            }
+            Set<String> taken = new HashSet<>();
+            for (ASTNode t : branches.get(0)) {
+                if (common.contains(t.toStringTree()) && taken.add(t.toStringTree())) {
+                    out.add(Ast.copy(t));
+                }
+            }
+            List<ASTNode> rests = new ArrayList<>();
+            for (List<ASTNode> b : branches) {
+                List<ASTNode> rest = b.stream().filter(x -> !common.contains(x.toStringTree())).map(Ast::copy).toList();
+                if (rest.isEmpty()) {
+                    rests = null; // a branch of only common terms: the rest of the OR adds nothing
+                    break;
+                }
+                rests.add(and(rest));
+            }
+            if (rests != null) {
+                ASTNode or = rests.get(0);
+                for (int i = 1; i < rests.size(); i++) {
+                    or = Ast.node(KW_OR, "or", List.of(or, rests.get(i)));
+                }
+                out.add(or);
+            }
+        }
+        return out;
+    }
+
+    private static List<ASTNode> disjuncts(ASTNode n) {
+        List<ASTNode> out = new ArrayList<>();
+        if (n.getType() == KW_OR) {
+            Ast.children(n).forEach(c -> out.addAll(disjuncts(c)));
+        } else {
+            out.add(n);
+        }
+        return out;
     }
 
     private static boolean bindsAlone(ASTNode condition, List<Field> fields) {
@@ -281,25 +474,6 @@ final class SubqueryPlanner {
             }
             throw e;
         }
-    }
-
-    /** count() of an empty group is 0, not null; a join with the groups cannot give that. */
-    private static void checkAggregate(ASTNode item, ASTNode at) {
-        if (callsCount(item)) {
-            throw Ast.notSupported("count in a correlated scalar subquery", at);
-        }
-    }
-
-    /** Whether {@code n} calls count (a column such as cs_ext_discount_amt only has the word in its name). */
-    private static boolean callsCount(ASTNode n) {
-        if (n.getType() == TOK_SUBQUERY_EXPR) {
-            return false; // a count of its own runs in its own query
-        }
-        if ((n.getType() == TOK_FUNCTION || n.getType() == TOK_FUNCTIONSTAR || n.getType() == TOK_FUNCTIONDI)
-                && n.getChildCount() > 0 && Ast.name(Ast.child(n, 0)).equals("count")) {
-            return true;
-        }
-        return Ast.children(n).stream().anyMatch(SubqueryPlanner::callsCount);
     }
 
     private static boolean isEquality(Expr e) {
