@@ -31,7 +31,8 @@ import org.oooengine.optimizer.rel.RelNode;
  * outer query's columns are lifted out of it and become the join's conditions; the rest of the
  * subquery is planned like any query. Elsewhere — in the select list, several in one condition,
  * under OR or CASE — a scalar subquery becomes a column joined to the rows: crossed with its single
- * row, or left-joined with it grouped by its correlation columns.
+ * row, or left-joined with it grouped by its correlation columns; an EXISTS or IN subquery there (in
+ * a condition) becomes a boolean column too, a {@link MarkJoin}, and so does a correlated NOT IN.
  */
 final class SubqueryPlanner {
     private enum Kind { EXISTS, IN, SCALAR }
