@@ -104,6 +104,13 @@ class SubqueryMarksTest {
                 + "AND n2.n_regionkey = n.n_regionkey AND n2.n_nationkey < 22)",
         "SELECT n_name FROM nation WHERE n_nationkey NOT IN (SELECT s_nationkey FROM supplier "
                 + "WHERE s_nationkey = n_nationkey AND s_acctbal > 9500)",
+        // an aggregate without GROUP BY is one row, whatever the correlation finds: EXISTS is true
+        "SELECT n_name FROM nation WHERE EXISTS (SELECT max(s_acctbal) FROM supplier "
+                + "WHERE s_nationkey = n_nationkey AND s_acctbal > 9500)",
+        "SELECT n_name FROM nation WHERE NOT EXISTS (SELECT count(*) FROM supplier "
+                + "WHERE s_nationkey = n_nationkey AND s_acctbal > 9500)",
+        "SELECT n_name FROM nation WHERE n_regionkey = 0 OR NOT EXISTS (SELECT max(s_acctbal) FROM supplier "
+                + "WHERE s_nationkey = n_nationkey AND s_acctbal > 9500)",
         // HAVING: a mark over the groups
         "SELECT n_regionkey, count(*) FROM nation GROUP BY n_regionkey HAVING count(*) > 5 "
                 + "OR EXISTS (SELECT 1 FROM region WHERE r_regionkey = n_regionkey AND r_name = 'ASIA')"})
@@ -140,6 +147,14 @@ class SubqueryMarksTest {
                 + "OR EXISTS (SELECT 1 FROM supplier WHERE s_nationkey > n_nationkey)");
         assertEquals(SqlException.NOT_SUPPORTED, e.sqlState(), e.getMessage());
         assertTrue(e.getMessage().contains("is not an equality"), e.getMessage());
+    }
+
+    @Test
+    void anInSubqueryWithACorrelationAndAnAggregateIsRefused() {
+        SqlException e = refused("SELECT n_name FROM nation WHERE n_regionkey = 0 "
+                + "OR n_nationkey IN (SELECT max(s_nationkey) FROM supplier WHERE s_nationkey = n_nationkey)");
+        assertEquals(SqlException.NOT_SUPPORTED, e.sqlState(), e.getMessage());
+        assertTrue(e.getMessage().contains("an IN subquery with a correlated condition and an aggregate"), e.getMessage());
     }
 
     private static void assertMatchesDuckDb(String sql) throws Exception {

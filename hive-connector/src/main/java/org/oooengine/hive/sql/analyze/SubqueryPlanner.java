@@ -295,6 +295,14 @@ final class SubqueryPlanner {
         if (aggregates) {
             throw Ast.notSupported("a correlated subquery with GROUP BY, HAVING, DISTINCT or LIMIT", at);
         }
+        ASTNode selectList = Ast.find(insert, TOK_SELECT);
+        if (kind != Kind.SCALAR && Ast.children(selectList).stream().anyMatch(SubqueryPlanner::aggregates)) {
+            if (kind == Kind.IN) {
+                throw Ast.notSupported("an IN subquery with a correlated condition and an aggregate", at);
+            }
+            // aggregated without GROUP BY, the subquery is one row whatever its conditions find: EXISTS is true
+            return new Decorrelated(new RelNode.Values(List.of(), List.<Object[]>of(new Object[0])), List.of(), false);
+        }
         List<ASTNode> select = new ArrayList<>();
         List<ASTNode> keys = new ArrayList<>();
         for (int i : innerColumns) {
@@ -302,7 +310,6 @@ final class SubqueryPlanner {
             select.add(Ast.node(TOK_SELEXPR, "TOK_SELEXPR", List.of(columnRef(f))));
             keys.add(columnRef(f));
         }
-        ASTNode selectList = Ast.find(insert, TOK_SELECT);
         if (kind != Kind.EXISTS) {
             if (selectList.getChildCount() != 1) {
                 throw Ast.error(SqlException.SYNTAX, "the subquery must return one column", at);
@@ -475,6 +482,17 @@ final class SubqueryPlanner {
             }
             throw e;
         }
+    }
+
+    /** Whether {@code n} calls an aggregate of its own query (not one of a subquery's, nor a window function). */
+    private static boolean aggregates(ASTNode n) {
+        if (n.getType() == TOK_SUBQUERY_EXPR) {
+            return false;
+        }
+        if (ExprBinder.isAggregate(n) && !WindowPlanner.isWindowCall(n)) {
+            return true;
+        }
+        return Ast.children(n).stream().anyMatch(SubqueryPlanner::aggregates);
     }
 
     private static boolean isEquality(Expr e) {
