@@ -5,9 +5,7 @@ import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -274,7 +272,7 @@ final class SubqueryPlanner {
         List<ASTNode> local = new ArrayList<>();
         List<ASTNode> lifted = new ArrayList<>();
         TreeSet<Integer> innerColumns = new TreeSet<>();
-        for (ASTNode c : where == null ? List.<ASTNode>of() : commonTermsOutOfOr(Ast.conjuncts(Ast.child(where, 0)))) {
+        for (ASTNode c : where == null ? List.<ASTNode>of() : CommonTerms.outOfOr(Ast.conjuncts(Ast.child(where, 0)))) {
             if (Ast.containsSubquery(c) || bindsAlone(c, innerFields)) {
                 local.add(c);
                 continue;
@@ -409,68 +407,6 @@ final class SubqueryPlanner {
         return new RelNode.Project(plan, columns, fields);
     }
 
-    /**
-     * The conjuncts with those every branch of an OR repeats taken out of it: {@code (a AND b) OR
-     * (a AND c)} is {@code a AND (b OR c)} (so in SQL's three-valued logic too). TPC-DS Q41 writes
-     * its correlation into each branch; taken out, it is an equality to decorrelate on.
-     */
-    private static List<ASTNode> commonTermsOutOfOr(List<ASTNode> conjuncts) {
-        List<ASTNode> out = new ArrayList<>();
-        for (ASTNode c : conjuncts) {
-            if (c.getType() != KW_OR) {
-                out.add(c);
-                continue;
-            }
-            List<List<ASTNode>> branches = new ArrayList<>();
-            for (ASTNode d : disjuncts(c)) {
-                branches.add(Ast.conjuncts(d));
-            }
-            Set<String> common = new LinkedHashSet<>();
-            for (ASTNode t : branches.get(0)) {
-                String text = t.toStringTree();
-                if (branches.stream().allMatch(b -> b.stream().anyMatch(x -> x.toStringTree().equals(text)))) {
-                    common.add(text);
-                }
-            }
-            if (common.isEmpty()) {
-                out.add(c);
-                continue;
-            }
-            Set<String> taken = new HashSet<>();
-            for (ASTNode t : branches.get(0)) {
-                if (common.contains(t.toStringTree()) && taken.add(t.toStringTree())) {
-                    out.add(Ast.copy(t));
-                }
-            }
-            List<ASTNode> rests = new ArrayList<>();
-            for (List<ASTNode> b : branches) {
-                List<ASTNode> rest = b.stream().filter(x -> !common.contains(x.toStringTree())).map(Ast::copy).toList();
-                if (rest.isEmpty()) {
-                    rests = null; // a branch of only common terms: the rest of the OR adds nothing
-                    break;
-                }
-                rests.add(and(rest));
-            }
-            if (rests != null) {
-                ASTNode or = rests.get(0);
-                for (int i = 1; i < rests.size(); i++) {
-                    or = Ast.node(KW_OR, "or", List.of(or, rests.get(i)));
-                }
-                out.add(or);
-            }
-        }
-        return out;
-    }
-
-    private static List<ASTNode> disjuncts(ASTNode n) {
-        List<ASTNode> out = new ArrayList<>();
-        if (n.getType() == KW_OR) {
-            Ast.children(n).forEach(c -> out.addAll(disjuncts(c)));
-        } else {
-            out.add(n);
-        }
-        return out;
-    }
 
     private static boolean bindsAlone(ASTNode condition, List<Field> fields) {
         try {
