@@ -155,7 +155,6 @@ class SubqueryMarksTest {
                 + "OR EXISTS (SELECT 1 FROM supplier WHERE s_nationkey = n_nationkey AND s_acctbal > 9000) "
                 + "OR n_nationkey IN (SELECT c_nationkey FROM customer WHERE c_acctbal > 9990)")
                 .stream().map(r -> r[0].toString()).toList();
-        System.out.println(String.join("\n", plan));
         assertTrue(plan.stream().anyMatch(l -> l.contains("HashJoin LEFT")), plan.toString());
         assertTrue(plan.stream().anyMatch(l -> l.contains("$subquery1") && l.contains("$subquery2")), plan.toString());
     }
