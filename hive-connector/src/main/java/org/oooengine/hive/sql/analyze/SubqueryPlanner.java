@@ -4,13 +4,16 @@ import org.oooengine.core.sql.JoinKind;
 import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
@@ -26,13 +29,34 @@ import org.oooengine.optimizer.rel.RelNode;
  * outer query's columns are lifted out of it and become the join's conditions; the rest of the
  * subquery is planned like any query. Elsewhere — in the select list, several in one condition,
  * under OR or CASE — a scalar subquery becomes a column joined to the rows: crossed with its single
- * row, or left-joined with it grouped by its correlation columns.
+ * row, or left-joined with it grouped by its correlation columns; an EXISTS or IN subquery there (in
+ * a condition) becomes a boolean column too, a {@link MarkJoin}, and so does a correlated NOT IN.
  */
 final class SubqueryPlanner {
     private enum Kind { EXISTS, IN, SCALAR }
 
-    /** The subquery planned without its correlated conditions, and those conditions over (outer row, subquery row). */
-    private record Decorrelated(RelNode right, List<Expr> conditions, boolean correlated) {
+    /**
+     * The subquery planned without its correlated conditions, and those conditions over (outer
+     * row, subquery row). {@code emptyValue}: what a correlated scalar subquery is for an outer
+     * row it finds no rows for, when that is not NULL (count is 0); right's last two columns are
+     * then TRUE and the value, so a row the join found nothing for is told by the NULL before it.
+     */
+    private record Decorrelated(RelNode right, List<Expr> conditions, boolean correlated, Expr emptyValue) {
+        Decorrelated(RelNode right, List<Expr> conditions, boolean correlated) {
+            this(right, conditions, correlated, null);
+        }
+
+        /** The subquery's value in a row of the outer rows ({@code width} columns) joined with right. */
+        Expr value(int width) {
+            int last = width + right.fields().size() - 1;
+            SqlType type = right.fields().get(right.fields().size() - 1).type();
+            Expr v = new Expr.Column(last, type);
+            if (emptyValue == null) {
+                return v;
+            }
+            Expr unmatched = new Expr.IsNull(new Expr.Column(last - 1, SqlType.BOOLEAN), false);
+            return new Expr.Case(List.of(unmatched), List.of(emptyValue), v, type);
+        }
     }
 
     /** Rows with one more column for each scalar subquery, and the column each subquery's node stands for. */
@@ -62,18 +86,18 @@ final class SubqueryPlanner {
                         d.conditions());
             }
             if (kind == KW_IN) {
-                return in(input, sub, negated);
+                RelNode joined = in(input, sub, negated);
+                if (joined != null) {
+                    return joined;
+                }
             }
         }
         List<ASTNode> found = subqueries(conjunct);
         if (found.size() == 1 && isScalar(found.get(0))) {
             return scalarComparison(input, conjunct, found.get(0));
         }
-        if (!found.stream().allMatch(SubqueryPlanner::isScalar)) {
-            throw Ast.notSupported("an EXISTS or IN subquery inside OR, NOT or CASE, or beside another subquery", conjunct);
-        }
-        // several scalar subqueries, or one under OR or NOT: each joined as a column, then the condition
-        ScalarValues s = scalarValues(input, List.of(conjunct));
+        // several subqueries, or one under OR, NOT or CASE: each joined as a column, then the condition
+        ScalarValues s = values(input, List.of(conjunct), n -> null);
         return keepColumns(new RelNode.Filter(s.rows(), s.binder(n -> null).condition(conjunct)), input.fields().size());
     }
 
@@ -83,11 +107,28 @@ final class SubqueryPlanner {
      * with it grouped by its correlation columns, so a row it finds nothing for reads NULL.
      */
     ScalarValues scalarValues(RelNode rows, List<ASTNode> exprs) {
+        return values(rows, exprs, null);
+    }
+
+    /**
+     * {@link #scalarValues}, and when {@code exprs} are conditions ({@code grouping} not null: it
+     * binds what the rows' own columns do not, as in HAVING), a mark column for each EXISTS and
+     * IN subquery ({@link MarkJoin}).
+     */
+    private ScalarValues values(RelNode rows, List<ASTNode> exprs, Function<ASTNode, Expr> grouping) {
         Map<ASTNode, Expr> values = new IdentityHashMap<>();
         for (ASTNode e : exprs) {
+            Set<ASTNode> onlyAndOr = Collections.newSetFromMap(new IdentityHashMap<>());
+            underAndOrOnly(e, onlyAndOr);
             for (ASTNode sub : subqueries(e)) {
                 if (!isScalar(sub)) {
-                    throw Ast.notSupported("an EXISTS or IN subquery as a value (it is a condition of WHERE or HAVING)", sub);
+                    if (grouping == null) {
+                        throw Ast.notSupported("an EXISTS or IN subquery as a value (it is a condition of WHERE or HAVING)", sub);
+                    }
+                    int width = rows.fields().size();
+                    rows = mark(rows, sub, !onlyAndOr.contains(sub), grouping, "$subquery" + (values.size() + 1));
+                    values.put(sub, new Expr.Column(width, SqlType.BOOLEAN));
+                    continue;
                 }
                 Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.SCALAR, sub);
                 List<Field> named = new ArrayList<>(d.right().fields());
@@ -102,7 +143,7 @@ final class SubqueryPlanner {
                 for (int i = 0; i < width; i++) {
                     columns.add(new Expr.Column(i, fields.get(i).type()));
                 }
-                columns.add(new Expr.Column(joined.fields().size() - 1, value.type()));
+                columns.add(d.value(width));
                 fields.add(value); // no expression names it: its node does
                 rows = new RelNode.Project(joined, columns, fields);
                 values.put(sub, new Expr.Column(width, value.type()));
@@ -115,10 +156,40 @@ final class SubqueryPlanner {
         return Ast.child(sub, 0).getChildCount() == 0;
     }
 
+    /** The subquery nodes {@code n} reaches through AND and OR alone, where an unknown mark filters as false does. */
+    private static void underAndOrOnly(ASTNode n, Set<ASTNode> out) {
+        if (n.getType() == TOK_SUBQUERY_EXPR) {
+            out.add(n);
+        } else if (n.getType() == KW_AND || n.getType() == KW_OR) {
+            Ast.children(n).forEach(c -> underAndOrOnly(c, out));
+        }
+    }
+
+    /** {@code rows} with one more column: the value of the EXISTS or IN subquery {@code sub}. */
+    private RelNode mark(RelNode rows, ASTNode sub, boolean threeValued, Function<ASTNode, Expr> grouping, String name) {
+        ASTNode op = Ast.child(sub, 0);
+        int kind = Ast.child(op, 0).getType();
+        if (kind == KW_EXISTS) {
+            Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.EXISTS, sub);
+            return d.correlated() ? MarkJoin.exists(rows, d.right(), d.conditions(), name, sub)
+                    : MarkJoin.nonEmpty(rows, d.right(), name);
+        }
+        if (kind != KW_IN) {
+            throw Ast.notSupported("this comparison with a subquery", sub);
+        }
+        Decorrelated d = decorrelate(rows, Ast.child(sub, 1), Kind.IN, sub);
+        int width = rows.fields().size();
+        int value = d.right().fields().size() - 1;
+        Expr lhs = new ExprBinder(new Scope(rows.fields()), grouping).bind(Ast.child(sub, 2));
+        Expr tested = ExprBinder.equal(lhs, new Expr.Column(width + value, d.right().fields().get(value).type()), sub);
+        return MarkJoin.in(rows, d.right(), d.conditions(), tested, threeValued, name, sub);
+    }
+
+    /** x [NOT] IN (subquery) as a semi or null-aware anti join; null for a correlated NOT IN, which takes a mark. */
     private RelNode in(RelNode input, ASTNode sub, boolean negated) {
         Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.IN, sub);
         if (negated && d.correlated()) {
-            throw Ast.notSupported("NOT IN with a correlated subquery", sub);
+            return null; // the anti join would treat each key's NULLs alike: a mark counts them per key
         }
         int width = input.fields().size();
         int value = d.right().fields().size() - 1;
@@ -132,21 +203,21 @@ final class SubqueryPlanner {
     /** A comparison with a scalar subquery: joined to its value, filtered, then back to input's columns. */
     private RelNode scalarComparison(RelNode input, ASTNode conjunct, ASTNode sub) {
         Decorrelated d = decorrelate(input, Ast.child(sub, 1), Kind.SCALAR, sub);
-        RelNode joined = JoinGraph.join(input, d.right(), d.correlated() ? JoinKind.INNER : JoinKind.CROSS,
-                d.conditions());
+        // a row the subquery finds nothing for drops out, unless its value then is not NULL (count)
+        JoinKind kind = !d.correlated() ? JoinKind.CROSS : d.emptyValue() == null ? JoinKind.INNER : JoinKind.LEFT;
+        RelNode joined = JoinGraph.join(input, d.right(), kind, d.conditions());
         int width = input.fields().size();
-        int value = width + d.right().fields().size() - 1;
-        Field v = joined.fields().get(value);
+        Expr value = d.value(width);
         // The condition is the outer query's: its names are the input's, never the subquery's columns
         // (in "d_week_seq = (SELECT d_week_seq FROM date_dim ...)" both are d_week_seq).
         Expr condition = new ExprBinder(new Scope(joined.fields().subList(0, width)),
-                n -> n == sub ? new Expr.Column(value, v.type()) : null).condition(conjunct);
+                n -> n == sub ? value : null).condition(conjunct);
         return keepColumns(new RelNode.Filter(joined, condition), width);
     }
 
     /** HAVING with scalar subqueries: the aggregated rows joined to their values, then filtered. */
     RelNode applyToGroups(RelNode groups, ASTNode conjunct, Function<ASTNode, Expr> grouping) {
-        ScalarValues s = scalarValues(groups, List.of(conjunct));
+        ScalarValues s = values(groups, List.of(conjunct), grouping);
         return keepColumns(new RelNode.Filter(s.rows(), s.binder(grouping).condition(conjunct)), groups.fields().size());
     }
 
@@ -201,7 +272,7 @@ final class SubqueryPlanner {
         List<ASTNode> local = new ArrayList<>();
         List<ASTNode> lifted = new ArrayList<>();
         TreeSet<Integer> innerColumns = new TreeSet<>();
-        for (ASTNode c : where == null ? List.<ASTNode>of() : Ast.conjuncts(Ast.child(where, 0))) {
+        for (ASTNode c : where == null ? List.<ASTNode>of() : CommonTerms.outOfOr(Ast.conjuncts(Ast.child(where, 0)))) {
             if (Ast.containsSubquery(c) || bindsAlone(c, innerFields)) {
                 local.add(c);
                 continue;
@@ -222,6 +293,14 @@ final class SubqueryPlanner {
         if (aggregates) {
             throw Ast.notSupported("a correlated subquery with GROUP BY, HAVING, DISTINCT or LIMIT", at);
         }
+        ASTNode selectList = Ast.find(insert, TOK_SELECT);
+        if (kind != Kind.SCALAR && Ast.children(selectList).stream().anyMatch(SubqueryPlanner::aggregates)) {
+            if (kind == Kind.IN) {
+                throw Ast.notSupported("an IN subquery with a correlated condition and an aggregate", at);
+            }
+            // aggregated without GROUP BY, the subquery is one row whatever its conditions find: EXISTS is true
+            return new Decorrelated(new RelNode.Values(List.of(), List.<Object[]>of(new Object[0])), List.of(), false);
+        }
         List<ASTNode> select = new ArrayList<>();
         List<ASTNode> keys = new ArrayList<>();
         for (int i : innerColumns) {
@@ -229,7 +308,6 @@ final class SubqueryPlanner {
             select.add(Ast.node(TOK_SELEXPR, "TOK_SELEXPR", List.of(columnRef(f))));
             keys.add(columnRef(f));
         }
-        ASTNode selectList = Ast.find(insert, TOK_SELECT);
         if (kind != Kind.EXISTS) {
             if (selectList.getChildCount() != 1) {
                 throw Ast.error(SqlException.SYNTAX, "the subquery must return one column", at);
@@ -243,12 +321,19 @@ final class SubqueryPlanner {
             insertChildren.add(Ast.node(TOK_WHERE, "TOK_WHERE", List.of(and(local))));
         }
         if (kind == Kind.SCALAR) {
-            checkAggregate(Ast.child(selectList, 0), at);
             insertChildren.add(Ast.node(TOK_GROUPBY, "TOK_GROUPBY", keys));
         }
         ASTNode rewritten = Ast.node(TOK_QUERY, "TOK_QUERY", List.of(Ast.find(query, TOK_FROM),
                 Ast.node(TOK_INSERT, "TOK_INSERT", insertChildren)));
         RelNode planned = analyzer.query(rewritten);
+        Expr emptyValue = null;
+        if (kind == Kind.SCALAR) {
+            SqlType type = planned.fields().get(planned.fields().size() - 1).type();
+            emptyValue = emptyGroupValue(Ast.child(Ast.child(selectList, 0), 0), innerFields, type, at);
+            if (emptyValue != null) {
+                planned = withMatchColumn(planned);
+            }
+        }
         // the lifted conditions name the inner columns as the subquery did: keep their qualifiers
         List<Field> named = new ArrayList<>();
         for (int i : innerColumns) {
@@ -268,8 +353,60 @@ final class SubqueryPlanner {
             }
             conditions.add(e);
         }
-        return new Decorrelated(right, conditions, true);
+        return new Decorrelated(right, conditions, true, emptyValue);
     }
+
+    /**
+     * What a scalar subquery's select item is over no rows, when not NULL: each count 0, each
+     * other aggregate NULL ({@code count(*)} is 0, {@code coalesce(sum(x), 0)} is 0). A join
+     * with the groups has no row for an outer row the subquery finds nothing for, so the value
+     * that row reads comes from here (the "count bug" of decorrelation).
+     */
+    private static Expr emptyGroupValue(ASTNode item, List<Field> innerFields, SqlType type, ASTNode at) {
+        Function<ASTNode, Expr> overNoRows = n -> {
+            if (!ExprBinder.isAggregate(n) || WindowPlanner.isWindowCall(n)) {
+                return null;
+            }
+            if (Ast.name(Ast.child(n, 0)).equals("count")) {
+                return new Expr.Literal(0L, SqlType.BIGINT);
+            }
+            SqlType t;
+            try {
+                t = new ExprBinder(new Scope(innerFields)).aggregate(n).type();
+            } catch (SqlException e) {
+                t = SqlType.VOID;
+            }
+            return new Expr.Literal(null, t);
+        };
+        Expr e;
+        try {
+            e = new ExprBinder(new Scope(List.of()), overNoRows).bind(item);
+        } catch (SqlException ex) {
+            if (SqlException.UNKNOWN_COLUMN.equals(ex.sqlState()) || SqlException.UNKNOWN_TABLE.equals(ex.sqlState())) {
+                throw Ast.notSupported("a correlated scalar subquery whose value reads a column outside an aggregate", at);
+            }
+            throw ex;
+        }
+        Object v = ExprBinder.cast(e, type).eval(new Object[0]);
+        return v == null ? null : new Expr.Literal(v, type);
+    }
+
+    /** {@code plan}'s columns with a TRUE column before the last one. */
+    private static RelNode withMatchColumn(RelNode plan) {
+        List<Expr> columns = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        int last = plan.fields().size() - 1;
+        for (int i = 0; i <= last; i++) {
+            if (i == last) {
+                columns.add(new Expr.Literal(true, SqlType.BOOLEAN));
+                fields.add(new Field(null, "$match", SqlType.BOOLEAN));
+            }
+            columns.add(new Expr.Column(i, plan.fields().get(i).type()));
+            fields.add(plan.fields().get(i));
+        }
+        return new RelNode.Project(plan, columns, fields);
+    }
+
 
     private static boolean bindsAlone(ASTNode condition, List<Field> fields) {
         try {
@@ -283,23 +420,15 @@ final class SubqueryPlanner {
         }
     }
 
-    /** count() of an empty group is 0, not null; a join with the groups cannot give that. */
-    private static void checkAggregate(ASTNode item, ASTNode at) {
-        if (callsCount(item)) {
-            throw Ast.notSupported("count in a correlated scalar subquery", at);
-        }
-    }
-
-    /** Whether {@code n} calls count (a column such as cs_ext_discount_amt only has the word in its name). */
-    private static boolean callsCount(ASTNode n) {
+    /** Whether {@code n} calls an aggregate of its own query (not one of a subquery's, nor a window function). */
+    private static boolean aggregates(ASTNode n) {
         if (n.getType() == TOK_SUBQUERY_EXPR) {
-            return false; // a count of its own runs in its own query
+            return false;
         }
-        if ((n.getType() == TOK_FUNCTION || n.getType() == TOK_FUNCTIONSTAR || n.getType() == TOK_FUNCTIONDI)
-                && n.getChildCount() > 0 && Ast.name(Ast.child(n, 0)).equals("count")) {
+        if (ExprBinder.isAggregate(n) && !WindowPlanner.isWindowCall(n)) {
             return true;
         }
-        return Ast.children(n).stream().anyMatch(SubqueryPlanner::callsCount);
+        return Ast.children(n).stream().anyMatch(SubqueryPlanner::aggregates);
     }
 
     private static boolean isEquality(Expr e) {
