@@ -46,8 +46,6 @@ class NotSupportedMessagesTest {
         "SELECT CAST(n_name AS BINARY) FROM nation",
         "SELECT n_name, rank() OVER (PARTITION BY n_regionkey ORDER BY n_name ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nation",
         "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nation",
-        "SELECT n_name FROM nation SORT BY n_name",
-        "SELECT n_name FROM nation DISTRIBUTE BY n_regionkey",
         "SELECT n_name FROM nation LATERAL VIEW explode(array(1, 2)) t AS x",
         "SELECT n_name, collect_set(n_name) OVER () FROM nation",
         "SELECT n_name FROM nation WHERE n_comment RLIKE 'a.*'",

@@ -28,7 +28,8 @@ import org.oooengine.optimizer.rel.RelNode;
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
  * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates (and grouping sets:
  * {@link GroupingSets}), HAVING, the select list (scalar subqueries in it: {@link SubqueryPlanner};
- * window functions: {@link WindowPlanner}), DISTINCT, ORDER BY and LIMIT; UNION, INTERSECT and
+ * window functions: {@link WindowPlanner}), DISTINCT, ORDER BY (SORT BY, CLUSTER BY and DISTRIBUTE BY:
+ * {@link ResultOrder}) and LIMIT; UNION, INTERSECT and
  * EXCEPT ({@link SetOperations}). Inner joins and WHERE are planned together ({@link JoinPlanner}): each conjunct is
  * applied as early as its tables allow. Constructs outside this list are refused by name.
  */
@@ -122,11 +123,9 @@ public final class QueryAnalyzer {
         if (dest.getType() != TOK_DIR || Ast.child(dest, 0).getType() != TOK_TMP_FILE) {
             throw Ast.notSupported("INSERT OVERWRITE", dest);
         }
+        ResultOrder.checkClauses(insert);
         for (ASTNode c : Ast.children(insert)) {
             String construct = switch (c.getType()) {
-                case TOK_SORTBY -> "SORT BY";
-                case TOK_CLUSTERBY -> "CLUSTER BY";
-                case TOK_DISTRIBUTEBY -> "DISTRIBUTE BY";
                 case TOK_LATERAL_VIEW -> "LATERAL VIEW";
                 case TOK_QUALIFY -> "QUALIFY";
                 default -> null;
@@ -263,8 +262,7 @@ public final class QueryAnalyzer {
             this.subqueries = subqueries;
             ASTNode s = Ast.find(insert, TOK_SELECT);
             this.select = s != null ? s : Ast.find(insert, TOK_SELECTDI);
-            ASTNode order = Ast.find(insert, TOK_ORDERBY);
-            this.orderKeys = order == null ? List.of() : Ast.children(order);
+            this.orderKeys = ResultOrder.sortKeys(insert);
         }
 
         RelNode plan() {
@@ -370,6 +368,10 @@ public final class QueryAnalyzer {
                     all.add(new Field(null, "_o" + i, exprs.get(i).type()));
                 }
                 out = new RelNode.Project(rows, exprs, all);
+            }
+            for (ASTNode key : ResultOrder.distributeKeys(insert)) {
+                // only bound, so a key naming no column is an error: partitioning the rows changes no result
+                outputColumn(key, fields, exprs, binder, new ArrayList<>(exprs));
             }
             if (!sort.isEmpty()) {
                 out = new RelNode.Sort(out, sort);
