@@ -92,12 +92,10 @@ public final class DdlAnalyzer {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropTable(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
             }
-            case TOK_CREATEVIEW, TOK_ALTERVIEW -> {
-                if (sql == null) {
-                    throw new IllegalStateException("a view is analysed with the text of its statement");
-                }
-                yield Views.create(catalog, database, n, sql);
-            }
+            case TOK_ALTERVIEW -> Ast.child(n, 1).getType() == TOK_ALTERVIEW_RENAME
+                    ? AlterTables.analyze(n, tableName(Ast.child(n, 0))) : Views.create(catalog, database, n, view());
+            case TOK_CREATEVIEW -> Views.create(catalog, database, n, view());
+            case TOK_ALTERTABLE -> AlterTables.analyze(n, tableName(Ast.child(n, 0)));
             case TOK_DROPVIEW -> {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropView(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
@@ -111,11 +109,20 @@ public final class DdlAnalyzer {
         };
     }
 
+    /** The statement's text, which a view keeps. */
+    private String view() {
+        if (sql == null) {
+            throw new IllegalStateException("a view is analysed with the text of its statement");
+        }
+        return sql;
+    }
+
     private DdlStatement createTable(ASTNode n) {
         String[] name = tableName(Ast.child(n, 0));
         Identifiers.objectName("table", name[1], Ast.child(n, 0));
         List<ResultColumn> columns = new ArrayList<>();
-        List<String> primaryKey = new ArrayList<>();
+        ConstraintClauses constraints = new ConstraintClauses(catalog, name[0]);
+        List<String> primaryKey = constraints.primaryKey();
         Map<String, String> properties = new LinkedHashMap<>();
         String comment = "";
         boolean ifNotExists = false;
@@ -124,7 +131,7 @@ public final class DdlAnalyzer {
         for (ASTNode c : Ast.children(n).subList(1, n.getChildCount())) {
             switch (c.getType()) {
                 case TOK_IFNOTEXISTS -> ifNotExists = true;
-                case TOK_TABCOLLIST -> columnList(c, columns, primaryKey);
+                case TOK_TABCOLLIST -> columnList(c, columns, constraints);
                 case TOK_TABLECOMMENT -> comment = Ast.unquote(Ast.child(c, 0).getText());
                 case TOK_FILEFORMAT_GENERIC -> properties.put(LOAD_FORMAT_PROPERTY, fileFormat(Ast.child(c, 0)));
                 case TOK_TABLEROWFORMAT -> rowFormat(c, properties);
@@ -180,7 +187,7 @@ public final class DdlAnalyzer {
             c.type().storedType(); // refuses a type the nodes cannot store, now
         }
         return new DdlStatement.CreateTable(name[0], name[1], columns, primaryKey, indexed, properties, comment,
-                ifNotExists, asSelect);
+                ifNotExists, asSelect, constraints.build(name[1], columns));
     }
 
     /** A transactional table finds its rows by primary key; what it does not keep is refused by name. */
@@ -200,7 +207,7 @@ public final class DdlAnalyzer {
         }
     }
 
-    private static void columnList(ASTNode list, List<ResultColumn> columns, List<String> primaryKey) {
+    private static void columnList(ASTNode list, List<ResultColumn> columns, ConstraintClauses constraints) {
         for (ASTNode c : Ast.children(list)) {
             switch (c.getType()) {
                 case TOK_TABCOL -> {
@@ -214,30 +221,21 @@ public final class DdlAnalyzer {
                         if (after.getType() == StringLiteral) {
                             comment = Ast.unquote(after.getText());
                         } else if (after.getType() == TOK_PRIMARY_KEY) {
-                            onePrimaryKey(primaryKey, after);
-                            primaryKey.add(name); // pk INT PRIMARY KEY: the table's key, as if declared after the columns
+                            // pk INT PRIMARY KEY: the table's key, as if declared after the columns
+                            constraints.primaryKey(after, name);
+                        } else if (after.getType() == TOK_FOREIGN_KEY) {
+                            constraints.foreignKey(after); // names its column itself
                         } else {
                             throw Ast.notSupported("column constraint " + after.getText()
-                                    + " (only PRIMARY KEY)", after);
+                                    + " (only PRIMARY KEY and FOREIGN KEY)", after);
                         }
                     }
                     columns.add(new ResultColumn(name, Types.of(type), comment));
                 }
-                case TOK_PRIMARY_KEY -> {
-                    onePrimaryKey(primaryKey, c);
-                    for (ASTNode k : Ast.children(Ast.child(c, 0))) {
-                        primaryKey.add(Ast.name(k));
-                    }
-                }
+                case TOK_PRIMARY_KEY -> constraints.primaryKey(c, null);
+                case TOK_FOREIGN_KEY -> constraints.foreignKey(c);
                 default -> throw Ast.notSupported("constraint " + c.getText().replace("TOK_", ""), c);
             }
-        }
-    }
-
-    private static void onePrimaryKey(List<String> declared, ASTNode at) {
-        if (!declared.isEmpty()) {
-            throw Ast.error(SqlException.SYNTAX, "a table has one PRIMARY KEY; list its columns in one "
-                    + "PRIMARY KEY (...) clause", at);
         }
     }
 
