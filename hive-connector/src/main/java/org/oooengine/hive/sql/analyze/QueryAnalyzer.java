@@ -267,7 +267,7 @@ public final class QueryAnalyzer {
 
         RelNode plan() {
             ASTNode groupBy = GroupingSets.clause(insert);
-            ASTNode having = Ast.find(insert, TOK_HAVING);
+            ASTNode having = withSelectAliases(Ast.find(insert, TOK_HAVING));
             List<ASTNode> aggregateSites = new ArrayList<>(Ast.children(select));
             if (having != null) {
                 aggregateSites.add(having);
@@ -311,6 +311,44 @@ public final class QueryAnalyzer {
                 hook = windows.hook(hook);
             }
             return selectList(rows, hook, fromColumn);
+        }
+
+        /**
+         * HAVING with the select list's aliases it names replaced by their expressions, as Hive
+         * reads them ({@code SELECT k, count(*) AS n ... HAVING n > 1}); a name the FROM rows have
+         * stays their column.
+         */
+        private ASTNode withSelectAliases(ASTNode having) {
+            if (having == null) {
+                return null;
+            }
+            Map<String, ASTNode> aliases = new HashMap<>();
+            for (ASTNode item : Ast.children(select)) {
+                if (item.getChildCount() > 1 && item.getType() == TOK_SELEXPR) {
+                    String alias = Ast.name(Ast.child(item, 1));
+                    if (input.fields().stream().noneMatch(f -> f.name().equals(alias))) {
+                        aliases.put(alias, Ast.child(item, 0));
+                    }
+                }
+            }
+            return aliases.isEmpty() ? having : replaceAliases(Ast.copy(having), aliases);
+        }
+
+        private static ASTNode replaceAliases(ASTNode n, Map<String, ASTNode> aliases) {
+            if (n.getType() == TOK_TABLE_OR_COL && aliases.containsKey(Ast.name(Ast.child(n, 0)))) {
+                return Ast.copy(aliases.get(Ast.name(Ast.child(n, 0))));
+            }
+            if (n.getType() == TOK_SUBQUERY_EXPR) {
+                return n; // its names are its own
+            }
+            for (int i = 0; i < n.getChildCount(); i++) {
+                ASTNode c = Ast.child(n, i);
+                ASTNode replaced = replaceAliases(c, aliases);
+                if (replaced != c) {
+                    n.setChild(i, replaced);
+                }
+            }
+            return n;
         }
 
         private static void findAggregates(ASTNode n, List<ASTNode> out) {
