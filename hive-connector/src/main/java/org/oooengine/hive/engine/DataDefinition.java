@@ -138,6 +138,8 @@ final class DataDefinition {
             return addColumns(s, rowsOf);
         } else if (statement instanceof DdlStatement.Insert s) {
             return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
+        } else if (statement instanceof DdlStatement.MultiInsert s) {
+            return StatementResult.update(multiInsert(s, rowsOf));
         } else if (statement instanceof DdlStatement.Update s) {
             return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.UPDATE, rowsOf.apply(s.rows())));
         } else if (statement instanceof DdlStatement.Delete s) {
@@ -372,6 +374,21 @@ final class DataDefinition {
         }
         LOG.info("added {} columns to {}.{} ({} rows written again)", s.columns().size(), s.database(), s.name(), rows.size());
         return StatementResult.update(0);
+    }
+
+    /**
+     * A multi-table INSERT: every query is read first, then each table written in turn, each
+     * write on every node or on none. A write that fails leaves the tables written before it as
+     * they are then, as Hive's moves of one table after another do; the error names the table.
+     */
+    private long multiInsert(DdlStatement.MultiInsert s, Function<RelNode, List<Object[]>> rowsOf) {
+        List<List<Object[]>> rows = s.inserts().stream().map(i -> rowsOf.apply(i.rows())).toList();
+        long written = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            DdlStatement.Insert one = s.inserts().get(i);
+            written += insert(one.target(), rows.get(i).iterator(), !one.overwrite());
+        }
+        return written;
     }
 
     /** Undoes a transactional table's creation on the nodes that made it: a failed CREATE leaves nothing anywhere. */

@@ -233,6 +233,8 @@ final class EngineSession implements SqlSession {
             access.checkCanCreateTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.Insert s) {
             access.checkCanInsert(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.MultiInsert s) {
+            s.inserts().forEach(i -> access.checkCanInsert(user, i.target().database(), i.target().name()));
         } else if (statement instanceof DdlStatement.Update s) {
             access.checkCanUpdate(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.Delete s) {

@@ -455,10 +455,41 @@ public final class DdlAnalyzer {
 
     private DdlStatement insert(ASTNode query) {
         List<ASTNode> inserts = Ast.children(query).stream().filter(c -> c.getType() == TOK_INSERT).toList();
-        if (inserts.size() > 1) {
-            throw Ast.notSupported("a multi-table INSERT", inserts.get(1));
+        return inserts.size() > 1 ? multiInsert(query, inserts) : insert(query, inserts.get(0));
+    }
+
+    /**
+     * {@code FROM src INSERT ... SELECT ... INSERT ... SELECT ...}: each INSERT a query of its own
+     * over the shared FROM (and WITH). Every query is read before any table is written, so each
+     * reads the tables as they were before the statement.
+     */
+    private DdlStatement multiInsert(ASTNode query, List<ASTNode> inserts) {
+        List<DdlStatement.Insert> each = new ArrayList<>();
+        List<String> targets = new ArrayList<>();
+        for (ASTNode insert : inserts) {
+            ASTNode dest = Ast.child(insert, 0);
+            if (!(dest.getType() == TOK_INSERT_INTO || Ast.child(dest, 0).getType() == TOK_TAB)) {
+                throw Ast.notSupported("INSERT OVERWRITE DIRECTORY", dest);
+            }
+            List<ASTNode> parts = new ArrayList<>();
+            Ast.children(query).stream().filter(c -> c.getType() != TOK_INSERT).forEach(c -> parts.add(Ast.copy(c)));
+            ASTNode own = Ast.copy(insert);
+            parts.add(own);
+            DdlStatement.Insert one = insert(Ast.node(TOK_QUERY, "TOK_QUERY", parts), own);
+            String target = one.target().database() + "." + one.target().name();
+            if (targets.contains(target)) {
+                throw Ast.notSupported("a multi-table INSERT that writes " + target + " twice", insert);
+            }
+            if (transactional(one.target())) {
+                throw Ast.notSupported("a multi-table INSERT into transactional table " + target, insert);
+            }
+            targets.add(target);
+            each.add(one);
         }
-        ASTNode insert = inserts.get(0);
+        return new DdlStatement.MultiInsert(each);
+    }
+
+    private DdlStatement.Insert insert(ASTNode query, ASTNode insert) {
         ASTNode dest = Ast.child(insert, 0);
         boolean overwrite = dest.getType() == TOK_DESTINATION;
         ASTNode tab = Ast.child(dest, 0);

@@ -69,6 +69,13 @@ public sealed interface DdlStatement {
     record Insert(TableInfo target, RelNode rows, boolean overwrite) implements DdlStatement {
     }
 
+    /** A multi-table INSERT: each insert's rows, all read before any is written. */
+    record MultiInsert(List<Insert> inserts) implements DdlStatement {
+        public MultiInsert {
+            inserts = List.copyOf(inserts);
+        }
+    }
+
     /**
      * UPDATE: {@code rows} yields each matching row as it will be (the table's columns in order and
      * types), written in place over the row of the same primary key.
