@@ -134,6 +134,12 @@ final class DataDefinition {
         } else if (statement instanceof DdlStatement.ChangeColumn s) {
             new TableChanges(catalog).changeColumn(s);
             return StatementResult.update(0);
+        } else if (statement instanceof DdlStatement.AddForeignKey s) {
+            new TableChanges(catalog).addForeignKey(s);
+            return StatementResult.update(0);
+        } else if (statement instanceof DdlStatement.DropConstraint s) {
+            new TableChanges(catalog).dropConstraint(s);
+            return StatementResult.update(0);
         } else if (statement instanceof DdlStatement.AddColumns s) {
             return addColumns(s, rowsOf);
         } else if (statement instanceof DdlStatement.Insert s) {

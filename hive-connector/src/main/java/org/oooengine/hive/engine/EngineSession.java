@@ -231,6 +231,10 @@ final class EngineSession implements SqlSession {
             access.checkCanCreateTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.AddColumns s) {
             access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.AddForeignKey s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.DropConstraint s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.Insert s) {
             access.checkCanInsert(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.MultiInsert s) {

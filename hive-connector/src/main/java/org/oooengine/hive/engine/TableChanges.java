@@ -112,6 +112,36 @@ final class TableChanges {
         catalog.put(t.withProperties(properties, comment));
     }
 
+    void addForeignKey(DdlStatement.AddForeignKey s) {
+        CatalogTable t = entry(s.database(), s.name());
+        TableConstraints c = t.constraints();
+        String name = s.key().name();
+        if (!name.isEmpty() && (name.equals(c.primaryKeyName())
+                || c.foreignKeys().stream().anyMatch(fk -> fk.name().equals(name)))) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, "table " + t.database() + "." + t.name()
+                    + " has a constraint " + name + " already");
+        }
+        List<TableConstraints.ForeignKey> keys = new ArrayList<>(c.foreignKeys());
+        keys.add(s.key());
+        catalog.put(t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys)));
+    }
+
+    void dropConstraint(DdlStatement.DropConstraint s) {
+        CatalogTable t = entry(s.database(), s.name());
+        TableConstraints c = t.constraints();
+        if (s.constraint().equals(c.primaryKeyName())) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: dropping primary key " + s.constraint()
+                    + " of " + t.database() + "." + t.name() + " (the rows are stored by it)");
+        }
+        List<TableConstraints.ForeignKey> keys = c.foreignKeys().stream()
+                .filter(fk -> !fk.name().equals(s.constraint())).toList();
+        if (keys.size() == c.foreignKeys().size()) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "table " + t.database() + "." + t.name()
+                    + " has no constraint " + s.constraint());
+        }
+        catalog.put(t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys)));
+    }
+
     void changeColumn(DdlStatement.ChangeColumn s) {
         CatalogTable t = entry(s.database(), s.name());
         String table = t.database() + "." + t.name();

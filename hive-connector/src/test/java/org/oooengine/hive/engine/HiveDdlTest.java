@@ -24,7 +24,7 @@ import org.oooengine.hive.sql.StatementResult;
  * Hive's constraints (PRIMARY KEY and FOREIGN KEY ... DISABLE NOVALIDATE, named or not) kept in the
  * catalog across coordinators and shown by DESCRIBE FORMATTED; SHOW CREATE TABLE of tables and
  * views run again recreates them as they were; ALTER TABLE ... RENAME TO carries the foreign keys
- * that reference the table; ALTER VIEW ... RENAME TO.
+ * that reference the table; ALTER TABLE ... ADD and DROP CONSTRAINT; ALTER VIEW ... RENAME TO.
  */
 class HiveDdlTest {
     private static TpchCluster tpch;
@@ -147,6 +147,40 @@ class HiveDdlTest {
             assertTrue(lines(run(s, "SHOW CREATE TABLE staff")).contains(
                     "FOREIGN KEY (`boss`) REFERENCES `default`.`staff` (`id`) DISABLE NOVALIDATE"));
             run(s, "DROP TABLE staff");
+        }
+    }
+
+    @Test
+    void foreignKeysAreAddedAndDroppedByAlterTable() {
+        try (SqlSession s = session()) {
+            run(s, "CREATE TABLE IF NOT EXISTS owners (o INT, CONSTRAINT pk_owner PRIMARY KEY (o) DISABLE NOVALIDATE)");
+            run(s, "CREATE TABLE IF NOT EXISTS dogs (d INT, o INT, r INT)");
+            run(s, "ALTER TABLE dogs ADD CONSTRAINT fk_owner FOREIGN KEY (o) REFERENCES owners(o) DISABLE NOVALIDATE");
+            run(s, "ALTER TABLE dogs ADD CONSTRAINT fk_region FOREIGN KEY (r) REFERENCES region(r_regionkey) "
+                    + "DISABLE NOVALIDATE RELY");
+            String created = lines(run(s, "SHOW CREATE TABLE dogs"));
+            assertTrue(created.contains("  CONSTRAINT `fk_owner` FOREIGN KEY (`o`) REFERENCES `default`.`owners` (`o`) "
+                    + "DISABLE NOVALIDATE,\n  CONSTRAINT `fk_region` FOREIGN KEY (`r`) REFERENCES `default`.`region` "
+                    + "(`r_regionkey`) DISABLE NOVALIDATE RELY\n)"), created);
+            SqlException twice = assertThrows(SqlException.class, () -> run(s,
+                    "ALTER TABLE dogs ADD CONSTRAINT fk_owner FOREIGN KEY (o) REFERENCES owners(o) DISABLE NOVALIDATE"));
+            assertEquals(SqlException.ALREADY_EXISTS, twice.sqlState());
+            SqlException enforced = assertThrows(SqlException.class, () -> run(s,
+                    "ALTER TABLE dogs ADD CONSTRAINT fk_x FOREIGN KEY (o) REFERENCES owners(o)"));
+            assertEquals(SqlException.NOT_SUPPORTED, enforced.sqlState());
+            SqlException key = assertThrows(SqlException.class, () -> run(s,
+                    "ALTER TABLE dogs ADD CONSTRAINT pk_dog PRIMARY KEY (d) DISABLE NOVALIDATE"));
+            assertTrue(key.getMessage().contains("the primary key is fixed when the table is created"), key.getMessage());
+            run(s, "ALTER TABLE dogs DROP CONSTRAINT fk_owner");
+            created = lines(run(s, "SHOW CREATE TABLE dogs"));
+            assertTrue(!created.contains("fk_owner") && created.contains("fk_region"), created);
+            SqlException gone = assertThrows(SqlException.class, () -> run(s, "ALTER TABLE dogs DROP CONSTRAINT fk_owner"));
+            assertTrue(gone.getMessage().contains("has no constraint fk_owner"), gone.getMessage());
+            SqlException primary = assertThrows(SqlException.class,
+                    () -> run(s, "ALTER TABLE owners DROP CONSTRAINT pk_owner"));
+            assertEquals(SqlException.NOT_SUPPORTED, primary.sqlState());
+            run(s, "DROP TABLE dogs");
+            run(s, "DROP TABLE owners");
         }
     }
 

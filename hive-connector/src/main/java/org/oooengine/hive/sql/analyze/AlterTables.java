@@ -10,12 +10,14 @@ import java.util.Set;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.sql.ddl.DdlStatement;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.catalog.ResultColumn;
 
 /**
  * {@code ALTER TABLE}: RENAME TO, SET and UNSET TBLPROPERTIES, CHANGE [COLUMN] (a new name or
- * comment, the type kept) and ADD COLUMNS; {@code ALTER VIEW ... RENAME TO}. The rest — a column's
+ * comment, the type kept), ADD COLUMNS, ADD CONSTRAINT ... FOREIGN KEY and DROP CONSTRAINT; {@code ALTER VIEW ... RENAME TO}. The rest — a column's
  * new type or place, REPLACE COLUMNS, partitions, buckets, file formats — is refused by name.
  * The statement is checked against the table when it runs ({@code DataDefinition}).
  */
@@ -30,7 +32,7 @@ final class AlterTables {
     private AlterTables() {
     }
 
-    static DdlStatement analyze(ASTNode n, String[] name) {
+    static DdlStatement analyze(Catalog catalog, ASTNode n, String[] name) {
         ASTNode change = Ast.child(n, 1);
         if (n.getChildCount() > 2 || n.getType() == TOK_ALTERVIEW && change.getType() != TOK_ALTERVIEW_RENAME) {
             ASTNode last = Ast.child(n, n.getChildCount() - 1);
@@ -51,6 +53,9 @@ final class AlterTables {
                     List.copyOf(properties(change).keySet()), Ast.find(change, TOK_IFEXISTS) != null);
             case TOK_ALTERTABLE_RENAMECOL -> changeColumn(change, name);
             case TOK_ALTERTABLE_ADDCOLS -> addColumns(change, name);
+            case TOK_ALTERTABLE_ADDCONSTRAINT -> addConstraint(catalog, change, name);
+            case TOK_ALTERTABLE_DROPCONSTRAINT -> new DdlStatement.DropConstraint(name[0], name[1],
+                    Ast.name(Ast.child(change, 0)));
             case TOK_ALTERTABLE_REPLACECOLS -> throw Ast.notSupported("ALTER TABLE ... REPLACE COLUMNS (it drops or "
                     + "retypes columns the nodes' rows hold; ADD COLUMNS and CHANGE COLUMN renaming a column run)", change);
             default -> throw Ast.notSupported("ALTER TABLE ... " + described(change), change);
@@ -69,8 +74,6 @@ final class AlterTables {
             Map.entry("LOCATION", "SET LOCATION (tables are stored on the cluster's nodes)"),
             Map.entry("SERIALIZER", "SET SERDE"),
             Map.entry("SERDEPROPERTIES", "SET SERDEPROPERTIES"),
-            Map.entry("ADDCONSTRAINT", "ADD CONSTRAINT"),
-            Map.entry("DROPCONSTRAINT", "DROP CONSTRAINT"),
             Map.entry("UPDATECOLUMNS", "UPDATE COLUMNS"),
             Map.entry("SKEWED", "SKEWED BY"),
             Map.entry("OWNER", "SET OWNER"));
@@ -118,6 +121,23 @@ final class AlterTables {
         }
         // the type is checked against the column's when the statement runs
         return new DdlStatement.ChangeColumn(name[0], name[1], column, newName, Types.of(type), comment);
+    }
+
+    /** {@code ADD CONSTRAINT name FOREIGN KEY ...}: checked as CREATE TABLE checks one. */
+    private static DdlStatement addConstraint(Catalog catalog, ASTNode change, String[] name) {
+        ASTNode constraint = Ast.child(change, 0);
+        if (constraint.getType() != TOK_FOREIGN_KEY) {
+            throw Ast.notSupported("ALTER TABLE ... ADD CONSTRAINT " + Ast.asWritten(constraint.getText())
+                    + (constraint.getType() == TOK_PRIMARY_KEY ? " (the primary key is fixed when the table is created: "
+                    + "the rows are stored by it)" : ""), constraint);
+        }
+        TableInfo table = catalog.table(name[0], name[1]).orElseThrow(() -> Ast.error(SqlException.UNKNOWN_TABLE,
+                "table not found: " + name[0] + "." + name[1], change));
+        ConstraintClauses clauses = new ConstraintClauses(catalog, name[0]);
+        clauses.primaryKey().addAll(table.primaryKey());
+        clauses.foreignKey(constraint);
+        return new DdlStatement.AddForeignKey(name[0], name[1],
+                clauses.build(name[1], table.columns()).foreignKeys().get(0));
     }
 
     private static DdlStatement addColumns(ASTNode change, String[] name) {

@@ -93,9 +93,9 @@ public final class DdlAnalyzer {
                 yield new DdlStatement.DropTable(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
             }
             case TOK_ALTERVIEW -> Ast.child(n, 1).getType() == TOK_ALTERVIEW_RENAME
-                    ? AlterTables.analyze(n, tableName(Ast.child(n, 0))) : Views.create(catalog, database, n, view());
+                    ? AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0))) : Views.create(catalog, database, n, view());
             case TOK_CREATEVIEW -> Views.create(catalog, database, n, view());
-            case TOK_ALTERTABLE -> AlterTables.analyze(n, tableName(Ast.child(n, 0)));
+            case TOK_ALTERTABLE -> AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0)));
             case TOK_DROPVIEW -> {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropView(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);

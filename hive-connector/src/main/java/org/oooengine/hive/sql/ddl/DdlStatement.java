@@ -50,6 +50,14 @@ public sealed interface DdlStatement {
             implements DdlStatement {
     }
 
+    /** ALTER TABLE ... ADD CONSTRAINT ... FOREIGN KEY ... DISABLE NOVALIDATE, checked against the tables already. */
+    record AddForeignKey(String database, String name, TableConstraints.ForeignKey key) implements DdlStatement {
+    }
+
+    /** ALTER TABLE ... DROP CONSTRAINT name. */
+    record DropConstraint(String database, String name, String constraint) implements DdlStatement {
+    }
+
     /** ALTER TABLE ... ADD COLUMNS (...): the table's rows read NULL in them. */
     record AddColumns(String database, String name, List<ResultColumn> columns) implements DdlStatement {
     }
