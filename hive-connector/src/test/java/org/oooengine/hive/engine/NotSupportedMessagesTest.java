@@ -53,7 +53,13 @@ class NotSupportedMessagesTest {
         "SELECT DATE '2020-01-01' + INTERVAL (n_nationkey) DAY FROM nation",
         "SELECT initcap(n_name) FROM nation",
         "SELECT map('a', 1)['a']",
-        "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)"})
+        "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)",
+        "ALTER TABLE nation REPLACE COLUMNS (a INT)",
+        "ALTER TABLE nation ADD PARTITION (d = '1')",
+        "ALTER TABLE nation CHANGE n_name n_name STRING FIRST",
+        "ALTER TABLE nation SET TBLPROPERTIES ('ooo.indexes'='n_name')",
+        "CREATE TABLE f (a INT, FOREIGN KEY (a) REFERENCES nation(n_nationkey))",
+        "CREATE TABLE u (a INT, UNIQUE (a) DISABLE NOVALIDATE)"})
     void refusedInTheWordsOfSqlWithAPosition(String sql) {
         SqlException e;
         try (SqlSession s = engine.openSession("test", "default", Map.of())) {

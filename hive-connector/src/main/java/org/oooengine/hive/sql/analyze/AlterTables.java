@@ -112,7 +112,7 @@ final class AlterTables {
                 case TOK_CASCADE, TOK_RESTRICT -> { // which partitions change too: a table here has none
                 }
                 default -> throw Ast.notSupported("ALTER TABLE ... CHANGE COLUMN moving a column ("
-                        + c.getText().replace("TOK_ALTERTABLE_CHANGECOL_AFTER_POSITION", "AFTER").toUpperCase()
+                        + c.getText().replace("TOK_ALTERTABLE_CHANGECOL_AFTER_POSITION", "AFTER").toUpperCase(java.util.Locale.ROOT)
                         + "): the nodes' rows keep their columns in place", c);
             }
         }
