@@ -50,7 +50,8 @@ class HiveDdlTest {
     private static final String CITIES = "CREATE TABLE cities ("
             + "id INT PRIMARY KEY DISABLE NOVALIDATE COMMENT 'the city\\'s number', "
             + "name STRING COMMENT 'a \\\\ and a \\' in a comment', zone INT, nation INT, "
-            + "pop DECIMAL(12,2), founded DATE, "
+            + "pop DECIMAL(12,2), founded DATE, code CHAR(3), alias VARCHAR(20), area BIGINT, lat DOUBLE, "
+            + "capital BOOLEAN, "
             + "CONSTRAINT fk_zone FOREIGN KEY (zone) REFERENCES zones(z) DISABLE NOVALIDATE, "
             + "FOREIGN KEY (nation) REFERENCES default.nation(n_nationkey) DISABLE NOVALIDATE RELY) "
             + "COMMENT 'cities we know' ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' STORED AS TEXTFILE "
@@ -63,7 +64,7 @@ class HiveDdlTest {
             run(s, "DROP TABLE IF EXISTS zones");
             run(s, ZONES);
             run(s, CITIES);
-            run(s, "INSERT INTO cities VALUES (1, 'Lyon', 7, 6, 516092.00, DATE '0043-10-01')");
+            run(s, "INSERT INTO cities VALUES (1, 'Lyon', 7, 6, 516092.00, DATE '0043-10-01', 'LYS', 'Lugdunum', 48, 45.76, false)");
             String described = text(run(s, "DESCRIBE FORMATTED cities"));
             assertTrue(described.contains("# Primary Key\nTable: default.cities\nConstraint Name:\nColumn Name: id"),
                     described);
@@ -82,6 +83,11 @@ class HiveDdlTest {
                     "  `nation` int,",
                     "  `pop` decimal(12,2),",
                     "  `founded` date,",
+                    "  `code` char(3),",
+                    "  `alias` varchar(20),",
+                    "  `area` bigint,",
+                    "  `lat` double,",
+                    "  `capital` boolean,",
                     "  PRIMARY KEY (`id`) DISABLE NOVALIDATE,",
                     "  CONSTRAINT `fk_zone` FOREIGN KEY (`zone`) REFERENCES `default`.`zones` (`z`) DISABLE NOVALIDATE,",
                     "  FOREIGN KEY (`nation`) REFERENCES `default`.`nation` (`n_nationkey`) DISABLE NOVALIDATE RELY",
@@ -100,9 +106,9 @@ class HiveDdlTest {
             assertEquals(columns, render(run(s, "DESCRIBE cities")));
             assertEquals(tableInformation(described), tableInformation(text(run(s, "DESCRIBE FORMATTED cities"))));
             // the recreated table works as the first did: keyed, indexed, with the same types
-            run(s, "INSERT INTO cities VALUES (1, 'Lyon', 7, 6, 516092.00, DATE '0043-10-01')");
+            run(s, "INSERT INTO cities VALUES (1, 'Lyon', 7, 6, 516092.00, DATE '0043-10-01', 'LYS', 'Lugdunum', 48, 45.76, false)");
             SqlException repeated = assertThrows(SqlException.class,
-                    () -> run(s, "INSERT INTO cities VALUES (1, 'Vienne', 7, 6, 1.00, NULL)"));
+                    () -> run(s, "INSERT INTO cities VALUES (1, 'Vienne', 7, 6, 1.00, NULL, NULL, NULL, NULL, NULL, NULL)"));
             assertEquals(SqlException.CONSTRAINT, repeated.sqlState());
             assertEquals(List.of("[Lyon, FRANCE]"), render(run(s,
                     "SELECT c.name, n_name FROM cities c JOIN nation ON c.nation = n_nationkey WHERE c.name = 'Lyon'")));
