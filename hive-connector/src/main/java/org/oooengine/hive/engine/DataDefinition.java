@@ -344,7 +344,7 @@ final class DataDefinition {
     /**
      * ADD COLUMNS: the table's rows are written again with NULL in the new columns, which the
      * nodes' rows must hold (they keep a row's columns in place, the hidden row id after them);
-     * the catalog changes once they have. The rows pass through the coordinator, as INSERT
+     * the catalog takes the new columns once the nodes have committed. The rows pass through the coordinator, as INSERT
      * OVERWRITE ... SELECT's do.
      */
     private StatementResult addColumns(DdlStatement.AddColumns s, Function<RelNode, List<Object[]>> rowsOf) {
@@ -369,15 +369,15 @@ final class DataDefinition {
         }
         List<Object[]> rows = rowsOf.apply(new RelNode.Scan(before, before.name(), fields, null));
         int width = columns.size();
-        List<Object[]> widened = rows.stream().map(r -> Arrays.copyOf(r, width)).toList();
         CatalogTable after = t.withColumns(columns);
-        catalog.put(after);
-        try {
-            insert(after.info(), widened.iterator(), false);
-        } catch (RuntimeException e) {
-            catalog.put(t);
-            throw e;
-        }
+        TableInfo widened = after.info();
+        Iterator<Object[]> each = rows.iterator();
+        // the catalog takes the new columns once the nodes hold them
+        write(widened, Optional.of(after), false, false, into -> {
+            while (each.hasNext()) {
+                into.add(stored(widened, Arrays.copyOf(each.next(), width)));
+            }
+        });
         LOG.info("added {} columns to {}.{} ({} rows written again)", s.columns().size(), s.database(), s.name(), rows.size());
         return StatementResult.update(0);
     }
@@ -587,8 +587,22 @@ final class DataDefinition {
      * the nodes keep their stored layout. Returns the rows written.
      */
     private long write(TableInfo target, boolean append, boolean inPlace, RowSource source) {
-        Optional<CatalogTable> entry = catalog.entry(target.database(), target.name());
-        TableDefinition def = definition(target);
+        return write(target, catalog.entry(target.database(), target.name()), append, inPlace, source);
+    }
+
+    /**
+     * {@link #write(TableInfo, boolean, boolean, RowSource)} as the catalog entry {@code entry}
+     * describes the table, which the catalog records (with its next row id) once the nodes have
+     * committed.
+     */
+    private long write(TableInfo target, Optional<CatalogTable> entry, boolean append, boolean inPlace,
+                       RowSource source) {
+        TableDefinition def;
+        try {
+            def = entry.isPresent() ? entry.get().definition() : definition(target);
+        } catch (RuntimeException e) {
+            throw failed("writing " + target.database() + "." + target.name(), e);
+        }
         boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
         long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
         long written;

@@ -23,8 +23,8 @@ import org.oooengine.core.settings.TableProperties;
 
 /**
  * Hive's DDL and DML trees as {@link DdlStatement}s: CREATE/DROP DATABASE, CREATE TABLE (with
- * a primary key, indexes and AS SELECT), DROP TABLE, INSERT INTO/OVERWRITE ... SELECT | VALUES,
- * UPDATE, DELETE and LOAD DATA. Tables live on the cluster's nodes, hash-partitioned on their primary key's first
+ * a primary key, foreign keys, indexes and AS SELECT), DROP TABLE, ALTER TABLE ({@link AlterTables}),
+ * INSERT INTO/OVERWRITE ... SELECT | VALUES (one table or several), UPDATE, DELETE and LOAD DATA. Tables live on the cluster's nodes, hash-partitioned on their primary key's first
  * column; so Hive's PARTITIONED BY, CLUSTERED BY and LOCATION are refused by name.
  */
 public final class DdlAnalyzer {
