@@ -29,6 +29,11 @@ public interface Catalog {
         return List.of();
     }
 
+    /** The constraints declared with table {@code database.name}; none by default. */
+    default TableConstraints constraints(String database, String name) {
+        return TableConstraints.NONE;
+    }
+
     /** The system table {@code database.name}, whose rows the engine makes up when read; none by default. */
     default Optional<SystemCatalog.SystemTable> systemTable(String database, String name) {
         return Optional.empty();

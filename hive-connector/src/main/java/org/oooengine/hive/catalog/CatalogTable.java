@@ -17,12 +17,14 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * (the clustering and partitioning key on the nodes) and the columns with a secondary index.
  * A table declared without a primary key is stored with a hidden row id as its key, numbered by
  * the coordinator ({@code nextRowId}), so rows that repeat are kept, as Hive keeps them.
+ * {@code constraints} are what Hive declares and does not enforce: the primary key's name and
+ * the foreign keys.
  *
  * @param storage the name of the table on the nodes
  */
 public record CatalogTable(String database, String name, String storage, List<ColumnEntry> columns,
                            List<String> primaryKey, List<String> indexedColumns, Map<String, String> properties,
-                           String comment, long nextRowId) {
+                           String comment, long nextRowId, TableConstraints constraints) {
     /** The hidden key column of a table declared without a primary key. */
     public static final String ROW_ID = "__row_id";
 
@@ -30,6 +32,7 @@ public record CatalogTable(String database, String name, String storage, List<Co
     }
 
     public CatalogTable {
+        constraints = constraints == null ? TableConstraints.NONE : constraints; // files written before constraints were kept
         columns = List.copyOf(columns);
         primaryKey = List.copyOf(primaryKey);
         indexedColumns = List.copyOf(indexedColumns);
@@ -38,13 +41,15 @@ public record CatalogTable(String database, String name, String storage, List<Co
     }
 
     public static CatalogTable of(String database, String name, List<ResultColumn> columns, List<String> primaryKey,
-                                  List<String> indexedColumns, Map<String, String> properties, String comment) {
+                                  List<String> indexedColumns, Map<String, String> properties, String comment,
+                                  TableConstraints constraints) {
         List<ColumnEntry> entries = new ArrayList<>();
         for (ResultColumn c : columns) {
             entries.add(new ColumnEntry(c.name(), c.type().toString(), c.comment() == null ? "" : c.comment()));
         }
         String storage = ClusterCatalog.DEFAULT_DATABASE.equals(database) ? name : database + "." + name;
-        return new CatalogTable(database, name, storage, entries, primaryKey, indexedColumns, properties, comment, 0);
+        return new CatalogTable(database, name, storage, entries, primaryKey, indexedColumns, properties, comment, 0,
+                constraints);
     }
 
     /**
@@ -53,7 +58,8 @@ public record CatalogTable(String database, String name, String storage, List<Co
      */
     public CatalogTable withUniqueStorage() {
         String unique = storage + "#" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
-        return new CatalogTable(database, name, unique, columns, primaryKey, indexedColumns, properties, comment, nextRowId);
+        return new CatalogTable(database, name, unique, columns, primaryKey, indexedColumns, properties, comment, nextRowId,
+                constraints);
     }
 
     public boolean hasRowId() {
@@ -61,7 +67,29 @@ public record CatalogTable(String database, String name, String storage, List<Co
     }
 
     public CatalogTable withNextRowId(long next) {
-        return new CatalogTable(database, name, storage, columns, primaryKey, indexedColumns, properties, comment, next);
+        return new CatalogTable(database, name, storage, columns, primaryKey, indexedColumns, properties, comment, next,
+                constraints);
+    }
+
+    /** The same rows under another name (ALTER TABLE ... RENAME TO): its name on the nodes stays. */
+    public CatalogTable renamed(String newDatabase, String newName) {
+        return new CatalogTable(newDatabase, newName, storage, columns, primaryKey, indexedColumns, properties, comment,
+                nextRowId, constraints);
+    }
+
+    public CatalogTable withProperties(Map<String, String> newProperties, String newComment) {
+        return new CatalogTable(database, name, storage, columns, primaryKey, indexedColumns, newProperties, newComment,
+                nextRowId, constraints);
+    }
+
+    public CatalogTable withColumns(List<ColumnEntry> newColumns) {
+        return new CatalogTable(database, name, storage, newColumns, primaryKey, indexedColumns, properties, comment,
+                nextRowId, constraints);
+    }
+
+    public CatalogTable withConstraints(TableConstraints newConstraints) {
+        return new CatalogTable(database, name, storage, columns, primaryKey, indexedColumns, properties, comment,
+                nextRowId, newConstraints);
     }
 
     /** What SQL sees: the declared columns, without the hidden row id. */

@@ -108,6 +108,11 @@ public final class EmbeddedCatalog implements Catalog {
     }
 
     @Override
+    public TableConstraints constraints(String database, String name) {
+        return entry(database, name).map(CatalogTable::constraints).orElse(TableConstraints.NONE);
+    }
+
+    @Override
     public synchronized Optional<CatalogView> view(String database, String name) {
         return Optional.ofNullable(views.get(key(database, name)));
     }
@@ -155,6 +160,26 @@ public final class EmbeddedCatalog implements Catalog {
             throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + t.database());
         }
         tables.put(key(t.database(), t.name()), t);
+        save();
+    }
+
+    /** Every table created through SQL, in every database. */
+    public synchronized List<CatalogTable> entries() {
+        return List.copyOf(tables.values());
+    }
+
+    /** Whether a table created through SQL keeps its rows under {@code storage} on the nodes. */
+    public synchronized boolean storageTaken(String storage) {
+        return tables.values().stream().anyMatch(t -> t.storage().equals(storage));
+    }
+
+    /** Records {@code renamed} in place of {@code old}, in one change of the file. */
+    public synchronized void renameTable(CatalogTable old, CatalogTable renamed) {
+        if (!databases.containsKey(renamed.database())) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + renamed.database());
+        }
+        tables.remove(key(old.database(), old.name()));
+        tables.put(key(renamed.database(), renamed.name()), renamed);
         save();
     }
 

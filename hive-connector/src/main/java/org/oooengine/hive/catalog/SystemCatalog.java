@@ -64,6 +64,11 @@ public final class SystemCatalog implements Catalog {
     }
 
     @Override
+    public TableConstraints constraints(String database, String name) {
+        return tables.constraints(database, name);
+    }
+
+    @Override
     public Optional<CatalogView> view(String database, String name) {
         return tables.view(database, name);
     }

@@ -45,6 +45,8 @@ import org.oooengine.optimizer.rel.RelNode;
  */
 final class DataDefinition {
     private static final Logger LOG = LogManager.getLogger(DataDefinition.class);
+    /** Hive's setting: DROP TABLE or DROP VIEW of one that does not exist is no error unless it is false. */
+    static final String DROP_IGNORES_MISSING = "hive.exec.drop.ignorenonexistent";
 
     private final EmbeddedCatalog catalog;
     private final ClusterSession cluster;
@@ -118,13 +120,32 @@ final class DataDefinition {
         } else if (statement instanceof DdlStatement.CreateTable s) {
             return createTable(s, rowsOf);
         } else if (statement instanceof DdlStatement.DropTable s) {
-            return dropTable(s);
+            return dropTable(s, ignoresMissing(settings));
         } else if (statement instanceof DdlStatement.CreateView s) {
             return createView(s);
         } else if (statement instanceof DdlStatement.DropView s) {
-            return dropView(s);
+            return dropView(s, ignoresMissing(settings));
+        } else if (statement instanceof DdlStatement.Rename s) {
+            new TableChanges(catalog).rename(s);
+            return StatementResult.update(0);
+        } else if (statement instanceof DdlStatement.AlterProperties s) {
+            new TableChanges(catalog).alterProperties(s);
+            return StatementResult.update(0);
+        } else if (statement instanceof DdlStatement.ChangeColumn s) {
+            new TableChanges(catalog).changeColumn(s);
+            return StatementResult.update(0);
+        } else if (statement instanceof DdlStatement.AddForeignKey s) {
+            new TableChanges(catalog).addForeignKey(s);
+            return StatementResult.update(0);
+        } else if (statement instanceof DdlStatement.DropConstraint s) {
+            new TableChanges(catalog).dropConstraint(s);
+            return StatementResult.update(0);
+        } else if (statement instanceof DdlStatement.AddColumns s) {
+            return addColumns(s, rowsOf);
         } else if (statement instanceof DdlStatement.Insert s) {
             return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
+        } else if (statement instanceof DdlStatement.MultiInsert s) {
+            return StatementResult.update(multiInsert(s, rowsOf));
         } else if (statement instanceof DdlStatement.Update s) {
             return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.UPDATE, rowsOf.apply(s.rows())));
         } else if (statement instanceof DdlStatement.Delete s) {
@@ -264,7 +285,7 @@ final class DataDefinition {
         }
         views.forEach(v -> catalog.removeView(v.database(), v.name()));
         for (TableInfo t : tables) {
-            dropTable(new DdlStatement.DropTable(t.database(), t.name(), true));
+            dropTable(new DdlStatement.DropTable(t.database(), t.name(), true), true);
         }
         catalog.dropDatabase(s.name());
         return StatementResult.update(0);
@@ -284,9 +305,10 @@ final class DataDefinition {
             throw new SqlException(SqlException.ALREADY_EXISTS, "table already exists: " + s.database() + "." + s.name());
         }
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), s.primaryKey(), s.indexedColumns(),
-                s.properties(), s.comment());
+                s.properties(), s.comment(), s.constraints());
         boolean transactional = DdlAnalyzer.transactional(t.info());
-        if (transactional) {
+        // a table renamed away keeps its rows under its first name: a new table of that name takes another
+        if (transactional || catalog.storageTaken(t.storage())) {
             t = t.withUniqueStorage(); // a dropped table's name may still be in a node's log: a new table gets a new one
         }
         // Run the query before anything is created: a query that fails leaves no table behind.
@@ -317,6 +339,62 @@ final class DataDefinition {
         }
         LOG.info("created table {}.{} ({} rows)", s.database(), s.name(), rows.size());
         return StatementResult.update(rows.size());
+    }
+
+    /**
+     * ADD COLUMNS: the table's rows are written again with NULL in the new columns, which the
+     * nodes' rows must hold (they keep a row's columns in place, the hidden row id after them);
+     * the catalog takes the new columns once the nodes have committed. The rows pass through the coordinator, as INSERT
+     * OVERWRITE ... SELECT's do.
+     */
+    private StatementResult addColumns(DdlStatement.AddColumns s, Function<RelNode, List<Object[]>> rowsOf) {
+        CatalogTable t = new TableChanges(catalog).entry(s.database(), s.name());
+        TableInfo before = t.info();
+        if (DdlAnalyzer.transactional(before)) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: ADD COLUMNS to transactional table "
+                    + before.name());
+        }
+        List<CatalogTable.ColumnEntry> columns = new java.util.ArrayList<>(t.columns());
+        for (ResultColumn c : s.columns()) {
+            if (columns.stream().anyMatch(e -> e.name().equals(c.name()))) {
+                throw new SqlException(SqlException.ALREADY_EXISTS, "table " + before.database() + "." + before.name()
+                        + " has a column " + c.name() + " already");
+            }
+            columns.add(new CatalogTable.ColumnEntry(c.name(), c.type().toString(), c.comment() == null ? "" : c.comment()));
+        }
+        List<org.oooengine.optimizer.rel.Field> fields = new java.util.ArrayList<>();
+        for (int i = 0; i < before.columns().size(); i++) {
+            ResultColumn c = before.columns().get(i);
+            fields.add(new org.oooengine.optimizer.rel.Field(before.name(), c.name(), c.type()));
+        }
+        List<Object[]> rows = rowsOf.apply(new RelNode.Scan(before, before.name(), fields, null));
+        int width = columns.size();
+        CatalogTable after = t.withColumns(columns);
+        TableInfo widened = after.info();
+        Iterator<Object[]> each = rows.iterator();
+        // the catalog takes the new columns once the nodes hold them
+        write(widened, Optional.of(after), false, false, into -> {
+            while (each.hasNext()) {
+                into.add(stored(widened, Arrays.copyOf(each.next(), width)));
+            }
+        });
+        LOG.info("added {} columns to {}.{} ({} rows written again)", s.columns().size(), s.database(), s.name(), rows.size());
+        return StatementResult.update(0);
+    }
+
+    /**
+     * A multi-table INSERT: every query is read first, then each table written in turn, each
+     * write on every node or on none. A write that fails leaves the tables written before it as
+     * they are then, as Hive's moves of one table after another do; the error names the table.
+     */
+    private long multiInsert(DdlStatement.MultiInsert s, Function<RelNode, List<Object[]>> rowsOf) {
+        List<List<Object[]>> rows = s.inserts().stream().map(i -> rowsOf.apply(i.rows())).toList();
+        long written = 0;
+        for (int i = 0; i < rows.size(); i++) {
+            DdlStatement.Insert one = s.inserts().get(i);
+            written += insert(one.target(), rows.get(i).iterator(), !one.overwrite());
+        }
+        return written;
     }
 
     /** Undoes a transactional table's creation on the nodes that made it: a failed CREATE leaves nothing anywhere. */
@@ -355,32 +433,42 @@ final class DataDefinition {
         return StatementResult.update(0);
     }
 
-    private StatementResult dropView(DdlStatement.DropView s) {
+    /**
+     * Whether DROP TABLE and DROP VIEW of a missing one succeed without IF EXISTS, as in Hive while
+     * {@value #DROP_IGNORES_MISSING} is true, its default.
+     */
+    private static boolean ignoresMissing(Map<String, String> settings) {
+        return !"false".equalsIgnoreCase(settings.getOrDefault(DROP_IGNORES_MISSING, "true").strip());
+    }
+
+    private StatementResult dropView(DdlStatement.DropView s, boolean ignoreMissing) {
         String name = s.database() + "." + s.name();
         if (catalog.view(s.database(), s.name()).isEmpty()) {
             if (catalog.table(s.database(), s.name()).isPresent()) {
                 throw new SqlException(SqlException.GENERAL, name + " is a table, not a view: drop it with DROP TABLE");
             }
-            if (s.ifExists()) {
+            if (s.ifExists() || ignoreMissing) {
                 return StatementResult.update(0);
             }
-            throw new SqlException(SqlException.UNKNOWN_TABLE, "view not found: " + name);
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "view not found: " + name + " (" + DROP_IGNORES_MISSING
+                    + " is false)");
         }
         catalog.removeView(s.database(), s.name());
         return StatementResult.update(0);
     }
 
-    private StatementResult dropTable(DdlStatement.DropTable s) {
+    private StatementResult dropTable(DdlStatement.DropTable s, boolean ignoreMissing) {
         if (catalog.view(s.database(), s.name()).isPresent()) {
             throw new SqlException(SqlException.GENERAL, s.database() + "." + s.name()
                     + " is a view, not a table: drop it with DROP VIEW");
         }
         Optional<TableInfo> t = catalog.table(s.database(), s.name());
         if (t.isEmpty()) {
-            if (s.ifExists()) {
+            if (s.ifExists() || ignoreMissing) {
                 return StatementResult.update(0);
             }
-            throw new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + s.database() + "." + s.name());
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + s.database() + "." + s.name()
+                    + " (" + DROP_IGNORES_MISSING + " is false)");
         }
         try {
             if (DdlAnalyzer.transactional(t.get())) {
@@ -499,8 +587,22 @@ final class DataDefinition {
      * the nodes keep their stored layout. Returns the rows written.
      */
     private long write(TableInfo target, boolean append, boolean inPlace, RowSource source) {
-        Optional<CatalogTable> entry = catalog.entry(target.database(), target.name());
-        TableDefinition def = definition(target);
+        return write(target, catalog.entry(target.database(), target.name()), append, inPlace, source);
+    }
+
+    /**
+     * {@link #write(TableInfo, boolean, boolean, RowSource)} as the catalog entry {@code entry}
+     * describes the table, which the catalog records (with its next row id) once the nodes have
+     * committed.
+     */
+    private long write(TableInfo target, Optional<CatalogTable> entry, boolean append, boolean inPlace,
+                       RowSource source) {
+        TableDefinition def;
+        try {
+            def = entry.isPresent() ? entry.get().definition() : definition(target);
+        } catch (RuntimeException e) {
+            throw failed("writing " + target.database() + "." + target.name(), e);
+        }
         boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
         long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
         long written;

@@ -16,6 +16,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.LostNodes;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.CatalogView;
+import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.hive.catalog.SystemCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
@@ -139,12 +140,14 @@ final class EngineSession implements SqlSession {
         return switch (tree.getType()) {
             case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, sql, cancel) : query(tree, cancel);
             case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD, TOK_UPDATE_TABLE,
-                 TOK_DELETE_FROM, TOK_MERGE, TOK_CREATEVIEW, TOK_DROPVIEW, TOK_ALTERVIEW -> change(tree, sql, cancel);
+                 TOK_DELETE_FROM, TOK_MERGE, TOK_CREATEVIEW, TOK_DROPVIEW, TOK_ALTERVIEW, TOK_ALTERTABLE ->
+                    change(tree, sql, cancel);
             case TOK_SHOWVIEWS -> single("tab_name", catalog.views(database).stream().map(CatalogView::name).toList());
             case TOK_EXPLAIN -> explain(tree, cancel);
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
             case TOK_SHOWTABLES -> single("tab_name", tablesAndViews());
             case TOK_DESCTABLE -> describe(tree);
+            case TOK_SHOW_CREATETABLE -> showCreate(tree);
             case TOK_SHOWFUNCTIONS -> FunctionStatements.show(tree);
             case TOK_DESCFUNCTION -> FunctionStatements.describe(tree);
             case TOK_SWITCHDATABASE -> use(tree);
@@ -219,8 +222,23 @@ final class EngineSession implements SqlSession {
             access.checkCanCreateTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.DropView s) {
             access.checkCanDropTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.Rename s) {
+            access.checkCanDropTable(user, s.database(), s.name());
+            access.checkCanCreateTable(user, s.newDatabase(), s.newName());
+        } else if (statement instanceof DdlStatement.AlterProperties s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.ChangeColumn s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.AddColumns s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.AddForeignKey s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.DropConstraint s) {
+            access.checkCanCreateTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.Insert s) {
             access.checkCanInsert(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.MultiInsert s) {
+            s.inserts().forEach(i -> access.checkCanInsert(user, i.target().database(), i.target().name()));
         } else if (statement instanceof DdlStatement.Update s) {
             access.checkCanUpdate(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.Delete s) {
@@ -323,6 +341,10 @@ final class EngineSession implements SqlSession {
             rows.add(new Object[] {"Primary Key:", String.join(", ", t.primaryKey()), null});
             rows.add(new Object[] {"Indexed Columns:", String.join(", ", t.indexedColumns()), null});
             t.properties().forEach((k, v) -> rows.add(new Object[] {"Table Parameters:", k, v}));
+            if (!t.comment().isEmpty()) {
+                rows.add(new Object[] {"Table Parameters:", "comment", t.comment()});
+            }
+            constraintRows(t, catalog.constraints(db, name), rows);
             if (catalog instanceof SystemCatalog system && !FileTableReader.holds(t) && !transactional
                     && !SystemCatalog.DATABASE.equals(db)) {
                 rows.add(new Object[] {"", null, null});
@@ -335,6 +357,54 @@ final class EngineSession implements SqlSession {
         }
         return StatementResult.rows(List.of(new ResultColumn("col_name", SqlType.STRING),
                 new ResultColumn("data_type", SqlType.STRING), new ResultColumn("comment", SqlType.STRING)), rows.iterator());
+    }
+
+    /** SHOW CREATE TABLE of a table or a view: the statement that makes it again, a line a row. */
+    private StatementResult showCreate(ASTNode tree) {
+        ASTNode tab = (ASTNode) tree.getChild(0);
+        String db = tab.getChildCount() > 1 ? tab.getChild(0).getText().toLowerCase(Locale.ROOT) : database;
+        String name = tab.getChild(tab.getChildCount() - 1).getText().toLowerCase(Locale.ROOT);
+        db = db.replace("`", "");
+        name = name.replace("`", "");
+        java.util.Optional<CatalogView> view = catalog.view(db, name);
+        if (view.isPresent()) {
+            return single("createtab_stmt", ShowCreateTable.view(view.get()));
+        }
+        String written = db + "." + name;
+        TableInfo t = catalog.table(db, name).orElseThrow(() -> new SqlException(SqlException.UNKNOWN_TABLE,
+                "SemanticException [Error 10001]: Table not found " + written));
+        return single("createtab_stmt", ShowCreateTable.table(t, catalog.constraints(db, name)));
+    }
+
+    /** Hive's constraints section of DESCRIBE FORMATTED: the primary key and each foreign key. */
+    private static void constraintRows(TableInfo t, TableConstraints c, List<Object[]> rows) {
+        if (t.primaryKey().isEmpty() && c.foreignKeys().isEmpty()) {
+            return;
+        }
+        String table = t.database() + "." + t.name();
+        rows.add(new Object[] {"", null, null});
+        rows.add(new Object[] {"# Constraints", null, null});
+        if (!t.primaryKey().isEmpty()) {
+            rows.add(new Object[] {"", null, null});
+            rows.add(new Object[] {"# Primary Key", null, null});
+            rows.add(new Object[] {"Table:", table, null});
+            rows.add(new Object[] {"Constraint Name:", c.primaryKeyName(), null});
+            rows.add(new Object[] {"Column Name:", String.join(", ", t.primaryKey()), null});
+            rows.add(new Object[] {"Rely:", Boolean.toString(c.primaryKeyRely()), null});
+        }
+        if (!c.foreignKeys().isEmpty()) {
+            rows.add(new Object[] {"", null, null});
+            rows.add(new Object[] {"# Foreign Keys", null, null});
+            for (TableConstraints.ForeignKey fk : c.foreignKeys()) {
+                rows.add(new Object[] {"Table:", table, null});
+                rows.add(new Object[] {"Constraint Name:", fk.name(), null});
+                for (int i = 0; i < fk.columns().size(); i++) {
+                    rows.add(new Object[] {"Parent Column Name:", fk.database() + "." + fk.table() + "." + fk.referenced().get(i),
+                            "Column Name: " + fk.columns().get(i) + ", Key Sequence: " + (i + 1)});
+                }
+                rows.add(new Object[] {"Rely:", Boolean.toString(fk.rely()), null});
+            }
+        }
     }
 
     /** DESCRIBE of a view: its columns; FORMATTED adds Hive's view section, the statement that made it. */

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.function.Predicate;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.CatalogView;
+import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlType;
@@ -138,18 +139,45 @@ final class CatalogMetadata {
         // Exact names here, not patterns (JDBC getPrimaryKeys).
         for (TableInfo t : tables(catalog, escapeLike(schema), escapeLike(table))) {
             List<String> key = t.primaryKey() == null ? List.of() : t.primaryKey();
+            String name = emptyToNull(catalog.constraints(t.database(), t.name()).primaryKeyName());
             for (int i = 0; i < key.size(); i++) {
-                rows.add(new Object[] {null, t.database(), t.name(), key.get(i), i + 1, null});
+                rows.add(new Object[] {null, t.database(), t.name(), key.get(i), i + 1, name});
             }
         }
         return new MetadataResult(columns, rows);
     }
 
-    static MetadataResult crossReference() {
+    /**
+     * The foreign keys (JDBC getCrossReference, and getImportedKeys and getExportedKeys through it)
+     * of the foreign table that reference the parent table; a null name matches any. Keys are
+     * declared DISABLE NOVALIDATE, so nothing cascades: NO ACTION, not deferrable.
+     */
+    static MetadataResult crossReference(Catalog catalog, String parentSchema, String parentTable, String foreignSchema,
+                                         String foreignTable) {
+        List<Object[]> rows = new ArrayList<>();
+        for (TableInfo t : tables(catalog, escapeLike(foreignSchema), escapeLike(foreignTable))) {
+            for (TableConstraints.ForeignKey fk : catalog.constraints(t.database(), t.name()).foreignKeys()) {
+                if (parentSchema != null && !parentSchema.equalsIgnoreCase(fk.database())
+                        || parentTable != null && !parentTable.equalsIgnoreCase(fk.table())) {
+                    continue;
+                }
+                String pkName = emptyToNull(catalog.constraints(fk.database(), fk.table()).primaryKeyName());
+                for (int i = 0; i < fk.columns().size(); i++) {
+                    rows.add(new Object[] {null, fk.database(), fk.table(), fk.referenced().get(i), null, t.database(),
+                        t.name(), fk.columns().get(i), i + 1, (short) DatabaseMetaData.importedKeyNoAction,
+                        (short) DatabaseMetaData.importedKeyNoAction, emptyToNull(fk.name()), pkName,
+                        (short) DatabaseMetaData.importedKeyNotDeferrable});
+                }
+            }
+        }
         return new MetadataResult(List.of(string("PKTABLE_CAT"), string("PKTABLE_SCHEM"), string("PKTABLE_NAME"),
                 string("PKCOLUMN_NAME"), string("FKTABLE_CAT"), string("FKTABLE_SCHEM"), string("FKTABLE_NAME"),
                 string("FKCOLUMN_NAME"), integer("KEY_SEQ"), smallint("UPDATE_RULE"), smallint("DELETE_RULE"),
-                string("FK_NAME"), string("PK_NAME"), smallint("DEFERRABILITY")), List.of());
+                string("FK_NAME"), string("PK_NAME"), smallint("DEFERRABILITY")), rows);
+    }
+
+    private static String emptyToNull(String s) {
+        return s == null || s.isEmpty() ? null : s;
     }
 
     private static List<CatalogView> views(Catalog catalog, String schemaPattern, String tablePattern) {

@@ -419,7 +419,9 @@ final class ThriftCliService implements TCLIService.Iface {
     @Override
     public TGetCrossReferenceResp GetCrossReference(TGetCrossReferenceReq req) {
         TGetCrossReferenceResp resp = new TGetCrossReferenceResp(Statuses.ok());
-        metadata(req.getSessionHandle(), TOperationType.UNKNOWN, catalog -> CatalogMetadata.crossReference(),
+        metadata(req.getSessionHandle(), TOperationType.UNKNOWN, catalog -> CatalogMetadata.crossReference(catalog,
+                        req.getParentSchemaName(), req.getParentTableName(), req.getForeignSchemaName(),
+                        req.getForeignTableName()),
                 resp::setStatus, resp::setOperationHandle);
         return resp;
     }

@@ -294,4 +294,37 @@ class HiveSemanticsTest {
         assertMatchesDuckDb("SELECT p_partkey FROM part WHERE p_size < (SELECT count(l_discount) FROM lineitem "
                 + "WHERE l_partkey = p_partkey)");
     }
+
+    // 8. count(DISTINCT a, b) and a select alias in HAVING, as Hive reads them
+
+    @Test
+    void countOfDistinctTuplesSkipsThoseWithANull() throws Exception {
+        // Hive counts the distinct tuples none of whose values is NULL; DuckDB says it with a derived table
+        assertMatchesDuckDb("SELECT count(DISTINCT l_returnflag, l_linestatus), count(DISTINCT l_suppkey, "
+                        + "l_quantity, l_shipdate) FROM lineitem",
+                "SELECT (SELECT count(*) FROM (SELECT DISTINCT l_returnflag, l_linestatus FROM lineitem)), "
+                        + "(SELECT count(*) FROM (SELECT DISTINCT l_suppkey, l_quantity, l_shipdate FROM lineitem))");
+        assertMatchesDuckDb("SELECT l_returnflag, count(DISTINCT l_suppkey, if(l_discount > 0.05, NULL, l_tax)) "
+                        + "FROM lineitem GROUP BY l_returnflag",
+                "SELECT l_returnflag, count(*) FILTER (WHERE t IS NOT NULL) FROM (SELECT DISTINCT l_returnflag, "
+                        + "l_suppkey, CASE WHEN l_discount > 0.05 THEN NULL ELSE l_tax END AS t FROM lineitem) "
+                        + "GROUP BY l_returnflag");
+        // ('a', 'bc') and ('ab', 'c') are two tuples, not one
+        assertEquals(List.of("[2]"), render(rows("SELECT count(DISTINCT x, y) FROM (SELECT 'a' AS x, 'bc' AS y "
+                + "UNION ALL SELECT 'ab', 'c' UNION ALL SELECT 'a', 'bc' UNION ALL SELECT NULL, 'c') t")));
+        SqlException plain = refused("SELECT count(n_name, n_regionkey) FROM nation");
+        assertTrue(plain.getMessage().startsWith("count of several values needs DISTINCT"), plain.getMessage());
+    }
+
+    @Test
+    void havingReadsTheSelectListsAliases() throws Exception {
+        assertMatchesDuckDb("SELECT n_regionkey AS r, count(*) AS nations, sum(n_nationkey) AS keys FROM nation "
+                        + "GROUP BY n_regionkey HAVING keys > 50 AND nations = 5",
+                "SELECT n_regionkey, count(*), sum(n_nationkey) FROM nation GROUP BY n_regionkey "
+                        + "HAVING sum(n_nationkey) > 50 AND count(*) = 5");
+        // a column of the FROM rows keeps its meaning even where an alias has its name
+        assertMatchesDuckDb("SELECT n_regionkey, max(n_name) AS n_name FROM nation GROUP BY n_regionkey "
+                        + "HAVING min(n_name) < 'C'",
+                "SELECT n_regionkey, max(n_name) FROM nation GROUP BY n_regionkey HAVING min(n_name) < 'C'");
+    }
 }

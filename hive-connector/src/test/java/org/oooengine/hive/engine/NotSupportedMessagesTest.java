@@ -46,8 +46,6 @@ class NotSupportedMessagesTest {
         "SELECT CAST(n_name AS BINARY) FROM nation",
         "SELECT n_name, rank() OVER (PARTITION BY n_regionkey ORDER BY n_name ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nation",
         "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nation",
-        "SELECT n_name FROM nation SORT BY n_name",
-        "SELECT n_name FROM nation DISTRIBUTE BY n_regionkey",
         "SELECT n_name FROM nation LATERAL VIEW explode(array(1, 2)) t AS x",
         "SELECT n_name, collect_set(n_name) OVER () FROM nation",
         "SELECT n_name FROM nation WHERE n_comment RLIKE 'a.*'",
@@ -55,7 +53,13 @@ class NotSupportedMessagesTest {
         "SELECT DATE '2020-01-01' + INTERVAL (n_nationkey) DAY FROM nation",
         "SELECT initcap(n_name) FROM nation",
         "SELECT map('a', 1)['a']",
-        "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)"})
+        "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)",
+        "ALTER TABLE nation REPLACE COLUMNS (a INT)",
+        "ALTER TABLE nation ADD PARTITION (d = '1')",
+        "ALTER TABLE nation CHANGE n_name n_name STRING FIRST",
+        "ALTER TABLE nation SET TBLPROPERTIES ('ooo.indexes'='n_name')",
+        "CREATE TABLE f (a INT, FOREIGN KEY (a) REFERENCES nation(n_nationkey))",
+        "CREATE TABLE u (a INT, UNIQUE (a) DISABLE NOVALIDATE)"})
     void refusedInTheWordsOfSqlWithAPosition(String sql) {
         SqlException e;
         try (SqlSession s = engine.openSession("test", "default", Map.of())) {

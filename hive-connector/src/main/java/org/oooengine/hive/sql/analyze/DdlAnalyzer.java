@@ -23,8 +23,8 @@ import org.oooengine.core.settings.TableProperties;
 
 /**
  * Hive's DDL and DML trees as {@link DdlStatement}s: CREATE/DROP DATABASE, CREATE TABLE (with
- * a primary key, indexes and AS SELECT), DROP TABLE, INSERT INTO/OVERWRITE ... SELECT | VALUES,
- * UPDATE, DELETE and LOAD DATA. Tables live on the cluster's nodes, hash-partitioned on their primary key's first
+ * a primary key, foreign keys, indexes and AS SELECT), DROP TABLE, ALTER TABLE ({@link AlterTables}),
+ * INSERT INTO/OVERWRITE ... SELECT | VALUES (one table or several), UPDATE, DELETE and LOAD DATA. Tables live on the cluster's nodes, hash-partitioned on their primary key's first
  * column; so Hive's PARTITIONED BY, CLUSTERED BY and LOCATION are refused by name.
  */
 public final class DdlAnalyzer {
@@ -92,12 +92,10 @@ public final class DdlAnalyzer {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropTable(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
             }
-            case TOK_CREATEVIEW, TOK_ALTERVIEW -> {
-                if (sql == null) {
-                    throw new IllegalStateException("a view is analysed with the text of its statement");
-                }
-                yield Views.create(catalog, database, n, sql);
-            }
+            case TOK_ALTERVIEW -> Ast.child(n, 1).getType() == TOK_ALTERVIEW_RENAME
+                    ? AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0))) : Views.create(catalog, database, n, view());
+            case TOK_CREATEVIEW -> Views.create(catalog, database, n, view());
+            case TOK_ALTERTABLE -> AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0)));
             case TOK_DROPVIEW -> {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropView(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
@@ -111,11 +109,20 @@ public final class DdlAnalyzer {
         };
     }
 
+    /** The statement's text, which a view keeps. */
+    private String view() {
+        if (sql == null) {
+            throw new IllegalStateException("a view is analysed with the text of its statement");
+        }
+        return sql;
+    }
+
     private DdlStatement createTable(ASTNode n) {
         String[] name = tableName(Ast.child(n, 0));
         Identifiers.objectName("table", name[1], Ast.child(n, 0));
         List<ResultColumn> columns = new ArrayList<>();
-        List<String> primaryKey = new ArrayList<>();
+        ConstraintClauses constraints = new ConstraintClauses(catalog, name[0]);
+        List<String> primaryKey = constraints.primaryKey();
         Map<String, String> properties = new LinkedHashMap<>();
         String comment = "";
         boolean ifNotExists = false;
@@ -124,7 +131,7 @@ public final class DdlAnalyzer {
         for (ASTNode c : Ast.children(n).subList(1, n.getChildCount())) {
             switch (c.getType()) {
                 case TOK_IFNOTEXISTS -> ifNotExists = true;
-                case TOK_TABCOLLIST -> columnList(c, columns, primaryKey);
+                case TOK_TABCOLLIST -> columnList(c, columns, constraints);
                 case TOK_TABLECOMMENT -> comment = Ast.unquote(Ast.child(c, 0).getText());
                 case TOK_FILEFORMAT_GENERIC -> properties.put(LOAD_FORMAT_PROPERTY, fileFormat(Ast.child(c, 0)));
                 case TOK_TABLEROWFORMAT -> rowFormat(c, properties);
@@ -180,7 +187,7 @@ public final class DdlAnalyzer {
             c.type().storedType(); // refuses a type the nodes cannot store, now
         }
         return new DdlStatement.CreateTable(name[0], name[1], columns, primaryKey, indexed, properties, comment,
-                ifNotExists, asSelect);
+                ifNotExists, asSelect, constraints.build(name[1], columns));
     }
 
     /** A transactional table finds its rows by primary key; what it does not keep is refused by name. */
@@ -200,7 +207,7 @@ public final class DdlAnalyzer {
         }
     }
 
-    private static void columnList(ASTNode list, List<ResultColumn> columns, List<String> primaryKey) {
+    private static void columnList(ASTNode list, List<ResultColumn> columns, ConstraintClauses constraints) {
         for (ASTNode c : Ast.children(list)) {
             switch (c.getType()) {
                 case TOK_TABCOL -> {
@@ -214,30 +221,21 @@ public final class DdlAnalyzer {
                         if (after.getType() == StringLiteral) {
                             comment = Ast.unquote(after.getText());
                         } else if (after.getType() == TOK_PRIMARY_KEY) {
-                            onePrimaryKey(primaryKey, after);
-                            primaryKey.add(name); // pk INT PRIMARY KEY: the table's key, as if declared after the columns
+                            // pk INT PRIMARY KEY: the table's key, as if declared after the columns
+                            constraints.primaryKey(after, name);
+                        } else if (after.getType() == TOK_FOREIGN_KEY) {
+                            constraints.foreignKey(after); // names its column itself
                         } else {
                             throw Ast.notSupported("column constraint " + after.getText()
-                                    + " (only PRIMARY KEY)", after);
+                                    + " (only PRIMARY KEY and FOREIGN KEY)", after);
                         }
                     }
                     columns.add(new ResultColumn(name, Types.of(type), comment));
                 }
-                case TOK_PRIMARY_KEY -> {
-                    onePrimaryKey(primaryKey, c);
-                    for (ASTNode k : Ast.children(Ast.child(c, 0))) {
-                        primaryKey.add(Ast.name(k));
-                    }
-                }
+                case TOK_PRIMARY_KEY -> constraints.primaryKey(c, null);
+                case TOK_FOREIGN_KEY -> constraints.foreignKey(c);
                 default -> throw Ast.notSupported("constraint " + c.getText().replace("TOK_", ""), c);
             }
-        }
-    }
-
-    private static void onePrimaryKey(List<String> declared, ASTNode at) {
-        if (!declared.isEmpty()) {
-            throw Ast.error(SqlException.SYNTAX, "a table has one PRIMARY KEY; list its columns in one "
-                    + "PRIMARY KEY (...) clause", at);
         }
     }
 
@@ -457,10 +455,41 @@ public final class DdlAnalyzer {
 
     private DdlStatement insert(ASTNode query) {
         List<ASTNode> inserts = Ast.children(query).stream().filter(c -> c.getType() == TOK_INSERT).toList();
-        if (inserts.size() > 1) {
-            throw Ast.notSupported("a multi-table INSERT", inserts.get(1));
+        return inserts.size() > 1 ? multiInsert(query, inserts) : insert(query, inserts.get(0));
+    }
+
+    /**
+     * {@code FROM src INSERT ... SELECT ... INSERT ... SELECT ...}: each INSERT a query of its own
+     * over the shared FROM (and WITH). Every query is read before any table is written, so each
+     * reads the tables as they were before the statement.
+     */
+    private DdlStatement multiInsert(ASTNode query, List<ASTNode> inserts) {
+        List<DdlStatement.Insert> each = new ArrayList<>();
+        List<String> targets = new ArrayList<>();
+        for (ASTNode insert : inserts) {
+            ASTNode dest = Ast.child(insert, 0);
+            if (!(dest.getType() == TOK_INSERT_INTO || Ast.child(dest, 0).getType() == TOK_TAB)) {
+                throw Ast.notSupported("INSERT OVERWRITE DIRECTORY", dest);
+            }
+            List<ASTNode> parts = new ArrayList<>();
+            Ast.children(query).stream().filter(c -> c.getType() != TOK_INSERT).forEach(c -> parts.add(Ast.copy(c)));
+            ASTNode own = Ast.copy(insert);
+            parts.add(own);
+            DdlStatement.Insert one = insert(Ast.node(TOK_QUERY, "TOK_QUERY", parts), own);
+            String target = one.target().database() + "." + one.target().name();
+            if (targets.contains(target)) {
+                throw Ast.notSupported("a multi-table INSERT that writes " + target + " twice", insert);
+            }
+            if (transactional(one.target())) {
+                throw Ast.notSupported("a multi-table INSERT into transactional table " + target, insert);
+            }
+            targets.add(target);
+            each.add(one);
         }
-        ASTNode insert = inserts.get(0);
+        return new DdlStatement.MultiInsert(each);
+    }
+
+    private DdlStatement.Insert insert(ASTNode query, ASTNode insert) {
         ASTNode dest = Ast.child(insert, 0);
         boolean overwrite = dest.getType() == TOK_DESTINATION;
         ASTNode tab = Ast.child(dest, 0);

@@ -61,7 +61,16 @@ final class ExprBinder {
             }
             return new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT);
         }
-        if (n.getChildCount() - (WindowPlanner.isWindowCall(n) ? 1 : 0) != 2) { // OVER (...) is a last child
+        int arguments = n.getChildCount() - 1 - (WindowPlanner.isWindowCall(n) ? 1 : 0); // OVER (...) is a last child
+        if (name.equals("count") && arguments > 1) {
+            if (n.getType() != TOK_FUNCTIONDI) {
+                throw Ast.error(SqlException.SYNTAX, "count of several values needs DISTINCT, as in Hive: "
+                        + "count(DISTINCT a, b)", n);
+            }
+            Expr tuple = bind(DistinctTuples.tuple(Ast.children(n).subList(1, 1 + arguments)));
+            return new AggregateCall(AggregateCall.Kind.COUNT, tuple, true, SqlType.BIGINT);
+        }
+        if (arguments != 1) {
             throw Ast.error(SqlException.SYNTAX, name + " takes one argument", n);
         }
         Expr arg = bind(Ast.child(n, 1));

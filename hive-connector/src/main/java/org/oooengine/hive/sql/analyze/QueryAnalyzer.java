@@ -28,9 +28,11 @@ import org.oooengine.optimizer.rel.RelNode;
  * A SELECT statement to a plan: FROM (tables, subqueries, common table expressions, inner and
  * outer joins, TABLESAMPLE (n ROWS)), WHERE, GROUP BY with aggregates (and grouping sets:
  * {@link GroupingSets}), HAVING, the select list (scalar subqueries in it: {@link SubqueryPlanner};
- * window functions: {@link WindowPlanner}), DISTINCT, ORDER BY and LIMIT; UNION, INTERSECT and
- * EXCEPT ({@link SetOperations}). Joins and WHERE are planned together ({@link FromClause}, {@link JoinPlanner}):
- * each conjunct is applied as early as its tables allow, below an outer join where that keeps its meaning. Constructs outside this list are refused by name.
+ * window functions: {@link WindowPlanner}), DISTINCT, ORDER BY (SORT BY, CLUSTER BY and DISTRIBUTE BY:
+ * {@link ResultOrder}) and LIMIT; UNION, INTERSECT and EXCEPT ({@link SetOperations}). Joins and WHERE
+ * are planned together ({@link FromClause}, {@link JoinPlanner}): each conjunct is applied as early as its
+ * tables allow, below an outer join where that keeps its meaning. Constructs outside this list are refused
+ * by name.
  */
 public final class QueryAnalyzer {
     private final Catalog catalog;
@@ -122,11 +124,9 @@ public final class QueryAnalyzer {
         if (dest.getType() != TOK_DIR || Ast.child(dest, 0).getType() != TOK_TMP_FILE) {
             throw Ast.notSupported("INSERT OVERWRITE", dest);
         }
+        ResultOrder.checkClauses(insert);
         for (ASTNode c : Ast.children(insert)) {
             String construct = switch (c.getType()) {
-                case TOK_SORTBY -> "SORT BY";
-                case TOK_CLUSTERBY -> "CLUSTER BY";
-                case TOK_DISTRIBUTEBY -> "DISTRIBUTE BY";
                 case TOK_LATERAL_VIEW -> "LATERAL VIEW";
                 case TOK_QUALIFY -> "QUALIFY";
                 default -> null;
@@ -228,13 +228,12 @@ public final class QueryAnalyzer {
             this.subqueries = subqueries;
             ASTNode s = Ast.find(insert, TOK_SELECT);
             this.select = s != null ? s : Ast.find(insert, TOK_SELECTDI);
-            ASTNode order = Ast.find(insert, TOK_ORDERBY);
-            this.orderKeys = order == null ? List.of() : Ast.children(order);
+            this.orderKeys = ResultOrder.sortKeys(insert);
         }
 
         RelNode plan() {
             ASTNode groupBy = GroupingSets.clause(insert);
-            ASTNode having = Ast.find(insert, TOK_HAVING);
+            ASTNode having = withSelectAliases(Ast.find(insert, TOK_HAVING));
             List<ASTNode> aggregateSites = new ArrayList<>(Ast.children(select));
             if (having != null) {
                 aggregateSites.add(having);
@@ -278,6 +277,44 @@ public final class QueryAnalyzer {
                 hook = windows.hook(hook);
             }
             return selectList(rows, hook, fromColumn);
+        }
+
+        /**
+         * HAVING with the select list's aliases it names replaced by their expressions, as Hive
+         * reads them ({@code SELECT k, count(*) AS n ... HAVING n > 1}); a name the FROM rows have
+         * stays their column.
+         */
+        private ASTNode withSelectAliases(ASTNode having) {
+            if (having == null) {
+                return null;
+            }
+            Map<String, ASTNode> aliases = new HashMap<>();
+            for (ASTNode item : Ast.children(select)) {
+                if (item.getChildCount() > 1 && item.getType() == TOK_SELEXPR) {
+                    String alias = Ast.name(Ast.child(item, 1));
+                    if (input.fields().stream().noneMatch(f -> f.name().equals(alias))) {
+                        aliases.put(alias, Ast.child(item, 0));
+                    }
+                }
+            }
+            return aliases.isEmpty() ? having : replaceAliases(Ast.copy(having), aliases);
+        }
+
+        private static ASTNode replaceAliases(ASTNode n, Map<String, ASTNode> aliases) {
+            if (n.getType() == TOK_TABLE_OR_COL && aliases.containsKey(Ast.name(Ast.child(n, 0)))) {
+                return Ast.copy(aliases.get(Ast.name(Ast.child(n, 0))));
+            }
+            if (n.getType() == TOK_SUBQUERY_EXPR) {
+                return n; // its names are its own
+            }
+            for (int i = 0; i < n.getChildCount(); i++) {
+                ASTNode c = Ast.child(n, i);
+                ASTNode replaced = replaceAliases(c, aliases);
+                if (replaced != c) {
+                    n.setChild(i, replaced);
+                }
+            }
+            return n;
         }
 
         private static void findAggregates(ASTNode n, List<ASTNode> out) {
@@ -335,6 +372,10 @@ public final class QueryAnalyzer {
                     all.add(new Field(null, "_o" + i, exprs.get(i).type()));
                 }
                 out = new RelNode.Project(rows, exprs, all);
+            }
+            for (ASTNode key : ResultOrder.distributeKeys(insert)) {
+                // only bound, so a key naming no column is an error: partitioning the rows changes no result
+                outputColumn(key, fields, exprs, binder, new ArrayList<>(exprs));
             }
             if (!sort.isEmpty()) {
                 out = new RelNode.Sort(out, sort);

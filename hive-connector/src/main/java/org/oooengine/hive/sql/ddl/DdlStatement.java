@@ -2,6 +2,8 @@ package org.oooengine.hive.sql.ddl;
 
 import java.util.List;
 import java.util.Map;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.optimizer.rel.RelNode;
@@ -17,14 +19,47 @@ public sealed interface DdlStatement {
     /**
      * CREATE TABLE, with {@code asSelect} the query of CREATE TABLE ... AS SELECT (else null).
      *
-     * @param primaryKey empty when none was declared: the table gets a hidden row id as its key
+     * @param primaryKey  empty when none was declared: the table gets a hidden row id as its key
+     * @param constraints the primary key's name and the foreign keys, kept and not enforced
      */
     record CreateTable(String database, String name, List<ResultColumn> columns, List<String> primaryKey,
                        List<String> indexedColumns, Map<String, String> properties, String comment, boolean ifNotExists,
-                       RelNode asSelect) implements DdlStatement {
+                       RelNode asSelect, TableConstraints constraints) implements DdlStatement {
     }
 
     record DropTable(String database, String name, boolean ifExists) implements DdlStatement {
+    }
+
+    /** ALTER TABLE (or ALTER VIEW, {@code view}) ... RENAME TO: the same rows, or the same view, under another name. */
+    record Rename(String database, String name, String newDatabase, String newName, boolean view) implements DdlStatement {
+    }
+
+    /**
+     * ALTER TABLE ... SET TBLPROPERTIES ({@code set}) or UNSET TBLPROPERTIES [IF EXISTS] ({@code
+     * unset}); Hive's {@code 'comment'} property is the table's comment.
+     */
+    record AlterProperties(String database, String name, Map<String, String> set, List<String> unset,
+                           boolean ifExists) implements DdlStatement {
+    }
+
+    /**
+     * ALTER TABLE ... CHANGE [COLUMN] column newName type [COMMENT ...], the type the column's own;
+     * {@code comment} null keeps the column's.
+     */
+    record ChangeColumn(String database, String name, String column, String newName, SqlType type, String comment)
+            implements DdlStatement {
+    }
+
+    /** ALTER TABLE ... ADD CONSTRAINT ... FOREIGN KEY ... DISABLE NOVALIDATE, checked against the tables already. */
+    record AddForeignKey(String database, String name, TableConstraints.ForeignKey key) implements DdlStatement {
+    }
+
+    /** ALTER TABLE ... DROP CONSTRAINT name. */
+    record DropConstraint(String database, String name, String constraint) implements DdlStatement {
+    }
+
+    /** ALTER TABLE ... ADD COLUMNS (...): the table's rows read NULL in them. */
+    record AddColumns(String database, String name, List<ResultColumn> columns) implements DdlStatement {
     }
 
     /**
@@ -40,6 +75,13 @@ public sealed interface DdlStatement {
 
     /** INSERT INTO (or OVERWRITE) a table; {@code rows} yields the table's columns in order and types. */
     record Insert(TableInfo target, RelNode rows, boolean overwrite) implements DdlStatement {
+    }
+
+    /** A multi-table INSERT: each insert's rows, all read before any is written. */
+    record MultiInsert(List<Insert> inserts) implements DdlStatement {
+        public MultiInsert {
+            inserts = List.copyOf(inserts);
+        }
     }
 
     /**

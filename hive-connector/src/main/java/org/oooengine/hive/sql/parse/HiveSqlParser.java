@@ -30,8 +30,21 @@ public final class HiveSqlParser {
             dropHints(root);
             return root;
         } catch (ParseException e) {
-            throw new SqlException(SqlException.SYNTAX, "syntax error: " + e.getMessage().strip(), e);
+            throw new SqlException(SqlException.SYNTAX, "syntax error: " + e.getMessage().strip() + hint(text, e), e);
         }
+    }
+
+    private static final java.util.regex.Pattern EMPTY_IN = java.util.regex.Pattern.compile("(?i)\\bin\\s*\\(\\s*\\)");
+
+    /**
+     * What Hive's message leaves to guess: an empty {@code IN ()} list, which Hive's grammar does
+     * not take (it wants one value at least) and which it reports as tokens it cannot recognise.
+     */
+    private static String hint(String text, ParseException e) {
+        if (e.getMessage().contains("'(' ')'") && EMPTY_IN.matcher(text).find()) {
+            return " (IN needs at least one value: Hive's grammar has no empty IN () list)";
+        }
+        return "";
     }
 
     /**
