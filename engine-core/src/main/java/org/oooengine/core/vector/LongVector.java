@@ -41,7 +41,7 @@ public final class LongVector extends NullFlags implements Vector {
         }
         long v = values[i];
         return switch (type.kind()) {
-            case INT -> (int) v;
+            case TINYINT, SMALLINT, INT -> (int) v;
             case DATE -> LocalDate.ofEpochDay(v);
             case DECIMAL -> Decimals.of(v, type.scale());
             default -> v;

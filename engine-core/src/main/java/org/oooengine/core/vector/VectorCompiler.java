@@ -243,8 +243,7 @@ public final class VectorCompiler {
             return null;
         }
         if (type.kind() == SqlType.Kind.DOUBLE) {
-            return left.type().kind() == SqlType.Kind.DOUBLE && right.type().kind() == SqlType.Kind.DOUBLE
-                    ? new Arithmetic.Doubles(op, a, b) : null;
+            return left.type().isApproximate() && right.type().isApproximate() ? new Arithmetic.Doubles(op, a, b) : null;
         }
         if (op == Arithmetic.Op.DIVIDE || op == Arithmetic.Op.MOD || !exactNumber(left.type()) || !exactNumber(right.type())) {
             return null;
@@ -277,7 +276,7 @@ public final class VectorCompiler {
     }
 
     private static boolean exactNumber(SqlType t) {
-        return t.kind() == SqlType.Kind.INT || t.kind() == SqlType.Kind.BIGINT || t.kind() == SqlType.Kind.DECIMAL;
+        return t.isIntegral() || t.kind() == SqlType.Kind.DECIMAL;
     }
 
     private static int scale(SqlType t) {

@@ -86,10 +86,11 @@ final class BuiltinFunctions {
     /** Hive's trunc of a number: toward zero, to {@code digits} places (negative: left of the point). */
     private static Object truncNumber(Number n, int digits, SqlType type) {
         return switch (type.kind()) {
-            case INT -> digits >= 0 ? n : (Object) Values.decimal(n).setScale(digits, RoundingMode.DOWN).intValue();
+            case TINYINT, SMALLINT, INT -> digits >= 0 ? n : (Object) Values.decimal(n).setScale(digits, RoundingMode.DOWN).intValue();
             case BIGINT -> digits >= 0 ? n : (Object) Values.decimal(n).setScale(digits, RoundingMode.DOWN).longValue();
             // the double's exact binary value, as Hive's: trunc(0.3, 1) is 0.2
             case DOUBLE -> new BigDecimal(n.doubleValue()).setScale(digits, RoundingMode.DOWN).doubleValue();
+            case FLOAT -> (double) new BigDecimal(n.doubleValue()).setScale(digits, RoundingMode.DOWN).floatValue();
             default -> Values.decimal(n).setScale(digits, RoundingMode.DOWN).setScale(type.scale(), RoundingMode.DOWN);
         };
     }
@@ -111,19 +112,19 @@ final class BuiltinFunctions {
     /** The positive remainder: {@code ((a % b) + b) % b}; NULL for a zero divisor, as Hive's %. */
     private static Object pmod(Number a, Number b, SqlType type) {
         switch (type.kind()) {
-            case INT, BIGINT -> {
+            case TINYINT, SMALLINT, INT, BIGINT -> {
                 long x = a.longValue();
                 long y = b.longValue();
                 if (y == 0) {
                     return null;
                 }
-                long r = ((x % y) + y) % y;
-                return type.kind() == SqlType.Kind.INT ? (Object) (int) r : (Object) r;
+                return type.wrapIntegral(((x % y) + y) % y);
             }
-            case DOUBLE -> {
+            case FLOAT, DOUBLE -> {
                 double x = a.doubleValue();
                 double y = b.doubleValue();
-                return y == 0 ? null : (Object) (((x % y) + y) % y);
+                double r = ((x % y) + y) % y;
+                return y == 0 ? null : (Object) (type.kind() == SqlType.Kind.FLOAT ? (double) (float) r : r);
             }
             default -> {
                 BigDecimal x = Values.decimal(a);

@@ -64,6 +64,17 @@ public final class Values {
         return BigDecimal.valueOf(n.doubleValue());
     }
 
+    /**
+     * {@code v}, a value of {@code from}, as a value of {@code to}: as {@link #cast(Object, SqlType)},
+     * except that a FLOAT reads as text as Hive writes a float ({@code 0.1}, not the double nearest it).
+     */
+    public static Object cast(Object v, SqlType from, SqlType to) {
+        if (v != null && from.kind() == SqlType.Kind.FLOAT && to.isString()) {
+            return cast(Float.toString(((Number) v).floatValue()), to);
+        }
+        return cast(v, to);
+    }
+
     /** {@code v} as a value of {@code to}; a value that does not fit is an error, as in a CAST that fails. */
     public static Object cast(Object v, SqlType to) {
         if (v == null) {
@@ -75,9 +86,11 @@ public final class Values {
         try {
             return switch (to.kind()) {
                 case BOOLEAN -> truth(v);
-                case INT -> v instanceof Number n ? (Object) n.intValue() : (Object) Math.toIntExact(whole(v.toString()));
+                // a number narrows as Java's casts do (Hive's too): CAST(300 AS TINYINT) is 44
+                case TINYINT, SMALLINT, INT -> v instanceof Number n ? to.wrapIntegral(n.intValue()) : inRange(whole(v.toString()), to);
                 case BIGINT -> v instanceof Number n ? (Object) n.longValue() : (Object) whole(v.toString());
                 case DOUBLE -> v instanceof Number n ? (Object) n.doubleValue() : Double.valueOf(v.toString().trim());
+                case FLOAT -> (double) (v instanceof Number n ? n.floatValue() : Float.parseFloat(v.toString().trim()));
                 case DECIMAL -> (v instanceof Number n ? decimal(n) : new BigDecimal(v.toString().trim()))
                         .setScale(to.scale(), RoundingMode.HALF_UP);
                 case DATE -> v instanceof LocalDate ? v : LocalDate.parse(v.toString().trim());
@@ -90,6 +103,14 @@ public final class Values {
             // Hive's CAST yields NULL for text that is not a value of the type
             return null;
         }
+    }
+
+    /** Text read as a TINYINT, SMALLINT or INT: out of the type's range it is no value of it (NULL in Hive). */
+    private static Object inRange(long v, SqlType to) {
+        if (((Number) to.wrapIntegral(v)).longValue() != v) {
+            throw new ArithmeticException(v + " is out of range for " + to);
+        }
+        return (int) v;
     }
 
     /** Hive's CAST to BOOLEAN: a number is true when not zero; text is false only as '', '0', 'false', 'no' or 'off'. */

@@ -150,8 +150,13 @@ final class ExprBinder {
             if (t.endsWith("L")) {
                 return new Expr.Literal(Long.parseLong(t.substring(0, t.length() - 1)), SqlType.BIGINT);
             }
-            if (t.endsWith("S") || t.endsWith("Y")) {
-                return new Expr.Literal(Integer.parseInt(t.substring(0, t.length() - 1)), SqlType.INT);
+            if (t.endsWith("S") || t.endsWith("Y")) { // Hive's 1S is a SMALLINT, 1Y a TINYINT
+                SqlType type = t.endsWith("S") ? SqlType.SMALLINT : SqlType.TINYINT;
+                long v = Long.parseLong(t.substring(0, t.length() - 1));
+                if (((Number) type.wrapIntegral(v)).longValue() != v) {
+                    throw new NumberFormatException(t);
+                }
+                return new Expr.Literal((int) v, type);
             }
             if (t.endsWith("D")) {
                 return new Expr.Literal(Double.parseDouble(t.substring(0, t.length() - 1)), SqlType.DOUBLE);
@@ -237,8 +242,8 @@ final class ExprBinder {
             return SqlType.BIGINT;
         }
         SqlType common = Types.common(a, b);
-        if (common.kind() == SqlType.Kind.DOUBLE) {
-            return SqlType.DOUBLE;
+        if (common.isApproximate()) {
+            return op == DIVIDE ? SqlType.DOUBLE : common; // Hive divides floats as doubles
         }
         if (common.kind() != SqlType.Kind.DECIMAL) {
             return op == DIVIDE ? SqlType.DOUBLE : common;
@@ -333,7 +338,7 @@ final class ExprBinder {
             return e;
         }
         if (e instanceof Expr.Literal l) {
-            return new Expr.Literal(org.oooengine.core.sql.expr.Values.cast(l.value(), to), to);
+            return new Expr.Literal(org.oooengine.core.sql.expr.Values.cast(l.value(), l.type(), to), to);
         }
         return new Expr.Call(ScalarFunction.CAST, List.of(e), to);
     }

@@ -165,7 +165,7 @@ final class FunctionBinder {
     /** An integer argument (a count, a length, a position): INT or BIGINT, or NULL. */
     private static Expr integer(Expr e, String function, ASTNode at) {
         SqlType.Kind k = e.type().kind();
-        if (k == SqlType.Kind.INT || k == SqlType.Kind.BIGINT) {
+        if (e.type().isIntegral()) {
             return e;
         }
         if (k == SqlType.Kind.VOID) {
@@ -176,7 +176,7 @@ final class FunctionBinder {
 
     /** A constant integer: a literal, or an expression of literals such as {@code -2}. */
     private static int constantInt(Expr e, String function, ASTNode at) {
-        if (Exprs.columns(e).isEmpty() && (e.type().kind() == SqlType.Kind.INT || e.type().kind() == SqlType.Kind.BIGINT)) {
+        if (Exprs.columns(e).isEmpty() && e.type().isIntegral()) {
             Object v = e.eval(new Object[0]);
             if (v != null) {
                 return ((Number) v).intValue();

@@ -1,0 +1,98 @@
+package org.oooengine.hive.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+
+/**
+ * Column types as the real Hive JDBC driver sees them: result metadata (getColumnType,
+ * getColumnTypeName), the Java values it returns, and DatabaseMetaData.getColumns, for TINYINT,
+ * SMALLINT, FLOAT and BOOLEAN columns.
+ */
+class JdbcTypesTest {
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+    private static HiveServer2Endpoint endpoint;
+    private static IsolatedHiveDriver driver;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-jdbc-types", 2, 0.01, List.of(TpchTable.NATION));
+        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, null, Map.of());
+        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0));
+        driver = new IsolatedHiveDriver();
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE small (t TINYINT, s SMALLINT, f FLOAT, b BOOLEAN)");
+            st.execute("INSERT INTO small VALUES (-5, 1200, 0.1, true), (NULL, NULL, NULL, NULL)");
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try (AutoCloseable t = tpch; AutoCloseable e = engine; AutoCloseable s = endpoint) {
+            // endpoint, engine, then the cluster
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl", "analyst", null);
+    }
+
+    @Test
+    void smallNumbersFloatsAndBooleansKeepTheirTypes() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT t, s, f, b, t + s, f * 2 FROM small ORDER BY t NULLS LAST")) {
+            ResultSetMetaData md = rs.getMetaData();
+            List<String> names = new ArrayList<>();
+            List<Integer> codes = new ArrayList<>();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                names.add(md.getColumnTypeName(i));
+                codes.add(md.getColumnType(i));
+            }
+            assertEquals(List.of("tinyint", "smallint", "float", "boolean", "smallint", "float"), names);
+            assertEquals(List.of(Types.TINYINT, Types.SMALLINT, Types.FLOAT, Types.BOOLEAN, Types.SMALLINT, Types.FLOAT), codes);
+            assertTrue(rs.next());
+            assertEquals((byte) -5, rs.getByte(1));
+            assertEquals((short) 1200, rs.getShort(2));
+            assertEquals(0.1f, rs.getFloat(3));
+            assertEquals(0.1, rs.getDouble(3), "sent as the double its text reads as, as HiveServer2 sends it");
+            assertTrue(rs.getBoolean(4));
+            assertEquals(1195, rs.getInt(5));
+            assertEquals(0.2f, rs.getFloat(6));
+            assertTrue(rs.next());
+            assertNull(rs.getObject(1));
+            assertNull(rs.getObject(3));
+            assertNull(rs.getObject(4));
+            assertFalse(rs.next());
+        }
+    }
+
+    @Test
+    void getColumnsReportsTheDeclaredTypes() throws Exception {
+        try (Connection c = connect(); ResultSet rs = c.getMetaData().getColumns(null, "default", "small", null)) {
+            List<String> columns = new ArrayList<>();
+            while (rs.next()) {
+                columns.add(rs.getString("COLUMN_NAME") + " " + rs.getInt("DATA_TYPE") + " " + rs.getString("TYPE_NAME"));
+            }
+            assertEquals(List.of("t " + Types.TINYINT + " tinyint", "s " + Types.SMALLINT + " smallint",
+                    "f " + Types.FLOAT + " float", "b " + Types.BOOLEAN + " boolean"), columns);
+        }
+    }
+}
