@@ -3,17 +3,19 @@ package org.oooengine.core.sql;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.LocalTimestamps;
 
 /**
  * A type as SQL sees it. Values travel as plain Java objects: BOOLEAN → Boolean, TINYINT, SMALLINT
  * and INT → Integer (within the type's range), BIGINT → Long, DOUBLE → Double, FLOAT → Double
- * holding a float's value, DECIMAL → BigDecimal (at the type's scale), DATE → LocalDate,
+ * holding a float's value, TIMESTAMP → LocalDateTime (to the microsecond), DECIMAL → BigDecimal (at the type's scale), DATE → LocalDate,
  * STRING/VARCHAR/CHAR → String; NULL is null. VOID is the type of an untyped NULL literal.
  */
 public record SqlType(Kind kind, int precision, int scale) {
     /** Ordinals travel on the wire (plans sent to the nodes): new kinds go last. */
-    public enum Kind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, STRING, VARCHAR, CHAR, INTERVAL, VOID, TINYINT, SMALLINT, FLOAT }
+    public enum Kind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, STRING, VARCHAR, CHAR, INTERVAL, VOID, TINYINT, SMALLINT, FLOAT, TIMESTAMP }
 
     public static final SqlType BOOLEAN = new SqlType(Kind.BOOLEAN, 0, 0);
     public static final SqlType INT = new SqlType(Kind.INT, 0, 0);
@@ -23,6 +25,8 @@ public record SqlType(Kind kind, int precision, int scale) {
     public static final SqlType FLOAT = new SqlType(Kind.FLOAT, 0, 0);
     public static final SqlType DOUBLE = new SqlType(Kind.DOUBLE, 0, 0);
     public static final SqlType DATE = new SqlType(Kind.DATE, 0, 0);
+    /** A date and time of day without a time zone, as Hive's TIMESTAMP. */
+    public static final SqlType TIMESTAMP = new SqlType(Kind.TIMESTAMP, 0, 0);
     public static final SqlType STRING = new SqlType(Kind.STRING, 0, 0);
     public static final SqlType VOID = new SqlType(Kind.VOID, 0, 0);
     /** A year-month or day-time interval (java.time.Period); only as an operand of date arithmetic. */
@@ -53,6 +57,7 @@ public record SqlType(Kind kind, int precision, int scale) {
             case DOUBLE -> DOUBLE;
             case DECIMAL -> decimal(t.precision(), t.scale());
             case DATE -> DATE;
+            case TIMESTAMP -> TIMESTAMP;
             case VARCHAR -> t.precision() > 0 ? varchar(t.precision()) : STRING;
             case CHAR -> fixedChar(t.precision());
         };
@@ -66,6 +71,7 @@ public record SqlType(Kind kind, int precision, int scale) {
         return switch (kind) {
             case DECIMAL -> Decimals.of((Long) stored, scale);
             case DATE -> LocalDate.ofEpochDay((Integer) stored);
+            case TIMESTAMP -> LocalTimestamps.ofMicros((Long) stored);
             default -> stored;
         };
     }
@@ -78,6 +84,7 @@ public record SqlType(Kind kind, int precision, int scale) {
         return switch (kind) {
             case DECIMAL -> ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP).unscaledValue().longValueExact();
             case DATE -> (int) ((LocalDate) value).toEpochDay();
+            case TIMESTAMP -> LocalTimestamps.toMicros((LocalDateTime) value);
             default -> value;
         };
     }
@@ -121,6 +128,7 @@ public record SqlType(Kind kind, int precision, int scale) {
                 yield DataType.decimal(precision, scale);
             }
             case DATE -> DataType.DATE;
+            case TIMESTAMP -> DataType.TIMESTAMP;
             case STRING -> DataType.varchar(0);
             case VARCHAR -> DataType.varchar(precision);
             case CHAR -> DataType.fixedChar(precision);

@@ -23,7 +23,7 @@ public sealed interface Vector permits LongVector, DoubleVector, BoolVector, Obj
     static Representation representation(SqlType type) {
         return switch (type.kind()) {
             case BOOLEAN -> Representation.BOOL;
-            case TINYINT, SMALLINT, INT, BIGINT, DATE -> Representation.LONG;
+            case TINYINT, SMALLINT, INT, BIGINT, DATE, TIMESTAMP -> Representation.LONG;
             case DECIMAL -> type.scale() <= 18 ? Representation.LONG : null;
             case FLOAT, DOUBLE -> Representation.DOUBLE;
             case STRING, VARCHAR, CHAR -> Representation.OBJECT;

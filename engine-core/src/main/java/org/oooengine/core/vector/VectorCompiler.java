@@ -199,9 +199,8 @@ public final class VectorCompiler {
         }
         switch (rl) {
             case LONG -> {
-                boolean dates = left.type().kind() == SqlType.Kind.DATE;
-                if (dates != (right.type().kind() == SqlType.Kind.DATE)) {
-                    return null;
+                if (temporal(left.type()) != temporal(right.type())) {
+                    return null; // days, microseconds and numbers are different units
                 }
                 int sl = scale(left.type());
                 int sr = scale(right.type());
@@ -273,6 +272,11 @@ public final class VectorCompiler {
                 return null;
             }
         }
+    }
+
+    /** DATE or TIMESTAMP (held as days and as microseconds); null for any other type. */
+    private static SqlType.Kind temporal(SqlType t) {
+        return t.kind() == SqlType.Kind.DATE || t.kind() == SqlType.Kind.TIMESTAMP ? t.kind() : null;
     }
 
     private static boolean exactNumber(SqlType t) {

@@ -26,6 +26,7 @@ public final class StoredTypes {
                 yield DataType.decimal(type.precision(), type.scale());
             }
             case DATE -> DataType.DATE;
+            case TIMESTAMP -> DataType.TIMESTAMP;
             case STRING -> DataType.varchar(0);
             case VARCHAR -> DataType.varchar(type.precision());
             case CHAR -> DataType.fixedChar(type.precision());

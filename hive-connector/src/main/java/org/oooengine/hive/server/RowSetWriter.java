@@ -74,6 +74,9 @@ final class RowSetWriter {
 
     /** A value of a column sent as text: DECIMAL at the column's scale, anything else as it prints. */
     static String text(WireColumn column, Object value) {
+        if (value instanceof java.time.LocalDateTime t) {
+            return org.oooengine.core.types.LocalTimestamps.format(t); // the driver reads it with Timestamp.valueOf
+        }
         return column.type() == TTypeId.DECIMAL_TYPE
                 ? decimalText(value, column.scale()) : String.valueOf(value);
     }

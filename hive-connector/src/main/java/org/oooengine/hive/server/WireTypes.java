@@ -20,6 +20,7 @@ final class WireTypes {
             case DOUBLE -> TTypeId.DOUBLE_TYPE;
             case DECIMAL -> TTypeId.DECIMAL_TYPE;
             case DATE -> TTypeId.DATE_TYPE;
+            case TIMESTAMP -> TTypeId.TIMESTAMP_TYPE;
             case VARCHAR -> TTypeId.VARCHAR_TYPE;
             case CHAR -> TTypeId.CHAR_TYPE;
             case VOID -> TTypeId.NULL_TYPE;
@@ -39,6 +40,7 @@ final class WireTypes {
             case DOUBLE -> Types.DOUBLE;
             case DECIMAL -> Types.DECIMAL;
             case DATE -> Types.DATE;
+            case TIMESTAMP -> Types.TIMESTAMP;
             case STRING, VARCHAR -> Types.VARCHAR;
             case CHAR -> Types.CHAR;
             case VOID -> Types.NULL;
@@ -57,6 +59,7 @@ final class WireTypes {
             case DOUBLE -> 15;
             case DECIMAL, VARCHAR, CHAR -> type.precision();
             case DATE -> 10;
+            case TIMESTAMP -> 29; // yyyy-MM-dd HH:mm:ss.fffffffff
             case STRING -> Integer.MAX_VALUE;
             case BOOLEAN, VOID, INTERVAL -> null;
         };
@@ -69,6 +72,7 @@ final class WireTypes {
             case FLOAT -> 7;
             case DOUBLE -> 15;
             case DECIMAL -> type.scale();
+            case TIMESTAMP -> 9;
             default -> null;
         };
     }

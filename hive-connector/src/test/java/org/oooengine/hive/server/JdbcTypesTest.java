@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.sql.Timestamp;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.oooengine.hive.engine.ClusterSqlEngine;
 /**
  * Column types as the real Hive JDBC driver sees them: result metadata (getColumnType,
  * getColumnTypeName), the Java values it returns, and DatabaseMetaData.getColumns, for TINYINT,
- * SMALLINT, FLOAT and BOOLEAN columns.
+ * SMALLINT, FLOAT, BOOLEAN and TIMESTAMP columns (java.sql.Timestamp, as from HiveServer2).
  */
 class JdbcTypesTest {
     private static TpchCluster tpch;
@@ -41,6 +42,9 @@ class JdbcTypesTest {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE small (t TINYINT, s SMALLINT, f FLOAT, b BOOLEAN)");
             st.execute("INSERT INTO small VALUES (-5, 1200, 0.1, true), (NULL, NULL, NULL, NULL)");
+            st.execute("CREATE TABLE times (id INT, ts TIMESTAMP)");
+            st.execute("INSERT INTO times VALUES (1, TIMESTAMP '2024-01-02 03:04:05.123'), (2, NULL), "
+                    + "(3, TIMESTAMP '1969-07-20 20:17:40')");
         }
     }
 
@@ -81,6 +85,33 @@ class JdbcTypesTest {
             assertNull(rs.getObject(3));
             assertNull(rs.getObject(4));
             assertFalse(rs.next());
+        }
+    }
+
+    @Test
+    void timestampsArriveAsJavaSqlTimestamps() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT ts, CAST(ts AS DATE), current_timestamp FROM times ORDER BY id")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals("timestamp", md.getColumnTypeName(1));
+            assertEquals(Types.TIMESTAMP, md.getColumnType(1));
+            assertEquals(Types.TIMESTAMP, md.getColumnType(3));
+            assertTrue(rs.next());
+            assertEquals(Timestamp.valueOf("2024-01-02 03:04:05.123"), rs.getTimestamp(1));
+            assertEquals(Timestamp.valueOf("2024-01-02 03:04:05.123"), rs.getObject(1));
+            assertEquals("2024-01-02 03:04:05.123", rs.getString(1));
+            assertEquals(java.sql.Date.valueOf("2024-01-02"), rs.getDate(2));
+            assertTrue(rs.getTimestamp(3).after(Timestamp.valueOf("2024-01-01 00:00:00")));
+            assertTrue(rs.next());
+            assertNull(rs.getTimestamp(1));
+            assertTrue(rs.next());
+            assertEquals(Timestamp.valueOf("1969-07-20 20:17:40"), rs.getTimestamp(1));
+            assertFalse(rs.next());
+        }
+        try (Connection c = connect(); ResultSet rs = c.getMetaData().getColumns(null, "default", "times", "ts")) {
+            assertTrue(rs.next());
+            assertEquals(Types.TIMESTAMP, rs.getInt("DATA_TYPE"));
+            assertEquals("timestamp", rs.getString("TYPE_NAME"));
         }
     }
 

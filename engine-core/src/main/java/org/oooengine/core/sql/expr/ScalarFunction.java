@@ -23,7 +23,8 @@ public enum ScalarFunction {
     // Hive's built-in functions, in BuiltinFunctions; ordinals travel on the wire, so new ones go last
     TRUNC_NUMBER, TRUNC_DATE, NULLIF, PMOD, GREATEST, LEAST, SIGN, SQRT, LN, LOG10, LOG2, LOG, EXP, POWER,
     DATE_FORMAT, LAST_DAY, QUARTER, ADD_MONTHS, HOUR, MINUTE, SECOND, DATE_ADD, DATE_SUB, DATEDIFF,
-    LPAD, RPAD, REPEAT, REPLACE, INSTR, LOCATE, LTRIM, RTRIM, REVERSE, CONCAT_WS;
+    LPAD, RPAD, REPEAT, REPLACE, INSTR, LOCATE, LTRIM, RTRIM, REVERSE, CONCAT_WS,
+    TO_DATE, UNIX_TIMESTAMP, FROM_UNIXTIME;
 
     public boolean nullIntolerant() {
         return this != COALESCE && !BuiltinFunctions.takesNulls(this);

@@ -95,6 +95,7 @@ final class ExprBinder {
             case TOK_STRINGLITERALSEQUENCE -> new Expr.Literal(Ast.children(n).stream()
                     .map(c -> Ast.unquote(c.getText())).reduce("", String::concat), SqlType.STRING);
             case TOK_DATELITERAL -> date(n);
+            case TOK_TIMESTAMPLITERAL -> timestampLiteral(n);
             case KW_TRUE -> new Expr.Literal(true, SqlType.BOOLEAN);
             case KW_FALSE -> new Expr.Literal(false, SqlType.BOOLEAN);
             case TOK_NULL -> Expr.Literal.NULL;
@@ -187,6 +188,15 @@ final class ExprBinder {
         } catch (java.time.format.DateTimeParseException e) {
             throw Ast.error(SqlException.SYNTAX, "not a date: '" + text + "'", n);
         }
+    }
+
+    private static Expr timestampLiteral(ASTNode n) {
+        String text = Ast.unquote(n.getText());
+        java.time.LocalDateTime t = org.oooengine.core.types.LocalTimestamps.parse(text);
+        if (t == null) {
+            throw Ast.error(SqlException.SYNTAX, "not a timestamp: '" + text + "'", n);
+        }
+        return new Expr.Literal(org.oooengine.core.types.LocalTimestamps.truncated(t), SqlType.TIMESTAMP);
     }
 
     private Expr arithmetic(ASTNode n) {
@@ -317,11 +327,14 @@ final class ExprBinder {
                 || (a.type().isNumeric() && b.type().isNumeric()) || (a.type().isString() && b.type().isString())) {
             return new Expr[] {a, b};
         }
-        if (x == SqlType.Kind.DATE && b.type().isString()) {
-            return new Expr[] {a, cast(b, SqlType.DATE)};
+        if (Types.isTemporal(a.type()) && Types.isTemporal(b.type())) {
+            return new Expr[] {cast(a, SqlType.TIMESTAMP), cast(b, SqlType.TIMESTAMP)};
         }
-        if (y == SqlType.Kind.DATE && a.type().isString()) {
-            return new Expr[] {cast(a, SqlType.DATE), b};
+        if (Types.isTemporal(a.type()) && b.type().isString()) {
+            return new Expr[] {a, cast(b, a.type())};
+        }
+        if (Types.isTemporal(b.type()) && a.type().isString()) {
+            return new Expr[] {cast(a, b.type()), b};
         }
         if (a.type().isNumeric() && b.type().isString()) {
             return new Expr[] {cast(a, SqlType.DOUBLE), cast(b, SqlType.DOUBLE)};
@@ -425,7 +438,7 @@ final class ExprBinder {
 
     private Expr dateField(ScalarFunction f, List<ASTNode> args, ASTNode at) {
         Expr d = bind(args.get(0));
-        if (d.type().isString()) {
+        if (d.type().isString() || d.type().kind() == SqlType.Kind.TIMESTAMP) {
             d = cast(d, SqlType.DATE);
         }
         if (d.type().kind() != SqlType.Kind.DATE) {

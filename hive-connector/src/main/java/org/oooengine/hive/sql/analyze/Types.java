@@ -16,7 +16,8 @@ final class Types {
         return switch (n.getType()) {
             case HiveParser.TOK_BOOLEAN, HiveParser.TOK_TINYINT, HiveParser.TOK_SMALLINT, HiveParser.TOK_INT,
                     HiveParser.TOK_BIGINT, HiveParser.TOK_FLOAT, HiveParser.TOK_DOUBLE, HiveParser.TOK_DECIMAL,
-                    HiveParser.TOK_STRING, HiveParser.TOK_VARCHAR, HiveParser.TOK_CHAR, HiveParser.TOK_DATE -> true;
+                    HiveParser.TOK_STRING, HiveParser.TOK_VARCHAR, HiveParser.TOK_CHAR, HiveParser.TOK_DATE,
+                    HiveParser.TOK_TIMESTAMP -> true;
             default -> false;
         };
     }
@@ -36,6 +37,7 @@ final class Types {
             case HiveParser.TOK_VARCHAR -> SqlType.varchar(number(n, 0));
             case HiveParser.TOK_CHAR -> SqlType.fixedChar(number(n, 0));
             case HiveParser.TOK_DATE -> SqlType.DATE;
+            case HiveParser.TOK_TIMESTAMP -> SqlType.TIMESTAMP;
             default -> throw Ast.notSupported("type " + n.getText(), n);
         };
     }
@@ -57,6 +59,9 @@ final class Types {
         }
         if (a.isString() && b.isString()) {
             return SqlType.STRING;
+        }
+        if (isTemporal(a) && isTemporal(b)) {
+            return SqlType.TIMESTAMP; // a date beside a timestamp is its midnight, as in Hive
         }
         if (a.kind() == SqlType.Kind.DOUBLE || b.kind() == SqlType.Kind.DOUBLE) {
             return SqlType.DOUBLE;
@@ -85,6 +90,11 @@ final class Types {
             case INT -> 2;
             default -> 3;
         };
+    }
+
+    /** DATE or TIMESTAMP. */
+    static boolean isTemporal(SqlType t) {
+        return t.kind() == SqlType.Kind.DATE || t.kind() == SqlType.Kind.TIMESTAMP;
     }
 
     /** An exact number as the decimal type that holds it. */
