@@ -2,6 +2,7 @@ package org.oooengine.mapreduce;
 
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
+import java.sql.Timestamp;
 import java.util.List;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.ql.exec.vector.BytesColumnVector;
@@ -9,13 +10,15 @@ import org.apache.hadoop.hive.ql.exec.vector.ColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DecimalColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.DoubleColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
+import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.TypeDescription;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.LocalTimestamps;
 
 /**
  * Engine rows to and from ORC's column vectors. Types map as Hive maps them — BOOLEAN, INT,
- * BIGINT, DOUBLE, DECIMAL(p,s), DATE, VARCHAR(n) — except CHAR, written as STRING so that a value
+ * BIGINT, DOUBLE, DECIMAL(p,s), DATE, TIMESTAMP, VARCHAR(n) — except CHAR, written as STRING so that a value
  * reads back exactly as it was (ORC pads CHAR).
  */
 public final class OrcRows {
@@ -43,6 +46,7 @@ public final class OrcRows {
             // scale first: ORC's default scale (10) is above a small precision
             case DECIMAL -> TypeDescription.createDecimal().withScale(type.scale()).withPrecision(type.precision());
             case DATE -> TypeDescription.createDate();
+            case TIMESTAMP -> TypeDescription.createTimestamp();
             case VARCHAR -> type.precision() > 0 ? TypeDescription.createVarchar().withMaxLength(type.precision())
                     : TypeDescription.createString();
             case CHAR -> TypeDescription.createString();
@@ -97,6 +101,8 @@ public final class OrcRows {
                 case DOUBLE -> ((DoubleColumnVector) v).vector[r] = (Double) value;
                 case DECIMAL -> ((DecimalColumnVector) v).vector[r].setFromLongAndScale((Long) value, types.get(c).scale());
                 case CHAR, VARCHAR -> ((BytesColumnVector) v).setVal(r, ((String) value).getBytes(StandardCharsets.UTF_8));
+                // ORC keeps a timestamp as the JVM's zone reads it, as Hive writes its local date-times
+                case TIMESTAMP -> ((TimestampColumnVector) v).set(r, Timestamp.valueOf(LocalTimestamps.ofMicros((Long) value)));
             }
         }
     }
@@ -117,6 +123,8 @@ public final class OrcRows {
                 case BIGINT -> ((LongColumnVector) v).vector[i];
                 case DOUBLE -> ((DoubleColumnVector) v).vector[i];
                 case DECIMAL -> unscaled(((DecimalColumnVector) v).vector[i].getHiveDecimal(), type.scale());
+                case TIMESTAMP -> LocalTimestamps.toMicros(LocalTimestamps.truncated(
+                        ((TimestampColumnVector) v).asScratchTimestamp(i).toLocalDateTime()));
                 case CHAR, VARCHAR -> {
                     BytesColumnVector b = (BytesColumnVector) v;
                     yield new String(b.vector[i], b.start[i], b.length[i], StandardCharsets.UTF_8);

@@ -29,6 +29,20 @@ class OrcRowsTest {
     }
 
     @Test
+    void timestampsRoundTripToTheMicrosecond() {
+        List<DataType> ts = List.of(DataType.TIMESTAMP);
+        OrcRows orc = new OrcRows(ts);
+        VectorizedRowBatch batch = OrcRows.schema(List.of("t"), ts).createRowBatch();
+        long[] micros = {0L, 1_704_164_645_123_456L, -14_182_939_500_000L};
+        for (long m : micros) {
+            orc.write(batch, batch.size++, new Object[] {m});
+        }
+        for (int i = 0; i < micros.length; i++) {
+            assertArrayEquals(new Object[] {micros[i]}, orc.read(batch, i));
+        }
+    }
+
+    @Test
     void aFileOfAnotherShapeIsNamed() {
         assertNull(OrcRows.mismatch(schema, types));
         assertNull(OrcRows.mismatch(TypeDescription.fromString(

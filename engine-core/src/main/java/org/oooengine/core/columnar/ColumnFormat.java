@@ -10,7 +10,7 @@ import org.oooengine.core.types.TypeKind;
  * header   magic "OOCF" (int) | version (int)
  * chunks   one per column per group of {@link #GROUP_ROWS} rows:
  *            [rows null flags, 1 byte each, when the chunk has nulls]
- *            values: INT, DATE 4 bytes; BIGINT, DECIMAL (scaled), DOUBLE 8 bytes; BOOLEAN 1 byte;
+ *            values: INT, DATE 4 bytes; BIGINT, DECIMAL (scaled), DOUBLE, TIMESTAMP (micros) 8 bytes; BOOLEAN 1 byte;
  *            strings either plain (rows lengths, 4 bytes each, then the UTF-8 bytes) or, when a
  *            chunk holds at most {@link #MAX_DICTIONARY} distinct values, a dictionary (count,
  *            then length + bytes per entry) and a one-byte code per row
@@ -43,7 +43,7 @@ public final class ColumnFormat {
     /** Whether a column of this kind keeps min and max: the kinds stored as integers. */
     static boolean integral(TypeKind kind) {
         return switch (kind) {
-            case INT, BIGINT, DATE, DECIMAL -> true;
+            case INT, BIGINT, DATE, DECIMAL, TIMESTAMP -> true;
             default -> false;
         };
     }
@@ -53,7 +53,7 @@ public final class ColumnFormat {
         return switch (kind) {
             case BOOLEAN -> 1;
             case INT, DATE -> 4;
-            case BIGINT, DECIMAL, DOUBLE -> 8;
+            case BIGINT, DECIMAL, DOUBLE, TIMESTAMP -> 8;
             case CHAR, VARCHAR -> 0;
         };
     }

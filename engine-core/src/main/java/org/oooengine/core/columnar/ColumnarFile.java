@@ -182,7 +182,7 @@ public final class ColumnarFile implements AutoCloseable {
                 }
                 return new LongVector(v, nulls);
             }
-            case BIGINT, DECIMAL -> {
+            case BIGINT, DECIMAL, TIMESTAMP -> {
                 long[] v = new long[n];
                 b.asLongBuffer().get(v);
                 return new LongVector(v, nulls);

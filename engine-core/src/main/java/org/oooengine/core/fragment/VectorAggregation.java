@@ -515,7 +515,7 @@ final class VectorAggregation {
                         ? ((BigDecimal) v).setScale(call.type().scale(), java.math.RoundingMode.HALF_UP) : v;
             }
             return switch (argType.kind()) {
-                case INT, BIGINT -> (double) (Long) v / n;
+                case TINYINT, SMALLINT, INT, BIGINT -> (double) (Long) v / n;
                 case DECIMAL -> ((BigDecimal) v).divide(BigDecimal.valueOf(n), call.type().scale(), java.math.RoundingMode.HALF_UP);
                 default -> (Double) v / n;
             };

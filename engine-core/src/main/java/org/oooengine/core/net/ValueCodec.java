@@ -3,6 +3,8 @@ package org.oooengine.core.net;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import org.oooengine.core.types.LocalTimestamps;
 import java.time.Period;
 
 /**
@@ -23,6 +25,8 @@ public final class ValueCodec {
     private static final byte DATE = 8;
     /** A SQL interval (the operand of date arithmetic): years, months, days. */
     private static final byte INTERVAL = 9;
+    /** A SQL timestamp: microseconds since 1970-01-01 00:00:00. */
+    private static final byte TIMESTAMP = 10;
 
     private ValueCodec() {
     }
@@ -46,6 +50,8 @@ public final class ValueCodec {
                 w.put(DECIMAL).putVarInt(d.scale()).putBytes(d.unscaledValue().toByteArray());
             } else if (v instanceof LocalDate d) {
                 w.put(DATE).putInt((int) d.toEpochDay());
+            } else if (v instanceof LocalDateTime t) {
+                w.put(TIMESTAMP).putLong(LocalTimestamps.toMicros(t));
             } else if (v instanceof Period p) {
                 w.put(INTERVAL).putInt(p.getYears()).putInt(p.getMonths()).putInt(p.getDays());
             } else {
@@ -80,6 +86,7 @@ public final class ValueCodec {
                 }
                 case DATE -> LocalDate.ofEpochDay(r.getInt());
                 case INTERVAL -> Period.of(r.getInt(), r.getInt(), r.getInt());
+                case TIMESTAMP -> LocalTimestamps.ofMicros(r.getLong());
                 default -> throw new ProtocolException("unknown value tag " + tag);
             };
         }

@@ -3,21 +3,30 @@ package org.oooengine.core.sql;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.LocalTimestamps;
 
 /**
- * A type as SQL sees it. Values travel as plain Java objects: BOOLEAN → Boolean, INT → Integer,
- * BIGINT → Long, DOUBLE → Double, DECIMAL → BigDecimal (at the type's scale), DATE → LocalDate,
+ * A type as SQL sees it. Values travel as plain Java objects: BOOLEAN → Boolean, TINYINT, SMALLINT
+ * and INT → Integer (within the type's range), BIGINT → Long, DOUBLE → Double, FLOAT → Double
+ * holding a float's value, TIMESTAMP → LocalDateTime (to the microsecond), DECIMAL → BigDecimal (at the type's scale), DATE → LocalDate,
  * STRING/VARCHAR/CHAR → String; NULL is null. VOID is the type of an untyped NULL literal.
  */
 public record SqlType(Kind kind, int precision, int scale) {
-    public enum Kind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, STRING, VARCHAR, CHAR, INTERVAL, VOID }
+    /** Ordinals travel on the wire (plans sent to the nodes): new kinds go last. */
+    public enum Kind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, STRING, VARCHAR, CHAR, INTERVAL, VOID, TINYINT, SMALLINT, FLOAT, TIMESTAMP }
 
     public static final SqlType BOOLEAN = new SqlType(Kind.BOOLEAN, 0, 0);
     public static final SqlType INT = new SqlType(Kind.INT, 0, 0);
     public static final SqlType BIGINT = new SqlType(Kind.BIGINT, 0, 0);
+    public static final SqlType TINYINT = new SqlType(Kind.TINYINT, 0, 0);
+    public static final SqlType SMALLINT = new SqlType(Kind.SMALLINT, 0, 0);
+    public static final SqlType FLOAT = new SqlType(Kind.FLOAT, 0, 0);
     public static final SqlType DOUBLE = new SqlType(Kind.DOUBLE, 0, 0);
     public static final SqlType DATE = new SqlType(Kind.DATE, 0, 0);
+    /** A date and time of day without a time zone, as Hive's TIMESTAMP. */
+    public static final SqlType TIMESTAMP = new SqlType(Kind.TIMESTAMP, 0, 0);
     public static final SqlType STRING = new SqlType(Kind.STRING, 0, 0);
     public static final SqlType VOID = new SqlType(Kind.VOID, 0, 0);
     /** A year-month or day-time interval (java.time.Period); only as an operand of date arithmetic. */
@@ -48,6 +57,7 @@ public record SqlType(Kind kind, int precision, int scale) {
             case DOUBLE -> DOUBLE;
             case DECIMAL -> decimal(t.precision(), t.scale());
             case DATE -> DATE;
+            case TIMESTAMP -> TIMESTAMP;
             case VARCHAR -> t.precision() > 0 ? varchar(t.precision()) : STRING;
             case CHAR -> fixedChar(t.precision());
         };
@@ -61,6 +71,7 @@ public record SqlType(Kind kind, int precision, int scale) {
         return switch (kind) {
             case DECIMAL -> Decimals.of((Long) stored, scale);
             case DATE -> LocalDate.ofEpochDay((Integer) stored);
+            case TIMESTAMP -> LocalTimestamps.ofMicros((Long) stored);
             default -> stored;
         };
     }
@@ -73,17 +84,42 @@ public record SqlType(Kind kind, int precision, int scale) {
         return switch (kind) {
             case DECIMAL -> ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP).unscaledValue().longValueExact();
             case DATE -> (int) ((LocalDate) value).toEpochDay();
+            case TIMESTAMP -> LocalTimestamps.toMicros((LocalDateTime) value);
             default -> value;
         };
     }
 
-    /** How the nodes store a column of this type. */
+    /**
+     * A stored value read from a file for a column of this type, made one of the type: a FLOAT is
+     * rounded to a float; a TINYINT or SMALLINT out of range is refused (IllegalArgumentException),
+     * as a field that is no value of its column's type is.
+     */
+    public Object fitStored(Object stored) {
+        if (stored == null) {
+            return null;
+        }
+        return switch (kind) {
+            case FLOAT -> (double) ((Double) stored).floatValue();
+            case TINYINT, SMALLINT -> {
+                if (!wrapIntegral((Integer) stored).equals(stored)) {
+                    throw new IllegalArgumentException("'" + stored + "' is not a " + this + " value (out of range)");
+                }
+                yield stored;
+            }
+            default -> stored;
+        };
+    }
+
+    /**
+     * How the nodes store a column of this type. TINYINT and SMALLINT are stored as INT and FLOAT as
+     * DOUBLE: their values already travel as those; the catalog keeps the declared type.
+     */
     public DataType storedType() {
         return switch (kind) {
             case BOOLEAN -> DataType.BOOLEAN;
-            case INT -> DataType.INT;
+            case TINYINT, SMALLINT, INT -> DataType.INT;
             case BIGINT -> DataType.BIGINT;
-            case DOUBLE -> DataType.DOUBLE;
+            case FLOAT, DOUBLE -> DataType.DOUBLE;
             case DECIMAL -> {
                 if (precision > MAX_STORED_DECIMAL_DIGITS) {
                     throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: a column of type " + this
@@ -92,6 +128,7 @@ public record SqlType(Kind kind, int precision, int scale) {
                 yield DataType.decimal(precision, scale);
             }
             case DATE -> DataType.DATE;
+            case TIMESTAMP -> DataType.TIMESTAMP;
             case STRING -> DataType.varchar(0);
             case VARCHAR -> DataType.varchar(precision);
             case CHAR -> DataType.fixedChar(precision);
@@ -102,14 +139,51 @@ public record SqlType(Kind kind, int precision, int scale) {
     /** The type {@link #toString} spells, e.g. {@code decimal(15,2)}, {@code string}. */
     public static SqlType parse(String text) {
         String t = text.strip().toLowerCase(java.util.Locale.ROOT);
-        if (t.equals("string")) {
-            return STRING;
+        switch (t) {
+            case "string":
+                return STRING;
+            case "tinyint":
+                return TINYINT;
+            case "smallint":
+                return SMALLINT;
+            case "float":
+                return FLOAT;
+            default:
+                break;
         }
         return of(DataType.parse(t));
     }
 
     public boolean isNumeric() {
-        return kind == Kind.INT || kind == Kind.BIGINT || kind == Kind.DOUBLE || kind == Kind.DECIMAL;
+        return isIntegral() || kind == Kind.DOUBLE || kind == Kind.FLOAT || kind == Kind.DECIMAL;
+    }
+
+    /** TINYINT, SMALLINT, INT or BIGINT. */
+    public boolean isIntegral() {
+        return kind == Kind.TINYINT || kind == Kind.SMALLINT || kind == Kind.INT || kind == Kind.BIGINT;
+    }
+
+    /** TINYINT, SMALLINT or INT: values travel as Integer. */
+    public boolean isIntLike() {
+        return kind == Kind.TINYINT || kind == Kind.SMALLINT || kind == Kind.INT;
+    }
+
+    /** FLOAT or DOUBLE: values travel as Double. */
+    public boolean isApproximate() {
+        return kind == Kind.FLOAT || kind == Kind.DOUBLE;
+    }
+
+    /**
+     * A whole number as this integral type holds it: Hive narrows by dropping the high bits, so
+     * 300 as a TINYINT is 44 (Java's casts do the same).
+     */
+    public Object wrapIntegral(long v) {
+        return switch (kind) {
+            case TINYINT -> (int) (byte) v;
+            case SMALLINT -> (int) (short) v;
+            case INT -> (int) v;
+            default -> v;
+        };
     }
 
     public boolean isString() {

@@ -2,6 +2,7 @@ package org.oooengine.core.types;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,7 +11,7 @@ import java.util.regex.Pattern;
  * A column type. Values travel as plain Java objects:
  * BOOLEAN → Boolean, INT → Integer, BIGINT → Long, DOUBLE → Double,
  * DECIMAL(p,s) → Long holding the unscaled value (scaled long), DATE → Integer days since 1970-01-01,
- * CHAR/VARCHAR → String.
+ * TIMESTAMP → Long microseconds since 1970-01-01 00:00:00 ({@link LocalTimestamps}), CHAR/VARCHAR → String.
  */
 public record DataType(TypeKind kind, int precision, int scale) {
     public static final DataType BOOLEAN = new DataType(TypeKind.BOOLEAN, 0, 0);
@@ -18,6 +19,7 @@ public record DataType(TypeKind kind, int precision, int scale) {
     public static final DataType BIGINT = new DataType(TypeKind.BIGINT, 0, 0);
     public static final DataType DOUBLE = new DataType(TypeKind.DOUBLE, 0, 0);
     public static final DataType DATE = new DataType(TypeKind.DATE, 0, 0);
+    public static final DataType TIMESTAMP = new DataType(TypeKind.TIMESTAMP, 0, 0);
 
     private static final Pattern SYNTAX = Pattern.compile("([A-Z]+)\\s*(?:\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\))?");
 
@@ -68,6 +70,7 @@ public record DataType(TypeKind kind, int precision, int scale) {
         return switch (kind) {
             case DECIMAL -> BigDecimal.valueOf((Long) value, scale).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Integer) value).toString();
+            case TIMESTAMP -> LocalTimestamps.format(LocalTimestamps.ofMicros((Long) value));
             default -> value.toString();
         };
     }
@@ -85,6 +88,13 @@ public record DataType(TypeKind kind, int precision, int scale) {
                 case DOUBLE -> Double.parseDouble(text);
                 case DECIMAL -> new BigDecimal(text).setScale(scale).unscaledValue().longValueExact();
                 case DATE -> (int) LocalDate.parse(text).toEpochDay();
+                case TIMESTAMP -> {
+                    LocalDateTime t = LocalTimestamps.parse(text);
+                    if (t == null) {
+                        throw new IllegalArgumentException("not yyyy-MM-dd HH:mm:ss[.fffffffff]");
+                    }
+                    yield LocalTimestamps.toMicros(t);
+                }
                 case CHAR, VARCHAR -> text;
             };
         } catch (RuntimeException e) {

@@ -43,7 +43,7 @@ public final class KeyCodec {
         switch (type.kind()) {
             case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
             case INT, DATE -> w.putInt(((Number) v).intValue() ^ Integer.MIN_VALUE);
-            case BIGINT, DECIMAL -> w.putLong(((Number) v).longValue() ^ Long.MIN_VALUE);
+            case BIGINT, DECIMAL, TIMESTAMP -> w.putLong(((Number) v).longValue() ^ Long.MIN_VALUE);
             case DOUBLE -> {
                 long bits = Double.doubleToLongBits((Double) v);
                 w.putLong(bits < 0 ? ~bits : bits ^ Long.MIN_VALUE);
@@ -97,7 +97,7 @@ public final class KeyCodec {
                 v = Bytes.getInt(b, p) ^ Integer.MIN_VALUE;
                 p += 4;
             }
-            case BIGINT, DECIMAL -> {
+            case BIGINT, DECIMAL, TIMESTAMP -> {
                 v = Bytes.getLong(b, p) ^ Long.MIN_VALUE;
                 p += 8;
             }
@@ -149,7 +149,7 @@ public final class KeyCodec {
         return switch (type.kind()) {
             case BOOLEAN -> pos + 1;
             case INT, DATE -> pos + 4;
-            case BIGINT, DECIMAL, DOUBLE -> pos + 8;
+            case BIGINT, DECIMAL, DOUBLE, TIMESTAMP -> pos + 8;
             default -> {
                 int p = pos;
                 while (p + 1 < key.length && !(key[p] == 0 && key[p + 1] == 0)) {

@@ -59,7 +59,7 @@ public final class RowCodec {
             switch (types[i].kind()) {
                 case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
                 case INT, DATE -> w.putInt(((Number) v).intValue());
-                case BIGINT, DECIMAL -> w.putLong(((Number) v).longValue());
+                case BIGINT, DECIMAL, TIMESTAMP -> w.putLong(((Number) v).longValue());
                 case DOUBLE -> w.putLong(Double.doubleToLongBits((Double) v));
                 case CHAR, VARCHAR -> {
                     byte[] s = ((String) v).getBytes(StandardCharsets.UTF_8);
@@ -75,7 +75,7 @@ public final class RowCodec {
         return switch (kind) {
             case BOOLEAN -> 1;
             case INT, DATE -> 4;
-            case BIGINT, DECIMAL, DOUBLE -> 8;
+            case BIGINT, DECIMAL, DOUBLE, TIMESTAMP -> 8;
             case CHAR, VARCHAR -> 0;
         };
     }
@@ -111,7 +111,7 @@ public final class RowCodec {
                     row[i] = keep ? Bytes.getInt(b, p) : null;
                     pos[0] = p + 4;
                 }
-                case BIGINT, DECIMAL -> {
+                case BIGINT, DECIMAL, TIMESTAMP -> {
                     row[i] = keep ? Bytes.getLong(b, p) : null;
                     pos[0] = p + 8;
                 }

@@ -2,5 +2,5 @@ package org.oooengine.core.types;
 
 /** The column types the engine stores. Java value classes are listed per kind in {@link DataType}. */
 public enum TypeKind {
-    BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, CHAR, VARCHAR
+    BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, CHAR, VARCHAR, TIMESTAMP
 }

@@ -41,8 +41,9 @@ public final class LongVector extends NullFlags implements Vector {
         }
         long v = values[i];
         return switch (type.kind()) {
-            case INT -> (int) v;
+            case TINYINT, SMALLINT, INT -> (int) v;
             case DATE -> LocalDate.ofEpochDay(v);
+            case TIMESTAMP -> org.oooengine.core.types.LocalTimestamps.ofMicros(v);
             case DECIMAL -> Decimals.of(v, type.scale());
             default -> v;
         };
@@ -56,6 +57,7 @@ public final class LongVector extends NullFlags implements Vector {
         }
         values[i] = switch (type.kind()) {
             case DATE -> ((LocalDate) value).toEpochDay();
+            case TIMESTAMP -> org.oooengine.core.types.LocalTimestamps.toMicros((java.time.LocalDateTime) value);
             case DECIMAL -> ((BigDecimal) value).setScale(type.scale(), RoundingMode.HALF_UP).unscaledValue().longValueExact();
             default -> ((Number) value).longValue();
         };

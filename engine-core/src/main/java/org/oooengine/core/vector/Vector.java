@@ -23,9 +23,9 @@ public sealed interface Vector permits LongVector, DoubleVector, BoolVector, Obj
     static Representation representation(SqlType type) {
         return switch (type.kind()) {
             case BOOLEAN -> Representation.BOOL;
-            case INT, BIGINT, DATE -> Representation.LONG;
+            case TINYINT, SMALLINT, INT, BIGINT, DATE, TIMESTAMP -> Representation.LONG;
             case DECIMAL -> type.scale() <= 18 ? Representation.LONG : null;
-            case DOUBLE -> Representation.DOUBLE;
+            case FLOAT, DOUBLE -> Representation.DOUBLE;
             case STRING, VARCHAR, CHAR -> Representation.OBJECT;
             case INTERVAL, VOID -> null;
         };

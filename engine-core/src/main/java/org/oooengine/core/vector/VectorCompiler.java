@@ -199,9 +199,8 @@ public final class VectorCompiler {
         }
         switch (rl) {
             case LONG -> {
-                boolean dates = left.type().kind() == SqlType.Kind.DATE;
-                if (dates != (right.type().kind() == SqlType.Kind.DATE)) {
-                    return null;
+                if (temporal(left.type()) != temporal(right.type())) {
+                    return null; // days, microseconds and numbers are different units
                 }
                 int sl = scale(left.type());
                 int sr = scale(right.type());
@@ -243,8 +242,7 @@ public final class VectorCompiler {
             return null;
         }
         if (type.kind() == SqlType.Kind.DOUBLE) {
-            return left.type().kind() == SqlType.Kind.DOUBLE && right.type().kind() == SqlType.Kind.DOUBLE
-                    ? new Arithmetic.Doubles(op, a, b) : null;
+            return left.type().isApproximate() && right.type().isApproximate() ? new Arithmetic.Doubles(op, a, b) : null;
         }
         if (op == Arithmetic.Op.DIVIDE || op == Arithmetic.Op.MOD || !exactNumber(left.type()) || !exactNumber(right.type())) {
             return null;
@@ -276,8 +274,13 @@ public final class VectorCompiler {
         }
     }
 
+    /** DATE or TIMESTAMP (held as days and as microseconds); null for any other type. */
+    private static SqlType.Kind temporal(SqlType t) {
+        return t.kind() == SqlType.Kind.DATE || t.kind() == SqlType.Kind.TIMESTAMP ? t.kind() : null;
+    }
+
     private static boolean exactNumber(SqlType t) {
-        return t.kind() == SqlType.Kind.INT || t.kind() == SqlType.Kind.BIGINT || t.kind() == SqlType.Kind.DECIMAL;
+        return t.isIntegral() || t.kind() == SqlType.Kind.DECIMAL;
     }
 
     private static int scale(SqlType t) {

@@ -544,7 +544,22 @@ final class DataDefinition {
         Configuration conf = hadoop.apply(new Configuration(), settings);
         List<String> locations = loadable.locations(s.path(), s.local(), conf);
         FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
-        return write(s.target(), !s.overwrite(), false, into -> readFiles(s, locations, layout, into.columns(), conf, into::add));
+        return write(s.target(), !s.overwrite(), false,
+                into -> readFiles(s, locations, layout, into.columns(), conf, row -> into.add(fitted(s, row))));
+    }
+
+    /** A row read from a file, each value made one of its column's declared type (the files hold stored types). */
+    private static Object[] fitted(DdlStatement.LoadData s, Object[] stored) {
+        List<ResultColumn> columns = s.target().columns();
+        for (int i = 0; i < columns.size() && i < stored.length; i++) {
+            try {
+                stored[i] = columns.get(i).type().fitStored(stored[i]);
+            } catch (IllegalArgumentException e) {
+                throw new SqlException(SqlException.DATA, "LOAD DATA into " + s.target().name() + ", column "
+                        + columns.get(i).name() + ": " + e.getMessage(), e);
+            }
+        }
+        return stored;
     }
 
     private static void readFiles(DdlStatement.LoadData s, List<String> locations, FileLayout layout, Schema columns,
@@ -565,7 +580,8 @@ final class DataDefinition {
         FileLayout layout = FileLayout.forLoading(s.target().properties(), DdlAnalyzer.LOAD_FORMAT_PROPERTY);
         TableDefinition def = TransactionalTableLayout.definition(s.target());
         List<Object[]> rows = new java.util.ArrayList<>();
-        readFiles(s, locations, layout, def.schema(), conf, stored -> {
+        readFiles(s, locations, layout, def.schema(), conf, read -> {
+            Object[] stored = fitted(s, read);
             Object[] sql = new Object[stored.length];
             for (int i = 0; i < sql.length; i++) {
                 sql[i] = s.target().columns().get(i).type().fromStored(stored[i]);

@@ -15,9 +15,9 @@ public final class StoredTypes {
     public static DataType of(SqlType type) {
         return switch (type.kind()) {
             case BOOLEAN -> DataType.BOOLEAN;
-            case INT -> DataType.INT;
+            case TINYINT, SMALLINT, INT -> DataType.INT;
             case BIGINT -> DataType.BIGINT;
-            case DOUBLE -> DataType.DOUBLE;
+            case FLOAT, DOUBLE -> DataType.DOUBLE;
             case DECIMAL -> {
                 if (type.precision() > MAX_DECIMAL_PRECISION) {
                     throw new IllegalArgumentException("type " + type + " not supported yet (precision above "
@@ -26,6 +26,7 @@ public final class StoredTypes {
                 yield DataType.decimal(type.precision(), type.scale());
             }
             case DATE -> DataType.DATE;
+            case TIMESTAMP -> DataType.TIMESTAMP;
             case STRING -> DataType.varchar(0);
             case VARCHAR -> DataType.varchar(type.precision());
             case CHAR -> DataType.fixedChar(type.precision());

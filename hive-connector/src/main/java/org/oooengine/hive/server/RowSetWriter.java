@@ -51,7 +51,10 @@ final class RowSetWriter {
             case SMALLINT_TYPE -> TColumn.i16Val(new TI16Column(values(rows, index, (short) 0, v -> ((Number) v).shortValue()), nulls));
             case INT_TYPE -> TColumn.i32Val(new TI32Column(values(rows, index, 0, v -> ((Number) v).intValue()), nulls));
             case BIGINT_TYPE -> TColumn.i64Val(new TI64Column(values(rows, index, 0L, v -> ((Number) v).longValue()), nulls));
-            case FLOAT_TYPE, DOUBLE_TYPE -> TColumn.doubleVal(new TDoubleColumn(values(rows, index, 0.0, v -> ((Number) v).doubleValue()), nulls));
+            // a float goes as the double its text reads as, as HiveServer2 sends it: 0.1, not 0.10000000149011612
+            case FLOAT_TYPE -> TColumn.doubleVal(new TDoubleColumn(values(rows, index, 0.0,
+                    v -> Double.parseDouble(Float.toString(((Number) v).floatValue()))), nulls));
+            case DOUBLE_TYPE -> TColumn.doubleVal(new TDoubleColumn(values(rows, index, 0.0, v -> ((Number) v).doubleValue()), nulls));
             default -> TColumn.stringVal(new TStringColumn(values(rows, index, "", v -> text(column, v)), nulls));
         };
     }
@@ -71,6 +74,9 @@ final class RowSetWriter {
 
     /** A value of a column sent as text: DECIMAL at the column's scale, anything else as it prints. */
     static String text(WireColumn column, Object value) {
+        if (value instanceof java.time.LocalDateTime t) {
+            return org.oooengine.core.types.LocalTimestamps.format(t); // the driver reads it with Timestamp.valueOf
+        }
         return column.type() == TTypeId.DECIMAL_TYPE
                 ? decimalText(value, column.scale()) : String.valueOf(value);
     }

@@ -41,8 +41,8 @@ class NotSupportedMessagesTest {
 
     @ParameterizedTest
     @ValueSource(strings = {
-        "SELECT TIMESTAMP '2020-01-01 00:00:00'",
-        "SELECT CAST(n_name AS TIMESTAMP) FROM nation",
+        "SELECT TIMESTAMPLOCALTZ '2020-01-01 00:00:00 UTC'",
+        "SELECT CAST(n_name AS TIMESTAMP WITH LOCAL TIME ZONE) FROM nation",
         "SELECT CAST(n_name AS BINARY) FROM nation",
         "SELECT n_name, rank() OVER (PARTITION BY n_regionkey ORDER BY n_name ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nation",
         "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM nation",
@@ -73,12 +73,12 @@ class NotSupportedMessagesTest {
     }
 
     @org.junit.jupiter.api.Test
-    void aTimestampLiteralIsCalledOne() {
+    void aTimestampWithLocalTimeZoneLiteralIsCalledOne() {
         try (SqlSession s = engine.openSession("test", "default", Map.of())) {
             SqlException e = assertThrows(SqlException.class,
-                    () -> s.execute("SELECT TIMESTAMP '2020-01-01 00:00:00'", new Cancellation()));
-            assertTrue(e.getMessage().startsWith("not supported yet: TIMESTAMP literal '2020-01-01 00:00:00' at line 1:"),
-                    e.getMessage());
+                    () -> s.execute("SELECT TIMESTAMPLOCALTZ '2020-01-01 00:00:00 UTC'", new Cancellation()));
+            assertTrue(e.getMessage().startsWith("not supported yet: TIMESTAMP WITH LOCAL TIME ZONE literal "
+                    + "'2020-01-01 00:00:00 UTC' at line 1:"), e.getMessage());
         }
     }
 }

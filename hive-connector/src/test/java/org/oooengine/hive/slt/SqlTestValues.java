@@ -43,6 +43,9 @@ final class SqlTestValues {
         if (v instanceof LocalDate d) {
             return d.toString();
         }
+        if (v instanceof java.time.LocalDateTime t) {
+            return org.oooengine.core.types.LocalTimestamps.format(t); // as Hive prints a timestamp
+        }
         String s = v.toString();
         return s.isEmpty() ? "(empty)" : s;
     }

@@ -219,10 +219,14 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
         return Math.max(0, Math.min(1, overlap / (hi - lo)));
     }
 
-    /** A value as a number for interpolation: numbers as they are, dates as days, strings by their first characters. */
+    /**
+     * A value as a number for interpolation: numbers as they are, dates as days, timestamps as
+     * microseconds, strings by their first characters.
+     */
     static double numeric(DataType type, String text) {
         return switch (type.kind()) {
             case DATE -> java.time.LocalDate.parse(text).toEpochDay();
+            case TIMESTAMP -> (Long) type.parseValue(text); // microseconds
             case BOOLEAN -> Boolean.parseBoolean(text) ? 1 : 0;
             case VARCHAR, CHAR -> {
                 double v = 0;

@@ -170,9 +170,9 @@ public final class IndexJoinMatcher {
         RoundingMode mode = lower ? RoundingMode.CEILING : RoundingMode.FLOOR;
         try {
             return switch (type.kind()) {
-                case INT -> decimal(value).setScale(0, mode).intValueExact();
+                case TINYINT, SMALLINT, INT -> decimal(value).setScale(0, mode).intValueExact();
                 case BIGINT -> decimal(value).setScale(0, mode).longValueExact();
-                case DOUBLE -> ((Number) value).doubleValue();
+                case FLOAT, DOUBLE -> ((Number) value).doubleValue();
                 case DECIMAL -> decimal(value).setScale(type.scale(), mode).unscaledValue().longValueExact();
                 case DATE -> (int) (value instanceof LocalDate d ? d : LocalDate.parse(value.toString())).toEpochDay();
                 case STRING, VARCHAR, CHAR -> value instanceof String s ? s : null;

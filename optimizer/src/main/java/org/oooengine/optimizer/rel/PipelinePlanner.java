@@ -619,8 +619,8 @@ public final class PipelinePlanner {
     private static int fixedWidth(SqlType t) {
         return switch (t.kind()) {
             case BOOLEAN -> 1;
-            case INT, DATE -> 4;
-            case BIGINT, DOUBLE, DECIMAL -> 8;
+            case TINYINT, SMALLINT, INT, DATE -> 4; // stored as INT
+            case BIGINT, FLOAT, DOUBLE, DECIMAL -> 8;
             default -> 0;
         };
     }

@@ -29,7 +29,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
             case COUNT_STAR, COUNT -> SqlType.BIGINT;
             case MIN, MAX -> arg;
             case SUM -> switch (arg.kind()) {
-                case INT, BIGINT -> SqlType.BIGINT;
+                case TINYINT, SMALLINT, INT, BIGINT -> SqlType.BIGINT;
                 case DECIMAL -> SqlType.decimal(arg.precision() + 10, arg.scale());
                 default -> SqlType.DOUBLE;
             };
@@ -143,7 +143,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
             switch (call.kind) {
                 case SUM, AVG -> {
                     switch (call.arg.type().kind()) {
-                        case INT, BIGINT -> longSum += (Long) v;
+                        case TINYINT, SMALLINT, INT, BIGINT -> longSum += (Long) v;
                         case DECIMAL -> decimalSum = decimalSum.add((BigDecimal) v);
                         default -> doubleSum += (Double) v;
                     }
@@ -172,7 +172,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
 
         private Object runningSum(SqlType argType) {
             return switch (argType.kind()) {
-                case INT, BIGINT -> longSum;
+                case TINYINT, SMALLINT, INT, BIGINT -> longSum;
                 case DECIMAL -> decimalSum;
                 default -> doubleSum;
             };
@@ -195,7 +195,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
 
         private Object sum(SqlType argType) {
             return switch (argType.kind()) {
-                case INT, BIGINT -> longSum;
+                case TINYINT, SMALLINT, INT, BIGINT -> longSum;
                 case DECIMAL -> decimalSum.setScale(call.type.scale(), RoundingMode.HALF_UP);
                 default -> doubleSum;
             };
@@ -203,7 +203,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
 
         private Object average(SqlType argType) {
             return switch (argType.kind()) {
-                case INT, BIGINT -> (double) longSum / count;
+                case TINYINT, SMALLINT, INT, BIGINT -> (double) longSum / count;
                 case DECIMAL -> decimalSum.divide(BigDecimal.valueOf(count), call.type.scale(), RoundingMode.HALF_UP);
                 default -> doubleSum / count;
             };

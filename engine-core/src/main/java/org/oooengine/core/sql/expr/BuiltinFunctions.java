@@ -71,6 +71,9 @@ final class BuiltinFunctions {
             case RTRIM -> trimSpaces((String) v[0], false, true);
             case REVERSE -> new StringBuilder((String) v[0]).reverse().toString();
             case CONCAT_WS -> concatWs(v);
+            case TO_DATE -> date(v[0]);
+            case UNIX_TIMESTAMP -> unixTimestamp(v[0], v.length > 1 ? (String) v[1] : null);
+            case FROM_UNIXTIME -> fromUnixtime(((Number) v[0]).longValue(), v.length > 1 ? (String) v[1] : DEFAULT_PATTERN);
             default -> throw new IllegalArgumentException(f + " is not a built-in function");
         };
     }
@@ -86,10 +89,11 @@ final class BuiltinFunctions {
     /** Hive's trunc of a number: toward zero, to {@code digits} places (negative: left of the point). */
     private static Object truncNumber(Number n, int digits, SqlType type) {
         return switch (type.kind()) {
-            case INT -> digits >= 0 ? n : (Object) Values.decimal(n).setScale(digits, RoundingMode.DOWN).intValue();
+            case TINYINT, SMALLINT, INT -> digits >= 0 ? n : (Object) Values.decimal(n).setScale(digits, RoundingMode.DOWN).intValue();
             case BIGINT -> digits >= 0 ? n : (Object) Values.decimal(n).setScale(digits, RoundingMode.DOWN).longValue();
             // the double's exact binary value, as Hive's: trunc(0.3, 1) is 0.2
             case DOUBLE -> new BigDecimal(n.doubleValue()).setScale(digits, RoundingMode.DOWN).doubleValue();
+            case FLOAT -> (double) new BigDecimal(n.doubleValue()).setScale(digits, RoundingMode.DOWN).floatValue();
             default -> Values.decimal(n).setScale(digits, RoundingMode.DOWN).setScale(type.scale(), RoundingMode.DOWN);
         };
     }
@@ -111,19 +115,19 @@ final class BuiltinFunctions {
     /** The positive remainder: {@code ((a % b) + b) % b}; NULL for a zero divisor, as Hive's %. */
     private static Object pmod(Number a, Number b, SqlType type) {
         switch (type.kind()) {
-            case INT, BIGINT -> {
+            case TINYINT, SMALLINT, INT, BIGINT -> {
                 long x = a.longValue();
                 long y = b.longValue();
                 if (y == 0) {
                     return null;
                 }
-                long r = ((x % y) + y) % y;
-                return type.kind() == SqlType.Kind.INT ? (Object) (int) r : (Object) r;
+                return type.wrapIntegral(((x % y) + y) % y);
             }
-            case DOUBLE -> {
+            case FLOAT, DOUBLE -> {
                 double x = a.doubleValue();
                 double y = b.doubleValue();
-                return y == 0 ? null : (Object) (((x % y) + y) % y);
+                double r = ((x % y) + y) % y;
+                return y == 0 ? null : (Object) (type.kind() == SqlType.Kind.FLOAT ? (double) (float) r : r);
             }
             default -> {
                 BigDecimal x = Values.decimal(a);
@@ -167,23 +171,66 @@ final class BuiltinFunctions {
 
     /** Hive formats with java.text.SimpleDateFormat in UTC; a pattern it cannot read gives NULL. */
     private static String dateFormat(Object value, String pattern) {
-        LocalDateTime t = value instanceof LocalDate d ? d.atStartOfDay() : Timestamps.parse((String) value);
+        LocalDateTime t = timestamp(value);
         if (t == null) {
             return null;
         }
-        SimpleDateFormat format;
+        SimpleDateFormat format = format(pattern);
+        return format == null ? null : format.format(Date.from(t.toInstant(ZoneOffset.UTC)));
+    }
+
+    /** The text unix_timestamp and from_unixtime read and write without a pattern. */
+    static final String DEFAULT_PATTERN = "yyyy-MM-dd HH:mm:ss";
+
+    /** A SimpleDateFormat of {@code pattern} at UTC, the engine's time zone; null for a pattern it cannot read. */
+    private static SimpleDateFormat format(String pattern) {
         try {
-            format = new SimpleDateFormat(pattern, Locale.US);
+            SimpleDateFormat format = new SimpleDateFormat(pattern, Locale.US);
+            format.setTimeZone(TimeZone.getTimeZone("UTC"));
+            return format;
         } catch (IllegalArgumentException e) {
             return null;
         }
-        format.setTimeZone(TimeZone.getTimeZone("UTC"));
-        return format.format(Date.from(t.toInstant(ZoneOffset.UTC)));
+    }
+
+    /**
+     * Hive's unix_timestamp of a timestamp or date (its seconds since 1970 at UTC), or of text
+     * read with {@code pattern} (NULL when it does not parse).
+     */
+    private static Object unixTimestamp(Object value, String pattern) {
+        if (pattern == null) {
+            LocalDateTime t = timestamp(value);
+            return t == null ? null : (Object) t.toEpochSecond(ZoneOffset.UTC);
+        }
+        SimpleDateFormat format = format(pattern);
+        if (format == null) {
+            return null;
+        }
+        try {
+            return format.parse((String) value).getTime() / 1000;
+        } catch (java.text.ParseException e) {
+            return null;
+        }
+    }
+
+    /** Hive's from_unixtime: the seconds since 1970 written with {@code pattern} at UTC. */
+    private static String fromUnixtime(long seconds, String pattern) {
+        SimpleDateFormat format = format(pattern);
+        return format == null ? null : format.format(new Date(seconds * 1000));
+    }
+
+    /** A timestamp argument: a TIMESTAMP, a DATE at midnight, or text Hive reads as one; NULL when it is not. */
+    static LocalDateTime timestamp(Object value) {
+        if (value instanceof LocalDateTime t) {
+            return t;
+        }
+        return value instanceof LocalDate d ? d.atStartOfDay() : Timestamps.parse((String) value);
     }
 
     /** hour, minute or second of a timestamp's text ({@code 'yyyy-MM-dd HH:mm:ss'}, a date, or {@code 'HH:mm:ss'}). */
     private static Object timeField(Object value, ChronoUnit unit) {
-        LocalDateTime t = value instanceof LocalDate d ? d.atStartOfDay() : Timestamps.parseWithTime((String) value);
+        LocalDateTime t = value instanceof LocalDateTime ts ? ts
+                : value instanceof LocalDate d ? d.atStartOfDay() : Timestamps.parseWithTime((String) value);
         if (t == null) {
             return null;
         }
@@ -198,6 +245,9 @@ final class BuiltinFunctions {
     static LocalDate date(Object value) {
         if (value instanceof LocalDate d) {
             return d;
+        }
+        if (value instanceof LocalDateTime t) {
+            return t.toLocalDate();
         }
         LocalDateTime t = Timestamps.parse((String) value);
         return t == null ? null : t.toLocalDate();

@@ -75,6 +75,9 @@ public final class ExprText {
         if (value instanceof Period p) {
             return interval(p);
         }
+        if (value instanceof java.time.LocalDateTime t) {
+            return "TIMESTAMP '" + org.oooengine.core.types.LocalTimestamps.format(t) + "'";
+        }
         if (value instanceof TemporalAccessor || value instanceof java.util.Date) { // a date-time
             return "TIMESTAMP '" + value.toString().replace('T', ' ') + "'";
         }

@@ -23,7 +23,8 @@ public enum ScalarFunction {
     // Hive's built-in functions, in BuiltinFunctions; ordinals travel on the wire, so new ones go last
     TRUNC_NUMBER, TRUNC_DATE, NULLIF, PMOD, GREATEST, LEAST, SIGN, SQRT, LN, LOG10, LOG2, LOG, EXP, POWER,
     DATE_FORMAT, LAST_DAY, QUARTER, ADD_MONTHS, HOUR, MINUTE, SECOND, DATE_ADD, DATE_SUB, DATEDIFF,
-    LPAD, RPAD, REPEAT, REPLACE, INSTR, LOCATE, LTRIM, RTRIM, REVERSE, CONCAT_WS;
+    LPAD, RPAD, REPEAT, REPLACE, INSTR, LOCATE, LTRIM, RTRIM, REVERSE, CONCAT_WS,
+    TO_DATE, UNIX_TIMESTAMP, FROM_UNIXTIME;
 
     public boolean nullIntolerant() {
         return this != COALESCE && !BuiltinFunctions.takesNulls(this);
@@ -54,14 +55,14 @@ public enum ScalarFunction {
         SqlType type = call.type();
         return switch (this) {
             case ADD, SUBTRACT, MULTIPLY, DIVIDE, MOD -> arithmetic((Number) v[0], (Number) v[1], type);
-            case NEGATE -> negate((Number) v[0]);
+            case NEGATE -> type.isIntegral() ? type.wrapIntegral(-((Number) v[0]).longValue()) : negate((Number) v[0]);
             case EQ -> Values.compare(v[0], v[1]) == 0;
             case NE -> Values.compare(v[0], v[1]) != 0;
             case LT -> Values.compare(v[0], v[1]) < 0;
             case LE -> Values.compare(v[0], v[1]) <= 0;
             case GT -> Values.compare(v[0], v[1]) > 0;
             case GE -> Values.compare(v[0], v[1]) >= 0;
-            case CAST -> Values.cast(v[0], type);
+            case CAST -> Values.cast(v[0], call.args().get(0).type(), type);
             case DATE_PLUS_INTERVAL -> ((LocalDate) v[0]).plus((Period) v[1]);
             case DATE_MINUS_INTERVAL -> ((LocalDate) v[0]).minus((Period) v[1]);
             case SUBSTR -> substr((String) v[0], ((Number) v[1]).intValue(),
@@ -85,7 +86,7 @@ public enum ScalarFunction {
 
     private Object arithmetic(Number a, Number b, SqlType type) {
         switch (type.kind()) {
-            case INT, BIGINT -> {
+            case TINYINT, SMALLINT, INT, BIGINT -> {
                 long x = a.longValue();
                 long y = b.longValue();
                 if ((this == DIVIDE || this == MOD) && y == 0) {
@@ -98,21 +99,22 @@ public enum ScalarFunction {
                     case DIVIDE -> x / y;
                     default -> x % y;
                 };
-                return type.kind() == SqlType.Kind.INT ? (Object) (int) r : (Object) r;
+                return type.wrapIntegral(r); // Hive's integer arithmetic wraps around in the result type
             }
-            case DOUBLE -> {
+            case FLOAT, DOUBLE -> {
                 double x = a.doubleValue();
                 double y = b.doubleValue();
                 if ((this == DIVIDE || this == MOD) && y == 0) {
                     return null; // Hive: division by zero is NULL
                 }
-                return switch (this) {
+                double r = switch (this) {
                     case ADD -> x + y;
                     case SUBTRACT -> x - y;
                     case MULTIPLY -> x * y;
                     case DIVIDE -> x / y;
                     default -> x % y;
                 };
+                return type.kind() == SqlType.Kind.FLOAT ? (double) (float) r : r;
             }
             default -> {
                 BigDecimal x = Values.decimal(a);
@@ -157,7 +159,8 @@ public enum ScalarFunction {
             if (d.isNaN() || d.isInfinite()) {
                 return d; // as Hive's round returns them
             }
-            return BigDecimal.valueOf(d).setScale(digits, RoundingMode.HALF_UP).doubleValue();
+            double r = BigDecimal.valueOf(d).setScale(digits, RoundingMode.HALF_UP).doubleValue();
+            return type.kind() == SqlType.Kind.FLOAT ? (double) (float) r : r;
         }
         return Values.cast(Values.decimal(n).setScale(digits, RoundingMode.HALF_UP), type);
     }

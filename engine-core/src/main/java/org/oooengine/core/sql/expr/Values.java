@@ -3,12 +3,15 @@ package org.oooengine.core.sql.expr;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.types.LocalTimestamps;
 
 /** Comparing and converting the Java values SQL types travel as (see {@link SqlType}). */
 public final class Values {
@@ -64,6 +67,17 @@ public final class Values {
         return BigDecimal.valueOf(n.doubleValue());
     }
 
+    /**
+     * {@code v}, a value of {@code from}, as a value of {@code to}: as {@link #cast(Object, SqlType)},
+     * except that a FLOAT reads as text as Hive writes a float ({@code 0.1}, not the double nearest it).
+     */
+    public static Object cast(Object v, SqlType from, SqlType to) {
+        if (v != null && from.kind() == SqlType.Kind.FLOAT && to.isString()) {
+            return cast(Float.toString(((Number) v).floatValue()), to);
+        }
+        return cast(v, to);
+    }
+
     /** {@code v} as a value of {@code to}; a value that does not fit is an error, as in a CAST that fails. */
     public static Object cast(Object v, SqlType to) {
         if (v == null) {
@@ -72,24 +86,64 @@ public final class Values {
         if (v instanceof Boolean b && to.isNumeric()) {
             v = b ? 1 : 0; // Hive: TRUE is 1
         }
+        if (v instanceof LocalDateTime t && to.isNumeric()) {
+            // Hive: a timestamp as a number is its seconds since 1970 (at UTC), whole ones counted down
+            v = to.isIntegral() ? (Object) t.toEpochSecond(ZoneOffset.UTC) : epochSeconds(t);
+        }
         try {
             return switch (to.kind()) {
                 case BOOLEAN -> truth(v);
-                case INT -> v instanceof Number n ? (Object) n.intValue() : (Object) Math.toIntExact(whole(v.toString()));
+                // a number narrows as Java's casts do (Hive's too): CAST(300 AS TINYINT) is 44
+                case TINYINT, SMALLINT, INT -> v instanceof Number n ? to.wrapIntegral(n.intValue()) : inRange(whole(v.toString()), to);
                 case BIGINT -> v instanceof Number n ? (Object) n.longValue() : (Object) whole(v.toString());
                 case DOUBLE -> v instanceof Number n ? (Object) n.doubleValue() : Double.valueOf(v.toString().trim());
+                case FLOAT -> (double) (v instanceof Number n ? n.floatValue() : Float.parseFloat(v.toString().trim()));
                 case DECIMAL -> (v instanceof Number n ? decimal(n) : new BigDecimal(v.toString().trim()))
                         .setScale(to.scale(), RoundingMode.HALF_UP);
-                case DATE -> v instanceof LocalDate ? v : LocalDate.parse(v.toString().trim());
+                case DATE -> v instanceof LocalDate ? v : v instanceof LocalDateTime t ? t.toLocalDate()
+                        : LocalDate.parse(v.toString().trim());
+                case TIMESTAMP -> timestamp(v);
                 case STRING -> text(v);
                 case VARCHAR -> truncate(text(v), to.precision());
                 case CHAR -> pad(truncate(text(v), to.precision()), to.precision());
                 case INTERVAL, VOID -> throw new SqlException(SqlException.GENERAL, "cannot cast to " + to);
             };
-        } catch (NumberFormatException | ArithmeticException | java.time.format.DateTimeParseException e) {
+        } catch (NumberFormatException | ArithmeticException | java.time.DateTimeException e) {
             // Hive's CAST yields NULL for text that is not a value of the type
             return null;
         }
+    }
+
+    /** Text read as a TINYINT, SMALLINT or INT: out of the type's range it is no value of it (NULL in Hive). */
+    private static Object inRange(long v, SqlType to) {
+        if (((Number) to.wrapIntegral(v)).longValue() != v) {
+            throw new ArithmeticException(v + " is out of range for " + to);
+        }
+        return (int) v;
+    }
+
+    /** Hive's CAST to TIMESTAMP: a date at midnight, a number as seconds since 1970 at UTC, text as Hive reads it. */
+    private static LocalDateTime timestamp(Object v) {
+        if (v instanceof LocalDateTime t) {
+            return LocalTimestamps.truncated(t);
+        }
+        if (v instanceof LocalDate d) {
+            return d.atStartOfDay();
+        }
+        if (v instanceof Number n) {
+            BigDecimal micros = decimal(n).movePointRight(6).setScale(0, RoundingMode.FLOOR);
+            return LocalTimestamps.ofMicros(micros.longValueExact());
+        }
+        if (v instanceof String s) {
+            LocalDateTime t = LocalTimestamps.parse(s);
+            return t == null ? null : LocalTimestamps.truncated(t);
+        }
+        return null;
+    }
+
+    /** The seconds since 1970-01-01 00:00:00 of a timestamp read at UTC, with its fraction. */
+    public static BigDecimal epochSeconds(LocalDateTime t) {
+        return BigDecimal.valueOf(LocalTimestamps.toMicros(t), 6).stripTrailingZeros();
     }
 
     /** Hive's CAST to BOOLEAN: a number is true when not zero; text is false only as '', '0', 'false', 'no' or 'off'. */
@@ -125,6 +179,9 @@ public final class Values {
         }
         if (v instanceof Boolean b) {
             return b ? "TRUE" : "FALSE";
+        }
+        if (v instanceof LocalDateTime t) {
+            return LocalTimestamps.format(t);
         }
         return v.toString();
     }

@@ -121,7 +121,7 @@ public final class Functions {
                     .does("The square root of `x`; NULL when `x` is negative.")
                     .ex("sqrt(16)", "4.0").ex("sqrt(-1)", "NULL").build(),
             fn("trunc", MATH, 1, 2).sig("trunc(x [, INT d])", "the type of x (a DECIMAL with at most d digits of scale)")
-                    .sig("trunc(DATE|STRING date, STRING format)", "STRING")
+                    .sig("trunc(DATE|TIMESTAMP|STRING date, STRING format)", "STRING")
                     .does("A number cut toward zero to `d` decimal places (default 0; negative: digits left of the point "
                             + "become 0). A date cut to the first day of its month (`'MONTH'`, `'MON'`, `'MM'`), quarter "
                             + "(`'QUARTER'`, `'Q'`) or year (`'YEAR'`, `'YYYY'`, `'YY'`), as text; another format (also in "
@@ -134,13 +134,21 @@ public final class Functions {
                             + "last, and the last day of a month gives the last day of the other (Hive's rule).")
                     .ex("add_months('2024-01-31', 1)", "'2024-02-29'").ex("add_months(DATE '2024-02-29', 1)", "'2024-03-31'")
                     .build(),
+            fn("current_date", DATE, 0, 0).sig("current_date", "DATE")
+                    .does("Today at UTC, the engine's time zone; taken when the statement is analysed.")
+                    .ex("current_date >= DATE '2024-01-01'", "TRUE").build(),
+            fn("current_timestamp", DATE, 0, 0).sig("current_timestamp", "TIMESTAMP")
+                    .does("The date and time at UTC, the engine's time zone, to the millisecond; taken when the statement "
+                            + "is analysed (each call of a statement when it is bound, where Hive takes one for the query).")
+                    .ex("current_timestamp > TIMESTAMP '2024-01-01 00:00:00'", "TRUE").build(),
             fn("date_add", DATE, 2, 2).sig("date_add(date, INT days)", "DATE")
                     .does("The date `days` days later.")
                     .ex("date_add(DATE '2024-02-28', 2)", "DATE '2024-03-01'").build(),
             fn("date_format", DATE, 2, 2).sig("date_format(date, STRING pattern)", "STRING")
-                    .does("The date (or timestamp text) written with a Java SimpleDateFormat pattern, as Hive writes it; "
+                    .does("The date or timestamp written with a Java SimpleDateFormat pattern, as Hive writes it; "
                             + "NULL for a pattern it cannot read.")
-                    .ex("date_format(DATE '2024-05-17', 'yyyy/MM EEE')", "'2024/05 Fri'").build(),
+                    .ex("date_format(DATE '2024-05-17', 'yyyy/MM EEE')", "'2024/05 Fri'")
+                    .ex("date_format(TIMESTAMP '2024-05-17 13:45:30.25', 'HH:mm:ss.SSS')", "'13:45:30.250'").build(),
             fn("date_sub", DATE, 2, 2).sig("date_sub(date, INT days)", "DATE")
                     .does("The date `days` days earlier.")
                     .ex("date_sub('2024-03-01 10:00:00', 1)", "DATE '2024-02-29'").build(),
@@ -150,15 +158,20 @@ public final class Functions {
             fn("day", DATE, 1, 1).alias("dayofmonth").sig("day(date)", "INT")
                     .does("The day of the month of the date.")
                     .ex("day(DATE '2024-05-17')", "17").build(),
-            fn("hour", DATE, 1, 1).sig("hour(STRING timestamp)", "INT")
-                    .does("The hour of a timestamp written as text (`'yyyy-MM-dd HH:mm:ss'` or `'HH:mm:ss'`; a date alone "
-                            + "is at hour 0).")
-                    .ex("hour('2024-05-17 13:45:30')", "13").build(),
+            fn("from_unixtime", DATE, 1, 2).sig("from_unixtime(BIGINT seconds [, STRING pattern])", "STRING")
+                    .does("The time `seconds` after 1970-01-01 00:00:00 at UTC, written with a Java SimpleDateFormat "
+                            + "pattern (default `'yyyy-MM-dd HH:mm:ss'`).")
+                    .ex("from_unixtime(1715953530)", "'2024-05-17 13:45:30'")
+                    .ex("from_unixtime(0, 'yyyy/MM/dd')", "'1970/01/01'").build(),
+            fn("hour", DATE, 1, 1).sig("hour(timestamp)", "INT")
+                    .does("The hour of a timestamp (a TIMESTAMP, or text `'yyyy-MM-dd HH:mm:ss'` or `'HH:mm:ss'`; a date "
+                            + "alone is at hour 0).")
+                    .ex("hour(TIMESTAMP '2024-05-17 13:45:30')", "13").ex("hour('2024-05-17 13:45:30')", "13").build(),
             fn("last_day", DATE, 1, 1).sig("last_day(date)", "STRING")
                     .does("The last day of the date's month, as text.")
                     .ex("last_day('2024-02-10')", "'2024-02-29'").build(),
-            fn("minute", DATE, 1, 1).sig("minute(STRING timestamp)", "INT")
-                    .does("The minute of a timestamp written as text.")
+            fn("minute", DATE, 1, 1).sig("minute(timestamp)", "INT")
+                    .does("The minute of a timestamp.")
                     .ex("minute('2024-05-17 13:45:30')", "45").build(),
             fn("month", DATE, 1, 1).sig("month(date)", "INT")
                     .does("The month (1 to 12) of the date.")
@@ -166,11 +179,24 @@ public final class Functions {
             fn("quarter", DATE, 1, 1).sig("quarter(date)", "INT")
                     .does("The quarter (1 to 4) of the date.")
                     .ex("quarter(DATE '2024-05-17')", "2").build(),
-            fn("second", DATE, 1, 1).sig("second(STRING timestamp)", "INT")
-                    .does("The second of a timestamp written as text.")
+            fn("second", DATE, 1, 1).sig("second(timestamp)", "INT")
+                    .does("The second of a timestamp.")
                     .ex("second('13:45:30')", "30").build(),
+            fn("to_date", DATE, 1, 1).sig("to_date(timestamp)", "DATE")
+                    .does("The date of a timestamp (or of a date, or of text Hive reads as one).")
+                    .ex("to_date(TIMESTAMP '2024-05-17 13:45:30')", "DATE '2024-05-17'")
+                    .ex("to_date('2024-05-17 13:45:30')", "DATE '2024-05-17'").build(),
+            fn("unix_timestamp", DATE, 0, 2).sig("unix_timestamp()", "BIGINT")
+                    .sig("unix_timestamp(timestamp [, STRING pattern])", "BIGINT")
+                    .does("The seconds since 1970-01-01 00:00:00 at UTC, the engine's time zone: now (when the statement is "
+                            + "analysed), or of a TIMESTAMP or DATE, or of text read with a Java SimpleDateFormat pattern "
+                            + "(default `'yyyy-MM-dd HH:mm:ss'`); NULL for text that does not parse.")
+                    .ex("unix_timestamp(TIMESTAMP '2024-05-17 13:45:30')", "1715953530")
+                    .ex("unix_timestamp('2024/05/17', 'yyyy/MM/dd')", "1715904000")
+                    .ex("unix_timestamp('not a time')", "NULL").build(),
             fn("year", DATE, 1, 1).sig("year(date)", "INT")
                     .does("The year of the date.")
+                    .ex("year(TIMESTAMP '2024-05-17 13:45:30')", "2024")
                     .ex("year(DATE '2024-05-17')", "2024").build(),
             // conditionals
             fn("coalesce", CONDITIONAL, 1, ANY).sig("coalesce(v1, v2, ...)", "the common type of the arguments")

@@ -104,6 +104,7 @@ final class ExprBinder {
             case TOK_STRINGLITERALSEQUENCE -> new Expr.Literal(Ast.children(n).stream()
                     .map(c -> Ast.unquote(c.getText())).reduce("", String::concat), SqlType.STRING);
             case TOK_DATELITERAL -> date(n);
+            case TOK_TIMESTAMPLITERAL -> timestampLiteral(n);
             case KW_TRUE -> new Expr.Literal(true, SqlType.BOOLEAN);
             case KW_FALSE -> new Expr.Literal(false, SqlType.BOOLEAN);
             case TOK_NULL -> Expr.Literal.NULL;
@@ -159,8 +160,13 @@ final class ExprBinder {
             if (t.endsWith("L")) {
                 return new Expr.Literal(Long.parseLong(t.substring(0, t.length() - 1)), SqlType.BIGINT);
             }
-            if (t.endsWith("S") || t.endsWith("Y")) {
-                return new Expr.Literal(Integer.parseInt(t.substring(0, t.length() - 1)), SqlType.INT);
+            if (t.endsWith("S") || t.endsWith("Y")) { // Hive's 1S is a SMALLINT, 1Y a TINYINT
+                SqlType type = t.endsWith("S") ? SqlType.SMALLINT : SqlType.TINYINT;
+                long v = Long.parseLong(t.substring(0, t.length() - 1));
+                if (((Number) type.wrapIntegral(v)).longValue() != v) {
+                    throw new NumberFormatException(t);
+                }
+                return new Expr.Literal((int) v, type);
             }
             if (t.endsWith("D")) {
                 return new Expr.Literal(Double.parseDouble(t.substring(0, t.length() - 1)), SqlType.DOUBLE);
@@ -191,6 +197,15 @@ final class ExprBinder {
         } catch (java.time.format.DateTimeParseException e) {
             throw Ast.error(SqlException.SYNTAX, "not a date: '" + text + "'", n);
         }
+    }
+
+    private static Expr timestampLiteral(ASTNode n) {
+        String text = Ast.unquote(n.getText());
+        java.time.LocalDateTime t = org.oooengine.core.types.LocalTimestamps.parse(text);
+        if (t == null) {
+            throw Ast.error(SqlException.SYNTAX, "not a timestamp: '" + text + "'", n);
+        }
+        return new Expr.Literal(org.oooengine.core.types.LocalTimestamps.truncated(t), SqlType.TIMESTAMP);
     }
 
     private Expr arithmetic(ASTNode n) {
@@ -246,8 +261,8 @@ final class ExprBinder {
             return SqlType.BIGINT;
         }
         SqlType common = Types.common(a, b);
-        if (common.kind() == SqlType.Kind.DOUBLE) {
-            return SqlType.DOUBLE;
+        if (common.isApproximate()) {
+            return op == DIVIDE ? SqlType.DOUBLE : common; // Hive divides floats as doubles
         }
         if (common.kind() != SqlType.Kind.DECIMAL) {
             return op == DIVIDE ? SqlType.DOUBLE : common;
@@ -321,11 +336,14 @@ final class ExprBinder {
                 || (a.type().isNumeric() && b.type().isNumeric()) || (a.type().isString() && b.type().isString())) {
             return new Expr[] {a, b};
         }
-        if (x == SqlType.Kind.DATE && b.type().isString()) {
-            return new Expr[] {a, cast(b, SqlType.DATE)};
+        if (Types.isTemporal(a.type()) && Types.isTemporal(b.type())) {
+            return new Expr[] {cast(a, SqlType.TIMESTAMP), cast(b, SqlType.TIMESTAMP)};
         }
-        if (y == SqlType.Kind.DATE && a.type().isString()) {
-            return new Expr[] {cast(a, SqlType.DATE), b};
+        if (Types.isTemporal(a.type()) && b.type().isString()) {
+            return new Expr[] {a, cast(b, a.type())};
+        }
+        if (Types.isTemporal(b.type()) && a.type().isString()) {
+            return new Expr[] {cast(a, b.type()), b};
         }
         if (a.type().isNumeric() && b.type().isString()) {
             return new Expr[] {cast(a, SqlType.DOUBLE), cast(b, SqlType.DOUBLE)};
@@ -342,7 +360,7 @@ final class ExprBinder {
             return e;
         }
         if (e instanceof Expr.Literal l) {
-            return new Expr.Literal(org.oooengine.core.sql.expr.Values.cast(l.value(), to), to);
+            return new Expr.Literal(org.oooengine.core.sql.expr.Values.cast(l.value(), l.type(), to), to);
         }
         return new Expr.Call(ScalarFunction.CAST, List.of(e), to);
     }
@@ -429,7 +447,7 @@ final class ExprBinder {
 
     private Expr dateField(ScalarFunction f, List<ASTNode> args, ASTNode at) {
         Expr d = bind(args.get(0));
-        if (d.type().isString()) {
+        if (d.type().isString() || d.type().kind() == SqlType.Kind.TIMESTAMP) {
             d = cast(d, SqlType.DATE);
         }
         if (d.type().kind() != SqlType.Kind.DATE) {

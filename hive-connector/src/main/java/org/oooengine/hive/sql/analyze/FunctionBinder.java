@@ -66,6 +66,12 @@ final class FunctionBinder {
             case "ltrim" -> call(ScalarFunction.LTRIM, SqlType.STRING, text(args.get(0)));
             case "rtrim" -> call(ScalarFunction.RTRIM, SqlType.STRING, text(args.get(0)));
             case "reverse" -> call(ScalarFunction.REVERSE, SqlType.STRING, text(args.get(0)));
+            case "to_date" -> call(ScalarFunction.TO_DATE, SqlType.DATE, date(args.get(0), name, at));
+            case "unix_timestamp" -> unixTimestamp(args, at);
+            case "from_unixtime" -> call(ScalarFunction.FROM_UNIXTIME, SqlType.STRING, args.size() == 1
+                    ? new Expr[] {integer(args.get(0), name, at)} : new Expr[] {integer(args.get(0), name, at), text(args.get(1))});
+            case "current_timestamp" -> new Expr.Literal(now(), SqlType.TIMESTAMP);
+            case "current_date" -> new Expr.Literal(now().toLocalDate(), SqlType.DATE);
             case "concat_ws" -> new Expr.Call(ScalarFunction.CONCAT_WS, args.stream().map(FunctionBinder::text).toList(),
                     SqlType.STRING);
             default -> throw Ast.notSupported("function " + name, at); // registered, but bound nowhere: a test catches it
@@ -76,10 +82,31 @@ final class FunctionBinder {
         return new Expr.Call(f, List.of(args), type);
     }
 
+    /**
+     * The time a statement reads as now: the current date and time at UTC, the engine's time zone,
+     * to the millisecond. Taken when the call is bound, so a statement sees one value per call.
+     */
+    private static java.time.LocalDateTime now() {
+        return java.time.LocalDateTime.now(java.time.ZoneOffset.UTC).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+    }
+
+    /** unix_timestamp(): now; of a timestamp or date; of text in Hive's default or a given pattern. */
+    private static Expr unixTimestamp(List<Expr> args, ASTNode at) {
+        if (args.isEmpty()) {
+            return new Expr.Literal(now().toEpochSecond(java.time.ZoneOffset.UTC), SqlType.BIGINT);
+        }
+        Expr x = date(args.get(0), "unix_timestamp", at);
+        if (args.size() == 1 && !x.type().isString()) {
+            return call(ScalarFunction.UNIX_TIMESTAMP, SqlType.BIGINT, x);
+        }
+        Expr pattern = args.size() == 1 ? new Expr.Literal("yyyy-MM-dd HH:mm:ss", SqlType.STRING) : text(args.get(1));
+        return call(ScalarFunction.UNIX_TIMESTAMP, SqlType.BIGINT, text(x), pattern);
+    }
+
     /** trunc of a number (to a constant number of places, as the result's type depends on it) or of a date. */
     private static Expr trunc(List<Expr> args, ASTNode at) {
         Expr x = args.get(0);
-        if (args.size() == 2 && (x.type().kind() == SqlType.Kind.DATE || x.type().isString())) {
+        if (args.size() == 2 && (Types.isTemporal(x.type()) || x.type().isString())) {
             return call(ScalarFunction.TRUNC_DATE, SqlType.STRING, x, text(args.get(1)));
         }
         x = number(x, "trunc", at);
@@ -165,7 +192,7 @@ final class FunctionBinder {
     /** An integer argument (a count, a length, a position): INT or BIGINT, or NULL. */
     private static Expr integer(Expr e, String function, ASTNode at) {
         SqlType.Kind k = e.type().kind();
-        if (k == SqlType.Kind.INT || k == SqlType.Kind.BIGINT) {
+        if (e.type().isIntegral()) {
             return e;
         }
         if (k == SqlType.Kind.VOID) {
@@ -176,7 +203,7 @@ final class FunctionBinder {
 
     /** A constant integer: a literal, or an expression of literals such as {@code -2}. */
     private static int constantInt(Expr e, String function, ASTNode at) {
-        if (Exprs.columns(e).isEmpty() && (e.type().kind() == SqlType.Kind.INT || e.type().kind() == SqlType.Kind.BIGINT)) {
+        if (Exprs.columns(e).isEmpty() && e.type().isIntegral()) {
             Object v = e.eval(new Object[0]);
             if (v != null) {
                 return ((Number) v).intValue();
@@ -193,10 +220,13 @@ final class FunctionBinder {
         return e.type().isString() ? e : ExprBinder.cast(e, SqlType.STRING);
     }
 
-    /** A date argument: a DATE, or text read as one when the row is evaluated; NULL for text that is not a date. */
+    /**
+     * A date argument: a DATE, a TIMESTAMP (its day), or text read as one when the row is
+     * evaluated; NULL for text that is not a date.
+     */
     private static Expr date(Expr e, String function, ASTNode at) {
         SqlType.Kind k = e.type().kind();
-        if (k == SqlType.Kind.DATE || e.type().isString()) {
+        if (Types.isTemporal(e.type()) || e.type().isString()) {
             return e;
         }
         if (k == SqlType.Kind.VOID) {
@@ -205,7 +235,7 @@ final class FunctionBinder {
         throw Ast.error(SqlException.SYNTAX, function + " needs a date, not " + e.type(), at);
     }
 
-    /** A timestamp argument: text (there is no TIMESTAMP type yet), or a DATE (at midnight). */
+    /** A timestamp argument: a TIMESTAMP, text read as one, or a DATE (at midnight). */
     private static Expr timestamp(Expr e, String function, ASTNode at) {
         return date(e, function, at);
     }

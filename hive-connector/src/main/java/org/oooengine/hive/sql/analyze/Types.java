@@ -16,7 +16,8 @@ final class Types {
         return switch (n.getType()) {
             case HiveParser.TOK_BOOLEAN, HiveParser.TOK_TINYINT, HiveParser.TOK_SMALLINT, HiveParser.TOK_INT,
                     HiveParser.TOK_BIGINT, HiveParser.TOK_FLOAT, HiveParser.TOK_DOUBLE, HiveParser.TOK_DECIMAL,
-                    HiveParser.TOK_STRING, HiveParser.TOK_VARCHAR, HiveParser.TOK_CHAR, HiveParser.TOK_DATE -> true;
+                    HiveParser.TOK_STRING, HiveParser.TOK_VARCHAR, HiveParser.TOK_CHAR, HiveParser.TOK_DATE,
+                    HiveParser.TOK_TIMESTAMP -> true;
             default -> false;
         };
     }
@@ -24,15 +25,19 @@ final class Types {
     static SqlType of(ASTNode n) {
         return switch (n.getType()) {
             case HiveParser.TOK_BOOLEAN -> SqlType.BOOLEAN;
-            case HiveParser.TOK_TINYINT, HiveParser.TOK_SMALLINT, HiveParser.TOK_INT -> SqlType.INT;
+            case HiveParser.TOK_TINYINT -> SqlType.TINYINT;
+            case HiveParser.TOK_SMALLINT -> SqlType.SMALLINT;
+            case HiveParser.TOK_INT -> SqlType.INT;
             case HiveParser.TOK_BIGINT -> SqlType.BIGINT;
-            case HiveParser.TOK_FLOAT, HiveParser.TOK_DOUBLE -> SqlType.DOUBLE;
+            case HiveParser.TOK_FLOAT -> SqlType.FLOAT;
+            case HiveParser.TOK_DOUBLE -> SqlType.DOUBLE;
             case HiveParser.TOK_DECIMAL -> n.getChildCount() == 0 ? DEFAULT_DECIMAL
                     : SqlType.decimal(number(n, 0), n.getChildCount() > 1 ? number(n, 1) : 0);
             case HiveParser.TOK_STRING -> SqlType.STRING;
             case HiveParser.TOK_VARCHAR -> SqlType.varchar(number(n, 0));
             case HiveParser.TOK_CHAR -> SqlType.fixedChar(number(n, 0));
             case HiveParser.TOK_DATE -> SqlType.DATE;
+            case HiveParser.TOK_TIMESTAMP -> SqlType.TIMESTAMP;
             default -> throw Ast.notSupported("type " + n.getText(), n);
         };
     }
@@ -55,8 +60,15 @@ final class Types {
         if (a.isString() && b.isString()) {
             return SqlType.STRING;
         }
+        if (isTemporal(a) && isTemporal(b)) {
+            return SqlType.TIMESTAMP; // a date beside a timestamp is its midnight, as in Hive
+        }
         if (a.kind() == SqlType.Kind.DOUBLE || b.kind() == SqlType.Kind.DOUBLE) {
             return SqlType.DOUBLE;
+        }
+        if (a.kind() == SqlType.Kind.FLOAT || b.kind() == SqlType.Kind.FLOAT) {
+            // Hive's numeric order puts FLOAT above DECIMAL: a float and a decimal add up to a float
+            return a.isNumeric() && b.isNumeric() ? SqlType.FLOAT : SqlType.DOUBLE;
         }
         if (a.kind() == SqlType.Kind.DECIMAL || b.kind() == SqlType.Kind.DECIMAL) {
             SqlType x = asDecimal(a);
@@ -64,15 +76,32 @@ final class Types {
             int scale = Math.max(x.scale(), y.scale());
             return SqlType.decimal(Math.max(x.precision() - x.scale(), y.precision() - y.scale()) + scale, scale);
         }
-        if (a.kind() == SqlType.Kind.BIGINT || b.kind() == SqlType.Kind.BIGINT) {
-            return SqlType.BIGINT;
+        if (a.isIntegral() && b.isIntegral()) {
+            return integralRank(a) >= integralRank(b) ? a : b;
         }
         return a;
+    }
+
+    /** TINYINT < SMALLINT < INT < BIGINT: the wider of two integers holds both. */
+    private static int integralRank(SqlType t) {
+        return switch (t.kind()) {
+            case TINYINT -> 0;
+            case SMALLINT -> 1;
+            case INT -> 2;
+            default -> 3;
+        };
+    }
+
+    /** DATE or TIMESTAMP. */
+    static boolean isTemporal(SqlType t) {
+        return t.kind() == SqlType.Kind.DATE || t.kind() == SqlType.Kind.TIMESTAMP;
     }
 
     /** An exact number as the decimal type that holds it. */
     static SqlType asDecimal(SqlType t) {
         return switch (t.kind()) {
+            case TINYINT -> SqlType.decimal(3, 0);
+            case SMALLINT -> SqlType.decimal(5, 0);
             case INT -> SqlType.decimal(10, 0);
             case BIGINT -> SqlType.decimal(19, 0);
             default -> t;

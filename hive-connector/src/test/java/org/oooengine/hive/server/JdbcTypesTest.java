@@ -1,0 +1,129 @@
+package org.oooengine.hive.server;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Timestamp;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.cluster.TpchCluster;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+
+/**
+ * Column types as the real Hive JDBC driver sees them: result metadata (getColumnType,
+ * getColumnTypeName), the Java values it returns, and DatabaseMetaData.getColumns, for TINYINT,
+ * SMALLINT, FLOAT, BOOLEAN and TIMESTAMP columns (java.sql.Timestamp, as from HiveServer2).
+ */
+class JdbcTypesTest {
+    private static TpchCluster tpch;
+    private static ClusterSqlEngine engine;
+    private static HiveServer2Endpoint endpoint;
+    private static IsolatedHiveDriver driver;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-jdbc-types", 2, 0.01, List.of(TpchTable.NATION));
+        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, null, Map.of());
+        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0));
+        driver = new IsolatedHiveDriver();
+        try (Connection c = connect(); Statement st = c.createStatement()) {
+            st.execute("CREATE TABLE small (t TINYINT, s SMALLINT, f FLOAT, b BOOLEAN)");
+            st.execute("INSERT INTO small VALUES (-5, 1200, 0.1, true), (NULL, NULL, NULL, NULL)");
+            st.execute("CREATE TABLE times (id INT, ts TIMESTAMP)");
+            st.execute("INSERT INTO times VALUES (1, TIMESTAMP '2024-01-02 03:04:05.123'), (2, NULL), "
+                    + "(3, TIMESTAMP '1969-07-20 20:17:40')");
+        }
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try (AutoCloseable t = tpch; AutoCloseable e = engine; AutoCloseable s = endpoint) {
+            // endpoint, engine, then the cluster
+        }
+    }
+
+    private static Connection connect() throws SQLException {
+        return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl", "analyst", null);
+    }
+
+    @Test
+    void smallNumbersFloatsAndBooleansKeepTheirTypes() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT t, s, f, b, t + s, f * 2 FROM small ORDER BY t NULLS LAST")) {
+            ResultSetMetaData md = rs.getMetaData();
+            List<String> names = new ArrayList<>();
+            List<Integer> codes = new ArrayList<>();
+            for (int i = 1; i <= md.getColumnCount(); i++) {
+                names.add(md.getColumnTypeName(i));
+                codes.add(md.getColumnType(i));
+            }
+            assertEquals(List.of("tinyint", "smallint", "float", "boolean", "smallint", "float"), names);
+            assertEquals(List.of(Types.TINYINT, Types.SMALLINT, Types.FLOAT, Types.BOOLEAN, Types.SMALLINT, Types.FLOAT), codes);
+            assertTrue(rs.next());
+            assertEquals((byte) -5, rs.getByte(1));
+            assertEquals((short) 1200, rs.getShort(2));
+            assertEquals(0.1f, rs.getFloat(3));
+            assertEquals(0.1, rs.getDouble(3), "sent as the double its text reads as, as HiveServer2 sends it");
+            assertTrue(rs.getBoolean(4));
+            assertEquals(1195, rs.getInt(5));
+            assertEquals(0.2f, rs.getFloat(6));
+            assertTrue(rs.next());
+            assertNull(rs.getObject(1));
+            assertNull(rs.getObject(3));
+            assertNull(rs.getObject(4));
+            assertFalse(rs.next());
+        }
+    }
+
+    @Test
+    void timestampsArriveAsJavaSqlTimestamps() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT ts, CAST(ts AS DATE), current_timestamp FROM times ORDER BY id")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals("timestamp", md.getColumnTypeName(1));
+            assertEquals(Types.TIMESTAMP, md.getColumnType(1));
+            assertEquals(Types.TIMESTAMP, md.getColumnType(3));
+            assertTrue(rs.next());
+            assertEquals(Timestamp.valueOf("2024-01-02 03:04:05.123"), rs.getTimestamp(1));
+            assertEquals(Timestamp.valueOf("2024-01-02 03:04:05.123"), rs.getObject(1));
+            assertEquals("2024-01-02 03:04:05.123", rs.getString(1));
+            assertEquals(java.sql.Date.valueOf("2024-01-02"), rs.getDate(2));
+            assertTrue(rs.getTimestamp(3).after(Timestamp.valueOf("2024-01-01 00:00:00")));
+            assertTrue(rs.next());
+            assertNull(rs.getTimestamp(1));
+            assertTrue(rs.next());
+            assertEquals(Timestamp.valueOf("1969-07-20 20:17:40"), rs.getTimestamp(1));
+            assertFalse(rs.next());
+        }
+        try (Connection c = connect(); ResultSet rs = c.getMetaData().getColumns(null, "default", "times", "ts")) {
+            assertTrue(rs.next());
+            assertEquals(Types.TIMESTAMP, rs.getInt("DATA_TYPE"));
+            assertEquals("timestamp", rs.getString("TYPE_NAME"));
+        }
+    }
+
+    @Test
+    void getColumnsReportsTheDeclaredTypes() throws Exception {
+        try (Connection c = connect(); ResultSet rs = c.getMetaData().getColumns(null, "default", "small", null)) {
+            List<String> columns = new ArrayList<>();
+            while (rs.next()) {
+                columns.add(rs.getString("COLUMN_NAME") + " " + rs.getInt("DATA_TYPE") + " " + rs.getString("TYPE_NAME"));
+            }
+            assertEquals(List.of("t " + Types.TINYINT + " tinyint", "s " + Types.SMALLINT + " smallint",
+                    "f " + Types.FLOAT + " float", "b " + Types.BOOLEAN + " boolean"), columns);
+        }
+    }
+}
