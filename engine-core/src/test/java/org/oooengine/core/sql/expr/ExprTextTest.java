@@ -49,7 +49,7 @@ class ExprTextTest {
         assertEquals("10.00", ExprText.literal(new BigDecimal("10.00"), PRICE));
         assertEquals("DATE '1998-09-02'", ExprText.literal(LocalDate.of(1998, 9, 2), SqlType.DATE));
         assertEquals("'O''Brien'", ExprText.literal("O'Brien", SqlType.STRING));
-        assertEquals("TIMESTAMP '1998-09-02 10:30'", ExprText.literal(LocalDateTime.of(1998, 9, 2, 10, 30), SqlType.STRING));
+        assertEquals("TIMESTAMP '1998-09-02 10:30:00'", ExprText.literal(LocalDateTime.of(1998, 9, 2, 10, 30), SqlType.STRING));
         assertEquals("INTERVAL '90' DAY", ExprText.literal(Period.ofDays(90), SqlType.INTERVAL));
         assertEquals("NULL", ExprText.literal(null, SqlType.VOID));
         assertEquals("TRUE", ExprText.literal(true, SqlType.BOOLEAN));
