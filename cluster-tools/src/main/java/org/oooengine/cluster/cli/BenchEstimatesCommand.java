@@ -50,13 +50,11 @@ final class BenchEstimatesCommand implements Callable<Integer> {
         if (!(factor >= 1)) {
             throw new ParameterException(spec.commandLine(), "--factor must be at least 1, got " + factor);
         }
-        List<Integer> chosen = queries == null ? TpchQueries.all() : List.copyOf(queries);
-        for (int q : chosen) {
-            try {
-                TpchQueries.check(q);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--queries: " + e.getMessage());
-            }
+        List<Integer> chosen;
+        try {
+            chosen = TpchQueries.chosen(queries);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--queries: " + e.getMessage());
         }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();

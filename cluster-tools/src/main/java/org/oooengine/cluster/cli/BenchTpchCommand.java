@@ -106,16 +106,10 @@ final class BenchTpchCommand implements Callable<Integer> {
     }
 
     private List<Integer> chosenQueries() {
-        if (queries == null) {
-            return TpchQueries.all();
+        try {
+            return TpchQueries.chosen(queries);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--queries: " + e.getMessage());
         }
-        for (int q : queries) {
-            try {
-                TpchQueries.check(q);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--queries: " + e.getMessage());
-            }
-        }
-        return List.copyOf(queries);
     }
 }

@@ -43,6 +43,15 @@ public final class TpchQueries {
         }
     }
 
+    /** The queries {@code numbers} names, each checked; every query when null. */
+    public static List<Integer> chosen(List<Integer> numbers) {
+        if (numbers == null) {
+            return all();
+        }
+        numbers.forEach(TpchQueries::check);
+        return List.copyOf(numbers);
+    }
+
     public static void check(int number) {
         if (number < 1 || number > COUNT) {
             throw new IllegalArgumentException("TPC-H queries are numbered 1 to " + COUNT + ", got " + number);
