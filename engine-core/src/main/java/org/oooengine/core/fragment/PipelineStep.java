@@ -4,6 +4,8 @@ import java.util.List;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.WindowCall;
 
 /**
  * One operator of a {@link ScanPipeline}, applied to each batch of rows in turn. Expressions refer
@@ -88,6 +90,40 @@ public sealed interface PipelineStep {
             if (keys.isEmpty()) {
                 throw new IllegalArgumentException("an aggregate without keys has one group over every node");
             }
+        }
+    }
+
+    /**
+     * Window functions over the rows that reach it ({@link WindowOperator}): each row with every
+     * call's value appended, computed over the rows equal in {@code partitionKeys}, in
+     * {@code orderKeys} order. The rows go on when the input ends, so it is right only where
+     * every row of a partition reaches the same node: the table is partitioned on one of the
+     * keys, or the rows were shuffled there by them. Sorted (and spilled) as it holds them.
+     */
+    record Window(List<Expr> partitionKeys, List<WindowCall.OrderKey> orderKeys, List<WindowCall> calls)
+            implements PipelineStep {
+        public Window {
+            partitionKeys = List.copyOf(partitionKeys);
+            orderKeys = List.copyOf(orderKeys);
+            calls = List.copyOf(calls);
+            if (calls.isEmpty()) {
+                throw new IllegalArgumentException("a window without calls");
+            }
+        }
+
+        /** The input columns its keys and calls read. */
+        public java.util.BitSet columnsRead() {
+            java.util.BitSet in = new java.util.BitSet();
+            partitionKeys.forEach(k -> in.or(Exprs.columns(k)));
+            orderKeys.forEach(k -> in.or(Exprs.columns(k.expr())));
+            for (WindowCall c : calls) {
+                for (Expr e : java.util.Arrays.asList(c.arg(), c.fallback(), c.aggregate() == null ? null : c.aggregate().arg())) {
+                    if (e != null) {
+                        in.or(Exprs.columns(e));
+                    }
+                }
+            }
+            return in;
         }
     }
 

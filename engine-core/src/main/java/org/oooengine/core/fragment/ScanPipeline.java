@@ -124,6 +124,9 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     }
                 }
                 need = read;
+            } else if (step instanceof PipelineStep.Window w) {
+                need = need.get(0, widths[i]); // the calls' columns are made here
+                need.or(w.columnsRead());
             } else if (step instanceof PipelineStep.TopN t) {
                 for (SortKey k : t.keys()) {
                     need.set(k.column());
@@ -194,6 +197,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte LIMIT = 7;
     private static final byte SORT = 8;
     private static final byte EXPAND = 9;
+    /** Added after EXPAND; a node without it refuses the step by its tag (the frame version is unchanged). */
+    private static final byte WINDOW = 10;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -214,6 +219,9 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             } else if (step instanceof PipelineStep.Expand e) {
                 w.put(EXPAND).putVarInt(e.projections().size());
                 e.projections().forEach(p -> ExprCodec.writeList(w, p));
+            } else if (step instanceof PipelineStep.Window win) {
+                w.put(WINDOW);
+                WindowCodec.write(w, win);
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 w.put(PARTIAL_AGGREGATE);
                 writeAggregation(w, a.keys(), a.aggregates());
@@ -337,6 +345,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     }
                     yield valid(() -> new PipelineStep.Expand(projections));
                 }
+                case WINDOW -> WindowCodec.read(r);
                 case PARTIAL_AGGREGATE -> {
                     var keys = ExprCodec.readList(r);
                     var aggregates = readAggregates(r);

@@ -23,6 +23,7 @@ import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ExprCodec;
 import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.core.sql.expr.WindowCall;
 
 /**
  * Pipelines as the nodes run them: their wire form decodes to the same pipeline, and a GROUP BY
@@ -157,6 +158,50 @@ class PipelineTest {
         ScanPipeline sorted = new ScanPipeline("lineitem", 16, bits(0, 1), List.of(new PipelineStep.Sort(
                 List.of(new SortKey(1, false, true), new SortKey(0, true, false)))));
         assertEquals(sorted, ScanPipeline.read(new PayloadReader(sorted.toBytes())));
+    }
+
+    @Test
+    void aWindowCrossesTheWireUnchanged() {
+        WindowCall.Frame sliding = new WindowCall.Frame(true, WindowCall.Bound.preceding(2L), WindowCall.Bound.following(1L));
+        WindowCall.Frame range = new WindowCall.Frame(false, WindowCall.Bound.preceding(new BigDecimal("1.5")),
+                WindowCall.Bound.CURRENT_ROW);
+        PipelineStep.Window w = new PipelineStep.Window(List.of(FLAG), List.of(new WindowCall.OrderKey(PRICE, false, true)),
+                List.of(WindowCall.ranking(WindowCall.Kind.RANK), WindowCall.ntile(4),
+                        WindowCall.shift(WindowCall.Kind.LAG, QUANTITY, 2, new Expr.Literal(0L, SqlType.BIGINT)),
+                        WindowCall.value(WindowCall.Kind.LAST_VALUE, SHIPPED, true, WindowCall.Frame.WHOLE_PARTITION),
+                        WindowCall.aggregate(CALLS.get(0), sliding), WindowCall.aggregate(CALLS.get(0), range)));
+        ScanPipeline p = new ScanPipeline("lineitem", 16, bits(0, 1, 2, 3), List.of(w,
+                new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(16, SqlType.INT), true))));
+        assertEquals(p, ScanPipeline.read(new PayloadReader(p.toBytes())));
+        assertEquals(22, Pipeline.widthAfter(w, 16), "a column per call");
+    }
+
+    @Test
+    void aWindowInAPipelineComputesWholePartitionsAndPassesThemOn() {
+        // (group, value): row_number by value desc within each group, then only the first of each group
+        List<Object[]> rows = new ArrayList<>();
+        for (long i = 0; i < 5000; i++) {
+            rows.add(new Object[] {i % 7 == 0 ? null : "g" + (i % 7), i});
+        }
+        Expr group = new Expr.Column(0, SqlType.STRING);
+        PipelineStep.Window w = new PipelineStep.Window(List.of(group),
+                List.of(new WindowCall.OrderKey(new Expr.Column(1, SqlType.BIGINT), false, false)),
+                List.of(WindowCall.ranking(WindowCall.Kind.ROW_NUMBER)));
+        List<Object[]> out = new ArrayList<>();
+        QueryMemory memory = new QueryMemory("test", 1 << 20, "test.memory");
+        Pipeline pipeline = new Pipeline(List.of(w, new PipelineStep.Filter(new Expr.Call(ScalarFunction.EQ,
+                List.of(new Expr.Column(2, SqlType.INT), new Expr.Literal(1, SqlType.INT)), SqlType.BOOLEAN))),
+                2, Pipeline.BuildSource.ROWS_ONLY, out::addAll, memory);
+        for (int from = 0; from < rows.size(); from += 700) {
+            pipeline.accept(rows.subList(from, Math.min(rows.size(), from + 700)));
+        }
+        pipeline.finish();
+        assertEquals(7, out.size(), "one row per group, the NULL group too");
+        for (Object[] row : out) {
+            long top = row[0] == null ? 4998 - 4998 % 7 : 4999 - (4999 - Long.parseLong(((String) row[0]).substring(1))) % 7;
+            assertEquals(top, row[1], "the largest value of group " + row[0]);
+        }
+        assertEquals(0, memory.used(), "the window's rows' memory is given back");
     }
 
     @Test

@@ -137,16 +137,13 @@ public sealed interface RelNode {
         /** The input columns it reads when {@code required} of its output columns are read above it. */
         public java.util.BitSet inputsRead(java.util.BitSet required) {
             java.util.BitSet in = required.get(0, input.fields().size());
-            partitionKeys.forEach(k -> in.or(org.oooengine.core.sql.expr.Exprs.columns(k)));
-            orderKeys.forEach(k -> in.or(org.oooengine.core.sql.expr.Exprs.columns(k.expr())));
-            for (org.oooengine.core.sql.expr.WindowCall c : calls) {
-                for (Expr e : java.util.Arrays.asList(c.arg(), c.fallback(), c.aggregate() == null ? null : c.aggregate().arg())) {
-                    if (e != null) {
-                        in.or(org.oooengine.core.sql.expr.Exprs.columns(e));
-                    }
-                }
-            }
+            in.or(step().columnsRead());
             return in;
+        }
+
+        /** The same window as a step of the nodes' pipelines. */
+        public PipelineStep.Window step() {
+            return new PipelineStep.Window(partitionKeys, orderKeys, calls);
         }
     }
 
