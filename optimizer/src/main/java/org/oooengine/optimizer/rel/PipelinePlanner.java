@@ -143,6 +143,12 @@ public final class PipelinePlanner {
                         chain.fields).gathered();
                 return new RelNode.Limit(new RelNode.Sort(first, s.keys()), l.offset(), l.count());
             }
+            RelNode input = place(s.input(), in);
+            if (input instanceof RelNode.ShuffledWindow w && !w.ended()) { // so do the nodes that computed a window
+                RelNode.ShuffledWindow first = w.then(new PipelineStep.TopN(s.keys(), l.offset() + l.count()), w.fields());
+                return new RelNode.Limit(new RelNode.Sort(first, s.keys()), l.offset(), l.count());
+            }
+            return new RelNode.Limit(new RelNode.Sort(input, s.keys()), l.offset(), l.count());
         }
         if (node instanceof RelNode.Limit l) {
             Chain chain = l.offset() + l.count() < 0 ? null : chain(l.input(), required);
@@ -155,11 +161,8 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.SingleRow s) {
             return new RelNode.SingleRow(place(s.input(), required));
         }
-        if (node instanceof RelNode.Window w) { // on the coordinator, over the rows its input gathers
-            BitSet in = w.inputsRead(required);
-            Chain chain = w.input() instanceof RelNode.Scan ? chain(w.input(), in) : null;
-            return new RelNode.Window(chain != null ? onlyRead(chain, in) : input(w.input(), in), w.partitionKeys(), w.orderKeys(),
-                    w.calls(), w.fields());
+        if (node instanceof RelNode.Window w) {
+            return placeWindow(w, required);
         }
         if (node instanceof RelNode.Expand e) {
             return placeExpand(e, required);
@@ -173,6 +176,80 @@ public final class PipelinePlanner {
             return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }
         return node; // scans, index joins, values: they run where they are
+    }
+
+    /**
+     * A window where its partitions' rows are: with PARTITION BY, on the nodes — in the pipeline
+     * that makes its rows when each node holds whole partitions already (see {@link #chain}), else
+     * its rows shuffled by the partition keys from the pipeline that makes them, or after a
+     * window on the nodes whose partitions hold whole ones of this window (keyed by some of its
+     * keys). Any other (no PARTITION BY: one partition; keyed otherwise than the rows on the
+     * nodes are: a second shuffle is not planned) runs on the coordinator over the rows its input
+     * gathers.
+     */
+    private RelNode placeWindow(RelNode.Window w, BitSet required) {
+        BitSet in = w.inputsRead(required);
+        if (!w.partitionKeys().isEmpty()) {
+            Chain whole = chain(w, required);
+            if (whole != null) {
+                return onlyRead(whole, required);
+            }
+            Chain chain = chain(w.input(), in);
+            if (chain != null && chain.shuffles.isEmpty()) {
+                return shuffledWindow(w, onlyRead(chain, in));
+            }
+            RelNode input = place(w.input(), in);
+            if (input instanceof RelNode.ShuffledWindow shuffled && !shuffled.ended()
+                    && keyedWithin(shuffled.keys(), w.partitionKeys())) {
+                return shuffled.then(w.step(), w.fields());
+            }
+            return new RelNode.Window(input, w.partitionKeys(), w.orderKeys(), w.calls(), w.fields());
+        }
+        Chain chain = w.input() instanceof RelNode.Scan ? chain(w.input(), in) : null;
+        return new RelNode.Window(chain != null ? onlyRead(chain, in) : input(w.input(), in), w.partitionKeys(), w.orderKeys(),
+                w.calls(), w.fields());
+    }
+
+    /** Whether rows shuffled by the columns {@code keys} hold whole partitions of {@code partition}: each key is one of them. */
+    private static boolean keyedWithin(List<Integer> keys, List<Expr> partition) {
+        return keys.stream().allMatch(k -> partition.stream().anyMatch(e -> e instanceof Expr.Column c && c.index() == k));
+    }
+
+    /**
+     * {@code w} over {@code rows}' rows shuffled by its partition keys: a key that is not a column
+     * of theirs is computed by the nodes that send the rows, as an extra column the window's
+     * nodes drop again.
+     */
+    private static RelNode.ShuffledWindow shuffledWindow(RelNode.Window w, RelNode.NodePipeline rows) {
+        int width = rows.fields().size();
+        List<Expr> sent = new ArrayList<>();
+        List<Field> sentFields = new ArrayList<>(rows.fields());
+        for (int i = 0; i < width; i++) {
+            sent.add(new Expr.Column(i, rows.fields().get(i).type()));
+        }
+        List<Integer> keys = new ArrayList<>();
+        for (Expr k : w.partitionKeys()) {
+            if (k instanceof Expr.Column c) {
+                keys.add(c.index());
+            } else {
+                keys.add(sent.size());
+                sent.add(k);
+                sentFields.add(new Field(null, "partition key " + keys.size(), k.type()));
+            }
+        }
+        if (sent.size() == width) {
+            return new RelNode.ShuffledWindow(rows, keys, List.of(w.step()), w.fields());
+        }
+        List<PipelineStep> steps = new ArrayList<>(rows.steps());
+        steps.add(new PipelineStep.Project(sent));
+        RelNode.NodePipeline keyed = new RelNode.NodePipeline(rows.scan(), steps, rows.broadcasts(), rows.shuffles(), sentFields);
+        List<Expr> partition = keys.stream().map(k -> (Expr) new Expr.Column(k, sentFields.get(k).type())).toList();
+        List<Expr> dropped = new ArrayList<>(sent.subList(0, width));
+        for (int i = 0; i < w.calls().size(); i++) {
+            dropped.add(new Expr.Column(sent.size() + i, w.calls().get(i).type()));
+        }
+        return new RelNode.ShuffledWindow(keyed, keys, List.of(new PipelineStep.Window(partition, w.orderKeys(), w.calls()),
+                new PipelineStep.Project(dropped)), w.fields());
     }
 
     /** Grouping sets' copies made where the input's rows are: on the nodes when they make them. */
@@ -263,6 +340,9 @@ public final class PipelinePlanner {
     private static RelNode thenOnNodes(RelNode placed, PipelineStep step, List<Field> out) {
         if (placed instanceof RelNode.ShuffledJoin j) {
             return j.then(step, out);
+        }
+        if (placed instanceof RelNode.ShuffledWindow w) { // not a partial aggregate: its groups are merged from pipelines
+            return w.ended() || step instanceof PipelineStep.PartialAggregate ? null : w.then(step, out);
         }
         if (placed instanceof RelNode.IndexJoinSteps s) {
             return s.then(step, out);
@@ -426,6 +506,13 @@ public final class PipelinePlanner {
             Chain below = chain(e.input(), expandInputs(e, required));
             return below == null ? null : below.with(new PipelineStep.Expand(prunedCopies(e, required)), e.fields())
                     .withRows(below.rows < 0 ? -1 : below.rows * e.projections().size());
+        }
+        if (node instanceof RelNode.Window w && !w.partitionKeys().isEmpty()) {
+            Chain below = chain(w.input(), w.inputsRead(required));
+            boolean partitionsOnOneNode = below != null && below.rows >= 0 && below.partitionKey >= 0
+                    && !below.scan.table().primaryKey().isEmpty() && w.partitionKeys().stream()
+                    .anyMatch(k -> k instanceof Expr.Column c && c.index() == below.partitionKey);
+            return partitionsOnOneNode ? below.with(w.step(), w.fields()) : null;
         }
         if (node instanceof RelNode.Aggregate a) {
             Chain below = chain(a.input(), aggregateInputs(a));

@@ -74,6 +74,9 @@ final class PipelineRows {
             out = model.grouped(a.keys(), a.aggregates(), in, row, d, width);
         } else if (step instanceof PipelineStep.PartialAggregate a) { // running states, not values
             out = model.grouped(a.keys(), List.of(), in, row, d, width);
+        } else if (step instanceof PipelineStep.Window) { // the calls' values: not known
+            out = java.util.Arrays.copyOf(d, width);
+            java.util.Arrays.fill(out, d.length, width, Double.NaN);
         } else if (step instanceof PipelineStep.HashJoin j) {
             double[] built = build.distinct().length == j.buildWidth() ? build.distinct()
                     : CardinalityModel.unknown(j.buildWidth());
@@ -99,7 +102,8 @@ final class PipelineRows {
         for (int i = steps.size() - 1; i >= 0; i--) {
             PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.Project || step instanceof PipelineStep.Aggregate
-                    || step instanceof PipelineStep.HashJoin || step instanceof PipelineStep.Expand) {
+                    || step instanceof PipelineStep.HashJoin || step instanceof PipelineStep.Expand
+                    || step instanceof PipelineStep.Window) {
                 return i;
             }
             if (step instanceof PipelineStep.PartialAggregate) {
@@ -141,6 +145,11 @@ final class PipelineRows {
                 out.add(new Field(null, state + " count", org.oooengine.core.sql.SqlType.BIGINT));
                 out.add(new Field(null, state + " state", call.type()));
             }
+        } else if (step instanceof PipelineStep.Window w) {
+            List<Field> withCalls = new ArrayList<>(in);
+            ColumnNames names = ColumnNames.of(in);
+            w.calls().forEach(call -> withCalls.add(new Field(null, call.text(names), call.type())));
+            out = withCalls;
         } else if (step instanceof PipelineStep.HashJoin j) {
             out = new ArrayList<>(j.kind().rightOnly() ? List.of() : in);
             if (!j.kind().leftOnly()) {

@@ -300,6 +300,43 @@ public sealed interface RelNode {
     }
 
     /**
+     * Window functions on the nodes: {@code input}'s rows, which the nodes compute, each sent to
+     * the node a hash of its {@code keys} columns (the windows' PARTITION BY) picks, so that every
+     * partition's rows meet on one node; each node runs {@code steps} over its share — a
+     * {@link PipelineStep.Window} first, then what follows it there (filters, projections, windows
+     * over the same partitions, a top-N) — and the coordinator gathers what comes out.
+     */
+    record ShuffledWindow(NodePipeline input, List<Integer> keys, List<PipelineStep> steps, List<Field> fields)
+            implements RelNode {
+        public ShuffledWindow {
+            keys = List.copyOf(keys);
+            steps = List.copyOf(steps);
+            if (keys.isEmpty() || steps.isEmpty() || !(steps.get(0) instanceof PipelineStep.Window)) {
+                throw new IllegalArgumentException("rows shuffled by partition keys for a window first");
+            }
+            if (!input.shuffles().isEmpty()) {
+                throw new IllegalArgumentException("the rows a window shuffles come from a pipeline that does not shuffle");
+            }
+            if (steps.stream().anyMatch(s -> s instanceof PipelineStep.HashJoin || s instanceof PipelineStep.PartialAggregate)) {
+                throw new IllegalArgumentException("no join or partial aggregate after a shuffled window");
+            }
+        }
+
+        /** These steps and then {@code step}, giving rows of {@code out}. */
+        public ShuffledWindow then(PipelineStep step, List<Field> out) {
+            List<PipelineStep> more = new ArrayList<>(steps);
+            more.add(step);
+            return new ShuffledWindow(input, keys, more, out);
+        }
+
+        /** Whether the last step ends what the nodes may run (a top-N, a sort, a limit): nothing goes after it. */
+        public boolean ended() {
+            PipelineStep last = steps.get(steps.size() - 1);
+            return last instanceof PipelineStep.TopN || last instanceof PipelineStep.Sort || last instanceof PipelineStep.Limit;
+        }
+    }
+
+    /**
      * The final step of a GROUP BY split in two: merges the partial states its input's nodes
      * computed ({@code keyCount} keys, then each aggregate's state) into each group's result — on
      * the coordinator, or {@code onNodes}: each group's partial rows shuffled to the node its key

@@ -204,6 +204,8 @@ final class StepText {
             return "Sort " + sortKeys(s.keys(), in);
         } else if (step instanceof PipelineStep.Limit l) {
             return "Limit " + l.count();
+        } else if (step instanceof PipelineStep.Window w) {
+            return window(w.partitionKeys(), w.orderKeys(), w.calls(), in, out) + " (each partition on one node)";
         }
         throw new IllegalArgumentException("a join step is written with its build: " + step);
     }
