@@ -33,7 +33,9 @@ import org.oooengine.core.sql.expr.Exprs;
  * the coordinator ({@link RelNode.FinalAggregate}) — so that only groups cross the network; one
  * that cannot be split (DISTINCT) still reads only the columns it needs from the nodes. An ORDER
  * BY of such a pipeline is sorted on each node and merged on the coordinator; with a LIMIT each
- * node keeps its first rows, and a LIMIT alone stops each node once it sent enough. Other joins
+ * node keeps its first rows, and a LIMIT alone stops each node once it sent enough. A window with
+ * PARTITION BY over such a pipeline runs on the nodes, its rows shuffled by the partition keys
+ * ({@link RelNode.ShuffledWindow}) or, partitioned by the table's key, where they are. Other joins
  * stay on the coordinator; a join input that the nodes can compute (joins of its own) is
  * gathered from them with only the columns the plan reads above it.
  */
