@@ -29,6 +29,8 @@ public final class Pipeline {
     private final SpilledHashJoin[] spilledJoins;
     /** Per step, its groups when it is a whole aggregate (spilled when they outgrow the memory), else null. */
     private final FinalAggregation[] groupsAt;
+    /** Per step, its groups when it merges partial rows, else null. */
+    private final FinalAggregation[] mergesAt;
     /** Per step, its rows sorted by partition when it is a window, else null. */
     private final WindowOperator[] windowsAt;
     private final PipelineStep.PartialAggregate aggregate;
@@ -115,11 +117,15 @@ public final class Pipeline {
         this.spilledJoins = new SpilledHashJoin[this.steps.size()];
         this.groupsAt = new FinalAggregation[this.steps.size()];
         this.windowsAt = new WindowOperator[this.steps.size()];
+        this.mergesAt = new FinalAggregation[this.steps.size()];
         int width = inputWidth;
         for (int i = 0; i < this.steps.size(); i++) {
             PipelineStep step = this.steps.get(i);
             if (step instanceof PipelineStep.Aggregate a) {
                 groupsAt[i] = new FinalAggregation(a.keys().size(), a.aggregates(), memory, "aggregation");
+            }
+            if (step instanceof PipelineStep.MergePartials m) {
+                mergesAt[i] = new FinalAggregation(m.keyCount(), m.aggregates(), memory, "aggregation merged on the node");
             }
             if (step instanceof PipelineStep.Window w) {
                 windowsAt[i] = new WindowOperator(width, w.partitionKeys(), w.orderKeys(), w.calls(), memory,
@@ -173,6 +179,9 @@ public final class Pipeline {
         if (step instanceof PipelineStep.Window w) {
             return inputWidth + w.calls().size();
         }
+        if (step instanceof PipelineStep.MergePartials m) {
+            return m.keyCount() + m.aggregates().size();
+        }
         if (step instanceof PipelineStep.Aggregate a) {
             return a.keys().size() + a.aggregates().size();
         }
@@ -203,6 +212,10 @@ public final class Pipeline {
             }
             if (groupsAt[i] != null) {
                 addToWhole(groupsAt[i], ((PipelineStep.Aggregate) steps.get(i)).keys(), rows);
+                return; // its groups go on when the input ends
+            }
+            if (mergesAt[i] != null) {
+                rows.forEach(mergesAt[i]::accept);
                 return; // its groups go on when the input ends
             }
             if (windowsAt[i] != null) {
@@ -280,6 +293,8 @@ public final class Pipeline {
                 groupsAt[i].finish(rows -> push(rows, next));
             } else if (windowsAt[i] != null) {
                 windowsAt[i].finish(rows -> push(rows, next));
+            } else if (mergesAt[i] != null) {
+                mergesAt[i].finish(rows -> push(rows, next));
             }
         }
         if (top != null) {

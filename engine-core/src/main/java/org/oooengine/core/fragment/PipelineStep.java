@@ -170,6 +170,33 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * The second half of a GROUP BY, on a node: merges the partial rows that reach it ({@code
+     * keyCount} keys, then {@link AggregateCall#PARTIAL_WIDTH} values per aggregate, from
+     * {@link PartialAggregate}s) into each group's result — keys, then each aggregate's value —
+     * sent on to the steps after it when the input ends (spilling groups as they outgrow the
+     * memory). Right only where every partial row of a group reaches the node: rows shuffled to it
+     * by (some of) the keys.
+     */
+    record MergePartials(int keyCount, List<AggregateCall> aggregates) implements PipelineStep {
+        public MergePartials {
+            aggregates = List.copyOf(aggregates);
+            if (keyCount < 1) {
+                throw new IllegalArgumentException("partial rows of " + keyCount + " keys merged on a node");
+            }
+            for (AggregateCall call : aggregates) {
+                if (!call.splittable()) {
+                    throw new IllegalArgumentException(call + " cannot be aggregated in two steps");
+                }
+            }
+        }
+
+        /** Columns of the partial rows it merges. */
+        public int inputWidth() {
+            return keyCount + aggregates.size() * AggregateCall.PARTIAL_WIDTH;
+        }
+    }
+
+    /**
      * The first half of a GROUP BY: per group of {@code keys} the running states of
      * {@code aggregates}; rows out are the keys, then {@link AggregateCall#PARTIAL_WIDTH} values
      * per aggregate, for a {@link FinalAggregation} to merge. Emitted when the input ends.

@@ -174,6 +174,41 @@ class PipelineTest {
                 new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(16, SqlType.INT), true))));
         assertEquals(p, ScanPipeline.read(new PayloadReader(p.toBytes())));
         assertEquals(22, Pipeline.widthAfter(w, 16), "a column per call");
+        PipelineStep.MergePartials merge = new PipelineStep.MergePartials(1, CALLS);
+        ScanPipeline merged = new ScanPipeline("lineitem", merge.inputWidth(), bits(0), List.of(merge));
+        assertEquals(merged, ScanPipeline.read(new PayloadReader(merged.toBytes())));
+        assertEquals(1 + CALLS.size(), Pipeline.widthAfter(merge, merge.inputWidth()));
+    }
+
+    @Test
+    void partialRowsMergedInAPipelineGiveEachGroupOnceToTheStepsAfter() {
+        // two "nodes" count and sum their halves by group; a third merges them, then ranks the groups by their sums
+        Expr group = new Expr.Column(0, SqlType.STRING);
+        Expr value = new Expr.Column(1, SqlType.BIGINT);
+        List<AggregateCall> calls = List.of(new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT),
+                new AggregateCall(AggregateCall.Kind.SUM, value, false, SqlType.BIGINT));
+        List<Object[]> partials = new ArrayList<>();
+        for (int node = 0; node < 2; node++) {
+            Pipeline partial = new Pipeline(List.of(new PipelineStep.PartialAggregate(List.of(group), calls)), partials::addAll);
+            List<Object[]> rows = new ArrayList<>();
+            for (long i = node; i < 100; i += 2) {
+                rows.add(new Object[] {i % 4 == 3 ? null : "g" + i % 4, i});
+            }
+            partial.accept(rows);
+            partial.finish();
+        }
+        PipelineStep.MergePartials merge = new PipelineStep.MergePartials(1, calls);
+        PipelineStep.Window rank = new PipelineStep.Window(List.of(), List.of(new WindowCall.OrderKey(
+                new Expr.Column(2, SqlType.BIGINT), false, false)), List.of(WindowCall.ranking(WindowCall.Kind.RANK)));
+        List<Object[]> out = new ArrayList<>();
+        Pipeline merged = new Pipeline(List.of(merge, rank), merge.inputWidth(), Pipeline.BuildSource.ROWS_ONLY, out::addAll,
+                QueryMemory.unbounded());
+        merged.accept(partials);
+        merged.finish();
+        assertEquals(4, out.size(), "each group once");
+        // sums: g0 = 0+4+...+96 = 1200, g1 = 1225, g2 = 1250, null (3, 7, ..., 99) = 1275
+        assertArrayEquals(new Object[] {null, 25L, 1275L, 1}, out.get(0));
+        assertArrayEquals(new Object[] {"g0", 25L, 1200L, 4}, out.get(3));
     }
 
     @Test

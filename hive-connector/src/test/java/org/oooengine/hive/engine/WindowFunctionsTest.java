@@ -151,6 +151,14 @@ class WindowFunctionsTest {
         // a window over a GROUP BY each node computes whole, keyed by an expression its nodes compute
         "SELECT l_orderkey, sum(l_quantity) s, rank() OVER (PARTITION BY l_orderkey % 10"
                 + " ORDER BY sum(l_quantity) DESC NULLS FIRST, l_orderkey ASC NULLS LAST) r FROM lineitem GROUP BY l_orderkey",
+        // windows over a GROUP BY merged on the nodes: the groups shuffled by the keys the windows share
+        "SELECT o_orderstatus, o_orderpriority, o_custkey % 5 m, sum(o_totalprice) s,"
+                + " avg(sum(o_totalprice)) OVER (PARTITION BY o_orderstatus, o_orderpriority) a,"
+                + " rank() OVER (PARTITION BY o_orderstatus ORDER BY sum(o_totalprice) DESC NULLS FIRST,"
+                + " o_orderpriority ASC NULLS LAST, o_custkey % 5 ASC NULLS LAST) r"
+                + " FROM orders GROUP BY o_orderstatus, o_orderpriority, o_custkey % 5 HAVING count(*) > 200",
+        "SELECT k, v, count(*) c, sum(count(*)) OVER (PARTITION BY k) s, lag(v) OVER (PARTITION BY k ORDER BY v ASC NULLS FIRST) p"
+                + " FROM " + WITH_NULLS + " GROUP BY k, v",
         // a window by the column the table is partitioned on: where its rows are
         "SELECT l_orderkey, l_linenumber, sum(l_quantity) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber ASC NULLS LAST) s"
                 + " FROM lineitem WHERE l_orderkey < 3000",
@@ -201,6 +209,13 @@ class WindowFunctionsTest {
         assertTrue(kept.lines().anyMatch(l -> l.contains("[each node] Window partition by [o_orderkey]")
                 && l.contains("(each partition on one node)")), kept);
         assertTrue(!kept.contains("Shuffle"), kept);
+        String grouped = explain("SELECT o_orderpriority, o_orderstatus, sum(o_totalprice) s, rank() OVER (PARTITION BY"
+                + " o_orderstatus ORDER BY sum(o_totalprice) DESC) r FROM orders GROUP BY o_orderpriority, o_orderstatus"
+                + " HAVING count(*) > 10");
+        assertTrue(grouped.contains("Shuffle rows by [o_orderstatus] to the nodes that compute them"), grouped);
+        assertTrue(grouped.lines().anyMatch(l -> l.contains("[each node] FinalAggregate keys [o_orderpriority, o_orderstatus]")
+                && l.contains("(each group's partial rows merged on one node)")), grouped);
+        assertTrue(grouped.lines().anyMatch(l -> l.contains("[each node] Filter")), grouped);
         String whole = explain("SELECT o_orderkey, rank() OVER (ORDER BY o_totalprice) r FROM orders");
         assertTrue(whole.lines().anyMatch(l -> l.trim().startsWith("Window partition by []")), whole);
         assertTrue(!whole.contains("[each node] Window"), whole);

@@ -201,9 +201,14 @@ public final class PipelinePlanner {
                 return shuffledWindow(w, onlyRead(chain, in));
             }
             RelNode input = place(w.input(), in);
-            if (input instanceof RelNode.ShuffledWindow shuffled && !shuffled.ended()
-                    && keyedWithin(shuffled.keys(), w.partitionKeys())) {
-                return shuffled.then(w.step(), w.fields());
+            RelNode.ShuffledWindow merged = afterMergedGroups(input, w);
+            if (merged != null) {
+                return merged;
+            }
+            List<Integer> shared = input instanceof RelNode.ShuffledWindow shuffled && !shuffled.ended()
+                    ? sharedKeys(shuffled, w.partitionKeys()) : List.of();
+            if (!shared.isEmpty()) { // shuffled by the keys both windows share, each node has whole partitions of both
+                return ((RelNode.ShuffledWindow) input).keyedBy(shared).then(w.step(), w.fields());
             }
             return new RelNode.Window(input, w.partitionKeys(), w.orderKeys(), w.calls(), w.fields());
         }
@@ -212,9 +217,61 @@ public final class PipelinePlanner {
                 w.calls(), w.fields());
     }
 
-    /** Whether rows shuffled by the columns {@code keys} hold whole partitions of {@code partition}: each key is one of them. */
-    private static boolean keyedWithin(List<Integer> keys, List<Expr> partition) {
-        return keys.stream().allMatch(k -> partition.stream().anyMatch(e -> e instanceof Expr.Column c && c.index() == k));
+    /**
+     * The keys {@code shuffled}'s rows go by that are also columns of {@code partition}, a later
+     * window's PARTITION BY over its output: shuffled by those alone, each node holds whole
+     * partitions of the windows it runs and of the later one. Empty when there are none (a
+     * key its steps moved or made is none).
+     */
+    private static List<Integer> sharedKeys(RelNode.ShuffledWindow shuffled, List<Expr> partition) {
+        return shuffled.keys().stream().filter(k -> partition.stream().anyMatch(e -> e instanceof Expr.Column c && c.index() == k)
+                && keptInPlace(shuffled.steps(), k)).toList();
+    }
+
+    /** Whether column {@code k} of the rows {@code steps} run over is column {@code k} of their output too. */
+    private static boolean keptInPlace(List<PipelineStep> steps, int k) {
+        for (PipelineStep step : steps) {
+            boolean kept = step instanceof PipelineStep.Filter || step instanceof PipelineStep.Window
+                    || step instanceof PipelineStep.MergePartials m && k < m.keyCount()
+                    || step instanceof PipelineStep.Project p && k < p.exprs().size()
+                    && p.exprs().get(k) instanceof Expr.Column c && c.index() == k;
+            if (!kept) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code w} after a GROUP BY whose groups the nodes merge (and HAVING's filters), when each of
+     * its partition keys is a group key: the partial groups are shuffled by those keys alone, so
+     * that each node merges whole groups of whole partitions, filters them and computes the window.
+     * Null for any other input.
+     */
+    private static RelNode.ShuffledWindow afterMergedGroups(RelNode input, RelNode.Window w) {
+        List<PipelineStep> filters = new ArrayList<>();
+        RelNode below = input;
+        while (below instanceof RelNode.Filter f) {
+            filters.add(0, new PipelineStep.Filter(f.condition()));
+            below = f.input();
+        }
+        if (!(below instanceof RelNode.FinalAggregate a) || !a.onNodes()) {
+            return null;
+        }
+        List<Integer> keys = new ArrayList<>();
+        for (Expr k : w.partitionKeys()) {
+            if (!(k instanceof Expr.Column c) || c.index() >= a.keyCount()) {
+                return null;
+            }
+            if (!keys.contains(c.index())) {
+                keys.add(c.index());
+            }
+        }
+        List<PipelineStep> steps = new ArrayList<>();
+        steps.add(new PipelineStep.MergePartials(a.keyCount(), a.aggregates()));
+        steps.addAll(filters);
+        steps.add(w.step());
+        return new RelNode.ShuffledWindow((RelNode.NodePipeline) a.input(), keys, steps, w.fields());
     }
 
     /**

@@ -103,7 +103,7 @@ final class PipelineRows {
             PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.Project || step instanceof PipelineStep.Aggregate
                     || step instanceof PipelineStep.HashJoin || step instanceof PipelineStep.Expand
-                    || step instanceof PipelineStep.Window) {
+                    || step instanceof PipelineStep.Window || step instanceof PipelineStep.MergePartials) {
                 return i;
             }
             if (step instanceof PipelineStep.PartialAggregate) {
@@ -144,6 +144,15 @@ final class PipelineRows {
                 String state = ColumnNames.of(in).sql(call);
                 out.add(new Field(null, state + " count", org.oooengine.core.sql.SqlType.BIGINT));
                 out.add(new Field(null, state + " state", call.type()));
+                out.add(new Field(null, state + " squares", org.oooengine.core.sql.SqlType.DOUBLE));
+            }
+        } else if (step instanceof PipelineStep.MergePartials m) {
+            out = new ArrayList<>(in.subList(0, Math.min(m.keyCount(), in.size())));
+            for (int i = 0; i < m.aggregates().size(); i++) { // named as the partial aggregate named its states
+                int at = m.keyCount() + i * AggregateCall.PARTIAL_WIDTH;
+                String name = at < in.size() && in.get(at) != null ? in.get(at).name().replaceFirst(" count$", "")
+                        : m.aggregates().get(i).toString();
+                out.add(new Field(null, name, m.aggregates().get(i).type()));
             }
         } else if (step instanceof PipelineStep.Window w) {
             List<Field> withCalls = new ArrayList<>(in);
@@ -227,6 +236,11 @@ final class PipelineRows {
         }
         if (step instanceof PipelineStep.PartialAggregate a) {
             return a.keys().isEmpty() ? nodes : model.partialGroups(in, a.keys(), row, d, nodes);
+        }
+        if (step instanceof PipelineStep.MergePartials m) { // each group's partial rows made one
+            return model.groups(in, java.util.stream.IntStream.range(0, m.keyCount())
+                    .mapToObj(k -> (Expr) new Expr.Column(k, row.get(k) == null ? org.oooengine.core.sql.SqlType.VOID
+                            : row.get(k).type())).toList(), row, d);
         }
         if (step instanceof PipelineStep.HashJoin j) {
             return model.joined(j.kind(), in, row, d, j.probeKeys(), build, j.buildKeys(), j.residual());

@@ -53,7 +53,8 @@ final class PlanEstimates {
             made = new PipelineRows(j.left().fields(), rows(j.left()), model.columns(j.left()), shuffledJoinSteps(j), j.fields(),
                     build -> side(build, List.of(), List.of(), j.right()), RowEstimates.Ranges.NONE, 1, model);
         } else if (n instanceof RelNode.ShuffledWindow w) {
-            made = new PipelineRows(w.input().fields(), rows(w.input()), model.columns(w.input()), w.steps(), w.fields(),
+            // the rows sent named as their pipeline made them: a partial aggregate's states by its calls
+            made = new PipelineRows(pipeline(w.input()).output(), rows(w.input()), model.columns(w.input()), w.steps(), w.fields(),
                     build -> PipelineRows.Side.UNKNOWN, RowEstimates.Ranges.NONE, 1, model);
         } else {
             RelNode.IndexJoinSteps s = (RelNode.IndexJoinSteps) n;

@@ -222,9 +222,13 @@ public final class PlanPrinter {
     private void printShuffledWindow(RelNode.ShuffledWindow w, String indent) {
         PipelineRows rows = estimates.pipeline(w);
         add(indent, gather(w.steps(), rows.output(), all(w.fields().size())), rows.outputRows(), annotation.apply(w));
+        int first = 0;
+        while (!(w.steps().get(first) instanceof PipelineStep.Window)) {
+            first++;
+        }
         for (int i = w.steps().size() - 1; i >= 0; i--) {
             PipelineStep step = w.steps().get(i);
-            String text = step instanceof PipelineStep.Window win && i == 0
+            String text = step instanceof PipelineStep.Window win && i == first
                     ? StepText.window(win.partitionKeys(), win.orderKeys(), win.calls(), rows.before(i), rows.before(i + 1))
                     + " on the nodes, each partition where its keys hash"
                     : StepText.step(step, rows.before(i), rows.before(i + 1));

@@ -301,17 +301,22 @@ public sealed interface RelNode {
 
     /**
      * Window functions on the nodes: {@code input}'s rows, which the nodes compute, each sent to
-     * the node a hash of its {@code keys} columns (the windows' PARTITION BY) picks, so that every
-     * partition's rows meet on one node; each node runs {@code steps} over its share — a
-     * {@link PipelineStep.Window} first, then what follows it there (filters, projections, windows
-     * over the same partitions, a top-N) — and the coordinator gathers what comes out.
+     * the node a hash of its {@code keys} columns (some of every window's PARTITION BY) picks, so
+     * that every partition's rows meet on one node; each node runs {@code steps} over its share —
+     * a {@link PipelineStep.Window} first (after a {@link PipelineStep.MergePartials} and HAVING's
+     * filters when the input is a GROUP BY's partial groups), then what follows it there
+     * (filters, projections, windows, a top-N) — and the coordinator gathers what comes out.
      */
     record ShuffledWindow(NodePipeline input, List<Integer> keys, List<PipelineStep> steps, List<Field> fields)
             implements RelNode {
         public ShuffledWindow {
             keys = List.copyOf(keys);
             steps = List.copyOf(steps);
-            if (keys.isEmpty() || steps.isEmpty() || !(steps.get(0) instanceof PipelineStep.Window)) {
+            int first = steps.get(0) instanceof PipelineStep.MergePartials ? 1 : 0;
+            while (first < steps.size() && first > 0 && steps.get(first) instanceof PipelineStep.Filter) {
+                first++;
+            }
+            if (keys.isEmpty() || first >= steps.size() || !(steps.get(first) instanceof PipelineStep.Window)) {
                 throw new IllegalArgumentException("rows shuffled by partition keys for a window first");
             }
             if (!input.shuffles().isEmpty()) {
@@ -327,6 +332,11 @@ public sealed interface RelNode {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
             return new ShuffledWindow(input, keys, more, out);
+        }
+
+        /** The same steps over the rows shuffled by {@code fewer} of the keys instead. */
+        public ShuffledWindow keyedBy(List<Integer> fewer) {
+            return new ShuffledWindow(input, fewer, steps, fields);
         }
 
         /** Whether the last step ends what the nodes may run (a top-N, a sort, a limit): nothing goes after it. */
