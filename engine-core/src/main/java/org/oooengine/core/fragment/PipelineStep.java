@@ -117,7 +117,8 @@ public sealed interface PipelineStep {
             partitionKeys.forEach(k -> in.or(Exprs.columns(k)));
             orderKeys.forEach(k -> in.or(Exprs.columns(k.expr())));
             for (WindowCall c : calls) {
-                for (Expr e : java.util.Arrays.asList(c.arg(), c.fallback(), c.aggregate() == null ? null : c.aggregate().arg())) {
+                Expr aggregated = c.aggregate() == null ? null : c.aggregate().arg();
+                for (Expr e : java.util.Arrays.asList(c.arg(), c.fallback(), aggregated)) {
                     if (e != null) {
                         in.or(Exprs.columns(e));
                     }

@@ -202,7 +202,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte EXPAND = 9;
     /** Added after EXPAND; a node without it refuses the step by its tag (the frame version is unchanged). */
     private static final byte WINDOW = 10;
-    /** Added with WINDOW, for a window over a GROUP BY merged on the nodes; the frame version is unchanged. */
+    /** Added with WINDOW: a window over a GROUP BY merged on the nodes (the frame version is unchanged). */
     private static final byte MERGE_PARTIALS = 11;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;

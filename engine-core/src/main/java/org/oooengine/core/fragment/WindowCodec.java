@@ -64,7 +64,8 @@ final class WindowCodec {
         int callCount = r.getCount(4);
         List<WindowCall> calls = new ArrayList<>(callCount);
         for (int i = 0; i < callCount; i++) {
-            WindowCall.Kind kind = WindowCall.Kind.values()[index(r.getVarInt(), WindowCall.Kind.values().length, "window function")];
+            WindowCall.Kind[] kinds = WindowCall.Kind.values();
+            WindowCall.Kind kind = kinds[index(r.getVarInt(), kinds.length, "window function")];
             Expr arg = ExprCodec.readOptional(r);
             AggregateCall aggregate = r.get() != 0 ? ExprCodec.readAggregate(r) : null;
             long offset = r.getLong();

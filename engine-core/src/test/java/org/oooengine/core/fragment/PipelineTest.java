@@ -162,7 +162,8 @@ class PipelineTest {
 
     @Test
     void aWindowCrossesTheWireUnchanged() {
-        WindowCall.Frame sliding = new WindowCall.Frame(true, WindowCall.Bound.preceding(2L), WindowCall.Bound.following(1L));
+        WindowCall.Frame sliding = new WindowCall.Frame(true, WindowCall.Bound.preceding(2L),
+                WindowCall.Bound.following(1L));
         WindowCall.Frame range = new WindowCall.Frame(false, WindowCall.Bound.preceding(new BigDecimal("1.5")),
                 WindowCall.Bound.CURRENT_ROW);
         PipelineStep.Window w = new PipelineStep.Window(List.of(FLAG), List.of(new WindowCall.OrderKey(PRICE, false, true)),
@@ -189,7 +190,8 @@ class PipelineTest {
                 new AggregateCall(AggregateCall.Kind.SUM, value, false, SqlType.BIGINT));
         List<Object[]> partials = new ArrayList<>();
         for (int node = 0; node < 2; node++) {
-            Pipeline partial = new Pipeline(List.of(new PipelineStep.PartialAggregate(List.of(group), calls)), partials::addAll);
+            Pipeline partial = new Pipeline(List.of(new PipelineStep.PartialAggregate(List.of(group), calls)),
+                    partials::addAll);
             List<Object[]> rows = new ArrayList<>();
             for (long i = node; i < 100; i += 2) {
                 rows.add(new Object[] {i % 4 == 3 ? null : "g" + i % 4, i});

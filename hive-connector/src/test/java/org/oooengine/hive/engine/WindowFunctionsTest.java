@@ -213,7 +213,8 @@ class WindowFunctionsTest {
                 + " o_orderstatus ORDER BY sum(o_totalprice) DESC) r FROM orders GROUP BY o_orderpriority, o_orderstatus"
                 + " HAVING count(*) > 10");
         assertTrue(grouped.contains("Shuffle rows by [o_orderstatus] to the nodes that compute them"), grouped);
-        assertTrue(grouped.lines().anyMatch(l -> l.contains("[each node] FinalAggregate keys [o_orderpriority, o_orderstatus]")
+        assertTrue(grouped.lines().anyMatch(l -> l.contains("[each node] FinalAggregate keys [o_orderpriority, o_orderstatus]"
+                + " calls [sum(o_totalprice), count(*)]")
                 && l.contains("(each group's partial rows merged on one node)")), grouped);
         assertTrue(grouped.lines().anyMatch(l -> l.contains("[each node] Filter")), grouped);
         String whole = explain("SELECT o_orderkey, rank() OVER (ORDER BY o_totalprice) r FROM orders");
