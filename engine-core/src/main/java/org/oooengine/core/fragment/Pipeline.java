@@ -29,6 +29,10 @@ public final class Pipeline {
     private final SpilledHashJoin[] spilledJoins;
     /** Per step, its groups when it is a whole aggregate (spilled when they outgrow the memory), else null. */
     private final FinalAggregation[] groupsAt;
+    /** Per step, its groups when it merges partial rows, else null. */
+    private final FinalAggregation[] mergesAt;
+    /** Per step, its rows sorted by partition when it is a window, else null. */
+    private final WindowOperator[] windowsAt;
     private final PipelineStep.PartialAggregate aggregate;
     /** A partial aggregate's groups since it last sent them on. */
     private GroupTable groups;
@@ -112,11 +116,20 @@ public final class Pipeline {
         this.joins = new HashJoinTable[this.steps.size()];
         this.spilledJoins = new SpilledHashJoin[this.steps.size()];
         this.groupsAt = new FinalAggregation[this.steps.size()];
+        this.windowsAt = new WindowOperator[this.steps.size()];
+        this.mergesAt = new FinalAggregation[this.steps.size()];
         int width = inputWidth;
         for (int i = 0; i < this.steps.size(); i++) {
             PipelineStep step = this.steps.get(i);
             if (step instanceof PipelineStep.Aggregate a) {
                 groupsAt[i] = new FinalAggregation(a.keys().size(), a.aggregates(), memory, "aggregation");
+            }
+            if (step instanceof PipelineStep.MergePartials m) {
+                mergesAt[i] = new FinalAggregation(m.keyCount(), m.aggregates(), memory, "aggregation merged on the node");
+            }
+            if (step instanceof PipelineStep.Window w) {
+                windowsAt[i] = new WindowOperator(width, w.partitionKeys(), w.orderKeys(), w.calls(), memory,
+                        "window functions (OVER)");
             }
             if (inputWidth > 0) {
                 checkColumns(step, i, width);
@@ -163,6 +176,12 @@ public final class Pipeline {
         if (step instanceof PipelineStep.Expand e) {
             return e.width();
         }
+        if (step instanceof PipelineStep.Window w) {
+            return inputWidth + w.calls().size();
+        }
+        if (step instanceof PipelineStep.MergePartials m) {
+            return m.keyCount() + m.aggregates().size();
+        }
         if (step instanceof PipelineStep.Aggregate a) {
             return a.keys().size() + a.aggregates().size();
         }
@@ -194,6 +213,16 @@ public final class Pipeline {
             if (groupsAt[i] != null) {
                 addToWhole(groupsAt[i], ((PipelineStep.Aggregate) steps.get(i)).keys(), rows);
                 return; // its groups go on when the input ends
+            }
+            if (mergesAt[i] != null) {
+                rows.forEach(mergesAt[i]::accept);
+                return; // its groups go on when the input ends
+            }
+            if (windowsAt[i] != null) {
+                synchronized (windowsAt[i]) {
+                    windowsAt[i].add(rows);
+                }
+                return; // its partitions go on when the input ends
             }
             if (spilledJoins[i] != null) {
                 spilledJoins[i].addProbe(rows);
@@ -262,6 +291,10 @@ public final class Pipeline {
                 spilledJoins[i].finish(rows -> push(rows, next));
             } else if (groupsAt[i] != null) {
                 groupsAt[i].finish(rows -> push(rows, next));
+            } else if (windowsAt[i] != null) {
+                windowsAt[i].finish(rows -> push(rows, next));
+            } else if (mergesAt[i] != null) {
+                mergesAt[i].finish(rows -> push(rows, next));
             }
         }
         if (top != null) {

@@ -4,6 +4,8 @@ import java.util.List;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.WindowCall;
 
 /**
  * One operator of a {@link ScanPipeline}, applied to each batch of rows in turn. Expressions refer
@@ -92,6 +94,41 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * Window functions over the rows that reach it ({@link WindowOperator}): each row with every
+     * call's value appended, computed over the rows equal in {@code partitionKeys}, in
+     * {@code orderKeys} order. The rows go on when the input ends, so it is right only where
+     * every row of a partition reaches the same node: the table is partitioned on one of the
+     * keys, or the rows were shuffled there by them. Sorted (and spilled) as it holds them.
+     */
+    record Window(List<Expr> partitionKeys, List<WindowCall.OrderKey> orderKeys, List<WindowCall> calls)
+            implements PipelineStep {
+        public Window {
+            partitionKeys = List.copyOf(partitionKeys);
+            orderKeys = List.copyOf(orderKeys);
+            calls = List.copyOf(calls);
+            if (calls.isEmpty()) {
+                throw new IllegalArgumentException("a window without calls");
+            }
+        }
+
+        /** The input columns its keys and calls read. */
+        public java.util.BitSet columnsRead() {
+            java.util.BitSet in = new java.util.BitSet();
+            partitionKeys.forEach(k -> in.or(Exprs.columns(k)));
+            orderKeys.forEach(k -> in.or(Exprs.columns(k.expr())));
+            for (WindowCall c : calls) {
+                Expr aggregated = c.aggregate() == null ? null : c.aggregate().arg();
+                for (Expr e : java.util.Arrays.asList(c.arg(), c.fallback(), aggregated)) {
+                    if (e != null) {
+                        in.or(Exprs.columns(e));
+                    }
+                }
+            }
+            return in;
+        }
+    }
+
+    /**
      * Every row that reaches it, in the order of {@code keys} (ORDER BY without LIMIT): it ends a
      * pipeline, whose rows leave when its input ends, sorted (in runs on disk past the memory);
      * the coordinator merges the nodes' orders.
@@ -130,6 +167,33 @@ public sealed interface PipelineStep {
             if (keys.isEmpty() || count < 0 || count > MAX_COUNT) {
                 throw new IllegalArgumentException("the first " + count + " rows by " + keys.size() + " keys");
             }
+        }
+    }
+
+    /**
+     * The second half of a GROUP BY, on a node: merges the partial rows that reach it ({@code
+     * keyCount} keys, then {@link AggregateCall#PARTIAL_WIDTH} values per aggregate, from
+     * {@link PartialAggregate}s) into each group's result — keys, then each aggregate's value —
+     * sent on to the steps after it when the input ends (spilling groups as they outgrow the
+     * memory). Right only where every partial row of a group reaches the node: rows shuffled to it
+     * by (some of) the keys.
+     */
+    record MergePartials(int keyCount, List<AggregateCall> aggregates) implements PipelineStep {
+        public MergePartials {
+            aggregates = List.copyOf(aggregates);
+            if (keyCount < 1) {
+                throw new IllegalArgumentException("partial rows of " + keyCount + " keys merged on a node");
+            }
+            for (AggregateCall call : aggregates) {
+                if (!call.splittable()) {
+                    throw new IllegalArgumentException(call + " cannot be aggregated in two steps");
+                }
+            }
+        }
+
+        /** Columns of the partial rows it merges. */
+        public int inputWidth() {
+            return keyCount + aggregates.size() * AggregateCall.PARTIAL_WIDTH;
         }
     }
 

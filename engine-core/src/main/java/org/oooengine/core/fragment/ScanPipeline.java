@@ -124,6 +124,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     }
                 }
                 need = read;
+            } else if (step instanceof PipelineStep.MergePartials m) {
+                need = new BitSet();
+                need.set(0, m.inputWidth()); // a partial row is read whole
+            } else if (step instanceof PipelineStep.Window w) {
+                need = need.get(0, widths[i]); // the calls' columns are made here
+                need.or(w.columnsRead());
             } else if (step instanceof PipelineStep.TopN t) {
                 for (SortKey k : t.keys()) {
                     need.set(k.column());
@@ -194,6 +200,10 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte LIMIT = 7;
     private static final byte SORT = 8;
     private static final byte EXPAND = 9;
+    /** Added after EXPAND; a node without it refuses the step by its tag (the frame version is unchanged). */
+    private static final byte WINDOW = 10;
+    /** Added with WINDOW: a window over a GROUP BY merged on the nodes (the frame version is unchanged). */
+    private static final byte MERGE_PARTIALS = 11;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -214,6 +224,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             } else if (step instanceof PipelineStep.Expand e) {
                 w.put(EXPAND).putVarInt(e.projections().size());
                 e.projections().forEach(p -> ExprCodec.writeList(w, p));
+            } else if (step instanceof PipelineStep.Window win) {
+                w.put(WINDOW);
+                WindowCodec.write(w, win);
+            } else if (step instanceof PipelineStep.MergePartials m) {
+                w.put(MERGE_PARTIALS).putVarInt(m.keyCount()).putVarInt(m.aggregates().size());
+                m.aggregates().forEach(call -> ExprCodec.writeAggregate(w, call));
             } else if (step instanceof PipelineStep.PartialAggregate a) {
                 w.put(PARTIAL_AGGREGATE);
                 writeAggregation(w, a.keys(), a.aggregates());
@@ -336,6 +352,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                         projections.add(ExprCodec.readList(r));
                     }
                     yield valid(() -> new PipelineStep.Expand(projections));
+                }
+                case WINDOW -> WindowCodec.read(r);
+                case MERGE_PARTIALS -> {
+                    int keyCount = r.getVarInt();
+                    var aggregates = readAggregates(r);
+                    yield valid(() -> new PipelineStep.MergePartials(keyCount, aggregates));
                 }
                 case PARTIAL_AGGREGATE -> {
                     var keys = ExprCodec.readList(r);

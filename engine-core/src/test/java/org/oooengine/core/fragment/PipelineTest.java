@@ -23,6 +23,7 @@ import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ExprCodec;
 import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.core.sql.expr.WindowCall;
 
 /**
  * Pipelines as the nodes run them: their wire form decodes to the same pipeline, and a GROUP BY
@@ -157,6 +158,87 @@ class PipelineTest {
         ScanPipeline sorted = new ScanPipeline("lineitem", 16, bits(0, 1), List.of(new PipelineStep.Sort(
                 List.of(new SortKey(1, false, true), new SortKey(0, true, false)))));
         assertEquals(sorted, ScanPipeline.read(new PayloadReader(sorted.toBytes())));
+    }
+
+    @Test
+    void aWindowCrossesTheWireUnchanged() {
+        WindowCall.Frame sliding = new WindowCall.Frame(true, WindowCall.Bound.preceding(2L),
+                WindowCall.Bound.following(1L));
+        WindowCall.Frame range = new WindowCall.Frame(false, WindowCall.Bound.preceding(new BigDecimal("1.5")),
+                WindowCall.Bound.CURRENT_ROW);
+        PipelineStep.Window w = new PipelineStep.Window(List.of(FLAG), List.of(new WindowCall.OrderKey(PRICE, false, true)),
+                List.of(WindowCall.ranking(WindowCall.Kind.RANK), WindowCall.ntile(4),
+                        WindowCall.shift(WindowCall.Kind.LAG, QUANTITY, 2, new Expr.Literal(0L, SqlType.BIGINT)),
+                        WindowCall.value(WindowCall.Kind.LAST_VALUE, SHIPPED, true, WindowCall.Frame.WHOLE_PARTITION),
+                        WindowCall.aggregate(CALLS.get(0), sliding), WindowCall.aggregate(CALLS.get(0), range)));
+        ScanPipeline p = new ScanPipeline("lineitem", 16, bits(0, 1, 2, 3), List.of(w,
+                new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(16, SqlType.INT), true))));
+        assertEquals(p, ScanPipeline.read(new PayloadReader(p.toBytes())));
+        assertEquals(22, Pipeline.widthAfter(w, 16), "a column per call");
+        PipelineStep.MergePartials merge = new PipelineStep.MergePartials(1, CALLS);
+        ScanPipeline merged = new ScanPipeline("lineitem", merge.inputWidth(), bits(0), List.of(merge));
+        assertEquals(merged, ScanPipeline.read(new PayloadReader(merged.toBytes())));
+        assertEquals(1 + CALLS.size(), Pipeline.widthAfter(merge, merge.inputWidth()));
+    }
+
+    @Test
+    void partialRowsMergedInAPipelineGiveEachGroupOnceToTheStepsAfter() {
+        // two "nodes" count and sum their halves by group; a third merges them, then ranks the groups by their sums
+        Expr group = new Expr.Column(0, SqlType.STRING);
+        Expr value = new Expr.Column(1, SqlType.BIGINT);
+        List<AggregateCall> calls = List.of(new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT),
+                new AggregateCall(AggregateCall.Kind.SUM, value, false, SqlType.BIGINT));
+        List<Object[]> partials = new ArrayList<>();
+        for (int node = 0; node < 2; node++) {
+            Pipeline partial = new Pipeline(List.of(new PipelineStep.PartialAggregate(List.of(group), calls)),
+                    partials::addAll);
+            List<Object[]> rows = new ArrayList<>();
+            for (long i = node; i < 100; i += 2) {
+                rows.add(new Object[] {i % 4 == 3 ? null : "g" + i % 4, i});
+            }
+            partial.accept(rows);
+            partial.finish();
+        }
+        PipelineStep.MergePartials merge = new PipelineStep.MergePartials(1, calls);
+        PipelineStep.Window rank = new PipelineStep.Window(List.of(), List.of(new WindowCall.OrderKey(
+                new Expr.Column(2, SqlType.BIGINT), false, false)), List.of(WindowCall.ranking(WindowCall.Kind.RANK)));
+        List<Object[]> out = new ArrayList<>();
+        Pipeline merged = new Pipeline(List.of(merge, rank), merge.inputWidth(), Pipeline.BuildSource.ROWS_ONLY, out::addAll,
+                QueryMemory.unbounded());
+        merged.accept(partials);
+        merged.finish();
+        assertEquals(4, out.size(), "each group once");
+        // sums: g0 = 0+4+...+96 = 1200, g1 = 1225, g2 = 1250, null (3, 7, ..., 99) = 1275
+        assertArrayEquals(new Object[] {null, 25L, 1275L, 1}, out.get(0));
+        assertArrayEquals(new Object[] {"g0", 25L, 1200L, 4}, out.get(3));
+    }
+
+    @Test
+    void aWindowInAPipelineComputesWholePartitionsAndPassesThemOn() {
+        // (group, value): row_number by value desc within each group, then only the first of each group
+        List<Object[]> rows = new ArrayList<>();
+        for (long i = 0; i < 5000; i++) {
+            rows.add(new Object[] {i % 7 == 0 ? null : "g" + (i % 7), i});
+        }
+        Expr group = new Expr.Column(0, SqlType.STRING);
+        PipelineStep.Window w = new PipelineStep.Window(List.of(group),
+                List.of(new WindowCall.OrderKey(new Expr.Column(1, SqlType.BIGINT), false, false)),
+                List.of(WindowCall.ranking(WindowCall.Kind.ROW_NUMBER)));
+        List<Object[]> out = new ArrayList<>();
+        QueryMemory memory = new QueryMemory("test", 1 << 20, "test.memory");
+        Pipeline pipeline = new Pipeline(List.of(w, new PipelineStep.Filter(new Expr.Call(ScalarFunction.EQ,
+                List.of(new Expr.Column(2, SqlType.INT), new Expr.Literal(1, SqlType.INT)), SqlType.BOOLEAN))),
+                2, Pipeline.BuildSource.ROWS_ONLY, out::addAll, memory);
+        for (int from = 0; from < rows.size(); from += 700) {
+            pipeline.accept(rows.subList(from, Math.min(rows.size(), from + 700)));
+        }
+        pipeline.finish();
+        assertEquals(7, out.size(), "one row per group, the NULL group too");
+        for (Object[] row : out) {
+            long top = row[0] == null ? 4998 - 4998 % 7 : 4999 - (4999 - Long.parseLong(((String) row[0]).substring(1))) % 7;
+            assertEquals(top, row[1], "the largest value of group " + row[0]);
+        }
+        assertEquals(0, memory.used(), "the window's rows' memory is given back");
     }
 
     @Test

@@ -164,6 +164,33 @@ public final class ClusterTableReader implements TableReader {
     }
 
     /**
+     * Starts the receiving steps on every node and the producers together: each producer sends
+     * its rows to the node their keys hash to (nulls included), whose steps run over them as they
+     * arrive; what those send comes here. The first failure anywhere fails the statement and
+     * cancels the rest (a receiver waits for every producer).
+     */
+    @Override
+    public NodeFigures shuffledSteps(ShuffledSide rows, List<PipelineStep> steps, QueryLimits nodeLimits,
+                                     Cancellation cancel, Consumer<Object[]> sink) {
+        requireAgreedLayout(rows.table());
+        TransactionalReads read = reads.of(List.of(rows.table()));
+        List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
+        String exchange = UUID.randomUUID() + "/partitions";
+        BitSet all = new BitSet();
+        all.set(0, rows.width());
+        ScanPipeline receiving = new ScanPipeline(rows.table().storage(), rows.width(), all, steps);
+        List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
+        runTogether(cancel, node -> sink, "rows of " + rows.table().name() + " shuffled by key failed: ", (rowsOf, parts) -> {
+            for (String node : ids) {
+                receivers.add(cluster.exchanged(node, exchange, ids.size(), receiving, nodeLimits, rowsOf.apply(node)));
+            }
+            parts.addAll(receivers);
+            parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), ids, nodeLimits, read));
+        });
+        return figures(receivers);
+    }
+
+    /**
      * Starts a join on every node and both sides' producers: the build side's first, each row to
      * the node its key hashes to, then — once every build producer is done, so that probe rows
      * do not wait in the nodes' inboxes while the hash tables are built — the probe side's. The

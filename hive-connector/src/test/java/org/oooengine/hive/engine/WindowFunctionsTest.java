@@ -25,6 +25,8 @@ import org.oooengine.hive.sql.SqlSession;
  * frames, windows over aggregates (TPC-DS's shapes) and several windows in one query; a window
  * whose rows do not fit in the statement's memory spills and gives the same rows. Hive's parser
  * puts NULLs last going up and first going down, DuckDB last both ways: the queries say where.
+ * Windows with PARTITION BY run on the nodes (their rows shuffled by the keys, or where they are
+ * when the table is partitioned on one of them), the others on the coordinator: both are here.
  */
 class WindowFunctionsTest {
     /** Orders with NULLs in a partition key ({@code k}) and an order key ({@code v}), and ties in both. */
@@ -136,6 +138,33 @@ class WindowFunctionsTest {
         // a window after HAVING, with DISTINCT
         "SELECT DISTINCT o_orderstatus, count(*) OVER (PARTITION BY o_orderstatus) c FROM orders"
                 + " GROUP BY o_orderstatus, o_orderpriority HAVING count(*) > 100",
+        // NULLs in two partition keys at once, shuffled by both
+        "SELECT o_orderkey, k, v, row_number() OVER (PARTITION BY k, v ORDER BY o_orderkey ASC NULLS LAST) rn,"
+                + " count(*) OVER (PARTITION BY v, k) c FROM " + WITH_NULLS,
+        // several windows with different PARTITION BYs: the first two on the nodes, the others on the coordinator
+        "SELECT o_orderkey, o_custkey, o_orderstatus,"
+                + " rank() OVER (PARTITION BY o_custkey ORDER BY o_totalprice DESC NULLS FIRST, o_orderkey ASC NULLS LAST) r1,"
+                + " count(*) OVER (PARTITION BY o_custkey, o_orderstatus) c2,"
+                + " sum(o_totalprice) OVER (PARTITION BY o_orderstatus, o_orderpriority) s3,"
+                + " row_number() OVER (PARTITION BY o_orderkey % 3 ORDER BY o_orderkey ASC NULLS LAST) r4"
+                + " FROM orders WHERE o_custkey < 500",
+        // a window over a GROUP BY each node computes whole, keyed by an expression its nodes compute
+        "SELECT l_orderkey, sum(l_quantity) s, rank() OVER (PARTITION BY l_orderkey % 10"
+                + " ORDER BY sum(l_quantity) DESC NULLS FIRST, l_orderkey ASC NULLS LAST) r FROM lineitem GROUP BY l_orderkey",
+        // windows over a GROUP BY merged on the nodes: the groups shuffled by the keys the windows share
+        "SELECT o_orderstatus, o_orderpriority, o_custkey % 5 m, sum(o_totalprice) s,"
+                + " avg(sum(o_totalprice)) OVER (PARTITION BY o_orderstatus, o_orderpriority) a,"
+                + " rank() OVER (PARTITION BY o_orderstatus ORDER BY sum(o_totalprice) DESC NULLS FIRST,"
+                + " o_orderpriority ASC NULLS LAST, o_custkey % 5 ASC NULLS LAST) r"
+                + " FROM orders GROUP BY o_orderstatus, o_orderpriority, o_custkey % 5 HAVING count(*) > 200",
+        "SELECT k, v, count(*) c, sum(count(*)) OVER (PARTITION BY k) s, lag(v) OVER (PARTITION BY k ORDER BY v ASC NULLS FIRST) p"
+                + " FROM " + WITH_NULLS + " GROUP BY k, v",
+        // a window by the column the table is partitioned on: where its rows are
+        "SELECT l_orderkey, l_linenumber, sum(l_quantity) OVER (PARTITION BY l_orderkey ORDER BY l_linenumber ASC NULLS LAST) s"
+                + " FROM lineitem WHERE l_orderkey < 3000",
+        // the first rows of each partition, filtered on the nodes
+        "SELECT * FROM (SELECT o_orderpriority, o_orderkey, o_totalprice, row_number() OVER (PARTITION BY o_orderpriority"
+                + " ORDER BY o_totalprice DESC NULLS FIRST, o_orderkey ASC NULLS LAST) rn FROM orders) t WHERE rn <= 3",
         // a window's function with DISTINCT
         "SELECT o_custkey, count(DISTINCT o_orderstatus) OVER (PARTITION BY o_custkey) d FROM orders WHERE o_custkey < 200"})
     void matchesDuckDb(String sql) throws Exception {
@@ -152,6 +181,75 @@ class WindowFunctionsTest {
         String byExpression = "SELECT n_name FROM nation ORDER BY rank() OVER (ORDER BY n_regionkey ASC NULLS LAST, n_name DESC NULLS LAST)"
                 + " ASC NULLS LAST LIMIT 7";
         assertNull(OracleComparison.difference(run(byExpression), tpch.oracle.rows(byExpression), true), byExpression);
+    }
+
+    @Test
+    void anOrderByWithALimitAboveAWindowOnTheNodes() throws Exception {
+        String sql = "SELECT o_custkey, o_orderkey, o_totalprice, rank() OVER (PARTITION BY o_custkey ORDER BY o_totalprice"
+                + " DESC NULLS FIRST) r FROM orders ORDER BY r ASC NULLS LAST, o_totalprice DESC NULLS LAST, o_orderkey ASC NULLS LAST"
+                + " LIMIT 25";
+        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), true), sql);
+        String plan = explain(sql);
+        assertTrue(plan.contains("[each node] TopN 25"), plan);
+        String offset = "SELECT o_custkey, o_orderkey, lag(o_orderkey) OVER (PARTITION BY o_custkey ORDER BY o_orderkey"
+                + " ASC NULLS LAST) p FROM orders ORDER BY o_orderkey DESC NULLS LAST LIMIT 10 OFFSET 5";
+        assertNull(OracleComparison.difference(run(offset), tpch.oracle.rows(offset), true), offset);
+    }
+
+    @Test
+    void explainSaysWhereEachWindowRuns() {
+        String shuffled = explain("SELECT o_custkey, o_orderkey, row_number() OVER (PARTITION BY o_custkey ORDER BY o_orderkey)"
+                + " rn, count(*) OVER (PARTITION BY o_orderstatus) c FROM orders");
+        assertTrue(shuffled.contains("Shuffle rows by [o_custkey] to the nodes that compute them  (est. 15,000 rows)"), shuffled);
+        assertTrue(shuffled.lines().anyMatch(l -> l.contains("[each node] Window partition by [o_custkey]")
+                && l.contains("on the nodes, each partition where its keys hash  (est. 15,000 rows)")), shuffled);
+        // keyed otherwise than the rows on the nodes: on the coordinator
+        assertTrue(shuffled.lines().anyMatch(l -> l.trim().startsWith("Window partition by [o_orderstatus]")), shuffled);
+        String kept = explain("SELECT o_orderkey, rank() OVER (PARTITION BY o_orderkey ORDER BY o_totalprice) r FROM orders");
+        assertTrue(kept.lines().anyMatch(l -> l.contains("[each node] Window partition by [o_orderkey]")
+                && l.contains("(each partition on one node)")), kept);
+        assertTrue(!kept.contains("Shuffle"), kept);
+        String grouped = explain("SELECT o_orderpriority, o_orderstatus, sum(o_totalprice) s, rank() OVER (PARTITION BY"
+                + " o_orderstatus ORDER BY sum(o_totalprice) DESC) r FROM orders GROUP BY o_orderpriority, o_orderstatus"
+                + " HAVING count(*) > 10");
+        assertTrue(grouped.contains("Shuffle rows by [o_orderstatus] to the nodes that compute them"), grouped);
+        assertTrue(grouped.lines().anyMatch(l -> l.contains("[each node] FinalAggregate keys [o_orderpriority, o_orderstatus]"
+                + " calls [sum(o_totalprice), count(*)]")
+                && l.contains("(each group's partial rows merged on one node)")), grouped);
+        assertTrue(grouped.lines().anyMatch(l -> l.contains("[each node] Filter")), grouped);
+        String whole = explain("SELECT o_orderkey, rank() OVER (ORDER BY o_totalprice) r FROM orders");
+        assertTrue(whole.lines().anyMatch(l -> l.trim().startsWith("Window partition by []")), whole);
+        assertTrue(!whole.contains("[each node] Window"), whole);
+    }
+
+    @Test
+    void aWindowOnTheNodesThatDoesNotFitTheirMemorySpills() throws Exception {
+        // partitions of up to a few thousand rows with their comments, in 200 kB per node
+        String sql = "SELECT l_orderkey, l_linenumber, l_comment,"
+                + " row_number() OVER (PARTITION BY l_suppkey ORDER BY l_orderkey ASC NULLS LAST, l_linenumber ASC NULLS LAST) a,"
+                + " sum(l_quantity) OVER (PARTITION BY l_suppkey ORDER BY l_orderkey ASC NULLS LAST, l_linenumber ASC NULLS LAST"
+                + " ROWS BETWEEN 5 PRECEDING AND CURRENT ROW) b,"
+                + " last_value(l_partkey) OVER (PARTITION BY l_suppkey, l_returnflag ORDER BY l_orderkey ASC NULLS LAST,"
+                + " l_linenumber ASC NULLS LAST ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) c,"
+                + " count(*) OVER (PARTITION BY l_returnflag) d FROM lineitem";
+        Map<String, String> small = Map.of("ooo.query.max-memory-per-node", "200000");
+        long spilledBefore = bytesSpilled();
+        try (SqlSession s = engine.openSession("test", "default", small)) {
+            assertNull(OracleComparison.difference(rows(s, sql), tpch.oracle.rows(sql), false), sql);
+            assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled");
+            String explained = rows(s, "EXPLAIN ANALYZE " + sql).stream().map(r -> (String) r[0])
+                    .collect(Collectors.joining("\n"));
+            assertTrue(explained.lines().anyMatch(l -> l.contains("Gather") && l.contains("spilled")), explained);
+            assertTrue(explained.contains("on the nodes, each partition where its keys hash"), explained);
+        }
+    }
+
+    private static long bytesSpilled() {
+        return tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
+    }
+
+    private static String explain(String sql) {
+        return run("EXPLAIN " + sql).stream().map(r -> (String) r[0]).collect(Collectors.joining("\n"));
     }
 
     @Test

@@ -33,7 +33,9 @@ import org.oooengine.core.sql.expr.Exprs;
  * the coordinator ({@link RelNode.FinalAggregate}) — so that only groups cross the network; one
  * that cannot be split (DISTINCT) still reads only the columns it needs from the nodes. An ORDER
  * BY of such a pipeline is sorted on each node and merged on the coordinator; with a LIMIT each
- * node keeps its first rows, and a LIMIT alone stops each node once it sent enough. Other joins
+ * node keeps its first rows, and a LIMIT alone stops each node once it sent enough. A window with
+ * PARTITION BY over such a pipeline runs on the nodes, its rows shuffled by the partition keys
+ * ({@link RelNode.ShuffledWindow}) or, partitioned by the table's key, where they are. Other joins
  * stay on the coordinator; a join input that the nodes can compute (joins of its own) is
  * gathered from them with only the columns the plan reads above it.
  */
@@ -143,6 +145,12 @@ public final class PipelinePlanner {
                         chain.fields).gathered();
                 return new RelNode.Limit(new RelNode.Sort(first, s.keys()), l.offset(), l.count());
             }
+            RelNode input = place(s.input(), in);
+            if (input instanceof RelNode.ShuffledWindow w && !w.ended()) { // so do the nodes that computed a window
+                RelNode.ShuffledWindow first = w.then(new PipelineStep.TopN(s.keys(), l.offset() + l.count()), w.fields());
+                return new RelNode.Limit(new RelNode.Sort(first, s.keys()), l.offset(), l.count());
+            }
+            return new RelNode.Limit(new RelNode.Sort(input, s.keys()), l.offset(), l.count());
         }
         if (node instanceof RelNode.Limit l) {
             Chain chain = l.offset() + l.count() < 0 ? null : chain(l.input(), required);
@@ -155,11 +163,8 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.SingleRow s) {
             return new RelNode.SingleRow(place(s.input(), required));
         }
-        if (node instanceof RelNode.Window w) { // on the coordinator, over the rows its input gathers
-            BitSet in = w.inputsRead(required);
-            Chain chain = w.input() instanceof RelNode.Scan ? chain(w.input(), in) : null;
-            return new RelNode.Window(chain != null ? onlyRead(chain, in) : input(w.input(), in), w.partitionKeys(), w.orderKeys(),
-                    w.calls(), w.fields());
+        if (node instanceof RelNode.Window w) {
+            return placeWindow(w, required);
         }
         if (node instanceof RelNode.Expand e) {
             return placeExpand(e, required);
@@ -173,6 +178,137 @@ public final class PipelinePlanner {
             return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }
         return node; // scans, index joins, values: they run where they are
+    }
+
+    /**
+     * A window where its partitions' rows are: with PARTITION BY, on the nodes — in the pipeline
+     * that makes its rows when each node holds whole partitions already (see {@link #chain}), else
+     * its rows shuffled by the partition keys from the pipeline that makes them, or after a
+     * window on the nodes whose partitions hold whole ones of this window (keyed by some of its
+     * keys). Any other (no PARTITION BY: one partition; keyed otherwise than the rows on the
+     * nodes are: a second shuffle is not planned) runs on the coordinator over the rows its input
+     * gathers.
+     */
+    private RelNode placeWindow(RelNode.Window w, BitSet required) {
+        BitSet in = w.inputsRead(required);
+        if (!w.partitionKeys().isEmpty()) {
+            Chain whole = chain(w, required);
+            if (whole != null) {
+                return onlyRead(whole, required);
+            }
+            Chain chain = chain(w.input(), in);
+            if (chain != null && chain.shuffles.isEmpty()) {
+                return shuffledWindow(w, onlyRead(chain, in));
+            }
+            RelNode input = place(w.input(), in);
+            RelNode.ShuffledWindow merged = afterMergedGroups(input, w);
+            if (merged != null) {
+                return merged;
+            }
+            List<Integer> shared = input instanceof RelNode.ShuffledWindow shuffled && !shuffled.ended()
+                    ? sharedKeys(shuffled, w.partitionKeys()) : List.of();
+            if (!shared.isEmpty()) { // shuffled by the keys both windows share, each node has whole partitions of both
+                return ((RelNode.ShuffledWindow) input).keyedBy(shared).then(w.step(), w.fields());
+            }
+            return new RelNode.Window(input, w.partitionKeys(), w.orderKeys(), w.calls(), w.fields());
+        }
+        Chain chain = w.input() instanceof RelNode.Scan ? chain(w.input(), in) : null;
+        return new RelNode.Window(chain != null ? onlyRead(chain, in) : input(w.input(), in), w.partitionKeys(), w.orderKeys(),
+                w.calls(), w.fields());
+    }
+
+    /**
+     * The keys {@code shuffled}'s rows go by that are also columns of {@code partition}, a later
+     * window's PARTITION BY over its output: shuffled by those alone, each node holds whole
+     * partitions of the windows it runs and of the later one. Empty when there are none (a
+     * key its steps moved or made is none).
+     */
+    private static List<Integer> sharedKeys(RelNode.ShuffledWindow shuffled, List<Expr> partition) {
+        return shuffled.keys().stream().filter(k -> partition.stream().anyMatch(e -> e instanceof Expr.Column c && c.index() == k)
+                && keptInPlace(shuffled.steps(), k)).toList();
+    }
+
+    /** Whether column {@code k} of the rows {@code steps} run over is column {@code k} of their output too. */
+    private static boolean keptInPlace(List<PipelineStep> steps, int k) {
+        for (PipelineStep step : steps) {
+            boolean kept = step instanceof PipelineStep.Filter || step instanceof PipelineStep.Window
+                    || step instanceof PipelineStep.MergePartials m && k < m.keyCount()
+                    || step instanceof PipelineStep.Project p && k < p.exprs().size()
+                    && p.exprs().get(k) instanceof Expr.Column c && c.index() == k;
+            if (!kept) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * {@code w} after a GROUP BY whose groups the nodes merge (and HAVING's filters), when each of
+     * its partition keys is a group key: the partial groups are shuffled by those keys alone, so
+     * that each node merges whole groups of whole partitions, filters them and computes the window.
+     * Null for any other input.
+     */
+    private static RelNode.ShuffledWindow afterMergedGroups(RelNode input, RelNode.Window w) {
+        List<PipelineStep> filters = new ArrayList<>();
+        RelNode below = input;
+        while (below instanceof RelNode.Filter f) {
+            filters.add(0, new PipelineStep.Filter(f.condition()));
+            below = f.input();
+        }
+        if (!(below instanceof RelNode.FinalAggregate a) || !a.onNodes()) {
+            return null;
+        }
+        List<Integer> keys = new ArrayList<>();
+        for (Expr k : w.partitionKeys()) {
+            if (!(k instanceof Expr.Column c) || c.index() >= a.keyCount()) {
+                return null;
+            }
+            if (!keys.contains(c.index())) {
+                keys.add(c.index());
+            }
+        }
+        List<PipelineStep> steps = new ArrayList<>();
+        steps.add(new PipelineStep.MergePartials(a.keyCount(), a.aggregates()));
+        steps.addAll(filters);
+        steps.add(w.step());
+        return new RelNode.ShuffledWindow((RelNode.NodePipeline) a.input(), keys, steps, w.fields());
+    }
+
+    /**
+     * {@code w} over {@code rows}' rows shuffled by its partition keys: a key that is not a column
+     * of theirs is computed by the nodes that send the rows, as an extra column the window's
+     * nodes drop again.
+     */
+    private static RelNode.ShuffledWindow shuffledWindow(RelNode.Window w, RelNode.NodePipeline rows) {
+        int width = rows.fields().size();
+        List<Expr> sent = new ArrayList<>();
+        List<Field> sentFields = new ArrayList<>(rows.fields());
+        for (int i = 0; i < width; i++) {
+            sent.add(new Expr.Column(i, rows.fields().get(i).type()));
+        }
+        List<Integer> keys = new ArrayList<>();
+        for (Expr k : w.partitionKeys()) {
+            if (k instanceof Expr.Column c) {
+                keys.add(c.index());
+            } else {
+                keys.add(sent.size());
+                sent.add(k);
+                sentFields.add(new Field(null, "partition key " + keys.size(), k.type()));
+            }
+        }
+        if (sent.size() == width) {
+            return new RelNode.ShuffledWindow(rows, keys, List.of(w.step()), w.fields());
+        }
+        List<PipelineStep> steps = new ArrayList<>(rows.steps());
+        steps.add(new PipelineStep.Project(sent));
+        RelNode.NodePipeline keyed = new RelNode.NodePipeline(rows.scan(), steps, rows.broadcasts(), rows.shuffles(), sentFields);
+        List<Expr> partition = keys.stream().map(k -> (Expr) new Expr.Column(k, sentFields.get(k).type())).toList();
+        List<Expr> dropped = new ArrayList<>(sent.subList(0, width));
+        for (int i = 0; i < w.calls().size(); i++) {
+            dropped.add(new Expr.Column(sent.size() + i, w.calls().get(i).type()));
+        }
+        return new RelNode.ShuffledWindow(keyed, keys, List.of(new PipelineStep.Window(partition, w.orderKeys(), w.calls()),
+                new PipelineStep.Project(dropped)), w.fields());
     }
 
     /** Grouping sets' copies made where the input's rows are: on the nodes when they make them. */
@@ -263,6 +399,9 @@ public final class PipelinePlanner {
     private static RelNode thenOnNodes(RelNode placed, PipelineStep step, List<Field> out) {
         if (placed instanceof RelNode.ShuffledJoin j) {
             return j.then(step, out);
+        }
+        if (placed instanceof RelNode.ShuffledWindow w) { // not a partial aggregate: its groups are merged from pipelines
+            return w.ended() || step instanceof PipelineStep.PartialAggregate ? null : w.then(step, out);
         }
         if (placed instanceof RelNode.IndexJoinSteps s) {
             return s.then(step, out);
@@ -426,6 +565,13 @@ public final class PipelinePlanner {
             Chain below = chain(e.input(), expandInputs(e, required));
             return below == null ? null : below.with(new PipelineStep.Expand(prunedCopies(e, required)), e.fields())
                     .withRows(below.rows < 0 ? -1 : below.rows * e.projections().size());
+        }
+        if (node instanceof RelNode.Window w && !w.partitionKeys().isEmpty()) {
+            Chain below = chain(w.input(), w.inputsRead(required));
+            boolean partitionsOnOneNode = below != null && below.rows >= 0 && below.partitionKey >= 0
+                    && !below.scan.table().primaryKey().isEmpty() && w.partitionKeys().stream()
+                    .anyMatch(k -> k instanceof Expr.Column c && c.index() == below.partitionKey);
+            return partitionsOnOneNode ? below.with(w.step(), w.fields()) : null;
         }
         if (node instanceof RelNode.Aggregate a) {
             Chain below = chain(a.input(), aggregateInputs(a));

@@ -74,6 +74,9 @@ final class PipelineRows {
             out = model.grouped(a.keys(), a.aggregates(), in, row, d, width);
         } else if (step instanceof PipelineStep.PartialAggregate a) { // running states, not values
             out = model.grouped(a.keys(), List.of(), in, row, d, width);
+        } else if (step instanceof PipelineStep.Window) { // the calls' values: not known
+            out = java.util.Arrays.copyOf(d, width);
+            java.util.Arrays.fill(out, d.length, width, Double.NaN);
         } else if (step instanceof PipelineStep.HashJoin j) {
             double[] built = build.distinct().length == j.buildWidth() ? build.distinct()
                     : CardinalityModel.unknown(j.buildWidth());
@@ -99,7 +102,8 @@ final class PipelineRows {
         for (int i = steps.size() - 1; i >= 0; i--) {
             PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.Project || step instanceof PipelineStep.Aggregate
-                    || step instanceof PipelineStep.HashJoin || step instanceof PipelineStep.Expand) {
+                    || step instanceof PipelineStep.HashJoin || step instanceof PipelineStep.Expand
+                    || step instanceof PipelineStep.Window || step instanceof PipelineStep.MergePartials) {
                 return i;
             }
             if (step instanceof PipelineStep.PartialAggregate) {
@@ -140,7 +144,21 @@ final class PipelineRows {
                 String state = ColumnNames.of(in).sql(call);
                 out.add(new Field(null, state + " count", org.oooengine.core.sql.SqlType.BIGINT));
                 out.add(new Field(null, state + " state", call.type()));
+                out.add(new Field(null, state + " squares", org.oooengine.core.sql.SqlType.DOUBLE));
             }
+        } else if (step instanceof PipelineStep.MergePartials m) {
+            out = new ArrayList<>(in.subList(0, Math.min(m.keyCount(), in.size())));
+            for (int i = 0; i < m.aggregates().size(); i++) { // named as the partial aggregate named its states
+                int at = m.keyCount() + i * AggregateCall.PARTIAL_WIDTH;
+                String name = at < in.size() && in.get(at) != null ? in.get(at).name().replaceFirst(" count$", "")
+                        : m.aggregates().get(i).toString();
+                out.add(new Field(null, name, m.aggregates().get(i).type()));
+            }
+        } else if (step instanceof PipelineStep.Window w) {
+            List<Field> withCalls = new ArrayList<>(in);
+            ColumnNames names = ColumnNames.of(in);
+            w.calls().forEach(call -> withCalls.add(new Field(null, call.text(names), call.type())));
+            out = withCalls;
         } else if (step instanceof PipelineStep.HashJoin j) {
             out = new ArrayList<>(j.kind().rightOnly() ? List.of() : in);
             if (!j.kind().leftOnly()) {
@@ -218,6 +236,11 @@ final class PipelineRows {
         }
         if (step instanceof PipelineStep.PartialAggregate a) {
             return a.keys().isEmpty() ? nodes : model.partialGroups(in, a.keys(), row, d, nodes);
+        }
+        if (step instanceof PipelineStep.MergePartials m) { // each group's partial rows made one
+            return model.groups(in, java.util.stream.IntStream.range(0, m.keyCount())
+                    .mapToObj(k -> (Expr) new Expr.Column(k, row.get(k) == null ? org.oooengine.core.sql.SqlType.VOID
+                            : row.get(k).type())).toList(), row, d);
         }
         if (step instanceof PipelineStep.HashJoin j) {
             return model.joined(j.kind(), in, row, d, j.probeKeys(), build, j.buildKeys(), j.residual());

@@ -27,7 +27,8 @@ final class PlanEstimates {
         this.layouts = layouts;
         this.tables = tables;
         this.model = CardinalityModel.of(layouts, tables, n -> n instanceof RelNode.NodePipeline
-                || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps ? pipeline(n) : null);
+                || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps
+                || n instanceof RelNode.ShuffledWindow ? pipeline(n) : null);
     }
 
     /** Rows {@code n} is estimated to produce; -1 when unknown (an index join: its choice states the optimizer's estimate). */
@@ -51,6 +52,10 @@ final class PlanEstimates {
         } else if (n instanceof RelNode.ShuffledJoin j) {
             made = new PipelineRows(j.left().fields(), rows(j.left()), model.columns(j.left()), shuffledJoinSteps(j), j.fields(),
                     build -> side(build, List.of(), List.of(), j.right()), RowEstimates.Ranges.NONE, 1, model);
+        } else if (n instanceof RelNode.ShuffledWindow w) {
+            // the rows sent named as their pipeline made them: a partial aggregate's states by its calls
+            made = new PipelineRows(pipeline(w.input()).output(), rows(w.input()), model.columns(w.input()), w.steps(), w.fields(),
+                    build -> PipelineRows.Side.UNKNOWN, RowEstimates.Ranges.NONE, 1, model);
         } else {
             RelNode.IndexJoinSteps s = (RelNode.IndexJoinSteps) n;
             made = new PipelineRows(s.join().fields(), rows(s.join()), model.columns(s.join()), s.steps(), s.fields(),

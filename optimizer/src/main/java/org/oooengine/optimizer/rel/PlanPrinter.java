@@ -87,6 +87,8 @@ public final class PlanPrinter {
             printIndexJoinSteps(s, indent);
         } else if (n instanceof RelNode.FinalAggregate a) {
             printFinalAggregate(a, indent);
+        } else if (n instanceof RelNode.ShuffledWindow w) {
+            printShuffledWindow(w, indent);
         } else if (n instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s) {
             // ORDER BY ... LIMIT keeps only the first rows as it sorts: the sort hands on no more
             add(indent, describe(l), estimates.rows(l), annotation.apply(l));
@@ -213,6 +215,30 @@ public final class PlanPrinter {
         print(j.right(), indent + "    ");
     }
 
+    /**
+     * A window the nodes compute over rows shuffled to them by its partition keys: what each node
+     * runs over its share, the window first, then the pipeline that sends the rows.
+     */
+    private void printShuffledWindow(RelNode.ShuffledWindow w, String indent) {
+        PipelineRows rows = estimates.pipeline(w);
+        add(indent, gather(w.steps(), rows.output(), all(w.fields().size())), rows.outputRows(), annotation.apply(w));
+        int first = 0;
+        while (!(w.steps().get(first) instanceof PipelineStep.Window)) {
+            first++;
+        }
+        for (int i = w.steps().size() - 1; i >= 0; i--) {
+            PipelineStep step = w.steps().get(i);
+            String text = step instanceof PipelineStep.Window win && i == first
+                    ? StepText.window(win.partitionKeys(), win.orderKeys(), win.calls(), rows.before(i), rows.before(i + 1))
+                    + " on the nodes, each partition where its keys hash"
+                    : StepText.step(step, rows.before(i), rows.before(i + 1));
+            out.add(indent + "  " + ON_NODES + text + rowsText(rows.rowsBefore(i + 1)));
+        }
+        ColumnNames names = ColumnNames.of(estimates.pipeline(w.input()).output());
+        printPipeline(w.input(), indent + "  ", null, "Shuffle rows by " + w.keys().stream().map(names::apply).toList()
+                + " to the nodes that compute them", estimates.rows(w.input()));
+    }
+
     private static List<String> keyNames(RelNode n, int[] columns) {
         ColumnNames names = ColumnNames.of(n.fields());
         return Arrays.stream(columns).mapToObj(names::apply).toList();
@@ -304,7 +330,8 @@ public final class PlanPrinter {
                 || n instanceof RelNode.SingleRow || n instanceof RelNode.Replicate) {
             return displayed(inputs(n).get(0));
         }
-        if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps) {
+        if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps
+                || n instanceof RelNode.ShuffledWindow) {
             return estimates.pipeline(n).output();
         }
         if (n instanceof RelNode.Aggregate a) {

@@ -137,16 +137,13 @@ public sealed interface RelNode {
         /** The input columns it reads when {@code required} of its output columns are read above it. */
         public java.util.BitSet inputsRead(java.util.BitSet required) {
             java.util.BitSet in = required.get(0, input.fields().size());
-            partitionKeys.forEach(k -> in.or(org.oooengine.core.sql.expr.Exprs.columns(k)));
-            orderKeys.forEach(k -> in.or(org.oooengine.core.sql.expr.Exprs.columns(k.expr())));
-            for (org.oooengine.core.sql.expr.WindowCall c : calls) {
-                for (Expr e : java.util.Arrays.asList(c.arg(), c.fallback(), c.aggregate() == null ? null : c.aggregate().arg())) {
-                    if (e != null) {
-                        in.or(org.oooengine.core.sql.expr.Exprs.columns(e));
-                    }
-                }
-            }
+            in.or(step().columnsRead());
             return in;
+        }
+
+        /** The same window as a step of the nodes' pipelines. */
+        public PipelineStep.Window step() {
+            return new PipelineStep.Window(partitionKeys, orderKeys, calls);
         }
     }
 
@@ -299,6 +296,53 @@ public sealed interface RelNode {
             List<PipelineStep> more = new ArrayList<>(after);
             more.add(step);
             return new ShuffledJoin(left, right, kind, leftKeys, rightKeys, residual, more, out);
+        }
+    }
+
+    /**
+     * Window functions on the nodes: {@code input}'s rows, which the nodes compute, each sent to
+     * the node a hash of its {@code keys} columns (some of every window's PARTITION BY) picks, so
+     * that every partition's rows meet on one node; each node runs {@code steps} over its share —
+     * a {@link PipelineStep.Window} first (after a {@link PipelineStep.MergePartials} and HAVING's
+     * filters when the input is a GROUP BY's partial groups), then what follows it there
+     * (filters, projections, windows, a top-N) — and the coordinator gathers what comes out.
+     */
+    record ShuffledWindow(NodePipeline input, List<Integer> keys, List<PipelineStep> steps, List<Field> fields)
+            implements RelNode {
+        public ShuffledWindow {
+            keys = List.copyOf(keys);
+            steps = List.copyOf(steps);
+            int first = steps.get(0) instanceof PipelineStep.MergePartials ? 1 : 0;
+            while (first < steps.size() && first > 0 && steps.get(first) instanceof PipelineStep.Filter) {
+                first++;
+            }
+            if (keys.isEmpty() || first >= steps.size() || !(steps.get(first) instanceof PipelineStep.Window)) {
+                throw new IllegalArgumentException("rows shuffled by partition keys for a window first");
+            }
+            if (!input.shuffles().isEmpty()) {
+                throw new IllegalArgumentException("the rows a window shuffles come from a pipeline that does not shuffle");
+            }
+            if (steps.stream().anyMatch(s -> s instanceof PipelineStep.HashJoin || s instanceof PipelineStep.PartialAggregate)) {
+                throw new IllegalArgumentException("no join or partial aggregate after a shuffled window");
+            }
+        }
+
+        /** These steps and then {@code step}, giving rows of {@code out}. */
+        public ShuffledWindow then(PipelineStep step, List<Field> out) {
+            List<PipelineStep> more = new ArrayList<>(steps);
+            more.add(step);
+            return new ShuffledWindow(input, keys, more, out);
+        }
+
+        /** The same steps over the rows shuffled by {@code fewer} of the keys instead. */
+        public ShuffledWindow keyedBy(List<Integer> fewer) {
+            return new ShuffledWindow(input, fewer, steps, fields);
+        }
+
+        /** Whether the last step ends what the nodes may run (a top-N, a sort, a limit): nothing goes after it. */
+        public boolean ended() {
+            PipelineStep last = steps.get(steps.size() - 1);
+            return last instanceof PipelineStep.TopN || last instanceof PipelineStep.Sort || last instanceof PipelineStep.Limit;
         }
     }
 

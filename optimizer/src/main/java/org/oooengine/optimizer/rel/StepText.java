@@ -204,6 +204,11 @@ final class StepText {
             return "Sort " + sortKeys(s.keys(), in);
         } else if (step instanceof PipelineStep.Limit l) {
             return "Limit " + l.count();
+        } else if (step instanceof PipelineStep.MergePartials m) {
+            return "FinalAggregate keys " + ColumnNames.of(in).list(0, m.keyCount()) + " calls "
+                    + ColumnNames.of(out).list(m.keyCount(), out.size()) + " (each group's partial rows merged on one node)";
+        } else if (step instanceof PipelineStep.Window w) {
+            return window(w.partitionKeys(), w.orderKeys(), w.calls(), in, out) + " (each partition on one node)";
         }
         throw new IllegalArgumentException("a join step is written with its build: " + step);
     }

@@ -232,6 +232,8 @@ public final class Executor {
             finalAggregate(a, out);
         } else if (node instanceof RelNode.ShuffledJoin j) {
             fromManyThreads(out, sink -> shuffledJoin(j, sink));
+        } else if (node instanceof RelNode.ShuffledWindow w) {
+            shuffledWindow(w, out);
         } else if (node instanceof RelNode.Union u) {
             u.inputs().forEach(input -> produce(input, out));
         } else if (node instanceof RelNode.Window w) {
@@ -407,6 +409,26 @@ public final class Executor {
         if (profile != null) {
             figures.put(j, f);
         }
+    }
+
+    /**
+     * A window's rows shuffled by its partition keys to the nodes, which compute it and run the
+     * steps after it; where the rows do not live on nodes, the same steps here over the rows.
+     */
+    private void shuffledWindow(RelNode.ShuffledWindow w, Consumer<List<Object[]>> out) {
+        if (!reader.mergesGroupsOnNodes(w.input().scan().table())) {
+            Pipeline here = new Pipeline(w.steps(), w.input().fields().size(), Pipeline.BuildSource.ROWS_ONLY, out, memory);
+            produce(w.input(), here::accept);
+            here.finish();
+            return;
+        }
+        fromManyThreads(out, sink -> {
+            TableReader.NodeFigures f = reader.shuffledSteps(side(w.input(), w.keys().stream().mapToInt(Integer::intValue)
+                    .toArray()), w.steps(), nodeLimits, cancel, sink);
+            if (profile != null) {
+                figures.put(w, f);
+            }
+        });
     }
 
     private TableReader.ShuffledSide side(RelNode.NodePipeline p, int[] keys) {

@@ -62,6 +62,12 @@ public final class RoutingTableReader implements TableReader {
     }
 
     @Override
+    public NodeFigures shuffledSteps(ShuffledSide rows, List<PipelineStep> steps, QueryLimits nodeLimits,
+                                     Cancellation cancel, Consumer<Object[]> sink) {
+        return readerOf(rows.table()).shuffledSteps(rows, steps, nodeLimits, cancel, sink);
+    }
+
+    @Override
     public boolean mergesGroupsOnNodes(TableInfo table) {
         return readerOf(table).mergesGroupsOnNodes(table);
     }

@@ -96,7 +96,10 @@ public interface TableReader {
                 + " is not");
     }
 
-    /** Whether {@link #mergeGroups} can run over {@code table}: its rows live on the nodes, which can shuffle. */
+    /**
+     * Whether {@link #mergeGroups} and {@link #shuffledSteps} can run over {@code table}: its rows
+     * live on the nodes, which can shuffle.
+     */
     default boolean mergesGroupsOnNodes(TableInfo table) {
         return false;
     }
@@ -110,6 +113,19 @@ public interface TableReader {
     default NodeFigures mergeGroups(TableInfo table, ScanPipeline producer, int keyCount, List<AggregateCall> aggregates,
                                     QueryLimits nodeLimits, Cancellation cancel, Consumer<Object[]> sink) {
         throw new IllegalStateException("merging groups on the nodes needs a table on the nodes; " + table.name() + " is not");
+    }
+
+    /**
+     * Steps the nodes run over rows shuffled to them by key (a window over whole partitions, then
+     * what follows it): {@code rows}' producers run on every node and send each row to the node
+     * its keys hash to, which runs {@code steps} over the rows it receives, as they arrive, and
+     * sends what comes out to {@code sink} (from several threads at once). Returns what the
+     * receiving nodes reported of their runs.
+     */
+    default NodeFigures shuffledSteps(ShuffledSide rows, List<PipelineStep> steps, QueryLimits nodeLimits,
+                                      Cancellation cancel, Consumer<Object[]> sink) {
+        throw new IllegalStateException("shuffling rows by key needs a table on the nodes; " + rows.table().name()
+                + " is not");
     }
 
     default void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
