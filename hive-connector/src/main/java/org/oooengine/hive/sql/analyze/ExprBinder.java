@@ -4,7 +4,6 @@ import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
-import java.time.Period;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -75,8 +74,9 @@ final class ExprBinder {
         }
         Expr arg = bind(Ast.child(n, 1));
         AggregateCall.Kind kind = Functions.find(name).orElseThrow().aggregate();
-        if (kind.isMoment() && arg.type().isString()) {
-            arg = cast(arg, SqlType.DOUBLE); // Hive reads text as a number here
+        boolean numeric = kind.isMoment() || kind == AggregateCall.Kind.SUM || kind == AggregateCall.Kind.AVG;
+        if (numeric && arg.type().isString()) {
+            arg = cast(arg, SqlType.DOUBLE); // Hive reads text as a DOUBLE here: sum(substr(value, 5))
         }
         if (kind.isMoment() && !arg.type().isNumeric()) {
             throw Ast.error(SqlException.SYNTAX, name + " needs a number, not " + arg.type(), n);
@@ -211,26 +211,30 @@ final class ExprBinder {
     private Expr arithmetic(ASTNode n) {
         if (n.getChildCount() == 1 || isSignChain(Ast.child(n, 0))) {
             Expr x = bind(Ast.child(n, n.getChildCount() - 1));
-            if (!x.type().isNumeric()) {
-                throw Ast.error(SqlException.SYNTAX, "sign of a " + x.type(), n);
-            }
             boolean negate = n.getType() == MINUS;
             for (ASTNode s = n.getChildCount() == 1 ? null : Ast.child(n, 0); s != null;
                     s = s.getChildCount() == 0 ? null : Ast.child(s, 0)) {
                 negate ^= s.getType() == MINUS;
             }
+            if (x.type().kind() == SqlType.Kind.INTERVAL) {
+                return negate ? Intervals.negated(x) : x;
+            }
+            if (x.type().isString()) {
+                x = cast(x, SqlType.DOUBLE); // Hive: a sign before text reads it as a DOUBLE
+            }
+            if (!x.type().isNumeric()) {
+                throw Ast.error(SqlException.SYNTAX, "sign of a " + x.type(), n);
+            }
             return negate ? new Expr.Call(ScalarFunction.NEGATE, List.of(x), x.type()) : x;
         }
         Expr a = bind(Ast.child(n, 0));
         Expr b = bind(Ast.child(n, 1));
-        if (a.type().kind() == SqlType.Kind.DATE && b.type().kind() == SqlType.Kind.INTERVAL
-                && (n.getType() == PLUS || n.getType() == MINUS)) {
-            var f = n.getType() == PLUS ? ScalarFunction.DATE_PLUS_INTERVAL
-                    : ScalarFunction.DATE_MINUS_INTERVAL;
-            return new Expr.Call(f, List.of(a, b), SqlType.DATE);
+        if (n.getType() == PLUS && a.type().kind() == SqlType.Kind.INTERVAL && Types.isTemporal(b.type())) {
+            return shifted(b, a, true);
         }
-        if (n.getType() == PLUS && a.type().kind() == SqlType.Kind.INTERVAL && b.type().kind() == SqlType.Kind.DATE) {
-            return new Expr.Call(ScalarFunction.DATE_PLUS_INTERVAL, List.of(b, a), SqlType.DATE);
+        if ((n.getType() == PLUS || n.getType() == MINUS) && Types.isTemporal(a.type())
+                && b.type().kind() == SqlType.Kind.INTERVAL) {
+            return shifted(a, b, n.getType() == PLUS);
         }
         a = numeric(a, Ast.child(n, 0));
         b = numeric(b, Ast.child(n, 1));
@@ -243,6 +247,18 @@ final class ExprBinder {
         };
         SqlType type = arithmeticType(n.getType(), a.type(), b.type());
         return new Expr.Call(f, List.of(a, b), type);
+    }
+
+    /**
+     * A date or timestamp moved by a literal interval. Years, months and days keep a date a date;
+     * hours, minutes and seconds make it a timestamp, as Hive does; a timestamp stays one.
+     */
+    private static Expr shifted(Expr time, Expr interval, boolean plus) {
+        boolean days = ((Expr.Literal) interval).value() instanceof java.time.Period;
+        SqlType type = time.type().kind() == SqlType.Kind.DATE && days ? SqlType.DATE : SqlType.TIMESTAMP;
+        Expr t = cast(time, type);
+        var f = plus ? ScalarFunction.DATE_PLUS_INTERVAL : ScalarFunction.DATE_MINUS_INTERVAL;
+        return new Expr.Call(f, List.of(t, interval), type);
     }
 
     /**
@@ -398,7 +414,7 @@ final class ExprBinder {
             case "if" -> caseWhen(args, n);
             case "isnull" -> new Expr.IsNull(bind(args.get(0)), false);
             case "isnotnull" -> new Expr.IsNull(bind(args.get(0)), true);
-            case "internal_interval" -> interval(args, n);
+            case "internal_interval" -> Intervals.literal(args, n);
             case "like" -> like(n, false);
             case "substr", "substring" -> call(ScalarFunction.SUBSTR, args, SqlType.STRING, n, 2, 3);
             case "upper", "ucase" -> call(ScalarFunction.UPPER, args, SqlType.STRING, n, 1, 1);
@@ -410,8 +426,8 @@ final class ExprBinder {
             case "month" -> dateField(ScalarFunction.MONTH, args, n);
             case "day", "dayofmonth" -> dateField(ScalarFunction.DAY, args, n);
             case "abs" -> sameType(ScalarFunction.ABS, args, n);
-            case "floor" -> call(ScalarFunction.FLOOR, args, SqlType.BIGINT, n, 1, 1);
-            case "ceil", "ceiling" -> call(ScalarFunction.CEIL, args, SqlType.BIGINT, n, 1, 1);
+            case "floor" -> wholeNumber(ScalarFunction.FLOOR, args, n);
+            case "ceil", "ceiling" -> wholeNumber(ScalarFunction.CEIL, args, n);
             case "round" -> round(args, n);
             case "coalesce", "nvl" -> coalesce(args, n);
             default -> new FunctionBinder(this).bind(registered, args, n);
@@ -454,6 +470,14 @@ final class ExprBinder {
             throw Ast.error(SqlException.SYNTAX, f.sqlName() + " needs a date, not " + d.type(), at);
         }
         return new Expr.Call(f, List.of(d), SqlType.INT);
+    }
+
+    /** floor, ceil: a BIGINT of a number, of text read as a DOUBLE (as Hive reads it). */
+    private Expr wholeNumber(ScalarFunction f, List<ASTNode> args, ASTNode at) {
+        if (args.size() != 1) {
+            throw Ast.error(SqlException.SYNTAX, f.sqlName() + " takes 1 argument, not " + args.size(), at);
+        }
+        return new Expr.Call(f, List.of(numeric(bind(args.get(0)), at)), SqlType.BIGINT);
     }
 
     private Expr sameType(ScalarFunction f, List<ASTNode> args, ASTNode at) {
@@ -534,32 +558,5 @@ final class ExprBinder {
         }
         final SqlType t = type;
         return new Expr.Case(List.copyOf(conditions), results.stream().map(r -> cast(r, t)).toList(), cast(otherwise, t), t);
-    }
-
-    /** An interval's amount as written: quoted ({@code INTERVAL '5' DAY}) or not ({@code INTERVAL 30 DAY}). */
-    private static String intervalAmount(ASTNode amount, ASTNode at) {
-        return switch (amount.getType()) {
-            case StringLiteral -> Ast.unquote(amount.getText()).trim();
-            case Number, IntegralLiteral -> amount.getText().trim();
-            default -> throw Ast.notSupported("INTERVAL of an expression (write the amount as a number)", at);
-        };
-    }
-
-    private static Expr interval(List<ASTNode> args, ASTNode at) {
-        int qualifier = Integer.parseInt(args.get(0).getText());
-        String text = intervalAmount(args.get(1), at);
-        int amount;
-        try {
-            amount = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw Ast.notSupported("interval '" + text + "'", at);
-        }
-        Period p = switch (qualifier) {
-            case TOK_INTERVAL_YEAR_LITERAL -> Period.ofYears(amount);
-            case TOK_INTERVAL_MONTH_LITERAL -> Period.ofMonths(amount);
-            case TOK_INTERVAL_DAY_LITERAL -> Period.ofDays(amount);
-            default -> throw Ast.notSupported("intervals other than YEAR, MONTH and DAY", at);
-        };
-        return new Expr.Literal(p, SqlType.INTERVAL);
     }
 }
