@@ -348,6 +348,12 @@ final class ExprBinder {
     private static Expr[] comparable(Expr a, Expr b, ASTNode at) {
         SqlType.Kind x = a.type().kind();
         SqlType.Kind y = b.type().kind();
+        if (a.type().isString() && b.type().isString() && (x == SqlType.Kind.CHAR || y == SqlType.Kind.CHAR)
+                && !a.type().equals(b.type())) {
+            // Hive compares a CHAR with other text as text, its trailing pad ignored; two CHARs of one
+            // length are padded alike and compare as they are
+            return new Expr[] {besideChar(a, y), besideChar(b, x)};
+        }
         if (x == y || x == SqlType.Kind.VOID || y == SqlType.Kind.VOID
                 || (a.type().isNumeric() && b.type().isNumeric()) || (a.type().isString() && b.type().isString())) {
             return new Expr[] {a, b};
@@ -370,6 +376,20 @@ final class ExprBinder {
         throw Ast.error(SqlException.SYNTAX, "cannot compare " + a.type() + " with " + b.type(), at);
     }
 
+    /** One side of a comparison with a CHAR as text; a literal is read as a CHAR would hold it, its pad not counted. */
+    private static Expr besideChar(Expr e, SqlType.Kind other) {
+        if (other == SqlType.Kind.CHAR && e instanceof Expr.Literal l && l.value() instanceof String s) {
+            return new Expr.Literal(org.oooengine.core.sql.expr.Values.stripPad(s), SqlType.STRING);
+        }
+        return text(e);
+    }
+
+    /** Any value as STRING or VARCHAR text: a CHAR without its trailing pad, as Hive's string functions read it. */
+    static Expr text(Expr e) {
+        SqlType.Kind k = e.type().kind();
+        return k == SqlType.Kind.STRING || k == SqlType.Kind.VARCHAR ? e : cast(e, SqlType.STRING);
+    }
+
     /** A cast; literals are cast once, here. */
     static Expr cast(Expr e, SqlType to) {
         if (e.type().equals(to)) {
@@ -387,9 +407,7 @@ final class ExprBinder {
         if (p.getType() != StringLiteral) {
             throw Ast.notSupported("LIKE with a pattern that is not a literal", p);
         }
-        if (!value.type().isString()) {
-            value = cast(value, SqlType.STRING);
-        }
+        value = text(value);
         return new Expr.Like(value, Ast.unquote(p.getText()), negated);
     }
 
@@ -457,6 +475,9 @@ final class ExprBinder {
                 || f == ScalarFunction.LOWER || f == ScalarFunction.TRIM
                 || f == ScalarFunction.LENGTH) {
             bound.set(0, cast(bound.get(0), SqlType.STRING));
+        }
+        if (f == ScalarFunction.CONCAT) {
+            bound.replaceAll(e -> e.type().kind() == SqlType.Kind.CHAR ? text(e) : e);
         }
         return new Expr.Call(f, List.copyOf(bound), type);
     }
