@@ -236,6 +236,10 @@ final class ExprBinder {
                 && b.type().kind() == SqlType.Kind.INTERVAL) {
             return shifted(a, b, n.getType() == PLUS);
         }
+        if (a.type().kind() == SqlType.Kind.INTERVAL || b.type().kind() == SqlType.Kind.INTERVAL) {
+            throw Ast.notSupported("arithmetic on an interval other than adding it to or subtracting it from "
+                    + "a date or timestamp", n);
+        }
         a = numeric(a, Ast.child(n, 0));
         b = numeric(b, Ast.child(n, 1));
         var f = switch (n.getType()) {
