@@ -330,7 +330,10 @@ final class ExprBinder {
     private Expr comparison(ASTNode n) {
         Expr a = bind(Ast.child(n, 0));
         Expr b = bind(Ast.child(n, 1));
-        Expr[] both = comparable(a, b, n);
+        Expr[] both = n.getType() == EQUAL || n.getType() == NOTEQUAL ? padded(a, b) : null;
+        if (both == null) {
+            both = comparable(a, b, n);
+        }
         var f = switch (n.getType()) {
             case EQUAL -> ScalarFunction.EQ;
             case NOTEQUAL -> ScalarFunction.NE;
@@ -340,6 +343,35 @@ final class ExprBinder {
             default -> ScalarFunction.GE;
         };
         return new Expr.Call(f, List.of(both[0], both[1]), SqlType.BOOLEAN);
+    }
+
+    /**
+     * A CHAR(n) and a text literal for = and <>: the literal padded as the CHAR is, so that the
+     * column is compared as stored (index lookups, statistics) yet with Hive's answer, the pad of
+     * neither counted. Null when that does not apply (no CHAR beside a text literal).
+     */
+    private static Expr[] padded(Expr a, Expr b) {
+        Expr lb = paddedLiteral(b, a.type());
+        if (lb != null) {
+            return new Expr[] {a, lb};
+        }
+        Expr la = paddedLiteral(a, b.type());
+        return la == null ? null : new Expr[] {la, b};
+    }
+
+    /**
+     * {@code e}, a text literal, as {@code charType}, a CHAR, stores values: padded. A literal longer
+     * than the CHAR, its pad aside, stays whole: no stored value (always n long) equals it, as in
+     * Hive. Null when {@code e} is no text literal or the type no CHAR.
+     */
+    private static Expr paddedLiteral(Expr e, SqlType charType) {
+        if (charType.kind() != SqlType.Kind.CHAR || !(e instanceof Expr.Literal l) || !(l.value() instanceof String s)) {
+            return null;
+        }
+        String stripped = org.oooengine.core.sql.expr.Values.stripPad(s);
+        Object value = stripped.length() > charType.precision() ? stripped
+                : org.oooengine.core.sql.expr.Values.cast(stripped, charType);
+        return new Expr.Literal(value, charType);
     }
 
     /** {@code a = b}, operands brought to comparable types. */
@@ -543,6 +575,12 @@ final class ExprBinder {
         Expr value = bind(args.get(0));
         Expr x = value;
         List<Expr> items = args.subList(1, args.size()).stream().map(this::bind).toList();
+        List<Expr> paddedItems = items.stream().map(e -> e.type().kind() == SqlType.Kind.VOID ? e
+                : paddedLiteral(e, value.type())).toList();
+        if (value.type().kind() == SqlType.Kind.CHAR && !items.isEmpty() && !paddedItems.contains(null)) {
+            // a CHAR among text literals: compared as stored, as with =
+            return new Expr.InList(value, paddedItems, false);
+        }
         // x is compared as = would compare it with each item: a string beside a number as a double
         for (int i = 0; i < items.size(); i++) {
             Expr cast = comparable(x, items.get(i), args.get(i + 1))[0];
