@@ -330,7 +330,7 @@ final class ExprBinder {
     private Expr comparison(ASTNode n) {
         Expr a = bind(Ast.child(n, 0));
         Expr b = bind(Ast.child(n, 1));
-        Expr[] both = n.getType() == EQUAL || n.getType() == NOTEQUAL ? padded(a, b) : null;
+        Expr[] both = n.getType() == EQUAL || n.getType() == NOTEQUAL ? FixedChars.padded(a, b) : null;
         if (both == null) {
             both = comparable(a, b, n);
         }
@@ -343,35 +343,6 @@ final class ExprBinder {
             default -> ScalarFunction.GE;
         };
         return new Expr.Call(f, List.of(both[0], both[1]), SqlType.BOOLEAN);
-    }
-
-    /**
-     * A CHAR(n) and a text literal for = and <>: the literal padded as the CHAR is, so that the
-     * column is compared as stored (index lookups, statistics) yet with Hive's answer, the pad of
-     * neither counted. Null when that does not apply (no CHAR beside a text literal).
-     */
-    private static Expr[] padded(Expr a, Expr b) {
-        Expr lb = paddedLiteral(b, a.type());
-        if (lb != null) {
-            return new Expr[] {a, lb};
-        }
-        Expr la = paddedLiteral(a, b.type());
-        return la == null ? null : new Expr[] {la, b};
-    }
-
-    /**
-     * {@code e}, a text literal, as {@code charType}, a CHAR, stores values: padded. A literal longer
-     * than the CHAR, its pad aside, stays whole: no stored value (always n long) equals it, as in
-     * Hive. Null when {@code e} is no text literal or the type no CHAR.
-     */
-    private static Expr paddedLiteral(Expr e, SqlType charType) {
-        if (charType.kind() != SqlType.Kind.CHAR || !(e instanceof Expr.Literal l) || !(l.value() instanceof String s)) {
-            return null;
-        }
-        String stripped = org.oooengine.core.sql.expr.Values.stripPad(s);
-        Object value = stripped.length() > charType.precision() ? stripped
-                : org.oooengine.core.sql.expr.Values.cast(stripped, charType);
-        return new Expr.Literal(value, charType);
     }
 
     /** {@code a = b}, operands brought to comparable types. */
@@ -388,7 +359,7 @@ final class ExprBinder {
                 && !a.type().equals(b.type())) {
             // Hive compares a CHAR with other text as text, its trailing pad ignored; two CHARs of one
             // length are padded alike and compare as they are
-            return new Expr[] {besideChar(a, y), besideChar(b, x)};
+            return new Expr[] {FixedChars.besideChar(a, y), FixedChars.besideChar(b, x)};
         }
         if (x == y || x == SqlType.Kind.VOID || y == SqlType.Kind.VOID
                 || (a.type().isNumeric() && b.type().isNumeric()) || (a.type().isString() && b.type().isString())) {
@@ -410,14 +381,6 @@ final class ExprBinder {
             return new Expr[] {cast(a, SqlType.DOUBLE), cast(b, SqlType.DOUBLE)};
         }
         throw Ast.error(SqlException.SYNTAX, "cannot compare " + a.type() + " with " + b.type(), at);
-    }
-
-    /** One side of a comparison with a CHAR as text; a literal is read as a CHAR would hold it, its pad not counted. */
-    private static Expr besideChar(Expr e, SqlType.Kind other) {
-        if (other == SqlType.Kind.CHAR && e instanceof Expr.Literal l && l.value() instanceof String s) {
-            return new Expr.Literal(org.oooengine.core.sql.expr.Values.stripPad(s), SqlType.STRING);
-        }
-        return text(e);
     }
 
     /** Any value as STRING or VARCHAR text: a CHAR without its trailing pad, as Hive's string functions read it. */
@@ -576,7 +539,7 @@ final class ExprBinder {
         Expr x = value;
         List<Expr> items = args.subList(1, args.size()).stream().map(this::bind).toList();
         List<Expr> paddedItems = items.stream().map(e -> e.type().kind() == SqlType.Kind.VOID ? e
-                : paddedLiteral(e, value.type())).toList();
+                : FixedChars.paddedLiteral(e, value.type())).toList();
         if (value.type().kind() == SqlType.Kind.CHAR && !items.isEmpty() && !paddedItems.contains(null)) {
             // a CHAR among text literals: compared as stored, as with =
             return new Expr.InList(value, paddedItems, false);
