@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import org.oooengine.core.types.LocalTimestamps;
+import java.time.Duration;
 import java.time.Period;
 
 /**
@@ -27,6 +28,8 @@ public final class ValueCodec {
     private static final byte INTERVAL = 9;
     /** A SQL timestamp: microseconds since 1970-01-01 00:00:00. */
     private static final byte TIMESTAMP = 10;
+    /** A SQL day-time interval (hours, minutes, seconds): seconds and nanoseconds. */
+    private static final byte DURATION = 11;
 
     private ValueCodec() {
     }
@@ -54,6 +57,8 @@ public final class ValueCodec {
                 w.put(TIMESTAMP).putLong(LocalTimestamps.toMicros(t));
             } else if (v instanceof Period p) {
                 w.put(INTERVAL).putInt(p.getYears()).putInt(p.getMonths()).putInt(p.getDays());
+            } else if (v instanceof Duration d) {
+                w.put(DURATION).putLong(d.getSeconds()).putInt(d.getNano());
             } else {
                 throw new IllegalArgumentException("cannot send a value of " + v.getClass().getName());
             }
@@ -87,6 +92,7 @@ public final class ValueCodec {
                 case DATE -> LocalDate.ofEpochDay(r.getInt());
                 case INTERVAL -> Period.of(r.getInt(), r.getInt(), r.getInt());
                 case TIMESTAMP -> LocalTimestamps.ofMicros(r.getLong());
+                case DURATION -> Duration.ofSeconds(r.getLong(), r.getInt());
                 default -> throw new ProtocolException("unknown value tag " + tag);
             };
         }

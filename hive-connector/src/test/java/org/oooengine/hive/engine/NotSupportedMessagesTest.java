@@ -51,6 +51,7 @@ class NotSupportedMessagesTest {
         "SELECT n_name FROM nation WHERE n_comment RLIKE 'a.*'",
         "SELECT INTERVAL '1 10:00:00' DAY TO SECOND",
         "SELECT DATE '2020-01-01' + INTERVAL (n_nationkey) DAY FROM nation",
+        "SELECT INTERVAL '1' DAY + INTERVAL '2' HOUR + DATE '2020-01-01'",
         "SELECT initcap(n_name) FROM nation",
         "SELECT map('a', 1)['a']",
         "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)",

@@ -125,7 +125,11 @@ class TimestampTest {
         "SELECT id, CAST(ts AS DATE), CAST(d AS TIMESTAMP), CAST(ts AS STRING) FROM events",
         "SELECT CAST('2024-02-29 12:00:00' AS TIMESTAMP), CAST('2024-02-28' AS TIMESTAMP)",
         "SELECT id, CASE WHEN id > 3 THEN ts ELSE d END FROM events",
-        "SELECT id FROM events WHERE ts IN (TIMESTAMP '1999-12-31 23:59:59', TIMESTAMP '2024-02-29 00:00:00')"})
+        "SELECT id FROM events WHERE ts IN (TIMESTAMP '1999-12-31 23:59:59', TIMESTAMP '2024-02-29 00:00:00')",
+        "SELECT id, ts + INTERVAL '1' DAY, ts - INTERVAL '1' MONTH, INTERVAL '1' YEAR + ts, ts - INTERVAL '3' MONTH FROM events",
+        "SELECT id, ts + INTERVAL '2' HOUR, ts - INTERVAL '90' MINUTE, ts + INTERVAL '1.5' SECOND FROM events",
+        "SELECT id FROM events WHERE ts + INTERVAL 30 DAY > TIMESTAMP '2024-03-01 00:00:00'",
+        "SELECT id, d + INTERVAL '12' HOUR FROM events"})
     void matchesDuckDb(String sql) throws Exception {
         List<Object[]> expected;
         try (Statement st = duck.createStatement()) {

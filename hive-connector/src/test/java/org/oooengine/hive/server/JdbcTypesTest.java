@@ -45,6 +45,8 @@ class JdbcTypesTest {
             st.execute("CREATE TABLE times (id INT, ts TIMESTAMP)");
             st.execute("INSERT INTO times VALUES (1, TIMESTAMP '2024-01-02 03:04:05.123'), (2, NULL), "
                     + "(3, TIMESTAMP '1969-07-20 20:17:40')");
+            st.execute("CREATE TABLE texts (c CHAR(5), v VARCHAR(3))");
+            st.execute("INSERT INTO texts VALUES ('ab', 'abcdef')");
         }
     }
 
@@ -124,6 +126,30 @@ class JdbcTypesTest {
             }
             assertEquals(List.of("t " + Types.TINYINT + " tinyint", "s " + Types.SMALLINT + " smallint",
                     "f " + Types.FLOAT + " float", "b " + Types.BOOLEAN + " boolean"), columns);
+        }
+    }
+
+    @Test
+    void charAndVarcharKeepTheirLengths() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT c, v, length(c), c = 'ab' FROM texts")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(List.of("char", "varchar"), List.of(md.getColumnTypeName(1), md.getColumnTypeName(2)));
+            assertEquals(List.of(Types.CHAR, Types.VARCHAR), List.of(md.getColumnType(1), md.getColumnType(2)));
+            assertEquals(List.of(5, 3), List.of(md.getPrecision(1), md.getPrecision(2)));
+            assertTrue(rs.next());
+            assertEquals("ab   ", rs.getString(1), "a CHAR shows its pad");
+            assertEquals("abc", rs.getString(2), "a VARCHAR keeps its first characters");
+            assertEquals(2, rs.getInt(3), "the pad does not count");
+            assertTrue(rs.getBoolean(4));
+        }
+        try (Connection c = connect(); ResultSet rs = c.getMetaData().getColumns(null, "default", "texts", null)) {
+            List<String> columns = new ArrayList<>();
+            while (rs.next()) {
+                columns.add(rs.getString("COLUMN_NAME") + " " + rs.getInt("DATA_TYPE") + " " + rs.getString("TYPE_NAME")
+                        + " " + rs.getInt("COLUMN_SIZE"));
+            }
+            assertEquals(List.of("c " + Types.CHAR + " char(5) 5", "v " + Types.VARCHAR + " varchar(3) 3"), columns);
         }
     }
 }

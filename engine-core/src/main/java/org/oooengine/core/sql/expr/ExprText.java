@@ -75,6 +75,9 @@ public final class ExprText {
         if (value instanceof Period p) {
             return interval(p);
         }
+        if (value instanceof java.time.Duration d) {
+            return interval(d);
+        }
         if (value instanceof java.time.LocalDateTime t) {
             return "TIMESTAMP '" + org.oooengine.core.types.LocalTimestamps.format(t) + "'";
         }
@@ -82,6 +85,15 @@ public final class ExprText {
             return "TIMESTAMP '" + value.toString().replace('T', ' ') + "'";
         }
         return "'" + value.toString().replace("'", "''") + "'";
+    }
+
+    /** Hive's DAY TO SECOND spelling: {@code INTERVAL '1 02:03:04.5' DAY TO SECOND}. */
+    private static String interval(java.time.Duration d) {
+        java.time.Duration a = d.abs();
+        String seconds = java.math.BigDecimal.valueOf(a.toSecondsPart()).add(java.math.BigDecimal.valueOf(a.toNanosPart(), 9))
+                .stripTrailingZeros().toPlainString();
+        return "INTERVAL '" + (d.isNegative() ? "-" : "") + a.toDays() + " " + a.toHoursPart() + ":" + a.toMinutesPart() + ":"
+                + seconds + "' DAY TO SECOND";
     }
 
     private static String interval(Period p) {

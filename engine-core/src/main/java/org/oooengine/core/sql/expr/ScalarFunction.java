@@ -4,7 +4,8 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.math.RoundingMode;
 import java.time.LocalDate;
-import java.time.Period;
+import java.time.LocalDateTime;
+import java.time.temporal.TemporalAmount;
 import java.util.Locale;
 import org.oooengine.core.sql.SqlType;
 
@@ -63,8 +64,8 @@ public enum ScalarFunction {
             case GT -> Values.compare(v[0], v[1]) > 0;
             case GE -> Values.compare(v[0], v[1]) >= 0;
             case CAST -> Values.cast(v[0], call.args().get(0).type(), type);
-            case DATE_PLUS_INTERVAL -> ((LocalDate) v[0]).plus((Period) v[1]);
-            case DATE_MINUS_INTERVAL -> ((LocalDate) v[0]).minus((Period) v[1]);
+            case DATE_PLUS_INTERVAL -> shifted(v[0], (TemporalAmount) v[1], true);
+            case DATE_MINUS_INTERVAL -> shifted(v[0], (TemporalAmount) v[1], false);
             case SUBSTR -> substr((String) v[0], ((Number) v[1]).intValue(),
                     v.length > 2 ? ((Number) v[2]).intValue() : Integer.MAX_VALUE);
             case UPPER -> ((String) v[0]).toUpperCase(Locale.ROOT);
@@ -189,5 +190,17 @@ public enum ScalarFunction {
             }
         }
         return null;
+    }
+
+    /**
+     * A date or timestamp moved by an interval: a {@code Period} (years, months, days: the day of
+     * month clamped to the month's last, as Hive does) or a {@code Duration} (a timestamp only).
+     */
+    private static Object shifted(Object time, TemporalAmount interval, boolean plus) {
+        if (time instanceof LocalDate d) {
+            return plus ? d.plus(interval) : d.minus(interval);
+        }
+        LocalDateTime t = (LocalDateTime) time;
+        return org.oooengine.core.types.LocalTimestamps.truncated(plus ? t.plus(interval) : t.minus(interval));
     }
 }

@@ -69,13 +69,26 @@ public final class Values {
 
     /**
      * {@code v}, a value of {@code from}, as a value of {@code to}: as {@link #cast(Object, SqlType)},
-     * except that a FLOAT reads as text as Hive writes a float ({@code 0.1}, not the double nearest it).
+     * except that a FLOAT reads as text as Hive writes a float ({@code 0.1}, not the double nearest it)
+     * and a CHAR as anything but a CHAR drops its trailing spaces.
      */
     public static Object cast(Object v, SqlType from, SqlType to) {
         if (v != null && from.kind() == SqlType.Kind.FLOAT && to.isString()) {
             return cast(Float.toString(((Number) v).floatValue()), to);
         }
+        if (v != null && from.kind() == SqlType.Kind.CHAR && to.kind() != SqlType.Kind.CHAR) {
+            return cast(stripPad((String) v), to); // Hive: a CHAR read as other text loses its trailing pad
+        }
         return cast(v, to);
+    }
+
+    /** A CHAR's value without the spaces that pad it (Hive's stripped value). */
+    public static String stripPad(String s) {
+        int end = s.length();
+        while (end > 0 && s.charAt(end - 1) == ' ') {
+            end--;
+        }
+        return s.substring(0, end);
     }
 
     /** {@code v} as a value of {@code to}; a value that does not fit is an error, as in a CAST that fails. */

@@ -4,7 +4,6 @@ import static org.apache.hadoop.hive.ql.parse.HiveParser.*;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
-import java.time.Period;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -75,8 +74,9 @@ final class ExprBinder {
         }
         Expr arg = bind(Ast.child(n, 1));
         AggregateCall.Kind kind = Functions.find(name).orElseThrow().aggregate();
-        if (kind.isMoment() && arg.type().isString()) {
-            arg = cast(arg, SqlType.DOUBLE); // Hive reads text as a number here
+        boolean numeric = kind.isMoment() || kind == AggregateCall.Kind.SUM || kind == AggregateCall.Kind.AVG;
+        if (numeric && arg.type().isString()) {
+            arg = cast(arg, SqlType.DOUBLE); // Hive reads text as a DOUBLE here: sum(substr(value, 5))
         }
         if (kind.isMoment() && !arg.type().isNumeric()) {
             throw Ast.error(SqlException.SYNTAX, name + " needs a number, not " + arg.type(), n);
@@ -211,26 +211,34 @@ final class ExprBinder {
     private Expr arithmetic(ASTNode n) {
         if (n.getChildCount() == 1 || isSignChain(Ast.child(n, 0))) {
             Expr x = bind(Ast.child(n, n.getChildCount() - 1));
-            if (!x.type().isNumeric()) {
-                throw Ast.error(SqlException.SYNTAX, "sign of a " + x.type(), n);
-            }
             boolean negate = n.getType() == MINUS;
             for (ASTNode s = n.getChildCount() == 1 ? null : Ast.child(n, 0); s != null;
                     s = s.getChildCount() == 0 ? null : Ast.child(s, 0)) {
                 negate ^= s.getType() == MINUS;
             }
+            if (x.type().kind() == SqlType.Kind.INTERVAL) {
+                return negate ? Intervals.negated(x) : x;
+            }
+            if (x.type().isString()) {
+                x = cast(x, SqlType.DOUBLE); // Hive: a sign before text reads it as a DOUBLE
+            }
+            if (!x.type().isNumeric()) {
+                throw Ast.error(SqlException.SYNTAX, "sign of a " + x.type(), n);
+            }
             return negate ? new Expr.Call(ScalarFunction.NEGATE, List.of(x), x.type()) : x;
         }
         Expr a = bind(Ast.child(n, 0));
         Expr b = bind(Ast.child(n, 1));
-        if (a.type().kind() == SqlType.Kind.DATE && b.type().kind() == SqlType.Kind.INTERVAL
-                && (n.getType() == PLUS || n.getType() == MINUS)) {
-            var f = n.getType() == PLUS ? ScalarFunction.DATE_PLUS_INTERVAL
-                    : ScalarFunction.DATE_MINUS_INTERVAL;
-            return new Expr.Call(f, List.of(a, b), SqlType.DATE);
+        if (n.getType() == PLUS && a.type().kind() == SqlType.Kind.INTERVAL && Types.isTemporal(b.type())) {
+            return shifted(b, a, true);
         }
-        if (n.getType() == PLUS && a.type().kind() == SqlType.Kind.INTERVAL && b.type().kind() == SqlType.Kind.DATE) {
-            return new Expr.Call(ScalarFunction.DATE_PLUS_INTERVAL, List.of(b, a), SqlType.DATE);
+        if ((n.getType() == PLUS || n.getType() == MINUS) && Types.isTemporal(a.type())
+                && b.type().kind() == SqlType.Kind.INTERVAL) {
+            return shifted(a, b, n.getType() == PLUS);
+        }
+        if (a.type().kind() == SqlType.Kind.INTERVAL || b.type().kind() == SqlType.Kind.INTERVAL) {
+            throw Ast.notSupported("arithmetic on an interval other than adding it to or subtracting it from "
+                    + "a date or timestamp", n);
         }
         a = numeric(a, Ast.child(n, 0));
         b = numeric(b, Ast.child(n, 1));
@@ -243,6 +251,18 @@ final class ExprBinder {
         };
         SqlType type = arithmeticType(n.getType(), a.type(), b.type());
         return new Expr.Call(f, List.of(a, b), type);
+    }
+
+    /**
+     * A date or timestamp moved by a literal interval. Years, months and days keep a date a date;
+     * hours, minutes and seconds make it a timestamp, as Hive does; a timestamp stays one.
+     */
+    private static Expr shifted(Expr time, Expr interval, boolean plus) {
+        boolean days = ((Expr.Literal) interval).value() instanceof java.time.Period;
+        SqlType type = time.type().kind() == SqlType.Kind.DATE && days ? SqlType.DATE : SqlType.TIMESTAMP;
+        Expr t = cast(time, type);
+        var f = plus ? ScalarFunction.DATE_PLUS_INTERVAL : ScalarFunction.DATE_MINUS_INTERVAL;
+        return new Expr.Call(f, List.of(t, interval), type);
     }
 
     /**
@@ -310,7 +330,10 @@ final class ExprBinder {
     private Expr comparison(ASTNode n) {
         Expr a = bind(Ast.child(n, 0));
         Expr b = bind(Ast.child(n, 1));
-        Expr[] both = comparable(a, b, n);
+        Expr[] both = n.getType() == EQUAL || n.getType() == NOTEQUAL ? FixedChars.padded(a, b) : null;
+        if (both == null) {
+            both = comparable(a, b, n);
+        }
         var f = switch (n.getType()) {
             case EQUAL -> ScalarFunction.EQ;
             case NOTEQUAL -> ScalarFunction.NE;
@@ -332,6 +355,12 @@ final class ExprBinder {
     private static Expr[] comparable(Expr a, Expr b, ASTNode at) {
         SqlType.Kind x = a.type().kind();
         SqlType.Kind y = b.type().kind();
+        if (a.type().isString() && b.type().isString() && (x == SqlType.Kind.CHAR || y == SqlType.Kind.CHAR)
+                && !a.type().equals(b.type())) {
+            // Hive compares a CHAR with other text as text, its trailing pad ignored; two CHARs of one
+            // length are padded alike and compare as they are
+            return new Expr[] {FixedChars.besideChar(a, y), FixedChars.besideChar(b, x)};
+        }
         if (x == y || x == SqlType.Kind.VOID || y == SqlType.Kind.VOID
                 || (a.type().isNumeric() && b.type().isNumeric()) || (a.type().isString() && b.type().isString())) {
             return new Expr[] {a, b};
@@ -354,6 +383,12 @@ final class ExprBinder {
         throw Ast.error(SqlException.SYNTAX, "cannot compare " + a.type() + " with " + b.type(), at);
     }
 
+    /** Any value as STRING or VARCHAR text: a CHAR without its trailing pad, as Hive's string functions read it. */
+    static Expr text(Expr e) {
+        SqlType.Kind k = e.type().kind();
+        return k == SqlType.Kind.STRING || k == SqlType.Kind.VARCHAR ? e : cast(e, SqlType.STRING);
+    }
+
     /** A cast; literals are cast once, here. */
     static Expr cast(Expr e, SqlType to) {
         if (e.type().equals(to)) {
@@ -371,9 +406,7 @@ final class ExprBinder {
         if (p.getType() != StringLiteral) {
             throw Ast.notSupported("LIKE with a pattern that is not a literal", p);
         }
-        if (!value.type().isString()) {
-            value = cast(value, SqlType.STRING);
-        }
+        value = text(value);
         return new Expr.Like(value, Ast.unquote(p.getText()), negated);
     }
 
@@ -398,7 +431,7 @@ final class ExprBinder {
             case "if" -> caseWhen(args, n);
             case "isnull" -> new Expr.IsNull(bind(args.get(0)), false);
             case "isnotnull" -> new Expr.IsNull(bind(args.get(0)), true);
-            case "internal_interval" -> interval(args, n);
+            case "internal_interval" -> Intervals.literal(args, n);
             case "like" -> like(n, false);
             case "substr", "substring" -> call(ScalarFunction.SUBSTR, args, SqlType.STRING, n, 2, 3);
             case "upper", "ucase" -> call(ScalarFunction.UPPER, args, SqlType.STRING, n, 1, 1);
@@ -410,8 +443,8 @@ final class ExprBinder {
             case "month" -> dateField(ScalarFunction.MONTH, args, n);
             case "day", "dayofmonth" -> dateField(ScalarFunction.DAY, args, n);
             case "abs" -> sameType(ScalarFunction.ABS, args, n);
-            case "floor" -> call(ScalarFunction.FLOOR, args, SqlType.BIGINT, n, 1, 1);
-            case "ceil", "ceiling" -> call(ScalarFunction.CEIL, args, SqlType.BIGINT, n, 1, 1);
+            case "floor" -> wholeNumber(ScalarFunction.FLOOR, args, n);
+            case "ceil", "ceiling" -> wholeNumber(ScalarFunction.CEIL, args, n);
             case "round" -> round(args, n);
             case "coalesce", "nvl" -> coalesce(args, n);
             default -> new FunctionBinder(this).bind(registered, args, n);
@@ -442,6 +475,9 @@ final class ExprBinder {
                 || f == ScalarFunction.LENGTH) {
             bound.set(0, cast(bound.get(0), SqlType.STRING));
         }
+        if (f == ScalarFunction.CONCAT) {
+            bound.replaceAll(e -> e.type().kind() == SqlType.Kind.CHAR ? text(e) : e);
+        }
         return new Expr.Call(f, List.copyOf(bound), type);
     }
 
@@ -454,6 +490,14 @@ final class ExprBinder {
             throw Ast.error(SqlException.SYNTAX, f.sqlName() + " needs a date, not " + d.type(), at);
         }
         return new Expr.Call(f, List.of(d), SqlType.INT);
+    }
+
+    /** floor, ceil: a BIGINT of a number, of text read as a DOUBLE (as Hive reads it). */
+    private Expr wholeNumber(ScalarFunction f, List<ASTNode> args, ASTNode at) {
+        if (args.size() != 1) {
+            throw Ast.error(SqlException.SYNTAX, f.sqlName() + " takes 1 argument, not " + args.size(), at);
+        }
+        return new Expr.Call(f, List.of(numeric(bind(args.get(0)), at)), SqlType.BIGINT);
     }
 
     private Expr sameType(ScalarFunction f, List<ASTNode> args, ASTNode at) {
@@ -494,6 +538,12 @@ final class ExprBinder {
         Expr value = bind(args.get(0));
         Expr x = value;
         List<Expr> items = args.subList(1, args.size()).stream().map(this::bind).toList();
+        List<Expr> paddedItems = items.stream().map(e -> e.type().kind() == SqlType.Kind.VOID ? e
+                : FixedChars.paddedLiteral(e, value.type())).toList();
+        if (value.type().kind() == SqlType.Kind.CHAR && !items.isEmpty() && !paddedItems.contains(null)) {
+            // a CHAR among text literals: compared as stored, as with =
+            return new Expr.InList(value, paddedItems, false);
+        }
         // x is compared as = would compare it with each item: a string beside a number as a double
         for (int i = 0; i < items.size(); i++) {
             Expr cast = comparable(x, items.get(i), args.get(i + 1))[0];
@@ -534,32 +584,5 @@ final class ExprBinder {
         }
         final SqlType t = type;
         return new Expr.Case(List.copyOf(conditions), results.stream().map(r -> cast(r, t)).toList(), cast(otherwise, t), t);
-    }
-
-    /** An interval's amount as written: quoted ({@code INTERVAL '5' DAY}) or not ({@code INTERVAL 30 DAY}). */
-    private static String intervalAmount(ASTNode amount, ASTNode at) {
-        return switch (amount.getType()) {
-            case StringLiteral -> Ast.unquote(amount.getText()).trim();
-            case Number, IntegralLiteral -> amount.getText().trim();
-            default -> throw Ast.notSupported("INTERVAL of an expression (write the amount as a number)", at);
-        };
-    }
-
-    private static Expr interval(List<ASTNode> args, ASTNode at) {
-        int qualifier = Integer.parseInt(args.get(0).getText());
-        String text = intervalAmount(args.get(1), at);
-        int amount;
-        try {
-            amount = Integer.parseInt(text);
-        } catch (NumberFormatException e) {
-            throw Ast.notSupported("interval '" + text + "'", at);
-        }
-        Period p = switch (qualifier) {
-            case TOK_INTERVAL_YEAR_LITERAL -> Period.ofYears(amount);
-            case TOK_INTERVAL_MONTH_LITERAL -> Period.ofMonths(amount);
-            case TOK_INTERVAL_DAY_LITERAL -> Period.ofDays(amount);
-            default -> throw Ast.notSupported("intervals other than YEAR, MONTH and DAY", at);
-        };
-        return new Expr.Literal(p, SqlType.INTERVAL);
     }
 }

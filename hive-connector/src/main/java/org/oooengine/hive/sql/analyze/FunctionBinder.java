@@ -217,7 +217,7 @@ final class FunctionBinder {
         if (e.type().kind() == SqlType.Kind.VOID) {
             return new Expr.Literal(null, SqlType.STRING);
         }
-        return e.type().isString() ? e : ExprBinder.cast(e, SqlType.STRING);
+        return ExprBinder.text(e);
     }
 
     /**
