@@ -27,6 +27,8 @@ public final class ValueCodec {
     private static final byte INTERVAL = 9;
     /** A SQL timestamp: microseconds since 1970-01-01 00:00:00. */
     private static final byte TIMESTAMP = 10;
+    /** A stored wide decimal (precision above 18): its unscaled value's two's-complement bytes. */
+    private static final byte UNSCALED = 11;
 
     private ValueCodec() {
     }
@@ -52,6 +54,8 @@ public final class ValueCodec {
                 w.put(DATE).putInt((int) d.toEpochDay());
             } else if (v instanceof LocalDateTime t) {
                 w.put(TIMESTAMP).putLong(LocalTimestamps.toMicros(t));
+            } else if (v instanceof BigInteger unscaled) {
+                w.put(UNSCALED).putBytes(unscaled.toByteArray());
             } else if (v instanceof Period p) {
                 w.put(INTERVAL).putInt(p.getYears()).putInt(p.getMonths()).putInt(p.getDays());
             } else {
@@ -87,6 +91,13 @@ public final class ValueCodec {
                 case DATE -> LocalDate.ofEpochDay(r.getInt());
                 case INTERVAL -> Period.of(r.getInt(), r.getInt(), r.getInt());
                 case TIMESTAMP -> LocalTimestamps.ofMicros(r.getLong());
+                case UNSCALED -> {
+                    byte[] unscaled = r.getBytes();
+                    if (unscaled.length == 0) {
+                        throw new ProtocolException("an unscaled decimal without digits");
+                    }
+                    yield new BigInteger(unscaled);
+                }
                 default -> throw new ProtocolException("unknown value tag " + tag);
             };
         }
