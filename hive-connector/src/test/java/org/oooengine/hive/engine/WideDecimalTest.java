@@ -23,11 +23,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.stats.ColumnStatistics;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementResult;
+import org.oooengine.optimizer.stats.ClusterStatistics;
 
 /**
  * DECIMAL columns of precision 19 to 38, as Hive allows: stored as unscaled 128-bit integers
@@ -220,6 +222,18 @@ class WideDecimalTest {
         SqlException e = assertThrows(SqlException.class, () -> execute("LOAD DATA LOCAL INPATH '" + bad + "' INTO TABLE loaded"));
         assertTrue(e.getMessage().contains("amounts-bad.csv, line 1"), e.getMessage());
         execute("DROP TABLE loaded");
+    }
+
+    @Test
+    void statisticsHoldTheExtremesOfAWideColumn() {
+        // each node collects its partitions anew; the merge reads their extremes back as values of the type
+        ColumnStatistics huge = ClusterStatistics.collect(tpch.session, true).values().stream()
+                .filter(t -> t.columns().stream().anyMatch(c -> c.column().equals("huge")))
+                .findFirst().orElseThrow().column("huge");
+        assertEquals("-99999999999999999999999999999999999999", huge.min());
+        assertEquals("99999999999999999999999999999999999999", huge.max());
+        assertEquals(1, huge.nulls());
+        assertTrue(Math.abs(huge.distinctValues() - 6) < 0.5, "distinct values " + huge.distinctValues());
     }
 
     @Test
