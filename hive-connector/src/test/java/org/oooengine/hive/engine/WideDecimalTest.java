@@ -132,6 +132,8 @@ class WideDecimalTest {
         "SELECT id, huge FROM amounts ORDER BY huge, id",
         "SELECT mid, count(*), min(big), max(huge) FROM amounts GROUP BY mid",
         "SELECT grp, sum(mid), min(mid), max(mid), count(big) FROM amounts GROUP BY grp",
+        "SELECT grp, avg(mid), avg(big) FROM amounts GROUP BY grp",
+        "SELECT avg(qty), min(qty), max(k) FROM prices",
         "SELECT a.id, b.id FROM amounts a JOIN amounts b ON a.mid = b.mid",
         "SELECT a.id, b.id FROM amounts a LEFT JOIN amounts b ON a.huge = b.huge AND a.id <> b.id",
         "SELECT id, -big, -huge, mid * -1, mid - mid, -mid + 0.01, big * 1, huge / 10 FROM amounts",
