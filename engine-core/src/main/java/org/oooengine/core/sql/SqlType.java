@@ -75,14 +75,21 @@ public record SqlType(Kind kind, int precision, int scale) {
         };
     }
 
-    /** The stored form of a SQL value of this type: the inverse of {@link #fromStored}. */
+    /**
+     * The stored form of a SQL value of this type: the inverse of {@link #fromStored}; null for a
+     * decimal with more digits than the type's precision, as Hive writes it.
+     */
     public Object toStored(Object value) {
         if (value == null) {
             return null;
         }
         return switch (kind) {
             case DECIMAL -> {
-                BigInteger unscaled = ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP).unscaledValue();
+                BigDecimal d = ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP);
+                if (d.precision() > precision) {
+                    yield null; // Hive: a decimal too wide for its type is NULL (a sum that outgrew 38 digits)
+                }
+                BigInteger unscaled = d.unscaledValue();
                 yield precision > DataType.MAX_LONG_DECIMAL_PRECISION ? unscaled : (Object) unscaled.longValueExact();
             }
             case DATE -> (int) ((LocalDate) value).toEpochDay();

@@ -191,6 +191,13 @@ class WideDecimalTest {
         assertEquals(List.of("[8, null, 9999.9]", "[9, 999999999999999999.99, null]"),
                 rendered("SELECT id, d, s FROM narrow WHERE id > 7 ORDER BY id"));
         execute("DROP TABLE narrow");
+        // a sum that outgrows 38 digits is NULL in the column, as Hive writes it
+        execute("CREATE TABLE doubled (id INT, d DECIMAL(38,10))");
+        execute("INSERT INTO doubled SELECT id, big + big FROM amounts");
+        // big + big is a DECIMAL(38,9) (Hive keeps the integer digits, the scale gives): 2E-10 rounds to 0
+        assertEquals(List.of("[1, null]", "[2, null]", "[3, 0.0000000000]", "[7, 1844674407370955161.4000000000]"),
+                rendered("SELECT id, CAST(d AS STRING) FROM doubled WHERE id IN (1, 2, 3, 7) ORDER BY id"));
+        execute("DROP TABLE doubled");
     }
 
     @Test
