@@ -1,6 +1,6 @@
 package org.oooengine.mapreduce;
 
-import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.sql.Timestamp;
 import java.util.List;
@@ -99,7 +99,13 @@ public final class OrcRows {
                 case INT, DATE -> ((LongColumnVector) v).vector[r] = (Integer) value;
                 case BIGINT -> ((LongColumnVector) v).vector[r] = (Long) value;
                 case DOUBLE -> ((DoubleColumnVector) v).vector[r] = (Double) value;
-                case DECIMAL -> ((DecimalColumnVector) v).vector[r].setFromLongAndScale((Long) value, types.get(c).scale());
+                case DECIMAL -> {
+                    if (value instanceof BigInteger wide) {
+                        ((DecimalColumnVector) v).vector[r].set(HiveDecimal.create(wide, types.get(c).scale()));
+                    } else {
+                        ((DecimalColumnVector) v).vector[r].setFromLongAndScale((Long) value, types.get(c).scale());
+                    }
+                }
                 case CHAR, VARCHAR -> ((BytesColumnVector) v).setVal(r, ((String) value).getBytes(StandardCharsets.UTF_8));
                 // ORC keeps a timestamp as the JVM's zone reads it, as Hive writes its local date-times
                 case TIMESTAMP -> ((TimestampColumnVector) v).set(r, Timestamp.valueOf(LocalTimestamps.ofMicros((Long) value)));
@@ -122,7 +128,7 @@ public final class OrcRows {
                 case INT, DATE -> (int) ((LongColumnVector) v).vector[i];
                 case BIGINT -> ((LongColumnVector) v).vector[i];
                 case DOUBLE -> ((DoubleColumnVector) v).vector[i];
-                case DECIMAL -> unscaled(((DecimalColumnVector) v).vector[i].getHiveDecimal(), type.scale());
+                case DECIMAL -> unscaled(((DecimalColumnVector) v).vector[i].getHiveDecimal(), type);
                 case TIMESTAMP -> LocalTimestamps.toMicros(LocalTimestamps.truncated(
                         ((TimestampColumnVector) v).asScratchTimestamp(i).toLocalDateTime()));
                 case CHAR, VARCHAR -> {
@@ -134,8 +140,9 @@ public final class OrcRows {
         return row;
     }
 
-    private static long unscaled(HiveDecimal d, int scale) {
-        BigDecimal value = d.bigDecimalValue().setScale(scale);
-        return value.unscaledValue().longValueExact();
+    /** The stored form of a decimal: a long, or a BigInteger for a wide decimal type. */
+    private static Object unscaled(HiveDecimal d, DataType type) {
+        BigInteger unscaled = d.bigDecimalValue().setScale(type.scale()).unscaledValue();
+        return type.isWideDecimal() ? unscaled : (Object) unscaled.longValueExact();
     }
 }

@@ -43,6 +43,22 @@ class OrcRowsTest {
     }
 
     @Test
+    void wideDecimalsRoundTripAsTheirUnscaledValues() {
+        List<DataType> wide = List.of(DataType.decimal(38, 10), DataType.decimal(18, 2));
+        OrcRows orc = new OrcRows(wide);
+        VectorizedRowBatch batch = OrcRows.schema(List.of("w", "n"), wide).createRowBatch();
+        java.math.BigInteger max = java.math.BigInteger.TEN.pow(38).subtract(java.math.BigInteger.ONE);
+        Object[][] rows = {{max, 1L}, {max.negate(), -1L}, {java.math.BigInteger.valueOf(-5), 0L},
+            {java.math.BigInteger.ZERO, 999_999_999_999_999_999L}};
+        for (Object[] row : rows) {
+            orc.write(batch, batch.size++, row);
+        }
+        for (int i = 0; i < rows.length; i++) {
+            assertArrayEquals(rows[i], orc.read(batch, i));
+        }
+    }
+
+    @Test
     void aFileOfAnotherShapeIsNamed() {
         assertNull(OrcRows.mismatch(schema, types));
         assertNull(OrcRows.mismatch(TypeDescription.fromString(

@@ -65,7 +65,11 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
                 if (key == null) {
                     continue; // joins nothing
                 }
-                d = Partitioning.partition(codec.encode(target.keyType().toStored(key)), target.owners().size());
+                Object stored = target.keyType().toStored(key);
+                if (stored == null) {
+                    continue; // a decimal too wide for the key's type: NULL in Hive, it joins nothing
+                }
+                d = Partitioning.partition(codec.encode(stored), target.owners().size());
             }
             List<Object[]> buffer = buffers.get(d);
             buffer.add(row);

@@ -1,5 +1,6 @@
 package org.oooengine.core.columnar;
 
+import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.TypeKind;
 
 /**
@@ -11,9 +12,10 @@ import org.oooengine.core.types.TypeKind;
  * chunks   one per column per group of {@link #GROUP_ROWS} rows:
  *            [rows null flags, 1 byte each, when the chunk has nulls]
  *            values: INT, DATE 4 bytes; BIGINT, DECIMAL (scaled), DOUBLE, TIMESTAMP (micros) 8 bytes; BOOLEAN 1 byte;
- *            strings either plain (rows lengths, 4 bytes each, then the UTF-8 bytes) or, when a
- *            chunk holds at most {@link #MAX_DICTIONARY} distinct values, a dictionary (count,
- *            then length + bytes per entry) and a one-byte code per row
+ *            strings, and wide decimals (precision above 18) as the text of their unscaled value,
+ *            either plain (rows lengths, 4 bytes each, then the UTF-8 bytes) or, when a chunk
+ *            holds at most {@link #MAX_DICTIONARY} distinct values, a dictionary (count, then
+ *            length + bytes per entry) and a one-byte code per row
  * footer   groups (int) | columns (int) | per group: rows (int), per column: offset (long),
  *            length (int), CRC32C (int), flags (byte), min (long), max (long) | CRC32C of all that
  * trailer  footer offset (long) | magic (int)
@@ -38,6 +40,11 @@ public final class ColumnFormat {
     static final byte DICTIONARY = 4;
 
     private ColumnFormat() {
+    }
+
+    /** How a column of {@code type} is laid out in chunks: a wide decimal as text, the others as their kind. */
+    static TypeKind layout(DataType type) {
+        return type.isWideDecimal() ? TypeKind.VARCHAR : type.kind();
     }
 
     /** Whether a column of this kind keeps min and max: the kinds stored as integers. */

@@ -29,6 +29,8 @@ public final class ColumnarFile implements AutoCloseable {
     private final FileChannel channel;
     private final IoStats stats;
     private final int groups;
+    /** Per column, the scale of a wide decimal (its chunks hold the unscaled values as text); -1 for the others. */
+    private final int[] wideScales;
     private final int[] groupRows;
     private final long[] offsets;
     private final int[] lengths;
@@ -43,7 +45,11 @@ public final class ColumnarFile implements AutoCloseable {
         this.channel = channel;
         this.kinds = new TypeKind[schema.size()];
         for (int c = 0; c < kinds.length; c++) {
-            kinds[c] = schema.type(c).kind();
+            kinds[c] = ColumnFormat.layout(schema.type(c));
+        }
+        this.wideScales = new int[kinds.length];
+        for (int c = 0; c < kinds.length; c++) {
+            wideScales[c] = schema.type(c).isWideDecimal() ? schema.type(c).scale() : -1;
         }
         long size = channel.size();
         if (size < ColumnFormat.HEADER_BYTES + ColumnFormat.TRAILER_BYTES) {
@@ -163,7 +169,19 @@ public final class ColumnarFile implements AutoCloseable {
             throw corrupt(offsets[e], String.format("checksum mismatch in the chunk of column %d, group %d: expected "
                     + "0x%08x (stored), actual 0x%08x", column, group, crcs[e], (int) crc.getValue()));
         }
-        return decode(b, kinds[column], groupRows[group], flags[e]);
+        Vector v = decode(b, kinds[column], groupRows[group], flags[e]);
+        return wideScales[column] < 0 ? v : wideDecimals((ObjectVector) v, wideScales[column]);
+    }
+
+    /** A wide decimal chunk's text as SQL values (BigDecimal at the column's scale). */
+    private static Vector wideDecimals(ObjectVector text, int scale) {
+        Object[] values = text.values;
+        for (int i = 0; i < values.length; i++) {
+            if (values[i] != null) {
+                values[i] = new java.math.BigDecimal(new java.math.BigInteger((String) values[i]), scale);
+            }
+        }
+        return text;
     }
 
     private static Vector decode(ByteBuffer b, TypeKind kind, int n, byte flags) {

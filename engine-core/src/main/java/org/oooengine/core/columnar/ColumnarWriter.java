@@ -24,6 +24,8 @@ import org.oooengine.core.types.TypeKind;
 public final class ColumnarWriter implements AutoCloseable {
     private final Path path;
     private final TypeKind[] kinds;
+    /** Per column, whether it is a wide decimal, written as text ({@link ColumnFormat#layout}). */
+    private final boolean[] wide;
     private final FileChannel out;
     private final List<Object[]> pending = new ArrayList<>(ColumnFormat.GROUP_ROWS);
     private final ByteBuffer footer;
@@ -37,8 +39,10 @@ public final class ColumnarWriter implements AutoCloseable {
     public ColumnarWriter(Path path, Schema schema) {
         this.path = path;
         this.kinds = new TypeKind[schema.size()];
+        this.wide = new boolean[kinds.length];
         for (int c = 0; c < kinds.length; c++) {
-            kinds[c] = schema.type(c).kind();
+            kinds[c] = ColumnFormat.layout(schema.type(c));
+            wide[c] = schema.type(c).isWideDecimal();
         }
         this.footer = ByteBuffer.allocate(4 + kinds.length * ColumnFormat.ENTRY_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         this.mins = new long[kinds.length];
@@ -61,8 +65,16 @@ public final class ColumnarWriter implements AutoCloseable {
         }
     }
 
-    /** Adds a row in stored form; the writer keeps the array until its group is written. */
+    /**
+     * Adds a row in stored form; the writer keeps the array until its group is written, and puts
+     * the text of its wide decimals in it.
+     */
     public void add(Object[] row) {
+        for (int c = 0; c < wide.length; c++) {
+            if (wide[c] && row[c] != null) {
+                row[c] = row[c].toString();
+            }
+        }
         pending.add(row);
         if (pending.size() == ColumnFormat.GROUP_ROWS) {
             flushGroup();

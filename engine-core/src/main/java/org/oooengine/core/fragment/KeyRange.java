@@ -53,7 +53,8 @@ public record KeyRange(byte[] from, byte[] toExclusive) {
     /** Key types whose encoded order is the order SQL compares their values in. */
     private static boolean ordered(DataType t) {
         return switch (t.kind()) {
-            case INT, BIGINT, DECIMAL, DATE -> true;
+            case INT, BIGINT, DATE -> true;
+            case DECIMAL -> !t.isWideDecimal(); // the bounds below are longs
             default -> false;
         };
     }

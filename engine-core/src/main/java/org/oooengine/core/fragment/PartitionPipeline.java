@@ -12,6 +12,7 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.Table;
+import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.RowCodec;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
@@ -181,6 +182,9 @@ public final class PartitionPipeline {
         pipeline.stopWhen(stopping(cancelled, enough));
         ZoneMaps zones = ZoneMaps.of(spec.steps());
         int[] needed = spec.columns().stream().toArray();
+        // a wide decimal column's chunks hold BigDecimals, which no long vector does: such groups go in as rows
+        boolean wide = java.util.Arrays.stream(needed).anyMatch(c -> types[c] != null
+                && types[c].kind() == SqlType.Kind.DECIMAL && types[c].precision() > DataType.MAX_LONG_DECIMAL_PRECISION);
         long rowsIn = 0;
         for (int g = 0; g < file.groups() && !enough.getAsBoolean(); g++) {
             if (cancelled.getAsBoolean()) {
@@ -195,7 +199,11 @@ public final class PartitionPipeline {
             }
             int rows = file.rows(g);
             rowsIn += rows;
-            pipeline.accept(Batch.of(columns, rows));
+            if (wide) {
+                pipeline.acceptRows(Batch.of(columns, rows).toRows(types));
+            } else {
+                pipeline.accept(Batch.of(columns, rows));
+            }
         }
         pipeline.finish();
         return new Summary(rowsIn, rowsOut[0], System.nanoTime() - t0, memory.spilledBytes());

@@ -131,6 +131,11 @@ final class VectorPipeline {
         head.accept(batch);
     }
 
+    /** Runs input rows of SQL values through the steps: as batches where their values fit vectors, else row by row. */
+    void acceptRows(List<Object[]> rows) {
+        head.acceptRows(rows);
+    }
+
     /** The input has ended: each stage in turn sends what it held back (groups, unmatched build rows). */
     void finish() {
         head.finish();

@@ -30,6 +30,8 @@ public final class ValueCodec {
     private static final byte TIMESTAMP = 10;
     /** A SQL day-time interval (hours, minutes, seconds): seconds and nanoseconds. */
     private static final byte DURATION = 11;
+    /** A stored wide decimal (precision above 18): its unscaled value's two's-complement bytes. */
+    private static final byte UNSCALED = 12;
 
     private ValueCodec() {
     }
@@ -55,6 +57,8 @@ public final class ValueCodec {
                 w.put(DATE).putInt((int) d.toEpochDay());
             } else if (v instanceof LocalDateTime t) {
                 w.put(TIMESTAMP).putLong(LocalTimestamps.toMicros(t));
+            } else if (v instanceof BigInteger unscaled) {
+                w.put(UNSCALED).putBytes(unscaled.toByteArray());
             } else if (v instanceof Period p) {
                 w.put(INTERVAL).putInt(p.getYears()).putInt(p.getMonths()).putInt(p.getDays());
             } else if (v instanceof Duration d) {
@@ -93,6 +97,13 @@ public final class ValueCodec {
                 case INTERVAL -> Period.of(r.getInt(), r.getInt(), r.getInt());
                 case TIMESTAMP -> LocalTimestamps.ofMicros(r.getLong());
                 case DURATION -> Duration.ofSeconds(r.getLong(), r.getInt());
+                case UNSCALED -> {
+                    byte[] unscaled = r.getBytes();
+                    if (unscaled.length == 0) {
+                        throw new ProtocolException("an unscaled decimal without digits");
+                    }
+                    yield new BigInteger(unscaled);
+                }
                 default -> throw new ProtocolException("unknown value tag " + tag);
             };
         }

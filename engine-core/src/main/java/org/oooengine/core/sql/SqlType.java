@@ -1,6 +1,7 @@
 package org.oooengine.core.sql;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -33,8 +34,6 @@ public record SqlType(Kind kind, int precision, int scale) {
     public static final SqlType INTERVAL = new SqlType(Kind.INTERVAL, 0, 0);
     /** Hive's limit for DECIMAL precision. */
     public static final int MAX_PRECISION = 38;
-    /** Columns store decimals as scaled longs. */
-    public static final int MAX_STORED_DECIMAL_DIGITS = 18;
 
     public static SqlType decimal(int precision, int scale) {
         return new SqlType(Kind.DECIMAL, Math.min(precision, MAX_PRECISION), scale);
@@ -69,20 +68,30 @@ public record SqlType(Kind kind, int precision, int scale) {
             return null;
         }
         return switch (kind) {
-            case DECIMAL -> Decimals.of((Long) stored, scale);
+            case DECIMAL -> stored instanceof BigInteger wide ? new BigDecimal(wide, scale) : Decimals.of((Long) stored, scale);
             case DATE -> LocalDate.ofEpochDay((Integer) stored);
             case TIMESTAMP -> LocalTimestamps.ofMicros((Long) stored);
             default -> stored;
         };
     }
 
-    /** The stored form of a SQL value of this type: the inverse of {@link #fromStored}. */
+    /**
+     * The stored form of a SQL value of this type: the inverse of {@link #fromStored}; null for a
+     * decimal with more digits than the type's precision, as Hive writes it.
+     */
     public Object toStored(Object value) {
         if (value == null) {
             return null;
         }
         return switch (kind) {
-            case DECIMAL -> ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP).unscaledValue().longValueExact();
+            case DECIMAL -> {
+                BigDecimal d = ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP);
+                if (d.precision() > precision) {
+                    yield null; // Hive: a decimal too wide for its type is NULL (a sum that outgrew 38 digits)
+                }
+                BigInteger unscaled = d.unscaledValue();
+                yield precision > DataType.MAX_LONG_DECIMAL_PRECISION ? unscaled : (Object) unscaled.longValueExact();
+            }
             case DATE -> (int) ((LocalDate) value).toEpochDay();
             case TIMESTAMP -> LocalTimestamps.toMicros((LocalDateTime) value);
             default -> value;
@@ -120,13 +129,7 @@ public record SqlType(Kind kind, int precision, int scale) {
             case TINYINT, SMALLINT, INT -> DataType.INT;
             case BIGINT -> DataType.BIGINT;
             case FLOAT, DOUBLE -> DataType.DOUBLE;
-            case DECIMAL -> {
-                if (precision > MAX_STORED_DECIMAL_DIGITS) {
-                    throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: a column of type " + this
-                            + " (stored decimals hold at most " + MAX_STORED_DECIMAL_DIGITS + " digits)");
-                }
-                yield DataType.decimal(precision, scale);
-            }
+            case DECIMAL -> DataType.decimal(precision, scale);
             case DATE -> DataType.DATE;
             case TIMESTAMP -> DataType.TIMESTAMP;
             case STRING -> DataType.varchar(0);

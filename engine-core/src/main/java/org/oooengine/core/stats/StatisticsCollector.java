@@ -165,6 +165,9 @@ public final class StatisticsCollector {
             return HASH.hashLongToLong(Double.doubleToLongBits(d));
         } else if (v instanceof Boolean b) {
             return HASH.hashLongToLong(b ? 1 : 0);
+        } else if (v instanceof java.math.BigInteger wide) {
+            // a wide decimal's unscaled value: one that fits a long hashes as that long would
+            return wide.bitLength() < 64 ? HASH.hashLongToLong(wide.longValue()) : HASH.hashBytesToLong(wide.toByteArray());
         }
         throw new IllegalArgumentException("no hash for a " + v.getClass().getSimpleName());
     }

@@ -1,6 +1,7 @@
 package org.oooengine.core.types;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.Locale;
@@ -10,7 +11,8 @@ import java.util.regex.Pattern;
 /**
  * A column type. Values travel as plain Java objects:
  * BOOLEAN → Boolean, INT → Integer, BIGINT → Long, DOUBLE → Double,
- * DECIMAL(p,s) → Long holding the unscaled value (scaled long), DATE → Integer days since 1970-01-01,
+ * DECIMAL(p,s) → Long holding the unscaled value (scaled long) up to precision 18, BigInteger holding it
+ * above ({@link #isWideDecimal}), DATE → Integer days since 1970-01-01,
  * TIMESTAMP → Long microseconds since 1970-01-01 00:00:00 ({@link LocalTimestamps}), CHAR/VARCHAR → String.
  */
 public record DataType(TypeKind kind, int precision, int scale) {
@@ -23,9 +25,15 @@ public record DataType(TypeKind kind, int precision, int scale) {
 
     private static final Pattern SYNTAX = Pattern.compile("([A-Z]+)\\s*(?:\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\))?");
 
+    /** The widest DECIMAL held as a scaled long; wider ones (up to {@link #MAX_DECIMAL_PRECISION}) hold a BigInteger. */
+    public static final int MAX_LONG_DECIMAL_PRECISION = 18;
+    /** Hive's limit for DECIMAL precision: the unscaled value fits 128 bits. */
+    public static final int MAX_DECIMAL_PRECISION = 38;
+
     public DataType {
-        if (kind == TypeKind.DECIMAL && (precision < 1 || precision > 18 || scale < 0 || scale > precision)) {
-            throw new IllegalArgumentException("DECIMAL(" + precision + "," + scale + ") does not fit a scaled long (precision 1..18)");
+        if (kind == TypeKind.DECIMAL && (precision < 1 || precision > MAX_DECIMAL_PRECISION || scale < 0 || scale > precision)) {
+            throw new IllegalArgumentException("DECIMAL(" + precision + "," + scale + ") is no decimal type (precision 1.."
+                    + MAX_DECIMAL_PRECISION + ", scale 0..precision)");
         }
     }
 
@@ -58,6 +66,11 @@ public record DataType(TypeKind kind, int precision, int scale) {
         return new DataType(kind, p, s);
     }
 
+    /** A DECIMAL too wide for a scaled long: its values are unscaled BigIntegers. */
+    public boolean isWideDecimal() {
+        return kind == TypeKind.DECIMAL && precision > MAX_LONG_DECIMAL_PRECISION;
+    }
+
     public boolean isString() {
         return kind == TypeKind.CHAR || kind == TypeKind.VARCHAR;
     }
@@ -68,7 +81,8 @@ public record DataType(TypeKind kind, int precision, int scale) {
             return "NULL";
         }
         return switch (kind) {
-            case DECIMAL -> BigDecimal.valueOf((Long) value, scale).toPlainString();
+            case DECIMAL -> (value instanceof BigInteger wide ? new BigDecimal(wide, scale)
+                    : BigDecimal.valueOf((Long) value, scale)).toPlainString();
             case DATE -> LocalDate.ofEpochDay((Integer) value).toString();
             case TIMESTAMP -> LocalTimestamps.format(LocalTimestamps.ofMicros((Long) value));
             default -> value.toString();
@@ -86,7 +100,13 @@ public record DataType(TypeKind kind, int precision, int scale) {
                 case INT -> Integer.parseInt(text);
                 case BIGINT -> Long.parseLong(text);
                 case DOUBLE -> Double.parseDouble(text);
-                case DECIMAL -> new BigDecimal(text).setScale(scale).unscaledValue().longValueExact();
+                case DECIMAL -> {
+                    BigInteger unscaled = new BigDecimal(text).setScale(scale).unscaledValue();
+                    if (unscaled.abs().compareTo(BigInteger.TEN.pow(precision)) >= 0) {
+                        throw new ArithmeticException("more than " + precision + " digits");
+                    }
+                    yield isWideDecimal() ? unscaled : (Object) unscaled.longValueExact();
+                }
                 case DATE -> (int) LocalDate.parse(text).toEpochDay();
                 case TIMESTAMP -> {
                     LocalDateTime t = LocalTimestamps.parse(text);

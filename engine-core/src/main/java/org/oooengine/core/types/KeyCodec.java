@@ -1,5 +1,6 @@
 package org.oooengine.core.types;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -9,7 +10,7 @@ import java.util.Arrays;
  * {@link Arrays#compareUnsigned} call and makes a key prefix a byte prefix.
  *
  * <p>Numbers are big-endian with the sign bit flipped; doubles additionally flip all bits when
- * negative; strings escape 0x00 as 0x00 0x01 and end with 0x00 0x00, so no encoded column is a
+ * negative; wide decimals are 128-bit integers the same way ({@link Int128}); strings escape 0x00 as 0x00 0x01 and end with 0x00 0x00, so no encoded column is a
  * prefix of a different value's encoding.
  */
 public final class KeyCodec {
@@ -43,7 +44,14 @@ public final class KeyCodec {
         switch (type.kind()) {
             case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
             case INT, DATE -> w.putInt(((Number) v).intValue() ^ Integer.MIN_VALUE);
-            case BIGINT, DECIMAL, TIMESTAMP -> w.putLong(((Number) v).longValue() ^ Long.MIN_VALUE);
+            case BIGINT, TIMESTAMP -> w.putLong(((Number) v).longValue() ^ Long.MIN_VALUE);
+            case DECIMAL -> {
+                if (type.isWideDecimal()) {
+                    Int128.put(w, (BigInteger) v, true);
+                } else {
+                    w.putLong(((Number) v).longValue() ^ Long.MIN_VALUE);
+                }
+            }
             case DOUBLE -> {
                 long bits = Double.doubleToLongBits((Double) v);
                 w.putLong(bits < 0 ? ~bits : bits ^ Long.MIN_VALUE);
@@ -97,9 +105,18 @@ public final class KeyCodec {
                 v = Bytes.getInt(b, p) ^ Integer.MIN_VALUE;
                 p += 4;
             }
-            case BIGINT, DECIMAL, TIMESTAMP -> {
+            case BIGINT, TIMESTAMP -> {
                 v = Bytes.getLong(b, p) ^ Long.MIN_VALUE;
                 p += 8;
+            }
+            case DECIMAL -> {
+                if (type.isWideDecimal()) {
+                    v = Int128.get(b, p, true);
+                    p += Int128.BYTES;
+                } else {
+                    v = Bytes.getLong(b, p) ^ Long.MIN_VALUE;
+                    p += 8;
+                }
             }
             case DOUBLE -> {
                 long bits = Bytes.getLong(b, p);
@@ -149,7 +166,8 @@ public final class KeyCodec {
         return switch (type.kind()) {
             case BOOLEAN -> pos + 1;
             case INT, DATE -> pos + 4;
-            case BIGINT, DECIMAL, DOUBLE, TIMESTAMP -> pos + 8;
+            case DECIMAL -> pos + (type.isWideDecimal() ? Int128.BYTES : 8);
+            case BIGINT, DOUBLE, TIMESTAMP -> pos + 8;
             default -> {
                 int p = pos;
                 while (p + 1 < key.length && !(key[p] == 0 && key[p + 1] == 0)) {

@@ -1,5 +1,6 @@
 package org.oooengine.core.types;
 
+import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -51,7 +52,7 @@ public final class RowCodec {
         for (int i = 0; i < types.length; i++) {
             Object v = row[i];
             if (v == null) {
-                for (int b = fixedWidth(types[i].kind()); b > 0; b--) {
+                for (int b = fixedWidth(types[i]); b > 0; b--) {
                     w.put(0);
                 }
                 continue;
@@ -59,7 +60,14 @@ public final class RowCodec {
             switch (types[i].kind()) {
                 case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
                 case INT, DATE -> w.putInt(((Number) v).intValue());
-                case BIGINT, DECIMAL, TIMESTAMP -> w.putLong(((Number) v).longValue());
+                case BIGINT, TIMESTAMP -> w.putLong(((Number) v).longValue());
+                case DECIMAL -> {
+                    if (types[i].isWideDecimal()) {
+                        Int128.put(w, (BigInteger) v, false);
+                    } else {
+                        w.putLong(((Number) v).longValue());
+                    }
+                }
                 case DOUBLE -> w.putLong(Double.doubleToLongBits((Double) v));
                 case CHAR, VARCHAR -> {
                     byte[] s = ((String) v).getBytes(StandardCharsets.UTF_8);
@@ -70,12 +78,13 @@ public final class RowCodec {
         }
     }
 
-    /** Bytes a value of {@code kind} takes whatever it is, null too; 0 for strings, whose length varies. */
-    private static int fixedWidth(TypeKind kind) {
-        return switch (kind) {
+    /** Bytes a value of {@code type} takes whatever it is, null too; 0 for strings, whose length varies. */
+    private static int fixedWidth(DataType type) {
+        return switch (type.kind()) {
             case BOOLEAN -> 1;
             case INT, DATE -> 4;
-            case BIGINT, DECIMAL, DOUBLE, TIMESTAMP -> 8;
+            case DECIMAL -> type.isWideDecimal() ? Int128.BYTES : 8;
+            case BIGINT, DOUBLE, TIMESTAMP -> 8;
             case CHAR, VARCHAR -> 0;
         };
     }
@@ -97,7 +106,7 @@ public final class RowCodec {
         int[] pos = {offset + bitmapBytes};
         for (int i = 0; i < types.length; i++) {
             if ((b[offset + (i >> 3)] & (1 << (i & 7))) != 0) {
-                pos[0] += fixedWidth(types[i].kind());
+                pos[0] += fixedWidth(types[i]);
                 continue;
             }
             boolean keep = wanted == null || wanted[i];
@@ -111,9 +120,14 @@ public final class RowCodec {
                     row[i] = keep ? Bytes.getInt(b, p) : null;
                     pos[0] = p + 4;
                 }
-                case BIGINT, DECIMAL, TIMESTAMP -> {
+                case BIGINT, TIMESTAMP -> {
                     row[i] = keep ? Bytes.getLong(b, p) : null;
                     pos[0] = p + 8;
+                }
+                case DECIMAL -> {
+                    boolean wide = types[i].isWideDecimal();
+                    row[i] = !keep ? null : wide ? Int128.get(b, p, false) : (Object) Bytes.getLong(b, p);
+                    pos[0] = p + (wide ? Int128.BYTES : 8);
                 }
                 case DOUBLE -> {
                     row[i] = keep ? Double.longBitsToDouble(Bytes.getLong(b, p)) : null;

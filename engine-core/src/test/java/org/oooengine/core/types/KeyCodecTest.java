@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -86,5 +89,55 @@ class KeyCodecTest {
         }
         assertEquals("1234.56", DataType.decimal(15, 2).format(123456L));
         assertEquals("1995-03-15", DataType.DATE.format((int) java.time.LocalDate.parse("1995-03-15").toEpochDay()));
+    }
+
+    /** Unscaled values of a DECIMAL(38,s) around zero, ±2^63 and ±(10^38 - 1), and random ones of every length. */
+    private static List<BigInteger> wideValues(Random r) {
+        BigInteger max = BigInteger.TEN.pow(38).subtract(BigInteger.ONE);
+        BigInteger longEdge = BigInteger.valueOf(Long.MAX_VALUE);
+        List<BigInteger> values = new ArrayList<>(List.of(BigInteger.ZERO, BigInteger.ONE, BigInteger.ONE.negate(),
+                max, max.negate(), max.subtract(BigInteger.ONE), max.negate().add(BigInteger.ONE),
+                longEdge, longEdge.add(BigInteger.ONE), longEdge.negate(), longEdge.negate().subtract(BigInteger.TWO),
+                BigInteger.valueOf(255), BigInteger.valueOf(256), BigInteger.valueOf(-256), BigInteger.valueOf(-257)));
+        for (int i = 0; i < 2_000; i++) {
+            BigInteger v = new BigInteger(1 + r.nextInt(126), r);
+            values.add(r.nextBoolean() ? v : v.negate());
+        }
+        return values;
+    }
+
+    @Test
+    void wideDecimalsOrderAsTheirValuesAndDecodeBack() {
+        DataType wide = DataType.decimal(38, 10);
+        KeyCodec keys = new KeyCodec(new DataType[] {wide, DataType.INT});
+        List<BigInteger> values = wideValues(new Random(11));
+        for (int i = 0; i < values.size(); i++) {
+            BigInteger a = values.get(i);
+            byte[] ka = keys.encode(a, 1);
+            assertEquals(16 + 4, ka.length);
+            assertArrayEquals(new Object[] {a, 1}, keys.decode(ka));
+            for (int j = Math.max(0, i - 40); j < i; j++) {
+                BigInteger b = values.get(j);
+                int expected = Integer.signum(a.compareTo(b));
+                assertEquals(expected, Integer.signum(Arrays.compareUnsigned(ka, keys.encode(b, 1))), a + " vs " + b);
+            }
+        }
+        // the column ends where 16 bytes end: the next column is compared only between equal decimals
+        BigInteger v = BigInteger.TEN.pow(30).negate();
+        assertEquals(1, keys.sharedColumns(keys.encode(v, 1), keys.encode(v, 2)));
+        assertTrue(Arrays.compareUnsigned(keys.encode(v, 2), keys.encode(v.add(BigInteger.ONE), 1)) < 0);
+    }
+
+    @Test
+    void wideDecimalRowsRoundTrip() {
+        Schema schema = new Schema(List.of(new Column("a", DataType.decimal(38, 2)), new Column("b", DataType.decimal(18, 2)),
+                new Column("c", DataType.decimal(20, 0))));
+        RowCodec rows = new RowCodec(schema);
+        for (BigInteger v : wideValues(new Random(5))) {
+            Object[] row = {v, 7L, null};
+            assertArrayEquals(row, rows.decode(rows.encode(row)));
+        }
+        assertEquals("-99999999999999999999999999999999999.99",
+                DataType.decimal(38, 2).format(DataType.decimal(38, 2).parseValue("-99999999999999999999999999999999999.99")));
     }
 }

@@ -5,8 +5,8 @@ import org.oooengine.core.sql.SqlType;
 
 /** The stored type a file column is parsed into, for each SQL column type a table in files can have. */
 public final class StoredTypes {
-    /** The widest DECIMAL a scaled long holds. */
-    public static final int MAX_DECIMAL_PRECISION = 18;
+    /** The widest DECIMAL, as in Hive. */
+    public static final int MAX_DECIMAL_PRECISION = DataType.MAX_DECIMAL_PRECISION;
 
     private StoredTypes() {
     }
@@ -20,8 +20,8 @@ public final class StoredTypes {
             case FLOAT, DOUBLE -> DataType.DOUBLE;
             case DECIMAL -> {
                 if (type.precision() > MAX_DECIMAL_PRECISION) {
-                    throw new IllegalArgumentException("type " + type + " not supported yet (precision above "
-                            + MAX_DECIMAL_PRECISION + ")");
+                    throw new IllegalArgumentException("type " + type + " not supported (precision above "
+                            + MAX_DECIMAL_PRECISION + ", as in Hive)");
                 }
                 yield DataType.decimal(type.precision(), type.scale());
             }

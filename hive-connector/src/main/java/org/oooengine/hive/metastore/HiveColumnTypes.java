@@ -8,7 +8,7 @@ import org.oooengine.core.sql.SqlType;
 
 /**
  * Hive's column types, as the metastore spells them, to SQL types. Only the types the engine
- * stores map: boolean, int, bigint, double, decimal(p,s) up to precision 18, date, string,
+ * stores map: boolean, int, bigint, double, decimal(p,s) up to precision 38, date, string,
  * varchar(n), char(n). Any other is refused by name.
  */
 final class HiveColumnTypes {
@@ -40,9 +40,9 @@ final class HiveColumnTypes {
             case "char" -> SqlType.fixedChar(length(first, spelled));
             default -> throw unsupported(spelled);
         };
-        if (type.kind() == SqlType.Kind.DECIMAL && type.precision() > StoredTypes.MAX_DECIMAL_PRECISION) {
-            throw new IllegalArgumentException("type " + spelled + " not supported yet (precision above "
-                    + StoredTypes.MAX_DECIMAL_PRECISION + ")");
+        if (type.kind() == SqlType.Kind.DECIMAL && first > StoredTypes.MAX_DECIMAL_PRECISION) {
+            throw new IllegalArgumentException("type " + spelled + " not supported (precision above "
+                    + StoredTypes.MAX_DECIMAL_PRECISION + ", as in Hive)");
         }
         return type;
     }

@@ -25,7 +25,8 @@ import org.oooengine.hive.engine.ClusterSqlEngine;
 /**
  * Column types as the real Hive JDBC driver sees them: result metadata (getColumnType,
  * getColumnTypeName), the Java values it returns, and DatabaseMetaData.getColumns, for TINYINT,
- * SMALLINT, FLOAT, BOOLEAN and TIMESTAMP columns (java.sql.Timestamp, as from HiveServer2).
+ * SMALLINT, FLOAT, BOOLEAN and TIMESTAMP columns (java.sql.Timestamp, as from HiveServer2), and
+ * DECIMAL(38,10) (java.math.BigDecimal with its precision and scale).
  */
 class JdbcTypesTest {
     private static TpchCluster tpch;
@@ -47,6 +48,8 @@ class JdbcTypesTest {
                     + "(3, TIMESTAMP '1969-07-20 20:17:40')");
             st.execute("CREATE TABLE texts (c CHAR(5), v VARCHAR(3))");
             st.execute("INSERT INTO texts VALUES ('ab', 'abcdef')");
+            st.execute("CREATE TABLE wide (id INT, amount DECIMAL(38,10))");
+            st.execute("INSERT INTO wide VALUES (1, 9999999999999999999999999999.9999999999), (2, NULL), (3, -0.5)");
         }
     }
 
@@ -150,6 +153,32 @@ class JdbcTypesTest {
                         + " " + rs.getInt("COLUMN_SIZE"));
             }
             assertEquals(List.of("c " + Types.CHAR + " char(5) 5", "v " + Types.VARCHAR + " varchar(3) 3"), columns);
+        }
+    }
+
+    @Test
+    void wideDecimalsArriveAsBigDecimalsWithTheirPrecisionAndScale() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT amount FROM wide ORDER BY id")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(Types.DECIMAL, md.getColumnType(1));
+            assertEquals("decimal", md.getColumnTypeName(1));
+            assertEquals(38, md.getPrecision(1));
+            assertEquals(10, md.getScale(1));
+            assertTrue(rs.next());
+            assertEquals(new java.math.BigDecimal("9999999999999999999999999999.9999999999"), rs.getBigDecimal(1));
+            assertEquals(new java.math.BigDecimal("9999999999999999999999999999.9999999999"), rs.getObject(1));
+            assertTrue(rs.next());
+            assertNull(rs.getBigDecimal(1));
+            assertTrue(rs.next());
+            assertEquals(0, new java.math.BigDecimal("-0.5").compareTo(rs.getBigDecimal(1)));
+            assertFalse(rs.next());
+        }
+        try (Connection c = connect(); ResultSet rs = c.getMetaData().getColumns(null, "default", "wide", "amount")) {
+            assertTrue(rs.next());
+            assertEquals(Types.DECIMAL, rs.getInt("DATA_TYPE"));
+            assertEquals(38, rs.getInt("COLUMN_SIZE"));
+            assertEquals(10, rs.getInt("DECIMAL_DIGITS"));
         }
     }
 }

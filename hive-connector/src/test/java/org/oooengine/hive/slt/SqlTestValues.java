@@ -37,6 +37,9 @@ final class SqlTestValues {
             BigDecimal d = decimal(n);
             return type == 'I' ? d.stripTrailingZeros().toPlainString() : d.toPlainString();
         }
+        if (v instanceof BigDecimal d) {
+            return d.toPlainString(); // as Hive prints a decimal, whatever the column's letter
+        }
         if (v instanceof java.sql.Date d) {
             return d.toLocalDate().toString();
         }

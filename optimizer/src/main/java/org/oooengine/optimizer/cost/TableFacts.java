@@ -167,6 +167,7 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
         return switch (type.kind()) {
             case BOOLEAN -> 1;
             case INT, DATE -> 4;
+            case DECIMAL -> type.isWideDecimal() ? 16 : 8;
             case CHAR -> Math.max(1, type.precision());
             case VARCHAR -> 2 + Math.max(8, type.precision()) / 2.0;
             default -> 8;

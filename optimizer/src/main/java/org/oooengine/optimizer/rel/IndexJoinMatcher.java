@@ -173,7 +173,7 @@ public final class IndexJoinMatcher {
                 case TINYINT, SMALLINT, INT -> decimal(value).setScale(0, mode).intValueExact();
                 case BIGINT -> decimal(value).setScale(0, mode).longValueExact();
                 case FLOAT, DOUBLE -> ((Number) value).doubleValue();
-                case DECIMAL -> decimal(value).setScale(type.scale(), mode).unscaledValue().longValueExact();
+                case DECIMAL -> wideOrLong(decimal(value).setScale(type.scale(), mode).unscaledValue(), type);
                 case DATE -> (int) (value instanceof LocalDate d ? d : LocalDate.parse(value.toString())).toEpochDay();
                 case STRING, VARCHAR, CHAR -> value instanceof String s ? s : null;
                 default -> null;
@@ -181,6 +181,14 @@ public final class IndexJoinMatcher {
         } catch (RuntimeException notABound) {
             return null;
         }
+    }
+
+    /** A wide decimal's unscaled value as a BigInteger (within 128 bits, else no bound), a narrow one's as a long. */
+    private static Object wideOrLong(java.math.BigInteger unscaled, SqlType type) {
+        if (type.precision() <= org.oooengine.core.types.DataType.MAX_LONG_DECIMAL_PRECISION) {
+            return unscaled.longValueExact();
+        }
+        return unscaled.bitLength() <= 127 ? unscaled : null;
     }
 
     private static BigDecimal decimal(Object v) {

@@ -111,8 +111,8 @@ public final class Values {
                 case BIGINT -> v instanceof Number n ? (Object) n.longValue() : (Object) whole(v.toString());
                 case DOUBLE -> v instanceof Number n ? (Object) n.doubleValue() : Double.valueOf(v.toString().trim());
                 case FLOAT -> (double) (v instanceof Number n ? n.floatValue() : Float.parseFloat(v.toString().trim()));
-                case DECIMAL -> (v instanceof Number n ? decimal(n) : new BigDecimal(v.toString().trim()))
-                        .setScale(to.scale(), RoundingMode.HALF_UP);
+                case DECIMAL -> withinPrecision((v instanceof Number n ? decimal(n) : new BigDecimal(v.toString().trim()))
+                        .setScale(to.scale(), RoundingMode.HALF_UP), to);
                 case DATE -> v instanceof LocalDate ? v : v instanceof LocalDateTime t ? t.toLocalDate()
                         : LocalDate.parse(v.toString().trim());
                 case TIMESTAMP -> timestamp(v);
@@ -125,6 +125,14 @@ public final class Values {
             // Hive's CAST yields NULL for text that is not a value of the type
             return null;
         }
+    }
+
+    /**
+     * Hive's rule for a decimal that does not fit its type once rounded to the type's scale: it is
+     * NULL (HiveDecimal.enforcePrecisionScale), whether cast, inserted or computed.
+     */
+    private static BigDecimal withinPrecision(BigDecimal d, SqlType to) {
+        return d.precision() > to.precision() ? null : d;
     }
 
     /** Text read as a TINYINT, SMALLINT or INT: out of the type's range it is no value of it (NULL in Hive). */

@@ -168,6 +168,10 @@ final class ExprBinder {
                 }
                 return new Expr.Literal((int) v, type);
             }
+            if (t.endsWith("BD")) { // Hive's 1BD is a DECIMAL, of any of its precisions
+                BigDecimal d = new BigDecimal(t.substring(0, t.length() - 2));
+                return new Expr.Literal(d, decimalType(d));
+            }
             if (t.endsWith("D")) {
                 return new Expr.Literal(Double.parseDouble(t.substring(0, t.length() - 1)), SqlType.DOUBLE);
             }
@@ -178,12 +182,21 @@ final class ExprBinder {
                 BigDecimal d = new BigDecimal(t);
                 return new Expr.Literal(d, decimalType(d));
             }
-            long v = Long.parseLong(t);
+            BigDecimal whole = new BigDecimal(t);
+            if (whole.compareTo(LONG_MIN) < 0 || whole.compareTo(LONG_MAX) > 0) {
+                // Hive: an integer beyond BIGINT is a DECIMAL when 38 digits hold it, else a DOUBLE
+                return whole.precision() <= SqlType.MAX_PRECISION ? new Expr.Literal(whole, decimalType(whole))
+                        : new Expr.Literal(whole.doubleValue(), SqlType.DOUBLE);
+            }
+            long v = whole.longValueExact();
             return v == (int) v ? new Expr.Literal((int) v, SqlType.INT) : new Expr.Literal(v, SqlType.BIGINT);
         } catch (NumberFormatException e) {
             throw Ast.error(SqlException.SYNTAX, "not a number: " + n.getText(), n);
         }
     }
+
+    private static final BigDecimal LONG_MIN = BigDecimal.valueOf(Long.MIN_VALUE);
+    private static final BigDecimal LONG_MAX = BigDecimal.valueOf(Long.MAX_VALUE);
 
     private static SqlType decimalType(BigDecimal d) {
         int scale = Math.max(0, d.scale());

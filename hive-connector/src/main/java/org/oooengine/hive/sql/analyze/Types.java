@@ -2,6 +2,7 @@ package org.oooengine.hive.sql.analyze;
 
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.hadoop.hive.ql.parse.HiveParser;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 
 /** Hive's type tokens ({@code TOK_INT}, {@code TOK_DECIMAL 15 2}, ...) as SQL types. */
@@ -31,8 +32,7 @@ final class Types {
             case HiveParser.TOK_BIGINT -> SqlType.BIGINT;
             case HiveParser.TOK_FLOAT -> SqlType.FLOAT;
             case HiveParser.TOK_DOUBLE -> SqlType.DOUBLE;
-            case HiveParser.TOK_DECIMAL -> n.getChildCount() == 0 ? DEFAULT_DECIMAL
-                    : SqlType.decimal(number(n, 0), n.getChildCount() > 1 ? number(n, 1) : 0);
+            case HiveParser.TOK_DECIMAL -> n.getChildCount() == 0 ? DEFAULT_DECIMAL : declaredDecimal(n);
             case HiveParser.TOK_STRING -> SqlType.STRING;
             case HiveParser.TOK_VARCHAR -> SqlType.varchar(number(n, 0));
             case HiveParser.TOK_CHAR -> SqlType.fixedChar(number(n, 0));
@@ -40,6 +40,20 @@ final class Types {
             case HiveParser.TOK_TIMESTAMP -> SqlType.TIMESTAMP;
             default -> throw Ast.notSupported("type " + n.getText(), n);
         };
+    }
+
+    /** DECIMAL(p[,s]) as Hive allows it: precision 1 to 38, scale 0 to the precision. */
+    private static SqlType declaredDecimal(ASTNode n) {
+        int precision = number(n, 0);
+        int scale = n.getChildCount() > 1 ? number(n, 1) : 0;
+        if (precision < 1 || precision > SqlType.MAX_PRECISION) {
+            throw Ast.error(SqlException.SYNTAX, "decimal precision " + precision + " out of the allowed range [1,"
+                    + SqlType.MAX_PRECISION + "]", n);
+        }
+        if (scale > precision) {
+            throw Ast.error(SqlException.SYNTAX, "decimal scale " + scale + " above its precision " + precision, n);
+        }
+        return SqlType.decimal(precision, scale);
     }
 
     private static int number(ASTNode n, int i) {
