@@ -283,6 +283,16 @@ class CliParsingTest {
     }
 
     @Test
+    void benchEstimatesRefusesBadFlagsBeforeConnecting(@TempDir Path dir) {
+        Cli query = Cli.run("bench", "estimates", "--cluster", dir.toString(), "--queries", "0");
+        assertEquals(2, query.exitCode(), query::toString);
+        assertTrue(query.err().contains("--queries: TPC-H queries are numbered 1 to 22, got 0"), query::toString);
+        Cli factor = Cli.run("bench", "estimates", "--cluster", dir.toString(), "--factor", "0.5");
+        assertEquals(2, factor.exitCode(), factor::toString);
+        assertTrue(factor.err().contains("--factor must be at least 1, got 0.5"), factor::toString);
+    }
+
+    @Test
     void tpcdsCommandsRefuseBadFlagsBeforeConnecting(@TempDir Path dir) {
         Cli query = Cli.run("bench", "tpcds", "--cluster", dir.toString(), "--queries", "q1,q100");
         assertEquals(2, query.exitCode(), query::toString);
