@@ -23,6 +23,8 @@ public final class Worker implements AutoCloseable {
      * transactions is not acknowledged late. An idle worker does not flush by itself: call {@link #flush}.
      */
     static final long GROUP_TIMEOUT_NANOS = 1_000_000;
+    /** {@link #GROUP_TIMEOUT_NANOS}, but for tests that need a group to stay open however slow the machine. */
+    private long groupTimeoutNanos = GROUP_TIMEOUT_NANOS;
 
     private record PendingAck(long lsn, Runnable ack) {
     }
@@ -148,7 +150,7 @@ public final class Worker implements AutoCloseable {
         if (groupCount++ == 0) {
             groupStart = now;
         }
-        return groupCount >= protocol.groupSize() || now - groupStart > GROUP_TIMEOUT_NANOS;
+        return groupCount >= protocol.groupSize() || now - groupStart > groupTimeoutNanos;
     }
 
     /** Flushes the log; under NLR whatever waited for a flush (group commits, their locks, learned commits) is done. */
@@ -410,6 +412,11 @@ public final class Worker implements AutoCloseable {
         } else {
             ack.run();
         }
+    }
+
+    /** Keeps a group open until it is full or flushed, whatever its age (tests on a loaded machine). */
+    void keepGroupsOpen() {
+        groupTimeoutNanos = Long.MAX_VALUE;
     }
 
     /**
