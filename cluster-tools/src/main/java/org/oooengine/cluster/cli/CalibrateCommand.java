@@ -164,7 +164,8 @@ final class CalibrateCommand implements Callable<Integer> {
             if (!c.spread().isEmpty()) {
                 Map.Entry<String, Double> widest = c.spread().entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow();
                 out.printf("spread         medians of %d runs; runs lay %s%% apart at the median figure, %s%% at most (%s)%n",
-                        runs.size(), Format.significant(100 * median(c.spread().values())),
+                        runs.size(), Format.significant(100 * CalibrationRuns.median(
+                                c.spread().values().stream().mapToDouble(Double::doubleValue).toArray())),
                         Format.significant(100 * widest.getValue()), widest.getKey());
             }
             out.printf("stored in %s%n", Calibration.file(cluster));
@@ -206,11 +207,5 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         return Calibration.read(p).orElseThrow(() -> new ParameterException(spec.commandLine(),
                 "no calibration in " + p + " (" + Calibration.file(p) + ")"));
-    }
-
-    private static double median(java.util.Collection<Double> values) {
-        double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        int n = sorted.length;
-        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 }

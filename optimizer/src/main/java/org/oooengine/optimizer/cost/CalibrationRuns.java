@@ -109,7 +109,8 @@ public final class CalibrationRuns {
         parent.set(leaf, parent.get(leaf).isIntegralNumber() ? LongNode.valueOf(Math.round(value)) : DoubleNode.valueOf(value));
     }
 
-    private static double median(double[] values) {
+    /** The middle of {@code values} (the mean of the two middle ones for an even count). */
+    public static double median(double[] values) {
         double[] sorted = values.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
