@@ -10,6 +10,7 @@ import org.oooengine.hive.sql.analyze.QueryAnalyzer;
 import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.TableReader;
+import org.oooengine.optimizer.rel.FilterPushdown;
 import org.oooengine.optimizer.rel.IndexJoinChoice;
 import org.oooengine.optimizer.rel.JoinChooser;
 import org.oooengine.optimizer.rel.PipelinePlanner;
@@ -38,7 +39,8 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     /**
      * The plan of a query as it runs: the analyzer's, made physical — a GROUP BY of one DISTINCT
-     * argument made two plain ones, the join chains the index join could run decided, and the work
+     * argument made two plain ones, conditions on views and derived tables carried into them, the join
+     * chains the index join could run decided, and the work
      * that can run on the nodes moved there.
      */
     RelNode plan(Catalog catalog, String database, ASTNode query) {
@@ -51,7 +53,7 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     /** The plan of {@code query} and, for EXPLAIN, the tables' row counts and the scans it was placed from. */
     Explained explained(Catalog catalog, String database, ASTNode query) {
-        RelNode logical = new QueryAnalyzer(catalog, database).query(query);
+        RelNode logical = FilterPushdown.apply(new QueryAnalyzer(catalog, database).query(query));
         return new Explained(placed(logical), PlanPrinter.Context.of(logical, nodes));
     }
 
@@ -61,7 +63,8 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     private RelNode placed(RelNode logical) {
-        RelNode chosen = IndexJoinChoice.apply(SingleDistinctToGroupBy.apply(logical), joinChooser);
+        RelNode pushed = FilterPushdown.apply(logical); // conditions on views and derived tables carried into them
+        RelNode chosen = IndexJoinChoice.apply(SingleDistinctToGroupBy.apply(pushed), joinChooser);
         return nodes == TableLayouts.NONE ? chosen : PipelinePlanner.plan(chosen, nodes, limits);
     }
 

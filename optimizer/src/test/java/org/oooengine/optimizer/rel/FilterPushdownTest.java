@@ -1,0 +1,146 @@
+package org.oooengine.optimizer.rel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.core.sql.expr.WindowCall;
+import org.oooengine.optimizer.catalog.ResultColumn;
+import org.oooengine.optimizer.catalog.TableInfo;
+
+/**
+ * Where conditions on derived tables end up: in the scans under projections, unions, GROUP BY keys,
+ * window partitions and the kept side of joins; above what they cannot cross; and an input of a
+ * union that a constant condition rules out gone.
+ */
+class FilterPushdownTest {
+    /** sales(customer, year, amount) */
+    private static final TableInfo SALES = new TableInfo("default", "sales", List.of(
+            new ResultColumn("customer", SqlType.BIGINT), new ResultColumn("year", SqlType.INT),
+            new ResultColumn("amount", SqlType.DOUBLE)), List.of("customer"), "sales", Map.of(), "");
+
+    @Test
+    void tagAndGroupKeyOfAViewReachOneInputsScan() {
+        // SELECT * FROM (SELECT customer, year, sum(amount), 's' FROM sales GROUP BY customer, year
+        //                UNION ALL the same tagged 'c') v WHERE tag = 's' AND year = 2002
+        RelNode view = new RelNode.Union(List.of(channel("s"), channel("c")), channel("s").fields());
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(view,
+                and(eq(col(3, SqlType.STRING), text("s")), eq(col(1, SqlType.INT), number(2002)))));
+
+        RelNode.Union union = assertInstanceOf(RelNode.Union.class, plan);
+        assertEquals(1, union.inputs().size(), "the 'c' input cannot match");
+        RelNode.Project tagged = assertInstanceOf(RelNode.Project.class, union.inputs().get(0));
+        RelNode.Aggregate groups = assertInstanceOf(RelNode.Aggregate.class, tagged.input());
+        RelNode.Scan scan = assertInstanceOf(RelNode.Scan.class, groups.input());
+        assertEquals(eq(col(1, SqlType.INT), number(2002)), scan.filter());
+    }
+
+    @Test
+    void conditionOnAnAggregateStaysAboveIt() {
+        RelNode.Aggregate groups = perCustomer(scan());
+        Expr bigSpender = new Expr.Call(ScalarFunction.GT, List.of(col(1, SqlType.DOUBLE), number(100)), SqlType.BOOLEAN);
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(groups, and(bigSpender, eq(col(0, SqlType.BIGINT), number(7)))));
+
+        RelNode.Filter above = assertInstanceOf(RelNode.Filter.class, plan);
+        assertEquals(bigSpender, above.condition());
+        RelNode.Scan scan = assertInstanceOf(RelNode.Scan.class, ((RelNode.Aggregate) above.input()).input());
+        assertEquals(eq(col(0, SqlType.BIGINT), number(7)), scan.filter());
+    }
+
+    @Test
+    void onlyThePreservedSideOfALeftJoinIsFiltered() {
+        RelNode join = new RelNode.Join(scan(), scan(), JoinKind.LEFT, new int[] {0}, new int[] {0}, null);
+        Expr leftYear = eq(col(1, SqlType.INT), number(2001));
+        Expr rightYear = eq(col(4, SqlType.INT), number(2002));
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(join, and(leftYear, rightYear)));
+
+        RelNode.Filter above = assertInstanceOf(RelNode.Filter.class, plan);
+        assertEquals(rightYear, above.condition(), "a null-extended row must still meet it");
+        RelNode.Join pushed = assertInstanceOf(RelNode.Join.class, above.input());
+        assertEquals(leftYear, ((RelNode.Scan) pushed.left()).filter());
+        assertEquals(null, ((RelNode.Scan) pushed.right()).filter());
+    }
+
+    @Test
+    void innerJoinSidesGetTheirOwnConditionsRenumbered() {
+        RelNode join = new RelNode.Join(scan(), scan(), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(join, eq(col(4, SqlType.INT), number(2002))));
+
+        RelNode.Join pushed = assertInstanceOf(RelNode.Join.class, plan);
+        assertEquals(eq(col(1, SqlType.INT), number(2002)), ((RelNode.Scan) pushed.right()).filter());
+    }
+
+    @Test
+    void windowPartitionKeysPassButOrderKeysDoNot() {
+        WindowCall rank = WindowCall.ranking(WindowCall.Kind.RANK);
+        List<Field> fields = new java.util.ArrayList<>(scan().fields());
+        fields.add(new Field(null, "rank", SqlType.INT));
+        RelNode window = new RelNode.Window(scan(), List.of(col(0, SqlType.BIGINT)),
+                List.of(new WindowCall.OrderKey(col(1, SqlType.INT), true, true)), List.of(rank), fields);
+        Expr customer = eq(col(0, SqlType.BIGINT), number(7));
+        Expr year = eq(col(1, SqlType.INT), number(2002));
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(window, and(customer, year)));
+
+        RelNode.Filter above = assertInstanceOf(RelNode.Filter.class, plan);
+        assertEquals(year, above.condition(), "the rank of the other years' rows depends on them");
+        assertEquals(customer, ((RelNode.Scan) ((RelNode.Window) above.input()).input()).filter());
+    }
+
+    @Test
+    void aConditionThatNeverHoldsLeavesNoRows() {
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(perCustomer(scan()), eq(text("a"), text("b"))));
+        RelNode.Values none = assertInstanceOf(RelNode.Values.class, plan);
+        assertTrue(none.rows().isEmpty());
+        assertEquals(2, none.fields().size());
+    }
+
+    /** GROUP BY customer, year; sum(amount); tag. */
+    private static RelNode channel(String tag) {
+        RelNode.Aggregate groups = new RelNode.Aggregate(scan(), List.of(col(0, SqlType.BIGINT), col(1, SqlType.INT)),
+                List.of(new AggregateCall(AggregateCall.Kind.SUM, col(2, SqlType.DOUBLE), false, SqlType.DOUBLE)),
+                List.of(new Field(null, "customer", SqlType.BIGINT), new Field(null, "year", SqlType.INT),
+                        new Field(null, "total", SqlType.DOUBLE)));
+        List<Field> fields = new java.util.ArrayList<>(groups.fields());
+        fields.add(new Field(null, "tag", SqlType.STRING));
+        return new RelNode.Project(groups, List.of(col(0, SqlType.BIGINT), col(1, SqlType.INT), col(2, SqlType.DOUBLE),
+                text(tag)), fields);
+    }
+
+    private static RelNode.Aggregate perCustomer(RelNode input) {
+        return new RelNode.Aggregate(input, List.of(col(0, SqlType.BIGINT)),
+                List.of(new AggregateCall(AggregateCall.Kind.SUM, col(2, SqlType.DOUBLE), false, SqlType.DOUBLE)),
+                List.of(new Field(null, "customer", SqlType.BIGINT), new Field(null, "total", SqlType.DOUBLE)));
+    }
+
+    private static RelNode.Scan scan() {
+        return new RelNode.Scan(SALES, "s", SALES.columns().stream().map(c -> new Field("s", c.name(), c.type())).toList(), null);
+    }
+
+    private static Expr col(int i, SqlType type) {
+        return new Expr.Column(i, type);
+    }
+
+    private static Expr text(String s) {
+        return new Expr.Literal(s, SqlType.STRING);
+    }
+
+    private static Expr number(int n) {
+        return new Expr.Literal(n, SqlType.INT);
+    }
+
+    private static Expr eq(Expr a, Expr b) {
+        return new Expr.Call(ScalarFunction.EQ, List.of(a, b), SqlType.BOOLEAN);
+    }
+
+    private static Expr and(Expr... terms) {
+        return new Expr.And(List.of(terms));
+    }
+}
