@@ -17,7 +17,8 @@ import org.oooengine.core.sql.expr.Exprs;
  * reads one channel's sales of one year instead of every channel's of every year.
  *
  * <p>The analyzer already places conditions within one FROM clause; this pass carries those on a
- * derived table or view into it. Expressions are deterministic, so evaluating one twice (in the
+ * derived table or view into it, and those on a join key to the other side's key
+ * ({@link KeyConditions}). Expressions are deterministic, so evaluating one twice (in the
  * pushed filter and in the projection above it) changes no answer.
  */
 public final class FilterPushdown {
@@ -25,7 +26,8 @@ public final class FilterPushdown {
     }
 
     public static RelNode apply(RelNode plan) {
-        RelNode node = RelNode.mapInputs(plan, FilterPushdown::apply);
+        RelNode keysCarried = plan instanceof RelNode.Join j ? KeyConditions.carried(j) : plan;
+        RelNode node = RelNode.mapInputs(keysCarried, FilterPushdown::apply);
         return node instanceof RelNode.Filter f ? filtered(f.input(), Exprs.conjuncts(f.condition())) : node;
     }
 

@@ -95,6 +95,32 @@ class FilterPushdownTest {
     }
 
     @Test
+    void aKeyConditionOfThePreservedSideFiltersTheOtherSide() {
+        // s LEFT JOIN w ON w.year = s.year, with s.year = 2000: only w's rows of 2000 can match
+        Expr year2000 = eq(col(1, SqlType.INT), number(2000));
+        RelNode join = new RelNode.Join(new RelNode.Filter(scan(), year2000), scan(), JoinKind.LEFT,
+                new int[] {1}, new int[] {1}, null);
+        RelNode.Join pushed = assertInstanceOf(RelNode.Join.class, FilterPushdown.apply(join));
+        assertEquals(year2000, ((RelNode.Scan) pushed.left()).filter());
+        assertEquals(year2000, ((RelNode.Scan) pushed.right()).filter());
+    }
+
+    @Test
+    void noKeyConditionReachesThePreservedSideOrTheBuildOfNotIn() {
+        Expr year2000 = eq(col(1, SqlType.INT), number(2000));
+        for (JoinKind kind : List.of(JoinKind.LEFT, JoinKind.ANTI_NULL_AWARE)) {
+            RelNode join = new RelNode.Join(scan(), new RelNode.Filter(scan(), year2000), kind,
+                    new int[] {1}, new int[] {1}, null);
+            RelNode.Join pushed = assertInstanceOf(RelNode.Join.class, FilterPushdown.apply(join));
+            assertEquals(null, ((RelNode.Scan) pushed.left()).filter(), kind + " keeps every left row");
+        }
+        RelNode notIn = new RelNode.Join(new RelNode.Filter(scan(), year2000), scan(), JoinKind.ANTI_NULL_AWARE,
+                new int[] {1}, new int[] {1}, null);
+        RelNode.Join pushed = assertInstanceOf(RelNode.Join.class, FilterPushdown.apply(notIn));
+        assertEquals(null, ((RelNode.Scan) pushed.right()).filter(), "a null on the right empties NOT IN");
+    }
+
+    @Test
     void aConditionThatNeverHoldsLeavesNoRows() {
         RelNode plan = FilterPushdown.apply(new RelNode.Filter(perCustomer(scan()), eq(text("a"), text("b"))));
         RelNode.Values none = assertInstanceOf(RelNode.Values.class, plan);
