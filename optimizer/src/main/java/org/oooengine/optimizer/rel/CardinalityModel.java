@@ -41,8 +41,16 @@ final class CardinalityModel {
     /** The tables scanned, by alias and, where unambiguous, by column name. */
     private final Map<String, TableInfo> byAlias = new HashMap<>();
     private final Map<String, TableInfo> byColumn = new HashMap<>();
+    /**
+     * The conditions the scans put on one column alone, by alias and column, each over a row of that
+     * column only; absent where scans under the same alias put different ones.
+     */
+    private final Map<List<String>, List<Expr>> scanConditions = new HashMap<>();
     private final Map<RelNode, Long> rows = new IdentityHashMap<>();
     private final Map<RelNode, double[]> columns = new IdentityHashMap<>();
+    private final Map<RelNode, double[]> means = new IdentityHashMap<>();
+    /** An expression's distinct values over a sampled column, by the expression and the column. */
+    private final Map<List<Object>, Double> sampledDistinct = new HashMap<>();
 
     private CardinalityModel(TableLayouts layouts, List<RelNode.Scan> scans,
                              java.util.function.Function<RelNode, PipelineRows> physical) {
@@ -59,6 +67,27 @@ final class CardinalityModel {
             }
         }
         seen.keySet().forEach(byColumn::remove); // a name two tables have says nothing of which
+        java.util.Set<List<String>> ambiguous = new java.util.HashSet<>();
+        for (RelNode.Scan s : scans) {
+            for (int i = 0; i < s.fields().size(); i++) {
+                List<String> key = List.of(s.alias(), s.fields().get(i).name());
+                List<Expr> on = conditionsOn(s.filter(), i);
+                List<Expr> before = scanConditions.putIfAbsent(key, on);
+                if (before != null && !before.equals(on)) {
+                    ambiguous.add(key);
+                }
+            }
+        }
+        ambiguous.forEach(scanConditions::remove);
+    }
+
+    /** The conjuncts of {@code filter} that read column {@code column} alone, over a row of that column only. */
+    private static List<Expr> conditionsOn(Expr filter, int column) {
+        if (filter == null) {
+            return List.of();
+        }
+        return Exprs.conjuncts(filter).stream().filter(c -> onlyColumn(c) == column)
+                .map(c -> Exprs.remap(c, i -> 0)).toList();
     }
 
     /**
@@ -95,7 +124,8 @@ final class CardinalityModel {
             long table = layouts.rows(s.table()).orElse(-1);
             return filtered(table, s.filter(), s.fields(), base(s.fields()), column -> layouts.range(s.table(), column));
         } else if (n instanceof RelNode.Filter f) {
-            return filtered(rows(f.input()), f.condition(), f.input().fields(), columns(f.input()), RowEstimates.Ranges.NONE);
+            return RowEstimates.kept(rows(f.input()), share(f.condition(), f.input().fields(), columns(f.input()),
+                    means(f.input()), RowEstimates.Ranges.NONE));
         } else if (n instanceof RelNode.Project p) {
             return rows(p.input());
         } else if (n instanceof RelNode.Sort s) {
@@ -155,9 +185,9 @@ final class CardinalityModel {
             return pipeline.outputDistinct();
         }
         if (n instanceof RelNode.Scan s) {
-            return narrowed(base(s.fields()), s.filter(), column -> layouts.range(s.table(), column));
+            return narrowed(base(s.fields()), s.filter(), s.fields(), column -> layouts.range(s.table(), column));
         } else if (n instanceof RelNode.Filter f) {
-            return narrowed(columns(f.input()), f.condition(), RowEstimates.Ranges.NONE);
+            return narrowed(columns(f.input()), f.condition(), f.input().fields(), RowEstimates.Ranges.NONE);
         } else if (n instanceof RelNode.Project p) {
             return projected(p.exprs(), p.input().fields(), columns(p.input()));
         } else if (n instanceof RelNode.Sort || n instanceof RelNode.Limit || n instanceof RelNode.SingleRow) {
@@ -175,6 +205,75 @@ final class CardinalityModel {
             return columns(c.hashJoins());
         }
         return unknown(n.fields().size());
+    }
+
+    /**
+     * The mean value of each output column of {@code n} that an aggregate computes, or arithmetic
+     * over one ({@link MeanValues}); NaN elsewhere (a stored column: its span tells more).
+     */
+    double[] means(RelNode n) {
+        double[] known = means.get(n);
+        if (known == null) {
+            known = meansOf(n);
+            means.put(n, known);
+        }
+        return known;
+    }
+
+    private double[] meansOf(RelNode n) {
+        int width = n.fields().size();
+        PipelineRows pipeline = physical.apply(n);
+        if (pipeline != null) {
+            return unknown(width);
+        }
+        double[] out;
+        if (n instanceof RelNode.Filter f) {
+            out = means(f.input());
+        } else if (n instanceof RelNode.Sort || n instanceof RelNode.Limit || n instanceof RelNode.SingleRow) {
+            out = means(inputOf(n));
+        } else if (n instanceof RelNode.Project p) {
+            double[] in = means(p.input());
+            out = p.exprs().stream().mapToDouble(e -> MeanValues.of(e, in)).toArray();
+        } else if (n instanceof RelNode.Join j) {
+            double[] left = means(j.left());
+            double[] right = means(j.right());
+            out = j.kind().leftOnly() ? left : j.kind().rightOnly() ? right : concat(left, right);
+        } else if (n instanceof RelNode.Aggregate a && !(a.input() instanceof RelNode.Expand)) {
+            out = aggregated(a.keys().size(), a.aggregates(), a.input().fields(), rows(a.input()), rows(a), width);
+        } else if (n instanceof RelNode.FinalAggregate a && physical.apply(a.input()) != null) {
+            PipelineRows in = physical.apply(a.input()); // its last step is the nodes' partial aggregate
+            out = aggregated(a.keyCount(), a.aggregates(), in.lastStepInput(), in.lastStepRows(), rows(a), width);
+        } else {
+            out = unknown(width);
+        }
+        return out.length == width ? out : unknown(width);
+    }
+
+    /**
+     * The means of a GROUP BY's {@code keys} keys (unknown) and {@code aggregates} over {@code in}
+     * rows of columns {@code fields} in {@code groups} groups: each over a group of the mean rows,
+     * its argument a stored column at the middle of its span.
+     */
+    private double[] aggregated(int keys, List<AggregateCall> aggregates, List<Field> fields, long in, long groups,
+                                int width) {
+        double[] out = unknown(width);
+        double groupRows = in < 0 || groups <= 0 ? 1 : Math.max(1, (double) in / groups);
+        for (int i = 0; i < aggregates.size() && keys + i < width; i++) {
+            AggregateCall call = aggregates.get(i);
+            double argument = Double.NaN;
+            if (call.arg() instanceof Expr.Column c && c.index() < fields.size() && fields.get(c.index()) != null) {
+                Field f = fields.get(c.index());
+                argument = MeanValues.middle(span(f), f.type());
+            }
+            out[keys + i] = MeanValues.aggregate(call, argument, groupRows);
+        }
+        return out;
+    }
+
+    private static double[] concat(double[] a, double[] b) {
+        double[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private static RelNode inputOf(RelNode n) {
@@ -230,11 +329,12 @@ final class CardinalityModel {
     }
 
     /**
-     * Columns {@code d} under {@code condition}: an equality to a constant leaves one value, IN its
-     * items, a range of a column whose stored span {@code ranges} knows the part of its values
-     * the range covers.
+     * Columns {@code d} (named {@code fields}) under {@code condition}: an equality to a constant
+     * leaves one value, IN its items, a range of a column whose stored span {@code ranges} knows the
+     * part of its values the range covers, any other condition on one sampled column the share of
+     * the sampled values it holds on ({@code substr(c_phone, 1, 2) IN (...)}).
      */
-    static double[] narrowed(double[] d, Expr condition, RowEstimates.Ranges ranges) {
+    double[] narrowed(double[] d, Expr condition, List<Field> fields, RowEstimates.Ranges ranges) {
         if (condition == null) {
             return d;
         }
@@ -251,6 +351,12 @@ final class CardinalityModel {
             } else if (c instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.Column x
                     && in.constants() != null && x.index() < out.length) {
                 out[x.index()] = Math.min(out[x.index()], in.list().size());
+            } else if (RowEstimates.rangedColumn(c) < 0) {
+                int x = onlyColumn(c);
+                double share = x < 0 || x >= out.length ? Double.NaN : sampledShare(c, x, fields);
+                if (!Double.isNaN(share)) {
+                    out[x] = Math.max(1, out[x] * share);
+                }
             }
         }
         Map<Integer, List<Expr>> rangesOf = new HashMap<>();
@@ -471,10 +577,15 @@ final class CardinalityModel {
 
     /** As above, the columns' distinct values as {@code d} knows them (null: as their tables' statistics say). */
     double share(Expr condition, List<Field> fields, double[] d, RowEstimates.Ranges ranges) {
+        return share(condition, fields, d, null, ranges);
+    }
+
+    /** As above, the mean values of computed columns as {@code means} knows them (null: none known; {@link MeanValues}). */
+    double share(Expr condition, List<Field> fields, double[] d, double[] means, RowEstimates.Ranges ranges) {
         double share = 1;
         java.util.List<Expr> others = new java.util.ArrayList<>();
         for (Expr c : Exprs.conjuncts(condition)) {
-            double known = known(c, fields, d);
+            double known = known(c, fields, d, means);
             if (Double.isNaN(known)) {
                 others.add(c);
             } else {
@@ -485,22 +596,23 @@ final class CardinalityModel {
     }
 
     /** The share one term keeps by what the statistics say of its column; NaN when they say nothing of it. */
-    private double known(Expr term, List<Field> fields, double[] d) {
+    private double known(Expr term, List<Field> fields, double[] d, double[] means) {
         if (term instanceof Expr.Or or) {
             double none = 1;
             for (Expr t : or.terms()) {
-                double s = share(t, fields, d, RowEstimates.Ranges.NONE);
+                double s = share(t, fields, d, means, RowEstimates.Ranges.NONE);
                 none *= 1 - s;
             }
             return 1 - none;
         }
         if (term instanceof Expr.Like like) {
-            double hit = like.value() instanceof Expr.Column c ? sampledShare(c, fields, like.pattern()) : Double.NaN;
+            double hit = like.value() instanceof Expr.Column c
+                    ? sampledShare(new Expr.Like(c, like.pattern(), false), c.index(), fields) : Double.NaN;
             hit = Double.isNaN(hit) ? RowEstimates.likeShare(like.pattern()) : hit;
             return like.negated() ? 1 - hit : hit;
         }
         if (term instanceof Expr.Not not) {
-            double s = known(not.term(), fields, d);
+            double s = known(not.term(), fields, d, means);
             return Double.isNaN(s) ? s : 1 - s;
         }
         if (term instanceof Expr.InList in && in.value() instanceof Expr.Column c && in.constants() != null) {
@@ -523,7 +635,42 @@ final class CardinalityModel {
             }
             return call.function() == ScalarFunction.EQ ? hit : 1 - hit;
         }
-        return Double.NaN;
+        if (means != null && term instanceof Expr.Call call && RowEstimates.rangedColumn(call) < 0
+                && call.args().size() == 2 && call.args().get(0) instanceof Expr.Column a
+                && call.args().get(1) instanceof Expr.Column b) {
+            ScalarFunction f = call.function();
+            boolean below = f == ScalarFunction.LT || f == ScalarFunction.LE;
+            boolean above = f == ScalarFunction.GT || f == ScalarFunction.GE;
+            if (below || above) {
+                double s = comparedWithMean(a, b, below, fields, means);
+                return Double.isNaN(s) ? comparedWithMean(b, a, above, fields, means) : s;
+            }
+        }
+        int column = onlyColumn(term);
+        return column < 0 ? Double.NaN : sampledShare(term, column, fields);
+    }
+
+    /**
+     * The share of rows whose stored column {@code stored} lies below (or above) computed column
+     * {@code valued}, that column taken at its mean value: the part of the stored column's span on
+     * that side of it; NaN when either is unknown.
+     */
+    private double comparedWithMean(Expr.Column stored, Expr.Column valued, boolean below, List<Field> fields,
+                                    double[] means) {
+        if (stored.index() >= fields.size() || valued.index() >= means.length
+                || (stored.index() < means.length && !Double.isNaN(means[stored.index()]))) {
+            return Double.NaN;
+        }
+        Field f = fields.get(stored.index());
+        long[] span = span(f);
+        double bound = f == null ? Double.NaN : MeanValues.stored(means[valued.index()], f.type());
+        return span == null || Double.isNaN(bound) ? Double.NaN : RowEstimates.spanShare(span, bound, below);
+    }
+
+    /** The one column {@code e} reads, or -1. */
+    private static int onlyColumn(Expr e) {
+        java.util.BitSet read = Exprs.columns(e);
+        return read.cardinality() == 1 ? read.nextSetBit(0) : -1;
     }
 
     /**
@@ -590,24 +737,53 @@ final class CardinalityModel {
         if (e instanceof Expr.Call call && call.function() == ScalarFunction.CAST && call.args().size() == 1) {
             return distinct(call.args().get(0), fields, d);
         }
-        return Double.NaN;
+        int column = onlyColumn(e);
+        double sampled = column < 0 || column >= fields.size() ? Double.NaN : sampledDistinct(e, column, fields);
+        if (Double.isNaN(sampled)) {
+            return Double.NaN;
+        }
+        double values = distinct(new Expr.Column(column, fields.get(column).type()), fields, d);
+        return Math.max(1, Math.min(sampled, values));
     }
 
     /**
-     * The share of the values sampled from column {@code c}'s table that match LIKE {@code pattern}
-     * (half a value when none does: rare, not absent); NaN without a sample big enough to tell.
+     * Distinct values of expression {@code e} of one column, {@code column} of {@code fields}, over
+     * the rows of its table the scan's conditions on that column keep: the values it takes over the
+     * column's sampled ones those conditions hold on, scaled to those rows ({@link SampledValues#distinct});
+     * NaN without a sample big enough.
      */
-    private double sampledShare(Expr.Column c, List<Field> fields, String pattern) {
-        Field f = c.index() < fields.size() ? fields.get(c.index()) : null;
+    private double sampledDistinct(Expr e, int column, List<Field> fields) {
+        Field f = fields.get(column);
+        return sampledDistinct.computeIfAbsent(java.util.Arrays.asList(e, column, f, fields.size()), k -> {
+            List<String> sample = sampleOf(f);
+            List<Expr> conditions = f == null || f.qualifier() == null ? null
+                    : scanConditions.get(List.of(f.qualifier(), f.name()));
+            List<String> kept = conditions == null || conditions.isEmpty() ? sample
+                    : SampledValues.holding(Exprs.and(conditions), sample);
+            if (kept.size() < MIN_SAMPLE) {
+                return Double.NaN;
+            }
+            long tableRows = layouts.rows(tableOf(f)).orElse(-1);
+            long rows = tableRows < 0 ? -1 : Math.max(1, Math.round((double) tableRows * kept.size() / sample.size()));
+            return SampledValues.distinct(e, column, fields.size(), kept, rows);
+        });
+    }
+
+    /**
+     * The share of the values sampled from the table of column {@code column} of {@code fields} that
+     * {@code condition}, which reads that column alone, holds on (a LIKE, {@code substr(c_phone, 1, 2)
+     * IN (...)}; half a value when none does: rare, not absent); NaN without a sample big enough to tell.
+     */
+    private double sampledShare(Expr condition, int column, List<Field> fields) {
+        List<String> sample = column < fields.size() ? sampleOf(fields.get(column)) : List.of();
+        return sample.size() < MIN_SAMPLE ? Double.NaN : SampledValues.share(condition, column, fields.size(), sample);
+    }
+
+    /** The values sampled from column {@code f}'s table (none when unknown). */
+    private List<String> sampleOf(Field f) {
         TableInfo table = tableOf(f);
         int column = table == null ? -1 : table.indexOf(f.name());
-        List<String> sample = column < 0 ? List.of() : layouts.sample(table, column);
-        if (sample.size() < MIN_SAMPLE) {
-            return Double.NaN;
-        }
-        java.util.function.Predicate<String> matches = org.oooengine.core.sql.expr.LikeMatcher.predicate(pattern);
-        long hits = sample.stream().filter(matches).count();
-        return Math.max(hits, 0.5) / sample.size();
+        return column < 0 ? List.of() : layouts.sample(table, column);
     }
 
     /** Distinct values of a column as it was scanned; NaN when its table or statistics are unknown. */

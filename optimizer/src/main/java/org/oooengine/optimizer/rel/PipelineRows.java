@@ -67,7 +67,7 @@ final class PipelineRows {
                                           RowEstimates.Ranges ranges, CardinalityModel model) {
         double[] out;
         if (step instanceof PipelineStep.Filter f) {
-            out = CardinalityModel.narrowed(d, f.condition(), ranges);
+            out = model.narrowed(d, f.condition(), row, ranges);
         } else if (step instanceof PipelineStep.Project p) {
             out = model.projected(p.exprs(), row, d);
         } else if (step instanceof PipelineStep.Aggregate a) {
@@ -120,6 +120,16 @@ final class PipelineRows {
 
     long rowsBefore(int i) {
         return rows.get(i);
+    }
+
+    /** The columns of the rows that reach the last step (what a final aggregate's calls name, of the partial one). */
+    List<Field> lastStepInput() {
+        return fields.get(Math.max(0, fields.size() - 2));
+    }
+
+    /** The rows estimated to reach the last step. */
+    long lastStepRows() {
+        return rows.get(Math.max(0, rows.size() - 2));
     }
 
     List<Field> output() {

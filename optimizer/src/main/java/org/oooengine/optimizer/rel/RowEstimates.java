@@ -78,6 +78,16 @@ final class RowEstimates {
     }
 
     /**
+     * The share of a column spread evenly over stored span {@code span} that lies below
+     * {@code bound} ({@code below}), or above it, in the span's units; at least one value's.
+     */
+    static double spanShare(long[] span, double bound, boolean below) {
+        double width = (double) span[1] - span[0] + 1;
+        double covered = below ? bound - span[0] : span[1] - bound;
+        return Math.max(1 / width, Math.min(1, covered / width));
+    }
+
+    /**
      * Narrows {@code bounds} ({lowest, highest} stored value kept) by a comparison of a column with a
      * constant; false when the constant is not exactly a value of the column's type.
      */
@@ -126,7 +136,14 @@ final class RowEstimates {
         return -1;
     }
 
+    /**
+     * The rows a share of {@code rows} is: the expected count to the nearest row, at least one where
+     * any is kept (rounded up, 25 nations under an equality whose sketch counts 24.9 names would be two).
+     */
     static long kept(long rows, double share) {
-        return rows < 0 ? rows : (long) Math.ceil(rows * share);
+        if (rows <= 0 || !(share > 0)) {
+            return rows < 0 ? rows : 0;
+        }
+        return Math.max(1, Math.round(rows * share));
     }
 }

@@ -195,6 +195,123 @@ class CardinalityModelTest {
                 joined.fields(), columns));
     }
 
+    private static Expr firstLetter(Expr e) {
+        return new Expr.Call(ScalarFunction.SUBSTR, List.of(e, new Expr.Literal(1, SqlType.INT), new Expr.Literal(1, SqlType.INT)),
+                SqlType.STRING);
+    }
+
+    private static Expr inList(Expr e, String... items) {
+        return new Expr.InList(e, java.util.Arrays.stream(items).map(CardinalityModelTest::text).toList(), false);
+    }
+
+    /**
+     * An expression of one sampled column takes the values it takes over the sample (scaled to the
+     * table by Duj1), and a condition on it keeps the share of the sample it holds on: the first
+     * letters of the priorities are 1, 2 and 5; IN ('1', '2') holds on 51 of the 100 sampled.
+     */
+    @Test
+    void anExpressionOfASampledColumnIsTriedOnTheSample() {
+        List<Field> f = orders.fields();
+        assertEquals(3, model.groups(1500, List.of(firstLetter(col(1))), f));
+        Expr firstTwo = inList(firstLetter(col(1)), "1", "2");
+        assertEquals(0.51, model.share(firstTwo, f, RowEstimates.Ranges.NONE), 1e-12);
+        // a scan under that condition: its priorities are a share of the five, their first letters two
+        RelNode.Scan some = new RelNode.Scan(ORDERS, "o", fields("o", ORDERS), firstTwo);
+        CardinalityModel filtered = CardinalityModel.of(LAYOUTS, List.of(some, customer), n -> null);
+        assertEquals(765, filtered.rows(some));
+        assertEquals(5 * 0.51, filtered.columns(some)[1], 1e-12);
+        RelNode.Aggregate byLetter = new RelNode.Aggregate(some, List.of(firstLetter(col(1))), List.of(),
+                List.of(new Field(null, "letter", SqlType.STRING)));
+        assertEquals(2, filtered.rows(byLetter));
+        // a sample says nothing of NULLs: IS NULL on it is not tried
+        assertEquals(0.25, model.share(new Expr.IsNull(firstLetter(col(1)), false), f, RowEstimates.Ranges.NONE), 1e-12);
+    }
+
+    /** Duj1: no value seen once, the sample saw them all; every value once, every row its own; between, in proportion. */
+    @Test
+    void distinctValuesOfASampleScaleByDuj1() {
+        assertEquals(3, SampledValues.duj1(100, 3, 0, 1_000_000), 1e-12);
+        assertEquals(1_000_000, SampledValues.duj1(100, 100, 100, 1_000_000), 1e-9);
+        assertEquals(100 * 60 / (100 - 40 + 40 * 100 / 10_000.0), SampledValues.duj1(100, 60, 40, 10_000), 1e-9);
+    }
+
+    /** lineitem: 1,000 rows over 200 parts, quantities from 1.00 to 50.00 (stored unscaled). */
+    private static final TableInfo LINEITEM = new TableInfo("default", "lineitem", List.of(
+            new ResultColumn("l_partkey", SqlType.BIGINT), new ResultColumn("l_quantity", SqlType.decimal(15, 2))),
+            List.of("l_partkey"), "lineitem", Map.of(), "");
+
+    /**
+     * A stored column compared with what an aggregate subquery computes per group, decorrelated into
+     * a join (TPC-H Q17's {@code l_quantity < 0.2 * avg(l_quantity)}): the subquery's value taken at
+     * its mean, an average the middle of the column's span (25.50), a sum that times a group's rows.
+     */
+    @Test
+    void aColumnAgainstAnAggregatesValueKeepsItsSpanOnThatSide() {
+        TableLayouts layouts = new TableLayouts() {
+            @Override
+            public OptionalLong rows(TableInfo table) {
+                return OptionalLong.of(1000);
+            }
+
+            @Override
+            public OptionalLong bytes(TableInfo table) {
+                return OptionalLong.empty();
+            }
+
+            @Override
+            public int nodes(TableInfo table) {
+                return 3;
+            }
+
+            @Override
+            public boolean partitionedAlike(TableInfo a, TableInfo b) {
+                return false;
+            }
+
+            @Override
+            public long[] range(TableInfo table, int column) {
+                return column == 1 ? new long[] {100, 5000} : null;
+            }
+
+            @Override
+            public double distinct(TableInfo table, int column) {
+                return column == 0 ? 200 : 50;
+            }
+        };
+        RelNode.Scan outer = new RelNode.Scan(LINEITEM, "l", fields("l", LINEITEM), null);
+        RelNode.Scan inner = new RelNode.Scan(LINEITEM, "l2", fields("l2", LINEITEM), null);
+        CardinalityModel m = CardinalityModel.of(layouts, List.of(outer, inner), n -> null);
+        Expr quantity = new Expr.Column(1, SqlType.decimal(15, 2));
+        List<org.oooengine.core.sql.expr.AggregateCall> calls = List.of(
+                new org.oooengine.core.sql.expr.AggregateCall(org.oooengine.core.sql.expr.AggregateCall.Kind.AVG, quantity,
+                        false, SqlType.decimal(19, 6)),
+                new org.oooengine.core.sql.expr.AggregateCall(org.oooengine.core.sql.expr.AggregateCall.Kind.SUM, quantity,
+                        false, SqlType.decimal(25, 2)));
+        RelNode.Aggregate perPart = new RelNode.Aggregate(inner, List.of(new Expr.Column(0, SqlType.BIGINT)), calls,
+                List.of(new Field("l2", "l_partkey", SqlType.BIGINT), new Field(null, "avg", SqlType.decimal(19, 6)),
+                        new Field(null, "sum", SqlType.decimal(25, 2))));
+        double[] means = m.means(perPart);
+        assertEquals(25.5, means[1], 1e-9);
+        assertEquals(5 * 25.5, means[2], 1e-9); // 1,000 rows in 200 groups
+        Expr fifth = new Expr.Call(ScalarFunction.MULTIPLY, List.of(new Expr.Literal(new java.math.BigDecimal("0.2"),
+                SqlType.decimal(1, 1)), new Expr.Column(1, SqlType.decimal(19, 6))), SqlType.decimal(21, 7));
+        RelNode.Project value = new RelNode.Project(perPart, List.of(new Expr.Column(0, SqlType.BIGINT), fifth),
+                List.of(new Field("l2", "l_partkey", SqlType.BIGINT), new Field(null, "$subquery", SqlType.decimal(21, 7))));
+        assertEquals(5.1, m.means(value)[1], 1e-9);
+        RelNode.Join joined = new RelNode.Join(outer, value, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        Expr below = new Expr.Call(ScalarFunction.LT, List.of(quantity, new Expr.Column(3, SqlType.decimal(21, 7))),
+                SqlType.BOOLEAN);
+        RelNode.Filter few = new RelNode.Filter(joined, below);
+        // 1.00 to 5.10 of 1.00 to 50.00: 410 of 4,901 stored values
+        assertEquals(RowEstimates.kept(m.rows(joined), 410.0 / 4901), m.rows(few));
+        // the same the other way round; without the value's mean, a quarter
+        Expr above = new Expr.Call(ScalarFunction.GT, List.of(new Expr.Column(3, SqlType.decimal(21, 7)), quantity),
+                SqlType.BOOLEAN);
+        assertEquals(RowEstimates.kept(m.rows(joined), 410.0 / 4901), m.rows(new RelNode.Filter(joined, above)));
+        RelNode.Join unvalued = new RelNode.Join(outer, inner, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        assertEquals(RowEstimates.kept(m.rows(unvalued), 0.25), m.rows(new RelNode.Filter(unvalued, below)));
+    }
+
     private static TableInfo table(String name, String... columns) {
         List<ResultColumn> cols = java.util.Arrays.stream(columns)
                 .map(c -> new ResultColumn(c, c.endsWith("date") ? SqlType.DATE : c.endsWith("key") ? SqlType.BIGINT

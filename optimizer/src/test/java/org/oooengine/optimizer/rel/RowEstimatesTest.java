@@ -37,6 +37,26 @@ class RowEstimatesTest {
         assertEquals(0.25, RowEstimates.share(year, RowEstimates.Ranges.NONE), 1e-12);
     }
 
+    /** An estimate is the expected rows to the nearest, at least one where any is kept: 25 nations over a sketch's 24.9 names keep one. */
+    @Test
+    void keptRowsRoundToTheNearestAtLeastOne() {
+        assertEquals(1, RowEstimates.kept(25, 1 / 24.9));
+        assertEquals(3, RowEstimates.kept(10, 0.26));
+        assertEquals(1, RowEstimates.kept(10, 0.01));
+        assertEquals(0, RowEstimates.kept(10, 0));
+        assertEquals(-1, RowEstimates.kept(-1, 0.5));
+    }
+
+    /** A column spread evenly over its span: the part below or above a bound, at least one value's. */
+    @Test
+    void aSpanSharesOnEitherSideOfABound() {
+        long[] quantity = {100, 5000}; // 1.00 to 50.00
+        assertEquals(410.0 / 4901, RowEstimates.spanShare(quantity, 510, true), 1e-12);
+        assertEquals(4490.0 / 4901, RowEstimates.spanShare(quantity, 510, false), 1e-12);
+        assertEquals(1.0 / 4901, RowEstimates.spanShare(quantity, 6000, false), 1e-12);
+        assertEquals(1, RowEstimates.spanShare(quantity, 6000, true), 1e-12);
+    }
+
     private static Expr and(Expr... terms) {
         return new Expr.And(List.of(terms));
     }
