@@ -38,6 +38,8 @@ final class Types {
             case HiveParser.TOK_CHAR -> SqlType.fixedChar(number(n, 0));
             case HiveParser.TOK_DATE -> SqlType.DATE;
             case HiveParser.TOK_TIMESTAMP -> SqlType.TIMESTAMP;
+            case HiveParser.TOK_LIST -> SqlType.array(of(Ast.child(n, 0)));
+            case HiveParser.TOK_MAP -> SqlType.map(of(Ast.child(n, 0)), of(Ast.child(n, 1)));
             default -> throw Ast.notSupported("type " + n.getText(), n);
         };
     }
@@ -73,6 +75,12 @@ final class Types {
         }
         if (a.isString() && b.isString()) {
             return SqlType.STRING;
+        }
+        if (a.kind() == SqlType.Kind.ARRAY && b.kind() == SqlType.Kind.ARRAY) {
+            return SqlType.array(common(a.elementType(), b.elementType()));
+        }
+        if (a.kind() == SqlType.Kind.MAP && b.kind() == SqlType.Kind.MAP) {
+            return SqlType.map(common(a.keyType(), b.keyType()), common(a.valueType(), b.valueType()));
         }
         if (isTemporal(a) && isTemporal(b)) {
             return SqlType.TIMESTAMP; // a date beside a timestamp is its midnight, as in Hive
