@@ -174,6 +174,11 @@ public final class PipelinePlanner {
             in.set(r.countColumn());
             return new RelNode.Replicate(place(r.input(), in), r.countColumn());
         }
+        if (node instanceof RelNode.Generate g) {
+            BitSet in = required.get(0, g.input().fields().size());
+            in.or(Exprs.columns(g.generator().arg()));
+            return new RelNode.Generate(place(g.input(), in), g.generator(), g.fields());
+        }
         if (node instanceof RelNode.Union u) {
             return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }

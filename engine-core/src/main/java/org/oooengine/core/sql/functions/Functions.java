@@ -288,7 +288,16 @@ public final class Functions {
                     .ex("var_pop(x)", "1.25").build(),
             fn("var_samp", AGGREGATE, 1, 1).agg(AggregateCall.Kind.VAR_SAMP).sig("var_samp(x)", "DOUBLE")
                     .does("The sample variance of the values: NULL for fewer than two.")
-                    .ex("var_samp(x)", "1.6666666666666667").build());
+                    .ex("var_samp(x)", "1.6666666666666667").build(),
+            // table-generating functions
+            fn("explode", GENERATOR, 1, 1).sig("explode(ARRAY a)", "a row per element: `col`")
+                    .sig("explode(MAP m)", "a row per entry: `key`, `value`")
+                    .does("A row for each element of the array, or each entry of the map; none for NULL or an empty one "
+                            + "(but see OUTER).")
+                    .ex("explode(array(7, 8))", "7").ex("explode(map('a', 1))", "'a', 1").build(),
+            fn("posexplode", GENERATOR, 1, 1).sig("posexplode(ARRAY a)", "a row per element: `pos` (INT, from 0), `val`")
+                    .does("A row for each element of the array with its position, counted from 0 as in Hive.")
+                    .ex("posexplode(array('a', 'b'))", "0, 'a'").build());
 
     private static final Map<String, FunctionInfo> BY_NAME = index();
 
