@@ -23,6 +23,18 @@ final class Types {
         };
     }
 
+    /**
+     * A column type the nodes cannot store, refused by name: an array or a map (their row
+     * encoding has no form for them yet), or another Hive type in its SQL spelling.
+     */
+    static SqlException notAColumnType(ASTNode type) {
+        if (type.getType() == HiveParser.TOK_LIST || type.getType() == HiveParser.TOK_MAP) {
+            return Ast.notSupported("column type " + of(type) + " (arrays and maps are values of queries; tables do not "
+                    + "store them yet)", type);
+        }
+        return Ast.notSupported("column type " + type.getText().replace("TOK_", "").toLowerCase(java.util.Locale.ROOT), type);
+    }
+
     static SqlType of(ASTNode n) {
         return switch (n.getType()) {
             case HiveParser.TOK_BOOLEAN -> SqlType.BOOLEAN;
