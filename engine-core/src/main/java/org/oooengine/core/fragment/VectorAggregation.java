@@ -103,8 +103,9 @@ final class VectorAggregation {
 
     private static VectorAggregation of(List<Expr> keyExprs, List<AggregateCall> calls, boolean partial,
                                         QueryMemory memory, Consumer<List<Object[]>> out) {
-        if (calls.stream().anyMatch(c -> c.kind().isMoment())) {
-            return null; // variances keep a mean and squared deviations: the row engine's accumulators do
+        if (calls.stream().anyMatch(c -> c.kind().isMoment() || c.kind().isCollect())) {
+            // variances keep a mean and squared deviations, collect_list its values: the row engine's accumulators do
+            return null;
         }
         PipelineStep.PartialAggregate step = new PipelineStep.PartialAggregate(keyExprs, calls);
         VectorExpr[] keys = new VectorExpr[step.keys().size()];

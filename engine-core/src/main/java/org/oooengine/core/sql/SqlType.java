@@ -5,6 +5,7 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.List;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.LocalTimestamps;
 
@@ -12,11 +13,28 @@ import org.oooengine.core.types.LocalTimestamps;
  * A type as SQL sees it. Values travel as plain Java objects: BOOLEAN → Boolean, TINYINT, SMALLINT
  * and INT → Integer (within the type's range), BIGINT → Long, DOUBLE → Double, FLOAT → Double
  * holding a float's value, TIMESTAMP → LocalDateTime (to the microsecond), DECIMAL → BigDecimal (at the type's scale), DATE → LocalDate,
- * STRING/VARCHAR/CHAR → String; NULL is null. VOID is the type of an untyped NULL literal.
+ * STRING/VARCHAR/CHAR → String, ARRAY → java.util.List of its elements (which may be null), MAP →
+ * java.util.Map (a LinkedHashMap: its entries in the order they were made, as Hive keeps them); NULL
+ * is null. VOID is the type of an untyped NULL literal.
+ *
+ * @param elements an ARRAY's element type, or a MAP's key and value types; empty for other kinds
  */
-public record SqlType(Kind kind, int precision, int scale) {
+public record SqlType(Kind kind, int precision, int scale, List<SqlType> elements) {
     /** Ordinals travel on the wire (plans sent to the nodes): new kinds go last. */
-    public enum Kind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, STRING, VARCHAR, CHAR, INTERVAL, VOID, TINYINT, SMALLINT, FLOAT, TIMESTAMP }
+    public enum Kind { BOOLEAN, INT, BIGINT, DOUBLE, DECIMAL, DATE, STRING, VARCHAR, CHAR, INTERVAL, VOID, TINYINT, SMALLINT, FLOAT, TIMESTAMP,
+        ARRAY, MAP }
+
+    public SqlType {
+        elements = List.copyOf(elements);
+        int expected = kind == Kind.ARRAY ? 1 : kind == Kind.MAP ? 2 : 0;
+        if (elements.size() != expected) {
+            throw new IllegalArgumentException("a " + kind + " type has " + expected + " element types, not " + elements.size());
+        }
+    }
+
+    public SqlType(Kind kind, int precision, int scale) {
+        this(kind, precision, scale, List.of());
+    }
 
     public static final SqlType BOOLEAN = new SqlType(Kind.BOOLEAN, 0, 0);
     public static final SqlType INT = new SqlType(Kind.INT, 0, 0);
@@ -37,6 +55,45 @@ public record SqlType(Kind kind, int precision, int scale) {
 
     public static SqlType decimal(int precision, int scale) {
         return new SqlType(Kind.DECIMAL, Math.min(precision, MAX_PRECISION), scale);
+    }
+
+    /** ARRAY&lt;element&gt;. */
+    public static SqlType array(SqlType element) {
+        return new SqlType(Kind.ARRAY, 0, 0, List.of(element));
+    }
+
+    /** MAP&lt;key,value&gt;. */
+    public static SqlType map(SqlType key, SqlType value) {
+        return new SqlType(Kind.MAP, 0, 0, List.of(key, value));
+    }
+
+    /** ARRAY or MAP. */
+    public boolean isComplex() {
+        return kind == Kind.ARRAY || kind == Kind.MAP;
+    }
+
+    /** An ARRAY's element type. */
+    public SqlType elementType() {
+        if (kind != Kind.ARRAY) {
+            throw new IllegalStateException(this + " has no element type");
+        }
+        return elements.get(0);
+    }
+
+    /** A MAP's key type. */
+    public SqlType keyType() {
+        if (kind != Kind.MAP) {
+            throw new IllegalStateException(this + " has no key type");
+        }
+        return elements.get(0);
+    }
+
+    /** A MAP's value type. */
+    public SqlType valueType() {
+        if (kind != Kind.MAP) {
+            throw new IllegalStateException(this + " has no value type");
+        }
+        return elements.get(1);
     }
 
     public static SqlType varchar(int length) {
@@ -136,12 +193,26 @@ public record SqlType(Kind kind, int precision, int scale) {
             case VARCHAR -> DataType.varchar(precision);
             case CHAR -> DataType.fixedChar(precision);
             case INTERVAL, VOID -> throw new SqlException(SqlException.NOT_SUPPORTED, "a column cannot be of type " + this);
+            // the nodes' row encoding (RowCodec, KeyCodec) has no form for them yet
+            case ARRAY, MAP -> throw new SqlException(SqlException.NOT_SUPPORTED, "a column cannot be of type " + this
+                    + " yet: arrays and maps are values of queries, not stored in tables");
         };
     }
 
     /** The type {@link #toString} spells, e.g. {@code decimal(15,2)}, {@code string}. */
     public static SqlType parse(String text) {
         String t = text.strip().toLowerCase(java.util.Locale.ROOT);
+        if (t.startsWith("array<") && t.endsWith(">")) {
+            return array(parse(t.substring(6, t.length() - 1)));
+        }
+        if (t.startsWith("map<") && t.endsWith(">")) {
+            String inner = t.substring(4, t.length() - 1);
+            int comma = topLevelComma(inner);
+            if (comma < 0) {
+                throw new IllegalArgumentException("not a type: '" + text + "'");
+            }
+            return map(parse(inner.substring(0, comma)), parse(inner.substring(comma + 1)));
+        }
         switch (t) {
             case "string":
                 return STRING;
@@ -155,6 +226,22 @@ public record SqlType(Kind kind, int precision, int scale) {
                 break;
         }
         return of(DataType.parse(t));
+    }
+
+    /** The first comma outside angle brackets and parentheses, or -1. */
+    private static int topLevelComma(String s) {
+        int depth = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c == '<' || c == '(') {
+                depth++;
+            } else if (c == '>' || c == ')') {
+                depth--;
+            } else if (c == ',' && depth == 0) {
+                return i;
+            }
+        }
+        return -1;
     }
 
     public boolean isNumeric() {
@@ -199,6 +286,8 @@ public record SqlType(Kind kind, int precision, int scale) {
         return switch (kind) {
             case DECIMAL -> "decimal(" + precision + "," + scale + ")";
             case VARCHAR, CHAR -> kind.name().toLowerCase() + "(" + precision + ")";
+            case ARRAY -> "array<" + elements.get(0) + ">";
+            case MAP -> "map<" + elements.get(0) + "," + elements.get(1) + ">";
             default -> kind.name().toLowerCase();
         };
     }

@@ -27,7 +27,7 @@ public sealed interface Vector permits LongVector, DoubleVector, BoolVector, Obj
             case DECIMAL -> type.scale() <= 18 ? Representation.LONG : null;
             case FLOAT, DOUBLE -> Representation.DOUBLE;
             case STRING, VARCHAR, CHAR -> Representation.OBJECT;
-            case INTERVAL, VOID -> null;
+            case INTERVAL, VOID, ARRAY, MAP -> null;
         };
     }
 

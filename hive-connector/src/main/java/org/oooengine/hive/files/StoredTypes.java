@@ -30,7 +30,7 @@ public final class StoredTypes {
             case STRING -> DataType.varchar(0);
             case VARCHAR -> DataType.varchar(type.precision());
             case CHAR -> DataType.fixedChar(type.precision());
-            case INTERVAL, VOID -> throw new IllegalArgumentException("type " + type + " cannot be stored");
+            case INTERVAL, VOID, ARRAY, MAP -> throw new IllegalArgumentException("type " + type + " cannot be stored");
         };
     }
 }

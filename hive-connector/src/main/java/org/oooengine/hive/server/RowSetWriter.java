@@ -72,8 +72,14 @@ final class RowSetWriter {
         return values;
     }
 
-    /** A value of a column sent as text: DECIMAL at the column's scale, anything else as it prints. */
+    /**
+     * A value of a column sent as text: DECIMAL at the column's scale, an array or map as the JSON
+     * text HiveServer2 sends, anything else as it prints.
+     */
     static String text(WireColumn column, Object value) {
+        if (value instanceof java.util.List || value instanceof java.util.Map) {
+            return org.oooengine.core.sql.expr.Values.json(value);
+        }
         if (value instanceof java.time.LocalDateTime t) {
             return org.oooengine.core.types.LocalTimestamps.format(t); // the driver reads it with Timestamp.valueOf
         }

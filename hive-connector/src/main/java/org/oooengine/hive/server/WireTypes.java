@@ -26,6 +26,9 @@ final class WireTypes {
             case VOID -> TTypeId.NULL_TYPE;
             // Intervals (java.time.Period) would not parse as Hive interval strings on the client.
             case STRING, INTERVAL -> TTypeId.STRING_TYPE;
+            // as HiveServer2 describes them; their values travel as JSON text in a string column
+            case ARRAY -> TTypeId.ARRAY_TYPE;
+            case MAP -> TTypeId.MAP_TYPE;
         };
     }
 
@@ -45,6 +48,8 @@ final class WireTypes {
             case CHAR -> Types.CHAR;
             case VOID -> Types.NULL;
             case INTERVAL -> Types.OTHER;
+            case ARRAY -> Types.ARRAY; // as Hive's driver reports them
+            case MAP -> Types.JAVA_OBJECT;
         };
     }
 
@@ -61,7 +66,7 @@ final class WireTypes {
             case DATE -> 10;
             case TIMESTAMP -> 29; // yyyy-MM-dd HH:mm:ss.fffffffff
             case STRING -> Integer.MAX_VALUE;
-            case BOOLEAN, VOID, INTERVAL -> null;
+            case BOOLEAN, VOID, INTERVAL, ARRAY, MAP -> null;
         };
     }
 

@@ -156,6 +156,23 @@ class JdbcTypesTest {
         }
     }
 
+    /** As HiveServer2 sends them: ARRAY_TYPE and MAP_TYPE columns whose values are JSON text. */
+    @Test
+    void arraysAndMapsArriveAsHivesJsonText() throws Exception {
+        try (Connection c = connect(); Statement st = c.createStatement();
+             ResultSet rs = st.executeQuery("SELECT array('a', NULL, 'b\"c'), map('k', 1, 'j', 2), array(1.5, 2), "
+                     + "map(1, array(true))")) {
+            ResultSetMetaData md = rs.getMetaData();
+            assertEquals(List.of("array", "map"), List.of(md.getColumnTypeName(1), md.getColumnTypeName(2)));
+            assertEquals(List.of(Types.ARRAY, Types.JAVA_OBJECT), List.of(md.getColumnType(1), md.getColumnType(2)));
+            assertTrue(rs.next());
+            assertEquals("[\"a\",null,\"b\\\"c\"]", rs.getString(1));
+            assertEquals("{\"k\":1,\"j\":2}", rs.getObject(2));
+            assertEquals("[1.5,2.0]", rs.getString(3));
+            assertEquals("{1:[true]}", rs.getString(4));
+        }
+    }
+
     @Test
     void wideDecimalsArriveAsBigDecimalsWithTheirPrecisionAndScale() throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement();

@@ -49,6 +49,9 @@ final class SqlTestValues {
         if (v instanceof java.time.LocalDateTime t) {
             return org.oooengine.core.types.LocalTimestamps.format(t); // as Hive prints a timestamp
         }
+        if (v instanceof java.util.List || v instanceof java.util.Map) {
+            return org.oooengine.core.sql.expr.Values.json(v); // as HiveServer2 sends an array or a map
+        }
         String s = v.toString();
         return s.isEmpty() ? "(empty)" : s;
     }

@@ -33,6 +33,9 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * </ul>
  */
 final class CardinalityModel {
+    /** The rows a LATERAL VIEW is guessed to make of each input row. */
+    static final int GENERATED_PER_ROW = 4;
+
     /** Fewer sampled values than this say too little of a LIKE (a tiny table's few rows). */
     private static final int MIN_SAMPLE = 20;
     private final TableLayouts layouts;
@@ -145,6 +148,9 @@ final class CardinalityModel {
             return in < 0 ? -1 : in * e.projections().size();
         } else if (n instanceof RelNode.Replicate r) {
             return rows(r.input());
+        } else if (n instanceof RelNode.Generate g) {
+            long in = rows(g.input()); // no statistics of arrays: guess a few elements each
+            return in < 0 ? -1 : in * GENERATED_PER_ROW;
         } else if (n instanceof RelNode.FinalAggregate a) {
             return a.keyCount() == 0 ? 1 : groups(rows(a.input()), keyColumns(a.keyCount(), a.input()), a.input().fields(),
                     columns(a.input()));

@@ -174,6 +174,11 @@ public final class PipelinePlanner {
             in.set(r.countColumn());
             return new RelNode.Replicate(place(r.input(), in), r.countColumn());
         }
+        if (node instanceof RelNode.Generate g) {
+            BitSet in = required.get(0, g.input().fields().size());
+            in.or(Exprs.columns(g.generator().arg()));
+            return new RelNode.Generate(place(g.input(), in), g.generator(), g.fields());
+        }
         if (node instanceof RelNode.Union u) {
             return new RelNode.Union(u.inputs().stream().map(in -> place(in, required)).toList(), u.fields());
         }
@@ -446,7 +451,7 @@ public final class PipelinePlanner {
         for (AggregateCall call : a.aggregates()) {
             partial.add(new Field(null, call + " count", SqlType.BIGINT));
             partial.add(new Field(null, call + " state", call.arg() == null ? SqlType.BIGINT
-                    : call.kind().isMoment() ? SqlType.DOUBLE : call.arg().type()));
+                    : call.kind().isMoment() ? SqlType.DOUBLE : call.kind().isCollect() ? call.type() : call.arg().type()));
             partial.add(new Field(null, call + " squares", SqlType.DOUBLE)); // a variance's; null for the others
         }
         return partial;

@@ -316,6 +316,8 @@ public final class PlanPrinter {
             return List.of(e.input());
         } else if (n instanceof RelNode.Replicate r) {
             return List.of(r.input());
+        } else if (n instanceof RelNode.Generate g) {
+            return List.of(g.input());
         }
         return List.of();
     }
@@ -414,6 +416,10 @@ public final class PlanPrinter {
             return StepText.expand(e.projections(), displayed(e.input()), e.fields());
         } else if (n instanceof RelNode.Replicate r) {
             return "Replicate each row " + ColumnNames.of(displayed(r.input())).apply(r.countColumn()) + " times";
+        } else if (n instanceof RelNode.Generate g) {
+            List<Field> generated = g.fields().subList(g.input().fields().size(), g.fields().size());
+            return "LateralView " + g.generator().text(ColumnNames.of(displayed(g.input()))) + " AS "
+                    + ColumnNames.of(generated).list() + " (on the coordinator)";
         }
         RelNode.Values v = (RelNode.Values) n;
         return "Values " + v.rows().size() + " rows " + ColumnNames.of(v.fields()).list();

@@ -57,6 +57,9 @@ public sealed interface RelNode {
         if (node instanceof Replicate x) {
             return new Replicate(f.apply(x.input()), x.countColumn());
         }
+        if (node instanceof Generate x) {
+            return new Generate(f.apply(x.input()), x.generator(), x.fields());
+        }
         return node;
     }
 
@@ -392,6 +395,20 @@ public sealed interface RelNode {
         @Override
         public List<Field> fields() {
             return input.fields();
+        }
+    }
+
+    /**
+     * LATERAL VIEW: each input row once per row {@code generator} makes of it (explode,
+     * posexplode), the generated values after the row's own columns.
+     */
+    record Generate(RelNode input, org.oooengine.core.sql.expr.Generator generator, List<Field> fields)
+            implements RelNode {
+        public Generate {
+            if (fields.size() != input.fields().size() + generator.types().size()) {
+                throw new IllegalArgumentException(fields.size() + " fields for " + input.fields().size()
+                        + " columns and " + generator.types().size() + " generated");
+            }
         }
     }
 

@@ -2,7 +2,11 @@ package org.oooengine.core.sql.expr;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.oooengine.core.sql.SqlType;
 
@@ -15,11 +19,17 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
     public enum Kind {
         COUNT_STAR, COUNT, SUM, AVG, MIN, MAX,
         // ordinals travel on the wire: new kinds go last
-        VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP;
+        VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP,
+        COLLECT_LIST, COLLECT_SET;
 
         /** The variances and standard deviations: their state is a count, a mean and a sum of squared deviations. */
         public boolean isMoment() {
             return this == VAR_POP || this == VAR_SAMP || this == STDDEV_POP || this == STDDEV_SAMP;
+        }
+
+        /** collect_list and collect_set: their state is the values collected so far. */
+        public boolean isCollect() {
+            return this == COLLECT_LIST || this == COLLECT_SET;
         }
     }
 
@@ -37,6 +47,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                     ? SqlType.decimal(arg.precision() + 4, Math.min(SqlType.MAX_PRECISION, arg.scale() + 4))
                     : SqlType.DOUBLE;
             case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> SqlType.DOUBLE;
+            case COLLECT_LIST, COLLECT_SET -> SqlType.array(arg);
         };
     }
 
@@ -69,10 +80,27 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
         /** A variance's running mean and sum of squared deviations from it (Welford). */
         private double mean;
         private double squares;
+        /** collect_list's values, or collect_set's by their group key (the first of equal values kept), in arrival order. */
+        private final List<Object> collected;
+        private final Map<Object, Object> collectedSet;
 
         Accumulator(AggregateCall call) {
             this.call = call;
             this.seen = call.distinct ? new HashSet<>() : null;
+            this.collected = call.kind == Kind.COLLECT_LIST ? new ArrayList<>() : null;
+            this.collectedSet = call.kind == Kind.COLLECT_SET ? new LinkedHashMap<>() : null;
+        }
+
+        private void collect(Object v) {
+            if (collected != null) {
+                collected.add(v);
+            } else {
+                collectedSet.putIfAbsent(Values.groupKey(v), v);
+            }
+        }
+
+        private List<Object> collection() {
+            return collected != null ? new ArrayList<>(collected) : new ArrayList<>(collectedSet.values());
         }
 
         public void add(Object[] row) {
@@ -103,6 +131,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                     mean += delta / count;
                     squares += delta * (x - mean);
                 }
+                case COLLECT_LIST, COLLECT_SET -> collect(v);
                 default -> {
                 }
             }
@@ -124,6 +153,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 case MIN, MAX -> extreme;
                 case SUM, AVG -> count == 0 ? null : runningSum(call.arg.type());
                 case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> count == 0 ? null : (Object) mean;
+                case COLLECT_LIST, COLLECT_SET -> collection();
             };
             out[offset + 2] = call.kind.isMoment() && count > 0 ? (Object) squares : null;
         }
@@ -150,6 +180,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 }
                 case MIN -> extreme = extreme == null || Values.compare(v, extreme) < 0 ? v : extreme;
                 case MAX -> extreme = extreme == null || Values.compare(v, extreme) > 0 ? v : extreme;
+                case COLLECT_LIST, COLLECT_SET -> ((List<?>) v).forEach(this::collect);
                 default -> {
                 }
             }
@@ -190,6 +221,8 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 case STDDEV_POP -> count == 0 ? null : (Object) Math.sqrt(Math.max(0, squares) / count);
                 case VAR_SAMP -> count <= 1 ? null : (Object) (Math.max(0, squares) / (count - 1));
                 case STDDEV_SAMP -> count <= 1 ? null : (Object) Math.sqrt(Math.max(0, squares) / (count - 1));
+                // Hive: an empty array, not NULL, for a group without values
+                case COLLECT_LIST, COLLECT_SET -> collection();
             };
         }
 

@@ -110,13 +110,29 @@ public final class ExprCodec {
         return new AggregateCall(kind, arg, distinct, readType(r));
     }
 
+    /** A type: its kind, precision and scale, then an array's or map's element types the same way. */
     public static void writeType(PayloadWriter w, SqlType t) {
         w.putVarInt(t.kind().ordinal()).putVarInt(t.precision()).putVarInt(t.scale());
+        t.elements().forEach(e -> writeType(w, e));
     }
 
     public static SqlType readType(PayloadReader r) {
+        return readType(r, 0);
+    }
+
+    private static SqlType readType(PayloadReader r, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new ProtocolException("a type nested deeper than " + MAX_DEPTH);
+        }
         SqlType.Kind kind = pick(SqlType.Kind.values(), r.getVarInt(), "type");
-        return new SqlType(kind, r.getVarInt(), r.getVarInt());
+        int precision = r.getVarInt();
+        int scale = r.getVarInt();
+        int elements = kind == SqlType.Kind.ARRAY ? 1 : kind == SqlType.Kind.MAP ? 2 : 0;
+        List<SqlType> types = new ArrayList<>(elements);
+        for (int i = 0; i < elements; i++) {
+            types.add(readType(r, depth + 1));
+        }
+        return new SqlType(kind, precision, scale, types);
     }
 
     private static Expr read(PayloadReader r, int depth) {

@@ -81,6 +81,22 @@ public final class ExprText {
         if (value instanceof java.time.LocalDateTime t) {
             return "TIMESTAMP '" + org.oooengine.core.types.LocalTimestamps.format(t) + "'";
         }
+        if (value instanceof java.util.List<?> list) {
+            StringBuilder b = new StringBuilder("array(");
+            for (int i = 0; i < list.size(); i++) {
+                b.append(i > 0 ? ", " : "").append(literal(list.get(i), null));
+            }
+            return b.append(")").toString();
+        }
+        if (value instanceof java.util.Map<?, ?> map) {
+            StringBuilder b = new StringBuilder("map(");
+            boolean first = true;
+            for (java.util.Map.Entry<?, ?> e : map.entrySet()) {
+                b.append(first ? "" : ", ").append(literal(e.getKey(), null)).append(", ").append(literal(e.getValue(), null));
+                first = false;
+            }
+            return b.append(")").toString();
+        }
         if (value instanceof TemporalAccessor || value instanceof java.util.Date) { // a date-time
             return "TIMESTAMP '" + value.toString().replace('T', ' ') + "'";
         }
@@ -211,6 +227,7 @@ public final class ExprText {
         int strength = strength(c);
         return switch (c.function()) {
             case NEGATE -> "-" + text(args.get(0), UNARY);
+            case SUBSCRIPT -> text(args.get(0), UNARY) + "[" + text(args.get(1), OR) + "]";
             case CAST -> "CAST(" + text(args.get(0), OR) + " AS " + c.type().toString().toUpperCase(Locale.ROOT) + ")";
             case DATE_PLUS_INTERVAL -> infix(args, "+", strength);
             case DATE_MINUS_INTERVAL -> infix(args, "-", strength);

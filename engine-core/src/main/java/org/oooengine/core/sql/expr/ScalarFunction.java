@@ -25,10 +25,12 @@ public enum ScalarFunction {
     TRUNC_NUMBER, TRUNC_DATE, NULLIF, PMOD, GREATEST, LEAST, SIGN, SQRT, LN, LOG10, LOG2, LOG, EXP, POWER,
     DATE_FORMAT, LAST_DAY, QUARTER, ADD_MONTHS, HOUR, MINUTE, SECOND, DATE_ADD, DATE_SUB, DATEDIFF,
     LPAD, RPAD, REPEAT, REPLACE, INSTR, LOCATE, LTRIM, RTRIM, REVERSE, CONCAT_WS,
-    TO_DATE, UNIX_TIMESTAMP, FROM_UNIXTIME;
+    TO_DATE, UNIX_TIMESTAMP, FROM_UNIXTIME,
+    // arrays and maps, in CollectionFunctions; SUBSCRIPT is a[i] and m[key]
+    ARRAY, MAP, SPLIT, SIZE, ARRAY_CONTAINS, SORT_ARRAY, MAP_KEYS, MAP_VALUES, SUBSCRIPT;
 
     public boolean nullIntolerant() {
-        return this != COALESCE && !BuiltinFunctions.takesNulls(this);
+        return this != COALESCE && !BuiltinFunctions.takesNulls(this) && !CollectionFunctions.takesNulls(this);
     }
 
     /** The SQL name for messages and plans. */
@@ -48,6 +50,7 @@ public enum ScalarFunction {
             case DATE_PLUS_INTERVAL -> "+ interval";
             case DATE_MINUS_INTERVAL -> "- interval";
             case TRUNC_NUMBER, TRUNC_DATE -> "trunc";
+            case SUBSCRIPT -> "[]";
             default -> name().toLowerCase(Locale.ROOT);
         };
     }
@@ -81,7 +84,8 @@ public enum ScalarFunction {
             case FLOOR -> Values.cast(Values.decimal((Number) v[0]).setScale(0, RoundingMode.FLOOR), type);
             case CEIL -> Values.cast(Values.decimal((Number) v[0]).setScale(0, RoundingMode.CEILING), type);
             case COALESCE -> coalesce(v, type);
-            default -> BuiltinFunctions.apply(this, v, type);
+            default -> CollectionFunctions.isCollectionFunction(this) ? CollectionFunctions.apply(this, v, call)
+                    : BuiltinFunctions.apply(this, v, type);
         };
     }
 

@@ -23,9 +23,23 @@ public final class Values {
     private Values() {
     }
 
-    /** Total order within comparable types; numbers compare across kinds exactly. */
+    /**
+     * Total order within comparable types; numbers compare across kinds exactly; arrays element by
+     * element (NULL first, then the shorter first), as Hive orders them.
+     */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static int compare(Object a, Object b) {
+        if (a instanceof java.util.List<?> x && b instanceof java.util.List<?> y) {
+            for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
+                Object p = x.get(i);
+                Object q = y.get(i);
+                int c = p == null ? (q == null ? 0 : -1) : q == null ? 1 : compare(p, q);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return Integer.compare(x.size(), y.size());
+        }
         if (a instanceof Number x && b instanceof Number y) {
             if (isIntegral(x) && isIntegral(y)) {
                 return Long.compare(x.longValue(), y.longValue());
@@ -50,7 +64,22 @@ public final class Values {
         if (v instanceof Integer i) {
             return (long) i;
         }
+        if (v instanceof java.util.List<?> list) {
+            java.util.List<Object> keys = new java.util.ArrayList<>(list.size());
+            list.forEach(e -> keys.add(e == null ? null : groupKey(e)));
+            return keys;
+        }
+        if (v instanceof java.util.Map<?, ?> map) {
+            java.util.Map<Object, Object> keys = new java.util.LinkedHashMap<>();
+            map.forEach((k, e) -> keys.put(k == null ? null : groupKey(k), e == null ? null : groupKey(e)));
+            return keys;
+        }
         return v;
+    }
+
+    /** An array or a map as Hive writes it in a result set: JSON text ({@code ["a","b"]}, {@code {"k":1}}). */
+    public static String json(Object v) {
+        return CollectionFunctions.json(v);
     }
 
     static boolean isIntegral(Number n) {
@@ -119,12 +148,27 @@ public final class Values {
                 case STRING -> text(v);
                 case VARCHAR -> truncate(text(v), to.precision());
                 case CHAR -> pad(truncate(text(v), to.precision()), to.precision());
-                case INTERVAL, VOID -> throw new SqlException(SqlException.GENERAL, "cannot cast to " + to);
+                case INTERVAL, VOID, ARRAY, MAP -> castCollection(v, to);
             };
         } catch (NumberFormatException | ArithmeticException | java.time.DateTimeException e) {
             // Hive's CAST yields NULL for text that is not a value of the type
             return null;
         }
+    }
+
+    /** An array or map brought to another array or map type element by element (the analyzer allows nothing else). */
+    private static Object castCollection(Object v, SqlType to) {
+        if (to.kind() == SqlType.Kind.ARRAY && v instanceof java.util.List<?> list) {
+            java.util.List<Object> out = new java.util.ArrayList<>(list.size());
+            list.forEach(e -> out.add(cast(e, to.elementType())));
+            return out;
+        }
+        if (to.kind() == SqlType.Kind.MAP && v instanceof java.util.Map<?, ?> map) {
+            java.util.Map<Object, Object> out = new java.util.LinkedHashMap<>();
+            map.forEach((k, e) -> out.put(cast(k, to.keyType()), cast(e, to.valueType())));
+            return out;
+        }
+        throw new SqlException(SqlException.GENERAL, "cannot cast to " + to);
     }
 
     /**

@@ -35,7 +35,8 @@ public final class FunctionReferenceDoc {
                 .append("functions behave as in Hive. [user-guide.md](user-guide.md#what-sql-runs) lists the statements and ")
                 .append("clauses that run, [sql.md](sql.md) how a statement is planned. Anything else is refused with SQLSTATE ")
                 .append("`0A000` naming the construct, never ignored: among others `TIMESTAMP WITH LOCAL TIME ZONE`, ")
-                .append("`BINARY` and complex types, and `LATERAL VIEW`. Window functions (`OVER`: `row_number`, ")
+                .append("`BINARY`, `STRUCT` and `UNIONTYPE`, and table functions other than `explode` and `posexplode`. "
+                        + "Window functions (`OVER`: `row_number`, ")
                 .append("`rank`, `dense_rank`, `percent_rank`, `cume_dist`, `ntile`, `lag`, `lead`, `first_value`, ")
                 .append("`last_value` and the aggregates below), grouping sets (`grouping()`, `GROUPING__ID`), `INTERSECT` ")
                 .append("and `EXCEPT` and views are described in [user-guide.md](user-guide.md#what-sql-runs).\n\n")
@@ -46,6 +47,9 @@ public final class FunctionReferenceDoc {
                 .append("(text is read as a DOUBLE); `x`, `a`, `b` are numbers, `s` is text. Examples show the value as a ")
                 .append("SQL literal: `'text'`, `DATE '2024-05-01'`, `2.5`, `NULL`.\n");
         for (FunctionCategory category : FunctionCategory.values()) {
+            if (Functions.all().stream().noneMatch(f -> f.category() == category)) {
+                continue;
+            }
             md.append("\n### ").append(category.title()).append("\n\n");
             if (!category.note().isEmpty()) {
                 md.append(category.note()).append("\n\n");

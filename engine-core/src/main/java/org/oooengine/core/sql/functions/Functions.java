@@ -1,6 +1,8 @@
 package org.oooengine.core.sql.functions;
 
 import static org.oooengine.core.sql.functions.FunctionCategory.AGGREGATE;
+import static org.oooengine.core.sql.functions.FunctionCategory.COLLECTION;
+import static org.oooengine.core.sql.functions.FunctionCategory.GENERATOR;
 import static org.oooengine.core.sql.functions.FunctionCategory.CONDITIONAL;
 import static org.oooengine.core.sql.functions.FunctionCategory.DATE;
 import static org.oooengine.core.sql.functions.FunctionCategory.MATH;
@@ -223,7 +225,40 @@ public final class Functions {
             fn("nvl", CONDITIONAL, 2, 2).sig("nvl(value, default)", "the common type of the arguments")
                     .does("`value`, or `default` when `value` is NULL.")
                     .ex("nvl(NULL, 'none')", "'none'").build(),
+            // arrays and maps
+            fn("array", COLLECTION, 0, ANY).sig("array(v1, v2, ...)", "ARRAY of the common type of the values")
+                    .does("An array of the values, brought to one type; `array()` is an empty ARRAY<STRING>.")
+                    .ex("array(1, 2, 3)", "array(1, 2, 3)").ex("array('a', NULL)", "array('a', NULL)").build(),
+            fn("array_contains", COLLECTION, 2, 2).sig("array_contains(ARRAY a, v)", "BOOLEAN")
+                    .does("Whether an element of `a` equals `v`; FALSE, not NULL, when `a` or `v` is NULL (as in Hive).")
+                    .ex("array_contains(array(1, 2), 2)", "TRUE").ex("array_contains(array(1, 2), NULL)", "FALSE").build(),
+            fn("map", COLLECTION, 0, ANY).sig("map(k1, v1, k2, v2, ...)", "MAP of the keys' and the values' common types")
+                    .does("A map of the keys to the values, in the order given; a repeated key keeps its last value.")
+                    .ex("map('a', 1, 'b', 2)", "map('a', 1, 'b', 2)").ex("map('a', 1, 'b', 2)['b']", "2").build(),
+            fn("map_keys", COLLECTION, 1, 1).sig("map_keys(MAP m)", "ARRAY of the key type")
+                    .does("The keys of `m`, in its order; an empty array for NULL (as in Hive).")
+                    .ex("map_keys(map('a', 1, 'b', 2))", "array('a', 'b')").build(),
+            fn("map_values", COLLECTION, 1, 1).sig("map_values(MAP m)", "ARRAY of the value type")
+                    .does("The values of `m`, in its order; an empty array for NULL (as in Hive).")
+                    .ex("map_values(map('a', 1, 'b', 2))", "array(1, 2)").build(),
+            fn("size", COLLECTION, 1, 1).sig("size(ARRAY a)", "INT").sig("size(MAP m)", "INT")
+                    .does("The number of elements of an array or entries of a map; -1 for NULL (as in Hive).")
+                    .ex("size(array(1, 2, 3))", "3").ex("size(map('a', 1))", "1").build(),
+            fn("sort_array", COLLECTION, 1, 1).sig("sort_array(ARRAY a)", "the type of a")
+                    .does("The elements of `a` in ascending order, NULLs first.")
+                    .ex("sort_array(array(3, NULL, 1))", "array(NULL, 1, 3)").build(),
+            fn("split", COLLECTION, 2, 2).sig("split(STRING s, STRING regex)", "ARRAY<STRING>")
+                    .does("`s` cut at every match of the Java regular expression `regex`; empty strings between or after "
+                            + "separators are kept (Hive's rule).")
+                    .ex("split('a,b,,c', ',')", "array('a', 'b', '', 'c')").ex("split('a1b22c', '[0-9]+')", "array('a', 'b', 'c')")
+                    .build(),
             // aggregates
+            fn("collect_list", AGGREGATE, 1, 1).agg(AggregateCall.Kind.COLLECT_LIST).sig("collect_list(x)", "ARRAY of the type of x")
+                    .does("The values, in the order the rows arrive (no order is promised: `sort_array` gives one).")
+                    .ex("collect_list(x)", "array(1, 2, 3, 4)").build(),
+            fn("collect_set", AGGREGATE, 1, 1).agg(AggregateCall.Kind.COLLECT_SET).sig("collect_set(x)", "ARRAY of the type of x")
+                    .does("The distinct values, in the order they first arrive (no order is promised: `sort_array` gives one).")
+                    .ex("collect_set(x)", "array(1, 2, 3, 4)").build(),
             fn("avg", AGGREGATE, 1, 1).agg(AggregateCall.Kind.AVG)
                     .sig("avg(x)", "DOUBLE; a DECIMAL with 4 more digits of scale for a DECIMAL")
                     .does("The mean of the values.")
@@ -253,7 +288,16 @@ public final class Functions {
                     .ex("var_pop(x)", "1.25").build(),
             fn("var_samp", AGGREGATE, 1, 1).agg(AggregateCall.Kind.VAR_SAMP).sig("var_samp(x)", "DOUBLE")
                     .does("The sample variance of the values: NULL for fewer than two.")
-                    .ex("var_samp(x)", "1.6666666666666667").build());
+                    .ex("var_samp(x)", "1.6666666666666667").build(),
+            // table-generating functions
+            fn("explode", GENERATOR, 1, 1).sig("explode(ARRAY a)", "a row per element: `col`")
+                    .sig("explode(MAP m)", "a row per entry: `key`, `value`")
+                    .does("A row for each element of the array, or each entry of the map; none for NULL or an empty one "
+                            + "(but see OUTER).")
+                    .ex("explode(array(7, 8))", "7").ex("explode(map('a', 1))", "'a', 1").build(),
+            fn("posexplode", GENERATOR, 1, 1).sig("posexplode(ARRAY a)", "a row per element: `pos` (INT, from 0), `val`")
+                    .does("A row for each element of the array with its position, counted from 0 as in Hive.")
+                    .ex("posexplode(array('a', 'b'))", "0, 'a'").build());
 
     private static final Map<String, FunctionInfo> BY_NAME = index();
 

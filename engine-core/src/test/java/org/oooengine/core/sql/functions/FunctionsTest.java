@@ -22,7 +22,7 @@ class FunctionsTest {
         assertEquals(AggregateCall.Kind.STDDEV_POP, Functions.find("stddev").orElseThrow().aggregate());
         assertEquals(AggregateCall.Kind.STDDEV_POP, Functions.find("std").orElseThrow().aggregate());
         assertEquals(AggregateCall.Kind.VAR_POP, Functions.find("variance").orElseThrow().aggregate());
-        assertEquals(Set.of("avg", "count", "max", "min", "std", "stddev", "stddev_pop", "stddev_samp", "sum", "var_pop",
+        assertEquals(Set.of("avg", "collect_list", "collect_set", "count", "max", "min", "std", "stddev", "stddev_pop", "stddev_samp", "sum", "var_pop",
                 "var_samp", "variance"), Functions.aggregateNames());
     }
 

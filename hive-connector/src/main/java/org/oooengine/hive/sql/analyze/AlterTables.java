@@ -117,7 +117,7 @@ final class AlterTables {
             }
         }
         if (!Types.isTypeToken(type)) {
-            throw Ast.notSupported("column type " + Ast.described(type), type);
+            throw Types.notAColumnType(type);
         }
         // the type is checked against the column's when the statement runs
         return new DdlStatement.ChangeColumn(name[0], name[1], column, newName, Types.of(type), comment);
@@ -148,7 +148,7 @@ final class AlterTables {
             }
             ASTNode type = Ast.child(c, 1);
             if (!Types.isTypeToken(type)) {
-                throw Ast.notSupported("column type " + Ast.described(type), type);
+                throw Types.notAColumnType(type);
             }
             String comment = "";
             for (ASTNode after : Ast.children(c).subList(2, c.getChildCount())) {

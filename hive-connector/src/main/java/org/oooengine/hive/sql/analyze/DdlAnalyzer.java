@@ -213,7 +213,7 @@ public final class DdlAnalyzer {
                 case TOK_TABCOL -> {
                     ASTNode type = Ast.child(c, 1);
                     if (!Types.isTypeToken(type)) {
-                        throw Ast.notSupported("column type " + type.getText().replace("TOK_", "").toLowerCase(Locale.ROOT), type);
+                        throw Types.notAColumnType(type);
                     }
                     String name = Identifiers.columnName(Ast.name(Ast.child(c, 0)), c);
                     String comment = "";

@@ -115,6 +115,7 @@ final class ExprBinder {
             case KW_NOT, TOK_OP_NOT -> new Expr.Not(condition(Ast.child(n, 0)));
             case KW_LIKE -> like(n, false);
             case TOK_FUNCTION -> function(n);
+            case LSQUARE -> CollectionBinder.subscript(bind(Ast.child(n, 0)), bind(Ast.child(n, 1)), n);
             case TOK_FUNCTIONSTAR, TOK_FUNCTIONDI -> throw isAggregate(n)
                     ? Ast.error(SqlException.SYNTAX, "aggregate " + Ast.name(Ast.child(n, 0)) + " is not allowed here", n)
                     : Ast.notSupported("function " + Ast.functionName(Ast.child(n, 0)), n);
@@ -374,6 +375,10 @@ final class ExprBinder {
             // length are padded alike and compare as they are
             return new Expr[] {FixedChars.besideChar(a, y), FixedChars.besideChar(b, x)};
         }
+        if (a.type().isComplex() || b.type().isComplex()) {
+            throw Ast.error(SqlException.SYNTAX, "cannot compare " + a.type() + " with " + b.type()
+                    + " (arrays and maps do not compare, as in Hive)", at);
+        }
         if (x == y || x == SqlType.Kind.VOID || y == SqlType.Kind.VOID
                 || (a.type().isNumeric() && b.type().isNumeric()) || (a.type().isString() && b.type().isString())) {
             return new Expr[] {a, b};
@@ -435,6 +440,10 @@ final class ExprBinder {
         String name = Ast.name(head);
         if (AGGREGATES.contains(name)) {
             throw Ast.error(SqlException.SYNTAX, "aggregate " + name + " is not allowed here", n);
+        }
+        if (Generators.isGenerator(name)) {
+            throw Ast.error(SqlException.SYNTAX, name + " is a table-generating function: it goes in LATERAL VIEW, or alone "
+                    + "in the select list, not inside an expression (as in Hive)", n);
         }
         FunctionInfo registered = SYNTAX.contains(name) ? null : registered(name, args.size(), n);
         return switch (name) {

@@ -111,6 +111,11 @@ public final class QueryAnalyzer {
         for (ASTNode c : withSubqueries) {
             input = subqueries.apply(input, c);
         }
+        ASTNode select = Ast.find(insert, TOK_SELECT);
+        ASTNode generatorItem = LateralViews.selectCall(select != null ? select : Ast.find(insert, TOK_SELECTDI));
+        if (generatorItem != null) {
+            return LateralViews.selectForm(input, insert, generatorItem);
+        }
         return new SelectAnalyzer(input, insert, subqueries).plan();
     }
 
@@ -154,6 +159,7 @@ public final class QueryAnalyzer {
             case TOK_TABREF -> tableReference(rel);
             case TOK_SUBQUERY -> qualify(query(Ast.child(rel, 0)), Ast.name(Ast.child(rel, 1)));
             case TOK_LEFTSEMIJOIN -> throw Ast.notSupported("LEFT SEMI JOIN", rel);
+            case TOK_LATERAL_VIEW, TOK_LATERAL_VIEW_OUTER -> LateralViews.plan(rel, this::relation);
             default -> throw Ast.notSupported("FROM item '" + rel.getText() + "'", rel);
         };
     }

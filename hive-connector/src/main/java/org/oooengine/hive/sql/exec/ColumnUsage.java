@@ -74,6 +74,10 @@ final class ColumnUsage {
                 required.stream().forEach(i -> in.or(Exprs.columns(copy.get(i))));
             }
             need(e.input(), in);
+        } else if (node instanceof RelNode.Generate g) {
+            BitSet in = required.get(0, g.input().fields().size());
+            in.or(Exprs.columns(g.generator().arg()));
+            need(g.input(), in);
         } else if (node instanceof RelNode.Replicate r) {
             BitSet in = (BitSet) required.clone();
             in.set(r.countColumn());

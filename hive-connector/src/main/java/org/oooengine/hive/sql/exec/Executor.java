@@ -242,6 +242,8 @@ public final class Executor {
             through(e.input(), e.step(), Pipeline.BuildSource.ROWS_ONLY, out);
         } else if (node instanceof RelNode.Replicate r) {
             replicate(r, out);
+        } else if (node instanceof RelNode.Generate g) {
+            generate(g, out);
         } else {
             throw new IllegalStateException("no executor for " + node.getClass().getSimpleName());
         }
@@ -587,6 +589,17 @@ public final class Executor {
                 for (long i = 0; i < copies; i++) {
                     batches.add(row);
                 }
+            }
+        });
+        batches.flush();
+    }
+
+    /** LATERAL VIEW: each row once per row its generator makes of it. */
+    private void generate(RelNode.Generate g, Consumer<List<Object[]>> out) {
+        RowBatches batches = new RowBatches(out);
+        produce(g.input(), batch -> {
+            for (Object[] row : batch) {
+                g.generator().generate(row, batches::add);
             }
         });
         batches.flush();
