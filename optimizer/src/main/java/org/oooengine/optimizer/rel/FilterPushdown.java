@@ -10,8 +10,8 @@ import org.oooengine.core.sql.expr.Exprs;
 /**
  * Conditions moved as close to the rows they test as their meaning allows: through projections
  * (a column replaced by what it computes), into every input of a UNION ALL, below a GROUP BY or a
- * window when they test only its keys, below a sort, into the side of a join whose columns they
- * read, and into a scan. A condition that becomes constant on the way is decided there: true goes
+ * window when they test only its keys, below a sort and a LATERAL VIEW, into the side of a join
+ * whose columns they read, and into a scan. A condition that becomes constant on the way is decided there: true goes
  * away, false or null empties that input. So a view that tags each channel's rows and groups them
  * per year, referenced with {@code WHERE sale_type = 's' AND dyear = 2002} (TPC-DS Q4, Q11, Q74),
  * reads one channel's sales of one year instead of every channel's of every year.
@@ -76,6 +76,9 @@ public final class FilterPushdown {
         }
         if (input instanceof RelNode.Join j) {
             return intoJoin(j, terms);
+        }
+        if (input instanceof RelNode.Generate g) {
+            return belowGenerate(g, terms);
         }
         return new RelNode.Filter(input, Exprs.and(terms));
     }
@@ -153,6 +156,22 @@ public final class FilterPushdown {
             }
         }
         return true;
+    }
+
+    /**
+     * A LATERAL VIEW repeats each input row once per generated value (once with nulls when OUTER
+     * and there are none): conjuncts on the row's own columns may test it before.
+     */
+    private static RelNode belowGenerate(RelNode.Generate g, List<Expr> terms) {
+        int width = g.input().fields().size();
+        List<Expr> below = terms.stream().filter(c -> Exprs.columns(c).nextSetBit(width) < 0).toList();
+        List<Expr> above = terms.stream().filter(c -> !below.contains(c)).toList();
+        if (below.isEmpty()) {
+            return new RelNode.Filter(g, Exprs.and(terms));
+        }
+        RelNode kept = filtered(g.input(), below);
+        RelNode pushed = empty(kept) ? none(g) : new RelNode.Generate(kept, g.generator(), g.fields());
+        return above.isEmpty() ? pushed : new RelNode.Filter(pushed, Exprs.and(above));
     }
 
     /**

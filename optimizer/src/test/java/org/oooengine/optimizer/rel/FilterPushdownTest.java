@@ -11,6 +11,7 @@ import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Generator;
 import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.core.sql.expr.WindowCall;
 import org.oooengine.optimizer.catalog.ResultColumn;
@@ -118,6 +119,22 @@ class FilterPushdownTest {
                 new int[] {1}, new int[] {1}, null);
         RelNode.Join pushed = assertInstanceOf(RelNode.Join.class, FilterPushdown.apply(notIn));
         assertEquals(null, ((RelNode.Scan) pushed.right()).filter(), "a null on the right empties NOT IN");
+    }
+
+    @Test
+    void aLateralViewLetsConditionsOnItsInputRowsPass() {
+        Generator explode = new Generator(Generator.Kind.EXPLODE,
+                new Expr.Call(ScalarFunction.ARRAY, List.of(col(2, SqlType.DOUBLE)), SqlType.array(SqlType.DOUBLE)), true);
+        List<Field> fields = new java.util.ArrayList<>(scan().fields());
+        fields.add(new Field("t", "v", SqlType.DOUBLE));
+        Expr customer = eq(col(0, SqlType.BIGINT), number(7));
+        Expr generated = new Expr.Call(ScalarFunction.GT, List.of(col(3, SqlType.DOUBLE), number(1)), SqlType.BOOLEAN);
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(new RelNode.Generate(scan(), explode, fields),
+                and(customer, generated)));
+
+        RelNode.Filter above = assertInstanceOf(RelNode.Filter.class, plan);
+        assertEquals(generated, above.condition());
+        assertEquals(customer, ((RelNode.Scan) ((RelNode.Generate) above.input()).input()).filter());
     }
 
     @Test
