@@ -67,13 +67,25 @@ public final class OrcRows {
             TypeDescription have = columns.get(c);
             TypeDescription want = typeOf(types.get(c));
             boolean text = isText(have) && isText(want);
-            boolean same = have.getCategory() == want.getCategory()
+            boolean same = widened(have.getCategory()) == want.getCategory()
                     && (want.getCategory() != TypeDescription.Category.DECIMAL || have.getScale() == want.getScale());
             if (!text && !same) {
                 return "column " + (c + 1) + " is " + have + " in the file, " + types.get(c) + " in the table";
             }
         }
         return null;
+    }
+
+    /**
+     * The category a file column is read as: Hive writes TINYINT, SMALLINT and FLOAT columns as
+     * ORC's byte, short and float, which the engine holds as int and double (same vectors).
+     */
+    private static TypeDescription.Category widened(TypeDescription.Category category) {
+        return switch (category) {
+            case BYTE, SHORT -> TypeDescription.Category.INT;
+            case FLOAT -> TypeDescription.Category.DOUBLE;
+            default -> category;
+        };
     }
 
     private static boolean isText(TypeDescription t) {

@@ -7,9 +7,10 @@ import org.oooengine.hive.files.StoredTypes;
 import org.oooengine.core.sql.SqlType;
 
 /**
- * Hive's column types, as the metastore spells them, to SQL types. Only the types the engine
- * stores map: boolean, int, bigint, double, decimal(p,s) up to precision 38, date, string,
- * varchar(n), char(n). Any other is refused by name.
+ * Hive's column types, as the metastore spells them, to SQL types. The primitive types the
+ * engine holds map: boolean, tinyint, smallint, int, bigint, float, double, decimal(p,s) up to
+ * precision 38, date, timestamp, string, varchar(n), char(n). Any other (binary, the complex
+ * types, interval, timestamp with local time zone) is refused by name.
  */
 final class HiveColumnTypes {
     private static final Pattern SIMPLE = Pattern.compile("([a-z_]+)\\s*(?:\\(\\s*(\\d+)\\s*(?:,\\s*(\\d+)\\s*)?\\))?");
@@ -30,11 +31,15 @@ final class HiveColumnTypes {
         int second = m.group(3) == null ? 0 : Integer.parseInt(m.group(3));
         SqlType type = switch (m.group(1)) {
             case "boolean" -> SqlType.BOOLEAN;
+            case "tinyint" -> SqlType.TINYINT;
+            case "smallint" -> SqlType.SMALLINT;
             case "int", "integer" -> SqlType.INT;
             case "bigint" -> SqlType.BIGINT;
+            case "float" -> SqlType.FLOAT;
             case "double" -> SqlType.DOUBLE;
             case "decimal", "numeric" -> SqlType.decimal(first < 0 ? DEFAULT_DECIMAL_PRECISION : first, second);
             case "date" -> SqlType.DATE;
+            case "timestamp" -> SqlType.TIMESTAMP;
             case "string" -> SqlType.STRING;
             case "varchar" -> SqlType.varchar(length(first, spelled));
             case "char" -> SqlType.fixedChar(length(first, spelled));

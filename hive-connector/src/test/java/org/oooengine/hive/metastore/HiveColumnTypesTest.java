@@ -8,8 +8,21 @@ import org.junit.jupiter.api.Test;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.files.StoredTypes;
 
-/** A metastore's decimal columns: every precision Hive allows maps, with the stored type that holds it. */
+/** A metastore's column types: Hive's primitive ones map, decimals of every precision Hive allows, complex ones are refused. */
 class HiveColumnTypesTest {
+    @Test
+    void hivesPrimitiveTypesMap() {
+        assertEquals(SqlType.TINYINT, HiveColumnTypes.sqlType("tinyint"));
+        assertEquals(SqlType.SMALLINT, HiveColumnTypes.sqlType("SMALLINT"));
+        assertEquals(SqlType.FLOAT, HiveColumnTypes.sqlType("float"));
+        assertEquals(SqlType.TIMESTAMP, HiveColumnTypes.sqlType("timestamp"));
+        assertEquals(SqlType.BOOLEAN, HiveColumnTypes.sqlType("boolean"));
+        for (String refused : new String[] {"binary", "array<int>", "map<string,int>", "struct<a:int>"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HiveColumnTypes.sqlType(refused));
+            assertTrue(e.getMessage().contains("not supported yet"), e.getMessage());
+        }
+    }
+
     @Test
     void decimalsUpToPrecision38MapAndWiderAreRefused() {
         assertEquals(SqlType.decimal(38, 10), HiveColumnTypes.sqlType("decimal(38,10)"));
