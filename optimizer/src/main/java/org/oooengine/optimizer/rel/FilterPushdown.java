@@ -179,6 +179,14 @@ public final class FilterPushdown {
      * they are: either side of an inner or cross join, the left of a left, semi or anti join.
      */
     private static RelNode intoJoin(RelNode.Join j, List<Expr> terms) {
+        for (Expr c : terms) {
+            RelNode moved = OneRowCrossJoins.moved(j, c);
+            if (moved != null) {
+                List<Expr> rest = new ArrayList<>(terms);
+                rest.remove(c);
+                return rest.isEmpty() ? moved : filtered(moved, rest);
+            }
+        }
         int leftWidth = j.left().fields().size();
         boolean intoLeft = switch (j.kind()) {
             case INNER, CROSS, LEFT, SEMI, ANTI, ANTI_NULL_AWARE -> true;

@@ -138,6 +138,32 @@ class FilterPushdownTest {
     }
 
     @Test
+    void aComparisonWithAScalarSubqueryFiltersTheOneTableItReads() {
+        // FROM s a JOIN s b ON a.customer = b.customer WHERE b.year = (SELECT max(year) FROM s)
+        RelNode latest = new RelNode.SingleRow(new RelNode.Aggregate(scan(), List.of(),
+                List.of(new AggregateCall(AggregateCall.Kind.MAX, col(1, SqlType.INT), false, SqlType.INT)),
+                List.of(new Field(null, "latest", SqlType.INT))));
+        RelNode pair = new RelNode.Join(scan(), scan(), JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        RelNode crossed = new RelNode.Join(pair, latest, JoinKind.CROSS, new int[0], new int[0], null);
+
+        Expr onRight = eq(col(4, SqlType.INT), col(6, SqlType.INT));
+        RelNode.Join right = assertInstanceOf(RelNode.Join.class, FilterPushdown.apply(new RelNode.Filter(crossed, onRight)));
+        assertInstanceOf(RelNode.Scan.class, right.left());
+        RelNode.Filter there = assertInstanceOf(RelNode.Filter.class, right.right());
+        assertEquals(eq(col(1, SqlType.INT), col(3, SqlType.INT)), there.condition());
+        assertEquals(crossed.fields(), right.fields());
+
+        Expr onLeft = eq(col(1, SqlType.INT), col(6, SqlType.INT));
+        RelNode.Project left = assertInstanceOf(RelNode.Project.class, FilterPushdown.apply(new RelNode.Filter(crossed, onLeft)));
+        assertEquals(crossed.fields(), left.fields());
+        assertEquals(List.of(col(0, SqlType.BIGINT), col(1, SqlType.INT), col(2, SqlType.DOUBLE), col(4, SqlType.BIGINT),
+                col(5, SqlType.INT), col(6, SqlType.DOUBLE), col(3, SqlType.INT)), left.exprs());
+        RelNode.Join joined = assertInstanceOf(RelNode.Join.class, left.input());
+        assertEquals(eq(col(1, SqlType.INT), col(3, SqlType.INT)),
+                assertInstanceOf(RelNode.Filter.class, joined.left()).condition());
+    }
+
+    @Test
     void aConditionThatNeverHoldsLeavesNoRows() {
         RelNode plan = FilterPushdown.apply(new RelNode.Filter(perCustomer(scan()), eq(text("a"), text("b"))));
         RelNode.Values none = assertInstanceOf(RelNode.Values.class, plan);
