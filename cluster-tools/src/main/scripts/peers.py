@@ -183,6 +183,8 @@ def run_spark(files, text, queries, repeat, master, driver_memory, conf, timeout
         builder = builder.config(k, v)
     spark = builder.getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
+    # A cancelled job's tasks are interrupted too, not left to run to their end beside the next query.
+    spark.sparkContext.setLocalProperty("spark.job.interruptOnCancel", "true")
     gone = []
 
     def run(q):
@@ -298,7 +300,10 @@ def fmt(x):
 
 
 def ratio(a, b):
-    return "-" if not a or not b else (f"{a / b:.1f}x" if a / b < 100 else f"{a / b:.0f}x")
+    if not a or not b:
+        return "-"
+    r = a / b
+    return f"{r:.2g}x" if r < 0.1 else f"{r:.1f}x" if r < 100 else f"{r:.0f}x"
 
 
 def bars(ax, figures, engines, queries, labels):
