@@ -122,6 +122,7 @@ def plot(doc, engines, queries, path):
     top.set_xticks(range(len(queries)))
     top.set_xticklabels([q[1:] for q in queries], fontsize=7)
     top.set_title(f"TPC-DS SF {doc['sf']} per query, same machine and data (no bar: not answered)")
+    top.set_ylim(top=top.get_ylim()[1] * 10)  # room for the legend above the bars
     top.legend(loc="upper left")
     if "duckdb" in engines and len(engines) > 1:
         duck = by_query(doc, "duckdb")
