@@ -509,12 +509,7 @@ public final class PipelinePlanner {
 
     /** A chain's pipeline sending only the {@code read} columns (the others as nulls, in their places). */
     private static RelNode.NodePipeline onlyRead(Chain chain, BitSet read) {
-        List<Expr> kept = new ArrayList<>();
-        for (int i = 0; i < chain.fields.size(); i++) {
-            SqlType type = chain.fields.get(i).type();
-            kept.add(read.get(i) ? new Expr.Column(i, type) : new Expr.Literal(null, type));
-        }
-        return chain.with(new PipelineStep.Project(kept), chain.fields).gathered();
+        return chain.with(chain.onlyRead(read), chain.fields).gathered();
     }
 
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
@@ -633,11 +628,11 @@ public final class PipelinePlanner {
         Chain shuffled = left == null || right == null ? null : shuffled(j, left, leftRead, right, rightRead);
         boolean probeOnly = kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.CROSS || kind.leftOnly();
         if (left != null && probeOnly && small(right, rightRead) && (shuffled == null || cheaperToBroadcast(right, left))) {
-            return probe(j, left, right, Build.BROADCAST, -1);
+            return probe(j, left, right.sending(rightRead), Build.BROADCAST, -1);
         }
         if (right != null && (kind == JoinKind.INNER || kind == JoinKind.RIGHT) && small(left, leftRead)
                 && (shuffled == null || cheaperToBroadcast(left, right))) {
-            return swapped(j, right, left, Build.BROADCAST, -1);
+            return swapped(j, right, left.sending(leftRead), Build.BROADCAST, -1);
         }
         return shuffled;
     }
@@ -724,10 +719,10 @@ public final class PipelinePlanner {
         int toRight = kind == JoinKind.INNER || kind == JoinKind.RIGHT
                 ? partnerKey(right, j.rightKeys(), left, j.leftKeys(), leftRead) : -1;
         if (toLeft >= 0 && (toRight < 0 || right.rows <= left.rows)) {
-            return probe(j, left, right, Build.SHUFFLE, j.rightKeys()[toLeft]);
+            return probe(j, left, right.sending(rightRead), Build.SHUFFLE, j.rightKeys()[toLeft]);
         }
         if (toRight >= 0) {
-            return swapped(j, right, left, Build.SHUFFLE, j.leftKeys()[toRight]);
+            return swapped(j, right, left.sending(leftRead), Build.SHUFFLE, j.leftKeys()[toRight]);
         }
         int keptToRight = kind == JoinKind.SEMI ? partnerKey(right, j.rightKeys(), left, j.leftKeys(), leftRead) : -1;
         if (keptToRight >= 0 && right.shuffles.isEmpty()) {
@@ -987,6 +982,25 @@ public final class PipelinePlanner {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
             return new Chain(scan, more, sent, moved, j.fields(), partitionKey, rows, columnBytes);
+        }
+
+        /**
+         * This chain with the columns not {@code read} as nulls in their places, so that rows sent
+         * elsewhere (a broadcast or shuffled build side, rows gathered) carry no more than is read
+         * of them: TPC-DS Q72 shuffled all 34 columns of catalog_sales to join on one.
+         */
+        Chain sending(BitSet read) {
+            return read.nextClearBit(0) >= fields.size() ? this : with(onlyRead(read), fields);
+        }
+
+        /** Each column kept where {@code read}, else a null of its type. */
+        PipelineStep.Project onlyRead(BitSet read) {
+            List<Expr> kept = new ArrayList<>();
+            for (int i = 0; i < fields.size(); i++) {
+                SqlType type = fields.get(i).type();
+                kept.add(read.get(i) ? new Expr.Column(i, type) : new Expr.Literal(null, type));
+            }
+            return new PipelineStep.Project(kept);
         }
 
         RelNode.NodePipeline gathered() {
