@@ -91,7 +91,7 @@ class MetastoreTablesOnHdfsTest {
             settings.putAll(hadoopSettings(mode));
             engines.put(mode, ClusterSqlEngine.open(cluster.dir, TestCluster.TIMEOUT, settings));
         }
-        oracle = new DuckDbOracle(SCALE_FACTOR, Files.createDirectories(dir.resolve("duckdb")), TABLES);
+        oracle = new DuckDbOracle(SCALE_FACTOR, TABLES);
     }
 
     @AfterAll
