@@ -22,6 +22,7 @@ import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -43,6 +44,7 @@ import org.oooengine.hive.sql.SqlSession;
  * mode; in MapReduce mode scan jobs read them, on the local job runner and on YARN (a
  * MiniMRYarnCluster whose tasks run in JVMs of their own). Every result is DuckDB's.
  */
+@ExtendWith(SharedMiniHadoop.class)
 class MetastoreTablesOnHdfsTest {
     private static final double SCALE_FACTOR = 0.01;
     private static final String DB = "tpch";
@@ -64,8 +66,8 @@ class MetastoreTablesOnHdfsTest {
     private static DuckDbOracle oracle;
 
     @BeforeAll
-    static void start() throws Exception {
-        hadoop = new MiniHadoop("ooo-hms-test", dir.resolve("hdfs"));
+    static void start(MiniHadoop shared) throws Exception {
+        hadoop = shared;
         String hdfs = hadoop.hdfsUri();
         // the metastore, like one in production, checks and creates table directories on HDFS
         metastore = new InProcessMetastore(dir.resolve("hms"), Map.of("fs.defaultFS", hdfs));
@@ -89,13 +91,13 @@ class MetastoreTablesOnHdfsTest {
             settings.putAll(hadoopSettings(mode));
             engines.put(mode, ClusterSqlEngine.open(cluster.dir, TestCluster.TIMEOUT, settings));
         }
-        oracle = new DuckDbOracle(SCALE_FACTOR, Files.createDirectories(dir.resolve("duckdb")), TABLES);
+        oracle = new DuckDbOracle(SCALE_FACTOR, TABLES);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try (AutoCloseable o = oracle; AutoCloseable c = cluster; AutoCloseable m = metastore; AutoCloseable h = hadoop) {
-            // closed in reverse order: Hadoop last
+        try (AutoCloseable o = oracle; AutoCloseable c = cluster; AutoCloseable m = metastore) {
+            // closed in reverse order; Hadoop, shared with the other classes, stops after the last
             engines.values().forEach(ClusterSqlEngine::close);
         }
     }

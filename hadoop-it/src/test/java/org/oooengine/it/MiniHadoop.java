@@ -25,9 +25,17 @@ final class MiniHadoop implements AutoCloseable {
         // Task JVMs need the same module opens as this one (Hadoop on JDK 17).
         String opens = ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> a.startsWith("--add-opens")).collect(Collectors.joining(" "));
-        conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx512m " + opens);
-        conf.set("mapreduce.map.java.opts", "-Xmx512m " + opens);
-        conf.set("mapreduce.reduce.java.opts", "-Xmx512m " + opens);
+        // Tasks here live seconds: the client compiler and one GC thread start them faster on two cores.
+        String jvm = "-Xmx512m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC " + opens;
+        conf.set("yarn.app.mapreduce.am.command-opts", jvm);
+        conf.set("mapreduce.map.java.opts", jvm);
+        conf.set("mapreduce.reduce.java.opts", jvm);
+        // Containers are handed out at heartbeats, once a second by default: a job of a few tasks
+        // would spend seconds waiting for them. A tenth of a second costs one in-JVM call.
+        conf.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 100);
+        conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 100);
+        conf.setInt("mapreduce.client.progressmonitor.pollinterval", 100);
+        conf.setInt("mapreduce.client.completion.pollinterval", 100);
         conf.setInt("yarn.nodemanager.resource.memory-mb", 8192);
         // The one NodeManager must not call a full shared disk bad (default: above 90% used): it
         // would start no container, and every job would wait for one forever.

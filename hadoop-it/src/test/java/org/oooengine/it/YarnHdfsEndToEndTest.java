@@ -18,6 +18,7 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.tpch.JoinQueries;
@@ -31,26 +32,25 @@ import org.oooengine.mapreduce.FileFormat;
 import org.oooengine.mapreduce.TableExport;
 
 /**
- * Jobs on real YARN and HDFS: a MiniDFSCluster and a MiniMRYarnCluster in this JVM, whose
- * NodeManager launches every task in a JVM of its own, against a three-node OoO cluster. Tables
- * exported to HDFS as ORC feed PSMJ; an out-of-order join job whose first map attempt is killed is
+ * Jobs on real YARN and HDFS: a MiniDFSCluster and a MiniMRYarnCluster in this JVM (shared with
+ * the other classes), whose NodeManager launches tasks in JVMs of their own, against a three-node
+ * OoO cluster. Tables exported to HDFS as ORC (an uber job: its tasks in the application master's
+ * JVM) feed PSMJ; an out-of-order join job whose first map attempt is killed is
  * retried by Hadoop and still writes exactly the oracle's rows.
  */
+@ExtendWith(SharedMiniHadoop.class)
 class YarnHdfsEndToEndTest {
     private static TpchCluster tpch;
     private static MiniHadoop hadoop;
 
     @BeforeAll
-    static void start() throws Exception {
+    static void start(MiniHadoop shared) throws Exception {
+        hadoop = shared;
         tpch = new TpchCluster("ooo-yarn-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
-        hadoop = new MiniHadoop("ooo-yarn-test", tpch.dir.resolve("hdfs"));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        if (hadoop != null) {
-            hadoop.close();
-        }
         if (tpch != null) {
             tpch.close();
         }
@@ -67,9 +67,13 @@ class YarnHdfsEndToEndTest {
     @Test
     void tablesExportedToHdfsFeedPsmj() throws Exception {
         Job export = newJob("export to hdfs");
-        Path exported = new Path("/warehouse/tpch");
+        // its map tasks run one after the other in the application master's JVM: one JVM start, not
+        // one per task (the jobs below launch theirs in JVMs of their own)
+        export.getConfiguration().setBoolean("mapreduce.job.ubertask.enable", true);
+        Path exported = new Path("/export/tpch");
         TableExport.configure(export, List.of("part", "lineitem"), FileFormat.ORC, exported);
         assertTrue(export.waitForCompletion(false), "export failed");
+        assertTrue(export.isUber(), "the export ran as an uber job");
         assertEquals(60_175, export.getCounters().findCounter(TableExport.COUNTERS, "lineitem").getValue());
         assertTrue(hadoop.hdfs.getFileSystem().exists(new Path(exported, "part")));
 
@@ -77,7 +81,7 @@ class YarnHdfsEndToEndTest {
         Job psmj = newJob("psmj from hdfs");
         TableFileSplit.setFiles(psmj, "part", new Path(exported, "part"), FileFormat.ORC);
         TableFileSplit.setFiles(psmj, "lineitem", new Path(exported, "lineitem"), FileFormat.ORC);
-        Path out = new Path("/out/psmj");
+        Path out = new Path("/export/out/psmj");
         PsmjJob.configure(psmj, spec, 2, out);
         assertTrue(psmj.waitForCompletion(false), "psmj failed");
         assertRowsEqualOracle(spec, JobOutput.rows(psmj.getConfiguration(), out));
@@ -94,7 +98,7 @@ class YarnHdfsEndToEndTest {
         job.setOutputKeyClass(NullWritable.class);
         job.setOutputValueClass(RowWritable.class);
         job.setOutputFormatClass(SequenceFileOutputFormat.class);
-        Path out = new Path("/out/ooo-retried");
+        Path out = new Path("/export/out/ooo-retried");
         FileOutputFormat.setOutputPath(job, out);
         assertTrue(job.waitForCompletion(false), "job failed");
         assertTrue(job.getCounters().findCounter(org.apache.hadoop.mapreduce.JobCounter.NUM_FAILED_MAPS).getValue() >= 1,

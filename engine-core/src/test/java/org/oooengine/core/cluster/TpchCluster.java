@@ -9,6 +9,7 @@ import org.oooengine.core.storage.Directories;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.tpch.DuckDbOracle;
+import org.oooengine.core.tpch.GeneratedTpch;
 import org.oooengine.core.tpch.OracleRows;
 import org.oooengine.core.tpch.TpchLoader;
 import org.oooengine.core.types.DataType;
@@ -16,7 +17,8 @@ import org.oooengine.core.types.DataType;
 /**
  * The fixture of the distributed tests: TPC-H at one scale factor loaded over the wire into a
  * cluster of nodes in this JVM, the same rows in a single-node store, and DuckDB holding them as
- * the oracle. Everything lives in one temporary directory, removed on close.
+ * the oracle. Everything lives in one temporary directory, removed on close; the single store and
+ * DuckDB's rows are copied from {@link GeneratedTpch}, which makes them once per JVM.
  */
 public final class TpchCluster implements AutoCloseable {
     public final Path dir;
@@ -37,9 +39,9 @@ public final class TpchCluster implements AutoCloseable {
         session = cluster.session();
         TpchLoader generator = new TpchLoader(scaleFactor, 4096, 1.0);
         new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });
-        generator.load(dir.resolve("single"), false, (t, d, e) -> { });
+        GeneratedTpch.copyStore(generator, dir.resolve("single"));
         single = Store.open(dir.resolve("single"), StoreOptions.defaults().withIoThreads(8));
-        oracle = new DuckDbOracle(scaleFactor, dir, oracleTables);
+        oracle = new DuckDbOracle(scaleFactor, oracleTables);
     }
 
     /** The oracle's rows for {@code spec}, rendered and sorted. */

@@ -35,9 +35,10 @@ class BTreeWriterCrashTest {
         BTreeTest.build(file, new TreeMap<>(Arrays::compareUnsigned), PAGE, 1.0,
                 new BufferPool(1 << 20, PAGE, TestPools.IO, TestPools.CPU));
         int killAfter = 3 + new Random(seed).nextInt(25);
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-cp",
-                System.getProperty("java.class.path"), BTreeWriterCrashChild.class.getName(), file.toString(),
-                String.valueOf(seed)).redirectErrorStream(true).start();
+        // the client compiler and one GC thread: the child lives about a second
+        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
+                BTreeWriterCrashChild.class.getName(), file.toString(), String.valueOf(seed)).redirectErrorStream(true).start();
         int flushed = 0;
         try (BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
             String line;

@@ -1,10 +1,7 @@
 package org.oooengine.core.tpch;
 
-import io.trino.tpch.TpchColumn;
 import io.trino.tpch.TpchEntity;
 import io.trino.tpch.TpchTable;
-import java.io.BufferedWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -18,37 +15,25 @@ import org.oooengine.core.types.Column;
 
 /**
  * DuckDB holding the same generated TPC-H rows as a store: the reference answers for every
- * execution strategy. Rows go through a '|'-separated file (TPC-H text never contains '|').
+ * execution strategy. Rows come from {@link GeneratedTpch}'s '|'-separated files, made once per JVM.
  */
 public final class DuckDbOracle implements AutoCloseable {
     private final Connection conn;
 
-    public DuckDbOracle(double scaleFactor, Path workDir, List<TpchTable<?>> tables) throws Exception {
+    public DuckDbOracle(double scaleFactor, List<TpchTable<?>> tables) throws Exception {
         conn = DriverManager.getConnection("jdbc:duckdb:");
         for (TpchTable<?> t : tables) {
-            load(t, scaleFactor, workDir);
+            load(t, scaleFactor);
         }
     }
 
-    private <E extends TpchEntity> void load(TpchTable<E> table, double sf, Path workDir) throws Exception {
+    private <E extends TpchEntity> void load(TpchTable<E> table, double sf) throws Exception {
         TableDefinition def = TpchSchema.definition(table);
         StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + def.name() + " (", ")");
         for (Column c : def.schema().columns()) {
             ddl.add(c.name() + " " + c.type());
         }
-        Path csv = workDir.resolve(def.name() + ".tbl");
-        List<TpchColumn<E>> cols = table.getColumns();
-        try (BufferedWriter w = Files.newBufferedWriter(csv)) {
-            for (E e : table.createGenerator(sf, 1, 1)) {
-                Object[] row = TpchSchema.row(cols, e);
-                StringJoiner line = new StringJoiner("|");
-                for (int i = 0; i < row.length; i++) {
-                    line.add(def.schema().type(i).format(row[i]));
-                }
-                w.write(line.toString());
-                w.newLine();
-            }
-        }
+        Path csv = GeneratedTpch.text(table, sf);
         try (Statement st = conn.createStatement()) {
             st.execute(ddl.toString());
             st.execute("COPY " + def.name() + " FROM '" + csv + "' (DELIMITER '|', HEADER false, QUOTE '')");

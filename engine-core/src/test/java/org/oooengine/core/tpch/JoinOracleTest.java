@@ -49,7 +49,7 @@ class JoinOracleTest {
         assertEquals(60_175, m.table("lineitem").rows());
         // A small buffer pool so that probes really miss and go to the I/O threads.
         store = Store.open(dir.resolve("store"), StoreOptions.defaults().withBufferPoolBytes(256 << 10).withIoThreads(BUDGET));
-        oracle = new DuckDbOracle(SF, dir, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
+        oracle = new DuckDbOracle(SF, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART));
     }
 
     @AfterAll

@@ -42,7 +42,9 @@ class CrashRecoveryTest {
         Path db = dir.resolve("db");
         for (int kill = 0; kill < KILLS; kill++) {
             Path side = dir.resolve("acked-" + kill + ".txt");
-            Process child = new ProcessBuilder(javaBinary(), "-Xmx256m", "-cp", System.getProperty("java.class.path"),
+            // the client compiler and one GC thread: the child lives a second, and is started 30 times
+            Process child = new ProcessBuilder(javaBinary(), "-Xmx256m", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                    "-cp", System.getProperty("java.class.path"),
                     CrashWorkload.class.getName(), db.toString(), protocol, durability, side.toString(), "k" + kill)
                     .redirectError(ProcessBuilder.Redirect.DISCARD).start();
             awaitReady(child);

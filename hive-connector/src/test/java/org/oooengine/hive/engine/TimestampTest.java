@@ -5,30 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.trino.tpch.TpchTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
 import java.sql.Timestamp;
 import java.time.LocalDateTime;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.core.tpch.DuckDbOracle;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * TIMESTAMP columns, literals and casts: a date and time of day without a time zone, as in Hive.
@@ -47,53 +35,19 @@ class TimestampTest {
             + "(6, TIMESTAMP '1969-07-20 20:17:40.5', DATE '1969-07-20'), "
             + "(7, TIMESTAMP '2024-06-30 12:30:00.000001', DATE '2024-07-01')";
 
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-    private static Connection duck;
-    private static Path incoming;
+    private static ColumnTypesFixture db;
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-timestamps", 2, 0.01, List.of(TpchTable.NATION));
-        incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, tpch.dir.resolve(EmbeddedCatalog.FILE_NAME),
-                Map.of(LoadableFiles.ALLOWED_DIRS_SETTING, incoming.toString()));
-        execute(String.format(TABLE, ", PRIMARY KEY (id) DISABLE NOVALIDATE"));
-        execute(ROWS);
-        duck = DriverManager.getConnection("jdbc:duckdb:");
-        try (Statement st = duck.createStatement()) {
-            st.execute(String.format(TABLE, ""));
-            st.execute(ROWS);
-        }
+        db = new ColumnTypesFixture("ooo-timestamps");
+        db.execute(String.format(TABLE, ", PRIMARY KEY (id) DISABLE NOVALIDATE"));
+        db.execute(ROWS);
+        db.duckDb(String.format(TABLE, ""), ROWS);
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try (AutoCloseable t = tpch; AutoCloseable d = duck) {
-            // DuckDB, then the cluster
-        }
-    }
-
-    private static StatementResult execute(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            StatementResult r = s.execute(sql, new Cancellation());
-            if (!r.hasResultSet()) {
-                return r;
-            }
-            List<Object[]> rows = new ArrayList<>();
-            r.rows().forEachRemaining(rows::add);
-            return StatementResult.rows(r.columns(), rows.iterator());
-        }
-    }
-
-    private static List<Object[]> rows(String sql) {
-        List<Object[]> out = new ArrayList<>();
-        execute(sql).rows().forEachRemaining(out::add);
-        return out;
-    }
-
-    private static List<String> rendered(String sql) {
-        return rows(sql).stream().map(Arrays::toString).toList();
+        db.close();
     }
 
     /** Timestamps as java.sql.Timestamp on both sides, so that they print alike. */
@@ -131,52 +85,49 @@ class TimestampTest {
         "SELECT id FROM events WHERE ts + INTERVAL 30 DAY > TIMESTAMP '2024-03-01 00:00:00'",
         "SELECT id, d + INTERVAL '12' HOUR FROM events"})
     void matchesDuckDb(String sql) throws Exception {
-        List<Object[]> expected;
-        try (Statement st = duck.createStatement()) {
-            expected = jdbcTimestamps(DuckDbOracle.rows(st.executeQuery(sql)));
-        }
+        List<Object[]> expected = jdbcTimestamps(db.duckDbRows(sql));
         boolean ordered = sql.contains("ORDER BY");
-        assertNull(OracleComparison.difference(jdbcTimestamps(rows(sql)), expected, ordered), sql);
+        assertNull(OracleComparison.difference(jdbcTimestamps(db.rows(sql)), expected, ordered), sql);
     }
 
     @Test
     void hiveFunctionsOfTimestamps() {
         assertEquals(List.of("[1704164645, 2024-01-02 03:04:05, 2024-01-02, 2024/01/02 03:04:05.123, 2024-01-01, "
                         + "2024-01-03, 1, 2024-01-01]"),
-                rendered("SELECT unix_timestamp(ts), from_unixtime(unix_timestamp(ts)), to_date(ts), "
+                db.rendered("SELECT unix_timestamp(ts), from_unixtime(unix_timestamp(ts)), to_date(ts), "
                         + "date_format(ts, 'yyyy/MM/dd HH:mm:ss.SSS'), trunc(ts, 'MM'), date_add(ts, 1), "
                         + "datediff(ts, d), CAST(ts AS DATE) - INTERVAL '1' DAY FROM events WHERE id = 2"));
         // as a number a timestamp is its seconds since 1970 at UTC: whole ones, as Hive counts them, or with the fraction
-        assertEquals(List.of("[-14182940, -1.41829395E7, 1969-07-20 20:17:40.5]"), rendered("SELECT CAST(ts AS BIGINT), "
+        assertEquals(List.of("[-14182940, -1.41829395E7, 1969-07-20 20:17:40.5]"), db.rendered("SELECT CAST(ts AS BIGINT), "
                 + "CAST(ts AS DOUBLE), CAST(CAST(CAST(ts AS DOUBLE) AS TIMESTAMP) AS STRING) FROM events WHERE id = 6"));
         assertEquals(List.of("[1715904000, null, 1970-01-01 00:00:00, null]"),
-                rendered("SELECT unix_timestamp('2024/05/17', 'yyyy/MM/dd'), unix_timestamp('x'), "
+                db.rendered("SELECT unix_timestamp('2024/05/17', 'yyyy/MM/dd'), unix_timestamp('x'), "
                         + "CAST(CAST(0 AS TIMESTAMP) AS STRING), CAST('2024-02-30 12:00:00' AS TIMESTAMP)"));
-        List<Object[]> now = rows("SELECT current_timestamp, current_date, unix_timestamp()");
+        List<Object[]> now = db.rows("SELECT current_timestamp, current_date, unix_timestamp()");
         LocalDateTime t = (LocalDateTime) now.get(0)[0];
         assertTrue(Math.abs(t.toEpochSecond(java.time.ZoneOffset.UTC) - (Long) now.get(0)[2]) <= 1, Arrays.toString(now.get(0)));
         assertEquals(t.toLocalDate(), now.get(0)[1]);
         assertEquals(List.of("timestamp", "date", "bigint"),
-                execute("SELECT current_timestamp, current_date, unix_timestamp()").columns().stream()
+                db.execute("SELECT current_timestamp, current_date, unix_timestamp()").columns().stream()
                         .map(c -> c.type().toString()).toList());
-        SqlException bad = assertThrows(SqlException.class, () -> rows("SELECT TIMESTAMP '2024-13-01 00:00:00'"));
+        SqlException bad = assertThrows(SqlException.class, () -> db.rows("SELECT TIMESTAMP '2024-13-01 00:00:00'"));
         assertTrue(bad.getMessage().contains("not a timestamp"), bad.getMessage());
     }
 
     @Test
     void describeAndLoadDataReadHiveText() throws Exception {
-        assertEquals(List.of("[id, int, ]", "[ts, timestamp, ]", "[d, date, ]"), rendered("DESCRIBE events"));
-        execute("CREATE TABLE loaded (id INT, ts TIMESTAMP) ROW FORMAT DELIMITED FIELDS TERMINATED BY ','");
-        Path file = incoming.resolve("times.csv");
+        assertEquals(List.of("[id, int, ]", "[ts, timestamp, ]", "[d, date, ]"), db.rendered("DESCRIBE events"));
+        db.execute("CREATE TABLE loaded (id INT, ts TIMESTAMP) ROW FORMAT DELIMITED FIELDS TERMINATED BY ','");
+        Path file = db.incoming.resolve("times.csv");
         Files.writeString(file, "1,2024-01-02 03:04:05\n2,2024-01-02 03:04:05.123456\n3,\\N\n4,2024-03-01\n");
-        execute("LOAD DATA LOCAL INPATH '" + file + "' INTO TABLE loaded");
+        db.execute("LOAD DATA LOCAL INPATH '" + file + "' INTO TABLE loaded");
         assertEquals(List.of("[1, 2024-01-02 03:04:05]", "[2, 2024-01-02 03:04:05.123456]", "[3, null]",
-                "[4, 2024-03-01 00:00:00]"), rendered("SELECT id, CAST(ts AS STRING) FROM loaded ORDER BY id"));
-        assertEquals(List.of("[2]"), rendered("SELECT id FROM loaded WHERE ts > '2024-01-02 03:04:05' AND ts < '2024-02-01'"));
-        Path bad = incoming.resolve("times-bad.csv");
+                "[4, 2024-03-01 00:00:00]"), db.rendered("SELECT id, CAST(ts AS STRING) FROM loaded ORDER BY id"));
+        assertEquals(List.of("[2]"), db.rendered("SELECT id FROM loaded WHERE ts > '2024-01-02 03:04:05' AND ts < '2024-02-01'"));
+        Path bad = db.incoming.resolve("times-bad.csv");
         Files.writeString(bad, "5,yesterday\n");
-        SqlException e = assertThrows(SqlException.class, () -> execute("LOAD DATA LOCAL INPATH '" + bad + "' INTO TABLE loaded"));
+        SqlException e = assertThrows(SqlException.class, () -> db.execute("LOAD DATA LOCAL INPATH '" + bad + "' INTO TABLE loaded"));
         assertTrue(e.getMessage().contains("times-bad.csv, line 1"), e.getMessage());
-        execute("DROP TABLE loaded");
+        db.execute("DROP TABLE loaded");
     }
 }

@@ -5,30 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.trino.tpch.TpchTable;
 import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.stats.ColumnStatistics;
-import org.oooengine.core.tpch.DuckDbOracle;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.optimizer.stats.ClusterStatistics;
 
 /**
@@ -54,29 +41,17 @@ class WideDecimalTest {
     /** Keyed by a DECIMAL(30,2): rows to join and group on, and many large values to add up. */
     private static final String PRICES = "CREATE TABLE prices (k DECIMAL(30,2), qty DECIMAL(30,2), label STRING%s)";
 
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-    private static Connection duck;
-    private static Path incoming;
+    private static ColumnTypesFixture db;
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-wide-decimals", 2, 0.01, List.of(TpchTable.NATION));
-        incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, tpch.dir.resolve(EmbeddedCatalog.FILE_NAME),
-                Map.of(LoadableFiles.ALLOWED_DIRS_SETTING, incoming.toString()));
-        duck = DriverManager.getConnection("jdbc:duckdb:");
+        db = new ColumnTypesFixture("ooo-wide-decimals");
         String priceRows = priceRows();
-        execute(String.format(AMOUNTS, ", PRIMARY KEY (id) DISABLE NOVALIDATE"));
-        execute(AMOUNT_ROWS);
-        execute(String.format(PRICES, ", PRIMARY KEY (k) DISABLE NOVALIDATE"));
-        execute(priceRows);
-        try (Statement st = duck.createStatement()) {
-            st.execute(String.format(AMOUNTS, ""));
-            st.execute(AMOUNT_ROWS);
-            st.execute(String.format(PRICES, ""));
-            st.execute(priceRows);
-        }
+        db.execute(String.format(AMOUNTS, ", PRIMARY KEY (id) DISABLE NOVALIDATE"));
+        db.execute(AMOUNT_ROWS);
+        db.execute(String.format(PRICES, ", PRIMARY KEY (k) DISABLE NOVALIDATE"));
+        db.execute(priceRows);
+        db.duckDb(String.format(AMOUNTS, ""), AMOUNT_ROWS, String.format(PRICES, ""), priceRows);
     }
 
     /** 300 prices: keys of up to 28 digits, some negative, quantities near 10^27 whose sum needs 30 digits. */
@@ -95,31 +70,7 @@ class WideDecimalTest {
 
     @AfterAll
     static void stop() throws Exception {
-        try (AutoCloseable t = tpch; AutoCloseable d = duck) {
-            // DuckDB, then the cluster
-        }
-    }
-
-    private static StatementResult execute(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            StatementResult r = s.execute(sql, new Cancellation());
-            if (!r.hasResultSet()) {
-                return r;
-            }
-            List<Object[]> rows = new ArrayList<>();
-            r.rows().forEachRemaining(rows::add);
-            return StatementResult.rows(r.columns(), rows.iterator());
-        }
-    }
-
-    private static List<Object[]> rows(String sql) {
-        List<Object[]> out = new ArrayList<>();
-        execute(sql).rows().forEachRemaining(out::add);
-        return out;
-    }
-
-    private static List<String> rendered(String sql) {
-        return rows(sql).stream().map(Arrays::toString).toList();
+        db.close();
     }
 
     @ParameterizedTest
@@ -146,12 +97,9 @@ class WideDecimalTest {
         "SELECT a.id, p.label FROM amounts a JOIN prices p ON a.mid = p.k",
         "SELECT k FROM prices ORDER BY qty, k LIMIT 5"})
     void matchesDuckDb(String sql) throws Exception {
-        List<Object[]> expected;
-        try (Statement st = duck.createStatement()) {
-            expected = DuckDbOracle.rows(st.executeQuery(sql));
-        }
+        List<Object[]> expected = db.duckDbRows(sql);
         boolean ordered = sql.contains("ORDER BY");
-        assertNull(OracleComparison.difference(rows(sql), expected, ordered), sql);
+        assertNull(OracleComparison.difference(db.rows(sql), expected, ordered), sql);
     }
 
     @Test
@@ -159,7 +107,7 @@ class WideDecimalTest {
         assertEquals(List.of("[1, 9999999999999999999999999999.9999999999, 99999999999999999999999999999999999999]",
                         "[2, -9999999999999999999999999999.9999999999, -99999999999999999999999999999999999999]",
                         "[6, -0.5000000000, -9223372036854775809]"),
-                rendered("SELECT id, big, huge FROM amounts WHERE id IN (1, 2, 6) ORDER BY id"));
+                db.rendered("SELECT id, big, huge FROM amounts WHERE id IN (1, 2, 6) ORDER BY id"));
         // Hive: sum of a DECIMAL(30,2) is a DECIMAL(38,2); every digit of it counts
         BigDecimal sum = BigDecimal.ZERO;
         for (int i = 0; i < 300; i++) {
@@ -167,76 +115,76 @@ class WideDecimalTest {
             sum = sum.add(i % 3 == 0 ? qty.negate() : qty);
         }
         assertEquals(List.of("[" + sum.toPlainString() + ", decimal(38,2)]"),
-                rendered("SELECT sum(qty), 'decimal(38,2)' FROM prices"));
-        assertEquals("decimal(38,2)", execute("SELECT sum(qty) FROM prices").columns().get(0).type().toString());
+                db.rendered("SELECT sum(qty), 'decimal(38,2)' FROM prices"));
+        assertEquals("decimal(38,2)", db.execute("SELECT sum(qty) FROM prices").columns().get(0).type().toString());
         assertEquals(List.of("[99999999999999999999999999999999999999, -99999999999999999999999999999999999999, "
-                + "99999999999999999999999999999999999998]"), rendered("SELECT 99999999999999999999999999999999999999BD, "
+                + "99999999999999999999999999999999999998]"), db.rendered("SELECT 99999999999999999999999999999999999999BD, "
                 + "-99999999999999999999999999999999999999BD, max(huge) - 1 FROM amounts"));
-        assertEquals(List.of("[4, null]"), rendered("SELECT id, big FROM amounts WHERE big IS NULL"));
+        assertEquals(List.of("[4, null]"), db.rendered("SELECT id, big FROM amounts WHERE big IS NULL"));
     }
 
     @Test
     void aValueTooWideForItsColumnIsNull() {
         // Hive's HiveDecimal.enforcePrecisionScale: what does not fit once rounded to the scale is NULL
         assertEquals(List.of("[null, 123.46, null, 99999999999999999999999999999999999999]"),
-                rendered("SELECT CAST(123456 AS DECIMAL(5,2)), CAST(123.456 AS DECIMAL(5,2)), "
+                db.rendered("SELECT CAST(123456 AS DECIMAL(5,2)), CAST(123.456 AS DECIMAL(5,2)), "
                         + "CAST('100000000000000000000000000000000000000' AS DECIMAL(38,0)), "
                         + "CAST('99999999999999999999999999999999999999.4' AS DECIMAL(38,0))"));
-        execute("CREATE TABLE narrow (id INT, d DECIMAL(20,2), s DECIMAL(5,1))");
-        execute("INSERT INTO narrow SELECT id, big, mid FROM amounts");
+        db.execute("CREATE TABLE narrow (id INT, d DECIMAL(20,2), s DECIMAL(5,1))");
+        db.execute("INSERT INTO narrow SELECT id, big, mid FROM amounts");
         assertEquals(List.of("[1, null, null]", "[2, null, null]", "[3, 0.00, 0.0]", "[4, null, null]",
                         "[5, 12345.68, 42.0]", "[6, -0.50, null]", "[7, 922337203685477580.70, 42.0]"),
-                rendered("SELECT id, d, s FROM narrow ORDER BY id"));
-        execute("INSERT INTO narrow VALUES (8, 1000000000000000000.00, 9999.9), (9, 999999999999999999.99, 10000)");
+                db.rendered("SELECT id, d, s FROM narrow ORDER BY id"));
+        db.execute("INSERT INTO narrow VALUES (8, 1000000000000000000.00, 9999.9), (9, 999999999999999999.99, 10000)");
         assertEquals(List.of("[8, null, 9999.9]", "[9, 999999999999999999.99, null]"),
-                rendered("SELECT id, d, s FROM narrow WHERE id > 7 ORDER BY id"));
-        execute("DROP TABLE narrow");
+                db.rendered("SELECT id, d, s FROM narrow WHERE id > 7 ORDER BY id"));
+        db.execute("DROP TABLE narrow");
         // a sum that outgrows 38 digits is NULL in the column, as Hive writes it
-        execute("CREATE TABLE doubled (id INT, d DECIMAL(38,10))");
-        execute("INSERT INTO doubled SELECT id, big + big FROM amounts");
+        db.execute("CREATE TABLE doubled (id INT, d DECIMAL(38,10))");
+        db.execute("INSERT INTO doubled SELECT id, big + big FROM amounts");
         // big + big is a DECIMAL(38,9) (Hive keeps the integer digits, the scale gives): 2E-10 rounds to 0
         assertEquals(List.of("[1, null]", "[2, null]", "[3, 0.0000000000]", "[7, 1844674407370955161.4000000000]"),
-                rendered("SELECT id, CAST(d AS STRING) FROM doubled WHERE id IN (1, 2, 3, 7) ORDER BY id"));
-        execute("DROP TABLE doubled");
+                db.rendered("SELECT id, CAST(d AS STRING) FROM doubled WHERE id IN (1, 2, 3, 7) ORDER BY id"));
+        db.execute("DROP TABLE doubled");
     }
 
     @Test
     void insertSelectIntoAWrittenTableAndAWideKey() {
-        execute("CREATE TABLE copied (k DECIMAL(38,10), v DECIMAL(30,2), PRIMARY KEY (k) DISABLE NOVALIDATE)");
-        execute("INSERT INTO copied SELECT big, mid FROM amounts WHERE big IS NOT NULL");
+        db.execute("CREATE TABLE copied (k DECIMAL(38,10), v DECIMAL(30,2), PRIMARY KEY (k) DISABLE NOVALIDATE)");
+        db.execute("INSERT INTO copied SELECT big, mid FROM amounts WHERE big IS NOT NULL");
         // written in place: the table's rows are read from its tree from now on
-        execute("INSERT INTO copied VALUES (-1234567890123456789012345678.0123456789, -1), (0, 0)");
+        db.execute("INSERT INTO copied VALUES (-1234567890123456789012345678.0123456789, -1), (0, 0)");
         assertEquals(List.of("[-9999999999999999999999999999.9999999999]", "[-1234567890123456789012345678.0123456789]",
                         "[-0.5000000000]", "[0E-10]", "[1E-10]", "[12345.6789012345]", "[922337203685477580.7000000000]",
                         "[9999999999999999999999999999.9999999999]"),
-                rows("SELECT k FROM copied ORDER BY k").stream().map(r -> "[" + r[0] + "]").toList());
+                db.rows("SELECT k FROM copied ORDER BY k").stream().map(r -> "[" + r[0] + "]").toList());
         assertEquals(List.of("[-1234567890123456789012345678.0123456789, -1.00]"),
-                rendered("SELECT k, v FROM copied WHERE k = -1234567890123456789012345678.0123456789"));
-        assertEquals(List.of("[2]"), rendered("SELECT count(*) FROM copied WHERE k > 0.0000000001 AND k < 10000000000000000000"));
-        assertEquals(List.of("[k, decimal(38,10), ]", "[v, decimal(30,2), ]"), rendered("DESCRIBE copied"));
-        execute("DROP TABLE copied");
+                db.rendered("SELECT k, v FROM copied WHERE k = -1234567890123456789012345678.0123456789"));
+        assertEquals(List.of("[2]"), db.rendered("SELECT count(*) FROM copied WHERE k > 0.0000000001 AND k < 10000000000000000000"));
+        assertEquals(List.of("[k, decimal(38,10), ]", "[v, decimal(30,2), ]"), db.rendered("DESCRIBE copied"));
+        db.execute("DROP TABLE copied");
     }
 
     @Test
     void loadDataReadsWideDecimalsFromText() throws Exception {
-        execute("CREATE TABLE loaded (id INT, amount DECIMAL(38,6)) ROW FORMAT DELIMITED FIELDS TERMINATED BY ','");
-        Path file = incoming.resolve("amounts.csv");
+        db.execute("CREATE TABLE loaded (id INT, amount DECIMAL(38,6)) ROW FORMAT DELIMITED FIELDS TERMINATED BY ','");
+        Path file = db.incoming.resolve("amounts.csv");
         Files.writeString(file, "1,12345678901234567890123456789012.123456\n2,-0.5\n3,\\N\n4,-99999999999999999999999999999999\n");
-        execute("LOAD DATA LOCAL INPATH '" + file + "' INTO TABLE loaded");
+        db.execute("LOAD DATA LOCAL INPATH '" + file + "' INTO TABLE loaded");
         assertEquals(List.of("[1, 12345678901234567890123456789012.123456]", "[2, -0.500000]", "[3, null]",
-                "[4, -99999999999999999999999999999999.000000]"), rendered("SELECT id, amount FROM loaded ORDER BY id"));
-        assertEquals(List.of("[1]"), rendered("SELECT id FROM loaded WHERE amount > 10000000000000000000"));
-        Path bad = incoming.resolve("amounts-bad.csv");
+                "[4, -99999999999999999999999999999999.000000]"), db.rendered("SELECT id, amount FROM loaded ORDER BY id"));
+        assertEquals(List.of("[1]"), db.rendered("SELECT id FROM loaded WHERE amount > 10000000000000000000"));
+        Path bad = db.incoming.resolve("amounts-bad.csv");
         Files.writeString(bad, "5,123456789012345678901234567890123\n");
-        SqlException e = assertThrows(SqlException.class, () -> execute("LOAD DATA LOCAL INPATH '" + bad + "' INTO TABLE loaded"));
+        SqlException e = assertThrows(SqlException.class, () -> db.execute("LOAD DATA LOCAL INPATH '" + bad + "' INTO TABLE loaded"));
         assertTrue(e.getMessage().contains("amounts-bad.csv, line 1"), e.getMessage());
-        execute("DROP TABLE loaded");
+        db.execute("DROP TABLE loaded");
     }
 
     @Test
     void statisticsHoldTheExtremesOfAWideColumn() {
         // each node collects its partitions anew; the merge reads their extremes back as values of the type
-        ColumnStatistics huge = ClusterStatistics.collect(tpch.session, true).values().stream()
+        ColumnStatistics huge = ClusterStatistics.collect(db.tpch.session, true).values().stream()
                 .filter(t -> t.columns().stream().anyMatch(c -> c.column().equals("huge")))
                 .findFirst().orElseThrow().column("huge");
         assertEquals("-99999999999999999999999999999999999999", huge.min());
@@ -248,8 +196,8 @@ class WideDecimalTest {
     @Test
     void describeShowsTheDeclaredTypeAndWiderThan38IsRefused() {
         assertEquals(List.of("[id, int, ]", "[big, decimal(38,10), ]", "[mid, decimal(30,2), ]", "[huge, decimal(38,0), ]",
-                "[grp, int, ]"), rendered("DESCRIBE amounts"));
-        SqlException e = assertThrows(SqlException.class, () -> execute("CREATE TABLE t39 (x DECIMAL(39,2))"));
+                "[grp, int, ]"), db.rendered("DESCRIBE amounts"));
+        SqlException e = assertThrows(SqlException.class, () -> db.execute("CREATE TABLE t39 (x DECIMAL(39,2))"));
         assertTrue(e.getMessage().toLowerCase().contains("decimal"), e.getMessage());
     }
 }

@@ -84,7 +84,7 @@ class MetastoreCatalogTest {
         catalog = MetastoreCatalog.fromSettings(Map.of(MetastoreCatalog.URIS_SETTING, metastore.uris(),
                 MetastoreCatalog.CONF_PREFIX + "metastore.client.socket.timeout", "60s"));
         reader = catalog.tableReader();
-        oracle = new DuckDbOracle(SCALE_FACTOR, Files.createDirectories(dir.resolve("duckdb")), TpchSchema.tables());
+        oracle = new DuckDbOracle(SCALE_FACTOR, TpchSchema.tables());
     }
 
     private static org.apache.hadoop.conf.Configuration clientConf(String uris) {

@@ -83,16 +83,76 @@ public final class TpcdsDuckDb implements AutoCloseable {
         }
     }
 
+    /**
+     * DuckDB in memory with TPC-DS's tables created and empty, for a loader that generates the rows
+     * once and passes each table's through {@link #alsoAppending} on its way to the engine.
+     */
+    public static TpcdsDuckDb inMemoryEmpty() throws SQLException {
+        TpcdsDuckDb db = new TpcdsDuckDb(DriverManager.getConnection("jdbc:duckdb:"));
+        try (Statement st = db.conn.createStatement()) {
+            for (Table t : TpcdsSchema.tables()) {
+                st.execute(createTable(TpcdsSchema.definition(t)));
+            }
+            return db;
+        } catch (SQLException | RuntimeException e) {
+            db.close();
+            throw e;
+        }
+    }
+
+    /**
+     * {@code rows} as they come, each also appended to table {@code def} here as it passes; the table
+     * holds them all once the iterator is exhausted. A failure to append is thrown from the iterator.
+     */
+    public Iterator<Object[]> alsoAppending(TableDefinition def, Iterator<Object[]> rows) {
+        List<DataType> types = def.schema().columns().stream().map(Column::type).toList();
+        return new Iterator<>() {
+            private DuckDBAppender appender;
+
+            @Override
+            public boolean hasNext() {
+                boolean more = rows.hasNext();
+                if (!more && appender != null) {
+                    try {
+                        appender.close();
+                    } catch (SQLException e) {
+                        throw new IllegalStateException("DuckDB could not append to " + def.name(), e);
+                    }
+                    appender = null;
+                }
+                return more;
+            }
+
+            @Override
+            public Object[] next() {
+                Object[] row = rows.next();
+                try {
+                    if (appender == null) {
+                        appender = conn.unwrap(DuckDBConnection.class).createAppender(DuckDBConnection.DEFAULT_SCHEMA, def.name());
+                    }
+                    appendRow(appender, types, row);
+                } catch (SQLException e) {
+                    throw new IllegalStateException("DuckDB could not append to " + def.name(), e);
+                }
+                return row;
+            }
+        };
+    }
+
+    private static String createTable(TableDefinition def) {
+        StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + def.name() + " (", ")");
+        for (Column c : def.schema().columns()) {
+            ddl.add(c.name() + " " + c.type());
+        }
+        return ddl.toString();
+    }
+
     private void load(TpcdsGenerator generator, TpchLoader.Progress progress) throws SQLException {
         try (Statement st = conn.createStatement()) {
             st.execute("CREATE TABLE " + SOURCE_TABLE + " (scale_factor DOUBLE, complete BOOLEAN)");
             for (Table t : TpcdsSchema.tables()) {
                 TableDefinition def = TpcdsSchema.definition(t);
-                StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + def.name() + " (", ")");
-                for (Column c : def.schema().columns()) {
-                    ddl.add(c.name() + " " + c.type());
-                }
-                st.execute(ddl.toString());
+                st.execute(createTable(def));
                 append(def, generator.rows(t), generator.expectedRows(t), progress);
             }
         }
@@ -109,18 +169,21 @@ public final class TpcdsDuckDb implements AutoCloseable {
         progress.update("duckdb " + def.name(), 0, expected);
         try (DuckDBAppender a = conn.unwrap(DuckDBConnection.class).createAppender(DuckDBConnection.DEFAULT_SCHEMA, def.name())) {
             while (rows.hasNext()) {
-                Object[] row = rows.next();
-                a.beginRow();
-                for (int i = 0; i < row.length; i++) {
-                    appendValue(a, types.get(i), row[i]);
-                }
-                a.endRow();
+                appendRow(a, types, rows.next());
                 if (++done % 100_000 == 0) {
                     progress.update("duckdb " + def.name(), done, expected);
                 }
             }
         }
         progress.update("duckdb " + def.name(), done, done);
+    }
+
+    private static void appendRow(DuckDBAppender a, List<DataType> types, Object[] row) throws SQLException {
+        a.beginRow();
+        for (int i = 0; i < row.length; i++) {
+            appendValue(a, types.get(i), row[i]);
+        }
+        a.endRow();
     }
 
     private static void appendValue(DuckDBAppender a, DataType type, Object v) throws SQLException {
