@@ -629,7 +629,7 @@ public final class PipelinePlanner {
     }
 
     /** Whether {@code node} gives one row or none: a scalar subquery, a GROUP BY without keys. */
-    private static boolean atMostOneRow(RelNode node) {
+    static boolean atMostOneRow(RelNode node) {
         return node instanceof RelNode.SingleRow
                 || node instanceof RelNode.Aggregate a && a.keys().isEmpty()
                 || node instanceof RelNode.Project p && atMostOneRow(p.input())
