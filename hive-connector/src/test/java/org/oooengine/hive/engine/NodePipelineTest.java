@@ -461,11 +461,12 @@ class NodePipelineTest {
         assertTrue(plan.contains("[each node] HashJoin INNER [l_orderkey = o_orderkey]"), plan);
         assertTrue(plan.contains("build: co-located"), plan);
         assertTrue(plan.contains("[each node] PartialAggregate"), plan);
-        // joined with a subquery's groups on the coordinator: the nodes still join orders and lineitem,
-        // and send only the columns used above (the others as nulls)
+        // joined with a subquery's groups on the coordinator: the nodes still join orders and the few
+        // lineitems kept (rather than sending all orders to meet the groups first), and send only the
+        // columns used above (the others as nulls)
         String mixed = "SELECT o_orderpriority, count(*), sum(l_quantity) FROM orders JOIN lineitem ON l_orderkey = o_orderkey "
                 + "JOIN (SELECT n_regionkey, count(*) AS c FROM nation GROUP BY n_regionkey) r ON o_custkey % 5 = r.n_regionkey "
-                + "WHERE r.c = 5 GROUP BY o_orderpriority";
+                + "WHERE r.c = 5 AND l_quantity > 45 GROUP BY o_orderpriority";
         assertMatchesDuckDb(mixed);
         String mixedPlan = explain("EXPLAIN " + mixed);
         assertTrue(mixedPlan.contains("HashJoin CROSS"), mixedPlan);

@@ -147,6 +147,100 @@ public final class JoinGraph {
         return current;
     }
 
+    /**
+     * How relations are joined: a relation alone ({@code leaf} >= 0), or the join of two shapes,
+     * {@code left} the side whose rows flow through the join (the probe), {@code right} the one
+     * held in a hash table.
+     */
+    public record Shape(int leaf, Shape left, Shape right) {
+        public static Shape of(int leaf) {
+            return new Shape(leaf, null, null);
+        }
+
+        public static Shape join(Shape left, Shape right) {
+            return new Shape(-1, left, right);
+        }
+
+        /** The relations in the order their columns come out: the left side's, then the right's. */
+        public int[] order() {
+            List<Integer> out = new ArrayList<>();
+            collect(out);
+            return out.stream().mapToInt(Integer::intValue).toArray();
+        }
+
+        private void collect(List<Integer> out) {
+            if (leaf >= 0) {
+                out.add(leaf);
+            } else {
+                left.collect(out);
+                right.collect(out);
+            }
+        }
+    }
+
+    /**
+     * The relations joined as {@code shape} says (it covers them all); the output has their
+     * columns in {@link Shape#order()}, each conjunct applied at the lowest join (or relation)
+     * where all its columns are present, and conjuncts without columns filter the result.
+     */
+    public RelNode tree(Shape shape) {
+        int[] position = new int[offset[leaves.size()]];
+        List<Expr> pending = new ArrayList<>(conjuncts);
+        RelNode out = build(shape, position, pending, new BitSet());
+        return pending.isEmpty() ? out : new RelNode.Filter(out, Exprs.and(pending));
+    }
+
+    /** The relations of {@code shape}, some of the graph's, joined under the conjuncts over them alone. */
+    public RelNode subtree(Shape shape) {
+        return build(shape, new int[offset[leaves.size()]], new ArrayList<>(conjuncts), new BitSet());
+    }
+
+    /**
+     * {@code shape} built with its relations' columns placed from 0 ({@code position}, by column of
+     * the concatenated row) and the conjuncts it covers taken from {@code pending}; {@code covered}
+     * gets its relations.
+     */
+    private RelNode build(Shape shape, int[] position, List<Expr> pending, BitSet covered) {
+        if (shape.leaf() >= 0) {
+            int leaf = shape.leaf();
+            for (int c = offset[leaf]; c < offset[leaf + 1]; c++) {
+                position[c] = c - offset[leaf];
+            }
+            covered.set(leaf);
+            List<Expr> here = takeCovered(pending, covered, position);
+            return here.isEmpty() ? leaves.get(leaf) : new RelNode.Filter(leaves.get(leaf), Exprs.and(here));
+        }
+        BitSet leftCovered = new BitSet();
+        RelNode left = build(shape.left(), position, pending, leftCovered);
+        BitSet rightCovered = new BitSet();
+        RelNode right = build(shape.right(), position, pending, rightCovered);
+        int width = left.fields().size();
+        rightCovered.stream().forEach(leaf -> {
+            for (int c = offset[leaf]; c < offset[leaf + 1]; c++) {
+                position[c] += width;
+            }
+        });
+        covered.or(leftCovered);
+        covered.or(rightCovered);
+        return join(left, right, JoinKind.INNER, takeCovered(pending, covered, position));
+    }
+
+    /** The conjuncts of {@code pending} with columns, all of relations in {@code covered}, removed and remapped. */
+    private List<Expr> takeCovered(List<Expr> pending, BitSet covered, int[] position) {
+        List<Expr> here = new ArrayList<>();
+        for (Expr c : List.copyOf(pending)) {
+            BitSet used = leavesOf(c);
+            if (!used.isEmpty()) {
+                used.andNot(covered);
+                if (used.isEmpty()) {
+                    here.add(Exprs.remap(c, i -> position[i]));
+                    pending.remove(c);
+                }
+            }
+        }
+        return here;
+    }
+
     /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */
     public static RelNode join(RelNode left, RelNode right, JoinKind kind, List<Expr> conjuncts) {
         int width = left.fields().size();

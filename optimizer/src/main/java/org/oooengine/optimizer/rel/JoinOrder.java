@@ -12,14 +12,10 @@ import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
 
 /**
- * Reorders each group of inner joins by what the nodes hold, the analyzer having joined them in
- * the order they were written. The group is joined left-deep from its largest relation — the
- * rows that flow, so that every other relation is a build side: broadcast, co-located or a hash
- * join's — then, among the relations linked by an equality to those joined, first those the nodes
- * can join (so that as much as possible runs there before rows gather on the coordinator), and
- * of those the one whose filters keep the smallest share of its table (the join that drops most
- * rows), ties going to the smaller. A group with a relation of unknown size keeps its order. A projection above a
- * reordered group puts the columns back in their written order.
+ * Reorders each group of inner joins, the analyzer having joined them in the order they were
+ * written: {@link JoinSearch} chooses the shape by cost. A group with a relation of unknown size
+ * keeps its order. A projection above a reordered group puts the columns back in their written
+ * order.
  */
 public final class JoinOrder {
     private final TableLayouts layouts;
@@ -155,38 +151,13 @@ public final class JoinOrder {
     private RelNode ordered(JoinGraph written, List<Field> fields) {
         JoinGraph graph = reducedAggregates(written);
         int n = graph.leaves().size();
-        long[] rows = new long[n];
-        double[] kept = new double[n];
         for (int i = 0; i < n; i++) {
-            rows[i] = estimate(graph.leaves().get(i));
-            if (rows[i] < 0) {
+            if (estimate(graph.leaves().get(i)) < 0) {
                 return graph.leftDeep(IntStream.range(0, n).toArray());
             }
-            long table = tableRows(graph.leaves().get(i));
-            kept[i] = table > 0 ? Math.min(1.0, (double) rows[i] / table) : 1.0;
         }
-        int[] order = new int[n];
-        BitSet joined = new BitSet();
-        for (int i = 1; i < n; i++) {
-            order[0] = rows[i] > rows[order[0]] ? i : order[0];
-        }
-        joined.set(order[0]);
-        for (int k = 1; k < n; k++) {
-            int best = -1;
-            int bestRank = -1;
-            for (int i = joined.nextClearBit(0); i < n; i = joined.nextClearBit(i + 1)) {
-                int rank = (graph.linked(i, joined) ? 2 : 0) + (onNodes(graph, order[0], i, rows[i]) ? 1 : 0);
-                if (best < 0 || rank > bestRank || (rank == bestRank
-                        && (kept[i] < kept[best] || (kept[i] == kept[best] && rows[i] < rows[best])))) {
-                    best = i;
-                    bestRank = rank;
-                }
-            }
-            order[k] = best;
-            joined.set(best);
-        }
-        RelNode joinedTree = graph.leftDeep(order);
-        return restoreColumns(joinedTree, graph, order, fields);
+        JoinGraph.Shape shape = JoinSearch.search(graph, this::estimate, layouts, limits.broadcastMaxBytes());
+        return restoreColumns(graph.tree(shape), graph, shape.order(), fields);
     }
 
     /**
@@ -266,30 +237,6 @@ public final class JoinOrder {
         return new RelNode.Aggregate(semi, a.keys(), a.aggregates(), a.fields());
     }
 
-    /**
-     * Whether joining relation {@code leaf} to rows flowing from relation {@code driver} can run on
-     * the nodes: it is small enough to broadcast (every column counted), or both are tables
-     * partitioned alike and equated on their partition columns.
-     */
-    private boolean onNodes(JoinGraph graph, int driver, int leaf, long rows) {
-        RelNode node = graph.leaves().get(leaf);
-        if (!(node instanceof RelNode.Scan s)) {
-            return false;
-        }
-        OptionalLong bytes = layouts.bytes(s.table());
-        long tableRows = layouts.rows(s.table()).orElse(0);
-        if (bytes.isPresent() && tableRows > 0 && rows * ((double) bytes.getAsLong() / tableRows)
-                <= limits.broadcastMaxBytes()) {
-            return true;
-        }
-        return graph.leaves().get(driver) instanceof RelNode.Scan d && layouts.partitionedAlike(d.table(), s.table())
-                && graph.equates(driver, partitionColumn(d), leaf, partitionColumn(s));
-    }
-
-    private static int partitionColumn(RelNode.Scan s) {
-        return s.table().primaryKey().isEmpty() ? -1 : s.table().indexOf(s.table().primaryKey().get(0));
-    }
-
     /** A projection from the columns in {@code order} back to the written order, unless that is the order. */
     private static RelNode restoreColumns(RelNode tree, JoinGraph graph, int[] order, List<Field> fields) {
         int n = order.length;
@@ -314,10 +261,5 @@ public final class JoinOrder {
     /** Rows a relation is estimated to produce, or -1 when unknown. */
     private long estimate(RelNode node) {
         return model.rows(node);
-    }
-
-    /** The rows of the table a relation scans under filters and projections, or -1. */
-    private long tableRows(RelNode node) {
-        return model.tableRows(node);
     }
 }

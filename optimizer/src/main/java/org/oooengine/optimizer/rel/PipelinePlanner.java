@@ -559,7 +559,10 @@ public final class PipelinePlanner {
             return below == null ? null : below.with(new PipelineStep.Project(pruned(p.exprs(), required)), p.fields());
         }
         if (node instanceof RelNode.Join j) {
-            return join(j, required);
+            Chain joined = join(j, required);
+            long rows = model.rows(j);
+            // the cardinality model's estimate, where it has one, rather than the chain's own guess
+            return joined == null || rows < 0 ? joined : joined.withRows(rows);
         }
         if (node instanceof RelNode.Expand e) {
             Chain below = chain(e.input(), expandInputs(e, required));

@@ -73,6 +73,85 @@ class JoinOrderTest {
         joins.forEach(j -> assertNotEquals(JoinKind.CROSS, j.kind(), reordered.toString()));
     }
 
+    @Test
+    void aRelationShrunkByItsOwnPartnersIsHeldForTheLargestToProbe() {
+        // inventory meets sales on the item alone (1,000 items: each sale meets a thousand inventory rows);
+        // sales' dates and demographics keep 2% of it: joined first, it is what inventory probes
+        TableInfo inventory = table("inventory", "inv_date", "inv_item");
+        TableInfo sales = table("sales", "s_date", "s_item", "s_demo");
+        TableInfo dates = table("dates", "d_key", "d_year");
+        TableInfo demo = table("demo", "m_key", "m_status");
+        Map<TableInfo, Long> rows = Map.of(inventory, 1_000_000L, sales, 100_000L, dates, 1_000L, demo, 1_000L);
+        Map<String, Double> distinct = Map.of("inv_date", 1_000d, "inv_item", 1_000d, "s_date", 1_000d,
+                "s_item", 1_000d, "s_demo", 1_000d, "d_key", 1_000d, "d_year", 10d, "m_key", 1_000d, "m_status", 5d);
+        TableLayouts layouts = layouts(rows, distinct);
+        Expr year = eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(1L, SqlType.BIGINT));
+        Expr status = eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(2L, SqlType.BIGINT));
+        RelNode inv = scan(inventory, "inv", null);
+        RelNode sold = scan(sales, "s", null);
+        RelNode d = scan(dates, "d", year);
+        RelNode m = scan(demo, "m", status);
+        // written: inventory, sales, dates, demo; columns inv 0-1, sales 2-4, dates 5-6, demo 7-8
+        RelNode invSales = new RelNode.Join(inv, sold, JoinKind.INNER, new int[] {1}, new int[] {1}, null);
+        RelNode withDates = new RelNode.Join(invSales, d, JoinKind.INNER, new int[] {2}, new int[] {0}, null);
+        RelNode written = new RelNode.Join(withDates, m, JoinKind.INNER, new int[] {4}, new int[] {0}, null);
+
+        RelNode reordered = JoinOrder.reorder(written, layouts, PipelinePlanner.Limits.DEFAULTS);
+
+        List<RelNode.Join> joins = new ArrayList<>();
+        collectJoins(reordered, joins);
+        RelNode.Join top = joins.get(0);
+        assertEquals(List.of("inventory"), tables(top.left()), reordered.toString());
+        assertEquals(List.of("dates", "demo", "sales"), tables(top.right()).stream().sorted().toList(), reordered.toString());
+        assertEquals(written.fields(), reordered.fields());
+    }
+
+    private static List<String> tables(RelNode node) {
+        List<String> out = new ArrayList<>();
+        if (node instanceof RelNode.Scan s) {
+            out.add(s.table().name());
+        }
+        RelNode.mapInputs(node, input -> {
+            out.addAll(tables(input));
+            return input;
+        });
+        return out;
+    }
+
+    private static TableLayouts layouts(Map<TableInfo, Long> rows, Map<String, Double> distinct) {
+        return new TableLayouts() {
+            @Override
+            public OptionalLong rows(TableInfo table) {
+                return OptionalLong.of(rows.get(table));
+            }
+
+            @Override
+            public OptionalLong bytes(TableInfo table) {
+                return OptionalLong.empty();
+            }
+
+            @Override
+            public int nodes(TableInfo table) {
+                return 4;
+            }
+
+            @Override
+            public boolean partitionedAlike(TableInfo a, TableInfo b) {
+                return false;
+            }
+
+            @Override
+            public long[] range(TableInfo table, int column) {
+                return null;
+            }
+
+            @Override
+            public double distinct(TableInfo table, int column) {
+                return distinct.get(table.columns().get(column).name());
+            }
+        };
+    }
+
     private static void collectJoins(RelNode node, List<RelNode.Join> out) {
         if (node instanceof RelNode.Join j) {
             out.add(j);
@@ -94,9 +173,11 @@ class JoinOrderTest {
         return new RelNode.Scan(t, alias, fields, filter);
     }
 
-    private static TableInfo table(String name, String key, String other) {
-        List<ResultColumn> cols = List.of(new ResultColumn(key, SqlType.BIGINT),
-                new ResultColumn(other, other.endsWith("name") ? SqlType.STRING : SqlType.BIGINT));
+    private static TableInfo table(String name, String key, String... others) {
+        List<ResultColumn> cols = new ArrayList<>(List.of(new ResultColumn(key, SqlType.BIGINT)));
+        for (String other : others) {
+            cols.add(new ResultColumn(other, other.endsWith("name") ? SqlType.STRING : SqlType.BIGINT));
+        }
         return new TableInfo("default", name, cols, List.of(key), name, Map.of(), "");
     }
 }

@@ -91,7 +91,8 @@ public final class Answers {
             int scale = Math.min(x instanceof BigDecimal d ? d.scale() : Integer.MAX_VALUE,
                     y instanceof BigDecimal d ? d.scale() : Integer.MAX_VALUE);
             if (scale != Integer.MAX_VALUE) {
-                tolerance = tolerance.max(BigDecimal.ONE.scaleByPowerOfTen(-scale));
+                // plus the relative slack: a double such as 0.57 is 0.5699999999999999955... in binary
+                tolerance = tolerance.add(BigDecimal.ONE.scaleByPowerOfTen(-scale));
             }
             return p.subtract(q).abs().compareTo(tolerance) <= 0;
         }
