@@ -14,7 +14,7 @@ import org.oooengine.core.sql.expr.ScalarFunction;
 /**
  * Reorders each group of inner joins, the analyzer having joined them in the order they were
  * written: {@link JoinSearch} chooses the shape by cost. A group with a relation of unknown size
- * keeps its order. A projection above a reordered group puts the columns back in their written
+ * (or of more relations than the search takes) keeps its order. A projection above a reordered group puts the columns back in their written
  * order.
  */
 public final class JoinOrder {
@@ -152,7 +152,7 @@ public final class JoinOrder {
         JoinGraph graph = reducedAggregates(written);
         int n = graph.leaves().size();
         for (int i = 0; i < n; i++) {
-            if (estimate(graph.leaves().get(i)) < 0) {
+            if (estimate(graph.leaves().get(i)) < 0 || n > JoinSearch.MAX_RELATIONS) {
                 return graph.leftDeep(IntStream.range(0, n).toArray());
             }
         }
@@ -191,13 +191,7 @@ public final class JoinOrder {
 
     /** Whether a relation computes a GROUP BY (under projections and filters). */
     private static boolean aggregateBelow(RelNode node) {
-        if (node instanceof RelNode.Project p) {
-            return aggregateBelow(p.input());
-        }
-        if (node instanceof RelNode.Filter f) {
-            return aggregateBelow(f.input());
-        }
-        return node instanceof RelNode.Aggregate;
+        return RelNode.belowFiltersAndProjections(node) instanceof RelNode.Aggregate;
     }
 
     /**

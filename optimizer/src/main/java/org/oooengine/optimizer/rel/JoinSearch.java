@@ -29,6 +29,8 @@ import org.oooengine.optimizer.rel.JoinGraph.Shape;
  */
 final class JoinSearch {
     static final int EXHAUSTIVE_MAX = 10;
+    /** Relations a search takes: subsets are bits of a long. */
+    static final int MAX_RELATIONS = 63;
     /** Bytes a joined row is taken to carry per relation in it: its key and a column or two read above. */
     private static final int ROW_BYTES_PER_RELATION = 16;
 
@@ -75,7 +77,7 @@ final class JoinSearch {
     }
 
     /**
-     * The cheapest shape joining all of {@code graph}'s relations (at most 63), whose rows
+     * The cheapest shape joining all of {@code graph}'s relations (at most {@value #MAX_RELATIONS}), whose rows
      * {@code rowsOf} estimates (each known).
      */
     static Shape search(JoinGraph graph, ToLongFunction<RelNode> rowsOf, TableLayouts layouts, long broadcastMaxBytes) {
@@ -223,13 +225,7 @@ final class JoinSearch {
 
     /** Whether the nodes scan {@code leaf}: a table, under filters and projections. */
     private static boolean scanned(RelNode leaf) {
-        if (leaf instanceof RelNode.Filter f) {
-            return scanned(f.input());
-        }
-        if (leaf instanceof RelNode.Project p) {
-            return scanned(p.input());
-        }
-        return leaf instanceof RelNode.Scan;
+        return RelNode.belowFiltersAndProjections(leaf) instanceof RelNode.Scan;
     }
 
     /** A relation of one row at most (a scalar subquery's), which goes to every node whatever computes it. */

@@ -63,6 +63,15 @@ public sealed interface RelNode {
         return node;
     }
 
+    /** What {@code node} filters and projects: the first node under it that is neither. */
+    static RelNode belowFiltersAndProjections(RelNode node) {
+        RelNode at = node;
+        while (at instanceof Filter || at instanceof Project) {
+            at = at instanceof Filter f ? f.input() : ((Project) at).input();
+        }
+        return at;
+    }
+
     /** Every row of a catalog table, with the conjunct {@code filter} (may be null) applied while scanning. */
     record Scan(TableInfo table, String alias, List<Field> fields, Expr filter) implements RelNode {
         public Scan withFilter(Expr f) {

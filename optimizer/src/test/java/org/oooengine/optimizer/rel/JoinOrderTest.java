@@ -25,37 +25,7 @@ class JoinOrderTest {
     private static final TableInfo DIM = table("dim", "d_key", "d_sub");
     private static final TableInfo SUB = table("sub", "s_key", "s_name");
     private static final Map<TableInfo, Long> ROWS = Map.of(FACT, 100_000L, DIM, 1_000L, SUB, 50L);
-    private static final TableLayouts LAYOUTS = new TableLayouts() {
-        @Override
-        public OptionalLong rows(TableInfo table) {
-            return OptionalLong.of(ROWS.get(table));
-        }
-
-        @Override
-        public OptionalLong bytes(TableInfo table) {
-            return OptionalLong.empty();
-        }
-
-        @Override
-        public int nodes(TableInfo table) {
-            return 2;
-        }
-
-        @Override
-        public boolean partitionedAlike(TableInfo a, TableInfo b) {
-            return false;
-        }
-
-        @Override
-        public long[] range(TableInfo table, int column) {
-            return null;
-        }
-
-        @Override
-        public double distinct(TableInfo table, int column) {
-            return ROWS.get(table);
-        }
-    };
+    private static final TableLayouts LAYOUTS = layouts(ROWS, 2, (table, column) -> (double) ROWS.get(table));
 
     @Test
     void aSelectiveRelationLinkedOnlyThroughAnotherWaitsForIt() {
@@ -84,7 +54,7 @@ class JoinOrderTest {
         Map<TableInfo, Long> rows = Map.of(inventory, 1_000_000L, sales, 100_000L, dates, 1_000L, demo, 1_000L);
         Map<String, Double> distinct = Map.of("inv_date", 1_000d, "inv_item", 1_000d, "s_date", 1_000d,
                 "s_item", 1_000d, "s_demo", 1_000d, "d_key", 1_000d, "d_year", 10d, "m_key", 1_000d, "m_status", 5d);
-        TableLayouts layouts = layouts(rows, distinct);
+        TableLayouts layouts = layouts(rows, 4, (table, column) -> distinct.get(table.columns().get(column).name()));
         Expr year = eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(1L, SqlType.BIGINT));
         Expr status = eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(2L, SqlType.BIGINT));
         RelNode inv = scan(inventory, "inv", null);
@@ -118,7 +88,8 @@ class JoinOrderTest {
         return out;
     }
 
-    private static TableLayouts layouts(Map<TableInfo, Long> rows, Map<String, Double> distinct) {
+    private static TableLayouts layouts(Map<TableInfo, Long> rows, int nodes,
+                                        java.util.function.BiFunction<TableInfo, Integer, Double> distinct) {
         return new TableLayouts() {
             @Override
             public OptionalLong rows(TableInfo table) {
@@ -132,7 +103,7 @@ class JoinOrderTest {
 
             @Override
             public int nodes(TableInfo table) {
-                return 4;
+                return nodes;
             }
 
             @Override
@@ -147,7 +118,7 @@ class JoinOrderTest {
 
             @Override
             public double distinct(TableInfo table, int column) {
-                return distinct.get(table.columns().get(column).name());
+                return distinct.apply(table, column);
             }
         };
     }
