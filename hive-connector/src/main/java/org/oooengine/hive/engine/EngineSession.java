@@ -32,6 +32,7 @@ import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
+import org.oooengine.hive.sql.analyze.StatementClock;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.hive.sql.exec.Executor;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
@@ -114,7 +115,7 @@ final class EngineSession implements SqlSession {
         ASTNode tree = HiveSqlParser.parse(sql);
         // One view of the cluster for the whole statement: its analysis and plan ask the nodes nothing more.
         try (ClusterSnapshots.Pin pinned = snapshots.pin()) {
-            StatementResult r = run(tree, sql, cancel);
+            StatementResult r = StatementClock.during(() -> run(tree, sql, cancel));
             LOG.debug("{}: planned in {} ms", user.name(), (System.nanoTime() - t0) / 1_000_000);
             return r;
         } catch (RuntimeException e) {

@@ -107,6 +107,10 @@ class TimestampTest {
         LocalDateTime t = (LocalDateTime) now.get(0)[0];
         assertTrue(Math.abs(t.toEpochSecond(java.time.ZoneOffset.UTC) - (Long) now.get(0)[2]) <= 1, Arrays.toString(now.get(0)));
         assertEquals(t.toLocalDate(), now.get(0)[1]);
+        assertEquals(t.toEpochSecond(java.time.ZoneOffset.UTC), now.get(0)[2], "one instant for the statement");
+        // every call of a statement gives the same instant, however long its analysis takes (Hive's rule)
+        String calls = String.join(" UNION ALL ", java.util.Collections.nCopies(300, "SELECT current_timestamp AS t"));
+        assertEquals(List.of("[1]"), db.rendered("SELECT count(DISTINCT t) FROM (" + calls + ") x"));
         assertEquals(List.of("timestamp", "date", "bigint"),
                 db.execute("SELECT current_timestamp, current_date, unix_timestamp()").columns().stream()
                         .map(c -> c.type().toString()).toList());

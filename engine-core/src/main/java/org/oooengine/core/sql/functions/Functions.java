@@ -137,11 +137,11 @@ public final class Functions {
                     .ex("add_months('2024-01-31', 1)", "'2024-02-29'").ex("add_months(DATE '2024-02-29', 1)", "'2024-03-31'")
                     .build(),
             fn("current_date", DATE, 0, 0).sig("current_date", "DATE")
-                    .does("Today at UTC, the engine's time zone; taken when the statement is analysed.")
+                    .does("Today at UTC, the engine's time zone, when the statement started.")
                     .ex("current_date >= DATE '2024-01-01'", "TRUE").build(),
             fn("current_timestamp", DATE, 0, 0).sig("current_timestamp", "TIMESTAMP")
-                    .does("The date and time at UTC, the engine's time zone, to the millisecond; taken when the statement "
-                            + "is analysed (each call of a statement when it is bound, where Hive takes one for the query).")
+                    .does("The date and time at UTC, the engine's time zone, to the millisecond, when the statement "
+                            + "started: every call in a statement gives the same value, as in Hive.")
                     .ex("current_timestamp > TIMESTAMP '2024-01-01 00:00:00'", "TRUE").build(),
             fn("date_add", DATE, 2, 2).sig("date_add(date, INT days)", "DATE")
                     .does("The date `days` days later.")
@@ -190,8 +190,8 @@ public final class Functions {
                     .ex("to_date('2024-05-17 13:45:30')", "DATE '2024-05-17'").build(),
             fn("unix_timestamp", DATE, 0, 2).sig("unix_timestamp()", "BIGINT")
                     .sig("unix_timestamp(timestamp [, STRING pattern])", "BIGINT")
-                    .does("The seconds since 1970-01-01 00:00:00 at UTC, the engine's time zone: now (when the statement is "
-                            + "analysed), or of a TIMESTAMP or DATE, or of text read with a Java SimpleDateFormat pattern "
+                    .does("The seconds since 1970-01-01 00:00:00 at UTC, the engine's time zone: now (when the statement "
+                            + "started), or of a TIMESTAMP or DATE, or of text read with a Java SimpleDateFormat pattern "
                             + "(default `'yyyy-MM-dd HH:mm:ss'`); NULL for text that does not parse.")
                     .ex("unix_timestamp(TIMESTAMP '2024-05-17 13:45:30')", "1715953530")
                     .ex("unix_timestamp('2024/05/17', 'yyyy/MM/dd')", "1715904000")

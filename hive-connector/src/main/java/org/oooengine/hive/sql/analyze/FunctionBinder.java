@@ -85,11 +85,11 @@ final class FunctionBinder {
     }
 
     /**
-     * The time a statement reads as now: the current date and time at UTC, the engine's time zone,
-     * to the millisecond. Taken when the call is bound, so a statement sees one value per call.
+     * The time a statement reads as now: when it started, at UTC, the engine's time zone, to the
+     * millisecond ({@link StatementClock}): every call in a statement gives the same value.
      */
     private static java.time.LocalDateTime now() {
-        return java.time.LocalDateTime.now(java.time.ZoneOffset.UTC).truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
+        return StatementClock.now();
     }
 
     /** unix_timestamp(): now; of a timestamp or date; of text in Hive's default or a given pattern. */
