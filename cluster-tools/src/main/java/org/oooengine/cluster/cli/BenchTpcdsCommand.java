@@ -66,6 +66,11 @@ final class BenchTpcdsCommand implements Callable<Integer> {
             description = "DuckDB's database file, made on first use (default: ~/.cache/ooo-bench/tpcds-sf<scale>.duckdb)")
     Path duckdbFile;
 
+    @Option(names = "--explain-dir", paramLabel = "<dir>",
+            description = "also run each query that answered under EXPLAIN ANALYZE and write its plan, with the rows "
+                    + "and times measured, to <dir>/q01.txt, ... (not timed)")
+    Path explainDir;
+
     @Option(names = "--json", description = "print one JSON object instead of a table")
     boolean json;
 
@@ -119,6 +124,9 @@ final class BenchTpcdsCommand implements Callable<Integer> {
                 applySettings(s, session);
                 return s;
             }, duckdb, repeat, timeout)) {
+                if (explainDir != null) {
+                    bench.explainingTo(explainDir);
+                }
                 List<TpcdsQueryResult> ran = bench.run(chosen, q -> {
                     err.println(TpcdsReport.progress(q));
                     err.flush();

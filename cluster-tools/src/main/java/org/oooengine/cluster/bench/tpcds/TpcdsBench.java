@@ -1,5 +1,9 @@
 package org.oooengine.cluster.bench.tpcds;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,6 +38,8 @@ public final class TpcdsBench implements AutoCloseable {
     private final TpcdsDuckDb duckdb;
     private final int repeat;
     private final Duration timeout;
+    /** Where each answered query's EXPLAIN ANALYZE goes ({@code q01.txt}, ...), or null: nowhere. */
+    private Path explainDir;
     private final ExecutorService runner = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "tpcds-query");
         t.setDaemon(true);
@@ -51,6 +57,16 @@ public final class TpcdsBench implements AutoCloseable {
         this.duckdb = duckdb;
         this.repeat = repeat;
         this.timeout = timeout;
+    }
+
+    /**
+     * This bench with each query that answered run once more under EXPLAIN ANALYZE, its plan with
+     * the rows and times measured written to {@code dir} as {@code q01.txt}, ... (made if missing).
+     */
+    public TpcdsBench explainingTo(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        this.explainDir = dir;
+        return this;
     }
 
     /** Runs the queries in order, passing each one's result to {@code onQuery} as soon as it is known. */
@@ -106,10 +122,29 @@ public final class TpcdsBench implements AutoCloseable {
             // It answered once: the answer stands, its time is unknown.
             seconds = null;
         }
+        explain(name, sql);
         List<Double> runs = seconds == null ? null : Arrays.stream(seconds).map(TpcdsBench::millis).boxed().toList();
         return new TpcdsQueryResult(name, difference == null ? TpcdsQueryResult.Status.OK : TpcdsQueryResult.Status.WRONG,
                 null, null, difference, (long) ours.size(), seconds == null ? null : millis(Stats.median(seconds)), runs,
                 duckdbSeconds);
+    }
+
+    /** The query's EXPLAIN ANALYZE in the explain directory, if there is one; a failure there is written in its place. */
+    private void explain(String name, String sql) {
+        if (explainDir == null) {
+            return;
+        }
+        List<String> lines = new ArrayList<>();
+        try {
+            execute("EXPLAIN ANALYZE " + sql, true).rows.forEach(row -> lines.add(String.valueOf(row[0])));
+        } catch (TimeoutException | RuntimeException e) {
+            lines.add("EXPLAIN ANALYZE failed: " + e.getMessage());
+        }
+        try {
+            Files.write(explainDir.resolve(name + ".txt"), lines);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the plan of " + name + " to " + explainDir, e);
+        }
     }
 
     private static TpcdsQueryResult failed(String name, String error, Double duckdbSeconds) {
