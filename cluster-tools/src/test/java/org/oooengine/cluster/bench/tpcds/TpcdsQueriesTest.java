@@ -102,6 +102,16 @@ class TpcdsQueriesTest {
         assertEquals(1_920_800L, engineRows.get("customer_demographics"));
     }
 
+    @Test
+    void explainDirHoldsEachAnsweredQuerysMeasuredPlan(@org.junit.jupiter.api.io.TempDir Path plans) throws Exception {
+        try (TpcdsBench explaining = new TpcdsBench(() -> engine.openSession("test", "default", Map.of()), duckdb, 0,
+                Duration.ofSeconds(120)).explainingTo(plans)) {
+            assertEquals(Status.OK, explaining.run(3).status());
+        }
+        String plan = Files.readString(plans.resolve("q03.txt"));
+        assertTrue(plan.startsWith("Limit 100") && plan.contains("[actual rows"), plan);
+    }
+
     @ParameterizedTest
     @MethodSource("queries")
     void answersAsDuckDbOrIsRefusedByName(int number) throws Exception {
