@@ -20,7 +20,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.tpch.TpchLoader;
 import org.oooengine.core.tpch.TpchSchema;

@@ -5,9 +5,9 @@ import java.util.Base64;
 import java.util.List;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ValueCodec;
 
 /** A join spec in bytes: on the wire inside fragment requests, and as text in job configurations. */
 public final class JoinSpecCodec {

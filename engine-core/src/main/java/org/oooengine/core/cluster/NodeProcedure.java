@@ -1,6 +1,6 @@
 package org.oooengine.core.cluster;
 
-import org.oooengine.core.net.PayloadReader;
+import org.oooengine.core.wire.PayloadReader;
 
 /**
  * A stored procedure the nodes run on their transactional tables ({@code TXN} step {@code

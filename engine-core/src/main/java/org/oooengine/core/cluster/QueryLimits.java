@@ -1,7 +1,7 @@
 package org.oooengine.core.cluster;
 
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 
 /**
  * What a query asks of a node for one of its requests: the bytes its operators may hold in memory
@@ -26,7 +26,7 @@ public record QueryLimits(long memoryBytes, long spillBytes) {
         long memory = r.getLong();
         long spill = r.getLong();
         if (memory < 0 || spill < 0) {
-            throw new org.oooengine.core.net.ProtocolException("query limits of " + memory + " and " + spill + " bytes");
+            throw new org.oooengine.core.wire.ProtocolException("query limits of " + memory + " and " + spill + " bytes");
         }
         return new QueryLimits(memory, spill);
     }

@@ -17,8 +17,8 @@ import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.OpCode;
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.net.Responder;
 import org.oooengine.core.threads.DaemonThreads;
@@ -686,7 +686,7 @@ final class TransactionService implements AutoCloseable {
         TransactionalTable t = db.table(r.getString());
         int m = r.get();
         if (m < 0 || m >= TransactionalWrite.values().length) {
-            throw new org.oooengine.core.net.ProtocolException("unknown write mode " + m);
+            throw new org.oooengine.core.wire.ProtocolException("unknown write mode " + m);
         }
         TransactionalWrite mode = TransactionalWrite.values()[m];
         int n = r.getCount(1);

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.oooengine.core.net.OpCode;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadWriter;
 
 /** The DDL of transactional tables: each exists on every node of the cluster, which holds its partition. */
 public final class TransactionalTables {
@@ -26,7 +26,7 @@ public final class TransactionalTables {
      * {@code routing} picks the node's procedure thread (the same number, the same thread). The
      * answer completes the future on the network thread: for a caller that waits for it.
      */
-    public static CompletableFuture<org.oooengine.core.net.PayloadReader> procedure(Peers peers, String node, String name,
+    public static CompletableFuture<org.oooengine.core.wire.PayloadReader> procedure(Peers peers, String node, String name,
                                                                                  int routing, byte[] args) {
         byte[] payload = new PayloadWriter(args.length + 64).put(TxnOp.PROCEDURE.code()).putString(name).putInt(routing)
                 .putBytes(args).toByteArray();

@@ -64,6 +64,6 @@ enum TxnOp {
                 return op;
             }
         }
-        throw new org.oooengine.core.net.ProtocolException("unknown transaction step " + code);
+        throw new org.oooengine.core.wire.ProtocolException("unknown transaction step " + code);
     }
 }

@@ -2,9 +2,9 @@ package org.oooengine.core.fragment;
 
 import java.util.ArrayList;
 import java.util.List;
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.net.ProtocolException;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ProtocolException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.ExprCodec;
 

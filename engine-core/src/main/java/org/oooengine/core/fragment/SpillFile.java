@@ -12,9 +12,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ValueCodec;
 import org.oooengine.core.storage.DataCorruptedException;
 
 /**

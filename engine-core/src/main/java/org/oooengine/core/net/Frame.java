@@ -1,5 +1,7 @@
 package org.oooengine.core.net;
 
+import org.oooengine.core.wire.PayloadReader;
+
 /**
  * One decoded frame. The payload is copied out of Netty's buffers when the frame is decoded, so a
  * frame can be handed between threads without reference counting.

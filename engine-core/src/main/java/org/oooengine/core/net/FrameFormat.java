@@ -8,6 +8,8 @@ import io.netty.handler.codec.MessageToByteEncoder;
 import io.netty.handler.codec.MessageToMessageDecoder;
 import io.netty.handler.codec.TooLongFrameException;
 import java.util.List;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ProtocolException;
 
 /**
  * The wire format and its version; no other class knows the byte layout of a frame.

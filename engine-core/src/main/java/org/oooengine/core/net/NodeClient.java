@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ProtocolException;
 
 /**
  * One authenticated connection to a node, shared by every request to it. Requests are sent without

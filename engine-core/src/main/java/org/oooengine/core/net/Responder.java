@@ -4,6 +4,7 @@ import io.netty.channel.Channel;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import org.oooengine.core.wire.PayloadWriter;
 
 /**
  * The answer channel of one request: a single reply or error, or a stream of chunks closed by an

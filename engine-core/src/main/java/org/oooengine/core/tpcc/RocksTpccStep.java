@@ -4,9 +4,9 @@ import java.util.List;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.NodeProcedure;
 import org.oooengine.core.cluster.TransactionalWrite;
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.net.ProtocolException;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ProtocolException;
 import org.rocksdb.RocksDBException;
 import org.rocksdb.Transaction;
 

@@ -11,7 +11,7 @@ import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.RowAccess;
 import org.oooengine.core.cluster.TransactionalTables;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadWriter;
 
 /**
  * TPC-C on a cluster's transactional tables: loading it, dispatching each transaction to the node

@@ -1,7 +1,7 @@
 package org.oooengine.core.tpcc;
 
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 
 /** A {@link TpccInput} as the bytes a dispatcher sends the node that runs it. */
 public final class TpccInputCodec {

@@ -2,8 +2,8 @@ package org.oooengine.core.tpcc;
 
 import org.oooengine.core.cluster.RowAccess;
 import org.oooengine.core.cluster.NodeProcedure;
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.txn.TransactionAbortedException;
 
 /**

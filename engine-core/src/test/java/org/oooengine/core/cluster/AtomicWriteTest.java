@@ -18,7 +18,7 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.net.OpCode;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.storage.BTreeChecker;
 import org.oooengine.core.storage.BTreeWriter;
 import org.oooengine.core.storage.DataCorruptedException;

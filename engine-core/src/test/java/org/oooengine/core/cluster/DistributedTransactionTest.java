@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.OpCode;
-import org.oooengine.core.net.PayloadWriter;
+import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.txn.TransactionAbortedException;
 import org.oooengine.core.txn.TransactionId;
@@ -242,7 +242,7 @@ class DistributedTransactionTest {
             return new PayloadWriter(64).put(op.code()).putLong(id.high()).putLong(id.low());
         }
 
-        org.oooengine.core.net.PayloadReader call(String node, PayloadWriter w) {
+        org.oooengine.core.wire.PayloadReader call(String node, PayloadWriter w) {
             return peers.client(node).call(OpCode.TXN, w.toByteArray()).join().reader();
         }
 

@@ -106,11 +106,11 @@ class TableWriteTest {
             loader.writeTable(U, LongStream.range(0, 10).mapToObj(k -> new Object[] {(int) k}).iterator(), false,
                     (t, d, e) -> { });
             // n1 drops t and publishes; the coordinator then hears n2 could not, and has n1 restore its store
-            bulkLoad(session, "n1", new org.oooengine.core.net.PayloadWriter().put(Messages.LOAD_START).putVarInt(0)
+            bulkLoad(session, "n1", new org.oooengine.core.wire.PayloadWriter().put(Messages.LOAD_START).putVarInt(0)
                     .putLong(0).put(Messages.LOAD_KEEP_TABLES).putVarInt(1).putString("t").toByteArray());
-            bulkLoad(session, "n1", new org.oooengine.core.net.PayloadWriter().put(Messages.LOAD_DROP).putString("t")
+            bulkLoad(session, "n1", new org.oooengine.core.wire.PayloadWriter().put(Messages.LOAD_DROP).putString("t")
                     .toByteArray());
-            bulkLoad(session, "n1", new org.oooengine.core.net.PayloadWriter().put(Messages.LOAD_PREPARE)
+            bulkLoad(session, "n1", new org.oooengine.core.wire.PayloadWriter().put(Messages.LOAD_PREPARE)
                     .putBytes("{}".getBytes(java.nio.charset.StandardCharsets.UTF_8)).toByteArray());
             bulkLoad(session, "n1", new byte[] {Messages.LOAD_PUBLISH});
             assertTrue(session.manifest("n1").tables().stream().noneMatch(m -> m.name().equals("t")));

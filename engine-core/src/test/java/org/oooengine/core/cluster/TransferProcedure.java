@@ -1,7 +1,7 @@
 package org.oooengine.core.cluster;
 
 import java.nio.ByteBuffer;
-import org.oooengine.core.net.PayloadReader;
+import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.txn.TransactionAbortedException;
 
 /**

@@ -19,6 +19,7 @@ import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.oooengine.core.wire.PayloadReader;
 
 /**
  * A node's port against peers that do not prove the cluster secret: idle ones are closed at the

@@ -11,6 +11,8 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
 import java.time.Duration;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 
 /**
  * A peer of a node over a plain socket, writing exactly the bytes a test (or an attacker) wants:

@@ -1,4 +1,4 @@
-package org.oooengine.core.net;
+package org.oooengine.core.wire;
 
 import java.nio.charset.StandardCharsets;
 import org.oooengine.core.types.ByteWriter;

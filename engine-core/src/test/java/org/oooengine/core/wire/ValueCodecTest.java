@@ -1,4 +1,4 @@
-package org.oooengine.core.net;
+package org.oooengine.core.wire;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

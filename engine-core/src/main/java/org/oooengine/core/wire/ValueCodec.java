@@ -1,4 +1,4 @@
-package org.oooengine.core.net;
+package org.oooengine.core.wire;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;

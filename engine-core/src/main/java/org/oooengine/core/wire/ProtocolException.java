@@ -1,4 +1,4 @@
-package org.oooengine.core.net;
+package org.oooengine.core.wire;
 
 /** A frame or payload that breaks the wire format; the connection that sent it is closed. */
 public final class ProtocolException extends RuntimeException {
