@@ -11,8 +11,8 @@ import java.util.stream.Collectors;
  */
 public final class FunctionReferenceDoc {
     /** How to write the page again, as the page and the test that keeps it equal say. */
-    public static final String REGENERATE = "mvn -B -q -o package -DskipTests -pl engine-core && "
-            + "java -cp engine-core/target/classes org.oooengine.core.sql.functions.FunctionReferenceDoc docs/sql-reference.md";
+    public static final String REGENERATE = "mvn -B -q -o package -DskipTests -pl engine-common && "
+            + "java -cp engine-common/target/classes org.oooengine.core.sql.functions.FunctionReferenceDoc docs/sql-reference.md";
 
     private FunctionReferenceDoc() {
     }
@@ -29,7 +29,7 @@ public final class FunctionReferenceDoc {
     public static String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("# SQL reference\n\n")
-                .append("<!-- Written from the function registry (engine-core org.oooengine.core.sql.functions); do not edit.\n")
+                .append("<!-- Written from the function registry (engine-common org.oooengine.core.sql.functions); do not edit.\n")
                 .append("     Regenerate: ").append(REGENERATE).append(" -->\n\n")
                 .append("The SQL the engine runs is Hive's: statements are parsed by Hive's own parser, and types, NULLs and ")
                 .append("functions behave as in Hive. [user-guide.md](user-guide.md#what-sql-runs) lists the statements and ")

@@ -8,12 +8,12 @@ import java.util.stream.Collectors;
 /**
  * Writes docs/configuration.md from the registry: a table of the settings of each {@link Scope}.
  * Run from the repository's root after changing a setting:
- * {@code java -cp engine-core/target/classes org.oooengine.core.settings.ConfigurationDoc docs/configuration.md}.
+ * {@code java -cp engine-common/target/classes org.oooengine.core.settings.ConfigurationDoc docs/configuration.md}.
  */
 public final class ConfigurationDoc {
     /** How to write the page again, as the page and the test that keeps it equal say. */
-    public static final String REGENERATE = "mvn -B -q -o package -DskipTests -pl engine-core && "
-            + "java -cp engine-core/target/classes org.oooengine.core.settings.ConfigurationDoc docs/configuration.md";
+    public static final String REGENERATE = "mvn -B -q -o package -DskipTests -pl engine-common && "
+            + "java -cp engine-common/target/classes org.oooengine.core.settings.ConfigurationDoc docs/configuration.md";
 
     private ConfigurationDoc() {
     }
@@ -30,7 +30,7 @@ public final class ConfigurationDoc {
     public static String markdown() {
         StringBuilder md = new StringBuilder();
         md.append("# Configuration\n\n")
-                .append("<!-- Written from the settings registry (engine-core org.oooengine.core.settings); do not edit.\n")
+                .append("<!-- Written from the settings registry (engine-common org.oooengine.core.settings); do not edit.\n")
                 .append("     Regenerate: ").append(REGENERATE).append(" -->\n\n")
                 .append("Every setting the engine reads, where it is given, the values it takes and its default. ")
                 .append("Sizes are a number of bytes or a number with a unit, powers of 1024: `512k`, `64MB`, `1g`, ")
