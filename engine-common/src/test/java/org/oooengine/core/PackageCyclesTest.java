@@ -5,7 +5,7 @@ import com.tngtech.archunit.junit.AnalyzeClasses;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
-/** The packages of engine-core depend on each other one way (docs/architecture.md lists the order). */
+/** The packages of engine-common depend on each other one way (docs/architecture.md lists the order). */
 @AnalyzeClasses(packages = "org.oooengine.core", importOptions = ImportOption.DoNotIncludeTests.class)
 class PackageCyclesTest {
     @ArchTest
