@@ -9,6 +9,6 @@ set -euo pipefail
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../../../.." && pwd)"
 kills="${1:-50}"
 cd "$root"
-exec mvn -B -q -pl engine-core -am verify \
+exec mvn -B -q -pl engine-txn -am verify \
     -Dtest=CrashRecoveryTest -Dsurefire.failIfNoSpecifiedTests=false \
     -Dtxn.crash.kills="$kills"

@@ -8,8 +8,8 @@ import org.apache.hadoop.io.WritableComparable;
 import org.apache.hadoop.io.WritableComparator;
 import org.apache.hadoop.io.WritableUtils;
 import org.apache.hadoop.mapreduce.Partitioner;
-import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ValueCodec;
 
 /**
  * The map output key of a reduce-side join: the join value, encoded, then the side it came from.

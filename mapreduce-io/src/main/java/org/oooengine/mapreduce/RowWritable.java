@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.StringJoiner;
 import org.apache.hadoop.io.Writable;
-import org.oooengine.core.net.PayloadReader;
-import org.oooengine.core.net.PayloadWriter;
-import org.oooengine.core.net.ValueCodec;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ValueCodec;
 
 /**
  * One row of engine values (Long, Integer, BigDecimal, LocalDate, String, ... or null) as a Hadoop

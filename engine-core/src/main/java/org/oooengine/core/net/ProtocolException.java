@@ -1,8 +1,0 @@
-package org.oooengine.core.net;
-
-/** A frame or payload that breaks the wire format; the connection that sent it is closed. */
-public final class ProtocolException extends RuntimeException {
-    public ProtocolException(String message) {
-        super(message);
-    }
-}

@@ -1,0 +1,95 @@
+package org.oooengine.core.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.BitSet;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.exec.ColumnRange;
+import org.oooengine.core.exec.JoinSpec;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ProtocolException;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+
+/** Requests for work after a join cross the wire unchanged; malformed ones are protocol errors, not work. */
+class MessagesTest {
+    private static final JoinSpec OL = new JoinSpec("orders", "orders", new ColumnRange("o_totalprice", 0L, 100_00L),
+            List.of(new JoinSpec.Probe("orders.o_orderkey", "lineitem", "l_orderkey")),
+            List.of("orders.o_orderkey", "lineitem.l_quantity"));
+
+    @Test
+    void anIndexJoinWithStepsAfterItCrossesTheWire() {
+        JoinOutputSteps after = new JoinOutputSteps(List.of(SqlType.BIGINT, SqlType.decimal(15, 2)), List.of(
+                new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(new AggregateCall(
+                        AggregateCall.Kind.SUM, new Expr.Column(1, SqlType.decimal(15, 2)), false, SqlType.decimal(25, 2))))));
+        Messages.Fragment f = Messages.readFragment(new PayloadReader(Messages.fragment(
+                new Messages.Fragment(OL, ExecutionMode.OOO, 128, after))));
+        assertEquals(after, f.after());
+        assertEquals(OL.outerTable(), f.spec().outerTable());
+        assertNull(Messages.readFragment(new PayloadReader(Messages.fragment(
+                new Messages.Fragment(OL, ExecutionMode.OOO, 128, null)))).after());
+    }
+
+    @Test
+    void stepsOverRowsOfAnotherWidthThanTheJoinsAreRefused() {
+        BitSet one = new BitSet();
+        one.set(0);
+        PayloadWriter w = new PayloadWriter(64).putVarInt(2);
+        org.oooengine.core.sql.expr.ExprCodec.writeType(w, SqlType.BIGINT);
+        org.oooengine.core.sql.expr.ExprCodec.writeType(w, SqlType.BIGINT);
+        w.putBytes(new ScanPipeline("", 1, one, List.of()).toBytes());
+        ProtocolException e = assertThrows(ProtocolException.class, () -> JoinOutputSteps.read(new PayloadReader(w.toByteArray())));
+        assertTrue(e.getMessage().contains("rows of 1 columns for a join of 2"), e.getMessage());
+    }
+
+    @Test
+    void aPipelineReadingTransactionalTablesCarriesItsTransactionAndTheirLayouts() {
+        BitSet one = new BitSet();
+        one.set(0);
+        ScanPipeline scan = new ScanPipeline("accounts", 2, one, List.of());
+        org.oooengine.core.types.Schema layout = new org.oooengine.core.types.Schema(List.of(
+                new org.oooengine.core.types.Column("id", org.oooengine.core.types.DataType.INT),
+                new org.oooengine.core.types.Column("owner", org.oooengine.core.types.DataType.varchar(25))));
+        TransactionalReads reads = new TransactionalReads(org.oooengine.core.txn.TransactionId.next(),
+                java.util.Map.of("accounts", layout));
+        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, new QueryLimits(1 << 20, 1 << 30), reads)));
+        assertEquals(reads.transaction(), p.reads().transaction());
+        assertEquals(layout.columns(), p.reads().tables().get("accounts").columns());
+        assertEquals(TransactionalReads.NONE, Messages.readPipeline(new PayloadReader(
+                Messages.pipeline(scan, QueryLimits.DEFAULTS, TransactionalReads.NONE))).reads());
+        // a table announced without columns is refused before any work
+        PayloadWriter w = new PayloadWriter(64).putLong(0).putLong(0).putBytes(scan.toBytes()).putVarInt(1).putLong(1).putLong(2)
+                .putString("accounts").putVarInt(0);
+        ProtocolException e = assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(w.toByteArray())));
+        assertTrue(e.getMessage().contains("transactional table accounts read with no columns"), e.getMessage());
+    }
+
+    @Test
+    void aJoinOverAnExchangeCrossesTheWireAndAnEmptyExchangeIsRefused() {
+        BitSet all = new BitSet();
+        all.set(0, 2);
+        ScanPipeline joins = new ScanPipeline("orders", 2, all, List.of(new PipelineStep.HashJoin(
+                new JoinBuild.Exchanged("q/build", 3, true), JoinKind.FULL, List.of(1), List.of(0), null, 1)));
+        Messages.Exchanged e = new Messages.Exchanged("q/probe", 3, joins, new QueryLimits(1 << 20, 5));
+        assertEquals(e, Messages.readExchanged(new PayloadReader(Messages.exchanged(e))));
+        byte[] none = Messages.exchanged(new Messages.Exchanged("q/probe", 3, joins, QueryLimits.DEFAULTS));
+        none[1 + "q/probe".length()] = 0; // the producers' count, after the exchange's name
+        assertThrows(ProtocolException.class, () -> Messages.readExchanged(new PayloadReader(none)));
+    }
+
+    @Test
+    void aFullJoinBuildsOnlyFromRowsWhosePartnersAreAllHere() {
+        assertThrows(IllegalArgumentException.class, () -> new PipelineStep.HashJoin(new JoinBuild.Exchanged("q/build", 3),
+                JoinKind.FULL, List.of(1), List.of(0), null, 1));
+    }
+}
