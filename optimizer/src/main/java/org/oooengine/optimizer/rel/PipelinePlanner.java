@@ -73,9 +73,10 @@ public final class PipelinePlanner {
     public static RelNode plan(RelNode node, TableLayouts layouts, Limits limits) {
         BitSet all = new BitSet();
         all.set(0, node.fields().size());
-        RelNode logical = UnionJoinPushdown.apply(node);
-        return new PipelinePlanner(layouts, limits, CardinalityModel.of(layouts, logical))
-                .place(JoinOrder.reorder(logical, layouts, limits), all);
+        RelNode unions = UnionJoinPushdown.apply(node);
+        CardinalityModel model = CardinalityModel.of(layouts, unions);
+        RelNode logical = GroupingSetsPreAggregation.apply(unions, model);
+        return new PipelinePlanner(layouts, limits, model).place(JoinOrder.reorder(logical, layouts, limits), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
