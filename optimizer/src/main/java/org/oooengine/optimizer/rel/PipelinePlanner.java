@@ -73,8 +73,10 @@ public final class PipelinePlanner {
     public static RelNode plan(RelNode node, TableLayouts layouts, Limits limits) {
         BitSet all = new BitSet();
         all.set(0, node.fields().size());
-        return new PipelinePlanner(layouts, limits, CardinalityModel.of(layouts, node))
-                .place(JoinOrder.reorder(node, layouts, limits), all);
+        RelNode unions = UnionJoinPushdown.apply(node);
+        CardinalityModel model = CardinalityModel.of(layouts, unions);
+        RelNode logical = GroupingSetsPreAggregation.apply(unions, model);
+        return new PipelinePlanner(layouts, limits, model).place(JoinOrder.reorder(logical, layouts, limits), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
@@ -594,6 +596,15 @@ public final class PipelinePlanner {
         BitSet rightRead = joined.get(lw, lw + j.right().fields().size());
         Chain left = chain(j.left(), leftRead);
         Chain right = chain(j.right(), rightRead);
+        RelNode.Join keysOnly = right == null ? null : keysOnlyBuild(j, right);
+        if (keysOnly != null) { // each node sends or builds from its distinct keys only
+            RelNode.Aggregate distinct = (RelNode.Aggregate) keysOnly.right();
+            right = right.with(new PipelineStep.Aggregate(distinct.keys(), List.of()), distinct.fields())
+                    .withRows(model.rows(distinct));
+            j = keysOnly;
+            rightRead = new BitSet();
+            rightRead.set(0, distinct.fields().size());
+        }
         JoinKind kind = j.kind();
         if (left != null && right == null && (kind == JoinKind.INNER || kind == JoinKind.CROSS || kind == JoinKind.LEFT)
                 && atMostOneRow(j.right())) {
@@ -629,6 +640,32 @@ public final class PipelinePlanner {
             return swapped(j, right, left.sending(leftRead), Build.BROADCAST, -1);
         }
         return shuffled;
+    }
+
+    /**
+     * A semi or anti join (without a residual condition) whose other side repeats its keys — TPC-DS
+     * Q95's orders shipped from two warehouses, one row per pair of their lines — as the same join
+     * of that side's distinct keys, or null when the keys are estimated to repeat less than twice
+     * over. Only whether a key occurs matters to such a join, so each node may drop the repeats of
+     * its own rows before they are sent or held: fewer rows broadcast, shuffled or built from.
+     */
+    private RelNode.Join keysOnlyBuild(RelNode.Join j, Chain right) {
+        if ((j.kind() != JoinKind.SEMI && j.kind() != JoinKind.ANTI) || j.residual() != null || right.rows < 0) {
+            return null;
+        }
+        int[] keys = j.rightKeys();
+        List<Expr> keyExprs = new ArrayList<>();
+        List<Field> keyFields = new ArrayList<>();
+        for (int k : keys) {
+            keyExprs.add(new Expr.Column(k, right.fields.get(k).type()));
+            keyFields.add(right.fields.get(k));
+        }
+        RelNode.Aggregate distinct = new RelNode.Aggregate(j.right(), keyExprs, List.of(), keyFields);
+        long groups = model.groups(right.rows, keyExprs, j.right().fields(), model.columns(j.right()));
+        if (groups < 0 || groups * 2 > right.rows) {
+            return null;
+        }
+        return new RelNode.Join(j.left(), distinct, j.kind(), j.leftKeys(), IntStream.range(0, keys.length).toArray(), null);
     }
 
     /** Whether {@code node} gives one row or none: a scalar subquery, a GROUP BY without keys. */
