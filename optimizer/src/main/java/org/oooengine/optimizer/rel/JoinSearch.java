@@ -24,8 +24,8 @@ import org.oooengine.optimizer.rel.JoinGraph.Shape;
  * moves, counted as one machine handles them: what the nodes do is shared among them, what
  * the coordinator does is not. The nodes join a side partitioned alike on the key with their own
  * partitions, a side shuffled to the other's partitions, or a small side sent to every node
- * (which each then holds whole); else both sides gather on the coordinator, and so does every
- * join above it.
+ * (which each then holds whole, also when the coordinator computes it: a subquery's groups); else
+ * both sides gather on the coordinator, and so does every join above it.
  */
 final class JoinSearch {
     static final int EXHAUSTIVE_MAX = 10;
@@ -192,7 +192,9 @@ final class JoinSearch {
         double work = rows + build.rows() + (probe.onNodes() ? probe.rows() : 0) + (build.onNodes() ? build.rows() : 0);
         int partition = -1;
         boolean onNodes = false; // gathered, unless the nodes can do better
-        if (probe.onNodes() && (build.onNodes() || oneRow(build))) {
+        // a held side the coordinator computes (a subquery's groups, a join that gathered its sides)
+        // is sent to every node when it is small, as the planner does: the probe stays on the nodes
+        if (probe.onNodes() && (build.onNodes() || oneRow(build) || broadcasts(build))) {
             int partnerOfProbe = partner(probe.partition(), build.set());
             if (broadcasts(build) && rows / n + 2.0 * build.rows() < work) {
                 work = rows / n + 2.0 * build.rows(); // gathered once, then held by every node

@@ -60,6 +60,9 @@ public final class PipelinePlanner {
     private final Limits limits;
     private final CardinalityModel model;
 
+    /** Bytes assumed for a string of a computed result, which has no stored size to go by. */
+    private static final int DERIVED_STRING_BYTES = 32;
+
     private PipelinePlanner(TableLayouts layouts, Limits limits, CardinalityModel model) {
         this.layouts = layouts;
         this.limits = limits;
@@ -611,6 +614,12 @@ public final class PipelinePlanner {
             // a scalar subquery's row (TPC-H Q22's average balance) goes to every node, whatever computes it
             return left.probeBroadcast(j, place(j.right(), rightRead));
         }
+        if (left != null && right == null && probesBroadcast(kind) && smallResult(j.right(), rightRead)) {
+            // a derived table small enough to send (an aggregate's groups: TPC-DS Q64's cs_ui, Q01's
+            // returns per customer) is computed first and built on every node, so the rows of the
+            // probing table need not gather on the coordinator to meet it
+            return left.probeBroadcast(j, place(j.right(), rightRead)).withRows(model.rows(j));
+        }
         if (left == null && right == null) {
             return null;
         }
@@ -666,6 +675,28 @@ public final class PipelinePlanner {
             return null;
         }
         return new RelNode.Join(j.left(), distinct, j.kind(), j.leftKeys(), IntStream.range(0, keys.length).toArray(), null);
+    }
+
+    /** Join kinds whose build side may be sent whole to every node: the probe's rows are kept, or dropped, each on its own. */
+    private static boolean probesBroadcast(JoinKind kind) {
+        return kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.CROSS || kind.leftOnly();
+    }
+
+    /**
+     * Whether the rows of a plan that is not one node pipeline (an aggregate, a union, a join on
+     * the coordinator) are estimated few enough, in the columns read of them, to broadcast.
+     */
+    private boolean smallResult(RelNode node, BitSet read) {
+        long rows = model.rows(node);
+        if (rows < 0) {
+            return false;
+        }
+        double rowBytes = 0;
+        for (int col = read.nextSetBit(0); col >= 0; col = read.nextSetBit(col + 1)) {
+            int width = fixedWidth(node.fields().get(col).type());
+            rowBytes += width > 0 ? width : DERIVED_STRING_BYTES;
+        }
+        return rows * Math.max(rowBytes, 1) <= limits.broadcastMaxBytes();
     }
 
     /** Whether {@code node} gives one row or none: a scalar subquery, a GROUP BY without keys. */

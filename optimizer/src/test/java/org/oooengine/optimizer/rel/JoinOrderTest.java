@@ -76,6 +76,42 @@ class JoinOrderTest {
         assertEquals(written.fields(), reordered.fields());
     }
 
+    @Test
+    void aSmallDerivedTableIsHeldByEveryNodeSoItMayShrinkTheLargestFirst() {
+        // sales meets a hundred items a subquery groups (1% of its rows are kept) and one year of
+        // its dates (10%); the groups, computed on the coordinator, are few enough to send to every
+        // node: sales probes them there first, rather than meeting its dates first and gathering
+        // a tenth of its rows on the coordinator to meet the groups
+        TableInfo sales = table("sales", "s_key", "s_date", "s_item");
+        TableInfo dates = table("dates", "d_key", "d_year");
+        TableInfo promo = table("promo", "p_key", "p_item");
+        Map<TableInfo, Long> rows = Map.of(sales, 1_000_000L, dates, 1_000L, promo, 1_000L);
+        Map<String, Double> distinct = Map.of("s_key", 1_000_000d, "s_date", 1_000d, "s_item", 10_000d,
+                "d_key", 1_000d, "d_year", 10d, "p_key", 1_000d, "p_item", 100d);
+        TableLayouts layouts = layouts(rows, distinct);
+        RelNode sold = scan(sales, "s", null);
+        RelNode d = scan(dates, "d", eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(1L, SqlType.BIGINT)));
+        RelNode items = new RelNode.Aggregate(scan(promo, "p", null), List.of(new Expr.Column(1, SqlType.BIGINT)),
+                List.of(), List.of(new Field("g", "p_item", SqlType.BIGINT)));
+        // written: sales, dates, the groups; columns sales 0-2, dates 3-4, groups 5
+        RelNode withDates = new RelNode.Join(sold, d, JoinKind.INNER, new int[] {1}, new int[] {0}, null);
+        RelNode written = new RelNode.Join(withDates, items, JoinKind.INNER, new int[] {2}, new int[] {0}, null);
+
+        RelNode reordered = JoinOrder.reorder(written, layouts, PipelinePlanner.Limits.DEFAULTS);
+
+        List<RelNode.Join> joins = new ArrayList<>();
+        collectJoins(reordered, joins);
+        RelNode.Join top = joins.get(0);
+        assertEquals(List.of("dates"), tables(top.right()), reordered.toString());
+        assertEquals(List.of("sales", "promo"), tables(top.left()), reordered.toString());
+        assertEquals(written.fields(), reordered.fields());
+        // with nothing broadcast, the groups wait until the dates have shrunk sales
+        RelNode unsent = JoinOrder.reorder(written, layouts, new PipelinePlanner.Limits(0, Long.MAX_VALUE, true));
+        joins.clear();
+        collectJoins(unsent, joins);
+        assertEquals(List.of("promo"), tables(joins.get(0).right()), unsent.toString());
+    }
+
     private static List<String> tables(RelNode node) {
         List<String> out = new ArrayList<>();
         if (node instanceof RelNode.Scan s) {

@@ -2,13 +2,21 @@ package org.oooengine.hive.sql.exec;
 
 import java.util.BitSet;
 import java.util.IdentityHashMap;
+import java.util.List;
 import java.util.Map;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.optimizer.rel.RelNode;
 
-/** Which columns of each scanned table a plan reads: the others are never converted or kept. */
+/**
+ * Which columns of each scanned table a plan reads: the others are never converted or kept. Every
+ * plan a node runs or the coordinator computes first is walked too — a broadcast join's build
+ * side is a plan of its own, and may scan a table on the coordinator (a derived table joined
+ * there): a scan not reached would read no columns, and give nulls for all.
+ */
 final class ColumnUsage {
     private final Map<RelNode.Scan, BitSet> byScan = new IdentityHashMap<>();
 
@@ -82,7 +90,45 @@ final class ColumnUsage {
             BitSet in = (BitSet) required.clone();
             in.set(r.countColumn());
             need(r.input(), in);
+        } else if (node instanceof RelNode.NodePipeline p) {
+            Map<JoinBuild, BitSet> sent = ScanPipeline.sentColumns(p.scan().fields().size(), p.steps(), required);
+            needSent(sent, p.broadcasts(), p.shuffles());
+        } else if (node instanceof RelNode.IndexJoinSteps s) {
+            Map<JoinBuild, BitSet> sent = ScanPipeline.sentColumns(s.join().fields().size(), s.steps(), required);
+            needSent(sent, s.broadcasts(), List.of());
+        } else if (node instanceof RelNode.ShuffledJoin j) {
+            needAll(j.left());
+            needAll(j.right());
+        } else if (node instanceof RelNode.ShuffledWindow w) {
+            needAll(w.input());
+        } else if (node instanceof RelNode.FinalAggregate a) {
+            needAll(a.input());
+        } else if (node instanceof RelNode.IndexJoinCandidate c) {
+            needAll(c.hashJoins());
+        } else if (!(node instanceof RelNode.Values || node instanceof RelNode.IndexJoin)) {
+            // a plan node this walk does not know might hide a scan that would read nothing
+            throw new IllegalStateException("no column usage for " + node.getClass().getSimpleName());
         }
+    }
+
+    /** The plans whose rows the nodes' join steps build from, each with the columns its join and what follows read. */
+    private void needSent(Map<JoinBuild, BitSet> sent, List<RelNode> broadcasts, List<RelNode.Shuffle> shuffles) {
+        sent.forEach((build, columns) -> {
+            if (build instanceof JoinBuild.Broadcast b) {
+                need(broadcasts.get(b.slot()), columns);
+            } else if (build instanceof JoinBuild.Shuffled s) {
+                RelNode.Shuffle shuffle = shuffles.get(s.slot());
+                BitSet withKey = (BitSet) columns.clone();
+                withKey.set(shuffle.keyColumn());
+                need(shuffle.producer(), withKey);
+            }
+        });
+    }
+
+    private void needAll(RelNode node) {
+        BitSet all = new BitSet();
+        all.set(0, node.fields().size());
+        need(node, all);
     }
 
     private static BitSet union(BitSet a, BitSet b) {
