@@ -112,6 +112,10 @@ class SqlLogicTest {
                 }
             }
         }
+        // each run's tables go with it: a hundred runs' files held open at once would exhaust the nodes' descriptors
+        try (SqlSession admin = engine.openSession("test", "default", Map.of())) {
+            admin.execute("DROP DATABASE " + database + " CASCADE", new Cancellation());
+        }
     }
 
     private static void statement(SqlSession session, SqlTestFile.Statement st, String where) {

@@ -31,7 +31,10 @@ final class JoinSearch {
     static final int EXHAUSTIVE_MAX = 10;
     /** Relations a search takes: subsets are bits of a long. */
     static final int MAX_RELATIONS = 63;
-    /** Bytes a joined row is taken to carry per relation in it: its key and a column or two read above. */
+    /**
+     * Bytes a joined row is taken to carry per relation in it — its key and a column read above —
+     * at least; a table's own columns count at their stored width (a tiny table's strings are wide).
+     */
     private static final int ROW_BYTES_PER_RELATION = 16;
 
     private final JoinGraph graph;
@@ -40,6 +43,8 @@ final class JoinSearch {
     private final long broadcastMaxBytes;
     private final int nodes;
     private final long[] adjacent;
+    /** Bytes each relation is taken to add to a joined row: two of its columns at their stored width. */
+    private final double[] rowBytes;
     private final Map<Long, Plan> best = new HashMap<>();
 
     /**
@@ -65,6 +70,17 @@ final class JoinSearch {
                 int b = used.nextSetBit(a + 1);
                 adjacent[a] |= 1L << b;
                 adjacent[b] |= 1L << a;
+            }
+        }
+        this.rowBytes = new double[n];
+        for (int i = 0; i < n; i++) {
+            rowBytes[i] = ROW_BYTES_PER_RELATION;
+            if (RelNode.belowFiltersAndProjections(graph.leaves().get(i)) instanceof RelNode.Scan s) {
+                long rows = layouts.rows(s.table()).orElse(0);
+                long bytes = layouts.bytes(s.table()).orElse(0);
+                if (rows > 0 && bytes > 0) {
+                    rowBytes[i] = Math.max(ROW_BYTES_PER_RELATION, 2.0 * bytes / rows / s.table().columns().size());
+                }
             }
         }
         int most = 1;
@@ -236,7 +252,11 @@ final class JoinSearch {
     }
 
     private boolean broadcasts(Plan build) {
-        return build.rows() * (double) ROW_BYTES_PER_RELATION * Long.bitCount(build.set()) <= broadcastMaxBytes;
+        double bytes = 0;
+        for (long rest = build.set(); rest != 0; rest &= rest - 1) {
+            bytes += rowBytes[Long.numberOfTrailingZeros(rest)];
+        }
+        return build.rows() * bytes <= broadcastMaxBytes;
     }
 
     /**

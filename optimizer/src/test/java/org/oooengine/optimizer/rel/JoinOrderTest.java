@@ -88,7 +88,7 @@ class JoinOrderTest {
         Map<TableInfo, Long> rows = Map.of(sales, 1_000_000L, dates, 1_000L, promo, 1_000L);
         Map<String, Double> distinct = Map.of("s_key", 1_000_000d, "s_date", 1_000d, "s_item", 10_000d,
                 "d_key", 1_000d, "d_year", 10d, "p_key", 1_000d, "p_item", 100d);
-        TableLayouts layouts = layouts(rows, distinct);
+        TableLayouts layouts = layouts(rows, 4, (table, column) -> distinct.get(table.columns().get(column).name()));
         RelNode sold = scan(sales, "s", null);
         RelNode d = scan(dates, "d", eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(1L, SqlType.BIGINT)));
         RelNode items = new RelNode.Aggregate(scan(promo, "p", null), List.of(new Expr.Column(1, SqlType.BIGINT)),
