@@ -118,10 +118,9 @@ class SessionLimitsTest {
         mallory.execute("SET ooo.query.max-memory-per-node=200000", new Cancellation());
         mallory.execute("SET ooo.query.max-memory-per-node=0", new Cancellation());
         assertEquals(15000L, mallory.execute("SELECT count(*) FROM orders", new Cancellation()).rows().next()[0]);
-        // a join whose build rows of one key (three order statuses) cannot fit the cap fails with 53200, naming the
-        // cap (the condition beside the key keeps every build row: of distinct keys alone it would hold three)
-        SqlException e = failure(mallory, "SELECT count(*) FROM lineitem WHERE EXISTS (SELECT 1 FROM orders "
-                + "WHERE o_orderstatus = l_linestatus AND o_totalprice > l_extendedprice)");
+        // a NOT IN whose build (every order's status: it cannot spill) does not fit the cap fails with 53200, naming it
+        SqlException e = failure(mallory, "SELECT count(*) FROM lineitem WHERE l_linestatus NOT IN (SELECT o_orderstatus "
+                + "FROM orders)");
         assertEquals(SqlException.OUT_OF_MEMORY, e.sqlState(), e.getMessage());
         assertTrue(Pattern.compile("on node n\\d needs more than the query's memory limit of 0.3 MiB there .*; that is "
                 + "the most node n\\d grants a query \\(ooo node --query-max-memory\\)").matcher(e.getMessage()).find(),
