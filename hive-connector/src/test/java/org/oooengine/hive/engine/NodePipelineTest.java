@@ -95,6 +95,31 @@ class NodePipelineTest {
         assertMatchesDuckDb("SELECT sum(l_quantity), count(*), avg(l_tax) FROM lineitem WHERE l_quantity < 0");
     }
 
+    /**
+     * A GROUP BY over a UNION ALL of work the nodes do alone (through nested unions and the
+     * projections between), and INTERSECT and EXCEPT, which are such GROUP BYs: every branch's
+     * pipeline ends in the partial aggregate, so the coordinator gathers groups, not rows.
+     */
+    @Test
+    void aGroupByOverAUnionAllIsAggregatedOnTheNodesOfEveryBranch() throws Exception {
+        String avg = "SELECT avg(x), count(*), sum(x) FROM (SELECT l_quantity * 2 x FROM lineitem WHERE l_shipdate < DATE '1995-01-01' "
+                + "UNION ALL SELECT o_totalprice x FROM orders UNION ALL SELECT l_quantity x FROM lineitem WHERE l_tax > 0.05) u";
+        assertMatchesDuckDb(avg);
+        assertEquals(3 * NODES, gatheredInAll("EXPLAIN ANALYZE " + avg));
+        String grouped = "SELECT k, count(*), max(v) FROM (SELECT l_linenumber k, l_quantity v FROM lineitem "
+                + "UNION ALL SELECT o_shippriority + 1 k, o_totalprice v FROM orders) u GROUP BY k";
+        assertMatchesDuckDb(grouped);
+        assertTrue(gatheredInAll("EXPLAIN ANALYZE " + grouped) <= 2 * 7 * NODES);
+        String intersect = "SELECT l_suppkey FROM lineitem WHERE l_shipmode = 'AIR' "
+                + "INTERSECT SELECT l_suppkey FROM lineitem WHERE l_shipmode = 'RAIL'";
+        assertMatchesDuckDb(intersect);
+        assertTrue(explain("EXPLAIN " + intersect).contains("Gather partial aggregates keys [l_suppkey]"));
+        assertMatchesDuckDb("SELECT o_custkey FROM orders EXCEPT SELECT l_suppkey FROM lineitem WHERE l_quantity > 45");
+        // an empty branch or all: one row still, a zero count
+        assertMatchesDuckDb("SELECT count(*), sum(x) FROM (SELECT l_quantity x FROM lineitem WHERE l_quantity < 0 "
+                + "UNION ALL SELECT o_totalprice x FROM orders WHERE o_totalprice < 0) u");
+    }
+
     @Test
     void aGroupByThePartitionColumnRunsWholeOnEachNodeAndWhatFollowsItToo() throws Exception {
         String heavy = "SELECT l_orderkey, sum(l_quantity) AS q, count(DISTINCT l_suppkey) AS s FROM lineitem "
@@ -537,6 +562,18 @@ class NodePipelineTest {
         List<Object[]> lines = new ArrayList<>();
         in.execute(sql, new Cancellation()).rows().forEachRemaining(lines::add);
         return lines.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
+    }
+
+    /** The rows the coordinator gathered from the nodes in all, as EXPLAIN ANALYZE reports them. */
+    private static long gatheredInAll(String explainAnalyze) {
+        String plan = explain(explainAnalyze);
+        Matcher m = Pattern.compile("Gather [^\\n]*\\[actual rows ([\\d,]+),").matcher(plan);
+        long rows = 0;
+        while (m.find()) {
+            rows += Long.parseLong(m.group(1).replace(",", ""));
+        }
+        assertTrue(rows > 0, plan);
+        return rows;
     }
 
     /** The rows the coordinator gathered from the nodes, as EXPLAIN ANALYZE reports them. */
