@@ -120,6 +120,24 @@ class NodePipelineTest {
                 + "UNION ALL SELECT o_totalprice x FROM orders WHERE o_totalprice < 0) u");
     }
 
+    /**
+     * A GROUP BY over a join whose aggregates read lineitem alone groups lineitem by its join key
+     * first (and by the keys it holds), then joins and merges: sums, extremes and counts (summed)
+     * as DuckDB gives them, also where the other side repeats a key (orders per customer).
+     */
+    @Test
+    void aGroupByOverAJoinGroupsTheFactsByTheirJoinKeyFirst() throws Exception {
+        String perPriority = "SELECT o_orderpriority, l_orderkey % 3 m, count(*), sum(l_quantity), min(l_discount), "
+                + "max(l_shipdate), count(l_comment) FROM orders JOIN lineitem ON o_orderkey = l_orderkey "
+                + "GROUP BY o_orderpriority, l_orderkey % 3";
+        assertMatchesDuckDb(perPriority);
+        String plan = explain("EXPLAIN " + perPriority);
+        assertTrue(plan.contains("Aggregate keys [l_orderkey] aggs [count(*), sum(l_quantity), min(l_discount), "
+                + "max(l_shipdate), count(l_comment)]") && plan.contains("aggs [sum(count(*)), sum(sum(l_quantity))"), plan);
+        assertMatchesDuckDb("SELECT o_orderpriority, count(*), sum(l_extendedprice), max(l_tax) FROM lineitem JOIN orders "
+                + "ON l_suppkey = o_custkey GROUP BY o_orderpriority");
+    }
+
     @Test
     void aGroupByThePartitionColumnRunsWholeOnEachNodeAndWhatFollowsItToo() throws Exception {
         String heavy = "SELECT l_orderkey, sum(l_quantity) AS q, count(DISTINCT l_suppkey) AS s FROM lineitem "

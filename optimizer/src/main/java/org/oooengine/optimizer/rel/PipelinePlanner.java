@@ -73,8 +73,9 @@ public final class PipelinePlanner {
     public static RelNode plan(RelNode node, TableLayouts layouts, Limits limits) {
         BitSet all = new BitSet();
         all.set(0, node.fields().size());
-        return new PipelinePlanner(layouts, limits, CardinalityModel.of(layouts, node))
-                .place(JoinOrder.reorder(node, layouts, limits), all);
+        CardinalityModel model = CardinalityModel.of(layouts, node);
+        return new PipelinePlanner(layouts, limits, model)
+                .place(EagerAggregation.apply(JoinOrder.reorder(node, layouts, limits), model), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
