@@ -136,6 +136,12 @@ class NodePipelineTest {
                 + "max(l_shipdate), count(l_comment)]") && plan.contains("aggs [sum(count(*)), sum(sum(l_quantity))"), plan);
         assertMatchesDuckDb("SELECT o_orderpriority, count(*), sum(l_extendedprice), max(l_tax) FROM lineitem JOIN orders "
                 + "ON l_suppkey = o_custkey GROUP BY o_orderpriority");
+        // the join on the coordinator, in a scalar subquery whose row is sent to the nodes: the table it
+        // scans there reads the columns the join needs (TPC-DS Q23's max_store_sales)
+        String inBroadcast = "SELECT count(*) FROM orders WHERE o_totalprice > 0 * (SELECT max(t) FROM (SELECT o_orderpriority, "
+                + "sum(l_extendedprice) t FROM lineitem JOIN orders ON l_suppkey = o_custkey GROUP BY o_orderpriority) x)";
+        assertMatchesDuckDb(inBroadcast);
+        assertTrue(explain("EXPLAIN " + inBroadcast).contains("Broadcast #0 to every node"), explain("EXPLAIN " + inBroadcast));
     }
 
     @Test

@@ -82,7 +82,26 @@ final class ColumnUsage {
             BitSet in = (BitSet) required.clone();
             in.set(r.countColumn());
             need(r.input(), in);
+        } else if (node instanceof RelNode.NodePipeline p) {
+            // what the coordinator computes to send the nodes may scan tables here too
+            p.broadcasts().forEach(this::needAll);
+            p.shuffles().forEach(shuffle -> needAll(shuffle.producer()));
+        } else if (node instanceof RelNode.IndexJoinSteps s) {
+            s.broadcasts().forEach(this::needAll);
+        } else if (node instanceof RelNode.FinalAggregate a) {
+            needAll(a.input());
+        } else if (node instanceof RelNode.ShuffledJoin j) {
+            needAll(j.left());
+            needAll(j.right());
+        } else if (node instanceof RelNode.ShuffledWindow w) {
+            needAll(w.input());
         }
+    }
+
+    private void needAll(RelNode node) {
+        BitSet all = new BitSet();
+        all.set(0, node.fields().size());
+        need(node, all);
     }
 
     private static BitSet union(BitSet a, BitSet b) {
