@@ -11,25 +11,34 @@ import org.oooengine.core.sql.expr.Exprs;
 
 /**
  * A GROUP BY over an inner join whose aggregates read one side only (the facts), grouped first on
- * that side by its join key and the grouping keys it holds, then joined: TPC-DS Q04, Q11 and Q74
+ * that side by its join key and the grouping keys it holds, then joined: TPC-DS Q04 and Q11
  * total each customer's sales of a year, and grouping the year's sales by customer key before
  * meeting the customer table joins and moves a row per customer and year instead of one per
  * sale. Sums, minima and maxima of the groups' values are the same over their partial groups, and
  * counts are the sums of partial counts, whatever the join repeats; the GROUP BY above merges the
- * partial groups. Done only where the statistics say it pays ({@link #pays}).
+ * partial groups. Done only where the statistics say it pays ({@link #pays}) and the other side
+ * is too large to send to every node (then the nodes join it where the facts are, and the GROUP BY
+ * splits as it is: TPC-DS Q87's customers, Q74's).
  */
 final class EagerAggregation {
     /** The share of its rows the facts' groups must be estimated to come to, at most. */
     private static final double MAX_GROUP_SHARE = 0.5;
 
     private final CardinalityModel model;
+    private final Broadcastable broadcastable;
 
-    private EagerAggregation(CardinalityModel model) {
-        this.model = model;
+    /** Whether the rows of a plan, in the columns read of them, are few enough to send to every node. */
+    interface Broadcastable {
+        boolean test(RelNode node, BitSet read);
     }
 
-    static RelNode apply(RelNode plan, CardinalityModel model) {
-        return new EagerAggregation(model).rewrite(plan);
+    private EagerAggregation(CardinalityModel model, Broadcastable broadcastable) {
+        this.model = model;
+        this.broadcastable = broadcastable;
+    }
+
+    static RelNode apply(RelNode plan, CardinalityModel model, Broadcastable broadcastable) {
+        return new EagerAggregation(model, broadcastable).rewrite(plan);
     }
 
     private RelNode rewrite(RelNode node) {
@@ -88,6 +97,15 @@ final class EagerAggregation {
             if (read.intersects(factColumns)) {
                 read.stream().forEach(c -> addOnce(grouped, c - factsFrom));
             }
+        }
+        BitSet otherRead = new BitSet();
+        int otherFrom = factsLeft ? lw : 0;
+        for (int k : factsLeft ? j.rightKeys() : j.leftKeys()) {
+            otherRead.set(k);
+        }
+        keys.forEach(k -> Exprs.columns(k).stream().filter(c -> !factColumns.get(c)).forEach(c -> otherRead.set(c - otherFrom)));
+        if (broadcastable.test(other, otherRead)) {
+            return null; // the nodes join it where the facts are, and group after: grouping first would gather them
         }
         if (!pays(j, facts, other, grouped)) {
             return null;

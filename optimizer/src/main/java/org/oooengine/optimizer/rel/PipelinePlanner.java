@@ -74,8 +74,9 @@ public final class PipelinePlanner {
         BitSet all = new BitSet();
         all.set(0, node.fields().size());
         CardinalityModel model = CardinalityModel.of(layouts, node);
-        return new PipelinePlanner(layouts, limits, model)
-                .place(EagerAggregation.apply(JoinOrder.reorder(node, layouts, limits), model), all);
+        PipelinePlanner planner = new PipelinePlanner(layouts, limits, model);
+        return planner.place(EagerAggregation.apply(JoinOrder.reorder(node, layouts, limits), model,
+                (side, read) -> planner.small(planner.chain(side, read), read)), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
