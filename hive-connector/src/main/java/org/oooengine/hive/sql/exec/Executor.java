@@ -517,7 +517,7 @@ public final class Executor {
             return rows;
         }
         int key = shared.key(p);
-        List<Object> shape = List.of(key, columns);
+        List<Object> shape = List.of(key, columns.clone());
         if (key >= 0 && broadcastsComputed.containsKey(shape)) {
             return broadcastsComputed.get(shape);
         }
