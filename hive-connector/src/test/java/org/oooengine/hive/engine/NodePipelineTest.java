@@ -95,6 +95,63 @@ class NodePipelineTest {
         assertMatchesDuckDb("SELECT sum(l_quantity), count(*), avg(l_tax) FROM lineitem WHERE l_quantity < 0");
     }
 
+    /**
+     * A GROUP BY over a UNION ALL of work the nodes do alone (through nested unions and the
+     * projections between), and INTERSECT and EXCEPT, which are such GROUP BYs: every branch's
+     * pipeline ends in the partial aggregate, so the coordinator gathers groups, not rows.
+     */
+    @Test
+    void aGroupByOverAUnionAllIsAggregatedOnTheNodesOfEveryBranch() throws Exception {
+        String avg = "SELECT avg(x), count(*), sum(x) FROM (SELECT l_quantity * 2 x FROM lineitem WHERE l_shipdate < DATE '1995-01-01' "
+                + "UNION ALL SELECT o_totalprice x FROM orders UNION ALL SELECT l_quantity x FROM lineitem WHERE l_tax > 0.05) u";
+        assertMatchesDuckDb(avg);
+        assertEquals(3 * NODES, gatheredInAll("EXPLAIN ANALYZE " + avg));
+        String grouped = "SELECT k, count(*), max(v) FROM (SELECT l_linenumber k, l_quantity v FROM lineitem "
+                + "UNION ALL SELECT o_shippriority + 1 k, o_totalprice v FROM orders) u GROUP BY k";
+        assertMatchesDuckDb(grouped);
+        assertTrue(gatheredInAll("EXPLAIN ANALYZE " + grouped) <= 2 * 7 * NODES);
+        String intersect = "SELECT l_suppkey FROM lineitem WHERE l_shipmode = 'AIR' "
+                + "INTERSECT SELECT l_suppkey FROM lineitem WHERE l_shipmode = 'RAIL'";
+        assertMatchesDuckDb(intersect);
+        assertTrue(explain("EXPLAIN " + intersect).contains("Gather partial aggregates keys [l_suppkey]"));
+        assertMatchesDuckDb("SELECT o_custkey FROM orders EXCEPT SELECT l_suppkey FROM lineitem WHERE l_quantity > 45");
+        // an empty branch or all: one row still, a zero count
+        assertMatchesDuckDb("SELECT count(*), sum(x) FROM (SELECT l_quantity x FROM lineitem WHERE l_quantity < 0 "
+                + "UNION ALL SELECT o_totalprice x FROM orders WHERE o_totalprice < 0) u");
+    }
+
+    /**
+     * A GROUP BY over a join whose aggregates read lineitem alone groups lineitem by its join key
+     * first (and by the keys it holds), then joins and merges: sums, extremes and counts (summed)
+     * as DuckDB gives them, also where the other side repeats a key (orders per customer).
+     */
+    @Test
+    void aGroupByOverAJoinGroupsTheFactsByTheirJoinKeyFirst() throws Exception {
+        try (SqlSession noBroadcast = engine.openSession("test", "default", Map.of())) {
+            // orders would otherwise be sent to every node and joined where lineitem is
+            noBroadcast.execute("SET ooo.join.broadcast-max-bytes=0", new Cancellation());
+            groupsTheFactsFirst(noBroadcast);
+        }
+    }
+
+    private static void groupsTheFactsFirst(SqlSession session) throws Exception {
+        String perPriority = "SELECT o_orderpriority, l_orderkey % 3 m, count(*), sum(l_quantity), min(l_discount), "
+                + "max(l_shipdate), count(l_comment) FROM orders JOIN lineitem ON o_orderkey = l_orderkey "
+                + "GROUP BY o_orderpriority, l_orderkey % 3";
+        assertMatchesDuckDb(session, perPriority);
+        String plan = explain(session, "EXPLAIN " + perPriority);
+        assertTrue(plan.contains("Aggregate keys [l_orderkey] aggs [count(*), sum(l_quantity), min(l_discount), "
+                + "max(l_shipdate), count(l_comment)]") && plan.contains("aggs [sum(count(*)), sum(sum(l_quantity))"), plan);
+        assertMatchesDuckDb(session, "SELECT o_orderpriority, count(*), sum(l_extendedprice), max(l_tax) FROM lineitem JOIN orders "
+                + "ON l_suppkey = o_custkey GROUP BY o_orderpriority");
+        // the join on the coordinator, in a scalar subquery whose row is sent to the nodes: the table it
+        // scans there reads the columns the join needs (TPC-DS Q23's max_store_sales)
+        String inBroadcast = "SELECT count(*) FROM orders WHERE o_totalprice > 0 * (SELECT max(t) FROM (SELECT o_orderpriority, "
+                + "sum(l_extendedprice) t FROM lineitem JOIN orders ON l_suppkey = o_custkey GROUP BY o_orderpriority) x)";
+        assertMatchesDuckDb(session, inBroadcast);
+        assertTrue(explain(session, "EXPLAIN " + inBroadcast).contains("Broadcast #0 to every node"), explain(session, "EXPLAIN " + inBroadcast));
+    }
+
     @Test
     void aGroupByThePartitionColumnRunsWholeOnEachNodeAndWhatFollowsItToo() throws Exception {
         String heavy = "SELECT l_orderkey, sum(l_quantity) AS q, count(DISTINCT l_suppkey) AS s FROM lineitem "
@@ -525,6 +582,10 @@ class NodePipelineTest {
     }
 
     private static void assertMatchesDuckDb(String sql) throws Exception {
+        assertMatchesDuckDb(session, sql);
+    }
+
+    private static void assertMatchesDuckDb(SqlSession session, String sql) throws Exception {
         List<Object[]> ours = new ArrayList<>();
         session.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
         assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), sql.contains("ORDER BY")), sql);
@@ -538,6 +599,18 @@ class NodePipelineTest {
         List<Object[]> lines = new ArrayList<>();
         in.execute(sql, new Cancellation()).rows().forEachRemaining(lines::add);
         return lines.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
+    }
+
+    /** The rows the coordinator gathered from the nodes in all, as EXPLAIN ANALYZE reports them. */
+    private static long gatheredInAll(String explainAnalyze) {
+        String plan = explain(explainAnalyze);
+        Matcher m = Pattern.compile("Gather [^\\n]*\\[actual rows ([\\d,]+),").matcher(plan);
+        long rows = 0;
+        while (m.find()) {
+            rows += Long.parseLong(m.group(1).replace(",", ""));
+        }
+        assertTrue(rows > 0, plan);
+        return rows;
     }
 
     /** The rows the coordinator gathered from the nodes, as EXPLAIN ANALYZE reports them. */

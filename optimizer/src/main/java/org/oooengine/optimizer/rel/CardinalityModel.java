@@ -590,15 +590,44 @@ final class CardinalityModel {
     double share(Expr condition, List<Field> fields, double[] d, double[] means, RowEstimates.Ranges ranges) {
         double share = 1;
         java.util.List<Expr> others = new java.util.ArrayList<>();
+        // terms that each keep a set of a column's values keep at most the smallest set, not the product
+        Map<Integer, Double> byValues = new HashMap<>();
         for (Expr c : Exprs.conjuncts(condition)) {
             double known = known(c, fields, d, means);
+            int column = valuesColumn(c);
             if (Double.isNaN(known)) {
                 others.add(c);
+            } else if (column >= 0) {
+                byValues.merge(column, known, Math::min);
             } else {
                 share *= known;
             }
         }
+        for (double s : byValues.values()) {
+            share *= s;
+        }
         return others.isEmpty() ? share : share * RowEstimates.share(Exprs.and(others), ranges);
+    }
+
+    /**
+     * The column {@code term} keeps a set of constant values of ({@code c = 5}, {@code c IN (1, 2)}:
+     * TPC-DS Q74's {@code d_year IN (2001, 2002) AND d_year = 2002}), or -1.
+     */
+    static int valuesColumn(Expr term) {
+        if (term instanceof Expr.InList in && !in.negated() && in.value() instanceof Expr.Column c && in.constants() != null) {
+            return c.index();
+        }
+        if (term instanceof Expr.Call call && call.function() == ScalarFunction.EQ) {
+            Expr a = call.args().get(0);
+            Expr b = call.args().get(1);
+            if (a instanceof Expr.Column x && Exprs.columns(b).isEmpty()) {
+                return x.index();
+            }
+            if (b instanceof Expr.Column y && Exprs.columns(a).isEmpty()) {
+                return y.index();
+            }
+        }
+        return -1;
     }
 
     /** The share one term keeps by what the statistics say of its column; NaN when they say nothing of it. */

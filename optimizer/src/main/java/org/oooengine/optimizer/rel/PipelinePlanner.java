@@ -79,7 +79,9 @@ public final class PipelinePlanner {
         RelNode unions = UnionJoinPushdown.apply(node);
         CardinalityModel model = CardinalityModel.of(layouts, unions);
         RelNode logical = GroupingSetsPreAggregation.apply(unions, model);
-        return new PipelinePlanner(layouts, limits, model).place(JoinOrder.reorder(logical, layouts, limits), all);
+        PipelinePlanner planner = new PipelinePlanner(layouts, limits, model);
+        return planner.place(EagerAggregation.apply(JoinOrder.reorder(logical, layouts, limits), model,
+                (side, read) -> planner.small(planner.chain(side, read), read)), all);
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
@@ -93,6 +95,10 @@ public final class PipelinePlanner {
             Chain chain = chain(a.input(), in);
             if (chain != null) {
                 return splitAggregate(a, chain);
+            }
+            RelNode perBranch = splitOverUnion(a, in);
+            if (perBranch != null) {
+                return perBranch;
             }
             RelNode input = place(a.input(), in);
             RelNode partials = a.aggregates().stream().allMatch(AggregateCall::splittable)
@@ -512,6 +518,29 @@ public final class PipelinePlanner {
     /** A chain's pipeline sending only the {@code read} columns (the others as nulls, in their places). */
     private static RelNode.NodePipeline onlyRead(Chain chain, BitSet read) {
         return chain.with(chain.onlyRead(read), chain.fields).gathered();
+    }
+
+    /**
+     * A GROUP BY over a UNION ALL each of whose branches the nodes compute alone
+     * ({@link UnionBranches}): each branch's pipeline ends in the partial aggregate and the
+     * coordinator merges the groups of all of them; null when a branch is not such work or an
+     * aggregate cannot be split.
+     */
+    private RelNode splitOverUnion(RelNode.Aggregate a, BitSet in) {
+        List<RelNode> branches = a.aggregates().stream().allMatch(AggregateCall::splittable) ? UnionBranches.of(a.input()) : null;
+        if (branches == null) {
+            return null;
+        }
+        List<RelNode> partials = new ArrayList<>();
+        for (RelNode branch : branches) {
+            Chain chain = chain(branch, in);
+            if (chain == null) {
+                return null;
+            }
+            partials.add(chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a)).gathered());
+        }
+        return new RelNode.FinalAggregate(new RelNode.Union(partials, partialFields(a)), a.keys().size(), a.aggregates(),
+                a.fields(), false);
     }
 
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {

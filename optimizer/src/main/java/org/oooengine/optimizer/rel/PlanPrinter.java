@@ -267,15 +267,15 @@ public final class PlanPrinter {
 
     /** The nodes' partial aggregate a final one merges: the last step of its input. */
     private static PipelineStep.PartialAggregate partialStep(RelNode.FinalAggregate a) {
-        List<PipelineStep> steps = nodeSteps(a.input());
+        List<PipelineStep> steps = nodeSteps(a.partials());
         return (PipelineStep.PartialAggregate) steps.get(steps.size() - 1);
     }
 
     /** The columns the nodes' partial aggregate reads: those the final one's calls name. */
     private List<Field> partialInput(RelNode.FinalAggregate a) {
         // a join of shuffled sides runs its join before the steps after it
-        int at = nodeSteps(a.input()).size() - (a.input() instanceof RelNode.ShuffledJoin ? 0 : 1);
-        return estimates.pipeline(a.input()).before(at);
+        int at = nodeSteps(a.partials()).size() - (a.partials() instanceof RelNode.ShuffledJoin ? 0 : 1);
+        return estimates.pipeline(a.partials()).before(at);
     }
 
     private static List<PipelineStep> nodeSteps(RelNode n) {

@@ -362,17 +362,30 @@ public sealed interface RelNode {
      * The final step of a GROUP BY split in two: merges the partial states its input's nodes
      * computed ({@code keyCount} keys, then each aggregate's state) into each group's result — on
      * the coordinator, or {@code onNodes}: each group's partial rows shuffled to the node its key
-     * hashes to, which merges them, so that no process holds every group.
+     * hashes to, which merges them, so that no process holds every group. The input may be a
+     * UNION ALL of such work, each input ending in the same partial aggregate (a GROUP BY over a
+     * UNION ALL, INTERSECT, EXCEPT): merged on the coordinator.
      */
     record FinalAggregate(RelNode input, int keyCount, List<AggregateCall> aggregates, List<Field> fields,
                           boolean onNodes) implements RelNode {
         public FinalAggregate {
-            if (!(input instanceof NodePipeline || input instanceof ShuffledJoin || input instanceof IndexJoinSteps)) {
+            boolean nodes = fromNodes(input) || !onNodes && input instanceof Union u
+                    && u.inputs().stream().allMatch(FinalAggregate::fromNodes);
+            if (!nodes) {
                 throw new IllegalArgumentException("partial aggregates come from the nodes, not from " + input);
             }
             if (onNodes && (keyCount == 0 || !(input instanceof NodePipeline p) || !p.shuffles().isEmpty())) {
                 throw new IllegalArgumentException("groups are merged on the nodes by key, from a pipeline that does not shuffle");
             }
+        }
+
+        private static boolean fromNodes(RelNode input) {
+            return input instanceof NodePipeline || input instanceof ShuffledJoin || input instanceof IndexJoinSteps;
+        }
+
+        /** The nodes' work whose last step is the partial aggregate: the input, or the first of a union's. */
+        public RelNode partials() {
+            return input instanceof Union u ? u.inputs().get(0) : input;
         }
     }
 

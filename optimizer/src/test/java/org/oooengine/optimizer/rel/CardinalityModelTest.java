@@ -91,6 +91,26 @@ class CardinalityModelTest {
                 RowEstimates.Ranges.NONE), 1e-12);
     }
 
+    /**
+     * Terms that each keep a set of one column's values keep at most the smallest set (TPC-DS Q74's
+     * {@code d_year IN (2001, 2002) AND d_year = 2002}: one year, not a fifth of one); terms on
+     * other columns still multiply.
+     */
+    @Test
+    void valueSetsOfOneColumnKeepTheSmallestNotTheirProduct() {
+        List<Field> f = orders.fields();
+        Expr twoPriorities = new Expr.InList(col(1), List.of(text("1-URGENT"), text("2-HIGH")), false);
+        Expr urgent = eq(col(1), text("1-URGENT"));
+        assertEquals(1 / 5.0, model.share(new Expr.And(List.of(twoPriorities, urgent)), f, RowEstimates.Ranges.NONE), 1e-12);
+        assertEquals(1 / 5.0, model.share(new Expr.And(List.of(urgent, twoPriorities)), f, RowEstimates.Ranges.NONE), 1e-12);
+        Expr oneCustomer = eq(new Expr.Column(2, SqlType.BIGINT), new Expr.Literal(7L, SqlType.BIGINT));
+        assertEquals(2 / 5.0 / 1000, model.share(new Expr.And(List.of(twoPriorities, oneCustomer)), f,
+                RowEstimates.Ranges.NONE), 1e-12);
+        Expr notUrgent = new Expr.InList(col(1), List.of(text("1-URGENT")), true);
+        assertEquals(2 / 5.0 * 4 / 5.0, model.share(new Expr.And(List.of(twoPriorities, notUrgent)), f,
+                RowEstimates.Ranges.NONE), 1e-12);
+    }
+
     @Test
     void groupsAreTheProductOfTheKeysDistinctValuesAtMostTheRows() {
         List<Field> f = orders.fields();

@@ -45,6 +45,12 @@ public final class Executor {
     /** What this statement's operators hold here, on the coordinator. */
     private final QueryMemory memory;
     private Map<RelNode.Scan, BitSet> usage;
+    /** Subplans that occur more than once alike, computed once ({@link SharedSubplans}). */
+    private SharedSubplans shared;
+    /** By shape, the rows of each shared subplan computed so far. */
+    private final Map<Integer, SpooledRows> computed = new java.util.HashMap<>();
+    /** By shape and columns read, the rows of each shared pipeline sent to every node so far. */
+    private final Map<List<Object>, List<Object[]>> broadcastsComputed = new java.util.HashMap<>();
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
     private Map<RelNode, long[]> profile;
     /** EXPLAIN ANALYZE: bytes each operator of the coordinator that spilled wrote to disk. */
@@ -76,6 +82,9 @@ public final class Executor {
      */
     public Rows run(RelNode root) {
         usage = ColumnUsage.of(root);
+        shared = SharedSubplans.of(root, usage);
+        computed.clear();
+        broadcastsComputed.clear();
         SpooledRows result = new SpooledRows(memory, "result rows not yet fetched");
         memory.revocable(result::revoke);
         try {
@@ -189,6 +198,30 @@ public final class Executor {
     }
 
     private void operator(RelNode node, Consumer<List<Object[]>> out) {
+        int key = shared.key(node);
+        if (key < 0) {
+            compute(node, out);
+            return;
+        }
+        SpooledRows rows = computed.get(key);
+        if (rows == null) { // held whole before any goes on: a limit above may stop reading early
+            rows = new SpooledRows(memory, "rows of a subplan computed once for its " + shared.uses(key) + " uses");
+            memory.revocable(rows::revoke);
+            compute(node, rows);
+            computed.put(key, rows);
+        }
+        Iterator<Object[]> it = rows.iterator();
+        List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+        while (it.hasNext()) {
+            batch.add(it.next());
+            if (batch.size() == Pipeline.BATCH_ROWS || !it.hasNext()) {
+                out.accept(batch);
+                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+            }
+        }
+    }
+
+    private void compute(RelNode node, Consumer<List<Object[]>> out) {
         if (node instanceof RelNode.Scan s) {
             // the filter runs where the rows are; they come back as table rows with the columns the plan reads
             List<PipelineStep> steps = s.filter() == null ? List.of() : List.of(new PipelineStep.Filter(s.filter()));
@@ -483,10 +516,18 @@ public final class Executor {
             produce(input, hold);
             return rows;
         }
+        int key = shared.key(p);
+        List<Object> shape = List.of(key, columns.clone());
+        if (key >= 0 && broadcastsComputed.containsKey(shape)) {
+            return broadcastsComputed.get(shape);
+        }
         long t0 = System.nanoTime();
         fromManyThreads(hold, sink -> run(onlyRead(p, columns), p, columns, sink));
         if (profile != null) {
             profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
+        }
+        if (key >= 0) {
+            broadcastsComputed.put(shape, rows);
         }
         return rows;
     }

@@ -1,0 +1,90 @@
+package org.oooengine.hive.sql.exec;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.BitSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.optimizer.catalog.ResultColumn;
+import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.RelNode;
+
+/**
+ * Subplans alike — same operators, tables, expressions, columns read — are held once, whatever
+ * their columns are named; a constant or a column read apart makes them two. Only the outermost
+ * alike subplan is held: what is inside it is computed once with it.
+ */
+class SharedSubplansTest {
+    private static final TableInfo SALES = new TableInfo("default", "sales", List.of(
+            new ResultColumn("cust", SqlType.INT), new ResultColumn("amount", SqlType.DOUBLE)),
+            List.of("cust"), "sales", Map.of(), "");
+
+    private final Map<RelNode.Scan, BitSet> usage = new IdentityHashMap<>();
+
+    @Test
+    void aSubplanOccurringTwiceAlikeIsHeldOnceWhateverItsColumnsAreNamed() {
+        RelNode.Scan a = scan("a", 0, 1);
+        RelNode.Scan b = scan("b", 0, 1);
+        RelNode.Filter left = new RelNode.Filter(a, above(1, 5.0));
+        RelNode.Filter right = new RelNode.Filter(b, above(1, 5.0));
+        RelNode.Join join = new RelNode.Join(left, right, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        SharedSubplans shared = SharedSubplans.of(join, usage);
+        assertTrue(shared.key(left) >= 0);
+        assertEquals(shared.key(left), shared.key(right));
+        assertEquals(2, shared.uses(shared.key(left)));
+        assertEquals(-1, shared.key(join));
+        assertEquals(-1, shared.key(a), "inside the held subplan: computed once with it");
+    }
+
+    @Test
+    void aDifferentConstantOrOtherColumnsReadMakeTwoSubplans() {
+        RelNode.Filter five = new RelNode.Filter(scan("a", 0, 1), above(1, 5.0));
+        RelNode.Filter six = new RelNode.Filter(scan("b", 0, 1), above(1, 6.0));
+        SharedSubplans constants = SharedSubplans.of(
+                new RelNode.Join(five, six, JoinKind.INNER, new int[] {0}, new int[] {0}, null), usage);
+        assertEquals(-1, constants.key(five));
+        assertEquals(-1, constants.key(six));
+
+        RelNode.Scan keysOnly = scan("a", 0);
+        RelNode.Scan keysAndAmounts = scan("b", 0, 1);
+        SharedSubplans columns = SharedSubplans.of(
+                new RelNode.Join(keysOnly, keysAndAmounts, JoinKind.INNER, new int[] {0}, new int[] {0}, null), usage);
+        assertEquals(-1, columns.key(keysOnly), "the coordinator's scans read what is read of them, no more");
+    }
+
+    @Test
+    void aSubplanInsideAHeldOneAndOutsideItIsHeldToo() {
+        RelNode.Filter inner = new RelNode.Filter(scan("a", 0, 1), above(1, 5.0));
+        RelNode.Limit first = new RelNode.Limit(inner, 0, 1);
+        RelNode.Limit again = new RelNode.Limit(new RelNode.Filter(scan("b", 0, 1), above(1, 5.0)), 0, 1);
+        RelNode.Filter alone = new RelNode.Filter(scan("c", 0, 1), above(1, 5.0));
+        RelNode.Union union = new RelNode.Union(List.of(first, again, alone), inner.fields());
+        SharedSubplans shared = SharedSubplans.of(union, usage);
+        assertEquals(2, shared.uses(shared.key(first)));
+        assertEquals(2, shared.uses(shared.key(inner)), "once in the held limit, once alone");
+    }
+
+    private RelNode.Scan scan(String alias, int... read) {
+        RelNode.Scan s = new RelNode.Scan(SALES, alias, List.of(new Field(alias, "cust", SqlType.INT),
+                new Field(alias, "amount", SqlType.DOUBLE)), null);
+        BitSet columns = new BitSet();
+        for (int c : read) {
+            columns.set(c);
+        }
+        usage.put(s, columns);
+        return s;
+    }
+
+    private static Expr above(int column, double value) {
+        return new Expr.Call(ScalarFunction.GT, List.of(new Expr.Column(column, SqlType.DOUBLE),
+                new Expr.Literal(value, SqlType.DOUBLE)), SqlType.BOOLEAN);
+    }
+}

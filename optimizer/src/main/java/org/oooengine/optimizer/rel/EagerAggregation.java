@@ -1,0 +1,191 @@
+package org.oooengine.optimizer.rel;
+
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
+
+/**
+ * A GROUP BY over an inner join whose aggregates read one side only (the facts), grouped first on
+ * that side by its join key and the grouping keys it holds, then joined: TPC-DS Q04 and Q11
+ * total each customer's sales of a year, and grouping the year's sales by customer key before
+ * meeting the customer table joins and moves a row per customer and year instead of one per
+ * sale. Sums, minima and maxima of the groups' values are the same over their partial groups, and
+ * counts are the sums of partial counts, whatever the join repeats; the GROUP BY above merges the
+ * partial groups. Done only where the statistics say it pays ({@link #pays}) and the other side
+ * is too large to send to every node (then the nodes join it where the facts are, and the GROUP BY
+ * splits as it is: TPC-DS Q87's customers, Q74's).
+ */
+final class EagerAggregation {
+    /** The share of its rows the facts' groups must be estimated to come to, at most. */
+    private static final double MAX_GROUP_SHARE = 0.5;
+
+    private final CardinalityModel model;
+    private final Broadcastable broadcastable;
+
+    /** Whether the rows of a plan, in the columns read of them, are few enough to send to every node. */
+    interface Broadcastable {
+        boolean test(RelNode node, BitSet read);
+    }
+
+    private EagerAggregation(CardinalityModel model, Broadcastable broadcastable) {
+        this.model = model;
+        this.broadcastable = broadcastable;
+    }
+
+    static RelNode apply(RelNode plan, CardinalityModel model, Broadcastable broadcastable) {
+        return new EagerAggregation(model, broadcastable).rewrite(plan);
+    }
+
+    private RelNode rewrite(RelNode node) {
+        RelNode below = RelNode.mapInputs(node, this::rewrite);
+        if (below instanceof RelNode.Aggregate a) {
+            RelNode eager = eager(a);
+            return eager != null ? eager : below;
+        }
+        return below;
+    }
+
+    /** {@code a} with its facts grouped before the join, or null where that does not apply or pay. */
+    private RelNode eager(RelNode.Aggregate a) {
+        if (a.keys().isEmpty() || a.aggregates().stream().anyMatch(c -> c.distinct() || !mergedBySum(c.kind()))) {
+            return null; // without keys an empty join must still count 0, which a sum of counts does not
+        }
+        List<Expr> keys = a.keys();
+        List<AggregateCall> calls = a.aggregates();
+        RelNode input = a.input();
+        if (input instanceof RelNode.Project p) {
+            keys = keys.stream().map(k -> substituted(k, p.exprs())).toList();
+            calls = calls.stream().map(c -> c.arg() == null ? c
+                    : new AggregateCall(c.kind(), substituted(c.arg(), p.exprs()), false, c.type())).toList();
+            input = p.input();
+        }
+        if (!(input instanceof RelNode.Join j) || j.kind() != JoinKind.INNER || j.residual() != null
+                || j.leftKeys().length == 0) {
+            return null;
+        }
+        int lw = j.left().fields().size();
+        BitSet args = new BitSet();
+        calls.stream().filter(c -> c.arg() != null).forEach(c -> args.or(Exprs.columns(c.arg())));
+        boolean factsLeft = args.isEmpty() || args.nextSetBit(lw) < 0;
+        boolean factsRight = !args.isEmpty() && args.nextSetBit(0) >= lw;
+        if (!factsLeft && !factsRight) {
+            return null;
+        }
+        RelNode facts = factsLeft ? j.left() : j.right();
+        RelNode other = factsLeft ? j.right() : j.left();
+        int factsFrom = factsLeft ? 0 : lw;
+        int factsWidth = facts.fields().size();
+        // the facts' columns the join and the keys read: the partial groups' keys
+        List<Integer> grouped = new ArrayList<>();
+        for (int k : factsLeft ? j.leftKeys() : j.rightKeys()) {
+            addOnce(grouped, k);
+        }
+        BitSet factColumns = new BitSet();
+        factColumns.set(factsFrom, factsFrom + factsWidth);
+        for (Expr k : keys) {
+            BitSet read = Exprs.columns(k);
+            BitSet outside = (BitSet) read.clone();
+            outside.andNot(factColumns);
+            if (read.intersects(factColumns) && !outside.isEmpty()) {
+                return null; // a key computed from both sides
+            }
+            if (read.intersects(factColumns)) {
+                read.stream().forEach(c -> addOnce(grouped, c - factsFrom));
+            }
+        }
+        BitSet otherRead = new BitSet();
+        int otherFrom = factsLeft ? lw : 0;
+        for (int k : factsLeft ? j.rightKeys() : j.leftKeys()) {
+            otherRead.set(k);
+        }
+        keys.forEach(k -> Exprs.columns(k).stream().filter(c -> !factColumns.get(c)).forEach(c -> otherRead.set(c - otherFrom)));
+        if (broadcastable.test(other, otherRead)) {
+            return null; // the nodes join it where the facts are, and group after: grouping first would gather them
+        }
+        if (!pays(j, facts, other, grouped)) {
+            return null;
+        }
+        List<Expr> partialKeys = grouped.stream().map(c -> (Expr) new Expr.Column(c, facts.fields().get(c).type())).toList();
+        List<AggregateCall> partialCalls = new ArrayList<>();
+        List<Field> partialFields = new ArrayList<>();
+        grouped.forEach(c -> partialFields.add(facts.fields().get(c)));
+        for (AggregateCall c : calls) {
+            Expr arg = c.arg() == null ? null : Exprs.remap(c.arg(), i -> i - factsFrom);
+            SqlType type = arg == null ? SqlType.BIGINT : AggregateCall.resultType(c.kind(), arg.type());
+            partialCalls.add(new AggregateCall(c.kind(), arg, false, type));
+            partialFields.add(new Field(null, "partial " + c, type));
+        }
+        RelNode partial = new RelNode.Aggregate(facts, partialKeys, partialCalls, partialFields);
+        int pw = partialFields.size();
+        int[] factKeys = positions(factsLeft ? j.leftKeys() : j.rightKeys(), grouped);
+        RelNode.Join joined = factsLeft
+                ? new RelNode.Join(partial, other, JoinKind.INNER, factKeys, j.rightKeys(), null)
+                : new RelNode.Join(other, partial, JoinKind.INNER, j.leftKeys(), factKeys, null);
+        int partialFrom = factsLeft ? 0 : lw;
+        int otherShift = factsLeft ? pw - factsWidth : 0; // the other side's columns move when the facts narrow to the left
+        List<Expr> outerKeys = keys.stream().map(k -> Exprs.remap(k, c -> c >= factsFrom && c < factsFrom + factsWidth
+                ? partialFrom + grouped.indexOf(c - factsFrom) : c + otherShift)).toList();
+        List<AggregateCall> merged = new ArrayList<>();
+        for (int i = 0; i < calls.size(); i++) {
+            AggregateCall c = calls.get(i);
+            Expr partialValue = new Expr.Column(partialFrom + grouped.size() + i, partialCalls.get(i).type());
+            AggregateCall.Kind kind = c.kind() == AggregateCall.Kind.COUNT || c.kind() == AggregateCall.Kind.COUNT_STAR
+                    ? AggregateCall.Kind.SUM : c.kind();
+            merged.add(new AggregateCall(kind, partialValue, false, c.type()));
+        }
+        return new RelNode.Aggregate(joined, outerKeys, merged, a.fields());
+    }
+
+    /** Whether partial values of this kind merge into the whole by the same kind (counts: by a sum). */
+    private static boolean mergedBySum(AggregateCall.Kind kind) {
+        return switch (kind) {
+            case COUNT_STAR, COUNT, SUM, MIN, MAX -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether the facts' groups are estimated at most half their rows, the other side at most half
+     * the facts, and the join to keep at least half the facts: grouping rows that a selective join
+     * would drop (TPC-H Q3's one market segment) costs more than it saves.
+     */
+    private boolean pays(RelNode.Join j, RelNode facts, RelNode other, List<Integer> grouped) {
+        long rows = model.rows(facts);
+        long otherRows = model.rows(other);
+        long joined = model.rows(j);
+        if (rows <= 0 || otherRows < 0 || otherRows > rows * MAX_GROUP_SHARE || joined < rows * MAX_GROUP_SHARE) {
+            return false;
+        }
+        List<Expr> keys = grouped.stream().map(c -> (Expr) new Expr.Column(c, facts.fields().get(c).type())).toList();
+        long groups = model.groups(rows, keys, facts.fields(), model.columns(facts));
+        return groups >= 0 && groups <= rows * MAX_GROUP_SHARE;
+    }
+
+    private static int[] positions(int[] columns, List<Integer> grouped) {
+        int[] out = new int[columns.length];
+        for (int i = 0; i < columns.length; i++) {
+            out[i] = grouped.indexOf(columns[i]);
+        }
+        return out;
+    }
+
+    private static void addOnce(List<Integer> list, int value) {
+        if (!list.contains(value)) {
+            list.add(value);
+        }
+    }
+
+    /** {@code e} with each column {@code i} replaced by {@code exprs.get(i)}. */
+    private static Expr substituted(Expr e, List<Expr> exprs) {
+        if (e instanceof Expr.Column c) {
+            return exprs.get(c.index());
+        }
+        List<Expr> children = e.children();
+        return children.isEmpty() ? e : e.withChildren(children.stream().map(x -> substituted(x, exprs)).toList());
+    }
+}
