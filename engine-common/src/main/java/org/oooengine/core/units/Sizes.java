@@ -61,6 +61,18 @@ public final class Sizes {
         return bytes + "b";
     }
 
+    /**
+     * {@code bytes} for people to read, to one decimal in the largest binary unit it reaches:
+     * {@code 0 B}, {@code 512 B}, {@code 1.5 KiB}, {@code 12.3 MiB}, {@code 2.0 GiB}; not for parsing back.
+     */
+    public static String readable(long bytes) {
+        if (bytes < KIB) {
+            return bytes + " B";
+        }
+        long unit = bytes >= TIB ? TIB : bytes >= GIB ? GIB : bytes >= MIB ? MIB : KIB;
+        return String.format(Locale.ROOT, "%.1f %s", bytes / (double) unit, unitName(unit));
+    }
+
     /** The unit's name as help texts give it: bytes, KiB, MiB, GiB, TiB. */
     public static String unitName(long unit) {
         return unit == BYTE ? "bytes" : unit == KIB ? "KiB" : unit == MIB ? "MiB" : unit == GIB ? "GiB"

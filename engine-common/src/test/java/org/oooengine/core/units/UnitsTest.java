@@ -34,6 +34,16 @@ class UnitsTest {
     }
 
     @Test
+    void readableSizesTakeTheLargestUnitReachedToOneDecimal() {
+        assertEquals("0 B", Sizes.readable(0));
+        assertEquals("1023 B", Sizes.readable(1023));
+        assertEquals("1.5 KiB", Sizes.readable(1536));
+        assertEquals("12.3 MiB", Sizes.readable(12_897_485));
+        assertEquals("2.0 GiB", Sizes.readable(2L << 30));
+        assertEquals("1.0 TiB", Sizes.readable(1L << 40));
+    }
+
+    @Test
     void sizesFormatInTheLargestExactUnitAndParseBack() {
         for (long bytes : new long[] {0, 100, 8192, 64L << 20, 1L << 30, (1L << 30) + 1}) {
             assertEquals(bytes, Sizes.parse(Sizes.format(bytes), Sizes.MIB), Sizes.format(bytes));

@@ -551,7 +551,7 @@ public final class ClusterSession implements AutoCloseable {
         byte[] request = Messages.mergeGroups(new Messages.MergeGroups(exchange, producers, keyCount, aggregates,
                 limits));
         return summarised(peers.client(node).stream(OpCode.MERGE_GROUPS, request,
-                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()), ClusterSession::checkSummary));
     }
 
     /**
@@ -563,7 +563,12 @@ public final class ClusterSession implements AutoCloseable {
                                                                   Consumer<List<Object[]>> rows) {
         byte[] request = Messages.exchanged(new Messages.Exchanged(exchange, producers, steps, limits));
         return summarised(peers.client(node).stream(OpCode.RUN_EXCHANGED, request,
-                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()), ClusterSession::checkSummary));
+    }
+
+    /** Reads a pipeline's summary where frames are read: a malformed one closes the connection. */
+    private static void checkSummary(Frame end) {
+        Messages.readPipelineSummary(end.reader());
     }
 
     /** The summary a node's pipeline ends with; cancelling it stops the node's work. */
@@ -594,7 +599,7 @@ public final class ClusterSession implements AutoCloseable {
                     + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
         }
         return summarised(peers.client(node).stream(op, request,
-                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows())));
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()), ClusterSession::checkSummary));
     }
 
     /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it ({@link #stage}). */

@@ -989,6 +989,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         try {
             summary = work.apply(sink);
             sink.flush();
+            summary = summary.withBytesOut(sink.bytesSent());
         } finally {
             beat.cancel(false);
             cleanup.run();
@@ -1021,7 +1022,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             summary = PartitionPipeline.run(this::storeTable, outside(shuffle.reads()), (build, rows) -> sentRows(build, out, rows),
                     shuffle.pipeline(), sender, out::cancelled, memory);
             sender.finish();
-            summary = summary.withShuffledBytes(sender.bytesSent());
+            summary = summary.withBytesOut(sender.bytesSent());
         } finally {
             beat.cancel(false);
             forget(shuffle.pipeline());
@@ -1049,7 +1050,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 results[0] += rows.size();
                 rows.forEach(sink::accept);
             });
-            return new PartitionPipeline.Summary(partials[0], results[0], System.nanoTime() - t0, memory.spilledBytes());
+            return PartitionPipeline.Summary.of(partials[0], results[0], System.nanoTime() - t0, memory);
         });
     }
 
@@ -1070,8 +1071,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             pipeline.stopWhen(cancelledBy(out));
             exchanges.drain(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();
-            return new PartitionPipeline.Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0,
-                    memory.spilledBytes());
+            return PartitionPipeline.Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
         });
     }
 

@@ -19,6 +19,7 @@ final class ResultStreamer implements RowSink {
     private final Duration timeout;
     private final LongSupplier outerRowsDone;
     private List<Object[]> chunk = new ArrayList<>(ROWS_PER_CHUNK);
+    private long bytesSent;
 
     ResultStreamer(Responder responder, Duration timeout, LongSupplier outerRowsDone) {
         this.responder = responder;
@@ -45,11 +46,18 @@ final class ResultStreamer implements RowSink {
         }
     }
 
+    /** Bytes of the chunks of rows sent so far (heartbeats not counted). */
+    synchronized long bytesSent() {
+        return bytesSent;
+    }
+
     private void send() {
         if (responder.cancelled()) {
             throw new CancellationException("the requester cancelled the query or went away");
         }
-        responder.chunk(Messages.resultChunk(outerRowsDone.getAsLong(), chunk));
+        byte[] payload = Messages.resultChunk(outerRowsDone.getAsLong(), chunk);
+        bytesSent += payload.length;
+        responder.chunk(payload);
         chunk = new ArrayList<>(ROWS_PER_CHUNK);
         responder.awaitWritableOrFail(timeout);
     }

@@ -28,9 +28,11 @@ import org.oooengine.core.wire.ProtocolException;
  * Version 2: a join fragment carries a chain of probes (version 1: exactly one). Version 3: every
  * table of a join fragment carries an alias, so a table may be joined twice. Version 4: a partial
  * aggregate's state is three values per aggregate (a variance's mean and squared deviations).
+ * Version 5: a node pipeline's closing summary carries seven figures (its peak memory, the rows
+ * it spilled and the bytes it sent besides rows, time and bytes spilled).
  */
 public final class FrameFormat {
-    public static final byte VERSION = 4;
+    public static final byte VERSION = 5;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member

@@ -72,14 +72,18 @@ public final class NodeClient implements AutoCloseable {
         final OpCode op;
         final CompletableFuture<Frame> result = new CompletableFuture<>();
         final Consumer<Frame> chunks;
+        /** Checks a stream's end frame where frames are read; null: none. */
+        final Consumer<Frame> endCheck;
         final long timeoutNanos;
         /** Completed on the network thread: the caller blocks on it and chains nothing slow. */
         final boolean awaited;
         volatile long deadline;
 
-        Pending(OpCode op, Consumer<Frame> chunks, long deadline, long timeoutNanos, boolean awaited) {
+        Pending(OpCode op, Consumer<Frame> chunks, Consumer<Frame> endCheck, long deadline, long timeoutNanos,
+                boolean awaited) {
             this.op = op;
             this.chunks = chunks;
+            this.endCheck = endCheck;
             this.deadline = deadline;
             this.timeoutNanos = timeoutNanos;
             this.awaited = awaited;
@@ -162,7 +166,7 @@ public final class NodeClient implements AutoCloseable {
 
     /** Sends a request; the future completes with its RESULT frame or fails with a {@link RemoteException}. */
     public CompletableFuture<Frame> call(OpCode op, byte[] payload) {
-        return send(op, payload, null, timeoutNanos, false);
+        return send(op, payload, null, null, timeoutNanos, false);
     }
 
     /**
@@ -172,12 +176,12 @@ public final class NodeClient implements AutoCloseable {
      * blocks or takes long: it would run on the network thread.
      */
     public CompletableFuture<Frame> callAwaited(OpCode op, byte[] payload) {
-        return send(op, payload, null, timeoutNanos, true);
+        return send(op, payload, null, null, timeoutNanos, true);
     }
 
     /** A request that may take longer than the connection's timeout (e.g. building a partition's indexes). */
     public CompletableFuture<Frame> call(OpCode op, byte[] payload, Duration timeout) {
-        return send(op, payload, null, timeout.toNanos(), false);
+        return send(op, payload, null, null, timeout.toNanos(), false);
     }
 
     /**
@@ -185,7 +189,16 @@ public final class NodeClient implements AutoCloseable {
      * future completes with the end frame. Cancelling the future cancels the stream on the node.
      */
     public CompletableFuture<Frame> stream(OpCode op, byte[] payload, Consumer<Frame> chunks) {
-        return send(op, payload, chunks, timeoutNanos, false);
+        return send(op, payload, chunks, null, timeoutNanos, false);
+    }
+
+    /**
+     * As above, the end frame checked by {@code endCheck} on the network thread before the future
+     * completes: a {@link ProtocolException} from it fails the request naming the node and closes
+     * the connection, as a malformed chunk does, since nothing after it can be trusted.
+     */
+    public CompletableFuture<Frame> stream(OpCode op, byte[] payload, Consumer<Frame> chunks, Consumer<Frame> endCheck) {
+        return send(op, payload, chunks, endCheck, timeoutNanos, false);
     }
 
     /** Asks the node to stop a stream this client started. */
@@ -198,8 +211,8 @@ public final class NodeClient implements AutoCloseable {
         return framesSent.get();
     }
 
-    private CompletableFuture<Frame> send(OpCode op, byte[] payload, Consumer<Frame> chunks, long timeout,
-                                          boolean awaited) {
+    private CompletableFuture<Frame> send(OpCode op, byte[] payload, Consumer<Frame> chunks, Consumer<Frame> endCheck,
+                                          long timeout, boolean awaited) {
         String closed = closedReason;
         if (closed != null || !channel.isActive()) {
             return CompletableFuture.failedFuture(new RemoteException(node, ErrorCode.NODE_UNAVAILABLE,
@@ -211,7 +224,7 @@ public final class NodeClient implements AutoCloseable {
                     "more than " + MAX_OUTSTANDING + " requests outstanding"));
         }
         long id = nextId.getAndIncrement();
-        Pending p = new Pending(op, chunks, System.nanoTime() + timeout, timeout, awaited);
+        Pending p = new Pending(op, chunks, endCheck, System.nanoTime() + timeout, timeout, awaited);
         pending.put(id, p);
         if (chunks != null) {
             p.result.whenComplete((r, e) -> {
@@ -279,7 +292,18 @@ public final class NodeClient implements AutoCloseable {
                 }
                 p.chunks.accept(frame);
             }
-            case RESULT, STREAM_END -> complete(p, frame, null);
+            case RESULT, STREAM_END -> {
+                if (p.endCheck != null) {
+                    try {
+                        p.endCheck.accept(frame);
+                    } catch (ProtocolException e) {
+                        complete(p, null, new RemoteException(node, ErrorCode.MALFORMED_REQUEST, "node " + node
+                                + " ended " + p.op + " with a malformed answer, closing the connection: " + e.getMessage()));
+                        throw e;
+                    }
+                }
+                complete(p, frame, null);
+            }
             case ERROR -> {
                 PayloadReader r = frame.reader();
                 ErrorCode code = ErrorCode.of(r.get());

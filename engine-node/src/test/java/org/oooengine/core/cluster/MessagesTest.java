@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.wire.PayloadReader;
@@ -91,5 +92,29 @@ class MessagesTest {
     void aFullJoinBuildsOnlyFromRowsWhosePartnersAreAllHere() {
         assertThrows(IllegalArgumentException.class, () -> new PipelineStep.HashJoin(new JoinBuild.Exchanged("q/build", 3),
                 JoinKind.FULL, List.of(1), List.of(0), null, 1));
+    }
+
+    @Test
+    void aPipelinesSummaryCrossesTheWireWithEveryFigure() {
+        PartitionPipeline.Summary s = new PartitionPipeline.Summary(287_514, 49_939, 332_000_000L, 12_897_485, 4 << 20,
+                70_000, 1_234_567);
+        assertEquals(s, Messages.readPipelineSummary(new PayloadReader(Messages.pipelineSummary(s))));
+    }
+
+    @Test
+    void aMalformedPipelineSummaryIsAProtocolError() {
+        byte[] good = Messages.pipelineSummary(new PartitionPipeline.Summary(1, 2, 3, 4, 5, 6, 7));
+        // an earlier build's five figures
+        ProtocolException shorter = assertThrows(ProtocolException.class,
+                () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 40))));
+        assertTrue(shorter.getMessage().contains("truncated"), shorter.getMessage());
+        ProtocolException longer = assertThrows(ProtocolException.class,
+                () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 64))));
+        assertTrue(longer.getMessage().contains("8 bytes after its seven figures"), longer.getMessage());
+        byte[] negative = new PayloadWriter(56).putLong(1).putLong(2).putLong(3).putLong(-4).putLong(5).putLong(6)
+                .putLong(7).toByteArray();
+        ProtocolException e = assertThrows(ProtocolException.class,
+                () -> Messages.readPipelineSummary(new PayloadReader(negative)));
+        assertTrue(e.getMessage().contains("negative figure -4 at 3"), e.getMessage());
     }
 }

@@ -28,16 +28,28 @@ public final class PartitionPipeline {
     }
 
     /**
-     * What a run did: rows read from the partition, rows sent on, its wall time, the bytes its
-     * operators spilled and, for a shuffle's producer, the bytes it sent other nodes.
+     * What a run did: rows read (from the partition, or sent to it), rows sent on, its wall time,
+     * the most its operators held in memory at once, the bytes and rows they spilled to disk, and
+     * the bytes it sent on: to other nodes for a shuffle's producer (a node's own rows do not cross
+     * the network), to the requester otherwise. Figures are never negative.
      */
-    public record Summary(long rowsScanned, long rowsOut, long nanos, long spilledBytes, long shuffledBytes) {
-        public Summary(long rowsScanned, long rowsOut, long nanos, long spilledBytes) {
-            this(rowsScanned, rowsOut, nanos, spilledBytes, 0);
+    public record Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
+                          long spilledRows, long bytesOut) {
+        public Summary {
+            if (rowsScanned < 0 || rowsOut < 0 || nanos < 0 || peakMemoryBytes < 0 || spilledBytes < 0 || spilledRows < 0
+                    || bytesOut < 0) {
+                throw new IllegalArgumentException("negative figures in " + this);
+            }
         }
 
-        public Summary withShuffledBytes(long bytes) {
-            return new Summary(rowsScanned, rowsOut, nanos, spilledBytes, bytes);
+        /** A run's rows and time with what {@code memory} (the run's own) held at most and spilled. */
+        public static Summary of(long rowsScanned, long rowsOut, long nanos, QueryMemory memory) {
+            return new Summary(rowsScanned, rowsOut, nanos, memory.peakBytes(), memory.spilledBytes(),
+                    memory.spilledRows(), 0);
+        }
+
+        public Summary withBytesOut(long bytes) {
+            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytes);
         }
     }
 
@@ -138,7 +150,7 @@ public final class PartitionPipeline {
         });
         pipeline.accept(batch[0]);
         pipeline.finish();
-        return new Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory.spilledBytes());
+        return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
     }
 
     /** Runs the steps over a source's pages of rows, the needed columns as SQL values. */
@@ -164,7 +176,7 @@ public final class PartitionPipeline {
             return !enough.getAsBoolean();
         });
         pipeline.finish();
-        return new Summary(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory.spilledBytes());
+        return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
     }
 
     /**
@@ -206,7 +218,7 @@ public final class PartitionPipeline {
             }
         }
         pipeline.finish();
-        return new Summary(rowsIn, rowsOut[0], System.nanoTime() - t0, memory.spilledBytes());
+        return Summary.of(rowsIn, rowsOut[0], System.nanoTime() - t0, memory);
     }
 
     /**

@@ -25,6 +25,11 @@ public final class QueryMemory implements AutoCloseable {
     private final AtomicLong onDisk = new AtomicLong();
     private final AtomicLong used = new AtomicLong();
     private final AtomicLong spilled = new AtomicLong();
+    private final AtomicLong spilledRows = new AtomicLong();
+    /** The most the operators here held at once. */
+    private final AtomicLong peak = new AtomicLong();
+    /** Operators being measured (EXPLAIN ANALYZE): each sees the most held while it runs. */
+    private final java.util.List<Watch> watches = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Bytes spilled by every query of this process. */
     private static final AtomicLong SPILLED_IN_PROCESS = new AtomicLong();
     /** Where operators that can spill put what does not fit; null: they fail instead. */
@@ -132,6 +137,10 @@ public final class QueryMemory implements AutoCloseable {
             used.addAndGet(-bytes);
             return false;
         }
+        peak.accumulateAndGet(now, Math::max);
+        for (Watch w : watches) {
+            w.peak.accumulateAndGet(now, Math::max);
+        }
         return true;
     }
 
@@ -235,6 +244,63 @@ public final class QueryMemory implements AutoCloseable {
     void spilled(long bytes) {
         spilled.addAndGet(bytes);
         SPILLED_IN_PROCESS.addAndGet(bytes);
+    }
+
+    /** Counts rows an operator wrote to a spill file (a row merged from one spill file into another counts again). */
+    void spilledRows(long rows) {
+        spilledRows.addAndGet(rows);
+    }
+
+    /** Rows spilled to disk here so far. */
+    public long spilledRows() {
+        return spilledRows.get();
+    }
+
+    /** The most the operators here held at once so far. */
+    public long peakBytes() {
+        return peak.get();
+    }
+
+    /**
+     * Starts measuring one operator (EXPLAIN ANALYZE): what is held and spilled from now until
+     * the watch closes, operators that run meanwhile (its inputs) included.
+     */
+    public Watch watch() {
+        Watch w = new Watch(used.get(), spilled.get());
+        watches.add(w);
+        return w;
+    }
+
+    /** What a query's operators held and spilled here while one operator ran; see {@link #watch()}. */
+    public final class Watch implements AutoCloseable {
+        private final long heldAtStart;
+        private final long spilledAtStart;
+        private final AtomicLong peak;
+        private long spilledWhile = -1;
+
+        private Watch(long heldAtStart, long spilledAtStart) {
+            this.heldAtStart = heldAtStart;
+            this.spilledAtStart = spilledAtStart;
+            this.peak = new AtomicLong(heldAtStart);
+        }
+
+        /** The most held at once while watched, above what was held when the watch started. */
+        public long peakBytes() {
+            return Math.max(0, peak.get() - heldAtStart);
+        }
+
+        /** Bytes spilled while watched (so far, until closed). */
+        public long spilledBytes() {
+            return spilledWhile >= 0 ? spilledWhile : spilled.get() - spilledAtStart;
+        }
+
+        @Override
+        public void close() {
+            if (spilledWhile < 0) {
+                spilledWhile = spilled.get() - spilledAtStart;
+                watches.remove(this);
+            }
+        }
     }
 
     /** Bytes every query of this process has spilled to disk so far. */

@@ -80,6 +80,9 @@ final class SpillFile implements AutoCloseable {
             throw new UncheckedIOException("cannot write " + path, e);
         }
         bytes += 8 + payload.length;
+        if (owner != null) {
+            owner.spilledRows(rows.size());
+        }
         return 8 + payload.length;
     }
 

@@ -254,7 +254,7 @@ public final class ClusterTableReader implements TableReader {
         }
         CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> side.sent().accept(
                 new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
-                        producers.stream().mapToLong(f -> f.join().shuffledBytes()).sum())));
+                        producers.stream().mapToLong(f -> f.join().bytesOut()).sum())));
         return producers;
     }
 
@@ -314,7 +314,7 @@ public final class ClusterTableReader implements TableReader {
                 parts.addAll(producers);
                 CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.sent().accept(
                         new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
-                                producers.stream().mapToLong(f -> f.join().shuffledBytes()).sum())));
+                                producers.stream().mapToLong(f -> f.join().bytesOut()).sum())));
             }
         });
         return figures(receivers);
