@@ -110,21 +110,27 @@ public final class ClusterTableReader implements TableReader {
             }
             parts.addAll(nodeParts);
         });
-        return figures(nodeParts);
+        return figures(cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList(), nodeParts);
     }
 
-    /** The nodes' summaries of their runs of one pipeline, added up (the time: the slowest node's). */
-    private static NodeFigures figures(List<CompletableFuture<PartitionPipeline.Summary>> parts) {
-        long scanned = 0;
-        long slowest = 0;
-        long spilled = 0;
-        for (CompletableFuture<PartitionPipeline.Summary> part : parts) {
-            PartitionPipeline.Summary s = part.join();
-            scanned += s.rowsScanned();
-            slowest = Math.max(slowest, s.nanos());
-            spilled += s.spilledBytes();
+    /** The nodes' summaries of their runs of one pipeline, {@code parts} in the order of {@code nodes}. */
+    private static NodeFigures figures(List<String> nodes, List<CompletableFuture<PartitionPipeline.Summary>> parts) {
+        java.util.SortedMap<String, PartitionPipeline.Summary> byNode = new java.util.TreeMap<>();
+        for (int i = 0; i < parts.size(); i++) {
+            byNode.put(nodes.get(i), parts.get(i).join());
         }
-        return new NodeFigures(scanned, slowest, spilled);
+        return new NodeFigures(byNode);
+    }
+
+    /**
+     * A node's producer of partial groups and its merger, which run at once with memory of their
+     * own: what the node read and sent on, the most both held (their peaks added up, at most
+     * that) and what both spilled.
+     */
+    private static PartitionPipeline.Summary alongside(PartitionPipeline.Summary producer, PartitionPipeline.Summary merger) {
+        return new PartitionPipeline.Summary(producer.rowsScanned(), merger.rowsOut(), Math.max(producer.nanos(), merger.nanos()),
+                producer.peakMemoryBytes() + merger.peakMemoryBytes(), producer.spilledBytes() + merger.spilledBytes(),
+                producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut());
     }
 
     @Override
@@ -150,17 +156,23 @@ public final class ClusterTableReader implements TableReader {
         ShuffleTarget target = ShuffleTarget.byGroup(exchange, java.util.stream.IntStream.range(0, keyCount).boxed().toList(),
                 ids);
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
+        List<CompletableFuture<PartitionPipeline.Summary>> mergers = new ArrayList<>();
         runTogether(cancel, node -> sink, "aggregation of " + name + " merged on the nodes failed: ", (rowsOf, parts) -> {
             for (String node : ids) {
-                parts.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, nodeLimits,
+                mergers.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, nodeLimits,
                         rowsOf.apply(node)));
             }
+            parts.addAll(mergers);
             for (String node : ids) {
                 producers.add(cluster.shuffle(node, producer, target, nodeLimits, read));
             }
             parts.addAll(producers);
         });
-        return figures(producers);
+        List<CompletableFuture<PartitionPipeline.Summary>> both = new ArrayList<>();
+        for (int i = 0; i < ids.size(); i++) {
+            both.add(CompletableFuture.completedFuture(alongside(producers.get(i).join(), mergers.get(i).join())));
+        }
+        return figures(ids, both);
     }
 
     /**
@@ -187,7 +199,7 @@ public final class ClusterTableReader implements TableReader {
             parts.addAll(receivers);
             parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), ids, nodeLimits, read));
         });
-        return figures(receivers);
+        return figures(ids, receivers);
     }
 
     /**
@@ -241,7 +253,7 @@ public final class ClusterTableReader implements TableReader {
                 CompletableFuture.allOf(probers.toArray(CompletableFuture[]::new)).thenRun(() -> probing.complete(null));
             });
         });
-        return figures(receivers);
+        return figures(ids, receivers);
     }
 
     /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */
@@ -317,7 +329,7 @@ public final class ClusterTableReader implements TableReader {
                                 producers.stream().mapToLong(f -> f.join().bytesOut()).sum())));
             }
         });
-        return figures(receivers);
+        return figures(nodes.stream().map(ClusterSpec.NodeSpec::id).toList(), receivers);
     }
 
     /**

@@ -35,6 +35,7 @@ import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.analyze.StatementClock;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.hive.sql.exec.Executor;
+import org.oooengine.hive.sql.exec.OperatorFigures;
 import org.oooengine.hive.sql.parse.HiveSqlParser;
 import org.oooengine.optimizer.rel.Field;
 import org.oooengine.optimizer.rel.PlanPrinter;
@@ -265,7 +266,8 @@ final class EngineSession implements SqlSession {
 
     /**
      * EXPLAIN prints the plan, with the jobs each operator runs in MapReduce mode; EXPLAIN ANALYZE
-     * runs it and adds each operator's rows and time (its inputs' included).
+     * runs it and adds each operator's rows and time (its inputs' included), memory, spill and
+     * bytes sent ({@link MeasuredText}).
      */
     private StatementResult explain(ASTNode tree, Cancellation cancel) {
         ASTNode statement = (ASTNode) tree.getChild(0);
@@ -284,29 +286,10 @@ final class EngineSession implements SqlSession {
             return single("Explain", PlanPrinter.lines(plan, explained.context(), execution.jobNames()::of));
         }
         // run as the query would be: transactional tables read on the nodes within a transaction of its own
-        Map<RelNode, long[]> measured = StatementTransaction.run(modes.peers(), "EXPLAIN ANALYZE",
+        Map<RelNode, OperatorFigures> measured = StatementTransaction.run(modes.peers(), "EXPLAIN ANALYZE",
                 StatementTransaction.attempts(settings), tx -> modes.forSettings(settings, tx).executor(cancel).profile(plan));
-        return single("Explain", PlanPrinter.lines(plan, explained.context(),
-                n -> execution.jobNames().of(n) + measuredText(measured.get(n))));
-    }
-
-    /**
-     * EXPLAIN ANALYZE's figures of one operator; a pipeline of the nodes adds what the nodes
-     * reported, a shuffle's producers the bytes they sent other nodes, an operator of the
-     * coordinator that spilled (four figures) the bytes it wrote to disk.
-     */
-    private static String measuredText(long[] m) {
-        if (m == null) {
-            return "";
-        }
-        if (m.length == 4) {
-            return String.format(Locale.ROOT, "  [actual rows %,d, %.3f s, spilled %.1f MiB on the coordinator]", m[0],
-                    m[1] / 1e9, m[3] / (double) (1 << 20));
-        }
-        String shuffled = m.length == 3 ? String.format(Locale.ROOT, ", shuffled %.1f MiB", m[2] / (double) (1 << 20)) : "";
-        String nodes = m.length < 5 ? shuffled : String.format(Locale.ROOT, "; nodes read %,d rows, slowest %.3f s%s", m[2],
-                m[3] / 1e9, m[4] > 0 ? String.format(Locale.ROOT, ", spilled %.1f MiB", m[4] / (double) (1 << 20)) : "");
-        return String.format(Locale.ROOT, "  [actual rows %,d, %.3f s%s]", m[0], m[1] / 1e9, nodes);
+        return single("Explain", MeasuredText.lines(PlanPrinter.lines(plan, explained.context(),
+                n -> execution.jobNames().of(n) + MeasuredText.of(measured.get(n)))));
     }
 
     private StatementResult describe(ASTNode tree) {

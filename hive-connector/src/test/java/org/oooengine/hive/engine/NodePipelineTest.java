@@ -322,7 +322,7 @@ class NodePipelineTest {
         try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "0",
                 "ooo.query.max-memory-per-node", "100000"))) {
             String plan = explain(s, "EXPLAIN ANALYZE " + sql);
-            assertTrue(Pattern.compile("Shuffle build rows by [^\\n]*\\n +Gather [^\\n]*shuffled [\\d.]+ MiB").matcher(plan).find(),
+            assertTrue(Pattern.compile("Shuffle build rows by [^\\n]*\\n +Gather [^\\n]*shuffled [\\d.]+ \\w+").matcher(plan).find(),
                     plan);
             s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
         }
@@ -420,7 +420,8 @@ class NodePipelineTest {
             s.execute("EXPLAIN ANALYZE " + whole, new Cancellation()).rows().forEachRemaining(lines::add);
             plan = lines.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
         }
-        assertTrue(Pattern.compile("nodes read [\\d,]+ rows, slowest [\\d.]+ s, spilled [\\d.]+ MiB").matcher(plan).find(), plan);
+        assertTrue(Pattern.compile("nodes read [\\d,]+ rows, slowest n\\d [\\d.]+ s, peak memory [\\d.]+ \\w+, "
+                + "spilled [\\d.]+ \\w+ \\([\\d,]+ rows\\)").matcher(plan).find(), plan);
         assertTrue(tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum() > 0,
                 "the nodes count what they spilled");
         assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > coordinatorSpilled,

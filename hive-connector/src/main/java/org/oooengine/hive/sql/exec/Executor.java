@@ -52,9 +52,11 @@ public final class Executor {
     /** By shape and columns read, the rows of each shared pipeline sent to every node so far. */
     private final Map<List<Object>, List<Object[]>> broadcastsComputed = new java.util.HashMap<>();
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
-    private Map<RelNode, long[]> profile;
-    /** EXPLAIN ANALYZE: bytes each operator of the coordinator that spilled wrote to disk. */
-    private final Map<RelNode, Long> spilledHere = Collections.synchronizedMap(new IdentityHashMap<>());
+    private Map<RelNode, OperatorFigures> profile;
+    /** EXPLAIN ANALYZE: what each operator that holds rows on the coordinator held and spilled there. */
+    private final Map<RelNode, OperatorFigures.Held> held = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** EXPLAIN ANALYZE: the operators holding rows being measured now, innermost last. */
+    private final java.util.Deque<Watched> watching = new java.util.ArrayDeque<>();
     /** EXPLAIN ANALYZE: what the nodes reported of each pipeline they ran. */
     private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new IdentityHashMap<>());
 
@@ -112,25 +114,45 @@ public final class Executor {
     }
 
     /**
-     * Runs the plan and returns, per operator, its rows and its time including its inputs'; for a
-     * pipeline of the nodes also the rows they read, the slowest node's time and the bytes spilled.
+     * Runs the plan and returns, per operator, its rows and its time including its inputs'; for an
+     * operator that holds rows here also what it held and spilled; for a pipeline of the nodes what
+     * each node reported; for a shuffle's producers what they sent.
      */
-    public Map<RelNode, long[]> profile(RelNode root) {
+    public Map<RelNode, OperatorFigures> profile(RelNode root) {
         profile = Collections.synchronizedMap(new IdentityHashMap<>()); // shuffles report from the network's threads
         run(root).close();
-        figures.forEach((node, f) -> {
-            long[] m = profile.get(node);
-            if (m != null && f != TableReader.NodeFigures.NONE) {
-                profile.put(node, new long[] {m[0], m[1], f.rowsScanned(), f.slowestNanos(), f.spilledBytes()});
-            }
-        });
-        spilledHere.forEach((node, bytes) -> {
-            long[] m = profile.get(node);
-            if (m != null) {
-                profile.put(node, new long[] {m[0], m[1], -1, bytes});
-            }
-        });
+        figures.forEach((node, f) -> profile.computeIfPresent(node, (n, m) -> m.withNodes(f)));
+        held.forEach((node, h) -> profile.computeIfPresent(node, (n, m) -> m.withHeld(h)));
         return profile;
+    }
+
+    /**
+     * EXPLAIN ANALYZE's measure of one operator that holds rows here: the statement's peak while it
+     * runs, and what it spilled itself (what operators measured inside it spilled is theirs).
+     */
+    private final class Watched {
+        private final QueryMemory.Watch watch = memory.watch();
+        private long spilledInside;
+
+        Watched() {
+            watching.addLast(this);
+        }
+
+        OperatorFigures.Held close() {
+            watch.close();
+            watching.removeLastOccurrence(this);
+            Watched outer = watching.peekLast();
+            if (outer != null) {
+                outer.spilledInside += watch.spilledBytes();
+            }
+            return new OperatorFigures.Held(watch.peakBytes(), Math.max(0, watch.spilledBytes() - spilledInside));
+        }
+    }
+
+    /** The operators that hold rows on the coordinator: hash joins, aggregations, sorts, windows. */
+    private static boolean holdsRows(RelNode node) {
+        return node instanceof RelNode.Join || node instanceof RelNode.Aggregate || node instanceof RelNode.Sort
+                || node instanceof RelNode.Window || node instanceof RelNode.FinalAggregate a && !a.onNodes();
     }
 
     /** A statement's result rows; closing (or reading past the last) gives back what the statement held. */
@@ -186,6 +208,7 @@ public final class Executor {
         }
         long t0 = System.nanoTime();
         long[] rows = {0};
+        Watched watched = holdsRows(node) ? new Watched() : null;
         try {
             operator(node, batch -> {
                 rows[0] += batch.size();
@@ -193,7 +216,10 @@ public final class Executor {
             });
         } finally {
             // also when a limit above stopped it
-            profile.put(node, new long[] {rows[0], System.nanoTime() - t0});
+            profile.put(node, OperatorFigures.of(rows[0], System.nanoTime() - t0));
+            if (watched != null) {
+                held.put(node, watched.close());
+            }
         }
     }
 
@@ -343,7 +369,7 @@ public final class Executor {
         });
         pending.values().forEach(RowBatches::flush);
         if (profile != null) {
-            profile.put(p, new long[] {rows[0], System.nanoTime() - t0});
+            profile.put(p, OperatorFigures.of(rows[0], System.nanoTime() - t0));
         }
         java.util.Comparator<Object[]> order = org.oooengine.core.fragment.SortKey.order(s.keys());
         record Head(Object[] row, Iterator<Object[]> rest) {
@@ -426,7 +452,7 @@ public final class Executor {
             shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(onlyRead(producer, read), read),
                     shuffle.keyColumn(), producer.fields().get(shuffle.keyColumn()).type(), sent -> {
                         if (profile != null) { // EXPLAIN ANALYZE: what the producers sent, and when they were done
-                            profile.put(producer, new long[] {sent.rows(), System.nanoTime() - t0, sent.bytes()});
+                            profile.put(producer, OperatorFigures.of(sent.rows(), System.nanoTime() - t0).withSent(sent));
                         }
                     }));
         }
@@ -475,7 +501,7 @@ public final class Executor {
         long t0 = System.nanoTime();
         return new TableReader.ShuffledSide(p.scan().table(), withBroadcasts(p, all), ints(keys), p.fields().size(), sent -> {
             if (profile != null) { // EXPLAIN ANALYZE: what the producers sent, and when they were done
-                profile.put(p, new long[] {sent.rows(), System.nanoTime() - t0, sent.bytes()});
+                profile.put(p, OperatorFigures.of(sent.rows(), System.nanoTime() - t0).withSent(sent));
             }
         });
     }
@@ -524,7 +550,7 @@ public final class Executor {
         long t0 = System.nanoTime();
         fromManyThreads(hold, sink -> run(onlyRead(p, columns), p, columns, sink));
         if (profile != null) {
-            profile.put(p, new long[] {rows.size(), System.nanoTime() - t0});
+            profile.put(p, OperatorFigures.of(rows.size(), System.nanoTime() - t0));
         }
         if (key >= 0) {
             broadcastsComputed.put(shape, rows);
@@ -565,7 +591,7 @@ public final class Executor {
                 }
             });
             if (profile != null) {
-                profile.put(p, new long[] {groups[0], System.nanoTime() - t0});
+                profile.put(p, OperatorFigures.of(groups[0], System.nanoTime() - t0));
             }
             return;
         }
@@ -605,9 +631,6 @@ public final class Executor {
         memory.revocable(window::revoke);
         produce(w.input(), window::add);
         window.finish(out);
-        if (profile != null && window.spilledBytes() > 0) {
-            spilledHere.put(w, window.spilledBytes());
-        }
     }
 
     private void indexJoin(RelNode.IndexJoin j, Consumer<List<Object[]>> out) {
@@ -718,11 +741,19 @@ public final class Executor {
             return;
         }
         long t0 = System.nanoTime();
+        Watched watched = profile != null ? new Watched() : null;
         TopRows top = new TopRows(s.keys(), kept, memory, "sort (ORDER BY ... LIMIT " + count + ")");
-        produce(s.input(), top::add);
-        List<Object[]> first = top.sorted();
+        List<Object[]> first;
+        try {
+            produce(s.input(), top::add);
+            first = top.sorted();
+        } finally {
+            if (watched != null) {
+                held.put(s, watched.close());
+            }
+        }
         if (profile != null) {
-            profile.put(s, new long[] {first.size(), System.nanoTime() - t0});
+            profile.put(s, OperatorFigures.of(first.size(), System.nanoTime() - t0));
         }
         inBatches(first.subList((int) Math.min(first.size(), offset), first.size()), out);
     }

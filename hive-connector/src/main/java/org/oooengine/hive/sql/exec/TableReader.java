@@ -2,8 +2,15 @@ package org.oooengine.hive.sql.exec;
 
 import org.oooengine.core.cluster.QueryLimits;
 import java.util.BitSet;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.function.ToLongFunction;
 import java.util.function.Consumer;
+import org.oooengine.core.fragment.PartitionPipeline.Summary;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
@@ -47,12 +54,55 @@ public interface TableReader {
     }
 
     /**
-     * What the nodes reported of a pipeline they ran: rows read from their partitions, the wall time
-     * of the slowest node, and the bytes their operators spilled to disk; {@link #NONE} from a
-     * reader whose rows do not live on nodes.
+     * What the nodes reported of a pipeline they ran, by node: rows read, wall time, the most its
+     * operators held at once, what they spilled and the bytes sent on; {@link #NONE} (no node) from
+     * a reader whose rows do not live on nodes.
      */
-    record NodeFigures(long rowsScanned, long slowestNanos, long spilledBytes) {
-        public static final NodeFigures NONE = new NodeFigures(-1, -1, -1);
+    record NodeFigures(SortedMap<String, Summary> byNode) {
+        public static final NodeFigures NONE = new NodeFigures(new TreeMap<>());
+
+        public NodeFigures {
+            byNode = Collections.unmodifiableSortedMap(new TreeMap<>(byNode));
+        }
+
+        public boolean none() {
+            return byNode.isEmpty();
+        }
+
+        public long rowsScanned() {
+            return sum(Summary::rowsScanned);
+        }
+
+        /** The node that took longest (the first by name among equals), or null for none. */
+        public String slowestNode() {
+            return byNode.entrySet().stream().max(Comparator.comparingLong((Map.Entry<String, Summary> e) -> e.getValue().nanos())
+                    .thenComparing(Map.Entry::getKey, Comparator.reverseOrder())).map(Map.Entry::getKey).orElse(null);
+        }
+
+        public long slowestNanos() {
+            return byNode.values().stream().mapToLong(Summary::nanos).max().orElse(0);
+        }
+
+        /** The most one node's operators held at once. */
+        public long peakMemoryBytes() {
+            return byNode.values().stream().mapToLong(Summary::peakMemoryBytes).max().orElse(0);
+        }
+
+        public long spilledBytes() {
+            return sum(Summary::spilledBytes);
+        }
+
+        public long spilledRows() {
+            return sum(Summary::spilledRows);
+        }
+
+        public long bytesOut() {
+            return sum(Summary::bytesOut);
+        }
+
+        private long sum(ToLongFunction<Summary> figure) {
+            return byNode.values().stream().mapToLong(figure).sum();
+        }
     }
 
     /**

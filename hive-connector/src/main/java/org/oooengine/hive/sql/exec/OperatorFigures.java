@@ -1,0 +1,32 @@
+package org.oooengine.hive.sql.exec;
+
+/**
+ * What EXPLAIN ANALYZE measured of one operator: the rows it handed on and its wall time, its
+ * inputs' included; for an operator that holds rows on the coordinator, what it held and spilled
+ * there ({@code held}); for a pipeline of the nodes, what they reported ({@code nodes}); for a
+ * shuffle's producers, what they sent ({@code sent}). Null where not measured.
+ */
+public record OperatorFigures(long rows, long nanos, Held held, TableReader.NodeFigures nodes, TableReader.Sent sent) {
+    /**
+     * What the statement held on the coordinator while the operator ran, above what it held when
+     * it started (its inputs' included, as its time), and the bytes the operator itself spilled.
+     */
+    public record Held(long peakMemoryBytes, long spilledBytes) {
+    }
+
+    public static OperatorFigures of(long rows, long nanos) {
+        return new OperatorFigures(rows, nanos, null, null, null);
+    }
+
+    public OperatorFigures withHeld(Held h) {
+        return new OperatorFigures(rows, nanos, h, nodes, sent);
+    }
+
+    public OperatorFigures withNodes(TableReader.NodeFigures n) {
+        return new OperatorFigures(rows, nanos, held, n == null || n.none() ? null : n, sent);
+    }
+
+    public OperatorFigures withSent(TableReader.Sent s) {
+        return new OperatorFigures(rows, nanos, held, nodes, s);
+    }
+}

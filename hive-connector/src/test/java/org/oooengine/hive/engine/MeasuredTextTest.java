@@ -1,0 +1,50 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.fragment.PartitionPipeline.Summary;
+import org.oooengine.hive.sql.exec.OperatorFigures;
+import org.oooengine.hive.sql.exec.TableReader;
+
+/** EXPLAIN ANALYZE's figures in words: sizes in readable units, and a line per node only where the nodes differ. */
+class MeasuredTextTest {
+    private static TableReader.NodeFigures nodes(Summary n1, Summary n2) {
+        TreeMap<String, Summary> byNode = new TreeMap<>();
+        byNode.put("n1", n1);
+        byNode.put("n2", n2);
+        return new TableReader.NodeFigures(byNode);
+    }
+
+    @Test
+    void nodesAlikeGetOneLineOfTotalsAndTheMostOneNodeHeld() {
+        OperatorFigures f = OperatorFigures.of(49_939, 476_000_000L).withNodes(nodes(
+                new Summary(143_000, 25_000, 300_000_000L, 12_897_485, 0, 0, 600_000),
+                new Summary(144_514, 24_939, 332_000_000L, 12_000_000, 0, 0, 620_000)));
+        assertEquals("  [actual rows 49,939, 0.476 s; nodes read 287,514 rows, slowest n2 0.332 s, peak memory 12.3 MiB, "
+                + "spilled 0 B, sent 1.2 MiB]", MeasuredText.of(f));
+    }
+
+    @Test
+    void skewedNodesGetALineEachUnderTheOperator() {
+        OperatorFigures f = OperatorFigures.of(10, 2_000_000_000L).withNodes(nodes(
+                new Summary(1_000_000, 5, 1_900_000_000L, 64L << 20, 3L << 20, 40_000, 1_000),
+                new Summary(10_000, 5, 20_000_000L, 1L << 20, 0, 0, 1_000)));
+        List<String> lines = MeasuredText.lines(List.of("  Gather [x]  (est. 10 rows)" + MeasuredText.of(f), "    [each node] Scan t"));
+        assertEquals(List.of("  Gather [x]  (est. 10 rows)  [actual rows 10, 2.000 s; nodes read 1,010,000 rows, slowest n1 "
+                        + "1.900 s, peak memory 64.0 MiB, spilled 3.0 MiB (40,000 rows), sent 2.0 KiB]",
+                "    (by node: n1 read 1,000,000 rows, 1.900 s, peak memory 64.0 MiB, spilled 3.0 MiB (40,000 rows), sent "
+                        + "1000 B; n2 read 10,000 rows, 0.020 s, peak memory 1.0 MiB, spilled 0 B, sent 1000 B)",
+                "    [each node] Scan t"), lines);
+    }
+
+    @Test
+    void anOperatorOfTheCoordinatorSaysWhatItHeldAndAShuffleWhatItSent() {
+        assertEquals("  [actual rows 7, 0.246 s, peak memory 1.5 KiB, spilled 0 B]", MeasuredText.of(
+                OperatorFigures.of(7, 246_000_000L).withHeld(new OperatorFigures.Held(1536, 0))));
+        assertEquals("  [actual rows 400, 0.010 s, shuffled 512 B]", MeasuredText.of(
+                OperatorFigures.of(400, 10_000_000L).withSent(new TableReader.Sent(400, 512))));
+    }
+}
