@@ -29,7 +29,7 @@ class ManyTablesPublishTest {
     Path dir;
 
     @Test
-    @Timeout(value = 240, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aNodeWithHundredsOfTablesPublishesALoad() throws Exception {
         long before = openFiles();
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
