@@ -10,6 +10,8 @@ import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.storage.IoStats;
+import org.oooengine.core.storage.OpenFilesExhaustedException;
+import org.oooengine.core.storage.SharedReadChannels;
 import org.oooengine.core.storage.StorageException;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.types.TypeKind;
@@ -26,6 +28,8 @@ import org.oooengine.core.vector.Vector;
 public final class ColumnarFile implements AutoCloseable {
     private final Path path;
     private final TypeKind[] kinds;
+    /** Shared with every other opener of the same file in this process ({@link SharedReadChannels}). */
+    private final SharedReadChannels.Lease lease;
     private final FileChannel channel;
     private final IoStats stats;
     private final int groups;
@@ -39,10 +43,11 @@ public final class ColumnarFile implements AutoCloseable {
     private final long[] mins;
     private final long[] maxs;
 
-    private ColumnarFile(Path path, Schema schema, FileChannel channel, IoStats stats) throws IOException {
+    private ColumnarFile(Path path, Schema schema, SharedReadChannels.Lease lease, IoStats stats) throws IOException {
         this.path = path;
         this.stats = stats;
-        this.channel = channel;
+        this.lease = lease;
+        this.channel = lease.channel();
         this.kinds = new TypeKind[schema.size()];
         for (int c = 0; c < kinds.length; c++) {
             kinds[c] = ColumnFormat.layout(schema.type(c));
@@ -109,20 +114,23 @@ public final class ColumnarFile implements AutoCloseable {
 
     /** Opens a copy written for {@code schema}; a damaged footer or trailer is refused naming the file. */
     public static ColumnarFile open(Path path, Schema schema, IoStats stats) {
-        FileChannel channel = null;
+        SharedReadChannels.Lease lease = null;
         try {
-            channel = FileChannel.open(path, StandardOpenOption.READ);
-            return new ColumnarFile(path, schema, channel, stats);
+            lease = SharedReadChannels.open(path, false, StandardOpenOption.READ);
+            return new ColumnarFile(path, schema, lease, stats);
         } catch (IOException | RuntimeException e) {
-            if (channel != null) {
+            if (lease != null) {
                 try {
-                    channel.close();
+                    lease.close();
                 } catch (IOException suppressed) {
                     e.addSuppressed(suppressed);
                 }
             }
             if (e instanceof StorageException s) {
                 throw s;
+            }
+            if (e instanceof OpenFilesExhaustedException) {
+                throw new StorageException(e.getMessage(), e);
             }
             throw new StorageException("cannot open columnar copy " + path + ": " + e.getMessage(), e);
         }
@@ -272,7 +280,7 @@ public final class ColumnarFile implements AutoCloseable {
     @Override
     public void close() {
         try {
-            channel.close();
+            lease.close();
         } catch (IOException e) {
             throw new StorageException("cannot close " + path + ": " + e.getMessage(), e);
         }

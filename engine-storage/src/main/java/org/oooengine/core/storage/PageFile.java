@@ -7,7 +7,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
-import java.nio.file.OpenOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -34,6 +33,8 @@ public final class PageFile implements Closeable {
     private final int pageSize;
     private final boolean direct;
     private final int alignment;
+    /** Shared with every other opener of the same file in this process ({@link SharedReadChannels}). */
+    private final SharedReadChannels.Lease lease;
     private final FileChannel channel;
     /** Pages readable: the file's at open, and more as a writer of the same process grows it ({@link #grewTo}). */
     private volatile long pageCount;
@@ -42,14 +43,15 @@ public final class PageFile implements Closeable {
     /** Odd while a writer publishes pages, and one more when it has finished. */
     private volatile long version;
 
-    private PageFile(Path path, int pageSize, boolean direct, int alignment, FileChannel channel, IoStats stats)
-            throws IOException {
+    private PageFile(Path path, int pageSize, boolean direct, int alignment, SharedReadChannels.Lease lease,
+                     long pageCount, IoStats stats) {
         this.path = path;
         this.pageSize = pageSize;
         this.direct = direct;
         this.alignment = alignment;
-        this.channel = channel;
-        this.pageCount = channel.size() / pageSize;
+        this.lease = lease;
+        this.channel = lease.channel();
+        this.pageCount = pageCount;
         this.stats = stats;
     }
 
@@ -58,7 +60,7 @@ public final class PageFile implements Closeable {
         if (!Files.isRegularFile(path)) {
             throw new StorageException("page file " + path + " does not exist");
         }
-        FileChannel ch;
+        SharedReadChannels.Lease ch;
         int alignment = 1;
         try {
             if (direct) {
@@ -68,21 +70,30 @@ public final class PageFile implements Closeable {
                             + alignment + " that direct I/O on " + path + " requires");
                 }
                 try {
-                    ch = FileChannel.open(path, new OpenOption[] {StandardOpenOption.READ, ExtendedOpenOption.DIRECT});
+                    ch = SharedReadChannels.open(path, true, StandardOpenOption.READ, ExtendedOpenOption.DIRECT);
+                } catch (OpenFilesExhaustedException e) {
+                    throw e;
                 } catch (IOException | UnsupportedOperationException e) {
                     throw new DirectIoUnsupportedException(path, e);
                 }
             } else {
-                ch = FileChannel.open(path, StandardOpenOption.READ);
+                ch = SharedReadChannels.open(path, false, StandardOpenOption.READ);
             }
-            if (ch.size() % pageSize != 0) {
+            try {
+                long size = ch.channel().size();
+                if (size % pageSize != 0) {
+                    throw new StorageException(path + " is " + size + " bytes, not a whole number of "
+                            + pageSize + "-byte pages: truncated or not a page file of this page size");
+                }
+                return new PageFile(path, pageSize, direct, alignment, ch, size / pageSize, stats);
+            } catch (IOException | RuntimeException e) {
                 ch.close();
-                throw new StorageException(path + " is " + Files.size(path) + " bytes, not a whole number of "
-                        + pageSize + "-byte pages: truncated or not a page file of this page size");
+                throw e;
             }
-            return new PageFile(path, pageSize, direct, alignment, ch, stats);
+        } catch (OpenFilesExhaustedException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot open " + path, e);
+            throw new UncheckedIOException("cannot open " + path + ": " + e.getMessage(), e);
         }
     }
 
@@ -201,7 +212,7 @@ public final class PageFile implements Closeable {
     @Override
     public void close() {
         try {
-            channel.close();
+            lease.close();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot close " + path, e);
         }

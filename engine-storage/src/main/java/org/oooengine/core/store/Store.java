@@ -17,7 +17,9 @@ import org.oooengine.core.storage.BTreeWriter;
 import org.oooengine.core.storage.BufferPool;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.PageFile;
+import org.oooengine.core.storage.OpenFilesExhaustedException;
 import org.oooengine.core.storage.SplitPolicy;
+import org.oooengine.core.storage.StorageException;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.KeyCodec;
 import org.oooengine.core.types.Schema;
@@ -64,13 +66,27 @@ public final class Store implements AutoCloseable {
         Store store = new Store(dir, manifest, options);
         try {
             for (StoreManifest.TableMeta t : manifest.tables()) {
-                store.tables.put(t.name(), store.openTable(t));
+                try {
+                    store.tables.put(t.name(), store.openTable(t));
+                } catch (RuntimeException e) {
+                    throw outOfFiles(e) ? new StorageException("cannot open table " + t.name() + ": " + e.getMessage(), e)
+                            : e;
+                }
             }
             return store;
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
+    }
+
+    private static boolean outOfFiles(Throwable e) {
+        for (Throwable c = e; c != null; c = c.getCause()) {
+            if (c instanceof OpenFilesExhaustedException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private Table openTable(StoreManifest.TableMeta meta) {

@@ -112,7 +112,7 @@ class SqlLogicTest {
                 }
             }
         }
-        // each run's tables go with it: a hundred runs' files held open at once would exhaust the nodes' descriptors
+        // each run's tables go with it, so that the next runs' loads do not carry every earlier run's tables over
         try (SqlSession admin = engine.openSession("test", "default", Map.of())) {
             admin.execute("DROP DATABASE " + database + " CASCADE", new Cancellation());
         }
