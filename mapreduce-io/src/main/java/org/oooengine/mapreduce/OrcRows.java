@@ -13,6 +13,7 @@ import org.apache.hadoop.hive.ql.exec.vector.LongColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.TimestampColumnVector;
 import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
 import org.apache.orc.TypeDescription;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.LocalTimestamps;
 
@@ -50,6 +51,8 @@ public final class OrcRows {
             case VARCHAR -> type.precision() > 0 ? TypeDescription.createVarchar().withMaxLength(type.precision())
                     : TypeDescription.createString();
             case CHAR -> TypeDescription.createString();
+            case ARRAY, MAP -> throw new SqlException(SqlException.NOT_SUPPORTED, "a column of type " + type
+                    + " in MapReduce mode (its ORC files hold no arrays or maps yet)");
         };
     }
 
@@ -121,6 +124,7 @@ public final class OrcRows {
                 case CHAR, VARCHAR -> ((BytesColumnVector) v).setVal(r, ((String) value).getBytes(StandardCharsets.UTF_8));
                 // ORC keeps a timestamp as the JVM's zone reads it, as Hive writes its local date-times
                 case TIMESTAMP -> ((TimestampColumnVector) v).set(r, Timestamp.valueOf(LocalTimestamps.ofMicros((Long) value)));
+                case ARRAY, MAP -> throw new IllegalStateException("refused by typeOf");
             }
         }
     }
@@ -147,6 +151,7 @@ public final class OrcRows {
                     BytesColumnVector b = (BytesColumnVector) v;
                     yield new String(b.vector[i], b.start[i], b.length[i], StandardCharsets.UTF_8);
                 }
+                case ARRAY, MAP -> throw new IllegalStateException("refused by typeOf");
             };
         }
         return row;

@@ -5,7 +5,11 @@ import java.math.BigInteger;
 import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.LocalTimestamps;
 
@@ -116,6 +120,8 @@ public record SqlType(Kind kind, int precision, int scale, List<SqlType> element
             case TIMESTAMP -> TIMESTAMP;
             case VARCHAR -> t.precision() > 0 ? varchar(t.precision()) : STRING;
             case CHAR -> fixedChar(t.precision());
+            case ARRAY -> array(of(t.elements().get(0)));
+            case MAP -> map(of(t.elements().get(0)), of(t.elements().get(1)));
         };
     }
 
@@ -128,6 +134,8 @@ public record SqlType(Kind kind, int precision, int scale, List<SqlType> element
             case DECIMAL -> stored instanceof BigInteger wide ? new BigDecimal(wide, scale) : Decimals.of((Long) stored, scale);
             case DATE -> LocalDate.ofEpochDay((Integer) stored);
             case TIMESTAMP -> LocalTimestamps.ofMicros((Long) stored);
+            case ARRAY -> eachElement((List<?>) stored, elementType()::fromStored);
+            case MAP -> eachEntry((Map<?, ?>) stored, keyType()::fromStored, valueType()::fromStored);
             default -> stored;
         };
     }
@@ -151,8 +159,24 @@ public record SqlType(Kind kind, int precision, int scale, List<SqlType> element
             }
             case DATE -> (int) ((LocalDate) value).toEpochDay();
             case TIMESTAMP -> LocalTimestamps.toMicros((LocalDateTime) value);
+            case ARRAY -> eachElement((List<?>) value, elementType()::toStored);
+            case MAP -> eachEntry((Map<?, ?>) value, keyType()::toStored, valueType()::toStored);
             default -> value;
         };
+    }
+
+    private static List<Object> eachElement(List<?> list, UnaryOperator<Object> convert) {
+        List<Object> out = new ArrayList<>(list.size());
+        for (Object element : list) {
+            out.add(convert.apply(element));
+        }
+        return out;
+    }
+
+    private static Map<Object, Object> eachEntry(Map<?, ?> map, UnaryOperator<Object> key, UnaryOperator<Object> value) {
+        Map<Object, Object> out = new LinkedHashMap<>();
+        map.forEach((k, v) -> out.put(key.apply(k), value.apply(v)));
+        return out;
     }
 
     /**
@@ -193,9 +217,8 @@ public record SqlType(Kind kind, int precision, int scale, List<SqlType> element
             case VARCHAR -> DataType.varchar(precision);
             case CHAR -> DataType.fixedChar(precision);
             case INTERVAL, VOID -> throw new SqlException(SqlException.NOT_SUPPORTED, "a column cannot be of type " + this);
-            // the nodes' row encoding (RowCodec, KeyCodec) has no form for them yet
-            case ARRAY, MAP -> throw new SqlException(SqlException.NOT_SUPPORTED, "a column cannot be of type " + this
-                    + " yet: arrays and maps are values of queries, not stored in tables");
+            case ARRAY -> DataType.array(elementType().storedType());
+            case MAP -> DataType.map(keyType().storedType(), valueType().storedType());
         };
     }
 
@@ -207,7 +230,7 @@ public record SqlType(Kind kind, int precision, int scale, List<SqlType> element
         }
         if (t.startsWith("map<") && t.endsWith(">")) {
             String inner = t.substring(4, t.length() - 1);
-            int comma = topLevelComma(inner);
+            int comma = DataType.topLevelComma(inner);
             if (comma < 0) {
                 throw new IllegalArgumentException("not a type: '" + text + "'");
             }
@@ -226,22 +249,6 @@ public record SqlType(Kind kind, int precision, int scale, List<SqlType> element
                 break;
         }
         return of(DataType.parse(t));
-    }
-
-    /** The first comma outside angle brackets and parentheses, or -1. */
-    private static int topLevelComma(String s) {
-        int depth = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c == '<' || c == '(') {
-                depth++;
-            } else if (c == '>' || c == ')') {
-                depth--;
-            } else if (c == ',' && depth == 0) {
-                return i;
-            }
-        }
-        return -1;
     }
 
     public boolean isNumeric() {

@@ -17,6 +17,12 @@ public final class KeyCodec {
     private final DataType[] types;
 
     public KeyCodec(DataType[] types) {
+        for (DataType type : types) {
+            if (type.isComplex()) {
+                // arrays and maps have no order to sort keys by (Hive does not compare them either)
+                throw new IllegalArgumentException("a key column cannot be of type " + type);
+            }
+        }
         this.types = types.clone();
     }
 
@@ -67,6 +73,7 @@ public final class KeyCodec {
                 w.put(0);
                 w.put(0);
             }
+            case ARRAY, MAP -> throw new IllegalStateException("refused by the constructor");
         }
     }
 

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * Compact row encoding: a null bitmap, then each value (fixed-width numbers big-endian, strings as
- * varint length + UTF-8). A null string takes no bytes; a null number takes its width all the same
+ * varint length + UTF-8, arrays and maps as varint length + {@link NestedValues}). A null string takes no bytes; a null number takes its width all the same
  * (zeros), as in SQL Server's rows: setting it later — TPC-C's Delivery sets each order's carrier —
  * then changes the row in place without growing it, and a full page does not split for it.
  */
@@ -57,23 +57,33 @@ public final class RowCodec {
                 }
                 continue;
             }
-            switch (types[i].kind()) {
-                case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
-                case INT, DATE -> w.putInt(((Number) v).intValue());
-                case BIGINT, TIMESTAMP -> w.putLong(((Number) v).longValue());
-                case DECIMAL -> {
-                    if (types[i].isWideDecimal()) {
-                        Int128.put(w, (BigInteger) v, false);
-                    } else {
-                        w.putLong(((Number) v).longValue());
-                    }
+            putValue(types[i], v, w);
+        }
+    }
+
+    /** A value that is not null, in its type's form: fixed-width numbers, varint length + bytes otherwise. */
+    static void putValue(DataType type, Object v, ByteWriter w) {
+        switch (type.kind()) {
+            case BOOLEAN -> w.put((Boolean) v ? 1 : 0);
+            case INT, DATE -> w.putInt(((Number) v).intValue());
+            case BIGINT, TIMESTAMP -> w.putLong(((Number) v).longValue());
+            case DECIMAL -> {
+                if (type.isWideDecimal()) {
+                    Int128.put(w, (BigInteger) v, false);
+                } else {
+                    w.putLong(((Number) v).longValue());
                 }
-                case DOUBLE -> w.putLong(Double.doubleToLongBits((Double) v));
-                case CHAR, VARCHAR -> {
-                    byte[] s = ((String) v).getBytes(StandardCharsets.UTF_8);
-                    w.putVarInt(s.length);
-                    w.put(s);
-                }
+            }
+            case DOUBLE -> w.putLong(Double.doubleToLongBits((Double) v));
+            case CHAR, VARCHAR -> {
+                byte[] s = ((String) v).getBytes(StandardCharsets.UTF_8);
+                w.putVarInt(s.length);
+                w.put(s);
+            }
+            case ARRAY, MAP -> {
+                byte[] nested = NestedValues.encode(type, v);
+                w.putVarInt(nested.length);
+                w.put(nested);
             }
         }
     }
@@ -85,7 +95,7 @@ public final class RowCodec {
             case INT, DATE -> 4;
             case DECIMAL -> type.isWideDecimal() ? Int128.BYTES : 8;
             case BIGINT, DOUBLE, TIMESTAMP -> 8;
-            case CHAR, VARCHAR -> 0;
+            case CHAR, VARCHAR, ARRAY, MAP -> 0;
         };
     }
 
@@ -109,37 +119,49 @@ public final class RowCodec {
                 pos[0] += fixedWidth(types[i]);
                 continue;
             }
-            boolean keep = wanted == null || wanted[i];
-            int p = pos[0];
-            switch (types[i].kind()) {
-                case BOOLEAN -> {
-                    row[i] = keep ? b[p] != 0 : null;
-                    pos[0] = p + 1;
-                }
-                case INT, DATE -> {
-                    row[i] = keep ? Bytes.getInt(b, p) : null;
-                    pos[0] = p + 4;
-                }
-                case BIGINT, TIMESTAMP -> {
-                    row[i] = keep ? Bytes.getLong(b, p) : null;
-                    pos[0] = p + 8;
-                }
-                case DECIMAL -> {
-                    boolean wide = types[i].isWideDecimal();
-                    row[i] = !keep ? null : wide ? Int128.get(b, p, false) : (Object) Bytes.getLong(b, p);
-                    pos[0] = p + (wide ? Int128.BYTES : 8);
-                }
-                case DOUBLE -> {
-                    row[i] = keep ? Double.longBitsToDouble(Bytes.getLong(b, p)) : null;
-                    pos[0] = p + 8;
-                }
-                case CHAR, VARCHAR -> {
-                    int n = Bytes.getVarInt(b, pos);
-                    row[i] = keep ? new String(b, pos[0], n, StandardCharsets.UTF_8) : null;
-                    pos[0] += n;
-                }
-            }
+            row[i] = getValue(types[i], b, pos, wanted == null || wanted[i]);
         }
         return row;
+    }
+
+    /** The value at {@code pos[0]}, which moves past it; null without {@code keep}, which costs no allocation. */
+    static Object getValue(DataType type, byte[] b, int[] pos, boolean keep) {
+        int p = pos[0];
+        switch (type.kind()) {
+            case BOOLEAN -> {
+                pos[0] = p + 1;
+                return keep ? b[p] != 0 : null;
+            }
+            case INT, DATE -> {
+                pos[0] = p + 4;
+                return keep ? Bytes.getInt(b, p) : null;
+            }
+            case BIGINT, TIMESTAMP -> {
+                pos[0] = p + 8;
+                return keep ? Bytes.getLong(b, p) : null;
+            }
+            case DECIMAL -> {
+                boolean wide = type.isWideDecimal();
+                pos[0] = p + (wide ? Int128.BYTES : 8);
+                return !keep ? null : wide ? Int128.get(b, p, false) : (Object) Bytes.getLong(b, p);
+            }
+            case DOUBLE -> {
+                pos[0] = p + 8;
+                return keep ? Double.longBitsToDouble(Bytes.getLong(b, p)) : null;
+            }
+            case CHAR, VARCHAR -> {
+                int n = Bytes.getVarInt(b, pos);
+                Object v = keep ? new String(b, pos[0], n, StandardCharsets.UTF_8) : null;
+                pos[0] += n;
+                return v;
+            }
+            case ARRAY, MAP -> {
+                int n = Bytes.getVarInt(b, pos);
+                Object v = keep ? NestedValues.decode(type, b, pos[0], n) : null;
+                pos[0] += n;
+                return v;
+            }
+            default -> throw new IllegalStateException("no row form for " + type);
+        }
     }
 }

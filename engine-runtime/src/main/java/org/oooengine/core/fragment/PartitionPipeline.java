@@ -118,7 +118,7 @@ public final class PartitionPipeline {
         if (source != null) {
             return scanSource(source, spec, types, builds, out, cancelled, enough, memory, t0);
         }
-        if (table.columnar().isPresent()) {
+        if (table.columnar().isPresent() && java.util.Arrays.stream(needed).allMatch(table.columnar().get()::holds)) {
             return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, enough, memory, t0);
         }
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);

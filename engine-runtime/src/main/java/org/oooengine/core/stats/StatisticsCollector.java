@@ -86,7 +86,9 @@ public final class StatisticsCollector {
             sketches[c] = HyperLogLog.create(HLL_PRECISION);
         }
         ValueSample[] samples = new ValueSample[n];
+        boolean[] complex = new boolean[n];
         for (int c = 0; c < n; c++) {
+            complex[c] = schema.type(c).isComplex();
             if (schema.type(c).isString()) {
                 samples[c] = new ValueSample(table.name().hashCode() * 31L + c);
             }
@@ -98,6 +100,11 @@ public final class StatisticsCollector {
                 Object v = row[c];
                 if (v == null) {
                     nulls[c]++;
+                    continue;
+                }
+                if (complex[c]) {
+                    // no order and no value hash: distinct arrays and maps counted by their text
+                    sketches[c].add(HASH.hashCharsToLong(v.toString()));
                     continue;
                 }
                 if (min[c] == null || compare(v, min[c]) < 0) {

@@ -15,7 +15,8 @@ import org.oooengine.core.types.TypeKind;
  *            strings, and wide decimals (precision above 18) as the text of their unscaled value,
  *            either plain (rows lengths, 4 bytes each, then the UTF-8 bytes) or, when a chunk
  *            holds at most {@link #MAX_DICTIONARY} distinct values, a dictionary (count, then
- *            length + bytes per entry) and a one-byte code per row
+ *            length + bytes per entry) and a one-byte code per row; arrays and maps are not held
+ *            (empty chunks): scans that read them read the clustered tree
  * footer   groups (int) | columns (int) | per group: rows (int), per column: offset (long),
  *            length (int), CRC32C (int), flags (byte), min (long), max (long) | CRC32C of all that
  * trailer  footer offset (long) | magic (int)
@@ -42,9 +43,12 @@ public final class ColumnFormat {
     private ColumnFormat() {
     }
 
-    /** How a column of {@code type} is laid out in chunks: a wide decimal as text, the others as their kind. */
+    /**
+     * How a column of {@code type} is laid out in chunks: a wide decimal as text, the others as their
+     * kind; null for an array or a map, which the copy does not hold.
+     */
     static TypeKind layout(DataType type) {
-        return type.isWideDecimal() ? TypeKind.VARCHAR : type.kind();
+        return type.isWideDecimal() ? TypeKind.VARCHAR : type.isComplex() ? null : type.kind();
     }
 
     /** Whether a column of this kind keeps min and max: the kinds stored as integers. */
@@ -62,6 +66,7 @@ public final class ColumnFormat {
             case INT, DATE -> 4;
             case BIGINT, DECIMAL, DOUBLE, TIMESTAMP -> 8;
             case CHAR, VARCHAR -> 0;
+            case ARRAY, MAP -> throw new IllegalArgumentException("the columnar copy holds no " + kind + " column");
         };
     }
 }

@@ -162,7 +162,15 @@ public final class ColumnarFile implements AutoCloseable {
     }
 
     /** The values of {@code column} in {@code group}, checked against the chunk's checksum. */
+    /** Whether the copy holds {@code column}'s values: all but arrays and maps do. */
+    public boolean holds(int column) {
+        return kinds[column] != null;
+    }
+
     public Vector read(int group, int column) {
+        if (!holds(column)) {
+            throw new IllegalArgumentException(path + " holds no values of column " + column + " (an array or a map)");
+        }
         int e = group * kinds.length + column;
         ByteBuffer b;
         try {

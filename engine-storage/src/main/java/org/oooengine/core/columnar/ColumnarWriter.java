@@ -132,6 +132,9 @@ public final class ColumnarWriter implements AutoCloseable {
     private Chunk encode(int c) {
         int n = pending.size();
         TypeKind kind = kinds[c];
+        if (kind == null) {
+            return new Chunk(new byte[0], (byte) 0, 0, 0);
+        }
         boolean nulls = false;
         for (Object[] row : pending) {
             nulls |= row[c] == null;

@@ -9,6 +9,7 @@ import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
 import org.oooengine.optimizer.catalog.ResultColumn;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.optimizer.catalog.TableInfo;
 
@@ -45,6 +46,11 @@ public record CatalogTable(String database, String name, String storage, List<Co
                                   TableConstraints constraints) {
         List<ColumnEntry> entries = new ArrayList<>();
         for (ResultColumn c : columns) {
+            if (c.type().isComplex() && (primaryKey.contains(c.name()) || indexedColumns.contains(c.name()))) {
+                // keys are stored in order, and arrays and maps have none (Hive does not compare them either)
+                throw new SqlException(SqlException.NOT_SUPPORTED, (primaryKey.contains(c.name()) ? "PRIMARY KEY" : "an index")
+                        + " on column " + c.name() + " of type " + c.type() + " (arrays and maps have no order)");
+            }
             entries.add(new ColumnEntry(c.name(), c.type().toString(), c.comment() == null ? "" : c.comment()));
         }
         String storage = ClusterCatalog.DEFAULT_DATABASE.equals(database) ? name : database + "." + name;

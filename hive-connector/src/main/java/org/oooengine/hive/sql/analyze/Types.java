@@ -13,7 +13,16 @@ final class Types {
     private Types() {
     }
 
+    /** A type a column can have: a primitive one, or an array or a map of such types. */
     static boolean isTypeToken(ASTNode n) {
+        return switch (n.getType()) {
+            case HiveParser.TOK_LIST -> isTypeToken(Ast.child(n, 0));
+            case HiveParser.TOK_MAP -> isPrimitive(Ast.child(n, 0)) && isTypeToken(Ast.child(n, 1));
+            default -> isPrimitive(n);
+        };
+    }
+
+    private static boolean isPrimitive(ASTNode n) {
         return switch (n.getType()) {
             case HiveParser.TOK_BOOLEAN, HiveParser.TOK_TINYINT, HiveParser.TOK_SMALLINT, HiveParser.TOK_INT,
                     HiveParser.TOK_BIGINT, HiveParser.TOK_FLOAT, HiveParser.TOK_DOUBLE, HiveParser.TOK_DECIMAL,
@@ -24,13 +33,12 @@ final class Types {
     }
 
     /**
-     * A column type the nodes cannot store, refused by name: an array or a map (their row
-     * encoding has no form for them yet), or another Hive type in its SQL spelling.
+     * A column type the nodes cannot store, refused by name: a struct or union, or another Hive
+     * type in its SQL spelling (Hive's parser itself refuses a map key that is not primitive).
      */
     static SqlException notAColumnType(ASTNode type) {
         if (type.getType() == HiveParser.TOK_LIST || type.getType() == HiveParser.TOK_MAP) {
-            return Ast.notSupported("column type " + of(type) + " (arrays and maps are values of queries; tables do not "
-                    + "store them yet)", type);
+            return notAColumnType(Ast.child(type, type.getType() == HiveParser.TOK_LIST ? 0 : 1));
         }
         return Ast.notSupported("column type " + type.getText().replace("TOK_", "").toLowerCase(java.util.Locale.ROOT), type);
     }
