@@ -128,8 +128,11 @@ public final class Pipeline {
                 mergesAt[i] = new FinalAggregation(m.keyCount(), m.aggregates(), memory, "aggregation merged on the node");
             }
             if (step instanceof PipelineStep.Window w) {
-                windowsAt[i] = new WindowOperator(width, w.partitionKeys(), w.orderKeys(), w.calls(), memory,
-                        "window functions (OVER)");
+                // a filter next on its ranks lets it drop the rows that filter would
+                Expr next = i + 1 < this.steps.size() && this.steps.get(i + 1) instanceof PipelineStep.Filter f
+                        ? f.condition() : null;
+                windowsAt[i] = new WindowOperator(width, w.partitionKeys(), w.orderKeys(), w.calls(),
+                        RankLimit.of(width, w.calls(), next), memory, "window functions (OVER)");
             }
             if (inputWidth > 0) {
                 checkColumns(step, i, width);

@@ -24,6 +24,8 @@ public final class WindowOperator {
     private final ExternalSort sort;
     private final PartitionRows partition;
     private Object[] first;
+    /** Drops rows a filter on a rank above would drop (null: none to drop). */
+    private final TopRankedRows topRanked;
     /** Bytes its sort and partitions wrote to disk. */
     private long spilledBytes;
 
@@ -36,6 +38,15 @@ public final class WindowOperator {
      */
     public WindowOperator(int width, List<Expr> partition, List<WindowCall.OrderKey> orderBy, List<WindowCall> calls,
                           QueryMemory memory, String operator) {
+        this(width, partition, orderBy, calls, null, memory, operator);
+    }
+
+    /**
+     * As above, the rows it makes read by a filter that keeps only the ranks {@code limit} says
+     * (null: any): rows that cannot rank so well are dropped as they come, before the sort.
+     */
+    public WindowOperator(int width, List<Expr> partition, List<WindowCall.OrderKey> orderBy, List<WindowCall> calls,
+                          RankLimit limit, QueryMemory memory, String operator) {
         List<Expr> keys = new ArrayList<>(partition);
         List<SortKey> byPartition = new ArrayList<>();
         for (int i = 0; i < partition.size(); i++) {
@@ -56,6 +67,7 @@ public final class WindowOperator {
         all.addAll(order);
         this.sort = new ExternalSort(all, memory, operator);
         this.partition = new PartitionRows(memory, operator);
+        this.topRanked = limit == null ? null : new TopRankedRows(limit, samePartition, peers);
     }
 
     public void add(List<Object[]> rows) {
@@ -68,7 +80,7 @@ public final class WindowOperator {
             }
             keyed.add(k);
         }
-        sort.add(keyed);
+        sort.add(topRanked == null ? keyed : topRanked.kept(keyed));
         spilledBytes += memory.spilledBytes() - before;
     }
 

@@ -44,6 +44,8 @@ final class CardinalityModel {
     /** The tables scanned, by alias and, where unambiguous, by column name. */
     private final Map<String, TableInfo> byAlias = new HashMap<>();
     private final Map<String, TableInfo> byColumn = new HashMap<>();
+    /** The one scan under each alias (absent where scans of different filters or tables share it). */
+    private final Map<String, RelNode.Scan> scanByAlias = new HashMap<>();
     /**
      * The conditions the scans put on one column alone, by alias and column, each over a row of that
      * column only; absent where scans under the same alias put different ones.
@@ -60,8 +62,13 @@ final class CardinalityModel {
         this.layouts = layouts;
         this.physical = physical;
         Map<String, Integer> seen = new HashMap<>();
+        java.util.Set<String> sharedAliases = new java.util.HashSet<>();
         for (RelNode.Scan s : scans) {
             byAlias.put(s.alias(), s.table());
+            RelNode.Scan other = scanByAlias.putIfAbsent(s.alias(), s);
+            if (other != null && (other.table() != s.table() || !java.util.Objects.equals(other.filter(), s.filter()))) {
+                sharedAliases.add(s.alias());
+            }
             for (var c : s.table().columns()) {
                 TableInfo before = byColumn.put(c.name(), s.table());
                 if (before != null && !before.storage().equals(s.table().storage())) {
@@ -70,6 +77,7 @@ final class CardinalityModel {
             }
         }
         seen.keySet().forEach(byColumn::remove); // a name two tables have says nothing of which
+        sharedAliases.forEach(scanByAlias::remove);
         java.util.Set<List<String>> ambiguous = new java.util.HashSet<>();
         for (RelNode.Scan s : scans) {
             for (int i = 0; i < s.fields().size(); i++) {
@@ -717,20 +725,50 @@ final class CardinalityModel {
         return groups(rows, keys, fields, null);
     }
 
-    /** As above, the columns' distinct values as {@code d} knows them (null: as their tables' statistics say). */
+    /**
+     * As above, the columns' distinct values as {@code d} knows them (null: as their tables'
+     * statistics say). Keys read from one table's rows make at most as many combinations as the
+     * rows its scan keeps, however many values each has: an item's brand, class, category and
+     * name are 18 thousand items' values, not the product of their distinct counts.
+     */
     long groups(long rows, List<Expr> keys, List<Field> fields, double[] d) {
         if (rows < 0) {
             return rows;
         }
         double product = 1;
+        Map<List<Object>, Double> perTable = new HashMap<>();
         for (Expr k : keys) {
             double values = distinct(k, fields, d);
             if (Double.isNaN(values)) {
                 return RowEstimates.kept(rows, RowEstimates.CONJUNCT_SELECTIVITY);
             }
-            product *= values;
+            List<Object> table = tableRead(k, fields);
+            if (table == null) {
+                product *= values;
+            } else {
+                perTable.merge(table, values, (a, b) -> a * b);
+            }
+        }
+        for (Map.Entry<List<Object>, Double> t : perTable.entrySet()) {
+            long kept = scannedRows((String) t.getKey().get(0), (TableInfo) t.getKey().get(1));
+            product *= kept > 0 ? Math.min(kept, t.getValue()) : t.getValue();
         }
         return (long) Math.ceil(Math.min(rows, product));
+    }
+
+    /** The alias and table of the one column {@code e} reads, or null when it reads none, several or one of no known table. */
+    private List<Object> tableRead(Expr e, List<Field> fields) {
+        int column = onlyColumn(e);
+        Field f = column < 0 || column >= fields.size() ? null : fields.get(column);
+        TableInfo table = tableOf(f);
+        return table == null || f.qualifier() == null || byAlias.get(f.qualifier()) != table
+                ? null : List.of(f.qualifier(), table);
+    }
+
+    /** The rows the scan under {@code alias} is estimated to keep, else its table's rows; -1 when unknown. */
+    private long scannedRows(String alias, TableInfo table) {
+        RelNode.Scan scan = scanByAlias.get(alias);
+        return scan != null ? rows(scan) : layouts.rows(table).orElse(-1);
     }
 
     /** Partial groups {@code nodes} nodes send for {@code rows} rows spread over them: each makes at most the groups there are. */

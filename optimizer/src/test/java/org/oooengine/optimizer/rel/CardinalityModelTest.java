@@ -122,6 +122,26 @@ class CardinalityModelTest {
         assertEquals(375, model.groups(1500, List.of(col(0)), List.of(new Field(null, "unknown", SqlType.INT))));
     }
 
+    /**
+     * Keys of one table's columns combine into at most the rows its scan keeps, whatever rows a
+     * join makes of them (TPC-DS Q22's four item columns: the items, not their values' product);
+     * each table's keys are bounded apart, then multiply.
+     */
+    @Test
+    void keysOfOneTableMakeAtMostItsRows() {
+        List<Field> joined = new java.util.ArrayList<>(orders.fields());
+        joined.addAll(customer.fields());
+        Expr priority = col(1);
+        Expr date = new Expr.Column(3, SqlType.DATE);
+        Expr nation = new Expr.Column(5, SqlType.BIGINT);
+        assertEquals(1500, model.groups(1_000_000, List.of(priority, date), joined)); // not 5 x 2,400
+        assertEquals(1500 * 25, model.groups(1_000_000, List.of(priority, date, nation), joined));
+        RelNode.Scan urgent = new RelNode.Scan(ORDERS, "o", fields("o", ORDERS), eq(col(1), text("1-URGENT")));
+        CardinalityModel filtered = CardinalityModel.of(LAYOUTS, List.of(urgent, customer), n -> null);
+        // the scan keeps a fifth of the orders: 300 rows, one priority
+        assertEquals(300, filtered.groups(1_000_000, List.of(priority, date), joined));
+    }
+
     @Test
     void joinsFollowTheirKeysDistinctValues() {
         List<Field> o = orders.fields();

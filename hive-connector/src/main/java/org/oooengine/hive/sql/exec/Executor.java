@@ -17,6 +17,7 @@ import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.RowBatches;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.QueryMemory;
+import org.oooengine.core.fragment.RankLimit;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.SpooledRows;
 import org.oooengine.core.fragment.TopRows;
@@ -51,6 +52,8 @@ public final class Executor {
     private final Map<Integer, SpooledRows> computed = new java.util.HashMap<>();
     /** By shape and columns read, the rows of each shared pipeline sent to every node so far. */
     private final Map<List<Object>, List<Object[]>> broadcastsComputed = new java.util.HashMap<>();
+    /** The condition of the filter that alone reads a window's rows, by window: its ranks may bound what the window sorts. */
+    private final Map<RelNode.Window, Expr> filterAbove = new IdentityHashMap<>();
     /** Per operator, when profiling (EXPLAIN ANALYZE): rows out and nanoseconds, its inputs included. */
     private Map<RelNode, OperatorFigures> profile;
     /** EXPLAIN ANALYZE: what each operator that holds rows on the coordinator held and spilled there. */
@@ -87,6 +90,7 @@ public final class Executor {
         shared = SharedSubplans.of(root, usage);
         computed.clear();
         broadcastsComputed.clear();
+        filterAbove.clear();
         SpooledRows result = new SpooledRows(memory, "result rows not yet fetched");
         memory.revocable(result::revoke);
         try {
@@ -258,6 +262,9 @@ public final class Executor {
             all.set(0, p.fields().size());
             fromManyThreads(out, sink -> run(p, p, all, sink));
         } else if (node instanceof RelNode.Filter f) {
+            if (f.input() instanceof RelNode.Window w && shared.key(w) < 0) { // read by this filter alone
+                filterAbove.put(w, f.condition());
+            }
             through(f.input(), new PipelineStep.Filter(f.condition()), Pipeline.BuildSource.ROWS_ONLY, out);
         } else if (node instanceof RelNode.Project p) {
             through(p.input(), new PipelineStep.Project(p.exprs()), Pipeline.BuildSource.ROWS_ONLY, out);
@@ -626,8 +633,9 @@ public final class Executor {
      * order (spilling sorted runs), then a partition at a time (spilling one that does not fit).
      */
     private void window(RelNode.Window w, Consumer<List<Object[]>> out) {
-        WindowOperator window = new WindowOperator(w.input().fields().size(), w.partitionKeys(), w.orderKeys(), w.calls(), memory,
-                "window functions (OVER)");
+        int width = w.input().fields().size();
+        WindowOperator window = new WindowOperator(width, w.partitionKeys(), w.orderKeys(), w.calls(),
+                RankLimit.of(width, w.calls(), filterAbove.get(w)), memory, "window functions (OVER)");
         memory.revocable(window::revoke);
         produce(w.input(), window::add);
         window.finish(out);
