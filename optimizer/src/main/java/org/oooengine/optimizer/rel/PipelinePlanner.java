@@ -86,7 +86,8 @@ public final class PipelinePlanner {
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
     private RelNode place(RelNode node, BitSet required) {
-        if (node instanceof RelNode.Aggregate a) {
+        if (node instanceof RelNode.Aggregate written) {
+            RelNode.Aggregate a = DeterminedGroupKeys.pruned(written, required);
             Chain whole = chain(a, required);
             if (whole != null) {
                 return whole.gathered();

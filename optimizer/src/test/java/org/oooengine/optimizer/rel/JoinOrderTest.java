@@ -112,6 +112,28 @@ class JoinOrderTest {
         assertEquals(List.of("promo"), tables(joins.get(0).right()), unsent.toString());
     }
 
+    @Test
+    void aGroupByIsSemiJoinedWithItsPartnerOnlyWhereThatDropsRows() {
+        // sums per dimension key joined to the dimension rows of one region: semi-joined first where
+        // the region holds a tenth of the keys, not where every key is in it (TPC-DS Q01's stores)
+        assertEquals(1, semiJoins(10d), "one region of ten");
+        assertEquals(0, semiJoins(1d), "one region only");
+    }
+
+    private static long semiJoins(double regions) {
+        TableInfo fact = table("fact", "f_key", "f_dim");
+        TableInfo dim = table("dim", "d_key", "d_region");
+        Map<TableInfo, Long> rows = Map.of(fact, 100_000L, dim, 1_000L);
+        Map<String, Double> distinct = Map.of("f_key", 100_000d, "f_dim", 1_000d, "d_key", 1_000d, "d_region", regions);
+        TableLayouts layouts = layouts(rows, 4, (table, column) -> distinct.get(table.columns().get(column).name()));
+        RelNode sums = new RelNode.Aggregate(scan(fact, "f", null), List.of(new Expr.Column(1, SqlType.BIGINT)),
+                List.of(), List.of(new Field("g", "f_dim", SqlType.BIGINT)));
+        RelNode region = scan(dim, "d", eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(1L, SqlType.BIGINT)));
+        RelNode written = new RelNode.Join(sums, region, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        RelNode reordered = JoinOrder.reorder(written, layouts, PipelinePlanner.Limits.DEFAULTS);
+        return reordered.toString().split("SEMI", -1).length - 1;
+    }
+
     private static List<String> tables(RelNode node) {
         List<String> out = new ArrayList<>();
         if (node instanceof RelNode.Scan s) {
