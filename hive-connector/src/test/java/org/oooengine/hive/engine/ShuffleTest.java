@@ -68,7 +68,8 @@ class ShuffleTest {
     void joinsWithATablePartitionedOnTheKeyShuffleTheOtherSideAndAnswerAsDuckDb() throws Exception {
         SqlSession s = session();
         for (String sql : List.of(
-                "SELECT c_mktsegment, count(*), sum(o_totalprice) FROM customer JOIN orders ON o_custkey = c_custkey "
+                // a sum over both sides: no grouping of orders before the join (EagerAggregation)
+                "SELECT c_mktsegment, count(*), sum(o_totalprice - c_acctbal) FROM customer JOIN orders ON o_custkey = c_custkey "
                         + "GROUP BY c_mktsegment",
                 "SELECT c_count, count(*) AS custdist FROM (SELECT c_custkey, count(o_orderkey) AS c_count FROM customer "
                         + "LEFT OUTER JOIN orders ON c_custkey = o_custkey AND o_comment NOT LIKE '%special%requests%' "
