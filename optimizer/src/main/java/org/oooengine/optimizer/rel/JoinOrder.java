@@ -227,7 +227,10 @@ public final class JoinOrder {
         if (input < 0 || kept < 0 || kept >= input) {
             return null;
         }
-        RelNode semi = new RelNode.Join(a.input(), other, JoinKind.SEMI, keys, otherColumns, null);
+        // over a UNION ALL (TPC-DS Q02's web and catalog sales), each branch is semi-joined: the
+        // GROUP BY above can still be split per branch, each node aggregating its own rows
+        RelNode semi = UnionJoinPushdown.distributed(new RelNode.Join(a.input(), other, JoinKind.SEMI, keys, otherColumns,
+                null));
         return new RelNode.Aggregate(semi, a.keys(), a.aggregates(), a.fields());
     }
 

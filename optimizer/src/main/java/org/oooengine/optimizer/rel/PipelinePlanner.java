@@ -124,6 +124,10 @@ public final class PipelinePlanner {
             return filtered != null ? filtered : new RelNode.Filter(input, f.condition());
         }
         if (node instanceof RelNode.Join j) {
+            Chain whole = chain(j, required);
+            if (whole != null) { // a join nothing above took into its pipeline (a UNION ALL's branch, under a filter)
+                return onlyRead(whole, required);
+            }
             BitSet joined = joinInputs(j, required);
             int lw = j.left().fields().size();
             RelNode.ShuffledJoin shuffled = bothShuffled(j, joined);
