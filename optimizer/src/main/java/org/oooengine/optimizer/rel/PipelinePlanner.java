@@ -80,7 +80,8 @@ public final class PipelinePlanner {
         CardinalityModel model = CardinalityModel.of(layouts, unions);
         RelNode logical = GroupingSetsPreAggregation.apply(unions, model);
         PipelinePlanner planner = new PipelinePlanner(layouts, limits, model);
-        return planner.place(EagerAggregation.apply(JoinOrder.reorder(logical, layouts, limits), model,
+        RelNode ordered = SemiJoinReduction.apply(JoinOrder.reorder(logical, layouts, limits), model);
+        return planner.place(EagerAggregation.apply(ordered, model,
                 (side, read) -> planner.small(planner.chain(side, read), read)), all);
     }
 
