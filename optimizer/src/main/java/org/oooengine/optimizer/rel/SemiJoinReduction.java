@@ -4,18 +4,18 @@ import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.Expr;
 
 /**
- * A semi join whose kept side is estimated few rows (TPC-DS Q95's web orders of one state, site
+ * A semi join whose kept side holds few of the keys (TPC-DS Q95's web orders of one state, site
  * and two months, IN the orders shipped from two warehouses) has the tables its other side reads
- * semi-joined with the kept side first, wherever the key column comes from unchanged: through
- * projections, filters, a GROUP BY on it, a UNION ALL's branches, and to both sides of an inner
- * join that equates it — Q95's self-join of all web sales becomes one of the few orders kept.
- * Only whether a key occurs matters to a semi join, and a row of the other side whose key the kept
- * side lacks matches none of its rows. The kept side is taken without its own semi and anti joins
- * (they only drop rows: its keys are then a superset), so that it does not carry the other side
- * into itself.
+ * semi-joined with the kept side first, where that is estimated to keep a tenth of their rows or
+ * less, wherever the key column comes from unchanged: through projections, filters, a GROUP BY on
+ * it, a UNION ALL's branches, and to both sides of an inner join that equates it — Q95's
+ * self-join of all web sales becomes one of the few orders kept. Only whether a key occurs
+ * matters to a semi join, and a row of the other side whose key the kept side lacks matches none
+ * of its rows. The kept side is taken without its own semi and anti joins (they only drop rows:
+ * its keys are then a superset), so that it does not carry the other side into itself.
  */
 final class SemiJoinReduction {
-    /** How many times more rows than the kept side a table must be estimated to hold to be worth reducing. */
+    /** How many times fewer of a table's rows the kept side's keys must be estimated to keep for it to be reduced. */
     static final int MIN_REDUCTION = 10;
 
     private final CardinalityModel model;
@@ -34,16 +34,12 @@ final class SemiJoinReduction {
             return mapped;
         }
         RelNode keys = withoutSemiJoins(j.left());
-        long kept = model.rows(keys);
-        if (kept < 0) {
-            return mapped;
-        }
-        RelNode right = reduced(j.right(), j.rightKeys()[0], new Reducer(keys, j.leftKeys()[0], kept));
+        RelNode right = reduced(j.right(), j.rightKeys()[0], new Reducer(keys, j.leftKeys()[0]));
         return right == j.right() ? mapped : new RelNode.Join(j.left(), right, j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
     }
 
-    /** The rows whose column {@code column} filters a larger table's: {@code keys}, estimated {@code rows}. */
-    private record Reducer(RelNode keys, int column, long rows) {
+    /** The rows whose column {@code column} filters a larger table's. */
+    private record Reducer(RelNode keys, int column) {
     }
 
     /** {@code node} without the semi and anti joins over it (under projections and filters): the same columns, more rows. */
@@ -70,10 +66,14 @@ final class SemiJoinReduction {
      */
     private RelNode reduced(RelNode node, int column, Reducer r) {
         if (node instanceof RelNode.Scan s) {
+            if (!s.fields().get(column).type().equals(r.keys().fields().get(r.column()).type())) {
+                return s;
+            }
+            RelNode.Join semi = new RelNode.Join(s, r.keys(), JoinKind.SEMI, new int[] {column}, new int[] {r.column()}, null);
             long rows = model.rows(s);
-            boolean sameType = s.fields().get(column).type().equals(r.keys().fields().get(r.column()).type());
-            return sameType && rows >= 0 && rows >= r.rows() * MIN_REDUCTION
-                    ? new RelNode.Join(s, r.keys(), JoinKind.SEMI, new int[] {column}, new int[] {r.column()}, null) : s;
+            long kept = model.rows(semi);
+            // worth it when the keys keep few of the table's rows, not when they are most of its keys
+            return rows >= 0 && kept >= 0 && kept * MIN_REDUCTION <= rows ? semi : s;
         }
         if (node instanceof RelNode.Project p) {
             if (!(p.exprs().get(column) instanceof Expr.Column c)) {
