@@ -227,11 +227,13 @@ public final class JoinOrder {
         if (input < 0 || kept < 0 || kept >= input) {
             return null;
         }
-        RelNode semi = new RelNode.Join(a.input(), other, JoinKind.SEMI, keys, otherColumns, null);
+        RelNode.Join semi = new RelNode.Join(a.input(), other, JoinKind.SEMI, keys, otherColumns, null);
         if (!shrinks(semi, input)) {
             return null;
         }
-        return new RelNode.Aggregate(semi, a.keys(), a.aggregates(), a.fields());
+        // over a UNION ALL (TPC-DS Q02's web and catalog sales), each branch is semi-joined: the
+        // GROUP BY above can still be split per branch, each node aggregating its own rows
+        return new RelNode.Aggregate(UnionJoinPushdown.distributed(semi), a.keys(), a.aggregates(), a.fields());
     }
 
     /**

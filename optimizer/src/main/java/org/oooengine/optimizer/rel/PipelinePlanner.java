@@ -63,6 +63,9 @@ public final class PipelinePlanner {
     /** Bytes assumed for a string of a computed result, which has no stored size to go by. */
     private static final int DERIVED_STRING_BYTES = 32;
 
+    /** Occurrences placed with every column, the filters and projections above them on the coordinator ({@link FilteredRepeats}). */
+    private final java.util.Set<RelNode> whole = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+
     private PipelinePlanner(TableLayouts layouts, Limits limits, CardinalityModel model) {
         this.layouts = layouts;
         this.limits = limits;
@@ -80,12 +83,30 @@ public final class PipelinePlanner {
         CardinalityModel model = CardinalityModel.of(layouts, unions);
         RelNode logical = GroupingSetsPreAggregation.apply(unions, model);
         PipelinePlanner planner = new PipelinePlanner(layouts, limits, model);
-        return planner.place(EagerAggregation.apply(JoinOrder.reorder(logical, layouts, limits), model,
-                (side, read) -> planner.small(planner.chain(side, read), read)), all);
+        RelNode ordered = SemiJoinReduction.apply(JoinOrder.reorder(logical, layouts, limits), model);
+        RelNode eager = EagerAggregation.apply(ordered, model, (side, read) -> planner.small(planner.chain(side, read), read));
+        planner.whole.addAll(FilteredRepeats.of(eager));
+        return planner.place(eager, all);
+    }
+
+    /** {@code node}'s output columns, all of them. */
+    private static BitSet allOf(RelNode node) {
+        BitSet all = new BitSet();
+        all.set(0, node.fields().size());
+        return all;
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
     private RelNode place(RelNode node, BitSet required) {
+        if (whole.contains(node) && required.cardinality() < node.fields().size()) {
+            return place(node, allOf(node));
+        }
+        if (node instanceof RelNode.Filter f && whole.contains(f.input())) {
+            return new RelNode.Filter(place(f.input(), required), f.condition());
+        }
+        if (node instanceof RelNode.Project p && whole.contains(p.input())) {
+            return new RelNode.Project(place(p.input(), required), p.exprs(), p.fields());
+        }
         if (node instanceof RelNode.Aggregate written) {
             RelNode.Aggregate a = DeterminedGroupKeys.pruned(written, required);
             Chain whole = chain(a, required);
@@ -125,6 +146,10 @@ public final class PipelinePlanner {
             return filtered != null ? filtered : new RelNode.Filter(input, f.condition());
         }
         if (node instanceof RelNode.Join j) {
+            Chain whole = chain(j, required);
+            if (whole != null) { // a join nothing above took into its pipeline (a UNION ALL's branch, under a filter)
+                return onlyRead(whole, required);
+            }
             BitSet joined = joinInputs(j, required);
             int lw = j.left().fields().size();
             RelNode.ShuffledJoin shuffled = bothShuffled(j, joined);

@@ -20,9 +20,15 @@ public final class UnionJoinPushdown {
 
     public static RelNode apply(RelNode plan) {
         RelNode node = RelNode.mapInputs(plan, UnionJoinPushdown::apply);
-        if (!(node instanceof RelNode.Join j)) {
-            return node;
-        }
+        return node instanceof RelNode.Join j ? distributed(j) : node;
+    }
+
+    /**
+     * {@code j} as the union of each branch joined, when one side is a UNION ALL and the other one
+     * table it distributes over; else {@code j} itself. Its inputs are taken as they are.
+     */
+    static RelNode distributed(RelNode.Join j) {
+        RelNode node = j;
         JoinKind kind = j.kind();
         boolean leftUnion = union(j.left()) != null && oneTable(j.right())
                 && (kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.SEMI || kind == JoinKind.ANTI);

@@ -1,6 +1,7 @@
 package org.oooengine.optimizer.rel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import java.util.ArrayList;
@@ -132,6 +133,51 @@ class JoinOrderTest {
         RelNode written = new RelNode.Join(sums, region, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
         RelNode reordered = JoinOrder.reorder(written, layouts, PipelinePlanner.Limits.DEFAULTS);
         return reordered.toString().split("SEMI", -1).length - 1;
+    }
+
+    @Test
+    void aGroupingOfAUnionIsReducedBranchByBranch() {
+        // TPC-DS Q02: the weeks of two channels' sales summed, joined with one year's weeks; each
+        // branch of the union is semi-joined with those weeks, so the GROUP BY can still be split
+        // per branch on the nodes
+        TableInfo web = table("web", "w_key", "w_week");
+        TableInfo catalog = table("catalog", "c_key", "c_week");
+        TableInfo weeks = table("weeks", "k_week", "k_year");
+        Map<TableInfo, Long> rows = Map.of(web, 100_000L, catalog, 200_000L, weeks, 1_000L);
+        Map<String, Double> distinct = Map.of("w_key", 100_000d, "w_week", 1_000d, "c_key", 200_000d, "c_week", 1_000d,
+                "k_week", 1_000d, "k_year", 10d);
+        TableLayouts layouts = layouts(rows, 4, (table, column) -> distinct.get(table.columns().get(column).name()));
+        RelNode union = new RelNode.Union(List.of(scan(web, "w", null), scan(catalog, "c", null)), scan(web, "w", null).fields());
+        RelNode sums = new RelNode.Aggregate(union, List.of(new Expr.Column(1, SqlType.BIGINT)), List.of(),
+                List.of(new Field("s", "week", SqlType.BIGINT)));
+        RelNode year = scan(weeks, "k", eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(1L, SqlType.BIGINT)));
+        RelNode written = new RelNode.Join(sums, year, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+
+        RelNode reordered = JoinOrder.reorder(written, layouts, PipelinePlanner.Limits.DEFAULTS);
+
+        RelNode.Aggregate reduced = findAggregate(reordered);
+        RelNode.Union branches = assertInstanceOf(RelNode.Union.class, reduced.input(),
+                reordered.toString());
+        for (RelNode branch : branches.inputs()) {
+            RelNode.Join semi = assertInstanceOf(RelNode.Join.class, branch);
+            assertEquals(JoinKind.SEMI, semi.kind());
+            assertEquals(List.of("weeks"), tables(semi.right()));
+        }
+        assertEquals(written.fields(), reordered.fields());
+    }
+
+    private static RelNode.Aggregate findAggregate(RelNode node) {
+        if (node instanceof RelNode.Aggregate a) {
+            return a;
+        }
+        RelNode.Aggregate[] found = new RelNode.Aggregate[1];
+        RelNode.mapInputs(node, input -> {
+            if (found[0] == null) {
+                found[0] = findAggregate(input);
+            }
+            return input;
+        });
+        return found[0];
     }
 
     private static List<String> tables(RelNode node) {
