@@ -76,6 +76,10 @@ public final class NodeDaemon implements AutoCloseable {
         return id;
     }
 
+    NodeService service() {
+        return service;
+    }
+
     public int port() {
         return server.port();
     }

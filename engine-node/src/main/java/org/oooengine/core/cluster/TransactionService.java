@@ -16,6 +16,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.net.ErrorCode;
+import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
@@ -44,7 +45,7 @@ import org.oooengine.core.types.Schema;
  * outcome did not come within {@link Options#inDoubtAfter} asks its decider, and a decider tells
  * the participants that have not applied its commit.
  */
-final class TransactionService implements AutoCloseable {
+final class TransactionService implements RequestFamily, AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(TransactionService.class);
     private static final byte[] EMPTY = new byte[0];
     /** How long an aborted transaction's id is refused (a late step of it must not start it again). */
@@ -177,7 +178,14 @@ final class TransactionService implements AutoCloseable {
         }
     }
 
-    void handle(byte[] payload, Responder out) {
+    @Override
+    public Set<OpCode> ops() {
+        return java.util.EnumSet.of(OpCode.TXN);
+    }
+
+    @Override
+    public void handle(Frame request, Responder out) {
+        byte[] payload = request.payload();
         PayloadReader r = new PayloadReader(payload);
         TxnOp op = TxnOp.of(r.get());
         switch (op) {

@@ -83,6 +83,14 @@ public enum OpCode {
         return code;
     }
 
+    /**
+     * Whether a node serves this op as a request (one family of its requests does); the others
+     * are the connection's own: handshake, answers, batches and cancels.
+     */
+    public boolean isRequest() {
+        return code >= INDEX_POINT_LOOKUP.code;
+    }
+
     /** The op with this code, or null when the code is unknown. */
     public static OpCode of(byte code) {
         return code >= 0 ? BY_CODE[code] : null;

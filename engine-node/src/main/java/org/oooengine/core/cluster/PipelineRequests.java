@@ -1,0 +1,220 @@
+package org.oooengine.core.cluster;
+
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.concurrent.CancellationException;
+import java.util.function.Function;
+import org.oooengine.core.fragment.FinalAggregation;
+import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.QueryMemory;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.net.Frame;
+import org.oooengine.core.net.OpCode;
+import org.oooengine.core.net.Responder;
+import org.oooengine.core.storage.LeafScanner;
+import org.oooengine.core.store.Table;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+
+/**
+ * Scans and pipelines on a node: partition scans, scan pipelines (filter, project, joins, partial
+ * aggregates), the broadcast rows staged for them, shuffles between the nodes (producing, receiving,
+ * merging groups, joining what arrived). They block, so they run on threads of their own, each
+ * query's operators held to its memory.
+ */
+final class PipelineRequests implements RequestFamily {
+    private static final int SCAN_CHUNK_BYTES = 64 << 10;
+
+    private final NodeContext node;
+    private final NodeQueries queries;
+    private final TransactionService transactions;
+
+    PipelineRequests(NodeContext node, NodeQueries queries, TransactionService transactions) {
+        this.node = node;
+        this.queries = queries;
+        this.transactions = transactions;
+    }
+
+    @Override
+    public Set<OpCode> ops() {
+        return EnumSet.of(OpCode.SCAN_PARTITION, OpCode.RUN_PIPELINE, OpCode.STAGE_ROWS, OpCode.RUN_SHUFFLE,
+                OpCode.SHUFFLE_ROWS, OpCode.MERGE_GROUPS, OpCode.RUN_EXCHANGED);
+    }
+
+    @Override
+    public void handle(Frame request, Responder out) {
+        PayloadReader r = request.reader();
+        switch (request.op()) {
+            case SCAN_PARTITION -> {
+                String table = r.getString();
+                node.fragments().execute(() -> node.answer(out, () -> scan(table, out)));
+            }
+            case RUN_PIPELINE -> {
+                Messages.Pipeline p = Messages.readPipeline(r);
+                // one that builds from shuffled rows waits for their producers: it never queues behind them
+                queries.runWithMemory(p.limits(), out, p.pipeline().exchangeIds().isEmpty(),
+                        memory -> runPipeline(p.pipeline(), p.reads(), memory, out));
+            }
+            case RUN_SHUFFLE -> {
+                Messages.Shuffle shuffle = Messages.readShuffle(r);
+                queries.runWithMemory(shuffle.limits(), out, shuffle.pipeline().exchangeIds().isEmpty(),
+                        memory -> runShuffle(shuffle, memory, out));
+            }
+            case MERGE_GROUPS -> {
+                Messages.MergeGroups m = Messages.readMergeGroups(r);
+                queries.runWithMemory(m.limits(), out, false, memory -> mergeGroups(m, memory, out));
+            }
+            case RUN_EXCHANGED -> {
+                Messages.Exchanged e = Messages.readExchanged(r);
+                queries.runWithMemory(e.limits(), out, false, memory -> runExchanged(e, memory, out));
+            }
+            case SHUFFLE_ROWS -> {
+                int bytes = request.payload().length;
+                Messages.ShuffleChunk chunk = Messages.readShuffleChunk(r);
+                // here, not on a pool: the sender waits for this answer before its next chunk
+                node.answer(out, () -> {
+                    queries.exchanges.add(chunk.exchange(), chunk.producer(), chunk.rows(), bytes, chunk.last());
+                    // held back while the pipeline taking them is behind: the producer waits with its next chunk
+                    queries.exchanges.acknowledge(chunk.exchange(), () -> out.reply(NodeContext.EMPTY),
+                            node.timeout().toMillis() / 2, node.heartbeats());
+                });
+            }
+            case STAGE_ROWS -> {
+                int bytes = request.payload().length;
+                Messages.StagedChunk chunk = Messages.readStagedChunk(r);
+                node.answer(out, () -> {
+                    queries.staged.add(chunk.id(), chunk.rows(), bytes);
+                    queries.chunksStaged.incrementAndGet();
+                    out.reply(NodeContext.EMPTY);
+                });
+            }
+            default -> throw new IllegalStateException(request.op() + " is not a pipeline's");
+        }
+    }
+
+    private void scan(String table, Responder out) throws InterruptedException {
+        Table t = node.store().table(table);
+        PayloadWriter[] chunk = {new PayloadWriter(SCAN_CHUNK_BYTES + 1024)};
+        int[] inChunk = {0};
+        long[] rows = {0};
+        LeafScanner.forEachLeaf(t.tree(), leaf -> {
+            for (int i = 0; i < leaf.count(); i++) {
+                chunk[0].putBytes(leaf.value(i));
+                inChunk[0]++;
+                rows[0]++;
+            }
+            if (chunk[0].length() >= SCAN_CHUNK_BYTES) {
+                sendScanChunk(out, chunk[0], inChunk[0]);
+                chunk[0] = new PayloadWriter(SCAN_CHUNK_BYTES + 1024);
+                inChunk[0] = 0;
+            }
+        });
+        if (inChunk[0] > 0) {
+            sendScanChunk(out, chunk[0], inChunk[0]);
+        }
+        out.end(new PayloadWriter().putLong(rows[0]).toByteArray());
+    }
+
+    private void sendScanChunk(Responder out, PayloadWriter rows, int count) {
+        if (out.cancelled()) {
+            throw new CancellationException("scan cancelled by the requester");
+        }
+        byte[] body = rows.toByteArray();
+        out.chunk(new PayloadWriter(body.length + 8).putVarInt(count).putBytesRaw(body).toByteArray());
+        out.awaitWritableOrFail(node.timeout());
+    }
+
+    /**
+     * Runs a scan pipeline over this node's partition: its rows go out in chunks as batches
+     * leave the pipeline (the reader's pace holds the scan back); a partial aggregate sends its
+     * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
+     */
+    private void runPipeline(ScanPipeline p, TransactionalReads reads, QueryMemory memory, Responder out) {
+        queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(node.store()::table, outside(reads),
+                (build, rows) -> queries.sentRows(build, out, rows), p, batch -> batch.forEach(sink::accept),
+                out::cancelled, memory));
+    }
+
+    /** The transactional tables a pipeline reads, as read within its transaction on this node (null: a store's table). */
+    private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads) {
+        return name -> reads.reads(name) ? transactions.rows(reads.transaction(), name, reads.tables().get(name)) : null;
+    }
+
+    /**
+     * Runs a shuffle's producing pipeline over this node's partition: its rows go to the nodes
+     * that own their keys, not to the requester, who hears heartbeats and then what was sent.
+     */
+    private void runShuffle(Messages.Shuffle shuffle, QueryMemory memory, Responder out) {
+        ResultStreamer alive = new ResultStreamer(out, node.timeout(), () -> 0);
+        var beat = queries.heartbeat(alive::heartbeat);
+        int width = shuffle.pipeline().width();
+        for (PipelineStep step : shuffle.pipeline().steps()) {
+            width = Pipeline.widthAfter(step, width);
+        }
+        if (shuffle.target().lastKeyColumn() >= width) {
+            throw new IllegalArgumentException("a shuffle keyed on column " + shuffle.target().lastKeyColumn()
+                    + " of rows of " + width + " columns");
+        }
+        ShuffleSender sender = new ShuffleSender(node.nodeId(), shuffle.target(), node.peers(), queries.exchanges,
+                out::cancelled, node.timeout().toMillis() / 2);
+        PartitionPipeline.Summary summary;
+        queries.pipelinesRunning.incrementAndGet();
+        try {
+            summary = PartitionPipeline.run(node.store()::table, outside(shuffle.reads()),
+                    (build, rows) -> queries.sentRows(build, out, rows), shuffle.pipeline(), sender, out::cancelled, memory);
+            sender.finish();
+            summary = summary.withBytesOut(sender.bytesSent());
+        } finally {
+            beat.cancel(false);
+            queries.forget(shuffle.pipeline());
+            queries.pipelinesRunning.decrementAndGet();
+        }
+        out.end(Messages.pipelineSummary(summary));
+    }
+
+    /**
+     * The last step of a GROUP BY whose groups were shuffled to the nodes by key: merges the
+     * partial rows of the groups this node owns as they arrive (spilling where they outgrow the
+     * query's memory) and streams each group's result once every producer is done.
+     */
+    private void mergeGroups(Messages.MergeGroups m, QueryMemory memory, Responder out) {
+        long t0 = System.nanoTime();
+        queries.streamed(out, () -> queries.exchanges.remove(m.exchange()), sink -> {
+            long[] partials = {0};
+            long[] results = {0};
+            FinalAggregation merge = new FinalAggregation(m.keyCount(), m.aggregates(), memory);
+            queries.exchanges.drain(m.exchange(), m.producers(), out::cancelled, rows -> {
+                partials[0] += rows.size();
+                rows.forEach(merge::accept);
+            });
+            merge.finish(rows -> {
+                results[0] += rows.size();
+                rows.forEach(sink::accept);
+            });
+            return PartitionPipeline.Summary.of(partials[0], results[0], System.nanoTime() - t0, memory);
+        });
+    }
+
+    /**
+     * A join of two shuffled inputs on this node: the steps (a hash join building from the other
+     * exchange, then what follows it) run over the rows shuffled to {@code e}'s exchange as they
+     * arrive, and what comes out streams to the requester.
+     */
+    private void runExchanged(Messages.Exchanged e, QueryMemory memory, Responder out) {
+        long t0 = System.nanoTime();
+        ScanPipeline spec = e.pipeline();
+        queries.streamed(out, () -> {
+            queries.exchanges.remove(e.exchange());
+            queries.forget(spec);
+        }, sink -> {
+            Pipeline pipeline = new Pipeline(spec.steps(), spec.width(),
+                    (build, rows) -> queries.sentRows(build, out, rows), batch -> batch.forEach(sink::accept), memory);
+            pipeline.stopWhen(NodeQueries.cancelledBy(out));
+            queries.exchanges.drain(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
+            pipeline.finish();
+            return PartitionPipeline.Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
+        });
+    }
+}
