@@ -1,0 +1,149 @@
+package org.oooengine.core.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.fragment.ShuffleTarget;
+import org.oooengine.core.net.Frame;
+import org.oooengine.core.net.FrameFormat;
+import org.oooengine.core.net.OpCode;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ValueCodec;
+
+/**
+ * The coordinator's side of scans and pipelines ({@link PipelineRequests}): partition scans, scan
+ * pipelines with their broadcast rows sent ahead, shuffles, the merge of shuffled groups and the
+ * joins of shuffled inputs. Each answer streams in chunks on the session's threads, one at a time
+ * (empty ones are heartbeats); cancelling the returned future stops the node's work.
+ */
+final class PipelineClient {
+    /** A pipeline request longer than this sends its broadcast rows ahead, in chunks of {@link #STAGE_CHUNK_BYTES}. */
+    static final int STAGE_ABOVE_BYTES = 4 << 20;
+    private static final int STAGE_CHUNK_BYTES = 2 << 20;
+
+    private final Peers peers;
+
+    PipelineClient(Peers peers) {
+        this.peers = peers;
+    }
+
+    CompletableFuture<Long> scan(String node, String table, Schema schema, Consumer<List<Object[]>> rows) {
+        RowCodec codec = new RowCodec(schema);
+        CompletableFuture<Frame> end = peers.client(node).stream(OpCode.SCAN_PARTITION,
+                new PayloadWriter(32).putString(table).toByteArray(), chunk -> {
+                    PayloadReader r = chunk.reader();
+                    int n = r.getVarInt();
+                    List<Object[]> decoded = new ArrayList<>(n);
+                    for (int i = 0; i < n; i++) {
+                        decoded.add(codec.decode(r.getBytes()));
+                    }
+                    rows.accept(decoded);
+                });
+        CompletableFuture<Long> count = end.thenApply(f -> f.reader().getLong());
+        count.whenComplete((v, e) -> {
+            if (count.isCancelled()) {
+                end.cancel(false);
+            }
+        });
+        return count;
+    }
+
+    CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
+                                                          TransactionalReads reads, Consumer<List<Object[]>> rows) {
+        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> Messages.pipeline(p, limits, reads), rows);
+    }
+
+    CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
+                                                         QueryLimits limits, TransactionalReads reads) {
+        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, limits, reads), rows -> { });
+    }
+
+    CompletableFuture<PartitionPipeline.Summary> mergeGroups(String node, String exchange, int producers, int keyCount,
+                                                             List<AggregateCall> aggregates, QueryLimits limits,
+                                                             Consumer<List<Object[]>> rows) {
+        byte[] request = Messages.mergeGroups(new Messages.MergeGroups(exchange, producers, keyCount, aggregates,
+                limits));
+        return streamed(node, OpCode.MERGE_GROUPS, request, rows);
+    }
+
+    CompletableFuture<PartitionPipeline.Summary> exchanged(String node, String exchange, int producers,
+                                                           ScanPipeline steps, QueryLimits limits,
+                                                           Consumer<List<Object[]>> rows) {
+        byte[] request = Messages.exchanged(new Messages.Exchanged(exchange, producers, steps, limits));
+        return streamed(node, OpCode.RUN_EXCHANGED, request, rows);
+    }
+
+    /** Reads a pipeline's summary where frames are read: a malformed one closes the connection. */
+    private static void checkSummary(Frame end) {
+        Messages.readPipelineSummary(end.reader());
+    }
+
+    /** Sends {@code request}; its result rows go to {@code rows}; cancelling the summary stops the node's work. */
+    private CompletableFuture<PartitionPipeline.Summary> streamed(String node, OpCode op, byte[] request,
+                                                                  Consumer<List<Object[]>> rows) {
+        CompletableFuture<Frame> end = peers.client(node).stream(op, request,
+                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()), PipelineClient::checkSummary);
+        CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));
+        summary.whenComplete((v, e) -> {
+            if (summary.isCancelled()) {
+                end.cancel(false);
+            }
+        });
+        return summary;
+    }
+
+    private CompletableFuture<PartitionPipeline.Summary> run(String node, OpCode op, ScanPipeline pipeline,
+                                                             Function<ScanPipeline, byte[]> encode,
+                                                             Consumer<List<Object[]>> rows) {
+        byte[] request = encode.apply(pipeline);
+        if (request.length > STAGE_ABOVE_BYTES) {
+            try {
+                request = encode.apply(staged(node, pipeline));
+            } catch (RuntimeException e) {
+                return CompletableFuture.failedFuture(e);
+            }
+        }
+        if (request.length > FrameFormat.MAX_FRAME_BYTES - 64) {
+            return CompletableFuture.failedFuture(new ClusterException("the pipeline for node " + node + " takes "
+                    + request.length / (1 << 20) + " MiB, over the frame limit of "
+                    + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
+        }
+        return streamed(node, op, request, rows);
+    }
+
+    /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it ({@link #stage}). */
+    ScanPipeline staged(String node, ScanPipeline pipeline) {
+        return pipeline.withBuilds(build -> build instanceof JoinBuild.Rows r ? stage(node, r.rows()) : build);
+    }
+
+    /**
+     * Sends broadcast rows to {@code node} ahead of the pipeline that builds from them, a chunk of
+     * about {@link #STAGE_CHUNK_BYTES} at a time (each acknowledged before the next: the node's
+     * pace holds the sender back), and names them for the pipeline.
+     */
+    private JoinBuild.Staged stage(String node, List<Object[]> rows) {
+        String id = UUID.randomUUID().toString();
+        PayloadWriter sample = new PayloadWriter(4096);
+        int sampled = Math.min(rows.size(), 256);
+        rows.subList(0, sampled).forEach(row -> ValueCodec.writeRow(sample, row));
+        int perChunk = (int) Math.max(1, (long) STAGE_CHUNK_BYTES * Math.max(sampled, 1) / Math.max(sample.size(), 1));
+        for (int from = 0; from < rows.size() || from == 0; from += perChunk) {
+            List<Object[]> chunk = rows.subList(from, Math.min(rows.size(), from + perChunk));
+            peers.client(node).call(OpCode.STAGE_ROWS, Messages.stagedChunk(id, chunk)).join();
+            if (rows.isEmpty()) {
+                break;
+            }
+        }
+        return new JoinBuild.Staged(id);
+    }
+}
