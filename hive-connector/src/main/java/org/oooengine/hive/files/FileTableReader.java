@@ -117,9 +117,13 @@ public final class FileTableReader implements TableReader {
         List<Column> columns = new ArrayList<>();
         for (int c = 0; c < count; c++) {
             var column = table.columns().get(c);
+            if (column.type().isComplex()) { // no file format here reads them
+                throw new SqlException(SqlException.NOT_SUPPORTED, "table " + name + ", column " + column.name()
+                        + ": type " + column.type() + " cannot be stored");
+            }
             try {
-                columns.add(new Column(column.name(), StoredTypes.of(column.type())));
-            } catch (IllegalArgumentException e) {
+                columns.add(new Column(column.name(), column.type().storedType()));
+            } catch (SqlException e) {
                 throw new SqlException(SqlException.NOT_SUPPORTED, "table " + name + ", column " + column.name()
                         + ": " + e.getMessage());
             }

@@ -3,7 +3,6 @@ package org.oooengine.hive.metastore;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.oooengine.hive.files.StoredTypes;
 import org.oooengine.core.sql.SqlType;
 
 /**
@@ -45,9 +44,9 @@ final class HiveColumnTypes {
             case "char" -> SqlType.fixedChar(length(first, spelled));
             default -> throw unsupported(spelled);
         };
-        if (type.kind() == SqlType.Kind.DECIMAL && first > StoredTypes.MAX_DECIMAL_PRECISION) {
+        if (type.kind() == SqlType.Kind.DECIMAL && first > SqlType.MAX_PRECISION) {
             throw new IllegalArgumentException("type " + spelled + " not supported (precision above "
-                    + StoredTypes.MAX_DECIMAL_PRECISION + ", as in Hive)");
+                    + SqlType.MAX_PRECISION + ", as in Hive)");
         }
         return type;
     }

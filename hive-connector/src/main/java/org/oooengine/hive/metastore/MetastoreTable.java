@@ -11,7 +11,6 @@ import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileLayout;
-import org.oooengine.hive.files.StoredTypes;
 import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.mapreduce.FileFormat;
@@ -136,7 +135,7 @@ final class MetastoreTable {
             String text = values.get(i);
             SqlType type = table.columns().get(first + i).type();
             out.add(text == null || text.equals(DEFAULT_PARTITION) ? null
-                    : type.fromStored(StoredTypes.of(type).parseValue(text)));
+                    : type.fromStored(type.storedType().parseValue(text)));
         }
         return out;
     }

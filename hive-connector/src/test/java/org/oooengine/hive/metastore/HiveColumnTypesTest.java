@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.sql.SqlType;
-import org.oooengine.hive.files.StoredTypes;
 
 /** A metastore's column types: Hive's primitive ones map, decimals of every precision Hive allows, complex ones are refused. */
 class HiveColumnTypesTest {
@@ -28,8 +27,8 @@ class HiveColumnTypesTest {
         assertEquals(SqlType.decimal(38, 10), HiveColumnTypes.sqlType("decimal(38,10)"));
         assertEquals(SqlType.decimal(19, 0), HiveColumnTypes.sqlType("DECIMAL(19)"));
         assertEquals(SqlType.decimal(10, 0), HiveColumnTypes.sqlType("decimal"));
-        assertTrue(StoredTypes.of(SqlType.decimal(38, 10)).isWideDecimal());
-        assertEquals("DECIMAL(18,2)", StoredTypes.of(SqlType.decimal(18, 2)).toString());
+        assertTrue(SqlType.decimal(38, 10).storedType().isWideDecimal());
+        assertEquals("DECIMAL(18,2)", SqlType.decimal(18, 2).storedType().toString());
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> HiveColumnTypes.sqlType("decimal(39,2)"));
         assertTrue(e.getMessage().contains("precision above 38"), e.getMessage());
     }
