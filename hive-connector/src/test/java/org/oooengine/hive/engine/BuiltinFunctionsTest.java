@@ -4,18 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.ExprText;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * Hive's built-in functions over TPC-H columns on two nodes, against DuckDB where DuckDB agrees
@@ -23,22 +17,9 @@ import org.oooengine.hive.sql.SqlSession;
  * DuckDB written to Hive's rule, or against the value Hive gives.
  */
 class BuiltinFunctionsTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-functions-duckdb", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.ORDERS, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-functions-duckdb", 2,
+            TpchTable.NATION, TpchTable.ORDERS, TpchTable.LINE_ITEM);
 
     @ParameterizedTest
     @CsvSource(delimiterString = " ;; ", quoteCharacter = '"', textBlock = """
@@ -62,7 +43,7 @@ class BuiltinFunctionsTest {
         """)
     void matchesDuckDb(String ours, String duckDb) throws Exception {
         String expected = duckDb.isEmpty() ? ours : duckDb;
-        assertNull(OracleComparison.difference(run(ours), tpch.oracle.rows(expected), false), ours);
+        assertNull(OracleComparison.difference(cluster.run(ours), cluster.oracle().rows(expected), false), ours);
     }
 
     /**
@@ -76,7 +57,7 @@ class BuiltinFunctionsTest {
         SELECT o_orderkey, add_months(o_orderdate, 1), add_months(o_orderdate, -13) FROM orders ;; SELECT o_orderkey, CAST(CAST(CASE WHEN o_orderdate = last_day(o_orderdate) THEN last_day(o_orderdate + INTERVAL 1 MONTH) ELSE o_orderdate + INTERVAL 1 MONTH END AS DATE) AS VARCHAR), CAST(CAST(CASE WHEN o_orderdate = last_day(o_orderdate) THEN last_day(o_orderdate - INTERVAL 13 MONTH) ELSE o_orderdate - INTERVAL 13 MONTH END AS DATE) AS VARCHAR) FROM orders
         """)
     void matchesDuckDbWrittenToHivesRule(String ours, String duckDb) throws Exception {
-        assertNull(OracleComparison.difference(run(ours), tpch.oracle.rows(duckDb), false), ours);
+        assertNull(OracleComparison.difference(cluster.run(ours), cluster.oracle().rows(duckDb), false), ours);
     }
 
     /** Hive's answers where DuckDB has none to compare with or gives another (an error, NaN, -inf). */
@@ -122,15 +103,7 @@ class BuiltinFunctionsTest {
         """)
     void givesHivesValue(String expression, String expected) {
         String sql = "SELECT " + expression.replace("\\t", "\t");
-        List<Object[]> rows = run(sql);
+        List<Object[]> rows = cluster.run(sql);
         assertEquals(expected.replace("\\t", "\t"), ExprText.literal(rows.get(0)[0], SqlType.STRING), sql);
-    }
-
-    private static List<Object[]> run(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

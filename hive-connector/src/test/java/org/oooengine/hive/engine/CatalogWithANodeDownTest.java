@@ -4,20 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.oooengine.hive.engine.SqlCluster.rows;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.cluster.ClusterSession;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * The embedded catalog over a cluster one node of which is down: tables created through SQL and
@@ -26,36 +21,24 @@ import org.oooengine.hive.sql.StatementResult;
  * rather than calling the table unknown. Once the node is back, everything reads as before.
  */
 class CatalogWithANodeDownTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-catalog-node-down", 3, 0.01, List.of());
-        engine = new ClusterSqlEngine(tpch.session, tpch.dir.resolve(EmbeddedCatalog.FILE_NAME));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-catalog-node-down", 3)
+            .engine(tpch -> new ClusterSqlEngine(tpch.session, SqlCluster.catalogFile(tpch)));
 
     @Test
     void tablesStayListedAndDescribedAndTheirReadsNameTheNodeThatIsDown() throws Exception {
-        SqlSession s = engine.openSession("test", "default", Map.of());
+        SqlSession s = cluster.session();
         update(s, "CREATE DATABASE shop");
         update(s, "CREATE TABLE shop.items (id INT, name STRING, PRIMARY KEY (id) DISABLE NOVALIDATE)");
         update(s, "INSERT INTO shop.items VALUES (1, 'ink'), (2, 'pen'), (3, 'pad')");
         update(s, "CREATE TABLE notes (line STRING)");
         update(s, "INSERT INTO notes VALUES ('a'), ('b')");
-        assertEquals(Long.toString(tpch.single.table("orders").rows()), rowsProperty(s, "orders"));
-        assertEquals(Long.toString(tpch.single.table("lineitem").rows()), rowsProperty(s, "lineitem"));
+        assertEquals(Long.toString(cluster.tpch().single.table("orders").rows()), rowsProperty(s, "orders"));
+        assertEquals(Long.toString(cluster.tpch().single.table("lineitem").rows()), rowsProperty(s, "lineitem"));
         List<String> tables = column(rows(s, "SHOW TABLES"));
 
-        String n2 = "127.0.0.1:" + tpch.cluster.spec.node("n2").port();
-        tpch.cluster.stop("n2");
+        String n2 = "127.0.0.1:" + cluster.tpch().cluster.spec.node("n2").port();
+        cluster.tpch().cluster.stop("n2");
         try {
             Thread.sleep(ClusterSession.TABLES_MAX_AGE.toMillis()); // the catalog's answer from before is over
             assertEquals(tables, column(rows(s, "SHOW TABLES")));
@@ -78,19 +61,12 @@ class CatalogWithANodeDownTest {
             assertTrue(unknown.getMessage().startsWith("cannot tell whether table default.nosuch exists"),
                     unknown.getMessage());
         } finally {
-            tpch.cluster.restart("n2");
+            cluster.tpch().cluster.restart("n2");
         }
         assertEquals(List.of("3"), column(rows(s, "SELECT count(*) FROM items")));
         assertEquals(List.of("2"), column(rows(s, "SELECT count(*) FROM default.notes")));
         Thread.sleep(ClusterSession.TABLES_MAX_AGE.toMillis());
-        assertEquals(Long.toString(tpch.single.table("orders").rows()), rowsProperty(s, "default.orders"));
-    }
-
-    private static List<Object[]> rows(SqlSession s, String sql) {
-        StatementResult r = s.execute(sql, new Cancellation());
-        List<Object[]> out = new ArrayList<>();
-        r.rows().forEachRemaining(out::add);
-        return out;
+        assertEquals(Long.toString(cluster.tpch().single.table("orders").rows()), rowsProperty(s, "default.orders"));
     }
 
     private static void update(SqlSession s, String sql) {

@@ -4,16 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * A WITH query or subquery that occurs twice alike is computed once, its rows replayed for the
@@ -21,21 +14,8 @@ import org.oooengine.hive.sql.SqlSession;
  * DuckDB's.
  */
 class ComputedOnceTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-computed-once", 2, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-computed-once", 2, TpchTable.ORDERS, TpchTable.LINE_ITEM);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -51,16 +31,8 @@ class ComputedOnceTest {
                 + "UNION ALL SELECT 'all', count(*) FROM orders WHERE o_custkey IN (SELECT l_suppkey FROM lineitem "
                 + "GROUP BY l_suppkey HAVING sum(l_quantity) > 15300)"})
     void theNodesReadLineitemOnceAndTheAnswerIsDuckDbs(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), false), sql);
-        String plan = String.join("\n", run("EXPLAIN ANALYZE " + sql).stream().map(r -> String.valueOf(r[0])).toList());
+        assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), false), sql);
+        String plan = String.join("\n", cluster.run("EXPLAIN ANALYZE " + sql).stream().map(r -> String.valueOf(r[0])).toList());
         assertEquals(1, plan.split("nodes read 60,175 rows", -1).length - 1, plan);
-    }
-
-    private static List<Object[]> run(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.RandomAccessFile;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,11 +12,9 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
@@ -29,22 +26,14 @@ import org.oooengine.hive.sql.SqlSession;
  * the file and the page (or the columnar copy's offset). Tables the damage does not touch still read.
  */
 class CorruptPageTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-corrupt-page", 3)
+            .engine(tpch -> new ClusterSqlEngine(tpch.session, SqlCluster.catalogFile(tpch)));
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-corrupt-page", 3, 0.01, List.of());
-        engine = new ClusterSqlEngine(tpch.session, tpch.dir.resolve(EmbeddedCatalog.FILE_NAME));
-        List<Path> damaged = damage(tpch.dir.resolve("cluster"), "n2", "lineitem");
+        List<Path> damaged = damage(cluster.tpch().dir.resolve("cluster"), "n2", "lineitem");
         assertTrue(!damaged.isEmpty(), "no file of lineitem found on n2");
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
     }
 
     @Test
@@ -59,14 +48,14 @@ class CorruptPageTest {
             assertTrue(e.getMessage().contains("lineitem"), e.getMessage());
             assertEquals(1, occurrences(e.getMessage(), "node n2"), e.getMessage());
         }
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             Object[] row = s.execute("SELECT count(*) FROM nation", new Cancellation()).rows().next();
             assertEquals(25L, ((Number) row[0]).longValue());
         }
     }
 
     private static SqlException fail(Map<String, String> settings, String sql) {
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
+        try (SqlSession s = cluster.session(settings)) {
             return assertThrows(SqlException.class, () -> s.execute(sql, new Cancellation()).rows().forEachRemaining(r -> { }));
         }
     }

@@ -4,28 +4,24 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.oooengine.hive.engine.SqlCluster.rows;
 
 import io.trino.tpch.TpchTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.LocalDate;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.files.OrcTestFiles;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * DDL and DML in Hive syntax on a three-node cluster holding TPC-H: databases and tables are
@@ -33,39 +29,20 @@ import org.oooengine.hive.sql.StatementResult;
  * CREATE TABLE ... AS SELECT and INSERT ... SELECT match DuckDB.
  */
 class DataDefinitionTest {
-    private static TpchCluster tpch;
-    private static Path catalogFile;
     /** The directory LOAD DATA may read files from. */
     private static Path incoming;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-ddl-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.CUSTOMER, TpchTable.NATION));
-        catalogFile = tpch.dir.resolve(EmbeddedCatalog.FILE_NAME);
-        incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, catalogFile,
-                Map.of(LoadableFiles.ALLOWED_DIRS_SETTING, incoming.toString()));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-ddl-test", 3,
+            TpchTable.ORDERS, TpchTable.CUSTOMER, TpchTable.NATION)
+            .engine(tpch -> {
+                incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
+                return new ClusterSqlEngine(tpch.session, tpch.cluster.dir, SqlCluster.catalogFile(tpch),
+                        Map.of(LoadableFiles.ALLOWED_DIRS_SETTING, incoming.toString()));
+            });
 
     private static SqlSession session() {
-        return engine.openSession("test", "default", Map.of());
-    }
-
-    private static List<Object[]> rows(SqlSession s, String sql) {
-        StatementResult r = s.execute(sql, new Cancellation());
-        List<Object[]> out = new ArrayList<>();
-        if (r.hasResultSet()) {
-            r.rows().forEachRemaining(out::add);
-        }
-        return out;
+        return cluster.session();
     }
 
     private static long update(SqlSession s, String sql) {
@@ -133,7 +110,7 @@ class DataDefinitionTest {
         String query = "SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate FROM orders WHERE o_totalprice > 300000";
         long n = update(s, "CREATE TABLE big_orders TBLPROPERTIES ('ooo.primary.key'='o_orderkey', 'ooo.indexes'='o_custkey') AS "
                 + query);
-        List<Object[]> expected = tpch.oracle.rows(query);
+        List<Object[]> expected = cluster.oracle().rows(query);
         assertEquals(expected.size(), n);
         assertNull(OracleComparison.difference(rows(s, "SELECT * FROM big_orders"), expected, false));
 
@@ -142,11 +119,11 @@ class DataDefinitionTest {
                 + "JOIN customer c ON o.o_custkey = c.c_custkey JOIN nation ON c_nationkey = n_nationkey "
                 + "WHERE b.o_orderkey BETWEEN 1000 AND 30000";
         assertNull(OracleComparison.difference(rows(s, join),
-                tpch.oracle.rows(join.replace("big_orders b", "(" + query + ") b")), false));
+                cluster.oracle().rows(join.replace("big_orders b", "(" + query + ") b")), false));
 
         String smaller = "SELECT o_orderkey, o_custkey, o_totalprice, o_orderdate FROM orders WHERE o_totalprice > 400000";
         update(s, "INSERT OVERWRITE TABLE big_orders " + smaller);
-        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM big_orders"), tpch.oracle.rows(smaller), false));
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM big_orders"), cluster.oracle().rows(smaller), false));
         update(s, "DROP TABLE big_orders");
     }
 
@@ -162,22 +139,22 @@ class DataDefinitionTest {
                 + "'ooo.split.policy'='prefix') AS SELECT " + columns + " FROM orders");
         String added = "SELECT o_orderkey + 1000000 AS o_orderkey, o_custkey, o_totalprice, o_orderstatus, o_comment "
                 + "FROM orders WHERE o_orderkey < 20000";
-        assertEquals(tpch.oracle.rows(added).size(), update(s, "INSERT INTO dml_orders " + added));
+        assertEquals(cluster.oracle().rows(added).size(), update(s, "INSERT INTO dml_orders " + added));
         String both = "(SELECT " + columns + " FROM orders UNION ALL " + added + ") x";
 
         long updated = update(s, "UPDATE dml_orders SET o_totalprice = o_totalprice * 2, o_comment = 'doubled' "
                 + "WHERE o_custkey < 100");
-        assertEquals(tpch.oracle.rows("SELECT 1 FROM " + both + " WHERE o_custkey < 100").size(), updated);
+        assertEquals(cluster.oracle().rows("SELECT 1 FROM " + both + " WHERE o_custkey < 100").size(), updated);
         long deleted = update(s, "DELETE FROM dml_orders WHERE o_orderstatus = 'F' AND o_orderkey < 30000");
-        assertEquals(tpch.oracle.rows("SELECT 1 FROM " + both + " WHERE o_orderstatus = 'F' AND o_orderkey < 30000").size(),
+        assertEquals(cluster.oracle().rows("SELECT 1 FROM " + both + " WHERE o_orderstatus = 'F' AND o_orderkey < 30000").size(),
                 deleted);
 
         String expected = "SELECT o_orderkey, o_custkey, CASE WHEN o_custkey < 100 THEN o_totalprice * 2 ELSE o_totalprice "
                 + "END AS o_totalprice, o_orderstatus, CASE WHEN o_custkey < 100 THEN 'doubled' ELSE o_comment END AS o_comment "
                 + "FROM " + both + " WHERE NOT (o_orderstatus = 'F' AND o_orderkey < 30000)";
-        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM dml_orders"), tpch.oracle.rows(expected), false));
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM dml_orders"), cluster.oracle().rows(expected), false));
         assertNull(OracleComparison.difference(rows(s, "SELECT o_orderkey, o_comment FROM dml_orders WHERE o_custkey = 49"),
-                tpch.oracle.rows("SELECT o_orderkey, o_comment FROM (" + expected + ") e WHERE o_custkey = 49"), false),
+                cluster.oracle().rows("SELECT o_orderkey, o_comment FROM (" + expected + ") e WHERE o_custkey = 49"), false),
                 "the index follows the writes");
         assertEquals(0, update(s, "UPDATE dml_orders SET o_comment = 'none' WHERE o_orderkey < 0"));
 
@@ -192,7 +169,7 @@ class DataDefinitionTest {
                 "CREATE TABLE dml_bad (a INT) TBLPROPERTIES ('ooo.split.policy'='sideways')"));
         assertTrue(policy.getMessage().contains("unknown split policy 'sideways'"), policy.getMessage());
 
-        long left = tpch.oracle.rows(expected).size();
+        long left = cluster.oracle().rows(expected).size();
         List<Object[]> health = rows(s, "SELECT node, tree, leaves, entries, fill FROM sys.tree_health "
                 + "WHERE key_range = 0 AND table_name LIKE '%dml_orders%'");
         assertEquals(6, health.size(), "the clustered tree and the index on each of 3 nodes: " + render(health));
@@ -253,7 +230,7 @@ class DataDefinitionTest {
         update(s, "CREATE DATABASE kept");
         update(s, "CREATE TABLE kept.t (k INT, v DATE, PRIMARY KEY (k) DISABLE NOVALIDATE)");
         update(s, "INSERT INTO kept.t VALUES (7, DATE '2020-02-29')");
-        ClusterSqlEngine restarted = new ClusterSqlEngine(tpch.session, catalogFile);
+        ClusterSqlEngine restarted = new ClusterSqlEngine(cluster.tpch().session, cluster.catalogFile());
         SqlSession again = restarted.openSession("test", "kept", Map.of());
         List<Object[]> r = rows(again, "SELECT k, v FROM t");
         assertEquals(1, r.size());

@@ -11,10 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.units.Sizes;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
@@ -33,28 +31,14 @@ class ExplainAnalyzeFiguresTest {
     private static final Pattern HELD = Pattern.compile("\\[actual rows ([\\d,]+), [\\d.]+ s, peak memory ([\\d.]+ \\w+), "
             + "spilled ([\\d.]+ \\w+)\\]");
     private static final String GROUPS = "SELECT l_orderkey, sum(l_extendedprice), max(l_comment) FROM lineitem GROUP BY l_orderkey";
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-explain-figures-test", 2, 0.01, List.of(TpchTable.LINE_ITEM, TpchTable.NATION));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-explain-figures-test", 2,
+            TpchTable.LINE_ITEM, TpchTable.NATION);
 
     private static List<String> analyzed(String sql, Map<String, String> settings) {
         List<String> lines = new ArrayList<>();
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
+        try (SqlSession s = cluster.session(settings)) {
             s.execute("EXPLAIN ANALYZE " + sql, new Cancellation()).rows().forEachRemaining(r -> lines.add((String) r[0]));
         }
         return lines;
@@ -74,8 +58,8 @@ class ExplainAnalyzeFiguresTest {
         List<String> plan = analyzed(GROUPS, Map.of("ooo.query.max-memory-per-node", "300000"));
         Matcher m = plan.stream().map(NODES::matcher).filter(Matcher::find).findFirst().orElseThrow(
                 () -> new AssertionError(String.join("\n", plan)));
-        assertEquals(tpch.oracle.rows(GROUPS).size(), count(m.group(1)), String.join("\n", plan));
-        assertEquals(((Number) tpch.oracle.rows("SELECT count(*) FROM lineitem").get(0)[0]).longValue(), count(m.group(2)));
+        assertEquals(cluster.oracle().rows(GROUPS).size(), count(m.group(1)), String.join("\n", plan));
+        assertEquals(((Number) cluster.oracle().rows("SELECT count(*) FROM lineitem").get(0)[0]).longValue(), count(m.group(2)));
         assertTrue(bytes(m.group(3)) > 0, "a peak memory: " + m.group());
         assertTrue(bytes(m.group(4)) > 0 && count(m.group(5)) > 0, "bytes and rows spilled: " + m.group());
         assertTrue(bytes(m.group(6)) > 0, "the rows sent to the coordinator: " + m.group());
@@ -89,7 +73,7 @@ class ExplainAnalyzeFiguresTest {
                 .orElseThrow(() -> new AssertionError(String.join("\n", plan)));
         Matcher m = HELD.matcher(merged);
         assertTrue(m.find(), merged);
-        assertEquals(tpch.oracle.rows(sql).size(), count(m.group(1)), merged);
+        assertEquals(cluster.oracle().rows(sql).size(), count(m.group(1)), merged);
         assertTrue(bytes(m.group(2)) > 0, merged);
         assertTrue(bytes(m.group(3)) > 0, "it spilled on the coordinator: " + merged);
     }
@@ -101,7 +85,7 @@ class ExplainAnalyzeFiguresTest {
         String text = String.join("\n", plan);
         Matcher sort = HELD.matcher(plan.get(0));
         assertTrue(plan.get(0).startsWith("Sort") && sort.find(), text);
-        assertEquals(tpch.oracle.rows(sql).size(), count(sort.group(1)), text);
+        assertEquals(cluster.oracle().rows(sql).size(), count(sort.group(1)), text);
         assertEquals(0, bytes(sort.group(3)), text);
         Matcher nodes = NODES.matcher(text);
         assertTrue(nodes.find(), text);

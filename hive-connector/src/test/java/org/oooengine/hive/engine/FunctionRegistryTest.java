@@ -8,23 +8,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.trino.tpch.TpchTable;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.ExprText;
 import org.oooengine.core.sql.functions.FunctionCategory;
 import org.oooengine.core.sql.functions.FunctionInfo;
 import org.oooengine.core.sql.functions.Functions;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * The function registry and the engine agree: every example of every registered function (and
@@ -37,21 +32,8 @@ class FunctionRegistryTest {
     private static final String AGGREGATE_INPUT =
             " FROM (SELECT CASE WHEN n_nationkey < 4 THEN n_nationkey + 1 END AS x FROM nation WHERE n_nationkey <= 4) t";
 
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-functions", 1, 0.01, List.of(TpchTable.NATION));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-functions", 1, TpchTable.NATION);
 
     static Stream<Arguments> examples() {
         List<Arguments> out = new ArrayList<>();
@@ -75,7 +57,7 @@ class FunctionRegistryTest {
     @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("examples")
     void everyExampleGivesTheValueTheReferenceShows(String example, String result, boolean aggregate, boolean generator) {
-        List<Object[]> rows = run("SELECT " + example + (aggregate ? AGGREGATE_INPUT : ""));
+        List<Object[]> rows = cluster.run("SELECT " + example + (aggregate ? AGGREGATE_INPUT : ""));
         if (!generator) {
             assertEquals(1, rows.size(), example);
         }
@@ -88,23 +70,23 @@ class FunctionRegistryTest {
 
     @Test
     void aNameNotInTheRegistryIsRefusedByName() {
-        SqlException e = assertThrows(SqlException.class, () -> run("SELECT initcap(n_name) FROM nation"));
+        SqlException e = assertThrows(SqlException.class, () -> cluster.run("SELECT initcap(n_name) FROM nation"));
         assertEquals(SqlException.NOT_SUPPORTED, e.sqlState());
         assertTrue(e.getMessage().startsWith("not supported yet: function initcap at line 1:"), e.getMessage());
     }
 
     @Test
     void aCallWithTheWrongNumberOfArgumentsSaysHowManyItTakes() {
-        SqlException e = assertThrows(SqlException.class, () -> run("SELECT lpad(n_name, 3) FROM nation"));
+        SqlException e = assertThrows(SqlException.class, () -> cluster.run("SELECT lpad(n_name, 3) FROM nation"));
         assertEquals(SqlException.SYNTAX, e.sqlState());
         assertTrue(e.getMessage().startsWith("lpad takes 3 arguments, not 2"), e.getMessage());
-        e = assertThrows(SqlException.class, () -> run("SELECT nvl(n_name, 'a', 'b') FROM nation"));
+        e = assertThrows(SqlException.class, () -> cluster.run("SELECT nvl(n_name, 'a', 'b') FROM nation"));
         assertTrue(e.getMessage().startsWith("nvl takes 2 arguments, not 3"), e.getMessage());
     }
 
     @Test
     void showFunctionsListsEveryNameTheRegistryResolves() {
-        List<String> shown = run("SHOW FUNCTIONS").stream().map(r -> (String) r[0]).toList();
+        List<String> shown = cluster.run("SHOW FUNCTIONS").stream().map(r -> (String) r[0]).toList();
         assertEquals(List.copyOf(Functions.names()), shown);
         for (String name : List.of("trunc", "nullif", "pmod", "greatest", "least", "sign", "sqrt", "ln", "log10", "log2",
                 "log", "exp", "power", "pow", "date_format", "last_day", "quarter", "add_months", "hour", "minute", "second",
@@ -118,10 +100,10 @@ class FunctionRegistryTest {
     @Test
     void showFunctionsLikeTakesHivesPattern() {
         assertEquals(List.of("std", "stddev", "stddev_pop", "stddev_samp"),
-                run("SHOW FUNCTIONS LIKE 'std*'").stream().map(r -> (String) r[0]).toList());
+                cluster.run("SHOW FUNCTIONS LIKE 'std*'").stream().map(r -> (String) r[0]).toList());
         assertEquals(List.of("ltrim", "rtrim", "trim", "upper"),
-                run("SHOW FUNCTIONS LIKE '*trim|UPPER'").stream().map(r -> (String) r[0]).toList());
-        assertEquals(List.of(), run("SHOW FUNCTIONS LIKE 'nothing*'"));
+                cluster.run("SHOW FUNCTIONS LIKE '*trim|UPPER'").stream().map(r -> (String) r[0]).toList());
+        assertEquals(List.of(), cluster.run("SHOW FUNCTIONS LIKE 'nothing*'"));
     }
 
     @Test
@@ -138,14 +120,6 @@ class FunctionRegistryTest {
     }
 
     private static List<String> lines(String sql) {
-        return run(sql).stream().map(r -> (String) r[0]).toList();
-    }
-
-    private static List<Object[]> run(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
+        return cluster.run(sql).stream().map(r -> (String) r[0]).toList();
     }
 }

@@ -6,19 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * ROLLUP, CUBE and GROUPING SETS in Hive's forms, with {@code grouping()} and {@code GROUPING__ID},
@@ -28,22 +23,9 @@ import org.oooengine.hive.sql.SqlSession;
  * Hive's own (its {@code GROUPING__ID}), they are asserted literally.
  */
 class GroupingSetsTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-grouping-sets", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.REGION, TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-grouping-sets", 2,
+            TpchTable.NATION, TpchTable.REGION, TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM);
 
     /** Ours in Hive's words, DuckDB's in the standard's: the same rows. */
     @ParameterizedTest
@@ -111,7 +93,7 @@ class GroupingSetsTest {
         "SELECT n_regionkey, count(*) FROM nation WHERE n_nationkey < 0 GROUP BY ROLLUP (n_regionkey)"
             + "|SELECT n_regionkey, count(*) FROM nation WHERE n_nationkey < 0 GROUP BY ROLLUP (n_regionkey)"})
     void matchesDuckDb(String ours, String duckDb) throws Exception {
-        assertNull(OracleComparison.difference(run(ours, Map.of()), tpch.oracle.rows(duckDb), false), ours);
+        assertNull(OracleComparison.difference(cluster.run(ours, Map.of()), cluster.oracle().rows(duckDb), false), ours);
     }
 
     /**
@@ -121,7 +103,7 @@ class GroupingSetsTest {
      */
     @Test
     void groupingIdHasHivesBits() {
-        List<Object[]> rows = run("SELECT l_returnflag, l_linestatus, GROUPING__ID, grouping(l_returnflag, l_linestatus), "
+        List<Object[]> rows = cluster.run("SELECT l_returnflag, l_linestatus, GROUPING__ID, grouping(l_returnflag, l_linestatus), "
                 + "grouping(l_linestatus, l_returnflag), grouping(l_returnflag), grouping(l_linestatus), count(*) "
                 + "FROM lineitem GROUP BY l_returnflag, l_linestatus WITH CUBE ORDER BY GROUPING__ID, l_returnflag, l_linestatus",
                 Map.of());
@@ -133,7 +115,7 @@ class GroupingSetsTest {
         assertNull(total[0]);
         assertNull(total[1]);
         assertEquals(60_175L, total[7]);
-        List<Object[]> rollup = run("SELECT l_returnflag, l_linestatus, GROUPING__ID FROM lineitem "
+        List<Object[]> rollup = cluster.run("SELECT l_returnflag, l_linestatus, GROUPING__ID FROM lineitem "
                 + "GROUP BY l_returnflag, l_linestatus GROUPING SETS ((l_returnflag, l_linestatus), l_linestatus, ()) "
                 + "HAVING GROUPING__ID > 0 ORDER BY GROUPING__ID, l_linestatus", Map.of());
         assertEquals(List.of("null F 2", "null O 2", "null null 3"),
@@ -148,7 +130,7 @@ class GroupingSetsTest {
         String duckDb = "SELECT l_returnflag, l_linestatus, l_shipmode, grouping(l_returnflag, l_shipmode), "
                 + "grouping(l_returnflag, l_linestatus, l_shipmode), count(*) FROM lineitem "
                 + "GROUP BY ROLLUP (l_returnflag, l_linestatus, l_shipmode)";
-        assertNull(OracleComparison.difference(run(ours, Map.of()), tpch.oracle.rows(duckDb), false));
+        assertNull(OracleComparison.difference(cluster.run(ours, Map.of()), cluster.oracle().rows(duckDb), false));
     }
 
     /**
@@ -163,19 +145,19 @@ class GroupingSetsTest {
                 + "GROUP BY GROUPING SETS ((l_orderkey, l_partkey), (l_partkey, l_suppkey), (l_suppkey), ())";
         long spilledBefore = bytesSpilled();
         Map<String, String> small = Map.of("ooo.query.max-memory-per-node", "100000", "ooo.query.max-memory", "100000");
-        assertNull(OracleComparison.difference(run(ours, small), tpch.oracle.rows(duckDb), false));
+        assertNull(OracleComparison.difference(cluster.run(ours, small), cluster.oracle().rows(duckDb), false));
         assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled groups");
     }
 
     private static long bytesSpilled() {
-        return tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
+        return cluster.tpch().session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
     }
 
     /** EXPLAIN names the copies the nodes make and estimates their rows: the input's times the sets. */
     @Test
     void explainShowsTheCopiesOnTheNodes() {
         // a variance is not regrouped from groups: each row is copied, on the nodes
-        String plan = String.join("\n", run("EXPLAIN SELECT l_returnflag, l_linestatus, var_pop(l_quantity) FROM lineitem "
+        String plan = String.join("\n", cluster.run("EXPLAIN SELECT l_returnflag, l_linestatus, var_pop(l_quantity) FROM lineitem "
                 + "GROUP BY l_returnflag, l_linestatus WITH ROLLUP", Map.of()).stream().map(r -> (String) r[0]).toList());
         assertTrue(plan.contains("[each node] Expand 3 grouping sets [l_returnflag, l_linestatus, grouping__id]: "
                 + "(l_returnflag, l_linestatus, 0) (l_returnflag, NULL, 1) (NULL, NULL, 3) passing [l_quantity]"), plan);
@@ -185,7 +167,7 @@ class GroupingSetsTest {
     @Test
     void explainShowsRowsGroupedByEveryKeyBeforeTheCopies() {
         // 60 thousand rows in a few groups: the nodes group them, only the groups are copied
-        String plan = String.join("\n", run("EXPLAIN SELECT l_returnflag, l_linestatus, count(*) FROM lineitem "
+        String plan = String.join("\n", cluster.run("EXPLAIN SELECT l_returnflag, l_linestatus, count(*) FROM lineitem "
                 + "GROUP BY l_returnflag, l_linestatus WITH ROLLUP", Map.of()).stream().map(r -> (String) r[0]).toList());
         assertTrue(plan.contains("[each node] PartialAggregate keys [l_returnflag, l_linestatus] aggs [count(*)]"), plan);
         assertTrue(plan.contains("Expand 3 grouping sets [l_returnflag, l_linestatus, grouping__id]: "
@@ -199,15 +181,7 @@ class GroupingSetsTest {
         "SELECT l_returnflag, grouping(l_returnflag) FROM lineitem GROUP BY l_returnflag",
         "SELECT l_returnflag, GROUPING__ID FROM lineitem GROUP BY l_returnflag"})
     void groupingOutsideTheKeysIsAnError(String sql) {
-        SqlException e = assertThrows(SqlException.class, () -> run(sql, Map.of()));
+        SqlException e = assertThrows(SqlException.class, () -> cluster.run(sql, Map.of()));
         assertEquals(SqlException.SYNTAX, e.sqlState(), e.getMessage());
-    }
-
-    private static List<Object[]> run(String sql, Map<String, String> settings) {
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

@@ -5,20 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
-import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * Hive's constraints (PRIMARY KEY and FOREIGN KEY ... DISABLE NOVALIDATE, named or not) kept in the
@@ -27,23 +20,10 @@ import org.oooengine.hive.sql.StatementResult;
  * that reference the table; ALTER TABLE ... ADD and DROP CONSTRAINT; ALTER VIEW ... RENAME TO.
  */
 class HiveDdlTest {
-    private static TpchCluster tpch;
-    private static Path catalogFile;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-hive-ddl-test", 2, 0.01, List.of(TpchTable.NATION, TpchTable.REGION));
-        catalogFile = tpch.dir.resolve(EmbeddedCatalog.FILE_NAME);
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, catalogFile, Map.of());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try (AutoCloseable e = engine; AutoCloseable t = tpch) {
-            // closed
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-hive-ddl-test", 2, TpchTable.NATION, TpchTable.REGION)
+            .keepingCatalog(Map.of());
 
     private static final String ZONES = "CREATE TABLE zones (z INT, name STRING, "
             + "CONSTRAINT pk_zone PRIMARY KEY (z) DISABLE NOVALIDATE RELY)";
@@ -114,7 +94,8 @@ class HiveDdlTest {
                     "SELECT c.name, n_name FROM cities c JOIN nation ON c.nation = n_nationkey WHERE c.name = 'Lyon'")));
         }
         // a coordinator started anew reads the constraints from the catalog file
-        try (ClusterSqlEngine again = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, catalogFile, Map.of());
+        try (ClusterSqlEngine again = new ClusterSqlEngine(cluster.tpch().session, cluster.tpch().cluster.dir,
+                cluster.catalogFile(), Map.of());
              SqlSession s = again.openSession("test", "default", Map.of())) {
             String created = lines(run(s, "SHOW CREATE TABLE cities"));
             assertTrue(created.contains("CONSTRAINT `fk_zone` FOREIGN KEY (`zone`) REFERENCES `default`.`zones` (`z`)"),
@@ -255,15 +236,10 @@ class HiveDdlTest {
     }
 
     private static SqlSession session() {
-        return engine.openSession("test", "default", Map.of());
+        return cluster.session();
     }
 
     private static List<Object[]> run(SqlSession s, String sql) {
-        StatementResult r = s.execute(sql, new Cancellation());
-        List<Object[]> out = new ArrayList<>();
-        if (r.hasResultSet()) {
-            r.rows().forEachRemaining(out::add);
-        }
-        return out;
+        return SqlCluster.rows(s, sql);
     }
 }

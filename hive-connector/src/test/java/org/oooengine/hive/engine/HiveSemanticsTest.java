@@ -11,13 +11,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
@@ -31,29 +28,16 @@ import org.oooengine.optimizer.catalog.ResultColumn;
  * same the answer is DuckDB's; where Hive differs the test states Hive's answer, and says so.
  */
 class HiveSemanticsTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-hive-semantics", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.REGION, TpchTable.PART, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-hive-semantics", 2,
+            TpchTable.NATION, TpchTable.REGION, TpchTable.PART, TpchTable.LINE_ITEM);
 
     private static StatementResult execute(SqlSession s, String sql) {
         return s.execute(sql, new Cancellation());
     }
 
     private static List<Object[]> rows(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             return rows(s, sql);
         }
     }
@@ -72,7 +56,7 @@ class HiveSemanticsTest {
     }
 
     private static SqlException refused(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             return assertThrows(SqlException.class, () -> rows(s, sql), sql);
         }
     }
@@ -82,7 +66,7 @@ class HiveSemanticsTest {
     }
 
     private static void assertMatchesDuckDb(String ours, String duckDb) throws Exception {
-        assertNull(OracleComparison.difference(rows(ours), tpch.oracle.rows(duckDb), false), ours);
+        assertNull(OracleComparison.difference(rows(ours), cluster.oracle().rows(duckDb), false), ours);
     }
 
     // 1. TABLESAMPLE
@@ -118,7 +102,7 @@ class HiveSemanticsTest {
 
     @Test
     void aColumnPrimaryKeyIsTheTablesKey() {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             execute(s, "CREATE TABLE column_key (pk INTEGER PRIMARY KEY, name STRING)");
             execute(s, "INSERT INTO column_key VALUES (1, 'one'), (2, 'two')");
             SqlException dup = assertThrows(SqlException.class,
@@ -186,7 +170,7 @@ class HiveSemanticsTest {
     void aDerivedTablesStarHasTheSelectedColumnsOnly() throws Exception {
         String inner = "SELECT *, count(n_name) FROM nation GROUP BY n_nationkey, n_name, n_regionkey, n_comment";
         assertMatchesDuckDb("SELECT * FROM (" + inner + ") a");
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             StatementResult r = execute(s, "SELECT * FROM (" + inner + ") a");
             // Hive names an unnamed select item _c<position>: the count is the fifth column
             assertEquals(List.of("n_nationkey", "n_name", "n_regionkey", "n_comment", "_c4"),
@@ -212,7 +196,7 @@ class HiveSemanticsTest {
 
     @Test
     void inOnAStringColumnComparesAsDoubles() {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             execute(s, "CREATE TABLE src_keys (key STRING, value STRING)");
             execute(s, "INSERT INTO src_keys VALUES ('86', 'val_86'), ('128', 'val_128'), ('146', 'val_146'), "
                     + "('150', 'val_150'), ('0150', 'val_0150'), ('abc', 'val_abc'), (NULL, 'val_null')");
@@ -233,7 +217,7 @@ class HiveSemanticsTest {
 
     @Test
     void roundOfNaNIsNaN() {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             execute(s, "CREATE TABLE doubles (id INT, d DOUBLE)");
             execute(s, "INSERT INTO doubles VALUES (1, CAST('NaN' AS DOUBLE)), (2, 2.5), (3, CAST('Infinity' AS DOUBLE))");
             // Hive's round (GenericUDFRound) returns NaN and infinities as they are

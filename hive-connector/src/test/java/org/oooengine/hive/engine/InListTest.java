@@ -5,19 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * IN lists, looked up in a hash set when their items are constants, return DuckDB's rows: numeric
@@ -25,22 +19,9 @@ import org.oooengine.hive.sql.SqlSession;
  * constants, and a list of 10,000 items.
  */
 class InListTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-in-list", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.ORDERS, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-in-list", 2,
+            TpchTable.NATION, TpchTable.ORDERS, TpchTable.LINE_ITEM);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -59,7 +40,7 @@ class InListTest {
         "SELECT n_nationkey, n_nationkey IN (n_regionkey, 3) FROM nation",
         "SELECT n_nationkey, n_nationkey NOT IN (n_regionkey, NULL, 3) FROM nation"})
     void matchesDuckDb(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), false), sql);
     }
 
     @Test
@@ -67,18 +48,10 @@ class InListTest {
         String items = IntStream.rangeClosed(1, 10_000).mapToObj(Integer::toString).collect(Collectors.joining(", "));
         String in = "SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_orderkey IN (" + items + ")";
         String between = "SELECT count(*), sum(l_quantity) FROM lineitem WHERE l_orderkey BETWEEN 1 AND 10000";
-        List<Object[]> ours = run(in);
-        assertNull(OracleComparison.difference(run(between), ours, false));
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(between), false));
+        List<Object[]> ours = cluster.run(in);
+        assertNull(OracleComparison.difference(cluster.run(between), ours, false));
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(between), false));
         assertTrue(((Number) ours.get(0)[0]).longValue() > 0);
         assertEquals(1, ours.size());
-    }
-
-    private static List<Object[]> run(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

@@ -6,15 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
@@ -26,22 +23,9 @@ import org.oooengine.hive.sql.SqlSession;
  * spill.
  */
 class IntersectExceptTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-intersect-except", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-intersect-except", 2,
+            TpchTable.NATION, TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -89,7 +73,7 @@ class IntersectExceptTest {
         "SELECT n_name FROM nation EXCEPT SELECT n_name FROM nation WHERE n_nationkey < 0",
         "SELECT n_name FROM nation INTERSECT SELECT n_name FROM nation WHERE n_nationkey < 0"})
     void matchesDuckDb(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(sql, Map.of()), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql, Map.of()), cluster.oracle().rows(sql), false), sql);
     }
 
     @Test
@@ -97,14 +81,14 @@ class IntersectExceptTest {
         String minus = "SELECT c_nationkey FROM customer MINUS SELECT n_nationkey FROM nation WHERE n_regionkey = 1 "
                 + "ORDER BY c_nationkey DESC LIMIT 5";
         String except = minus.replace("MINUS", "EXCEPT");
-        List<Object[]> ours = run(minus, Map.of());
+        List<Object[]> ours = cluster.run(minus, Map.of());
         assertEquals(5, ours.size());
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(except), true));
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(except), true));
     }
 
     @Test
     void theColumnsAreNamedByTheLeftSide() {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             var result = s.execute("SELECT n_nationkey AS k, n_name FROM nation INTERSECT SELECT c_nationkey, c_name FROM customer",
                     new Cancellation());
             assertEquals(List.of("k", "n_name"), result.columns().stream().map(c -> c.name()).toList());
@@ -118,23 +102,15 @@ class IntersectExceptTest {
                 + "WHERE l_quantity > 20";
         long spilledBefore = org.oooengine.core.fragment.QueryMemory.spilledInProcess();
         Map<String, String> small = Map.of("ooo.query.max-memory-per-node", "100000", "ooo.query.max-memory", "100000");
-        assertNull(OracleComparison.difference(run(sql, small), tpch.oracle.rows(sql), false));
+        assertNull(OracleComparison.difference(cluster.run(sql, small), cluster.oracle().rows(sql), false));
         assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > spilledBefore, "the groups spilled");
     }
 
     @Test
     void sidesOfDifferentWidthsAreAnError() {
         SqlException e = assertThrows(SqlException.class,
-                () -> run("SELECT n_name, n_nationkey FROM nation INTERSECT SELECT n_name FROM nation", Map.of()));
+                () -> cluster.run("SELECT n_name, n_nationkey FROM nation INTERSECT SELECT n_name FROM nation", Map.of()));
         assertEquals(SqlException.SYNTAX, e.sqlState());
         assertTrue(e.getMessage().startsWith("the branches of an INTERSECT have 2 and 1 columns"), e.getMessage());
-    }
-
-    private static List<Object[]> run(String sql, Map<String, String> settings) {
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

@@ -5,17 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * LATERAL VIEW explode and posexplode over a node table return DuckDB's rows for the same
@@ -23,21 +16,8 @@ import org.oooengine.hive.sql.SqlSession;
  * the lateral view.
  */
 class LateralViewTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-lateral-view", 2, 0.01, List.of(TpchTable.NATION, TpchTable.ORDERS));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-lateral-view", 2, TpchTable.NATION, TpchTable.ORDERS);
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -56,22 +36,14 @@ class LateralViewTest {
         "SELECT explode(split(n_name, 'A')) AS part FROM nation"
                 + "|SELECT unnest(string_split(n_name, 'A')) FROM nation"})
     void matchesDuckDbsUnnest(String ours, String duckDb) throws Exception {
-        assertNull(OracleComparison.difference(run(ours), tpch.oracle.rows(duckDb), false), ours);
+        assertNull(OracleComparison.difference(cluster.run(ours), cluster.oracle().rows(duckDb), false), ours);
     }
 
     @Test
     void explainNamesTheLateralView() {
-        String plan = String.join("\n", run("EXPLAIN SELECT n_name, w FROM nation LATERAL VIEW OUTER explode(split(n_comment, ' ')) "
+        String plan = String.join("\n", cluster.run("EXPLAIN SELECT n_name, w FROM nation LATERAL VIEW OUTER explode(split(n_comment, ' ')) "
                 + "t AS w WHERE w = 'the'").stream().map(r -> String.valueOf(r[0])).toList());
         assertTrue(plan.contains("LateralView OUTER explode(split(n_comment, ' ')) AS [w]"), plan);
         assertFalse(plan.isEmpty());
-    }
-
-    private static List<Object[]> run(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

@@ -16,17 +16,15 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.TestCluster;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.hive.sql.Cancellation;
@@ -43,27 +41,17 @@ import org.oooengine.optimizer.rel.RelNode;
 class MapReduceModeTest {
     /** Every local job costs seconds whatever the data: SF 0.01 unless -Dooo.test.sf says otherwise. */
     static final double SCALE_FACTOR = Double.parseDouble(System.getProperty("ooo.test.sf", "0.01"));
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
     private static Path hadoopTmp;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-mr-sql-test", 3, SCALE_FACTOR, TpchTable.getTables());
-        hadoopTmp = tpch.dir.resolve("hadoop");
-        // where jobs keep their files is the operator's choice, not a session's
-        engine = ClusterSqlEngine.open(tpch.cluster.dir, TestCluster.TIMEOUT, Map.of("hadoop.tmp.dir", hadoopTmp.toString()));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-mr-sql-test", 3, TpchTable.getTables())
+            .scaleFactor(SCALE_FACTOR)
+            .engine(tpch -> {
+                hadoopTmp = tpch.dir.resolve("hadoop");
+                // where jobs keep their files is the operator's choice, not a session's
+                return ClusterSqlEngine.open(tpch.cluster.dir, TestCluster.TIMEOUT,
+                        Map.of("hadoop.tmp.dir", hadoopTmp.toString()));
+            });
 
     @AfterEach
     void noJobDirectoryIsLeftBehind() throws Exception {
@@ -77,7 +65,7 @@ class MapReduceModeTest {
 
     /** A MapReduce-mode session whose jobs keep their files under the test's directory. */
     private static SqlSession mapReduceSession(Map<String, String> more) {
-        return mapReduceSession(engine, more);
+        return mapReduceSession(cluster.engine(), more);
     }
 
     private static SqlSession mapReduceSession(ClusterSqlEngine engine, Map<String, String> more) {
@@ -89,12 +77,7 @@ class MapReduceModeTest {
 
     /** The statement's rows; none for one that returns none (SET). */
     private static List<Object[]> run(SqlSession s, String sql) {
-        List<Object[]> rows = new ArrayList<>();
-        var result = s.execute(sql, new Cancellation());
-        if (result.rows() != null) {
-            result.rows().forEachRemaining(rows::add);
-        }
-        return rows;
+        return SqlCluster.rows(s, sql);
     }
 
     private static String explain(SqlSession s, String sql) {
@@ -114,7 +97,7 @@ class MapReduceModeTest {
             assertEquals(scans, count(plan, "[MapReduce scan job]"), plan);
             List<Object[]> ours = run(s, sql);
             boolean ordered = sql.toLowerCase(Locale.ROOT).contains("order by");
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), ordered), q);
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), ordered), q);
         }
     }
 
@@ -138,7 +121,7 @@ class MapReduceModeTest {
             String plan = explain(s, sql);
             assertTrue(plan.contains("[MapReduce: " + String.join(", ", jobs) + "]"), plan);
             assertEquals(0, count(plan, "Scan "), "no table is read apart from the join's jobs: " + plan);
-            List<Object[]> expected = tpch.oracle.rows(sql);
+            List<Object[]> expected = cluster.oracle().rows(sql);
             assertTrue(expected.size() > 0, "the range selects rows");
             assertNull(OracleComparison.difference(run(s, sql), expected, false), query + " " + method);
         }
@@ -157,20 +140,21 @@ class MapReduceModeTest {
     /** A plan with index joins first and PSMJ after (the optimizer's hybrid) runs as both kinds of job. */
     @Test
     void hybridPlanRunsTheIndexJoinJobThenPsmj() throws Exception {
-        JoinSpec spec = tpch.session.query(JoinQueries.Q3, 0.02).spec();
+        JoinSpec spec = cluster.tpch().session.query(JoinQueries.Q3, 0.02).spec();
         RelNode.IndexJoin hybrid = new RelNode.IndexJoin(spec, List.of(), "test", 1);
         assertEquals(List.of("OoO join map-only job for the first 1 join(s)", "PSMJ stage 1/1"),
                 MapReduceJoinRunner.jobNames(hybrid));
-        MapReduceJobs jobs = MapReduceJobs.forSession(tpch.cluster.spec, ClusterSpec.readSecret(tpch.cluster.dir),
+        TestCluster nodes = cluster.tpch().cluster;
+        MapReduceJobs jobs = MapReduceJobs.forSession(nodes.spec, ClusterSpec.readSecret(nodes.dir),
                 HadoopSettings.fromCoordinator(Map.of("hadoop.tmp.dir", hadoopTmp.toString())), Map.of());
         List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
         new MapReduceJoinRunner(jobs).run(hybrid, new Cancellation(), rows::add);
-        assertEquals(tpch.expected(spec), tpch.render(spec, rows));
+        assertEquals(cluster.tpch().expected(spec), cluster.tpch().render(spec, rows));
     }
 
     @Test
     void settingsTheModeCannotRunAreRefused() {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             SqlException bogus = assertThrows(SqlException.class, () -> run(s, "SET ooo.execution.mode=bogus"));
             assertEquals(SqlException.SYNTAX, bogus.sqlState());
             assertTrue(bogus.getMessage().contains("ooo.execution.mode is 'bogus'; expected daemon or mapreduce"),
@@ -190,7 +174,7 @@ class MapReduceModeTest {
      */
     @Test
     void aFailedJobNamesTheJobAndTheCause() {
-        try (ClusterSqlEngine misconfigured = ClusterSqlEngine.open(tpch.cluster.dir, TestCluster.TIMEOUT,
+        try (ClusterSqlEngine misconfigured = ClusterSqlEngine.open(cluster.tpch().cluster.dir, TestCluster.TIMEOUT,
                 Map.of("hadoop.tmp.dir", hadoopTmp.toString(), "mapreduce.framework.name", "nosuchframework"));
              SqlSession s = mapReduceSession(misconfigured, Map.of())) {
             SqlException e = assertThrows(SqlException.class, () -> run(s, "SELECT count(*) FROM nation"));
@@ -228,9 +212,9 @@ class MapReduceModeTest {
             run(s, "SET mapreduce.job.ubertask.enable=true");
             assertEquals("mapreduce.job.ubertask.enable=true", run(s, "SET mapreduce.job.ubertask.enable").get(0)[0]);
             String sql = TpchQueriesTest.text("queries/tpch/q06.sql");
-            assertNull(OracleComparison.difference(run(s, sql), tpch.oracle.rows(sql), false), "q06 after the SET");
+            assertNull(OracleComparison.difference(run(s, sql), cluster.oracle().rows(sql), false), "q06 after the SET");
         }
-        SqlException atOpen = assertThrows(SqlException.class, () -> engine.openSession("test", "default",
+        SqlException atOpen = assertThrows(SqlException.class, () -> cluster.engine().openSession("test", "default",
                 Map.of("mapreduce.reduce.java.opts", "-agentpath:/tmp/evil.so")));
         assertTrue(atOpen.getMessage().startsWith("SET mapreduce.reduce.java.opts is refused"), atOpen.getMessage());
     }

@@ -10,12 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.cluster.NodeService;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
@@ -26,26 +24,10 @@ import org.oooengine.hive.sql.SqlSession;
  */
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class NodeAdmissionTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-admission-test", 3, 0.01,
-                List.of(TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.NATION),
-                NodeService.Caps.DEFAULTS.withStatements(0, 1, Duration.ofSeconds(50)));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-admission-test", 3,
+            TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.NATION)
+            .caps(NodeService.Caps.DEFAULTS.withStatements(0, 1, Duration.ofSeconds(50)));
 
     @Test
     void statementsSentAtOnceWaitTheirTurnAndAllAnswer() throws Exception {
@@ -65,7 +47,7 @@ class NodeAdmissionTest {
         for (int round = 0; round < 2; round++) {
             for (String sql : statements) {
                 answers.add(CompletableFuture.supplyAsync(() -> {
-                    try (SqlSession s = engine.openSession("test", "default",
+                    try (SqlSession s = cluster.engine().openSession("test", "default",
                             Map.of("ooo.join.broadcast-max-bytes", "10000"))) {
                         List<Object[]> rows = new ArrayList<>();
                         s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
@@ -76,19 +58,19 @@ class NodeAdmissionTest {
         }
         for (int i = 0; i < answers.size(); i++) {
             String sql = statements.get(i % statements.size());
-            assertNull(OracleComparison.difference(answers.get(i).get(50, TimeUnit.SECONDS), tpch.oracle.rows(sql), false),
+            assertNull(OracleComparison.difference(answers.get(i).get(50, TimeUnit.SECONDS), cluster.oracle().rows(sql), false),
                     sql);
         }
         // a node ends its part of a statement just after its last answer: soon none runs, waits or holds anything
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (!idle()) {
-            assertTrue(System.nanoTime() < deadline, tpch.session.stats().toString());
+            assertTrue(System.nanoTime() < deadline, cluster.tpch().session.stats().toString());
             Thread.sleep(100);
         }
     }
 
     private static boolean idle() {
-        for (var stats : tpch.session.stats().values()) {
+        for (var stats : cluster.tpch().session.stats().values()) {
             if (stats.get("statementsRunning").asInt() != 0 || stats.get("statementsWaiting").asInt() != 0
                     || stats.get("statementMemoryBytes").asLong() != 0) {
                 return false;

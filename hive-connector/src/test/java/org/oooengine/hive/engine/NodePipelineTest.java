@@ -10,10 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
@@ -26,26 +25,15 @@ import org.oooengine.hive.sql.SqlSession;
  */
 class NodePipelineTest {
     private static final int NODES = 3;
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
     private static SqlSession session;
+
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-pipeline-test", NODES,
+            TpchTable.LINE_ITEM, TpchTable.ORDERS, TpchTable.NATION);
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-pipeline-test", NODES, 0.01,
-                List.of(TpchTable.LINE_ITEM, TpchTable.ORDERS, TpchTable.NATION));
-        engine = new ClusterSqlEngine(tpch.session);
-        session = engine.openSession("test", "default", Map.of());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
+        session = cluster.session();
     }
 
     @Test
@@ -72,10 +60,10 @@ class NodePipelineTest {
                 () -> session.execute("SET ooo.aggregate.merge-on-nodes=maybe", new Cancellation()));
         assertTrue(bad.getMessage().contains("ooo.aggregate.merge-on-nodes is 'maybe'; expected true or false"), bad.getMessage());
         // merged on the coordinator instead: four groups from each node, twelve rows gathered out of sixty thousand scanned
-        try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.aggregate.merge-on-nodes", "false"))) {
+        try (SqlSession s = cluster.session(Map.of("ooo.aggregate.merge-on-nodes", "false"))) {
             List<Object[]> ours = new ArrayList<>();
             s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), false), sql);
             List<Object[]> lines = new ArrayList<>();
             s.execute("EXPLAIN ANALYZE " + sql, new Cancellation()).rows().forEachRemaining(lines::add);
             String coordinator = lines.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
@@ -127,7 +115,7 @@ class NodePipelineTest {
      */
     @Test
     void aGroupByOverAJoinGroupsTheFactsByTheirJoinKeyFirst() throws Exception {
-        try (SqlSession noBroadcast = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession noBroadcast = cluster.session()) {
             // orders would otherwise be sent to every node and joined where lineitem is
             noBroadcast.execute("SET ooo.join.broadcast-max-bytes=0", new Cancellation());
             groupsTheFactsFirst(noBroadcast);
@@ -238,11 +226,11 @@ class NodePipelineTest {
     }
 
     private static long bytesSpilled() {
-        return tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
+        return cluster.tpch().session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
     }
 
     private static long chunksStaged() {
-        return tpch.session.stats().values().stream().mapToLong(n -> n.get("chunksStaged").asLong()).sum();
+        return cluster.tpch().session.stats().values().stream().mapToLong(n -> n.get("chunksStaged").asLong()).sum();
     }
 
     @Test
@@ -285,11 +273,11 @@ class NodePipelineTest {
         long coordinatorSpilled = org.oooengine.core.fragment.QueryMemory.spilledInProcess();
         long nodesSpilled = bytesSpilled();
         List<Object[]> ours = new ArrayList<>();
-        try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "100000",
+        try (SqlSession s = cluster.session(Map.of("ooo.query.max-memory-per-node", "100000",
                 "ooo.query.max-memory", "100000"))) {
             s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
         }
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), true), sql);
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), true), sql);
         assertTrue(bytesSpilled() > nodesSpilled, "the nodes spilled sorted runs");
         assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > coordinatorSpilled, "the coordinator spilled");
     }
@@ -308,25 +296,25 @@ class NodePipelineTest {
         Map<String, String> noBroadcast = Map.of("ooo.join.broadcast-max-bytes", "0");
         for (String sql : queries) {
             List<Object[]> ours = new ArrayList<>();
-            try (SqlSession s = engine.openSession("test", "default", noBroadcast)) {
+            try (SqlSession s = cluster.session(noBroadcast)) {
                 String plan = explain(s, "EXPLAIN " + sql);
                 assertTrue(plan.contains("Shuffle probe rows by ") && plan.contains("Shuffle build rows by "), plan);
                 s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
             }
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), false), sql);
         }
         // its hash tables spill on the nodes like any
         long spilledBefore = bytesSpilled();
         String sql = queries.get(0);
         List<Object[]> ours = new ArrayList<>();
-        try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "0",
+        try (SqlSession s = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "0",
                 "ooo.query.max-memory-per-node", "100000"))) {
             String plan = explain(s, "EXPLAIN ANALYZE " + sql);
             assertTrue(Pattern.compile("Shuffle build rows by [^\\n]*\\n +Gather [^\\n]*shuffled [\\d.]+ \\w+").matcher(plan).find(),
                     plan);
             s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
         }
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), false), sql);
         assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled their joins");
     }
 
@@ -337,7 +325,7 @@ class NodePipelineTest {
         assertTrue(plan.contains("[each node] Limit 9"), plan);
         Matcher read = Pattern.compile("nodes read ([\\d,]+) rows").matcher(plan);
         assertTrue(read.find(), plan);
-        long total = (Long) tpch.oracle.rows("SELECT count(*) FROM lineitem").get(0)[0];
+        long total = (Long) cluster.oracle().rows("SELECT count(*) FROM lineitem").get(0)[0];
         assertTrue(Long.parseLong(read.group(1).replace(",", "")) < total / 4, plan);
         assertEquals(9L * NODES, gathered("EXPLAIN ANALYZE " + sql), "rows gathered");
         List<Object[]> rows = new ArrayList<>();
@@ -346,7 +334,7 @@ class NodePipelineTest {
         for (Object[] row : rows) { // any seven of the rows the query selects
             String selected = "SELECT count(*) FROM lineitem WHERE l_quantity > 10 AND l_orderkey = " + row[0]
                     + " AND l_comment = '" + ((String) row[1]).replace("'", "''") + "'";
-            assertTrue(((Number) tpch.oracle.rows(selected).get(0)[0]).longValue() > 0, selected);
+            assertTrue(((Number) cluster.oracle().rows(selected).get(0)[0]).longValue() > 0, selected);
         }
     }
 
@@ -356,16 +344,16 @@ class NodePipelineTest {
         // a node's hash join over its limit spills its build and probe rows and joins them a sixteenth at a time
         long spilledBefore = bytesSpilled();
         List<Object[]> ours = new ArrayList<>();
-        try (SqlSession tight = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "200000"))) {
+        try (SqlSession tight = cluster.session(Map.of("ooo.query.max-memory-per-node", "200000"))) {
             tight.execute(join, new Cancellation()).rows().forEachRemaining(ours::add);
         }
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(join), false), join);
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(join), false), join);
         assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled the join");
         // with room for no more than a few hundred build rows, partitions are split again and the join still answers
-        SqlSession tighter = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "20000"));
+        SqlSession tighter = cluster.session(Map.of("ooo.query.max-memory-per-node", "20000"));
         ours.clear();
         tighter.execute(join, new Cancellation()).rows().forEachRemaining(ours::add);
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(join), false), join);
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(join), false), join);
         // build rows of one key (three order statuses) cannot be split: the join fails by name (the
         // condition beside the key keeps every build row: of distinct keys alone it would hold three)
         String oneKey = "SELECT count(*) FROM lineitem WHERE EXISTS (SELECT 1 FROM orders WHERE o_orderstatus = l_linestatus"
@@ -379,16 +367,16 @@ class NodePipelineTest {
         assertTrue(e.getMessage().contains("SET ooo.query.max-memory-per-node="), e.getMessage());
         // the coordinator's share: with a LIMIT it holds only the first rows; without one, the rows it
         // sorts and the result it keeps for the client go to disk past its limit and come back in order
-        SqlSession small = engine.openSession("test", "default", Map.of("ooo.query.max-memory", "100000"));
+        SqlSession small = cluster.session(Map.of("ooo.query.max-memory", "100000"));
         String firstFive = "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment, l_orderkey, l_linenumber LIMIT 5";
         List<Object[]> first = new ArrayList<>();
         small.execute(firstFive, new Cancellation()).rows().forEachRemaining(first::add);
-        assertNull(OracleComparison.difference(first, tpch.oracle.rows(firstFive), true), firstFive);
+        assertNull(OracleComparison.difference(first, cluster.oracle().rows(firstFive), true), firstFive);
         String sorted = "SELECT l_orderkey, l_comment FROM lineitem ORDER BY l_comment, l_orderkey, l_linenumber";
         long coordinatorSpilled = org.oooengine.core.fragment.QueryMemory.spilledInProcess();
         List<Object[]> all = new ArrayList<>();
         small.execute(sorted, new Cancellation()).rows().forEachRemaining(all::add);
-        assertNull(OracleComparison.difference(all, tpch.oracle.rows(sorted), true), sorted);
+        assertNull(OracleComparison.difference(all, cluster.oracle().rows(sorted), true), sorted);
         assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > coordinatorSpilled, "the coordinator spilled");
         // the same session with room, and every other session, are served as before
         tighter.execute("SET ooo.query.max-memory-per-node=0", new Cancellation());
@@ -408,21 +396,21 @@ class NodePipelineTest {
         for (String[] q : List.<String[]>of(new String[] {partial, "1000000", "false"}, new String[] {partial, "0", "true"},
                 new String[] {whole, "0", "true"})) {
             List<Object[]> ours = new ArrayList<>();
-            try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "300000",
+            try (SqlSession s = cluster.session(Map.of("ooo.query.max-memory-per-node", "300000",
                     "ooo.query.max-memory", q[1], "ooo.aggregate.merge-on-nodes", q[2]))) {
                 s.execute(q[0], new Cancellation()).rows().forEachRemaining(ours::add);
             }
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(q[0]), false), q[0]);
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(q[0]), false), q[0]);
         }
         String plan;
-        try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "300000"))) {
+        try (SqlSession s = cluster.session(Map.of("ooo.query.max-memory-per-node", "300000"))) {
             List<Object[]> lines = new ArrayList<>();
             s.execute("EXPLAIN ANALYZE " + whole, new Cancellation()).rows().forEachRemaining(lines::add);
             plan = lines.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
         }
         assertTrue(Pattern.compile("nodes read [\\d,]+ rows, slowest n\\d [\\d.]+ s, peak memory [\\d.]+ \\w+, "
                 + "spilled [\\d.]+ \\w+ \\([\\d,]+ rows\\)").matcher(plan).find(), plan);
-        assertTrue(tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum() > 0,
+        assertTrue(cluster.tpch().session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum() > 0,
                 "the nodes count what they spilled");
         assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > coordinatorSpilled,
                 "the coordinator's final aggregation spilled");
@@ -441,12 +429,12 @@ class NodePipelineTest {
                 "SELECT o_orderkey, o_orderstatus FROM orders WHERE NOT EXISTS "
                         + "(SELECT * FROM lineitem WHERE l_orderkey = o_orderkey AND l_shipdate > '1995-01-01')")) {
             List<Object[]> ours = new ArrayList<>();
-            try (SqlSession s = engine.openSession("test", "default", coordinatorOnly)) {
+            try (SqlSession s = cluster.session(coordinatorOnly)) {
                 String plan = explain(s, "EXPLAIN " + sql);
                 assertTrue(!plan.contains("[each node] HashJoin"), plan);
                 s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
             }
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), false), sql);
         }
         assertTrue(org.oooengine.core.fragment.QueryMemory.spilledInProcess() > coordinatorSpilled, "the coordinator spilled");
     }
@@ -465,11 +453,11 @@ class NodePipelineTest {
         long spilledBefore = bytesSpilled();
         for (String sql : List.of(grouped, global)) {
             List<Object[]> ours = new ArrayList<>();
-            try (SqlSession s = engine.openSession("test", "default", Map.of("ooo.query.max-memory-per-node", "100000",
+            try (SqlSession s = cluster.session(Map.of("ooo.query.max-memory-per-node", "100000",
                     "ooo.query.max-memory", "100000"))) {
                 s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
             }
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), false), sql);
         }
         assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled the distinct values");
     }
@@ -572,14 +560,14 @@ class NodePipelineTest {
 
     /** Pages the nodes read from disk while {@code sql} ran, with their caches emptied first. */
     private static long pagesRead(String sql) {
-        tpch.session.dropCaches();
+        cluster.tpch().session.dropCaches();
         long before = totalPageReads();
         session.execute(sql, new Cancellation()).rows().forEachRemaining(r -> { });
         return totalPageReads() - before;
     }
 
     private static long totalPageReads() {
-        return tpch.session.stats().values().stream().mapToLong(s -> s.get("pageReads").asLong()).sum();
+        return cluster.tpch().session.stats().values().stream().mapToLong(s -> s.get("pageReads").asLong()).sum();
     }
 
     private static void assertMatchesDuckDb(String sql) throws Exception {
@@ -589,7 +577,7 @@ class NodePipelineTest {
     private static void assertMatchesDuckDb(SqlSession session, String sql) throws Exception {
         List<Object[]> ours = new ArrayList<>();
         session.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), sql.contains("ORDER BY")), sql);
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), sql.contains("ORDER BY")), sql);
     }
 
     private static String explain(String sql) {

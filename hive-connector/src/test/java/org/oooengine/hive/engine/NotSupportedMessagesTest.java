@@ -5,14 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.List;
 import java.util.Locale;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
@@ -23,21 +19,8 @@ import org.oooengine.hive.sql.SqlSession;
  * (line:column).
  */
 class NotSupportedMessagesTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-not-supported", 1, 0.01, List.of());
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-not-supported", 1);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -63,7 +46,7 @@ class NotSupportedMessagesTest {
         "CREATE TABLE u (a INT, UNIQUE (a) DISABLE NOVALIDATE)"})
     void refusedInTheWordsOfSqlWithAPosition(String sql) {
         SqlException e;
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             e = assertThrows(SqlException.class, () -> s.execute(sql, new Cancellation()).rows().forEachRemaining(r -> { }));
         }
         String message = e.getMessage();
@@ -75,7 +58,7 @@ class NotSupportedMessagesTest {
 
     @org.junit.jupiter.api.Test
     void aTimestampWithLocalTimeZoneLiteralIsCalledOne() {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             SqlException e = assertThrows(SqlException.class,
                     () -> s.execute("SELECT TIMESTAMPLOCALTZ '2020-01-01 00:00:00 UTC'", new Cancellation()));
             assertTrue(e.getMessage().startsWith("not supported yet: TIMESTAMP WITH LOCAL TIME ZONE literal "

@@ -5,20 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.oooengine.hive.engine.SqlCluster.rows;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.cluster.NodeService;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
 /**
@@ -29,38 +26,23 @@ import org.oooengine.hive.sql.SqlSession;
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class OperatorMemoryAttackTest {
     private static final String CROSS = "SELECT l_orderkey, o_orderkey, l_comment, o_comment FROM lineitem CROSS JOIN orders LIMIT 10";
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-memory-attack-test", 3, 0.01, List.of(TpchTable.LINE_ITEM, TpchTable.ORDERS),
-                NodeService.Caps.DEFAULTS.withStatements(64L << 20, NodeService.Caps.DEFAULT_MAX_STATEMENTS,
-                        NodeService.Caps.DEFAULT_ADMISSION_WAIT));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-memory-attack-test", 3, TpchTable.LINE_ITEM, TpchTable.ORDERS)
+            .caps(NodeService.Caps.DEFAULTS.withStatements(64L << 20, NodeService.Caps.DEFAULT_MAX_STATEMENTS,
+                    NodeService.Caps.DEFAULT_ADMISSION_WAIT));
 
     /** After each attack: every node answers the next statement, and holds nothing for statements any more. */
     @AfterEach
     void theNodesAnswerTheNextStatement() throws Exception {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             String sql = "SELECT l_returnflag, count(*), sum(l_quantity) FROM lineitem GROUP BY l_returnflag";
-            assertNull(OracleComparison.difference(rows(s, sql), tpch.oracle.rows(sql), false), sql);
+            assertNull(OracleComparison.difference(rows(s, sql), cluster.oracle().rows(sql), false), sql);
         }
         long deadline = System.nanoTime() + 30_000_000_000L; // nodes end their parts of a failed statement on their own
         while (true) {
             long held = 0;
-            for (var stats : tpch.session.stats().values()) {
+            for (var stats : cluster.tpch().session.stats().values()) {
                 held += stats.get("statementMemoryBytes").asLong();
             }
             if (held == 0) {
@@ -71,14 +53,8 @@ class OperatorMemoryAttackTest {
         }
     }
 
-    private static List<Object[]> rows(SqlSession s, String sql) {
-        List<Object[]> rows = new ArrayList<>();
-        s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-        return rows;
-    }
-
     private static SqlSession session(Map<String, String> settings) {
-        return engine.openSession("test", "default", settings);
+        return cluster.session(settings);
     }
 
     /** Ten rows of a cross join, each a lineitem and an order, or 53200 naming the operator and the node. */
@@ -136,8 +112,8 @@ class OperatorMemoryAttackTest {
             try (SqlSession s = session(settings)) {
                 // Exact answers are the behaviour; how long they take in little memory is a figure
                 // for a benchmark (the class's timeout still catches a statement that hangs).
-                assertNull(OracleComparison.difference(rows(s, sql), tpch.oracle.rows(sql), false), settings + " " + sql);
-                assertNull(OracleComparison.difference(rows(s, byPart), tpch.oracle.rows(byPart), false), byPart);
+                assertNull(OracleComparison.difference(rows(s, sql), cluster.oracle().rows(sql), false), settings + " " + sql);
+                assertNull(OracleComparison.difference(rows(s, byPart), cluster.oracle().rows(byPart), false), byPart);
             }
         }
     }

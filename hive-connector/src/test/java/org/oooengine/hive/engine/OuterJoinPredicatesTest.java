@@ -5,17 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * WHERE conditions over outer joins return DuckDB's rows wherever the planner places them: on the
@@ -25,25 +20,9 @@ import org.oooengine.hive.sql.SqlSession;
  * joins. EXPLAIN shows where the conditions went.
  */
 class OuterJoinPredicatesTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-outer-join-predicates", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.REGION, TpchTable.CUSTOMER, TpchTable.ORDERS));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-outer-join-predicates", 2,
+            TpchTable.NATION, TpchTable.REGION, TpchTable.CUSTOMER, TpchTable.ORDERS);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -114,7 +93,7 @@ class OuterJoinPredicatesTest {
         "SELECT n_name, r_name FROM nation FULL JOIN region ON n_regionkey = r_regionkey AND n_nationkey < 8 "
                 + "WHERE r_name IS NULL OR n_name IS NULL"})
     void matchesDuckDb(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(Map.of(), sql), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), false), sql);
     }
 
     /**
@@ -128,8 +107,8 @@ class OuterJoinPredicatesTest {
                 + "WHERE o_comment LIKE '%special%requests%' AND c_nationkey = 7",
         "SELECT n_name, c_custkey, c_acctbal FROM nation JOIN customer ON n_nationkey = c_nationkey WHERE n_regionkey = 2"})
     void anIndexJoinDrivenByAGlobalIndexMatchesDuckDb(String sql) throws Exception {
-        List<Object[]> rows = run(Map.of("ooo.join.method", "index"), sql);
-        assertNull(OracleComparison.difference(rows, tpch.oracle.rows(sql), false), sql);
+        List<Object[]> rows = cluster.run(sql, Map.of("ooo.join.method", "index"));
+        assertNull(OracleComparison.difference(rows, cluster.oracle().rows(sql), false), sql);
         assertFalse(rows.isEmpty(), sql);
     }
 
@@ -153,14 +132,6 @@ class OuterJoinPredicatesTest {
     }
 
     private static String explain(String sql) throws Exception {
-        return String.join("\n", run(Map.of(), "EXPLAIN " + sql).stream().map(r -> (String) r[0]).toList());
-    }
-
-    private static List<Object[]> run(Map<String, String> settings, String sql) {
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
+        return String.join("\n", cluster.run("EXPLAIN " + sql).stream().map(r -> (String) r[0]).toList());
     }
 }

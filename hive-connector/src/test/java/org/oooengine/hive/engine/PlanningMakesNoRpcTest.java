@@ -21,7 +21,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.optimizer.cost.Calibration;
 
@@ -115,9 +114,7 @@ class PlanningMakesNoRpcTest {
 
     private static List<Object[]> run(ClusterSqlEngine engine, Map<String, String> settings, String sql) {
         try (SqlSession s = engine.openSession("test", "default", settings)) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
+            return SqlCluster.rows(s, sql);
         }
     }
 }

@@ -5,13 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
@@ -32,21 +29,9 @@ class RowEstimatesAccuracyTest {
      * nearest; the goal is 0.9 (0.94 at SF 1 on four nodes: ooo bench estimates).
      */
     static final double FLOOR = 0.72;
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-row-estimates-test", 3, 0.01, List.of());
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try (AutoCloseable e = engine; AutoCloseable t = tpch) {
-            // closed
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-row-estimates-test", 3);
 
     @Test
     void mostOperatorsAreEstimatedWithinTwiceTheirRows() throws Exception {
@@ -70,7 +55,7 @@ class RowEstimatesAccuracyTest {
     }
 
     private static List<String> explainAnalyze(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession s = cluster.session()) {
             List<String> lines = new ArrayList<>();
             s.execute("EXPLAIN ANALYZE " + sql, new Cancellation()).rows().forEachRemaining(r -> lines.add((String) r[0]));
             return lines;

@@ -4,20 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * IN and EXISTS of a few orders over subqueries that read all of lineitem — a self-join on the
@@ -28,21 +23,10 @@ import org.oooengine.hive.sql.SqlSession;
 class SemiJoinReductionQueriesTest {
     private static final String TWO_SUPPLIERS = "SELECT l1.l_orderkey FROM lineitem l1, lineitem l2 "
             + "WHERE l1.l_orderkey = l2.l_orderkey AND l1.l_suppkey <> l2.l_suppkey";
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-semi-reduction", 2, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART_SUPPLIER));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-semi-reduction", 2,
+            TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART_SUPPLIER);
 
     static Stream<Arguments> queries() {
         List<String> sql = List.of(
@@ -66,22 +50,14 @@ class SemiJoinReductionQueriesTest {
     @ParameterizedTest
     @MethodSource("queries")
     void matchesDuckDb(String sql, Map<String, String> settings) throws Exception {
-        assertNull(OracleComparison.difference(run(sql, settings), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql, settings), cluster.oracle().rows(sql), false), sql);
     }
 
     @Test
     void theSelfJoinReadsOnlyTheOrdersKept() {
-        String plan = run("EXPLAIN SELECT count(*) FROM orders WHERE o_custkey < 20 AND o_orderkey IN (" + TWO_SUPPLIERS + ")",
+        String plan = cluster.run("EXPLAIN SELECT count(*) FROM orders WHERE o_custkey < 20 AND o_orderkey IN (" + TWO_SUPPLIERS + ")",
                 Map.of()).stream().map(r -> String.valueOf(r[0])).collect(Collectors.joining("\n"));
         // the IN itself, and each side of the self-join semi-joined with the orders kept
         assertTrue(plan.split("SEMI", -1).length - 1 >= 3, plan);
-    }
-
-    private static List<Object[]> run(String sql, Map<String, String> settings) {
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

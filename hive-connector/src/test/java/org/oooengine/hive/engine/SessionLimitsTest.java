@@ -10,12 +10,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.cluster.NodeService;
 import org.oooengine.core.cluster.RuntimeLimits;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SessionUser;
@@ -32,25 +30,10 @@ class SessionLimitsTest {
     private static final long NODE_MEMORY_CAP = 256 << 10;
     private static final long NODE_SPILL_CAP = 1 << 20;
     private static final String HUGE = Long.toString(Long.MAX_VALUE);
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-session-limits-test", 2, 0.01, List.of(),
-                new NodeService.Caps(NODE_MEMORY_CAP, NODE_SPILL_CAP));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-session-limits-test", 2)
+            .caps(new NodeService.Caps(NODE_MEMORY_CAP, NODE_SPILL_CAP));
 
     private static void run(SqlSession s, String sql) {
         s.execute(sql, new Cancellation()).rows().forEachRemaining(r -> { });
@@ -64,7 +47,7 @@ class SessionLimitsTest {
 
     @Test
     void aSessionCannotLiftItsMemoryLimitsAndAQueryPastTheCapFailsCleanly() throws Exception {
-        SqlSession mallory = engine.openSession("mallory", "default", Map.of());
+        SqlSession mallory = cluster.engine().openSession("mallory", "default", Map.of());
         SqlException perNode = assertThrows(SqlException.class,
                 () -> mallory.execute("SET ooo.query.max-memory-per-node=" + HUGE, new Cancellation()));
         assertEquals(SqlException.SYNTAX, perNode.sqlState(), perNode.getMessage());
@@ -87,7 +70,7 @@ class SessionLimitsTest {
         // nothing of it stayed in the session, nor can it come in with the session's opening settings
         assertEquals("ooo.query.max-memory-per-node=<undefined>",
                 mallory.execute("SET ooo.query.max-memory-per-node", new Cancellation()).rows().next()[0]);
-        assertThrows(SqlException.class, () -> engine.openSession("mallory", "default",
+        assertThrows(SqlException.class, () -> cluster.engine().openSession("mallory", "default",
                 Map.of("ooo.query.max-memory-per-node", HUGE)));
         // nor the operator's own settings
         SqlException operatorOnly = assertThrows(SqlException.class,
@@ -132,7 +115,7 @@ class SessionLimitsTest {
 
     @Test
     void aMisspeltSettingIsRefusedNamingTheNearestAndASizeTakesAUnit() {
-        SqlSession s = engine.openSession("alice", "default", Map.of());
+        SqlSession s = cluster.engine().openSession("alice", "default", Map.of());
         SqlException typo = assertThrows(SqlException.class,
                 () -> s.execute("SET ooo.query.max-memroy=1GB", new Cancellation()));
         assertEquals(SqlException.SYNTAX, typo.sqlState(), typo.getMessage());
@@ -147,7 +130,7 @@ class SessionLimitsTest {
         assertEquals("ooo.query.max-memory=64MB", s.execute("SET ooo.query.max-memory", new Cancellation()).rows().next()[0]);
         assertEquals(25L, s.execute("SELECT count(*) FROM nation", new Cancellation()).rows().next()[0]);
         // and it is held to the cap in bytes: 64MB is past a cap of 8MB, 4MB within it
-        try (ClusterSqlEngine capped = new ClusterSqlEngine(tpch.session, null, null, Map.of("ooo.query.max-memory", "8MB"))) {
+        try (ClusterSqlEngine capped = new ClusterSqlEngine(cluster.tpch().session, null, null, Map.of("ooo.query.max-memory", "8MB"))) {
             SqlSession c = capped.openSession("alice", "default", Map.of());
             SqlException over = assertThrows(SqlException.class,
                     () -> c.execute("SET ooo.query.max-memory=64MB", new Cancellation()));
@@ -161,7 +144,7 @@ class SessionLimitsTest {
     void anAdminExceedsTheCoordinatorsCapsOnlyWhenTheOperatorSaysSoAndNeverTheNodes() {
         Map<String, String> operator = Map.of("ooo.query.max-memory", Long.toString(8 << 20),
                 "ooo.security.admin-users", "root");
-        try (ClusterSqlEngine capped = new ClusterSqlEngine(tpch.session, null, null, operator)) {
+        try (ClusterSqlEngine capped = new ClusterSqlEngine(cluster.tpch().session, null, null, operator)) {
             SqlSession root = capped.openSession(SessionUser.withPassword("root"), "default", Map.of());
             SqlException e = assertThrows(SqlException.class,
                     () -> root.execute("SET ooo.query.max-memory=" + (16 << 20), new Cancellation()));
@@ -171,7 +154,7 @@ class SessionLimitsTest {
         }
         Map<String, String> lenient = new java.util.HashMap<>(operator);
         lenient.put("ooo.security.admins-exceed-caps", "true");
-        try (ClusterSqlEngine capped = new ClusterSqlEngine(tpch.session, null, null, lenient)) {
+        try (ClusterSqlEngine capped = new ClusterSqlEngine(cluster.tpch().session, null, null, lenient)) {
             SqlSession root = capped.openSession(SessionUser.withPassword("root"), "default", Map.of());
             root.execute("SET ooo.query.max-memory=" + (16 << 20), new Cancellation());
             assertEquals(25L, root.execute("SELECT count(*) FROM nation", new Cancellation()).rows().next()[0]);
@@ -192,7 +175,7 @@ class SessionLimitsTest {
     @Test
     void aResultNobodyFetchesStopsAtTheSpillLimitTheOperatorSetAndLeavesNoFile() throws Exception {
         // the operator's value is also what a session that sets nothing gets
-        try (ClusterSqlEngine capped = new ClusterSqlEngine(tpch.session, null, null,
+        try (ClusterSqlEngine capped = new ClusterSqlEngine(cluster.tpch().session, null, null,
                 Map.of("ooo.spill.max-bytes", Long.toString(256 << 10)))) {
             SqlSession s = capped.openSession("mallory", "default", Map.of("ooo.query.max-memory", "1000000"));
             SqlException e = failure(s, "SELECT l_comment, n_name FROM lineitem CROSS JOIN nation");
@@ -209,7 +192,7 @@ class SessionLimitsTest {
 
     @Test
     void aJoinThatSpillsPastItsSpillLimitOnTheNodesFailsByName() throws Exception {
-        SqlSession s = engine.openSession("mallory", "default", Map.of("ooo.spill.max-bytes", Long.toString(64 << 10)));
+        SqlSession s = cluster.engine().openSession("mallory", "default", Map.of("ooo.spill.max-bytes", Long.toString(64 << 10)));
         SqlException e = failure(s, "SELECT count(*), max(l_comment), max(o_comment) FROM orders JOIN lineitem "
                 + "ON l_orderkey = o_orderkey");
         assertEquals(SqlException.DISK_FULL, e.sqlState(), e.getMessage());
@@ -221,7 +204,7 @@ class SessionLimitsTest {
 
     @Test
     void joinsThatSpillPastTheNodesSpillSpaceFailByName() throws Exception {
-        SqlSession s = engine.openSession("mallory", "default", Map.of());
+        SqlSession s = cluster.engine().openSession("mallory", "default", Map.of());
         SqlException e = failure(s, "SELECT count(*), max(l_comment), max(o_comment) FROM orders JOIN lineitem "
                 + "ON l_orderkey = o_orderkey");
         assertEquals(SqlException.DISK_FULL, e.sqlState(), e.getMessage());
@@ -234,7 +217,7 @@ class SessionLimitsTest {
     /** No spill file is left on the coordinator nor on a node (a node's request may end after the answer). */
     private static void assertNoSpillFiles() throws Exception {
         List<Path> dirs = List.of(RuntimeLimits.coordinatorSpillDirectory(),
-                tpch.cluster.dir.resolve("nodes/n1/spill"), tpch.cluster.dir.resolve("nodes/n2/spill"));
+                cluster.tpch().cluster.dir.resolve("nodes/n1/spill"), cluster.tpch().cluster.dir.resolve("nodes/n2/spill"));
         for (Path dir : dirs) {
             long left = -1;
             long deadline = System.nanoTime() + 30_000_000_000L;

@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.oooengine.hive.engine.SqlCluster.rows;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -14,18 +14,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * Joins whose side moves to the nodes where its partners are: answers equal DuckDB's, and a node
@@ -39,29 +36,14 @@ class ShuffleTest {
     /** SLOW's work 25 times over (nation a third time): far longer than a cancel may take, even on a loaded machine. */
     private static final String SLOWER = "SELECT count(*) FROM customer c JOIN (SELECT l_partkey FROM lineitem "
             + "CROSS JOIN nation n1 CROSS JOIN nation n2 CROSS JOIN nation n3) x ON c.c_custkey = x.l_partkey";
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-shuffle-test", 3, 0.01,
-                List.of(TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.NATION));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-shuffle-test", 3,
+            TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.NATION);
 
     /** A session where only nation-sized sides are broadcast: the others shuffle. */
     private static SqlSession session() {
-        return engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "10000"));
+        return cluster.session(Map.of("ooo.join.broadcast-max-bytes", "10000"));
     }
 
     @Test
@@ -83,29 +65,29 @@ class ShuffleTest {
             assertTrue(plan.contains("build: shuffle #0"), plan);
             assertTrue(plan.contains("to the nodes that own it in customer"), plan);
             List<Object[]> ours = rows(s, sql);
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), false), sql);
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), false), sql);
         }
         // a semi join whose kept side moves: orders shuffled to customer's nodes, built there, marked by
         // the customers that match, then grouped on customer's nodes by the key they were shuffled on
         String kept = "SELECT o_custkey, count(*), sum(o_totalprice) FROM orders WHERE o_custkey IN "
                 + "(SELECT c_custkey FROM customer WHERE c_acctbal > 1000) GROUP BY o_custkey";
-        SqlSession noBroadcast = engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "0"));
+        SqlSession noBroadcast = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "0"));
         String keptPlan = explain(noBroadcast, "EXPLAIN " + kept);
         assertTrue(keptPlan.contains("HashJoin RIGHT_SEMI [c_custkey = o_custkey], build: shuffle #0"), keptPlan);
         assertTrue(keptPlan.contains("(each group on one node)"), keptPlan);
-        assertNull(OracleComparison.difference(rows(noBroadcast, kept), tpch.oracle.rows(kept), false), kept);
+        assertNull(OracleComparison.difference(rows(noBroadcast, kept), cluster.oracle().rows(kept), false), kept);
         // a scalar subquery's row goes to every node, which joins it there
         String scalar = "SELECT c_mktsegment, count(*) FROM customer WHERE c_acctbal > (SELECT avg(c_acctbal) FROM customer) "
                 + "GROUP BY c_mktsegment";
         String scalarPlan = explain(s, "EXPLAIN " + scalar);
         assertTrue(scalarPlan.contains("[each node] HashJoin CROSS, build: broadcast #0"), scalarPlan);
-        assertNull(OracleComparison.difference(rows(s, scalar), tpch.oracle.rows(scalar), false), scalar);
+        assertNull(OracleComparison.difference(rows(s, scalar), cluster.oracle().rows(scalar), false), scalar);
         // EXPLAIN ANALYZE counts the rows the producers shuffled: every order has a customer
         String analyzed = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM customer JOIN orders ON o_custkey = c_custkey");
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Shuffle #0 by o_custkey[^\\n]*\\n *Gather [^\\n]*"
                 + "\\[actual rows ([\\d,]+),").matcher(analyzed);
         assertTrue(m.find(), analyzed);
-        assertEquals(tpch.single.table("orders").rows(), Long.parseLong(m.group(1).replace(",", "")), analyzed);
+        assertEquals(cluster.tpch().single.table("orders").rows(), Long.parseLong(m.group(1).replace(",", "")), analyzed);
         // and the bytes they sent other nodes
         assertTrue(Pattern.compile("Shuffle #0 by o_custkey[^\\n]*\\n *Gather [^\\n]*, shuffled [\\d.]+ \\w+\\]").matcher(analyzed).find(), analyzed);
     }
@@ -128,7 +110,7 @@ class ShuffleTest {
         Thread.sleep(1000); // into the shuffle: a loaded machine only makes it last longer
         assertTrue(!running.isDone(), "the shuffle ended before the node could be lost");
         long t0 = System.nanoTime();
-        tpch.cluster.stop("n2");
+        cluster.tpch().cluster.stop("n2");
         try {
             running.get(60, TimeUnit.SECONDS);
             fail("a statement whose node was lost returned rows");
@@ -137,12 +119,12 @@ class ShuffleTest {
             assertTrue(cause.getMessage().contains("n2"), cause.getMessage());
             assertEquals(SqlException.NODE_FAILURE, cause.sqlState(), cause.getMessage());
         } finally {
-            tpch.cluster.restart("n2");
+            cluster.tpch().cluster.restart("n2");
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         assertTrue(seconds < 30, "failed after " + seconds + " s");
         String sql = "SELECT c_mktsegment, count(*) FROM customer JOIN orders ON o_custkey = c_custkey GROUP BY c_mktsegment";
-        assertNull(OracleComparison.difference(rows(session(), sql), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(rows(session(), sql), cluster.oracle().rows(sql), false), sql);
     }
 
     /**
@@ -185,19 +167,12 @@ class ShuffleTest {
     }
 
     private static int pipelinesRunning() {
-        return tpch.session.stats().values().stream().mapToInt(n -> n.get("pipelinesRunning").asInt()).sum();
+        return cluster.tpch().session.stats().values().stream().mapToInt(n -> n.get("pipelinesRunning").asInt()).sum();
     }
 
     private static String explain(SqlSession s, String sql) {
         StringBuilder out = new StringBuilder();
         rows(s, sql).forEach(r -> out.append(r[0]).append('\n'));
         return out.toString();
-    }
-
-    private static List<Object[]> rows(SqlSession s, String sql) {
-        StatementResult r = s.execute(sql, new Cancellation());
-        List<Object[]> out = new ArrayList<>();
-        r.rows().forEachRemaining(out::add);
-        return out;
     }
 }

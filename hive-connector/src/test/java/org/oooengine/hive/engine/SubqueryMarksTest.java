@@ -6,18 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * EXISTS and IN subqueries a semi join cannot stand for (under OR, NOT or CASE: TPC-DS Q10, Q35,
@@ -26,25 +20,13 @@ import org.oooengine.hive.sql.SqlSession;
  * matches kept once, NOT EXISTS and NOT IN under OR, counts of 0.
  */
 class SubqueryMarksTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
     /** n_nationkey, NULL above 20. */
     private static final String NULLABLE_NATION = "CASE WHEN n_nationkey > 20 THEN NULL ELSE n_nationkey END";
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-subquery-marks", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER, TpchTable.CUSTOMER, TpchTable.ORDERS));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-subquery-marks", 2,
+            TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER, TpchTable.CUSTOMER, TpchTable.ORDERS);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -151,7 +133,7 @@ class SubqueryMarksTest {
 
     @Test
     void explainShowsTheLeftJoinAndTheMarks() {
-        List<String> plan = run("EXPLAIN SELECT n_name FROM nation WHERE n_regionkey = 0 "
+        List<String> plan = cluster.run("EXPLAIN SELECT n_name FROM nation WHERE n_regionkey = 0 "
                 + "OR EXISTS (SELECT 1 FROM supplier WHERE s_nationkey = n_nationkey AND s_acctbal > 9000) "
                 + "OR n_nationkey IN (SELECT c_nationkey FROM customer WHERE c_acctbal > 9990)")
                 .stream().map(r -> r[0].toString()).toList();
@@ -168,18 +150,10 @@ class SubqueryMarksTest {
     }
 
     private static void assertMatchesDuckDb(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), false), sql);
     }
 
     private static SqlException refused(String sql) {
-        return assertThrows(SqlException.class, () -> run(sql), sql);
-    }
-
-    private static List<Object[]> run(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
+        return assertThrows(SqlException.class, () -> cluster.run(sql), sql);
     }
 }

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.trino.tpch.TpchTable;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,14 +15,12 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.cluster.ClusterSpec;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.store.StoreManifest;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementResult;
@@ -36,28 +33,21 @@ import org.oooengine.hive.sql.StatementResult;
  * on one node leaves the table on none.
  */
 class TableNamesTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
     /** A file outside every store, where the attack aimed. */
     private static Path victim;
 
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-names-test", 3)
+            .keepingCatalog(Map.of());
+
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-names-test", 3, 0.01, List.of());
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, tpch.dir.resolve(EmbeddedCatalog.FILE_NAME), Map.of());
-        victim = tpch.dir.resolve("probe-victim.data");
+        victim = cluster.tpch().dir.resolve("probe-victim.data");
         Files.writeString(victim, "precious\n");
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
-
     private static SqlSession session() {
-        return engine.openSession("test", "default", Map.of());
+        return cluster.session();
     }
 
     private static StatementResult run(SqlSession s, String sql) {
@@ -78,11 +68,11 @@ class TableNamesTest {
     void namesThatWouldBePathsAreRefusedAndTouchNothing() throws Exception {
         SqlSession s = session();
         Set<String> before = storeFiles();
-        String up = "../".repeat(tpch.dir.getNameCount() + 4);
+        String up = "../".repeat(cluster.tpch().dir.getNameCount() + 4);
         List<String> attacks = List.of(
                 "CREATE TABLE `" + up + victim.toString().substring(1).replace(".data", "") + "` (id int, "
                         + "PRIMARY KEY (id) DISABLE NOVALIDATE)",
-                "CREATE DATABASE `" + tpch.dir.resolve("probe-abs") + "`",
+                "CREATE DATABASE `" + cluster.tpch().dir.resolve("probe-abs") + "`",
                 "CREATE TABLE `../store/region` (r int)",
                 "CREATE DATABASE `../../evil`",
                 "CREATE TABLE `../../evil`.t1 (id int, v string)",
@@ -94,7 +84,7 @@ class TableNamesTest {
                     sql + ": " + e.getMessage());
         }
         assertEquals("precious\n", Files.readString(victim));
-        assertFalse(Files.exists(tpch.dir.resolve("probe-abs.t2.data")));
+        assertFalse(Files.exists(cluster.tpch().dir.resolve("probe-abs.t2.data")));
         assertEquals(before, storeFiles(), "no node's store changed");
         assertEquals(List.of("[5]"), rows(s, "SELECT count(*) FROM region"), "region is intact on every node");
         assertTrue(rows(s, "SHOW DATABASES").stream().noneMatch(d -> d.contains("evil") || d.contains("probe")));
@@ -136,7 +126,7 @@ class TableNamesTest {
         for (String f : created) {
             assertTrue(f.matches("n\\d/store/(ventes_t__|l{40})-[0-9a-f]{16}\\.(data|cols|\\d+\\.idx)"), "named by an id: " + f);
         }
-        for (ClusterSpec.NodeSpec n : tpch.cluster.spec.nodes()) {
+        for (ClusterSpec.NodeSpec n : cluster.tpch().cluster.spec.nodes()) {
             StoreManifest m = StoreManifest.read(storeDir(n));
             assertTrue(m.tables().stream().anyMatch(t -> t.name().equals(unicode)), n.id() + " holds " + unicode);
         }
@@ -150,16 +140,16 @@ class TableNamesTest {
     void aCreateThatFailsOnOneNodeLeavesTheTableOnNone() throws Exception {
         SqlSession s = session();
         Set<String> before = storeFiles();
-        tpch.cluster.stop("n3");
+        cluster.tpch().cluster.stop("n3");
         try {
             SqlException e = refused(s, "CREATE TABLE half (id int, PRIMARY KEY (id) DISABLE NOVALIDATE)");
             assertTrue(e.getMessage().contains("n3"), e.getMessage());
         } finally {
-            tpch.cluster.restart("n3");
+            cluster.tpch().cluster.restart("n3");
         }
         assertTrue(rows(s, "SHOW TABLES").stream().noneMatch(t -> t.equals("[half]")));
         assertEquals(before, storeFiles(), "no node keeps a part of the table");
-        for (ClusterSpec.NodeSpec n : tpch.cluster.spec.nodes()) {
+        for (ClusterSpec.NodeSpec n : cluster.tpch().cluster.spec.nodes()) {
             assertTrue(StoreManifest.read(storeDir(n)).tables().stream().noneMatch(t -> t.name().equals("half")), n.id());
         }
         run(s, "CREATE TABLE half (id int, PRIMARY KEY (id) DISABLE NOVALIDATE)");
@@ -169,13 +159,13 @@ class TableNamesTest {
     }
 
     private static Path storeDir(ClusterSpec.NodeSpec n) {
-        return tpch.cluster.spec.dataDir(tpch.cluster.dir, n).resolve("store");
+        return cluster.tpch().cluster.spec.dataDir(cluster.tpch().cluster.dir, n).resolve("store");
     }
 
     /** The files of every node's store, as {@code node/store/file}. */
     private static Set<String> storeFiles() throws IOException {
         Set<String> files = new TreeSet<>();
-        for (ClusterSpec.NodeSpec n : tpch.cluster.spec.nodes()) {
+        for (ClusterSpec.NodeSpec n : cluster.tpch().cluster.spec.nodes()) {
             Path dir = storeDir(n);
             try (Stream<Path> list = Files.list(dir)) {
                 list.filter(f -> Files.isRegularFile(f) && !f.getFileName().toString().endsWith(".json"))

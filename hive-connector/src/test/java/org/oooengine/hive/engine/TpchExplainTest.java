@@ -10,13 +10,11 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
@@ -28,24 +26,9 @@ import org.oooengine.hive.sql.SqlSession;
 class TpchExplainTest {
     /** A column by position, {@code #3}; broadcast and shuffle numbers ({@code broadcast #0}) are not columns. */
     private static final Pattern POSITION = Pattern.compile("(?<!(?:broadcast|Broadcast|shuffle|Shuffle) )#\\d+");
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-explain-test", 3, 0.01, List.of());
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-explain-test", 3);
 
     static Stream<Arguments> queries() {
         List<Arguments> out = new ArrayList<>();
@@ -116,7 +99,7 @@ class TpchExplainTest {
     }
 
     private static String explain(Map<String, String> settings, String sql) throws Exception {
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
+        try (SqlSession s = cluster.session(settings)) {
             List<Object[]> rows = new ArrayList<>();
             s.execute("EXPLAIN " + sql, new Cancellation()).rows().forEachRemaining(rows::add);
             return String.join("\n", rows.stream().map(r -> (String) r[0]).toList());

@@ -14,14 +14,13 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.SqlSession;
@@ -35,32 +34,22 @@ import org.oooengine.hive.sql.StatementResult;
 public class TpchQueriesTest {
     /** SF 0.1 as the pass list promises; -Dooo.test.sf=0.01 for a quick run while developing. */
     static final double SCALE_FACTOR = Double.parseDouble(System.getProperty("ooo.test.sf", "0.1"));
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
     private static SqlSession session;
     /** Nothing broadcast: joins with a table partitioned on their key shuffle the other side to it. */
     private static SqlSession shuffling;
     /** Every join on the coordinator, which holds 2 MiB: its joins, aggregations, sorts and results spill. */
     private static SqlSession coordinatorSpilling;
 
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-sql-test", 3, TpchTable.getTables())
+            .scaleFactor(SCALE_FACTOR);
+
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-sql-test", 3, SCALE_FACTOR, TpchTable.getTables());
-        engine = new ClusterSqlEngine(tpch.session);
-        session = engine.openSession("test", "default", java.util.Map.of());
-        shuffling = engine.openSession("test", "default", java.util.Map.of("ooo.join.broadcast-max-bytes", "0"));
-        coordinatorSpilling = engine.openSession("test", "default", java.util.Map.of("ooo.join.broadcast-max-bytes", "0",
+        session = cluster.session();
+        shuffling = cluster.session(java.util.Map.of("ooo.join.broadcast-max-bytes", "0"));
+        coordinatorSpilling = cluster.session(java.util.Map.of("ooo.join.broadcast-max-bytes", "0",
                 "ooo.join.build-max-bytes", "0", "ooo.query.max-memory", String.valueOf(2 << 20)));
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
     }
 
     public static String text(String resource) throws IOException {
@@ -105,7 +94,7 @@ public class TpchQueriesTest {
             assertTrue(e.getMessage().startsWith("not supported yet: "), e.getMessage());
             return;
         }
-        List<Object[]> expected = tpch.oracle.rows(sql);
+        List<Object[]> expected = cluster.oracle().rows(sql);
         boolean ordered = sql.toLowerCase(Locale.ROOT).contains("order by");
         assertNull(OracleComparison.difference(ours, expected, ordered), q);
         assertTrue(listed, q + " now returns DuckDB's rows: add it to tpch-pass-list.txt");
@@ -126,7 +115,7 @@ public class TpchQueriesTest {
         List<Object[]> ours = new ArrayList<>();
         s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
         boolean ordered = sql.toLowerCase(Locale.ROOT).contains("order by");
-        assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), ordered), q);
+        assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), ordered), q);
     }
 
     @ParameterizedTest
@@ -171,7 +160,7 @@ public class TpchQueriesTest {
                 + "WHERE c_acctbal BETWEEN 1000 AND 1100) t LEFT JOIN nation ON n_nationkey = t.c_nationkey AND n_name > 'M' "
                 + "GROUP BY n_name"})
     void anAggregateOverAnIndexJoinIsComputedOnItsNodes(String sql) throws Exception {
-        try (SqlSession s = engine.openSession("test", "default", java.util.Map.of("ooo.join.method", "index"))) {
+        try (SqlSession s = cluster.session(java.util.Map.of("ooo.join.method", "index"))) {
             List<Object[]> plan = new ArrayList<>();
             s.execute("EXPLAIN " + sql, new Cancellation()).rows().forEachRemaining(plan::add);
             String explained = plan.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
@@ -179,7 +168,7 @@ public class TpchQueriesTest {
             assertEquals(sql.contains("JOIN nation"), explained.contains("[each node] HashJoin LEFT"), explained);
             List<Object[]> ours = new ArrayList<>();
             s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
-            List<Object[]> expected = tpch.oracle.rows(sql);
+            List<Object[]> expected = cluster.oracle().rows(sql);
             assertTrue(expected.size() > 0, "the range selects rows");
             assertNull(OracleComparison.difference(ours, expected, false), sql);
         }
@@ -190,14 +179,14 @@ public class TpchQueriesTest {
     @MethodSource("selectiveJoins")
     void selectiveJoinMatchesDuckDbWithEveryJoinMethod(String query, String lo, String hi, String method) throws Exception {
         String sql = text("queries/joins/" + query + ".sql").replace("${lo}", lo).replace("${hi}", hi);
-        try (SqlSession s = engine.openSession("test", "default", java.util.Map.of("ooo.join.method", method))) {
+        try (SqlSession s = cluster.session(java.util.Map.of("ooo.join.method", method))) {
             List<Object[]> plan = new ArrayList<>();
             s.execute("EXPLAIN " + sql, new Cancellation()).rows().forEachRemaining(plan::add);
             String explained = plan.stream().map(r -> (String) r[0]).reduce("", (a, b) -> a + b + "\n");
             assertEquals(!method.equals("hash"), explained.contains("IndexJoin"), explained);
             List<Object[]> ours = new ArrayList<>();
             s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
-            List<Object[]> expected = tpch.oracle.rows(sql);
+            List<Object[]> expected = cluster.oracle().rows(sql);
             assertTrue(expected.size() > 0, "the range selects rows");
             assertNull(OracleComparison.difference(ours, expected, false), query + " " + method);
         }
@@ -214,7 +203,7 @@ public class TpchQueriesTest {
         "SELECT s_name FROM supplier s WHERE s_acctbal > (SELECT avg(c_acctbal) FROM customer c WHERE c.c_nationkey = s.s_nationkey)",
         "SELECT r_name FROM region WHERE r_regionkey IN (SELECT n_regionkey FROM nation WHERE n_name LIKE 'C%')"})
     void subqueryEdgesMatchDuckDb(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(run(sql), cluster.oracle().rows(sql), false), sql);
     }
 
     /** UNION ALL and UNION against DuckDB, with types brought together and ORDER BY/LIMIT over the whole. */
@@ -226,7 +215,7 @@ public class TpchQueriesTest {
         "SELECT count(*) AS n FROM (SELECT o_custkey AS c FROM orders UNION SELECT c_custkey FROM customer) u"})
     void setOperationsMatchDuckDb(String sql) throws Exception {
         boolean ordered = sql.contains("ORDER BY");
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), ordered), sql);
+        assertNull(OracleComparison.difference(run(sql), cluster.oracle().rows(sql), ordered), sql);
     }
 
     @Test

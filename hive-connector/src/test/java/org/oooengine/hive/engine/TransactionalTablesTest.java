@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -15,12 +14,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementResult;
@@ -31,24 +27,12 @@ import org.oooengine.hive.sql.StatementResult;
  * and conflicting UPDATEs from several sessions at once ending in a serializable outcome.
  */
 class TransactionalTablesTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-acid-test", 3, 0.01, List.of(TpchTable.NATION));
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, tpch.dir.resolve(EmbeddedCatalog.FILE_NAME), Map.of());
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-acid-test", 3, TpchTable.NATION)
+            .keepingCatalog(Map.of());
 
     private static SqlSession session() {
-        return engine.openSession("test", "default", Map.of());
+        return cluster.session();
     }
 
     private static List<String> rows(SqlSession s, String sql) {

@@ -5,17 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
-import org.oooengine.hive.sql.Cancellation;
-import org.oooengine.hive.sql.SqlSession;
 
 /**
  * Variances and standard deviations on two nodes against DuckDB: each node aggregates its
@@ -25,21 +20,8 @@ import org.oooengine.hive.sql.SqlSession;
  * ones), so DuckDB is asked for var_pop and stddev_pop by name.
  */
 class VarianceAggregatesTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-variance", 2, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-variance", 2, TpchTable.ORDERS, TpchTable.LINE_ITEM);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -59,7 +41,7 @@ class VarianceAggregatesTest {
         "SELECT l_shipmode, count(*), stddev_samp(l_quantity) * 2 + 1 FROM lineitem GROUP BY l_shipmode "
                 + "HAVING var_samp(l_quantity) > 0"})
     void matchesDuckDb(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(sql, Map.of()), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql, Map.of()), cluster.oracle().rows(sql), false), sql);
     }
 
     @Test
@@ -68,12 +50,12 @@ class VarianceAggregatesTest {
                 + "GROUP BY l_returnflag";
         String duckDb = "SELECT l_returnflag, var_pop(l_quantity), stddev_pop(l_extendedprice), stddev_pop(l_discount) "
                 + "FROM lineitem GROUP BY l_returnflag";
-        assertNull(OracleComparison.difference(run(ours, Map.of()), tpch.oracle.rows(duckDb), false));
+        assertNull(OracleComparison.difference(cluster.run(ours, Map.of()), cluster.oracle().rows(duckDb), false));
     }
 
     @Test
     void aGroupOfOneRowHasNoSampleVariance() {
-        List<Object[]> rows = run("SELECT l_orderkey, count(*), var_samp(l_quantity), stddev_samp(l_quantity), "
+        List<Object[]> rows = cluster.run("SELECT l_orderkey, count(*), var_samp(l_quantity), stddev_samp(l_quantity), "
                 + "var_pop(l_quantity) FROM lineitem WHERE l_orderkey < 6000 GROUP BY l_orderkey HAVING count(*) = 1", Map.of());
         assertTrue(!rows.isEmpty(), "orders of one line item");
         for (Object[] r : rows) {
@@ -89,16 +71,8 @@ class VarianceAggregatesTest {
         String sql = "SELECT l_orderkey, var_samp(l_extendedprice), stddev_pop(l_quantity), sum(l_quantity) FROM lineitem "
                 + "GROUP BY l_orderkey";
         Map<String, String> small = Map.of("ooo.query.max-memory-per-node", "512k", "ooo.query.max-memory", "512k");
-        assertNull(OracleComparison.difference(run(sql, small), tpch.oracle.rows(sql), false));
-        String explained = String.join("\n", run("EXPLAIN ANALYZE " + sql, small).stream().map(r -> (String) r[0]).toList());
+        assertNull(OracleComparison.difference(cluster.run(sql, small), cluster.oracle().rows(sql), false));
+        String explained = String.join("\n", cluster.run("EXPLAIN ANALYZE " + sql, small).stream().map(r -> (String) r[0]).toList());
         assertTrue(explained.contains("spilled"), explained);
-    }
-
-    private static List<Object[]> run(String sql, Map<String, String> settings) {
-        try (SqlSession s = engine.openSession("test", "default", settings)) {
-            List<Object[]> rows = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-            return rows;
-        }
     }
 }

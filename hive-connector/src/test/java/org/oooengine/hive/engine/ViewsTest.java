@@ -6,19 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.catalog.EmbeddedCatalog;
-import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * Views: created, read as tables (filtered, joined, aggregated, one over another) with DuckDB's
@@ -30,28 +24,19 @@ class ViewsTest {
     /** The view's query, as DuckDB reads it in place of the view. */
     private static final String ASIA = "SELECT n_nationkey AS nation, n_name AS name FROM nation JOIN region "
             + "ON n_regionkey = r_regionkey WHERE r_name = 'ASIA'";
-    private static TpchCluster tpch;
-    private static Path catalogFile;
-    private static ClusterSqlEngine engine;
+
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-views-test", 2,
+            TpchTable.NATION, TpchTable.REGION, TpchTable.CUSTOMER, TpchTable.ORDERS)
+            .keepingCatalog(Map.of());
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-views-test", 2, 0.01, List.of(TpchTable.NATION, TpchTable.REGION,
-                TpchTable.CUSTOMER, TpchTable.ORDERS));
-        catalogFile = tpch.dir.resolve(EmbeddedCatalog.FILE_NAME);
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, catalogFile, Map.of());
         try (SqlSession s = session()) {
             run(s, "CREATE VIEW asia (nation COMMENT 'its key', name) COMMENT 'nations of Asia' AS "
                     + "SELECT n_nationkey, n_name FROM nation JOIN region ON n_regionkey = r_regionkey WHERE r_name = 'ASIA'");
             run(s, "CREATE VIEW asia_customers AS SELECT c_custkey, c_acctbal, a.name FROM customer "
                     + "JOIN asia a ON c_nationkey = a.nation");
-        }
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try (AutoCloseable e = engine; AutoCloseable t = tpch) {
-            // closed
         }
     }
 
@@ -104,7 +89,8 @@ class ViewsTest {
             assertEquals(List.of(15_000L), List.of(count(s, "big_orders")));
         }
         // a coordinator started anew reads the views from the catalog file
-        try (ClusterSqlEngine again = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, catalogFile, Map.of());
+        try (ClusterSqlEngine again = new ClusterSqlEngine(cluster.tpch().session, cluster.tpch().cluster.dir,
+                cluster.catalogFile(), Map.of());
              SqlSession s = again.openSession("test", "default", Map.of())) {
             assertEquals(15_000L, count(s, "big_orders"));
             SqlException table = assertThrows(SqlException.class, () -> run(s, "DROP TABLE big_orders"));
@@ -147,7 +133,7 @@ class ViewsTest {
             rows = run(s, ours);
         }
         assertTrue(!rows.isEmpty(), ours);
-        assertNull(OracleComparison.difference(rows, tpch.oracle.rows(duckdb), false), ours);
+        assertNull(OracleComparison.difference(rows, cluster.oracle().rows(duckdb), false), ours);
     }
 
     private static long count(SqlSession s, String view) {
@@ -155,15 +141,10 @@ class ViewsTest {
     }
 
     private static SqlSession session() {
-        return engine.openSession("test", "default", Map.of());
+        return cluster.session();
     }
 
     private static List<Object[]> run(SqlSession s, String sql) {
-        StatementResult r = s.execute(sql, new Cancellation());
-        List<Object[]> out = new ArrayList<>();
-        if (r.hasResultSet()) {
-            r.rows().forEachRemaining(out::add);
-        }
-        return out;
+        return SqlCluster.rows(s, sql);
     }
 }

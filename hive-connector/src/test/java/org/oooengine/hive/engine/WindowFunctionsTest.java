@@ -4,20 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.oooengine.hive.engine.SqlCluster.rows;
 
 import io.trino.tpch.TpchTable;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.oooengine.core.cluster.TpchCluster;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
 /**
@@ -35,25 +32,9 @@ class WindowFunctionsTest {
             + " CASE WHEN o_orderkey % 7 = 0 THEN NULL ELSE o_shippriority + o_orderkey % 4 END AS v"
             + " FROM orders WHERE o_orderkey < 2000) t";
 
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-windows", 2, 0.01,
-                List.of(TpchTable.NATION, TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM));
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-windows", 2,
+            TpchTable.NATION, TpchTable.CUSTOMER, TpchTable.ORDERS, TpchTable.LINE_ITEM);
 
     @ParameterizedTest
     @ValueSource(strings = {
@@ -168,7 +149,7 @@ class WindowFunctionsTest {
         // a window's function with DISTINCT
         "SELECT o_custkey, count(DISTINCT o_orderstatus) OVER (PARTITION BY o_custkey) d FROM orders WHERE o_custkey < 200"})
     void matchesDuckDb(String sql) throws Exception {
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), false), sql);
     }
 
     @Test
@@ -177,10 +158,10 @@ class WindowFunctionsTest {
                 + " CURRENT ROW) AS s, count(*) OVER (PARTITION BY n_regionkey) AS c, row_number() OVER (ORDER BY n_name ASC NULLS LAST) AS rn"
                 + " FROM nation WINDOW w AS (PARTITION BY n_regionkey ORDER BY n_name DESC NULLS FIRST)"
                 + " ORDER BY r ASC NULLS LAST, n_regionkey ASC NULLS LAST";
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), true), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), true), sql);
         String byExpression = "SELECT n_name FROM nation ORDER BY rank() OVER (ORDER BY n_regionkey ASC NULLS LAST, n_name DESC NULLS LAST)"
                 + " ASC NULLS LAST LIMIT 7";
-        assertNull(OracleComparison.difference(run(byExpression), tpch.oracle.rows(byExpression), true), byExpression);
+        assertNull(OracleComparison.difference(cluster.run(byExpression), cluster.oracle().rows(byExpression), true), byExpression);
     }
 
     @Test
@@ -188,12 +169,12 @@ class WindowFunctionsTest {
         String sql = "SELECT o_custkey, o_orderkey, o_totalprice, rank() OVER (PARTITION BY o_custkey ORDER BY o_totalprice"
                 + " DESC NULLS FIRST) r FROM orders ORDER BY r ASC NULLS LAST, o_totalprice DESC NULLS LAST, o_orderkey ASC NULLS LAST"
                 + " LIMIT 25";
-        assertNull(OracleComparison.difference(run(sql), tpch.oracle.rows(sql), true), sql);
+        assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), true), sql);
         String plan = explain(sql);
         assertTrue(plan.contains("[each node] TopN 25"), plan);
         String offset = "SELECT o_custkey, o_orderkey, lag(o_orderkey) OVER (PARTITION BY o_custkey ORDER BY o_orderkey"
                 + " ASC NULLS LAST) p FROM orders ORDER BY o_orderkey DESC NULLS LAST LIMIT 10 OFFSET 5";
-        assertNull(OracleComparison.difference(run(offset), tpch.oracle.rows(offset), true), offset);
+        assertNull(OracleComparison.difference(cluster.run(offset), cluster.oracle().rows(offset), true), offset);
     }
 
     @Test
@@ -234,8 +215,8 @@ class WindowFunctionsTest {
                 + " count(*) OVER (PARTITION BY l_returnflag) d FROM lineitem";
         Map<String, String> small = Map.of("ooo.query.max-memory-per-node", "200000");
         long spilledBefore = bytesSpilled();
-        try (SqlSession s = engine.openSession("test", "default", small)) {
-            assertNull(OracleComparison.difference(rows(s, sql), tpch.oracle.rows(sql), false), sql);
+        try (SqlSession s = cluster.session(small)) {
+            assertNull(OracleComparison.difference(rows(s, sql), cluster.oracle().rows(sql), false), sql);
             assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled");
             String explained = rows(s, "EXPLAIN ANALYZE " + sql).stream().map(r -> (String) r[0])
                     .collect(Collectors.joining("\n"));
@@ -245,11 +226,11 @@ class WindowFunctionsTest {
     }
 
     private static long bytesSpilled() {
-        return tpch.session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
+        return cluster.tpch().session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
     }
 
     private static String explain(String sql) {
-        return run("EXPLAIN " + sql).stream().map(r -> (String) r[0]).collect(Collectors.joining("\n"));
+        return cluster.run("EXPLAIN " + sql).stream().map(r -> (String) r[0]).collect(Collectors.joining("\n"));
     }
 
     @Test
@@ -260,7 +241,7 @@ class WindowFunctionsTest {
         String duckDb = "SELECT o_orderkey, k, first_value(v IGNORE NULLS) OVER (PARTITION BY k ORDER BY o_orderkey ASC NULLS LAST) f,"
                 + " last_value(v IGNORE NULLS) OVER (PARTITION BY k ORDER BY o_orderkey ASC NULLS LAST) l, first_value(v)"
                 + " OVER (PARTITION BY k ORDER BY o_orderkey ASC NULLS LAST) g FROM " + WITH_NULLS;
-        assertNull(OracleComparison.difference(run(hive), tpch.oracle.rows(duckDb), false), hive);
+        assertNull(OracleComparison.difference(cluster.run(hive), cluster.oracle().rows(duckDb), false), hive);
     }
 
     @Test
@@ -275,8 +256,8 @@ class WindowFunctionsTest {
                 + " ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING) e,"
                 + " max(l_extendedprice) OVER (PARTITION BY l_partkey) f FROM lineitem";
         Map<String, String> small = Map.of("ooo.query.max-memory", String.valueOf(1 << 20));
-        try (SqlSession s = engine.openSession("test", "default", small)) {
-            assertNull(OracleComparison.difference(rows(s, sql), tpch.oracle.rows(sql), false), sql);
+        try (SqlSession s = cluster.session(small)) {
+            assertNull(OracleComparison.difference(rows(s, sql), cluster.oracle().rows(sql), false), sql);
             String explained = rows(s, "EXPLAIN ANALYZE " + sql).stream().map(r -> (String) r[0])
                     .collect(Collectors.joining("\n"));
             assertTrue(explained.lines().anyMatch(l -> l.contains("Window ") && l.contains("spilled")), explained);
@@ -285,7 +266,7 @@ class WindowFunctionsTest {
 
     @Test
     void explainNamesTheWindowsFunctionsAndKeys() {
-        String plan = run("EXPLAIN SELECT o_orderpriority, sum(o_totalprice) * 100 / sum(sum(o_totalprice))"
+        String plan = cluster.run("EXPLAIN SELECT o_orderpriority, sum(o_totalprice) * 100 / sum(sum(o_totalprice))"
                 + " OVER (PARTITION BY o_orderstatus) AS ratio, rank() OVER (PARTITION BY o_orderstatus ORDER BY"
                 + " sum(o_totalprice) DESC) AS rk FROM orders GROUP BY o_orderpriority, o_orderstatus").stream()
                 .map(r -> (String) r[0]).collect(Collectors.joining("\n"));
@@ -306,19 +287,7 @@ class WindowFunctionsTest {
         "SELECT n_name, sum(n_nationkey) OVER (ORDER BY n_name ROWS BETWEEN UNBOUNDED FOLLOWING AND CURRENT ROW) FROM nation",
         "SELECT n_name, lag(n_name, n_nationkey) OVER (ORDER BY n_name) FROM nation"})
     void mistakesAreSyntaxErrors(String sql) {
-        SqlException e = assertThrows(SqlException.class, () -> run(sql));
+        SqlException e = assertThrows(SqlException.class, () -> cluster.run(sql));
         assertEquals(SqlException.SYNTAX, e.sqlState(), sql + ": " + e.getMessage());
-    }
-
-    private static List<Object[]> run(String sql) {
-        try (SqlSession s = engine.openSession("test", "default", Map.of())) {
-            return rows(s, sql);
-        }
-    }
-
-    private static List<Object[]> rows(SqlSession s, String sql) {
-        List<Object[]> rows = new ArrayList<>();
-        s.execute(sql, new Cancellation()).rows().forEachRemaining(rows::add);
-        return rows;
     }
 }

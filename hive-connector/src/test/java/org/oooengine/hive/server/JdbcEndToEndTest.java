@@ -21,13 +21,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.engine.OracleComparison;
+import org.oooengine.hive.engine.SqlCluster;
 import org.oooengine.hive.engine.TpchQueriesTest;
 
 /**
@@ -37,31 +37,23 @@ import org.oooengine.hive.engine.TpchQueriesTest;
  * not support yet, and the cancel of a long query.
  */
 class JdbcEndToEndTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-    private static HiveServer2Endpoint endpoint;
-    private static IsolatedHiveDriver driver;
     /** The directory LOAD DATA may read files from. */
     private static Path incoming;
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-jdbc-test", 2, 0.01, TpchTable.getTables());
-        incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, null, Map.of("ooo.load.allowed-dirs", incoming.toString()));
-        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0));
-        driver = new IsolatedHiveDriver();
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        try (AutoCloseable t = tpch; AutoCloseable e = engine; AutoCloseable s = endpoint) {
-            // endpoint, engine, then the cluster
-        }
-    }
+    @RegisterExtension
+    @Order(1)
+    static final SqlCluster cluster = SqlCluster.of("ooo-jdbc-test", 2, TpchTable.getTables())
+            .engine(tpch -> {
+                incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
+                return new ClusterSqlEngine(tpch.session, tpch.cluster.dir, null,
+                        Map.of("ooo.load.allowed-dirs", incoming.toString()));
+            });
+    @RegisterExtension
+    @Order(2)
+    static final JdbcEndpoint endpoint = new JdbcEndpoint(cluster);
 
     private static Connection connect() throws SQLException {
-        return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl", "analyst", null);
+        return endpoint.connect();
     }
 
     @Test
@@ -207,7 +199,7 @@ class JdbcEndToEndTest {
             List<Object[]> ours = DuckDbOracle.rows(rs);
             assertEquals(10, ours.size());
             assertTrue(ours.get(0)[1] instanceof BigDecimal, "revenue arrives as a DECIMAL");
-            assertNull(OracleComparison.difference(ours, tpch.oracle.rows(sql), true));
+            assertNull(OracleComparison.difference(ours, cluster.oracle().rows(sql), true));
         }
     }
 

@@ -16,11 +16,12 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.engine.SqlCluster;
 
 /**
  * Column types as the real Hive JDBC driver sees them: result metadata (getColumnType,
@@ -29,17 +30,16 @@ import org.oooengine.hive.engine.ClusterSqlEngine;
  * DECIMAL(38,10) (java.math.BigDecimal with its precision and scale).
  */
 class JdbcTypesTest {
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
-    private static HiveServer2Endpoint endpoint;
-    private static IsolatedHiveDriver driver;
+    @RegisterExtension
+    @Order(1)
+    static final SqlCluster cluster = SqlCluster.of("ooo-jdbc-types", 2, TpchTable.NATION)
+            .engine(tpch -> new ClusterSqlEngine(tpch.session, tpch.cluster.dir, null, Map.of()));
+    @RegisterExtension
+    @Order(2)
+    static final JdbcEndpoint endpoint = new JdbcEndpoint(cluster);
 
     @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-jdbc-types", 2, 0.01, List.of(TpchTable.NATION));
-        engine = new ClusterSqlEngine(tpch.session, tpch.cluster.dir, null, Map.of());
-        endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0));
-        driver = new IsolatedHiveDriver();
+    static void createTables() throws Exception {
         try (Connection c = connect(); Statement st = c.createStatement()) {
             st.execute("CREATE TABLE small (t TINYINT, s SMALLINT, f FLOAT, b BOOLEAN)");
             st.execute("INSERT INTO small VALUES (-5, 1200, 0.1, true), (NULL, NULL, NULL, NULL)");
@@ -53,15 +53,8 @@ class JdbcTypesTest {
         }
     }
 
-    @AfterAll
-    static void stop() throws Exception {
-        try (AutoCloseable t = tpch; AutoCloseable e = engine; AutoCloseable s = endpoint) {
-            // endpoint, engine, then the cluster
-        }
-    }
-
     private static Connection connect() throws SQLException {
-        return driver.connect("jdbc:hive2://127.0.0.1:" + endpoint.port() + "/default;auth=noSasl", "analyst", null);
+        return endpoint.connect();
     }
 
     @Test

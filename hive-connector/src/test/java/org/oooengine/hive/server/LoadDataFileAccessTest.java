@@ -3,15 +3,14 @@ package org.oooengine.hive.server;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.oooengine.hive.server.JdbcEndpoint.lines;
 
 import io.trino.tpch.TpchTable;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -95,16 +94,6 @@ class LoadDataFileAccessTest {
         for (String part : expected) {
             assertTrue(e.getMessage().contains(part), sql + ": " + e.getMessage());
         }
-    }
-
-    private static List<String> lines(Statement st, String sql) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rs = st.executeQuery(sql)) {
-            while (rs.next()) {
-                out.add(rs.getString(1));
-            }
-        }
-        return out;
     }
 
     @Test

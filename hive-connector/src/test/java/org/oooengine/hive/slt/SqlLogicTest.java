@@ -3,28 +3,25 @@ package org.oooengine.hive.slt;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
+import static org.oooengine.hive.engine.SqlCluster.rows;
 
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.oooengine.core.cluster.TpchCluster;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.engine.SqlCluster;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * Every {@code .test} file under {@code src/test/resources/sql} (the format: docs/testing.md),
@@ -36,8 +33,6 @@ import org.oooengine.hive.sql.StatementResult;
 class SqlLogicTest {
     private static final List<Map<String, String>> SETTINGS = settings();
     private static final AtomicInteger RUNS = new AtomicInteger();
-    private static TpchCluster tpch;
-    private static ClusterSqlEngine engine;
 
     private static List<Map<String, String>> settings() {
         List<Map<String, String>> out = new ArrayList<>();
@@ -54,21 +49,8 @@ class SqlLogicTest {
         return out;
     }
 
-    @BeforeAll
-    static void start() throws Exception {
-        tpch = new TpchCluster("ooo-slt", 2, 0.01, List.of());
-        engine = new ClusterSqlEngine(tpch.session);
-    }
-
-    @AfterAll
-    static void stop() throws Exception {
-        if (engine != null) {
-            engine.close();
-        }
-        if (tpch != null) {
-            tpch.close();
-        }
-    }
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-slt", 2);
 
     @TestFactory
     Stream<DynamicContainer> everyFileUnderEveryJoinSetting() throws Exception {
@@ -99,10 +81,10 @@ class SqlLogicTest {
 
     private static void run(SqlTestFile file, Map<String, String> settings) {
         String database = "slt" + RUNS.incrementAndGet();
-        try (SqlSession admin = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession admin = cluster.session()) {
             admin.execute("CREATE DATABASE " + database, new Cancellation());
         }
-        try (SqlSession session = engine.openSession("test", database, settings)) {
+        try (SqlSession session = cluster.engine().openSession("test", database, settings)) {
             for (SqlTestFile.Record r : file.records()) {
                 String where = file.name() + ":" + r.line() + " [" + label(settings) + "]";
                 if (r instanceof SqlTestFile.Statement st) {
@@ -113,7 +95,7 @@ class SqlLogicTest {
             }
         }
         // each run's tables go with it, so that the next runs' loads do not carry every earlier run's tables over
-        try (SqlSession admin = engine.openSession("test", "default", Map.of())) {
+        try (SqlSession admin = cluster.session()) {
             admin.execute("DROP DATABASE " + database + " CASCADE", new Cancellation());
         }
     }
@@ -175,16 +157,5 @@ class SqlLogicTest {
         StringBuilder b = new StringBuilder();
         rows.forEach(r -> b.append(String.join("\t", r)).append('\n'));
         return b.toString();
-    }
-
-    private static List<Object[]> rows(SqlSession session, String sql) {
-        StatementResult r = session.execute(sql, new Cancellation());
-        List<Object[]> out = new ArrayList<>();
-        if (r.hasResultSet()) {
-            for (Iterator<Object[]> it = r.rows(); it.hasNext(); ) {
-                out.add(it.next());
-            }
-        }
-        return out;
     }
 }
