@@ -147,6 +147,8 @@ final class CardinalityModel {
             return PipelineRows.limited(rows(l.input()), l.count());
         } else if (n instanceof RelNode.SingleRow) {
             return 1;
+        } else if (n instanceof RelNode.PartialGroups g) { // as merged: the parts' repeats are not known here
+            return rows(g.groups());
         } else if (n instanceof RelNode.Aggregate a && a.input() instanceof RelNode.Expand e) {
             return groupingSets(a, e);
         } else if (n instanceof RelNode.Aggregate a) {
@@ -206,6 +208,8 @@ final class CardinalityModel {
             return projected(p.exprs(), p.input().fields(), columns(p.input()));
         } else if (n instanceof RelNode.Sort || n instanceof RelNode.Limit || n instanceof RelNode.SingleRow) {
             return columns(inputOf(n));
+        } else if (n instanceof RelNode.PartialGroups g) {
+            return columns(g.groups());
         } else if (n instanceof RelNode.Aggregate a) {
             return grouped(a.keys(), a.aggregates(), rows(a.input()), a.input().fields(), columns(a.input()), a.fields().size());
         } else if (n instanceof RelNode.FinalAggregate a) {
@@ -252,6 +256,8 @@ final class CardinalityModel {
             double[] left = means(j.left());
             double[] right = means(j.right());
             out = j.kind().leftOnly() ? left : j.kind().rightOnly() ? right : concat(left, right);
+        } else if (n instanceof RelNode.PartialGroups g) {
+            out = means(g.groups());
         } else if (n instanceof RelNode.Aggregate a && !(a.input() instanceof RelNode.Expand)) {
             out = aggregated(a.keys().size(), a.aggregates(), a.input().fields(), rows(a.input()), rows(a), width);
         } else if (n instanceof RelNode.FinalAggregate a && physical.apply(a.input()) != null) {

@@ -16,7 +16,9 @@ import org.oooengine.core.sql.expr.Exprs;
  * meeting the customer table joins and moves a row per customer and year instead of one per
  * sale. Sums, minima and maxima of the groups' values are the same over their partial groups, and
  * counts are the sums of partial counts, whatever the join repeats; the GROUP BY above merges the
- * partial groups. Done only where the statistics say it pays ({@link #pays}) and the other side
+ * partial groups, so those may be {@link RelNode.PartialGroups}: each node groups the facts it
+ * holds and sends its groups to the nodes that hold their partners (the customers of their key),
+ * and no table of the other side's size is gathered. Done only where the statistics say it pays ({@link #pays}) and the other side
  * is too large to send to every node (then the nodes join it where the facts are, and the GROUP BY
  * splits as it is: TPC-DS Q87's customers, Q74's).
  */
@@ -120,7 +122,8 @@ final class EagerAggregation {
             partialCalls.add(new AggregateCall(c.kind(), arg, false, type));
             partialFields.add(new Field(null, "partial " + c, type));
         }
-        RelNode partial = new RelNode.Aggregate(facts, partialKeys, partialCalls, partialFields);
+        // groups each node may make of the facts it holds: the GROUP BY above merges them anyway
+        RelNode partial = new RelNode.PartialGroups(new RelNode.Aggregate(facts, partialKeys, partialCalls, partialFields));
         int pw = partialFields.size();
         int[] factKeys = positions(factsLeft ? j.leftKeys() : j.rightKeys(), grouped);
         RelNode.Join joined = factsLeft

@@ -130,6 +130,9 @@ public final class PipelinePlanner {
             }
             return new RelNode.Aggregate(input, a.keys(), a.aggregates(), a.fields());
         }
+        if (node instanceof RelNode.PartialGroups g) { // not taken into a join on the nodes: merged as any
+            return place(g.groups(), required);
+        }
         if (node instanceof RelNode.Project p) {
             BitSet in = projectInputs(p, required);
             Chain chain = chain(p.input(), in);
@@ -604,7 +607,7 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.Scan s) {
             long rows = layouts.rows(s.table()).orElse(-1);
             long bytes = layouts.bytes(s.table()).orElse(-1);
-            Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), partitionColumn(s), rows,
+            Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), PartitionColumn.of(s), rows,
                     rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)));
             return s.filter() == null ? scanned
                     : scanned.filtered(s.filter(), model.share(s.filter(), s.fields(), column -> layouts.range(s.table(), column)));
@@ -636,6 +639,9 @@ public final class PipelinePlanner {
                     .anyMatch(k -> k instanceof Expr.Column c && c.index() == below.partitionKey);
             return partitionsOnOneNode ? below.with(w.step(), w.fields()) : null;
         }
+        if (node instanceof RelNode.PartialGroups g) {
+            return partialGroups(g.groups());
+        }
         if (node instanceof RelNode.Aggregate a) {
             Chain below = chain(a.input(), aggregateInputs(a));
             boolean groupsOnOneNode = below != null && below.rows >= 0 && !below.scan.table().primaryKey().isEmpty()
@@ -645,6 +651,20 @@ public final class PipelinePlanner {
                     .withRows(model.groups(below.rows, a.keys(), a.input().fields())) : null;
         }
         return null;
+    }
+
+    /**
+     * Each node's groups of the rows it computes of {@code a}'s input, a key's values once per node
+     * at most: estimated at the merged groups once per node, no more than the rows grouped.
+     */
+    private Chain partialGroups(RelNode.Aggregate a) {
+        Chain below = chain(a.input(), aggregateInputs(a));
+        if (below == null) {
+            return null;
+        }
+        long groups = model.rows(a);
+        long rows = groups < 0 || below.rows < 0 ? -1 : Math.min(below.rows, groups * layouts.nodes(below.scan.table()));
+        return below.with(new PipelineStep.Aggregate(a.keys(), a.aggregates()), a.fields()).withRows(rows);
     }
 
     private Chain join(RelNode.Join j, BitSet required) {
@@ -963,12 +983,6 @@ public final class PipelinePlanner {
         return joined.with(new PipelineStep.Project(leftFirst), j.fields());
     }
 
-    /** The column a scanned table's rows are partitioned on (its primary key's first), or -1. */
-    private static int partitionColumn(RelNode.Scan s) {
-        List<String> key = s.table().primaryKey();
-        return key.isEmpty() ? -1 : s.table().indexOf(key.get(0));
-    }
-
     /** Where a join step on the nodes builds its hash table from. */
     private enum Build { LOCAL, BROADCAST, SHUFFLE }
 
@@ -983,43 +997,7 @@ public final class PipelinePlanner {
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, broadcasts, shuffles, out, keyAfter(step, partitionKey), rows, columnBytes);
-        }
-
-        /** Where the partition key is after {@code step} (it was at {@code key}), or -1 when it is no longer a column. */
-        private static int keyAfter(PipelineStep step, int key) {
-            if (key < 0) {
-                return -1;
-            }
-            if (step instanceof PipelineStep.Expand e) {
-                return keptByEveryCopy(e, key);
-            }
-            List<Expr> exprs = step instanceof PipelineStep.Project p ? p.exprs()
-                    : step instanceof PipelineStep.Aggregate a ? a.keys()
-                    : step instanceof PipelineStep.PartialAggregate ? List.of() : null;
-            if (exprs == null) {
-                return key; // a filter keeps the columns; a join puts the probe's first
-            }
-            for (int i = 0; i < exprs.size(); i++) {
-                if (exprs.get(i) instanceof Expr.Column c && c.index() == key) {
-                    return i;
-                }
-            }
-            return -1;
-        }
-
-        /**
-         * Where an expansion puts column {@code key} in every copy, or -1: a key some grouping set
-         * makes null no longer keeps a group's rows on one node.
-         */
-        private static int keptByEveryCopy(PipelineStep.Expand e, int key) {
-            for (int i = 0; i < e.width(); i++) {
-                int at = i;
-                if (e.projections().stream().allMatch(copy -> copy.get(at) instanceof Expr.Column c && c.index() == key)) {
-                    return i;
-                }
-            }
-            return -1;
+            return new Chain(scan, more, broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes);
         }
 
         /** The chain with {@code condition} applied, estimated to keep {@code share} of its rows. */

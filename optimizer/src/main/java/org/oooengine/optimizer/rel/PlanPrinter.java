@@ -122,7 +122,7 @@ public final class PlanPrinter {
         ScanPipeline resolved = ScanPipeline.of(p.scan().table().storage(), width, p.steps(), needed);
         PipelineRows rows = estimates.pipeline(p);
         add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rowsOut, annotation.apply(p));
-        printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null);
+        printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null, PartitionColumn.of(p.scan()));
         out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0)));
         printBroadcasts(p.broadcasts(), ScanPipeline.sentColumns(width, p.steps(), needed), indent);
         for (int i = 0; i < p.shuffles().size(); i++) {
@@ -176,13 +176,14 @@ public final class PlanPrinter {
      * another table has that table's steps and scan under it.
      */
     private void printSteps(List<PipelineStep> steps, PipelineRows rows, String indent, List<RelNode> broadcasts,
-                            List<RelNode.Shuffle> shuffles, RelNode exchanged) {
+                            List<RelNode.Shuffle> shuffles, RelNode exchanged, int partitionColumn) {
         for (int i = steps.size() - 1; i >= 0; i--) {
             PipelineStep step = steps.get(i);
             List<Field> in = rows.before(i);
             String rowsOut = rowsText(rows.rowsBefore(i + 1));
             if (!(step instanceof PipelineStep.HashJoin j)) {
-                out.add(indent + ON_NODES + StepText.step(step, in, rows.before(i + 1)) + rowsOut);
+                out.add(indent + ON_NODES + StepText.step(step, in, rows.before(i + 1),
+                        PartitionColumn.wholeGroups(steps, i, partitionColumn)) + rowsOut);
                 continue;
             }
             PipelineRows.Side build = estimates.side(j.build(), broadcasts, shuffles, exchanged);
@@ -192,7 +193,8 @@ public final class PlanPrinter {
                     from) + rowsOut);
             if (j.build() instanceof JoinBuild.Local l) {
                 PipelineRows localRows = estimates.local(l, broadcasts, shuffles);
-                printSteps(l.pipeline().steps(), localRows, indent + "  ", broadcasts, shuffles, null);
+                printSteps(l.pipeline().steps(), localRows, indent + "  ", broadcasts, shuffles, null,
+                        local == null ? -1 : PartitionColumn.of(local));
                 out.add(indent + "  " + ON_NODES + (local == null ? "Scan " + l.pipeline().table()
                         : scan(local, l.pipeline().columns())) + rowsText(localRows.rowsBefore(0)));
             }
@@ -208,7 +210,7 @@ public final class PlanPrinter {
         PipelineRows rows = estimates.pipeline(j);
         List<PipelineStep> steps = PlanEstimates.shuffledJoinSteps(j);
         add(indent, gather(steps, rows.output(), all(j.fields().size())), rows.outputRows(), annotation.apply(j));
-        printSteps(steps, rows, indent + "  ", List.of(), List.of(), j.right());
+        printSteps(steps, rows, indent + "  ", List.of(), List.of(), j.right(), -1);
         out.add(indent + "  Shuffle probe rows by " + keyNames(j.left(), j.leftKeys()) + " to the node each key hashes to");
         print(j.left(), indent + "    ");
         out.add(indent + "  Shuffle build rows by " + keyNames(j.right(), j.rightKeys()) + " to the node each key hashes to");
@@ -247,7 +249,7 @@ public final class PlanPrinter {
     private void printIndexJoinSteps(RelNode.IndexJoinSteps s, String indent) {
         PipelineRows rows = estimates.pipeline(s);
         add(indent, gather(s.steps(), rows.output(), all(s.fields().size())), rows.outputRows(), annotation.apply(s));
-        printSteps(s.steps(), rows, indent + "  ", s.broadcasts(), List.of(), null);
+        printSteps(s.steps(), rows, indent + "  ", s.broadcasts(), List.of(), null, -1);
         printBroadcasts(s.broadcasts(), Map.of(), indent);
         print(s.join(), indent + "  ");
     }

@@ -36,6 +36,9 @@ public sealed interface RelNode {
         if (node instanceof Aggregate x) {
             return new Aggregate(f.apply(x.input()), x.keys(), x.aggregates(), x.fields());
         }
+        if (node instanceof PartialGroups x) {
+            return new PartialGroups((Aggregate) mapInputs(x.groups(), f));
+        }
         if (node instanceof Sort x) {
             return new Sort(f.apply(x.input()), x.keys());
         }
@@ -120,6 +123,20 @@ public sealed interface RelNode {
     /** GROUP BY: output columns are the keys, then the aggregates. No keys: one row for the whole input. */
     record Aggregate(RelNode input, List<Expr> keys, List<AggregateCall> aggregates, List<Field> fields)
             implements RelNode {
+    }
+
+    /**
+     * The groups of {@code groups} computed over any split of its input's rows, each part on its
+     * own: a key may come out once per part, its values those of the part's rows. Only under a
+     * GROUP BY that merges them (sums, minima, maxima of the parts' values) — then the nodes may
+     * group the rows each holds and send the groups where their join partners are, rather than
+     * merge them first ({@link EagerAggregation}).
+     */
+    record PartialGroups(Aggregate groups) implements RelNode {
+        @Override
+        public List<Field> fields() {
+            return groups.fields();
+        }
     }
 
     record Sort(RelNode input, List<SortKey> keys) implements RelNode {

@@ -188,6 +188,11 @@ final class StepText {
 
     /** A step of the nodes' pipelines other than a join, over rows of {@code in}, making rows of {@code out}. */
     static String step(PipelineStep step, List<Field> in, List<Field> out) {
+        return step(step, in, out, true);
+    }
+
+    /** As above; {@code wholeGroups}: whether an aggregate's groups are whole on each node, or each node's own. */
+    static String step(PipelineStep step, List<Field> in, List<Field> out, boolean wholeGroups) {
         if (step instanceof PipelineStep.Filter f) {
             return filter(f.condition(), in);
         } else if (step instanceof PipelineStep.Project p) {
@@ -197,7 +202,8 @@ final class StepText {
         } else if (step instanceof PipelineStep.PartialAggregate a) {
             return aggregate("PartialAggregate", a.keys(), a.aggregates(), in, null);
         } else if (step instanceof PipelineStep.Aggregate a) {
-            return aggregate("Aggregate", a.keys(), a.aggregates(), in, out) + " (each group on one node)";
+            return aggregate("Aggregate", a.keys(), a.aggregates(), in, out)
+                    + (wholeGroups ? " (each group on one node)" : " (groups of each node's own rows, merged above)");
         } else if (step instanceof PipelineStep.TopN t) {
             return "TopN " + t.count() + " " + sortKeys(t.keys(), in);
         } else if (step instanceof PipelineStep.Sort s) {

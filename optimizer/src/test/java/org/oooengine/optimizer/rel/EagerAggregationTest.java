@@ -67,7 +67,7 @@ class EagerAggregationTest {
         RelNode.Aggregate a = perCityAndYear(join, List.of(call(AggregateCall.Kind.SUM, 5), count(), call(AggregateCall.Kind.MIN, 5)));
         RelNode.Aggregate eager = assertInstanceOf(RelNode.Aggregate.class, apply(a));
         RelNode.Join joined = assertInstanceOf(RelNode.Join.class, eager.input());
-        RelNode.Aggregate partial = assertInstanceOf(RelNode.Aggregate.class, joined.right());
+        RelNode.Aggregate partial = assertInstanceOf(RelNode.PartialGroups.class, joined.right()).groups();
         assertSame(customer, joined.left());
         assertSame(sales, partial.input());
         assertEquals(List.of(column(1, SqlType.INT), column(2, SqlType.INT)), partial.keys()); // s_cust, s_year
