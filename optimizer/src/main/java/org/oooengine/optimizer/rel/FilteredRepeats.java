@@ -2,9 +2,11 @@ package org.oooengine.optimizer.rel;
 
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -12,9 +14,9 @@ import java.util.Set;
  * filter: TPC-DS Q47's monthly sums ranked, read as this month (filtered to one year and to the
  * months far from their average) and as the month before and after (unfiltered). Filtered on the
  * nodes, the one occurrence differs from the others and is computed again; placed whole, with
- * every column, and filtered (and projected) on the coordinator over its rows, all occurrences are
- * alike and the executor computes them once. Alike means the same operators, tables and
- * expressions, compared by value.
+ * the columns any of them reads, and filtered (and projected) on the coordinator over its rows, all
+ * occurrences are alike and the executor computes them once. Alike means the same operators,
+ * tables and expressions, compared by value.
  */
 final class FilteredRepeats {
     private FilteredRepeats() {
@@ -39,6 +41,20 @@ final class FilteredRepeats {
             }
         }
         return whole;
+    }
+
+    /**
+     * The occurrences in {@code plan} to place whole, each with the columns read of it: one set,
+     * empty at first, shared by the occurrences alike, so that what one reads the others make too.
+     */
+    static Map<RelNode, BitSet> reads(RelNode plan) {
+        Map<RelNode, BitSet> reads = new IdentityHashMap<>();
+        for (RelNode occurrence : of(plan)) {
+            BitSet shared = reads.entrySet().stream().filter(e -> alike(e.getKey(), occurrence)).map(Map.Entry::getValue)
+                    .findFirst().orElseGet(BitSet::new);
+            reads.put(occurrence, shared);
+        }
+        return reads;
     }
 
     /** Windows and groupings under a filter or projection, and apart those under a filter. */

@@ -63,8 +63,13 @@ public final class PipelinePlanner {
     /** Bytes assumed for a string of a computed result, which has no stored size to go by. */
     private static final int DERIVED_STRING_BYTES = 32;
 
-    /** Occurrences placed with every column, the filters and projections above them on the coordinator ({@link FilteredRepeats}). */
-    private final java.util.Set<RelNode> whole = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    /**
+     * Occurrences placed whole, each with the columns any alike occurrence reads, the filters and
+     * projections above them on the coordinator ({@link FilteredRepeats}).
+     */
+    private final java.util.Map<RelNode, BitSet> whole = new java.util.IdentityHashMap<>();
+    /** Whether placing read more columns of an occurrence placed whole than known before: the plan is placed again. */
+    private boolean wholeReadsGrew;
 
     private PipelinePlanner(TableLayouts layouts, Limits limits, CardinalityModel model) {
         this.layouts = layouts;
@@ -85,27 +90,29 @@ public final class PipelinePlanner {
         PipelinePlanner planner = new PipelinePlanner(layouts, limits, model);
         RelNode ordered = SemiJoinReduction.apply(JoinOrder.reorder(logical, layouts, limits), model);
         RelNode eager = EagerAggregation.apply(ordered, model, (side, read) -> planner.small(planner.chain(side, read), read));
-        planner.whole.addAll(FilteredRepeats.of(eager));
-        return planner.place(eager, all);
-    }
-
-    /** {@code node}'s output columns, all of them. */
-    private static BitSet allOf(RelNode node) {
-        BitSet all = new BitSet();
-        all.set(0, node.fields().size());
-        return all;
+        planner.whole.putAll(FilteredRepeats.reads(eager));
+        RelNode placed;
+        do { // until every occurrence placed whole was placed with what all of its alike ones read
+            planner.wholeReadsGrew = false;
+            placed = planner.place(eager, all);
+        } while (planner.wholeReadsGrew);
+        return placed;
     }
 
     /** {@code node} placed, of whose output columns only {@code required} are read above it. */
     private RelNode place(RelNode node, BitSet required) {
-        if (whole.contains(node) && required.cardinality() < node.fields().size()) {
-            return place(node, allOf(node));
+        BitSet wholeReads = whole.get(node);
+        if (wholeReads != null && !required.equals(wholeReads)) {
+            BitSet before = (BitSet) wholeReads.clone();
+            wholeReads.or(required);
+            wholeReadsGrew |= !wholeReads.equals(before);
+            return place(node, (BitSet) wholeReads.clone());
         }
-        if (node instanceof RelNode.Filter f && whole.contains(f.input())) {
-            return new RelNode.Filter(place(f.input(), required), f.condition());
+        if (node instanceof RelNode.Filter f && whole.containsKey(f.input())) {
+            return new RelNode.Filter(place(f.input(), union(required, Exprs.columns(f.condition()))), f.condition());
         }
-        if (node instanceof RelNode.Project p && whole.contains(p.input())) {
-            return new RelNode.Project(place(p.input(), required), p.exprs(), p.fields());
+        if (node instanceof RelNode.Project p && whole.containsKey(p.input())) {
+            return new RelNode.Project(place(p.input(), projectInputs(p, required)), p.exprs(), p.fields());
         }
         if (node instanceof RelNode.Aggregate written) {
             RelNode.Aggregate a = DeterminedGroupKeys.pruned(written, required);

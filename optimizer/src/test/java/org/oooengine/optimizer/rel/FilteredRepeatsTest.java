@@ -58,6 +58,19 @@ class FilteredRepeatsTest {
     }
 
     @Test
+    void occurrencesAlikeShareTheColumnsReadOfThem() {
+        RelNode.Aggregate filtered = perShop(null);
+        RelNode.Aggregate plain = perShop(null);
+        RelNode.Aggregate other = perShop(5L);
+        Map<RelNode, java.util.BitSet> reads = FilteredRepeats.reads(join(join(shopAbove(filtered, 3), all(plain)),
+                join(shopAbove(other, 1), all(perShop(5L)))));
+        assertEquals(4, reads.size());
+        assertTrue(reads.get(filtered) == reads.get(plain), "one set for the occurrences alike");
+        assertFalse(reads.get(filtered) == reads.get(other));
+        assertTrue(reads.get(filtered).isEmpty());
+    }
+
+    @Test
     void groupingsAlikeToNoneOrNeverFilteredStayAsTheyAre() {
         assertTrue(FilteredRepeats.of(join(shopAbove(perShop(null), 3), all(perShop(7L)))).isEmpty());
         assertTrue(FilteredRepeats.of(join(all(perShop(null)), all(perShop(null)))).isEmpty());
