@@ -98,14 +98,14 @@ class ShuffleTest {
         // orders grouped by customer before meeting customer (EagerAggregation): each node groups the
         // orders it holds and shuffles its groups to customer's nodes, where the join and the first
         // half of the GROUP BY run; customer itself is never gathered
-        SqlSession noBroadcast = engine.openSession("test", "default", Map.of("ooo.join.broadcast-max-bytes", "0"));
+        SqlSession noBroadcast = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "0"));
         String sql = "SELECT c_mktsegment, count(*), sum(o_totalprice), min(o_orderdate), count(o_clerk) FROM customer "
                 + "JOIN orders ON o_custkey = c_custkey GROUP BY c_mktsegment";
         String plan = explain(noBroadcast, "EXPLAIN " + sql);
         assertTrue(plan.contains("to the nodes that own it in customer"), plan);
         assertTrue(Pattern.compile("\\[each node\\] Aggregate[^\\n]*o_custkey").matcher(plan).find(), plan);
         assertFalse(Pattern.compile("Scan customer(?![^\\n]*\\[each node\\])").matcher(plan).find(), plan);
-        assertNull(OracleComparison.difference(rows(noBroadcast, sql), tpch.oracle.rows(sql), false), sql);
+        assertNull(OracleComparison.difference(rows(noBroadcast, sql), cluster.oracle().rows(sql), false), sql);
     }
 
     /** Slow joins that move one side to the other's nodes, or both sides by key, and how EXPLAIN shows it. */
