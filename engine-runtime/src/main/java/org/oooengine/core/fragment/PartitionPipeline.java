@@ -118,6 +118,13 @@ public final class PartitionPipeline {
         if (source != null) {
             return scanSource(source, spec, types, builds, out, cancelled, enough, memory, t0);
         }
+        KeyLookups lookups = KeyLookups.of(table, spec, builds);
+        if (lookups != null) {
+            builds = lookups.builds(builds);
+            if (lookups.pay()) {
+                return lookedUp(table, lookups, spec, types, builds, out, cancelled, enough, memory, t0);
+            }
+        }
         if (table.columnar().isPresent() && java.util.Arrays.stream(needed).allMatch(table.columnar().get()::holds)) {
             return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, enough, memory, t0);
         }
@@ -151,6 +158,22 @@ public final class PartitionPipeline {
         pipeline.accept(batch[0]);
         pipeline.finish();
         return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
+    }
+
+    /** Runs the steps over the rows of the partition whose keys the first join's build rows hold. */
+    private static Summary lookedUp(Table table, KeyLookups lookups, ScanPipeline spec, SqlType[] types,
+                                    Pipeline.BuildSource builds, Consumer<List<Object[]>> out, BooleanSupplier cancelled,
+                                    BooleanSupplier enough, QueryMemory memory, long t0) {
+        long[] rowsOut = {0};
+        VectorPipeline pipeline = new VectorPipeline(spec.steps(), types, builds, rows -> {
+            rowsOut[0] += rows.size();
+            out.accept(rows);
+        }, memory);
+        pipeline.stopWhen(stopping(cancelled, enough));
+        long rowsIn = lookups.forEachBatch(table, new RowCodec(table.schema()), spec.width(),
+                spec.columns().stream().toArray(), types, pipeline::acceptRows, cancelled);
+        pipeline.finish();
+        return Summary.of(rowsIn, rowsOut[0], System.nanoTime() - t0, memory);
     }
 
     /** Runs the steps over a source's pages of rows, the needed columns as SQL values. */

@@ -303,6 +303,56 @@ class VectorScanTest {
     }
 
     @Test
+    void aJoinOnTheKeyWithFewRowsSentLooksThemUp() throws Exception {
+        List<Object[]> rows = load();
+        // keys as ints and longs, repeated, null, and beyond the table's (ids run 0..4999)
+        List<Object[]> few = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            Object key = i % 10 == 0 ? null : i % 2 == 0 ? (Object) (i * 97) : (Object) (long) (i * 131 % 6000);
+            few.add(new Object[] {key, new BigDecimal(i).movePointLeft(1), "f" + i});
+        }
+        few.add(new Object[] {97 * 2, BigDecimal.ONE, "again"});
+        long distinctPresent = few.stream().map(b -> b[0]).filter(k -> k != null && ((Number) k).longValue() < ROWS)
+                .map(k -> ((Number) k).longValue()).distinct().count();
+        Expr label = new Expr.Column(WIDTH + 2, SqlType.STRING);
+        Expr someRows = call(ScalarFunction.NE, FLAG, lit("B", SqlType.STRING));
+        BitSet all = new BitSet();
+        all.set(0, WIDTH);
+        for (org.oooengine.core.sql.JoinKind kind : List.of(org.oooengine.core.sql.JoinKind.INNER,
+                org.oooengine.core.sql.JoinKind.SEMI)) {
+            PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Rows(few), kind, List.of(0), List.of(0),
+                    null, 3);
+            List<PipelineStep> steps = List.of(new PipelineStep.Filter(someRows), join,
+                    new PipelineStep.Project(kind.leftOnly() ? List.of(ID, NAME) : List.of(ID, NAME, label)));
+            assertSameRows(rowEngine(rows, steps), columnar(steps), kind + " looked up");
+            try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+                PartitionPipeline.Summary s = PartitionPipeline.run(store::table, (b, out) -> { },
+                        new ScanPipeline("t", WIDTH, all, steps), out -> { }, () -> false);
+                assertEquals(distinctPresent, s.rowsScanned(), kind + ": only the rows of the keys sent are read");
+            }
+        }
+        // a LEFT join keeps every probe row, and too many keys cost more looked up than read: both read the partition
+        List<Object[]> many = new ArrayList<>();
+        for (long id = 0; id < ROWS; id += 3) {
+            many.add(new Object[] {id, BigDecimal.ONE, "m"});
+        }
+        for (PipelineStep.HashJoin join : List.of(
+                new PipelineStep.HashJoin(new JoinBuild.Rows(few), org.oooengine.core.sql.JoinKind.LEFT, List.of(0), List.of(0), null, 3),
+                new PipelineStep.HashJoin(new JoinBuild.Rows(many), org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(0), null, 3),
+                // a decimal key: its values are not the tree's, so none is looked up
+                new PipelineStep.HashJoin(new JoinBuild.Rows(List.<Object[]>of(new Object[] {new BigDecimal("7.00"), BigDecimal.ONE, "d"})),
+                        org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(0), null, 3))) {
+            List<PipelineStep> steps = List.of(join, new PipelineStep.Project(List.of(ID, label)));
+            assertSameRows(rowEngine(rows, steps), columnar(steps), join.kind() + " of " + join.build());
+            try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+                PartitionPipeline.Summary s = PartitionPipeline.run(store::table, (b, out) -> { },
+                        new ScanPipeline("t", WIDTH, all, steps), out -> { }, () -> false);
+                assertEquals(ROWS, s.rowsScanned(), join.kind() + ": the partition is read whole");
+            }
+        }
+    }
+
+    @Test
     void aDamagedChunkIsRefusedByFileOffsetAndChecksum() throws Exception {
         load();
         Path file = dir.resolve(StoreManifest.read(dir).table("t").columnsFile());

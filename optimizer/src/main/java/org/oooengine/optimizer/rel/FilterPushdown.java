@@ -176,7 +176,8 @@ public final class FilterPushdown {
 
     /**
      * Conjuncts on one side's columns go into that side where the join keeps that side's rows as
-     * they are: either side of an inner or cross join, the left of a left, semi or anti join.
+     * they are: either side of an inner or cross join, the left of a left, semi or anti join; those
+     * on both sides of an inner equi-join become part of its condition.
      */
     private static RelNode intoJoin(RelNode.Join j, List<Expr> terms) {
         for (Expr c : terms) {
@@ -206,7 +207,11 @@ public final class FilterPushdown {
                 above.add(c);
             }
         }
-        if (left.isEmpty() && right.isEmpty()) {
+        // An inner equi-join takes a condition on both sides as part of its own: the join order then
+        // sees it and applies it where its relations first meet (TPC-DS Q01's returns above a store's
+        // average, compared as soon as the returns meet the averages rather than after every join).
+        boolean residual = j.kind() == JoinKind.INNER && j.leftKeys().length > 0 && !above.isEmpty();
+        if (left.isEmpty() && right.isEmpty() && !residual) {
             return new RelNode.Filter(j, Exprs.and(terms));
         }
         RelNode leftRows = left.isEmpty() ? j.left() : filtered(j.left(), left);
@@ -214,6 +219,11 @@ public final class FilterPushdown {
         if (empty(leftRows) || j.kind() != JoinKind.LEFT && j.kind() != JoinKind.ANTI && j.kind() != JoinKind.ANTI_NULL_AWARE
                 && empty(rightRows)) {
             return none(j);
+        }
+        if (residual) {
+            List<Expr> both = new ArrayList<>(j.residual() == null ? List.of() : Exprs.conjuncts(j.residual()));
+            both.addAll(above);
+            return new RelNode.Join(leftRows, rightRows, j.kind(), j.leftKeys(), j.rightKeys(), Exprs.and(both));
         }
         RelNode joined = new RelNode.Join(leftRows, rightRows, j.kind(), j.leftKeys(), j.rightKeys(), j.residual());
         return above.isEmpty() ? joined : new RelNode.Filter(joined, Exprs.and(above));
