@@ -39,6 +39,11 @@ public final class SessionSettings {
     public static final Setting<Boolean> AGGREGATE_MERGE_ON_NODES = DECLARED.add(Setting.flag("ooo.aggregate.merge-on-nodes")
             .scope(SESSION).defaultValue(true)
             .doc("Whether a GROUP BY with keys merges its groups on the nodes (shuffled by key) or on the coordinator."));
+    public static final Setting<Boolean> AGGREGATE_CASCADE_GROUPING_SETS = DECLARED.add(
+            Setting.flag("ooo.aggregate.cascade-grouping-sets").scope(SESSION).defaultValue(true)
+            .doc("Whether the nodes group ROLLUP and other grouping sets that nest set by set: the finest set "
+                    + "from the rows, each coarser one from the groups of the set before, rather than every copy of "
+                    + "every row."));
     public static final Setting<Long> QUERY_MAX_MEMORY_PER_NODE = DECLARED.add(Setting.size("ooo.query.max-memory-per-node")
             .scope(SESSION, COORDINATOR).defaultValue(0L)
             .defaultText("0: the operator's cap, else each node's own (`ooo node --query-max-memory`, half its heap)")

@@ -24,9 +24,16 @@ public sealed interface PipelineStep {
      * Each row becomes one row per item of {@code projections}, the values of its expressions:
      * GROUPING SETS' copy of the row for each set (the keys not in the set null, the set's
      * grouping id beside them), which a GROUP BY of the keys and the id then aggregates. Every
-     * projection makes columns of the same types.
+     * projection makes columns of the same types. {@code cascaded}: a {@link PartialAggregate}
+     * right after it that {@link #cascades} groups the first copy's rows only, and each next set
+     * from the groups of the set before (ROLLUP: the finest set once, then ever coarser ones from
+     * the groups, not from every row again); the groups are the same either way.
      */
-    record Expand(List<List<Expr>> projections) implements PipelineStep {
+    record Expand(List<List<Expr>> projections, boolean cascaded) implements PipelineStep {
+        public Expand(List<List<Expr>> projections) {
+            this(projections, false);
+        }
+
         public Expand {
             projections = projections.stream().map(List::copyOf).toList();
             if (projections.isEmpty()) {
@@ -49,6 +56,41 @@ public sealed interface PipelineStep {
         /** Columns of each row out. */
         public int width() {
             return projections.get(0).size();
+        }
+
+        /**
+         * Whether grouping the copies by {@code keys} for {@code aggregates} may take each set
+         * after the first from the groups of the set before: the sets nest in their order (each
+         * key a column every copy after the first either makes as the copy before it does, or
+         * makes a literal: a null left out, the grouping id), and the aggregates are counts, sums,
+         * averages and extremes, not distinct, of columns every copy makes alike, so that a
+         * group's values are the same in each set and its states merge into a coarser group's.
+         */
+        public boolean cascades(List<Expr> keys, List<AggregateCall> aggregates) {
+            if (projections.size() < 2 || keys.isEmpty()
+                    || aggregates.stream().anyMatch(c -> c.distinct() || c.kind().isMoment() || c.kind().isCollect())) {
+                return false;
+            }
+            java.util.BitSet read = new java.util.BitSet();
+            aggregates.stream().filter(c -> c.arg() != null).forEach(c -> read.or(Exprs.columns(c.arg())));
+            for (int c = read.nextSetBit(0); c >= 0; c = read.nextSetBit(c + 1)) {
+                int column = c;
+                if (column >= width() || projections.stream().anyMatch(p -> !p.get(column).equals(projections.get(0).get(column)))) {
+                    return false;
+                }
+            }
+            for (Expr key : keys) {
+                if (!(key instanceof Expr.Column k) || k.index() >= width()) {
+                    return false;
+                }
+                for (int p = 1; p < projections.size(); p++) {
+                    Expr made = projections.get(p).get(k.index());
+                    if (!(made instanceof Expr.Literal) && !made.equals(projections.get(p - 1).get(k.index()))) {
+                        return false;
+                    }
+                }
+            }
+            return true;
         }
     }
 

@@ -204,6 +204,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte WINDOW = 10;
     /** Added with WINDOW: a window over a GROUP BY merged on the nodes (the frame version is unchanged). */
     private static final byte MERGE_PARTIALS = 11;
+    /** An EXPAND whose copies the partial aggregate after it groups set by set (the frame version is unchanged). */
+    private static final byte EXPAND_CASCADED = 12;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -222,7 +224,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 w.put(PROJECT);
                 ExprCodec.writeList(w, p.exprs());
             } else if (step instanceof PipelineStep.Expand e) {
-                w.put(EXPAND).putVarInt(e.projections().size());
+                w.put(e.cascaded() ? EXPAND_CASCADED : EXPAND).putVarInt(e.projections().size());
                 e.projections().forEach(p -> ExprCodec.writeList(w, p));
             } else if (step instanceof PipelineStep.Window win) {
                 w.put(WINDOW);
@@ -345,13 +347,13 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             steps.add(switch (tag) {
                 case FILTER -> new PipelineStep.Filter(ExprCodec.read(r));
                 case PROJECT -> new PipelineStep.Project(ExprCodec.readList(r));
-                case EXPAND -> {
+                case EXPAND, EXPAND_CASCADED -> {
                     int count = r.getCount(1);
                     List<List<Expr>> projections = new ArrayList<>(count);
                     for (int p = 0; p < count; p++) {
                         projections.add(ExprCodec.readList(r));
                     }
-                    yield valid(() -> new PipelineStep.Expand(projections));
+                    yield valid(() -> new PipelineStep.Expand(projections, tag == EXPAND_CASCADED));
                 }
                 case WINDOW -> WindowCodec.read(r);
                 case MERGE_PARTIALS -> {

@@ -23,7 +23,9 @@ import org.oooengine.core.vector.VectorExpr;
  * A GROUP BY over column batches: groups found in an open-addressing table of key hashes, states
  * kept in arrays per aggregate (decimal sums exact in 128 bits). At the end it sends what the row
  * engine's {@link GroupTable} sends: each group's partial states ({@link PipelineStep.PartialAggregate})
- * or its results ({@link PipelineStep.Aggregate}).
+ * or its results ({@link PipelineStep.Aggregate}). Over grouping sets that nest ({@link #cascaded}),
+ * a chain of them, one per set: the first groups the rows, each next one the groups of the one
+ * before it as they leave, merging their partial states.
  */
 final class VectorAggregation {
     private static final int NULL_HASH = 0x5bd1e995;
@@ -46,6 +48,13 @@ final class VectorAggregation {
     private SpilledGroups spilled;
     private int[] table = new int[2 * INITIAL_GROUPS];
     private int[] hashes = new int[INITIAL_GROUPS];
+    /** In a cascade: the next set's aggregation, which takes this one's groups before they leave; else null. */
+    private VectorAggregation coarser;
+    /**
+     * In a cascade, per key: the constant this set has in its place (a null left out, the grouping
+     * id), or null where it keeps the finer set's key.
+     */
+    private VectorExpr[] constantKeys;
 
     private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, List<AggregateCall> calls, VectorExpr[] args,
                               boolean partial, QueryMemory memory, Consumer<List<Object[]>> out) {
@@ -101,6 +110,31 @@ final class VectorAggregation {
         return of(step.keys(), step.aggregates(), false, memory, out);
     }
 
+    /**
+     * The partial aggregate {@code step} of {@code expand}'s copies, set by set: the batches it
+     * adds are the first copy's, and each further set is grouped from the groups of the set before
+     * it, which it takes as they leave (partial states merge exactly: sums, counts, extremes). Null
+     * when the copies do not cascade ({@link PipelineStep.Expand#cascades}) or as {@link #of} is.
+     */
+    static VectorAggregation cascaded(PipelineStep.Expand expand, PipelineStep.PartialAggregate step, QueryMemory memory,
+                                      Consumer<List<Object[]>> out) {
+        VectorAggregation first = expand.cascades(step.keys(), step.aggregates()) ? of(step, memory, out) : null;
+        VectorAggregation finer = first;
+        for (int p = 1; finer != null && p < expand.projections().size(); p++) {
+            VectorAggregation set = of(step, memory, out);
+            set.constantKeys = new VectorExpr[step.keys().size()];
+            for (int k = 0; k < set.constantKeys.length; k++) {
+                Expr made = expand.projections().get(p).get(((Expr.Column) step.keys().get(k)).index());
+                if (made instanceof Expr.Literal && (set.constantKeys[k] = VectorCompiler.compile(made)) == null) {
+                    return null;
+                }
+            }
+            finer.coarser = set;
+            finer = set;
+        }
+        return first;
+    }
+
     private static VectorAggregation of(List<Expr> keyExprs, List<AggregateCall> calls, boolean partial,
                                         QueryMemory memory, Consumer<List<Object[]>> out) {
         if (calls.stream().anyMatch(c -> c.kind().isMoment() || c.kind().isCollect())) {
@@ -143,8 +177,26 @@ final class VectorAggregation {
         for (int a = 0; a < args.length; a++) {
             argValues[a] = args[a] == null ? null : args[a].eval(batch);
         }
-        int n = batch.size();
-        int[] pos = batch.positions();
+        grouped(keyValues, batch.positions(), batch.size(), false, (groupOf, from, to) -> {
+            for (int a = 0; a < states.length; a++) {
+                states[a].add(argValues[a], batch.positions(), groupOf, from, to);
+            }
+        });
+    }
+
+    /** What to do with rows {@code [from, to)} once their groups are {@code groupOf[from..to)}. */
+    @FunctionalInterface
+    private interface GroupedRows {
+        void add(int[] groupOf, int from, int to);
+    }
+
+    /**
+     * Finds or makes the group of each of the {@code n} rows at {@code pos} by its {@code keyValues}
+     * and hands them on to {@code rows}, as many at a time as the groups have room for. Returns
+     * {@code n}; or, when not even one group fits and {@code mayGiveUp}, the first row not grouped
+     * (else it throws).
+     */
+    private int grouped(Vector[] keyValues, int[] pos, int n, boolean mayGiveUp, GroupedRows rows) {
         int[] groupOf = new int[n];
         int from = 0;
         while (from < n) {
@@ -159,15 +211,53 @@ final class VectorAggregation {
                     full = e;
                 }
             }
-            for (int a = 0; a < states.length; a++) {
-                states[a].add(argValues[a], pos, groupOf, from, to);
-            }
+            rows.add(groupOf, from, to);
             // the groups so far leave memory (sent on, or spilled) and the rest of the batch goes on
             if (full != null && !makeRoom()) {
+                if (mayGiveUp) {
+                    return to;
+                }
                 throw full;
             }
             from = to;
         }
+        return n;
+    }
+
+    /**
+     * Adds the groups of {@code finer}, the set before this one in a cascade, by their partial
+     * states: each under its own keys but those this set makes constant.
+     */
+    private void addGroupsOf(VectorAggregation finer) {
+        int n = finer.groups;
+        if (n == 0) {
+            return;
+        }
+        Batch all = Batch.of(new Vector[0], n);
+        int done = grouped(keysOf(finer, all), all.positions(), n, true, (groupOf, from, to) -> {
+            for (int a = 0; a < states.length; a++) {
+                states[a].merge(finer.states[a], groupOf, from, to);
+            }
+        });
+        if (done < n) { // the finer sets hold the memory: the rest go on as copies would, a row per group and set
+            for (VectorAggregation set = this; set != null; set = set.coarser) {
+                set.sendAsCopies(finer, set.keysOf(finer, all), done);
+            }
+        }
+    }
+
+    /** This set's keys of {@code finer}'s groups (at positions {@code all}): theirs, but those this set makes constant. */
+    private Vector[] keysOf(VectorAggregation finer, Batch all) {
+        Vector[] keyValues = new Vector[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keyValues[k] = constantKeys[k] != null ? constantKeys[k].eval(all) : finer.keyColumns[k].vector();
+        }
+        return keyValues;
+    }
+
+    /** Sends {@code finer}'s groups from {@code from} on as this set's partial rows, under {@code keyValues}. */
+    private void sendAsCopies(VectorAggregation finer, Vector[] keyValues, int from) {
+        send(keyValues, finer.states, from, finer.groups, true, out);
     }
 
     private int findOrAdd(Vector[] keyValues, int i) {
@@ -201,9 +291,13 @@ final class VectorAggregation {
 
     /**
      * Empties the table when its groups outgrow the query's memory: a partial aggregate sends them
-     * on, a whole one spills them to disk. False when neither can help.
+     * on (in a cascade, with every coarser set's), a whole one spills them to disk. False when
+     * neither can help.
      */
     private boolean makeRoom() {
+        if (partial && coarser != null) {
+            return flushCascade();
+        }
         if (groups == 0 || !partial && !memory.canSpill()) {
             return false;
         }
@@ -284,7 +378,28 @@ final class VectorAggregation {
             spilled.finish(out);
             return;
         }
+        if (coarser != null) {
+            flushCascade();
+            return;
+        }
         send(partial, out);
+    }
+
+    /**
+     * In a cascade: this set's groups go on, once the next set took them, and so do the next
+     * set's and every coarser one's in turn; each starts over empty, its memory given back. False
+     * when none held a group.
+     */
+    private boolean flushCascade() {
+        boolean any = groups > 0;
+        if (any) {
+            if (coarser != null) {
+                coarser.addGroupsOf(this);
+            }
+            send(true, out);
+            empty();
+        }
+        return coarser != null && coarser.flushCascade() || any;
     }
 
     /** Sends every group's partial states instead of its results, also those it spilled (unmerged). */
@@ -300,12 +415,22 @@ final class VectorAggregation {
 
     /** Each group's keys, then its partial states or its results, a batch at a time. */
     private void send(boolean partialStates, Consumer<List<Object[]>> out) {
+        Vector[] keyValues = new Vector[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keyValues[k] = keyColumns[k].vector();
+        }
+        send(keyValues, states, 0, groups, partialStates, out);
+    }
+
+    /** Groups {@code [from, to)} of {@code states}, under the keys at their numbers in {@code keyValues}. */
+    private void send(Vector[] keyValues, State[] states, int from, int to, boolean partialStates,
+                      Consumer<List<Object[]>> out) {
         List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
         int width = partialStates ? AggregateCall.PARTIAL_WIDTH : 1;
-        for (int g = 0; g < groups; g++) {
+        for (int g = from; g < to; g++) {
             Object[] row = new Object[keys.length + states.length * width];
             for (int k = 0; k < keys.length; k++) {
-                row[k] = keyColumns[k].box(g, keyTypes[k]);
+                row[k] = keyValues[k].box(g, keyTypes[k]);
             }
             for (int a = 0; a < states.length; a++) {
                 if (partialStates) {
@@ -371,14 +496,12 @@ final class VectorAggregation {
             return objects[g].equals(((ObjectVector) v).values[i]);
         }
 
-        Object box(int g, SqlType type) {
-            if (nulls[g]) {
-                return null;
-            }
+        /** The groups' values as a vector, a group's at its number (the arrays themselves, not copied). */
+        Vector vector() {
             return switch (representation) {
-                case LONG -> new LongVector(new long[] {longs[g]}, null).box(0, type);
-                case DOUBLE -> doubles[g];
-                default -> objects[g];
+                case LONG -> new LongVector(longs, nulls);
+                case DOUBLE -> new DoubleVector(doubles, nulls);
+                default -> new ObjectVector(objects);
             };
         }
     }
@@ -472,6 +595,46 @@ final class VectorAggregation {
                     }
                 }
                 counts[g]++;
+            }
+        }
+
+        /**
+         * Merges the states of {@code finer}'s groups {@code [from, to)} (the same aggregate) into
+         * groups {@code groupOf[from..to)}: their counts and sums added, their extremes compared.
+         */
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        void merge(State finer, int[] groupOf, int from, int to) {
+            boolean sum = call.kind() == AggregateCall.Kind.SUM || call.kind() == AggregateCall.Kind.AVG;
+            boolean counted = call.kind() == AggregateCall.Kind.COUNT_STAR || call.kind() == AggregateCall.Kind.COUNT;
+            Vector.Representation r = counted ? null : Vector.representation(call.arg().type());
+            for (int k = from; k < to; k++) {
+                long n = finer.counts[k];
+                if (n == 0) {
+                    continue;
+                }
+                int g = groupOf[k];
+                boolean first = counts[g] == 0;
+                if (r == Vector.Representation.LONG) {
+                    long v = finer.low[k];
+                    if (sum) {
+                        long s = low[g] + v;
+                        high[g] += finer.high[k] + (Long.compareUnsigned(s, low[g]) < 0 ? 1 : 0);
+                        low[g] = s;
+                    } else if (extreme && (first || Long.compare(v, low[g]) == direction)) {
+                        low[g] = v;
+                    }
+                } else if (r == Vector.Representation.DOUBLE) {
+                    double v = finer.doubles[k];
+                    if (sum) {
+                        doubles[g] += v;
+                    } else if (extreme && (first || Double.compare(v, doubles[g]) == direction)) {
+                        doubles[g] = v;
+                    }
+                } else if (r != null && extreme
+                        && (first || Integer.signum(((Comparable) finer.objects[k]).compareTo(objects[g])) == direction)) {
+                    objects[g] = finer.objects[k];
+                }
+                counts[g] += n;
             }
         }
 

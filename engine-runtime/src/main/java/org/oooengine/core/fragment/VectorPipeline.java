@@ -15,9 +15,10 @@ import org.oooengine.core.vector.VectorCompiler;
 
 /**
  * A pipeline's steps over column batches. Runs of filters, projections, hash joins on integer keys,
- * ended by an aggregate or the pipeline's end, are {@link VectorSegment}s; a step vectors cannot
- * run (another join kind or key type, a distinct aggregate) runs on rows of SQL values in a row
- * {@link Pipeline} of its own, whose output becomes the next segment's batches.
+ * grouping sets' copies ({@link VectorExpand}), ended by an aggregate or the pipeline's end, are
+ * {@link VectorSegment}s; a step vectors cannot run (another join kind or key type, a distinct
+ * aggregate) runs on rows of SQL values in a row {@link Pipeline} of its own, whose output becomes
+ * the next segment's batches.
  */
 final class VectorPipeline {
     private final VectorSegment head;
@@ -38,6 +39,7 @@ final class VectorPipeline {
                    Consumer<List<Object[]>> out, QueryMemory memory) {
         BuildRows.Cache built = new BuildRows.Cache(builds, memory);
         Map<PipelineStep, VectorHashJoin> joins = new IdentityHashMap<>();
+        Map<PipelineStep, VectorExpand> expands = new IdentityHashMap<>();
         List<Stage> stages = new ArrayList<>();
         List<PipelineStep> run = new ArrayList<>();
         SqlType[] runTypes = inputTypes.clone();
@@ -53,6 +55,10 @@ final class VectorPipeline {
                 if (vectorized) {
                     types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
                 }
+            } else if (step instanceof PipelineStep.Expand e && VectorExpand.of(e) != null) {
+                expands.put(e, VectorExpand.of(e));
+                vectorized = true;
+                types = e.projections().get(0).stream().map(Expr::type).toArray(SqlType[]::new);
             } else if (step instanceof PipelineStep.PartialAggregate p && i == steps.size() - 1) {
                 vectorized = VectorAggregation.of(p, QueryMemory.unbounded(), rows -> { }) != null;
             } else if (step instanceof PipelineStep.Aggregate a && VectorAggregation.of(a, QueryMemory.unbounded(), rows -> { }) != null) {
@@ -98,7 +104,7 @@ final class VectorPipeline {
         for (int s = stages.size() - 1; s >= 0; s--) {
             Stage stage = stages.get(s);
             if (stage.rowStep() == null) {
-                segment = new VectorSegment(stage.steps(), stage.inputTypes(), joins, built, next, memory);
+                segment = new VectorSegment(stage.steps(), stage.inputTypes(), joins, expands, built, next, memory);
                 segments.add(segment);
                 next = segment::acceptRows;
                 if (s > 0) {

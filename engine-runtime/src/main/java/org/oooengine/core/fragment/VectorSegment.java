@@ -15,8 +15,8 @@ import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.vector.VectorExpr;
 
 /**
- * A run of filters, projections and hash joins, maybe ended by an aggregate (whole, or the partial
- * one that ends a pipeline), on column batches. Its input comes as batches (from a scan) or as rows, which become a
+ * A run of filters, projections, hash joins and grouping sets' copies, maybe ended by an aggregate
+ * (whole, or the partial one that ends a pipeline, set by set over copies that cascade), on column batches. Its input comes as batches (from a scan) or as rows, which become a
  * batch: the columns its steps read as typed vectors, the others carried along as they are. A batch
  * whose decimal arithmetic outgrows a long runs the same steps row by row, so every batch gets the
  * row engine's answer.
@@ -58,7 +58,8 @@ final class VectorSegment {
      * @param inputTypes  the types of the input columns the steps read; null for the others
      */
     VectorSegment(List<PipelineStep> steps, SqlType[] inputTypes, Map<PipelineStep, VectorHashJoin> joins,
-                  BuildRows.Cache builds, Consumer<List<Object[]>> out, QueryMemory memory) {
+                  Map<PipelineStep, VectorExpand> expands, BuildRows.Cache builds, Consumer<List<Object[]>> out,
+                  QueryMemory memory) {
         this.steps = List.copyOf(steps);
         this.inputTypes = inputTypes;
         this.builds = builds;
@@ -66,7 +67,9 @@ final class VectorSegment {
         this.memory = memory;
         SqlType[] types = inputTypes;
         VectorAggregation partial = null;
-        for (PipelineStep step : steps) {
+        VectorAggregation cascade = null;
+        for (int i = 0; i < steps.size(); i++) {
+            PipelineStep step = steps.get(i);
             typesAt.add(types);
             if (step instanceof PipelineStep.Filter f) {
                 ops.add(Op.of(filter(VectorCompiler.compile(f.condition()))));
@@ -79,10 +82,22 @@ final class VectorSegment {
                 // each batch the join makes goes on by itself: one that overflows runs row by row from there
                 ops.add((b, rest) -> join.probe(b, made -> guarded(made, next), stop));
                 types = join.outputTypes(types);
+            } else if (step instanceof PipelineStep.Expand e) {
+                VectorExpand expand = expands.get(e);
+                cascade = e.cascaded() && i == steps.size() - 2 && steps.get(i + 1) instanceof PipelineStep.PartialAggregate p
+                        ? VectorAggregation.cascaded(e, p, memory, out) : null;
+                if (cascade != null) { // the first set's copy only: the aggregation makes each next set from its groups
+                    ops.add(Op.of(b -> expand.copy(b, 0)));
+                } else {
+                    int next = ops.size() + 1;
+                    // each copy goes on by itself: one that overflows runs row by row from there
+                    ops.add((b, rest) -> expand.expand(b, copy -> guarded(copy, next)));
+                }
+                types = e.projections().get(0).stream().map(Expr::type).toArray(SqlType[]::new);
             } else if (step instanceof PipelineStep.Aggregate a) {
                 partial = VectorAggregation.of(a, memory, out);
             } else {
-                partial = VectorAggregation.of((PipelineStep.PartialAggregate) step, memory, out);
+                partial = cascade != null ? cascade : VectorAggregation.of((PipelineStep.PartialAggregate) step, memory, out);
             }
         }
         this.aggregation = partial;

@@ -2,6 +2,7 @@ package org.oooengine.core.fragment;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -366,6 +367,45 @@ class PipelineTest {
         assertEquals(wired, ScanPipeline.read(new PayloadReader(wired.toBytes())));
         assertThrows(IllegalArgumentException.class, () -> new PipelineStep.Expand(List.of(List.of(FLAG), List.of(QUANTITY))),
                 "every copy has the same types");
+    }
+
+    /**
+     * Sets that nest (ROLLUP) may be grouped each from the groups of the one before, when the
+     * aggregates read only what every copy passes alike and their states merge; the wire keeps the mark.
+     */
+    @Test
+    void nestedSetsCascadeWhenEveryCopyPassesTheAggregatesColumns() {
+        Expr noFlag = new Expr.Literal(null, SqlType.STRING);
+        Expr noDate = new Expr.Literal(null, SqlType.DATE);
+        List<List<Expr>> rollup = List.of(List.of(FLAG, SHIPPED, PRICE, id(0)), List.of(FLAG, noDate, PRICE, id(1)),
+                List.of(noFlag, noDate, PRICE, id(3)));
+        List<Expr> keys = List.of(new Expr.Column(0, SqlType.STRING), new Expr.Column(1, SqlType.DATE),
+                new Expr.Column(3, SqlType.BIGINT));
+        List<AggregateCall> sums = List.of(CALLS.get(0), new AggregateCall(AggregateCall.Kind.SUM, new Expr.Column(2, MONEY),
+                false, SqlType.decimal(25, 2)), new AggregateCall(AggregateCall.Kind.MIN, new Expr.Column(2, MONEY), false, MONEY));
+        assertTrue(new PipelineStep.Expand(rollup).cascades(keys, sums));
+        assertFalse(new PipelineStep.Expand(List.of(rollup.get(2), rollup.get(1), rollup.get(0))).cascades(keys, sums),
+                "coarsest first: a set's keys are not in the groups of the one before");
+        List<List<Expr>> cube = List.of(rollup.get(0), rollup.get(1), List.of(noFlag, SHIPPED, PRICE, id(2)), rollup.get(2));
+        assertFalse(new PipelineStep.Expand(cube).cascades(keys, sums), "CUBE's sets do not nest");
+        AggregateCall ofAKey = new AggregateCall(AggregateCall.Kind.COUNT, new Expr.Column(1, SqlType.DATE), false,
+                SqlType.BIGINT);
+        assertFalse(new PipelineStep.Expand(rollup).cascades(keys, List.of(ofAKey)), "a count of a key some sets null");
+        AggregateCall distinct = new AggregateCall(AggregateCall.Kind.COUNT, new Expr.Column(2, MONEY), true, SqlType.BIGINT);
+        AggregateCall variance = new AggregateCall(AggregateCall.Kind.VAR_POP, new Expr.Column(2, MONEY), false,
+                SqlType.DOUBLE);
+        assertFalse(new PipelineStep.Expand(rollup).cascades(keys, List.of(distinct)));
+        assertFalse(new PipelineStep.Expand(rollup).cascades(keys, List.of(variance)));
+        assertFalse(new PipelineStep.Expand(rollup).cascades(List.of(new Expr.IsNull(new Expr.Column(0, SqlType.STRING),
+                false)), sums), "a key computed from the copies");
+        ScanPipeline wired = new ScanPipeline("t", 5, bits(0, 2, 3), List.of(new PipelineStep.Expand(rollup, true),
+                new PipelineStep.PartialAggregate(keys, sums)));
+        assertEquals(wired, ScanPipeline.read(new PayloadReader(wired.toBytes())));
+        assertTrue(((PipelineStep.Expand) ScanPipeline.read(new PayloadReader(wired.toBytes())).steps().get(0)).cascaded());
+    }
+
+    private static Expr id(long id) {
+        return new Expr.Literal(id, SqlType.BIGINT);
     }
 
     @Test

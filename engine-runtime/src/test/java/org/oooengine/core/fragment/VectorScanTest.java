@@ -48,6 +48,20 @@ class VectorScanTest {
     private static final Expr DISC = new Expr.Column(6, SqlType.DOUBLE);
     private static final Expr OK = new Expr.Column(7, SqlType.BOOLEAN);
     private static final int WIDTH = 8;
+    private static final List<Expr> COLUMNS = List.of(ID, FLAG, NAME, QTY, PRICE, SHIPPED, DISC, OK);
+    /** Every kind of aggregate the vectors run, over every type of column. */
+    private static final List<AggregateCall> CALLS = List.of(
+            new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT),
+            new AggregateCall(AggregateCall.Kind.COUNT, PRICE, false, SqlType.BIGINT),
+            new AggregateCall(AggregateCall.Kind.COUNT, OK, false, SqlType.BIGINT),
+            new AggregateCall(AggregateCall.Kind.SUM, QTY, false, SqlType.BIGINT),
+            new AggregateCall(AggregateCall.Kind.SUM, PRICE, false, SqlType.decimal(25, 2)),
+            new AggregateCall(AggregateCall.Kind.AVG, PRICE, false, SqlType.decimal(19, 6)),
+            new AggregateCall(AggregateCall.Kind.SUM, DISC, false, SqlType.DOUBLE),
+            new AggregateCall(AggregateCall.Kind.MIN, SHIPPED, false, SqlType.DATE),
+            new AggregateCall(AggregateCall.Kind.MAX, PRICE, false, MONEY),
+            new AggregateCall(AggregateCall.Kind.MIN, NAME, false, SqlType.varchar(20)),
+            new AggregateCall(AggregateCall.Kind.MAX, DISC, false, SqlType.DOUBLE));
 
     @TempDir
     Path dir;
@@ -102,22 +116,11 @@ class VectorScanTest {
     @Test
     void partialAggregatesMatchTheRowEngine() throws Exception {
         List<Object[]> rows = load();
-        List<AggregateCall> calls = List.of(
-                new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT),
-                new AggregateCall(AggregateCall.Kind.COUNT, PRICE, false, SqlType.BIGINT),
-                new AggregateCall(AggregateCall.Kind.COUNT, OK, false, SqlType.BIGINT),
-                new AggregateCall(AggregateCall.Kind.SUM, QTY, false, SqlType.BIGINT),
-                new AggregateCall(AggregateCall.Kind.SUM, PRICE, false, SqlType.decimal(25, 2)),
-                new AggregateCall(AggregateCall.Kind.AVG, PRICE, false, SqlType.decimal(19, 6)),
-                new AggregateCall(AggregateCall.Kind.SUM, DISC, false, SqlType.DOUBLE),
-                new AggregateCall(AggregateCall.Kind.MIN, SHIPPED, false, SqlType.DATE),
-                new AggregateCall(AggregateCall.Kind.MAX, PRICE, false, MONEY),
-                new AggregateCall(AggregateCall.Kind.MIN, NAME, false, SqlType.varchar(20)),
-                new AggregateCall(AggregateCall.Kind.MAX, DISC, false, SqlType.DOUBLE),
-                // sums past a long's range: kept exactly in 128 bits
-                new AggregateCall(AggregateCall.Kind.SUM, call(ScalarFunction.MULTIPLY, PRICE,
-                        lit(new BigDecimal("1000000000000.0000"), SqlType.decimal(17, 4)), SqlType.decimal(33, 6)),
-                        false, SqlType.decimal(38, 6)));
+        List<AggregateCall> calls = new ArrayList<>(CALLS);
+        // sums past a long's range: kept exactly in 128 bits
+        calls.add(new AggregateCall(AggregateCall.Kind.SUM, call(ScalarFunction.MULTIPLY, PRICE,
+                lit(new BigDecimal("1000000000000.0000"), SqlType.decimal(17, 4)), SqlType.decimal(33, 6)),
+                false, SqlType.decimal(38, 6)));
         Expr someRows = call(ScalarFunction.GT, ID, lit(100L, SqlType.BIGINT));
         for (List<Expr> keys : List.of(List.<Expr>of(), List.of(FLAG), List.of(FLAG, QTY),
                 List.of(call(ScalarFunction.YEAR, SHIPPED, SqlType.INT), DISC), List.of(PRICE))) {
@@ -144,6 +147,48 @@ class VectorScanTest {
         List<PipelineStep> none = List.of(new PipelineStep.Filter(call(ScalarFunction.LT, ID, lit(-1L, SqlType.BIGINT))),
                 new PipelineStep.PartialAggregate(List.of(), calls));
         assertSameRows(merged(List.of(), calls, rowEngine(rows, none)), merged(List.of(), calls, columnar(none)), "empty");
+    }
+
+    /**
+     * ROLLUP's copies on column batches, each copy aggregated or set by set from the finer set's
+     * groups, give the row engine's groups: names that are null apart from those rolled up (the
+     * grouping id keeps them apart), every aggregate, groups sent early from little memory.
+     */
+    @Test
+    void groupingSetsCopiedOrSetBySetMatchTheRowEngine() throws Exception {
+        List<Object[]> rows = load();
+        List<Expr> rolled = List.of(FLAG, NAME, call(ScalarFunction.YEAR, SHIPPED, SqlType.INT));
+        List<List<Expr>> copies = new ArrayList<>();
+        for (int kept = rolled.size(); kept >= 0; kept--) {
+            List<Expr> copy = new ArrayList<>(COLUMNS);
+            for (int k = 0; k < rolled.size(); k++) {
+                copy.add(k < kept ? rolled.get(k) : lit(null, rolled.get(k).type()));
+            }
+            copy.add(lit((1L << (rolled.size() - kept)) - 1, SqlType.BIGINT));
+            copy.add(lit(null, SqlType.INTERVAL)); // read by no one, of a type no vector holds
+            copies.add(copy);
+        }
+        List<Expr> keys = new ArrayList<>();
+        for (int k = 0; k <= rolled.size(); k++) {
+            keys.add(new Expr.Column(WIDTH + k, copies.get(0).get(WIDTH + k).type()));
+        }
+        PipelineStep.PartialAggregate partial = new PipelineStep.PartialAggregate(keys, CALLS);
+        Expr someRows = call(ScalarFunction.GT, ID, lit(100L, SqlType.BIGINT));
+        List<Object[]> expected = merged(keys, CALLS, rowEngine(rows, List.of(new PipelineStep.Filter(someRows),
+                new PipelineStep.Expand(copies), partial)));
+        assertEquals(1, expected.stream().filter(r -> r[3].equals(7L)).count(), "one grand total");
+        assertEquals(3, expected.stream().filter(r -> r[3].equals(3L)).count(), "a group per flag");
+        assertTrue(expected.stream().anyMatch(r -> r[1] == null && r[3].equals(0L)), "names null before any rolled up");
+        for (boolean cascaded : new boolean[] {false, true}) {
+            PipelineStep.Expand expand = new PipelineStep.Expand(copies, cascaded);
+            assertTrue(VectorExpand.of(expand) != null && VectorAggregation.cascaded(expand, partial,
+                    QueryMemory.unbounded(), r -> { }) != null);
+            List<PipelineStep> steps = List.of(new PipelineStep.Filter(someRows), expand, partial);
+            assertSameRows(expected, merged(keys, CALLS, columnar(steps)), "cascaded " + cascaded);
+            List<Object[]> early = columnar(steps, new QueryMemory("test", 20_000, "test.memory"));
+            assertTrue(early.size() > expected.size(), "groups sent early: " + early.size());
+            assertSameRows(expected, merged(keys, CALLS, early), "cascaded " + cascaded + ", groups sent early");
+        }
     }
 
     @Test

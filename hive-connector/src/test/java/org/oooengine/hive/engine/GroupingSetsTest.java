@@ -149,6 +149,34 @@ class GroupingSetsTest {
         assertTrue(bytesSpilled() > spilledBefore, "the nodes spilled groups");
     }
 
+    /**
+     * Sets that nest (ROLLUP; GROUPING SETS in any order whose sets each hold the next once put
+     * finest first) are grouped on the nodes set by set, each from the groups of the one before:
+     * EXPLAIN says so, and the rows are DuckDB's, with groups sent early from little memory too,
+     * and with the setting off.
+     */
+    @Test
+    void nestedSetsAreGroupedSetBySetOnTheNodes() throws Exception {
+        String aggregates = "count(*), count(l_tax), sum(l_quantity), avg(l_discount), min(l_shipdate), max(l_comment)";
+        String ours = "SELECT l_suppkey, l_partkey, l_orderkey, GROUPING__ID, " + aggregates + " FROM lineitem "
+                + "GROUP BY l_suppkey, l_partkey, l_orderkey GROUPING SETS ((l_suppkey), (), (l_suppkey, l_partkey, l_orderkey), "
+                + "(l_suppkey, l_partkey))";
+        String duckDb = "SELECT l_suppkey, l_partkey, l_orderkey, grouping(l_suppkey, l_partkey, l_orderkey), " + aggregates
+                + " FROM lineitem GROUP BY ROLLUP (l_suppkey, l_partkey, l_orderkey)";
+        String plan = String.join("\n", cluster.run("EXPLAIN " + ours, Map.of()).stream().map(r -> (String) r[0]).toList());
+        assertTrue(plan.contains("[each node] Expand 4 grouping sets, each grouped from the one before "
+                + "[l_suppkey, l_partkey, l_orderkey, grouping__id]: (l_suppkey, l_partkey, l_orderkey, 0) "
+                + "(l_suppkey, l_partkey, NULL, 1) (l_suppkey, NULL, NULL, 3) (NULL, NULL, NULL, 7)"), plan);
+        List<Object[]> expected = cluster.oracle().rows(duckDb);
+        Map<String, String> small = Map.of("ooo.query.max-memory-per-node", "100000", "ooo.query.max-memory", "100000");
+        Map<String, String> copied = Map.of("ooo.aggregate.cascade-grouping-sets", "false");
+        for (Map<String, String> settings : List.of(Map.<String, String>of(), small, copied)) {
+            assertNull(OracleComparison.difference(cluster.run(ours, settings), expected, false), settings.toString());
+        }
+        String without = String.join("\n", cluster.run("EXPLAIN " + ours, copied).stream().map(r -> (String) r[0]).toList());
+        assertTrue(without.contains("[each node] Expand 4 grouping sets [") && !without.contains("each grouped"), without);
+    }
+
     private static long bytesSpilled() {
         return cluster.tpch().session.stats().values().stream().mapToLong(n -> n.get("bytesSpilled").asLong()).sum();
     }

@@ -47,13 +47,21 @@ public final class PipelinePlanner {
      * {@code buildMaxBytes}, bytes of a hash table a node builds from its own partition or from rows
      * shuffled to it, per node, as estimated (beyond it such a join runs on the coordinator; 0: all
      * do); {@code mergeGroupsOnNodes}: whether a GROUP BY with keys merges its groups on the nodes or
-     * on the coordinator. The session settings that give them are {@link SessionSettings}'s
-     * {@code JOIN_*} and {@code AGGREGATE_MERGE_ON_NODES}; what the operators may hold as they run is
-     * the runtime's ({@link org.oooengine.core.cluster.RuntimeLimits}).
+     * on the coordinator; {@code cascadeGroupingSets}: whether the nodes group nested grouping sets
+     * set by set ({@link CascadedGroupingSets}). The session settings that give them are
+     * {@link SessionSettings}'s {@code JOIN_*}, {@code AGGREGATE_MERGE_ON_NODES} and
+     * {@code AGGREGATE_CASCADE_GROUPING_SETS}; what the operators may hold as they run is the
+     * runtime's ({@link org.oooengine.core.cluster.RuntimeLimits}).
      */
-    public record Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes) {
+    public record Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes,
+                         boolean cascadeGroupingSets) {
         public static final Limits DEFAULTS = new Limits(SessionSettings.JOIN_BROADCAST_MAX_BYTES.defaultValue(),
                 SessionSettings.JOIN_BUILD_MAX_BYTES.defaultValue(), SessionSettings.AGGREGATE_MERGE_ON_NODES.defaultValue());
+
+        public Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes) {
+            this(broadcastMaxBytes, buildMaxBytes, mergeGroupsOnNodes,
+                    SessionSettings.AGGREGATE_CASCADE_GROUPING_SETS.defaultValue());
+        }
     }
 
     private final TableLayouts layouts;
@@ -86,7 +94,8 @@ public final class PipelinePlanner {
         all.set(0, node.fields().size());
         RelNode unions = UnionJoinPushdown.apply(node);
         CardinalityModel model = CardinalityModel.of(layouts, unions);
-        RelNode logical = GroupingSetsPreAggregation.apply(unions, model);
+        RelNode preAggregated = GroupingSetsPreAggregation.apply(unions, model);
+        RelNode logical = limits.cascadeGroupingSets() ? CascadedGroupingSets.apply(preAggregated) : preAggregated;
         PipelinePlanner planner = new PipelinePlanner(layouts, limits, model);
         RelNode ordered = SemiJoinReduction.apply(JoinOrder.reorder(logical, layouts, limits), model);
         RelNode eager = EagerAggregation.apply(ordered, model, (side, read) -> planner.small(planner.chain(side, read), read));
@@ -573,16 +582,21 @@ public final class PipelinePlanner {
             if (chain == null) {
                 return null;
             }
-            partials.add(chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a)).gathered());
+            partials.add(partiallyAggregated(chain, a).gathered());
         }
         return new RelNode.FinalAggregate(new RelNode.Union(partials, partialFields(a)), a.keys().size(), a.aggregates(),
                 a.fields(), false);
     }
 
+    /** {@code chain} ended by {@code a}'s partial aggregate: set by set over grouping sets that nest, when the limits let it. */
+    private Chain partiallyAggregated(Chain chain, RelNode.Aggregate a) {
+        Chain ended = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a));
+        return limits.cascadeGroupingSets() ? ended.withSteps(CascadedGroupingSets.cascaded(ended.steps)) : ended;
+    }
+
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
         if (a.aggregates().stream().allMatch(AggregateCall::splittable)) {
-            RelNode.NodePipeline nodes = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()),
-                    partialFields(a)).gathered();
+            RelNode.NodePipeline nodes = partiallyAggregated(chain, a).gathered();
             // with keys, each group is merged on the node its key hashes to (unless the input shuffles already)
             boolean onNodes = limits.mergeGroupsOnNodes() && !a.keys().isEmpty() && chain.shuffles.isEmpty();
             return new RelNode.FinalAggregate(nodes, a.keys().size(), a.aggregates(), a.fields(), onNodes);
@@ -1010,6 +1024,11 @@ public final class PipelinePlanner {
         /** The chain with {@code condition} applied, estimated to keep {@code share} of its rows. */
         Chain filtered(Expr condition, double share) {
             return with(new PipelineStep.Filter(condition), fields).estimated(share);
+        }
+
+        /** The same chain with {@code other} steps, of the same output. */
+        Chain withSteps(List<PipelineStep> other) {
+            return new Chain(scan, other, broadcasts, shuffles, fields, partitionKey, rows, columnBytes);
         }
 
         /** The same chain estimated to send {@code estimate} rows. */

@@ -415,7 +415,7 @@ public final class PlanPrinter {
         } else if (n instanceof RelNode.Window w) {
             return StepText.window(w.partitionKeys(), w.orderKeys(), w.calls(), displayed(w.input()), w.fields());
         } else if (n instanceof RelNode.Expand e) {
-            return StepText.expand(e.projections(), displayed(e.input()), e.fields());
+            return StepText.expand(e.projections(), false, displayed(e.input()), e.fields());
         } else if (n instanceof RelNode.Replicate r) {
             return "Replicate each row " + ColumnNames.of(displayed(r.input())).apply(r.countColumn()) + " times";
         } else if (n instanceof RelNode.Generate g) {

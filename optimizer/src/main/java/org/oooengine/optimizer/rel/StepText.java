@@ -71,9 +71,9 @@ final class StepText {
     /**
      * GROUPING SETS' copies of each row: the columns that differ between the copies (the keys, a
      * null where a set leaves one out, and the grouping id), copy by copy, then those every copy
-     * passes on alike.
+     * passes on alike; cascaded, each set is grouped from the groups of the one before.
      */
-    static String expand(List<List<Expr>> copies, List<Field> in, List<Field> out) {
+    static String expand(List<List<Expr>> copies, boolean cascaded, List<Field> in, List<Field> out) {
         ColumnNames inNames = ColumnNames.of(in);
         ColumnNames outNames = ColumnNames.of(out);
         List<Integer> differing = new ArrayList<>();
@@ -89,7 +89,8 @@ final class StepText {
                 passed.add(name.equals(sql) ? sql : name + " := " + sql);
             }
         }
-        StringBuilder b = new StringBuilder("Expand ").append(copies.size()).append(" grouping sets [")
+        StringBuilder b = new StringBuilder("Expand ").append(copies.size()).append(" grouping sets")
+                .append(cascaded ? ", each grouped from the one before [" : " [")
                 .append(differing.stream().map(outNames::apply).collect(Collectors.joining(", "))).append("]:");
         for (List<Expr> copy : copies) {
             b.append(" (").append(differing.stream().map(i -> inNames.sql(copy.get(i))).collect(Collectors.joining(", ")))
@@ -198,7 +199,7 @@ final class StepText {
         } else if (step instanceof PipelineStep.Project p) {
             return project(p.exprs(), in, out);
         } else if (step instanceof PipelineStep.Expand e) {
-            return expand(e.projections(), in, out);
+            return expand(e.projections(), e.cascaded(), in, out);
         } else if (step instanceof PipelineStep.PartialAggregate a) {
             return aggregate("PartialAggregate", a.keys(), a.aggregates(), in, null);
         } else if (step instanceof PipelineStep.Aggregate a) {
