@@ -39,6 +39,12 @@ public final class SessionSettings {
     public static final Setting<Boolean> AGGREGATE_MERGE_ON_NODES = DECLARED.add(Setting.flag("ooo.aggregate.merge-on-nodes")
             .scope(SESSION).defaultValue(true)
             .doc("Whether a GROUP BY with keys merges its groups on the nodes (shuffled by key) or on the coordinator."));
+    public static final Setting<Long> AGGREGATE_PARTIAL_SKIP_PERCENT = DECLARED.add(Setting.count("ooo.aggregate.partial-skip-percent")
+            .scope(SESSION).unit("percent").range(0, 100).defaultValue(90L)
+            .doc("When a node's partial GROUP BY has made more groups than this percentage of the first 100,000 rows "
+                    + "it grouped, it stops grouping and sends each further row on as a group of its own: grouping that "
+                    + "barely reduces the rows only costs time before they are merged. EXPLAIN ANALYZE shows the rows "
+                    + "sent on so. 100: never."));
     public static final Setting<Long> QUERY_MAX_MEMORY_PER_NODE = DECLARED.add(Setting.size("ooo.query.max-memory-per-node")
             .scope(SESSION, COORDINATOR).defaultValue(0L)
             .defaultText("0: the operator's cap, else each node's own (`ooo node --query-max-memory`, half its heap)")

@@ -10,6 +10,7 @@ import org.oooengine.core.sql.Decimals;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.BoolVector;
 import org.oooengine.core.vector.DoubleVector;
@@ -23,14 +24,20 @@ import org.oooengine.core.vector.VectorExpr;
  * A GROUP BY over column batches: groups found in an open-addressing table of key hashes, states
  * kept in arrays per aggregate (decimal sums exact in 128 bits). At the end it sends what the row
  * engine's {@link GroupTable} sends: each group's partial states ({@link PipelineStep.PartialAggregate})
- * or its results ({@link PipelineStep.Aggregate}).
+ * or its results ({@link PipelineStep.Aggregate}). A partial one whose groups are nearly as many as
+ * its first rows ({@link PipelineStep.PartialAggregate#skipPercent}) stops grouping: it sends its
+ * groups, then each further row as a group of its own, for the final aggregation to group once.
  */
 final class VectorAggregation {
     private static final int NULL_HASH = 0x5bd1e995;
     private static final int INITIAL_GROUPS = 64;
+    /** The rows a partial aggregate groups before it weighs its groups against them. */
+    static final long SKIP_SAMPLE_ROWS = 100_000;
 
+    /** Per key its vector form, null for a key without columns, whose value {@code constants} holds. */
     private final VectorExpr[] keys;
     private final SqlType[] keyTypes;
+    private final Object[] constants;
     private final List<AggregateCall> calls;
     private final VectorExpr[] args;
     private final QueryMemory memory;
@@ -46,10 +53,23 @@ final class VectorAggregation {
     private SpilledGroups spilled;
     private int[] table = new int[2 * INITIAL_GROUPS];
     private int[] hashes = new int[INITIAL_GROUPS];
+    /**
+     * A partial aggregate's rows to group before it weighs its groups against them (Long.MAX_VALUE:
+     * it never does), and the most groups per 100 of them at which it keeps grouping.
+     */
+    private long sampleRows = Long.MAX_VALUE;
+    private int skipPercent = PipelineStep.PartialAggregate.NEVER_SKIP;
+    /** The rows grouped and the groups made, until it weighed them. */
+    private long rowsGrouped;
+    private long groupsMade;
+    /** Whether it stopped grouping, and the rows it has sent on since as groups of their own. */
+    private boolean skipping;
+    private long rowsUngrouped;
 
-    private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, List<AggregateCall> calls, VectorExpr[] args,
-                              boolean partial, QueryMemory memory, Consumer<List<Object[]>> out) {
+    private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, Object[] constants, List<AggregateCall> calls,
+                              VectorExpr[] args, boolean partial, QueryMemory memory, Consumer<List<Object[]>> out) {
         this.partial = partial;
+        this.constants = constants;
         this.out = out;
         this.keys = keys;
         this.keyTypes = keyTypes;
@@ -73,7 +93,7 @@ final class VectorAggregation {
         hashes = new int[INITIAL_GROUPS];
         keyColumns = new KeyColumn[keys.length];
         for (int k = 0; k < keys.length; k++) {
-            keyColumns[k] = new KeyColumn(Vector.representation(keyTypes[k]));
+            keyColumns[k] = keys[k] == null ? null : new KeyColumn(Vector.representation(keyTypes[k]));
         }
         states = new State[calls.size()];
         for (int a = 0; a < states.length; a++) {
@@ -87,7 +107,23 @@ final class VectorAggregation {
      * them early and starts over (the final aggregation merges a group's states from anywhere).
      */
     static VectorAggregation of(PipelineStep.PartialAggregate step, QueryMemory memory, Consumer<List<Object[]>> out) {
-        return of(step.keys(), step.aggregates(), true, memory, out);
+        return of(step, SKIP_SAMPLE_ROWS, memory, out);
+    }
+
+    /** As above, weighing its groups after {@code sampleRows} rows. */
+    static VectorAggregation of(PipelineStep.PartialAggregate step, long sampleRows, QueryMemory memory,
+                                Consumer<List<Object[]>> out) {
+        VectorAggregation a = of(step.keys(), step.aggregates(), true, memory, out);
+        if (a != null && !step.keys().isEmpty() && step.skipPercent() < PipelineStep.PartialAggregate.NEVER_SKIP) {
+            a.sampleRows = sampleRows;
+            a.skipPercent = step.skipPercent();
+        }
+        return a;
+    }
+
+    /** The rows it sent on as groups of their own once it stopped grouping (0 while it groups). */
+    long rowsUngrouped() {
+        return rowsUngrouped;
     }
 
     /**
@@ -110,10 +146,20 @@ final class VectorAggregation {
         PipelineStep.PartialAggregate step = new PipelineStep.PartialAggregate(keyExprs, calls);
         VectorExpr[] keys = new VectorExpr[step.keys().size()];
         SqlType[] keyTypes = new SqlType[keys.length];
+        Object[] constants = new Object[keys.length];
         for (int k = 0; k < keys.length; k++) {
             Expr key = step.keys().get(k);
-            keys[k] = VectorCompiler.compile(key);
             keyTypes[k] = key.type();
+            if (Exprs.columns(key).isEmpty()) {
+                // the same value in every group (a NULL kept as a key): nothing to hash, even of a type vectors do not hold
+                try {
+                    constants[k] = key.eval(new Object[0]);
+                } catch (RuntimeException notConstant) {
+                    return null;
+                }
+                continue;
+            }
+            keys[k] = VectorCompiler.compile(key);
             if (keys[k] == null || Vector.representation(key.type()) == Vector.Representation.BOOL) {
                 return null;
             }
@@ -130,14 +176,18 @@ final class VectorAggregation {
                 return null;
             }
         }
-        return new VectorAggregation(keys, keyTypes, step.aggregates(), args, partial, memory, out);
+        return new VectorAggregation(keys, keyTypes, constants, step.aggregates(), args, partial, memory, out);
     }
 
     /** Adds a batch's rows; evaluates every key and argument before any state changes. */
     void add(Batch batch) {
+        if (skipping) {
+            sendOneByOne(batch);
+            return;
+        }
         Vector[] keyValues = new Vector[keys.length];
         for (int k = 0; k < keys.length; k++) {
-            keyValues[k] = keys[k].eval(batch);
+            keyValues[k] = keys[k] == null ? null : keys[k].eval(batch);
         }
         Vector[] argValues = new Vector[args.length];
         for (int a = 0; a < args.length; a++) {
@@ -168,12 +218,62 @@ final class VectorAggregation {
             }
             from = to;
         }
+        if (rowsGrouped < sampleRows) {
+            rowsGrouped += n;
+            if (rowsGrouped >= sampleRows && 100 * groupsMade > (long) skipPercent * rowsGrouped) {
+                // grouping barely reduces the rows: the groups go on, and from now on each row as its own
+                skipping = true;
+                send(true, out);
+                empty();
+            }
+        }
+    }
+
+    /**
+     * Sends each row of the batch on as a group of its own: its keys, then every aggregate's state
+     * of that one row, made by the states' own code with a group per row.
+     */
+    private void sendOneByOne(Batch batch) {
+        Vector[] keyValues = new Vector[keys.length];
+        for (int k = 0; k < keys.length; k++) {
+            keyValues[k] = keys[k] == null ? null : keys[k].eval(batch);
+        }
+        Vector[] argValues = new Vector[args.length];
+        for (int a = 0; a < args.length; a++) {
+            argValues[a] = args[a] == null ? null : args[a].eval(batch);
+        }
+        int n = batch.size();
+        int[] pos = batch.positions();
+        int[] groupOf = new int[n];
+        for (int r = 0; r < n; r++) {
+            for (int k = 0; k < keys.length; k++) {
+                if (keyColumns[k] != null) {
+                    keyColumns[k].add(keyValues[k], pos[r], r);
+                }
+            }
+            for (State s : states) {
+                s.ensure(r + 1);
+            }
+            groupOf[r] = r;
+        }
+        for (int a = 0; a < states.length; a++) {
+            states[a].add(argValues[a], pos, groupOf, 0, n);
+        }
+        groups = n;
+        send(true, out);
+        groups = 0;
+        for (State s : states) {
+            s.clear(n);
+        }
+        rowsUngrouped += n;
     }
 
     private int findOrAdd(Vector[] keyValues, int i) {
         int h = 1;
         for (int k = 0; k < keyValues.length; k++) {
-            h = 31 * h + hash(keyValues[k], i);
+            if (keyValues[k] != null) {
+                h = 31 * h + hash(keyValues[k], i);
+            }
         }
         int mask = table.length - 1;
         int slot = mix(h) & mask;
@@ -190,7 +290,9 @@ final class VectorAggregation {
         int g = groups;
         newGroup(h);
         for (int k = 0; k < keyValues.length; k++) {
-            keyColumns[k].add(keyValues[k], i, g);
+            if (keyColumns[k] != null) {
+                keyColumns[k].add(keyValues[k], i, g);
+            }
         }
         table[slot] = g;
         if (2 * groups > table.length / 2) {
@@ -226,6 +328,7 @@ final class VectorAggregation {
         }
         memory.reserve(partial ? "partial aggregation" : "aggregation", groupBytes);
         held += groupBytes;
+        groupsMade++;
         if (groups == hashes.length) {
             hashes = Arrays.copyOf(hashes, 2 * groups);
         }
@@ -251,7 +354,7 @@ final class VectorAggregation {
 
     private boolean sameKeys(int g, Vector[] keyValues, int i) {
         for (int k = 0; k < keyValues.length; k++) {
-            if (!keyColumns[k].matches(g, keyValues[k], i)) {
+            if (keyColumns[k] != null && !keyColumns[k].matches(g, keyValues[k], i)) {
                 return false;
             }
         }
@@ -305,7 +408,7 @@ final class VectorAggregation {
         for (int g = 0; g < groups; g++) {
             Object[] row = new Object[keys.length + states.length * width];
             for (int k = 0; k < keys.length; k++) {
-                row[k] = keyColumns[k].box(g, keyTypes[k]);
+                row[k] = keyColumns[k] == null ? constants[k] : keyColumns[k].box(g, keyTypes[k]);
             }
             for (int a = 0; a < states.length; a++) {
                 if (partialStates) {
@@ -398,6 +501,15 @@ final class VectorAggregation {
             this.call = call;
             this.extreme = call.kind() == AggregateCall.Kind.MIN || call.kind() == AggregateCall.Kind.MAX;
             this.direction = call.kind() == AggregateCall.Kind.MIN ? -1 : 1;
+        }
+
+        /** Empties the first {@code n} groups' states, for groups made anew. */
+        void clear(int n) {
+            Arrays.fill(counts, 0, n, 0);
+            Arrays.fill(low, 0, n, 0);
+            Arrays.fill(high, 0, n, 0);
+            Arrays.fill(doubles, 0, n, 0);
+            Arrays.fill(objects, 0, n, null);
         }
 
         void ensure(int groups) {

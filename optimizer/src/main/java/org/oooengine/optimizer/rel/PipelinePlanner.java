@@ -47,13 +47,22 @@ public final class PipelinePlanner {
      * {@code buildMaxBytes}, bytes of a hash table a node builds from its own partition or from rows
      * shuffled to it, per node, as estimated (beyond it such a join runs on the coordinator; 0: all
      * do); {@code mergeGroupsOnNodes}: whether a GROUP BY with keys merges its groups on the nodes or
-     * on the coordinator. The session settings that give them are {@link SessionSettings}'s
-     * {@code JOIN_*} and {@code AGGREGATE_MERGE_ON_NODES}; what the operators may hold as they run is
-     * the runtime's ({@link org.oooengine.core.cluster.RuntimeLimits}).
+     * on the coordinator; {@code partialSkipPercent}: past what share of groups to rows a node's
+     * partial aggregate stops grouping ({@link PipelineStep.PartialAggregate#skipPercent}). The
+     * session settings that give them are {@link SessionSettings}'s {@code JOIN_*} and
+     * {@code AGGREGATE_*}; what the operators may hold as they run is the runtime's
+     * ({@link org.oooengine.core.cluster.RuntimeLimits}).
      */
-    public record Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes) {
+    public record Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes, int partialSkipPercent) {
         public static final Limits DEFAULTS = new Limits(SessionSettings.JOIN_BROADCAST_MAX_BYTES.defaultValue(),
-                SessionSettings.JOIN_BUILD_MAX_BYTES.defaultValue(), SessionSettings.AGGREGATE_MERGE_ON_NODES.defaultValue());
+                SessionSettings.JOIN_BUILD_MAX_BYTES.defaultValue(), SessionSettings.AGGREGATE_MERGE_ON_NODES.defaultValue(),
+                SessionSettings.AGGREGATE_PARTIAL_SKIP_PERCENT.defaultValue().intValue());
+
+        /** As above, the partial aggregates' by default. */
+        public Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes) {
+            this(broadcastMaxBytes, buildMaxBytes, mergeGroupsOnNodes,
+                    SessionSettings.AGGREGATE_PARTIAL_SKIP_PERCENT.defaultValue().intValue());
+        }
     }
 
     private final TableLayouts layouts;
@@ -131,7 +140,7 @@ public final class PipelinePlanner {
             }
             RelNode input = place(a.input(), in);
             RelNode partials = a.aggregates().stream().allMatch(AggregateCall::splittable)
-                    ? thenOnNodes(input, new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a)) : null;
+                    ? thenOnNodes(input, partialStep(a), partialFields(a)) : null;
             if (partials != null) { // each node aggregates what its join gives; the coordinator merges the groups
                 return new RelNode.FinalAggregate(partials, a.keys().size(), a.aggregates(), a.fields(), false);
             }
@@ -573,15 +582,20 @@ public final class PipelinePlanner {
             if (chain == null) {
                 return null;
             }
-            partials.add(chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a)).gathered());
+            partials.add(chain.with(partialStep(a), partialFields(a)).gathered());
         }
         return new RelNode.FinalAggregate(new RelNode.Union(partials, partialFields(a)), a.keys().size(), a.aggregates(),
                 a.fields(), false);
     }
 
+    /** The nodes' half of {@code a}: their groups' partial states, grouping only while it reduces the rows. */
+    private PipelineStep.PartialAggregate partialStep(RelNode.Aggregate a) {
+        return new PipelineStep.PartialAggregate(a.keys(), a.aggregates(), limits.partialSkipPercent());
+    }
+
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
         if (a.aggregates().stream().allMatch(AggregateCall::splittable)) {
-            RelNode.NodePipeline nodes = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()),
+            RelNode.NodePipeline nodes = chain.with(partialStep(a),
                     partialFields(a)).gathered();
             // with keys, each group is merged on the node its key hashes to (unless the input shuffles already)
             boolean onNodes = limits.mergeGroupsOnNodes() && !a.keys().isEmpty() && chain.shuffles.isEmpty();
