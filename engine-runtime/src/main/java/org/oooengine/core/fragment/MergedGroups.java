@@ -2,7 +2,6 @@ package org.oooengine.core.fragment;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -36,7 +35,7 @@ final class MergedGroups {
     /** Bytes reserved of the query's memory, and of them those no group holds yet. */
     private long reserved;
     private long unused;
-    private int[] table = emptyTable(2 * INITIAL_GROUPS);
+    private int[] table = VectorAggregation.table(new int[0], 0, 2 * INITIAL_GROUPS);
     private int[] hashes = new int[INITIAL_GROUPS];
 
     MergedGroups(int keyCount, List<AggregateCall> calls, QueryMemory memory, String operator) {
@@ -79,7 +78,7 @@ final class MergedGroups {
             h = 31 * h + hash(partial[k]);
         }
         int mask = table.length - 1;
-        int slot = mix(h) & mask;
+        int slot = VectorAggregation.mix(h) & mask;
         int g;
         while (true) {
             g = table[slot];
@@ -155,21 +154,7 @@ final class MergedGroups {
     }
 
     private void rehash() {
-        table = emptyTable(table.length * 2);
-        int mask = table.length - 1;
-        for (int g = 0; g < groups; g++) {
-            int slot = mix(hashes[g]) & mask;
-            while (table[slot] >= 0) {
-                slot = (slot + 1) & mask;
-            }
-            table[slot] = g;
-        }
-    }
-
-    private static int[] emptyTable(int size) {
-        int[] t = new int[size];
-        Arrays.fill(t, -1);
-        return t;
+        table = VectorAggregation.table(hashes, groups, table.length * 2);
     }
 
     private boolean sameKeys(int g, Object[] partial) {
@@ -179,11 +164,6 @@ final class MergedGroups {
             }
         }
         return true;
-    }
-
-    private static int mix(int h) {
-        int x = h * 0x9E3779B9;
-        return x ^ (x >>> 16);
     }
 
     private static int longHash(long v) {
@@ -222,7 +202,7 @@ final class MergedGroups {
         reserved = 0;
         unused = 0;
         groups = 0;
-        table = emptyTable(2 * INITIAL_GROUPS);
+        table = VectorAggregation.table(hashes, 0, 2 * INITIAL_GROUPS);
         hashes = new int[INITIAL_GROUPS];
         for (KeyColumn k : keys) {
             k.reset();
@@ -233,7 +213,7 @@ final class MergedGroups {
     }
 
     private void send(boolean partials, Consumer<List<Object[]>> out) {
-        List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+        RowBatches batches = new RowBatches(out);
         int width = partials ? AggregateCall.PARTIAL_WIDTH : 1;
         Object[] state = new Object[AggregateCall.PARTIAL_WIDTH];
         for (int g = 0; g < groups; g++) {
@@ -249,15 +229,9 @@ final class MergedGroups {
                     row[keyCount + a] = states[a].result(state);
                 }
             }
-            batch.add(row);
-            if (batch.size() == Pipeline.BATCH_ROWS) {
-                out.accept(batch);
-                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-            }
+            batches.add(row);
         }
-        if (!batch.isEmpty()) {
-            out.accept(batch);
-        }
+        batches.flush();
     }
 
     /**
@@ -472,13 +446,7 @@ final class MergedGroups {
         }
 
         private BigDecimal decimal(int g) {
-            BigDecimal d;
-            if (high[g] == (low[g] >> 63)) {
-                d = BigDecimal.valueOf(low[g], scale);
-            } else {
-                BigInteger unscaled = BigInteger.valueOf(high[g]).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low[g])));
-                d = new BigDecimal(unscaled, scale);
-            }
+            BigDecimal d = VectorAggregation.decimal(high[g], low[g], scale);
             Object rest = objects == null ? null : objects[g];
             return rest == null ? d : d.add((BigDecimal) rest);
         }

@@ -2,7 +2,6 @@ package org.oooengine.core.fragment;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -185,14 +184,8 @@ final class VectorAggregation {
             sendOneByOne(batch);
             return;
         }
-        Vector[] keyValues = new Vector[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-            keyValues[k] = keys[k] == null ? null : keys[k].eval(batch);
-        }
-        Vector[] argValues = new Vector[args.length];
-        for (int a = 0; a < args.length; a++) {
-            argValues[a] = args[a] == null ? null : args[a].eval(batch);
-        }
+        Vector[] keyValues = eval(keys, batch);
+        Vector[] argValues = eval(args, batch);
         int n = batch.size();
         int[] pos = batch.positions();
         int[] groupOf = new int[n];
@@ -234,14 +227,8 @@ final class VectorAggregation {
      * of that one row, made by the states' own code with a group per row.
      */
     private void sendOneByOne(Batch batch) {
-        Vector[] keyValues = new Vector[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-            keyValues[k] = keys[k] == null ? null : keys[k].eval(batch);
-        }
-        Vector[] argValues = new Vector[args.length];
-        for (int a = 0; a < args.length; a++) {
-            argValues[a] = args[a] == null ? null : args[a].eval(batch);
-        }
+        Vector[] keyValues = eval(keys, batch);
+        Vector[] argValues = eval(args, batch);
         int n = batch.size();
         int[] pos = batch.positions();
         int[] groupOf = new int[n];
@@ -266,6 +253,15 @@ final class VectorAggregation {
             s.clear(n);
         }
         rowsUngrouped += n;
+    }
+
+    /** Each expression's values over the batch; null for a null expression (a constant key, count(*)). */
+    private static Vector[] eval(VectorExpr[] exprs, Batch batch) {
+        Vector[] values = new Vector[exprs.length];
+        for (int i = 0; i < exprs.length; i++) {
+            values[i] = exprs[i] == null ? null : exprs[i].eval(batch);
+        }
+        return values;
     }
 
     private int findOrAdd(Vector[] keyValues, int i) {
@@ -340,9 +336,14 @@ final class VectorAggregation {
     }
 
     private void rehash() {
-        table = new int[table.length * 2];
+        table = table(hashes, groups, table.length * 2);
+    }
+
+    /** An open-addressing table of {@code size} slots (a power of two) holding groups 0 to {@code groups - 1} by their hashes. */
+    static int[] table(int[] hashes, int groups, int size) {
+        int[] table = new int[size];
         Arrays.fill(table, -1);
-        int mask = table.length - 1;
+        int mask = size - 1;
         for (int g = 0; g < groups; g++) {
             int slot = mix(hashes[g]) & mask;
             while (table[slot] >= 0) {
@@ -350,6 +351,7 @@ final class VectorAggregation {
             }
             table[slot] = g;
         }
+        return table;
     }
 
     private boolean sameKeys(int g, Vector[] keyValues, int i) {
@@ -361,7 +363,8 @@ final class VectorAggregation {
         return true;
     }
 
-    private static int mix(int h) {
+    /** Spreads a hash over the bits a table's slot is taken from. */
+    static int mix(int h) {
         int x = h * 0x9E3779B9;
         return x ^ (x >>> 16);
     }
@@ -403,7 +406,7 @@ final class VectorAggregation {
 
     /** Each group's keys, then its partial states or its results, a batch at a time. */
     private void send(boolean partialStates, Consumer<List<Object[]>> out) {
-        List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+        RowBatches batches = new RowBatches(out);
         int width = partialStates ? AggregateCall.PARTIAL_WIDTH : 1;
         for (int g = 0; g < groups; g++) {
             Object[] row = new Object[keys.length + states.length * width];
@@ -417,15 +420,9 @@ final class VectorAggregation {
                     row[keys.length + a] = states[a].result(g);
                 }
             }
-            batch.add(row);
-            if (batch.size() == Pipeline.BATCH_ROWS) {
-                out.accept(batch);
-                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-            }
+            batches.add(row);
         }
-        if (!batch.isEmpty()) {
-            out.accept(batch);
-        }
+        batches.flush();
     }
 
     /** The key values of the groups, held as the key's vectors hold them. */
@@ -634,12 +631,14 @@ final class VectorAggregation {
             };
         }
 
-        private static BigDecimal decimal(long high, long low, int scale) {
-            if (high == (low >> 63)) {
-                return Decimals.of(low, scale);
-            }
-            BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
-            return new BigDecimal(unscaled, scale);
+    }
+
+    /** The decimal of scale {@code scale} whose unscaled value is the 128-bit {@code high:low}. */
+    static BigDecimal decimal(long high, long low, int scale) {
+        if (high == (low >> 63)) {
+            return Decimals.of(low, scale);
         }
+        BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+        return new BigDecimal(unscaled, scale);
     }
 }

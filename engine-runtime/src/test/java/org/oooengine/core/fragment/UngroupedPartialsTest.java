@@ -27,15 +27,16 @@ import org.oooengine.core.vector.Vector;
  * every representation, decimal sums past a long, groups spilled to disk and merged back.
  */
 class UngroupedPartialsTest {
-    private static final SqlType MONEY = SqlType.decimal(15, 2);
-    private static final Expr ID = new Expr.Column(0, SqlType.BIGINT);
-    private static final Expr FLAG = new Expr.Column(1, SqlType.varchar(1));
-    private static final Expr NAME = new Expr.Column(2, SqlType.varchar(20));
-    private static final Expr QTY = new Expr.Column(3, SqlType.INT);
-    private static final Expr PRICE = new Expr.Column(4, MONEY);
-    private static final Expr SHIPPED = new Expr.Column(5, SqlType.DATE);
-    private static final Expr DISC = new Expr.Column(6, SqlType.DOUBLE);
-    private static final Expr OK = new Expr.Column(7, SqlType.BOOLEAN);
+    // the columns of VectorScanTest's rows
+    private static final SqlType MONEY = VectorScanTest.MONEY;
+    private static final Expr ID = VectorScanTest.ID;
+    private static final Expr FLAG = VectorScanTest.FLAG;
+    private static final Expr NAME = VectorScanTest.NAME;
+    private static final Expr QTY = VectorScanTest.QTY;
+    private static final Expr PRICE = VectorScanTest.PRICE;
+    private static final Expr SHIPPED = VectorScanTest.SHIPPED;
+    private static final Expr DISC = VectorScanTest.DISC;
+    private static final Expr OK = VectorScanTest.OK;
     private static final SqlType[] TYPES = {SqlType.BIGINT, SqlType.varchar(1), SqlType.varchar(20), SqlType.INT, MONEY,
             SqlType.DATE, SqlType.DOUBLE, SqlType.BOOLEAN};
     private static final int ROWS = 6000;
@@ -80,7 +81,7 @@ class UngroupedPartialsTest {
                 long[] skipped = {0};
                 List<Object[]> partials = partials(keys, percent, sample, rows, skipped);
                 String what = keys + " past " + percent + "% after " + sample + " rows";
-                assertSameRows(expected, merge(keys.size(), partials, QueryMemory.unbounded()), what);
+                VectorScanTest.assertSameRows(expected, merge(keys.size(), partials, QueryMemory.unbounded()), what);
                 if (percent == PipelineStep.PartialAggregate.NEVER_SKIP || sample > ROWS
                         || keys.equals(List.of(FLAG)) && percent > 0) {
                     assertEquals(0, skipped[0], what + ": rows sent on ungrouped");
@@ -106,7 +107,7 @@ class UngroupedPartialsTest {
         p.finish();
         long grouped = (VectorAggregation.SKIP_SAMPLE_ROWS + Pipeline.BATCH_ROWS - 1) / Pipeline.BATCH_ROWS * Pipeline.BATCH_ROWS;
         assertEquals(count - grouped, p.rowsUngrouped());
-        assertSameRows(whole(keys, rows), merge(keys.size(), partials, QueryMemory.unbounded()), "row engine");
+        VectorScanTest.assertSameRows(whole(keys, rows), merge(keys.size(), partials, QueryMemory.unbounded()), "row engine");
     }
 
     @Test
@@ -116,7 +117,7 @@ class UngroupedPartialsTest {
         List<Object[]> partials = partials(List.of(), 0, 1, rows, skipped);
         assertEquals(1, partials.size());
         assertEquals(0, skipped[0]);
-        assertSameRows(whole(List.of(), rows), merge(0, partials, QueryMemory.unbounded()), "no keys");
+        VectorScanTest.assertSameRows(whole(List.of(), rows), merge(0, partials, QueryMemory.unbounded()), "no keys");
         // no row at all: one group, counting 0
         List<Object[]> none = merge(0, List.of(), QueryMemory.unbounded());
         assertEquals(1, none.size());
@@ -130,7 +131,7 @@ class UngroupedPartialsTest {
         List<Expr> keys = List.of(ID, FLAG);
         List<Object[]> partials = partials(keys, 0, 1, rows, new long[1]);
         QueryMemory small = new QueryMemory("the node", 200_000, "ooo.query.max-memory-per-node", dir.resolve("spill"));
-        assertSameRows(whole(keys, rows), merge(keys.size(), partials, small), "spilled");
+        VectorScanTest.assertSameRows(whole(keys, rows), merge(keys.size(), partials, small), "spilled");
         assertTrue(small.spilledRows() > 0, "nothing spilled");
         QueryMemory noDisk = new QueryMemory("the node", 200_000, "ooo.query.max-memory-per-node");
         assertThrows(MemoryLimitExceededException.class, () -> merge(keys.size(), partials, noDisk));
@@ -212,30 +213,5 @@ class UngroupedPartialsTest {
             f.acceptAll(partials.subList(from, Math.min(partials.size(), from + 700)));
         }
         return f.results();
-    }
-
-    private static void assertSameRows(List<Object[]> expected, List<Object[]> actual, String what) {
-        List<String> e = render(expected);
-        List<String> a = render(actual);
-        if (!e.equals(a)) {
-            List<String> missing = new ArrayList<>(e);
-            a.forEach(missing::remove);
-            List<String> extra = new ArrayList<>(a);
-            e.forEach(extra::remove);
-            org.junit.jupiter.api.Assertions.fail(what + ": " + e.size() + " rows expected, " + a.size() + " came; missing "
-                    + missing.subList(0, Math.min(5, missing.size())) + ", extra " + extra.subList(0, Math.min(5, extra.size())));
-        }
-    }
-
-    /** Each row as text, values by their class and value; doubles summed in another order may differ in their last bits. */
-    private static List<String> render(List<Object[]> rows) {
-        return rows.stream().map(r -> {
-            StringBuilder b = new StringBuilder();
-            for (Object v : r) {
-                String text = v instanceof Double x ? String.format(java.util.Locale.ROOT, "%.10g", x) : String.valueOf(v);
-                b.append(v == null ? "" : v.getClass().getSimpleName()).append(':').append(text).append('|');
-            }
-            return b.toString();
-        }).sorted().toList();
     }
 }
