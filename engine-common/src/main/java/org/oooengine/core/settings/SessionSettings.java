@@ -44,6 +44,12 @@ public final class SessionSettings {
             .doc("Whether the nodes group ROLLUP and other grouping sets that nest set by set: the finest set "
                     + "from the rows, each coarser one from the groups of the set before, rather than every copy of "
                     + "every row."));
+    public static final Setting<Long> AGGREGATE_PARTIAL_SKIP_PERCENT = DECLARED.add(Setting.count("ooo.aggregate.partial-skip-percent")
+            .scope(SESSION).unit("percent").range(0, 100).defaultValue(90L)
+            .doc("When a node's partial GROUP BY has made more groups than this percentage of the first 100,000 rows "
+                    + "it grouped, it stops grouping and sends each further row on as a group of its own: grouping that "
+                    + "barely reduces the rows only costs time before they are merged. EXPLAIN ANALYZE shows the rows "
+                    + "sent on so. 100: never."));
     public static final Setting<Long> QUERY_MAX_MEMORY_PER_NODE = DECLARED.add(Setting.size("ooo.query.max-memory-per-node")
             .scope(SESSION, COORDINATOR).defaultValue(0L)
             .defaultText("0: the operator's cap, else each node's own (`ooo node --query-max-memory`, half its heap)")

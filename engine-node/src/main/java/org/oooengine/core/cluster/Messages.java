@@ -289,24 +289,27 @@ final class Messages {
 
     /** The figures a node's pipeline ends its answer with, in the order of {@link PartitionPipeline.Summary}'s fields. */
     static byte[] pipelineSummary(PartitionPipeline.Summary s) {
-        return new PayloadWriter(56).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos())
+        return new PayloadWriter(64).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos())
                 .putLong(s.peakMemoryBytes()).putLong(s.spilledBytes()).putLong(s.spilledRows()).putLong(s.bytesOut())
-                .toByteArray();
+                .putLong(s.rowsUngrouped()).toByteArray();
     }
 
-    /** Reads {@link #pipelineSummary}: seven figures, none negative, nothing after them. */
+    /**
+     * Reads {@link #pipelineSummary}: eight figures (seven from a node that sends no rows ungrouped),
+     * none negative, nothing after them.
+     */
     static PartitionPipeline.Summary readPipelineSummary(PayloadReader r) {
-        long[] f = new long[7];
-        for (int i = 0; i < f.length; i++) {
+        long[] f = new long[8];
+        for (int i = 0; i < f.length && (i < 7 || r.remaining() > 0); i++) {
             f[i] = r.getLong();
             if (f[i] < 0) {
                 throw new ProtocolException("a pipeline summary with a negative figure " + f[i] + " at " + i);
             }
         }
         if (r.remaining() != 0) {
-            throw new ProtocolException("a pipeline summary with " + r.remaining() + " bytes after its seven figures");
+            throw new ProtocolException("a pipeline summary with " + r.remaining() + " bytes after its eight figures");
         }
-        return new PartitionPipeline.Summary(f[0], f[1], f[2], f[3], f[4], f[5], f[6]);
+        return new PartitionPipeline.Summary(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]);
     }
 
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {

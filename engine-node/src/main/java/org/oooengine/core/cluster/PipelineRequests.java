@@ -187,7 +187,7 @@ final class PipelineRequests implements RequestFamily {
             FinalAggregation merge = new FinalAggregation(m.keyCount(), m.aggregates(), memory);
             queries.exchanges.drain(m.exchange(), m.producers(), out::cancelled, rows -> {
                 partials[0] += rows.size();
-                rows.forEach(merge::accept);
+                merge.acceptAll(rows);
             });
             merge.finish(rows -> {
                 results[0] += rows.size();

@@ -18,6 +18,8 @@ public final class FinalAggregation {
     private final QueryMemory memory;
     private final String operator;
     private GroupTable groups;
+    /** The groups merged from partial rows when every aggregate keeps a count and one value; else null. */
+    private final MergedGroups merged;
     /** The groups moved to disk when they outgrew the query's memory; null until then. */
     private SpilledGroups spilled;
     /** In one of its own steps: not to be asked to spill then. */
@@ -39,19 +41,47 @@ public final class FinalAggregation {
         this.memory = memory;
         this.operator = operator;
         this.groups = new GroupTable(aggregates, memory, operator);
+        this.merged = MergedGroups.holds(aggregates) ? new MergedGroups(keyCount, aggregates, memory, operator) : null;
     }
 
     /** Merges a partial row; when its group does not fit, the groups so far spill to disk (where the memory allows). */
     public synchronized void accept(Object[] partial) {
-        Object[] keys = Arrays.copyOf(partial, keyCount);
         busy = true;
+        try {
+            mergeOne(partial);
+        } finally {
+            busy = false;
+        }
+    }
+
+    /** Merges partial rows, as {@link #accept} does each. */
+    public synchronized void acceptAll(List<Object[]> partials) {
+        busy = true;
+        try {
+            for (Object[] partial : partials) {
+                mergeOne(partial);
+            }
+        } finally {
+            busy = false;
+        }
+    }
+
+    private void mergeOne(Object[] partial) {
+        if (merged != null && groups.isEmpty()) {
+            try {
+                merged.merge(partial);
+            } catch (MemoryLimitExceededException full) {
+                spillOrFail(full);
+                merged.merge(partial);
+            }
+            return;
+        }
+        Object[] keys = Arrays.copyOf(partial, keyCount);
         try {
             groups.group(keys).merge(partial, keyCount);
         } catch (MemoryLimitExceededException full) {
             spillOrFail(full);
             groups.group(keys).merge(partial, keyCount);
-        } finally {
-            busy = false;
         }
     }
 
@@ -62,6 +92,9 @@ public final class FinalAggregation {
     public synchronized void add(Object[] keys, Object[] row) {
         busy = true;
         try {
+            if (merged != null && !merged.isEmpty()) {
+                throw new IllegalStateException("input rows after partial rows: an aggregation takes one or the other");
+            }
             groups.group(keys).add(row);
         } catch (MemoryLimitExceededException full) {
             spillOrFail(full);
@@ -73,22 +106,34 @@ public final class FinalAggregation {
 
     /** Spills the groups so far, for another operator to have the room ({@link QueryMemory.Revocable}). */
     public synchronized void revoke() {
-        if (!busy && !groups.isEmpty() && memory.canSpill() && aggregates.stream().allMatch(AggregateCall::splittable)) {
+        if (!busy && !empty() && memory.canSpill() && aggregates.stream().allMatch(AggregateCall::splittable)) {
             spillGroups();
         }
     }
 
     /** Spills the groups so far, or fails: DISTINCT's sets of values have no partial state to spill. */
     private void spillOrFail(MemoryLimitExceededException full) {
-        if (!memory.canSpill() || groups.isEmpty() || !aggregates.stream().allMatch(AggregateCall::splittable)) {
+        if (!memory.canSpill() || empty() || !aggregates.stream().allMatch(AggregateCall::splittable)) {
             throw full;
         }
         spillGroups();
     }
 
+    private boolean empty() {
+        return groups.isEmpty() && (merged == null || merged.isEmpty());
+    }
+
     private void spillGroups() {
         if (spilled == null) {
             spilled = new SpilledGroups(keyCount, aggregates, memory, operator);
+        }
+        if (merged != null && !merged.isEmpty()) {
+            List<Object[]> partials = new ArrayList<>(merged.size());
+            merged.drainPartials(partials::addAll);
+            spilled.spill(partials);
+        }
+        if (groups.isEmpty()) {
+            return;
         }
         List<Object[]> partials = new ArrayList<>(groups.groups().size());
         groups.groups().forEach(g -> partials.add(g.partial()));
@@ -107,13 +152,20 @@ public final class FinalAggregation {
     /** Sends the groups' rows (keys, then aggregate results) to {@code out}, a batch at a time. */
     public synchronized void finish(java.util.function.Consumer<List<Object[]>> out) {
         busy = true; // for good: its groups go on from here
-        if (groups.isEmpty() && keyCount == 0) {
-            groups.group(new Object[0]);
+        if (empty() && keyCount == 0) {
+            if (merged != null) {
+                merged.ensureOneGroup();
+            } else {
+                groups.group(new Object[0]);
+            }
         }
         if (spilled != null) {
             spillGroups();
             spilled.finish(out);
             return;
+        }
+        if (merged != null) {
+            merged.sendResults(out);
         }
         groups.sendResults(out);
     }

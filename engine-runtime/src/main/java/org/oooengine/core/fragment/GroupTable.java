@@ -58,6 +58,10 @@ public final class GroupTable {
         return groups.isEmpty();
     }
 
+    public int size() {
+        return groups.size();
+    }
+
     public Collection<Group> groups() {
         return groups.values();
     }

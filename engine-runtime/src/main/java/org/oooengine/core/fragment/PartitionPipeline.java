@@ -31,15 +31,22 @@ public final class PartitionPipeline {
      * What a run did: rows read (from the partition, or sent to it), rows sent on, its wall time,
      * the most its operators held in memory at once, the bytes and rows they spilled to disk, and
      * the bytes it sent on: to other nodes for a shuffle's producer (a node's own rows do not cross
-     * the network), to the requester otherwise. Figures are never negative.
+     * the network), to the requester otherwise; and the rows a partial aggregate sent on ungrouped
+     * once grouping them barely reduced them. Figures are never negative.
      */
     public record Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
-                          long spilledRows, long bytesOut) {
+                          long spilledRows, long bytesOut, long rowsUngrouped) {
         public Summary {
             if (rowsScanned < 0 || rowsOut < 0 || nanos < 0 || peakMemoryBytes < 0 || spilledBytes < 0 || spilledRows < 0
-                    || bytesOut < 0) {
+                    || bytesOut < 0 || rowsUngrouped < 0) {
                 throw new IllegalArgumentException("negative figures in " + this);
             }
+        }
+
+        /** As above, every row grouped where a partial aggregate ran. */
+        public Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
+                       long spilledRows, long bytesOut) {
+            this(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, 0);
         }
 
         /** A run's rows and time with what {@code memory} (the run's own) held at most and spilled. */
@@ -49,7 +56,11 @@ public final class PartitionPipeline {
         }
 
         public Summary withBytesOut(long bytes) {
-            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytes);
+            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytes, rowsUngrouped);
+        }
+
+        public Summary withRowsUngrouped(long rows) {
+            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rows);
         }
     }
 
@@ -157,7 +168,8 @@ public final class PartitionPipeline {
         });
         pipeline.accept(batch[0]);
         pipeline.finish();
-        return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
+        return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
+                .withRowsUngrouped(pipeline.rowsUngrouped());
     }
 
     /** Runs the steps over the rows of the partition whose keys the first join's build rows hold. */
@@ -199,7 +211,8 @@ public final class PartitionPipeline {
             return !enough.getAsBoolean();
         });
         pipeline.finish();
-        return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
+        return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
+                .withRowsUngrouped(pipeline.rowsUngrouped());
     }
 
     /**
@@ -241,7 +254,7 @@ public final class PartitionPipeline {
             }
         }
         pipeline.finish();
-        return Summary.of(rowsIn, rowsOut[0], System.nanoTime() - t0, memory);
+        return Summary.of(rowsIn, rowsOut[0], System.nanoTime() - t0, memory).withRowsUngrouped(pipeline.rowsUngrouped());
     }
 
     /**

@@ -36,6 +36,14 @@ public final class Pipeline {
     private final PipelineStep.PartialAggregate aggregate;
     /** A partial aggregate's groups since it last sent them on. */
     private GroupTable groups;
+    /**
+     * A partial aggregate's rows grouped and groups made until it weighed them, whether it stopped
+     * grouping then, and the rows it sent on ungrouped since.
+     */
+    private long rowsGrouped;
+    private long groupsMade;
+    private boolean ungrouped;
+    private long rowsUngrouped;
     private final QueryMemory memory;
     /** The most a partial aggregate's groups hold before it sends them on: a share of the query's memory. */
     private final long partialShare;
@@ -218,7 +226,7 @@ public final class Pipeline {
                 return; // its groups go on when the input ends
             }
             if (mergesAt[i] != null) {
-                rows.forEach(mergesAt[i]::accept);
+                mergesAt[i].acceptAll(rows);
                 return; // its groups go on when the input ends
             }
             if (windowsAt[i] != null) {
@@ -328,6 +336,11 @@ public final class Pipeline {
         return rowsOut.sum();
     }
 
+    /** The rows its partial aggregate sent on as groups of their own, once grouping them barely reduced them. */
+    public synchronized long rowsUngrouped() {
+        return rowsUngrouped;
+    }
+
     private void emit(List<Object[]> batch) {
         if (!batch.isEmpty()) {
             rowsOut.add(batch.size());
@@ -387,12 +400,17 @@ public final class Pipeline {
      */
     private synchronized void aggregateBatch(List<Object[]> rows) {
         Expr[] keys = aggregate.keys().toArray(Expr[]::new);
+        if (ungrouped) {
+            sendUngrouped(keys, rows); // as VectorAggregation does
+            return;
+        }
         for (Object[] row : rows) {
             Object[] keyValues = new Object[keys.length];
             for (int i = 0; i < keys.length; i++) {
                 keyValues[i] = keys[i].eval(row);
             }
             GroupTable.Group g;
+            int before = groups.size();
             try {
                 g = groups.group(keyValues);
             } catch (MemoryLimitExceededException full) {
@@ -400,13 +418,41 @@ public final class Pipeline {
                     throw full;
                 }
                 sendPartials();
+                before = 0;
                 g = groups.group(keyValues);
+            }
+            if (groups.size() > before) {
+                groupsMade++;
             }
             g.add(row);
             if (groups.reservedBytes() > partialShare) {
                 sendPartials();
             }
         }
+        if (rowsGrouped < VectorAggregation.SKIP_SAMPLE_ROWS) {
+            rowsGrouped += rows.size();
+            if (rowsGrouped >= VectorAggregation.SKIP_SAMPLE_ROWS
+                    && 100 * groupsMade > (long) aggregate.skipPercent() * rowsGrouped && keys.length > 0) {
+                ungrouped = true;
+                sendPartials();
+            }
+        }
+    }
+
+    /** Sends each row on as a group of its own: its keys, then every aggregate's state of that one row. */
+    private void sendUngrouped(Expr[] keys, List<Object[]> rows) {
+        List<Object[]> batch = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Object[] keyValues = new Object[keys.length];
+            for (int i = 0; i < keys.length; i++) {
+                keyValues[i] = keys[i].eval(row);
+            }
+            GroupTable.Group g = new GroupTable.Group(keyValues, aggregate.aggregates());
+            g.add(row);
+            batch.add(g.partial());
+        }
+        rowsUngrouped += rows.size();
+        emit(batch);
     }
 
     /** Sends the partial aggregate's groups on as partial states and starts over without them. */

@@ -242,15 +242,28 @@ public sealed interface PipelineStep {
     /**
      * The first half of a GROUP BY: per group of {@code keys} the running states of
      * {@code aggregates}; rows out are the keys, then {@link AggregateCall#PARTIAL_WIDTH} values
-     * per aggregate, for a {@link FinalAggregation} to merge. Emitted when the input ends.
+     * per aggregate, for a {@link FinalAggregation} to merge. Emitted when the input ends. When its
+     * groups are more than {@code skipPercent} percent of the first rows it grouped, it sends them
+     * and then each further row as a group of its own (see {@link #NEVER_SKIP}).
      */
-    record PartialAggregate(List<Expr> keys, List<AggregateCall> aggregates) implements PipelineStep {
+    record PartialAggregate(List<Expr> keys, List<AggregateCall> aggregates, int skipPercent) implements PipelineStep {
+        /** A {@code skipPercent} at which it groups every row: groups are never more than the rows. */
+        public static final int NEVER_SKIP = 100;
+
         public PartialAggregate {
             for (AggregateCall call : aggregates) {
                 if (!call.splittable()) {
                     throw new IllegalArgumentException(call + " cannot be aggregated in two steps");
                 }
             }
+            if (skipPercent < 0 || skipPercent > NEVER_SKIP) {
+                throw new IllegalArgumentException("a partial aggregate skipped past " + skipPercent + "% of groups");
+            }
+        }
+
+        /** One that groups every row. */
+        public PartialAggregate(List<Expr> keys, List<AggregateCall> aggregates) {
+            this(keys, aggregates, NEVER_SKIP);
         }
     }
 }

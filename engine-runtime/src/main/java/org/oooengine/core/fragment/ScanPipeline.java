@@ -206,6 +206,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte MERGE_PARTIALS = 11;
     /** An EXPAND whose copies the partial aggregate after it groups set by set (the frame version is unchanged). */
     private static final byte EXPAND_CASCADED = 12;
+    /** A partial aggregate that may stop grouping (the frame version is unchanged; one that never does is PARTIAL_AGGREGATE). */
+    private static final byte SKIPPING_PARTIAL_AGGREGATE = 13;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -233,8 +235,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 w.put(MERGE_PARTIALS).putVarInt(m.keyCount()).putVarInt(m.aggregates().size());
                 m.aggregates().forEach(call -> ExprCodec.writeAggregate(w, call));
             } else if (step instanceof PipelineStep.PartialAggregate a) {
-                w.put(PARTIAL_AGGREGATE);
+                boolean skips = a.skipPercent() != PipelineStep.PartialAggregate.NEVER_SKIP;
+                w.put(skips ? SKIPPING_PARTIAL_AGGREGATE : PARTIAL_AGGREGATE);
                 writeAggregation(w, a.keys(), a.aggregates());
+                if (skips) {
+                    w.putVarInt(a.skipPercent());
+                }
             } else if (step instanceof PipelineStep.Aggregate a) {
                 w.put(AGGREGATE);
                 writeAggregation(w, a.keys(), a.aggregates());
@@ -365,6 +371,12 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     var keys = ExprCodec.readList(r);
                     var aggregates = readAggregates(r);
                     yield valid(() -> new PipelineStep.PartialAggregate(keys, aggregates));
+                }
+                case SKIPPING_PARTIAL_AGGREGATE -> {
+                    var keys = ExprCodec.readList(r);
+                    var aggregates = readAggregates(r);
+                    int percent = r.getVarInt();
+                    yield valid(() -> new PipelineStep.PartialAggregate(keys, aggregates, percent));
                 }
                 case AGGREGATE -> {
                     var keys = ExprCodec.readList(r);

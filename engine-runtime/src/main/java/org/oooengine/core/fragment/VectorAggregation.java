@@ -2,7 +2,6 @@ package org.oooengine.core.fragment;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -10,6 +9,7 @@ import org.oooengine.core.sql.Decimals;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.BoolVector;
 import org.oooengine.core.vector.DoubleVector;
@@ -26,13 +26,20 @@ import org.oooengine.core.vector.VectorExpr;
  * or its results ({@link PipelineStep.Aggregate}). Over grouping sets that nest ({@link #cascaded}),
  * a chain of them, one per set: the first groups the rows, each next one the groups of the one
  * before it as they leave, merging their partial states.
+ * A partial one not in a cascade whose groups are nearly as many as
+ * its first rows ({@link PipelineStep.PartialAggregate#skipPercent}) stops grouping: it sends its
+ * groups, then each further row as a group of its own, for the final aggregation to group once.
  */
 final class VectorAggregation {
     private static final int NULL_HASH = 0x5bd1e995;
     private static final int INITIAL_GROUPS = 64;
+    /** The rows a partial aggregate groups before it weighs its groups against them. */
+    static final long SKIP_SAMPLE_ROWS = 100_000;
 
+    /** Per key its vector form, null for a key without columns, whose value {@code constants} holds. */
     private final VectorExpr[] keys;
     private final SqlType[] keyTypes;
+    private final Object[] constants;
     private final List<AggregateCall> calls;
     private final VectorExpr[] args;
     private final QueryMemory memory;
@@ -55,10 +62,23 @@ final class VectorAggregation {
      * id), or null where it keeps the finer set's key.
      */
     private VectorExpr[] constantKeys;
+    /**
+     * A partial aggregate's rows to group before it weighs its groups against them (Long.MAX_VALUE:
+     * it never does), and the most groups per 100 of them at which it keeps grouping.
+     */
+    private long sampleRows = Long.MAX_VALUE;
+    private int skipPercent = PipelineStep.PartialAggregate.NEVER_SKIP;
+    /** The rows grouped and the groups made, until it weighed them. */
+    private long rowsGrouped;
+    private long groupsMade;
+    /** Whether it stopped grouping, and the rows it has sent on since as groups of their own. */
+    private boolean skipping;
+    private long rowsUngrouped;
 
-    private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, List<AggregateCall> calls, VectorExpr[] args,
-                              boolean partial, QueryMemory memory, Consumer<List<Object[]>> out) {
+    private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, Object[] constants, List<AggregateCall> calls,
+                              VectorExpr[] args, boolean partial, QueryMemory memory, Consumer<List<Object[]>> out) {
         this.partial = partial;
+        this.constants = constants;
         this.out = out;
         this.keys = keys;
         this.keyTypes = keyTypes;
@@ -82,7 +102,7 @@ final class VectorAggregation {
         hashes = new int[INITIAL_GROUPS];
         keyColumns = new KeyColumn[keys.length];
         for (int k = 0; k < keys.length; k++) {
-            keyColumns[k] = new KeyColumn(Vector.representation(keyTypes[k]));
+            keyColumns[k] = keys[k] == null ? null : new KeyColumn(Vector.representation(keyTypes[k]));
         }
         states = new State[calls.size()];
         for (int a = 0; a < states.length; a++) {
@@ -96,7 +116,23 @@ final class VectorAggregation {
      * them early and starts over (the final aggregation merges a group's states from anywhere).
      */
     static VectorAggregation of(PipelineStep.PartialAggregate step, QueryMemory memory, Consumer<List<Object[]>> out) {
-        return of(step.keys(), step.aggregates(), true, memory, out);
+        return of(step, SKIP_SAMPLE_ROWS, memory, out);
+    }
+
+    /** As above, weighing its groups after {@code sampleRows} rows. */
+    static VectorAggregation of(PipelineStep.PartialAggregate step, long sampleRows, QueryMemory memory,
+                                Consumer<List<Object[]>> out) {
+        VectorAggregation a = of(step.keys(), step.aggregates(), true, memory, out);
+        if (a != null && !step.keys().isEmpty() && step.skipPercent() < PipelineStep.PartialAggregate.NEVER_SKIP) {
+            a.sampleRows = sampleRows;
+            a.skipPercent = step.skipPercent();
+        }
+        return a;
+    }
+
+    /** The rows it sent on as groups of their own once it stopped grouping (0 while it groups). */
+    long rowsUngrouped() {
+        return rowsUngrouped;
     }
 
     /**
@@ -118,10 +154,13 @@ final class VectorAggregation {
      */
     static VectorAggregation cascaded(PipelineStep.Expand expand, PipelineStep.PartialAggregate step, QueryMemory memory,
                                       Consumer<List<Object[]>> out) {
-        VectorAggregation first = expand.cascades(step.keys(), step.aggregates()) ? of(step, memory, out) : null;
+        // each set groups every row or group it is given: none stops grouping, as a lone partial aggregate may
+        boolean nest = expand.cascades(step.keys(), step.aggregates())
+                && step.keys().stream().noneMatch(k -> Exprs.columns(k).isEmpty());
+        VectorAggregation first = nest ? of(step.keys(), step.aggregates(), true, memory, out) : null;
         VectorAggregation finer = first;
         for (int p = 1; finer != null && p < expand.projections().size(); p++) {
-            VectorAggregation set = of(step, memory, out);
+            VectorAggregation set = of(step.keys(), step.aggregates(), true, memory, out);
             set.constantKeys = new VectorExpr[step.keys().size()];
             for (int k = 0; k < set.constantKeys.length; k++) {
                 Expr made = expand.projections().get(p).get(((Expr.Column) step.keys().get(k)).index());
@@ -144,10 +183,20 @@ final class VectorAggregation {
         PipelineStep.PartialAggregate step = new PipelineStep.PartialAggregate(keyExprs, calls);
         VectorExpr[] keys = new VectorExpr[step.keys().size()];
         SqlType[] keyTypes = new SqlType[keys.length];
+        Object[] constants = new Object[keys.length];
         for (int k = 0; k < keys.length; k++) {
             Expr key = step.keys().get(k);
-            keys[k] = VectorCompiler.compile(key);
             keyTypes[k] = key.type();
+            if (Exprs.columns(key).isEmpty()) {
+                // the same value in every group (a NULL kept as a key): nothing to hash, even of a type vectors do not hold
+                try {
+                    constants[k] = key.eval(new Object[0]);
+                } catch (RuntimeException notConstant) {
+                    return null;
+                }
+                continue;
+            }
+            keys[k] = VectorCompiler.compile(key);
             if (keys[k] == null || Vector.representation(key.type()) == Vector.Representation.BOOL) {
                 return null;
             }
@@ -164,24 +213,32 @@ final class VectorAggregation {
                 return null;
             }
         }
-        return new VectorAggregation(keys, keyTypes, step.aggregates(), args, partial, memory, out);
+        return new VectorAggregation(keys, keyTypes, constants, step.aggregates(), args, partial, memory, out);
     }
 
     /** Adds a batch's rows; evaluates every key and argument before any state changes. */
     void add(Batch batch) {
-        Vector[] keyValues = new Vector[keys.length];
-        for (int k = 0; k < keys.length; k++) {
-            keyValues[k] = keys[k].eval(batch);
+        if (skipping) {
+            sendOneByOne(batch);
+            return;
         }
-        Vector[] argValues = new Vector[args.length];
-        for (int a = 0; a < args.length; a++) {
-            argValues[a] = args[a] == null ? null : args[a].eval(batch);
-        }
-        grouped(keyValues, batch.positions(), batch.size(), false, (groupOf, from, to) -> {
+        Vector[] keyValues = eval(keys, batch);
+        Vector[] argValues = eval(args, batch);
+        int n = batch.size();
+        grouped(keyValues, batch.positions(), n, false, (groupOf, from, to) -> {
             for (int a = 0; a < states.length; a++) {
                 states[a].add(argValues[a], batch.positions(), groupOf, from, to);
             }
         });
+        if (rowsGrouped < sampleRows) {
+            rowsGrouped += n;
+            if (rowsGrouped >= sampleRows && 100 * groupsMade > (long) skipPercent * rowsGrouped) {
+                // grouping barely reduces the rows: the groups go on, and from now on each row as its own
+                skipping = true;
+                send(true, out);
+                empty();
+            }
+        }
     }
 
     /** What to do with rows {@code [from, to)} once their groups are {@code groupOf[from..to)}. */
@@ -260,10 +317,54 @@ final class VectorAggregation {
         send(keyValues, finer.states, from, finer.groups, true, out);
     }
 
+    /**
+     * Sends each row of the batch on as a group of its own: its keys, then every aggregate's state
+     * of that one row, made by the states' own code with a group per row.
+     */
+    private void sendOneByOne(Batch batch) {
+        Vector[] keyValues = eval(keys, batch);
+        Vector[] argValues = eval(args, batch);
+        int n = batch.size();
+        int[] pos = batch.positions();
+        int[] groupOf = new int[n];
+        for (int r = 0; r < n; r++) {
+            for (int k = 0; k < keys.length; k++) {
+                if (keyColumns[k] != null) {
+                    keyColumns[k].add(keyValues[k], pos[r], r);
+                }
+            }
+            for (State s : states) {
+                s.ensure(r + 1);
+            }
+            groupOf[r] = r;
+        }
+        for (int a = 0; a < states.length; a++) {
+            states[a].add(argValues[a], pos, groupOf, 0, n);
+        }
+        groups = n;
+        send(true, out);
+        groups = 0;
+        for (State s : states) {
+            s.clear(n);
+        }
+        rowsUngrouped += n;
+    }
+
+    /** Each expression's values over the batch; null for a null expression (a constant key, count(*)). */
+    private static Vector[] eval(VectorExpr[] exprs, Batch batch) {
+        Vector[] values = new Vector[exprs.length];
+        for (int i = 0; i < exprs.length; i++) {
+            values[i] = exprs[i] == null ? null : exprs[i].eval(batch);
+        }
+        return values;
+    }
+
     private int findOrAdd(Vector[] keyValues, int i) {
         int h = 1;
         for (int k = 0; k < keyValues.length; k++) {
-            h = 31 * h + hash(keyValues[k], i);
+            if (keyValues[k] != null) {
+                h = 31 * h + hash(keyValues[k], i);
+            }
         }
         int mask = table.length - 1;
         int slot = mix(h) & mask;
@@ -280,7 +381,9 @@ final class VectorAggregation {
         int g = groups;
         newGroup(h);
         for (int k = 0; k < keyValues.length; k++) {
-            keyColumns[k].add(keyValues[k], i, g);
+            if (keyColumns[k] != null) {
+                keyColumns[k].add(keyValues[k], i, g);
+            }
         }
         table[slot] = g;
         if (2 * groups > table.length / 2) {
@@ -320,6 +423,7 @@ final class VectorAggregation {
         }
         memory.reserve(partial ? "partial aggregation" : "aggregation", groupBytes);
         held += groupBytes;
+        groupsMade++;
         if (groups == hashes.length) {
             hashes = Arrays.copyOf(hashes, 2 * groups);
         }
@@ -331,9 +435,14 @@ final class VectorAggregation {
     }
 
     private void rehash() {
-        table = new int[table.length * 2];
+        table = table(hashes, groups, table.length * 2);
+    }
+
+    /** An open-addressing table of {@code size} slots (a power of two) holding groups 0 to {@code groups - 1} by their hashes. */
+    static int[] table(int[] hashes, int groups, int size) {
+        int[] table = new int[size];
         Arrays.fill(table, -1);
-        int mask = table.length - 1;
+        int mask = size - 1;
         for (int g = 0; g < groups; g++) {
             int slot = mix(hashes[g]) & mask;
             while (table[slot] >= 0) {
@@ -341,18 +450,20 @@ final class VectorAggregation {
             }
             table[slot] = g;
         }
+        return table;
     }
 
     private boolean sameKeys(int g, Vector[] keyValues, int i) {
         for (int k = 0; k < keyValues.length; k++) {
-            if (!keyColumns[k].matches(g, keyValues[k], i)) {
+            if (keyColumns[k] != null && !keyColumns[k].matches(g, keyValues[k], i)) {
                 return false;
             }
         }
         return true;
     }
 
-    private static int mix(int h) {
+    /** Spreads a hash over the bits a table's slot is taken from. */
+    static int mix(int h) {
         int x = h * 0x9E3779B9;
         return x ^ (x >>> 16);
     }
@@ -417,7 +528,7 @@ final class VectorAggregation {
     private void send(boolean partialStates, Consumer<List<Object[]>> out) {
         Vector[] keyValues = new Vector[keys.length];
         for (int k = 0; k < keys.length; k++) {
-            keyValues[k] = keyColumns[k].vector();
+            keyValues[k] = keyColumns[k] == null ? null : keyColumns[k].vector();
         }
         send(keyValues, states, 0, groups, partialStates, out);
     }
@@ -425,12 +536,12 @@ final class VectorAggregation {
     /** Groups {@code [from, to)} of {@code states}, under the keys at their numbers in {@code keyValues}. */
     private void send(Vector[] keyValues, State[] states, int from, int to, boolean partialStates,
                       Consumer<List<Object[]>> out) {
-        List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
+        RowBatches batches = new RowBatches(out);
         int width = partialStates ? AggregateCall.PARTIAL_WIDTH : 1;
         for (int g = from; g < to; g++) {
             Object[] row = new Object[keys.length + states.length * width];
             for (int k = 0; k < keys.length; k++) {
-                row[k] = keyValues[k].box(g, keyTypes[k]);
+                row[k] = keyValues[k] == null ? constants[k] : keyValues[k].box(g, keyTypes[k]);
             }
             for (int a = 0; a < states.length; a++) {
                 if (partialStates) {
@@ -439,15 +550,9 @@ final class VectorAggregation {
                     row[keys.length + a] = states[a].result(g);
                 }
             }
-            batch.add(row);
-            if (batch.size() == Pipeline.BATCH_ROWS) {
-                out.accept(batch);
-                batch = new ArrayList<>(Pipeline.BATCH_ROWS);
-            }
+            batches.add(row);
         }
-        if (!batch.isEmpty()) {
-            out.accept(batch);
-        }
+        batches.flush();
     }
 
     /** The key values of the groups, held as the key's vectors hold them. */
@@ -521,6 +626,15 @@ final class VectorAggregation {
             this.call = call;
             this.extreme = call.kind() == AggregateCall.Kind.MIN || call.kind() == AggregateCall.Kind.MAX;
             this.direction = call.kind() == AggregateCall.Kind.MIN ? -1 : 1;
+        }
+
+        /** Empties the first {@code n} groups' states, for groups made anew. */
+        void clear(int n) {
+            Arrays.fill(counts, 0, n, 0);
+            Arrays.fill(low, 0, n, 0);
+            Arrays.fill(high, 0, n, 0);
+            Arrays.fill(doubles, 0, n, 0);
+            Arrays.fill(objects, 0, n, null);
         }
 
         void ensure(int groups) {
@@ -685,12 +799,14 @@ final class VectorAggregation {
             };
         }
 
-        private static BigDecimal decimal(long high, long low, int scale) {
-            if (high == (low >> 63)) {
-                return Decimals.of(low, scale);
-            }
-            BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
-            return new BigDecimal(unscaled, scale);
+    }
+
+    /** The decimal of scale {@code scale} whose unscaled value is the 128-bit {@code high:low}. */
+    static BigDecimal decimal(long high, long low, int scale) {
+        if (high == (low >> 63)) {
+            return Decimals.of(low, scale);
         }
+        BigInteger unscaled = BigInteger.valueOf(high).shiftLeft(64).add(new BigInteger(Long.toUnsignedString(low)));
+        return new BigDecimal(unscaled, scale);
     }
 }

@@ -142,6 +142,12 @@ final class VectorPipeline {
         head.acceptRows(rows);
     }
 
+    /** The rows its partial aggregate sent on ungrouped, once grouping them barely reduced them. */
+    long rowsUngrouped() {
+        return segments.stream().mapToLong(VectorSegment::rowsUngrouped).sum()
+                + rowStages.stream().mapToLong(Pipeline::rowsUngrouped).sum();
+    }
+
     /** The input has ended: each stage in turn sends what it held back (groups, unmatched build rows). */
     void finish() {
         head.finish();

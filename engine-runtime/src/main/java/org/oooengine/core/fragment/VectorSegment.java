@@ -217,7 +217,7 @@ final class VectorSegment {
                 }
                 List<PipelineStep> partial = new ArrayList<>(rest.subList(0, rest.size() - 1));
                 partial.add(new PipelineStep.PartialAggregate(whole.keys(), whole.aggregates()));
-                rows = new Pipeline(partial, width, builds, made -> made.forEach(merged::accept), memory);
+                rows = new Pipeline(partial, width, builds, merged::acceptAll, memory);
             } else {
                 rows = new Pipeline(rest, width, builds, out, memory);
             }
@@ -226,10 +226,15 @@ final class VectorSegment {
         return rows;
     }
 
+    /** The rows its aggregate sent on ungrouped ({@link VectorAggregation#rowsUngrouped}). */
+    long rowsUngrouped() {
+        return aggregation == null ? 0 : aggregation.rowsUngrouped();
+    }
+
     /** The input has ended: groups go out, and what ran row by row finishes. */
     void finish() {
         if (merged != null) {
-            aggregation.finishPartials(rows -> rows.forEach(merged::accept));
+            aggregation.finishPartials(merged::acceptAll);
             rowByRow.values().forEach(Pipeline::finish);
             merged.finish(out);
             return;

@@ -151,6 +151,9 @@ class PipelineTest {
                 new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.STRING)), CALLS)));
         ScanPipeline back = ScanPipeline.read(new PayloadReader(p.toBytes()));
         assertEquals(p, back);
+        ScanPipeline skipping = new ScanPipeline("lineitem", 16, bits(0), List.of(
+                new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), CALLS, 85)));
+        assertEquals(skipping, ScanPipeline.read(new PayloadReader(skipping.toBytes())));
         ScanPipeline top = new ScanPipeline("lineitem", 16, bits(0, 1), List.of(new PipelineStep.TopN(
                 List.of(new SortKey(1, false, true), new SortKey(0, true, false)), 100)));
         assertEquals(top, ScanPipeline.read(new PayloadReader(top.toBytes())));

@@ -38,15 +38,15 @@ import org.oooengine.core.types.Schema;
  */
 class VectorScanTest {
     private static final int ROWS = 5000;
-    private static final SqlType MONEY = SqlType.decimal(15, 2);
-    private static final Expr ID = new Expr.Column(0, SqlType.BIGINT);
-    private static final Expr FLAG = new Expr.Column(1, SqlType.varchar(1));
-    private static final Expr NAME = new Expr.Column(2, SqlType.varchar(20));
-    private static final Expr QTY = new Expr.Column(3, SqlType.INT);
-    private static final Expr PRICE = new Expr.Column(4, MONEY);
-    private static final Expr SHIPPED = new Expr.Column(5, SqlType.DATE);
-    private static final Expr DISC = new Expr.Column(6, SqlType.DOUBLE);
-    private static final Expr OK = new Expr.Column(7, SqlType.BOOLEAN);
+    static final SqlType MONEY = SqlType.decimal(15, 2);
+    static final Expr ID = new Expr.Column(0, SqlType.BIGINT);
+    static final Expr FLAG = new Expr.Column(1, SqlType.varchar(1));
+    static final Expr NAME = new Expr.Column(2, SqlType.varchar(20));
+    static final Expr QTY = new Expr.Column(3, SqlType.INT);
+    static final Expr PRICE = new Expr.Column(4, MONEY);
+    static final Expr SHIPPED = new Expr.Column(5, SqlType.DATE);
+    static final Expr DISC = new Expr.Column(6, SqlType.DOUBLE);
+    static final Expr OK = new Expr.Column(7, SqlType.BOOLEAN);
     private static final int WIDTH = 8;
     private static final List<Expr> COLUMNS = List.of(ID, FLAG, NAME, QTY, PRICE, SHIPPED, DISC, OK);
     /** Every kind of aggregate the vectors run, over every type of column. */
@@ -478,7 +478,7 @@ class VectorScanTest {
         return f.results();
     }
 
-    private static void assertSameRows(List<Object[]> expected, List<Object[]> actual, String what) {
+    static void assertSameRows(List<Object[]> expected, List<Object[]> actual, String what) {
         List<String> e = render(expected);
         List<String> a = render(actual);
         if (!e.equals(a)) {

@@ -130,7 +130,7 @@ public final class ClusterTableReader implements TableReader {
     private static PartitionPipeline.Summary alongside(PartitionPipeline.Summary producer, PartitionPipeline.Summary merger) {
         return new PartitionPipeline.Summary(producer.rowsScanned(), merger.rowsOut(), Math.max(producer.nanos(), merger.nanos()),
                 producer.peakMemoryBytes() + merger.peakMemoryBytes(), producer.spilledBytes() + merger.spilledBytes(),
-                producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut());
+                producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut(), producer.rowsUngrouped());
     }
 
     @Override

@@ -110,7 +110,8 @@ final class ExecutionModes {
     private static PipelinePlanner.Limits plannerLimits(Map<String, String> settings) {
         return new PipelinePlanner.Limits(SessionSettings.JOIN_BROADCAST_MAX_BYTES.get(settings),
                 SessionSettings.JOIN_BUILD_MAX_BYTES.get(settings), SessionSettings.AGGREGATE_MERGE_ON_NODES.get(settings),
-                SessionSettings.AGGREGATE_CASCADE_GROUPING_SETS.get(settings));
+                SessionSettings.AGGREGATE_CASCADE_GROUPING_SETS.get(settings),
+                SessionSettings.AGGREGATE_PARTIAL_SKIP_PERCENT.get(settings).intValue());
     }
 
     private Execution mapReduce(Map<String, String> settings, ClusterSnapshot snapshot) {

@@ -45,6 +45,9 @@ final class MeasuredText {
                     nodes.rowsScanned(), nodes.slowestNode(), seconds(nodes.slowestNanos()),
                     Sizes.readable(nodes.peakMemoryBytes()), spilled(nodes.spilledBytes(), nodes.spilledRows())));
             b.append(", sent ").append(Sizes.readable(nodes.bytesOut()));
+            if (nodes.rowsUngrouped() > 0) {
+                b.append(String.format(Locale.ROOT, ", partial aggregation skipped for %,d rows", nodes.rowsUngrouped()));
+            }
         }
         b.append(']');
         if (nodes != null && skewed(nodes.byNode())) {

@@ -28,6 +28,15 @@ class MeasuredTextTest {
     }
 
     @Test
+    void rowsAPartialAggregateSentOnUngroupedAreSaid() {
+        OperatorFigures f = OperatorFigures.of(1_491_144, 6_585_000_000L).withNodes(nodes(
+                new Summary(1_440_000, 700_000, 6_000_000_000L, 150L << 20, 0, 0, 33L << 20, 460_000),
+                new Summary(1_440_404, 791_144, 6_527_000_000L, 156L << 20, 0, 0, 34L << 20, 470_000)));
+        assertEquals("  [actual rows 1,491,144, 6.585 s; nodes read 2,880,404 rows, slowest n2 6.527 s, peak memory 156.0 MiB, "
+                + "spilled 0 B, sent 67.0 MiB, partial aggregation skipped for 930,000 rows]", MeasuredText.of(f));
+    }
+
+    @Test
     void skewedNodesGetALineEachUnderTheOperator() {
         OperatorFigures f = OperatorFigures.of(10, 2_000_000_000L).withNodes(nodes(
                 new Summary(1_000_000, 5, 1_900_000_000L, 64L << 20, 3L << 20, 40_000, 1_000),

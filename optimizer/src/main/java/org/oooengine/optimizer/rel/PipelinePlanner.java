@@ -48,19 +48,22 @@ public final class PipelinePlanner {
      * shuffled to it, per node, as estimated (beyond it such a join runs on the coordinator; 0: all
      * do); {@code mergeGroupsOnNodes}: whether a GROUP BY with keys merges its groups on the nodes or
      * on the coordinator; {@code cascadeGroupingSets}: whether the nodes group nested grouping sets
-     * set by set ({@link CascadedGroupingSets}). The session settings that give them are
-     * {@link SessionSettings}'s {@code JOIN_*}, {@code AGGREGATE_MERGE_ON_NODES} and
-     * {@code AGGREGATE_CASCADE_GROUPING_SETS}; what the operators may hold as they run is the
-     * runtime's ({@link org.oooengine.core.cluster.RuntimeLimits}).
+     * set by set ({@link CascadedGroupingSets}); {@code partialSkipPercent}: past what share of groups
+     * to rows a node's partial aggregate stops grouping ({@link PipelineStep.PartialAggregate#skipPercent}).
+     * The session settings that give them are {@link SessionSettings}'s {@code JOIN_*} and
+     * {@code AGGREGATE_*}; what the operators may hold as they run is the runtime's
+     * ({@link org.oooengine.core.cluster.RuntimeLimits}).
      */
     public record Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes,
-                         boolean cascadeGroupingSets) {
+                         boolean cascadeGroupingSets, int partialSkipPercent) {
         public static final Limits DEFAULTS = new Limits(SessionSettings.JOIN_BROADCAST_MAX_BYTES.defaultValue(),
                 SessionSettings.JOIN_BUILD_MAX_BYTES.defaultValue(), SessionSettings.AGGREGATE_MERGE_ON_NODES.defaultValue());
 
+        /** As above, grouping sets and partial aggregates by default. */
         public Limits(long broadcastMaxBytes, long buildMaxBytes, boolean mergeGroupsOnNodes) {
             this(broadcastMaxBytes, buildMaxBytes, mergeGroupsOnNodes,
-                    SessionSettings.AGGREGATE_CASCADE_GROUPING_SETS.defaultValue());
+                    SessionSettings.AGGREGATE_CASCADE_GROUPING_SETS.defaultValue(),
+                    SessionSettings.AGGREGATE_PARTIAL_SKIP_PERCENT.defaultValue().intValue());
         }
     }
 
@@ -140,7 +143,7 @@ public final class PipelinePlanner {
             }
             RelNode input = place(a.input(), in);
             RelNode partials = a.aggregates().stream().allMatch(AggregateCall::splittable)
-                    ? thenOnNodes(input, new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a)) : null;
+                    ? thenOnNodes(input, partialStep(a), partialFields(a)) : null;
             if (partials != null) { // each node aggregates what its join gives; the coordinator merges the groups
                 return new RelNode.FinalAggregate(partials, a.keys().size(), a.aggregates(), a.fields(), false);
             }
@@ -590,8 +593,13 @@ public final class PipelinePlanner {
 
     /** {@code chain} ended by {@code a}'s partial aggregate: set by set over grouping sets that nest, when the limits let it. */
     private Chain partiallyAggregated(Chain chain, RelNode.Aggregate a) {
-        Chain ended = chain.with(new PipelineStep.PartialAggregate(a.keys(), a.aggregates()), partialFields(a));
+        Chain ended = chain.with(partialStep(a), partialFields(a));
         return limits.cascadeGroupingSets() ? ended.withSteps(CascadedGroupingSets.cascaded(ended.steps)) : ended;
+    }
+
+    /** The nodes' half of {@code a}: their groups' partial states, grouping only while it reduces the rows. */
+    private PipelineStep.PartialAggregate partialStep(RelNode.Aggregate a) {
+        return new PipelineStep.PartialAggregate(a.keys(), a.aggregates(), limits.partialSkipPercent());
     }
 
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {

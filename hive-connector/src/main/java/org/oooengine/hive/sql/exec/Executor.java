@@ -604,7 +604,7 @@ public final class Executor {
         }
         FinalAggregation merge = new FinalAggregation(a.keyCount(), a.aggregates(), memory);
         memory.revocable(merge::revoke);
-        produce(a.input(), batch -> batch.forEach(merge::accept));
+        produce(a.input(), merge::acceptAll);
         merge.finish(out);
     }
 

@@ -100,6 +100,10 @@ public interface TableReader {
             return sum(Summary::bytesOut);
         }
 
+        public long rowsUngrouped() {
+            return sum(Summary::rowsUngrouped);
+        }
+
         private long sum(ToLongFunction<Summary> figure) {
             return byNode.values().stream().mapToLong(figure).sum();
         }
