@@ -108,6 +108,11 @@ public final class Executor {
         }
     }
 
+    /** The subplans of {@code root} that running it computes once and replays where they occur again. */
+    public static org.oooengine.optimizer.rel.PlanPrinter.Shared sharedSubplans(RelNode root) {
+        return SharedSubplans.of(root, ColumnUsage.of(root));
+    }
+
     /** Runs the plan and returns all of its rows in a list (an INSERT's SELECT). */
     public List<Object[]> runToList(RelNode root) {
         List<Object[]> out = new ArrayList<>();
