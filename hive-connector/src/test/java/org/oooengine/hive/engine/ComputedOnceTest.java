@@ -48,8 +48,8 @@ class ComputedOnceTest {
                 + "SELECT count(*) FROM t a JOIN t b ON a.l_suppkey = b.l_suppkey WHERE a.l_linestatus = 'O' AND b.l_linestatus = 'F'";
         assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), false), sql);
         String plan = String.join("\n", cluster.run("EXPLAIN " + sql).stream().map(r -> String.valueOf(r[0])).toList());
-        assertEquals(1, plan.split("Shared #1: computed once, its rows replayed to each of its 2 uses", -1).length - 1, plan);
-        assertEquals(1, plan.split("Shared #1 again", -1).length - 1, plan);
+        assertEquals(1, plan.split("Shared #1: computed once here, its rows replayed to each of its 2 uses", -1).length - 1, plan);
+        assertEquals(1, plan.split("Shared #1 reused: its rows replayed from where it is computed", -1).length - 1, plan);
         assertEquals(1, plan.split("Scan default.lineitem", -1).length - 1, plan);
     }
 }

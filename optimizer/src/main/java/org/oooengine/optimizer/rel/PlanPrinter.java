@@ -81,13 +81,20 @@ public final class PlanPrinter {
 
         /** How many times the subplan of {@code key} occurs. */
         int uses(int key);
+
+        /** The occurrence of {@code key} that a run computed, the others replaying its rows; null before a run. */
+        default RelNode computedAt(int key) {
+            return null;
+        }
     }
 
     private final PlanEstimates estimates;
     private final Function<RelNode, String> annotation;
     private final Shared shared;
-    /** By key, the number each shared subplan printed so far is shown as. */
+    /** By key, the number each shared subplan met so far is shown as. */
     private final Map<Integer, Integer> sharedShown = new java.util.HashMap<>();
+    /** The keys of the shared subplans printed in full. */
+    private final java.util.Set<Integer> sharedPrinted = new java.util.HashSet<>();
     private final List<String> out = new ArrayList<>();
 
     private PlanPrinter(Context context, Function<RelNode, String> annotation) {
@@ -115,14 +122,15 @@ public final class PlanPrinter {
     private void print(RelNode n, String indent) {
         int key = shared.key(n);
         if (key >= 0) {
-            Integer shown = sharedShown.get(key);
-            if (shown != null) {
-                add(indent, "Shared #" + shown + " again: its rows as computed above, replayed", estimates.rows(n),
+            int number = sharedShown.computeIfAbsent(key, k -> sharedShown.size() + 1);
+            RelNode computed = shared.computedAt(key);
+            if (computed != null ? computed != n : sharedPrinted.contains(key)) {
+                add(indent, "Shared #" + number + " reused: its rows replayed from where it is computed", estimates.rows(n),
                         annotation.apply(n));
                 return;
             }
-            sharedShown.put(key, sharedShown.size() + 1);
-            out.add(indent + "Shared #" + sharedShown.size() + ": computed once, its rows replayed to each of its "
+            sharedPrinted.add(key);
+            out.add(indent + "Shared #" + number + ": computed once here, its rows replayed to each of its "
                     + shared.uses(key) + " uses");
         }
         printOperator(n, indent);

@@ -19,6 +19,8 @@ final class SharedSubplans implements PlanPrinter.Shared {
     private final Shapes shapes;
     /** Per shape, the places it is computed: inside a shape's later occurrence, nothing is counted again. */
     private final Map<Integer, Integer> occurrences = new HashMap<>();
+    /** Per shape, the occurrence a run computed. */
+    private final Map<Integer, RelNode> computedAt = new HashMap<>();
 
     private SharedSubplans(Map<RelNode.Scan, BitSet> usage) {
         this.shapes = new Shapes(n -> n instanceof RelNode.Scan s ? " reads " + usage.getOrDefault(s, new BitSet()) : "");
@@ -42,6 +44,16 @@ final class SharedSubplans implements PlanPrinter.Shared {
     @Override
     public int uses(int key) {
         return occurrences.getOrDefault(key, 0);
+    }
+
+    /** Notes that {@code node}, an occurrence of {@code key}, is the one computed. */
+    void computing(int key, RelNode node) {
+        computedAt.putIfAbsent(key, node);
+    }
+
+    @Override
+    public RelNode computedAt(int key) {
+        return computedAt.get(key);
     }
 
     private void count(RelNode node) {
