@@ -67,7 +67,7 @@ public final class FilterPushdown {
     RelNode filtered(RelNode input, List<Expr> conjuncts) {
         List<Expr> terms = new ArrayList<>();
         for (Expr written : conjuncts) {
-            Expr c = folded(written);
+            Expr c = asInList(folded(written));
             Boolean constant = Exprs.columns(c).isEmpty() ? constant(c) : null;
             if (constant == null) {
                 if (!terms.contains(c)) {
@@ -310,6 +310,33 @@ public final class FilterPushdown {
             return new Expr.Literal(!or, SqlType.BOOLEAN);
         }
         return kept.size() == 1 ? kept.get(0) : kept.equals(c.children()) ? c : c.withChildren(kept);
+    }
+
+    /**
+     * {@code x = a OR x = b ...} (constants of x's type) as {@code x IN (a, b, ...)}: the same rows,
+     * and the statistics read it as a set of x's values, the least of those a filter keeps (TPC-DS
+     * Q74's {@code d_year IN (2001, 2002)} with the OR of its uses' years).
+     */
+    private static Expr asInList(Expr c) {
+        if (!(c instanceof Expr.Or or)) {
+            return c;
+        }
+        Expr column = null;
+        List<Expr> values = new ArrayList<>();
+        for (Expr term : Exprs.disjuncts(or)) {
+            int at = CardinalityModel.valuesColumn(term);
+            if (!(term instanceof Expr.Call eq) || at < 0) {
+                return c;
+            }
+            Expr x = eq.args().get(0) instanceof Expr.Column ? eq.args().get(0) : eq.args().get(1);
+            Expr value = x == eq.args().get(0) ? eq.args().get(1) : eq.args().get(0);
+            if (column != null && !column.equals(x) || !value.type().equals(x.type())) {
+                return c;
+            }
+            column = x;
+            values.add(value);
+        }
+        return new Expr.InList(column, List.copyOf(values), false);
     }
 
     /** Whether a condition without columns holds; null when it cannot be decided here (it fails). */
