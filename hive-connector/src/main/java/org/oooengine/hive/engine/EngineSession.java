@@ -286,9 +286,14 @@ final class EngineSession implements SqlSession {
             return single("Explain", PlanPrinter.lines(plan, explained.context(), execution.jobNames()::of));
         }
         // run as the query would be: transactional tables read on the nodes within a transaction of its own
+        Executor[] ran = new Executor[1];
         Map<RelNode, OperatorFigures> measured = StatementTransaction.run(modes.peers(), "EXPLAIN ANALYZE",
-                StatementTransaction.attempts(settings), tx -> modes.forSettings(settings, tx).executor(cancel).profile(plan));
-        return single("Explain", MeasuredText.lines(PlanPrinter.lines(plan, explained.context(),
+                StatementTransaction.attempts(settings), tx -> {
+                    ran[0] = modes.forSettings(settings, tx).executor(cancel);
+                    return ran[0].profile(plan);
+                });
+        // each subplan computed once is printed in full where it was computed, which its figures measure
+        return single("Explain", MeasuredText.lines(PlanPrinter.lines(plan, explained.context().with(ran[0].sharedSubplans()),
                 n -> execution.jobNames().of(n) + MeasuredText.of(measured.get(n)))));
     }
 

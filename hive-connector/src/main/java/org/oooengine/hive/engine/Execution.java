@@ -53,8 +53,9 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     /** The plan of {@code query} and, for EXPLAIN, the tables' row counts and the scans it was placed from. */
     Explained explained(Catalog catalog, String database, ASTNode query) {
-        RelNode logical = FilterPushdown.apply(new QueryAnalyzer(catalog, database).query(query));
-        return new Explained(placed(logical), PlanPrinter.Context.of(logical, nodes));
+        RelNode pushed = FilterPushdown.apply(new QueryAnalyzer(catalog, database).query(query));
+        RelNode plan = placedPushed(pushed);
+        return new Explained(plan, PlanPrinter.Context.of(pushed, nodes).with(Executor.sharedSubplans(plan)));
     }
 
     /** Runs a plan the analyzer made (e.g. an INSERT's SELECT), placed as {@link #plan} places it. */
@@ -63,7 +64,10 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
     }
 
     private RelNode placed(RelNode logical) {
-        RelNode pushed = FilterPushdown.apply(logical); // conditions on views and derived tables carried into them
+        return placedPushed(FilterPushdown.apply(logical)); // conditions on views and derived tables carried into them
+    }
+
+    private RelNode placedPushed(RelNode pushed) {
         RelNode chosen = IndexJoinChoice.apply(SingleDistinctToGroupBy.apply(pushed), joinChooser);
         return nodes == TableLayouts.NONE ? chosen : PipelinePlanner.plan(chosen, nodes, limits);
     }

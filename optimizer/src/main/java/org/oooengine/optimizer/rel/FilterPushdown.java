@@ -2,8 +2,11 @@ package org.oooengine.optimizer.rel;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 
@@ -12,9 +15,17 @@ import org.oooengine.core.sql.expr.Exprs;
  * (a column replaced by what it computes), into every input of a UNION ALL, below a GROUP BY or a
  * window when they test only its keys, below a sort and a LATERAL VIEW, into the side of a join
  * whose columns they read, and into a scan. A condition that becomes constant on the way is decided there: true goes
- * away, false or null empties that input. So a view that tags each channel's rows and groups them
+ * away, false or null empties that input (so does each term of an AND or OR that does). So a view that tags each channel's rows and groups them
  * per year, referenced with {@code WHERE sale_type = 's' AND dyear = 2002} (TPC-DS Q4, Q11, Q74),
- * reads one channel's sales of one year instead of every channel's of every year.
+ * reads one channel's sales of one year instead of every channel's of every year. An OR that
+ * cannot cross whole leaves behind it what each of its terms says of the other side: {@code (dyear
+ * = 2001 AND year_total > 0) OR dyear = 2002} above a GROUP BY filters the groups' input by
+ * {@code dyear = 2001 OR dyear = 2002}.
+ *
+ * <p>The uses of a subplan alike but filtered apart ({@link AlikeUses}: Q4's year totals read for
+ * each channel and year) are pushed the OR of their filters, all alike, and each keeps its own
+ * filter above: the executor computes the subplan once and filters the rows it replays to each.
+ * No condition goes into such a use afterwards, which would make it unlike the others.
  *
  * <p>The analyzer already places conditions within one FROM clause; this pass carries those on a
  * derived table or view into it, and those on a join key to the other side's key
@@ -22,28 +33,59 @@ import org.oooengine.core.sql.expr.Exprs;
  * pushed filter and in the projection above it) changes no answer.
  */
 public final class FilterPushdown {
-    private FilterPushdown() {
+    /** Per use of a subplan filtered apart, the condition all its uses are computed under (null: none). */
+    private final Map<RelNode, Expr> alikeUses;
+    /** The uses pushed, each with the conjuncts it was computed under: nothing goes into them. */
+    private final Map<RelNode, List<Expr>> held = new IdentityHashMap<>();
+
+    private FilterPushdown(Map<RelNode, Expr> alikeUses) {
+        this.alikeUses = alikeUses;
     }
 
     public static RelNode apply(RelNode plan) {
+        return new FilterPushdown(AlikeUses.sharedConditions(plan)).pushed(plan);
+    }
+
+    private RelNode pushed(RelNode plan) {
+        if (!alikeUses.containsKey(plan)) {
+            return pushedInto(plan);
+        }
+        Expr shared = alikeUses.get(plan);
+        List<Expr> conjuncts = shared == null ? List.of() : Exprs.conjuncts(shared);
+        RelNode use = filtered(pushedInto(plan), conjuncts);
+        held.put(use, conjuncts);
+        return use;
+    }
+
+    private RelNode pushedInto(RelNode plan) {
         RelNode keysCarried = plan instanceof RelNode.Join j ? KeyConditions.carried(j) : plan;
-        RelNode node = RelNode.mapInputs(keysCarried, FilterPushdown::apply);
+        RelNode node = RelNode.mapInputs(keysCarried, this::pushed);
         return node instanceof RelNode.Filter f ? filtered(f.input(), Exprs.conjuncts(f.condition())) : node;
     }
 
     /** {@code input} keeping the rows where every conjunct holds, each conjunct as low as it can go. */
-    static RelNode filtered(RelNode input, List<Expr> conjuncts) {
+    RelNode filtered(RelNode input, List<Expr> conjuncts) {
         List<Expr> terms = new ArrayList<>();
-        for (Expr c : conjuncts) {
+        for (Expr written : conjuncts) {
+            Expr c = asInList(folded(written));
             Boolean constant = Exprs.columns(c).isEmpty() ? constant(c) : null;
             if (constant == null) {
-                terms.add(c);
+                if (!terms.contains(c)) {
+                    terms.add(c);
+                }
             } else if (!constant) {
                 return none(input);
             }
         }
+        List<Expr> computedUnder = held.get(input);
+        if (computedUnder != null) {
+            terms.removeAll(computedUnder);
+        }
         if (terms.isEmpty()) {
             return input;
+        }
+        if (computedUnder != null) {
+            return new RelNode.Filter(input, Exprs.and(terms));
         }
         if (input instanceof RelNode.Filter f) {
             List<Expr> all = new ArrayList<>(Exprs.conjuncts(f.condition()));
@@ -52,7 +94,7 @@ public final class FilterPushdown {
         }
         if (input instanceof RelNode.Scan s) {
             List<Expr> all = new ArrayList<>(s.filter() == null ? List.of() : Exprs.conjuncts(s.filter()));
-            all.addAll(terms);
+            terms.stream().filter(t -> !all.contains(t)).forEach(all::add);
             return s.withFilter(Exprs.and(all));
         }
         if (input instanceof RelNode.Project p) {
@@ -87,13 +129,19 @@ public final class FilterPushdown {
      * Conjuncts that read only the keys (of a GROUP BY: its first output columns; of a window: the
      * input columns it partitions by) keep or drop whole groups, so they may test the input rows.
      */
-    private static RelNode belowKeys(RelNode node, RelNode input, List<Expr> keys, List<Expr> terms,
+    private RelNode belowKeys(RelNode node, RelNode input, List<Expr> keys, List<Expr> terms,
                                      java.util.function.UnaryOperator<RelNode> over) {
+        java.util.function.UnaryOperator<Expr> onInput = c -> node instanceof RelNode.Aggregate ? onGroupKeys(c, keys)
+                : onPartitionKeys(c, keys);
         List<Expr> below = new ArrayList<>();
         List<Expr> above = new ArrayList<>();
         for (Expr c : terms) {
-            Expr onInput = node instanceof RelNode.Aggregate ? onGroupKeys(c, keys) : onPartitionKeys(c, keys);
-            (onInput != null ? below : above).add(onInput != null ? onInput : c);
+            Expr keyed = onInput.apply(c);
+            (keyed != null ? below : above).add(keyed != null ? keyed : c);
+            Expr implied = keyed == null && c instanceof Expr.Or or ? Exprs.implied(or, t -> onInput.apply(t) != null) : null;
+            if (implied != null) { // what it says of the keys alone filters the input; the OR itself stays above
+                below.add(onInput.apply(implied));
+            }
         }
         if (below.isEmpty()) {
             return new RelNode.Filter(node, Exprs.and(terms));
@@ -127,7 +175,7 @@ public final class FilterPushdown {
      * differ from the union's stays above (the analyzer casts inputs to one type, so that is rare).
      * Inputs that a conjunct empties leave the union.
      */
-    private static RelNode intoUnion(RelNode.Union u, List<Expr> terms) {
+    private RelNode intoUnion(RelNode.Union u, List<Expr> terms) {
         List<Expr> pushable = new ArrayList<>();
         List<Expr> above = new ArrayList<>();
         for (Expr c : terms) {
@@ -162,7 +210,7 @@ public final class FilterPushdown {
      * A LATERAL VIEW repeats each input row once per generated value (once with nulls when OUTER
      * and there are none): conjuncts on the row's own columns may test it before.
      */
-    private static RelNode belowGenerate(RelNode.Generate g, List<Expr> terms) {
+    private RelNode belowGenerate(RelNode.Generate g, List<Expr> terms) {
         int width = g.input().fields().size();
         List<Expr> below = terms.stream().filter(c -> Exprs.columns(c).nextSetBit(width) < 0).toList();
         List<Expr> above = terms.stream().filter(c -> !below.contains(c)).toList();
@@ -179,9 +227,9 @@ public final class FilterPushdown {
      * they are: either side of an inner or cross join, the left of a left, semi or anti join; those
      * on both sides of an inner equi-join become part of its condition.
      */
-    private static RelNode intoJoin(RelNode.Join j, List<Expr> terms) {
+    private RelNode intoJoin(RelNode.Join j, List<Expr> terms) {
         for (Expr c : terms) {
-            RelNode moved = OneRowCrossJoins.moved(j, c);
+            RelNode moved = OneRowCrossJoins.moved(j, c, this::filtered);
             if (moved != null) {
                 List<Expr> rest = new ArrayList<>(terms);
                 rest.remove(c);
@@ -205,6 +253,16 @@ public final class FilterPushdown {
                 right.add(Exprs.remap(c, i -> i - leftWidth));
             } else {
                 above.add(c);
+                if (c instanceof Expr.Or or) { // what it says of one side alone filters that side; the OR itself stays above
+                    Expr onLeft = intoLeft ? Exprs.implied(or, t -> Exprs.columns(t).nextSetBit(leftWidth) < 0) : null;
+                    Expr onRight = intoRight ? Exprs.implied(or, t -> Exprs.columns(t).nextSetBit(0) >= leftWidth) : null;
+                    if (onLeft != null) {
+                        left.add(onLeft);
+                    }
+                    if (onRight != null) {
+                        right.add(Exprs.remap(onRight, i -> i - leftWidth));
+                    }
+                }
             }
         }
         // An inner equi-join takes a condition on both sides as part of its own: the join order then
@@ -236,6 +294,59 @@ public final class FilterPushdown {
 
     private static boolean empty(RelNode node) {
         return node instanceof RelNode.Values v && v.rows().isEmpty();
+    }
+
+    /**
+     * {@code c} with the terms of its ANDs and ORs that read no column decided: an AND with a term
+     * that does not hold is false, an OR with one that holds is true (a filter keeps a row only where
+     * its condition holds, so a null term counts as false there, within ANDs and ORs).
+     */
+    private static Expr folded(Expr c) {
+        boolean or = c instanceof Expr.Or;
+        if (!or && !(c instanceof Expr.And)) {
+            return c;
+        }
+        List<Expr> kept = new ArrayList<>();
+        for (Expr term : c.children()) {
+            Expr t = folded(term);
+            Boolean holds = Exprs.columns(t).isEmpty() ? constant(t) : null;
+            if (holds == null) {
+                kept.add(t);
+            } else if (holds == or) {
+                return new Expr.Literal(or, SqlType.BOOLEAN);
+            }
+        }
+        if (kept.isEmpty()) {
+            return new Expr.Literal(!or, SqlType.BOOLEAN);
+        }
+        return kept.size() == 1 ? kept.get(0) : kept.equals(c.children()) ? c : c.withChildren(kept);
+    }
+
+    /**
+     * {@code x = a OR x = b ...} (constants of x's type) as {@code x IN (a, b, ...)}: the same rows,
+     * and the statistics read it as a set of x's values, the least of those a filter keeps (TPC-DS
+     * Q74's {@code d_year IN (2001, 2002)} with the OR of its uses' years).
+     */
+    private static Expr asInList(Expr c) {
+        if (!(c instanceof Expr.Or or)) {
+            return c;
+        }
+        Expr column = null;
+        List<Expr> values = new ArrayList<>();
+        for (Expr term : Exprs.disjuncts(or)) {
+            int at = CardinalityModel.valuesColumn(term);
+            if (!(term instanceof Expr.Call eq) || at < 0) {
+                return c;
+            }
+            Expr x = eq.args().get(0) instanceof Expr.Column ? eq.args().get(0) : eq.args().get(1);
+            Expr value = x == eq.args().get(0) ? eq.args().get(1) : eq.args().get(0);
+            if (column != null && !column.equals(x) || !value.type().equals(x.type())) {
+                return c;
+            }
+            column = x;
+            values.add(value);
+        }
+        return new Expr.InList(column, List.copyOf(values), false);
     }
 
     /** Whether a condition without columns holds; null when it cannot be decided here (it fails). */

@@ -1,6 +1,5 @@
 package org.oooengine.optimizer.rel;
 
-import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Collections;
@@ -15,8 +14,10 @@ import java.util.Set;
  * months far from their average) and as the month before and after (unfiltered). Filtered on the
  * nodes, the one occurrence differs from the others and is computed again; placed whole, with
  * the columns any of them reads, and filtered (and projected) on the coordinator over its rows, all
- * occurrences are alike and the executor computes them once. Alike means the same operators,
- * tables and expressions, compared by value.
+ * occurrences are alike and the executor computes them once. So are the uses of a subplan that
+ * {@link FilterPushdown} computed alike for the filters of all of them ({@link AlikeUses}: Q04's
+ * year totals). Alike means of one {@link Shapes shape}: the same operators, tables and
+ * expressions, compared by value, whatever the columns are called.
  */
 final class FilteredRepeats {
     private FilteredRepeats() {
@@ -24,23 +25,7 @@ final class FilteredRepeats {
 
     /** The occurrences in {@code plan} to place whole: each alike to another, one of them under a filter. */
     static Set<RelNode> of(RelNode plan) {
-        List<RelNode> candidates = new ArrayList<>();
-        List<RelNode> filtered = new ArrayList<>();
-        collect(plan, candidates, filtered);
-        Set<RelNode> whole = Collections.newSetFromMap(new IdentityHashMap<>());
-        for (RelNode f : filtered) {
-            List<RelNode> alike = new ArrayList<>();
-            for (RelNode c : candidates) {
-                if (c != f && alike(c, f)) {
-                    alike.add(c);
-                }
-            }
-            if (!alike.isEmpty()) {
-                whole.add(f);
-                whole.addAll(alike);
-            }
-        }
-        return whole;
+        return reads(plan).keySet();
     }
 
     /**
@@ -48,11 +33,29 @@ final class FilteredRepeats {
      * empty at first, shared by the occurrences alike, so that what one reads the others make too.
      */
     static Map<RelNode, BitSet> reads(RelNode plan) {
+        List<RelNode> candidates = new ArrayList<>();
+        List<RelNode> filtered = new ArrayList<>();
+        collect(plan, candidates, filtered);
+        Set<RelNode> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+        seen.addAll(candidates);
+        AlikeUses.of(plan).forEach(uses -> uses.forEach(u -> {
+            if (seen.add(u.node())) {
+                candidates.add(u.node());
+            }
+            filtered.add(u.node());
+        }));
+        Shapes shapes = new Shapes();
+        Map<Integer, Integer> occurrences = new java.util.HashMap<>();
+        Set<Integer> underFilter = new java.util.HashSet<>();
+        candidates.forEach(c -> occurrences.merge(shapes.of(c), 1, Integer::sum));
+        filtered.forEach(f -> underFilter.add(shapes.of(f)));
         Map<RelNode, BitSet> reads = new IdentityHashMap<>();
-        for (RelNode occurrence : of(plan)) {
-            BitSet shared = reads.entrySet().stream().filter(e -> alike(e.getKey(), occurrence)).map(Map.Entry::getValue)
-                    .findFirst().orElseGet(BitSet::new);
-            reads.put(occurrence, shared);
+        Map<Integer, BitSet> byShape = new java.util.HashMap<>();
+        for (RelNode c : candidates) {
+            int shape = shapes.of(c);
+            if (occurrences.get(shape) > 1 && underFilter.contains(shape)) {
+                reads.put(c, byShape.computeIfAbsent(shape, s -> new BitSet()));
+            }
         }
         return reads;
     }
@@ -72,54 +75,9 @@ final class FilteredRepeats {
         });
     }
 
-    /** Whether two values are alike: records component by component, lists and arrays item by item, others by equals. */
-    static boolean alike(Object a, Object b) {
-        if (a == b) {
-            return true;
-        }
-        if (a == null || b == null || a.getClass() != b.getClass()) {
-            return false;
-        }
-        if (a instanceof Record) {
-            for (RecordComponent c : a.getClass().getRecordComponents()) {
-                try {
-                    c.getAccessor().setAccessible(true);
-                    if (!alike(c.getAccessor().invoke(a), c.getAccessor().invoke(b))) {
-                        return false;
-                    }
-                } catch (ReflectiveOperationException | RuntimeException e) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (a instanceof List<?> x) {
-            List<?> y = (List<?>) b;
-            if (x.size() != y.size()) {
-                return false;
-            }
-            for (int i = 0; i < x.size(); i++) {
-                if (!alike(x.get(i), y.get(i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        if (a instanceof int[] x) {
-            return java.util.Arrays.equals(x, (int[]) b);
-        }
-        if (a.getClass().isArray()) {
-            int n = java.lang.reflect.Array.getLength(a);
-            if (n != java.lang.reflect.Array.getLength(b)) {
-                return false;
-            }
-            for (int i = 0; i < n; i++) {
-                if (!alike(java.lang.reflect.Array.get(a, i), java.lang.reflect.Array.get(b, i))) {
-                    return false;
-                }
-            }
-            return true;
-        }
-        return a.equals(b);
+    /** Whether two plans are alike: of one shape. */
+    static boolean alike(RelNode a, RelNode b) {
+        Shapes shapes = new Shapes();
+        return shapes.of(a) == shapes.of(b);
     }
 }

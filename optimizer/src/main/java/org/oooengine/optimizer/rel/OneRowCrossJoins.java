@@ -23,9 +23,9 @@ final class OneRowCrossJoins {
      * {@code j}, a cross join of an inner join with at most one row, rebuilt with the row crossed
      * into the input of that join that {@code c} reads, {@code c} applied there and the columns in
      * {@code j}'s order; null when {@code c} reads both inputs, or only the row, or {@code j} is not
-     * of that shape.
+     * of that shape. {@code filtered}: an input with conjuncts applied, as the pass that moves them applies them.
      */
-    static RelNode moved(RelNode.Join j, Expr c) {
+    static RelNode moved(RelNode.Join j, Expr c, java.util.function.BiFunction<RelNode, List<Expr>, RelNode> filtered) {
         if (j.kind() != JoinKind.CROSS || j.residual() != null || !PipelinePlanner.atMostOneRow(j.right())
                 || !(j.left() instanceof RelNode.Join inner)
                 || inner.kind() != JoinKind.INNER && inner.kind() != JoinKind.CROSS) {
@@ -39,11 +39,11 @@ final class OneRowCrossJoins {
             return null;
         }
         if (read.nextSetBit(0) >= a) { // the right input: its columns and the row's keep their places
-            RelNode crossed = FilterPushdown.filtered(cross(inner.right(), j.right()), List.of(Exprs.remap(c, i -> i - a)));
+            RelNode crossed = filtered.apply(cross(inner.right(), j.right()), List.of(Exprs.remap(c, i -> i - a)));
             return new RelNode.Join(inner.left(), crossed, inner.kind(), inner.leftKeys(), inner.rightKeys(), inner.residual());
         }
         if (read.nextSetBit(a) < 0) { // the left input: the row's columns come before the right input's
-            RelNode crossed = FilterPushdown.filtered(cross(inner.left(), j.right()),
+            RelNode crossed = filtered.apply(cross(inner.left(), j.right()),
                     List.of(Exprs.remap(c, i -> i < a ? i : i - b)));
             Expr residual = inner.residual() == null ? null : Exprs.remap(inner.residual(), i -> i < a ? i : i + s);
             RelNode joined = new RelNode.Join(crossed, inner.right(), inner.kind(), inner.leftKeys(), inner.rightKeys(), residual);

@@ -29,12 +29,17 @@ public final class PlanPrinter {
      * of the plan before placement, whose columns name those of a build the nodes read from their
      * own partition (the placed plan keeps only the table's name).
      */
-    public record Context(TableLayouts layouts, List<RelNode.Scan> scans) {
-        public static final Context NONE = new Context(TableLayouts.NONE, List.of());
+    public record Context(TableLayouts layouts, List<RelNode.Scan> scans, Shared shared) {
+        public static final Context NONE = new Context(TableLayouts.NONE, List.of(), Shared.NONE);
 
         /** For a plan placed from {@code logical}. */
         public static Context of(RelNode logical, TableLayouts layouts) {
-            return new Context(layouts, scansOf(logical));
+            return new Context(layouts, scansOf(logical), Shared.NONE);
+        }
+
+        /** The same, with the subplans the executor computes once. */
+        public Context with(Shared s) {
+            return new Context(layouts, scans, s);
         }
 
         /** The scans of a plan, those of an index join's hash-join alternative included. */
@@ -54,13 +59,48 @@ public final class PlanPrinter {
         }
     }
 
+    /**
+     * The subplans that occur more than once alike and that the executor computes once, replaying
+     * their rows where they occur again: EXPLAIN prints each once, and a line where it is reused.
+     */
+    public interface Shared {
+        Shared NONE = new Shared() {
+            @Override
+            public int key(RelNode node) {
+                return -1;
+            }
+
+            @Override
+            public int uses(int key) {
+                return 0;
+            }
+        };
+
+        /** The key under which {@code node}'s rows are computed once, or -1 when computed where it occurs. */
+        int key(RelNode node);
+
+        /** How many times the subplan of {@code key} occurs. */
+        int uses(int key);
+
+        /** The occurrence of {@code key} that a run computed, the others replaying its rows; null before a run. */
+        default RelNode computedAt(int key) {
+            return null;
+        }
+    }
+
     private final PlanEstimates estimates;
     private final Function<RelNode, String> annotation;
+    private final Shared shared;
+    /** By key, the number each shared subplan met so far is shown as. */
+    private final Map<Integer, Integer> sharedShown = new java.util.HashMap<>();
+    /** The keys of the shared subplans printed in full. */
+    private final java.util.Set<Integer> sharedPrinted = new java.util.HashSet<>();
     private final List<String> out = new ArrayList<>();
 
     private PlanPrinter(Context context, Function<RelNode, String> annotation) {
         this.estimates = new PlanEstimates(context.layouts(), context.scans());
         this.annotation = annotation;
+        this.shared = context.shared();
     }
 
     public static List<String> lines(RelNode root) {
@@ -78,7 +118,25 @@ public final class PlanPrinter {
         return printer.out;
     }
 
+    /** {@code n} and what it reads; a subplan computed once in full where it first occurs, one line elsewhere. */
     private void print(RelNode n, String indent) {
+        int key = shared.key(n);
+        if (key >= 0) {
+            int number = sharedShown.computeIfAbsent(key, k -> sharedShown.size() + 1);
+            RelNode computed = shared.computedAt(key);
+            if (computed != null ? computed != n : sharedPrinted.contains(key)) {
+                add(indent, "Shared #" + number + " reused: its rows replayed from where it is computed", estimates.rows(n),
+                        annotation.apply(n));
+                return;
+            }
+            sharedPrinted.add(key);
+            out.add(indent + "Shared #" + number + ": computed once here, its rows replayed to each of its "
+                    + shared.uses(key) + " uses");
+        }
+        printOperator(n, indent);
+    }
+
+    private void printOperator(RelNode n, String indent) {
         if (n instanceof RelNode.NodePipeline p) {
             printPipeline(p, indent, null, null);
         } else if (n instanceof RelNode.ShuffledJoin j) {
@@ -129,7 +187,7 @@ public final class PlanPrinter {
             RelNode.Shuffle shuffle = p.shuffles().get(i);
             out.add(indent + "  Shuffle #" + i + " by " + ColumnNames.of(shuffle.producer().fields()).apply(shuffle.keyColumn())
                     + " to the nodes that own it in " + p.scan().table().name());
-            print(shuffle.producer(), indent + "    ");
+            printOperator(shuffle.producer(), indent + "    "); // the nodes run it: the coordinator replays none
         }
     }
 
@@ -212,9 +270,9 @@ public final class PlanPrinter {
         add(indent, gather(steps, rows.output(), all(j.fields().size())), rows.outputRows(), annotation.apply(j));
         printSteps(steps, rows, indent + "  ", List.of(), List.of(), j.right(), -1);
         out.add(indent + "  Shuffle probe rows by " + keyNames(j.left(), j.leftKeys()) + " to the node each key hashes to");
-        print(j.left(), indent + "    ");
+        printOperator(j.left(), indent + "    ");
         out.add(indent + "  Shuffle build rows by " + keyNames(j.right(), j.rightKeys()) + " to the node each key hashes to");
-        print(j.right(), indent + "    ");
+        printOperator(j.right(), indent + "    ");
     }
 
     /**
@@ -251,7 +309,7 @@ public final class PlanPrinter {
         add(indent, gather(s.steps(), rows.output(), all(s.fields().size())), rows.outputRows(), annotation.apply(s));
         printSteps(s.steps(), rows, indent + "  ", s.broadcasts(), List.of(), null, -1);
         printBroadcasts(s.broadcasts(), Map.of(), indent);
-        print(s.join(), indent + "  ");
+        printOperator(s.join(), indent + "  "); // the nodes run it
     }
 
     /** The merge of the nodes' partial aggregates, its calls over the columns the partial step read. */

@@ -171,6 +171,85 @@ class FilterPushdownTest {
         assertEquals(2, none.fields().size());
     }
 
+    @Test
+    void anOrThatCannotPassAGroupByFiltersItsInputByWhatItSaysOfTheKeys() {
+        // (year = 2001 AND total > 0) OR year = 2002 over GROUP BY customer, year
+        RelNode groups = channel("s");
+        Expr firstYearPositive = and(eq(col(1, SqlType.INT), number(2001)), above(col(2, SqlType.DOUBLE), 0));
+        Expr either = new Expr.Or(List.of(firstYearPositive, eq(col(1, SqlType.INT), number(2002))));
+        RelNode plan = FilterPushdown.apply(new RelNode.Filter(groups, either));
+
+        RelNode.Project tagged = assertInstanceOf(RelNode.Project.class, plan);
+        RelNode.Filter kept = assertInstanceOf(RelNode.Filter.class, tagged.input());
+        assertEquals(either, kept.condition(), "the OR itself still decides each group");
+        RelNode.Scan scan = assertInstanceOf(RelNode.Scan.class, ((RelNode.Aggregate) kept.input()).input());
+        assertEquals(new Expr.InList(col(1, SqlType.INT), List.of(number(2001), number(2002)), false), scan.filter(),
+                "an OR of one column's values is read as IN, a set of its values");
+    }
+
+    @Test
+    void usesOfAViewFilteredApartAreComputedAlikeUnderTheOrOfTheirFilters() {
+        // TPC-DS Q04's shape: the view of each channel's totals per customer and year, read as s 2001
+        // (positive totals only), s 2002, c 2001 and c 2002, joined by customer
+        Expr positive = above(col(2, SqlType.DOUBLE), 0);
+        List<RelNode> uses = List.of(
+                use("s1", and(eq(col(3, SqlType.STRING), text("s")), eq(col(1, SqlType.INT), number(2001)), positive)),
+                use("s2", and(eq(col(3, SqlType.STRING), text("s")), eq(col(1, SqlType.INT), number(2002)))),
+                use("c1", and(eq(col(3, SqlType.STRING), text("c")), eq(col(1, SqlType.INT), number(2001)), positive)),
+                use("c2", and(eq(col(3, SqlType.STRING), text("c")), eq(col(1, SqlType.INT), number(2002)))));
+        RelNode plan = uses.get(0);
+        for (RelNode u : uses.subList(1, uses.size())) {
+            plan = new RelNode.Join(plan, u, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        }
+        List<RelNode.Filter> pushed = new java.util.ArrayList<>();
+        RelNode at = FilterPushdown.apply(plan);
+        while (at instanceof RelNode.Join j) {
+            pushed.add(0, assertInstanceOf(RelNode.Filter.class, j.right()));
+            at = j.left();
+        }
+        pushed.add(0, assertInstanceOf(RelNode.Filter.class, at));
+        Shapes shapes = new Shapes();
+        for (int i = 0; i < uses.size(); i++) {
+            assertEquals(((RelNode.Filter) uses.get(i)).condition(), pushed.get(i).condition(), "each use keeps its own filter");
+            assertEquals(shapes.of(pushed.get(0).input()), shapes.of(pushed.get(i).input()), "all uses alike: computed once");
+        }
+        RelNode.Union union = assertInstanceOf(RelNode.Union.class, ((RelNode.Project) pushed.get(0).input()).input());
+        assertEquals(2, union.inputs().size());
+        Expr bothYears = new Expr.InList(col(1, SqlType.INT), List.of(number(2001), number(2002)), false);
+        for (RelNode channel : union.inputs()) {
+            RelNode.Filter groups = assertInstanceOf(RelNode.Filter.class, ((RelNode.Project) channel).input());
+            assertEquals(bothYears, ((RelNode.Scan) ((RelNode.Aggregate) groups.input()).input()).filter(),
+                    "each channel's sales read once, for both years");
+        }
+    }
+
+    @Test
+    void aChannelNoFilteredUseReadsIsLeftOut() {
+        RelNode plan = new RelNode.Join(use("a", and(eq(col(3, SqlType.STRING), text("s")), eq(col(1, SqlType.INT), number(2001)))),
+                use("b", and(eq(col(3, SqlType.STRING), text("s")), eq(col(1, SqlType.INT), number(2002)))),
+                JoinKind.INNER, new int[] {0}, new int[] {0}, null);
+        RelNode.Join pushed = assertInstanceOf(RelNode.Join.class, FilterPushdown.apply(plan));
+        RelNode.Filter left = assertInstanceOf(RelNode.Filter.class, pushed.left());
+        assertEquals(eq(col(1, SqlType.INT), number(2001)), left.condition(), "the tag both share is decided below");
+        RelNode.Union union = assertInstanceOf(RelNode.Union.class, ((RelNode.Project) left.input()).input());
+        assertEquals(1, union.inputs().size(), "no use reads the 'c' channel");
+    }
+
+    /** The view of both channels under {@code alias}, filtered by {@code condition}. */
+    private static RelNode use(String alias, Expr condition) {
+        RelNode view = new RelNode.Union(List.of(channel("s"), channel("c")), channel("s").fields());
+        List<Expr> columns = new java.util.ArrayList<>();
+        for (int i = 0; i < view.fields().size(); i++) {
+            columns.add(col(i, view.fields().get(i).type()));
+        }
+        return new RelNode.Filter(new RelNode.Project(view, columns,
+                view.fields().stream().map(f -> f.withQualifier(alias)).toList()), condition);
+    }
+
+    private static Expr above(Expr value, int n) {
+        return new Expr.Call(ScalarFunction.GT, List.of(value, new Expr.Literal((double) n, SqlType.DOUBLE)), SqlType.BOOLEAN);
+    }
+
     /** GROUP BY customer, year; sum(amount); tag. */
     private static RelNode channel(String tag) {
         RelNode.Aggregate groups = new RelNode.Aggregate(scan(), List.of(col(0, SqlType.BIGINT), col(1, SqlType.INT)),

@@ -2,8 +2,11 @@ package org.oooengine.core.sql.expr;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.IntUnaryOperator;
+import java.util.function.Predicate;
 
 /** Structural helpers over bound expressions: which columns they read, moving them to another row layout, conjuncts. */
 public final class Exprs {
@@ -59,6 +62,24 @@ public final class Exprs {
             }
         }
         return common == null ? List.of() : common;
+    }
+
+    /**
+     * A condition that {@code or} implies and that only {@code own} terms make up: the OR of each
+     * branch's own conjuncts, or null when a branch has none. {@code (n1 = 'FRANCE' AND n2 =
+     * 'GERMANY') OR (n1 = 'GERMANY' AND n2 = 'FRANCE')} implies {@code n1 = 'FRANCE' OR n1 =
+     * 'GERMANY'}, a condition on n1 alone; where the OR holds, so does it.
+     */
+    public static Expr implied(Expr.Or or, Predicate<Expr> own) {
+        Set<Expr> branches = new LinkedHashSet<>();
+        for (Expr branch : disjuncts(or)) {
+            List<Expr> kept = conjuncts(branch).stream().filter(own).toList();
+            if (kept.isEmpty()) {
+                return null;
+            }
+            branches.add(and(kept));
+        }
+        return branches.size() == 1 ? branches.iterator().next() : new Expr.Or(List.copyOf(branches));
     }
 
     /** The terms of a disjunction, flattened. */

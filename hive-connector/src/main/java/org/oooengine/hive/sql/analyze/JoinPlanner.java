@@ -56,23 +56,12 @@ final class JoinPlanner {
         }
         for (int l = 0; l < leaves; l++) {
             int leaf = l;
-            List<Expr> branches = new ArrayList<>();
-            for (Expr branch : Exprs.disjuncts(or)) {
-                List<Expr> own = new ArrayList<>();
-                for (Expr term : Exprs.conjuncts(branch)) {
-                    BitSet cols = Exprs.columns(term);
-                    if (!cols.isEmpty() && cols.stream().allMatch(c -> JoinGraph.leafOf(offset, c) == leaf)) {
-                        own.add(term);
-                    }
-                }
-                if (own.isEmpty()) {
-                    branches = null;
-                    break;
-                }
-                branches.add(Exprs.and(own));
-            }
-            if (branches != null) {
-                implied.add(branches.size() == 1 ? branches.get(0) : new Expr.Or(branches));
+            Expr own = Exprs.implied(or, term -> {
+                BitSet cols = Exprs.columns(term);
+                return !cols.isEmpty() && cols.stream().allMatch(c -> JoinGraph.leafOf(offset, c) == leaf);
+            });
+            if (own != null) {
+                implied.add(own);
             }
         }
         return implied;

@@ -26,6 +26,7 @@ import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.optimizer.rel.PlanPrinter;
 import org.oooengine.optimizer.rel.RelNode;
 
 /**
@@ -106,6 +107,16 @@ public final class Executor {
             memory.close(); // spill files a failed statement left
             throw e;
         }
+    }
+
+    /** The subplans of {@code root} that running it computes once and replays where they occur again. */
+    public static PlanPrinter.Shared sharedSubplans(RelNode root) {
+        return SharedSubplans.of(root, ColumnUsage.of(root));
+    }
+
+    /** The subplans the last run computed once, each with the occurrence it computed. */
+    public PlanPrinter.Shared sharedSubplans() {
+        return shared;
     }
 
     /** Runs the plan and returns all of its rows in a list (an INSERT's SELECT). */
@@ -235,6 +246,7 @@ public final class Executor {
         }
         SpooledRows rows = computed.get(key);
         if (rows == null) { // held whole before any goes on: a limit above may stop reading early
+            shared.computing(key, node);
             rows = new SpooledRows(memory, "rows of a subplan computed once for its " + shared.uses(key) + " uses");
             memory.revocable(rows::revoke);
             compute(node, rows);

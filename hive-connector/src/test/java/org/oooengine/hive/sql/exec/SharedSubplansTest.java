@@ -10,22 +10,28 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.rel.Field;
+import org.oooengine.optimizer.rel.FilterPushdown;
 import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * Subplans alike — same operators, tables, expressions, columns read — are held once, whatever
  * their columns are named; a constant or a column read apart makes them two. Only the outermost
- * alike subplan is held: what is inside it is computed once with it.
+ * alike subplan is held: what is inside it is computed once with it. Uses of one subplan filtered
+ * apart are pushed the OR of their filters, so are held once too, each filtering what it replays.
  */
 class SharedSubplansTest {
     private static final TableInfo SALES = new TableInfo("default", "sales", List.of(
             new ResultColumn("cust", SqlType.INT), new ResultColumn("amount", SqlType.DOUBLE)),
             List.of("cust"), "sales", Map.of(), "");
+    private static final TableInfo YEARLY = new TableInfo("default", "yearly", List.of(
+            new ResultColumn("cust", SqlType.INT), new ResultColumn("year", SqlType.INT),
+            new ResultColumn("amount", SqlType.DOUBLE)), List.of("cust"), "yearly", Map.of(), "");
 
     private final Map<RelNode.Scan, BitSet> usage = new IdentityHashMap<>();
 
@@ -70,6 +76,46 @@ class SharedSubplansTest {
         SharedSubplans shared = SharedSubplans.of(union, usage);
         assertEquals(2, shared.uses(shared.key(first)));
         assertEquals(2, shared.uses(shared.key(inner)), "once in the held limit, once alone");
+    }
+
+    @Test
+    void usesOfAGroupingFilteredApartAreHeldOnceUnderTheOrOfTheirFilters() {
+        // WITH t AS (SELECT cust, year, sum(amount) FROM yearly GROUP BY cust, year)
+        // SELECT ... FROM t a, t b WHERE a.cust = b.cust AND a.year = 2001 AND b.year = 2002
+        RelNode first = new RelNode.Filter(totals("a"), year(2001));
+        RelNode second = new RelNode.Filter(totals("b"), year(2002));
+        RelNode plan = FilterPushdown.apply(new RelNode.Join(first, second, JoinKind.INNER, new int[] {0}, new int[] {0}, null));
+
+        RelNode.Join join = (RelNode.Join) plan;
+        RelNode.Filter a = (RelNode.Filter) join.left();
+        RelNode.Filter b = (RelNode.Filter) join.right();
+        assertEquals(year(2001), a.condition(), "each use filters the rows replayed to it");
+        assertEquals(year(2002), b.condition());
+        SharedSubplans shared = SharedSubplans.of(plan, ColumnUsage.of(plan));
+        assertTrue(shared.key(a.input()) >= 0);
+        assertEquals(shared.key(a.input()), shared.key(b.input()));
+        assertEquals(2, shared.uses(shared.key(a.input())));
+        RelNode.Aggregate groups = (RelNode.Aggregate) ((RelNode.Project) a.input()).input();
+        assertEquals(new Expr.InList(new Expr.Column(1, SqlType.INT), List.of(new Expr.Literal(2001, SqlType.INT),
+                new Expr.Literal(2002, SqlType.INT)), false), ((RelNode.Scan) groups.input()).filter(),
+                "the sales of both years scanned once");
+    }
+
+    /** The totals per customer and year of the yearly table, under {@code alias}. */
+    private static RelNode totals(String alias) {
+        RelNode.Scan scan = new RelNode.Scan(YEARLY, "y", YEARLY.columns().stream()
+                .map(c -> new Field("y", c.name(), c.type())).toList(), null);
+        RelNode.Aggregate groups = new RelNode.Aggregate(scan, List.of(new Expr.Column(0, SqlType.INT),
+                new Expr.Column(1, SqlType.INT)), List.of(new AggregateCall(AggregateCall.Kind.SUM,
+                new Expr.Column(2, SqlType.DOUBLE), false, SqlType.DOUBLE)), List.of(new Field(null, "cust", SqlType.INT),
+                new Field(null, "year", SqlType.INT), new Field(null, "total", SqlType.DOUBLE)));
+        return new RelNode.Project(groups, List.of(new Expr.Column(0, SqlType.INT), new Expr.Column(1, SqlType.INT),
+                new Expr.Column(2, SqlType.DOUBLE)), groups.fields().stream().map(f -> f.withQualifier(alias)).toList());
+    }
+
+    private static Expr year(int year) {
+        return new Expr.Call(ScalarFunction.EQ, List.of(new Expr.Column(1, SqlType.INT),
+                new Expr.Literal(year, SqlType.INT)), SqlType.BOOLEAN);
     }
 
     private RelNode.Scan scan(String alias, int... read) {
