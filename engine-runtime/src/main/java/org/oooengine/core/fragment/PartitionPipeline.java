@@ -176,16 +176,10 @@ public final class PartitionPipeline {
     private static Summary lookedUp(Table table, KeyLookups lookups, ScanPipeline spec, SqlType[] types,
                                     Pipeline.BuildSource builds, Consumer<List<Object[]>> out, BooleanSupplier cancelled,
                                     BooleanSupplier enough, QueryMemory memory, long t0) {
-        long[] rowsOut = {0};
-        VectorPipeline pipeline = new VectorPipeline(spec.steps(), types, builds, rows -> {
-            rowsOut[0] += rows.size();
-            out.accept(rows);
-        }, memory);
-        pipeline.stopWhen(stopping(cancelled, enough));
+        Counted counted = new Counted(spec, types, builds, out, cancelled, enough, memory);
         long rowsIn = lookups.forEachBatch(table, new RowCodec(table.schema()), spec.width(),
-                spec.columns().stream().toArray(), types, pipeline::acceptRows, cancelled);
-        pipeline.finish();
-        return Summary.of(rowsIn, rowsOut[0], System.nanoTime() - t0, memory);
+                spec.columns().stream().toArray(), types, counted.pipeline::acceptRows, cancelled);
+        return counted.finish(rowsIn, t0);
     }
 
     /** Runs the steps over a source's pages of rows, the needed columns as SQL values. */
@@ -222,12 +216,8 @@ public final class PartitionPipeline {
     private static Summary scanColumns(ColumnarFile file, ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds,
                                        Consumer<List<Object[]>> out, BooleanSupplier cancelled, BooleanSupplier enough,
                                        QueryMemory memory, long t0) {
-        long[] rowsOut = {0};
-        VectorPipeline pipeline = new VectorPipeline(spec.steps(), types, builds, rows -> {
-            rowsOut[0] += rows.size();
-            out.accept(rows);
-        }, memory);
-        pipeline.stopWhen(stopping(cancelled, enough));
+        Counted counted = new Counted(spec, types, builds, out, cancelled, enough, memory);
+        VectorPipeline pipeline = counted.pipeline;
         ZoneMaps zones = ZoneMaps.of(spec.steps());
         int[] needed = spec.columns().stream().toArray();
         // a wide decimal column's chunks hold BigDecimals, which no long vector does: such groups go in as rows
@@ -253,8 +243,30 @@ public final class PartitionPipeline {
                 pipeline.accept(Batch.of(columns, rows));
             }
         }
-        pipeline.finish();
-        return Summary.of(rowsIn, rowsOut[0], System.nanoTime() - t0, memory).withRowsUngrouped(pipeline.rowsUngrouped());
+        return counted.finish(rowsIn, t0);
+    }
+
+    /** A vector pipeline over a partition's batches that counts the rows it sends on. */
+    private static final class Counted {
+        final VectorPipeline pipeline;
+        private final QueryMemory memory;
+        private long rowsOut;
+
+        Counted(ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds, Consumer<List<Object[]>> out,
+                BooleanSupplier cancelled, BooleanSupplier enough, QueryMemory memory) {
+            this.memory = memory;
+            this.pipeline = new VectorPipeline(spec.steps(), types, builds, rows -> {
+                rowsOut += rows.size();
+                out.accept(rows);
+            }, memory);
+            pipeline.stopWhen(stopping(cancelled, enough));
+        }
+
+        /** Ends the pipeline; what it did, given the {@code rowsIn} read since {@code t0}. */
+        Summary finish(long rowsIn, long t0) {
+            pipeline.finish();
+            return Summary.of(rowsIn, rowsOut, System.nanoTime() - t0, memory).withRowsUngrouped(pipeline.rowsUngrouped());
+        }
     }
 
     /**
