@@ -25,7 +25,7 @@ import org.oooengine.hive.sql.SqlSession;
  */
 class TpchExplainTest {
     /** A column by position, {@code #3}; broadcast and shuffle numbers ({@code broadcast #0}) are not columns. */
-    private static final Pattern POSITION = Pattern.compile("(?<!(?:broadcast|Broadcast|shuffle|Shuffle) )#\\d+");
+    private static final Pattern POSITION = Pattern.compile("(?<!(?:broadcast|Broadcast|shuffle|Shuffle|Shared) )#\\d+");
 
     @RegisterExtension
     static final SqlCluster cluster = SqlCluster.of("ooo-explain-test", 3);
