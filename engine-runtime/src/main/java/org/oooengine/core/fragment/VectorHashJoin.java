@@ -132,28 +132,25 @@ final class VectorHashJoin {
             }
         }
         Vector[] columns = new Vector[join.buildWidth()];
+        SqlType[] types = new SqlType[columns.length];
         for (int c = 0; c < columns.length; c++) {
-            SqlType t = c < buildTypes.length ? buildTypes[c] : null;
-            if (t == null) {
-                Object[] values = new Object[n];
-                for (int r = 0; r < n; r++) {
-                    values[r] = build.get(r)[c];
-                }
-                columns[c] = new ObjectVector(values);
-                continue;
-            }
-            if (Vector.representation(t) == null) {
+            types[c] = c < buildTypes.length ? buildTypes[c] : null;
+            if (types[c] != null && Vector.representation(types[c]) == null) {
                 return null;
             }
-            Vector v = Vector.allocate(t, n);
-            try {
-                for (int r = 0; r < n; r++) {
-                    v.setBoxed(r, build.get(r)[c], t);
+            columns[c] = types[c] == null ? new ObjectVector(new Object[n]) : Vector.allocate(types[c], n);
+        }
+        // row by row: the build rows are objects of their own, and reading one column of every row
+        // before the next column misses the cache on each row every time
+        try {
+            for (int r = 0; r < n; r++) {
+                Object[] row = build.get(r);
+                for (int c = 0; c < columns.length; c++) {
+                    columns[c].setBoxed(r, row[c], types[c]);
                 }
-            } catch (ArithmeticException | ClassCastException notOfItsType) {
-                return null;
             }
-            columns[c] = v;
+        } catch (ArithmeticException | ClassCastException notOfItsType) {
+            return null;
         }
         return new VectorHashJoin(kind, probeKeys, residual, join.residual(), probeTypes, columns, buildTypes, buildKeys,
                 usable);
