@@ -74,18 +74,17 @@ public final class Batch {
      */
     public List<Object[]> toRows(SqlType[] types) {
         List<Object[]> rows = new ArrayList<>(size);
+        // row by row: a row's array is written while it is in the cache
         for (int k = 0; k < size; k++) {
-            rows.add(new Object[columns.length]);
-        }
-        for (int c = 0; c < columns.length; c++) {
-            Vector v = columns[c];
-            if (v == null) {
-                continue;
+            Object[] row = new Object[columns.length];
+            int p = positions[k];
+            for (int c = 0; c < columns.length; c++) {
+                Vector v = columns[c];
+                if (v != null) {
+                    row[c] = v.box(p, types == null ? null : types[c]);
+                }
             }
-            SqlType t = types == null ? null : types[c];
-            for (int k = 0; k < size; k++) {
-                rows.get(k)[c] = v.box(positions[k], t);
-            }
+            rows.add(row);
         }
         return rows;
     }

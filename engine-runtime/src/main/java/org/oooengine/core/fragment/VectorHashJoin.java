@@ -8,6 +8,7 @@ import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.BoolVector;
 import org.oooengine.core.vector.LongVector;
@@ -42,10 +43,13 @@ final class VectorHashJoin {
     private final int[] heads;
     private final int[] next;
     private final int mask;
+    /** Per joined column whether a later step reads it; null when all are: the others are left out of the pairs. */
+    private final boolean[] gathered;
 
     private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, org.oooengine.core.sql.expr.Expr residualExpr,
                            SqlType[] probeTypes, Vector[] buildColumns, SqlType[] buildTypes, long[][] buildKeys,
-                           boolean[] usable) {
+                           boolean[] usable, boolean[] gathered) {
+        this.gathered = gathered;
         this.buildTypes = buildTypes.clone();
         this.residualExpr = residualExpr;
         int probeWidth = probeTypes.length;
@@ -84,7 +88,8 @@ final class VectorHashJoin {
      * @param probeTypes the probe batch's column types (null where unknown)
      * @param buildTypes the build columns read after the join, by type; null for those carried as they are
      */
-    static VectorHashJoin of(PipelineStep.HashJoin join, List<Object[]> build, SqlType[] probeTypes, SqlType[] buildTypes) {
+    static VectorHashJoin of(PipelineStep.HashJoin join, List<Object[]> build, SqlType[] probeTypes, SqlType[] buildTypes,
+                             boolean[] needed) {
         JoinKind kind = join.kind();
         if (kind != JoinKind.INNER && kind != JoinKind.LEFT && kind != JoinKind.SEMI && kind != JoinKind.ANTI) {
             return null;
@@ -152,8 +157,12 @@ final class VectorHashJoin {
         } catch (ArithmeticException | ClassCastException notOfItsType) {
             return null;
         }
+        boolean[] gathered = needed == null ? null : Arrays.copyOf(needed, probeTypes.length + columns.length);
+        if (gathered != null && join.residual() != null) {
+            Exprs.columns(join.residual()).stream().filter(c -> c < gathered.length).forEach(c -> gathered[c] = true);
+        }
         return new VectorHashJoin(kind, probeKeys, residual, join.residual(), probeTypes, columns, buildTypes, buildKeys,
-                usable);
+                usable, gathered);
     }
 
     /** The types of the joined columns, given the probe side's (null for columns carried as they are). */
@@ -354,10 +363,14 @@ final class VectorHashJoin {
     private Batch joined(Batch in, int[] pp, int[] bb, int m) {
         Vector[] columns = new Vector[probeWidth + buildColumns.length];
         for (int c = 0; c < probeWidth; c++) {
-            columns[c] = Vectors.gather(in.column(c), pp, m);
+            if (gathered == null || gathered[c]) {
+                columns[c] = Vectors.gather(in.column(c), pp, m);
+            }
         }
         for (int c = 0; c < buildColumns.length; c++) {
-            columns[probeWidth + c] = Vectors.gather(buildColumns[c], bb, m);
+            if (gathered == null || gathered[probeWidth + c]) {
+                columns[probeWidth + c] = Vectors.gather(buildColumns[c], bb, m);
+            }
         }
         return Batch.of(columns, m);
     }

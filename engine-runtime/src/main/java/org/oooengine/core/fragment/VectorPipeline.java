@@ -78,7 +78,8 @@ final class VectorPipeline {
                     columnTypes(List.of(j.residual()), after);
                 }
                 SqlType[] buildTypes = Arrays.copyOfRange(after, width, width + j.buildWidth());
-                VectorHashJoin vj = VectorHashJoin.of(j, rows, types, buildTypes);
+                VectorHashJoin vj = VectorHashJoin.of(j, rows, types, buildTypes,
+                        j.kind().leftOnly() ? null : columnsRead(steps, i + 1, width + j.buildWidth()));
                 if (vj != null) {
                     joins.put(j, vj);
                     vectorized = true;
@@ -152,6 +153,52 @@ final class VectorPipeline {
     void finish() {
         head.finish();
         finishers.forEach(Runnable::run);
+    }
+
+    /**
+     * Which columns of rows {@code width} wide the steps from {@code from} need, up to the first
+     * step that makes new columns (a projection or an aggregate): null when all may be, because the
+     * rows leave the pipeline as they are or a step that reads whole rows comes first. A join keeps
+     * its probe side's positions, so the steps after it count too.
+     */
+    static boolean[] columnsRead(List<PipelineStep> steps, int from, int width) {
+        boolean[] read = new boolean[width];
+        for (int i = from; i < steps.size(); i++) {
+            PipelineStep step = steps.get(i);
+            List<Expr> exprs;
+            boolean last = true;
+            if (step instanceof PipelineStep.Filter f) {
+                exprs = List.of(f.condition());
+                last = false;
+            } else if (step instanceof PipelineStep.HashJoin j) {
+                j.probeKeys().stream().filter(k -> k < width).forEach(k -> read[k] = true);
+                exprs = j.residual() == null ? List.of() : List.of(j.residual());
+                last = j.kind().rightOnly();
+            } else if (step instanceof PipelineStep.Project p) {
+                exprs = p.exprs();
+            } else if (step instanceof PipelineStep.Expand e) {
+                exprs = e.projections().stream().flatMap(List::stream).toList();
+            } else if (step instanceof PipelineStep.PartialAggregate a) {
+                exprs = aggregateInputs(a.keys(), a.aggregates());
+            } else if (step instanceof PipelineStep.Aggregate a) {
+                exprs = aggregateInputs(a.keys(), a.aggregates());
+            } else {
+                return null;
+            }
+            for (Expr e : exprs) {
+                org.oooengine.core.sql.expr.Exprs.columns(e).stream().filter(c -> c < width).forEach(c -> read[c] = true);
+            }
+            if (last) {
+                return read;
+            }
+        }
+        return null;
+    }
+
+    private static List<Expr> aggregateInputs(List<Expr> keys, List<AggregateCall> calls) {
+        List<Expr> all = new ArrayList<>(keys);
+        calls.stream().map(AggregateCall::arg).filter(java.util.Objects::nonNull).forEach(all::add);
+        return all;
     }
 
     /**
