@@ -58,7 +58,9 @@ public final class LongVector extends NullFlags implements Vector {
         values[i] = switch (type.kind()) {
             case DATE -> ((LocalDate) value).toEpochDay();
             case TIMESTAMP -> org.oooengine.core.types.LocalTimestamps.toMicros((java.time.LocalDateTime) value);
-            case DECIMAL -> ((BigDecimal) value).setScale(type.scale(), RoundingMode.HALF_UP).unscaledValue().longValueExact();
+            // moved to scale 0, a decimal of up to 18 digits is its unscaled long (no BigInteger made)
+            case DECIMAL -> ((BigDecimal) value).setScale(type.scale(), RoundingMode.HALF_UP).scaleByPowerOfTen(type.scale())
+                    .longValueExact();
             default -> ((Number) value).longValue();
         };
     }

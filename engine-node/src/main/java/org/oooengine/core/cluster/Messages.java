@@ -159,9 +159,14 @@ final class Messages {
     }
 
     static byte[] pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads) {
-        PayloadWriter w = new PayloadWriter(256);
+        return pipeline(pipeline.toBytes(), limits, reads);
+    }
+
+    /** As above, the pipeline given {@link ScanPipeline#toBytes encoded}. */
+    static byte[] pipeline(byte[] pipeline, QueryLimits limits, TransactionalReads reads) {
+        PayloadWriter w = new PayloadWriter(256 + pipeline.length);
         limits.write(w);
-        w.putBytes(pipeline.toBytes());
+        w.putBytes(pipeline);
         reads.write(w);
         return w.toByteArray();
     }
@@ -179,10 +184,10 @@ final class Messages {
     record Shuffle(ScanPipeline pipeline, QueryLimits limits, ShuffleTarget target, TransactionalReads reads) {
     }
 
-    static byte[] shuffle(ScanPipeline pipeline, ShuffleTarget target, QueryLimits limits, TransactionalReads reads) {
-        PayloadWriter w = new PayloadWriter(256);
+    static byte[] shuffle(byte[] pipeline, ShuffleTarget target, QueryLimits limits, TransactionalReads reads) {
+        PayloadWriter w = new PayloadWriter(256 + pipeline.length);
         limits.write(w);
-        w.putBytes(pipeline.toBytes());
+        w.putBytes(pipeline);
         target.write(w);
         reads.write(w);
         return w.toByteArray();

@@ -1,9 +1,11 @@
 package org.oooengine.core.cluster;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.oooengine.core.fragment.JoinBuild;
@@ -32,6 +34,7 @@ final class PipelineClient {
     private static final int STAGE_CHUNK_BYTES = 2 << 20;
 
     private final Peers peers;
+    private final AtomicReference<Encoded> lastEncoded = new AtomicReference<>();
 
     PipelineClient(Peers peers) {
         this.peers = peers;
@@ -60,12 +63,12 @@ final class PipelineClient {
 
     CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
                                                           TransactionalReads reads, Consumer<List<Object[]>> rows) {
-        return run(node, OpCode.RUN_PIPELINE, pipeline, p -> Messages.pipeline(p, limits, reads), rows);
+        return run(node, OpCode.RUN_PIPELINE, pipeline, steps -> Messages.pipeline(steps, limits, reads), rows);
     }
 
     CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
                                                          QueryLimits limits, TransactionalReads reads) {
-        return run(node, OpCode.RUN_SHUFFLE, pipeline, p -> Messages.shuffle(p, target, limits, reads), rows -> { });
+        return run(node, OpCode.RUN_SHUFFLE, pipeline, steps -> Messages.shuffle(steps, target, limits, reads), rows -> { });
     }
 
     CompletableFuture<PartitionPipeline.Summary> mergeGroups(String node, String exchange, int producers, int keyCount,
@@ -103,12 +106,12 @@ final class PipelineClient {
     }
 
     private CompletableFuture<PartitionPipeline.Summary> run(String node, OpCode op, ScanPipeline pipeline,
-                                                             Function<ScanPipeline, byte[]> encode,
+                                                             Function<byte[], byte[]> encode,
                                                              Consumer<List<Object[]>> rows) {
-        byte[] request = encode.apply(pipeline);
+        byte[] request = encode.apply(encoded(pipeline));
         if (request.length > STAGE_ABOVE_BYTES) {
             try {
-                request = encode.apply(staged(node, pipeline));
+                request = encode.apply(staged(node, pipeline).toBytes());
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -119,6 +122,23 @@ final class PipelineClient {
                     + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
         }
         return streamed(node, op, request, rows);
+    }
+
+    /**
+     * {@code pipeline}'s bytes, encoded once for the nodes a step sends it to one after another: its
+     * broadcast rows are most of them. The pipeline is held weakly, and only the last one.
+     */
+    private byte[] encoded(ScanPipeline pipeline) {
+        Encoded last = lastEncoded.get();
+        if (last != null && last.pipeline().get() == pipeline) {
+            return last.bytes();
+        }
+        byte[] bytes = pipeline.toBytes();
+        lastEncoded.set(new Encoded(new WeakReference<>(pipeline), bytes));
+        return bytes;
+    }
+
+    private record Encoded(WeakReference<ScanPipeline> pipeline, byte[] bytes) {
     }
 
     /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it ({@link #stage}). */

@@ -143,14 +143,18 @@ final class VectorSegment {
         int n = rows.size();
         int width = rows.get(0).length;
         Vector[] columns = new Vector[width];
+        SqlType[] types = new SqlType[width];
+        for (int c = 0; c < width; c++) {
+            types[c] = c < inputTypes.length ? inputTypes[c] : null;
+            columns[c] = types[c] == null ? new ObjectVector(new Object[n]) : Vector.allocate(types[c], n);
+        }
         try {
-            for (int c = 0; c < width; c++) {
-                SqlType t = c < inputTypes.length ? inputTypes[c] : null;
-                Vector v = t == null ? new ObjectVector(new Object[n]) : Vector.allocate(t, n);
-                for (int i = 0; i < n; i++) {
-                    v.setBoxed(i, rows.get(i)[c], t);
+            // row by row: each row is an array of its own, read once while it is in the cache
+            for (int i = 0; i < n; i++) {
+                Object[] row = rows.get(i);
+                for (int c = 0; c < width; c++) {
+                    columns[c].setBoxed(i, row[c], types[c]);
                 }
-                columns[c] = v;
             }
         } catch (ArithmeticException | ClassCastException notAsTyped) {
             rowByRow(0).accept(rows);
