@@ -228,6 +228,8 @@ final class VectorHashJoin {
         int[] bb = new int[pp.length];
         int m = 0;
         long[] probe = new long[keys.length];
+        // one key (most joins): compared straight from the arrays, without the loops over keys
+        long[] single = keys.length == 1 ? buildKeys[0] : null;
         for (int j = 0; j < n; j++) {
             int i = pos[j];
             boolean nullKey = false;
@@ -243,11 +245,12 @@ final class VectorHashJoin {
             if (nullKey) {
                 continue;
             }
+            long key = probe[0];
             for (int r = heads[slot((int) (h ^ (h >>> 29) ^ (h >>> 41)))]; r >= 0; r = next[r]) {
                 if (matched != null && kind.leftOnly() && matched[i]) {
                     break; // a semi or anti join needs one partner
                 }
-                if (sameKeys(probe, r)) {
+                if (single != null ? single[r] == key : sameKeys(probe, r)) {
                     if (m == pp.length) {
                         if (m < OUT_PAIRS) {
                             pp = Arrays.copyOf(pp, Math.min(OUT_PAIRS, 2 * m));
