@@ -6,7 +6,7 @@
 #
 #   tpcds-peers.sh --sf 1 [--cluster DIR] [--repeat 3] [--queries 1,72,...] [--engines duckdb,spark,ooo]
 #                  [--timeout 300] [--spark-memory 4g] [--out docs/benchmarks] [--name tpcds-peers]
-#                  [--note "what else ran on the machine"]
+#                  [--note "what else ran on the machine"] [--warm-engine]
 #                  [--command "the cluster's start and load commands, listed in the document"]...
 #
 # The data comes from io.trino.tpcds through the engine's TPC-DS schema, the generator 'ooo load

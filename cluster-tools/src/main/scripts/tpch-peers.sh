@@ -6,7 +6,7 @@
 #
 #   tpch-peers.sh --sf 1 [--cluster DIR] [--repeat 3] [--queries 1,3,...] [--engines duckdb,spark,ooo]
 #                 [--timeout SECONDS] [--spark-memory 4g] [--out docs/benchmarks] [--name tpch]
-#                 [--note "what else ran on the machine"]
+#                 [--note "what else ran on the machine"] [--warm-engine]
 #                 [--command "the cluster's start and load commands, listed in the document"]...
 #
 # The data comes from io.trino.tpch through the engine's TPC-H schema (TpchData.java), the generator
