@@ -17,11 +17,10 @@ from pathlib import Path
 
 PROGRAM = ["peers"]
 
-
-
 # What --warm-engine adds to the document's note.
 WARM_NOTE = ("The engine ran the queries once, untimed, before its timed run: its nodes' JIT compiler had done its "
              "work, as on a cluster that has been serving them.")
+
 
 def log(msg):
     print(f"{PROGRAM[0]}: {msg}", file=sys.stderr, flush=True)
