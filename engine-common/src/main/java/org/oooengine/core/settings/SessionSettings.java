@@ -49,7 +49,8 @@ public final class SessionSettings {
             .doc("When a node's partial GROUP BY has made more groups than this percentage of the first 100,000 rows "
                     + "it grouped, it stops grouping and sends each further row on as a group of its own: grouping that "
                     + "barely reduces the rows only costs time before they are merged. EXPLAIN ANALYZE shows the rows "
-                    + "sent on so. 100: never."));
+                    + "sent on so. 100: never. A node dropping a DISTINCT's repeats early stops looking past the same "
+                    + "share of new rows."));
     public static final Setting<Long> QUERY_MAX_MEMORY_PER_NODE = DECLARED.add(Setting.size("ooo.query.max-memory-per-node")
             .scope(SESSION, COORDINATOR).defaultValue(0L)
             .defaultText("0: the operator's cap, else each node's own (`ooo node --query-max-memory`, half its heap)")

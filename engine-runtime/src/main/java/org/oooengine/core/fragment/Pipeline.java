@@ -33,6 +33,8 @@ public final class Pipeline {
     private final FinalAggregation[] mergesAt;
     /** Per step, its rows sorted by partition when it is a window, else null. */
     private final WindowOperator[] windowsAt;
+    /** Per step, the keys it saw when it drops repeats, else null. */
+    private final RepeatsDropped[] repeatsAt;
     private final PipelineStep.PartialAggregate aggregate;
     /** A partial aggregate's groups since it last sent them on. */
     private GroupTable groups;
@@ -126,11 +128,15 @@ public final class Pipeline {
         this.groupsAt = new FinalAggregation[this.steps.size()];
         this.windowsAt = new WindowOperator[this.steps.size()];
         this.mergesAt = new FinalAggregation[this.steps.size()];
+        this.repeatsAt = new RepeatsDropped[this.steps.size()];
         int width = inputWidth;
         for (int i = 0; i < this.steps.size(); i++) {
             PipelineStep step = this.steps.get(i);
             if (step instanceof PipelineStep.Aggregate a) {
                 groupsAt[i] = new FinalAggregation(a.keys().size(), a.aggregates(), memory, "aggregation");
+            }
+            if (step instanceof PipelineStep.DropRepeats d) {
+                repeatsAt[i] = new RepeatsDropped(d, memory);
             }
             if (step instanceof PipelineStep.MergePartials m) {
                 mergesAt[i] = new FinalAggregation(m.keyCount(), m.aggregates(), memory, "aggregation merged on the node");
@@ -244,7 +250,7 @@ public final class Pipeline {
                 joins[i].probe(rows, joined -> push(joined, next), this::enough);
                 return; // each batch the probe made went on through the steps after it
             }
-            rows = apply(steps.get(i), rows);
+            rows = repeatsAt[i] != null ? repeatsAt[i].kept(rows) : apply(steps.get(i), rows);
         }
         if (aggregate != null) {
             aggregateBatch(rows);

@@ -123,6 +123,26 @@ public sealed interface PipelineStep {
     }
 
     /**
+     * Drops a row whose values of {@code keys} a row before it had (nulls alike), as a DISTINCT
+     * above would: placed only where every step after it up to such a DISTINCT (or GROUP BY without
+     * aggregates) keeps a repeated row's copies alike, so that fewer rows are joined, sent and
+     * grouped. It need not drop them all: it forgets the keys it saw when they outgrow its share of
+     * the memory, and once more than {@code keepPercent} percent of its first rows were new it
+     * stops looking and lets every row through. The rows out are the rows in, unchanged.
+     */
+    record DropRepeats(List<Expr> keys, int keepPercent) implements PipelineStep {
+        public DropRepeats {
+            keys = List.copyOf(keys);
+            if (keys.isEmpty()) {
+                throw new IllegalArgumentException("repeats of no keys dropped");
+            }
+            if (keepPercent < 0 || keepPercent > PartialAggregate.NEVER_SKIP) {
+                throw new IllegalArgumentException("repeats dropped while at most " + keepPercent + "% of the rows are new");
+            }
+        }
+    }
+
+    /**
      * A whole GROUP BY whose groups each lie on one node (grouped by the column the table is
      * partitioned on): rows out are the keys, then each aggregate's result, sent on to the steps
      * after it when the input ends. Distinct aggregates too.

@@ -85,6 +85,11 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         return columnsRead(inputWidth, steps, neededAfter, new java.util.HashMap<>());
     }
 
+    /** The input columns {@code steps} read when {@code neededAfter} of their output columns are read after them. */
+    public static BitSet inputsRead(int inputWidth, List<PipelineStep> steps, BitSet neededAfter) {
+        return columnsRead(inputWidth, new ArrayList<>(steps), neededAfter);
+    }
+
     /**
      * The columns each build of {@code steps} that other members send ({@link JoinBuild.Broadcast},
      * {@link JoinBuild.Shuffled}) must carry, by that placeholder: what its join and the steps
@@ -109,6 +114,10 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.Filter f) {
                 need.or(Exprs.columns(f.condition()));
+            } else if (step instanceof PipelineStep.DropRepeats d) {
+                for (Expr k : d.keys()) {
+                    need.or(Exprs.columns(k));
+                }
             } else if (step instanceof PipelineStep.Project p) {
                 // only the outputs read after it: the others evaluate over nulls, and are not read
                 BitSet read = new BitSet();
@@ -208,6 +217,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte EXPAND_CASCADED = 12;
     /** A partial aggregate that may stop grouping (the frame version is unchanged; one that never does is PARTIAL_AGGREGATE). */
     private static final byte SKIPPING_PARTIAL_AGGREGATE = 13;
+    /** Added after SKIPPING_PARTIAL_AGGREGATE (the frame version is unchanged). */
+    private static final byte DROP_REPEATS = 14;
     private static final byte BUILD_LOCAL = 1;
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
@@ -225,6 +236,10 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             } else if (step instanceof PipelineStep.Project p) {
                 w.put(PROJECT);
                 ExprCodec.writeList(w, p.exprs());
+            } else if (step instanceof PipelineStep.DropRepeats d) {
+                w.put(DROP_REPEATS);
+                ExprCodec.writeList(w, d.keys());
+                w.putVarInt(d.keepPercent());
             } else if (step instanceof PipelineStep.Expand e) {
                 w.put(e.cascaded() ? EXPAND_CASCADED : EXPAND).putVarInt(e.projections().size());
                 e.projections().forEach(p -> ExprCodec.writeList(w, p));
@@ -353,6 +368,11 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             steps.add(switch (tag) {
                 case FILTER -> new PipelineStep.Filter(ExprCodec.read(r));
                 case PROJECT -> new PipelineStep.Project(ExprCodec.readList(r));
+                case DROP_REPEATS -> {
+                    var keys = ExprCodec.readList(r);
+                    int percent = r.getVarInt();
+                    yield valid(() -> new PipelineStep.DropRepeats(keys, percent));
+                }
                 case EXPAND, EXPAND_CASCADED -> {
                     int count = r.getCount(1);
                     List<List<Expr>> projections = new ArrayList<>(count);

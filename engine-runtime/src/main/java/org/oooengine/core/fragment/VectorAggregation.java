@@ -130,6 +130,44 @@ final class VectorAggregation {
         return a;
     }
 
+    /**
+     * The keys seen of a {@link PipelineStep.DropRepeats}: a partial aggregate without aggregates
+     * whose groups, when they outgrow its share of the memory, are forgotten; null as {@link #of} is.
+     */
+    static VectorAggregation keysSeen(PipelineStep.DropRepeats step, QueryMemory memory) {
+        return of(step.keys(), List.of(), true, memory, forgotten -> { });
+    }
+
+    /**
+     * The batch's rows whose keys have no group yet, each making one: of rows alike in a batch,
+     * the first. Keys forgotten (the groups outgrew their share of the memory) count as unseen.
+     */
+    Batch unseen(Batch batch) {
+        Vector[] keyValues = eval(keys, batch);
+        int n = batch.size();
+        int[] pos = batch.positions();
+        int[] kept = new int[n];
+        int[] count = {0};
+        int[] next = {groups};
+        grouped(keyValues, pos, n, false, (groupOf, from, to) -> {
+            if (from > 0) {
+                next[0] = 0; // the groups were forgotten before these rows
+            }
+            for (int r = from; r < to; r++) {
+                if (groupOf[r] == next[0]) { // groups are numbered in the order their first rows come
+                    kept[count[0]++] = pos[r];
+                    next[0]++;
+                }
+            }
+        });
+        return batch.withPositions(kept, count[0]);
+    }
+
+    /** Forgets every group, giving back the memory they held. */
+    void forget() {
+        empty();
+    }
+
     /** The rows it sent on as groups of their own once it stopped grouping (0 while it groups). */
     long rowsUngrouped() {
         return rowsUngrouped;

@@ -50,6 +50,8 @@ final class VectorPipeline {
             boolean vectorized = false;
             if (step instanceof PipelineStep.Filter f) {
                 vectorized = f.condition().type().kind() == SqlType.Kind.BOOLEAN && VectorCompiler.compile(f.condition()) != null;
+            } else if (step instanceof PipelineStep.DropRepeats d) {
+                vectorized = VectorRepeatsDropped.of(d, QueryMemory.unbounded()) != null;
             } else if (step instanceof PipelineStep.Project p) {
                 vectorized = p.exprs().stream().allMatch(e -> VectorCompiler.compile(e) != null);
                 if (vectorized) {
@@ -170,6 +172,9 @@ final class VectorPipeline {
             if (step instanceof PipelineStep.Filter f) {
                 exprs = List.of(f.condition());
                 last = false;
+            } else if (step instanceof PipelineStep.DropRepeats d) {
+                exprs = d.keys();
+                last = false;
             } else if (step instanceof PipelineStep.HashJoin j) {
                 j.probeKeys().stream().filter(k -> k < width).forEach(k -> read[k] = true);
                 exprs = j.residual() == null ? List.of() : List.of(j.residual());
@@ -212,6 +217,8 @@ final class VectorPipeline {
             PipelineStep step = steps.get(i);
             if (step instanceof PipelineStep.Filter f) {
                 columnTypes(List.of(f.condition()), types);
+            } else if (step instanceof PipelineStep.DropRepeats d) {
+                columnTypes(d.keys(), types);
             } else if (step instanceof PipelineStep.HashJoin j) {
                 if (j.residual() != null) {
                     columnTypes(List.of(j.residual()), types);

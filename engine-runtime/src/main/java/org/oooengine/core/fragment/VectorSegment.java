@@ -15,7 +15,7 @@ import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.vector.VectorExpr;
 
 /**
- * A run of filters, projections, hash joins and grouping sets' copies, maybe ended by an aggregate
+ * A run of filters, projections, hash joins, repeats dropped and grouping sets' copies, maybe ended by an aggregate
  * (whole, or the partial one that ends a pipeline, set by set over copies that cascade), on column batches. Its input comes as batches (from a scan) or as rows, which become a
  * batch: the columns its steps read as typed vectors, the others carried along as they are. A batch
  * whose decimal arithmetic outgrows a long runs the same steps row by row, so every batch gets the
@@ -73,6 +73,8 @@ final class VectorSegment {
             typesAt.add(types);
             if (step instanceof PipelineStep.Filter f) {
                 ops.add(Op.of(filter(VectorCompiler.compile(f.condition()))));
+            } else if (step instanceof PipelineStep.DropRepeats d) {
+                ops.add(Op.of(VectorRepeatsDropped.of(d, memory)::kept));
             } else if (step instanceof PipelineStep.Project p) {
                 ops.add(Op.of(project(p.exprs().stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new))));
                 types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);

@@ -140,6 +140,35 @@ class NodePipelineTest {
         assertTrue(explain(session, "EXPLAIN " + inBroadcast).contains("Broadcast #0 to every node"), explain(session, "EXPLAIN " + inBroadcast));
     }
 
+    /**
+     * A DISTINCT over a join (TPC-DS Q38's customers and days of a year's sales) has each node drop
+     * the repeats of what the join and the DISTINCT read before the join, or before its rows are
+     * shuffled to meet the other side: the answer is DuckDB's, and the rows joined or shuffled are
+     * the few distinct ones. Under a GROUP BY that counts, nothing is dropped.
+     */
+    @Test
+    void aDistinctOverAJoinDropsRepeatsBeforeTheJoin() throws Exception {
+        String sql = "SELECT DISTINCT n_name, l_shipmode FROM lineitem JOIN nation ON l_suppkey = n_nationkey";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertTrue(plan.contains("HashJoin INNER [l_suppkey = n_nationkey], build: broadcast #0")
+                && plan.contains("[each node] DropRepeats of [l_suppkey, l_shipmode]"), plan);
+        String counted = "SELECT n_name, l_shipmode, count(*) FROM lineitem JOIN nation ON l_suppkey = n_nationkey "
+                + "GROUP BY n_name, l_shipmode";
+        assertMatchesDuckDb(counted);
+        assertTrue(!explain("EXPLAIN " + counted).contains("DropRepeats"));
+        try (SqlSession noBroadcast = cluster.session()) {
+            noBroadcast.execute("SET ooo.join.broadcast-max-bytes=0", new Cancellation());
+            assertMatchesDuckDb(noBroadcast, sql);
+            String analyzed = explain(noBroadcast, "EXPLAIN ANALYZE " + sql);
+            // lineitem's rows are shuffled to nation's nodes: at most each node's 100 suppliers x 7 modes
+            Matcher shuffled = Pattern.compile("\n *Gather [^\n]*\\[actual rows ([\\d,]+),[^\n]*shuffled[^\n]*\n"
+                    + "[^\n]*\\[each node\\] DropRepeats of").matcher(analyzed);
+            assertTrue(shuffled.find(), analyzed);
+            assertTrue(Long.parseLong(shuffled.group(1).replace(",", "")) <= 100 * 7 * NODES, analyzed);
+        }
+    }
+
     @Test
     void aGroupByThePartitionColumnRunsWholeOnEachNodeAndWhatFollowsItToo() throws Exception {
         String heavy = "SELECT l_orderkey, sum(l_quantity) AS q, count(DISTINCT l_suppkey) AS s FROM lineitem "

@@ -604,7 +604,7 @@ public final class PipelinePlanner {
 
     private RelNode splitAggregate(RelNode.Aggregate a, Chain chain) {
         if (a.aggregates().stream().allMatch(AggregateCall::splittable)) {
-            RelNode.NodePipeline nodes = partiallyAggregated(chain, a).gathered();
+            RelNode.NodePipeline nodes = RepeatsDropping.apply(partiallyAggregated(chain, a).gathered(), limits.partialSkipPercent());
             // with keys, each group is merged on the node its key hashes to (unless the input shuffles already)
             boolean onNodes = limits.mergeGroupsOnNodes() && !a.keys().isEmpty() && chain.shuffles.isEmpty();
             return new RelNode.FinalAggregate(nodes, a.keys().size(), a.aggregates(), a.fields(), onNodes);

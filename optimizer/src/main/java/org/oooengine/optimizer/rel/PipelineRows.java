@@ -247,6 +247,9 @@ final class PipelineRows {
         if (step instanceof PipelineStep.PartialAggregate a) {
             return a.keys().isEmpty() ? nodes : model.partialGroups(in, a.keys(), row, d, nodes);
         }
+        if (step instanceof PipelineStep.DropRepeats r) {
+            return model.partialGroups(in, r.keys(), row, d, nodes);
+        }
         if (step instanceof PipelineStep.MergePartials m) { // each group's partial rows made one
             return model.groups(in, java.util.stream.IntStream.range(0, m.keyCount())
                     .mapToObj(k -> (Expr) new Expr.Column(k, row.get(k) == null ? org.oooengine.core.sql.SqlType.VOID

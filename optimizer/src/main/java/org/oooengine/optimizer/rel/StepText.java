@@ -198,6 +198,10 @@ final class StepText {
             return filter(f.condition(), in);
         } else if (step instanceof PipelineStep.Project p) {
             return project(p.exprs(), in, out);
+        } else if (step instanceof PipelineStep.DropRepeats d) {
+            ColumnNames names = ColumnNames.of(in);
+            return "DropRepeats of [" + String.join(", ", d.keys().stream().map(names::sql).toList())
+                    + "] (the DISTINCT above drops them anyway; stops when under " + (100 - d.keepPercent()) + "% repeat)";
         } else if (step instanceof PipelineStep.Expand e) {
             return expand(e.projections(), e.cascaded(), in, out);
         } else if (step instanceof PipelineStep.PartialAggregate a) {
