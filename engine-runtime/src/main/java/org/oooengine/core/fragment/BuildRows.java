@@ -85,7 +85,14 @@ final class BuildRows implements Consumer<List<Object[]>> {
             BuildRows rows = built.get(join);
             if (rows == null) {
                 rows = new BuildRows(join, probeWidth, memory);
-                source.read(join.build(), rows);
+                if (join.build() instanceof JoinBuild.Exchanged e && e.onArrival() != null) {
+                    // the rows that arrive run through its steps first (partial groups merged), and it builds from theirs
+                    Pipeline arriving = new Pipeline(e.onArrival().steps(), e.onArrival().width(), this.source, rows, memory);
+                    source.read(join.build(), arriving::accept);
+                    arriving.finish();
+                } else {
+                    source.read(join.build(), rows);
+                }
                 built.put(join, rows);
             }
             return rows;

@@ -31,11 +31,19 @@ public sealed interface JoinBuild {
      * Rows shuffled to this node by the {@code producers} nodes running the producing side
      * ({@link Exchanges}); {@code byJoinKey}: routed by a hash of the join key as the probe rows
      * were too (a join of two shuffled inputs), so every partner of a probe row is here.
+     * {@code onArrival} (may be null): steps the node runs over the rows it received before it
+     * builds from their output — a GROUP BY's partial rows, shuffled by its keys, merged into its
+     * groups ({@link PipelineStep.MergePartials}); its table is unused.
      */
-    record Exchanged(String exchangeId, int producers, boolean byJoinKey) implements JoinBuild {
+    record Exchanged(String exchangeId, int producers, boolean byJoinKey, ScanPipeline onArrival) implements JoinBuild {
         /** Rows shuffled to the nodes that own their keys in the probing table. */
         public Exchanged(String exchangeId, int producers) {
             this(exchangeId, producers, false);
+        }
+
+        /** The rows as they arrive. */
+        public Exchanged(String exchangeId, int producers, boolean byJoinKey) {
+            this(exchangeId, producers, byJoinKey, null);
         }
     }
 

@@ -223,6 +223,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
     private static final byte BUILD_ROWS = 2;
     private static final byte BUILD_STAGED = 3;
     private static final byte BUILD_EXCHANGED = 4;
+    /** Exchanged rows the node runs steps over before it builds (the frame version is unchanged). */
+    private static final byte BUILD_EXCHANGED_MERGED = 5;
     /** Pipelines building joins of pipelines building joins...: more than any plan makes. */
     private static final int MAX_NESTING = 32;
 
@@ -290,7 +292,11 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         } else if (build instanceof JoinBuild.Staged staged) {
             w.put(BUILD_STAGED).putString(staged.id());
         } else if (build instanceof JoinBuild.Exchanged e) {
-            w.put(BUILD_EXCHANGED).putString(e.exchangeId()).putVarInt(e.producers()).put(e.byJoinKey() ? 1 : 0);
+            w.put(e.onArrival() == null ? BUILD_EXCHANGED : BUILD_EXCHANGED_MERGED).putString(e.exchangeId())
+                    .putVarInt(e.producers()).put(e.byJoinKey() ? 1 : 0);
+            if (e.onArrival() != null) {
+                w.putBytes(e.onArrival().toBytes());
+            }
         } else {
             throw new IllegalStateException("the rows of " + build + " were not computed before the pipeline was sent");
         }
@@ -309,13 +315,15 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 yield new JoinBuild.Rows(rows);
             }
             case BUILD_STAGED -> new JoinBuild.Staged(r.getString());
-            case BUILD_EXCHANGED -> {
+            case BUILD_EXCHANGED, BUILD_EXCHANGED_MERGED -> {
                 String exchange = r.getString();
                 int producers = r.getVarInt();
                 if (producers < 1) {
                     throw new ProtocolException("an exchange with " + producers + " producers");
                 }
-                yield new JoinBuild.Exchanged(exchange, producers, r.get() != 0);
+                boolean byJoinKey = r.get() != 0;
+                ScanPipeline onArrival = tag == BUILD_EXCHANGED ? null : read(new PayloadReader(r.getBytes()), nesting + 1);
+                yield new JoinBuild.Exchanged(exchange, producers, byJoinKey, onArrival);
             }
             default -> throw new ProtocolException("unknown join build " + tag);
         };

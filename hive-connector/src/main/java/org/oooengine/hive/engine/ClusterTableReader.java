@@ -209,20 +209,29 @@ public final class ClusterTableReader implements TableReader {
      * first failure anywhere fails the statement and cancels the rest.
      */
     @Override
-    public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
-                                    List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
+    public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, List<ShuffledSide> moreBuilds, JoinKind kind,
+                                    Expr residual, List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
                                     Consumer<Object[]> sink) {
-        requireAgreedLayout(probe.table());
-        requireAgreedLayout(build.table());
-        TransactionalReads read = reads.of(List.of(probe.table(), build.table()));
+        List<ShuffledSide> builds = new ArrayList<>(List.of(build));
+        builds.addAll(moreBuilds);
+        List<TableInfo> tables = new ArrayList<>(List.of(probe.table()));
+        builds.forEach(b -> tables.add(b.table()));
+        tables.forEach(this::requireAgreedLayout);
+        TransactionalReads read = reads.of(tables);
         List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
         String query = UUID.randomUUID().toString();
         String probeExchange = query + "/probe";
-        String buildExchange = query + "/build";
-        List<PipelineStep> steps = new ArrayList<>();
-        steps.add(new PipelineStep.HashJoin(new JoinBuild.Exchanged(buildExchange, ids.size(), true), kind, probe.keys(),
-                build.keys(), residual, build.width()));
-        steps.addAll(after);
+        List<String> buildExchanges = new ArrayList<>();
+        for (int b = 0; b < builds.size(); b++) {
+            buildExchanges.add(query + "/build" + b);
+        }
+        List<PipelineStep> steps = new ArrayList<>(probe.onArrival());
+        steps.add(new PipelineStep.HashJoin(exchanged(buildExchanges.get(0), ids.size(), build), kind,
+                probe.keys(), build.keys(), residual, build.joinedWidth()));
+        // the joins after it build from the further sides, each sent to its exchange alike
+        steps.addAll(new ScanPipeline(probe.table().storage(), probe.width(), new BitSet(), after).withBuilds(
+                b -> b instanceof JoinBuild.Shuffled s ? exchanged(buildExchanges.get(s.slot() + 1), ids.size(), builds.get(s.slot() + 1))
+                        : b).steps());
         BitSet all = new BitSet();
         all.set(0, probe.width());
         ScanPipeline joins = new ScanPipeline(probe.table().storage(), probe.width(), all, steps);
@@ -233,8 +242,11 @@ public final class ClusterTableReader implements TableReader {
                 receivers.add(cluster.exchanged(node, probeExchange, ids.size(), joins, nodeLimits, rowsOf.apply(node)));
             }
             parts.addAll(receivers);
-            List<CompletableFuture<PartitionPipeline.Summary>> builders = produce(build,
-                    ShuffleTarget.byGroup(buildExchange, build.keys(), ids), ids, nodeLimits, read);
+            List<CompletableFuture<PartitionPipeline.Summary>> builders = new ArrayList<>();
+            for (int b = 0; b < builds.size(); b++) {
+                builders.addAll(produce(builds.get(b), ShuffleTarget.byGroup(buildExchanges.get(b), builds.get(b).keys(), ids),
+                        ids, nodeLimits, read));
+            }
             parts.addAll(builders);
             CompletableFuture<Void> probing = new CompletableFuture<>();
             parts.add(probing);
@@ -254,6 +266,15 @@ public final class ClusterTableReader implements TableReader {
             });
         });
         return figures(ids, receivers);
+    }
+
+    /** The rows of {@code side} as a join's build, from {@code exchange}: merged as they arrive where the side says so. */
+    private static JoinBuild.Exchanged exchanged(String exchange, int producers, ShuffledSide side) {
+        BitSet sent = new BitSet();
+        sent.set(0, side.width());
+        ScanPipeline onArrival = side.onArrival().isEmpty() ? null
+                : new ScanPipeline(side.table().storage(), side.width(), sent, side.onArrival());
+        return new JoinBuild.Exchanged(exchange, producers, true, onArrival);
     }
 
     /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */

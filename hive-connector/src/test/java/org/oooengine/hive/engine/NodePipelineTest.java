@@ -169,6 +169,51 @@ class NodePipelineTest {
         }
     }
 
+    /**
+     * Two GROUP BYs joined on all of their keys (TPC-DS Q97's FULL OUTER JOIN of the year's store
+     * and catalog customers and items) are joined on the nodes: each side's partial groups go to
+     * the node their keys hash to, which merges them and joins them there, and the aggregate over
+     * the join is split there too. The answers are DuckDB's, for FULL, LEFT and inner joins, keys
+     * joined in another order than grouped, null keys, and sums, counts and extremes merged.
+     */
+    @Test
+    void twoGroupBysJoinedOnTheirKeysAreMergedAndJoinedOnTheNodes() throws Exception {
+        String air = "SELECT l_suppkey k, l_linenumber n, count(*) c, sum(l_quantity) q FROM lineitem WHERE l_shipmode = 'AIR' "
+                + "GROUP BY l_suppkey, l_linenumber";
+        String rail = "SELECT l_linenumber n, CASE WHEN l_suppkey % 7 = 0 THEN NULL ELSE l_suppkey END k, max(l_tax) t "
+                + "FROM lineitem WHERE l_shipmode = 'RAIL' GROUP BY l_linenumber, CASE WHEN l_suppkey % 7 = 0 THEN NULL ELSE l_suppkey END";
+        String counts = "SELECT sum(CASE WHEN a.k IS NOT NULL AND b.k IS NULL THEN 1 ELSE 0 END) air_only, "
+                + "sum(CASE WHEN a.k IS NULL AND b.k IS NOT NULL THEN 1 ELSE 0 END) rail_only, "
+                + "sum(CASE WHEN a.k IS NOT NULL AND b.k IS NOT NULL THEN 1 ELSE 0 END) both_, count(*), sum(a.q), max(b.t) "
+                + "FROM (" + air + ") a FULL OUTER JOIN (" + rail + ") b ON a.k = b.k AND a.n = b.n";
+        assertMatchesDuckDb(counts);
+        String plan = explain("EXPLAIN " + counts);
+        assertTrue(Pattern.compile("\\[each node\\] HashJoin FULL \\[[^\n]*\\], build: both sides shuffled by key").matcher(plan).find()
+                && plan.contains("[each node] FinalAggregate keys [l_suppkey, l_linenumber] calls [count(*), sum(l_quantity)] "
+                + "(each group's partial rows merged on one node)")
+                && plan.contains("[each node] FinalAggregate keys [l_linenumber, CASE WHEN l_suppkey % 7 = 0 THEN NULL "
+                + "ELSE l_suppkey END] calls [max(l_tax)]"), plan);
+        assertEquals(NODES, gathered("EXPLAIN ANALYZE " + counts)); // one partial row of the sums per node
+        for (String kind : List.of("LEFT", "")) {
+            assertMatchesDuckDb("SELECT a.k, a.n, a.c, a.q, b.t FROM (" + air + ") a " + kind + " JOIN (" + rail + ") b "
+                    + "ON a.n = b.n AND a.k = b.k");
+        }
+        // then LEFT JOINed to a third on the same keys (TPC-DS Q78's store, web and catalog sales): joined there too
+        String ship = "SELECT l_linenumber n, l_suppkey k, min(l_discount) d, count(*) c FROM lineitem WHERE l_shipmode = 'SHIP' "
+                + "GROUP BY l_suppkey, l_linenumber";
+        String three = "SELECT a.k, a.n, a.q, b.t, s.d, s.c FROM (" + air + ") a LEFT JOIN (" + rail + ") b "
+                + "ON a.k = b.k AND a.n = b.n LEFT JOIN (" + ship + ") s ON a.n = s.n AND a.k = s.k WHERE s.c > 1 OR b.t IS NULL";
+        assertMatchesDuckDb(three);
+        String threePlan = explain("EXPLAIN " + three);
+        assertTrue(threePlan.contains("build: shuffle #0") && threePlan.contains("Shuffle #0 by [l_suppkey, l_linenumber]")
+                && threePlan.contains("[each node] FinalAggregate keys [l_suppkey, l_linenumber] calls [min(l_discount), count(*)]"),
+                threePlan);
+        // on some of the grouping keys (TPC-DS Q74's totals per customer and year, joined by customer)
+        String bySupplier = "SELECT a.k, a.n, b.n, a.q, b.t FROM (" + air + ") a RIGHT JOIN (" + rail + ") b ON a.k = b.k";
+        assertMatchesDuckDb(bySupplier);
+        assertTrue(explain("EXPLAIN " + bySupplier).contains("build: both sides shuffled by key"));
+    }
+
     @Test
     void aGroupByThePartitionColumnRunsWholeOnEachNodeAndWhatFollowsItToo() throws Exception {
         String heavy = "SELECT l_orderkey, sum(l_quantity) AS q, count(DISTINCT l_suppkey) AS s FROM lineitem "

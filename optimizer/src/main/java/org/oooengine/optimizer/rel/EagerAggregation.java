@@ -61,9 +61,9 @@ final class EagerAggregation {
         List<AggregateCall> calls = a.aggregates();
         RelNode input = a.input();
         if (input instanceof RelNode.Project p) {
-            keys = keys.stream().map(k -> substituted(k, p.exprs())).toList();
+            keys = keys.stream().map(k -> Exprs.substitute(k, p.exprs())).toList();
             calls = calls.stream().map(c -> c.arg() == null ? c
-                    : new AggregateCall(c.kind(), substituted(c.arg(), p.exprs()), false, c.type())).toList();
+                    : new AggregateCall(c.kind(), Exprs.substitute(c.arg(), p.exprs()), false, c.type())).toList();
             input = p.input();
         }
         if (!(input instanceof RelNode.Join j) || j.kind() != JoinKind.INNER || j.residual() != null
@@ -181,14 +181,5 @@ final class EagerAggregation {
         if (!list.contains(value)) {
             list.add(value);
         }
-    }
-
-    /** {@code e} with each column {@code i} replaced by {@code exprs.get(i)}. */
-    private static Expr substituted(Expr e, List<Expr> exprs) {
-        if (e instanceof Expr.Column c) {
-            return exprs.get(c.index());
-        }
-        List<Expr> children = e.children();
-        return children.isEmpty() ? e : e.withChildren(children.stream().map(x -> substituted(x, exprs)).toList());
     }
 }

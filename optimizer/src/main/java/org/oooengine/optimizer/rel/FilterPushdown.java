@@ -98,7 +98,7 @@ public final class FilterPushdown {
             return s.withFilter(Exprs.and(all));
         }
         if (input instanceof RelNode.Project p) {
-            RelNode below = filtered(p.input(), terms.stream().map(c -> substituted(c, p.exprs())).toList());
+            RelNode below = filtered(p.input(), terms.stream().map(c -> Exprs.substitute(c, p.exprs())).toList());
             return empty(below) ? none(p) : new RelNode.Project(below, p.exprs(), p.fields());
         }
         if (input instanceof RelNode.Sort s) {
@@ -154,7 +154,7 @@ public final class FilterPushdown {
     /** {@code c} over an aggregate's input when it reads only key outputs, else null. */
     private static Expr onGroupKeys(Expr c, List<Expr> keys) {
         BitSet used = Exprs.columns(c);
-        return !keys.isEmpty() && used.nextSetBit(keys.size()) < 0 ? substituted(c, keys) : null;
+        return !keys.isEmpty() && used.nextSetBit(keys.size()) < 0 ? Exprs.substitute(c, keys) : null;
     }
 
     /** {@code c} as it is when every column it reads is one the window partitions by, else null. */
@@ -356,14 +356,5 @@ public final class FilterPushdown {
         } catch (RuntimeException e) {
             return null; // left to run, so it fails as it would have
         }
-    }
-
-    /** {@code e} with each column {@code i} replaced by {@code exprs.get(i)}. */
-    private static Expr substituted(Expr e, List<Expr> exprs) {
-        if (e instanceof Expr.Column c) {
-            return exprs.get(c.index());
-        }
-        List<Expr> children = e.children();
-        return children.isEmpty() ? e : e.withChildren(children.stream().map(x -> substituted(x, exprs)).toList());
     }
 }

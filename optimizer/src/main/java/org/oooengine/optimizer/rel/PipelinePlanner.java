@@ -174,6 +174,10 @@ public final class PipelinePlanner {
             }
             BitSet joined = joinInputs(j, required);
             int lw = j.left().fields().size();
+            RelNode.ShuffledJoin groups = joinOfGroups(j);
+            if (groups != null) {
+                return groups;
+            }
             RelNode.ShuffledJoin shuffled = bothShuffled(j, joined);
             if (shuffled != null) {
                 return shuffled;
@@ -514,6 +518,184 @@ public final class PipelinePlanner {
             partial.add(new Field(null, call + " squares", SqlType.DOUBLE)); // a variance's; null for the others
         }
         return partial;
+    }
+
+    /**
+     * A join of two GROUP BYs on grouping keys of each (TPC-DS Q97's customers and items of the
+     * year's store and catalog sales, FULL OUTER JOINed; Q74's totals per customer and year, joined
+     * by customer) as a join on the nodes: each side's partial groups are shuffled by their join
+     * keys, so that every partial group of a group, and every group of a join key, of both sides,
+     * reaches one node; the node merges them into their groups as they arrive and joins them there,
+     * and what follows the join runs there too — no side's groups are gathered. Null where that
+     * does not apply: a residual condition, a join key that is not a grouping key, keys of
+     * different types, an aggregate that does not split, a side that is not work the nodes do alone.
+     */
+    private RelNode.ShuffledJoin joinOfGroups(RelNode.Join j) {
+        JoinKind kind = j.kind();
+        if (j.residual() != null || j.leftKeys().length == 0
+                || !(kind == JoinKind.INNER || kind == JoinKind.LEFT || kind == JoinKind.RIGHT || kind == JoinKind.FULL)) {
+            return null;
+        }
+        GroupedSide left = GroupedSide.of(j.left());
+        GroupedSide right = GroupedSide.of(j.right());
+        if (left == null && right != null && j.left() instanceof RelNode.Join below) {
+            RelNode.ShuffledJoin first = joinOfGroups(below);
+            return first == null ? null : joinedAgain(first, j, right);
+        }
+        if (left == null || right == null || padded(kind, true) && !left.columnsOnly() || padded(kind, false) && !right.columnsOnly()) {
+            return null;
+        }
+        int[] leftKeys = left.groupKeys(j.leftKeys());
+        int[] rightKeys = right.groupKeys(j.rightKeys());
+        if (leftKeys == null || rightKeys == null) {
+            return null;
+        }
+        for (int i = 0; i < leftKeys.length; i++) {
+            if (!left.groups().fields().get(leftKeys[i]).type().equals(right.groups().fields().get(rightKeys[i]).type())) {
+                return null;
+            }
+        }
+        RelNode.NodePipeline leftPartials = partialGroupsOnNodes(left.groups());
+        RelNode.NodePipeline rightPartials = partialGroupsOnNodes(right.groups());
+        if (leftPartials == null || rightPartials == null) {
+            return null;
+        }
+        // the joined row is both sides' groups, keys then results; the sides' projections follow the join
+        int leftWidth = left.groups().fields().size();
+        List<Expr> projected = new ArrayList<>(left.projection());
+        right.projection().forEach(e -> projected.add(Exprs.remap(e, c -> c + leftWidth)));
+        RelNode.ShuffledJoin join = new RelNode.ShuffledJoin(leftPartials, rightPartials, kind, leftKeys, rightKeys, null,
+                List.of(), j.fields(), left.arrival(), right.arrival(), List.of());
+        return join.then(new PipelineStep.Project(projected), j.fields());
+    }
+
+    /**
+     * {@code j}, an inner or LEFT join of a join of GROUP BYs the nodes run ({@code first}) with a
+     * further GROUP BY ({@code right}) on the keys {@code first}'s probe rows were sent by, each a
+     * grouping key of {@code right} (TPC-DS Q78's store sales per year, item and customer, LEFT
+     * JOINed to the web's, then to the catalog's): that side's partial groups are sent by those
+     * keys to the same nodes, merged as they arrive, and joined there after {@code first}'s join.
+     * Null where that does not apply.
+     */
+    private RelNode.ShuffledJoin joinedAgain(RelNode.ShuffledJoin first, RelNode.Join j, GroupedSide right) {
+        if (j.kind() != JoinKind.INNER && j.kind() != JoinKind.LEFT || first.after().size() != 1
+                || !(first.after().get(0) instanceof PipelineStep.Project projected)) {
+            return null;
+        }
+        int[] rightKeys = right.groupKeys(j.rightKeys());
+        int[] sentBy = first.leftKeys(); // the probe's group keys, in the order its rows were sent by
+        if (j.kind() == JoinKind.LEFT && !right.columnsOnly()) {
+            return null;
+        }
+        if (rightKeys == null || rightKeys.length != sentBy.length) {
+            return null;
+        }
+        int[] route = new int[sentBy.length]; // the right side's keys in that order
+        BitSet covered = new BitSet();
+        for (int i = 0; i < rightKeys.length; i++) {
+            Expr left = projected.exprs().get(j.leftKeys()[i]);
+            int at = left instanceof Expr.Column c ? IntStream.range(0, sentBy.length).filter(m -> sentBy[m] == c.index())
+                    .findFirst().orElse(-1) : -1;
+            if (at < 0 || covered.get(at) || !left.type().equals(right.groups().fields().get(rightKeys[i]).type())) {
+                return null;
+            }
+            covered.set(at);
+            route[at] = rightKeys[i];
+        }
+        RelNode.NodePipeline partials = partialGroupsOnNodes(right.groups());
+        if (partials == null) {
+            return null;
+        }
+        int leftWidth = j.left().fields().size();
+        int groupsWidth = right.groups().fields().size();
+        PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Shuffled(first.moreBuilds().size()), j.kind(),
+                IntStream.of(j.leftKeys()).boxed().toList(), IntStream.of(rightKeys).boxed().toList(), null, groupsWidth);
+        List<Field> joined = new ArrayList<>(j.left().fields());
+        joined.addAll(right.groups().fields());
+        List<Expr> out = new ArrayList<>();
+        for (int c = 0; c < leftWidth; c++) {
+            out.add(new Expr.Column(c, j.left().fields().get(c).type()));
+        }
+        right.projection().forEach(e -> out.add(Exprs.remap(e, c -> c + leftWidth)));
+        return first.thenJoined(new RelNode.ShuffledBuild(partials, route, right.arrival()), join, joined)
+                .then(new PipelineStep.Project(out), j.fields());
+    }
+
+    /**
+     * Whether a join of {@code kind} pads its {@code left} (else right) side's columns with nulls
+     * where a row has no partner: that side's projection, computed after the join, must then be of
+     * its columns alone (a mark's TRUE, an EXISTS under OR, would not be null).
+     */
+    private static boolean padded(JoinKind kind, boolean left) {
+        return kind == JoinKind.FULL || (left ? kind == JoinKind.RIGHT : kind == JoinKind.LEFT);
+    }
+
+    /** {@code a}'s input as the nodes' pipeline ending in its partial aggregate, or null where the nodes cannot compute it alone. */
+    private RelNode.NodePipeline partialGroupsOnNodes(RelNode.Aggregate a) {
+        if (!a.aggregates().stream().allMatch(AggregateCall::splittable)) {
+            return null;
+        }
+        Chain chain = chain(a.input(), aggregateInputs(a));
+        if (chain == null || !chain.shuffles.isEmpty()) {
+            return null;
+        }
+        return RepeatsDropping.apply(partiallyAggregated(chain, a).gathered(), limits.partialSkipPercent());
+    }
+
+    /**
+     * A join side that is a GROUP BY, maybe under projections of its columns: the aggregate and,
+     * over its output, the side's columns.
+     */
+    private record GroupedSide(RelNode.Aggregate groups, List<Expr> projection) {
+        static GroupedSide of(RelNode side) {
+            List<Expr> projection = null;
+            RelNode node = side;
+            while (node instanceof RelNode.Project p) {
+                List<Expr> outer = projection;
+                projection = outer == null ? p.exprs() : outer.stream().map(e -> Exprs.substitute(e, p.exprs())).toList();
+                node = p.input();
+            }
+            if (!(node instanceof RelNode.Aggregate a) || a.keys().isEmpty() || a.input() instanceof RelNode.Expand) {
+                return null;
+            }
+            if (projection == null) {
+                projection = new ArrayList<>();
+                for (int c = 0; c < a.fields().size(); c++) {
+                    projection.add(new Expr.Column(c, a.fields().get(c).type()));
+                }
+            }
+            return new GroupedSide(a, projection);
+        }
+
+        /**
+         * The grouping key each of the side's join key columns is, in order, when each is a
+         * grouping key, a different one; else null. Partial groups sent by these keys alone reach
+         * one node per group all the same: a group's keys include them.
+         */
+        int[] groupKeys(int[] joinKeys) {
+            int keyCount = groups.keys().size();
+            int[] out = new int[joinKeys.length];
+            BitSet seen = new BitSet();
+            for (int i = 0; i < joinKeys.length; i++) {
+                if (!(projection.get(joinKeys[i]) instanceof Expr.Column c) || c.index() >= keyCount || seen.get(c.index())) {
+                    return null;
+                }
+                seen.set(c.index());
+                out[i] = c.index();
+            }
+            return out;
+        }
+
+        /** Whether the side's columns are the aggregate's own, none computed of them. */
+        boolean columnsOnly() {
+            return projection.stream().allMatch(e -> e instanceof Expr.Column);
+        }
+
+        /** What a node does with the partial groups it receives: merges them into this side's groups. */
+        RelNode.Arrival arrival() {
+            return new RelNode.Arrival(List.of(new PipelineStep.MergePartials(groups.keys().size(), groups.aggregates())),
+                    groups.fields());
+        }
     }
 
     /**

@@ -50,8 +50,10 @@ final class PlanEstimates {
                     build -> side(build, p.broadcasts(), p.shuffles(), null), column -> layouts.range(table, column),
                     layouts.nodes(table), model);
         } else if (n instanceof RelNode.ShuffledJoin j) {
-            made = new PipelineRows(j.left().fields(), rows(j.left()), model.columns(j.left()), shuffledJoinSteps(j), j.fields(),
-                    build -> side(build, List.of(), List.of(), j.right()), RowEstimates.Ranges.NONE, 1, model);
+            // merged on arrival: the rows sent named as their pipeline made them (a partial aggregate's states by its calls)
+            List<Field> sent = j.leftArrival().steps().isEmpty() ? j.left().fields() : pipeline(j.left()).output();
+            made = new PipelineRows(sent, rows(j.left()), model.columns(j.left()), shuffledJoinSteps(j), j.fields(),
+                    build -> side(build, List.of(), List.of(), j), RowEstimates.Ranges.NONE, 1, model);
         } else if (n instanceof RelNode.ShuffledWindow w) {
             // the rows sent named as their pipeline made them: a partial aggregate's states by its calls
             made = new PipelineRows(pipeline(w.input()).output(), rows(w.input()), model.columns(w.input()), w.steps(), w.fields(),
@@ -65,14 +67,33 @@ final class PlanEstimates {
         return made;
     }
 
-    /** A join of two shuffled sides as the steps each node runs: the join of the rows it received, then what follows. */
+    /**
+     * A join of two shuffled sides as the steps each node runs: what it does with the probe rows it
+     * received as they arrive, the join, then what follows.
+     */
     static List<PipelineStep> shuffledJoinSteps(RelNode.ShuffledJoin j) {
-        List<PipelineStep> steps = new ArrayList<>();
+        List<PipelineStep> steps = new ArrayList<>(j.leftArrival().steps());
         steps.add(new PipelineStep.HashJoin(new JoinBuild.Exchanged("build", 1, true), j.kind(),
                 java.util.Arrays.stream(j.leftKeys()).boxed().toList(), java.util.Arrays.stream(j.rightKeys()).boxed().toList(),
-                j.residual(), j.right().fields().size()));
+                j.residual(), j.rightArrival().fields(j.right().fields()).size()));
         steps.addAll(j.after());
         return steps;
+    }
+
+    /** The build rows of a join of shuffled sides after what each node does with them as they arrive. */
+    private PipelineRows.Side arrived(RelNode.NodePipeline sent, RelNode.Arrival arrival) {
+        PipelineRows rows = arrivedRows(sent, arrival);
+        return new PipelineRows.Side(rows.output(), rows.outputRows(), -1, rows.outputDistinct());
+    }
+
+    /** What each node does with the rows of {@code sent} as they arrive, step by step (nothing: their own). */
+    PipelineRows arrivedRows(RelNode.NodePipeline sent, RelNode.Arrival arrival) {
+        if (arrival.steps().isEmpty()) {
+            return pipeline(sent);
+        }
+        // the rows sent named as their pipeline made them: a partial aggregate's states by its calls
+        return new PipelineRows(pipeline(sent).output(), rows(sent), model.columns(sent), arrival.steps(),
+                arrival.fields(), build -> PipelineRows.Side.UNKNOWN, RowEstimates.Ranges.NONE, 1, model);
     }
 
     /** What a join step of a pipeline builds from. */
@@ -83,8 +104,13 @@ final class PlanEstimates {
         if (build instanceof JoinBuild.Shuffled s && s.slot() < shuffles.size()) {
             return side(shuffles.get(s.slot()).producer());
         }
-        if (build instanceof JoinBuild.Exchanged && exchanged != null) {
-            return side(exchanged);
+        if (exchanged instanceof RelNode.ShuffledJoin j) { // a join on the nodes of sides shuffled to them, maybe merged as they arrive
+            if (build instanceof JoinBuild.Shuffled s && s.slot() < j.moreBuilds().size()) {
+                return arrived(j.moreBuilds().get(s.slot()).producer(), j.moreBuilds().get(s.slot()).arrival());
+            }
+            if (build instanceof JoinBuild.Exchanged) {
+                return j.rightArrival().steps().isEmpty() ? side(j.right()) : arrived(j.right(), j.rightArrival());
+            }
         }
         if (build instanceof JoinBuild.Local local) {
             PipelineRows rows = local(local, broadcasts, shuffles);

@@ -268,11 +268,24 @@ public final class PlanPrinter {
         PipelineRows rows = estimates.pipeline(j);
         List<PipelineStep> steps = PlanEstimates.shuffledJoinSteps(j);
         add(indent, gather(steps, rows.output(), all(j.fields().size())), rows.outputRows(), annotation.apply(j));
-        printSteps(steps, rows, indent + "  ", List.of(), List.of(), j.right(), -1);
+        printSteps(steps, rows, indent + "  ", List.of(), List.of(), j, -1);
         out.add(indent + "  Shuffle probe rows by " + keyNames(j.left(), j.leftKeys()) + " to the node each key hashes to");
         printOperator(j.left(), indent + "    ");
-        out.add(indent + "  Shuffle build rows by " + keyNames(j.right(), j.rightKeys()) + " to the node each key hashes to");
-        printOperator(j.right(), indent + "    ");
+        printShuffledBuild("Shuffle build rows", new RelNode.ShuffledBuild(j.right(), j.rightKeys(), j.rightArrival()), indent);
+        for (int b = 0; b < j.moreBuilds().size(); b++) {
+            printShuffledBuild("Shuffle #" + b, j.moreBuilds().get(b), indent);
+        }
+    }
+
+    /** A side the nodes shuffle to each other by key to build from, what each does with the rows it receives, and its pipeline. */
+    private void printShuffledBuild(String title, RelNode.ShuffledBuild build, String indent) {
+        out.add(indent + "  " + title + " by " + keyNames(build.producer(), build.keys()) + " to the node each key hashes to");
+        PipelineRows arrived = estimates.arrivedRows(build.producer(), build.arrival());
+        for (int i = build.arrival().steps().size() - 1; i >= 0; i--) {
+            out.add(indent + "    " + ON_NODES + StepText.step(build.arrival().steps().get(i), arrived.before(i),
+                    arrived.before(i + 1)) + rowsText(arrived.rowsBefore(i + 1)));
+        }
+        printOperator(build.producer(), indent + "    ");
     }
 
     /**
@@ -333,14 +346,13 @@ public final class PlanPrinter {
 
     /** The columns the nodes' partial aggregate reads: those the final one's calls name. */
     private List<Field> partialInput(RelNode.FinalAggregate a) {
-        // a join of shuffled sides runs its join before the steps after it
-        int at = nodeSteps(a.partials()).size() - (a.partials() instanceof RelNode.ShuffledJoin ? 0 : 1);
-        return estimates.pipeline(a.partials()).before(at);
+        return estimates.pipeline(a.partials()).before(nodeSteps(a.partials()).size() - 1);
     }
 
+    /** The steps the nodes run, as their estimates count them: a join of shuffled sides with what precedes and follows it. */
     private static List<PipelineStep> nodeSteps(RelNode n) {
         return n instanceof RelNode.NodePipeline p ? p.steps()
-                : n instanceof RelNode.ShuffledJoin j ? j.after() : ((RelNode.IndexJoinSteps) n).steps();
+                : n instanceof RelNode.ShuffledJoin j ? PlanEstimates.shuffledJoinSteps(j) : ((RelNode.IndexJoinSteps) n).steps();
     }
 
     private static BitSet all(int width) {

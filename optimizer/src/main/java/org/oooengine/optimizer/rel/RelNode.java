@@ -307,24 +307,77 @@ public sealed interface RelNode {
      * moves first, the left once it is done, so that no node holds probe rows waiting.
      */
     record ShuffledJoin(NodePipeline left, NodePipeline right, JoinKind kind, int[] leftKeys, int[] rightKeys,
-                        Expr residual, List<PipelineStep> after, List<Field> fields) implements RelNode {
+                        Expr residual, List<PipelineStep> after, List<Field> fields, Arrival leftArrival,
+                        Arrival rightArrival, List<ShuffledBuild> moreBuilds) implements RelNode {
         public ShuffledJoin {
             after = List.copyOf(after);
+            moreBuilds = List.copyOf(moreBuilds);
             if (kind == JoinKind.CROSS || kind == JoinKind.ANTI_NULL_AWARE || leftKeys.length == 0) {
                 throw new IllegalArgumentException("a " + kind + " join cannot be split by key");
             }
         }
 
+        /** Sides joined as they arrive. */
+        public ShuffledJoin(NodePipeline left, NodePipeline right, JoinKind kind, int[] leftKeys, int[] rightKeys,
+                            Expr residual, List<PipelineStep> after, List<Field> fields) {
+            this(left, right, kind, leftKeys, rightKeys, residual, after, fields, Arrival.NONE, Arrival.NONE, List.of());
+        }
+
         /** The join's own output columns, before the steps after it. */
         public List<Field> joinedFields() {
-            return new Join(left, right, kind, leftKeys, rightKeys, residual).fields();
+            List<Field> joined = new ArrayList<>(leftArrival.fields(left.fields()));
+            if (!kind.leftOnly()) {
+                joined.addAll(rightArrival.fields(right.fields()));
+            }
+            return joined;
         }
 
         /** This join with {@code step} run after it, giving rows of {@code out}. */
         public ShuffledJoin then(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(after);
             more.add(step);
-            return new ShuffledJoin(left, right, kind, leftKeys, rightKeys, residual, more, out);
+            return new ShuffledJoin(left, right, kind, leftKeys, rightKeys, residual, more, out, leftArrival, rightArrival,
+                    moreBuilds);
+        }
+
+        /**
+         * This join with {@code join} run after it, building from {@code build}'s rows (its build a
+         * {@link org.oooengine.core.fragment.JoinBuild.Shuffled} of the next slot), giving rows of {@code out}.
+         */
+        public ShuffledJoin thenJoined(ShuffledBuild build, PipelineStep.HashJoin join, List<Field> out) {
+            List<ShuffledBuild> builds = new ArrayList<>(moreBuilds);
+            builds.add(build);
+            List<PipelineStep> more = new ArrayList<>(after);
+            more.add(join);
+            return new ShuffledJoin(left, right, kind, leftKeys, rightKeys, residual, more, out, leftArrival, rightArrival,
+                    builds);
+        }
+    }
+
+    /**
+     * A further side of a {@link ShuffledJoin} that a join after it builds from: {@code producer}'s
+     * rows sent by {@code keys} as the probe rows were, so that every partner is on the node, and
+     * what the node does with them as they arrive.
+     */
+    record ShuffledBuild(NodePipeline producer, int[] keys, Arrival arrival) {
+    }
+
+    /**
+     * What each node runs over the rows of a shuffled side it received before joining them —
+     * {@code steps}, making rows of {@code fields} (a GROUP BY's partial rows merged into its
+     * groups, keys first as they were sent) — or nothing ({@link #NONE}).
+     */
+    record Arrival(List<PipelineStep> steps, List<Field> fields) {
+        public static final Arrival NONE = new Arrival(List.of(), List.of());
+
+        public Arrival {
+            steps = List.copyOf(steps);
+            fields = List.copyOf(fields);
+        }
+
+        /** The columns of the side's rows as joined, of rows sent as {@code sent}. */
+        public List<Field> fields(List<Field> sent) {
+            return steps.isEmpty() ? sent : fields;
         }
     }
 

@@ -36,6 +36,15 @@ public final class Exprs {
         return children.isEmpty() ? e : e.withChildren(children.stream().map(x -> remap(x, map)).toList());
     }
 
+    /** {@code e} with each column {@code i} replaced by {@code exprs.get(i)}: an expression over a projection's input. */
+    public static Expr substitute(Expr e, List<Expr> exprs) {
+        if (e instanceof Expr.Column c) {
+            return exprs.get(c.index());
+        }
+        List<Expr> children = e.children();
+        return children.isEmpty() ? e : e.withChildren(children.stream().map(x -> substitute(x, exprs)).toList());
+    }
+
     /** The terms of a conjunction, flattened. */
     public static List<Expr> conjuncts(Expr e) {
         List<Expr> out = new ArrayList<>();

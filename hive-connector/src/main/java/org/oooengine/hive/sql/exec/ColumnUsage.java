@@ -99,6 +99,7 @@ final class ColumnUsage {
         } else if (node instanceof RelNode.ShuffledJoin j) {
             needAll(j.left());
             needAll(j.right());
+            j.moreBuilds().forEach(b -> needAll(b.producer()));
         } else if (node instanceof RelNode.ShuffledWindow w) {
             needAll(w.input());
         } else if (node instanceof RelNode.FinalAggregate a) {

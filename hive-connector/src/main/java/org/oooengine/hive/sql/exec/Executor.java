@@ -484,8 +484,11 @@ public final class Executor {
 
     /** Both sides of {@code j} shuffled by key to the nodes, which join them and run the steps after. */
     private void shuffledJoin(RelNode.ShuffledJoin j, Consumer<Object[]> sink) {
-        TableReader.NodeFigures f = reader.shuffledJoin(side(j.left(), j.leftKeys()), side(j.right(), j.rightKeys()),
-                j.kind(), j.residual(), j.after(), nodeLimits, cancel, sink);
+        List<TableReader.ShuffledSide> more = j.moreBuilds().stream()
+                .map(b -> side(b.producer(), b.keys(), b.arrival().steps())).toList();
+        TableReader.NodeFigures f = reader.shuffledJoin(side(j.left(), j.leftKeys(), j.leftArrival().steps()),
+                side(j.right(), j.rightKeys(), j.rightArrival().steps()), more, j.kind(), j.residual(), j.after(), nodeLimits,
+                cancel, sink);
         if (profile != null) {
             figures.put(j, f);
         }
@@ -504,14 +507,14 @@ public final class Executor {
         }
         fromManyThreads(out, sink -> {
             TableReader.NodeFigures f = reader.shuffledSteps(side(w.input(), w.keys().stream().mapToInt(Integer::intValue)
-                    .toArray()), w.steps(), nodeLimits, cancel, sink);
+                    .toArray(), List.of()), w.steps(), nodeLimits, cancel, sink);
             if (profile != null) {
                 figures.put(w, f);
             }
         });
     }
 
-    private TableReader.ShuffledSide side(RelNode.NodePipeline p, int[] keys) {
+    private TableReader.ShuffledSide side(RelNode.NodePipeline p, int[] keys, List<PipelineStep> onArrival) {
         if (!p.shuffles().isEmpty()) {
             throw new IllegalStateException("a shuffled join's side shuffles again: not planned");
         }
@@ -522,7 +525,7 @@ public final class Executor {
             if (profile != null) { // EXPLAIN ANALYZE: what the producers sent, and when they were done
                 profile.put(p, OperatorFigures.of(sent.rows(), System.nanoTime() - t0).withSent(sent));
             }
-        });
+        }, onArrival);
     }
 
     /** What the nodes run for {@code p}, its broadcast inputs (also those its local builds join) computed here and put in. */

@@ -54,11 +54,12 @@ public final class RoutingTableReader implements TableReader {
 
     /** Both sides' rows are read by one reader: the routed one when either side is routed. */
     @Override
-    public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, JoinKind kind, Expr residual,
-                                    List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
+    public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, List<ShuffledSide> moreBuilds, JoinKind kind,
+                                    Expr residual, List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
                                     Consumer<Object[]> sink) {
-        TableReader reader = routed.test(build.table()) ? routedReader : readerOf(probe.table());
-        return reader.shuffledJoin(probe, build, kind, residual, after, nodeLimits, cancel, sink);
+        boolean anyRouted = routed.test(build.table()) || moreBuilds.stream().anyMatch(b -> routed.test(b.table()));
+        TableReader reader = anyRouted ? routedReader : readerOf(probe.table());
+        return reader.shuffledJoin(probe, build, moreBuilds, kind, residual, after, nodeLimits, cancel, sink);
     }
 
     @Override

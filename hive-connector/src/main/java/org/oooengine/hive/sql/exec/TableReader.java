@@ -44,9 +44,24 @@ public interface TableReader {
     /**
      * One side of a join of two shuffled inputs: {@code producer} run over {@code table}'s rows on
      * every node, rows {@code width} wide, each sent to the node its {@code keys}' values hash to;
-     * told, when every producer is done, what they sent.
+     * told, when every producer is done, what they sent. {@code onArrival}: steps each node runs
+     * over the rows it received before it joins them (a GROUP BY's partial rows merged into its
+     * groups), which keep the keys where they were; empty: none.
      */
-    record ShuffledSide(TableInfo table, ScanPipeline producer, List<Integer> keys, int width, Consumer<Sent> sent) {
+    record ShuffledSide(TableInfo table, ScanPipeline producer, List<Integer> keys, int width, Consumer<Sent> sent,
+                        List<PipelineStep> onArrival) {
+        public ShuffledSide {
+            onArrival = List.copyOf(onArrival);
+        }
+
+        /** The width of the rows it joins: after {@code onArrival}'s steps. */
+        public int joinedWidth() {
+            int w = width;
+            for (PipelineStep step : onArrival) {
+                w = org.oooengine.core.fragment.Pipeline.widthAfter(step, w);
+            }
+            return w;
+        }
     }
 
     /** What a shuffle's producers sent: rows, and bytes to other nodes. */
@@ -140,10 +155,13 @@ public interface TableReader {
      * A join of two inputs shuffled by key (a partitioned hash join): each node builds a hash
      * table of the {@code build} rows sent to it and probes it with the {@code probe} rows sent to
      * it, the join of {@code kind} with {@code residual}, then runs {@code after} and sends what
-     * comes out to {@code sink} (from several threads at once). The build side moves first.
+     * comes out to {@code sink} (from several threads at once). A join among {@code after} whose
+     * build is {@link org.oooengine.core.fragment.JoinBuild.Shuffled} slot {@code i} builds from
+     * the rows of {@code moreBuilds.get(i)}, sent to the nodes alike. The build sides move first.
      * Returns what the nodes reported of their joins.
      */
-    default NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, org.oooengine.core.sql.JoinKind kind,
+    default NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, List<ShuffledSide> moreBuilds,
+                                     org.oooengine.core.sql.JoinKind kind,
                                      org.oooengine.core.sql.expr.Expr residual, List<PipelineStep> after,
                                      QueryLimits nodeLimits, Cancellation cancel, Consumer<Object[]> sink) {
         throw new IllegalStateException("a join of shuffled inputs needs tables on the nodes; " + probe.table().name()
