@@ -18,29 +18,23 @@ import org.oooengine.core.sql.expr.Exprs;
  * counts are the sums of partial counts, whatever the join repeats; the GROUP BY above merges the
  * partial groups, so those may be {@link RelNode.PartialGroups}: each node groups the facts it
  * holds and sends its groups to the nodes that hold their partners (the customers of their key),
- * and no table of the other side's size is gathered. Done only where the statistics say it pays ({@link #pays}) and the other side
- * is too large to send to every node (then the nodes join it where the facts are, and the GROUP BY
- * splits as it is: TPC-DS Q87's customers, Q74's).
+ * and no table of the other side's size is gathered. Where the other side is sent to every node
+ * instead (Q74's customers), each node groups its facts before it joins them: a row per customer
+ * and year meets the customers' names, not one per sale. Done only where the statistics say it
+ * pays ({@link #pays}).
  */
 final class EagerAggregation {
     /** The share of its rows the facts' groups must be estimated to come to, at most. */
     private static final double MAX_GROUP_SHARE = 0.5;
 
     private final CardinalityModel model;
-    private final Broadcastable broadcastable;
 
-    /** Whether the rows of a plan, in the columns read of them, are few enough to send to every node. */
-    interface Broadcastable {
-        boolean test(RelNode node, BitSet read);
-    }
-
-    private EagerAggregation(CardinalityModel model, Broadcastable broadcastable) {
+    private EagerAggregation(CardinalityModel model) {
         this.model = model;
-        this.broadcastable = broadcastable;
     }
 
-    static RelNode apply(RelNode plan, CardinalityModel model, Broadcastable broadcastable) {
-        return new EagerAggregation(model, broadcastable).rewrite(plan);
+    static RelNode apply(RelNode plan, CardinalityModel model) {
+        return new EagerAggregation(model).rewrite(plan);
     }
 
     private RelNode rewrite(RelNode node) {
@@ -99,15 +93,6 @@ final class EagerAggregation {
             if (read.intersects(factColumns)) {
                 read.stream().forEach(c -> addOnce(grouped, c - factsFrom));
             }
-        }
-        BitSet otherRead = new BitSet();
-        int otherFrom = factsLeft ? lw : 0;
-        for (int k : factsLeft ? j.rightKeys() : j.leftKeys()) {
-            otherRead.set(k);
-        }
-        keys.forEach(k -> Exprs.columns(k).stream().filter(c -> !factColumns.get(c)).forEach(c -> otherRead.set(c - otherFrom)));
-        if (broadcastable.test(other, otherRead)) {
-            return null; // the nodes join it where the facts are, and group after: grouping first would gather them
         }
         if (!pays(j, facts, other, grouped)) {
             return null;

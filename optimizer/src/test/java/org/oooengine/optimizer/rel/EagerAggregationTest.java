@@ -100,19 +100,6 @@ class EagerAggregationTest {
         assertUnchanged(apply(average));
     }
 
-    /** Customers few enough to send to every node are joined there, where the sales are: nothing is grouped first. */
-    @Test
-    void aSideSmallEnoughToBroadcastIsJoinedWhereTheFactsAre() {
-        RelNode.Join join = new RelNode.Join(customer, sales, JoinKind.INNER, new int[] {0}, new int[] {1}, null);
-        RelNode.Aggregate a = perCityAndYear(join, List.of(call(AggregateCall.Kind.SUM, 5)));
-        java.util.BitSet[] asked = new java.util.BitSet[1];
-        assertUnchanged(EagerAggregation.apply(a, CardinalityModel.of(LAYOUTS, a), (side, read) -> {
-            asked[0] = read;
-            return side == customer;
-        }));
-        assertEquals(java.util.BitSet.valueOf(new long[] {0b11}), asked[0]); // its key and the city
-    }
-
     /** Still a GROUP BY over the join of the two tables, nothing grouped below it. */
     private static void assertUnchanged(RelNode plan) {
         RelNode.Join join = assertInstanceOf(RelNode.Join.class, assertInstanceOf(RelNode.Aggregate.class, plan).input());
@@ -120,7 +107,7 @@ class EagerAggregationTest {
     }
 
     private RelNode apply(RelNode plan) {
-        return EagerAggregation.apply(plan, CardinalityModel.of(LAYOUTS, plan), (side, read) -> false);
+        return EagerAggregation.apply(plan, CardinalityModel.of(LAYOUTS, plan));
     }
 
     private static RelNode.Aggregate perCityAndYear(RelNode join, List<AggregateCall> calls) {
