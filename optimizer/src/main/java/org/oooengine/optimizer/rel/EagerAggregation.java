@@ -19,22 +19,30 @@ import org.oooengine.core.sql.expr.Exprs;
  * partial groups, so those may be {@link RelNode.PartialGroups}: each node groups the facts it
  * holds and sends its groups to the nodes that hold their partners (the customers of their key),
  * and no table of the other side's size is gathered. Where the other side is sent to every node
- * instead (Q74's customers), each node groups its facts before it joins them: a row per customer
- * and year meets the customers' names, not one per sale. Done only where the statistics say it
- * pays ({@link #pays}).
+ * whole (Q74's customers), each node groups its facts before it joins them: a row per customer
+ * and year meets the names, not one per sale; filtered (Q22's year of dates), the nodes join it
+ * first, dropping the facts it filters out, and the GROUP BY splits as it is. Done only where the
+ * statistics say it pays ({@link #pays}).
  */
 final class EagerAggregation {
     /** The share of its rows the facts' groups must be estimated to come to, at most. */
     private static final double MAX_GROUP_SHARE = 0.5;
 
     private final CardinalityModel model;
+    private final Broadcastable broadcastable;
 
-    private EagerAggregation(CardinalityModel model) {
-        this.model = model;
+    /** Whether the rows of a plan, in the columns read of them, are few enough to send to every node. */
+    interface Broadcastable {
+        boolean test(RelNode node, BitSet read);
     }
 
-    static RelNode apply(RelNode plan, CardinalityModel model) {
-        return new EagerAggregation(model).rewrite(plan);
+    private EagerAggregation(CardinalityModel model, Broadcastable broadcastable) {
+        this.model = model;
+        this.broadcastable = broadcastable;
+    }
+
+    static RelNode apply(RelNode plan, CardinalityModel model, Broadcastable broadcastable) {
+        return new EagerAggregation(model, broadcastable).rewrite(plan);
     }
 
     private RelNode rewrite(RelNode node) {
@@ -94,6 +102,15 @@ final class EagerAggregation {
                 read.stream().forEach(c -> addOnce(grouped, c - factsFrom));
             }
         }
+        BitSet otherRead = new BitSet();
+        int otherFrom = factsLeft ? lw : 0;
+        for (int k : factsLeft ? j.rightKeys() : j.leftKeys()) {
+            otherRead.set(k);
+        }
+        keys.forEach(k -> Exprs.columns(k).stream().filter(c -> !factColumns.get(c)).forEach(c -> otherRead.set(c - otherFrom)));
+        if (broadcastable.test(other, otherRead) && filters(other)) {
+            return null; // the nodes join it where the facts are, dropping the facts it filters out, and group after
+        }
         if (!pays(j, facts, other, grouped)) {
             return null;
         }
@@ -127,6 +144,14 @@ final class EagerAggregation {
             merged.add(new AggregateCall(kind, partialValue, false, c.type()));
         }
         return new RelNode.Aggregate(joined, outerKeys, merged, a.fields());
+    }
+
+    /** Whether {@code node} filters its rows anywhere: as a join side, it may drop the facts it does not meet. */
+    private static boolean filters(RelNode node) {
+        if (node instanceof RelNode.Filter || node instanceof RelNode.Scan s && s.filter() != null) {
+            return true;
+        }
+        return PlanPrinter.inputs(node).stream().anyMatch(EagerAggregation::filters);
     }
 
     /** Whether partial values of this kind merge into the whole by the same kind (counts: by a sum). */

@@ -100,6 +100,31 @@ class EagerAggregationTest {
         assertUnchanged(apply(average));
     }
 
+    /**
+     * Customers of a few cities, few enough to send to every node, are joined where the sales are,
+     * dropping the others' sales before any is grouped; all customers, sent alike, meet the sales'
+     * groups (TPC-DS Q74: a row per customer and year, not per sale, meets the names).
+     */
+    @Test
+    void aFilteredSideSmallEnoughToBroadcastIsJoinedBeforeTheFactsAreGrouped() {
+        Expr someCities = new Expr.Call(ScalarFunction.NE, List.of(column(1, SqlType.STRING),
+                new Expr.Literal("Springfield", SqlType.STRING)), SqlType.BOOLEAN);
+        RelNode.Filter fewer = new RelNode.Filter(customer, someCities);
+        RelNode.Join filtered = new RelNode.Join(fewer, sales, JoinKind.INNER, new int[] {0}, new int[] {1}, null);
+        RelNode.Aggregate a = perCityAndYear(filtered, List.of(call(AggregateCall.Kind.SUM, 5)));
+        java.util.BitSet[] asked = new java.util.BitSet[1];
+        assertUnchanged(EagerAggregation.apply(a, CardinalityModel.of(LAYOUTS, a), (side, read) -> {
+            asked[0] = read;
+            return side == fewer;
+        }));
+        assertEquals(java.util.BitSet.valueOf(new long[] {0b11}), asked[0]); // its key and the city
+        RelNode.Join all = new RelNode.Join(customer, sales, JoinKind.INNER, new int[] {0}, new int[] {1}, null);
+        RelNode.Aggregate b = perCityAndYear(all, List.of(call(AggregateCall.Kind.SUM, 5)));
+        RelNode.Aggregate eager = assertInstanceOf(RelNode.Aggregate.class,
+                EagerAggregation.apply(b, CardinalityModel.of(LAYOUTS, b), (side, read) -> side == customer));
+        assertInstanceOf(RelNode.PartialGroups.class, assertInstanceOf(RelNode.Join.class, eager.input()).right());
+    }
+
     /** Still a GROUP BY over the join of the two tables, nothing grouped below it. */
     private static void assertUnchanged(RelNode plan) {
         RelNode.Join join = assertInstanceOf(RelNode.Join.class, assertInstanceOf(RelNode.Aggregate.class, plan).input());
@@ -107,7 +132,7 @@ class EagerAggregationTest {
     }
 
     private RelNode apply(RelNode plan) {
-        return EagerAggregation.apply(plan, CardinalityModel.of(LAYOUTS, plan));
+        return EagerAggregation.apply(plan, CardinalityModel.of(LAYOUTS, plan), (side, read) -> false);
     }
 
     private static RelNode.Aggregate perCityAndYear(RelNode join, List<AggregateCall> calls) {
