@@ -16,8 +16,6 @@ import org.junit.jupiter.api.Test;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
-import org.oooengine.core.vector.Batch;
-import org.oooengine.core.vector.Vector;
 
 /**
  * A step that drops the repeats a DISTINCT above would drop: on column batches and on rows alike,
@@ -129,17 +127,7 @@ class RepeatsDroppedTest {
     private static List<Object[]> vectors(List<PipelineStep> steps, List<Object[]> rows, QueryMemory memory) {
         List<Object[]> out = new ArrayList<>();
         VectorPipeline p = new VectorPipeline(steps, TYPES, Pipeline.BuildSource.ROWS_ONLY, out::addAll, memory);
-        for (int from = 0; from < rows.size(); from += Pipeline.BATCH_ROWS) {
-            List<Object[]> part = rows.subList(from, Math.min(rows.size(), from + Pipeline.BATCH_ROWS));
-            Vector[] columns = new Vector[TYPES.length];
-            for (int c = 0; c < TYPES.length; c++) {
-                columns[c] = Vector.allocate(TYPES[c], part.size());
-                for (int i = 0; i < part.size(); i++) {
-                    columns[c].setBoxed(i, part.get(i)[c], TYPES[c]);
-                }
-            }
-            p.accept(Batch.of(columns, part.size()));
-        }
+        UngroupedPartialsTest.inBatches(rows, TYPES, p::accept);
         p.finish();
         return out;
     }

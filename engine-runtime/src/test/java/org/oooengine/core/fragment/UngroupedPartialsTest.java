@@ -191,20 +191,25 @@ class UngroupedPartialsTest {
         List<Object[]> out = new ArrayList<>();
         VectorAggregation a = VectorAggregation.of(new PipelineStep.PartialAggregate(keys, CALLS, percent), sample,
                 QueryMemory.unbounded(), out::addAll);
-        for (int from = 0; from < rows.size(); from += Pipeline.BATCH_ROWS) {
-            List<Object[]> part = rows.subList(from, Math.min(rows.size(), from + Pipeline.BATCH_ROWS));
-            Vector[] columns = new Vector[TYPES.length];
-            for (int c = 0; c < TYPES.length; c++) {
-                columns[c] = Vector.allocate(TYPES[c], part.size());
-                for (int i = 0; i < part.size(); i++) {
-                    columns[c].setBoxed(i, part.get(i)[c], TYPES[c]);
-                }
-            }
-            a.add(Batch.of(columns, part.size()));
-        }
+        inBatches(rows, TYPES, a::add);
         a.finish();
         skipped[0] = a.rowsUngrouped();
         return out;
+    }
+
+    /** The rows, SQL values of {@code types}, as column batches of {@link Pipeline#BATCH_ROWS}, in order. */
+    static void inBatches(List<Object[]> rows, SqlType[] types, java.util.function.Consumer<Batch> batches) {
+        for (int from = 0; from < rows.size(); from += Pipeline.BATCH_ROWS) {
+            List<Object[]> part = rows.subList(from, Math.min(rows.size(), from + Pipeline.BATCH_ROWS));
+            Vector[] columns = new Vector[types.length];
+            for (int c = 0; c < types.length; c++) {
+                columns[c] = Vector.allocate(types[c], part.size());
+                for (int i = 0; i < part.size(); i++) {
+                    columns[c].setBoxed(i, part.get(i)[c], types[c]);
+                }
+            }
+            batches.accept(Batch.of(columns, part.size()));
+        }
     }
 
     private static List<Object[]> merge(int keyCount, List<Object[]> partials, QueryMemory memory) {
