@@ -397,6 +397,63 @@ class VectorScanTest {
         }
     }
 
+    /**
+     * An inventory keyed by day, item and warehouse, joined on day and item with few pairs sent,
+     * is looked up by those two leading columns (each pair finds its warehouses' rows); joined on
+     * day alone, whose prefix finds a whole day's rows, it is read whole. The rows are the row
+     * engine's either way.
+     */
+    @Test
+    void aJoinOnTheKeysLeadingColumnsLooksUpThePrefixesThatPay() throws Exception {
+        Schema schema = new Schema(List.of(new Column("day", DataType.INT), new Column("item", DataType.INT),
+                new Column("warehouse", DataType.INT), new Column("qty", DataType.INT)));
+        List<Object[]> inventory = new ArrayList<>();
+        for (int day = 0; day < 40; day++) {
+            for (int item = 0; item < 100; item++) {
+                for (int w = 0; w < 5; w++) {
+                    inventory.add(new Object[] {day, item, w, (day * 7 + item * 3 + w) % 50});
+                }
+            }
+        }
+        Path invDir = dir.resolve("inventory");
+        java.nio.file.Files.createDirectories(invDir);
+        StoreManifest.TableMeta meta = new TableLoader(invDir, 4096, 1.0).load(
+                new TableDefinition("inv", schema, List.of("day", "item", "warehouse"), List.of(), false), inventory.iterator(), n -> { });
+        new StoreManifest(StoreManifest.FORMAT_VERSION, 4096, 1.0, Map.of(), "now", 0, List.of(meta)).write(invDir);
+        // pairs of (item, day), one repeated, one with a null, one beyond the days
+        List<Object[]> pairs = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            pairs.add(new Object[] {i * 2, i, i});
+        }
+        pairs.add(new Object[] {2, 1, 99});
+        pairs.add(new Object[] {5, null, 98});
+        pairs.add(new Object[] {5, 41, 97});
+        Expr day = new Expr.Column(0, SqlType.INT);
+        Expr qty = new Expr.Column(3, SqlType.INT);
+        Expr label = new Expr.Column(4 + 2, SqlType.INT);
+        BitSet all = new BitSet();
+        all.set(0, 4);
+        PipelineStep.HashJoin byDayAndItem = new PipelineStep.HashJoin(new JoinBuild.Rows(pairs),
+                org.oooengine.core.sql.JoinKind.INNER, List.of(1, 0), List.of(0, 1), null, 3);
+        PipelineStep.HashJoin byDay = new PipelineStep.HashJoin(new JoinBuild.Rows(pairs),
+                org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(1), null, 3);
+        for (PipelineStep.HashJoin join : List.of(byDayAndItem, byDay)) {
+            List<PipelineStep> steps = List.of(join, new PipelineStep.Project(List.of(day, qty, label)));
+            List<Object[]> expected = new ArrayList<>();
+            Pipeline reference = new Pipeline(steps, 4, Pipeline.BuildSource.ROWS_ONLY, expected::addAll);
+            reference.accept(inventory.stream().map(row -> row.clone()).toList());
+            reference.finish();
+            try (Store store = Store.open(invDir, StoreOptions.defaults().withIoThreads(2))) {
+                List<Object[]> out = new ArrayList<>();
+                PartitionPipeline.Summary s = PartitionPipeline.run(store::table, (b, rows) -> { },
+                        new ScanPipeline("inv", 4, all, steps), out::addAll, () -> false);
+                assertSameRows(expected, out, join == byDay ? "by day" : "by day and item");
+                // 40 distinct pairs of the days there, five warehouses each; a day's prefix finds 500 rows, every day's all
+                assertEquals(join == byDay ? inventory.size() : 40 * 5, s.rowsScanned(), join == byDay ? "read whole" : "looked up");
+            }
+        }
+    }
+
     @Test
     void aDamagedChunkIsRefusedByFileOffsetAndChecksum() throws Exception {
         load();
