@@ -196,7 +196,7 @@ final class KeyLookups {
             }
             if (step instanceof PipelineStep.HashJoin j && unmatchedProbesDropped(j.kind())
                     && (j.build() instanceof JoinBuild.Rows || j.build() instanceof JoinBuild.Staged
-                    || j.build() instanceof JoinBuild.Exchanged)) {
+                    || j.build() instanceof JoinBuild.Exchanged || j.build() instanceof JoinBuild.Local)) {
                 return j;
             }
             return null;
