@@ -91,6 +91,16 @@ class RepeatsDroppedTest {
                 new PipelineStep.PartialAggregate(List.of(DAY), List.of())));
         assertEquals(sent, ScanPipeline.read(new PayloadReader(sent.toBytes())));
         assertEquals(Arrays.asList(true, true, true, false), Arrays.asList(readColumns(sent)));
+        // a join building from partial groups merged as they arrive (two GROUP BYs joined on the nodes)
+        BitSet two = new BitSet();
+        two.set(0, 2);
+        ScanPipeline merging = new ScanPipeline("", 4, two, List.of(new PipelineStep.MergePartials(1, List.of(
+                new org.oooengine.core.sql.expr.AggregateCall(org.oooengine.core.sql.expr.AggregateCall.Kind.COUNT_STAR, null,
+                        false, SqlType.BIGINT)))));
+        ScanPipeline joining = new ScanPipeline("sales", 4, columns, List.of(new PipelineStep.HashJoin(
+                new JoinBuild.Exchanged("q/build0", 3, true, merging), org.oooengine.core.sql.JoinKind.FULL, List.of(0), List.of(0),
+                null, 2)));
+        assertEquals(joining, ScanPipeline.read(new PayloadReader(joining.toBytes())));
     }
 
     private static Boolean[] readColumns(ScanPipeline p) {
