@@ -66,7 +66,7 @@ public final class ClusterSession implements AutoCloseable {
         this.status = new NodeStatusClient(spec, peers, connector);
         this.tables = new ClusterTables(spec, peers.timeout(), status);
         this.statistics = new StatisticsClient(spec, peers);
-        this.pipelines = new PipelineClient(peers);
+        this.pipelines = new PipelineClient(peers, spec::owners);
         this.indexJoins = new IndexJoinClient(spec, peers, tables, pipelines);
     }
 

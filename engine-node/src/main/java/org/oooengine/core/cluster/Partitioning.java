@@ -1,11 +1,29 @@
 package org.oooengine.core.cluster;
 
+import java.util.function.ToIntFunction;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+
 /**
  * Hash partitioning of encoded key values. The hash is over the encoded bytes, so equal values of
  * one type land in one partition whichever table or index they come from.
  */
 public final class Partitioning {
     private Partitioning() {
+    }
+
+    /**
+     * Of a table of {@code partitions} partitions hash-partitioned on a column of {@code type}: the
+     * partition that holds the rows whose key equals a value; -1 when none does: a null, or a
+     * decimal too wide for the column's type (NULL in Hive), equals no key.
+     */
+    public static ToIntFunction<Object> partitioner(SqlType type, int partitions) {
+        KeyCodec codec = new KeyCodec(new DataType[] {type.storedType()});
+        return value -> {
+            Object stored = value == null ? null : type.toStored(value);
+            return stored == null ? -1 : partition(codec.encode(stored), partitions);
+        };
     }
 
     public static int partition(byte[] encodedValue, int partitions) {

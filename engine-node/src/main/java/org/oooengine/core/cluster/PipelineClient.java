@@ -34,10 +34,13 @@ final class PipelineClient {
     private static final int STAGE_CHUNK_BYTES = 2 << 20;
 
     private final Peers peers;
+    /** The owner of each partition of a table, by its name. */
+    private final Function<String, List<String>> owners;
     private final AtomicReference<Encoded> lastEncoded = new AtomicReference<>();
 
-    PipelineClient(Peers peers) {
+    PipelineClient(Peers peers, Function<String, List<String>> owners) {
         this.peers = peers;
+        this.owners = owners;
     }
 
     CompletableFuture<Long> scan(String node, String table, Schema schema, Consumer<List<Object[]>> rows) {
@@ -108,6 +111,7 @@ final class PipelineClient {
     private CompletableFuture<PartitionPipeline.Summary> run(String node, OpCode op, ScanPipeline pipeline,
                                                              Function<byte[], byte[]> encode,
                                                              Consumer<List<Object[]>> rows) {
+        pipeline = routedTo(node, pipeline);
         byte[] request = encode.apply(encoded(pipeline));
         if (request.length > STAGE_ABOVE_BYTES) {
             try {
@@ -139,6 +143,32 @@ final class PipelineClient {
     }
 
     private record Encoded(WeakReference<ScanPipeline> pipeline, byte[] bytes) {
+    }
+
+    /**
+     * {@code pipeline} with each join's {@link JoinBuild.Routed} rows replaced by the {@link JoinBuild.Rows}
+     * that {@code node} is to have: those whose key it owns in the pipeline's table (a co-located
+     * build's table is partitioned alike), and those whose key is null on the table's first owner.
+     */
+    private ScanPipeline routedTo(String node, ScanPipeline pipeline) {
+        if (!pipeline.buildsFrom(build -> build instanceof JoinBuild.Routed)) {
+            return pipeline; // the same one for every node, encoded once
+        }
+        List<String> owners = this.owners.apply(pipeline.table());
+        int partition = owners.indexOf(node);
+        return pipeline.withBuilds(build -> {
+            if (!(build instanceof JoinBuild.Routed routed)) {
+                return build;
+            }
+            java.util.function.ToIntFunction<Object> partitionOf = Partitioning.partitioner(routed.keyType(), owners.size());
+            List<Object[]> mine = new ArrayList<>();
+            for (Object[] row : routed.rows()) {
+                if (Math.max(partitionOf.applyAsInt(row[routed.keyColumn()]), 0) == partition) {
+                    mine.add(row);
+                }
+            }
+            return new JoinBuild.Rows(mine);
+        });
     }
 
     /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it ({@link #stage}). */

@@ -6,11 +6,10 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
 import org.oooengine.core.fragment.Exchanges;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.net.OpCode;
-import org.oooengine.core.types.DataType;
-import org.oooengine.core.types.KeyCodec;
 
 /**
  * The end of a shuffle's producing pipeline on one node: sends each row to the node that owns its
@@ -27,7 +26,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     private final Peers peers;
     private final Exchanges local;
     private final BooleanSupplier cancelled;
-    private final KeyCodec codec;
+    private final ToIntFunction<Object> partitionOfKey;
     /** How long a chunk for this node's own inbox waits at most while the inbox holds more than its share. */
     private final long maxWaitMillis;
     private final List<List<Object[]>> buffers = new ArrayList<>();
@@ -46,7 +45,7 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         this.target = target;
         this.peers = peers;
         this.local = local;
-        this.codec = target.byGroup() ? null : new KeyCodec(new DataType[] {target.keyType().storedType()});
+        this.partitionOfKey = target.byGroup() ? null : Partitioning.partitioner(target.keyType(), target.owners().size());
         this.groupOwners = target.byGroup() ? target.groupOwners() : null;
         for (int i = 0; i < target.owners().size(); i++) {
             buffers.add(new ArrayList<>(ROWS_PER_CHUNK));
@@ -61,15 +60,11 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
             if (target.byGroup()) {
                 d = groupOwners.applyAsInt(row);
             } else {
-                Object key = row[target.keyColumns().get(0)];
-                if (key == null) {
-                    continue; // joins nothing
+                d = partitionOfKey.applyAsInt(row[target.keyColumns().get(0)]);
+                if (d < 0 && !target.keepsNulls()) {
+                    continue; // a null joins nothing
                 }
-                Object stored = target.keyType().toStored(key);
-                if (stored == null) {
-                    continue; // a decimal too wide for the key's type: NULL in Hive, it joins nothing
-                }
-                d = Partitioning.partition(codec.encode(stored), target.owners().size());
+                d = Math.max(d, 0); // a row kept whole though it joins nothing: one node sends it on
             }
             List<Object[]> buffer = buffers.get(d);
             buffer.add(row);

@@ -90,8 +90,13 @@ class MessagesTest {
 
     @Test
     void aFullJoinBuildsOnlyFromRowsWhosePartnersAreAllHere() {
-        assertThrows(IllegalArgumentException.class, () -> new PipelineStep.HashJoin(new JoinBuild.Exchanged("q/build", 3),
+        // rows sent to every node would come out unmatched on each
+        assertThrows(IllegalArgumentException.class, () -> new PipelineStep.HashJoin(new JoinBuild.Staged("q/rows"),
                 JoinKind.FULL, List.of(1), List.of(0), null, 1));
+        assertThrows(IllegalArgumentException.class, () -> new PipelineStep.HashJoin(new JoinBuild.Rows(List.of()),
+                JoinKind.RIGHT, List.of(1), List.of(0), null, 1));
+        // rows shuffled to the nodes that own their keys, a null key's to one of them: each is on one node
+        new PipelineStep.HashJoin(new JoinBuild.Exchanged("q/build", 3), JoinKind.FULL, List.of(1), List.of(0), null, 1);
     }
 
     @Test

@@ -8,8 +8,8 @@ import java.util.List;
  * every node ({@link Rows}, or {@link Staged} ahead of the pipeline when they are too many for
  * one frame), or rows the other nodes shuffled to it by the join key ({@link Exchanged}).
  * {@link Broadcast} and {@link Shuffled} are the coordinator's placeholders for rows it has yet to
- * compute or have sent, {@link Gathered} the build side of a join the coordinator runs itself; they
- * never travel.
+ * compute or have sent, {@link Routed} rows it has to send each to one node, {@link Gathered} the
+ * build side of a join the coordinator runs itself; they never travel.
  */
 public sealed interface JoinBuild {
     /** The rows of a pipeline run over this node's partition of its table. */
@@ -51,8 +51,39 @@ public sealed interface JoinBuild {
     record Shuffled(int slot) implements JoinBuild {
     }
 
-    /** The coordinator's input number {@code slot}, replaced by its {@link Rows} before the pipeline is sent. */
-    record Broadcast(int slot) implements JoinBuild {
+    /**
+     * The coordinator's input number {@code slot}, replaced by its {@link Rows} before the pipeline
+     * is sent; or, when {@code routeColumn} is one of its columns, by its {@link Routed} rows: the
+     * join's probe rows are partitioned on the key that column meets, so each node needs only the
+     * rows whose key it owns.
+     */
+    record Broadcast(int slot, int routeColumn) implements JoinBuild {
+        /** Input {@code slot}'s rows, all of them to every node. */
+        public Broadcast(int slot) {
+            this(slot, -1);
+        }
+
+        /** Whether each row goes only to the node that owns its key. */
+        public boolean routed() {
+            return routeColumn >= 0;
+        }
+
+        /** The same input, numbered {@code by} further on. */
+        public Broadcast shifted(int by) {
+            return new Broadcast(slot + by, routeColumn);
+        }
+    }
+
+    /**
+     * Rows the coordinator computed for a join whose probe rows are partitioned on the key
+     * {@code keyColumn} meets (a column of type {@code keyType}, hashed as that table's loader
+     * hashed it): each node is sent, as its {@link Rows}, those whose key it owns in the pipeline's
+     * table, and one node those whose key is null, so that every row reaches exactly one node.
+     */
+    record Routed(List<Object[]> rows, int keyColumn, org.oooengine.core.sql.SqlType keyType) implements JoinBuild {
+        public Routed {
+            rows = List.copyOf(rows);
+        }
     }
 
     /**

@@ -103,7 +103,8 @@ public sealed interface PipelineStep {
      * and RIGHT_ANTI (their output is the build's columns) those some probe row met or none did,
      * which is right only when every partner of the node's build rows is in its partition: its
      * own rows ({@link JoinBuild.Local}), or rows shuffled to it by the key ({@link JoinBuild.Shuffled}
-     * and {@link JoinBuild.Exchanged}, without those of a null key: RIGHT_SEMI only).
+     * and {@link JoinBuild.Exchanged}; a join that keeps its build rows has those of a null key
+     * shuffled to one node: {@link ShuffleTarget#keepsNulls}).
      */
     record HashJoin(JoinBuild build, JoinKind kind, List<Integer> probeKeys, List<Integer> buildKeys, Expr residual,
                     int buildWidth) implements PipelineStep {
@@ -115,7 +116,7 @@ public sealed interface PipelineStep {
             }
             boolean shuffled = build instanceof JoinBuild.Shuffled || build instanceof JoinBuild.Exchanged;
             boolean partnersHere = build instanceof JoinBuild.Local || build instanceof JoinBuild.Gathered
-                    || build instanceof JoinBuild.Exchanged e && e.byJoinKey() || shuffled && kind == JoinKind.RIGHT_SEMI;
+                    || shuffled;
             if ((kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly()) && !partnersHere) {
                 throw new IllegalArgumentException("a " + kind + " join on the nodes needs each node's own build rows");
             }

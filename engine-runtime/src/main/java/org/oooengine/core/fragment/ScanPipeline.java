@@ -53,6 +53,11 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         return ids(build -> build instanceof JoinBuild.Exchanged e ? e.exchangeId() : null);
     }
 
+    /** Whether one of its joins (or theirs, for a local build's pipeline) builds from such a source. */
+    public boolean buildsFrom(java.util.function.Predicate<JoinBuild> source) {
+        return !ids(build -> source.test(build) ? "" : null).isEmpty();
+    }
+
     private List<String> ids(java.util.function.Function<JoinBuild, String> idOf) {
         List<String> ids = new ArrayList<>();
         withBuilds(build -> {
@@ -298,7 +303,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                 w.putBytes(e.onArrival().toBytes());
             }
         } else {
-            throw new IllegalStateException("the rows of " + build + " were not computed before the pipeline was sent");
+            Object named = build instanceof JoinBuild.Routed ? "rows routed by key" : build; // not its thousands of rows
+            throw new IllegalStateException("the rows of " + named + " were not computed before the pipeline was sent");
         }
     }
 

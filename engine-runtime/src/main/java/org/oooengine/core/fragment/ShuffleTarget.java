@@ -15,12 +15,14 @@ import org.oooengine.core.sql.expr.ExprCodec;
  *       first column, the rows whose key equals the row's column — where its join partners are.
  *       The key is hashed as the table's loader hashed it (its stored encoding), so
  *       {@code keyType} must be that column's type; a row whose key is null joins nothing and goes
- *       nowhere;</li>
+ *       nowhere, unless {@code keepsNulls}: the rows are the side a join keeps whole (the
+ *       preserved side of an outer join, built from), and such a row goes to the first owner;</li>
  *   <li>{@link #byGroup}: to the node that merges the row's group (a GROUP BY's partial states),
  *       by a hash of the values of {@code keyColumns}, nulls included; {@code keyType} is null.</li>
  * </ul>
  */
-public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType keyType, List<String> owners) {
+public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType keyType, List<String> owners,
+                            boolean keepsNulls) {
     public ShuffleTarget {
         keyColumns = List.copyOf(keyColumns);
         owners = List.copyOf(owners);
@@ -39,11 +41,19 @@ public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType
     }
 
     public static ShuffleTarget toPartitionOf(String exchangeId, int keyColumn, SqlType keyType, List<String> owners) {
-        return new ShuffleTarget(exchangeId, List.of(keyColumn), keyType, owners);
+        return new ShuffleTarget(exchangeId, List.of(keyColumn), keyType, owners, false);
+    }
+
+    /** This shuffle to a table's partitions, a row whose key is null sent to the first owner rather than dropped. */
+    public ShuffleTarget keepingNulls() {
+        if (byGroup()) {
+            throw new IllegalStateException("a shuffle by group sends every row already");
+        }
+        return new ShuffleTarget(exchangeId, keyColumns, keyType, owners, true);
     }
 
     public static ShuffleTarget byGroup(String exchangeId, List<Integer> keyColumns, List<String> owners) {
-        return new ShuffleTarget(exchangeId, keyColumns, null, owners);
+        return new ShuffleTarget(exchangeId, keyColumns, null, owners, false);
     }
 
     /** Whether rows go to the nodes that merge their groups rather than to a table's partitions. */
@@ -66,7 +76,7 @@ public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType
     public void write(PayloadWriter w) {
         w.putString(exchangeId).putVarInt(keyColumns.size());
         keyColumns.forEach(w::putVarInt);
-        w.put(keyType == null ? 0 : 1);
+        w.put(keyType == null ? 0 : keepsNulls ? 2 : 1);
         if (keyType != null) {
             ExprCodec.writeType(w, keyType);
         }
@@ -81,14 +91,18 @@ public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType
         for (int i = 0; i < keys; i++) {
             columns.add(r.getVarInt());
         }
-        SqlType type = r.get() == 0 ? null : ExprCodec.readType(r);
+        byte keyed = r.get();
+        if (keyed < 0 || keyed > 2) {
+            throw new ProtocolException("a shuffle target of kind " + keyed);
+        }
+        SqlType type = keyed == 0 ? null : ExprCodec.readType(r);
         int n = r.getCount(1);
         String[] owners = new String[n];
         for (int i = 0; i < n; i++) {
             owners[i] = r.getString();
         }
         try {
-            return new ShuffleTarget(id, columns, type, List.of(owners));
+            return new ShuffleTarget(id, columns, type, List.of(owners), keyed == 2);
         } catch (IllegalArgumentException e) {
             throw new ProtocolException(e.getMessage());
         }

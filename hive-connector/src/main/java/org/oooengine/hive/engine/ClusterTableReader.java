@@ -339,7 +339,8 @@ public final class ClusterTableReader implements TableReader {
             for (int slot = 0; slot < shuffles.size(); slot++) {
                 Shuffle shuffle = shuffles.get(slot);
                 requireAgreedLayout(shuffle.table());
-                ShuffleTarget target = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
+                ShuffleTarget toOwners = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
+                ShuffleTarget target = shuffle.keepsNulls() ? toOwners.keepingNulls() : toOwners;
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 for (ClusterSpec.NodeSpec node : nodes) {
                     producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, nodeLimits, inTransaction));

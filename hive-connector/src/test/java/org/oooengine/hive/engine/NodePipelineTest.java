@@ -575,6 +575,52 @@ class NodePipelineTest {
     }
 
     @Test
+    void aBroadcastMeetingThePartitionColumnSendsEachRowToTheNodeThatOwnsItsKey() throws Exception {
+        // keys made of nations' (one null): orders is partitioned on o_orderkey, so each row of the
+        // small side need only go to the node that owns its key
+        String keys = "(SELECT CASE WHEN n_nationkey = 3 THEN NULL ELSE CAST(n_nationkey AS BIGINT) * 1000 + 1 END AS k, "
+                + "n_name AS tag FROM nation WHERE n_regionkey < 4)";
+        for (String join : List.of(
+                "SELECT o_orderkey, o_totalprice, tag FROM orders JOIN " + keys + " x ON o_orderkey = x.k",
+                "SELECT tag, count(*), sum(o_totalprice) FROM orders LEFT JOIN " + keys + " x ON o_orderkey = x.k "
+                        + "WHERE o_orderkey < 30000 GROUP BY tag",
+                "SELECT tag, count(*), sum(o_totalprice) FROM " + keys + " x RIGHT JOIN orders ON o_orderkey = x.k "
+                        + "WHERE o_orderkey < 30000 GROUP BY tag",
+                "SELECT count(*), sum(o_totalprice) FROM orders WHERE o_orderkey IN (SELECT k FROM " + keys + " x)",
+                "SELECT count(*), sum(o_totalprice) FROM orders WHERE NOT EXISTS (SELECT 1 FROM " + keys + " x "
+                        + "WHERE x.k = o_orderkey)")) {
+            assertMatchesDuckDb(join);
+            String plan = explain("EXPLAIN " + join);
+            assertTrue(plan.contains("build: broadcast #0 routed by key"), plan);
+            assertTrue(plan.contains("Broadcast #0, each row to the node that owns its k"), plan);
+        }
+        // NOT IN must see a null key wherever it probes: sent whole
+        String notIn = "SELECT count(*) FROM orders WHERE o_orderkey NOT IN (SELECT k FROM " + keys + " x)";
+        assertMatchesDuckDb(notIn);
+        assertTrue(explain("EXPLAIN " + notIn).contains("Broadcast #0 to every node"), explain("EXPLAIN " + notIn));
+    }
+
+    @Test
+    void aLeftJoinsKeptRowsGoToTheNodesOfTheOtherSideAndAreBuiltFromThere() throws Exception {
+        // a few lineitems (some with a null key) meet orders on a key orders is partitioned on:
+        // they are shuffled to its owners, each node keeps every one it was sent, met or not
+        String lines = "(SELECT l_orderkey, l_linenumber, CASE WHEN l_linenumber = 1 THEN NULL ELSE l_partkey END AS pk "
+                + "FROM lineitem WHERE l_quantity > 45)";
+        for (String join : List.of(
+                "SELECT l_orderkey, l_linenumber, pk, o_orderstatus FROM " + lines + " l LEFT JOIN orders ON l.pk = o_orderkey",
+                "SELECT o_orderstatus, count(*), count(pk), sum(l_orderkey) FROM " + lines + " l LEFT JOIN orders "
+                        + "ON l.pk = o_orderkey AND o_totalprice > l_orderkey * 10 GROUP BY o_orderstatus",
+                "SELECT o_orderkey IS NULL, count(*) FROM orders RIGHT JOIN " + lines + " l ON l.pk = o_orderkey "
+                        + "GROUP BY o_orderkey IS NULL")) {
+            assertMatchesDuckDb(join);
+            String plan = explain("EXPLAIN " + join);
+            assertTrue(plan.contains("[each node] HashJoin RIGHT [o_orderkey = pk"), plan);
+            assertTrue(plan.contains("build: shuffle #0"), plan);
+            assertTrue(plan.contains("[each node] Scan default.orders"), plan);
+        }
+    }
+
+    @Test
     void tablesPartitionedAlikeJoinOnEachNodeAlone() throws Exception {
         String q = "SELECT o_orderpriority, count(*), sum(l_extendedprice) FROM orders JOIN lineitem ON l_orderkey = o_orderkey "
                 + "WHERE o_orderdate >= DATE '1995-01-01' AND l_shipmode = 'AIR' GROUP BY o_orderpriority";

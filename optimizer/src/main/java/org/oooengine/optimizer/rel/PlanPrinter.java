@@ -219,10 +219,15 @@ public final class PlanPrinter {
 
     private void printBroadcasts(List<RelNode> broadcasts, Map<JoinBuild, BitSet> sent, String indent) {
         for (int i = 0; i < broadcasts.size(); i++) {
-            out.add(indent + "  Broadcast #" + i + " to every node");
+            int slot = i;
+            JoinBuild.Broadcast used = sent.keySet().stream()
+                    .filter(build -> build instanceof JoinBuild.Broadcast x && x.slot() == slot)
+                    .map(JoinBuild.Broadcast.class::cast).findFirst().orElse(new JoinBuild.Broadcast(i));
             RelNode b = broadcasts.get(i);
+            out.add(indent + "  Broadcast #" + i + (used.routed() ? ", each row to the node that owns its "
+                    + ColumnNames.of(b.fields()).apply(used.routeColumn()) : " to every node"));
             if (b instanceof RelNode.NodePipeline p) {
-                printPipeline(p, indent + "    ", sent.getOrDefault(new JoinBuild.Broadcast(i), all(p.fields().size())), null);
+                printPipeline(p, indent + "    ", sent.getOrDefault(used, all(p.fields().size())), null);
             } else {
                 print(b, indent + "    ");
             }

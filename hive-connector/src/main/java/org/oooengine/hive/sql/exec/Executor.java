@@ -22,6 +22,7 @@ import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.SpooledRows;
 import org.oooengine.core.fragment.TopRows;
 import org.oooengine.core.fragment.WindowOperator;
+import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
@@ -302,7 +303,7 @@ public final class Executor {
         } else if (node instanceof RelNode.IndexJoinSteps s) {
             BitSet all = new BitSet();
             all.set(0, s.fields().size());
-            List<PipelineStep> steps = withBroadcasts(s.steps(), s.join().fields().size(), s.broadcasts(), all);
+            List<PipelineStep> steps = withBroadcasts(s.steps(), s.join().fields().size(), s.broadcasts(), all, false);
             fromManyThreads(out, sink -> indexJoins.run(s, steps, cancel, sink));
         } else if (node instanceof RelNode.SingleRow s) {
             singleRow(s, out);
@@ -469,7 +470,8 @@ public final class Executor {
             }
             long t0 = System.nanoTime();
             shuffles.add(new TableReader.Shuffle(producer.scan().table(), withBroadcasts(onlyRead(producer, read), read),
-                    shuffle.keyColumn(), producer.fields().get(shuffle.keyColumn()).type(), sent -> {
+                    shuffle.keyColumn(), producer.fields().get(shuffle.keyColumn()).type(),
+                    keepsEveryBuildRow(p.steps(), new JoinBuild.Shuffled(slot)), sent -> {
                         if (profile != null) { // EXPLAIN ANALYZE: what the producers sent, and when they were done
                             profile.put(producer, OperatorFigures.of(sent.rows(), System.nanoTime() - t0).withSent(sent));
                         }
@@ -480,6 +482,12 @@ public final class Executor {
         if (profile != null) {
             figures.put(reportAs, f);
         }
+    }
+
+    /** Whether the join of {@code steps} that builds from {@code build} outputs each of its rows, met or not. */
+    private static boolean keepsEveryBuildRow(List<PipelineStep> steps, JoinBuild build) {
+        return steps.stream().anyMatch(step -> step instanceof PipelineStep.HashJoin j && j.build().equals(build)
+                && (j.kind() == JoinKind.RIGHT || j.kind() == JoinKind.FULL || j.kind() == JoinKind.RIGHT_ANTI));
     }
 
     /** Both sides of {@code j} shuffled by key to the nodes, which join them and run the steps after. */
@@ -532,22 +540,29 @@ public final class Executor {
     private ScanPipeline withBroadcasts(RelNode.NodePipeline p, BitSet neededAfter) {
         int width = p.scan().fields().size();
         return ScanPipeline.of(p.scan().table().storage(), width, withBroadcasts(p.steps(), width, p.broadcasts(),
-                neededAfter), neededAfter);
+                neededAfter, reader.mergesGroupsOnNodes(p.scan().table())), neededAfter);
     }
 
     /**
      * {@code steps} over rows {@code width} wide with each join's broadcast input computed here
-     * and put in as its rows, with only the columns read of them after.
+     * and put in as its rows, with only the columns read of them after; {@code routes}: whether
+     * the rows live on partitioned nodes, so that a routed broadcast's rows each go to one of them.
      */
     private List<PipelineStep> withBroadcasts(List<PipelineStep> steps, int width, List<RelNode> broadcasts,
-                                              BitSet neededAfter) {
+                                              BitSet neededAfter, boolean routes) {
         Map<JoinBuild, BitSet> carried = ScanPipeline.sentColumns(width, steps, neededAfter);
         Map<JoinBuild, List<Object[]>> computed = new java.util.HashMap<>();
         BitSet none = new BitSet();
-        return new ScanPipeline("", width, none, steps).withBuilds(build -> build instanceof JoinBuild.Broadcast b
-                ? new JoinBuild.Rows(computed.computeIfAbsent(b, x -> broadcastRows(broadcasts.get(b.slot()),
-                carried.getOrDefault(b, new BitSet()))))
-                : build).steps();
+        return new ScanPipeline("", width, none, steps).withBuilds(build -> {
+            if (!(build instanceof JoinBuild.Broadcast b)) {
+                return build;
+            }
+            RelNode input = broadcasts.get(b.slot());
+            List<Object[]> rows = computed.computeIfAbsent(b, x -> broadcastRows(input, carried.getOrDefault(b, new BitSet())));
+            return routes && b.routed()
+                    ? new JoinBuild.Routed(rows, b.routeColumn(), input.fields().get(b.routeColumn()).type())
+                    : new JoinBuild.Rows(rows);
+        }).steps();
     }
 
     /**

@@ -35,10 +35,13 @@ public interface TableReader {
     /**
      * A shuffle for {@link #pipeline(TableInfo, ScanPipeline, List, Cancellation, Consumer)}: {@code producer} run
      * over {@code table}'s rows on every node, each row sent to the node owning its {@code keyColumn}
-     * value (of type {@code keyType}) in the consuming pipeline's table; told, when every producer
-     * is done, how many rows they sent together and how many bytes crossed the network.
+     * value (of type {@code keyType}) in the consuming pipeline's table — a row whose key is null
+     * to the first owner if {@code keepsNulls} (the consuming join keeps every row it builds from),
+     * else nowhere; told, when every producer is done, how many rows they sent together and how
+     * many bytes crossed the network.
      */
-    record Shuffle(TableInfo table, ScanPipeline producer, int keyColumn, SqlType keyType, Consumer<Sent> sent) {
+    record Shuffle(TableInfo table, ScanPipeline producer, int keyColumn, SqlType keyType, boolean keepsNulls,
+                   Consumer<Sent> sent) {
     }
 
     /**
