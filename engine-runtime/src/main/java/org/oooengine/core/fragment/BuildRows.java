@@ -80,6 +80,12 @@ final class BuildRows implements Consumer<List<Object[]>> {
             this.memory = memory;
         }
 
+        /** The rows of {@code join} if they were read and are held in memory, else null (nothing is read). */
+        List<Object[]> heldRows(PipelineStep.HashJoin join) {
+            BuildRows rows = built.get(join);
+            return rows == null ? null : rows.rows();
+        }
+
         /** The build rows of {@code join}, probed by rows {@code probeWidth} wide. */
         BuildRows of(PipelineStep.HashJoin join, int probeWidth) {
             BuildRows rows = built.get(join);

@@ -218,7 +218,7 @@ public final class PartitionPipeline {
                                        QueryMemory memory, long t0) {
         Counted counted = new Counted(spec, types, builds, out, cancelled, enough, memory);
         VectorPipeline pipeline = counted.pipeline;
-        ZoneMaps zones = ZoneMaps.of(spec.steps());
+        ZoneMaps zones = ZoneMaps.of(spec.steps(), types, pipeline::buildRows);
         int[] needed = spec.columns().stream().toArray();
         // a wide decimal column's chunks hold BigDecimals, which no long vector does: such groups go in as rows
         boolean wide = java.util.Arrays.stream(needed).anyMatch(c -> types[c] != null

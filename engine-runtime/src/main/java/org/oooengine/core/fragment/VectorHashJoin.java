@@ -90,14 +90,13 @@ final class VectorHashJoin {
      */
     static VectorHashJoin of(PipelineStep.HashJoin join, List<Object[]> build, SqlType[] probeTypes, SqlType[] buildTypes,
                              boolean[] needed) {
-        JoinKind kind = join.kind();
+        // a cross join is an inner join without keys: every build row is in one chain, and each probe
+        // row meets them all (a scalar subquery's one row: TPC-DS Q23's maximum before its GROUP BY)
+        JoinKind kind = join.kind() == JoinKind.CROSS ? JoinKind.INNER : join.kind();
         if (kind != JoinKind.INNER && kind != JoinKind.LEFT && kind != JoinKind.SEMI && kind != JoinKind.ANTI) {
             return null;
         }
         int keys = join.probeKeys().size();
-        if (keys == 0) {
-            return null;
-        }
         int[] probeKeys = new int[keys];
         boolean[] dates = new boolean[keys];
         for (int k = 0; k < keys; k++) {
@@ -245,7 +244,7 @@ final class VectorHashJoin {
             if (nullKey) {
                 continue;
             }
-            long key = probe[0];
+            long key = single != null ? probe[0] : 0;
             for (int r = heads[slot((int) (h ^ (h >>> 29) ^ (h >>> 41)))]; r >= 0; r = next[r]) {
                 if (matched != null && kind.leftOnly() && matched[i]) {
                     break; // a semi or anti join needs one partner

@@ -26,6 +26,7 @@ final class VectorPipeline {
     private final List<Runnable> finishers = new ArrayList<>();
     private final List<VectorSegment> segments = new ArrayList<>();
     private final List<Pipeline> rowStages = new ArrayList<>();
+    private final BuildRows.Cache built;
 
     /** A run of steps for a segment, or (when {@link #rowStep} is set) one step on rows. */
     private record Stage(List<PipelineStep> steps, SqlType[] inputTypes, PipelineStep rowStep, int width) {
@@ -37,7 +38,7 @@ final class VectorPipeline {
      */
     VectorPipeline(List<PipelineStep> steps, SqlType[] inputTypes, Pipeline.BuildSource builds,
                    Consumer<List<Object[]>> out, QueryMemory memory) {
-        BuildRows.Cache built = new BuildRows.Cache(builds, memory);
+        this.built = new BuildRows.Cache(builds, memory);
         Map<PipelineStep, VectorHashJoin> joins = new IdentityHashMap<>();
         Map<PipelineStep, VectorExpand> expands = new IdentityHashMap<>();
         List<Stage> stages = new ArrayList<>();
@@ -133,6 +134,16 @@ final class VectorPipeline {
     void stopWhen(java.util.function.BooleanSupplier stop) {
         segments.forEach(s -> s.stopWhen(stop));
         rowStages.forEach(p -> p.stopWhen(stop));
+    }
+
+    /** The build rows of {@code join}, one of its steps, when they are held in memory; else null. */
+    List<Object[]> buildRows(PipelineStep.HashJoin join) {
+        return built.heldRows(join);
+    }
+
+    /** How many of its steps run on rows rather than on batches. */
+    int rowSteps() {
+        return rowStages.size();
     }
 
     /** Runs a batch of input rows through the steps. */

@@ -569,8 +569,7 @@ class NodePipelineTest {
                         + "(SELECT CASE WHEN n_nationkey = 3 THEN NULL ELSE n_nationkey END FROM nation)",
                 "SELECT n_name, count(*) FROM nation RIGHT JOIN orders ON o_custkey = n_nationkey GROUP BY n_name",
                 "SELECT count(*) FROM orders WHERE EXISTS (SELECT 1 FROM nation WHERE n_nationkey = o_custkey % 40)")) {
-            assertMatchesDuckDb(join);
-            assertTrue(explain("EXPLAIN " + join).contains("build: broadcast #0"), explain("EXPLAIN " + join));
+            assertAnswersAndShows(join, "build: broadcast #0");
         }
     }
 
@@ -589,10 +588,7 @@ class NodePipelineTest {
                 "SELECT count(*), sum(o_totalprice) FROM orders WHERE o_orderkey IN (SELECT k FROM " + keys + " x)",
                 "SELECT count(*), sum(o_totalprice) FROM orders WHERE NOT EXISTS (SELECT 1 FROM " + keys + " x "
                         + "WHERE x.k = o_orderkey)")) {
-            assertMatchesDuckDb(join);
-            String plan = explain("EXPLAIN " + join);
-            assertTrue(plan.contains("build: broadcast #0 routed by key"), plan);
-            assertTrue(plan.contains("Broadcast #0, each row to the node that owns its k"), plan);
+            assertAnswersAndShows(join, "build: broadcast #0 routed by key", "Broadcast #0, each row to the node that owns its k");
         }
         // NOT IN must see a null key wherever it probes: sent whole
         String notIn = "SELECT count(*) FROM orders WHERE o_orderkey NOT IN (SELECT k FROM " + keys + " x)";
@@ -612,11 +608,8 @@ class NodePipelineTest {
                         + "ON l.pk = o_orderkey AND o_totalprice > l_orderkey * 10 GROUP BY o_orderstatus",
                 "SELECT o_orderkey IS NULL, count(*) FROM orders RIGHT JOIN " + lines + " l ON l.pk = o_orderkey "
                         + "GROUP BY o_orderkey IS NULL")) {
-            assertMatchesDuckDb(join);
-            String plan = explain("EXPLAIN " + join);
-            assertTrue(plan.contains("[each node] HashJoin RIGHT [o_orderkey = pk"), plan);
-            assertTrue(plan.contains("build: shuffle #0"), plan);
-            assertTrue(plan.contains("[each node] Scan default.orders"), plan);
+            assertAnswersAndShows(join, "[each node] HashJoin RIGHT [o_orderkey = pk", "build: shuffle #0",
+                    "[each node] Scan default.orders");
         }
     }
 
@@ -688,6 +681,15 @@ class NodePipelineTest {
 
     private static long totalPageReads() {
         return cluster.tpch().session.stats().values().stream().mapToLong(s -> s.get("pageReads").asLong()).sum();
+    }
+
+    /** {@code sql} answers as DuckDB does, and its EXPLAIN shows each of {@code shown}. */
+    private static void assertAnswersAndShows(String sql, String... shown) throws Exception {
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        for (String part : shown) {
+            assertTrue(plan.contains(part), plan);
+        }
     }
 
     private static void assertMatchesDuckDb(String sql) throws Exception {
