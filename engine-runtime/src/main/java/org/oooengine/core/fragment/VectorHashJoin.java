@@ -19,8 +19,8 @@ import org.oooengine.core.vector.VectorExpr;
 import org.oooengine.core.vector.Vectors;
 
 /**
- * A {@link PipelineStep.HashJoin} on integer or date keys over column batches: the build rows'
- * keys in an open-addressing table with a chain per key, their columns turned into vectors once;
+ * A {@link PipelineStep.HashJoin} on integer or date keys (or none: a cross join) over column
+ * batches: the build rows' keys in an open-addressing table with a chain per key, their columns turned into vectors once;
  * each probe batch finds its candidate pairs, filters them by the residual, and comes out as the
  * gathered columns of the pairs (inner, left) or as its own rows narrowed (semi, anti). Answers
  * what {@link HashJoinTable} answers for these kinds.
