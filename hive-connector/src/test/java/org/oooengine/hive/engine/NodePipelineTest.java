@@ -597,6 +597,24 @@ class NodePipelineTest {
     }
 
     @Test
+    void rowsJoinedWhereTheyWereShuffledGoOnToTheirPartnersNodesRoutedByKey() throws Exception {
+        // orders meet the lineitems of their part numbers, shuffled to them; what they make meets
+        // lineitem again on a lineitem order key. Rows that came from a shuffle are not shuffled
+        // again, and these are too many to send to every node: each goes, through the coordinator,
+        // only to the node that owns its key, where lineitem is read (TPC-H Q10's customers' orders)
+        String sql = "SELECT count(*), sum(l2.l_quantity), sum(x.o_totalprice) FROM lineitem l2 JOIN "
+                + "(SELECT o_totalprice, l.l_orderkey AS lk FROM orders JOIN lineitem l ON l.l_partkey = o_orderkey "
+                + "WHERE l.l_quantity > 45) x ON l2.l_orderkey = x.lk";
+        try (SqlSession s = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "100000"))) {
+            String plan = explain(s, "EXPLAIN " + sql);
+            assertTrue(plan.contains("build: shuffle #0"), plan);
+            assertTrue(plan.contains("build: broadcast #0 routed by key"), plan);
+            assertTrue(plan.contains("[each node] Scan default.lineitem AS l2"), plan);
+            assertMatchesDuckDb(s, sql);
+        }
+    }
+
+    @Test
     void aLeftJoinsKeptRowsGoToTheNodesOfTheOtherSideAndAreBuiltFromThere() throws Exception {
         // a few lineitems (some with a null key) meet orders on a key orders is partitioned on:
         // they are shuffled to its owners, each node keeps every one it was sent, met or not

@@ -934,7 +934,31 @@ public final class PipelinePlanner {
                 && (shuffled == null || cheaperToBroadcast(left, right))) {
             return swapped(j, right, left.sending(leftRead), Build.BROADCAST, routeColumn(right, j.rightKeys(), left, j.leftKeys(), kind));
         }
+        if (shuffled == null && left != null && right != null) {
+            // a side that cannot be shuffled (its rows come from a shuffle themselves) may still
+            // go through the coordinator, each row to the node that owns its key
+            int route = probeOnly ? routeColumn(left, j.leftKeys(), right, j.rightKeys(), kind) : -1;
+            if (route >= 0 && smallWhenRouted(right, rightRead, left)) {
+                return probe(j, left, right.sending(rightRead), Build.BROADCAST, route);
+            }
+            int back = kind == JoinKind.INNER || kind == JoinKind.RIGHT
+                    ? routeColumn(right, j.rightKeys(), left, j.leftKeys(), kind) : -1;
+            if (back >= 0 && smallWhenRouted(left, leftRead, right)) {
+                return swapped(j, right, left.sending(leftRead), Build.BROADCAST, back);
+            }
+        }
         return shuffled;
+    }
+
+    /**
+     * Whether {@code build}'s rows, each sent only to the node of {@code probe} that owns its key,
+     * are few enough in the columns read of them: each node holds its share, so it is the share
+     * that the broadcast bound applies to. TPC-H Q10's 57 K customers' orders, themselves joined
+     * where orders were shuffled to customer, go on to the nodes of their lineitems so.
+     */
+    private boolean smallWhenRouted(Chain build, BitSet read, Chain probe) {
+        return build.rows >= 0 && build.columnBytes >= 0 && build.rows * rowBytes(build, read)
+                / layouts.nodes(probe.scan.table()) <= limits.broadcastMaxBytes();
     }
 
     /**
