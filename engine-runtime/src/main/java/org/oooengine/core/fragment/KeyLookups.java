@@ -32,13 +32,19 @@ import org.oooengine.core.types.RowCodec;
  */
 final class KeyLookups {
     /**
-     * A looked-up row is taken to cost this many rows read in key order (a descent through the
-     * tree's pages and a row decoded, against a group of the columnar copy decoded a column at a
-     * time): lookups pay when the keys are fewer than the partition's rows over this. At 16, TPC-H
-     * Q05's 57 K orders per node looked up their 228 K lineitems in twice the time a scan of the
-     * node's 1.5 M took.
+     * A looked-up key is taken to cost this many rows read in key order (a descent through the
+     * tree's pages, often a page read through the I/O threads), and each row it finds
+     * {@link #ROWS_PER_ROW_FOUND} more (decoded a row at a time, where a scan decodes a group of
+     * the columnar copy a column at a time): lookups pay when they cost less than the partition's
+     * rows. Measured on TPC-H SF 1 (4 nodes), where lineitem's order keys find four rows each: at
+     * 32 rows a key and a row per row found, Q03's 37 K orders per node (40 rows a key) looked up
+     * their lineitems in 5.5 s where the scan takes 0.6 s; at 100 a key, Q04's 14 K (107 rows a
+     * key) took 4.4 s against 0.4 s. TPC-DS's lookups that pay are of rarer keys finding a row
+     * each: Q72's customer demographics (370 rows a key) and inventory (170 or more).
      */
-    static final int ROWS_PER_LOOKUP = 32;
+    static final int ROWS_PER_LOOKUP = 75;
+    /** What a row found by a lookup is taken to cost, in rows read in key order. */
+    private static final int ROWS_PER_ROW_FOUND = 25;
     /** Prefixes of the key looked up to count their rows before the lookups are priced. */
     private static final int SAMPLED_PREFIXES = 32;
     /** Lookups in flight at once: each may wait for a page read. */
@@ -103,7 +109,7 @@ final class KeyLookups {
         }
         List<byte[]> keys = new ArrayList<>(distinct);
         double perKey = prefix == key.length ? 1 : rowsPerPrefix(table, keys);
-        boolean pays = keys.size() * (ROWS_PER_LOOKUP + perKey - 1) < table.rows();
+        boolean pays = keys.size() * (ROWS_PER_LOOKUP + perKey * ROWS_PER_ROW_FOUND) < table.rows();
         return new KeyLookups(join, rows, pays ? keys : null);
     }
 
