@@ -1,6 +1,7 @@
 package org.oooengine.hive.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -612,6 +613,24 @@ class NodePipelineTest {
             assertTrue(plan.contains("[each node] Scan default.lineitem AS l2"), plan);
             assertMatchesDuckDb(s, sql);
         }
+    }
+
+    @Test
+    void aColumnJoinedToThePartitionColumnKeepsLaterJoinsOnItOnEachNode() throws Exception {
+        // TPC-H Q21's shape: lineitem l1 meets orders on the order key, and the order key kept is
+        // l1's, not o_orderkey; the EXISTS and NOT EXISTS on it still find their partners on the
+        // node, so no join runs on the coordinator
+        String sql = "SELECT o_orderpriority, count(*) FROM lineitem l1 JOIN orders ON o_orderkey = l1.l_orderkey "
+                + "WHERE o_orderstatus = 'F' AND l1.l_receiptdate > l1.l_commitdate AND l1.l_suppkey < 8 AND l1.l_quantity > 30 "
+                + "AND EXISTS (SELECT * FROM lineitem l2 WHERE l2.l_orderkey = l1.l_orderkey AND l2.l_suppkey <> l1.l_suppkey) "
+                + "AND NOT EXISTS (SELECT * FROM lineitem l3 WHERE l3.l_orderkey = l1.l_orderkey "
+                + "AND l3.l_suppkey <> l1.l_suppkey AND l3.l_receiptdate > l3.l_commitdate) GROUP BY o_orderpriority";
+        assertMatchesDuckDb(sql);
+        String plan = explain("EXPLAIN " + sql);
+        assertFalse(Pattern.compile("\\n *HashJoin").matcher(plan).find(), plan);
+        assertFalse(plan.contains("Shuffle #"), plan);
+        assertTrue(plan.contains("build: co-located (local partition of default.lineitem AS l3)")
+                || plan.contains("build: co-located (local partition of default.lineitem AS l1)"), plan);
     }
 
     @Test

@@ -1190,13 +1190,12 @@ public final class PipelinePlanner {
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
     private boolean coLocated(Chain left, int[] leftKeys, Chain right, int[] rightKeys) {
-        if (left.rows < 0 || right.rows < 0 || left.partitionKey < 0 || right.partitionKey < 0
-                || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
+        if (left.rows < 0 || right.rows < 0 || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
             return false;
         }
-        boolean sameType = left.fields.get(left.partitionKey).type().equals(right.fields.get(right.partitionKey).type());
-        return sameType && IntStream.range(0, leftKeys.length).anyMatch(i ->
-                leftKeys[i] == left.partitionKey && rightKeys[i] == right.partitionKey);
+        return IntStream.range(0, leftKeys.length).anyMatch(i -> left.partitionedBy(leftKeys[i])
+                && right.partitionedBy(rightKeys[i])
+                && left.fields.get(leftKeys[i]).type().equals(right.fields.get(rightKeys[i]).type()));
     }
 
     /**
@@ -1220,7 +1219,7 @@ public final class PipelinePlanner {
         List<RelNode> broadcasts = new ArrayList<>(probing.broadcasts);
         broadcasts.addAll(kept.broadcasts);
         return new Chain(probing.scan, steps, broadcasts, probing.shuffles, j.fields(), kept.partitionKey,
-                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes);
+                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, kept.partitionAlias);
     }
 
     /**
@@ -1252,11 +1251,23 @@ public final class PipelinePlanner {
      */
     private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts,
                          List<RelNode.Shuffle> shuffles, List<Field> fields, int partitionKey, long rows,
-                         double columnBytes) {
+                         double columnBytes, int partitionAlias) {
+        /** A chain whose rows are where {@code partitionKey} says and no other column says the same. */
+        Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<RelNode.Shuffle> shuffles,
+              List<Field> fields, int partitionKey, long rows, double columnBytes) {
+            this(scan, steps, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, -1);
+        }
+
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new Chain(scan, more, broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes);
+            return new Chain(scan, more, broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes,
+                    PartitionColumn.after(step, partitionAlias));
+        }
+
+        /** Whether {@code column} holds the value the rows are partitioned by: the partition column, or one an inner join equated with it. */
+        boolean partitionedBy(int column) {
+            return column >= 0 && (column == partitionKey || column == partitionAlias);
         }
 
         /** The chain with {@code condition} applied, estimated to keep {@code share} of its rows. */
@@ -1266,18 +1277,18 @@ public final class PipelinePlanner {
 
         /** The same chain with {@code other} steps, of the same output. */
         Chain withSteps(List<PipelineStep> other) {
-            return new Chain(scan, other, broadcasts, shuffles, fields, partitionKey, rows, columnBytes);
+            return new Chain(scan, other, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, partitionAlias);
         }
 
         /** The same chain estimated to send {@code estimate} rows. */
         Chain withRows(long estimate) {
-            return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, estimate, columnBytes);
+            return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, estimate, columnBytes, partitionAlias);
         }
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
         Chain estimated(double share) {
             return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, RowEstimates.kept(rows, share),
-                    columnBytes);
+                    columnBytes, partitionAlias);
         }
 
         /** This chain probing {@code build}'s rows: built on each node from its own partition, broadcast, or shuffled by {@code shuffleKey}. */
@@ -1321,7 +1332,28 @@ public final class PipelinePlanner {
             // the build rows a right or full join adds have nulls for the probe's columns, its
             // partition column too, on whichever node they were: a GROUP BY it may not run whole there
             boolean padsProbe = j.kind() == JoinKind.RIGHT || j.kind() == JoinKind.FULL;
-            return new Chain(scan, more, sent, moved, j.fields(), padsProbe ? -1 : partitionKey, rows, columnBytes);
+            return padsProbe ? new Chain(scan, more, sent, moved, j.fields(), -1, rows, columnBytes)
+                    : new Chain(scan, more, sent, moved, j.fields(), partitionKey, rows, columnBytes, aliasAfter(j));
+        }
+
+        /**
+         * Where the partition value is besides the partition column after {@code j} on this chain's
+         * rows: an inner join on the partition column gives the build's key column the same
+         * value (TPC-H Q21's l1.l_orderkey, built from where orders is scanned, is as good as
+         * o_orderkey to meet lineitem l2 on each node).
+         */
+        private int aliasAfter(RelNode.Join j) {
+            if (j.kind() != JoinKind.INNER || partitionKey < 0) {
+                return j.kind().leftOnly() || j.kind() == JoinKind.LEFT ? partitionAlias : -1;
+            }
+            SqlType type = fields.get(partitionKey).type();
+            for (int i = 0; i < j.leftKeys().length; i++) {
+                int built = fields.size() + j.rightKeys()[i];
+                if (j.leftKeys()[i] == partitionKey && j.fields().get(built).type().equals(type)) {
+                    return built;
+                }
+            }
+            return partitionAlias;
         }
 
         /**
