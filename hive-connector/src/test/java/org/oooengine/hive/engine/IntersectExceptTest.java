@@ -59,6 +59,21 @@ class IntersectExceptTest {
         "SELECT n_nationkey FROM nation EXCEPT SELECT n_regionkey FROM nation EXCEPT ALL SELECT 20",
         "SELECT n_nationkey FROM nation INTERSECT SELECT n_nationkey FROM nation WHERE n_nationkey > 5 "
             + "INTERSECT ALL SELECT n_regionkey * 3 FROM nation",
+        // chains of one operation, each one GROUP BY over all operands: NULLs, repeats, ALL's counts
+        "SELECT o_orderpriority, o_orderstatus FROM orders INTERSECT SELECT o_orderpriority, o_orderstatus FROM orders "
+            + "WHERE o_totalprice > 200000 INTERSECT SELECT o_orderpriority, o_orderstatus FROM orders WHERE o_orderstatus <> 'P'",
+        "SELECT CASE WHEN l_linenumber > 5 THEN NULL ELSE l_linenumber END FROM lineitem WHERE l_orderkey < 200 "
+            + "INTERSECT ALL SELECT CASE WHEN l_linenumber > 5 THEN NULL ELSE l_linenumber END FROM lineitem WHERE l_orderkey < 100 "
+            + "INTERSECT ALL SELECT CASE WHEN l_linenumber > 6 THEN NULL ELSE l_linenumber END FROM lineitem WHERE l_orderkey < 150",
+        "SELECT l_linenumber FROM lineitem WHERE l_orderkey < 300 EXCEPT ALL SELECT l_linenumber FROM lineitem "
+            + "WHERE l_orderkey < 100 EXCEPT ALL SELECT l_linenumber FROM lineitem WHERE l_orderkey BETWEEN 150 AND 180",
+        "SELECT c_nationkey FROM customer EXCEPT SELECT n_nationkey FROM nation WHERE n_regionkey = 1 "
+            + "EXCEPT SELECT n_nationkey FROM nation WHERE n_regionkey = 3 EXCEPT SELECT 7",
+        // an EXCEPT on the right is no chain: a EXCEPT (b EXCEPT c) keeps what c takes from b
+        "SELECT n_nationkey FROM nation EXCEPT (SELECT n_nationkey FROM nation WHERE n_nationkey < 10 "
+            + "EXCEPT SELECT n_nationkey FROM nation WHERE n_nationkey < 5)",
+        "SELECT n_regionkey FROM nation EXCEPT ALL SELECT n_regionkey FROM nation WHERE n_nationkey < 12 "
+            + "INTERSECT ALL SELECT n_regionkey FROM nation WHERE n_nationkey > 2",
         // TPC-DS's shapes: INTERSECT in an IN subquery (Q8, Q14), counted over distinct rows (Q38), EXCEPT (Q87)
         "SELECT count(*), sum(o_totalprice) FROM orders WHERE o_custkey IN "
             + "(SELECT c_custkey FROM customer WHERE c_mktsegment = 'BUILDING' INTERSECT SELECT c_custkey FROM customer WHERE c_nationkey < 10)",
@@ -74,6 +89,18 @@ class IntersectExceptTest {
         "SELECT n_name FROM nation INTERSECT SELECT n_name FROM nation WHERE n_nationkey < 0"})
     void matchesDuckDb(String sql) throws Exception {
         assertNull(OracleComparison.difference(cluster.run(sql, Map.of()), cluster.oracle().rows(sql), false), sql);
+    }
+
+    /** Q14's three channels' items: each node counts its rows of every operand; only groups are gathered. */
+    @Test
+    void aChainOfIntersectsIsCountedOnTheNodesOnce() throws Exception {
+        String sql = "SELECT l_suppkey FROM lineitem WHERE l_shipmode = 'AIR' INTERSECT SELECT l_suppkey FROM lineitem "
+                + "WHERE l_shipmode = 'RAIL' INTERSECT SELECT o_custkey FROM orders WHERE o_orderpriority = '1-URGENT'";
+        matchesDuckDb(sql);
+        List<String> plan = cluster.run("EXPLAIN " + sql, Map.of()).stream().map(r -> (String) r[0]).toList();
+        assertEquals(3, plan.stream().filter(l -> l.contains("Gather partial aggregates")).count(), String.join("\n", plan));
+        assertEquals(1, plan.stream().filter(l -> l.contains("FinalAggregate")).count(), String.join("\n", plan));
+        assertTrue(plan.stream().noneMatch(l -> l.contains("Gather [")), String.join("\n", plan));
     }
 
     @Test

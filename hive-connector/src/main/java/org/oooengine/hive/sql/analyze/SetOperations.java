@@ -21,7 +21,10 @@ import org.oooengine.optimizer.rel.RelNode;
  * every column — so that NULLs meet NULLs, as in any set operation — counting each side's copies
  * of a row; the counts then say what comes out: INTERSECT a row both sides have (ALL: the smaller
  * count of times), EXCEPT a row only the left side has (ALL: the left count less the right one,
- * when positive). Being a GROUP BY, it is held and spilled as one.
+ * when positive). Being a GROUP BY, it is held and spilled as one. A chain of one operation
+ * ({@code a INTERSECT b INTERSECT c}) is one GROUP BY over every operand, a count each: grouped
+ * once, and split over the nodes as any GROUP BY over a UNION ALL of their scans (TPC-DS Q14's
+ * three channels' items), where nested ones would gather the last operand's rows whole.
  */
 final class SetOperations {
     private SetOperations() {
@@ -39,15 +42,30 @@ final class SetOperations {
         boolean all = n.getType() == TOK_INTERSECTALL || n.getType() == TOK_EXCEPTALL;
         String name = (intersect ? "INTERSECT" : "EXCEPT") + (all ? " ALL" : "");
         List<RelNode> branches = new ArrayList<>();
-        for (ASTNode c : Ast.children(n)) {
+        for (ASTNode c : operands(n, intersect)) {
             branches.add(query.apply(c));
         }
-        List<RelNode> aligned = aligned(branches, name, n);
-        RelNode rows = aligned.get(0);
-        for (int i = 1; i < aligned.size(); i++) { // a chain of one operation: from the left
-            rows = combine(rows, aligned.get(i), intersect, all);
+        return combine(aligned(branches, name, n), intersect, all);
+    }
+
+    /**
+     * The operands of {@code n}, with those of the same operation nested in it taken in: any of an
+     * INTERSECT's (it is associative and commutative, ALL too: the least count of all), only the
+     * left one of an EXCEPT's ((a EXCEPT b) EXCEPT c removes b's and c's rows from a; ALL: a's
+     * count less theirs).
+     */
+    private static List<ASTNode> operands(ASTNode n, boolean intersect) {
+        List<ASTNode> out = new ArrayList<>();
+        List<ASTNode> children = Ast.children(n);
+        for (int i = 0; i < children.size(); i++) {
+            ASTNode c = children.get(i);
+            if (c.getType() == n.getType() && (intersect || i == 0)) {
+                out.addAll(operands(c, intersect));
+            } else {
+                out.add(c);
+            }
         }
-        return rows;
+        return out;
     }
 
     /**
@@ -84,57 +102,73 @@ final class SetOperations {
         return cast;
     }
 
-    /** {@code left} INTERSECT or EXCEPT {@code right}, both of the same columns. */
-    private static RelNode combine(RelNode left, RelNode right, boolean intersect, boolean all) {
-        List<Field> fields = left.fields();
+    /**
+     * The first operand INTERSECT or EXCEPT each of the others, all of the same columns: one GROUP
+     * BY of every column over all their rows, counting each operand's copies of a row.
+     */
+    private static RelNode combine(List<RelNode> operands, boolean intersect, boolean all) {
+        List<Field> fields = operands.get(0).fields();
         int width = fields.size();
-        // each row with a marker that is not null on its own side: count(marker) counts a side's copies
+        int sides = operands.size();
+        // each row with a marker per operand, not null on its own: count(marker) counts its copies
         List<Field> tagged = new ArrayList<>(fields);
-        tagged.add(new Field(null, "left side", SqlType.BIGINT));
-        tagged.add(new Field(null, "right side", SqlType.BIGINT));
-        RelNode both = new RelNode.Union(List.of(tag(left, tagged, true), tag(right, tagged, false)), tagged);
+        List<Field> counted = new ArrayList<>(fields);
+        List<AggregateCall> counts = new ArrayList<>();
+        List<Expr> countColumns = new ArrayList<>();
+        for (int side = 0; side < sides; side++) {
+            tagged.add(new Field(null, "side " + (side + 1), SqlType.BIGINT));
+            counted.add(new Field(null, "count " + (side + 1), SqlType.BIGINT));
+            counts.add(new AggregateCall(AggregateCall.Kind.COUNT, new Expr.Column(width + side, SqlType.BIGINT), false,
+                    SqlType.BIGINT));
+            countColumns.add(new Expr.Column(width + side, SqlType.BIGINT));
+        }
+        List<RelNode> tags = new ArrayList<>();
+        for (int side = 0; side < sides; side++) {
+            tags.add(tag(operands.get(side), tagged, side, sides));
+        }
         List<Expr> keys = new ArrayList<>();
         for (int i = 0; i < width; i++) {
             keys.add(new Expr.Column(i, fields.get(i).type()));
         }
-        List<AggregateCall> counts = List.of(
-                new AggregateCall(AggregateCall.Kind.COUNT, new Expr.Column(width, SqlType.BIGINT), false, SqlType.BIGINT),
-                new AggregateCall(AggregateCall.Kind.COUNT, new Expr.Column(width + 1, SqlType.BIGINT), false, SqlType.BIGINT));
-        List<Field> counted = new ArrayList<>(fields);
-        counted.add(new Field(null, "left count", SqlType.BIGINT));
-        counted.add(new Field(null, "right count", SqlType.BIGINT));
-        RelNode groups = new RelNode.Aggregate(both, keys, counts, counted);
-        Expr leftCount = new Expr.Column(width, SqlType.BIGINT);
-        Expr rightCount = new Expr.Column(width + 1, SqlType.BIGINT);
-        if (!all) {
-            Expr kept = intersect ? Exprs.and(List.of(positive(leftCount), positive(rightCount)))
-                    : Exprs.and(List.of(positive(leftCount), new Expr.Call(ScalarFunction.EQ,
-                    List.of(rightCount, zero()), SqlType.BOOLEAN)));
-            return columns(new RelNode.Filter(groups, kept), fields);
+        RelNode groups = new RelNode.Aggregate(new RelNode.Union(tags, tagged), keys, counts, counted);
+        Expr first = countColumns.get(0);
+        List<Expr> others = countColumns.subList(1, sides);
+        // EXCEPT ALL: the first operand's copies less all the others' (each removing as many as it has)
+        Expr fewer = others.stream().reduce(first, (left, right) ->
+                new Expr.Call(ScalarFunction.SUBTRACT, List.of(left, right), SqlType.BIGINT));
+        Expr kept;
+        if (intersect) {
+            kept = Exprs.and(countColumns.stream().map(SetOperations::positive).toList());
+        } else if (all) {
+            kept = positive(fewer);
+        } else {
+            List<Expr> conjuncts = new ArrayList<>(List.of(positive(first)));
+            others.forEach(c -> conjuncts.add(new Expr.Call(ScalarFunction.EQ, List.of(c, zero()), SqlType.BOOLEAN)));
+            kept = Exprs.and(conjuncts);
         }
-        Expr copies = intersect ? new Expr.Call(ScalarFunction.LEAST, List.of(leftCount, rightCount), SqlType.BIGINT)
-                : new Expr.Call(ScalarFunction.SUBTRACT, List.of(leftCount, rightCount), SqlType.BIGINT);
-        RelNode kept = new RelNode.Filter(groups, intersect ? Exprs.and(List.of(positive(leftCount), positive(rightCount)))
-                : new Expr.Call(ScalarFunction.GT, List.of(leftCount, rightCount), SqlType.BOOLEAN));
+        RelNode filtered = new RelNode.Filter(groups, kept);
+        if (!all) {
+            return columns(filtered, fields);
+        }
+        Expr copies = intersect ? new Expr.Call(ScalarFunction.LEAST, countColumns, SqlType.BIGINT) : fewer;
         List<Expr> withCopies = new ArrayList<>(keys);
         withCopies.add(copies);
         List<Field> withCopiesFields = new ArrayList<>(fields);
         withCopiesFields.add(new Field(null, "copies", SqlType.BIGINT));
-        RelNode replicated = new RelNode.Replicate(new RelNode.Project(kept, withCopies, withCopiesFields), width);
+        RelNode replicated = new RelNode.Replicate(new RelNode.Project(filtered, withCopies, withCopiesFields), width);
         return columns(replicated, fields);
     }
 
-    /** A side's rows with the two markers: 1 on its own side's, null on the other's. */
-    private static RelNode tag(RelNode side, List<Field> tagged, boolean left) {
+    /** An operand's rows with the markers: 1 on its own {@code side}'s, null on the others'. */
+    private static RelNode tag(RelNode operand, List<Field> tagged, int side, int sides) {
         List<Expr> exprs = new ArrayList<>();
-        for (int i = 0; i < side.fields().size(); i++) {
-            exprs.add(new Expr.Column(i, side.fields().get(i).type()));
+        for (int i = 0; i < operand.fields().size(); i++) {
+            exprs.add(new Expr.Column(i, operand.fields().get(i).type()));
         }
-        Expr one = new Expr.Literal(1L, SqlType.BIGINT);
-        Expr none = new Expr.Literal(null, SqlType.BIGINT);
-        exprs.add(left ? one : none);
-        exprs.add(left ? none : one);
-        return new RelNode.Project(side, exprs, tagged);
+        for (int s = 0; s < sides; s++) {
+            exprs.add(new Expr.Literal(s == side ? 1L : null, SqlType.BIGINT));
+        }
+        return new RelNode.Project(operand, exprs, tagged);
     }
 
     private static Expr positive(Expr count) {
