@@ -2,8 +2,14 @@ package org.oooengine.optimizer.rel;
 
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
@@ -118,6 +124,7 @@ public final class JoinGraph {
         int[] position = new int[offset[leaves.size()]];
         BitSet joined = new BitSet();
         List<Expr> pending = new ArrayList<>(conjuncts);
+        EqualColumns applied = new EqualColumns();
         RelNode current = null;
         for (int next : order) {
             int width = current == null ? 0 : current.fields().size();
@@ -130,7 +137,9 @@ public final class JoinGraph {
                 BitSet used = leavesOf(c);
                 used.andNot(joined);
                 if (used.isEmpty() && (current != null || !Exprs.columns(c).isEmpty())) {
-                    here.add(Exprs.remap(c, i -> position[i]));
+                    if (!applied.redundant(c)) {
+                        here.add(Exprs.remap(c, i -> position[i]));
+                    }
                     pending.remove(c);
                 }
             }
@@ -186,34 +195,35 @@ public final class JoinGraph {
     public RelNode tree(Shape shape) {
         int[] position = new int[offset[leaves.size()]];
         List<Expr> pending = new ArrayList<>(conjuncts);
-        RelNode out = build(shape, position, pending, new BitSet());
+        RelNode out = build(shape, position, pending, new BitSet(), new EqualColumns());
         return pending.isEmpty() ? out : new RelNode.Filter(out, Exprs.and(pending));
     }
 
     /** The relations of {@code shape}, some of the graph's, joined under the conjuncts over them alone. */
     public RelNode subtree(Shape shape) {
-        return build(shape, new int[offset[leaves.size()]], new ArrayList<>(conjuncts), new BitSet());
+        return build(shape, new int[offset[leaves.size()]], new ArrayList<>(conjuncts), new BitSet(), new EqualColumns());
     }
 
     /**
      * {@code shape} built with its relations' columns placed from 0 ({@code position}, by column of
-     * the concatenated row) and the conjuncts it covers taken from {@code pending}; {@code covered}
-     * gets its relations.
+     * the concatenated row) and the conjuncts it covers taken from {@code pending}, but for
+     * equalities of columns {@code applied} below already made equal; {@code covered} gets its
+     * relations.
      */
-    private RelNode build(Shape shape, int[] position, List<Expr> pending, BitSet covered) {
+    private RelNode build(Shape shape, int[] position, List<Expr> pending, BitSet covered, EqualColumns applied) {
         if (shape.leaf() >= 0) {
             int leaf = shape.leaf();
             for (int c = offset[leaf]; c < offset[leaf + 1]; c++) {
                 position[c] = c - offset[leaf];
             }
             covered.set(leaf);
-            List<Expr> here = takeCovered(pending, covered, position);
+            List<Expr> here = takeCovered(pending, covered, position, applied);
             return here.isEmpty() ? leaves.get(leaf) : new RelNode.Filter(leaves.get(leaf), Exprs.and(here));
         }
         BitSet leftCovered = new BitSet();
-        RelNode left = build(shape.left(), position, pending, leftCovered);
+        RelNode left = build(shape.left(), position, pending, leftCovered, applied);
         BitSet rightCovered = new BitSet();
-        RelNode right = build(shape.right(), position, pending, rightCovered);
+        RelNode right = build(shape.right(), position, pending, rightCovered, applied);
         int width = left.fields().size();
         rightCovered.stream().forEach(leaf -> {
             for (int c = offset[leaf]; c < offset[leaf + 1]; c++) {
@@ -222,23 +232,74 @@ public final class JoinGraph {
         });
         covered.or(leftCovered);
         covered.or(rightCovered);
-        return join(left, right, JoinKind.INNER, takeCovered(pending, covered, position));
+        return join(left, right, JoinKind.INNER, takeCovered(pending, covered, position, applied));
     }
 
-    /** The conjuncts of {@code pending} with columns, all of relations in {@code covered}, removed and remapped. */
-    private List<Expr> takeCovered(List<Expr> pending, BitSet covered, int[] position) {
+    /**
+     * The conjuncts of {@code pending} with columns, all of relations in {@code covered}, removed
+     * and remapped; those equating columns already equal dropped.
+     */
+    private List<Expr> takeCovered(List<Expr> pending, BitSet covered, int[] position, EqualColumns applied) {
         List<Expr> here = new ArrayList<>();
         for (Expr c : List.copyOf(pending)) {
             BitSet used = leavesOf(c);
             if (!used.isEmpty()) {
                 used.andNot(covered);
                 if (used.isEmpty()) {
-                    here.add(Exprs.remap(c, i -> position[i]));
+                    if (!applied.redundant(c)) {
+                        here.add(Exprs.remap(c, i -> position[i]));
+                    }
                     pending.remove(c);
                 }
             }
         }
         return here;
+    }
+
+    /**
+     * This graph with the equalities its equalities of columns imply between relations ({@link
+     * EqualColumns}): a = b and b = c add a = c when a and c are of one type, in different
+     * tables not yet equated on them. The search may then join the tables they link first;
+     * whichever two of a class meet first, a third equality of it is dropped where it adds nothing.
+     * Derived tables get none: their estimates are the least sure, and the new ways to join them
+     * that TPC-DS offered (Q01's two uses of one GROUP BY, through store; Q31, Q64, Q65) were each
+     * slower, a stage more for as many rows.
+     */
+    public JoinGraph closed() {
+        EqualColumns classes = new EqualColumns();
+        Map<Integer, Expr.Column> columns = new HashMap<>();
+        Set<List<Integer>> equated = new HashSet<>();
+        for (Expr c : conjuncts) {
+            Expr.Column[] pair = EqualColumns.columnsOf(c);
+            if (pair != null) {
+                classes.redundant(c);
+                columns.put(pair[0].index(), pair[0]);
+                columns.put(pair[1].index(), pair[1]);
+                equated.add(List.of(Math.min(pair[0].index(), pair[1].index()), Math.max(pair[0].index(), pair[1].index())));
+            }
+        }
+        Map<Integer, List<Expr.Column>> byClass = new TreeMap<>();
+        columns.keySet().stream().sorted().forEach(c -> byClass.computeIfAbsent(classes.classOf(c), k -> new ArrayList<>())
+                .add(columns.get(c)));
+        List<Expr> closed = new ArrayList<>(conjuncts);
+        for (List<Expr.Column> members : byClass.values()) {
+            for (int i = 0; i < members.size(); i++) {
+                for (int j = i + 1; j < members.size(); j++) {
+                    Expr.Column a = members.get(i);
+                    Expr.Column b = members.get(j);
+                    if (leafOf(a.index()) != leafOf(b.index()) && a.type().equals(b.type()) && scanned(a) && scanned(b)
+                            && !equated.contains(List.of(a.index(), b.index()))) {
+                        closed.add(new Expr.Call(ScalarFunction.EQ, List.of(a, b), SqlType.BOOLEAN));
+                    }
+                }
+            }
+        }
+        return closed.size() == conjuncts.size() ? this : new JoinGraph(leaves, closed);
+    }
+
+    /** Whether {@code column} is of a table the nodes scan (under filters and projections), not a derived table. */
+    private boolean scanned(Expr.Column column) {
+        return RelNode.belowFiltersAndProjections(leaves.get(leafOf(column.index()))) instanceof RelNode.Scan;
     }
 
     /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */

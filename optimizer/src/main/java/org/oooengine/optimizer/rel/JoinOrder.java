@@ -50,7 +50,7 @@ public final class JoinOrder {
                 return reduced == graph || !(reduced.leftDeep(new int[] {0, 1}) instanceof RelNode.Join r)
                         ? rebuildBinary(j) : rebuildBinary(r);
             }
-            return ordered(new JoinGraph(leaves, conjuncts), j.fields());
+            return ordered(new JoinGraph(leaves, conjuncts).closed(), j.fields());
         }
         if (node instanceof RelNode.Join j) {
             return rebuildBinary(j);

@@ -78,6 +78,37 @@ class JoinOrderTest {
     }
 
     @Test
+    void equalitiesThroughAThirdTableLinkTheOtherTwoAndCountOnce() {
+        // TPC-H Q05: customer's and supplier's nations equal, and supplier's nation one of a
+        // region's: customer may meet the region's nations first, before sales. Of the three
+        // equalities on the nation key (two written, one implied) two are applied, the third adds nothing
+        TableInfo sales = table("sales", "s_key", "s_cust", "s_supp");
+        TableInfo cust = table("cust", "c_key", "c_nation");
+        TableInfo supp = table("supp", "p_key", "p_nation");
+        TableInfo nation = table("nation", "n_key", "n_region");
+        Map<TableInfo, Long> rows = Map.of(sales, 1_000_000L, cust, 100_000L, supp, 1_000L, nation, 25L);
+        Map<String, Double> distinct = Map.of("s_key", 1_000_000d, "s_cust", 100_000d, "s_supp", 1_000d, "c_key", 100_000d,
+                "c_nation", 25d, "p_key", 1_000d, "p_nation", 25d, "n_key", 25d, "n_region", 5d);
+        TableLayouts layouts = layouts(rows, 4, (table, column) -> distinct.get(table.columns().get(column).name()));
+        RelNode region = scan(nation, "n", eq(new Expr.Column(1, SqlType.BIGINT), new Expr.Literal(1L, SqlType.BIGINT)));
+        // written: sales, cust, supp, nation; columns sales 0-2, cust 3-4, supp 5-6, nation 7-8
+        RelNode withCust = new RelNode.Join(scan(sales, "s", null), scan(cust, "c", null), JoinKind.INNER,
+                new int[] {1}, new int[] {0}, null);
+        RelNode withSupp = new RelNode.Join(withCust, scan(supp, "p", null), JoinKind.INNER, new int[] {2, 4},
+                new int[] {0, 1}, null);
+        RelNode written = new RelNode.Join(withSupp, region, JoinKind.INNER, new int[] {6}, new int[] {0}, null);
+
+        RelNode reordered = JoinOrder.reorder(written, layouts, PipelinePlanner.Limits.DEFAULTS);
+
+        List<RelNode.Join> joins = new ArrayList<>();
+        collectJoins(reordered, joins);
+        assertEquals(1, joins.stream().filter(j -> tables(j).stream().sorted().toList().equals(List.of("cust", "nation")))
+                .count(), reordered.toString());
+        assertEquals(4, joins.stream().mapToInt(j -> j.leftKeys().length).sum(), reordered.toString());
+        assertEquals(written.fields(), reordered.fields());
+    }
+
+    @Test
     void aSmallDerivedTableIsHeldByEveryNodeSoItMayShrinkTheLargestFirst() {
         // sales meets a hundred items a subquery groups (1% of its rows are kept) and one year of
         // its dates (10%); the groups, computed on the coordinator, are few enough to send to every
