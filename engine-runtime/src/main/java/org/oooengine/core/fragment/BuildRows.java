@@ -10,9 +10,15 @@ import java.util.function.Consumer;
  * A hash join's build rows as a node collects them: held in memory, each batch reserved of the
  * query's memory together with the table entries it will take, while they fit; once they do not
  * and the query may spill, every row (those held and those still to come) goes to a
- * {@link SpilledHashJoin}'s partitions instead, and the join runs a partition at a time.
+ * {@link SpilledHashJoin}'s partitions instead, and the join runs a partition at a time. Held
+ * rows leave a share of the memory ({@link #HELD_SHARE}) to the operators the join's rows go on
+ * to: a build that filled it would hold it for the whole probe, and a GROUP BY above (TPC-H Q09 on
+ * a coordinator of 2 MiB) could not hold its first group.
  */
 final class BuildRows implements Consumer<List<Object[]>> {
+    /** The part of the query's memory a join's held build rows may take when the join can spill. */
+    static final double HELD_SHARE = 0.75;
+
     private final PipelineStep.HashJoin join;
     private final int probeWidth;
     private final QueryMemory memory;
@@ -33,22 +39,25 @@ final class BuildRows implements Consumer<List<Object[]>> {
             return;
         }
         long bytes = QueryMemory.rowsBytes(batch) + HashJoinTable.ENTRY_BYTES * batch.size();
-        try {
-            memory.reserve("hash join build from " + describe(join.build()), bytes);
-        } catch (MemoryLimitExceededException tooMany) {
-            if (!memory.canSpill() || !SpilledHashJoin.spills(join.kind())) {
-                throw tooMany;
+        boolean spills = memory.canSpill() && SpilledHashJoin.spills(join.kind());
+        if (!spills || heldBytes + bytes <= memory.limit() * HELD_SHARE) {
+            try {
+                memory.reserve("hash join build from " + describe(join.build()), bytes);
+                heldBytes += bytes;
+                held.addAll(batch);
+                return;
+            } catch (MemoryLimitExceededException tooMany) {
+                if (!spills) {
+                    throw tooMany;
+                }
             }
-            spilled = new SpilledHashJoin(join, probeWidth, memory);
-            spilled.addBuild(held);
-            spilled.addBuild(batch);
-            memory.release(heldBytes);
-            held = null;
-            heldBytes = 0;
-            return;
         }
-        heldBytes += bytes;
-        held.addAll(batch);
+        spilled = new SpilledHashJoin(join, probeWidth, memory);
+        spilled.addBuild(held);
+        spilled.addBuild(batch);
+        memory.release(heldBytes);
+        held = null;
+        heldBytes = 0;
     }
 
     /** The rows, when they all fit in memory; null when they went to disk. */
