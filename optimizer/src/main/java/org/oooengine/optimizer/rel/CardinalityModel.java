@@ -53,7 +53,7 @@ final class CardinalityModel {
     private final Map<List<String>, List<Expr>> scanConditions = new HashMap<>();
     private final Map<RelNode, Long> rows = new IdentityHashMap<>();
     private final Map<RelNode, double[]> columns = new IdentityHashMap<>();
-    private final Map<RelNode, double[]> means = new IdentityHashMap<>();
+    private final Map<RelNode, ComputedValues> computed = new IdentityHashMap<>();
     /** An expression's distinct values over a sampled column, by the expression and the column. */
     private final Map<List<Object>, Double> sampledDistinct = new HashMap<>();
 
@@ -136,7 +136,7 @@ final class CardinalityModel {
             return filtered(table, s.filter(), s.fields(), base(s.fields()), column -> layouts.range(s.table(), column));
         } else if (n instanceof RelNode.Filter f) {
             return RowEstimates.kept(rows(f.input()), share(f.condition(), f.input().fields(), columns(f.input()),
-                    means(f.input()), RowEstimates.Ranges.NONE));
+                    computed(f.input()), RowEstimates.Ranges.NONE));
         } else if (n instanceof RelNode.Project p) {
             return rows(p.input());
         } else if (n instanceof RelNode.Sort s) {
@@ -226,73 +226,74 @@ final class CardinalityModel {
     }
 
     /**
-     * The mean value of each output column of {@code n} that an aggregate computes, or arithmetic
-     * over one ({@link MeanValues}); NaN elsewhere (a stored column: its span tells more).
+     * The mean value and spread of each output column of {@code n} that an aggregate computes, or
+     * arithmetic over one ({@link MeanValues}); NaN elsewhere (a stored column: its span tells more).
      */
-    double[] means(RelNode n) {
-        double[] known = means.get(n);
+    ComputedValues computed(RelNode n) {
+        ComputedValues known = computed.get(n);
         if (known == null) {
-            known = meansOf(n);
-            means.put(n, known);
+            known = computedOf(n);
+            computed.put(n, known);
         }
         return known;
     }
 
-    private double[] meansOf(RelNode n) {
+    /** The mean values of {@link #computed}. */
+    double[] means(RelNode n) {
+        return computed(n).means();
+    }
+
+    private ComputedValues computedOf(RelNode n) {
         int width = n.fields().size();
         PipelineRows pipeline = physical.apply(n);
         if (pipeline != null) {
-            return unknown(width);
+            return ComputedValues.unknown(width);
         }
-        double[] out;
+        ComputedValues out;
         if (n instanceof RelNode.Filter f) {
-            out = means(f.input());
+            out = computed(f.input());
         } else if (n instanceof RelNode.Sort || n instanceof RelNode.Limit || n instanceof RelNode.SingleRow) {
-            out = means(inputOf(n));
+            out = computed(inputOf(n));
         } else if (n instanceof RelNode.Project p) {
-            double[] in = means(p.input());
-            out = p.exprs().stream().mapToDouble(e -> MeanValues.of(e, in)).toArray();
+            out = computed(p.input()).projected(p.exprs());
         } else if (n instanceof RelNode.Join j) {
-            double[] left = means(j.left());
-            double[] right = means(j.right());
-            out = j.kind().leftOnly() ? left : j.kind().rightOnly() ? right : concat(left, right);
+            ComputedValues left = computed(j.left());
+            ComputedValues right = computed(j.right());
+            out = j.kind().leftOnly() ? left : j.kind().rightOnly() ? right : left.concat(right);
         } else if (n instanceof RelNode.PartialGroups g) {
-            out = means(g.groups());
+            out = computed(g.groups());
         } else if (n instanceof RelNode.Aggregate a && !(a.input() instanceof RelNode.Expand)) {
             out = aggregated(a.keys().size(), a.aggregates(), a.input().fields(), rows(a.input()), rows(a), width);
         } else if (n instanceof RelNode.FinalAggregate a && physical.apply(a.input()) != null) {
             PipelineRows in = physical.apply(a.input()); // its last step is the nodes' partial aggregate
             out = aggregated(a.keyCount(), a.aggregates(), in.lastStepInput(), in.lastStepRows(), rows(a), width);
         } else {
-            out = unknown(width);
+            out = ComputedValues.unknown(width);
         }
-        return out.length == width ? out : unknown(width);
+        return out.means().length == width ? out : ComputedValues.unknown(width);
     }
 
     /**
-     * The means of a GROUP BY's {@code keys} keys (unknown) and {@code aggregates} over {@code in}
-     * rows of columns {@code fields} in {@code groups} groups: each over a group of the mean rows,
-     * its argument a stored column at the middle of its span.
+     * The means and spreads of a GROUP BY's {@code keys} keys (unknown) and {@code aggregates} over
+     * {@code in} rows of columns {@code fields} in {@code groups} groups: each over a group of the
+     * mean rows, its argument a stored column spread evenly over its span.
      */
-    private double[] aggregated(int keys, List<AggregateCall> aggregates, List<Field> fields, long in, long groups,
-                                int width) {
-        double[] out = unknown(width);
+    ComputedValues aggregated(int keys, List<AggregateCall> aggregates, List<Field> fields, long in, long groups,
+                              int width) {
+        ComputedValues out = ComputedValues.unknown(width);
         double groupRows = in < 0 || groups <= 0 ? 1 : Math.max(1, (double) in / groups);
         for (int i = 0; i < aggregates.size() && keys + i < width; i++) {
             AggregateCall call = aggregates.get(i);
             double argument = Double.NaN;
+            double argumentSpread = Double.NaN;
             if (call.arg() instanceof Expr.Column c && c.index() < fields.size() && fields.get(c.index()) != null) {
                 Field f = fields.get(c.index());
                 argument = MeanValues.middle(span(f), f.type());
+                argumentSpread = MeanValues.evenSpread(span(f), f.type());
             }
-            out[keys + i] = MeanValues.aggregate(call, argument, groupRows);
+            out.means()[keys + i] = MeanValues.aggregate(call, argument, groupRows);
+            out.spreads()[keys + i] = MeanValues.aggregateSpread(call, argumentSpread, groupRows);
         }
-        return out;
-    }
-
-    private static double[] concat(double[] a, double[] b) {
-        double[] out = java.util.Arrays.copyOf(a, a.length + b.length);
-        System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }
 
@@ -600,14 +601,20 @@ final class CardinalityModel {
         return share(condition, fields, d, null, ranges);
     }
 
-    /** As above, the mean values of computed columns as {@code means} knows them (null: none known; {@link MeanValues}). */
-    double share(Expr condition, List<Field> fields, double[] d, double[] means, RowEstimates.Ranges ranges) {
+    /** As above, the rows kept of those whose computed columns {@code values} knows (null: none; {@link MeanValues}). */
+    long filtered(long rows, Expr condition, List<Field> fields, double[] d, ComputedValues values,
+                  RowEstimates.Ranges ranges) {
+        return condition == null ? rows : RowEstimates.kept(rows, share(condition, fields, d, values, ranges));
+    }
+
+    /** As above, the values of computed columns as {@code values} knows them (null: none known; {@link MeanValues}). */
+    double share(Expr condition, List<Field> fields, double[] d, ComputedValues values, RowEstimates.Ranges ranges) {
         double share = 1;
         java.util.List<Expr> others = new java.util.ArrayList<>();
         // terms that each keep a set of a column's values keep at most the smallest set, not the product
         Map<Integer, Double> byValues = new HashMap<>();
         for (Expr c : Exprs.conjuncts(condition)) {
-            double known = known(c, fields, d, means);
+            double known = known(c, fields, d, values);
             int column = valuesColumn(c);
             if (Double.isNaN(known)) {
                 others.add(c);
@@ -645,11 +652,11 @@ final class CardinalityModel {
     }
 
     /** The share one term keeps by what the statistics say of its column; NaN when they say nothing of it. */
-    private double known(Expr term, List<Field> fields, double[] d, double[] means) {
+    private double known(Expr term, List<Field> fields, double[] d, ComputedValues values) {
         if (term instanceof Expr.Or or) {
             double none = 1;
             for (Expr t : or.terms()) {
-                double s = share(t, fields, d, means, RowEstimates.Ranges.NONE);
+                double s = share(t, fields, d, values, RowEstimates.Ranges.NONE);
                 none *= 1 - s;
             }
             return 1 - none;
@@ -661,13 +668,13 @@ final class CardinalityModel {
             return like.negated() ? 1 - hit : hit;
         }
         if (term instanceof Expr.Not not) {
-            double s = known(not.term(), fields, d, means);
+            double s = known(not.term(), fields, d, values);
             return Double.isNaN(s) ? s : 1 - s;
         }
         if (term instanceof Expr.InList in && in.value() instanceof Expr.Column c && in.constants() != null) {
-            double values = distinct(c, fields, d);
-            double hit = Math.min(1, in.list().size() / values);
-            return Double.isNaN(values) ? values : in.negated() ? 1 - hit : hit;
+            double distinct = distinct(c, fields, d);
+            double hit = Math.min(1, in.list().size() / distinct);
+            return Double.isNaN(distinct) ? distinct : in.negated() ? 1 - hit : hit;
         }
         if (term instanceof Expr.Call call && (call.function() == ScalarFunction.EQ || call.function() == ScalarFunction.NE)) {
             Expr a = call.args().get(0);
@@ -684,6 +691,13 @@ final class CardinalityModel {
             }
             return call.function() == ScalarFunction.EQ ? hit : 1 - hit;
         }
+        if (values != null && term instanceof Expr.Call call && RowEstimates.rangedColumn(call) >= 0) {
+            double tail = values.comparedWithConstant(call);
+            if (!Double.isNaN(tail)) {
+                return tail;
+            }
+        }
+        double[] means = values == null ? null : values.means();
         if (means != null && term instanceof Expr.Call call && RowEstimates.rangedColumn(call) < 0
                 && call.args().size() == 2 && call.args().get(0) instanceof Expr.Column a
                 && call.args().get(1) instanceof Expr.Column b) {

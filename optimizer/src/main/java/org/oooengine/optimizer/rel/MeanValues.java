@@ -61,6 +61,65 @@ final class MeanValues {
         };
     }
 
+    /**
+     * The spread (standard deviation) of {@code e} over columns whose spreads {@code spreads}
+     * holds: a column's own, scaled by a constant factor, moved by a constant term; NaN otherwise.
+     */
+    static double spreadOf(Expr e, double[] spreads) {
+        if (e instanceof Expr.Column c) {
+            return c.index() < spreads.length ? spreads[c.index()] : Double.NaN;
+        }
+        if (e instanceof Expr.Call call && call.function() == ScalarFunction.CAST && call.args().size() == 1
+                && numeric(call.type())) {
+            return spreadOf(call.args().get(0), spreads);
+        }
+        if (e instanceof Expr.Call call && call.args().size() == 2) {
+            Expr a = call.args().get(0);
+            Expr b = call.args().get(1);
+            double constantA = a instanceof Expr.Literal ? of(a, new double[0]) : Double.NaN;
+            double constantB = b instanceof Expr.Literal ? of(b, new double[0]) : Double.NaN;
+            return switch (call.function()) {
+                case ADD -> !Double.isNaN(constantA) ? spreadOf(b, spreads) : !Double.isNaN(constantB) ? spreadOf(a, spreads)
+                        : Double.NaN;
+                case SUBTRACT -> !Double.isNaN(constantB) ? spreadOf(a, spreads) : !Double.isNaN(constantA)
+                        ? spreadOf(b, spreads) : Double.NaN;
+                case MULTIPLY -> !Double.isNaN(constantA) ? Math.abs(constantA) * spreadOf(b, spreads)
+                        : !Double.isNaN(constantB) ? Math.abs(constantB) * spreadOf(a, spreads) : Double.NaN;
+                case DIVIDE -> !Double.isNaN(constantB) && constantB != 0 ? spreadOf(a, spreads) / Math.abs(constantB)
+                        : Double.NaN;
+                default -> Double.NaN;
+            };
+        }
+        return Double.NaN;
+    }
+
+    /**
+     * The spread of aggregate {@code call} over a group of {@code groupRows} rows, its argument's
+     * spread {@code argument}: a sum of that many values spreads by the root of their number times
+     * one's, an average by one's over it; a count as the rows of groups do (a Poisson count's).
+     */
+    static double aggregateSpread(AggregateCall call, double argument, double groupRows) {
+        if (call.distinct()) {
+            return Double.NaN;
+        }
+        return switch (call.kind()) {
+            case AVG -> argument / Math.sqrt(groupRows);
+            case SUM -> argument * Math.sqrt(groupRows);
+            case COUNT, COUNT_STAR -> Math.sqrt(groupRows);
+            default -> Double.NaN;
+        };
+    }
+
+    /** The spread of values even over a stored span of a column of {@code type}, in SQL's units: its width over root 12. */
+    static double evenSpread(long[] span, SqlType type) {
+        if (Double.isNaN(middle(span, type))) {
+            return Double.NaN;
+        }
+        double width = (double) span[1] - span[0];
+        double spread = width / Math.sqrt(12);
+        return type.kind() == SqlType.Kind.DECIMAL ? spread / Math.pow(10, type.scale()) : spread;
+    }
+
     /** The middle of a stored span (unscaled decimals, integers) of a column of {@code type}, in SQL's units. */
     static double middle(long[] span, SqlType type) {
         if (span == null || !numeric(type) || type.kind() == SqlType.Kind.DOUBLE || type.kind() == SqlType.Kind.FLOAT) {

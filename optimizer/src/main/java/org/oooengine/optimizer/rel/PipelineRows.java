@@ -45,15 +45,18 @@ final class PipelineRows {
         double[] d = distinct.length == scanned.size() ? distinct : CardinalityModel.unknown(scanned.size());
         int named = namedStep(steps);
         boolean tableColumns = true; // a filter reads the table's columns until a step makes others
+        ComputedValues values = ComputedValues.unknown(scanned.size());
         for (int i = 0; i < steps.size(); i++) {
             fields.add(row);
             rows.add(count);
             PipelineStep step = steps.get(i);
             Side build = step instanceof PipelineStep.HashJoin j ? builds.apply(j.build()) : null;
             RowEstimates.Ranges spans = tableColumns ? ranges : RowEstimates.Ranges.NONE;
-            count = rowsAfter(step, count, row, d, build, spans, nodes, model);
+            count = step instanceof PipelineStep.Filter f ? model.filtered(count, f.condition(), row, d, values, spans)
+                    : rowsAfter(step, count, row, d, build, spans, nodes, model);
             List<Field> next = fieldsAfter(step, row, build, i == named ? output : null);
             d = CardinalityModel.capped(distinctAfter(step, row, rows.get(i), d, build, next.size(), spans, model), count);
+            values = valuesAfter(step, values, row, rows.get(i), count, next.size(), model);
             row = next;
             tableColumns &= step instanceof PipelineStep.Filter;
         }
@@ -86,6 +89,28 @@ final class PipelineRows {
             out = d;
         }
         return out.length == width ? out : CardinalityModel.unknown(width);
+    }
+
+    /**
+     * What is known of the values of the columns {@code step} makes of {@code in} rows ({@code out}
+     * after it) of columns {@code row}: a GROUP BY's aggregates, and what projections and filters
+     * pass on of them ({@link ComputedValues}); a join's probe columns keep theirs.
+     */
+    private static ComputedValues valuesAfter(PipelineStep step, ComputedValues values, List<Field> row, long in, long out,
+                                              int width, CardinalityModel model) {
+        ComputedValues after;
+        if (step instanceof PipelineStep.Filter || step instanceof PipelineStep.TopN || step instanceof PipelineStep.Limit) {
+            after = values;
+        } else if (step instanceof PipelineStep.Project p) {
+            after = values.projected(p.exprs());
+        } else if (step instanceof PipelineStep.Aggregate a) {
+            after = model.aggregated(a.keys().size(), a.aggregates(), row, in, out, width);
+        } else if (step instanceof PipelineStep.HashJoin j && !j.kind().rightOnly()) {
+            after = values.widened(width);
+        } else {
+            after = ComputedValues.unknown(width);
+        }
+        return after.means().length == width ? after : ComputedValues.unknown(width);
     }
 
     /** The distinct values of the pipeline's output columns (NaN: unknown). */

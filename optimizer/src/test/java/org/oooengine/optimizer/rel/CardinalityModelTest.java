@@ -287,37 +287,7 @@ class CardinalityModelTest {
      */
     @Test
     void aColumnAgainstAnAggregatesValueKeepsItsSpanOnThatSide() {
-        TableLayouts layouts = new TableLayouts() {
-            @Override
-            public OptionalLong rows(TableInfo table) {
-                return OptionalLong.of(1000);
-            }
-
-            @Override
-            public OptionalLong bytes(TableInfo table) {
-                return OptionalLong.empty();
-            }
-
-            @Override
-            public int nodes(TableInfo table) {
-                return 3;
-            }
-
-            @Override
-            public boolean partitionedAlike(TableInfo a, TableInfo b) {
-                return false;
-            }
-
-            @Override
-            public long[] range(TableInfo table, int column) {
-                return column == 1 ? new long[] {100, 5000} : null;
-            }
-
-            @Override
-            public double distinct(TableInfo table, int column) {
-                return column == 0 ? 200 : 50;
-            }
-        };
+        TableLayouts layouts = quantities();
         RelNode.Scan outer = new RelNode.Scan(LINEITEM, "l", fields("l", LINEITEM), null);
         RelNode.Scan inner = new RelNode.Scan(LINEITEM, "l2", fields("l2", LINEITEM), null);
         CardinalityModel m = CardinalityModel.of(layouts, List.of(outer, inner), n -> null);
@@ -350,6 +320,69 @@ class CardinalityModelTest {
         assertEquals(RowEstimates.kept(m.rows(joined), 410.0 / 4901), m.rows(new RelNode.Filter(joined, above)));
         RelNode.Join unvalued = new RelNode.Join(outer, inner, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
         assertEquals(RowEstimates.kept(m.rows(unvalued), 0.25), m.rows(new RelNode.Filter(unvalued, below)));
+    }
+
+    /** 1,000 lineitems of 200 parts, quantities 1.00 to 50.00. */
+    private static TableLayouts quantities() {
+        return new TableLayouts() {
+            @Override
+            public OptionalLong rows(TableInfo table) {
+                return OptionalLong.of(1000);
+            }
+
+            @Override
+            public OptionalLong bytes(TableInfo table) {
+                return OptionalLong.empty();
+            }
+
+            @Override
+            public int nodes(TableInfo table) {
+                return 3;
+            }
+
+            @Override
+            public boolean partitionedAlike(TableInfo a, TableInfo b) {
+                return false;
+            }
+
+            @Override
+            public long[] range(TableInfo table, int column) {
+                return column == 1 ? new long[] {100, 5000} : null;
+            }
+
+            @Override
+            public double distinct(TableInfo table, int column) {
+                return column == 0 ? 200 : 50;
+            }
+        };
+    }
+
+    /**
+     * TPC-H Q18's orders of more than 300 units: a sum over a group of five quantities (1.00 to
+     * 50.00, even) has a mean of 127.50 and a spread of root 5 times 14.14; a comparison with a
+     * constant keeps a normal distribution's share on its side, at least {@link ComputedValues#MIN_TAIL}.
+     */
+    @Test
+    void anAggregateAgainstAConstantKeepsANormalTailOfItsGroups() {
+        RelNode.Scan lines = new RelNode.Scan(LINEITEM, "l", fields("l", LINEITEM), null);
+        CardinalityModel m = CardinalityModel.of(quantities(), List.of(lines), n -> null);
+        SqlType sumType = SqlType.decimal(25, 2);
+        RelNode.Aggregate perPart = new RelNode.Aggregate(lines, List.of(new Expr.Column(0, SqlType.BIGINT)),
+                List.of(new org.oooengine.core.sql.expr.AggregateCall(org.oooengine.core.sql.expr.AggregateCall.Kind.SUM,
+                        new Expr.Column(1, SqlType.decimal(15, 2)), false, sumType)),
+                List.of(new Field("l", "l_partkey", SqlType.BIGINT), new Field(null, "sum", sumType)));
+        assertEquals(200, m.rows(perPart));
+        assertEquals(Math.sqrt(5) * 49 / Math.sqrt(12), m.computed(perPart).spreads()[1], 1e-9);
+        java.util.function.BiFunction<ScalarFunction, String, Long> kept = (f, bound) -> m.rows(new RelNode.Filter(perPart,
+                new Expr.Call(f, List.of(new Expr.Column(1, sumType), new Expr.Literal(new java.math.BigDecimal(bound), sumType)),
+                        SqlType.BOOLEAN)));
+        assertEquals(1, kept.apply(ScalarFunction.GT, "300.00")); // 5.5 spreads above: the least share
+        assertEquals(100, kept.apply(ScalarFunction.GT, "127.50"));
+        assertEquals(Math.round(200 * ComputedValues.upperTail((127.5 - 100) / (Math.sqrt(5) * 49 / Math.sqrt(12)))),
+                kept.apply(ScalarFunction.LT, "100.00"));
+        assertEquals(0.5, ComputedValues.upperTail(0), 1e-7);
+        assertEquals(0.02275, ComputedValues.upperTail(2), 1e-5);
+        assertEquals(0.97725, ComputedValues.upperTail(-2), 1e-5);
     }
 
     private static TableInfo table(String name, String... columns) {
