@@ -77,7 +77,7 @@ public final class QueryAnalyzer {
      */
     private RelNode union(ASTNode n) {
         List<RelNode> branches = new ArrayList<>();
-        for (ASTNode c : Ast.children(n)) {
+        for (ASTNode c : unionOperands(n)) {
             branches.add(query(c));
         }
         List<RelNode> cast = SetOperations.aligned(branches, "UNION", n);
@@ -92,6 +92,29 @@ public final class QueryAnalyzer {
             keys.add(new Expr.Column(i, fields.get(i).type()));
         }
         return new RelNode.Aggregate(all, keys, List.of(), fields);
+    }
+
+    /**
+     * The operands of a UNION, those of the UNIONs nested in it taken in, so that a chain of them
+     * (the parser nests {@code a UNION ALL b UNION ALL c} to the left) is one union of all its
+     * branches, not a plan as deep as the chain is long (300 branches overflowed the stack of the
+     * thread that ran it): UNION ALL is associative, and under a UNION DISTINCT so is either kind.
+     */
+    private static List<ASTNode> unionOperands(ASTNode n) {
+        List<ASTNode> out = new ArrayList<>();
+        java.util.Deque<ASTNode> pending = new java.util.ArrayDeque<>(Ast.children(n));
+        while (!pending.isEmpty()) {
+            ASTNode c = pending.pollFirst();
+            if (c.getType() == TOK_UNIONALL || c.getType() == TOK_UNIONDISTINCT && n.getType() == TOK_UNIONDISTINCT) {
+                List<ASTNode> inner = Ast.children(c);
+                for (int i = inner.size() - 1; i >= 0; i--) {
+                    pending.addFirst(inner.get(i));
+                }
+            } else {
+                out.add(c);
+            }
+        }
+        return out;
     }
 
     private RelNode body(ASTNode query) {
