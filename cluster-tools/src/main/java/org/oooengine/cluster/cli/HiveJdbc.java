@@ -23,7 +23,7 @@ import org.oooengine.cluster.launch.LocalCluster;
  * {@code target/lib}, where the build copies them; the loader's parent is the platform loader,
  * which has {@code java.sql} and the JDK's SASL but none of our jars.
  */
-final class HiveJdbc {
+public final class HiveJdbc {
     static final String DRIVER_CLASS = "org.apache.hive.jdbc.HiveDriver";
     static final String SHELL_DIR = "sql-shell";
 
@@ -56,7 +56,7 @@ final class HiveJdbc {
     }
 
     /** A connection through the isolated driver; {@code user}/{@code password} may be null. */
-    static Connection connect(String url, String user, String password) throws Exception {
+    public static Connection connect(String url, String user, String password) throws Exception {
         Properties props = new Properties();
         if (user != null) {
             props.setProperty("user", user);
@@ -75,7 +75,7 @@ final class HiveJdbc {
     }
 
     /** Runs {@code work} with the isolated loader as context loader: code in the driver loads through it. */
-    static <T> T withLoader(Callable<T> work) throws Exception {
+    public static <T> T withLoader(Callable<T> work) throws Exception {
         Thread thread = Thread.currentThread();
         ClassLoader previous = thread.getContextClassLoader();
         thread.setContextClassLoader(loader());
@@ -111,7 +111,7 @@ final class HiveJdbc {
     }
 
     /** The URL of an endpoint: noSasl when it lets anyone in, SASL PLAIN when it checks passwords. */
-    static String url(String host, int port, boolean checksPasswords) {
+    public static String url(String host, int port, boolean checksPasswords) {
         return checksPasswords ? "jdbc:hive2://" + host + ":" + port + "/default" : LocalCluster.jdbcUrl(host, port);
     }
 }

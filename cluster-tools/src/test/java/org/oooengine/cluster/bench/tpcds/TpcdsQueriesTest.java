@@ -10,7 +10,11 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.cluster.bench.tpcds.TpcdsQueryResult.Status;
+import org.oooengine.cluster.cli.HiveJdbc;
 import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.TestCluster;
@@ -30,6 +35,8 @@ import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.tpcds.TpcdsGenerator;
 import org.oooengine.core.tpcds.TpcdsSchema;
 import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.server.EndpointConfig;
+import org.oooengine.hive.server.HiveServer2Endpoint;
 
 /**
  * The 99 TPC-DS queries of docs/queries/tpcds on two nodes at SF 0.01, each answer checked against
@@ -110,6 +117,47 @@ class TpcdsQueriesTest {
         }
         String plan = Files.readString(plans.resolve("q03.txt"));
         assertTrue(plan.startsWith("Limit 100") && plan.contains("[actual rows"), plan);
+    }
+
+    /**
+     * The 99 as a user's client runs them: through the real Hive JDBC driver (in its own class
+     * loader, as `ooo sql` loads it) and the HiveServer2 endpoint, each answer DuckDB's.
+     */
+    @Test
+    void everyQueryAnswersThroughTheHiveJdbcDriverAsDuckDb() throws Exception {
+        try (HiveServer2Endpoint endpoint = HiveServer2Endpoint.start(engine, EndpointConfig.unauthenticated("127.0.0.1", 0))) {
+            String url = HiveJdbc.url("127.0.0.1", endpoint.port(), false);
+            List<String> wrong = HiveJdbc.withLoader(() -> {
+                List<String> out = new ArrayList<>();
+                try (Connection c = HiveJdbc.connect(url, "analyst", null); Statement st = c.createStatement()) {
+                    for (int q : TpcdsQueries.all()) {
+                        String sql = TpcdsQueries.text(q);
+                        String difference = Answers.difference(rows(st, sql), duckdb.rows(sql), TpcdsQueries.ordered(sql));
+                        if (difference != null) {
+                            out.add(TpcdsQueries.name(q) + ": " + difference);
+                        }
+                    }
+                }
+                return out;
+            });
+            assertEquals(List.of(), wrong);
+        }
+    }
+
+    /** The rows of {@code sql} as the driver gives them (its own Java types: BigDecimal, java.sql.Date, ...). */
+    private static List<Object[]> rows(Statement st, String sql) throws java.sql.SQLException {
+        List<Object[]> out = new ArrayList<>();
+        try (ResultSet rs = st.executeQuery(sql)) {
+            int width = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                Object[] row = new Object[width];
+                for (int i = 0; i < width; i++) {
+                    row[i] = rs.getObject(i + 1);
+                }
+                out.add(row);
+            }
+        }
+        return out;
     }
 
     @ParameterizedTest
