@@ -218,17 +218,22 @@ public final class TpcdsDuckDb implements AutoCloseable {
     /** The rows of a query in Hive SQL, run as {@link TpcdsQueries#forDuckDb} rewrites it, in DuckDB's order. */
     public List<Object[]> rows(String hiveSql) throws SQLException {
         try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(TpcdsQueries.forDuckDb(hiveSql))) {
-            List<Object[]> out = new ArrayList<>();
-            int n = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                Object[] row = new Object[n];
-                for (int i = 0; i < n; i++) {
-                    row[i] = rs.getObject(i + 1);
-                }
-                out.add(row);
-            }
-            return out;
+            return rowsOf(rs);
         }
+    }
+
+    /** The rows of {@code rs}, each value as its driver gives it (BigDecimal, java.sql.Date, ...). */
+    static List<Object[]> rowsOf(ResultSet rs) throws SQLException {
+        List<Object[]> out = new ArrayList<>();
+        int n = rs.getMetaData().getColumnCount();
+        while (rs.next()) {
+            Object[] row = new Object[n];
+            for (int i = 0; i < n; i++) {
+                row[i] = rs.getObject(i + 1);
+            }
+            out.add(row);
+        }
+        return out;
     }
 
     /** DuckDB's worker threads. */

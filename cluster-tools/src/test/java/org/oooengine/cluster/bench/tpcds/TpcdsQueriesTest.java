@@ -144,20 +144,10 @@ class TpcdsQueriesTest {
         }
     }
 
-    /** The rows of {@code sql} as the driver gives them (its own Java types: BigDecimal, java.sql.Date, ...). */
     private static List<Object[]> rows(Statement st, String sql) throws java.sql.SQLException {
-        List<Object[]> out = new ArrayList<>();
         try (ResultSet rs = st.executeQuery(sql)) {
-            int width = rs.getMetaData().getColumnCount();
-            while (rs.next()) {
-                Object[] row = new Object[width];
-                for (int i = 0; i < width; i++) {
-                    row[i] = rs.getObject(i + 1);
-                }
-                out.add(row);
-            }
+            return TpcdsDuckDb.rowsOf(rs);
         }
-        return out;
     }
 
     @ParameterizedTest
