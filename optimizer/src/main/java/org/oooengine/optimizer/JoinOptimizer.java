@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.oooengine.optimizer.cost.CostModel;
+import org.oooengine.optimizer.cost.CostTerms;
 import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.optimizer.plan.AccessPath;
 import org.oooengine.optimizer.plan.JoinGraph;
@@ -225,25 +226,28 @@ public final class JoinOptimizer {
             CostModel.Work w = model.probe(p.work(), t, column, inRows, rows, colocated);
             CostModel.PipelineTime time = model.pnljTime(w, budgetOf(prop.indexMethod()));
             PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, prop.indexMethod(), rows,
-                    time.seconds(), 0);
+                    time.seconds(), List.of());
             out.add(new Partial(mask, prop, join, w, time));
         }
         if (allowed.contains(JoinMethod.PSMJ) && !(prop.holding() == Holding.PIPELINE && p.node() instanceof PlanNode.Scan)) {
+            List<CostTerms> jobs = new ArrayList<>();
             double before;
             double leftBytes;
             if (prop.holding() == Holding.UNREAD) {
                 before = 0;
                 leftBytes = fromTable.stats().bytes();
             } else if (prop.holding() == Holding.PIPELINE) {
-                before = model.pnljJobSeconds(p.time(), inRows);
+                jobs.add(model.pnljJob(p.time(), inRows));
+                before = jobs.get(0).seconds();
                 leftBytes = inRows * carriedBytes(graph, p.mask());
             } else {
                 before = p.node().seconds();
                 leftBytes = inRows * carriedBytes(graph, p.mask());
             }
-            double stage = model.psmjStageSeconds(leftBytes + t.stats().bytes(), inRows + t.rows(), rows);
-            PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, JoinMethod.PSMJ, rows, before + stage,
-                    stage);
+            CostTerms stage = model.psmjStage(leftBytes + t.stats().bytes(), inRows + t.rows(), rows);
+            jobs.add(stage);
+            PlanNode join = new PlanNode.Join(p.node(), alias, t.name(), from, column, JoinMethod.PSMJ, rows,
+                    before + stage.seconds(), jobs);
             out.add(new Partial(mask, new Property(Holding.FILES, prop.indexMethod(), Set.of(from, alias + "." + column)),
                     join, p.work(), p.time()));
         }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,9 @@ import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.cost.CostModel;
 import org.oooengine.optimizer.cost.TableFacts;
+import org.oooengine.optimizer.history.CpuFigure;
+import org.oooengine.optimizer.history.CpuRefit;
+import org.oooengine.optimizer.history.JoinRun;
 import org.oooengine.optimizer.plan.JoinGraph;
 import org.oooengine.optimizer.plan.JoinMethod;
 import org.oooengine.optimizer.plan.Plan;
@@ -241,6 +245,44 @@ class JoinOptimizerTest {
         assertEquals(cheap.disk(), dear.disk(), 1e-9);
         assertEquals(40_000 * 33e-6, dear.cpu(), 1e-9);
         assertEquals(dear.fixed() + dear.cpu(), dear.seconds(), 1e-9); // the reads wait for the cores
+    }
+
+    /**
+     * Runs timed on a machine whose cores take twice the reference's time per cached row and half
+     * its time per shuffled row — each plan's "measured" time is its estimate under those figures —
+     * refit from the reference: its estimates meet the runs, and it finds the factors roughly (a
+     * probe's row, its cold reads and its remote requests go together in these plans, so the runs
+     * tell those figures apart only roughly).
+     */
+    @Test
+    void refittingToRunsOfAnotherMachineFindsItsCpuFigures() {
+        EnumMap<CpuFigure, Double> truth = new EnumMap<>(CpuFigure.class);
+        for (CpuFigure f : CpuFigure.values()) {
+            truth.put(f, 1.0);
+        }
+        truth.put(CpuFigure.WARM_ROW, 2.0);
+        truth.put(CpuFigure.SHUFFLED_ROW, 0.5);
+        JoinOptimizer machine = new JoinOptimizer(new CostModel(CpuFigure.scaled(reference(), truth)), TableFacts.of(tpch.session));
+        List<JoinRun> runs = new ArrayList<>();
+        for (String query : List.of("Q3", "Q8", "ONLC")) {
+            for (double selectivity : List.of(0.0005, 0.005, 0.05, 0.5)) {
+                JoinGraph g = graph(query, selectivity);
+                for (Set<JoinMethod> allowed : List.of(EnumSet.of(JoinMethod.OOO_PNLJ), EnumSet.of(JoinMethod.PSMJ),
+                        EnumSet.of(JoinMethod.OOO_PNLJ, JoinMethod.PSMJ))) {
+                    Plan p = optimizer.optimize(g, allowed);
+                    Plan timed = machine.evaluate(g, p.joins().stream().map(PlanNode.Join::alias).toList(), p.methods());
+                    runs.add(JoinRun.of(p, reference(), query, selectivity, true, 0, timed.estimatedSeconds(),
+                            timed.jobs().stream().map(Plan.Job::estimatedSeconds).toList()));
+                }
+            }
+        }
+        CpuRefit.Result r = CpuRefit.fit(reference(), runs);
+        assertEquals(2.0, r.factors().get(CpuFigure.WARM_ROW), 0.25, r.toString());
+        assertEquals(0.5, r.factors().get(CpuFigure.SHUFFLED_ROW), 0.1, r.toString());
+        for (CpuFigure f : List.of(CpuFigure.COLD_READ, CpuFigure.REQUEST, CpuFigure.OUTPUT_ROW)) {
+            assertEquals(1.0, r.factors().get(f), 0.2, r.toString());
+        }
+        assertTrue(r.errorAfter() < r.errorBefore() / 5, r.toString());
     }
 
     /** The reference cluster with cold reads costing the cores {@code micros} each. */

@@ -3,6 +3,8 @@ package org.oooengine.cluster.bench;
 import java.nio.file.Path;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.history.JoinRun;
+import org.oooengine.optimizer.history.JoinRunHistory;
 import org.oooengine.optimizer.plan.Plan;
 import java.util.List;
 import org.apache.logging.log4j.LogManager;
@@ -28,12 +30,14 @@ public final class ClusterJoinBench implements JoinRunner {
     private final Double scaleFactor;
     private final MapReduceJoinBench jobs;
     private final Path clusterDir;
+    private final JoinRunHistory history;
     private QueryPlanner planner;
     /** Whether the warning that the cluster is not calibrated was given (once is enough) or is not wanted. */
     private boolean uncalibratedSaid;
 
     public ClusterJoinBench(Path clusterDir, BenchSettings settings) {
         this.clusterDir = clusterDir;
+        this.history = new JoinRunHistory(clusterDir);
         this.session = ClusterSession.open(clusterDir, "coordinator", NodeDaemon.DEFAULT_TIMEOUT);
         this.settings = settings;
         Object sf = session.wholeManifest().source().get("scaleFactor");
@@ -75,7 +79,17 @@ public final class ClusterJoinBench implements JoinRunner {
         Measurement m = plan.allIndexJoins()
                 ? prepareDaemons(query, plan.spec(), plan.budget() == 1 ? ExecutionMode.INORDER : ExecutionMode.OOO, mode)
                 : jobs.prepare(query, plan.spec(), plan, mode);
-        return new Measurement(m.repeatsShortRuns(), run -> m.timedRun().apply(run).withPlan(plan));
+        return new Measurement(m.repeatsShortRuns(), run -> recorded(plan, m.timedRun().apply(run).withPlan(plan)));
+    }
+
+    /** {@code r}, a timed run of {@code plan}, kept in the cluster's history for {@code ooo calibrate --from-history}. */
+    private JoinResult recorded(Plan plan, JoinResult r) {
+        JoinRun run = JoinRun.of(plan, planner.calibration(), r.query(), r.selectivity(), r.cold(), r.rows(), r.seconds(),
+                r.jobSeconds());
+        if (run != null) {
+            history.append(run);
+        }
+        return r;
     }
 
     /**

@@ -25,12 +25,19 @@ import org.oooengine.optimizer.snapshot.ClusterSnapshots;
  * SQL would choose, and planning asks the nodes nothing.
  */
 public final class QueryPlanner {
+    private final Calibration calibration;
     private final JoinOptimizer optimizer;
     private final Map<String, TableFacts> tables;
 
     public QueryPlanner(Calibration calibration, Map<String, TableFacts> tables, int budget) {
+        this.calibration = calibration;
         this.optimizer = new JoinOptimizer(new CostModel(calibration), tables, budget);
         this.tables = tables;
+    }
+
+    /** The calibration the plans are priced with. */
+    public Calibration calibration() {
+        return calibration;
     }
 
     /** The planner of a running cluster: needs {@code ooo calibrate --cluster} to have run. */

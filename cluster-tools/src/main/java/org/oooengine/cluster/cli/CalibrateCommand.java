@@ -14,6 +14,10 @@ import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.units.Sizes;
 import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.cost.CalibrationRuns;
+import org.oooengine.optimizer.history.CpuFigure;
+import org.oooengine.optimizer.history.CpuRefit;
+import org.oooengine.optimizer.history.JoinRun;
+import org.oooengine.optimizer.history.JoinRunHistory;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -34,6 +38,10 @@ import picocli.CommandLine.Spec;
                         + "<cluster-dir>/" + Calibration.FILE + " (about two minutes at SF 1 with --duration 1s).",
                 "With --repeat N, the cluster is measured N times and each figure stored is the median of its runs, "
                         + "with how far the runs lay apart (its spread).",
+                "With --from-history, measures nothing: refits the CPU figures of the cluster's calibration (µs per "
+                        + "cached row, per cold read, per remote request, per shuffled and per written row) to the "
+                        + "cold runs of planned joins recorded in <cluster-dir>/" + JoinRunHistory.FILE + " (by ooo bench "
+                        + "join, ooo bench sweep and ooo explain --analyze), and stores the calibration refitted.",
                 "With --compare A B, measures nothing: prints how far each figure of calibration B lies from A's "
                         + "(each a cluster directory or a calibration file) and exits 1 when any lies more than "
                         + "--tolerance apart."})
@@ -73,6 +81,13 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "compare two calibrations (cluster directories or calibration files) figure by figure")
     List<Path> compare;
 
+    @Option(names = "--from-history", description = "with --cluster: refit the CPU figures to the recent runs of planned joins")
+    boolean fromHistory;
+
+    @Option(names = "--last", defaultValue = "200", paramLabel = "N",
+            description = "with --from-history: how many of the newest runs to fit (default: ${DEFAULT-VALUE})")
+    int last;
+
     @Option(names = "--tolerance", defaultValue = "10", paramLabel = "PERCENT",
             description = "with --compare: how far apart a figure may lie, in percent of the first's (default: ${DEFAULT-VALUE})")
     double tolerance;
@@ -88,6 +103,12 @@ final class CalibrateCommand implements Callable<Integer> {
         }
         if (compare != null) {
             return compare();
+        }
+        if (fromHistory) {
+            if (cluster == null || last < 1) {
+                throw new ParameterException(spec.commandLine(), "--from-history needs --cluster, and --last at least 1");
+            }
+            return refitFromHistory();
         }
         double seconds = duration.toNanos() / 1e9;
         if (cluster != null) {
@@ -168,6 +189,49 @@ final class CalibrateCommand implements Callable<Integer> {
                                 c.spread().values().stream().mapToDouble(Double::doubleValue).toArray())),
                         Format.significant(100 * widest.getValue()), widest.getKey());
             }
+            out.printf("stored in %s%n", Calibration.file(cluster));
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** {@code --from-history}: the calibration's CPU figures refitted to the recent cold runs, stored. */
+    private int refitFromHistory() {
+        Calibration before = Calibration.require(cluster);
+        JoinRunHistory history = new JoinRunHistory(cluster);
+        List<JoinRun> runs = history.recent(last);
+        CpuRefit.Result r = CpuRefit.fit(before, runs);
+        if (r.parts() == 0) {
+            throw new IllegalStateException("no cold runs of planned joins in " + history.file() + " (" + runs.size()
+                    + " runs, none cold): run 'ooo bench sweep --cluster " + cluster + " --cold' or 'ooo explain --cluster "
+                    + cluster + " --analyze' first");
+        }
+        r.refitted().write(cluster);
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> fields = new LinkedHashMap<>();
+            fields.put("parts", r.parts());
+            fields.put("runs_skipped", r.runsSkipped());
+            fields.put("median_error_before", r.errorBefore());
+            fields.put("median_error_after", r.errorAfter());
+            Map<String, Object> figures = new LinkedHashMap<>();
+            for (CpuFigure f : CpuFigure.values()) {
+                figures.put(f.path(), Map.of("before", f.of(before), "after", f.of(r.refitted()),
+                        "factor", r.factors().get(f), "weight", r.weight().get(f)));
+            }
+            fields.put("figures", figures);
+            out.println(Json.line(fields));
+        } else {
+            out.printf("refitted to %d timed parts of the %d newest runs (%d left out: warm or not timed)%n", r.parts(),
+                    runs.size(), r.runsSkipped());
+            out.printf("  %-30s %10s %10s %8s %8s%n", "figure (us)", "before", "after", "factor", "weight");
+            for (CpuFigure f : CpuFigure.values()) {
+                out.printf("  %-30s %10s %10s %8s %8s%n", f.path(), Format.significant(f.of(before)),
+                        Format.significant(f.of(r.refitted())), Format.significant(r.factors().get(f)),
+                        Format.significant(r.weight().get(f)));
+            }
+            out.printf("median |estimate / measured - 1| of those parts: %s%% before, %s%% after%n",
+                    Format.significant(100 * r.errorBefore()), Format.significant(100 * r.errorAfter()));
             out.printf("stored in %s%n", Calibration.file(cluster));
         }
         out.flush();

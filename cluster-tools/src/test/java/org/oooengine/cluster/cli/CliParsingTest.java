@@ -15,6 +15,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.cost.CostTerms;
+import org.oooengine.optimizer.history.CpuFigure;
+import org.oooengine.optimizer.history.JoinRun;
+import org.oooengine.optimizer.history.JoinRunHistory;
 import picocli.CommandLine;
 
 class CliParsingTest {
@@ -107,6 +111,33 @@ class CliParsingTest {
         Cli missing = Cli.run("calibrate", "--compare", tmp.toString(), b.toString());
         assertEquals(2, missing.exitCode(), missing::toString);
         assertTrue(missing.err().contains("no calibration in " + tmp), missing::toString);
+    }
+
+    /**
+     * The CPU figures refitted to the cluster's history of join runs: a cached row that cost twice
+     * the calibrated time in every run doubles; without cold runs the command says what to run.
+     */
+    @Test
+    void calibrateFromHistoryRefitsTheCpuFiguresToTheRuns(@TempDir Path cluster) throws IOException {
+        Calibration before = calibration(1000, 80);
+        before.write(cluster);
+        Cli none = Cli.run("calibrate", "--cluster", cluster.toString(), "--from-history");
+        assertEquals(1, none.exitCode(), none::toString);
+        assertTrue(none.err().contains("no cold runs of planned joins in " + cluster.resolve(JoinRunHistory.FILE)), none::toString);
+        JoinRunHistory history = new JoinRunHistory(cluster);
+        for (int i = 1; i <= 30; i++) {
+            double rows = i * 0.1; // seconds of cached rows, as calibrated
+            history.append(new JoinRun("2026-11-30T00:00:00Z", "PL", 0.01, "ooo-pnlj", true, 10, 10,
+                    List.of(new JoinRun.Part("index-join pipeline", new CostTerms(0.05, 0, false, rows, 0, 0, 0, 0),
+                            0.05 + 2 * rows)), CpuFigure.valuesOf(before)));
+        }
+        Cli refit = Cli.run("calibrate", "--cluster", cluster.toString(), "--from-history");
+        assertEquals(0, refit.exitCode(), refit::toString);
+        assertTrue(refit.out().startsWith("refitted to 30 timed parts of the 30 newest runs"), refit::toString);
+        // twice the calibrated 1.5 us, short of it by what the prior holds back
+        assertTrue(refit.out().matches("(?s).*indexJoin.warmRowMicros +1\\.5 +2\\.98 +1\\.99 .*"), refit::toString);
+        assertEquals(3.0, Calibration.require(cluster).indexJoin().warmRowMicros(), 0.05);
+        assertEquals(before.indexJoin().readCpuMicros(), Calibration.require(cluster).indexJoin().readCpuMicros(), 1e-9);
     }
 
     private static Calibration calibration(double sequential, double roundTrip) {

@@ -266,9 +266,20 @@ public final class CostModel {
      * CPU and network's time (out of order: with the CPU of the reads), and whether the last two
      * overlap (out of order) or add up (in order).
      */
-    public record PipelineTime(double fixed, double disk, double cpu, boolean overlapped) {
+    public record PipelineTime(double fixed, double disk, double rowsCpu, double readsCpu, double requestsCpu,
+                               boolean overlapped) {
         public double seconds() {
-            return fixed + (overlapped ? Math.max(disk, cpu) : disk + cpu);
+            return terms().seconds();
+        }
+
+        /** The cores' part: rows probed, the CPU of cold reads (out of order), remote requests. */
+        public double cpu() {
+            return rowsCpu + readsCpu + requestsCpu;
+        }
+
+        /** {@link #seconds} by what prices it. */
+        public CostTerms terms() {
+            return new CostTerms(fixed, disk, overlapped, rowsCpu, readsCpu, requestsCpu, 0, 0);
         }
 
         /**
@@ -276,7 +287,7 @@ public final class CostModel {
          * add the same to both, and the time grows with each part.
          */
         public boolean dominates(PipelineTime other) {
-            return fixed <= other.fixed && disk <= other.disk && cpu <= other.cpu;
+            return fixed <= other.fixed && disk <= other.disk && cpu() <= other.cpu();
         }
     }
 
@@ -308,10 +319,9 @@ public final class CostModel {
             allReads += reads[i];
         }
         // In order a read's row and CPU are in its calibrated rate; out of order they are the cores' work beside the rest.
-        double rowsCpu = budget == 1 ? Math.max(0, w.rows() - allReads) * ij.warmRowMicros() / 1e6
-                : w.rows() * ij.warmRowMicros() / 1e6 + allReads * ij.readCpuSeconds();
-        double cpu = rowsCpu + remote;
-        return new PipelineTime(ij.dispatchSeconds() + chain, disk, cpu, budget > 1);
+        double rowsCpu = (budget == 1 ? Math.max(0, w.rows() - allReads) : w.rows()) * ij.warmRowMicros() / 1e6;
+        double readsCpu = budget == 1 ? 0 : allReads * ij.readCpuSeconds();
+        return new PipelineTime(ij.dispatchSeconds() + chain, disk, rowsCpu, readsCpu, remote, budget > 1);
     }
 
     /**
@@ -320,9 +330,9 @@ public final class CostModel {
      *
      * @param resultRows the rows the job writes
      */
-    public double pnljJobSeconds(PipelineTime pipeline, double resultRows) {
-        return cal.mapReduce().startupSeconds() + pipeline.seconds() - cal.indexJoin().dispatchSeconds()
-                + resultRows * cal.mapReduce().outputRowMicros() / 1e6;
+    public CostTerms pnljJob(PipelineTime pipeline, double resultRows) {
+        return pipeline.terms().plusJob(cal.mapReduce().startupSeconds() - cal.indexJoin().dispatchSeconds(), 0,
+                resultRows * cal.mapReduce().outputRowMicros() / 1e6);
     }
 
     /**
@@ -333,9 +343,9 @@ public final class CostModel {
      * @param shuffledRows  rows the mappers emit, both sides
      * @param outputRows    rows the reducers write
      */
-    public double psmjStageSeconds(double scannedBytes, double shuffledRows, double outputRows) {
+    public CostTerms psmjStage(double scannedBytes, double shuffledRows, double outputRows) {
         Calibration.MapReduce mr = cal.mapReduce();
-        return mr.stageStartupSeconds() + scannedBytes / (mr.scanMibPerSecond() * (1 << 20))
-                + (shuffledRows * mr.shuffleRowMicros() + outputRows * mr.outputRowMicros()) / 1e6;
+        return CostTerms.job(mr.stageStartupSeconds() + scannedBytes / (mr.scanMibPerSecond() * (1 << 20)),
+                shuffledRows * mr.shuffleRowMicros() / 1e6, outputRows * mr.outputRowMicros() / 1e6);
     }
 }

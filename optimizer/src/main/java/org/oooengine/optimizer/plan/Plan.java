@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.optimizer.cost.CostModel;
+import org.oooengine.optimizer.cost.CostTerms;
 
 /**
  * A left-deep plan the optimizer chose: its operators, the estimate of the whole, and how it runs —
@@ -60,8 +61,11 @@ public record Plan(JoinGraph graph, PlanNode.Join root, int budget, CostModel.Pi
         return (int) methods().stream().filter(JoinMethod::indexJoin).count();
     }
 
-    /** A MapReduce job this plan runs: what it does and its estimated seconds, start-up included. */
-    public record Job(String name, double estimatedSeconds) {
+    /** A MapReduce job this plan runs: what it does and its estimate, start-up included. */
+    public record Job(String name, CostTerms estimate) {
+        public double estimatedSeconds() {
+            return estimate.seconds();
+        }
     }
 
     /**
@@ -74,10 +78,11 @@ public record Plan(JoinGraph graph, PlanNode.Join root, int budget, CostModel.Pi
         PlanNode left = scan();
         for (PlanNode.Join j : joins()) {
             if (j.method() == JoinMethod.PSMJ) {
+                List<CostTerms> jobs = j.jobs();
                 if (left instanceof PlanNode.Join pipeline && pipeline.method().indexJoin()) {
-                    out.add(new Job("index joins up to " + pipeline.alias() + " (map-only)", j.seconds() - j.jobSeconds()));
+                    out.add(new Job("index joins up to " + pipeline.alias() + " (map-only)", jobs.get(0)));
                 }
-                out.add(new Job("psmj " + j.alias(), j.jobSeconds()));
+                out.add(new Job("psmj " + j.alias(), jobs.get(jobs.size() - 1)));
             }
             left = j;
         }

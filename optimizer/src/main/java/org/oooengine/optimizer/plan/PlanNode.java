@@ -1,6 +1,8 @@
 package org.oooengine.optimizer.plan;
 
+import java.util.List;
 import org.oooengine.core.exec.ColumnRange;
+import org.oooengine.optimizer.cost.CostTerms;
 
 /**
  * An operator of a left-deep plan with its estimates: the rows it produces and the seconds from
@@ -24,12 +26,16 @@ public sealed interface PlanNode permits PlanNode.Scan, PlanNode.Join {
      * {@code left} joined with table {@code table} under {@code alias}: rows of {@code left} whose
      * {@code from} equals the new table's {@code column}.
      *
-     * @param jobSeconds for a PSMJ join, the seconds of its own MapReduce job (0 for an index join);
-     *                   the rest of what it adds over {@code left} is the map-only job of the index
-     *                   joins before it, if there are any
+     * @param jobs the estimates of the MapReduce jobs this join adds, in the order they run: none
+     *             for an index join; for a PSMJ join its own job, after the map-only job of the
+     *             index joins before it if there are any
      */
     record Join(PlanNode left, String alias, String table, String from, String column, JoinMethod method,
-                double rows, double seconds, double jobSeconds) implements PlanNode {
+                double rows, double seconds, List<CostTerms> jobs) implements PlanNode {
+        public Join {
+            jobs = List.copyOf(jobs);
+        }
+
         /** Seconds this join adds to the plan. */
         public double ownSeconds() {
             return seconds - left.seconds();
