@@ -165,8 +165,8 @@ final class CardinalityModel {
             return a.keyCount() == 0 ? 1 : groups(rows(a.input()), keyColumns(a.keyCount(), a.input()), a.input().fields(),
                     columns(a.input()));
         } else if (n instanceof RelNode.Join j) {
-            return joined(j.kind(), rows(j.left()), j.left().fields(), columns(j.left()), boxed(j.leftKeys()),
-                    side(j.right()), boxed(j.rightKeys()), j.residual());
+            return joined(j.kind(), rows(j.left()), j.left().fields(), columns(j.left()), computed(j.left()),
+                    boxed(j.leftKeys()), side(j.right()), boxed(j.rightKeys()), j.residual());
         } else if (n instanceof RelNode.Union u) {
             long sum = 0;
             for (RelNode in : u.inputs()) {
@@ -321,7 +321,7 @@ final class CardinalityModel {
 
     /** A join's build side: its rows, those of the table it reads when it reads one under filters, its columns' distinct values. */
     PipelineRows.Side side(RelNode n) {
-        return new PipelineRows.Side(n.fields(), rows(n), tableRows(n), columns(n));
+        return new PipelineRows.Side(n.fields(), rows(n), tableRows(n), columns(n), computed(n));
     }
 
     /** Each column's distinct values as its table's statistics give them (NaN: not a scanned column). */
@@ -517,6 +517,17 @@ final class CardinalityModel {
      */
     long joined(JoinKind kind, long probe, List<Field> probeFields, double[] probeColumns, List<Integer> probeKeys,
                 PipelineRows.Side build, List<Integer> buildKeys, Expr residual) {
+        return joined(kind, probe, probeFields, probeColumns, null, probeKeys, build, buildKeys, residual);
+    }
+
+    /**
+     * As above, with what is known of the probe's computed columns ({@code probeValues}; null:
+     * nothing) and the build's: an inner join's residual comparing a stored column with a
+     * subquery's sum (TPC-H Q20's {@code ps_availqty > 0.5 * sum(l_quantity)}) keeps the part of the
+     * column's span beyond the sum's mean.
+     */
+    long joined(JoinKind kind, long probe, List<Field> probeFields, double[] probeColumns, ComputedValues probeValues,
+                List<Integer> probeKeys, PipelineRows.Side build, List<Integer> buildKeys, Expr residual) {
         if (probe < 0 || build.rows() < 0) {
             return kind == JoinKind.LEFT ? probe : -1;
         }
@@ -554,7 +565,9 @@ final class CardinalityModel {
         }
         List<Field> both = new java.util.ArrayList<>(probeFields);
         both.addAll(build.fields());
-        return filtered(out, residual, both, null, RowEstimates.Ranges.NONE);
+        ComputedValues values = (probeValues == null || probeValues.means().length != probeFields.size()
+                ? ComputedValues.unknown(probeFields.size()) : probeValues).concat(build.valuesOf(build.fields().size()));
+        return filtered(out, residual, both, null, values, RowEstimates.Ranges.NONE);
     }
 
     private static long inner(long probe, long build, double pairs) {
@@ -749,7 +762,8 @@ final class CardinalityModel {
      * As above, the columns' distinct values as {@code d} knows them (null: as their tables'
      * statistics say). Keys read from one table's rows make at most as many combinations as the
      * rows its scan keeps, however many values each has: an item's brand, class, category and
-     * name are 18 thousand items' values, not the product of their distinct counts.
+     * name are 18 thousand items' values, not the product of their distinct counts. With the
+     * table's primary key among them, as many as the key's values: the key determines the rest.
      */
     long groups(long rows, List<Expr> keys, List<Field> fields, double[] d) {
         if (rows < 0) {
@@ -757,6 +771,7 @@ final class CardinalityModel {
         }
         double product = 1;
         Map<List<Object>, Double> perTable = new HashMap<>();
+        Map<List<Object>, Double> byPrimaryKey = new HashMap<>();
         for (Expr k : keys) {
             double values = distinct(k, fields, d);
             if (Double.isNaN(values)) {
@@ -767,11 +782,15 @@ final class CardinalityModel {
                 product *= values;
             } else {
                 perTable.merge(table, values, (a, b) -> a * b);
+                if (List.of(fields.get(onlyColumn(k)).name()).equals(((TableInfo) table.get(1)).primaryKey())) {
+                    byPrimaryKey.put(table, values);
+                }
             }
         }
         for (Map.Entry<List<Object>, Double> t : perTable.entrySet()) {
             long kept = scannedRows((String) t.getKey().get(0), (TableInfo) t.getKey().get(1));
-            product *= kept > 0 ? Math.min(kept, t.getValue()) : t.getValue();
+            double combinations = byPrimaryKey.getOrDefault(t.getKey(), t.getValue());
+            product *= kept > 0 ? Math.min(kept, combinations) : combinations;
         }
         return (long) Math.ceil(Math.min(rows, product));
     }

@@ -20,15 +20,27 @@ import org.oooengine.core.sql.expr.Expr;
 final class PipelineRows {
     /**
      * What a join step builds from: its rows' columns, their estimated count, the rows of the table
-     * they come from, and each column's distinct values (NaN: unknown).
+     * they come from, each column's distinct values (NaN: unknown), and what is known of the values
+     * of its computed columns (a subquery's sums that a residual compares with).
      */
-    record Side(List<Field> fields, long rows, long tableRows, double[] distinct) {
+    record Side(List<Field> fields, long rows, long tableRows, double[] distinct, ComputedValues values) {
         static final Side UNKNOWN = new Side(List.of(), -1, -1, new double[0]);
+
+        /** A side whose computed columns' values are not known. */
+        Side(List<Field> fields, long rows, long tableRows, double[] distinct) {
+            this(fields, rows, tableRows, distinct, ComputedValues.unknown(fields.size()));
+        }
+
+        /** Its columns' values, as wide as its columns (not known where they were not). */
+        ComputedValues valuesOf(int width) {
+            return values.means().length == width ? values : ComputedValues.unknown(width);
+        }
     }
 
     private final List<List<Field>> fields = new ArrayList<>();
     private final List<Long> rows = new ArrayList<>();
     private final double[] outputDistinct;
+    private final ComputedValues outputValues;
 
     /**
      * @param output the pipeline's own output columns (what the last step makes), named as the
@@ -53,16 +65,17 @@ final class PipelineRows {
             Side build = step instanceof PipelineStep.HashJoin j ? builds.apply(j.build()) : null;
             RowEstimates.Ranges spans = tableColumns ? ranges : RowEstimates.Ranges.NONE;
             count = step instanceof PipelineStep.Filter f ? model.filtered(count, f.condition(), row, d, values, spans)
-                    : rowsAfter(step, count, row, d, build, spans, nodes, model);
+                    : rowsAfter(step, count, row, d, values, build, spans, nodes, model);
             List<Field> next = fieldsAfter(step, row, build, i == named ? output : null);
             d = CardinalityModel.capped(distinctAfter(step, row, rows.get(i), d, build, next.size(), spans, model), count);
-            values = valuesAfter(step, values, row, rows.get(i), count, next.size(), model);
+            values = valuesAfter(step, values, build, row, rows.get(i), count, next.size(), model);
             row = next;
             tableColumns &= step instanceof PipelineStep.Filter;
         }
         fields.add(row);
         rows.add(count);
         outputDistinct = d;
+        outputValues = values;
     }
 
     /** The distinct values of the columns {@code step} makes of {@code in} rows of columns {@code row} whose values {@code d} knows. */
@@ -94,10 +107,10 @@ final class PipelineRows {
     /**
      * What is known of the values of the columns {@code step} makes of {@code in} rows ({@code out}
      * after it) of columns {@code row}: a GROUP BY's aggregates, and what projections and filters
-     * pass on of them ({@link ComputedValues}); a join's probe columns keep theirs.
+     * pass on of them ({@link ComputedValues}); a join's columns keep theirs, of either side.
      */
-    private static ComputedValues valuesAfter(PipelineStep step, ComputedValues values, List<Field> row, long in, long out,
-                                              int width, CardinalityModel model) {
+    private static ComputedValues valuesAfter(PipelineStep step, ComputedValues values, Side build, List<Field> row,
+                                              long in, long out, int width, CardinalityModel model) {
         ComputedValues after;
         if (step instanceof PipelineStep.Filter || step instanceof PipelineStep.TopN || step instanceof PipelineStep.Limit) {
             after = values;
@@ -105,8 +118,10 @@ final class PipelineRows {
             after = values.projected(p.exprs());
         } else if (step instanceof PipelineStep.Aggregate a) {
             after = model.aggregated(a.keys().size(), a.aggregates(), row, in, out, width);
+        } else if (step instanceof PipelineStep.HashJoin j && j.kind().leftOnly()) {
+            after = values;
         } else if (step instanceof PipelineStep.HashJoin j && !j.kind().rightOnly()) {
-            after = values.widened(width);
+            after = values.widened(row.size()).concat(build.valuesOf(j.buildWidth()));
         } else {
             after = ComputedValues.unknown(width);
         }
@@ -116,6 +131,11 @@ final class PipelineRows {
     /** The distinct values of the pipeline's output columns (NaN: unknown). */
     double[] outputDistinct() {
         return outputDistinct;
+    }
+
+    /** What is known of the values of the pipeline's computed output columns. */
+    ComputedValues outputValues() {
+        return outputValues;
     }
 
     /**
@@ -255,7 +275,7 @@ final class PipelineRows {
         return out;
     }
 
-    private static long rowsAfter(PipelineStep step, long in, List<Field> row, double[] d, Side build,
+    private static long rowsAfter(PipelineStep step, long in, List<Field> row, double[] d, ComputedValues values, Side build,
                                   RowEstimates.Ranges ranges, int nodes, CardinalityModel model) {
         if (step instanceof PipelineStep.Filter f) {
             return model.filtered(in, f.condition(), row, d, ranges);
@@ -281,7 +301,7 @@ final class PipelineRows {
                             : row.get(k).type())).toList(), row, d);
         }
         if (step instanceof PipelineStep.HashJoin j) {
-            return model.joined(j.kind(), in, row, d, j.probeKeys(), build, j.buildKeys(), j.residual());
+            return model.joined(j.kind(), in, row, d, values, j.probeKeys(), build, j.buildKeys(), j.residual());
         }
         if (step instanceof PipelineStep.Expand e) {
             return in < 0 ? -1 : in * e.projections().size();

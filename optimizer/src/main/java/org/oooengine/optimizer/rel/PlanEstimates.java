@@ -83,7 +83,7 @@ final class PlanEstimates {
     /** The build rows of a join of shuffled sides after what each node does with them as they arrive. */
     private PipelineRows.Side arrived(RelNode.NodePipeline sent, RelNode.Arrival arrival) {
         PipelineRows rows = arrivedRows(sent, arrival);
-        return new PipelineRows.Side(rows.output(), rows.outputRows(), -1, rows.outputDistinct());
+        return new PipelineRows.Side(rows.output(), rows.outputRows(), -1, rows.outputDistinct(), rows.outputValues());
     }
 
     /** What each node does with the rows of {@code sent} as they arrive, step by step (nothing: their own). */
@@ -116,7 +116,7 @@ final class PlanEstimates {
             PipelineRows rows = local(local, broadcasts, shuffles);
             RelNode.Scan scan = scanOf(local);
             return new PipelineRows.Side(rows.output(), rows.outputRows(),
-                    scan == null ? -1 : layouts.rows(scan.table()).orElse(-1), rows.outputDistinct());
+                    scan == null ? -1 : layouts.rows(scan.table()).orElse(-1), rows.outputDistinct(), rows.outputValues());
         }
         return PipelineRows.Side.UNKNOWN;
     }

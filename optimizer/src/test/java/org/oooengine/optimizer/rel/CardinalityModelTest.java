@@ -142,6 +142,24 @@ class CardinalityModelTest {
         assertEquals(300, filtered.groups(1_000_000, List.of(priority, date), joined));
     }
 
+    /**
+     * A table's primary key among the keys determines its other columns: the combinations are the
+     * key's values (TPC-H Q10: the customers of a quarter's returns, grouped by their key and eight
+     * more of their columns, 37,967 groups; the customers' rows gave 78,297).
+     */
+    @Test
+    void aTablesPrimaryKeyDeterminesItsOtherKeys() {
+        List<Field> joined = new java.util.ArrayList<>(orders.fields());
+        joined.addAll(customer.fields());
+        Expr custkey = new Expr.Column(4, SqlType.BIGINT);
+        Expr nation = new Expr.Column(5, SqlType.BIGINT);
+        double[] d = {1500, 5, 400, 2400, 400, 25}; // a join left 400 of the customers
+        assertEquals(400, model.groups(5000, List.of(custkey, nation), joined, d)); // not the 1,000 customers
+        assertEquals(400 * 5, model.groups(5000, List.of(custkey, nation, col(1)), joined, d));
+        // o_custkey is no key of orders: its 400 values and five priorities, at most the 1,500 orders
+        assertEquals(1500, model.groups(5000, List.of(new Expr.Column(2, SqlType.BIGINT), col(1)), joined, d));
+    }
+
     @Test
     void joinsFollowTheirKeysDistinctValues() {
         List<Field> o = orders.fields();
@@ -320,6 +338,9 @@ class CardinalityModelTest {
         assertEquals(RowEstimates.kept(m.rows(joined), 410.0 / 4901), m.rows(new RelNode.Filter(joined, above)));
         RelNode.Join unvalued = new RelNode.Join(outer, inner, JoinKind.INNER, new int[] {0}, new int[] {0}, null);
         assertEquals(RowEstimates.kept(m.rows(unvalued), 0.25), m.rows(new RelNode.Filter(unvalued, below)));
+        // the comparison as the join's residual, as a node's hash join runs it (TPC-H Q20): the same share
+        RelNode.Join residual = new RelNode.Join(outer, value, JoinKind.INNER, new int[] {0}, new int[] {0}, below);
+        assertEquals(RowEstimates.kept(m.rows(joined), 410.0 / 4901), m.rows(residual));
     }
 
     /** 1,000 lineitems of 200 parts, quantities 1.00 to 50.00. */
