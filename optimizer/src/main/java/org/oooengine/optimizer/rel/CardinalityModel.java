@@ -56,6 +56,8 @@ final class CardinalityModel {
     private final Map<RelNode, ComputedValues> computed = new IdentityHashMap<>();
     /** An expression's distinct values over a sampled column, by the expression and the column. */
     private final Map<List<Object>, Double> sampledDistinct = new HashMap<>();
+    /** The scanned columns inner joins estimated so far equate, each pair both ways ({@code alias.column}). */
+    private final java.util.Set<List<String>> joinedColumns = new java.util.HashSet<>();
 
     private CardinalityModel(TableLayouts layouts, List<RelNode.Scan> scans,
                              java.util.function.Function<RelNode, PipelineRows> physical) {
@@ -528,6 +530,11 @@ final class CardinalityModel {
      */
     long joined(JoinKind kind, long probe, List<Field> probeFields, double[] probeColumns, ComputedValues probeValues,
                 List<Integer> probeKeys, PipelineRows.Side build, List<Integer> buildKeys, Expr residual) {
+        if (kind == JoinKind.INNER) {
+            for (int i = 0; i < probeKeys.size(); i++) {
+                equated(column(probeFields, probeKeys.get(i)), column(build.fields(), buildKeys.get(i)));
+            }
+        }
         if (probe < 0 || build.rows() < 0) {
             return kind == JoinKind.LEFT ? probe : -1;
         }
@@ -568,6 +575,19 @@ final class CardinalityModel {
         ComputedValues values = (probeValues == null || probeValues.means().length != probeFields.size()
                 ? ComputedValues.unknown(probeFields.size()) : probeValues).concat(build.valuesOf(build.fields().size()));
         return filtered(out, residual, both, null, values, RowEstimates.Ranges.NONE);
+    }
+
+    /** A scanned column as {@code alias.column}, or null (computed, unnamed or past the fields). */
+    private static String column(List<Field> fields, int i) {
+        Field f = i < fields.size() ? fields.get(i) : null;
+        return f == null || f.qualifier() == null ? null : f.qualifier() + "." + f.name();
+    }
+
+    private void equated(String a, String b) {
+        if (a != null && b != null && !a.equals(b)) {
+            joinedColumns.add(List.of(a, b));
+            joinedColumns.add(List.of(b, a));
+        }
     }
 
     private static long inner(long probe, long build, double pairs) {
@@ -764,6 +784,9 @@ final class CardinalityModel {
      * rows its scan keeps, however many values each has: an item's brand, class, category and
      * name are 18 thousand items' values, not the product of their distinct counts. With the
      * table's primary key among them, as many as the key's values: the key determines the rest.
+     * A table joined on its primary key to a column of a table whose groups are its rows (its
+     * key among the keys) or to a key among the keys adds none: the row it joined determines it
+     * (TPC-H Q10's customers with their nation's name: the customers' count).
      */
     long groups(long rows, List<Expr> keys, List<Field> fields, double[] d) {
         if (rows < 0) {
@@ -787,12 +810,51 @@ final class CardinalityModel {
                 }
             }
         }
+        java.util.Set<List<Object>> determined = determinedTables(perTable.keySet(), byPrimaryKey.keySet(), keys, fields);
         for (Map.Entry<List<Object>, Double> t : perTable.entrySet()) {
+            if (determined.contains(t.getKey())) {
+                continue;
+            }
             long kept = scannedRows((String) t.getKey().get(0), (TableInfo) t.getKey().get(1));
             double combinations = byPrimaryKey.getOrDefault(t.getKey(), t.getValue());
             product *= kept > 0 ? Math.min(kept, combinations) : combinations;
         }
         return (long) Math.ceil(Math.min(rows, product));
+    }
+
+    /**
+     * The tables of {@code tables} (alias and table, as {@link #tableRead} names them) whose primary
+     * key an inner join equated with a column that fixes a group: a key among {@code keys}, or any
+     * column of a table whose primary key is among them ({@code keyed}). A table fixed by one that
+     * is itself fixed by it (two keys joined one to one) counts once: the first by alias stays.
+     */
+    private java.util.Set<List<Object>> determinedTables(java.util.Set<List<Object>> tables,
+                                                         java.util.Set<List<Object>> keyed, List<Expr> keys,
+                                                         List<Field> fields) {
+        java.util.Set<String> keyColumns = new java.util.HashSet<>();
+        for (Expr k : keys) {
+            int c = onlyColumn(k);
+            String name = c < 0 ? null : column(fields, c);
+            if (name != null) {
+                keyColumns.add(name);
+            }
+        }
+        List<List<Object>> ordered = tables.stream().sorted(java.util.Comparator.comparing(t -> (String) t.get(0))).toList();
+        java.util.Set<List<Object>> determined = new java.util.LinkedHashSet<>();
+        for (List<Object> t : ordered) {
+            List<String> pk = ((TableInfo) t.get(1)).primaryKey();
+            if (pk.size() != 1) {
+                continue;
+            }
+            String key = t.get(0) + "." + pk.get(0);
+            boolean fixed = joinedColumns.stream().anyMatch(pair -> pair.get(1).equals(key)
+                    && (keyColumns.contains(pair.get(0)) || ordered.stream().anyMatch(u -> u != t
+                    && !determined.contains(u) && keyed.contains(u) && pair.get(0).startsWith(u.get(0) + "."))));
+            if (fixed) {
+                determined.add(t);
+            }
+        }
+        return determined;
     }
 
     /** The alias and table of the one column {@code e} reads, or null when it reads none, several or one of no known table. */

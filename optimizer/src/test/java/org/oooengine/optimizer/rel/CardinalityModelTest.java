@@ -160,6 +160,26 @@ class CardinalityModelTest {
         assertEquals(1500, model.groups(5000, List.of(new Expr.Column(2, SqlType.BIGINT), col(1)), joined, d));
     }
 
+    /**
+     * A table joined on its primary key adds no groups to those of the row it joined: an order's
+     * customer, and so the customer's nation, is one (TPC-H Q10's customers grouped with their
+     * nation's name). Grouped by a column that fixes no order, the nations still multiply.
+     */
+    @Test
+    void aTableJoinedOnItsPrimaryKeyIsFixedByTheRowItJoined() {
+        CardinalityModel m = CardinalityModel.of(LAYOUTS, List.of(orders, customer), n -> null);
+        List<Field> joined = new java.util.ArrayList<>(orders.fields());
+        joined.addAll(customer.fields());
+        Expr orderkey = new Expr.Column(0, SqlType.BIGINT);
+        Expr nation = new Expr.Column(5, SqlType.BIGINT);
+        double[] d = {300, 5, 250, 2400, 250, 25};
+        assertEquals(5000, m.groups(5000, List.of(orderkey, nation), joined, d)); // 300 orders x 25 nations
+        m.rows(new RelNode.Join(orders, customer, JoinKind.INNER, new int[] {2}, new int[] {0}, null));
+        assertEquals(300, m.groups(5000, List.of(orderkey, nation), joined, d));
+        assertEquals(250, m.groups(5000, List.of(new Expr.Column(2, SqlType.BIGINT), nation), joined, d)); // by o_custkey
+        assertEquals(5 * 25, m.groups(5000, List.of(col(1), nation), joined, d)); // priorities: no order fixed
+    }
+
     @Test
     void joinsFollowTheirKeysDistinctValues() {
         List<Field> o = orders.fields();
