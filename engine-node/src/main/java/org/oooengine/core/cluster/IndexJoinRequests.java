@@ -117,7 +117,7 @@ final class IndexJoinRequests implements RequestFamily {
         int budget = f.mode() == ExecutionMode.INORDER ? 1 : f.budget();
         long frames0 = peers.framesSent();
         DistributedIndexJoin join = new DistributedIndexJoin(s, router, f.spec());
-        ResultStreamer sink = new ResultStreamer(out, node.timeout(), join::outerRowsDone);
+        ResultStreamer sink = new ResultStreamer(out, node.readerStall(), join::outerRowsDone);
         // A fragment may run long between result chunks; an empty chunk tells the requester it is alive.
         var beat = queries.heartbeat(sink::heartbeat);
         DistributedIndexJoin.Stats st;

@@ -28,6 +28,19 @@ record NodeContext(String nodeId, Path dataDir, Duration timeout, Peers peers, S
     private static final Logger LOG = LogManager.getLogger(NodeService.class);
     static final byte[] EMPTY = new byte[0];
 
+    /** How many request timeouts a stream waits for its requester to read on. */
+    private static final int READER_STALL_TIMEOUTS = 12;
+
+    /**
+     * How long a stream of rows waits for its requester to read more before it gives up: far longer
+     * than a request's timeout, since a live reader pauses to work between reads — a map task
+     * sorting and spilling its output on a busy host stalled a scan of lineitem for over ten
+     * seconds — while one that went away is noticed at once (its connection closes).
+     */
+    Duration readerStall() {
+        return timeout.multipliedBy(READER_STALL_TIMEOUTS);
+    }
+
     @FunctionalInterface
     interface ThrowingRunnable {
         void run() throws Exception;

@@ -145,7 +145,7 @@ final class NodeQueries {
      */
     void streamed(Responder out, Runnable cleanup, Function<ResultStreamer, PartitionPipeline.Summary> work) {
         pipelinesRunning.incrementAndGet();
-        ResultStreamer sink = new ResultStreamer(out, node.timeout(), () -> 0);
+        ResultStreamer sink = new ResultStreamer(out, node.readerStall(), () -> 0);
         var beat = heartbeat(sink::heartbeat);
         PartitionPipeline.Summary summary;
         try {

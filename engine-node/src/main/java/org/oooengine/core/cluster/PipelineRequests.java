@@ -123,7 +123,7 @@ final class PipelineRequests implements RequestFamily {
         }
         byte[] body = rows.toByteArray();
         out.chunk(new PayloadWriter(body.length + 8).putVarInt(count).putBytesRaw(body).toByteArray());
-        out.awaitWritableOrFail(node.timeout());
+        out.awaitWritableOrFail(node.readerStall());
     }
 
     /**
@@ -147,7 +147,7 @@ final class PipelineRequests implements RequestFamily {
      * that own their keys, not to the requester, who hears heartbeats and then what was sent.
      */
     private void runShuffle(Messages.Shuffle shuffle, QueryMemory memory, Responder out) {
-        ResultStreamer alive = new ResultStreamer(out, node.timeout(), () -> 0);
+        ResultStreamer alive = new ResultStreamer(out, node.readerStall(), () -> 0);
         var beat = queries.heartbeat(alive::heartbeat);
         int width = shuffle.pipeline().width();
         for (PipelineStep step : shuffle.pipeline().steps()) {

@@ -16,14 +16,14 @@ final class ResultStreamer implements RowSink {
     static final int ROWS_PER_CHUNK = 1024;
 
     private final Responder responder;
-    private final Duration timeout;
+    private final Duration readerStall;
     private final LongSupplier outerRowsDone;
     private List<Object[]> chunk = new ArrayList<>(ROWS_PER_CHUNK);
     private long bytesSent;
 
-    ResultStreamer(Responder responder, Duration timeout, LongSupplier outerRowsDone) {
+    ResultStreamer(Responder responder, Duration readerStall, LongSupplier outerRowsDone) {
         this.responder = responder;
-        this.timeout = timeout;
+        this.readerStall = readerStall;
         this.outerRowsDone = outerRowsDone;
     }
 
@@ -59,6 +59,6 @@ final class ResultStreamer implements RowSink {
         bytesSent += payload.length;
         responder.chunk(payload);
         chunk = new ArrayList<>(ROWS_PER_CHUNK);
-        responder.awaitWritableOrFail(timeout);
+        responder.awaitWritableOrFail(readerStall);
     }
 }

@@ -291,6 +291,8 @@ public final class NodeClient implements AutoCloseable {
                     throw new ProtocolException("stream chunk for non-stream request " + frame.requestId());
                 }
                 p.chunks.accept(frame);
+                // the time a slow consumer took with the chunk is not the node's: the wait starts after it
+                p.deadline = System.nanoTime() + p.timeoutNanos;
             }
             case RESULT, STREAM_END -> {
                 if (p.endCheck != null) {
