@@ -5,6 +5,7 @@ import java.util.function.Consumer;
 import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ExecutionMode;
+import org.oooengine.core.cluster.FragmentStats;
 import org.oooengine.core.cluster.JoinOutputSteps;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.exec.IndexJoinRunner;
@@ -21,25 +22,30 @@ final class ClusterIndexJoinRunner implements IndexJoinRunner {
     }
 
     @Override
-    public void run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink) {
-        run(join, null, cancel, sink);
+    public Lookups run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink) {
+        return run(join, null, cancel, sink);
     }
 
     @Override
-    public void run(RelNode.IndexJoinSteps join, List<PipelineStep> steps, Cancellation cancel, Consumer<Object[]> sink) {
+    public Lookups run(RelNode.IndexJoinSteps join, List<PipelineStep> steps, Cancellation cancel, Consumer<Object[]> sink) {
         JoinOutputSteps after = new JoinOutputSteps(join.join().fields().stream().map(Field::type).toList(), steps);
-        run(join.join(), after, cancel, sink);
+        return run(join.join(), after, cancel, sink);
     }
 
-    private void run(RelNode.IndexJoin join, JoinOutputSteps after, Cancellation cancel, Consumer<Object[]> sink) {
+    private Lookups run(RelNode.IndexJoin join, JoinOutputSteps after, Cancellation cancel, Consumer<Object[]> sink) {
         if (!join.allIndexJoins()) {
             throw new IllegalStateException("the node daemons run index joins only; sort-merge joins are MapReduce jobs");
         }
         cancel.check();
+        ClusterSession.JoinRun run;
         try {
-            cluster.join(join.spec(), ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, after, sink::accept);
+            run = cluster.join(join.spec(), ExecutionMode.OOO, JoinOptimizer.DEFAULT_BUDGET, after, sink::accept);
         } catch (RuntimeException e) {
             throw Faults.of("index join on " + join.spec().outerTable() + " failed: ", e);
         }
+        List<FragmentStats> f = run.fragments();
+        return new Lookups(f.stream().mapToLong(FragmentStats::localProbes).sum(),
+                f.stream().mapToLong(FragmentStats::remoteRequests).sum(),
+                f.stream().mapToLong(FragmentStats::requestFrames).sum(), run.pageReads());
     }
 }

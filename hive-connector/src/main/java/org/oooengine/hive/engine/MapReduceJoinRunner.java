@@ -24,7 +24,7 @@ final class MapReduceJoinRunner implements IndexJoinRunner {
     }
 
     @Override
-    public void run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink) {
+    public Lookups run(RelNode.IndexJoin join, Cancellation cancel, Consumer<Object[]> sink) {
         JoinSpec spec = join.spec();
         int joins = spec.probes().size();
         int indexJoins = join.indexJoins();
@@ -39,6 +39,7 @@ final class MapReduceJoinRunner implements IndexJoinRunner {
                 JoinJobs.hybrid(conf, cluster, secret, spec, indexJoins, budget, reducers, output);
             }
         }, sink);
+        return null; // the jobs' tasks count their own lookups
     }
 
     /** The jobs {@link #run} runs for {@code join}, in order, for EXPLAIN. */

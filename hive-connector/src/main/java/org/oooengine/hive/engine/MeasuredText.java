@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.function.ToLongFunction;
 import org.oooengine.core.fragment.PartitionPipeline.Summary;
 import org.oooengine.core.units.Sizes;
+import org.oooengine.hive.sql.exec.IndexJoinRunner;
 import org.oooengine.hive.sql.exec.OperatorFigures;
 import org.oooengine.hive.sql.exec.TableReader;
 
@@ -38,6 +39,12 @@ final class MeasuredText {
         }
         if (m.sent() != null) {
             b.append(", shuffled ").append(Sizes.readable(m.sent().bytes()));
+        }
+        if (m.lookups() != null) {
+            IndexJoinRunner.Lookups l = m.lookups();
+            b.append(String.format(Locale.ROOT, "; key lookups: %,d on the probing row's node, %,d requests to other "
+                    + "nodes in %,d frames, %,d pages read", l.localProbes(), l.remoteRequests(), l.requestFrames(),
+                    l.pageReads()));
         }
         TableReader.NodeFigures nodes = m.nodes();
         if (nodes != null) {

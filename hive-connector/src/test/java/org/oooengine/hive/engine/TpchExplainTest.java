@@ -1,5 +1,6 @@
 package org.oooengine.hive.engine;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -71,6 +72,33 @@ class TpchExplainTest {
         assertTrue(plan.contains("customer WHERE c_acctbal BETWEEN 1000.00 AND 1010.00"), plan);
         assertFalse(plan.contains("100000"), plan);
         assertTrue(plan.contains("[each node] Filter c_acctbal BETWEEN 1000 AND 1010"), plan);
+    }
+
+    /**
+     * EXPLAIN ANALYZE names how an index join looked its keys up: probes answered where the probing
+     * row lives, requests to other nodes and their frames, pages read; its rows are those hash joins make.
+     */
+    @Test
+    void explainAnalyzeOfAnIndexJoinNamesItsKeyLookups() throws Exception {
+        String sql = "SELECT c_custkey, o_orderkey, l_quantity FROM customer JOIN orders ON c_custkey = o_custkey "
+                + "JOIN lineitem ON o_orderkey = l_orderkey WHERE c_acctbal BETWEEN 1000 AND 2000";
+        String plan = explain(Map.of("ooo.join.method", "index"), "ANALYZE " + sql);
+        // the index join and the steps after it run on the nodes as one pipeline, shown as its gather
+        Matcher m = Pattern.compile("\\[actual rows ([\\d,]+), [\\d.]+ s; key lookups: ([\\d,]+) on the probing row's node, "
+                + "([\\d,]+) requests to other nodes in ([\\d,]+) frames, ([\\d,]+) pages read\\]").matcher(plan);
+        assertTrue(m.find(), plan);
+        long hashed;
+        try (SqlSession s = cluster.session(Map.of("ooo.join.method", "hash"))) {
+            hashed = ((Number) s.execute("SELECT count(*) FROM (" + sql + ") t", new Cancellation()).rows().next()[0])
+                    .longValue();
+        }
+        assertEquals(hashed, count(m.group(1)), "the rows hash joins make: " + plan);
+        assertTrue(count(m.group(2)) + count(m.group(3)) > 0, "the keys were looked up: " + plan);
+        assertTrue(count(m.group(4)) <= count(m.group(3)), "requests travel several to a frame: " + plan);
+    }
+
+    private static long count(String digits) {
+        return Long.parseLong(digits.replace(",", ""));
     }
 
     /** Strings with quotes, NOT IN, NOT LIKE, IS NOT NULL, CASE and CAST read as they are written. */

@@ -62,6 +62,8 @@ public final class Executor {
     private final Map<RelNode, OperatorFigures.Held> held = Collections.synchronizedMap(new IdentityHashMap<>());
     /** EXPLAIN ANALYZE: the operators holding rows being measured now, innermost last. */
     private final java.util.Deque<Watched> watching = new java.util.ArrayDeque<>();
+    /** What the nodes did to look up the keys of each index join, where its runner knows. */
+    private final Map<RelNode, IndexJoinRunner.Lookups> lookups = Collections.synchronizedMap(new IdentityHashMap<>());
     /** EXPLAIN ANALYZE: what the nodes reported of each pipeline they ran. */
     private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new IdentityHashMap<>());
 
@@ -232,7 +234,7 @@ public final class Executor {
             });
         } finally {
             // also when a limit above stopped it
-            profile.put(node, OperatorFigures.of(rows[0], System.nanoTime() - t0));
+            profile.put(node, OperatorFigures.of(rows[0], System.nanoTime() - t0).withLookups(lookups.get(node)));
             if (watched != null) {
                 held.put(node, watched.close());
             }
@@ -304,7 +306,7 @@ public final class Executor {
             BitSet all = new BitSet();
             all.set(0, s.fields().size());
             List<PipelineStep> steps = withBroadcasts(s.steps(), s.join().fields().size(), s.broadcasts(), all, false);
-            fromManyThreads(out, sink -> indexJoins.run(s, steps, cancel, sink));
+            fromManyThreads(out, sink -> looked(s, indexJoins.run(s, steps, cancel, sink)));
         } else if (node instanceof RelNode.SingleRow s) {
             singleRow(s, out);
         } else if (node instanceof RelNode.FinalAggregate a) {
@@ -673,13 +675,19 @@ public final class Executor {
 
     private void indexJoin(RelNode.IndexJoin j, Consumer<List<Object[]>> out) {
         int width = j.fields().size();
-        fromManyThreads(out, sink -> indexJoins.run(j, cancel, stored -> {
+        fromManyThreads(out, sink -> looked(j, indexJoins.run(j, cancel, stored -> {
             Object[] row = new Object[width];
             for (int i = 0; i < width; i++) {
                 row[i] = j.fields().get(i).type().fromStored(stored[i]);
             }
             sink.accept(row);
-        }));
+        })));
+    }
+
+    private void looked(RelNode join, IndexJoinRunner.Lookups l) {
+        if (l != null) {
+            lookups.put(join, l);
+        }
     }
 
     /** Each row as many times as its count column says, in batches (a count may be large). */
