@@ -271,8 +271,8 @@ class JoinOptimizerTest {
                         EnumSet.of(JoinMethod.OOO_PNLJ, JoinMethod.PSMJ))) {
                     Plan p = optimizer.optimize(g, allowed);
                     Plan timed = machine.evaluate(g, p.joins().stream().map(PlanNode.Join::alias).toList(), p.methods());
-                    runs.add(JoinRun.of(p, reference(), query, selectivity, true, 0, timed.estimatedSeconds(),
-                            timed.jobs().stream().map(Plan.Job::estimatedSeconds).toList()));
+                    runs.add(JoinRun.of(p, reference(), query, selectivity, true, Math.round(p.estimatedRows()),
+                            timed.estimatedSeconds(), timed.jobs().stream().map(Plan.Job::estimatedSeconds).toList()));
                 }
             }
         }

@@ -203,7 +203,7 @@ final class CalibrateCommand implements Callable<Integer> {
         CpuRefit.Result r = CpuRefit.fit(before, runs);
         if (r.parts() == 0) {
             throw new IllegalStateException("no cold runs of planned joins in " + history.file() + " (" + runs.size()
-                    + " runs, none cold): run 'ooo bench sweep --cluster " + cluster + " --cold' or 'ooo explain --cluster "
+                    + " runs, none cold with their rows estimated within 2x): run 'ooo bench sweep --cluster " + cluster + " --cold' or 'ooo explain --cluster "
                     + cluster + " --analyze' first");
         }
         r.refitted().write(cluster);
@@ -222,7 +222,8 @@ final class CalibrateCommand implements Callable<Integer> {
             fields.put("figures", figures);
             out.println(Json.line(fields));
         } else {
-            out.printf("refitted to %d timed parts of the %d newest runs (%d left out: warm or not timed)%n", r.parts(),
+            out.printf("refitted to %d timed parts of the %d newest runs (%d left out: warm, not timed, or rows "
+                            + "misestimated more than 2x)%n", r.parts(),
                     runs.size(), r.runsSkipped());
             out.printf("  %-30s %10s %10s %8s %8s%n", "figure (us)", "before", "after", "factor", "weight");
             for (CpuFigure f : CpuFigure.values()) {

@@ -20,11 +20,15 @@ import org.oooengine.optimizer.cost.CostTerms;
  * [1/{@value #LIMIT}, {@value #LIMIT}]: further than that the model, not the figure, is wrong.
  *
  * <p>Runs priced with another calibration have their parts rescaled to the one refitted, figure
- * by figure (a request's curve by its geometric mean); warm runs are left out, the figures price cold ones.
+ * by figure (a request's curve by its geometric mean). Warm runs are left out, the figures price
+ * cold ones; so are runs whose rows the plan misestimated by more than {@value #ROWS_OFF}x: their
+ * error is the cardinality model's (a driving range at a dense spot of its column), and the CPU
+ * figures refitted to them would be bent to make up for it.
  */
 public final class CpuRefit {
     static final double PRIOR = 0.1;
     static final double LIMIT = 5.0;
+    static final double ROWS_OFF = 2.0;
     private static final int ROUNDS = 20;
     private static final CpuFigure[] FIGURES = CpuFigure.values();
 
@@ -39,7 +43,7 @@ public final class CpuRefit {
      * @param weight      per figure, how much of the parts' measured time it priced, summed over
      *                    the parts (a part fully priced by it counts 1)
      * @param parts       the timed parts fitted
-     * @param runsSkipped runs left out: warm, or without a part measured
+     * @param runsSkipped runs left out: warm, without a part measured, or with their rows misestimated
      * @param errorBefore median over the parts of |estimate / measured - 1| with the old figures
      * @param errorAfter  the same with the refitted ones
      */
@@ -75,7 +79,7 @@ public final class CpuRefit {
         List<Observation> obs = new ArrayList<>();
         int skipped = 0;
         for (JoinRun run : runs) {
-            if (!run.cold() || run.parts().stream().noneMatch(p -> p.seconds() > 0)) {
+            if (!run.cold() || run.parts().stream().noneMatch(p -> p.seconds() > 0) || rowsOff(run) > ROWS_OFF) {
                 skipped++;
                 continue;
             }
@@ -145,6 +149,13 @@ public final class CpuRefit {
             x[f] = Math.max(1 / LIMIT, Math.min(LIMIT, x[f]));
         }
         return x;
+    }
+
+    /** How many times the larger of the run's estimated and returned rows is the smaller, each counted one more. */
+    private static double rowsOff(JoinRun run) {
+        double estimated = run.estimatedRows() + 1;
+        double rows = run.rows() + 1;
+        return Math.max(estimated, rows) / Math.min(estimated, rows);
     }
 
     /** A part of {@code run} with its priced seconds rescaled from the figures it was priced with to {@code c}'s. */

@@ -56,6 +56,21 @@ class CpuRefitTest {
         assertEquals(1.1, r.factors().get(CpuFigure.WARM_ROW), 0.05, r.toString());
     }
 
+    /** A run whose rows the plan misestimated tells of the cardinality model, not of the CPU figures. */
+    @Test
+    void runsWhoseRowsWereMisestimatedAreLeftOut() {
+        Calibration c = calibration(3);
+        List<JoinRun> runs = new ArrayList<>();
+        for (int i = 1; i <= 20; i++) {
+            JoinRun r = run(c, true, i, 0.1 + 3 * i); // 3x the rows' time: 3x the rows the plan expected
+            runs.add(new JoinRun(r.at(), r.query(), r.selectivity(), r.chosen(), true, 100, 300, r.parts(), r.figures()));
+        }
+        CpuRefit.Result r = CpuRefit.fit(c, runs);
+        assertEquals(20, r.runsSkipped());
+        assertEquals(0, r.parts());
+        assertEquals(1.0, r.factors().get(CpuFigure.WARM_ROW), 1e-9);
+    }
+
     @Test
     void runsPricedWithAnEarlierCalibrationAreRescaledToTheCurrentOne() {
         Calibration earlier = calibration(2);
