@@ -104,11 +104,16 @@ final class CalibrateCommand implements Callable<Integer> {
         if (compare != null) {
             return compare();
         }
+        boolean measuring = spec.commandLine().getParseResult().hasMatchedOption("--repeat");
         if (fromHistory) {
-            if (cluster == null || last < 1) {
-                throw new ParameterException(spec.commandLine(), "--from-history needs --cluster, and --last at least 1");
+            if (cluster == null || last < 1 || measuring) {
+                throw new ParameterException(spec.commandLine(), "--from-history needs --cluster and --last at least 1; "
+                        + "it measures nothing, so --repeat does not apply");
             }
             return refitFromHistory();
+        }
+        if (spec.commandLine().getParseResult().hasMatchedOption("--last")) {
+            throw new ParameterException(spec.commandLine(), "--last applies to --from-history only");
         }
         double seconds = duration.toNanos() / 1e9;
         if (cluster != null) {

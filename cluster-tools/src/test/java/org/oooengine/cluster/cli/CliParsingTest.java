@@ -121,6 +121,12 @@ class CliParsingTest {
     void calibrateFromHistoryRefitsTheCpuFiguresToTheRuns(@TempDir Path cluster) throws IOException {
         Calibration before = calibration(1000, 80);
         before.write(cluster);
+        Cli repeated = Cli.run("calibrate", "--cluster", cluster.toString(), "--from-history", "--repeat", "3");
+        assertEquals(2, repeated.exitCode(), repeated::toString);
+        assertTrue(repeated.err().contains("--repeat does not apply"), repeated::toString);
+        Cli lastAlone = Cli.run("calibrate", "--cluster", cluster.toString(), "--last", "5");
+        assertEquals(2, lastAlone.exitCode(), lastAlone::toString);
+        assertTrue(lastAlone.err().contains("--last applies to --from-history only"), lastAlone::toString);
         Cli none = Cli.run("calibrate", "--cluster", cluster.toString(), "--from-history");
         assertEquals(1, none.exitCode(), none::toString);
         assertTrue(none.err().contains("no cold runs of planned joins in " + cluster.resolve(JoinRunHistory.FILE)), none::toString);

@@ -5,6 +5,7 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import org.oooengine.optimizer.cost.Calibration;
+import org.oooengine.optimizer.cost.CalibrationRuns;
 import org.oooengine.optimizer.cost.CostTerms;
 
 /**
@@ -172,13 +173,8 @@ public final class CpuRefit {
     }
 
     private static double medianError(List<Observation> obs, double[] factors) {
-        double[] errors = obs.stream().mapToDouble(o -> Math.abs(o.estimate(factors) / o.seconds() - 1)).toArray();
-        if (errors.length == 0) {
-            return Double.NaN;
-        }
-        Arrays.sort(errors);
-        int m = errors.length;
-        return m % 2 == 1 ? errors[m / 2] : (errors[m / 2 - 1] + errors[m / 2]) / 2;
+        return obs.isEmpty() ? Double.NaN : CalibrationRuns.median(
+                obs.stream().mapToDouble(o -> Math.abs(o.estimate(factors) / o.seconds() - 1)).toArray());
     }
 
     /** {@code a x = b} by Gaussian elimination with partial pivoting; {@code a} is positive definite here. */
