@@ -181,7 +181,8 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
 
     /**
      * Fraction of rows in a range, from the equi-depth histogram where the column has one (rows
-     * counted per bucket, linear inside the buckets the bounds cut), else from min and max.
+     * counted per bucket, linear inside the buckets the bounds cut), else from min and max; plus
+     * one value's rows ({@link #closedRangeExtraValue}).
      */
     public double rangeFraction(ColumnRange range) {
         DataType type = type(range.column());
@@ -191,19 +192,37 @@ public record TableFacts(StoreManifest.TableMeta meta, TableStatistics stats, in
         if (c.min() == null || high < low) {
             return 0;
         }
+        double min = numeric(type, c.min());
+        double max = numeric(type, c.max());
+        if (high < min || low > max) {
+            return 1 / rows();
+        }
         List<ColumnStatistics.Bucket> h = c.histogram();
+        double interpolated;
         if (h.isEmpty()) {
-            return within(numeric(type, c.min()), numeric(type, c.max()), low, high);
+            interpolated = within(min, max, low, high);
+        } else {
+            double total = h.stream().mapToLong(ColumnStatistics.Bucket::rows).sum();
+            double selected = 0;
+            double lower = min;
+            for (ColumnStatistics.Bucket b : h) {
+                double upper = numeric(type, b.upper());
+                selected += b.rows() * within(lower, upper, low, high);
+                lower = upper;
+            }
+            interpolated = selected / total;
         }
-        double total = h.stream().mapToLong(ColumnStatistics.Bucket::rows).sum();
-        double selected = 0;
-        double lower = numeric(type, c.min());
-        for (ColumnStatistics.Bucket b : h) {
-            double upper = numeric(type, b.upper());
-            selected += b.rows() * within(lower, upper, low, high);
-            lower = upper;
-        }
-        return Math.min(1, Math.max(1 / rows(), selected / total));
+        double nonNull = 1 - c.nulls() / rows();
+        return Math.min(1, Math.max(1 / rows(), interpolated * nonNull + closedRangeExtraValue(c)));
+    }
+
+    /**
+     * The share of one value's rows. Interpolation counts a span of width w over values spaced s
+     * apart as w / s values, but a closed range whose bounds are values (as a range chosen from the
+     * data is) holds w / s + 1 of them; the one more matters where the range is a few values wide.
+     */
+    private double closedRangeExtraValue(ColumnStatistics c) {
+        return (1 - c.nulls() / rows()) / Math.max(1, c.distinctValues());
     }
 
     /** Rows in a range, read off the histogram ({@link #rangeFraction}): how planning estimates a driving range. */

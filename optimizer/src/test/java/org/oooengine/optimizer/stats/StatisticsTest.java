@@ -70,12 +70,15 @@ class StatisticsTest {
         assertTrue(single.column("o_comment").histogram().isEmpty(), "no index, no histogram");
         for (TableStatistics t : List.of(single, merged)) {
             List<ColumnStatistics.Bucket> h = t.column("o_totalprice").histogram();
-            assertEquals(StatisticsCollector.DEFAULT_BUCKETS, h.size());
+            // a bucket ends after the last copy of its bound: a few prices repeat, a few buckets merge
+            assertTrue(h.size() <= StatisticsCollector.DEFAULT_BUCKETS && h.size() >= 0.9 * StatisticsCollector.DEFAULT_BUCKETS,
+                    h.size() + " buckets");
             assertEquals(t.rows(), h.stream().mapToLong(ColumnStatistics.Bucket::rows).sum());
             assertEquals(t.column("o_totalprice").max(), h.get(h.size() - 1).upper());
-            double depth = (double) t.rows() / h.size();
-            // exact on one store; merged from three, each bound may be off by a partition bucket
-            double slack = t == single ? 1 : 2 * depth;
+            double depth = (double) t.rows() / StatisticsCollector.DEFAULT_BUCKETS;
+            // one row off on one store, plus the copies of a repeated bound; merged from three,
+            // each bound may be off by a partition bucket
+            double slack = t == single ? 2 : 2 * depth + 2;
             for (ColumnStatistics.Bucket b : h) {
                 assertTrue(Math.abs(b.rows() - depth) <= slack, "bucket " + b + " of depth " + depth);
             }
