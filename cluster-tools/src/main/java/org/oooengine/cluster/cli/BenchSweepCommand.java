@@ -19,6 +19,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /** {@code ooo bench sweep}: every mode at every selectivity, as a table, JSON, a plot and markdown. */
@@ -26,7 +27,8 @@ import picocli.CommandLine.Spec;
         description = {"Time a join in every mode over a range of selectivities.",
                 "At each selectivity every mode runs once untimed, then the modes take turns: the first timed run of each, "
                         + "then the second, so drifting noise affects them alike. "
-                        + "Each run is reported on stderr; the table (median of the runs) goes to stdout."})
+                        + "Each run is reported on stderr; the table (median of the runs) goes to stdout. "
+                        + "When a run fails, the selectivities finished before it are still written."})
 final class BenchSweepCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -53,9 +55,15 @@ final class BenchSweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
+        for (double s : selectivities) {
+            if (!(s > 0 && s <= 1)) { // refused now, not after the points before it have run
+                throw new ParameterException(spec.commandLine(), "--selectivities: each must be in (0, 1], got " + s);
+            }
+        }
         PrintWriter err = spec.commandLine().getErr();
         List<JoinResult> results = new ArrayList<>();
-        Double scaleFactor;
+        Double scaleFactor = null;
+        RuntimeException failure = null;
         try (JoinRunner b = bench.open(spec)) {
             scaleFactor = b.scaleFactor();
             for (double selectivity : selectivities) {
@@ -69,10 +77,25 @@ final class BenchSweepCommand implements Callable<Integer> {
                     err.flush();
                 }));
             }
+        } catch (RuntimeException e) {
+            if (results.isEmpty()) {
+                throw e;
+            }
+            // an hour of runs stands: the selectivities finished before the failure are written
+            failure = e;
         }
         ResultTable table = ResultTable.of(results);
         spec.commandLine().getOut().print(table.text());
         spec.commandLine().getOut().flush();
+        write(table, results, scaleFactor);
+        if (failure != null) {
+            err.println("the sweep stopped; the selectivities measured before it are in the table and files above");
+            throw failure;
+        }
+        return RowCheck.report(table, spec.commandLine());
+    }
+
+    private void write(ResultTable table, List<JoinResult> results, Double scaleFactor) {
         if (jsonOut != null) {
             Json.writeArray(jsonOut, results);
         }
@@ -83,7 +106,6 @@ final class BenchSweepCommand implements Callable<Integer> {
             String sf = scaleFactor == null ? "" : ", SF " + Format.number(scaleFactor);
             SweepPlot.write(table, bench.query + ": seconds vs selectivity" + sf + (bench.cold ? ", cold" : ", warm"), plot);
         }
-        return RowCheck.report(table, spec.commandLine());
     }
 
     private static void writeString(Path file, String text) {

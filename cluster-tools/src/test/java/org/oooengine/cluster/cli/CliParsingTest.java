@@ -65,6 +65,15 @@ class CliParsingTest {
                 "deploy inventory"), names);
     }
 
+    /** A selectivity out of range is refused before the sweep runs the points before it, not an hour in. */
+    @Test
+    void sweepRefusesABadSelectivityBeforeRunningAny(@TempDir Path tmp) {
+        Cli r = Cli.run("bench", "sweep", "--store", tmp.resolve("none").toString(), "--query", "PL",
+                "--selectivities", "0.1,1.5");
+        assertEquals(2, r.exitCode(), r::toString);
+        assertTrue(r.err().contains("--selectivities: each must be in (0, 1], got 1.5"), r::toString);
+    }
+
     @Test
     void nodeAddressesAndNamespacesOneNodeEach(@TempDir Path tmp) {
         String dir = tmp.resolve("c").toString();
