@@ -30,6 +30,7 @@ class BuiltinFunctionsTest {
         SELECT l_orderkey, l_linenumber, trunc(l_extendedprice, 1), trunc(l_extendedprice), trunc(l_extendedprice, -2), trunc(l_orderkey, -1), trunc(l_quantity - 25) FROM lineitem WHERE l_orderkey < 3000 ;; SELECT l_orderkey, l_linenumber, trunc(l_extendedprice * 10) / 10, trunc(l_extendedprice), trunc(l_extendedprice / 100) * 100, l_orderkey // 10 * 10, trunc(l_quantity - 25) FROM lineitem WHERE l_orderkey < 3000
         SELECT l_orderkey, l_linenumber, nullif(l_linenumber, 1), nullif(l_shipmode, 'AIR'), nullif(l_shipdate, '1996-03-13'), coalesce(nullif(l_returnflag, 'N'), 'none') FROM lineitem WHERE l_orderkey < 3000 ;; ""
         SELECT o_orderkey, lpad(o_orderpriority, 12, '*'), rpad(o_clerk, 20, 'ab'), lpad(o_orderstatus, 0, 'x'), rpad(o_comment, 10, '-'), repeat(o_orderstatus, 3), replace(o_clerk, 'Clerk#', 'C'), instr(o_comment, 'the'), reverse(o_orderpriority), concat_ws('/', o_orderstatus, o_orderpriority, o_clerk), length(o_comment), upper(o_comment), lower(o_clerk) FROM orders ;; ""
+        SELECT o_orderkey, ascii(o_comment), ascii(o_orderpriority), ascii(c) FROM (SELECT o_orderkey, o_comment, o_orderpriority, CASE WHEN o_orderkey % 3 = 0 THEN NULL ELSE o_clerk END AS c FROM orders) t ;; ""
         SELECT o_orderkey, locate('a', o_comment), locate('ly', o_comment), ltrim(concat('  ', o_orderstatus, '  ')), rtrim(concat('  ', o_orderstatus, '  ')), trim(concat('  ', o_orderstatus, '  ')) FROM orders ;; SELECT o_orderkey, position('a' IN o_comment), position('ly' IN o_comment), ltrim(concat('  ', o_orderstatus, '  ')), rtrim(concat('  ', o_orderstatus, '  ')), trim(concat('  ', o_orderstatus, '  ')) FROM orders
         SELECT o_orderkey, lpad(c, 50, 'x'), rpad(c, 5, '.'), concat_ws('-', c, o_clerk, c), nullif(c, o_clerk), reverse(c), length(c), instr(c, 'the'), replace(c, 'e', 'E'), repeat(c, 2), upper(c) FROM (SELECT o_orderkey, o_clerk, CASE WHEN o_orderkey % 3 = 0 THEN NULL ELSE o_comment END AS c FROM orders) t ;; ""
         SELECT o_orderkey, date_add(o_orderdate, 30), date_sub(o_orderdate, 45), datediff(o_orderdate, DATE '1995-01-01'), datediff('1995-01-01', o_orderdate), quarter(o_orderdate), year(o_orderdate), month(o_orderdate), day(o_orderdate) FROM orders ;; SELECT o_orderkey, o_orderdate + 30, o_orderdate - 45, o_orderdate - DATE '1995-01-01', DATE '1995-01-01' - o_orderdate, quarter(o_orderdate), year(o_orderdate), month(o_orderdate), day(o_orderdate) FROM orders
@@ -90,6 +91,9 @@ class BuiltinFunctionsTest {
         locate('l', 'hello', 0) ;; 0
         locate('', 'hello') ;; 1
         instr('hello', 'z') ;; 0
+        ascii('') ;; 0
+        ascii('é') ;; -61
+        ascii(NULL) ;; NULL
         concat_ws(NULL, 'a', 'b') ;; NULL
         concat_ws('', 'a', NULL) ;; 'a'
         trim('\tab\t') ;; '\tab\t'

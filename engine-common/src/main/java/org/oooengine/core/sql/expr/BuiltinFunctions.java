@@ -70,6 +70,7 @@ final class BuiltinFunctions {
             case LTRIM -> trimSpaces((String) v[0], true, false);
             case RTRIM -> trimSpaces((String) v[0], false, true);
             case REVERSE -> new StringBuilder((String) v[0]).reverse().toString();
+            case ASCII -> ascii((String) v[0]);
             case CONCAT_WS -> concatWs(v);
             case TO_DATE -> date(v[0]);
             case UNIX_TIMESTAMP -> unixTimestamp(v[0], v.length > 1 ? (String) v[1] : null);
@@ -313,6 +314,19 @@ final class BuiltinFunctions {
     }
 
     /** concat_ws: NULL for a NULL separator; NULL strings are left out. */
+    /**
+     * Hive's ascii(): the first byte of the string's UTF-8 encoding as a signed byte — a character's
+     * code for ASCII, negative for the lead byte of any other ('é' gives -61) — and 0 for ''.
+     */
+    private static int ascii(String s) {
+        if (s.isEmpty()) {
+            return 0;
+        }
+        char c = s.charAt(0);
+        return c < 0x80 ? c : s.substring(0, Character.charCount(s.codePointAt(0)))
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8)[0];
+    }
+
     private static String concatWs(Object[] v) {
         if (v[0] == null) {
             return null;

@@ -27,7 +27,9 @@ public enum ScalarFunction {
     LPAD, RPAD, REPEAT, REPLACE, INSTR, LOCATE, LTRIM, RTRIM, REVERSE, CONCAT_WS,
     TO_DATE, UNIX_TIMESTAMP, FROM_UNIXTIME,
     // arrays and maps, in CollectionFunctions; SUBSCRIPT is a[i] and m[key]
-    ARRAY, MAP, SPLIT, SIZE, ARRAY_CONTAINS, SORT_ARRAY, MAP_KEYS, MAP_VALUES, SUBSCRIPT;
+    ARRAY, MAP, SPLIT, SIZE, ARRAY_CONTAINS, SORT_ARRAY, MAP_KEYS, MAP_VALUES, SUBSCRIPT,
+    // more of Hive's built-in functions
+    ASCII;
 
     public boolean nullIntolerant() {
         return this != COALESCE && !BuiltinFunctions.takesNulls(this) && !CollectionFunctions.takesNulls(this);

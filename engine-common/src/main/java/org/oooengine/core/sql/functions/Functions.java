@@ -29,6 +29,10 @@ import org.oooengine.core.sql.expr.AggregateCall;
 public final class Functions {
     private static final List<FunctionInfo> ALL = List.of(
             // strings
+            fn("ascii", STRING, 1, 1).sig("ascii(STRING s)", "INT")
+                    .does("The code of the first character of `s` when it is ASCII; for any other character the first "
+                            + "byte of its UTF-8 encoding as a signed byte, as Hive gives it (`ascii('é')` is -61); 0 for ''.")
+                    .ex("ascii('Alpha')", "65").build(),
             fn("concat", STRING, 1, ANY).sig("concat(s1, s2, ...)", "STRING")
                     .does("The arguments, as text, one after the other; NULL when any is NULL.")
                     .ex("concat('ab', 'cd', 1)", "'abcd1'").build(),

@@ -66,6 +66,7 @@ final class FunctionBinder {
             case "ltrim" -> call(ScalarFunction.LTRIM, SqlType.STRING, text(args.get(0)));
             case "rtrim" -> call(ScalarFunction.RTRIM, SqlType.STRING, text(args.get(0)));
             case "reverse" -> call(ScalarFunction.REVERSE, SqlType.STRING, text(args.get(0)));
+            case "ascii" -> call(ScalarFunction.ASCII, SqlType.INT, text(args.get(0)));
             case "to_date" -> call(ScalarFunction.TO_DATE, SqlType.DATE, date(args.get(0), name, at));
             case "unix_timestamp" -> unixTimestamp(args, at);
             case "from_unixtime" -> call(ScalarFunction.FROM_UNIXTIME, SqlType.STRING, args.size() == 1
