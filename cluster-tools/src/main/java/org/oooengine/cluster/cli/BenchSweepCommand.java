@@ -55,10 +55,10 @@ final class BenchSweepCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        for (double s : selectivities) {
-            if (!(s > 0 && s <= 1)) { // refused now, not after the points before it have run
-                throw new ParameterException(spec.commandLine(), "--selectivities: each must be in (0, 1], got " + s);
-            }
+        try { // refused now, not after the points before it have run
+            selectivities.forEach(JoinQueries::checkSelectivity);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--selectivities: " + e.getMessage());
         }
         PrintWriter err = spec.commandLine().getErr();
         List<JoinResult> results = new ArrayList<>();

@@ -71,7 +71,7 @@ class CliParsingTest {
         Cli r = Cli.run("bench", "sweep", "--store", tmp.resolve("none").toString(), "--query", "PL",
                 "--selectivities", "0.1,1.5");
         assertEquals(2, r.exitCode(), r::toString);
-        assertTrue(r.err().contains("--selectivities: each must be in (0, 1], got 1.5"), r::toString);
+        assertTrue(r.err().contains("--selectivities: selectivity must be in (0, 1], got 1.5"), r::toString);
     }
 
     @Test

@@ -131,7 +131,8 @@ public final class JoinQueries {
         return new Query(shape.name(), selectivity, shape.spec(range), selected, total);
     }
 
-    private static void checkSelectivity(double selectivity) {
+    /** Refuses a selectivity outside (0, 1]. */
+    public static void checkSelectivity(double selectivity) {
         if (!(selectivity > 0 && selectivity <= 1)) {
             throw new IllegalArgumentException("selectivity must be in (0, 1], got " + selectivity);
         }
