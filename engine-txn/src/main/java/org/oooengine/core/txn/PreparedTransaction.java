@@ -44,11 +44,13 @@ public final class PreparedTransaction {
         return writes;
     }
 
-    /** Installs the writes at the commit timestamp and releases their locks. */
-    void install() {
+    /** Installs the writes at the commit timestamp, ships them to {@code db}'s feeds and releases their locks. */
+    void install(TransactionalDatabase db) {
         for (Transaction.Write w : writes) {
-            w.install(commitTimestamp);
+            w.installLocked(commitTimestamp);
         }
+        db.ship(commitTimestamp, writes);
+        unlock();
     }
 
     void unlock() {

@@ -29,13 +29,7 @@ public final class Transaction {
 
     /** A buffered write; what the WAL records. */
     record Write(TransactionalTable table, Key key, Tuple tuple, byte[] value) {
-        /** Installs it at {@code commitTs} and releases its lock, which the caller holds. */
-        void install(long commitTs) {
-            table.ordering(key, tuple, value);
-            tuple.install(value, commitTs);
-        }
-
-        /** As {@link #install}, the tuple staying locked. */
+        /** Installs it at {@code commitTs}, the tuple staying locked (the caller holds the lock and releases it). */
         void installLocked(long commitTs) {
             table.ordering(key, tuple, value);
             tuple.installLocked(value, commitTs);
@@ -340,10 +334,19 @@ public final class Transaction {
         return writes.isEmpty();
     }
 
-    /** Write phase: every write becomes visible at {@code commitTs} and its lock is released. */
+    /**
+     * Write phase: every write becomes visible at {@code commitTs} and its lock is released; in
+     * between, with all of them installed, the commit is shipped (see {@link CommitFeed}).
+     */
     void installAndUnlock(long commitTs) {
         for (Write w : lockedWrites) {
-            w.install(commitTs);
+            w.installLocked(commitTs);
+        }
+        if (worker != null) {
+            worker.ship(commitTs, lockedWrites);
+        }
+        for (Write w : lockedWrites) {
+            w.tuple().unlock();
         }
         holdsLocks = false;
     }

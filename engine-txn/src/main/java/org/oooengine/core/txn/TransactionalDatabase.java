@@ -44,6 +44,8 @@ public final class TransactionalDatabase implements AutoCloseable {
     private final TableStore store;
     private final Map<String, TransactionalTable> tables = new ConcurrentHashMap<>();
     private final List<Worker> workers = new CopyOnWriteArrayList<>();
+    /** Where commits are shipped (analytical copies); empty unless someone reads them. */
+    private final List<CommitFeed> feeds = new CopyOnWriteArrayList<>();
     /** Two-phase commits this node voted for whose outcome it has not learned. */
     private final Map<TransactionId, PreparedTransaction> prepared = new ConcurrentHashMap<>();
     /** Two-phase commits this node decided that other participants may not have applied yet. */
@@ -136,7 +138,7 @@ public final class TransactionalDatabase implements AutoCloseable {
     }
 
     private void apply(WalRecord r) {
-        for (WalRecord.Change c : r.changes()) {
+        for (RowChange c : r.changes()) {
             if (!dropped.contains(c.table())) {
                 tableForRecovery(c.table()).reset(c.key(), c.value());
             }
@@ -161,7 +163,7 @@ public final class TransactionalDatabase implements AutoCloseable {
     private void restoreTwoPhase(TwoPhaseReplay replayed) {
         for (WalRecord r : replayed.inDoubt()) {
             List<Transaction.Write> writes = new ArrayList<>();
-            for (WalRecord.Change c : r.changes()) {
+            for (RowChange c : r.changes()) {
                 if (dropped.contains(c.table())) {
                     continue;
                 }
@@ -311,6 +313,54 @@ public final class TransactionalDatabase implements AutoCloseable {
 
     public Collection<TransactionalTable> tables() {
         return List.copyOf(tables.values());
+    }
+
+    /**
+     * Ships every commit from now on into a new feed of {@code capacity} commits, in the order they
+     * become visible (see {@link CommitFeed} for how to start a copy from it and {@link #readRows}).
+     */
+    public CommitFeed openCommitFeed(int capacity) {
+        checkOpen();
+        CommitFeed feed = new CommitFeed(this, capacity);
+        feeds.add(feed);
+        return feed;
+    }
+
+    void closeFeed(CommitFeed feed) {
+        feeds.remove(feed);
+    }
+
+    /** Whether any feed takes commits: a committing worker keeps what it would ship only then. */
+    boolean shipping() {
+        return !feeds.isEmpty();
+    }
+
+    /**
+     * Ships a commit whose writes are installed and still locked: before any transaction can read
+     * or overwrite them, so its dependents are shipped after it.
+     */
+    void ship(long commitTs, List<Transaction.Write> writes) {
+        if (feeds.isEmpty() || writes.isEmpty()) {
+            return;
+        }
+        List<RowChange> changes = new ArrayList<>(writes.size());
+        for (Transaction.Write w : writes) {
+            changes.add(new RowChange(w.table().name(), w.key().bytes(), w.value()));
+        }
+        ShippedCommit commit = new ShippedCommit(commitTs, changes, System.nanoTime());
+        for (CommitFeed f : feeds) {
+            f.offer(commit);
+        }
+    }
+
+    /**
+     * The rows of table {@code name} in key order, each as last installed (what a committed
+     * transaction wrote, durable or about to be shipped): for starting a copy after {@link
+     * #openCommitFeed}. Not a snapshot of one instant: a row written meanwhile may show its old or
+     * its new value, and its commit is in a feed opened before.
+     */
+    public void readRows(String name, java.util.function.BiConsumer<byte[], byte[]> row) {
+        table(name).forEachRow(row);
     }
 
     /** A worker with its own WAL file; use it from one thread at a time. */

@@ -95,6 +95,16 @@ public final class TransactionalTable {
         t.reset(value);
     }
 
+    /** Every row with a value, in key order, its value read once as last installed (see {@link TransactionalDatabase#readRows}). */
+    void forEachRow(BiConsumer<byte[], byte[]> action) {
+        for (java.util.Map.Entry<Key, Tuple> e : tuples.entrySet()) {
+            byte[] value = e.getValue().value();
+            if (value != null) {
+                action.accept(e.getKey().bytes(), value);
+            }
+        }
+    }
+
     /** Every key with its committed value (null when deleted); call only while no transaction commits. */
     void forEachCommitted(BiConsumer<byte[], byte[]> action) {
         byKey.forEach((k, t) -> action.accept(k.bytes(), t.value())); // deleted rows too, out of the key order

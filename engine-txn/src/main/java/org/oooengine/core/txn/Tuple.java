@@ -48,15 +48,10 @@ final class Tuple {
     }
 
     /**
-     * Installs a committed value and releases the lock the caller holds: the value is published
-     * before the new word, so whoever sees the word sees the value.
+     * Installs a committed value, the tuple staying locked until the writer releases it (at once,
+     * or after its group flush): the value is published before the new word, so whoever sees the
+     * unlocked word sees the value.
      */
-    void install(byte[] newValue, long commitTs) {
-        value = newValue;
-        word = TimestampWord.of(commitTs, commitTs);
-    }
-
-    /** As {@link #install}, but the tuple stays locked: the writer releases it after its group flush. */
     void installLocked(byte[] newValue, long commitTs) {
         value = newValue;
         word = TimestampWord.lock(TimestampWord.of(commitTs, commitTs));

@@ -125,7 +125,7 @@ final class WalReader {
         if (n < 0) {
             throw new IllegalArgumentException("negative write count " + n);
         }
-        List<WalRecord.Change> changes = new ArrayList<>(n);
+        List<RowChange> changes = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             String table = shortString(p);
             byte[] key = new byte[p.getInt()];
@@ -136,7 +136,7 @@ final class WalReader {
                 value = new byte[vlen];
                 p.get(value);
             }
-            changes.add(new WalRecord.Change(table, key, value));
+            changes.add(new RowChange(table, key, value));
         }
         if (p.hasRemaining()) {
             throw new IllegalArgumentException(p.remaining() + " bytes after the last write");

@@ -11,14 +11,10 @@ import java.util.List;
  * logged by the deciding participant with its own writes ({@link Kind#DECIDE_COMMIT}: in {@code
  * nodes} the other participants that must learn it).
  */
-record WalRecord(Kind kind, long order, TransactionId txn, List<String> nodes, List<Change> changes) {
+record WalRecord(Kind kind, long order, TransactionId txn, List<String> nodes, List<RowChange> changes) {
     enum Kind { COMMIT, PREPARE, COMMIT_PREPARED, ABORT_PREPARED, DECIDE_COMMIT }
 
-    /** A row's new value; null for a delete. */
-    record Change(String table, byte[] key, byte[] value) {
-    }
-
-    static WalRecord commit(long order, List<Change> changes) {
+    static WalRecord commit(long order, List<RowChange> changes) {
         return new WalRecord(Kind.COMMIT, order, null, List.of(), changes);
     }
 

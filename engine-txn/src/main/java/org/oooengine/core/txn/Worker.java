@@ -29,6 +29,9 @@ public final class Worker implements AutoCloseable {
     private record PendingAck(long lsn, Runnable ack) {
     }
 
+    private record Shipment(long commitTs, List<Transaction.Write> writes) {
+    }
+
     private final TransactionalDatabase db;
     private final int id;
     private final LogProtocol protocol;
@@ -48,6 +51,8 @@ public final class Worker implements AutoCloseable {
     private final java.util.Set<Tuple> heldLocks = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
     private final ArrayDeque<PendingAck> pending = new ArrayDeque<>();
     private final List<Runnable> groupAcks = new ArrayList<>();
+    /** NLR group: the commits installed under held locks, shipped at the flush that releases them. */
+    private final List<Shipment> groupShipments = new ArrayList<>();
     private int groupCount;
     private long groupStart;
     /** NLR: records appended since the last flush that hold no locks (a prepared transaction's commit). */
@@ -135,10 +140,26 @@ public final class Worker implements AutoCloseable {
             return;
         }
         tx.installKeepingLocks(ts, heldLocks);
+        keepForShipping(ts, tx.lockedWrites());
         groupAcks.add(ack);
         if (groupFull()) {
             flushNlrGroup();
         }
+    }
+
+    /**
+     * Keeps a commit installed under held locks for shipping at the group's flush. Asked after the
+     * install: a feed opened later reads its rows after it, so a commit not kept is not missed.
+     */
+    private void keepForShipping(long ts, List<Transaction.Write> writes) {
+        if (db.shipping()) {
+            groupShipments.add(new Shipment(ts, writes));
+        }
+    }
+
+    /** Ships a commit whose writes are installed and still locked (see {@link CommitFeed}). */
+    void ship(long ts, List<Transaction.Write> writes) {
+        db.ship(ts, writes);
     }
 
     /** Counts a transaction into the group; true when the group should be flushed now. */
@@ -157,6 +178,10 @@ public final class Worker implements AutoCloseable {
     private void flushNlrGroup() {
         wal.flush();
         unflushedRecords = false;
+        for (Shipment c : groupShipments) { // durable now, and no one else has seen them
+            db.ship(c.commitTs(), c.writes());
+        }
+        groupShipments.clear();
         for (Tuple t : heldLocks) {
             t.unlock();
         }
@@ -309,6 +334,7 @@ public final class Worker implements AutoCloseable {
         Decision d = new Decision(id, commitTs, others);
         db.deciding(id);
         tx.installKeepingLocks(commitTs, heldLocks);
+        keepForShipping(commitTs, tx.lockedWrites());
         groupAcks.add(() -> db.decided(d));
         if (groupFull()) {
             flushNlrGroup();
@@ -344,7 +370,7 @@ public final class Worker implements AutoCloseable {
         } else {
             wal.flush();
         }
-        p.install();
+        p.install(db);
         return true;
     }
 
