@@ -13,8 +13,10 @@ import java.util.concurrent.TimeUnit;
  * the copy equal to the transactional tables at every point the feed has been drained to.
  *
  * <p>To start a copy: open the feed, then read the rows ({@link TransactionalDatabase#readRows}),
- * then apply the feed from its start. A commit the rows show already is applied again with the same
- * after-images, and a commit the rows missed is in the feed: nothing is lost or left half applied.
+ * then apply the feed from its start, at least its first {@link #offered()} commits as counted
+ * after the rows were read. A commit the rows show already is applied again with the same
+ * after-images, and a commit the rows missed is in the feed: nothing is lost, and from then on
+ * the copy holds whole transactions.
  *
  * <p>The feed holds at most {@code capacity} commits: a reader that falls further behind finds it
  * {@link #overflowed()} and must start its copy again. Under the NLR protocols a commit is shipped
@@ -24,6 +26,7 @@ public final class CommitFeed implements AutoCloseable {
     private final TransactionalDatabase db;
     private final LinkedBlockingQueue<ShippedCommit> queue;
     private final int capacity;
+    private final java.util.concurrent.atomic.AtomicLong offered = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean overflowed;
     private volatile boolean closed;
 
@@ -38,6 +41,7 @@ public final class CommitFeed implements AutoCloseable {
 
     /** Called by the committing thread, its writes installed and still locked. */
     void offer(ShippedCommit c) {
+        offered.incrementAndGet();
         if (!overflowed && !queue.offer(c)) {
             overflowed = true;
             queue.clear(); // its reader starts again from the rows; what it missed must not be kept meanwhile
@@ -60,6 +64,19 @@ public final class CommitFeed implements AutoCloseable {
         }
         checkUsable(); // a commit lost while this one waited must not pass unnoticed
         return out;
+    }
+
+    /**
+     * Commits shipped into this feed so far, taken or not. A commit is counted before any other
+     * transaction can see its writes.
+     */
+    public long offered() {
+        return offered.get();
+    }
+
+    /** Runs {@code action} on each commit waiting to be taken, oldest first, as the queue holds them now. */
+    public void forEachWaiting(java.util.function.Consumer<ShippedCommit> action) {
+        queue.forEach(action);
     }
 
     /** Commits shipped and not yet taken. */

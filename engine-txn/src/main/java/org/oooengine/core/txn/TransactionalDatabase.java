@@ -353,14 +353,20 @@ public final class TransactionalDatabase implements AutoCloseable {
         }
     }
 
+    /** How long {@link #readRows} waits for a locked row: a commit's group flush or a two-phase commit's outcome. */
+    private static final long READ_ROWS_LOCK_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+
     /**
-     * The rows of table {@code name} in key order, each as last installed (what a committed
-     * transaction wrote, durable or about to be shipped): for starting a copy after {@link
-     * #openCommitFeed}. Not a snapshot of one instant: a row written meanwhile may show its old or
-     * its new value, and its commit is in a feed opened before.
+     * The rows of table {@code name} in key order, for starting a copy after {@link #openCommitFeed}.
+     * Not a snapshot of one instant: a row committed meanwhile may show its old or its new value.
+     * Each value is read while its row is unlocked, so the commit that wrote it is in the feed
+     * already, among the first {@link CommitFeed#offered()} commits read after this returns: a copy
+     * holds whole transactions once it has applied that many.
+     *
+     * @throws TransactionAbortedException when a row stays locked for 10 s (a two-phase commit in doubt)
      */
     public void readRows(String name, java.util.function.BiConsumer<byte[], byte[]> row) {
-        table(name).forEachRow(row);
+        table(name).forEachUnlockedRow(row, System.nanoTime() + READ_ROWS_LOCK_WAIT_NANOS);
     }
 
     /** A worker with its own WAL file; use it from one thread at a time. */

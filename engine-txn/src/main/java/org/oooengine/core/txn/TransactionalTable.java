@@ -95,12 +95,34 @@ public final class TransactionalTable {
         t.reset(value);
     }
 
-    /** Every row with a value, in key order, its value read once as last installed (see {@link TransactionalDatabase#readRows}). */
-    void forEachRow(BiConsumer<byte[], byte[]> action) {
+    /**
+     * Every row with a value, in key order, each value read while its tuple is unlocked (see {@link
+     * TransactionalDatabase#readRows}).
+     *
+     * @throws TransactionAbortedException when a tuple stays locked past {@code deadlineNanos}
+     */
+    void forEachUnlockedRow(BiConsumer<byte[], byte[]> action, long deadlineNanos) {
         for (java.util.Map.Entry<Key, Tuple> e : tuples.entrySet()) {
-            byte[] value = e.getValue().value();
+            byte[] value = unlockedValue(e.getValue(), deadlineNanos);
             if (value != null) {
                 action.accept(e.getKey().bytes(), value);
+            }
+        }
+    }
+
+    private byte[] unlockedValue(Tuple t, long deadlineNanos) {
+        while (true) {
+            long word = t.word();
+            if (!TimestampWord.locked(word)) {
+                byte[] value = t.value();
+                if (t.word() == word) {
+                    return value;
+                }
+            } else if (System.nanoTime() > deadlineNanos) {
+                throw new TransactionAbortedException("a row of table " + name + " stayed locked while its rows were read");
+            } else {
+                Thread.onSpinWait();
+                Thread.yield();
             }
         }
     }

@@ -1,0 +1,283 @@
+package org.oooengine.core.htap;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.oooengine.core.store.Store;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.store.Table;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.txn.Durability;
+import org.oooengine.core.txn.LogProtocol;
+import org.oooengine.core.txn.TransactionalDatabase;
+import org.oooengine.core.txn.TransactionalTable;
+import org.oooengine.core.txn.Worker;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
+
+/**
+ * Transfers between accounts, with accounts opened and closed, while queries sum the balances in
+ * the copy they pin: every sum is the total (no transfer half applied), and once the writers stop
+ * both copies hold what the transactional table holds, row for row.
+ */
+class AnalyticalCopiesTest {
+    private static final int ACCOUNTS = 200;
+    private static final long OPENING_BALANCE = 1_000;
+    private static final long TOTAL = ACCOUNTS * OPENING_BALANCE;
+    private static final int TRANSFERS_PER_THREAD = 1500;
+    private static final Schema SCHEMA = new Schema(List.of(new Column("id", DataType.BIGINT),
+            new Column("balance", DataType.BIGINT), new Column("owner", DataType.varchar(20))));
+    private static final TableDefinition ACCOUNTS_TABLE = new TableDefinition("accounts", SCHEMA, List.of("id"),
+            List.of(new TableDefinition.IndexDefinition("by_balance", List.of("balance"))), true);
+    private static final KeyCodec KEYS = new KeyCodec(new DataType[] {DataType.BIGINT});
+    private static final RowCodec ROWS = new RowCodec(SCHEMA);
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void queriesNeverSeeATransferHalfAppliedAndBothCopiesEndEqualToTheTable() throws Exception {
+        run(AnalyticalCopies.Options.periodic(Duration.ofMillis(30), StoreOptions.defaults().withIoThreads(0)
+                .withBufferPoolBytes(16 << 20)));
+    }
+
+    @Test
+    void copiesSwitchedByFreshnessEndEqualToTheTable() throws Exception {
+        AnalyticalCopies.Options freshness = AnalyticalCopies.Options.belowFreshness(0.95,
+                StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20));
+        run(freshness);
+    }
+
+    /** A feed too small for the writers' pace overflows: the copies are built again and still end equal. */
+    @Test
+    void copiesBuiltAgainAfterTheFeedOverflowedEndEqualToTheTable() throws Exception {
+        AnalyticalCopies.Options tiny = new AnalyticalCopies.Options(Duration.ofMillis(30), 0, 2, 1,
+                StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20));
+        AnalyticalCopies copies = run(tiny);
+        assertTrue(copies.rebuilds() > 0, "the feed of 2 commits never overflowed");
+    }
+
+    /** A switch moves new queries to the fresher copy; the copy a query still pins is written only after it is done. */
+    @Test
+    void aPinnedCopyIsNotWrittenUntilItsQueryIsDone() throws Exception {
+        try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
+            TransactionalTable accounts = loadAccounts(db);
+            try (AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db,
+                    Map.of("t_accounts", ACCOUNTS_TABLE), AnalyticalCopies.Options.periodic(Duration.ofMillis(10),
+                            StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20)));
+                 Worker w = db.newWorker()) {
+                AnalyticalCopies.Pin old = copies.pin();
+                Map<Long, List<Object>> before = copyRows(old.store());
+                w.run(tx -> {
+                    tx.delete(accounts, KEYS.encode(7L));
+                    return null;
+                });
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (copies.switches() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertEquals(1, copies.switches());
+                Thread.sleep(100); // time enough to write the old copy, were it not pinned
+                assertTrue(before.equals(copyRows(old.store())), "a pinned copy was written");
+                try (AnalyticalCopies.Pin now = copies.pin()) {
+                    assertTrue(!copyRows(now.store()).containsKey(7L), "the new read copy shows the delete");
+                }
+                old.close();
+                assertTrue(copies.awaitFresh(Duration.ofSeconds(30)));
+                Thread.sleep(100); // the replay onto the old copy follows its unpinning
+                assertEquals(tableRows(db), copyRows(copies.applyingStore()));
+            }
+        }
+    }
+
+    /** Rows changed in the applying copy and not yet in the read one are stale; the lag is the oldest one's age. */
+    @Test
+    void freshnessCountsTheRowsTheReadCopyDoesNotShowYet() throws Exception {
+        try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
+            TransactionalTable accounts = loadAccounts(db);
+            try (AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db,
+                    Map.of("t_accounts", ACCOUNTS_TABLE), AnalyticalCopies.Options.periodic(Duration.ofHours(1),
+                            StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20)));
+                 Worker w = db.newWorker()) {
+                assertEquals(List.of(new Freshness("t_accounts", ACCOUNTS, 0, 1.0, 0)), copies.freshness());
+                for (long id : new long[] {3, 4, 3}) {
+                    w.run(tx -> {
+                        tx.put(accounts, KEYS.encode(id), ROWS.encode(new Object[] {id, 0L, "emptied"}));
+                        return null;
+                    });
+                }
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (copies.applied() < 3 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                Thread.sleep(20);
+                Freshness f = copies.freshness().get(0);
+                assertEquals(2, f.staleRows(), f.toString());
+                assertEquals(1 - 2.0 / ACCOUNTS, f.rate(), 1e-9);
+                assertTrue(f.lagSeconds() > 0.01, f.toString());
+                assertEquals(0, copies.switches());
+            }
+        }
+    }
+
+    private static TransactionalTable loadAccounts(TransactionalDatabase db) {
+        TransactionalTable accounts = db.createTable("t_accounts");
+        List<byte[][]> rows = new ArrayList<>();
+        for (long id = 0; id < ACCOUNTS; id++) {
+            rows.add(new byte[][] {KEYS.encode(id), ROWS.encode(new Object[] {id, OPENING_BALANCE, "owner " + id})});
+        }
+        db.load(accounts, rows);
+        return accounts;
+    }
+
+    private AnalyticalCopies run(AnalyticalCopies.Options options) throws Exception {
+        try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.nlrGroup(8),
+                Durability.NONE)) {
+            TransactionalTable accounts = loadAccounts(db);
+            AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db, Map.of("t_accounts", ACCOUNTS_TABLE),
+                    options);
+            try (copies) {
+                AtomicBoolean writing = new AtomicBoolean(true);
+                AtomicLong sums = new AtomicLong();
+                AtomicReference<String> wrong = new AtomicReference<>();
+                Thread reader = new Thread(() -> {
+                    while (writing.get() && wrong.get() == null) {
+                        try (AnalyticalCopies.Pin pin = copies.pin()) {
+                            long sum = sum(pin.store());
+                            if (sum != TOTAL) {
+                                wrong.set("a query summed " + sum + " instead of " + TOTAL);
+                            }
+                            sums.incrementAndGet();
+                        }
+                    }
+                });
+                reader.start();
+                List<Thread> writers = new ArrayList<>();
+                for (int n = 0; n < 2; n++) {
+                    Worker w = db.newWorker();
+                    long seed = n;
+                    writers.add(new Thread(() -> {
+                        try (w) {
+                            transfer(w, accounts, seed);
+                        }
+                    }));
+                }
+                writers.forEach(Thread::start);
+                for (Thread t : writers) {
+                    t.join();
+                }
+                writing.set(false);
+                reader.join();
+                assertEquals(null, wrong.get());
+                assertTrue(sums.get() > 0);
+                assertTrue(copies.awaitFresh(Duration.ofSeconds(60)), "the read copy did not catch up");
+                assertTrue(copies.switches() + copies.rebuilds() > 0, "the copies never switched");
+                Map<Long, List<Object>> table = tableRows(db);
+                try (AnalyticalCopies.Pin pin = copies.pin()) {
+                    assertEquals(table, copyRows(pin.store()));
+                }
+                assertEquals(table, copyRows(copies.applyingStore()));
+                for (Freshness f : copies.freshness()) {
+                    assertEquals(1.0, f.rate(), f.toString());
+                    assertEquals(table.size(), f.rows(), f.toString());
+                }
+            }
+            return copies;
+        }
+    }
+
+    /**
+     * Moves money between accounts; now and then opens an account with money taken from another,
+     * or closes one opened so, giving its money back: the total never changes.
+     */
+    private static void transfer(Worker w, TransactionalTable accounts, long seed) {
+        SplittableRandom r = new SplittableRandom(seed);
+        long nextOpened = 1_000_000 * (seed + 1);
+        List<Long> opened = new ArrayList<>();
+        for (int i = 0; i < TRANSFERS_PER_THREAD; i++) {
+            long from = r.nextInt(ACCOUNTS);
+            int op = r.nextInt(10);
+            if (op == 0) {
+                long id = nextOpened++;
+                opened.add(id);
+                w.run(tx -> {
+                    Object[] f = ROWS.decode(tx.get(accounts, KEYS.encode(from)));
+                    f[1] = (Long) f[1] - 10;
+                    tx.put(accounts, KEYS.encode(from), ROWS.encode(f));
+                    tx.put(accounts, KEYS.encode(id), ROWS.encode(new Object[] {id, 10L, "opened " + id}));
+                    return null;
+                });
+            } else if (op == 1 && !opened.isEmpty()) {
+                long id = opened.remove(opened.size() - 1);
+                w.run(tx -> {
+                    Object[] closed = ROWS.decode(tx.get(accounts, KEYS.encode(id)));
+                    Object[] f = ROWS.decode(tx.get(accounts, KEYS.encode(from)));
+                    f[1] = (Long) f[1] + (Long) closed[1];
+                    tx.put(accounts, KEYS.encode(from), ROWS.encode(f));
+                    tx.delete(accounts, KEYS.encode(id));
+                    return null;
+                });
+            } else {
+                long to = r.nextInt(ACCOUNTS);
+                long amount = 1 + r.nextInt(50);
+                w.run(tx -> {
+                    Object[] f = ROWS.decode(tx.get(accounts, KEYS.encode(from)));
+                    f[1] = (Long) f[1] - amount;
+                    tx.put(accounts, KEYS.encode(from), ROWS.encode(f));
+                    Object[] t = ROWS.decode(tx.get(accounts, KEYS.encode(to)));
+                    t[1] = (Long) t[1] + amount;
+                    tx.put(accounts, KEYS.encode(to), ROWS.encode(t));
+                    return null;
+                });
+            }
+        }
+    }
+
+    private static long sum(Store store) {
+        long[] sum = {0};
+        Table t = store.table("accounts");
+        t.tree().scan(new byte[0], null, (leaf, slot) -> {
+            sum[0] += (Long) t.rowAt(leaf, slot)[1];
+            return true;
+        }).join();
+        return sum[0];
+    }
+
+    private static Map<Long, List<Object>> copyRows(Store store) {
+        Map<Long, List<Object>> rows = new TreeMap<>();
+        Table t = store.table("accounts");
+        t.tree().scan(new byte[0], null, (leaf, slot) -> {
+            Object[] row = t.rowAt(leaf, slot);
+            rows.put((Long) row[0], List.of(row));
+            return true;
+        }).join();
+        long[] indexed = {0};
+        t.index("by_balance").tree().scan(new byte[0], null, (leaf, slot) -> ++indexed[0] > 0).join();
+        assertEquals(rows.size(), indexed[0], "index entries");
+        return rows;
+    }
+
+    private static Map<Long, List<Object>> tableRows(TransactionalDatabase db) {
+        Map<Long, List<Object>> rows = new TreeMap<>();
+        db.readRows("t_accounts", (k, v) -> {
+            Object[] row = ROWS.decode(v);
+            rows.put((Long) row[0], List.of(row));
+        });
+        return rows;
+    }
+}
