@@ -135,6 +135,50 @@ class AnalyticalCopiesTest {
         }
     }
 
+    /**
+     * The process dies while commits are being applied: the copies started after recovery are built
+     * from the recovered tables and equal them, with every transfer whole.
+     */
+    @Test
+    void copiesStartedAfterACrashDuringLogApplyEqualTheRecoveredTable() throws Exception {
+        AnalyticalCopies.Options options = AnalyticalCopies.Options.periodic(Duration.ofMillis(20),
+                StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20));
+        TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.nlrGroup(8), Durability.NONE);
+        TransactionalTable accounts = loadAccounts(db);
+        AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db, Map.of("t_accounts", ACCOUNTS_TABLE),
+                options);
+        Worker w = db.newWorker();
+        Thread writer = new Thread(() -> {
+            try {
+                transfer(w, accounts, 42);
+            } catch (RuntimeException e) {
+                // the database died under it
+            }
+        });
+        writer.start();
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (copies.applied() < TRANSFERS_PER_THREAD / 3 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        org.oooengine.core.txn.Crashes.crash(db);
+        writer.join();
+        copies.close();
+
+        try (TransactionalDatabase recovered = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.nlrGroup(8),
+                Durability.NONE);
+             AnalyticalCopies again = AnalyticalCopies.start(dir.resolve("copies"), recovered,
+                     Map.of("t_accounts", ACCOUNTS_TABLE), options)) {
+            assertTrue(again.awaitFresh(Duration.ofSeconds(30)));
+            Map<Long, List<Object>> table = tableRows(recovered);
+            assertTrue(table.size() >= ACCOUNTS);
+            try (AnalyticalCopies.Pin pin = again.pin()) {
+                assertEquals(table, copyRows(pin.store()));
+                assertEquals(TOTAL, sum(pin.store()));
+            }
+            assertEquals(table, copyRows(again.applyingStore()));
+        }
+    }
+
     private static TransactionalTable loadAccounts(TransactionalDatabase db) {
         TransactionalTable accounts = db.createTable("t_accounts");
         List<byte[][]> rows = new ArrayList<>();
