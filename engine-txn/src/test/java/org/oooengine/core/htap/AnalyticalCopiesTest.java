@@ -46,28 +46,26 @@ class AnalyticalCopiesTest {
             List.of(new TableDefinition.IndexDefinition("by_balance", List.of("balance"))), true);
     private static final KeyCodec KEYS = new KeyCodec(new DataType[] {DataType.BIGINT});
     private static final RowCodec ROWS = new RowCodec(SCHEMA);
+    /** Reads where they are asked for, in a small pool: the copies hold a few hundred rows. */
+    private static final StoreOptions SMALL_STORE = StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20);
 
     @TempDir
     Path dir;
 
     @Test
     void queriesNeverSeeATransferHalfAppliedAndBothCopiesEndEqualToTheTable() throws Exception {
-        run(AnalyticalCopies.Options.periodic(Duration.ofMillis(30), StoreOptions.defaults().withIoThreads(0)
-                .withBufferPoolBytes(16 << 20)));
+        run(periodic(Duration.ofMillis(30)));
     }
 
     @Test
     void copiesSwitchedByFreshnessEndEqualToTheTable() throws Exception {
-        AnalyticalCopies.Options freshness = AnalyticalCopies.Options.belowFreshness(0.95,
-                StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20));
-        run(freshness);
+        run(AnalyticalCopies.Options.belowFreshness(0.95, SMALL_STORE));
     }
 
     /** A feed too small for the writers' pace overflows: the copies are built again and still end equal. */
     @Test
     void copiesBuiltAgainAfterTheFeedOverflowedEndEqualToTheTable() throws Exception {
-        AnalyticalCopies.Options tiny = new AnalyticalCopies.Options(Duration.ofMillis(30), 0, 2, 1,
-                StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20));
+        AnalyticalCopies.Options tiny = new AnalyticalCopies.Options(Duration.ofMillis(30), 0, 2, 1, SMALL_STORE);
         AnalyticalCopies copies = run(tiny);
         assertTrue(copies.rebuilds() > 0, "the feed of 2 commits never overflowed");
     }
@@ -77,10 +75,7 @@ class AnalyticalCopiesTest {
     void aPinnedCopyIsNotWrittenUntilItsQueryIsDone() throws Exception {
         try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
             TransactionalTable accounts = loadAccounts(db);
-            try (AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db,
-                    Map.of("t_accounts", ACCOUNTS_TABLE), AnalyticalCopies.Options.periodic(Duration.ofMillis(10),
-                            StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20)));
-                 Worker w = db.newWorker()) {
+            try (AnalyticalCopies copies = startCopies(db, periodic(Duration.ofMillis(10))); Worker w = db.newWorker()) {
                 AnalyticalCopies.Pin old = copies.pin();
                 Map<Long, List<Object>> before = copyRows(old.store());
                 w.run(tx -> {
@@ -110,10 +105,7 @@ class AnalyticalCopiesTest {
     void freshnessCountsTheRowsTheReadCopyDoesNotShowYet() throws Exception {
         try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
             TransactionalTable accounts = loadAccounts(db);
-            try (AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db,
-                    Map.of("t_accounts", ACCOUNTS_TABLE), AnalyticalCopies.Options.periodic(Duration.ofHours(1),
-                            StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20)));
-                 Worker w = db.newWorker()) {
+            try (AnalyticalCopies copies = startCopies(db, periodic(Duration.ofHours(1))); Worker w = db.newWorker()) {
                 assertEquals(List.of(new Freshness("t_accounts", ACCOUNTS, 0, 1.0, 0)), copies.freshness());
                 for (long id : new long[] {3, 4, 3}) {
                     w.run(tx -> {
@@ -141,12 +133,10 @@ class AnalyticalCopiesTest {
      */
     @Test
     void copiesStartedAfterACrashDuringLogApplyEqualTheRecoveredTable() throws Exception {
-        AnalyticalCopies.Options options = AnalyticalCopies.Options.periodic(Duration.ofMillis(20),
-                StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(16 << 20));
+        AnalyticalCopies.Options options = periodic(Duration.ofMillis(20));
         TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.nlrGroup(8), Durability.NONE);
         TransactionalTable accounts = loadAccounts(db);
-        AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db, Map.of("t_accounts", ACCOUNTS_TABLE),
-                options);
+        AnalyticalCopies copies = startCopies(db, options);
         Worker w = db.newWorker();
         Thread writer = new Thread(() -> {
             try {
@@ -166,8 +156,7 @@ class AnalyticalCopiesTest {
 
         try (TransactionalDatabase recovered = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.nlrGroup(8),
                 Durability.NONE);
-             AnalyticalCopies again = AnalyticalCopies.start(dir.resolve("copies"), recovered,
-                     Map.of("t_accounts", ACCOUNTS_TABLE), options)) {
+             AnalyticalCopies again = startCopies(recovered, options)) {
             assertTrue(again.awaitFresh(Duration.ofSeconds(30)));
             Map<Long, List<Object>> table = tableRows(recovered);
             assertTrue(table.size() >= ACCOUNTS);
@@ -177,6 +166,14 @@ class AnalyticalCopiesTest {
             }
             assertEquals(table, copyRows(again.applyingStore()));
         }
+    }
+
+    private static AnalyticalCopies.Options periodic(Duration every) {
+        return AnalyticalCopies.Options.periodic(every, SMALL_STORE);
+    }
+
+    private AnalyticalCopies startCopies(TransactionalDatabase db, AnalyticalCopies.Options options) {
+        return AnalyticalCopies.start(dir.resolve("copies"), db, Map.of("t_accounts", ACCOUNTS_TABLE), options);
     }
 
     private static TransactionalTable loadAccounts(TransactionalDatabase db) {
@@ -193,8 +190,7 @@ class AnalyticalCopiesTest {
         try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.nlrGroup(8),
                 Durability.NONE)) {
             TransactionalTable accounts = loadAccounts(db);
-            AnalyticalCopies copies = AnalyticalCopies.start(dir.resolve("copies"), db, Map.of("t_accounts", ACCOUNTS_TABLE),
-                    options);
+            AnalyticalCopies copies = startCopies(db, options);
             try (copies) {
                 AtomicBoolean writing = new AtomicBoolean(true);
                 AtomicLong sums = new AtomicLong();

@@ -4,8 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.oooengine.core.txn.DependencyGraph.key;
+import static org.oooengine.core.txn.DependencyGraph.keyOf;
+import static org.oooengine.core.txn.DependencyGraph.version;
+import static org.oooengine.core.txn.DependencyGraph.writerOf;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -31,23 +34,6 @@ class CommitFeedTest {
 
     @TempDir
     Path dir;
-
-    private static byte[] key(int k) {
-        return ByteBuffer.allocate(4).putInt(k).array();
-    }
-
-    private static int keyOf(byte[] key) {
-        return ByteBuffer.wrap(key).getInt();
-    }
-
-    private static long writerOf(byte[] value) {
-        return ByteBuffer.wrap(value).getLong();
-    }
-
-    /** A row's value: the id of the transaction that wrote it. */
-    private static byte[] version(long id) {
-        return ByteBuffer.allocate(8).putLong(id).array();
-    }
 
     /**
      * Read-modify-write transactions on a few hot keys, 2 threads. Every commit in the feed follows

@@ -19,6 +19,24 @@ final class DependencyGraph {
     /** The initial load, writer of every first version. */
     static final long INITIAL = 0;
 
+    /** Key {@code k} of a history's table. */
+    static byte[] key(int k) {
+        return java.nio.ByteBuffer.allocate(4).putInt(k).array();
+    }
+
+    static int keyOf(byte[] key) {
+        return java.nio.ByteBuffer.wrap(key).getInt();
+    }
+
+    /** A row's value: the id of the transaction that wrote it. */
+    static byte[] version(long id) {
+        return java.nio.ByteBuffer.allocate(8).putLong(id).array();
+    }
+
+    static long writerOf(byte[] value) {
+        return java.nio.ByteBuffer.wrap(value).getLong();
+    }
+
     record Committed(long id, Map<Integer, Long> readVersions, Set<Integer> written) {
     }
 

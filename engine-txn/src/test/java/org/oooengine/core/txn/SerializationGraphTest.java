@@ -3,8 +3,9 @@ package org.oooengine.core.txn;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.oooengine.core.txn.DependencyGraph.key;
+import static org.oooengine.core.txn.DependencyGraph.version;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -26,14 +27,6 @@ class SerializationGraphTest {
 
     @TempDir
     Path dir;
-
-    private static byte[] key(int k) {
-        return ByteBuffer.allocate(4).putInt(k).array();
-    }
-
-    private static byte[] version(long id) {
-        return ByteBuffer.allocate(8).putLong(id).array();
-    }
 
     @ParameterizedTest
     @ValueSource(strings = {"nlr", "nlr-group:8", "elr", "elr-group:8", "elr-swal"})
@@ -82,7 +75,7 @@ class SerializationGraphTest {
                 seen.clear();
                 written.clear();
                 for (int k : keys) {
-                    seen.put(k, ByteBuffer.wrap(tx.get(t, key(k))).getLong());
+                    seen.put(k, DependencyGraph.writerOf(tx.get(t, key(k))));
                 }
                 for (int j = 0; j < writes; j++) {
                     tx.put(t, key(keys.get(j)), version(id));
