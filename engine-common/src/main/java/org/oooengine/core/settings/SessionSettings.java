@@ -36,6 +36,13 @@ public final class SessionSettings {
             .doc("The most a hash table a node builds from its own partition or from rows shuffled to it may take, "
                     + "per node, as estimated; beyond it such a join runs on the coordinator; 0: all do. By default no "
                     + "bound, since a node's hash join spills what does not fit in its memory."));
+    public static final Setting<String> HTAP_READS = DECLARED.add(Setting.choice("ooo.htap.reads", "transactional", "copies")
+            .scope(SESSION).defaultValue("transactional")
+            .doc("Where queries read transactional tables that have analytical copies (`ooo.htap.copies`). "
+                    + "`transactional`: the table itself, in a transaction of the query's own (serializable; "
+                    + "a query may conflict with writers). `copies`: each node's analytical copy as of its last "
+                    + "switch (at most about a second old by default; whole transactions, never conflicting; each "
+                    + "node's copy switches on its own). Statements that write read the table itself whatever this says."));
     public static final Setting<Boolean> AGGREGATE_MERGE_ON_NODES = DECLARED.add(Setting.flag("ooo.aggregate.merge-on-nodes")
             .scope(SESSION).defaultValue(true)
             .doc("Whether a GROUP BY with keys merges its groups on the nodes (shuffled by key) or on the coordinator."));

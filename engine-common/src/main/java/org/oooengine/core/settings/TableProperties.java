@@ -19,6 +19,11 @@ public final class TableProperties {
             "half", "rightmost", "prefix", "rate")
             .scope(TABLE).defaultValue("prefix")
             .doc("Where the leaves of the table's B+trees split when rows are written in place."));
+    public static final Setting<Boolean> HTAP_COPIES = DECLARED.add(Setting.flag("ooo.htap.copies").scope(TABLE)
+            .defaultValue(false)
+            .doc("Transactional tables only: each node also keeps two analytical copies of its rows, fed by the "
+                    + "table's log (HTAP); a session with `ooo.htap.reads=copies` reads them. Set it in CREATE TABLE "
+                    + "or with ALTER TABLE ... SET TBLPROPERTIES; unsetting it drops the copies."));
     public static final Setting<String> FILE_FORMAT = DECLARED.add(Setting.choice("ooo.file.format", "text", "orc")
             .scope(TABLE)
             .doc("Set by the engine: the format of a table held in files rather than on the nodes; its presence "

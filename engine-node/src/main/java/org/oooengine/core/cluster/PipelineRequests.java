@@ -137,9 +137,14 @@ final class PipelineRequests implements RequestFamily {
                 out::cancelled, memory));
     }
 
-    /** The transactional tables a pipeline reads, as read within its transaction on this node (null: a store's table). */
+    /**
+     * The transactional tables a pipeline reads, as read within its transaction on this node or, for
+     * those it reads from their analytical copies, as this node's copy holds them (null: a store's table).
+     */
     private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads) {
-        return name -> reads.reads(name) ? transactions.rows(reads.transaction(), name, reads.tables().get(name)) : null;
+        return name -> !reads.reads(name) ? null
+                : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name))
+                : transactions.rows(reads.transaction(), name, reads.tables().get(name));
     }
 
     /**

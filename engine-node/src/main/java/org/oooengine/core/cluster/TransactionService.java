@@ -148,6 +148,9 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     /** What procedures keep on this node ({@link NodeProcedure.Context#resource}), by name; closed with the service. */
     private final Map<String, AutoCloseable> resources = new ConcurrentHashMap<>();
     private final Path dir;
+    /** The analytical copies of the tables registered for them (HTAP), built and rebuilt on a thread of their own. */
+    private final NodeCopies copies;
+    private final ExecutorService copyWork;
 
     /**
      * @param fail answers a request with the error frame its failure maps to (shared with the node's other requests)
@@ -159,6 +162,9 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         this.options = options;
         this.fail = fail;
         this.db = TransactionalDatabase.open(dir, options.protocol(), options.durability());
+        this.copies = new NodeCopies(nodeId, dir, db, NodeCopies.DEFAULT_OPTIONS);
+        this.copyWork = Executors.newSingleThreadExecutor(DaemonThreads.named("ooo-htap-" + nodeId));
+        copies.start();
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) {
             lanes[i] = new Lane("ooo-txn-" + nodeId + "-" + i);
@@ -199,11 +205,31 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             case DROP_TABLE -> {
                 String name = r.getString();
                 resolver.execute(() -> answer(out, () -> {
+                    copies.unregister(name);
                     db.dropTable(name);
                     out.reply(EMPTY);
                 }));
             }
             case APPLIED -> out.reply(applied(r));
+            case COPY_TABLES -> {
+                Map<String, org.oooengine.core.store.TableDefinition> tables = new java.util.LinkedHashMap<>();
+                int n = r.getCount(2);
+                for (int i = 0; i < n; i++) {
+                    tables.put(r.getString(), Messages.readDefinition(r));
+                }
+                copyWork.execute(() -> answer(out, () -> {
+                    copies.register(tables);
+                    out.reply(EMPTY);
+                }));
+            }
+            case COPY_STATUS -> out.reply(copyStatus());
+            case UNCOPY_TABLE -> {
+                String name = r.getString();
+                copyWork.execute(() -> answer(out, () -> {
+                    copies.unregister(name);
+                    out.reply(EMPTY);
+                }));
+            }
             case PROCEDURE -> {
                 String name = r.getString();
                 int routing = r.getInt();
@@ -353,6 +379,22 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The rows of transactional table {@code table} as this node's analytical copy holds them (see {@link NodeCopies#rows}). */
+    PartitionPipeline.RowSource copyRows(String table, Schema schema) {
+        return copies.rows(table, schema);
+    }
+
+    private byte[] copyStatus() {
+        NodeCopies.Status st = copies.status();
+        PayloadWriter w = new PayloadWriter(64 + 64 * st.tables().size()).putLong(st.switches()).putLong(st.applied())
+                .putLong(st.rebuilds()).putLong(st.reads()).putVarInt(st.tables().size());
+        for (org.oooengine.core.htap.Freshness f : st.tables()) {
+            w.putString(f.table()).putLong(f.rows()).putLong(f.staleRows()).putLong(Double.doubleToLongBits(f.rate()))
+                    .putLong(Double.doubleToLongBits(f.lagSeconds()));
+        }
+        return w.toByteArray();
     }
 
     private byte[] applied(PayloadReader r) {
@@ -871,6 +913,8 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     public void close() {
         housekeeping.shutdownNow();
         resolver.shutdownNow();
+        copyWork.shutdownNow();
+        copies.close();
         List<Lane> all = new java.util.ArrayList<>(List.of(lanes));
         all.addAll(List.of(procedureThreads));
         for (Lane lane : all) {

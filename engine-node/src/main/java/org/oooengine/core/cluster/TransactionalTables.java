@@ -2,6 +2,9 @@ package org.oooengine.core.cluster;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.oooengine.core.htap.Freshness;
+import org.oooengine.core.store.TableDefinition;
 import java.util.concurrent.CompletableFuture;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.wire.PayloadWriter;
@@ -22,6 +25,49 @@ public final class TransactionalTables {
     }
 
     /**
+     * Has every node keep analytical copies of {@code tables} (transactional name to the definition
+     * of its rows) too, beside those it keeps already; returns once every node has built them.
+     */
+    public static void copy(Peers peers, Map<String, TableDefinition> tables) {
+        PayloadWriter w = new PayloadWriter(256).put(TxnOp.COPY_TABLES.code()).putVarInt(tables.size());
+        tables.forEach((name, def) -> {
+            w.putString(name);
+            Messages.writeDefinition(w, def);
+        });
+        onEveryNode(peers, w.toByteArray());
+    }
+
+    /** Has every node stop keeping analytical copies of {@code table} (nothing where it keeps none). */
+    public static void uncopy(Peers peers, String table) {
+        onEveryNode(peers, TxnOp.UNCOPY_TABLE, table);
+    }
+
+    /** How fresh a node's analytical copies are ({@link TxnOp#COPY_STATUS}). */
+    public record CopyStatus(String node, long switches, long applied, long rebuilds, long reads, List<Freshness> tables) {
+    }
+
+    /** Each node's {@link CopyStatus}, in the cluster's order of nodes. */
+    public static List<CopyStatus> copyStatus(Peers peers) {
+        byte[] payload = new PayloadWriter(1).put(TxnOp.COPY_STATUS.code()).toByteArray();
+        List<CopyStatus> out = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
+            org.oooengine.core.wire.PayloadReader r = peers.client(n.id()).call(OpCode.TXN, payload).join().reader();
+            long switches = r.getLong();
+            long applied = r.getLong();
+            long rebuilds = r.getLong();
+            long reads = r.getLong();
+            int count = r.getCount(8);
+            List<Freshness> tables = new ArrayList<>(count);
+            for (int i = 0; i < count; i++) {
+                tables.add(new Freshness(r.getString(), r.getLong(), r.getLong(), Double.longBitsToDouble(r.getLong()),
+                        Double.longBitsToDouble(r.getLong())));
+            }
+            out.add(new CopyStatus(n.id(), switches, applied, rebuilds, reads, tables));
+        }
+        return out;
+    }
+
+    /**
      * Runs stored procedure {@code name} ({@link NodeProcedure}) on {@code node} with {@code args};
      * {@code routing} picks the node's procedure thread (the same number, the same thread). The
      * answer completes the future on the network thread: for a caller that waits for it.
@@ -38,7 +84,10 @@ public final class TransactionalTables {
     }
 
     private static void onEveryNode(Peers peers, TxnOp op, String table) {
-        byte[] payload = new PayloadWriter(64).put(op.code()).putString(table).toByteArray();
+        onEveryNode(peers, new PayloadWriter(64).put(op.code()).putString(table).toByteArray());
+    }
+
+    private static void onEveryNode(Peers peers, byte[] payload) {
         List<CompletableFuture<?>> done = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
             try {

@@ -46,7 +46,21 @@ enum TxnOp {
      * takes the larger of the two timestamps, validates its reads at it and logs its vote. Answer:
      * that commit timestamp.
      */
-    LOCK_PREPARE(15);
+    LOCK_PREPARE(15),
+    /**
+     * HTAP: keep analytical copies of these transactional tables too (count, then per table its
+     * name and the definition of its rows: columns, primary key, indexes). Answer: empty, once
+     * the copies are built.
+     */
+    COPY_TABLES(16),
+    /**
+     * HTAP: how fresh the node's analytical copies are. Answer: switches, commits applied,
+     * rebuilds, reads (longs), count, then per table its name, rows, stale rows (longs), freshness and lag
+     * in seconds (doubles as their long bits).
+     */
+    COPY_STATUS(17),
+    /** HTAP: stop keeping analytical copies of a transactional table (its name). Answer: empty. */
+    UNCOPY_TABLE(18);
 
     private final byte code;
 

@@ -69,8 +69,8 @@ class MessagesTest {
         assertEquals(TransactionalReads.NONE, Messages.readPipeline(new PayloadReader(
                 Messages.pipeline(scan, QueryLimits.DEFAULTS, TransactionalReads.NONE))).reads());
         // a table announced without columns is refused before any work
-        PayloadWriter w = new PayloadWriter(64).putLong(0).putLong(0).putBytes(scan.toBytes()).putVarInt(1).putLong(1).putLong(2)
-                .putString("accounts").putVarInt(0);
+        PayloadWriter w = new PayloadWriter(64).putLong(0).putLong(0).putBytes(scan.toBytes()).putVarInt(1).put(1).putLong(1).putLong(2)
+                .putString("accounts").put(0).putVarInt(0);
         ProtocolException e = assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(w.toByteArray())));
         assertTrue(e.getMessage().contains("transactional table accounts read with no columns"), e.getMessage());
     }

@@ -51,6 +51,15 @@ public record StoreManifest(int formatVersion, int pageSize, double fillFactor, 
             return new Schema(cols);
         }
 
+        /** The entry of a table defined by {@code def} before any of its rows are stored: no files, no rows. */
+        public static TableMeta describing(TableDefinition def) {
+            List<ColumnMeta> cols = def.schema().columns().stream().map(c -> new ColumnMeta(c.name(), c.type().toString()))
+                    .toList();
+            List<IndexMeta> ixs = def.indexes().stream().map(ix -> new IndexMeta(ix.name(), ix.columns(), 0, null, ix.scope()))
+                    .toList();
+            return new TableMeta(def.name(), cols, def.primaryKey(), 0, 0, null, ixs, null, null);
+        }
+
         /** The definition a load of this table would be given: a reload keeps its layout and indexes. */
         @JsonIgnore
         public TableDefinition definition() {

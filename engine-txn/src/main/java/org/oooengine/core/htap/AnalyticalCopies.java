@@ -132,6 +132,7 @@ public final class AnalyticalCopies implements AutoCloseable {
     private final AtomicLong switches = new AtomicLong();
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong rebuilds = new AtomicLong();
+    private final AtomicLong pins = new AtomicLong();
 
     private AnalyticalCopies(Path dir, TransactionalDatabase db, Map<String, TableDefinition> tables, Options options) {
         this.dir = dir;
@@ -164,6 +165,7 @@ public final class AnalyticalCopies implements AutoCloseable {
             }
             r.reading.pins.incrementAndGet();
             if (roles == r) {
+                pins.incrementAndGet();
                 return new Pin(r.reading);
             }
             r.reading.pins.decrementAndGet(); // switched meanwhile: pin the new one
@@ -200,6 +202,11 @@ public final class AnalyticalCopies implements AutoCloseable {
     /** Commits applied to a copy (each counted once, when it first reached one). */
     public long applied() {
         return applied.get();
+    }
+
+    /** Times a query pinned a copy to read it. */
+    public long reads() {
+        return pins.get();
     }
 
     /** Times the pair was built again after the feed overflowed. */

@@ -16,11 +16,13 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * read-only tables whose rows the coordinator gathers from the nodes when a query reads them.
  * {@code sys.tree_health}: per node, table and B+tree (its clustered tree, {@code data}, or an
  * index), how its leaves have deteriorated against a fresh bulk load — whole ({@code key_range} 0)
- * and per key range (1, 2, ...) from its first key on.
+ * and per key range (1, 2, ...) from its first key on. {@code sys.htap_freshness}: per node and
+ * transactional table with analytical copies, how fresh the copy queries read there is.
  */
 public final class SystemCatalog implements Catalog {
     public static final String DATABASE = "sys";
     public static final String TREE_HEALTH = "tree_health";
+    public static final String HTAP_FRESHNESS = "htap_freshness";
 
     /** A system table: its columns and, when read, its rows (SQL values). */
     public record SystemTable(TableInfo info, Supplier<List<Object[]>> rows) {
@@ -37,6 +39,19 @@ public final class SystemCatalog implements Catalog {
             new ResultColumn("fill", SqlType.DOUBLE, "bytes of entries over the leaves' room"),
             new ResultColumn("deterioration", SqlType.DOUBLE, "leaves over fresh leaves"),
             new ResultColumn("pages_per_row", SqlType.DOUBLE, "leaves a scan reads per entry"));
+
+    private static final List<ResultColumn> HTAP_FRESHNESS_COLUMNS = List.of(
+            new ResultColumn("node", SqlType.STRING),
+            new ResultColumn("table_name", SqlType.STRING, "database.table, or the name on the nodes of a table the "
+                    + "catalog no longer lists"),
+            new ResultColumn("copy_rows", SqlType.BIGINT, "rows in the copy queries read"),
+            new ResultColumn("stale_rows", SqlType.BIGINT, "rows with a committed change that copy does not show yet"),
+            new ResultColumn("freshness", SqlType.DOUBLE, "1 - stale_rows / copy_rows: the share of rows up to date"),
+            new ResultColumn("lag_seconds", SqlType.DOUBLE, "how long ago the oldest change it does not show committed"),
+            new ResultColumn("switches", SqlType.BIGINT, "times the node's two copies switched roles"),
+            new ResultColumn("commits_applied", SqlType.BIGINT, "commits applied to the node's copies"),
+            new ResultColumn("rebuilds", SqlType.BIGINT, "times the copies were built again after falling behind"),
+            new ResultColumn("copy_reads", SqlType.BIGINT, "scans that read the node's copies"));
 
     private final Catalog tables;
     private final ClusterSession cluster;
@@ -55,7 +70,7 @@ public final class SystemCatalog implements Catalog {
 
     @Override
     public List<TableInfo> tables(String database) {
-        return DATABASE.equals(database) ? List.of(treeHealth().info()) : tables.tables(database);
+        return DATABASE.equals(database) ? List.of(treeHealth().info(), htapFreshness().info()) : tables.tables(database);
     }
 
     @Override
@@ -80,7 +95,14 @@ public final class SystemCatalog implements Catalog {
 
     @Override
     public Optional<SystemTable> systemTable(String database, String name) {
-        return DATABASE.equals(database) && TREE_HEALTH.equals(name) ? Optional.of(treeHealth()) : Optional.empty();
+        if (!DATABASE.equals(database)) {
+            return Optional.empty();
+        }
+        return switch (name) {
+            case TREE_HEALTH -> Optional.of(treeHealth());
+            case HTAP_FRESHNESS -> Optional.of(htapFreshness());
+            default -> Optional.empty();
+        };
     }
 
     @Override
@@ -101,6 +123,30 @@ public final class SystemCatalog implements Catalog {
         TableInfo info = new TableInfo(DATABASE, TREE_HEALTH, TREE_HEALTH_COLUMNS, List.of(), DATABASE + "." + TREE_HEALTH,
                 Map.of(), "how the B+trees of the nodes' partitions have deteriorated");
         return new SystemTable(info, () -> rows(cluster.treeHealth(Optional.empty(), false)));
+    }
+
+    private SystemTable htapFreshness() {
+        TableInfo info = new TableInfo(DATABASE, HTAP_FRESHNESS, HTAP_FRESHNESS_COLUMNS, List.of(),
+                DATABASE + "." + HTAP_FRESHNESS, Map.of(), "how fresh the nodes' analytical copies are (HTAP)");
+        return new SystemTable(info, this::freshnessRows);
+    }
+
+    private List<Object[]> freshnessRows() {
+        Map<String, String> names = new java.util.HashMap<>();
+        for (String db : tables.databases()) {
+            for (TableInfo t : tables.tables(db)) {
+                names.put(t.storage(), t.database() + "." + t.name());
+            }
+        }
+        List<Object[]> rows = new ArrayList<>();
+        for (org.oooengine.core.cluster.TransactionalTables.CopyStatus node
+                : org.oooengine.core.cluster.TransactionalTables.copyStatus(cluster.peers())) {
+            for (org.oooengine.core.htap.Freshness f : node.tables()) {
+                rows.add(new Object[] {node.node(), names.getOrDefault(f.table(), f.table()), f.rows(), f.staleRows(),
+                    f.rate(), f.lagSeconds(), node.switches(), node.applied(), node.rebuilds(), node.reads()});
+            }
+        }
+        return rows;
     }
 
     /**

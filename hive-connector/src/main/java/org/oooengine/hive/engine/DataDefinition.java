@@ -129,7 +129,7 @@ final class DataDefinition {
             new TableChanges(catalog).rename(s);
             return StatementResult.update(0);
         } else if (statement instanceof DdlStatement.AlterProperties s) {
-            new TableChanges(catalog).alterProperties(s);
+            alterProperties(s);
             return StatementResult.update(0);
         } else if (statement instanceof DdlStatement.ChangeColumn s) {
             new TableChanges(catalog).changeColumn(s);
@@ -327,6 +327,9 @@ final class DataDefinition {
                 TableInfo info = t.info();
                 StatementTransaction.run(cluster.peers(), "CREATE TABLE " + s.name() + " AS SELECT", 1, tx ->
                         writeTransactional(tx, TransactionalTableLayout.layout(info, tx.peers()), TransactionalWrite.INSERT, info, rows));
+                if (DdlAnalyzer.copied(info)) {
+                    copy(info);
+                }
             } else {
                 insert(t.info(), rows.iterator(), false); // on every node or on none
             }
@@ -339,6 +342,36 @@ final class DataDefinition {
         }
         LOG.info("created table {}.{} ({} rows)", s.database(), s.name(), rows.size());
         return StatementResult.update(rows.size());
+    }
+
+    /**
+     * SET or UNSET TBLPROPERTIES; turning {@code ooo.htap.copies} on or off has the nodes build or
+     * drop the table's analytical copies, and the catalog keeps the change only once they have.
+     */
+    private void alterProperties(DdlStatement.AlterProperties s) {
+        TableChanges changes = new TableChanges(catalog);
+        CatalogTable before = changes.entry(s.database(), s.name());
+        changes.alterProperties(s);
+        CatalogTable after = changes.entry(s.database(), s.name());
+        try {
+            DdlAnalyzer.checkCopies(s.name(), after.properties());
+            boolean was = DdlAnalyzer.copied(before.info());
+            boolean is = DdlAnalyzer.copied(after.info());
+            if (is && !was) {
+                copy(after.info());
+            } else if (was && !is) {
+                TransactionalTables.uncopy(cluster.peers(), after.storage());
+            }
+        } catch (RuntimeException e) {
+            catalog.put(before);
+            throw e instanceof SqlException ? e : failed("ALTER TABLE " + s.name(), e);
+        }
+    }
+
+    /** Has every node keep analytical copies of transactional table {@code table}, built before this returns. */
+    private void copy(TableInfo table) {
+        TransactionalTables.copy(cluster.peers(), Map.of(table.storage(), TransactionalTableLayout.definition(table)));
+        LOG.info("the nodes keep analytical copies of {}.{}", table.database(), table.name());
     }
 
     /**

@@ -169,6 +169,7 @@ final class EngineSession implements SqlSession {
                 new StatementTransaction.Attempt<>() {
             @Override
             public Executor.Rows run(StatementTransaction tx) {
+                tx.readCopiesIfAsked(settings);
                 return modes.forSettings(settings, tx).executor(cancel).run(plan);
             }
 
@@ -289,6 +290,7 @@ final class EngineSession implements SqlSession {
         Executor[] ran = new Executor[1];
         Map<RelNode, OperatorFigures> measured = StatementTransaction.run(modes.peers(), "EXPLAIN ANALYZE",
                 StatementTransaction.attempts(settings), tx -> {
+                    tx.readCopiesIfAsked(settings);
                     ran[0] = modes.forSettings(settings, tx).executor(cancel);
                     return ran[0].profile(plan);
                 });

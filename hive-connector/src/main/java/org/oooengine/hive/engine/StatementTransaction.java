@@ -43,6 +43,8 @@ final class StatementTransaction {
 
     private final Peers peers;
     private DistributedTransaction tx;
+    /** Whether the tables with analytical copies are read from them ({@link SessionSettings#HTAP_READS}: a query's choice). */
+    private volatile boolean readCopies;
 
     StatementTransaction(Peers peers) {
         this.peers = peers;
@@ -61,24 +63,41 @@ final class StatementTransaction {
     }
 
     /**
+     * Has this query read the transactional tables that have analytical copies from them, when
+     * {@code settings} say so ({@link SessionSettings#HTAP_READS}). Only for statements that write
+     * nothing: what a write reads must be read within its transaction.
+     */
+    void readCopiesIfAsked(Map<String, String> settings) {
+        readCopies = "copies".equals(SessionSettings.HTAP_READS.get(settings));
+    }
+
+    /**
      * The transaction that the transactional tables among {@code tables} are read in on the nodes,
-     * every node counted among its participants (each validates what it read at the commit);
-     * {@link TransactionalReads#NONE} when there are none.
+     * every node counted among its participants (each validates what it read at the commit), and
+     * which of them are read from their analytical copies instead; {@link TransactionalReads#NONE}
+     * when there are none. A query that reads only copies begins no transaction.
      */
     TransactionalReads reads(List<TableInfo> tables) {
         Map<String, Schema> read = new LinkedHashMap<>();
+        java.util.Set<String> fromCopies = new java.util.HashSet<>();
         for (TableInfo t : tables) {
             if (DdlAnalyzer.transactional(t)) {
                 read.put(t.storage(), TransactionalTableLayout.definition(t).schema());
+                if (readCopies && DdlAnalyzer.copied(t)) {
+                    fromCopies.add(t.storage());
+                }
             }
         }
         if (read.isEmpty()) {
             return TransactionalReads.NONE;
         }
+        if (fromCopies.containsAll(read.keySet())) {
+            return new TransactionalReads(null, read, fromCopies);
+        }
         synchronized (this) {
             DistributedTransaction t = get();
             peers.spec().nodes().forEach(n -> t.readsOn(n.id()));
-            return new TransactionalReads(t.id(), read);
+            return new TransactionalReads(t.id(), read, fromCopies);
         }
     }
 

@@ -255,4 +255,69 @@ class TransactionalTablesTest {
                 rows(s, "SELECT id, n FROM counters ORDER BY id"), refused + " refused with 40001");
         update(s, "DROP TABLE counters");
     }
+
+    /**
+     * HTAP: a table with analytical copies is read from them by a session that asks, within about a
+     * second of a change, while a session that does not reads the table itself (its own writes at
+     * once); sys.htap_freshness says how fresh each node's copy is; the copies go when the property
+     * is unset.
+     */
+    @Test
+    void aSessionThatAsksReadsTheAnalyticalCopies() throws Exception {
+        SqlSession s = session();
+        update(s, String.format(ACCOUNTS, "copied").replace("('transactional'='true')",
+                "('transactional'='true', 'ooo.htap.copies'='true')"));
+        assertEquals(25, update(s, "INSERT INTO copied SELECT n_nationkey, n_name, 100 FROM nation"));
+        update(s, "SET ooo.htap.reads=copies");
+        assertEquals(List.of("[25, 2500.00]"), eventually(s, "SELECT count(*), sum(balance) FROM copied", "[25, 2500.00]"));
+        assertEquals(5, update(s, "UPDATE copied SET balance = balance + 1 WHERE id < 5"));
+        assertEquals(List.of("[25, 2505.00]"), eventually(s, "SELECT count(*), sum(balance) FROM copied", "[25, 2505.00]"));
+        assertEquals(List.of("[5]"), rows(s, "SELECT count(*) FROM copied JOIN nation ON id = n_nationkey "
+                + "WHERE balance > 100"), "joined with an analytical table");
+        assertEquals(List.of("[3, 25, 1.0]"), eventually(s, "SELECT count(*), sum(copy_rows), min(freshness) "
+                + "FROM sys.htap_freshness WHERE table_name = 'default.copied'", "[3, 25, 1.0]"));
+
+        String reads = "SELECT sum(copy_reads) FROM sys.htap_freshness WHERE table_name = 'default.copied'";
+        long before = Long.parseLong(rows(s, reads).get(0).replaceAll("[\\[\\]]", ""));
+        rows(s, "SELECT count(*) FROM copied");
+        assertEquals(List.of("[" + (before + 3) + "]"), rows(s, reads), "a scan on each of the 3 nodes read its copy");
+
+        update(s, "SET ooo.htap.reads=transactional");
+        rows(s, "SELECT count(*) FROM copied");
+        assertEquals(List.of("[" + (before + 3) + "]"), rows(s, reads), "none read a copy");
+        assertEquals(1, update(s, "DELETE FROM copied WHERE id = 0"));
+        assertEquals(List.of("[24]"), rows(s, "SELECT count(*) FROM copied"), "the session's own delete, at once");
+
+        update(s, "ALTER TABLE copied UNSET TBLPROPERTIES ('ooo.htap.copies')");
+        assertEquals(List.of("[0]"), rows(s, "SELECT count(*) FROM sys.htap_freshness WHERE table_name = 'default.copied'"));
+        update(s, "SET ooo.htap.reads=copies");
+        assertEquals(List.of("[24]"), rows(s, "SELECT count(*) FROM copied"), "a table without copies is read itself");
+        update(s, "ALTER TABLE copied SET TBLPROPERTIES ('ooo.htap.copies'='true')");
+        assertEquals(List.of("[24]"), rows(s, "SELECT count(*) FROM copied"), "copies built anew from the table's rows");
+
+        SqlException notTransactional = assertThrows(SqlException.class, () -> update(s,
+                "CREATE TABLE plain (id INT) TBLPROPERTIES ('ooo.htap.copies'='true')"));
+        assertEquals(SqlException.NOT_SUPPORTED, notTransactional.sqlState(), notTransactional.getMessage());
+        assertTrue(notTransactional.getMessage().contains("ooo.htap.copies needs a transactional table"),
+                notTransactional.getMessage());
+        SqlException malformed = assertThrows(SqlException.class, () -> update(s,
+                "ALTER TABLE copied SET TBLPROPERTIES ('ooo.htap.copies'='yes')"));
+        assertTrue(malformed.getMessage().contains("is true or false, not 'yes'"), malformed.getMessage());
+        assertEquals(List.of("[24]"), rows(s, "SELECT count(*) FROM copied"), "the refused change left the copies");
+        update(s, "SET ooo.htap.reads=transactional");
+        update(s, "DROP TABLE copied");
+        assertEquals(List.of("[0]"), rows(s, "SELECT count(*) FROM sys.htap_freshness"));
+    }
+
+    /** The rows of {@code sql} once they are {@code expected} (a copy switches within about a second), or after 30 s. */
+    private static List<String> eventually(SqlSession s, String sql, String expected) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            List<String> got = rows(s, sql);
+            if (got.equals(List.of(expected)) || System.nanoTime() > deadline) {
+                return got;
+            }
+            Thread.sleep(100);
+        }
+    }
 }

@@ -49,6 +49,34 @@ public final class DdlAnalyzer {
      */
     public static final String TRANSACTIONAL_PROPERTY = "transactional";
 
+    /** Asks the nodes to keep analytical copies of a transactional table (HTAP). */
+    public static final String HTAP_COPIES_PROPERTY = TableProperties.HTAP_COPIES.name();
+
+    /** Whether transactional table {@code table} has analytical copies on the nodes ({@link #HTAP_COPIES_PROPERTY}). */
+    public static boolean copied(TableInfo table) {
+        return transactional(table) && "true".equalsIgnoreCase(table.properties().get(HTAP_COPIES_PROPERTY));
+    }
+
+    /**
+     * Refuses {@link #HTAP_COPIES_PROPERTY} with a value other than true or false, or true on a table
+     * that is not transactional (only their changes are shipped).
+     */
+    public static void checkCopies(String table, Map<String, String> properties) {
+        String v = properties.get(HTAP_COPIES_PROPERTY);
+        if (v == null) {
+            return;
+        }
+        if (!v.equalsIgnoreCase("true") && !v.equalsIgnoreCase("false")) {
+            throw new SqlException(SqlException.SYNTAX, "table property " + HTAP_COPIES_PROPERTY
+                    + " is true or false, not '" + v + "'");
+        }
+        if (v.equalsIgnoreCase("true") && !"true".equalsIgnoreCase(properties.get(TRANSACTIONAL_PROPERTY))) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "table " + table + ": " + HTAP_COPIES_PROPERTY
+                    + " needs a transactional table ('" + TRANSACTIONAL_PROPERTY + "'='true'), whose changes the "
+                    + "copies are fed from");
+        }
+    }
+
     /** Whether {@code table} is transactional ({@link #TRANSACTIONAL_PROPERTY}). */
     public static boolean transactional(TableInfo table) {
         return "true".equalsIgnoreCase(table.properties().get(TRANSACTIONAL_PROPERTY));
@@ -177,6 +205,7 @@ public final class DdlAnalyzer {
         List<String> indexed = properties.containsKey(INDEXES_PROPERTY)
                 ? columnsOf(properties.get(INDEXES_PROPERTY), columns, INDEXES_PROPERTY, n) : List.of();
         checkColumns(primaryKey, columns, "PRIMARY KEY", n);
+        checkCopies(name[1], properties);
         if ("true".equalsIgnoreCase(properties.get(TRANSACTIONAL_PROPERTY))) {
             checkTransactional(name[1], primaryKey, indexed, properties, n);
         } else if (bucketed != null) {

@@ -1,0 +1,198 @@
+package org.oooengine.core.cluster;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.htap.AnalyticalCopies;
+import org.oooengine.core.htap.Freshness;
+import org.oooengine.core.storage.Directories;
+import org.oooengine.core.store.JsonFiles;
+import org.oooengine.core.store.StoreManifest;
+import org.oooengine.core.store.StoreOptions;
+import org.oooengine.core.store.Table;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.txn.TransactionalDatabase;
+import org.oooengine.core.types.Schema;
+
+/**
+ * A node's analytical copies (HTAP's read side): the transactional tables registered for copies,
+ * kept in {@code copied-tables.json} beside the tables so that a restarted node copies them
+ * again, and the {@link AnalyticalCopies} that hold them. A change of the registered tables
+ * builds a new pair in a directory of its own, serves it, then closes the old one.
+ */
+final class NodeCopies implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(NodeCopies.class);
+    private static final String REGISTRY = "copied-tables.json";
+    /**
+     * How a node's copies switch: when the read copy's freshness of a table drops below HTAL's β
+     * (0.85), and at least every second, so that a change shows within about a second however few
+     * rows it touched.
+     */
+    static final AnalyticalCopies.Options DEFAULT_OPTIONS = new AnalyticalCopies.Options(Duration.ofSeconds(1), 0.85,
+            1_000_000, 1024, StoreOptions.defaults().withIoThreads(0).withBufferPoolBytes(64L << 20));
+
+    /** The registry file: each copied table's definition, by its transactional name. */
+    record Registry(Map<String, StoreManifest.TableMeta> tables) {
+    }
+
+    private final String nodeId;
+    private final Path dir;
+    private final TransactionalDatabase db;
+    private final AnalyticalCopies.Options options;
+    private Map<String, TableDefinition> registered = Map.of();
+    private volatile AnalyticalCopies copies;
+    private int generation;
+
+    NodeCopies(String nodeId, Path dir, TransactionalDatabase db, AnalyticalCopies.Options options) {
+        this.nodeId = nodeId;
+        this.dir = dir;
+        this.db = db;
+        this.options = options;
+    }
+
+    /** Copies the tables registered before the node stopped (built anew from the recovered rows). */
+    synchronized void start() {
+        Path file = dir.resolve(REGISTRY);
+        if (!Files.exists(file)) {
+            return;
+        }
+        Map<String, TableDefinition> tables = new TreeMap<>();
+        try {
+            Registry r = new ObjectMapper().readValue(file.toFile(), Registry.class);
+            r.tables().forEach((name, meta) -> tables.put(name, meta.definition()));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the analytical copies' registry " + file + ": " + e.getMessage(), e);
+        }
+        Directories.deleteRecursively(dir.resolve("copies")); // derived data: built again from the tables
+        serve(tables);
+    }
+
+    /** Adds {@code tables} (transactional name to definition) to the copied ones; nothing when all are there already. */
+    synchronized void register(Map<String, TableDefinition> tables) {
+        Map<String, TableDefinition> next = new TreeMap<>(registered);
+        for (Map.Entry<String, TableDefinition> t : tables.entrySet()) {
+            db.table(t.getKey()); // refuses a table that does not exist, naming the ones that do
+            TableDefinition d = t.getValue();
+            next.put(t.getKey(), new TableDefinition(t.getKey(), d.schema(), d.primaryKey(), d.indexes(), false));
+        }
+        if (!described(next).equals(described(registered))) { // definitions compare by what the registry keeps
+            save(next);
+            serve(next);
+        }
+    }
+
+    /** Stops copying {@code table} (before it is dropped). */
+    synchronized void unregister(String table) {
+        if (registered.containsKey(table)) {
+            Map<String, TableDefinition> next = new TreeMap<>(registered);
+            next.remove(table);
+            save(next);
+            serve(next);
+        }
+    }
+
+    boolean copies(String table) {
+        return registered.containsKey(table);
+    }
+
+    private void save(Map<String, TableDefinition> tables) {
+        JsonFiles.writeAtomically(dir.resolve(REGISTRY), new Registry(described(tables)));
+    }
+
+    private static Map<String, StoreManifest.TableMeta> described(Map<String, TableDefinition> tables) {
+        Map<String, StoreManifest.TableMeta> metas = new LinkedHashMap<>();
+        new TreeMap<>(tables).forEach((name, def) -> metas.put(name, StoreManifest.TableMeta.describing(def)));
+        return metas;
+    }
+
+    /** Builds and serves copies of {@code tables}, then closes the copies served before. */
+    private void serve(Map<String, TableDefinition> tables) {
+        AnalyticalCopies old = copies;
+        AnalyticalCopies next = null;
+        if (!tables.isEmpty()) {
+            Path where = dir.resolve("copies").resolve(Integer.toString(++generation));
+            next = AnalyticalCopies.start(where, db, tables, options);
+            LOG.info("node {} keeps analytical copies of {} transactional tables: {}", nodeId, tables.size(),
+                    tables.keySet());
+        }
+        copies = next;
+        registered = Map.copyOf(tables);
+        if (old != null) {
+            old.close();
+        }
+    }
+
+    /**
+     * The rows of copied table {@code table} as the copy queries read now holds them, whole
+     * transactions only: the copy stays pinned while the rows are read.
+     */
+    PartitionPipeline.RowSource rows(String table, Schema schema) {
+        return new PartitionPipeline.RowSource() {
+            @Override
+            public Schema schema() {
+                return schema;
+            }
+
+            @Override
+            public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
+                AnalyticalCopies c = copies;
+                if (c == null || !registered.containsKey(table)) {
+                    throw new IllegalArgumentException("node " + nodeId + " keeps no analytical copy of " + table);
+                }
+                try (AnalyticalCopies.Pin pin = c.pin()) {
+                    Table t = pin.store().table(table);
+                    List<Object[]> rows = new ArrayList<>(Pipeline.BATCH_ROWS);
+                    boolean[] more = {true};
+                    t.tree().scan(new byte[0], null, (leaf, slot) -> {
+                        rows.add(t.rowAt(leaf, slot));
+                        if (rows.size() == Pipeline.BATCH_ROWS) {
+                            more[0] = page.test(new ArrayList<>(rows));
+                            rows.clear();
+                        }
+                        return more[0];
+                    }).join();
+                    if (more[0] && !rows.isEmpty()) {
+                        page.test(rows);
+                    }
+                }
+            }
+        };
+    }
+
+    /** Each copied table's freshness here, with the copies' switches, commits applied and rebuilds. */
+    Status status() {
+        AnalyticalCopies c = copies;
+        return c == null ? new Status(List.of(), 0, 0, 0, 0)
+                : new Status(c.freshness(), c.switches(), c.applied(), c.rebuilds(), c.reads());
+    }
+
+    record Status(List<Freshness> tables, long switches, long applied, long rebuilds, long reads) {
+    }
+
+    @Override
+    public synchronized void close() {
+        AnalyticalCopies c = copies;
+        copies = null;
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    /** Waits until the copies queries read show every commit made before this call; false after {@code timeout}. */
+    boolean awaitFresh(Duration timeout) throws InterruptedException {
+        AnalyticalCopies c = copies;
+        return c == null || c.awaitFresh(timeout);
+    }
+}

@@ -1,0 +1,170 @@
+package org.oooengine.core.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.htap.Freshness;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.txn.TransactionAbortedException;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
+
+/**
+ * Transactional tables copied on the nodes (HTAP): pipelines that read a table from the copies see
+ * what the transactional table holds once the copies have switched, also after a node restarted
+ * (its copies built again from its recovered rows); a dropped table's copies go with it.
+ */
+class AnalyticalCopiesOnNodesTest {
+    private static final int ACCOUNTS = 40;
+    private static final long INITIAL = 1000;
+    private static final Schema SCHEMA = new Schema(List.of(new Column("id", DataType.BIGINT),
+            new Column("balance", DataType.BIGINT)));
+    private static final TableDefinition DEFINITION = new TableDefinition("accounts", SCHEMA, List.of("id"),
+            List.of(new TableDefinition.IndexDefinition("by_balance", List.of("balance"))), false);
+    private static final KeyCodec KEYS = new KeyCodec(new DataType[] {DataType.BIGINT});
+    private static final RowCodec ROWS = new RowCodec(SCHEMA);
+
+    @TempDir
+    Path dir;
+
+    private static String owner(TestCluster c, long account) {
+        return c.spec.nodes().get((int) (account % c.spec.nodes().size())).id();
+    }
+
+    @Test
+    void pipelinesReadTheCopiesWhichFollowTheTableAcrossARestartAndGoWithIt() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
+            Peers peers = session.peers();
+            TransactionalTables.create(peers, "accounts");
+            DistributedTransaction load = new DistributedTransaction(peers);
+            for (long a = 0; a < ACCOUNTS; a++) {
+                load.write(owner(cluster, a), "accounts", TransactionalWrite.INSERT, KEYS.encode(a),
+                        ROWS.encode(new Object[] {a, INITIAL}));
+            }
+            load.commit();
+            TransactionalTables.copy(peers, Map.of("accounts", DEFINITION));
+            assertEquals(tableRows(cluster, peers), awaitCopyRows(cluster, session, tableRows(cluster, peers)));
+
+            for (int i = 0; i < 60; i++) {
+                transfer(cluster, peers, i % ACCOUNTS, (i * 7 + 3) % ACCOUNTS, 1 + i);
+            }
+            DistributedTransaction delete = new DistributedTransaction(peers);
+            delete.write(owner(cluster, 5), "accounts", TransactionalWrite.DELETE, KEYS.encode(5L), null);
+            delete.commit();
+            Map<Long, Long> table = tableRows(cluster, peers);
+            assertEquals(ACCOUNTS - 1, table.size());
+            assertEquals(table, awaitCopyRows(cluster, session, table));
+
+            List<TransactionalTables.CopyStatus> status = TransactionalTables.copyStatus(peers);
+            assertEquals(2, status.size());
+            for (TransactionalTables.CopyStatus s : status) {
+                Freshness f = s.tables().get(0);
+                assertEquals("accounts", f.table());
+                assertEquals(1.0, f.rate(), s.toString());
+                assertTrue(s.switches() > 0 && s.applied() > 0, s.toString());
+            }
+            assertEquals(ACCOUNTS - 1, status.stream().mapToLong(s -> s.tables().get(0).rows()).sum());
+
+            String restarted = cluster.spec.nodes().get(1).id();
+            cluster.stop(restarted);
+            cluster.restart(restarted);
+            transfer(cluster, peers, 1, 2, 500);
+            table = tableRows(cluster, peers);
+            assertEquals(table, awaitCopyRows(cluster, session, table));
+
+            TransactionalTables.drop(peers, "accounts");
+            CompletionException e = assertThrows(CompletionException.class, () -> copyRows(cluster, session));
+            assertTrue(e.getMessage().contains("keeps no analytical copy of accounts"), e.getMessage());
+        }
+    }
+
+    private static void transfer(TestCluster c, Peers peers, long from, long to, long amount) {
+        for (int attempt = 0; ; attempt++) {
+            DistributedTransaction tx = new DistributedTransaction(peers);
+            try {
+                Object[] f = ROWS.decode(tx.get(owner(c, from), "accounts", KEYS.encode(from)));
+                Object[] t = ROWS.decode(tx.get(owner(c, to), "accounts", KEYS.encode(to)));
+                tx.write(owner(c, from), "accounts", TransactionalWrite.UPDATE, KEYS.encode(from),
+                        ROWS.encode(new Object[] {from, (Long) f[1] - amount}));
+                tx.write(owner(c, to), "accounts", TransactionalWrite.UPDATE, KEYS.encode(to),
+                        ROWS.encode(new Object[] {to, (Long) t[1] + amount}));
+                tx.commit();
+                return;
+            } catch (TransactionAbortedException e) {
+                if (attempt > 50) {
+                    throw e;
+                }
+            }
+        }
+    }
+
+    /** Every account's balance, read in one transaction on the nodes. */
+    private static Map<Long, Long> tableRows(TestCluster c, Peers peers) {
+        Map<Long, Long> rows = new TreeMap<>();
+        DistributedTransaction tx = new DistributedTransaction(peers);
+        for (long a = 0; a < ACCOUNTS; a++) {
+            byte[] v = tx.get(owner(c, a), "accounts", KEYS.encode(a));
+            if (v != null) {
+                rows.put(a, (Long) ROWS.decode(v)[1]);
+            }
+        }
+        tx.commit();
+        return rows;
+    }
+
+    /** The copies' rows once they equal {@code expected}, or as they are after 30 s. */
+    private static Map<Long, Long> awaitCopyRows(TestCluster c, ClusterSession session, Map<Long, Long> expected)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            Map<Long, Long> rows = copyRows(c, session);
+            if (rows.equals(expected) || System.nanoTime() > deadline) {
+                return rows;
+            }
+            Thread.sleep(50);
+        }
+    }
+
+    /** Every node's rows of the table as its analytical copy holds them, read by a pipeline. */
+    private static Map<Long, Long> copyRows(TestCluster c, ClusterSession session) {
+        BitSet both = new BitSet();
+        both.set(0, 2);
+        ScanPipeline scan = new ScanPipeline("accounts", 2, both, List.of());
+        TransactionalReads fromCopies = new TransactionalReads(null, Map.of("accounts", SCHEMA), Set.of("accounts"));
+        List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
+        for (ClusterSpec.NodeSpec n : c.spec.nodes()) {
+            session.pipeline(n.id(), scan, QueryLimits.DEFAULTS, fromCopies, rows::addAll).join();
+        }
+        Map<Long, Long> out = new TreeMap<>();
+        for (Object[] r : rows) {
+            out.put((Long) r[0], (Long) r[1]);
+        }
+        return out;
+    }
+
+    @Test
+    void aTableThatDoesNotExistIsNotCopied() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 1); ClusterSession session = cluster.session()) {
+            CompletionException e = assertThrows(CompletionException.class,
+                    () -> TransactionalTables.copy(session.peers(), Map.of("nothing", DEFINITION)));
+            assertTrue(e.getMessage().contains("no transactional table 'nothing'"), e.getMessage());
+        }
+    }
+
+}
