@@ -7,7 +7,11 @@
 # recorded transfers make of the opening ones (no transaction half applied), the total is intact.
 #
 #   two-phase-crash.sh [--runs 100] [--nodes 4] [--cluster /tmp/ooo-2pc-crash] [--seconds 3]
-#                      [--accounts 64] [--tpcc W] [--out <file.json>] [--minutes 60]
+#                      [--accounts 64] [--tpcc W] [--copies] [--out <file.json>] [--minutes 60]
+#
+# With --copies, every node keeps analytical copies of the two tables (HTAP): the kills land while
+# commits are applied to them and, now and then, during a switch of copies; after every run each
+# node's copies must come to hold what its tables hold, row for row.
 #
 # With --tpcc W, W TPC-C warehouses are loaded too, TPC-C terminals run beside the transfers in
 # every run (killed with them when the client is the victim), and the consistency conditions are
@@ -20,9 +24,9 @@ set -euo pipefail
 here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
 root="$(cd "$here/../../../.." && pwd)"
 ooo="${OOO:-$root/ooo}"
-usage() { sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
+usage() { sed -n '2,21p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
-runs=100 nodes=4 dir=/tmp/ooo-2pc-crash seconds=3 accounts=64 tpcc=0 out="" minutes=60
+runs=100 nodes=4 dir=/tmp/ooo-2pc-crash seconds=3 accounts=64 tpcc=0 out="" minutes=60 copies=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --runs) runs="$2"; shift 2 ;;
@@ -31,6 +35,7 @@ while [[ $# -gt 0 ]]; do
         --seconds) seconds="$2"; shift 2 ;;
         --accounts) accounts="$2"; shift 2 ;;
         --tpcc) tpcc="$2"; shift 2 ;;
+        --copies) copies=(--copies); shift ;;
         --out) out="$2"; shift 2 ;;
         --minutes) minutes="$2"; shift 2 ;;
         -h|--help) usage 0 ;;
@@ -47,7 +52,7 @@ fi
 rm -rf "$dir"
 "$ooo" cluster start --nodes "$nodes" --cluster "$dir" --sql-port 0 --base-port 7301 --node-heap 512m "${root_flag[@]}" >&2
 trap '"$ooo" cluster stop --cluster "$dir" >/dev/null 2>&1 || true' EXIT
-"$ooo" bench transfers --cluster "$dir" --setup --accounts "$accounts" >&2
+"$ooo" bench transfers --cluster "$dir" --setup --accounts "$accounts" "${copies[@]}" >&2
 acked="$dir/acked.txt"
 : > "$acked"
 if (( tpcc > 0 )); then
@@ -111,7 +116,8 @@ done
 
 acknowledged=$(echo "$check" | sed -n 's/.*"acknowledged_transfers":\([0-9]*\).*/\1/p')
 recorded=$(echo "$check" | sed -n 's/.*"recorded_transfers":\([0-9]*\).*/\1/p')
-result=$(printf '{"runs":%d,"nodes":%d,"node_kills":%d,"client_kills":%d,"acknowledged_transfers":%s,"recorded_transfers":%s,"tpcc_warehouses":%d,"all_checks_ok":true,"seconds":%d}' \
-    "$runs" "$nodes" "$node_kills" "$client_kills" "${acknowledged:-0}" "${recorded:-0}" "$tpcc" $(( $(date +%s) - started )))
+result=$(printf '{"runs":%d,"nodes":%d,"node_kills":%d,"client_kills":%d,"acknowledged_transfers":%s,"recorded_transfers":%s,"tpcc_warehouses":%d,"analytical_copies":%s,"all_checks_ok":true,"seconds":%d}' \
+    "$runs" "$nodes" "$node_kills" "$client_kills" "${acknowledged:-0}" "${recorded:-0}" "$tpcc" \
+    "$( (( ${#copies[@]} )) && echo true || echo false)" $(( $(date +%s) - started )))
 echo "$result"
 [[ -z "$out" ]] || echo "$result" > "$out"

@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
                 + "transaction across nodes that records itself, and check the outcome.",
                 "--setup opens the accounts; --duration runs transfers and appends the id of every one whose commit "
                         + "returned to --acked; --verify checks that every acknowledged transfer is recorded and that "
-                        + "every balance is what the recorded transfers make of the opening ones. Prints one JSON object."})
+                        + "every balance is what the recorded transfers make of the opening ones, and that analytical "
+                        + "copies (--setup --copies) come to hold what the tables hold. Prints one JSON object."})
 final class BenchTransfersCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -44,6 +45,10 @@ final class BenchTransfersCommand implements Callable<Integer> {
         @Option(names = "--verify", description = "check the tables against --acked")
         boolean verify;
     }
+
+    @Option(names = "--copies", description = "with --setup: every node also keeps analytical copies of the tables "
+            + "(HTAP), which --verify then checks against them")
+    boolean copies;
 
     @Option(names = "--accounts", defaultValue = "64", paramLabel = "N", description = "accounts (default: ${DEFAULT-VALUE})")
     int accounts;
@@ -70,14 +75,17 @@ final class BenchTransfersCommand implements Callable<Integer> {
         if (threads < 1 || step.seconds != null && step.seconds <= 0 || patience < 0) {
             throw new ParameterException(spec.commandLine(), "--threads and --duration must be positive, --patience not negative");
         }
+        if (copies && !step.setup) {
+            throw new ParameterException(spec.commandLine(), "--copies goes with --setup (--verify finds the copies itself)");
+        }
         if (!step.setup && acked == null) {
             throw new ParameterException(spec.commandLine(), "--duration and --verify need --acked <file>");
         }
         Map<String, Object> out = new LinkedHashMap<>();
         try (ClusterSession session = ClusterSession.open(cluster, "transfers", NodeDaemon.DEFAULT_TIMEOUT)) {
-            Transfers transfers = new Transfers(session.peers());
+            Transfers transfers = new Transfers(session);
             if (step.setup) {
-                transfers.setUp(accounts);
+                transfers.setUp(accounts, copies);
                 out.put("accounts", accounts);
             } else if (step.seconds != null) {
                 Transfers.Ran ran = transfers.run(accounts, step.seconds, threads, acked);

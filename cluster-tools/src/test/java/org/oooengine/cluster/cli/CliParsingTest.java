@@ -281,6 +281,9 @@ class CliParsingTest {
         Cli seconds = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--duration", "0", "--acked", "a");
         assertEquals(2, seconds.exitCode(), seconds::toString);
         assertTrue(seconds.err().contains("--duration must be positive"), seconds::toString);
+        Cli copies = Cli.run("bench", "transfers", "--cluster", dir.toString(), "--verify", "--copies", "--acked", "a");
+        assertEquals(2, copies.exitCode(), copies::toString);
+        assertTrue(copies.err().contains("--copies goes with --setup"), copies::toString);
     }
 
     @Test

@@ -17,7 +17,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.BitSet;
+import java.util.TreeMap;
+import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.DistributedTransaction;
+import org.oooengine.core.cluster.QueryLimits;
+import org.oooengine.core.cluster.TransactionalReads;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.KeyCodec;
+import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.types.Schema;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.core.cluster.TransactionalWrite;
@@ -28,18 +40,32 @@ import org.oooengine.core.txn.TransactionAbortedException;
  * distributed transaction that also records itself (a row keyed by its id on the paying account's
  * node): what the crash test runs while it kills nodes and clients. {@link #verify} then checks
  * that every transfer a client was told committed is there, and that the balances are exactly
- * what the recorded transfers make of the opening balances — no transaction lost or half applied.
+ * what the recorded transfers make of the opening balances — no transaction lost or half applied —
+ * and, when the nodes keep analytical copies of the tables, that the copies come to hold what the
+ * tables hold, row for row.
  */
 public final class Transfers {
     static final String ACCOUNTS = "crash_accounts";
     static final String RECORDED = "crash_transfers";
     static final long OPENING = 1_000_000;
+    /** The tables' rows, encoded as SQL's transactional tables are: so the nodes can keep analytical copies of them. */
+    private static final TableDefinition ACCOUNT_ROWS = new TableDefinition(ACCOUNTS, new Schema(List.of(
+            new Column("id", DataType.BIGINT), new Column("balance", DataType.BIGINT))), List.of("id"), List.of(), false);
+    private static final TableDefinition TRANSFER_ROWS = new TableDefinition(RECORDED, new Schema(List.of(
+            new Column("id", DataType.BIGINT), new Column("from_account", DataType.BIGINT),
+            new Column("to_account", DataType.BIGINT), new Column("amount", DataType.BIGINT))), List.of("id"), List.of(),
+            false);
+    private static final KeyCodec KEYS = new KeyCodec(new DataType[] {DataType.BIGINT});
+    private static final RowCodec ACCOUNT_CODEC = new RowCodec(ACCOUNT_ROWS.schema());
+    private static final RowCodec TRANSFER_CODEC = new RowCodec(TRANSFER_ROWS.schema());
 
+    private final ClusterSession session;
     private final Peers peers;
     private final List<String> nodes;
 
-    public Transfers(Peers peers) {
-        this.peers = peers;
+    public Transfers(ClusterSession session) {
+        this.session = session;
+        this.peers = session.peers();
         this.nodes = peers.spec().nodes().stream().map(n -> n.id()).toList();
     }
 
@@ -47,23 +73,34 @@ public final class Transfers {
         return nodes.get((int) (account % nodes.size()));
     }
 
-    private static byte[] longBytes(long v) {
-        return ByteBuffer.allocate(8).putLong(v).array();
+    private static byte[] key(long id) {
+        return KEYS.encode(id);
     }
 
-    private static long longOf(byte[] b) {
-        return ByteBuffer.wrap(b).getLong();
+    private static byte[] account(long id, long balance) {
+        return ACCOUNT_CODEC.encode(new Object[] {id, balance});
     }
 
-    /** Creates the tables and opens {@code accounts} accounts with the opening balance. */
-    public void setUp(int accounts) {
+    private static long balanceOf(byte[] row) {
+        return (Long) ACCOUNT_CODEC.decode(row)[1];
+    }
+
+    /**
+     * Creates the tables and opens {@code accounts} accounts with the opening balance; with {@code
+     * copies}, every node keeps analytical copies of both tables too (HTAP), which {@link #verify}
+     * then checks against the tables.
+     */
+    public void setUp(int accounts, boolean copies) {
         TransactionalTables.create(peers, ACCOUNTS);
         TransactionalTables.create(peers, RECORDED);
         DistributedTransaction tx = new DistributedTransaction(peers);
         for (long a = 0; a < accounts; a++) {
-            tx.write(owner(a), ACCOUNTS, TransactionalWrite.PUT, longBytes(a), longBytes(OPENING));
+            tx.write(owner(a), ACCOUNTS, TransactionalWrite.PUT, key(a), account(a, OPENING));
         }
         tx.commit();
+        if (copies) {
+            TransactionalTables.copy(peers, Map.of(ACCOUNTS, ACCOUNT_ROWS, RECORDED, TRANSFER_ROWS));
+        }
     }
 
     /** What {@link #run} did. */
@@ -134,12 +171,12 @@ public final class Transfers {
     private void transfer(long id, long from, long to, long amount) {
         DistributedTransaction tx = new DistributedTransaction(peers);
         try {
-            long a = longOf(tx.get(owner(from), ACCOUNTS, longBytes(from)));
-            long b = longOf(tx.get(owner(to), ACCOUNTS, longBytes(to)));
-            tx.write(owner(from), ACCOUNTS, TransactionalWrite.UPDATE, longBytes(from), longBytes(a - amount));
-            tx.write(owner(to), ACCOUNTS, TransactionalWrite.UPDATE, longBytes(to), longBytes(b + amount));
-            tx.write(owner(from), RECORDED, TransactionalWrite.INSERT, longBytes(id),
-                    ByteBuffer.allocate(24).putLong(from).putLong(to).putLong(amount).array());
+            long a = balanceOf(tx.get(owner(from), ACCOUNTS, key(from)));
+            long b = balanceOf(tx.get(owner(to), ACCOUNTS, key(to)));
+            tx.write(owner(from), ACCOUNTS, TransactionalWrite.UPDATE, key(from), account(from, a - amount));
+            tx.write(owner(to), ACCOUNTS, TransactionalWrite.UPDATE, key(to), account(to, b + amount));
+            tx.write(owner(from), RECORDED, TransactionalWrite.INSERT, key(id),
+                    TRANSFER_CODEC.encode(new Object[] {id, from, to, amount}));
         } catch (RuntimeException e) {
             tx.abort();
             throw e;
@@ -149,7 +186,7 @@ public final class Transfers {
 
     /** What {@link #verify} found. */
     public record Check(boolean ok, long accounts, long recorded, long acknowledged, long lostAcknowledged,
-                        long wrongBalances, long total, List<String> problems) {
+                        long wrongBalances, long total, CopiesCheck copies, List<String> problems) {
         public Map<String, Object> json() {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("ok", ok);
@@ -159,9 +196,17 @@ public final class Transfers {
             m.put("lost_acknowledged", lostAcknowledged);
             m.put("wrong_balances", wrongBalances);
             m.put("total", total);
+            if (copies != null) {
+                m.put("copies_equal_tables", copies.equal());
+                m.put("copies_seconds_to_converge", copies.seconds());
+            }
             m.put("problems", problems);
             return m;
         }
+    }
+
+    /** Whether every node's analytical copies came to hold what its tables hold, and how long that took. */
+    public record CopiesCheck(boolean equal, double seconds) {
     }
 
     /**
@@ -173,7 +218,7 @@ public final class Transfers {
         long deadline = System.nanoTime() + (long) (patienceSeconds * 1e9);
         while (true) {
             try {
-                return check(accounts, acked);
+                return check(accounts, acked, patienceSeconds);
             } catch (RuntimeException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;
@@ -183,18 +228,19 @@ public final class Transfers {
         }
     }
 
-    private Check check(int accounts, Path acked) throws IOException {
+    /** Every node's rows of both tables as read in one transaction: per node, table, the decoded rows in key order. */
+    private Map<String, Map<String, List<List<Object>>>> tableRows() {
         DistributedTransaction tx = new DistributedTransaction(peers);
-        Map<Long, Long> balances = new HashMap<>();
-        Map<Long, long[]> recorded = new HashMap<>();
+        Map<String, Map<String, List<List<Object>>>> rows = new TreeMap<>();
         try {
             for (String node : nodes) {
-                for (DistributedTransaction.Row r : tx.scan(node, ACCOUNTS, null, null)) {
-                    balances.put(longOf(r.key()), longOf(r.value()));
-                }
-                for (DistributedTransaction.Row r : tx.scan(node, RECORDED, null, null)) {
-                    ByteBuffer v = ByteBuffer.wrap(r.value());
-                    recorded.put(longOf(r.key()), new long[] {v.getLong(), v.getLong(), v.getLong()});
+                for (TableDefinition t : List.of(ACCOUNT_ROWS, TRANSFER_ROWS)) {
+                    RowCodec codec = new RowCodec(t.schema());
+                    List<List<Object>> decoded = new ArrayList<>();
+                    for (DistributedTransaction.Row r : tx.scan(node, t.name(), null, null)) {
+                        decoded.add(List.of(codec.decode(r.value())));
+                    }
+                    rows.computeIfAbsent(node, n -> new TreeMap<>()).put(t.name(), decoded);
                 }
             }
             tx.commit();
@@ -202,6 +248,62 @@ public final class Transfers {
             tx.abort();
             throw e;
         }
+        return rows;
+    }
+
+    /** Every node's rows of both tables as its analytical copies hold them, in key order. */
+    private Map<String, Map<String, List<List<Object>>>> copyRows() {
+        Map<String, Map<String, List<List<Object>>>> rows = new TreeMap<>();
+        for (String node : nodes) {
+            for (TableDefinition t : List.of(ACCOUNT_ROWS, TRANSFER_ROWS)) {
+                BitSet all = new BitSet();
+                all.set(0, t.schema().size());
+                List<List<Object>> read = java.util.Collections.synchronizedList(new ArrayList<>());
+                session.pipeline(node, new ScanPipeline(t.name(), t.schema().size(), all, List.of()), QueryLimits.DEFAULTS,
+                        new TransactionalReads(null, Map.of(t.name(), t.schema()), Set.of(t.name())),
+                        batch -> batch.forEach(r -> read.add(List.of(r)))).join();
+                rows.computeIfAbsent(node, n -> new TreeMap<>()).put(t.name(), read);
+            }
+        }
+        return rows;
+    }
+
+    /** Whether the nodes keep analytical copies of the accounts (set up with copies). */
+    private boolean copied() {
+        return TransactionalTables.copyStatus(peers).stream()
+                .anyMatch(s -> s.tables().stream().anyMatch(f -> f.table().equals(ACCOUNTS)));
+    }
+
+    /**
+     * Waits up to {@code patienceSeconds} for every node's copies to hold what its tables hold (the
+     * tables are quiet now; a node's copies switch within about a second).
+     */
+    private CopiesCheck checkCopies(Map<String, Map<String, List<List<Object>>>> tables, double patienceSeconds)
+            throws InterruptedException {
+        long start = System.nanoTime();
+        long deadline = start + (long) (patienceSeconds * 1e9);
+        while (true) {
+            boolean equal = copyRows().equals(tables);
+            if (equal || System.nanoTime() > deadline) {
+                return new CopiesCheck(equal, Math.round((System.nanoTime() - start) / 1e7) / 100.0);
+            }
+            Thread.sleep(100);
+        }
+    }
+
+    private Check check(int accounts, Path acked, double patienceSeconds) throws IOException, InterruptedException {
+        Map<String, Map<String, List<List<Object>>>> tables = tableRows();
+        Map<Long, Long> balances = new HashMap<>();
+        Map<Long, long[]> recorded = new HashMap<>();
+        for (Map<String, List<List<Object>>> node : tables.values()) {
+            for (List<Object> r : node.get(ACCOUNTS)) {
+                balances.put((Long) r.get(0), (Long) r.get(1));
+            }
+            for (List<Object> r : node.get(RECORDED)) {
+                recorded.put((Long) r.get(0), new long[] {(Long) r.get(1), (Long) r.get(2), (Long) r.get(3)});
+            }
+        }
+        CopiesCheck copies = copied() ? checkCopies(tables, patienceSeconds) : null;
         List<String> problems = new ArrayList<>();
         Map<Long, Long> expected = new HashMap<>();
         for (long a = 0; a < accounts; a++) {
@@ -240,7 +342,10 @@ public final class Transfers {
                 }
             }
         }
-        boolean ok = wrong == 0 && lost == 0 && total == accounts * OPENING;
-        return new Check(ok, balances.size(), recorded.size(), ackedIds.size(), lost, wrong, total, problems);
+        if (copies != null && !copies.equal()) {
+            problems.add("the nodes' analytical copies did not come to hold what their tables hold");
+        }
+        boolean ok = wrong == 0 && lost == 0 && total == accounts * OPENING && (copies == null || copies.equal());
+        return new Check(ok, balances.size(), recorded.size(), ackedIds.size(), lost, wrong, total, copies, problems);
     }
 }
