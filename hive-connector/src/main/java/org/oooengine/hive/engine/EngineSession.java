@@ -283,8 +283,14 @@ final class EngineSession implements SqlSession {
         Execution execution = modes.forSettings(settings);
         Execution.Explained explained = execution.explained(catalog, database, statement);
         RelNode plan = explained.plan();
+        // a transactional table's scan says where its rows are read: the nodes' analytical copies or the table itself
+        boolean copies = StatementTransaction.readsCopies(settings);
+        java.util.function.Function<RelNode, String> where = n -> n instanceof RelNode.Scan scan
+                && !StatementTransaction.readPlace(scan.table(), copies).isEmpty()
+                ? "  [" + StatementTransaction.readPlace(scan.table(), copies) + "]" : "";
         if (!analyze) {
-            return single("Explain", PlanPrinter.lines(plan, explained.context(), execution.jobNames()::of));
+            return single("Explain", PlanPrinter.lines(plan, explained.context(), n -> execution.jobNames().of(n)
+                    + where.apply(n)));
         }
         // run as the query would be: transactional tables read on the nodes within a transaction of its own
         Executor[] ran = new Executor[1];
@@ -296,7 +302,7 @@ final class EngineSession implements SqlSession {
                 });
         // each subplan computed once is printed in full where it was computed, which its figures measure
         return single("Explain", MeasuredText.lines(PlanPrinter.lines(plan, explained.context().with(ran[0].sharedSubplans()),
-                n -> execution.jobNames().of(n) + MeasuredText.of(measured.get(n)))));
+                n -> execution.jobNames().of(n) + where.apply(n) + MeasuredText.of(measured.get(n)))));
     }
 
     private StatementResult describe(ASTNode tree) {

@@ -68,7 +68,28 @@ final class StatementTransaction {
      * nothing: what a write reads must be read within its transaction.
      */
     void readCopiesIfAsked(Map<String, String> settings) {
-        readCopies = "copies".equals(SessionSettings.HTAP_READS.get(settings));
+        readCopies = readsCopies(settings);
+    }
+
+    /** Whether a query under {@code settings} reads the tables that have analytical copies from them. */
+    static boolean readsCopies(Map<String, String> settings) {
+        return "copies".equals(SessionSettings.HTAP_READS.get(settings));
+    }
+
+    /** Whether a query that reads copies or not ({@code readCopies}) reads {@code table} from its analytical copies. */
+    static boolean readsFromCopy(TableInfo table, boolean readCopies) {
+        return readCopies && DdlAnalyzer.copied(table);
+    }
+
+    /**
+     * Where a query reads {@code table} when it is transactional, as EXPLAIN says it: from the
+     * nodes' analytical copies or in the query's transaction; empty for any other table.
+     */
+    static String readPlace(TableInfo table, boolean readCopies) {
+        if (!DdlAnalyzer.transactional(table)) {
+            return "";
+        }
+        return readsFromCopy(table, readCopies) ? "read from the nodes' analytical copies" : "read in the query's transaction";
     }
 
     /**
@@ -83,7 +104,7 @@ final class StatementTransaction {
         for (TableInfo t : tables) {
             if (DdlAnalyzer.transactional(t)) {
                 read.put(t.storage(), TransactionalTableLayout.definition(t).schema());
-                if (readCopies && DdlAnalyzer.copied(t)) {
+                if (readsFromCopy(t, readCopies)) {
                     fromCopies.add(t.storage());
                 }
             }

@@ -277,12 +277,16 @@ class TransactionalTablesTest {
         assertEquals(List.of("[3, 25, 1.0]"), eventually(s, "SELECT count(*), sum(copy_rows), min(freshness) "
                 + "FROM sys.htap_freshness WHERE table_name = 'default.copied'", "[3, 25, 1.0]"));
 
+        String explained = String.join("\n", rows(s, "EXPLAIN SELECT count(*) FROM copied JOIN nation ON id = n_nationkey"));
+        assertTrue(explained.contains("Scan default.copied [id]  [read from the nodes' analytical copies]"), explained);
         String reads = "SELECT sum(copy_reads) FROM sys.htap_freshness WHERE table_name = 'default.copied'";
         long before = Long.parseLong(rows(s, reads).get(0).replaceAll("[\\[\\]]", ""));
         rows(s, "SELECT count(*) FROM copied");
         assertEquals(List.of("[" + (before + 3) + "]"), rows(s, reads), "a scan on each of the 3 nodes read its copy");
 
         update(s, "SET ooo.htap.reads=transactional");
+        assertTrue(String.join("\n", rows(s, "EXPLAIN SELECT count(*) FROM copied"))
+                .contains("[read in the query's transaction]"), "EXPLAIN says where");
         rows(s, "SELECT count(*) FROM copied");
         assertEquals(List.of("[" + (before + 3) + "]"), rows(s, reads), "none read a copy");
         assertEquals(1, update(s, "DELETE FROM copied WHERE id = 0"));

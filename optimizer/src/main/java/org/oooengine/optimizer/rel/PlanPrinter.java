@@ -181,7 +181,8 @@ public final class PlanPrinter {
         PipelineRows rows = estimates.pipeline(p);
         add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rowsOut, annotation.apply(p));
         printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null, PartitionColumn.of(p.scan()));
-        out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0)));
+        out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0))
+                + annotation.apply(p.scan()));
         printBroadcasts(p.broadcasts(), ScanPipeline.sentColumns(width, p.steps(), needed), indent);
         for (int i = 0; i < p.shuffles().size(); i++) {
             RelNode.Shuffle shuffle = p.shuffles().get(i);
@@ -259,7 +260,8 @@ public final class PlanPrinter {
                 printSteps(l.pipeline().steps(), localRows, indent + "  ", broadcasts, shuffles, null,
                         local == null ? -1 : PartitionColumn.of(local));
                 out.add(indent + "  " + ON_NODES + (local == null ? "Scan " + l.pipeline().table()
-                        : scan(local, l.pipeline().columns())) + rowsText(localRows.rowsBefore(0)));
+                        : scan(local, l.pipeline().columns())) + rowsText(localRows.rowsBefore(0))
+                        + (local == null ? "" : annotation.apply(local)));
             }
         }
     }
