@@ -51,8 +51,9 @@ final class NodeCopies implements AutoCloseable {
     private final Path dir;
     private final TransactionalDatabase db;
     private final AnalyticalCopies.Options options;
-    private Map<String, TableDefinition> registered = Map.of();
+    private volatile Map<String, TableDefinition> registered = Map.of();
     private volatile AnalyticalCopies copies;
+    private volatile boolean closed;
     private int generation;
 
     NodeCopies(String nodeId, Path dir, TransactionalDatabase db, AnalyticalCopies.Options options) {
@@ -62,8 +63,12 @@ final class NodeCopies implements AutoCloseable {
         this.options = options;
     }
 
-    /** Copies the tables registered before the node stopped (built anew from the recovered rows). */
-    synchronized void start() {
+    /**
+     * Copies the tables registered before the node stopped, built anew from the recovered rows. Run
+     * it off the node's start: rows a two-phase commit left in doubt stay locked until the node has
+     * asked their decider, and the copies are built again every second until they can be read.
+     */
+    void start() {
         Path file = dir.resolve(REGISTRY);
         if (!Files.exists(file)) {
             return;
@@ -76,7 +81,26 @@ final class NodeCopies implements AutoCloseable {
             throw new UncheckedIOException("cannot read the analytical copies' registry " + file + ": " + e.getMessage(), e);
         }
         Directories.deleteRecursively(dir.resolve("copies")); // derived data: built again from the tables
-        serve(tables);
+        synchronized (this) {
+            registered = Map.copyOf(tables); // queries asking for them wait while they are built
+        }
+        while (!closed) {
+            try {
+                synchronized (this) {
+                    if (!closed) {
+                        serve(tables);
+                    }
+                }
+                return;
+            } catch (RuntimeException e) {
+                LOG.warn("node {}: building the analytical copies of {} failed, again in 1 s: {}", nodeId, tables.keySet(),
+                        e.getMessage());
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.SECONDS.toNanos(1));
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+            }
+        }
     }
 
     /** Adds {@code tables} (transactional name to definition) to the copied ones; nothing when all are there already. */
@@ -101,10 +125,6 @@ final class NodeCopies implements AutoCloseable {
             save(next);
             serve(next);
         }
-    }
-
-    boolean copies(String table) {
-        return registered.containsKey(table);
     }
 
     private void save(Map<String, TableDefinition> tables) {
@@ -147,10 +167,7 @@ final class NodeCopies implements AutoCloseable {
 
             @Override
             public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
-                AnalyticalCopies c = copies;
-                if (c == null || !registered.containsKey(table)) {
-                    throw new IllegalArgumentException("node " + nodeId + " keeps no analytical copy of " + table);
-                }
+                AnalyticalCopies c = copiesOf(table);
                 try (AnalyticalCopies.Pin pin = c.pin()) {
                     Table t = pin.store().table(table);
                     List<Object[]> rows = new ArrayList<>(Pipeline.BATCH_ROWS);
@@ -171,6 +188,28 @@ final class NodeCopies implements AutoCloseable {
         };
     }
 
+    /** The copies that hold {@code table}, waiting a while for a node that is building them still (after its start). */
+    private AnalyticalCopies copiesOf(String table) {
+        long deadline = System.nanoTime() + BUILD_WAIT_NANOS;
+        while (true) {
+            AnalyticalCopies c = copies;
+            if (!registered.containsKey(table)) {
+                throw new IllegalArgumentException("node " + nodeId + " keeps no analytical copy of " + table);
+            }
+            if (c != null) {
+                return c;
+            }
+            if (System.nanoTime() > deadline || closed) {
+                throw new IllegalStateException("node " + nodeId + " is still building its analytical copies of "
+                        + registered.keySet() + " (rows in doubt after a restart wait for their decider); try again");
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    /** How long a scan of a copy waits for copies being built. */
+    private static final long BUILD_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
     /** Each copied table's freshness here, with the copies' switches, commits applied and rebuilds. */
     Status status() {
         AnalyticalCopies c = copies;
@@ -183,6 +222,7 @@ final class NodeCopies implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         AnalyticalCopies c = copies;
         copies = null;
         if (c != null) {

@@ -164,7 +164,13 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         this.db = TransactionalDatabase.open(dir, options.protocol(), options.durability());
         this.copies = new NodeCopies(nodeId, dir, db, NodeCopies.DEFAULT_OPTIONS);
         this.copyWork = Executors.newSingleThreadExecutor(DaemonThreads.named("ooo-htap-" + nodeId));
-        copies.start();
+        copyWork.execute(() -> {
+            try {
+                copies.start();
+            } catch (RuntimeException e) {
+                LOG.error("node {}: the analytical copies cannot start", nodeId, e);
+            }
+        });
         this.lanes = new Lane[options.lanes()];
         for (int i = 0; i < lanes.length; i++) {
             lanes[i] = new Lane("ooo-txn-" + nodeId + "-" + i);
