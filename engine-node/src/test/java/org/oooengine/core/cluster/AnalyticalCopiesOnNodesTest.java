@@ -17,6 +17,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.htap.Freshness;
+import org.oooengine.core.net.OpCode;
+import org.oooengine.core.txn.TransactionId;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.txn.TransactionAbortedException;
 import org.oooengine.core.types.Column;
@@ -91,6 +95,48 @@ class AnalyticalCopiesOnNodesTest {
             TransactionalTables.drop(peers, "accounts");
             CompletionException e = assertThrows(CompletionException.class, () -> copyRows(cluster, session));
             assertTrue(e.getMessage().contains("keeps no analytical copy of accounts"), e.getMessage());
+        }
+    }
+
+    /**
+     * A voter stopped after voting comes back with its row in doubt, locked until it has asked the
+     * decider: the node starts at once, and its copies are built once the row is settled.
+     */
+    @Test
+    void aNodeBackWithRowsInDoubtStartsAndBuildsItsCopiesOnceTheyAreSettled() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
+            Peers peers = session.peers();
+            TransactionalTables.create(peers, "accounts");
+            DistributedTransaction load = new DistributedTransaction(peers);
+            for (long a = 0; a < ACCOUNTS; a++) {
+                load.write(owner(cluster, a), "accounts", TransactionalWrite.INSERT, KEYS.encode(a),
+                        ROWS.encode(new Object[] {a, INITIAL}));
+            }
+            load.commit();
+            TransactionalTables.copy(peers, Map.of("accounts", DEFINITION));
+            String decider = owner(cluster, 0);
+            String voter = owner(cluster, 1);
+            TransactionId id = TransactionId.next();
+            java.util.function.Function<TxnOp, PayloadWriter> step = op -> new PayloadWriter(64).put(op.code())
+                    .putLong(id.high()).putLong(id.low());
+            java.util.function.BiFunction<String, PayloadWriter, PayloadReader> call = (node, w) ->
+                    peers.client(node).call(OpCode.TXN, w.toByteArray()).join().reader();
+            call.apply(decider, step.apply(TxnOp.WRITE).putString("accounts").put(TransactionalWrite.UPDATE.ordinal())
+                    .putVarInt(1).putBytes(KEYS.encode(0L)).putBytes(ROWS.encode(new Object[] {0L, INITIAL - 10})));
+            call.apply(voter, step.apply(TxnOp.WRITE).putString("accounts").put(TransactionalWrite.UPDATE.ordinal())
+                    .putVarInt(1).putBytes(KEYS.encode(1L)).putBytes(ROWS.encode(new Object[] {1L, INITIAL + 10})));
+            long ts = Math.max(call.apply(decider, step.apply(TxnOp.LOCK)).getLong(),
+                    call.apply(voter, step.apply(TxnOp.LOCK)).getLong());
+            call.apply(voter, step.apply(TxnOp.PREPARE).putLong(ts).putString(decider));
+            cluster.stop(voter);
+            call.apply(decider, step.apply(TxnOp.DECIDE).putLong(ts).putVarInt(1).putString(voter));
+            cluster.restart(voter); // returns once the node serves: its copies are not built in its start
+
+            Map<Long, Long> expected = new TreeMap<>();
+            for (long a = 0; a < ACCOUNTS; a++) {
+                expected.put(a, a == 0 ? INITIAL - 10 : a == 1 ? INITIAL + 10 : INITIAL);
+            }
+            assertEquals(expected, awaitCopyRows(cluster, session, expected));
         }
     }
 
