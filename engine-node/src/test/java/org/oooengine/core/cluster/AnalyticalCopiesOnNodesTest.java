@@ -55,14 +55,7 @@ class AnalyticalCopiesOnNodesTest {
     void pipelinesReadTheCopiesWhichFollowTheTableAcrossARestartAndGoWithIt() throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
             Peers peers = session.peers();
-            TransactionalTables.create(peers, "accounts");
-            DistributedTransaction load = new DistributedTransaction(peers);
-            for (long a = 0; a < ACCOUNTS; a++) {
-                load.write(owner(cluster, a), "accounts", TransactionalWrite.INSERT, KEYS.encode(a),
-                        ROWS.encode(new Object[] {a, INITIAL}));
-            }
-            load.commit();
-            TransactionalTables.copy(peers, Map.of("accounts", DEFINITION));
+            openCopiedAccounts(cluster, peers);
             assertEquals(tableRows(cluster, peers), awaitCopyRows(cluster, session, tableRows(cluster, peers)));
 
             for (int i = 0; i < 60; i++) {
@@ -106,14 +99,7 @@ class AnalyticalCopiesOnNodesTest {
     void aNodeBackWithRowsInDoubtStartsAndBuildsItsCopiesOnceTheyAreSettled() throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
             Peers peers = session.peers();
-            TransactionalTables.create(peers, "accounts");
-            DistributedTransaction load = new DistributedTransaction(peers);
-            for (long a = 0; a < ACCOUNTS; a++) {
-                load.write(owner(cluster, a), "accounts", TransactionalWrite.INSERT, KEYS.encode(a),
-                        ROWS.encode(new Object[] {a, INITIAL}));
-            }
-            load.commit();
-            TransactionalTables.copy(peers, Map.of("accounts", DEFINITION));
+            openCopiedAccounts(cluster, peers);
             String decider = owner(cluster, 0);
             String voter = owner(cluster, 1);
             TransactionId id = TransactionId.next();
@@ -138,6 +124,17 @@ class AnalyticalCopiesOnNodesTest {
             }
             assertEquals(expected, awaitCopyRows(cluster, session, expected));
         }
+    }
+
+    /** Creates the accounts, each with the opening balance, and has the nodes copy them. */
+    private static void openCopiedAccounts(TestCluster c, Peers peers) {
+        TransactionalTables.create(peers, "accounts");
+        DistributedTransaction load = new DistributedTransaction(peers);
+        for (long a = 0; a < ACCOUNTS; a++) {
+            load.write(owner(c, a), "accounts", TransactionalWrite.INSERT, KEYS.encode(a), ROWS.encode(new Object[] {a, INITIAL}));
+        }
+        load.commit();
+        TransactionalTables.copy(peers, Map.of("accounts", DEFINITION));
     }
 
     private static void transfer(TestCluster c, Peers peers, long from, long to, long amount) {
