@@ -80,6 +80,13 @@ final class NodeCopies implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the analytical copies' registry " + file + ": " + e.getMessage(), e);
         }
+        java.util.Set<String> existing = new java.util.HashSet<>();
+        db.tables().forEach(t -> existing.add(t.name()));
+        if (tables.keySet().retainAll(existing)) { // a table dropped while its entry was being written: forget it
+            LOG.warn("node {}: the analytical copies' registry named tables that are gone; copying {}", nodeId,
+                    tables.keySet());
+            save(tables);
+        }
         Directories.deleteRecursively(dir.resolve("copies")); // derived data: built again from the tables
         synchronized (this) {
             registered = Map.copyOf(tables); // queries asking for them wait while they are built
@@ -201,7 +208,8 @@ final class NodeCopies implements AutoCloseable {
             }
             if (System.nanoTime() > deadline || closed) {
                 throw new IllegalStateException("node " + nodeId + " is still building its analytical copies of "
-                        + registered.keySet() + " (rows in doubt after a restart wait for their decider); try again");
+                        + registered.keySet() + " (tried again every second; its log says what held the last try "
+                        + "up, such as rows in doubt after a restart); try again");
             }
             java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(50));
         }
