@@ -68,7 +68,7 @@ class AnalyticalCopiesOnNodesTest {
             assertEquals(ACCOUNTS - 1, table.size());
             assertEquals(table, awaitCopyRows(cluster, session, table));
 
-            List<TransactionalTables.CopyStatus> status = TransactionalTables.copyStatus(peers);
+            List<TransactionalTables.CopyStatus> status = awaitFreshCopies(peers);
             assertEquals(2, status.size());
             for (TransactionalTables.CopyStatus s : status) {
                 Freshness f = s.tables().get(0);
@@ -175,6 +175,22 @@ class AnalyticalCopiesOnNodesTest {
         }
         tx.commit();
         return rows;
+    }
+
+    /**
+     * The nodes' copy status once every copy is fully fresh, or as it is after 30 s: a node's
+     * applier counts freshness a moment after queries see the switched copy.
+     */
+    private static List<TransactionalTables.CopyStatus> awaitFreshCopies(Peers peers) throws InterruptedException {
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        while (true) {
+            List<TransactionalTables.CopyStatus> status = TransactionalTables.copyStatus(peers);
+            if (status.stream().allMatch(s -> s.tables().stream().allMatch(f -> f.rate() == 1.0))
+                    || System.nanoTime() > deadline) {
+                return status;
+            }
+            Thread.sleep(50);
+        }
     }
 
     /** The copies' rows once they equal {@code expected}, or as they are after 30 s. */

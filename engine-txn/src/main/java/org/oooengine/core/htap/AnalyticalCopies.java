@@ -340,14 +340,15 @@ public final class AnalyticalCopies implements AutoCloseable {
         roles = new Roles(before.applying, before.reading);
         switches.incrementAndGet();
         lastSwitchNanos = System.nanoTime();
+        // the copy queries read now shows every commit: fresh, even while the other waits for its pins
+        staleKeys.clear();
+        staleCounts = Map.of();
+        oldestStaleNanos = -1;
         if (!waitUntilUnpinned(before.reading, false)) {
             return; // stopping
         }
         before.reading.data.apply(sinceSwitch);
         sinceSwitch.clear();
-        staleKeys.clear();
-        staleCounts = Map.of();
-        oldestStaleNanos = -1;
     }
 
     /** Waits until no query pins {@code copy}; false when this stops first, unless {@code evenWhenStopping}. */
