@@ -117,10 +117,14 @@ public final class BTree {
                 return CompletableFuture.completedFuture(null);
             }
             Page q = pool.getIfResident(file, next);
-            byte[] seenSoFar = last;
             if (q == null) {
-                return pool.get(file, next).thenCompose(
-                        r -> walk(r, r.resumeSlot(from, seenSoFar), from, seenSoFar, toExclusive, visitor));
+                CompletableFuture<Page> read = pool.get(file, next);
+                if (!read.isDone() || read.isCompletedExceptionally()) {
+                    byte[] seenSoFar = last;
+                    return read.thenCompose(
+                            r -> walk(r, r.resumeSlot(from, seenSoFar), from, seenSoFar, toExclusive, visitor));
+                }
+                q = read.join(); // read already: go on in this loop, not one stack frame deeper per page
             }
             p = q;
             i = p.resumeSlot(from, last);

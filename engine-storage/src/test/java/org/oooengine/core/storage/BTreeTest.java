@@ -169,6 +169,20 @@ class BTreeTest {
         }
     }
 
+    /**
+     * A scan over pages a pool reads on the calling thread (each read already done when the scan
+     * asks for it) goes on in a loop: thousands of leaves deep it would otherwise overflow the stack.
+     */
+    @Test
+    void aScanOfPagesReadOnTheCallingThreadDoesNotRecursePerPage() {
+        BufferPool pool = new BufferPool(64 * 1024, 4096, Runnable::run, Runnable::run);
+        NavigableMap<byte[], byte[]> entries = randomEntries(new Random(2), 200_000);
+        BTree tree = build(dir.resolve("deep"), entries, 4096, 1.0, pool);
+        long[] seen = {0};
+        tree.scan(entries.firstKey(), null, (leaf, slot) -> ++seen[0] > 0).join();
+        assertEquals(entries.size(), seen[0]);
+    }
+
     @Test
     void missingKeyIsNull() {
         BufferPool pool = new BufferPool(1 << 20, 4096, TestPools.IO, TestPools.CPU);
