@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Executor;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.fragment.PartitionPipeline;
@@ -30,7 +31,8 @@ import org.oooengine.core.types.Schema;
  * A node's analytical copies (HTAP's read side): the transactional tables registered for copies,
  * kept in {@code copied-tables.json} beside the tables so that a restarted node copies them
  * again, and the {@link AnalyticalCopies} that hold them. A change of the registered tables
- * builds a new pair in a directory of its own, serves it, then closes the old one.
+ * returns at once; the builder thread then builds a new pair in a directory of its own, serves it
+ * and closes the old one (changes made during a build are built next, together).
  */
 final class NodeCopies implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(NodeCopies.class);
@@ -51,22 +53,31 @@ final class NodeCopies implements AutoCloseable {
     private final Path dir;
     private final TransactionalDatabase db;
     private final AnalyticalCopies.Options options;
+    /** The one thread that builds copies: builds never run side by side, and a queued one finds its work done. */
+    private final Executor builder;
     private volatile Map<String, TableDefinition> registered = Map.of();
-    private volatile AnalyticalCopies copies;
+    private volatile Served served = Served.NONE;
     private volatile boolean closed;
     private int generation;
 
-    NodeCopies(String nodeId, Path dir, TransactionalDatabase db, AnalyticalCopies.Options options) {
+    /** The copies queries read, and the tables they hold. */
+    private record Served(Map<String, TableDefinition> tables, AnalyticalCopies copies) {
+        static final Served NONE = new Served(Map.of(), null);
+    }
+
+    NodeCopies(String nodeId, Path dir, TransactionalDatabase db, AnalyticalCopies.Options options, Executor builder) {
         this.nodeId = nodeId;
         this.dir = dir;
         this.db = db;
         this.options = options;
+        this.builder = builder;
     }
 
     /**
      * Copies the tables registered before the node stopped, built anew from the recovered rows. Run
-     * it off the node's start: rows a two-phase commit left in doubt stay locked until the node has
-     * asked their decider, and the copies are built again every second until they can be read.
+     * it on the builder, off the node's start: rows a two-phase commit left in doubt stay locked
+     * until the node has asked their decider, and the copies are built again every second until
+     * they can be read.
      */
     void start() {
         Path file = dir.resolve(REGISTRY);
@@ -80,37 +91,18 @@ final class NodeCopies implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the analytical copies' registry " + file + ": " + e.getMessage(), e);
         }
-        java.util.Set<String> existing = new java.util.HashSet<>();
-        db.tables().forEach(t -> existing.add(t.name()));
-        if (tables.keySet().retainAll(existing)) { // a table dropped while its entry was being written: forget it
-            LOG.warn("node {}: the analytical copies' registry named tables that are gone; copying {}", nodeId,
-                    tables.keySet());
-            save(tables);
-        }
         Directories.deleteRecursively(dir.resolve("copies")); // derived data: built again from the tables
         synchronized (this) {
             registered = Map.copyOf(tables); // queries asking for them wait while they are built
         }
-        while (!closed) {
-            try {
-                synchronized (this) {
-                    if (!closed) {
-                        serve(tables);
-                    }
-                }
-                return;
-            } catch (RuntimeException e) {
-                LOG.warn("node {}: building the analytical copies of {} failed, again in 1 s: {}", nodeId, tables.keySet(),
-                        e.getMessage());
-                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.SECONDS.toNanos(1));
-                if (Thread.currentThread().isInterrupted()) {
-                    return;
-                }
-            }
-        }
+        forgetGoneTables();
+        build();
     }
 
-    /** Adds {@code tables} (transactional name to definition) to the copied ones; nothing when all are there already. */
+    /**
+     * Adds {@code tables} (transactional name to definition) to the copied ones and returns; the
+     * builder copies them (scans of them wait a while meanwhile). Nothing when all are there already.
+     */
     synchronized void register(Map<String, TableDefinition> tables) {
         Map<String, TableDefinition> next = new TreeMap<>(registered);
         for (Map.Entry<String, TableDefinition> t : tables.entrySet()) {
@@ -118,19 +110,34 @@ final class NodeCopies implements AutoCloseable {
             TableDefinition d = t.getValue();
             next.put(t.getKey(), new TableDefinition(t.getKey(), d.schema(), d.primaryKey(), d.indexes(), false));
         }
+        change(next);
+    }
+
+    /** Stops copying {@code table} (before it is dropped); the builder serves copies of the others. */
+    synchronized void unregister(String table) {
+        Map<String, TableDefinition> next = new TreeMap<>(registered);
+        next.remove(table);
+        change(next);
+    }
+
+    private void change(Map<String, TableDefinition> next) {
         if (!described(next).equals(described(registered))) { // definitions compare by what the registry keeps
             save(next);
-            serve(next);
+            registered = Map.copyOf(next);
+            builder.execute(this::build);
         }
     }
 
-    /** Stops copying {@code table} (before it is dropped). */
-    synchronized void unregister(String table) {
-        if (registered.containsKey(table)) {
-            Map<String, TableDefinition> next = new TreeMap<>(registered);
-            next.remove(table);
-            save(next);
-            serve(next);
+    /** Forgets registered tables that are gone (dropped while their entry was being written, or while a build failed). */
+    private synchronized void forgetGoneTables() {
+        java.util.Set<String> existing = new java.util.HashSet<>();
+        db.tables().forEach(t -> existing.add(t.name()));
+        Map<String, TableDefinition> kept = new TreeMap<>(registered);
+        if (kept.keySet().retainAll(existing)) {
+            LOG.warn("node {}: the analytical copies' registry named tables that are gone; copying {}", nodeId,
+                    kept.keySet());
+            save(kept);
+            registered = Map.copyOf(kept);
         }
     }
 
@@ -144,20 +151,48 @@ final class NodeCopies implements AutoCloseable {
         return metas;
     }
 
-    /** Builds and serves copies of {@code tables}, then closes the copies served before. */
-    private void serve(Map<String, TableDefinition> tables) {
-        AnalyticalCopies old = copies;
-        AnalyticalCopies next = null;
-        if (!tables.isEmpty()) {
-            Path where = dir.resolve("copies").resolve(Integer.toString(++generation));
-            next = AnalyticalCopies.start(where, db, tables, options);
-            LOG.info("node {} keeps analytical copies of {} transactional tables: {}", nodeId, tables.size(),
-                    tables.keySet());
-        }
-        copies = next;
-        registered = Map.copyOf(tables);
-        if (old != null) {
-            old.close();
+    /**
+     * On the builder: until the copies served are of the registered tables, builds a pair of them in
+     * a directory of its own, serves it and closes the one served before; a failed build is tried
+     * again a second later. Registrations made meanwhile are built next, together.
+     */
+    private void build() {
+        while (!closed) {
+            Map<String, TableDefinition> wanted = registered;
+            if (described(wanted).equals(described(served.tables()))) {
+                return;
+            }
+            try {
+                AnalyticalCopies next = wanted.isEmpty() ? null
+                        : AnalyticalCopies.start(dir.resolve("copies").resolve(Integer.toString(++generation)), db, wanted,
+                        options);
+                Served old;
+                synchronized (this) {
+                    old = served;
+                    served = new Served(Map.copyOf(wanted), next);
+                }
+                if (next != null) {
+                    LOG.info("node {} keeps analytical copies of {} transactional tables: {}", nodeId, wanted.size(),
+                            wanted.keySet());
+                }
+                if (old.copies() != null) {
+                    old.copies().close();
+                }
+                if (closed) {
+                    close();
+                }
+            } catch (RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.warn("node {}: building the analytical copies of {} failed, again in 1 s: {}", nodeId, wanted.keySet(),
+                        e.getMessage());
+                java.util.concurrent.locks.LockSupport.parkNanos(java.util.concurrent.TimeUnit.SECONDS.toNanos(1));
+                if (Thread.currentThread().isInterrupted()) {
+                    return;
+                }
+                forgetGoneTables();
+            }
         }
     }
 
@@ -195,16 +230,16 @@ final class NodeCopies implements AutoCloseable {
         };
     }
 
-    /** The copies that hold {@code table}, waiting a while for a node that is building them still (after its start). */
+    /** The copies that hold {@code table}, waiting a while for copies being built (after a registration or the node's start). */
     private AnalyticalCopies copiesOf(String table) {
         long deadline = System.nanoTime() + BUILD_WAIT_NANOS;
         while (true) {
-            AnalyticalCopies c = copies;
+            Served s = served;
             if (!registered.containsKey(table)) {
                 throw new IllegalArgumentException("node " + nodeId + " keeps no analytical copy of " + table);
             }
-            if (c != null) {
-                return c;
+            if (s.copies() != null && s.tables().containsKey(table)) {
+                return s.copies();
             }
             if (System.nanoTime() > deadline || closed) {
                 throw new IllegalStateException("node " + nodeId + " is still building its analytical copies of "
@@ -220,7 +255,7 @@ final class NodeCopies implements AutoCloseable {
 
     /** Each copied table's freshness here, with the copies' switches, commits applied and rebuilds. */
     Status status() {
-        AnalyticalCopies c = copies;
+        AnalyticalCopies c = served.copies();
         return c == null ? new Status(List.of(), 0, 0, 0, 0)
                 : new Status(c.freshness(), c.switches(), c.applied(), c.rebuilds(), c.reads());
     }
@@ -229,18 +264,21 @@ final class NodeCopies implements AutoCloseable {
     }
 
     @Override
-    public synchronized void close() {
-        closed = true;
-        AnalyticalCopies c = copies;
-        copies = null;
-        if (c != null) {
-            c.close();
+    public void close() {
+        Served s;
+        synchronized (this) {
+            closed = true;
+            s = served;
+            served = Served.NONE;
+        }
+        if (s.copies() != null) {
+            s.copies().close();
         }
     }
 
     /** Waits until the copies queries read show every commit made before this call; false after {@code timeout}. */
     boolean awaitFresh(Duration timeout) throws InterruptedException {
-        AnalyticalCopies c = copies;
+        AnalyticalCopies c = served.copies();
         return c == null || c.awaitFresh(timeout);
     }
 }

@@ -162,8 +162,8 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         this.options = options;
         this.fail = fail;
         this.db = TransactionalDatabase.open(dir, options.protocol(), options.durability());
-        this.copies = new NodeCopies(nodeId, dir, db, NodeCopies.DEFAULT_OPTIONS);
         this.copyWork = Executors.newSingleThreadExecutor(DaemonThreads.named("ooo-htap-" + nodeId));
+        this.copies = new NodeCopies(nodeId, dir, db, NodeCopies.DEFAULT_OPTIONS, copyWork);
         copyWork.execute(() -> {
             try {
                 copies.start();
@@ -223,15 +223,15 @@ final class TransactionService implements RequestFamily, AutoCloseable {
                 for (int i = 0; i < n; i++) {
                     tables.put(r.getString(), Messages.readDefinition(r));
                 }
-                copyWork.execute(() -> answer(out, () -> {
-                    copies.register(tables);
+                resolver.execute(() -> answer(out, () -> {
+                    copies.register(tables); // returns at once: the copies are built on copyWork
                     out.reply(EMPTY);
                 }));
             }
             case COPY_STATUS -> out.reply(copyStatus());
             case UNCOPY_TABLE -> {
                 String name = r.getString();
-                copyWork.execute(() -> answer(out, () -> {
+                resolver.execute(() -> answer(out, () -> {
                     copies.unregister(name);
                     out.reply(EMPTY);
                 }));

@@ -26,7 +26,9 @@ public final class TransactionalTables {
 
     /**
      * Has every node keep analytical copies of {@code tables} (transactional name to the definition
-     * of its rows) too, beside those it keeps already; returns once every node has built them.
+     * of its rows) too, beside those it keeps already; returns once every node has registered them.
+     * Each node builds them in the background (a scan of a copy waits a while for it; {@link
+     * #copyStatus} lists a table once it is built).
      */
     public static void copy(Peers peers, Map<String, TableDefinition> tables) {
         PayloadWriter w = new PayloadWriter(256).put(TxnOp.COPY_TABLES.code()).putVarInt(tables.size());
