@@ -305,6 +305,9 @@ public final class JoinGraph {
     /** A binary join of two planned sides under {@code conjuncts} of the concatenated row (outer joins keep their sides as written). */
     public static RelNode join(RelNode left, RelNode right, JoinKind kind, List<Expr> conjuncts) {
         int width = left.fields().size();
+        if (conjuncts.stream().anyMatch(c -> expressionPair(c, width) != null)) {
+            return joinOnComputedKeys(left, right, kind, conjuncts);
+        }
         List<int[]> keys = new ArrayList<>();
         List<Expr> residual = new ArrayList<>();
         List<Expr> leftOnly = new ArrayList<>();
@@ -346,6 +349,104 @@ public final class JoinGraph {
     /** The same for the left side: its rows failing the condition would leave the join anyway. */
     private static boolean filtersLeftFirst(JoinKind kind) {
         return kind == JoinKind.INNER || kind == JoinKind.SEMI || kind == JoinKind.RIGHT;
+    }
+
+    /**
+     * A join whose conditions equate an expression of one side with one of the other (CH-benCHmark's
+     * {@code (s_w_id * s_i_id) % 10000 = su_suppkey}): each side computes its expressions as extra
+     * columns, the join is on them as keys (a hash join, not a cross product filtered pair by pair)
+     * and the extra columns are dropped after it.
+     */
+    private static RelNode joinOnComputedKeys(RelNode left, RelNode right, JoinKind kind, List<Expr> conjuncts) {
+        int width = left.fields().size();
+        int rightWidth = right.fields().size();
+        List<Expr> leftExtra = new ArrayList<>();
+        List<Expr> rightExtra = new ArrayList<>();
+        List<Expr[]> pairs = new ArrayList<>();
+        for (Expr c : conjuncts) {
+            Expr[] pair = expressionPair(c, width);
+            if (pair != null) {
+                leftExtra.add(pair[0]);
+                rightExtra.add(Exprs.remap(pair[1], i -> i - width));
+                pairs.add(pair);
+            }
+        }
+        int widened = width + leftExtra.size();
+        List<Expr> remapped = new ArrayList<>();
+        for (Expr c : conjuncts) {
+            if (expressionPair(c, width) == null) {
+                remapped.add(Exprs.remap(c, i -> i < width ? i : i + leftExtra.size()));
+            }
+        }
+        for (int k = 0; k < pairs.size(); k++) {
+            SqlType type = pairs.get(k)[0].type();
+            remapped.add(new Expr.Call(ScalarFunction.EQ, List.of(new Expr.Column(width + k, type),
+                    new Expr.Column(widened + rightWidth + k, type)), SqlType.BOOLEAN));
+        }
+        RelNode joined = join(withColumns(left, leftExtra), withColumns(right, rightExtra), kind, remapped);
+        List<Expr> kept = new ArrayList<>();
+        List<Field> fields = new ArrayList<>();
+        List<Field> all = joined.fields();
+        int rightStart = kind.rightOnly() ? 0 : widened;
+        if (!kind.rightOnly()) {
+            for (int i = 0; i < width; i++) {
+                kept.add(new Expr.Column(i, all.get(i).type()));
+                fields.add(all.get(i));
+            }
+        }
+        if (!kind.leftOnly()) {
+            for (int i = rightStart; i < rightStart + rightWidth; i++) {
+                kept.add(new Expr.Column(i, all.get(i).type()));
+                fields.add(all.get(i));
+            }
+        }
+        return new RelNode.Project(joined, kept, fields);
+    }
+
+    /** {@code input} with {@code extra} computed after its columns. */
+    private static RelNode withColumns(RelNode input, List<Expr> extra) {
+        List<Expr> exprs = new ArrayList<>();
+        List<Field> fields = new ArrayList<>(input.fields());
+        for (int i = 0; i < fields.size(); i++) {
+            exprs.add(new Expr.Column(i, fields.get(i).type()));
+        }
+        for (int k = 0; k < extra.size(); k++) {
+            exprs.add(extra.get(k));
+            fields.add(new Field(null, "$join_key" + k, extra.get(k).type()));
+        }
+        return new RelNode.Project(input, exprs, fields);
+    }
+
+    /**
+     * {@code [left expression, right expression]} when {@code c} equates an expression of the left
+     * side's columns with one of the right side's, of one type, and is not a plain column pair.
+     */
+    private static Expr[] expressionPair(Expr c, int width) {
+        if (!(c instanceof Expr.Call call) || call.function() != ScalarFunction.EQ || equiPair(c, width) != null) {
+            return null;
+        }
+        Expr a = call.args().get(0);
+        Expr b = call.args().get(1);
+        if (!a.type().equals(b.type())) {
+            return null;
+        }
+        if (onlyBelow(a, width) && onlyFrom(b, width)) {
+            return new Expr[] {a, b};
+        }
+        if (onlyBelow(b, width) && onlyFrom(a, width)) {
+            return new Expr[] {b, a};
+        }
+        return null;
+    }
+
+    private static boolean onlyBelow(Expr e, int width) {
+        BitSet cols = Exprs.columns(e);
+        return !cols.isEmpty() && cols.length() <= width;
+    }
+
+    private static boolean onlyFrom(Expr e, int width) {
+        BitSet cols = Exprs.columns(e);
+        return !cols.isEmpty() && cols.nextSetBit(0) >= width;
     }
 
     /** {@code [left column, right column]} when {@code c} is left = right across the boundary {@code width}. */
