@@ -23,7 +23,7 @@ public final class TpccGenerator {
     private final long seed;
     private final long now;
 
-    /** @param now the load's time (milliseconds since 1970): entry, delivery and customer dates */
+    /** @param now the load's time (microseconds since 1970): entry, delivery and customer dates */
     public TpccGenerator(int warehouses, long seed, long now) {
         if (warehouses < 1) {
             throw new IllegalArgumentException("TPC-C needs at least one warehouse, got " + warehouses);

@@ -14,14 +14,14 @@ import org.oooengine.core.types.Schema;
  * The nine TPC-C tables as stored here (clause 1.3), each clustered on its primary key — the order
  * table on (warehouse, district, order number), which new orders grow inside of each
  * (warehouse, district): seed 001's case. Money is DECIMAL(12,2), rates DECIMAL(4,4), times
- * milliseconds since 1970 (BIGINT). History has no key in the specification; a sequence number
+ * TIMESTAMP (microseconds since 1970). History has no key in the specification; a sequence number
  * per row is its key here. Customers are indexed by last name (Payment and OrderStatus look them
  * up so), orders by customer (OrderStatus's last order).
  */
 public final class TpccSchema {
     static final DataType MONEY = DataType.decimal(12, 2);
     static final DataType RATE = DataType.decimal(4, 4);
-    static final DataType TIME = DataType.BIGINT;
+    static final DataType TIME = DataType.TIMESTAMP;
 
     public static final List<String> TABLES = List.of("warehouse", "district", "customer", "history", "new_order",
             "orders", "order_line", "item", "stock");

@@ -31,7 +31,7 @@ class TableWriterTest {
     void insertsUpdatesAndDeletesKeepTheRowAndItsIndexEntriesTogether() throws Exception {
         TableDefinition orders = TpccSchema.definition("orders");
         List<Object[]> loaded = new ArrayList<>();
-        new TpccGenerator(1, 5, 1_700_000_000_000L).rows("orders", loaded::add);
+        new TpccGenerator(1, 5, 1_700_000_000_000_000L).rows("orders", loaded::add);
         StoreManifest.TableMeta meta = new TableLoader(dir, 4096, 1.0).load(orders, loaded.iterator(), n -> { });
         BufferPool pool = new BufferPool(64 * 4096, 4096, TestPools.IO, TestPools.CPU);
         try (TableWriter w = TableWriter.open(dir, meta, SplitPolicy.PREFIX, pool)) {

@@ -20,7 +20,7 @@ import org.oooengine.core.cluster.TestCluster;
  * concurrent terminals through the nodes' stored procedure, then consistency conditions 1 to 4.
  */
 class TpccClusterTest {
-    private static final long NOW = 1_700_000_000_000L;
+    private static final long NOW = 1_700_000_000_000_000L;
 
     @TempDir
     Path dir;

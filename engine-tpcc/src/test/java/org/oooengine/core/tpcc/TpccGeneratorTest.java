@@ -18,7 +18,7 @@ import org.oooengine.core.types.RowCodec;
 
 /** One warehouse's initial database as clause 4.3.3 populates it, each table in its key order. */
 class TpccGeneratorTest {
-    private static final long NOW = 1_700_000_000_000L;
+    private static final long NOW = 1_700_000_000_000_000L;
     private static final TpccGenerator ONE = new TpccGenerator(1, 42, NOW);
 
     /** The table's rows, checked against its schema (types, lengths) and for strictly increasing keys. */

@@ -16,7 +16,7 @@ import org.oooengine.core.storage.TestPools;
  * consistency conditions (clause 3.3.2) and every tree's invariants.
  */
 class TpccTransactionsTest {
-    private static final long NOW = 1_700_000_000_000L;
+    private static final long NOW = 1_700_000_000_000_000L;
 
     @TempDir
     Path dir;

@@ -26,7 +26,8 @@ public final class TpccBench {
     public static final String RUNNING = "running ";
 
     public static final long SEED = 20_241_127;
-    static final long NOW = 1_700_000_000_000L;
+    /** The time stamped on what is loaded and ordered: 2019-06-08, inside CH-benCHmark's periods (Q6, Q12 and Q14 end in 2020). */
+    public static final long NOW = 1_560_000_000_000_000L;
 
     private TpccBench() {
     }
@@ -74,30 +75,11 @@ public final class TpccBench {
         long start = System.nanoTime();
         long measureFrom = start + (long) (warmUp * 1e9);
         long end = measureFrom + (long) (seconds * 1e9);
-        Tally tally = new Tally();
-        AtomicLong history = new AtomicLong((ThreadLocalRandom.current().nextLong() & 0xffff) << 40 | 1L << 62);
-        List<Terminal> terminals = new ArrayList<>();
-        for (int t = 0; t < clients; t++) {
-            TpccInputs inputs = new TpccInputs(new TpccRandom(SEED + 1000 + t + System.nanoTime()), warehouses, true);
-            Terminal terminal = new Terminal(tpcc, inputs, history, measureFrom, end, progress);
-            terminals.add(terminal);
-            terminal.next();
-        }
-        for (Terminal t : terminals) {
-            try {
-                t.done.get();
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new IllegalStateException("a terminal failed: " + e.getCause().getMessage(), e.getCause());
-            }
-            t.addTo(tally);
-        }
+        Tally tally = drive(tpcc, warehouses, clients, measureFrom, end, () -> { }, progress);
         long[] committed = tally.committed;
         progress.accept("checking the consistency conditions");
         List<String> problems = tpcc.consistencyProblems();
-        long total = 0;
-        for (long c : committed) {
-            total += c;
-        }
+        long total = tally.commits();
         long newOrders = committed[TpccTransactions.Kind.NEW_ORDER.ordinal()];
         Map<String, Object> r = new LinkedHashMap<>();
         r.put("engine", engine.label());
@@ -109,7 +91,7 @@ public final class TpccBench {
         r.put("tpmC", newOrders * 60 / seconds);
         r.put("tps", total / seconds);
         r.put("new_order_tps", newOrders / seconds);
-        r.put("abort_rate", tally.conflicts + total == 0 ? 0.0 : (double) tally.conflicts / (tally.conflicts + total));
+        r.put("abort_rate", tally.abortRate());
         r.put("p50_ms", tally.latencies.quantileMicros(0.5) / 1000);
         r.put("p99_ms", tally.latencies.quantileMicros(0.99) / 1000);
         r.put("remote_txn_share", total == 0 ? 0.0 : (double) tally.remote / total);
@@ -125,14 +107,61 @@ public final class TpccBench {
         return r;
     }
 
+    /**
+     * Runs {@code clients} terminals from now until {@code end} (nanoTime) and returns once they
+     * are done with what they counted from {@code measureFrom} on; {@code onCommit} hears each
+     * counted commit as it happens.
+     */
+    public static Tally drive(TpccCluster tpcc, int warehouses, int clients, long measureFrom, long end,
+                              Runnable onCommit, Consumer<String> progress) throws InterruptedException {
+        Tally tally = new Tally();
+        AtomicLong history = new AtomicLong((ThreadLocalRandom.current().nextLong() & 0xffff) << 40 | 1L << 62);
+        List<Terminal> terminals = new ArrayList<>();
+        for (int t = 0; t < clients; t++) {
+            TpccInputs inputs = new TpccInputs(new TpccRandom(SEED + 1000 + t + System.nanoTime()), warehouses, true);
+            Terminal terminal = new Terminal(tpcc, inputs, history, measureFrom, end, onCommit, progress);
+            terminals.add(terminal);
+            terminal.next();
+        }
+        for (Terminal t : terminals) {
+            try {
+                t.done.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IllegalStateException("a terminal failed: " + e.getCause().getMessage(), e.getCause());
+            }
+            t.addTo(tally);
+        }
+        return tally;
+    }
+
     /** What the terminals counted, summed after the run. */
-    private static final class Tally {
+    public static final class Tally {
         final long[] committed = new long[TpccTransactions.Kind.values().length];
         final LatencyHistogram latencies = new LatencyHistogram();
         long conflicts;
         long gaveUp;
         long failed;
         long remote;
+
+        /** Transactions committed. */
+        public long commits() {
+            long total = 0;
+            for (long c : committed) {
+                total += c;
+            }
+            return total;
+        }
+
+        /** Attempts that conflicted and were tried again. */
+        public long conflicts() {
+            return conflicts;
+        }
+
+        /** Conflicts (each a retried attempt) over conflicts and commits. */
+        public double abortRate() {
+            long total = commits();
+            return conflicts + total == 0 ? 0.0 : (double) conflicts / (conflicts + total);
+        }
     }
 
     /**
@@ -151,10 +180,12 @@ public final class TpccBench {
         private final long measureFrom;
         private final long end;
         private final Consumer<String> progress;
+        private final Runnable onCommit;
         private final Tally mine = new Tally();
 
         Terminal(TpccCluster tpcc, TpccInputs inputs, AtomicLong history, long measureFrom, long end,
-                 Consumer<String> progress) {
+                 Runnable onCommit, Consumer<String> progress) {
+            this.onCommit = onCommit;
             this.tpcc = tpcc;
             this.inputs = inputs;
             this.history = history;
@@ -194,6 +225,7 @@ public final class TpccBench {
         private void record(TpccInput in, TpccCluster.Outcome o, long nanos) {
             mine.conflicts += o.conflicts();
             if (o.committed()) {
+                onCommit.run();
                 mine.committed[in.kind().ordinal()]++;
                 mine.remote += o.remote() ? 1 : 0;
                 mine.latencies.record(nanos);

@@ -32,7 +32,7 @@ import org.oooengine.core.tpcc.TpccTransactions;
  */
 public final class TpccFill {
     static final long SEED = 2026;
-    static final long NOW = 1_764_000_000_000L;
+    static final long NOW = 1_764_000_000_000_000L;
 
     /** One tree's leaves after the run against its bulk load; fills are entries' bytes over their leaves' room. */
     public record TableFill(double fill, double fillLoaded, long leaves, long leavesLoaded, long[] histogram) {
