@@ -62,6 +62,12 @@ public record CatalogTable(String database, String name, String storage, List<Co
      * The same table stored under a name of its own on the nodes (its name and a random suffix):
      * a new table never meets what a dropped one of the same name left behind.
      */
+    /** This table kept on the nodes under {@code storage}. */
+    public CatalogTable withStorage(String storage) {
+        return new CatalogTable(database, name, storage, columns, primaryKey, indexedColumns, properties, comment, nextRowId,
+                constraints);
+    }
+
     public CatalogTable withUniqueStorage() {
         String unique = storage + "#" + Long.toHexString(java.util.concurrent.ThreadLocalRandom.current().nextLong());
         return new CatalogTable(database, name, unique, columns, primaryKey, indexedColumns, properties, comment, nextRowId,

@@ -13,6 +13,7 @@ import java.util.Properties;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.LostNodes;
 import org.oooengine.core.net.ClusterSecret;
@@ -222,6 +223,33 @@ public final class ClusterSqlEngine implements SqlEngine {
     }
 
     /** A session of a user whose name no password proved, the one local user ({@link SessionUser.Login#UNCHECKED}). */
+    /**
+     * Enters transactional rows the nodes keep under {@code storage}, written by a program of its
+     * own (the TPC-C driver), into the embedded catalog as {@code database.name}, so SQL reads them
+     * (and, with {@code ooo.htap.copies}, their analytical copies) as it reads the tables CREATE
+     * TABLE makes.
+     *
+     * @param rows how the nodes key and encode the rows: its columns become the table's
+     */
+    public void attachTransactionalTable(String database, String name, String storage, TableDefinition rows,
+                                         Map<String, String> properties) {
+        if (ddl == null) {
+            throw new IllegalStateException("the Hive Metastore catalog takes no tables of the nodes' own");
+        }
+        ddl.attachTransactional(database, name, storage, rows, properties);
+    }
+
+    /**
+     * Replaces the rows of table {@code database.name} with {@code rows} (SQL values in its column
+     * order) in one load, as INSERT OVERWRITE does; returns how many there were.
+     */
+    public long loadRows(String database, String name, java.util.Iterator<Object[]> rows) {
+        if (ddl == null) {
+            throw new IllegalStateException("the Hive Metastore catalog's tables are written by Hive");
+        }
+        return ddl.loadRows(database, name, rows);
+    }
+
     @Override
     public SqlSession openSession(String user, String database, Map<String, String> settings) {
         return openSession(SessionUser.unchecked(user), database, settings);

@@ -19,6 +19,7 @@ import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.core.cluster.TransactionalWrite;
 import org.oooengine.core.storage.SplitPolicy;
 import org.oooengine.core.store.TableDefinition;
+import org.oooengine.core.types.Column;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
 import org.oooengine.hive.catalog.CatalogView;
@@ -89,6 +90,68 @@ final class DataDefinition {
                 return runInTurn(statement, settings, plan -> StatementTransaction.run(cluster.peers(),
                         "reading the rows to write", StatementTransaction.attempts(settings), tx -> rowsOf.rows(plan, tx)));
             }
+        } finally {
+            cluster.tablesChanged();
+            tablesChanged.run();
+        }
+    }
+
+    /**
+     * Enters transactional rows the nodes already keep under {@code storage} (written by a program of
+     * its own, such as the TPC-C driver) into the catalog as {@code database.name}, keyed and
+     * encoded as {@code rows} says; with {@code ooo.htap.copies} among {@code properties} the nodes
+     * copy them. The database must exist; a table of that name is an error.
+     */
+    synchronized void attachTransactional(String database, String name, String storage, TableDefinition rows,
+                                          Map<String, String> properties) {
+        if (!catalog.databases().contains(database)) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + database);
+        }
+        if (catalog.table(database, name).isPresent() || catalog.view(database, name).isPresent()) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, "table already exists: " + database + "." + name);
+        }
+        List<ResultColumn> columns = rows.schema().columns().stream()
+                .map(c -> new ResultColumn(c.name(), SqlType.of(c.type()))).toList();
+        Map<String, String> props = new java.util.HashMap<>(properties);
+        props.put(DdlAnalyzer.TRANSACTIONAL_PROPERTY, "true");
+        CatalogTable entry = CatalogTable.of(database, name, columns, rows.primaryKey(), List.of(), props, "",
+                org.oooengine.hive.catalog.TableConstraints.NONE).withStorage(storage);
+        DdlAnalyzer.checkCopies(name, props);
+        TableDefinition asSql = TransactionalTableLayout.definition(entry.info());
+        for (int i = 0; i < rows.schema().columns().size(); i++) {
+            Column stored = rows.schema().columns().get(i);
+            if (!asSql.schema().columns().get(i).type().equals(stored.type())) {
+                throw new IllegalArgumentException("column " + stored.name() + " of " + storage + " is " + stored.type()
+                        + ", which no SQL type stores");
+            }
+        }
+        catalog.put(entry);
+        try {
+            if (DdlAnalyzer.copied(entry.info())) {
+                copy(entry.info());
+            }
+        } catch (RuntimeException e) {
+            catalog.remove(database, name);
+            throw e;
+        }
+        tablesChanged.run();
+        LOG.info("entered the nodes' transactional table {} as {}.{}", storage, database, name);
+    }
+
+    /**
+     * Replaces the rows of table {@code database.name} (not transactional) with {@code rows}, SQL
+     * values in its column order, in one load as INSERT OVERWRITE does: for programs that generate
+     * a table's rows (benchmark loaders), which would otherwise spell them out as INSERT statements.
+     */
+    synchronized long loadRows(String database, String name, Iterator<Object[]> rows) {
+        TableInfo target = catalog.table(database, name)
+                .orElseThrow(() -> new SqlException(SqlException.UNKNOWN_TABLE, "no table " + database + "." + name));
+        if (DdlAnalyzer.transactional(target)) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "loading rows into transactional table " + database + "."
+                    + name + ": write them in transactions");
+        }
+        try {
+            return insert(target, rows, false);
         } finally {
             cluster.tablesChanged();
             tablesChanged.run();
