@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * Whether the engine's rows are DuckDB's: numbers by value, within a relative 1e-9 or one unit of
  * the coarser decimal's last digit (the engines give averages and quotients different types and
- * scales), dates as dates, strings without trailing blanks. DuckDB's NaN, a division of zero by
+ * scales), dates and timestamps as such, strings without trailing blanks. DuckDB's NaN, a division of zero by
  * zero, is the engine's NULL: Hive divides by zero to NULL. Rows of an ordered query are compared
  * in order, others as sorted lists.
  */
@@ -70,6 +70,9 @@ public final class Answers {
         }
         if (v instanceof LocalDate d) {
             return d.toString();
+        }
+        if (v instanceof java.sql.Timestamp t) {
+            return t.toLocalDateTime().toString();
         }
         if (v instanceof String s) {
             return s.stripTrailing();

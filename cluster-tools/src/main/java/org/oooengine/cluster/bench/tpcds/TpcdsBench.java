@@ -7,21 +7,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Iterator;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.oooengine.cluster.bench.Stats;
+import org.oooengine.cluster.bench.TimedStatements;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
-import org.oooengine.hive.sql.StatementResult;
 
 /**
  * Runs TPC-DS queries through the SQL engine and checks each answer against DuckDB's over the same
@@ -31,32 +24,18 @@ import org.oooengine.hive.sql.StatementResult;
  * {@code timeout}, so one query cannot hold up the others.
  */
 public final class TpcdsBench implements AutoCloseable {
-    /** How long a cancelled statement has to stop before the run moves on without it. */
-    private static final Duration CANCEL_GRACE = Duration.ofSeconds(30);
-
-    private final Supplier<SqlSession> sessions;
+    private final TimedStatements statements;
     private final TpcdsDuckDb duckdb;
     private final int repeat;
-    private final Duration timeout;
     /** Where each answered query's EXPLAIN ANALYZE goes ({@code q01.txt}, ...), or null: nowhere. */
     private Path explainDir;
-    private final ExecutorService runner = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, "tpcds-query");
-        t.setDaemon(true);
-        return t;
-    });
-
     public TpcdsBench(Supplier<SqlSession> sessions, TpcdsDuckDb duckdb, int repeat, Duration timeout) {
         if (repeat < 0) {
             throw new IllegalArgumentException("repeat must be at least 0, got " + repeat);
         }
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("the timeout must be positive, got " + timeout);
-        }
-        this.sessions = sessions;
+        this.statements = new TimedStatements(sessions, timeout);
         this.duckdb = duckdb;
         this.repeat = repeat;
-        this.timeout = timeout;
     }
 
     /**
@@ -99,9 +78,9 @@ public final class TpcdsBench implements AutoCloseable {
         } catch (Exception e) {
             return failed(name, "DuckDB could not run the query: " + e.getMessage(), null);
         }
-        Run checked;
+        TimedStatements.Run checked;
         try {
-            checked = execute(sql, true);
+            checked = statements.execute(sql, true);
         } catch (SqlException e) {
             return new TpcdsQueryResult(name, TpcdsQueryResult.Status.REFUSED, e.sqlState(), e.getMessage(), null, null,
                     null, null, duckdbSeconds);
@@ -111,12 +90,12 @@ public final class TpcdsBench implements AutoCloseable {
         } catch (RuntimeException e) {
             return failed(name, e.toString(), duckdbSeconds);
         }
-        List<Object[]> ours = checked.rows;
+        List<Object[]> ours = checked.rows();
         String difference = Answers.difference(ours, expected, TpcdsQueries.ordered(sql));
-        double[] seconds = repeat == 0 ? new double[] {checked.seconds} : new double[repeat];
+        double[] seconds = repeat == 0 ? new double[] {checked.seconds()} : new double[repeat];
         try {
             for (int i = 0; i < repeat; i++) {
-                seconds[i] = execute(sql, false).seconds;
+                seconds[i] = statements.execute(sql, false).seconds();
             }
         } catch (TimeoutException | RuntimeException e) {
             // It answered once: the answer stands, its time is unknown.
@@ -136,7 +115,7 @@ public final class TpcdsBench implements AutoCloseable {
         }
         List<String> lines = new ArrayList<>();
         try {
-            execute("EXPLAIN ANALYZE " + sql, true).rows.forEach(row -> lines.add(String.valueOf(row[0])));
+            statements.execute("EXPLAIN ANALYZE " + sql, true).rows().forEach(row -> lines.add(String.valueOf(row[0])));
         } catch (TimeoutException | RuntimeException e) {
             lines.add("EXPLAIN ANALYZE failed: " + e.getMessage());
         }
@@ -151,51 +130,6 @@ public final class TpcdsBench implements AutoCloseable {
         return new TpcdsQueryResult(name, TpcdsQueryResult.Status.FAILED, null, error, null, null, null, null, duckdbSeconds);
     }
 
-    private record Run(List<Object[]> rows, double seconds) {
-    }
-
-    /** The statement in its own session on a thread of its own, cancelled at the time limit. */
-    private Run execute(String sql, boolean keepRows) throws TimeoutException {
-        Cancellation cancellation = new Cancellation();
-        Future<Run> f = runner.submit(() -> {
-            try (SqlSession session = sessions.get()) {
-                long t0 = System.nanoTime();
-                StatementResult r = session.execute(sql, cancellation);
-                if (!r.hasResultSet()) {
-                    throw new IllegalStateException("the statement returned no result set");
-                }
-                List<Object[]> rows = new ArrayList<>();
-                for (Iterator<Object[]> it = r.rows(); it.hasNext(); ) {
-                    Object[] row = it.next();
-                    if (keepRows) {
-                        rows.add(row);
-                    }
-                }
-                return new Run(rows, (System.nanoTime() - t0) / 1e9);
-            }
-        });
-        try {
-            return f.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            cancellation.cancel();
-            try {
-                f.get(CANCEL_GRACE.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (Exception stopped) {
-                // cancelled, failed or still running: the query is over for this run either way
-            }
-            throw new TimeoutException("still running after " + timeout.toSeconds() + " s: cancelled");
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            throw new IllegalStateException(e.getCause());
-        } catch (InterruptedException e) {
-            cancellation.cancel();
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
-    }
-
     /** Seconds to the millisecond: the machine's noise is larger. */
     static double millis(double seconds) {
         return Math.round(seconds * 1000) / 1000.0;
@@ -203,6 +137,6 @@ public final class TpcdsBench implements AutoCloseable {
 
     @Override
     public void close() {
-        runner.shutdownNow();
+        statements.close();
     }
 }

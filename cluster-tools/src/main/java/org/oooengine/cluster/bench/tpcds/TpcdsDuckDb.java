@@ -223,7 +223,7 @@ public final class TpcdsDuckDb implements AutoCloseable {
     }
 
     /** The rows of {@code rs}, each value as its driver gives it (BigDecimal, java.sql.Date, ...). */
-    static List<Object[]> rowsOf(ResultSet rs) throws SQLException {
+    public static List<Object[]> rowsOf(ResultSet rs) throws SQLException {
         List<Object[]> out = new ArrayList<>();
         int n = rs.getMetaData().getColumnCount();
         while (rs.next()) {

@@ -1,0 +1,99 @@
+package org.oooengine.cluster.bench.chbench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What a CH-benCHmark run saw, by the second: commits, queries answered, and the copies'
+ * freshness and lag as sampled; summed or averaged over any window of the run.
+ */
+final class ChSeries {
+    private final long origin;
+    private final ConcurrentSkipListMap<Long, LongAdder> commits = new ConcurrentSkipListMap<>();
+    private final ConcurrentSkipListMap<Long, LongAdder> queries = new ConcurrentSkipListMap<>();
+    private final ConcurrentLinkedQueue<Sample> samples = new ConcurrentLinkedQueue<>();
+
+    private record Sample(long nanos, double freshness, double lag) {
+    }
+
+    ChSeries(long origin) {
+        this.origin = origin;
+    }
+
+    void commit() {
+        count(commits);
+    }
+
+    void query() {
+        count(queries);
+    }
+
+    private void count(ConcurrentSkipListMap<Long, LongAdder> perSecond) {
+        perSecond.computeIfAbsent(second(System.nanoTime()), s -> new LongAdder()).increment();
+    }
+
+    void freshness(double rate, double lagSeconds) {
+        samples.add(new Sample(System.nanoTime(), rate, lagSeconds));
+    }
+
+    private long second(long nanos) {
+        return (nanos - origin) / 1_000_000_000L;
+    }
+
+    /** Queries answered within [from, to) (nanoTime), counted by the second they ended in. */
+    double queries(long from, long to) {
+        return sum(queries, from, to);
+    }
+
+    private double sum(ConcurrentSkipListMap<Long, LongAdder> perSecond, long from, long to) {
+        return perSecond.subMap(second(from), true, second(to), false).values().stream().mapToLong(LongAdder::sum).sum();
+    }
+
+    double freshness(long from, long to) {
+        return window(from, to).stream().mapToDouble(Sample::freshness).average().orElse(Double.NaN);
+    }
+
+    double minFreshness(long from, long to) {
+        return window(from, to).stream().mapToDouble(Sample::freshness).min().orElse(Double.NaN);
+    }
+
+    double meanLag(long from, long to) {
+        return window(from, to).stream().mapToDouble(Sample::lag).average().orElse(Double.NaN);
+    }
+
+    double maxLag(long from, long to) {
+        return window(from, to).stream().mapToDouble(Sample::lag).max().orElse(Double.NaN);
+    }
+
+    private List<Sample> window(long from, long to) {
+        return samples.stream().filter(s -> s.nanos() >= from && s.nanos() < to).toList();
+    }
+
+    /** A figure for JSON: null where there was nothing to measure (NaN). */
+    static Double orNull(double v) {
+        return Double.isNaN(v) ? null : v;
+    }
+
+    /** One row per second of [from, to): seconds since {@code from}, commits, queries, freshness, lag. */
+    List<Map<String, Object>> rows(long from, long to) {
+        List<Map<String, Object>> out = new ArrayList<>();
+        for (long s = second(from); s < second(to); s++) {
+            long start = origin + s * 1_000_000_000L;
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("t", s - second(from));
+            LongAdder c = commits.get(s);
+            LongAdder q = queries.get(s);
+            row.put("commits", c == null ? 0 : c.sum());
+            row.put("queries", q == null ? 0 : q.sum());
+            row.put("freshness", orNull(freshness(start, start + 1_000_000_000L)));
+            row.put("lag_seconds", orNull(maxLag(start, start + 1_000_000_000L)));
+            out.add(row);
+        }
+        return out;
+    }
+}
