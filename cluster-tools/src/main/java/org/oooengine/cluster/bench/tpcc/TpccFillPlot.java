@@ -1,15 +1,9 @@
 package org.oooengine.cluster.bench.tpcc;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.awt.Graphics2D;
-import java.awt.image.BufferedImage;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import javax.imageio.ImageIO;
-import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.CategoryChart;
 import org.knowm.xchart.CategoryChartBuilder;
 import org.knowm.xchart.XYChart;
@@ -81,16 +75,6 @@ public final class TpccFillPlot {
     }
 
     private static void write(List<Chart<?, ?>> charts, Path png) {
-        BufferedImage all = new BufferedImage(WIDTH, HEIGHT * charts.size(), BufferedImage.TYPE_INT_RGB);
-        Graphics2D g = all.createGraphics();
-        for (int i = 0; i < charts.size(); i++) {
-            g.drawImage(BitmapEncoder.getBufferedImage(charts.get(i)), 0, i * HEIGHT, null);
-        }
-        g.dispose();
-        try {
-            ImageIO.write(all, "png", png.toFile());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write plot " + png, e);
-        }
+        org.oooengine.cluster.bench.StackedCharts.write(charts, WIDTH, HEIGHT, png);
     }
 }

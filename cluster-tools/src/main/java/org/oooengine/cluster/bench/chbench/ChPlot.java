@@ -1,0 +1,65 @@
+package org.oooengine.cluster.bench.chbench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.internal.chartpart.Chart;
+import org.knowm.xchart.style.Styler;
+import org.oooengine.cluster.bench.StackedCharts;
+
+/**
+ * CH-benCHmark runs over time, a series per run (its mode): commits a second, queries answered so
+ * far, the copies' freshness and lag — from the per-second rows {@code bench chbench} writes.
+ */
+public final class ChPlot {
+    private static final int WIDTH = 900;
+    private static final int HEIGHT = 300;
+
+    private ChPlot() {
+    }
+
+    /** Each run is a JSON object with {@code mode} and {@code series} (what {@code --series} writes). */
+    public static void write(List<JsonNode> runs, Path png) {
+        List<Chart<?, ?>> charts = new ArrayList<>();
+        charts.add(chart("OLTP: TPC-C commits a second", "tps", runs, row -> row.get("commits").asDouble(), false));
+        charts.add(chart("OLAP: queries answered so far", "queries", runs, row -> row.get("queries").asDouble(), true));
+        charts.add(chart("freshness of the copies (rows up to date)", "freshness", runs,
+                row -> row.get("freshness").isNull() ? Double.NaN : row.get("freshness").asDouble(), false));
+        charts.add(chart("lag of the copies (oldest commit not shown)", "seconds", runs,
+                row -> row.get("lag_seconds").isNull() ? Double.NaN : row.get("lag_seconds").asDouble(), false));
+        StackedCharts.write(charts, WIDTH, HEIGHT, png);
+    }
+
+    private static XYChart chart(String title, String yTitle, List<JsonNode> runs, ToDoubleFunction<JsonNode> y,
+                                 boolean cumulative) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("seconds into the phases")
+                .yAxisTitle(yTitle).build();
+        chart.getStyler().setMarkerSize(3);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        for (JsonNode run : runs) {
+            List<Double> xs = new ArrayList<>();
+            List<Double> ys = new ArrayList<>();
+            double sum = 0;
+            for (JsonNode row : run.get("series")) {
+                double v = y.applyAsDouble(row);
+                if (cumulative) {
+                    sum += v;
+                    v = sum;
+                }
+                if (!Double.isNaN(v)) {
+                    xs.add(row.get("t").asDouble());
+                    ys.add(v);
+                }
+            }
+            if (!xs.isEmpty()) {
+                String name = run.get("mode").asText();
+                chart.addSeries(chart.getSeriesMap().containsKey(name) ? name + " #" + (runs.indexOf(run) + 1) : name, xs, ys);
+            }
+        }
+        return chart;
+    }
+}
