@@ -39,7 +39,7 @@ public final class ChPlot {
         XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title(title).xAxisTitle("seconds into the phases")
                 .yAxisTitle(yTitle).build();
         chart.getStyler().setMarkerSize(3);
-        chart.getStyler().setLegendPosition(Styler.LegendPosition.InsideNW);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS); // freshness hugs 1: inside, the legend hides it
         for (JsonNode run : runs) {
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
