@@ -362,28 +362,30 @@ public final class JoinGraph {
         int rightWidth = right.fields().size();
         List<Expr> leftExtra = new ArrayList<>();
         List<Expr> rightExtra = new ArrayList<>();
-        List<Expr[]> pairs = new ArrayList<>();
+        List<int[]> keys = new ArrayList<>(); // left key, right key as columns of each side (extras after its own)
+        List<Expr> others = new ArrayList<>();
         for (Expr c : conjuncts) {
             Expr[] pair = expressionPair(c, width);
-            if (pair != null) {
-                leftExtra.add(pair[0]);
-                rightExtra.add(Exprs.remap(pair[1], i -> i - width));
-                pairs.add(pair);
+            if (pair == null) {
+                others.add(c);
+                continue;
             }
+            keys.add(new int[] {keyColumn(pair[0], 0, width, leftExtra), keyColumn(pair[1], width, rightWidth, rightExtra)});
         }
         int widened = width + leftExtra.size();
         List<Expr> remapped = new ArrayList<>();
-        for (Expr c : conjuncts) {
-            if (expressionPair(c, width) == null) {
-                remapped.add(Exprs.remap(c, i -> i < width ? i : i + leftExtra.size()));
-            }
+        for (Expr c : others) {
+            remapped.add(Exprs.remap(c, i -> i < width ? i : i + leftExtra.size()));
         }
-        for (int k = 0; k < pairs.size(); k++) {
-            SqlType type = pairs.get(k)[0].type();
-            remapped.add(new Expr.Call(ScalarFunction.EQ, List.of(new Expr.Column(width + k, type),
-                    new Expr.Column(widened + rightWidth + k, type)), SqlType.BOOLEAN));
+        for (int[] k : keys) {
+            SqlType type = k[0] < width ? left.fields().get(k[0]).type() : leftExtra.get(k[0] - width).type();
+            remapped.add(new Expr.Call(ScalarFunction.EQ, List.of(new Expr.Column(k[0], type),
+                    new Expr.Column(widened + k[1], type)), SqlType.BOOLEAN));
         }
         RelNode joined = join(withColumns(left, leftExtra), withColumns(right, rightExtra), kind, remapped);
+        if (leftExtra.isEmpty() && (rightExtra.isEmpty() || kind.leftOnly())) {
+            return joined; // nothing added, or only to a side the join does not pass on
+        }
         List<Expr> kept = new ArrayList<>();
         List<Field> fields = new ArrayList<>();
         List<Field> all = joined.fields();
@@ -403,8 +405,24 @@ public final class JoinGraph {
         return new RelNode.Project(joined, kept, fields);
     }
 
-    /** {@code input} with {@code extra} computed after its columns. */
+    /**
+     * The column of a side ({@code offset} its first in the joined row, {@code width} its own) that
+     * holds {@code key}: the column itself when the key is one, else an extra column added to
+     * {@code extra}, numbered after the side's own.
+     */
+    private static int keyColumn(Expr key, int offset, int width, List<Expr> extra) {
+        if (key instanceof Expr.Column c) {
+            return c.index() - offset;
+        }
+        extra.add(Exprs.remap(key, i -> i - offset));
+        return width + extra.size() - 1;
+    }
+
+    /** {@code input} with {@code extra} computed after its columns (itself when there are none). */
     private static RelNode withColumns(RelNode input, List<Expr> extra) {
+        if (extra.isEmpty()) {
+            return input;
+        }
         List<Expr> exprs = new ArrayList<>();
         List<Field> fields = new ArrayList<>(input.fields());
         for (int i = 0; i < fields.size(); i++) {
