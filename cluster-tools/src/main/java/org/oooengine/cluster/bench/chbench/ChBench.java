@@ -22,6 +22,7 @@ import org.oooengine.core.tpcc.TransactionalTpccTables;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 
 /**
  * CH-benCHmark on a running cluster: TPC-C terminals (stored procedures on the nodes, as {@code
@@ -70,9 +71,9 @@ public final class ChBench {
                           boolean reload) {
         public Options {
             if (warehouses < 1 || terminals < 1 || queryClients < 1 || phaseSeconds <= 0 || warmUpSeconds < 0
-                    || phases.isEmpty() || queries.isEmpty()) {
-                throw new IllegalArgumentException("warehouses, terminals, query clients, phases, queries and the phase "
-                        + "length must be positive");
+                    || phases.isEmpty() || queries.isEmpty() || queryTimeout.isNegative() || queryTimeout.isZero()) {
+                throw new IllegalArgumentException("--warehouses, --oltp-clients, --olap-clients, --phases, --queries, "
+                        + "--phase-seconds and --query-timeout must be positive, --warmup at least 0");
             }
             phases = List.copyOf(phases);
             queries = List.copyOf(queries);
@@ -286,7 +287,7 @@ public final class ChBench {
             } else {
                 for (String t : ChTables.FROM_TPCC) {
                     ChTables.run(sql, "ALTER TABLE " + ChTables.DATABASE + "." + t
-                            + " SET TBLPROPERTIES ('ooo.htap.copies'='" + copies + "')");
+                            + " SET TBLPROPERTIES ('" + DdlAnalyzer.HTAP_COPIES_PROPERTY + "'='" + copies + "')");
                 }
             }
         }

@@ -13,6 +13,7 @@ import org.oooengine.core.types.Column;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 
 /**
  * CH-benCHmark's tables in SQL, database {@value #DATABASE}: TPC-C's eight written tables are the
@@ -40,7 +41,7 @@ public final class ChTables {
     public static void create(ClusterSqlEngine engine, SqlSession sql, long seed, int warehouses, boolean copies,
                               Consumer<String> progress) {
         run(sql, "CREATE DATABASE IF NOT EXISTS " + DATABASE);
-        Map<String, String> properties = copies ? Map.of("ooo.htap.copies", "true") : Map.of();
+        Map<String, String> properties = copies ? Map.of(DdlAnalyzer.HTAP_COPIES_PROPERTY, "true") : Map.of();
         for (String t : FROM_TPCC) {
             engine.attachTransactionalTable(DATABASE, t, TransactionalTpccTables.PREFIX + t, TpccSchema.definition(t),
                     properties);
