@@ -22,7 +22,6 @@ import org.oooengine.core.storage.Directories;
 import org.oooengine.core.store.JsonFiles;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.store.StoreOptions;
-import org.oooengine.core.store.Table;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.txn.TransactionalDatabase;
 import org.oooengine.core.types.Schema;
@@ -211,17 +210,16 @@ final class NodeCopies implements AutoCloseable {
             public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
                 AnalyticalCopies c = copiesOf(table);
                 try (AnalyticalCopies.Pin pin = c.pin()) {
-                    Table t = pin.store().table(table);
                     List<Object[]> rows = new ArrayList<>(Pipeline.BATCH_ROWS);
                     boolean[] more = {true};
-                    t.tree().scan(new byte[0], null, (leaf, slot) -> {
-                        rows.add(t.rowAt(leaf, slot));
+                    pin.scan(table, row -> {
+                        rows.add(row);
                         if (rows.size() == Pipeline.BATCH_ROWS) {
                             more[0] = page.test(new ArrayList<>(rows));
                             rows.clear();
                         }
                         return more[0];
-                    }).join();
+                    });
                     if (more[0] && !rows.isEmpty()) {
                         page.test(rows);
                     }

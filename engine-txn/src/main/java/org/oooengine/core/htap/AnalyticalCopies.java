@@ -1,14 +1,11 @@
 package org.oooengine.core.htap;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,16 +16,19 @@ import org.oooengine.core.store.Store;
 import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.txn.CommitFeed;
-import org.oooengine.core.txn.RowChange;
 import org.oooengine.core.txn.ShippedCommit;
 import org.oooengine.core.txn.TransactionalDatabase;
 
 /**
  * Two analytical copies of a node's transactional tables, kept in step by log shipping (seed
  * 000): queries read one copy, pinned, while an applier thread applies the shipped commits to the
- * other; they switch when the switching rule says so, the applier first waiting for the queries
- * pinning the copy it is about to write, then giving it the commits it missed. A query therefore
- * never sees a commit half applied, and both copies hold whole transactions in commit order.
+ * other's B+trees. The read copy's trees lag; the commits they lack are held in a {@link
+ * CopyDelta} that its scans merge in, so a query sees a commit as soon as the applier takes it
+ * from the feed, and as whole commits only. The copies switch when the switching rule says so (the
+ * delta has grown, or time has passed): queries move to the copy the applier wrote, whose trees
+ * hold every commit, and the applier gives the other the commits it missed once the last query
+ * pinning it is done, taking new commits meanwhile. Both copies hold whole transactions in commit
+ * order.
  *
  * <p>The copies are derived data: they are built from the transactional rows when this starts and
  * again when the commit feed overflowed (the applier fell more than its capacity behind); the copy
@@ -38,13 +38,17 @@ public final class AnalyticalCopies implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(AnalyticalCopies.class);
     /** How long the applier waits for a commit before looking at the switching rule again. */
     private static final long POLL_MILLIS = 20;
-    /** How often a switch waiting for readers says so. */
-    private static final long SLOW_SWITCH_LOG_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** How often a close waiting for readers says so. */
+    private static final long SLOW_CLOSE_LOG_NANOS = TimeUnit.SECONDS.toNanos(10);
+    /** The longest the applier pays a backlog to the applying copy before taking new commits again. */
+    private static final long APPLY_SLICE_MILLIS = 50;
 
     /**
      * When the copies switch: every {@code switchEvery} (null: never by time; the static baseline
-     * of the seed switches every 120 s), or as soon as the read copy's freshness of some table drops
-     * below {@code switchBelowFreshness} (0: never by freshness; HTAL's β is 0.85).
+     * of the seed switches every 120 s), or as soon as the read copy's trees alone are less fresh
+     * than {@code switchBelowFreshness} for some table, its delta holding changes to more than the
+     * rest of its rows (0: never by freshness; HTAL's β is 0.85). Queries see the delta either way;
+     * switching keeps it, and the merge it costs scans, small.
      *
      * @param feedCapacity commits the applier may fall behind before the copies are built again
      * @param batchCommits commits applied, then flushed, at a time
@@ -86,21 +90,37 @@ public final class AnalyticalCopies implements AutoCloseable {
         }
     }
 
-    /** Which copy queries read and which the applier writes; replaced whole, so a reader sees one pair. */
-    private record Roles(Copy reading, Copy applying) {
+    /**
+     * Which copy queries read, with the commits its trees lack, and which the applier writes;
+     * replaced whole, so a reader sees one pair.
+     */
+    private record Roles(Copy reading, Copy applying, CopyDelta delta) {
     }
 
-    /** A query's hold on the copy it reads: the applier does not write it until closed. */
+    /**
+     * A query's hold on the copy it reads, as of the last commit whole when it was taken: the
+     * applier does not write the copy until closed.
+     */
     public static final class Pin implements AutoCloseable {
         private final Copy copy;
+        private final CopyDelta delta;
+        private final long asOf;
         private boolean closed;
 
-        private Pin(Copy copy) {
+        private Pin(Copy copy, CopyDelta delta) {
             this.copy = copy;
+            this.delta = delta;
+            this.asOf = delta.visible();
         }
 
+        /** The copy's store, for its tables' definitions; read rows with {@link #scan}. */
         public Store store() {
             return copy.data.store();
+        }
+
+        /** The rows of the copy's table {@code table} in key order as of this pin, until {@code row} returns false. */
+        public void scan(String table, java.util.function.Predicate<Object[]> row) {
+            delta.scan(copy.data.store().table(table), asOf, row);
         }
 
         @Override
@@ -121,13 +141,14 @@ public final class AnalyticalCopies implements AutoCloseable {
     private volatile CommitFeed feed;
     private volatile boolean stopping;
     private int generation;
-    /** Applied to the applying copy since the last switch: what the read copy lacks, replayed on it after the next. */
-    private final List<ShippedCommit> sinceSwitch = new ArrayList<>();
-    /** Distinct keys of {@link #sinceSwitch}, by table. */
-    private final Map<String, Set<ByteBuffer>> staleKeys = new HashMap<>();
-    /** What {@link #freshness} reads of the applier's state: stale keys by table, and the oldest stale commit's time. */
-    private volatile Map<String, Integer> staleCounts = Map.of();
-    private volatile long oldestStaleNanos = -1;
+    /** Taken from the feed since the last switch: what the read copy's trees lack (its delta's commits). */
+    private List<ShippedCommit> sinceSwitch = new ArrayList<>();
+    /** What the applying copy's trees lack: taken while a query still pinned it. */
+    private List<ShippedCommit> owed = new ArrayList<>();
+    private volatile int owedCount;
+    /** Commits taken from the feed and not yet in the delta: stale rows by table, and the oldest one's time. */
+    private volatile Map<String, Integer> inHand = Map.of();
+    private volatile long inHandSinceNanos = -1;
     private long lastSwitchNanos = System.nanoTime();
     private final AtomicLong switches = new AtomicLong();
     private final AtomicLong applied = new AtomicLong();
@@ -166,7 +187,7 @@ public final class AnalyticalCopies implements AutoCloseable {
             r.reading.pins.incrementAndGet();
             if (roles == r) {
                 pins.incrementAndGet();
-                return new Pin(r.reading);
+                return new Pin(r.reading, r.delta);
             }
             r.reading.pins.decrementAndGet(); // switched meanwhile: pin the new one
         }
@@ -175,9 +196,9 @@ public final class AnalyticalCopies implements AutoCloseable {
     /** Each copied table's freshness in the copy queries read now. */
     public List<Freshness> freshness() {
         Roles r = roles;
-        Map<String, Integer> stale = new HashMap<>(staleCounts);
+        Map<String, Integer> stale = new HashMap<>(inHand);
         CommitFeed f = feed;
-        long oldest = oldestStaleNanos;
+        long oldest = inHandSinceNanos;
         if (f != null) {
             f.forEachWaiting(c -> c.changes().forEach(ch -> stale.merge(ch.table(), 1, Integer::sum)));
             if (oldest < 0) {
@@ -187,7 +208,7 @@ public final class AnalyticalCopies implements AutoCloseable {
         double lag = oldest < 0 ? 0 : Math.max(0, (System.nanoTime() - oldest) / 1e9);
         List<Freshness> out = new ArrayList<>();
         for (String t : new java.util.TreeSet<>(tables.keySet())) {
-            long rows = r == null ? 0 : r.reading.data.rows(t);
+            long rows = r == null ? 0 : r.reading.data.rows(t) + r.delta.addedRows(r.reading.data.copyTableOf(t));
             int s = stale.getOrDefault(t, 0);
             out.add(Freshness.of(t, rows, s, s == 0 ? 0 : lag));
         }
@@ -199,7 +220,7 @@ public final class AnalyticalCopies implements AutoCloseable {
         return switches.get();
     }
 
-    /** Commits applied to a copy (each counted once, when it first reached one). */
+    /** Commits taken into the copies (each counted once, when queries could first see it). */
     public long applied() {
         return applied.get();
     }
@@ -239,6 +260,11 @@ public final class AnalyticalCopies implements AutoCloseable {
 
     private volatile ReadProgress progress;
 
+    /** Commits the applying copy's trees lack, waiting for the queries pinning it (for tests). */
+    int owed() {
+        return owedCount;
+    }
+
     /** The copy the applier writes (for tests, while it is idle). */
     Store applyingStore() {
         return roles.applying.data.store();
@@ -247,22 +273,15 @@ public final class AnalyticalCopies implements AutoCloseable {
     // ---- the applier thread ----
 
     private void applyUntilStopped() {
-        long consumed = 0; // of the current feed
         while (!stopping) {
             try {
                 List<ShippedCommit> batch = feed.poll(options.batchCommits(), POLL_MILLIS, TimeUnit.MILLISECONDS);
                 if (!batch.isEmpty()) {
-                    roles.applying.data.apply(batch);
-                    applied.addAndGet(batch.size());
-                    consumed += batch.size();
-                    remember(batch);
+                    show(batch);
                 }
-                if (shouldSwitch()) {
+                payOwed();
+                if (owed.isEmpty() && shouldSwitch()) {
                     switchRoles();
-                }
-                long shows = consumed - sinceSwitch.size();
-                if (shows != progress.shows()) {
-                    progress = new ReadProgress(feed, shows);
                 }
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -277,39 +296,59 @@ public final class AnalyticalCopies implements AutoCloseable {
                 } else {
                     LOG.error("log apply failed: building both analytical copies again", e);
                 }
-                consumed = rebuild();
+                rebuild();
             }
         }
     }
 
-    /** Builds the pair again until it works or this stops; returns the new feed's commits applied. */
-    private long rebuild() {
+    /** Puts commits taken from the feed in the read copy's delta, where queries see them, and owes them to the other copy. */
+    private void show(List<ShippedCommit> batch) {
+        Map<String, Integer> stale = new HashMap<>();
+        batch.forEach(c -> c.changes().forEach(ch -> stale.merge(ch.table(), 1, Integer::sum)));
+        inHandSinceNanos = batch.get(0).visibleAtNanos();
+        inHand = stale;
+        CopyDelta delta = roles.delta;
+        delta.add(batch);
+        inHand = Map.of();
+        inHandSinceNanos = -1;
+        applied.addAndGet(batch.size());
+        sinceSwitch.addAll(batch);
+        owed.addAll(batch);
+        owedCount = owed.size();
+        progress = new ReadProgress(feed, progress.shows() + batch.size());
+    }
+
+    /**
+     * Applies what the applying copy's trees lack once no query pins it, a slice at a time so that
+     * new commits keep reaching the delta while a long backlog is paid.
+     */
+    private void payOwed() {
+        Copy applying = roles.applying;
+        if (owed.isEmpty() || applying.pins.get() > 0) {
+            return;
+        }
+        long sliceEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(APPLY_SLICE_MILLIS);
+        int done = 0;
+        while (done < owed.size() && System.nanoTime() < sliceEnd) {
+            int end = Math.min(owed.size(), done + options.batchCommits());
+            applying.data.apply(owed.subList(done, end));
+            done = end;
+        }
+        owed = done == owed.size() ? new ArrayList<>() : new ArrayList<>(owed.subList(done, owed.size()));
+        owedCount = owed.size();
+    }
+
+    /** Builds the pair again until it works or this stops. */
+    private void rebuild() {
         while (!stopping) {
             try {
-                return buildPair();
+                buildPair();
+                return;
             } catch (RuntimeException e) {
                 LOG.error("building the analytical copies failed; trying again in 1 s", e);
                 java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(1));
             }
         }
-        return 0;
-    }
-
-    private void remember(List<ShippedCommit> batch) {
-        if (sinceSwitch.isEmpty()) {
-            oldestStaleNanos = batch.get(0).visibleAtNanos();
-        }
-        sinceSwitch.addAll(batch);
-        for (ShippedCommit c : batch) {
-            for (RowChange ch : c.changes()) {
-                if (tables.containsKey(ch.table())) {
-                    staleKeys.computeIfAbsent(ch.table(), t -> new HashSet<>()).add(ByteBuffer.wrap(ch.key()));
-                }
-            }
-        }
-        Map<String, Integer> counts = new HashMap<>();
-        staleKeys.forEach((t, keys) -> counts.put(t, keys.size()));
-        staleCounts = counts;
     }
 
     private boolean shouldSwitch() {
@@ -321,8 +360,9 @@ public final class AnalyticalCopies implements AutoCloseable {
         }
         if (options.switchBelowFreshness() > 0) {
             Roles r = roles;
-            for (Map.Entry<String, Integer> e : staleCounts.entrySet()) {
-                if (Freshness.of(e.getKey(), r.reading.data.rows(e.getKey()), e.getValue(), 0).rate()
+            for (String t : tables.keySet()) {
+                String inCopy = r.reading.data.copyTableOf(t);
+                if (Freshness.of(t, r.reading.data.rows(t), r.delta.changedKeys(inCopy), 0).rate()
                         < options.switchBelowFreshness()) {
                     return true;
                 }
@@ -332,41 +372,40 @@ public final class AnalyticalCopies implements AutoCloseable {
     }
 
     /**
-     * Queries move to the applying copy; once the last query pinning the other is done, it gets
-     * the commits it missed and becomes the applying copy.
+     * New queries move to the applying copy, whose trees hold every commit taken (nothing is owed
+     * to it), with an empty delta; the other copy is owed what its delta held, paid once the last
+     * query pinning it is done ({@link #payOwed}).
      */
     private void switchRoles() {
         Roles before = roles;
-        roles = new Roles(before.applying, before.reading);
+        roles = new Roles(before.applying, before.reading, newDelta(before.applying, before.delta.visible()));
         switches.incrementAndGet();
         lastSwitchNanos = System.nanoTime();
-        // the copy queries read now shows every commit: fresh, even while the other waits for its pins
-        staleKeys.clear();
-        staleCounts = Map.of();
-        oldestStaleNanos = -1;
-        if (!waitUntilUnpinned(before.reading, false)) {
-            return; // stopping
+        owed = sinceSwitch;
+        owedCount = owed.size();
+        sinceSwitch = new ArrayList<>();
+        if (before.reading.pins.get() > 0) {
+            LOG.debug("switched analytical copies; {} queries still read {}", before.reading.pins.get(),
+                    before.reading.dir.getFileName());
         }
-        before.reading.data.apply(sinceSwitch);
-        sinceSwitch.clear();
     }
 
-    /** Waits until no query pins {@code copy}; false when this stops first, unless {@code evenWhenStopping}. */
-    private boolean waitUntilUnpinned(Copy copy, boolean evenWhenStopping) {
+    private static CopyDelta newDelta(Copy reading, long base) {
+        return new CopyDelta(reading.data, base);
+    }
+
+    /** Waits until no query pins {@code copy}, to close it. */
+    private void waitUntilUnpinned(Copy copy) {
         long start = System.nanoTime();
-        long nextLog = start + SLOW_SWITCH_LOG_NANOS;
+        long nextLog = start + SLOW_CLOSE_LOG_NANOS;
         while (copy.pins.get() > 0) {
-            if (stopping && !evenWhenStopping) {
-                return false;
-            }
             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
             if (System.nanoTime() > nextLog) {
                 LOG.warn("the analytical copy {} has waited {} s for {} queries still reading it", copy.dir.getFileName(),
                         (System.nanoTime() - start) / 1_000_000_000, copy.pins.get());
-                nextLog += SLOW_SWITCH_LOG_NANOS;
+                nextLog += SLOW_CLOSE_LOG_NANOS;
             }
         }
-        return true;
     }
 
     /**
@@ -430,18 +469,17 @@ public final class AnalyticalCopies implements AutoCloseable {
         }
         CommitFeed oldFeed = feed;
         feed = next;
-        roles = new Roles(reading, applying);
+        roles = new Roles(reading, applying, newDelta(reading, 0));
         progress = new ReadProgress(next, consumed);
-        sinceSwitch.clear();
-        staleKeys.clear();
-        staleCounts = Map.of();
-        oldestStaleNanos = -1;
+        sinceSwitch = new ArrayList<>();
+        owed = new ArrayList<>();
+        owedCount = 0;
         lastSwitchNanos = System.nanoTime();
         if (oldFeed != null) {
             oldFeed.close();
         }
         if (old != null) {
-            waitUntilUnpinned(old.reading, true);
+            waitUntilUnpinned(old.reading);
             for (Copy c : List.of(old.reading, old.applying)) {
                 closeQuietly(c);
                 Directories.deleteRecursively(c.dir);
@@ -476,7 +514,7 @@ public final class AnalyticalCopies implements AutoCloseable {
             f.close();
         }
         if (r != null) {
-            waitUntilUnpinned(r.reading, true);
+            waitUntilUnpinned(r.reading);
             closeQuietly(r.reading);
             closeQuietly(r.applying);
         }

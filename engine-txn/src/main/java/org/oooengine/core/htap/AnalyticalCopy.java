@@ -147,6 +147,12 @@ final class AnalyticalCopy implements AutoCloseable {
         return applied;
     }
 
+    /** The name in the copy of transactional table {@code name}; null when it is not copied. */
+    String copyTableOf(String name) {
+        Copied t = byTransactionalName.get(name);
+        return t == null ? null : t.def().name();
+    }
+
     /** The rows of the copy's table for transactional table {@code name}, by the copy's count. */
     long rows(String name) {
         Copied t = byTransactionalName.get(name);

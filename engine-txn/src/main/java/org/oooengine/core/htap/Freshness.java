@@ -5,8 +5,8 @@ package org.oooengine.core.htap;
  * it): the share of its rows whose last committed change it shows, and how long ago the oldest
  * change it does not show became visible in the transactional table.
  *
- * @param staleRows rows with a committed change the copy does not show yet (distinct keys applied
- *                  to the other copy since the last switch, plus changes still in the feed)
+ * @param staleRows rows with a committed change the copy does not show yet: changes shipped and not
+ *                  yet taken by the applier
  */
 public record Freshness(String table, long rows, long staleRows, double rate, double lagSeconds) {
     static Freshness of(String table, long rows, long staleRows, double lagSeconds) {
