@@ -40,8 +40,6 @@ public final class AnalyticalCopies implements AutoCloseable {
     private static final long POLL_MILLIS = 20;
     /** How often a close waiting for readers says so. */
     private static final long SLOW_CLOSE_LOG_NANOS = TimeUnit.SECONDS.toNanos(10);
-    /** The longest the applier pays a backlog to the applying copy before taking new commits again. */
-    private static final long APPLY_SLICE_MILLIS = 50;
 
     /**
      * When the copies switch: every {@code switchEvery} (null: never by time; the static baseline
@@ -136,6 +134,9 @@ public final class AnalyticalCopies implements AutoCloseable {
     private final TransactionalDatabase db;
     private final Map<String, TableDefinition> tables;
     private final Options options;
+    /** Takes commits from the feed into the read copy's delta, and switches the copies. */
+    private final Thread shipper;
+    /** Writes the commits owed to the applying copy into its trees. */
     private final Thread applier;
     private volatile Roles roles;
     private volatile CommitFeed feed;
@@ -143,9 +144,9 @@ public final class AnalyticalCopies implements AutoCloseable {
     private int generation;
     /** Taken from the feed since the last switch: what the read copy's trees lack (its delta's commits). */
     private List<ShippedCommit> sinceSwitch = new ArrayList<>();
-    /** What the applying copy's trees lack: taken while a query still pinned it. */
-    private List<ShippedCommit> owed = new ArrayList<>();
-    private volatile int owedCount;
+    private final OwedCommits owed = new OwedCommits();
+    /** Why writing the applying copy's trees failed; the shipper then builds the pair again. */
+    private volatile RuntimeException applyFailure;
     /** Commits taken from the feed and not yet in the delta: stale rows by table, and the oldest one's time. */
     private volatile Map<String, Integer> inHand = Map.of();
     private volatile long inHandSinceNanos = -1;
@@ -160,6 +161,8 @@ public final class AnalyticalCopies implements AutoCloseable {
         this.db = db;
         this.tables = Map.copyOf(tables);
         this.options = options;
+        this.shipper = new Thread(this::shipUntilStopped, "ooo-log-ship");
+        this.shipper.setDaemon(true);
         this.applier = new Thread(this::applyUntilStopped, "ooo-log-apply");
         this.applier.setDaemon(true);
     }
@@ -173,6 +176,7 @@ public final class AnalyticalCopies implements AutoCloseable {
         AnalyticalCopies copies = new AnalyticalCopies(dir, db, tables, options);
         Directories.deleteRecursively(dir); // what an earlier run left is rebuilt, never trusted
         copies.buildPair();
+        copies.shipper.start();
         copies.applier.start();
         return copies;
     }
@@ -262,7 +266,7 @@ public final class AnalyticalCopies implements AutoCloseable {
 
     /** Commits the applying copy's trees lack, waiting for the queries pinning it (for tests). */
     int owed() {
-        return owedCount;
+        return owed.count();
     }
 
     /** The copy the applier writes (for tests, while it is idle). */
@@ -270,17 +274,20 @@ public final class AnalyticalCopies implements AutoCloseable {
         return roles.applying.data.store();
     }
 
-    // ---- the applier thread ----
+    // ---- the shipper and the applier threads ----
 
-    private void applyUntilStopped() {
+    private void shipUntilStopped() {
         while (!stopping) {
             try {
+                RuntimeException failed = applyFailure;
+                if (failed != null) {
+                    throw failed;
+                }
                 List<ShippedCommit> batch = feed.poll(options.batchCommits(), POLL_MILLIS, TimeUnit.MILLISECONDS);
                 if (!batch.isEmpty()) {
                     show(batch);
                 }
-                payOwed();
-                if (owed.isEmpty() && shouldSwitch()) {
+                if (shouldSwitch()) {
                     switchRoles();
                 }
             } catch (InterruptedException e) {
@@ -307,35 +314,50 @@ public final class AnalyticalCopies implements AutoCloseable {
         batch.forEach(c -> c.changes().forEach(ch -> stale.merge(ch.table(), 1, Integer::sum)));
         inHandSinceNanos = batch.get(0).visibleAtNanos();
         inHand = stale;
-        CopyDelta delta = roles.delta;
-        delta.add(batch);
+        roles.delta.add(batch);
         inHand = Map.of();
         inHandSinceNanos = -1;
         applied.addAndGet(batch.size());
         sinceSwitch.addAll(batch);
-        owed.addAll(batch);
-        owedCount = owed.size();
+        owed.owe(batch);
         progress = new ReadProgress(feed, progress.shows() + batch.size());
     }
 
     /**
-     * Applies what the applying copy's trees lack once no query pins it, a slice at a time so that
-     * new commits keep reaching the delta while a long backlog is paid.
+     * Writes what the applying copy's trees lack, a chunk at a time, each once no query pins the
+     * copy. The copies do not switch while a chunk is being written, so the applying copy stays
+     * the same from taking a chunk to writing it.
      */
-    private void payOwed() {
-        Copy applying = roles.applying;
-        if (owed.isEmpty() || applying.pins.get() > 0) {
-            return;
+    private void applyUntilStopped() {
+        while (!stopping) {
+            try {
+                if (applyFailure != null) {
+                    Thread.sleep(POLL_MILLIS); // the shipper builds a new pair
+                    continue;
+                }
+                List<ShippedCommit> chunk = owed.take(options.batchCommits(), POLL_MILLIS);
+                try {
+                    if (!chunk.isEmpty()) {
+                        Copy target = roles.applying;
+                        while (target.pins.get() > 0 && !stopping) {
+                            java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+                        }
+                        if (!stopping) {
+                            target.data.apply(chunk);
+                        }
+                    }
+                } catch (RuntimeException e) {
+                    if (!stopping) {
+                        applyFailure = e;
+                    }
+                } finally {
+                    owed.written();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
-        long sliceEnd = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(APPLY_SLICE_MILLIS);
-        int done = 0;
-        while (done < owed.size() && System.nanoTime() < sliceEnd) {
-            int end = Math.min(owed.size(), done + options.batchCommits());
-            applying.data.apply(owed.subList(done, end));
-            done = end;
-        }
-        owed = done == owed.size() ? new ArrayList<>() : new ArrayList<>(owed.subList(done, owed.size()));
-        owedCount = owed.size();
     }
 
     /** Builds the pair again until it works or this stops. */
@@ -352,7 +374,8 @@ public final class AnalyticalCopies implements AutoCloseable {
     }
 
     private boolean shouldSwitch() {
-        if (sinceSwitch.isEmpty()) {
+        // a switch leaves the new read copy a delta of what its trees still lack: worth it once that is at most half
+        if (sinceSwitch.isEmpty() || owed.count() > sinceSwitch.size() / 2) {
             return false;
         }
         if (options.switchEvery() != null && System.nanoTime() - lastSwitchNanos >= options.switchEvery().toNanos()) {
@@ -372,18 +395,22 @@ public final class AnalyticalCopies implements AutoCloseable {
     }
 
     /**
-     * New queries move to the applying copy, whose trees hold every commit taken (nothing is owed
-     * to it), with an empty delta; the other copy is owed what its delta held, paid once the last
-     * query pinning it is done ({@link #payOwed}).
+     * New queries move to the applying copy, with a delta of the commits not yet written into its
+     * trees (the applier stops owing them to it once the chunk in hand is written); the other copy
+     * is owed what its own delta held and everything since, written once the last query pinning it
+     * is done ({@link #applyUntilStopped}).
      */
-    private void switchRoles() {
+    private void switchRoles() throws InterruptedException {
         Roles before = roles;
-        roles = new Roles(before.applying, before.reading, newDelta(before.applying, before.delta.visible()));
+        List<ShippedCommit> unwritten = owed.drain();
+        long visible = before.delta.visible();
+        CopyDelta delta = newDelta(before.applying, visible - unwritten.size());
+        delta.add(unwritten);
+        roles = new Roles(before.applying, before.reading, delta);
         switches.incrementAndGet();
         lastSwitchNanos = System.nanoTime();
-        owed = sinceSwitch;
-        owedCount = owed.size();
-        sinceSwitch = new ArrayList<>();
+        owed.owe(sinceSwitch);
+        sinceSwitch = new ArrayList<>(unwritten);
         if (before.reading.pins.get() > 0) {
             LOG.debug("switched analytical copies; {} queries still read {}", before.reading.pins.get(),
                     before.reading.dir.getFileName());
@@ -467,13 +494,18 @@ public final class AnalyticalCopies implements AutoCloseable {
         if (old != null) {
             rebuilds.incrementAndGet(); // before the new pair shows: whoever sees it sees it counted
         }
+        try {
+            owed.drain(); // what the old pair was owed; its chunk in hand is written first
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while serving new analytical copies", e);
+        }
+        applyFailure = null;
         CommitFeed oldFeed = feed;
         feed = next;
         roles = new Roles(reading, applying, newDelta(reading, 0));
         progress = new ReadProgress(next, consumed);
         sinceSwitch = new ArrayList<>();
-        owed = new ArrayList<>();
-        owedCount = 0;
         lastSwitchNanos = System.nanoTime();
         if (oldFeed != null) {
             oldFeed.close();
@@ -501,11 +533,13 @@ public final class AnalyticalCopies implements AutoCloseable {
     @Override
     public void close() {
         stopping = true;
-        applier.interrupt();
-        try {
-            applier.join(TimeUnit.SECONDS.toMillis(30));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        for (Thread t : List.of(shipper, applier)) {
+            t.interrupt();
+            try {
+                t.join(TimeUnit.SECONDS.toMillis(30));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         Roles r = roles;
         roles = null;

@@ -93,6 +93,17 @@ class AnalyticalCopiesTest {
                 try (AnalyticalCopies.Pin now = copies.pin()) {
                     assertTrue(!copyRows(now.store()).containsKey(7L), "the new read copy's trees show the delete");
                 }
+                w.run(tx -> { // owed to the pinned copy: new queries see it through the read copy's delta
+                    tx.delete(accounts, KEYS.encode(8L));
+                    return null;
+                });
+                assertTrue(copies.awaitFresh(Duration.ofSeconds(30)));
+                Thread.sleep(100);
+                assertEquals(1, copies.switches(), "switched to a copy that lacks a commit");
+                try (AnalyticalCopies.Pin now = copies.pin()) {
+                    assertEquals(tableRows(db), pinnedRows(now));
+                }
+                assertTrue(pinnedRows(old).containsKey(8L));
                 old.close();
                 awaitNothingOwed(copies);
                 assertEquals(tableRows(db), copyRows(copies.applyingStore()));
@@ -249,6 +260,10 @@ class AnalyticalCopiesTest {
                 assertEquals(null, wrong.get());
                 assertTrue(sums.get() > 0);
                 assertTrue(copies.awaitFresh(Duration.ofSeconds(60)), "the read copy did not catch up");
+                long deadline = System.nanoTime() + 30_000_000_000L; // the applier catches up, then they switch
+                while (copies.switches() + copies.rebuilds() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
                 assertTrue(copies.switches() + copies.rebuilds() > 0, "the copies never switched");
                 Map<Long, List<Object>> table = tableRows(db);
                 try (AnalyticalCopies.Pin pin = copies.pin()) {
