@@ -145,6 +145,12 @@ public final class AnalyticalCopies implements AutoCloseable {
     /** Taken from the feed since the last switch: what the read copy's trees lack (its delta's commits). */
     private List<ShippedCommit> sinceSwitch = new ArrayList<>();
     private final OwedCommits owed = new OwedCommits();
+    /** The node's core roles: the log-shipping role's slots bound how many tables are written at once. */
+    private final CoreRoles cores;
+    /** Threads writing one table each, as many at once as {@link #cores} lets. */
+    private final java.util.concurrent.ExecutorService tableWriters;
+    /** Tables the last chunk changed: how many log-shipping slots could have worked on it. */
+    private volatile int tablesWritten = 1;
     /** Why writing the applying copy's trees failed; the shipper then builds the pair again. */
     private volatile RuntimeException applyFailure;
     /** Commits taken from the feed and not yet in the delta: stale rows by table, and the oldest one's time. */
@@ -156,7 +162,14 @@ public final class AnalyticalCopies implements AutoCloseable {
     private final AtomicLong rebuilds = new AtomicLong();
     private final AtomicLong pins = new AtomicLong();
 
-    private AnalyticalCopies(Path dir, TransactionalDatabase db, Map<String, TableDefinition> tables, Options options) {
+    private AnalyticalCopies(Path dir, TransactionalDatabase db, Map<String, TableDefinition> tables, Options options,
+                             CoreRoles cores) {
+        this.cores = cores;
+        this.tableWriters = java.util.concurrent.Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "ooo-log-apply-table");
+            t.setDaemon(true);
+            return t;
+        });
         this.dir = dir;
         this.db = db;
         this.tables = Map.copyOf(tables);
@@ -173,7 +186,13 @@ public final class AnalyticalCopies implements AutoCloseable {
      */
     public static AnalyticalCopies start(Path dir, TransactionalDatabase db, Map<String, TableDefinition> tables,
                                          Options options) {
-        AnalyticalCopies copies = new AnalyticalCopies(dir, db, tables, options);
+        return start(dir, db, tables, options, CoreRoles.unbounded());
+    }
+
+    /** As above, writing commits into the trees with the log-shipping slots of {@code cores}. */
+    public static AnalyticalCopies start(Path dir, TransactionalDatabase db, Map<String, TableDefinition> tables,
+                                         Options options, CoreRoles cores) {
+        AnalyticalCopies copies = new AnalyticalCopies(dir, db, tables, options, cores);
         Directories.deleteRecursively(dir); // what an earlier run left is rebuilt, never trusted
         copies.buildPair();
         copies.shipper.start();
@@ -227,6 +246,11 @@ public final class AnalyticalCopies implements AutoCloseable {
     /** Commits taken into the copies (each counted once, when queries could first see it). */
     public long applied() {
         return applied.get();
+    }
+
+    /** Tables the last chunk written into the trees changed: how many log-shipping slots had work. */
+    public int tablesWritten() {
+        return tablesWritten;
     }
 
     /** Times a query pinned a copy to read it. */
@@ -343,7 +367,7 @@ public final class AnalyticalCopies implements AutoCloseable {
                             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                         }
                         if (!stopping) {
-                            target.data.apply(chunk);
+                            write(target, chunk);
                         }
                     }
                 } catch (RuntimeException e) {
@@ -357,6 +381,35 @@ public final class AnalyticalCopies implements AutoCloseable {
                 Thread.currentThread().interrupt();
                 return;
             }
+        }
+    }
+
+    /**
+     * Writes {@code chunk} into {@code target}'s trees, table by table, as many tables at once as
+     * the log-shipping role has slots.
+     */
+    private void write(Copy target, List<ShippedCommit> chunk) throws InterruptedException {
+        List<String> changed = List.copyOf(target.data.tablesChanged(chunk));
+        tablesWritten = changed.size();
+        if (changed.size() == 1) {
+            cores.run(CoreRoles.Role.LOG_SHIPPING, () -> target.data.applyTable(changed.get(0), chunk));
+            return;
+        }
+        List<java.util.concurrent.Future<?>> writes = new ArrayList<>();
+        for (String table : changed) {
+            writes.add(tableWriters.submit(() -> cores.run(CoreRoles.Role.LOG_SHIPPING,
+                    () -> target.data.applyTable(table, chunk))));
+        }
+        RuntimeException failed = null;
+        for (java.util.concurrent.Future<?> w : writes) {
+            try {
+                w.get();
+            } catch (java.util.concurrent.ExecutionException e) {
+                failed = e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+            }
+        }
+        if (failed != null) {
+            throw failed;
         }
     }
 
@@ -541,6 +594,7 @@ public final class AnalyticalCopies implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        tableWriters.shutdownNow();
         Roles r = roles;
         roles = null;
         CommitFeed f = feed;

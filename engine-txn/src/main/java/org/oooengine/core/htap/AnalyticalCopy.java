@@ -37,8 +37,6 @@ final class AnalyticalCopy implements AutoCloseable {
 
     private final Store store;
     private final Map<String, Copied> byTransactionalName;
-    /** Commits applied since the copy was built. */
-    private long applied;
 
     private AnalyticalCopy(Store store, Map<String, Copied> byTransactionalName) {
         this.store = store;
@@ -110,41 +108,56 @@ final class AnalyticalCopy implements AutoCloseable {
      * at the end. Changes to tables not copied are passed over.
      */
     void apply(List<ShippedCommit> commits) {
-        Map<Copied, long[]> rowsAdded = new HashMap<>();
+        for (String table : tablesChanged(commits)) {
+            applyTable(table, commits);
+        }
+    }
+
+    /** The copied transactional tables {@code commits} change. */
+    java.util.Set<String> tablesChanged(List<ShippedCommit> commits) {
+        java.util.Set<String> changed = new java.util.LinkedHashSet<>();
         for (ShippedCommit c : commits) {
             for (RowChange change : c.changes()) {
-                Copied t = byTransactionalName.get(change.table());
-                if (t == null) {
+                if (byTransactionalName.containsKey(change.table())) {
+                    changed.add(change.table());
+                }
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Applies the changes {@code commits} make to transactional table {@code table}, in order, and
+     * flushes its trees. Different tables may be applied at once, each by one thread.
+     */
+    void applyTable(String table, List<ShippedCommit> commits) {
+        Copied t = byTransactionalName.get(table);
+        long added = 0;
+        for (ShippedCommit c : commits) {
+            for (RowChange change : c.changes()) {
+                if (!change.table().equals(table)) {
                     continue;
                 }
-                long[] added = rowsAdded.computeIfAbsent(t, x -> new long[1]);
                 if (change.isDelete()) {
                     if (t.writer().delete(t.keys().decode(change.key()))) {
-                        added[0]--;
+                        added--;
                     }
                 } else {
                     Object[] row = t.rows().decode(change.value());
                     if (!t.writer().update(row)) {
                         t.writer().insert(row);
-                        added[0]++;
+                        added++;
                     }
                 }
             }
         }
-        for (Map.Entry<Copied, long[]> t : rowsAdded.entrySet()) {
-            t.getKey().writer().flush();
-            store.wrote(t.getKey().def().name(), t.getValue()[0]);
-        }
-        applied += commits.size();
+        t.writer().flush();
+        store.wrote(t.def().name(), added);
     }
 
     /** The store queries read; pin the copy while reading it ({@link AnalyticalCopies#pin}). */
     Store store() {
         return store;
-    }
-
-    long applied() {
-        return applied;
     }
 
     /** The name in the copy of transactional table {@code name}; null when it is not copied. */

@@ -155,7 +155,9 @@ public final class ChBench {
             r.put("freshness", ChSeries.orNull(series.freshness(runStart, runEnd)));
             r.put("freshness_min", ChSeries.orNull(series.minFreshness(runStart, runEnd)));
             r.put("lag_mean_seconds", ChSeries.orNull(series.meanLag(runStart, runEnd)));
+            r.put("lag_p99_seconds", ChSeries.orNull(series.p99Lag(runStart, runEnd)));
             r.put("lag_max_seconds", ChSeries.orNull(series.maxLag(runStart, runEnd)));
+            r.put("lag_by_table", series.lagByTable(runStart, runEnd));
             r.put("abort_rate", commits + conflicts == 0 ? 0.0 : (double) conflicts / (commits + conflicts));
             r.put("aborted_queries", abortedQueries.get());
             r.put("failed_queries", failedQueries.get());
@@ -191,6 +193,8 @@ public final class ChBench {
         p.put("freshness", ChSeries.orNull(series.freshness(start, stopped)));
         p.put("freshness_min", ChSeries.orNull(series.minFreshness(start, stopped)));
         p.put("lag_mean_seconds", ChSeries.orNull(series.meanLag(start, stopped)));
+        p.put("lag_p99_seconds", ChSeries.orNull(series.p99Lag(start, stopped)));
+        p.put("lag_by_table", series.lagByTable(start, stopped));
         p.put("abort_rate", commits + conflicts == 0 ? 0.0 : (double) conflicts / (commits + conflicts));
         p.put("roles", Map.of("terminals", terminals, "query_clients", clients));
         p.put("commits", commits);
@@ -226,21 +230,24 @@ public final class ChBench {
         }
     }
 
-    /** Every second: the copies' freshness over all nodes and TPC-C's tables (rows up to date over rows), and the greatest lag. */
+    /**
+     * Five times a second: the copies' freshness over all nodes and TPC-C's tables (rows up to date
+     * over rows), and each table's greatest lag over the nodes.
+     */
     private void sampleFreshness(AtomicBoolean stop, ChSeries series) {
         while (!stop.get()) {
             if (options.mode() == Mode.UNIFIED) {
-                series.freshness(1.0, 0); // the queries read the tables themselves
+                series.freshness(1.0, Map.of()); // the queries read the tables themselves
             } else {
                 try {
                     long rows = 0;
                     long stale = 0;
-                    double lag = 0;
+                    Map<String, Double> lag = new java.util.TreeMap<>();
                     for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(peers)) {
                         for (Freshness f : s.tables()) {
                             rows += f.rows();
                             stale += f.staleRows();
-                            lag = Math.max(lag, f.lagSeconds());
+                            lag.merge(f.table(), f.lagSeconds(), Math::max);
                         }
                     }
                     series.freshness(rows == 0 ? 1.0 : Math.max(0, 1 - (double) stale / rows), lag);
@@ -248,9 +255,12 @@ public final class ChBench {
                     progress.accept("the copies' freshness could not be read: " + e.getMessage());
                 }
             }
-            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000_000L);
+            java.util.concurrent.locks.LockSupport.parkNanos(SAMPLE_NANOS);
         }
     }
+
+    /** How often the copies' freshness is read. */
+    private static final long SAMPLE_NANOS = 200_000_000L;
 
     private SqlSession querySession() {
         SqlSession s = engine.openSession("chbench", ChTables.DATABASE, Map.of());

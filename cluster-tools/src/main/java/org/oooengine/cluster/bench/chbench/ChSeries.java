@@ -18,7 +18,8 @@ final class ChSeries {
     private final ConcurrentSkipListMap<Long, LongAdder> queries = new ConcurrentSkipListMap<>();
     private final ConcurrentLinkedQueue<Sample> samples = new ConcurrentLinkedQueue<>();
 
-    private record Sample(long nanos, double freshness, double lag) {
+    /** @param lagByTable each table's greatest lag over the nodes */
+    private record Sample(long nanos, double freshness, double lag, Map<String, Double> lagByTable) {
     }
 
     ChSeries(long origin) {
@@ -37,8 +38,9 @@ final class ChSeries {
         perSecond.computeIfAbsent(second(System.nanoTime()), s -> new LongAdder()).increment();
     }
 
-    void freshness(double rate, double lagSeconds) {
-        samples.add(new Sample(System.nanoTime(), rate, lagSeconds));
+    void freshness(double rate, Map<String, Double> lagByTable) {
+        double lag = lagByTable.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
+        samples.add(new Sample(System.nanoTime(), rate, lag, Map.copyOf(lagByTable)));
     }
 
     private long second(long nanos) {
@@ -68,6 +70,33 @@ final class ChSeries {
 
     double maxLag(long from, long to) {
         return window(from, to).stream().mapToDouble(Sample::lag).max().orElse(Double.NaN);
+    }
+
+    /** The 99th percentile of the sampled lags (the nearest rank). */
+    double p99Lag(long from, long to) {
+        return p99(window(from, to).stream().mapToDouble(Sample::lag).sorted().toArray());
+    }
+
+    /** Each table's lag over the samples: mean, 99th percentile and greatest, in seconds. */
+    Map<String, Map<String, Double>> lagByTable(long from, long to) {
+        Map<String, List<Double>> lags = new java.util.TreeMap<>();
+        for (Sample s : window(from, to)) {
+            s.lagByTable().forEach((t, lag) -> lags.computeIfAbsent(t, x -> new ArrayList<>()).add(lag));
+        }
+        Map<String, Map<String, Double>> out = new LinkedHashMap<>();
+        lags.forEach((t, l) -> {
+            double[] sorted = l.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            Map<String, Double> m = new LinkedHashMap<>();
+            m.put("mean_seconds", java.util.Arrays.stream(sorted).average().orElse(0));
+            m.put("p99_seconds", p99(sorted));
+            m.put("max_seconds", sorted[sorted.length - 1]);
+            out.put(t, m);
+        });
+        return out;
+    }
+
+    private static double p99(double[] sorted) {
+        return sorted.length == 0 ? Double.NaN : sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
     }
 
     private List<Sample> window(long from, long to) {
