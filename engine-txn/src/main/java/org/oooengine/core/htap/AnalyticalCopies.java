@@ -46,7 +46,38 @@ public final class AnalyticalCopies implements AutoCloseable {
      * of the seed switches every 120 s), or as soon as the read copy's trees alone are less fresh
      * than {@code switchBelowFreshness} for some table, its delta holding changes to more than the
      * rest of its rows (0: never by freshness; HTAL's β is 0.85). Queries see the delta either way;
-     * switching keeps it, and the merge it costs scans, small.
+     * switching keeps it, and the merge it costs scans, small. Without {@code ships}, commits are
+     * not shipped at all and the copies stay as built (the seed's decoupled storage without
+     * shipping): freshness falls with every commit.
+     */
+    public record Rule(Duration switchEvery, double switchBelowFreshness, boolean ships) {
+        public Rule {
+            if (switchEvery != null && (switchEvery.isNegative() || switchEvery.isZero())) {
+                throw new IllegalArgumentException("copies switch every positive duration, not " + switchEvery);
+            }
+            if (switchBelowFreshness < 0 || switchBelowFreshness > 1) {
+                throw new IllegalArgumentException("a freshness to switch below lies in [0, 1], not " + switchBelowFreshness);
+            }
+        }
+
+        /** The seed's static baseline: switch every {@code period}. */
+        public static Rule every(Duration period) {
+            return new Rule(period, 0, true);
+        }
+
+        /** HTAL's: switch when the read copy's trees are less fresh than {@code beta}. */
+        public static Rule belowFreshness(double beta) {
+            return new Rule(null, beta, true);
+        }
+
+        /** No shipping: the copies stay as built. */
+        public static Rule frozen() {
+            return new Rule(null, 0, false);
+        }
+    }
+
+    /**
+     * How the copies start: their switching rule (see {@link Rule}; {@link #reconfigure} changes it).
      *
      * @param feedCapacity commits the applier may fall behind before the copies are built again
      * @param batchCommits commits applied, then flushed, at a time
@@ -54,23 +85,18 @@ public final class AnalyticalCopies implements AutoCloseable {
     public record Options(Duration switchEvery, double switchBelowFreshness, int feedCapacity, int batchCommits,
                           StoreOptions store) {
         public Options {
-            if (switchEvery != null && (switchEvery.isNegative() || switchEvery.isZero())) {
-                throw new IllegalArgumentException("copies switch every positive duration, not " + switchEvery);
-            }
-            if (switchBelowFreshness < 0 || switchBelowFreshness > 1) {
-                throw new IllegalArgumentException("a freshness to switch below lies in [0, 1], not " + switchBelowFreshness);
-            }
+            new Rule(switchEvery, switchBelowFreshness, true); // checks them
             if (batchCommits < 1) {
                 throw new IllegalArgumentException("the applier applies at least one commit at a time, not " + batchCommits);
             }
         }
 
-        /** The seed's static baseline: switch every {@code period}. */
+        /** Switch every {@code period}. */
         public static Options periodic(Duration period, StoreOptions store) {
             return new Options(period, 0, 1_000_000, 1024, store);
         }
 
-        /** Switch when the read copy's freshness drops below {@code beta} (HTAL's rule). */
+        /** Switch when the read copy's trees are less fresh than {@code beta}. */
         public static Options belowFreshness(double beta, StoreOptions store) {
             return new Options(null, beta, 1_000_000, 1024, store);
         }
@@ -139,6 +165,12 @@ public final class AnalyticalCopies implements AutoCloseable {
     /** Writes the commits owed to the applying copy into its trees. */
     private final Thread applier;
     private volatile Roles roles;
+    private volatile Rule rule;
+    /** Keys changed by commits not shipped since the copies were built, by table (while the rule ships none); and the first one's time. */
+    private final Map<String, java.util.Set<java.nio.ByteBuffer>> unshipped = new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile long unshippedSinceNanos = -1;
+    /** Set when shipping resumes: the copies missed commits and are built again. */
+    private volatile boolean rebuildWanted;
     private volatile CommitFeed feed;
     private volatile boolean stopping;
     private int generation;
@@ -161,6 +193,7 @@ public final class AnalyticalCopies implements AutoCloseable {
     private final AtomicLong applied = new AtomicLong();
     private final AtomicLong rebuilds = new AtomicLong();
     private final AtomicLong pins = new AtomicLong();
+    private final AtomicLong passedOver = new AtomicLong();
 
     private AnalyticalCopies(Path dir, TransactionalDatabase db, Map<String, TableDefinition> tables, Options options,
                              CoreRoles cores) {
@@ -170,6 +203,7 @@ public final class AnalyticalCopies implements AutoCloseable {
             t.setDaemon(true);
             return t;
         });
+        this.rule = new Rule(options.switchEvery(), options.switchBelowFreshness(), true);
         this.dir = dir;
         this.db = db;
         this.tables = Map.copyOf(tables);
@@ -220,8 +254,9 @@ public final class AnalyticalCopies implements AutoCloseable {
     public List<Freshness> freshness() {
         Roles r = roles;
         Map<String, Integer> stale = new HashMap<>(inHand);
+        unshipped.forEach((t, keys) -> stale.merge(t, keys.size(), Integer::sum));
         CommitFeed f = feed;
-        long oldest = inHandSinceNanos;
+        long oldest = unshippedSinceNanos >= 0 ? unshippedSinceNanos : inHandSinceNanos;
         if (f != null) {
             f.forEachWaiting(c -> c.changes().forEach(ch -> stale.merge(ch.table(), 1, Integer::sum)));
             if (oldest < 0) {
@@ -307,9 +342,19 @@ public final class AnalyticalCopies implements AutoCloseable {
                 if (failed != null) {
                     throw failed;
                 }
+                if (rebuildWanted) {
+                    rebuildWanted = false;
+                    LOG.info("shipping commits again: building both analytical copies, which missed some");
+                    rebuild();
+                    continue;
+                }
                 List<ShippedCommit> batch = feed.poll(options.batchCommits(), POLL_MILLIS, TimeUnit.MILLISECONDS);
                 if (!batch.isEmpty()) {
-                    show(batch);
+                    if (rule.ships()) {
+                        show(batch);
+                    } else {
+                        passOver(batch);
+                    }
                 }
                 if (shouldSwitch()) {
                     switchRoles();
@@ -330,6 +375,35 @@ public final class AnalyticalCopies implements AutoCloseable {
                 rebuild();
             }
         }
+    }
+
+    /** Notes the rows commits not shipped change: rows the copies do not show. */
+    private void passOver(List<ShippedCommit> batch) {
+        if (unshippedSinceNanos < 0) {
+            unshippedSinceNanos = batch.get(0).visibleAtNanos();
+        }
+        batch.forEach(c -> c.changes().forEach(ch -> unshipped.computeIfAbsent(ch.table(),
+                t -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(java.nio.ByteBuffer.wrap(ch.key()))));
+        passedOver.addAndGet(batch.size());
+    }
+
+    /** Commits not shipped while the rule shipped none (for tests). */
+    long passedOver() {
+        return passedOver.get();
+    }
+
+    /**
+     * Changes when the copies switch, or whether commits are shipped at all, from now on. Shipping
+     * again after a pause builds both copies again, since they missed commits.
+     */
+    public void reconfigure(Rule next) {
+        Rule before = rule;
+        rule = next;
+        if (next.ships() && !before.ships()) {
+            rebuildWanted = true;
+        }
+        LOG.info("analytical copies: switch every {}, below freshness {}, {}", next.switchEvery(),
+                next.switchBelowFreshness(), next.ships() ? "shipping commits" : "shipping no commits");
     }
 
     /** Puts commits taken from the feed in the read copy's delta, where queries see them, and owes them to the other copy. */
@@ -431,15 +505,16 @@ public final class AnalyticalCopies implements AutoCloseable {
         if (sinceSwitch.isEmpty() || owed.count() > sinceSwitch.size() / 2) {
             return false;
         }
-        if (options.switchEvery() != null && System.nanoTime() - lastSwitchNanos >= options.switchEvery().toNanos()) {
+        Rule now = rule;
+        if (now.switchEvery() != null && System.nanoTime() - lastSwitchNanos >= now.switchEvery().toNanos()) {
             return true;
         }
-        if (options.switchBelowFreshness() > 0) {
+        if (now.switchBelowFreshness() > 0) {
             Roles r = roles;
             for (String t : tables.keySet()) {
                 String inCopy = r.reading.data.copyTableOf(t);
                 if (Freshness.of(t, r.reading.data.rows(t), r.delta.changedKeys(inCopy), 0).rate()
-                        < options.switchBelowFreshness()) {
+                        < now.switchBelowFreshness()) {
                     return true;
                 }
             }
@@ -554,6 +629,8 @@ public final class AnalyticalCopies implements AutoCloseable {
             throw new IllegalStateException("interrupted while serving new analytical copies", e);
         }
         applyFailure = null;
+        unshipped.clear();
+        unshippedSinceNanos = -1;
         CommitFeed oldFeed = feed;
         feed = next;
         roles = new Roles(reading, applying, newDelta(reading, 0));

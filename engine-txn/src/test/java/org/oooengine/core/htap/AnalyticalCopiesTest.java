@@ -160,6 +160,42 @@ class AnalyticalCopiesTest {
         }
     }
 
+    /** Copies that ship no commits stay as built and say how stale they are; shipping again builds them anew. */
+    @Test
+    void copiesThatShipNothingGoStaleAndAreBuiltAgainWhenShippingResumes() throws Exception {
+        try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
+            TransactionalTable accounts = loadAccounts(db);
+            try (AnalyticalCopies copies = startCopies(db, periodic(Duration.ofMillis(10))); Worker w = db.newWorker()) {
+                copies.reconfigure(AnalyticalCopies.Rule.frozen());
+                for (long id : new long[] {3, 4, 3}) {
+                    w.run(tx -> {
+                        tx.put(accounts, KEYS.encode(id), ROWS.encode(new Object[] {id, 0L, "emptied"}));
+                        return null;
+                    });
+                }
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                while (copies.passedOver() < 3 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                Freshness f = copies.freshness().get(0);
+                assertEquals(2, f.staleRows(), f.toString());
+                assertEquals(1 - 2.0 / ACCOUNTS, f.rate(), 1e-9);
+                assertTrue(f.lagSeconds() > 0, f.toString());
+                try (AnalyticalCopies.Pin pin = copies.pin()) {
+                    assertEquals(OPENING_BALANCE, pinnedRows(pin).get(3L).get(1));
+                }
+                copies.reconfigure(AnalyticalCopies.Rule.every(Duration.ofMillis(10)));
+                while (copies.rebuilds() == 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                try (AnalyticalCopies.Pin pin = copies.pin()) {
+                    assertEquals(tableRows(db), pinnedRows(pin));
+                }
+                assertEquals(1.0, copies.freshness().get(0).rate());
+            }
+        }
+    }
+
     /**
      * The process dies while commits are being applied: the copies started after recovery are built
      * from the recovered tables and equal them, with every transfer whole.
