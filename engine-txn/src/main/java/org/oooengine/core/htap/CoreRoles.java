@@ -6,10 +6,12 @@ import java.util.EnumMap;
 import java.util.Map;
 
 /**
- * A node's core slots by role, as seed 000 divides cores: each role runs at most as many tasks at
- * once as it has slots, and the balancer moves slots between roles. A slot is a permit to run, not
- * a pinned core: the node's threads still share the machine's cores, and a role with fewer slots
- * runs fewer of its tasks at once, leaving the cores to the others.
+ * A node's core slots by role, as seed 000 divides cores, and the balancer moves slots between
+ * roles. A slot is a permit to run, not a pinned core: a role runs at most as many tasks at once
+ * as it has slots, and, when the node is given a number of cores, a role with k of the n slots uses
+ * at most k/n of them: its tasks, at each {@linkplain Slot#yieldSlot yield}, pause until the CPU
+ * time they used is within that share (a short burst aside). The node's threads still share the
+ * machine's cores; a role held to fewer slots leaves them to the others.
  *
  * <p>Between two {@linkplain #sample samples} it measures, per role, the mean number of tasks
  * waiting for a slot (their waiting time over the period, by Little's law), and the share of its
@@ -31,6 +33,9 @@ public final class CoreRoles {
     /** One role's slots and what it did with them since the last sample. */
     private static final class Pool {
         int slots;
+        /** CPU time the role may still use before its tasks pause, refilled at its share of the cores. */
+        double creditNanos;
+        long refilledAt = System.nanoTime();
         int held;
         int waiting;
         long waitNanos;
@@ -47,6 +52,12 @@ public final class CoreRoles {
     private final EnumMap<Role, Pool> pools = new EnumMap<>(Role.class);
     private final boolean cpuTimes = THREADS.isCurrentThreadCpuTimeSupported();
     private long sampledAt = System.nanoTime();
+    /** The cores the roles share out; 0: none, no role is held to a share of CPU. */
+    private double cores;
+    /** The CPU time a role may use ahead of its share, per slot. */
+    private static final long BURST_NANOS_PER_SLOT = 20_000_000L;
+    /** The longest one pause of a role over its share. */
+    private static final long MAX_PAUSE_NANOS = 100_000_000L;
 
     /** Roles with slots enough never to wait: for copies and nodes no balancer runs on. */
     public static CoreRoles unbounded() {
@@ -74,7 +85,7 @@ public final class CoreRoles {
     public final class Slot implements AutoCloseable {
         private final Role role;
         private long since;
-        private long cpuSince;
+        private long chargedCpu;
         private boolean held;
 
         private Slot(Role role) {
@@ -85,16 +96,44 @@ public final class CoreRoles {
             return role;
         }
 
-        /** Lets a task waiting for this role's slots go first if the role has too few now, then goes on. */
+        /**
+         * Pauses while the role has used more than its share of the cores, and lets a task waiting
+         * for the role's slots go first if it has too few now; then goes on.
+         */
         public void yieldSlot() throws InterruptedException {
+            long pause;
+            boolean handOver;
             synchronized (CoreRoles.this) {
                 Pool p = pools.get(role);
-                if (p.held <= p.slots && p.waiting == 0) {
-                    return;
-                }
+                pause = charge(p);
+                handOver = p.held > p.slots || p.waiting > 0;
             }
-            close();
-            acquire();
+            if (pause > 0) {
+                Thread.sleep(pause / 1_000_000, (int) (pause % 1_000_000));
+            }
+            if (handOver) {
+                close();
+                acquire();
+            }
+        }
+
+        /** Charges the CPU time used since the last charge to the role; returns how long to pause for it. */
+        private long charge(Pool p) {
+            if (!cpuTimes) {
+                return 0;
+            }
+            long cpu = THREADS.getCurrentThreadCpuTime();
+            long used = cpu - chargedCpu;
+            chargedCpu = cpu;
+            p.cpuNanos += used;
+            if (cores <= 0) {
+                return 0;
+            }
+            double rate = share(p);
+            long now = System.nanoTime();
+            p.creditNanos = Math.min(BURST_NANOS_PER_SLOT * p.slots, p.creditNanos + (now - p.refilledAt) * rate) - used;
+            p.refilledAt = now;
+            return p.creditNanos >= 0 ? 0 : (long) Math.min(MAX_PAUSE_NANOS, -p.creditNanos / rate);
         }
 
         private void acquire() throws InterruptedException {
@@ -116,7 +155,7 @@ public final class CoreRoles {
             }
             held = true;
             since = System.nanoTime();
-            cpuSince = cpuTimes ? THREADS.getCurrentThreadCpuTime() : 0;
+            chargedCpu = cpuTimes ? THREADS.getCurrentThreadCpuTime() : 0;
         }
 
         @Override
@@ -126,12 +165,11 @@ public final class CoreRoles {
             }
             held = false;
             long heldFor = System.nanoTime() - since;
-            long cpu = cpuTimes ? THREADS.getCurrentThreadCpuTime() - cpuSince : 0;
             synchronized (CoreRoles.this) {
                 Pool p = pools.get(role);
+                charge(p);
                 p.held--;
                 p.heldNanos += heldFor;
-                p.cpuNanos += cpu;
                 CoreRoles.this.notifyAll();
             }
         }
@@ -156,6 +194,34 @@ public final class CoreRoles {
         try (s) {
             task.run();
         }
+    }
+
+    /**
+     * Holds each role to its share of {@code cores} (slots over all slots); 0 holds none. On a
+     * machine several nodes share, give each its part of the machine's cores.
+     */
+    public synchronized void shareCores(double cores) {
+        if (cores < 0) {
+            throw new IllegalArgumentException("a node's cores are not negative: " + cores);
+        }
+        this.cores = cores;
+    }
+
+    /** Gives every role {@code slots} from now on (every role at least one). */
+    public synchronized void reset(Map<Role, Integer> slots) {
+        for (Role r : Role.values()) {
+            if (slots.getOrDefault(r, 0) < 1) {
+                throw new IllegalArgumentException("role " + r + " needs at least one slot, not " + slots.get(r));
+            }
+        }
+        slots.forEach((r, n) -> pools.get(r).slots = n);
+        notifyAll();
+    }
+
+    /** The CPU time a role may use per nanosecond: its slots' share of the cores. */
+    private double share(Pool p) {
+        int total = pools.values().stream().mapToInt(x -> x.slots).sum();
+        return cores * p.slots / total;
     }
 
     /** The slots {@code role} has now. */

@@ -79,23 +79,4 @@ class HtalPolicyTest {
     void sharesOutsideZeroToOneAreRefused() {
         assertThrows(IllegalArgumentException.class, () -> new HtalPolicy.Parameters(2, 85, 0.6, 8, 0.8, 0.1));
     }
-
-    @Test
-    void slotsLimitHowManyTasksOfARoleRunAtOnceAndMove() throws Exception {
-        CoreRoles roles = new CoreRoles(Map.of(Role.OLTP, 1, Role.OLAP, 2, Role.LOG_SHIPPING, 1, Role.DISPATCH, 1));
-        CoreRoles.Slot first = roles.enter(Role.OLTP);
-        java.util.concurrent.atomic.AtomicBoolean ran = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread second = new Thread(() -> roles.run(Role.OLTP, () -> ran.set(true)));
-        second.start();
-        Thread.sleep(100);
-        assertTrue(!ran.get(), "a second OLTP task ran on one slot");
-        assertTrue(roles.move(Role.OLAP, Role.OLTP));
-        second.join(10_000);
-        assertTrue(ran.get(), "a slot moved to OLTP did not let the waiting task run");
-        first.close();
-        assertEquals(Map.of(Role.OLTP, 2, Role.OLAP, 1, Role.LOG_SHIPPING, 1, Role.DISPATCH, 1), roles.slots());
-        assertTrue(!roles.move(Role.OLAP, Role.OLTP), "a role was left without a slot");
-        CoreRoles.Use oltp = roles.sample().get(Role.OLTP);
-        assertTrue(oltp.meanWaiting() > 0 && oltp.busy() > 0, oltp.toString());
-    }
 }
