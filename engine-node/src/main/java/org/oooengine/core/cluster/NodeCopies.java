@@ -17,6 +17,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.htap.AnalyticalCopies;
+import org.oooengine.core.htap.CoreRoles;
 import org.oooengine.core.htap.Freshness;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.store.JsonFiles;
@@ -52,6 +53,10 @@ final class NodeCopies implements AutoCloseable {
     private final Path dir;
     private final TransactionalDatabase db;
     private final AnalyticalCopies.Options options;
+    /** The node's core roles: scans of the copies run in OLAP's slots, log shipping in its own. */
+    private final CoreRoles cores;
+    /** How the copies switch, for these and those built later. */
+    private volatile AnalyticalCopies.Rule rule;
     /** The one thread that builds copies: builds never run side by side, and a queued one finds its work done. */
     private final Executor builder;
     private volatile Map<String, TableDefinition> registered = Map.of();
@@ -64,7 +69,10 @@ final class NodeCopies implements AutoCloseable {
         static final Served NONE = new Served(Map.of(), null);
     }
 
-    NodeCopies(String nodeId, Path dir, TransactionalDatabase db, AnalyticalCopies.Options options, Executor builder) {
+    NodeCopies(String nodeId, Path dir, TransactionalDatabase db, AnalyticalCopies.Options options, Executor builder,
+               CoreRoles cores) {
+        this.cores = cores;
+        this.rule = new AnalyticalCopies.Rule(options.switchEvery(), options.switchBelowFreshness(), true);
         this.nodeId = nodeId;
         this.dir = dir;
         this.db = db;
@@ -164,11 +172,14 @@ final class NodeCopies implements AutoCloseable {
             try {
                 AnalyticalCopies next = wanted.isEmpty() ? null
                         : AnalyticalCopies.start(dir.resolve("copies").resolve(Integer.toString(++generation)), db, wanted,
-                        options);
+                        options, cores);
                 Served old;
                 synchronized (this) {
                     old = served;
                     served = new Served(Map.copyOf(wanted), next);
+                }
+                if (next != null && !next.rule().equals(rule)) {
+                    next.reconfigure(rule); // changed while they were built
                 }
                 if (next != null) {
                     LOG.info("node {} keeps analytical copies of {} transactional tables: {}", nodeId, wanted.size(),
@@ -197,7 +208,9 @@ final class NodeCopies implements AutoCloseable {
 
     /**
      * The rows of copied table {@code table} as the copy queries read now holds them, whole
-     * transactions only: the copy stays pinned while the rows are read.
+     * transactions only: the copy stays pinned while the rows are read, and the scan, with the
+     * pipeline it feeds, pays for its CPU time to the OLAP role (a shared slot: it may wait on
+     * another scan's shuffle, so it never waits for a slot).
      */
     PartitionPipeline.RowSource rows(String table, Schema schema) {
         return new PartitionPipeline.RowSource() {
@@ -209,7 +222,7 @@ final class NodeCopies implements AutoCloseable {
             @Override
             public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
                 AnalyticalCopies c = copiesOf(table);
-                try (AnalyticalCopies.Pin pin = c.pin()) {
+                try (CoreRoles.Slot slot = cores.share(CoreRoles.Role.OLAP); AnalyticalCopies.Pin pin = c.pin()) {
                     List<Object[]> rows = new ArrayList<>(Pipeline.BATCH_ROWS);
                     boolean[] more = {true};
                     pin.scan(table, row -> {
@@ -217,6 +230,7 @@ final class NodeCopies implements AutoCloseable {
                         if (rows.size() == Pipeline.BATCH_ROWS) {
                             more[0] = page.test(new ArrayList<>(rows));
                             rows.clear();
+                            yieldSlot(slot);
                         }
                         return more[0];
                     });
@@ -226,6 +240,16 @@ final class NodeCopies implements AutoCloseable {
                 }
             }
         };
+    }
+
+    /** Pauses a scan whose role used more than its share of the cores; the scan is then cancelled if interrupted. */
+    private static void yieldSlot(CoreRoles.Slot slot) {
+        try {
+            slot.yieldSlot();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.util.concurrent.CancellationException("interrupted while pausing for other roles");
+        }
     }
 
     /** The copies that hold {@code table}, waiting a while for copies being built (after a registration or the node's start). */
@@ -250,6 +274,21 @@ final class NodeCopies implements AutoCloseable {
 
     /** How long a scan of a copy waits for copies being built. */
     private static final long BUILD_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+
+    /** Switches the copies by {@code next} from now on, these and those built later. */
+    void reconfigure(AnalyticalCopies.Rule next) {
+        rule = next;
+        AnalyticalCopies c = served.copies();
+        if (c != null && !c.rule().equals(next)) {
+            c.reconfigure(next);
+        }
+    }
+
+    /** Tables the copies' last chunk of commits changed: how many log-shipping slots had work. */
+    int tablesWritten() {
+        AnalyticalCopies c = served.copies();
+        return c == null ? 1 : c.tablesWritten();
+    }
 
     /** Each copied table's freshness here, with the copies' switches, commits applied and rebuilds. */
     Status status() {

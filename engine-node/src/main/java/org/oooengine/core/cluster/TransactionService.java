@@ -15,6 +15,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.htap.CoreRoles;
 import org.oooengine.core.net.ErrorCode;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
@@ -97,10 +98,23 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     private final class Lane {
         final java.util.concurrent.ThreadPoolExecutor thread;
         final Worker worker;
+        /** Time tasks waited in this lane's queue, summed; the balancer's OLTP waiters. */
+        final java.util.concurrent.atomic.AtomicLong waitedNanos = new java.util.concurrent.atomic.AtomicLong();
+        long waitedBefore;
 
         Lane(String name) {
+            // each task: its wait counted, then run paying its CPU time to the OLTP role
             this.thread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
-                    new java.util.concurrent.LinkedBlockingQueue<>(), DaemonThreads.named(name));
+                    new java.util.concurrent.LinkedBlockingQueue<>(), DaemonThreads.named(name)) {
+                @Override
+                public void execute(Runnable task) {
+                    long queued = System.nanoTime();
+                    super.execute(() -> {
+                        waitedNanos.addAndGet(System.nanoTime() - queued);
+                        cores.runShared(CoreRoles.Role.OLTP, task);
+                    });
+                }
+            };
             this.worker = db.newWorker();
         }
 
@@ -151,6 +165,12 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     /** The analytical copies of the tables registered for them (HTAP), built and rebuilt on a thread of their own. */
     private final NodeCopies copies;
     private final ExecutorService copyWork;
+    /** The node's core roles (seed 000), which its lanes, copy scans and log shipping run in. */
+    private final CoreRoles cores = new CoreRoles(HtapConfig.SEED_SLOTS);
+    /** The node's HTAP mode and, under HTAL, its balancer. */
+    private final NodeHtap htap;
+    /** Which procedure thread each routing number runs on. */
+    private final LaneAssignment procedureLanes;
 
     /**
      * @param fail answers a request with the error frame its failure maps to (shared with the node's other requests)
@@ -163,7 +183,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         this.fail = fail;
         this.db = TransactionalDatabase.open(dir, options.protocol(), options.durability());
         this.copyWork = Executors.newSingleThreadExecutor(DaemonThreads.named("ooo-htap-" + nodeId));
-        this.copies = new NodeCopies(nodeId, dir, db, NodeCopies.DEFAULT_OPTIONS, copyWork);
+        this.copies = new NodeCopies(nodeId, dir, db, NodeCopies.DEFAULT_OPTIONS, copyWork, cores);
         copyWork.execute(() -> {
             try {
                 copies.start();
@@ -179,6 +199,13 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         for (int i = 0; i < procedureThreads.length; i++) {
             procedureThreads[i] = new Lane("ooo-procedure-" + nodeId + "-" + i);
         }
+        this.procedureLanes = new LaneAssignment(procedureThreads.length);
+        this.htap = new NodeHtap(nodeId, cores, copies, this::laneWaiters, () -> {
+            String moved = procedureLanes.resplit();
+            if (!moved.isEmpty()) {
+                LOG.info("node {}: procedure routings moved between threads: {}", nodeId, moved);
+            }
+        });
         for (NodeProcedure p : java.util.ServiceLoader.load(NodeProcedure.class)) {
             procedures.put(p.name(), p);
         }
@@ -229,6 +256,13 @@ final class TransactionService implements RequestFamily, AutoCloseable {
                 }));
             }
             case COPY_STATUS -> out.reply(copyStatus());
+            case HTAP_MODE -> {
+                HtapConfig next = HtapConfig.read(r);
+                resolver.execute(() -> answer(out, () -> {
+                    htap.configure(next);
+                    out.reply(EMPTY);
+                }));
+            }
             case UNCOPY_TABLE -> {
                 String name = r.getString();
                 resolver.execute(() -> answer(out, () -> {
@@ -246,8 +280,8 @@ final class TransactionService implements RequestFamily, AutoCloseable {
                             + "; it has " + procedures.keySet());
                     return;
                 }
-                Lane[] threads = p.waitsOnOtherNodes() ? procedureThreads : lanes;
-                Lane thread = threads[Math.floorMod(routing, threads.length)];
+                Lane thread = p.waitsOnOtherNodes() ? procedureThreads[procedureLanes.laneOf(routing)]
+                        : lanes[Math.floorMod(routing, lanes.length)];
                 thread.thread.execute(() -> {
                     try {
                         answer(out, () -> {
@@ -400,8 +434,28 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             w.putString(f.table()).putLong(f.rows()).putLong(f.staleRows()).putLong(Double.doubleToLongBits(f.rate()))
                     .putLong(Double.doubleToLongBits(f.lagSeconds()));
         }
+        htap.status().write(w);
         return w.toByteArray();
     }
+
+    /** Each OLTP lane's mean queue waiters since the last call (procedure threads, then lanes), and each routing's load. */
+    private synchronized double[] laneWaiters() {
+        long now = System.nanoTime();
+        double period = Math.max(1, now - lanesSampledAt);
+        lanesSampledAt = now;
+        List<Lane> all = new java.util.ArrayList<>(List.of(procedureThreads));
+        all.addAll(List.of(lanes));
+        double[] waiters = new double[all.size()];
+        for (int i = 0; i < waiters.length; i++) {
+            Lane l = all.get(i);
+            long waited = l.waitedNanos.get();
+            waiters[i] = (waited - l.waitedBefore) / period;
+            l.waitedBefore = waited;
+        }
+        return waiters;
+    }
+
+    private long lanesSampledAt = System.nanoTime();
 
     private byte[] applied(PayloadReader r) {
         TransactionId id = readId(r);
@@ -917,6 +971,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
 
     @Override
     public void close() {
+        htap.close();
         housekeeping.shutdownNow();
         resolver.shutdownNow();
         copyWork.shutdownNow();

@@ -44,8 +44,16 @@ public final class TransactionalTables {
         onEveryNode(peers, TxnOp.UNCOPY_TABLE, table);
     }
 
-    /** How fresh a node's analytical copies are ({@link TxnOp#COPY_STATUS}). */
-    public record CopyStatus(String node, long switches, long applied, long rebuilds, long reads, List<Freshness> tables) {
+    /** How fresh a node's analytical copies are ({@link TxnOp#COPY_STATUS}), and its HTAP mode as it runs. */
+    public record CopyStatus(String node, long switches, long applied, long rebuilds, long reads, List<Freshness> tables,
+                             HtapStatus htap) {
+    }
+
+    /** Has every node run its HTAP side as {@code config} says from now on ({@link TxnOp#HTAP_MODE}). */
+    public static void htapMode(Peers peers, HtapConfig config) {
+        PayloadWriter w = new PayloadWriter(128).put(TxnOp.HTAP_MODE.code());
+        config.write(w);
+        onEveryNode(peers, w.toByteArray());
     }
 
     /** Each node's {@link CopyStatus}, in the cluster's order of nodes. */
@@ -64,7 +72,7 @@ public final class TransactionalTables {
                 tables.add(new Freshness(r.getString(), r.getLong(), r.getLong(), Double.longBitsToDouble(r.getLong()),
                         Double.longBitsToDouble(r.getLong())));
             }
-            out.add(new CopyStatus(n.id(), switches, applied, rebuilds, reads, tables));
+            out.add(new CopyStatus(n.id(), switches, applied, rebuilds, reads, tables, HtapStatus.read(r)));
         }
         return out;
     }

@@ -56,11 +56,13 @@ enum TxnOp {
     /**
      * HTAP: how fresh the node's analytical copies are. Answer: switches, commits applied,
      * rebuilds, reads (longs), count, then per table its name, rows, stale rows (longs), freshness and lag
-     * in seconds (doubles as their long bits).
+     * in seconds (doubles as their long bits); then the node's HTAP mode ({@link HtapStatus}).
      */
     COPY_STATUS(17),
     /** HTAP: stop keeping analytical copies of a transactional table (its name). Answer: empty. */
-    UNCOPY_TABLE(18);
+    UNCOPY_TABLE(18),
+    /** HTAP: the node's mode, slots, cores and HTAL's thresholds ({@link HtapConfig}). Answer: empty. */
+    HTAP_MODE(19);
 
     private final byte code;
 

@@ -223,6 +223,61 @@ class AnalyticalCopiesOnNodesTest {
         return out;
     }
 
+    /**
+     * The HTAP modes on running nodes: without shipping the copies keep their rows as built and say
+     * how stale they are; the static baseline ships again (building the copies anew) and switches
+     * by time; under HTAL the balancer decides every period and its moves keep every role a slot.
+     */
+    @Test
+    void nodesRunTheModeTheyAreGiven() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
+            Peers peers = session.peers();
+            openCopiedAccounts(cluster, peers);
+            Map<Long, Long> built = tableRows(cluster, peers);
+            assertEquals(built, awaitCopyRows(cluster, session, built));
+
+            TransactionalTables.htapMode(peers, mode(HtapConfig.Mode.NO_SHIPPING));
+            for (int i = 0; i < 10; i++) {
+                transfer(cluster, peers, i, i + 1, 1);
+            }
+            Thread.sleep(300);
+            assertEquals(built, copyRows(cluster, session), "copies without shipping changed");
+            for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(peers)) {
+                assertEquals(HtapConfig.Mode.NO_SHIPPING, s.htap().mode());
+                assertTrue(s.tables().get(0).rate() < 1.0, s.toString());
+            }
+
+            TransactionalTables.htapMode(peers, mode(HtapConfig.Mode.STATIC));
+            Map<Long, Long> table = tableRows(cluster, peers);
+            assertEquals(table, awaitCopyRows(cluster, session, table));
+
+            TransactionalTables.htapMode(peers, mode(HtapConfig.Mode.HTAL));
+            for (int i = 0; i < 20; i++) {
+                transfer(cluster, peers, i % ACCOUNTS, (i + 3) % ACCOUNTS, 1);
+            }
+            long deadline = System.nanoTime() + 30_000_000_000L;
+            List<TransactionalTables.CopyStatus> status = TransactionalTables.copyStatus(peers);
+            while (status.stream().anyMatch(s -> s.htap().decisions() < 2) && System.nanoTime() < deadline) {
+                Thread.sleep(50);
+                status = TransactionalTables.copyStatus(peers);
+            }
+            for (TransactionalTables.CopyStatus s : status) {
+                assertEquals(HtapConfig.Mode.HTAL, s.htap().mode());
+                assertTrue(s.htap().decisions() >= 2, s.toString());
+                assertTrue(!s.htap().lastDecision().isEmpty(), s.toString());
+                assertEquals(8, s.htap().slots().values().stream().mapToInt(Integer::intValue).sum(), s.toString());
+                assertTrue(s.htap().slots().values().stream().allMatch(n -> n >= 1), s.toString());
+            }
+            table = tableRows(cluster, peers);
+            assertEquals(table, awaitCopyRows(cluster, session, table));
+        }
+    }
+
+    private static HtapConfig mode(HtapConfig.Mode mode) {
+        return new HtapConfig(mode, HtapConfig.SEED_SLOTS, 1, java.time.Duration.ofMillis(200),
+                org.oooengine.core.htap.HtalPolicy.Parameters.SEED, java.time.Duration.ofMillis(50));
+    }
+
     @Test
     void aTableThatDoesNotExistIsNotCopied() throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 1); ClusterSession session = cluster.session()) {

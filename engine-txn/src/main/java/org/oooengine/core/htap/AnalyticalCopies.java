@@ -392,6 +392,11 @@ public final class AnalyticalCopies implements AutoCloseable {
         return passedOver.get();
     }
 
+    /** When the copies switch, and whether they ship commits, now. */
+    public Rule rule() {
+        return rule;
+    }
+
     /**
      * Changes when the copies switch, or whether commits are shipped at all, from now on. Shipping
      * again after a pause builds both copies again, since they missed commits.

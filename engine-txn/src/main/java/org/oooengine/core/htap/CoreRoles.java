@@ -82,14 +82,17 @@ public final class CoreRoles {
     }
 
     /** A held slot; close it when the task is done. */
-    public final class Slot implements AutoCloseable {
+    public class Slot implements AutoCloseable {
         private final Role role;
+        /** Whether this slot counts against the role's slots; a shared one only pays for its CPU. */
+        private final boolean permit;
         private long since;
         private long chargedCpu;
         private boolean held;
 
-        private Slot(Role role) {
+        private Slot(Role role, boolean permit) {
             this.role = role;
+            this.permit = permit;
         }
 
         public Role role() {
@@ -106,7 +109,7 @@ public final class CoreRoles {
             synchronized (CoreRoles.this) {
                 Pool p = pools.get(role);
                 pause = charge(p);
-                handOver = p.held > p.slots || p.waiting > 0;
+                handOver = permit && (p.held > p.slots || p.waiting > 0);
             }
             if (pause > 0) {
                 Thread.sleep(pause / 1_000_000, (int) (pause % 1_000_000));
@@ -114,6 +117,7 @@ public final class CoreRoles {
             if (handOver) {
                 close();
                 acquire();
+                heldHere.get().put(role, this);
             }
         }
 
@@ -140,7 +144,7 @@ public final class CoreRoles {
             long start = System.nanoTime();
             synchronized (CoreRoles.this) {
                 Pool p = pools.get(role);
-                if (p.held >= p.slots) {
+                if (permit && p.held >= p.slots) {
                     p.waiting++;
                     try {
                         while (p.held >= p.slots) {
@@ -151,11 +155,29 @@ public final class CoreRoles {
                         p.waitNanos += System.nanoTime() - start;
                     }
                 }
-                p.held++;
+                if (permit) {
+                    p.held++;
+                }
             }
             held = true;
             since = System.nanoTime();
             chargedCpu = cpuTimes ? THREADS.getCurrentThreadCpuTime() : 0;
+        }
+
+        /** A slot entered again by the thread holding it: yields as it does, and leaves it held when closed. */
+        private final class Nested extends Slot {
+            Nested() {
+                super(role, false);
+            }
+
+            @Override
+            public void yieldSlot() throws InterruptedException {
+                Slot.this.yieldSlot();
+            }
+
+            @Override
+            public void close() {
+            }
         }
 
         @Override
@@ -164,23 +186,72 @@ public final class CoreRoles {
                 return;
             }
             held = false;
+            heldHere.get().remove(role, this);
             long heldFor = System.nanoTime() - since;
             synchronized (CoreRoles.this) {
                 Pool p = pools.get(role);
                 charge(p);
-                p.held--;
+                if (permit) {
+                    p.held--;
+                }
                 p.heldNanos += heldFor;
                 CoreRoles.this.notifyAll();
             }
         }
     }
 
-    /** Waits for a slot of {@code role} and holds it until the returned slot is closed. */
+    /**
+     * Waits for a slot of {@code role} and holds it until the returned slot is closed. A thread
+     * already holding one of the role's slots (a scan that runs another to build a join) goes on
+     * in it: the slot returned is that one's, and closing it does nothing.
+     */
     public Slot enter(Role role) throws InterruptedException {
-        Slot s = new Slot(role);
+        Slot outer = heldHere.get().get(role);
+        if (outer != null) {
+            return outer.new Nested();
+        }
+        Slot s = new Slot(role, true);
         s.acquire();
+        heldHere.get().put(role, s);
         return s;
     }
+
+    /**
+     * A slot of {@code role} that does not count against its slots: the task runs at once, however
+     * many of the role's run, and pays only for its CPU time, pausing at yields while the role is
+     * over its share of the cores. For work whose concurrency is bounded elsewhere and which may
+     * wait on other work of its role while it runs (a transaction's step, a scan feeding a shuffle).
+     */
+    public Slot share(Role role) {
+        Slot outer = heldHere.get().get(role);
+        if (outer != null) {
+            return outer.new Nested();
+        }
+        Slot s = new Slot(role, false);
+        try {
+            s.acquire();
+        } catch (InterruptedException e) {
+            throw new AssertionError("a shared slot does not wait", e);
+        }
+        heldHere.get().put(role, s);
+        return s;
+    }
+
+    /** Runs {@code task} in a shared slot of {@code role} ({@link #share}), pausing after it while the role is over its share. */
+    public void runShared(Role role, Runnable task) {
+        Slot s = share(role);
+        try {
+            task.run();
+            s.yieldSlot();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            s.close();
+        }
+    }
+
+    /** The slots the current thread holds, by role. */
+    private final ThreadLocal<Map<Role, Slot>> heldHere = ThreadLocal.withInitial(() -> new EnumMap<>(Role.class));
 
     /** Runs {@code task} holding a slot of {@code role}. */
     public void run(Role role, Runnable task) {

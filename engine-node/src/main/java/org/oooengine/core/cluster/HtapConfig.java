@@ -1,0 +1,89 @@
+package org.oooengine.core.cluster;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import org.oooengine.core.htap.AnalyticalCopies;
+import org.oooengine.core.htap.CoreRoles;
+import org.oooengine.core.htap.CoreRoles.Role;
+import org.oooengine.core.htap.HtalPolicy;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+
+/**
+ * How a node runs its HTAP side (seed 000): how its analytical copies switch and whether they ship
+ * commits, the slots of its core roles and the cores they share out, and HTAL's thresholds.
+ *
+ * @param slots each role's slots to start with
+ * @param cores the cores the roles share out, each role its slots' share (0: none is held to a share)
+ * @param switchEvery how often the static baseline switches copies (the seed: 120 s)
+ * @param period how often HTAL's balancer decides
+ */
+public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Duration switchEvery,
+                         HtalPolicy.Parameters parameters, Duration period) {
+    /** How a node runs its copies and roles. */
+    public enum Mode {
+        /** Copies switch by freshness and at least every second; roles unbounded (the default). */
+        COPIES,
+        /** The seed's static baseline: fixed slots, copies switching every {@code switchEvery}. */
+        STATIC,
+        /** HTAL: slots moved by the balancer, copies switching when their trees' freshness drops below β. */
+        HTAL,
+        /** Decoupled storage without shipping: fixed slots, copies never fed. */
+        NO_SHIPPING
+    }
+
+    /** The seed's split of 96 cores (OLTP 48, OLAP 46, LS 1, CDP 1) scaled to 8 slots, a whole one for each small role. */
+    public static final Map<Role, Integer> SEED_SLOTS = Map.of(Role.OLTP, 3, Role.OLAP, 3, Role.LOG_SHIPPING, 1,
+            Role.DISPATCH, 1);
+    public static final HtapConfig DEFAULT = new HtapConfig(Mode.COPIES, SEED_SLOTS, 0, Duration.ofSeconds(120),
+            HtalPolicy.Parameters.SEED, Duration.ofSeconds(1));
+
+    public HtapConfig {
+        slots = Map.copyOf(slots);
+        new CoreRoles(slots); // checks them
+        if (cores < 0 || period.isNegative() || period.isZero() || switchEvery.isNegative() || switchEvery.isZero()) {
+            throw new IllegalArgumentException("an HTAP mode needs cores >= 0 and positive periods: " + cores + ", "
+                    + switchEvery + ", " + period);
+        }
+    }
+
+    /** When this mode's copies switch, and whether they ship. */
+    AnalyticalCopies.Rule rule() {
+        return switch (mode) {
+            case COPIES -> new AnalyticalCopies.Rule(Duration.ofSeconds(1), parameters.beta(), true);
+            case STATIC -> AnalyticalCopies.Rule.every(switchEvery);
+            case HTAL -> AnalyticalCopies.Rule.belowFreshness(parameters.beta());
+            case NO_SHIPPING -> AnalyticalCopies.Rule.frozen();
+        };
+    }
+
+    void write(PayloadWriter w) {
+        w.put(mode.ordinal());
+        for (Role r : Role.values()) {
+            w.putInt(slots.get(r));
+        }
+        HtalPolicy.Parameters p = parameters;
+        for (double d : new double[] {cores, p.alpha(), p.beta(), p.gamma(), p.delta(), p.epsilon(), p.zeta()}) {
+            w.putLong(Double.doubleToLongBits(d));
+        }
+        w.putLong(switchEvery.toMillis()).putLong(period.toMillis());
+    }
+
+    static HtapConfig read(PayloadReader r) {
+        int m = r.get();
+        if (m < 0 || m >= Mode.values().length) {
+            throw new IllegalArgumentException("no HTAP mode numbered " + m);
+        }
+        Map<Role, Integer> slots = new EnumMap<>(Role.class);
+        for (Role role : Role.values()) {
+            slots.put(role, r.getInt());
+        }
+        double[] d = new double[7];
+        for (int i = 0; i < d.length; i++) {
+            d[i] = Double.longBitsToDouble(r.getLong());
+        }
+        return new HtapConfig(Mode.values()[m], slots, d[0], Duration.ofMillis(r.getLong()),
+                new HtalPolicy.Parameters(d[1], d[2], d[3], d[4], d[5], d[6]), Duration.ofMillis(r.getLong()));
+    }
+}

@@ -1,0 +1,197 @@
+package org.oooengine.core.cluster;
+
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.htap.AnalyticalCopies;
+import org.oooengine.core.htap.CoreRoles;
+import org.oooengine.core.htap.CoreRoles.Role;
+import org.oooengine.core.htap.Freshness;
+import org.oooengine.core.htap.HtalPolicy;
+import org.oooengine.core.threads.DaemonThreads;
+
+/**
+ * A node's HTAP mode (seed 000): how its analytical copies switch and whether they ship commits,
+ * the slots of its core roles, and under HTAL the balancer that, every period, measures the node,
+ * asks {@link HtalPolicy} what to do and does it, logging each decision with what caused it.
+ */
+final class NodeHtap implements AutoCloseable {
+    private static final Logger LOG = LogManager.getLogger(NodeHtap.class);
+
+    /** What the balancer measured of the OLTP lanes: mean waiters in each lane's queue since the last call. */
+    interface LaneWaiters {
+        double[] sample();
+    }
+
+    private final String nodeId;
+    private final CoreRoles cores;
+    private final NodeCopies copies;
+    private final LaneWaiters lanes;
+    private final Runnable resplit;
+    private final DispatchCpu dispatchCpu;
+    private final ScheduledExecutorService balancer;
+    private volatile HtapConfig config = HtapConfig.DEFAULT;
+    private ScheduledFuture<?> balancing;
+    private final AtomicLong decisions = new AtomicLong();
+    private final AtomicLong moves = new AtomicLong();
+    private volatile String lastDecision = "";
+
+    /**
+     * @param cores the roles' slots, which the node's OLTP lanes, copy scans and log shipping run in
+     * @param lanes the OLTP lanes' queue waiters
+     * @param resplit re-splits the OLTP partitions over the lanes by their measured load
+     */
+    NodeHtap(String nodeId, CoreRoles cores, NodeCopies copies, LaneWaiters lanes, Runnable resplit) {
+        this.nodeId = nodeId;
+        this.cores = cores;
+        this.copies = copies;
+        this.lanes = lanes;
+        this.resplit = resplit;
+        this.dispatchCpu = new DispatchCpu("ooo-net-" + nodeId);
+        this.balancer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("ooo-htal-" + nodeId));
+        apply(HtapConfig.DEFAULT);
+    }
+
+    HtapConfig config() {
+        return config;
+    }
+
+    /** Runs in {@code next} mode from now on. */
+    synchronized void configure(HtapConfig next) {
+        apply(next);
+        LOG.info("node {}: HTAP mode {}, slots {}, cores {}, copies {}", nodeId, next.mode(), next.slots(), next.cores(),
+                next.rule());
+    }
+
+    private synchronized void apply(HtapConfig next) {
+        config = next;
+        boolean bounded = next.mode() != HtapConfig.Mode.COPIES;
+        cores.reset(bounded ? next.slots() : unbounded());
+        cores.shareCores(bounded ? next.cores() : 0);
+        copies.reconfigure(next.rule());
+        if (balancing != null) {
+            balancing.cancel(false);
+            balancing = null;
+        }
+        if (next.mode() == HtapConfig.Mode.HTAL) {
+            cores.sample(); // the first period starts now
+            long ms = next.period().toMillis();
+            balancing = balancer.scheduleWithFixedDelay(this::balance, ms, ms, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    private static Map<Role, Integer> unbounded() {
+        Map<Role, Integer> many = new EnumMap<>(Role.class);
+        for (Role r : Role.values()) {
+            many.put(r, 1 << 16);
+        }
+        return many;
+    }
+
+    /** One round of Algorithms 1 and 2. */
+    private void balance() {
+        try {
+            HtapConfig c = config;
+            HtalPolicy.Signals s = measure();
+            HtalPolicy.Decision d = new HtalPolicy(c.parameters()).decide(s);
+            decisions.incrementAndGet();
+            String inputs = String.format(java.util.Locale.ROOT,
+                    "W_T=%.2f F=%.4f U_C=%.2f D_T=%.2f U_A=%.2f W_A=%.2f C_LS=%d C_ML=%d slots=%s",
+                    s.oltpWaiting(), s.freshness(), s.dispatchCpu(), s.oltpWaitVariance(), s.olapCpu(), s.olapIoWait(),
+                    s.slots().get(Role.LOG_SHIPPING), s.logShippingUseful(), s.slots());
+            switch (d.action()) {
+                case MOVE -> {
+                    if (cores.move(d.from(), d.to())) {
+                        moves.incrementAndGet();
+                    }
+                    LOG.info("node {}: HTAL {}: a slot from {} to {}: {}; {}", nodeId, d.state(), d.from(), d.to(), d.why(),
+                            inputs);
+                }
+                case RESPLIT_OLTP -> {
+                    resplit.run();
+                    LOG.info("node {}: HTAL {}: OLTP partitions re-split: {}; {}", nodeId, d.state(), d.why(), inputs);
+                }
+                case NONE -> LOG.debug("node {}: HTAL {}: nothing to do: {}; {}", nodeId, d.state(), d.why(), inputs);
+            }
+            lastDecision = d.state() + " " + d.action() + (d.action() == HtalPolicy.Decision.Action.MOVE
+                    ? " " + d.from() + "->" + d.to() : "") + ": " + d.why();
+        } catch (RuntimeException e) {
+            LOG.warn("node {}: the HTAL balancer's round failed", nodeId, e);
+        }
+    }
+
+    /** What the node did over the period just ended. */
+    private HtalPolicy.Signals measure() {
+        Map<Role, CoreRoles.Use> use = cores.sample();
+        double periodNanos = config.period().toNanos();
+        double[] waiters = lanes.sample();
+        double waiting = use.get(Role.OLTP).meanWaiting();
+        double mean = 0;
+        for (double w : waiters) {
+            waiting += w;
+            mean += w / waiters.length;
+        }
+        double variance = 0;
+        for (double w : waiters) {
+            variance += (w - mean) * (w - mean) / waiters.length;
+        }
+        double freshness = 1;
+        for (Freshness f : copies.status().tables()) {
+            freshness = Math.min(freshness, f.rate());
+        }
+        CoreRoles.Use olap = use.get(Role.OLAP);
+        double dispatch = dispatchCpu.sample() / (periodNanos * cores.slots(Role.DISPATCH));
+        return new HtalPolicy.Signals(waiting, freshness, dispatch, variance, olap.cpu(),
+                Math.max(0, olap.busy() - olap.cpu()), copies.tablesWritten(), cores.slots());
+    }
+
+    HtapStatus status() {
+        return new HtapStatus(config.mode(), cores.slots(), decisions.get(), moves.get(), lastDecision);
+    }
+
+    @Override
+    public void close() {
+        balancer.shutdownNow();
+    }
+
+    /** The CPU time the node's network threads (which take requests apart and hand them on) used since the last sample. */
+    private static final class DispatchCpu {
+        private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+        private final String prefix;
+        private final Map<Long, Long> last = new HashMap<>();
+
+        DispatchCpu(String prefix) {
+            this.prefix = prefix;
+        }
+
+        long sample() {
+            if (!THREADS.isThreadCpuTimeSupported()) {
+                return 0;
+            }
+            long used = 0;
+            for (ThreadInfo t : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
+                if (t == null || !t.getThreadName().startsWith(prefix)) {
+                    continue;
+                }
+                long cpu = THREADS.getThreadCpuTime(t.getThreadId());
+                if (cpu >= 0) {
+                    Long before = last.put(t.getThreadId(), cpu);
+                    used += before == null ? 0 : cpu - before;
+                }
+            }
+            return used;
+        }
+    }
+}
