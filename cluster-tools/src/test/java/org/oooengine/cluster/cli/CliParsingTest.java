@@ -211,6 +211,28 @@ class CliParsingTest {
     }
 
     @Test
+    void chbenchRefusesAModeSlotsOrThresholdsItDoesNotKnowBeforeTouchingACluster() {
+        Cli mode = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "dynamic");
+        assertEquals(2, mode.exitCode(), mode::toString);
+        assertTrue(mode.err().contains("unknown mode 'dynamic'; use copies, unified, static, htal, no-shipping"),
+                mode::toString);
+        Cli slots = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "htal", "--slots", "oltp=3,olap=3");
+        assertEquals(2, slots.exitCode(), slots::toString);
+        assertTrue(slots.err().contains("--slots names every role"), slots::toString);
+        Cli empty = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "htal", "--slots",
+                "oltp=7,olap=0,log-shipping=1,dispatch=1");
+        assertEquals(2, empty.exitCode(), empty::toString);
+        assertTrue(empty.err().contains("role OLAP needs at least one slot"), empty::toString);
+        Cli htal = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "htal", "--htal", "beta=85");
+        assertEquals(2, htal.exitCode(), htal::toString);
+        assertTrue(htal.err().contains("shares in [0, 1]"), htal::toString);
+        Cli name = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "htal", "--htal", "theta=1");
+        assertEquals(2, name.exitCode(), name::toString);
+        assertTrue(name.err().contains("--htal takes name=value pairs of alpha, beta, delta, epsilon, gamma, zeta"),
+                name::toString);
+    }
+
+    @Test
     void badEnumValueAndMissingSubcommandAreUsageErrors() {
         Cli mode = Cli.run("bench", "join", "--store", "/nowhere", "--query", "OL", "--selectivity", "0.1", "--mode", "fast");
         assertEquals(2, mode.exitCode(), mode::toString);

@@ -14,6 +14,7 @@ import java.util.function.Consumer;
 import org.oooengine.cluster.bench.TimedStatements;
 import org.oooengine.cluster.bench.tpcc.TpccBench;
 import org.oooengine.core.cluster.Peers;
+import org.oooengine.core.cluster.HtapConfig;
 import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.core.htap.Freshness;
 import org.oooengine.core.sql.SqlException;
@@ -32,43 +33,55 @@ import org.oooengine.hive.sql.analyze.DdlAnalyzer;
  * the run, and a time series a second apart.
  */
 public final class ChBench {
-    /** Where the queries read the TPC-C tables. */
+    /** Where the queries read the TPC-C tables, and how the nodes run their copies and core roles. */
     public enum Mode {
-        /** From the nodes' analytical copies, kept in step by log shipping (the copies switch by time or freshness). */
-        COPIES("copies", "copies"),
+        /** From the nodes' analytical copies, kept in step by log shipping, the nodes' roles unbounded (the nodes' default). */
+        COPIES("copies", HtapConfig.Mode.COPIES),
         /** The transactional tables themselves, in the query's transaction (the seed's unified storage). */
-        UNIFIED("unified", "transactional");
+        UNIFIED("unified", null),
+        /** From the copies, with the seed's static baseline: fixed role slots, copies switching every --switch-every. */
+        STATIC("static", HtapConfig.Mode.STATIC),
+        /** From the copies, with HTAL's balancer moving slots and the copies switching when their trees' freshness drops. */
+        HTAL("htal", HtapConfig.Mode.HTAL),
+        /** From copies never fed (the seed's decoupled storage without shipping), fixed role slots. */
+        NO_SHIPPING("no-shipping", HtapConfig.Mode.NO_SHIPPING);
 
         private final String label;
-        private final String reads;
+        private final HtapConfig.Mode nodes;
 
-        Mode(String label, String reads) {
+        Mode(String label, HtapConfig.Mode nodes) {
             this.label = label;
-            this.reads = reads;
+            this.nodes = nodes;
         }
 
         public String label() {
             return label;
         }
 
-        /** The mode called {@code label}; the seed's other baselines are refused by name until they are built. */
+        boolean readsCopies() {
+            return nodes != null;
+        }
+
+        /** The mode called {@code label}. */
         public static Mode named(String label) {
             for (Mode m : values()) {
                 if (m.label.equals(label)) {
                     return m;
                 }
             }
-            if (List.of("htal", "static", "no-shipping").contains(label)) {
-                throw new IllegalArgumentException("mode " + label + " is not built yet; use copies or unified");
-            }
-            throw new IllegalArgumentException("unknown mode '" + label + "'; use copies or unified");
+            throw new IllegalArgumentException("unknown mode '" + label + "'; use "
+                    + java.util.Arrays.stream(values()).map(Mode::label).collect(java.util.stream.Collectors.joining(", ")));
         }
     }
 
     /** What to run: the most terminals and query clients a phase runs its shares of. */
+    /**
+     * @param nodes the nodes' HTAP settings for the modes that set them (slots, cores, switching
+     *              period, HTAL's thresholds and period); its mode is the run's
+     */
     public record Options(int warehouses, int terminals, int queryClients, Mode mode, List<ChPhase> phases,
                           double phaseSeconds, double warmUpSeconds, List<Integer> queries, Duration queryTimeout,
-                          boolean reload) {
+                          boolean reload, HtapConfig nodes) {
         public Options {
             if (warehouses < 1 || terminals < 1 || queryClients < 1 || phaseSeconds <= 0 || warmUpSeconds < 0
                     || phases.isEmpty() || queries.isEmpty() || queryTimeout.isNegative() || queryTimeout.isZero()) {
@@ -94,9 +107,24 @@ public final class ChBench {
         this.tpcc = new TpccCluster(peers, options.warehouses(), TpccCluster.Engine.OOO);
     }
 
-    /** Loads what is missing, runs the phases and reports. */
+    /** Loads what is missing, runs the phases and reports; the nodes go back to their default HTAP mode after. */
     public Map<String, Object> run() throws InterruptedException {
         prepare();
+        try {
+            if (options.mode().readsCopies()) {
+                HtapConfig c = options.nodes();
+                TransactionalTables.htapMode(peers, new HtapConfig(options.mode().nodes, c.slots(), c.cores(),
+                        c.switchEvery(), c.parameters(), c.period()));
+            }
+            return measure();
+        } finally {
+            if (options.mode().readsCopies()) {
+                TransactionalTables.htapMode(peers, HtapConfig.DEFAULT);
+            }
+        }
+    }
+
+    private Map<String, Object> measure() throws InterruptedException {
         ChSeries series = new ChSeries(System.nanoTime());
         AtomicInteger active = new AtomicInteger();
         AtomicBoolean stop = new AtomicBoolean();
@@ -144,6 +172,9 @@ public final class ChBench {
             List<String> problems = tpcc.consistencyProblems();
             Map<String, Object> r = new LinkedHashMap<>();
             r.put("mode", options.mode().label());
+            if (options.mode().readsCopies() && options.mode() != Mode.COPIES) {
+                r.put("node_settings", nodeSettings());
+            }
             r.put("warehouses", options.warehouses());
             r.put("nodes", peers.spec().nodes().size());
             r.put("terminals", options.terminals());
@@ -196,10 +227,28 @@ public final class ChBench {
         p.put("lag_p99_seconds", ChSeries.orNull(series.p99Lag(start, stopped)));
         p.put("lag_by_table", series.lagByTable(start, stopped));
         p.put("abort_rate", commits + conflicts == 0 ? 0.0 : (double) conflicts / (commits + conflicts));
-        p.put("roles", Map.of("terminals", terminals, "query_clients", clients));
+        Map<String, Object> roles = new LinkedHashMap<>();
+        roles.put("terminals", terminals);
+        roles.put("query_clients", clients);
+        roles.put("node_slots", series.meanSlots(start, stopped)); // summed over the nodes, averaged over the phase
+        p.put("roles", roles);
         p.put("commits", commits);
         p.put("conflicts", conflicts);
         return p;
+    }
+
+    /** The nodes' HTAP settings, as the report gives them. */
+    private Map<String, Object> nodeSettings() {
+        HtapConfig c = options.nodes();
+        Map<String, Object> m = new LinkedHashMap<>();
+        Map<String, Integer> slots = new java.util.TreeMap<>();
+        c.slots().forEach((role, n) -> slots.put(role.name().toLowerCase(Locale.ROOT), n));
+        m.put("slots", slots);
+        m.put("cores_per_node", c.cores());
+        m.put("switch_every_seconds", c.switchEvery().toMillis() / 1000.0);
+        m.put("htal", c.parameters());
+        m.put("balance_every_seconds", c.period().toMillis() / 1000.0);
+        return m;
     }
 
     /** A query client: while it is among the active ones, runs the queries in turn, starting at its own. */
@@ -236,21 +285,25 @@ public final class ChBench {
      */
     private void sampleFreshness(AtomicBoolean stop, ChSeries series) {
         while (!stop.get()) {
-            if (options.mode() == Mode.UNIFIED) {
-                series.freshness(1.0, Map.of()); // the queries read the tables themselves
+            if (!options.mode().readsCopies()) {
+                series.freshness(1.0, Map.of(), Map.of()); // the queries read the tables themselves
             } else {
                 try {
                     long rows = 0;
                     long stale = 0;
                     Map<String, Double> lag = new java.util.TreeMap<>();
+                    Map<String, Integer> slots = new java.util.TreeMap<>();
                     for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(peers)) {
                         for (Freshness f : s.tables()) {
                             rows += f.rows();
                             stale += f.staleRows();
                             lag.merge(f.table(), f.lagSeconds(), Math::max);
                         }
+                        s.htap().slots().forEach((role, n) -> slots.merge(role.name().toLowerCase(Locale.ROOT), n,
+                                Integer::sum));
                     }
-                    series.freshness(rows == 0 ? 1.0 : Math.max(0, 1 - (double) stale / rows), lag);
+                    series.freshness(rows == 0 ? 1.0 : Math.max(0, 1 - (double) stale / rows), lag,
+                            options.mode() == Mode.COPIES ? Map.of() : slots);
                 } catch (RuntimeException e) {
                     progress.accept("the copies' freshness could not be read: " + e.getMessage());
                 }
@@ -264,7 +317,7 @@ public final class ChBench {
 
     private SqlSession querySession() {
         SqlSession s = engine.openSession("chbench", ChTables.DATABASE, Map.of());
-        s.execute("SET ooo.htap.reads=" + options.mode().reads, new Cancellation());
+        s.execute("SET ooo.htap.reads=" + (options.mode().readsCopies() ? "copies" : "transactional"), new Cancellation());
         return s;
     }
 
@@ -275,7 +328,7 @@ public final class ChBench {
             throw new IllegalArgumentException("the cluster holds TPC-C with " + held + " warehouses, not "
                     + options.warehouses() + ": run with --reload to load " + options.warehouses() + " anew");
         }
-        boolean copies = options.mode() == Mode.COPIES;
+        boolean copies = options.mode().readsCopies();
         try (SqlSession sql = engine.openSession("chbench", "default", Map.of())) {
             boolean entered = entered(sql);
             if (held != options.warehouses()) {

@@ -18,8 +18,12 @@ final class ChSeries {
     private final ConcurrentSkipListMap<Long, LongAdder> queries = new ConcurrentSkipListMap<>();
     private final ConcurrentLinkedQueue<Sample> samples = new ConcurrentLinkedQueue<>();
 
-    /** @param lagByTable each table's greatest lag over the nodes */
-    private record Sample(long nanos, double freshness, double lag, Map<String, Double> lagByTable) {
+    /**
+     * @param lagByTable each table's greatest lag over the nodes
+     * @param slots each core role's slots, summed over the nodes (empty when the nodes' roles are unbounded)
+     */
+    private record Sample(long nanos, double freshness, double lag, Map<String, Double> lagByTable,
+                          Map<String, Integer> slots) {
     }
 
     ChSeries(long origin) {
@@ -38,9 +42,24 @@ final class ChSeries {
         perSecond.computeIfAbsent(second(System.nanoTime()), s -> new LongAdder()).increment();
     }
 
-    void freshness(double rate, Map<String, Double> lagByTable) {
+    void freshness(double rate, Map<String, Double> lagByTable, Map<String, Integer> slots) {
         double lag = lagByTable.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        samples.add(new Sample(System.nanoTime(), rate, lag, Map.copyOf(lagByTable)));
+        samples.add(new Sample(System.nanoTime(), rate, lag, Map.copyOf(lagByTable), Map.copyOf(slots)));
+    }
+
+    /** Each core role's slots summed over the nodes, averaged over the samples of the window; empty without any. */
+    Map<String, Double> meanSlots(long from, long to) {
+        Map<String, Double> sum = new java.util.TreeMap<>();
+        long n = 0;
+        for (Sample s : window(from, to)) {
+            if (!s.slots().isEmpty()) {
+                n++;
+                s.slots().forEach((role, k) -> sum.merge(role, (double) k, Double::sum));
+            }
+        }
+        long count = n;
+        sum.replaceAll((role, total) -> total / count);
+        return sum;
     }
 
     private long second(long nanos) {
@@ -121,6 +140,10 @@ final class ChSeries {
             row.put("queries", q == null ? 0 : q.sum());
             row.put("freshness", orNull(freshness(start, start + 1_000_000_000L)));
             row.put("lag_seconds", orNull(maxLag(start, start + 1_000_000_000L)));
+            Map<String, Double> slots = meanSlots(start, start + 1_000_000_000L);
+            if (!slots.isEmpty()) {
+                row.put("slots", slots);
+            }
             out.add(row);
         }
         return out;

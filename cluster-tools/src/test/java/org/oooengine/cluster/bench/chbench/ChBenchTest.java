@@ -17,6 +17,7 @@ import org.oooengine.cluster.bench.TimedStatements;
 import org.oooengine.cluster.bench.tpcds.Answers;
 import org.oooengine.cluster.bench.tpcds.TpcdsQueries;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.HtapConfig;
 import org.oooengine.core.cluster.TestCluster;
 import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.hive.engine.ClusterSqlEngine;
@@ -33,6 +34,9 @@ import org.oooengine.hive.sql.StatementResult;
  */
 class ChBenchTest {
     private static final Duration QUERY_TIMEOUT = Duration.ofSeconds(120);
+    /** The nodes' HTAP settings for the modes that set them: the seed's slots of one core, deciding five times a second. */
+    private static final HtapConfig NODES = new HtapConfig(HtapConfig.Mode.COPIES, HtapConfig.SEED_SLOTS, 1,
+            Duration.ofSeconds(2), org.oooengine.core.htap.HtalPolicy.Parameters.SEED, Duration.ofMillis(200));
 
     @TempDir
     Path dir;
@@ -42,22 +46,33 @@ class ChBenchTest {
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session();
              ClusterSqlEngine engine = new ClusterSqlEngine(session, dir.resolve("catalog.json"))) {
             Map<String, Object> unified = new ChBench(session.peers(), engine, new ChBench.Options(1, 4, 2,
-                    ChBench.Mode.UNIFIED, ChPhase.parse("50:50"), 8, 0, ChQueries.SEED_QUERIES, QUERY_TIMEOUT, false),
+                    ChBench.Mode.UNIFIED, ChPhase.parse("50:50"), 8, 0, ChQueries.SEED_QUERIES, QUERY_TIMEOUT, false, NODES),
                     line -> { }).run();
             checkReport(unified, "unified", 1); // its queries may still be retrying their conflicts at the phase's end
             assertEquals(1.0, unified.get("freshness"), "unified storage reads the tables themselves");
 
             Map<String, Object> copies = new ChBench(session.peers(), engine, new ChBench.Options(1, 4, 2,
-                    ChBench.Mode.COPIES, ChPhase.parse("70:30,30:70"), 6, 1, ChQueries.SEED_QUERIES, QUERY_TIMEOUT, false),
-                    line -> { }).run();
-            checkReport(copies, "copies", 2);
+                    ChBench.Mode.HTAL, ChPhase.parse("70:30,30:70"), 6, 1, ChQueries.SEED_QUERIES, QUERY_TIMEOUT, false,
+                    NODES), line -> { }).run();
+            checkReport(copies, "htal", 2);
             assertTrue((Double) copies.get("qph") > 0, copies::toString);
             double freshness = (Double) copies.get("freshness");
             assertTrue(freshness > 0 && freshness <= 1, copies::toString);
+            for (Object phase : (List<?>) copies.get("phases")) {
+                Map<?, ?> slots = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) phase).get("roles")).get("node_slots");
+                double total = slots.values().stream().mapToDouble(v -> (Double) v).sum();
+                assertEquals(16.0, total, 1e-9, "two nodes' 8 slots each, however HTAL moved them: " + phase);
+            }
+
+            Map<String, Object> frozen = new ChBench(session.peers(), engine, new ChBench.Options(1, 4, 1,
+                    ChBench.Mode.NO_SHIPPING, ChPhase.parse("50:50"), 4, 0, ChQueries.SEED_QUERIES, QUERY_TIMEOUT, false,
+                    NODES), line -> { }).run();
+            checkReport(frozen, "no-shipping", 1);
+            assertTrue((Double) frozen.get("freshness_min") < 1.0, "copies not fed stayed fresh: " + frozen);
 
             IllegalArgumentException other = assertThrows(IllegalArgumentException.class, () -> new ChBench(session.peers(),
                     engine, new ChBench.Options(2, 1, 1, ChBench.Mode.COPIES, ChPhase.parse("50:50"), 1, 0,
-                    ChQueries.SEED_QUERIES, QUERY_TIMEOUT, false), line -> { }).run());
+                    ChQueries.SEED_QUERIES, QUERY_TIMEOUT, false, NODES), line -> { }).run());
             assertTrue(other.getMessage().contains("--reload"), other.getMessage());
 
             awaitFreshCopies(session);
