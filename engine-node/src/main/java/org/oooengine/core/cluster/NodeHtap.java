@@ -39,7 +39,7 @@ final class NodeHtap implements AutoCloseable {
     private final CoreRoles cores;
     private final NodeCopies copies;
     private final LaneWaiters lanes;
-    private final Runnable resplit;
+    private final Supplier<String> resplit;
     private final DispatchCpu dispatchCpu;
     private final ScheduledExecutorService balancer;
     private volatile HtapConfig config = HtapConfig.DEFAULT;
@@ -51,9 +51,9 @@ final class NodeHtap implements AutoCloseable {
     /**
      * @param cores the roles' slots, which the node's OLTP lanes, copy scans and log shipping run in
      * @param lanes the OLTP lanes' queue waiters
-     * @param resplit re-splits the OLTP partitions over the lanes by their measured load
+     * @param resplit re-splits the OLTP partitions over the lanes by their measured load; says what moved
      */
-    NodeHtap(String nodeId, CoreRoles cores, NodeCopies copies, LaneWaiters lanes, Runnable resplit) {
+    NodeHtap(String nodeId, CoreRoles cores, NodeCopies copies, LaneWaiters lanes, Supplier<String> resplit) {
         this.nodeId = nodeId;
         this.cores = cores;
         this.copies = copies;
@@ -120,8 +120,14 @@ final class NodeHtap implements AutoCloseable {
                             inputs);
                 }
                 case RESPLIT_OLTP -> {
-                    resplit.run();
-                    LOG.info("node {}: HTAL {}: OLTP partitions re-split: {}; {}", nodeId, d.state(), d.why(), inputs);
+                    String moved = resplit.get();
+                    if (moved.isEmpty()) {
+                        LOG.debug("node {}: HTAL {}: OLTP partitions re-split, none moved: {}; {}", nodeId, d.state(),
+                                d.why(), inputs);
+                    } else {
+                        LOG.info("node {}: HTAL {}: OLTP partitions re-split ({}): {}; {}", nodeId, d.state(), moved,
+                                d.why(), inputs);
+                    }
                 }
                 case NONE -> LOG.debug("node {}: HTAL {}: nothing to do: {}; {}", nodeId, d.state(), d.why(), inputs);
             }
@@ -147,14 +153,17 @@ final class NodeHtap implements AutoCloseable {
         for (double w : waiters) {
             variance += (w - mean) * (w - mean) / waiters.length;
         }
-        double freshness = 1;
-        for (Freshness f : copies.status().tables()) {
-            freshness = Math.min(freshness, f.rate());
+        long rows = 0;
+        long stale = 0;
+        for (Freshness f : copies.status().tables()) { // over all copied rows: a 1-row table is not the node's freshness
+            rows += f.rows();
+            stale += f.staleRows();
         }
+        double freshness = rows == 0 ? 1 : Math.max(0, 1 - (double) stale / rows);
         CoreRoles.Use olap = use.get(Role.OLAP);
         double dispatch = dispatchCpu.sample() / (periodNanos * cores.slots(Role.DISPATCH));
-        return new HtalPolicy.Signals(waiting, freshness, dispatch, variance, olap.cpu(),
-                Math.max(0, olap.busy() - olap.cpu()), copies.tablesWritten(), cores.slots());
+        return new HtalPolicy.Signals(waiting, freshness, dispatch, variance, olap.cpu(), olap.offCpu(),
+                copies.tablesWritten(), cores.slots());
     }
 
     HtapStatus status() {

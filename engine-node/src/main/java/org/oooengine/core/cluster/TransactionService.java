@@ -200,12 +200,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             procedureThreads[i] = new Lane("ooo-procedure-" + nodeId + "-" + i);
         }
         this.procedureLanes = new LaneAssignment(procedureThreads.length);
-        this.htap = new NodeHtap(nodeId, cores, copies, this::laneWaiters, () -> {
-            String moved = procedureLanes.resplit();
-            if (!moved.isEmpty()) {
-                LOG.info("node {}: procedure routings moved between threads: {}", nodeId, moved);
-            }
-        });
+        this.htap = new NodeHtap(nodeId, cores, copies, this::laneWaiters, procedureLanes::resplit);
         for (NodeProcedure p : java.util.ServiceLoader.load(NodeProcedure.class)) {
             procedures.put(p.name(), p);
         }

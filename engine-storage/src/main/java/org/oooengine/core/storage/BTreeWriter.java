@@ -808,10 +808,28 @@ public final class BTreeWriter implements Closeable {
      * crash or a failure here. A failure leaves the writer refusing everything until reopened.
      */
     public void writeJournaled(Flush f) {
-        write(f, false);
+        write(f, false, true);
+    }
+
+    /**
+     * Makes every write so far seen by readers, not durable: neither a redo log nor a sync, so a
+     * crash may leave the file torn. Only for trees built anew after a crash, never recovered (the
+     * analytical copies): what they hold is derived from data kept durable elsewhere.
+     */
+    public void flushUnsynced() {
+        Flush f = pendingFlush();
+        if (f == null) {
+            nodes.clear();
+            return;
+        }
+        write(f, false, false);
     }
 
     private void write(Flush f, boolean logged) {
+        write(f, logged, true);
+    }
+
+    private void write(Flush f, boolean logged, boolean synced) {
         requireUsable();
         if (f.pageSize() != pageSize) {
             throw new IllegalArgumentException("a flush of " + f.pageSize() + "-byte pages into " + path + ", whose pages are "
@@ -835,7 +853,9 @@ public final class BTreeWriter implements Closeable {
                 for (int i = 0; i < images.size(); i++) {
                     RedoLog.writeAt(channel, images.get(i), pageNos.get(i) * pageSize);
                 }
-                channel.force(false);
+                if (synced) {
+                    channel.force(false);
+                }
             } catch (IOException e) {
                 throw new UncheckedIOException("cannot write " + path, e);
             }

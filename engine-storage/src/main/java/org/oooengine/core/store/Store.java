@@ -217,6 +217,15 @@ public final class Store implements AutoCloseable {
     }
 
     /** Rows were written into table {@code name} in place and flushed, {@code delta} more (or fewer): the manifest counts them. */
+    /**
+     * Rows were written in table {@code name}, {@code delta} more (or fewer), without recording
+     * its new count in the manifest: for stores built anew after a crash (the analytical copies),
+     * whose manifest nobody reads again.
+     */
+    public synchronized void wroteUnrecorded(String name, long delta) {
+        table(name).wrote(delta);
+    }
+
     public synchronized void wrote(String name, long delta) {
         Table t = table(name);
         t.wrote(delta);

@@ -220,6 +220,17 @@ public final class TableWriter implements Closeable {
         deleted = false;
     }
 
+    /**
+     * Makes the writes so far seen by the table's readers without making them durable ({@link
+     * BTreeWriter#flushUnsynced}): for tables built anew after a crash, never recovered.
+     */
+    public void flushUnsynced() {
+        for (BTreeWriter tree : flushOrder()) {
+            tree.flushUnsynced();
+        }
+        deleted = false;
+    }
+
     /** The trees in the order {@link #flush} writes them. */
     private List<BTreeWriter> flushOrder() {
         List<BTreeWriter> order = new ArrayList<>();

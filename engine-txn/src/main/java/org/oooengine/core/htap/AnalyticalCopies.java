@@ -258,7 +258,10 @@ public final class AnalyticalCopies implements AutoCloseable {
         CommitFeed f = feed;
         long oldest = unshippedSinceNanos >= 0 ? unshippedSinceNanos : inHandSinceNanos;
         if (f != null) {
-            f.forEachWaiting(c -> c.changes().forEach(ch -> stale.merge(ch.table(), 1, Integer::sum)));
+            Map<String, java.util.Set<java.nio.ByteBuffer>> waiting = new HashMap<>();
+            f.forEachWaiting(c -> c.changes().forEach(ch -> waiting.computeIfAbsent(ch.table(), t -> new java.util.HashSet<>())
+                    .add(java.nio.ByteBuffer.wrap(ch.key()))));
+            waiting.forEach((t, keys) -> stale.merge(t, keys.size(), Integer::sum));
             if (oldest < 0) {
                 oldest = f.oldestWaitingNanos();
             }
@@ -351,7 +354,7 @@ public final class AnalyticalCopies implements AutoCloseable {
                 List<ShippedCommit> batch = feed.poll(options.batchCommits(), POLL_MILLIS, TimeUnit.MILLISECONDS);
                 if (!batch.isEmpty()) {
                     if (rule.ships()) {
-                        show(batch);
+                        cores.runShared(CoreRoles.Role.LOG_SHIPPING, () -> show(batch));
                     } else {
                         passOver(batch);
                     }
@@ -413,8 +416,11 @@ public final class AnalyticalCopies implements AutoCloseable {
 
     /** Puts commits taken from the feed in the read copy's delta, where queries see them, and owes them to the other copy. */
     private void show(List<ShippedCommit> batch) {
+        Map<String, java.util.Set<java.nio.ByteBuffer>> keys = new HashMap<>();
+        batch.forEach(c -> c.changes().forEach(ch -> keys.computeIfAbsent(ch.table(), t -> new java.util.HashSet<>())
+                .add(java.nio.ByteBuffer.wrap(ch.key()))));
         Map<String, Integer> stale = new HashMap<>();
-        batch.forEach(c -> c.changes().forEach(ch -> stale.merge(ch.table(), 1, Integer::sum)));
+        keys.forEach((t, k) -> stale.put(t, k.size()));
         inHandSinceNanos = batch.get(0).visibleAtNanos();
         inHand = stale;
         roles.delta.add(batch);

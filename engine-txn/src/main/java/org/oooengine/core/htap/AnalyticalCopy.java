@@ -128,7 +128,8 @@ final class AnalyticalCopy implements AutoCloseable {
 
     /**
      * Applies the changes {@code commits} make to transactional table {@code table}, in order, and
-     * flushes its trees. Different tables may be applied at once, each by one thread.
+     * makes them seen by readers of its trees. Different tables may be applied at once, each by one
+     * thread.
      */
     void applyTable(String table, List<ShippedCommit> commits) {
         Copied t = byTransactionalName.get(table);
@@ -151,8 +152,9 @@ final class AnalyticalCopy implements AutoCloseable {
                 }
             }
         }
-        t.writer().flush();
-        store.wrote(t.def().name(), added);
+        // derived data, built anew at every start: seen by readers, neither synced nor recorded
+        t.writer().flushUnsynced();
+        store.wroteUnrecorded(t.def().name(), added);
     }
 
     /** The store queries read; pin the copy while reading it ({@link AnalyticalCopies#pin}). */

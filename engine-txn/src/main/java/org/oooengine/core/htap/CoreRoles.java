@@ -43,8 +43,16 @@ public final class CoreRoles {
         long cpuNanos;
     }
 
-    /** What a role did between two samples. */
-    public record Use(int slots, int held, double meanWaiting, double busy, double cpu) {
+    /**
+     * What a role did between two samples.
+     *
+     * @param meanWaiting tasks waiting for a slot, on average
+     * @param busy the time tasks ran in the role's slots, over the slots' time (above 1 with shared slots)
+     * @param cpu the CPU time they used, over the CPU the role may use: its share of the node's cores,
+     *            or a core per slot when the node shares out none
+     * @param offCpu the share of their running time spent off the CPU (waiting for I/O, for locks, paused)
+     */
+    public record Use(int slots, int held, double meanWaiting, double busy, double cpu, double offCpu) {
     }
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -253,7 +261,7 @@ public final class CoreRoles {
     /** The slots the current thread holds, by role. */
     private final ThreadLocal<Map<Role, Slot>> heldHere = ThreadLocal.withInitial(() -> new EnumMap<>(Role.class));
 
-    /** Runs {@code task} holding a slot of {@code role}. */
+    /** Runs {@code task} holding a slot of {@code role}, then pauses while the role is over its share of the cores. */
     public void run(Role role, Runnable task) {
         Slot s;
         try {
@@ -264,6 +272,9 @@ public final class CoreRoles {
         }
         try (s) {
             task.run();
+            s.yieldSlot(); // pays for the task's CPU time, pausing while the role is over its share
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -329,8 +340,10 @@ public final class CoreRoles {
         sampledAt = now;
         Map<Role, Use> out = new EnumMap<>(Role.class);
         pools.forEach((r, p) -> {
+            double allotted = cores > 0 ? share(p) : p.slots;
+            double offCpu = p.heldNanos == 0 ? 0 : Math.max(0, 1 - (double) p.cpuNanos / p.heldNanos);
             out.put(r, new Use(p.slots, p.held, p.waitNanos / period, p.heldNanos / (period * p.slots),
-                    p.cpuNanos / (period * p.slots)));
+                    p.cpuNanos / (period * allotted), offCpu));
             p.waitNanos = 0;
             p.heldNanos = 0;
             p.cpuNanos = 0;

@@ -37,11 +37,11 @@ public final class HtalPolicy {
      * What a node measured over the last period.
      *
      * @param oltpWaiting W_T, transactions waiting to run, on average
-     * @param freshness F, the lowest freshness rate of the copied tables
-     * @param dispatchCpu U_C, the dispatch role's CPU share of its slots
+     * @param freshness F, the share of the node's copied rows up to date
+     * @param dispatchCpu U_C, the dispatch role's use of its share of the CPU
      * @param oltpWaitVariance D_T, the variance of the waiters of the OLTP partitions
-     * @param olapCpu U_A, the OLAP role's CPU share of its slots
-     * @param olapIoWait W_A, the OLAP role's share of its slots held off the CPU
+     * @param olapCpu U_A, the OLAP role's use of its share of the CPU
+     * @param olapIoWait W_A, the share of the OLAP role's running time spent off the CPU
      * @param logShippingUseful C_ML, the log-shipping slots that have work (tables with commits owed)
      * @param slots each role's slots now
      */

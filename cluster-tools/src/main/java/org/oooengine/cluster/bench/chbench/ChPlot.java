@@ -31,7 +31,36 @@ public final class ChPlot {
                 row -> row.get("freshness").isNull() ? Double.NaN : row.get("freshness").asDouble(), false));
         charts.add(chart("lag of the copies (oldest commit not shown)", "seconds", runs,
                 row -> row.get("lag_seconds").isNull() ? Double.NaN : row.get("lag_seconds").asDouble(), false));
+        XYChart slots = slots(runs);
+        if (!slots.getSeriesMap().isEmpty()) {
+            charts.add(slots);
+        }
         StackedCharts.write(charts, WIDTH, HEIGHT, png);
+    }
+
+    /** The core roles' slots summed over the nodes, a series per role and run, for runs whose nodes had them. */
+    private static XYChart slots(List<JsonNode> runs) {
+        XYChart chart = new XYChartBuilder().width(WIDTH).height(HEIGHT).title("core-role slots, all nodes")
+                .xAxisTitle("seconds into the phases").yAxisTitle("slots").build();
+        chart.getStyler().setMarkerSize(3);
+        chart.getStyler().setLegendPosition(Styler.LegendPosition.OutsideS);
+        for (JsonNode run : runs) {
+            for (String role : List.of("oltp", "olap", "log_shipping")) {
+                List<Double> xs = new ArrayList<>();
+                List<Double> ys = new ArrayList<>();
+                for (JsonNode row : run.get("series")) {
+                    JsonNode n = row.path("slots").path(role);
+                    if (n.isNumber()) {
+                        xs.add(row.get("t").asDouble());
+                        ys.add(n.asDouble());
+                    }
+                }
+                if (!xs.isEmpty()) {
+                    chart.addSeries(run.get("mode").asText() + " " + role.replace('_', '-'), xs, ys);
+                }
+            }
+        }
+        return chart;
     }
 
     private static XYChart chart(String title, String yTitle, List<JsonNode> runs, ToDoubleFunction<JsonNode> y,
