@@ -354,7 +354,8 @@ public final class AnalyticalCopies implements AutoCloseable {
                 List<ShippedCommit> batch = feed.poll(options.batchCommits(), POLL_MILLIS, TimeUnit.MILLISECONDS);
                 if (!batch.isEmpty()) {
                     if (rule.ships()) {
-                        cores.runShared(CoreRoles.Role.LOG_SHIPPING, () -> show(batch));
+                        // counted to log shipping, never paused: after OLTP, fresh copies come first
+                        cores.runCounted(CoreRoles.Role.LOG_SHIPPING, () -> show(batch));
                     } else {
                         passOver(batch);
                     }

@@ -245,6 +245,16 @@ public final class CoreRoles {
         return s;
     }
 
+    /**
+     * Runs {@code task} in a shared slot of {@code role}, its CPU time counted to the role, never
+     * pausing it: for work the role's share should not hold back.
+     */
+    public void runCounted(Role role, Runnable task) {
+        try (Slot s = share(role)) {
+            task.run();
+        }
+    }
+
     /** Runs {@code task} in a shared slot of {@code role} ({@link #share}), pausing after it while the role is over its share. */
     public void runShared(Role role, Runnable task) {
         Slot s = share(role);
