@@ -540,9 +540,12 @@ public final class AnalyticalCopies implements AutoCloseable {
      * is owed what its own delta held and everything since, written once the last query pinning it
      * is done ({@link #applyUntilStopped}).
      */
-    private void switchRoles() throws InterruptedException {
+    private void switchRoles() {
         Roles before = roles;
-        List<ShippedCommit> unwritten = owed.drain();
+        List<ShippedCommit> unwritten = owed.drainIfIdle();
+        if (unwritten == null) {
+            return; // a chunk is being written (perhaps paused for its role's share): commits come first, switch later
+        }
         long visible = before.delta.visible();
         CopyDelta delta = newDelta(before.applying, visible - unwritten.size());
         delta.add(unwritten);

@@ -49,9 +49,21 @@ final class OwedCommits {
     }
 
     /**
-     * Once the chunk being written is done, stops owing: returns what is still owed, in order (at
-     * a switch, what the copy becoming the read copy lacks; when a new pair replaces the old, nothing
-     * anyone needs).
+     * Stops owing, unless a chunk is being written: returns what is still owed, in order (at a
+     * switch, what the copy becoming the read copy lacks), or null while a chunk is in hand.
+     */
+    synchronized List<ShippedCommit> drainIfIdle() {
+        if (writing > 0) {
+            return null;
+        }
+        List<ShippedCommit> rest = new ArrayList<>(owed);
+        owed.clear();
+        return rest;
+    }
+
+    /**
+     * Once the chunk being written is done, stops owing: returns what is still owed, in order
+     * (when a new pair replaces the old, nothing anyone needs).
      */
     synchronized List<ShippedCommit> drain() throws InterruptedException {
         while (writing > 0) {
