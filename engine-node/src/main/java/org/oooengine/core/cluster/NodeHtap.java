@@ -4,7 +4,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -64,10 +63,6 @@ final class NodeHtap implements AutoCloseable {
         apply(HtapConfig.DEFAULT);
     }
 
-    HtapConfig config() {
-        return config;
-    }
-
     /** Runs in {@code next} mode from now on. */
     synchronized void configure(HtapConfig next) {
         apply(next);
@@ -78,7 +73,7 @@ final class NodeHtap implements AutoCloseable {
     private synchronized void apply(HtapConfig next) {
         config = next;
         boolean bounded = next.mode() != HtapConfig.Mode.COPIES;
-        cores.reset(bounded ? next.slots() : unbounded());
+        cores.reset(bounded ? next.slots() : CoreRoles.UNBOUNDED_SLOTS);
         cores.shareCores(bounded ? next.cores() : 0);
         copies.reconfigure(next.rule());
         if (balancing != null) {
@@ -90,14 +85,6 @@ final class NodeHtap implements AutoCloseable {
             long ms = next.period().toMillis();
             balancing = balancer.scheduleWithFixedDelay(this::balance, ms, ms, TimeUnit.MILLISECONDS);
         }
-    }
-
-    private static Map<Role, Integer> unbounded() {
-        Map<Role, Integer> many = new EnumMap<>(Role.class);
-        for (Role r : Role.values()) {
-            many.put(r, 1 << 16);
-        }
-        return many;
     }
 
     /** One round of Algorithms 1 and 2. */

@@ -67,13 +67,13 @@ public final class CoreRoles {
     /** The longest one pause of a role over its share. */
     private static final long MAX_PAUSE_NANOS = 100_000_000L;
 
-    /** Roles with slots enough never to wait: for copies and nodes no balancer runs on. */
+    /** Slots enough for every role never to wait: for copies and nodes no balancer runs on. */
+    public static final Map<Role, Integer> UNBOUNDED_SLOTS = java.util.Arrays.stream(Role.values())
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(r -> r, r -> 1 << 16));
+
+    /** Roles with {@link #UNBOUNDED_SLOTS}. */
     public static CoreRoles unbounded() {
-        Map<Role, Integer> many = new EnumMap<>(Role.class);
-        for (Role r : Role.values()) {
-            many.put(r, 1 << 16);
-        }
-        return new CoreRoles(many);
+        return new CoreRoles(UNBOUNDED_SLOTS);
     }
 
     /** Roles with {@code slots} each (every role at least one). */
@@ -101,10 +101,6 @@ public final class CoreRoles {
         private Slot(Role role, boolean permit) {
             this.role = role;
             this.permit = permit;
-        }
-
-        public Role role() {
-            return role;
         }
 
         /**
