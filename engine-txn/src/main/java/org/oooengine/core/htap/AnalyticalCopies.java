@@ -31,8 +31,10 @@ import org.oooengine.core.txn.TransactionalDatabase;
  * order.
  *
  * <p>The copies are derived data: they are built from the transactional rows when this starts and
- * again when the commit feed overflowed (the applier fell more than its capacity behind); the copy
- * queries read keeps serving, stale, until the new pair is ready.
+ * again when they fall more than the feed's capacity behind: the feed overflowed, or a query pinned
+ * the applying copy so long that the commits owed to it (held in memory, as is the read copy's
+ * delta) passed that capacity. The copy queries read keeps serving, stale, until the new pair is
+ * ready; a replaced copy is closed once the last query pinning it is done.
  */
 public final class AnalyticalCopies implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(AnalyticalCopies.class);
@@ -79,7 +81,8 @@ public final class AnalyticalCopies implements AutoCloseable {
     /**
      * How the copies start: their switching rule (see {@link Rule}; {@link #reconfigure} changes it).
      *
-     * @param feedCapacity commits the applier may fall behind before the copies are built again
+     * @param feedCapacity commits the copies may fall behind (waiting in the feed, or owed to the
+     *     applying copy) before they are built again
      * @param batchCommits commits applied, then flushed, at a time
      */
     public record Options(Duration switchEvery, double switchBelowFreshness, int feedCapacity, int batchCommits,
@@ -183,6 +186,10 @@ public final class AnalyticalCopies implements AutoCloseable {
     private final java.util.concurrent.ExecutorService tableWriters;
     /** Tables the last chunk changed: how many log-shipping slots could have worked on it. */
     private volatile int tablesWritten = 1;
+    /** Set while a new pair replaces the old: the applier gives up the chunk it waits to write. */
+    private volatile boolean replacing;
+    /** Threads closing replaced copies once no query pins them. */
+    private final List<Thread> retiring = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Why writing the applying copy's trees failed; the shipper then builds the pair again. */
     private volatile RuntimeException applyFailure;
     /** Commits taken from the feed and not yet in the delta: stale rows by table, and the oldest one's time. */
@@ -356,6 +363,13 @@ public final class AnalyticalCopies implements AutoCloseable {
                     if (rule.ships()) {
                         // counted to log shipping, never paused: after OLTP, fresh copies come first
                         cores.runCounted(CoreRoles.Role.LOG_SHIPPING, () -> show(batch));
+                        if (owed.count() > options.feedCapacity()) {
+                            LOG.warn("the applying analytical copy is owed more than {} commits (its writes fell behind, or a "
+                                    + "query has pinned it since a switch): building both analytical copies again",
+                                    options.feedCapacity());
+                            rebuild();
+                            continue;
+                        }
                     } else {
                         passOver(batch);
                     }
@@ -449,10 +463,10 @@ public final class AnalyticalCopies implements AutoCloseable {
                 try {
                     if (!chunk.isEmpty()) {
                         Copy target = roles.applying;
-                        while (target.pins.get() > 0 && !stopping) {
+                        while (target.pins.get() > 0 && !stopping && !replacing) {
                             java.util.concurrent.locks.LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                         }
-                        if (!stopping) {
+                        if (!stopping && !replacing) { // a pair being replaced is owed nothing
                             write(target, chunk);
                         }
                     }
@@ -637,11 +651,14 @@ public final class AnalyticalCopies implements AutoCloseable {
         if (old != null) {
             rebuilds.incrementAndGet(); // before the new pair shows: whoever sees it sees it counted
         }
+        replacing = true;
         try {
-            owed.drain(); // what the old pair was owed; its chunk in hand is written first
+            owed.drain(); // what the old pair was owed: a chunk being written is finished, one waiting for a pin given up
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while serving new analytical copies", e);
+        } finally {
+            replacing = false;
         }
         applyFailure = null;
         unshipped.clear();
@@ -656,12 +673,23 @@ public final class AnalyticalCopies implements AutoCloseable {
             oldFeed.close();
         }
         if (old != null) {
-            waitUntilUnpinned(old.reading);
+            retire(old);
+        }
+    }
+
+    /** Closes and deletes a replaced pair once no query pins either copy, off the shipper's thread. */
+    private void retire(Roles old) {
+        Thread t = new Thread(() -> {
             for (Copy c : List.of(old.reading, old.applying)) {
+                waitUntilUnpinned(c);
                 closeQuietly(c);
                 Directories.deleteRecursively(c.dir);
             }
-        }
+            retiring.remove(Thread.currentThread());
+        }, "ooo-copy-retire");
+        t.setDaemon(true);
+        retiring.add(t);
+        t.start();
     }
 
     private static void closeQuietly(Copy c) {
@@ -695,8 +723,17 @@ public final class AnalyticalCopies implements AutoCloseable {
         }
         if (r != null) {
             waitUntilUnpinned(r.reading);
+            waitUntilUnpinned(r.applying);
             closeQuietly(r.reading);
             closeQuietly(r.applying);
+        }
+        for (Thread t : retiring) {
+            try {
+                t.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 }

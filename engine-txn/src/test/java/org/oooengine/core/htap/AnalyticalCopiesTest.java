@@ -112,6 +112,38 @@ class AnalyticalCopiesTest {
     }
 
     /**
+     * A query holding the copy the applier must write (it began before a switch) makes the commits
+     * owed to that copy pile up in memory: past the feed's capacity the pair is built again, the
+     * query still reads the copy it pinned, and new queries see every commit.
+     */
+    @Test
+    void aQueryPinningTheApplyingCopyTooLongHasThePairBuiltAgain() throws Exception {
+        AnalyticalCopies.Options fiveBehind = new AnalyticalCopies.Options(Duration.ofMillis(10), 0, 5, 1, SMALL_STORE);
+        try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
+            TransactionalTable accounts = loadAccounts(db);
+            try (AnalyticalCopies copies = startCopies(db, fiveBehind); Worker w = db.newWorker()) {
+                AnalyticalCopies.Pin old = copies.pin();
+                Map<Long, List<Object>> before = pinnedRows(old);
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                for (long id = 0; copies.rebuilds() == 0 && System.nanoTime() < deadline; id = (id + 1) % ACCOUNTS) {
+                    long emptied = id;
+                    w.run(tx -> {
+                        tx.put(accounts, KEYS.encode(emptied), ROWS.encode(new Object[] {emptied, 0L, "emptied"}));
+                        return null;
+                    });
+                    assertTrue(copies.awaitFresh(Duration.ofSeconds(30))); // one at a time: the feed never overflows
+                }
+                assertTrue(copies.rebuilds() > 0, "the pair was never built again");
+                assertEquals(before, pinnedRows(old), "a pinned copy changed under its query");
+                try (AnalyticalCopies.Pin now = copies.pin()) {
+                    assertEquals(tableRows(db), pinnedRows(now));
+                }
+                old.close();
+            }
+        }
+    }
+
+    /**
      * Without a switch, a query sees every commit the applier took before it began, merged into
      * the read copy's trees: rows added before, between and after the trees' keys, changed and
      * deleted; and none taken after it began.
