@@ -63,6 +63,8 @@ final class NodeCopies implements AutoCloseable {
     private volatile Served served = Served.NONE;
     private volatile boolean closed;
     private int generation;
+    /** The pins statements' scans share, by snapshot number. */
+    private final CopySnapshots snapshots;
 
     /** The copies queries read, and the tables they hold. */
     private record Served(Map<String, TableDefinition> tables, AnalyticalCopies copies) {
@@ -78,6 +80,7 @@ final class NodeCopies implements AutoCloseable {
         this.db = db;
         this.options = options;
         this.builder = builder;
+        this.snapshots = new CopySnapshots(nodeId);
     }
 
     /**
@@ -207,12 +210,13 @@ final class NodeCopies implements AutoCloseable {
     }
 
     /**
-     * The rows of copied table {@code table} as the copy queries read now holds them, whole
-     * transactions only: the copy stays pinned while the rows are read, and the scan, with the
-     * pipeline it feeds, pays for its CPU time to the OLAP role (a shared slot: it may wait on
-     * another scan's shuffle, so it never waits for a slot).
+     * The rows of copied table {@code table} as the copy queries read holds them, whole
+     * transactions only: as pinned by the first scan of statement {@code snapshot} here (every
+     * scan of the statement reads that pin, until {@link #release}), or, with snapshot 0, now. The
+     * scan, with the pipeline it feeds, pays for its CPU time to the OLAP role (a shared slot: it
+     * may wait on another scan's shuffle, so it never waits for a slot).
      */
-    PartitionPipeline.RowSource rows(String table, Schema schema) {
+    PartitionPipeline.RowSource rows(String table, Schema schema, long snapshot) {
         return new PartitionPipeline.RowSource() {
             @Override
             public Schema schema() {
@@ -222,7 +226,9 @@ final class NodeCopies implements AutoCloseable {
             @Override
             public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
                 AnalyticalCopies c = copiesOf(table);
-                try (CoreRoles.Slot slot = cores.share(CoreRoles.Role.OLAP); AnalyticalCopies.Pin pin = c.pin()) {
+                AnalyticalCopies.Pin pin = snapshot == 0 ? c.pin() : snapshots.use(snapshot, c::pin);
+                try (CoreRoles.Slot slot = cores.share(CoreRoles.Role.OLAP)) {
+                    requireHeld(pin, table);
                     List<Object[]> rows = new ArrayList<>(Pipeline.BATCH_ROWS);
                     boolean[] more = {true};
                     pin.scan(table, row -> {
@@ -237,9 +243,28 @@ final class NodeCopies implements AutoCloseable {
                     if (more[0] && !rows.isEmpty()) {
                         page.test(rows);
                     }
+                } finally {
+                    if (snapshot == 0) {
+                        pin.close();
+                    } else {
+                        snapshots.done(snapshot);
+                    }
                 }
             }
         };
+    }
+
+    /** A statement's pin from copies built before {@code table} was registered here lacks it. */
+    private void requireHeld(AnalyticalCopies.Pin pin, String table) {
+        if (!pin.holds(table)) {
+            throw new IllegalStateException("node " + nodeId + ": " + table + " was copied after this statement "
+                    + "began reading the copies; run it again");
+        }
+    }
+
+    /** Statement {@code snapshot} is done: the pin its scans here read goes once the last one ends. */
+    void release(long snapshot) {
+        snapshots.release(snapshot);
     }
 
     /** Pauses a scan whose role used more than its share of the cores; the scan is then cancelled if interrupted. */
@@ -308,6 +333,7 @@ final class NodeCopies implements AutoCloseable {
             s = served;
             served = Served.NONE;
         }
+        snapshots.releaseAll();
         if (s.copies() != null) {
             s.copies().close();
         }

@@ -143,7 +143,7 @@ final class PipelineRequests implements RequestFamily {
      */
     private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads) {
         return name -> !reads.reads(name) ? null
-                : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name))
+                : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name), reads.copySnapshot())
                 : transactions.rows(reads.transaction(), name, reads.tables().get(name));
     }
 

@@ -251,6 +251,10 @@ final class TransactionService implements RequestFamily, AutoCloseable {
                 }));
             }
             case COPY_STATUS -> out.reply(copyStatus());
+            case COPY_RELEASE -> {
+                copies.release(r.getLong());
+                out.reply(EMPTY);
+            }
             case HTAP_MODE -> {
                 HtapConfig next = HtapConfig.read(r);
                 resolver.execute(() -> answer(out, () -> {
@@ -417,8 +421,8 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     }
 
     /** The rows of transactional table {@code table} as this node's analytical copy holds them (see {@link NodeCopies#rows}). */
-    PartitionPipeline.RowSource copyRows(String table, Schema schema) {
-        return copies.rows(table, schema);
+    PartitionPipeline.RowSource copyRows(String table, Schema schema, long snapshot) {
+        return copies.rows(table, schema, snapshot);
     }
 
     private byte[] copyStatus() {

@@ -18,10 +18,12 @@ import org.oooengine.core.types.Schema;
  * transaction, which each row read joins the read set of on that node, and how the rows of each
  * such table are laid out (the nodes keep them as encoded rows under their keys). The tables in
  * {@code fromCopies} are read from the node's analytical copies instead (HTAP: whole transactions
- * as of the copy's last switch, outside any transaction). The pipeline's other tables come from
- * the node's store.
+ * as of the moment the copy was pinned, outside any transaction); every scan a statement runs on a
+ * node reads the one pin its {@code copySnapshot} names there (0: each scan pins its own). The
+ * pipeline's other tables come from the node's store.
  */
-public record TransactionalReads(TransactionId transaction, Map<String, Schema> tables, Set<String> fromCopies) {
+public record TransactionalReads(TransactionId transaction, Map<String, Schema> tables, Set<String> fromCopies,
+                                 long copySnapshot) {
     /** A pipeline that reads no transactional table. */
     public static final TransactionalReads NONE = new TransactionalReads(null, Map.of(), Set.of());
 
@@ -42,6 +44,11 @@ public record TransactionalReads(TransactionId transaction, Map<String, Schema> 
         this(transaction, tables, Set.of());
     }
 
+    /** As the canonical constructor, each scan of a copy pinning its own. */
+    public TransactionalReads(TransactionId transaction, Map<String, Schema> tables, Set<String> fromCopies) {
+        this(transaction, tables, fromCopies, 0);
+    }
+
     public boolean reads(String table) {
         return tables.containsKey(table);
     }
@@ -60,6 +67,7 @@ public record TransactionalReads(TransactionId transaction, Map<String, Schema> 
         if (transaction != null) {
             w.putLong(transaction.high()).putLong(transaction.low());
         }
+        w.putLong(copySnapshot);
         for (Map.Entry<String, Schema> t : tables.entrySet()) {
             w.putString(t.getKey()).put(fromCopies.contains(t.getKey()) ? 1 : 0).putVarInt(t.getValue().size());
             for (Column c : t.getValue().columns()) {
@@ -74,6 +82,7 @@ public record TransactionalReads(TransactionId transaction, Map<String, Schema> 
             return NONE;
         }
         TransactionId id = r.get() == 0 ? null : TransactionService.readId(r);
+        long copySnapshot = r.getLong();
         Map<String, Schema> tables = new LinkedHashMap<>();
         Set<String> fromCopies = new java.util.HashSet<>();
         for (int i = 0; i < n; i++) {
@@ -92,7 +101,7 @@ public record TransactionalReads(TransactionId transaction, Map<String, Schema> 
             tables.put(name, new Schema(columns));
         }
         try {
-            return new TransactionalReads(id, tables, fromCopies);
+            return new TransactionalReads(id, tables, fromCopies, copySnapshot);
         } catch (IllegalArgumentException e) {
             throw new ProtocolException(e.getMessage());
         }

@@ -6,11 +6,14 @@ import java.util.Map;
 import org.oooengine.core.htap.Freshness;
 import org.oooengine.core.store.TableDefinition;
 import java.util.concurrent.CompletableFuture;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.wire.PayloadWriter;
 
 /** The DDL of transactional tables: each exists on every node of the cluster, which holds its partition. */
 public final class TransactionalTables {
+    private static final Logger LOG = LogManager.getLogger(TransactionalTables.class);
     private TransactionalTables() {
     }
 
@@ -54,6 +57,27 @@ public final class TransactionalTables {
         PayloadWriter w = new PayloadWriter(128).put(TxnOp.HTAP_MODE.code());
         config.write(w);
         onEveryNode(peers, w.toByteArray());
+    }
+
+    /**
+     * Tells every node that the statement reading copies under {@code snapshot} is done, so that
+     * the pins its scans shared go ({@link TxnOp#COPY_RELEASE}). Does not wait: a node that does
+     * not hear it lets the pin go once idle.
+     */
+    public static void releaseCopySnapshot(Peers peers, long snapshot) {
+        byte[] payload = new PayloadWriter(9).put(TxnOp.COPY_RELEASE.code()).putLong(snapshot).toByteArray();
+        for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
+            try {
+                peers.client(n.id()).call(OpCode.TXN, payload).exceptionally(e -> {
+                    LOG.debug("node {} did not hear that copy snapshot {} is released: {}", n.id(),
+                            Long.toHexString(snapshot), e.getMessage());
+                    return null;
+                });
+            } catch (RuntimeException e) {
+                LOG.debug("node {} did not hear that copy snapshot {} is released: {}", n.id(),
+                        Long.toHexString(snapshot), e.getMessage());
+            }
+        }
     }
 
     /** Each node's {@link CopyStatus}, in the cluster's order of nodes. */

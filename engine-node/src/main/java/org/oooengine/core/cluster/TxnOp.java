@@ -62,7 +62,9 @@ enum TxnOp {
     /** HTAP: stop keeping analytical copies of a transactional table (its name). Answer: empty. */
     UNCOPY_TABLE(18),
     /** HTAP: the node's mode, slots, cores and HTAL's thresholds ({@link HtapConfig}). Answer: empty. */
-    HTAP_MODE(19);
+    HTAP_MODE(19),
+    /** HTAP: a statement that read copies under a snapshot number (a long) is done: its pin goes. Answer: empty. */
+    COPY_RELEASE(20);
 
     private final byte code;
 

@@ -208,10 +208,16 @@ class AnalyticalCopiesOnNodesTest {
 
     /** Every node's rows of the table as its analytical copy holds them, read by a pipeline. */
     private static Map<Long, Long> copyRows(TestCluster c, ClusterSession session) {
+        return copyRows(c, session, 0);
+    }
+
+    /** The rows the nodes' copies show a statement scanning them under {@code snapshot} (0: each scan pins its own). */
+    private static Map<Long, Long> copyRows(TestCluster c, ClusterSession session, long snapshot) {
         BitSet both = new BitSet();
         both.set(0, 2);
         ScanPipeline scan = new ScanPipeline("accounts", 2, both, List.of());
-        TransactionalReads fromCopies = new TransactionalReads(null, Map.of("accounts", SCHEMA), Set.of("accounts"));
+        TransactionalReads fromCopies = new TransactionalReads(null, Map.of("accounts", SCHEMA), Set.of("accounts"),
+                snapshot);
         List<Object[]> rows = Collections.synchronizedList(new ArrayList<>());
         for (ClusterSpec.NodeSpec n : c.spec.nodes()) {
             session.pipeline(n.id(), scan, QueryLimits.DEFAULTS, fromCopies, rows::addAll).join();
@@ -221,6 +227,43 @@ class AnalyticalCopiesOnNodesTest {
             out.put((Long) r[0], (Long) r[1]);
         }
         return out;
+    }
+
+    /**
+     * Every scan a statement runs on a node reads the pin its first scan took there (a join of two
+     * copied tables sees each transaction in both or neither), until the statement releases it;
+     * a scan after the release is refused.
+     */
+    @Test
+    void aStatementsScansReadOnePinOnEachNodeUntilReleased() throws Exception {
+        try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
+            Peers peers = session.peers();
+            openCopiedAccounts(cluster, peers);
+            Map<Long, Long> before = awaitCopyRows(cluster, session, tableRows(cluster, peers));
+            long statement = 0x5eed;
+            assertEquals(before, copyRows(cluster, session, statement));
+            for (int i = 0; i < 10; i++) {
+                transfer(cluster, peers, i, i + 11, 5);
+            }
+            Map<Long, Long> after = tableRows(cluster, peers);
+            assertEquals(after, awaitCopyRows(cluster, session, after));
+            assertEquals(before, copyRows(cluster, session, statement), "a statement's second scan saw later commits");
+            assertEquals(after, copyRows(cluster, session, statement + 1));
+
+            TransactionalTables.releaseCopySnapshot(peers, statement);
+            long deadline = System.nanoTime() + 10_000_000_000L;
+            CompletionException refused = null;
+            while (refused == null && System.nanoTime() < deadline) { // the release is not waited for
+                try {
+                    copyRows(cluster, session, statement);
+                    Thread.sleep(10);
+                } catch (CompletionException e) {
+                    refused = e;
+                }
+            }
+            assertTrue(refused != null && String.valueOf(refused.getCause().getMessage()).contains("was released"),
+                    String.valueOf(refused));
+        }
     }
 
     /**

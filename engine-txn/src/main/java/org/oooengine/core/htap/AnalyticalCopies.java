@@ -145,6 +145,11 @@ public final class AnalyticalCopies implements AutoCloseable {
             return copy.data.store();
         }
 
+        /** Whether the copy holds table {@code table}. */
+        public boolean holds(String table) {
+            return copy.data.store().tables().containsKey(table);
+        }
+
         /** The rows of the copy's table {@code table} in key order as of this pin, until {@code row} returns false. */
         public void scan(String table, java.util.function.Predicate<Object[]> row) {
             delta.scan(copy.data.store().table(table), asOf, row);

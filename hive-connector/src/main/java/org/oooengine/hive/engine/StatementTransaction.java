@@ -9,6 +9,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.TransactionalReads;
+import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.types.Schema;
@@ -45,6 +46,11 @@ final class StatementTransaction {
     private DistributedTransaction tx;
     /** Whether the tables with analytical copies are read from them ({@link SessionSettings#HTAP_READS}: a query's choice). */
     private volatile boolean readCopies;
+    /**
+     * The number under which this statement's scans share one pin of the copies on each node (0
+     * until a scan reads a copy): a join of two copied tables sees each transaction whole.
+     */
+    private long copySnapshot;
 
     StatementTransaction(Peers peers) {
         this.peers = peers;
@@ -112,25 +118,42 @@ final class StatementTransaction {
         if (read.isEmpty()) {
             return TransactionalReads.NONE;
         }
-        if (fromCopies.containsAll(read.keySet())) {
-            return new TransactionalReads(null, read, fromCopies);
-        }
         synchronized (this) {
+            long snapshot = fromCopies.isEmpty() ? 0 : copySnapshot();
+            if (fromCopies.containsAll(read.keySet())) {
+                return new TransactionalReads(null, read, fromCopies, snapshot);
+            }
             DistributedTransaction t = get();
             peers.spec().nodes().forEach(n -> t.readsOn(n.id()));
-            return new TransactionalReads(t.id(), read, fromCopies);
+            return new TransactionalReads(t.id(), read, fromCopies, snapshot);
         }
     }
 
+    private long copySnapshot() {
+        while (copySnapshot == 0) {
+            copySnapshot = ThreadLocalRandom.current().nextLong();
+        }
+        return copySnapshot;
+    }
+
     private synchronized void commit() {
+        releaseCopies();
         if (tx != null) {
             tx.commit();
         }
     }
 
     private synchronized void abort() {
+        releaseCopies();
         if (tx != null) {
             tx.abort();
+        }
+    }
+
+    private void releaseCopies() {
+        if (copySnapshot != 0) {
+            TransactionalTables.releaseCopySnapshot(peers, copySnapshot);
+            copySnapshot = 0;
         }
     }
 
