@@ -25,7 +25,7 @@ final class CopySnapshots {
     static final int MAX_SNAPSHOTS = 4096;
 
     private static final class Held {
-        final AnalyticalCopies.Pin pin;
+        AnalyticalCopies.Pin pin;
         int scans;
         boolean released;
         long lastUsedNanos = System.nanoTime();
@@ -74,6 +74,29 @@ final class CopySnapshots {
         h.scans++;
         h.lastUsedNanos = System.nanoTime();
         return h.pin;
+    }
+
+    /** The pin statement {@code snapshot} holds here, for a step of its cut; null when it holds none. */
+    synchronized AnalyticalCopies.Pin held(long snapshot) {
+        Held h = held.get(snapshot);
+        return h == null || h.released ? null : h.pin;
+    }
+
+    /**
+     * Has statement {@code snapshot} read {@code next} instead of {@code before} (its cut moved on
+     * before any scan); closes whichever is not kept.
+     */
+    synchronized void replace(long snapshot, AnalyticalCopies.Pin before, AnalyticalCopies.Pin next) {
+        if (next == before) {
+            return;
+        }
+        Held h = held.get(snapshot);
+        if (h != null && h.pin == before && !h.released) {
+            h.pin = next;
+            before.close();
+        } else {
+            next.close();
+        }
     }
 
     /** A scan of statement {@code snapshot} ended. */

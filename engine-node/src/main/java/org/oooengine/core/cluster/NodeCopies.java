@@ -262,6 +262,39 @@ final class NodeCopies implements AutoCloseable {
         }
     }
 
+    /** How long a cut waits here for a two-phase commit that another node's pin shows. */
+    private static final Duration CUT_WAIT = Duration.ofSeconds(10);
+
+    /**
+     * Takes step {@code step} of cutting statement {@code snapshot}'s pins across the nodes ({@link
+     * CopyCut}) with {@code ids}; answers the step's transactions. Nothing on a node that keeps no
+     * copies yet.
+     */
+    java.util.Set<org.oooengine.core.txn.TransactionId> cut(long snapshot, CopyCut.Step step,
+            java.util.Set<org.oooengine.core.txn.TransactionId> ids) throws InterruptedException {
+        AnalyticalCopies c = served.copies();
+        if (step == CopyCut.Step.OPEN) {
+            if (c != null) {
+                snapshots.use(snapshot, c::pin);
+                snapshots.done(snapshot);
+            }
+            return java.util.Set.of();
+        }
+        AnalyticalCopies.Pin pin = snapshots.held(snapshot);
+        if (pin == null) {
+            return java.util.Set.of();
+        }
+        return switch (step) {
+            case UNSHOWN -> pin.unshown();
+            case SHOWS -> pin.shows(ids);
+            case EXTEND -> {
+                snapshots.replace(snapshot, pin, pin.extendedTo(ids, CUT_WAIT));
+                yield java.util.Set.of();
+            }
+            case OPEN -> throw new AssertionError();
+        };
+    }
+
     /** Statement {@code snapshot} is done: the pin its scans here read goes once the last one ends. */
     void release(long snapshot) {
         snapshots.release(snapshot);

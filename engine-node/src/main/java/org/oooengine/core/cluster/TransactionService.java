@@ -155,6 +155,8 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     /** Ids this node is asking its decider about, or telling participants of, right now. */
     private final Set<TransactionId> resolving = ConcurrentHashMap.newKeySet();
     private final ScheduledExecutorService housekeeping;
+    /** Steps of cuts across the copies: one may wait for a two-phase commit, which the resolver may have to settle. */
+    private final ExecutorService copyCuts;
     private final ExecutorService resolver;
     /** Threads that run stored procedures, each with its own worker; a procedure's routing number picks one. */
     private final Lane[] procedureThreads;
@@ -183,6 +185,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         this.fail = fail;
         this.db = TransactionalDatabase.open(dir, options.protocol(), options.durability());
         this.copyWork = Executors.newSingleThreadExecutor(DaemonThreads.named("ooo-htap-" + nodeId));
+        this.copyCuts = Executors.newFixedThreadPool(4, DaemonThreads.named("ooo-copy-cut-" + nodeId));
         this.copies = new NodeCopies(nodeId, dir, db, NodeCopies.DEFAULT_OPTIONS, copyWork, cores);
         copyWork.execute(() -> {
             try {
@@ -254,6 +257,21 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             case COPY_RELEASE -> {
                 copies.release(r.getLong());
                 out.reply(EMPTY);
+            }
+            case COPY_CUT -> {
+                long snapshot = r.getLong();
+                CopyCut.Step step = CopyCut.step(r);
+                java.util.Set<TransactionId> ids = CopyCut.readIds(r);
+                copyCuts.execute(() -> answer(out, () -> { // a step may wait for a commit to show
+                    PayloadWriter w = new PayloadWriter(64);
+                    try {
+                        CopyCut.writeIds(w, copies.cut(snapshot, step, ids));
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("node " + nodeId + " was interrupted cutting copies", e);
+                    }
+                    out.reply(w.toByteArray());
+                }));
             }
             case HTAP_MODE -> {
                 HtapConfig next = HtapConfig.read(r);
@@ -974,6 +992,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         housekeeping.shutdownNow();
         resolver.shutdownNow();
         copyWork.shutdownNow();
+        copyCuts.shutdownNow();
         copies.close();
         List<Lane> all = new java.util.ArrayList<>(List.of(lanes));
         all.addAll(List.of(procedureThreads));

@@ -64,7 +64,13 @@ enum TxnOp {
     /** HTAP: the node's mode, slots, cores and HTAL's thresholds ({@link HtapConfig}). Answer: empty. */
     HTAP_MODE(19),
     /** HTAP: a statement that read copies under a snapshot number (a long) is done: its pin goes. Answer: empty. */
-    COPY_RELEASE(20);
+    COPY_RELEASE(20),
+    /**
+     * HTAP: a step of cutting a statement's snapshot of the copies across the nodes ({@link
+     * CopyCut}): the snapshot number, the step, a count and that many two-phase transaction ids.
+     * Answer: a count and ids.
+     */
+    COPY_CUT(21);
 
     private final byte code;
 

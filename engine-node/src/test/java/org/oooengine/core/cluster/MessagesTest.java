@@ -62,15 +62,16 @@ class MessagesTest {
                 new org.oooengine.core.types.Column("id", org.oooengine.core.types.DataType.INT),
                 new org.oooengine.core.types.Column("owner", org.oooengine.core.types.DataType.varchar(25))));
         TransactionalReads reads = new TransactionalReads(org.oooengine.core.txn.TransactionId.next(),
-                java.util.Map.of("accounts", layout));
+                java.util.Map.of("accounts", layout), java.util.Set.of(), 0x5eed);
         Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, new QueryLimits(1 << 20, 1 << 30), reads)));
         assertEquals(reads.transaction(), p.reads().transaction());
+        assertEquals(0x5eed, p.reads().copySnapshot());
         assertEquals(layout.columns(), p.reads().tables().get("accounts").columns());
         assertEquals(TransactionalReads.NONE, Messages.readPipeline(new PayloadReader(
                 Messages.pipeline(scan, QueryLimits.DEFAULTS, TransactionalReads.NONE))).reads());
         // a table announced without columns is refused before any work
         PayloadWriter w = new PayloadWriter(64).putLong(0).putLong(0).putBytes(scan.toBytes()).putVarInt(1).put(1).putLong(1).putLong(2)
-                .putString("accounts").put(0).putVarInt(0);
+                .putLong(0).putString("accounts").put(0).putVarInt(0);
         ProtocolException e = assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(w.toByteArray())));
         assertTrue(e.getMessage().contains("transactional table accounts read with no columns"), e.getMessage());
     }

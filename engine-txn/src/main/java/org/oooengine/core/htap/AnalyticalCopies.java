@@ -17,6 +17,7 @@ import org.oooengine.core.store.StoreOptions;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.txn.CommitFeed;
 import org.oooengine.core.txn.ShippedCommit;
+import org.oooengine.core.txn.TransactionId;
 import org.oooengine.core.txn.TransactionalDatabase;
 
 /**
@@ -121,7 +122,7 @@ public final class AnalyticalCopies implements AutoCloseable {
      * Which copy queries read, with the commits its trees lack, and which the applier writes;
      * replaced whole, so a reader sees one pair.
      */
-    private record Roles(Copy reading, Copy applying, CopyDelta delta) {
+    private record Roles(Copy reading, Copy applying, CopyDelta delta, ShownDistributed shown) {
     }
 
     /**
@@ -129,15 +130,84 @@ public final class AnalyticalCopies implements AutoCloseable {
      * applier does not write the copy until closed.
      */
     public static final class Pin implements AutoCloseable {
+        private final AnalyticalCopies owner;
         private final Copy copy;
         private final CopyDelta delta;
+        private final ShownDistributed shown;
         private final long asOf;
         private boolean closed;
 
-        private Pin(Copy copy, CopyDelta delta) {
+        /** Call with {@code copy} pinned once more, for this pin to let go. */
+        private Pin(AnalyticalCopies owner, Copy copy, CopyDelta delta, ShownDistributed shown, long asOf) {
+            this.owner = owner;
             this.copy = copy;
             this.delta = delta;
-            this.asOf = delta.visible();
+            this.shown = shown;
+            this.asOf = asOf;
+        }
+
+        /**
+         * The two-phase transactions that may commit on this node and that this pin does not show:
+         * prepared or being decided here, on their way into the copies, or shown after it was taken.
+         * A transaction that another node's pin shows and this one lacks must be waited for ({@link
+         * #extendedTo}) for the two to form a cut.
+         */
+        public java.util.Set<TransactionId> unshown() {
+            java.util.Set<TransactionId> out = new java.util.HashSet<>();
+            owner.db.unshown(out); // before the numbered ones: a commit leaves this set only once numbered
+            requireCurrent();
+            shown.after(asOf, out);
+            return out;
+        }
+
+        /** Those of {@code ids} this pin shows. */
+        public java.util.Set<TransactionId> shows(java.util.Collection<TransactionId> ids) {
+            requireCurrent();
+            shown.requireKnown(asOf);
+            java.util.Set<TransactionId> out = new java.util.HashSet<>();
+            for (TransactionId id : ids) {
+                long seq = shown.seqOf(id);
+                if (seq >= 0 && seq <= asOf) {
+                    out.add(id);
+                }
+            }
+            return out;
+        }
+
+        /**
+         * A pin that shows all of {@code ids} that commit here (this one when it does already):
+         * waits up to {@code timeout} for each to show or to abort, then pins as of the last of them
+         * (or, after a switch, the copy queries read now). Close this pin once the other is in use.
+         */
+        public Pin extendedTo(java.util.Collection<TransactionId> ids, Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            long target = asOf;
+            for (TransactionId id : ids) {
+                long seq;
+                while ((seq = shown.seqOf(id)) < 0 || seq > owner.visibleNow()) {
+                    if (seq < 0 && !owner.db.isUnshown(id)) {
+                        break; // aborted here, or never ran here
+                    }
+                    requireCurrent();
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("two-phase transaction " + id + " did not show in the analytical "
+                                + "copies within " + timeout.toSeconds() + " s (its outcome may be unknown here, "
+                                + "its decider down)");
+                    }
+                    Thread.sleep(1);
+                }
+                target = Math.max(target, seq);
+            }
+            requireCurrent();
+            return target <= asOf ? this : owner.pinAsOf(this, target);
+        }
+
+        private void requireCurrent() {
+            Roles now = owner.roles;
+            if (now == null || now.shown != shown) {
+                throw new IllegalStateException("the analytical copies were built again while a statement's cut was "
+                        + "taken; run it again");
+            }
         }
 
         /** The copy's store, for its tables' definitions; read rows with {@link #scan}. */
@@ -256,10 +326,31 @@ public final class AnalyticalCopies implements AutoCloseable {
             r.reading.pins.incrementAndGet();
             if (roles == r) {
                 pins.incrementAndGet();
-                return new Pin(r.reading, r.delta);
+                return new Pin(this, r.reading, r.delta, r.shown, r.delta.visible());
             }
             r.reading.pins.decrementAndGet(); // switched meanwhile: pin the new one
         }
+    }
+
+    /**
+     * A pin like {@code pin} as of commit {@code target} (numbered since the pair was built): on its
+     * copy while that is still the read copy, else on the read copy now (which shows more).
+     */
+    private Pin pinAsOf(Pin pin, long target) {
+        pin.copy.pins.incrementAndGet();
+        Roles r = roles;
+        if (r != null && r.delta == pin.delta && target <= r.delta.visible()) {
+            pins.incrementAndGet();
+            return new Pin(this, pin.copy, pin.delta, pin.shown, target);
+        }
+        pin.copy.pins.decrementAndGet();
+        return pin();
+    }
+
+    /** The last commit scans of the read copy starting now see. */
+    private long visibleNow() {
+        Roles r = roles;
+        return r == null ? -1 : r.delta.visible();
     }
 
     /** Each copied table's freshness in the copy queries read now. */
@@ -408,6 +499,8 @@ public final class AnalyticalCopies implements AutoCloseable {
         batch.forEach(c -> c.changes().forEach(ch -> unshipped.computeIfAbsent(ch.table(),
                 t -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(java.nio.ByteBuffer.wrap(ch.key()))));
         passedOver.addAndGet(batch.size());
+        // shown on no node's copies while none ships: a cut need not wait for them
+        batch.stream().filter(c -> c.distributed() != null).forEach(c -> db.shown(c.distributed()));
     }
 
     /** Commits not shipped while the rule shipped none (for tests). */
@@ -443,7 +536,20 @@ public final class AnalyticalCopies implements AutoCloseable {
         keys.forEach((t, k) -> stale.put(t, k.size()));
         inHandSinceNanos = batch.get(0).visibleAtNanos();
         inHand = stale;
-        roles.delta.add(batch);
+        CopyDelta delta = roles.delta;
+        long seq = delta.visible();
+        for (ShippedCommit c : batch) {
+            seq++;
+            if (c.distributed() != null) {
+                roles.shown.note(seq, c.distributed()); // before scans see it: a cut asks for it by number
+            }
+        }
+        delta.add(batch);
+        batch.forEach(c -> {
+            if (c.distributed() != null) {
+                db.shown(c.distributed());
+            }
+        });
         inHand = Map.of();
         inHandSinceNanos = -1;
         applied.addAndGet(batch.size());
@@ -568,7 +674,7 @@ public final class AnalyticalCopies implements AutoCloseable {
         long visible = before.delta.visible();
         CopyDelta delta = newDelta(before.applying, visible - unwritten.size());
         delta.add(unwritten);
-        roles = new Roles(before.applying, before.reading, delta);
+        roles = new Roles(before.applying, before.reading, delta, before.shown);
         switches.incrementAndGet();
         lastSwitchNanos = System.nanoTime();
         owed.owe(sinceSwitch);
@@ -603,6 +709,7 @@ public final class AnalyticalCopies implements AutoCloseable {
      */
     private long buildPair() {
         while (true) {
+            long shippedBefore = db.distributedShipped();
             CommitFeed next = db.openCommitFeed(options.feedCapacity());
             int gen = ++generation;
             Copy a = null;
@@ -612,14 +719,19 @@ public final class AnalyticalCopies implements AutoCloseable {
                 b = buildCopy(gen, "b");
                 long target = next.offered();
                 long consumed = 0;
+                List<TransactionId> inBuild = new ArrayList<>();
                 while (consumed < target) {
                     List<ShippedCommit> batch = next.poll(options.batchCommits(), POLL_MILLIS, TimeUnit.MILLISECONDS);
                     a.data.apply(batch);
                     b.data.apply(batch);
                     consumed += batch.size();
+                    batch.stream().filter(c -> c.distributed() != null).forEach(c -> inBuild.add(c.distributed()));
                 }
                 applied.addAndGet(consumed);
                 serve(next, a, b, consumed);
+                // after the pair is served: a cut on the old pair asking meanwhile finds it replaced
+                inBuild.forEach(db::shown);
+                db.shownUpTo(shippedBefore); // in the rows the pair was built from
                 return consumed;
             } catch (CommitFeed.FeedOverflowException e) {
                 LOG.warn("commits came faster than the analytical copies were built; building them again");
@@ -670,7 +782,7 @@ public final class AnalyticalCopies implements AutoCloseable {
         unshippedSinceNanos = -1;
         CommitFeed oldFeed = feed;
         feed = next;
-        roles = new Roles(reading, applying, newDelta(reading, 0));
+        roles = new Roles(reading, applying, newDelta(reading, 0), new ShownDistributed());
         progress = new ReadProgress(next, consumed);
         sinceSwitch = new ArrayList<>();
         lastSwitchNanos = System.nanoTime();

@@ -49,7 +49,7 @@ public final class PreparedTransaction {
         for (Transaction.Write w : writes) {
             w.installLocked(commitTimestamp);
         }
-        db.ship(commitTimestamp, writes);
+        db.ship(commitTimestamp, id, writes);
         unlock();
     }
 

@@ -339,11 +339,16 @@ public final class Transaction {
      * between, with all of them installed, the commit is shipped (see {@link CommitFeed}).
      */
     void installAndUnlock(long commitTs) {
+        installAndUnlock(commitTs, null);
+    }
+
+    /** As above, for two-phase transaction {@code distributed} (null: one that ran here alone). */
+    void installAndUnlock(long commitTs, TransactionId distributed) {
         for (Write w : lockedWrites) {
             w.installLocked(commitTs);
         }
         if (worker != null) {
-            worker.ship(commitTs, lockedWrites);
+            worker.ship(commitTs, distributed, lockedWrites);
         }
         for (Write w : lockedWrites) {
             w.tuple().unlock();

@@ -174,6 +174,7 @@ public final class TransactionalDatabase implements AutoCloseable {
                 writes.add(new Transaction.Write(t, key, tuple, c.value()));
             }
             prepared.put(r.txn(), new PreparedTransaction(r.txn(), r.order(), r.nodes().get(0), writes));
+            mayCommit(r.txn());
         }
         for (WalRecord r : replayed.decisions()) {
             decided.put(r.txn(), new Decision(r.txn(), r.order(), r.nodes()));
@@ -187,12 +188,61 @@ public final class TransactionalDatabase implements AutoCloseable {
     // ---- Two-phase commit state (see Worker#lock) ----
 
     void prepared(PreparedTransaction p) {
+        mayCommit(p.id());
         prepared.put(p.id(), p);
     }
 
     /** Takes a prepared transaction out, its outcome known; null when it is not prepared here. */
     PreparedTransaction resolved(TransactionId id) {
         return prepared.remove(id);
+    }
+
+    // ---- Distributed commits not yet shown by the copies (a cut across nodes waits for them) ----
+
+    /** Two-phase transactions that may commit here and that no copy has shown yet: 0 until shipped, then its shipment's number. */
+    private final Map<TransactionId, Long> unshown = new ConcurrentHashMap<>();
+    /** Commits of two-phase transactions shipped so far. */
+    private final java.util.concurrent.atomic.AtomicLong distributedShipped = new java.util.concurrent.atomic.AtomicLong();
+
+    /** Two-phase transaction {@code id} may commit here (it is prepared, or this node decides it). */
+    void mayCommit(TransactionId id) {
+        unshown.put(id, 0L);
+    }
+
+    /** Two-phase transaction {@code id} will not show here (it aborted, or nothing ships its commit). */
+    void wontShow(TransactionId id) {
+        unshown.remove(id);
+    }
+
+    /** A copy shows two-phase commit {@code id} (queries pinning the copies from now on see it), or passed it over. */
+    public void shown(TransactionId id) {
+        unshown.remove(id);
+    }
+
+    /**
+     * Adds to {@code out} the two-phase transactions that may commit here and that the copies do not
+     * show yet: prepared or being decided here, or committed and on their way into the copies.
+     */
+    public void unshown(java.util.Collection<TransactionId> out) {
+        out.addAll(unshown.keySet());
+    }
+
+    /** The number of two-phase commits shipped so far: a feed opened now gets those after it. */
+    public long distributedShipped() {
+        return distributedShipped.get();
+    }
+
+    /**
+     * Copies built from the rows read after a feed opened at {@code shippedBefore} ({@link
+     * #distributedShipped}) hold every two-phase commit shipped up to then: none is waited for.
+     */
+    public void shownUpTo(long shippedBefore) {
+        unshown.values().removeIf(n -> n > 0 && n <= shippedBefore);
+    }
+
+    /** Whether two-phase transaction {@code id} may commit here and no copy shows it yet. */
+    public boolean isUnshown(TransactionId id) {
+        return unshown.containsKey(id);
     }
 
     void decided(Decision d) {
@@ -339,19 +389,26 @@ public final class TransactionalDatabase implements AutoCloseable {
      * Ships a commit whose writes are installed and still locked: before any transaction can read
      * or overwrite them, so its dependents are shipped after it.
      */
-    void ship(long commitTs, List<Transaction.Write> writes) {
+    void ship(long commitTs, TransactionId distributed, List<Transaction.Write> writes) {
         if (feeds.isEmpty() || writes.isEmpty()) {
+            if (distributed != null) {
+                wontShow(distributed);
+            }
             return;
         }
         List<RowChange> changes = new ArrayList<>(writes.size());
         for (Transaction.Write w : writes) {
             changes.add(new RowChange(w.table().name(), w.key().bytes(), w.value()));
         }
-        ShippedCommit commit = new ShippedCommit(commitTs, changes, System.nanoTime());
+        ShippedCommit commit = new ShippedCommit(commitTs, distributed, changes, System.nanoTime());
+        if (distributed != null) {
+            unshown.put(distributed, distributedShipped.incrementAndGet());
+        }
         for (CommitFeed f : feeds) {
             f.offer(commit);
         }
     }
+
 
     /** How long {@link #readRows} waits for a locked row: a commit's group flush or a two-phase commit's outcome. */
     private static final long READ_ROWS_LOCK_WAIT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(10);

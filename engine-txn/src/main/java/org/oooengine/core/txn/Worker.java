@@ -29,7 +29,7 @@ public final class Worker implements AutoCloseable {
     private record PendingAck(long lsn, Runnable ack) {
     }
 
-    private record Shipment(long commitTs, List<Transaction.Write> writes) {
+    private record Shipment(long commitTs, TransactionId distributed, List<Transaction.Write> writes) {
     }
 
     private final TransactionalDatabase db;
@@ -140,7 +140,7 @@ public final class Worker implements AutoCloseable {
             return;
         }
         tx.installKeepingLocks(ts, heldLocks);
-        keepForShipping(ts, tx.lockedWrites());
+        keepForShipping(ts, null, tx.lockedWrites());
         groupAcks.add(ack);
         if (groupFull()) {
             flushNlrGroup();
@@ -151,15 +151,17 @@ public final class Worker implements AutoCloseable {
      * Keeps a commit installed under held locks for shipping at the group's flush. Asked after the
      * install: a feed opened later reads its rows after it, so a commit not kept is not missed.
      */
-    private void keepForShipping(long ts, List<Transaction.Write> writes) {
+    private void keepForShipping(long ts, TransactionId distributed, List<Transaction.Write> writes) {
         if (db.shipping()) {
-            groupShipments.add(new Shipment(ts, writes));
+            groupShipments.add(new Shipment(ts, distributed, writes));
+        } else if (distributed != null) {
+            db.wontShow(distributed);
         }
     }
 
     /** Ships a commit whose writes are installed and still locked (see {@link CommitFeed}). */
-    void ship(long ts, List<Transaction.Write> writes) {
-        db.ship(ts, writes);
+    void ship(long ts, TransactionId distributed, List<Transaction.Write> writes) {
+        db.ship(ts, distributed, writes);
     }
 
     /** Counts a transaction into the group; true when the group should be flushed now. */
@@ -179,7 +181,7 @@ public final class Worker implements AutoCloseable {
         wal.flush();
         unflushedRecords = false;
         for (Shipment c : groupShipments) { // durable now, and no one else has seen them
-            db.ship(c.commitTs(), c.writes());
+            db.ship(c.commitTs(), c.distributed(), c.writes());
         }
         groupShipments.clear();
         for (Tuple t : heldLocks) {
@@ -309,10 +311,11 @@ public final class Worker implements AutoCloseable {
      */
     public void decide(Transaction tx, TransactionId id, long commitTs, List<String> others) {
         tx.validateReadsOrRelease(commitTs);
+        db.mayCommit(id);
         wal.append(WalRecord.Kind.DECIDE_COMMIT, commitTs, id, others, tx.lockedWrites());
         flushNlrGroup();
         db.decided(new Decision(id, commitTs, others));
-        tx.installAndUnlock(commitTs);
+        tx.installAndUnlock(commitTs, id);
     }
 
     /**
@@ -332,9 +335,10 @@ public final class Worker implements AutoCloseable {
         tx.validateReadsOrRelease(commitTs);
         wal.append(WalRecord.Kind.DECIDE_COMMIT, commitTs, id, others, tx.lockedWrites());
         Decision d = new Decision(id, commitTs, others);
+        db.mayCommit(id);
         db.deciding(id);
         tx.installKeepingLocks(commitTs, heldLocks);
-        keepForShipping(commitTs, tx.lockedWrites());
+        keepForShipping(commitTs, id, tx.lockedWrites());
         groupAcks.add(() -> db.decided(d));
         if (groupFull()) {
             flushNlrGroup();
@@ -384,6 +388,7 @@ public final class Worker implements AutoCloseable {
         // Not flushed: a crash before the next flush leaves it in doubt, and the decider says "aborted" again.
         wal.append(WalRecord.Kind.ABORT_PREPARED, p.commitTimestamp(), id, List.of(), List.of());
         p.unlock();
+        db.wontShow(id);
         return true;
     }
 

@@ -144,6 +144,45 @@ class AnalyticalCopiesTest {
     }
 
     /**
+     * A two-phase transaction prepared here is one a pin does not show; once it commits, a pin
+     * taken before it is extended past it (waiting for the copies to show it) and shows it, the
+     * old pin still not.
+     */
+    @Test
+    void aPinExtendedPastATwoPhaseCommitShowsIt() throws Exception {
+        try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
+            TransactionalTable accounts = loadAccounts(db);
+            try (AnalyticalCopies copies = startCopies(db, periodic(Duration.ofHours(1))); Worker w = db.newWorker()) {
+                org.oooengine.core.txn.Transaction tx = w.begin();
+                tx.put(accounts, KEYS.encode(7L), ROWS.encode(new Object[] {7L, 0L, "emptied"}));
+                org.oooengine.core.txn.TransactionId id = org.oooengine.core.txn.TransactionId.next();
+                w.prepare(tx, id, w.lock(tx), "elsewhere");
+                AnalyticalCopies.Pin before = copies.pin();
+                assertEquals(java.util.Set.of(id), before.unshown());
+                assertEquals(java.util.Set.of(), before.shows(List.of(id)));
+                Thread learns = new Thread(() -> {
+                    try {
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    w.commitPrepared(id);
+                });
+                learns.start();
+                AnalyticalCopies.Pin after = before.extendedTo(List.of(id), Duration.ofSeconds(30));
+                learns.join();
+                assertEquals(java.util.Set.of(id), after.shows(List.of(id)));
+                assertEquals(java.util.Set.of(), after.unshown());
+                assertEquals(java.util.Set.of(id), before.unshown(), "shown after the first pin");
+                assertEquals(0L, pinnedRows(after).get(7L).get(1));
+                assertEquals(OPENING_BALANCE, pinnedRows(before).get(7L).get(1));
+                before.close();
+                after.close();
+            }
+        }
+    }
+
+    /**
      * Without a switch, a query sees every commit the applier took before it began, merged into
      * the read copy's trees: rows added before, between and after the trees' keys, changed and
      * deleted; and none taken after it began.

@@ -109,7 +109,11 @@ class CommitFeedTest {
         }
     }
 
-    /** A commit prepared here and learned later is shipped when it shows, with the prepared writes. */
+    /**
+     * A commit prepared here and learned later is shipped when it shows, with the prepared writes
+     * and its transaction's id; each node counts it unshown (a cut across the nodes waits for it)
+     * from its prepare or decision until its copies show it.
+     */
     @Test
     void aTwoPhaseCommitIsShippedWhenItsParticipantLearnsIt() throws Exception {
         try (TransactionalDatabase a = TransactionalDatabase.open(dir.resolve("a"), LogProtocol.NLR, Durability.NONE);
@@ -126,13 +130,29 @@ class CommitFeedTest {
             long ts = Math.max(wa.lock(xa), wb.lock(xb));
             wb.prepare(xb, id, ts, "a");
             assertEquals(0, fb.backlog(), "a vote is not a commit");
+            assertTrue(b.isUnshown(id) && !a.isUnshown(id));
             wa.decide(xa, id, ts, List.of("b"));
             assertEquals(1, fa.backlog());
+            assertTrue(a.isUnshown(id), "decided and shipped, not yet shown");
             assertTrue(wb.commitPrepared(id));
             ShippedCommit learned = fb.poll(10, 1, TimeUnit.SECONDS).get(0);
             assertEquals(ts, learned.commitTimestamp());
+            assertEquals(id, learned.distributed());
             assertArrayEquals(key(2), learned.changes().get(0).key());
-            assertEquals(ts, fa.poll(10, 1, TimeUnit.SECONDS).get(0).commitTimestamp());
+            ShippedCommit decided = fa.poll(10, 1, TimeUnit.SECONDS).get(0);
+            assertEquals(ts, decided.commitTimestamp());
+            assertEquals(id, decided.distributed());
+            assertTrue(b.isUnshown(id));
+            b.shown(id);
+            assertTrue(!b.isUnshown(id));
+
+            Transaction aborted = wb.begin();
+            aborted.put(tb, key(3), version(1));
+            TransactionId other = TransactionId.next();
+            wb.prepare(aborted, other, wb.lock(aborted), "a");
+            assertTrue(b.isUnshown(other));
+            assertTrue(wb.abortPrepared(other));
+            assertTrue(!b.isUnshown(other), "an aborted transaction is not waited for");
         }
     }
 

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.CopyCut;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.TransactionalReads;
@@ -48,7 +49,8 @@ final class StatementTransaction {
     private volatile boolean readCopies;
     /**
      * The number under which this statement's scans share one pin of the copies on each node (0
-     * until a scan reads a copy): a join of two copied tables sees each transaction whole.
+     * until a scan reads a copy), the pins cut across the nodes together ({@link CopyCut}): a query
+     * sees each transaction whole, in every table and on every node it wrote.
      */
     private long copySnapshot;
 
@@ -130,8 +132,13 @@ final class StatementTransaction {
     }
 
     private long copySnapshot() {
-        while (copySnapshot == 0) {
-            copySnapshot = ThreadLocalRandom.current().nextLong();
+        if (copySnapshot == 0) {
+            long snapshot = 0;
+            while (snapshot == 0) {
+                snapshot = ThreadLocalRandom.current().nextLong();
+            }
+            copySnapshot = snapshot; // released at the statement's end, cut or not
+            CopyCut.take(peers, snapshot);
         }
         return copySnapshot;
     }
