@@ -59,6 +59,12 @@ public final class CoreRoles {
 
     private final EnumMap<Role, Pool> pools = new EnumMap<>(Role.class);
     private final boolean cpuTimes = THREADS.isCurrentThreadCpuTimeSupported();
+    /**
+     * Whether shared slots are counted at all: not while every role has {@link #UNBOUNDED_SLOTS}
+     * and no cores are shared (a node's default mode, where nothing reads the counts): a
+     * transaction's every step would pay three CPU-clock reads and three turns of this lock.
+     */
+    private volatile boolean counting;
     private long sampledAt = System.nanoTime();
     /** The cores the roles share out; 0: none, no role is held to a share of CPU. */
     private double cores;
@@ -68,8 +74,9 @@ public final class CoreRoles {
     private static final long MAX_PAUSE_NANOS = 100_000_000L;
 
     /** Slots enough for every role never to wait: for copies and nodes no balancer runs on. */
+    private static final int UNBOUNDED = 1 << 16;
     public static final Map<Role, Integer> UNBOUNDED_SLOTS = java.util.Arrays.stream(Role.values())
-            .collect(java.util.stream.Collectors.toUnmodifiableMap(r -> r, r -> 1 << 16));
+            .collect(java.util.stream.Collectors.toUnmodifiableMap(r -> r, r -> UNBOUNDED));
 
     /** Roles with {@link #UNBOUNDED_SLOTS}. */
     public static CoreRoles unbounded() {
@@ -87,6 +94,11 @@ public final class CoreRoles {
             p.slots = n;
             pools.put(r, p);
         }
+        counting = counts();
+    }
+
+    private boolean counts() {
+        return cores > 0 || pools.values().stream().anyMatch(p -> p.slots < UNBOUNDED);
     }
 
     /** A held slot; close it when the task is done. */
@@ -246,6 +258,10 @@ public final class CoreRoles {
      * pausing it: for work the role's share should not hold back.
      */
     public void runCounted(Role role, Runnable task) {
+        if (!counting) {
+            task.run();
+            return;
+        }
         try (Slot s = share(role)) {
             task.run();
         }
@@ -253,6 +269,10 @@ public final class CoreRoles {
 
     /** Runs {@code task} in a shared slot of {@code role} ({@link #share}), pausing after it while the role is over its share. */
     public void runShared(Role role, Runnable task) {
+        if (!counting) {
+            task.run();
+            return;
+        }
         Slot s = share(role);
         try {
             task.run();
@@ -293,6 +313,7 @@ public final class CoreRoles {
             throw new IllegalArgumentException("a node's cores are not negative: " + cores);
         }
         this.cores = cores;
+        counting = counts();
     }
 
     /** Gives every role {@code slots} from now on (every role at least one). */
@@ -303,6 +324,7 @@ public final class CoreRoles {
             }
         }
         slots.forEach((r, n) -> pools.get(r).slots = n);
+        counting = counts();
         notifyAll();
     }
 
