@@ -29,15 +29,28 @@ import org.oooengine.core.threads.DaemonThreads;
 final class NodeHtap implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(NodeHtap.class);
 
-    /** What the balancer measured of the OLTP lanes: mean waiters in each lane's queue since the last call. */
-    interface LaneWaiters {
-        double[] sample();
+    /**
+     * The mean number of transactions each OLTP thread served (queued or running) over a period:
+     * the procedure threads, each serving its partitions (TPC-C's warehouses), and the lanes,
+     * which serve transactions by their ids.
+     */
+    record LaneLoads(double[] procedureThreads, double[] lanes) {
+        double total() {
+            return java.util.stream.DoubleStream.concat(java.util.Arrays.stream(procedureThreads),
+                    java.util.Arrays.stream(lanes)).sum();
+        }
+
+        /** The variance of the procedure threads' loads: what a re-split of the partitions evens out. */
+        double partitionsVariance() {
+            double mean = java.util.Arrays.stream(procedureThreads).average().orElse(0);
+            return java.util.Arrays.stream(procedureThreads).map(w -> (w - mean) * (w - mean)).average().orElse(0);
+        }
     }
 
     private final String nodeId;
     private final CoreRoles cores;
     private final NodeCopies copies;
-    private final LaneWaiters lanes;
+    private final Supplier<LaneLoads> lanes;
     private final Supplier<String> resplit;
     private final DispatchCpu dispatchCpu;
     private final ScheduledExecutorService balancer;
@@ -49,10 +62,10 @@ final class NodeHtap implements AutoCloseable {
 
     /**
      * @param cores the roles' slots, which the node's OLTP lanes, copy scans and log shipping run in
-     * @param lanes the OLTP lanes' queue waiters
+     * @param lanes what the OLTP threads served since the last call
      * @param resplit re-splits the OLTP partitions over the lanes by their measured load; says what moved
      */
-    NodeHtap(String nodeId, CoreRoles cores, NodeCopies copies, LaneWaiters lanes, Supplier<String> resplit) {
+    NodeHtap(String nodeId, CoreRoles cores, NodeCopies copies, Supplier<LaneLoads> lanes, Supplier<String> resplit) {
         this.nodeId = nodeId;
         this.cores = cores;
         this.copies = copies;
@@ -92,7 +105,8 @@ final class NodeHtap implements AutoCloseable {
         try {
             HtapConfig c = config;
             HtalPolicy.Signals s = measure();
-            HtalPolicy.Decision d = new HtalPolicy(c.parameters()).decide(s);
+            HtalPolicy policy = new HtalPolicy(c.parameters());
+            HtalPolicy.Decision d = policy.decide(s);
             decisions.incrementAndGet();
             String inputs = String.format(java.util.Locale.ROOT,
                     "W_T=%.2f F=%.4f U_C=%.2f D_T=%.2f U_A=%.2f W_A=%.2f C_LS=%d C_ML=%d slots=%s",
@@ -108,9 +122,14 @@ final class NodeHtap implements AutoCloseable {
                 }
                 case RESPLIT_OLTP -> {
                     String moved = resplit.get();
-                    if (moved.isEmpty()) {
-                        LOG.debug("node {}: HTAL {}: OLTP partitions re-split, none moved: {}; {}", nodeId, d.state(),
-                                d.why(), inputs);
+                    if (moved.isEmpty()) { // the threads' loads are as even as their partitions allow
+                        HtalPolicy.Decision slot = policy.oltpSlot(s, d.why() + "; the re-split moved no partition");
+                        if (slot.action() == HtalPolicy.Decision.Action.MOVE && cores.move(slot.from(), slot.to())) {
+                            moves.incrementAndGet();
+                        }
+                        LOG.info("node {}: HTAL {}: {}: {}; {}", nodeId, d.state(), slot.action() == HtalPolicy.Decision.Action.MOVE
+                                ? "a slot from " + slot.from() + " to " + slot.to() : "nothing to do", slot.why(), inputs);
+                        d = slot;
                     } else {
                         LOG.info("node {}: HTAL {}: OLTP partitions re-split ({}): {}; {}", nodeId, d.state(), moved,
                                 d.why(), inputs);
@@ -129,17 +148,10 @@ final class NodeHtap implements AutoCloseable {
     private HtalPolicy.Signals measure() {
         Map<Role, CoreRoles.Use> use = cores.sample();
         double periodNanos = config.period().toNanos();
-        double[] waiters = lanes.sample();
-        double waiting = use.get(Role.OLTP).meanWaiting();
-        double mean = 0;
-        for (double w : waiters) {
-            waiting += w;
-            mean += w / waiters.length;
-        }
-        double variance = 0;
-        for (double w : waiters) {
-            variance += (w - mean) * (w - mean) / waiters.length;
-        }
+        // W_T as the seed counts it: the transactions OLTP is serving, per OLTP slot (core)
+        LaneLoads loads = lanes.get();
+        double waiting = (loads.total() + use.get(Role.OLTP).meanWaiting()) / cores.slots(Role.OLTP);
+        double variance = loads.partitionsVariance();
         long rows = 0;
         long stale = 0;
         for (Freshness f : copies.status().tables()) { // over all copied rows: a 1-row table is not the node's freshness

@@ -98,20 +98,26 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     private final class Lane {
         final java.util.concurrent.ThreadPoolExecutor thread;
         final Worker worker;
-        /** Time tasks waited in this lane's queue, summed; the balancer's OLTP waiters. */
-        final java.util.concurrent.atomic.AtomicLong waitedNanos = new java.util.concurrent.atomic.AtomicLong();
-        long waitedBefore;
+        /**
+         * Time tasks spent in this lane, queued or running (paused for the OLTP role's share
+         * too), summed: over a period, the mean number of transactions it was serving.
+         */
+        final java.util.concurrent.atomic.AtomicLong servedNanos = new java.util.concurrent.atomic.AtomicLong();
+        long servedBefore;
 
         Lane(String name) {
-            // each task: its wait counted, then run paying its CPU time to the OLTP role
+            // each task run paying its CPU time to the OLTP role, its time in the lane counted
             this.thread = new java.util.concurrent.ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS,
                     new java.util.concurrent.LinkedBlockingQueue<>(), DaemonThreads.named(name)) {
                 @Override
                 public void execute(Runnable task) {
                     long queued = System.nanoTime();
                     super.execute(() -> {
-                        waitedNanos.addAndGet(System.nanoTime() - queued);
-                        cores.runShared(CoreRoles.Role.OLTP, task);
+                        try {
+                            cores.runShared(CoreRoles.Role.OLTP, task);
+                        } finally {
+                            servedNanos.addAndGet(System.nanoTime() - queued);
+                        }
                     });
                 }
             };
@@ -203,7 +209,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             procedureThreads[i] = new Lane("ooo-procedure-" + nodeId + "-" + i);
         }
         this.procedureLanes = new LaneAssignment(procedureThreads.length);
-        this.htap = new NodeHtap(nodeId, cores, copies, this::laneWaiters, procedureLanes::resplit);
+        this.htap = new NodeHtap(nodeId, cores, copies, this::laneLoads, procedureLanes::resplit);
         for (NodeProcedure p : java.util.ServiceLoader.load(NodeProcedure.class)) {
             procedures.put(p.name(), p);
         }
@@ -455,21 +461,22 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         return w.toByteArray();
     }
 
-    /** Each OLTP lane's mean queue waiters since the last call (procedure threads, then lanes), and each routing's load. */
-    private synchronized double[] laneWaiters() {
+    /** The mean number of transactions each procedure thread and each lane served since the last call. */
+    private synchronized NodeHtap.LaneLoads laneLoads() {
         long now = System.nanoTime();
         double period = Math.max(1, now - lanesSampledAt);
         lanesSampledAt = now;
-        List<Lane> all = new java.util.ArrayList<>(List.of(procedureThreads));
-        all.addAll(List.of(lanes));
-        double[] waiters = new double[all.size()];
-        for (int i = 0; i < waiters.length; i++) {
-            Lane l = all.get(i);
-            long waited = l.waitedNanos.get();
-            waiters[i] = (waited - l.waitedBefore) / period;
-            l.waitedBefore = waited;
+        return new NodeHtap.LaneLoads(served(procedureThreads, period), served(lanes, period));
+    }
+
+    private static double[] served(Lane[] threads, double period) {
+        double[] out = new double[threads.length];
+        for (int i = 0; i < threads.length; i++) {
+            long served = threads[i].servedNanos.get();
+            out[i] = (served - threads[i].servedBefore) / period;
+            threads[i].servedBefore = served;
         }
-        return waiters;
+        return out;
     }
 
     private long lanesSampledAt = System.nanoTime();

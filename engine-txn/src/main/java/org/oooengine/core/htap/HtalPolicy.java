@@ -9,6 +9,11 @@ import org.oooengine.core.htap.CoreRoles.Role;
  * picks the state from the OLTP queue waiters and the freshness, Algorithm 2 the move. Priority:
  * OLTP throughput, then freshness, then OLAP throughput; a slot is taken from a role the state
  * does not favour, and every role keeps one.
+ *
+ * <p>In OLTP mode the seed's listing gives OLTP a slot when the waits over its partitions vary
+ * by δ or more and re-splits them otherwise; its text re-splits when the load is skewed. This
+ * follows the text: a re-split evens out load, a slot adds to it, and
+ * partitions with even waits gain nothing from being split anew.
  */
 public final class HtalPolicy {
     /** The seed's states: OLTP mode, log-shipping mode, OLAP mode. */
@@ -36,10 +41,10 @@ public final class HtalPolicy {
     /**
      * What a node measured over the last period.
      *
-     * @param oltpWaiting W_T, transactions waiting to run, on average
+     * @param oltpWaiting W_T, the transactions OLTP is serving (queued or running), on average per OLTP slot
      * @param freshness F, the share of the node's copied rows up to date
      * @param dispatchCpu U_C, the dispatch role's use of its share of the CPU
-     * @param oltpWaitVariance D_T, the variance of the waiters of the OLTP partitions
+     * @param oltpWaitVariance D_T, the variance of those transactions over the OLTP partitions' threads
      * @param olapCpu U_A, the OLAP role's use of its share of the CPU
      * @param olapIoWait W_A, the share of the OLAP role's running time spent off the CPU
      * @param logShippingUseful C_ML, the log-shipping slots that have work (tables with commits owed)
@@ -85,13 +90,12 @@ public final class HtalPolicy {
                     yield give(state, s, Role.DISPATCH, List.of(Role.OLAP, Role.LOG_SHIPPING),
                             "dispatch CPU " + pct(s.dispatchCpu()) + " >= γ " + pct(p.gamma()));
                 }
+                String waits = "OLTP waiters " + round(s.oltpWaiting()) + " >= α " + round(p.alpha());
                 if (s.oltpWaitVariance() >= p.delta()) {
-                    yield give(state, s, Role.OLTP, List.of(Role.OLAP, Role.LOG_SHIPPING, Role.DISPATCH),
-                            "OLTP waiters' variance " + round(s.oltpWaitVariance()) + " >= δ " + round(p.delta()));
+                    yield new Decision(state, Decision.Action.RESPLIT_OLTP, null, null, waits + ", their variance "
+                            + round(s.oltpWaitVariance()) + " >= δ " + round(p.delta()) + " over the partitions: re-split them");
                 }
-                yield new Decision(state, Decision.Action.RESPLIT_OLTP, null, null,
-                        "OLTP waiters " + round(s.oltpWaiting()) + " >= α " + round(p.alpha())
-                                + " with variance " + round(s.oltpWaitVariance()) + " < δ: re-split the partitions");
+                yield oltpSlot(s, waits + ", variance " + round(s.oltpWaitVariance()) + " < δ");
             }
             case S2_LOG_SHIPPING -> {
                 int ls = s.slots().get(Role.LOG_SHIPPING);
@@ -117,6 +121,14 @@ public final class HtalPolicy {
                         + ": no role asks for a slot");
             }
         };
+    }
+
+    /**
+     * In OLTP mode, a slot for OLTP: when its waits are even over the partitions, or a re-split of
+     * skewed ones moved none.
+     */
+    public Decision oltpSlot(Signals s, String why) {
+        return give(State.S1_OLTP, s, Role.OLTP, List.of(Role.OLAP, Role.LOG_SHIPPING, Role.DISPATCH), why);
     }
 
     /** Gives {@code to} a slot from the first of {@code donors} with more than one. */

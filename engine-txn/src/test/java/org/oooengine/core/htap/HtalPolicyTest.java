@@ -29,7 +29,7 @@ class HtalPolicyTest {
     }
 
     @Test
-    void inOltpModeDispatchComesFirstThenOltpWhenItsWaitsVaryThenAResplit() {
+    void inOltpModeDispatchComesFirstThenAResplitOfSkewedPartitionsThenASlotForOltp() {
         Decision d = SEED.decide(signals(5, 1, 0.6, 100, 0, 0, 1, SLOTS));
         assertEquals(Decision.Action.MOVE, d.action());
         assertEquals(Role.OLAP, d.from());
@@ -37,20 +37,26 @@ class HtalPolicyTest {
         assertTrue(d.why().contains("dispatch CPU 60.0% >= γ 60.0%"), d.why());
 
         d = SEED.decide(signals(5, 1, 0.1, 8, 0, 0, 1, SLOTS));
+        assertEquals(Decision.Action.RESPLIT_OLTP, d.action());
+        assertTrue(d.why().contains("variance 8.0 >= δ 8.0"), d.why());
+
+        d = SEED.decide(signals(5, 1, 0.1, 7.9, 0, 0, 1, SLOTS));
+        assertEquals(Decision.Action.MOVE, d.action());
         assertEquals(Role.OLAP, d.from());
         assertEquals(Role.OLTP, d.to());
 
-        d = SEED.decide(signals(5, 1, 0.1, 7.9, 0, 0, 1, SLOTS));
-        assertEquals(Decision.Action.RESPLIT_OLTP, d.action());
+        d = SEED.oltpSlot(signals(5, 1, 0.1, 9, 0, 0, 1, SLOTS), "a re-split moved none");
+        assertEquals(Role.OLTP, d.to());
+        assertEquals("a re-split moved none", d.why());
     }
 
     @Test
     void oltpTakesFromLogShippingOnceOlapHasOneSlotLeftAndNeverEmptiesARole() {
         Map<Role, Integer> thin = Map.of(Role.OLTP, 5, Role.OLAP, 1, Role.LOG_SHIPPING, 2, Role.DISPATCH, 1);
-        Decision d = SEED.decide(signals(5, 1, 0.1, 9, 0, 0, 1, thin));
+        Decision d = SEED.decide(signals(5, 1, 0.1, 0, 0, 0, 1, thin));
         assertEquals(Role.LOG_SHIPPING, d.from());
         Map<Role, Integer> bare = Map.of(Role.OLTP, 6, Role.OLAP, 1, Role.LOG_SHIPPING, 1, Role.DISPATCH, 1);
-        d = SEED.decide(signals(5, 1, 0.1, 9, 0, 0, 1, bare));
+        d = SEED.decide(signals(5, 1, 0.1, 0, 0, 0, 1, bare));
         assertEquals(Decision.Action.NONE, d.action());
         assertTrue(d.why().contains("no role it may take a slot from has one to spare"), d.why());
     }
