@@ -10,16 +10,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.chbench.ChBench;
-import org.oooengine.cluster.bench.chbench.ChNodeSettings;
 import org.oooengine.cluster.bench.chbench.ChPhase;
 import org.oooengine.cluster.bench.chbench.ChQueries;
 import org.oooengine.core.cluster.HtapConfig;
 import org.oooengine.core.cluster.NodeDaemon;
-import org.oooengine.core.htap.CoreRoles;
-import org.oooengine.core.htap.HtalPolicy;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -33,6 +31,9 @@ import picocli.CommandLine.Spec;
                 "TPC-C is loaded first when the cluster does not hold the warehouses; its tables are entered in SQL "
                         + "as database ch (with item, supplier, nation and region)."})
 final class BenchChbenchCommand implements Callable<Integer> {
+    /** Static's switching period: the seed's 120 s in 180 s phases, scaled to 45 s ones. */
+    private static final Duration SWITCH_EVERY = Duration.ofSeconds(30);
+
     @Spec
     CommandSpec spec;
 
@@ -60,29 +61,8 @@ final class BenchChbenchCommand implements Callable<Integer> {
                     + "never fed (default: ${DEFAULT-VALUE})")
     String mode;
 
-    @Option(names = "--slots", defaultValue = "oltp=3,olap=3,log-shipping=1,dispatch=1", paramLabel = "ROLE=N,...",
-            description = "each node's core-role slots to start with, for static, htal and no-shipping: the seed's "
-                    + "96-core split scaled to 8 (default: ${DEFAULT-VALUE})")
-    String slots;
-
-    @Option(names = "--cores-per-node", paramLabel = "N",
-            description = "the cores each node's roles share out, each role its slots' share (default: this "
-                    + "machine's cores over the cluster's nodes, as when they all run here)")
-    Double coresPerNode;
-
-    @Option(names = "--switch-every", defaultValue = "30s", paramLabel = "DURATION", converter = Units.InSeconds.class,
-            description = "how often static switches the copies: the seed's 120 s in 180 s phases, scaled to 45 s "
-                    + "phases (default: ${DEFAULT-VALUE})")
-    double switchEvery;
-
-    @Option(names = "--htal", defaultValue = "", paramLabel = "NAME=VALUE,...",
-            description = "HTAL's thresholds alpha, beta, gamma, delta, epsilon, zeta; those not given keep the seed's "
-                    + "2, 0.85, 0.6, 8, 0.8, 0.1")
-    String htal;
-
-    @Option(names = "--balance-every", defaultValue = "1s", paramLabel = "DURATION", converter = Units.InSeconds.class,
-            description = "how often HTAL's balancer decides on each node (default: ${DEFAULT-VALUE})")
-    double balanceEvery;
+    @Mixin
+    HtapModeOptions nodeModes;
 
     @Option(names = "--phases", defaultValue = "50:50,70:30,30:70", paramLabel = "OLTP:OLAP,...",
             description = "the phases' OLTP:OLAP shares in percent (default: ${DEFAULT-VALUE})")
@@ -117,19 +97,9 @@ final class BenchChbenchCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ChBench.Mode chosen;
-        Map<CoreRoles.Role, Integer> roleSlots;
-        HtalPolicy.Parameters thresholds;
         try {
             chosen = ChBench.Mode.named(mode);
-            roleSlots = ChNodeSettings.slots(slots);
-            thresholds = ChNodeSettings.parameters(htal);
-            new CoreRoles(roleSlots); // every role at least one slot
-            if (coresPerNode != null && coresPerNode <= 0) {
-                throw new IllegalArgumentException("--cores-per-node must be positive, not " + coresPerNode);
-            }
-            if (switchEvery <= 0 || balanceEvery <= 0) {
-                throw new IllegalArgumentException("--switch-every and --balance-every must be positive");
-            }
+            nodeModes.config(HtapConfig.Mode.COPIES, 1, SWITCH_EVERY); // checks the flags before connecting
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -138,10 +108,7 @@ final class BenchChbenchCommand implements Callable<Integer> {
              org.oooengine.core.cluster.ClusterSession session = org.oooengine.core.cluster.ClusterSession.open(cluster,
                      "chbench", NodeDaemon.DEFAULT_TIMEOUT);
              Progress progress = Progress.of(spec)) {
-            double cores = coresPerNode != null ? coresPerNode
-                    : Runtime.getRuntime().availableProcessors() / (double) session.peers().spec().nodes().size();
-            HtapConfig nodes = new HtapConfig(HtapConfig.Mode.COPIES, roleSlots, cores,
-                    Duration.ofMillis((long) (switchEvery * 1000)), thresholds, Duration.ofMillis((long) (balanceEvery * 1000)));
+            HtapConfig nodes = nodeModes.config(HtapConfig.Mode.COPIES, session.peers().spec().nodes().size(), SWITCH_EVERY);
             ChBench.Options options = new ChBench.Options(warehouses, oltpClients, olapClients, chosen,
                     ChPhase.parse(phases), phaseSeconds, warmup, ChQueries.parse(queries),
                     Duration.ofMillis((long) (queryTimeout * 1000)), reload, nodes);

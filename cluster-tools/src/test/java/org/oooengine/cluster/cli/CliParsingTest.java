@@ -62,7 +62,7 @@ class CliParsingTest {
         assertEquals(List.of("", "load", "load tpch", "load tpcds", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
                 "bench fetch", "bench tpch", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress",
                 "bench chbench", "bench chbench-plot", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
-                "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "beeline", "deploy",
+                "cluster htap", "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "beeline", "deploy",
                 "deploy inventory"), names);
     }
 

@@ -1,12 +1,19 @@
 package org.oooengine.core.cluster;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Optional;
 import org.oooengine.core.htap.AnalyticalCopies;
 import org.oooengine.core.htap.CoreRoles;
 import org.oooengine.core.htap.CoreRoles.Role;
 import org.oooengine.core.htap.HtalPolicy;
+import org.oooengine.core.store.JsonFiles;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 
@@ -85,5 +92,35 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
         }
         return new HtapConfig(Mode.values()[m], slots, d[0], Duration.ofMillis(r.getLong()),
                 new HtalPolicy.Parameters(d[1], d[2], d[3], d[4], d[5], d[6]), Duration.ofMillis(r.getLong()));
+    }
+
+    /** The file, in the transactional tables' directory, where a node keeps the mode it was given. */
+    static final String FILE = "htap-mode.json";
+
+    /** This mode as a node keeps it: what a person reading the file understands. */
+    private record Saved(Mode mode, Map<Role, Integer> slots, double coresShared, long switchEveryMillis,
+                         HtalPolicy.Parameters htal, long balanceEveryMillis) {
+    }
+
+    /** Keeps this mode in {@code dir}, so that the node runs in it again after a restart. */
+    void save(Path dir) {
+        JsonFiles.writeAtomically(dir.resolve(FILE), new Saved(mode, new java.util.TreeMap<>(slots), cores,
+                switchEvery.toMillis(), parameters, period.toMillis()));
+    }
+
+    /** The mode kept in {@code dir}; empty when none was. */
+    static Optional<HtapConfig> load(Path dir) {
+        Path file = dir.resolve(FILE);
+        if (!Files.exists(file)) {
+            return Optional.empty();
+        }
+        try {
+            Saved s = new ObjectMapper().readValue(file.toFile(), Saved.class);
+            return Optional.of(new HtapConfig(s.mode(), s.slots(), s.coresShared(), Duration.ofMillis(s.switchEveryMillis()),
+                    s.htal(), Duration.ofMillis(s.balanceEveryMillis())));
+        } catch (IOException | RuntimeException e) {
+            throw new UncheckedIOException(new IOException("cannot read the node's HTAP mode from " + file + ": "
+                    + e.getMessage(), e));
+        }
     }
 }

@@ -7,16 +7,20 @@ import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 
 /**
- * A node's HTAP mode as it runs: its roles' slots now, and how many times HTAL's balancer decided
- * and moved a slot, with its last decision and why.
+ * A node's HTAP mode as it runs: the settings it was given, its roles' slots now, and how many
+ * times HTAL's balancer decided and moved a slot, with its last decision and why.
  */
-public record HtapStatus(HtapConfig.Mode mode, Map<Role, Integer> slots, long decisions, long moves, String lastDecision) {
+public record HtapStatus(HtapConfig config, Map<Role, Integer> slots, long decisions, long moves, String lastDecision) {
     public HtapStatus {
         slots = Map.copyOf(slots);
     }
 
+    public HtapConfig.Mode mode() {
+        return config.mode();
+    }
+
     void write(PayloadWriter w) {
-        w.put(mode.ordinal());
+        config.write(w);
         for (Role r : Role.values()) {
             w.putInt(slots.get(r));
         }
@@ -24,11 +28,11 @@ public record HtapStatus(HtapConfig.Mode mode, Map<Role, Integer> slots, long de
     }
 
     static HtapStatus read(PayloadReader r) {
-        HtapConfig.Mode mode = HtapConfig.Mode.values()[r.get()];
+        HtapConfig config = HtapConfig.read(r);
         Map<Role, Integer> slots = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
             slots.put(role, r.getInt());
         }
-        return new HtapStatus(mode, slots, r.getLong(), r.getLong(), r.getString());
+        return new HtapStatus(config, slots, r.getLong(), r.getLong(), r.getString());
     }
 }

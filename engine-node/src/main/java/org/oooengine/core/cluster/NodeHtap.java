@@ -166,7 +166,7 @@ final class NodeHtap implements AutoCloseable {
     }
 
     HtapStatus status() {
-        return new HtapStatus(config.mode(), cores.slots(), decisions.get(), moves.get(), lastDecision);
+        return new HtapStatus(config, cores.slots(), decisions.get(), moves.get(), lastDecision);
     }
 
     @Override

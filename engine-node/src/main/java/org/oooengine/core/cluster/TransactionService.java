@@ -210,6 +210,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         }
         this.procedureLanes = new LaneAssignment(procedureThreads.length);
         this.htap = new NodeHtap(nodeId, cores, copies, this::laneLoads, procedureLanes::resplit);
+        runSavedHtapMode();
         for (NodeProcedure p : java.util.ServiceLoader.load(NodeProcedure.class)) {
             procedures.put(p.name(), p);
         }
@@ -282,6 +283,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             case HTAP_MODE -> {
                 HtapConfig next = HtapConfig.read(r);
                 resolver.execute(() -> answer(out, () -> {
+                    next.save(dir);
                     htap.configure(next);
                     out.reply(EMPTY);
                 }));
@@ -459,6 +461,15 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         }
         htap.status().write(w);
         return w.toByteArray();
+    }
+
+    /** Runs the HTAP mode the node was last given, if any: a restart does not fall back to the default. */
+    private void runSavedHtapMode() {
+        try {
+            HtapConfig.load(dir).ifPresent(htap::configure);
+        } catch (RuntimeException e) { // a mode is no data: the node serves in the default one and says why
+            LOG.error("node {}: running in the default HTAP mode: {}", nodeId, e.getMessage());
+        }
     }
 
     /** The mean number of transactions each procedure thread and each lane served since the last call. */

@@ -367,6 +367,13 @@ class AnalyticalCopiesOnNodesTest {
             }
             table = tableRows(cluster, peers);
             assertEquals(table, awaitCopyRows(cluster, session, table));
+
+            String restarted = cluster.spec.nodes().get(1).id();
+            cluster.stop(restarted);
+            cluster.restart(restarted);
+            for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(peers)) {
+                assertEquals(HtapConfig.Mode.HTAL, s.htap().mode(), "a restarted node forgot its mode: " + s);
+            }
         }
     }
 

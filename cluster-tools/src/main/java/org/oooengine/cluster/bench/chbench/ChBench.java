@@ -107,9 +107,10 @@ public final class ChBench {
         this.tpcc = new TpccCluster(peers, options.warehouses(), TpccCluster.Engine.OOO);
     }
 
-    /** Loads what is missing, runs the phases and reports; the nodes go back to their default HTAP mode after. */
+    /** Loads what is missing, runs the phases and reports; the nodes go back to the HTAP mode they ran in before. */
     public Map<String, Object> run() throws InterruptedException {
         prepare();
+        HtapConfig before = TransactionalTables.copyStatus(peers).get(0).htap().config();
         try {
             if (options.mode().readsCopies()) {
                 HtapConfig c = options.nodes();
@@ -119,7 +120,7 @@ public final class ChBench {
             return measure();
         } finally {
             if (options.mode().readsCopies()) {
-                TransactionalTables.htapMode(peers, HtapConfig.DEFAULT);
+                TransactionalTables.htapMode(peers, before);
             }
         }
     }

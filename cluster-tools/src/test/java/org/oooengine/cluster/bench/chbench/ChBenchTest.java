@@ -69,6 +69,9 @@ class ChBenchTest {
                     NODES), line -> { }).run();
             checkReport(frozen, "no-shipping", 1);
             assertTrue((Double) frozen.get("freshness_min") < 1.0, "copies not fed stayed fresh: " + frozen);
+            for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(session.peers())) {
+                assertEquals(HtapConfig.Mode.COPIES, s.htap().mode(), "the nodes did not go back to their mode: " + s);
+            }
 
             IllegalArgumentException other = assertThrows(IllegalArgumentException.class, () -> new ChBench(session.peers(),
                     engine, new ChBench.Options(2, 1, 1, ChBench.Mode.COPIES, ChPhase.parse("50:50"), 1, 0,
