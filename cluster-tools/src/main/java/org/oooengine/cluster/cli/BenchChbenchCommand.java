@@ -44,12 +44,12 @@ final class BenchChbenchCommand implements Callable<Integer> {
     int warehouses;
 
     @Option(names = "--oltp-clients", defaultValue = "8", paramLabel = "N",
-            description = "TPC-C terminals at an OLTP share of 100%; a phase runs its share of them, rounded up "
+            description = "TPC-C terminals at an OLTP share of 100%%; a phase runs its share of them, rounded up "
                     + "(default: ${DEFAULT-VALUE})")
     int oltpClients;
 
     @Option(names = "--olap-clients", defaultValue = "2", paramLabel = "M",
-            description = "query clients at an OLAP share of 100%, each running the queries in turn "
+            description = "query clients at an OLAP share of 100%%, each running the queries in turn "
                     + "(default: ${DEFAULT-VALUE})")
     int olapClients;
 

@@ -56,6 +56,28 @@ class CliParsingTest {
         }
     }
 
+    /**
+     * Picocli formats help texts as format strings: a lone {@code %} (say "100%;") makes it warn
+     * on stderr, where no test of the usage text sees it, and print the text raw.
+     */
+    @Test
+    void everyHelpTextIsAValidFormatString() {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream warnings = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(warnings, true, java.nio.charset.StandardCharsets.UTF_8));
+        try {
+            usageOfEvery(OooCli.commandLine());
+        } finally {
+            System.setErr(err);
+        }
+        assertEquals("", warnings.toString(java.nio.charset.StandardCharsets.UTF_8), "write %% for one % in help texts");
+    }
+
+    private static void usageOfEvery(CommandLine cmd) {
+        cmd.getUsageMessage();
+        cmd.getSubcommands().values().forEach(CliParsingTest::usageOfEvery);
+    }
+
     @Test
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
