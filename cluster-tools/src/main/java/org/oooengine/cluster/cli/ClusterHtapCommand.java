@@ -50,6 +50,12 @@ final class ClusterHtapCommand implements Callable<Integer> {
         try {
             if (mode != null) {
                 chosen = named(mode);
+            } else {
+                for (String flag : List.of("--slots", "--cores-per-node", "--switch-every", "--htal", "--balance-every")) {
+                    if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
+                        throw new IllegalArgumentException(flag + " sets a mode's settings: give --mode with it");
+                    }
+                }
             }
             settings.config(HtapConfig.Mode.COPIES, 1, HtapConfig.DEFAULT.switchEvery()); // checks the flags first
         } catch (IllegalArgumentException e) {

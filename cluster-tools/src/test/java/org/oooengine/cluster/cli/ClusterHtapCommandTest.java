@@ -45,10 +45,13 @@ class ClusterHtapCommandTest {
     }
 
     @Test
-    void refusesAModeOrSlotsItDoesNotKnowBeforeTouchingACluster() {
+    void refusesAModeOrSettingsItCannotUseBeforeTouchingACluster() {
         Cli mode = Cli.run("cluster", "htap", "--cluster", "/nowhere", "--mode", "unified");
         assertEquals(2, mode.exitCode(), mode::toString);
         assertTrue(mode.err().contains("--mode is one of copies, static, htal, no-shipping, not 'unified'"), mode::toString);
+        Cli alone = Cli.run("cluster", "htap", "--cluster", "/nowhere", "--htal", "beta=0.9");
+        assertEquals(2, alone.exitCode(), alone::toString);
+        assertTrue(alone.err().contains("--htal sets a mode's settings: give --mode with it"), alone::toString);
         Cli slots = Cli.run("cluster", "htap", "--cluster", "/nowhere", "--mode", "htal", "--slots", "oltp=3");
         assertEquals(2, slots.exitCode(), slots::toString);
         assertTrue(slots.err().contains("--slots names every role"), slots::toString);
