@@ -99,7 +99,7 @@ final class BenchChbenchCommand implements Callable<Integer> {
         ChBench.Mode chosen;
         try {
             chosen = ChBench.Mode.named(mode);
-            nodeModes.config(HtapConfig.Mode.COPIES, 1, SWITCH_EVERY); // checks the flags before connecting
+            nodeModes.config(HtapConfig.Mode.COPIES, SWITCH_EVERY); // checks the flags before connecting
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
@@ -108,7 +108,7 @@ final class BenchChbenchCommand implements Callable<Integer> {
              org.oooengine.core.cluster.ClusterSession session = org.oooengine.core.cluster.ClusterSession.open(cluster,
                      "chbench", NodeDaemon.DEFAULT_TIMEOUT);
              Progress progress = Progress.of(spec)) {
-            HtapConfig nodes = nodeModes.config(HtapConfig.Mode.COPIES, session.peers().spec().nodes().size(), SWITCH_EVERY);
+            HtapConfig nodes = nodeModes.config(HtapConfig.Mode.COPIES, SWITCH_EVERY);
             ChBench.Options options = new ChBench.Options(warehouses, oltpClients, olapClients, chosen,
                     ChPhase.parse(phases), phaseSeconds, warmup, ChQueries.parse(queries),
                     Duration.ofMillis((long) (queryTimeout * 1000)), reload, nodes);

@@ -57,14 +57,13 @@ final class ClusterHtapCommand implements Callable<Integer> {
                     }
                 }
             }
-            settings.config(HtapConfig.Mode.COPIES, 1, HtapConfig.DEFAULT.switchEvery()); // checks the flags first
+            settings.config(HtapConfig.Mode.COPIES, HtapConfig.DEFAULT.switchEvery()); // checks the flags first
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         try (ClusterSession session = ClusterSession.open(dir, "htap", NodeDaemon.DEFAULT_TIMEOUT)) {
             if (chosen != null) {
-                TransactionalTables.htapMode(session.peers(), settings.config(chosen,
-                        session.peers().spec().nodes().size(), HtapConfig.DEFAULT.switchEvery()));
+                TransactionalTables.htapMode(session.peers(), settings.config(chosen, HtapConfig.DEFAULT.switchEvery()));
             }
             print(TransactionalTables.copyStatus(session.peers()));
         }

@@ -29,8 +29,8 @@ final class HtapModeOptions {
     String slots;
 
     @Option(names = "--cores-per-node", paramLabel = "N",
-            description = "the cores each node's roles share out, each role its slots' share (default: this "
-                    + "machine's cores over the cluster's nodes, as when they all run here)")
+            description = "the cores each node's roles share out, each role its slots' share (default: each node's "
+                    + "host's cores over the cluster's nodes on that host)")
     Double coresPerNode;
 
     @Option(names = "--switch-every", paramLabel = "DURATION", converter = Units.InSeconds.class,
@@ -48,12 +48,12 @@ final class HtapModeOptions {
     double balanceEvery;
 
     /**
-     * The nodes' settings in {@code mode} on a cluster of {@code nodes}, static switching every
-     * {@code switchByDefault} unless given.
+     * The nodes' settings in {@code mode}, static switching every {@code switchByDefault} unless
+     * given; without --cores-per-node each node works out its share of its host.
      *
      * @throws IllegalArgumentException naming the flag whose value is wrong
      */
-    HtapConfig config(HtapConfig.Mode mode, int nodes, Duration switchByDefault) {
+    HtapConfig config(HtapConfig.Mode mode, Duration switchByDefault) {
         Map<Role, Integer> roleSlots = slots(slots);
         new CoreRoles(roleSlots); // every role at least one slot
         if (coresPerNode != null && coresPerNode <= 0) {
@@ -62,7 +62,7 @@ final class HtapModeOptions {
         if ((switchEvery != null && switchEvery <= 0) || balanceEvery <= 0) {
             throw new IllegalArgumentException("--switch-every and --balance-every must be positive");
         }
-        double cores = coresPerNode != null ? coresPerNode : Runtime.getRuntime().availableProcessors() / (double) nodes;
+        double cores = coresPerNode != null ? coresPerNode : 0;
         Duration switching = switchEvery != null ? Duration.ofMillis((long) (switchEvery * 1000)) : switchByDefault;
         return new HtapConfig(mode, roleSlots, cores, switching, parameters(htal),
                 Duration.ofMillis((long) (balanceEvery * 1000)));

@@ -39,6 +39,13 @@ class ClusterHtapCommandTest {
             assertTrue(shown.out().contains("node n1: static, slots {oltp=2, olap=4, log-shipping=1, dispatch=1} of 1.00 "
                     + "cores"), shown::toString);
 
+            // without --cores-per-node each node takes its host's cores over the nodes on it (both are on this host)
+            double share = Runtime.getRuntime().availableProcessors() / 2.0;
+            for (JsonNode n : json(Cli.run("cluster", "htap", "--cluster", at, "--mode", "htal", "--json"))) {
+                assertEquals("htal", n.get("mode").asText(), n.toString());
+                assertEquals(share, n.get("cores_shared").asDouble(), 1e-9, n.toString());
+            }
+
             Cli back = Cli.run("cluster", "htap", "--cluster", at, "--mode", "copies");
             assertTrue(back.out().contains("node n2: copies, roles unbounded"), back::toString);
         }

@@ -22,7 +22,8 @@ import org.oooengine.core.wire.PayloadWriter;
  * commits, the slots of its core roles and the cores they share out, and HTAL's thresholds.
  *
  * @param slots each role's slots to start with
- * @param cores the cores the roles share out, each role its slots' share (0: none is held to a share)
+ * @param cores the cores the roles share out, each role its slots' share; 0 in a mode that bounds the
+ *              roles: the node's share of its host, the host's cores over the nodes on it
  * @param switchEvery how often the static baseline switches copies (the seed: 120 s)
  * @param period how often HTAL's balancer decides
  */
@@ -53,6 +54,16 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
             throw new IllegalArgumentException("an HTAP mode needs cores >= 0 and positive periods: " + cores + ", "
                     + switchEvery + ", " + period);
         }
+    }
+
+    /** Whether the roles are held to their slots' share of the cores (every mode but the default). */
+    boolean boundsRoles() {
+        return mode != Mode.COPIES;
+    }
+
+    /** This mode with the roles sharing out {@code shared} cores. */
+    HtapConfig sharing(double shared) {
+        return new HtapConfig(mode, slots, shared, switchEvery, parameters, period);
     }
 
     /** When this mode's copies switch, and whether they ship. */

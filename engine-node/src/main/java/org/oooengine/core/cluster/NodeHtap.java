@@ -52,6 +52,7 @@ final class NodeHtap implements AutoCloseable {
     private final NodeCopies copies;
     private final Supplier<LaneLoads> lanes;
     private final Supplier<String> resplit;
+    private final double hostShare;
     private final DispatchCpu dispatchCpu;
     private final ScheduledExecutorService balancer;
     private volatile HtapConfig config = HtapConfig.DEFAULT;
@@ -59,14 +60,19 @@ final class NodeHtap implements AutoCloseable {
     private final AtomicLong decisions = new AtomicLong();
     private final AtomicLong moves = new AtomicLong();
     private volatile String lastDecision = "";
+    /** The network threads' CPU over the last period, over the dispatch role's share (for the log: no share holds them). */
+    private double networkCpu;
 
     /**
      * @param cores the roles' slots, which the node's OLTP lanes, copy scans and log shipping run in
      * @param lanes what the OLTP threads served since the last call
      * @param resplit re-splits the OLTP partitions over the lanes by their measured load; says what moved
+     * @param hostShare the cores the roles share out when a mode gives none: the node's share of its host
      */
-    NodeHtap(String nodeId, CoreRoles cores, NodeCopies copies, Supplier<LaneLoads> lanes, Supplier<String> resplit) {
+    NodeHtap(String nodeId, CoreRoles cores, NodeCopies copies, Supplier<LaneLoads> lanes, Supplier<String> resplit,
+             double hostShare) {
         this.nodeId = nodeId;
+        this.hostShare = hostShare;
         this.cores = cores;
         this.copies = copies;
         this.lanes = lanes;
@@ -79,13 +85,14 @@ final class NodeHtap implements AutoCloseable {
     /** Runs in {@code next} mode from now on. */
     synchronized void configure(HtapConfig next) {
         apply(next);
-        LOG.info("node {}: HTAP mode {}, slots {}, cores {}, copies {}", nodeId, next.mode(), next.slots(), next.cores(),
-                next.rule());
+        LOG.info("node {}: HTAP mode {}, slots {}, cores {}, copies {}", nodeId, next.mode(), next.slots(),
+                config.cores(), next.rule());
     }
 
-    private synchronized void apply(HtapConfig next) {
+    private synchronized void apply(HtapConfig given) {
+        HtapConfig next = given.boundsRoles() && given.cores() == 0 ? given.sharing(hostShare) : given;
         config = next;
-        boolean bounded = next.mode() != HtapConfig.Mode.COPIES;
+        boolean bounded = next.boundsRoles();
         cores.reset(bounded ? next.slots() : CoreRoles.UNBOUNDED_SLOTS);
         cores.shareCores(bounded ? next.cores() : 0);
         copies.reconfigure(next.rule());
@@ -109,8 +116,9 @@ final class NodeHtap implements AutoCloseable {
             HtalPolicy.Decision d = policy.decide(s);
             decisions.incrementAndGet();
             String inputs = String.format(java.util.Locale.ROOT,
-                    "W_T=%.2f F=%.4f U_C=%.2f D_T=%.2f U_A=%.2f W_A=%.2f C_LS=%d C_ML=%d slots=%s",
-                    s.oltpWaiting(), s.freshness(), s.dispatchCpu(), s.oltpWaitVariance(), s.olapCpu(), s.olapIoWait(),
+                    "W_T=%.2f F=%.4f U_C=%.2f (network threads, held to no share) D_T=%.2f U_A=%.2f W_A=%.2f "
+                            + "C_LS=%d C_ML=%d slots=%s", s.oltpWaiting(), s.freshness(), networkCpu, s.oltpWaitVariance(),
+                    s.olapCpu(), s.olapIoWait(),
                     s.slots().get(Role.LOG_SHIPPING), s.logShippingUseful(), s.slots());
             switch (d.action()) {
                 case MOVE -> {
@@ -148,9 +156,11 @@ final class NodeHtap implements AutoCloseable {
     private HtalPolicy.Signals measure() {
         Map<Role, CoreRoles.Use> use = cores.sample();
         double periodNanos = config.period().toNanos();
-        // W_T as the seed counts it: the transactions OLTP is serving, per OLTP slot (core)
+        // W_T as the seed counts it: the transactions OLTP is serving per core OLTP has. A slot is a
+        // share of the node's cores (1/16 of one with 4 nodes on 2 cores), so per slot α would be
+        // reached only with 16 times the seed's clients per core.
         LaneLoads loads = lanes.get();
-        double waiting = (loads.total() + use.get(Role.OLTP).meanWaiting()) / cores.slots(Role.OLTP);
+        double waiting = (loads.total() + use.get(Role.OLTP).meanWaiting()) / cores.allotted(Role.OLTP);
         double variance = loads.partitionsVariance();
         long rows = 0;
         long stale = 0;
@@ -160,8 +170,10 @@ final class NodeHtap implements AutoCloseable {
         }
         double freshness = rows == 0 ? 1 : Math.max(0, 1 - (double) stale / rows);
         CoreRoles.Use olap = use.get(Role.OLAP);
-        double dispatch = dispatchCpu.sample() / (periodNanos * cores.slots(Role.DISPATCH));
-        return new HtalPolicy.Signals(waiting, freshness, dispatch, variance, olap.cpu(), olap.offCpu(),
+        networkCpu = dispatchCpu.sample() / (periodNanos * cores.allotted(Role.DISPATCH));
+        // the network threads dispatch, and none of them is paused for a share (pausing one would
+        // stall every request it carries): a slot for dispatch would only shrink the other roles'
+        return new HtalPolicy.Signals(waiting, freshness, Double.NaN, variance, olap.cpu(), olap.offCpu(),
                 copies.tablesWritten(), cores.slots());
     }
 

@@ -209,7 +209,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             procedureThreads[i] = new Lane("ooo-procedure-" + nodeId + "-" + i);
         }
         this.procedureLanes = new LaneAssignment(procedureThreads.length);
-        this.htap = new NodeHtap(nodeId, cores, copies, this::laneLoads, procedureLanes::resplit);
+        this.htap = new NodeHtap(nodeId, cores, copies, this::laneLoads, procedureLanes::resplit, hostShare(peers.spec()));
         runSavedHtapMode();
         for (NodeProcedure p : java.util.ServiceLoader.load(NodeProcedure.class)) {
             procedures.put(p.name(), p);
@@ -464,6 +464,17 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     }
 
     /** Runs the HTAP mode the node was last given, if any: a restart does not fall back to the default. */
+    /**
+     * This node's share of its host's cores: the host's cores over the cluster's nodes on it (4 local
+     * nodes on a 2-core machine: half a core each; one node a host: all of them).
+     */
+    private double hostShare(ClusterSpec spec) {
+        String host = spec.nodes().stream().filter(n -> n.id().equals(nodeId)).map(ClusterSpec.NodeSpec::host)
+                .findFirst().orElse(null);
+        long onHost = Math.max(1, spec.nodes().stream().filter(n -> n.host().equals(host)).count());
+        return Runtime.getRuntime().availableProcessors() / (double) onHost;
+    }
+
     private void runSavedHtapMode() {
         try {
             HtapConfig.load(dir).ifPresent(htap::configure);

@@ -334,6 +334,12 @@ public final class CoreRoles {
         return cores * p.slots / total;
     }
 
+    /** The CPU time {@code role} may use per nanosecond: its share of the cores, or a core per slot when none are shared. */
+    public synchronized double allotted(Role role) {
+        Pool p = pools.get(role);
+        return cores > 0 ? share(p) : p.slots;
+    }
+
     /** The slots {@code role} has now. */
     public synchronized int slots(Role role) {
         return pools.get(role).slots;
@@ -368,7 +374,7 @@ public final class CoreRoles {
         sampledAt = now;
         Map<Role, Use> out = new EnumMap<>(Role.class);
         pools.forEach((r, p) -> {
-            double allotted = cores > 0 ? share(p) : p.slots;
+            double allotted = allotted(r);
             double offCpu = p.heldNanos == 0 ? 0 : Math.max(0, 1 - (double) p.cpuNanos / p.heldNanos);
             out.put(r, new Use(p.slots, p.held, p.waitNanos / period, p.heldNanos / (period * p.slots),
                     p.cpuNanos / (period * allotted), offCpu));

@@ -41,9 +41,12 @@ public final class HtalPolicy {
     /**
      * What a node measured over the last period.
      *
-     * @param oltpWaiting W_T, the transactions OLTP is serving (queued or running), on average per OLTP slot
+     * @param oltpWaiting W_T, the transactions OLTP is serving (queued or running), on average per core
+     *                    OLTP has (its slots' share of the node's cores)
      * @param freshness F, the share of the node's copied rows up to date
-     * @param dispatchCpu U_C, the dispatch role's use of its share of the CPU
+     * @param dispatchCpu U_C, the dispatch role's use of its share of the CPU; NaN where the threads
+     *                    that dispatch are held to no share, so that a slot moved to dispatch would
+     *                    bound nothing (the rules giving dispatch a slot then never fire)
      * @param oltpWaitVariance D_T, the variance of those transactions over the OLTP partitions' threads
      * @param olapCpu U_A, the OLAP role's use of its share of the CPU
      * @param olapIoWait W_A, the share of the OLAP role's running time spent off the CPU

@@ -51,6 +51,14 @@ class HtalPolicyTest {
     }
 
     @Test
+    void dispatchHeldToNoShareNeverAsksForASlot() {
+        Decision oltp = SEED.decide(signals(5, 1, Double.NaN, 0, 0, 0, 1, SLOTS));
+        assertEquals(Role.OLTP, oltp.to(), oltp.why());
+        Decision olap = SEED.decide(signals(0, 1, Double.NaN, 0, 0.9, 0, 1, SLOTS));
+        assertEquals(Role.OLAP, olap.to(), olap.why());
+    }
+
+    @Test
     void oltpTakesFromLogShippingOnceOlapHasOneSlotLeftAndNeverEmptiesARole() {
         Map<Role, Integer> thin = Map.of(Role.OLTP, 5, Role.OLAP, 1, Role.LOG_SHIPPING, 2, Role.DISPATCH, 1);
         Decision d = SEED.decide(signals(5, 1, 0.1, 0, 0, 0, 1, thin));

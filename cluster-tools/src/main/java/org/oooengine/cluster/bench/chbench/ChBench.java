@@ -245,7 +245,13 @@ public final class ChBench {
         Map<String, Integer> slots = new java.util.TreeMap<>();
         c.slots().forEach((role, n) -> slots.put(role.name().toLowerCase(Locale.ROOT), n));
         m.put("slots", slots);
-        m.put("cores_per_node", c.cores());
+        // each node's own: without --cores-per-node, a node takes its share of its host
+        Map<String, Double> cores = new java.util.TreeMap<>();
+        for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(peers)) {
+            cores.put(s.node(), s.htap().config().cores());
+        }
+        m.put("cores_per_node", new java.util.HashSet<>(cores.values()).size() == 1 ? cores.values().iterator().next()
+                : cores);
         m.put("switch_every_seconds", c.switchEvery().toMillis() / 1000.0);
         m.put("htal", c.parameters());
         m.put("balance_every_seconds", c.period().toMillis() / 1000.0);
