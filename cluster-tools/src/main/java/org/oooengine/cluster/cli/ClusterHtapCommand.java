@@ -86,13 +86,16 @@ final class ClusterHtapCommand implements Callable<Integer> {
                 o.put("moves", s.htap().moves());
                 o.put("last_decision", s.htap().lastDecision());
                 o.put("switches", s.switches());
+                o.put("owed_commits", s.owedCommits());
+                o.put("delta_keys", s.deltaKeys());
                 o.put("tables", s.tables());
                 out.println(Json.line(o));
                 continue;
             }
-            out.printf(Locale.ROOT, "node %s: %s, %s, %d switches", s.node(), spelled(c.mode()),
-                    c.mode() == HtapConfig.Mode.COPIES ? "roles unbounded"
-                            : String.format(Locale.ROOT, "slots %s of %.2f cores", slots(s), c.cores()), s.switches());
+            out.printf(Locale.ROOT, "node %s: %s, %s, %d switches, %d commits owed to the applying copy, %d keys in the "
+                            + "read copy's delta", s.node(), spelled(c.mode()), c.mode() == HtapConfig.Mode.COPIES
+                            ? "roles unbounded" : String.format(Locale.ROOT, "slots %s of %.2f cores", slots(s), c.cores()),
+                    s.switches(), s.owedCommits(), s.deltaKeys());
             if (c.mode() == HtapConfig.Mode.HTAL) {
                 out.printf(Locale.ROOT, ", %d decisions, %d moves; last: %s", s.htap().decisions(), s.htap().moves(),
                         s.htap().lastDecision());

@@ -351,11 +351,17 @@ final class NodeCopies implements AutoCloseable {
     /** Each copied table's freshness here, with the copies' switches, commits applied and rebuilds. */
     Status status() {
         AnalyticalCopies c = served.copies();
-        return c == null ? new Status(List.of(), 0, 0, 0, 0)
-                : new Status(c.freshness(), c.switches(), c.applied(), c.rebuilds(), c.reads());
+        return c == null ? new Status(List.of(), 0, 0, 0, 0, 0, 0)
+                : new Status(c.freshness(), c.switches(), c.applied(), c.rebuilds(), c.reads(), c.owedCommits(),
+                        c.deltaKeys());
     }
 
-    record Status(List<Freshness> tables, long switches, long applied, long rebuilds, long reads) {
+    /**
+     * @param owedCommits commits the applying copy's trees lack
+     * @param deltaKeys keys the read copy's delta holds
+     */
+    record Status(List<Freshness> tables, long switches, long applied, long rebuilds, long reads, long owedCommits,
+                  long deltaKeys) {
     }
 
     @Override

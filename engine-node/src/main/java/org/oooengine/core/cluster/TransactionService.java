@@ -454,7 +454,8 @@ final class TransactionService implements RequestFamily, AutoCloseable {
     private byte[] copyStatus() {
         NodeCopies.Status st = copies.status();
         PayloadWriter w = new PayloadWriter(64 + 64 * st.tables().size()).putLong(st.switches()).putLong(st.applied())
-                .putLong(st.rebuilds()).putLong(st.reads()).putVarInt(st.tables().size());
+                .putLong(st.rebuilds()).putLong(st.reads()).putLong(st.owedCommits()).putLong(st.deltaKeys())
+                .putVarInt(st.tables().size());
         for (org.oooengine.core.htap.Freshness f : st.tables()) {
             w.putString(f.table()).putLong(f.rows()).putLong(f.staleRows()).putLong(Double.doubleToLongBits(f.rate()))
                     .putLong(Double.doubleToLongBits(f.lagSeconds()));
@@ -463,7 +464,6 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         return w.toByteArray();
     }
 
-    /** Runs the HTAP mode the node was last given, if any: a restart does not fall back to the default. */
     /**
      * This node's share of its host's cores: the host's cores over the cluster's nodes on it (4 local
      * nodes on a 2-core machine: half a core each; one node a host: all of them).
@@ -475,6 +475,7 @@ final class TransactionService implements RequestFamily, AutoCloseable {
         return Runtime.getRuntime().availableProcessors() / (double) onHost;
     }
 
+    /** Runs the HTAP mode the node was last given, if any: a restart does not fall back to the default. */
     private void runSavedHtapMode() {
         try {
             HtapConfig.load(dir).ifPresent(htap::configure);

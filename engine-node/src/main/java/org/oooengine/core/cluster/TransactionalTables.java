@@ -48,8 +48,8 @@ public final class TransactionalTables {
     }
 
     /** How fresh a node's analytical copies are ({@link TxnOp#COPY_STATUS}), and its HTAP mode as it runs. */
-    public record CopyStatus(String node, long switches, long applied, long rebuilds, long reads, List<Freshness> tables,
-                             HtapStatus htap) {
+    public record CopyStatus(String node, long switches, long applied, long rebuilds, long reads, long owedCommits,
+                             long deltaKeys, List<Freshness> tables, HtapStatus htap) {
     }
 
     /** Has every node run its HTAP side as {@code config} says from now on ({@link TxnOp#HTAP_MODE}). */
@@ -90,13 +90,15 @@ public final class TransactionalTables {
             long applied = r.getLong();
             long rebuilds = r.getLong();
             long reads = r.getLong();
+            long owed = r.getLong();
+            long deltaKeys = r.getLong();
             int count = r.getCount(8);
             List<Freshness> tables = new ArrayList<>(count);
             for (int i = 0; i < count; i++) {
                 tables.add(new Freshness(r.getString(), r.getLong(), r.getLong(), Double.longBitsToDouble(r.getLong()),
                         Double.longBitsToDouble(r.getLong())));
             }
-            out.add(new CopyStatus(n.id(), switches, applied, rebuilds, reads, tables, HtapStatus.read(r)));
+            out.add(new CopyStatus(n.id(), switches, applied, rebuilds, reads, owed, deltaKeys, tables, HtapStatus.read(r)));
         }
         return out;
     }

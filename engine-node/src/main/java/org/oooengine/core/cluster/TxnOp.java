@@ -55,7 +55,7 @@ enum TxnOp {
     COPY_TABLES(16),
     /**
      * HTAP: how fresh the node's analytical copies are. Answer: switches, commits applied,
-     * rebuilds, reads (longs), count, then per table its name, rows, stale rows (longs), freshness and lag
+     * rebuilds, reads, commits owed to the applying copy, keys in the read copy's delta (longs), count, then per table its name, rows, stale rows (longs), freshness and lag
      * in seconds (doubles as their long bits); then the node's HTAP mode ({@link HtapStatus}).
      */
     COPY_STATUS(17),

@@ -394,6 +394,17 @@ public final class AnalyticalCopies implements AutoCloseable {
         return tablesWritten;
     }
 
+    /** Commits the applying copy's trees are owed: what it must write before the copies can switch. */
+    public int owedCommits() {
+        return owed.count();
+    }
+
+    /** Keys the read copy's delta holds: what every scan of it merges into its trees' rows. */
+    public long deltaKeys() {
+        Roles r = roles;
+        return r == null ? 0 : r.delta.changedKeys();
+    }
+
     /** Times a query pinned a copy to read it. */
     public long reads() {
         return pins.get();

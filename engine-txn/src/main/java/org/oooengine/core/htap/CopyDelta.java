@@ -45,6 +45,8 @@ final class CopyDelta {
     private final Map<String, Long> addedRows = new ConcurrentHashMap<>();
     /** Commits numbered up to this one are in whole. */
     private volatile long visible;
+    /** Distinct keys changed, over all tables. */
+    private volatile long changed;
 
     /**
      * @param copy the read copy whose trees this completes
@@ -71,6 +73,7 @@ final class CopyDelta {
                             boolean existed;
                             if (older == null) {
                                 keys.merge(table, 1, Integer::sum);
+                                changed++; // one writer
                                 existed = copy.store().table(table).tree().get(k).join() != null;
                             } else {
                                 existed = older.value() != null;
@@ -94,6 +97,11 @@ final class CopyDelta {
     /** Distinct keys of copy table {@code table} changed here (read by the applier only). */
     int changedKeys(String table) {
         return keys.getOrDefault(table, 0);
+    }
+
+    /** Distinct keys changed here, over all tables: how much every scan of the read copy merges. */
+    long changedKeys() {
+        return changed;
     }
 
     /** Rows of copy table {@code table} added here less those deleted: what a scan sees beyond the trees' count. */

@@ -51,7 +51,10 @@ public final class SystemCatalog implements Catalog {
             new ResultColumn("switches", SqlType.BIGINT, "times the node's two copies switched roles"),
             new ResultColumn("commits_applied", SqlType.BIGINT, "commits applied to the node's copies"),
             new ResultColumn("rebuilds", SqlType.BIGINT, "times the copies were built again after falling behind"),
-            new ResultColumn("copy_reads", SqlType.BIGINT, "scans that read the node's copies"));
+            new ResultColumn("copy_reads", SqlType.BIGINT, "scans that read the node's copies"),
+            new ResultColumn("owed_commits", SqlType.BIGINT, "commits the node's applying copy has yet to write"),
+            new ResultColumn("delta_keys", SqlType.BIGINT, "keys changed since the last switch, merged into every scan "
+                    + "of the node's read copy"));
 
     private final Catalog tables;
     private final ClusterSession cluster;
@@ -143,7 +146,8 @@ public final class SystemCatalog implements Catalog {
                 : org.oooengine.core.cluster.TransactionalTables.copyStatus(cluster.peers())) {
             for (org.oooengine.core.htap.Freshness f : node.tables()) {
                 rows.add(new Object[] {node.node(), names.getOrDefault(f.table(), f.table()), f.rows(), f.staleRows(),
-                    f.rate(), f.lagSeconds(), node.switches(), node.applied(), node.rebuilds(), node.reads()});
+                    f.rate(), f.lagSeconds(), node.switches(), node.applied(), node.rebuilds(), node.reads(), node.owedCommits(),
+                    node.deltaKeys()});
             }
         }
         return rows;

@@ -98,6 +98,8 @@ public final class ChBench {
     private final Options options;
     private final Consumer<String> progress;
     private final TpccCluster tpcc;
+    /** When each query client's running query started (nanoTime); 0 while it runs none. */
+    private final java.util.concurrent.atomic.AtomicLongArray queryStarted;
 
     public ChBench(Peers peers, ClusterSqlEngine engine, Options options, Consumer<String> progress) {
         this.peers = peers;
@@ -105,6 +107,7 @@ public final class ChBench {
         this.options = options;
         this.progress = progress;
         this.tpcc = new TpccCluster(peers, options.warehouses(), TpccCluster.Engine.OOO);
+        this.queryStarted = new java.util.concurrent.atomic.AtomicLongArray(options.queryClients());
     }
 
     /** Loads what is missing, runs the phases and reports; the nodes go back to the HTAP mode they ran in before. */
@@ -269,6 +272,7 @@ public final class ChBench {
             }
             int q = options.queries().get(next);
             next = (next + 1) % options.queries().size();
+            queryStarted.set(client, System.nanoTime());
             try {
                 statements.execute(ChQueries.text(q), false);
                 series.query();
@@ -282,8 +286,23 @@ public final class ChBench {
                 if (failed.incrementAndGet() <= 3) {
                     progress.accept("query " + ChQueries.name(q) + " failed: " + e.getMessage());
                 }
+            } finally {
+                queryStarted.set(client, 0);
             }
         }
+    }
+
+    /** How long the query running longest has run, in seconds; 0 when none runs. */
+    private double longestQuery() {
+        long now = System.nanoTime();
+        long longest = 0;
+        for (int c = 0; c < queryStarted.length(); c++) {
+            long started = queryStarted.get(c);
+            if (started != 0) {
+                longest = Math.max(longest, now - started);
+            }
+        }
+        return longest / 1e9;
     }
 
     /**
@@ -293,14 +312,17 @@ public final class ChBench {
     private void sampleFreshness(AtomicBoolean stop, ChSeries series) {
         while (!stop.get()) {
             if (!options.mode().readsCopies()) {
-                series.freshness(1.0, Map.of(), Map.of()); // the queries read the tables themselves
+                // the queries read the tables themselves
+                series.freshness(1.0, Map.of(), Map.of(), ChSeries.CopyWork.NONE, longestQuery());
             } else {
                 try {
                     long rows = 0;
                     long stale = 0;
                     Map<String, Double> lag = new java.util.TreeMap<>();
                     Map<String, Integer> slots = new java.util.TreeMap<>();
+                    ChSeries.CopyWork work = ChSeries.CopyWork.NONE;
                     for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(peers)) {
+                        work = work.plus(new ChSeries.CopyWork(s.switches(), s.applied(), s.owedCommits(), s.deltaKeys()));
                         for (Freshness f : s.tables()) {
                             rows += f.rows();
                             stale += f.staleRows();
@@ -310,7 +332,7 @@ public final class ChBench {
                                 Integer::sum));
                     }
                     series.freshness(rows == 0 ? 1.0 : Math.max(0, 1 - (double) stale / rows), lag,
-                            options.mode() == Mode.COPIES ? Map.of() : slots);
+                            options.mode() == Mode.COPIES ? Map.of() : slots, work, longestQuery());
                 } catch (RuntimeException e) {
                     progress.accept("the copies' freshness could not be read: " + e.getMessage());
                 }

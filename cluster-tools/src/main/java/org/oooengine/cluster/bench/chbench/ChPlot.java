@@ -13,7 +13,8 @@ import org.oooengine.cluster.bench.StackedCharts;
 
 /**
  * CH-benCHmark runs over time, a series per run (its mode): commits a second, queries answered so
- * far, the copies' freshness and lag — from the per-second rows {@code bench chbench} writes.
+ * far, the copies' freshness and lag, the query running longest, the copies' deltas and the commits
+ * owed to them — from the per-second rows {@code bench chbench} writes.
  */
 public final class ChPlot {
     private static final int WIDTH = 900;
@@ -27,15 +28,26 @@ public final class ChPlot {
         List<Chart<?, ?>> charts = new ArrayList<>();
         charts.add(chart("OLTP: TPC-C commits a second", "tps", runs, row -> row.get("commits").asDouble(), false));
         charts.add(chart("OLAP: queries answered so far", "queries", runs, row -> row.get("queries").asDouble(), true));
-        charts.add(chart("freshness of the copies (rows up to date)", "freshness", runs,
-                row -> row.get("freshness").isNull() ? Double.NaN : row.get("freshness").asDouble(), false));
-        charts.add(chart("lag of the copies (oldest commit not shown)", "seconds", runs,
-                row -> row.get("lag_seconds").isNull() ? Double.NaN : row.get("lag_seconds").asDouble(), false));
+        charts.add(chart("freshness of the copies (rows up to date)", "freshness", runs, row -> number(row, "freshness"),
+                false));
+        charts.add(chart("lag of the copies (oldest commit not shown)", "seconds", runs, row -> number(row, "lag_seconds"),
+                false));
+        charts.add(chart("the query running longest", "seconds", runs, row -> number(row, "longest_query_seconds"), false));
+        charts.add(chart("the copies' work, all nodes: keys in the read copies' deltas", "keys", runs,
+                row -> number(row, "delta_keys"), false));
+        charts.add(chart("the copies' work, all nodes: commits owed to the applying copies", "commits", runs,
+                row -> number(row, "owed_commits"), false));
         XYChart slots = slots(runs);
         if (!slots.getSeriesMap().isEmpty()) {
             charts.add(slots);
         }
         StackedCharts.write(charts, WIDTH, HEIGHT, png);
+    }
+
+    /** A row's figure; NaN where it has none (a series written before it was recorded, or no copies read). */
+    private static double number(JsonNode row, String field) {
+        JsonNode n = row.path(field);
+        return n.isNumber() ? n.asDouble() : Double.NaN;
     }
 
     /** The core roles' slots summed over the nodes, a series per role and run, for runs whose nodes had them. */

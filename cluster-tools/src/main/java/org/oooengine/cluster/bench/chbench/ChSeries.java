@@ -21,9 +21,24 @@ final class ChSeries {
     /**
      * @param lagByTable each table's greatest lag over the nodes
      * @param slots each core role's slots, summed over the nodes (empty when the nodes' roles are unbounded)
+     * @param copies the copies' work, summed over the nodes
+     * @param longestQuery how long the query running longest had run, in seconds
      */
     private record Sample(long nanos, double freshness, double lag, Map<String, Double> lagByTable,
-                          Map<String, Integer> slots) {
+                          Map<String, Integer> slots, CopyWork copies, double longestQuery) {
+    }
+
+    /**
+     * What the copies did, summed over the nodes: switches and commits applied since they started,
+     * and now the commits owed to the applying copies and the keys in the read copies' deltas.
+     */
+    record CopyWork(long switches, long applied, long owedCommits, long deltaKeys) {
+        static final CopyWork NONE = new CopyWork(0, 0, 0, 0);
+
+        CopyWork plus(CopyWork o) {
+            return new CopyWork(switches + o.switches, applied + o.applied, owedCommits + o.owedCommits,
+                    deltaKeys + o.deltaKeys);
+        }
     }
 
     ChSeries(long origin) {
@@ -42,9 +57,11 @@ final class ChSeries {
         perSecond.computeIfAbsent(second(System.nanoTime()), s -> new LongAdder()).increment();
     }
 
-    void freshness(double rate, Map<String, Double> lagByTable, Map<String, Integer> slots) {
+    void freshness(double rate, Map<String, Double> lagByTable, Map<String, Integer> slots, CopyWork copies,
+                   double longestQuery) {
         double lag = lagByTable.values().stream().mapToDouble(Double::doubleValue).max().orElse(0);
-        samples.add(new Sample(System.nanoTime(), rate, lag, Map.copyOf(lagByTable), Map.copyOf(slots)));
+        samples.add(new Sample(System.nanoTime(), rate, lag, Map.copyOf(lagByTable), Map.copyOf(slots), copies,
+                longestQuery));
     }
 
     /** Each core role's slots summed over the nodes, averaged over the samples of the window; empty without any. */
@@ -118,6 +135,10 @@ final class ChSeries {
         return sorted.length == 0 ? Double.NaN : sorted[(int) Math.ceil(0.99 * sorted.length) - 1];
     }
 
+    private java.util.Optional<Sample> lastBefore(long nanos) {
+        return samples.stream().filter(s -> s.nanos() < nanos).reduce((a, b) -> b);
+    }
+
     private List<Sample> window(long from, long to) {
         return samples.stream().filter(s -> s.nanos() >= from && s.nanos() < to).toList();
     }
@@ -127,7 +148,11 @@ final class ChSeries {
         return Double.isNaN(v) ? null : v;
     }
 
-    /** One row per second of [from, to): seconds since {@code from}, commits, queries, freshness, lag. */
+    /**
+     * One row per second of [from, to): seconds since {@code from}, commits, queries, freshness, lag,
+     * the roles' slots, the copies' switches, commits applied and owed and delta keys, and the longest
+     * running query.
+     */
     List<Map<String, Object>> rows(long from, long to) {
         List<Map<String, Object>> out = new ArrayList<>();
         for (long s = second(from); s < second(to); s++) {
@@ -143,6 +168,16 @@ final class ChSeries {
             Map<String, Double> slots = meanSlots(start, start + 1_000_000_000L);
             if (!slots.isEmpty()) {
                 row.put("slots", slots);
+            }
+            List<Sample> second = window(start, start + 1_000_000_000L);
+            if (!second.isEmpty()) {
+                CopyWork before = lastBefore(start).orElse(second.get(0)).copies();
+                CopyWork now = second.get(second.size() - 1).copies();
+                row.put("switches", now.switches() - before.switches());
+                row.put("applied", now.applied() - before.applied());
+                row.put("owed_commits", second.stream().mapToLong(x -> x.copies().owedCommits()).max().orElse(0));
+                row.put("delta_keys", second.stream().mapToLong(x -> x.copies().deltaKeys()).max().orElse(0));
+                row.put("longest_query_seconds", second.stream().mapToDouble(Sample::longestQuery).max().orElse(0));
             }
             out.add(row);
         }

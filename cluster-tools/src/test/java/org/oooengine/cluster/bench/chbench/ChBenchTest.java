@@ -42,6 +42,7 @@ class ChBenchTest {
     Path dir;
 
     @Test
+    @SuppressWarnings("unchecked")
     void runsReportTheirPhasesAndEveryQueryAnswersAsDuckDb() throws Exception {
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session();
              ClusterSqlEngine engine = new ClusterSqlEngine(session, dir.resolve("catalog.json"))) {
@@ -58,6 +59,15 @@ class ChBenchTest {
             assertTrue((Double) copies.get("qph") > 0, copies::toString);
             double freshness = (Double) copies.get("freshness");
             assertTrue(freshness > 0 && freshness <= 1, copies::toString);
+            assertEquals(1.0, ((Map<?, ?>) copies.get("node_settings")).get("cores_per_node"), copies::toString);
+            List<Map<?, ?>> rows = ((List<Map<?, ?>>) copies.get("series")).stream()
+                    .filter(row -> row.containsKey("applied")).toList(); // the seconds the copies were sampled in
+            assertTrue(!rows.isEmpty(), copies::toString);
+            assertTrue(rows.stream().mapToLong(row -> ((Number) row.get("applied")).longValue()).sum() > 0,
+                    "the series shows no commit applied to the copies: " + rows);
+            assertTrue(rows.stream().allMatch(row -> ((Number) row.get("owed_commits")).longValue() >= 0
+                    && ((Number) row.get("delta_keys")).longValue() >= 0
+                    && (Double) row.get("longest_query_seconds") < QUERY_TIMEOUT.toSeconds()), rows::toString);
             for (Object phase : (List<?>) copies.get("phases")) {
                 Map<?, ?> slots = (Map<?, ?>) ((Map<?, ?>) ((Map<?, ?>) phase).get("roles")).get("node_slots");
                 double total = slots.values().stream().mapToDouble(v -> (Double) v).sum();
