@@ -51,7 +51,8 @@ final class ClusterHtapCommand implements Callable<Integer> {
             if (mode != null) {
                 chosen = named(mode);
             } else {
-                for (String flag : List.of("--slots", "--cores-per-node", "--switch-every", "--htal", "--balance-every")) {
+                for (String flag : List.of("--slots", "--cores-per-node", "--switch-every", "--htal", "--balance-every",
+                        "--trees-only")) {
                     if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
                         throw new IllegalArgumentException(flag + " sets a mode's settings: give --mode with it");
                     }
@@ -79,8 +80,9 @@ final class ClusterHtapCommand implements Callable<Integer> {
                 o.put("node", s.node());
                 o.put("mode", spelled(c.mode()));
                 o.put("slots", slots(s));
-                o.put("cores_shared", c.cores());
+                o.put("cores_shared", s.htap().coresShared());
                 o.put("switch_every_s", c.switchEvery().toMillis() / 1000.0);
+                o.put("trees_only", c.treesOnly());
                 o.put("htal", c.parameters());
                 o.put("decisions", s.htap().decisions());
                 o.put("moves", s.htap().moves());
@@ -94,8 +96,11 @@ final class ClusterHtapCommand implements Callable<Integer> {
             }
             out.printf(Locale.ROOT, "node %s: %s, %s, %d switches, %d commits owed to the applying copy, %d keys in the "
                             + "read copy's delta", s.node(), spelled(c.mode()), c.mode() == HtapConfig.Mode.COPIES
-                            ? "roles unbounded" : String.format(Locale.ROOT, "slots %s of %.2f cores", slots(s), c.cores()),
+                            ? "roles unbounded" : String.format(Locale.ROOT, "slots %s of %.2f cores", slots(s), s.htap().coresShared()),
                     s.switches(), s.owedCommits(), s.deltaKeys());
+            if (c.treesOnly()) {
+                out.print(", queries read the trees only");
+            }
             if (c.mode() == HtapConfig.Mode.HTAL) {
                 out.printf(Locale.ROOT, ", %d decisions, %d moves; last: %s", s.htap().decisions(), s.htap().moves(),
                         s.htap().lastDecision());

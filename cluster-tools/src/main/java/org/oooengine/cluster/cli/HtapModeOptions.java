@@ -15,8 +15,8 @@ import picocli.CommandLine.Option;
 
 /**
  * The nodes' HTAP settings as {@code ooo cluster htap} and {@code ooo bench chbench} spell them:
- * the core roles' slots, the cores they share out, static's switching period and HTAL's thresholds
- * and period.
+ * the core roles' slots, the cores they share out, static's switching period, HTAL's thresholds
+ * and period, and whether queries read the copies' trees alone.
  */
 final class HtapModeOptions {
     private static final Map<String, Role> ROLES = Map.of("oltp", Role.OLTP, "olap", Role.OLAP,
@@ -43,6 +43,11 @@ final class HtapModeOptions {
                     + "2, 0.85, 0.6, 8, 0.8, 0.1")
     String htal;
 
+    @Option(names = "--trees-only",
+            description = "queries read the read copy's trees alone, as the seed reads its copies: the commits since "
+                    + "the last switch unseen until the next (by default they are merged in)")
+    boolean treesOnly;
+
     @Option(names = "--balance-every", defaultValue = "1s", paramLabel = "DURATION", converter = Units.InSeconds.class,
             description = "how often HTAL's balancer decides on each node (default: ${DEFAULT-VALUE})")
     double balanceEvery;
@@ -65,7 +70,7 @@ final class HtapModeOptions {
         double cores = coresPerNode != null ? coresPerNode : 0;
         Duration switching = switchEvery != null ? Duration.ofMillis((long) (switchEvery * 1000)) : switchByDefault;
         return new HtapConfig(mode, roleSlots, cores, switching, parameters(htal),
-                Duration.ofMillis((long) (balanceEvery * 1000)));
+                Duration.ofMillis((long) (balanceEvery * 1000)), treesOnly);
     }
 
     /** {@code oltp=3,olap=3,log-shipping=1,dispatch=1}: every role, each at least one slot. */

@@ -26,24 +26,27 @@ class ClusterHtapCommandTest {
             nodes.forEach(n -> assertEquals("copies", n.get("mode").asText(), n.toString()));
 
             Cli set = Cli.run("cluster", "htap", "--cluster", at, "--mode", "static", "--slots",
-                    "oltp=2,olap=4,log-shipping=1,dispatch=1", "--cores-per-node", "1", "--switch-every", "45s", "--json");
+                    "oltp=2,olap=4,log-shipping=1,dispatch=1", "--cores-per-node", "1", "--switch-every", "45s", "--trees-only", "--json");
             for (JsonNode n : json(set)) {
                 assertEquals("static", n.get("mode").asText(), n.toString());
                 assertEquals(2, n.get("slots").get("oltp").asInt(), n.toString());
                 assertEquals(4, n.get("slots").get("olap").asInt(), n.toString());
                 assertEquals(45.0, n.get("switch_every_s").asDouble(), n.toString());
+                assertTrue(n.get("trees_only").asBoolean(), n.toString());
             }
 
             Cli shown = Cli.run("cluster", "htap", "--cluster", at);
             assertEquals(0, shown.exitCode(), shown::toString);
             assertTrue(shown.out().contains("node n1: static, slots {oltp=2, olap=4, log-shipping=1, dispatch=1} of 1.00 "
                     + "cores"), shown::toString);
+            assertTrue(shown.out().contains("queries read the trees only"), shown::toString);
 
             // without --cores-per-node each node takes its host's cores over the nodes on it (both are on this host)
             double share = Runtime.getRuntime().availableProcessors() / 2.0;
             for (JsonNode n : json(Cli.run("cluster", "htap", "--cluster", at, "--mode", "htal", "--json"))) {
                 assertEquals("htal", n.get("mode").asText(), n.toString());
                 assertEquals(share, n.get("cores_shared").asDouble(), 1e-9, n.toString());
+                assertTrue(!n.get("trees_only").asBoolean(), n.toString());
             }
 
             Cli back = Cli.run("cluster", "htap", "--cluster", at, "--mode", "copies");

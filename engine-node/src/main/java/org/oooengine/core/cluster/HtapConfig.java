@@ -26,9 +26,11 @@ import org.oooengine.core.wire.PayloadWriter;
  *              roles: the node's share of its host, the host's cores over the nodes on it
  * @param switchEvery how often the static baseline switches copies (the seed: 120 s)
  * @param period how often HTAL's balancer decides
+ * @param treesOnly whether queries read the read copy's trees alone, as the seed reads its copies,
+ *                  rather than with the commits since the last switch merged in
  */
 public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Duration switchEvery,
-                         HtalPolicy.Parameters parameters, Duration period) {
+                         HtalPolicy.Parameters parameters, Duration period, boolean treesOnly) {
     /** How a node runs its copies and roles. */
     public enum Mode {
         /** Copies switch by freshness and at least every second; roles unbounded (the default). */
@@ -47,6 +49,12 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
     public static final HtapConfig DEFAULT = new HtapConfig(Mode.COPIES, SEED_SLOTS, 0, Duration.ofSeconds(120),
             HtalPolicy.Parameters.SEED, Duration.ofSeconds(1));
 
+    /** A mode whose queries read the copies' deltas too. */
+    public HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Duration switchEvery,
+                      HtalPolicy.Parameters parameters, Duration period) {
+        this(mode, slots, cores, switchEvery, parameters, period, false);
+    }
+
     public HtapConfig {
         slots = Map.copyOf(slots);
         new CoreRoles(slots); // checks them
@@ -63,17 +71,18 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
 
     /** This mode with the roles sharing out {@code shared} cores. */
     HtapConfig sharing(double shared) {
-        return new HtapConfig(mode, slots, shared, switchEvery, parameters, period);
+        return new HtapConfig(mode, slots, shared, switchEvery, parameters, period, treesOnly);
     }
 
     /** When this mode's copies switch, and whether they ship. */
     AnalyticalCopies.Rule rule() {
-        return switch (mode) {
+        AnalyticalCopies.Rule rule = switch (mode) {
             case COPIES -> new AnalyticalCopies.Rule(Duration.ofSeconds(1), parameters.beta(), true);
             case STATIC -> AnalyticalCopies.Rule.every(switchEvery);
             case HTAL -> AnalyticalCopies.Rule.belowFreshness(parameters.beta());
             case NO_SHIPPING -> AnalyticalCopies.Rule.frozen();
         };
+        return treesOnly ? rule.readingTreesOnly() : rule;
     }
 
     void write(PayloadWriter w) {
@@ -85,7 +94,7 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
         for (double d : new double[] {cores, p.alpha(), p.beta(), p.gamma(), p.delta(), p.epsilon(), p.zeta()}) {
             w.putLong(Double.doubleToLongBits(d));
         }
-        w.putLong(switchEvery.toMillis()).putLong(period.toMillis());
+        w.putLong(switchEvery.toMillis()).putLong(period.toMillis()).put(treesOnly ? 1 : 0);
     }
 
     static HtapConfig read(PayloadReader r) {
@@ -102,7 +111,7 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
             d[i] = Double.longBitsToDouble(r.getLong());
         }
         return new HtapConfig(Mode.values()[m], slots, d[0], Duration.ofMillis(r.getLong()),
-                new HtalPolicy.Parameters(d[1], d[2], d[3], d[4], d[5], d[6]), Duration.ofMillis(r.getLong()));
+                new HtalPolicy.Parameters(d[1], d[2], d[3], d[4], d[5], d[6]), Duration.ofMillis(r.getLong()), r.get() == 1);
     }
 
     /** The file, in the transactional tables' directory, where a node keeps the mode it was given. */
@@ -110,13 +119,13 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
 
     /** This mode as a node keeps it: what a person reading the file understands. */
     private record Saved(Mode mode, Map<Role, Integer> slots, double coresShared, long switchEveryMillis,
-                         HtalPolicy.Parameters htal, long balanceEveryMillis) {
+                         HtalPolicy.Parameters htal, long balanceEveryMillis, boolean treesOnly) {
     }
 
     /** Keeps this mode in {@code dir}, so that the node runs in it again after a restart. */
     void save(Path dir) {
         JsonFiles.writeAtomically(dir.resolve(FILE), new Saved(mode, new java.util.TreeMap<>(slots), cores,
-                switchEvery.toMillis(), parameters, period.toMillis()));
+                switchEvery.toMillis(), parameters, period.toMillis(), treesOnly));
     }
 
     /** The mode kept in {@code dir}; empty when none was. */
@@ -128,7 +137,7 @@ public record HtapConfig(Mode mode, Map<Role, Integer> slots, double cores, Dura
         try {
             Saved s = new ObjectMapper().readValue(file.toFile(), Saved.class);
             return Optional.of(new HtapConfig(s.mode(), s.slots(), s.coresShared(), Duration.ofMillis(s.switchEveryMillis()),
-                    s.htal(), Duration.ofMillis(s.balanceEveryMillis())));
+                    s.htal(), Duration.ofMillis(s.balanceEveryMillis()), s.treesOnly()));
         } catch (IOException | RuntimeException e) {
             throw new UncheckedIOException(new IOException("cannot read the node's HTAP mode from " + file + ": "
                     + e.getMessage(), e));

@@ -7,10 +7,12 @@ import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 
 /**
- * A node's HTAP mode as it runs: the settings it was given, its roles' slots now, and how many
- * times HTAL's balancer decided and moved a slot, with its last decision and why.
+ * A node's HTAP mode as it runs: the settings it was given, the cores its roles share out (its
+ * host's share when the settings give none), its roles' slots now, and how many times HTAL's
+ * balancer decided and moved a slot, with its last decision and why.
  */
-public record HtapStatus(HtapConfig config, Map<Role, Integer> slots, long decisions, long moves, String lastDecision) {
+public record HtapStatus(HtapConfig config, double coresShared, Map<Role, Integer> slots, long decisions, long moves,
+                         String lastDecision) {
     public HtapStatus {
         slots = Map.copyOf(slots);
     }
@@ -21,6 +23,7 @@ public record HtapStatus(HtapConfig config, Map<Role, Integer> slots, long decis
 
     void write(PayloadWriter w) {
         config.write(w);
+        w.putLong(Double.doubleToLongBits(coresShared));
         for (Role r : Role.values()) {
             w.putInt(slots.get(r));
         }
@@ -29,10 +32,11 @@ public record HtapStatus(HtapConfig config, Map<Role, Integer> slots, long decis
 
     static HtapStatus read(PayloadReader r) {
         HtapConfig config = HtapConfig.read(r);
+        double cores = Double.longBitsToDouble(r.getLong());
         Map<Role, Integer> slots = new EnumMap<>(Role.class);
         for (Role role : Role.values()) {
             slots.put(role, r.getInt());
         }
-        return new HtapStatus(config, slots, r.getLong(), r.getLong(), r.getString());
+        return new HtapStatus(config, cores, slots, r.getLong(), r.getLong(), r.getString());
     }
 }

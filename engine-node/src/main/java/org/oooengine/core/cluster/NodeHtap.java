@@ -55,6 +55,8 @@ final class NodeHtap implements AutoCloseable {
     private final double hostShare;
     private final DispatchCpu dispatchCpu;
     private final ScheduledExecutorService balancer;
+    /** The mode as given, and as run: with the cores this node shares out. */
+    private volatile HtapConfig given = HtapConfig.DEFAULT;
     private volatile HtapConfig config = HtapConfig.DEFAULT;
     private ScheduledFuture<?> balancing;
     private final AtomicLong decisions = new AtomicLong();
@@ -91,6 +93,7 @@ final class NodeHtap implements AutoCloseable {
 
     private synchronized void apply(HtapConfig given) {
         HtapConfig next = given.boundsRoles() && given.cores() == 0 ? given.sharing(hostShare) : given;
+        this.given = given;
         config = next;
         boolean bounded = next.boundsRoles();
         cores.reset(bounded ? next.slots() : CoreRoles.UNBOUNDED_SLOTS);
@@ -178,7 +181,8 @@ final class NodeHtap implements AutoCloseable {
     }
 
     HtapStatus status() {
-        return new HtapStatus(config, cores.slots(), decisions.get(), moves.get(), lastDecision);
+        return new HtapStatus(given, config.boundsRoles() ? config.cores() : 0, cores.slots(), decisions.get(), moves.get(),
+                lastDecision);
     }
 
     @Override

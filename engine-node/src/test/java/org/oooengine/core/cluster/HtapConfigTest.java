@@ -25,9 +25,22 @@ class HtapConfigTest {
         assertEquals(Optional.empty(), HtapConfig.load(dir));
         HtapConfig given = new HtapConfig(HtapConfig.Mode.HTAL, Map.of(Role.OLTP, 2, Role.OLAP, 4, Role.LOG_SHIPPING, 1,
                 Role.DISPATCH, 1), 0.5, Duration.ofSeconds(45), new HtalPolicy.Parameters(3, 0.9, 0.6, 8, 0.8, 0.1),
-                Duration.ofMillis(500));
+                Duration.ofMillis(500), true);
         given.save(dir);
         assertEquals(Optional.of(given), HtapConfig.load(dir));
+
+        org.oooengine.core.wire.PayloadWriter w = new org.oooengine.core.wire.PayloadWriter(64);
+        given.write(w);
+        assertEquals(given, HtapConfig.read(new org.oooengine.core.wire.PayloadReader(w.toByteArray())), "on the wire");
+    }
+
+    @Test
+    void aModeSavedBeforeTreesOnlyExistedReadsTheDeltaAsItDid() throws Exception {
+        HtapConfig.DEFAULT.save(dir);
+        Path file = dir.resolve(HtapConfig.FILE);
+        Files.writeString(file, Files.readString(file).replaceAll(",\\s*\"treesOnly\"\\s*:\\s*false", ""));
+        assertTrue(!Files.readString(file).contains("treesOnly"), Files.readString(file));
+        assertEquals(Optional.of(HtapConfig.DEFAULT), HtapConfig.load(dir));
     }
 
     @Test

@@ -51,9 +51,15 @@ public final class AnalyticalCopies implements AutoCloseable {
      * rest of its rows (0: never by freshness; HTAL's β is 0.85). Queries see the delta either way;
      * switching keeps it, and the merge it costs scans, small. Without {@code ships}, commits are
      * not shipped at all and the copies stay as built (the seed's decoupled storage without
-     * shipping): freshness falls with every commit.
+     * shipping): freshness falls with every commit. With {@code treesOnly}, queries read the read
+     * copy's trees alone, as the seed reads its copies: the commits since the last switch stay
+     * unseen (and stale) until the next.
      */
-    public record Rule(Duration switchEvery, double switchBelowFreshness, boolean ships) {
+    public record Rule(Duration switchEvery, double switchBelowFreshness, boolean ships, boolean treesOnly) {
+        public Rule(Duration switchEvery, double switchBelowFreshness, boolean ships) {
+            this(switchEvery, switchBelowFreshness, ships, false);
+        }
+
         public Rule {
             if (switchEvery != null && (switchEvery.isNegative() || switchEvery.isZero())) {
                 throw new IllegalArgumentException("copies switch every positive duration, not " + switchEvery);
@@ -76,6 +82,11 @@ public final class AnalyticalCopies implements AutoCloseable {
         /** No shipping: the copies stay as built. */
         public static Rule frozen() {
             return new Rule(null, 0, false);
+        }
+
+        /** This rule, queries reading the read copy's trees without its delta. */
+        public Rule readingTreesOnly() {
+            return new Rule(switchEvery, switchBelowFreshness, ships, true);
         }
     }
 
@@ -326,7 +337,7 @@ public final class AnalyticalCopies implements AutoCloseable {
             r.reading.pins.incrementAndGet();
             if (roles == r) {
                 pins.incrementAndGet();
-                return new Pin(this, r.reading, r.delta, r.shown, r.delta.visible());
+                return new Pin(this, r.reading, r.delta, r.shown, rule.treesOnly() ? r.delta.base() : r.delta.visible());
             }
             r.reading.pins.decrementAndGet(); // switched meanwhile: pin the new one
         }
@@ -369,11 +380,16 @@ public final class AnalyticalCopies implements AutoCloseable {
                 oldest = f.oldestWaitingNanos();
             }
         }
+        boolean treesOnly = rule.treesOnly() && r != null;
+        if (treesOnly && r.delta.firstVisibleNanos() >= 0) {
+            oldest = r.delta.firstVisibleNanos(); // queries do not see the delta: its first commit is the oldest unseen
+        }
         double lag = oldest < 0 ? 0 : Math.max(0, (System.nanoTime() - oldest) / 1e9);
         List<Freshness> out = new ArrayList<>();
         for (String t : new java.util.TreeSet<>(tables.keySet())) {
-            long rows = r == null ? 0 : r.reading.data.rows(t) + r.delta.addedRows(r.reading.data.copyTableOf(t));
-            int s = stale.getOrDefault(t, 0);
+            String inCopy = r == null ? null : r.reading.data.copyTableOf(t);
+            long rows = r == null ? 0 : r.reading.data.rows(t) + (treesOnly ? 0 : r.delta.addedRows(inCopy));
+            int s = stale.getOrDefault(t, 0) + (treesOnly ? r.delta.changedKeys(inCopy) : 0);
             out.add(Freshness.of(t, rows, s, s == 0 ? 0 : lag));
         }
         return out;

@@ -1,7 +1,6 @@
 package org.oooengine.core.htap;
 
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -39,12 +38,16 @@ final class CopyDelta {
 
     private final AnalyticalCopy copy;
     private final Map<String, ConcurrentSkipListMap<byte[], Version>> byTable = new ConcurrentHashMap<>();
-    /** Distinct keys changed, by copy table (read by the applier only). */
-    private final Map<String, Integer> keys = new HashMap<>();
+    /** Distinct keys changed, by copy table. */
+    private final Map<String, Integer> keys = new ConcurrentHashMap<>();
     /** Rows added less rows deleted, by copy table, against the copy's trees. */
     private final Map<String, Long> addedRows = new ConcurrentHashMap<>();
+    /** The number of the last commit the copy's trees hold. */
+    private final long base;
     /** Commits numbered up to this one are in whole. */
     private volatile long visible;
+    /** When the first commit added became visible in the transactional tables; -1 before any. */
+    private volatile long firstVisibleNanos = -1;
     /** Distinct keys changed, over all tables. */
     private volatile long changed;
 
@@ -54,11 +57,15 @@ final class CopyDelta {
      */
     CopyDelta(AnalyticalCopy copy, long base) {
         this.copy = copy;
+        this.base = base;
         this.visible = base;
     }
 
     /** Adds {@code commits}, numbered from {@code visible() + 1} on, then shows them to scans starting from now. */
     void add(List<ShippedCommit> commits) {
+        if (firstVisibleNanos < 0 && !commits.isEmpty()) {
+            firstVisibleNanos = commits.get(0).visibleAtNanos();
+        }
         long seq = visible;
         for (ShippedCommit c : commits) {
             seq++;
@@ -94,7 +101,17 @@ final class CopyDelta {
         return visible;
     }
 
-    /** Distinct keys of copy table {@code table} changed here (read by the applier only). */
+    /** The number of the last commit the copy's trees hold: a scan as of it sees none of this delta. */
+    long base() {
+        return base;
+    }
+
+    /** When the first commit here became visible in the transactional tables (nanoTime); -1 while there is none. */
+    long firstVisibleNanos() {
+        return firstVisibleNanos;
+    }
+
+    /** Distinct keys of copy table {@code table} changed here. */
     int changedKeys(String table) {
         return keys.getOrDefault(table, 0);
     }

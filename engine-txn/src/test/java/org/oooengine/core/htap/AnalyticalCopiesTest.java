@@ -231,6 +231,42 @@ class AnalyticalCopiesTest {
         }
     }
 
+    /**
+     * Read as the seed reads its copies, the read copy's trees alone: a commit the applier took
+     * stays unseen, and counts as stale, until the copies switch; then queries see it.
+     */
+    @Test
+    void queriesReadingTreesOnlySeeACommitOnceTheCopiesSwitch() throws Exception {
+        try (TransactionalDatabase db = TransactionalDatabase.open(dir.resolve("txn"), LogProtocol.NLR, Durability.NONE)) {
+            TransactionalTable accounts = loadAccounts(db);
+            try (AnalyticalCopies copies = startCopies(db, periodic(Duration.ofHours(1))); Worker w = db.newWorker()) {
+                copies.reconfigure(AnalyticalCopies.Rule.every(Duration.ofHours(1)).readingTreesOnly());
+                w.run(tx -> {
+                    tx.put(accounts, KEYS.encode(3L), ROWS.encode(new Object[] {3L, 0L, "emptied"}));
+                    return null;
+                });
+                assertTrue(copies.awaitFresh(Duration.ofSeconds(30)));
+                try (AnalyticalCopies.Pin pin = copies.pin()) {
+                    assertEquals(OPENING_BALANCE, pinnedRows(pin).get(3L).get(1), "a query read the delta");
+                }
+                Freshness stale = copies.freshness().get(0);
+                assertEquals(1, stale.staleRows(), stale.toString());
+                assertTrue(stale.lagSeconds() > 0, stale.toString());
+
+                copies.reconfigure(AnalyticalCopies.Rule.every(Duration.ofMillis(10)).readingTreesOnly());
+                long deadline = System.nanoTime() + 30_000_000_000L;
+                while (copies.freshness().get(0).staleRows() > 0 && System.nanoTime() < deadline) {
+                    Thread.sleep(5);
+                }
+                assertTrue(copies.switches() > 0);
+                assertEquals(1.0, copies.freshness().get(0).rate(), copies.freshness()::toString);
+                try (AnalyticalCopies.Pin pin = copies.pin()) {
+                    assertEquals(tableRows(db), pinnedRows(pin));
+                }
+            }
+        }
+    }
+
     /** Copies that ship no commits stay as built and say how stale they are; shipping again builds them anew. */
     @Test
     void copiesThatShipNothingGoStaleAndAreBuiltAgainWhenShippingResumes() throws Exception {

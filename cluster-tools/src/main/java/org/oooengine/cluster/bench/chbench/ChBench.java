@@ -118,7 +118,7 @@ public final class ChBench {
             if (options.mode().readsCopies()) {
                 HtapConfig c = options.nodes();
                 TransactionalTables.htapMode(peers, new HtapConfig(options.mode().nodes, c.slots(), c.cores(),
-                        c.switchEvery(), c.parameters(), c.period()));
+                        c.switchEvery(), c.parameters(), c.period(), c.treesOnly()));
             }
             return measure();
         } finally {
@@ -251,13 +251,14 @@ public final class ChBench {
         // each node's own: without --cores-per-node, a node takes its share of its host
         Map<String, Double> cores = new java.util.TreeMap<>();
         for (TransactionalTables.CopyStatus s : TransactionalTables.copyStatus(peers)) {
-            cores.put(s.node(), s.htap().config().cores());
+            cores.put(s.node(), s.htap().coresShared());
         }
         m.put("cores_per_node", new java.util.HashSet<>(cores.values()).size() == 1 ? cores.values().iterator().next()
                 : cores);
         m.put("switch_every_seconds", c.switchEvery().toMillis() / 1000.0);
         m.put("htal", c.parameters());
         m.put("balance_every_seconds", c.period().toMillis() / 1000.0);
+        m.put("trees_only", c.treesOnly());
         return m;
     }
 
