@@ -348,6 +348,12 @@ final class NodeCopies implements AutoCloseable {
         return c == null ? 1 : c.tablesWritten();
     }
 
+    /** Each copied table's freshness in the read copy's trees alone (none while there are no copies). */
+    List<Freshness> treesFreshness() {
+        AnalyticalCopies c = served.copies();
+        return c == null ? List.of() : c.treesFreshness();
+    }
+
     /** Each copied table's freshness here, with the copies' switches, commits applied and rebuilds. */
     Status status() {
         AnalyticalCopies c = served.copies();

@@ -167,7 +167,9 @@ final class NodeHtap implements AutoCloseable {
         double variance = loads.partitionsVariance();
         long rows = 0;
         long stale = 0;
-        for (Freshness f : copies.status().tables()) { // over all copied rows: a 1-row table is not the node's freshness
+        // F of the read copy's trees: queries see the delta too and stay fresh, but until log shipping
+        // writes the trees the delta grows, and with it every scan's merge and the next switch's wait
+        for (Freshness f : copies.treesFreshness()) { // over all copied rows: a 1-row table is not the node's freshness
             rows += f.rows();
             stale += f.staleRows();
         }

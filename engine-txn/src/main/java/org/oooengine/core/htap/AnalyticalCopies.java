@@ -366,6 +366,18 @@ public final class AnalyticalCopies implements AutoCloseable {
 
     /** Each copied table's freshness in the copy queries read now. */
     public List<Freshness> freshness() {
+        return freshness(rule.treesOnly());
+    }
+
+    /**
+     * Each copied table's freshness in the read copy's trees alone, its delta counted stale: how far
+     * log shipping, which writes the trees, is behind (the copy freshness the seed balances by).
+     */
+    public List<Freshness> treesFreshness() {
+        return freshness(true);
+    }
+
+    private List<Freshness> freshness(boolean ofTrees) {
         Roles r = roles;
         Map<String, Integer> stale = new HashMap<>(inHand);
         unshipped.forEach((t, keys) -> stale.merge(t, keys.size(), Integer::sum));
@@ -380,7 +392,7 @@ public final class AnalyticalCopies implements AutoCloseable {
                 oldest = f.oldestWaitingNanos();
             }
         }
-        boolean treesOnly = rule.treesOnly() && r != null;
+        boolean treesOnly = ofTrees && r != null;
         if (treesOnly && r.delta.firstVisibleNanos() >= 0) {
             oldest = r.delta.firstVisibleNanos(); // queries do not see the delta: its first commit is the oldest unseen
         }

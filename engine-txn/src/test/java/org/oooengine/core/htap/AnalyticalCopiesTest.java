@@ -227,6 +227,9 @@ class AnalyticalCopiesTest {
                     assertEquals(tableRows(db), pinnedRows(now));
                 }
                 assertEquals(List.of(new Freshness("t_accounts", ACCOUNTS, 0, 1.0, 0)), copies.freshness());
+                Freshness trees = copies.treesFreshness().get(0); // what log shipping has yet to write into them
+                assertEquals(ACCOUNTS, trees.rows(), trees.toString());
+                assertEquals(5, trees.staleRows(), "keys -5, 1000000, 60, 61 and 3 changed: " + trees);
             }
         }
     }
