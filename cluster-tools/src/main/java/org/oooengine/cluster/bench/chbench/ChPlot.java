@@ -32,16 +32,31 @@ public final class ChPlot {
                 false));
         charts.add(chart("lag of the copies (oldest commit not shown)", "seconds", runs, row -> number(row, "lag_seconds"),
                 false));
-        charts.add(chart("the query running longest", "seconds", runs, row -> number(row, "longest_query_seconds"), false));
-        charts.add(chart("the copies' work, all nodes: keys in the read copies' deltas", "keys", runs,
-                row -> number(row, "delta_keys"), false));
-        charts.add(chart("the copies' work, all nodes: commits owed to the applying copies", "commits", runs,
-                row -> number(row, "owed_commits"), false));
+        if (recorded(runs, "longest_query_seconds")) { // series written before these were recorded have none
+            charts.add(chart("the query running longest", "seconds", runs, row -> number(row, "longest_query_seconds"),
+                    false));
+            charts.add(chart("the copies' work, all nodes: keys in the read copies' deltas", "keys", runs,
+                    row -> number(row, "delta_keys"), false));
+            charts.add(chart("the copies' work, all nodes: commits owed to the applying copies", "commits", runs,
+                    row -> number(row, "owed_commits"), false));
+        }
         XYChart slots = slots(runs);
         if (!slots.getSeriesMap().isEmpty()) {
             charts.add(slots);
         }
         StackedCharts.write(charts, WIDTH, HEIGHT, png);
+    }
+
+    /** Whether any run's series has {@code field}. */
+    private static boolean recorded(List<JsonNode> runs, String field) {
+        for (JsonNode run : runs) {
+            for (JsonNode row : run.get("series")) {
+                if (row.has(field)) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     /** A row's figure; NaN where it has none (a series written before it was recorded, or no copies read). */

@@ -29,5 +29,12 @@ class ChPlotTest {
         BufferedImage image = ImageIO.read(png.toFile());
         assertEquals(900, image.getWidth());
         assertEquals(4 * 300, image.getHeight());
+
+        // a run that records the longest query and the copies' work adds three charts
+        JsonNode work = json.readTree("{\"mode\":\"htal\",\"series\":["
+                + "{\"t\":0,\"commits\":70,\"queries\":2,\"freshness\":1.0,\"lag_seconds\":0.0,"
+                + "\"longest_query_seconds\":1.5,\"delta_keys\":300,\"owed_commits\":12}]}");
+        ChPlot.write(List.of(copies, work), png);
+        assertEquals(7 * 300, ImageIO.read(png.toFile()).getHeight());
     }
 }
