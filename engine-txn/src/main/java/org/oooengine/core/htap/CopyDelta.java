@@ -48,8 +48,6 @@ final class CopyDelta {
     private volatile long visible;
     /** When the first commit added became visible in the transactional tables; -1 before any. */
     private volatile long firstVisibleNanos = -1;
-    /** Distinct keys changed, over all tables. */
-    private volatile long changed;
 
     /**
      * @param copy the read copy whose trees this completes
@@ -80,7 +78,6 @@ final class CopyDelta {
                             boolean existed;
                             if (older == null) {
                                 keys.merge(table, 1, Integer::sum);
-                                changed++; // one writer
                                 existed = copy.store().table(table).tree().get(k).join() != null;
                             } else {
                                 existed = older.value() != null;
@@ -118,7 +115,7 @@ final class CopyDelta {
 
     /** Distinct keys changed here, over all tables: how much every scan of the read copy merges. */
     long changedKeys() {
-        return changed;
+        return keys.values().stream().mapToLong(Integer::longValue).sum();
     }
 
     /** Rows of copy table {@code table} added here less those deleted: what a scan sees beyond the trees' count. */
