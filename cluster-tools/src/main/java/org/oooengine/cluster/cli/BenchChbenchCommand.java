@@ -99,6 +99,13 @@ final class BenchChbenchCommand implements Callable<Integer> {
         ChBench.Mode chosen;
         try {
             chosen = ChBench.Mode.named(mode);
+            // unified reads no copies; copies leaves the roles unbounded and switches every second
+            List<String> unused = chosen == ChBench.Mode.UNIFIED ? HtapModeOptions.FLAGS
+                    : chosen == ChBench.Mode.COPIES ? HtapModeOptions.ROLE_FLAGS : List.of();
+            HtapModeOptions.given(spec.commandLine(), unused).ifPresent(flag -> {
+                throw new IllegalArgumentException(flag + " sets the nodes' HTAP mode, which --mode " + mode
+                        + " does not use");
+            });
             nodeModes.config(HtapConfig.Mode.COPIES, SWITCH_EVERY); // checks the flags before connecting
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());

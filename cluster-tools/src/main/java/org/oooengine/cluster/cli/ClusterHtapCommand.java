@@ -51,12 +51,9 @@ final class ClusterHtapCommand implements Callable<Integer> {
             if (mode != null) {
                 chosen = named(mode);
             } else {
-                for (String flag : List.of("--slots", "--cores-per-node", "--switch-every", "--htal", "--balance-every",
-                        "--trees-only")) {
-                    if (spec.commandLine().getParseResult().hasMatchedOption(flag)) {
-                        throw new IllegalArgumentException(flag + " sets a mode's settings: give --mode with it");
-                    }
-                }
+                HtapModeOptions.given(spec.commandLine(), HtapModeOptions.FLAGS).ifPresent(flag -> {
+                    throw new IllegalArgumentException(flag + " sets a mode's settings: give --mode with it");
+                });
             }
             settings.config(HtapConfig.Mode.COPIES, HtapConfig.DEFAULT.switchEvery()); // checks the flags first
         } catch (IllegalArgumentException e) {

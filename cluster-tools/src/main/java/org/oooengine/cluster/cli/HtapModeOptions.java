@@ -22,6 +22,17 @@ final class HtapModeOptions {
     private static final Map<String, Role> ROLES = Map.of("oltp", Role.OLTP, "olap", Role.OLAP,
             "log-shipping", Role.LOG_SHIPPING, "dispatch", Role.DISPATCH);
     private static final Set<String> THRESHOLDS = Set.of("alpha", "beta", "gamma", "delta", "epsilon", "zeta");
+    /** The flags that set the roles, the switching and HTAL: only the modes static, htal and no-shipping use them. */
+    static final java.util.List<String> ROLE_FLAGS = java.util.List.of("--slots", "--cores-per-node", "--switch-every",
+            "--htal", "--balance-every");
+    /** Every flag of these settings. */
+    static final java.util.List<String> FLAGS = java.util.List.of("--slots", "--cores-per-node", "--switch-every",
+            "--htal", "--balance-every", "--trees-only");
+
+    /** The first of {@code flags} given on {@code line}, if any. */
+    static java.util.Optional<String> given(picocli.CommandLine line, java.util.List<String> flags) {
+        return flags.stream().filter(f -> line.getParseResult().hasMatchedOption(f)).findFirst();
+    }
 
     @Option(names = "--slots", defaultValue = "oltp=3,olap=3,log-shipping=1,dispatch=1", paramLabel = "ROLE=N,...",
             description = "each node's core-role slots to start with, for static, htal and no-shipping: the seed's "

@@ -248,6 +248,15 @@ class CliParsingTest {
         Cli htal = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "htal", "--htal", "beta=85");
         assertEquals(2, htal.exitCode(), htal::toString);
         assertTrue(htal.err().contains("shares in [0, 1]"), htal::toString);
+        Cli unified = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "unified", "--trees-only");
+        assertEquals(2, unified.exitCode(), unified::toString);
+        assertTrue(unified.err().contains("--trees-only sets the nodes' HTAP mode, which --mode unified does not use"),
+                unified::toString);
+        Cli copies = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "copies", "--slots",
+                "oltp=3,olap=3,log-shipping=1,dispatch=1");
+        assertEquals(2, copies.exitCode(), copies::toString);
+        assertTrue(copies.err().contains("--slots sets the nodes' HTAP mode, which --mode copies does not use"),
+                copies::toString);
         Cli name = Cli.run("bench", "chbench", "--cluster", "/nowhere", "--mode", "htal", "--htal", "theta=1");
         assertEquals(2, name.exitCode(), name::toString);
         assertTrue(name.err().contains("--htal takes name=value pairs of alpha, beta, delta, epsilon, gamma, zeta"),
