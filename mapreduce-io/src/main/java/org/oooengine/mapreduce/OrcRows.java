@@ -131,8 +131,19 @@ public final class OrcRows {
 
     /** The row at position {@code r} of {@code batch}. */
     public Object[] read(VectorizedRowBatch batch, int r) {
-        Object[] row = new Object[types.size()];
-        for (int c = 0; c < row.length; c++) {
+        return read(batch, r, null, types.size());
+    }
+
+    /**
+     * The row at position {@code r} of {@code batch}, in an array {@code width} long: the columns
+     * {@code wanted} (all: null) read, the others and those past the batch's left null.
+     */
+    public Object[] read(VectorizedRowBatch batch, int r, boolean[] wanted, int width) {
+        Object[] row = new Object[width];
+        for (int c = 0; c < types.size(); c++) {
+            if (wanted != null && !wanted[c]) {
+                continue;
+            }
             ColumnVector v = batch.cols[c];
             int i = v.isRepeating ? 0 : r;
             if (!v.noNulls && v.isNull[i]) {

@@ -306,7 +306,14 @@ public final class ClusterSession implements AutoCloseable {
     /** As above, the transactional tables it reads read within the transaction {@code reads} names. */
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
                                                                  TransactionalReads reads, Consumer<List<Object[]>> rows) {
-        return pipelines.pipeline(node, pipeline, limits, reads, rows);
+        return pipeline(node, pipeline, limits, reads, FileReads.NONE, rows);
+    }
+
+    /** As above, the tables held in files read from the splits {@code files} assigns to the node. */
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
+                                                                 TransactionalReads reads, FileReads files,
+                                                                 Consumer<List<Object[]>> rows) {
+        return pipelines.pipeline(node, pipeline, limits, reads, files, rows);
     }
 
     /**
@@ -322,7 +329,14 @@ public final class ClusterSession implements AutoCloseable {
     /** As above, the transactional tables it reads read within the transaction {@code reads} names. */
     public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
                                                                 QueryLimits limits, TransactionalReads reads) {
-        return pipelines.shuffle(node, pipeline, target, limits, reads);
+        return shuffle(node, pipeline, target, limits, reads, FileReads.NONE);
+    }
+
+    /** As above, the tables held in files read from the splits {@code files} assigns to the node. */
+    public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
+                                                                QueryLimits limits, TransactionalReads reads,
+                                                                FileReads files) {
+        return pipelines.shuffle(node, pipeline, target, limits, reads, files);
     }
 
     /**

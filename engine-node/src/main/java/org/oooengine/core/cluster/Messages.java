@@ -153,43 +153,50 @@ final class Messages {
 
     /**
      * A pipeline to run, the bytes its operators may hold and spill on the node (0: the node's
-     * default), and the transactional tables it reads within a transaction.
+     * default), the transactional tables it reads within a transaction and the tables it reads
+     * from files.
      */
-    record Pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads) {
+    record Pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files) {
     }
 
-    static byte[] pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads) {
-        return pipeline(pipeline.toBytes(), limits, reads);
+    static byte[] pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files) {
+        return pipeline(pipeline.toBytes(), limits, reads, files);
     }
 
     /** As above, the pipeline given {@link ScanPipeline#toBytes encoded}. */
-    static byte[] pipeline(byte[] pipeline, QueryLimits limits, TransactionalReads reads) {
+    static byte[] pipeline(byte[] pipeline, QueryLimits limits, TransactionalReads reads, FileReads files) {
         PayloadWriter w = new PayloadWriter(256 + pipeline.length);
         limits.write(w);
         w.putBytes(pipeline);
         reads.write(w);
+        files.write(w);
         return w.toByteArray();
     }
 
     static Pipeline readPipeline(PayloadReader r) {
         QueryLimits limit = QueryLimits.read(r);
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
-        return new Pipeline(pipeline, limit, TransactionalReads.read(r));
+        TransactionalReads reads = TransactionalReads.read(r);
+        return new Pipeline(pipeline, limit, reads, FileReads.read(r));
     }
 
     /**
      * A shuffle's producing pipeline, the bytes it may hold and spill (0: the node's default), where
-     * its rows go, and the transactional tables it reads within a transaction.
+     * its rows go, the transactional tables it reads within a transaction and the tables it reads
+     * from files.
      */
-    record Shuffle(ScanPipeline pipeline, QueryLimits limits, ShuffleTarget target, TransactionalReads reads) {
+    record Shuffle(ScanPipeline pipeline, QueryLimits limits, ShuffleTarget target, TransactionalReads reads,
+                   FileReads files) {
     }
 
-    static byte[] shuffle(byte[] pipeline, ShuffleTarget target, QueryLimits limits, TransactionalReads reads) {
+    static byte[] shuffle(byte[] pipeline, ShuffleTarget target, QueryLimits limits, TransactionalReads reads,
+                          FileReads files) {
         PayloadWriter w = new PayloadWriter(256 + pipeline.length);
         limits.write(w);
         w.putBytes(pipeline);
         target.write(w);
         reads.write(w);
+        files.write(w);
         return w.toByteArray();
     }
 
@@ -197,7 +204,8 @@ final class Messages {
         QueryLimits limit = QueryLimits.read(r);
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
         ShuffleTarget target = ShuffleTarget.read(r);
-        return new Shuffle(pipeline, limit, target, TransactionalReads.read(r));
+        TransactionalReads reads = TransactionalReads.read(r);
+        return new Shuffle(pipeline, limit, target, reads, FileReads.read(r));
     }
 
     /**

@@ -65,13 +65,15 @@ final class PipelineClient {
     }
 
     CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
-                                                          TransactionalReads reads, Consumer<List<Object[]>> rows) {
-        return run(node, OpCode.RUN_PIPELINE, pipeline, steps -> Messages.pipeline(steps, limits, reads), rows);
+                                                          TransactionalReads reads, FileReads files,
+                                                          Consumer<List<Object[]>> rows) {
+        return run(node, OpCode.RUN_PIPELINE, pipeline, steps -> Messages.pipeline(steps, limits, reads, files), rows);
     }
 
     CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
-                                                         QueryLimits limits, TransactionalReads reads) {
-        return run(node, OpCode.RUN_SHUFFLE, pipeline, steps -> Messages.shuffle(steps, target, limits, reads), rows -> { });
+                                                         QueryLimits limits, TransactionalReads reads, FileReads files) {
+        return run(node, OpCode.RUN_SHUFFLE, pipeline, steps -> Messages.shuffle(steps, target, limits, reads, files),
+                rows -> { });
     }
 
     CompletableFuture<PartitionPipeline.Summary> mergeGroups(String node, String exchange, int producers, int keyCount,

@@ -55,7 +55,7 @@ final class PipelineRequests implements RequestFamily {
                 Messages.Pipeline p = Messages.readPipeline(r);
                 // one that builds from shuffled rows waits for their producers: it never queues behind them
                 queries.runWithMemory(p.limits(), out, p.pipeline().exchangeIds().isEmpty(),
-                        memory -> runPipeline(p.pipeline(), p.reads(), memory, out));
+                        memory -> runPipeline(p.pipeline(), p.reads(), p.files(), memory, out));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
@@ -131,18 +131,23 @@ final class PipelineRequests implements RequestFamily {
      * leave the pipeline (the reader's pace holds the scan back); a partial aggregate sends its
      * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
      */
-    private void runPipeline(ScanPipeline p, TransactionalReads reads, QueryMemory memory, Responder out) {
-        queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(node.store()::table, outside(reads),
+    private void runPipeline(ScanPipeline p, TransactionalReads reads, FileReads files, QueryMemory memory,
+                             Responder out) {
+        queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(node.store()::table,
+                outside(reads, files),
                 (build, rows) -> queries.sentRows(build, out, rows), p, batch -> batch.forEach(sink::accept),
                 out::cancelled, memory));
     }
 
     /**
-     * The transactional tables a pipeline reads, as read within its transaction on this node or, for
-     * those it reads from their analytical copies, as this node's copy holds them (null: a store's table).
+     * The tables a pipeline reads outside this node's store: those held in files, from the splits
+     * assigned to this node; transactional tables as read within the statement's transaction here
+     * or, for those it reads from their analytical copies, as this node's copy holds them (null: a
+     * store's table).
      */
-    private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads) {
-        return name -> !reads.reads(name) ? null
+    private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads, FileReads files) {
+        return name -> files.reads(name) ? new SplitRows(files.scan(name), node.nodeId(), SplitReader.installed())
+                : !reads.reads(name) ? null
                 : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name), reads.copySnapshot())
                 : transactions.rows(reads.transaction(), name, reads.tables().get(name));
     }
@@ -167,7 +172,7 @@ final class PipelineRequests implements RequestFamily {
         PartitionPipeline.Summary summary;
         queries.pipelinesRunning.incrementAndGet();
         try {
-            summary = PartitionPipeline.run(node.store()::table, outside(shuffle.reads()),
+            summary = PartitionPipeline.run(node.store()::table, outside(shuffle.reads(), shuffle.files()),
                     (build, rows) -> queries.sentRows(build, out, rows), shuffle.pipeline(), sender, out::cancelled, memory);
             sender.finish();
             summary = summary.withBytesOut(sender.bytesSent());

@@ -63,17 +63,44 @@ class MessagesTest {
                 new org.oooengine.core.types.Column("owner", org.oooengine.core.types.DataType.varchar(25))));
         TransactionalReads reads = new TransactionalReads(org.oooengine.core.txn.TransactionId.next(),
                 java.util.Map.of("accounts", layout), java.util.Set.of(), 0x5eed);
-        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, new QueryLimits(1 << 20, 1 << 30), reads)));
+        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, new QueryLimits(1 << 20, 1 << 30), reads,
+                FileReads.NONE)));
         assertEquals(reads.transaction(), p.reads().transaction());
         assertEquals(0x5eed, p.reads().copySnapshot());
         assertEquals(layout.columns(), p.reads().tables().get("accounts").columns());
         assertEquals(TransactionalReads.NONE, Messages.readPipeline(new PayloadReader(
-                Messages.pipeline(scan, QueryLimits.DEFAULTS, TransactionalReads.NONE))).reads());
+                Messages.pipeline(scan, QueryLimits.DEFAULTS, TransactionalReads.NONE, FileReads.NONE))).reads());
         // a table announced without columns is refused before any work
         PayloadWriter w = new PayloadWriter(64).putLong(0).putLong(0).putBytes(scan.toBytes()).putVarInt(1).put(1).putLong(1).putLong(2)
                 .putLong(0).putString("accounts").put(0).putVarInt(0);
         ProtocolException e = assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(w.toByteArray())));
         assertTrue(e.getMessage().contains("transactional table accounts read with no columns"), e.getMessage());
+    }
+
+    @Test
+    void aPipelineReadingFilesCarriesEverySplitWithItsPartitionValuesAndNode() {
+        BitSet one = new BitSet();
+        one.set(0);
+        ScanPipeline scan = new ScanPipeline("hdfs://nn/warehouse/sales", 3, one, List.of());
+        org.oooengine.core.types.Schema schema = new org.oooengine.core.types.Schema(List.of(
+                new org.oooengine.core.types.Column("amount", org.oooengine.core.types.DataType.BIGINT),
+                new org.oooengine.core.types.Column("note", org.oooengine.core.types.DataType.varchar(0)),
+                new org.oooengine.core.types.Column("day", org.oooengine.core.types.DataType.DATE)));
+        FileReads.Layout text = new FileReads.Layout("text", '|', "\\N");
+        List<FileReads.Split> splits = List.of(
+                new FileReads.Split("hdfs://nn/warehouse/sales/day=2024-01-01/a.txt", 0, 1 << 20, text,
+                        List.of(19_723), List.of("host1", "host2"), "n1"),
+                new FileReads.Split("hdfs://nn/warehouse/sales/day=__HIVE_DEFAULT_PARTITION__/b.txt", 4096, 10, text,
+                        java.util.Arrays.asList((Object) null), List.of(), "n2"));
+        FileReads files = new FileReads(java.util.Map.of(scan.table(), new FileReads.Scan(schema, 2, splits)));
+        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, QueryLimits.DEFAULTS,
+                TransactionalReads.NONE, files)));
+        assertEquals(splits, p.files().scan(scan.table()).splits());
+        assertEquals(schema.columns(), p.files().scan(scan.table()).schema().columns());
+        assertEquals(List.of(splits.get(1)), p.files().scan(scan.table()).assignedTo("n2"));
+        assertEquals(2, p.files().scan(scan.table()).fileSchema().size());
+        // a split without the table's partition values is refused before any work
+        assertThrows(IllegalArgumentException.class, () -> new FileReads.Scan(schema, 1, splits));
     }
 
     @Test

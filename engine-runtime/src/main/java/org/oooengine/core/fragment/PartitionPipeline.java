@@ -89,6 +89,14 @@ public final class PartitionPipeline {
 
         /** Hands {@code page} the rows a page at a time until it returns false or the rows run out. */
         void forEachPage(java.util.function.Predicate<List<Object[]>> page);
+
+        /**
+         * As above, the columns not {@code wanted} perhaps left null: a source that decodes column
+         * by column (a file's) decodes only those the pipeline reads.
+         */
+        default void forEachPage(boolean[] wanted, java.util.function.Predicate<List<Object[]>> page) {
+            forEachPage(page);
+        }
     }
 
     /**
@@ -127,7 +135,7 @@ public final class PartitionPipeline {
         };
         BooleanSupplier enough = limited == null ? () -> false : limited::enough;
         if (source != null) {
-            return scanSource(source, spec, types, builds, out, cancelled, enough, memory, t0);
+            return scanSource(source, wanted, spec, types, builds, out, cancelled, enough, memory, t0);
         }
         KeyLookups lookups = KeyLookups.of(table, spec, builds);
         if (lookups != null) {
@@ -183,13 +191,14 @@ public final class PartitionPipeline {
     }
 
     /** Runs the steps over a source's pages of rows, the needed columns as SQL values. */
-    private static Summary scanSource(RowSource source, ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds,
+    private static Summary scanSource(RowSource source, boolean[] wanted, ScanPipeline spec, SqlType[] types,
+                                      Pipeline.BuildSource builds,
                                       Consumer<List<Object[]>> out, BooleanSupplier cancelled, BooleanSupplier enough,
                                       QueryMemory memory, long t0) {
         Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
         pipeline.stopWhen(stopping(cancelled, () -> false));
         int[] needed = spec.columns().stream().toArray();
-        source.forEachPage(page -> {
+        source.forEachPage(wanted, page -> {
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("the requester cancelled the query or went away");
             }

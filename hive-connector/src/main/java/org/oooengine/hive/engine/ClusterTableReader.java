@@ -3,7 +3,10 @@ package org.oooengine.hive.engine;
 import org.oooengine.core.cluster.QueryLimits;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -14,6 +17,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.FileReads;
 import org.oooengine.core.cluster.TransactionalReads;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
@@ -25,6 +29,7 @@ import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.exec.TableReader;
@@ -49,24 +54,45 @@ public final class ClusterTableReader implements TableReader {
 
     private final ClusterSession cluster;
     private final Reads reads;
+    /** The splits of a table held in files, assigned to the cluster's nodes; none when no catalog holds such tables. */
+    private final Optional<FileTableReader> files;
 
     public ClusterTableReader(ClusterSession cluster) {
-        this(cluster, Reads.NONE);
+        this(cluster, Reads.NONE, Optional.empty());
     }
 
     public ClusterTableReader(ClusterSession cluster, Reads reads) {
+        this(cluster, reads, Optional.empty());
+    }
+
+    /** Reads the tables {@code files} holds from their files' splits, on the nodes too. */
+    public ClusterTableReader(ClusterSession cluster, Reads reads, Optional<FileTableReader> files) {
         this.cluster = cluster;
         this.reads = reads;
+        this.files = files;
     }
 
     /**
      * Fails, naming the table, when the nodes do not agree on its layout. A transactional table's
-     * rows are not in the nodes' stores: the catalog's layout is the one.
+     * rows are not in the nodes' stores, nor are a table's held in files: the catalog's layout is the one.
      */
     private void requireAgreedLayout(TableInfo table) {
-        if (!DdlAnalyzer.transactional(table)) {
+        if (!DdlAnalyzer.transactional(table) && !FileTableReader.holds(table)) {
             StoredRows.schema(cluster, table.storage());
         }
+    }
+
+    /** The splits of the tables among {@code tables} held in files, each assigned to a node. */
+    private FileReads filesOf(List<TableInfo> tables) {
+        Map<String, FileReads.Scan> scans = new LinkedHashMap<>();
+        for (TableInfo t : tables) {
+            if (FileTableReader.holds(t) && !scans.containsKey(t.storage())) {
+                FileTableReader reader = files.orElseThrow(() -> new IllegalStateException("table " + t.name()
+                        + " is held in files, which this reader was given no way to list"));
+                scans.put(t.storage(), reader.onNodes(t, cluster.spec().nodes()));
+            }
+        }
+        return scans.isEmpty() ? FileReads.NONE : new FileReads(scans);
     }
 
     @Override
@@ -101,12 +127,13 @@ public final class ClusterTableReader implements TableReader {
         String name = table.storage();
         requireAgreedLayout(table);
         TransactionalReads read = reads.of(List.of(table));
+        FileReads inFiles = filesOf(List.of(table));
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
         // a node that cannot be reached fails at once, one that does not answer when its deadline passes
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
             // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
             for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                nodeParts.add(cluster.pipeline(node.id(), pipeline, nodeLimits, read, rowsOf.apply(node.id())));
+                nodeParts.add(cluster.pipeline(node.id(), pipeline, nodeLimits, read, inFiles, rowsOf.apply(node.id())));
             }
             parts.addAll(nodeParts);
         });
@@ -150,6 +177,7 @@ public final class ClusterTableReader implements TableReader {
         String name = table.storage();
         requireAgreedLayout(table);
         TransactionalReads read = reads.of(List.of(table));
+        FileReads inFiles = filesOf(List.of(table));
         List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
         List<String> ids = nodes.stream().map(ClusterSpec.NodeSpec::id).toList();
         String exchange = UUID.randomUUID() + "/groups";
@@ -164,7 +192,7 @@ public final class ClusterTableReader implements TableReader {
             }
             parts.addAll(mergers);
             for (String node : ids) {
-                producers.add(cluster.shuffle(node, producer, target, nodeLimits, read));
+                producers.add(cluster.shuffle(node, producer, target, nodeLimits, read, inFiles));
             }
             parts.addAll(producers);
         });
@@ -186,6 +214,7 @@ public final class ClusterTableReader implements TableReader {
                                      Cancellation cancel, Consumer<Object[]> sink) {
         requireAgreedLayout(rows.table());
         TransactionalReads read = reads.of(List.of(rows.table()));
+        FileReads inFiles = filesOf(List.of(rows.table()));
         List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
         String exchange = UUID.randomUUID() + "/partitions";
         BitSet all = new BitSet();
@@ -197,7 +226,7 @@ public final class ClusterTableReader implements TableReader {
                 receivers.add(cluster.exchanged(node, exchange, ids.size(), receiving, nodeLimits, rowsOf.apply(node)));
             }
             parts.addAll(receivers);
-            parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), ids, nodeLimits, read));
+            parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), ids, nodeLimits, read, inFiles));
         });
         return figures(ids, receivers);
     }
@@ -218,6 +247,7 @@ public final class ClusterTableReader implements TableReader {
         builds.forEach(b -> tables.add(b.table()));
         tables.forEach(this::requireAgreedLayout);
         TransactionalReads read = reads.of(tables);
+        FileReads inFiles = filesOf(tables);
         List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
         String query = UUID.randomUUID().toString();
         String probeExchange = query + "/probe";
@@ -245,7 +275,7 @@ public final class ClusterTableReader implements TableReader {
             List<CompletableFuture<PartitionPipeline.Summary>> builders = new ArrayList<>();
             for (int b = 0; b < builds.size(); b++) {
                 builders.addAll(produce(builds.get(b), ShuffleTarget.byGroup(buildExchanges.get(b), builds.get(b).keys(), ids),
-                        ids, nodeLimits, read));
+                        ids, nodeLimits, read, inFiles));
             }
             parts.addAll(builders);
             CompletableFuture<Void> probing = new CompletableFuture<>();
@@ -255,7 +285,7 @@ public final class ClusterTableReader implements TableReader {
                     return; // the statement failed or was cancelled meanwhile
                 }
                 List<CompletableFuture<PartitionPipeline.Summary>> probers = produce(probe,
-                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, nodeLimits, read);
+                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, nodeLimits, read, inFiles);
                 parts.addAll(probers);
                 probers.forEach(p -> p.whenComplete((v, e) -> {
                     if (e != null) {
@@ -280,10 +310,10 @@ public final class ClusterTableReader implements TableReader {
     /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */
     private List<CompletableFuture<PartitionPipeline.Summary>> produce(ShuffledSide side, ShuffleTarget target,
                                                                        List<String> ids, QueryLimits nodeLimits,
-                                                                       TransactionalReads read) {
+                                                                       TransactionalReads read, FileReads inFiles) {
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
         for (String node : ids) {
-            producers.add(cluster.shuffle(node, side.producer(), target, nodeLimits, read));
+            producers.add(cluster.shuffle(node, side.producer(), target, nodeLimits, read, inFiles));
         }
         CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> side.sent().accept(
                 new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
@@ -325,6 +355,11 @@ public final class ClusterTableReader implements TableReader {
         List<TableInfo> read = new ArrayList<>(List.of(table));
         shuffles.forEach(shuffle -> read.add(shuffle.table()));
         TransactionalReads inTransaction = reads.of(read);
+        FileReads inFiles = filesOf(read);
+        if (FileTableReader.holds(table)) {
+            throw new IllegalStateException("rows shuffled to the partitions of " + table.name()
+                    + ", which is held in files: its rows are in no partition");
+        }
         List<String> owners = cluster.spec().owners(name);
         List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
         String query = UUID.randomUUID().toString();
@@ -333,7 +368,8 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         runTogether(cancel, sinkOfNode, "join of " + name + " with rows shuffled to it failed: ", (rowsOf, parts) -> {
             for (ClusterSpec.NodeSpec node : nodes) {
-                receivers.add(cluster.pipeline(node.id(), consumer, nodeLimits, inTransaction, rowsOf.apply(node.id())));
+                receivers.add(cluster.pipeline(node.id(), consumer, nodeLimits, inTransaction, inFiles,
+                        rowsOf.apply(node.id())));
             }
             parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {
@@ -343,7 +379,8 @@ public final class ClusterTableReader implements TableReader {
                 ShuffleTarget target = shuffle.keepsNulls() ? toOwners.keepingNulls() : toOwners;
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 for (ClusterSpec.NodeSpec node : nodes) {
-                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, nodeLimits, inTransaction));
+                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, nodeLimits, inTransaction,
+                            inFiles));
                 }
                 parts.addAll(producers);
                 CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.sent().accept(

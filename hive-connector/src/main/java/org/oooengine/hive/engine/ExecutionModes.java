@@ -31,7 +31,7 @@ import org.oooengine.optimizer.snapshot.ClusterSnapshots;
  * output and runs the rest. It needs the cluster's secret, which the jobs' tasks present to the nodes.
  *
  * <p>Either way, tables held in files are the catalog's (e.g. a Hive metastore's): in daemon
- * mode the coordinator reads their files itself.
+ * mode the nodes read their files' splits, as they read their partitions of the cluster's tables.
  */
 final class ExecutionModes {
     private final ClusterSession cluster;
@@ -61,7 +61,9 @@ final class ExecutionModes {
         this.hadoop = hadoop;
         this.fileTables = fileTables;
         this.systemTables = systemTables;
-        this.daemonScans = withCoordinatorTables(new ClusterTableReader(cluster), fileTables);
+        // the nodes read tables held in files too, each node the splits assigned to it
+        this.daemonScans = new RoutingTableReader(SystemTableReader::holds, systemTables,
+                new ClusterTableReader(cluster, ClusterTableReader.Reads.NONE, fileTables));
         this.daemonJoins = new ClusterIndexJoinRunner(cluster);
     }
 
@@ -80,7 +82,7 @@ final class ExecutionModes {
     /** As {@link #forSettings(Map)}, the transactional tables read within the statement's transaction {@code tx}. */
     Execution forSettings(Map<String, String> settings, StatementTransaction tx) {
         Execution e = forSettings(settings);
-        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new ClusterTableReader(cluster, tx::reads),
+        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new ClusterTableReader(cluster, tx::reads, fileTables),
                 e.reader()));
     }
 

@@ -8,6 +8,8 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.FileReads;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -84,6 +86,49 @@ public final class FileTableReader implements TableReader {
             throw new SqlException(SqlException.GENERAL, "table " + table.database() + "." + table.name()
                     + ": no file system for " + location + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * The table's files as the nodes read them: cut into splits, each assigned to one of
+     * {@code nodes} ({@link SplitPlanner}). Fails naming the table and the file that cannot be listed.
+     */
+    public FileReads.Scan onNodes(TableInfo table, List<ClusterSpec.NodeSpec> nodes) {
+        String name = table.database() + "." + table.name();
+        List<Column> columns = new ArrayList<>();
+        List<DataType> types = storedTypes(table);
+        for (int c = 0; c < types.size(); c++) {
+            columns.add(new Column(table.columns().get(c).name(), types.get(c)));
+        }
+        List<SplitPlanner.PartFiles> files = new ArrayList<>();
+        int fileColumns = table.columns().size();
+        for (FilePart part : parts.apply(table)) {
+            fileColumns = table.columns().size() - part.partitionValues().size();
+            List<Object> stored = new ArrayList<>();
+            for (int p = 0; p < part.partitionValues().size(); p++) {
+                stored.add(table.columns().get(fileColumns + p).type().toStored(part.partitionValues().get(p)));
+            }
+            try {
+                files.add(new SplitPlanner.PartFiles(TableFiles.statuses(qualified(table, part.location()).toString(), conf),
+                        SplitPlanner.layout(part.layout()), stored));
+            } catch (TableFileException e) {
+                throw new SqlException(SqlException.GENERAL, "table " + name + ": " + e.getMessage(), e);
+            }
+        }
+        if (files.isEmpty()) {
+            fileColumns = table.columns().size() - partitionColumns(table);
+        }
+        try {
+            return new FileReads.Scan(new Schema(columns), fileColumns, new SplitPlanner(conf).splits(files, nodes));
+        } catch (IOException e) {
+            throw new SqlException(SqlException.GENERAL, "table " + name + ": cannot cut its files into splits: "
+                    + e.getMessage(), e);
+        }
+    }
+
+    /** How many of the table's last columns are partition columns: as many as a part has values. */
+    private int partitionColumns(TableInfo table) {
+        String keys = table.properties().get(org.oooengine.core.settings.TableProperties.HMS_PARTITION_KEYS.name());
+        return keys == null || keys.isBlank() ? 0 : keys.split(",").length;
     }
 
     @Override

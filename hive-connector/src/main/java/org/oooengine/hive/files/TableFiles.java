@@ -49,15 +49,20 @@ public final class TableFiles {
 
     /** The data files at {@code location}, in the order they are read. */
     public static List<Path> files(String location, Configuration conf) {
+        return statuses(location, conf).stream().map(FileStatus::getPath).toList();
+    }
+
+    /** As {@link #files}, with their lengths and block sizes. */
+    static List<FileStatus> statuses(String location, Configuration conf) {
         Path path = new Path(location);
         try {
             FileSystem fs = path.getFileSystem(conf);
             FileStatus status = fs.getFileStatus(path);
-            List<Path> out = new ArrayList<>();
+            List<FileStatus> out = new ArrayList<>();
             if (status.isDirectory()) {
                 addDataFiles(fs, path, out);
             } else {
-                out.add(status.getPath());
+                out.add(status);
             }
             return out;
         } catch (FileNotFoundException e) {
@@ -67,14 +72,14 @@ public final class TableFiles {
         }
     }
 
-    private static void addDataFiles(FileSystem fs, Path dir, List<Path> out) throws IOException {
+    private static void addDataFiles(FileSystem fs, Path dir, List<FileStatus> out) throws IOException {
         FileStatus[] children = fs.listStatus(dir, p -> !p.getName().startsWith("_") && !p.getName().startsWith("."));
         Arrays.sort(children, Comparator.comparing(s -> s.getPath().getName()));
         for (FileStatus child : children) {
             if (child.isDirectory()) {
                 addDataFiles(fs, child.getPath(), out);
             } else {
-                out.add(child.getPath());
+                out.add(child);
             }
         }
     }

@@ -1,0 +1,157 @@
+package org.oooengine.core.cluster;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ProtocolException;
+import org.oooengine.core.wire.ValueCodec;
+
+/**
+ * What a node's pipeline reads of tables held in files (a warehouse's tables), sent with the
+ * pipeline: for each such table, keyed as the pipeline names it, the splits of its files and the
+ * node each split is assigned to. Every node is sent every split, so that one done with its own
+ * knows whose are left. A node reads them with the {@link SplitReader} on its class path.
+ */
+public record FileReads(Map<String, Scan> tables) {
+    public static final FileReads NONE = new FileReads(Map.of());
+
+    public FileReads {
+        tables = Collections.unmodifiableMap(new LinkedHashMap<>(tables));
+    }
+
+    public boolean reads(String table) {
+        return tables.containsKey(table);
+    }
+
+    public Scan scan(String table) {
+        return tables.get(table);
+    }
+
+    /**
+     * A table's files as splits: the stored types of its columns, the files' own first
+     * ({@code fileColumns} of them), then its partition columns, whose values each split carries.
+     */
+    public record Scan(Schema schema, int fileColumns, List<Split> splits) {
+        public Scan {
+            splits = List.copyOf(splits);
+            if (fileColumns < 0 || fileColumns > schema.size()) {
+                throw new IllegalArgumentException(fileColumns + " file columns of a table of " + schema.size());
+            }
+            for (Split s : splits) {
+                if (s.partitionValues().size() != schema.size() - fileColumns) {
+                    throw new IllegalArgumentException("split " + s + " has " + s.partitionValues().size()
+                            + " partition values, the table " + (schema.size() - fileColumns) + " partition columns");
+                }
+            }
+        }
+
+        /** The columns the files hold. */
+        public Schema fileSchema() {
+            return new Schema(schema.columns().subList(0, fileColumns));
+        }
+
+        /** The splits assigned to {@code node}, in the order they were planned. */
+        public List<Split> assignedTo(String node) {
+            return splits.stream().filter(s -> s.node().equals(node)).toList();
+        }
+
+        public long bytes() {
+            return splits.stream().mapToLong(Split::length).sum();
+        }
+    }
+
+    /** How a file holds rows: a format's name ({@code text}, {@code orc}, {@code parquet}), and for text its delimiter and NULL text. */
+    public record Layout(String format, char fieldDelimiter, String nullText) {
+    }
+
+    /**
+     * Bytes {@code [start, start + length)} of the file at {@code path} (a qualified Hadoop path),
+     * in {@code layout}, whose rows all carry {@code partitionValues} (stored values, null allowed),
+     * assigned to node {@code node}; {@code hosts}: the hosts holding its bytes, as the file
+     * system says (none known: empty).
+     */
+    public record Split(String path, long start, long length, Layout layout, List<Object> partitionValues,
+                        List<String> hosts, String node) {
+        public Split {
+            partitionValues = Collections.unmodifiableList(new ArrayList<>(partitionValues)); // NULL is a value
+            hosts = List.copyOf(hosts);
+            if (start < 0 || length < 0) {
+                throw new IllegalArgumentException("a split of " + path + " at " + start + " of " + length + " bytes");
+            }
+        }
+
+        public Split assignedTo(String newNode) {
+            return new Split(path, start, length, layout, partitionValues, hosts, newNode);
+        }
+
+        @Override
+        public String toString() {
+            return path + " [" + start + ", " + (start + length) + ")";
+        }
+    }
+
+    void write(PayloadWriter w) {
+        w.putVarInt(tables.size());
+        for (Map.Entry<String, Scan> t : tables.entrySet()) {
+            Scan scan = t.getValue();
+            w.putString(t.getKey()).putVarInt(scan.schema().size()).putVarInt(scan.fileColumns());
+            for (Column c : scan.schema().columns()) {
+                w.putString(c.name()).putString(c.type().toString());
+            }
+            w.putVarInt(scan.splits().size());
+            for (Split s : scan.splits()) {
+                w.putString(s.path()).putLong(s.start()).putLong(s.length());
+                w.putString(s.layout().format()).putVarInt(s.layout().fieldDelimiter()).putString(s.layout().nullText());
+                ValueCodec.writeRow(w, s.partitionValues().toArray());
+                w.putVarInt(s.hosts().size());
+                s.hosts().forEach(w::putString);
+                w.putString(s.node());
+            }
+        }
+    }
+
+    static FileReads read(PayloadReader r) {
+        int n = r.getCount(2);
+        if (n == 0) {
+            return NONE;
+        }
+        Map<String, Scan> tables = new LinkedHashMap<>();
+        try {
+            for (int i = 0; i < n; i++) {
+                String name = r.getString();
+                int width = r.getCount(2);
+                int fileColumns = r.getVarInt();
+                List<Column> columns = new ArrayList<>(width);
+                for (int c = 0; c < width; c++) {
+                    columns.add(new Column(r.getString(), DataType.parse(r.getString())));
+                }
+                int count = r.getCount(20);
+                List<Split> splits = new ArrayList<>(count);
+                for (int s = 0; s < count; s++) {
+                    String path = r.getString();
+                    long start = r.getLong();
+                    long length = r.getLong();
+                    Layout layout = new Layout(r.getString(), (char) r.getVarInt(), r.getString());
+                    List<Object> values = java.util.Arrays.asList(ValueCodec.readRow(r));
+                    int hostCount = r.getCount(1);
+                    List<String> hosts = new ArrayList<>(hostCount);
+                    for (int h = 0; h < hostCount; h++) {
+                        hosts.add(r.getString());
+                    }
+                    splits.add(new Split(path, start, length, layout, values, hosts, r.getString()));
+                }
+                tables.put(name, new Scan(new Schema(columns), fileColumns, splits));
+            }
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolException("file reads: " + e.getMessage());
+        }
+        return new FileReads(tables);
+    }
+}

@@ -1,0 +1,37 @@
+package org.oooengine.core.cluster;
+
+import java.util.List;
+import java.util.ServiceLoader;
+import java.util.function.Predicate;
+import org.oooengine.core.types.Schema;
+
+/**
+ * Reads a split of a file into rows: the one way a node reaches files outside its store. The
+ * nodes know no file format or file system themselves; the implementation on their class path
+ * (found by {@link ServiceLoader}, as {@code META-INF/services} names it) does.
+ */
+public interface SplitReader {
+    /**
+     * Hands {@code page} the rows of {@code split} a page at a time, until it returns false or the
+     * rows run out: each row holds the columns of {@code fileSchema} as stored values, of which
+     * those not {@code wanted} may be left null, then the split's partition values. A row belongs to the split whose byte range holds
+     * where it starts (a text line, an ORC stripe, a Parquet row group), so the splits of a file
+     * read each row once. Fails with an {@link IllegalStateException} naming the file, and where
+     * in it, when it cannot be read as the schema says.
+     */
+    void read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page);
+
+    /** The reader on the class path; fails, saying so, when there is none. */
+    static SplitReader installed() {
+        return Installed.READER.orElseThrow(() -> new IllegalStateException(
+                "this node reads no files: no " + SplitReader.class.getName() + " on its class path"));
+    }
+
+    /** Loaded once, the first time a node reads a file. */
+    final class Installed {
+        private static final java.util.Optional<SplitReader> READER = ServiceLoader.load(SplitReader.class).findFirst();
+
+        private Installed() {
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package org.oooengine.mapreduce;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.hive.ql.exec.vector.VectorizedRowBatch;
+import org.apache.hadoop.mapreduce.TaskAttemptID;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
+import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
+import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.apache.orc.RecordReader;
+import org.apache.orc.TypeDescription;
+import org.oooengine.core.cluster.FileReads;
+import org.oooengine.core.cluster.SplitReader;
+import org.oooengine.core.fragment.Pipeline;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+
+/**
+ * Reads splits of warehouse files on a node through Hadoop's {@code FileSystem} (HDFS, local
+ * files, any scheme on the class path): Hive text a line at a time, as Hadoop's
+ * {@link LineRecordReader} cuts a file's lines among its splits (compressed files whole); ORC
+ * the stripes that start in the split, decoding only the columns wanted.
+ */
+public final class HadoopSplitReader implements SplitReader {
+    /** Loading Hadoop's default resources takes a while: once per node. */
+    private final Configuration conf = new Configuration();
+
+    @Override
+    public void read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page) {
+        List<DataType> types = fileSchema.columns().stream().map(c -> c.type()).toList();
+        Rows rows = new Rows(types.size(), split.partitionValues(), page);
+        try {
+            switch (split.layout().format()) {
+                case "text" -> readText(split, types, rows);
+                case "orc" -> readOrc(split, types, wanted, rows);
+                default -> throw new IllegalStateException("file " + split.path() + ": format " + split.layout().format()
+                        + " is not read on the nodes (text and orc are)");
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
+        }
+    }
+
+    private void readText(FileReads.Split split, List<DataType> types, Rows rows) throws IOException {
+        HiveText text = new HiveText(types, split.layout().fieldDelimiter(), split.layout().nullText());
+        try (LineRecordReader lines = new LineRecordReader()) {
+            lines.initialize(new FileSplit(new Path(split.path()), split.start(), split.length(), new String[0]),
+                    new TaskAttemptContextImpl(conf, new TaskAttemptID()));
+            while (lines.nextKeyValue()) {
+                Object[] fileRow = text.parse(lines.getCurrentValue().toString(), split.path() + " at byte "
+                        + lines.getCurrentKey().get());
+                if (!rows.add(fileRow)) {
+                    return;
+                }
+            }
+        } catch (IllegalArgumentException badLine) {
+            throw new IllegalStateException(badLine.getMessage(), badLine);
+        }
+        rows.flush();
+    }
+
+    private void readOrc(FileReads.Split split, List<DataType> types, boolean[] wanted, Rows rows) throws IOException {
+        Path path = new Path(split.path());
+        try (Reader reader = OrcFile.createReader(path, OrcFile.readerOptions(conf))) {
+            TypeDescription schema = reader.getSchema();
+            String mismatch = OrcRows.mismatch(schema, types);
+            if (mismatch != null) {
+                throw new IllegalStateException(split.path() + " cannot be read as the table's files: " + mismatch);
+            }
+            boolean[] include = new boolean[schema.getMaximumId() + 1];
+            include[0] = true;
+            for (int c = 0; c < types.size(); c++) {
+                if (wanted[c]) {
+                    TypeDescription column = schema.getChildren().get(c);
+                    for (int id = column.getId(); id <= column.getMaximumId(); id++) {
+                        include[id] = true;
+                    }
+                }
+            }
+            OrcRows orc = new OrcRows(types);
+            int width = types.size() + split.partitionValues().size();
+            VectorizedRowBatch batch = schema.createRowBatch(Pipeline.BATCH_ROWS);
+            try (RecordReader batches = reader.rows(reader.options().range(split.start(), split.length()).include(include))) {
+                while (batches.nextBatch(batch)) {
+                    for (int r = 0; r < batch.size; r++) {
+                        if (!rows.add(orc.read(batch, r, wanted, width))) {
+                            return;
+                        }
+                    }
+                }
+            }
+        }
+        rows.flush();
+    }
+
+    /** Rows handed on a page at a time, each with the split's partition values after its file columns. */
+    private static final class Rows {
+        private final int fileColumns;
+        private final List<Object> partitionValues;
+        private final Predicate<List<Object[]>> page;
+        private List<Object[]> pending = new ArrayList<>(Pipeline.BATCH_ROWS);
+
+        Rows(int fileColumns, List<Object> partitionValues, Predicate<List<Object[]>> page) {
+            this.fileColumns = fileColumns;
+            this.partitionValues = partitionValues;
+            this.page = page;
+        }
+
+        /** Adds a row of the file's columns (or already as wide as the table's); false: no more are wanted. */
+        boolean add(Object[] row) {
+            Object[] full = row.length == fileColumns + partitionValues.size() ? row
+                    : java.util.Arrays.copyOf(row, fileColumns + partitionValues.size());
+            for (int p = 0; p < partitionValues.size(); p++) {
+                full[fileColumns + p] = partitionValues.get(p);
+            }
+            pending.add(full);
+            if (pending.size() < Pipeline.BATCH_ROWS) {
+                return true;
+            }
+            List<Object[]> ready = pending;
+            pending = new ArrayList<>(Pipeline.BATCH_ROWS);
+            return page.test(ready);
+        }
+
+        void flush() {
+            if (!pending.isEmpty()) {
+                page.test(pending);
+                pending = new ArrayList<>();
+            }
+        }
+    }
+}
