@@ -7,13 +7,15 @@ public enum FileFormat {
     /** Hive's default text format (see {@link HiveText}). */
     TEXT,
     /** Apache ORC, one file per exported partition (see {@link OrcRows}). */
-    ORC;
+    ORC,
+    /** Apache Parquet, read on the nodes ({@link ParquetRows}); neither exported nor read by MapReduce jobs yet. */
+    PARQUET;
 
     public static FileFormat parse(String name) {
         try {
             return valueOf(name.toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown file format '" + name + "' (known: text, orc)", e);
+            throw new IllegalArgumentException("unknown file format '" + name + "' (known: text, orc, parquet)", e);
         }
     }
 }

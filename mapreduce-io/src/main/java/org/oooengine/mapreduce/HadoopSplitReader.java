@@ -25,11 +25,22 @@ import org.oooengine.core.types.Schema;
  * Reads splits of warehouse files on a node through Hadoop's {@code FileSystem} (HDFS, local
  * files, any scheme on the class path): Hive text a line at a time, as Hadoop's
  * {@link LineRecordReader} cuts a file's lines among its splits (compressed files whole); ORC
- * the stripes that start in the split, decoding only the columns wanted.
+ * the stripes that start in the split and Parquet the row groups whose middle lies in it
+ * ({@link ParquetRows}), decoding only the columns wanted.
  */
 public final class HadoopSplitReader implements SplitReader {
     /** Loading Hadoop's default resources takes a while: once per node. */
-    private final Configuration conf = new Configuration();
+    private final Configuration conf;
+
+    /** The reader a node finds on its class path, with Hadoop's default settings. */
+    public HadoopSplitReader() {
+        this(new Configuration());
+    }
+
+    /** Reads files as {@code conf} says (which file systems, their settings). */
+    public HadoopSplitReader(Configuration conf) {
+        this.conf = conf;
+    }
 
     @Override
     public void read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page) {
@@ -39,8 +50,13 @@ public final class HadoopSplitReader implements SplitReader {
             switch (split.layout().format()) {
                 case "text" -> readText(split, types, rows);
                 case "orc" -> readOrc(split, types, wanted, rows);
+                case "parquet" -> {
+                    ParquetRows.read(conf, new Path(split.path()), split.start(), split.length(), fileSchema.names(), types,
+                            wanted, types.size() + split.partitionValues().size(), rows::add);
+                    rows.flush();
+                }
                 default -> throw new IllegalStateException("file " + split.path() + ": format " + split.layout().format()
-                        + " is not read on the nodes (text and orc are)");
+                        + " is not read on the nodes (text, orc and parquet are)");
             }
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
@@ -105,6 +121,7 @@ public final class HadoopSplitReader implements SplitReader {
         private final List<Object> partitionValues;
         private final Predicate<List<Object[]>> page;
         private List<Object[]> pending = new ArrayList<>(Pipeline.BATCH_ROWS);
+        private boolean stopped;
 
         Rows(int fileColumns, List<Object> partitionValues, Predicate<List<Object[]>> page) {
             this.fileColumns = fileColumns;
@@ -125,11 +142,13 @@ public final class HadoopSplitReader implements SplitReader {
             }
             List<Object[]> ready = pending;
             pending = new ArrayList<>(Pipeline.BATCH_ROWS);
-            return page.test(ready);
+            stopped = !page.test(ready);
+            return !stopped;
         }
 
+        /** Hands on the rows left, unless no more were wanted. */
         void flush() {
-            if (!pending.isEmpty()) {
+            if (!stopped && !pending.isEmpty()) {
                 page.test(pending);
                 pending = new ArrayList<>();
             }

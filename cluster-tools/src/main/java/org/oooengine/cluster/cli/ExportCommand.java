@@ -52,6 +52,9 @@ final class ExportCommand {
             FileFormat fileFormat;
             try {
                 fileFormat = FileFormat.parse(format);
+                if (fileFormat == FileFormat.PARQUET) {
+                    throw new IllegalArgumentException("--format parquet is not written yet (text or orc)");
+                }
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), e.getMessage());
             }

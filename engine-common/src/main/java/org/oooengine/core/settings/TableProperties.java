@@ -24,7 +24,7 @@ public final class TableProperties {
             .doc("Transactional tables only: each node also keeps two analytical copies of its rows, fed by the "
                     + "table's log (HTAP); a session with `ooo.htap.reads=copies` reads them. Set it in CREATE TABLE "
                     + "or with ALTER TABLE ... SET TBLPROPERTIES; unsetting it drops the copies."));
-    public static final Setting<String> FILE_FORMAT = DECLARED.add(Setting.choice("ooo.file.format", "text", "orc")
+    public static final Setting<String> FILE_FORMAT = DECLARED.add(Setting.choice("ooo.file.format", "text", "orc", "parquet")
             .scope(TABLE)
             .doc("Set by the engine: the format of a table held in files rather than on the nodes; its presence "
                     + "marks such a table."));

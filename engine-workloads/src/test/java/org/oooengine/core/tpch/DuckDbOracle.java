@@ -40,6 +40,13 @@ public final class DuckDbOracle implements AutoCloseable {
         }
     }
 
+    /** Runs a statement that returns no rows (e.g. a COPY writing the tables into files). */
+    public void execute(String sql) throws Exception {
+        try (Statement st = conn.createStatement()) {
+            st.execute(sql);
+        }
+    }
+
     /** Every row of the query, each rendered as its columns' text joined by '|', sorted. */
     public List<String> query(String sql) throws Exception {
         List<String> out = new ArrayList<>();

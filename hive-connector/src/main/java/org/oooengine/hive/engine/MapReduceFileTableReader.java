@@ -31,6 +31,11 @@ final class MapReduceFileTableReader implements TableReader {
         String name = table.database() + "." + table.name();
         List<DataType> types = FileTableReader.storedTypes(table);
         List<FileSource> sources = files.sources(table);
+        if (sources.stream().anyMatch(s -> s.format() == org.oooengine.mapreduce.FileFormat.PARQUET)) {
+            throw new org.oooengine.core.sql.SqlException(org.oooengine.core.sql.SqlException.NOT_SUPPORTED, "table " + name
+                    + " is held in Parquet files, which MapReduce jobs do not read yet (daemon mode does: "
+                    + "SET ooo.execution.mode=daemon)");
+        }
         StoredRows rows = StoredRows.of(types);
         jobs.run("scan of " + name, cancel,
                 (conf, spec, secret, output) -> JoinJobs.scanFiles(conf, name, types, sources, output),

@@ -10,8 +10,8 @@ import org.oooengine.mapreduce.HiveText;
 import org.oooengine.core.settings.TableProperties;
 
 /**
- * How a table's files hold its rows: ORC, or Hive's text format with its field delimiter and the
- * text that stands for NULL. A table held in files carries its layout in its properties.
+ * How a table's files hold its rows: ORC, Parquet, or Hive's text format with its field delimiter
+ * and the text that stands for NULL. A table held in files carries its layout in its properties.
  */
 public record FileLayout(FileFormat format, char fieldDelimiter, String nullText) {
     /** Property naming the file format ({@code text} or {@code orc}): its presence marks a table held in files. */
@@ -23,10 +23,15 @@ public record FileLayout(FileFormat format, char fieldDelimiter, String nullText
 
     public static final FileLayout TEXT = new FileLayout(FileFormat.TEXT, HiveText.FIELD_DELIMITER, HiveText.NULL);
     public static final FileLayout ORC = new FileLayout(FileFormat.ORC, HiveText.FIELD_DELIMITER, HiveText.NULL);
+    public static final FileLayout PARQUET = new FileLayout(FileFormat.PARQUET, HiveText.FIELD_DELIMITER, HiveText.NULL);
 
     /** Hive's defaults for {@code format}. */
     public static FileLayout of(FileFormat format) {
-        return format == FileFormat.TEXT ? TEXT : ORC;
+        return switch (format) {
+            case TEXT -> TEXT;
+            case ORC -> ORC;
+            case PARQUET -> PARQUET;
+        };
     }
 
     /** The layout named by a table's properties; empty when the table is not held in files. */

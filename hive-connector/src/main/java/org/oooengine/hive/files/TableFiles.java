@@ -12,10 +12,12 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.oooengine.core.types.Schema;
+import org.oooengine.core.cluster.FileReads;
 import org.oooengine.mapreduce.FileFormat;
+import org.oooengine.mapreduce.HadoopSplitReader;
 
 /**
- * Rows held in files: Hive text or ORC, at a location on any Hadoop file system ({@code hdfs://...},
+ * Rows held in files: Hive text, ORC or Parquet, at a location on any Hadoop file system ({@code hdfs://...},
  * {@code file:/...}; a path without a scheme is on the configuration's default file system). The
  * location is one file or a directory whose data files are read, those of its subdirectories too,
  * in name order; names starting with {@code _} or {@code .} are not data, as in Hive. Rows come as
@@ -39,12 +41,32 @@ public final class TableFiles {
     public static long read(String location, FileLayout layout, Schema schema, Configuration conf,
                             Consumer<Object[]> sink) {
         long rows = 0;
-        for (Path file : files(location, conf)) {
-            rows += layout.format() == FileFormat.TEXT
-                    ? TextFileRows.read(file, layout, schema, conf, sink)
-                    : OrcFileRows.read(file, schema, conf, sink);
+        for (FileStatus file : statuses(location, conf)) {
+            rows += switch (layout.format()) {
+                case TEXT -> TextFileRows.read(file.getPath(), layout, schema, conf, sink);
+                case ORC -> OrcFileRows.read(file.getPath(), schema, conf, sink);
+                case PARQUET -> wholeParquetFile(file, schema, conf, sink);
+            };
         }
         return rows;
+    }
+
+    private static long wholeParquetFile(FileStatus file, Schema schema, Configuration conf, Consumer<Object[]> sink) {
+        long[] rows = {0};
+        boolean[] all = new boolean[schema.size()];
+        Arrays.fill(all, true);
+        FileReads.Split whole = new FileReads.Split(file.getPath().toString(), 0, file.getLen(),
+                SplitPlanner.layout(FileLayout.PARQUET), List.of(), List.of(), "here");
+        try {
+            new HadoopSplitReader(conf).read(whole, schema, all, page -> {
+                page.forEach(sink);
+                rows[0] += page.size();
+                return true;
+            });
+        } catch (IllegalStateException e) {
+            throw new TableFileException(e.getMessage(), e);
+        }
+        return rows[0];
     }
 
     /** The data files at {@code location}, in the order they are read. */

@@ -33,6 +33,8 @@ final class MetastoreTable {
     private static final String TEXT_INPUT = "org.apache.hadoop.mapred.TextInputFormat";
     private static final String ORC_SERDE = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
     private static final String ORC_INPUT = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
+    private static final String PARQUET_SERDE = "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe";
+    private static final String PARQUET_INPUT = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat";
     /** Hive's partition value for NULL. */
     private static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
 
@@ -95,7 +97,7 @@ final class MetastoreTable {
     }
 
     /**
-     * How the files of a table or partition hold rows: ORC, or Hive text with the SerDe's field
+     * How the files of a table or partition hold rows: ORC, Parquet, or Hive text with the SerDe's field
      * delimiter ({@code field.delim}, else {@code serialization.format}) and NULL text. Other
      * storage formats and text that needs unescaping or skips header lines are refused.
      */
@@ -108,9 +110,12 @@ final class MetastoreTable {
         if (serde.equals(ORC_SERDE) || input.equals(ORC_INPUT)) {
             return FileLayout.ORC;
         }
+        if (serde.equals(PARQUET_SERDE) || input.equals(PARQUET_INPUT)) {
+            return FileLayout.PARQUET;
+        }
         if (!serde.equals(LAZY_SIMPLE_SERDE) || !(input.isEmpty() || input.equals(TEXT_INPUT))) {
             throw new IllegalArgumentException("stored with SerDe " + serde + " and input format " + input
-                    + ", not supported yet (text with LazySimpleSerDe and ORC are)");
+                    + ", not supported yet (text with LazySimpleSerDe, ORC and Parquet are)");
         }
         if (p.containsKey("escape.delim")) {
             throw new IllegalArgumentException("text with escape.delim, not supported yet");

@@ -75,9 +75,9 @@ class MetastoreCatalogTest {
             HiveTypedFiles.register(tpch, dir.resolve("tables"));
             Path clicks = Files.createDirectories(dir.resolve("tables/clicks"));
             tpch.createTable("clicks", List.of(new FieldSchema("id", "int", null)), List.of(),
-                    TpchInMetastore.storage(clicks.toUri().toString(), "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe",
-                            "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat",
-                            "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat", Map.of()));
+                    TpchInMetastore.storage(clicks.toUri().toString(), "org.apache.hadoop.hive.serde2.avro.AvroSerDe",
+                            "org.apache.hadoop.hive.ql.io.avro.AvroContainerInputFormat",
+                            "org.apache.hadoop.hive.ql.io.avro.AvroContainerOutputFormat", Map.of()));
         } finally {
             admin.close();
         }
@@ -145,8 +145,8 @@ class MetastoreCatalogTest {
         assertEquals("table tpch.events: column payload: type binary not supported yet", events.getMessage());
         SqlException clicks = assertThrows(SqlException.class, () -> catalog.table(DB, "clicks"));
         assertTrue(clicks.getMessage().startsWith("table tpch.clicks: stored with SerDe "
-                + "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe"), clicks.getMessage());
-        assertTrue(clicks.getMessage().endsWith("not supported yet (text with LazySimpleSerDe and ORC are)"),
+                + "org.apache.hadoop.hive.serde2.avro.AvroSerDe"), clicks.getMessage());
+        assertTrue(clicks.getMessage().endsWith("not supported yet (text with LazySimpleSerDe, ORC and Parquet are)"),
                 clicks.getMessage());
     }
 
@@ -233,59 +233,6 @@ class MetastoreCatalogTest {
         }
         try (Stream<Path> left = Files.list(hadoopTmp.resolve("ooo-sql"))) {
             assertEquals(List.of(), left.toList(), "job directories left behind");
-        }
-    }
-
-    /** Three nodes reading the metastore's tables, their files cut into 64 KiB splits; opened by the first test that needs them. */
-    private static TestCluster nodes;
-    private static ClusterSqlEngine onNodes;
-
-    private static synchronized SqlSession sessionOnNodes() throws Exception {
-        if (onNodes == null) {
-            nodes = new TestCluster(Files.createDirectories(dir.resolve("cluster-3")), 3);
-            onNodes = ClusterSqlEngine.open(nodes.dir, TestCluster.TIMEOUT, Map.of(
-                    MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME, MetastoreCatalog.URIS_SETTING,
-                    metastore.uris(), MetastoreCatalog.CONF_PREFIX + "mapreduce.input.fileinputformat.split.maxsize",
-                    Integer.toString(64 << 10)));
-        }
-        return onNodes.openSession("analyst", DB, Map.of());
-    }
-
-    @AfterAll
-    static void stopNodes() throws Exception {
-        if (onNodes != null) {
-            onNodes.close();
-            nodes.close();
-        }
-    }
-
-    /**
-     * The 22 TPC-H queries run by three nodes, each reading the splits of the files assigned to it
-     * (text lines and ORC stripes cut among 64 KiB splits, every partition of orders), return
-     * DuckDB's rows; EXPLAIN ANALYZE shows the nodes read every row of lineitem between them.
-     */
-    @ParameterizedTest
-    @MethodSource("queries")
-    @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-    void tpchQueryReadByTheNodesFromTheFilesSplitsMatchesDuckDb(String q) throws Exception {
-        String sql = TpchQueriesTest.text("queries/tpch/" + q + ".sql");
-        try (SqlSession s = sessionOnNodes()) {
-            List<Object[]> ours = new ArrayList<>();
-            s.execute(sql, new Cancellation()).rows().forEachRemaining(ours::add);
-            boolean ordered = sql.toLowerCase(Locale.ROOT).contains("order by");
-            assertNull(OracleComparison.difference(ours, oracle.rows(sql), ordered), q);
-        }
-    }
-
-    @Test
-    void theNodesReadEveryRowOfATableCutIntoSplitsOnce() throws Exception {
-        long lineitems = ((Number) oracle.rows("SELECT count(*) FROM lineitem").get(0)[0]).longValue();
-        try (SqlSession s = sessionOnNodes()) {
-            List<Object[]> plan = new ArrayList<>();
-            s.execute("EXPLAIN ANALYZE SELECT count(*), sum(l_quantity) FROM lineitem", new Cancellation()).rows()
-                    .forEachRemaining(plan::add);
-            String text = plan.stream().map(r -> (String) r[0]).collect(Collectors.joining("\n"));
-            assertTrue(text.contains(String.format(Locale.ROOT, "nodes read %,d rows", lineitems)), text);
         }
     }
 

@@ -42,6 +42,9 @@ public final class TpchInMetastore {
     static final String ORC_SERDE = "org.apache.hadoop.hive.ql.io.orc.OrcSerde";
     static final String ORC_INPUT = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
     static final String ORC_OUTPUT = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
+    static final String PARQUET_SERDE = "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe";
+    static final String PARQUET_INPUT = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat";
+    static final String PARQUET_OUTPUT = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat";
 
     /** Field delimiters of the text tables: Hive's default for most, others where a user might choose them. */
     private static final Map<String, Character> DELIMITERS = Map.of("region", '\t', "partsupp", '|');
@@ -110,6 +113,41 @@ public final class TpchInMetastore {
         }
     }
 
+    /**
+     * Has DuckDB write every TPC-H table it holds as Parquet files under this database's directory
+     * (on the local file system), small row groups so that a file spans several splits, orders in
+     * Hive's partition directories by {@code o_orderstatus}, and registers them as Hive would.
+     */
+    public void registerParquetWrittenBy(org.oooengine.core.tpch.DuckDbOracle duckDb) throws Exception {
+        for (TpchTable<?> t : TpchSchema.tables()) {
+            String name = t.getTableName();
+            Schema schema = TpchSchema.definition(t).schema();
+            Path location = new Path(dir, name);
+            String target = new java.io.File(location.toUri()).getPath();
+            if (name.equals("orders")) {
+                duckDb.execute("COPY orders TO '" + target + "' (FORMAT PARQUET, PARTITION_BY (o_orderstatus), "
+                        + "ROW_GROUP_SIZE 2048)");
+                List<Column> data = new ArrayList<>(schema.columns());
+                Column key = data.remove(schema.indexOf("o_orderstatus"));
+                createTable(name, fields(data), fields(List.of(key)), parquet(location.toString()));
+                for (org.apache.hadoop.fs.FileStatus p : fs.listStatus(location)) {
+                    Partition partition = new Partition();
+                    partition.setDbName(database);
+                    partition.setTableName(name);
+                    partition.setValues(List.of(p.getPath().getName().substring("o_orderstatus=".length())));
+                    partition.setSd(parquet(p.getPath().toString()));
+                    partition.getSd().setCols(fields(data));
+                    partition.setParameters(new HashMap<>());
+                    client.add_partition(partition);
+                }
+            } else {
+                fs.mkdirs(location);
+                duckDb.execute("COPY " + name + " TO '" + target + "/000000_0.parquet' (FORMAT PARQUET, ROW_GROUP_SIZE 2048)");
+                createTable(name, fields(schema.columns()), List.of(), parquet(location.toString()));
+            }
+        }
+    }
+
     /** The table's rows in one ORC directory per value of {@code key}, which the files leave out. */
     private void registerPartitioned(String name, Schema schema, List<Object[]> rows, String key) throws Exception {
         int k = schema.indexOf(key);
@@ -158,6 +196,10 @@ public final class TpchInMetastore {
         String d = String.valueOf(delimiter);
         return storage(location, LAZY_SIMPLE, TEXT_INPUT, TEXT_OUTPUT, delimiter == HiveText.FIELD_DELIMITER
                 ? Map.of("serialization.format", "1") : Map.of("field.delim", d, "serialization.format", d));
+    }
+
+    static StorageDescriptor parquet(String location) {
+        return storage(location, PARQUET_SERDE, PARQUET_INPUT, PARQUET_OUTPUT, Map.of());
     }
 
     static StorageDescriptor orc(String location) {
