@@ -34,11 +34,13 @@ public final class CoordinatorSettings {
             .doc("Whether admin users may set the session limits past the coordinator's caps (never past a node's own)."));
     public static final Setting<List<String>> LOAD_ALLOWED_DIRS = DECLARED.add(Setting.list("ooo.load.allowed-dirs")
             .scope(COORDINATOR)
-            .doc("The directories on the coordinator under which LOAD DATA reads files: existing absolute directories "
-                    + "outside the cluster directory. None by default, so LOAD DATA reads no local file."));
+            .doc("The directories on the coordinator's file system under which SQL reads files (LOAD DATA, and the "
+                    + "files of external and metastore tables, on the nodes too): existing absolute directories outside "
+                    + "the cluster directory. None by default, so SQL reads no local file."));
     public static final Setting<List<String>> LOAD_FILE_SYSTEMS = DECLARED.add(Setting.list("ooo.load.file-systems")
             .scope(COORDINATOR).defaultValue(List.of("hdfs"))
-            .doc("The other file systems (URI schemes) LOAD DATA reads, as the coordinator."));
+            .doc("The other file systems (URI schemes) SQL reads (LOAD DATA, and the files of external and "
+                    + "metastore tables), as the coordinator's and the nodes' Hadoop identity."));
     public static final Setting<Long> SPILL_COORDINATOR_MAX_BYTES = DECLARED.add(Setting.size("ooo.spill.coordinator-max-bytes")
             .scope(COORDINATOR).range(1, Long.MAX_VALUE)
             .defaultText("half the space free under the system's temporary directory when the engine opens")

@@ -30,9 +30,10 @@ public final class TableProperties {
                     + "marks such a table."));
     public static final Setting<String> HMS_UNSUPPORTED = DECLARED.add(Setting.text("ooo.hms.unsupported").scope(TABLE)
             .doc("Set by the engine on a metastore table it cannot query: why."));
-    public static final Setting<List<String>> HMS_PARTITION_KEYS = DECLARED.add(Setting.list("ooo.hms.partition.keys")
+    public static final Setting<List<String>> FILE_PARTITION_KEYS = DECLARED.add(Setting.list("ooo.file.partition.keys")
             .scope(TABLE)
-            .doc("Set by the engine on a partitioned metastore table: its partition keys, comma-separated."));
+            .doc("Set by the engine on a partitioned table held in files (external or metastore): its partition "
+                    + "keys, comma-separated, the table's last columns."));
 
     private TableProperties() {
     }

@@ -20,6 +20,8 @@ import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.ClusterCatalog;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
+import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.PartitionDirectories;
 import org.oooengine.hive.catalog.SystemCatalog;
 import org.oooengine.hive.metastore.MetastoreCatalog;
 import org.oooengine.hive.security.AccessControl;
@@ -90,15 +92,18 @@ public final class ClusterSqlEngine implements SqlEngine {
         this.snapshots = new ClusterSnapshots(cluster, calibration);
         this.lostNodes = cluster.lostNodes(CoordinatorSettings.NODE_RESTART_WAIT.get(settings));
         HadoopSettings hadoop = HadoopSettings.fromCoordinator(settings);
+        // the files SQL may read: LOAD DATA's, and those of tables held in files, judged alike
+        LoadableFiles loadable = LoadableFiles.fromSettings(settings, clusterDir, cluster.spec());
         switch (catalogKind(settings)) {
             case "embedded" -> {
                 EmbeddedCatalog embedded = new EmbeddedCatalog(catalogFile, new ClusterCatalog(snapshots));
                 SystemCatalog system = new SystemCatalog(embedded, cluster);
                 this.catalog = system;
                 this.metastore = null;
-                this.ddl = new DataDefinition(embedded, cluster, LoadableFiles.fromSettings(settings, clusterDir,
-                        cluster.spec()), hadoop, snapshots::tablesChanged);
-                this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop, Optional.empty(),
+                this.ddl = new DataDefinition(embedded, cluster, loadable, hadoop, snapshots::tablesChanged);
+                org.apache.hadoop.conf.Configuration files = hadoop.apply(new org.apache.hadoop.conf.Configuration(), Map.of());
+                this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop, Optional.of(new FileTableReader(files,
+                        table -> PartitionDirectories.parts(table, files), loadable::checkTableFile)),
                         new SystemTableReader(system), limits.coordinatorSpill());
             }
             case MetastoreCatalog.CATALOG_NAME -> {
@@ -107,7 +112,8 @@ public final class ClusterSqlEngine implements SqlEngine {
                 this.catalog = system;
                 this.ddl = null; // read-only
                 this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop,
-                        Optional.of(metastore.tableReader()), new SystemTableReader(system), limits.coordinatorSpill());
+                        Optional.of(metastore.tableReader(loadable::checkTableFile)), new SystemTableReader(system),
+                        limits.coordinatorSpill());
             }
             default -> throw new IllegalStateException("unchecked catalog kind");
         }

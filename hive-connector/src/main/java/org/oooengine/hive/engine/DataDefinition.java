@@ -22,6 +22,8 @@ import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
+import org.oooengine.hive.catalog.TableConstraints;
+import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
@@ -182,6 +184,8 @@ final class DataDefinition {
             return dropDatabase(s);
         } else if (statement instanceof DdlStatement.CreateTable s) {
             return createTable(s, rowsOf);
+        } else if (statement instanceof DdlStatement.CreateExternalTable s) {
+            return createExternalTable(s, settings);
         } else if (statement instanceof DdlStatement.DropTable s) {
             return dropTable(s, ignoresMissing(settings));
         } else if (statement instanceof DdlStatement.CreateView s) {
@@ -354,18 +358,43 @@ final class DataDefinition {
         return StatementResult.update(0);
     }
 
-    private StatementResult createTable(DdlStatement.CreateTable s, Function<RelNode, List<Object[]>> rowsOf) {
-        if (!catalog.databases().contains(s.database())) {
-            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + s.database());
+    /** Whether a table {@code database.name} may be created: false when it exists and IF NOT EXISTS says to leave it. */
+    private boolean mayCreate(String database, String name, boolean ifNotExists) {
+        if (!catalog.databases().contains(database)) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + database);
         }
-        if (catalog.view(s.database(), s.name()).isPresent()) {
-            throw new SqlException(SqlException.ALREADY_EXISTS, s.database() + "." + s.name() + " is a view");
+        if (catalog.view(database, name).isPresent()) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, database + "." + name + " is a view");
         }
-        if (catalog.table(s.database(), s.name()).isPresent()) {
-            if (s.ifNotExists()) {
-                return StatementResult.update(0);
+        if (catalog.table(database, name).isPresent()) {
+            if (ifNotExists) {
+                return false;
             }
-            throw new SqlException(SqlException.ALREADY_EXISTS, "table already exists: " + s.database() + "." + s.name());
+            throw new SqlException(SqlException.ALREADY_EXISTS, "table already exists: " + database + "." + name);
+        }
+        return true;
+    }
+
+    /**
+     * CREATE EXTERNAL TABLE: the catalog keeps where its files are, once the location is found to
+     * be one SQL may read (as LOAD DATA's files are judged); no node holds anything of it.
+     */
+    private StatementResult createExternalTable(DdlStatement.CreateExternalTable s, Map<String, String> settings) {
+        if (!mayCreate(s.database(), s.name(), s.ifNotExists())) {
+            return StatementResult.update(0);
+        }
+        Configuration conf = hadoop.apply(new Configuration(), settings);
+        String location = loadable.tableLocation("CREATE EXTERNAL TABLE " + s.name(), s.location(), conf);
+        CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(),
+                s.comment(), TableConstraints.NONE).withStorage(location);
+        catalog.put(t);
+        LOG.info("created external table {}.{} over {}", s.database(), s.name(), location);
+        return StatementResult.update(0);
+    }
+
+    private StatementResult createTable(DdlStatement.CreateTable s, Function<RelNode, List<Object[]>> rowsOf) {
+        if (!mayCreate(s.database(), s.name(), s.ifNotExists())) {
+            return StatementResult.update(0);
         }
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), s.primaryKey(), s.indexedColumns(),
                 s.properties(), s.comment(), s.constraints());
@@ -567,7 +596,9 @@ final class DataDefinition {
                     + " (" + DROP_IGNORES_MISSING + " is false)");
         }
         try {
-            if (DdlAnalyzer.transactional(t.get())) {
+            if (FileTableReader.holds(t.get())) {
+                LOG.info("dropped external table {}.{}; its files stay at {}", s.database(), s.name(), t.get().storage());
+            } else if (DdlAnalyzer.transactional(t.get())) {
                 TransactionalTables.drop(cluster.peers(), t.get().storage());
             } else {
                 new ClusterLoader(cluster.peers()).dropTable(t.get().storage());

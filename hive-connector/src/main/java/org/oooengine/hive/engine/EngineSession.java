@@ -219,6 +219,10 @@ final class EngineSession implements SqlSession {
             access.checkCanDropDatabase(user, s.name());
         } else if (statement instanceof DdlStatement.CreateTable s) {
             access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.CreateExternalTable s) {
+            // its rows are files the engine reads: who may create one may load those files
+            access.checkCanCreateTable(user, s.database(), s.name());
+            access.checkCanLoad(user, s.database(), s.name(), s.location());
         } else if (statement instanceof DdlStatement.DropTable s) {
             access.checkCanDropTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.CreateView s) {

@@ -131,11 +131,7 @@ final class LoadableFiles {
                     + "for a file on " + scheme + " leave LOCAL out");
         }
         if (!scheme.equals("file")) {
-            if (!fileSystems.contains(scheme)) {
-                throw new AccessDeniedException(statement + ": file system " + scheme
-                        + " is not one LOAD DATA reads (" + FILE_SYSTEMS_SETTING + ": " + String.join(", ", fileSystems)
-                        + "); the operator adds it there");
-            }
+            requireFileSystem(statement, scheme);
             return List.of(path);
         }
         if (uri.getPath() == null || !uri.getPath().startsWith("/")) {
@@ -161,6 +157,55 @@ final class LoadableFiles {
     }
 
     private List<String> localFiles(String statement, Path path) {
+        Path real = allowedReal(statement, path);
+        if (!Files.isDirectory(real)) {
+            return List.of(fileLocation(real));
+        }
+        List<String> files = new ArrayList<>();
+        addDataFiles(statement, real, files, new HashSet<>());
+        return files;
+    }
+
+    /**
+     * Where the files of an external table at {@code location} are, for the catalog to keep: on the
+     * coordinator's file system the real path of an existing directory under an allowed one; on
+     * another file system that is allowed, the location qualified. Throws an
+     * {@link AccessDeniedException} for a location SQL may not read.
+     */
+    String tableLocation(String statement, String location, Configuration conf) {
+        URI uri = uriOf(statement, location);
+        String scheme = uri.getScheme() != null ? uri.getScheme().toLowerCase(Locale.ROOT)
+                : String.valueOf(FileSystem.getDefaultUri(conf).getScheme()).toLowerCase(Locale.ROOT);
+        if (!scheme.equals("file")) {
+            requireFileSystem(statement, scheme);
+            org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location);
+            try {
+                return path.getFileSystem(conf).makeQualified(path).toString();
+            } catch (IOException e) {
+                throw new SqlException(SqlException.GENERAL, statement + ": no file system for " + location + ": "
+                        + e.getMessage(), e);
+            }
+        }
+        if (uri.getPath() == null || !uri.getPath().startsWith("/")) {
+            throw new AccessDeniedException(statement + ": a location on the coordinator needs an absolute path");
+        }
+        Path real = allowedReal(statement, Path.of(uri.getPath()));
+        if (!Files.isDirectory(real)) {
+            throw new SqlException(SqlException.GENERAL, statement + ": " + describe(Path.of(uri.getPath()), real)
+                    + " is not a directory");
+        }
+        return fileLocation(real);
+    }
+
+    private void requireFileSystem(String statement, String scheme) {
+        if (!fileSystems.contains(scheme)) {
+            throw new AccessDeniedException(statement + ": file system " + scheme + " is not one SQL reads ("
+                    + FILE_SYSTEMS_SETTING + ": " + String.join(", ", fileSystems) + "); the operator adds it there");
+        }
+    }
+
+    /** The real path of {@code path} on the coordinator, which must be under an allowed directory. */
+    private Path allowedReal(String statement, Path path) {
         if (allowed.isEmpty()) {
             throw new AccessDeniedException(statement + ": reading files on the coordinator is off. "
                     + "The operator allows directories with " + ALLOWED_DIRS_SETTING + " (comma separated) in "
@@ -172,13 +217,7 @@ final class LoadableFiles {
         if (allowed.stream().noneMatch(a -> normalized.startsWith(a.configured()) || normalized.startsWith(a.real()))) {
             throw outside(statement, null);
         }
-        Path real = readable(statement, path);
-        if (!Files.isDirectory(real)) {
-            return List.of(fileLocation(real));
-        }
-        List<String> files = new ArrayList<>();
-        addDataFiles(statement, real, files, new HashSet<>());
-        return files;
+        return readable(statement, path);
     }
 
     private void addDataFiles(String statement, Path dir, List<String> out, Set<Path> visited) {
@@ -217,7 +256,7 @@ final class LoadableFiles {
         for (Path no : forbidden) {
             if (real.startsWith(no)) {
                 throw new AccessDeniedException(statement + ": " + describe(path, real)
-                        + " is in the cluster's own files (" + no + "), which LOAD DATA never reads");
+                        + " is in the cluster's own files (" + no + "), which SQL never reads");
             }
         }
         if (allowed.stream().noneMatch(a -> real.startsWith(a.real()))) {
@@ -228,6 +267,27 @@ final class LoadableFiles {
                     + " is not a regular file");
         }
         return real;
+    }
+
+    /**
+     * Refuses a file of table {@code table} that SQL may not read, as LOAD DATA would refuse it: on
+     * the coordinator's own file system, one whose real path is outside the allowed directories or
+     * in the cluster's own files; on another, one whose file system is not among those listed. A
+     * table's files are judged each time a statement lists them: a symlink added after CREATE
+     * TABLE is caught too.
+     */
+    void checkTableFile(String table, org.apache.hadoop.fs.Path file) {
+        String scheme = file.toUri().getScheme() == null ? "file" : file.toUri().getScheme().toLowerCase(Locale.ROOT);
+        String reader = "table " + table;
+        if (!scheme.equals("file")) {
+            requireFileSystem(reader, scheme);
+            return;
+        }
+        if (allowed.isEmpty()) {
+            throw new AccessDeniedException(reader + ": its files are on the coordinator's file system, which SQL "
+                    + "reads only under " + ALLOWED_DIRS_SETTING + ", and that names no directory");
+        }
+        readable(reader, Path.of(file.toUri().getPath()));
     }
 
     /** A Hadoop location of a local file (Hadoop's Path quotes what a URI may not hold itself). */
@@ -241,7 +301,7 @@ final class LoadableFiles {
 
     private AccessDeniedException outside(String statement, String what) {
         return new AccessDeniedException(statement + ": " + (what == null ? "the path" : what)
-                + " is not under a directory LOAD DATA may read (" + ALLOWED_DIRS_SETTING + ": "
+                + " is not under a directory SQL may read files from (" + ALLOWED_DIRS_SETTING + ": "
                 + String.join(", ", allowed.stream().map(a -> a.configured().toString()).toList()) + ")");
     }
 }

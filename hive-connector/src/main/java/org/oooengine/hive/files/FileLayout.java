@@ -16,6 +16,8 @@ import org.oooengine.core.settings.TableProperties;
 public record FileLayout(FileFormat format, char fieldDelimiter, String nullText) {
     /** Property naming the file format ({@code text} or {@code orc}): its presence marks a table held in files. */
     public static final String FORMAT = TableProperties.FILE_FORMAT.name();
+    /** Property listing the partition keys (comma separated, the table's last columns) of a partitioned table. */
+    public static final String PARTITION_KEYS = TableProperties.FILE_PARTITION_KEYS.name();
     /** Hive's property for the field delimiter: a character, or its code as a decimal number. */
     public static final String FIELD_DELIMITER = "field.delim";
     /** Hive's property for the text standing for NULL. */

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.FileReads;
@@ -29,16 +30,29 @@ import org.oooengine.mapreduce.FileSource;
 public final class FileTableReader implements TableReader {
     private final Configuration conf;
     private final Function<TableInfo, List<FilePart>> parts;
+    private final FileAccess access;
 
-    /** Reads each table from its storage location. */
+    /** Reads each table from its storage location, any file there. */
     public FileTableReader(Configuration conf) {
-        this(conf, FileTableReader::wholeTable);
+        this(conf, FileTableReader::wholeTable, FileAccess.ANY);
     }
 
-    /** Reads each table from the parts {@code parts} lists for it. */
-    public FileTableReader(Configuration conf, Function<TableInfo, List<FilePart>> parts) {
+    /** Reads each table from the parts {@code parts} lists for it, the files {@code access} allows. */
+    public FileTableReader(Configuration conf, Function<TableInfo, List<FilePart>> parts, FileAccess access) {
         this.conf = conf;
         this.parts = parts;
+        this.access = access;
+    }
+
+    /** The data files of {@code part} of table {@code name}, each allowed to be read, with their lengths. */
+    private List<FileStatus> allowedFiles(TableInfo table, String name, FilePart part) {
+        try {
+            List<FileStatus> files = TableFiles.statuses(qualified(table, part.location()).toString(), conf);
+            files.forEach(f -> access.check(name, f.getPath()));
+            return files;
+        } catch (TableFileException e) {
+            throw new SqlException(SqlException.GENERAL, "table " + name + ": " + e.getMessage(), e);
+        }
     }
 
     /** Whether {@code table} is held in files (its properties name a file format). */
@@ -65,7 +79,9 @@ public final class FileTableReader implements TableReader {
      */
     public List<FileSource> sources(TableInfo table) {
         List<FileSource> sources = new ArrayList<>();
+        String name = table.database() + "." + table.name();
         for (FilePart part : parts.apply(table)) {
+            allowedFiles(table, name, part);
             int stored = table.columns().size() - part.partitionValues().size();
             List<Object> partitionValues = new ArrayList<>();
             for (int p = 0; p < part.partitionValues().size(); p++) {
@@ -107,15 +123,10 @@ public final class FileTableReader implements TableReader {
             for (int p = 0; p < part.partitionValues().size(); p++) {
                 stored.add(table.columns().get(fileColumns + p).type().toStored(part.partitionValues().get(p)));
             }
-            try {
-                files.add(new SplitPlanner.PartFiles(TableFiles.statuses(qualified(table, part.location()).toString(), conf),
-                        SplitPlanner.layout(part.layout()), stored));
-            } catch (TableFileException e) {
-                throw new SqlException(SqlException.GENERAL, "table " + name + ": " + e.getMessage(), e);
-            }
+            files.add(new SplitPlanner.PartFiles(allowedFiles(table, name, part), SplitPlanner.layout(part.layout()), stored));
         }
         if (files.isEmpty()) {
-            fileColumns = table.columns().size() - partitionColumns(table);
+            fileColumns = table.columns().size() - PartitionDirectories.keys(table).size();
         }
         try {
             return new FileReads.Scan(new Schema(columns), fileColumns, new SplitPlanner(conf).splits(files, nodes));
@@ -125,11 +136,6 @@ public final class FileTableReader implements TableReader {
         }
     }
 
-    /** How many of the table's last columns are partition columns: as many as a part has values. */
-    private int partitionColumns(TableInfo table) {
-        String keys = table.properties().get(org.oooengine.core.settings.TableProperties.HMS_PARTITION_KEYS.name());
-        return keys == null || keys.isBlank() ? 0 : keys.split(",").length;
-    }
 
     @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
@@ -139,17 +145,19 @@ public final class FileTableReader implements TableReader {
             Schema schema = fileSchema(name, table, stored);
             SqlType[] types = schema.columns().stream().map(c -> SqlType.of(c.type())).toArray(SqlType[]::new);
             try {
-                TableFiles.read(part.location(), part.layout(), schema, conf, row -> {
-                    cancel.check();
-                    Object[] out = new Object[table.columns().size()];
-                    for (int c = needed.nextSetBit(0); c >= 0 && c < stored; c = needed.nextSetBit(c + 1)) {
-                        out[c] = types[c].fromStored(row[c]);
-                    }
-                    for (int p = 0; p < part.partitionValues().size(); p++) {
-                        out[stored + p] = part.partitionValues().get(p);
-                    }
-                    sink.accept(out);
-                });
+                for (FileStatus file : allowedFiles(table, name, part)) {
+                    TableFiles.read(file.getPath().toString(), part.layout(), schema, conf, row -> {
+                        cancel.check();
+                        Object[] out = new Object[table.columns().size()];
+                        for (int c = needed.nextSetBit(0); c >= 0 && c < stored; c = needed.nextSetBit(c + 1)) {
+                            out[c] = types[c].fromStored(row[c]);
+                        }
+                        for (int p = 0; p < part.partitionValues().size(); p++) {
+                            out[stored + p] = part.partitionValues().get(p);
+                        }
+                        sink.accept(out);
+                    });
+                }
             } catch (TableFileException e) {
                 throw new SqlException(SqlException.GENERAL, "table " + name + ": " + e.getMessage(), e);
             }

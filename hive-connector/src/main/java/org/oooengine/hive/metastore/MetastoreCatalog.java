@@ -18,15 +18,17 @@ import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
 import org.apache.thrift.TException;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.hive.files.FileAccess;
 import org.oooengine.hive.files.FilePart;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.PartitionDirectories;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.settings.CoordinatorSettings;
 
 /**
  * The databases and tables of a Hive metastore, read-only: tables are read from their files
- * (text or ORC, see {@link #tableReader()}); a partitioned table is read from all its
+ * (text, ORC or Parquet, see {@link #tableReader}); a partitioned table is read from all its
  * partitions' locations. Every call asks the metastore, so what Hive changes shows at once.
  */
 public final class MetastoreCatalog implements Catalog, AutoCloseable {
@@ -82,9 +84,9 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         return connect(uris.strip(), conf);
     }
 
-    /** Reads this catalog's tables from their files. */
-    public FileTableReader tableReader() {
-        return new FileTableReader(conf, this::parts);
+    /** Reads this catalog's tables from their files, those {@code access} allows. */
+    public FileTableReader tableReader(FileAccess access) {
+        return new FileTableReader(conf, this::parts, access);
     }
 
     @Override
@@ -140,7 +142,7 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
             for (Partition p : client.listPartitions(table.database(), table.name(), (short) -1)) {
                 try {
                     parts.add(new FilePart(p.getSd().getLocation(), MetastoreTable.layout(p.getSd(), tableParameters),
-                            MetastoreTable.partitionValues(table, p.getValues())));
+                            PartitionDirectories.values(table, p.getValues())));
                 } catch (IllegalArgumentException e) {
                     throw new SqlException(SqlException.NOT_SUPPORTED, "table " + table.database() + "." + table.name()
                             + ", partition " + p.getValues() + ": " + e.getMessage(), e);

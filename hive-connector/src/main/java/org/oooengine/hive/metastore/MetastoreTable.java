@@ -12,7 +12,6 @@ import org.apache.hadoop.hive.metastore.api.Table;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileLayout;
 import org.oooengine.optimizer.catalog.ResultColumn;
-import org.oooengine.core.sql.SqlType;
 import org.oooengine.mapreduce.FileFormat;
 import org.oooengine.mapreduce.HiveText;
 import org.oooengine.core.settings.TableProperties;
@@ -27,7 +26,7 @@ final class MetastoreTable {
     /** Property holding why the table cannot be queried. */
     static final String UNSUPPORTED = TableProperties.HMS_UNSUPPORTED.name();
     /** Property listing the partition keys (comma separated) of a partitioned table. */
-    static final String PARTITION_KEYS = TableProperties.HMS_PARTITION_KEYS.name();
+    static final String PARTITION_KEYS = TableProperties.FILE_PARTITION_KEYS.name();
 
     private static final String LAZY_SIMPLE_SERDE = "org.apache.hadoop.hive.serde2.lazy.LazySimpleSerDe";
     private static final String TEXT_INPUT = "org.apache.hadoop.mapred.TextInputFormat";
@@ -35,8 +34,6 @@ final class MetastoreTable {
     private static final String ORC_INPUT = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
     private static final String PARQUET_SERDE = "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe";
     private static final String PARQUET_INPUT = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat";
-    /** Hive's partition value for NULL. */
-    private static final String DEFAULT_PARTITION = "__HIVE_DEFAULT_PARTITION__";
 
     private MetastoreTable() {
     }
@@ -130,18 +127,5 @@ final class MetastoreTable {
         return new FileLayout(FileFormat.TEXT,
                 delimiter == null ? HiveText.FIELD_DELIMITER : FileLayout.delimiter(delimiter),
                 p.getOrDefault(FileLayout.NULL_FORMAT, HiveText.NULL));
-    }
-
-    /** A partition's values (as its directory names them) as SQL values of the table's partition columns. */
-    static List<Object> partitionValues(TableInfo table, List<String> values) {
-        int first = table.columns().size() - values.size();
-        List<Object> out = new ArrayList<>();
-        for (int i = 0; i < values.size(); i++) {
-            String text = values.get(i);
-            SqlType type = table.columns().get(first + i).type();
-            out.add(text == null || text.equals(DEFAULT_PARTITION) ? null
-                    : type.fromStored(type.storedType().parseValue(text)));
-        }
-        return out;
     }
 }

@@ -33,7 +33,7 @@ class LoadableFilesTest {
         LoadableFiles loadable = files(dir, Files.createDirectories(dir.resolve("cluster")), data);
         AccessDeniedException e = assertThrows(AccessDeniedException.class,
                 () -> loadable.locations(data.resolve("MANIFEST").toString(), true, new Configuration()));
-        assertTrue(e.getMessage().contains("which LOAD DATA never reads"), e.getMessage());
+        assertTrue(e.getMessage().contains("which SQL never reads"), e.getMessage());
         assertThrows(AccessDeniedException.class, () -> loadable.locations(dir.resolve("disks").toString(), true,
                 new Configuration()));
     }

@@ -120,7 +120,7 @@ class TableFilesTest {
         assertEquals(csv, FileLayout.fromProperties(table.properties()).orElseThrow());
 
         FileTableReader reader = new FileTableReader(conf,
-                t -> List.of(new FilePart(dir.resolve("p.csv").toString(), csv, List.of("asia"))));
+                t -> List.of(new FilePart(dir.resolve("p.csv").toString(), csv, List.of("asia"))), FileAccess.ANY);
         BitSet all = new BitSet();
         all.set(0, columns.size());
         List<Object[]> rows = new ArrayList<>();

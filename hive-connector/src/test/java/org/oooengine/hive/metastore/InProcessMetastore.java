@@ -22,9 +22,32 @@ import org.apache.thrift.transport.TServerSocket;
  * than HiveMetaStore's, which also starts HTTP endpoints and background services a test does not need.
  */
 public final class InProcessMetastore implements AutoCloseable {
+    private static InProcessMetastore shared;
+
     private final TServer server;
     private final TServerSocket socket;
     private final Thread serving;
+
+    /**
+     * The one metastore of this JVM, for test classes that share it (each with databases of its
+     * own): Hive's object store keeps its database connection in static state, so a second
+     * metastore in the same JVM would not start. It stops, and its files go, when the JVM exits.
+     */
+    public static synchronized InProcessMetastore shared() throws Exception {
+        if (shared == null) {
+            Path dir = Files.createTempDirectory("ooo-metastore");
+            shared = new InProcessMetastore(dir);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                shared.close();
+                try (var files = Files.walk(dir)) {
+                    files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+                } catch (java.io.IOException e) {
+                    // a temporary directory left behind
+                }
+            }));
+        }
+        return shared;
+    }
 
     public InProcessMetastore(Path dir) throws Exception {
         this(dir, Map.of());

@@ -26,6 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.settings.CoordinatorSettings;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.tpch.DuckDbOracle;
 import org.oooengine.core.tpch.TpchSchema;
@@ -43,6 +44,10 @@ import org.oooengine.hive.sql.SqlSession;
  */
 class WarehouseFilesOnNodesTest {
     private static final double SCALE_FACTOR = 0.01;
+    /** This class's databases in the JVM's metastore. */
+    private static final String TEXT_AND_ORC = "warehouse_text_orc";
+    private static final String PARQUET = "warehouse_parquet";
+    private static final String OUTSIDE = "warehouse_outside";
 
     @TempDir
     static Path dir;
@@ -53,14 +58,20 @@ class WarehouseFilesOnNodesTest {
 
     @BeforeAll
     static void start() throws Exception {
-        metastore = new InProcessMetastore(dir.resolve("hms"));
+        metastore = InProcessMetastore.shared();
         oracle = new DuckDbOracle(SCALE_FACTOR, TpchSchema.tables());
         org.apache.hadoop.conf.Configuration conf = MetastoreConf.newMetastoreConf();
         MetastoreConf.setVar(conf, MetastoreConf.ConfVars.THRIFT_URIS, metastore.uris());
         IMetaStoreClient admin = new HiveMetaStoreClient(conf);
         try {
-            new TpchInMetastore(admin, "tpch", dir.resolve("text-and-orc")).registerAll(SCALE_FACTOR);
-            new TpchInMetastore(admin, "tpch_parquet", dir.resolve("parquet")).registerParquetWrittenBy(oracle);
+            new TpchInMetastore(admin, TEXT_AND_ORC, dir.resolve("text-and-orc")).registerAll(SCALE_FACTOR);
+            new TpchInMetastore(admin, PARQUET, dir.resolve("parquet")).registerParquetWrittenBy(oracle);
+            // a table a Hive user put over files the operator did not let SQL read
+            Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+            Files.writeString(elsewhere.resolve("000000_0"), "1\n");
+            new TpchInMetastore(admin, OUTSIDE, elsewhere).createTable("secrets",
+                    List.of(new org.apache.hadoop.hive.metastore.api.FieldSchema("line", "string", null)), List.of(),
+                    TpchInMetastore.text(elsewhere.toUri().toString(), ','));
         } finally {
             admin.close();
         }
@@ -68,12 +79,13 @@ class WarehouseFilesOnNodesTest {
         engine = ClusterSqlEngine.open(nodes.dir, TestCluster.TIMEOUT, Map.of(
                 MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME, MetastoreCatalog.URIS_SETTING,
                 metastore.uris(), MetastoreCatalog.CONF_PREFIX + "mapreduce.input.fileinputformat.split.maxsize",
-                Integer.toString(64 << 10)));
+                Integer.toString(64 << 10), CoordinatorSettings.LOAD_ALLOWED_DIRS.name(),
+                dir.resolve("text-and-orc") + "," + dir.resolve("parquet")));
     }
 
     @AfterAll
     static void stop() throws Exception {
-        for (AutoCloseable c : new AutoCloseable[] {engine, nodes, oracle, metastore}) {
+        for (AutoCloseable c : new AutoCloseable[] {engine, nodes, oracle}) {
             if (c != null) {
                 c.close();
             }
@@ -81,7 +93,7 @@ class WarehouseFilesOnNodesTest {
     }
 
     static Stream<Arguments> queries() {
-        return Stream.of("tpch", "tpch_parquet").flatMap(db -> IntStream.rangeClosed(1, 22)
+        return Stream.of(TEXT_AND_ORC, PARQUET).flatMap(db -> IntStream.rangeClosed(1, 22)
                 .mapToObj(i -> Arguments.of(db, String.format(Locale.ROOT, "q%02d", i))));
     }
 
@@ -110,16 +122,26 @@ class WarehouseFilesOnNodesTest {
     }
 
     static Stream<String> databases() {
-        return Stream.of("tpch", "tpch_parquet");
+        return Stream.of(TEXT_AND_ORC, PARQUET);
     }
 
     @Test
     void mapReduceModeRefusesParquetByName() throws Exception {
-        try (SqlSession s = engine.openSession("analyst", "tpch_parquet", Map.of())) {
+        try (SqlSession s = engine.openSession("analyst", PARQUET, Map.of())) {
             s.execute("SET ooo.execution.mode=mapreduce", new Cancellation());
             SqlException e = assertThrows(SqlException.class, () -> rows(s, "SELECT count(*) FROM nation"));
             assertEquals(SqlException.NOT_SUPPORTED, e.sqlState());
-            assertTrue(e.getMessage().contains("tpch_parquet.nation is held in Parquet files"), e.getMessage());
+            assertTrue(e.getMessage().contains(PARQUET + ".nation is held in Parquet files"), e.getMessage());
+        }
+    }
+
+    /** The metastore's word is not the operator's: a table's files outside the allowed directories are refused. */
+    @Test
+    void aMetastoreTableOverFilesOutsideTheAllowedDirectoriesIsRefused() throws Exception {
+        try (SqlSession s = engine.openSession("analyst", OUTSIDE, Map.of())) {
+            SqlException e = assertThrows(SqlException.class, () -> rows(s, "SELECT * FROM secrets"));
+            assertTrue(e.getMessage().contains("table " + OUTSIDE + ".secrets: ")
+                    && e.getMessage().contains("is not under a directory SQL may read files from"), e.getMessage());
         }
     }
 

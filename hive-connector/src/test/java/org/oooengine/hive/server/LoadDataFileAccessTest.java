@@ -132,7 +132,7 @@ class LoadDataFileAccessTest {
         try (Coordinator c = Coordinator.start("catalog-incoming.json", Map.of(ALLOWED_DIRS, incoming.toString()));
              Connection conn = c.connect(); Statement st = conn.createStatement()) {
             createProbe(st, "probe_x");
-            String notUnder = "is not under a directory LOAD DATA may read (" + ALLOWED_DIRS + ": " + incoming + ")";
+            String notUnder = "is not under a directory SQL may read files from (" + ALLOWED_DIRS + ": " + incoming + ")";
             // the attack, LOCAL and not, and as a file: URI
             assertRefused(st, "LOAD DATA LOCAL INPATH '" + secret + "' INTO TABLE probe_x.f", notUnder);
             assertRefused(st, "LOAD DATA INPATH '" + secret + "' INTO TABLE probe_x.f", notUnder);
@@ -148,7 +148,7 @@ class LoadDataFileAccessTest {
             assertRefused(st, "LOAD DATA LOCAL INPATH '" + incoming.resolve("passwd") + "' INTO TABLE probe_x.f",
                     incoming.resolve("passwd") + " (really /etc/passwd) " + notUnder);
             assertRefused(st, "LOAD DATA LOCAL INPATH '" + incoming.resolve("key") + "' INTO TABLE probe_x.f",
-                    "(really " + secret.toRealPath() + ") is in the cluster's own files", "which LOAD DATA never reads");
+                    "(really " + secret.toRealPath() + ") is in the cluster's own files", "which SQL never reads");
             assertRefused(st, "LOAD DATA LOCAL INPATH '" + trap + "' INTO TABLE probe_x.f",
                     trap.resolve("b.csv") + " (really " + outside.resolve("private.csv").toRealPath() + ")", notUnder);
             assertRefused(st, "LOAD DATA LOCAL INPATH '" + etc + "' INTO TABLE probe_x.f", notUnder);
@@ -156,7 +156,7 @@ class LoadDataFileAccessTest {
             // a path relative to whatever directory the coordinator runs in, other file systems, LOCAL with a remote one
             assertRefused(st, "LOAD DATA LOCAL INPATH 'incoming/items.csv' INTO TABLE probe_x.f", "needs an absolute path");
             assertRefused(st, "LOAD DATA INPATH 'http://169.254.169.254/latest/meta-data/' INTO TABLE probe_x.f",
-                    "file system http is not one LOAD DATA reads (ooo.load.file-systems: hdfs)");
+                    "file system http is not one SQL reads (ooo.load.file-systems: hdfs)");
             assertRefused(st, "LOAD DATA LOCAL INPATH 'hdfs://namenode:8020/data/x' INTO TABLE probe_x.f",
                     "LOCAL names a file on the coordinator");
             assertEquals(List.of("0"), lines(st, "SELECT count(*) FROM probe_x.f"), "nothing was read");
@@ -177,7 +177,7 @@ class LoadDataFileAccessTest {
         try (Coordinator c = Coordinator.start("catalog-parent.json", Map.of(ALLOWED_DIRS, tpch.dir.toString()));
              Connection conn = c.connect(); Statement st = conn.createStatement()) {
             createProbe(st, "probe_parent");
-            String never = "which LOAD DATA never reads";
+            String never = "which SQL never reads";
             assertRefused(st, "LOAD DATA LOCAL INPATH '" + secret + "' INTO TABLE probe_parent.f", never);
             assertRefused(st, "LOAD DATA INPATH '" + secret + "' INTO TABLE probe_parent.f", never);
             assertRefused(st, "LOAD DATA LOCAL INPATH '" + tpch.cluster.dir + "' INTO TABLE probe_parent.f", never);

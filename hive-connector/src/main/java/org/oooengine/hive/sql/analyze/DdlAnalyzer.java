@@ -37,6 +37,9 @@ public final class DdlAnalyzer {
      * table's {@code STORED AS}); its rows themselves live on the nodes.
      */
     public static final String LOAD_FORMAT_PROPERTY = TableProperties.LOAD_FORMAT.name();
+    /** Properties of a table held in files: its files' format, and its partition keys. */
+    private static final String FILES_FORMAT = TableProperties.FILE_FORMAT.name();
+    private static final String FILES_PARTITION_KEYS = TableProperties.FILE_PARTITION_KEYS.name();
     /**
      * TBLPROPERTIES key: where the leaves of the table's B+trees split when rows are written in
      * place ({@code half}, {@code rightmost}, {@code prefix} or {@code rate}; default {@code prefix}).
@@ -110,9 +113,7 @@ public final class DdlAnalyzer {
 
     public DdlStatement analyze(ASTNode n) {
         return switch (n.getType()) {
-            case TOK_CREATEDATABASE -> new DdlStatement.CreateDatabase(
-                    Identifiers.objectName("database", Ast.name(Ast.child(n, 0)), Ast.child(n, 0)),
-                    commentOf(n, TOK_DATABASECOMMENT), Ast.find(n, TOK_IFNOTEXISTS) != null);
+            case TOK_CREATEDATABASE -> createDatabase(n);
             case TOK_DROPDATABASE -> new DdlStatement.DropDatabase(Ast.name(Ast.child(n, 0)),
                     Ast.find(n, TOK_IFEXISTS) != null, Ast.find(n, TOK_CASCADE) != null);
             case TOK_CREATETABLE -> createTable(n);
@@ -137,6 +138,21 @@ public final class DdlAnalyzer {
         };
     }
 
+    /** {@code CREATE DATABASE [IF NOT EXISTS] d [COMMENT '...']}; a clause it would not honour is refused by name. */
+    private static DdlStatement createDatabase(ASTNode n) {
+        for (ASTNode c : Ast.children(n).subList(1, n.getChildCount())) {
+            switch (c.getType()) {
+                case TOK_IFNOTEXISTS, TOK_DATABASECOMMENT -> { }
+                case TOK_DATABASELOCATION, TOK_DATABASE_MANAGEDLOCATION -> throw Ast.notSupported(
+                        c.getText().replace("TOK_DATABASE_", "").replace("TOK_DATABASE", "") + " of a database (its tables "
+                        + "are on the nodes; an EXTERNAL table names its own LOCATION)", c);
+                default -> throw Ast.notSupported("CREATE DATABASE clause " + c.getText().replace("TOK_", ""), c);
+            }
+        }
+        return new DdlStatement.CreateDatabase(Identifiers.objectName("database", Ast.name(Ast.child(n, 0)), Ast.child(n, 0)),
+                commentOf(n, TOK_DATABASECOMMENT), Ast.find(n, TOK_IFNOTEXISTS) != null);
+    }
+
     /** The statement's text, which a view keeps. */
     private String view() {
         if (sql == null) {
@@ -156,12 +172,16 @@ public final class DdlAnalyzer {
         boolean ifNotExists = false;
         RelNode asSelect = null;
         ASTNode bucketed = null;
+        ASTNode external = null;
+        ASTNode partitionedBy = null;
+        String location = null;
+        String storedAs = null;
         for (ASTNode c : Ast.children(n).subList(1, n.getChildCount())) {
             switch (c.getType()) {
                 case TOK_IFNOTEXISTS -> ifNotExists = true;
                 case TOK_TABCOLLIST -> columnList(c, columns, constraints);
                 case TOK_TABLECOMMENT -> comment = Ast.unquote(Ast.child(c, 0).getText());
-                case TOK_FILEFORMAT_GENERIC -> properties.put(LOAD_FORMAT_PROPERTY, fileFormat(Ast.child(c, 0)));
+                case TOK_FILEFORMAT_GENERIC -> storedAs = Ast.child(c, 0).getText().toLowerCase(Locale.ROOT);
                 case TOK_TABLEROWFORMAT -> rowFormat(c, properties);
                 case TOK_TABLEPROPERTIES -> {
                     for (ASTNode p : Ast.children(Ast.child(c, 0))) {
@@ -174,18 +194,33 @@ public final class DdlAnalyzer {
                     }
                 }
                 case TOK_QUERY -> asSelect = new QueryAnalyzer(catalog, database).query(c);
-                case TOK_TABLEPARTCOLS -> throw Ast.notSupported(
-                        "PARTITIONED BY (tables are hash-partitioned over the nodes on their primary key's first column)", c);
+                case TOK_TABLEPARTCOLS -> partitionedBy = c;
                 case TOK_ALTERTABLE_BUCKETS -> bucketed = c; // Hive's ACID tables before Hive 3 had to be bucketed
-                case TOK_TABLELOCATION -> throw Ast.notSupported("LOCATION (tables are stored on the cluster's nodes)", c);
+                case TOK_TABLELOCATION -> location = Ast.unquote(Ast.child(c, 0).getText());
                 case TOK_LIKETABLE -> throw Ast.notSupported("CREATE TABLE ... LIKE", c);
                 default -> {
                     if ("external".equalsIgnoreCase(c.getText())) {
-                        throw Ast.notSupported("EXTERNAL tables (tables are stored on the cluster's nodes)", c);
+                        external = c;
+                    } else {
+                        throw Ast.notSupported("CREATE TABLE clause " + c.getText(), c);
                     }
-                    throw Ast.notSupported("CREATE TABLE clause " + c.getText(), c);
                 }
             }
+        }
+        if (external != null) {
+            return createExternal(name, columns, partitionedBy, location, storedAs, properties, comment, ifNotExists,
+                    asSelect != null || bucketed != null || !primaryKey.isEmpty(), n);
+        }
+        if (partitionedBy != null) {
+            throw Ast.notSupported("PARTITIONED BY of a table on the nodes (they are hash-partitioned over the nodes on "
+                    + "their primary key's first column; an EXTERNAL table's files may be partitioned)", partitionedBy);
+        }
+        if (location != null) {
+            throw Ast.notSupported("LOCATION of a table on the nodes (an EXTERNAL table's files are at a LOCATION)",
+                    Ast.find(n, TOK_TABLELOCATION));
+        }
+        if (storedAs != null) {
+            properties.put(LOAD_FORMAT_PROPERTY, loadFormat(storedAs, Ast.find(n, TOK_FILEFORMAT_GENERIC)));
         }
         if (asSelect != null) {
             if (!columns.isEmpty()) {
@@ -268,13 +303,74 @@ public final class DdlAnalyzer {
         }
     }
 
-    private static String fileFormat(ASTNode n) {
-        String f = n.getText().toLowerCase(Locale.ROOT);
-        return switch (f) {
+    /** The format LOAD DATA reads into a table on the nodes, as its STORED AS names it. */
+    private static String loadFormat(String storedAs, ASTNode at) {
+        return switch (storedAs) {
             case "textfile" -> "text";
             case "orc" -> "orc";
-            default -> throw Ast.notSupported("STORED AS " + f.toUpperCase(Locale.ROOT) + " (LOAD DATA reads TEXTFILE and ORC)", n);
+            default -> throw Ast.notSupported("STORED AS " + storedAs.toUpperCase(Locale.ROOT)
+                    + " of a table on the nodes (LOAD DATA reads TEXTFILE and ORC into it)", at);
         };
+    }
+
+    /**
+     * {@code CREATE EXTERNAL TABLE ... [PARTITIONED BY (...)] [ROW FORMAT DELIMITED ...]
+     * [STORED AS TEXTFILE|ORC|PARQUET] LOCATION '...'}: the catalog keeps where the files are and
+     * how they hold rows; the files stay where they are, also when the table is dropped.
+     */
+    private DdlStatement createExternal(String[] name, List<ResultColumn> columns, ASTNode partitionedBy, String location,
+                                        String storedAs, Map<String, String> properties, String comment,
+                                        boolean ifNotExists, boolean nodeClauses, ASTNode n) {
+        if (nodeClauses) {
+            throw Ast.notSupported("an EXTERNAL table with AS SELECT, CLUSTERED BY or a PRIMARY KEY (its rows are the "
+                    + "files at its LOCATION, written elsewhere)", n);
+        }
+        if (location == null || location.isBlank()) {
+            throw Ast.error(SqlException.SYNTAX, "EXTERNAL table " + name[1] + " needs a LOCATION: where its files are", n);
+        }
+        for (String key : List.of(TRANSACTIONAL_PROPERTY, PRIMARY_KEY_PROPERTY, INDEXES_PROPERTY, LOAD_FORMAT_PROPERTY,
+                FILES_FORMAT, FILES_PARTITION_KEYS)) {
+            if (properties.containsKey(key)) {
+                throw Ast.notSupported("TBLPROPERTIES '" + key + "' of an EXTERNAL table", n);
+            }
+        }
+        String format = switch (storedAs == null ? "textfile" : storedAs) {
+            case "textfile" -> "text";
+            case "orc" -> "orc";
+            case "parquet" -> "parquet";
+            default -> throw Ast.notSupported("STORED AS " + storedAs.toUpperCase(Locale.ROOT)
+                    + " (an EXTERNAL table's files are TEXTFILE, ORC or PARQUET)", Ast.find(n, TOK_FILEFORMAT_GENERIC));
+        };
+        if (!format.equals("text") && properties.containsKey(FileLayout.FIELD_DELIMITER)) {
+            throw Ast.notSupported("ROW FORMAT DELIMITED of " + format + " files", Ast.find(n, TOK_TABLEROWFORMAT));
+        }
+        properties.put(FILES_FORMAT, format);
+        List<String> keys = new ArrayList<>();
+        if (partitionedBy != null) {
+            ASTNode list = Ast.child(partitionedBy, 0).getType() == TOK_TABCOLLIST ? Ast.child(partitionedBy, 0) : partitionedBy;
+            List<ResultColumn> partitionColumns = new ArrayList<>();
+            columnList(list, partitionColumns, new ConstraintClauses(catalog, name[0]));
+            for (ResultColumn c : partitionColumns) {
+                if (columns.stream().anyMatch(d -> d.name().equals(c.name()))) {
+                    throw Ast.error(SqlException.SYNTAX, "partition column " + c.name() + " is also a column of the files",
+                            partitionedBy);
+                }
+                if (c.type().isComplex()) {
+                    throw Ast.notSupported("partition column " + c.name() + " of type " + c.type(), partitionedBy);
+                }
+                keys.add(c.name());
+            }
+            columns.addAll(partitionColumns);
+            properties.put(FILES_PARTITION_KEYS, String.join(",", keys));
+        }
+        if (columns.isEmpty()) {
+            throw Ast.error(SqlException.SYNTAX, "CREATE TABLE " + name[1] + " has no columns", n);
+        }
+        for (ResultColumn c : columns) {
+            c.type().storedType(); // refuses a type no file is read into, now
+        }
+        return new DdlStatement.CreateExternalTable(name[0], name[1], columns, keys, location, properties, comment,
+                ifNotExists);
     }
 
     private static void rowFormat(ASTNode n, Map<String, String> properties) {
@@ -631,8 +727,13 @@ public final class DdlAnalyzer {
         if (catalog.view(name[0], name[1]).isPresent()) {
             throw Ast.error(SqlException.NOT_SUPPORTED, name[0] + "." + name[1] + " is a view: it cannot be written", tabName);
         }
-        return catalog.table(name[0], name[1]).orElseThrow(() ->
+        TableInfo table = catalog.table(name[0], name[1]).orElseThrow(() ->
                 Ast.error(SqlException.UNKNOWN_TABLE, "table not found: " + name[0] + "." + name[1], tabName));
+        if (table.properties().containsKey(FILES_FORMAT)) {
+            throw Ast.notSupported("writing table " + name[0] + "." + name[1] + ", whose rows are the files at "
+                    + table.storage() + " (writing such files is not supported yet)", tabName);
+        }
+        return table;
     }
 
     /** {database, table} of a {@code TOK_TABNAME}, in the session's database when it names none. */

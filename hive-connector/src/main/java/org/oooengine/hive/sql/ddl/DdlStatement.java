@@ -27,6 +27,16 @@ public sealed interface DdlStatement {
                        RelNode asSelect, TableConstraints constraints) implements DdlStatement {
     }
 
+    /**
+     * CREATE EXTERNAL TABLE: rows held in the files at {@code location}, in the layout
+     * {@code properties} name (as a table held in files carries it), partitioned by its last
+     * columns, {@code partitionKeys}, in Hive's directories {@code key=value} (none: not partitioned).
+     */
+    record CreateExternalTable(String database, String name, List<ResultColumn> columns, List<String> partitionKeys,
+                               String location, Map<String, String> properties, String comment, boolean ifNotExists)
+            implements DdlStatement {
+    }
+
     record DropTable(String database, String name, boolean ifExists) implements DdlStatement {
     }
 

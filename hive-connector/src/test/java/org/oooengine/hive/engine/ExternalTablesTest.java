@@ -1,0 +1,133 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.tpch.TpchSchema;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.TypeKind;
+import org.oooengine.hive.security.AccessDeniedException;
+import org.oooengine.hive.sql.SqlSession;
+
+/**
+ * CREATE EXTERNAL TABLE over files another tool wrote (DuckDB: Parquet in Hive's partition
+ * directories by month, CSV text), read by three nodes, joined with the nodes' own tables, and
+ * answered as DuckDB answers; their locations judged as LOAD DATA's files are; dropping one leaves
+ * its files.
+ */
+class ExternalTablesTest {
+    /** The directory SQL may read files from. */
+    private static Path incoming;
+
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-external-test", 3, TpchTable.ORDERS, TpchTable.CUSTOMER)
+            .engine(tpch -> {
+                incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
+                return new ClusterSqlEngine(tpch.session, tpch.cluster.dir, SqlCluster.catalogFile(tpch),
+                        Map.of(LoadableFiles.ALLOWED_DIRS_SETTING, incoming.toString(),
+                                "mapreduce.input.fileinputformat.split.maxsize", Integer.toString(32 << 10)));
+            });
+
+    @BeforeAll
+    static void writeFiles() throws Exception {
+        // orders by month, the month a DATE partition column the files leave out, as Hive lays them out
+        cluster.oracle().execute("COPY (SELECT *, CAST(date_trunc('month', o_orderdate) AS DATE) AS o_month FROM orders) "
+                + "TO '" + incoming.resolve("orders_by_month") + "' (FORMAT PARQUET, PARTITION_BY (o_month), "
+                + "ROW_GROUP_SIZE 1000)");
+        Files.createDirectories(incoming.resolve("customers_csv"));
+        cluster.oracle().execute("COPY customer TO '" + incoming.resolve("customers_csv/part-0.csv")
+                + "' (FORMAT CSV, HEADER false, DELIMITER '|', QUOTE '')");
+        // DuckDB answers over the same Parquet files, read as Hive partitions
+        cluster.oracle().execute("CREATE VIEW orders_pq AS SELECT * FROM read_parquet('" + incoming.resolve("orders_by_month")
+                + "/*/*.parquet', hive_partitioning = true)");
+        cluster.oracle().execute("CREATE VIEW customer_csv AS SELECT * FROM customer");
+    }
+
+    private static String columns(TpchTable<?> table, String... leftOut) {
+        StringJoiner j = new StringJoiner(", ");
+        for (Column c : TpchSchema.definition(table).schema().columns()) {
+            if (!List.of(leftOut).contains(c.name())) {
+                j.add(c.name() + " " + (c.type().kind() == TypeKind.VARCHAR && c.type().precision() == 0 ? "string"
+                        : c.type().toString().toLowerCase(java.util.Locale.ROOT)));
+            }
+        }
+        return j.toString();
+    }
+
+    private static void assertSameAsDuckDb(SqlSession s, String sql) throws Exception {
+        assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), cluster.oracle().rows(sql), sql.contains("ORDER BY")),
+                sql);
+    }
+
+    @Test
+    void parquetPartitionedByMonthAndCsvAreReadByTheNodesAndJoinedWithTheirTables() throws Exception {
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_pq (" + columns(TpchTable.ORDERS) + ") "
+                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE customer_csv (" + columns(TpchTable.CUSTOMER) + ") "
+                    + "ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' LOCATION '" + incoming.resolve("customers_csv") + "'");
+            assertSameAsDuckDb(s, "SELECT o_month, count(*), sum(o_totalprice) FROM orders_pq WHERE o_month BETWEEN "
+                    + "DATE '1995-01-01' AND DATE '1995-06-01' GROUP BY o_month ORDER BY o_month");
+            assertSameAsDuckDb(s, "SELECT count(*), sum(o_totalprice), min(o_orderdate), max(o_comment) FROM orders_pq");
+            assertSameAsDuckDb(s, "SELECT * FROM orders_pq WHERE o_orderkey < 200 ORDER BY o_orderkey");
+            // files joined with the nodes' own table, and with each other
+            assertSameAsDuckDb(s, "SELECT c_mktsegment, count(*), sum(o_totalprice) FROM orders_pq JOIN customer "
+                    + "ON o_custkey = c_custkey GROUP BY c_mktsegment ORDER BY c_mktsegment");
+            assertSameAsDuckDb(s, "SELECT c_nationkey, count(*) FROM orders_pq JOIN customer_csv ON o_custkey = c_custkey "
+                    + "WHERE o_orderstatus = 'F' GROUP BY c_nationkey");
+
+            String described = SqlCluster.rows(s, "DESCRIBE FORMATTED orders_pq").stream()
+                    .map(r -> r[0] + " " + r[1]).collect(Collectors.joining("\n"));
+            assertTrue(described.contains("files at file:" + incoming.toRealPath().resolve("orders_by_month")), described);
+
+            SqlException write = assertThrows(SqlException.class,
+                    () -> SqlCluster.rows(s, "INSERT INTO customer_csv SELECT * FROM customer"));
+            assertEquals(SqlException.NOT_SUPPORTED, write.sqlState());
+            assertTrue(write.getMessage().contains("whose rows are the files at"), write.getMessage());
+
+            SqlCluster.rows(s, "DROP TABLE orders_pq");
+            SqlCluster.rows(s, "DROP TABLE customer_csv");
+            assertTrue(Files.exists(incoming.resolve("customers_csv/part-0.csv")), "an external table's files stay");
+        }
+    }
+
+    @Test
+    void aLocationOrAFileOutsideTheAllowedDirectoriesIsRefused() throws Exception {
+        try (SqlSession s = cluster.session()) {
+            AccessDeniedException outside = assertThrows(AccessDeniedException.class, () -> SqlCluster.rows(s,
+                    "CREATE EXTERNAL TABLE pw (line STRING) LOCATION '/etc'"));
+            assertTrue(outside.getMessage().contains("is not under a directory SQL may read files from"),
+                    outside.getMessage());
+            // a symlink put inside an allowed directory after the table was created is judged when a statement reads it
+            Path trap = Files.createDirectories(incoming.resolve("trap"));
+            Files.writeString(trap.resolve("ok.txt"), "fine\n");
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE trap (line STRING) LOCATION '" + trap + "'");
+            assertEquals(1L, ((Number) SqlCluster.rows(s, "SELECT count(*) FROM trap").get(0)[0]).longValue());
+            Files.createSymbolicLink(trap.resolve("passwd"), Path.of("/etc/passwd"));
+            AccessDeniedException link = assertThrows(AccessDeniedException.class,
+                    () -> SqlCluster.rows(s, "SELECT * FROM trap"));
+            assertTrue(link.getMessage().contains("(really /etc/passwd) is not under a directory SQL may read files from"),
+                    link.getMessage());
+            SqlException db = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "CREATE DATABASE d LOCATION '/etc'"));
+            assertEquals(SqlException.NOT_SUPPORTED, db.sqlState());
+            assertTrue(db.getMessage().contains("LOCATION of a database"), db.getMessage());
+            SqlException noLocation = assertThrows(SqlException.class,
+                    () -> SqlCluster.rows(s, "CREATE EXTERNAL TABLE nowhere (a INT)"));
+            assertTrue(noLocation.getMessage().contains("needs a LOCATION"), noLocation.getMessage());
+            SqlCluster.rows(s, "DROP TABLE trap");
+        }
+    }
+}
