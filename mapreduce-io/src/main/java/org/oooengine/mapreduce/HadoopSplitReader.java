@@ -43,9 +43,11 @@ public final class HadoopSplitReader implements SplitReader {
     }
 
     @Override
-    public void read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page) {
+    public long read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page) {
         List<DataType> types = fileSchema.columns().stream().map(c -> c.type()).toList();
         Rows rows = new Rows(types.size(), split.partitionValues(), page);
+        String scheme = new Path(split.path()).toUri().getScheme();
+        long before = bytesReadHere(scheme);
         try {
             switch (split.layout().format()) {
                 case "text" -> readText(split, types, rows);
@@ -61,6 +63,19 @@ public final class HadoopSplitReader implements SplitReader {
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
         }
+        return bytesReadHere(scheme) - before;
+    }
+
+    /** The bytes this thread has read from file systems of {@code scheme}, as Hadoop counts them. */
+    @SuppressWarnings("deprecation") // the per-thread figures are only on the per-scheme statistics
+    private static long bytesReadHere(String scheme) {
+        long bytes = 0;
+        for (org.apache.hadoop.fs.FileSystem.Statistics s : org.apache.hadoop.fs.FileSystem.getAllStatistics()) {
+            if (s.getScheme().equals(scheme)) {
+                bytes += s.getThreadStatistics().getBytesRead();
+            }
+        }
+        return bytes;
     }
 
     private void readText(FileReads.Split split, List<DataType> types, Rows rows) throws IOException {

@@ -17,9 +17,9 @@ public interface SplitReader {
      * those not {@code wanted} may be left null, then the split's partition values. A row belongs to the split whose byte range holds
      * where it starts (a text line, an ORC stripe, a Parquet row group), so the splits of a file
      * read each row once. Fails with an {@link IllegalStateException} naming the file, and where
-     * in it, when it cannot be read as the schema says.
+     * in it, when it cannot be read as the schema says. Returns the bytes it read from the file.
      */
-    void read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page);
+    long read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page);
 
     /** The reader on the class path; fails, saying so, when there is none. */
     static SplitReader installed() {

@@ -10,6 +10,7 @@ final class SplitRows implements PartitionPipeline.RowSource {
     private final FileReads.Scan scan;
     private final List<FileReads.Split> splits;
     private final SplitReader reader;
+    private long bytesRead;
 
     SplitRows(FileReads.Scan scan, String node, SplitReader reader) {
         this.scan = scan;
@@ -30,12 +31,17 @@ final class SplitRows implements PartitionPipeline.RowSource {
     }
 
     @Override
+    public long bytesRead() {
+        return bytesRead;
+    }
+
+    @Override
     public void forEachPage(boolean[] wanted, Predicate<List<Object[]>> page) {
         Schema files = scan.fileSchema();
         boolean[] wantedInFiles = java.util.Arrays.copyOf(wanted, files.size());
         boolean[] more = {true};
         for (FileReads.Split split : splits) {
-            reader.read(split, files, wantedInFiles, rows -> more[0] = page.test(rows));
+            bytesRead += reader.read(split, files, wantedInFiles, rows -> more[0] = page.test(rows));
             if (!more[0]) {
                 return;
             }

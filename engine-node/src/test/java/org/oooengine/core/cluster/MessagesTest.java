@@ -130,23 +130,25 @@ class MessagesTest {
     @Test
     void aPipelinesSummaryCrossesTheWireWithEveryFigure() {
         PartitionPipeline.Summary s = new PartitionPipeline.Summary(287_514, 49_939, 332_000_000L, 12_897_485, 4 << 20,
-                70_000, 1_234_567, 250_000);
+                70_000, 1_234_567, 250_000, 96 << 20);
         assertEquals(s, Messages.readPipelineSummary(new PayloadReader(Messages.pipelineSummary(s))));
-        // an earlier build's seven figures: every row grouped
+        // an earlier build's seven figures: every row grouped, no file read
         byte[] seven = java.util.Arrays.copyOf(Messages.pipelineSummary(s), 56);
-        assertEquals(s.withRowsUngrouped(0), Messages.readPipelineSummary(new PayloadReader(seven)));
+        assertEquals(s.withRowsUngrouped(0).withBytesRead(0), Messages.readPipelineSummary(new PayloadReader(seven)));
+        byte[] eight = java.util.Arrays.copyOf(Messages.pipelineSummary(s), 64);
+        assertEquals(s.withBytesRead(0), Messages.readPipelineSummary(new PayloadReader(eight)));
     }
 
     @Test
     void aMalformedPipelineSummaryIsAProtocolError() {
-        byte[] good = Messages.pipelineSummary(new PartitionPipeline.Summary(1, 2, 3, 4, 5, 6, 7, 8));
+        byte[] good = Messages.pipelineSummary(new PartitionPipeline.Summary(1, 2, 3, 4, 5, 6, 7, 8, 9));
         // an earlier build's five figures
         ProtocolException shorter = assertThrows(ProtocolException.class,
                 () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 40))));
         assertTrue(shorter.getMessage().contains("truncated"), shorter.getMessage());
         ProtocolException longer = assertThrows(ProtocolException.class,
-                () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 72))));
-        assertTrue(longer.getMessage().contains("8 bytes after its eight figures"), longer.getMessage());
+                () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 80))));
+        assertTrue(longer.getMessage().contains("8 bytes after its nine figures"), longer.getMessage());
         byte[] negative = new PayloadWriter(56).putLong(1).putLong(2).putLong(3).putLong(-4).putLong(5).putLong(6)
                 .putLong(7).toByteArray();
         ProtocolException e = assertThrows(ProtocolException.class,

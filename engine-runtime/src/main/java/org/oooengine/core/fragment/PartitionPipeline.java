@@ -35,12 +35,18 @@ public final class PartitionPipeline {
      * once grouping them barely reduced them. Figures are never negative.
      */
     public record Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
-                          long spilledRows, long bytesOut, long rowsUngrouped) {
+                          long spilledRows, long bytesOut, long rowsUngrouped, long bytesRead) {
         public Summary {
             if (rowsScanned < 0 || rowsOut < 0 || nanos < 0 || peakMemoryBytes < 0 || spilledBytes < 0 || spilledRows < 0
-                    || bytesOut < 0 || rowsUngrouped < 0) {
+                    || bytesOut < 0 || rowsUngrouped < 0 || bytesRead < 0) {
                 throw new IllegalArgumentException("negative figures in " + this);
             }
+        }
+
+        /** As above, no file read (a partition's rows are in the node's store). */
+        public Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
+                       long spilledRows, long bytesOut, long rowsUngrouped) {
+            this(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rowsUngrouped, 0);
         }
 
         /** As above, every row grouped where a partial aggregate ran. */
@@ -56,11 +62,19 @@ public final class PartitionPipeline {
         }
 
         public Summary withBytesOut(long bytes) {
-            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytes, rowsUngrouped);
+            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytes, rowsUngrouped,
+                    bytesRead);
         }
 
         public Summary withRowsUngrouped(long rows) {
-            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rows);
+            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rows,
+                    bytesRead);
+        }
+
+        /** As this, with {@code bytes} read from files (a table held in files). */
+        public Summary withBytesRead(long bytes) {
+            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut,
+                    rowsUngrouped, bytes);
         }
     }
 
@@ -96,6 +110,11 @@ public final class PartitionPipeline {
          */
         default void forEachPage(boolean[] wanted, java.util.function.Predicate<List<Object[]>> page) {
             forEachPage(page);
+        }
+
+        /** The bytes this source read from files so far; 0 for one that reads none. */
+        default long bytesRead() {
+            return 0;
         }
     }
 
@@ -215,7 +234,7 @@ public final class PartitionPipeline {
         });
         pipeline.finish();
         return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
-                .withRowsUngrouped(pipeline.rowsUngrouped());
+                .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead());
     }
 
     /**

@@ -82,17 +82,30 @@ public final class ClusterTableReader implements TableReader {
         }
     }
 
-    /** The splits of the tables among {@code tables} held in files, each assigned to a node. */
-    private FileReads filesOf(List<TableInfo> tables) {
-        Map<String, FileReads.Scan> scans = new LinkedHashMap<>();
-        for (TableInfo t : tables) {
-            if (FileTableReader.holds(t) && !scans.containsKey(t.storage())) {
-                FileTableReader reader = files.orElseThrow(() -> new IllegalStateException("table " + t.name()
-                        + " is held in files, which this reader was given no way to list"));
-                scans.put(t.storage(), reader.onNodes(t, cluster.spec().nodes()));
-            }
+    /**
+     * The splits {@code pipeline} reads of {@code table} when it is held in files, each assigned to a
+     * node, without the partitions the pipeline's leading filters rule out; none otherwise. Each
+     * request gets its own: two scans of one table may keep different partitions.
+     */
+    private FileReads filesOf(TableInfo table, ScanPipeline pipeline) {
+        if (!FileTableReader.holds(table)) {
+            return FileReads.NONE;
         }
-        return scans.isEmpty() ? FileReads.NONE : new FileReads(scans);
+        FileTableReader reader = files.orElseThrow(() -> new IllegalStateException("table " + table.name()
+                + " is held in files, which this reader was given no way to list"));
+        return new FileReads(Map.of(table.storage(), reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline))));
+    }
+
+    /** The conditions a pipeline's rows meet before anything else changes them, over the table's columns; null: none. */
+    private static Expr leadingFilter(ScanPipeline pipeline) {
+        List<Expr> conditions = new ArrayList<>();
+        for (PipelineStep step : pipeline.steps()) {
+            if (!(step instanceof PipelineStep.Filter f)) {
+                break;
+            }
+            conditions.add(f.condition());
+        }
+        return conditions.isEmpty() ? null : org.oooengine.core.sql.expr.Exprs.and(conditions);
     }
 
     @Override
@@ -127,7 +140,7 @@ public final class ClusterTableReader implements TableReader {
         String name = table.storage();
         requireAgreedLayout(table);
         TransactionalReads read = reads.of(List.of(table));
-        FileReads inFiles = filesOf(List.of(table));
+        FileReads inFiles = filesOf(table, pipeline);
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
         // a node that cannot be reached fails at once, one that does not answer when its deadline passes
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
@@ -151,13 +164,14 @@ public final class ClusterTableReader implements TableReader {
 
     /**
      * A node's producer of partial groups and its merger, which run at once with memory of their
-     * own: what the node read and sent on, the most both held (their peaks added up, at most
-     * that) and what both spilled.
+     * own: what the node read (rows, and bytes of files) and sent on, the most both held (their
+     * peaks added up, at most that) and what both spilled.
      */
     private static PartitionPipeline.Summary alongside(PartitionPipeline.Summary producer, PartitionPipeline.Summary merger) {
         return new PartitionPipeline.Summary(producer.rowsScanned(), merger.rowsOut(), Math.max(producer.nanos(), merger.nanos()),
                 producer.peakMemoryBytes() + merger.peakMemoryBytes(), producer.spilledBytes() + merger.spilledBytes(),
-                producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut(), producer.rowsUngrouped());
+                producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut(), producer.rowsUngrouped(),
+                producer.bytesRead());
     }
 
     @Override
@@ -177,7 +191,7 @@ public final class ClusterTableReader implements TableReader {
         String name = table.storage();
         requireAgreedLayout(table);
         TransactionalReads read = reads.of(List.of(table));
-        FileReads inFiles = filesOf(List.of(table));
+        FileReads inFiles = filesOf(table, producer);
         List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
         List<String> ids = nodes.stream().map(ClusterSpec.NodeSpec::id).toList();
         String exchange = UUID.randomUUID() + "/groups";
@@ -214,7 +228,6 @@ public final class ClusterTableReader implements TableReader {
                                      Cancellation cancel, Consumer<Object[]> sink) {
         requireAgreedLayout(rows.table());
         TransactionalReads read = reads.of(List.of(rows.table()));
-        FileReads inFiles = filesOf(List.of(rows.table()));
         List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
         String exchange = UUID.randomUUID() + "/partitions";
         BitSet all = new BitSet();
@@ -226,7 +239,7 @@ public final class ClusterTableReader implements TableReader {
                 receivers.add(cluster.exchanged(node, exchange, ids.size(), receiving, nodeLimits, rowsOf.apply(node)));
             }
             parts.addAll(receivers);
-            parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), ids, nodeLimits, read, inFiles));
+            parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), ids, nodeLimits, read));
         });
         return figures(ids, receivers);
     }
@@ -247,7 +260,6 @@ public final class ClusterTableReader implements TableReader {
         builds.forEach(b -> tables.add(b.table()));
         tables.forEach(this::requireAgreedLayout);
         TransactionalReads read = reads.of(tables);
-        FileReads inFiles = filesOf(tables);
         List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
         String query = UUID.randomUUID().toString();
         String probeExchange = query + "/probe";
@@ -275,7 +287,7 @@ public final class ClusterTableReader implements TableReader {
             List<CompletableFuture<PartitionPipeline.Summary>> builders = new ArrayList<>();
             for (int b = 0; b < builds.size(); b++) {
                 builders.addAll(produce(builds.get(b), ShuffleTarget.byGroup(buildExchanges.get(b), builds.get(b).keys(), ids),
-                        ids, nodeLimits, read, inFiles));
+                        ids, nodeLimits, read));
             }
             parts.addAll(builders);
             CompletableFuture<Void> probing = new CompletableFuture<>();
@@ -285,7 +297,7 @@ public final class ClusterTableReader implements TableReader {
                     return; // the statement failed or was cancelled meanwhile
                 }
                 List<CompletableFuture<PartitionPipeline.Summary>> probers = produce(probe,
-                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, nodeLimits, read, inFiles);
+                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, nodeLimits, read);
                 parts.addAll(probers);
                 probers.forEach(p -> p.whenComplete((v, e) -> {
                     if (e != null) {
@@ -310,7 +322,8 @@ public final class ClusterTableReader implements TableReader {
     /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */
     private List<CompletableFuture<PartitionPipeline.Summary>> produce(ShuffledSide side, ShuffleTarget target,
                                                                        List<String> ids, QueryLimits nodeLimits,
-                                                                       TransactionalReads read, FileReads inFiles) {
+                                                                       TransactionalReads read) {
+        FileReads inFiles = filesOf(side.table(), side.producer());
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
         for (String node : ids) {
             producers.add(cluster.shuffle(node, side.producer(), target, nodeLimits, read, inFiles));
@@ -355,7 +368,6 @@ public final class ClusterTableReader implements TableReader {
         List<TableInfo> read = new ArrayList<>(List.of(table));
         shuffles.forEach(shuffle -> read.add(shuffle.table()));
         TransactionalReads inTransaction = reads.of(read);
-        FileReads inFiles = filesOf(read);
         if (FileTableReader.holds(table)) {
             throw new IllegalStateException("rows shuffled to the partitions of " + table.name()
                     + ", which is held in files: its rows are in no partition");
@@ -368,7 +380,7 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         runTogether(cancel, sinkOfNode, "join of " + name + " with rows shuffled to it failed: ", (rowsOf, parts) -> {
             for (ClusterSpec.NodeSpec node : nodes) {
-                receivers.add(cluster.pipeline(node.id(), consumer, nodeLimits, inTransaction, inFiles,
+                receivers.add(cluster.pipeline(node.id(), consumer, nodeLimits, inTransaction, FileReads.NONE,
                         rowsOf.apply(node.id())));
             }
             parts.addAll(receivers);
@@ -378,6 +390,7 @@ public final class ClusterTableReader implements TableReader {
                 ShuffleTarget toOwners = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
                 ShuffleTarget target = shuffle.keepsNulls() ? toOwners.keepingNulls() : toOwners;
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
+                FileReads inFiles = filesOf(shuffle.table(), shuffle.producer());
                 for (ClusterSpec.NodeSpec node : nodes) {
                     producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, nodeLimits, inTransaction,
                             inFiles));

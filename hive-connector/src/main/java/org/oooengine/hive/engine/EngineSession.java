@@ -293,7 +293,7 @@ final class EngineSession implements SqlSession {
                 && !StatementTransaction.readPlace(scan.table(), copies).isEmpty()
                 ? "  [" + StatementTransaction.readPlace(scan.table(), copies) + "]" : "";
         if (!analyze) {
-            return single("Explain", PlanPrinter.lines(plan, explained.context(), n -> execution.jobNames().of(n)
+            return single("Explain", PlanPrinter.lines(plan, explained.context(), n -> execution.notes().of(n)
                     + where.apply(n)));
         }
         // run as the query would be: transactional tables read on the nodes within a transaction of its own
@@ -306,7 +306,7 @@ final class EngineSession implements SqlSession {
                 });
         // each subplan computed once is printed in full where it was computed, which its figures measure
         return single("Explain", MeasuredText.lines(PlanPrinter.lines(plan, explained.context().with(ran[0].sharedSubplans()),
-                n -> execution.jobNames().of(n) + where.apply(n) + MeasuredText.of(measured.get(n)))));
+                n -> execution.notes().of(n) + where.apply(n) + MeasuredText.of(measured.get(n)))));
     }
 
     private StatementResult describe(ASTNode tree) {

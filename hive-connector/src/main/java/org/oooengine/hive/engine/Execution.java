@@ -27,12 +27,15 @@ import org.oooengine.optimizer.rel.SingleDistinctToGroupBy;
  * may hold of a join's side; {@code runtime}: what a statement may hold and spill where it runs;
  * {@code coordinatorSpill}: the disk the spill files of all the coordinator's statements may take.
  */
-record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joinChooser, JobNames jobNames,
+record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joinChooser, OperatorNotes notes,
                  TableLayouts nodes, PipelinePlanner.Limits limits, RuntimeLimits runtime, SpillSpace coordinatorSpill) {
 
-    /** What an operator runs as jobs, as EXPLAIN appends it to the operator's line; empty for none. */
-    interface JobNames {
-        JobNames NONE = node -> "";
+    /**
+     * What EXPLAIN appends to an operator's line (empty for nothing): the jobs it runs in MapReduce
+     * mode, the partitions, files and splits a scan of a table held in files reads.
+     */
+    interface OperatorNotes {
+        OperatorNotes NONE = node -> "";
 
         String of(RelNode node);
     }
@@ -74,7 +77,7 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     /** The same, its tables read by {@code tables}. */
     Execution reading(TableReader tables) {
-        return new Execution(tables, joinRunner, joinChooser, jobNames, nodes, limits, runtime, coordinatorSpill);
+        return new Execution(tables, joinRunner, joinChooser, notes, nodes, limits, runtime, coordinatorSpill);
     }
 
     Executor executor(Cancellation cancel) {

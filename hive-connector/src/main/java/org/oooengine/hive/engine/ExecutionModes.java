@@ -103,7 +103,7 @@ final class ExecutionModes {
         return switch (SessionSettings.EXECUTION_MODE.get(settings)) {
             case "mapreduce" -> mapReduce(settings, snapshot);
             default -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings, snapshot),
-                    Execution.JobNames.NONE, new ClusterTableLayouts(snapshot), plannerLimits(settings),
+                    this::filesRead, new ClusterTableLayouts(snapshot), plannerLimits(settings),
                     RuntimeLimits.of(settings), coordinatorSpill);
         };
     }
@@ -125,6 +125,14 @@ final class ExecutionModes {
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings, snapshot),
                 ExecutionModes::mapReduceJobs, TableLayouts.NONE, plannerLimits(settings), RuntimeLimits.of(settings),
                 coordinatorSpill);
+    }
+
+    /** What a scan of a table held in files reads on the nodes: partitions kept, files, splits and bytes. */
+    private String filesRead(RelNode node) {
+        if (!(node instanceof RelNode.Scan scan) || !FileTableReader.holds(scan.table()) || fileTables.isEmpty()) {
+            return "";
+        }
+        return "  [files: " + fileTables.get().planned(scan.table(), cluster.spec().nodes(), scan.filter()).describe() + "]";
     }
 
     private static String mapReduceJobs(RelNode node) {

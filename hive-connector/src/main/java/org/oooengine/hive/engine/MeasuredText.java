@@ -48,9 +48,13 @@ final class MeasuredText {
         }
         TableReader.NodeFigures nodes = m.nodes();
         if (nodes != null) {
-            b.append(String.format(Locale.ROOT, "; nodes read %,d rows, slowest %s %.3f s, peak memory %s, spilled %s",
-                    nodes.rowsScanned(), nodes.slowestNode(), seconds(nodes.slowestNanos()),
-                    Sizes.readable(nodes.peakMemoryBytes()), spilled(nodes.spilledBytes(), nodes.spilledRows())));
+            b.append(String.format(Locale.ROOT, "; nodes read %,d rows", nodes.rowsScanned()));
+            if (nodes.bytesRead() > 0) {
+                b.append(" (").append(Sizes.readable(nodes.bytesRead())).append(" of files)");
+            }
+            b.append(String.format(Locale.ROOT, ", slowest %s %.3f s, peak memory %s, spilled %s", nodes.slowestNode(),
+                    seconds(nodes.slowestNanos()), Sizes.readable(nodes.peakMemoryBytes()),
+                    spilled(nodes.spilledBytes(), nodes.spilledRows())));
             b.append(", sent ").append(Sizes.readable(nodes.bytesOut()));
             if (nodes.rowsUngrouped() > 0) {
                 b.append(String.format(Locale.ROOT, ", partial aggregation skipped for %,d rows", nodes.rowsUngrouped()));

@@ -11,6 +11,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.FileReads;
+import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -105,37 +106,62 @@ public final class FileTableReader implements TableReader {
     }
 
     /**
-     * The table's files as the nodes read them: cut into splits, each assigned to one of
-     * {@code nodes} ({@link SplitPlanner}). Fails naming the table and the file that cannot be listed.
+     * The table's files as the nodes read them when {@code condition} (over the table's columns;
+     * null: none) filters its rows: the parts whose partition values it may keep, cut into splits,
+     * each assigned to one of {@code nodes} ({@link SplitPlanner}). Fails naming the table and the
+     * file that cannot be listed or may not be read.
      */
-    public FileReads.Scan onNodes(TableInfo table, List<ClusterSpec.NodeSpec> nodes) {
+    public FileReads.Scan onNodes(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition) {
+        return planned(table, nodes, condition).scan();
+    }
+
+    /** A scan's files, and how many partitions it keeps of how many (1 of 1: a table not partitioned). */
+    public record Planned(FileReads.Scan scan, int partitionsKept, int partitions) {
+        /** What EXPLAIN says of it. */
+        public String describe() {
+            long files = scan.splits().stream().map(FileReads.Split::path).distinct().count();
+            String kept = partitions == 1 && scan.schema().size() == scan.fileColumns() ? ""
+                    : String.format(java.util.Locale.ROOT, "%,d of %,d partitions, ", partitionsKept, partitions);
+            return String.format(java.util.Locale.ROOT, "%s%,d files, %,d splits, %s", kept, files, scan.splits().size(),
+                    org.oooengine.core.units.Sizes.readable(scan.bytes()));
+        }
+    }
+
+    /** As {@link #onNodes}, with how many partitions the condition kept. */
+    public Planned planned(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition) {
         String name = table.database() + "." + table.name();
         List<Column> columns = new ArrayList<>();
         List<DataType> types = storedTypes(table);
         for (int c = 0; c < types.size(); c++) {
             columns.add(new Column(table.columns().get(c).name(), types.get(c)));
         }
+        int keys = PartitionDirectories.keys(table).size();
+        int fileColumns = table.columns().size() - keys;
+        PartitionFilter filter = PartitionFilter.of(table, keys, condition);
+        List<FilePart> all = parts.apply(table);
         List<SplitPlanner.PartFiles> files = new ArrayList<>();
-        int fileColumns = table.columns().size();
-        for (FilePart part : parts.apply(table)) {
-            fileColumns = table.columns().size() - part.partitionValues().size();
+        for (FilePart part : all) {
+            if (part.partitionValues().size() != keys) {
+                throw new SqlException(SqlException.GENERAL, "table " + name + ": part " + part.location() + " has "
+                        + part.partitionValues().size() + " partition values, the table " + keys + " partition keys");
+            }
+            if (!filter.keeps(part)) {
+                continue;
+            }
             List<Object> stored = new ArrayList<>();
-            for (int p = 0; p < part.partitionValues().size(); p++) {
+            for (int p = 0; p < keys; p++) {
                 stored.add(table.columns().get(fileColumns + p).type().toStored(part.partitionValues().get(p)));
             }
             files.add(new SplitPlanner.PartFiles(allowedFiles(table, name, part), SplitPlanner.layout(part.layout()), stored));
         }
-        if (files.isEmpty()) {
-            fileColumns = table.columns().size() - PartitionDirectories.keys(table).size();
-        }
         try {
-            return new FileReads.Scan(new Schema(columns), fileColumns, new SplitPlanner(conf).splits(files, nodes));
+            FileReads.Scan scan = new FileReads.Scan(new Schema(columns), fileColumns, new SplitPlanner(conf).splits(files, nodes));
+            return new Planned(scan, files.size(), all.size());
         } catch (IOException e) {
             throw new SqlException(SqlException.GENERAL, "table " + name + ": cannot cut its files into splits: "
                     + e.getMessage(), e);
         }
     }
-
 
     @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {

@@ -67,6 +67,10 @@ class ExternalTablesTest {
         return j.toString();
     }
 
+    private static String explain(SqlSession s, String sql) {
+        return SqlCluster.rows(s, sql).stream().map(r -> (String) r[0]).collect(Collectors.joining("\n"));
+    }
+
     private static void assertSameAsDuckDb(SqlSession s, String sql) throws Exception {
         assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), cluster.oracle().rows(sql), sql.contains("ORDER BY")),
                 sql);
@@ -88,6 +92,18 @@ class ExternalTablesTest {
                     + "ON o_custkey = c_custkey GROUP BY c_mktsegment ORDER BY c_mktsegment");
             assertSameAsDuckDb(s, "SELECT c_nationkey, count(*) FROM orders_pq JOIN customer_csv ON o_custkey = c_custkey "
                     + "WHERE o_orderstatus = 'F' GROUP BY c_nationkey");
+
+            // partitions pruned from the WHERE clause, on ranges and IN lists of dates, as EXPLAIN tells
+            long months = ((Number) cluster.oracle().rows("SELECT count(DISTINCT o_month) FROM orders_pq").get(0)[0]).longValue();
+            assertTrue(explain(s, "EXPLAIN SELECT count(*) FROM orders_pq WHERE o_month BETWEEN DATE '1995-01-01' "
+                    + "AND DATE '1995-06-01'").contains("[files: 6 of " + months + " partitions, 6 files, "));
+            String inList = "SELECT o_month, count(*) FROM orders_pq WHERE o_month IN (DATE '1995-01-01', DATE '1996-03-01') "
+                    + "AND o_totalprice > 1000 GROUP BY o_month";
+            assertTrue(explain(s, "EXPLAIN " + inList).contains("[files: 2 of " + months + " partitions"));
+            assertSameAsDuckDb(s, inList);
+            String analyzed = explain(s, "EXPLAIN ANALYZE " + inList);
+            assertTrue(analyzed.matches("(?s).*nodes read [0-9,]+ rows \\([0-9.]+ [KM]iB of files\\).*"), analyzed);
+            assertTrue(explain(s, "EXPLAIN SELECT * FROM customer_csv").contains("[files: 1 files, "));
 
             String described = SqlCluster.rows(s, "DESCRIBE FORMATTED orders_pq").stream()
                     .map(r -> r[0] + " " + r[1]).collect(Collectors.joining("\n"));

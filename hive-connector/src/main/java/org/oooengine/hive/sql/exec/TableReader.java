@@ -122,6 +122,11 @@ public interface TableReader {
             return sum(Summary::rowsUngrouped);
         }
 
+        /** The bytes the nodes read from files (a table held in files). */
+        public long bytesRead() {
+            return sum(Summary::bytesRead);
+        }
+
         private long sum(ToLongFunction<Summary> figure) {
             return byNode.values().stream().mapToLong(figure).sum();
         }
