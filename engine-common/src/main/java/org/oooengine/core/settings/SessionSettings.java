@@ -43,6 +43,17 @@ public final class SessionSettings {
                     + "a query may conflict with writers). `copies`: each node's analytical copy as of its last "
                     + "switch (at most about a second old by default; whole transactions, never conflicting; each "
                     + "node's copy switches on its own). Statements that write read the table itself whatever this says."));
+    public static final Setting<String> FILES_SCHEDULING = DECLARED.add(Setting.choice("ooo.files.scheduling", "stealing",
+                    "local", "shared")
+            .scope(SESSION).defaultValue("stealing")
+            .doc("How the nodes share out the splits of a table held in files (seed 003's patterns). `stealing`: each "
+                    + "node reads the splits assigned to it (those whose blocks its host holds first), then takes "
+                    + "splits not yet started from the nodes still reading; `local`: each only its own; `shared`: all "
+                    + "take the next split in the scan's order from one queue."));
+    public static final Setting<String> FILES_SKEW = DECLARED.add(Setting.text("ooo.files.skew")
+            .scope(SESSION).defaultValue("")
+            .doc("For measurement: nodes given more of a scan's splits than the others when they are assigned, as "
+                    + "`node=factor` pairs, comma separated (e.g. `n1=2`: n1 gets twice the bytes of each other node)."));
     public static final Setting<Boolean> AGGREGATE_MERGE_ON_NODES = DECLARED.add(Setting.flag("ooo.aggregate.merge-on-nodes")
             .scope(SESSION).defaultValue(true)
             .doc("Whether a GROUP BY with keys merges its groups on the nodes (shuffled by key) or on the coordinator."));

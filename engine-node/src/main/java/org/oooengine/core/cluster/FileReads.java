@@ -35,10 +35,28 @@ public record FileReads(Map<String, Scan> tables) {
     }
 
     /**
-     * A table's files as splits: the stored types of its columns, the files' own first
-     * ({@code fileColumns} of them), then its partition columns, whose values each split carries.
+     * How the nodes share a scan's splits out among themselves (seed 003's patterns of parallel
+     * scans): each reads only those assigned to it ({@link #LOCAL}, pattern 1); each reads those
+     * assigned to it, then takes splits not yet started from the ends of the others' queues
+     * ({@link #STEALING}, pattern 2: a slow or overloaded node is helped); or all take the next
+     * split in the scan's order from one queue ({@link #SHARED}, pattern 3: every node starts on
+     * the same files).
      */
-    public record Scan(Schema schema, int fileColumns, List<Split> splits) {
+    public enum Scheduling {
+        LOCAL, STEALING, SHARED
+    }
+
+    /**
+     * A table's files as splits: the stored types of its columns, the files' own first
+     * ({@code fileColumns} of them), then its partition columns, whose values each split carries;
+     * shared out among the nodes as {@code scheduling} says, under {@code id} (unique to this scan).
+     */
+    public record Scan(Schema schema, int fileColumns, List<Split> splits, String id, Scheduling scheduling) {
+        /** A scan whose nodes each read the splits assigned to them. */
+        public Scan(Schema schema, int fileColumns, List<Split> splits) {
+            this(schema, fileColumns, splits, java.util.UUID.randomUUID().toString(), Scheduling.LOCAL);
+        }
+
         public Scan {
             splits = List.copyOf(splits);
             if (fileColumns < 0 || fileColumns > schema.size()) {
@@ -50,6 +68,11 @@ public record FileReads(Map<String, Scan> tables) {
                             + " partition values, the table " + (schema.size() - fileColumns) + " partition columns");
                 }
             }
+        }
+
+        /** This scan, its splits shared out as {@code how} says. */
+        public Scan scheduled(Scheduling how) {
+            return new Scan(schema, fileColumns, splits, id, how);
         }
 
         /** The columns the files hold. */
@@ -101,7 +124,8 @@ public record FileReads(Map<String, Scan> tables) {
         w.putVarInt(tables.size());
         for (Map.Entry<String, Scan> t : tables.entrySet()) {
             Scan scan = t.getValue();
-            w.putString(t.getKey()).putVarInt(scan.schema().size()).putVarInt(scan.fileColumns());
+            w.putString(t.getKey()).putString(scan.id()).put(scan.scheduling().ordinal())
+                    .putVarInt(scan.schema().size()).putVarInt(scan.fileColumns());
             for (Column c : scan.schema().columns()) {
                 w.putString(c.name()).putString(c.type().toString());
             }
@@ -126,6 +150,11 @@ public record FileReads(Map<String, Scan> tables) {
         try {
             for (int i = 0; i < n; i++) {
                 String name = r.getString();
+                String id = r.getString();
+                int how = r.get();
+                if (how < 0 || how >= Scheduling.values().length) {
+                    throw new ProtocolException("file reads: scheduling " + how);
+                }
                 int width = r.getCount(2);
                 int fileColumns = r.getVarInt();
                 List<Column> columns = new ArrayList<>(width);
@@ -147,7 +176,7 @@ public record FileReads(Map<String, Scan> tables) {
                     }
                     splits.add(new Split(path, start, length, layout, values, hosts, r.getString()));
                 }
-                tables.put(name, new Scan(new Schema(columns), fileColumns, splits));
+                tables.put(name, new Scan(new Schema(columns), fileColumns, splits, id, Scheduling.values()[how]));
             }
         } catch (IllegalArgumentException e) {
             throw new ProtocolException("file reads: " + e.getMessage());

@@ -30,6 +30,8 @@ final class PipelineRequests implements RequestFamily {
     private final NodeContext node;
     private final NodeQueries queries;
     private final TransactionService transactions;
+    /** The splits of scans of files this node hands out to itself and to the others. */
+    private final SplitQueues splitQueues = new SplitQueues();
 
     PipelineRequests(NodeContext node, NodeQueries queries, TransactionService transactions) {
         this.node = node;
@@ -40,7 +42,7 @@ final class PipelineRequests implements RequestFamily {
     @Override
     public Set<OpCode> ops() {
         return EnumSet.of(OpCode.SCAN_PARTITION, OpCode.RUN_PIPELINE, OpCode.STAGE_ROWS, OpCode.RUN_SHUFFLE,
-                OpCode.SHUFFLE_ROWS, OpCode.MERGE_GROUPS, OpCode.RUN_EXCHANGED);
+                OpCode.SHUFFLE_ROWS, OpCode.MERGE_GROUPS, OpCode.RUN_EXCHANGED, OpCode.TAKE_SPLIT);
     }
 
     @Override
@@ -88,6 +90,16 @@ final class PipelineRequests implements RequestFamily {
                     queries.staged.add(chunk.id(), chunk.rows(), bytes);
                     queries.chunksStaged.incrementAndGet();
                     out.reply(NodeContext.EMPTY);
+                });
+            }
+            case TAKE_SPLIT -> {
+                String scan = r.getString();
+                int size = r.getVarInt();
+                boolean back = r.get() != 0;
+                // here, not on a pool: a node that ran out of splits waits on it
+                node.answer(out, () -> {
+                    SplitQueues.Queue q = splitQueues.of(scan, size);
+                    out.reply(new PayloadWriter(4).putInt(back ? q.takeBack() : q.takeFront()).toByteArray());
                 });
             }
             default -> throw new IllegalStateException(request.op() + " is not a pipeline's");
@@ -146,7 +158,8 @@ final class PipelineRequests implements RequestFamily {
      * store's table).
      */
     private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads, FileReads files) {
-        return name -> files.reads(name) ? new SplitRows(files.scan(name), node.nodeId(), SplitReader.installed())
+        return name -> files.reads(name)
+                ? new SplitRows(files.scan(name), node.nodeId(), SplitReader.installed(), splitQueues, node.peers())
                 : !reads.reads(name) ? null
                 : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name), reads.copySnapshot())
                 : transactions.rows(reads.transaction(), name, reads.tables().get(name));

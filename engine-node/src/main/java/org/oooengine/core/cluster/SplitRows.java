@@ -1,21 +1,37 @@
 package org.oooengine.core.cluster;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
 import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.net.Frame;
+import org.oooengine.core.net.OpCode;
 import org.oooengine.core.types.Schema;
+import org.oooengine.core.wire.PayloadWriter;
 
-/** The rows of a table held in files as one node reads them: the splits assigned to it, one after another. */
+/**
+ * The rows of a table held in files as one node reads them, split after split, as the scan's
+ * {@link FileReads.Scheduling} says: the splits assigned to it; then, under work stealing, those
+ * the other nodes have not started yet, taken from the ends of their queues; or, from a queue all
+ * nodes share, the next split of the scan's order.
+ */
 final class SplitRows implements PartitionPipeline.RowSource {
     private final FileReads.Scan scan;
-    private final List<FileReads.Split> splits;
+    private final String self;
     private final SplitReader reader;
+    private final SplitQueues queues;
+    private final Peers peers;
     private long bytesRead;
+    private int splitsRead;
+    private int splitsTaken;
 
-    SplitRows(FileReads.Scan scan, String node, SplitReader reader) {
+    SplitRows(FileReads.Scan scan, String self, SplitReader reader, SplitQueues queues, Peers peers) {
         this.scan = scan;
-        this.splits = scan.assignedTo(node);
+        this.self = self;
         this.reader = reader;
+        this.queues = queues;
+        this.peers = peers;
     }
 
     @Override
@@ -24,27 +40,125 @@ final class SplitRows implements PartitionPipeline.RowSource {
     }
 
     @Override
-    public void forEachPage(Predicate<List<Object[]>> page) {
-        boolean[] all = new boolean[scan.schema().size()];
-        java.util.Arrays.fill(all, true);
-        forEachPage(all, page);
+    public long bytesRead() {
+        return bytesRead;
+    }
+
+    /** How many splits this node read, and how many of them were another node's. */
+    int splitsRead() {
+        return splitsRead;
+    }
+
+    int splitsTaken() {
+        return splitsTaken;
     }
 
     @Override
-    public long bytesRead() {
-        return bytesRead;
+    public void forEachPage(Predicate<List<Object[]>> page) {
+        boolean[] all = new boolean[scan.schema().size()];
+        Arrays.fill(all, true);
+        forEachPage(all, page);
     }
 
     @Override
     public void forEachPage(boolean[] wanted, Predicate<List<Object[]>> page) {
         Schema files = scan.fileSchema();
-        boolean[] wantedInFiles = java.util.Arrays.copyOf(wanted, files.size());
-        boolean[] more = {true};
-        for (FileReads.Split split : splits) {
-            bytesRead += reader.read(split, files, wantedInFiles, rows -> more[0] = page.test(rows));
-            if (!more[0]) {
-                return;
+        boolean[] wantedInFiles = Arrays.copyOf(wanted, files.size());
+        Reading reading = new Reading(files, wantedInFiles, page);
+        switch (scan.scheduling()) {
+            case LOCAL -> {
+                for (FileReads.Split split : scan.assignedTo(self)) {
+                    if (!reading.read(split)) {
+                        return;
+                    }
+                }
             }
+            case STEALING -> {
+                List<FileReads.Split> mine = scan.assignedTo(self);
+                SplitQueues.Queue own = queues.of(scan.id(), mine.size());
+                for (int i = own.takeFront(); i >= 0; i = own.takeFront()) {
+                    if (!reading.read(mine.get(i))) {
+                        return;
+                    }
+                }
+                for (String other : othersAfterSelf()) {
+                    List<FileReads.Split> theirs = scan.assignedTo(other);
+                    for (int i = theirs.isEmpty() ? -1 : take(other, theirs.size(), true); i >= 0;
+                         i = take(other, theirs.size(), true)) {
+                        splitsTaken++;
+                        if (!reading.read(theirs.get(i))) {
+                            return;
+                        }
+                    }
+                }
+            }
+            case SHARED -> {
+                if (scan.splits().isEmpty()) {
+                    return;
+                }
+                String holder = scan.splits().get(0).node();
+                int size = scan.splits().size();
+                for (int i = take(holder, size, false); i >= 0; i = take(holder, size, false)) {
+                    if (!scan.splits().get(i).node().equals(self)) {
+                        splitsTaken++;
+                    }
+                    if (!reading.read(scan.splits().get(i))) {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /** The other nodes with splits, each starting after this one in name order, so that thieves spread out. */
+    private List<String> othersAfterSelf() {
+        List<String> nodes = scan.splits().stream().map(FileReads.Split::node).distinct().sorted().toList();
+        List<String> out = new ArrayList<>();
+        int at = 0;
+        while (at < nodes.size() && nodes.get(at).compareTo(self) <= 0) {
+            at++;
+        }
+        for (int k = 0; k < nodes.size(); k++) {
+            String n = nodes.get((at + k) % nodes.size());
+            if (!n.equals(self)) {
+                out.add(n);
+            }
+        }
+        return out;
+    }
+
+    /** The next split of {@code holder}'s queue of {@code size} splits, from its back or front; -1: none left. */
+    private int take(String holder, int size, boolean back) {
+        if (holder.equals(self)) {
+            SplitQueues.Queue q = queues.of(scan.id(), size);
+            return back ? q.takeBack() : q.takeFront();
+        }
+        Frame answer = peers.client(holder).call(OpCode.TAKE_SPLIT, request(scan.id(), size, back)).join();
+        return answer.reader().getInt();
+    }
+
+    static byte[] request(String id, int size, boolean back) {
+        return new PayloadWriter(64).putString(id).putVarInt(size).put(back ? 1 : 0).toByteArray();
+    }
+
+    /** Reads splits into the pipeline's pages, adding up what was read. */
+    private final class Reading {
+        private final Schema files;
+        private final boolean[] wanted;
+        private final Predicate<List<Object[]>> page;
+        private boolean more = true;
+
+        Reading(Schema files, boolean[] wanted, Predicate<List<Object[]>> page) {
+            this.files = files;
+            this.wanted = wanted;
+            this.page = page;
+        }
+
+        /** Reads one split; false once the pipeline wants no more rows. */
+        boolean read(FileReads.Split split) {
+            bytesRead += reader.read(split, files, wanted, rows -> more = page.test(rows));
+            splitsRead++;
+            return more;
         }
     }
 }

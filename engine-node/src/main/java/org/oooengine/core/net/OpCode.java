@@ -63,7 +63,13 @@ public enum OpCode {
      * A step of a transaction on the node's transactional tables (reads, writes, the phases of a
      * two-phase commit, their recovery) or their DDL: the first byte says which (see {@code TxnOp}).
      */
-    TXN(34);
+    TXN(34),
+    /**
+     * Node to node: the next split of a scan of files that the answering node holds in a queue,
+     * taken from the end its owner reads last (work stealing), or from the front of a queue every
+     * node shares; none when the queue is empty.
+     */
+    TAKE_SPLIT(35);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

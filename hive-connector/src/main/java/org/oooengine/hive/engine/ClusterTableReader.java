@@ -30,6 +30,7 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.SplitScheduling;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.exec.TableReader;
@@ -56,20 +57,23 @@ public final class ClusterTableReader implements TableReader {
     private final Reads reads;
     /** The splits of a table held in files, assigned to the cluster's nodes; none when no catalog holds such tables. */
     private final Optional<FileTableReader> files;
+    private final SplitScheduling scheduling;
 
     public ClusterTableReader(ClusterSession cluster) {
-        this(cluster, Reads.NONE, Optional.empty());
+        this(cluster, Reads.NONE, Optional.empty(), SplitScheduling.DEFAULT);
     }
 
     public ClusterTableReader(ClusterSession cluster, Reads reads) {
-        this(cluster, reads, Optional.empty());
+        this(cluster, reads, Optional.empty(), SplitScheduling.DEFAULT);
     }
 
-    /** Reads the tables {@code files} holds from their files' splits, on the nodes too. */
-    public ClusterTableReader(ClusterSession cluster, Reads reads, Optional<FileTableReader> files) {
+    /** Reads the tables {@code files} holds from their files' splits, on the nodes too, shared out as {@code scheduling} says. */
+    public ClusterTableReader(ClusterSession cluster, Reads reads, Optional<FileTableReader> files,
+                              SplitScheduling scheduling) {
         this.cluster = cluster;
         this.reads = reads;
         this.files = files;
+        this.scheduling = scheduling;
     }
 
     /**
@@ -93,7 +97,8 @@ public final class ClusterTableReader implements TableReader {
         }
         FileTableReader reader = files.orElseThrow(() -> new IllegalStateException("table " + table.name()
                 + " is held in files, which this reader was given no way to list"));
-        return new FileReads(Map.of(table.storage(), reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline))));
+        return new FileReads(Map.of(table.storage(), reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline),
+                scheduling)));
     }
 
     /** The conditions a pipeline's rows meet before anything else changes them, over the table's columns; null: none. */

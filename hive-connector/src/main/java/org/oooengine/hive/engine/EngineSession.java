@@ -450,10 +450,12 @@ final class EngineSession implements SqlSession {
         }
         String v = value.strip();
         checkSetting(key, v);
-        if (SessionSettings.EXECUTION_MODE.names(key) || SessionSettings.JOIN_METHOD.names(key)) {
+        if (SessionSettings.EXECUTION_MODE.names(key) || SessionSettings.JOIN_METHOD.names(key)
+                || SessionSettings.FILES_SKEW.names(key)) {
             Map<String, String> changed = new LinkedHashMap<>(settings);
             changed.put(key, v);
-            modes.check(limits.effective(changed)); // refuses a mode or method it cannot run, now rather than at the next query
+            // refuses a mode, method or skew it cannot run, now rather than at the next query
+            modes.check(limits.effective(changed));
         }
         settings.put(key, v);
         return StatementResult.update(0);

@@ -8,6 +8,7 @@ import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.SplitScheduling;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.hive.sql.exec.RoutingTableReader;
@@ -41,7 +42,6 @@ final class ExecutionModes {
     private final HadoopSettings hadoop;
     private final Optional<FileTableReader> fileTables;
     private final SystemTableReader systemTables;
-    private final TableReader daemonScans;
     private final ClusterIndexJoinRunner daemonJoins;
     private final SpillSpace coordinatorSpill;
 
@@ -61,9 +61,6 @@ final class ExecutionModes {
         this.hadoop = hadoop;
         this.fileTables = fileTables;
         this.systemTables = systemTables;
-        // the nodes read tables held in files too, each node the splits assigned to it
-        this.daemonScans = new RoutingTableReader(SystemTableReader::holds, systemTables,
-                new ClusterTableReader(cluster, ClusterTableReader.Reads.NONE, fileTables));
         this.daemonJoins = new ClusterIndexJoinRunner(cluster);
     }
 
@@ -82,7 +79,8 @@ final class ExecutionModes {
     /** As {@link #forSettings(Map)}, the transactional tables read within the statement's transaction {@code tx}. */
     Execution forSettings(Map<String, String> settings, StatementTransaction tx) {
         Execution e = forSettings(settings);
-        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new ClusterTableReader(cluster, tx::reads, fileTables),
+        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new ClusterTableReader(cluster, tx::reads,
+                fileTables, splitScheduling(settings)),
                 e.reader()));
     }
 
@@ -102,8 +100,8 @@ final class ExecutionModes {
     private Execution planned(Map<String, String> settings, ClusterSnapshot snapshot) {
         return switch (SessionSettings.EXECUTION_MODE.get(settings)) {
             case "mapreduce" -> mapReduce(settings, snapshot);
-            default -> new Execution(daemonScans, daemonJoins, chooser.forDaemons(settings, snapshot),
-                    this::filesRead, new ClusterTableLayouts(snapshot), plannerLimits(settings),
+            default -> new Execution(daemonScans(splitScheduling(settings)), daemonJoins, chooser.forDaemons(settings, snapshot),
+                    node -> filesRead(node, splitScheduling(settings)), new ClusterTableLayouts(snapshot), plannerLimits(settings),
                     RuntimeLimits.of(settings), coordinatorSpill);
         };
     }
@@ -127,12 +125,26 @@ final class ExecutionModes {
                 coordinatorSpill);
     }
 
+    /**
+     * Scans on the nodes: the cluster's tables' partitions and the splits of tables held in files,
+     * shared out among the nodes as {@code files} says; system tables on the coordinator.
+     */
+    private TableReader daemonScans(SplitScheduling files) {
+        return new RoutingTableReader(SystemTableReader::holds, systemTables,
+                new ClusterTableReader(cluster, ClusterTableReader.Reads.NONE, fileTables, files));
+    }
+
+    private static SplitScheduling splitScheduling(Map<String, String> settings) {
+        return SplitScheduling.of(SessionSettings.FILES_SCHEDULING.get(settings), SessionSettings.FILES_SKEW.get(settings));
+    }
+
     /** What a scan of a table held in files reads on the nodes: partitions kept, files, splits and bytes. */
-    private String filesRead(RelNode node) {
+    private String filesRead(RelNode node, SplitScheduling files) {
         if (!(node instanceof RelNode.Scan scan) || !FileTableReader.holds(scan.table()) || fileTables.isEmpty()) {
             return "";
         }
-        return "  [files: " + fileTables.get().planned(scan.table(), cluster.spec().nodes(), scan.filter()).describe() + "]";
+        return "  [files: " + fileTables.get().planned(scan.table(), cluster.spec().nodes(), scan.filter(), files).describe()
+                + ", " + files.pattern().name().toLowerCase(java.util.Locale.ROOT) + "]";
     }
 
     private static String mapReduceJobs(RelNode node) {

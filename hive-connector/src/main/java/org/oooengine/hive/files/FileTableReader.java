@@ -111,8 +111,9 @@ public final class FileTableReader implements TableReader {
      * each assigned to one of {@code nodes} ({@link SplitPlanner}). Fails naming the table and the
      * file that cannot be listed or may not be read.
      */
-    public FileReads.Scan onNodes(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition) {
-        return planned(table, nodes, condition).scan();
+    public FileReads.Scan onNodes(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition,
+                                  SplitScheduling scheduling) {
+        return planned(table, nodes, condition, scheduling).scan().scheduled(scheduling.pattern());
     }
 
     /** A scan's files, and how many partitions it keeps of how many (1 of 1: a table not partitioned). */
@@ -128,7 +129,7 @@ public final class FileTableReader implements TableReader {
     }
 
     /** As {@link #onNodes}, with how many partitions the condition kept. */
-    public Planned planned(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition) {
+    public Planned planned(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition, SplitScheduling scheduling) {
         String name = table.database() + "." + table.name();
         List<Column> columns = new ArrayList<>();
         List<DataType> types = storedTypes(table);
@@ -155,7 +156,8 @@ public final class FileTableReader implements TableReader {
             files.add(new SplitPlanner.PartFiles(allowedFiles(table, name, part), SplitPlanner.layout(part.layout()), stored));
         }
         try {
-            FileReads.Scan scan = new FileReads.Scan(new Schema(columns), fileColumns, new SplitPlanner(conf).splits(files, nodes));
+            FileReads.Scan scan = new FileReads.Scan(new Schema(columns), fileColumns,
+                    new SplitPlanner(conf).splits(files, nodes, scheduling));
             return new Planned(scan, files.size(), all.size());
         } catch (IOException e) {
             throw new SqlException(SqlException.GENERAL, "table " + name + ": cannot cut its files into splits: "

@@ -38,6 +38,12 @@ final class SplitPlanner {
 
     /** The splits of {@code files}, each with its part's layout and stored partition values, assigned among {@code nodes}. */
     List<FileReads.Split> splits(List<PartFiles> files, List<ClusterSpec.NodeSpec> nodes) throws IOException {
+        return splits(files, nodes, SplitScheduling.DEFAULT);
+    }
+
+    /** As above, each node's share of the bytes in proportion to its weight in {@code scheduling}. */
+    List<FileReads.Split> splits(List<PartFiles> files, List<ClusterSpec.NodeSpec> nodes, SplitScheduling scheduling)
+            throws IOException {
         Map<String, Long> assigned = new LinkedHashMap<>();
         nodes.forEach(n -> assigned.put(n.id(), 0L));
         CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
@@ -45,7 +51,7 @@ final class SplitPlanner {
         for (PartFiles part : files) {
             for (FileStatus file : part.files()) {
                 for (Piece piece : pieces(file, part.layout().format(), codecs)) {
-                    String node = choose(piece, nodes, assigned);
+                    String node = choose(piece, nodes, assigned, scheduling);
                     assigned.merge(node, piece.length(), Long::sum);
                     out.add(new FileReads.Split(file.getPath().toString(), piece.start(), piece.length(),
                             part.layout(), part.partitionValues(), piece.hosts(), node));
@@ -107,9 +113,14 @@ final class SplitPlanner {
         return List.copyOf(hosts);
     }
 
-    /** The least loaded node on a host holding the piece, else the least loaded node (the first of equals). */
-    private static String choose(Piece piece, List<ClusterSpec.NodeSpec> nodes, Map<String, Long> assigned) {
-        Comparator<ClusterSpec.NodeSpec> byLoad = Comparator.comparingLong(n -> assigned.get(n.id()));
+    /**
+     * The least loaded node (bytes assigned over its weight) on a host holding the piece, else the
+     * least loaded node; the first of equals.
+     */
+    private static String choose(Piece piece, List<ClusterSpec.NodeSpec> nodes, Map<String, Long> assigned,
+                                 SplitScheduling scheduling) {
+        Comparator<ClusterSpec.NodeSpec> byLoad = Comparator.comparingDouble(
+                n -> assigned.get(n.id()) / scheduling.weight(n.id()));
         return nodes.stream().filter(n -> piece.hosts().contains(n.host().toLowerCase(Locale.ROOT))).min(byLoad)
                 .or(() -> nodes.stream().min(byLoad)).map(ClusterSpec.NodeSpec::id)
                 .orElseThrow(() -> new IllegalStateException("no node to read files on"));

@@ -67,6 +67,12 @@ class ExternalTablesTest {
         return j.toString();
     }
 
+    private static long rowsReadBy(String node, String analyzed) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(node + " read ([0-9,]+) rows").matcher(analyzed);
+        assertTrue(m.find(), analyzed);
+        return Long.parseLong(m.group(1).replace(",", ""));
+    }
+
     private static String explain(SqlSession s, String sql) {
         return SqlCluster.rows(s, sql).stream().map(r -> (String) r[0]).collect(Collectors.joining("\n"));
     }
@@ -117,6 +123,36 @@ class ExternalTablesTest {
             SqlCluster.rows(s, "DROP TABLE orders_pq");
             SqlCluster.rows(s, "DROP TABLE customer_csv");
             assertTrue(Files.exists(incoming.resolve("customers_csv/part-0.csv")), "an external table's files stay");
+        }
+    }
+
+    /**
+     * Whichever way the nodes share the splits out — each its own, stealing the others' not yet
+     * started, or all from one queue — and however unevenly they were assigned, every row is read once.
+     */
+    @Test
+    void everySchedulingOfSplitsReadsEveryRowOnce() throws Exception {
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_sched (" + columns(TpchTable.ORDERS) + ") "
+                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
+            String sql = "SELECT count(*), sum(o_totalprice), count(DISTINCT o_orderkey) FROM orders_sched";
+            List<Object[]> expected = cluster.oracle().rows(sql.replace("orders_sched", "orders"));
+            for (String pattern : List.of("local", "stealing", "shared")) {
+                for (String skew : List.of("", "n1=50")) {
+                    SqlCluster.rows(s, "SET ooo.files.scheduling=" + pattern);
+                    SqlCluster.rows(s, "SET ooo.files.skew=" + skew);
+                    assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), expected, false), pattern + " " + skew);
+                }
+            }
+            // assigned almost all to n1 and read only where assigned: the others read next to nothing
+            SqlCluster.rows(s, "SET ooo.files.scheduling=local");
+            String local = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orders_sched");
+            long total = ((Number) expected.get(0)[0]).longValue();
+            assertTrue(rowsReadBy("n2", local) + rowsReadBy("n3", local) < total / 10, local);
+            assertTrue(explain(s, "EXPLAIN SELECT count(*) FROM orders_sched").contains(", local]"));
+            SqlException badSkew = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "SET ooo.files.skew=n1"));
+            assertTrue(badSkew.getMessage().contains("is not node=factor"), badSkew.getMessage());
+            SqlCluster.rows(s, "DROP TABLE orders_sched");
         }
     }
 
