@@ -83,7 +83,7 @@ class CliParsingTest {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "load tpcds", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
                 "bench fetch", "bench tpch", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress",
-                "bench chbench", "bench chbench-plot", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
+                "bench chbench", "bench chbench-plot", "bench scan", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster htap", "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "beeline", "deploy",
                 "deploy inventory"), names);
     }
@@ -95,6 +95,18 @@ class CliParsingTest {
                 "--selectivities", "0.1,1.5");
         assertEquals(2, r.exitCode(), r::toString);
         assertTrue(r.err().contains("--selectivities: selectivity must be in (0, 1], got 1.5"), r::toString);
+    }
+
+    /** bench scan refuses a pattern it does not know and a malformed skew before writing any file. */
+    @Test
+    void benchScanRefusesBadPatternsAndSkewsFirst(@TempDir Path tmp) {
+        Cli pattern = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--pattern", "2,4");
+        assertEquals(2, pattern.exitCode(), pattern::toString);
+        assertTrue(pattern.err().contains("--pattern: 4 is not 1, 2 or 3"), pattern::toString);
+        Cli skew = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--skew", "n1");
+        assertEquals(2, skew.exitCode(), skew::toString);
+        assertTrue(skew.err().contains("--skew: ooo.files.skew: 'n1' is not node=factor"), skew::toString);
+        assertFalse(java.nio.file.Files.exists(tmp.resolve("bench-scan")), "nothing written");
     }
 
     @Test

@@ -141,7 +141,11 @@ public record FileReads(Map<String, Scan> tables) {
         }
     }
 
+    /** Reads {@link #write}; none at all from a coordinator of a build before files were read on the nodes. */
     static FileReads read(PayloadReader r) {
+        if (r.remaining() == 0) {
+            return NONE;
+        }
         int n = r.getCount(2);
         if (n == 0) {
             return NONE;
