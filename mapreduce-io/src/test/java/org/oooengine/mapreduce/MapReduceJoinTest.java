@@ -200,7 +200,7 @@ class MapReduceJoinTest {
     }
 
     @ParameterizedTest(name = "{0}")
-    @EnumSource(FileFormat.class)
+    @EnumSource(value = FileFormat.class, names = {"TEXT", "ORC"}) // tables are exported as these
     void exportedFilesFeedPsmjLikeTheNodes(FileFormat format) throws Exception {
         Job export = newJob("export");
         Path exported = output("export");
