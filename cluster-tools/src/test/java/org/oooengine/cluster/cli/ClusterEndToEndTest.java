@@ -142,7 +142,11 @@ class ClusterEndToEndTest {
         Cli parquet = Cli.run("export", "tpch", "--cluster", cluster.toString(), "--out", exported.toString(),
                 "--format", "parquet");
         assertEquals(2, parquet.exitCode(), parquet::toString);
-        assertTrue(parquet.err().contains("unknown file format 'parquet'"), parquet::toString);
+        assertTrue(parquet.err().contains("--format parquet is not written yet (text or orc)"), parquet::toString);
+        Cli avro = Cli.run("export", "tpch", "--cluster", cluster.toString(), "--out", exported.toString(),
+                "--format", "avro");
+        assertEquals(2, avro.exitCode(), avro::toString);
+        assertTrue(avro.err().contains("unknown file format 'avro'"), avro::toString);
         Cli unknown = Cli.run("mr", "run", "no-such-job");
         assertEquals(2, unknown.exitCode(), unknown::toString);
         assertTrue(unknown.err().contains("revenue-per-nation"), unknown::toString);

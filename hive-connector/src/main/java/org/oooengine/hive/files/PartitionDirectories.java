@@ -61,7 +61,12 @@ public final class PartitionDirectories {
     private static void addParts(FileSystem fs, TableInfo table, List<String> keys, FileLayout layout, Path dir,
                                  List<String> values, List<FilePart> out) throws IOException {
         if (values.size() == keys.size()) {
-            out.add(new FilePart(dir.toString(), layout, values(table, values)));
+            try {
+                out.add(new FilePart(dir.toString(), layout, values(table, values)));
+            } catch (IllegalArgumentException e) {
+                throw new SqlException(SqlException.GENERAL, "table " + table.database() + "." + table.name()
+                        + ", partition " + dir + ": " + e.getMessage(), e);
+            }
             return;
         }
         String prefix = keys.get(values.size()) + "=";
