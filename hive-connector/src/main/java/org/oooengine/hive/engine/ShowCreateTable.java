@@ -12,6 +12,7 @@ import org.oooengine.hive.catalog.CatalogTable;
 import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.hive.files.FileLayout;
+import org.oooengine.hive.files.PartitionDirectories;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.optimizer.catalog.ResultColumn;
 import org.oooengine.optimizer.catalog.TableInfo;
@@ -19,7 +20,7 @@ import org.oooengine.optimizer.catalog.TableInfo;
 /**
  * {@code SHOW CREATE TABLE}: the statement that makes the table (or view) again as it is, one line
  * a row as Hive prints it — its columns with their comments, its primary key and foreign keys,
- * comment, row format, file format and properties. Names are quoted, so any name reads back.
+ * comment, partition columns, row format, file format, location (an external table's) and properties. Names are quoted, so any name reads back.
  */
 final class ShowCreateTable {
     private ShowCreateTable() {
@@ -27,11 +28,16 @@ final class ShowCreateTable {
 
     static List<String> table(TableInfo t, TableConstraints constraints) {
         List<String> lines = new ArrayList<>();
-        lines.add("CREATE TABLE " + quoted(t.database()) + "." + quoted(t.name()) + " (");
+        Map<String, String> properties = new LinkedHashMap<>(t.properties());
+        // a table held in files: its files' format, its partition columns (its last), its location
+        String files = properties.remove(FileLayout.FORMAT);
+        List<String> keys = PartitionDirectories.keys(t);
+        properties.remove(FileLayout.PARTITION_KEYS);
+        lines.add("CREATE " + (files != null ? "EXTERNAL " : "") + "TABLE " + quoted(t.database()) + "." + quoted(t.name()) + " (");
+        List<ResultColumn> columns = t.columns().subList(0, t.columns().size() - keys.size());
         List<String> items = new ArrayList<>();
-        for (ResultColumn c : t.columns()) {
-            items.add("  " + quoted(c.name()) + " " + c.type() + (c.comment() == null || c.comment().isEmpty() ? ""
-                    : " COMMENT " + literal(c.comment())));
+        for (ResultColumn c : columns) {
+            items.add(column(c));
         }
         if (!t.primaryKey().isEmpty()) {
             items.add("  " + named(constraints.primaryKeyName()) + "PRIMARY KEY (" + names(t.primaryKey())
@@ -49,14 +55,24 @@ final class ShowCreateTable {
         if (t.comment() != null && !t.comment().isEmpty()) {
             lines.add("COMMENT " + literal(t.comment()));
         }
-        Map<String, String> properties = new LinkedHashMap<>(t.properties());
+        if (!keys.isEmpty()) {
+            lines.add("PARTITIONED BY (" + String.join(", ", t.columns().subList(columns.size(), t.columns().size())
+                    .stream().map(ShowCreateTable::column).map(String::strip).toList()) + ")");
+        }
         String delimiter = properties.remove(FileLayout.FIELD_DELIMITER);
         if (delimiter != null) {
             lines.add("ROW FORMAT DELIMITED FIELDS TERMINATED BY " + literal(delimiter));
         }
-        String format = properties.remove(DdlAnalyzer.LOAD_FORMAT_PROPERTY);
+        String format = files != null ? files : properties.remove(DdlAnalyzer.LOAD_FORMAT_PROPERTY);
         if (format != null) {
-            lines.add("STORED AS " + ("orc".equals(format) ? "ORC" : "TEXTFILE"));
+            lines.add("STORED AS " + switch (format) {
+                case "orc" -> "ORC";
+                case "parquet" -> "PARQUET";
+                default -> "TEXTFILE";
+            });
+        }
+        if (files != null) {
+            lines.add("LOCATION " + literal(t.storage()));
         }
         if (!properties.isEmpty()) {
             lines.add("TBLPROPERTIES (");
@@ -68,6 +84,11 @@ final class ShowCreateTable {
             lines.add(")");
         }
         return lines;
+    }
+
+    private static String column(ResultColumn c) {
+        return "  " + quoted(c.name()) + " " + c.type() + (c.comment() == null || c.comment().isEmpty() ? ""
+                : " COMMENT " + literal(c.comment()));
     }
 
     /** A view: its columns as it names them, its comment and its query as written. */

@@ -120,6 +120,21 @@ class ExternalTablesTest {
             assertEquals(SqlException.NOT_SUPPORTED, write.sqlState());
             assertTrue(write.getMessage().contains("whose rows are the files at"), write.getMessage());
 
+            // SHOW CREATE TABLE gives the statement that makes each again, as it was
+            for (String table : List.of("orders_pq", "customer_csv")) {
+                String all = "SELECT * FROM " + table;
+                List<Object[]> before = SqlCluster.rows(s, all);
+                String ddl = SqlCluster.rows(s, "SHOW CREATE TABLE " + table).stream().map(r -> (String) r[0])
+                        .collect(Collectors.joining("\n"));
+                assertTrue(ddl.startsWith("CREATE EXTERNAL TABLE `default`.`" + table + "` (") && ddl.contains("\nLOCATION 'file:"),
+                        ddl);
+                SqlCluster.rows(s, "DROP TABLE " + table);
+                SqlCluster.rows(s, ddl);
+                assertNull(OracleComparison.difference(SqlCluster.rows(s, all), before, false), ddl);
+            }
+            assertTrue(SqlCluster.rows(s, "SHOW CREATE TABLE orders_pq").stream().map(r -> (String) r[0])
+                    .anyMatch(l -> l.equals("PARTITIONED BY (`o_month` date)")));
+
             SqlCluster.rows(s, "DROP TABLE orders_pq");
             SqlCluster.rows(s, "DROP TABLE customer_csv");
             assertTrue(Files.exists(incoming.resolve("customers_csv/part-0.csv")), "an external table's files stay");
