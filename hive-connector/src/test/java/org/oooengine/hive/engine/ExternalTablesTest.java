@@ -191,6 +191,10 @@ class ExternalTablesTest {
             SqlException db = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "CREATE DATABASE d LOCATION '/etc'"));
             assertEquals(SqlException.NOT_SUPPORTED, db.sqlState());
             assertTrue(db.getMessage().contains("LOCATION of a database"), db.getMessage());
+            SqlException header = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "CREATE EXTERNAL TABLE h "
+                    + "(a INT) LOCATION '" + trap + "' TBLPROPERTIES ('skip.header.line.count'='1')"));
+            assertEquals(SqlException.NOT_SUPPORTED, header.sqlState());
+            assertTrue(header.getMessage().contains("'skip.header.line.count'"), header.getMessage());
             SqlException noLocation = assertThrows(SqlException.class,
                     () -> SqlCluster.rows(s, "CREATE EXTERNAL TABLE nowhere (a INT)"));
             assertTrue(noLocation.getMessage().contains("needs a LOCATION"), noLocation.getMessage());

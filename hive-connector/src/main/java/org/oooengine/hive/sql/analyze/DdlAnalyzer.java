@@ -328,8 +328,9 @@ public final class DdlAnalyzer {
         if (location == null || location.isBlank()) {
             throw Ast.error(SqlException.SYNTAX, "EXTERNAL table " + name[1] + " needs a LOCATION: where its files are", n);
         }
+        // properties the reader would not honour: refused rather than ignored
         for (String key : List.of(TRANSACTIONAL_PROPERTY, PRIMARY_KEY_PROPERTY, INDEXES_PROPERTY, LOAD_FORMAT_PROPERTY,
-                FILES_FORMAT, FILES_PARTITION_KEYS)) {
+                FILES_FORMAT, FILES_PARTITION_KEYS, "skip.header.line.count", "skip.footer.line.count", "escape.delim")) {
             if (properties.containsKey(key)) {
                 throw Ast.notSupported("TBLPROPERTIES '" + key + "' of an EXTERNAL table", n);
             }
