@@ -291,7 +291,7 @@ final class Messages {
         return rows.isEmpty() ? 0 : (long) rows.size() * (16 + 9L * rows.get(0).length);
     }
 
-    private static List<Object[]> readRows(PayloadReader r) {
+    static List<Object[]> readRows(PayloadReader r) {
         int n = r.getCount(1);
         List<Object[]> rows = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {

@@ -88,6 +88,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final ScheduledExecutorService heartbeats;
     private final ServedStore store;
     private final TableWriteRequests tableWrites;
+    private final FileWriteRequests fileWrites;
     /** The node's transactional tables and its side of their two-phase commits. */
     private final TransactionService transactions;
     private final RequestTable requests;
@@ -109,6 +110,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.node = new NodeContext(nodeId, dataDir, timeout, peers, store, fragments, loads, heartbeats);
         NodeQueries queries = new NodeQueries(node, caps);
         this.tableWrites = new TableWriteRequests(node);
+        this.fileWrites = new FileWriteRequests(node);
         // Reorganizes the trees that writes in place let deteriorate, between statements.
         new TreeMaintenance(nodeId, store::current, loads, heartbeats, tableWrites::idle,
                 TreeMaintenance.Options.defaults()).start();
@@ -117,7 +119,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         tableWrites.startTicks();
         this.requests = new RequestTable(List.of(new IndexJoinRequests(node, queries),
                 new PipelineRequests(node, queries, transactions), tableWrites, transactions,
-                new StatisticsRequests(node), new NodeStatusRequests(node, queries, previousEnd)));
+                new StatisticsRequests(node), new NodeStatusRequests(node, queries, previousEnd), fileWrites));
         store.recoverInterruptedPublish();
         try {
             tableWrites.recover(); // committed statements rolled forward before anything reads
@@ -168,6 +170,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     @Override
     public void close() {
         transactions.close();
+        fileWrites.close();
         fragments.shutdownNow();
         loads.shutdownNow();
         heartbeats.shutdownNow();

@@ -69,7 +69,12 @@ public enum OpCode {
      * taken from the end its owner reads last (work stealing), or from the front of a queue every
      * node shares; none when the queue is empty.
      */
-    TAKE_SPLIT(35);
+    TAKE_SPLIT(35),
+    /**
+     * A step of writing a file of rows outside the node's store (a warehouse table's INSERT):
+     * open, rows, finish or abort; the first byte says which (see {@code FileWrites}).
+     */
+    WRITE_FILE(36);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -24,6 +24,7 @@ import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
 import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.FileTableWriter;
 import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
@@ -82,6 +83,12 @@ final class DataDefinition {
      * rows run side by side, each a transaction; the rest take turns.
      */
     StatementResult run(DdlStatement statement, Map<String, String> settings, PlanRunner rowsOf) {
+        return run(statement, settings, rowsOf, () -> false);
+    }
+
+    /** As above; {@code cancelled} says when the statement was cancelled, for writes that check on their way. */
+    StatementResult run(DdlStatement statement, Map<String, String> settings, PlanRunner rowsOf,
+                        java.util.function.BooleanSupplier cancelled) {
         TableInfo target = rowsTarget(statement);
         if (target != null && DdlAnalyzer.transactional(target)) {
             // the nodes' manifests and statistics do not hold transactional tables: nothing to forget
@@ -90,7 +97,8 @@ final class DataDefinition {
         try {
             synchronized (this) {
                 return runInTurn(statement, settings, plan -> StatementTransaction.run(cluster.peers(),
-                        "reading the rows to write", StatementTransaction.attempts(settings), tx -> rowsOf.rows(plan, tx)));
+                        "reading the rows to write", StatementTransaction.attempts(settings), tx -> rowsOf.rows(plan, tx)),
+                        cancelled);
             }
         } finally {
             cluster.tablesChanged();
@@ -177,7 +185,7 @@ final class DataDefinition {
     }
 
     private StatementResult runInTurn(DdlStatement statement, Map<String, String> settings,
-                                      Function<RelNode, List<Object[]>> rowsOf) {
+                                      Function<RelNode, List<Object[]>> rowsOf, java.util.function.BooleanSupplier cancelled) {
         if (statement instanceof DdlStatement.CreateDatabase s) {
             return createDatabase(s);
         } else if (statement instanceof DdlStatement.DropDatabase s) {
@@ -185,7 +193,7 @@ final class DataDefinition {
         } else if (statement instanceof DdlStatement.CreateTable s) {
             return createTable(s, rowsOf);
         } else if (statement instanceof DdlStatement.CreateExternalTable s) {
-            return createExternalTable(s, settings);
+            return createExternalTable(s, settings, rowsOf, cancelled);
         } else if (statement instanceof DdlStatement.DropTable s) {
             return dropTable(s, ignoresMissing(settings));
         } else if (statement instanceof DdlStatement.CreateView s) {
@@ -210,9 +218,11 @@ final class DataDefinition {
         } else if (statement instanceof DdlStatement.AddColumns s) {
             return addColumns(s, rowsOf);
         } else if (statement instanceof DdlStatement.Insert s) {
-            return StatementResult.update(insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
+            List<Object[]> rows = rowsOf.apply(s.rows());
+            return StatementResult.update(FileTableReader.holds(s.target()) ? insertFiles(s, rows, settings, cancelled)
+                    : insert(s.target(), rows.iterator(), !s.overwrite()));
         } else if (statement instanceof DdlStatement.MultiInsert s) {
-            return StatementResult.update(multiInsert(s, rowsOf));
+            return StatementResult.update(multiInsert(s, rowsOf, settings, cancelled));
         } else if (statement instanceof DdlStatement.Update s) {
             return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.UPDATE, rowsOf.apply(s.rows())));
         } else if (statement instanceof DdlStatement.Delete s) {
@@ -379,17 +389,33 @@ final class DataDefinition {
      * CREATE EXTERNAL TABLE: the catalog keeps where its files are, once the location is found to
      * be one SQL may read (as LOAD DATA's files are judged); no node holds anything of it.
      */
-    private StatementResult createExternalTable(DdlStatement.CreateExternalTable s, Map<String, String> settings) {
+    private StatementResult createExternalTable(DdlStatement.CreateExternalTable s, Map<String, String> settings,
+                                                Function<RelNode, List<Object[]>> rowsOf,
+                                                java.util.function.BooleanSupplier cancelled) {
         if (!mayCreate(s.database(), s.name(), s.ifNotExists())) {
             return StatementResult.update(0);
         }
         Configuration conf = hadoop.apply(new Configuration(), settings);
-        String location = loadable.tableLocation("CREATE EXTERNAL TABLE " + s.name(), s.location(), conf);
+        if (s.asSelect() == null) {
+            String location = loadable.tableLocation("CREATE EXTERNAL TABLE " + s.name(), s.location(), conf);
+            catalog.put(CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(),
+                    s.comment(), TableConstraints.NONE).withStorage(location));
+            LOG.info("created external table {}.{} over {}", s.database(), s.name(), location);
+            return StatementResult.update(0);
+        }
+        String what = "CREATE TABLE " + s.name() + " AS SELECT";
+        List<Object[]> rows = rowsOf.apply(s.asSelect()); // a query that fails leaves nothing behind
+        String location = loadable.newTableLocation(what, s.location(), conf);
+        if (!TableFiles.files(location, conf).isEmpty()) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, what + ": " + location + " holds files already; "
+                    + "CREATE EXTERNAL TABLE reads them, INSERT adds to them");
+        }
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(),
                 s.comment(), TableConstraints.NONE).withStorage(location);
-        catalog.put(t);
-        LOG.info("created external table {}.{} over {}", s.database(), s.name(), location);
-        return StatementResult.update(0);
+        long written = insertFiles(new DdlStatement.Insert(t.info(), s.asSelect(), false), rows, settings, cancelled);
+        catalog.put(t); // once its files are there
+        LOG.info("created table {}.{} over {} ({} rows)", s.database(), s.name(), location, written);
+        return StatementResult.update(written);
     }
 
     private StatementResult createTable(DdlStatement.CreateTable s, Function<RelNode, List<Object[]>> rowsOf) {
@@ -512,14 +538,43 @@ final class DataDefinition {
      * write on every node or on none. A write that fails leaves the tables written before it as
      * they are then, as Hive's moves of one table after another do; the error names the table.
      */
-    private long multiInsert(DdlStatement.MultiInsert s, Function<RelNode, List<Object[]>> rowsOf) {
+    private long multiInsert(DdlStatement.MultiInsert s, Function<RelNode, List<Object[]>> rowsOf,
+                             Map<String, String> settings, java.util.function.BooleanSupplier cancelled) {
         List<List<Object[]>> rows = s.inserts().stream().map(i -> rowsOf.apply(i.rows())).toList();
         long written = 0;
         for (int i = 0; i < rows.size(); i++) {
             DdlStatement.Insert one = s.inserts().get(i);
-            written += insert(one.target(), rows.get(i).iterator(), !one.overwrite());
+            written += FileTableReader.holds(one.target()) ? insertFiles(one, rows.get(i), settings, cancelled)
+                    : insert(one.target(), rows.get(i).iterator(), !one.overwrite());
         }
         return written;
+    }
+
+    /**
+     * INSERT into a table held in files: its location judged again as CREATE EXTERNAL TABLE judged
+     * it (the operator may have narrowed the allowed directories since), then the nodes write the
+     * files, committed all together or not at all ({@link FileTableWriter}).
+     */
+    private long insertFiles(DdlStatement.Insert s, List<Object[]> rows, Map<String, String> settings,
+                             java.util.function.BooleanSupplier cancelled) {
+        TableInfo target = s.target();
+        String what = "INSERT into " + target.database() + "." + target.name();
+        Configuration conf = hadoop.apply(new Configuration(), settings);
+        loadable.tableLocation(what, target.storage(), conf);
+        List<Object[]> stored = new java.util.ArrayList<>(rows.size());
+        rows.forEach(r -> stored.add(stored(target, r)));
+        int firstKey = target.columns().size() - org.oooengine.hive.files.PartitionDirectories.keys(target).size();
+        List<Object> staticStored = new java.util.ArrayList<>();
+        for (int k = 0; k < s.staticPartition().size(); k++) {
+            staticStored.add(target.columns().get(firstKey + k).type().toStored(s.staticPartition().get(k)));
+        }
+        List<String> nodes = cluster.spec().nodes().stream().map(n -> n.id()).toList();
+        try {
+            return new FileTableWriter(conf, cluster.peers(), nodes).insert(target, stored, s.overwrite(), staticStored,
+                    cancelled);
+        } catch (RuntimeException e) {
+            throw failed(what, e);
+        }
     }
 
     /** Undoes a transactional table's creation on the nodes that made it: a failed CREATE leaves nothing anywhere. */

@@ -200,7 +200,8 @@ final class EngineSession implements SqlSession {
         var statement = new DdlAnalyzer(catalog, database, sql).analyze(tree);
         try {
             checkAccess(statement);
-            return ddl.run(statement, settings, (plan, tx) -> modes.forSettings(settings, tx).run(plan, cancel));
+            return ddl.run(statement, settings, (plan, tx) -> modes.forSettings(settings, tx).run(plan, cancel),
+                    cancel::isCancelled);
         } catch (AccessDeniedException e) {
             throw logged(e);
         }

@@ -197,6 +197,34 @@ final class LoadableFiles {
         return fileLocation(real);
     }
 
+    /**
+     * As {@link #tableLocation}, for a table whose files a statement is about to write (CREATE
+     * TABLE ... LOCATION ... AS SELECT): a directory that does not exist yet is made, once its
+     * parent is found to be one SQL may read; on the coordinator's file system only as the last
+     * name of its path, so that no link leads it elsewhere.
+     */
+    String newTableLocation(String statement, String location, Configuration conf) {
+        URI uri = uriOf(statement, location);
+        String scheme = uri.getScheme() != null ? uri.getScheme().toLowerCase(Locale.ROOT)
+                : String.valueOf(FileSystem.getDefaultUri(conf).getScheme()).toLowerCase(Locale.ROOT);
+        try {
+            if (scheme.equals("file") && uri.getPath() != null && uri.getPath().startsWith("/")) {
+                Path path = Path.of(uri.getPath()).normalize();
+                if (!Files.exists(path, java.nio.file.LinkOption.NOFOLLOW_LINKS) && path.getParent() != null) {
+                    String parent = tableLocation(statement, path.getParent().toString(), conf);
+                    Files.createDirectory(Path.of(URI.create(parent)).resolve(path.getFileName()));
+                }
+            } else if (!scheme.equals("file")) {
+                requireFileSystem(statement, scheme);
+                org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(location);
+                path.getFileSystem(conf).mkdirs(path);
+            }
+        } catch (IOException e) {
+            throw new SqlException(SqlException.GENERAL, statement + ": cannot make " + location + ": " + e.getMessage(), e);
+        }
+        return tableLocation(statement, location, conf);
+    }
+
     private void requireFileSystem(String statement, String scheme) {
         if (!fileSystems.contains(scheme)) {
             throw new AccessDeniedException(statement + ": file system " + scheme + " is not one SQL reads ("

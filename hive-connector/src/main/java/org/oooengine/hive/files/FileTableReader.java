@@ -194,7 +194,7 @@ public final class FileTableReader implements TableReader {
     }
 
     /** The table's first {@code count} columns, as the files hold them. */
-    private static Schema fileSchema(String name, TableInfo table, int count) {
+    static Schema fileSchema(String name, TableInfo table, int count) {
         List<Column> columns = new ArrayList<>();
         for (int c = 0; c < count; c++) {
             var column = table.columns().get(c);

@@ -103,6 +103,38 @@ public final class PartitionDirectories {
         return out;
     }
 
+    /**
+     * The directory {@code k1=v1/.../kn=vn} (relative to the table's location) of the partition
+     * whose stored values for the columns {@code columns} (named as {@code keys}) are {@code values}.
+     */
+    public static String directory(List<String> keys, List<org.oooengine.core.types.Column> columns, List<Object> values) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < keys.size(); i++) {
+            if (i > 0) {
+                b.append('/');
+            }
+            Object v = values.get(i);
+            b.append(keys.get(i)).append('=').append(v == null ? DEFAULT_PARTITION : escape(columns.get(i).type().format(v)));
+        }
+        return b.toString();
+    }
+
+    /** A value as Hive writes it in a directory name: control characters and those a path gives meaning to as {@code %XX}. */
+    static String escape(String value) {
+        if (value.isEmpty()) {
+            return DEFAULT_PARTITION; // Hive's too: an empty name is no directory
+        }
+        StringBuilder b = new StringBuilder(value.length());
+        for (char c : value.toCharArray()) {
+            if (c < ' ' || c == 0x7F || "\"#%'*/:=?\\{[]^".indexOf(c) >= 0) {
+                b.append('%').append(String.format(Locale.ROOT, "%02X", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+
     /** A directory name's value with Hive's {@code %XX} escapes undone. */
     static String unescape(String name) {
         StringBuilder b = new StringBuilder(name.length());

@@ -207,9 +207,10 @@ public final class DdlAnalyzer {
                 }
             }
         }
-        if (external != null) {
+        if (external != null || location != null && asSelect != null) {
+            // a table whose rows are the files at a LOCATION, as Hive 4 makes CREATE TABLE ... LOCATION ... AS SELECT
             return createExternal(name, columns, partitionedBy, location, storedAs, properties, comment, ifNotExists,
-                    asSelect != null || bucketed != null || !primaryKey.isEmpty(), n);
+                    asSelect, bucketed != null || !primaryKey.isEmpty(), n);
         }
         if (partitionedBy != null) {
             throw Ast.notSupported("PARTITIONED BY of a table on the nodes (they are hash-partitioned over the nodes on "
@@ -223,13 +224,7 @@ public final class DdlAnalyzer {
             properties.put(LOAD_FORMAT_PROPERTY, loadFormat(storedAs, Ast.find(n, TOK_FILEFORMAT_GENERIC)));
         }
         if (asSelect != null) {
-            if (!columns.isEmpty()) {
-                throw Ast.error(SqlException.SYNTAX, "CREATE TABLE ... AS SELECT takes its columns from the query", n);
-            }
-            for (Field f : asSelect.fields()) {
-                SqlType type = f.type().kind() == SqlType.Kind.VOID ? SqlType.STRING : f.type();
-                columns.add(new ResultColumn(Identifiers.columnName(f.name(), n), type));
-            }
+            columnsOfQuery(asSelect, columns, n);
         }
         if (columns.isEmpty()) {
             throw Ast.error(SqlException.SYNTAX, "CREATE TABLE " + name[1] + " has no columns", n);
@@ -252,6 +247,17 @@ public final class DdlAnalyzer {
         }
         return new DdlStatement.CreateTable(name[0], name[1], columns, primaryKey, indexed, properties, comment,
                 ifNotExists, asSelect, constraints.build(name[1], columns));
+    }
+
+    /** CREATE TABLE ... AS SELECT: the query's columns become the table's, which the statement may not list. */
+    private static void columnsOfQuery(RelNode asSelect, List<ResultColumn> columns, ASTNode n) {
+        if (!columns.isEmpty()) {
+            throw Ast.error(SqlException.SYNTAX, "CREATE TABLE ... AS SELECT takes its columns from the query", n);
+        }
+        for (Field f : asSelect.fields()) {
+            SqlType type = f.type().kind() == SqlType.Kind.VOID ? SqlType.STRING : f.type();
+            columns.add(new ResultColumn(Identifiers.columnName(f.name(), n), type));
+        }
     }
 
     /** A transactional table finds its rows by primary key; what it does not keep is refused by name. */
@@ -320,10 +326,16 @@ public final class DdlAnalyzer {
      */
     private DdlStatement createExternal(String[] name, List<ResultColumn> columns, ASTNode partitionedBy, String location,
                                         String storedAs, Map<String, String> properties, String comment,
-                                        boolean ifNotExists, boolean nodeClauses, ASTNode n) {
+                                        boolean ifNotExists, RelNode asSelect, boolean nodeClauses, ASTNode n) {
         if (nodeClauses) {
-            throw Ast.notSupported("an EXTERNAL table with AS SELECT, CLUSTERED BY or a PRIMARY KEY (its rows are the "
-                    + "files at its LOCATION, written elsewhere)", n);
+            throw Ast.notSupported("CLUSTERED BY or a PRIMARY KEY of a table whose rows are the files at its LOCATION", n);
+        }
+        if (asSelect != null) {
+            if (partitionedBy != null) {
+                throw Ast.notSupported("PARTITIONED BY in CREATE TABLE ... AS SELECT of a table held in files (create "
+                        + "it, then INSERT ... PARTITION)", partitionedBy);
+            }
+            columnsOfQuery(asSelect, columns, n);
         }
         if (location == null || location.isBlank()) {
             throw Ast.error(SqlException.SYNTAX, "EXTERNAL table " + name[1] + " needs a LOCATION: where its files are", n);
@@ -371,7 +383,7 @@ public final class DdlAnalyzer {
             c.type().storedType(); // refuses a type no file is read into, now
         }
         return new DdlStatement.CreateExternalTable(name[0], name[1], columns, keys, location, properties, comment,
-                ifNotExists);
+                ifNotExists, asSelect);
     }
 
     private static void rowFormat(ASTNode n, Map<String, String> properties) {
@@ -416,7 +428,7 @@ public final class DdlAnalyzer {
             selected.add(values.getOrDefault(c.name(), column(c.name())));
         }
         RelNode rows = new QueryAnalyzer(catalog, database).query(selectFrom(n, selected));
-        return new DdlStatement.Update(target, toTableColumns(rows, target, targetColumns(target, null), n));
+        return new DdlStatement.Update(target, toTableColumns(rows, target, targetColumns(target, null), Map.of(), n));
     }
 
     /** {@code DELETE FROM t [WHERE p]}: the query {@code SELECT * FROM t [WHERE p]} gives the rows to delete. */
@@ -424,7 +436,7 @@ public final class DdlAnalyzer {
         TableInfo target = writableByKey(n, "DELETE");
         List<ASTNode> selected = target.columns().stream().map(c -> column(c.name())).toList();
         RelNode rows = new QueryAnalyzer(catalog, database).query(selectFrom(n, selected));
-        return new DdlStatement.Delete(target, toTableColumns(rows, target, targetColumns(target, null), n));
+        return new DdlStatement.Delete(target, toTableColumns(rows, target, targetColumns(target, null), Map.of(), n));
     }
 
     /**
@@ -493,7 +505,7 @@ public final class DdlAnalyzer {
                     : Ast.node(TOK_LEFTOUTERJOIN, "TOK_LEFTOUTERJOIN", List.of(Ast.copy(source), Ast.copy(targetRef),
                     Ast.copy(on)));
             RelNode rows = new QueryAnalyzer(catalog, database).query(select(join, selected, and(where)));
-            actions.add(new DdlStatement.MergeAction(kind, toTableColumns(rows, target, columns, clause)));
+            actions.add(new DdlStatement.MergeAction(kind, toTableColumns(rows, target, columns, Map.of(), clause)));
         }
         return new DdlStatement.Merge(target, actions);
     }
@@ -619,11 +631,22 @@ public final class DdlAnalyzer {
         ASTNode dest = Ast.child(insert, 0);
         boolean overwrite = dest.getType() == TOK_DESTINATION;
         ASTNode tab = Ast.child(dest, 0);
-        if (Ast.find(tab, TOK_PARTSPEC) != null) {
-            throw Ast.notSupported("INSERT into a PARTITION", Ast.find(tab, TOK_PARTSPEC));
+        TableInfo target = table(Ast.child(tab, 0), true);
+        List<String> keys = partitionKeys(target);
+        int fileColumns = target.columns().size() - keys.size();
+        ASTNode spec = Ast.find(tab, TOK_PARTSPEC);
+        if (spec != null && keys.isEmpty()) {
+            throw Ast.notSupported("INSERT into a PARTITION of " + target.name() + ", which is not partitioned", spec);
         }
-        TableInfo target = table(Ast.child(tab, 0));
+        // Hive's PARTITION (k1='v', k2): static values first, then columns the query gives, which follow its others
+        List<Object> staticValues = spec == null ? List.of() : staticPartition(target, keys, spec);
         List<Integer> targetColumns = targetColumns(target, Ast.find(dest, TOK_TABCOLNAME));
+        if (!keys.isEmpty()) {
+            targetColumns.removeIf(i -> i >= fileColumns);
+            for (int k = staticValues.size(); k < keys.size(); k++) {
+                targetColumns.add(fileColumns + k);
+            }
+        }
         RelNode source = values(insert, target, targetColumns);
         if (source == null) {
             // the query part is a query like any other once its destination is the result
@@ -631,7 +654,56 @@ public final class DdlAnalyzer {
                     List.of(Ast.node(TOK_DIR, "TOK_DIR", List.of(Ast.node(TOK_TMP_FILE, "TOK_TMP_FILE", List.of()))))));
             source = new QueryAnalyzer(catalog, database).query(query);
         }
-        return new DdlStatement.Insert(target, toTableColumns(source, target, targetColumns, dest), overwrite);
+        Map<Integer, Object> constants = new java.util.HashMap<>();
+        for (int k = 0; k < staticValues.size(); k++) {
+            constants.put(fileColumns + k, staticValues.get(k));
+        }
+        return new DdlStatement.Insert(target, toTableColumns(source, target, targetColumns, constants, dest), overwrite,
+                staticValues);
+    }
+
+    /** The partition keys of a table held in files (its last columns, in order); none for any other table. */
+    private static List<String> partitionKeys(TableInfo table) {
+        String keys = table.properties().get(FILES_PARTITION_KEYS);
+        return keys == null || keys.isBlank() ? List.of() : Arrays.stream(keys.split(",")).map(String::strip).toList();
+    }
+
+    /**
+     * The values a PARTITION clause gives its leading keys, as SQL values of their columns. Every
+     * key is named, in the table's order; those after the first without a value take theirs from
+     * the query (dynamic partitions), so none of them may have one.
+     */
+    private static List<Object> staticPartition(TableInfo target, List<String> keys, ASTNode spec) {
+        List<ASTNode> named = Ast.children(spec);
+        if (named.size() != keys.size()) {
+            throw Ast.error(SqlException.SYNTAX, "PARTITION names " + named.size() + " columns; " + target.name()
+                    + " is partitioned by " + keys.size() + " (" + String.join(", ", keys) + ")", spec);
+        }
+        List<Object> values = new ArrayList<>();
+        ExprBinder constants = new ExprBinder(new Scope(List.of()));
+        for (int k = 0; k < keys.size(); k++) {
+            ASTNode pair = named.get(k);
+            String column = Ast.name(Ast.child(pair, 0));
+            if (!column.equalsIgnoreCase(keys.get(k))) {
+                throw Ast.error(SqlException.SYNTAX, "PARTITION names " + column + " where " + target.name()
+                        + "'s partition column " + (k + 1) + " is " + keys.get(k), pair);
+            }
+            if (pair.getChildCount() < 2) {
+                continue;
+            }
+            if (values.size() < k) {
+                throw Ast.notSupported("a static partition value for " + column + " after a dynamic partition column "
+                        + "(as in Hive, the static ones come first)", pair);
+            }
+            SqlType type = target.columns().get(target.columns().size() - keys.size() + k).type();
+            Object value = ExprBinder.cast(constants.bind(Ast.child(pair, 1)), type).eval(new Object[0]);
+            if (value == null) {
+                throw Ast.error(SqlException.SYNTAX, "the value of partition column " + column + " is NULL or not a "
+                        + type, pair);
+            }
+            values.add(value);
+        }
+        return values;
     }
 
     /** Positions in the table of the columns an INSERT names (all, in order, when it names none). */
@@ -687,7 +759,8 @@ public final class DdlAnalyzer {
     }
 
     /** The source's columns placed at the named target columns, cast to their types; the others NULL. */
-    private static RelNode toTableColumns(RelNode source, TableInfo target, List<Integer> targetColumns, ASTNode at) {
+    private static RelNode toTableColumns(RelNode source, TableInfo target, List<Integer> targetColumns,
+                                          Map<Integer, Object> constants, ASTNode at) {
         if (source.fields().size() != targetColumns.size()) {
             throw Ast.error(SqlException.SYNTAX, "INSERT into " + target.name() + " gives " + source.fields().size()
                     + " values for " + targetColumns.size() + " columns", at);
@@ -697,7 +770,8 @@ public final class DdlAnalyzer {
         for (int i = 0; i < target.columns().size(); i++) {
             ResultColumn c = target.columns().get(i);
             int from = targetColumns.indexOf(i);
-            Expr e = from < 0 ? Expr.Literal.NULL : new Expr.Column(from, source.fields().get(from).type());
+            Expr e = constants.containsKey(i) ? new Expr.Literal(constants.get(i), c.type())
+                    : from < 0 ? Expr.Literal.NULL : new Expr.Column(from, source.fields().get(from).type());
             exprs.add(ExprBinder.cast(e, c.type()));
             fields.add(new Field(null, c.name(), c.type()));
         }
@@ -723,6 +797,11 @@ public final class DdlAnalyzer {
     }
 
     private TableInfo table(ASTNode tabName) {
+        return table(tabName, false);
+    }
+
+    /** The table a statement writes; one held in files only when {@code files} (INSERT writes them, nothing else does yet). */
+    private TableInfo table(ASTNode tabName, boolean files) {
         String[] name = tableName(tabName);
         catalog.checkWritable(name[0], name[1]);
         if (catalog.view(name[0], name[1]).isPresent()) {
@@ -730,9 +809,9 @@ public final class DdlAnalyzer {
         }
         TableInfo table = catalog.table(name[0], name[1]).orElseThrow(() ->
                 Ast.error(SqlException.UNKNOWN_TABLE, "table not found: " + name[0] + "." + name[1], tabName));
-        if (table.properties().containsKey(FILES_FORMAT)) {
-            throw Ast.notSupported("writing table " + name[0] + "." + name[1] + ", whose rows are the files at "
-                    + table.storage() + " (writing such files is not supported yet)", tabName);
+        if (table.properties().containsKey(FILES_FORMAT) && !files) {
+            throw Ast.notSupported("changing rows of table " + name[0] + "." + name[1] + ", whose rows are the files at "
+                    + table.storage() + ", other than by INSERT", tabName);
         }
         return table;
     }

@@ -31,10 +31,12 @@ public sealed interface DdlStatement {
      * CREATE EXTERNAL TABLE: rows held in the files at {@code location}, in the layout
      * {@code properties} name (as a table held in files carries it), partitioned by its last
      * columns, {@code partitionKeys}, in Hive's directories {@code key=value} (none: not partitioned).
+     * With {@code asSelect} (CREATE TABLE ... LOCATION ... AS SELECT) the query's rows are written
+     * there first; null otherwise.
      */
     record CreateExternalTable(String database, String name, List<ResultColumn> columns, List<String> partitionKeys,
-                               String location, Map<String, String> properties, String comment, boolean ifNotExists)
-            implements DdlStatement {
+                               String location, Map<String, String> properties, String comment, boolean ifNotExists,
+                               RelNode asSelect) implements DdlStatement {
     }
 
     record DropTable(String database, String name, boolean ifExists) implements DdlStatement {
@@ -84,7 +86,19 @@ public sealed interface DdlStatement {
     }
 
     /** INSERT INTO (or OVERWRITE) a table; {@code rows} yields the table's columns in order and types. */
-    record Insert(TableInfo target, RelNode rows, boolean overwrite) implements DdlStatement {
+    /**
+     * INSERT: {@code rows} yields every column of the table in order. Into a partitioned table held
+     * in files, {@code staticPartition} holds the values its PARTITION clause gives the leading
+     * partition columns (SQL values; none: every partition column's value comes from the rows).
+     */
+    record Insert(TableInfo target, RelNode rows, boolean overwrite, List<Object> staticPartition) implements DdlStatement {
+        public Insert {
+            staticPartition = List.copyOf(staticPartition);
+        }
+
+        public Insert(TableInfo target, RelNode rows, boolean overwrite) {
+            this(target, rows, overwrite, List.of());
+        }
     }
 
     /** A multi-table INSERT: each insert's rows, all read before any is written. */

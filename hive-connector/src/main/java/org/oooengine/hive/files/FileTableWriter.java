@@ -1,0 +1,283 @@
+package org.oooengine.hive.files;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.FileWrites;
+import org.oooengine.core.cluster.Peers;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.types.Schema;
+import org.oooengine.optimizer.catalog.TableInfo;
+
+/**
+ * Writes rows into a table held in files, as INSERT INTO and INSERT OVERWRITE do: the nodes
+ * write the files side by side ({@link FileWrites}), into a staging directory under the table's
+ * location that readers skip (its name starts with a dot). Only once every file is complete are
+ * they moved into the table's directories (renames, which HDFS does in its namenode), and for an
+ * overwrite the files they replace moved aside, then deleted. A statement that fails or is
+ * cancelled on the way moves back what it had moved and deletes its staging directory: the table
+ * is left as it was, with no file of the statement behind.
+ */
+public final class FileTableWriter {
+    private static final Logger LOG = LogManager.getLogger(FileTableWriter.class);
+    /** A partition's rows go to one file up to this many, then are shared among the nodes. */
+    static final int ROWS_PER_FILE = 100_000;
+    static final String STAGING_PREFIX = ".ooo-staging-";
+    static final String REPLACED_PREFIX = ".ooo-replaced-";
+
+    private final Configuration conf;
+    private final Peers peers;
+    private final List<String> nodes;
+    private final int rowsPerFile;
+
+    /** Writes with the nodes {@code nodes} (at least one) reached through {@code peers}, on the file systems {@code conf} configures. */
+    public FileTableWriter(Configuration conf, Peers peers, List<String> nodes) {
+        this(conf, peers, nodes, ROWS_PER_FILE);
+    }
+
+    /** As above, a partition's rows shared among the nodes once they are more than {@code rowsPerFile}. */
+    FileTableWriter(Configuration conf, Peers peers, List<String> nodes, int rowsPerFile) {
+        if (nodes.isEmpty()) {
+            throw new IllegalArgumentException("no node to write files");
+        }
+        this.conf = conf;
+        this.peers = peers;
+        this.nodes = List.copyOf(nodes);
+        this.rowsPerFile = rowsPerFile;
+    }
+
+    /**
+     * Writes {@code rows} (stored values of every column of {@code table}, its partition columns
+     * last) into the table's files. With {@code overwrite} the files of the table, or of each
+     * partition written, are replaced; of a partitioned table also the partition that
+     * {@code staticPartition} names in full (its stored values for the leading partition keys),
+     * even when no row goes there, as Hive's INSERT OVERWRITE ... PARTITION does. Returns the rows
+     * written.
+     */
+    public long insert(TableInfo table, List<Object[]> rows, boolean overwrite, List<Object> staticPartition,
+                       BooleanSupplier cancelled) {
+        String name = table.database() + "." + table.name();
+        FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(() -> new SqlException(
+                SqlException.GENERAL, "table " + name + " is not held in files"));
+        List<String> keys = PartitionDirectories.keys(table);
+        int fileColumns = table.columns().size() - keys.size();
+        Schema schema = FileTableReader.fileSchema(name, table, table.columns().size());
+        Map<String, List<Object[]>> byDirectory = byDirectory(table, keys, schema, rows);
+        if (overwrite && staticPartition.size() == keys.size()) {
+            String only = PartitionDirectories.directory(keys, schema.columns().subList(fileColumns, schema.size()),
+                    staticPartition);
+            byDirectory.putIfAbsent(only, List.of());
+        }
+        Path location = new Path(table.storage());
+        String statement = UUID.randomUUID().toString().substring(0, 8);
+        Path staging = new Path(location, STAGING_PREFIX + statement);
+        Schema fileSchema = new Schema(schema.columns().subList(0, fileColumns));
+        try {
+            FileSystem fs = location.getFileSystem(conf);
+            try {
+                List<Piece> pieces = pieces(byDirectory, staging, statement, SplitPlanner.layout(layout), fileSchema);
+                writeOnNodes(name, pieces, fileColumns, cancelled);
+                if (cancelled.getAsBoolean()) {
+                    throw new CancellationException("INSERT into " + name + " was cancelled");
+                }
+                new Commit(fs, location, new Path(location, REPLACED_PREFIX + statement), staging)
+                        .run(byDirectory.keySet(), overwrite);
+            } finally {
+                deleteQuietly(fs, staging);
+            }
+        } catch (IOException e) {
+            throw new SqlException(SqlException.GENERAL, "INSERT into " + name + " failed: " + e.getMessage()
+                    + "; the table is as it was", e);
+        } catch (CancellationException | SqlException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // a node lost or failing: the cause keeps what the user is told of it (its SQLSTATE too)
+            throw new ClusterException(e.getMessage() + "; the table is as it was", e);
+        }
+        LOG.info("wrote {} rows into {} ({} directories)", rows.size(), name, byDirectory.size());
+        return rows.size();
+    }
+
+    /** The rows for each directory, relative to the location ("" for the location itself), in order of first row. */
+    private static Map<String, List<Object[]>> byDirectory(TableInfo table, List<String> keys, Schema schema,
+                                                           List<Object[]> rows) {
+        Map<String, List<Object[]>> out = new LinkedHashMap<>();
+        if (keys.isEmpty()) {
+            out.put("", rows);
+            return out;
+        }
+        int first = table.columns().size() - keys.size();
+        var partitionColumns = schema.columns().subList(first, schema.size());
+        Map<List<Object>, List<Object[]>> byValues = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            byValues.computeIfAbsent(Arrays.asList(Arrays.copyOfRange(row, first, row.length)), v -> new ArrayList<>())
+                    .add(row);
+        }
+        byValues.forEach((values, partRows) ->
+                out.put(PartitionDirectories.directory(keys, partitionColumns, values), partRows));
+        return out;
+    }
+
+    /** One file a node writes: rows {@code [from, to)} of a directory's. */
+    private record Piece(String node, FileWrites.Target target, List<Object[]> rows, int from, int to) {
+    }
+
+    /** Each directory's rows cut into files of at least {@link #rowsPerFile} rows, at most one per node, spread over the nodes. */
+    private List<Piece> pieces(Map<String, List<Object[]>> byDirectory, Path staging, String statement,
+                               org.oooengine.core.cluster.FileReads.Layout layout, Schema fileSchema) {
+        String suffix = switch (layout.format()) {
+            case "orc" -> ".orc";
+            case "parquet" -> ".parquet";
+            default -> "";
+        };
+        List<Piece> out = new ArrayList<>();
+        int next = 0;
+        for (Map.Entry<String, List<Object[]>> d : byDirectory.entrySet()) {
+            List<Object[]> rows = d.getValue();
+            int files = (int) Math.min(nodes.size(), Math.max(1, (rows.size() + rowsPerFile - 1L) / rowsPerFile));
+            Path dir = d.getKey().isEmpty() ? staging : new Path(staging, d.getKey());
+            for (int f = 0; f < files && !rows.isEmpty(); f++) {
+                String file = String.format(Locale.ROOT, "part-%s-%05d%s", statement, out.size(), suffix);
+                out.add(new Piece(nodes.get(next++ % nodes.size()),
+                        new FileWrites.Target(new Path(dir, file).toString(), layout, fileSchema), rows,
+                        (int) ((long) rows.size() * f / files), (int) ((long) rows.size() * (f + 1) / files)));
+            }
+        }
+        return out;
+    }
+
+    /** Each node writes its pieces one after another, all nodes at once; the first failure stops them all. */
+    private void writeOnNodes(String table, List<Piece> pieces, int fileColumns, BooleanSupplier cancelled) {
+        Map<String, List<Piece>> byNode = new LinkedHashMap<>();
+        pieces.forEach(p -> byNode.computeIfAbsent(p.node(), n -> new ArrayList<>()).add(p));
+        ExecutorService threads = Executors.newFixedThreadPool(Math.max(1, byNode.size()), r -> {
+            Thread t = new Thread(r, "ooo-file-writes");
+            t.setDaemon(true);
+            return t;
+        });
+        boolean[] stop = {false};
+        BooleanSupplier stopping = () -> stop[0] || cancelled.getAsBoolean();
+        try {
+            List<Future<?>> running = new ArrayList<>();
+            for (List<Piece> mine : byNode.values()) {
+                running.add(threads.submit(() -> {
+                    for (Piece p : mine) {
+                        write(table, p, fileColumns, stopping);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                try {
+                    f.get();
+                } catch (ExecutionException e) {
+                    stop[0] = true;
+                    throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new CancellationException("INSERT into " + table + " was interrupted");
+        } finally {
+            stop[0] = true;
+            threads.shutdown();
+            try {
+                // each writer aborts its file on its way out: wait, so that none is left open when staging is deleted
+                threads.awaitTermination(1, java.util.concurrent.TimeUnit.MINUTES);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void write(String table, Piece p, int fileColumns, BooleanSupplier stopping) {
+        try (FileWrites file = FileWrites.open(peers, p.node(), p.target())) {
+            for (int i = p.from(); i < p.to(); i++) {
+                if ((i & 1023) == 0 && stopping.getAsBoolean()) {
+                    throw new CancellationException("INSERT into " + table + " was cancelled");
+                }
+                Object[] row = p.rows().get(i);
+                file.write(row.length == fileColumns ? row : Arrays.copyOf(row, fileColumns));
+            }
+            file.finish();
+        }
+    }
+
+    /**
+     * Moves the staged files into the table's directories, the files they replace aside first;
+     * undoes every move it made when one fails.
+     */
+    private record Commit(FileSystem fs, Path location, Path replaced, Path staging) {
+        void run(Iterable<String> directories, boolean overwrite) throws IOException {
+            List<Path[]> moved = new ArrayList<>();
+            try {
+                for (String dir : directories) {
+                    Path target = dir.isEmpty() ? location : new Path(location, dir);
+                    if (overwrite && fs.exists(target)) {
+                        Path aside = dir.isEmpty() ? replaced : new Path(replaced, dir);
+                        for (FileStatus old : fs.listStatus(target, FileTableWriter::visible)) {
+                            move(old.getPath(), new Path(aside, old.getPath().getName()), moved);
+                        }
+                    }
+                    Path staged = dir.isEmpty() ? staging : new Path(staging, dir);
+                    if (fs.exists(staged)) {
+                        for (FileStatus file : fs.listStatus(staged, p -> p.getName().startsWith("part-"))) {
+                            move(file.getPath(), new Path(target, file.getPath().getName()), moved);
+                        }
+                    } else {
+                        fs.mkdirs(target); // an overwritten partition that no row goes to stays, empty
+                    }
+                }
+            } catch (IOException | RuntimeException e) {
+                for (int i = moved.size() - 1; i >= 0; i--) {
+                    try {
+                        fs.rename(moved.get(i)[1], moved.get(i)[0]);
+                    } catch (IOException undo) {
+                        LOG.error("cannot move {} back to {}: {}", moved.get(i)[1], moved.get(i)[0], undo.getMessage());
+                    }
+                }
+                throw e;
+            }
+            deleteQuietly(fs, replaced);
+        }
+
+        private void move(Path from, Path to, List<Path[]> moved) throws IOException {
+            fs.mkdirs(to.getParent());
+            if (!fs.rename(from, to)) {
+                throw new IOException("cannot move " + from + " to " + to);
+            }
+            moved.add(new Path[] {from, to});
+        }
+    }
+
+    /** What Hive reads as data: a name not starting with {@code _} or {@code .}. */
+    static boolean visible(Path p) {
+        return !p.getName().startsWith("_") && !p.getName().startsWith(".");
+    }
+
+    private static void deleteQuietly(FileSystem fs, Path dir) {
+        try {
+            fs.delete(dir, true);
+        } catch (IOException e) {
+            LOG.warn("cannot delete {}: {}", dir, e.getMessage());
+        }
+    }
+}
