@@ -53,6 +53,8 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final MetastoreCatalog metastore;
     private final ExecutionModes modes;
     private final DataDefinition ddl;
+    /** INSERT into the metastore's tables; null with the embedded catalog, whose {@link #ddl} runs them. */
+    private final FileTableChanges metastoreChanges;
     private final AccessControl access;
     private final SessionLimits limits;
     private final ClusterSnapshots snapshots;
@@ -101,6 +103,7 @@ public final class ClusterSqlEngine implements SqlEngine {
                 this.catalog = system;
                 this.metastore = null;
                 this.ddl = new DataDefinition(embedded, cluster, loadable, hadoop, snapshots::tablesChanged);
+                this.metastoreChanges = null;
                 org.apache.hadoop.conf.Configuration files = hadoop.apply(new org.apache.hadoop.conf.Configuration(), Map.of());
                 this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop, Optional.of(new FileTableReader(files,
                         table -> PartitionDirectories.parts(table, files), loadable::checkTableFile)),
@@ -110,7 +113,8 @@ public final class ClusterSqlEngine implements SqlEngine {
                 this.metastore = MetastoreCatalog.fromSettings(settings);
                 SystemCatalog system = new SystemCatalog(metastore, cluster);
                 this.catalog = system;
-                this.ddl = null; // read-only
+                this.ddl = null; // Hive changes the catalog; INSERT writes the tables' files
+                this.metastoreChanges = new FileTableChanges(cluster, loadable, hadoop, metastore::addPartitions);
                 this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop,
                         Optional.of(metastore.tableReader(loadable::checkTableFile)), new SystemTableReader(system),
                         limits.coordinatorSpill());
@@ -263,7 +267,8 @@ public final class ClusterSqlEngine implements SqlEngine {
 
     @Override
     public SqlSession openSession(SessionUser user, String database, Map<String, String> settings) {
-        return new EngineSession(user, database, settings, catalog, modes, ddl, access, limits, snapshots, lostNodes);
+        return new EngineSession(user, database, settings, catalog, modes, ddl, metastoreChanges, access, limits,
+                snapshots, lostNodes);
     }
 
     @Override

@@ -24,7 +24,6 @@ import org.oooengine.core.types.Schema;
 import org.oooengine.hive.catalog.CatalogTable;
 import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.hive.files.FileTableReader;
-import org.oooengine.hive.files.FileTableWriter;
 import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.optimizer.catalog.TableInfo;
@@ -56,6 +55,7 @@ final class DataDefinition {
     private final ClusterSession cluster;
     private final LoadableFiles loadable;
     private final HadoopSettings hadoop;
+    private final FileTableChanges files;
     private final Runnable tablesChanged;
 
     /**
@@ -69,6 +69,7 @@ final class DataDefinition {
         this.cluster = cluster;
         this.loadable = loadable;
         this.hadoop = hadoop;
+        this.files = new FileTableChanges(cluster, loadable, hadoop, FileTableChanges.NewPartitions.LISTED);
         this.tablesChanged = tablesChanged;
     }
 
@@ -219,7 +220,7 @@ final class DataDefinition {
             return addColumns(s, rowsOf);
         } else if (statement instanceof DdlStatement.Insert s) {
             List<Object[]> rows = rowsOf.apply(s.rows());
-            return StatementResult.update(FileTableReader.holds(s.target()) ? insertFiles(s, rows, settings, cancelled)
+            return StatementResult.update(FileTableReader.holds(s.target()) ? files.insert(s, rows, settings, cancelled)
                     : insert(s.target(), rows.iterator(), !s.overwrite()));
         } else if (statement instanceof DdlStatement.MultiInsert s) {
             return StatementResult.update(multiInsert(s, rowsOf, settings, cancelled));
@@ -229,6 +230,8 @@ final class DataDefinition {
             return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.DELETE, rowsOf.apply(s.rows())));
         } else if (statement instanceof DdlStatement.LoadData s) {
             return StatementResult.update(load(s, settings));
+        } else if (statement instanceof DdlStatement.AddPartitions || statement instanceof DdlStatement.RepairTable) {
+            return files.run(statement, settings, rowsOf, cancelled);
         }
         throw new IllegalArgumentException("unknown statement " + statement);
     }
@@ -412,7 +415,7 @@ final class DataDefinition {
         }
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(),
                 s.comment(), TableConstraints.NONE).withStorage(location);
-        long written = insertFiles(new DdlStatement.Insert(t.info(), s.asSelect(), false), rows, settings, cancelled);
+        long written = files.insert(new DdlStatement.Insert(t.info(), s.asSelect(), false), rows, settings, cancelled);
         catalog.put(t); // once its files are there
         LOG.info("created table {}.{} over {} ({} rows)", s.database(), s.name(), location, written);
         return StatementResult.update(written);
@@ -544,37 +547,10 @@ final class DataDefinition {
         long written = 0;
         for (int i = 0; i < rows.size(); i++) {
             DdlStatement.Insert one = s.inserts().get(i);
-            written += FileTableReader.holds(one.target()) ? insertFiles(one, rows.get(i), settings, cancelled)
+            written += FileTableReader.holds(one.target()) ? files.insert(one, rows.get(i), settings, cancelled)
                     : insert(one.target(), rows.get(i).iterator(), !one.overwrite());
         }
         return written;
-    }
-
-    /**
-     * INSERT into a table held in files: its location judged again as CREATE EXTERNAL TABLE judged
-     * it (the operator may have narrowed the allowed directories since), then the nodes write the
-     * files, committed all together or not at all ({@link FileTableWriter}).
-     */
-    private long insertFiles(DdlStatement.Insert s, List<Object[]> rows, Map<String, String> settings,
-                             java.util.function.BooleanSupplier cancelled) {
-        TableInfo target = s.target();
-        String what = "INSERT into " + target.database() + "." + target.name();
-        Configuration conf = hadoop.apply(new Configuration(), settings);
-        loadable.tableLocation(what, target.storage(), conf);
-        List<Object[]> stored = new java.util.ArrayList<>(rows.size());
-        rows.forEach(r -> stored.add(stored(target, r)));
-        int firstKey = target.columns().size() - org.oooengine.hive.files.PartitionDirectories.keys(target).size();
-        List<Object> staticStored = new java.util.ArrayList<>();
-        for (int k = 0; k < s.staticPartition().size(); k++) {
-            staticStored.add(target.columns().get(firstKey + k).type().toStored(s.staticPartition().get(k)));
-        }
-        List<String> nodes = cluster.spec().nodes().stream().map(n -> n.id()).toList();
-        try {
-            return new FileTableWriter(conf, cluster.peers(), nodes).insert(target, stored, s.overwrite(), staticStored,
-                    cancelled);
-        } catch (RuntimeException e) {
-            throw failed(what, e);
-        }
     }
 
     /** Undoes a transactional table's creation on the nodes that made it: a failed CREATE leaves nothing anywhere. */

@@ -56,6 +56,7 @@ final class EngineSession implements SqlSession {
     private final Catalog catalog;
     private final ExecutionModes modes;
     private final DataDefinition ddl;
+    private final FileTableChanges fileChanges;
     private final AccessControl access;
     private final SessionLimits limits;
     private final ClusterSnapshots snapshots;
@@ -65,19 +66,21 @@ final class EngineSession implements SqlSession {
 
     /**
      * @param settings as the client gave them when it opened the session: each one is checked as {@code SET} would
-     * @param ddl      runs DDL and DML; null on a read-only catalog
+     * @param ddl      runs DDL and DML; null on a catalog this engine does not change (a Hive metastore's)
+     * @param fileChanges runs INSERT, ADD PARTITION and MSCK on the tables of a catalog without {@code ddl}
      * @param limits   the operator's caps on the settings that are resource limits
      * @param snapshots what each statement is analysed and planned from
      * @param lostNodes asks the nodes a failed statement lost the connection to what ended them
      */
     EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog,
-                  ExecutionModes modes, DataDefinition ddl, AccessControl access, SessionLimits limits,
-                  ClusterSnapshots snapshots, LostNodes lostNodes) {
+                  ExecutionModes modes, DataDefinition ddl, FileTableChanges fileChanges, AccessControl access,
+                  SessionLimits limits, ClusterSnapshots snapshots, LostNodes lostNodes) {
         this.user = user;
         this.lostNodes = lostNodes;
         this.snapshots = snapshots;
         this.limits = limits;
         this.ddl = ddl;
+        this.fileChanges = fileChanges;
         this.catalog = catalog;
         this.modes = modes;
         this.access = access;
@@ -142,7 +145,7 @@ final class EngineSession implements SqlSession {
         return switch (tree.getType()) {
             case TOK_QUERY -> DdlAnalyzer.isInsert(tree) ? change(tree, sql, cancel) : query(tree, cancel);
             case TOK_CREATEDATABASE, TOK_DROPDATABASE, TOK_CREATETABLE, TOK_DROPTABLE, TOK_LOAD, TOK_UPDATE_TABLE,
-                 TOK_DELETE_FROM, TOK_MERGE, TOK_CREATEVIEW, TOK_DROPVIEW, TOK_ALTERVIEW, TOK_ALTERTABLE ->
+                 TOK_DELETE_FROM, TOK_MERGE, TOK_CREATEVIEW, TOK_DROPVIEW, TOK_ALTERVIEW, TOK_ALTERTABLE, TOK_MSCK ->
                     change(tree, sql, cancel);
             case TOK_SHOWVIEWS -> single("tab_name", catalog.views(database).stream().map(CatalogView::name).toList());
             case TOK_EXPLAIN -> explain(tree, cancel);
@@ -191,15 +194,27 @@ final class EngineSession implements SqlSession {
 
     /** DDL and DML: they change the catalog or a table's rows; {@code sql}: the statement as written. */
     private StatementResult change(ASTNode tree, String sql, Cancellation cancel) {
-        if (ddl == null) {
+        // what a catalog this engine does not change (a metastore's) lets through: writes of its tables' files
+        boolean filesChange = tree.getType() == TOK_QUERY && DdlAnalyzer.isInsert(tree) || tree.getType() == TOK_MSCK
+                || tree.getType() == TOK_ALTERTABLE && tree.getChild(1).getType() == TOK_ALTERTABLE_ADDPARTS;
+        if (ddl == null && !filesChange) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText().replace("TOK_", "")
-                    + " with a Hive metastore catalog (ooo.catalog=hms), which this engine only reads; change tables through Hive");
+                    + " with a Hive metastore catalog (ooo.catalog=hms), whose tables this engine reads, INSERT writes "
+                    + "and MSCK REPAIR TABLE and ADD PARTITION add partitions to; change the catalog through Hive");
         }
         Map<String, String> settings = running();
         modes.check(settings); // an unknown execution mode is refused before anything changes
         var statement = new DdlAnalyzer(catalog, database, sql).analyze(tree);
         try {
             checkAccess(statement);
+            if (ddl == null) {
+                if (!FileTableChanges.changesFilesOnly(statement)) {
+                    throw new SqlException(SqlException.NOT_SUPPORTED, "a change of a table not held in files");
+                }
+                return fileChanges.run(statement, settings, plan -> StatementTransaction.run(modes.peers(),
+                        "reading the rows to write", StatementTransaction.attempts(settings),
+                        tx -> modes.forSettings(settings, tx).run(plan, cancel)), cancel::isCancelled);
+            }
             return ddl.run(statement, settings, (plan, tx) -> modes.forSettings(settings, tx).run(plan, cancel),
                     cancel::isCancelled);
         } catch (AccessDeniedException e) {
@@ -243,6 +258,10 @@ final class EngineSession implements SqlSession {
             access.checkCanCreateTable(user, s.database(), s.name());
         } else if (statement instanceof DdlStatement.DropConstraint s) {
             access.checkCanCreateTable(user, s.database(), s.name());
+        } else if (statement instanceof DdlStatement.AddPartitions s) {
+            access.checkCanCreateTable(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.RepairTable s) {
+            access.checkCanCreateTable(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.Insert s) {
             access.checkCanInsert(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.MultiInsert s) {

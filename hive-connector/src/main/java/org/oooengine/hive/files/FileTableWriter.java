@@ -69,10 +69,9 @@ public final class FileTableWriter {
      * last) into the table's files. With {@code overwrite} the files of the table, or of each
      * partition written, are replaced; of a partitioned table also the partition that
      * {@code staticPartition} names in full (its stored values for the leading partition keys),
-     * even when no row goes there, as Hive's INSERT OVERWRITE ... PARTITION does. Returns the rows
-     * written.
+     * even when no row goes there, as Hive's INSERT OVERWRITE ... PARTITION does.
      */
-    public long insert(TableInfo table, List<Object[]> rows, boolean overwrite, List<Object> staticPartition,
+    public Written insert(TableInfo table, List<Object[]> rows, boolean overwrite, List<Object> staticPartition,
                        BooleanSupplier cancelled) {
         String name = table.database() + "." + table.name();
         FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(() -> new SqlException(
@@ -113,7 +112,14 @@ public final class FileTableWriter {
             throw new ClusterException(e.getMessage() + "; the table is as it was", e);
         }
         LOG.info("wrote {} rows into {} ({} directories)", rows.size(), name, byDirectory.size());
-        return rows.size();
+        return new Written(rows.size(), List.copyOf(byDirectory.keySet()));
+    }
+
+    /**
+     * What an INSERT wrote: its rows, and the directories it wrote them to, relative to the
+     * table's location ({@code k1=v1/k2=v2} of a partitioned table; "" for the location itself).
+     */
+    public record Written(long rows, List<String> directories) {
     }
 
     /** The rows for each directory, relative to the location ("" for the location itself), in order of first row. */

@@ -82,6 +82,24 @@ public final class PartitionDirectories {
     }
 
     /**
+     * The directories of the table's partitions, relative to its location ({@code k1=v1/.../kn=vn},
+     * as named on the file system), in name order.
+     */
+    public static List<String> directories(TableInfo table, Configuration conf) {
+        Path location = new Path(table.storage());
+        String prefix = location.toString().endsWith("/") ? location.toString() : location + "/";
+        List<String> out = new ArrayList<>();
+        for (FilePart part : parts(table, conf)) {
+            String path = part.location();
+            if (!path.startsWith(prefix)) {
+                throw new IllegalStateException("partition " + path + " is not under " + prefix);
+            }
+            out.add(path.substring(prefix.length()));
+        }
+        return out;
+    }
+
+    /**
      * A partition's values, as its directories name them, as SQL values of the table's partition
      * columns (its last ones). Fails naming the value a column's type cannot read.
      */
@@ -117,6 +135,15 @@ public final class PartitionDirectories {
             b.append(keys.get(i)).append('=').append(v == null ? DEFAULT_PARTITION : escape(columns.get(i).type().format(v)));
         }
         return b.toString();
+    }
+
+    /** The values (as text, escapes undone) that a partition's relative directory {@code k1=v1/.../kn=vn} names. */
+    public static List<String> valuesOf(String directory) {
+        List<String> values = new ArrayList<>();
+        for (String part : directory.split("/")) {
+            values.add(unescape(part.substring(part.indexOf('=') + 1)));
+        }
+        return values;
     }
 
     /** A value as Hive writes it in a directory name: control characters and those a path gives meaning to as {@code %XX}. */

@@ -12,6 +12,7 @@ import org.apache.hadoop.hive.metastore.RetryingMetaStoreClient;
 import org.apache.hadoop.hive.metastore.api.GetTableRequest;
 import org.apache.hadoop.hive.metastore.api.NoSuchObjectException;
 import org.apache.hadoop.hive.metastore.api.Partition;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.api.Table;
 import org.apache.hadoop.hive.metastore.api.UnknownDBException;
 import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
@@ -27,7 +28,8 @@ import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.settings.CoordinatorSettings;
 
 /**
- * The databases and tables of a Hive metastore, read-only: tables are read from their files
+ * The databases and tables of a Hive metastore, whose tables INSERT writes (it adds the partitions
+ * written) and which it otherwise only reads: tables are read from their files
  * (text, ORC or Parquet, see {@link #tableReader}); a partitioned table is read from all its
  * partitions' locations. Every call asks the metastore, so what Hive changes shows at once.
  */
@@ -122,10 +124,33 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         return table;
     }
 
+    /** INSERT writes a metastore table's files; the statements that would change the catalog are refused before they get here. */
     @Override
     public void checkWritable(String database, String name) {
-        throw new SqlException(SqlException.NOT_SUPPORTED, "table " + database + "." + name
-                + " is in the Hive metastore at " + uris + ", which this engine only reads (ooo.catalog=hms)");
+    }
+
+    /**
+     * Enters the partitions of {@code table} in {@code directories} ({@code k1=v1/k2=v2}, relative to
+     * its location, where an INSERT wrote them) into the metastore, those it does not list yet, in
+     * the table's storage format: Hive and Spark see them at once.
+     */
+    public void addPartitions(TableInfo table, List<String> directories) {
+        if (!MetastoreTable.partitioned(table) || directories.isEmpty()) {
+            return;
+        }
+        ask("add partitions to " + table.database() + "." + table.name(), () -> {
+            Table t = client.getTable(new GetTableRequest(table.database(), table.name()));
+            int now = (int) (System.currentTimeMillis() / 1000);
+            List<Partition> parts = new ArrayList<>();
+            for (String dir : directories) {
+                StorageDescriptor sd = t.getSd().deepCopy();
+                sd.setLocation(t.getSd().getLocation() + "/" + dir);
+                parts.add(new Partition(PartitionDirectories.valuesOf(dir), table.database(), table.name(), now, now, sd,
+                        new HashMap<>()));
+            }
+            client.add_partitions(parts, true, false);
+            return null;
+        });
     }
 
     /** Where a table's rows are: its location, or each of its partitions' locations. */

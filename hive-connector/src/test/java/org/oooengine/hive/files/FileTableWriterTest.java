@@ -95,8 +95,8 @@ class FileTableWriterTest {
     void theNodesShareTheRowsAndAnOverwriteReplacesTheFiles() throws Exception {
         for (FileFormat format : FileFormat.values()) {
             TableInfo t = table("shared_" + format.name().toLowerCase(java.util.Locale.ROOT), format);
-            assertEquals(ROWS, writer().insert(t, rows(0, ROWS), false, List.of(), () -> false));
-            assertEquals(1000, writer().insert(t, rows(ROWS, 1000), false, List.of(), () -> false));
+            assertEquals(ROWS, writer().insert(t, rows(0, ROWS), false, List.of(), () -> false).rows());
+            assertEquals(1000, writer().insert(t, rows(ROWS, 1000), false, List.of(), () -> false).rows());
             long[] both = countAndSum(t);
             assertEquals(ROWS + 1000, both[0], format.name());
             assertEquals((long) (ROWS + 1000) * (ROWS + 1000 - 1) / 2, both[1], format.name());

@@ -175,13 +175,6 @@ class MetastoreCatalogTest {
         assertEquals("ooo.catalog=hms needs ooo.catalog.hms.uris, e.g. thrift://metastore:9083", e.getMessage());
     }
 
-    @Test
-    void isReadOnly() {
-        SqlException e = assertThrows(SqlException.class, () -> catalog.checkWritable(DB, "nation"));
-        assertEquals(SqlException.NOT_SUPPORTED, e.sqlState());
-        assertTrue(e.getMessage().contains("which this engine only reads"), e.getMessage());
-    }
-
     /** The coordinator over a cluster with {@code ooo.catalog=hms}: the metastore's tables, queried and described, and no DDL. */
     @Test
     void aCoordinatorServesTheMetastoresTables() throws Exception {

@@ -124,7 +124,9 @@ public final class DdlAnalyzer {
             case TOK_ALTERVIEW -> Ast.child(n, 1).getType() == TOK_ALTERVIEW_RENAME
                     ? AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0))) : Views.create(catalog, database, n, view());
             case TOK_CREATEVIEW -> Views.create(catalog, database, n, view());
-            case TOK_ALTERTABLE -> AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0)));
+            case TOK_ALTERTABLE -> Ast.child(n, 1).getType() == TOK_ALTERTABLE_ADDPARTS ? addPartitions(n)
+                    : AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0)));
+            case TOK_MSCK -> repairTable(n);
             case TOK_DROPVIEW -> {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropView(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
@@ -660,6 +662,55 @@ public final class DdlAnalyzer {
         }
         return new DdlStatement.Insert(target, toTableColumns(source, target, targetColumns, constants, dest), overwrite,
                 staticValues);
+    }
+
+    /** {@code ALTER TABLE t ADD [IF NOT EXISTS] PARTITION (k = v, ...) [PARTITION (...)]...}: of a partitioned table held in files. */
+    private DdlStatement addPartitions(ASTNode n) {
+        TableInfo target = partitionedTable(Ast.child(n, 0), "ALTER TABLE ... ADD PARTITION");
+        List<String> keys = partitionKeys(target);
+        ASTNode adds = Ast.child(n, 1);
+        List<List<Object>> partitions = new ArrayList<>();
+        for (ASTNode c : Ast.children(adds)) {
+            switch (c.getType()) {
+                case TOK_IFNOTEXISTS -> { }
+                case TOK_PARTSPEC -> {
+                    List<Object> values = staticPartition(target, keys, c);
+                    if (values.size() < keys.size()) {
+                        throw Ast.error(SqlException.SYNTAX, "ADD PARTITION gives every partition column a value", c);
+                    }
+                    partitions.add(values);
+                }
+                case TOK_PARTITIONLOCATION -> throw Ast.notSupported("a partition's own LOCATION (its directory is "
+                        + "key=value under the table's location)", c);
+                default -> throw Ast.notSupported("ADD PARTITION clause " + c.getText(), c);
+            }
+        }
+        return new DdlStatement.AddPartitions(target, partitions, Ast.find(adds, TOK_IFNOTEXISTS) != null);
+    }
+
+    /** {@code MSCK [REPAIR] TABLE t [ADD PARTITIONS]}: DROP and SYNC PARTITIONS, which forget partitions, are refused. */
+    private DdlStatement repairTable(ASTNode n) {
+        ASTNode tab = Ast.find(n, TOK_TABNAME);
+        if (tab == null) {
+            throw Ast.error(SqlException.SYNTAX, "MSCK names no table", n);
+        }
+        for (ASTNode c : Ast.children(n)) {
+            String word = c.getText().toLowerCase(Locale.ROOT);
+            if (word.equals("drop") || word.equals("sync")) {
+                throw Ast.notSupported("MSCK ... " + word.toUpperCase(Locale.ROOT) + " PARTITIONS (partitions are only "
+                        + "added)", c);
+            }
+        }
+        return new DdlStatement.RepairTable(partitionedTable(tab, "MSCK REPAIR TABLE"));
+    }
+
+    private TableInfo partitionedTable(ASTNode tabName, String statement) {
+        TableInfo target = table(tabName, true);
+        if (partitionKeys(target).isEmpty()) {
+            throw Ast.notSupported(statement + " of " + target.name() + ", which is not partitioned (partitions are "
+                    + "those of tables held in files, PARTITIONED BY)", tabName);
+        }
+        return target;
     }
 
     /** The partition keys of a table held in files (its last columns, in order); none for any other table. */

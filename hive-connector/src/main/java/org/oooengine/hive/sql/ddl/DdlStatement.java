@@ -133,6 +133,24 @@ public sealed interface DdlStatement {
         public enum Kind { UPDATE, DELETE, INSERT }
     }
 
+    /**
+     * ALTER TABLE ... ADD [IF NOT EXISTS] PARTITION (...) ...: partitions of a table held in files,
+     * each the SQL values of every partition column, made as empty directories (and entered in a
+     * metastore that lists partitions).
+     */
+    record AddPartitions(TableInfo target, List<List<Object>> partitions, boolean ifNotExists) implements DdlStatement {
+        public AddPartitions {
+            partitions = List.copyOf(partitions);
+        }
+    }
+
+    /**
+     * MSCK [REPAIR] TABLE: the partition directories under a table's location that its catalog
+     * does not list yet, entered in it (an external table's partitions are always listed).
+     */
+    record RepairTable(TableInfo target) implements DdlStatement {
+    }
+
     /** LOAD DATA [LOCAL] INPATH: the file's (or directory's) rows into the table, read in the table's file format. */
     record LoadData(String path, boolean local, boolean overwrite, TableInfo target) implements DdlStatement {
     }

@@ -1,0 +1,172 @@
+package org.oooengine.hive.engine;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import java.io.IOException;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.types.Column;
+import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.FileTableWriter;
+import org.oooengine.hive.files.PartitionDirectories;
+import org.oooengine.hive.sql.StatementResult;
+import org.oooengine.hive.sql.ddl.DdlStatement;
+import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.optimizer.rel.RelNode;
+
+/**
+ * What changes tables held in files, whichever catalog holds them: INSERT, ADD PARTITION and MSCK
+ * REPAIR TABLE. The table's location is judged again first, as when the table was created (the
+ * operator may have narrowed the allowed directories since). An INSERT has the nodes write the
+ * files, committed all together or not at all ({@link FileTableWriter}); a catalog that lists
+ * partitions itself (a Hive metastore) is then told of the partitions written or added.
+ */
+final class FileTableChanges {
+    /** Told the partition directories a statement wrote or made (relative to the table's location). */
+    @FunctionalInterface
+    interface NewPartitions {
+        /** For a catalog that finds partitions by listing the directories. */
+        NewPartitions LISTED = (table, directories) -> { };
+
+        void written(TableInfo table, List<String> directories);
+    }
+
+    private final ClusterSession cluster;
+    private final LoadableFiles loadable;
+    private final HadoopSettings hadoop;
+    private final NewPartitions partitions;
+
+    FileTableChanges(ClusterSession cluster, LoadableFiles loadable, HadoopSettings hadoop, NewPartitions partitions) {
+        this.cluster = cluster;
+        this.loadable = loadable;
+        this.hadoop = hadoop;
+        this.partitions = partitions;
+    }
+
+    /**
+     * Whether {@code statement} changes tables held in files only: an INSERT (or a multi-table one)
+     * into them, ADD PARTITION, MSCK REPAIR TABLE.
+     */
+    static boolean changesFilesOnly(DdlStatement statement) {
+        if (statement instanceof DdlStatement.Insert s) {
+            return FileTableReader.holds(s.target());
+        }
+        return statement instanceof DdlStatement.MultiInsert m
+                ? m.inserts().stream().allMatch(i -> FileTableReader.holds(i.target()))
+                : statement instanceof DdlStatement.AddPartitions || statement instanceof DdlStatement.RepairTable;
+    }
+
+    /** Runs a statement {@link #changesFilesOnly} accepts; an INSERT's queries all read first, then each table written in turn. */
+    StatementResult run(DdlStatement statement, Map<String, String> settings, Function<RelNode, List<Object[]>> rowsOf,
+                        BooleanSupplier cancelled) {
+        if (statement instanceof DdlStatement.AddPartitions s) {
+            return StatementResult.update(addPartitions(s, settings));
+        } else if (statement instanceof DdlStatement.RepairTable s) {
+            return StatementResult.update(repair(s, settings));
+        }
+        List<DdlStatement.Insert> inserts = statement instanceof DdlStatement.MultiInsert m ? m.inserts()
+                : List.of((DdlStatement.Insert) statement);
+        List<List<Object[]>> rows = inserts.stream().map(i -> rowsOf.apply(i.rows())).toList();
+        long written = 0;
+        for (int i = 0; i < inserts.size(); i++) {
+            written += insert(inserts.get(i), rows.get(i), settings, cancelled);
+        }
+        return StatementResult.update(written);
+    }
+
+    /** Writes {@code rows} (SQL values of every column of the target) as {@code s} says; returns how many. */
+    long insert(DdlStatement.Insert s, List<Object[]> rows, Map<String, String> settings, BooleanSupplier cancelled) {
+        TableInfo target = s.target();
+        String what = "INSERT into " + target.database() + "." + target.name();
+        Configuration conf = judged(what, target, settings);
+        List<Object[]> stored = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Object[] values = new Object[row.length];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = target.columns().get(c).type().toStored(row[c]);
+            }
+            stored.add(values);
+        }
+        int firstKey = target.columns().size() - PartitionDirectories.keys(target).size();
+        List<Object> staticStored = new ArrayList<>();
+        for (int k = 0; k < s.staticPartition().size(); k++) {
+            staticStored.add(target.columns().get(firstKey + k).type().toStored(s.staticPartition().get(k)));
+        }
+        List<String> nodes = cluster.spec().nodes().stream().map(n -> n.id()).toList();
+        FileTableWriter.Written written;
+        try {
+            written = new FileTableWriter(conf, cluster.peers(), nodes).insert(target, stored, s.overwrite(),
+                    staticStored, cancelled);
+        } catch (SqlException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new SqlException(Faults.state(e), what + " failed: " + e.getMessage(), e);
+        }
+        if (firstKey < target.columns().size()) {
+            partitions.written(target, written.directories());
+        }
+        return written.rows();
+    }
+
+    /**
+     * ADD PARTITION: each partition's directory made under the table's location, then entered in
+     * the catalog; one that exists already is an error unless IF NOT EXISTS. Returns how many there are.
+     */
+    long addPartitions(DdlStatement.AddPartitions s, Map<String, String> settings) {
+        TableInfo target = s.target();
+        String what = "ALTER TABLE " + target.database() + "." + target.name() + " ADD PARTITION";
+        Configuration conf = judged(what, target, settings);
+        List<String> keys = PartitionDirectories.keys(target);
+        int firstKey = target.columns().size() - keys.size();
+        List<Column> columns = new ArrayList<>();
+        for (int k = 0; k < keys.size(); k++) {
+            var c = target.columns().get(firstKey + k);
+            columns.add(new Column(c.name(), c.type().storedType()));
+        }
+        Path location = new Path(target.storage());
+        List<String> made = new ArrayList<>();
+        try {
+            FileSystem fs = location.getFileSystem(conf);
+            for (List<Object> values : s.partitions()) {
+                List<Object> stored = new ArrayList<>();
+                for (int k = 0; k < values.size(); k++) {
+                    stored.add(target.columns().get(firstKey + k).type().toStored(values.get(k)));
+                }
+                String dir = PartitionDirectories.directory(keys, columns, stored);
+                Path path = new Path(location, dir);
+                if (!fs.exists(path)) {
+                    fs.mkdirs(path);
+                } else if (!s.ifNotExists()) {
+                    throw new SqlException(SqlException.ALREADY_EXISTS, what + ": partition " + dir + " exists");
+                }
+                made.add(dir);
+            }
+        } catch (IOException e) {
+            throw new SqlException(SqlException.GENERAL, what + " failed: " + e.getMessage(), e);
+        }
+        partitions.written(target, made);
+        return made.size();
+    }
+
+    /** MSCK REPAIR TABLE: every partition directory under the table's location entered in the catalog; returns how many there are. */
+    long repair(DdlStatement.RepairTable s, Map<String, String> settings) {
+        TableInfo target = s.target();
+        Configuration conf = judged("MSCK REPAIR TABLE " + target.database() + "." + target.name(), target, settings);
+        List<String> found = PartitionDirectories.directories(target, conf);
+        partitions.written(target, found);
+        return found.size();
+    }
+
+    /** The configuration to reach the table's files, once its location is found to be one SQL may use. */
+    private Configuration judged(String what, TableInfo target, Map<String, String> settings) {
+        Configuration conf = hadoop.apply(new Configuration(), settings);
+        loadable.tableLocation(what, target.storage(), conf);
+        return conf;
+    }
+}

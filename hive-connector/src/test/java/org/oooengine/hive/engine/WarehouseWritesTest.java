@@ -1,0 +1,198 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.StringJoiner;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.tpch.TpchSchema;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.TypeKind;
+import org.oooengine.hive.security.AccessDeniedException;
+import org.oooengine.hive.sql.SqlSession;
+
+/**
+ * INSERT INTO, INSERT OVERWRITE (of tables, of static and dynamic partitions) and CREATE TABLE ...
+ * LOCATION ... AS SELECT over tables held in files, in every format: the rows read back equal
+ * DuckDB's answer over the TPC-H tables they came from, DuckDB reads the Parquet files written,
+ * and nothing of a statement's own is left in the table's directories.
+ */
+class WarehouseWritesTest {
+    private static Path incoming;
+
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-warehouse-writes", 3, TpchTable.ORDERS, TpchTable.CUSTOMER)
+            .engine(tpch -> {
+                incoming = Files.createDirectories(tpch.dir.resolve("incoming"));
+                return new ClusterSqlEngine(tpch.session, tpch.cluster.dir, SqlCluster.catalogFile(tpch),
+                        Map.of(LoadableFiles.ALLOWED_DIRS_SETTING, incoming.toString()));
+            });
+
+    private static String columns(TpchTable<?> table, String... leftOut) {
+        StringJoiner j = new StringJoiner(", ");
+        for (Column c : TpchSchema.definition(table).schema().columns()) {
+            if (!List.of(leftOut).contains(c.name())) {
+                j.add(c.name() + " " + (c.type().kind() == TypeKind.VARCHAR && c.type().precision() == 0 ? "string"
+                        : c.type().toString().toLowerCase(java.util.Locale.ROOT)));
+            }
+        }
+        return j.toString();
+    }
+
+    /** Our answer to {@code ours} equals DuckDB's to {@code theirs}. */
+    private static void assertSame(SqlSession s, String ours, String theirs) throws Exception {
+        assertNull(OracleComparison.difference(SqlCluster.rows(s, ours), cluster.oracle().rows(theirs), false), ours);
+    }
+
+    private static List<String> hidden(Path dir) throws Exception {
+        try (Stream<Path> all = Files.walk(dir)) {
+            return all.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".ooo-")).toList();
+        }
+    }
+
+    private static long update(SqlSession s, String sql) {
+        return s.execute(sql, new org.oooengine.hive.sql.Cancellation()).updateCount();
+    }
+
+    @Test
+    void insertIntoAndOverwriteInEveryFormat() throws Exception {
+        String summary = "SELECT count(*), sum(o_totalprice), min(o_orderdate), max(o_comment), count(o_clerk) FROM ";
+        try (SqlSession s = cluster.session()) {
+            for (String format : List.of("textfile", "orc", "parquet")) {
+                Path dir = Files.createDirectories(incoming.resolve("orders_" + format));
+                String t = "orders_" + format;
+                SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + t + " (" + columns(TpchTable.ORDERS) + ") STORED AS "
+                        + format + " LOCATION '" + dir + "'");
+                assertEquals(cluster.oracle().rows("SELECT count(*) FROM orders WHERE o_orderkey < 20000").get(0)[0],
+                        update(s, "INSERT INTO " + t + " SELECT * FROM orders WHERE o_orderkey < 20000"));
+                SqlCluster.rows(s, "INSERT INTO TABLE " + t + " SELECT * FROM orders WHERE o_orderkey >= 20000");
+                assertSame(s, summary + t, summary + "orders");
+                assertSame(s, "SELECT * FROM " + t + " WHERE o_custkey < 50", "SELECT * FROM orders WHERE o_custkey < 50");
+
+                SqlCluster.rows(s, "INSERT OVERWRITE TABLE " + t + " SELECT * FROM orders WHERE o_orderstatus = 'P'");
+                assertSame(s, summary + t, summary + "orders WHERE o_orderstatus = 'P'");
+                SqlCluster.rows(s, "INSERT INTO " + t + " VALUES (1, 2, 'X', 3.25, DATE '2000-01-01', '1-URGENT', "
+                        + "NULL, 0, 'values')");
+                assertEquals(List.of(1L, "X", "values"), List.of(SqlCluster.rows(s, "SELECT o_orderkey, o_orderstatus, "
+                        + "o_comment FROM " + t + " WHERE o_orderstatus = 'X'").get(0)));
+                assertEquals(List.of(), hidden(dir));
+            }
+            // another engine reads the Parquet files written
+            cluster.oracle().execute("CREATE VIEW written_pq AS SELECT * FROM read_parquet('"
+                    + incoming.resolve("orders_parquet") + "/*.parquet')");
+            assertSame(s, "SELECT * FROM orders_parquet", "SELECT * FROM written_pq");
+        }
+    }
+
+    @Test
+    void staticAndDynamicPartitions() throws Exception {
+        Path dir = Files.createDirectories(incoming.resolve("orders_by_status"));
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE by_status (" + columns(TpchTable.ORDERS, "o_orderstatus",
+                    "o_orderpriority") + ") PARTITIONED BY (o_orderstatus STRING, o_orderpriority STRING) STORED AS ORC "
+                    + "LOCATION '" + dir + "'");
+            String fileColumns = "o_orderkey, o_custkey, o_totalprice, o_orderdate, o_clerk, o_shippriority, o_comment";
+            // all dynamic: a directory for each pair of values
+            SqlCluster.rows(s, "INSERT INTO by_status PARTITION (o_orderstatus, o_orderpriority) SELECT " + fileColumns
+                    + ", o_orderstatus, o_orderpriority FROM orders");
+            assertTrue(Files.isDirectory(dir.resolve("o_orderstatus=F/o_orderpriority=1-URGENT")));
+            String perPartition = "SELECT o_orderstatus, o_orderpriority, count(*), sum(o_totalprice) FROM %s "
+                    + "GROUP BY o_orderstatus, o_orderpriority";
+            assertSame(s, perPartition.formatted("by_status"), perPartition.formatted("orders"));
+
+            // static then dynamic: only the partitions written are replaced
+            SqlCluster.rows(s, "INSERT OVERWRITE TABLE by_status PARTITION (o_orderstatus = 'P', o_orderpriority) SELECT "
+                    + fileColumns + ", o_orderpriority FROM orders WHERE o_orderstatus = 'P' AND o_orderpriority = '5-LOW' "
+                    + "AND o_orderkey < 30000");
+            String expected = "SELECT o_orderstatus, o_orderpriority, count(*), sum(o_totalprice) FROM orders WHERE NOT "
+                    + "(o_orderstatus = 'P' AND o_orderpriority = '5-LOW' AND o_orderkey >= 30000) "
+                    + "GROUP BY o_orderstatus, o_orderpriority";
+            assertSame(s, perPartition.formatted("by_status"), expected);
+
+            // all static, no row: the partition is emptied
+            SqlCluster.rows(s, "INSERT OVERWRITE TABLE by_status PARTITION (o_orderstatus = 'O', o_orderpriority = '2-HIGH') "
+                    + "SELECT " + fileColumns + " FROM orders WHERE o_orderkey < 0");
+            assertEquals(0L, ((Number) SqlCluster.rows(s, "SELECT count(*) FROM by_status WHERE o_orderstatus = 'O' "
+                    + "AND o_orderpriority = '2-HIGH'").get(0)[0]).longValue());
+            assertEquals(List.of(), hidden(dir));
+
+            SqlException order = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "INSERT INTO by_status "
+                    + "PARTITION (o_orderstatus, o_orderpriority = '1-URGENT') SELECT " + fileColumns + ", o_orderstatus "
+                    + "FROM orders"));
+            assertEquals(SqlException.NOT_SUPPORTED, order.sqlState());
+            assertTrue(order.getMessage().contains("static ones come first"), order.getMessage());
+            SqlException missing = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "INSERT INTO by_status "
+                    + "PARTITION (o_orderstatus = 'F') SELECT " + fileColumns + " FROM orders"));
+            assertTrue(missing.getMessage().contains("is partitioned by 2 (o_orderstatus, o_orderpriority)"),
+                    missing.getMessage());
+        }
+    }
+
+    @Test
+    void dateAndIntegerPartitionsArePrunedAfterTheyAreWritten() throws Exception {
+        Path dir = Files.createDirectories(incoming.resolve("orders_by_month"));
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE by_month (" + columns(TpchTable.ORDERS) + ") "
+                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + dir + "'");
+            SqlCluster.rows(s, "INSERT INTO by_month PARTITION (o_month) SELECT *, CAST(trunc(o_orderdate, 'MM') AS DATE) "
+                    + "FROM orders");
+            assertTrue(Files.isDirectory(dir.resolve("o_month=1995-01-01")));
+            String explained = String.join("\n", SqlCluster.rows(s, "EXPLAIN SELECT count(*) FROM by_month WHERE o_month "
+                    + "= DATE '1995-01-01'").stream().map(r -> (String) r[0]).toList());
+            assertTrue(explained.contains("[files: 1 of "), explained);
+            assertSame(s, "SELECT count(*), sum(o_totalprice) FROM by_month WHERE o_month = DATE '1995-01-01'",
+                    "SELECT count(*), sum(o_totalprice) FROM orders WHERE date_trunc('month', o_orderdate) = DATE '1995-01-01'");
+
+            // ADD PARTITION makes an empty directory; MSCK has nothing to enter: the directories are the partitions
+            long before = update(s, "MSCK REPAIR TABLE by_month");
+            assertEquals(1L, update(s, "ALTER TABLE by_month ADD PARTITION (o_month = DATE '2001-01-01')"));
+            assertTrue(Files.isDirectory(dir.resolve("o_month=2001-01-01")));
+            assertEquals(before + 1, update(s, "MSCK REPAIR TABLE by_month"));
+            SqlException again = assertThrows(SqlException.class,
+                    () -> SqlCluster.rows(s, "ALTER TABLE by_month ADD PARTITION (o_month = DATE '2001-01-01')"));
+            assertEquals(SqlException.ALREADY_EXISTS, again.sqlState());
+            SqlCluster.rows(s, "ALTER TABLE by_month ADD IF NOT EXISTS PARTITION (o_month = DATE '2001-01-01')");
+            SqlException notPartitioned = assertThrows(SqlException.class,
+                    () -> SqlCluster.rows(s, "MSCK REPAIR TABLE orders"));
+            assertEquals(SqlException.NOT_SUPPORTED, notPartitioned.sqlState());
+            assertTrue(notPartitioned.getMessage().contains("which is not partitioned"), notPartitioned.getMessage());
+        }
+    }
+
+    @Test
+    void createTableAsSelectWritesFilesAtItsLocation() throws Exception {
+        try (SqlSession s = cluster.session()) {
+            Path dir = incoming.resolve("customer_copy"); // made by the statement
+            assertEquals(cluster.oracle().rows("SELECT count(*) FROM customer").get(0)[0],
+                    update(s, "CREATE TABLE customer_copy STORED AS PARQUET LOCATION '" + dir + "' AS SELECT * FROM customer"));
+            assertSame(s, "SELECT * FROM customer_copy", "SELECT * FROM customer");
+            assertTrue(SqlCluster.rows(s, "SHOW CREATE TABLE customer_copy").stream().map(r -> (String) r[0])
+                    .anyMatch(l -> l.startsWith("CREATE EXTERNAL TABLE")));
+            cluster.oracle().execute("CREATE VIEW customer_written AS SELECT * FROM read_parquet('" + dir + "/*.parquet')");
+            assertSame(s, "SELECT c_custkey, c_name, c_acctbal FROM customer_copy",
+                    "SELECT c_custkey, c_name, c_acctbal FROM customer_written");
+
+            SqlException again = assertThrows(SqlException.class, () -> SqlCluster.rows(s,
+                    "CREATE TABLE customer_again STORED AS ORC LOCATION '" + dir + "' AS SELECT * FROM customer"));
+            assertTrue(again.getMessage().contains("holds files already"), again.getMessage());
+            AccessDeniedException outside = assertThrows(AccessDeniedException.class, () -> SqlCluster.rows(s,
+                    "CREATE TABLE escaped STORED AS ORC LOCATION '" + incoming.resolve("../escaped") + "' AS SELECT 1"));
+            assertTrue(outside.getMessage().contains("is not under a directory SQL may read files from"),
+                    outside.getMessage());
+            assertTrue(!Files.exists(incoming.resolve("../escaped")));
+            SqlException partitioned = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "CREATE TABLE p "
+                    + "PARTITIONED BY (k INT) STORED AS ORC LOCATION '" + incoming.resolve("p") + "' AS SELECT 1 AS a"));
+            assertEquals(SqlException.NOT_SUPPORTED, partitioned.sqlState());
+        }
+    }
+}

@@ -1,0 +1,201 @@
+package org.oooengine.hive.metastore;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.hive.common.type.HiveDecimal;
+import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
+import org.apache.hadoop.hive.metastore.IMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
+import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.oooengine.core.cluster.TestCluster;
+import org.oooengine.core.settings.CoordinatorSettings;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.tpch.DuckDbOracle;
+import org.oooengine.core.tpch.TpchSchema;
+import org.oooengine.core.types.Column;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.engine.OracleComparison;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+
+/**
+ * INSERT into a Hive metastore's tables (ooo.catalog=hms): three nodes write ORC, Parquet and
+ * text files where the metastore says the tables are, the partitions written are added to the
+ * metastore, and Hive's own readers (hive-exec's input formats and SerDes, as the storage
+ * descriptors name them) read what was written as DuckDB has it.
+ */
+class MetastoreWritesTest {
+    private static final double SCALE_FACTOR = 0.01;
+    private static final String DB = "warehouse_writes";
+
+    @TempDir
+    static Path dir;
+    private static DuckDbOracle oracle;
+    private static IMetaStoreClient admin;
+    private static TestCluster nodes;
+    private static ClusterSqlEngine engine;
+
+    @BeforeAll
+    static void start() throws Exception {
+        InProcessMetastore metastore = InProcessMetastore.shared();
+        oracle = new DuckDbOracle(SCALE_FACTOR, List.of(TpchTable.ORDERS, TpchTable.CUSTOMER));
+        org.apache.hadoop.conf.Configuration conf = MetastoreConf.newMetastoreConf();
+        MetastoreConf.setVar(conf, MetastoreConf.ConfVars.THRIFT_URIS, metastore.uris());
+        admin = new HiveMetaStoreClient(conf);
+        TpchInMetastore tables = new TpchInMetastore(admin, DB, dir.resolve("warehouse"));
+        tables.register(TpchTable.ORDERS, SCALE_FACTOR);
+        tables.register(TpchTable.CUSTOMER, SCALE_FACTOR);
+        // empty tables as a Hive user's CREATE TABLE makes them
+        List<Column> orders = TpchSchema.definition(TpchTable.ORDERS).schema().columns();
+        List<FieldSchema> fileColumns = TpchInMetastore.fields(orders.stream()
+                .filter(c -> !c.name().equals("o_orderstatus")).toList());
+        tables.createTable("orders_by_status", fileColumns, List.of(new FieldSchema("o_orderstatus", "string", null)),
+                TpchInMetastore.orc(directory("orders_by_status")));
+        List<FieldSchema> customer = TpchInMetastore.fields(TpchSchema.definition(TpchTable.CUSTOMER).schema().columns());
+        tables.createTable("customer_parquet", customer, List.of(), TpchInMetastore.parquet(directory("customer_parquet")));
+        tables.createTable("customer_text", customer, List.of(),
+                TpchInMetastore.text(directory("customer_text"), '|'));
+        tables.createTable("events", List.of(new FieldSchema("id", "bigint", null)),
+                List.of(new FieldSchema("day", "date", null)), TpchInMetastore.text(directory("events"), ','));
+        nodes = new TestCluster(Files.createDirectories(dir.resolve("cluster")), 3);
+        engine = ClusterSqlEngine.open(nodes.dir, TestCluster.TIMEOUT, Map.of(
+                MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME, MetastoreCatalog.URIS_SETTING,
+                metastore.uris(), CoordinatorSettings.LOAD_ALLOWED_DIRS.name(), dir.resolve("warehouse").toString()));
+    }
+
+    private static String directory(String table) throws Exception {
+        return Files.createDirectories(dir.resolve("warehouse").resolve(table)).toUri().toString();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        for (AutoCloseable c : new AutoCloseable[] {engine, nodes, oracle, admin::close}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    private static List<Object[]> rows(SqlSession s, String sql) {
+        List<Object[]> out = new ArrayList<>();
+        var result = s.execute(sql, new Cancellation());
+        if (result.hasResultSet()) {
+            result.rows().forEachRemaining(out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void dynamicPartitionsAreAddedToTheMetastoreAndHiveReadsTheOrcFiles() throws Exception {
+        try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            rows(s, "INSERT INTO orders_by_status PARTITION (o_orderstatus) SELECT o_orderkey, o_custkey, o_totalprice, "
+                    + "o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment, o_orderstatus FROM orders");
+            assertEquals(List.of("o_orderstatus=F", "o_orderstatus=O", "o_orderstatus=P"),
+                    admin.listPartitionNames(DB, "orders_by_status", (short) -1).stream().sorted().toList());
+            String perStatus = "SELECT o_orderstatus, count(*), sum(o_totalprice), max(o_comment) FROM %s "
+                    + "GROUP BY o_orderstatus";
+            assertNull(OracleComparison.difference(rows(s, perStatus.formatted("orders_by_status")),
+                    oracle.rows(perStatus.formatted("orders")), false));
+
+            // Hive's reader: the same rows per status
+            Map<String, long[]> hive = new TreeMap<>();
+            Map<String, BigDecimal> hiveTotals = new TreeMap<>();
+            for (List<Object> row : HiveReaders.rows(admin, DB, "orders_by_status")) {
+                String status = (String) row.get(row.size() - 1);
+                hive.computeIfAbsent(status, k -> new long[2])[0]++;
+                hive.get(status)[1] += ((Number) row.get(0)).longValue();
+                hiveTotals.merge(status, ((HiveDecimal) row.get(2)).bigDecimalValue(), BigDecimal::add);
+            }
+            for (Object[] expected : oracle.rows("SELECT o_orderstatus, count(*), sum(o_orderkey), sum(o_totalprice) "
+                    + "FROM orders GROUP BY o_orderstatus")) {
+                long[] got = hive.get((String) expected[0]);
+                assertEquals(((Number) expected[1]).longValue(), got[0], "rows of " + expected[0]);
+                assertEquals(((Number) expected[2]).longValue(), got[1], "keys of " + expected[0]);
+                assertEquals(0, new BigDecimal(expected[3].toString()).compareTo(hiveTotals.get((String) expected[0])));
+            }
+
+            // an overwrite of one partition replaces that one only
+            rows(s, "INSERT OVERWRITE TABLE orders_by_status PARTITION (o_orderstatus = 'P') SELECT o_orderkey, o_custkey, "
+                    + "o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment FROM orders "
+                    + "WHERE o_orderstatus = 'P' AND o_orderkey < 10000");
+            assertNull(OracleComparison.difference(rows(s, perStatus.formatted("orders_by_status")),
+                    oracle.rows(perStatus.formatted("orders WHERE o_orderstatus <> 'P' OR o_orderkey < 10000")), false));
+        }
+    }
+
+    @Test
+    void hiveReadsTheParquetAndTextFilesWritten() throws Exception {
+        try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            for (String table : List.of("customer_parquet", "customer_text")) {
+                rows(s, "INSERT OVERWRITE TABLE " + table + " SELECT * FROM customer WHERE c_custkey > 100");
+                rows(s, "INSERT INTO " + table + " SELECT * FROM customer WHERE c_custkey <= 100");
+                String summary = "SELECT count(*), sum(c_custkey), sum(c_acctbal), max(c_comment) FROM ";
+                assertNull(OracleComparison.difference(rows(s, summary + table), oracle.rows(summary + "customer"), false));
+                List<List<Object>> hive = HiveReaders.rows(admin, DB, table);
+                Object[] expected = oracle.rows("SELECT count(*), sum(c_custkey), sum(c_acctbal) FROM customer").get(0);
+                assertEquals(((Number) expected[0]).longValue(), hive.size(), table);
+                assertEquals(((Number) expected[1]).longValue(), hive.stream().mapToLong(r -> ((Number) r.get(0)).longValue())
+                        .sum(), table);
+                assertEquals(0, new BigDecimal(expected[2].toString()).compareTo(hive.stream()
+                        .map(r -> ((HiveDecimal) r.get(5)).bigDecimalValue()).reduce(BigDecimal.ZERO, BigDecimal::add)), table);
+            }
+        }
+    }
+
+    /** Partition directories another tool made are entered by MSCK REPAIR TABLE; ADD PARTITION makes one. */
+    @Test
+    void repairAndAddPartitionEnterPartitionsInTheMetastore() throws Exception {
+        Path events = dir.resolve("warehouse").resolve("events");
+        Files.createDirectories(events.resolve("day=2026-01-01"));
+        Files.writeString(events.resolve("day=2026-01-01/000000_0"), "1\n2\n");
+        Files.createDirectories(events.resolve("day=2026-01-02"));
+        Files.writeString(events.resolve("day=2026-01-02/000000_0"), "3\n");
+        try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            assertEquals(0L, ((Number) rows(s, "SELECT count(*) FROM events").get(0)[0]).longValue());
+            rows(s, "MSCK REPAIR TABLE events");
+            assertEquals(List.of("day=2026-01-01", "day=2026-01-02"),
+                    admin.listPartitionNames(DB, "events", (short) -1).stream().sorted().toList());
+            assertEquals(List.of(3L, 6L), List.of(rows(s, "SELECT count(*), sum(id) FROM events").get(0)));
+            rows(s, "MSCK REPAIR TABLE events"); // nothing new: nothing changes
+
+            rows(s, "ALTER TABLE events ADD PARTITION (day = DATE '2026-01-03')");
+            assertTrue(Files.isDirectory(events.resolve("day=2026-01-03")));
+            assertEquals(3, admin.listPartitionNames(DB, "events", (short) -1).size());
+            SqlException again = assertThrows(SqlException.class,
+                    () -> rows(s, "ALTER TABLE events ADD PARTITION (day = DATE '2026-01-03')"));
+            assertEquals(SqlException.ALREADY_EXISTS, again.sqlState());
+            rows(s, "ALTER TABLE events ADD IF NOT EXISTS PARTITION (day = DATE '2026-01-03')");
+            rows(s, "INSERT INTO events PARTITION (day = DATE '2026-01-03') VALUES (10)");
+            assertEquals(List.of(4L, 16L), List.of(rows(s, "SELECT count(*), sum(id) FROM events").get(0)));
+            assertEquals(4, HiveReaders.rows(admin, DB, "events").size()); // Hive reads them too
+        }
+    }
+
+    @Test
+    void statementsThatWouldChangeTheCatalogAreRefused() throws Exception {
+        try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            SqlException drop = assertThrows(SqlException.class, () -> rows(s, "DROP TABLE customer_text"));
+            assertEquals(SqlException.NOT_SUPPORTED, drop.sqlState());
+            assertTrue(drop.getMessage().contains("change the catalog through Hive"), drop.getMessage());
+            SqlException update = assertThrows(SqlException.class,
+                    () -> rows(s, "UPDATE customer_text SET c_name = 'x' WHERE c_custkey = 1"));
+            assertEquals(SqlException.NOT_SUPPORTED, update.sqlState());
+        }
+    }
+}
