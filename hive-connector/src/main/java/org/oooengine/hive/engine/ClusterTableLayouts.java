@@ -1,6 +1,8 @@
 package org.oooengine.hive.engine;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.BiFunction;
@@ -13,16 +15,27 @@ import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.optimizer.rel.TableLayouts;
 import org.oooengine.optimizer.snapshot.ClusterSnapshot;
 
-/** The cluster's tables as a statement's snapshot of the nodes' manifests describes them. */
+/**
+ * The cluster's tables as a statement's snapshot of the nodes' manifests describes them; a table
+ * held in files by its files' row counts (no byte figures: compressed files say little of the rows' widths).
+ */
 final class ClusterTableLayouts implements TableLayouts {
     private final ClusterSnapshot snapshot;
+    private final Optional<FileTableReader> files;
+    /** A table held in files is counted once per statement: the planner asks often, and each count lists its files. */
+    private final Map<TableInfo, OptionalLong> fileRows = new HashMap<>();
 
-    ClusterTableLayouts(ClusterSnapshot snapshot) {
+    /** The cluster's tables as {@code snapshot} has them; those held in files counted by {@code files}. */
+    ClusterTableLayouts(ClusterSnapshot snapshot, Optional<FileTableReader> files) {
         this.snapshot = snapshot;
+        this.files = files;
     }
 
     @Override
     public OptionalLong rows(TableInfo table) {
+        if (FileTableReader.holds(table)) {
+            return fileRows.computeIfAbsent(table, t -> files.map(f -> f.rows(t)).orElse(OptionalLong.empty()));
+        }
         return meta(table).map(m -> OptionalLong.of(m.rows())).orElse(OptionalLong.empty());
     }
 
@@ -76,6 +89,9 @@ final class ClusterTableLayouts implements TableLayouts {
 
     @Override
     public int nodes(TableInfo table) {
+        if (FileTableReader.holds(table)) { // every node reads splits of its files
+            return rows(table).isPresent() ? Math.max(1, snapshot.spec().nodes().size()) : 1;
+        }
         return rows(table).isPresent() ? Math.max(1, snapshot.spec().owners(table.storage()).size()) : 1;
     }
 

@@ -101,7 +101,7 @@ final class ExecutionModes {
         return switch (SessionSettings.EXECUTION_MODE.get(settings)) {
             case "mapreduce" -> mapReduce(settings, snapshot);
             default -> new Execution(daemonScans(splitScheduling(settings)), daemonJoins, chooser.forDaemons(settings, snapshot),
-                    node -> filesRead(node, splitScheduling(settings)), new ClusterTableLayouts(snapshot), plannerLimits(settings),
+                    node -> filesRead(node, splitScheduling(settings)), new ClusterTableLayouts(snapshot, fileTables), plannerLimits(settings),
                     RuntimeLimits.of(settings), coordinatorSpill);
         };
     }

@@ -3,7 +3,10 @@ package org.oooengine.hive.files;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.OptionalLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
@@ -20,6 +23,9 @@ import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.exec.TableReader;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.mapreduce.FileRowCounts;
 import org.oooengine.mapreduce.FileSource;
 
 /**
@@ -29,9 +35,19 @@ import org.oooengine.mapreduce.FileSource;
  * file at a time, or tells a MapReduce job where they are ({@link #sources}).
  */
 public final class FileTableReader implements TableReader {
+    private static final Logger LOG = LogManager.getLogger(FileTableReader.class);
+    /** Row counts of this many files at most are kept, the least recently used forgotten first. */
+    private static final int COUNTED_FILES = 100_000;
+
     private final Configuration conf;
     private final Function<TableInfo, List<FilePart>> parts;
     private final FileAccess access;
+    private final Map<FileKey, Long> rowCounts = new LinkedHashMap<>(256, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<FileKey, Long> eldest) {
+            return size() > COUNTED_FILES;
+        }
+    };
 
     /** Reads each table from its storage location, any file there. */
     public FileTableReader(Configuration conf) {
@@ -54,6 +70,43 @@ public final class FileTableReader implements TableReader {
         } catch (TableFileException e) {
             throw new SqlException(SqlException.GENERAL, "table " + name + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * How many rows the table's files hold, for the optimizer: the ORC and Parquet footers' counts,
+     * a text file's estimated from its first lines; each file's count kept while its length and
+     * modification time stay. Empty when the files cannot be listed or a footer read (the scan
+     * then says why).
+     */
+    public OptionalLong rows(TableInfo table) {
+        String name = table.database() + "." + table.name();
+        try {
+            long rows = 0;
+            for (FilePart part : parts.apply(table)) {
+                String format = SplitPlanner.layout(part.layout()).format();
+                for (FileStatus f : allowedFiles(table, name, part)) {
+                    FileKey key = new FileKey(f.getPath().toString(), f.getLen(), f.getModificationTime());
+                    Long known;
+                    synchronized (rowCounts) {
+                        known = rowCounts.get(key);
+                    }
+                    if (known == null) {
+                        known = FileRowCounts.rows(f, format, conf);
+                        synchronized (rowCounts) {
+                            rowCounts.put(key, known);
+                        }
+                    }
+                    rows += known;
+                }
+            }
+            return OptionalLong.of(rows);
+        } catch (IOException | RuntimeException e) {
+            LOG.debug("no row count of {}: {}", name, e.getMessage());
+            return OptionalLong.empty();
+        }
+    }
+
+    private record FileKey(String path, long length, long modified) {
     }
 
     /** Whether {@code table} is held in files (its properties name a file format). */

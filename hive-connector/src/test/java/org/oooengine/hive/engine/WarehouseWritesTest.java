@@ -86,6 +86,19 @@ class WarehouseWritesTest {
                 assertEquals(List.of(1L, "X", "values"), List.of(SqlCluster.rows(s, "SELECT o_orderkey, o_orderstatus, "
                         + "o_comment FROM " + t + " WHERE o_orderstatus = 'X'").get(0)));
                 assertEquals(List.of(), hidden(dir));
+
+                // the planner knows the rows: ORC's and Parquet's footers count them, a text file's first lines estimate them
+                long rows = ((Number) SqlCluster.rows(s, "SELECT count(*) FROM " + t).get(0)[0]).longValue();
+                String plan = String.join("\n", SqlCluster.rows(s, "EXPLAIN SELECT o_comment FROM " + t).stream()
+                        .map(r -> (String) r[0]).toList());
+                java.util.regex.Matcher est = java.util.regex.Pattern.compile("est\\. ([0-9,]+) rows").matcher(plan);
+                assertTrue(est.find(), plan);
+                long estimated = Long.parseLong(est.group(1).replace(",", ""));
+                if (format.equals("textfile")) {
+                    assertTrue(Math.abs(estimated - rows) < rows / 4, estimated + " of " + rows);
+                } else {
+                    assertEquals(rows, estimated, plan);
+                }
             }
             // another engine reads the Parquet files written
             cluster.oracle().execute("CREATE VIEW written_pq AS SELECT * FROM read_parquet('"
