@@ -62,6 +62,10 @@ class Benchmark:
         """What made the data, for the document."""
         raise NotImplementedError
 
+    def run_engine_files(self, a, queries, files):
+        """The engine over the Parquet files themselves, as external tables: (figures, answers)."""
+        raise NotImplementedError(f"{self.name}: the engine over the Parquet files is not measured")
+
     def run_engine(self, a, queries, timeout):
         """The engine's figures, as bench() gives them, and its answers (query -> rows) or its checks
         against DuckDB (query -> the check's text)."""
@@ -295,7 +299,8 @@ def machine():
             "os": platform.platform(), "load_average_at_start": os.getloadavg()}
 
 
-LABELS = {"ooo": "OoO Engine", "spark": "Spark SQL local[2]", "duckdb": "DuckDB 2 threads"}
+LABELS = {"ooo": "OoO Engine", "ooo-files": "OoO Engine over the Parquet files", "spark": "Spark SQL local[2]",
+          "duckdb": "DuckDB 2 threads"}
 
 
 def fmt(x):
@@ -365,8 +370,8 @@ def main(benchmark_class):
         ap.error("give --sf, --data and --queries-dir (or --render)")
     queries = [f"q{int(x.strip().lower().lstrip('q')):02d}" for x in a.queries.split(",")]
     engines = a.engines.split(",")
-    if "ooo" in engines and a.cluster is None:
-        ap.error("the engine ('ooo' in --engines) needs --cluster")
+    if ("ooo" in engines or "ooo-files" in engines) and a.cluster is None:
+        ap.error("the engine ('ooo' or 'ooo-files' in --engines) needs --cluster")
     for q in queries:  # a stale rewrite stops the run here rather than after the data and DuckDB
         bm.duckdb_text(q)
         bm.spark_text(q)
@@ -400,6 +405,12 @@ def main(benchmark_class):
         except Exception as e:  # the peers' figures are still written
             doc["engine_error"] = str(e)
             log(f"engine: {e}")
+    if "ooo-files" in engines:
+        try:
+            doc["engines"]["ooo-files"], answers["ooo-files"] = bm.run_engine_files(a, queries, files)
+        except Exception as e:  # the others' figures are still written
+            doc["engine_files_error"] = str(e)
+            log(f"engine over the files: {e}")
     doc["checks"] = check(answers, queries)
     if engine_checks is not None:
         doc["checks"]["ooo"] = engine_checks

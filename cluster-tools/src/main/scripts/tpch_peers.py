@@ -1,5 +1,6 @@
 """TPC-H on the engine, Spark SQL and DuckDB on the same data and machine; see tpch-peers.sh."""
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -37,10 +38,10 @@ def parquet_files(data_dir: Path):
 
 # ---------------------------------------------------------------- the engine
 
-def run_engine(ooo, cluster, queries, repeat, results_dir):
+def run_engine(ooo, cluster, queries, repeat, results_dir, extra=()):
     numbers = ",".join(str(int(q[1:])) for q in queries)
     cmd = [ooo, "bench", "tpch", "--cluster", str(cluster), "--queries", numbers, "--repeat", str(repeat), "--json",
-           "--results", str(results_dir)]
+           "--results", str(results_dir), *extra]
     log("engine: " + " ".join(cmd))
     p = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)  # progress passes through on stderr
     if not p.stdout.strip():
@@ -73,6 +74,21 @@ class Tpch(Benchmark):
         try:
             report, answers = run_engine(a.ooo, a.cluster, queries, a.repeat, results)
             return report, answers, None
+        finally:
+            shutil.rmtree(results, ignore_errors=True)
+
+    def run_engine_files(self, a, queries, files):
+        # ooo bench tpch --files reads <dir>/<table>/: each table's Parquet file linked into a directory of its own
+        tables = next(iter(files.values())).parent.parent / "parquet-tables"
+        for t, f in files.items():
+            link = tables / t / f.name
+            if not link.exists():
+                link.parent.mkdir(parents=True, exist_ok=True)
+                os.link(f, link)
+        results = Path(tempfile.mkdtemp(prefix="ooo-tpch-files-rows-"))
+        try:
+            report, answers = run_engine(a.ooo, a.cluster, queries, a.repeat, results, ["--files", str(tables)])
+            return report, answers
         finally:
             shutil.rmtree(results, ignore_errors=True)
 
@@ -145,6 +161,32 @@ def targets(doc):
     return text + "\n"
 
 
+def files_section(doc, queries):
+    """The engine over the Parquet files as external tables, against itself over its own tables and Spark."""
+    e = doc["engines"]
+    if "ooo-files" not in e:
+        return ("\nThe engine over the Parquet files did not finish: " + doc["engine_files_error"] + "\n"
+                if "engine_files_error" in doc else "")
+    by = {k: {r["query"]: r for r in e[k]["queries"]} for k in ("ooo-files", "ooo", "spark") if k in e}
+    lines = ["## The engine over the Parquet files", "",
+             "The same queries on the same nodes over the Parquet files Spark reads, registered as external "
+             "tables (`ooo bench tpch --files <dir>`: `CREATE EXTERNAL TABLE ... STORED AS PARQUET`), the nodes "
+             "reading their splits.", "",
+             "| query | files s | own tables s | Spark s | files/own | files/Spark |", "|---|---|---|---|---|---|"]
+    for q in queries:
+        med = {k: by[k].get(q, {}).get("median_s") for k in by}
+        lines.append(f"| {q.upper()} | {fmt(med.get('ooo-files'))} | {fmt(med.get('ooo'))} | {fmt(med.get('spark'))} | "
+                     f"{ratio(med.get('ooo-files'), med.get('ooo'))} | {ratio(med.get('ooo-files'), med.get('spark'))} |")
+    tot = {k: e[k]["total_s"] for k in by}
+    lines.append(f"| **total** | **{fmt(tot.get('ooo-files'))}** | **{fmt(tot.get('ooo'))}** | **{fmt(tot.get('spark'))}** | "
+                 f"**{ratio(tot.get('ooo-files'), tot.get('ooo'))}** | **{ratio(tot.get('ooo-files'), tot.get('spark'))}** |")
+    if "ooo" in tot and "spark" in tot:
+        lines += ["", f"Over the files the engine takes {tot['ooo-files'] / tot['ooo']:.2f}x its time over its own "
+                  f"tables (target: at most 1.5x) and {tot['ooo-files'] / tot['spark']:.2f}x Spark SQL's over the same "
+                  "files (target: at most 0.5x)."]
+    return "\n".join(lines) + "\n"
+
+
 def other_runs(doc):
     """The totals of other runs of the same set-up (render mode, --other-runs): how much the machine moves them."""
     runs = doc.get("other_runs", [])
@@ -208,6 +250,8 @@ a 64 MiB buffer pool and direct I/O each).
 {markdown(doc, queries)}
 {targets(doc)}
 ![TPC-H per query]({plot_name})
+
+{files_section(doc, queries)}
 
 All figures, each run included: [{json_name}]({json_name}).
 

@@ -6,12 +6,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.tpch.TpchBench;
+import org.oooengine.cluster.bench.tpch.TpchFileTables;
 import org.oooengine.cluster.bench.tpch.TpchQueries;
 import org.oooengine.cluster.bench.tpch.TpchQueryResult;
 import org.oooengine.cluster.bench.tpch.TpchReport;
 import org.oooengine.cluster.bench.tpch.TpchResultFiles;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.settings.CoordinatorSettings;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.sql.SqlSession;
 import picocli.CommandLine.Command;
@@ -49,6 +51,16 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "also write each query's rows to <dir>/qNN.tsv (tab-separated), to compare answers with other engines")
     Path results;
 
+    @Option(names = "--files", paramLabel = "<dir>",
+            description = "run over external tables whose files are in <dir>/<table>/ (e.g. Parquet another tool "
+                    + "wrote), made in database " + TpchFileTables.DATABASE + " for the run and dropped after; "
+                    + "<dir> is allowed to SQL for the run")
+    Path files;
+
+    @Option(names = "--format", defaultValue = "parquet", paramLabel = "<format>",
+            description = "with --files: the files' format, parquet, orc or textfile (default: ${DEFAULT-VALUE})")
+    String format;
+
     @Option(names = "--set", paramLabel = "<key>=<value>",
             description = "a session setting for every query, as SET would make it, e.g. "
                     + "ooo.query.max-memory-per-node=134217728 (repeatable)")
@@ -65,14 +77,27 @@ final class BenchTpchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         int nodes = ClusterSpec.read(cluster).nodes().size();
         TpchReport report;
-        try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
+        Map<String, String> coordinator = files == null ? Map.of()
+                : Map.of(CoordinatorSettings.LOAD_ALLOWED_DIRS.name(), files.toAbsolutePath().normalize().toString());
+        try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, coordinator);
              SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
-            applySettings(sql, session);
-            List<TpchQueryResult> ran = new TpchBench(sql, repeat, engine::bytesSpilled, engine::nodesCpuSeconds).run(chosen, q -> {
-                err.println(TpchReport.progress(q));
-                err.flush();
-            });
-            report = TpchReport.of(cluster.toAbsolutePath().normalize().toString(), nodes, engine.nodeCores(), repeat, ran);
+            if (files != null) {
+                TpchFileTables.register(sql, files, format);
+                sql.execute("USE " + TpchFileTables.DATABASE, new org.oooengine.hive.sql.Cancellation());
+            }
+            try {
+                applySettings(sql, session);
+                List<TpchQueryResult> ran = new TpchBench(sql, repeat, engine::bytesSpilled, engine::nodesCpuSeconds)
+                        .run(chosen, q -> {
+                            err.println(TpchReport.progress(q));
+                            err.flush();
+                        });
+                report = TpchReport.of(cluster.toAbsolutePath().normalize().toString(), nodes, engine.nodeCores(), repeat, ran);
+            } finally {
+                if (files != null) {
+                    TpchFileTables.drop(sql);
+                }
+            }
         }
         if (results != null) {
             TpchResultFiles.write(results, report.queries());
