@@ -201,6 +201,26 @@ public final class TpcdsDuckDb implements AutoCloseable {
         }
     }
 
+    /**
+     * Writes every table as Parquet files under {@code dir}/{@code <table>}, as another tool's
+     * warehouse would hold them: a table {@code partitionedBy} names in Hive's directories
+     * {@code column=value} by that column (which the files then leave out), the others one file each.
+     */
+    public void writeParquet(Path dir, Map<String, String> partitionedBy) throws SQLException, java.io.IOException {
+        try (Statement st = conn.createStatement()) {
+            for (String t : TpcdsSchema.tableNames()) {
+                Path target = dir.resolve(t);
+                String column = partitionedBy.get(t);
+                if (column == null) {
+                    Files.createDirectories(target);
+                }
+                st.execute(column == null
+                        ? "COPY " + t + " TO '" + target.resolve("data.parquet") + "' (FORMAT PARQUET)"
+                        : "COPY " + t + " TO '" + target + "' (FORMAT PARQUET, PARTITION_BY (" + column + "))");
+            }
+        }
+    }
+
     /** Rows per table, to check that the engine holds the same data. */
     public Map<String, Long> rowCounts() throws SQLException {
         Map<String, Long> out = new LinkedHashMap<>();
