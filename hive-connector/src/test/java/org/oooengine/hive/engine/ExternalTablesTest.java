@@ -56,7 +56,8 @@ class ExternalTablesTest {
         cluster.oracle().execute("CREATE VIEW customer_csv AS SELECT * FROM customer");
     }
 
-    private static String columns(TpchTable<?> table, String... leftOut) {
+    /** The DDL column list of a TPC-H table, {@code leftOut} left out. */
+    static String columns(TpchTable<?> table, String... leftOut) {
         StringJoiner j = new StringJoiner(", ");
         for (Column c : TpchSchema.definition(table).schema().columns()) {
             if (!List.of(leftOut).contains(c.name())) {

@@ -10,14 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.sql.SqlException;
-import org.oooengine.core.tpch.TpchSchema;
-import org.oooengine.core.types.Column;
-import org.oooengine.core.types.TypeKind;
 import org.oooengine.hive.security.AccessDeniedException;
 import org.oooengine.hive.sql.SqlSession;
 
@@ -39,14 +35,7 @@ class WarehouseWritesTest {
             });
 
     private static String columns(TpchTable<?> table, String... leftOut) {
-        StringJoiner j = new StringJoiner(", ");
-        for (Column c : TpchSchema.definition(table).schema().columns()) {
-            if (!List.of(leftOut).contains(c.name())) {
-                j.add(c.name() + " " + (c.type().kind() == TypeKind.VARCHAR && c.type().precision() == 0 ? "string"
-                        : c.type().toString().toLowerCase(java.util.Locale.ROOT)));
-            }
-        }
-        return j.toString();
+        return ExternalTablesTest.columns(table, leftOut);
     }
 
     /** Our answer to {@code ours} equals DuckDB's to {@code theirs}. */
