@@ -179,8 +179,8 @@ public final class FileTableWriter {
             t.setDaemon(true);
             return t;
         });
-        boolean[] stop = {false};
-        BooleanSupplier stopping = () -> stop[0] || cancelled.getAsBoolean();
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        BooleanSupplier stopping = () -> stop.get() || cancelled.getAsBoolean();
         try {
             List<Future<?>> running = new ArrayList<>();
             for (List<Piece> mine : byNode.values()) {
@@ -195,7 +195,7 @@ public final class FileTableWriter {
                 try {
                     f.get();
                 } catch (ExecutionException e) {
-                    stop[0] = true;
+                    stop.set(true);
                     throw e.getCause() instanceof RuntimeException re ? re : new IllegalStateException(e.getCause());
                 }
             }
@@ -203,7 +203,7 @@ public final class FileTableWriter {
             Thread.currentThread().interrupt();
             throw new CancellationException("INSERT into " + table + " was interrupted");
         } finally {
-            stop[0] = true;
+            stop.set(true);
             threads.shutdown();
             try {
                 // each writer aborts its file on its way out: wait, so that none is left open when staging is deleted

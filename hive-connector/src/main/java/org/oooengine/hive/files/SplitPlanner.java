@@ -22,13 +22,19 @@ import org.oooengine.core.cluster.FileReads;
 
 /**
  * Cuts a table's files into splits and assigns each to a node (seed 003's pattern 1): a split is
- * a block's worth of a file, and goes to the node with the fewest bytes
+ * at most a block's worth of a file, and smaller when the table is small for the cluster — about
+ * {@value #SPLITS_PER_NODE} per node, none below {@value #MIN_SPLIT_BYTES} bytes, as Spark sizes
+ * its file partitions — so that nodes done early have splits to take. It goes to the node with the fewest bytes
  * assigned among those on a host holding the block, or, when no node is, among all nodes. A
  * compressed text file that cannot be cut is one split, as Hadoop reads it.
  */
 final class SplitPlanner {
     /** Hadoop's setting for the most bytes of a split, which its input formats read too. */
     static final String MAX_SPLIT_BYTES = "mapreduce.input.fileinputformat.split.maxsize";
+    /** Splits per node a table is cut into at least, while they stay above {@link #MIN_SPLIT_BYTES}. */
+    static final int SPLITS_PER_NODE = 4;
+    /** Below this a split costs more to open (footers, streams) than it spreads work. */
+    static final long MIN_SPLIT_BYTES = 4L << 20;
 
     private final Configuration conf;
 
@@ -47,10 +53,12 @@ final class SplitPlanner {
         Map<String, Long> assigned = new LinkedHashMap<>();
         nodes.forEach(n -> assigned.put(n.id(), 0L));
         CompressionCodecFactory codecs = new CompressionCodecFactory(conf);
+        long total = files.stream().flatMap(p -> p.files().stream()).mapToLong(FileStatus::getLen).sum();
+        long spread = Math.max(MIN_SPLIT_BYTES, total / ((long) Math.max(1, nodes.size()) * SPLITS_PER_NODE));
         List<FileReads.Split> out = new ArrayList<>();
         for (PartFiles part : files) {
             for (FileStatus file : part.files()) {
-                for (Piece piece : pieces(file, part.layout().format(), codecs)) {
+                for (Piece piece : pieces(file, part.layout().format(), codecs, spread)) {
                     String node = choose(piece, nodes, assigned, scheduling);
                     assigned.merge(node, piece.length(), Long::sum);
                     out.add(new FileReads.Split(file.getPath().toString(), piece.start(), piece.length(),
@@ -69,16 +77,17 @@ final class SplitPlanner {
     }
 
     /**
-     * A file cut at its block size or at {@link #MAX_SPLIT_BYTES}, whichever is less, as Hadoop's
-     * input formats cut it, each piece with the hosts of the block it starts in; the whole file when
-     * its compression cannot be cut.
+     * A file cut at its block size, at {@link #MAX_SPLIT_BYTES} or at {@code spread}, whichever is
+     * least (Hadoop's input formats cut at the first two), each piece with the hosts of the block it
+     * starts in; the whole file when its compression cannot be cut.
      */
-    private List<Piece> pieces(FileStatus file, String format, CompressionCodecFactory codecs) throws IOException {
+    private List<Piece> pieces(FileStatus file, String format, CompressionCodecFactory codecs, long spread)
+            throws IOException {
         FileSystem fs = file.getPath().getFileSystem(conf);
         BlockLocation[] blocks = fs.getFileBlockLocations(file, 0, file.getLen());
         CompressionCodec codec = format.equals("text") ? codecs.getCodec(file.getPath()) : null;
         boolean whole = codec != null && !(codec instanceof SplittableCompressionCodec);
-        long size = Math.max(1, Math.min(conf.getLong(MAX_SPLIT_BYTES, Long.MAX_VALUE),
+        long size = Math.max(1, Math.min(Math.min(conf.getLong(MAX_SPLIT_BYTES, Long.MAX_VALUE), spread),
                 file.getBlockSize() > 0 ? file.getBlockSize() : Long.MAX_VALUE));
         if (whole || file.getLen() <= size) {
             return List.of(new Piece(0, file.getLen(), hostsAt(blocks, 0)));

@@ -107,6 +107,26 @@ class SplitPlannerTest {
         assertEveryIdOnce(splits, 5000);
     }
 
+    /** A table small for the cluster is cut finer than its blocks: about four splits a node, none under 4 MiB. */
+    @Test
+    void aSmallTableIsCutIntoSeveralSplitsPerNode() throws IOException {
+        Path file = dir.resolve("part-0.parquet");
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "rw")) {
+            f.setLength(96L << 20); // 96 MiB, sparse: only its length is planned
+        }
+        Configuration conf = new Configuration();
+        conf.setLong("fs.local.block.size", 128L << 20);
+        org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
+        FileStatus status = path.getFileSystem(conf).getFileStatus(path);
+        FileReads.Layout layout = new FileReads.Layout("parquet", '\u0001', "\\N");
+        List<FileReads.Split> splits = new SplitPlanner(conf).splits(
+                List.of(new SplitPlanner.PartFiles(List.of(status), layout, List.of())), NODES);
+        assertEquals(12, splits.size()); // 96 MiB / (3 nodes x 4) = 8 MiB each
+        assertEquals(24, new SplitPlanner(conf).splits(List.of(new SplitPlanner.PartFiles(List.of(status), layout,
+                List.of())), java.util.stream.IntStream.range(0, 40).mapToObj(i -> node("n" + i)).toList()).size(),
+                "never under 4 MiB");
+    }
+
     private List<FileReads.Split> plan(Path file, String format) throws IOException {
         Configuration conf = smallBlocks();
         org.apache.hadoop.fs.Path path = new org.apache.hadoop.fs.Path(file.toUri());
