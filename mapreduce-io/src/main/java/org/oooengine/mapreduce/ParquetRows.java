@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
+import org.apache.parquet.column.Dictionary;
 import org.apache.parquet.hadoop.ParquetReader;
 import org.apache.parquet.hadoop.api.InitContext;
 import org.apache.parquet.hadoop.api.ReadSupport;
@@ -190,6 +191,27 @@ final class ParquetRows {
                             && (logical == null || logical instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation
                             || logical instanceof LogicalTypeAnnotation.EnumLogicalTypeAnnotation)) {
                         return new Values(row, c) {
+                            /** A dictionary-encoded column's strings, each decoded once rather than once a row. */
+                            private String[] dictionary;
+
+                            @Override
+                            public boolean hasDictionarySupport() {
+                                return true;
+                            }
+
+                            @Override
+                            public void setDictionary(Dictionary d) {
+                                dictionary = new String[d.getMaxId() + 1];
+                                for (int id = 0; id < dictionary.length; id++) {
+                                    dictionary[id] = d.decodeToBinary(id).toStringUsingUTF8();
+                                }
+                            }
+
+                            @Override
+                            public void addValueFromDictionary(int id) {
+                                set(dictionary[id]);
+                            }
+
                             @Override
                             public void addBinary(Binary v) {
                                 set(v.toStringUsingUTF8());
