@@ -41,8 +41,35 @@ final class ClusterTableLayouts implements TableLayouts {
 
     @Override
     public OptionalLong bytes(TableInfo table) {
+        if (FileTableReader.holds(table)) {
+            OptionalLong rows = rows(table);
+            return rows.isPresent() ? OptionalLong.of(rows.getAsLong() * storedRowBytes(table)) : OptionalLong.empty();
+        }
         return meta(table).map(m -> OptionalLong.of(m.dataBytes())).orElse(OptionalLong.empty());
     }
+
+    /**
+     * The bytes a row of a table held in files takes once read, estimated from its column types —
+     * strings at half their declared length, {@value #STRING_BYTES} bytes when it has none — since
+     * compressed files say little of it. Without it the planner would size no join side over files
+     * and place their joins on the coordinator.
+     */
+    static long storedRowBytes(TableInfo table) {
+        long bytes = 0;
+        for (var c : table.columns()) {
+            bytes += switch (c.type().kind()) {
+                case BOOLEAN, TINYINT -> 1;
+                case SMALLINT -> 2;
+                case INT, DATE, FLOAT -> 4;
+                case CHAR, VARCHAR -> c.type().precision() > 0 ? Math.max(1, c.type().precision() / 2) : STRING_BYTES;
+                case STRING -> STRING_BYTES;
+                default -> 8;
+            };
+        }
+        return Math.max(1, bytes);
+    }
+
+    private static final int STRING_BYTES = 16;
 
     @Override
     public long[] range(TableInfo table, int column) {
