@@ -163,9 +163,10 @@ final class EagerAggregation {
     }
 
     /**
-     * Whether the facts' groups are estimated at most half their rows, the other side at most half
-     * the facts, and the join to keep at least half the facts: grouping rows that a selective join
-     * would drop (TPC-H Q3's one market segment) costs more than it saves.
+     * Whether the facts' groups are estimated, from the keys' known distinct values, at most half
+     * their rows, the other side at most half the facts, and the join to keep at least half the
+     * facts: grouping rows that a selective join would drop (TPC-H Q3's one market segment) costs
+     * more than it saves.
      */
     private boolean pays(RelNode.Join j, RelNode facts, RelNode other, List<Integer> grouped) {
         long rows = model.rows(facts);
@@ -175,7 +176,11 @@ final class EagerAggregation {
             return false;
         }
         List<Expr> keys = grouped.stream().map(c -> (Expr) new Expr.Column(c, facts.fields().get(c).type())).toList();
-        long groups = model.groups(rows, keys, facts.fields(), model.columns(facts));
+        double[] distinct = model.columns(facts);
+        if (keys.stream().anyMatch(k -> Double.isNaN(model.distinct(k, facts.fields(), distinct)))) {
+            return false; // groups guessed, not known, to be few: a table without statistics (files) may be all keys
+        }
+        long groups = model.groups(rows, keys, facts.fields(), distinct);
         return groups >= 0 && groups <= rows * MAX_GROUP_SHARE;
     }
 
