@@ -57,8 +57,8 @@ final class BenchTpchCommand implements Callable<Integer> {
                     + "<dir> is allowed to SQL for the run")
     Path files;
 
-    @Option(names = "--format", defaultValue = "parquet", paramLabel = "<format>",
-            description = "with --files: the files' format, parquet, orc or textfile (default: ${DEFAULT-VALUE})")
+    @Option(names = "--format", paramLabel = "<format>",
+            description = "with --files: the files' format, parquet, orc or textfile (default: parquet)")
     String format;
 
     @Option(names = "--set", paramLabel = "<key>=<value>",
@@ -73,6 +73,13 @@ final class BenchTpchCommand implements Callable<Integer> {
         if (repeat < 1) {
             throw new ParameterException(spec.commandLine(), "--repeat must be at least 1, got " + repeat);
         }
+        if (format != null && files == null) {
+            throw new ParameterException(spec.commandLine(), "--format says the format of --files, which is not given");
+        }
+        String fileFormat = format == null ? "parquet" : format.toLowerCase(java.util.Locale.ROOT);
+        if (!List.of("parquet", "orc", "textfile").contains(fileFormat)) {
+            throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not parquet, orc or textfile");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int nodes = ClusterSpec.read(cluster).nodes().size();
@@ -82,7 +89,7 @@ final class BenchTpchCommand implements Callable<Integer> {
         try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, coordinator);
              SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
             if (files != null) {
-                TpchFileTables.register(sql, files, format);
+                TpchFileTables.register(sql, files, fileFormat);
                 sql.execute("USE " + TpchFileTables.DATABASE, new org.oooengine.hive.sql.Cancellation());
             }
             try {

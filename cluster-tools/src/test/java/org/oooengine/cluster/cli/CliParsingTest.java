@@ -395,6 +395,12 @@ class CliParsingTest {
         Cli setting = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--set", "ooo.query.max-memory");
         assertEquals(2, setting.exitCode(), setting::toString);
         assertTrue(setting.err().contains("--set: 'ooo.query.max-memory' is not <key>=<value>"), setting::toString);
+        Cli format = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--format", "orc");
+        assertEquals(2, format.exitCode(), format::toString);
+        assertTrue(format.err().contains("--format says the format of --files, which is not given"), format::toString);
+        Cli avro = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--files", dir.toString(), "--format", "avro");
+        assertEquals(2, avro.exitCode(), avro::toString);
+        assertTrue(avro.err().contains("--format: 'avro' is not parquet, orc or textfile"), avro::toString);
     }
 
     @Test
