@@ -8,7 +8,7 @@ public enum FileFormat {
     TEXT,
     /** Apache ORC, one file per exported partition (see {@link OrcRows}). */
     ORC,
-    /** Apache Parquet, read on the nodes ({@link ParquetRows}); neither exported nor read by MapReduce jobs yet. */
+    /** Apache Parquet, read on the nodes ({@link ParquetColumns}); neither exported nor read by MapReduce jobs yet. */
     PARQUET;
 
     public static FileFormat parse(String name) {

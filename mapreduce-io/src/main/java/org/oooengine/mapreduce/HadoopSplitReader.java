@@ -20,13 +20,16 @@ import org.oooengine.core.cluster.SplitReader;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.StoredVectors;
+import org.oooengine.core.vector.Vector;
 
 /**
  * Reads splits of warehouse files on a node through Hadoop's {@code FileSystem} (HDFS, local
  * files, any scheme on the class path): Hive text a line at a time, as Hadoop's
  * {@link LineRecordReader} cuts a file's lines among its splits (compressed files whole); ORC
  * the stripes that start in the split and Parquet the row groups whose middle lies in it
- * ({@link ParquetRows}), decoding only the columns wanted.
+ * ({@link ParquetColumns}), decoding only the columns wanted.
  */
 public final class HadoopSplitReader implements SplitReader {
     /** Loading Hadoop's default resources takes a while: once per node. */
@@ -46,20 +49,45 @@ public final class HadoopSplitReader implements SplitReader {
     public long read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page) {
         List<DataType> types = fileSchema.columns().stream().map(c -> c.type()).toList();
         Rows rows = new Rows(types.size(), split.partitionValues(), page);
+        if (split.layout().format().equals("text")) {
+            return counted(split, () -> readText(split, types, rows));
+        }
+        int width = types.size() + split.partitionValues().size();
+        // the columnar formats decode into vectors: their rows are the vectors' values
+        long bytes = readBatches(split, fileSchema, wanted, batch -> {
+            for (Object[] row : StoredVectors.rows(batch, types, width)) {
+                if (!rows.add(row)) {
+                    return false;
+                }
+            }
+            return true;
+        });
+        rows.flush();
+        return bytes;
+    }
+
+    @Override
+    public long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<Batch> batches) {
+        List<DataType> types = fileSchema.columns().stream().map(c -> c.type()).toList();
+        return switch (split.layout().format()) {
+            case "orc" -> counted(split, () -> readOrc(split, types, wanted, batches));
+            case "parquet" -> counted(split, () -> new ParquetColumns(new Path(split.path()), fileSchema.names(), types,
+                    wanted).read(conf, split.start(), split.length(), batches));
+            default -> SplitReader.super.readBatches(split, fileSchema, wanted, batches);
+        };
+    }
+
+    /** What reading a split does. */
+    private interface SplitRead {
+        void run() throws IOException;
+    }
+
+    /** Reads a split; the bytes read from its file system, as Hadoop counts them for this thread. */
+    private static long counted(FileReads.Split split, SplitRead read) {
         String scheme = new Path(split.path()).toUri().getScheme();
         long before = bytesReadHere(scheme);
         try {
-            switch (split.layout().format()) {
-                case "text" -> readText(split, types, rows);
-                case "orc" -> readOrc(split, types, wanted, rows);
-                case "parquet" -> {
-                    ParquetRows.read(conf, new Path(split.path()), split.start(), split.length(), fileSchema.names(), types,
-                            wanted, types.size() + split.partitionValues().size(), rows::add);
-                    rows.flush();
-                }
-                default -> throw new IllegalStateException("file " + split.path() + ": format " + split.layout().format()
-                        + " is not read on the nodes (text, orc and parquet are)");
-            }
+            read.run();
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
         }
@@ -96,7 +124,8 @@ public final class HadoopSplitReader implements SplitReader {
         rows.flush();
     }
 
-    private void readOrc(FileReads.Split split, List<DataType> types, boolean[] wanted, Rows rows) throws IOException {
+    private void readOrc(FileReads.Split split, List<DataType> types, boolean[] wanted, Predicate<Batch> batches)
+            throws IOException {
         Path path = new Path(split.path());
         try (Reader reader = OrcFile.createReader(path, OrcFile.readerOptions(conf))) {
             TypeDescription schema = reader.getSchema();
@@ -114,20 +143,21 @@ public final class HadoopSplitReader implements SplitReader {
                     }
                 }
             }
-            OrcRows orc = new OrcRows(types);
-            int width = types.size() + split.partitionValues().size();
             VectorizedRowBatch batch = schema.createRowBatch(Pipeline.BATCH_ROWS);
-            try (RecordReader batches = reader.rows(reader.options().range(split.start(), split.length()).include(include))) {
-                while (batches.nextBatch(batch)) {
-                    for (int r = 0; r < batch.size; r++) {
-                        if (!rows.add(orc.read(batch, r, wanted, width))) {
-                            return;
+            try (RecordReader stripes = reader.rows(reader.options().range(split.start(), split.length()).include(include))) {
+                while (stripes.nextBatch(batch)) {
+                    Vector[] columns = new Vector[types.size()];
+                    for (int c = 0; c < types.size(); c++) {
+                        if (wanted[c]) {
+                            columns[c] = OrcRows.column(batch.cols[c], batch.size, types.get(c));
                         }
+                    }
+                    if (!batches.test(Batch.of(columns, batch.size))) {
+                        return;
                     }
                 }
             }
         }
-        rows.flush();
     }
 
     /** Rows handed on a page at a time, each with the split's partition values after its file columns. */

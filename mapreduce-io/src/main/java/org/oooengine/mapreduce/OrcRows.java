@@ -16,6 +16,11 @@ import org.apache.orc.TypeDescription;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.LocalTimestamps;
+import org.oooengine.core.vector.BoolVector;
+import org.oooengine.core.vector.DoubleVector;
+import org.oooengine.core.vector.LongVector;
+import org.oooengine.core.vector.StoredVectors;
+import org.oooengine.core.vector.Vector;
 
 /**
  * Engine rows to and from ORC's column vectors. Types map as Hive maps them — BOOLEAN, INT,
@@ -149,23 +154,81 @@ public final class OrcRows {
             if (!v.noNulls && v.isNull[i]) {
                 continue;
             }
-            DataType type = types.get(c);
-            row[c] = switch (type.kind()) {
-                case BOOLEAN -> ((LongColumnVector) v).vector[i] != 0;
-                case INT, DATE -> (int) ((LongColumnVector) v).vector[i];
-                case BIGINT -> ((LongColumnVector) v).vector[i];
-                case DOUBLE -> ((DoubleColumnVector) v).vector[i];
-                case DECIMAL -> unscaled(((DecimalColumnVector) v).vector[i].getHiveDecimal(), type);
-                case TIMESTAMP -> LocalTimestamps.toMicros(LocalTimestamps.truncated(
-                        ((TimestampColumnVector) v).asScratchTimestamp(i).toLocalDateTime()));
-                case CHAR, VARCHAR -> {
-                    BytesColumnVector b = (BytesColumnVector) v;
-                    yield new String(b.vector[i], b.start[i], b.length[i], StandardCharsets.UTF_8);
-                }
-                case ARRAY, MAP -> throw new IllegalStateException("refused by typeOf");
-            };
+            row[c] = value(v, i, types.get(c));
         }
         return row;
+    }
+
+    /**
+     * The first {@code n} values of ORC's vector {@code v} as a vector of the engine's
+     * ({@link StoredVectors}), of a column of {@code type}: copied, since ORC reuses its batches.
+     */
+    public static Vector column(ColumnVector v, int n, DataType type) {
+        boolean[] nulls = null;
+        if (!v.noNulls) {
+            nulls = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                nulls[i] = v.isNull[v.isRepeating ? 0 : i];
+            }
+        }
+        switch (type.kind()) {
+            case BOOLEAN -> {
+                long[] in = ((LongColumnVector) v).vector;
+                byte[] out = new byte[n];
+                for (int i = 0; i < n; i++) {
+                    out[i] = nulls != null && nulls[i] ? BoolVector.NULL
+                            : in[v.isRepeating ? 0 : i] != 0 ? BoolVector.TRUE : BoolVector.FALSE;
+                }
+                return new BoolVector(out);
+            }
+            case INT, BIGINT, DATE -> {
+                long[] in = ((LongColumnVector) v).vector;
+                long[] out = v.isRepeating ? filled(n, in[0]) : java.util.Arrays.copyOf(in, n);
+                return new LongVector(out, nulls);
+            }
+            case DOUBLE -> {
+                double[] in = ((DoubleColumnVector) v).vector;
+                double[] out = new double[n];
+                for (int i = 0; i < n; i++) {
+                    out[i] = in[v.isRepeating ? 0 : i];
+                }
+                return new DoubleVector(out, nulls);
+            }
+            default -> {
+                // decimals, timestamps and strings a value at a time, as rows read them
+                Object[] stored = new Object[n];
+                for (int i = 0; i < n; i++) {
+                    if (nulls == null || !nulls[i]) {
+                        stored[i] = value(v, v.isRepeating ? 0 : i, type);
+                    }
+                }
+                return StoredVectors.of(stored, type);
+            }
+        }
+    }
+
+    private static long[] filled(int n, long value) {
+        long[] out = new long[n];
+        java.util.Arrays.fill(out, value);
+        return out;
+    }
+
+    /** The stored value at position {@code i} (not null) of ORC's vector {@code v}, of a column of {@code type}. */
+    private static Object value(ColumnVector v, int i, DataType type) {
+        return switch (type.kind()) {
+            case BOOLEAN -> ((LongColumnVector) v).vector[i] != 0;
+            case INT, DATE -> (int) ((LongColumnVector) v).vector[i];
+            case BIGINT -> ((LongColumnVector) v).vector[i];
+            case DOUBLE -> ((DoubleColumnVector) v).vector[i];
+            case DECIMAL -> unscaled(((DecimalColumnVector) v).vector[i].getHiveDecimal(), type);
+            case TIMESTAMP -> LocalTimestamps.toMicros(LocalTimestamps.truncated(
+                    ((TimestampColumnVector) v).asScratchTimestamp(i).toLocalDateTime()));
+            case CHAR, VARCHAR -> {
+                BytesColumnVector b = (BytesColumnVector) v;
+                yield new String(b.vector[i], b.start[i], b.length[i], StandardCharsets.UTF_8);
+            }
+            case ARRAY, MAP -> throw new IllegalStateException("refused by typeOf");
+        };
     }
 
     /** The stored form of a decimal: a long, or a BigInteger for a wide decimal type. */

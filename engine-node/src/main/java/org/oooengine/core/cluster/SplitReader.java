@@ -4,6 +4,9 @@ import java.util.List;
 import java.util.ServiceLoader;
 import java.util.function.Predicate;
 import org.oooengine.core.types.Schema;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.StoredVectors;
+import org.oooengine.core.vector.Vector;
 
 /**
  * Reads a split of a file into rows: the one way a node reaches files outside its store. The
@@ -20,6 +23,25 @@ public interface SplitReader {
      * in it, when it cannot be read as the schema says. Returns the bytes it read from the file.
      */
     long read(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<List<Object[]>> page);
+
+    /**
+     * As {@link #read}, the rows as batches of vectors ({@link StoredVectors}): one per column of
+     * {@code fileSchema}, null for those not {@code wanted}; the split's partition values are not
+     * in them. A reader that decodes column by column overrides this; by default the rows read are
+     * gathered into vectors.
+     */
+    default long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<Batch> batches) {
+        int width = fileSchema.size();
+        return read(split, fileSchema, wanted, page -> {
+            Vector[] columns = new Vector[width];
+            for (int c = 0; c < width; c++) {
+                if (wanted[c]) {
+                    columns[c] = StoredVectors.column(page, c, fileSchema.type(c));
+                }
+            }
+            return batches.test(Batch.of(columns, page.size()));
+        });
+    }
 
     /** The reader on the class path; fails, saying so, when there is none. */
     static SplitReader installed() {

@@ -8,6 +8,9 @@ import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.types.Schema;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.StoredVectors;
+import org.oooengine.core.vector.Vector;
 import org.oooengine.core.wire.PayloadWriter;
 
 /**
@@ -16,7 +19,7 @@ import org.oooengine.core.wire.PayloadWriter;
  * the other nodes have not started yet, taken from the ends of their queues; or, from a queue all
  * nodes share, the next split of the scan's order.
  */
-final class SplitRows implements PartitionPipeline.RowSource {
+final class SplitRows implements PartitionPipeline.BatchSource {
     private final FileReads.Scan scan;
     private final String self;
     private final SplitReader reader;
@@ -64,7 +67,16 @@ final class SplitRows implements PartitionPipeline.RowSource {
     public void forEachPage(boolean[] wanted, Predicate<List<Object[]>> page) {
         Schema files = scan.fileSchema();
         boolean[] wantedInFiles = Arrays.copyOf(wanted, files.size());
-        Reading reading = new Reading(files, wantedInFiles, page);
+        forEachSplit(new Reading() {
+            @Override
+            long readSplit(FileReads.Split split) {
+                return reader.read(split, files, wantedInFiles, rows -> more = page.test(rows));
+            }
+        });
+    }
+
+    /** Reads the splits this node reads, as the scan's scheduling says, until {@code reading} wants no more. */
+    private void forEachSplit(Reading reading) {
         switch (scan.scheduling()) {
             case LOCAL -> {
                 for (FileReads.Split split : scan.assignedTo(self)) {
@@ -110,6 +122,33 @@ final class SplitRows implements PartitionPipeline.RowSource {
         }
     }
 
+    @Override
+    public void forEachBatch(boolean[] wanted, Predicate<Batch> batch) {
+        Schema files = scan.fileSchema();
+        Schema all = scan.schema();
+        boolean[] wantedInFiles = Arrays.copyOf(wanted, files.size());
+        forEachSplit(new Reading() {
+            @Override
+            long readSplit(FileReads.Split split) {
+                return reader.readBatches(split, files, wantedInFiles, fileBatch -> {
+                    // the split's partition values after its file columns
+                    Vector[] columns = new Vector[all.size()];
+                    for (int c = 0; c < files.size(); c++) {
+                        columns[c] = fileBatch.column(c);
+                    }
+                    for (int p = 0; p < split.partitionValues().size(); p++) {
+                        int c = files.size() + p;
+                        if (c < wanted.length && wanted[c]) {
+                            columns[c] = StoredVectors.constant(split.partitionValues().get(p), all.type(c),
+                                    fileBatch.capacity());
+                        }
+                    }
+                    return more = batch.test(fileBatch.withColumns(columns));
+                });
+            }
+        });
+    }
+
     /** The other nodes with splits, each starting after this one in name order, so that thieves spread out. */
     private List<String> othersAfterSelf() {
         List<String> nodes = scan.splits().stream().map(FileReads.Split::node).distinct().sorted().toList();
@@ -141,22 +180,17 @@ final class SplitRows implements PartitionPipeline.RowSource {
         return new PayloadWriter(64).putString(id).putVarInt(size).put(back ? 1 : 0).toByteArray();
     }
 
-    /** Reads splits into the pipeline's pages, adding up what was read. */
-    private final class Reading {
-        private final Schema files;
-        private final boolean[] wanted;
-        private final Predicate<List<Object[]>> page;
-        private boolean more = true;
+    /** Reads splits into the pipeline, adding up what was read. */
+    private abstract class Reading {
+        /** Whether the pipeline still wants rows. */
+        boolean more = true;
 
-        Reading(Schema files, boolean[] wanted, Predicate<List<Object[]>> page) {
-            this.files = files;
-            this.wanted = wanted;
-            this.page = page;
-        }
+        /** Reads {@code split}, handing its rows on (setting {@link #more}); the bytes it read. */
+        abstract long readSplit(FileReads.Split split);
 
         /** Reads one split; false once the pipeline wants no more rows. */
-        boolean read(FileReads.Split split) {
-            bytesRead += reader.read(split, files, wanted, rows -> more = page.test(rows));
+        final boolean read(FileReads.Split split) {
+            bytesRead += readSplit(split);
             splitsRead++;
             return more;
         }

@@ -16,6 +16,7 @@ import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.RowCodec;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.StoredVectors;
 import org.oooengine.core.vector.Vector;
 
 /**
@@ -119,6 +120,18 @@ public final class PartitionPipeline {
     }
 
     /**
+     * A source that decodes column by column (a table's files): its rows come as batches of
+     * vectors, as {@code StoredVectors} holds stored values, so that the steps run on vectors.
+     */
+    public interface BatchSource extends RowSource {
+        /**
+         * Hands {@code batch} the rows until it returns false or the rows run out: a vector per
+         * column of the schema, null for those not {@code wanted}.
+         */
+        void forEachBatch(boolean[] wanted, java.util.function.Predicate<Batch> batch);
+    }
+
+    /**
      * As above, the tables {@code outside} gives a source of (not null) read from it rather than
      * from {@code tables}.
      */
@@ -153,6 +166,10 @@ public final class PartitionPipeline {
             }
         };
         BooleanSupplier enough = limited == null ? () -> false : limited::enough;
+        if (source instanceof BatchSource batches
+                && java.util.Arrays.stream(needed).allMatch(c -> StoredVectors.holds(schema.type(c)))) {
+            return scanBatches(batches, wanted, spec, types, builds, out, cancelled, enough, memory, t0);
+        }
         if (source != null) {
             return scanSource(source, wanted, spec, types, builds, out, cancelled, enough, memory, t0);
         }
@@ -237,6 +254,39 @@ public final class PartitionPipeline {
                 .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead());
     }
 
+    /** Runs the steps over a source's batches of vectors. */
+    private static Summary scanBatches(BatchSource source, boolean[] wanted, ScanPipeline spec, SqlType[] types,
+                                       Pipeline.BuildSource builds, Consumer<List<Object[]>> out,
+                                       BooleanSupplier cancelled, BooleanSupplier enough, QueryMemory memory, long t0) {
+        Counted counted = new Counted(spec, types, builds, out, cancelled, enough, memory);
+        boolean wide = anyWideDecimal(spec, types);
+        long[] rowsIn = {0};
+        source.forEachBatch(wanted, batch -> {
+            if (cancelled.getAsBoolean()) {
+                throw new CancellationException("the requester cancelled the query or went away");
+            }
+            Vector[] columns = new Vector[spec.width()];
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] = batch.column(c);
+            }
+            Batch scanned = batch.withColumns(columns);
+            rowsIn[0] += scanned.size();
+            if (wide) {
+                counted.pipeline.acceptRows(scanned.toRows(types));
+            } else {
+                counted.pipeline.accept(scanned);
+            }
+            return !enough.getAsBoolean();
+        });
+        return counted.finish(rowsIn[0], t0).withBytesRead(source.bytesRead());
+    }
+
+    /** Whether a needed column is a wide decimal, held as BigDecimals, which no long vector does: such batches go in as rows. */
+    private static boolean anyWideDecimal(ScanPipeline spec, SqlType[] types) {
+        return spec.columns().stream().anyMatch(c -> types[c] != null && types[c].kind() == SqlType.Kind.DECIMAL
+                && types[c].precision() > DataType.MAX_LONG_DECIMAL_PRECISION);
+    }
+
     /**
      * Reads the partition's columnar copy a group (one batch) at a time, only the needed columns and
      * only the groups the leading filters' bounds allow, and runs the steps on the batches.
@@ -248,9 +298,7 @@ public final class PartitionPipeline {
         VectorPipeline pipeline = counted.pipeline;
         ZoneMaps zones = ZoneMaps.of(spec.steps(), types, pipeline::buildRows);
         int[] needed = spec.columns().stream().toArray();
-        // a wide decimal column's chunks hold BigDecimals, which no long vector does: such groups go in as rows
-        boolean wide = java.util.Arrays.stream(needed).anyMatch(c -> types[c] != null
-                && types[c].kind() == SqlType.Kind.DECIMAL && types[c].precision() > DataType.MAX_LONG_DECIMAL_PRECISION);
+        boolean wide = anyWideDecimal(spec, types);
         long rowsIn = 0;
         for (int g = 0; g < file.groups() && !enough.getAsBoolean(); g++) {
             if (cancelled.getAsBoolean()) {
