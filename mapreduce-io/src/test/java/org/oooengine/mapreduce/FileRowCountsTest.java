@@ -49,6 +49,29 @@ class FileRowCountsTest {
     }
 
     @Test
+    void orcAndParquetFootersGiveTheRangesOfNumbersAndDates() throws Exception {
+        Schema schema = new Schema(List.of(new Column("id", DataType.BIGINT), new Column("name", DataType.varchar(0)),
+                new Column("day", DataType.DATE), new Column("price", DataType.decimal(10, 2))));
+        for (String format : List.of("orc", "parquet")) {
+            Path file = dir.resolve("ranges." + format);
+            RowFileWriters.RowFileWriter w = new HadoopFileWriters(conf).create(file.toUri().toString(),
+                    new FileReads.Layout(format, HiveText.FIELD_DELIMITER, HiveText.NULL), schema);
+            List<Object[]> rows = new ArrayList<>();
+            for (long i = 0; i < 5_000; i++) {
+                rows.add(new Object[] {i + 10, "n" + i, i % 9 == 0 ? null : (int) (19_000 + i % 365), i * 3 - 700});
+            }
+            w.write(rows);
+            w.finish();
+            FileFacts facts = FileFacts.of(status(file), format, conf);
+            assertEquals(5_000, facts.rows(), format);
+            assertEquals(List.of(new FileFacts.Range("id", 0, FileFacts.Kind.INTEGER, 0, 10, 5_009),
+                    new FileFacts.Range("day", 2, FileFacts.Kind.DATE, 0, 19_000, 19_364),
+                    new FileFacts.Range("price", 3, FileFacts.Kind.DECIMAL, 2, -700, 14_297)), facts.ranges(), format);
+        }
+        assertEquals(List.of(), FileFacts.of(status(written("text", 100)), "text", conf).ranges());
+    }
+
+    @Test
     void orcAndParquetFootersCountExactly() throws Exception {
         for (String format : List.of("orc", "parquet")) {
             assertEquals(12_345, FileRowCounts.rows(status(written(format, 12_345)), format, conf), format);

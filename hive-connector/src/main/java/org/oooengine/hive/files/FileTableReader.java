@@ -25,7 +25,7 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.hive.sql.exec.TableReader;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
-import org.oooengine.mapreduce.FileRowCounts;
+import org.oooengine.mapreduce.FileFacts;
 import org.oooengine.mapreduce.FileSource;
 
 /**
@@ -42,9 +42,9 @@ public final class FileTableReader implements TableReader {
     private final Configuration conf;
     private final Function<TableInfo, List<FilePart>> parts;
     private final FileAccess access;
-    private final Map<FileKey, Long> rowCounts = new LinkedHashMap<>(256, 0.75f, true) {
+    private final Map<FileKey, FileFacts> fileFacts = new LinkedHashMap<>(256, 0.75f, true) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<FileKey, Long> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<FileKey, FileFacts> eldest) {
             return size() > COUNTED_FILES;
         }
     };
@@ -79,30 +79,105 @@ public final class FileTableReader implements TableReader {
      * then says why).
      */
     public OptionalLong rows(TableInfo table) {
+        Facts facts = facts(table);
+        return facts == null ? OptionalLong.empty() : OptionalLong.of(facts.rows());
+    }
+
+    /**
+     * What the table's files say of its rows, for the optimizer: their count ({@link #rows}) and,
+     * per table column, the least and greatest stored value (integers, dates as epoch days,
+     * unscaled decimals) where every ORC or Parquet footer gives it (null otherwise). Null when
+     * the files cannot be listed or a footer read.
+     */
+    public Facts facts(TableInfo table) {
         String name = table.database() + "." + table.name();
+        List<DataType> types = table.columns().stream().map(c -> storedOrNull(c.type())).toList();
         try {
             long rows = 0;
+            long[][] ranges = new long[types.size()][];
+            boolean[] unbounded = new boolean[types.size()];
             for (FilePart part : parts.apply(table)) {
                 String format = SplitPlanner.layout(part.layout()).format();
                 for (FileStatus f : allowedFiles(table, name, part)) {
-                    FileKey key = new FileKey(f.getPath().toString(), f.getLen(), f.getModificationTime());
-                    Long known;
-                    synchronized (rowCounts) {
-                        known = rowCounts.get(key);
-                    }
-                    if (known == null) {
-                        known = FileRowCounts.rows(f, format, conf);
-                        synchronized (rowCounts) {
-                            rowCounts.put(key, known);
+                    FileFacts file = facts(f, format);
+                    rows += file.rows();
+                    for (int c = 0; c < table.columns().size() - part.partitionValues().size(); c++) {
+                        long[] r = file.rows() == 0 ? null : range(file, format, c, table.columns().get(c).name(), types.get(c));
+                        if (r == null) {
+                            unbounded[c] |= file.rows() > 0;
+                        } else {
+                            ranges[c] = ranges[c] == null ? r
+                                    : new long[] {Math.min(ranges[c][0], r[0]), Math.max(ranges[c][1], r[1])};
                         }
                     }
-                    rows += known;
                 }
             }
-            return OptionalLong.of(rows);
+            for (int c = 0; c < ranges.length; c++) {
+                if (unbounded[c]) {
+                    ranges[c] = null;
+                }
+            }
+            return new Facts(rows, ranges);
         } catch (IOException | RuntimeException e) {
             LOG.debug("no row count of {}: {}", name, e.getMessage());
-            return OptionalLong.empty();
+            return null;
+        }
+    }
+
+    private static DataType storedOrNull(SqlType type) {
+        try {
+            return type.storedType();
+        } catch (RuntimeException notStored) {
+            return null;
+        }
+    }
+
+    /** What a table's files say of it: {@code ranges[c]} is column c's least and greatest value, or null. */
+    public record Facts(long rows, long[][] ranges) {
+    }
+
+    private FileFacts facts(FileStatus f, String format) throws IOException {
+        FileKey key = new FileKey(f.getPath().toString(), f.getLen(), f.getModificationTime());
+        FileFacts known;
+        synchronized (fileFacts) {
+            known = fileFacts.get(key);
+        }
+        if (known == null) {
+            known = FileFacts.of(f, format, conf);
+            synchronized (fileFacts) {
+                fileFacts.put(key, known);
+            }
+        }
+        return known;
+    }
+
+    /**
+     * Table column {@code c}'s range in {@code file}, in the stored form of {@code type}: a
+     * Parquet file's column found by name, as the scan finds it, an ORC file's by position; null
+     * when the file gives none of a kind {@code type} holds.
+     */
+    private static long[] range(FileFacts file, String format, int c, String name, DataType type) {
+        boolean byPosition = format.equals("orc");
+        FileFacts.Range r = file.ranges().stream()
+                .filter(x -> byPosition ? x.position() == c : x.column().equalsIgnoreCase(name)).findFirst().orElse(null);
+        if (r == null || type == null) {
+            return null;
+        }
+        return switch (type.kind()) {
+            case INT, BIGINT -> r.kind() == FileFacts.Kind.INTEGER ? new long[] {r.min(), r.max()} : null;
+            case DATE -> r.kind() == FileFacts.Kind.DATE ? new long[] {r.min(), r.max()} : null;
+            case DECIMAL -> r.kind() == FileFacts.Kind.DECIMAL && r.scale() <= type.scale() && !type.isWideDecimal()
+                    ? rescaled(r, type.scale()) : null;
+            default -> null;
+        };
+    }
+
+    private static long[] rescaled(FileFacts.Range r, int scale) {
+        long factor = java.math.BigInteger.TEN.pow(scale - r.scale()).longValueExact();
+        try {
+            return new long[] {Math.multiplyExact(r.min(), factor), Math.multiplyExact(r.max(), factor)};
+        } catch (ArithmeticException tooWide) {
+            return null;
         }
     }
 

@@ -111,6 +111,9 @@ class ExternalTablesTest {
             String analyzed = explain(s, "EXPLAIN ANALYZE " + inList);
             assertTrue(analyzed.matches("(?s).*nodes read [0-9,]+ rows \\([0-9.]+ [KM]iB of files\\).*"), analyzed);
             assertTrue(explain(s, "EXPLAIN SELECT * FROM customer_csv").contains("[files: 1 files, "));
+            // the Parquet footers bound o_shippriority (always 0) to one value, hence one group
+            String grouped = explain(s, "EXPLAIN SELECT o_shippriority, count(*) FROM orders_pq GROUP BY o_shippriority");
+            assertTrue(grouped.matches("(?s).*FinalAggregate keys \\[o_shippriority\\][^\n]*\\(est\\. 1 row\\).*"), grouped);
 
             String described = SqlCluster.rows(s, "DESCRIBE FORMATTED orders_pq").stream()
                     .map(r -> r[0] + " " + r[1]).collect(Collectors.joining("\n"));

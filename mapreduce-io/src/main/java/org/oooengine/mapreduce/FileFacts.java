@@ -1,0 +1,150 @@
+package org.oooengine.mapreduce;
+
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.hive.common.type.HiveDecimal;
+import org.apache.orc.ColumnStatistics;
+import org.apache.orc.DateColumnStatistics;
+import org.apache.orc.DecimalColumnStatistics;
+import org.apache.orc.IntegerColumnStatistics;
+import org.apache.orc.OrcFile;
+import org.apache.orc.Reader;
+import org.apache.orc.TypeDescription;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.PrimitiveType;
+
+/**
+ * What the optimizer learns of a warehouse file without reading its rows: how many it holds
+ * ({@link FileRowCounts}) and, from an ORC or Parquet footer, the least and greatest value of its
+ * integer, date and decimal columns, in the file's column order.
+ */
+public record FileFacts(long rows, List<Range> ranges) {
+    /** What a column's values are, for the range to be read in a table column's terms. */
+    public enum Kind { INTEGER, DATE, DECIMAL }
+
+    /**
+     * The least and greatest value of a file column, the {@code position}th: integers, dates as
+     * epoch days, decimals unscaled at {@code scale}.
+     */
+    public record Range(String column, int position, Kind kind, int scale, long min, long max) {
+    }
+
+    public FileFacts {
+        ranges = List.copyOf(ranges);
+    }
+
+    /** The facts of {@code file} in {@code format} ({@code text}, {@code orc}, {@code parquet}). */
+    public static FileFacts of(FileStatus file, String format, Configuration conf) throws IOException {
+        return switch (format) {
+            case "orc" -> {
+                try (Reader reader = OrcFile.createReader(file.getPath(),
+                        OrcFile.readerOptions(conf).filesystem(file.getPath().getFileSystem(conf)).maxLength(file.getLen()))) {
+                    yield new FileFacts(reader.getNumberOfRows(), orcRanges(reader));
+                }
+            }
+            case "parquet" -> {
+                try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(file, conf))) {
+                    yield new FileFacts(reader.getRecordCount(), parquetRanges(reader.getFooter().getBlocks()));
+                }
+            }
+            default -> new FileFacts(FileRowCounts.rows(file, format, conf), List.of());
+        };
+    }
+
+    /** The ranges of the file's top-level columns whose every row group says its least and greatest value. */
+    private static List<Range> parquetRanges(List<BlockMetaData> groups) {
+        Map<String, Range> ranges = new LinkedHashMap<>();
+        java.util.Set<String> unknown = new java.util.HashSet<>();
+        for (BlockMetaData group : groups) {
+            for (ColumnChunkMetaData chunk : group.getColumns()) {
+                if (chunk.getPath().size() != 1) {
+                    continue; // nested
+                }
+                String name = chunk.getPath().toDotString();
+                Range r = parquetRange(name, group.getColumns().indexOf(chunk), chunk);
+                if (r == null) {
+                    Statistics<?> s = chunk.getStatistics();
+                    if (s == null || s.isEmpty() || s.hasNonNullValue()) {
+                        unknown.add(name); // no figures (an all-null chunk says nothing and needs none)
+                    }
+                } else {
+                    ranges.merge(name, r, (a, b) -> new Range(name, a.position(), a.kind(), a.scale(), Math.min(a.min(), b.min()),
+                            Math.max(a.max(), b.max())));
+                }
+            }
+        }
+        unknown.forEach(ranges::remove);
+        return new ArrayList<>(ranges.values());
+    }
+
+    private static Range parquetRange(String name, int position, ColumnChunkMetaData chunk) {
+        Statistics<?> s = chunk.getStatistics();
+        if (s == null || s.isEmpty() || !s.hasNonNullValue()) {
+            return null;
+        }
+        PrimitiveType type = chunk.getPrimitiveType();
+        LogicalTypeAnnotation logical = type.getLogicalTypeAnnotation();
+        Kind kind;
+        int scale = 0;
+        if (logical == null || logical instanceof LogicalTypeAnnotation.IntLogicalTypeAnnotation i && i.isSigned()) {
+            kind = Kind.INTEGER;
+        } else if (logical instanceof LogicalTypeAnnotation.DateLogicalTypeAnnotation) {
+            kind = Kind.DATE;
+        } else if (logical instanceof LogicalTypeAnnotation.DecimalLogicalTypeAnnotation d) {
+            kind = Kind.DECIMAL;
+            scale = d.getScale();
+        } else {
+            return null;
+        }
+        return switch (type.getPrimitiveTypeName()) {
+            case INT32, INT64 -> new Range(name, position, kind, scale, ((Number) s.genericGetMin()).longValue(),
+                    ((Number) s.genericGetMax()).longValue());
+            default -> null;
+        };
+    }
+
+    private static List<Range> orcRanges(Reader reader) {
+        TypeDescription schema = reader.getSchema();
+        ColumnStatistics[] stats = reader.getStatistics();
+        List<Range> ranges = new ArrayList<>();
+        if (schema.getChildren() == null) {
+            return ranges;
+        }
+        for (int c = 0; c < schema.getChildren().size(); c++) {
+            TypeDescription column = schema.getChildren().get(c);
+            String name = schema.getFieldNames().get(c);
+            ColumnStatistics s = column.getId() < stats.length ? stats[column.getId()] : null;
+            if (s == null || s.getNumberOfValues() == 0) {
+                continue;
+            }
+            if (s instanceof IntegerColumnStatistics i) {
+                ranges.add(new Range(name, c, Kind.INTEGER, 0, i.getMinimum(), i.getMaximum()));
+            } else if (s instanceof DateColumnStatistics d) {
+                ranges.add(new Range(name, c, Kind.DATE, 0, d.getMinimumDayOfEpoch(), d.getMaximumDayOfEpoch()));
+            } else if (s instanceof DecimalColumnStatistics d && d.getMinimum() != null && d.getMaximum() != null) {
+                Long min = unscaled(d.getMinimum(), column.getScale());
+                Long max = unscaled(d.getMaximum(), column.getScale());
+                if (min != null && max != null) {
+                    ranges.add(new Range(name, c, Kind.DECIMAL, column.getScale(), min, max));
+                }
+            }
+        }
+        return ranges;
+    }
+
+    private static Long unscaled(HiveDecimal d, int scale) {
+        BigDecimal v = d.bigDecimalValue().setScale(scale, java.math.RoundingMode.UNNECESSARY);
+        return v.precision() > 18 ? null : v.unscaledValue().longValueExact();
+    }
+}
