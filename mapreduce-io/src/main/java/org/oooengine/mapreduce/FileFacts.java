@@ -23,6 +23,7 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
+import org.oooengine.core.types.DataType;
 
 /**
  * What the optimizer learns of a warehouse file without reading its rows: how many it holds
@@ -30,6 +31,51 @@ import org.apache.parquet.schema.PrimitiveType;
  * integer, date and decimal columns, in the file's column order.
  */
 public record FileFacts(long rows, List<Range> ranges) {
+    /** No range of any column. */
+    static final org.oooengine.core.fragment.ColumnRanges NO_RANGES = new org.oooengine.core.fragment.ColumnRanges() {
+        @Override
+        public boolean has(int column) {
+            return false;
+        }
+
+        @Override
+        public long min(int column) {
+            throw new IllegalStateException("no range");
+        }
+
+        @Override
+        public long max(int column) {
+            throw new IllegalStateException("no range");
+        }
+    };
+
+    /**
+     * The columns' ranges as the table columns of {@code types} store them, {@code ranges.get(c)}
+     * being table column c's range in the file (null: none).
+     */
+    static org.oooengine.core.fragment.ColumnRanges asStored(List<Range> ranges, List<DataType> types) {
+        long[][] stored = new long[types.size()][];
+        for (int c = 0; c < stored.length; c++) {
+            stored[c] = c < ranges.size() && ranges.get(c) != null ? ranges.get(c).asStored(types.get(c)) : null;
+        }
+        return new org.oooengine.core.fragment.ColumnRanges() {
+            @Override
+            public boolean has(int column) {
+                return column < stored.length && stored[column] != null;
+            }
+
+            @Override
+            public long min(int column) {
+                return stored[column][0];
+            }
+
+            @Override
+            public long max(int column) {
+                return stored[column][1];
+            }
+        };
+    }
+
     /** What a column's values are, for the range to be read in a table column's terms. */
     public enum Kind { INTEGER, DATE, DECIMAL }
 
@@ -38,6 +84,28 @@ public record FileFacts(long rows, List<Range> ranges) {
      * epoch days, decimals unscaled at {@code scale}.
      */
     public record Range(String column, int position, Kind kind, int scale, long min, long max) {
+        /**
+         * {@code [min, max]} as a table column of {@code type} stores them (a decimal rescaled to
+         * its scale), or null when the column's values are not of a kind {@code type} holds.
+         */
+        public long[] asStored(DataType type) {
+            return switch (type.kind()) {
+                case INT, BIGINT -> kind == Kind.INTEGER ? new long[] {min, max} : null;
+                case DATE -> kind == Kind.DATE ? new long[] {min, max} : null;
+                case DECIMAL -> kind == Kind.DECIMAL && scale <= type.scale() && !type.isWideDecimal()
+                        ? rescaled(type.scale()) : null;
+                default -> null;
+            };
+        }
+
+        private long[] rescaled(int toScale) {
+            long factor = java.math.BigInteger.TEN.pow(toScale - scale).longValueExact();
+            try {
+                return new long[] {Math.multiplyExact(min, factor), Math.multiplyExact(max, factor)};
+            } catch (ArithmeticException tooWide) {
+                return null;
+            }
+        }
     }
 
     public FileFacts {
@@ -50,7 +118,7 @@ public record FileFacts(long rows, List<Range> ranges) {
             case "orc" -> {
                 try (Reader reader = OrcFile.createReader(file.getPath(),
                         OrcFile.readerOptions(conf).filesystem(file.getPath().getFileSystem(conf)).maxLength(file.getLen()))) {
-                    yield new FileFacts(reader.getNumberOfRows(), orcRanges(reader));
+                    yield new FileFacts(reader.getNumberOfRows(), orcRanges(reader.getSchema(), reader.getStatistics()));
                 }
             }
             case "parquet" -> {
@@ -88,7 +156,8 @@ public record FileFacts(long rows, List<Range> ranges) {
         return new ArrayList<>(ranges.values());
     }
 
-    private static Range parquetRange(String name, int position, ColumnChunkMetaData chunk) {
+    /** The range of a Parquet column chunk's values, or null when its statistics give none of a kind ranges hold. */
+    static Range parquetRange(String name, int position, ColumnChunkMetaData chunk) {
         Statistics<?> s = chunk.getStatistics();
         if (s == null || s.isEmpty() || !s.hasNonNullValue()) {
             return null;
@@ -114,9 +183,8 @@ public record FileFacts(long rows, List<Range> ranges) {
         };
     }
 
-    private static List<Range> orcRanges(Reader reader) {
-        TypeDescription schema = reader.getSchema();
-        ColumnStatistics[] stats = reader.getStatistics();
+    /** The ranges ORC's statistics {@code stats} (of a file or a stripe) give of the columns of {@code schema}. */
+    static List<Range> orcRanges(TypeDescription schema, ColumnStatistics[] stats) {
         List<Range> ranges = new ArrayList<>();
         if (schema.getChildren() == null) {
             return ranges;

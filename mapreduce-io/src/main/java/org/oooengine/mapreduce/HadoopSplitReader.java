@@ -14,9 +14,12 @@ import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.apache.orc.OrcFile;
 import org.apache.orc.Reader;
 import org.apache.orc.RecordReader;
+import org.apache.orc.StripeInformation;
+import org.apache.orc.StripeStatistics;
 import org.apache.orc.TypeDescription;
 import org.oooengine.core.cluster.FileReads;
 import org.oooengine.core.cluster.SplitReader;
+import org.oooengine.core.fragment.ColumnRanges;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -54,7 +57,7 @@ public final class HadoopSplitReader implements SplitReader {
         }
         int width = types.size() + split.partitionValues().size();
         // the columnar formats decode into vectors: their rows are the vectors' values
-        long bytes = readBatches(split, fileSchema, wanted, batch -> {
+        long bytes = readBatches(split, fileSchema, wanted, ranges -> false, batch -> {
             for (Object[] row : StoredVectors.rows(batch, types, width)) {
                 if (!rows.add(row)) {
                     return false;
@@ -67,13 +70,14 @@ public final class HadoopSplitReader implements SplitReader {
     }
 
     @Override
-    public long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<Batch> batches) {
+    public long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<ColumnRanges> skip,
+                            Predicate<Batch> batches) {
         List<DataType> types = fileSchema.columns().stream().map(c -> c.type()).toList();
         return switch (split.layout().format()) {
-            case "orc" -> counted(split, () -> readOrc(split, types, wanted, batches));
+            case "orc" -> counted(split, () -> readOrc(split, types, wanted, skip, batches));
             case "parquet" -> counted(split, () -> new ParquetColumns(new Path(split.path()), fileSchema.names(), types,
-                    wanted).read(conf, split.start(), split.length(), batches));
-            default -> SplitReader.super.readBatches(split, fileSchema, wanted, batches);
+                    wanted).read(conf, split.start(), split.length(), skip, batches));
+            default -> SplitReader.super.readBatches(split, fileSchema, wanted, skip, batches);
         };
     }
 
@@ -124,8 +128,8 @@ public final class HadoopSplitReader implements SplitReader {
         rows.flush();
     }
 
-    private void readOrc(FileReads.Split split, List<DataType> types, boolean[] wanted, Predicate<Batch> batches)
-            throws IOException {
+    private void readOrc(FileReads.Split split, List<DataType> types, boolean[] wanted, Predicate<ColumnRanges> skip,
+                         Predicate<Batch> batches) throws IOException {
         Path path = new Path(split.path());
         try (Reader reader = OrcFile.createReader(path, OrcFile.readerOptions(conf))) {
             TypeDescription schema = reader.getSchema();
@@ -144,20 +148,42 @@ public final class HadoopSplitReader implements SplitReader {
                 }
             }
             VectorizedRowBatch batch = schema.createRowBatch(Pipeline.BATCH_ROWS);
-            try (RecordReader stripes = reader.rows(reader.options().range(split.start(), split.length()).include(include))) {
-                while (stripes.nextBatch(batch)) {
-                    Vector[] columns = new Vector[types.size()];
-                    for (int c = 0; c < types.size(); c++) {
-                        if (wanted[c]) {
-                            columns[c] = OrcRows.column(batch.cols[c], batch.size, types.get(c));
+            List<StripeInformation> stripes = reader.getStripes();
+            List<StripeStatistics> statistics = reader.getStripeStatistics();
+            for (int i = 0; i < stripes.size(); i++) {
+                StripeInformation stripe = stripes.get(i);
+                // the stripes that start in the split, but those the statistics show no row of passes
+                if (stripe.getOffset() < split.start() || stripe.getOffset() >= split.start() + split.length()
+                        || i < statistics.size() && skip.test(stripeRanges(schema, statistics.get(i), types))) {
+                    continue;
+                }
+                try (RecordReader rows = reader.rows(reader.options().range(stripe.getOffset(), stripe.getLength())
+                        .include(include))) {
+                    while (rows.nextBatch(batch)) {
+                        Vector[] columns = new Vector[types.size()];
+                        for (int c = 0; c < types.size(); c++) {
+                            if (wanted[c]) {
+                                columns[c] = OrcRows.column(batch.cols[c], batch.size, types.get(c));
+                            }
                         }
-                    }
-                    if (!batches.test(Batch.of(columns, batch.size))) {
-                        return;
+                        if (!batches.test(Batch.of(columns, batch.size))) {
+                            return;
+                        }
                     }
                 }
             }
         }
+    }
+
+    /** The ranges of the table's columns in a stripe, as its statistics give them (ORC's columns are the table's by position). */
+    private static ColumnRanges stripeRanges(TypeDescription schema, StripeStatistics stripe, List<DataType> types) {
+        FileFacts.Range[] byPosition = new FileFacts.Range[types.size()];
+        for (FileFacts.Range r : FileFacts.orcRanges(schema, stripe.getColumnStatistics())) {
+            if (r.position() < byPosition.length) {
+                byPosition[r.position()] = r;
+            }
+        }
+        return FileFacts.asStored(java.util.Arrays.asList(byPosition), types);
     }
 
     /** Rows handed on a page at a time, each with the split's partition values after its file columns. */

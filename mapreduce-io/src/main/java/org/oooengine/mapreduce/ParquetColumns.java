@@ -14,11 +14,14 @@ import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
+import org.oooengine.core.fragment.ColumnRanges;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.TypeKind;
@@ -51,11 +54,12 @@ final class ParquetColumns {
     }
 
     /**
-     * Hands {@code batches} the rows of the row groups in {@code [start, start + length)}, a
-     * batch of at most {@link Pipeline#BATCH_ROWS} at a time, a vector per table column (null
+     * Hands {@code batches} the rows of the row groups in {@code [start, start + length)} but
+     * those whose column ranges {@code skip} accepts, a batch of at most {@link Pipeline#BATCH_ROWS} at a time, a vector per table column (null
      * for those not wanted), until it returns false.
      */
-    void read(Configuration conf, long start, long length, Predicate<Batch> batches) throws IOException {
+    void read(Configuration conf, long start, long length, Predicate<ColumnRanges> skip, Predicate<Batch> batches)
+            throws IOException {
         ParquetReadOptions options = HadoopReadOptions.builder(conf, path).withRange(start, start + length).build();
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf), options)) {
             MessageType file = reader.getFileMetaData().getSchema();
@@ -80,7 +84,12 @@ final class ParquetColumns {
             for (int f = 0; f < fills.length; f++) {
                 fills[f] = fill(read.get(f).asPrimitiveType(), types.get(tableColumns.get(f)));
             }
-            for (PageReadStore group = reader.readNextRowGroup(); group != null; group = reader.readNextRowGroup()) {
+            for (BlockMetaData block : List.copyOf(reader.getRowGroups())) {
+                if (skip.test(ranges(block))) {
+                    reader.skipNextRowGroup();
+                    continue;
+                }
+                PageReadStore group = reader.readNextRowGroup();
                 ParquetColumnChunk[] chunks = new ParquetColumnChunk[fills.length];
                 for (int f = 0; f < fills.length; f++) {
                     ColumnDescriptor d = requested.getColumns().get(f);
@@ -106,6 +115,22 @@ final class ParquetColumns {
                 }
             }
         }
+    }
+
+    /** The ranges of the table's columns in a row group, as its column chunks' statistics give them. */
+    private ColumnRanges ranges(BlockMetaData block) {
+        Map<String, ColumnChunkMetaData> chunks = new HashMap<>();
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            if (chunk.getPath().size() == 1) {
+                chunks.putIfAbsent(chunk.getPath().toDotString().toLowerCase(Locale.ROOT), chunk);
+            }
+        }
+        List<FileFacts.Range> ranges = new ArrayList<>();
+        for (String name : names) {
+            ColumnChunkMetaData chunk = chunks.get(name.toLowerCase(Locale.ROOT));
+            ranges.add(chunk == null ? null : FileFacts.parquetRange(name, ranges.size(), chunk));
+        }
+        return FileFacts.asStored(ranges, types);
     }
 
     /** Decodes one file column into vectors of the table column's {@code type}, refusing a pairing of types that loses meaning. */

@@ -89,12 +89,35 @@ class ParquetColumnsTest {
 
     @ParameterizedTest
     @EnumSource(ParquetProperties.WriterVersion.class)
+    void skipsTheRowGroupsTheirStatisticsExclude(ParquetProperties.WriterVersion version) throws Exception {
+        org.apache.hadoop.fs.Path file = write(version);
+        List<Object[]> rows = new ArrayList<>();
+        int[] groupsAsked = {0};
+        new ParquetColumns(file, NAMES, TYPES, all()).read(new Configuration(), 0, Long.MAX_VALUE / 2, ranges -> {
+            groupsAsked[0]++;
+            assertTrue(ranges.has(0) && ranges.has(7) && !ranges.has(5) && !ranges.has(13), "ids and prices have ranges");
+            return ranges.max(0) < 2_500; // as a filter id >= 2500 excludes them
+        }, batch -> {
+            rows.addAll(StoredVectors.rows(batch, TYPES, NAMES.size()));
+            return true;
+        });
+        assertTrue(groupsAsked[0] > 2, "row groups: " + groupsAsked[0]);
+        assertTrue(rows.size() < ROWS && rows.size() >= ROWS - 2_500, rows.size() + " rows read");
+        int first = (Integer) rows.get(0)[0];
+        assertTrue(first <= 2_500, "first id read: " + first);
+        for (int k = 0; k < rows.size(); k++) {
+            assertEquals(Arrays.asList(expected(first + k)), Arrays.asList(rows.get(k)), "row " + (first + k));
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ParquetProperties.WriterVersion.class)
     void refusesATypeTheTableCannotHold(ParquetProperties.WriterVersion version) throws Exception {
         org.apache.hadoop.fs.Path file = write(version);
         List<DataType> types = new ArrayList<>(TYPES);
         types.set(5, DataType.BIGINT); // a string column read as a number
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> new ParquetColumns(file, NAMES, types,
-                all()).read(new Configuration(), 0, Long.MAX_VALUE / 2, batch -> true));
+                all()).read(new Configuration(), 0, Long.MAX_VALUE / 2, ranges -> false, batch -> true));
         assertTrue(e.getMessage().contains("column s is Parquet") && e.getMessage().contains(file.toString()), e.getMessage());
     }
 
@@ -106,7 +129,7 @@ class ParquetColumnsTest {
 
     private static List<Object[]> read(org.apache.hadoop.fs.Path file, boolean[] wanted) throws Exception {
         List<Object[]> rows = new ArrayList<>();
-        new ParquetColumns(file, NAMES, TYPES, wanted).read(new Configuration(), 0, Long.MAX_VALUE / 2, batch -> {
+        new ParquetColumns(file, NAMES, TYPES, wanted).read(new Configuration(), 0, Long.MAX_VALUE / 2, ranges -> false, batch -> {
             rows.addAll(StoredVectors.rows(batch, TYPES, NAMES.size()));
             return true;
         });

@@ -3,6 +3,7 @@ package org.oooengine.core.cluster;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.function.Predicate;
+import org.oooengine.core.fragment.ColumnRanges;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.StoredVectors;
@@ -27,10 +28,12 @@ public interface SplitReader {
     /**
      * As {@link #read}, the rows as batches of vectors ({@link StoredVectors}): one per column of
      * {@code fileSchema}, null for those not {@code wanted}; the split's partition values are not
-     * in them. A reader that decodes column by column overrides this; by default the rows read are
-     * gathered into vectors.
+     * in them. A group of rows (a Parquet row group, an ORC stripe) whose columns' ranges, as the
+     * file's statistics give them, {@code skip} accepts need not be read. A reader that decodes
+     * column by column overrides this; by default the rows read are gathered into vectors.
      */
-    default long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<Batch> batches) {
+    default long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<ColumnRanges> skip,
+                             Predicate<Batch> batches) {
         int width = fileSchema.size();
         return read(split, fileSchema, wanted, page -> {
             Vector[] columns = new Vector[width];

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
+import org.oooengine.core.fragment.ColumnRanges;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
@@ -123,14 +124,14 @@ final class SplitRows implements PartitionPipeline.BatchSource {
     }
 
     @Override
-    public void forEachBatch(boolean[] wanted, Predicate<Batch> batch) {
+    public void forEachBatch(boolean[] wanted, Predicate<ColumnRanges> skip, Predicate<Batch> batch) {
         Schema files = scan.fileSchema();
         Schema all = scan.schema();
         boolean[] wantedInFiles = Arrays.copyOf(wanted, files.size());
         forEachSplit(new Reading() {
             @Override
             long readSplit(FileReads.Split split) {
-                return reader.readBatches(split, files, wantedInFiles, fileBatch -> {
+                return reader.readBatches(split, files, wantedInFiles, skip, fileBatch -> {
                     // the split's partition values after its file columns
                     Vector[] columns = new Vector[all.size()];
                     for (int c = 0; c < files.size(); c++) {

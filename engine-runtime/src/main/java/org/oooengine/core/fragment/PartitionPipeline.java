@@ -126,9 +126,11 @@ public final class PartitionPipeline {
     public interface BatchSource extends RowSource {
         /**
          * Hands {@code batch} the rows until it returns false or the rows run out: a vector per
-         * column of the schema, null for those not {@code wanted}.
+         * column of the schema, null for those not {@code wanted}. A group of rows (a row group, a
+         * stripe) whose ranges {@code skip} accepts need not be read.
          */
-        void forEachBatch(boolean[] wanted, java.util.function.Predicate<Batch> batch);
+        void forEachBatch(boolean[] wanted, java.util.function.Predicate<ColumnRanges> skip,
+                          java.util.function.Predicate<Batch> batch);
     }
 
     /**
@@ -254,14 +256,15 @@ public final class PartitionPipeline {
                 .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead());
     }
 
-    /** Runs the steps over a source's batches of vectors. */
+    /** Runs the steps over a source's batches of vectors, the groups of rows the leading filters exclude skipped. */
     private static Summary scanBatches(BatchSource source, boolean[] wanted, ScanPipeline spec, SqlType[] types,
                                        Pipeline.BuildSource builds, Consumer<List<Object[]>> out,
                                        BooleanSupplier cancelled, BooleanSupplier enough, QueryMemory memory, long t0) {
         Counted counted = new Counted(spec, types, builds, out, cancelled, enough, memory);
+        ZoneMaps zones = ZoneMaps.of(spec.steps(), types, counted.pipeline::buildRows);
         boolean wide = anyWideDecimal(spec, types);
         long[] rowsIn = {0};
-        source.forEachBatch(wanted, batch -> {
+        source.forEachBatch(wanted, zones::excludes, batch -> {
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("the requester cancelled the query or went away");
             }

@@ -141,12 +141,32 @@ final class ZoneMaps {
 
     /** Whether no row of {@code group} can pass the filters. */
     boolean excludes(ColumnarFile file, int group) {
+        return excludes(new ColumnRanges() {
+            @Override
+            public boolean has(int column) {
+                return file.hasMinMax(group, column);
+            }
+
+            @Override
+            public long min(int column) {
+                return file.min(group, column);
+            }
+
+            @Override
+            public long max(int column) {
+                return file.max(group, column);
+            }
+        });
+    }
+
+    /** Whether no row of a group whose columns span {@code ranges} can pass the filters. */
+    boolean excludes(ColumnRanges ranges) {
         for (Bound b : bounds) {
-            if (!file.hasMinMax(group, b.column())) {
+            if (!ranges.has(b.column())) {
                 continue;
             }
-            long min = file.min(group, b.column());
-            long max = file.max(group, b.column());
+            long min = ranges.min(b.column());
+            long max = ranges.max(b.column());
             boolean none = switch (b.op()) {
                 case EQ -> b.value() < min || b.value() > max;
                 case LT -> min >= b.value();

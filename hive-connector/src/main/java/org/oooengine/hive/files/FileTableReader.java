@@ -163,22 +163,7 @@ public final class FileTableReader implements TableReader {
         if (r == null || type == null) {
             return null;
         }
-        return switch (type.kind()) {
-            case INT, BIGINT -> r.kind() == FileFacts.Kind.INTEGER ? new long[] {r.min(), r.max()} : null;
-            case DATE -> r.kind() == FileFacts.Kind.DATE ? new long[] {r.min(), r.max()} : null;
-            case DECIMAL -> r.kind() == FileFacts.Kind.DECIMAL && r.scale() <= type.scale() && !type.isWideDecimal()
-                    ? rescaled(r, type.scale()) : null;
-            default -> null;
-        };
-    }
-
-    private static long[] rescaled(FileFacts.Range r, int scale) {
-        long factor = java.math.BigInteger.TEN.pow(scale - r.scale()).longValueExact();
-        try {
-            return new long[] {Math.multiplyExact(r.min(), factor), Math.multiplyExact(r.max(), factor)};
-        } catch (ArithmeticException tooWide) {
-            return null;
-        }
+        return r.asStored(type);
     }
 
     private record FileKey(String path, long length, long modified) {
