@@ -66,6 +66,7 @@ phase() {
 # Results; each starts false and turns true only when its check passed.
 deploy_seconds=null second_run_changed=null second_run_seconds=null tpch_ok=false beeline_ok=false jdbc_ok=false duckdb_compared=false
 mapreduce_on_yarn_ok=false psmj_on_yarn_ok=false metastore_ok=false recovery_ok=false hdfs_racks=null engine_racks=null
+warehouse_ok=false
 dead_node_named=false nodes_ok=false auth_required_ok=false rolling_restart_ok=false node_heap_reserved_ok=false
 notes=()
 note() { notes+=("$*"); log "NOTE: $*"; }
@@ -101,17 +102,17 @@ finish() {
     local total=$((SECONDS - t_start)) ok=true
     phase ""
     for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$recovery_ok" \
-             "$auth_required_ok" "$rolling_restart_ok" "$node_heap_reserved_ok"; do [[ "$v" == true ]] || ok=false; done
+             "$warehouse_ok" "$auth_required_ok" "$rolling_restart_ok" "$node_heap_reserved_ok"; do [[ "$v" == true ]] || ok=false; done
     [[ "$second_run_changed" == 0 && "$hdfs_racks" == "$racks" && "$engine_racks" == "$racks" ]] || ok=false
     python3 - "$hosts" "$deploy_seconds" "$second_run_changed" "$second_run_seconds" "$tpch_ok" "$jdbc_ok" "$beeline_ok" "$duckdb_compared" \
-        "$auth_required_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$dead_node_named" "$recovery_ok" \
+        "$auth_required_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$warehouse_ok" "$dead_node_named" "$recovery_ok" \
         "$rolling_restart_ok" "$node_heap_reserved_ok" "$hdfs_racks" "$engine_racks" "$total" "$work" "$ok" "${phases[*]}" "${notes[@]}" <<'PY'
 import json, sys
 a = sys.argv[1:]
 def v(s):
     return json.loads(s) if s not in ("", None) else None
 keys = ["hosts", "deploy_seconds", "second_run_changed", "second_run_seconds", "tpch_ok", "jdbc_ok", "beeline_ok", "duckdb_compared",
-        "auth_required_ok", "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "dead_node_named", "recovery_ok",
+        "auth_required_ok", "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "warehouse_ok", "dead_node_named", "recovery_ok",
         "rolling_restart_ok", "node_heap_reserved_ok", "hdfs_racks", "engine_racks", "total_seconds"]
 out = {k: v(x) for k, x in zip(keys, a)}
 n = len(keys)
@@ -376,11 +377,12 @@ fi
 if [[ "$export_ok" == true && "$duckdb_ready" == true ]]; then
     log "DuckDB over the exported files"
     hdfs_on "$coord" "hdfs dfs -get /user/ooo/tpch /tmp/tpch-export" >>"$logs/duckdb.log" 2>&1
-    if "$py" - "$hosts_root/$coord/tmp/tpch-export" "$root/docs/queries/tpch" "$logs" \
+    rm -rf "$hosts_root/$coord/tmp/tpch-wh"
+    if "$py" - "$hosts_root/$coord/tmp/tpch-export" "$root/docs/queries/tpch" "$logs" "$hosts_root/$coord/tmp/tpch-wh" \
             >>"$logs/duckdb.log" 2>&1 <<'PY'
 import csv, decimal, glob, os, sys
 import duckdb
-data, queries, logs = sys.argv[1:4]
+data, queries, logs, warehouse = sys.argv[1:5]
 con = duckdb.connect()
 columns = {
     "nation": "n_nationkey BIGINT, n_name VARCHAR, n_regionkey BIGINT, n_comment VARCHAR",
@@ -398,6 +400,13 @@ for t, cols in columns.items():
     files = sorted(glob.glob(os.path.join(data, t, "part-*")))
     con.execute("CREATE TABLE %s AS SELECT * FROM read_csv(%r, delim='\x01', header=false, quote='', escape='', "
                 "nullstr='\\N', columns=%s)" % (t, files, cols_map))
+# The same tables as Parquet files for the warehouse check: orders in Hive's o_year=... directories.
+os.makedirs(warehouse)
+con.execute("COPY (SELECT *, year(o_orderdate) AS o_year FROM orders) TO %r (FORMAT PARQUET, PARTITION_BY (o_year))"
+            % os.path.join(warehouse, "orders"))
+for t in ("nation", "customer", "lineitem"):
+    os.makedirs(os.path.join(warehouse, t))
+    con.execute("COPY %s TO %r (FORMAT PARQUET)" % (t, os.path.join(warehouse, t, t + ".parquet")))
 def norm(v):
     try:
         return str(round(decimal.Decimal(str(v)), 2))
@@ -423,6 +432,77 @@ PY
     fi
 else
     note "no DuckDB comparison (export failed or DuckDB could not be installed)"
+fi
+# Warehouse tables on HDFS: the Parquet files DuckDB wrote above, put on the deployed HDFS, registered
+# as external tables (orders partitioned by year) and read by the nodes; DuckDB answers over the same files.
+if [[ "$duckdb_compared" == true ]]; then
+    phase warehouse
+    log "warehouse tables: DuckDB's Parquet files on HDFS as external tables, orders in o_year=... partitions"
+    wh_uri="hdfs://$(addr "$nn"):8020/user/ooo/wh"
+    wh_url="jdbc:hive2://$coord_addr:10000/wh"
+    wh_ok=true
+    hdfs_on "$coord" "hdfs dfs -put /tmp/tpch-wh /user/ooo/wh" >"$logs/warehouse.log" 2>&1 || wh_ok=false
+    wh_ddl="CREATE DATABASE wh;
+CREATE EXTERNAL TABLE wh.nation (n_nationkey BIGINT, n_name STRING, n_regionkey BIGINT, n_comment STRING)
+  STORED AS PARQUET LOCATION '$wh_uri/nation';
+CREATE EXTERNAL TABLE wh.customer (c_custkey BIGINT, c_name STRING, c_address STRING, c_nationkey BIGINT, c_phone STRING,
+  c_acctbal DECIMAL(15,2), c_mktsegment STRING, c_comment STRING) STORED AS PARQUET LOCATION '$wh_uri/customer';
+CREATE EXTERNAL TABLE wh.orders (o_orderkey BIGINT, o_custkey BIGINT, o_orderstatus STRING, o_totalprice DECIMAL(15,2),
+  o_orderdate DATE, o_orderpriority STRING, o_clerk STRING, o_shippriority INT, o_comment STRING)
+  PARTITIONED BY (o_year INT) STORED AS PARQUET LOCATION '$wh_uri/orders';
+CREATE EXTERNAL TABLE wh.lineitem (l_orderkey BIGINT, l_partkey BIGINT, l_suppkey BIGINT, l_linenumber INT,
+  l_quantity DECIMAL(15,2), l_extendedprice DECIMAL(15,2), l_discount DECIMAL(15,2), l_tax DECIMAL(15,2),
+  l_returnflag STRING, l_linestatus STRING, l_shipdate DATE, l_commitdate DATE, l_receiptdate DATE,
+  l_shipinstruct STRING, l_shipmode STRING, l_comment STRING) STORED AS PARQUET LOCATION '$wh_uri/lineitem';"
+    beeline -e "$wh_ddl" >>"$logs/warehouse.log" 2>&1 || { wh_ok=false; log "  creating the external tables failed"; }
+    wh_years="SELECT o_year, count(*), sum(o_totalprice) FROM orders WHERE o_year IN (1993, 1995) GROUP BY o_year ORDER BY o_year"
+    echo "$wh_years;" >"$logs/wyears.sql"
+    for q in 03 10 years; do
+        qf="$root/docs/queries/tpch/q$q.sql"
+        [[ "$q" == years ]] && qf="$logs/wyears.sql"
+        url="$wh_url" beeline -f "$qf" >"$logs/w$q.ooo.csv" 2>"$logs/w$q.ooo.err" \
+            || { wh_ok=false; log "  Q$q over the files failed: $(tail -n 3 "$logs/w$q.ooo.err")"; }
+    done
+    url="$wh_url" beeline -e "EXPLAIN $wh_years" >"$logs/wyears.explain" 2>&1
+    grep -q "files: 2 of 7 partitions" "$logs/wyears.explain" \
+        || { wh_ok=false; log "  EXPLAIN does not show 2 of 7 partitions kept: see $logs/wyears.explain"; }
+    if [[ "$wh_ok" == true ]] && "$py" - "$hosts_root/$coord/tmp/tpch-wh" "$root/docs/queries/tpch" "$logs" \
+            >>"$logs/warehouse.log" 2>&1 <<'PY'
+import csv, decimal, os, sys
+import duckdb
+warehouse, queries, logs = sys.argv[1:4]
+con = duckdb.connect()
+for t in ("nation", "customer", "lineitem"):
+    con.execute("CREATE VIEW %s AS SELECT * FROM read_parquet(%r)" % (t, os.path.join(warehouse, t, "*.parquet")))
+con.execute("CREATE VIEW orders AS SELECT * FROM read_parquet(%r, hive_partitioning=true)"
+            % os.path.join(warehouse, "orders", "*", "*.parquet"))
+def norm(v):
+    try:
+        return str(round(decimal.Decimal(str(v)), 2))
+    except Exception:
+        return str(v)
+bad = 0
+for q in ("03", "10", "years"):
+    path = os.path.join(logs, "wyears.sql") if q == "years" else os.path.join(queries, "q%s.sql" % q)
+    sql = open(path).read().strip().rstrip(";")
+    want = [[norm(v) for v in row] for row in con.execute(sql).fetchall()]
+    with open(os.path.join(logs, "w%s.ooo.csv" % q)) as f:
+        got = [[norm(v) for v in row] for row in csv.reader(f) if row]
+    same = got == want
+    print("%s over the files: %s (%d rows)" % (q, "same as DuckDB" if same else "DIFFERS from DuckDB", len(want)))
+    if not same:
+        print("  ooo:    %s\n  duckdb: %s" % (got[:3], want[:3]))
+        bad += 1
+sys.exit(1 if bad else 0)
+PY
+    then
+        warehouse_ok=true
+    else
+        note "warehouse tables on HDFS: answers differ from DuckDB's or a step failed: see $logs/warehouse.log"
+    fi
+    log "  warehouse tables: $(grep -c 'same as DuckDB' "$logs/warehouse.log" 2>/dev/null) of 3 answers DuckDB's"
+else
+    note "warehouse check not run (needs DuckDB's comparison over the export)"
 fi
 # Without DuckDB (no package registry) the specification's row counts and Q1's groups are the check.
 [[ "$duckdb_ready" == true ]] || note "DuckDB could not be installed: TPC-H checked by row counts and Q1's groups only"
