@@ -56,8 +56,21 @@ final class ParquetColumnChunk {
         }
     }
 
-    /** Decodes the next {@code n} values into {@code fill}'s vector at positions {@code [0, n)}. */
+    /**
+     * Decodes the next {@code n} values into {@code fill}'s vector at positions {@code [0, n)};
+     * fails naming the file and column when its pages cannot be read.
+     */
     void read(ParquetFill fill, int n) {
+        try {
+            decode(fill, n);
+        } catch (RuntimeException e) { // parquet-mr's decoding and decompression errors among them
+            String message = e.getMessage() != null && e.getMessage().contains(where) ? e.getMessage()
+                    : "cannot read " + where + ": " + e.getMessage();
+            throw new IllegalStateException(message, e);
+        }
+    }
+
+    private void decode(ParquetFill fill, int n) {
         if (!dictionaryRead) {
             readDictionary(fill);
         }

@@ -60,7 +60,8 @@ final class ParquetColumns {
      */
     void read(Configuration conf, long start, long length, Predicate<ColumnRanges> skip, Predicate<Batch> batches)
             throws IOException {
-        ParquetReadOptions options = HadoopReadOptions.builder(conf, path).withRange(start, start + length).build();
+        ParquetReadOptions options = HadoopReadOptions.builder(conf, path).withRange(start, start + length)
+                .usePageChecksumVerification(true).build(); // pages written with a CRC are checked against it
         try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf), options)) {
             MessageType file = reader.getFileMetaData().getSchema();
             Map<String, Type> byName = new HashMap<>();
@@ -89,7 +90,13 @@ final class ParquetColumns {
                     reader.skipNextRowGroup();
                     continue;
                 }
-                PageReadStore group = reader.readNextRowGroup();
+                PageReadStore group;
+                try {
+                    group = reader.readNextRowGroup();
+                } catch (RuntimeException e) { // a page's checksum or header
+                    throw new IllegalStateException("cannot read the row group at byte " + block.getStartingPos()
+                            + " of " + path + ": " + e.getMessage(), e);
+                }
                 ParquetColumnChunk[] chunks = new ParquetColumnChunk[fills.length];
                 for (int f = 0; f < fills.length; f++) {
                     ColumnDescriptor d = requested.getColumns().get(f);

@@ -43,7 +43,7 @@ final class RleBitPackedHybrid {
             if (packed) {
                 for (int i = 0; i < k; i++) {
                     while (bitCount < bitWidth) {
-                        bits |= (long) (data[pos++] & 0xFF) << bitCount;
+                        bits |= (long) (nextByte() & 0xFF) << bitCount;
                         bitCount += 8;
                     }
                     out[off + done + i] = (int) (bits & mask);
@@ -58,6 +58,13 @@ final class RleBitPackedHybrid {
         }
     }
 
+    private byte nextByte() {
+        if (pos >= end) {
+            throw new IllegalStateException("an RLE / bit-packed run ends at byte " + pos + ", before its values");
+        }
+        return data[pos++];
+    }
+
     private void nextRun() {
         if (pos >= end) {
             throw new IllegalStateException("an RLE / bit-packed run ends before its values");
@@ -66,7 +73,7 @@ final class RleBitPackedHybrid {
         int shift = 0;
         int b;
         do {
-            b = data[pos++] & 0xFF;
+            b = nextByte() & 0xFF;
             header |= (b & 0x7F) << shift;
             shift += 7;
         } while ((b & 0x80) != 0);
@@ -79,7 +86,7 @@ final class RleBitPackedHybrid {
             left = header >>> 1;
             repeated = 0;
             for (int i = 0, bytes = (bitWidth + 7) / 8; i < bytes; i++) {
-                repeated |= (data[pos++] & 0xFF) << (8 * i);
+                repeated |= (nextByte() & 0xFF) << (8 * i);
             }
         }
         if (left <= 0) {

@@ -121,6 +121,28 @@ class ParquetColumnsTest {
         assertTrue(e.getMessage().contains("column s is Parquet") && e.getMessage().contains(file.toString()), e.getMessage());
     }
 
+    @ParameterizedTest
+    @EnumSource(ParquetProperties.WriterVersion.class)
+    void aCorruptPageFailsNamingTheFile(ParquetProperties.WriterVersion version) throws Exception {
+        org.apache.hadoop.fs.Path file = write(version);
+        Path local = Path.of(file.toUri());
+        byte[] bytes = Files.readAllBytes(local);
+        Arrays.fill(bytes, bytes.length / 3, bytes.length / 3 + 64, (byte) 0x7F);
+        Files.write(local, bytes);
+        Files.deleteIfExists(local.resolveSibling("." + local.getFileName() + ".crc")); // Hadoop's own checksum
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> read(file, all()));
+        assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aRunCutShortFailsRatherThanReadingPastItsBytes() {
+        // a bit-packed group of 8 values at 3 bits needs 3 bytes; 2 are there
+        byte[] data = {3, 1, 2};
+        RleBitPackedHybrid rle = new RleBitPackedHybrid(data, 0, data.length, 3);
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> rle.read(new int[8], 0, 8));
+        assertTrue(e.getMessage().contains("ends at byte 3"), e.getMessage());
+    }
+
     private static boolean[] all() {
         boolean[] wanted = new boolean[NAMES.size()];
         Arrays.fill(wanted, true);
@@ -166,7 +188,7 @@ class ParquetColumnsTest {
         try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(SCHEMA).withConf(new Configuration())
                 .withWriterVersion(version).withCompressionCodec(CompressionCodecName.SNAPPY)
                 .withDictionaryPageSize(4 * 1024) // dictionaries outgrow it and give way to plain pages
-                .withPageSize(8 * 1024).withRowGroupSize(64 * 1024L).build()) {
+                .withPageSize(8 * 1024).withRowGroupSize(64 * 1024L).withPageWriteChecksumEnabled(true).build()) {
             for (int i = 0; i < ROWS; i++) {
                 Object[] row = expected(i);
                 Group g = groups.newGroup().append("id", i);
