@@ -52,7 +52,7 @@ final class MergedGroups {
 
     /** Whether every one of {@code calls} keeps a count and one value (not a variance, a collection, a distinct set). */
     static boolean holds(List<AggregateCall> calls) {
-        return calls.stream().allMatch(c -> !c.distinct() && !c.kind().isMoment() && !c.kind().isCollect());
+        return calls.stream().allMatch(c -> !c.distinct() && c.kind().isSimple());
     }
 
     boolean isEmpty() {

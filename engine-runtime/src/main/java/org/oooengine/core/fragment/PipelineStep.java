@@ -68,7 +68,7 @@ public sealed interface PipelineStep {
          */
         public boolean cascades(List<Expr> keys, List<AggregateCall> aggregates) {
             if (projections.size() < 2 || keys.isEmpty()
-                    || aggregates.stream().anyMatch(c -> c.distinct() || c.kind().isMoment() || c.kind().isCollect())) {
+                    || aggregates.stream().anyMatch(c -> c.distinct() || !c.kind().isSimple())) {
                 return false;
             }
             java.util.BitSet read = new java.util.BitSet();

@@ -214,7 +214,7 @@ final class VectorAggregation {
 
     private static VectorAggregation of(List<Expr> keyExprs, List<AggregateCall> calls, boolean partial,
                                         QueryMemory memory, Consumer<List<Object[]>> out) {
-        if (calls.stream().anyMatch(c -> c.kind().isMoment() || c.kind().isCollect())) {
+        if (calls.stream().anyMatch(c -> !c.kind().isSimple())) {
             // variances keep a mean and squared deviations, collect_list its values: the row engine's accumulators do
             return null;
         }

@@ -514,7 +514,8 @@ public final class PipelinePlanner {
         for (AggregateCall call : a.aggregates()) {
             partial.add(new Field(null, call + " count", SqlType.BIGINT));
             partial.add(new Field(null, call + " state", call.arg() == null ? SqlType.BIGINT
-                    : call.kind().isMoment() ? SqlType.DOUBLE : call.kind().isCollect() ? call.type() : call.arg().type()));
+                    : call.kind().isMoment() ? SqlType.DOUBLE : call.kind().isCollect() ? call.type()
+                    : call.kind() == AggregateCall.Kind.APPROX_DISTINCT ? SqlType.STRING : call.arg().type()));
             partial.add(new Field(null, call + " squares", SqlType.DOUBLE)); // a variance's; null for the others
         }
         return partial;

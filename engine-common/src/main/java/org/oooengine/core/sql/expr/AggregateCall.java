@@ -20,7 +20,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
         COUNT_STAR, COUNT, SUM, AVG, MIN, MAX,
         // ordinals travel on the wire: new kinds go last
         VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP,
-        COLLECT_LIST, COLLECT_SET;
+        COLLECT_LIST, COLLECT_SET, APPROX_DISTINCT;
 
         /** The variances and standard deviations: their state is a count, a mean and a sum of squared deviations. */
         public boolean isMoment() {
@@ -31,12 +31,21 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
         public boolean isCollect() {
             return this == COLLECT_LIST || this == COLLECT_SET;
         }
+
+        /**
+         * Counts, sums, averages and extremes: their state is a count and one value that merges by
+         * adding or comparing (what the vectorized aggregation keeps in arrays); a variance's,
+         * a collection's or a sketch's is more.
+         */
+        public boolean isSimple() {
+            return !isMoment() && !isCollect() && this != APPROX_DISTINCT;
+        }
     }
 
     /** The result type Hive gives the aggregate of {@code arg}. */
     public static SqlType resultType(Kind kind, SqlType arg) {
         return switch (kind) {
-            case COUNT_STAR, COUNT -> SqlType.BIGINT;
+            case COUNT_STAR, COUNT, APPROX_DISTINCT -> SqlType.BIGINT;
             case MIN, MAX -> arg;
             case SUM -> switch (arg.kind()) {
                 case TINYINT, SMALLINT, INT, BIGINT -> SqlType.BIGINT;
@@ -83,12 +92,15 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
         /** collect_list's values, or collect_set's by their group key (the first of equal values kept), in arrival order. */
         private final List<Object> collected;
         private final Map<Object, Object> collectedSet;
+        /** approx_count_distinct's sketch of the values. */
+        private final DistinctSketch sketch;
 
         Accumulator(AggregateCall call) {
             this.call = call;
             this.seen = call.distinct ? new HashSet<>() : null;
             this.collected = call.kind == Kind.COLLECT_LIST ? new ArrayList<>() : null;
             this.collectedSet = call.kind == Kind.COLLECT_SET ? new LinkedHashMap<>() : null;
+            this.sketch = call.kind == Kind.APPROX_DISTINCT ? DistinctSketch.empty() : null;
         }
 
         private void collect(Object v) {
@@ -132,6 +144,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                     squares += delta * (x - mean);
                 }
                 case COLLECT_LIST, COLLECT_SET -> collect(v);
+                case APPROX_DISTINCT -> sketch.add(v);
                 default -> {
                 }
             }
@@ -154,6 +167,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 case SUM, AVG -> count == 0 ? null : runningSum(call.arg.type());
                 case VAR_POP, VAR_SAMP, STDDEV_POP, STDDEV_SAMP -> count == 0 ? null : (Object) mean;
                 case COLLECT_LIST, COLLECT_SET -> collection();
+                case APPROX_DISTINCT -> count == 0 ? null : sketch.encoded();
             };
             out[offset + 2] = call.kind.isMoment() && count > 0 ? (Object) squares : null;
         }
@@ -181,6 +195,7 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 case MIN -> extreme = extreme == null || Values.compare(v, extreme) < 0 ? v : extreme;
                 case MAX -> extreme = extreme == null || Values.compare(v, extreme) > 0 ? v : extreme;
                 case COLLECT_LIST, COLLECT_SET -> ((List<?>) v).forEach(this::collect);
+                case APPROX_DISTINCT -> sketch.merge(DistinctSketch.decode((String) v));
                 default -> {
                 }
             }
@@ -223,6 +238,8 @@ public record AggregateCall(Kind kind, Expr arg, boolean distinct, SqlType type)
                 case STDDEV_SAMP -> count <= 1 ? null : (Object) Math.sqrt(Math.max(0, squares) / (count - 1));
                 // Hive: an empty array, not NULL, for a group without values
                 case COLLECT_LIST, COLLECT_SET -> collection();
+                // an estimate, never above the values counted
+                case APPROX_DISTINCT -> Math.min(count, sketch.estimate());
             };
         }
 

@@ -22,8 +22,8 @@ class FunctionsTest {
         assertEquals(AggregateCall.Kind.STDDEV_POP, Functions.find("stddev").orElseThrow().aggregate());
         assertEquals(AggregateCall.Kind.STDDEV_POP, Functions.find("std").orElseThrow().aggregate());
         assertEquals(AggregateCall.Kind.VAR_POP, Functions.find("variance").orElseThrow().aggregate());
-        assertEquals(Set.of("avg", "collect_list", "collect_set", "count", "max", "min", "std", "stddev", "stddev_pop", "stddev_samp", "sum", "var_pop",
-                "var_samp", "variance"), Functions.aggregateNames());
+        assertEquals(Set.of("approx_count_distinct", "avg", "collect_list", "collect_set", "count", "max", "min", "std", "stddev", "stddev_pop", "stddev_samp", "sum", "var_pop",
+                "var_samp", "variance", "ndv"), Functions.aggregateNames());
     }
 
     @Test
