@@ -57,6 +57,10 @@ final class BenchTpchCommand implements Callable<Integer> {
                     + "<dir> is allowed to SQL for the run")
     Path files;
 
+    @Option(names = "--analyze", description = "with --files: ANALYZE TABLE ... COMPUTE STATISTICS FOR COLUMNS each "
+            + "table before the queries run (its time is printed, not counted)")
+    boolean analyze;
+
     @Option(names = "--format", paramLabel = "<format>",
             description = "with --files: the files' format, parquet, orc or textfile (default: parquet)")
     String format;
@@ -76,6 +80,9 @@ final class BenchTpchCommand implements Callable<Integer> {
         if (format != null && files == null) {
             throw new ParameterException(spec.commandLine(), "--format says the format of --files, which is not given");
         }
+        if (analyze && files == null) {
+            throw new ParameterException(spec.commandLine(), "--analyze counts the tables of --files, which is not given");
+        }
         String fileFormat = format == null ? "parquet" : format.toLowerCase(java.util.Locale.ROOT);
         if (!List.of("parquet", "orc", "textfile").contains(fileFormat)) {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not parquet, orc or textfile");
@@ -90,6 +97,10 @@ final class BenchTpchCommand implements Callable<Integer> {
              SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
             if (files != null) {
                 TpchFileTables.register(sql, files, fileFormat);
+                if (analyze) {
+                    err.printf("analyzed the tables in %.1f s%n", TpchFileTables.analyze(sql));
+                    err.flush();
+                }
                 sql.execute("USE " + TpchFileTables.DATABASE, new org.oooengine.hive.sql.Cancellation());
             }
             try {

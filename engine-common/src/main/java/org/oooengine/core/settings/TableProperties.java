@@ -34,6 +34,11 @@ public final class TableProperties {
             .scope(TABLE)
             .doc("Set by the engine on a partitioned table held in files (external or metastore): its partition "
                     + "keys, comma-separated, the table's last columns."));
+    public static final Setting<String> STATISTICS = DECLARED.add(Setting.text("ooo.stats.").scope(TABLE)
+            .doc("Set by `ANALYZE TABLE ... COMPUTE STATISTICS` on a table held in files: `ooo.stats.rows` and "
+                    + "`ooo.stats.bytes`, its rows and its files' bytes when they were counted; with `FOR COLUMNS`, "
+                    + "`ooo.stats.<column>.distinct` and `ooo.stats.<column>.nulls`. The planner takes a column's "
+                    + "distinct values from them, and a text table's rows scaled by the bytes its files hold now."));
 
     private TableProperties() {
     }

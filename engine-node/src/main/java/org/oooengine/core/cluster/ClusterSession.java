@@ -179,6 +179,11 @@ public final class ClusterSession implements AutoCloseable {
         return statistics.statistics(analyze);
     }
 
+    /** Has every node collect the statistics of its partition of {@code table} anew; returns each node's. */
+    public Map<String, StoreStatistics> analyze(String table) {
+        return statistics.analyze(table);
+    }
+
     /**
      * How each node's partitions' B+trees have deteriorated ({@link TreeReport}s), by node, of table
      * {@code table} only when given; each node reads its trees' leaves to answer (or answers from

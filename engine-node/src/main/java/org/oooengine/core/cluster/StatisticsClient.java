@@ -42,6 +42,13 @@ final class StatisticsClient {
                 new TypeReference<StoreStatistics>() { }, "unreadable statistics");
     }
 
+    /** Every node's statistics of {@code table} collected anew, its other tables' as they were kept. */
+    Map<String, StoreStatistics> analyze(String table) {
+        byte[] request = new PayloadWriter(64).put(Messages.STATISTICS_ANALYZE).putString(table).toByteArray();
+        return askEveryNode(client -> client.call(OpCode.TABLE_STATISTICS, request, ANALYZE_TIMEOUT),
+                new TypeReference<StoreStatistics>() { }, "unreadable statistics");
+    }
+
     Map<String, List<TreeReport>> treeHealth(Optional<String> table, boolean patient) {
         byte[] request = table.map(t -> new PayloadWriter(64).putString(t).toByteArray()).orElse(new byte[0]);
         return askEveryNode(client -> patient ? client.call(OpCode.TREE_HEALTH, request, ANALYZE_TIMEOUT)

@@ -50,7 +50,8 @@ final class StatisticsRequests implements RequestFamily {
         switch (request.op()) {
             case TABLE_STATISTICS -> {
                 boolean analyze = r.hasMore() && (r.get() & Messages.STATISTICS_ANALYZE) != 0;
-                node.fragments().execute(() -> node.answer(out, () -> out.reply(statistics(analyze))));
+                String table = analyze && r.hasMore() ? r.getString() : null; // null: every table
+                node.fragments().execute(() -> node.answer(out, () -> out.reply(statistics(analyze, table))));
             }
             case TREE_HEALTH -> {
                 String table = r.hasMore() ? r.getString() : null; // null: every table
@@ -69,12 +70,17 @@ final class StatisticsRequests implements RequestFamily {
         }
     }
 
-    /** This node's partition statistics, collected anew when asked or when none were kept. */
-    private byte[] statistics(boolean analyze) throws Exception {
+    /**
+     * This node's partition statistics, collected anew when asked (of {@code table} only, when
+     * given: the others' kept) or when none were kept.
+     */
+    private byte[] statistics(boolean analyze, String table) throws Exception {
         Store s = node.store().require();
-        StoreStatistics stats = analyze ? null : StoreStatistics.read(s.dir()).orElse(null);
+        StoreStatistics kept = StoreStatistics.read(s.dir()).orElse(null);
+        StoreStatistics stats = analyze ? null : kept;
         if (stats == null) {
-            stats = StatisticsCollector.collect(s);
+            stats = table == null || kept == null ? StatisticsCollector.collect(s)
+                    : StatisticsCollector.collectAnew(s, kept, table);
             LOG.info("node {} collected statistics of {} tables in {} s", node.nodeId(), stats.tables().size(),
                     String.format("%.1f", stats.seconds()));
         }

@@ -70,6 +70,11 @@ public final class StatisticsCollector {
         return collect(store, Map.of(), List.of());
     }
 
+    /** Collects {@code table} of {@code store} anew, the other tables keeping theirs from {@code kept}, and writes them all. */
+    public static StoreStatistics collectAnew(Store store, StoreStatistics kept, String table) {
+        return collect(store, kept.tables(), List.of(table));
+    }
+
     private static StoreStatistics collect(Store store, Map<String, TableStatistics> kept, List<String> changed) {
         long t0 = System.nanoTime();
         Map<String, TableStatistics> tables = new LinkedHashMap<>();

@@ -1,7 +1,9 @@
 package org.oooengine.hive.catalog;
 
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.oooengine.core.sql.SqlException;
 import org.oooengine.optimizer.catalog.TableInfo;
 
 /** Databases and their tables, as SQL names them. Names are lower case. */
@@ -17,6 +19,15 @@ public interface Catalog {
      * when this catalog's tables cannot be written; by default they can.
      */
     default void checkWritable(String database, String name) {
+    }
+
+    /**
+     * Keeps {@code statistics} (table properties, {@link org.oooengine.hive.files.FileTableStatistics})
+     * with table {@code database.name}, replacing those of the same names; refused by default (a
+     * catalog that keeps nothing).
+     */
+    default void recordStatistics(String database, String name, Map<String, String> statistics) {
+        throw new SqlException(SqlException.NOT_SUPPORTED, "this catalog keeps no statistics of " + database + "." + name);
     }
 
     /** The view {@code database.name}; none by default (a catalog that keeps no views). */

@@ -163,6 +163,17 @@ public final class EmbeddedCatalog implements Catalog {
         save();
     }
 
+    @Override
+    public synchronized void recordStatistics(String database, String name, Map<String, String> statistics) {
+        CatalogTable t = tables.get(key(database, name));
+        if (t == null) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + database + "." + name);
+        }
+        Map<String, String> properties = new LinkedHashMap<>(t.properties());
+        properties.putAll(statistics);
+        put(t.withProperties(properties, t.comment()));
+    }
+
     /** Every table created through SQL, in every database. */
     public synchronized List<CatalogTable> entries() {
         return List.copyOf(tables.values());

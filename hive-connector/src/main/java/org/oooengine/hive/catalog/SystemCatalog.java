@@ -117,6 +117,11 @@ public final class SystemCatalog implements Catalog {
         tables.checkWritable(database, name);
     }
 
+    @Override
+    public void recordStatistics(String database, String name, Map<String, String> statistics) {
+        tables.recordStatistics(database, name, statistics);
+    }
+
     /** The catalog beside which the system tables are. */
     public Catalog tables() {
         return tables;

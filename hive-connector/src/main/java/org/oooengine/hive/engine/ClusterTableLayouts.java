@@ -4,6 +4,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.OptionalLong;
 import java.util.function.BiFunction;
 import org.oooengine.core.cluster.ClusterException;
@@ -12,7 +13,9 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.cost.TableFacts;
+import org.oooengine.core.settings.TableProperties;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.FileTableStatistics;
 import org.oooengine.optimizer.rel.TableLayouts;
 import org.oooengine.optimizer.snapshot.ClusterSnapshot;
 
@@ -36,7 +39,8 @@ final class ClusterTableLayouts implements TableLayouts {
     @Override
     public OptionalLong rows(TableInfo table) {
         if (FileTableReader.holds(table)) {
-            return fileFacts(table).map(f -> OptionalLong.of(f.rows())).orElse(OptionalLong.empty());
+            return fileFacts(table).map(f -> analyzedRows(table, f).orElse(f.rows())).map(OptionalLong::of)
+                    .orElse(OptionalLong.empty());
         }
         return meta(table).map(m -> OptionalLong.of(m.rows())).orElse(OptionalLong.empty());
     }
@@ -73,6 +77,19 @@ final class ClusterTableLayouts implements TableLayouts {
 
     private static final int STRING_BYTES = 16;
 
+    /**
+     * The rows ANALYZE TABLE counted in a text table, scaled by how its files' bytes changed since:
+     * a text file's own count is estimated from a sample of its lines. ORC and Parquet footers
+     * count exactly, and are always as current as the files.
+     */
+    private static Optional<Long> analyzedRows(TableInfo table, FileTableReader.Facts facts) {
+        if (!"text".equals(table.properties().get(TableProperties.FILE_FORMAT.name()))) {
+            return Optional.empty();
+        }
+        OptionalLong rows = FileTableStatistics.rows(table, facts.bytes());
+        return rows.isPresent() ? Optional.of(rows.getAsLong()) : Optional.empty();
+    }
+
     private Optional<FileTableReader.Facts> fileFacts(TableInfo table) {
         return fileFacts.computeIfAbsent(table, t -> files.map(f -> f.facts(t)));
     }
@@ -107,15 +124,20 @@ final class ClusterTableLayouts implements TableLayouts {
     }
 
     /**
-     * A file column's distinct values as its footers bound them: an integer or date column can hold
-     * no more than its span. Taken only when the span is at most a quarter of the rows, so that the
-     * column repeats its values (a nation key, a foreign key, a date), where a dense domain makes
-     * the bound close; a wider span may be a key's, whose count it says little of (TPC-H's
-     * l_orderkey spans 6 million values in 6 million rows, and holds 1.5 million).
+     * A file column's distinct values: as ANALYZE TABLE counted them (never more than the rows the
+     * files hold now), or else as its footers bound them: an integer or date column can hold no
+     * more than its span. The span is taken only when it is no wider than the rows: the column
+     * then repeats its values (a nation key, a foreign key, a date), where a dense domain makes the
+     * bound close; a wider span may be a key's, whose count it says little of (TPC-H's l_orderkey
+     * spans 6 million values in 6 million rows, and holds 1.5 million).
      */
     private double fileDistinct(TableInfo table, int column) {
-        long[] r = range(table, column);
         OptionalLong rows = rows(table);
+        OptionalDouble analyzed = FileTableStatistics.distinct(table, table.columns().get(column).name());
+        if (analyzed.isPresent()) {
+            return Math.max(1, rows.isPresent() ? Math.min(analyzed.getAsDouble(), rows.getAsLong()) : analyzed.getAsDouble());
+        }
+        long[] r = range(table, column);
         if (r == null || rows.isEmpty() || table.columns().get(column).type().kind() == SqlType.Kind.DECIMAL) {
             return Double.NaN;
         }

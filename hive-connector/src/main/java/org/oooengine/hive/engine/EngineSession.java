@@ -149,6 +149,7 @@ final class EngineSession implements SqlSession {
                     change(tree, sql, cancel);
             case TOK_SHOWVIEWS -> single("tab_name", catalog.views(database).stream().map(CatalogView::name).toList());
             case TOK_EXPLAIN -> explain(tree, cancel);
+            case TOK_ANALYZE -> analyze(tree, sql, cancel);
             case TOK_SHOWDATABASES -> single("database_name", catalog.databases());
             case TOK_SHOWTABLES -> single("tab_name", tablesAndViews());
             case TOK_DESCTABLE -> describe(tree);
@@ -168,7 +169,11 @@ final class EngineSession implements SqlSession {
     private StatementResult query(ASTNode tree, Cancellation cancel) {
         Map<String, String> settings = running();
         RelNode plan = modes.forSettings(settings).plan(catalog, database, tree);
-        Executor.Rows rows = StatementTransaction.run(modes.peers(), "query", StatementTransaction.attempts(settings),
+        return StatementResult.rows(columns(plan), rows(plan, settings, cancel));
+    }
+
+    private Executor.Rows rows(RelNode plan, Map<String, String> settings, Cancellation cancel) {
+        return StatementTransaction.run(modes.peers(), "query", StatementTransaction.attempts(settings),
                 new StatementTransaction.Attempt<>() {
             @Override
             public Executor.Rows run(StatementTransaction tx) {
@@ -181,7 +186,39 @@ final class EngineSession implements SqlSession {
                 result.close();
             }
         });
-        return StatementResult.rows(columns(plan), rows);
+    }
+
+    /**
+     * ANALYZE TABLE: a table on the nodes has its statistics collected anew there; one held in
+     * files is counted by a query on the nodes ({@link TableAnalysis}), what it counts kept in the
+     * catalog with the table. Who may alter the table may analyze it.
+     */
+    private StatementResult analyze(ASTNode tree, String sql, Cancellation cancel) {
+        var s = (DdlStatement.AnalyzeTable) new DdlAnalyzer(catalog, database, sql).analyze(tree);
+        TableInfo target = s.target();
+        try {
+            access.checkCanCreateTable(user, target.database(), target.name());
+        } catch (AccessDeniedException e) {
+            throw logged(e);
+        }
+        if (!s.scan()) {
+            return StatementResult.update(0); // NOSCAN: the planner reads the files' sizes itself
+        }
+        if (!FileTableReader.holds(target)) {
+            snapshots.analyze(target.storage());
+            return StatementResult.update(0);
+        }
+        Map<String, String> settings = running();
+        long bytes = modes.fileBytes(target);
+        RelNode plan = modes.forSettings(settings).plan(catalog, database, HiveSqlParser.parse(TableAnalysis.query(s)));
+        Object[] counts;
+        try (Executor.Rows rows = rows(plan, settings, cancel)) {
+            counts = rows.next();
+        }
+        catalog.recordStatistics(target.database(), target.name(), TableAnalysis.statistics(s, counts, bytes));
+        LOG.info("{}: analyzed {}.{}: {} rows, {} columns", user.name(), target.database(), target.name(), counts[0],
+                s.columns().size());
+        return StatementResult.update(0);
     }
 
     /** SHOW TABLES: the tables and the views of the current database, by name, as Hive lists them. */

@@ -8,6 +8,7 @@ import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.settings.SessionSettings;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.files.SplitScheduling;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
@@ -69,6 +70,11 @@ final class ExecutionModes {
         TableReader stored = fileTables.<TableReader>map(files -> new RoutingTableReader(FileTableReader::holds, files,
                 clusterTables)).orElse(clusterTables);
         return new RoutingTableReader(SystemTableReader::holds, systemTables, stored);
+    }
+
+    /** The bytes the files of {@code table} hold now; 0 when they cannot be listed. */
+    long fileBytes(TableInfo table) {
+        return fileTables.map(f -> f.facts(table)).map(FileTableReader.Facts::bytes).orElse(0L);
     }
 
     /** The cluster's connections to its nodes, which a statement's transaction reaches them by. */

@@ -12,6 +12,7 @@ import org.oooengine.hive.catalog.CatalogTable;
 import org.oooengine.hive.catalog.CatalogView;
 import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.hive.files.FileLayout;
+import org.oooengine.hive.files.FileTableStatistics;
 import org.oooengine.hive.files.PartitionDirectories;
 import org.oooengine.hive.sql.analyze.DdlAnalyzer;
 import org.oooengine.optimizer.catalog.ResultColumn;
@@ -74,6 +75,7 @@ final class ShowCreateTable {
         if (files != null) {
             lines.add("LOCATION " + literal(t.storage()));
         }
+        properties.keySet().removeIf(FileTableStatistics::isStatistic); // what ANALYZE counted is no part of the definition
         if (!properties.isEmpty()) {
             lines.add("TBLPROPERTIES (");
             List<String> entries = properties.entrySet().stream().sorted(Map.Entry.comparingByKey())

@@ -94,6 +94,7 @@ public final class FileTableReader implements TableReader {
         List<DataType> types = table.columns().stream().map(c -> storedOrNull(c.type())).toList();
         try {
             long rows = 0;
+            long bytes = 0;
             long[][] ranges = new long[types.size()][];
             boolean[] unbounded = new boolean[types.size()];
             for (FilePart part : parts.apply(table)) {
@@ -101,6 +102,7 @@ public final class FileTableReader implements TableReader {
                 for (FileStatus f : allowedFiles(table, name, part)) {
                     FileFacts file = facts(f, format);
                     rows += file.rows();
+                    bytes += f.getLen();
                     for (int c = 0; c < table.columns().size() - part.partitionValues().size(); c++) {
                         long[] r = file.rows() == 0 ? null : range(file, format, c, table.columns().get(c).name(), types.get(c));
                         if (r == null) {
@@ -117,7 +119,7 @@ public final class FileTableReader implements TableReader {
                     ranges[c] = null;
                 }
             }
-            return new Facts(rows, ranges);
+            return new Facts(rows, bytes, ranges);
         } catch (IOException | RuntimeException e) {
             LOG.debug("no row count of {}: {}", name, e.getMessage());
             return null;
@@ -132,8 +134,11 @@ public final class FileTableReader implements TableReader {
         }
     }
 
-    /** What a table's files say of it: {@code ranges[c]} is column c's least and greatest value, or null. */
-    public record Facts(long rows, long[][] ranges) {
+    /**
+     * What a table's files say of it: their rows, their bytes, and in {@code ranges[c]} column c's
+     * least and greatest value, or null.
+     */
+    public record Facts(long rows, long bytes, long[][] ranges) {
     }
 
     private FileFacts facts(FileStatus f, String format) throws IOException {

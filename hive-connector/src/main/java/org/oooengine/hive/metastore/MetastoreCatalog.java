@@ -153,6 +153,17 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         });
     }
 
+    /** Keeps {@code statistics} in the table's parameters, where Hive and Spark see them beside their own. */
+    @Override
+    public void recordStatistics(String database, String name, Map<String, String> statistics) {
+        ask("keep the statistics of " + database + "." + name, () -> {
+            Table t = client.getTable(new GetTableRequest(database, name));
+            t.getParameters().putAll(statistics);
+            client.alter_table(database, name, t);
+            return null;
+        });
+    }
+
     /** Where a table's rows are: its location, or each of its partitions' locations. */
     private List<FilePart> parts(TableInfo table) {
         MetastoreTable.unsupported(table).ifPresent(reason -> {

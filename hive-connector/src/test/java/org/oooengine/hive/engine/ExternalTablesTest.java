@@ -1,6 +1,7 @@
 package org.oooengine.hive.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,6 +72,14 @@ class ExternalTablesTest {
     private static long rowsReadBy(String node, String analyzed) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile(node + " read ([0-9,]+) rows").matcher(analyzed);
         assertTrue(m.find(), analyzed);
+        return Long.parseLong(m.group(1).replace(",", ""));
+    }
+
+    /** The groups a plan's final aggregation is estimated to make. */
+    private static long groupsEstimated(String plan) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("FinalAggregate [^\n]*\\(est\\. ([0-9,]+) rows?\\)")
+                .matcher(plan);
+        assertTrue(m.find(), plan);
         return Long.parseLong(m.group(1).replace(",", ""));
     }
 
@@ -146,6 +155,58 @@ class ExternalTablesTest {
             SqlCluster.rows(s, "DROP TABLE orders_pq");
             SqlCluster.rows(s, "DROP TABLE customer_csv");
             assertTrue(Files.exists(incoming.resolve("customers_csv/part-0.csv")), "an external table's files stay");
+        }
+    }
+
+    /**
+     * ANALYZE TABLE counts a file table's rows and its columns' distinct values on the nodes and
+     * keeps them with the table: the planner estimates from them what footers do not say (a
+     * string's distinct values, a text file's exact rows).
+     */
+    @Test
+    void analyzeTableGivesThePlannerDistinctValuesAndRows() throws Exception {
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_an (" + columns(TpchTable.ORDERS) + ") "
+                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE customer_an (" + columns(TpchTable.CUSTOMER) + ") "
+                    + "ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' LOCATION '" + incoming.resolve("customers_csv") + "'");
+            long clerks = ((Number) cluster.oracle().rows("SELECT count(DISTINCT o_clerk) FROM orders").get(0)[0]).longValue();
+            long customers = ((Number) cluster.oracle().rows("SELECT count(*) FROM customer").get(0)[0]).longValue();
+            String byClerk = "EXPLAIN SELECT o_clerk, count(*) FROM orders_an GROUP BY o_clerk";
+            long before = groupsEstimated(explain(s, byClerk));
+            assertTrue(Math.abs(before - clerks) > clerks * 0.03, "estimated " + before + " clerks before ANALYZE");
+            SqlCluster.rows(s, "ANALYZE TABLE orders_an COMPUTE STATISTICS FOR COLUMNS");
+            long after = groupsEstimated(explain(s, byClerk));
+            assertTrue(Math.abs(after - clerks) <= clerks * 0.03, "estimated " + after + " of " + clerks + " clerks");
+            assertEquals(15_000L, SqlCluster.rows(s, "SELECT count(*) FROM orders_an").get(0)[0]);
+
+            // a text table's rows are estimated from a sample of its lines until counted
+            SqlCluster.rows(s, "ANALYZE TABLE customer_an COMPUTE STATISTICS");
+            String scan = explain(s, "EXPLAIN SELECT * FROM customer_an");
+            assertTrue(scan.contains(String.format("(est. %,d rows)", customers)), scan);
+            SqlCluster.rows(s, "ANALYZE TABLE customer_an COMPUTE STATISTICS FOR COLUMNS c_mktsegment, c_nationkey");
+            String properties = SqlCluster.rows(s, "DESCRIBE FORMATTED customer_an").stream()
+                    .map(r -> r[1] + "=" + r[2]).collect(Collectors.joining("\n"));
+            assertTrue(properties.contains("ooo.stats.c_mktsegment.distinct=5"), properties);
+            assertTrue(properties.contains("ooo.stats.c_nationkey.nulls=0"), properties);
+            String ddl = SqlCluster.rows(s, "SHOW CREATE TABLE customer_an").stream().map(r -> (String) r[0])
+                    .collect(Collectors.joining("\n"));
+            assertFalse(ddl.contains("ooo.stats"), ddl);
+
+            SqlCluster.rows(s, "ANALYZE TABLE orders_an COMPUTE STATISTICS NOSCAN");
+            SqlException partition = assertThrows(SqlException.class, () -> SqlCluster.rows(s,
+                    "ANALYZE TABLE orders_an PARTITION (o_month = DATE '1995-01-01') COMPUTE STATISTICS"));
+            assertEquals(SqlException.NOT_SUPPORTED, partition.sqlState());
+            assertTrue(partition.getMessage().contains("ANALYZE TABLE ... PARTITION"), partition.getMessage());
+            SqlException column = assertThrows(SqlException.class, () -> SqlCluster.rows(s,
+                    "ANALYZE TABLE orders_an COMPUTE STATISTICS FOR COLUMNS o_nothing"));
+            assertEquals(SqlException.UNKNOWN_COLUMN, column.sqlState());
+
+            // a table on the nodes has its statistics collected anew there
+            SqlCluster.rows(s, "ANALYZE TABLE customer COMPUTE STATISTICS FOR COLUMNS");
+            assertSameAsDuckDb(s, "SELECT c_mktsegment, count(*) FROM customer GROUP BY c_mktsegment");
+            SqlCluster.rows(s, "DROP TABLE orders_an");
+            SqlCluster.rows(s, "DROP TABLE customer_an");
         }
     }
 

@@ -1,6 +1,7 @@
 package org.oooengine.hive.metastore;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -185,6 +186,33 @@ class MetastoreWritesTest {
             assertEquals(List.of(4L, 16L), List.of(rows(s, "SELECT count(*), sum(id) FROM events").get(0)));
             assertEquals(4, HiveReaders.rows(admin, DB, "events").size()); // Hive reads them too
         }
+    }
+
+    /**
+     * ANALYZE TABLE keeps what it counts in the table's parameters, beside Hive's and Spark's own;
+     * a column Spark counted (its {@code spark.sql.statistics} parameters) the planner reads too.
+     */
+    @Test
+    void analyzeKeepsStatisticsInTheTableParameters() throws Exception {
+        try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            rows(s, "ANALYZE TABLE orders COMPUTE STATISTICS FOR COLUMNS o_orderpriority, o_orderdate");
+            Map<String, String> parameters = admin.getTable(DB, "orders").getParameters();
+            assertEquals("15000", parameters.get("ooo.stats.rows"));
+            assertEquals("5", parameters.get("ooo.stats.o_orderpriority.distinct"));
+            assertEquals("0", parameters.get("ooo.stats.o_orderdate.nulls"));
+
+            String bySegment = "EXPLAIN SELECT c_mktsegment, count(*) FROM customer GROUP BY c_mktsegment";
+            assertFalse(plan(s, bySegment).contains("(est. 5 rows)"));
+            var customer = admin.getTable(DB, "customer");
+            customer.getParameters().put("spark.sql.statistics.colStats.c_mktsegment.distinctCount", "5");
+            admin.alter_table(DB, "customer", customer);
+            String planned = plan(s, bySegment);
+            assertTrue(planned.matches("(?s).*FinalAggregate [^\n]*\\(est\\. 5 rows\\).*"), planned);
+        }
+    }
+
+    private static String plan(SqlSession s, String explain) {
+        return rows(s, explain).stream().map(r -> (String) r[0]).collect(java.util.stream.Collectors.joining("\n"));
     }
 
     @Test

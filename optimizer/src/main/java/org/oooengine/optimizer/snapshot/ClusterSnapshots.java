@@ -95,6 +95,12 @@ public final class ClusterSnapshots {
         }
     }
 
+    /** Has the nodes collect the statistics of {@code table} anew (ANALYZE TABLE); the next snapshot plans with them. */
+    public void analyze(String table) {
+        cluster.analyze(table);
+        tablesChanged();
+    }
+
     /** Tables changed through this engine: the next snapshot asks for their statistics anew. */
     public void tablesChanged() {
         version.incrementAndGet();

@@ -6,6 +6,7 @@ import java.util.Map;
 import org.oooengine.cluster.bench.ExternalTables;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.tpch.TpchSchema;
+import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
 /**
@@ -22,6 +23,18 @@ public final class TpchFileTables {
     /** Creates {@value #DATABASE} afresh with every TPC-H table over {@code dir}/{@code <table>}, in {@code format}. */
     public static void register(SqlSession sql, Path dir, String format) {
         ExternalTables.register(sql, DATABASE, tables(), dir, format, Map.of());
+    }
+
+    /**
+     * Has the engine count every table's rows and its columns' distinct values (ANALYZE TABLE ...
+     * FOR COLUMNS), as a warehouse's tables usually have been; returns the seconds it took.
+     */
+    public static double analyze(SqlSession sql) {
+        long t0 = System.nanoTime();
+        for (TableDefinition t : tables()) {
+            sql.execute("ANALYZE TABLE " + DATABASE + "." + t.name() + " COMPUTE STATISTICS FOR COLUMNS", new Cancellation());
+        }
+        return (System.nanoTime() - t0) / 1e9;
     }
 
     /** Drops {@value #DATABASE} and its tables (their files stay). */

@@ -127,6 +127,7 @@ public final class DdlAnalyzer {
             case TOK_ALTERTABLE -> Ast.child(n, 1).getType() == TOK_ALTERTABLE_ADDPARTS ? addPartitions(n)
                     : AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0)));
             case TOK_MSCK -> repairTable(n);
+            case TOK_ANALYZE -> analyzeTable(n);
             case TOK_DROPVIEW -> {
                 String[] name = tableName(Ast.child(n, 0));
                 yield new DdlStatement.DropView(name[0], name[1], Ast.find(n, TOK_IFEXISTS) != null);
@@ -702,6 +703,44 @@ public final class DdlAnalyzer {
             }
         }
         return new DdlStatement.RepairTable(partitionedTable(tab, "MSCK REPAIR TABLE"));
+    }
+
+    /**
+     * {@code ANALYZE TABLE t COMPUTE STATISTICS [NOSCAN | FOR COLUMNS [c, ...]]}. Statistics are
+     * kept per table, so a PARTITION clause is refused.
+     */
+    private DdlStatement analyzeTable(ASTNode n) {
+        ASTNode tab = Ast.child(n, 0);
+        ASTNode partition = Ast.find(tab, TOK_PARTSPEC);
+        if (partition != null) {
+            throw Ast.notSupported("ANALYZE TABLE ... PARTITION (statistics are kept per table: analyze the whole table)",
+                    partition);
+        }
+        String[] name = tableName(Ast.child(tab, 0));
+        TableInfo target = catalog.table(name[0], name[1]).orElseThrow(() ->
+                Ast.error(SqlException.UNKNOWN_TABLE, "table not found: " + name[0] + "." + name[1], tab));
+        boolean forColumns = false;
+        boolean scan = true;
+        List<String> columns = new ArrayList<>();
+        for (ASTNode c : Ast.children(n).subList(1, n.getChildCount())) {
+            switch (c.getType()) {
+                case KW_COLUMNS -> forColumns = true;
+                case KW_NOSCAN -> scan = false;
+                case TOK_TABCOLNAME -> Ast.children(c).forEach(col -> columns.add(Ast.name(col)));
+                default -> throw Ast.notSupported("ANALYZE TABLE ... " + c.getText().toUpperCase(Locale.ROOT), c);
+            }
+        }
+        if (forColumns && columns.isEmpty()) {
+            target.columns().forEach(c -> columns.add(c.name()));
+        }
+        for (String c : columns) {
+            if (target.indexOf(c) < 0) {
+                throw Ast.error(SqlException.UNKNOWN_COLUMN, "ANALYZE TABLE names column " + c + ", which " + target.name()
+                        + " does not have", n);
+            }
+        }
+        return new DdlStatement.AnalyzeTable(target, scan, columns.stream().map(c -> target.columns()
+                .get(target.indexOf(c)).name()).distinct().toList());
     }
 
     private TableInfo partitionedTable(ASTNode tabName, String statement) {

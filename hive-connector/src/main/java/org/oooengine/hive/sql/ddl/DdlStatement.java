@@ -151,6 +151,18 @@ public sealed interface DdlStatement {
     record RepairTable(TableInfo target) implements DdlStatement {
     }
 
+    /**
+     * ANALYZE TABLE ... COMPUTE STATISTICS: the table's rows counted, and with FOR COLUMNS the
+     * distinct values and NULLs of {@code columns} (every column when it names none), kept for the
+     * planner. NOSCAN ({@code scan} false) counts nothing: what it would gather (files and their
+     * sizes) the planner reads from the files themselves.
+     */
+    record AnalyzeTable(TableInfo target, boolean scan, List<String> columns) implements DdlStatement {
+        public AnalyzeTable {
+            columns = List.copyOf(columns);
+        }
+    }
+
     /** LOAD DATA [LOCAL] INPATH: the file's (or directory's) rows into the table, read in the table's file format. */
     record LoadData(String path, boolean local, boolean overwrite, TableInfo target) implements DdlStatement {
     }
