@@ -14,7 +14,7 @@
 # ~/.cache/ooo-bench/tpch-sf<sf> (OOO_BENCH_CACHE). The script makes its own Python virtual
 # environment there (pyspark==4.0.1, duckdb, matplotlib from PyPI) on first use.
 # 'ooo-files' in --engines also runs the engine over the same Parquet files, as external tables
-# (ooo bench tpch --files), against its own tables and Spark. Without --cluster only DuckDB and Spark run. --timeout cancels a DuckDB or Spark run of a query
+# analyzed first (ooo bench tpch --files --analyze), against its own tables and Spark. Without --cluster only DuckDB and Spark run. --timeout cancels a DuckDB or Spark run of a query
 # after that long and reports the query as timed out (default: no limit).
 # peers-common.sh and peers.py hold what this script shares with tpcds-peers.sh.
 set -euo pipefail

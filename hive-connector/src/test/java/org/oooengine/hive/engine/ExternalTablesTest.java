@@ -75,6 +75,14 @@ class ExternalTablesTest {
         return Long.parseLong(m.group(1).replace(",", ""));
     }
 
+    /** The orders Parquet files by month as table {@code orders}, the customers' CSV file as {@code customers}. */
+    private static void createTables(SqlSession s, String orders, String customers) {
+        SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + orders + " (" + columns(TpchTable.ORDERS) + ") "
+                + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
+        SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + customers + " (" + columns(TpchTable.CUSTOMER) + ") "
+                + "ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' LOCATION '" + incoming.resolve("customers_csv") + "'");
+    }
+
     /** The groups a plan's final aggregation is estimated to make. */
     private static long groupsEstimated(String plan) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("FinalAggregate [^\n]*\\(est\\. ([0-9,]+) rows?\\)")
@@ -95,10 +103,7 @@ class ExternalTablesTest {
     @Test
     void parquetPartitionedByMonthAndCsvAreReadByTheNodesAndJoinedWithTheirTables() throws Exception {
         try (SqlSession s = cluster.session()) {
-            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_pq (" + columns(TpchTable.ORDERS) + ") "
-                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
-            SqlCluster.rows(s, "CREATE EXTERNAL TABLE customer_csv (" + columns(TpchTable.CUSTOMER) + ") "
-                    + "ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' LOCATION '" + incoming.resolve("customers_csv") + "'");
+            createTables(s, "orders_pq", "customer_csv");
             assertSameAsDuckDb(s, "SELECT o_month, count(*), sum(o_totalprice) FROM orders_pq WHERE o_month BETWEEN "
                     + "DATE '1995-01-01' AND DATE '1995-06-01' GROUP BY o_month ORDER BY o_month");
             assertSameAsDuckDb(s, "SELECT count(*), sum(o_totalprice), min(o_orderdate), max(o_comment) FROM orders_pq");
@@ -166,10 +171,7 @@ class ExternalTablesTest {
     @Test
     void analyzeTableGivesThePlannerDistinctValuesAndRows() throws Exception {
         try (SqlSession s = cluster.session()) {
-            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_an (" + columns(TpchTable.ORDERS) + ") "
-                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
-            SqlCluster.rows(s, "CREATE EXTERNAL TABLE customer_an (" + columns(TpchTable.CUSTOMER) + ") "
-                    + "ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' LOCATION '" + incoming.resolve("customers_csv") + "'");
+            createTables(s, "orders_an", "customer_an");
             long clerks = ((Number) cluster.oracle().rows("SELECT count(DISTINCT o_clerk) FROM orders").get(0)[0]).longValue();
             long customers = ((Number) cluster.oracle().rows("SELECT count(*) FROM customer").get(0)[0]).longValue();
             String byClerk = "EXPLAIN SELECT o_clerk, count(*) FROM orders_an GROUP BY o_clerk";

@@ -11,8 +11,11 @@ import org.oooengine.core.sql.expr.Expr;
  * it, a UNION ALL's branches, and to both sides of an inner join that equates it — Q95's
  * self-join of all web sales becomes one of the few orders kept. Only whether a key occurs
  * matters to a semi join, and a row of the other side whose key the kept side lacks matches none
- * of its rows. The kept side is taken without its own semi and anti joins (they only drop rows:
- * its keys are then a superset), so that it does not carry the other side into itself.
+ * of its rows. An anti join's other side is reduced alike (TPC-H Q21's late lineitems of other
+ * suppliers, NOT EXISTS for the few orders of one nation's suppliers): a row whose key the kept side
+ * lacks excludes none of its rows, whatever the residual condition. Not NOT IN's, whose NULL keys
+ * exclude every row. The kept side is taken without its own semi and anti joins (they only drop
+ * rows: its keys are then a superset), so that it does not carry the other side into itself.
  */
 final class SemiJoinReduction {
     /** How many times fewer of a table's rows the kept side's keys must be estimated to keep for it to be reduced. */
@@ -30,7 +33,8 @@ final class SemiJoinReduction {
 
     private RelNode visit(RelNode node) {
         RelNode mapped = RelNode.mapInputs(node, this::visit);
-        if (!(mapped instanceof RelNode.Join j) || j.kind() != JoinKind.SEMI || j.leftKeys().length == 0) {
+        if (!(mapped instanceof RelNode.Join j) || (j.kind() != JoinKind.SEMI && j.kind() != JoinKind.ANTI)
+                || j.leftKeys().length == 0) {
             return mapped;
         }
         RelNode keys = withoutSemiJoins(j.left());
