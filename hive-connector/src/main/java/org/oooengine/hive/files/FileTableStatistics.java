@@ -1,6 +1,7 @@
 package org.oooengine.hive.files;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.OptionalDouble;
 import java.util.OptionalLong;
@@ -10,14 +11,17 @@ import org.oooengine.optimizer.catalog.TableInfo;
 /**
  * The statistics ANALYZE TABLE keeps of a table held in files, as table properties
  * ({@link TableProperties#STATISTICS}), so that every catalog keeps them as it keeps the table:
- * the embedded one in its file, a metastore in the table's parameters. Spark's statistics of a
- * table it analyzed ({@code spark.sql.statistics.*}) are read where the engine kept none.
+ * the embedded one in its file, a metastore in the table's parameters. Where the engine kept none,
+ * the metastore's own column statistics (Hive's) and Spark's of a table it analyzed
+ * ({@code spark.sql.statistics.*}) are read.
  */
 public final class FileTableStatistics {
     private static final String PREFIX = TableProperties.STATISTICS.name();
     private static final String ROWS = PREFIX + "rows";
     private static final String BYTES = PREFIX + "bytes";
     private static final String SPARK_COLUMN = "spark.sql.statistics.colStats.";
+    /** Not kept anywhere: the metastore's column statistics, as its catalog hands them over with the table. */
+    private static final String METASTORE_PREFIX = "hive.stats.";
 
     private FileTableStatistics() {
     }
@@ -40,7 +44,12 @@ public final class FileTableStatistics {
 
     /** Whether a table property is one of these statistics (SHOW CREATE TABLE leaves them out). */
     public static boolean isStatistic(String property) {
-        return property.startsWith(PREFIX);
+        return property.startsWith(PREFIX) || property.startsWith(METASTORE_PREFIX);
+    }
+
+    /** The property under which a metastore catalog hands over the distinct values Hive counted in {@code column}. */
+    public static String metastoreDistinct(String column) {
+        return METASTORE_PREFIX + column + ".distinct";
     }
 
     /**
@@ -59,14 +68,19 @@ public final class FileTableStatistics {
         return OptionalLong.of(Math.round(rows.getAsLong() * ((double) bytesNow / bytes.getAsLong())));
     }
 
-    /** The distinct values of {@code column} ANALYZE counted (or Spark's ANALYZE did); empty when none did. */
+    /**
+     * The distinct values of {@code column} as this engine's ANALYZE counted them, else as the
+     * metastore keeps them (Hive's), else as Spark's ANALYZE did; empty when none did.
+     */
     public static OptionalDouble distinct(TableInfo table, String column) {
-        OptionalLong own = number(table, PREFIX + column + ".distinct");
-        if (own.isPresent()) {
-            return OptionalDouble.of(own.getAsLong());
+        for (String property : List.of(PREFIX + column + ".distinct", metastoreDistinct(column),
+                SPARK_COLUMN + column + ".distinctCount")) {
+            OptionalLong counted = number(table, property);
+            if (counted.isPresent()) {
+                return OptionalDouble.of(counted.getAsLong());
+            }
         }
-        OptionalLong spark = number(table, SPARK_COLUMN + column + ".distinctCount");
-        return spark.isPresent() ? OptionalDouble.of(spark.getAsLong()) : OptionalDouble.empty();
+        return OptionalDouble.empty();
     }
 
     private static OptionalLong number(TableInfo table, String property) {

@@ -113,7 +113,8 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
     public Optional<TableInfo> table(String database, String name) {
         Optional<TableInfo> table = ask("look up " + database + "." + name, () -> {
             try {
-                return Optional.of(MetastoreTable.info(client.getTable(new GetTableRequest(database, name))));
+                Table t = client.getTable(new GetTableRequest(database, name));
+                return Optional.of(MetastoreTable.withProperties(MetastoreTable.info(t), HiveColumnStatistics.of(client, t)));
             } catch (NoSuchObjectException | UnknownDBException e) {
                 return Optional.<TableInfo>empty();
             }

@@ -72,6 +72,17 @@ final class MetastoreTable {
                 columns, List.of(), location, properties, tableParameters.getOrDefault("comment", ""));
     }
 
+    /** {@code table} with {@code more} properties besides its own. */
+    static TableInfo withProperties(TableInfo table, Map<String, String> more) {
+        if (more.isEmpty()) {
+            return table;
+        }
+        Map<String, String> properties = new LinkedHashMap<>(table.properties());
+        properties.putAll(more);
+        return new TableInfo(table.database(), table.name(), table.columns(), table.primaryKey(), table.indexedColumns(),
+                table.storage(), properties, table.comment());
+    }
+
     /** Why {@code table} cannot be queried, if it cannot. */
     static Optional<String> unsupported(TableInfo table) {
         return Optional.ofNullable(table.properties().get(UNSUPPORTED));

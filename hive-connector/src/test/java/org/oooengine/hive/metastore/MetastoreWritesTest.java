@@ -17,7 +17,12 @@ import java.util.TreeMap;
 import org.apache.hadoop.hive.common.type.HiveDecimal;
 import org.apache.hadoop.hive.metastore.HiveMetaStoreClient;
 import org.apache.hadoop.hive.metastore.IMetaStoreClient;
+import org.apache.hadoop.hive.metastore.api.ColumnStatistics;
+import org.apache.hadoop.hive.metastore.api.ColumnStatisticsData;
+import org.apache.hadoop.hive.metastore.api.ColumnStatisticsDesc;
+import org.apache.hadoop.hive.metastore.api.ColumnStatisticsObj;
 import org.apache.hadoop.hive.metastore.api.FieldSchema;
+import org.apache.hadoop.hive.metastore.api.StringColumnStatsData;
 import org.apache.hadoop.hive.metastore.api.StorageDescriptor;
 import org.apache.hadoop.hive.metastore.conf.MetastoreConf;
 import org.junit.jupiter.api.AfterAll;
@@ -208,6 +213,20 @@ class MetastoreWritesTest {
             admin.alter_table(DB, "customer", customer);
             String planned = plan(s, bySegment);
             assertTrue(planned.matches("(?s).*FinalAggregate [^\n]*\\(est\\. 5 rows\\).*"), planned);
+
+            // what Hive counted (its ANALYZE, or its statistics gathered as it wrote the table)
+            String byClerk = "EXPLAIN SELECT o_clerk, count(*) FROM orders GROUP BY o_clerk";
+            assertFalse(plan(s, byClerk).contains("(est. 1,000 rows)"));
+            ColumnStatisticsData clerks = ColumnStatisticsData.stringStats(new StringColumnStatsData(15, 15.0, 0, 1000));
+            for (String partition : admin.listPartitionNames(DB, "orders", (short) -1)) {
+                ColumnStatisticsDesc of = new ColumnStatisticsDesc(false, DB, "orders");
+                of.setPartName(partition);
+                ColumnStatistics hive = new ColumnStatistics(of, List.of(new ColumnStatisticsObj("o_clerk", "string", clerks)));
+                hive.setEngine("hive");
+                admin.updatePartitionColumnStatistics(hive);
+            }
+            String byHive = plan(s, byClerk);
+            assertTrue(byHive.matches("(?s).*FinalAggregate [^\n]*\\(est\\. 1,000 rows\\).*"), byHive);
         }
     }
 
