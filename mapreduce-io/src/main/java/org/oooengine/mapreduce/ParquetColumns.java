@@ -86,7 +86,7 @@ final class ParquetColumns {
                 fills[f] = fill(read.get(f).asPrimitiveType(), types.get(tableColumns.get(f)));
             }
             for (BlockMetaData block : List.copyOf(reader.getRowGroups())) {
-                if (skip.test(ranges(block))) {
+                if (skip.test(ranges(block, reader))) {
                     reader.skipNextRowGroup();
                     continue;
                 }
@@ -124,8 +124,11 @@ final class ParquetColumns {
         }
     }
 
-    /** The ranges of the table's columns in a row group, as its column chunks' statistics give them. */
-    private ColumnRanges ranges(BlockMetaData block) {
+    /**
+     * The ranges of the table's columns in a row group, as its column chunks' statistics give them,
+     * and what their bloom filters say of a value, read when a filter asks.
+     */
+    private ColumnRanges ranges(BlockMetaData block, ParquetFileReader reader) {
         Map<String, ColumnChunkMetaData> chunks = new HashMap<>();
         for (ColumnChunkMetaData chunk : block.getColumns()) {
             if (chunk.getPath().size() == 1) {
@@ -133,11 +136,34 @@ final class ParquetColumns {
             }
         }
         List<FileFacts.Range> ranges = new ArrayList<>();
+        ColumnChunkMetaData[] byColumn = new ColumnChunkMetaData[names.size()];
         for (String name : names) {
             ColumnChunkMetaData chunk = chunks.get(name.toLowerCase(Locale.ROOT));
+            byColumn[ranges.size()] = chunk;
             ranges.add(chunk == null ? null : FileFacts.parquetRange(name, ranges.size(), chunk));
         }
-        return FileFacts.asStored(ranges, types);
+        ColumnRanges stored = FileFacts.asStored(ranges, types);
+        return new ColumnRanges() {
+            @Override
+            public boolean has(int column) {
+                return stored.has(column);
+            }
+
+            @Override
+            public long min(int column) {
+                return stored.min(column);
+            }
+
+            @Override
+            public long max(int column) {
+                return stored.max(column);
+            }
+
+            @Override
+            public boolean mayHold(int column, Object value) {
+                return ParquetBloomFilters.mayHold(reader, block, byColumn[column], types.get(column), value);
+            }
+        };
     }
 
     /** Decodes one file column into vectors of the table column's {@code type}, refusing a pairing of types that loses meaning. */

@@ -134,6 +134,53 @@ class ParquetColumnsTest {
         assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
     }
 
+    /**
+     * Keys scattered over every row group, so that each group's range spans nearly all of them:
+     * only the bloom filters tell the one group that holds a key (an integer, or its string), and
+     * that none holds a missing one.
+     */
+    @org.junit.jupiter.api.Test
+    void skipsTheRowGroupsWhoseBloomFiltersLackTheValue() throws Exception {
+        MessageType schema = MessageTypeParser.parseMessageType(
+                "message t { required int64 k; required int32 n; required binary s (STRING); }");
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("bloom.parquet").toUri());
+        SimpleGroupFactory groups = new SimpleGroupFactory(schema);
+        try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(schema).withConf(new Configuration())
+                .withRowGroupSize(16 * 1024L).withPageSize(4 * 1024).withDictionaryEncoding(false)
+                .withBloomFilterEnabled("k", true).withBloomFilterEnabled("s", true).build()) {
+            for (int i = 0; i < 20_000; i++) {
+                long k = (i * 7_919L) % 20_011;
+                writer.write(groups.newGroup().append("k", k).append("n", i).append("s", "key-" + k));
+            }
+        }
+        List<String> names = List.of("k", "n", "s");
+        List<DataType> types = List.of(DataType.BIGINT, DataType.INT, DataType.varchar(0));
+        long present = (12_345 * 7_919L) % 20_011;
+        int[] asked = {0};
+        List<Object[]> rows = new ArrayList<>();
+        new ParquetColumns(file, names, types, new boolean[] {true, true, true}).read(new Configuration(), 0, Long.MAX_VALUE / 2,
+                ranges -> {
+                    asked[0]++;
+                    assertTrue(ranges.mayHold(1, 12_345L), "n has no bloom filter");
+                    assertEquals(ranges.mayHold(0, present), ranges.mayHold(2, "key-" + present), "k and s agree");
+                    return !ranges.mayHold(0, present);
+                }, batch -> {
+                    rows.addAll(StoredVectors.rows(batch, types, 3));
+                    return true;
+                });
+        assertTrue(asked[0] > 4, "row groups: " + asked[0]);
+        assertTrue(rows.size() < 20_000 / 4, rows.size() + " rows read of 20,000");
+        assertTrue(rows.stream().anyMatch(r -> (Long) r[0] == present && (Integer) r[1] == 12_345
+                && ("key-" + present).equals(r[2])));
+        int[] read = {0};
+        new ParquetColumns(file, names, types, new boolean[] {true, true, true}).read(new Configuration(), 0, Long.MAX_VALUE / 2,
+                ranges -> !ranges.mayHold(0, 30_001L) && !ranges.mayHold(2, "key-40003"), batch -> {
+                    read[0] += batch.size();
+                    return true;
+                });
+        assertEquals(0, read[0], "rows of groups whose filters hold neither of two missing keys");
+    }
+
     @org.junit.jupiter.api.Test
     void aRunCutShortFailsRatherThanReadingPastItsBytes() {
         // a bit-packed group of 8 values at 3 bits needs 3 bytes; 2 are there

@@ -14,7 +14,8 @@ import org.oooengine.core.vector.LongVector;
 
 /**
  * The groups of a columnar copy a scan can skip: those whose min and max show that a comparison of
- * a column with a constant, ANDed into the pipeline's leading filters, holds for none of their rows.
+ * a column with a constant, ANDed into the pipeline's leading filters, holds for none of their rows,
+ * or whose bloom filter of a column lacks the constant it must equal.
  * A range of the clustered key so reads only the groups of that range. A join that drops a probe
  * row without a partner bounds its probe key in the same way, by the least and greatest of its
  * build rows' keys: TPC-DS Q22's inventory, clustered by day, meets a year of the days it holds
@@ -25,10 +26,16 @@ final class ZoneMaps {
     private record Bound(int column, ScalarFunction op, long value) {
     }
 
-    private final List<Bound> bounds;
+    /** A string column equal to a constant: what only a group's bloom filter can judge. */
+    private record Equal(int column, String value) {
+    }
 
-    private ZoneMaps(List<Bound> bounds) {
+    private final List<Bound> bounds;
+    private final List<Equal> equals;
+
+    private ZoneMaps(List<Bound> bounds, List<Equal> equals) {
         this.bounds = bounds;
+        this.equals = equals;
     }
 
     /** The bounds the filters before the first other step put on the scanned columns. */
@@ -43,12 +50,17 @@ final class ZoneMaps {
     static ZoneMaps of(List<PipelineStep> steps, SqlType[] types,
                        Function<PipelineStep.HashJoin, List<Object[]>> buildRows) {
         List<Bound> bounds = new ArrayList<>();
+        List<Equal> equals = new ArrayList<>();
         for (PipelineStep step : steps) {
             if (step instanceof PipelineStep.Filter f) {
                 for (Expr term : Exprs.conjuncts(f.condition())) {
                     Bound b = bound(term);
                     if (b != null) {
                         bounds.add(b);
+                    }
+                    Equal e = equal(term);
+                    if (e != null) {
+                        equals.add(e);
                     }
                 }
             } else if (step instanceof PipelineStep.HashJoin j && !j.kind().rightOnly()) {
@@ -60,7 +72,7 @@ final class ZoneMaps {
                 break; // the scanned columns are no longer where they were
             }
         }
-        return new ZoneMaps(bounds);
+        return new ZoneMaps(bounds, equals);
     }
 
     /** Join kinds whose output has nothing of a probe row that meets no build row. */
@@ -101,42 +113,72 @@ final class ZoneMaps {
         return List.of(new Bound(column, ScalarFunction.GE, least), new Bound(column, ScalarFunction.LE, greatest));
     }
 
-    private static Bound bound(Expr term) {
-        if (!(term instanceof Expr.Call call) || call.args().size() != 2) {
-            return null;
-        }
-        ScalarFunction op = call.function();
-        Expr left = call.args().get(0);
-        Expr right = call.args().get(1);
-        if (right instanceof Expr.Column && !(left instanceof Expr.Column)) {
-            Expr t = left;
-            left = right;
-            right = t;
-            op = switch (op) {
-                case LT -> ScalarFunction.GT;
-                case LE -> ScalarFunction.GE;
-                case GT -> ScalarFunction.LT;
-                case GE -> ScalarFunction.LE;
-                default -> op;
-            };
-        }
-        if (!(left instanceof Expr.Column column) || !Exprs.columns(right).isEmpty()) {
-            return null;
-        }
-        switch (op) {
-            case EQ, LT, LE, GT, GE -> {
+    /**
+     * A comparison of a column with a constant, written column first (the operator mirrored where
+     * the column was on the right), the constant's value; null for any other term, or a constant
+     * that cannot be evaluated alone.
+     */
+    private record Comparison(Expr.Column column, ScalarFunction op, Object constant) {
+        static Comparison of(Expr term) {
+            if (!(term instanceof Expr.Call call) || call.args().size() != 2) {
+                return null;
             }
-            default -> {
+            ScalarFunction op = call.function();
+            Expr left = call.args().get(0);
+            Expr right = call.args().get(1);
+            if (right instanceof Expr.Column && !(left instanceof Expr.Column)) {
+                Expr t = left;
+                left = right;
+                right = t;
+                op = switch (op) {
+                    case LT -> ScalarFunction.GT;
+                    case LE -> ScalarFunction.GE;
+                    case GT -> ScalarFunction.LT;
+                    case GE -> ScalarFunction.LE;
+                    default -> op;
+                };
+            }
+            if (!(left instanceof Expr.Column column) || !Exprs.columns(right).isEmpty()) {
+                return null;
+            }
+            switch (op) {
+                case EQ, LT, LE, GT, GE -> {
+                }
+                default -> {
+                    return null;
+                }
+            }
+            try {
+                return new Comparison(column, op, right.eval(new Object[0]));
+            } catch (RuntimeException notConstant) {
                 return null;
             }
         }
-        Long stored;
-        try {
-            stored = LongVector.exactly(right.eval(new Object[0]), column.type());
-        } catch (RuntimeException notConstant) {
+    }
+
+    /** A VARCHAR or STRING column equal to a string constant (CHAR compares padded: not taken). */
+    private static Equal equal(Expr term) {
+        Comparison c = Comparison.of(term);
+        if (c == null || c.op() != ScalarFunction.EQ || !(c.constant() instanceof String s)) {
             return null;
         }
-        return stored == null ? null : new Bound(column.index(), op, stored); // not exactly a value of the column: no bound
+        SqlType.Kind kind = c.column().type().kind();
+        return kind == SqlType.Kind.VARCHAR || kind == SqlType.Kind.STRING ? new Equal(c.column().index(), s) : null;
+    }
+
+    private static Bound bound(Expr term) {
+        Comparison c = Comparison.of(term);
+        if (c == null) {
+            return null;
+        }
+        Long stored;
+        try {
+            stored = LongVector.exactly(c.constant(), c.column().type());
+        } catch (RuntimeException notAValue) {
+            return null;
+        }
+        // not exactly a value of the column: no bound
+        return stored == null ? null : new Bound(c.column().index(), c.op(), stored);
     }
 
     /** Whether no row of {@code group} can pass the filters. */
@@ -161,7 +203,15 @@ final class ZoneMaps {
 
     /** Whether no row of a group whose columns span {@code ranges} can pass the filters. */
     boolean excludes(ColumnRanges ranges) {
+        for (Equal e : equals) {
+            if (!ranges.mayHold(e.column(), e.value())) {
+                return true; // its bloom filter lacks the string
+            }
+        }
         for (Bound b : bounds) {
+            if (b.op() == ScalarFunction.EQ && !ranges.mayHold(b.column(), b.value())) {
+                return true; // its bloom filter lacks the value
+            }
             if (!ranges.has(b.column())) {
                 continue;
             }
