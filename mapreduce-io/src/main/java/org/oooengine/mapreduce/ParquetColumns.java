@@ -161,7 +161,9 @@ final class ParquetColumns {
 
             @Override
             public boolean mayHold(int column, Object value) {
-                return ParquetBloomFilters.mayHold(reader, block, byColumn[column], types.get(column), value);
+                // a column past the file's (a partition's value) has no filter here
+                return column >= byColumn.length
+                        || ParquetBloomFilters.mayHold(reader, block, byColumn[column], types.get(column), value);
             }
         };
     }
