@@ -203,6 +203,12 @@ class ExternalTablesTest {
             SqlException column = assertThrows(SqlException.class, () -> SqlCluster.rows(s,
                     "ANALYZE TABLE orders_an COMPUTE STATISTICS FOR COLUMNS o_nothing"));
             assertEquals(SqlException.UNKNOWN_COLUMN, column.sqlState());
+            SqlCluster.rows(s, "CREATE VIEW late_orders AS SELECT * FROM orders_an WHERE o_orderstatus = 'F'");
+            SqlException view = assertThrows(SqlException.class, () -> SqlCluster.rows(s,
+                    "ANALYZE TABLE late_orders COMPUTE STATISTICS"));
+            assertEquals(SqlException.NOT_SUPPORTED, view.sqlState());
+            assertTrue(view.getMessage().contains("a view or a system table"), view.getMessage());
+            SqlCluster.rows(s, "DROP VIEW late_orders");
 
             // a table on the nodes has its statistics collected anew there
             SqlCluster.rows(s, "ANALYZE TABLE customer COMPUTE STATISTICS FOR COLUMNS");

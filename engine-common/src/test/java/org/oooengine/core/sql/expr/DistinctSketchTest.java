@@ -47,7 +47,7 @@ class DistinctSketchTest {
     }
 
     @Test
-    void theAggregateNeverCountsMoreThanItsValuesAndSplitsIntoPartialStates() {
+    void theAggregateSplitsIntoPartialStatesThatMergeAndCountsNoValuesAsZero() {
         AggregateCall call = new AggregateCall(AggregateCall.Kind.APPROX_DISTINCT, new Expr.Column(0, SqlType.BIGINT), false,
                 SqlType.BIGINT);
         AggregateCall.Accumulator node1 = call.newAccumulator();

@@ -717,6 +717,10 @@ public final class DdlAnalyzer {
                     partition);
         }
         String[] name = tableName(Ast.child(tab, 0));
+        if (catalog.view(name[0], name[1]).isPresent() || catalog.systemTable(name[0], name[1]).isPresent()) {
+            throw Ast.notSupported("ANALYZE TABLE of " + name[0] + "." + name[1] + ", a view or a system table: it keeps "
+                    + "no rows of its own to count", tab);
+        }
         TableInfo target = catalog.table(name[0], name[1]).orElseThrow(() ->
                 Ast.error(SqlException.UNKNOWN_TABLE, "table not found: " + name[0] + "." + name[1], tab));
         boolean forColumns = false;
