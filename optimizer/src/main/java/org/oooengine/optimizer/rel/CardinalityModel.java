@@ -563,6 +563,8 @@ final class CardinalityModel {
                     : RowEstimates.kept(probe, RowEstimates.CONJUNCT_SELECTIVITY);
             case RIGHT_SEMI, RIGHT_ANTI -> RowEstimates.kept(build.rows(), RowEstimates.CONJUNCT_SELECTIVITY);
             case INNER, CROSS -> probeKeys.isEmpty() ? probe * build.rows()
+                    : keysKnown && probeKeys.size() > 1 ? combined(probe, probeDistinct, keyTableRows(probeFields, probeKeys),
+                            build.rows(), buildDistinct, keyTableRows(build.fields(), buildKeys))
                     : keysKnown ? inner(probe, build.rows(), pairs)
                     : build.tableRows() > 0 ? RowEstimates.kept(probe, Math.min(1, (double) build.rows() / build.tableRows()))
                     : probe;
@@ -593,6 +595,64 @@ final class CardinalityModel {
     private static long inner(long probe, long build, double pairs) {
         double denominator = Math.max(1, Math.min(pairs, Math.max(probe, build)));
         return (long) Math.ceil(probe * (double) build / denominator);
+    }
+
+    /**
+     * An inner join on several keys, as one key of their combinations. Each side has at most as many
+     * combinations as rows, and those of a side that refers to the other's table (a foreign key of
+     * several columns) are among that table's combinations, at most its rows: lineitem's
+     * {@code (l_partkey, l_suppkey)} are partsupp's 800,000, not the 6 million independent keys
+     * would make, so lineitem joined with partsupp keeps each line rather than one in 7.5.
+     * {@code probeTable}, {@code buildTable}: the rows of the table each side's keys were read from, or -1.
+     */
+    private static long combined(long probe, double probeDistinct, long probeTable,
+                                 long build, double buildDistinct, long buildTable) {
+        double probeCombinations = Math.min(probe, probeDistinct);
+        double buildCombinations = Math.min(build, buildDistinct);
+        if (buildTable > 0) {
+            probeCombinations = Math.min(probeCombinations, buildTable);
+        }
+        if (probeTable > 0) {
+            buildCombinations = Math.min(buildCombinations, probeTable);
+        }
+        double denominator = Math.max(1, Math.max(probeCombinations, buildCombinations));
+        return (long) Math.ceil(probe * (double) build / denominator);
+    }
+
+    /**
+     * The fewest rows of a table that holds every key of {@code keys} of {@code fields}: its own
+     * column or one an inner join equated with it ({@code p_partkey} = {@code ps_partkey} puts
+     * {@code (p_partkey, ps_suppkey)} in partsupp), or -1 when no table holds them all.
+     */
+    private long keyTableRows(List<Field> fields, List<Integer> keys) {
+        java.util.Set<String> common = null;
+        for (int key : keys) {
+            String column = column(fields, key);
+            if (column == null) {
+                return -1;
+            }
+            java.util.Set<String> aliases = new java.util.HashSet<>();
+            aliases.add(aliasOf(column));
+            joinedColumns.stream().filter(pair -> pair.get(0).equals(column)).forEach(pair -> aliases.add(aliasOf(pair.get(1))));
+            if (common == null) {
+                common = aliases;
+            } else {
+                common.retainAll(aliases);
+            }
+        }
+        long fewest = -1;
+        for (String alias : common == null ? java.util.Set.<String>of() : common) {
+            TableInfo table = byAlias.get(alias);
+            long rows = table == null ? -1 : layouts.rows(table).orElse(-1);
+            if (rows > 0 && (fewest < 0 || rows < fewest)) {
+                fewest = rows;
+            }
+        }
+        return fewest;
+    }
+
+    private static String aliasOf(String column) {
+        return column.substring(0, column.lastIndexOf('.'));
     }
 
     /** At least one row is kept of a non-empty input: a semi join of a selective build still matches some. */

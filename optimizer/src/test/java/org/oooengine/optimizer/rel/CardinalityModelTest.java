@@ -426,6 +426,65 @@ class CardinalityModelTest {
         assertEquals(0.97725, ComputedValues.upperTail(-2), 1e-5);
     }
 
+    /**
+     * TPC-H Q09's lineitem joined with partsupp on {@code (partkey, suppkey)}: 6,000 lines of 2,000
+     * parts and 100 suppliers, 800 partsupp rows. Independent keys would make 200,000 combinations
+     * and keep 800 lines; a side's combinations are at most the other table's rows (a foreign key of
+     * two columns), so every line finds its partsupp row, and a tenth of partsupp keeps a tenth of them.
+     */
+    @Test
+    void aJoinOnTwoKeysCountsTheirCombinationsAsRows() {
+        TableInfo lineitem = table("lineitem", "l_partkey", "l_suppkey");
+        TableInfo partsupp = table("partsupp", "ps_partkey", "ps_suppkey");
+        TableLayouts layouts = new TableLayouts() {
+            @Override
+            public OptionalLong rows(TableInfo table) {
+                return OptionalLong.of(table == lineitem ? 6000 : 800);
+            }
+
+            @Override
+            public OptionalLong bytes(TableInfo table) {
+                return OptionalLong.empty();
+            }
+
+            @Override
+            public int nodes(TableInfo table) {
+                return 3;
+            }
+
+            @Override
+            public boolean partitionedAlike(TableInfo a, TableInfo b) {
+                return false;
+            }
+
+            @Override
+            public double distinct(TableInfo table, int column) {
+                return column == 0 ? 2000 : 100;
+            }
+        };
+        RelNode.Scan l = new RelNode.Scan(lineitem, "l", fields("l", lineitem), null);
+        RelNode.Scan ps = new RelNode.Scan(partsupp, "ps", fields("ps", partsupp), null);
+        CardinalityModel m = CardinalityModel.of(layouts, List.of(l, ps), n -> null);
+        PipelineRows.Side allOfPartsupp = new PipelineRows.Side(ps.fields(), 800, 800, m.base(ps.fields()));
+        assertEquals(6000, m.joined(JoinKind.INNER, 6000, l.fields(), m.base(l.fields()), List.of(0, 1),
+                allOfPartsupp, List.of(0, 1), null));
+        PipelineRows.Side tenth = new PipelineRows.Side(ps.fields(), 80, 800, new double[] {80, 55});
+        assertEquals(600, m.joined(JoinKind.INNER, 6000, l.fields(), m.base(l.fields()), List.of(0, 1),
+                tenth, List.of(0, 1), null));
+        // partsupp probing lineitem: the same rows
+        PipelineRows.Side allOfLineitem = new PipelineRows.Side(l.fields(), 6000, 6000, m.base(l.fields()));
+        assertEquals(6000, m.joined(JoinKind.INNER, 800, ps.fields(), m.base(ps.fields()), List.of(0, 1),
+                allOfLineitem, List.of(0, 1), null));
+        // keys read from two tables (part's key and partsupp's supplier), part's equated with partsupp's
+        m.joined(JoinKind.INNER, 800, ps.fields(), m.base(ps.fields()), List.of(0),
+                new PipelineRows.Side(List.of(new Field("p", "p_partkey", SqlType.BIGINT)), 200, 2000, new double[] {200}),
+                List.of(0), null);
+        List<Field> partAndSupplier = List.of(new Field("p", "p_partkey", SqlType.BIGINT), ps.fields().get(1));
+        PipelineRows.Side greenParts = new PipelineRows.Side(partAndSupplier, 80, 800, new double[] {20, 55});
+        assertEquals(600, m.joined(JoinKind.INNER, 6000, l.fields(), m.base(l.fields()), List.of(0, 1),
+                greenParts, List.of(0, 1), null));
+    }
+
     private static TableInfo table(String name, String... columns) {
         List<ResultColumn> cols = java.util.Arrays.stream(columns)
                 .map(c -> new ResultColumn(c, c.endsWith("date") ? SqlType.DATE : c.endsWith("key") ? SqlType.BIGINT
