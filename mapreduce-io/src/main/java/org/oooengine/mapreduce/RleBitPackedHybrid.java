@@ -10,6 +10,8 @@ final class RleBitPackedHybrid {
     private final byte[] data;
     private final int end;
     private final int bitWidth;
+    private static final java.lang.invoke.VarHandle LITTLE_ENDIAN_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private final long mask;
     private int pos;
     /** Values left in the current run. */
@@ -41,7 +43,13 @@ final class RleBitPackedHybrid {
             }
             int k = Math.min(left, n - done);
             if (packed) {
-                for (int i = 0; i < k; i++) {
+                int i = 0;
+                if (bitCount == 0) { // whole groups of 8 values in bitWidth bytes, while a long can be read past them
+                    for (; k - i >= 8 && pos + bitWidth <= end && pos + bitWidth + Long.BYTES <= data.length; i += 8) {
+                        unpackGroup(out, off + done + i);
+                    }
+                }
+                for (; i < k; i++) {
                     while (bitCount < bitWidth) {
                         bits |= (long) (nextByte() & 0xFF) << bitCount;
                         bitCount += 8;
@@ -56,6 +64,18 @@ final class RleBitPackedHybrid {
             left -= k;
             done += k;
         }
+    }
+
+    /**
+     * Eight values of a packed run from its next {@code bitWidth} bytes, from a byte boundary: each
+     * from one unaligned little-endian long (a value and its bit offset within a byte fit in 39 bits).
+     */
+    private void unpackGroup(int[] out, int at) {
+        for (int j = 0, offset = 0; j < 8; j++, offset += bitWidth) {
+            long word = (long) LITTLE_ENDIAN_LONG.get(data, pos + (offset >>> 3));
+            out[at + j] = (int) ((word >>> (offset & 7)) & mask);
+        }
+        pos += bitWidth;
     }
 
     private byte nextByte() {

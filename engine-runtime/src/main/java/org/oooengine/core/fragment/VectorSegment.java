@@ -72,7 +72,8 @@ final class VectorSegment {
             PipelineStep step = steps.get(i);
             typesAt.add(types);
             if (step instanceof PipelineStep.Filter f) {
-                ops.add(Op.of(filter(VectorCompiler.compile(f.condition()))));
+                List<Expr> terms = f.condition() instanceof Expr.And and ? and.terms() : List.of(f.condition());
+                ops.add(Op.of(filter(terms.stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new))));
             } else if (step instanceof PipelineStep.DropRepeats d) {
                 ops.add(Op.of(VectorRepeatsDropped.of(d, memory)::kept));
             } else if (step instanceof PipelineStep.Project p) {
@@ -107,19 +108,28 @@ final class VectorSegment {
         typesAt.add(types); // after the last step: what a join that ends the steps makes
     }
 
-    private static UnaryOperator<Batch> filter(VectorExpr predicate) {
+    /** The rows every term holds on: each term is evaluated only over the rows the ones before it kept. */
+    private static UnaryOperator<Batch> filter(VectorExpr[] terms) {
         return b -> {
-            byte[] keep = ((BoolVector) predicate.eval(b)).values;
-            int[] pos = b.positions();
-            int[] kept = new int[b.size()];
-            int n = 0;
-            for (int k = 0; k < b.size(); k++) {
-                if (keep[pos[k]] == BoolVector.TRUE) {
-                    kept[n++] = pos[k];
-                }
+            Batch kept = b;
+            for (int t = 0; t < terms.length && kept.size() > 0; t++) {
+                kept = kept(kept, terms[t]);
             }
-            return b.withPositions(kept, n);
+            return kept;
         };
+    }
+
+    private static Batch kept(Batch b, VectorExpr predicate) {
+        byte[] keep = ((BoolVector) predicate.eval(b)).values;
+        int[] pos = b.positions();
+        int[] kept = new int[b.size()];
+        int n = 0;
+        for (int k = 0; k < b.size(); k++) {
+            if (keep[pos[k]] == BoolVector.TRUE) {
+                kept[n++] = pos[k];
+            }
+        }
+        return b.withPositions(kept, n);
     }
 
     private static UnaryOperator<Batch> project(VectorExpr[] exprs) {
