@@ -11,6 +11,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.mapreduce.lib.input.LineRecordReader;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
+import org.apache.hadoop.hive.ql.io.sarg.SearchArgument;
 import org.apache.orc.OrcFile;
 import org.apache.orc.Reader;
 import org.apache.orc.RecordReader;
@@ -20,6 +21,7 @@ import org.apache.orc.TypeDescription;
 import org.oooengine.core.cluster.FileReads;
 import org.oooengine.core.cluster.SplitReader;
 import org.oooengine.core.fragment.ColumnRanges;
+import org.oooengine.core.fragment.GroupFilter;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -57,7 +59,7 @@ public final class HadoopSplitReader implements SplitReader {
         }
         int width = types.size() + split.partitionValues().size();
         // the columnar formats decode into vectors: their rows are the vectors' values
-        long bytes = readBatches(split, fileSchema, wanted, ranges -> false, batch -> {
+        long bytes = readBatches(split, fileSchema, wanted, GroupFilter.NONE, batch -> {
             for (Object[] row : StoredVectors.rows(batch, types, width)) {
                 if (!rows.add(row)) {
                     return false;
@@ -70,7 +72,7 @@ public final class HadoopSplitReader implements SplitReader {
     }
 
     @Override
-    public long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<ColumnRanges> skip,
+    public long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, GroupFilter skip,
                             Predicate<Batch> batches) {
         List<DataType> types = fileSchema.columns().stream().map(c -> c.type()).toList();
         return switch (split.layout().format()) {
@@ -128,7 +130,7 @@ public final class HadoopSplitReader implements SplitReader {
         rows.flush();
     }
 
-    private void readOrc(FileReads.Split split, List<DataType> types, boolean[] wanted, Predicate<ColumnRanges> skip,
+    private void readOrc(FileReads.Split split, List<DataType> types, boolean[] wanted, GroupFilter skip,
                          Predicate<Batch> batches) throws IOException {
         Path path = new Path(split.path());
         try (Reader reader = OrcFile.createReader(path, OrcFile.readerOptions(conf))) {
@@ -147,6 +149,8 @@ public final class HadoopSplitReader implements SplitReader {
                     }
                 }
             }
+            SearchArgument equalities = OrcSearchArguments.of(schema, types, skip.equalities());
+            String[] names = schema.getFieldNames().toArray(String[]::new);
             VectorizedRowBatch batch = schema.createRowBatch(Pipeline.BATCH_ROWS);
             List<StripeInformation> stripes = reader.getStripes();
             List<StripeStatistics> statistics = reader.getStripeStatistics();
@@ -157,8 +161,11 @@ public final class HadoopSplitReader implements SplitReader {
                         || i < statistics.size() && skip.test(stripeRanges(schema, statistics.get(i), types))) {
                     continue;
                 }
-                try (RecordReader rows = reader.rows(reader.options().range(stripe.getOffset(), stripe.getLength())
-                        .include(include))) {
+                Reader.Options options = reader.options().range(stripe.getOffset(), stripe.getLength()).include(include);
+                if (equalities != null) {
+                    options.searchArgument(equalities, names);
+                }
+                try (RecordReader rows = reader.rows(options)) {
                     while (rows.nextBatch(batch)) {
                         Vector[] columns = new Vector[types.size()];
                         for (int c = 0; c < types.size(); c++) {

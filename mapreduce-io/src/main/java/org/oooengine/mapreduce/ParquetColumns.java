@@ -22,6 +22,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.Type;
 import org.oooengine.core.fragment.ColumnRanges;
+import org.oooengine.core.fragment.GroupFilter;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.TypeKind;
@@ -58,7 +59,7 @@ final class ParquetColumns {
      * those whose column ranges {@code skip} accepts, a batch of at most {@link Pipeline#BATCH_ROWS} at a time, a vector per table column (null
      * for those not wanted), until it returns false.
      */
-    void read(Configuration conf, long start, long length, Predicate<ColumnRanges> skip, Predicate<Batch> batches)
+    void read(Configuration conf, long start, long length, GroupFilter skip, Predicate<Batch> batches)
             throws IOException {
         ParquetReadOptions options = HadoopReadOptions.builder(conf, path).withRange(start, start + length)
                 .usePageChecksumVerification(true).build(); // pages written with a CRC are checked against it

@@ -14,6 +14,7 @@ import org.apache.orc.Writer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.cluster.FileReads;
+import org.oooengine.core.fragment.GroupFilter;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -63,5 +64,53 @@ class OrcStripesTest {
             assertEquals(List.of((long) i, (long) i * 5), List.of(rows.get(i)[0], rows.get(i)[1]));
             assertEquals(i % 13 == 0 ? null : "item " + i, rows.get(i)[2]);
         }
+    }
+    /**
+     * Equalities go to ORC as a search argument: a constant read only from the row groups whose
+     * statistics and bloom filters may hold it; a string between two that are there, from none
+     * (its bloom filters lack it, where the groups' ranges would keep one).
+     */
+    @Test
+    void equalitiesReadOnlyTheRowGroupsTheirBloomFiltersMayHold() throws Exception {
+        Configuration conf = new Configuration();
+        org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("b.orc").toUri());
+        TypeDescription schema = OrcRows.schema(SCHEMA.names(), TYPES);
+        OrcRows orc = new OrcRows(TYPES);
+        try (Writer w = OrcFile.createWriter(file, OrcFile.writerOptions(conf).setSchema(schema)
+                .bloomFilterColumns("id,name").rowIndexStride(1_000))) {
+            VectorizedRowBatch batch = schema.createRowBatch(1_000);
+            for (long i = 0; i < ROWS; i++) {
+                orc.write(batch, batch.size++, new Object[] {i, i * 5, "item " + i});
+                if (batch.size == batch.getMaxSize()) {
+                    w.addRowBatch(batch);
+                    batch.reset();
+                }
+            }
+        }
+        FileReads.Split whole = new FileReads.Split(file.toString(), 0, Long.MAX_VALUE / 2,
+                new FileReads.Layout("orc", HiveText.FIELD_DELIMITER, HiveText.NULL), List.of(), List.of(), "n1");
+        List<Object[]> byId = readWhere(conf, whole, new GroupFilter.Equality(0, 12_345L));
+        assertEquals(1_000, byId.size()); // the row group of 1,000 rows that holds it
+        assertTrue(byId.stream().anyMatch(r -> r[0].equals(12_345L)));
+        List<Object[]> byName = readWhere(conf, whole, new GroupFilter.Equality(2, "item 12345"));
+        assertTrue(byName.size() <= 2_000 && byName.stream().anyMatch(r -> r[2].equals("item 12345")), byName.size() + " rows");
+        assertEquals(0, readWhere(conf, whole, new GroupFilter.Equality(2, "item 12345a")).size());
+        assertEquals(ROWS, readWhere(conf, whole).size());
+    }
+
+    private static List<Object[]> readWhere(Configuration conf, FileReads.Split split, GroupFilter.Equality... equalities) {
+        List<Object[]> rows = new ArrayList<>();
+        new HadoopSplitReader(conf).readBatches(split, SCHEMA, new boolean[] {true, true, true}, new GroupFilter() {
+            @Override
+            public boolean test(org.oooengine.core.fragment.ColumnRanges ranges) {
+                return false;
+            }
+
+            @Override
+            public List<Equality> equalities() {
+                return List.of(equalities);
+            }
+        }, batch -> rows.addAll(StoredVectors.rows(batch, TYPES, 3)));
+        return rows;
     }
 }

@@ -3,7 +3,7 @@ package org.oooengine.core.cluster;
 import java.util.List;
 import java.util.ServiceLoader;
 import java.util.function.Predicate;
-import org.oooengine.core.fragment.ColumnRanges;
+import org.oooengine.core.fragment.GroupFilter;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.StoredVectors;
@@ -32,7 +32,7 @@ public interface SplitReader {
      * file's statistics give them, {@code skip} accepts need not be read. A reader that decodes
      * column by column overrides this; by default the rows read are gathered into vectors.
      */
-    default long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, Predicate<ColumnRanges> skip,
+    default long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, GroupFilter skip,
                              Predicate<Batch> batches) {
         int width = fileSchema.size();
         return read(split, fileSchema, wanted, page -> {

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Predicate;
-import org.oooengine.core.fragment.ColumnRanges;
+import org.oooengine.core.fragment.GroupFilter;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
@@ -124,7 +124,7 @@ final class SplitRows implements PartitionPipeline.BatchSource {
     }
 
     @Override
-    public void forEachBatch(boolean[] wanted, Predicate<ColumnRanges> skip, Predicate<Batch> batch) {
+    public void forEachBatch(boolean[] wanted, GroupFilter skip, Predicate<Batch> batch) {
         Schema files = scan.fileSchema();
         Schema all = scan.schema();
         boolean[] wantedInFiles = Arrays.copyOf(wanted, files.size());

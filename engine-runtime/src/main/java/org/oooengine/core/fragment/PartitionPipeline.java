@@ -129,7 +129,7 @@ public final class PartitionPipeline {
          * column of the schema, null for those not {@code wanted}. A group of rows (a row group, a
          * stripe) whose ranges {@code skip} accepts need not be read.
          */
-        void forEachBatch(boolean[] wanted, java.util.function.Predicate<ColumnRanges> skip,
+        void forEachBatch(boolean[] wanted, GroupFilter skip,
                           java.util.function.Predicate<Batch> batch);
     }
 
@@ -264,7 +264,7 @@ public final class PartitionPipeline {
         ZoneMaps zones = ZoneMaps.of(spec.steps(), types, counted.pipeline::buildRows);
         boolean wide = anyWideDecimal(spec, types);
         long[] rowsIn = {0};
-        source.forEachBatch(wanted, zones::excludes, batch -> {
+        source.forEachBatch(wanted, zones.asFilter(), batch -> {
             if (cancelled.getAsBoolean()) {
                 throw new CancellationException("the requester cancelled the query or went away");
             }

@@ -181,6 +181,25 @@ final class ZoneMaps {
         return stored == null ? null : new Bound(c.column().index(), c.op(), stored);
     }
 
+    /** As a filter of a file's groups of rows: the ones {@link #excludes} skipped, and the equalities a format's own index may judge. */
+    GroupFilter asFilter() {
+        List<GroupFilter.Equality> equalities = new ArrayList<>();
+        equals.forEach(e -> equalities.add(new GroupFilter.Equality(e.column(), e.value())));
+        bounds.stream().filter(b -> b.op() == ScalarFunction.EQ)
+                .forEach(b -> equalities.add(new GroupFilter.Equality(b.column(), b.value())));
+        return new GroupFilter() {
+            @Override
+            public boolean test(ColumnRanges ranges) {
+                return excludes(ranges);
+            }
+
+            @Override
+            public List<Equality> equalities() {
+                return equalities;
+            }
+        };
+    }
+
     /** Whether no row of {@code group} can pass the filters. */
     boolean excludes(ColumnarFile file, int group) {
         return excludes(new ColumnRanges() {

@@ -241,6 +241,42 @@ class ExternalTablesTest {
     }
 
     /**
+     * An ORC file written with bloom filters of a string and a key column, row groups of 1,000
+     * rows: an equality reads the row groups whose statistics and filters may hold it (ORC's
+     * search argument), a string between two that are there none.
+     */
+    @Test
+    void orcBloomFiltersSkipTheRowGroupsWithoutTheValue() throws Exception {
+        Path file = Files.createDirectories(incoming.resolve("orc_keys")).resolve("part-0.orc");
+        var types = List.of(org.oooengine.core.types.DataType.varchar(0), org.oooengine.core.types.DataType.BIGINT);
+        var schema = org.oooengine.mapreduce.OrcRows.schema(List.of("s", "n"), types);
+        var rows = new org.oooengine.mapreduce.OrcRows(types);
+        var conf = new org.apache.hadoop.conf.Configuration();
+        try (var w = org.apache.orc.OrcFile.createWriter(new org.apache.hadoop.fs.Path(file.toUri()),
+                org.apache.orc.OrcFile.writerOptions(conf).setSchema(schema).bloomFilterColumns("s,n").rowIndexStride(1_000))) {
+            var batch = schema.createRowBatch(1_000);
+            for (long i = 0; i < 20_000; i++) {
+                rows.write(batch, batch.size++, new Object[] {"k" + i, i});
+                if (batch.size == batch.getMaxSize()) {
+                    w.addRowBatch(batch);
+                    batch.reset();
+                }
+            }
+        }
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orc_keys (s STRING, n BIGINT) STORED AS ORC LOCATION '"
+                    + file.getParent() + "'");
+            Object[] found = SqlCluster.rows(s, "SELECT count(*), sum(n) FROM orc_keys WHERE s = 'k12345'").get(0);
+            assertEquals(List.of(1L, 12_345L), List.of(((Number) found[0]).longValue(), ((Number) found[1]).longValue()));
+            assertEquals(1_000, rowsReadBy("nodes", explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orc_keys WHERE n = 777")));
+            assertTrue(rowsReadBy("nodes", explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orc_keys WHERE s = 'k12345'")) <= 2_000);
+            assertEquals(0, rowsReadBy("nodes", explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orc_keys WHERE s = 'k12345a'")));
+            assertEquals(20_000, rowsReadBy("nodes", explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orc_keys WHERE s > 'k9'")));
+            SqlCluster.rows(s, "DROP TABLE orc_keys");
+        }
+    }
+
+    /**
      * Whichever way the nodes share the splits out — each its own, stealing the others' not yet
      * started, or all from one queue — and however unevenly they were assigned, every row is read once.
      */
