@@ -114,7 +114,8 @@ public final class ClusterSqlEngine implements SqlEngine {
                 SystemCatalog system = new SystemCatalog(metastore, cluster);
                 this.catalog = system;
                 this.ddl = null; // Hive changes the catalog; INSERT writes the tables' files
-                this.metastoreChanges = new FileTableChanges(cluster, loadable, hadoop, metastore::addPartitions);
+                this.metastoreChanges = new FileTableChanges(cluster, loadable, hadoop, metastore::addPartitions,
+                        metastore::dropPartitions);
                 this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop,
                         Optional.of(metastore.tableReader(loadable::checkTableFile)), new SystemTableReader(system),
                         limits.coordinatorSpill());

@@ -69,7 +69,8 @@ final class DataDefinition {
         this.cluster = cluster;
         this.loadable = loadable;
         this.hadoop = hadoop;
-        this.files = new FileTableChanges(cluster, loadable, hadoop, FileTableChanges.NewPartitions.LISTED);
+        this.files = new FileTableChanges(cluster, loadable, hadoop, FileTableChanges.NewPartitions.LISTED,
+                FileTableChanges.DroppedPartitions.LISTED);
         this.tablesChanged = tablesChanged;
     }
 
@@ -230,7 +231,8 @@ final class DataDefinition {
             return StatementResult.update(change(s.target(), ClusterWriter.RowWrite.DELETE, rowsOf.apply(s.rows())));
         } else if (statement instanceof DdlStatement.LoadData s) {
             return StatementResult.update(load(s, settings));
-        } else if (statement instanceof DdlStatement.AddPartitions || statement instanceof DdlStatement.RepairTable) {
+        } else if (statement instanceof DdlStatement.AddPartitions || statement instanceof DdlStatement.RepairTable
+                || statement instanceof DdlStatement.DropPartitions) {
             return files.run(statement, settings, rowsOf, cancelled);
         }
         throw new IllegalArgumentException("unknown statement " + statement);

@@ -233,11 +233,12 @@ final class EngineSession implements SqlSession {
     private StatementResult change(ASTNode tree, String sql, Cancellation cancel) {
         // what a catalog this engine does not change (a metastore's) lets through: writes of its tables' files
         boolean filesChange = tree.getType() == TOK_QUERY && DdlAnalyzer.isInsert(tree) || tree.getType() == TOK_MSCK
-                || tree.getType() == TOK_ALTERTABLE && tree.getChild(1).getType() == TOK_ALTERTABLE_ADDPARTS;
+                || tree.getType() == TOK_ALTERTABLE && (tree.getChild(1).getType() == TOK_ALTERTABLE_ADDPARTS
+                        || tree.getChild(1).getType() == TOK_ALTERTABLE_DROPPARTS);
         if (ddl == null && !filesChange) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText().replace("TOK_", "")
                     + " with a Hive metastore catalog (ooo.catalog=hms), whose tables this engine reads, INSERT writes "
-                    + "and MSCK REPAIR TABLE and ADD PARTITION add partitions to; change the catalog through Hive");
+                    + "and MSCK REPAIR TABLE, ADD and DROP PARTITION add partitions to or drop them; change the catalog through Hive");
         }
         Map<String, String> settings = running();
         modes.check(settings); // an unknown execution mode is refused before anything changes
@@ -299,6 +300,8 @@ final class EngineSession implements SqlSession {
             access.checkCanCreateTable(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.RepairTable s) {
             access.checkCanCreateTable(user, s.target().database(), s.target().name());
+        } else if (statement instanceof DdlStatement.DropPartitions s) {
+            access.checkCanDelete(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.Insert s) {
             access.checkCanInsert(user, s.target().database(), s.target().name());
         } else if (statement instanceof DdlStatement.MultiInsert s) {

@@ -37,16 +37,36 @@ final class FileTableChanges {
         void written(TableInfo table, List<String> directories);
     }
 
+    /** Told to forget partitions. */
+    @FunctionalInterface
+    interface DroppedPartitions {
+        /** For a catalog that finds partitions by listing the directories: it has none to forget. */
+        DroppedPartitions LISTED = (table, specs, ifExists, purge) -> {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "ALTER TABLE " + table.database() + "." + table.name()
+                    + " DROP PARTITION: the embedded catalog finds a table's partitions by listing its directories "
+                    + "(remove the partition's directory, or keep the table in a Hive metastore, ooo.catalog=hms)");
+        };
+
+        /**
+         * Forgets the partitions whose values (as Hive writes them in text) equal some spec's, by
+         * partition column; none matching a spec is an error unless {@code ifExists}. Returns how many.
+         */
+        long drop(TableInfo table, List<Map<String, String>> specs, boolean ifExists, boolean purge);
+    }
+
     private final ClusterSession cluster;
     private final LoadableFiles loadable;
     private final HadoopSettings hadoop;
     private final NewPartitions partitions;
+    private final DroppedPartitions dropped;
 
-    FileTableChanges(ClusterSession cluster, LoadableFiles loadable, HadoopSettings hadoop, NewPartitions partitions) {
+    FileTableChanges(ClusterSession cluster, LoadableFiles loadable, HadoopSettings hadoop, NewPartitions partitions,
+                     DroppedPartitions dropped) {
         this.cluster = cluster;
         this.loadable = loadable;
         this.hadoop = hadoop;
         this.partitions = partitions;
+        this.dropped = dropped;
     }
 
     /**
@@ -59,7 +79,8 @@ final class FileTableChanges {
         }
         return statement instanceof DdlStatement.MultiInsert m
                 ? m.inserts().stream().allMatch(i -> FileTableReader.holds(i.target()))
-                : statement instanceof DdlStatement.AddPartitions || statement instanceof DdlStatement.RepairTable;
+                : statement instanceof DdlStatement.AddPartitions || statement instanceof DdlStatement.RepairTable
+                || statement instanceof DdlStatement.DropPartitions;
     }
 
     /** Runs a statement {@link #changesFilesOnly} accepts; an INSERT's queries all read first, then each table written in turn. */
@@ -69,6 +90,8 @@ final class FileTableChanges {
             return StatementResult.update(addPartitions(s, settings));
         } else if (statement instanceof DdlStatement.RepairTable s) {
             return StatementResult.update(repair(s, settings));
+        } else if (statement instanceof DdlStatement.DropPartitions s) {
+            return StatementResult.update(dropped.drop(s.target(), texts(s), s.ifExists(), s.purge()));
         }
         List<DdlStatement.Insert> inserts = statement instanceof DdlStatement.MultiInsert m ? m.inserts()
                 : List.of((DdlStatement.Insert) statement);
@@ -152,6 +175,23 @@ final class FileTableChanges {
         }
         partitions.written(target, made);
         return made.size();
+    }
+
+    /** DROP PARTITION's specs as Hive writes partition values in text (a directory's name, unescaped). */
+    private static List<Map<String, String>> texts(DdlStatement.DropPartitions s) {
+        TableInfo target = s.target();
+        List<String> keys = PartitionDirectories.keys(target);
+        int firstKey = target.columns().size() - keys.size();
+        List<Map<String, String>> out = new ArrayList<>();
+        for (Map<String, Object> spec : s.specs()) {
+            Map<String, String> texts = new java.util.LinkedHashMap<>();
+            spec.forEach((key, value) -> {
+                var type = target.columns().get(firstKey + keys.indexOf(key)).type();
+                texts.put(key, type.storedType().format(type.toStored(value)));
+            });
+            out.add(texts);
+        }
+        return out;
     }
 
     /** MSCK REPAIR TABLE: every partition directory under the table's location entered in the catalog; returns how many there are. */

@@ -154,6 +154,35 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         });
     }
 
+    /**
+     * DROP PARTITION: the partitions whose values equal some spec's, by partition column, dropped
+     * from the metastore, which deletes their files where the table is managed (an external
+     * table's stay, as in Hive); {@code purge} skips the trash. Returns how many.
+     */
+    public long dropPartitions(TableInfo table, List<Map<String, String>> specs, boolean ifExists, boolean purge) {
+        return ask("drop partitions of " + table.database() + "." + table.name(), () -> {
+            Table t = client.getTable(new GetTableRequest(table.database(), table.name()));
+            List<String> keys = t.getPartitionKeys().stream().map(k -> k.getName().toLowerCase(java.util.Locale.ROOT)).toList();
+            List<Partition> all = client.listPartitions(table.database(), table.name(), (short) -1);
+            java.util.Set<List<String>> matched = new java.util.LinkedHashSet<>();
+            for (Map<String, String> spec : specs) {
+                List<List<String>> matching = all.stream().map(Partition::getValues)
+                        .filter(values -> spec.entrySet().stream().allMatch(e -> e.getValue().equals(values.get(keys.indexOf(e.getKey())))))
+                        .toList();
+                if (matching.isEmpty() && !ifExists) {
+                    throw new SqlException(SqlException.UNKNOWN_TABLE, "ALTER TABLE " + table.database() + "." + table.name()
+                            + " DROP PARTITION: no partition matches " + spec);
+                }
+                matched.addAll(matching);
+            }
+            for (List<String> values : matched) {
+                client.dropPartition(table.database(), table.name(), values,
+                        org.apache.hadoop.hive.metastore.PartitionDropOptions.instance().deleteData(true).purgeData(purge));
+            }
+            return (long) matched.size();
+        });
+    }
+
     /** Keeps {@code statistics} in the table's parameters, where Hive and Spark see them beside their own. */
     @Override
     public void recordStatistics(String database, String name, Map<String, String> statistics) {

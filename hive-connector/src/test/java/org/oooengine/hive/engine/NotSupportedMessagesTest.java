@@ -40,6 +40,7 @@ class NotSupportedMessagesTest {
         "CREATE TABLE p (a INT) PARTITIONED BY (d STRING)",
         "ALTER TABLE nation REPLACE COLUMNS (a INT)",
         "ALTER TABLE nation ADD PARTITION (d = '1')",
+        "ALTER TABLE nation DROP PARTITION (d = '1')",
         "ALTER TABLE nation CHANGE n_name n_name STRING FIRST",
         "ALTER TABLE nation SET TBLPROPERTIES ('ooo.indexes'='n_name')",
         "CREATE TABLE f (a INT, FOREIGN KEY (a) REFERENCES nation(n_nationkey))",

@@ -164,6 +164,12 @@ class WarehouseWritesTest {
                     () -> SqlCluster.rows(s, "ALTER TABLE by_month ADD PARTITION (o_month = DATE '2001-01-01')"));
             assertEquals(SqlException.ALREADY_EXISTS, again.sqlState());
             SqlCluster.rows(s, "ALTER TABLE by_month ADD IF NOT EXISTS PARTITION (o_month = DATE '2001-01-01')");
+            // the embedded catalog's partitions are the directories: it has none to forget
+            SqlException drop = assertThrows(SqlException.class,
+                    () -> SqlCluster.rows(s, "ALTER TABLE by_month DROP PARTITION (o_month = DATE '2001-01-01')"));
+            assertEquals(SqlException.NOT_SUPPORTED, drop.sqlState());
+            assertTrue(drop.getMessage().contains("finds a table's partitions by listing its directories"), drop.getMessage());
+            assertTrue(Files.isDirectory(dir.resolve("o_month=2001-01-01")));
             SqlException notPartitioned = assertThrows(SqlException.class,
                     () -> SqlCluster.rows(s, "MSCK REPAIR TABLE orders"));
             assertEquals(SqlException.NOT_SUPPORTED, notPartitioned.sqlState());

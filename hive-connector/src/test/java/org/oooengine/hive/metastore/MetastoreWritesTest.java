@@ -79,6 +79,9 @@ class MetastoreWritesTest {
                 TpchInMetastore.text(directory("customer_text"), '|'));
         tables.createTable("events", List.of(new FieldSchema("id", "bigint", null)),
                 List.of(new FieldSchema("day", "date", null)), TpchInMetastore.text(directory("events"), ','));
+        tables.createTable("visits", List.of(new FieldSchema("id", "bigint", null)), List.of(
+                new FieldSchema("day", "date", null), new FieldSchema("site", "string", null)),
+                TpchInMetastore.text(directory("visits"), ','));
         nodes = new TestCluster(Files.createDirectories(dir.resolve("cluster")), 3);
         engine = ClusterSqlEngine.open(nodes.dir, TestCluster.TIMEOUT, Map.of(
                 MetastoreCatalog.CATALOG_SETTING, MetastoreCatalog.CATALOG_NAME, MetastoreCatalog.URIS_SETTING,
@@ -190,6 +193,43 @@ class MetastoreWritesTest {
             rows(s, "INSERT INTO events PARTITION (day = DATE '2026-01-03') VALUES (10)");
             assertEquals(List.of(4L, 16L), List.of(rows(s, "SELECT count(*), sum(id) FROM events").get(0)));
             assertEquals(4, HiveReaders.rows(admin, DB, "events").size()); // Hive reads them too
+        }
+    }
+
+    /**
+     * DROP PARTITION forgets the partitions a spec matches, all of its columns or some; an external
+     * table's files stay, as in Hive. A spec that matches none is an error but with IF EXISTS, and a
+     * comparison other than = is refused by name.
+     */
+    @Test
+    void dropPartitionForgetsThePartitionsItMatches() throws Exception {
+        try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            long id = 1;
+            for (String day : List.of("2026-02-01", "2026-02-02")) {
+                for (String site : List.of("a", "b")) {
+                    rows(s, "INSERT INTO visits PARTITION (day = DATE '" + day + "', site = '" + site + "') VALUES (" + id++ + ")");
+                }
+            }
+            assertEquals(4, admin.listPartitionNames(DB, "visits", (short) -1).size());
+            rows(s, "ALTER TABLE visits DROP PARTITION (day = DATE '2026-02-01', site = 'a')");
+            assertEquals(List.of(3L, 9L), List.of(rows(s, "SELECT count(*), sum(id) FROM visits").get(0)));
+            rows(s, "ALTER TABLE visits DROP PARTITION (site = 'b')"); // day 1's and day 2's
+            assertEquals(List.of("day=2026-02-02/site=a"), admin.listPartitionNames(DB, "visits", (short) -1));
+            assertEquals(List.of(1L, 3L), List.of(rows(s, "SELECT count(*), sum(id) FROM visits").get(0)));
+            assertTrue(Files.isDirectory(dir.resolve("warehouse/visits/day=2026-02-01/site=b"))); // external: kept
+
+            SqlException none = assertThrows(SqlException.class, () -> rows(s, "ALTER TABLE visits DROP PARTITION (site = 'b')"));
+            assertEquals(SqlException.UNKNOWN_TABLE, none.sqlState());
+            assertTrue(none.getMessage().contains("no partition matches {site=b}"), none.getMessage());
+            rows(s, "ALTER TABLE visits DROP IF EXISTS PARTITION (site = 'b')");
+            SqlException range = assertThrows(SqlException.class,
+                    () -> rows(s, "ALTER TABLE visits DROP PARTITION (day > DATE '2026-02-01')"));
+            assertEquals(SqlException.NOT_SUPPORTED, range.sqlState());
+            assertTrue(range.getMessage().contains("a comparison other than ="), range.getMessage());
+            SqlException notAColumn = assertThrows(SqlException.class,
+                    () -> rows(s, "ALTER TABLE visits DROP PARTITION (id = 1)"));
+            assertTrue(notAColumn.getMessage().contains("not a partition column"), notAColumn.getMessage());
+            assertEquals(1, admin.listPartitionNames(DB, "visits", (short) -1).size());
         }
     }
 

@@ -18,7 +18,7 @@ import org.oooengine.optimizer.catalog.ResultColumn;
 /**
  * {@code ALTER TABLE}: RENAME TO, SET and UNSET TBLPROPERTIES, CHANGE [COLUMN] (a new name or
  * comment, the type kept), ADD COLUMNS, ADD CONSTRAINT ... FOREIGN KEY and DROP CONSTRAINT; {@code ALTER VIEW ... RENAME TO}. The rest — a column's
- * new type or place, REPLACE COLUMNS, partitions (but ADD PARTITION, which {@code DdlAnalyzer} takes), buckets,
+ * new type or place, REPLACE COLUMNS, partitions (but ADD and DROP PARTITION, which {@code DdlAnalyzer} takes), buckets,
  * file formats — is refused by name.
  * The statement is checked against the table when it runs ({@code DataDefinition}).
  */
@@ -65,7 +65,6 @@ final class AlterTables {
 
     /** The ALTER TABLE forms refused, as SQL writes them. */
     private static final Map<String, String> WRITTEN = Map.ofEntries(
-            Map.entry("DROPPARTS", "DROP PARTITION (only tables held in files have partitions, and they are only added)"),
             Map.entry("RENAMEPART", "PARTITION ... RENAME (only tables held in files have partitions)"),
             Map.entry("EXCHANGEPARTITION", "EXCHANGE PARTITION (only tables held in files have partitions)"),
             Map.entry("CLUSTER_SORT", "CLUSTERED BY"),

@@ -124,8 +124,11 @@ public final class DdlAnalyzer {
             case TOK_ALTERVIEW -> Ast.child(n, 1).getType() == TOK_ALTERVIEW_RENAME
                     ? AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0))) : Views.create(catalog, database, n, view());
             case TOK_CREATEVIEW -> Views.create(catalog, database, n, view());
-            case TOK_ALTERTABLE -> Ast.child(n, 1).getType() == TOK_ALTERTABLE_ADDPARTS ? addPartitions(n)
-                    : AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0)));
+            case TOK_ALTERTABLE -> switch (Ast.child(n, 1).getType()) {
+                case TOK_ALTERTABLE_ADDPARTS -> addPartitions(n);
+                case TOK_ALTERTABLE_DROPPARTS -> dropPartitions(n);
+                default -> AlterTables.analyze(catalog, n, tableName(Ast.child(n, 0)));
+            };
             case TOK_MSCK -> repairTable(n);
             case TOK_ANALYZE -> analyzeTable(n);
             case TOK_DROPVIEW -> {
@@ -687,6 +690,60 @@ public final class DdlAnalyzer {
             }
         }
         return new DdlStatement.AddPartitions(target, partitions, Ast.find(adds, TOK_IFNOTEXISTS) != null);
+    }
+
+    /**
+     * {@code ALTER TABLE t DROP [IF EXISTS] PARTITION (k = v, ...) [, PARTITION (...)] [PURGE]}: each
+     * spec equates some of the partition columns with constants; other comparisons are refused by name.
+     */
+    private DdlStatement dropPartitions(ASTNode n) {
+        TableInfo target = partitionedTable(Ast.child(n, 0), "ALTER TABLE ... DROP PARTITION");
+        List<String> keys = partitionKeys(target);
+        ASTNode drops = Ast.child(n, 1);
+        List<Map<String, Object>> specs = new ArrayList<>();
+        boolean purge = false;
+        for (ASTNode c : Ast.children(drops)) {
+            switch (c.getType()) {
+                case TOK_IFEXISTS -> { }
+                case TOK_PARTSPEC -> specs.add(dropSpec(target, keys, c));
+                default -> {
+                    if (c.getText().equalsIgnoreCase("purge")) {
+                        purge = true;
+                    } else {
+                        throw Ast.notSupported("DROP PARTITION clause " + c.getText(), c);
+                    }
+                }
+            }
+        }
+        return new DdlStatement.DropPartitions(target, specs, Ast.find(drops, TOK_IFEXISTS) != null, purge);
+    }
+
+    /** One {@code PARTITION (k = v, ...)} of DROP PARTITION: partition column name to the SQL value it equals. */
+    private static Map<String, Object> dropSpec(TableInfo target, List<String> keys, ASTNode spec) {
+        Map<String, Object> values = new LinkedHashMap<>();
+        ExprBinder constants = new ExprBinder(new Scope(List.of()));
+        for (ASTNode pair : Ast.children(spec)) {
+            String column = Ast.name(Ast.child(pair, 0)).toLowerCase(Locale.ROOT);
+            int k = keys.indexOf(column);
+            if (k < 0) {
+                throw Ast.error(SqlException.SYNTAX, "PARTITION names " + column + ", which is not a partition column of "
+                        + target.name() + " (" + String.join(", ", keys) + ")", pair);
+            }
+            if (pair.getChildCount() != 3 || !Ast.child(pair, 1).getText().equals("=")) {
+                throw Ast.notSupported("DROP PARTITION by a comparison other than = (" + column + " "
+                        + (pair.getChildCount() == 3 ? Ast.child(pair, 1).getText() : "") + ")", pair);
+            }
+            SqlType type = target.columns().get(target.columns().size() - keys.size() + k).type();
+            Object value = ExprBinder.cast(constants.bind(Ast.child(pair, 2)), type).eval(new Object[0]);
+            if (value == null) {
+                throw Ast.error(SqlException.SYNTAX, "the value of partition column " + column + " is NULL or not a "
+                        + type, pair);
+            }
+            if (values.put(column, value) != null) {
+                throw Ast.error(SqlException.SYNTAX, "PARTITION names " + column + " twice", pair);
+            }
+        }
+        return values;
     }
 
     /** {@code MSCK [REPAIR] TABLE t [ADD PARTITIONS]}: DROP and SYNC PARTITIONS, which forget partitions, are refused. */

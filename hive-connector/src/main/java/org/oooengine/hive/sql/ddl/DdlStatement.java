@@ -145,6 +145,19 @@ public sealed interface DdlStatement {
     }
 
     /**
+     * ALTER TABLE ... DROP [IF EXISTS] PARTITION (k = v, ...) [, PARTITION (...)] [PURGE]: the
+     * partitions of a table held in files whose values equal each spec's (a spec may name some of
+     * the partition columns: every partition it matches), as SQL values by partition column name.
+     * The catalog forgets them; their files go where it deletes a managed table's files.
+     */
+    record DropPartitions(TableInfo target, List<java.util.Map<String, Object>> specs, boolean ifExists, boolean purge)
+            implements DdlStatement {
+        public DropPartitions {
+            specs = specs.stream().map(java.util.Map::copyOf).toList();
+        }
+    }
+
+    /**
      * MSCK [REPAIR] TABLE: the partition directories under a table's location that its catalog
      * does not list yet, entered in it (an external table's partitions are always listed).
      */
