@@ -28,25 +28,10 @@ class CardinalityModelTest {
             "orders", new double[] {1500, 5, 1000, 2400}, "customer", new double[] {1000, 25});
     private static final long FIRST = LocalDate.of(1992, 1, 1).toEpochDay();
     private static final long LAST = LocalDate.of(1998, 12, 31).toEpochDay();
-    private static final TableLayouts LAYOUTS = new TableLayouts() {
+    private static final TableLayouts LAYOUTS = new Statistics() {
         @Override
         public OptionalLong rows(TableInfo table) {
             return OptionalLong.of(table == ORDERS ? 1500 : 1000);
-        }
-
-        @Override
-        public OptionalLong bytes(TableInfo table) {
-            return OptionalLong.empty();
-        }
-
-        @Override
-        public int nodes(TableInfo table) {
-            return 3;
-        }
-
-        @Override
-        public boolean partitionedAlike(TableInfo a, TableInfo b) {
-            return false;
         }
 
         @Override
@@ -365,25 +350,10 @@ class CardinalityModelTest {
 
     /** 1,000 lineitems of 200 parts, quantities 1.00 to 50.00. */
     private static TableLayouts quantities() {
-        return new TableLayouts() {
+        return new Statistics() {
             @Override
             public OptionalLong rows(TableInfo table) {
                 return OptionalLong.of(1000);
-            }
-
-            @Override
-            public OptionalLong bytes(TableInfo table) {
-                return OptionalLong.empty();
-            }
-
-            @Override
-            public int nodes(TableInfo table) {
-                return 3;
-            }
-
-            @Override
-            public boolean partitionedAlike(TableInfo a, TableInfo b) {
-                return false;
             }
 
             @Override
@@ -436,25 +406,10 @@ class CardinalityModelTest {
     void aJoinOnTwoKeysCountsTheirCombinationsAsRows() {
         TableInfo lineitem = table("lineitem", "l_partkey", "l_suppkey");
         TableInfo partsupp = table("partsupp", "ps_partkey", "ps_suppkey");
-        TableLayouts layouts = new TableLayouts() {
+        TableLayouts layouts = new Statistics() {
             @Override
             public OptionalLong rows(TableInfo table) {
                 return OptionalLong.of(table == lineitem ? 6000 : 800);
-            }
-
-            @Override
-            public OptionalLong bytes(TableInfo table) {
-                return OptionalLong.empty();
-            }
-
-            @Override
-            public int nodes(TableInfo table) {
-                return 3;
-            }
-
-            @Override
-            public boolean partitionedAlike(TableInfo a, TableInfo b) {
-                return false;
             }
 
             @Override
@@ -483,6 +438,24 @@ class CardinalityModelTest {
         PipelineRows.Side greenParts = new PipelineRows.Side(partAndSupplier, 80, 800, new double[] {20, 55});
         assertEquals(600, m.joined(JoinKind.INNER, 6000, l.fields(), m.base(l.fields()), List.of(0, 1),
                 greenParts, List.of(0, 1), null));
+    }
+
+    /** Tables on 3 nodes, partitioned apart, of no known size in bytes; each test says their rows and columns. */
+    private abstract static class Statistics implements TableLayouts {
+        @Override
+        public OptionalLong bytes(TableInfo table) {
+            return OptionalLong.empty();
+        }
+
+        @Override
+        public int nodes(TableInfo table) {
+            return 3;
+        }
+
+        @Override
+        public boolean partitionedAlike(TableInfo a, TableInfo b) {
+            return false;
+        }
     }
 
     private static TableInfo table(String name, String... columns) {
