@@ -563,8 +563,10 @@ final class CardinalityModel {
                     : RowEstimates.kept(probe, RowEstimates.CONJUNCT_SELECTIVITY);
             case RIGHT_SEMI, RIGHT_ANTI -> RowEstimates.kept(build.rows(), RowEstimates.CONJUNCT_SELECTIVITY);
             case INNER, CROSS -> probeKeys.isEmpty() ? probe * build.rows()
-                    : keysKnown && probeKeys.size() > 1 ? combined(probe, probeDistinct, keyTableRows(probeFields, probeKeys),
-                            build.rows(), buildDistinct, keyTableRows(build.fields(), buildKeys))
+                    : keysKnown && probeKeys.size() > 1 ? combined(probe, probeDistinct,
+                            keysWithin(build.fields(), buildKeys, probeFields, probeKeys) ? keyTableRows(probeFields, probeKeys) : -1,
+                            build.rows(), buildDistinct,
+                            keysWithin(probeFields, probeKeys, build.fields(), buildKeys) ? keyTableRows(build.fields(), buildKeys) : -1)
                     : keysKnown ? inner(probe, build.rows(), pairs)
                     : build.tableRows() > 0 ? RowEstimates.kept(probe, Math.min(1, (double) build.rows() / build.tableRows()))
                     : probe;
@@ -603,7 +605,8 @@ final class CardinalityModel {
      * several columns) are among that table's combinations, at most its rows: lineitem's
      * {@code (l_partkey, l_suppkey)} are partsupp's 800,000, not the 6 million independent keys
      * would make, so lineitem joined with partsupp keeps each line rather than one in 7.5.
-     * {@code probeTable}, {@code buildTable}: the rows of the table each side's keys were read from, or -1.
+     * {@code probeTable}, {@code buildTable}: the rows of the table each side's keys were read from,
+     * where the other side's keys may refer to it ({@link #keysWithin}), else -1.
      */
     private static long combined(long probe, double probeDistinct, long probeTable,
                                  long build, double buildDistinct, long buildTable) {
@@ -617,6 +620,22 @@ final class CardinalityModel {
         }
         double denominator = Math.max(1, Math.max(probeCombinations, buildCombinations));
         return (long) Math.ceil(probe * (double) build / denominator);
+    }
+
+    /**
+     * Whether keys {@code keys} of {@code fields} may refer to keys {@code others} of {@code otherFields}:
+     * each has no more distinct values in its table than the key it is equated with (a tenth more
+     * allowed for the counts' error). A key with more cannot have all its values in the other table.
+     */
+    private boolean keysWithin(List<Field> fields, List<Integer> keys, List<Field> otherFields, List<Integer> others) {
+        for (int i = 0; i < keys.size(); i++) {
+            double mine = stored(fields, keys.get(i));
+            double theirs = stored(otherFields, others.get(i));
+            if (mine <= 0 || theirs <= 0 || mine > 1.1 * theirs) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

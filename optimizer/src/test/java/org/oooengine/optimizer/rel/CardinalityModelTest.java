@@ -419,7 +419,9 @@ class CardinalityModelTest {
         };
         RelNode.Scan l = new RelNode.Scan(lineitem, "l", fields("l", lineitem), null);
         RelNode.Scan ps = new RelNode.Scan(partsupp, "ps", fields("ps", partsupp), null);
-        CardinalityModel m = CardinalityModel.of(layouts, List.of(l, ps), n -> null);
+        TableInfo part = table("part", "p_partkey");
+        CardinalityModel m = CardinalityModel.of(layouts, List.of(l, ps, new RelNode.Scan(part, "p", fields("p", part), null)),
+                n -> null);
         PipelineRows.Side allOfPartsupp = new PipelineRows.Side(ps.fields(), 800, 800, m.base(ps.fields()));
         assertEquals(6000, m.joined(JoinKind.INNER, 6000, l.fields(), m.base(l.fields()), List.of(0, 1),
                 allOfPartsupp, List.of(0, 1), null));
@@ -438,6 +440,21 @@ class CardinalityModelTest {
         PipelineRows.Side greenParts = new PipelineRows.Side(partAndSupplier, 80, 800, new double[] {20, 55});
         assertEquals(600, m.joined(JoinKind.INNER, 6000, l.fields(), m.base(l.fields()), List.of(0, 1),
                 greenParts, List.of(0, 1), null));
+        // a table whose keys hold 5 values each cannot hold all of lineitem's: no more than its 20 rows match
+        List<Field> few = List.of(new Field("f", "f_partkey", SqlType.BIGINT), new Field("f", "f_suppkey", SqlType.BIGINT));
+        CardinalityModel withFew = CardinalityModel.of(new Statistics() {
+            @Override
+            public OptionalLong rows(TableInfo table) {
+                return OptionalLong.of(table == lineitem ? 6000 : 20);
+            }
+
+            @Override
+            public double distinct(TableInfo table, int column) {
+                return table == lineitem ? (column == 0 ? 2000 : 100) : 5;
+            }
+        }, List.of(l, new RelNode.Scan(table("few", "f_partkey", "f_suppkey"), "f", few, null)), n -> null);
+        assertEquals(20, withFew.joined(JoinKind.INNER, 6000, l.fields(), withFew.base(l.fields()), List.of(0, 1),
+                new PipelineRows.Side(few, 20, 20, new double[] {5, 5}), List.of(0, 1), null));
     }
 
     /** Tables on 3 nodes, partitioned apart, of no known size in bytes; each test says their rows and columns. */
