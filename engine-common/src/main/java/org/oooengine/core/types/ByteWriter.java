@@ -4,6 +4,8 @@ import java.util.Arrays;
 
 /** A growable big-endian byte buffer for building keys and rows without stream overhead. */
 public final class ByteWriter {
+    private static final java.lang.invoke.VarHandle LITTLE_ENDIAN_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private byte[] buf;
     private int len;
 
@@ -55,6 +57,13 @@ public final class ByteWriter {
     public void putLong(long v) {
         putInt((int) (v >>> 32));
         putInt((int) v);
+    }
+
+    /** The {@code width} low bytes of {@code v}, least significant first (a frame of reference's offsets). */
+    public void putPacked(long v, int width) {
+        ensure(Long.BYTES); // all eight bytes stored at once; the next value overwrites those past the width
+        LITTLE_ENDIAN_LONG.set(buf, len, v);
+        len += width;
     }
 
     /** Unsigned LEB128 variable-length int: short strings cost one length byte. */

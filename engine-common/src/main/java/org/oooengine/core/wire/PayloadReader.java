@@ -5,6 +5,8 @@ import org.oooengine.core.types.Bytes;
 
 /** Reads a payload written by {@link PayloadWriter}; running past its end is a protocol error. */
 public final class PayloadReader {
+    private static final java.lang.invoke.VarHandle LITTLE_ENDIAN_LONG =
+            java.lang.invoke.MethodHandles.byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
     private final byte[] b;
     private int pos;
 
@@ -36,6 +38,23 @@ public final class PayloadReader {
         need(8);
         long v = Bytes.getLong(b, pos);
         pos += 8;
+        return v;
+    }
+
+    /** A value of {@code width} bytes (1 to 8) written by {@link PayloadWriter#putPacked}, zero-extended. */
+    public long getPacked(int width) {
+        need(width);
+        long v;
+        if (b.length - pos >= Long.BYTES) { // eight bytes read at once, those past the width masked off
+            v = (long) LITTLE_ENDIAN_LONG.get(b, pos);
+            v = width == Long.BYTES ? v : v & ((1L << (width * 8)) - 1);
+        } else {
+            v = 0;
+            for (int i = width - 1; i >= 0; i--) {
+                v = v << 8 | (b[pos + i] & 0xFF);
+            }
+        }
+        pos += width;
         return v;
     }
 

@@ -35,6 +35,12 @@ public final class PayloadWriter {
         return this;
     }
 
+    /** The {@code width} low bytes of {@code v}, least significant first; read by {@link PayloadReader#getPacked}. */
+    public PayloadWriter putPacked(long v, int width) {
+        w.putPacked(v, width);
+        return this;
+    }
+
     public PayloadWriter putVarInt(int v) {
         w.putVarInt(v);
         return this;

@@ -53,7 +53,7 @@ public final class ValueCodec {
         }
     }
 
-    private static void writeValue(PayloadWriter w, Object v) {
+    static void writeValue(PayloadWriter w, Object v) {
         if (v == null) {
             w.put(NULL);
         } else if (v instanceof Boolean b) {
@@ -106,7 +106,7 @@ public final class ValueCodec {
         return row;
     }
 
-    private static Object readValue(PayloadReader r, int depth) {
+    static Object readValue(PayloadReader r, int depth) {
         byte tag = r.get();
         return switch (tag) {
             case NULL -> null;

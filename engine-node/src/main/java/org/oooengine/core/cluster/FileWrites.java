@@ -7,10 +7,10 @@ import org.oooengine.core.net.OpCode;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
+import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.wire.ProtocolException;
-import org.oooengine.core.wire.ValueCodec;
 
 /**
  * A file written by a node, as the coordinator of a warehouse table's INSERT drives it: opened,
@@ -105,9 +105,8 @@ public final class FileWrites implements AutoCloseable {
         if (pending.isEmpty()) {
             return;
         }
-        PayloadWriter w = new PayloadWriter((int) Math.min(pendingBytes + 256, Integer.MAX_VALUE)).put(ROWS).putString(id)
-                .putVarInt(pending.size());
-        pending.forEach(r -> ValueCodec.writeRow(w, r));
+        PayloadWriter w = new PayloadWriter((int) Math.min(pendingBytes + 256, Integer.MAX_VALUE)).put(ROWS).putString(id);
+        ColumnarRows.write(w, pending);
         call(w.toByteArray());
         pending.clear();
         pendingBytes = 0;

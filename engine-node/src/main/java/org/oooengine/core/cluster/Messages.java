@@ -5,12 +5,13 @@ import java.util.List;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.exec.PartitionRouter.Entry;
+import org.oooengine.core.wire.ColumnarRows;
+import org.oooengine.core.vector.GatheredRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.fragment.ScanPipeline;
-import org.oooengine.core.wire.ValueCodec;
 import org.oooengine.core.wire.ProtocolException;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.ExprCodec;
@@ -132,8 +133,8 @@ final class Messages {
 
     /** A chunk of a fragment's result: the outer rows the fragment has finished so far, then rows. */
     static byte[] resultChunk(long outerRowsDone, List<Object[]> rows) {
-        PayloadWriter w = new PayloadWriter(64 + rows.size() * 64).putLong(outerRowsDone).putVarInt(rows.size());
-        rows.forEach(row -> ValueCodec.writeRow(w, row));
+        PayloadWriter w = new PayloadWriter(64 + rows.size() * 32).putLong(outerRowsDone);
+        ColumnarRows.write(w, rows);
         return w.toByteArray();
     }
 
@@ -142,8 +143,8 @@ final class Messages {
     }
 
     static byte[] stagedChunk(String id, List<Object[]> rows) {
-        PayloadWriter w = new PayloadWriter(64 + rows.size() * 32).putString(id).putVarInt(rows.size());
-        rows.forEach(row -> ValueCodec.writeRow(w, row));
+        PayloadWriter w = new PayloadWriter(64 + rows.size() * 32).putString(id);
+        ColumnarRows.write(w, rows);
         return w.toByteArray();
     }
 
@@ -273,10 +274,20 @@ final class Messages {
     }
 
     static byte[] shuffleChunk(String exchange, String producer, boolean last, List<Object[]> rows) {
-        PayloadWriter w = new PayloadWriter(64 + rows.size() * 32).putString(exchange).putString(producer)
-                .put(last ? 1 : 0).putVarInt(rows.size());
-        rows.forEach(row -> ValueCodec.writeRow(w, row));
+        PayloadWriter w = shuffleChunkHeader(exchange, producer, last, rows.size());
+        ColumnarRows.write(w, rows);
         return w.toByteArray();
+    }
+
+    /** As above, rows gathered from column batches. */
+    static byte[] shuffleChunk(String exchange, String producer, boolean last, GatheredRows rows) {
+        PayloadWriter w = shuffleChunkHeader(exchange, producer, last, rows.size());
+        rows.write(w);
+        return w.toByteArray();
+    }
+
+    private static PayloadWriter shuffleChunkHeader(String exchange, String producer, boolean last, int rows) {
+        return new PayloadWriter(64 + rows * 16).putString(exchange).putString(producer).put(last ? 1 : 0);
     }
 
     static ShuffleChunk readShuffleChunk(PayloadReader r) {
@@ -291,13 +302,9 @@ final class Messages {
         return rows.isEmpty() ? 0 : (long) rows.size() * (16 + 9L * rows.get(0).length);
     }
 
+    /** A chunk of rows as {@link ColumnarRows} sends them. */
     static List<Object[]> readRows(PayloadReader r) {
-        int n = r.getCount(1);
-        List<Object[]> rows = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            rows.add(ValueCodec.readRow(r));
-        }
-        return rows;
+        return ColumnarRows.read(r);
     }
 
     /** The figures a node's pipeline ends its answer with, in the order of {@link PartitionPipeline.Summary}'s fields. */
@@ -327,12 +334,7 @@ final class Messages {
 
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {
         long done = r.getLong();
-        int n = r.getVarInt();
-        List<Object[]> out = new ArrayList<>(Math.min(n, 4096));
-        for (int i = 0; i < n; i++) {
-            out.add(ValueCodec.readRow(r));
-        }
-        return new ClusterSession.Chunk(done, out);
+        return new ClusterSession.Chunk(done, readRows(r));
     }
 
     /** Flag of a statistics request: empty the buffer pool first, so the next query reads the disk. */

@@ -5,20 +5,25 @@ import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BooleanSupplier;
-import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
+import org.oooengine.core.fragment.BatchSink;
 import org.oooengine.core.fragment.Exchanges;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.net.OpCode;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.GatheredRows;
 
 /**
  * The end of a shuffle's producing pipeline on one node: sends each row to the node that owns its
- * key ({@link ShuffleTarget}), a chunk of {@link #ROWS_PER_CHUNK} rows at a time, and at the end
- * tells every node it is done. One chunk per destination is in flight at a time: a receiver
- * that acknowledges slowly (its pipeline is behind) holds the pipeline back. Rows this node owns go to its own inbox
- * without the network.
+ * key ({@link ShuffleTarget}), a chunk of about {@link #ROWS_PER_CHUNK} rows at a time, and at the
+ * end tells every node it is done. Batches of a vectorized pipeline are gathered column by column
+ * for each node and written without boxing a value ({@link GatheredRows}); rows are written as
+ * {@link org.oooengine.core.wire.ColumnarRows} writes them. One chunk per destination is in flight
+ * at a time: a receiver that acknowledges slowly (its pipeline is behind) holds the pipeline back.
+ * Rows this node owns go to its own inbox without the network, as rows.
  */
-final class ShuffleSender implements Consumer<List<Object[]>> {
+final class ShuffleSender implements BatchSink {
     static final int ROWS_PER_CHUNK = 1024;
 
     private final String self;
@@ -29,12 +34,15 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     private final ToIntFunction<Object> partitionOfKey;
     /** How long a chunk for this node's own inbox waits at most while the inbox holds more than its share. */
     private final long maxWaitMillis;
+    /** Per destination, the rows to send; and the batches' rows gathered (null while none are). */
     private final List<List<Object[]>> buffers = new ArrayList<>();
+    private final List<GatheredRows> gathered = new ArrayList<>();
     private final List<CompletableFuture<?>> inflight = new ArrayList<>();
     private long rowsSent;
     private long bytesSent;
     /** For a shuffle by group: the owner of each row's group. */
-    private final java.util.function.ToIntFunction<Object[]> groupOwners;
+    private final ToIntFunction<Object[]> groupOwners;
+    private final int selfIndex;
 
     /** @param cancelled checked before every chunk: a batch that multiplies (a cross join) stops within one chunk */
     ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled,
@@ -47,8 +55,10 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         this.local = local;
         this.partitionOfKey = target.byGroup() ? null : Partitioning.partitioner(target.keyType(), target.owners().size());
         this.groupOwners = target.byGroup() ? target.groupOwners() : null;
+        this.selfIndex = target.owners().indexOf(self);
         for (int i = 0; i < target.owners().size(); i++) {
             buffers.add(new ArrayList<>(ROWS_PER_CHUNK));
+            gathered.add(null);
             inflight.add(CompletableFuture.completedFuture(null));
         }
     }
@@ -56,15 +66,12 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
     @Override
     public void accept(List<Object[]> batch) {
         for (Object[] row : batch) {
-            int d;
-            if (target.byGroup()) {
-                d = groupOwners.applyAsInt(row);
-            } else {
-                d = partitionOfKey.applyAsInt(row[target.keyColumns().get(0)]);
-                if (d < 0 && !target.keepsNulls()) {
-                    continue; // a null joins nothing
-                }
-                d = Math.max(d, 0); // a row kept whole though it joins nothing: one node sends it on
+            int d = destination(row);
+            if (d < 0) {
+                continue;
+            }
+            if (gathered.get(d) != null) {
+                send(d, false); // what came as batches goes first, in order
             }
             List<Object[]> buffer = buffers.get(d);
             buffer.add(row);
@@ -72,6 +79,62 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
                 send(d, false);
             }
         }
+    }
+
+    @Override
+    public void acceptBatch(Batch batch, SqlType[] types) {
+        int n = target.owners().size();
+        int[][] positions = new int[n][];
+        int[] counts = new int[n];
+        Object[] keys = new Object[batch.width()];
+        for (int k = 0; k < batch.size(); k++) {
+            int p = batch.positions()[k];
+            for (int c : target.keyColumns()) {
+                keys[c] = batch.column(c).box(p, types[c]);
+            }
+            int d = destination(keys);
+            if (d < 0) {
+                continue;
+            }
+            if (positions[d] == null) {
+                positions[d] = new int[batch.size()];
+            }
+            positions[d][counts[d]++] = p;
+        }
+        for (int d = 0; d < n; d++) {
+            if (counts[d] == 0) {
+                continue;
+            }
+            if (d == selfIndex) {
+                accept(batch.withPositions(positions[d], counts[d]).toRows(types));
+                continue;
+            }
+            GatheredRows g = gathered.get(d);
+            if (!buffers.get(d).isEmpty() || (g != null && !g.fits(batch))) {
+                send(d, false); // what came before goes first, in order
+                g = null;
+            }
+            if (g == null) {
+                g = new GatheredRows(batch, types, ROWS_PER_CHUNK + batch.size());
+                gathered.set(d, g);
+            }
+            g.add(batch, positions[d], counts[d]);
+            if (g.size() >= ROWS_PER_CHUNK) {
+                send(d, false);
+            }
+        }
+    }
+
+    /** The index of the owner a row goes to, or -1 when it goes nowhere (a null key joins nothing). */
+    private int destination(Object[] row) {
+        if (target.byGroup()) {
+            return groupOwners.applyAsInt(row);
+        }
+        int d = partitionOfKey.applyAsInt(row[target.keyColumns().get(0)]);
+        if (d < 0 && !target.keepsNulls()) {
+            return -1;
+        }
+        return Math.max(d, 0); // a row kept whole though it joins nothing: one node sends it on
     }
 
     /** Sends what is buffered and the end to every node, and waits for their acknowledgements. */
@@ -91,9 +154,20 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
         return bytesSent;
     }
 
+    /** Sends destination {@code d} what it holds: its gathered batches' rows or else its rows. */
     private void send(int d, boolean last) {
         if (cancelled.getAsBoolean()) {
             throw new CancellationException("the requester cancelled the query or went away");
+        }
+        GatheredRows g = gathered.get(d);
+        if (g != null) {
+            gathered.set(d, null);
+            rowsSent += g.size();
+            boolean rowsFollow = !buffers.get(d).isEmpty();
+            call(d, Messages.shuffleChunk(target.exchangeId(), self, last && !rowsFollow, g));
+            if (!rowsFollow) {
+                return;
+            }
         }
         List<Object[]> rows = buffers.get(d);
         buffers.set(d, new ArrayList<>(ROWS_PER_CHUNK));
@@ -104,9 +178,12 @@ final class ShuffleSender implements Consumer<List<Object[]>> {
             local.awaitRoom(target.exchangeId(), maxWaitMillis, cancelled); // as a peer's acknowledgement is held back
             return;
         }
-        byte[] chunk = Messages.shuffleChunk(target.exchangeId(), self, last, rows);
+        call(d, Messages.shuffleChunk(target.exchangeId(), self, last, rows));
+    }
+
+    private void call(int d, byte[] chunk) {
         bytesSent += chunk.length;
         inflight.get(d).join(); // the previous chunk to this node was taken: a failure there fails this pipeline
-        inflight.set(d, peers.client(owner).call(OpCode.SHUFFLE_ROWS, chunk));
+        inflight.set(d, peers.client(target.owners().get(d)).call(OpCode.SHUFFLE_ROWS, chunk));
     }
 }

@@ -32,7 +32,7 @@ import org.oooengine.core.wire.ProtocolException;
  * it spilled and the bytes it sent besides rows, time and bytes spilled).
  */
 public final class FrameFormat {
-    public static final byte VERSION = 5;
+    public static final byte VERSION = 6;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member

@@ -334,9 +334,18 @@ public final class PartitionPipeline {
         Counted(ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds, Consumer<List<Object[]>> out,
                 BooleanSupplier cancelled, BooleanSupplier enough, QueryMemory memory) {
             this.memory = memory;
-            this.pipeline = new VectorPipeline(spec.steps(), types, builds, rows -> {
-                rowsOut += rows.size();
-                out.accept(rows);
+            this.pipeline = new VectorPipeline(spec.steps(), types, builds, new BatchSink() {
+                @Override
+                public void accept(List<Object[]> rows) {
+                    rowsOut += rows.size();
+                    out.accept(rows);
+                }
+
+                @Override
+                public void acceptBatch(Batch batch, SqlType[] columnTypes) {
+                    rowsOut += batch.size();
+                    BatchSink.send(out, batch, columnTypes);
+                }
             }, memory);
             pipeline.stopWhen(stopping(cancelled, enough));
         }

@@ -217,7 +217,7 @@ final class VectorSegment {
             aggregation.add(b);
             return;
         }
-        out.accept(b.toRows(outputTypes));
+        BatchSink.send(out, b, outputTypes);
     }
 
     /** The steps from {@code from} on, on rows of SQL values. */

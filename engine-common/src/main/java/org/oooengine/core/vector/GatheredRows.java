@@ -1,0 +1,154 @@
+package org.oooengine.core.vector;
+
+import java.util.Arrays;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.wire.ColumnarRows;
+import org.oooengine.core.wire.PayloadWriter;
+
+/**
+ * Rows of column batches bound for one receiver (a shuffle's chunk for one node), gathered column
+ * by column straight from the vectors, no value boxed, and written in {@link ColumnarRows}'
+ * layout, which reads them back as rows. The vectors of every batch added must be of the classes
+ * of the first one's ({@link #fits}): a batch whose are not starts a chunk of its own.
+ */
+public final class GatheredRows {
+    private final SqlType[] types;
+    private final Vector[] kinds;
+    private final long[][] longs;
+    private final double[][] doubles;
+    private final byte[][] bytes;
+    private final Object[][] objects;
+    /** Per column, true where the row is null; null while none is. */
+    private final boolean[][] nulls;
+    private int size;
+    private int capacity;
+
+    /** For batches whose vectors are of the classes of {@code first}'s, column c of type {@code types[c]}. */
+    public GatheredRows(Batch first, SqlType[] types, int capacity) {
+        int width = first.width();
+        this.types = types;
+        this.kinds = new Vector[width];
+        this.longs = new long[width][];
+        this.doubles = new double[width][];
+        this.bytes = new byte[width][];
+        this.objects = new Object[width][];
+        this.nulls = new boolean[width][];
+        this.capacity = capacity;
+        for (int c = 0; c < width; c++) {
+            Vector v = first.column(c);
+            kinds[c] = v;
+            if (v instanceof LongVector && heldAsLongs(types[c])) {
+                longs[c] = new long[capacity];
+            } else if (v instanceof DoubleVector) {
+                doubles[c] = new double[capacity];
+            } else if (v instanceof BoolVector) {
+                bytes[c] = new byte[capacity];
+            } else if (v != null) {
+                objects[c] = new Object[capacity];
+            }
+        }
+    }
+
+    private static boolean heldAsLongs(SqlType type) {
+        return longKind(type) != null;
+    }
+
+    /** How the longs of a column of {@code type} are read back, or null where a type is not held in longs. */
+    private static ColumnarRows.LongKind longKind(SqlType type) {
+        return type == null ? null : switch (type.kind()) {
+            case TINYINT, SMALLINT, INT -> ColumnarRows.LongKind.INT;
+            case BIGINT -> ColumnarRows.LongKind.LONG;
+            case DATE -> ColumnarRows.LongKind.DATE;
+            case TIMESTAMP -> ColumnarRows.LongKind.TIMESTAMP;
+            case DECIMAL -> ColumnarRows.LongKind.DECIMAL;
+            default -> null;
+        };
+    }
+
+    /** Whether {@code batch}'s columns are held as this gathers them. */
+    public boolean fits(Batch batch) {
+        if (batch.width() != kinds.length) {
+            return false;
+        }
+        for (int c = 0; c < kinds.length; c++) {
+            Vector v = batch.column(c);
+            if (v == null ? kinds[c] != null : kinds[c] == null || v.getClass() != kinds[c].getClass()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** Adds the rows at {@code count} of {@code positions} (the vectors' positions) of {@code batch}, which {@link #fits}. */
+    public void add(Batch batch, int[] positions, int count) {
+        ensure(size + count);
+        for (int c = 0; c < kinds.length; c++) {
+            Vector v = batch.column(c);
+            if (v == null) {
+                continue;
+            }
+            for (int k = 0; k < count; k++) {
+                int p = positions[k];
+                int at = size + k;
+                if (v.isNull(p)) {
+                    markNull(c, at);
+                } else if (longs[c] != null) {
+                    longs[c][at] = ((LongVector) v).values[p];
+                } else if (doubles[c] != null) {
+                    doubles[c][at] = ((DoubleVector) v).values[p];
+                } else if (bytes[c] != null) {
+                    bytes[c][at] = ((BoolVector) v).values[p];
+                } else {
+                    objects[c][at] = v.box(p, types[c]);
+                }
+            }
+        }
+        size += count;
+    }
+
+    /** Writes the rows gathered, in {@link ColumnarRows}' layout. */
+    public void write(PayloadWriter w) {
+        ColumnarRows.writeHeader(w, size, kinds.length);
+        for (int c = 0; c < kinds.length; c++) {
+            if (longs[c] != null) {
+                ColumnarRows.writeLongs(w, longKind(types[c]), types[c].scale(), longs[c], nulls[c], size);
+            } else if (doubles[c] != null) {
+                ColumnarRows.writeDoubles(w, doubles[c], nulls[c], size);
+            } else if (bytes[c] != null) {
+                ColumnarRows.writeBooleans(w, bytes[c], nulls[c], size);
+            } else {
+                // a column no step read is all nulls
+                ColumnarRows.writeObjects(w, objects[c] != null ? objects[c] : new Object[size], size);
+            }
+        }
+    }
+
+    private void markNull(int c, int at) {
+        if (nulls[c] == null) {
+            nulls[c] = new boolean[capacity];
+        }
+        nulls[c][at] = true;
+        if (objects[c] != null) {
+            objects[c][at] = null;
+        }
+    }
+
+    private void ensure(int needed) {
+        if (needed <= capacity) {
+            return;
+        }
+        int grown = Math.max(needed, capacity * 2);
+        capacity = grown;
+        for (int c = 0; c < kinds.length; c++) {
+            longs[c] = longs[c] == null ? null : Arrays.copyOf(longs[c], grown);
+            doubles[c] = doubles[c] == null ? null : Arrays.copyOf(doubles[c], grown);
+            bytes[c] = bytes[c] == null ? null : Arrays.copyOf(bytes[c], grown);
+            objects[c] = objects[c] == null ? null : Arrays.copyOf(objects[c], grown);
+            nulls[c] = nulls[c] == null ? null : Arrays.copyOf(nulls[c], grown);
+        }
+    }
+}

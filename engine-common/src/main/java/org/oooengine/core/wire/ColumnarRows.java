@@ -1,0 +1,484 @@
+package org.oooengine.core.wire;
+
+import java.math.BigDecimal;
+import java.time.DateTimeException;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.oooengine.core.types.LocalTimestamps;
+
+/**
+ * Chunks of rows sent column by column: what shuffles, broadcasts, gathers and file writes send
+ * between nodes. Each column says once how its values are held, where the row format
+ * ({@link ValueCodec}) tags every value: integers, dates, timestamps and decimals of one scale
+ * as offsets from the column's least value in as few bytes as its range needs (a frame of
+ * reference), strings as a dictionary where they repeat, booleans as bits, doubles as they are.
+ * A column of mixed classes, wide decimals or nested values keeps the tagged values. A column
+ * with nulls has a bitmap of them, and only its other values follow.
+ *
+ * <pre>
+ * byte   layout        1: columns (below); 0: rows as ValueCodec writes them (no columns, or rows of several widths)
+ * varint rows, varint columns
+ * per column: byte kind, byte hasNulls, [bitmap of nulls, a bit per row], the values that are not null
+ * </pre>
+ *
+ * Every column costs at least a bit per row (no value is written in less than a byte, a column of
+ * nulls is its bitmap), so a reader refuses a count of rows the payload cannot hold before it
+ * makes room for them.
+ */
+public final class ColumnarRows {
+    private static final byte ROWS = 0;
+    private static final byte COLUMNS = 1;
+
+    private static final byte TAGGED = 0;
+    private static final byte INT = 1;
+    private static final byte LONG = 2;
+    private static final byte DATE = 3;
+    private static final byte TIMESTAMP = 4;
+    private static final byte DECIMAL = 5;
+    private static final byte DOUBLE = 6;
+    private static final byte BOOLEAN = 7;
+    private static final byte STRING = 8;
+    private static final byte DICTIONARY = 9;
+
+    /** A dictionary pays while it has at most this share of a column's values as entries. */
+    private static final int DICTIONARY_MAX_SHARE = 2;
+    private static final int DICTIONARY_MAX_ENTRIES = 1 << 16;
+    /** The digits a long always holds. */
+    private static final int MAX_LONG_DIGITS = 18;
+
+    private ColumnarRows() {
+    }
+
+    public static void write(PayloadWriter w, List<Object[]> rows) {
+        int width = rows.isEmpty() ? 0 : rows.get(0).length;
+        for (Object[] row : rows) {
+            if (row.length != width) {
+                width = 0;
+                break;
+            }
+        }
+        if (width == 0) {
+            w.put(ROWS).putVarInt(rows.size());
+            rows.forEach(row -> ValueCodec.writeRow(w, row));
+            return;
+        }
+        w.put(COLUMNS).putVarInt(rows.size()).putVarInt(width);
+        Object[] column = new Object[rows.size()];
+        for (int c = 0; c < width; c++) {
+            for (int i = 0; i < column.length; i++) {
+                column[i] = rows.get(i)[c];
+            }
+            writeObjects(w, column, column.length);
+        }
+    }
+
+    /** Starts a chunk of {@code rows} rows of {@code width} (at least 1) columns, written next one by one. */
+    public static void writeHeader(PayloadWriter w, int rows, int width) {
+        w.put(COLUMNS).putVarInt(rows).putVarInt(width);
+    }
+
+    /** A column of the first {@code n} of {@code values}, held as suits their classes. */
+    public static void writeObjects(PayloadWriter w, Object[] values, int n) {
+        Object[] present = new Object[n];
+        boolean[] nulls = null;
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            if (values[i] != null) {
+                present[count++] = values[i];
+            } else {
+                if (nulls == null) {
+                    nulls = new boolean[n];
+                }
+                nulls[i] = true;
+            }
+        }
+        byte kind = kindOf(present, count);
+        w.put(kind);
+        writeNulls(w, nulls, n);
+        writeValues(w, kind, present, count);
+    }
+
+    /** How a column of longs is read back: which SQL values its longs are. */
+    public enum LongKind {
+        /** Integers of up to 32 bits, read as Integer. */
+        INT(ColumnarRows.INT),
+        LONG(ColumnarRows.LONG),
+        /** Days since 1970-01-01. */
+        DATE(ColumnarRows.DATE),
+        /** Microseconds since 1970-01-01 00:00:00. */
+        TIMESTAMP(ColumnarRows.TIMESTAMP),
+        /** Unscaled values of decimals of one scale. */
+        DECIMAL(ColumnarRows.DECIMAL);
+
+        private final byte code;
+
+        LongKind(byte code) {
+            this.code = code;
+        }
+    }
+
+    /**
+     * A column of values held as longs (epoch days, microseconds, decimals unscaled at {@code scale}):
+     * the first {@code n} of {@code values}, null where {@code nulls} says (null: none is).
+     */
+    public static void writeLongs(PayloadWriter w, LongKind longKind, int scale, long[] values, boolean[] nulls, int n) {
+        byte kind = longKind.code;
+        long[] present = nulls == null ? values : new long[n];
+        int count = nulls == null ? n : 0;
+        if (nulls != null) {
+            for (int i = 0; i < n; i++) {
+                if (!nulls[i]) {
+                    present[count++] = values[i];
+                }
+            }
+        }
+        w.put(kind);
+        writeNulls(w, nulls, n);
+        if (kind == DECIMAL) {
+            w.putVarInt(scale);
+        }
+        writeLongs(w, present, count);
+    }
+
+    /** A column of doubles: the first {@code n} of {@code values}, null where {@code nulls} says (null: none is). */
+    public static void writeDoubles(PayloadWriter w, double[] values, boolean[] nulls, int n) {
+        w.put(DOUBLE);
+        writeNulls(w, nulls, n);
+        for (int i = 0; i < n; i++) {
+            if (nulls == null || !nulls[i]) {
+                w.putPacked(Double.doubleToRawLongBits(values[i]), 8);
+            }
+        }
+    }
+
+    /** A column of booleans: true where {@code values} has a non-zero byte, null where {@code nulls} says (null: none is). */
+    public static void writeBooleans(PayloadWriter w, byte[] values, boolean[] nulls, int n) {
+        w.put(BOOLEAN);
+        writeNulls(w, nulls, n);
+        int bits = 0;
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            if (nulls != null && nulls[i]) {
+                continue;
+            }
+            bits |= (values[i] != 0 ? 1 : 0) << (count & 7);
+            if ((++count & 7) == 0) {
+                w.put(bits);
+                bits = 0;
+            }
+        }
+        if ((count & 7) != 0) {
+            w.put(bits);
+        }
+    }
+
+    public static List<Object[]> read(PayloadReader r) {
+        byte layout = r.get();
+        if (layout == ROWS) {
+            int n = r.getCount(1);
+            List<Object[]> rows = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                rows.add(ValueCodec.readRow(r));
+            }
+            return rows;
+        }
+        if (layout != COLUMNS) {
+            throw new ProtocolException("a chunk of rows in layout " + layout);
+        }
+        int n = r.getVarInt();
+        int width = r.getVarInt();
+        if (width < 1 || (long) width * ((n + 7L) / 8) > r.remaining()) {
+            throw new ProtocolException("a chunk of " + n + " rows of " + width + " columns in " + r.remaining()
+                    + " bytes");
+        }
+        Object[][] rows = new Object[n][width];
+        Object[] values = new Object[n];
+        for (int c = 0; c < width; c++) {
+            byte kind = r.get();
+            boolean[] nulls = readNulls(r, n);
+            int present = n;
+            if (nulls != null) {
+                for (boolean isNull : nulls) {
+                    present -= isNull ? 1 : 0;
+                }
+            }
+            readValues(r, kind, values, present);
+            for (int i = 0, v = 0; i < n; i++) {
+                rows[i][c] = nulls != null && nulls[i] ? null : values[v++];
+            }
+        }
+        return new ArrayList<>(Arrays.asList(rows));
+    }
+
+    /** How a column's {@code present} values (nulls left out) are best held. */
+    private static byte kindOf(Object[] values, int present) {
+        if (present == 0) {
+            return TAGGED;
+        }
+        Class<?> type = values[0].getClass();
+        for (int i = 1; i < present; i++) {
+            if (values[i].getClass() != type) {
+                return TAGGED;
+            }
+        }
+        if (type == Long.class) {
+            return LONG;
+        } else if (type == Integer.class) {
+            return INT;
+        } else if (type == LocalDate.class) {
+            return DATE;
+        } else if (type == LocalDateTime.class) {
+            return TIMESTAMP;
+        } else if (type == Double.class) {
+            return DOUBLE;
+        } else if (type == Boolean.class) {
+            return BOOLEAN;
+        } else if (type == String.class) {
+            return dictionaryPays(values, present) ? DICTIONARY : STRING;
+        } else if (type == BigDecimal.class) {
+            return scaledLongs(values, present) ? DECIMAL : TAGGED;
+        }
+        return TAGGED;
+    }
+
+    /** Whether every decimal has the first one's scale and at most {@link #MAX_LONG_DIGITS} digits. */
+    private static boolean scaledLongs(Object[] values, int present) {
+        int scale = ((BigDecimal) values[0]).scale();
+        if (scale < 0) {
+            return false;
+        }
+        for (int i = 0; i < present; i++) {
+            BigDecimal d = (BigDecimal) values[i];
+            if (d.scale() != scale || d.precision() > MAX_LONG_DIGITS) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean dictionaryPays(Object[] values, int present) {
+        Map<Object, Boolean> distinct = new HashMap<>();
+        int limit = Math.min(DICTIONARY_MAX_ENTRIES, present / DICTIONARY_MAX_SHARE);
+        for (int i = 0; i < present; i++) {
+            if (distinct.put(values[i], Boolean.TRUE) == null && distinct.size() > limit) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether any of the {@code n} rows is null, then if so a bit per row, set where it is. */
+    private static void writeNulls(PayloadWriter w, boolean[] nulls, int n) {
+        if (nulls == null) {
+            w.put(0);
+            return;
+        }
+        w.put(1);
+        for (int i = 0; i < n; i += 8) {
+            int bits = 0;
+            for (int j = 0; j < 8 && i + j < n; j++) {
+                bits |= (nulls[i + j] ? 1 : 0) << j;
+            }
+            w.put(bits);
+        }
+    }
+
+    /** The rows' nulls (true where null), or null where the column has none. */
+    private static boolean[] readNulls(PayloadReader r, int n) {
+        byte hasNulls = r.get();
+        if (hasNulls == 0) {
+            return null;
+        } else if (hasNulls != 1) {
+            throw new ProtocolException("a column whose nulls are marked " + hasNulls);
+        }
+        boolean[] nulls = new boolean[n];
+        for (int i = 0; i < n; i += 8) {
+            byte bits = r.get();
+            for (int j = 0; j < 8 && i + j < n; j++) {
+                nulls[i + j] = (bits >> j & 1) != 0;
+            }
+        }
+        return nulls;
+    }
+
+    private static void writeValues(PayloadWriter w, byte kind, Object[] values, int present) {
+        switch (kind) {
+            case INT, LONG, DATE, TIMESTAMP -> {
+                long[] longs = new long[present];
+                for (int i = 0; i < present; i++) {
+                    longs[i] = switch (kind) {
+                        case INT -> (Integer) values[i];
+                        case LONG -> (Long) values[i];
+                        case DATE -> ((LocalDate) values[i]).toEpochDay();
+                        default -> LocalTimestamps.toMicros((LocalDateTime) values[i]);
+                    };
+                }
+                writeLongs(w, longs, present);
+            }
+            case DECIMAL -> {
+                long[] unscaled = new long[present];
+                for (int i = 0; i < present; i++) {
+                    BigDecimal d = (BigDecimal) values[i];
+                    unscaled[i] = d.scaleByPowerOfTen(d.scale()).longValue(); // no BigInteger made
+                }
+                w.putVarInt(((BigDecimal) values[0]).scale());
+                writeLongs(w, unscaled, present);
+            }
+            case DOUBLE -> {
+                for (int i = 0; i < present; i++) {
+                    w.putPacked(Double.doubleToRawLongBits((Double) values[i]), 8);
+                }
+            }
+            case BOOLEAN -> {
+                for (int i = 0; i < present; i += 8) {
+                    int bits = 0;
+                    for (int j = 0; j < 8 && i + j < present; j++) {
+                        bits |= ((Boolean) values[i + j] ? 1 : 0) << j;
+                    }
+                    w.put(bits);
+                }
+            }
+            case STRING -> {
+                for (int i = 0; i < present; i++) {
+                    w.putString((String) values[i]);
+                }
+            }
+            case DICTIONARY -> writeDictionary(w, values, present);
+            default -> {
+                for (int i = 0; i < present; i++) {
+                    ValueCodec.writeValue(w, values[i]);
+                }
+            }
+        }
+    }
+
+    private static void readValues(PayloadReader r, byte kind, Object[] values, int present) {
+        try {
+            switch (kind) {
+                case INT, LONG, DATE, TIMESTAMP -> {
+                    long[] longs = readLongs(r, present);
+                    for (int i = 0; i < present; i++) {
+                        values[i] = switch (kind) {
+                            case INT -> Math.toIntExact(longs[i]);
+                            case LONG -> longs[i];
+                            case DATE -> LocalDate.ofEpochDay(longs[i]);
+                            default -> LocalTimestamps.ofMicros(longs[i]);
+                        };
+                    }
+                }
+                case DECIMAL -> {
+                    int scale = r.getVarInt();
+                    long[] unscaled = readLongs(r, present);
+                    for (int i = 0; i < present; i++) {
+                        values[i] = BigDecimal.valueOf(unscaled[i], scale);
+                    }
+                }
+                case DOUBLE -> {
+                    for (int i = 0; i < present; i++) {
+                        values[i] = Double.longBitsToDouble(r.getPacked(8));
+                    }
+                }
+                case BOOLEAN -> {
+                    for (int i = 0; i < present; i += 8) {
+                        byte bits = r.get();
+                        for (int j = 0; j < 8 && i + j < present; j++) {
+                            values[i + j] = (bits >> j & 1) != 0;
+                        }
+                    }
+                }
+                case STRING -> {
+                    for (int i = 0; i < present; i++) {
+                        values[i] = r.getString();
+                    }
+                }
+                case DICTIONARY -> readDictionary(r, values, present);
+                case TAGGED -> {
+                    for (int i = 0; i < present; i++) {
+                        values[i] = ValueCodec.readValue(r, 0);
+                    }
+                }
+                default -> throw new ProtocolException("a column of kind " + kind);
+            }
+        } catch (DateTimeException | ArithmeticException e) {
+            throw new ProtocolException("a column of kind " + kind + " holds a value out of range: " + e.getMessage());
+        }
+    }
+
+    /**
+     * The values as offsets from the least, each in as few bytes as the greatest offset needs (at
+     * least one: a column costs a byte per value, see the class comment).
+     */
+    private static void writeLongs(PayloadWriter w, long[] values, int n) {
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (int i = 0; i < n; i++) {
+            min = Math.min(min, values[i]);
+            max = Math.max(max, values[i]);
+        }
+        if (n == 0) {
+            min = max = 0;
+        }
+        long range = max - min; // unsigned: a range wider than a long's positive half wraps
+        int bytes = Math.max(1, (64 - Long.numberOfLeadingZeros(range) + 7) / 8);
+        w.putLong(min).put(bytes);
+        for (int i = 0; i < n; i++) {
+            w.putPacked(values[i] - min, bytes);
+        }
+    }
+
+    private static long[] readLongs(PayloadReader r, int present) {
+        long min = r.getLong();
+        int bytes = r.get();
+        if (bytes < 1 || bytes > 8) {
+            throw new ProtocolException("a column of integers packed " + bytes + " bytes each");
+        }
+        long[] values = new long[present];
+        for (int i = 0; i < present; i++) {
+            values[i] = min + r.getPacked(bytes);
+        }
+        return values;
+    }
+
+    /** The distinct strings in the order they first come, then each value's entry (1 or 2 bytes). */
+    private static void writeDictionary(PayloadWriter w, Object[] values, int present) {
+        Map<Object, Integer> entries = new HashMap<>();
+        List<Object> order = new ArrayList<>();
+        int[] codes = new int[present];
+        for (int i = 0; i < present; i++) {
+            codes[i] = entries.computeIfAbsent(values[i], v -> {
+                order.add(v);
+                return order.size() - 1;
+            });
+        }
+        w.putVarInt(order.size());
+        order.forEach(s -> w.putString((String) s));
+        int bytes = order.size() <= 256 ? 1 : 2;
+        for (int code : codes) {
+            w.putPacked(code, bytes);
+        }
+    }
+
+    private static void readDictionary(PayloadReader r, Object[] values, int present) {
+        int n = r.getCount(1);
+        if (n < 1 || n > DICTIONARY_MAX_ENTRIES) {
+            throw new ProtocolException("a dictionary of " + n + " strings");
+        }
+        String[] entries = new String[n];
+        for (int i = 0; i < n; i++) {
+            entries[i] = r.getString();
+        }
+        int bytes = n <= 256 ? 1 : 2;
+        for (int i = 0; i < present; i++) {
+            int code = (int) r.getPacked(bytes);
+            if (code >= n) {
+                throw new ProtocolException("a string of entry " + code + " in a dictionary of " + n);
+            }
+            values[i] = entries[code];
+        }
+    }
+}
