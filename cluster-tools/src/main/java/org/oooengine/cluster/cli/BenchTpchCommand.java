@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.tpch.TpchBench;
 import org.oooengine.cluster.bench.tpch.TpchFileTables;
+import org.oooengine.cluster.bench.tpch.TpchProfiles;
 import org.oooengine.cluster.bench.tpch.TpchQueries;
 import org.oooengine.cluster.bench.tpch.TpchQueryResult;
 import org.oooengine.cluster.bench.tpch.TpchReport;
@@ -65,6 +66,12 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "with --files: the files' format, parquet, orc or textfile (default: parquet)")
     String format;
 
+    @Option(names = "--profile", paramLabel = "<dir>",
+            description = "record a CPU profile (Java Flight Recorder) of each query's timed runs on every node and in "
+                    + "this process: <dir>/qNN-coordinator.jfr, each node's under its data directory "
+                    + "(profiles/tpch-qNN.jfr), and <dir>/qNN-profile.json naming them with their busiest methods")
+    Path profile;
+
     @Option(names = "--set", paramLabel = "<key>=<value>",
             description = "a session setting for every query, as SET would make it, e.g. "
                     + "ooo.query.max-memory-per-node=134217728 (repeatable)")
@@ -105,7 +112,11 @@ final class BenchTpchCommand implements Callable<Integer> {
             }
             try {
                 applySettings(sql, session);
-                List<TpchQueryResult> ran = new TpchBench(sql, repeat, engine::bytesSpilled, engine::nodesCpuSeconds)
+                TpchBench bench = new TpchBench(sql, repeat, engine::bytesSpilled, engine::nodesCpuSeconds);
+                if (profile != null) {
+                    bench.profiledBy(new TpchProfiles(engine.cluster(), TpchProfiles.directory(profile)));
+                }
+                List<TpchQueryResult> ran = bench
                         .run(chosen, q -> {
                             err.println(TpchReport.progress(q));
                             err.flush();

@@ -105,6 +105,52 @@ public final class ClusterSession implements AutoCloseable {
 
     // The nodes' status (NodeStatusClient) and the tables they hold (ClusterTables).
 
+    /**
+     * Starts a CPU profile named {@code name} on every node ({@link CpuProfile}); a node recording one
+     * already refuses, and then the nodes that started stop theirs.
+     */
+    public void startProfiles(String name) {
+        Map<String, CompletableFuture<org.oooengine.core.net.Frame>> started = new java.util.LinkedHashMap<>();
+        spec.nodes().forEach(n -> started.put(n.id(), peers.client(n.id())
+                .call(org.oooengine.core.net.OpCode.PROFILE, profileStep(ProfileRequests.START, name))));
+        RuntimeException refused = null;
+        for (CompletableFuture<org.oooengine.core.net.Frame> answer : started.values()) {
+            try {
+                NodeCalls.await(answer);
+            } catch (RuntimeException e) {
+                refused = refused == null ? e : refused;
+            }
+        }
+        if (refused != null) {
+            started.forEach((node, answer) -> {
+                if (!answer.isCompletedExceptionally()) {
+                    peers.client(node).call(org.oooengine.core.net.OpCode.PROFILE, profileStep(ProfileRequests.STOP, name))
+                            .exceptionally(e -> null).join();
+                }
+            });
+            throw refused;
+        }
+    }
+
+    /** Stops the profiles {@link #startProfiles} started: each node's summary (its file, samples and busiest methods), by node. */
+    public Map<String, JsonNode> stopProfiles(String name) {
+        Map<String, JsonNode> out = new java.util.LinkedHashMap<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            byte[] answer = NodeCalls.await(peers.client(n.id())
+                    .call(org.oooengine.core.net.OpCode.PROFILE, profileStep(ProfileRequests.STOP, name))).payload();
+            try {
+                out.put(n.id(), NodeCalls.JSON.readTree(answer));
+            } catch (java.io.IOException e) {
+                throw new IllegalStateException("node " + n.id() + " sent an unreadable profile summary", e);
+            }
+        }
+        return out;
+    }
+
+    private static byte[] profileStep(byte step, String name) {
+        return new org.oooengine.core.wire.PayloadWriter(8 + name.length()).put(step).putString(name).toByteArray();
+    }
+
     /** Each node's statistics (uptime, rows per table, and its store manifest when loaded). */
     public Map<String, JsonNode> stats() {
         return status.stats();

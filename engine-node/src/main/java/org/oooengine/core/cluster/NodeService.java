@@ -119,7 +119,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         tableWrites.startTicks();
         this.requests = new RequestTable(List.of(new IndexJoinRequests(node, queries),
                 new PipelineRequests(node, queries, transactions), tableWrites, transactions,
-                new StatisticsRequests(node), new NodeStatusRequests(node, queries, previousEnd), fileWrites));
+                new StatisticsRequests(node), new NodeStatusRequests(node, queries, previousEnd), fileWrites,
+                new ProfileRequests(node)));
         store.recoverInterruptedPublish();
         try {
             tableWrites.recover(); // committed statements rolled forward before anything reads

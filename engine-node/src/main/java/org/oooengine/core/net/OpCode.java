@@ -74,7 +74,12 @@ public enum OpCode {
      * A step of writing a file of rows outside the node's store (a warehouse table's INSERT):
      * open, rows, finish or abort; the first byte says which (see {@code FileWrites}).
      */
-    WRITE_FILE(36);
+    WRITE_FILE(36),
+    /**
+     * Starts or stops a CPU profile of the node (a Flight Recorder recording): a step byte, then the
+     * profile's name; stopping writes it under the node's data directory and answers a summary as JSON.
+     */
+    PROFILE(37);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -216,6 +216,11 @@ public final class ClusterSqlEngine implements SqlEngine {
         return out;
     }
 
+    /** The cluster this engine runs statements on. */
+    public ClusterSession cluster() {
+        return cluster;
+    }
+
     /** CPU seconds the cluster's node processes have spent so far, all together (-1 when some node cannot tell). */
     public double nodesCpuSeconds() {
         double[] cpu = cluster.stats().values().stream().mapToDouble(s -> s.path("processCpuSeconds").asDouble(-1)).toArray();

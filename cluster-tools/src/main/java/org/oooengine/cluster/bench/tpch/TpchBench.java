@@ -22,6 +22,24 @@ public final class TpchBench {
     private final int repeat;
     private final LongSupplier spilled;
     private final DoubleSupplier nodesCpu;
+    private Profiler profiler = Profiler.NONE;
+
+    /** What records a query's timed runs (a CPU profile): started before the first, stopped after the last. */
+    public interface Profiler {
+        Profiler NONE = new Profiler() {
+            @Override
+            public void start(String query) {
+            }
+
+            @Override
+            public void stop(String query) {
+            }
+        };
+
+        void start(String query);
+
+        void stop(String query);
+    }
 
     public TpchBench(SqlSession session, int repeat) {
         this(session, repeat, () -> 0, () -> -1);
@@ -39,6 +57,12 @@ public final class TpchBench {
         }
         this.session = session;
         this.repeat = repeat;
+    }
+
+    /** Has {@code profiler} record each query's timed runs. */
+    public TpchBench profiledBy(Profiler profiler) {
+        this.profiler = profiler;
+        return this;
     }
 
     /** Runs the queries in order, passing each one's result to {@code onQuery} as soon as it is known. */
@@ -62,13 +86,18 @@ public final class TpchBench {
             long spilledBytes = spilled.getAsLong() - spilledBefore;
             double[] seconds = new double[repeat];
             double cpuBefore = nodesCpu.getAsDouble();
-            for (int i = 0; i < repeat; i++) {
-                long t0 = System.nanoTime();
-                long count = count(execute(sql));
-                seconds[i] = (System.nanoTime() - t0) / 1e9;
-                if (count != rows.size()) {
-                    throw new IllegalStateException("a timed run returned " + count + " rows, the first " + rows.size());
+            profiler.start(name);
+            try {
+                for (int i = 0; i < repeat; i++) {
+                    long t0 = System.nanoTime();
+                    long count = count(execute(sql));
+                    seconds[i] = (System.nanoTime() - t0) / 1e9;
+                    if (count != rows.size()) {
+                        throw new IllegalStateException("a timed run returned " + count + " rows, the first " + rows.size());
+                    }
                 }
+            } finally {
+                profiler.stop(name);
             }
             double cpuAfter = nodesCpu.getAsDouble();
             Double cpuPerRun = cpuBefore < 0 || cpuAfter < 0 ? null : (cpuAfter - cpuBefore) / repeat;
