@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code ooo bench micro}: the JMH micro-benchmarks, with results as JMH's JSON. */
 @Command(name = "micro", mixinStandardHelpOptions = true,
-        description = {"Run the JMH micro-benchmarks of the buffer pool and B+tree lookup paths.",
+        description = {"Run the JMH micro-benchmarks: the buffer pool and B+tree lookup paths (StorageBenchmarks), the wire format of shuffled rows (WireBenchmarks).",
                 "Prints JMH's report and writes its JSON results to --json-out."})
 final class BenchMicroCommand implements Callable<Integer> {
     @Spec
