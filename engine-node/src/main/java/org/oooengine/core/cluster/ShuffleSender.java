@@ -43,6 +43,8 @@ final class ShuffleSender implements BatchSink {
     /** For a shuffle by group: the owner of each row's group. */
     private final ToIntFunction<Object[]> groupOwners;
     private final int selfIndex;
+    /** The key columns, read per row. */
+    private final int[] keyColumns;
 
     /** @param cancelled checked before every chunk: a batch that multiplies (a cross join) stops within one chunk */
     ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled,
@@ -56,6 +58,7 @@ final class ShuffleSender implements BatchSink {
         this.partitionOfKey = target.byGroup() ? null : Partitioning.partitioner(target.keyType(), target.owners().size());
         this.groupOwners = target.byGroup() ? target.groupOwners() : null;
         this.selfIndex = target.owners().indexOf(self);
+        this.keyColumns = target.keyColumns().stream().mapToInt(Integer::intValue).toArray();
         for (int i = 0; i < target.owners().size(); i++) {
             buffers.add(new ArrayList<>(ROWS_PER_CHUNK));
             gathered.add(null);
@@ -89,7 +92,7 @@ final class ShuffleSender implements BatchSink {
         Object[] keys = new Object[batch.width()];
         for (int k = 0; k < batch.size(); k++) {
             int p = batch.positions()[k];
-            for (int c : target.keyColumns()) {
+            for (int c : keyColumns) {
                 keys[c] = batch.column(c).box(p, types[c]);
             }
             int d = destination(keys);
@@ -130,7 +133,7 @@ final class ShuffleSender implements BatchSink {
         if (target.byGroup()) {
             return groupOwners.applyAsInt(row);
         }
-        int d = partitionOfKey.applyAsInt(row[target.keyColumns().get(0)]);
+        int d = partitionOfKey.applyAsInt(row[keyColumns[0]]);
         if (d < 0 && !target.keepsNulls()) {
             return -1;
         }
