@@ -1,0 +1,176 @@
+package org.oooengine.cluster.bench.micro;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.oooengine.core.fragment.BatchSink;
+import org.oooengine.core.fragment.GroupFilter;
+import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PartitionPipeline;
+import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.QueryMemory;
+import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.sql.JoinKind;
+import org.oooengine.core.sql.SqlType;
+import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.core.types.Column;
+import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
+import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.StoredVectors;
+import org.oooengine.core.vector.Vector;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * A node's pipeline over 262,144 lineitem-like rows (an order key and two DECIMAL(15,2) columns)
+ * from a source that hands it rows of objects ({@code rows}: the row engine, {@code Pipeline})
+ * or column batches ({@code batches}: {@code VectorPipeline}), as the scans of the nodes do:
+ * <ul>
+ *   <li>{@code hashJoin}: an inner hash join on the order key with 65,536 orders (every probe row
+ *       meets one; the build made anew each run), the rows that come out counted as a shuffle
+ *       takes them (batches not boxed into rows);</li>
+ *   <li>{@code revenue}: {@code sum(price * (1 - discount))}, TPC-H's decimal arithmetic, one
+ *       group.</li>
+ * </ul>
+ * Run with {@code ./ooo bench micro --filter Operator}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(3)
+public class OperatorBenchmarks {
+    static final int ROWS = 1 << 18;
+    static final int ORDERS = 1 << 16;
+    private static final SqlType MONEY = SqlType.decimal(15, 2);
+    private static final Schema LINEITEM = new Schema(List.of(new Column("l_orderkey", DataType.BIGINT),
+            new Column("l_extendedprice", DataType.decimal(15, 2)), new Column("l_discount", DataType.decimal(15, 2))));
+
+    @Param({"rows", "batches"})
+    String format;
+
+    private List<List<Object[]>> pages;
+    private List<Batch> batches;
+    private List<Object[]> orders;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        Random random = new Random(3);
+        pages = new ArrayList<>();
+        batches = new ArrayList<>();
+        for (int from = 0; from < ROWS; from += 1024) {
+            List<Object[]> page = new ArrayList<>(1024);
+            for (int i = 0; i < 1024; i++) {
+                // stored values: decimals as their unscaled longs
+                page.add(new Object[] {(long) random.nextInt(ORDERS), 90_000L + random.nextInt(10_000_000),
+                    (long) random.nextInt(11)});
+            }
+            pages.add(page);
+            Vector[] columns = new Vector[3];
+            for (int c = 0; c < 3; c++) {
+                columns[c] = StoredVectors.column(page, c, LINEITEM.columns().get(c).type());
+            }
+            batches.add(Batch.of(columns, page.size()));
+        }
+        orders = new ArrayList<>(ORDERS);
+        for (long o = 0; o < ORDERS; o++) {
+            orders.add(new Object[] {o, o % 1500});
+        }
+    }
+
+    @Benchmark
+    public long hashJoin() {
+        return run(List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(orders), JoinKind.INNER, List.of(0), List.of(0),
+                null, 2)));
+    }
+
+    @Benchmark
+    public long revenue() {
+        Expr price = new Expr.Column(1, MONEY);
+        Expr discount = new Expr.Column(2, MONEY);
+        Expr one = new Expr.Literal(BigDecimal.ONE, SqlType.decimal(1, 0));
+        Expr net = new Expr.Call(ScalarFunction.MULTIPLY, List.of(price,
+                new Expr.Call(ScalarFunction.SUBTRACT, List.of(one, discount), SqlType.decimal(16, 2))),
+                SqlType.decimal(32, 4));
+        AggregateCall sum = new AggregateCall(AggregateCall.Kind.SUM, net, false, SqlType.decimal(38, 4));
+        return run(List.of(new PipelineStep.PartialAggregate(List.of(), List.of(sum))));
+    }
+
+    private long run(List<PipelineStep> steps) {
+        BitSet all = new BitSet();
+        all.set(0, 3);
+        AtomicLong out = new AtomicLong();
+        PartitionPipeline.run(name -> null, name -> source(), (build, rows) -> { },
+                new ScanPipeline("lineitem", 3, all, steps), new BatchSink() {
+                    @Override
+                    public void accept(List<Object[]> rows) {
+                        out.addAndGet(rows.size());
+                    }
+
+                    @Override
+                    public void acceptBatch(Batch batch, SqlType[] types) {
+                        out.addAndGet(batch.size()); // as a shuffle takes them: not boxed into rows
+                    }
+                }, () -> false, QueryMemory.unbounded());
+        return out.get();
+    }
+
+    private PartitionPipeline.RowSource source() {
+        if (format.equals("rows")) {
+            return new PartitionPipeline.RowSource() {
+                @Override
+                public Schema schema() {
+                    return LINEITEM;
+                }
+
+                @Override
+                public void forEachPage(Predicate<List<Object[]>> page) {
+                    for (List<Object[]> p : pages) {
+                        if (!page.test(p)) {
+                            return;
+                        }
+                    }
+                }
+            };
+        }
+        return new PartitionPipeline.BatchSource() {
+            @Override
+            public Schema schema() {
+                return LINEITEM;
+            }
+
+            @Override
+            public void forEachPage(Predicate<List<Object[]>> page) {
+                throw new UnsupportedOperationException("a source of batches");
+            }
+
+            @Override
+            public void forEachBatch(boolean[] wanted, GroupFilter skip, Predicate<Batch> batch) {
+                for (Batch b : batches) {
+                    if (!batch.test(b)) {
+                        return;
+                    }
+                }
+            }
+        };
+    }
+}
