@@ -37,7 +37,7 @@ public final class GatheredRows {
         for (int c = 0; c < width; c++) {
             Vector v = first.column(c);
             kinds[c] = v;
-            if (v instanceof LongVector && heldAsLongs(types[c])) {
+            if (v instanceof LongVector && longKind(types[c]) != null) {
                 longs[c] = new long[capacity];
             } else if (v instanceof DoubleVector) {
                 doubles[c] = new double[capacity];
@@ -47,10 +47,6 @@ public final class GatheredRows {
                 objects[c] = new Object[capacity];
             }
         }
-    }
-
-    private static boolean heldAsLongs(SqlType type) {
-        return longKind(type) != null;
     }
 
     /** How the longs of a column of {@code type} are read back, or null where a type is not held in longs. */

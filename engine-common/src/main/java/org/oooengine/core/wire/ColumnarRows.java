@@ -6,7 +6,7 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.oooengine.core.types.LocalTimestamps;
@@ -67,7 +67,7 @@ public final class ColumnarRows {
             rows.forEach(row -> ValueCodec.writeRow(w, row));
             return;
         }
-        w.put(COLUMNS).putVarInt(rows.size()).putVarInt(width);
+        writeHeader(w, rows.size(), width);
         Object[] column = new Object[rows.size()];
         for (int c = 0; c < width; c++) {
             for (int i = 0; i < column.length; i++) {
@@ -98,9 +98,14 @@ public final class ColumnarRows {
             }
         }
         byte kind = kindOf(present, count);
-        w.put(kind);
+        Map<Object, Integer> dictionary = kind == STRING ? dictionary(present, count) : null;
+        w.put(dictionary != null ? DICTIONARY : kind);
         writeNulls(w, nulls, n);
-        writeValues(w, kind, present, count);
+        if (dictionary != null) {
+            writeDictionary(w, dictionary, present, count);
+        } else {
+            writeValues(w, kind, present, count);
+        }
     }
 
     /** How a column of longs is read back: which SQL values its longs are. */
@@ -239,7 +244,7 @@ public final class ColumnarRows {
         } else if (type == Boolean.class) {
             return BOOLEAN;
         } else if (type == String.class) {
-            return dictionaryPays(values, present) ? DICTIONARY : STRING;
+            return STRING; // or a dictionary, where it pays (writeObjects)
         } else if (type == BigDecimal.class) {
             return scaledLongs(values, present) ? DECIMAL : TAGGED;
         }
@@ -261,15 +266,19 @@ public final class ColumnarRows {
         return true;
     }
 
-    private static boolean dictionaryPays(Object[] values, int present) {
-        Map<Object, Boolean> distinct = new HashMap<>();
+    /**
+     * The distinct strings numbered in the order they first come, or null where a dictionary does
+     * not pay: more than a {@link #DICTIONARY_MAX_SHARE}th of the values differ.
+     */
+    private static Map<Object, Integer> dictionary(Object[] values, int present) {
+        Map<Object, Integer> codes = new LinkedHashMap<>();
         int limit = Math.min(DICTIONARY_MAX_ENTRIES, present / DICTIONARY_MAX_SHARE);
         for (int i = 0; i < present; i++) {
-            if (distinct.put(values[i], Boolean.TRUE) == null && distinct.size() > limit) {
-                return false;
+            if (codes.putIfAbsent(values[i], codes.size()) == null && codes.size() > limit) {
+                return null;
             }
         }
-        return true;
+        return codes;
     }
 
     /** Whether any of the {@code n} rows is null, then if so a bit per row, set where it is. */
@@ -348,7 +357,6 @@ public final class ColumnarRows {
                     w.putString((String) values[i]);
                 }
             }
-            case DICTIONARY -> writeDictionary(w, values, present);
             default -> {
                 for (int i = 0; i < present; i++) {
                     ValueCodec.writeValue(w, values[i]);
@@ -444,22 +452,13 @@ public final class ColumnarRows {
         return values;
     }
 
-    /** The distinct strings in the order they first come, then each value's entry (1 or 2 bytes). */
-    private static void writeDictionary(PayloadWriter w, Object[] values, int present) {
-        Map<Object, Integer> entries = new HashMap<>();
-        List<Object> order = new ArrayList<>();
-        int[] codes = new int[present];
+    /** The distinct strings in the order of their codes, then each value's code (1 or 2 bytes). */
+    private static void writeDictionary(PayloadWriter w, Map<Object, Integer> codes, Object[] values, int present) {
+        w.putVarInt(codes.size());
+        codes.keySet().forEach(s -> w.putString((String) s));
+        int bytes = codes.size() <= 256 ? 1 : 2;
         for (int i = 0; i < present; i++) {
-            codes[i] = entries.computeIfAbsent(values[i], v -> {
-                order.add(v);
-                return order.size() - 1;
-            });
-        }
-        w.putVarInt(order.size());
-        order.forEach(s -> w.putString((String) s));
-        int bytes = order.size() <= 256 ? 1 : 2;
-        for (int code : codes) {
-            w.putPacked(code, bytes);
+            w.putPacked(codes.get(values[i]), bytes);
         }
     }
 
