@@ -94,6 +94,7 @@ final class BenchTpchCommand implements Callable<Integer> {
         if (!List.of("parquet", "orc", "textfile").contains(fileFormat)) {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not parquet, orc or textfile");
         }
+        Path profileDir = profile == null ? null : profileDirectory();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int nodes = ClusterSpec.read(cluster).nodes().size();
@@ -113,8 +114,8 @@ final class BenchTpchCommand implements Callable<Integer> {
             try {
                 applySettings(sql, session);
                 TpchBench bench = new TpchBench(sql, repeat, engine::bytesSpilled, engine::nodesCpuSeconds);
-                if (profile != null) {
-                    bench.profiledBy(new TpchProfiles(engine.cluster(), TpchProfiles.directory(profile)));
+                if (profileDir != null) {
+                    bench.profiledBy(new TpchProfiles(engine.cluster(), profileDir));
                 }
                 List<TpchQueryResult> ran = bench
                         .run(chosen, q -> {
@@ -134,6 +135,15 @@ final class BenchTpchCommand implements Callable<Integer> {
         out.print(json ? Json.line(report) + System.lineSeparator() : report.table());
         out.flush();
         return report.failures() == 0 ? 0 : 1;
+    }
+
+    /** The --profile directory, made if missing; one that cannot be made is a usage error. */
+    private Path profileDirectory() {
+        try {
+            return TpchProfiles.directory(profile);
+        } catch (java.io.UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "--profile: " + e.getMessage());
+        }
     }
 
     /** Each setting as a SET statement, checked as SQL checks it: a bad value is refused before any query runs. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -382,7 +383,7 @@ class CliParsingTest {
     }
 
     @Test
-    void benchTpchRefusesUnknownQueriesAndRepeatsBeforeConnecting(@TempDir Path dir) {
+    void benchTpchRefusesUnknownQueriesAndRepeatsBeforeConnecting(@TempDir Path dir) throws Exception {
         Cli query = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--queries", "1,23");
         assertEquals(2, query.exitCode(), query::toString);
         assertTrue(query.err().contains("--queries: TPC-H queries are numbered 1 to 22, got 23"), query::toString);
@@ -401,6 +402,11 @@ class CliParsingTest {
         Cli avro = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--files", dir.toString(), "--format", "avro");
         assertEquals(2, avro.exitCode(), avro::toString);
         assertTrue(avro.err().contains("--format: 'avro' is not parquet, orc or textfile"), avro::toString);
+        Path file = Files.writeString(dir.resolve("a-file"), "");
+        Cli profile = Cli.run("bench", "tpch", "--cluster", dir.toString(), "--profile", file.resolve("q").toString());
+        assertEquals(2, profile.exitCode(), profile::toString);
+        assertTrue(profile.err().contains("--profile: cannot make the profile directory " + file.resolve("q")),
+                profile::toString);
     }
 
     @Test
