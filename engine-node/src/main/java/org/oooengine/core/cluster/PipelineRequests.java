@@ -232,7 +232,7 @@ final class PipelineRequests implements RequestFamily {
             queries.exchanges.remove(e.exchange());
             queries.forget(spec);
         }, sink -> {
-            Pipeline pipeline = new Pipeline(spec.steps(), spec.width(),
+            PartitionPipeline.OverRows pipeline = new PartitionPipeline.OverRows(spec,
                     (build, rows) -> queries.sentRows(build, out, rows), batch -> batch.forEach(sink::accept), memory);
             pipeline.stopWhen(NodeQueries.cancelledBy(out));
             queries.exchanges.drain(e.exchange(), e.producers(), out::cancelled, pipeline::accept);

@@ -325,6 +325,47 @@ public final class PartitionPipeline {
         return counted.finish(rowsIn, t0);
     }
 
+    /**
+     * Steps to run over rows that arrive from elsewhere (an exchange's shuffled rows): on column
+     * batches where the values fit vectors (the types of the columns the steps read), else row by
+     * row, as a partition's pipeline runs.
+     */
+    public static final class OverRows {
+        private final VectorPipeline pipeline;
+        private long rowsIn;
+        private long rowsOut;
+
+        public OverRows(ScanPipeline spec, Pipeline.BuildSource builds, Consumer<List<Object[]>> out, QueryMemory memory) {
+            this.pipeline = new VectorPipeline(spec.steps(), VectorPipeline.typesRead(spec.steps(), 0, spec.width()), builds,
+                    rows -> {
+                        rowsOut += rows.size();
+                        out.accept(rows);
+                    }, memory);
+        }
+
+        /** Has the joins stop making rows once {@code stop} says so, or throw from it (cancelled). */
+        public void stopWhen(BooleanSupplier stop) {
+            pipeline.stopWhen(stop);
+        }
+
+        public void accept(List<Object[]> rows) {
+            rowsIn += rows.size();
+            pipeline.acceptRows(rows);
+        }
+
+        public void finish() {
+            pipeline.finish();
+        }
+
+        public long rowsIn() {
+            return rowsIn;
+        }
+
+        public long rowsOut() {
+            return rowsOut;
+        }
+    }
+
     /** A vector pipeline over a partition's batches that counts the rows it sends on. */
     private static final class Counted {
         final VectorPipeline pipeline;

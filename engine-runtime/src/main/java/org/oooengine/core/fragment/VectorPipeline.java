@@ -219,8 +219,9 @@ final class VectorPipeline {
 
     /**
      * The types of the columns (of rows {@code width} wide) that the steps from {@code from} read by
-     * position, up to the first step that makes new columns (a projection or an aggregate); null for
-     * the others. A join keeps its probe side's positions, so the steps after it count too.
+     * position, up to the first step that makes new columns (a projection, an aggregate or a merge
+     * of partial groups); null for the others. Windows, sorts and limits keep their input's
+     * positions, and a join its probe side's, so the steps after them count too.
      */
     static SqlType[] typesRead(List<PipelineStep> steps, int from, int width) {
         SqlType[] types = new SqlType[width];
@@ -249,6 +250,8 @@ final class VectorPipeline {
             } else if (step instanceof PipelineStep.Aggregate a) {
                 aggregateTypes(a.keys(), a.aggregates(), types);
                 break;
+            } else if (step instanceof PipelineStep.MergePartials) {
+                break; // its groups are new columns: what follows reads those
             }
         }
         return types;
