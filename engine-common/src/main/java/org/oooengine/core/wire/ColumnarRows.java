@@ -183,6 +183,15 @@ public final class ColumnarRows {
     }
 
     public static List<Object[]> read(PayloadReader r) {
+        return readChunk(r).rows();
+    }
+
+    /**
+     * A chunk as sent: its columns as the wire held them, or its rows where it came as rows. Every
+     * value is checked as it is read (an integer, a date or a timestamp out of its range is a
+     * {@link ProtocolException}), so reading its rows later cannot fail.
+     */
+    public static Chunk readChunk(PayloadReader r) {
         byte layout = r.get();
         if (layout == ROWS) {
             int n = r.getCount(1);
@@ -190,7 +199,7 @@ public final class ColumnarRows {
             for (int i = 0; i < n; i++) {
                 rows.add(ValueCodec.readRow(r));
             }
-            return rows;
+            return Chunk.ofRows(rows);
         }
         if (layout != COLUMNS) {
             throw new ProtocolException("a chunk of rows in layout " + layout);
@@ -201,23 +210,95 @@ public final class ColumnarRows {
             throw new ProtocolException("a chunk of " + n + " rows of " + width + " columns in " + r.remaining()
                     + " bytes");
         }
-        Object[][] rows = new Object[n][width];
-        Object[] values = new Object[n];
+        Column[] columns = new Column[width];
         for (int c = 0; c < width; c++) {
             byte kind = r.get();
             boolean[] nulls = readNulls(r, n);
-            int present = n;
-            if (nulls != null) {
-                for (boolean isNull : nulls) {
-                    present -= isNull ? 1 : 0;
-                }
-            }
-            readValues(r, kind, values, present);
-            for (int i = 0, v = 0; i < n; i++) {
-                rows[i][c] = nulls != null && nulls[i] ? null : values[v++];
-            }
+            columns[c] = readColumn(r, kind, nulls, n);
         }
-        return new ArrayList<>(Arrays.asList(rows));
+        return new Chunk(n, columns, null);
+    }
+
+    /** How a {@link Column} holds its values. */
+    public enum Held {
+        /** In {@link Column#longs}, read as its {@link Column#longKind} says. */
+        LONGS,
+        DOUBLES,
+        /** Strings in {@link Column#objects}. */
+        STRINGS,
+        /** Booleans in {@link Column#objects}. */
+        BOOLEANS,
+        /** Values of any class in {@link Column#objects}. */
+        VALUES
+    }
+
+    /**
+     * One column of a chunk as read, a value per row (a null row's slot holds 0 or null):
+     * {@code nulls} is null when no row is null.
+     */
+    public record Column(Held held, LongKind longKind, int scale, long[] longs, double[] doubles, Object[] objects,
+                         boolean[] nulls) {
+        public boolean isNull(int i) {
+            return nulls != null && nulls[i];
+        }
+
+        /** The SQL value of row {@code i}. */
+        public Object value(int i) {
+            if (isNull(i)) {
+                return null;
+            }
+            return switch (held) {
+                case LONGS -> switch (longKind) {
+                    case INT -> (int) longs[i];
+                    case LONG -> longs[i];
+                    case DATE -> LocalDate.ofEpochDay(longs[i]);
+                    case TIMESTAMP -> LocalTimestamps.ofMicros(longs[i]);
+                    case DECIMAL -> BigDecimal.valueOf(longs[i], scale);
+                };
+                case DOUBLES -> doubles[i];
+                default -> objects[i];
+            };
+        }
+    }
+
+    /** Rows as they arrived: column by column, or as rows (read from the row layout, or made on this node). */
+    public static final class Chunk {
+        private final int size;
+        private final Column[] columns;
+        private List<Object[]> rows;
+
+        private Chunk(int size, Column[] columns, List<Object[]> rows) {
+            this.size = size;
+            this.columns = columns;
+            this.rows = rows;
+        }
+
+        public static Chunk ofRows(List<Object[]> rows) {
+            return new Chunk(rows.size(), null, rows);
+        }
+
+        public int size() {
+            return size;
+        }
+
+        /** Its columns, or null when it came as rows. */
+        public Column[] columns() {
+            return columns;
+        }
+
+        /** Its rows of SQL values, made from its columns the first time they are asked for. */
+        public List<Object[]> rows() {
+            if (rows == null) {
+                Object[][] made = new Object[size][columns.length];
+                for (int c = 0; c < columns.length; c++) {
+                    for (int i = 0; i < size; i++) {
+                        made[i][c] = columns[c].value(i);
+                    }
+                }
+                rows = new ArrayList<>(Arrays.asList(made));
+            }
+            return rows;
+        }
     }
 
     /** How a column's {@code present} values (nulls left out) are best held. */
@@ -365,56 +446,90 @@ public final class ColumnarRows {
         }
     }
 
-    private static void readValues(PayloadReader r, byte kind, Object[] values, int present) {
+    private static Column readColumn(PayloadReader r, byte kind, boolean[] nulls, int n) {
+        int present = n;
+        if (nulls != null) {
+            for (boolean isNull : nulls) {
+                present -= isNull ? 1 : 0;
+            }
+        }
         try {
-            switch (kind) {
-                case INT, LONG, DATE, TIMESTAMP -> {
-                    long[] longs = readLongs(r, present);
-                    for (int i = 0; i < present; i++) {
-                        values[i] = switch (kind) {
-                            case INT -> Math.toIntExact(longs[i]);
-                            case LONG -> longs[i];
-                            case DATE -> LocalDate.ofEpochDay(longs[i]);
-                            default -> LocalTimestamps.ofMicros(longs[i]);
-                        };
-                    }
-                }
-                case DECIMAL -> {
-                    int scale = r.getVarInt();
-                    long[] unscaled = readLongs(r, present);
-                    for (int i = 0; i < present; i++) {
-                        values[i] = BigDecimal.valueOf(unscaled[i], scale);
-                    }
+            return switch (kind) {
+                case INT, LONG, DATE, TIMESTAMP, DECIMAL -> {
+                    LongKind longKind = switch (kind) {
+                        case INT -> LongKind.INT;
+                        case LONG -> LongKind.LONG;
+                        case DATE -> LongKind.DATE;
+                        case TIMESTAMP -> LongKind.TIMESTAMP;
+                        default -> LongKind.DECIMAL;
+                    };
+                    int scale = kind == DECIMAL ? r.getVarInt() : 0;
+                    long[] longs = spread(readLongs(r, present, longKind), nulls, n);
+                    yield new Column(Held.LONGS, longKind, scale, longs, null, null, nulls);
                 }
                 case DOUBLE -> {
-                    for (int i = 0; i < present; i++) {
-                        values[i] = Double.longBitsToDouble(r.getPacked(8));
+                    double[] doubles = new double[n];
+                    for (int i = 0; i < n; i++) {
+                        if (nulls == null || !nulls[i]) {
+                            doubles[i] = Double.longBitsToDouble(r.getPacked(8));
+                        }
                     }
+                    yield new Column(Held.DOUBLES, null, 0, null, doubles, null, nulls);
                 }
                 case BOOLEAN -> {
+                    Object[] values = new Object[present];
                     for (int i = 0; i < present; i += 8) {
                         byte bits = r.get();
                         for (int j = 0; j < 8 && i + j < present; j++) {
                             values[i + j] = (bits >> j & 1) != 0;
                         }
                     }
+                    yield new Column(Held.BOOLEANS, null, 0, null, null, spread(values, nulls, n), nulls);
                 }
-                case STRING -> {
-                    for (int i = 0; i < present; i++) {
-                        values[i] = r.getString();
+                case STRING, DICTIONARY, TAGGED -> {
+                    Object[] values = new Object[present];
+                    if (kind == DICTIONARY) {
+                        readDictionary(r, values, present);
+                    } else {
+                        for (int i = 0; i < present; i++) {
+                            values[i] = kind == STRING ? r.getString() : ValueCodec.readValue(r, 0);
+                        }
                     }
-                }
-                case DICTIONARY -> readDictionary(r, values, present);
-                case TAGGED -> {
-                    for (int i = 0; i < present; i++) {
-                        values[i] = ValueCodec.readValue(r, 0);
-                    }
+                    yield new Column(kind == TAGGED ? Held.VALUES : Held.STRINGS, null, 0, null, null,
+                            spread(values, nulls, n), nulls);
                 }
                 default -> throw new ProtocolException("a column of kind " + kind);
-            }
+            };
         } catch (DateTimeException | ArithmeticException e) {
             throw new ProtocolException("a column of kind " + kind + " holds a value out of range: " + e.getMessage());
         }
+    }
+
+    /** The {@code n} rows' values from those of the rows that are not null (0 at a null). */
+    private static long[] spread(long[] present, boolean[] nulls, int n) {
+        if (nulls == null) {
+            return present;
+        }
+        long[] all = new long[n];
+        for (int i = 0, v = 0; i < n; i++) {
+            if (!nulls[i]) {
+                all[i] = present[v++];
+            }
+        }
+        return all;
+    }
+
+    private static Object[] spread(Object[] present, boolean[] nulls, int n) {
+        if (nulls == null) {
+            return present;
+        }
+        Object[] all = new Object[n];
+        for (int i = 0, v = 0; i < n; i++) {
+            if (!nulls[i]) {
+                all[i] = present[v++];
+            }
+        }
+        return all;
     }
 
     /**
@@ -439,15 +554,31 @@ public final class ColumnarRows {
         }
     }
 
-    private static long[] readLongs(PayloadReader r, int present) {
+    /** The values, each checked to be one of {@code kind} (by the least and the greatest). */
+    private static long[] readLongs(PayloadReader r, int present, LongKind kind) {
         long min = r.getLong();
         int bytes = r.get();
         if (bytes < 1 || bytes > 8) {
             throw new ProtocolException("a column of integers packed " + bytes + " bytes each");
         }
         long[] values = new long[present];
+        long least = Long.MAX_VALUE;
+        long greatest = Long.MIN_VALUE;
         for (int i = 0; i < present; i++) {
-            values[i] = min + r.getPacked(bytes);
+            long v = min + r.getPacked(bytes);
+            values[i] = v;
+            least = Math.min(least, v);
+            greatest = Math.max(greatest, v);
+        }
+        if (present > 0) {
+            for (long v : new long[] {least, greatest}) {
+                switch (kind) {
+                    case INT -> Math.toIntExact(v);
+                    case DATE -> LocalDate.ofEpochDay(v);
+                    case TIMESTAMP -> LocalTimestamps.ofMicros(v);
+                    default -> { }
+                }
+            }
         }
         return values;
     }

@@ -270,7 +270,7 @@ final class Messages {
     }
 
     /** Rows a producer of exchange {@code exchange} sends to the node that owns their keys; {@code last}: it has sent all. */
-    record ShuffleChunk(String exchange, String producer, boolean last, List<Object[]> rows) {
+    record ShuffleChunk(String exchange, String producer, boolean last, ColumnarRows.Chunk rows) {
     }
 
     static byte[] shuffleChunk(String exchange, String producer, boolean last, List<Object[]> rows) {
@@ -294,7 +294,7 @@ final class Messages {
         String exchange = r.getString();
         String producer = r.getString();
         boolean last = r.get() != 0;
-        return new ShuffleChunk(exchange, producer, last, readRows(r));
+        return new ShuffleChunk(exchange, producer, last, ColumnarRows.readChunk(r));
     }
 
     /** About the bytes {@code rows} take on the wire, without writing them. */

@@ -235,7 +235,7 @@ final class PipelineRequests implements RequestFamily {
             PartitionPipeline.OverRows pipeline = new PartitionPipeline.OverRows(spec,
                     (build, rows) -> queries.sentRows(build, out, rows), batch -> batch.forEach(sink::accept), memory);
             pipeline.stopWhen(NodeQueries.cancelledBy(out));
-            queries.exchanges.drain(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
+            queries.exchanges.drainChunks(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();
             return PartitionPipeline.Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
         });

@@ -7,6 +7,7 @@ import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * A node's inboxes of shuffled rows: every node running a shuffle's producing pipeline sends
@@ -15,12 +16,12 @@ import java.util.function.Consumer;
  * Rows may arrive before that pipeline does. Bounded and dropped as {@link HeldRows} are; a
  * pipeline slower than its producers holds them back ({@link #acknowledge}, {@link #awaitRoom}).
  */
-public final class Exchanges extends HeldRows<Exchanges.Inbox> {
+public final class Exchanges extends HeldRows<Exchanges.Inbox, ColumnarRows.Chunk> {
     private static final long WAIT_SLICE_MILLIS = 100;
     static final long MIN_SHARE_BYTES = 4L << 20;
     static final long MAX_SHARE_BYTES = 64L << 20;
 
-    static final class Inbox extends HeldRows.Entry {
+    static final class Inbox extends HeldRows.Entry<ColumnarRows.Chunk> {
         final Set<String> done = new HashSet<>();
         /** Acknowledgements of chunks held back while the inbox holds more than its share. */
         final List<Runnable> heldBack = new ArrayList<>();
@@ -129,7 +130,13 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
 
     /** Rows from {@code producer}, {@code chunkBytes} long as sent; {@code last} when it has sent all. */
     public void add(String exchange, String producer, List<Object[]> rows, long chunkBytes, boolean last) {
-        Inbox in = addRows(exchange, rows, chunkBytes);
+        add(exchange, producer, ColumnarRows.Chunk.ofRows(rows), chunkBytes, last);
+    }
+
+    /** A chunk of rows from {@code producer}, {@code chunkBytes} long as sent; {@code last} when it has sent all. */
+    public void add(String exchange, String producer, ColumnarRows.Chunk chunk, long chunkBytes, boolean last) {
+        Inbox in = addRows(exchange, chunk.size() == 0 ? List.of() : List.of(chunk), QueryMemory.chunkBytes(chunk),
+                chunkBytes);
         synchronized (in) {
             if (last) {
                 in.done.add(producer);
@@ -138,16 +145,22 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
         }
     }
 
+    /** As {@link #drainChunks}, each chunk as rows of SQL values. */
+    public void drain(String exchange, int producers, BooleanSupplier cancelled, Consumer<List<Object[]>> rows) {
+        drainChunks(exchange, producers, cancelled, chunk -> rows.accept(chunk.rows()));
+    }
+
     /**
-     * Hands {@code rows} the rows of {@code exchange} as they arrive, taking them out of the inbox
+     * Hands {@code chunks} the rows of {@code exchange} as they arrive, taking them out of the inbox
      * (which then holds no more than what is in flight), until {@code producers} nodes have said
      * they are done; throws {@link CancellationException} as soon as {@code cancelled} (a producer
      * failed, or the query was cancelled).
      */
-    public void drain(String exchange, int producers, BooleanSupplier cancelled, Consumer<List<Object[]>> rows) {
+    public void drainChunks(String exchange, int producers, BooleanSupplier cancelled,
+                            Consumer<ColumnarRows.Chunk> chunks) {
         Inbox in = entry(exchange);
         while (true) {
-            List<Object[]> arrived;
+            List<ColumnarRows.Chunk> arrived;
             boolean allDone;
             synchronized (in) {
                 while (true) {
@@ -170,9 +183,7 @@ public final class Exchanges extends HeldRows<Exchanges.Inbox> {
                 arrived = take(in);
             }
             release(in);
-            if (!arrived.isEmpty()) {
-                rows.accept(arrived);
-            }
+            arrived.forEach(chunks);
             if (allDone) {
                 return;
             }

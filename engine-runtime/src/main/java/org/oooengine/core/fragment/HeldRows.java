@@ -12,12 +12,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * ids, so that senders cannot fill the heap, and dropped when the pipeline that used them ends or,
  * if none claims them (its query failed in between), after {@link #EXPIRY_NANOS} untouched.
  */
-abstract class HeldRows<E extends HeldRows.Entry> {
+abstract class HeldRows<E extends HeldRows.Entry<T>, T> {
     static final long EXPIRY_NANOS = TimeUnit.MINUTES.toNanos(10);
 
-    /** One id's rows. */
-    static class Entry {
-        final List<Object[]> rows = new ArrayList<>();
+    /** One id's rows, as they were added: rows, or chunks of them. */
+    static class Entry<T> {
+        final List<T> rows = new ArrayList<>();
         long bytes;
         /** About the heap bytes the rows take, held of the node's memory ({@link NodeMemory#tryHold}). */
         long heapBytes;
@@ -47,15 +47,17 @@ abstract class HeldRows<E extends HeldRows.Entry> {
 
     abstract E newEntry();
 
-    /** Adds a chunk of rows, {@code chunkBytes} long as sent, to those held under {@code id}; returns its entry. */
-    E addRows(String id, List<Object[]> rows, long chunkBytes) {
+    /**
+     * Adds rows (or chunks of them) that take about {@code heap} bytes of heap and were
+     * {@code chunkBytes} long as sent to those held under {@code id}; returns its entry.
+     */
+    E addRows(String id, List<T> rows, long heap, long chunkBytes) {
         expire();
         if (bytes.addAndGet(chunkBytes) > maxBytes) {
             bytes.addAndGet(-chunkBytes);
             throw new MemoryLimitExceededException("node " + node + " already holds " + (bytes.get() >> 20) + " MiB of " + what
                     + ", its limit is " + (maxBytes >> 20) + " MiB; a join's side sent there is too large");
         }
-        long heap = QueryMemory.rowsBytes(rows);
         if (memory != null && !memory.tryHold(heap)) {
             bytes.addAndGet(-chunkBytes);
             throw new MemoryLimitExceededException(memory.full(what + " held for a pipeline to come", heap));
@@ -71,8 +73,8 @@ abstract class HeldRows<E extends HeldRows.Entry> {
     }
 
     /** Takes the rows {@code e} holds out of it (the caller holds its lock), no longer counted as held. */
-    List<Object[]> take(E e) {
-        List<Object[]> rows = new ArrayList<>(e.rows);
+    List<T> take(E e) {
+        List<T> rows = new ArrayList<>(e.rows);
         e.rows.clear();
         bytes.addAndGet(-e.bytes);
         e.bytes = 0;

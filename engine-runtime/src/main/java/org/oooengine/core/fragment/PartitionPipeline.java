@@ -16,8 +16,10 @@ import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.RowCodec;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.ChunkBatches;
 import org.oooengine.core.vector.StoredVectors;
 import org.oooengine.core.vector.Vector;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * Runs a {@link ScanPipeline} over this node's partition of its table: reads the leaves in key
@@ -332,11 +334,14 @@ public final class PartitionPipeline {
      */
     public static final class OverRows {
         private final VectorPipeline pipeline;
+        /** The types of the columns the steps read; null for the others. */
+        private final SqlType[] inputTypes;
         private long rowsIn;
         private long rowsOut;
 
         public OverRows(ScanPipeline spec, Pipeline.BuildSource builds, Consumer<List<Object[]>> out, QueryMemory memory) {
-            this.pipeline = new VectorPipeline(spec.steps(), VectorPipeline.typesRead(spec.steps(), 0, spec.width()), builds,
+            this.inputTypes = VectorPipeline.typesRead(spec.steps(), 0, spec.width());
+            this.pipeline = new VectorPipeline(spec.steps(), inputTypes, builds,
                     rows -> {
                         rowsOut += rows.size();
                         out.accept(rows);
@@ -348,9 +353,15 @@ public final class PartitionPipeline {
             pipeline.stopWhen(stop);
         }
 
-        public void accept(List<Object[]> rows) {
-            rowsIn += rows.size();
-            pipeline.acceptRows(rows);
+        /** A chunk as it arrived: a batch straight from its columns where they are of the types read, else its rows. */
+        public void accept(ColumnarRows.Chunk chunk) {
+            rowsIn += chunk.size();
+            Batch batch = ChunkBatches.of(chunk, inputTypes);
+            if (batch != null) {
+                pipeline.accept(batch);
+            } else {
+                pipeline.acceptRows(chunk.rows());
+            }
         }
 
         public void finish() {

@@ -382,4 +382,28 @@ public final class QueryMemory implements AutoCloseable {
         }
         return sampled * n / count;
     }
+
+    /** About the heap bytes of a chunk of rows: its columns' arrays, its strings and other objects sampled. */
+    public static long chunkBytes(org.oooengine.core.wire.ColumnarRows.Chunk chunk) {
+        if (chunk.columns() == null) {
+            return rowsBytes(chunk.rows());
+        }
+        int n = chunk.size();
+        long bytes = 16;
+        for (org.oooengine.core.wire.ColumnarRows.Column c : chunk.columns()) {
+            bytes += 16 + (c.nulls() == null ? 0 : n) + 8L * n;
+            if (c.objects() != null && n > 0) {
+                int step = Math.max(1, n / 64);
+                long sampled = 0;
+                int count = 0;
+                for (int i = 0; i < n; i += step) {
+                    Object v = c.objects()[i];
+                    sampled += v instanceof String s ? 40 + s.length() : v == null || v instanceof Boolean ? 0 : 24;
+                    count++;
+                }
+                bytes += sampled * n / count;
+            }
+        }
+        return bytes;
+    }
 }

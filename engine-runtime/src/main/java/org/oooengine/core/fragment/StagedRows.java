@@ -6,7 +6,7 @@ import java.util.List;
  * A node's broadcast rows sent ahead of the pipelines that build from them ({@link JoinBuild.Staged}),
  * too many for the pipeline's own frame; bounded and dropped as {@link HeldRows} are.
  */
-public final class StagedRows extends HeldRows<HeldRows.Entry> {
+public final class StagedRows extends HeldRows<HeldRows.Entry<Object[]>, Object[]> {
     /** @param maxBytes the most bytes (as sent) held for all pipelines together */
     public StagedRows(String node, long maxBytes) {
         super(node, maxBytes, "broadcast rows");
@@ -18,13 +18,13 @@ public final class StagedRows extends HeldRows<HeldRows.Entry> {
     }
 
     @Override
-    Entry newEntry() {
-        return new Entry();
+    Entry<Object[]> newEntry() {
+        return new Entry<>();
     }
 
     /** Adds a chunk of rows, {@code chunkBytes} long as sent, to those staged under {@code id}. */
     public void add(String id, List<Object[]> rows, long chunkBytes) {
-        addRows(id, rows, chunkBytes);
+        addRows(id, rows, QueryMemory.rowsBytes(rows), chunkBytes);
     }
 
     /**
@@ -32,7 +32,7 @@ public final class StagedRows extends HeldRows<HeldRows.Entry> {
      * not the node's rows held for pipelines to come.
      */
     public List<Object[]> rows(String id) {
-        Entry e = existing(id);
+        Entry<Object[]> e = existing(id);
         if (e == null) {
             throw new IllegalStateException("node " + node + " has no broadcast rows " + id + " (expired or never sent)");
         }
