@@ -33,7 +33,11 @@ public final class ChunkBatches {
         return Batch.of(vectors, n);
     }
 
-    private static Vector vector(ColumnarRows.Column column, SqlType type, int n) {
+    /**
+     * The first {@code n} values of {@code column} as a vector of {@code type} (null: objects), or null
+     * when a value is not of that type.
+     */
+    public static Vector vector(ColumnarRows.Column column, SqlType type, int n) {
         if (type == null) {
             return new ObjectVector(column.objects() != null && column.held() != ColumnarRows.Held.BOOLEANS
                     ? column.objects() : boxed(column, n));

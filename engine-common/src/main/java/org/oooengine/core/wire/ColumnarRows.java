@@ -277,6 +277,58 @@ public final class ColumnarRows {
             return new Chunk(rows.size(), null, rows);
         }
 
+        /**
+         * The chunks' rows, in order, as one chunk of columns; null when one came as rows or they
+         * differ in width. A column held one way in every chunk stays so; another keeps its values.
+         */
+        public static Chunk concat(List<Chunk> chunks) {
+            if (chunks.isEmpty() || chunks.stream().anyMatch(c -> c.columns == null
+                    || c.columns.length != chunks.get(0).columns.length)) {
+                return null;
+            }
+            if (chunks.size() == 1) {
+                return chunks.get(0);
+            }
+            int n = chunks.stream().mapToInt(Chunk::size).sum();
+            Column[] columns = new Column[chunks.get(0).columns.length];
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] = concat(chunks, c, n);
+            }
+            return new Chunk(n, columns, null);
+        }
+
+        private static Column concat(List<Chunk> chunks, int c, int n) {
+            Column first = chunks.get(0).columns[c];
+            boolean alike = chunks.stream().map(k -> k.columns[c]).allMatch(k -> k.held == first.held
+                    && k.longKind == first.longKind && k.scale == first.scale);
+            Held held = alike ? first.held : Held.VALUES;
+            long[] longs = held == Held.LONGS ? new long[n] : null;
+            double[] doubles = held == Held.DOUBLES ? new double[n] : null;
+            Object[] objects = longs == null && doubles == null ? new Object[n] : null;
+            boolean[] nulls = chunks.stream().anyMatch(k -> k.columns[c].nulls != null) ? new boolean[n] : null;
+            int at = 0;
+            for (Chunk chunk : chunks) {
+                Column part = chunk.columns[c];
+                int size = chunk.size;
+                if (longs != null) {
+                    System.arraycopy(part.longs, 0, longs, at, size);
+                } else if (doubles != null) {
+                    System.arraycopy(part.doubles, 0, doubles, at, size);
+                } else if (alike) {
+                    System.arraycopy(part.objects, 0, objects, at, size);
+                } else {
+                    for (int i = 0; i < size; i++) {
+                        objects[at + i] = part.value(i);
+                    }
+                }
+                if (part.nulls != null) {
+                    System.arraycopy(part.nulls, 0, nulls, at, size);
+                }
+                at += size;
+            }
+            return new Column(held, alike ? first.longKind : null, alike ? first.scale : 0, longs, doubles, objects, nulls);
+        }
+
         public int size() {
             return size;
         }

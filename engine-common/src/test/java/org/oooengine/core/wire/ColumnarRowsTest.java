@@ -49,6 +49,27 @@ class ColumnarRowsTest {
     }
 
     @Test
+    void chunksConcatenatedHoldTheirRowsInOrder() {
+        List<Object[]> first = List.<Object[]>of(new Object[] {1L, "a", 7}, new Object[] {null, "b", 8});
+        List<Object[]> second = List.<Object[]>of(new Object[] {3L, null, 9L}); // ints, then longs: values kept as they are
+        ColumnarRows.Chunk all = ColumnarRows.Chunk.concat(List.of(chunk(first), chunk(second)));
+        assertEquals(ColumnarRows.Held.LONGS, all.columns()[0].held());
+        assertEquals(ColumnarRows.Held.VALUES, all.columns()[2].held());
+        List<Object[]> expected = new ArrayList<>(first);
+        expected.addAll(second);
+        for (int i = 0; i < expected.size(); i++) {
+            assertArrayEquals(expected.get(i), all.rows().get(i), "row " + i);
+        }
+        assertEquals(null, ColumnarRows.Chunk.concat(List.of(chunk(first), ColumnarRows.Chunk.ofRows(second))));
+    }
+
+    private static ColumnarRows.Chunk chunk(List<Object[]> rows) {
+        PayloadWriter w = new PayloadWriter();
+        ColumnarRows.write(w, rows);
+        return ColumnarRows.readChunk(new PayloadReader(w.toByteArray()));
+    }
+
+    @Test
     void rowsOfSeveralWidthsOrNoneKeepTheRowLayout() {
         List<Object[]> ragged = List.of(new Object[] {1L, "a"}, new Object[] {2L}, new Object[] {});
         List<Object[]> read = roundTrip(ragged);

@@ -20,6 +20,7 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.Table;
+import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 
@@ -126,7 +127,7 @@ final class IndexJoinRequests implements RequestFamily {
                 if (f.after() == null) {
                     st = join.run(budget, sink);
                 } else {
-                    JoinOutput rows = new JoinOutput(f.after(), (build, batch) -> queries.sentRows(build, out, batch),
+                    JoinOutput rows = new JoinOutput(f.after(), (build, chunks) -> queries.sentRows(build, out, chunks),
                             sink, memory, out);
                     try {
                         st = join.run(budget, rows);
@@ -166,11 +167,11 @@ final class IndexJoinRequests implements RequestFamily {
         JoinOutput(JoinOutputSteps steps, Pipeline.BuildSource sent, ResultStreamer out, QueryMemory memory,
                    Responder responder) {
             this.types = steps.types().toArray(SqlType[]::new);
-            this.pipeline = new Pipeline(steps.steps(), types.length, (build, rows) -> {
+            this.pipeline = new Pipeline(steps.steps(), types.length, (build, chunks) -> {
                 if (build instanceof JoinBuild.Rows r) {
-                    rows.accept(r.rows());
+                    chunks.accept(ColumnarRows.Chunk.ofRows(r.rows()));
                 } else {
-                    sent.read(build, rows);
+                    sent.read(build, chunks);
                 }
             }, rows -> rows.forEach(out::accept), memory);
             pipeline.stopWhen(NodeQueries.cancelledBy(responder));

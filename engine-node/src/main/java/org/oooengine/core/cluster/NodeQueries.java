@@ -22,6 +22,7 @@ import org.oooengine.core.fragment.SpillSpace;
 import org.oooengine.core.fragment.StagedRows;
 import org.oooengine.core.net.Responder;
 import org.oooengine.core.storage.Directories;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * What the queries running on a node share: the memory and spill space they may take, their turn
@@ -164,11 +165,11 @@ final class NodeQueries {
      * Rows other members sent this node for a pipeline's join: staged broadcast rows, or an
      * exchange's shuffled rows as they arrive.
      */
-    void sentRows(JoinBuild build, Responder out, Consumer<List<Object[]>> rows) {
+    void sentRows(JoinBuild build, Responder out, Consumer<ColumnarRows.Chunk> chunks) {
         if (build instanceof JoinBuild.Staged st) {
-            rows.accept(staged.rows(st.id()));
+            chunks.accept(ColumnarRows.Chunk.ofRows(staged.rows(st.id())));
         } else if (build instanceof JoinBuild.Exchanged e) {
-            exchanges.drain(e.exchangeId(), e.producers(), out::cancelled, rows);
+            exchanges.drainChunks(e.exchangeId(), e.producers(), out::cancelled, chunks);
         } else {
             throw new IllegalArgumentException("no rows for " + build + " on node " + node.nodeId());
         }

@@ -147,7 +147,7 @@ final class PipelineRequests implements RequestFamily {
                              Responder out) {
         queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(node.store()::table,
                 outside(reads, files),
-                (build, rows) -> queries.sentRows(build, out, rows), p, batch -> batch.forEach(sink::accept),
+                (build, chunks) -> queries.sentRows(build, out, chunks), p, batch -> batch.forEach(sink::accept),
                 out::cancelled, memory));
     }
 
@@ -186,7 +186,7 @@ final class PipelineRequests implements RequestFamily {
         queries.pipelinesRunning.incrementAndGet();
         try {
             summary = PartitionPipeline.run(node.store()::table, outside(shuffle.reads(), shuffle.files()),
-                    (build, rows) -> queries.sentRows(build, out, rows), shuffle.pipeline(), sender, out::cancelled, memory);
+                    (build, chunks) -> queries.sentRows(build, out, chunks), shuffle.pipeline(), sender, out::cancelled, memory);
             sender.finish();
             summary = summary.withBytesOut(sender.bytesSent());
         } finally {
@@ -233,7 +233,7 @@ final class PipelineRequests implements RequestFamily {
             queries.forget(spec);
         }, sink -> {
             PartitionPipeline.OverRows pipeline = new PartitionPipeline.OverRows(spec,
-                    (build, rows) -> queries.sentRows(build, out, rows), batch -> batch.forEach(sink::accept), memory);
+                    (build, chunks) -> queries.sentRows(build, out, chunks), batch -> batch.forEach(sink::accept), memory);
             pipeline.stopWhen(NodeQueries.cancelledBy(out));
             queries.exchanges.drainChunks(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();

@@ -5,9 +5,11 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
- * A hash join's build rows as a node collects them: held in memory, each batch reserved of the
+ * A hash join's build rows as a node collects them: held in memory (as rows, or as the columns
+ * a chunk came in over the wire, for a join on column batches), each batch reserved of the
  * query's memory together with the table entries it will take, while they fit; once they do not
  * and the query may spill, every row (those held and those still to come) goes to a
  * {@link SpilledHashJoin}'s partitions instead, and the join runs a partition at a time. Held
@@ -22,7 +24,10 @@ final class BuildRows implements Consumer<List<Object[]>> {
     private final PipelineStep.HashJoin join;
     private final int probeWidth;
     private final QueryMemory memory;
+    /** What came as rows; null once the rows went to disk. */
     private List<Object[]> held = new ArrayList<>();
+    /** What came as columns, kept so until the rows are asked for. */
+    private List<ColumnarRows.Chunk> chunks = new ArrayList<>();
     private long heldBytes;
     private SpilledHashJoin spilled;
 
@@ -36,33 +41,82 @@ final class BuildRows implements Consumer<List<Object[]>> {
     public void accept(List<Object[]> batch) {
         if (spilled != null) {
             spilled.addBuild(batch);
-            return;
+        } else if (hold(QueryMemory.rowsBytes(batch) + HashJoinTable.ENTRY_BYTES * batch.size())) {
+            held.addAll(batch);
+        } else {
+            spill(batch);
         }
-        long bytes = QueryMemory.rowsBytes(batch) + HashJoinTable.ENTRY_BYTES * batch.size();
+    }
+
+    /** A chunk of build rows: held as columns where it came so. */
+    void accept(ColumnarRows.Chunk chunk) {
+        if (chunk.columns() == null || spilled != null) {
+            accept(chunk.rows());
+        } else if (hold(QueryMemory.chunkBytes(chunk) + HashJoinTable.ENTRY_BYTES * chunk.size())) {
+            chunks.add(chunk);
+        } else {
+            spill(chunk.rows());
+        }
+    }
+
+    /** Whether {@code bytes} more were reserved to be held; false when the join goes to disk instead. */
+    private boolean hold(long bytes) {
         boolean spills = memory.canSpill() && SpilledHashJoin.spills(join.kind());
         if (!spills || heldBytes + bytes <= memory.limit() * HELD_SHARE) {
             try {
                 memory.reserve("hash join build from " + describe(join.build()), bytes);
                 heldBytes += bytes;
-                held.addAll(batch);
-                return;
+                return true;
             } catch (MemoryLimitExceededException tooMany) {
                 if (!spills) {
                     throw tooMany;
                 }
             }
         }
+        return false;
+    }
+
+    /** Every row from now on (those held, then {@code batch}) goes to the join's partitions on disk. */
+    private void spill(List<Object[]> batch) {
         spilled = new SpilledHashJoin(join, probeWidth, memory);
         spilled.addBuild(held);
+        chunks.forEach(chunk -> spilled.addBuild(chunk.rows()));
         spilled.addBuild(batch);
         memory.release(heldBytes);
         held = null;
+        chunks = null;
         heldBytes = 0;
     }
 
-    /** The rows, when they all fit in memory; null when they went to disk. */
+    /** The rows, when they all fit in memory (those held as columns made rows now); null when they went to disk. */
     List<Object[]> rows() {
+        if (held != null && !chunks.isEmpty()) {
+            for (ColumnarRows.Chunk chunk : chunks) {
+                long bytes = QueryMemory.rowsBytes(chunk.rows()) - QueryMemory.chunkBytes(chunk);
+                memory.reserve("hash join build from " + describe(join.build()), Math.max(0, bytes));
+                heldBytes += Math.max(0, bytes);
+                held.addAll(chunk.rows());
+            }
+            chunks.clear();
+        }
         return held;
+    }
+
+    /** The rows as one chunk of columns, when they all came as columns and fit in memory; else null. */
+    ColumnarRows.Chunk columns() {
+        if (held == null || !held.isEmpty() || chunks.isEmpty()) {
+            return null;
+        }
+        ColumnarRows.Chunk all = ColumnarRows.Chunk.concat(chunks);
+        if (all != null) {
+            chunks = new ArrayList<>(List.of(all));
+        }
+        return all;
+    }
+
+    /** Whether the rows are held in memory: they fit (as {@link #rows} or {@link #columns}). */
+    boolean inMemory() {
+        return held != null;
     }
 
     /** The join's partitions on disk, or null when the rows fit in memory. */
@@ -89,10 +143,14 @@ final class BuildRows implements Consumer<List<Object[]>> {
             this.memory = memory;
         }
 
-        /** The rows of {@code join} if they were read and are held in memory, else null (nothing is read). */
-        List<Object[]> heldRows(PipelineStep.HashJoin join) {
+        /** The rows of {@code join} if they were read and are held in memory (as columns where they came so), else null. */
+        ColumnarRows.Chunk held(PipelineStep.HashJoin join) {
             BuildRows rows = built.get(join);
-            return rows == null ? null : rows.rows();
+            if (rows == null || !rows.inMemory()) {
+                return null;
+            }
+            ColumnarRows.Chunk columns = rows.columns();
+            return columns != null ? columns : ColumnarRows.Chunk.ofRows(rows.rows());
         }
 
         /** The build rows of {@code join}, probed by rows {@code probeWidth} wide. */
@@ -103,10 +161,10 @@ final class BuildRows implements Consumer<List<Object[]>> {
                 if (join.build() instanceof JoinBuild.Exchanged e && e.onArrival() != null) {
                     // the rows that arrive run through its steps first (partial groups merged), and it builds from theirs
                     Pipeline arriving = new Pipeline(e.onArrival().steps(), e.onArrival().width(), this.source, rows, memory);
-                    source.read(join.build(), arriving::accept);
+                    source.readRows(join.build(), arriving::accept);
                     arriving.finish();
                 } else {
-                    source.read(join.build(), rows);
+                    source.read(join.build(), rows::accept);
                 }
                 built.put(join, rows);
             }

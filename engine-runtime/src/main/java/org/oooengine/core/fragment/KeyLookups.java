@@ -87,7 +87,7 @@ final class KeyLookups {
             buildKeys[i] = join.buildKeys().get(join.probeKeys().indexOf(key[i]));
         }
         List<Object[]> rows = new ArrayList<>();
-        builds.read(join.build(), rows::addAll);
+        builds.readRows(join.build(), rows::addAll);
         TreeSet<byte[]> distinct = new TreeSet<>(Arrays::compareUnsigned);
         KeyCodec codec = new KeyCodec(types);
         Object[] values = new Object[prefix];
@@ -145,7 +145,7 @@ final class KeyLookups {
     Pipeline.BuildSource builds(Pipeline.BuildSource builds) {
         return (build, out) -> {
             if (build == join.build()) {
-                out.accept(buildRows);
+                out.accept(org.oooengine.core.wire.ColumnarRows.Chunk.ofRows(buildRows));
             } else {
                 builds.read(build, out);
             }

@@ -160,13 +160,14 @@ public final class PartitionPipeline {
             types[c] = SqlType.of(schema.type(c));
         }
         RowCodec codec = new RowCodec(schema);
-        Pipeline.BuildSource builds = (build, rows) -> {
+        Pipeline.BuildSource builds = (build, chunks) -> {
             if (build instanceof JoinBuild.Local local) {
-                run(tables, outside, sent, local.pipeline(), rows, cancelled, memory);
+                run(tables, outside, sent, local.pipeline(), rows -> chunks.accept(ColumnarRows.Chunk.ofRows(rows)),
+                        cancelled, memory);
             } else if (build instanceof JoinBuild.Rows r) {
-                rows.accept(r.rows());
+                chunks.accept(ColumnarRows.Chunk.ofRows(r.rows()));
             } else {
-                sent.read(build, rows);
+                sent.read(build, chunks);
             }
         };
         BooleanSupplier enough = limited == null ? () -> false : limited::enough;

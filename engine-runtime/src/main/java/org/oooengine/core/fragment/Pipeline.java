@@ -9,6 +9,7 @@ import java.util.function.Consumer;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * Runs the steps of a {@link ScanPipeline} over batches of rows: filters and projections batch by
@@ -64,16 +65,29 @@ public final class Pipeline {
     /** Where a join's build rows come from: rows sent along, or a pipeline over another local table. */
     @FunctionalInterface
     public interface BuildSource {
-        BuildSource ROWS_ONLY = (build, rows) -> {
+        BuildSource ROWS_ONLY = ofRows((build, rows) -> {
             if (build instanceof JoinBuild.Rows r) {
                 rows.accept(r.rows());
                 return;
             }
             throw new IllegalArgumentException("no rows for " + build + " here");
-        };
+        });
 
-        /** Hands {@code build}'s rows to {@code rows}, a batch at a time. */
-        void read(JoinBuild build, Consumer<List<Object[]>> rows);
+        /**
+         * Hands {@code build}'s rows to {@code chunks} a chunk at a time: columns as they came over
+         * the wire, or rows.
+         */
+        void read(JoinBuild build, Consumer<ColumnarRows.Chunk> chunks);
+
+        /** As {@link #read}, each chunk as rows of SQL values. */
+        default void readRows(JoinBuild build, Consumer<List<Object[]>> rows) {
+            read(build, chunk -> rows.accept(chunk.rows()));
+        }
+
+        /** A source whose {@code reader} hands each build's rows on as rows. */
+        static BuildSource ofRows(java.util.function.BiConsumer<JoinBuild, Consumer<List<Object[]>>> reader) {
+            return (build, chunks) -> reader.accept(build, rows -> chunks.accept(ColumnarRows.Chunk.ofRows(rows)));
+        }
     }
 
     /** A pipeline of filters, projections and partial aggregates only. */

@@ -11,17 +11,19 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.BoolVector;
+import org.oooengine.core.vector.ChunkBatches;
 import org.oooengine.core.vector.LongVector;
 import org.oooengine.core.vector.ObjectVector;
 import org.oooengine.core.vector.Vector;
 import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.vector.VectorExpr;
 import org.oooengine.core.vector.Vectors;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * A {@link PipelineStep.HashJoin} on integer or date keys (or none: a cross join) over column
- * batches: the build rows' keys in an open-addressing table with a chain per key, their columns turned into vectors once;
- * each probe batch finds its candidate pairs, filters them by the residual, and comes out as the
+ * batches: the build rows' keys hashed to slots and counting-sorted by slot, so that a slot's keys
+ * lie side by side, their columns turned into vectors once; each probe batch finds its candidate pairs, filters them by the residual, and comes out as the
  * gathered columns of the pairs (inner, left) or as its own rows narrowed (semi, anti). Answers
  * what {@link HashJoinTable} answers for these kinds.
  */
@@ -39,9 +41,11 @@ final class VectorHashJoin {
     private final int probeWidth;
     private final Vector[] buildColumns;
     private final SqlType[] buildTypes;
-    private final long[][] buildKeys;
-    private final int[] heads;
-    private final int[] next;
+    /** Per key, the usable build rows' keys in slot order: a slot's rows are {@code [start[slot], start[slot + 1])}. */
+    private final long[][] slotKeys;
+    /** Per position in slot order, its build row. */
+    private final int[] rowAt;
+    private final int[] start;
     private final int mask;
     /** Per joined column whether a later step reads it; null when all are: the others are left out of the pairs. */
     private final boolean[] gathered;
@@ -64,18 +68,33 @@ final class VectorHashJoin {
         this.residual = residual;
         this.probeWidth = probeWidth;
         this.buildColumns = buildColumns;
-        this.buildKeys = buildKeys;
         int n = usable.length;
         int size = Integer.highestOneBit(Math.max(16, 2 * n - 1)) << 1;
-        this.heads = new int[size];
         this.mask = size - 1;
-        this.next = new int[n];
-        Arrays.fill(heads, -1);
-        for (int r = n - 1; r >= 0; r--) { // chains in build order
+        // the rows counting-sorted by slot, build order kept within one: a probe reads its slot's
+        // keys one after another instead of following a chain around the heap
+        int[] slots = new int[n];
+        int[] counts = new int[size + 1];
+        for (int r = 0; r < n; r++) {
             if (usable[r]) {
-                int slot = slot(hash(buildKeys, r));
-                next[r] = heads[slot];
-                heads[slot] = r;
+                slots[r] = slot(hash(buildKeys, r));
+                counts[slots[r] + 1]++;
+            }
+        }
+        for (int i = 0; i < size; i++) {
+            counts[i + 1] += counts[i];
+        }
+        this.start = counts.clone();
+        int held = counts[size];
+        this.rowAt = new int[held];
+        this.slotKeys = new long[buildKeys.length][held];
+        for (int r = 0; r < n; r++) {
+            if (usable[r]) {
+                int at = counts[slots[r]]++;
+                rowAt[at] = r;
+                for (int k = 0; k < buildKeys.length; k++) {
+                    slotKeys[k][at] = buildKeys[k][r];
+                }
             }
         }
     }
@@ -90,6 +109,18 @@ final class VectorHashJoin {
      */
     static VectorHashJoin of(PipelineStep.HashJoin join, List<Object[]> build, SqlType[] probeTypes, SqlType[] buildTypes,
                              boolean[] needed) {
+        return of(join, new RowsBuild(build), probeTypes, buildTypes, needed);
+    }
+
+    /** As above, over build rows that came as a chunk: its columns become vectors and keys as the wire held them. */
+    static VectorHashJoin of(PipelineStep.HashJoin join, ColumnarRows.Chunk build, SqlType[] probeTypes,
+                             SqlType[] buildTypes, boolean[] needed) {
+        return of(join, build.columns() == null ? new RowsBuild(build.rows()) : new ColumnsBuild(build), probeTypes,
+                buildTypes, needed);
+    }
+
+    private static VectorHashJoin of(PipelineStep.HashJoin join, Build build, SqlType[] probeTypes, SqlType[] buildTypes,
+                                     boolean[] needed) {
         // a cross join is an inner join without keys: every build row is in one chain, and each probe
         // row meets them all (a scalar subquery's one row: TPC-DS Q23's maximum before its GROUP BY)
         JoinKind kind = join.kind() == JoinKind.CROSS ? JoinKind.INNER : join.kind();
@@ -108,24 +139,13 @@ final class VectorHashJoin {
             dates[k] = t.kind() == SqlType.Kind.DATE;
         }
         int n = build.size();
-        for (Object[] row : build) {
-            for (int k = 0; k < keys; k++) {
-                if (!comparable(row[join.buildKeys().get(k)], dates[k])) {
-                    return null;
-                }
-            }
-        }
-        long[][] buildKeys = new long[keys][n];
+        long[][] buildKeys = new long[keys][];
         boolean[] usable = new boolean[n];
-        for (int r = 0; r < n; r++) {
-            usable[r] = true;
-            for (int k = 0; k < keys; k++) {
-                Long key = keyOf(build.get(r)[join.buildKeys().get(k)], dates[k]);
-                if (key == null) {
-                    usable[r] = false; // a null key, or a value no probe key can equal
-                } else {
-                    buildKeys[k][r] = key;
-                }
+        Arrays.fill(usable, true);
+        for (int k = 0; k < keys; k++) {
+            buildKeys[k] = build.keys(join.buildKeys().get(k), dates[k], usable);
+            if (buildKeys[k] == null) {
+                return null;
             }
         }
         VectorExpr residual = null;
@@ -135,33 +155,146 @@ final class VectorHashJoin {
                 return null;
             }
         }
-        Vector[] columns = new Vector[join.buildWidth()];
-        SqlType[] types = new SqlType[columns.length];
-        for (int c = 0; c < columns.length; c++) {
+        SqlType[] types = new SqlType[join.buildWidth()];
+        for (int c = 0; c < types.length; c++) {
             types[c] = c < buildTypes.length ? buildTypes[c] : null;
             if (types[c] != null && Vector.representation(types[c]) == null) {
                 return null;
             }
-            columns[c] = types[c] == null ? new ObjectVector(new Object[n]) : Vector.allocate(types[c], n);
         }
-        // row by row: the build rows are objects of their own, and reading one column of every row
-        // before the next column misses the cache on each row every time
-        try {
-            for (int r = 0; r < n; r++) {
-                Object[] row = build.get(r);
-                for (int c = 0; c < columns.length; c++) {
-                    columns[c].setBoxed(r, row[c], types[c]);
-                }
-            }
-        } catch (ArithmeticException | ClassCastException notOfItsType) {
-            return null;
-        }
-        boolean[] gathered = needed == null ? null : Arrays.copyOf(needed, probeTypes.length + columns.length);
+        boolean[] gathered = needed == null ? null : Arrays.copyOf(needed, probeTypes.length + types.length);
         if (gathered != null && join.residual() != null) {
             Exprs.columns(join.residual()).stream().filter(c -> c < gathered.length).forEach(c -> gathered[c] = true);
         }
+        // a semi or anti join without a residual never reads a build column
+        boolean none = kind.leftOnly() && join.residual() == null;
+        boolean[] made = new boolean[types.length];
+        for (int c = 0; c < made.length; c++) {
+            made[c] = !none && (gathered == null || gathered[probeTypes.length + c]);
+        }
+        Vector[] columns = build.columns(types, made);
+        if (columns == null) {
+            return null;
+        }
         return new VectorHashJoin(kind, probeKeys, residual, join.residual(), probeTypes, columns, buildTypes, buildKeys,
                 usable, gathered);
+    }
+
+    /** The build rows as the table is made of them. */
+    private interface Build {
+        int size();
+
+        /**
+         * Each row's key at {@code column} as a long, {@code usable} cleared where it is null or no
+         * probe key can equal it (7.5); null when a key is not of a type the probe's integer (or
+         * date) keys compare with as the row engine does.
+         */
+        long[] keys(int column, boolean date, boolean[] usable);
+
+        /**
+         * The columns as vectors of {@code types} (null: objects), those not {@code made} empty
+         * of values; null when a value is not of its column's type.
+         */
+        Vector[] columns(SqlType[] types, boolean[] made);
+    }
+
+    /** Rows of SQL values. */
+    private record RowsBuild(List<Object[]> rows) implements Build {
+        @Override
+        public int size() {
+            return rows.size();
+        }
+
+        @Override
+        public long[] keys(int column, boolean date, boolean[] usable) {
+            long[] keys = new long[rows.size()];
+            for (int r = 0; r < keys.length; r++) {
+                Object v = rows.get(r)[column];
+                if (!comparable(v, date)) {
+                    return null;
+                }
+                Long key = keyOf(v, date);
+                if (key == null) {
+                    usable[r] = false;
+                } else {
+                    keys[r] = key;
+                }
+            }
+            return keys;
+        }
+
+        @Override
+        public Vector[] columns(SqlType[] types, boolean[] made) {
+            int n = rows.size();
+            Vector[] columns = new Vector[types.length];
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] = types[c] == null || !made[c] ? new ObjectVector(new Object[made[c] ? n : 0])
+                        : Vector.allocate(types[c], n);
+            }
+            // row by row: the build rows are objects of their own, and reading one column of every row
+            // before the next column misses the cache on each row every time
+            try {
+                for (int r = 0; r < n; r++) {
+                    Object[] row = rows.get(r);
+                    for (int c = 0; c < columns.length; c++) {
+                        if (made[c]) {
+                            columns[c].setBoxed(r, row[c], types[c]);
+                        }
+                    }
+                }
+            } catch (ArithmeticException | ClassCastException notOfItsType) {
+                return null;
+            }
+            return columns;
+        }
+    }
+
+    /** A chunk's columns as the wire held them. */
+    private record ColumnsBuild(ColumnarRows.Chunk chunk) implements Build {
+        @Override
+        public int size() {
+            return chunk.size();
+        }
+
+        @Override
+        public long[] keys(int column, boolean date, boolean[] usable) {
+            ColumnarRows.Column keys = chunk.columns()[column];
+            ColumnarRows.LongKind kind = keys.longKind();
+            if (keys.held() == ColumnarRows.Held.LONGS && (date ? kind == ColumnarRows.LongKind.DATE
+                    : kind == ColumnarRows.LongKind.INT || kind == ColumnarRows.LongKind.LONG)) {
+                for (int r = 0; r < usable.length; r++) {
+                    usable[r] &= !keys.isNull(r);
+                }
+                return keys.longs();
+            }
+            long[] longs = new long[usable.length];
+            for (int r = 0; r < longs.length; r++) {
+                Object v = keys.value(r);
+                if (!comparable(v, date)) {
+                    return null;
+                }
+                Long key = keyOf(v, date);
+                if (key == null) {
+                    usable[r] = false;
+                } else {
+                    longs[r] = key;
+                }
+            }
+            return longs;
+        }
+
+        @Override
+        public Vector[] columns(SqlType[] types, boolean[] made) {
+            Vector[] columns = new Vector[types.length];
+            for (int c = 0; c < columns.length; c++) {
+                columns[c] = made[c] ? ChunkBatches.vector(chunk.columns()[c], types[c], chunk.size())
+                        : new ObjectVector(new Object[0]);
+                if (columns[c] == null) {
+                    return null;
+                }
+            }
+            return columns;
+        }
     }
 
     /** The types of the joined columns, given the probe side's (null for columns carried as they are). */
@@ -228,7 +361,8 @@ final class VectorHashJoin {
         int m = 0;
         long[] probe = new long[keys.length];
         // one key (most joins): compared straight from the arrays, without the loops over keys
-        long[] single = keys.length == 1 ? buildKeys[0] : null;
+        long[] single = keys.length == 1 ? slotKeys[0] : null;
+        boolean onePartner = kind.leftOnly(); // a semi or anti join needs one partner
         for (int j = 0; j < n; j++) {
             int i = pos[j];
             boolean nullKey = false;
@@ -245,11 +379,12 @@ final class VectorHashJoin {
                 continue;
             }
             long key = single != null ? probe[0] : 0;
-            for (int r = heads[slot((int) (h ^ (h >>> 29) ^ (h >>> 41)))]; r >= 0; r = next[r]) {
-                if (matched != null && kind.leftOnly() && matched[i]) {
-                    break; // a semi or anti join needs one partner
+            int slot = slot((int) (h ^ (h >>> 29) ^ (h >>> 41)));
+            for (int at = start[slot], end = start[slot + 1]; at < end; at++) {
+                if (onePartner && matched[i]) {
+                    break;
                 }
-                if (single != null ? single[r] == key : sameKeys(probe, r)) {
+                if (single != null ? single[at] == key : sameKeys(probe, at)) {
                     if (m == pp.length) {
                         if (m < OUT_PAIRS) {
                             pp = Arrays.copyOf(pp, Math.min(OUT_PAIRS, 2 * m));
@@ -263,7 +398,7 @@ final class VectorHashJoin {
                         }
                     }
                     pp[m] = i;
-                    bb[m] = r;
+                    bb[m] = rowAt[at];
                     m++;
                 }
             }
@@ -352,9 +487,9 @@ final class VectorHashJoin {
         }
     }
 
-    private boolean sameKeys(long[] probe, int r) {
+    private boolean sameKeys(long[] probe, int at) {
         for (int k = 0; k < probe.length; k++) {
-            if (buildKeys[k][r] != probe[k]) {
+            if (slotKeys[k][at] != probe[k]) {
                 return false;
             }
         }

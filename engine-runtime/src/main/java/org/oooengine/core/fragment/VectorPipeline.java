@@ -12,6 +12,7 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.Vector;
 import org.oooengine.core.vector.VectorCompiler;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * A pipeline's steps over column batches. Runs of filters, projections, hash joins on integer keys,
@@ -72,8 +73,8 @@ final class VectorPipeline {
                 runTypes = typesRead(steps, i + 1, Pipeline.widthAfter(step, width));
                 types = runTypes;
                 continue;
-            } else if (step instanceof PipelineStep.HashJoin j && built.of(j, width).rows() != null) {
-                List<Object[]> rows = built.of(j, width).rows();
+            } else if (step instanceof PipelineStep.HashJoin j && built.of(j, width).inMemory()) {
+                BuildRows build = built.of(j, width);
                 // a semi or anti join's output is its probe rows: only its residual reads the build columns
                 SqlType[] after = j.kind().leftOnly() ? new SqlType[width + j.buildWidth()]
                         : typesRead(steps, i + 1, width + j.buildWidth());
@@ -81,8 +82,10 @@ final class VectorPipeline {
                     columnTypes(List.of(j.residual()), after);
                 }
                 SqlType[] buildTypes = Arrays.copyOfRange(after, width, width + j.buildWidth());
-                VectorHashJoin vj = VectorHashJoin.of(j, rows, types, buildTypes,
-                        j.kind().leftOnly() ? null : columnsRead(steps, i + 1, width + j.buildWidth()));
+                boolean[] read = j.kind().leftOnly() ? null : columnsRead(steps, i + 1, width + j.buildWidth());
+                ColumnarRows.Chunk columns = build.columns();
+                VectorHashJoin vj = columns != null ? VectorHashJoin.of(j, columns, types, buildTypes, read)
+                        : VectorHashJoin.of(j, build.rows(), types, buildTypes, read);
                 if (vj != null) {
                     joins.put(j, vj);
                     vectorized = true;
@@ -136,9 +139,12 @@ final class VectorPipeline {
         rowStages.forEach(p -> p.stopWhen(stop));
     }
 
-    /** The build rows of {@code join}, one of its steps, when they are held in memory; else null. */
-    List<Object[]> buildRows(PipelineStep.HashJoin join) {
-        return built.heldRows(join);
+    /**
+     * The build rows of {@code join}, one of its steps, when they are held in memory (as columns
+     * where they came so); else null.
+     */
+    ColumnarRows.Chunk buildRows(PipelineStep.HashJoin join) {
+        return built.held(join);
     }
 
     /** How many of its steps run on rows rather than on batches. */

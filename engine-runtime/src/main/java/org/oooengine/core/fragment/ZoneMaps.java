@@ -11,6 +11,7 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
 import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.core.vector.LongVector;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * The groups of a columnar copy a scan can skip: those whose min and max show that a comparison of
@@ -48,7 +49,7 @@ final class ZoneMaps {
      * {@code types}: a join's from its build rows, where {@code buildRows} has them (null: not).
      */
     static ZoneMaps of(List<PipelineStep> steps, SqlType[] types,
-                       Function<PipelineStep.HashJoin, List<Object[]>> buildRows) {
+                       Function<PipelineStep.HashJoin, ColumnarRows.Chunk> buildRows) {
         List<Bound> bounds = new ArrayList<>();
         List<Equal> equals = new ArrayList<>();
         for (PipelineStep step : steps) {
@@ -64,7 +65,7 @@ final class ZoneMaps {
                     }
                 }
             } else if (step instanceof PipelineStep.HashJoin j && !j.kind().rightOnly()) {
-                List<Object[]> rows = dropsUnmet(j.kind()) ? buildRows.apply(j) : null;
+                ColumnarRows.Chunk rows = dropsUnmet(j.kind()) ? buildRows.apply(j) : null;
                 for (int k = 0; rows != null && k < j.probeKeys().size(); k++) {
                     bounds.addAll(keyBounds(j.probeKeys().get(k), types, rows, j.buildKeys().get(k)));
                 }
@@ -85,7 +86,7 @@ final class ZoneMaps {
      * keys at {@code buildKey} of {@code rows}; beyond every value when they hold none but nulls (the
      * join passes nothing); none for a column not of an integer or date type, or a key of another.
      */
-    private static List<Bound> keyBounds(int column, SqlType[] types, List<Object[]> rows, int buildKey) {
+    private static List<Bound> keyBounds(int column, SqlType[] types, ColumnarRows.Chunk rows, int buildKey) {
         SqlType type = types == null || column >= types.length ? null : types[column];
         if (type == null || (type.kind() != SqlType.Kind.INT && type.kind() != SqlType.Kind.BIGINT
                 && type.kind() != SqlType.Kind.DATE)) {
@@ -93,8 +94,20 @@ final class ZoneMaps {
         }
         long least = Long.MAX_VALUE;
         long greatest = Long.MIN_VALUE;
-        for (Object[] row : rows) {
-            Object key = row[buildKey];
+        ColumnarRows.Column keys = rows.columns() == null ? null : rows.columns()[buildKey];
+        boolean dates = type.kind() == SqlType.Kind.DATE;
+        if (keys != null && keys.held() == ColumnarRows.Held.LONGS && (dates ? keys.longKind() == ColumnarRows.LongKind.DATE
+                : keys.longKind() == ColumnarRows.LongKind.INT || keys.longKind() == ColumnarRows.LongKind.LONG)) {
+            for (int i = 0; i < rows.size(); i++) { // as the wire held them: no value boxed
+                if (!keys.isNull(i)) {
+                    least = Math.min(least, keys.longs()[i]);
+                    greatest = Math.max(greatest, keys.longs()[i]);
+                }
+            }
+            return bounds(column, least, greatest);
+        }
+        for (int i = 0; i < rows.size(); i++) {
+            Object key = keys != null ? keys.value(i) : rows.rows().get(i)[buildKey];
             if (key == null) {
                 continue; // meets nothing
             }
@@ -107,6 +120,11 @@ final class ZoneMaps {
             least = Math.min(least, stored);
             greatest = Math.max(greatest, stored);
         }
+        return bounds(column, least, greatest);
+    }
+
+    /** Column {@code column} between {@code least} and {@code greatest}; no value where least is greater. */
+    private static List<Bound> bounds(int column, long least, long greatest) {
         if (least > greatest) {
             return List.of(new Bound(column, ScalarFunction.LT, Long.MIN_VALUE)); // holds for no value
         }

@@ -321,7 +321,8 @@ class PipelineTest {
         ScanPipeline localBuild = new ScanPipeline("b", 2, bits(0, 1), List.of());
         List<Object[]> out = new ArrayList<>();
         Pipeline p = new Pipeline(List.of(new PipelineStep.HashJoin(new JoinBuild.Local(localBuild), JoinKind.FULL, List.of(0),
-                List.of(0), null, 2), new PipelineStep.Filter(notDrop)), 2, (b, rows) -> rows.accept(build), out::addAll);
+                List.of(0), null, 2), new PipelineStep.Filter(notDrop)), 2,
+                Pipeline.BuildSource.ofRows((b, rows) -> rows.accept(build)), out::addAll);
         p.accept(List.of(new Object[] {1L, "a"}, new Object[] {4L, "d"}, new Object[] {null, "n"}));
         p.finish();
         assertEquals(List.of("1|a|1|one", "4|d|null|null", "null|n|null|null", "null|null|3|three"),

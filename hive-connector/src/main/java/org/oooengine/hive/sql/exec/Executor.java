@@ -428,8 +428,8 @@ public final class Executor {
     private void join(RelNode.Join j, Consumer<List<Object[]>> out) {
         PipelineStep.HashJoin step = new PipelineStep.HashJoin(new JoinBuild.Gathered(0), j.kind(), ints(j.leftKeys()),
                 ints(j.rightKeys()), j.residual(), j.right().fields().size());
-        Pipeline pipeline = new Pipeline(List.of(step), j.left().fields().size(), (build, rows) -> produce(j.right(), rows),
-                out, memory);
+        Pipeline pipeline = new Pipeline(List.of(step), j.left().fields().size(),
+                Pipeline.BuildSource.ofRows((build, rows) -> produce(j.right(), rows)), out, memory);
         // a probe row that meets many rows makes them a batch at a time: the statement's cancellation is checked between
         pipeline.stopWhen(() -> {
             cancel.check();
