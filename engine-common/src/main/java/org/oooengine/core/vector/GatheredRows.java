@@ -87,23 +87,71 @@ public final class GatheredRows {
             if (v == null) {
                 continue;
             }
-            for (int k = 0; k < count; k++) {
-                int p = positions[k];
-                int at = size + k;
-                if (v.isNull(p)) {
-                    markNull(c, at);
-                } else if (longs[c] != null) {
-                    longs[c][at] = ((LongVector) v).values[p];
-                } else if (doubles[c] != null) {
-                    doubles[c][at] = ((DoubleVector) v).values[p];
-                } else if (bytes[c] != null) {
-                    bytes[c][at] = ((BoolVector) v).values[p];
-                } else {
-                    objects[c][at] = v.box(p, types[c]);
+            // a loop per kind of column, each value moved without a test of how it is held
+            if (longs[c] != null) {
+                long[] from = ((LongVector) v).values;
+                long[] to = longs[c];
+                for (int k = 0; k < count; k++) {
+                    to[size + k] = from[positions[k]];
+                }
+            } else if (doubles[c] != null) {
+                double[] from = ((DoubleVector) v).values;
+                double[] to = doubles[c];
+                for (int k = 0; k < count; k++) {
+                    to[size + k] = from[positions[k]];
+                }
+            } else if (bytes[c] != null) {
+                byte[] from = ((BoolVector) v).values;
+                byte[] to = bytes[c];
+                for (int k = 0; k < count; k++) {
+                    to[size + k] = from[positions[k]];
+                }
+            } else {
+                Object[] to = objects[c];
+                for (int k = 0; k < count; k++) {
+                    to[size + k] = v.box(positions[k], types[c]);
+                }
+            }
+            boolean[] vectorNulls = v instanceof NullFlags flags ? flags.nulls() : null;
+            if (vectorNulls != null || bytes[c] != null) {
+                for (int k = 0; k < count; k++) {
+                    if (v.isNull(positions[k])) {
+                        markNull(c, size + k);
+                    }
                 }
             }
         }
         size += count;
+    }
+
+    /**
+     * The rows gathered as a chunk of columns, as {@link ColumnarRows#readChunk} reads what
+     * {@link #write} writes: for this node's own share of a shuffle, which crosses no network.
+     */
+    public ColumnarRows.Chunk toChunk() {
+        ColumnarRows.Column[] columns = new ColumnarRows.Column[kinds.length];
+        for (int c = 0; c < kinds.length; c++) {
+            boolean[] n = nulls[c] == null ? null : Arrays.copyOf(nulls[c], size);
+            if (longs[c] != null) {
+                columns[c] = new ColumnarRows.Column(ColumnarRows.Held.LONGS, longKind(types[c]), types[c].scale(),
+                        Arrays.copyOf(longs[c], size), null, null, n);
+            } else if (doubles[c] != null) {
+                columns[c] = new ColumnarRows.Column(ColumnarRows.Held.DOUBLES, null, 0, null,
+                        Arrays.copyOf(doubles[c], size), null, n);
+            } else {
+                Object[] values = new Object[size];
+                boolean strings = true;
+                for (int i = 0; i < size; i++) {
+                    values[i] = n != null && n[i] ? null : bytes[c] != null ? Boolean.valueOf(bytes[c][i] == BoolVector.TRUE)
+                            : objects[c] != null ? objects[c][i] : null;
+                    strings &= values[i] == null || values[i] instanceof String;
+                }
+                ColumnarRows.Held held = bytes[c] != null ? ColumnarRows.Held.BOOLEANS
+                        : strings && objects[c] != null ? ColumnarRows.Held.STRINGS : ColumnarRows.Held.VALUES;
+                columns[c] = new ColumnarRows.Column(held, null, 0, null, null, values, n);
+            }
+        }
+        return ColumnarRows.Chunk.ofColumns(size, columns);
     }
 
     /** Writes the rows gathered, in {@link ColumnarRows}' layout. */

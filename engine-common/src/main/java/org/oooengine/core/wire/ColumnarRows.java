@@ -233,7 +233,7 @@ public final class ColumnarRows {
     }
 
     /**
-     * One column of a chunk as read, a value per row (a null row's slot holds 0 or null):
+     * One column of a chunk as read, a value per row (what a null row's slot holds means nothing):
      * {@code nulls} is null when no row is null.
      */
     public record Column(Held held, LongKind longKind, int scale, long[] longs, double[] doubles, Object[] objects,
@@ -275,6 +275,11 @@ public final class ColumnarRows {
 
         public static Chunk ofRows(List<Object[]> rows) {
             return new Chunk(rows.size(), null, rows);
+        }
+
+        /** {@code size} rows of {@code columns}, each of at least that many values. */
+        public static Chunk ofColumns(int size, Column[] columns) {
+            return new Chunk(size, columns, null);
         }
 
         /**

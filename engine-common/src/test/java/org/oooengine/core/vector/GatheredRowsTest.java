@@ -42,8 +42,10 @@ class GatheredRowsTest {
         List<Object[]> read = ColumnarRows.read(r);
         assertEquals(0, r.remaining());
         assertEquals(expected.size(), read.size());
+        List<Object[]> own = gathered.toChunk().rows(); // a node's own share, as its receiver reads the others'
         for (int i = 0; i < expected.size(); i++) {
             assertArrayEquals(expected.get(i), read.get(i), "row " + i);
+            assertArrayEquals(expected.get(i), own.get(i), "own row " + i);
         }
     }
 

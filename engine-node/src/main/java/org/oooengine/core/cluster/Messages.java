@@ -302,6 +302,12 @@ final class Messages {
         return rows.isEmpty() ? 0 : (long) rows.size() * (16 + 9L * rows.get(0).length);
     }
 
+    /** As above, of a chunk. */
+    static long approximateBytes(ColumnarRows.Chunk chunk) {
+        return chunk.columns() == null ? approximateBytes(chunk.rows())
+                : (long) chunk.size() * (16 + 9L * chunk.columns().length);
+    }
+
     /** A chunk of rows as {@link ColumnarRows} sends them. */
     static List<Object[]> readRows(PayloadReader r) {
         return ColumnarRows.read(r);

@@ -26,12 +26,45 @@ public final class Partitioning {
         };
     }
 
+    /**
+     * As {@link #partitioner}, for a key vectors hold as a long (an integer, a date's epoch day, a
+     * timestamp's microseconds), hashed as its encoding is without making it; null for other types.
+     */
+    public static java.util.function.LongToIntFunction longPartitioner(SqlType type, int partitions) {
+        int bytes = switch (type.storedType().kind()) {
+            case INT, DATE -> Integer.BYTES;
+            case BIGINT, TIMESTAMP -> Long.BYTES;
+            default -> 0;
+        };
+        if (bytes == 0) {
+            return null;
+        }
+        // the key encoding: the value with its sign bit flipped, most significant byte first
+        return bytes == Integer.BYTES
+                ? v -> partition(((long) ((int) v ^ Integer.MIN_VALUE)) << 32, Integer.BYTES, partitions)
+                : v -> partition(v ^ Long.MIN_VALUE, Long.BYTES, partitions);
+    }
+
     public static int partition(byte[] encodedValue, int partitions) {
         long h = 0xcbf29ce484222325L;
         for (byte b : encodedValue) {
             h ^= b & 0xFF;
             h *= 0x100000001b3L;
         }
+        return mixed(h, partitions);
+    }
+
+    /** {@link #partition} of the {@code bytes} high bytes of {@code bits}, most significant first. */
+    private static int partition(long bits, int bytes, int partitions) {
+        long h = 0xcbf29ce484222325L;
+        for (int i = 0; i < bytes; i++) {
+            h ^= (bits >>> (56 - 8 * i)) & 0xFF;
+            h *= 0x100000001b3L;
+        }
+        return mixed(h, partitions);
+    }
+
+    private static int mixed(long h, int partitions) {
         // FNV-1a spreads poorly over the low bits of short keys; the finaliser of MurmurHash3 mixes them.
         h ^= h >>> 33;
         h *= 0xff51afd7ed558ccdL;

@@ -13,6 +13,8 @@ import org.oooengine.core.net.OpCode;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.GatheredRows;
+import org.oooengine.core.vector.LongVector;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * The end of a shuffle's producing pipeline on one node: sends each row to the node that owns its
@@ -21,7 +23,8 @@ import org.oooengine.core.vector.GatheredRows;
  * for each node and written without boxing a value ({@link GatheredRows}); rows are written as
  * {@link org.oooengine.core.wire.ColumnarRows} writes them. One chunk per destination is in flight
  * at a time: a receiver that acknowledges slowly (its pipeline is behind) holds the pipeline back.
- * Rows this node owns go to its own inbox without the network, as rows.
+ * Rows this node owns go to its own inbox without the network: gathered as columns, as a
+ * receiver reads them, where they came as batches.
  */
 final class ShuffleSender implements BatchSink {
     static final int ROWS_PER_CHUNK = 1024;
@@ -32,6 +35,8 @@ final class ShuffleSender implements BatchSink {
     private final Exchanges local;
     private final BooleanSupplier cancelled;
     private final ToIntFunction<Object> partitionOfKey;
+    /** The same for a key vectors hold as a long, its encoding hashed without making it; null for other keys. */
+    private final java.util.function.LongToIntFunction partitionOfLong;
     /** How long a chunk for this node's own inbox waits at most while the inbox holds more than its share. */
     private final long maxWaitMillis;
     /** Per destination, the rows to send; and the batches' rows gathered (null while none are). */
@@ -56,6 +61,7 @@ final class ShuffleSender implements BatchSink {
         this.peers = peers;
         this.local = local;
         this.partitionOfKey = target.byGroup() ? null : Partitioning.partitioner(target.keyType(), target.owners().size());
+        this.partitionOfLong = target.byGroup() ? null : Partitioning.longPartitioner(target.keyType(), target.owners().size());
         this.groupOwners = target.byGroup() ? target.groupOwners() : null;
         this.selfIndex = target.owners().indexOf(self);
         this.keyColumns = target.keyColumns().stream().mapToInt(Integer::intValue).toArray();
@@ -90,12 +96,18 @@ final class ShuffleSender implements BatchSink {
         int[][] positions = new int[n][];
         int[] counts = new int[n];
         Object[] keys = new Object[batch.width()];
+        LongVector longKeys = partitionOfLong != null && batch.column(keyColumns[0]) instanceof LongVector v ? v : null;
         for (int k = 0; k < batch.size(); k++) {
             int p = batch.positions()[k];
-            for (int c : keyColumns) {
-                keys[c] = batch.column(c).box(p, types[c]);
+            int d;
+            if (longKeys != null) {
+                d = kept(longKeys.isNull(p) ? -1 : partitionOfLong.applyAsInt(longKeys.values[p]));
+            } else {
+                for (int c : keyColumns) {
+                    keys[c] = batch.column(c).box(p, types[c]);
+                }
+                d = destination(keys);
             }
-            int d = destination(keys);
             if (d < 0) {
                 continue;
             }
@@ -106,10 +118,6 @@ final class ShuffleSender implements BatchSink {
         }
         for (int d = 0; d < n; d++) {
             if (counts[d] == 0) {
-                continue;
-            }
-            if (d == selfIndex) {
-                accept(batch.withPositions(positions[d], counts[d]).toRows(types));
                 continue;
             }
             GatheredRows g = gathered.get(d);
@@ -133,7 +141,11 @@ final class ShuffleSender implements BatchSink {
         if (target.byGroup()) {
             return groupOwners.applyAsInt(row);
         }
-        int d = partitionOfKey.applyAsInt(row[keyColumns[0]]);
+        return kept(partitionOfKey.applyAsInt(row[keyColumns[0]]));
+    }
+
+    /** The destination of a row whose key is in partition {@code d}; -1 (a null key) joins nothing. */
+    private int kept(int d) {
         if (d < 0 && !target.keepsNulls()) {
             return -1;
         }
@@ -163,11 +175,16 @@ final class ShuffleSender implements BatchSink {
             throw new CancellationException("the requester cancelled the query or went away");
         }
         GatheredRows g = gathered.get(d);
+        boolean own = d == selfIndex;
         if (g != null) {
             gathered.set(d, null);
             rowsSent += g.size();
             boolean rowsFollow = !buffers.get(d).isEmpty();
-            call(d, Messages.shuffleChunk(target.exchangeId(), self, last && !rowsFollow, g));
+            if (own) {
+                toOwnInbox(g.toChunk(), last && !rowsFollow);
+            } else {
+                call(d, Messages.shuffleChunk(target.exchangeId(), self, last && !rowsFollow, g));
+            }
             if (!rowsFollow) {
                 return;
             }
@@ -175,13 +192,16 @@ final class ShuffleSender implements BatchSink {
         List<Object[]> rows = buffers.get(d);
         buffers.set(d, new ArrayList<>(ROWS_PER_CHUNK));
         rowsSent += rows.size();
-        String owner = target.owners().get(d);
-        if (owner.equals(self)) {
-            local.add(target.exchangeId(), self, rows, Messages.approximateBytes(rows), last);
-            local.awaitRoom(target.exchangeId(), maxWaitMillis, cancelled); // as a peer's acknowledgement is held back
+        if (own) {
+            toOwnInbox(ColumnarRows.Chunk.ofRows(rows), last);
             return;
         }
         call(d, Messages.shuffleChunk(target.exchangeId(), self, last, rows));
+    }
+
+    private void toOwnInbox(ColumnarRows.Chunk chunk, boolean last) {
+        local.add(target.exchangeId(), self, chunk, Messages.approximateBytes(chunk), last);
+        local.awaitRoom(target.exchangeId(), maxWaitMillis, cancelled); // as a peer's acknowledgement is held back
     }
 
     private void call(int d, byte[] chunk) {
