@@ -193,20 +193,7 @@ final class VectorHashJoin {
 
         @Override
         public long[] keys(int column, boolean date, boolean[] usable) {
-            long[] keys = new long[rows.size()];
-            for (int r = 0; r < keys.length; r++) {
-                Object v = rows.get(r)[column];
-                if (!comparable(v, date)) {
-                    return null;
-                }
-                Long key = keyOf(v, date);
-                if (key == null) {
-                    usable[r] = false;
-                } else {
-                    keys[r] = key;
-                }
-            }
-            return keys;
+            return keysOf(r -> rows.get(r)[column], date, usable);
         }
 
         @Override
@@ -253,20 +240,7 @@ final class VectorHashJoin {
                 }
                 return keys.longs();
             }
-            long[] longs = new long[usable.length];
-            for (int r = 0; r < longs.length; r++) {
-                Object v = keys.value(r);
-                if (!comparable(v, date)) {
-                    return null;
-                }
-                Long key = keyOf(v, date);
-                if (key == null) {
-                    usable[r] = false;
-                } else {
-                    longs[r] = key;
-                }
-            }
-            return longs;
+            return keysOf(keys::value, date, usable);
         }
 
         @Override
@@ -291,6 +265,24 @@ final class VectorHashJoin {
         SqlType[] all = Arrays.copyOf(probeTypes, probeTypes.length + buildTypes.length);
         System.arraycopy(buildTypes, 0, all, probeTypes.length, buildTypes.length);
         return all;
+    }
+
+    /** The keys of the rows as {@link Build#keys} makes them, from each row's SQL value {@code valueAt}. */
+    private static long[] keysOf(java.util.function.IntFunction<Object> valueAt, boolean date, boolean[] usable) {
+        long[] keys = new long[usable.length];
+        for (int r = 0; r < keys.length; r++) {
+            Object v = valueAt.apply(r);
+            if (!comparable(v, date)) {
+                return null;
+            }
+            Long key = keyOf(v, date);
+            if (key == null) {
+                usable[r] = false;
+            } else {
+                keys[r] = key;
+            }
+        }
+        return keys;
     }
 
     /** Whether a build key is of a type the probe's integer (or date) keys compare with as the row engine does. */
