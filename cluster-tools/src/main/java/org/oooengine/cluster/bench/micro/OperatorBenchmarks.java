@@ -48,7 +48,11 @@ import org.openjdk.jmh.annotations.Warmup;
  *       meets one; the build made anew each run), the rows that come out counted as a shuffle
  *       takes them (batches not boxed into rows);</li>
  *   <li>{@code revenue}: {@code sum(price * (1 - discount))}, TPC-H's decimal arithmetic, one
- *       group.</li>
+ *       group;</li>
+ *   <li>{@code semiJoin}: a semi join with 1,024 of the orders, which most probe rows miss (TPC-H
+ *       Q21's lineitems reduced to the late orders' keys);</li>
+ *   <li>{@code groupByOrder}: {@code sum(price)} per order key over the rows in order-key order, four
+ *       to an order, as lineitem is stored (TPC-H Q18's groups).</li>
  * </ul>
  * Run with {@code ./ooo bench micro --filter Operator}.
  */
@@ -70,31 +74,51 @@ public class OperatorBenchmarks {
 
     private List<List<Object[]>> pages;
     private List<Batch> batches;
+    /** The same rows with order keys ascending, four rows to an order. */
+    private List<List<Object[]>> pagesByOrder;
+    private List<Batch> batchesByOrder;
     private List<Object[]> orders;
+    private List<Object[]> lateOrders;
 
     @Setup(Level.Trial)
     public void setUp() {
         Random random = new Random(3);
         pages = new ArrayList<>();
-        batches = new ArrayList<>();
+        pagesByOrder = new ArrayList<>();
         for (int from = 0; from < ROWS; from += 1024) {
             List<Object[]> page = new ArrayList<>(1024);
+            List<Object[]> byOrder = new ArrayList<>(1024);
             for (int i = 0; i < 1024; i++) {
                 // stored values: decimals as their unscaled longs
-                page.add(new Object[] {(long) random.nextInt(ORDERS), 90_000L + random.nextInt(10_000_000),
-                    (long) random.nextInt(11)});
+                Object[] row = {(long) random.nextInt(ORDERS), 90_000L + random.nextInt(10_000_000), (long) random.nextInt(11)};
+                page.add(row);
+                byOrder.add(new Object[] {(long) ((from + i) / 4), row[1], row[2]});
             }
             pages.add(page);
+            pagesByOrder.add(byOrder);
+        }
+        batches = batchesOf(pages);
+        batchesByOrder = batchesOf(pagesByOrder);
+        orders = new ArrayList<>(ORDERS);
+        lateOrders = new ArrayList<>();
+        for (long o = 0; o < ORDERS; o++) {
+            orders.add(new Object[] {o, o % 1500});
+            if (o % 64 == 0) {
+                lateOrders.add(new Object[] {o});
+            }
+        }
+    }
+
+    private static List<Batch> batchesOf(List<List<Object[]>> pages) {
+        List<Batch> batches = new ArrayList<>();
+        for (List<Object[]> page : pages) {
             Vector[] columns = new Vector[3];
             for (int c = 0; c < 3; c++) {
                 columns[c] = StoredVectors.column(page, c, LINEITEM.columns().get(c).type());
             }
             batches.add(Batch.of(columns, page.size()));
         }
-        orders = new ArrayList<>(ORDERS);
-        for (long o = 0; o < ORDERS; o++) {
-            orders.add(new Object[] {o, o % 1500});
-        }
+        return batches;
     }
 
     @Benchmark
@@ -115,11 +139,28 @@ public class OperatorBenchmarks {
         return run(List.of(new PipelineStep.PartialAggregate(List.of(), List.of(sum))));
     }
 
+    @Benchmark
+    public long semiJoin() {
+        return run(List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(lateOrders), JoinKind.SEMI, List.of(0), List.of(0),
+                null, 1)));
+    }
+
+    @Benchmark
+    public long groupByOrder() {
+        AggregateCall sum = new AggregateCall(AggregateCall.Kind.SUM, new Expr.Column(1, MONEY), false, SqlType.decimal(38, 2));
+        return run(List.of(new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(sum),
+                PipelineStep.PartialAggregate.NEVER_SKIP)), pagesByOrder, batchesByOrder);
+    }
+
     private long run(List<PipelineStep> steps) {
+        return run(steps, pages, batches);
+    }
+
+    private long run(List<PipelineStep> steps, List<List<Object[]>> pages, List<Batch> batches) {
         BitSet all = new BitSet();
         all.set(0, 3);
         AtomicLong out = new AtomicLong();
-        PartitionPipeline.run(name -> null, name -> source(), (build, rows) -> { },
+        PartitionPipeline.run(name -> null, name -> source(pages, batches), (build, rows) -> { },
                 new ScanPipeline("lineitem", 3, all, steps), new BatchSink() {
                     @Override
                     public void accept(List<Object[]> rows) {
@@ -134,7 +175,7 @@ public class OperatorBenchmarks {
         return out.get();
     }
 
-    private PartitionPipeline.RowSource source() {
+    private PartitionPipeline.RowSource source(List<List<Object[]>> pages, List<Batch> batches) {
         if (format.equals("rows")) {
             return new PartitionPipeline.RowSource() {
                 @Override
