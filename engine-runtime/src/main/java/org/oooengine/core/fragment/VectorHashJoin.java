@@ -46,6 +46,12 @@ final class VectorHashJoin {
     private final int[] heads;
     private final int[] next;
     private final int mask;
+    /**
+     * A bit per slot, set where a chain starts: a probe key that meets no build row (most, in a
+     * selective join) is refused here, a 32nd of the heads' size that stays in the nearest cache
+     * while the heads may not.
+     */
+    private final long[] occupied;
     /** Per joined column whether a later step reads it; null when all are: the others are left out of the pairs. */
     private final boolean[] gathered;
 
@@ -71,6 +77,7 @@ final class VectorHashJoin {
         int n = usable.length;
         int size = Integer.highestOneBit(Math.max(16, 2 * n - 1)) << 1;
         this.heads = new int[size];
+        this.occupied = new long[Math.max(1, size >>> 6)];
         this.mask = size - 1;
         this.next = new int[n];
         Arrays.fill(heads, -1);
@@ -81,6 +88,7 @@ final class VectorHashJoin {
                 int slot = slot(hash(buildKeys, r));
                 next[r] = heads[slot];
                 heads[slot] = r;
+                occupied[slot >>> 6] |= 1L << slot;
             }
         }
     }
@@ -305,12 +313,36 @@ final class VectorHashJoin {
         return ((Number) v).longValue();
     }
 
+    private static final long HASH_SEED = 0x9E3779B97F4A7C15L;
+
     private static int hash(long[][] keys, int r) {
         long h = 1;
         for (long[] k : keys) {
-            h = h * 0x9E3779B97F4A7C15L + k[r];
+            h = h * HASH_SEED + k[r];
         }
+        return fold(h);
+    }
+
+    private static int fold(long h) {
         return (int) (h ^ (h >>> 29) ^ (h >>> 41));
+    }
+
+    /** The first build row in the chain of probe row {@code i}'s keys (put in {@code probe}); -1 when one is null or none. */
+    private int firstCandidate(LongVector[] keys, int i, long[] probe) {
+        long h = 1;
+        for (int k = 0; k < keys.length; k++) {
+            if (keys[k].isNull(i)) {
+                return -1;
+            }
+            probe[k] = keys[k].values[i];
+            h = h * HASH_SEED + probe[k];
+        }
+        return chain(slot(fold(h)));
+    }
+
+    /** The first build row of slot {@code s}'s chain; -1 when none. */
+    private int chain(int s) {
+        return (occupied[s >>> 6] & (1L << s)) == 0 ? -1 : heads[s];
     }
 
     private int slot(int hash) {
@@ -338,30 +370,35 @@ final class VectorHashJoin {
         int[] bb = new int[pp.length];
         int m = 0;
         long[] probe = new long[keys.length];
-        // one key (most joins): compared straight from the arrays, without the loops over keys
+        // one key (most joins): hashed and compared straight from the arrays, without the loops over keys
         long[] single = keys.length == 1 ? buildKeys[0] : null;
+        LongVector singleKeys = keys.length == 1 ? keys[0] : null;
         boolean onePartner = kind.leftOnly(); // a semi or anti join needs one partner
+        // ... and without a residual, its first is one: the row is decided there, no pair made
+        boolean firstDecides = onePartner && residual == null;
         for (int j = 0; j < n; j++) {
             int i = pos[j];
-            boolean nullKey = false;
-            long h = 1;
-            for (int k = 0; k < keys.length; k++) {
-                if (keys[k].isNull(i)) {
-                    nullKey = true;
-                    break;
+            long key;
+            int r;
+            if (single != null) {
+                if (singleKeys.isNull(i)) {
+                    continue;
                 }
-                probe[k] = keys[k].values[i];
-                h = h * 0x9E3779B97F4A7C15L + probe[k];
+                key = singleKeys.values[i];
+                r = chain(slot(fold(HASH_SEED + key)));
+            } else {
+                r = firstCandidate(keys, i, probe);
+                key = 0;
             }
-            if (nullKey) {
-                continue;
-            }
-            long key = single != null ? probe[0] : 0;
-            for (int r = heads[slot((int) (h ^ (h >>> 29) ^ (h >>> 41)))]; r >= 0; r = next[r]) {
+            for (; r >= 0; r = next[r]) {
                 if (onePartner && matched[i]) {
                     break;
                 }
                 if (single != null ? single[r] == key : sameKeys(probe, r)) {
+                    if (firstDecides) {
+                        matched[i] = true;
+                        break;
+                    }
                     if (m == pp.length) {
                         if (m < OUT_PAIRS) {
                             pp = Arrays.copyOf(pp, Math.min(OUT_PAIRS, 2 * m));
