@@ -300,7 +300,10 @@ final class VectorAggregation {
             if (keys.length > 0) {
                 try {
                     for (to = from; to < n; to++) {
-                        groupOf[to] = findOrAdd(keyValues, pos[to]);
+                        // rows come in runs of one key where the input is stored in key order
+                        // (lineitem by order key): those after the first need no lookup
+                        groupOf[to] = to > from && sameKeysAt(keyValues, pos[to], pos[to - 1]) ? groupOf[to - 1]
+                                : findOrAdd(keyValues, pos[to]);
                     }
                 } catch (MemoryLimitExceededException e) {
                     full = e;
@@ -494,6 +497,36 @@ final class VectorAggregation {
     private boolean sameKeys(int g, Vector[] keyValues, int i) {
         for (int k = 0; k < keyValues.length; k++) {
             if (keyColumns[k] != null && !keyColumns[k].matches(g, keyValues[k], i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether positions {@code i} and {@code j} have the same keys, as one group's (nulls alike). */
+    private boolean sameKeysAt(Vector[] keyValues, int i, int j) {
+        for (int k = 0; k < keyValues.length; k++) {
+            Vector v = keyValues[k];
+            if (keyColumns[k] == null) {
+                continue;
+            }
+            boolean isNull = v.isNull(i);
+            if (isNull != v.isNull(j)) {
+                return false;
+            }
+            if (isNull) {
+                continue;
+            }
+            boolean same;
+            if (v instanceof LongVector l) {
+                same = l.values[i] == l.values[j];
+            } else if (v instanceof DoubleVector d) {
+                same = Double.doubleToLongBits(d.values[i]) == Double.doubleToLongBits(d.values[j]);
+            } else {
+                Object[] values = ((ObjectVector) v).values;
+                same = values[i] == values[j] || values[i].equals(values[j]);
+            }
+            if (!same) {
                 return false;
             }
         }
