@@ -7,13 +7,10 @@ record Constant(Object value, SqlType type) implements VectorExpr {
     @Override
     public Vector eval(Batch batch) {
         int n = batch.capacity();
-        Vector v = Vector.allocate(type, n);
         if (value == null) {
-            for (int i = 0; i < n; i++) {
-                v.setBoxed(i, null, type);
-            }
-            return v;
+            return nulls(n);
         }
+        Vector v = Vector.allocate(type, n);
         v.setBoxed(0, value, type);
         if (v instanceof LongVector l) {
             java.util.Arrays.fill(l.values, l.values[0]);
@@ -23,6 +20,21 @@ record Constant(Object value, SqlType type) implements VectorExpr {
             java.util.Arrays.fill(b.values, b.values[0]);
         } else {
             java.util.Arrays.fill(((ObjectVector) v).values, value);
+        }
+        return v;
+    }
+
+    /** {@code n} nulls of the type: the columns a pipeline does not send are these (one a batch). */
+    private Vector nulls(int n) {
+        Vector.Representation r = Vector.representation(type);
+        if (r == Vector.Representation.LONG || r == Vector.Representation.DOUBLE) {
+            boolean[] nulls = new boolean[n];
+            java.util.Arrays.fill(nulls, true);
+            return r == Vector.Representation.LONG ? new LongVector(new long[n], nulls) : new DoubleVector(new double[n], nulls);
+        }
+        Vector v = Vector.allocate(type, n); // objects are null as made
+        if (v instanceof BoolVector b) {
+            java.util.Arrays.fill(b.values, BoolVector.NULL);
         }
         return v;
     }
