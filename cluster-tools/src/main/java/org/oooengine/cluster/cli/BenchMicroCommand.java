@@ -14,7 +14,7 @@ import picocli.CommandLine.Spec;
 
 /** {@code ooo bench micro}: the JMH micro-benchmarks, with results as JMH's JSON. */
 @Command(name = "micro", mixinStandardHelpOptions = true,
-        description = {"Run the JMH micro-benchmarks: the buffer pool and B+tree lookup paths (StorageBenchmarks), the wire format of shuffled rows (WireBenchmarks), a hash join and decimal arithmetic on rows and on batches (OperatorBenchmarks).",
+        description = {"Run the JMH micro-benchmarks: the buffer pool and B+tree lookup paths (StorageBenchmarks), the wire format of shuffled rows (WireBenchmarks), hash joins, decimal arithmetic and a GROUP BY on rows and on batches (OperatorBenchmarks).",
                 "Prints JMH's report and writes its JSON results to --json-out."})
 final class BenchMicroCommand implements Callable<Integer> {
     @Spec
