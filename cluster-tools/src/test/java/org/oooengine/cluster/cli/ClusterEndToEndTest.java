@@ -251,6 +251,9 @@ class ClusterEndToEndTest {
         JsonNode report = JSON.readTree(tpch.out().strip());
         assertTrue(report.get("node_cores").asInt() >= 1, tpch::toString);
         report.get("queries").forEach(q -> assertTrue(q.get("node_cpu_s").asDouble() > 0, tpch::toString));
+        // what each query held: Q3's hash tables on the nodes, both queries' result rows on the coordinator
+        report.get("queries").forEach(q -> assertTrue(q.get("coordinator_peak_bytes").asLong() > 0, tpch::toString));
+        assertTrue(report.get("queries").get(1).get("node_peak_bytes").asLong() > 0, tpch::toString);
         Path base = cluster.getParent().resolve("tpch-base.json");
         Files.writeString(base, tpch.out());
 

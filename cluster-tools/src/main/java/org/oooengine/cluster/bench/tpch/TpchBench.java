@@ -8,6 +8,7 @@ import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
+import org.oooengine.hive.sql.StatementMemory;
 import org.oooengine.hive.sql.StatementResult;
 
 /**
@@ -15,7 +16,8 @@ import org.oooengine.hive.sql.StatementResult;
  * checking), then {@code repeat} timed runs. A run's time is the wall time of the statement with
  * every row read. A query that fails is reported with its error and the others still run. With a
  * reading of the nodes' CPU time, each query also reports the CPU seconds the nodes spent per timed
- * run (what several nodes sharing one machine's cores compete for).
+ * run (what several nodes sharing one machine's cores compete for). Where the session tells, each
+ * query reports what its first run held at most on the coordinator and in one pipeline on a node.
  */
 public final class TpchBench {
     private final SqlSession session;
@@ -82,7 +84,9 @@ public final class TpchBench {
         try {
             List<Object[]> rows = new ArrayList<>();
             long spilledBefore = spilled.getAsLong();
-            execute(sql).forEachRemaining(rows::add);
+            Iterator<Object[]> first = execute(sql);
+            StatementMemory held = first instanceof StatementMemory.Measured m ? m.memory() : null;
+            first.forEachRemaining(rows::add);
             long spilledBytes = spilled.getAsLong() - spilledBefore;
             double[] seconds = new double[repeat];
             double cpuBefore = nodesCpu.getAsDouble();
@@ -101,7 +105,7 @@ public final class TpchBench {
             }
             double cpuAfter = nodesCpu.getAsDouble();
             Double cpuPerRun = cpuBefore < 0 || cpuAfter < 0 ? null : (cpuAfter - cpuBefore) / repeat;
-            return TpchQueryResult.of(name, seconds, rows, spilledBytes, cpuPerRun);
+            return TpchQueryResult.of(name, seconds, rows, spilledBytes, cpuPerRun, held);
         } catch (RuntimeException e) {
             return TpchQueryResult.failed(name, e.getMessage() != null ? e.getMessage() : e.toString());
         }

@@ -34,13 +34,18 @@ public record TpchReport(String cluster, int nodes, int nodeCores, int repeat, L
     /** A table for people: one line per query, then the total. */
     public String table() {
         StringBuilder b = new StringBuilder(String.format(Locale.ROOT, "TPC-H on %s (%d nodes), median of %d runs after "
-                + "a warm-up%n%-6s %10s %10s  %s%n", cluster, nodes, repeat, "query", "median s", "rows", "runs s"));
+                + "a warm-up; held: the most its operators held at once on the coordinator and in one pipeline on a "
+                + "node%n%-6s %10s %10s %17s  %s%n", cluster, nodes, repeat, "query", "median s", "rows", "held MiB (c/n)",
+                "runs s"));
         for (TpchQueryResult q : queries) {
             if (q.ok()) {
                 String spill = q.spilledBytes() != null && q.spilledBytes() > 0
                         ? String.format(Locale.ROOT, "  (spilled %.1f MiB)", q.spilledBytes() / (double) (1 << 20)) : "";
-                b.append(String.format(Locale.ROOT, "%-6s %10s %10s  %s%s%n", q.query(), Format.seconds(q.medianS()),
-                        Format.count(q.rows()), String.join(" ", q.runsS().stream().map(Format::seconds).toList()), spill));
+                String held = q.nodePeakBytes() == null ? "-" : String.format(Locale.ROOT, "%.1f / %.1f",
+                        q.coordinatorPeakBytes() / (double) (1 << 20), q.nodePeakBytes() / (double) (1 << 20));
+                b.append(String.format(Locale.ROOT, "%-6s %10s %10s %17s  %s%s%n", q.query(), Format.seconds(q.medianS()),
+                        Format.count(q.rows()), held, String.join(" ", q.runsS().stream().map(Format::seconds).toList()),
+                        spill));
             } else {
                 b.append(String.format(Locale.ROOT, "%-6s %10s %10s  %s%n", q.query(), "failed", "-", q.error()));
             }

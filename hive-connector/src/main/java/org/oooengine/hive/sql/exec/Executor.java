@@ -27,6 +27,7 @@ import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.StatementMemory;
 import org.oooengine.optimizer.rel.PlanPrinter;
 import org.oooengine.optimizer.rel.RelNode;
 
@@ -66,6 +67,8 @@ public final class Executor {
     private final Map<RelNode, IndexJoinRunner.Lookups> lookups = Collections.synchronizedMap(new IdentityHashMap<>());
     /** EXPLAIN ANALYZE: what the nodes reported of each pipeline they ran. */
     private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** The most one pipeline of the statement held at once on one node, as the nodes reported. */
+    private final java.util.concurrent.atomic.AtomicLong nodePeakBytes = new java.util.concurrent.atomic.AtomicLong();
 
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel) {
         this(reader, indexJoins, cancel, QueryMemory.unbounded(), QueryLimits.DEFAULTS);
@@ -99,7 +102,7 @@ public final class Executor {
         memory.revocable(result::revoke);
         try {
             produce(root, result);
-            return new Rows(result.iterator(), memory);
+            return new Rows(result.iterator(), memory, new StatementMemory(memory.peakBytes(), nodePeakBytes.get()));
         } catch (MemoryLimitExceededException e) {
             memory.close();
             throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
@@ -174,14 +177,21 @@ public final class Executor {
     }
 
     /** A statement's result rows; closing (or reading past the last) gives back what the statement held. */
-    public static final class Rows implements Iterator<Object[]>, AutoCloseable {
+    public static final class Rows implements Iterator<Object[]>, AutoCloseable, StatementMemory.Measured {
         private final Iterator<Object[]> rows;
         private final QueryMemory memory;
+        private final StatementMemory held;
         private boolean closed;
 
-        private Rows(Iterator<Object[]> rows, QueryMemory memory) {
+        private Rows(Iterator<Object[]> rows, QueryMemory memory, StatementMemory held) {
             this.rows = rows;
             this.memory = memory;
+            this.held = held;
+        }
+
+        @Override
+        public StatementMemory memory() {
+            return held;
         }
 
         @Override
@@ -481,9 +491,7 @@ public final class Executor {
         }
         TableReader.NodeFigures f = reader.pipelineByNode(p.scan().table(), withBroadcasts(p, neededAfter), shuffles,
                 nodeLimits, cancel, sinkOfNode);
-        if (profile != null) {
-            figures.put(reportAs, f);
-        }
+        noted(reportAs, f);
     }
 
     /** Whether the join of {@code steps} that builds from {@code build} outputs each of its rows, met or not. */
@@ -499,9 +507,7 @@ public final class Executor {
         TableReader.NodeFigures f = reader.shuffledJoin(side(j.left(), j.leftKeys(), j.leftArrival().steps()),
                 side(j.right(), j.rightKeys(), j.rightArrival().steps()), more, j.kind(), j.residual(), j.after(), nodeLimits,
                 cancel, sink);
-        if (profile != null) {
-            figures.put(j, f);
-        }
+        noted(j, f);
     }
 
     /**
@@ -518,10 +524,18 @@ public final class Executor {
         fromManyThreads(out, sink -> {
             TableReader.NodeFigures f = reader.shuffledSteps(side(w.input(), w.keys().stream().mapToInt(Integer::intValue)
                     .toArray(), List.of()), w.steps(), nodeLimits, cancel, sink);
-            if (profile != null) {
-                figures.put(w, f);
-            }
+            noted(w, f);
         });
+    }
+
+    /** What the nodes reported of the pipeline run for {@code node}: its peak counted, its figures kept for EXPLAIN ANALYZE. */
+    private void noted(RelNode node, TableReader.NodeFigures f) {
+        if (f != null) {
+            nodePeakBytes.accumulateAndGet(f.peakMemoryBytes(), Math::max);
+        }
+        if (profile != null) {
+            figures.put(node, f);
+        }
     }
 
     private TableReader.ShuffledSide side(RelNode.NodePipeline p, int[] keys, List<PipelineStep> onArrival) {
@@ -625,9 +639,7 @@ public final class Executor {
             }, sink -> {
                 TableReader.NodeFigures f = reader.mergeGroups(p.scan().table(), withBroadcasts(p, all), a.keyCount(),
                         a.aggregates(), nodeLimits, cancel, sink);
-                if (profile != null) {
-                    figures.put(p, f);
-                }
+                noted(p, f);
             });
             if (profile != null) {
                 profile.put(p, OperatorFigures.of(groups[0], System.nanoTime() - t0));
