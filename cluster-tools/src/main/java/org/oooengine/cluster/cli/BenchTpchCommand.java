@@ -1,10 +1,12 @@
 package org.oooengine.cluster.cli;
 
 import java.io.PrintWriter;
+import java.sql.Connection;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import org.oooengine.cluster.bench.tpch.JdbcQueries;
 import org.oooengine.cluster.bench.tpch.TpchBench;
 import org.oooengine.cluster.bench.tpch.TpchFileTables;
 import org.oooengine.cluster.bench.tpch.TpchProfiles;
@@ -12,6 +14,7 @@ import org.oooengine.cluster.bench.tpch.TpchQueries;
 import org.oooengine.cluster.bench.tpch.TpchQueryResult;
 import org.oooengine.cluster.bench.tpch.TpchReport;
 import org.oooengine.cluster.bench.tpch.TpchResultFiles;
+import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.NodeDaemon;
 import org.oooengine.core.settings.CoordinatorSettings;
@@ -26,7 +29,8 @@ import picocli.CommandLine.Spec;
 /** {@code ooo bench tpch}: the 22 TPC-H queries through the SQL engine, per-query seconds. */
 @Command(name = "tpch", mixinStandardHelpOptions = true,
         description = {"Run TPC-H queries (docs/queries/tpch) on a running, loaded cluster through the SQL engine, "
-                + "as its coordinator does, in this process: each query once to warm up, then --repeat timed runs "
+                + "as its coordinator does, in this process (or with --jdbc through the Hive JDBC driver on the "
+                + "cluster's coordinator): each query once to warm up, then --repeat timed runs "
                 + "(the statement with every row read).",
                 "Reports per query the median, every run and the rows returned, and the total of the medians. "
                         + "One progress line per query goes to stderr. A failing query is reported with its error and "
@@ -72,6 +76,11 @@ final class BenchTpchCommand implements Callable<Integer> {
                     + "(profiles/tpch-qNN.jfr), and <dir>/qNN-profile.json naming them with their busiest methods")
     Path profile;
 
+    @Option(names = "--jdbc", description = "run the queries through the Hive JDBC driver on the cluster's SQL endpoint "
+            + "(its coordinator, started by 'ooo cluster start'), as a user's client does, instead of in this process; "
+            + "the rows are fetched as the client fetches them. Not with --files or --profile")
+    boolean jdbc;
+
     @Option(names = "--set", paramLabel = "<key>=<value>",
             description = "a session setting for every query, as SET would make it, e.g. "
                     + "ooo.query.max-memory-per-node=134217728 (repeatable)")
@@ -94,6 +103,10 @@ final class BenchTpchCommand implements Callable<Integer> {
         if (!List.of("parquet", "orc", "textfile").contains(fileFormat)) {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not parquet, orc or textfile");
         }
+        if (jdbc && (files != null || profile != null)) {
+            throw new ParameterException(spec.commandLine(), "--jdbc runs the queries on the cluster's coordinator: "
+                    + (files != null ? "--files" : "--profile") + " needs them in this process");
+        }
         Path profileDir = profile == null ? null : profileDirectory();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
@@ -112,16 +125,18 @@ final class BenchTpchCommand implements Callable<Integer> {
                 sql.execute("USE " + TpchFileTables.DATABASE, new org.oooengine.hive.sql.Cancellation());
             }
             try {
-                applySettings(sql, session);
-                TpchBench bench = new TpchBench(sql, repeat, engine::bytesSpilled, engine::nodesCpuSeconds);
-                if (profileDir != null) {
-                    bench.profiledBy(new TpchProfiles(engine.cluster(), profileDir));
+                List<TpchQueryResult> ran;
+                if (jdbc) {
+                    ran = throughJdbc(session, engine, chosen, err);
+                } else {
+                    applySettings(sql, session);
+                    TpchBench bench = new TpchBench(TpchBench.Queries.of(sql), repeat, engine::bytesSpilled,
+                            engine::nodesCpuSeconds);
+                    if (profileDir != null) {
+                        bench.profiledBy(new TpchProfiles(engine.cluster(), profileDir));
+                    }
+                    ran = bench.run(chosen, progress(err));
                 }
-                List<TpchQueryResult> ran = bench
-                        .run(chosen, q -> {
-                            err.println(TpchReport.progress(q));
-                            err.flush();
-                        });
                 report = TpchReport.of(cluster.toAbsolutePath().normalize().toString(), nodes, engine.nodeCores(), repeat, ran);
             } finally {
                 if (files != null) {
@@ -135,6 +150,41 @@ final class BenchTpchCommand implements Callable<Integer> {
         out.print(json ? Json.line(report) + System.lineSeparator() : report.table());
         out.flush();
         return report.failures() == 0 ? 0 : 1;
+    }
+
+    private static java.util.function.Consumer<TpchQueryResult> progress(PrintWriter err) {
+        return q -> {
+            err.println(TpchReport.progress(q));
+            err.flush();
+        };
+    }
+
+    /**
+     * The queries through the Hive JDBC driver on the cluster's endpoint, the settings as SET
+     * statements there; the nodes' CPU and spilled bytes still read from the nodes by {@code engine}.
+     */
+    private List<TpchQueryResult> throughJdbc(Map<String, String> settings, ClusterSqlEngine engine, List<Integer> chosen,
+                                              PrintWriter err) {
+        String url = new LocalCluster(cluster).coordinatorUrl().orElseThrow(() -> new ParameterException(
+                spec.commandLine(), "--jdbc: no coordinator runs for the cluster in " + cluster
+                        + "; start it with: ooo cluster start --dir " + cluster));
+        try (Connection c = HiveJdbc.connect(url, System.getProperty("user.name", "ooo"), null)) {
+            return HiveJdbc.withLoader(() -> {
+                JdbcQueries queries = new JdbcQueries(c);
+                settings.forEach((key, value) -> {
+                    try {
+                        queries.execute("SET " + key + "=" + value);
+                    } catch (IllegalStateException e) {
+                        throw new ParameterException(spec.commandLine(), "--set " + key + "=" + value + ": " + e.getMessage());
+                    }
+                });
+                return new TpchBench(queries, repeat, engine::bytesSpilled, engine::nodesCpuSeconds).run(chosen, progress(err));
+            });
+        } catch (ParameterException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("--jdbc: " + url + ": " + e.getMessage(), e);
+        }
     }
 
     /** The --profile directory, made if missing; one that cannot be made is a usage error. */

@@ -54,6 +54,26 @@ class SqlCommandTest {
     }
 
     @Test
+    void benchTpchThroughJdbcReturnsWhatTheEngineReturnsInProcess() throws Exception {
+        Path viaJdbc = tmp.resolve("tpch-jdbc");
+        Path inProcess = tmp.resolve("tpch-here");
+        Cli jdbc = Cli.run("bench", "tpch", "--cluster", cluster.toString(), "--jdbc", "--queries", "1,3,13", "--repeat", "1",
+                "--json", "--results", viaJdbc.toString());
+        assertEquals(0, jdbc.exitCode(), jdbc::toString);
+        Cli here = Cli.run("bench", "tpch", "--cluster", cluster.toString(), "--queries", "1,3,13", "--repeat", "1",
+                "--json", "--results", inProcess.toString());
+        assertEquals(0, here.exitCode(), here::toString);
+        for (String q : List.of("q01", "q03", "q13")) {
+            List<String> rows = Files.readAllLines(viaJdbc.resolve(q + ".tsv"));
+            assertFalse(rows.isEmpty(), q);
+            assertEquals(Files.readAllLines(inProcess.resolve(q + ".tsv")), rows, q);
+        }
+        Cli refused = Cli.run("bench", "tpch", "--cluster", cluster.toString(), "--jdbc", "--profile", tmp.resolve("p").toString());
+        assertEquals(2, refused.exitCode(), refused::toString);
+        assertTrue(refused.err().contains("--jdbc runs the queries on the cluster's coordinator"), refused::toString);
+    }
+
+    @Test
     void showTablesListsTheClustersTables() {
         Cli r = Cli.run("sql", "--url", url, "-e", "show tables");
         assertEquals(0, r.exitCode(), r::toString);

@@ -12,7 +12,7 @@ import org.oooengine.hive.sql.StatementMemory;
 import org.oooengine.hive.sql.StatementResult;
 
 /**
- * Times TPC-H queries through an SQL session: each query once untimed (its rows are kept, for
+ * Times TPC-H queries through an SQL session or a JDBC connection: each query once untimed (its rows are kept, for
  * checking), then {@code repeat} timed runs. A run's time is the wall time of the statement with
  * every row read. A query that fails is reported with its error and the others still run. With a
  * reading of the nodes' CPU time, each query also reports the CPU seconds the nodes spent per timed
@@ -20,11 +20,28 @@ import org.oooengine.hive.sql.StatementResult;
  * query reports what its first run held at most on the coordinator and in one pipeline on a node.
  */
 public final class TpchBench {
-    private final SqlSession session;
+    private final Queries queries;
     private final int repeat;
     private final LongSupplier spilled;
     private final DoubleSupplier nodesCpu;
     private Profiler profiler = Profiler.NONE;
+
+    /** Where the queries run: a statement's rows, read as the caller reads them. */
+    @FunctionalInterface
+    public interface Queries {
+        Iterator<Object[]> rows(String sql);
+
+        /** Through an SQL session of this process, as its coordinator runs them. */
+        static Queries of(SqlSession session) {
+            return sql -> {
+                StatementResult r = session.execute(sql, new Cancellation());
+                if (!r.hasResultSet()) {
+                    throw new IllegalStateException("the statement returned no result set");
+                }
+                return r.rows();
+            };
+        }
+    }
 
     /** What records a query's timed runs (a CPU profile): started before the first, stopped after the last. */
     public interface Profiler {
@@ -43,21 +60,17 @@ public final class TpchBench {
         void stop(String query);
     }
 
-    public TpchBench(SqlSession session, int repeat) {
-        this(session, repeat, () -> 0, () -> -1);
-    }
-
     /**
      * As above, {@code spilled} telling the bytes spilled to disk so far (counted over each query's
      * first run) and {@code nodesCpu} the CPU seconds all nodes have spent so far (-1: unknown).
      */
-    public TpchBench(SqlSession session, int repeat, LongSupplier spilled, DoubleSupplier nodesCpu) {
+    public TpchBench(Queries queries, int repeat, LongSupplier spilled, DoubleSupplier nodesCpu) {
         this.spilled = spilled;
         this.nodesCpu = nodesCpu;
         if (repeat < 1) {
             throw new IllegalArgumentException("--repeat must be at least 1, got " + repeat);
         }
-        this.session = session;
+        this.queries = queries;
         this.repeat = repeat;
     }
 
@@ -112,11 +125,7 @@ public final class TpchBench {
     }
 
     private Iterator<Object[]> execute(String sql) {
-        StatementResult r = session.execute(sql, new Cancellation());
-        if (!r.hasResultSet()) {
-            throw new IllegalStateException("the statement returned no result set");
-        }
-        return r.rows();
+        return queries.rows(sql);
     }
 
     private static long count(Iterator<Object[]> rows) {
