@@ -299,7 +299,7 @@ def machine():
             "os": platform.platform(), "load_average_at_start": os.getloadavg()}
 
 
-LABELS = {"ooo": "OoO Engine", "ooo-files": "OoO Engine over the Parquet files", "spark": "Spark SQL local[2]",
+LABELS = {"ooo": "OoO Engine", "ooo-files": "OoO Engine over the Parquet files", "ooo-jdbc": "OoO Engine through Hive JDBC", "spark": "Spark SQL local[2]",
           "duckdb": "DuckDB 2 threads"}
 
 
@@ -370,8 +370,10 @@ def main(benchmark_class):
         ap.error("give --sf, --data and --queries-dir (or --render)")
     queries = [f"q{int(x.strip().lower().lstrip('q')):02d}" for x in a.queries.split(",")]
     engines = a.engines.split(",")
-    if ("ooo" in engines or "ooo-files" in engines) and a.cluster is None:
-        ap.error("the engine ('ooo' or 'ooo-files' in --engines) needs --cluster")
+    if any(e in engines for e in ("ooo", "ooo-files", "ooo-jdbc")) and a.cluster is None:
+        ap.error("the engine ('ooo', 'ooo-files' or 'ooo-jdbc' in --engines) needs --cluster")
+    if "ooo-jdbc" in engines and not hasattr(bm, "run_engine_jdbc"):
+        ap.error(f"'ooo-jdbc' in --engines: {b.name} does not run through JDBC")
     for q in queries:  # a stale rewrite stops the run here rather than after the data and DuckDB
         bm.duckdb_text(q)
         bm.spark_text(q)
@@ -411,6 +413,12 @@ def main(benchmark_class):
         except Exception as e:  # the others' figures are still written
             doc["engine_files_error"] = str(e)
             log(f"engine over the files: {e}")
+    if "ooo-jdbc" in engines:
+        try:
+            doc["engines"]["ooo-jdbc"], answers["ooo-jdbc"] = bm.run_engine_jdbc(a, queries)
+        except Exception as e:  # the others' figures are still written
+            doc["engine_jdbc_error"] = str(e)
+            log(f"engine through JDBC: {e}")
     doc["checks"] = check(answers, queries)
     if engine_checks is not None:
         doc["checks"]["ooo"] = engine_checks

@@ -77,6 +77,14 @@ class Tpch(Benchmark):
         finally:
             shutil.rmtree(results, ignore_errors=True)
 
+    def run_engine_jdbc(self, a, queries):
+        # through the Hive JDBC driver on the cluster's coordinator: what a user's client waits for
+        results = Path(tempfile.mkdtemp(prefix="ooo-tpch-jdbc-rows-"))
+        try:
+            return run_engine(a.ooo, a.cluster, queries, a.repeat, results, ["--jdbc"])
+        finally:
+            shutil.rmtree(results, ignore_errors=True)
+
     def run_engine_files(self, a, queries, files):
         # ooo bench tpch --files reads <dir>/<table>/: each table's Parquet file linked into a directory of its own
         tables = next(iter(files.values())).parent.parent / "parquet-tables"
@@ -191,6 +199,33 @@ def files_section(doc, queries):
     return "\n".join(lines) + "\n"
 
 
+def jdbc_section(doc, queries):
+    """The engine through the Hive JDBC driver, against itself in process and DuckDB: the figure a user waits for."""
+    e = doc["engines"]
+    if "ooo-jdbc" not in e:
+        return ("\nThe engine through Hive JDBC did not finish: " + doc["engine_jdbc_error"] + "\n"
+                if "engine_jdbc_error" in doc else "")
+    by = {k: {r["query"]: r for r in e[k]["queries"]} for k in ("ooo-jdbc", "ooo", "duckdb") if k in e}
+    lines = ["## Through the Hive JDBC driver", "",
+             "The same queries through the Hive JDBC driver on the cluster's coordinator (`ooo bench tpch --jdbc`), "
+             "as a user's client runs them: the coordinator's own JVM plans and runs each statement, the rows "
+             "travel to the client over HiveServer2's protocol.", "",
+             "| query | JDBC s | in process s | DuckDB s | JDBC/DuckDB |", "|---|---|---|---|---|"]
+    for q in queries:
+        med = {k: by[k].get(q, {}).get("median_s") for k in by}
+        lines.append(f"| {q.upper()} | {fmt(med.get('ooo-jdbc'))} | {fmt(med.get('ooo'))} | {fmt(med.get('duckdb'))} | "
+                     f"{ratio(med.get('ooo-jdbc'), med.get('duckdb'))} |")
+    tot = {k: e[k]["total_s"] for k in by}
+    lines.append(f"| **total** | **{fmt(tot.get('ooo-jdbc'))}** | **{fmt(tot.get('ooo'))}** | **{fmt(tot.get('duckdb'))}** | "
+                 f"**{ratio(tot.get('ooo-jdbc'), tot.get('duckdb'))}** |")
+    slow = [f"{r['query'].upper()} {fmt(r['median_s'])} s" for r in e["ooo-jdbc"]["queries"] if r.get("median_s", 0) > 1]
+    if "duckdb" in tot:
+        lines += ["", f"Through JDBC the engine takes {tot['ooo-jdbc'] / tot['duckdb']:.1f}x DuckDB's time (target: at "
+                  "most 4x); " + (f"{len(slow)} queries take over 1 s (target: none): {', '.join(slow)}." if slow
+                                  else "no query takes over 1 s (target: none).")]
+    return "\n".join(lines) + "\n"
+
+
 def other_runs(doc):
     """The totals of other runs of the same set-up (render mode, --other-runs): how much the machine moves them."""
     runs = doc.get("other_runs", [])
@@ -256,6 +291,7 @@ a 64 MiB buffer pool and direct I/O each).
 ![TPC-H per query]({plot_name})
 
 {files_section(doc, queries)}
+{jdbc_section(doc, queries)}
 
 All figures, each run included: [{json_name}]({json_name}).
 
