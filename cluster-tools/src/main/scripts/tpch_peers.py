@@ -221,7 +221,8 @@ def jdbc_section(doc, queries):
     slow = [f"{r['query'].upper()} {fmt(r['median_s'])} s" for r in e["ooo-jdbc"]["queries"] if r.get("median_s", 0) > 1]
     if "duckdb" in tot:
         lines += ["", f"Through JDBC the engine takes {tot['ooo-jdbc'] / tot['duckdb']:.1f}x DuckDB's time (target: at "
-                  "most 4x); " + (f"{len(slow)} queries take over 1 s (target: none): {', '.join(slow)}." if slow
+                  "most 4x); " + (f"{len(slow)} {'query takes' if len(slow) == 1 else 'queries take'} over 1 s "
+                                  f"(target: none): {', '.join(slow)}." if slow
                                   else "no query takes over 1 s (target: none).")]
     return "\n".join(lines) + "\n"
 
