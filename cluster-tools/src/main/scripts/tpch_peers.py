@@ -171,27 +171,36 @@ def targets(doc):
     return text + "\n"
 
 
+def compared(lines, e, queries, columns, ratios):
+    """Appends to `lines` a table of the engines' medians per query (`columns`: engine, header) and their
+    `ratios` (numerator, denominator, header), then the totals; returns the totals by engine."""
+    by = {k: {r["query"]: r for r in e[k]["queries"]} for k, _ in columns if k in e}
+    lines += ["| query | " + " | ".join(h for _, h in columns + [(None, r[2]) for r in ratios]) + " |",
+              "|---" * (1 + len(columns) + len(ratios)) + "|"]
+    for q in queries:
+        med = {k: by[k].get(q, {}).get("median_s") for k in by}
+        cells = [fmt(med.get(k)) for k, _ in columns] + [ratio(med.get(n), med.get(d)) for n, d, _ in ratios]
+        lines.append(f"| {q.upper()} | " + " | ".join(cells) + " |")
+    tot = {k: e[k]["total_s"] for k in by}
+    cells = [fmt(tot.get(k)) for k, _ in columns] + [ratio(tot.get(n), tot.get(d)) for n, d, _ in ratios]
+    lines.append("| **total** | " + " | ".join(f"**{c}**" for c in cells) + " |")
+    return tot
+
+
 def files_section(doc, queries):
     """The engine over the Parquet files as external tables, against itself over its own tables and Spark."""
     e = doc["engines"]
     if "ooo-files" not in e:
         return ("\nThe engine over the Parquet files did not finish: " + doc["engine_files_error"] + "\n"
                 if "engine_files_error" in doc else "")
-    by = {k: {r["query"]: r for r in e[k]["queries"]} for k in ("ooo-files", "ooo", "spark") if k in e}
     lines = ["## The engine over the Parquet files", "",
              "The same queries on the same nodes over the Parquet files Spark reads, registered as external "
              "tables and analyzed (`ooo bench tpch --files <dir> --analyze`: `CREATE EXTERNAL TABLE ... STORED AS "
              "PARQUET`, then `ANALYZE TABLE ... COMPUTE STATISTICS FOR COLUMNS`, not timed), the nodes "
              "reading their splits. Spark plans without column statistics (its cost-based optimizer is off by "
-             "default).", "",
-             "| query | files s | own tables s | Spark s | files/own | files/Spark |", "|---|---|---|---|---|---|"]
-    for q in queries:
-        med = {k: by[k].get(q, {}).get("median_s") for k in by}
-        lines.append(f"| {q.upper()} | {fmt(med.get('ooo-files'))} | {fmt(med.get('ooo'))} | {fmt(med.get('spark'))} | "
-                     f"{ratio(med.get('ooo-files'), med.get('ooo'))} | {ratio(med.get('ooo-files'), med.get('spark'))} |")
-    tot = {k: e[k]["total_s"] for k in by}
-    lines.append(f"| **total** | **{fmt(tot.get('ooo-files'))}** | **{fmt(tot.get('ooo'))}** | **{fmt(tot.get('spark'))}** | "
-                 f"**{ratio(tot.get('ooo-files'), tot.get('ooo'))}** | **{ratio(tot.get('ooo-files'), tot.get('spark'))}** |")
+             "default).", ""]
+    tot = compared(lines, e, queries, [("ooo-files", "files s"), ("ooo", "own tables s"), ("spark", "Spark s")],
+                   [("ooo-files", "ooo", "files/own"), ("ooo-files", "spark", "files/Spark")])
     if "ooo" in tot and "spark" in tot:
         lines += ["", f"Over the files the engine takes {tot['ooo-files'] / tot['ooo']:.2f}x its time over its own "
                   f"tables (target: at most 1.5x) and {tot['ooo-files'] / tot['spark']:.2f}x Spark SQL's over the same "
@@ -205,19 +214,12 @@ def jdbc_section(doc, queries):
     if "ooo-jdbc" not in e:
         return ("\nThe engine through Hive JDBC did not finish: " + doc["engine_jdbc_error"] + "\n"
                 if "engine_jdbc_error" in doc else "")
-    by = {k: {r["query"]: r for r in e[k]["queries"]} for k in ("ooo-jdbc", "ooo", "duckdb") if k in e}
     lines = ["## Through the Hive JDBC driver", "",
              "The same queries through the Hive JDBC driver on the cluster's coordinator (`ooo bench tpch --jdbc`), "
              "as a user's client runs them: the coordinator's own JVM plans and runs each statement, the rows "
-             "travel to the client over HiveServer2's protocol.", "",
-             "| query | JDBC s | in process s | DuckDB s | JDBC/DuckDB |", "|---|---|---|---|---|"]
-    for q in queries:
-        med = {k: by[k].get(q, {}).get("median_s") for k in by}
-        lines.append(f"| {q.upper()} | {fmt(med.get('ooo-jdbc'))} | {fmt(med.get('ooo'))} | {fmt(med.get('duckdb'))} | "
-                     f"{ratio(med.get('ooo-jdbc'), med.get('duckdb'))} |")
-    tot = {k: e[k]["total_s"] for k in by}
-    lines.append(f"| **total** | **{fmt(tot.get('ooo-jdbc'))}** | **{fmt(tot.get('ooo'))}** | **{fmt(tot.get('duckdb'))}** | "
-                 f"**{ratio(tot.get('ooo-jdbc'), tot.get('duckdb'))}** |")
+             "travel to the client over HiveServer2's protocol.", ""]
+    tot = compared(lines, e, queries, [("ooo-jdbc", "JDBC s"), ("ooo", "in process s"), ("duckdb", "DuckDB s")],
+                   [("ooo-jdbc", "duckdb", "JDBC/DuckDB")])
     slow = [f"{r['query'].upper()} {fmt(r['median_s'])} s" for r in e["ooo-jdbc"]["queries"] if r.get("median_s", 0) > 1]
     if "duckdb" in tot:
         lines += ["", f"Through JDBC the engine takes {tot['ooo-jdbc'] / tot['duckdb']:.1f}x DuckDB's time (target: at "
