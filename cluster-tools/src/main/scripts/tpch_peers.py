@@ -187,12 +187,16 @@ def compared(lines, e, queries, columns, ratios):
     return tot
 
 
+def unfinished(doc, error_key, how):
+    """The error of an engine run that did not finish, as a sentence; nothing when it was not asked for."""
+    return f"\nThe engine {how} did not finish: {doc[error_key]}\n" if error_key in doc else ""
+
+
 def files_section(doc, queries):
     """The engine over the Parquet files as external tables, against itself over its own tables and Spark."""
     e = doc["engines"]
     if "ooo-files" not in e:
-        return ("\nThe engine over the Parquet files did not finish: " + doc["engine_files_error"] + "\n"
-                if "engine_files_error" in doc else "")
+        return unfinished(doc, "engine_files_error", "over the Parquet files")
     lines = ["## The engine over the Parquet files", "",
              "The same queries on the same nodes over the Parquet files Spark reads, registered as external "
              "tables and analyzed (`ooo bench tpch --files <dir> --analyze`: `CREATE EXTERNAL TABLE ... STORED AS "
@@ -212,8 +216,7 @@ def jdbc_section(doc, queries):
     """The engine through the Hive JDBC driver, against itself in process and DuckDB: the figure a user waits for."""
     e = doc["engines"]
     if "ooo-jdbc" not in e:
-        return ("\nThe engine through Hive JDBC did not finish: " + doc["engine_jdbc_error"] + "\n"
-                if "engine_jdbc_error" in doc else "")
+        return unfinished(doc, "engine_jdbc_error", "through Hive JDBC")
     lines = ["## Through the Hive JDBC driver", "",
              "The same queries through the Hive JDBC driver on the cluster's coordinator (`ooo bench tpch --jdbc`), "
              "as a user's client runs them: the coordinator's own JVM plans and runs each statement, the rows "
