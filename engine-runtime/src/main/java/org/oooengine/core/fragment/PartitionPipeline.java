@@ -142,6 +142,18 @@ public final class PartitionPipeline {
     public static Summary run(Function<String, Table> tables, Function<String, RowSource> outside,
                               Pipeline.BuildSource sent, ScanPipeline spec, Consumer<List<Object[]>> rowsOut,
                               BooleanSupplier cancelled, QueryMemory memory) {
+        ScanPipeline shared = RepeatedBuilds.withEqualRowsShared(spec);
+        RepeatedBuilds repeated = RepeatedBuilds.of(shared, memory);
+        try {
+            return run(tables, outside, sent, shared, rowsOut, cancelled, memory, repeated);
+        } finally {
+            repeated.close();
+        }
+    }
+
+    private static Summary run(Function<String, Table> tables, Function<String, RowSource> outside,
+                               Pipeline.BuildSource sent, ScanPipeline spec, Consumer<List<Object[]>> rowsOut,
+                               BooleanSupplier cancelled, QueryMemory memory, RepeatedBuilds repeated) {
         long t0 = System.nanoTime();
         FirstRows limited = FirstRows.of(spec, rowsOut);
         Consumer<List<Object[]>> out = limited == null ? rowsOut : limited;
@@ -162,8 +174,8 @@ public final class PartitionPipeline {
         RowCodec codec = new RowCodec(schema);
         Pipeline.BuildSource builds = (build, chunks) -> {
             if (build instanceof JoinBuild.Local local) {
-                run(tables, outside, sent, local.pipeline(), rows -> chunks.accept(ColumnarRows.Chunk.ofRows(rows)),
-                        cancelled, memory);
+                repeated.read(local.pipeline(), chunks, to -> run(tables, outside, sent, local.pipeline(),
+                        rows -> to.accept(ColumnarRows.Chunk.ofRows(rows)), cancelled, memory, repeated));
             } else if (build instanceof JoinBuild.Rows r) {
                 chunks.accept(ColumnarRows.Chunk.ofRows(r.rows()));
             } else {
