@@ -167,7 +167,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                                               PrintWriter err) {
         String url = new LocalCluster(cluster).coordinatorUrl().orElseThrow(() -> new ParameterException(
                 spec.commandLine(), "--jdbc: no coordinator runs for the cluster in " + cluster
-                        + "; start it with: ooo cluster start --dir " + cluster));
+                        + "; start it with: ooo cluster start --cluster " + cluster));
         try (Connection c = HiveJdbc.connect(url, System.getProperty("user.name", "ooo"), null)) {
             return HiveJdbc.withLoader(() -> {
                 JdbcQueries queries = new JdbcQueries(c);

@@ -121,7 +121,7 @@ final class SqlCommand implements Callable<Integer> {
             return target.url;
         }
         return new LocalCluster(target.cluster).coordinatorUrl().orElseThrow(() -> new IllegalArgumentException(
-                "no coordinator runs for the cluster in " + target.cluster + "; start it with: ooo cluster start --dir "
+                "no coordinator runs for the cluster in " + target.cluster + "; start it with: ooo cluster start --cluster "
                         + target.cluster));
     }
 

@@ -29,12 +29,24 @@ public final class JdbcQueries implements TpchBench.Queries {
 
     @Override
     public Iterator<Object[]> rows(String sql) {
+        Statement s = null;
         try {
-            Statement s = connection.createStatement();
-            ResultSet rs = s.executeQuery(sql);
-            return new RowIterator(s, rs);
+            s = connection.createStatement();
+            return new RowIterator(s, s.executeQuery(sql));
         } catch (SQLException e) {
+            closeQuietly(s, e);
             throw new IllegalStateException(e.getMessage(), e);
+        }
+    }
+
+    /** Closes a statement whose query failed, the failure kept as what is reported. */
+    private static void closeQuietly(Statement s, SQLException failure) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (SQLException e) {
+                failure.addSuppressed(e);
+            }
         }
     }
 
@@ -60,6 +72,7 @@ public final class JdbcQueries implements TpchBench.Queries {
                         statement.close();
                     }
                 } catch (SQLException e) {
+                    closeQuietly(statement, e);
                     throw new IllegalStateException(e.getMessage(), e);
                 }
             }
