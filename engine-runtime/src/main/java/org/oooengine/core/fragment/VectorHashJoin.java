@@ -42,16 +42,8 @@ final class VectorHashJoin {
     private final Vector[] buildColumns;
     private final SqlType[] buildTypes;
     private final long[][] buildKeys;
-    /** Per slot, the first build row of its chain (-1: none); per build row, the next of its chain. */
-    private final int[] heads;
-    private final int[] next;
-    private final int mask;
-    /**
-     * A bit per slot, set where a chain starts: a probe key that meets no build row (most, in a
-     * selective join) is refused here, a 32nd of the heads' size that stays in the nearest cache
-     * while the heads may not.
-     */
-    private final long[] occupied;
+    /** The build rows by key: the key itself where there is one, a hash of the keys where there are several. */
+    private final JoinKeyTable table;
     /** Per joined column whether a later step reads it; null when all are: the others are left out of the pairs. */
     private final boolean[] gathered;
 
@@ -72,23 +64,24 @@ final class VectorHashJoin {
         this.probeKeys = probeKeys;
         this.residual = residual;
         this.probeWidth = probeWidth;
-        this.buildColumns = buildColumns;
-        this.buildKeys = buildKeys;
-        int n = usable.length;
-        int size = Integer.highestOneBit(Math.max(16, 2 * n - 1)) << 1;
-        this.heads = new int[size];
-        this.occupied = new long[Math.max(1, size >>> 6)];
-        this.mask = size - 1;
-        this.next = new int[n];
-        Arrays.fill(heads, -1);
-        // A chain per slot, a miss per build row to make it; sorting the rows by slot instead (a
-        // slot's keys side by side for the probe) made TPC-H's joins slower: four misses per build row.
-        for (int r = n - 1; r >= 0; r--) { // chains in build order
-            if (usable[r]) {
-                int slot = slot(hash(buildKeys, r));
-                next[r] = heads[slot];
-                heads[slot] = r;
-                occupied[slot >>> 6] |= 1L << slot;
+        this.table = new JoinKeyTable(buildKeys.length == 1 ? buildKeys[0] : hashes(buildKeys, usable.length), usable);
+        int[] order = table.order();
+        if (order == null) {
+            this.buildColumns = buildColumns;
+            this.buildKeys = buildKeys;
+        } else { // the rows in the table's key order, so that a key's partners are gathered side by side
+            boolean none = kind.leftOnly() && residual == null; // no build column read, none made
+            this.buildColumns = new Vector[buildColumns.length];
+            for (int c = 0; c < buildColumns.length; c++) {
+                boolean made = !none && (gathered == null || gathered[probeWidth + c]);
+                this.buildColumns[c] = made ? Vectors.gather(buildColumns[c], order, order.length) : buildColumns[c];
+            }
+            this.buildKeys = new long[buildKeys.length][];
+            for (int k = 0; k < buildKeys.length; k++) {
+                this.buildKeys[k] = new long[order.length];
+                for (int t = 0; t < order.length; t++) {
+                    this.buildKeys[k][t] = buildKeys[k][order[t]];
+                }
             }
         }
     }
@@ -315,39 +308,33 @@ final class VectorHashJoin {
 
     private static final long HASH_SEED = 0x9E3779B97F4A7C15L;
 
-    private static int hash(long[][] keys, int r) {
-        long h = 1;
-        for (long[] k : keys) {
-            h = h * HASH_SEED + k[r];
+    /** Per build row, the hash of its keys (all rows the same where there are none: a cross join). */
+    private static long[] hashes(long[][] keys, int n) {
+        long[] hashes = new long[n];
+        for (int r = 0; r < n; r++) {
+            long h = 1;
+            for (long[] k : keys) {
+                h = h * HASH_SEED + k[r];
+            }
+            hashes[r] = h;
         }
-        return fold(h);
+        return hashes;
     }
 
-    private static int fold(long h) {
-        return (int) (h ^ (h >>> 29) ^ (h >>> 41));
-    }
-
-    /** The first build row in the chain of probe row {@code i}'s keys (put in {@code probe}); -1 when one is null or none. */
-    private int firstCandidate(LongVector[] keys, int i, long[] probe) {
+    /**
+     * The build rows whose keys hash as probe row {@code i}'s (put in {@code probe}), as
+     * {@link JoinKeyTable#rows} gives them; 0 when a key is null or none.
+     */
+    private long candidates(LongVector[] keys, int i, long[] probe) {
         long h = 1;
         for (int k = 0; k < keys.length; k++) {
             if (keys[k].isNull(i)) {
-                return -1;
+                return 0;
             }
             probe[k] = keys[k].values[i];
             h = h * HASH_SEED + probe[k];
         }
-        return chain(slot(fold(h)));
-    }
-
-    /** The first build row of slot {@code s}'s chain; -1 when none. */
-    private int chain(int s) {
-        return (occupied[s >>> 6] & (1L << s)) == 0 ? -1 : heads[s];
-    }
-
-    private int slot(int hash) {
-        int x = hash * 0x9E3779B9;
-        return (x ^ (x >>> 15)) & mask;
+        return table.rows(h);
     }
 
     /**
@@ -370,31 +357,29 @@ final class VectorHashJoin {
         int[] bb = new int[pp.length];
         int m = 0;
         long[] probe = new long[keys.length];
-        // one key (most joins): hashed and compared straight from the arrays, without the loops over keys
-        long[] single = keys.length == 1 ? buildKeys[0] : null;
-        LongVector singleKeys = keys.length == 1 ? keys[0] : null;
+        // one key (most joins): looked up straight from its array, without the loops over keys
+        LongVector single = keys.length == 1 ? keys[0] : null;
         boolean onePartner = kind.leftOnly(); // a semi or anti join needs one partner
         // ... and without a residual, its first is one: the row is decided there, no pair made
         boolean firstDecides = onePartner && residual == null;
         for (int j = 0; j < n; j++) {
             int i = pos[j];
-            long key;
-            int r;
+            long rows;
             if (single != null) {
-                if (singleKeys.isNull(i)) {
+                if (single.isNull(i)) {
                     continue;
                 }
-                key = singleKeys.values[i];
-                r = chain(slot(fold(HASH_SEED + key)));
+                rows = table.rows(single.values[i]);
             } else {
-                r = firstCandidate(keys, i, probe);
-                key = 0;
+                rows = candidates(keys, i, probe);
             }
-            for (; r >= 0; r = next[r]) {
+            int last = JoinKeyTable.first(rows) + JoinKeyTable.count(rows);
+            for (int r = JoinKeyTable.first(rows); r < last; r++) {
                 if (onePartner && matched[i]) {
                     break;
                 }
-                if (single != null ? single[r] == key : sameKeys(probe, r)) {
+                // one key: every row of the chain has it; several: rows whose keys only hash alike are passed over
+                if (single != null || sameKeys(probe, r)) {
                     if (firstDecides) {
                         matched[i] = true;
                         break;

@@ -52,7 +52,13 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code semiJoin}: a semi join with 1,024 of the orders, which most probe rows miss (TPC-H
  *       Q21's lineitems reduced to the late orders' keys);</li>
  *   <li>{@code groupByOrder}: {@code sum(price)} per order key over the rows in order-key order, four
- *       to an order, as lineitem is stored (TPC-H Q18's groups).</li>
+ *       to an order, as lineitem is stored (TPC-H Q18's groups);</li>
+ *   <li>{@code groupByKey}: the same over the rows in random order, each row's group looked up
+ *       (a GROUP BY on a key the rows are not stored by: TPC-H Q13's customers);</li>
+ *   <li>{@code bigBuildJoin}: an inner hash join with 524,288 orders, a table larger than the
+ *       caches (a node's share of TPC-H SF 1's orders is 375,000), every probe row meeting one;</li>
+ *   <li>{@code manyPerKey}: an inner hash join with 262,144 build rows of 16,384 keys, sixteen to a
+ *       key, a quarter of the probe rows meeting them (TPC-H Q13's orders per customer).</li>
  * </ul>
  * Run with {@code ./ooo bench micro --filter Operator}.
  */
@@ -79,6 +85,8 @@ public class OperatorBenchmarks {
     private List<Batch> batchesByOrder;
     private List<Object[]> orders;
     private List<Object[]> lateOrders;
+    private List<Object[]> manyOrders;
+    private List<Object[]> ordersPerCustomer;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -106,6 +114,16 @@ public class OperatorBenchmarks {
             if (o % 64 == 0) {
                 lateOrders.add(new Object[] {o});
             }
+        }
+        // the probe keys are below 65,536: each of these orders is met by the probe rows whose
+        // key is its own modulo 65,536, 1 of 8 of them, so every probe row meets one
+        manyOrders = new ArrayList<>(8 * ORDERS);
+        for (long o = 0; o < 8 * ORDERS; o++) {
+            manyOrders.add(new Object[] {o % 8 == 0 ? o / 8 : ORDERS + o, o % 1500});
+        }
+        ordersPerCustomer = new ArrayList<>(ROWS);
+        for (int o = 0; o < ROWS; o++) {
+            ordersPerCustomer.add(new Object[] {(long) random.nextInt(ORDERS / 4), (long) o});
         }
     }
 
@@ -143,6 +161,25 @@ public class OperatorBenchmarks {
     public long semiJoin() {
         return run(List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(lateOrders), JoinKind.SEMI, List.of(0), List.of(0),
                 null, 1)));
+    }
+
+    @Benchmark
+    public long bigBuildJoin() {
+        return run(List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(manyOrders), JoinKind.INNER, List.of(0), List.of(0),
+                null, 2)));
+    }
+
+    @Benchmark
+    public long manyPerKey() {
+        return run(List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(ordersPerCustomer), JoinKind.INNER, List.of(0),
+                List.of(0), null, 2)));
+    }
+
+    @Benchmark
+    public long groupByKey() {
+        AggregateCall sum = new AggregateCall(AggregateCall.Kind.SUM, new Expr.Column(1, MONEY), false, SqlType.decimal(38, 2));
+        return run(List.of(new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(sum),
+                PipelineStep.PartialAggregate.NEVER_SKIP)));
     }
 
     @Benchmark

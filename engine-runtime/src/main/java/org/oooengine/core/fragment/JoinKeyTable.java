@@ -1,0 +1,180 @@
+package org.oooengine.core.fragment;
+
+/**
+ * The build rows of a vectorized hash join by key, a key being one long (an integer or a date) or,
+ * over several key columns, one 64-bit hash of them. Open addressing with linear probing: a slot
+ * per distinct key holds the key and where its rows are side by side, so a probe that finds its
+ * key reads one cache line, where heads, keys and next rows in arrays of their own read three.
+ * Where some key repeats, the rows are put in key order ({@link #order}) and a key's rows are a
+ * range of that order, read one after another rather than a chain through the rows (TPC-H Q13's
+ * orders per customer). A bit per slot refuses a probe key whose home slot is empty (most, in a
+ * selective join) from an array that stays in the nearest cache.
+ */
+final class JoinKeyTable {
+    /**
+     * Per slot: at {@code 2s} the key, at {@code 2s + 1} its rows, the count in the high 32 bits
+     * (0: the slot is empty) and the first in the low: a build row, or a place in {@link #order}.
+     */
+    private long[] slots;
+    private long[] occupied;
+    private int mask;
+    /** 64 less the bits of a slot number: a key's home is the top bits of its Fibonacci hash. */
+    private int shift;
+    private int keys;
+    /** The usable build rows in key order, each key's in build order; null where no key repeats. */
+    private int[] order;
+
+    /**
+     * The table of the rows {@code usable} marks, row {@code r}'s key being {@code keyOf[r]}. Sized
+     * for every row a key of its own (at most half the slots used); where keys repeat so much that
+     * an eighth would do, moved into a table that size, which the probes find in cache.
+     */
+    JoinKeyTable(long[] keyOf, boolean[] usable) {
+        int n = usable.length;
+        allocate(Math.max(16, n));
+        int[] slotOf = null;
+        for (int r = 0; r < n; r++) {
+            if (usable[r]) {
+                int s = add(keyOf[r], r);
+                if (s >= 0 && slotOf == null) { // a key repeats: from now on each row's slot is noted
+                    slotOf = new int[n];
+                    for (int before = 0; before < r; before++) {
+                        slotOf[before] = usable[before] ? find(keyOf[before]) : -1;
+                    }
+                }
+                if (slotOf != null) {
+                    slotOf[r] = s >= 0 ? s : find(keyOf[r]);
+                }
+            } else if (slotOf != null) {
+                slotOf[r] = -1;
+            }
+        }
+        if (slotOf != null) {
+            order = inKeyOrder(slotOf);
+        }
+        if (keys * 8L < mask + 1 && mask + 1 > 1024) {
+            resize(keys);
+        }
+    }
+
+    /**
+     * Where the rows of {@code key} are: the first in the low 32 bits, the count in the high; 0
+     * when none. The first is a build row, or a place in {@link #order} where that is not null.
+     */
+    long rows(long key) {
+        int s = home(key);
+        if ((occupied[s >>> 6] & (1L << s)) == 0) {
+            return 0;
+        }
+        long[] slots = this.slots;
+        while (true) {
+            long rows = slots[2 * s + 1];
+            if (rows == 0 || slots[2 * s] == key) {
+                return rows;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    static int first(long rows) {
+        return (int) rows;
+    }
+
+    static int count(long rows) {
+        return (int) (rows >>> 32);
+    }
+
+    /** The usable build rows in key order, each key's in build order; null where no key repeats (a row is its own place). */
+    int[] order() {
+        return order;
+    }
+
+    /** The table's bytes, for what it holds. */
+    long bytes() {
+        return 8L * slots.length + 8L * occupied.length + (order == null ? 0 : 4L * order.length);
+    }
+
+    /** Adds row {@code r} of {@code key}: -1 where the key is new, else the key's slot. */
+    private int add(long key, int r) {
+        int s = home(key);
+        while (true) {
+            long rows = slots[2 * s + 1];
+            if (rows == 0) {
+                slots[2 * s] = key;
+                slots[2 * s + 1] = (1L << 32) | r;
+                occupied[s >>> 6] |= 1L << s;
+                keys++;
+                return -1;
+            }
+            if (slots[2 * s] == key) {
+                slots[2 * s + 1] = rows + (1L << 32);
+                return s;
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    private int find(long key) {
+        int s = home(key);
+        while (slots[2 * s] != key || slots[2 * s + 1] == 0) {
+            s = (s + 1) & mask;
+        }
+        return s;
+    }
+
+    /** The rows by slot, each slot's in build order; each slot's first from then on its place there. */
+    private int[] inKeyOrder(int[] slotOf) {
+        int placed = 0;
+        for (int s = 0; s <= mask; s++) { // each slot's first place, and the place after, in its low bits
+            long rows = slots[2 * s + 1];
+            if (rows != 0) {
+                slots[2 * s + 1] = rows & ~0xFFFFFFFFL | placed;
+                placed += count(rows);
+            }
+        }
+        int[] order = new int[placed];
+        for (int r = 0; r < slotOf.length; r++) {
+            int s = slotOf[r];
+            if (s >= 0) {
+                order[first(slots[2 * s + 1])] = r;
+                slots[2 * s + 1]++;
+            }
+        }
+        for (int s = 0; s <= mask; s++) { // back to each slot's first place
+            long rows = slots[2 * s + 1];
+            if (rows != 0) {
+                slots[2 * s + 1] = rows - count(rows);
+            }
+        }
+        return order;
+    }
+
+    /** Empty slots for {@code n} keys, at most half of them used. */
+    private void allocate(int n) {
+        int size = Integer.highestOneBit(2 * n - 1) << 1;
+        slots = new long[2 * size];
+        occupied = new long[Math.max(1, size >>> 6)];
+        mask = size - 1;
+        shift = 64 - Integer.numberOfTrailingZeros(size);
+    }
+
+    private void resize(int n) {
+        long[] old = slots;
+        allocate(Math.max(16, n));
+        for (int s = 0; s < old.length; s += 2) {
+            if (old[s + 1] != 0) {
+                int to = home(old[s]);
+                while (slots[2 * to + 1] != 0) {
+                    to = (to + 1) & mask;
+                }
+                slots[2 * to] = old[s];
+                slots[2 * to + 1] = old[s + 1];
+                occupied[to >>> 6] |= 1L << to;
+            }
+        }
+    }
+
+    private int home(long key) {
+        return (int) ((key * 0x9E3779B97F4A7C15L) >>> shift);
+    }
+}
