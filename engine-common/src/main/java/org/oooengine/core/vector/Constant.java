@@ -2,11 +2,41 @@ package org.oooengine.core.vector;
 
 import org.oooengine.core.sql.SqlType;
 
-/** A value that does not depend on the row, filled into a vector once per batch. */
-record Constant(Object value, SqlType type) implements VectorExpr {
+/**
+ * A value that does not depend on the row, filled into a vector once and that vector handed out
+ * again while batches are of its size: no step writes into a vector it is given (the columns a
+ * pipeline does not send are null constants: one vector of nulls for them all, not one a batch).
+ */
+final class Constant implements VectorExpr {
+    private final Object value;
+    private final SqlType type;
+    /** The vector last made, for batches of {@code capacity}; a race between threads at worst makes two. */
+    private volatile Made made;
+
+    private record Made(int capacity, Vector vector) {
+    }
+
+    Constant(Object value, SqlType type) {
+        this.value = value;
+        this.type = type;
+    }
+
+    Object value() {
+        return value;
+    }
+
     @Override
     public Vector eval(Batch batch) {
         int n = batch.capacity();
+        Made m = made;
+        if (m == null || m.capacity != n) {
+            m = new Made(n, filled(n));
+            made = m;
+        }
+        return m.vector;
+    }
+
+    private Vector filled(int n) {
         if (value == null) {
             return nulls(n);
         }

@@ -17,6 +17,7 @@ import org.oooengine.core.types.RowCodec;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.ChunkBatches;
+import org.oooengine.core.vector.GatheredRows;
 import org.oooengine.core.vector.StoredVectors;
 import org.oooengine.core.vector.Vector;
 import org.oooengine.core.wire.ColumnarRows;
@@ -174,8 +175,8 @@ public final class PartitionPipeline {
         RowCodec codec = new RowCodec(schema);
         Pipeline.BuildSource builds = (build, chunks) -> {
             if (build instanceof JoinBuild.Local local) {
-                repeated.read(local.pipeline(), chunks, to -> run(tables, outside, sent, local.pipeline(),
-                        rows -> to.accept(ColumnarRows.Chunk.ofRows(rows)), cancelled, memory, repeated));
+                repeated.read(local.pipeline(), chunks, to -> run(tables, outside, sent, local.pipeline(), chunksTo(to),
+                        cancelled, memory, repeated));
             } else if (build instanceof JoinBuild.Rows r) {
                 chunks.accept(ColumnarRows.Chunk.ofRows(r.rows()));
             } else {
@@ -231,6 +232,24 @@ public final class PartitionPipeline {
         pipeline.finish();
         return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
                 .withRowsUngrouped(pipeline.rowsUngrouped());
+    }
+
+    /**
+     * A build pipeline's output as chunks: its batches as columns, so that the hash table is made
+     * from them without a value boxed into rows and back.
+     */
+    private static BatchSink chunksTo(Consumer<ColumnarRows.Chunk> to) {
+        return new BatchSink() {
+            @Override
+            public void accept(List<Object[]> rows) {
+                to.accept(ColumnarRows.Chunk.ofRows(rows));
+            }
+
+            @Override
+            public void acceptBatch(Batch batch, SqlType[] types) {
+                to.accept(GatheredRows.chunkOf(batch, types));
+            }
+        };
     }
 
     /** Runs the steps over the rows of the partition whose keys the first join's build rows hold. */
