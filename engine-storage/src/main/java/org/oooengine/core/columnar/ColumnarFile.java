@@ -1,6 +1,9 @@
 package org.oooengine.core.columnar;
 
 import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
@@ -211,19 +214,29 @@ public final class ColumnarFile implements AutoCloseable {
         switch (kind) {
             case INT, DATE -> {
                 long[] v = new long[n];
+                int at = values(b, 4L * n);
+                byte[] bytes = b.array();
                 for (int i = 0; i < n; i++) {
-                    v[i] = b.getInt();
+                    v[i] = (int) INTS.get(bytes, at + 4 * i);
                 }
                 return new LongVector(v, nulls);
             }
             case BIGINT, DECIMAL, TIMESTAMP -> {
                 long[] v = new long[n];
-                b.asLongBuffer().get(v);
+                int at = values(b, 8L * n);
+                byte[] bytes = b.array();
+                for (int i = 0; i < n; i++) {
+                    v[i] = (long) LONGS.get(bytes, at + 8 * i);
+                }
                 return new LongVector(v, nulls);
             }
             case DOUBLE -> {
                 double[] v = new double[n];
-                b.asDoubleBuffer().get(v);
+                int at = values(b, 8L * n);
+                byte[] bytes = b.array();
+                for (int i = 0; i < n; i++) {
+                    v[i] = (double) DOUBLES.get(bytes, at + 8 * i);
+                }
                 return new DoubleVector(v, nulls);
             }
             case BOOLEAN -> {
@@ -238,6 +251,21 @@ public final class ColumnarFile implements AutoCloseable {
                 return new ObjectVector(strings(b, n, nulls, (flags & ColumnFormat.DICTIONARY) != 0));
             }
         }
+    }
+
+    /** Little-endian ints, longs and doubles read straight from a chunk's array, without a buffer's checks per value. */
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle DOUBLES = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** Where {@code bytes} of values start in {@code b}'s array, moving past them; underflow where it holds fewer. */
+    private static int values(ByteBuffer b, long bytes) {
+        if (bytes > b.remaining()) {
+            throw new BufferUnderflowException();
+        }
+        int at = b.arrayOffset() + b.position();
+        b.position(b.position() + (int) bytes);
+        return at;
     }
 
     private static Object[] strings(ByteBuffer b, int n, boolean[] nulls, boolean dictionary) {
