@@ -22,8 +22,8 @@ import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * A {@link PipelineStep.HashJoin} on integer or date keys (or none: a cross join) over column
- * batches: the build rows' keys in an open-addressing table with a chain per slot, their columns
- * turned into vectors once; each probe batch finds its candidate pairs, filters them by the
+ * batches: the build rows by key in a {@link JoinKeyTable}, their columns turned into vectors once
+ * (in the table's key order where keys repeat); each probe batch finds its candidate pairs, filters them by the
  * residual, and comes out as the gathered columns of the pairs (inner, left) or as its own rows
  * narrowed (semi, anti). Answers what {@link HashJoinTable} answers for these kinds.
  */
