@@ -11,6 +11,8 @@ package org.oooengine.core.fragment;
  * selective join) from an array that stays in the nearest cache.
  */
 final class JoinKeyTable {
+    /** The most rows a table holds: two longs a slot, up to four slots a row, in one array. */
+    static final int MAX_ROWS = 1 << 28;
     /**
      * Per slot: at {@code 2s} the key, at {@code 2s + 1} its rows, the count in the high 32 bits
      * (0: the slot is empty) and the first in the low: a build row, or a place in {@link #order}.
@@ -151,6 +153,9 @@ final class JoinKeyTable {
 
     /** Empty slots for {@code n} keys, at most half of them used. */
     private void allocate(int n) {
+        if (n > MAX_ROWS) {
+            throw new IllegalArgumentException("a join key table holds at most " + MAX_ROWS + " rows, not " + n);
+        }
         int size = Integer.highestOneBit(2 * n - 1) << 1;
         slots = new long[2 * size];
         occupied = new long[Math.max(1, size >>> 6)];

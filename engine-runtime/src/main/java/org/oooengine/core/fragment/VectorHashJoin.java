@@ -66,7 +66,8 @@ final class VectorHashJoin {
         this.probeWidth = probeWidth;
         this.table = new JoinKeyTable(buildKeys.length == 1 ? buildKeys[0] : hashes(buildKeys, usable.length), usable);
         int[] order = table.order();
-        if (order == null) {
+        // without keys (a cross join) every row is usable and under one key: the order is the rows' own
+        if (order == null || buildKeys.length == 0) {
             this.buildColumns = buildColumns;
             this.buildKeys = buildKeys;
         } else { // the rows in the table's key order, so that a key's partners are gathered side by side
@@ -76,8 +77,9 @@ final class VectorHashJoin {
                 boolean made = !none && (gathered == null || gathered[probeWidth + c]);
                 this.buildColumns[c] = made ? Vectors.gather(buildColumns[c], order, order.length) : buildColumns[c];
             }
-            this.buildKeys = new long[buildKeys.length][];
-            for (int k = 0; k < buildKeys.length; k++) {
+            // one key is looked up exactly and never compared again; several are compared row by row
+            this.buildKeys = buildKeys.length == 1 ? null : new long[buildKeys.length][];
+            for (int k = 0; buildKeys.length > 1 && k < buildKeys.length; k++) {
                 this.buildKeys[k] = new long[order.length];
                 for (int t = 0; t < order.length; t++) {
                     this.buildKeys[k][t] = buildKeys[k][order[t]];
@@ -126,6 +128,9 @@ final class VectorHashJoin {
             dates[k] = t.kind() == SqlType.Kind.DATE;
         }
         int n = build.size();
+        if (n > JoinKeyTable.MAX_ROWS) {
+            return null;
+        }
         long[][] buildKeys = new long[keys][];
         boolean[] usable = new boolean[n];
         Arrays.fill(usable, true);
@@ -316,7 +321,7 @@ final class VectorHashJoin {
             for (long[] k : keys) {
                 h = h * HASH_SEED + k[r];
             }
-            hashes[r] = h;
+            hashes[r] = mixed(h);
         }
         return hashes;
     }
@@ -334,7 +339,18 @@ final class VectorHashJoin {
             probe[k] = keys[k].values[i];
             h = h * HASH_SEED + probe[k];
         }
-        return table.rows(h);
+        return table.rows(mixed(h));
+    }
+
+    /**
+     * The keys' combined hash with its bits mixed (murmur3's finalizer): without it, pairs such as
+     * (k, 1) over k take homes a multiple of the same constant apart and pile up in long runs of
+     * the table's slots, which each probe that misses walks to its end.
+     */
+    private static long mixed(long h) {
+        h = (h ^ (h >>> 33)) * 0xFF51AFD7ED558CCDL;
+        h = (h ^ (h >>> 33)) * 0xC4CEB9FE1A85EC53L;
+        return h ^ (h >>> 33);
     }
 
     /**

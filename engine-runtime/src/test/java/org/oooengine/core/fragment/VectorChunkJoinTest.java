@@ -58,6 +58,47 @@ class VectorChunkJoinTest {
         }
     }
 
+    /**
+     * Key pairs whose combined hashes are equal — (a, b), (a + 1, b - C) and (a + 2, b - 2C) for
+     * the multiplier C — share one slot of the table: a probe row meets only the build rows whose
+     * keys are its own, some of them repeated, as the row engine finds.
+     */
+    @Test
+    void keysThatHashAlikeMeetOnlyTheirOwn() {
+        long c = 0x9E3779B97F4A7C15L;
+        List<Object[]> build = new ArrayList<>();
+        List<Object[]> probe = new ArrayList<>();
+        for (long a = 0; a < 500; a++) {
+            build.add(new Object[] {a, 7L, "own " + a, "x"});
+            build.add(new Object[] {a + 1, 7L - c, "alike " + a, "x"});
+            if (a % 3 == 0) {
+                build.add(new Object[] {a, 7L, "own again " + a, "x"});
+            }
+            probe.add(new Object[] {a, 7L, null});
+            probe.add(new Object[] {a + 1, 7L - c, null});
+            probe.add(new Object[] {a + 2, 7L - 2 * c, null}); // meets none
+        }
+        SqlType[] types = {SqlType.BIGINT, SqlType.BIGINT, DEC};
+        for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI)) {
+            PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Rows(build), kind, List.of(0, 1),
+                    List.of(0, 1), null, 4);
+            List<String> batches = new ArrayList<>();
+            VectorPipeline vectors = new VectorPipeline(List.of(join), types, asColumns(build),
+                    out -> out.forEach(r -> batches.add(Arrays.toString(r))), QueryMemory.unbounded());
+            vectors.acceptRows(probe);
+            vectors.finish();
+            assertEquals(0, vectors.rowSteps(), kind + ": on batches");
+            assertEquals(byRow(join, probe), batches.stream().sorted().toList(), kind.toString());
+            int met = 500 + 167 + 500; // own, own again, alike
+            assertEquals(switch (kind) {
+                case INNER -> met;
+                case LEFT -> met + 500;
+                case SEMI -> 1000;
+                default -> 500;
+            }, batches.size(), kind + ": rows");
+        }
+    }
+
     /** The row engine's answer, sorted. */
     private static List<String> byRow(PipelineStep.HashJoin join, List<Object[]> probe) {
         List<String> rows = new ArrayList<>();
