@@ -46,6 +46,9 @@ final class VectorHashJoin {
     private final JoinKeyTable table;
     /** Per joined column whether a later step reads it; null when all are: the others are left out of the pairs. */
     private final boolean[] gathered;
+    /** The heap the key table and the reordered copies take, beyond the build rows as they came. */
+    private final long tableBytes;
+    private final int buildRows;
 
     private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, org.oooengine.core.sql.expr.Expr residualExpr,
                            SqlType[] probeTypes, Vector[] buildColumns, SqlType[] buildTypes, long[][] buildKeys,
@@ -66,6 +69,7 @@ final class VectorHashJoin {
         this.probeWidth = probeWidth;
         this.table = new JoinKeyTable(buildKeys.length == 1 ? buildKeys[0] : hashes(buildKeys, usable.length), usable);
         int[] order = table.order();
+        long bytes = table.bytes();
         // without keys (a cross join) every row is usable and under one key: the order is the rows' own
         if (order == null || buildKeys.length == 0) {
             this.buildColumns = buildColumns;
@@ -76,16 +80,33 @@ final class VectorHashJoin {
             for (int c = 0; c < buildColumns.length; c++) {
                 boolean made = !none && (gathered == null || gathered[probeWidth + c]);
                 this.buildColumns[c] = made ? Vectors.gather(buildColumns[c], order, order.length) : buildColumns[c];
+                bytes += made ? 9L * order.length : 0; // a value or reference and a null flag a row
             }
             // one key is looked up exactly and never compared again; several are compared row by row
             this.buildKeys = buildKeys.length == 1 ? null : new long[buildKeys.length][];
             for (int k = 0; buildKeys.length > 1 && k < buildKeys.length; k++) {
                 this.buildKeys[k] = new long[order.length];
+                bytes += 8L * order.length;
                 for (int t = 0; t < order.length; t++) {
                     this.buildKeys[k][t] = buildKeys[k][order[t]];
                 }
             }
         }
+        this.tableBytes = bytes;
+        this.buildRows = usable.length;
+    }
+
+    /**
+     * The heap bytes this join holds beyond its build rows: the key table (16 bytes a slot, two to
+     * four slots a row) and, where keys repeat, the build columns copied into key order.
+     */
+    long tableBytes() {
+        return tableBytes;
+    }
+
+    /** How many build rows the table was made of. */
+    int buildRows() {
+        return buildRows;
     }
 
     /**

@@ -87,6 +87,9 @@ final class VectorPipeline {
                 VectorHashJoin vj = columns != null ? VectorHashJoin.of(j, columns, types, buildTypes, read)
                         : VectorHashJoin.of(j, build.rows(), types, buildTypes, read);
                 if (vj != null) {
+                    // the build rows reserved a table entry each as they came; the table took what it takes
+                    memory.reserve("hash join table of " + vj.buildRows() + " rows",
+                            Math.max(0, vj.tableBytes() - HashJoinTable.ENTRY_BYTES * vj.buildRows()));
                     joins.put(j, vj);
                     vectorized = true;
                     types = vj.outputTypes(types);

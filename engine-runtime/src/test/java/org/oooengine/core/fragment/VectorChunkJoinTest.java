@@ -1,6 +1,8 @@
 package org.oooengine.core.fragment;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
 import java.time.LocalDate;
@@ -97,6 +99,38 @@ class VectorChunkJoinTest {
                 default -> 500;
             }, batches.size(), kind + ": rows");
         }
+    }
+
+    /**
+     * The key table and the build columns put in key order are reserved of the query's memory as
+     * what they take, beyond the entry a row the build rows reserved as they came: a limit the rows
+     * fit under and their table does not is refused, naming the table.
+     */
+    @Test
+    void theKeyTableIsReservedOfTheQuerysMemory() {
+        List<Object[]> build = new ArrayList<>();
+        for (int i = 0; i < 90_000; i++) { // each key twice: the table puts the rows in key order
+            build.add(new Object[] {(long) (i / 2), LocalDate.ofEpochDay(9000 + i % 50), BigDecimal.valueOf(i, 2), "s"});
+        }
+        PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Rows(build), JoinKind.INNER, List.of(0),
+                List.of(0), null, 4);
+        QueryMemory roomy = new QueryMemory("node n1", 1L << 30, "ooo.query.max-memory");
+        new VectorPipeline(List.of(join), PROBE, asColumns(build), out -> { }, roomy);
+        long rows = 0;
+        long entries = 0;
+        List<ColumnarRows.Chunk> held = new ArrayList<>();
+        asColumns(build).read(join.build(), held::add);
+        for (ColumnarRows.Chunk chunk : held) {
+            rows += QueryMemory.chunkBytes(chunk);
+            entries += HashJoinTable.ENTRY_BYTES * chunk.size();
+        }
+        // at least its 2^18 slots of 16 bytes besides the rows (and the order, the columns copied into it)
+        assertTrue(roomy.used() - rows >= (1L << 22), "the table reserved: " + (roomy.used() - rows) + " bytes");
+
+        QueryMemory tight = new QueryMemory("node n1", rows + entries + (1L << 20), "ooo.query.max-memory");
+        MemoryLimitExceededException refused = assertThrows(MemoryLimitExceededException.class,
+                () -> new VectorPipeline(List.of(join), PROBE, asColumns(build), out -> { }, tight));
+        assertTrue(refused.getMessage().startsWith("hash join table of 90000 rows on node n1"), refused.getMessage());
     }
 
     /** The row engine's answer, sorted. */
