@@ -102,6 +102,40 @@ class VectorChunkJoinTest {
     }
 
     /**
+     * A build whose table is larger than a core's nearer caches, which most probe keys miss (some
+     * of them null), then probes that all meet their keys: every join kind on one key and on two
+     * answers as the row engine does.
+     */
+    @Test
+    void aSelectiveJoinOnALargeTableAnswersAsTheRowEngine() {
+        List<Object[]> build = new ArrayList<>();
+        for (long i = 0; i < 40_000; i++) { // 1 in 20 keys below 200,000, where the probe keys are
+            long key = i % 20 == 0 ? i * 5 : 1_000_000 + i;
+            build.add(new Object[] {key, key % 3, LocalDate.ofEpochDay(9000 + i % 50), "b" + i});
+        }
+        List<Object[]> probe = new ArrayList<>();
+        for (long i = 0; i < 120_000; i++) { // 1 in 10 of the first 20,000 meet theirs, then every one
+            long j = i % 40_000 + (i % 20 == 0 ? 1 : 0);
+            long key = i < 20_000 ? i * 10 : 1_000_000 + j;
+            probe.add(new Object[] {i % 97 == 0 ? null : key, key % 3, null});
+        }
+        SqlType[] types = {SqlType.BIGINT, SqlType.BIGINT, DEC};
+        for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI)) {
+            for (List<Integer> keys : List.of(List.of(0), List.of(0, 1))) {
+                PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Rows(build), kind, keys, keys, null, 4);
+                List<String> batches = new ArrayList<>();
+                VectorPipeline vectors = new VectorPipeline(List.of(join), types, asColumns(build),
+                        out -> out.forEach(r -> batches.add(Arrays.toString(r))), QueryMemory.unbounded());
+                for (int from = 0; from < probe.size(); from += 1024) {
+                    vectors.acceptRows(probe.subList(from, Math.min(probe.size(), from + 1024)));
+                }
+                vectors.finish();
+                assertEquals(byRow(join, probe), batches.stream().sorted().toList(), kind + " on " + keys);
+            }
+        }
+    }
+
+    /**
      * The key table and the build columns put in key order are reserved of the query's memory as
      * what they take, beyond the entry a row the build rows reserved as they came: a limit the rows
      * fit under and their table does not is refused, naming the table.

@@ -57,6 +57,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       (a GROUP BY on a key the rows are not stored by: TPC-H Q13's customers);</li>
  *   <li>{@code bigBuildJoin}: an inner hash join with 524,288 orders, a table larger than the
  *       caches (a node's share of TPC-H SF 1's orders is 375,000), every probe row meeting one;</li>
+ *   <li>{@code selectiveJoin}: an inner hash join with 49,152 orders, 3,277 of which have keys of
+ *       the probe rows, so that 1 in 20 probe rows meets one (TPC-H Q09's lineitems and the
+ *       partsupp rows of its green parts): a table larger than a core's nearer caches that most
+ *       probes miss;</li>
  *   <li>{@code manyPerKey}: an inner hash join with 262,144 build rows of 16,384 keys, sixteen to a
  *       key, a quarter of the probe rows meeting them (TPC-H Q13's orders per customer).</li>
  * </ul>
@@ -87,6 +91,7 @@ public class OperatorBenchmarks {
     private List<Object[]> lateOrders;
     private List<Object[]> manyOrders;
     private List<Object[]> ordersPerCustomer;
+    private List<Object[]> fewMatching;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -120,6 +125,10 @@ public class OperatorBenchmarks {
         manyOrders = new ArrayList<>(8 * ORDERS);
         for (long o = 0; o < 8 * ORDERS; o++) {
             manyOrders.add(new Object[] {o % 8 == 0 ? o / 8 : ORDERS + o, o % 1500});
+        }
+        fewMatching = new ArrayList<>();
+        for (long o = 0; o < 49_152; o++) { // every 15th order key below 65,536, the others above it
+            fewMatching.add(new Object[] {o % 15 == 0 ? o / 15 * 20 : ORDERS + o, o % 1500});
         }
         ordersPerCustomer = new ArrayList<>(ROWS);
         for (int o = 0; o < ROWS; o++) {
@@ -166,6 +175,12 @@ public class OperatorBenchmarks {
     @Benchmark
     public long bigBuildJoin() {
         return run(List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(manyOrders), JoinKind.INNER, List.of(0), List.of(0),
+                null, 2)));
+    }
+
+    @Benchmark
+    public long selectiveJoin() {
+        return run(List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(fewMatching), JoinKind.INNER, List.of(0), List.of(0),
                 null, 2)));
     }
 
