@@ -61,7 +61,7 @@ final class BuildRows implements Consumer<List<Object[]>> {
 
     /** Whether {@code bytes} more were reserved to be held; false when the join goes to disk instead. */
     private boolean hold(long bytes) {
-        boolean spills = memory.canSpill() && SpilledHashJoin.spills(join.kind());
+        boolean spills = canSpill();
         if (!spills || heldBytes + bytes <= memory.limit() * HELD_SHARE) {
             try {
                 memory.reserve("hash join build from " + describe(join.build()), bytes);
@@ -74,6 +74,22 @@ final class BuildRows implements Consumer<List<Object[]>> {
             }
         }
         return false;
+    }
+
+    /** Whether the join may go to disk: the query may spill and the join's kind can run a partition at a time. */
+    boolean canSpill() {
+        return memory.canSpill() && SpilledHashJoin.spills(join.kind());
+    }
+
+    /**
+     * Sends the rows held to the join's partitions on disk: they fit, the table over them does not
+     * (its slots and the rows put in key order take more than the entry each row reserved).
+     */
+    void spillHeld() {
+        if (held == null) {
+            throw new IllegalStateException("the build rows are on disk already");
+        }
+        spill(List.of());
     }
 
     /** Every row from now on (those held, then {@code batch}) goes to the join's partitions on disk. */

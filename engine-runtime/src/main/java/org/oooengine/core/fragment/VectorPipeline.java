@@ -86,10 +86,7 @@ final class VectorPipeline {
                 ColumnarRows.Chunk columns = build.columns();
                 VectorHashJoin vj = columns != null ? VectorHashJoin.of(j, columns, types, buildTypes, read)
                         : VectorHashJoin.of(j, build.rows(), types, buildTypes, read);
-                if (vj != null) {
-                    // the build rows reserved a table entry each as they came; the table took what it takes
-                    memory.reserve("hash join table of " + vj.buildRows() + " rows",
-                            Math.max(0, vj.tableBytes() - HashJoinTable.ENTRY_BYTES * vj.buildRows()));
+                if (vj != null && reserveTable(vj, build, memory)) {
                     joins.put(j, vj);
                     vectorized = true;
                     types = vj.outputTypes(types);
@@ -278,6 +275,26 @@ final class VectorPipeline {
                 into[c.index()] = c.type();
             }
             columnTypes(e.children(), into);
+        }
+    }
+
+    /**
+     * Reserves what {@code join}'s table takes beyond the entry a row its build rows reserved as they
+     * came. Where it does not fit and the join may spill, its rows go to disk instead and the join
+     * runs on the row engine a partition at a time (false); where it may not, the query is refused
+     * naming the table.
+     */
+    private static boolean reserveTable(VectorHashJoin join, BuildRows build, QueryMemory memory) {
+        try {
+            memory.reserve("hash join table of " + join.buildRows() + " rows",
+                    Math.max(0, join.tableBytes() - HashJoinTable.ENTRY_BYTES * join.buildRows()));
+            return true;
+        } catch (MemoryLimitExceededException tooLarge) {
+            if (!build.canSpill()) {
+                throw tooLarge;
+            }
+            build.spillHeld();
+            return false;
         }
     }
 }

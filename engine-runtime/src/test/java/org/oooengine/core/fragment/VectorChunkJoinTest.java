@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
+import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
@@ -165,6 +167,54 @@ class VectorChunkJoinTest {
         MemoryLimitExceededException refused = assertThrows(MemoryLimitExceededException.class,
                 () -> new VectorPipeline(List.of(join), PROBE, asColumns(build), out -> { }, tight));
         assertTrue(refused.getMessage().startsWith("hash join table of 90000 rows on node n1"), refused.getMessage());
+    }
+
+    /**
+     * Where the query may spill, a build whose rows fit in its memory and whose table does not (a
+     * wide build whose keys repeat: its columns are copied into key order) goes to disk and the
+     * join runs a partition at a time, answering as the row engine does, rather than being refused.
+     */
+    @Test
+    void aBuildWhoseTableDoesNotFitSpillsWhereTheQueryMaySpill(@TempDir Path spill) {
+        int width = 12;
+        List<Object[]> build = new ArrayList<>();
+        for (int i = 0; i < 60_000; i++) { // each key twice, a dozen columns to copy into key order
+            Object[] row = new Object[width];
+            row[0] = (long) (i / 2);
+            for (int c = 1; c < width; c++) {
+                row[c] = (long) i * c;
+            }
+            build.add(row);
+        }
+        List<Object[]> probe = new ArrayList<>();
+        for (int i = 0; i < 5000; i++) {
+            probe.add(new Object[] {(long) (i * 7 % 40_000), LocalDate.ofEpochDay(9000 + i % 40), BigDecimal.valueOf(i, 2)});
+        }
+        PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Rows(build), JoinKind.INNER, List.of(0),
+                List.of(0), null, width);
+        Pipeline.BuildSource chunks = (b, out) -> {
+            PayloadWriter w = new PayloadWriter();
+            ColumnarRows.write(w, build);
+            out.accept(ColumnarRows.readChunk(new PayloadReader(w.toByteArray())));
+        };
+        List<ColumnarRows.Chunk> held = new ArrayList<>();
+        chunks.read(join.build(), held::add);
+        long rowsAndEntries = QueryMemory.chunkBytes(held.get(0)) + HashJoinTable.ENTRY_BYTES * build.size();
+        // the rows fit under the share a build may hold; their table takes more than the rest
+        long limit = (long) (rowsAndEntries / BuildRows.HELD_SHARE) + (64 << 10);
+        QueryMemory memory = new QueryMemory("node n1", limit, "ooo.query.max-memory", spill);
+        List<String> joined = new ArrayList<>();
+        VectorPipeline vectors = new VectorPipeline(List.of(join), PROBE, chunks,
+                out -> out.forEach(r -> joined.add(Arrays.toString(r))), memory);
+        vectors.acceptRows(probe);
+        vectors.finish();
+        assertTrue(memory.spilledBytes() > 0, "the build went to disk");
+        assertEquals(byRow(join, probe), joined.stream().sorted().toList());
+
+        QueryMemory cannotSpill = new QueryMemory("node n1", limit, "ooo.query.max-memory");
+        MemoryLimitExceededException refused = assertThrows(MemoryLimitExceededException.class,
+                () -> new VectorPipeline(List.of(join), PROBE, chunks, out -> { }, cannotSpill));
+        assertTrue(refused.getMessage().startsWith("hash join table of 60000 rows on node n1"), refused.getMessage());
     }
 
     /** The row engine's answer, sorted. */
