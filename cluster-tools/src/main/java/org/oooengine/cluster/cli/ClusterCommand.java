@@ -48,6 +48,11 @@ final class ClusterCommand {
                         + "); an existing cluster keeps its own")
         Integer nodes;
 
+        @Option(names = "--replication", defaultValue = "1", paramLabel = "N",
+                description = "a new cluster keeps each table partition on N nodes, its owner and the next N - 1, which "
+                        + "serve it while the owner is down (default: ${DEFAULT-VALUE})")
+        int replication;
+
         @Option(names = {"--cluster", "--dir"}, required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
         Path dir;
 
@@ -146,11 +151,19 @@ final class ClusterCommand {
             }
             LocalCluster.Placement placement;
             try {
-                placement = new LocalCluster.Placement(basePort, hosts, netns);
+                placement = new LocalCluster.Placement(basePort, hosts, netns, replication);
             } catch (IllegalArgumentException e) {
                 throw new ParameterException(spec.commandLine(), "--hosts, --netns: " + e.getMessage());
             }
             int count = nodes != null ? nodes : hosts.isEmpty() ? LocalCluster.DEFAULT_NODES : hosts.size();
+            if (replication < 1 || replication > count) {
+                throw new ParameterException(spec.commandLine(), "--replication " + replication + " needs between 1 and "
+                        + count + " (the nodes)");
+            }
+            if (replication > 1 && ClusterSpec.exists(dir) && ClusterSpec.read(dir).replication() != replication) {
+                throw new ParameterException(spec.commandLine(), "--replication " + replication + ": the cluster in " + dir
+                        + " keeps each partition on " + ClusterSpec.read(dir).replication() + " node(s); it is set when a cluster is made");
+            }
             if (basePort < 1 || basePort + count - 1 > 65535) {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " leaves no room for "
                         + count + " node ports in 1..65535");

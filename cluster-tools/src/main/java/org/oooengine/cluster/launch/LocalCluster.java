@@ -141,12 +141,17 @@ public final class LocalCluster {
      * whose nodes talk over a real network stack rather than loopback). Namespaces are not recorded:
      * every start names them again.
      */
-    public record Placement(int basePort, List<String> addresses, List<String> namespaces) {
+    public record Placement(int basePort, List<String> addresses, List<String> namespaces, int replication) {
         public Placement {
             addresses = List.copyOf(addresses);
             namespaces = List.copyOf(namespaces);
             onceEach("address", addresses);
             onceEach("network namespace", namespaces);
+        }
+
+        /** Each partition on one node. */
+        public Placement(int basePort, List<String> addresses, List<String> namespaces) {
+            this(basePort, addresses, namespaces, 1);
         }
 
         private static void onceEach(String what, List<String> values) {
@@ -164,12 +169,12 @@ public final class LocalCluster {
 
         ClusterSpec newSpec(int nodes) {
             if (addresses.isEmpty()) {
-                return ClusterSpec.local("local", nodes, basePort);
+                return ClusterSpec.local("local", nodes, basePort).withReplication(replication);
             }
             if (nodes != addresses.size()) {
                 throw new IllegalArgumentException(addresses.size() + " addresses for " + nodes + " nodes");
             }
-            return ClusterSpec.onHosts("local", addresses, basePort);
+            return ClusterSpec.onHosts("local", addresses, basePort).withReplication(replication);
         }
 
         /** The command prefix that runs node {@code index} (0-based) in its namespace, if it has one. */

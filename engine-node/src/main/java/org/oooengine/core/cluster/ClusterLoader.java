@@ -52,7 +52,7 @@ public final class ClusterLoader {
     /** Loads TPC-H, replacing the nodes' TPC-H tables; other tables (created through SQL) stay. */
     public void loadTpch(TpchLoader generator, TpchLoader.Progress progress) throws Exception {
         long t0 = System.nanoTime();
-        List<String> tpchTables = TpchSchema.tables().stream().map(t -> TpchSchema.definition(t).name()).toList();
+        List<String> tpchTables = storedNames(TpchSchema.tables().stream().map(t -> TpchSchema.definition(t).name()).toList());
         startKeepingTables(spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList(), generator.pageSize(),
                 generator.fillFactor(), tpchTables);
         for (TpchTable<?> table : TpchSchema.tables()) {
@@ -81,7 +81,7 @@ public final class ClusterLoader {
                               ToLongFunction<TableDefinition> expected, int pageSize, double fillFactor,
                               Map<String, Object> source, TpchLoader.Progress progress) throws Exception {
         List<String> nodes = spec.nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
-        startKeepingTables(nodes, pageSize, fillFactor, tables.stream().map(TableDefinition::name).toList());
+        startKeepingTables(nodes, pageSize, fillFactor, storedNames(tables.stream().map(TableDefinition::name).toList()));
         try {
             for (TableDefinition def : tables) {
                 TableRows sent = new TableRows(def, false, expected.applyAsLong(def), progress);
@@ -137,7 +137,7 @@ public final class ClusterLoader {
     /** A write of one table whose rows the caller pushes: {@link TableWrite#commit} or {@link TableWrite#abort} ends it. */
     public TableWrite beginWrite(TableDefinition def, boolean append, TpchLoader.Progress progress) throws Exception {
         List<String> owners = spec.owners(def.name());
-        startKeepingTables(owners, List.of(def.name()));
+        startKeepingTables(owners, storedNames(List.of(def.name())));
         try {
             return new TableWrite(owners, new TableRows(def, append, -1, progress));
         } catch (Exception | Error e) {
@@ -187,13 +187,32 @@ public final class ClusterLoader {
     /** Drops a table from every node, keeping their other tables. */
     public void dropTable(String table) {
         List<String> owners = spec.owners(table);
-        startKeepingTables(owners, List.of(table));
+        List<String> stored = storedNames(List.of(table));
+        startKeepingTables(owners, stored);
         List<CompletableFuture<?>> dropped = new ArrayList<>();
         for (String node : owners) {
-            dropped.add(call(node, new PayloadWriter().put(Messages.LOAD_DROP).putString(table).toByteArray()));
+            for (String name : stored) {
+                dropped.add(call(node, new PayloadWriter().put(Messages.LOAD_DROP).putString(name).toByteArray()));
+            }
         }
         CompletableFuture.allOf(dropped.toArray(CompletableFuture[]::new)).join();
         commit(owners, node -> Map.of());
+    }
+
+    /**
+     * The names {@code tables} are stored under on the nodes: each table's own and, where its
+     * partitions are replicated, each partition's replica name.
+     */
+    private List<String> storedNames(List<String> tables) {
+        List<String> names = new ArrayList<>();
+        for (String table : tables) {
+            names.add(table);
+            int partitions = spec.owners(table).size();
+            for (int p = 0; spec.replication() > 1 && p < partitions; p++) {
+                names.add(ClusterSpec.replicaName(table, p));
+            }
+        }
+        return names;
     }
 
     /** Starts a load on {@code nodes} that keeps their tables other than {@code replacing}, in their store's page size. */
@@ -273,32 +292,42 @@ public final class ClusterLoader {
         return e.getCause() == null ? e : e.getCause();
     }
 
-    /** One table's rows sent to the nodes owning them, each row and GLOBAL index entry to its node. */
+    /**
+     * One table's rows sent to the nodes holding them, each row and GLOBAL index entry to every
+     * holder of its partition: the owner stores it under the table's name, the others under the
+     * partition's replica name ({@link ClusterSpec#replicaName}).
+     */
     private final class TableRows {
         private final TableDefinition def;
-        private final List<String> owners;
         private final RowRouter router;
-        private final Map<String, NodeBatch> batches = new LinkedHashMap<>();
+        /** Per partition, a batch per node holding it, the owner's first. */
+        private final List<List<NodeBatch>> holders = new ArrayList<>();
         private final RowCodec codec;
         private final long expected;
         private final TpchLoader.Progress progress;
         private long done;
 
-        /** Has the owners begin the table (with {@code append}, from the rows they hold). */
+        /** Has the holders begin the table (with {@code append}, from the rows they hold). */
         TableRows(TableDefinition def, boolean append, long expected, TpchLoader.Progress progress) {
             this.def = def;
-            this.owners = spec.owners(def.name());
+            List<String> owners = spec.owners(def.name());
             this.router = new RowRouter(def, owners);
             this.codec = new RowCodec(def.schema());
             this.expected = expected;
             this.progress = progress;
             List<CompletableFuture<?>> begun = new ArrayList<>();
-            for (String node : owners) {
-                PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN);
-                Messages.writeDefinition(w, def);
-                w.put(append ? Messages.LOAD_APPEND : 0);
-                begun.add(call(node, w.toByteArray()));
-                batches.put(node, new NodeBatch(node, def.name()));
+            for (int p = 0; p < owners.size(); p++) {
+                List<NodeBatch> batches = new ArrayList<>();
+                for (String node : spec.holders(def.name(), p)) {
+                    String stored = batches.isEmpty() ? def.name() : ClusterSpec.replicaName(def.name(), p);
+                    PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN);
+                    Messages.writeDefinition(w, new TableDefinition(stored, def.schema(), def.primaryKey(), def.indexes(),
+                            def.inputSorted()));
+                    w.put(append ? Messages.LOAD_APPEND : 0);
+                    begun.add(call(node, w.toByteArray()));
+                    batches.add(new NodeBatch(node, stored));
+                }
+                holders.add(batches);
             }
             CompletableFuture.allOf(begun.toArray(CompletableFuture[]::new)).join();
             progress.update(def.name(), 0, expected);
@@ -306,10 +335,14 @@ public final class ClusterLoader {
 
         void add(Object[] row) throws InterruptedException {
             byte[] encoded = codec.encode(row);
-            batches.get(router.rowOwner(row)).add(0, encoded);
+            for (NodeBatch b : holders.get(router.rowPartition(row))) {
+                b.add(0, encoded);
+            }
             for (int i = 0; i < def.indexes().size(); i++) {
                 if (router.global(i)) {
-                    batches.get(router.indexOwner(i, row)).add(i + 1, encoded);
+                    for (NodeBatch b : holders.get(router.indexPartition(i, row))) {
+                        b.add(i + 1, encoded);
+                    }
                 }
             }
             if (++done % 50_000 == 0) {
@@ -317,24 +350,32 @@ public final class ClusterLoader {
             }
         }
 
-        /** Sends what is left and has the nodes build their partitions; returns the rows they hold. */
+        /** Sends what is left and has the nodes build their partitions; returns the rows the owners hold. */
         long finish() throws InterruptedException {
-            for (NodeBatch b : batches.values()) {
+            List<NodeBatch> all = holders.stream().flatMap(List::stream).toList();
+            for (NodeBatch b : all) {
                 b.send();
             }
-            for (NodeBatch b : batches.values()) {
+            for (NodeBatch b : all) {
                 b.drain();
             }
+            List<CompletableFuture<Frame>> owned = new ArrayList<>();
             List<CompletableFuture<Frame>> finished = new ArrayList<>();
-            for (String node : owners) {
-                finished.add(call(node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE).putString(def.name())
-                        .toByteArray(), BUILD_TIMEOUT));
+            for (List<NodeBatch> partition : holders) {
+                for (NodeBatch b : partition) {
+                    CompletableFuture<Frame> f = call(b.node, new PayloadWriter().put(Messages.LOAD_FINISH_TABLE)
+                            .putString(b.table).toByteArray(), BUILD_TIMEOUT);
+                    finished.add(f);
+                    if (b == partition.get(0)) {
+                        owned.add(f);
+                    }
+                }
             }
             // The nodes sort and build their partitions in parallel.
             CompletableFuture.allOf(finished.toArray(CompletableFuture[]::new)).join();
             progress.update(def.name(), done, done);
             long total = 0;
-            for (CompletableFuture<Frame> f : finished) {
+            for (CompletableFuture<Frame> f : owned) {
                 total += f.join().reader().getLong();
             }
             return total;

@@ -150,13 +150,15 @@ public final class ClusterManifest {
     /** The names of the tables on the nodes that answered, in the order the first of them lists them. */
     public List<String> tableNames() {
         Set<String> names = new LinkedHashSet<>();
-        manifests.values().forEach(m -> m.tables().forEach(t -> names.add(t.name())));
+        manifests.values().forEach(m -> m.tables().stream().filter(t -> !ClusterSpec.isReplicaName(t.name()))
+                .forEach(t -> names.add(t.name())));
         return List.copyOf(names);
     }
 
     /**
-     * A table as the nodes that answered hold it; empty when none of them does (the nodes that did
-     * not answer may).
+     * A table as the nodes that answered hold it, each partition counted once: from its owner, else
+     * from a node holding its replica; empty when none of them holds any (the nodes that did not
+     * answer may).
      *
      * @throws ClusterException when two nodes hold it with different layouts
      */
@@ -167,19 +169,21 @@ public final class ClusterManifest {
         long bytes = 0;
         Map<String, Long> indexEntries = new LinkedHashMap<>();
         Map<String, List<Long>> ranges = null; // a column's range over all partitions, kept only where every node knows it
-        for (Map.Entry<String, StoreManifest> e : manifests.entrySet()) {
-            Optional<StoreManifest.TableMeta> held = e.getValue().tables().stream()
-                    .filter(t -> t.name().equals(name)).findFirst();
-            if (held.isEmpty()) {
+        List<Missing> missing = new ArrayList<>();
+        List<String> owners = spec.owners(name);
+        for (int p = 0; p < owners.size(); p++) {
+            Map.Entry<String, StoreManifest.TableMeta> copy = copyOf(name, p);
+            if (copy == null) {
+                missing.add(missingPartition(owners.get(p), name));
                 continue;
             }
-            StoreManifest.TableMeta t = held.get();
+            StoreManifest.TableMeta t = copy.getValue();
             if (layout == null) {
-                first = e.getKey();
+                first = copy.getKey();
                 layout = t;
             } else if (!sameLayout(layout, t)) {
                 throw new ClusterException("table " + name + " has different layouts on node " + first + " ("
-                        + describe(layout) + ") and node " + e.getKey() + " (" + describe(t) + "); a change of it may"
+                        + describe(layout) + ") and node " + copy.getKey() + " (" + describe(t) + "); a change of it may"
                         + " still be committing: try again");
             }
             rows += t.rows();
@@ -200,7 +204,29 @@ public final class ClusterManifest {
                 .toList();
         StoreManifest.TableMeta summed = new StoreManifest.TableMeta(name, layout.columns(), layout.primaryKey(), rows,
                 bytes, layout.file(), ixs, layout.columnsFile(), ranges);
-        return Optional.of(new Table(summed, missingPartitions(name)));
+        return Optional.of(new Table(summed, missing));
+    }
+
+    /** The first node that answered holding partition {@code partition} of {@code table}, its owner first, and its copy; null: none. */
+    private Map.Entry<String, StoreManifest.TableMeta> copyOf(String table, int partition) {
+        List<String> holders = spec.holders(table, partition);
+        for (int j = 0; j < holders.size(); j++) {
+            String stored = j == 0 ? table : ClusterSpec.replicaName(table, partition);
+            StoreManifest m = manifests.get(holders.get(j));
+            Optional<StoreManifest.TableMeta> held = m == null ? Optional.empty()
+                    : m.tables().stream().filter(t -> t.name().equals(stored)).findFirst();
+            if (held.isPresent()) {
+                return Map.entry(holders.get(j), held.get());
+            }
+        }
+        return null;
+    }
+
+    /** Why {@code owner}'s partition of {@code table} is missing: it did not answer, or answered without it. */
+    private Missing missingPartition(String owner, String table) {
+        return unanswered.stream().filter(u -> u.node().equals(owner)).findFirst().orElseGet(() -> missing(spec, owner,
+                answered.contains(owner) && manifests.containsKey(owner) ? "does not hold table " + table
+                        : "has no data loaded"));
     }
 
     /** The ranges of columns both maps know, widened to cover both; {@code sofar} null: the first node's. */
@@ -216,26 +242,6 @@ public final class ClusterManifest {
             }
         });
         return merged;
-    }
-
-    /** The nodes holding a partition of {@code table} that did not answer, or answered without it. */
-    private List<Missing> missingPartitions(String table) {
-        List<Missing> missing = new ArrayList<>();
-        for (String owner : spec.owners(table)) {
-            Optional<Missing> silent = unanswered.stream().filter(u -> u.node().equals(owner)).findFirst();
-            if (silent.isPresent()) {
-                missing.add(silent.get());
-            } else if (!holds(owner, table)) {
-                missing.add(missing(spec, owner, answered.contains(owner) && manifests.containsKey(owner)
-                        ? "does not hold table " + table : "has no data loaded"));
-            }
-        }
-        return missing;
-    }
-
-    private boolean holds(String node, String table) {
-        StoreManifest m = manifests.get(node);
-        return m != null && m.tables().stream().anyMatch(t -> t.name().equals(table));
     }
 
     private static boolean sameLayout(StoreManifest.TableMeta a, StoreManifest.TableMeta b) {

@@ -45,6 +45,7 @@ public final class ClusterSession implements AutoCloseable {
 
     private final ClusterSpec spec;
     private final Peers peers;
+    private final ServingNodes serving;
     private final ExecutorService callbacks;
     /** Opens connections anew off the caller's thread, so that one slow node does not hold up asking the others. */
     private final ExecutorService connector;
@@ -68,6 +69,7 @@ public final class ClusterSession implements AutoCloseable {
         this.statistics = new StatisticsClient(spec, peers);
         this.pipelines = new PipelineClient(peers, spec::owners);
         this.indexJoins = new IndexJoinClient(spec, peers, tables, pipelines);
+        this.serving = new ServingNodes(peers);
     }
 
     /** Connects to every node of the cluster in {@code clusterDir}. */
@@ -85,7 +87,14 @@ public final class ClusterSession implements AutoCloseable {
         Peers peers = new Peers(member, spec, secret, callbacks, timeout);
         try {
             for (ClusterSpec.NodeSpec n : spec.nodes()) {
-                peers.client(n.id());
+                try {
+                    peers.client(n.id());
+                } catch (RuntimeException down) {
+                    if (spec.replication() == 1) {
+                        throw down;
+                    }
+                    // its partitions have replicas elsewhere: the statements find it down and read those
+                }
             }
         } catch (RuntimeException e) {
             peers.close();
@@ -97,6 +106,11 @@ public final class ClusterSession implements AutoCloseable {
 
     public ClusterSpec spec() {
         return spec;
+    }
+
+    /** Which node serves each partition of a table now, and which nodes are up. */
+    public ServingNodes serving() {
+        return serving;
     }
 
     public Peers peers() {
@@ -364,7 +378,17 @@ public final class ClusterSession implements AutoCloseable {
     public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
                                                                  TransactionalReads reads, FileReads files,
                                                                  Consumer<List<Object[]>> rows) {
-        return pipelines.pipeline(node, pipeline, limits, reads, files, rows);
+        return pipelines.pipeline(node, ServingNodes.OWN_PARTITION, pipeline, limits, reads, files, rows);
+    }
+
+    /**
+     * As above, over partition {@code partition} of the pipeline's tables, which {@code node} holds
+     * as their owner or as a replica ({@link ClusterSpec#holders}).
+     */
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, int partition, ScanPipeline pipeline,
+                                                                 QueryLimits limits, TransactionalReads reads,
+                                                                 FileReads files, Consumer<List<Object[]>> rows) {
+        return pipelines.pipeline(node, partition, pipeline, limits, reads, files, rows);
     }
 
     /**
@@ -387,7 +411,14 @@ public final class ClusterSession implements AutoCloseable {
     public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
                                                                 QueryLimits limits, TransactionalReads reads,
                                                                 FileReads files) {
-        return pipelines.shuffle(node, pipeline, target, limits, reads, files);
+        return pipelines.shuffle(node, ServingNodes.OWN_PARTITION, pipeline, target, limits, reads, files);
+    }
+
+    /** As above, over partition {@code partition} of the pipeline's tables, which {@code node} holds. */
+    public CompletableFuture<PartitionPipeline.Summary> shuffle(String node, int partition, ScanPipeline pipeline,
+                                                                ShuffleTarget target, QueryLimits limits,
+                                                                TransactionalReads reads, FileReads files) {
+        return pipelines.shuffle(node, partition, pipeline, target, limits, reads, files);
     }
 
     /**

@@ -23,9 +23,13 @@ import org.oooengine.core.store.JsonFiles;
  * @param nodes      every node: its name, where it listens, where members reach it, its data directory
  * @param partitions table -> node of each partition (partition p of a table is entry p); tables
  *                   not listed use {@link #defaultPartitions}
+ * @param replication how many nodes hold each partition (1 when cluster.json does not say): its
+ *                   owner, then the owners of the partitions after it ({@link #holders}), so that
+ *                   tables partitioned alike keep their partitions side by side on every holder
  */
 public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, List<String> defaultPartitions,
-                          Map<String, List<String>> partitions) {
+                          Map<String, List<String>> partitions,
+                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) int replication) {
     public static final String FILE_NAME = "cluster.json";
     public static final String SECRET_FILE = "secret";
     public static final int FORMAT_VERSION = 1;
@@ -37,6 +41,8 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
     public static final String TOPOLOGY_FILE = "topology.data";
     /** The rack of a node nothing places: Hadoop's name for it. */
     public static final String DEFAULT_RACK = "/default-rack";
+    /** What a replica's stored name holds between its table's name and its partition. */
+    private static final String REPLICA_MARK = "/partition-";
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     /**
@@ -89,6 +95,17 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
         }
         checkOnePartitionPerNode("default", defaultPartitions, ids);
         partitions.forEach((table, owners) -> checkOnePartitionPerNode(table, owners, ids));
+        replication = replication == 0 ? 1 : replication;
+        if (replication < 1 || replication > nodes.size()) {
+            throw new IllegalArgumentException("replication " + replication + " needs between 1 and " + nodes.size()
+                    + " nodes (the cluster has " + nodes.size() + ")");
+        }
+    }
+
+    /** A cluster whose partitions live on one node each. */
+    public ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, List<String> defaultPartitions,
+                       Map<String, List<String>> partitions) {
+        this(formatVersion, name, nodes, defaultPartitions, partitions, 1);
     }
 
     // Each node holds at most one partition of a table: its store has one tree per table.
@@ -148,6 +165,38 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
     /** Owner of each partition of {@code table}. */
     public List<String> owners(String table) {
         return partitions.getOrDefault(table, defaultPartitions);
+    }
+
+    /**
+     * The nodes holding partition {@code partition} of {@code table}, its owner first: with
+     * replication r, the owners of it and of the r - 1 partitions after it (chained declustering).
+     * A table with fewer partitions than the replication has each on all its owners.
+     */
+    public List<String> holders(String table, int partition) {
+        List<String> owners = owners(table);
+        List<String> holders = new ArrayList<>();
+        for (int j = 0; j < Math.min(replication, owners.size()); j++) {
+            holders.add(owners.get((partition + j) % owners.size()));
+        }
+        return holders;
+    }
+
+    /** This spec with each partition on {@code copies} nodes. */
+    public ClusterSpec withReplication(int copies) {
+        return new ClusterSpec(formatVersion, name, nodes, defaultPartitions, partitions, copies);
+    }
+
+    /**
+     * The name a node stores its copy of partition {@code partition} of {@code table} under, when it
+     * is not the partition's owner: no table's own name holds '/', so none meets it.
+     */
+    public static String replicaName(String table, int partition) {
+        return table + REPLICA_MARK + partition;
+    }
+
+    /** Whether {@code storedName} is a copy of another node's partition ({@link #replicaName}). */
+    public static boolean isReplicaName(String storedName) {
+        return storedName.contains(REPLICA_MARK);
     }
 
     public Path dataDir(Path clusterDir, NodeSpec node) {
@@ -222,7 +271,7 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
     }
 
     public ClusterSpec withNodes(List<NodeSpec> newNodes) {
-        return new ClusterSpec(formatVersion, name, newNodes, defaultPartitions, partitions);
+        return new ClusterSpec(formatVersion, name, newNodes, defaultPartitions, partitions, replication);
     }
 
     public static boolean exists(Path dir) {

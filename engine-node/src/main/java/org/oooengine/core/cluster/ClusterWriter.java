@@ -54,6 +54,10 @@ public final class ClusterWriter {
             throw new ClusterException("table " + def.name() + " has a GLOBAL index, which writes in place do not keep: "
                     + "rewrite it with INSERT OVERWRITE");
         }
+        if (peers.spec().replication() > 1) {
+            throw new ClusterException("table " + def.name() + " has each partition on " + peers.spec().replication()
+                    + " nodes, which writes in place do not reach yet: rewrite it with INSERT OVERWRITE");
+        }
         return new Statement(def, policy);
     }
 

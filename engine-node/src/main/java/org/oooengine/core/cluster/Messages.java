@@ -157,20 +157,22 @@ final class Messages {
      * default), the transactional tables it reads within a transaction and the tables it reads
      * from files.
      */
-    record Pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files) {
+    /** @param partition the partition of the pipeline's tables it runs over; {@link ServingNodes#OWN_PARTITION}: the node's own */
+    record Pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files, int partition) {
     }
 
     static byte[] pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files) {
-        return pipeline(pipeline.toBytes(), limits, reads, files);
+        return pipeline(pipeline.toBytes(), limits, reads, files, ServingNodes.OWN_PARTITION);
     }
 
-    /** As above, the pipeline given {@link ScanPipeline#toBytes encoded}. */
-    static byte[] pipeline(byte[] pipeline, QueryLimits limits, TransactionalReads reads, FileReads files) {
+    /** As above, the pipeline given {@link ScanPipeline#toBytes encoded}, over partition {@code partition}. */
+    static byte[] pipeline(byte[] pipeline, QueryLimits limits, TransactionalReads reads, FileReads files, int partition) {
         PayloadWriter w = new PayloadWriter(256 + pipeline.length);
         limits.write(w);
         w.putBytes(pipeline);
         reads.write(w);
         files.write(w);
+        w.putVarInt(partition + 1);
         return w.toByteArray();
     }
 
@@ -178,7 +180,8 @@ final class Messages {
         QueryLimits limit = QueryLimits.read(r);
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
         TransactionalReads reads = TransactionalReads.read(r);
-        return new Pipeline(pipeline, limit, reads, FileReads.read(r));
+        FileReads files = FileReads.read(r);
+        return new Pipeline(pipeline, limit, reads, files, r.getVarInt() - 1);
     }
 
     /**
@@ -187,17 +190,18 @@ final class Messages {
      * from files.
      */
     record Shuffle(ScanPipeline pipeline, QueryLimits limits, ShuffleTarget target, TransactionalReads reads,
-                   FileReads files) {
+                   FileReads files, int partition) {
     }
 
     static byte[] shuffle(byte[] pipeline, ShuffleTarget target, QueryLimits limits, TransactionalReads reads,
-                          FileReads files) {
+                          FileReads files, int partition) {
         PayloadWriter w = new PayloadWriter(256 + pipeline.length);
         limits.write(w);
         w.putBytes(pipeline);
         target.write(w);
         reads.write(w);
         files.write(w);
+        w.putVarInt(partition + 1);
         return w.toByteArray();
     }
 
@@ -206,7 +210,8 @@ final class Messages {
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
         ShuffleTarget target = ShuffleTarget.read(r);
         TransactionalReads reads = TransactionalReads.read(r);
-        return new Shuffle(pipeline, limit, target, reads, FileReads.read(r));
+        FileReads files = FileReads.read(r);
+        return new Shuffle(pipeline, limit, target, reads, files, r.getVarInt() - 1);
     }
 
     /**

@@ -64,16 +64,19 @@ final class PipelineClient {
         return count;
     }
 
-    CompletableFuture<PartitionPipeline.Summary> pipeline(String node, ScanPipeline pipeline, QueryLimits limits,
-                                                          TransactionalReads reads, FileReads files,
+    /** Runs {@code pipeline} on {@code node} over partition {@code partition} ({@link ServingNodes#OWN_PARTITION}: the node's own). */
+    CompletableFuture<PartitionPipeline.Summary> pipeline(String node, int partition, ScanPipeline pipeline,
+                                                          QueryLimits limits, TransactionalReads reads, FileReads files,
                                                           Consumer<List<Object[]>> rows) {
-        return run(node, OpCode.RUN_PIPELINE, pipeline, steps -> Messages.pipeline(steps, limits, reads, files), rows);
+        return run(node, partition, OpCode.RUN_PIPELINE, pipeline,
+                steps -> Messages.pipeline(steps, limits, reads, files, partition), rows);
     }
 
-    CompletableFuture<PartitionPipeline.Summary> shuffle(String node, ScanPipeline pipeline, ShuffleTarget target,
-                                                         QueryLimits limits, TransactionalReads reads, FileReads files) {
-        return run(node, OpCode.RUN_SHUFFLE, pipeline, steps -> Messages.shuffle(steps, target, limits, reads, files),
-                rows -> { });
+    CompletableFuture<PartitionPipeline.Summary> shuffle(String node, int partition, ScanPipeline pipeline,
+                                                         ShuffleTarget target, QueryLimits limits, TransactionalReads reads,
+                                                         FileReads files) {
+        return run(node, partition, OpCode.RUN_SHUFFLE, pipeline,
+                steps -> Messages.shuffle(steps, target, limits, reads, files, partition), rows -> { });
     }
 
     CompletableFuture<PartitionPipeline.Summary> mergeGroups(String node, String exchange, int producers, int keyCount,
@@ -110,10 +113,10 @@ final class PipelineClient {
         return summary;
     }
 
-    private CompletableFuture<PartitionPipeline.Summary> run(String node, OpCode op, ScanPipeline pipeline,
+    private CompletableFuture<PartitionPipeline.Summary> run(String node, int partition, OpCode op, ScanPipeline pipeline,
                                                              Function<byte[], byte[]> encode,
                                                              Consumer<List<Object[]>> rows) {
-        pipeline = routedTo(node, pipeline);
+        pipeline = routedTo(node, partition, pipeline);
         byte[] request = encode.apply(encoded(pipeline));
         if (request.length > STAGE_ABOVE_BYTES) {
             try {
@@ -149,15 +152,16 @@ final class PipelineClient {
 
     /**
      * {@code pipeline} with each join's {@link JoinBuild.Routed} rows replaced by the {@link JoinBuild.Rows}
-     * that {@code node} is to have: those whose key it owns in the pipeline's table (a co-located
-     * build's table is partitioned alike), and those whose key is null on the table's first owner.
+     * that its run over {@code partition} (of {@code node}'s own) is to have: those whose key is in
+     * that partition of the pipeline's table (a co-located build's table is partitioned alike), and
+     * those whose key is null in the first partition's.
      */
-    private ScanPipeline routedTo(String node, ScanPipeline pipeline) {
+    private ScanPipeline routedTo(String node, int partition, ScanPipeline pipeline) {
         if (!pipeline.buildsFrom(build -> build instanceof JoinBuild.Routed)) {
             return pipeline; // the same one for every node, encoded once
         }
         List<String> owners = this.owners.apply(pipeline.table());
-        int partition = owners.indexOf(node);
+        int part = partition == ServingNodes.OWN_PARTITION ? owners.indexOf(node) : partition;
         return pipeline.withBuilds(build -> {
             if (!(build instanceof JoinBuild.Routed routed)) {
                 return build;
@@ -165,7 +169,7 @@ final class PipelineClient {
             java.util.function.ToIntFunction<Object> partitionOf = Partitioning.partitioner(routed.keyType(), owners.size());
             List<Object[]> mine = new ArrayList<>();
             for (Object[] row : routed.rows()) {
-                if (Math.max(partitionOf.applyAsInt(row[routed.keyColumn()]), 0) == partition) {
+                if (Math.max(partitionOf.applyAsInt(row[routed.keyColumn()]), 0) == part) {
                     mine.add(row);
                 }
             }

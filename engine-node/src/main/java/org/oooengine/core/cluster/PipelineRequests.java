@@ -1,6 +1,7 @@
 package org.oooengine.core.cluster;
 
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
 import java.util.function.Function;
@@ -57,7 +58,7 @@ final class PipelineRequests implements RequestFamily {
                 Messages.Pipeline p = Messages.readPipeline(r);
                 // one that builds from shuffled rows waits for their producers: it never queues behind them
                 queries.runWithMemory(p.limits(), out, p.pipeline().exchangeIds().isEmpty(),
-                        memory -> runPipeline(p.pipeline(), p.reads(), p.files(), memory, out));
+                        memory -> runPipeline(p.pipeline(), p.partition(), p.reads(), p.files(), memory, out));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
@@ -143,12 +144,35 @@ final class PipelineRequests implements RequestFamily {
      * leave the pipeline (the reader's pace holds the scan back); a partial aggregate sends its
      * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
      */
-    private void runPipeline(ScanPipeline p, TransactionalReads reads, FileReads files, QueryMemory memory,
-                             Responder out) {
-        queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(node.store()::table,
+    private void runPipeline(ScanPipeline p, int partition, TransactionalReads reads, FileReads files,
+                             QueryMemory memory, Responder out) {
+        queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(tablesOf(partition),
                 outside(reads, files),
                 (build, chunks) -> queries.sentRows(build, out, chunks), p, batch -> batch.forEach(sink::accept),
                 out::cancelled, memory));
+    }
+
+    /**
+     * The tables of this node's store a pipeline over {@code partition} reads: those it owns under
+     * their names, the others' as the replicas it holds ({@link ClusterSpec#replicaName}).
+     */
+    private Function<String, Table> tablesOf(int partition) {
+        if (partition == ServingNodes.OWN_PARTITION) {
+            return node.store()::table;
+        }
+        ClusterSpec spec = node.peers().spec();
+        return name -> {
+            List<String> owners = spec.owners(name);
+            boolean own = partition >= owners.size() || owners.get(partition).equals(node.nodeId());
+            return node.store().table(own ? name : ClusterSpec.replicaName(name, partition));
+        };
+    }
+
+    /** The name receivers count a producer over {@code partition} by: the node, and the partition where it is another's. */
+    private String producerName(String table, int partition) {
+        List<String> owners = node.peers().spec().owners(table);
+        return partition == ServingNodes.OWN_PARTITION || partition >= owners.size()
+                || owners.get(partition).equals(node.nodeId()) ? node.nodeId() : node.nodeId() + "/partition-" + partition;
     }
 
     /**
@@ -180,12 +204,12 @@ final class PipelineRequests implements RequestFamily {
             throw new IllegalArgumentException("a shuffle keyed on column " + shuffle.target().lastKeyColumn()
                     + " of rows of " + width + " columns");
         }
-        ShuffleSender sender = new ShuffleSender(node.nodeId(), shuffle.target(), node.peers(), queries.exchanges,
-                out::cancelled, node.timeout().toMillis() / 2);
+        ShuffleSender sender = new ShuffleSender(node.nodeId(), producerName(shuffle.pipeline().table(), shuffle.partition()),
+                shuffle.target(), node.peers(), queries.exchanges, out::cancelled, node.timeout().toMillis() / 2);
         PartitionPipeline.Summary summary;
         queries.pipelinesRunning.incrementAndGet();
         try {
-            summary = PartitionPipeline.run(node.store()::table, outside(shuffle.reads(), shuffle.files()),
+            summary = PartitionPipeline.run(tablesOf(shuffle.partition()), outside(shuffle.reads(), shuffle.files()),
                     (build, chunks) -> queries.sentRows(build, out, chunks), shuffle.pipeline(), sender, out::cancelled, memory);
             sender.finish();
             summary = summary.withBytesOut(sender.bytesSent());

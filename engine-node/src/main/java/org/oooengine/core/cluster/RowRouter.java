@@ -6,7 +6,7 @@ import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.KeyCodec;
 
-/** Which node gets a row (by its first primary-key column) and each of its GLOBAL index entries. */
+/** Which partition and node get a row (by its first primary-key column) and each of its GLOBAL index entries. */
 final class RowRouter {
     private final List<String> owners;
     private final int pkColumn;
@@ -32,11 +32,17 @@ final class RowRouter {
     }
 
     String rowOwner(Object[] row) {
-        return owners.get(Partitioning.partition(pkCodec.encode(row[pkColumn]), owners.size()));
+        return owners.get(rowPartition(row));
     }
 
-    String indexOwner(int index, Object[] row) {
-        return owners.get(Partitioning.partition(ixCodec[index].encode(row[ixColumn[index]]), owners.size()));
+    /** The partition a row belongs to. */
+    int rowPartition(Object[] row) {
+        return Partitioning.partition(pkCodec.encode(row[pkColumn]), owners.size());
+    }
+
+    /** The partition that holds the entry of GLOBAL index {@code index} for a row. */
+    int indexPartition(int index, Object[] row) {
+        return Partitioning.partition(ixCodec[index].encode(row[ixColumn[index]]), owners.size());
     }
 
     boolean global(int index) {

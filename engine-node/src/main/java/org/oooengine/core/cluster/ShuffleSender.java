@@ -30,6 +30,7 @@ final class ShuffleSender implements BatchSink {
     static final int ROWS_PER_CHUNK = 1024;
 
     private final String self;
+    private final String producer;
     private final ShuffleTarget target;
     private final Peers peers;
     private final Exchanges local;
@@ -47,14 +48,19 @@ final class ShuffleSender implements BatchSink {
     private long bytesSent;
     /** For a shuffle by group: the owner of each row's group. */
     private final ToIntFunction<Object[]> groupOwners;
-    private final int selfIndex;
     /** The key columns, read per row. */
     private final int[] keyColumns;
 
     /** @param cancelled checked before every chunk: a batch that multiplies (a cross join) stops within one chunk */
-    ShuffleSender(String self, ShuffleTarget target, Peers peers, Exchanges local, BooleanSupplier cancelled,
-                  long maxWaitMillis) {
+    /**
+     * @param self     this node
+     * @param producer the name the receivers count this producer by: the node, with the partition it
+     *                 ran over where that is not its own (a node may produce for two)
+     */
+    ShuffleSender(String self, String producer, ShuffleTarget target, Peers peers, Exchanges local,
+                  BooleanSupplier cancelled, long maxWaitMillis) {
         this.self = self;
+        this.producer = producer;
         this.maxWaitMillis = maxWaitMillis;
         this.cancelled = cancelled;
         this.target = target;
@@ -63,7 +69,6 @@ final class ShuffleSender implements BatchSink {
         this.partitionOfKey = target.byGroup() ? null : Partitioning.partitioner(target.keyType(), target.owners().size());
         this.partitionOfLong = target.byGroup() ? null : Partitioning.longPartitioner(target.keyType(), target.owners().size());
         this.groupOwners = target.byGroup() ? target.groupOwners() : null;
-        this.selfIndex = target.owners().indexOf(self);
         this.keyColumns = target.keyColumns().stream().mapToInt(Integer::intValue).toArray();
         for (int i = 0; i < target.owners().size(); i++) {
             buffers.add(new ArrayList<>(ROWS_PER_CHUNK));
@@ -175,15 +180,15 @@ final class ShuffleSender implements BatchSink {
             throw new CancellationException("the requester cancelled the query or went away");
         }
         GatheredRows g = gathered.get(d);
-        boolean own = d == selfIndex;
+        boolean own = target.owners().get(d).equals(self);
         if (g != null) {
             gathered.set(d, null);
             rowsSent += g.size();
             boolean rowsFollow = !buffers.get(d).isEmpty();
             if (own) {
-                toOwnInbox(g.toChunk(), last && !rowsFollow);
+                toOwnInbox(d, g.toChunk(), last && !rowsFollow);
             } else {
-                call(d, Messages.shuffleChunk(target.exchangeId(), self, last && !rowsFollow, g));
+                call(d, Messages.shuffleChunk(target.exchangeFor(d), producer, last && !rowsFollow, g));
             }
             if (!rowsFollow) {
                 return;
@@ -193,15 +198,16 @@ final class ShuffleSender implements BatchSink {
         buffers.set(d, new ArrayList<>(ROWS_PER_CHUNK));
         rowsSent += rows.size();
         if (own) {
-            toOwnInbox(ColumnarRows.Chunk.ofRows(rows), last);
+            toOwnInbox(d, ColumnarRows.Chunk.ofRows(rows), last);
             return;
         }
-        call(d, Messages.shuffleChunk(target.exchangeId(), self, last, rows));
+        call(d, Messages.shuffleChunk(target.exchangeFor(d), producer, last, rows));
     }
 
-    private void toOwnInbox(ColumnarRows.Chunk chunk, boolean last) {
-        local.add(target.exchangeId(), self, chunk, Messages.approximateBytes(chunk), last);
-        local.awaitRoom(target.exchangeId(), maxWaitMillis, cancelled); // as a peer's acknowledgement is held back
+    private void toOwnInbox(int d, ColumnarRows.Chunk chunk, boolean last) {
+        String exchange = target.exchangeFor(d);
+        local.add(exchange, producer, chunk, Messages.approximateBytes(chunk), last);
+        local.awaitRoom(exchange, maxWaitMillis, cancelled); // as a peer's acknowledgement is held back
     }
 
     private void call(int d, byte[] chunk) {

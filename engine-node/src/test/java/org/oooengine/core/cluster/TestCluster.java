@@ -35,10 +35,15 @@ public final class TestCluster implements AutoCloseable {
 
     /** As above, every node granting its queries no more than {@code caps}. */
     public TestCluster(Path dir, int nodes, NodeService.Caps caps) throws IOException {
+        this(dir, nodes, caps, 1);
+    }
+
+    /** As above, each partition on {@code replication} nodes. */
+    public TestCluster(Path dir, int nodes, NodeService.Caps caps, int replication) throws IOException {
         this.dir = dir;
         this.caps = caps;
         // Below the ports outgoing connections take: a node's port cannot be taken by one before it binds.
-        this.spec = ClusterSpec.local("test", nodes, FreePorts.consecutive(nodes));
+        this.spec = ClusterSpec.local("test", nodes, FreePorts.consecutive(nodes)).withReplication(replication);
         spec.write(dir);
         ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
         for (ClusterSpec.NodeSpec n : spec.nodes()) {

@@ -34,8 +34,14 @@ public final class TpchCluster implements AutoCloseable {
     /** As above, every node granting its queries no more than {@code caps}. */
     public TpchCluster(String name, int nodes, double scaleFactor, List<TpchTable<?>> oracleTables,
                        NodeService.Caps caps) throws Exception {
+        this(name, nodes, scaleFactor, oracleTables, caps, 1);
+    }
+
+    /** As above, each partition on {@code replication} nodes. */
+    public TpchCluster(String name, int nodes, double scaleFactor, List<TpchTable<?>> oracleTables,
+                       NodeService.Caps caps, int replication) throws Exception {
         dir = Files.createTempDirectory(name);
-        cluster = new TestCluster(dir.resolve("cluster"), nodes, caps);
+        cluster = new TestCluster(dir.resolve("cluster"), nodes, caps, replication);
         session = cluster.session();
         TpchLoader generator = new TpchLoader(scaleFactor, 4096, 1.0);
         new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });

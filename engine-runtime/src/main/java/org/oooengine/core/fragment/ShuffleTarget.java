@@ -9,7 +9,8 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.ExprCodec;
 
 /**
- * Where a shuffle sends each row, to exchange {@code exchangeId} on one of {@code owners}:
+ * Where a shuffle sends each row, to exchange {@code exchangeId} on one of {@code owners}
+ * (for a table's partitions, the node serving each partition, and the partition's own exchange):
  * <ul>
  *   <li>{@link #toPartitionOf}: to the node that owns, of a table hash-partitioned on its key's
  *       first column, the rows whose key equals the row's column — where its join partners are.
@@ -54,6 +55,20 @@ public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType
 
     public static ShuffleTarget byGroup(String exchangeId, List<Integer> keyColumns, List<String> owners) {
         return new ShuffleTarget(exchangeId, keyColumns, null, owners, false);
+    }
+
+    /**
+     * The exchange the rows for destination {@code d} go to: a shuffle by group has one on each node;
+     * one to a table's partitions has one per partition ({@link #partitionExchange}), since a node
+     * holding another's partition besides its own receives for both.
+     */
+    public String exchangeFor(int d) {
+        return byGroup() ? exchangeId : partitionExchange(exchangeId, d);
+    }
+
+    /** The exchange of partition {@code partition} of a shuffle to a table's partitions named {@code exchangeId}. */
+    public static String partitionExchange(String exchangeId, int partition) {
+        return exchangeId + "/partition-" + partition;
     }
 
     /** Whether rows go to the nodes that merge their groups rather than to a table's partitions. */

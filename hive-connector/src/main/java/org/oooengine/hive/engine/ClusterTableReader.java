@@ -18,6 +18,7 @@ import java.util.function.Function;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.FileReads;
+import org.oooengine.core.cluster.ServingNodes;
 import org.oooengine.core.cluster.TransactionalReads;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
@@ -146,25 +147,54 @@ public final class ClusterTableReader implements TableReader {
         requireAgreedLayout(table);
         TransactionalReads read = reads.of(List.of(table));
         FileReads inFiles = filesOf(table, pipeline);
+        List<ServingNodes.Served> served = servedParts(table);
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
         // a node that cannot be reached fails at once, one that does not answer when its deadline passes
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
-            // every node is asked, also one the catalog found silent: it answers now, or its part times out naming it
-            for (ClusterSpec.NodeSpec node : cluster.spec().nodes()) {
-                nodeParts.add(cluster.pipeline(node.id(), pipeline, nodeLimits, read, inFiles, rowsOf.apply(node.id())));
+            // every partition is asked for, also of a node the catalog found silent: it answers now, or its part times out naming it
+            for (ServingNodes.Served part : served) {
+                nodeParts.add(cluster.pipeline(part.node(), part.partition(), pipeline, nodeLimits, read, inFiles,
+                        rowsOf.apply(part.node())));
             }
             parts.addAll(nodeParts);
         });
-        return figures(cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList(), nodeParts);
+        return figures(nodesOf(served), nodeParts);
     }
 
-    /** The nodes' summaries of their runs of one pipeline, {@code parts} in the order of {@code nodes}. */
+    /**
+     * Where a pipeline over {@code table} runs: over each partition of a table in the nodes' stores,
+     * on the node serving it now (its owner, or a replica's holder where the owner is down); on
+     * every node, over what it holds, for a transactional table or one held in files.
+     */
+    private List<ServingNodes.Served> servedParts(TableInfo table) {
+        if (DdlAnalyzer.transactional(table) || FileTableReader.holds(table)) {
+            return cluster.spec().nodes().stream().map(n -> new ServingNodes.Served(ServingNodes.OWN_PARTITION, n.id())).toList();
+        }
+        return cluster.serving().of(table.storage());
+    }
+
+    private static List<String> nodesOf(List<ServingNodes.Served> served) {
+        return served.stream().map(ServingNodes.Served::node).toList();
+    }
+
+    /**
+     * The nodes' summaries of their runs of one pipeline, {@code parts} in the order of {@code nodes};
+     * a node that ran it over two partitions (its own and a replica) has both added up.
+     */
     private static NodeFigures figures(List<String> nodes, List<CompletableFuture<PartitionPipeline.Summary>> parts) {
         java.util.SortedMap<String, PartitionPipeline.Summary> byNode = new java.util.TreeMap<>();
         for (int i = 0; i < parts.size(); i++) {
-            byNode.put(nodes.get(i), parts.get(i).join());
+            byNode.merge(nodes.get(i), parts.get(i).join(), ClusterTableReader::sideBySide);
         }
         return new NodeFigures(byNode);
+    }
+
+    /** Two runs on one node at once: what both read, sent, held (their peaks added up, at most that) and spilled. */
+    private static PartitionPipeline.Summary sideBySide(PartitionPipeline.Summary a, PartitionPipeline.Summary b) {
+        return new PartitionPipeline.Summary(a.rowsScanned() + b.rowsScanned(), a.rowsOut() + b.rowsOut(),
+                Math.max(a.nanos(), b.nanos()), a.peakMemoryBytes() + b.peakMemoryBytes(), a.spilledBytes() + b.spilledBytes(),
+                a.spilledRows() + b.spilledRows(), a.bytesOut() + b.bytesOut(), a.rowsUngrouped() + b.rowsUngrouped(),
+                a.bytesRead() + b.bytesRead());
     }
 
     /**
@@ -197,8 +227,8 @@ public final class ClusterTableReader implements TableReader {
         requireAgreedLayout(table);
         TransactionalReads read = reads.of(List.of(table));
         FileReads inFiles = filesOf(table, producer);
-        List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
-        List<String> ids = nodes.stream().map(ClusterSpec.NodeSpec::id).toList();
+        List<ServingNodes.Served> served = servedParts(table);
+        List<String> ids = cluster.serving().liveNodes();
         String exchange = UUID.randomUUID() + "/groups";
         ShuffleTarget target = ShuffleTarget.byGroup(exchange, java.util.stream.IntStream.range(0, keyCount).boxed().toList(),
                 ids);
@@ -206,18 +236,21 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<PartitionPipeline.Summary>> mergers = new ArrayList<>();
         runTogether(cancel, node -> sink, "aggregation of " + name + " merged on the nodes failed: ", (rowsOf, parts) -> {
             for (String node : ids) {
-                mergers.add(cluster.mergeGroups(node, exchange, ids.size(), keyCount, aggregates, nodeLimits,
+                mergers.add(cluster.mergeGroups(node, exchange, served.size(), keyCount, aggregates, nodeLimits,
                         rowsOf.apply(node)));
             }
             parts.addAll(mergers);
-            for (String node : ids) {
-                producers.add(cluster.shuffle(node, producer, target, nodeLimits, read, inFiles));
+            for (ServingNodes.Served part : served) {
+                producers.add(cluster.shuffle(part.node(), part.partition(), producer, target, nodeLimits, read, inFiles));
             }
             parts.addAll(producers);
         });
+        java.util.SortedMap<String, PartitionPipeline.Summary> produced = figures(nodesOf(served), producers).byNode();
         List<CompletableFuture<PartitionPipeline.Summary>> both = new ArrayList<>();
         for (int i = 0; i < ids.size(); i++) {
-            both.add(CompletableFuture.completedFuture(alongside(producers.get(i).join(), mergers.get(i).join())));
+            PartitionPipeline.Summary merged = mergers.get(i).join();
+            PartitionPipeline.Summary sent = produced.get(ids.get(i));
+            both.add(CompletableFuture.completedFuture(sent == null ? merged : alongside(sent, merged)));
         }
         return figures(ids, both);
     }
@@ -233,7 +266,8 @@ public final class ClusterTableReader implements TableReader {
                                      Cancellation cancel, Consumer<Object[]> sink) {
         requireAgreedLayout(rows.table());
         TransactionalReads read = reads.of(List.of(rows.table()));
-        List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
+        List<String> ids = cluster.serving().liveNodes();
+        List<ServingNodes.Served> producers = servedParts(rows.table());
         String exchange = UUID.randomUUID() + "/partitions";
         BitSet all = new BitSet();
         all.set(0, rows.width());
@@ -241,10 +275,10 @@ public final class ClusterTableReader implements TableReader {
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         runTogether(cancel, node -> sink, "rows of " + rows.table().name() + " shuffled by key failed: ", (rowsOf, parts) -> {
             for (String node : ids) {
-                receivers.add(cluster.exchanged(node, exchange, ids.size(), receiving, nodeLimits, rowsOf.apply(node)));
+                receivers.add(cluster.exchanged(node, exchange, producers.size(), receiving, nodeLimits, rowsOf.apply(node)));
             }
             parts.addAll(receivers);
-            parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), ids, nodeLimits, read));
+            parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), producers, nodeLimits, read));
         });
         return figures(ids, receivers);
     }
@@ -265,7 +299,9 @@ public final class ClusterTableReader implements TableReader {
         builds.forEach(b -> tables.add(b.table()));
         tables.forEach(this::requireAgreedLayout);
         TransactionalReads read = reads.of(tables);
-        List<String> ids = cluster.spec().nodes().stream().map(ClusterSpec.NodeSpec::id).toList();
+        List<String> ids = cluster.serving().liveNodes();
+        List<ServingNodes.Served> probers = servedParts(probe.table());
+        List<List<ServingNodes.Served>> builders = builds.stream().map(b -> servedParts(b.table())).toList();
         String query = UUID.randomUUID().toString();
         String probeExchange = query + "/probe";
         List<String> buildExchanges = new ArrayList<>();
@@ -273,12 +309,12 @@ public final class ClusterTableReader implements TableReader {
             buildExchanges.add(query + "/build" + b);
         }
         List<PipelineStep> steps = new ArrayList<>(probe.onArrival());
-        steps.add(new PipelineStep.HashJoin(exchanged(buildExchanges.get(0), ids.size(), build), kind,
+        steps.add(new PipelineStep.HashJoin(exchanged(buildExchanges.get(0), builders.get(0).size(), build), kind,
                 probe.keys(), build.keys(), residual, build.joinedWidth()));
         // the joins after it build from the further sides, each sent to its exchange alike
         steps.addAll(new ScanPipeline(probe.table().storage(), probe.width(), new BitSet(), after).withBuilds(
-                b -> b instanceof JoinBuild.Shuffled s ? exchanged(buildExchanges.get(s.slot() + 1), ids.size(), builds.get(s.slot() + 1))
-                        : b).steps());
+                b -> b instanceof JoinBuild.Shuffled s ? exchanged(buildExchanges.get(s.slot() + 1),
+                        builders.get(s.slot() + 1).size(), builds.get(s.slot() + 1)) : b).steps());
         BitSet all = new BitSet();
         all.set(0, probe.width());
         ScanPipeline joins = new ScanPipeline(probe.table().storage(), probe.width(), all, steps);
@@ -286,30 +322,30 @@ public final class ClusterTableReader implements TableReader {
         String name = probe.table().name() + " and " + build.table().name();
         runTogether(cancel, node -> sink, "join of " + name + " shuffled by key failed: ", (rowsOf, parts) -> {
             for (String node : ids) {
-                receivers.add(cluster.exchanged(node, probeExchange, ids.size(), joins, nodeLimits, rowsOf.apply(node)));
+                receivers.add(cluster.exchanged(node, probeExchange, probers.size(), joins, nodeLimits, rowsOf.apply(node)));
             }
             parts.addAll(receivers);
-            List<CompletableFuture<PartitionPipeline.Summary>> builders = new ArrayList<>();
+            List<CompletableFuture<PartitionPipeline.Summary>> building = new ArrayList<>();
             for (int b = 0; b < builds.size(); b++) {
-                builders.addAll(produce(builds.get(b), ShuffleTarget.byGroup(buildExchanges.get(b), builds.get(b).keys(), ids),
-                        ids, nodeLimits, read));
+                building.addAll(produce(builds.get(b), ShuffleTarget.byGroup(buildExchanges.get(b), builds.get(b).keys(), ids),
+                        builders.get(b), nodeLimits, read));
             }
-            parts.addAll(builders);
+            parts.addAll(building);
             CompletableFuture<Void> probing = new CompletableFuture<>();
             parts.add(probing);
-            CompletableFuture.allOf(builders.toArray(CompletableFuture[]::new)).thenRun(() -> {
+            CompletableFuture.allOf(building.toArray(CompletableFuture[]::new)).thenRun(() -> {
                 if (probing.isDone()) {
                     return; // the statement failed or was cancelled meanwhile
                 }
-                List<CompletableFuture<PartitionPipeline.Summary>> probers = produce(probe,
-                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), ids, nodeLimits, read);
-                parts.addAll(probers);
-                probers.forEach(p -> p.whenComplete((v, e) -> {
+                List<CompletableFuture<PartitionPipeline.Summary>> probes = produce(probe,
+                        ShuffleTarget.byGroup(probeExchange, probe.keys(), ids), probers, nodeLimits, read);
+                parts.addAll(probes);
+                probes.forEach(p -> p.whenComplete((v, e) -> {
                     if (e != null) {
                         probing.completeExceptionally(e);
                     }
                 }));
-                CompletableFuture.allOf(probers.toArray(CompletableFuture[]::new)).thenRun(() -> probing.complete(null));
+                CompletableFuture.allOf(probes.toArray(CompletableFuture[]::new)).thenRun(() -> probing.complete(null));
             });
         });
         return figures(ids, receivers);
@@ -324,14 +360,14 @@ public final class ClusterTableReader implements TableReader {
         return new JoinBuild.Exchanged(exchange, producers, true, onArrival);
     }
 
-    /** Starts {@code side}'s producers on every node, their rows going to {@code target}; reports what they sent when done. */
+    /** Starts {@code side}'s producers over every partition, their rows going to {@code target}; reports what they sent when done. */
     private List<CompletableFuture<PartitionPipeline.Summary>> produce(ShuffledSide side, ShuffleTarget target,
-                                                                       List<String> ids, QueryLimits nodeLimits,
-                                                                       TransactionalReads read) {
+                                                                       List<ServingNodes.Served> served,
+                                                                       QueryLimits nodeLimits, TransactionalReads read) {
         FileReads inFiles = filesOf(side.table(), side.producer());
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
-        for (String node : ids) {
-            producers.add(cluster.shuffle(node, side.producer(), target, nodeLimits, read, inFiles));
+        for (ServingNodes.Served part : served) {
+            producers.add(cluster.shuffle(part.node(), part.partition(), side.producer(), target, nodeLimits, read, inFiles));
         }
         CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> side.sent().accept(
                 new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
@@ -378,27 +414,33 @@ public final class ClusterTableReader implements TableReader {
                     + ", which is held in files: its rows are in no partition");
         }
         List<String> owners = cluster.spec().owners(name);
-        List<ClusterSpec.NodeSpec> nodes = cluster.spec().nodes();
+        List<ServingNodes.Served> receiving = servedParts(table);
+        // rows go to the node serving their partition, to that partition's own exchange
+        List<String> servers = receiving.stream().map(part -> part.node()).toList();
+        List<List<ServingNodes.Served>> producing = shuffles.stream().map(shuffle -> servedParts(shuffle.table())).toList();
         String query = UUID.randomUUID().toString();
-        ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
-                ? new JoinBuild.Exchanged(query + "/" + s.slot(), nodes.size()) : build);
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         runTogether(cancel, sinkOfNode, "join of " + name + " with rows shuffled to it failed: ", (rowsOf, parts) -> {
-            for (ClusterSpec.NodeSpec node : nodes) {
-                receivers.add(cluster.pipeline(node.id(), consumer, nodeLimits, inTransaction, FileReads.NONE,
-                        rowsOf.apply(node.id())));
+            for (ServingNodes.Served part : receiving) {
+                int partition = part.partition() == ServingNodes.OWN_PARTITION ? owners.indexOf(part.node()) : part.partition();
+                ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
+                        ? new JoinBuild.Exchanged(ShuffleTarget.partitionExchange(query + "/" + s.slot(), partition),
+                                producing.get(s.slot()).size()) : build);
+                receivers.add(cluster.pipeline(part.node(), part.partition(), consumer, nodeLimits, inTransaction,
+                        FileReads.NONE, rowsOf.apply(part.node())));
             }
             parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {
                 Shuffle shuffle = shuffles.get(slot);
                 requireAgreedLayout(shuffle.table());
-                ShuffleTarget toOwners = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(), owners);
+                ShuffleTarget toOwners = ShuffleTarget.toPartitionOf(query + "/" + slot, shuffle.keyColumn(), shuffle.keyType(),
+                        servers);
                 ShuffleTarget target = shuffle.keepsNulls() ? toOwners.keepingNulls() : toOwners;
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 FileReads inFiles = filesOf(shuffle.table(), shuffle.producer());
-                for (ClusterSpec.NodeSpec node : nodes) {
-                    producers.add(cluster.shuffle(node.id(), shuffle.producer(), target, nodeLimits, inTransaction,
-                            inFiles));
+                for (ServingNodes.Served part : producing.get(slot)) {
+                    producers.add(cluster.shuffle(part.node(), part.partition(), shuffle.producer(), target, nodeLimits,
+                            inTransaction, inFiles));
                 }
                 parts.addAll(producers);
                 CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> shuffle.sent().accept(
@@ -406,7 +448,7 @@ public final class ClusterTableReader implements TableReader {
                                 producers.stream().mapToLong(f -> f.join().bytesOut()).sum())));
             }
         });
-        return figures(nodes.stream().map(ClusterSpec.NodeSpec::id).toList(), receivers);
+        return figures(servers, receivers);
     }
 
     /**

@@ -782,7 +782,8 @@ final class DataDefinition {
         boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
         long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
         long written;
-        if (inPlace && append && ClusterWriter.writable(def)) {
+        // a replicated table is written whole, to every holder, until writes in place reach replicas
+        if (inPlace && append && ClusterWriter.writable(def) && cluster.spec().replication() == 1) {
             ClusterWriter.Statement w = beginInPlace(target, def);
             try {
                 RowsInto into = new RowsInto(def, target, rowId, firstRowId, row -> w.add(ClusterWriter.RowWrite.INSERT, row));

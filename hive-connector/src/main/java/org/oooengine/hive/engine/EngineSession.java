@@ -172,7 +172,28 @@ final class EngineSession implements SqlSession {
         return StatementResult.rows(columns(plan), rows(plan, settings, cancel));
     }
 
+    /**
+     * The query's rows. Where partitions are replicated, a query that lost a node midway runs once
+     * more from the start, the nodes that do not answer passed over: the holders of their partitions'
+     * replicas serve them.
+     * A query's rows are all spooled before the client sees one, so nothing is returned twice.
+     */
     private Executor.Rows rows(RelNode plan, Map<String, String> settings, Cancellation cancel) {
+        try {
+            return rowsOnce(plan, settings, cancel);
+        } catch (RuntimeException e) {
+            String lost = Faults.lostNode(e);
+            if (lost == null || modes.peers().spec().replication() == 1 || cancel.isCancelled()) {
+                throw e;
+            }
+            LOG.warn("query lost a node ({}); running it again, the nodes that do not answer passed over", e.getMessage());
+            // the node a failure names may only have relayed it (its shuffle to the lost node failed): ask them all
+            modes.serving().probeAgain();
+            return rowsOnce(plan, settings, cancel);
+        }
+    }
+
+    private Executor.Rows rowsOnce(RelNode plan, Map<String, String> settings, Cancellation cancel) {
         return StatementTransaction.run(modes.peers(), "query", StatementTransaction.attempts(settings),
                 new StatementTransaction.Attempt<>() {
             @Override

@@ -78,6 +78,11 @@ final class ExecutionModes {
     }
 
     /** The cluster's connections to its nodes, which a statement's transaction reaches them by. */
+    /** Which node serves each partition: a query that lost a node runs again on the replicas of its partitions. */
+    org.oooengine.core.cluster.ServingNodes serving() {
+        return cluster.serving();
+    }
+
     org.oooengine.core.cluster.Peers peers() {
         return cluster.peers();
     }

@@ -49,6 +49,19 @@ public final class Faults {
                 || cause instanceof RemoteException re && re.code() == ErrorCode.CONFLICT;
     }
 
+    /**
+     * The node {@code failure} says was lost — unreachable, its connection dropped, or silent past
+     * its deadline — or null when it names no such node.
+     */
+    public static String lostNode(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof RemoteException re && (re.code() == ErrorCode.NODE_UNAVAILABLE || re.code() == ErrorCode.TIMEOUT)) {
+                return re.node();
+            }
+        }
+        return null;
+    }
+
     /** The SQLSTATE of {@code failure}'s fault class. */
     public static String state(Throwable failure) {
         Throwable cause = unwrap(failure);

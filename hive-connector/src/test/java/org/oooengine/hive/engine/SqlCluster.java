@@ -40,6 +40,7 @@ public final class SqlCluster implements BeforeAllCallback, AfterAllCallback {
     private final List<TpchTable<?>> oracleTables;
     private double scaleFactor = 0.01;
     private NodeService.Caps caps = NodeService.Caps.DEFAULTS;
+    private int replication = 1;
     private EngineOpener opener = tpch -> new ClusterSqlEngine(tpch.session);
     private TpchCluster tpch;
     private ClusterSqlEngine engine;
@@ -61,6 +62,12 @@ public final class SqlCluster implements BeforeAllCallback, AfterAllCallback {
 
     public SqlCluster scaleFactor(double scaleFactor) {
         this.scaleFactor = scaleFactor;
+        return this;
+    }
+
+    /** Each partition on {@code copies} nodes. */
+    public SqlCluster replication(int copies) {
+        this.replication = copies;
         return this;
     }
 
@@ -91,7 +98,7 @@ public final class SqlCluster implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        tpch = new TpchCluster(name, nodes, scaleFactor, oracleTables, caps);
+        tpch = new TpchCluster(name, nodes, scaleFactor, oracleTables, caps, replication);
         engine = opener.open(tpch);
     }
 

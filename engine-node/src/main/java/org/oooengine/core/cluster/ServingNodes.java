@@ -1,0 +1,103 @@
+package org.oooengine.core.cluster;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+
+/**
+ * Which node serves each partition of a table: its owner while the owner is up, else the first
+ * other node holding a replica of it that is ({@link ClusterSpec#holders}). A node is down when a
+ * connection to it cannot be made; it is tried again {@link #RETRY_AFTER_MILLIS} later, or at once
+ * after a statement lost a node ({@link #probeAgain}). Where partitions are not replicated every partition is its
+ * owner's, up or not: a request to a node that is down fails naming it, and nothing else could
+ * answer for it.
+ */
+public final class ServingNodes {
+    private static final Logger LOG = LogManager.getLogger(ServingNodes.class);
+    /** A request's partition when it runs over whatever the node holds as its own: a table not partitioned in its store. */
+    public static final int OWN_PARTITION = -1;
+    /** How long a node found down is passed over before it is tried again. */
+    static final long RETRY_AFTER_MILLIS = 2_000;
+
+    /** Partition {@code partition} of a table, served by {@code node}. */
+    public record Served(int partition, String node) {
+    }
+
+    private final Peers peers;
+    private final ClusterSpec spec;
+    /** When each node found down was last tried, in milliseconds. */
+    private final Map<String, Long> downAt = new ConcurrentHashMap<>();
+
+    ServingNodes(Peers peers) {
+        this.peers = peers;
+        this.spec = peers.spec();
+    }
+
+    /**
+     * The node serving each partition of {@code table}, in partition order.
+     *
+     * @throws ClusterException naming the partition and its nodes when none of them is up
+     */
+    public List<Served> of(String table) {
+        List<String> owners = spec.owners(table);
+        List<Served> served = new ArrayList<>(owners.size());
+        for (int p = 0; p < owners.size(); p++) {
+            served.add(new Served(p, servingNode(table, p)));
+        }
+        return served;
+    }
+
+    /** The nodes up, in the cluster's order: where work that reads no partition goes (merging groups, shuffled joins). */
+    public List<String> liveNodes() {
+        List<String> live = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            if (spec.replication() == 1 || up(n.id())) {
+                live.add(n.id());
+            }
+        }
+        if (live.isEmpty()) {
+            throw new ClusterException("no node of cluster " + spec.name() + " answers");
+        }
+        return live;
+    }
+
+    /** Forgets which nodes were found down: the next request for each node connects to it anew (a statement lost one). */
+    public void probeAgain() {
+        downAt.clear();
+    }
+
+    private String servingNode(String table, int partition) {
+        List<String> holders = spec.holders(table, partition);
+        if (holders.size() == 1) {
+            return holders.get(0);
+        }
+        for (String holder : holders) {
+            if (up(holder)) {
+                return holder;
+            }
+        }
+        throw new ClusterException("partition " + partition + " of table " + table + " is held by nodes " + holders
+                + ", none of which answers");
+    }
+
+    private boolean up(String node) {
+        Long at = downAt.get(node);
+        if (at != null && System.currentTimeMillis() - at < RETRY_AFTER_MILLIS) {
+            return false;
+        }
+        try {
+            peers.client(node);
+        } catch (RuntimeException unreachable) {
+            downAt.put(node, System.currentTimeMillis());
+            LOG.warn("node {} is down: {}", node, unreachable.getMessage());
+            return false;
+        }
+        if (downAt.remove(node) != null) {
+            LOG.info("node {} is up again", node);
+        }
+        return true;
+    }
+}

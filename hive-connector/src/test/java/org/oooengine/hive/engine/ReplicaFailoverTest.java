@@ -1,0 +1,116 @@
+package org.oooengine.hive.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.oooengine.hive.engine.SqlCluster.rows;
+
+import io.trino.tpch.TpchTable;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.oooengine.core.cluster.ClusterManifest;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.hive.sql.SqlSession;
+
+/**
+ * Each partition on two of three nodes (its owner and the next): every table is stored twice, the
+ * catalog counts each partition once, and with a node down — stopped before a query, or lost in
+ * the middle of one — queries over scans, co-located, broadcast and shuffled joins and groups
+ * merged on the nodes answer as DuckDB does, read from the replicas.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ReplicaFailoverTest {
+    @RegisterExtension
+    static final SqlCluster cluster = SqlCluster.of("ooo-replica-test", 3, TpchTable.CUSTOMER, TpchTable.ORDERS,
+            TpchTable.LINE_ITEM, TpchTable.NATION).replication(2);
+
+    private static final List<String> QUERIES = List.of(
+            // scan and a GROUP BY merged on the nodes
+            "SELECT l_returnflag, l_linestatus, count(*), sum(l_quantity), sum(l_extendedprice * (1 - l_discount)) "
+                    + "FROM lineitem WHERE l_shipdate <= DATE '1998-09-02' GROUP BY l_returnflag, l_linestatus",
+            // lineitem and orders partitioned alike: joined where they lie
+            "SELECT o_orderpriority, count(*), sum(l_quantity) FROM orders JOIN lineitem ON l_orderkey = o_orderkey "
+                    + "WHERE o_orderdate < DATE '1994-01-01' GROUP BY o_orderpriority",
+            // orders shuffled to customer's partitions; nation broadcast
+            "SELECT n_name, count(*), sum(o_totalprice) FROM customer JOIN orders ON o_custkey = c_custkey "
+                    + "JOIN nation ON c_nationkey = n_nationkey GROUP BY n_name",
+            "SELECT count(*) FROM customer WHERE NOT EXISTS (SELECT 1 FROM orders WHERE o_custkey = c_custkey)",
+            // groups of many keys merged on the nodes
+            "SELECT o_custkey, count(*), max(o_totalprice) FROM orders GROUP BY o_custkey HAVING count(*) > 20");
+
+    /** Only nation-sized sides broadcast: the others shuffle. */
+    private static SqlSession session() {
+        return cluster.session(Map.of("ooo.join.broadcast-max-bytes", "10000"));
+    }
+
+    private static void answersAsDuckDb() throws Exception {
+        SqlSession s = session();
+        for (String sql : QUERIES) {
+            assertNull(OracleComparison.difference(rows(s, sql), cluster.oracle().rows(sql), false), sql);
+        }
+    }
+
+    @Test
+    @Order(1)
+    void everyPartitionIsStoredTwiceAndCountedOnce() throws Exception {
+        ClusterSpec spec = cluster.tpch().cluster.spec;
+        assertEquals(List.of("n2", "n3"), spec.holders("orders", 1));
+        assertEquals(List.of("n3", "n1"), spec.holders("orders", 2));
+        ClusterManifest manifest = cluster.tpch().session.tables();
+        assertEquals(List.of(), manifest.tableNames().stream().filter(ClusterSpec::isReplicaName).toList());
+        long orders = ((Number) cluster.oracle().rows("SELECT count(*) FROM orders").get(0)[0]).longValue();
+        assertEquals(orders, manifest.table("orders").orElseThrow().meta().rows());
+        answersAsDuckDb();
+    }
+
+    @Test
+    @Order(2)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aNodeDownHasItsPartitionsReadFromTheirReplicas() throws Exception {
+        cluster.tpch().cluster.stop("n2");
+        try {
+            answersAsDuckDb();
+            ClusterManifest manifest = cluster.tpch().session.tables();
+            long orders = ((Number) cluster.oracle().rows("SELECT count(*) FROM orders").get(0)[0]).longValue();
+            assertEquals(orders, manifest.table("orders").orElseThrow().meta().rows(), "counted from the replicas");
+            assertTrue(manifest.table("orders").orElseThrow().missing().isEmpty());
+        } finally {
+            cluster.tpch().cluster.restart("n2");
+        }
+        answersAsDuckDb();
+    }
+
+    /** A query running when a node ends runs again without it, and answers. */
+    @Test
+    @Order(3)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void aNodeLostInTheMiddleOfAQueryIsPassedOverAndTheQueryAnswers() throws Exception {
+        // every lineitem 25 times shuffled to customer's nodes: a few seconds of work to interrupt
+        String slow = "SELECT count(*), sum(x.l_quantity) FROM customer c JOIN (SELECT l_partkey, l_quantity FROM lineitem "
+                + "CROSS JOIN nation) x ON c.c_custkey = x.l_partkey";
+        SqlSession s = session();
+        long t0 = System.nanoTime();
+        assertNull(OracleComparison.difference(rows(s, slow), cluster.oracle().rows(slow), false), slow);
+        long undisturbed = System.nanoTime() - t0;
+        CompletableFuture<List<Object[]>> running = CompletableFuture.supplyAsync(() -> rows(s, slow));
+        Thread.sleep(Math.max(100, undisturbed / 6_000_000)); // some way in: its pipelines run
+        assertTrue(!running.isDone(), "the query ended before the node could be lost (it took "
+                + undisturbed / 1_000_000 + " ms undisturbed)");
+        cluster.tpch().cluster.stop("n3");
+        try {
+            List<Object[]> answer = running.get(150, TimeUnit.SECONDS);
+            assertNull(OracleComparison.difference(answer, cluster.oracle().rows(slow), false), slow);
+            answersAsDuckDb();
+        } finally {
+            cluster.tpch().cluster.restart("n3");
+        }
+    }
+}
