@@ -8,7 +8,7 @@ import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.RemoteException;
 
-/** Routes by the cluster's partition map; remote steps go through this node's {@link Peers}. */
+/** Routes by the cluster's partition map and its replicas; remote steps go through this node's {@link Peers}. */
 final class ClusterRouter implements PartitionRouter {
     private final String self;
     private final Peers peers;
@@ -23,10 +23,23 @@ final class ClusterRouter implements PartitionRouter {
         return self;
     }
 
+    /**
+     * This node where it holds the partition (a replica read here saves a round trip), else its
+     * first holder with an open connection, else its owner (whose request then fails naming it).
+     */
     @Override
-    public String owner(String table, byte[] encodedValue) {
-        List<String> owners = peers.spec().owners(table);
-        return owners.get(Partitioning.partition(encodedValue, owners.size()));
+    public Holder holder(String table, byte[] encodedValue) {
+        ClusterSpec spec = peers.spec();
+        int partition = Partitioning.partition(encodedValue, spec.owners(table).size());
+        List<String> holders = spec.holders(table, partition);
+        int chosen = holders.indexOf(self);
+        for (int j = 0; chosen < 0 && j < holders.size(); j++) {
+            if (peers.connected(holders.get(j)) != null) {
+                chosen = j;
+            }
+        }
+        chosen = Math.max(chosen, 0);
+        return new Holder(holders.get(chosen), chosen == 0 ? table : ClusterSpec.replicaName(table, partition));
     }
 
     @Override

@@ -68,8 +68,8 @@ public final class ClusterSession implements AutoCloseable {
         this.tables = new ClusterTables(spec, peers.timeout(), status);
         this.statistics = new StatisticsClient(spec, peers);
         this.pipelines = new PipelineClient(peers, spec::owners);
-        this.indexJoins = new IndexJoinClient(spec, peers, tables, pipelines);
         this.serving = new ServingNodes(peers);
+        this.indexJoins = new IndexJoinClient(spec, peers, tables, pipelines, serving);
     }
 
     /** Connects to every node of the cluster in {@code clusterDir}. */
@@ -321,7 +321,7 @@ public final class ClusterSession implements AutoCloseable {
     /** As above, each node running {@code after} (may be null) over its rows before sending what comes out. */
     public CompletableFuture<FragmentStats> fragment(String node, JoinSpec spec, ExecutionMode mode, int budget,
                                                      JoinOutputSteps after, Consumer<Chunk> chunks) {
-        return indexJoins.fragment(node, spec, mode, budget, after, chunks);
+        return indexJoins.fragment(node, ServingNodes.OWN_PARTITION, spec, mode, budget, after, chunks);
     }
 
     /** Runs a join on every node at once; rows go to {@code sink} (from the coordinator's threads). */

@@ -32,12 +32,14 @@ final class IndexJoinClient {
     private final Peers peers;
     private final ClusterTables tables;
     private final PipelineClient pipelines;
+    private final ServingNodes serving;
 
-    IndexJoinClient(ClusterSpec spec, Peers peers, ClusterTables tables, PipelineClient pipelines) {
+    IndexJoinClient(ClusterSpec spec, Peers peers, ClusterTables tables, PipelineClient pipelines, ServingNodes serving) {
         this.spec = spec;
         this.peers = peers;
         this.tables = tables;
         this.pipelines = pipelines;
+        this.serving = serving;
     }
 
     JoinQueries.Query query(JoinQueries.Shape shape, double selectivity) {
@@ -93,13 +95,14 @@ final class IndexJoinClient {
         return new ClusterRouter("coordinator", peers);
     }
 
-    CompletableFuture<FragmentStats> fragment(String node, JoinSpec join, ExecutionMode mode, int budget,
+    /** The join's fragment over partition {@code partition} of its outer table ({@link ServingNodes#OWN_PARTITION}: {@code node}'s own). */
+    CompletableFuture<FragmentStats> fragment(String node, int partition, JoinSpec join, ExecutionMode mode, int budget,
                                               JoinOutputSteps after, Consumer<ClusterSession.Chunk> chunks) {
-        byte[] request = Messages.fragment(new Messages.Fragment(join, mode, budget, after));
+        byte[] request = Messages.fragment(new Messages.Fragment(join, mode, budget, after, partition));
         if (request.length > PipelineClient.STAGE_ABOVE_BYTES && after != null) {
             try {
                 request = Messages.fragment(new Messages.Fragment(join, mode, budget,
-                        new JoinOutputSteps(after.types(), pipelines.staged(node, after.pipeline()).steps())));
+                        new JoinOutputSteps(after.types(), pipelines.staged(node, after.pipeline()).steps()), partition));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -125,8 +128,9 @@ final class IndexJoinClient {
         long t0 = System.nanoTime();
         long[] rows = {0};
         List<CompletableFuture<FragmentStats>> ends = new ArrayList<>();
-        for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            ends.add(fragment(n.id(), join, mode, budget, after, chunk -> {
+        // a fragment per partition of the outer table, where it is served: its owner, or a replica's holder
+        for (ServingNodes.Served part : serving.of(join.tables().get(0))) {
+            ends.add(fragment(part.node(), part.partition(), join, mode, budget, after, chunk -> {
                 synchronized (rows) {
                     rows[0] += chunk.rows().size();
                     chunk.rows().forEach(sink::accept);

@@ -106,18 +106,30 @@ final class IndexJoinRequests implements RequestFamily {
     private void runFragment(Messages.Fragment f, Responder out) {
         Store s = node.store().require();
         Peers peers = node.peers();
-        for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
+        ClusterSpec spec = peers.spec();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
             if (!n.id().equals(node.nodeId())) {
-                peers.client(n.id());
+                try {
+                    peers.client(n.id());
+                } catch (RuntimeException down) {
+                    if (spec.replication() == 1) {
+                        throw down;
+                    }
+                    // its partitions are read from the replicas' holders (ClusterRouter.holder)
+                }
             }
         }
+        String outer = f.spec().tables().get(0);
+        int partition = f.partition();
+        boolean own = partition == ServingNodes.OWN_PARTITION || spec.owners(outer).get(partition).equals(node.nodeId());
         PartitionRouter router = new ClusterRouter(node.nodeId(), peers);
         if (f.mode() == ExecutionMode.OOO_LOCAL) {
             router = new SerialRouter(router);
         }
         int budget = f.mode() == ExecutionMode.INORDER ? 1 : f.budget();
         long frames0 = peers.framesSent();
-        DistributedIndexJoin join = new DistributedIndexJoin(s, router, f.spec());
+        DistributedIndexJoin join = new DistributedIndexJoin(s, router, f.spec(),
+                own ? outer : ClusterSpec.replicaName(outer, partition));
         ResultStreamer sink = new ResultStreamer(out, node.readerStall(), join::outerRowsDone);
         // A fragment may run long between result chunks; an empty chunk tells the requester it is alive.
         var beat = queries.heartbeat(sink::heartbeat);

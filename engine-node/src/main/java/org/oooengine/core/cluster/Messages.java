@@ -105,7 +105,8 @@ final class Messages {
 
     /** A join fragment: the spec, how remote probes run, and the in-flight budget. */
     /** An index join to run from the node's partition; {@code after}: steps over its rows before they are sent (may be null). */
-    record Fragment(JoinSpec spec, ExecutionMode mode, int budget, JoinOutputSteps after) {
+    /** @param partition the partition of the outer table it runs over; {@link ServingNodes#OWN_PARTITION}: the node's own */
+    record Fragment(JoinSpec spec, ExecutionMode mode, int budget, JoinOutputSteps after, int partition) {
     }
 
     static byte[] countRange(String table, ColumnRange range) {
@@ -121,14 +122,15 @@ final class Messages {
         if (f.after() != null) {
             f.after().write(w);
         }
-        return w.toByteArray();
+        return w.putVarInt(f.partition() + 1).toByteArray();
     }
 
     static Fragment readFragment(PayloadReader r) {
         ExecutionMode mode = ExecutionMode.valueOf(r.getString());
         int budget = r.getVarInt();
         JoinSpec spec = JoinSpecCodec.read(r);
-        return new Fragment(spec, mode, budget, r.get() == 0 ? null : JoinOutputSteps.read(r));
+        JoinOutputSteps after = r.get() == 0 ? null : JoinOutputSteps.read(r);
+        return new Fragment(spec, mode, budget, after, r.getVarInt() - 1);
     }
 
     /** A chunk of a fragment's result: the outer rows the fragment has finished so far, then rows. */

@@ -23,8 +23,8 @@ final class SerialRouter implements PartitionRouter {
     }
 
     @Override
-    public String owner(String table, byte[] encodedValue) {
-        return delegate.owner(table, encodedValue);
+    public Holder holder(String table, byte[] encodedValue) {
+        return delegate.holder(table, encodedValue);
     }
 
     @Override

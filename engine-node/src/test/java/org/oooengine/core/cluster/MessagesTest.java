@@ -34,11 +34,11 @@ class MessagesTest {
                 new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(new AggregateCall(
                         AggregateCall.Kind.SUM, new Expr.Column(1, SqlType.decimal(15, 2)), false, SqlType.decimal(25, 2))))));
         Messages.Fragment f = Messages.readFragment(new PayloadReader(Messages.fragment(
-                new Messages.Fragment(OL, ExecutionMode.OOO, 128, after))));
+                new Messages.Fragment(OL, ExecutionMode.OOO, 128, after, 2))));
         assertEquals(after, f.after());
         assertEquals(OL.outerTable(), f.spec().outerTable());
         assertNull(Messages.readFragment(new PayloadReader(Messages.fragment(
-                new Messages.Fragment(OL, ExecutionMode.OOO, 128, null)))).after());
+                new Messages.Fragment(OL, ExecutionMode.OOO, 128, null, ServingNodes.OWN_PARTITION)))).after());
     }
 
     @Test

@@ -48,11 +48,17 @@ public final class DistributedIndexJoin {
     }
 
     public DistributedIndexJoin(Store store, PartitionRouter router, JoinSpec spec) {
+        this(store, router, spec, spec.tables().get(0));
+    }
+
+    /** As above, the outer rows read from this node's stored table {@code outerStored}: a replica of another's partition. */
+    public DistributedIndexJoin(Store store, PartitionRouter router, JoinSpec spec, String outerStored) {
         this.store = store;
         this.router = router;
         this.spec = spec;
         List<String> aliases = spec.aliases();
-        List<Table> tables = spec.tables().stream().map(store::table).toList();
+        List<Table> tables = new ArrayList<>(spec.tables().stream().map(store::table).toList());
+        tables.set(0, store.table(outerStored));
         this.outer = tables.get(0);
         this.output = new JoinOutput(spec, tables);
         // Each table's needed columns: those in the output and those later probes join on.
@@ -136,14 +142,14 @@ public final class DistributedIndexJoin {
         }
         byte[] pk = outer.keyCodec().encode(pkValues);
         boolean[] columns = outer.columnMask(outerNeeded);
-        String node = router.owner(outer.name(), outer.primaryKeyPrefix(pkValues[0]));
+        PartitionRouter.Holder holder = router.holder(spec.tables().get(0), outer.primaryKeyPrefix(pkValues[0]));
         CompletableFuture<byte[]> value;
-        if (node.equals(router.self())) {
+        if (holder.node().equals(router.self())) {
             localProbes.increment();
-            value = outer.tree().get(pk);
+            value = store.table(holder.storedName()).tree().get(pk);
         } else {
             remoteRequests.increment();
-            value = router.fetch(node, outer.name(), List.of(pk)).thenApply(values -> values.get(0));
+            value = router.fetch(holder.node(), holder.storedName(), List.of(pk)).thenApply(values -> values.get(0));
         }
         return value.thenApply(v -> {
             if (v == null && !outer.written()) {
@@ -164,16 +170,17 @@ public final class DistributedIndexJoin {
         }
         if (step.index() == null) {
             byte[] prefix = table.primaryKeyPrefix(key);
-            String node = router.owner(table.name(), prefix);
-            if (node.equals(router.self())) {
+            PartitionRouter.Holder holder = router.holder(table.name(), prefix);
+            if (holder.node().equals(router.self())) {
                 localProbes.increment();
-                return table.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
-                    matched(scheduler, partial, s, table.rowAt(leaf, slot, step.columns()), sink);
+                Table local = store.table(holder.storedName());
+                return local.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
+                    matched(scheduler, partial, s, local.rowAt(leaf, slot, step.columns()), sink);
                     return true;
                 });
             }
             remoteRequests.increment();
-            return router.lookup(node, table.name(), null, prefix).thenAccept(entries -> {
+            return router.lookup(holder.node(), holder.storedName(), null, prefix).thenAccept(entries -> {
                 for (PartitionRouter.Entry e : entries) {
                     matched(scheduler, partial, s, table.decodeRow(e.value(), step.columns()), sink);
                 }
@@ -181,17 +188,18 @@ public final class DistributedIndexJoin {
         }
         SecondaryIndex index = step.index();
         byte[] prefix = index.prefix(key);
-        String node = router.owner(table.name(), prefix);
-        if (node.equals(router.self())) {
+        PartitionRouter.Holder holder = router.holder(table.name(), prefix);
+        if (holder.node().equals(router.self())) {
             localProbes.increment();
+            SecondaryIndex local = store.table(holder.storedName()).index(index.name());
             List<Object[]> keys = new ArrayList<>();
-            return index.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
-                keys.add(index.primaryKeyAt(leaf, slot));
+            return local.tree().scan(prefix, KeyCodec.successor(prefix), (leaf, slot) -> {
+                keys.add(local.primaryKeyAt(leaf, slot));
                 return true;
             }).thenRun(() -> fetchMatches(scheduler, partial, s, keys, sink));
         }
         remoteRequests.increment();
-        return router.lookup(node, table.name(), index.name(), prefix).thenAccept(entries -> {
+        return router.lookup(holder.node(), holder.storedName(), index.name(), prefix).thenAccept(entries -> {
             List<Object[]> keys = new ArrayList<>(entries.size());
             int ixColumns = index.columns().size();
             for (PartitionRouter.Entry e : entries) {
@@ -205,20 +213,21 @@ public final class DistributedIndexJoin {
     private void fetchMatches(TaskScheduler scheduler, Object[][] partial, int s, List<Object[]> primaryKeys,
                               RowSink sink) {
         Table table = steps.get(s).table();
-        Map<String, List<byte[]>> remote = new LinkedHashMap<>();
+        Map<PartitionRouter.Holder, List<byte[]>> remote = new LinkedHashMap<>();
         for (Object[] pkValues : primaryKeys) {
             byte[] pk = table.keyCodec().encode(pkValues);
-            String node = router.owner(table.name(), table.primaryKeyPrefix(pkValues[0]));
-            if (node.equals(router.self())) {
+            PartitionRouter.Holder holder = router.holder(table.name(), table.primaryKeyPrefix(pkValues[0]));
+            if (holder.node().equals(router.self())) {
                 localProbes.increment();
-                scheduler.spawn(() -> table.tree().get(pk).thenAccept(value -> fetched(scheduler, partial, s, value, pk, sink)));
+                Table local = store.table(holder.storedName());
+                scheduler.spawn(() -> local.tree().get(pk).thenAccept(value -> fetched(scheduler, partial, s, value, pk, sink)));
             } else {
-                remote.computeIfAbsent(node, n -> new ArrayList<>()).add(pk);
+                remote.computeIfAbsent(holder, h -> new ArrayList<>()).add(pk);
             }
         }
-        remote.forEach((node, pks) -> {
+        remote.forEach((holder, pks) -> {
             remoteRequests.increment();
-            scheduler.spawn(() -> router.fetch(node, table.name(), pks).thenAccept(values -> {
+            scheduler.spawn(() -> router.fetch(holder.node(), holder.storedName(), pks).thenAccept(values -> {
                 for (int i = 0; i < pks.size(); i++) {
                     fetched(scheduler, partial, s, values.get(i), pks.get(i), sink);
                 }

@@ -16,15 +16,25 @@ public interface PartitionRouter {
     /** The name of the node this fragment runs on. */
     String self();
 
-    /** The node that owns the partition of {@code table} holding {@code encodedValue}. */
-    String owner(String table, byte[] encodedValue);
+    /**
+     * Where a partition is read: on {@code node}, which stores it as table {@code storedName} (the
+     * table's own name on its owner, a replica's name on another holder).
+     */
+    record Holder(String node, String storedName) {
+    }
 
     /**
-     * Entries of {@code index} (null: the clustered tree) of the partition on {@code node} whose
-     * keys start with {@code prefix}.
+     * Where to read the partition of {@code table} holding {@code encodedValue}: this node when it
+     * holds it (its owner's copy or a replica), else a node holding it that is reachable.
+     */
+    Holder holder(String table, byte[] encodedValue);
+
+    /**
+     * Entries of {@code index} (null: the clustered tree) of {@code node}'s stored table
+     * {@code table} whose keys start with {@code prefix}.
      */
     CompletableFuture<List<Entry>> lookup(String node, String table, String index, byte[] prefix);
 
-    /** Rows by primary key from {@code node}'s partition, in request order; null where absent. */
+    /** Rows by primary key from {@code node}'s stored table {@code table}, in request order; null where absent. */
     CompletableFuture<List<byte[]>> fetch(String node, String table, List<byte[]> primaryKeys);
 }

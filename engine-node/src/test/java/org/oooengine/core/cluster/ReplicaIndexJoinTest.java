@@ -1,0 +1,71 @@
+package org.oooengine.core.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.trino.tpch.TpchTable;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.oooengine.core.exec.CollectingSink;
+import org.oooengine.core.tpch.JoinQueries;
+
+/**
+ * The out-of-order index join on three nodes keeping each partition twice: with every node up a
+ * node reads the partitions it holds a copy of itself, and with one node down its fragment runs on
+ * the holder of its partition's copy and every probe of its partitions goes there; OL, PL, Q3' and
+ * Q8' return DuckDB's rows in every mode either way.
+ */
+class ReplicaIndexJoinTest {
+    private static TpchCluster tpch;
+
+    @BeforeAll
+    static void start() throws Exception {
+        tpch = new TpchCluster("ooo-replica-join-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM,
+                TpchTable.PART, TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER),
+                NodeService.Caps.DEFAULTS, 2);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (tpch != null) {
+            tpch.close();
+        }
+    }
+
+    @Test
+    void indexJoinsAnswerWithANodeDown() throws Exception {
+        List<JoinQueries.Query> queries = new ArrayList<>();
+        for (String name : List.of("OL", "PL", "Q3", "Q8'")) {
+            queries.add(tpch.session.query(JoinQueries.shape(name), 0.02));
+        }
+        List<List<String>> expected = new ArrayList<>();
+        for (JoinQueries.Query q : queries) {
+            expected.add(tpch.expected(q.spec()));
+            assertFalse(expected.get(expected.size() - 1).isEmpty());
+        }
+        answer(queries, expected);
+        tpch.cluster.stop("n2");
+        try {
+            answer(queries, expected);
+        } finally {
+            tpch.cluster.restart("n2");
+        }
+    }
+
+    private static void answer(List<JoinQueries.Query> queries, List<List<String>> expected) {
+        for (int i = 0; i < queries.size(); i++) {
+            JoinQueries.Query q = queries.get(i);
+            for (ExecutionMode mode : ExecutionMode.values()) {
+                CollectingSink rows = new CollectingSink();
+                ClusterSession.JoinRun run = tpch.session.join(q.spec(), mode, 64, rows);
+                assertEquals(expected.get(i), tpch.render(q.spec(), rows.rows()), q.spec() + " " + mode);
+                assertEquals(3, run.fragments().size(), "a fragment per partition of the outer table");
+                assertTrue(run.rows() > 0);
+            }
+        }
+    }
+}
