@@ -142,6 +142,14 @@ public final class ClusterManifest {
         return unanswered;
     }
 
+    /**
+     * Whether a table could be held by the nodes that did not answer alone: as many of them as
+     * there are copies of a partition (any fewer leave every partition a holder that answered).
+     */
+    public boolean mayMissTables() {
+        return !unanswered.isEmpty() && unanswered.size() >= spec.replication();
+    }
+
     /** Whether no node at all answered: nothing is known of the cluster's tables. */
     public boolean noneAnswered() {
         return answered.isEmpty();

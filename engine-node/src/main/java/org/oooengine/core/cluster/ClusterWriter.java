@@ -54,10 +54,6 @@ public final class ClusterWriter {
             throw new ClusterException("table " + def.name() + " has a GLOBAL index, which writes in place do not keep: "
                     + "rewrite it with INSERT OVERWRITE");
         }
-        if (peers.spec().replication() > 1) {
-            throw new ClusterException("table " + def.name() + " has each partition on " + peers.spec().replication()
-                    + " nodes, which writes in place do not reach yet: rewrite it with INSERT OVERWRITE");
-        }
         return new Statement(def, policy);
     }
 
@@ -85,11 +81,22 @@ public final class ClusterWriter {
             this.codec = new RowCodec(def.schema());
         }
 
-        /** Sends a row (stored values in the table's column order) to be written as {@code kind} says. */
+        /**
+         * Sends a row (stored values in the table's column order) to be written as {@code kind} says,
+         * to every node holding its partition: its owner, and the holders of its copies under the
+         * copies' names, all in the one statement they commit or roll back together.
+         */
         public void add(RowWrite kind, Object[] row) {
-            String node = router.rowOwner(row);
-            Batch b = batches.computeIfAbsent(node + "/" + kind, k -> new Batch(node, kind));
-            b.add(codec.encode(row));
+            int partition = router.rowPartition(row);
+            List<String> holders = peers.spec().holders(def.name(), partition);
+            byte[] encoded = codec.encode(row);
+            for (int j = 0; j < holders.size(); j++) {
+                String node = holders.get(j);
+                String stored = j == 0 ? def.name() : ClusterSpec.replicaName(def.name(), partition);
+                boolean counted = j == 0;
+                batches.computeIfAbsent(node + "/" + stored + "/" + kind, k -> new Batch(node, stored, kind, counted))
+                        .add(encoded);
+            }
         }
 
         /**
@@ -199,16 +206,23 @@ public final class ClusterWriter {
             CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).exceptionally(e -> null).join();
         }
 
-        /** One node's rows of one kind, sent a chunk at a time, each answered before the next. */
+        /**
+         * One node's rows of one kind for one of its stored tables, sent a chunk at a time, each
+         * answered before the next; {@code counted}: the owner's, whose changes the statement reports.
+         */
         private final class Batch {
             private final String node;
+            private final String stored;
             private final RowWrite kind;
+            private final boolean counted;
             private PayloadWriter rows = new PayloadWriter(CHUNK_BYTES + 4096);
             private int count;
 
-            Batch(String node, RowWrite kind) {
+            Batch(String node, String stored, RowWrite kind, boolean counted) {
                 this.node = node;
+                this.stored = stored;
                 this.kind = kind;
+                this.counted = counted;
             }
 
             void add(byte[] row) {
@@ -223,12 +237,13 @@ public final class ClusterWriter {
                     return;
                 }
                 byte[] body = rows.toByteArray();
-                byte[] payload = new PayloadWriter(body.length + 64).put(Messages.WRITE_APPLY).putLong(id).putString(def.name())
+                byte[] payload = new PayloadWriter(body.length + 64).put(Messages.WRITE_APPLY).putLong(id).putString(stored)
                         .putString(policy).put((byte) kind.ordinal()).putVarInt(count).putBytesRaw(body).toByteArray();
                 rows = new PayloadWriter(CHUNK_BYTES + 4096);
                 count = 0;
                 sentTo.add(node); // a failure half way leaves rows there too: it is rolled back with the others
-                changed += call(node, payload).join().reader().getLong();
+                long applied = call(node, payload).join().reader().getLong();
+                changed += counted ? applied : 0;
             }
         }
     }

@@ -52,8 +52,8 @@ public final class ClusterCatalog implements Catalog {
     }
 
     /**
-     * @throws SqlException when the table is on none of the nodes that answered while some did not:
-     *                      they may hold it, so "not found" would be a guess
+     * @throws SqlException when the table is on none of the nodes that answered while as many did
+     *                      not as hold each partition: they may hold it, so "not found" would be a guess
      */
     @Override
     public Optional<TableInfo> table(String database, String name) {
@@ -62,7 +62,7 @@ public final class ClusterCatalog implements Catalog {
         }
         ClusterManifest m = answered();
         if (!m.tableNames().contains(name)) {
-            if (!m.unanswered().isEmpty()) {
+            if (m.mayMissTables()) {
                 throw new SqlException(SqlException.NODE_FAILURE, "cannot tell whether table " + database + "." + name
                         + " exists: it is on none of the nodes that answered; "
                         + ClusterManifest.describe(m.unanswered()));

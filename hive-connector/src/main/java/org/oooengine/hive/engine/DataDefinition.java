@@ -782,8 +782,7 @@ final class DataDefinition {
         boolean rowId = entry.map(CatalogTable::hasRowId).orElse(false);
         long firstRowId = entry.map(CatalogTable::nextRowId).orElse(0L);
         long written;
-        // a replicated table is written whole, to every holder, until writes in place reach replicas
-        if (inPlace && append && ClusterWriter.writable(def) && cluster.spec().replication() == 1) {
+        if (inPlace && append && ClusterWriter.writable(def)) {
             ClusterWriter.Statement w = beginInPlace(target, def);
             try {
                 RowsInto into = new RowsInto(def, target, rowId, firstRowId, row -> w.add(ClusterWriter.RowWrite.INSERT, row));

@@ -120,4 +120,43 @@ class ReplicaFailoverTest {
             cluster.tpch().cluster.restart("n3");
         }
     }
+
+    /**
+     * INSERT INTO, UPDATE and DELETE write in place on every holder of a row's partition, in one
+     * statement: with a node down afterwards the table reads as DuckDB computes it from the same
+     * changes, and a write that needs the node down fails naming it, changing nothing.
+     */
+    @Test
+    @Order(4)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void writesInPlaceReachEveryCopy() throws Exception {
+        SqlSession s = session();
+        String columns = "o_orderkey, o_custkey, o_totalprice, o_comment";
+        s.execute("CREATE TABLE copied_orders TBLPROPERTIES ('ooo.primary.key'='o_orderkey') AS SELECT " + columns
+                + " FROM orders", new org.oooengine.hive.sql.Cancellation());
+        String added = "SELECT o_orderkey + 1000000 AS o_orderkey, o_custkey, o_totalprice, o_comment FROM orders "
+                + "WHERE o_orderkey < 20000";
+        update(s, "INSERT INTO copied_orders " + added);
+        update(s, "UPDATE copied_orders SET o_comment = 'changed' WHERE o_custkey < 100");
+        update(s, "DELETE FROM copied_orders WHERE o_orderkey < 30000");
+        String expected = "SELECT o_orderkey, o_custkey, o_totalprice, CASE WHEN o_custkey < 100 THEN 'changed' "
+                + "ELSE o_comment END AS o_comment FROM (SELECT " + columns + " FROM orders UNION ALL " + added
+                + ") x WHERE o_orderkey >= 30000";
+        cluster.tpch().cluster.stop("n2");
+        try {
+            assertNull(OracleComparison.difference(rows(s, "SELECT * FROM copied_orders"), cluster.oracle().rows(expected),
+                    false), "read from n1's and n3's copies");
+            org.oooengine.core.sql.SqlException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.oooengine.core.sql.SqlException.class, () -> update(s, "DELETE FROM copied_orders"));
+            assertTrue(refused.getMessage().contains("n2"), refused.getMessage());
+            assertNull(OracleComparison.difference(rows(s, "SELECT * FROM copied_orders"), cluster.oracle().rows(expected),
+                    false), "the failed DELETE changed nothing");
+        } finally {
+            cluster.tpch().cluster.restart("n2");
+        }
+    }
+
+    private static long update(SqlSession s, String sql) {
+        return s.execute(sql, new org.oooengine.hive.sql.Cancellation()).updateCount();
+    }
 }
