@@ -83,7 +83,7 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "load tpcds", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "bench tpch", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress",
+                "bench fetch", "bench tpch", "bench failover", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress",
                 "bench chbench", "bench chbench-plot", "bench scan", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster htap", "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "beeline", "deploy",
                 "deploy inventory"), names);
@@ -96,6 +96,23 @@ class CliParsingTest {
                 "--selectivities", "0.1,1.5");
         assertEquals(2, r.exitCode(), r::toString);
         assertTrue(r.err().contains("--selectivities: selectivity must be in (0, 1], got 1.5"), r::toString);
+    }
+
+    /** bench failover refuses a cluster whose partitions have no copies, and a kill point outside the query, before connecting. */
+    @Test
+    void benchFailoverRefusesAClusterWithoutCopiesAndABadKillPoint(@TempDir Path tmp) throws Exception {
+        Path single = tmp.resolve("single");
+        java.nio.file.Files.createDirectories(single);
+        org.oooengine.core.cluster.ClusterSpec.local("t", 3, 40001).write(single);
+        Cli noCopies = Cli.run("bench", "failover", "--cluster", single.toString());
+        assertEquals(2, noCopies.exitCode(), noCopies::toString);
+        assertTrue(noCopies.err().contains("keeps each partition on one node"), noCopies::toString);
+        Path copied = tmp.resolve("copied");
+        java.nio.file.Files.createDirectories(copied);
+        org.oooengine.core.cluster.ClusterSpec.local("t", 3, 40001).withReplication(2).write(copied);
+        Cli late = Cli.run("bench", "failover", "--cluster", copied.toString(), "--at", "1.5");
+        assertEquals(2, late.exitCode(), late::toString);
+        assertTrue(late.err().contains("--at within (0, 1)"), late::toString);
     }
 
     /** bench scan refuses a pattern it does not know and a malformed skew before writing any file. */

@@ -1,0 +1,176 @@
+package org.oooengine.cluster.cli;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.oooengine.cluster.bench.tpch.TpchQueries;
+import org.oooengine.cluster.launch.LocalCluster;
+import org.oooengine.cluster.launch.PidFile;
+import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.hive.engine.ClusterSqlEngine;
+import org.oooengine.hive.sql.Cancellation;
+import org.oooengine.hive.sql.SqlSession;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * TPC-H queries on a cluster that keeps each partition on two nodes or more, each first undisturbed
+ * (the median of its runs), then once more with a node killed (SIGKILL) part way through: whether
+ * the answer is the undisturbed one, and how much longer it took. The node's supervisor starts it
+ * again; the next query waits until it is up.
+ */
+@Command(name = "failover", mixinStandardHelpOptions = true,
+        description = "time TPC-H queries with a node killed in the middle of each, against their time undisturbed")
+final class BenchFailoverCommand implements Callable<Integer> {
+    /** How long a killed node may take to be started again by its supervisor before the run gives up. */
+    private static final long RESTART_WAIT_SECONDS = 120;
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>",
+            description = "a running local cluster made with 'ooo cluster start --replication 2' and loaded with 'ooo load tpch'")
+    Path cluster;
+
+    @Option(names = "--queries", split = ",", paramLabel = "<n>", defaultValue = "1,3,9,18,21",
+            description = "query numbers (default: ${DEFAULT-VALUE})")
+    List<Integer> queries;
+
+    @Option(names = "--node", paramLabel = "<id>", description = "the node to kill (default: the cluster's last)")
+    String node;
+
+    @Option(names = "--at", defaultValue = "0.33", paramLabel = "F",
+            description = "kill the node this far into the query's undisturbed time (default: ${DEFAULT-VALUE})")
+    double at;
+
+    @Option(names = "--repeat", defaultValue = "3", paramLabel = "N",
+            description = "undisturbed runs per query, of which the median counts (default: ${DEFAULT-VALUE})")
+    int repeat;
+
+    @Option(names = "--json", description = "print one JSON object instead of a table")
+    boolean json;
+
+    /** One query: its undisturbed median and its time with the node killed, in seconds. */
+    record Run(String query, double undisturbedSeconds, double failoverSeconds, double ratio, boolean sameRows, String error) {
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        ClusterSpec clusterSpec = ClusterSpec.read(cluster);
+        if (clusterSpec.replication() < 2) {
+            throw new ParameterException(spec.commandLine(), "the cluster in " + cluster + " keeps each partition on one "
+                    + "node: a killed node's rows would be gone; make one with 'ooo cluster start --replication 2'");
+        }
+        String victim = node != null ? node : clusterSpec.nodes().get(clusterSpec.nodes().size() - 1).id();
+        clusterSpec.node(victim);
+        if (repeat < 1 || at <= 0 || at >= 1) {
+            throw new ParameterException(spec.commandLine(), "--repeat must be at least 1 and --at within (0, 1)");
+        }
+        queries.forEach(TpchQueries::check);
+        PrintWriter err = spec.commandLine().getErr();
+        LocalCluster local = new LocalCluster(cluster, true);
+        List<Run> runs = new ArrayList<>();
+        try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
+             SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
+            for (int q : queries) {
+                String text = TpchQueries.text(q);
+                double[] times = new double[repeat];
+                List<String> rows = null;
+                for (int i = 0; i < repeat; i++) {
+                    long t0 = System.nanoTime();
+                    rows = rows(sql, text);
+                    times[i] = (System.nanoTime() - t0) / 1e9;
+                }
+                Arrays.sort(times);
+                double undisturbed = times[repeat / 2];
+                runs.add(killedMidway(sql, text, TpchQueries.name(q), undisturbed, rows, victim, local));
+                err.println(progress(runs.get(runs.size() - 1)));
+                err.flush();
+                awaitUp(local, victim);
+            }
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        if (json) {
+            Map<String, Object> report = new LinkedHashMap<>();
+            report.put("cluster", cluster.toAbsolutePath().normalize().toString());
+            report.put("nodes", clusterSpec.nodes().size());
+            report.put("replication", clusterSpec.replication());
+            report.put("killed", victim);
+            report.put("at", at);
+            report.put("repeat", repeat);
+            report.put("queries", runs);
+            out.println(Json.line(report));
+        } else {
+            out.printf("%-6s %14s %14s %7s %s%n", "query", "undisturbed s", "node killed s", "ratio", "answer");
+            runs.forEach(r -> out.printf("%-6s %14.3f %14.3f %7.2f %s%n", r.query(), r.undisturbedSeconds(),
+                    r.failoverSeconds(), r.ratio(), r.error() != null ? r.error() : r.sameRows() ? "same" : "DIFFERENT"));
+        }
+        out.flush();
+        return runs.stream().allMatch(r -> r.sameRows() && r.error() == null) ? 0 : 1;
+    }
+
+    private Run killedMidway(SqlSession sql, String text, String name, double undisturbed, List<String> expected,
+                             String victim, LocalCluster local) throws Exception {
+        long t0 = System.nanoTime();
+        CompletableFuture<List<String>> running = CompletableFuture.supplyAsync(() -> rows(sql, text));
+        Thread.sleep((long) (undisturbed * at * 1000));
+        if (running.isDone()) {
+            throw new IllegalStateException(name + " ended before " + victim + " could be killed: raise --at's share "
+                    + "or the scale factor");
+        }
+        kill(local, victim);
+        try {
+            List<String> answer = running.get(30 + (long) (undisturbed * 20), TimeUnit.SECONDS);
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            return new Run(name, undisturbed, seconds, seconds / undisturbed, answer.equals(expected), null);
+        } catch (java.util.concurrent.ExecutionException e) {
+            double seconds = (System.nanoTime() - t0) / 1e9;
+            return new Run(name, undisturbed, seconds, seconds / undisturbed, false, e.getCause().getMessage());
+        }
+    }
+
+    /** SIGKILL to the node's process; its supervisor starts it again. */
+    private static void kill(LocalCluster local, String victim) {
+        if (!(new PidFile(local.dir(), victim).read() instanceof PidFile.Up up)) {
+            throw new IllegalStateException("node " + victim + " is not running");
+        }
+        up.process().destroyForcibly();
+    }
+
+    private static void awaitUp(LocalCluster local, String victim) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RESTART_WAIT_SECONDS);
+        while (System.nanoTime() < deadline) {
+            boolean up = local.status().stream().anyMatch(s -> s.node().equals(victim) && s.state().equals("up"));
+            if (up) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("node " + victim + " was not up again " + RESTART_WAIT_SECONDS + " s after it was killed");
+    }
+
+    /** The query's rows, rendered and sorted: answers compared as sets of rows in any order. */
+    private static List<String> rows(SqlSession sql, String text) {
+        List<String> rows = new ArrayList<>();
+        sql.execute(text, new Cancellation()).rows().forEachRemaining(r -> rows.add(Arrays.toString(r)));
+        rows.sort(null);
+        return rows;
+    }
+
+    private static String progress(Run r) {
+        return String.format("%s: %.3f s undisturbed, %.3f s with the node killed (%.2fx), %s", r.query(),
+                r.undisturbedSeconds(), r.failoverSeconds(), r.ratio(),
+                r.error() != null ? "failed: " + r.error() : r.sameRows() ? "the same rows" : "DIFFERENT rows");
+    }
+}
