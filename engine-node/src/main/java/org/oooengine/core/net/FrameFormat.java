@@ -29,10 +29,13 @@ import org.oooengine.core.wire.ProtocolException;
  * table of a join fragment carries an alias, so a table may be joined twice. Version 4: a partial
  * aggregate's state is three values per aggregate (a variance's mean and squared deviations).
  * Version 5: a node pipeline's closing summary carries seven figures (its peak memory, the rows
- * it spilled and the bytes it sent besides rows, time and bytes spilled).
+ * it spilled and the bytes it sent besides rows, time and bytes spilled). Version 6: chunks of
+ * rows go column by column. Version 7: a pipeline, shuffle or join fragment names the partition it
+ * runs over (a node may serve another's from its copy), and a shuffle to a table's partitions has an
+ * exchange per partition.
  */
 public final class FrameFormat {
-    public static final byte VERSION = 6;
+    public static final byte VERSION = 7;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member
