@@ -342,6 +342,10 @@ final class ClusterCommand {
                 status.forEach(s -> out.println(Json.line(s)));
                 return status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
             }
+            int copies = ClusterSpec.read(dir).replication();
+            if (copies > 1) {
+                out.printf("each partition on %d nodes: its owner's, and copies named <table>/partition-<p>%n", copies);
+            }
             out.printf("%-6s %-16s %-14s %-8s %-14s %10s  %s%n", "node", "address", "rack", "pid", "state", "uptime",
                     "partition rows");
             for (LocalCluster.NodeStatus s : status) {
