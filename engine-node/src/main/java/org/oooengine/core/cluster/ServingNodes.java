@@ -54,7 +54,7 @@ public final class ServingNodes {
     public List<String> liveNodes() {
         List<String> live = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
-            if (spec.replication() == 1 || up(n.id())) {
+            if (spec.replication() == 1 || up(n.id(), false)) {
                 live.add(n.id());
             }
         }
@@ -75,7 +75,13 @@ public final class ServingNodes {
             return holders.get(0);
         }
         for (String holder : holders) {
-            if (up(holder)) {
+            if (up(holder, false)) {
+                return holder;
+            }
+        }
+        // every holder was found down lately: one may be back (a restarted node), so ask them now
+        for (String holder : holders) {
+            if (up(holder, true)) {
                 return holder;
             }
         }
@@ -83,9 +89,10 @@ public final class ServingNodes {
                 + ", none of which answers");
     }
 
-    private boolean up(String node) {
+    /** Whether {@code node} accepts a connection; unless {@code now}, a node found down lately is not asked again yet. */
+    private boolean up(String node, boolean now) {
         Long at = downAt.get(node);
-        if (at != null && System.currentTimeMillis() - at < RETRY_AFTER_MILLIS) {
+        if (!now && at != null && System.currentTimeMillis() - at < RETRY_AFTER_MILLIS) {
             return false;
         }
         try {
