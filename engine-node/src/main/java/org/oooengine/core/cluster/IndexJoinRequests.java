@@ -121,6 +121,10 @@ final class IndexJoinRequests implements RequestFamily {
         }
         String outer = f.spec().tables().get(0);
         int partition = f.partition();
+        if (partition >= spec.owners(outer).size()) {
+            throw new IllegalArgumentException("a join fragment over partition " + partition + " of table " + outer
+                    + ", which has " + spec.owners(outer).size());
+        }
         boolean own = partition == ServingNodes.OWN_PARTITION || spec.owners(outer).get(partition).equals(node.nodeId());
         PartitionRouter router = new ClusterRouter(node.nodeId(), peers);
         if (f.mode() == ExecutionMode.OOO_LOCAL) {

@@ -161,18 +161,24 @@ final class PipelineRequests implements RequestFamily {
             return node.store()::table;
         }
         ClusterSpec spec = node.peers().spec();
-        return name -> {
-            List<String> owners = spec.owners(name);
-            boolean own = partition >= owners.size() || owners.get(partition).equals(node.nodeId());
-            return node.store().table(own ? name : ClusterSpec.replicaName(name, partition));
-        };
+        return name -> node.store().table(ownsPartition(spec, name, partition) ? name
+                : ClusterSpec.replicaName(name, partition));
+    }
+
+    /** Whether this node owns {@code partition} of {@code table}; a partition the table does not have is refused by number. */
+    private boolean ownsPartition(ClusterSpec spec, String table, int partition) {
+        List<String> owners = spec.owners(table);
+        if (partition >= owners.size()) {
+            throw new IllegalArgumentException("a request over partition " + partition + " of table " + table
+                    + ", which has " + owners.size());
+        }
+        return owners.get(partition).equals(node.nodeId());
     }
 
     /** The name receivers count a producer over {@code partition} by: the node, and the partition where it is another's. */
     private String producerName(String table, int partition) {
-        List<String> owners = node.peers().spec().owners(table);
-        return partition == ServingNodes.OWN_PARTITION || partition >= owners.size()
-                || owners.get(partition).equals(node.nodeId()) ? node.nodeId() : node.nodeId() + "/partition-" + partition;
+        return partition == ServingNodes.OWN_PARTITION || ownsPartition(node.peers().spec(), table, partition)
+                ? node.nodeId() : node.nodeId() + "/partition-" + partition;
     }
 
     /**
