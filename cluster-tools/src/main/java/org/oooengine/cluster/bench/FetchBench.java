@@ -117,7 +117,7 @@ public final class FetchBench {
             byte[] key = keys.get(ThreadLocalRandom.current().nextInt(keys.size()));
             long sent = System.nanoTime();
             boolean counted = measuring;
-            router.fetch(node, table, List.of(key)).whenComplete((rows, error) -> {
+            router.fetch(PartitionRouter.Holder.only(node, table), List.of(key)).whenComplete((rows, error) -> {
                 long nanos = System.nanoTime() - sent;
                 if (error == null && (rows.size() != 1 || rows.get(0) == null)) {
                     error = new IllegalStateException("node " + node + " did not return the row of a key it listed");

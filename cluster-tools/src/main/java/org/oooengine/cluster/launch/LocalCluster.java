@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.GcWatchdog;
 import org.oooengine.core.cluster.ClusterException;
@@ -491,6 +492,10 @@ public final class LocalCluster {
                 }
             }
             try (ClusterSession s = ClusterSession.open(dir, "launcher", Duration.ofSeconds(2))) {
+                // (A session opens with nodes down where partitions have copies: ask each awaited one.)
+                for (ClusterSpec.NodeSpec n : nodes) {
+                    s.peers().client(n.id());
+                }
                 return;
             } catch (RemoteException e) {
                 if (System.nanoTime() > deadline) {
@@ -515,6 +520,35 @@ public final class LocalCluster {
         Files.deleteIfExists(urlFile());
         Files.deleteIfExists(dir.resolve("run").resolve("supervise.sh"));
         return stopped;
+    }
+
+    /**
+     * Stops node {@code node} and starts it again under a new supervisor with its command changed
+     * by {@code edit} (a benchmark that slows one node, say), then waits until the cluster answers.
+     * The command edited is the running supervisor's ({@code sh supervise.sh <node> <dir> java ...}),
+     * as Linux's /proc shows it.
+     */
+    public void restart(String node, UnaryOperator<List<String>> edit) throws Exception {
+        ClusterSpec spec = ClusterSpec.read(dir);
+        if (!(supervisorPidFile(node).read() instanceof PidFile.Up supervisor)) {
+            throw new ClusterException("node " + node + " of " + dir + " runs under no supervisor: start it with "
+                    + "'ooo cluster start' first");
+        }
+        // (ProcessHandle.Info leaves the arguments out of a command line as long as a node's.)
+        Path cmdline = Path.of("/proc", String.valueOf(supervisor.process().pid()), "cmdline");
+        if (!Files.isReadable(cmdline)) {
+            throw new ClusterException("the command of node " + node + "'s supervisor cannot be read from " + cmdline);
+        }
+        List<String> cmd = List.of(Files.readString(cmdline, StandardCharsets.UTF_8).split("\0"));
+        stop(List.of(node));
+        Files.deleteIfExists(endedFile(node));
+        Path log = Directories.createPrivateFile(dir.resolve("logs").resolve(node + ".log"));
+        ProcessBuilder pb = new ProcessBuilder(edit.apply(cmd)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        pb.environment().putIfAbsent("OOO_LOG_LEVEL", "info");
+        Process p = pb.start();
+        supervisorPidFile(node).write(p.toHandle());
+        awaitReady(List.of(spec.node(node)), List.of(p.toHandle()));
     }
 
     /**

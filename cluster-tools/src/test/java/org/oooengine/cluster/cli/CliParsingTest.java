@@ -83,7 +83,7 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "load tpcds", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "bench tpch", "bench failover", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress",
+                "bench fetch", "bench tpch", "bench failover", "bench hedge", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress",
                 "bench chbench", "bench chbench-plot", "bench scan", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster htap", "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "beeline", "deploy",
                 "deploy inventory"), names);
@@ -113,6 +113,38 @@ class CliParsingTest {
         Cli late = Cli.run("bench", "failover", "--cluster", copied.toString(), "--at", "1.5");
         assertEquals(2, late.exitCode(), late::toString);
         assertTrue(late.err().contains("--at within (0, 1)"), late::toString);
+    }
+
+    /** bench hedge refuses a cluster without copies and a slowdown that slows nothing, before connecting. */
+    @Test
+    void benchHedgeRefusesAClusterWithoutCopiesAndABadSlowdown(@TempDir Path tmp) throws Exception {
+        Path single = tmp.resolve("single");
+        java.nio.file.Files.createDirectories(single);
+        org.oooengine.core.cluster.ClusterSpec.local("t", 3, 40001).write(single);
+        Cli noCopies = Cli.run("bench", "hedge", "--cluster", single.toString());
+        assertEquals(2, noCopies.exitCode(), noCopies::toString);
+        assertTrue(noCopies.err().contains("keeps each partition on one node"), noCopies::toString);
+        Path copied = tmp.resolve("copied");
+        java.nio.file.Files.createDirectories(copied);
+        org.oooengine.core.cluster.ClusterSpec.local("t", 3, 40001).withReplication(2).write(copied);
+        Cli slowdown = Cli.run("bench", "hedge", "--cluster", copied.toString(), "--slowdown", "1");
+        assertEquals(2, slowdown.exitCode(), slowdown::toString);
+        assertTrue(slowdown.err().contains("--slowdown above 1"), slowdown::toString);
+        Cli query = Cli.run("bench", "hedge", "--cluster", copied.toString(), "--query", "XY");
+        assertEquals(2, query.exitCode(), query::toString);
+        assertTrue(query.err().contains("--query"), query::toString);
+        Cli node = Cli.run("bench", "hedge", "--cluster", copied.toString(), "--node", "n9");
+        assertEquals(2, node.exitCode(), node::toString);
+        assertTrue(node.err().contains("n9"), node::toString);
+    }
+
+    /** The slowed node is started again with its answer delay replaced, or added when it had none. */
+    @Test
+    void benchHedgeSetsTheSlowNodesAnswerDelay() {
+        assertEquals(List.of("sh", "node", "--answer-delay", "1500us", "--id", "n2"), BenchHedgeCommand.withAnswerDelay(
+                List.of("sh", "node", "--answer-delay", "0us", "--id", "n2"), java.time.Duration.ofNanos(1_500_000)));
+        assertEquals(List.of("sh", "node", "--answer-delay", "0us"), BenchHedgeCommand.withAnswerDelay(
+                List.of("sh", "node"), java.time.Duration.ZERO));
     }
 
     /** bench scan refuses a pattern it does not know and a malformed skew before writing any file. */

@@ -296,6 +296,14 @@ public final class ClusterSession implements AutoCloseable {
         return indexJoins.router();
     }
 
+    /**
+     * Whether the index joins started from now on send a request that a holder is slow to answer
+     * to another holder of its partition too (on by default; off only to measure what it saves).
+     */
+    public void hedgedRequests(boolean on) {
+        indexJoins.hedging(on);
+    }
+
     /** Result of a distributed join: rows delivered to the sink, wall time, each node's figures. */
     public record JoinRun(long rows, double seconds, List<FragmentStats> fragments) {
         /** Pages the nodes read from their disks for this join. */

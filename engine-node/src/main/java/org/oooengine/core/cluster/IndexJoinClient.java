@@ -33,6 +33,7 @@ final class IndexJoinClient {
     private final ClusterTables tables;
     private final PipelineClient pipelines;
     private final ServingNodes serving;
+    private volatile boolean hedging = true;
 
     IndexJoinClient(ClusterSpec spec, Peers peers, ClusterTables tables, PipelineClient pipelines, ServingNodes serving) {
         this.spec = spec;
@@ -92,17 +93,23 @@ final class IndexJoinClient {
     }
 
     PartitionRouter router() {
-        return new ClusterRouter("coordinator", peers);
+        return new ClusterRouter("coordinator", peers, hedging);
+    }
+
+    /** Whether the join fragments started from now on hedge their slow requests to another holder (on by default). */
+    void hedging(boolean on) {
+        hedging = on;
     }
 
     /** The join's fragment over partition {@code partition} of its outer table ({@link ServingNodes#OWN_PARTITION}: {@code node}'s own). */
     CompletableFuture<FragmentStats> fragment(String node, int partition, JoinSpec join, ExecutionMode mode, int budget,
                                               JoinOutputSteps after, Consumer<ClusterSession.Chunk> chunks) {
-        byte[] request = Messages.fragment(new Messages.Fragment(join, mode, budget, after, partition));
+        byte[] request = Messages.fragment(new Messages.Fragment(join, mode, budget, after, partition, hedging));
         if (request.length > PipelineClient.STAGE_ABOVE_BYTES && after != null) {
             try {
                 request = Messages.fragment(new Messages.Fragment(join, mode, budget,
-                        new JoinOutputSteps(after.types(), pipelines.staged(node, after.pipeline()).steps()), partition));
+                        new JoinOutputSteps(after.types(), pipelines.staged(node, after.pipeline()).steps()), partition,
+                        hedging));
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }

@@ -126,10 +126,8 @@ final class IndexJoinRequests implements RequestFamily {
                     + ", which has " + spec.owners(outer).size());
         }
         boolean own = partition == ServingNodes.OWN_PARTITION || spec.owners(outer).get(partition).equals(node.nodeId());
-        PartitionRouter router = new ClusterRouter(node.nodeId(), peers);
-        if (f.mode() == ExecutionMode.OOO_LOCAL) {
-            router = new SerialRouter(router);
-        }
+        ClusterRouter cluster = new ClusterRouter(node.nodeId(), peers, f.hedging());
+        PartitionRouter router = f.mode() == ExecutionMode.OOO_LOCAL ? new SerialRouter(cluster) : cluster;
         int budget = f.mode() == ExecutionMode.INORDER ? 1 : f.budget();
         long frames0 = peers.framesSent();
         DistributedIndexJoin join = new DistributedIndexJoin(s, router, f.spec(),
@@ -162,12 +160,16 @@ final class IndexJoinRequests implements RequestFamily {
         var e = st.execution();
         FragmentStats stats = new FragmentStats(node.nodeId(), e.seconds(), st.rows(), e.pageReads(), e.bytesRead(),
                 e.maxIoInflight(), e.maxTasksInflight(), e.tasks(), st.localProbes(), st.remoteRequests(),
-                peers.framesSent() - frames0);
+                peers.framesSent() - frames0, cluster.hedgedRequests(), micros(peers.latencies().typical(0.5)));
         try {
             out.end(JSON.writeValueAsBytes(stats));
         } catch (Exception ex) {
             throw new IllegalStateException(ex);
         }
+    }
+
+    private static long micros(long nanos) {
+        return nanos < 0 ? -1 : nanos / 1000;
     }
 
     /**

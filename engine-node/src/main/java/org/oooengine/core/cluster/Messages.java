@@ -106,7 +106,8 @@ final class Messages {
     /** A join fragment: the spec, how remote probes run, and the in-flight budget. */
     /** An index join to run from the node's partition; {@code after}: steps over its rows before they are sent (may be null). */
     /** @param partition the partition of the outer table it runs over; {@link ServingNodes#OWN_PARTITION}: the node's own */
-    record Fragment(JoinSpec spec, ExecutionMode mode, int budget, JoinOutputSteps after, int partition) {
+    record Fragment(JoinSpec spec, ExecutionMode mode, int budget, JoinOutputSteps after, int partition,
+                    boolean hedging) {
     }
 
     static byte[] countRange(String table, ColumnRange range) {
@@ -122,7 +123,7 @@ final class Messages {
         if (f.after() != null) {
             f.after().write(w);
         }
-        return w.putVarInt(f.partition() + 1).toByteArray();
+        return w.putVarInt(f.partition() + 1).put(f.hedging() ? 1 : 0).toByteArray();
     }
 
     static Fragment readFragment(PayloadReader r) {
@@ -130,7 +131,8 @@ final class Messages {
         int budget = r.getVarInt();
         JoinSpec spec = JoinSpecCodec.read(r);
         JoinOutputSteps after = r.get() == 0 ? null : JoinOutputSteps.read(r);
-        return new Fragment(spec, mode, budget, after, r.getVarInt() - 1);
+        int partition = r.getVarInt() - 1;
+        return new Fragment(spec, mode, budget, after, partition, r.get() != 0);
     }
 
     /** A chunk of a fragment's result: the outer rows the fragment has finished so far, then rows. */

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.oooengine.core.net.ClusterSecret;
 import org.oooengine.core.net.NodeClient;
@@ -25,6 +26,7 @@ public final class Peers implements AutoCloseable {
     private final Map<String, NodeClient> clients = new ConcurrentHashMap<>();
     /** One lock per node: connecting to one node does not wait for a slow connect to another. */
     private final Map<String, Object> connecting = new ConcurrentHashMap<>();
+    private final PeerLatencies latencies = new PeerLatencies();
 
     /**
      * @param self      this process's member name
@@ -69,6 +71,16 @@ public final class Peers implements AutoCloseable {
     public NodeClient connected(String node) {
         NodeClient c = clients.get(node);
         return c != null && c.isOpen() ? c : null;
+    }
+
+    /** How long each peer has lately taken to answer index-join requests from this process. */
+    PeerLatencies latencies() {
+        return latencies;
+    }
+
+    /** Runs {@code task} on the network thread after {@code delayNanos}: it must neither block nor take long. */
+    ScheduledFuture<?> schedule(Runnable task, long delayNanos) {
+        return group.next().schedule(task, delayNanos, TimeUnit.NANOSECONDS);
     }
 
     public long framesSent() {

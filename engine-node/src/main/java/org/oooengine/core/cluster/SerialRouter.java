@@ -28,13 +28,13 @@ final class SerialRouter implements PartitionRouter {
     }
 
     @Override
-    public CompletableFuture<List<Entry>> lookup(String node, String table, String index, byte[] prefix) {
-        return afterPrevious(() -> delegate.lookup(node, table, index, prefix));
+    public CompletableFuture<List<Entry>> lookup(Holder at, String index, byte[] prefix) {
+        return afterPrevious(() -> delegate.lookup(at, index, prefix));
     }
 
     @Override
-    public CompletableFuture<List<byte[]>> fetch(String node, String table, List<byte[]> primaryKeys) {
-        return afterPrevious(() -> delegate.fetch(node, table, primaryKeys));
+    public CompletableFuture<List<byte[]>> fetch(Holder at, List<byte[]> primaryKeys) {
+        return afterPrevious(() -> delegate.fetch(at, primaryKeys));
     }
 
     private synchronized <T> CompletableFuture<T> afterPrevious(Supplier<CompletableFuture<T>> request) {

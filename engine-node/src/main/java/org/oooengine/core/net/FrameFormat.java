@@ -35,7 +35,7 @@ import org.oooengine.core.wire.ProtocolException;
  * exchange per partition.
  */
 public final class FrameFormat {
-    public static final byte VERSION = 7;
+    public static final byte VERSION = 8;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member

@@ -1,6 +1,7 @@
 package org.oooengine.core.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,11 +35,15 @@ class MessagesTest {
                 new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(new AggregateCall(
                         AggregateCall.Kind.SUM, new Expr.Column(1, SqlType.decimal(15, 2)), false, SqlType.decimal(25, 2))))));
         Messages.Fragment f = Messages.readFragment(new PayloadReader(Messages.fragment(
-                new Messages.Fragment(OL, ExecutionMode.OOO, 128, after, 2))));
+                new Messages.Fragment(OL, ExecutionMode.OOO, 128, after, 2, true))));
         assertEquals(after, f.after());
         assertEquals(OL.outerTable(), f.spec().outerTable());
-        assertNull(Messages.readFragment(new PayloadReader(Messages.fragment(
-                new Messages.Fragment(OL, ExecutionMode.OOO, 128, null, ServingNodes.OWN_PARTITION)))).after());
+        assertEquals(2, f.partition());
+        assertTrue(f.hedging());
+        Messages.Fragment own = Messages.readFragment(new PayloadReader(Messages.fragment(
+                new Messages.Fragment(OL, ExecutionMode.OOO, 128, null, ServingNodes.OWN_PARTITION, false))));
+        assertNull(own.after());
+        assertFalse(own.hedging());
     }
 
     @Test

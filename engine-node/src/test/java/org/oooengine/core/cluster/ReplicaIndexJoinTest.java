@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.trino.tpch.TpchTable;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
@@ -17,7 +18,8 @@ import org.oooengine.core.tpch.JoinQueries;
  * The out-of-order index join on three nodes keeping each partition twice: with every node up a
  * node reads the partitions it holds a copy of itself, and with one node down its fragment runs on
  * the holder of its partition's copy and every probe of its partitions goes there; OL, PL, Q3' and
- * Q8' return DuckDB's rows in every mode either way.
+ * Q8' return DuckDB's rows in every mode either way. A node that answers slowly is passed over
+ * and its slow requests hedged to the other holder, with the same rows.
  */
 class ReplicaIndexJoinTest {
     private static TpchCluster tpch;
@@ -54,6 +56,35 @@ class ReplicaIndexJoinTest {
         } finally {
             tpch.cluster.restart("n2");
         }
+    }
+
+    @Test
+    void aSlowNodeIsPassedOverAndItsSlowRequestsHedged() throws Exception {
+        JoinQueries.Query q = tpch.session.query(JoinQueries.shape("PL"), 0.05);
+        List<String> expected = tpch.expected(q.spec());
+        tpch.cluster.stop("n2");
+        tpch.cluster.restart("n2", Duration.ofMillis(20));
+        try {
+            long hedged = 0;
+            // the first runs teach the nodes their peers' answer times; requests are hedged from then on
+            for (int run = 0; run < 6; run++) {
+                hedged += joined(q, expected).fragments().stream().mapToLong(FragmentStats::hedgedRequests).sum();
+            }
+            assertTrue(hedged > 0, "a request to the slow node was hedged");
+            tpch.session.hedgedRequests(false);
+            assertEquals(0, joined(q, expected).fragments().stream().mapToLong(FragmentStats::hedgedRequests).sum());
+        } finally {
+            tpch.session.hedgedRequests(true);
+            tpch.cluster.stop("n2");
+            tpch.cluster.restart("n2");
+        }
+    }
+
+    private static ClusterSession.JoinRun joined(JoinQueries.Query q, List<String> expected) {
+        CollectingSink rows = new CollectingSink();
+        ClusterSession.JoinRun run = tpch.session.join(q.spec(), ExecutionMode.OOO, 64, rows);
+        assertEquals(expected, tpch.render(q.spec(), rows.rows()), q.spec().toString());
+        return run;
     }
 
     private static void answer(List<JoinQueries.Query> queries, List<List<String>> expected) {

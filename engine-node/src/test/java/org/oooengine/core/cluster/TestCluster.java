@@ -66,11 +66,20 @@ public final class TestCluster implements AutoCloseable {
     }
 
     public void restart(String id) {
-        daemons.add(start(id));
+        restart(id, Duration.ZERO);
+    }
+
+    /** Starts node {@code id} again, holding every answer back for {@code answerDelay}: a slow node. */
+    public void restart(String id, Duration answerDelay) {
+        daemons.add(start(id, answerDelay));
     }
 
     private NodeDaemon start(String id) {
-        return NodeDaemon.start(dir, id, OPTIONS, TIMEOUT, java.time.Duration.ZERO,
+        return start(id, Duration.ZERO);
+    }
+
+    private NodeDaemon start(String id, Duration answerDelay) {
+        return NodeDaemon.start(dir, id, OPTIONS, TIMEOUT, answerDelay,
                 java.time.Duration.ofMillis(org.oooengine.core.net.NodeServer.HANDSHAKE_DEADLINE_MS), caps,
                 service -> (request, out) -> {
                     if (answered.contains(request.op())) {

@@ -149,7 +149,7 @@ public final class DistributedIndexJoin {
             value = store.table(holder.storedName()).tree().get(pk);
         } else {
             remoteRequests.increment();
-            value = router.fetch(holder.node(), holder.storedName(), List.of(pk)).thenApply(values -> values.get(0));
+            value = router.fetch(holder, List.of(pk)).thenApply(values -> values.get(0));
         }
         return value.thenApply(v -> {
             if (v == null && !outer.written()) {
@@ -180,7 +180,7 @@ public final class DistributedIndexJoin {
                 });
             }
             remoteRequests.increment();
-            return router.lookup(holder.node(), holder.storedName(), null, prefix).thenAccept(entries -> {
+            return router.lookup(holder, null, prefix).thenAccept(entries -> {
                 for (PartitionRouter.Entry e : entries) {
                     matched(scheduler, partial, s, table.decodeRow(e.value(), step.columns()), sink);
                 }
@@ -199,7 +199,7 @@ public final class DistributedIndexJoin {
             }).thenRun(() -> fetchMatches(scheduler, partial, s, keys, sink));
         }
         remoteRequests.increment();
-        return router.lookup(holder.node(), holder.storedName(), index.name(), prefix).thenAccept(entries -> {
+        return router.lookup(holder, index.name(), prefix).thenAccept(entries -> {
             List<Object[]> keys = new ArrayList<>(entries.size());
             int ixColumns = index.columns().size();
             for (PartitionRouter.Entry e : entries) {
@@ -227,7 +227,7 @@ public final class DistributedIndexJoin {
         }
         remote.forEach((holder, pks) -> {
             remoteRequests.increment();
-            scheduler.spawn(() -> router.fetch(holder.node(), holder.storedName(), pks).thenAccept(values -> {
+            scheduler.spawn(() -> router.fetch(holder, pks).thenAccept(values -> {
                 for (int i = 0; i < pks.size(); i++) {
                     fetched(scheduler, partial, s, values.get(i), pks.get(i), sink);
                 }

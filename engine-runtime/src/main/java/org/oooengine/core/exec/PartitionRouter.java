@@ -17,10 +17,15 @@ public interface PartitionRouter {
     String self();
 
     /**
-     * Where a partition is read: on {@code node}, which stores it as table {@code storedName} (the
-     * table's own name on its owner, a replica's name on another holder).
+     * Where partition {@code partition} of {@code table} is read: on {@code node}, which stores it
+     * as table {@code storedName} (the table's own name on its owner, a copy's name on another
+     * holder). A router may send a request for it to another holder of the partition instead.
      */
-    record Holder(String node, String storedName) {
+    record Holder(String node, String storedName, String table, int partition) {
+        /** {@code node}'s own table {@code table}, to be read there and nowhere else. */
+        public static Holder only(String node, String table) {
+            return new Holder(node, table, table, -1);
+        }
     }
 
     /**
@@ -30,11 +35,11 @@ public interface PartitionRouter {
     Holder holder(String table, byte[] encodedValue);
 
     /**
-     * Entries of {@code index} (null: the clustered tree) of {@code node}'s stored table
-     * {@code table} whose keys start with {@code prefix}.
+     * Entries of {@code index} (null: the clustered tree) of the partition {@code at} names whose
+     * keys start with {@code prefix}.
      */
-    CompletableFuture<List<Entry>> lookup(String node, String table, String index, byte[] prefix);
+    CompletableFuture<List<Entry>> lookup(Holder at, String index, byte[] prefix);
 
-    /** Rows by primary key from {@code node}'s stored table {@code table}, in request order; null where absent. */
-    CompletableFuture<List<byte[]>> fetch(String node, String table, List<byte[]> primaryKeys);
+    /** Rows by primary key from the partition {@code at} names, in request order; null where absent. */
+    CompletableFuture<List<byte[]>> fetch(Holder at, List<byte[]> primaryKeys);
 }
