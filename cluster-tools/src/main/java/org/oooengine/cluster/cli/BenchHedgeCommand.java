@@ -35,6 +35,8 @@ import picocli.CommandLine.Spec;
 final class BenchHedgeCommand implements Callable<Integer> {
     /** Untimed runs of each case first: enough to bring a small join's pages into the buffer pools. */
     private static final int WARM_UP_RUNS = 3;
+    /** Time for the coordinator's heartbeats to hear every node a few times (and tell a slow one) first. */
+    private static final long HEARD_MILLIS = 2_000;
 
     @Spec
     CommandSpec spec;
@@ -135,6 +137,15 @@ final class BenchHedgeCommand implements Callable<Integer> {
      */
     private List<Case> measure(ClusterSession session, JoinQueries.Query q, String nodes, PrintWriter err) {
         List<Case> pair = new ArrayList<>();
+        session.serving().health(); // the heartbeats start
+        try {
+            Thread.sleep(HEARD_MILLIS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+        session.serving().health().ifPresent(h -> err.println("nodes as the heartbeats tell: " + h.nodes().stream()
+                .map(n -> n.node() + " " + n.state() + " " + n.medianRoundTripMicros() + " us").toList()));
         Runs on = new Runs();
         Runs off = new Runs();
         for (int i = -WARM_UP_RUNS; i < repeat; i++) { // the first: caches, compiled code, answer times

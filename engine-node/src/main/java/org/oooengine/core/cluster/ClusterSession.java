@@ -297,8 +297,9 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /**
-     * Whether the index joins started from now on send a request that a holder is slow to answer
-     * to another holder of its partition too (on by default; off only to measure what it saves).
+     * Whether the index joins started from now on avoid slow holders: a slow node's partitions
+     * joined on another holder, and requests a holder is slow to answer sent to another holder of
+     * the partition too (on by default; off only to measure what it saves).
      */
     public void hedgedRequests(boolean on) {
         indexJoins.hedging(on);
@@ -453,6 +454,7 @@ public final class ClusterSession implements AutoCloseable {
 
     @Override
     public void close() {
+        serving.close();
         peers.close();
         callbacks.shutdownNow();
         connector.shutdownNow();

@@ -96,7 +96,10 @@ final class IndexJoinClient {
         return new ClusterRouter("coordinator", peers, hedging);
     }
 
-    /** Whether the join fragments started from now on hedge their slow requests to another holder (on by default). */
+    /**
+     * Whether the joins started from now on avoid slow nodes — their fragments served by another
+     * holder, their probes hedged or sent elsewhere — (on by default; off only to measure it).
+     */
     void hedging(boolean on) {
         hedging = on;
     }
@@ -136,7 +139,7 @@ final class IndexJoinClient {
         long[] rows = {0};
         List<CompletableFuture<FragmentStats>> ends = new ArrayList<>();
         // a fragment per partition of the outer table, where it is served: its owner, or a replica's holder
-        for (ServingNodes.Served part : serving.of(join.tables().get(0))) {
+        for (ServingNodes.Served part : serving.of(join.tables().get(0), hedging)) {
             ends.add(fragment(part.node(), part.partition(), join, mode, budget, after, chunk -> {
                 synchronized (rows) {
                     rows[0] += chunk.rows().size();

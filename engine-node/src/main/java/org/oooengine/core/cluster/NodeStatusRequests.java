@@ -14,10 +14,12 @@ import org.oooengine.core.net.OpCode;
 import org.oooengine.core.net.Responder;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 
 /**
  * How a node is (its health): uptime, CPU, memory, spill and statements, the tables it serves and
- * its store's manifest; asked with a flag, it first empties its buffer pool (cold-cache runs).
+ * its store's manifest; asked with a flag, it first empties its buffer pool (cold-cache runs). And
+ * a coordinator's heartbeat, answered with the node's load alone.
  * Answered at once, on the network thread: coordinators ask it to tell a live node from a lost one.
  */
 final class NodeStatusRequests implements RequestFamily {
@@ -43,11 +45,16 @@ final class NodeStatusRequests implements RequestFamily {
 
     @Override
     public Set<OpCode> ops() {
-        return EnumSet.of(OpCode.PARTITION_STATS);
+        return EnumSet.of(OpCode.PARTITION_STATS, OpCode.HEARTBEAT);
     }
 
     @Override
     public void handle(Frame request, Responder out) {
+        if (request.op() == OpCode.HEARTBEAT) {
+            out.reply(new PayloadWriter(8).putVarInt(queries.admission.running()).putVarInt(queries.admission.waiting())
+                    .putVarInt(queries.pipelinesRunning.get()).toByteArray());
+            return;
+        }
         PayloadReader r = request.reader();
         Store served = node.store().current();
         if (r.hasMore() && (r.get() & Messages.STATS_DROP_CACHE) != 0 && served != null) {

@@ -20,13 +20,26 @@ final class PeerLatencies {
     private static final int RESORT_EVERY = 32;
 
     private final Map<String, Window> windows = new ConcurrentHashMap<>();
+    private final int window;
+    private final int minSamples;
+
+    /** Windows of {@value #WINDOW} answers, a peer known from {@value #MIN_SAMPLES} on. */
+    PeerLatencies() {
+        this(WINDOW, MIN_SAMPLES);
+    }
+
+    /** Windows of {@code window} answers, a peer known from {@code minSamples} on (heartbeats: fewer, further apart). */
+    PeerLatencies(int window, int minSamples) {
+        this.window = window;
+        this.minSamples = minSamples;
+    }
 
     /** One answer from {@code node} took {@code nanos}. */
     void record(String node, long nanos) {
-        windows.computeIfAbsent(node, n -> new Window()).add(nanos);
+        windows.computeIfAbsent(node, n -> new Window(window, minSamples)).add(nanos);
     }
 
-    /** The {@code q} quantile of {@code node}'s recent answer times in nanoseconds; -1 before {@value #MIN_SAMPLES} answers. */
+    /** The {@code q} quantile of {@code node}'s recent answer times in nanoseconds; -1 before enough answers. */
     long quantile(String node, double q) {
         Window w = windows.get(node);
         return w == null ? -1 : w.quantile(q);
@@ -53,24 +66,30 @@ final class PeerLatencies {
 
     /** A ring of the last answer times, with a sorted copy refreshed now and then. */
     private static final class Window {
-        private final long[] ring = new long[WINDOW];
+        private final long[] ring;
+        private final int minSamples;
         private int next;
         private int count;
         private int sinceSort;
         private long[] sorted = new long[0];
 
+        Window(int size, int minSamples) {
+            this.ring = new long[size];
+            this.minSamples = minSamples;
+        }
+
         synchronized void add(long nanos) {
             ring[next] = nanos;
-            next = (next + 1) % WINDOW;
-            count = Math.min(count + 1, WINDOW);
+            next = (next + 1) % ring.length;
+            count = Math.min(count + 1, ring.length);
             sinceSort++;
         }
 
         synchronized long quantile(double q) {
-            if (count < MIN_SAMPLES) {
+            if (count < minSamples) {
                 return -1;
             }
-            if (sinceSort >= RESORT_EVERY || sorted.length == 0) {
+            if (sinceSort >= Math.min(RESORT_EVERY, minSamples) || sorted.length == 0) {
                 sorted = Arrays.copyOf(ring, count);
                 Arrays.sort(sorted);
                 sinceSort = 0;

@@ -8,14 +8,15 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Which node serves each partition of a table: its owner while the owner is up, else the first
- * other node holding a replica of it that is ({@link ClusterSpec#holders}). A node is down when a
+ * Which node serves each partition of a table: its owner while the owner is up and not slow, else
+ * the first other node holding a replica of it that is ({@link ClusterSpec#holders}); a slow holder
+ * (as {@link NodeHealth}'s heartbeats tell) serves only when no holder up is faster. A node is down when a
  * connection to it cannot be made; it is tried again {@link #RETRY_AFTER_MILLIS} later, or at once
  * after a statement lost a node ({@link #probeAgain}). Where partitions are not replicated every partition is its
  * owner's, up or not: a request to a node that is down fails naming it, and nothing else could
  * answer for it.
  */
-public final class ServingNodes {
+public final class ServingNodes implements AutoCloseable {
     private static final Logger LOG = LogManager.getLogger(ServingNodes.class);
     /** A request's partition when it runs over whatever the node holds as its own: a table not partitioned in its store. */
     public static final int OWN_PARTITION = -1;
@@ -31,9 +32,32 @@ public final class ServingNodes {
     /** When each node found down was last tried, in milliseconds. */
     private final Map<String, Long> downAt = new ConcurrentHashMap<>();
 
+    /**
+     * The heartbeats, where partitions have copies to turn to, from the first time a partition's
+     * node is chosen (a session that only loads or checks the cluster sends none); else null.
+     */
+    private NodeHealth health;
+    private boolean closed;
+
     ServingNodes(Peers peers) {
         this.peers = peers;
         this.spec = peers.spec();
+    }
+
+    /** The nodes as the heartbeats tell; empty where partitions have no copies (no heartbeats are sent). */
+    public synchronized java.util.Optional<NodeHealth> health() {
+        if (health == null && !closed && spec.replication() > 1) {
+            health = NodeHealth.start(peers);
+        }
+        return java.util.Optional.ofNullable(health);
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (health != null) {
+            health.close();
+        }
     }
 
     /**
@@ -42,10 +66,15 @@ public final class ServingNodes {
      * @throws ClusterException naming the partition and its nodes when none of them is up
      */
     public List<Served> of(String table) {
+        return of(table, true);
+    }
+
+    /** As above; unless {@code avoidSlow}, a slow holder serves as readily as any other that is up. */
+    public List<Served> of(String table, boolean avoidSlow) {
         List<String> owners = spec.owners(table);
         List<Served> served = new ArrayList<>(owners.size());
         for (int p = 0; p < owners.size(); p++) {
-            served.add(new Served(p, servingNode(table, p)));
+            served.add(new Served(p, servingNode(table, p, avoidSlow)));
         }
         return served;
     }
@@ -69,14 +98,19 @@ public final class ServingNodes {
         downAt.clear();
     }
 
-    private String servingNode(String table, int partition) {
+    private String servingNode(String table, int partition, boolean avoidSlow) {
         List<String> holders = spec.holders(table, partition);
         if (holders.size() == 1) {
             return holders.get(0);
         }
         for (String holder : holders) {
-            if (up(holder, false)) {
+            if (!(avoidSlow && slow(holder)) && up(holder, false)) {
                 return holder;
+            }
+        }
+        for (String holder : holders) {
+            if (up(holder, false)) {
+                return holder; // slow, but up
             }
         }
         // every holder was found down lately: one may be back (a restarted node), so ask them now
@@ -87,6 +121,10 @@ public final class ServingNodes {
         }
         throw new ClusterException("partition " + partition + " of table " + table + " is held by nodes " + holders
                 + ", none of which answers");
+    }
+
+    private boolean slow(String node) {
+        return health().map(h -> h.state(node) == NodeHealth.State.SLOW).orElse(false);
     }
 
     /** Whether {@code node} accepts a connection; unless {@code now}, a node found down lately is not asked again yet. */

@@ -79,7 +79,12 @@ public enum OpCode {
      * Starts or stops a CPU profile of the node (a Flight Recorder recording): a step byte, then the
      * profile's name; stopping writes it under the node's data directory and answers a summary as JSON.
      */
-    PROFILE(37);
+    PROFILE(37),
+    /**
+     * A coordinator's heartbeat: answered at once with the node's load (statements running and
+     * waiting for their turn, pipelines running, as varints). Its round trip tells a slow node.
+     */
+    HEARTBEAT(38);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

@@ -18,8 +18,9 @@ import org.oooengine.core.tpch.JoinQueries;
  * The out-of-order index join on three nodes keeping each partition twice: with every node up a
  * node reads the partitions it holds a copy of itself, and with one node down its fragment runs on
  * the holder of its partition's copy and every probe of its partitions goes there; OL, PL, Q3' and
- * Q8' return DuckDB's rows in every mode either way. A node that answers slowly is passed over
- * and its slow requests hedged to the other holder, with the same rows.
+ * Q8' return DuckDB's rows in every mode either way. A node that answers slowly is found slow by the
+ * heartbeats, its partition joined on its copy's holder, and probes to it passed over or hedged to
+ * the other holder, with the same rows.
  */
 class ReplicaIndexJoinTest {
     private static TpchCluster tpch;
@@ -53,6 +54,7 @@ class ReplicaIndexJoinTest {
         tpch.cluster.stop("n2");
         try {
             answer(queries, expected);
+            awaitState(tpch.session.serving().health().orElseThrow(), "n2", NodeHealth.State.DOWN);
         } finally {
             tpch.cluster.restart("n2");
         }
@@ -65,6 +67,12 @@ class ReplicaIndexJoinTest {
         tpch.cluster.stop("n2");
         tpch.cluster.restart("n2", Duration.ofMillis(20));
         try {
+            NodeHealth health = tpch.session.serving().health().orElseThrow();
+            awaitState(health, "n2", NodeHealth.State.SLOW);
+            assertEquals(NodeHealth.State.UP, health.state("n1"));
+            ClusterSession.JoinRun first = joined(q, expected);
+            assertTrue(first.fragments().stream().noneMatch(f -> f.node().equals("n2")),
+                    "the slow node's partition is joined on its copy: " + first.fragments());
             long hedged = 0;
             // the first runs teach the nodes their peers' answer times; requests are hedged from then on
             for (int run = 0; run < 6; run++) {
@@ -78,6 +86,15 @@ class ReplicaIndexJoinTest {
             tpch.cluster.stop("n2");
             tpch.cluster.restart("n2");
         }
+    }
+
+    /** Waits until the heartbeats say {@code node} is in {@code state}: within a few intervals. */
+    private static void awaitState(NodeHealth health, String node, NodeHealth.State state) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (health.state(node) != state && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(state, health.state(node), node + ": " + health.nodes());
     }
 
     private static ClusterSession.JoinRun joined(JoinQueries.Query q, List<String> expected) {
