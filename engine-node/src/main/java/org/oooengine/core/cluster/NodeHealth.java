@@ -80,6 +80,22 @@ public final class NodeHealth implements AutoCloseable {
         return all;
     }
 
+    /**
+     * Waits until every node has answered a heartbeat or at most {@code within}: what a reader of
+     * the nodes' states wants right after the heartbeats started.
+     */
+    public void awaitHeard(Duration within) {
+        long deadline = System.nanoTime() + within.toNanos();
+        while (lastAnswer.size() < peers.spec().nodes().size() && System.nanoTime() < deadline && !closed) {
+            try {
+                Thread.sleep(20);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
     /** What the detector says of {@code node} now. */
     public State state(String node) {
         long now = System.currentTimeMillis();

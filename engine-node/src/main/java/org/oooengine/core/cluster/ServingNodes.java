@@ -33,8 +33,8 @@ public final class ServingNodes implements AutoCloseable {
     private final Map<String, Long> downAt = new ConcurrentHashMap<>();
 
     /**
-     * The heartbeats, where partitions have copies to turn to, from the first time a partition's
-     * node is chosen (a session that only loads or checks the cluster sends none); else null.
+     * The heartbeats, from the first time they are asked for: where partitions have copies, when a
+     * partition's node is first chosen (a session that only loads or checks the cluster sends none).
      */
     private NodeHealth health;
     private boolean closed;
@@ -44,9 +44,9 @@ public final class ServingNodes implements AutoCloseable {
         this.spec = peers.spec();
     }
 
-    /** The nodes as the heartbeats tell; empty where partitions have no copies (no heartbeats are sent). */
+    /** The nodes as the heartbeats tell, which start now if they have not yet; empty once closed. */
     public synchronized java.util.Optional<NodeHealth> health() {
-        if (health == null && !closed && spec.replication() > 1) {
+        if (health == null && !closed) {
             health = NodeHealth.start(peers);
         }
         return java.util.Optional.ofNullable(health);
@@ -123,7 +123,7 @@ public final class ServingNodes implements AutoCloseable {
                 + ", none of which answers");
     }
 
-    private boolean slow(String node) {
+    private boolean slow(String node) { // (asked only where a partition has several holders)
         return health().map(h -> h.state(node) == NodeHealth.State.SLOW).orElse(false);
     }
 

@@ -18,11 +18,16 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * index), how its leaves have deteriorated against a fresh bulk load — whole ({@code key_range} 0)
  * and per key range (1, 2, ...) from its first key on. {@code sys.htap_freshness}: per node and
  * transactional table with analytical copies, how fresh the copy queries read there is.
+ * {@code sys.nodes}: each node as the coordinator's heartbeats tell — up, slow or down, its round
+ * trip and the load it reported.
  */
 public final class SystemCatalog implements Catalog {
     public static final String DATABASE = "sys";
     public static final String TREE_HEALTH = "tree_health";
     public static final String HTAP_FRESHNESS = "htap_freshness";
+    public static final String NODES = "nodes";
+    /** How long a read of sys.nodes waits for the heartbeats' first answers. */
+    private static final java.time.Duration HEARD_WITHIN = java.time.Duration.ofSeconds(2);
 
     /** A system table: its columns and, when read, its rows (SQL values). */
     public record SystemTable(TableInfo info, Supplier<List<Object[]>> rows) {
@@ -56,6 +61,16 @@ public final class SystemCatalog implements Catalog {
             new ResultColumn("delta_keys", SqlType.BIGINT, "keys changed since the last switch, merged into every scan "
                     + "of the node's read copy"));
 
+    private static final List<ResultColumn> NODES_COLUMNS = List.of(
+            new ResultColumn("node", SqlType.STRING), new ResultColumn("address", SqlType.STRING),
+            new ResultColumn("rack", SqlType.STRING),
+            new ResultColumn("state", SqlType.STRING, "UP, SLOW (round trip over 4x a typical node's and 5 ms) or DOWN "
+                    + "(no heartbeat answered for 3 s)"),
+            new ResultColumn("round_trip_ms", SqlType.DOUBLE, "median heartbeat round trip lately; null before a few"),
+            new ResultColumn("last_heard_ms", SqlType.BIGINT, "since the node last answered a heartbeat; null: never"),
+            new ResultColumn("statements_running", SqlType.INT), new ResultColumn("statements_waiting", SqlType.INT),
+            new ResultColumn("pipelines_running", SqlType.INT));
+
     private final Catalog tables;
     private final ClusterSession cluster;
 
@@ -73,7 +88,8 @@ public final class SystemCatalog implements Catalog {
 
     @Override
     public List<TableInfo> tables(String database) {
-        return DATABASE.equals(database) ? List.of(treeHealth().info(), htapFreshness().info()) : tables.tables(database);
+        return DATABASE.equals(database) ? List.of(treeHealth().info(), htapFreshness().info(), nodes().info())
+                : tables.tables(database);
     }
 
     @Override
@@ -104,6 +120,7 @@ public final class SystemCatalog implements Catalog {
         return switch (name) {
             case TREE_HEALTH -> Optional.of(treeHealth());
             case HTAP_FRESHNESS -> Optional.of(htapFreshness());
+            case NODES -> Optional.of(nodes());
             default -> Optional.empty();
         };
     }
@@ -137,6 +154,28 @@ public final class SystemCatalog implements Catalog {
         TableInfo info = new TableInfo(DATABASE, HTAP_FRESHNESS, HTAP_FRESHNESS_COLUMNS, List.of(),
                 DATABASE + "." + HTAP_FRESHNESS, Map.of(), "how fresh the nodes' analytical copies are (HTAP)");
         return new SystemTable(info, this::freshnessRows);
+    }
+
+    private SystemTable nodes() {
+        TableInfo info = new TableInfo(DATABASE, NODES, NODES_COLUMNS, List.of(), DATABASE + "." + NODES, Map.of(),
+                "the nodes as the coordinator's heartbeats tell");
+        return new SystemTable(info, this::nodeRows);
+    }
+
+    private List<Object[]> nodeRows() {
+        org.oooengine.core.cluster.NodeHealth health = cluster.serving().health().orElseThrow(
+                () -> new IllegalStateException("the coordinator's session is closed"));
+        health.awaitHeard(HEARD_WITHIN);
+        List<Object[]> rows = new ArrayList<>();
+        for (org.oooengine.core.cluster.NodeHealth.Node n : health.nodes()) {
+            var spec = cluster.spec().node(n.node());
+            rows.add(new Object[] {n.node(), spec.host() + ":" + spec.port(),
+                org.oooengine.core.cluster.ClusterSpec.rackOf(spec), n.state().name(),
+                n.medianRoundTripMicros() < 0 ? null : n.medianRoundTripMicros() / 1000.0,
+                n.lastAnswerMillisAgo() < 0 ? null : n.lastAnswerMillisAgo(), n.statementsRunning(),
+                n.statementsWaiting(), n.pipelinesRunning()});
+        }
+        return rows;
     }
 
     private List<Object[]> freshnessRows() {

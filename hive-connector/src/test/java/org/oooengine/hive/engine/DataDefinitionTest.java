@@ -178,6 +178,8 @@ class DataDefinitionTest {
         List<String> described = render(rows(s, "DESCRIBE FORMATTED dml_orders"));
         assertTrue(described.contains("[# B+tree Health, null, null]"), described.toString());
         assertTrue(described.stream().anyMatch(d -> d.startsWith("[data:, ") && d.contains("leaves")), described.toString());
+        assertEquals(List.of("[n1, UP]", "[n2, UP]", "[n3, UP]"),
+                render(rows(s, "SELECT node, state FROM sys.nodes ORDER BY node")));
         SqlException system = assertThrows(SqlException.class, () -> update(s,
                 "DELETE FROM sys.tree_health WHERE leaves = 0"));
         assertTrue(system.getMessage().contains("is a system table"), system.getMessage());

@@ -89,10 +89,30 @@ class ReplicaFailoverTest {
             long orders = ((Number) cluster.oracle().rows("SELECT count(*) FROM orders").get(0)[0]).longValue();
             assertEquals(orders, manifest.table("orders").orElseThrow().meta().rows(), "counted from the replicas");
             assertTrue(manifest.table("orders").orElseThrow().missing().isEmpty());
+            List<String> down = List.of("n1 UP", "n2 DOWN", "n3 UP");
+            assertEquals(down, nodeStates(down, 15_000));
         } finally {
             cluster.tpch().cluster.restart("n2");
         }
         answersAsDuckDb();
+        List<String> up = List.of("n1 UP", "n2 UP", "n3 UP");
+        assertEquals(up, nodeStates(up, 15_000));
+    }
+
+    /**
+     * sys.nodes's states once they are {@code expected}, or as they are after {@code withinMillis}
+     * (a node stopped is DOWN after 3 s of silence, one started again UP at its first answer).
+     */
+    private static List<String> nodeStates(List<String> expected, long withinMillis) throws Exception {
+        long deadline = System.currentTimeMillis() + withinMillis;
+        while (true) {
+            List<String> states = rows(cluster.session(), "SELECT node, state FROM sys.nodes ORDER BY node").stream()
+                    .map(r -> r[0] + " " + r[1]).toList();
+            if (states.equals(expected) || System.currentTimeMillis() > deadline) {
+                return states;
+            }
+            Thread.sleep(200);
+        }
     }
 
     /** A query running when a node ends runs again without it, and answers. */
