@@ -67,13 +67,8 @@ final class BenchFailoverCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ClusterSpec clusterSpec = ClusterSpec.read(cluster);
-        if (clusterSpec.replication() < 2) {
-            throw new ParameterException(spec.commandLine(), "the cluster in " + cluster + " keeps each partition on one "
-                    + "node: a killed node's rows would be gone; make one with 'ooo cluster start --replication 2'");
-        }
-        String victim = node != null ? node : clusterSpec.nodes().get(clusterSpec.nodes().size() - 1).id();
-        clusterSpec.node(victim);
+        ClusterSpec clusterSpec = CopiedClusters.read(spec, cluster, "a killed node's rows would be gone");
+        String victim = CopiedClusters.node(spec, clusterSpec, node, clusterSpec.nodes().size() - 1);
         if (repeat < 1 || at <= 0 || at >= 1) {
             throw new ParameterException(spec.commandLine(), "--repeat must be at least 1 and --at within (0, 1)");
         }

@@ -82,15 +82,8 @@ final class BenchHedgeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        ClusterSpec clusterSpec = ClusterSpec.read(cluster);
-        if (clusterSpec.replication() < 2) {
-            throw new ParameterException(spec.commandLine(), "the cluster in " + cluster + " keeps each partition on one "
-                    + "node: there is no other holder to ask; make one with 'ooo cluster start --replication 2'");
-        }
-        String slow = node != null ? node : clusterSpec.nodes().get(Math.min(1, clusterSpec.nodes().size() - 1)).id();
-        if (clusterSpec.nodes().stream().noneMatch(n -> n.id().equals(slow))) {
-            throw new ParameterException(spec.commandLine(), "--node " + slow + " is not a node of the cluster in " + cluster);
-        }
+        ClusterSpec clusterSpec = CopiedClusters.read(spec, cluster, "there is no other holder to ask");
+        String slow = CopiedClusters.node(spec, clusterSpec, node, 1);
         if (repeat < 1 || slowdown <= 1 || inflight < 1 || selectivity <= 0 || selectivity > 1) {
             throw new ParameterException(spec.commandLine(), "--repeat and --in-flight must be at least 1, --slowdown "
                     + "above 1 and --selectivity within (0, 1]");
