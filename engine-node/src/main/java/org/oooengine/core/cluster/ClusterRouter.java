@@ -128,7 +128,7 @@ final class ClusterRouter implements PartitionRouter {
             sent.whenComplete((v, e) -> {
                 if (e == null) {
                     answer.complete(v);
-                } else if (inFlight.decrementAndGet() == 0 && !(lost(e) && sendSecond())) {
+                } else if (inFlight.decrementAndGet() == 0 && !(RemoteException.lostNode(e) != null && sendSecond())) {
                     answer.completeExceptionally(e);
                 }
             });
@@ -164,16 +164,6 @@ final class ClusterRouter implements PartitionRouter {
             }
         });
         return sent;
-    }
-
-    /** Whether {@code failure} is the loss of a node (unreachable, connection dropped, silent past its deadline). */
-    private static boolean lost(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof RemoteException re) {
-                return re.code() == ErrorCode.NODE_UNAVAILABLE || re.code() == ErrorCode.TIMEOUT;
-            }
-        }
-        return false;
     }
 
     private boolean connected(String node) {

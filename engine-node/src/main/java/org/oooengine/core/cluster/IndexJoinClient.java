@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
 import org.oooengine.core.exec.ColumnRange;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.exec.PartitionRouter;
@@ -26,6 +28,7 @@ import org.oooengine.core.types.KeyCodec;
  * (OL, PL, Q3', Q8') built from the values of an index over every partition.
  */
 final class IndexJoinClient {
+    private static final Logger LOG = LogManager.getLogger(IndexJoinClient.class);
     private static final int KEYS_PER_REQUEST = 50_000;
 
     private final ClusterSpec spec;
@@ -134,18 +137,27 @@ final class IndexJoinClient {
         return stats;
     }
 
+    /**
+     * The join over every partition of its outer table, a fragment per partition where it is
+     * served. Where partitions have copies, a fragment's rows are held until it ends (up to
+     * {@link #HELD_ROWS_MAX}), so that a fragment that loses its node runs again from the start on
+     * the partition's next holder, its first rows never delivered twice.
+     */
     ClusterSession.JoinRun join(JoinSpec join, ExecutionMode mode, int budget, JoinOutputSteps after, RowSink sink) {
         long t0 = System.nanoTime();
         long[] rows = {0};
+        Consumer<List<Object[]>> deliver = chunk -> {
+            synchronized (rows) {
+                rows[0] += chunk.size();
+                chunk.forEach(sink::accept);
+            }
+        };
+        String outer = join.tables().get(0);
         List<CompletableFuture<FragmentStats>> ends = new ArrayList<>();
-        // a fragment per partition of the outer table, where it is served: its owner, or a replica's holder
-        for (ServingNodes.Served part : serving.of(join.tables().get(0), hedging)) {
-            ends.add(fragment(part.node(), part.partition(), join, mode, budget, after, chunk -> {
-                synchronized (rows) {
-                    rows[0] += chunk.rows().size();
-                    chunk.rows().forEach(sink::accept);
-                }
-            }));
+        for (ServingNodes.Served part : serving.of(outer, hedging)) {
+            ends.add(spec.replication() == 1
+                    ? fragment(part.node(), part.partition(), join, mode, budget, after, chunk -> deliver.accept(chunk.rows()))
+                    : retried(outer, part, join, mode, budget, after, deliver, spec.replication() - 1));
         }
         try {
             CompletableFuture.allOf(ends.toArray(CompletableFuture[]::new)).join();
@@ -155,6 +167,71 @@ final class IndexJoinClient {
         }
         double seconds = (System.nanoTime() - t0) / 1e9;
         return new ClusterSession.JoinRun(rows[0], seconds, ends.stream().map(CompletableFuture::join).toList());
+    }
+
+    /** Rows a fragment holds back while it may still run again elsewhere. */
+    static final int HELD_ROWS_MAX = 1_000_000;
+
+    /**
+     * The fragment over partition {@code part}, its rows held and delivered when it ends; one that
+     * loses its node runs again on the partition's next serving node, at most {@code retries} times.
+     * A fragment whose rows outgrow {@link #HELD_ROWS_MAX} delivers them as they come from then on
+     * and is not run again.
+     */
+    private CompletableFuture<FragmentStats> retried(String outer, ServingNodes.Served part, JoinSpec join,
+                                                     ExecutionMode mode, int budget, JoinOutputSteps after,
+                                                     Consumer<List<Object[]>> deliver, int retries) {
+        HeldRows held = new HeldRows(deliver);
+        return fragment(part.node(), part.partition(), join, mode, budget, after, chunk -> held.add(chunk.rows()))
+                .handle((stats, e) -> {
+                    if (e == null) {
+                        held.release();
+                        return CompletableFuture.completedFuture(stats);
+                    }
+                    String lost = RemoteException.lostNode(e);
+                    if (lost == null || retries == 0 || held.released()) {
+                        return CompletableFuture.<FragmentStats>failedFuture(e);
+                    }
+                    serving.probeAgain();
+                    ServingNodes.Served again = serving.of(outer, hedging).get(part.partition());
+                    LOG.warn("the join's fragment over partition {} of {} lost node {}; it runs again on {}",
+                            part.partition(), outer, lost, again.node());
+                    return retried(outer, again, join, mode, budget, after, deliver, retries - 1);
+                }).thenCompose(f -> f);
+    }
+
+    /** A fragment's rows, held until it ends, or passed on once there are too many to hold. */
+    private static final class HeldRows {
+        private final Consumer<List<Object[]>> deliver;
+        private List<Object[]> rows = new ArrayList<>();
+        private boolean released;
+
+        HeldRows(Consumer<List<Object[]>> deliver) {
+            this.deliver = deliver;
+        }
+
+        synchronized void add(List<Object[]> chunk) {
+            if (released) {
+                deliver.accept(chunk);
+                return;
+            }
+            rows.addAll(chunk);
+            if (rows.size() > HELD_ROWS_MAX) {
+                release();
+            }
+        }
+
+        synchronized void release() {
+            if (!released) {
+                released = true;
+                deliver.accept(rows);
+                rows = List.of();
+            }
+        }
+
+        synchronized boolean released() {
+            return released;
+        }
     }
 
     // allOf fails with whichever failure it met first; prefer one naming a node.

@@ -31,4 +31,17 @@ public class RemoteException extends RuntimeException {
     public String node() {
         return node;
     }
+
+    /**
+     * The node {@code failure} (or a cause of it) says was lost — unreachable, its connection
+     * dropped, or silent past its deadline — or null when it names no such node.
+     */
+    public static String lostNode(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof RemoteException re && (re.code() == ErrorCode.NODE_UNAVAILABLE || re.code() == ErrorCode.TIMEOUT)) {
+                return re.node();
+            }
+        }
+        return null;
+    }
 }

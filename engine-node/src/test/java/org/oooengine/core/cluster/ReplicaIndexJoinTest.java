@@ -88,6 +88,31 @@ class ReplicaIndexJoinTest {
         }
     }
 
+    @Test
+    void aFragmentWhoseNodeIsLostMidwayRunsAgainOnTheCopy() throws Exception {
+        JoinQueries.Query q = tpch.session.query(JoinQueries.shape("OL"), 0.05);
+        List<String> expected = tpch.expected(q.spec());
+        // n2 holds every answer back 2 s, its fragment's end among them: it is surely running when stopped
+        tpch.cluster.stop("n2");
+        tpch.cluster.restart("n2", Duration.ofSeconds(2));
+        tpch.session.hedgedRequests(false); // or n2, slow, would serve nothing
+        tpch.session.serving().probeAgain(); // n2 is up: it serves its partition
+        assertEquals("n2", tpch.session.serving().of("orders", false).get(1).node());
+        try {
+            java.util.concurrent.CompletableFuture<ClusterSession.JoinRun> running =
+                    java.util.concurrent.CompletableFuture.supplyAsync(() -> joined(q, expected));
+            Thread.sleep(500);
+            assertFalse(running.isDone(), "the join waits for n2");
+            tpch.cluster.stop("n2");
+            ClusterSession.JoinRun run = running.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            assertEquals(3, run.fragments().size());
+            assertTrue(run.fragments().stream().noneMatch(f -> f.node().equals("n2")), run.fragments().toString());
+        } finally {
+            tpch.session.hedgedRequests(true);
+            tpch.cluster.restart("n2");
+        }
+    }
+
     /** Waits until the heartbeats say {@code node} is in {@code state}: within a few intervals. */
     private static void awaitState(NodeHealth health, String node, NodeHealth.State state) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();

@@ -54,12 +54,7 @@ public final class Faults {
      * its deadline — or null when it names no such node.
      */
     public static String lostNode(Throwable failure) {
-        for (Throwable t = failure; t != null; t = t.getCause()) {
-            if (t instanceof RemoteException re && (re.code() == ErrorCode.NODE_UNAVAILABLE || re.code() == ErrorCode.TIMEOUT)) {
-                return re.node();
-            }
-        }
-        return null;
+        return RemoteException.lostNode(failure);
     }
 
     /** The SQLSTATE of {@code failure}'s fault class. */
