@@ -10,11 +10,16 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.oooengine.cluster.bench.tpch.TpchQueries;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.cluster.launch.PidFile;
+import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.exec.CountingSink;
+import org.oooengine.core.tpch.JoinQueries;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
@@ -25,16 +30,20 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * TPC-H queries on a cluster that keeps each partition on two nodes or more, each first undisturbed
+ * TPC-H queries and the out-of-order index joins on a cluster that keeps each partition on two
+ * nodes or more, each first undisturbed
  * (the median of its runs), then once more with a node killed (SIGKILL) part way through: whether
  * the answer is the undisturbed one, and how much longer it took. The node's supervisor starts it
  * again; the next query waits until it is up.
  */
 @Command(name = "failover", mixinStandardHelpOptions = true,
-        description = "time TPC-H queries with a node killed in the middle of each, against their time undisturbed")
+        description = "time TPC-H queries and index joins with a node killed in the middle of each, against their time "
+                + "undisturbed")
 final class BenchFailoverCommand implements Callable<Integer> {
     /** How long a killed node may take to be started again by its supervisor before the run gives up. */
     private static final long RESTART_WAIT_SECONDS = 120;
+    /** The index joins' tasks in flight per node, as ooo bench join's default. */
+    private static final int IN_FLIGHT = 128;
 
     @Spec
     CommandSpec spec;
@@ -46,6 +55,15 @@ final class BenchFailoverCommand implements Callable<Integer> {
     @Option(names = "--queries", split = ",", paramLabel = "<n>", defaultValue = "1,3,9,18,21",
             description = "query numbers (default: ${DEFAULT-VALUE})")
     List<Integer> queries;
+
+    @Option(names = "--joins", split = ",", paramLabel = "<join>", defaultValue = "OL,PL,Q3,Q8",
+            description = "out-of-order index joins (OL, PL, Q3, Q8) to time as well, at --selectivity; 'none' for "
+                    + "none (default: ${DEFAULT-VALUE})")
+    List<String> joins;
+
+    @Option(names = "--selectivity", defaultValue = "0.01", paramLabel = "<fraction>",
+            description = "the index joins' share of their outer table's rows (default: ${DEFAULT-VALUE})")
+    double selectivity;
 
     @Option(names = "--node", paramLabel = "<id>", description = "the node to kill (default: the cluster's last)")
     String node;
@@ -73,6 +91,19 @@ final class BenchFailoverCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--repeat must be at least 1 and --at within (0, 1)");
         }
         queries.forEach(TpchQueries::check);
+        List<JoinQueries.Shape> shapes = new ArrayList<>();
+        for (String j : joins) {
+            if (!j.equalsIgnoreCase("none")) {
+                try {
+                    shapes.add(JoinQueries.shape(j));
+                } catch (IllegalArgumentException e) {
+                    throw new ParameterException(spec.commandLine(), "--joins: " + e.getMessage());
+                }
+            }
+        }
+        if (selectivity <= 0 || selectivity > 1) {
+            throw new ParameterException(spec.commandLine(), "--selectivity must be within (0, 1]");
+        }
         PrintWriter err = spec.commandLine().getErr();
         LocalCluster local = new LocalCluster(cluster, true);
         List<Run> runs = new ArrayList<>();
@@ -80,19 +111,15 @@ final class BenchFailoverCommand implements Callable<Integer> {
              SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
             for (int q : queries) {
                 String text = TpchQueries.text(q);
-                double[] times = new double[repeat];
-                List<String> rows = null;
-                for (int i = 0; i < repeat; i++) {
-                    long t0 = System.nanoTime();
-                    rows = rows(sql, text);
-                    times[i] = (System.nanoTime() - t0) / 1e9;
+                runs.add(undisturbedThenKilled(TpchQueries.name(q), () -> rows(sql, text), victim, local, err));
+            }
+        }
+        if (!shapes.isEmpty()) {
+            try (ClusterSession session = ClusterSession.open(cluster, "coordinator", NodeDaemon.DEFAULT_TIMEOUT)) {
+                for (JoinQueries.Shape shape : shapes) {
+                    JoinQueries.Query q = session.query(shape, selectivity);
+                    runs.add(undisturbedThenKilled(q.name(), () -> joined(session, q), victim, local, err));
                 }
-                Arrays.sort(times);
-                double undisturbed = times[repeat / 2];
-                runs.add(killedMidway(sql, text, TpchQueries.name(q), undisturbed, rows, victim, local));
-                err.println(progress(runs.get(runs.size() - 1)));
-                err.flush();
-                awaitUp(local, victim);
             }
         }
         PrintWriter out = spec.commandLine().getOut();
@@ -115,10 +142,28 @@ final class BenchFailoverCommand implements Callable<Integer> {
         return runs.stream().allMatch(r -> r.sameRows() && r.error() == null) ? 0 : 1;
     }
 
-    private Run killedMidway(SqlSession sql, String text, String name, double undisturbed, List<String> expected,
+    /** {@code work}'s undisturbed median over --repeat runs, then a run with the node killed part way through. */
+    private Run undisturbedThenKilled(String name, Supplier<List<String>> work, String victim, LocalCluster local,
+                                      PrintWriter err) throws Exception {
+        double[] times = new double[repeat];
+        List<String> rows = null;
+        for (int i = 0; i < repeat; i++) {
+            long t0 = System.nanoTime();
+            rows = work.get();
+            times[i] = (System.nanoTime() - t0) / 1e9;
+        }
+        Arrays.sort(times);
+        Run run = killedMidway(work, name, times[repeat / 2], rows, victim, local);
+        err.println(progress(run));
+        err.flush();
+        awaitUp(local, victim);
+        return run;
+    }
+
+    private Run killedMidway(Supplier<List<String>> work, String name, double undisturbed, List<String> expected,
                              String victim, LocalCluster local) throws Exception {
         long t0 = System.nanoTime();
-        CompletableFuture<List<String>> running = CompletableFuture.supplyAsync(() -> rows(sql, text));
+        CompletableFuture<List<String>> running = CompletableFuture.supplyAsync(work);
         Thread.sleep((long) (undisturbed * at * 1000));
         if (running.isDone()) {
             throw new IllegalStateException(name + " ended before " + victim + " could be killed: raise --at's share "
@@ -133,6 +178,13 @@ final class BenchFailoverCommand implements Callable<Integer> {
             double seconds = (System.nanoTime() - t0) / 1e9;
             return new Run(name, undisturbed, seconds, seconds / undisturbed, false, e.getCause().getMessage());
         }
+    }
+
+    /** An index join's answer as its row count and checksum (order-independent). */
+    private List<String> joined(ClusterSession session, JoinQueries.Query q) {
+        CountingSink sink = new CountingSink();
+        session.join(q.spec(), ExecutionMode.OOO, IN_FLIGHT, sink);
+        return List.of(sink.rows() + " rows, checksum " + sink.checksum());
     }
 
     /** SIGKILL to the node's process; its supervisor starts it again. */

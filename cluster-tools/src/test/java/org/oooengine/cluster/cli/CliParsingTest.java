@@ -113,6 +113,9 @@ class CliParsingTest {
         Cli late = Cli.run("bench", "failover", "--cluster", copied.toString(), "--at", "1.5");
         assertEquals(2, late.exitCode(), late::toString);
         assertTrue(late.err().contains("--at within (0, 1)"), late::toString);
+        Cli join = Cli.run("bench", "failover", "--cluster", copied.toString(), "--joins", "OL,XY");
+        assertEquals(2, join.exitCode(), join::toString);
+        assertTrue(join.err().contains("--joins: unknown query 'XY'"), join::toString);
     }
 
     /** bench hedge refuses a cluster without copies and a slowdown that slows nothing, before connecting. */
