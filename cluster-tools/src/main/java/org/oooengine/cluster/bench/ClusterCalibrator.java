@@ -230,7 +230,7 @@ public final class ClusterCalibrator {
             ColdRun cold = coldRun(session, byKey, mode, budget);
             reads.put(budget, cold.run().pageReads() / Math.max(1e-3, cold.run().seconds() - dispatch));
             JoinSpec byIndex = session.query(remote, Math.min(1, rows / perProbe / stats.rows())).spec();
-            double[] warm = warmRowAndRequestSeconds(session, byKey, byIndex, mode, budget, dispatch);
+            double[] warm = warmRowAndRequestSeconds(session, oneRow, byKey, byIndex, mode, budget);
             request.put(budget, warm[1] * 1e6);
             if (mode == ExecutionMode.OOO) { // the row's and the read's cost as the out-of-order model counts them
                 outOfOrder = cold;
@@ -245,17 +245,19 @@ public final class ClusterCalibrator {
 
     /**
      * Seconds per row of the local join {@code byKey} and per remote request of {@code byIndex},
-     * both on cached pages: the medians over {@value #PAIRED_RUNS} pairs of runs, one of each
-     * back to back. A request's cost is the remote join's time beyond its rows' cost — a difference
-     * of two timings, which only runs side by side keep clear of the machine's drift.
+     * both on cached pages: the medians over {@value #PAIRED_RUNS} rounds of runs, each round
+     * timing the one-row join {@code oneRow} (the dispatch), then one of each, back to back. Both
+     * costs are differences of timings, which only runs side by side keep clear of the machine's
+     * drift (a dispatch measured apart, on a loaded machine, exceeded a whole local join).
      */
-    private static double[] warmRowAndRequestSeconds(ClusterSession session, JoinSpec byKey, JoinSpec byIndex,
-                                                     ExecutionMode mode, int budget, double dispatch) {
+    private static double[] warmRowAndRequestSeconds(ClusterSession session, JoinSpec oneRow, JoinSpec byKey,
+                                                     JoinSpec byIndex, ExecutionMode mode, int budget) {
         session.join(byKey, mode, budget, new CountingSink()); // reads their pages in
         session.join(byIndex, mode, budget, new CountingSink());
         double[] rowSeconds = new double[PAIRED_RUNS];
         double[] requestSeconds = new double[PAIRED_RUNS];
         for (int i = 0; i < PAIRED_RUNS; i++) {
+            double dispatch = session.join(oneRow, mode, budget, new CountingSink()).seconds();
             ClusterSession.JoinRun local = session.join(byKey, mode, budget, new CountingSink());
             ClusterSession.JoinRun remote = session.join(byIndex, mode, budget, new CountingSink());
             rowSeconds[i] = Math.max(0, local.seconds() - dispatch) / Math.max(1, local.rows());

@@ -230,7 +230,8 @@ class ClusterEndToEndTest {
         assertTrue(c.get("indexJoin").get("coldReadsPerSecond").get("128").asDouble() > 0, r::toString);
         assertTrue(c.get("indexJoin").get("readCpuMicros").asDouble() >= 0, r::toString);
         assertTrue(c.get("indexJoin").get("coldCoresBusy").asDouble() > 0, r::toString);
-        assertTrue(c.get("indexJoin").get("warmRowMicros").asDouble() > 0, r::toString);
+        // a difference of two timings: on a loaded machine a small local join may show no cost beyond its dispatch
+        assertTrue(c.get("indexJoin").get("warmRowMicros").asDouble() >= 0, r::toString);
         assertTrue(c.get("mapReduce").get("startupSeconds").asDouble() > 0, r::toString);
         assertTrue(c.get("mapReduce").get("stageStartupSeconds").asDouble() > 0, r::toString);
         assertTrue(Files.exists(cluster.resolve("calibration.json")));
