@@ -19,11 +19,11 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code ooo cluster start|stop|status|htap|route}: the local multi-node cluster on this machine. */
+/** {@code ooo cluster start|stop|status|htap|rebalance|route}: the local multi-node cluster on this machine. */
 @Command(name = "cluster", mixinStandardHelpOptions = true,
         description = "Start, stop and inspect a local cluster: node daemons as separate processes on loopback.",
         subcommands = {ClusterCommand.Start.class, ClusterCommand.Stop.class, ClusterCommand.Status.class,
-                ClusterHtapCommand.class, ClusterCommand.Route.class})
+                ClusterHtapCommand.class, ClusterRebalanceCommand.class, ClusterCommand.Route.class})
 final class ClusterCommand {
 
     /** A local cluster's SQL endpoint admits clients without a password, so it listens on loopback only. */

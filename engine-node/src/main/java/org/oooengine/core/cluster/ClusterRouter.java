@@ -17,6 +17,8 @@ import org.oooengine.core.net.RemoteException;
  * lately ({@link ReplicaChoice}), to another holder at once when its node is lost, and to another
  * as a hedged request when it has not answered by the time a typical peer has answered nearly all
  * of its requests ({@link #HEDGE_QUANTILE}); the first answer counts and the other is cancelled.
+ * A holder that answers it has no such table (restarted empty, its copies not yet put back) is
+ * passed over from then on, its request sent to another holder.
  */
 final class ClusterRouter implements PartitionRouter {
     /**
@@ -29,17 +31,27 @@ final class ClusterRouter implements PartitionRouter {
     static final long MIN_HEDGE_DELAY_NANOS = 100_000;
 
     private final String self;
+    /** Whether this node's store holds a stored table: a node whose copies are being put back lacks some. */
+    private final java.util.function.Predicate<String> storedHere;
     private final Peers peers;
     private final boolean hedging;
     private final ReplicaChoice choice;
     private final LongAdder hedged = new LongAdder();
+    /** Holders found not to store their part of a partition (restarted empty), as node and stored name. */
+    private final java.util.Set<Holder> lacking = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     /**
      * @param hedging whether requests avoid a holder that is slow lately and a slow request is sent
      *                again to another holder; without, each goes to the first holder up and waits
      */
     ClusterRouter(String self, Peers peers, boolean hedging) {
+        this(self, peers, hedging, stored -> false);
+    }
+
+    /** As above, on a node whose store holds the tables {@code storedHere} accepts (by stored name). */
+    ClusterRouter(String self, Peers peers, boolean hedging, java.util.function.Predicate<String> storedHere) {
         this.self = self;
+        this.storedHere = storedHere;
         this.peers = peers;
         this.hedging = hedging;
         this.choice = new ReplicaChoice(peers.latencies());
@@ -65,14 +77,14 @@ final class ClusterRouter implements PartitionRouter {
         ClusterSpec spec = peers.spec();
         int partition = Partitioning.partition(encodedValue, spec.owners(table).size());
         List<String> holders = spec.holders(table, partition);
-        String node = holders.contains(self) ? self : hedging ? choice.choose(holders, this::connected)
-                : choice.first(holders, this::connected);
+        java.util.function.Predicate<String> usable = h -> connected(h) && !lacks(table, partition, h);
+        String node = holders.contains(self) && storedHere.test(spec.storedName(table, partition, self)) ? self
+                : hedging ? choice.choose(holders, usable) : choice.first(holders, usable);
         return holderOf(table, partition, node == null ? holders.get(0) : node);
     }
 
     private Holder holderOf(String table, int partition, String node) {
-        boolean owner = peers.spec().owners(table).get(partition).equals(node);
-        return new Holder(node, owner ? table : ClusterSpec.replicaName(table, partition), table, partition);
+        return new Holder(node, peers.spec().storedName(table, partition, node), table, partition);
     }
 
     @Override
@@ -93,7 +105,7 @@ final class ClusterRouter implements PartitionRouter {
      */
     private <T> CompletableFuture<T> remote(Holder at, BiFunction<String, String, CompletableFuture<T>> request) {
         String second = at.partition() < 0 ? null : choice.second(peers.spec().holders(at.table(), at.partition()),
-                at.node(), this::connected);
+                at.node(), h -> connected(h) && !lacks(at.table(), at.partition(), h));
         if (second == null) {
             return timed(at.node(), at.storedName(), request);
         }
@@ -128,8 +140,15 @@ final class ClusterRouter implements PartitionRouter {
             sent.whenComplete((v, e) -> {
                 if (e == null) {
                     answer.complete(v);
-                } else if (inFlight.decrementAndGet() == 0 && !(RemoteException.lostNode(e) != null && sendSecond())) {
-                    answer.completeExceptionally(e);
+                } else {
+                    boolean notHeld = RemoteException.notFound(e);
+                    if (notHeld) {
+                        lacking.add(to);
+                    }
+                    if (inFlight.decrementAndGet() == 0
+                            && !((notHeld || RemoteException.lostNode(e) != null) && sendSecond())) {
+                        answer.completeExceptionally(e);
+                    }
                 }
             });
         }
@@ -164,6 +183,10 @@ final class ClusterRouter implements PartitionRouter {
             }
         });
         return sent;
+    }
+
+    private boolean lacks(String table, int partition, String node) {
+        return !lacking.isEmpty() && lacking.contains(holderOf(table, partition, node));
     }
 
     private boolean connected(String node) {

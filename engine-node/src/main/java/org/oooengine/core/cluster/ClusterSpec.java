@@ -194,6 +194,17 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
         return table + REPLICA_MARK + partition;
     }
 
+    /** The name {@code node} stores partition {@code partition} of {@code table} under: the table's own where it owns it. */
+    public String storedName(String table, int partition, String node) {
+        return owners(table).get(partition).equals(node) ? table : replicaName(table, partition);
+    }
+
+    /** The table a stored name holds a partition of: the name itself, or a copy's without its partition. */
+    public static String tableOf(String storedName) {
+        int mark = storedName.lastIndexOf(REPLICA_MARK);
+        return mark < 0 ? storedName : storedName.substring(0, mark);
+    }
+
     /** Whether {@code storedName} is a copy of another node's partition ({@link #replicaName}). */
     public static boolean isReplicaName(String storedName) {
         return storedName.contains(REPLICA_MARK);

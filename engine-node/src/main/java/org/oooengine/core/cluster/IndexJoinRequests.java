@@ -23,6 +23,7 @@ import org.oooengine.core.store.Table;
 import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
+import org.oooengine.core.wire.ProtocolException;
 
 /**
  * Index joins on a node: the probes other members' join fragments send it (index lookups, row
@@ -51,9 +52,20 @@ final class IndexJoinRequests implements RequestFamily {
     public void handle(Frame request, Responder out) {
         PayloadReader r = request.reader();
         switch (request.op()) {
-            case INDEX_POINT_LOOKUP -> lookup(Messages.readPointLookup(r), out);
-            case INDEX_RANGE_LOOKUP -> lookup(Messages.readRangeLookup(r), out);
-            case FETCH_ROWS -> fetch(r, out);
+            case INDEX_POINT_LOOKUP, INDEX_RANGE_LOOKUP, FETCH_ROWS -> {
+                try {
+                    if (request.op() == OpCode.FETCH_ROWS) {
+                        fetch(r, out);
+                    } else {
+                        lookup(request.op() == OpCode.INDEX_POINT_LOOKUP ? Messages.readPointLookup(r)
+                                : Messages.readRangeLookup(r), out);
+                    }
+                } catch (ProtocolException e) {
+                    throw e;
+                } catch (RuntimeException e) { // (a table this node does not hold: NOT_FOUND, which a prober sends elsewhere)
+                    node.fail(out, e);
+                }
+            }
             case COUNT_RANGE -> {
                 String table = r.getString();
                 ColumnRange range = JoinSpecCodec.readRange(r);
@@ -126,7 +138,7 @@ final class IndexJoinRequests implements RequestFamily {
                     + ", which has " + spec.owners(outer).size());
         }
         boolean own = partition == ServingNodes.OWN_PARTITION || spec.owners(outer).get(partition).equals(node.nodeId());
-        ClusterRouter cluster = new ClusterRouter(node.nodeId(), peers, f.hedging());
+        ClusterRouter cluster = new ClusterRouter(node.nodeId(), peers, f.hedging(), s.tables()::containsKey);
         PartitionRouter router = f.mode() == ExecutionMode.OOO_LOCAL ? new SerialRouter(cluster) : cluster;
         int budget = f.mode() == ExecutionMode.INORDER ? 1 : f.budget();
         long frames0 = peers.framesSent();

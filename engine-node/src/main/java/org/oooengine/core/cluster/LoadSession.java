@@ -43,6 +43,8 @@ final class LoadSession implements AutoCloseable {
     private final Map<String, TableLoader.Writer> writers = new LinkedHashMap<>();
     private final Map<String, RowCodec> codecs = new LinkedHashMap<>();
     private final List<StoreManifest.TableMeta> tables = new ArrayList<>();
+    /** Tables being copied from another node's files, by stored name. */
+    private final Map<String, CopiedTable> copies = new LinkedHashMap<>();
     private final long started = System.nanoTime();
 
     /**
@@ -114,6 +116,99 @@ final class LoadSession implements AutoCloseable {
         });
     }
 
+    /**
+     * Starts a copy of another node's table as {@code stored} here: its files arrive as they are
+     * there ({@link #writeCopied}), under names of this store's own.
+     */
+    void beginCopy(String stored, StoredTableFiles source) {
+        if (source.pageSize() != pageSize) {
+            throw new IllegalArgumentException("table " + source.table().name() + " has " + source.pageSize()
+                    + "-byte pages and this node's store " + pageSize + "-byte ones");
+        }
+        if (writers.containsKey(stored) || copies.containsKey(stored)) {
+            throw new IllegalStateException("table " + stored + " is already being loaded");
+        }
+        copies.put(stored, CopiedTable.of(stored, source));
+        carried.remove(stored);
+    }
+
+    /** {@code bytes} of the source's {@code file} of the table being copied as {@code stored}, at {@code offset}. */
+    void writeCopied(String stored, String file, long offset, byte[] bytes) throws IOException {
+        Path target = StoreFiles.resolve(staging, copy(stored).local(file));
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(target,
+                java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE)) {
+            java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                ch.write(buf, offset + buf.position());
+            }
+        }
+    }
+
+    /**
+     * Ends the copy of {@code stored}: each file must be as long as the source said, and is synced.
+     * Returns its rows.
+     */
+    long finishCopy(String stored) throws IOException {
+        CopiedTable c = copy(stored);
+        for (Map.Entry<String, Long> f : c.source().fileBytes().entrySet()) {
+            Path target = StoreFiles.resolve(staging, c.local(f.getKey()));
+            if (f.getValue() == 0 && !Files.exists(target)) {
+                Files.createFile(target);
+            }
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(target,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                if (ch.size() != f.getValue()) {
+                    throw new IllegalStateException("the copy of table " + stored + " has " + ch.size() + " bytes of "
+                            + f.getKey() + " where its source has " + f.getValue());
+                }
+                ch.force(true);
+            }
+        }
+        copies.remove(stored);
+        tables.add(c.meta());
+        return c.meta().rows();
+    }
+
+    private CopiedTable copy(String stored) {
+        CopiedTable c = copies.get(stored);
+        if (c == null) {
+            throw new IllegalStateException("table " + stored + " is not being copied in this load");
+        }
+        return c;
+    }
+
+    /** A table copied from another node: its entry here (files renamed), and each source file's name here. */
+    private record CopiedTable(StoredTableFiles source, StoreManifest.TableMeta meta, Map<String, String> localNames) {
+        static CopiedTable of(String stored, StoredTableFiles source) {
+            StoreManifest.TableMeta m = source.table();
+            String id = StoreFiles.newTableId(stored);
+            Map<String, String> names = new LinkedHashMap<>();
+            String file = m.file() == null ? null : rename(names, m.file(), StoreFiles.dataFile(id));
+            List<StoreManifest.IndexMeta> indexes = new ArrayList<>();
+            for (int i = 0; i < m.indexes().size(); i++) {
+                StoreManifest.IndexMeta ix = m.indexes().get(i);
+                indexes.add(new StoreManifest.IndexMeta(ix.name(), ix.columns(), ix.entries(),
+                        ix.file() == null ? null : rename(names, ix.file(), StoreFiles.indexFile(id, i)), ix.scope()));
+            }
+            String columns = m.columnsFile() == null ? null : rename(names, m.columnsFile(), StoreFiles.columnsFile(id));
+            return new CopiedTable(source, new StoreManifest.TableMeta(stored, m.columns(), m.primaryKey(), m.rows(),
+                    m.dataBytes(), file, indexes, columns, m.columnRanges()), names);
+        }
+
+        private static String rename(Map<String, String> names, String from, String to) {
+            names.put(from, to);
+            return to;
+        }
+
+        String local(String sourceFile) {
+            String name = localNames.get(sourceFile);
+            if (name == null) {
+                throw new IllegalArgumentException("file " + sourceFile + " is not one of table " + meta.name() + "'s");
+            }
+            return name;
+        }
+    }
+
     /** Leaves {@code table} out of the committed store (no error when there is none). */
     void drop(String table) {
         carried.remove(table);
@@ -144,8 +239,8 @@ final class LoadSession implements AutoCloseable {
      * returns it; the caller swaps directories.
      */
     StoreManifest commit(Map<String, Object> source) throws IOException {
-        if (!writers.isEmpty()) {
-            throw new IllegalStateException("tables not finished: " + writers.keySet());
+        if (!writers.isEmpty() || !copies.isEmpty()) {
+            throw new IllegalStateException("tables not finished: " + writers.keySet() + " " + copies.keySet());
         }
         Directories.deleteRecursively(staging.resolve("tmp"));
         List<StoreManifest.TableMeta> all = new ArrayList<>();

@@ -398,6 +398,16 @@ final class Messages {
     static final byte LOAD_KEEP_TABLES = 1;
     /** Trailing byte of LOAD_BEGIN: the table's rows on the node stay, the loaded ones are added. */
     static final byte LOAD_APPEND = 1;
+    /**
+     * A table copied from another node's files ({@code ooo cluster rebalance}) instead of built from
+     * rows: begin (its stored name and the source's description), chunks of its files, finish.
+     */
+    static final byte LOAD_COPY_BEGIN = 11;
+    static final byte LOAD_COPY_CHUNK = 12;
+    static final byte LOAD_COPY_FINISH = 13;
+    /** STORED_FILES steps: a stored table's description as JSON; a chunk of one of its files. */
+    static final byte FILES_DESCRIBE = 1;
+    static final byte FILES_READ = 2;
     static final byte ENTRY_ROW = 0;
 
     static void writeDefinition(PayloadWriter w, TableDefinition def) {

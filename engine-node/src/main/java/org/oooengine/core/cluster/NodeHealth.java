@@ -49,6 +49,10 @@ public final class NodeHealth implements AutoCloseable {
     private final PeerLatencies roundTrips = new PeerLatencies(WINDOW, WINDOW / 4);
     private final Map<String, Long> lastAnswer = new ConcurrentHashMap<>();
     private final Map<String, Load> loads = new ConcurrentHashMap<>();
+    /** The names of the tables each node stored when it last answered. */
+    private final Map<String, java.util.Set<String>> stored = new ConcurrentHashMap<>();
+    /** The nodes lacking a partition they should hold of a table the others hold. */
+    private volatile java.util.Set<String> incomplete = java.util.Set.of();
     private final Map<String, State> logged = new ConcurrentHashMap<>();
     private final long startedAt = System.currentTimeMillis();
     private final ScheduledExecutorService timer;
@@ -112,6 +116,35 @@ public final class NodeHealth implements AutoCloseable {
         return State.UP;
     }
 
+    /**
+     * Whether {@code node} holds its part of every table the nodes hold, as they last told: a node
+     * restarted empty does not until its partitions are copied back onto it ({@link ReplicaRepair}).
+     * True of a node not heard yet.
+     */
+    public boolean complete(String node) {
+        return !incomplete.contains(node);
+    }
+
+    private java.util.Set<String> incompleteNodes() {
+        ClusterSpec spec = peers.spec();
+        java.util.Set<String> tables = new java.util.HashSet<>();
+        stored.values().forEach(names -> names.forEach(n -> tables.add(ClusterSpec.tableOf(n))));
+        java.util.Set<String> lacking = new java.util.HashSet<>();
+        stored.forEach((node, names) -> {
+            for (String table : tables) {
+                for (int p = 0; p < spec.owners(table).size() && !lacking.contains(node); p++) {
+                    if (spec.holders(table, p).contains(node) && !names.contains(spec.storedName(table, p, node))) {
+                        lacking.add(node);
+                    }
+                }
+            }
+        });
+        if (!lacking.equals(incomplete)) {
+            LOG.info("nodes lacking partitions they should hold: {}", lacking.isEmpty() ? "none" : lacking);
+        }
+        return java.util.Set.copyOf(lacking);
+    }
+
     private void beat() {
         for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
             if (closed) {
@@ -134,6 +167,16 @@ public final class NodeHealth implements AutoCloseable {
                     lastAnswer.put(node, System.currentTimeMillis());
                     PayloadReader r = f.reader();
                     loads.put(node, new Load(r.getVarInt(), r.getVarInt(), r.getVarInt()));
+                    if (r.hasMore()) {
+                        int count = r.getCount(1);
+                        java.util.Set<String> names = new java.util.HashSet<>(count * 2);
+                        for (int i = 0; i < count; i++) {
+                            names.add(r.getString());
+                        }
+                        if (!names.equals(stored.put(node, names))) {
+                            incomplete = incompleteNodes();
+                        }
+                    }
                 }
                 noteState(node);
             });

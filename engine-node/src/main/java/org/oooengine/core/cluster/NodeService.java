@@ -120,7 +120,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.requests = new RequestTable(List.of(new IndexJoinRequests(node, queries),
                 new PipelineRequests(node, queries, transactions), tableWrites, transactions,
                 new StatisticsRequests(node), new NodeStatusRequests(node, queries, previousEnd), fileWrites,
-                new ProfileRequests(node)));
+                new ProfileRequests(node), new StoredFileRequests(node)));
         store.recoverInterruptedPublish();
         try {
             tableWrites.recover(); // committed statements rolled forward before anything reads

@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -19,7 +20,7 @@ import org.oooengine.core.wire.PayloadWriter;
 /**
  * How a node is (its health): uptime, CPU, memory, spill and statements, the tables it serves and
  * its store's manifest; asked with a flag, it first empties its buffer pool (cold-cache runs). And
- * a coordinator's heartbeat, answered with the node's load alone.
+ * a coordinator's heartbeat, answered with the node's load and the names of the tables it stores.
  * Answered at once, on the network thread: coordinators ask it to tell a live node from a lost one.
  */
 final class NodeStatusRequests implements RequestFamily {
@@ -51,8 +52,13 @@ final class NodeStatusRequests implements RequestFamily {
     @Override
     public void handle(Frame request, Responder out) {
         if (request.op() == OpCode.HEARTBEAT) {
-            out.reply(new PayloadWriter(8).putVarInt(queries.admission.running()).putVarInt(queries.admission.waiting())
-                    .putVarInt(queries.pipelinesRunning.get()).toByteArray());
+            PayloadWriter w = new PayloadWriter(64).putVarInt(queries.admission.running())
+                    .putVarInt(queries.admission.waiting()).putVarInt(queries.pipelinesRunning.get());
+            Store st = node.store().current();
+            java.util.Collection<String> held = st == null ? List.of() : st.tables().keySet();
+            w.putVarInt(held.size());
+            held.forEach(w::putString);
+            out.reply(w.toByteArray());
             return;
         }
         PayloadReader r = request.reader();

@@ -8,7 +8,8 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 
 /**
- * Which node serves each partition of a table: its owner while the owner is up and not slow, else
+ * Which node serves each partition of a table: its owner while the owner is up, not slow and holds
+ * all it should (a node restarted empty does not until {@link ReplicaRepair} copies it back), else
  * the first other node holding a replica of it that is ({@link ClusterSpec#holders}); a slow holder
  * (as {@link NodeHealth}'s heartbeats tell) serves only when no holder up is faster. A node is down when a
  * connection to it cannot be made; it is tried again {@link #RETRY_AFTER_MILLIS} later, or at once
@@ -22,6 +23,8 @@ public final class ServingNodes implements AutoCloseable {
     public static final int OWN_PARTITION = -1;
     /** How long a node found down is passed over before it is tried again. */
     static final long RETRY_AFTER_MILLIS = 2_000;
+    /** How long the first choice of a partition's node waits for every node's first heartbeat. */
+    static final java.time.Duration FIRST_HEARTBEATS = java.time.Duration.ofMillis(500);
 
     /** Partition {@code partition} of a table, served by {@code node}. */
     public record Served(int partition, String node) {
@@ -48,6 +51,7 @@ public final class ServingNodes implements AutoCloseable {
     public synchronized java.util.Optional<NodeHealth> health() {
         if (health == null && !closed) {
             health = NodeHealth.start(peers);
+            health.awaitHeard(FIRST_HEARTBEATS); // which tables each node holds: a node restarted empty serves none
         }
         return java.util.Optional.ofNullable(health);
     }
@@ -103,6 +107,10 @@ public final class ServingNodes implements AutoCloseable {
         if (holders.size() == 1) {
             return holders.get(0);
         }
+        List<String> complete = holders.stream().filter(this::complete).toList();
+        if (!complete.isEmpty()) {
+            holders = complete;
+        }
         for (String holder : holders) {
             if (!(avoidSlow && slow(holder)) && up(holder, false)) {
                 return holder;
@@ -121,6 +129,15 @@ public final class ServingNodes implements AutoCloseable {
         }
         throw new ClusterException("partition " + partition + " of table " + table + " is held by nodes " + holders
                 + ", none of which answers");
+    }
+
+    /**
+     * Whether {@code node} holds all it should, as its heartbeats tell. A node restarted empty does
+     * not, and serves nothing until its copies are back: serving a table it has beside one it lacks
+     * would split a join of the two that reads both on one node.
+     */
+    private boolean complete(String node) {
+        return health().map(h -> h.complete(node)).orElse(true);
     }
 
     private boolean slow(String node) { // (asked only where a partition has several holders)

@@ -178,6 +178,18 @@ final class TableWriteRequests implements RequestFamily, AutoCloseable {
                 }
                 return NodeContext.EMPTY;
             }
+            case Messages.LOAD_COPY_BEGIN -> {
+                String stored = r.getString();
+                requireLoad().beginCopy(stored, JSON.readValue(r.getBytes(), StoredTableFiles.class));
+                return NodeContext.EMPTY;
+            }
+            case Messages.LOAD_COPY_CHUNK -> {
+                requireLoad().writeCopied(r.getString(), r.getString(), r.getLong(), r.getBytes());
+                return NodeContext.EMPTY;
+            }
+            case Messages.LOAD_COPY_FINISH -> {
+                return new PayloadWriter().putLong(requireLoad().finishCopy(r.getString())).toByteArray();
+            }
             case Messages.LOAD_FINISH_TABLE -> {
                 return new PayloadWriter().putLong(requireLoad().finishTable(r.getString())).toByteArray();
             }

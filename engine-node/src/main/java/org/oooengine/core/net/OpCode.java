@@ -82,9 +82,16 @@ public enum OpCode {
     PROFILE(37),
     /**
      * A coordinator's heartbeat: answered at once with the node's load (statements running and
-     * waiting for their turn, pipelines running, as varints). Its round trip tells a slow node.
+     * waiting for their turn, pipelines running, as varints), then the names of the tables its store
+     * holds (a count, then each). Its round trip tells a slow node.
      */
-    HEARTBEAT(38);
+    HEARTBEAT(38),
+    /**
+     * A stored table's files, to put a copy of its partition on another node (re-replication): a
+     * step byte, then its description (page size, the table's manifest entry, each file's length)
+     * as JSON, or a chunk of one of its files.
+     */
+    STORED_FILES(39);
 
     private static final OpCode[] BY_CODE = new OpCode[128];
 

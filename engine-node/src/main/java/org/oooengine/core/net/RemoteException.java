@@ -44,4 +44,14 @@ public class RemoteException extends RuntimeException {
         }
         return null;
     }
+
+    /** Whether {@code failure} is, or was caused by, a node's answer that it has no such thing (a table it does not hold). */
+    public static boolean notFound(Throwable failure) {
+        for (Throwable t = failure; t != null; t = t.getCause()) {
+            if (t instanceof RemoteException re && re.code() == ErrorCode.NOT_FOUND) {
+                return true;
+            }
+        }
+        return false;
+    }
 }
