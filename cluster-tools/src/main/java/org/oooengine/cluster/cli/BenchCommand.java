@@ -8,6 +8,6 @@ import picocli.CommandLine.Command;
         subcommands = {BenchJoinCommand.class, BenchSweepCommand.class, BenchReportCommand.class, BenchMicroCommand.class,
                 BenchTxnCommand.class, BenchFetchCommand.class, BenchTpchCommand.class, BenchFailoverCommand.class, BenchHedgeCommand.class, BenchEstimatesCommand.class, BenchTpcdsCommand.class, BenchTpccFillCommand.class,
                 BenchTpccFillPlotCommand.class, BenchTransfersCommand.class, BenchTpccCommand.class, BenchScalingCommand.class,
-                BenchStressCommand.class, BenchChbenchCommand.class, BenchChbenchPlotCommand.class, BenchScanCommand.class})
+                BenchStressCommand.class, BenchChaosCommand.class, BenchChbenchCommand.class, BenchChbenchPlotCommand.class, BenchScanCommand.class})
 final class BenchCommand {
 }

@@ -112,13 +112,13 @@ public final class ServingNodes implements AutoCloseable {
             holders = complete;
         }
         for (String holder : holders) {
-            if (!(avoidSlow && slow(holder)) && up(holder, false)) {
+            if (!(avoidSlow && slow(holder)) && !silent(holder) && up(holder, false)) {
                 return holder;
             }
         }
         for (String holder : holders) {
             if (up(holder, false)) {
-                return holder; // slow, but up
+                return holder; // slow or silent, but it takes connections
             }
         }
         // every holder was found down lately: one may be back (a restarted node), so ask them now
@@ -138,6 +138,15 @@ public final class ServingNodes implements AutoCloseable {
      */
     private boolean complete(String node) {
         return health().map(h -> h.complete(node)).orElse(true);
+    }
+
+    /**
+     * Whether {@code node} has not answered a heartbeat for a while although it may take connections
+     * (a stopped process: the kernel completes its handshakes), so that a request to it would hang
+     * until its timeout.
+     */
+    private boolean silent(String node) {
+        return health().map(h -> h.state(node) == NodeHealth.State.DOWN).orElse(false);
     }
 
     private boolean slow(String node) { // (asked only where a partition has several holders)
