@@ -5,6 +5,7 @@ import static org.oooengine.core.cluster.NodeCalls.json;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,7 +15,9 @@ import java.util.function.Function;
 import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.NodeClient;
 import org.oooengine.core.net.OpCode;
+import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.stats.StoreStatistics;
+import org.oooengine.core.stats.TableStatistics;
 import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.store.TreeReport;
 import org.oooengine.core.wire.PayloadWriter;
@@ -35,11 +38,62 @@ final class StatisticsClient {
         this.peers = peers;
     }
 
+    /**
+     * Every node's statistics of its stored tables. Where partitions have copies, a node that does
+     * not answer is given the statistics its partitions' copies have on the nodes holding them (each
+     * node keeps those of its copies too), so that the planner need not go without them.
+     */
     Map<String, StoreStatistics> statistics(boolean analyze) {
         byte[] request = {analyze ? Messages.STATISTICS_ANALYZE : 0};
         // A scan of the whole partition may take longer than a request's usual deadline.
-        return askEveryNode(client -> client.call(OpCode.TABLE_STATISTICS, request, ANALYZE_TIMEOUT),
-                new TypeReference<StoreStatistics>() { }, "unreadable statistics");
+        Function<NodeClient, CompletableFuture<Frame>> ask = client -> client.call(OpCode.TABLE_STATISTICS, request,
+                ANALYZE_TIMEOUT);
+        TypeReference<StoreStatistics> type = new TypeReference<>() { };
+        if (analyze || spec.replication() == 1) {
+            return askEveryNode(ask, type, "unreadable statistics");
+        }
+        Map<String, CompletableFuture<Frame>> answers = new LinkedHashMap<>();
+        for (ClusterSpec.NodeSpec n : spec.nodes()) {
+            try {
+                answers.put(n.id(), ask.apply(peers.client(n.id())));
+            } catch (RuntimeException down) {
+                answers.put(n.id(), CompletableFuture.failedFuture(down));
+            }
+        }
+        Map<String, StoreStatistics> answered = new LinkedHashMap<>();
+        List<String> down = new ArrayList<>();
+        answers.forEach((node, answer) -> {
+            try {
+                answered.put(node, json(node, await(answer), type, "unreadable statistics"));
+            } catch (RuntimeException e) {
+                if (RemoteException.lostNode(e) == null) {
+                    throw e;
+                }
+                down.add(node);
+            }
+        });
+        Map<String, StoreStatistics> out = new LinkedHashMap<>(answered);
+        down.forEach(node -> out.put(node, fromCopies(node, answered)));
+        return out;
+    }
+
+    /** The statistics of {@code down}'s partitions as the other holders of each keep them, under the table's name. */
+    private StoreStatistics fromCopies(String down, Map<String, StoreStatistics> answered) {
+        java.util.Set<String> tables = new java.util.TreeSet<>();
+        answered.values().forEach(s -> s.tables().keySet().forEach(name -> tables.add(ClusterSpec.tableOf(name))));
+        Map<String, TableStatistics> copied = new LinkedHashMap<>();
+        for (String table : tables) {
+            int partition = spec.owners(table).indexOf(down);
+            for (String holder : partition < 0 ? List.<String>of() : spec.holders(table, partition)) {
+                StoreStatistics at = answered.get(holder);
+                TableStatistics t = at == null ? null : at.tables().get(spec.storedName(table, partition, holder));
+                if (t != null) {
+                    copied.put(table, new TableStatistics(table, t.rows(), t.bytes(), t.columns(), t.indexBytes()));
+                    break;
+                }
+            }
+        }
+        return new StoreStatistics(java.time.Instant.now().toString(), 0, copied);
     }
 
     /** Every node's statistics of {@code table} collected anew, its other tables' as they were kept. */

@@ -4,14 +4,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.trino.tpch.TpchTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.exec.CollectingSink;
+import org.oooengine.core.stats.StoreStatistics;
+import org.oooengine.core.stats.TableStatistics;
 import org.oooengine.core.tpch.JoinQueries;
 
 /**
@@ -27,9 +29,7 @@ class ReplicaIndexJoinTest {
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-replica-join-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM,
-                TpchTable.PART, TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER),
-                NodeService.Caps.DEFAULTS, 2);
+        tpch = TpchCluster.withCopies("ooo-replica-join-test");
     }
 
     @AfterAll
@@ -81,6 +81,44 @@ class ReplicaIndexJoinTest {
             assertTrue(hedged > 0, "a request to the slow node was hedged");
             tpch.session.hedgedRequests(false);
             assertEquals(0, joined(q, expected).fragments().stream().mapToLong(FragmentStats::hedgedRequests).sum());
+        } finally {
+            tpch.session.hedgedRequests(true);
+            tpch.cluster.stop("n2");
+            tpch.cluster.restart("n2");
+        }
+    }
+
+    @Test
+    void theStatisticsOfANodeDownAreThoseOfItsPartitionsCopies() {
+        Map<String, StoreStatistics> before = tpch.session.statistics(false);
+        tpch.cluster.stop("n2");
+        try {
+            Map<String, StoreStatistics> down = tpch.session.statistics(false);
+            assertEquals(before.keySet(), down.keySet());
+            for (String table : List.of("orders", "lineitem", "customer")) {
+                TableStatistics own = before.get("n2").table(table);
+                TableStatistics copied = down.get("n2").table(table);
+                assertEquals(own.rows(), copied.rows(), table);
+                assertEquals(own.columns().size(), copied.columns().size(), table);
+                assertEquals(table, copied.table());
+                assertEquals(before.get("n1").table(table), down.get("n1").table(table));
+            }
+        } finally {
+            tpch.cluster.restart("n2");
+        }
+    }
+
+    @Test
+    void aNodeSilentToHeartbeatsServesNothingEvenWithoutHedging() throws Exception {
+        // it takes connections but answers 5 s late: a stopped process, as far as the heartbeats tell
+        tpch.cluster.stop("n2");
+        tpch.cluster.restart("n2", Duration.ofSeconds(5));
+        tpch.session.hedgedRequests(false); // a slow node would serve as readily as any other
+        try {
+            awaitState(tpch.session.serving().health().orElseThrow(), "n2", NodeHealth.State.DOWN);
+            tpch.session.serving().probeAgain();
+            assertTrue(tpch.session.serving().of("orders", false).stream().noneMatch(s -> s.node().equals("n2")),
+                    tpch.session.serving().of("orders", false).toString());
         } finally {
             tpch.session.hedgedRequests(true);
             tpch.cluster.stop("n2");

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.trino.tpch.TpchTable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -35,9 +34,7 @@ class ReplicaRepairTest {
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-replica-repair-test", 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM,
-                TpchTable.PART, TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER),
-                NodeService.Caps.DEFAULTS, 2);
+        tpch = TpchCluster.withCopies("ooo-replica-repair-test");
     }
 
     @AfterAll

@@ -50,6 +50,15 @@ public final class TpchCluster implements AutoCloseable {
         oracle = new DuckDbOracle(scaleFactor, oracleTables);
     }
 
+    /**
+     * Three nodes keeping each partition twice, TPC-H SF 0.01, with the oracle's tables of the
+     * index joins OL, PL, Q3 and Q8': what the tests of copies run on.
+     */
+    public static TpchCluster withCopies(String name) throws Exception {
+        return new TpchCluster(name, 3, 0.01, List.of(TpchTable.ORDERS, TpchTable.LINE_ITEM, TpchTable.PART,
+                TpchTable.CUSTOMER, TpchTable.NATION, TpchTable.REGION, TpchTable.SUPPLIER), NodeService.Caps.DEFAULTS, 2);
+    }
+
     /** The oracle's rows for {@code spec}, rendered and sorted. */
     public List<String> expected(JoinSpec spec) throws Exception {
         return oracle.query(OracleRows.sql(single, spec));
