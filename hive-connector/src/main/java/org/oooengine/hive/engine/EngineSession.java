@@ -166,6 +166,12 @@ final class EngineSession implements SqlSession {
      * A query, in a transaction of its own on the transactional tables it reads: its rows are
      * returned once its reads validate (the whole result is ready before the client's first row).
      */
+    /**
+     * The most runs of a query that lose a node: a node killed and started again by its supervisor
+     * may take connections and drop them again while it starts, so one more run is not always enough.
+     */
+    static final int RUNS_LOSING_NODES = 3;
+
     private StatementResult query(ASTNode tree, Cancellation cancel) {
         Map<String, String> settings = running();
         RelNode plan = modes.forSettings(settings).plan(catalog, database, tree);
@@ -173,23 +179,26 @@ final class EngineSession implements SqlSession {
     }
 
     /**
-     * The query's rows. Where partitions are replicated, a query that lost a node midway runs once
-     * more from the start, the nodes that do not answer passed over: the holders of their partitions'
-     * replicas serve them.
+     * The query's rows. Where partitions are replicated, a query that lost a node midway runs again
+     * from the start (at most {@link #RUNS_LOSING_NODES} runs in all), the nodes that do not answer
+     * passed over: the holders of their partitions' replicas serve them.
      * A query's rows are all spooled before the client sees one, so nothing is returned twice.
      */
     private Executor.Rows rows(RelNode plan, Map<String, String> settings, Cancellation cancel) {
-        try {
-            return rowsOnce(plan, settings, cancel);
-        } catch (RuntimeException e) {
-            String lost = Faults.lostNode(e);
-            if (lost == null || modes.peers().spec().replication() == 1 || cancel.isCancelled()) {
-                throw e;
+        for (int run = 1; ; run++) {
+            try {
+                return rowsOnce(plan, settings, cancel);
+            } catch (RuntimeException e) {
+                String lost = Faults.lostNode(e);
+                if (lost == null || modes.peers().spec().replication() == 1 || cancel.isCancelled()
+                        || run == RUNS_LOSING_NODES) {
+                    throw e;
+                }
+                LOG.warn("query lost a node ({}); running it again, the nodes that do not answer passed over",
+                        e.getMessage());
+                // the node a failure names may only have relayed it (its shuffle to the lost node failed): ask them all
+                modes.serving().probeAgain();
             }
-            LOG.warn("query lost a node ({}); running it again, the nodes that do not answer passed over", e.getMessage());
-            // the node a failure names may only have relayed it (its shuffle to the lost node failed): ask them all
-            modes.serving().probeAgain();
-            return rowsOnce(plan, settings, cancel);
         }
     }
 
