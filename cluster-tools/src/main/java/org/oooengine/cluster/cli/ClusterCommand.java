@@ -357,12 +357,33 @@ final class ClusterCommand {
                     out.printf("       restarted by its supervisor after: %s%n", s.restartedAfter());
                 }
             }
+            if (copies > 1 && status.stream().allMatch(s -> s.state().startsWith("up"))) {
+                lackingCopies(out, dir);
+            }
             // The JSON lines stay one per node; the coordinator shows in the table only.
             var coordinator = new LocalCluster(dir).coordinatorStatus();
             coordinator.ifPresent(c -> out.printf("%ncoordinator (SQL): %s, pid %s, %s%n", c.state(),
                     c.pid() == null ? "-" : c.pid(), c.url()));
             boolean coordinatorUp = coordinator.map(c -> c.state().equals("up")).orElse(true);
             return coordinatorUp && status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
+        }
+    }
+
+    /** The nodes that lack partitions they should hold (restarted empty), and the partitions no node up holds. */
+    private static void lackingCopies(PrintWriter out, Path dir) {
+        try (org.oooengine.core.cluster.ClusterSession session = org.oooengine.core.cluster.ClusterSession.open(dir,
+                "status", java.time.Duration.ofSeconds(5))) {
+            org.oooengine.core.cluster.ReplicaRepair.Plan plan =
+                    new org.oooengine.core.cluster.ReplicaRepair(session.peers(), 0).plan();
+            java.util.Map<String, Long> lacking = new java.util.TreeMap<>(plan.copies().stream().collect(
+                    java.util.stream.Collectors.groupingBy(org.oooengine.core.cluster.ReplicaRepair.Copy::to,
+                            java.util.stream.Collectors.counting())));
+            lacking.forEach((node, n) -> out.printf("%s lacks %d partition copies it should hold and serves nothing until "
+                    + "they are back: ooo cluster rebalance --cluster %s%n", node, n, dir));
+            plan.lost().forEach(l -> out.printf("partition %d of %s is on none of %s that answers%n", l.partition(),
+                    l.table(), l.holders()));
+        } catch (RuntimeException e) {
+            out.printf("which partitions each node holds could not be read: %s%n", e.getMessage());
         }
     }
 
