@@ -35,14 +35,15 @@ import picocli.CommandLine.Spec;
 
 /**
  * A mixed workload on a cluster that keeps copies, while its nodes are killed (SIGKILL, started
- * again by their supervisors) and stopped (SIGSTOP, let go on after a while) at random: TPC-H
+ * again by their supervisors), stopped (SIGSTOP, let go on after a while) and restarted (SIGTERM,
+ * started again) at random: TPC-H
  * queries compared with their answers before the faults, and writes — rows inserted into a table
  * of the nodes' stores and into a transactional table — whose acknowledged rows must all be there
  * at the end. Counts wrong answers, acknowledged writes lost, and failed statements by cause; a
  * failure that names no cause counts as unnamed.
  */
 @Command(name = "chaos", mixinStandardHelpOptions = true,
-        description = "kill and stop random nodes during a mixed workload of queries and writes; count wrong answers, "
+        description = "kill, stop and restart random nodes during a mixed workload of queries and writes; count wrong answers, "
                 + "acknowledged writes lost and failures by cause")
 final class BenchChaosCommand implements Callable<Integer> {
     private static final String ROWS_TABLE = "chaos_rows";
@@ -164,6 +165,10 @@ final class BenchChaosCommand implements Callable<Integer> {
                     expected.put(q, rows(s, TpchQueries.text(q)));
                 }
             }
+            // a node's supervisor gives up on it after five restarts in ten minutes: each starts counting at 0
+            for (String node : nodes) {
+                faults.restart(node);
+            }
             err.printf("answers before the faults taken; %d query and %d write clients for %d s, %d faults%n",
                     queryClients, writeClients, duration.toSeconds(), count);
             err.flush();
@@ -211,7 +216,7 @@ final class BenchChaosCommand implements Callable<Integer> {
 
     /** The faults, one node at a time, evenly spread; each node up again before the next. */
     private void injectFaults(NodeFaults faults, List<String> nodes, long end, List<Fault> done, PrintWriter err)
-            throws InterruptedException {
+            throws Exception {
         Random random = new Random(seed);
         long start = System.nanoTime();
         long every = (end - start) / (count + 1);
@@ -227,6 +232,8 @@ final class BenchChaosCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             if (kind == NodeFaults.Kind.KILL) {
                 faults.kill(node);
+            } else if (kind == NodeFaults.Kind.RESTART) {
+                faults.restart(node);
             } else {
                 faults.stop(node);
                 try {

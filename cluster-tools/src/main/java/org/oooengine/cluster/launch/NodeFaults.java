@@ -6,19 +6,29 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Faults put on a local cluster's node processes: killed outright (SIGKILL; its supervisor starts it
- * again), or stopped (SIGSTOP) for a while and let go on (SIGCONT), as a machine that stalls does.
+ * again), stopped (SIGSTOP) for a while and let go on (SIGCONT), as a machine that stalls does, or
+ * restarted (stopped with SIGTERM and started again under a new supervisor, as an upgrade does).
  */
 public final class NodeFaults {
     /** How long a node may take to be up again after a fault before it counts as lost. */
     public static final Duration UP_AGAIN_WITHIN = Duration.ofSeconds(120);
 
     /** What happens to a node. */
-    public enum Kind { KILL, STOP }
+    public enum Kind { KILL, STOP, RESTART }
 
     private final LocalCluster cluster;
 
     public NodeFaults(LocalCluster cluster) {
         this.cluster = cluster;
+    }
+
+    /**
+     * Stops {@code node} (SIGTERM) and starts it again under a new supervisor, whose count of
+     * restarts in a row starts at 0 (a supervisor gives up on a node it restarted five times in ten
+     * minutes); returns once the node answers.
+     */
+    public void restart(String node) throws Exception {
+        cluster.restart(node, command -> command);
     }
 
     /** SIGKILL to {@code node}'s process: its supervisor starts it again. */
