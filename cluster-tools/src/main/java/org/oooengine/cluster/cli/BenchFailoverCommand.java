@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.oooengine.cluster.bench.tpch.TpchQueries;
 import org.oooengine.cluster.launch.LocalCluster;
-import org.oooengine.cluster.launch.PidFile;
+import org.oooengine.cluster.launch.NodeFaults;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.ExecutionMode;
@@ -40,8 +40,6 @@ import picocli.CommandLine.Spec;
         description = "time TPC-H queries and index joins with a node killed in the middle of each, against their time "
                 + "undisturbed")
 final class BenchFailoverCommand implements Callable<Integer> {
-    /** How long a killed node may take to be started again by its supervisor before the run gives up. */
-    private static final long RESTART_WAIT_SECONDS = 120;
     /** The index joins' tasks in flight per node, as ooo bench join's default. */
     private static final int IN_FLIGHT = 128;
 
@@ -106,6 +104,8 @@ final class BenchFailoverCommand implements Callable<Integer> {
         }
         PrintWriter err = spec.commandLine().getErr();
         LocalCluster local = new LocalCluster(cluster, true);
+        // its supervisor gives up on a node it restarted five times in ten minutes, kills of earlier runs counted
+        new NodeFaults(local).restart(victim);
         List<Run> runs = new ArrayList<>();
         try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
              SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of())) {
@@ -156,7 +156,7 @@ final class BenchFailoverCommand implements Callable<Integer> {
         Run run = killedMidway(work, name, times[repeat / 2], rows, victim, local);
         err.println(progress(run));
         err.flush();
-        awaitUp(local, victim);
+        new NodeFaults(local).awaitUp(victim);
         return run;
     }
 
@@ -169,7 +169,7 @@ final class BenchFailoverCommand implements Callable<Integer> {
             throw new IllegalStateException(name + " ended before " + victim + " could be killed: raise --at's share "
                     + "or the scale factor");
         }
-        kill(local, victim);
+        new NodeFaults(local).kill(victim);
         try {
             List<String> answer = running.get(30 + (long) (undisturbed * 20), TimeUnit.SECONDS);
             double seconds = (System.nanoTime() - t0) / 1e9;
@@ -185,26 +185,6 @@ final class BenchFailoverCommand implements Callable<Integer> {
         CountingSink sink = new CountingSink();
         session.join(q.spec(), ExecutionMode.OOO, IN_FLIGHT, sink);
         return List.of(sink.rows() + " rows, checksum " + sink.checksum());
-    }
-
-    /** SIGKILL to the node's process; its supervisor starts it again. */
-    private static void kill(LocalCluster local, String victim) {
-        if (!(new PidFile(local.dir(), victim).read() instanceof PidFile.Up up)) {
-            throw new IllegalStateException("node " + victim + " is not running");
-        }
-        up.process().destroyForcibly();
-    }
-
-    private static void awaitUp(LocalCluster local, String victim) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(RESTART_WAIT_SECONDS);
-        while (System.nanoTime() < deadline) {
-            boolean up = local.status().stream().anyMatch(s -> s.node().equals(victim) && s.state().equals("up"));
-            if (up) {
-                return;
-            }
-            Thread.sleep(500);
-        }
-        throw new IllegalStateException("node " + victim + " was not up again " + RESTART_WAIT_SECONDS + " s after it was killed");
     }
 
     /** The query's rows, rendered and sorted: answers compared as sets of rows in any order. */
