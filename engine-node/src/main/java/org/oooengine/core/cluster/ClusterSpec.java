@@ -168,17 +168,73 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
     }
 
     /**
-     * The nodes holding partition {@code partition} of {@code table}, its owner first: with
-     * replication r, the owners of it and of the r - 1 partitions after it (chained declustering).
-     * A table with fewer partitions than the replication has each on all its owners.
+     * The nodes holding partition {@code partition} of {@code table}, its owner first, r of them
+     * with replication r, all different. On one rack (every node's unless the inventory places
+     * them): the owners of it and of the r - 1 partitions after it (chained declustering). Where
+     * the nodes stand in several racks, each further holder is on a rack none of those chosen
+     * stands in while there is one: among the owners of the partitions after it on such racks, in
+     * order, the k-th, k counting the partitions before it whose owners share its owner's rack (so
+     * that the copies of one rack's partitions spread over the others' nodes rather than pile on
+     * the first); then, racks used up, the next owners in order. A table with fewer owners than the
+     * replication has each partition on all of them. Tables partitioned alike keep their
+     * partitions side by side on every holder.
      */
     public List<String> holders(String table, int partition) {
         List<String> owners = owners(table);
-        List<String> holders = new ArrayList<>();
-        for (int j = 0; j < Math.min(replication, owners.size()); j++) {
-            holders.add(owners.get((partition + j) % owners.size()));
+        int n = owners.size();
+        List<String> holders = new ArrayList<>(replication);
+        holders.add(owners.get(partition % n));
+        if (replication > 1 && severalRacks()) {
+            String rack = rackOf(holders.get(0));
+            int k = 0;
+            for (int q = 0; q < partition; q++) {
+                k += rackOf(owners.get(q)).equals(rack) ? 1 : 0;
+            }
+            java.util.Set<String> racks = new java.util.HashSet<>(List.of(rack));
+            while (holders.size() < replication) {
+                List<String> elsewhere = new ArrayList<>();
+                for (int j = 1; j < n; j++) {
+                    String node = owners.get((partition + j) % n);
+                    if (!racks.contains(rackOf(node)) && !elsewhere.contains(node)) {
+                        elsewhere.add(node);
+                    }
+                }
+                if (elsewhere.isEmpty()) {
+                    break;
+                }
+                String chosen = elsewhere.get(k % elsewhere.size());
+                holders.add(chosen);
+                racks.add(rackOf(chosen));
+            }
+        }
+        for (int j = 1; j < n && holders.size() < replication; j++) {
+            String node = owners.get((partition + j) % n);
+            if (!holders.contains(node)) {
+                holders.add(node);
+            }
         }
         return holders;
+    }
+
+    // on every remote request's path: no allocation
+    private boolean severalRacks() {
+        String first = rackOf(nodes.get(0));
+        for (NodeSpec node : nodes) {
+            if (!rackOf(node).equals(first)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The rack of the node named {@code id}, {@link #DEFAULT_RACK} when it names none (or is not a node of this spec). */
+    private String rackOf(String id) {
+        for (NodeSpec node : nodes) {
+            if (node.id().equals(id)) {
+                return rackOf(node);
+            }
+        }
+        return DEFAULT_RACK;
     }
 
     /** This spec with each partition on {@code copies} nodes. */

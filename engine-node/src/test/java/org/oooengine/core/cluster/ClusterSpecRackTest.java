@@ -13,7 +13,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Each node's rack: from cluster.json, else from topology.data beside it, else Hadoop's default rack. */
+/**
+ * Each node's rack: from cluster.json, else from topology.data beside it, else Hadoop's default
+ * rack; a partition's copies on other racks than its owner's, spread over their nodes.
+ */
 class ClusterSpecRackTest {
     @TempDir
     Path dir;
@@ -76,6 +79,23 @@ class ClusterSpecRackTest {
         ClusterSpec back = ClusterSpec.fromJson(spec.toJson());
         assertEquals(spec, back);
         assertEquals(2, back.nodesByRack().get("/r1").size());
+    }
+
+    @Test
+    void copiesStandOnOtherRacksAndSpreadOverTheirNodes() {
+        ClusterSpec two = spec(node("n1", "a", "/r1"), node("n2", "b", "/r1"), node("n3", "c", "/r1"),
+                node("n4", "d", "/r2"), node("n5", "e", "/r2"), node("n6", "f", "/r2")).withReplication(2);
+        assertEquals(List.of(List.of("n1", "n4"), List.of("n2", "n5"), List.of("n3", "n6"), List.of("n4", "n1"),
+                List.of("n5", "n2"), List.of("n6", "n3")), allHolders(two, "t"));
+        ClusterSpec three = two.withReplication(3);
+        assertEquals(List.of("n1", "n4", "n2"), three.holders("t", 0), "racks used up: the next owner in order");
+        ClusterSpec oneRack = spec(node("n1", "a", null), node("n2", "b", null), node("n3", "c", null)).withReplication(2);
+        assertEquals(List.of(List.of("n1", "n2"), List.of("n2", "n3"), List.of("n3", "n1")), allHolders(oneRack, "t"),
+                "one rack: chained declustering");
+    }
+
+    private static List<List<String>> allHolders(ClusterSpec spec, String table) {
+        return java.util.stream.IntStream.range(0, spec.owners(table).size()).mapToObj(p -> spec.holders(table, p)).toList();
     }
 
     @Test
