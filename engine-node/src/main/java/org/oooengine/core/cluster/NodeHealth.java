@@ -117,6 +117,15 @@ public final class NodeHealth implements AutoCloseable {
     }
 
     /**
+     * The work {@code node} reported at its last heartbeat: fragments and pipelines it admitted
+     * and runs, and those waiting for admission; 0 before it answered one.
+     */
+    public int queueDepth(String node) {
+        Load load = loads.get(node);
+        return load == null ? 0 : load.statementsRunning() + load.statementsWaiting();
+    }
+
+    /**
      * Whether {@code node} holds its part of every table the nodes hold, as they last told: a node
      * restarted empty does not until its partitions are copied back onto it ({@link ReplicaRepair}).
      * True of a node not heard yet.

@@ -11,7 +11,9 @@ import org.apache.logging.log4j.Logger;
  * Which node serves each partition of a table: its owner while the owner is up, not slow and holds
  * all it should (a node restarted empty does not until {@link ReplicaRepair} copies it back), else
  * the first other node holding a replica of it that is ({@link ClusterSpec#holders}); a slow holder
- * (as {@link NodeHealth}'s heartbeats tell) serves only when no holder up is faster. A node is down when a
+ * (as {@link NodeHealth}'s heartbeats tell) serves only when no holder up is faster, and one whose
+ * queue of work is much longer than another holder's gives its partitions to the less loaded
+ * ({@link #relieved}). A node is down when a
  * connection to it cannot be made; it is tried again {@link #RETRY_AFTER_MILLIS} later, or at once
  * after a statement lost a node ({@link #probeAgain}). Where partitions are not replicated every partition is its
  * owner's, up or not: a request to a node that is down fails naming it, and nothing else could
@@ -25,6 +27,10 @@ public final class ServingNodes implements AutoCloseable {
     static final long RETRY_AFTER_MILLIS = 2_000;
     /** How long the first choice of a partition's node waits for every node's first heartbeat. */
     static final java.time.Duration FIRST_HEARTBEATS = java.time.Duration.ofMillis(500);
+    /** How many times another holder's queue of work a partition's first holder must have to be passed over... */
+    static final double BUSIER = 2.0;
+    /** ...plus this many: see {@link #relieved}. */
+    static final int QUEUE_MARGIN = 2;
 
     /** Partition {@code partition} of a table, served by {@code node}. */
     public record Served(int partition, String node) {
@@ -111,10 +117,14 @@ public final class ServingNodes implements AutoCloseable {
         if (!complete.isEmpty()) {
             holders = complete;
         }
+        List<String> able = new ArrayList<>(holders.size());
         for (String holder : holders) {
             if (!(avoidSlow && slow(holder)) && !silent(holder) && up(holder, false)) {
-                return holder;
+                able.add(holder);
             }
+        }
+        if (!able.isEmpty()) {
+            return avoidSlow ? relieved(able, this::queueDepth) : able.get(0);
         }
         for (String holder : holders) {
             if (up(holder, false)) {
@@ -129,6 +139,33 @@ public final class ServingNodes implements AutoCloseable {
         }
         throw new ClusterException("partition " + partition + " of table " + table + " is held by nodes " + holders
                 + ", none of which answers");
+    }
+
+    /**
+     * The first of {@code able} (the holders that may serve, in order of preference: the owner,
+     * whose buffer pool holds the partition, while it may), unless its queue of work is over
+     * {@value #BUSIER} times another's plus {@value #QUEUE_MARGIN}: then the holder with the
+     * shortest, so that a hot node is relieved. The margin keeps equal loads, and the noise of a
+     * quarter second's heartbeats, from moving partitions off their owners.
+     */
+    static String relieved(List<String> able, java.util.function.ToIntFunction<String> queue) {
+        String first = able.get(0);
+        int firstQueue = queue.applyAsInt(first);
+        String least = first;
+        int leastQueue = firstQueue;
+        for (String holder : able) {
+            int q = queue.applyAsInt(holder);
+            if (q < leastQueue) {
+                least = holder;
+                leastQueue = q;
+            }
+        }
+        return firstQueue > BUSIER * leastQueue + QUEUE_MARGIN ? least : first;
+    }
+
+    /** The work {@code node} reported running and waiting at its last heartbeat; 0 before one. */
+    private int queueDepth(String node) {
+        return health().map(h -> h.queueDepth(node)).orElse(0);
     }
 
     /**
