@@ -186,6 +186,11 @@ final class IndexJoinClient {
                 .handle((stats, e) -> {
                     if (e == null) {
                         held.release();
+                        if (retries < spec.replication() - 1) {
+                            LOG.info("the join's fragment over partition {} of {} ran again on {} in {} s ({} rows, {} remote requests)",
+                                    part.partition(), outer, stats.node(), String.format("%.3f", stats.seconds()), stats.rows(),
+                                    stats.remoteRequests());
+                        }
                         return CompletableFuture.completedFuture(stats);
                     }
                     String lost = RemoteException.lostNode(e);

@@ -131,6 +131,28 @@ public final class JoinQueries {
         return new Query(shape.name(), selectivity, shape.spec(range), selected, total);
     }
 
+    /**
+     * The SQL that returns what {@code spec} returns, for another engine to answer: its tables
+     * joined on its probes, its outer range as a WHERE clause; {@code schemaOf} gives a table's
+     * columns (the range's literals are written in its column's type).
+     */
+    public static String sql(JoinSpec spec, java.util.function.Function<String, org.oooengine.core.types.Schema> schemaOf) {
+        var outer = schemaOf.apply(spec.outerTable());
+        var rangeType = outer.type(outer.indexOf(spec.outerRange().column()));
+        StringBuilder from = new StringBuilder(fromItem(spec.outerTable(), spec.outerAlias()));
+        for (JoinSpec.Probe p : spec.probes()) {
+            from.append(" JOIN ").append(fromItem(p.table(), p.alias())).append(" ON ").append(p.from()).append(" = ")
+                    .append(p.alias()).append('.').append(p.column());
+        }
+        return "SELECT " + String.join(", ", spec.output()) + " FROM " + from + " WHERE " + spec.outerAlias() + "."
+                + spec.outerRange().describe(rangeType);
+    }
+
+    /** A table in a FROM clause: {@code nation n2}, or just its name when that is its alias. */
+    private static String fromItem(String table, String alias) {
+        return alias.equals(table) ? table : table + " " + alias;
+    }
+
     /** Refuses a selectivity outside (0, 1]. */
     public static void checkSelectivity(double selectivity) {
         if (!(selectivity > 0 && selectivity <= 1)) {

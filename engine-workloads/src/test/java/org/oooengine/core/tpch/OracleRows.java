@@ -14,20 +14,7 @@ public final class OracleRows {
 
     /** The SQL that returns what {@code spec} should; {@code store} supplies the column types. */
     public static String sql(Store store, JoinSpec spec) {
-        var outer = store.table(spec.outerTable()).schema();
-        DataType rangeType = outer.type(outer.indexOf(spec.outerRange().column()));
-        StringBuilder from = new StringBuilder(table(spec.outerTable(), spec.outerAlias()));
-        for (JoinSpec.Probe p : spec.probes()) {
-            from.append(" JOIN ").append(table(p.table(), p.alias())).append(" ON ").append(p.from()).append(" = ")
-                    .append(p.alias()).append('.').append(p.column());
-        }
-        return "SELECT " + String.join(", ", spec.output()) + " FROM " + from + " WHERE " + spec.outerAlias() + "."
-                + spec.outerRange().describe(rangeType);
-    }
-
-    /** A table in a FROM clause: {@code nation n2}, or just its name when that is its alias. */
-    private static String table(String table, String alias) {
-        return alias.equals(table) ? table : table + " " + alias;
+        return JoinQueries.sql(spec, table -> store.table(table).schema());
     }
 
     public static List<String> render(Store store, JoinSpec spec, List<Object[]> rows) {

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.StringJoiner;
 import org.duckdb.DuckDBAppender;
 import org.duckdb.DuckDBConnection;
-import org.oooengine.cluster.bench.tpcds.TpcdsDuckDb;
+import org.oooengine.cluster.bench.duckdb.DuckDbTables;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementResult;
@@ -84,7 +84,7 @@ public final class ChOracle implements AutoCloseable {
     /** The rows of a query, each value as DuckDB's driver gives it. */
     public List<Object[]> rows(String sql) throws SQLException {
         try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-            return TpcdsDuckDb.rowsOf(rs);
+            return DuckDbTables.rowsOf(rs);
         }
     }
 

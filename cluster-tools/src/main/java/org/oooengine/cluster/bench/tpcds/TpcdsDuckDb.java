@@ -1,7 +1,6 @@
 package org.oooengine.cluster.bench.tpcds;
 
 import io.trino.tpcds.Table;
-import java.math.BigDecimal;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -10,20 +9,17 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.StringJoiner;
 import org.duckdb.DuckDBAppender;
-import org.duckdb.DuckDBConnection;
+import org.oooengine.cluster.bench.duckdb.DuckDbTables;
 import org.oooengine.core.store.TableDefinition;
 import org.oooengine.core.tpcds.TpcdsGenerator;
 import org.oooengine.core.tpcds.TpcdsSchema;
 import org.oooengine.core.tpch.TpchLoader;
-import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 
 /**
@@ -91,7 +87,7 @@ public final class TpcdsDuckDb implements AutoCloseable {
         TpcdsDuckDb db = new TpcdsDuckDb(DriverManager.getConnection("jdbc:duckdb:"));
         try (Statement st = db.conn.createStatement()) {
             for (Table t : TpcdsSchema.tables()) {
-                st.execute(createTable(TpcdsSchema.definition(t)));
+                st.execute(DuckDbTables.createTable(TpcdsSchema.definition(t)));
             }
             return db;
         } catch (SQLException | RuntimeException e) {
@@ -105,7 +101,7 @@ public final class TpcdsDuckDb implements AutoCloseable {
      * holds them all once the iterator is exhausted. A failure to append is thrown from the iterator.
      */
     public Iterator<Object[]> alsoAppending(TableDefinition def, Iterator<Object[]> rows) {
-        List<DataType> types = def.schema().columns().stream().map(Column::type).toList();
+        List<DataType> types = DuckDbTables.types(def);
         return new Iterator<>() {
             private DuckDBAppender appender;
 
@@ -128,9 +124,9 @@ public final class TpcdsDuckDb implements AutoCloseable {
                 Object[] row = rows.next();
                 try {
                     if (appender == null) {
-                        appender = conn.unwrap(DuckDBConnection.class).createAppender(DuckDBConnection.DEFAULT_SCHEMA, def.name());
+                        appender = DuckDbTables.appender(conn, def);
                     }
-                    appendRow(appender, types, row);
+                    DuckDbTables.appendRow(appender, types, row);
                 } catch (SQLException e) {
                     throw new IllegalStateException("DuckDB could not append to " + def.name(), e);
                 }
@@ -139,65 +135,16 @@ public final class TpcdsDuckDb implements AutoCloseable {
         };
     }
 
-    private static String createTable(TableDefinition def) {
-        StringJoiner ddl = new StringJoiner(", ", "CREATE TABLE " + def.name() + " (", ")");
-        for (Column c : def.schema().columns()) {
-            ddl.add(c.name() + " " + c.type());
-        }
-        return ddl.toString();
-    }
-
     private void load(TpcdsGenerator generator, TpchLoader.Progress progress) throws SQLException {
         try (Statement st = conn.createStatement()) {
             st.execute("CREATE TABLE " + SOURCE_TABLE + " (scale_factor DOUBLE, complete BOOLEAN)");
             for (Table t : TpcdsSchema.tables()) {
-                TableDefinition def = TpcdsSchema.definition(t);
-                st.execute(createTable(def));
-                append(def, generator.rows(t), generator.expectedRows(t), progress);
+                DuckDbTables.load(conn, TpcdsSchema.definition(t), generator.rows(t), generator.expectedRows(t), progress);
             }
         }
         try (PreparedStatement ps = conn.prepareStatement("INSERT INTO " + SOURCE_TABLE + " VALUES (?, true)")) {
             ps.setDouble(1, generator.scaleFactor());
             ps.execute();
-        }
-    }
-
-    private void append(TableDefinition def, Iterator<Object[]> rows, long expected, TpchLoader.Progress progress)
-            throws SQLException {
-        List<DataType> types = def.schema().columns().stream().map(Column::type).toList();
-        long done = 0;
-        progress.update("duckdb " + def.name(), 0, expected);
-        try (DuckDBAppender a = conn.unwrap(DuckDBConnection.class).createAppender(DuckDBConnection.DEFAULT_SCHEMA, def.name())) {
-            while (rows.hasNext()) {
-                appendRow(a, types, rows.next());
-                if (++done % 100_000 == 0) {
-                    progress.update("duckdb " + def.name(), done, expected);
-                }
-            }
-        }
-        progress.update("duckdb " + def.name(), done, done);
-    }
-
-    private static void appendRow(DuckDBAppender a, List<DataType> types, Object[] row) throws SQLException {
-        a.beginRow();
-        for (int i = 0; i < row.length; i++) {
-            appendValue(a, types.get(i), row[i]);
-        }
-        a.endRow();
-    }
-
-    private static void appendValue(DuckDBAppender a, DataType type, Object v) throws SQLException {
-        if (v == null) {
-            a.appendNull();
-            return;
-        }
-        switch (type.kind()) {
-            case INT -> a.append((int) (Integer) v);
-            case BIGINT -> a.append((long) (Long) v);
-            case DECIMAL -> a.append(BigDecimal.valueOf((Long) v, type.scale()));
-            case DATE -> a.append(LocalDate.ofEpochDay((Integer) v));
-            case CHAR, VARCHAR -> a.append((String) v);
-            default -> throw new IllegalArgumentException("no TPC-DS column is " + type);
         }
     }
 
@@ -238,23 +185,10 @@ public final class TpcdsDuckDb implements AutoCloseable {
     /** The rows of a query in Hive SQL, run as {@link TpcdsQueries#forDuckDb} rewrites it, in DuckDB's order. */
     public List<Object[]> rows(String hiveSql) throws SQLException {
         try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(TpcdsQueries.forDuckDb(hiveSql))) {
-            return rowsOf(rs);
+            return DuckDbTables.rowsOf(rs);
         }
     }
 
-    /** The rows of {@code rs}, each value as its driver gives it (BigDecimal, java.sql.Date, ...). */
-    public static List<Object[]> rowsOf(ResultSet rs) throws SQLException {
-        List<Object[]> out = new ArrayList<>();
-        int n = rs.getMetaData().getColumnCount();
-        while (rs.next()) {
-            Object[] row = new Object[n];
-            for (int i = 0; i < n; i++) {
-                row[i] = rs.getObject(i + 1);
-            }
-            out.add(row);
-        }
-        return out;
-    }
 
     /** DuckDB's worker threads. */
     public int threads() throws SQLException {

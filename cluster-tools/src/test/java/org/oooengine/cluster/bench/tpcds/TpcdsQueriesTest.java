@@ -25,6 +25,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.oooengine.cluster.bench.duckdb.DuckDbTables;
 import org.oooengine.cluster.bench.tpcds.TpcdsQueryResult.Status;
 import org.oooengine.cluster.cli.HiveJdbc;
 import org.oooengine.core.cluster.ClusterLoader;
@@ -146,7 +147,7 @@ class TpcdsQueriesTest {
 
     private static List<Object[]> rows(Statement st, String sql) throws java.sql.SQLException {
         try (ResultSet rs = st.executeQuery(sql)) {
-            return TpcdsDuckDb.rowsOf(rs);
+            return DuckDbTables.rowsOf(rs);
         }
     }
 
