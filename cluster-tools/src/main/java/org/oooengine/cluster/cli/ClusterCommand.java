@@ -346,12 +346,13 @@ final class ClusterCommand {
             if (copies > 1) {
                 out.printf("each partition on %d nodes: its owner's, and copies named <table>/partition-<p>%n", copies);
             }
-            out.printf("%-6s %-16s %-14s %-8s %-14s %10s  %s%n", "node", "address", "rack", "pid", "state", "uptime",
-                    "partition rows");
+            out.printf("%-6s %-16s %-14s %-8s %-14s %10s %7s  %s%n", "node", "address", "rack", "pid", "state", "uptime",
+                    "work", "partition rows");
             for (LocalCluster.NodeStatus s : status) {
-                out.printf(Locale.ROOT, "%-6s %-16s %-14s %-8s %-14s %10s  %s%n", s.node(), s.address(), s.rack(),
+                out.printf(Locale.ROOT, "%-6s %-16s %-14s %-8s %-14s %10s %7s  %s%n", s.node(), s.address(), s.rack(),
                         s.pid() == null ? "-" : s.pid(), s.state(),
                         s.uptimeSeconds() == null ? "-" : String.format(Locale.ROOT, "%.0f s", s.uptimeSeconds()),
+                        s.workRunning() == null ? "-" : s.workRunning() + "+" + s.workWaiting(),
                         s.rows().isEmpty() ? "-" : s.rows().toString());
                 if (s.restartedAfter() != null) {
                     out.printf("       restarted by its supervisor after: %s%n", s.restartedAfter());

@@ -82,9 +82,13 @@ public final class LocalCluster {
      * @param restartedAfter when this run was started by the node's supervisor: why and when the run
      *                       before it ended (e.g. {@code out of memory, exit code 3: Java heap space, at
      *                       2026-11-28T08:41:02Z}); null otherwise
+     * @param workRunning    the scans and join fragments it runs (admitted): the queue its heartbeats
+     *                       report and the coordinator balances partitions' reads by
+     * @param workWaiting    those waiting for admission
      */
     public record NodeStatus(String node, String address, String rack, Long pid, String state, Double uptimeSeconds,
-                             Map<String, Long> rows, Double gcShare, String restartedAfter) {
+                             Map<String, Long> rows, Double gcShare, String restartedAfter, Integer workRunning,
+                             Integer workWaiting) {
     }
 
     /** The coordinator as {@code status} reports it: state is up, not answering or down. */
@@ -663,7 +667,9 @@ public final class LocalCluster {
                 state = supervisorPidFile(n.id()).read() instanceof PidFile.Up ? "restarting" : "down";
             }
             out.add(new NodeStatus(n.id(), n.host() + ":" + n.port(), ClusterSpec.rackOf(n), p.map(ProcessHandle::pid).orElse(null), state,
-                    st == null ? null : st.get("uptimeSeconds").asDouble(), rows, gcShare, previousEnd(n.id()).orElse(null)));
+                    st == null ? null : st.get("uptimeSeconds").asDouble(), rows, gcShare, previousEnd(n.id()).orElse(null),
+                    st == null || !st.has("statementsRunning") ? null : st.get("statementsRunning").asInt(),
+                    st == null || !st.has("statementsWaiting") ? null : st.get("statementsWaiting").asInt()));
         }
         return out;
     }
