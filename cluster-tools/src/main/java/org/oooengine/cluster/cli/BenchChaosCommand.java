@@ -19,6 +19,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.regex.Pattern;
+import org.oooengine.cluster.bench.tpcds.Answers;
+import org.oooengine.cluster.bench.tpcds.TpcdsQueries;
+import org.oooengine.cluster.bench.tpch.TpchDuckDb;
 import org.oooengine.cluster.bench.tpch.TpchQueries;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.cluster.launch.NodeFaults;
@@ -36,8 +39,8 @@ import picocli.CommandLine.Spec;
 /**
  * A mixed workload on a cluster that keeps copies, while its nodes are killed (SIGKILL, started
  * again by their supervisors), stopped (SIGSTOP, let go on after a while) and restarted (SIGTERM,
- * started again) at random: TPC-H
- * queries compared with their answers before the faults, and writes — rows inserted into a table
+ * started again) at random: TPC-H queries compared with their answers before the faults (those
+ * checked against DuckDB's with {@code --duckdb}), and writes — rows inserted into a table
  * of the nodes' stores and into a transactional table — whose acknowledged rows must all be there
  * at the end. Counts wrong answers, acknowledged writes lost, and failed statements by cause; a
  * failure that names no cause counts as unnamed.
@@ -85,8 +88,16 @@ final class BenchChaosCommand implements Callable<Integer> {
             description = "TPC-H query numbers the query clients run (default: ${DEFAULT-VALUE})")
     List<Integer> queries;
 
+    @Option(names = "--duckdb", description = "check the answers taken before the faults, which every later answer "
+            + "must equal, against DuckDB's on the same rows (TPC-H at the cluster's scale factor, generated into DuckDB "
+            + "in memory first: about a minute at SF 1)")
+    boolean duckdb;
+
     @Option(names = "--json", description = "print one JSON object instead of a summary")
     boolean json;
+
+    /** With --duckdb, the queries whose answers before the faults are not DuckDB's; null without it. */
+    private Map<String, String> oracleDifferences;
 
     /** A fault put on a node, when (seconds into the run) and for how long. */
     record Fault(double at, String node, NodeFaults.Kind kind, double seconds) {
@@ -163,6 +174,9 @@ final class BenchChaosCommand implements Callable<Integer> {
                 createTables(s);
                 for (int q : queries) {
                     expected.put(q, rows(s, TpchQueries.text(q)));
+                }
+                if (duckdb) {
+                    oracleDifferences = againstDuckDb(s, err);
                 }
             }
             // a node's supervisor gives up on it after five restarts in ten minutes: each starts counting at 0
@@ -324,7 +338,11 @@ final class BenchChaosCommand implements Callable<Integer> {
         long unnamed = queryTally.unnamed.get() + writes.values().stream().mapToLong(w -> w.tally.unnamed.get()).sum();
         long lost = check.values().stream().mapToLong(c -> (Long) ((Map<?, ?>) c).get("lost")).sum();
         long phantom = check.values().stream().mapToLong(c -> (Long) ((Map<?, ?>) c).get("phantom")).sum();
-        r.put("passed", wrong == 0 && unnamed == 0 && lost == 0 && phantom == 0);
+        if (oracleDifferences != null) {
+            r.put("duckdb_differences", oracleDifferences);
+        }
+        boolean oracleAgrees = oracleDifferences == null || oracleDifferences.isEmpty();
+        r.put("passed", wrong == 0 && unnamed == 0 && lost == 0 && phantom == 0 && oracleAgrees);
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.line(r));
@@ -333,9 +351,34 @@ final class BenchChaosCommand implements Callable<Integer> {
             check.forEach((t, c) -> out.printf("%s: %s%n", t, c));
             out.printf("wrong answers %d, acknowledged writes lost %d, rows never written %d, failures naming no cause %d%n",
                     wrong, lost, phantom, unnamed);
+            if (oracleDifferences != null) {
+                out.println(oracleAgrees ? "the answers before the faults are DuckDB's"
+                        : "answers before the faults that are not DuckDB's: " + oracleDifferences);
+            }
         }
         out.flush();
         return Boolean.TRUE.equals(r.get("passed")) ? 0 : 1;
+    }
+
+    /**
+     * The queries whose answers, before the faults, differ from DuckDB's on the same generated rows,
+     * with what differs first: empty when all agree.
+     */
+    private Map<String, String> againstDuckDb(SqlSession s, PrintWriter err) throws Exception {
+        Map<String, String> differences = new TreeMap<>();
+        try (TpchDuckDb oracle = TpchDuckDb.inMemory(TpchQueries.scaleFactor(s), BenchFailoverCommand.progress(err))) {
+            for (int q : queries) {
+                String text = TpchQueries.text(q);
+                List<Object[]> ours = new ArrayList<>();
+                s.execute(text, new Cancellation()).rows().forEachRemaining(ours::add);
+                String difference = Answers.difference(ours, oracle.rows(TpcdsQueries.forDuckDb(text)),
+                        TpcdsQueries.ordered(text));
+                if (difference != null) {
+                    differences.put(TpchQueries.name(q), difference);
+                }
+            }
+        }
+        return differences;
     }
 
     /** The query's rows, rendered and sorted: answers compared as sets of rows in any order. */

@@ -155,7 +155,7 @@ final class BenchFailoverCommand implements Callable<Integer> {
         List<Run> runs = new ArrayList<>();
         try (ClusterSqlEngine engine = ClusterSqlEngine.open(cluster, NodeDaemon.DEFAULT_TIMEOUT, Map.of());
              SqlSession sql = engine.openSession(System.getProperty("user.name", "ooo"), "default", Map.of());
-             TpchDuckDb oracle = duckdb ? TpchDuckDb.inMemory(scaleFactor(sql), progress(err)) : null) {
+             TpchDuckDb oracle = duckdb ? TpchDuckDb.inMemory(TpchQueries.scaleFactor(sql), progress(err)) : null) {
             for (int q : numbers) {
                 String text = TpchQueries.text(q);
                 runs.add(undisturbedThenKilled(new Work(TpchQueries.name(q), () -> rows(sql, text),
@@ -302,13 +302,8 @@ final class BenchFailoverCommand implements Callable<Integer> {
         return rows;
     }
 
-    /** The scale factor the cluster was loaded at: TPC-H has 10,000 suppliers per unit. */
-    private static double scaleFactor(SqlSession sql) {
-        Object[] row = sql.execute("SELECT count(*) FROM supplier", new Cancellation()).rows().next();
-        return ((Number) row[0]).longValue() / 10_000.0;
-    }
-
-    private static TpchLoader.Progress progress(PrintWriter err) {
+    /** Progress of DuckDB's load on {@code err}: a line per table at most every 5 s. */
+    static TpchLoader.Progress progress(PrintWriter err) {
         long[] last = {0};
         return (table, done, expected) -> {
             if (done == expected || System.nanoTime() - last[0] > 5_000_000_000L) {

@@ -52,6 +52,12 @@ public final class TpchQueries {
         return List.copyOf(numbers);
     }
 
+    /** The scale factor the cluster {@code sql} reaches was loaded at: TPC-H has 10,000 suppliers per unit. */
+    public static double scaleFactor(org.oooengine.hive.sql.SqlSession sql) {
+        Object[] row = sql.execute("SELECT count(*) FROM supplier", new org.oooengine.hive.sql.Cancellation()).rows().next();
+        return ((Number) row[0]).longValue() / 10_000.0;
+    }
+
     public static void check(int number) {
         if (number < 1 || number > COUNT) {
             throw new IllegalArgumentException("TPC-H queries are numbered 1 to " + COUNT + ", got " + number);
