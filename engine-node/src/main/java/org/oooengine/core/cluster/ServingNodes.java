@@ -117,14 +117,16 @@ public final class ServingNodes implements AutoCloseable {
         if (!complete.isEmpty()) {
             holders = complete;
         }
-        List<String> able = new ArrayList<>(holders.size());
-        for (String holder : holders) {
-            if (!(avoidSlow && slow(holder)) && !silent(holder) && up(holder, false)) {
-                able.add(holder);
+        for (int i = 0; i < holders.size(); i++) {
+            String holder = holders.get(i);
+            if (able(holder, avoidSlow)) {
+                if (!avoidSlow || queueDepth(holder) <= QUEUE_MARGIN) {
+                    return holder; // no other holder asked: one down on a real network may take its connect timeout
+                }
+                List<String> able = new ArrayList<>(List.of(holder));
+                holders.subList(i + 1, holders.size()).stream().filter(h -> able(h, true)).forEach(able::add);
+                return relieved(able, this::queueDepth);
             }
-        }
-        if (!able.isEmpty()) {
-            return avoidSlow ? relieved(able, this::queueDepth) : able.get(0);
         }
         for (String holder : holders) {
             if (up(holder, false)) {
@@ -161,6 +163,11 @@ public final class ServingNodes implements AutoCloseable {
             }
         }
         return firstQueue > BUSIER * leastQueue + QUEUE_MARGIN ? least : first;
+    }
+
+    /** Whether {@code holder} may serve: up, answering heartbeats and, where {@code avoidSlow}, not slow. */
+    private boolean able(String holder, boolean avoidSlow) {
+        return !(avoidSlow && slow(holder)) && !silent(holder) && up(holder, false);
     }
 
     /** The work {@code node} reported running and waiting at its last heartbeat; 0 before one. */
