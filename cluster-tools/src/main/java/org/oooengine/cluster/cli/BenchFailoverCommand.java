@@ -136,7 +136,11 @@ final class BenchFailoverCommand implements Callable<Integer> {
                 }
             }
         }
-        numbers.forEach(TpchQueries::check);
+        try {
+            numbers.forEach(TpchQueries::check);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--queries: " + e.getMessage());
+        }
         List<JoinQueries.Shape> shapes = new ArrayList<>();
         for (String j : joins) {
             if (!j.equalsIgnoreCase("none")) {
