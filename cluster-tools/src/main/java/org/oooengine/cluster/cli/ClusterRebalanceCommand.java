@@ -111,8 +111,8 @@ final class ClusterRebalanceCommand implements Callable<Integer> {
             out.printf("%s does not answer: it is left as it is%n", node);
         }
         for (ReplicaRepair.Copy c : plan.copies()) {
-            out.printf("%s lacks partition %d of %s: copying %s from %s%n", c.to(), c.partition(), c.table(),
-                    c.fromStored(), c.from());
+            out.printf("%s lacks partition %d of %s%s: copying %s from %s%n", c.to(), c.partition(),
+                    c.transactional() ? "transactional table " : "", c.table(), c.fromStored(), c.from());
         }
         for (ReplicaRepair.Lost l : plan.lost()) {
             out.printf("partition %d of %s is on none of %s that answers: load the table again%n", l.partition(),

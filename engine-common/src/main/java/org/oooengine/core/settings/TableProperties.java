@@ -24,6 +24,11 @@ public final class TableProperties {
             .doc("Transactional tables only: each node also keeps two analytical copies of its rows, fed by the "
                     + "table's log (HTAP); a session with `ooo.htap.reads=copies` reads them. Set it in CREATE TABLE "
                     + "or with ALTER TABLE ... SET TBLPROPERTIES; unsetting it drops the copies."));
+    public static final Setting<Long> REPLICATION = DECLARED.add(Setting.count("ooo.replication").scope(TABLE)
+            .range(1, 64).unit("copies").defaultText("the cluster's")
+            .doc("How many nodes keep each partition of the table: the cluster's replication (`ooo cluster start "
+                    + "--replication N` on a new cluster). A transactional table may keep one copy "
+                    + "instead; the engine records its value at CREATE TABLE, and it stays for the table's life."));
     public static final Setting<String> FILE_FORMAT = DECLARED.add(Setting.choice("ooo.file.format", "text", "orc", "parquet")
             .scope(TABLE)
             .doc("Set by the engine: the format of a table held in files rather than on the nodes; its presence "

@@ -172,14 +172,19 @@ public final class DistributedTransaction implements RowAccess {
         touched.add(node);
     }
 
-    /** Buffers a write of {@code key} (and {@code row}, unless a delete) of {@code table} on {@code node}. */
+    /**
+     * Buffers a write of {@code key} (and {@code row}, unless a delete) of {@code table} on {@code node}.
+     * A write to a copy of another node's partition ({@link ClusterSpec#isReplicaName}) is not
+     * counted among the rows {@link #changed}: its owner's is.
+     */
     @Override
     public void write(String node, String table, TransactionalWrite mode, byte[] key, byte[] row) {
         checkActive();
         touched.add(node);
         writers.add(node);
         if (isLocal(node)) {
-            changed += local.write(id, table, mode, key, row) ? 1 : 0;
+            boolean wrote = local.write(id, table, mode, key, row);
+            changed += wrote && !ClusterSpec.isReplicaName(table) ? 1 : 0;
             return;
         }
         WriteBatch b = batches.computeIfAbsent(node + "\u0000" + table + "\u0000" + mode.ordinal(),
@@ -410,7 +415,8 @@ public final class DistributedTransaction implements RowAccess {
                     .putVarInt(count).putBytesRaw(body);
             bytes = new PayloadWriter(4096);
             count = 0;
-            sentWrites.add(call(node, w).thenApply(PayloadReader::getLong));
+            boolean counted = !ClusterSpec.isReplicaName(table);
+            sentWrites.add(call(node, w).thenApply(r -> counted ? r.getLong() : 0L));
         }
     }
 

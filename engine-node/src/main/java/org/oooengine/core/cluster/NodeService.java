@@ -119,7 +119,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         tableWrites.startTicks();
         this.requests = new RequestTable(List.of(new IndexJoinRequests(node, queries),
                 new PipelineRequests(node, queries, transactions), tableWrites, transactions,
-                new StatisticsRequests(node), new NodeStatusRequests(node, queries, previousEnd), fileWrites,
+                new StatisticsRequests(node), new NodeStatusRequests(node, queries, transactions, previousEnd), fileWrites,
                 new ProfileRequests(node), new StoredFileRequests(node)));
         store.recoverInterruptedPublish();
         try {

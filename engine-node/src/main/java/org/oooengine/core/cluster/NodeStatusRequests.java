@@ -34,12 +34,15 @@ final class NodeStatusRequests implements RequestFamily {
 
     private final NodeContext node;
     private final NodeQueries queries;
+    private final TransactionService transactions;
     /** How the run before this one ended, when its supervisor started this one after it. */
     private final Optional<PreviousEnd> previousEnd;
     private final long startedAt = System.currentTimeMillis();
 
-    NodeStatusRequests(NodeContext node, NodeQueries queries, Optional<PreviousEnd> previousEnd) {
+    NodeStatusRequests(NodeContext node, NodeQueries queries, TransactionService transactions,
+                       Optional<PreviousEnd> previousEnd) {
         this.node = node;
+        this.transactions = transactions;
         this.queries = queries;
         this.previousEnd = previousEnd;
     }
@@ -55,7 +58,8 @@ final class NodeStatusRequests implements RequestFamily {
             PayloadWriter w = new PayloadWriter(64).putVarInt(queries.admission.running())
                     .putVarInt(queries.admission.waiting()).putVarInt(queries.pipelinesRunning.get());
             Store st = node.store().current();
-            java.util.Collection<String> held = st == null ? List.of() : st.tables().keySet();
+            List<String> held = new java.util.ArrayList<>(st == null ? List.of() : st.tables().keySet());
+            held.addAll(transactions.tableNames());
             w.putVarInt(held.size());
             held.forEach(w::putString);
             out.reply(w.toByteArray());

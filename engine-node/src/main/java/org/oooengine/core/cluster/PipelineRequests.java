@@ -147,7 +147,7 @@ final class PipelineRequests implements RequestFamily {
     private void runPipeline(ScanPipeline p, int partition, TransactionalReads reads, FileReads files,
                              QueryMemory memory, Responder out) {
         queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(tablesOf(partition),
-                outside(reads, files),
+                outside(reads, files, partition),
                 (build, chunks) -> queries.sentRows(build, out, chunks), p, batch -> batch.forEach(sink::accept),
                 out::cancelled, memory));
     }
@@ -182,17 +182,21 @@ final class PipelineRequests implements RequestFamily {
     }
 
     /**
-     * The tables a pipeline reads outside this node's store: those held in files, from the splits
-     * assigned to this node; transactional tables as read within the statement's transaction here
-     * or, for those it reads from their analytical copies, as this node's copy holds them (null: a
-     * store's table).
+     * The tables a pipeline over {@code partition} reads outside this node's store: those held in
+     * files, from the splits assigned to this node; transactional tables as read within the
+     * statement's transaction here — this node's own rows, or its copy of the partition where it is
+     * another's — or, for those it reads from their analytical copies, as this node's copy holds
+     * them (null: a store's table).
      */
-    private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads, FileReads files) {
+    private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads, FileReads files,
+                                                                  int partition) {
         return name -> files.reads(name)
                 ? new SplitRows(files.scan(name), node.nodeId(), SplitReader.installed(), splitQueues, node.peers())
                 : !reads.reads(name) ? null
                 : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name), reads.copySnapshot())
-                : transactions.rows(reads.transaction(), name, reads.tables().get(name));
+                : transactions.rows(reads.transaction(), partition == ServingNodes.OWN_PARTITION
+                        || ownsPartition(node.peers().spec(), name, partition) ? name
+                        : ClusterSpec.replicaName(name, partition), reads.tables().get(name));
     }
 
     /**
@@ -215,7 +219,7 @@ final class PipelineRequests implements RequestFamily {
         PartitionPipeline.Summary summary;
         queries.pipelinesRunning.incrementAndGet();
         try {
-            summary = PartitionPipeline.run(tablesOf(shuffle.partition()), outside(shuffle.reads(), shuffle.files()),
+            summary = PartitionPipeline.run(tablesOf(shuffle.partition()), outside(shuffle.reads(), shuffle.files(), shuffle.partition()),
                     (build, chunks) -> queries.sentRows(build, out, chunks), shuffle.pipeline(), sender, out::cancelled, memory);
             sender.finish();
             summary = summary.withBytesOut(sender.bytesSent());

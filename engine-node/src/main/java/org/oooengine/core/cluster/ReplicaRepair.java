@@ -42,8 +42,13 @@ public final class ReplicaRepair {
     /** How long a node has to say which tables it holds before it counts as down. */
     static final Duration ASK_WITHIN = Duration.ofSeconds(10);
 
-    /** Partition {@code partition} of {@code table}, copied from {@code from}'s {@code fromStored} to {@code to}'s {@code toStored}. */
-    public record Copy(String table, int partition, String from, String fromStored, String to, String toStored) {
+    /**
+     * Partition {@code partition} of {@code table}, copied from {@code from}'s {@code fromStored} to
+     * {@code to}'s {@code toStored}: files of the nodes' stores, or a transactional table's rows
+     * ({@link TransactionalCopy}).
+     */
+    public record Copy(String table, int partition, String from, String fromStored, String to, String toStored,
+                       boolean transactional) {
     }
 
     /** A partition that no node up holds. */
@@ -57,7 +62,7 @@ public final class ReplicaRepair {
         }
     }
 
-    /** What a repair reports as it goes. */
+    /** What a repair reports as it goes: a table is a transactional partition's stored name where its rows are copied. */
     public interface Listener {
         /** A table's copies onto {@code node} begin: {@code bytes} in all. */
         void tableStarted(String node, String table, long bytes);
@@ -80,22 +85,40 @@ public final class ReplicaRepair {
         this.maxBytesPerSecond = maxBytesPerSecond;
     }
 
-    /** What each node lacks of the partitions it should hold, and where to copy each from. */
+    /**
+     * What each node lacks of the partitions it should hold, and where to copy each from: of the
+     * tables in the nodes' stores, and of the transactional tables kept with copies (those of which
+     * some node keeps a copy of another's partition; one kept once has none to put back).
+     */
     public Plan plan() {
         Map<String, Set<String>> held = new LinkedHashMap<>();
+        Map<String, Set<String>> transactional = new LinkedHashMap<>();
         List<String> down = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : spec.nodes()) {
             try {
                 held.put(n.id(), storedTables(n.id()));
+                transactional.put(n.id(), TransactionalCopy.tables(peers, n.id()));
             } catch (RuntimeException e) {
                 LOG.warn("node {} does not say which tables it holds: {}", n.id(), e.getMessage());
+                held.remove(n.id());
                 down.add(n.id());
             }
         }
         Set<String> tables = new TreeSet<>();
         held.values().forEach(names -> names.forEach(s -> tables.add(ClusterSpec.tableOf(s))));
+        Set<String> copiedTransactional = new TreeSet<>();
+        transactional.values().forEach(names -> names.stream().filter(ClusterSpec::isReplicaName)
+                .forEach(s -> copiedTransactional.add(ClusterSpec.tableOf(s))));
         List<Copy> copies = new ArrayList<>();
         List<Lost> lost = new ArrayList<>();
+        plan(tables, held, false, copies, lost);
+        plan(copiedTransactional, transactional, true, copies, lost);
+        return new Plan(copies, lost, down);
+    }
+
+    /** Adds to {@code copies} each partition of {@code tables} a node lacks, to {@code lost} each that none has. */
+    private void plan(Set<String> tables, Map<String, Set<String>> held, boolean transactional, List<Copy> copies,
+                      List<Lost> lost) {
         for (String table : tables) {
             for (int p = 0; p < spec.owners(table).size(); p++) {
                 List<String> holders = spec.holders(table, p);
@@ -110,22 +133,37 @@ public final class ReplicaRepair {
                     if (held.containsKey(h) && !having.contains(h)) {
                         String from = having.get(0);
                         copies.add(new Copy(table, p, from, spec.storedName(table, p, from), h,
-                                spec.storedName(table, p, h)));
+                                spec.storedName(table, p, h), transactional));
                     }
                 }
             }
         }
-        return new Plan(copies, lost, down);
     }
 
-    /** Copies everything {@code plan} lists, a table onto a node at a time. */
+    /**
+     * Copies everything {@code plan} lists, a table onto a node at a time: the transactional tables'
+     * partitions first (a node serves again once it holds every table's), then the stores' tables.
+     */
     public void run(Plan plan, Listener listener) throws InterruptedException {
+        Pacer pacer = new Pacer(maxBytesPerSecond);
+        for (Copy c : plan.copies()) {
+            if (c.transactional()) {
+                long t0 = System.nanoTime();
+                listener.tableStarted(c.to(), c.toStored(), 0);
+                long[] rowsAndBytes = TransactionalCopy.run(peers, c, pacer, listener);
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                LOG.info("node {} holds partition {} of transactional table {} again: {} rows in {} ms", c.to(),
+                        c.partition(), c.table(), rowsAndBytes[0], took.toMillis());
+                listener.tableDone(c.to(), c.toStored(), rowsAndBytes[0], rowsAndBytes[1], took);
+            }
+        }
         Map<String, Map<String, List<Copy>>> byNode = new LinkedHashMap<>();
         for (Copy c : plan.copies()) {
-            byNode.computeIfAbsent(c.to(), n -> new LinkedHashMap<>()).computeIfAbsent(c.table(), t -> new ArrayList<>())
-                    .add(c);
+            if (!c.transactional()) {
+                byNode.computeIfAbsent(c.to(), n -> new LinkedHashMap<>()).computeIfAbsent(c.table(), t -> new ArrayList<>())
+                        .add(c);
+            }
         }
-        Pacer pacer = new Pacer(maxBytesPerSecond);
         for (Map.Entry<String, Map<String, List<Copy>>> node : byNode.entrySet()) {
             for (Map.Entry<String, List<Copy>> table : node.getValue().entrySet()) {
                 copyTable(node.getKey(), table.getKey(), table.getValue(), pacer, listener);
@@ -254,7 +292,7 @@ public final class ReplicaRepair {
     }
 
     /** Holds the copies to a rate: sleeps while they ran ahead of it. */
-    private static final class Pacer {
+    static final class Pacer {
         private final long bytesPerSecond;
         private final long startNanos = System.nanoTime();
         private long bytes;

@@ -261,6 +261,12 @@ final class TransactionService implements RequestFamily, AutoCloseable {
                 }));
             }
             case COPY_STATUS -> out.reply(copyStatus());
+            case TABLES -> {
+                List<String> names = tableNames();
+                PayloadWriter w = new PayloadWriter(16 + 32 * names.size()).putVarInt(names.size());
+                names.forEach(w::putString);
+                out.reply(w.toByteArray());
+            }
             case COPY_RELEASE -> {
                 copies.release(r.getLong());
                 out.reply(EMPTY);
@@ -444,6 +450,11 @@ final class TransactionService implements RequestFamily, AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The names of this node's transactional tables, its copies of other nodes' partitions among them. */
+    List<String> tableNames() {
+        return db.tables().stream().map(TransactionalTable::name).sorted().toList();
     }
 
     /** The rows of transactional table {@code table} as this node's analytical copy holds them (see {@link NodeCopies#rows}). */

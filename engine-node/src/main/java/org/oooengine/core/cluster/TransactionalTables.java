@@ -22,9 +22,32 @@ public final class TransactionalTables {
         onEveryNode(peers, TxnOp.CREATE_TABLE, table);
     }
 
-    /** Drops {@code table} and its rows on every node. */
+    /**
+     * Creates {@code table} on every node and, where each partition is kept on {@code copies} nodes,
+     * its copies on the nodes holding them ({@link TransactionalRows}).
+     */
+    public static void create(Peers peers, String table, int copies) {
+        eachHolding(peers, peers.spec().withReplication(copies), TxnOp.CREATE_TABLE, table);
+    }
+
+    /** Drops {@code table}, its copies of other nodes' partitions and their rows on every node. */
     public static void drop(Peers peers, String table) {
-        onEveryNode(peers, TxnOp.DROP_TABLE, table);
+        eachHolding(peers, peers.spec(), TxnOp.DROP_TABLE, table);
+    }
+
+    /** Sends {@code op} for {@code table} to every node, and for each copy of its partitions {@code spec} places to its node. */
+    private static void eachHolding(Peers peers, ClusterSpec spec, TxnOp op, String table) {
+        List<CompletableFuture<?>> done = new ArrayList<>();
+        for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
+            done.add(call(peers, n.id(), new PayloadWriter(64).put(op.code()).putString(table).toByteArray()));
+        }
+        for (List<TransactionalRows.Holding> partition : TransactionalRows.holdings(spec, table)) {
+            for (TransactionalRows.Holding copy : partition.subList(1, partition.size())) {
+                done.add(call(peers, copy.node(), new PayloadWriter(64).put(op.code()).putString(copy.storedName())
+                        .toByteArray()));
+            }
+        }
+        CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
     }
 
     /**
@@ -126,12 +149,16 @@ public final class TransactionalTables {
     private static void onEveryNode(Peers peers, byte[] payload) {
         List<CompletableFuture<?>> done = new ArrayList<>();
         for (ClusterSpec.NodeSpec n : peers.spec().nodes()) {
-            try {
-                done.add(peers.client(n.id()).call(OpCode.TXN, payload));
-            } catch (RuntimeException e) {
-                done.add(CompletableFuture.failedFuture(e));
-            }
+            done.add(call(peers, n.id(), payload));
         }
         CompletableFuture.allOf(done.toArray(CompletableFuture[]::new)).join();
+    }
+
+    private static CompletableFuture<?> call(Peers peers, String node, byte[] payload) {
+        try {
+            return peers.client(node).call(OpCode.TXN, payload);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
     }
 }

@@ -70,7 +70,9 @@ enum TxnOp {
      * CopyCut}): the snapshot number, the step, a count and that many two-phase transaction ids.
      * Answer: a count and ids.
      */
-    COPY_CUT(21);
+    COPY_CUT(21),
+    /** The node's transactional tables, its copies of other nodes' partitions among them. Answer: a count and names. */
+    TABLES(22);
 
     private final byte code;
 

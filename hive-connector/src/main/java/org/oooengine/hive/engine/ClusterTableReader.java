@@ -46,12 +46,15 @@ public final class ClusterTableReader implements TableReader {
     private static final long CANCEL_POLL_MILLIS = 100;
 
     /** The transaction the transactional tables among those a request reads are read in. */
-    @FunctionalInterface
     public interface Reads {
         /** No transaction: a statement that reads no transactional table. */
         Reads NONE = tables -> TransactionalReads.NONE;
 
         TransactionalReads of(List<TableInfo> tables);
+
+        /** Counts {@code node} among the transaction's participants: a part that reads within it starts there. */
+        default void readOn(String node) {
+        }
     }
 
     private final ClusterSession cluster;
@@ -153,7 +156,7 @@ public final class ClusterTableReader implements TableReader {
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
             // every partition is asked for, also of a node the catalog found silent: it answers now, or its part times out naming it
             for (ServingNodes.Served part : served) {
-                nodeParts.add(cluster.pipeline(part.node(), part.partition(), pipeline, nodeLimits, read, inFiles,
+                nodeParts.add(pipelineOn(part, pipeline, nodeLimits, read, inFiles,
                         rowsOf.apply(part.node())));
             }
             parts.addAll(nodeParts);
@@ -163,14 +166,42 @@ public final class ClusterTableReader implements TableReader {
 
     /**
      * Where a pipeline over {@code table} runs: over each partition of a table in the nodes' stores,
-     * on the node serving it now (its owner, or a replica's holder where the owner is down); on
-     * every node, over what it holds, for a transactional table or one held in files.
+     * or of a transactional table kept on as many nodes, on the node serving it now (its owner, or
+     * a replica's holder where the owner is down); on every node, over what it holds, for a table
+     * held in files, a transactional table kept once or read from its analytical copies (which
+     * each node keeps of its own rows).
      */
     private List<ServingNodes.Served> servedParts(TableInfo table) {
-        if (DdlAnalyzer.transactional(table) || FileTableReader.holds(table)) {
+        boolean onHolders = DdlAnalyzer.transactional(table)
+                ? TransactionalTableLayout.copiedAsTheClusterPlaces(table, cluster.spec())
+                        && !reads.of(List.of(table)).fromCopy(table.storage())
+                : !FileTableReader.holds(table);
+        if (!onHolders) {
             return cluster.spec().nodes().stream().map(n -> new ServingNodes.Served(ServingNodes.OWN_PARTITION, n.id())).toList();
         }
         return cluster.serving().of(table.storage());
+    }
+
+    /** Runs {@code pipeline} over {@code part} on its node, counted among the participants of the transaction it reads in. */
+    private CompletableFuture<PartitionPipeline.Summary> pipelineOn(ServingNodes.Served part, ScanPipeline pipeline,
+                                                                   QueryLimits limits, TransactionalReads read,
+                                                                   FileReads files, Consumer<List<Object[]>> rows) {
+        readingOn(part.node(), read);
+        return cluster.pipeline(part.node(), part.partition(), pipeline, limits, read, files, rows);
+    }
+
+    /** Runs a shuffle's producer over {@code part} on its node, counted as {@link #pipelineOn} says. */
+    private CompletableFuture<PartitionPipeline.Summary> shuffleOn(ServingNodes.Served part, ScanPipeline producer,
+                                                                  ShuffleTarget target, QueryLimits limits,
+                                                                  TransactionalReads read, FileReads files) {
+        readingOn(part.node(), read);
+        return cluster.shuffle(part.node(), part.partition(), producer, target, limits, read, files);
+    }
+
+    private void readingOn(String node, TransactionalReads read) {
+        if (read.transaction() != null) {
+            reads.readOn(node);
+        }
     }
 
     private static List<String> nodesOf(List<ServingNodes.Served> served) {
@@ -241,7 +272,7 @@ public final class ClusterTableReader implements TableReader {
             }
             parts.addAll(mergers);
             for (ServingNodes.Served part : served) {
-                producers.add(cluster.shuffle(part.node(), part.partition(), producer, target, nodeLimits, read, inFiles));
+                producers.add(shuffleOn(part, producer, target, nodeLimits, read, inFiles));
             }
             parts.addAll(producers);
         });
@@ -367,7 +398,7 @@ public final class ClusterTableReader implements TableReader {
         FileReads inFiles = filesOf(side.table(), side.producer());
         List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
         for (ServingNodes.Served part : served) {
-            producers.add(cluster.shuffle(part.node(), part.partition(), side.producer(), target, nodeLimits, read, inFiles));
+            producers.add(shuffleOn(part, side.producer(), target, nodeLimits, read, inFiles));
         }
         CompletableFuture.allOf(producers.toArray(CompletableFuture[]::new)).thenRun(() -> side.sent().accept(
                 new TableReader.Sent(producers.stream().mapToLong(f -> f.join().rowsOut()).sum(),
@@ -426,7 +457,7 @@ public final class ClusterTableReader implements TableReader {
                 ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
                         ? new JoinBuild.Exchanged(ShuffleTarget.partitionExchange(query + "/" + s.slot(), partition),
                                 producing.get(s.slot()).size()) : build);
-                receivers.add(cluster.pipeline(part.node(), part.partition(), consumer, nodeLimits, inTransaction,
+                receivers.add(pipelineOn(part, consumer, nodeLimits, inTransaction,
                         FileReads.NONE, rowsOf.apply(part.node())));
             }
             parts.addAll(receivers);
@@ -439,7 +470,7 @@ public final class ClusterTableReader implements TableReader {
                 List<CompletableFuture<PartitionPipeline.Summary>> producers = new ArrayList<>();
                 FileReads inFiles = filesOf(shuffle.table(), shuffle.producer());
                 for (ServingNodes.Served part : producing.get(slot)) {
-                    producers.add(cluster.shuffle(part.node(), part.partition(), shuffle.producer(), target, nodeLimits,
+                    producers.add(shuffleOn(part, shuffle.producer(), target, nodeLimits,
                             inTransaction, inFiles));
                 }
                 parts.addAll(producers);

@@ -263,7 +263,7 @@ final class DataDefinition {
                 List<Object[]> rows = statement instanceof DdlStatement.Insert s ? rowsOf.rows(s.rows(), tx)
                         : loadedRows((DdlStatement.LoadData) statement, settings);
                 if (overwrite) {
-                    deleteAll(tx, target);
+                    deleteAll(tx, layout);
                 }
                 return writeTransactional(tx, layout, TransactionalWrite.INSERT, target, rows);
             });
@@ -321,20 +321,29 @@ final class DataDefinition {
                                 + " of " + target.name() + " is NULL in row " + n);
                     }
                 }
-                t.write(layout.owner(stored), layout.table(), mode, layout.key(stored),
-                        mode == TransactionalWrite.DELETE ? null : layout.value(stored));
+                byte[] k = layout.key(stored);
+                byte[] value = mode == TransactionalWrite.DELETE ? null : layout.value(stored);
+                for (TransactionalRows.Holding h : layout.holders(stored)) { // the copies commit with the owner
+                    t.write(h.node(), h.storedName(), mode, k, value);
+                }
             }
             return t.changed() - before;
         }
     }
 
-    /** INSERT OVERWRITE of a transactional table: its rows go first, in the same transaction. */
-    private static void deleteAll(StatementTransaction tx, TableInfo target) {
+    /**
+     * INSERT OVERWRITE of a transactional table: its rows go first, in the same transaction, read
+     * on each partition's owner and deleted on every holder.
+     */
+    private static void deleteAll(StatementTransaction tx, TransactionalRows layout) {
         synchronized (tx) {
             DistributedTransaction t = tx.get();
-            for (String node : tx.peers().spec().owners(target.storage())) {
-                for (DistributedTransaction.Row r : t.scan(node, target.storage(), null, null)) {
-                    t.write(node, target.storage(), TransactionalWrite.DELETE, r.key(), null);
+            for (int p = 0; p < layout.partitions(); p++) {
+                List<TransactionalRows.Holding> holders = layout.holders(p);
+                for (DistributedTransaction.Row r : t.scan(holders.get(0).node(), holders.get(0).storedName(), null, null)) {
+                    for (TransactionalRows.Holding h : holders) {
+                        t.write(h.node(), h.storedName(), TransactionalWrite.DELETE, r.key(), null);
+                    }
                 }
             }
             t.changed();
@@ -427,9 +436,10 @@ final class DataDefinition {
         if (!mayCreate(s.database(), s.name(), s.ifNotExists())) {
             return StatementResult.update(0);
         }
+        boolean transactional = "true".equalsIgnoreCase(s.properties().get(DdlAnalyzer.TRANSACTIONAL_PROPERTY));
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), s.primaryKey(), s.indexedColumns(),
-                s.properties(), s.comment(), s.constraints());
-        boolean transactional = DdlAnalyzer.transactional(t.info());
+                TransactionalTableLayout.withReplication(s.name(), s.properties(), transactional, cluster.spec()),
+                s.comment(), s.constraints());
         // a table renamed away keeps its rows under its first name: a new table of that name takes another
         if (transactional || catalog.storageTaken(t.storage())) {
             t = t.withUniqueStorage(); // a dropped table's name may still be in a node's log: a new table gets a new one
@@ -438,7 +448,7 @@ final class DataDefinition {
         List<Object[]> rows = s.asSelect() == null ? List.of() : rowsOf.apply(s.asSelect());
         try {
             if (transactional) {
-                TransactionalTables.create(cluster.peers(), t.storage());
+                TransactionalTables.create(cluster.peers(), t.storage(), TransactionalTableLayout.copies(t.info()));
             }
         } catch (RuntimeException e) {
             dropTransactionalQuietly(t.storage());
@@ -478,6 +488,11 @@ final class DataDefinition {
         CatalogTable after = changes.entry(s.database(), s.name());
         try {
             DdlAnalyzer.checkCopies(s.name(), after.properties());
+            String replication = org.oooengine.core.settings.TableProperties.REPLICATION.name();
+            if (!java.util.Objects.equals(before.properties().get(replication), after.properties().get(replication))) {
+                throw new SqlException(SqlException.NOT_SUPPORTED, "table " + s.name() + ": " + replication
+                        + " is set when a table is created and stays");
+            }
             boolean was = DdlAnalyzer.copied(before.info());
             boolean is = DdlAnalyzer.copied(after.info());
             if (is && !was) {

@@ -90,7 +90,7 @@ final class ExecutionModes {
     /** As {@link #forSettings(Map)}, the transactional tables read within the statement's transaction {@code tx}. */
     Execution forSettings(Map<String, String> settings, StatementTransaction tx) {
         Execution e = forSettings(settings);
-        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new ClusterTableReader(cluster, tx::reads,
+        return e.reading(new RoutingTableReader(DdlAnalyzer::transactional, new ClusterTableReader(cluster, tx,
                 fileTables, splitScheduling(settings)),
                 e.reader()));
     }

@@ -23,7 +23,7 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * query reads them serializably and a DML statement changes them on every node or on none. Its
  * scans may run on several threads: they take turns on the transaction.
  */
-final class StatementTransaction {
+final class StatementTransaction implements ClusterTableReader.Reads {
     private static final Logger LOG = LogManager.getLogger(StatementTransaction.class);
     /**
      * The session setting of how many times in all a statement on transactional tables runs when it
@@ -102,11 +102,12 @@ final class StatementTransaction {
 
     /**
      * The transaction that the transactional tables among {@code tables} are read in on the nodes,
-     * every node counted among its participants (each validates what it read at the commit), and
-     * which of them are read from their analytical copies instead; {@link TransactionalReads#NONE}
-     * when there are none. A query that reads only copies begins no transaction.
+     * and which of them are read from their analytical copies instead; {@link TransactionalReads#NONE}
+     * when there are none. A query that reads only copies begins no transaction. Each node that
+     * reads within it is counted among its participants as its part starts ({@link #readOn}).
      */
-    TransactionalReads reads(List<TableInfo> tables) {
+    @Override
+    public TransactionalReads of(List<TableInfo> tables) {
         Map<String, Schema> read = new LinkedHashMap<>();
         java.util.Set<String> fromCopies = new java.util.HashSet<>();
         for (TableInfo t : tables) {
@@ -125,10 +126,18 @@ final class StatementTransaction {
             if (fromCopies.containsAll(read.keySet())) {
                 return new TransactionalReads(null, read, fromCopies, snapshot);
             }
-            DistributedTransaction t = get();
-            peers.spec().nodes().forEach(n -> t.readsOn(n.id()));
-            return new TransactionalReads(t.id(), read, fromCopies, snapshot);
+            return new TransactionalReads(get().id(), read, fromCopies, snapshot);
         }
+    }
+
+    /**
+     * Counts {@code node} among the transaction's participants: it reads rows within it, which it
+     * validates at the commit. Only the nodes that read are asked, so that a node down whose
+     * partitions are read on their copies does not fail the commit.
+     */
+    @Override
+    public synchronized void readOn(String node) {
+        get().readsOn(node);
     }
 
     private long copySnapshot() {

@@ -176,6 +176,140 @@ class ReplicaFailoverTest {
         }
     }
 
+    /**
+     * A transactional table keeps each partition on both its holders, written in the same
+     * transaction: with a node down its rows are read on their copies (alone and joined), a write
+     * that needs the node fails naming it and changes nothing, and the table reads the same once
+     * the node is back. A table may keep one copy instead; no other number than the cluster's.
+     */
+    @Test
+    @Order(5)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void transactionalTablesAreWrittenOnEveryHolder() throws Exception {
+        SqlSession s = session();
+        String create = "CREATE TABLE %s (id INT, name STRING, balance DECIMAL(12,2), PRIMARY KEY (id) DISABLE NOVALIDATE) "
+                + "STORED AS ORC TBLPROPERTIES ('transactional'='true'%s)";
+        update(s, String.format(create, "accounts", ""));
+        long customers = ((Number) cluster.oracle().rows("SELECT count(*) FROM customer").get(0)[0]).longValue();
+        assertEquals(customers, update(s, "INSERT INTO accounts SELECT c_custkey, c_name, c_acctbal FROM customer"),
+                "rows counted once, not once per copy");
+        update(s, "UPDATE accounts SET balance = balance + 1 WHERE id % 3 = 0");
+        update(s, "DELETE FROM accounts WHERE id % 7 = 0");
+        String expected = ACCOUNTS;
+        String joined = "SELECT o_orderpriority, count(*), sum(balance) FROM accounts JOIN orders ON o_custkey = id "
+                + "GROUP BY o_orderpriority";
+        String joinedExpected = "SELECT o_orderpriority, count(*), sum(balance) FROM (" + expected + ") a JOIN orders "
+                + "ON o_custkey = id GROUP BY o_orderpriority";
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(expected), false));
+        cluster.tpch().cluster.stop("n2");
+        try {
+            assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(expected),
+                    false), "read on n1's and n3's copies");
+            assertNull(OracleComparison.difference(rows(s, joined), cluster.oracle().rows(joinedExpected), false), joined);
+            org.oooengine.core.sql.SqlException refused = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.oooengine.core.sql.SqlException.class, () -> update(s, "UPDATE accounts SET balance = 0"));
+            assertTrue(refused.getMessage().contains("n2"), refused.getMessage());
+            assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(expected),
+                    false), "the failed UPDATE changed nothing");
+        } finally {
+            cluster.tpch().cluster.restart("n2");
+        }
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(expected), false));
+        update(s, String.format(create, "one_copy", ", 'ooo.replication'='1'"));
+        assertEquals(customers, update(s, "INSERT INTO one_copy SELECT c_custkey, c_name, c_acctbal FROM customer"));
+        assertEquals(List.of(customers), rows(s, "SELECT count(*) FROM one_copy").stream()
+                .map(r -> ((Number) r[0]).longValue()).toList());
+        org.oooengine.core.sql.SqlException three = org.junit.jupiter.api.Assertions.assertThrows(
+                org.oooengine.core.sql.SqlException.class,
+                () -> update(s, String.format(create, "three_copies", ", 'ooo.replication'='3'")));
+        assertTrue(three.getMessage().contains("keeps 2 copies"), three.getMessage());
+    }
+
+    /** What {@link #transactionalTablesAreWrittenOnEveryHolder} leaves in table accounts. */
+    private static final String ACCOUNTS = "SELECT c_custkey AS id, c_name AS name, CASE WHEN c_custkey % 3 = 0 "
+            + "THEN c_acctbal + 1 ELSE c_acctbal END AS balance FROM customer WHERE c_custkey % 7 <> 0";
+
+    /**
+     * A node restarted empty is passed over until {@code ooo cluster rebalance}'s repair puts its
+     * partitions back — of the transactional tables too, their rows copied in a transaction while
+     * writes go on — after which it serves the table alone where the other holders go down in turn.
+     */
+    @Test
+    @Order(6)
+    @Timeout(value = 240, unit = TimeUnit.SECONDS)
+    void aNodeRestartedEmptyGetsItsTransactionalPartitionsBack() throws Exception {
+        SqlSession s = session();
+        var nodes = cluster.tpch().cluster;
+        nodes.stop("n2");
+        org.oooengine.core.storage.Directories.deleteRecursively(nodes.spec.dataDir(nodes.dir, nodes.spec.node("n2")));
+        nodes.restart("n2");
+        org.oooengine.core.cluster.NodeHealth health = cluster.tpch().session.serving().health().orElseThrow();
+        awaitComplete(health, "n2", false);
+        cluster.tpch().session.serving().probeAgain();
+        assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(ACCOUNTS), false),
+                "read on n1's and n3's copies while n2 is empty");
+
+        org.oooengine.core.cluster.ReplicaRepair repair = new org.oooengine.core.cluster.ReplicaRepair(
+                cluster.tpch().session.peers(), 0);
+        org.oooengine.core.cluster.ReplicaRepair.Plan plan = repair.plan();
+        assertTrue(plan.lost().isEmpty(), plan.toString());
+        List<String> transactional = plan.copies().stream().filter(c -> c.transactional()
+                && c.table().startsWith("accounts#")).map(c -> c.to() + " " + c.partition()).sorted().toList();
+        assertEquals(List.of("n2 0", "n2 1"), transactional, "n2's own partition and its copy of n1's: " + plan);
+        // a write that goes on meanwhile: refused while n2 lacks the table, else on every holder
+        java.util.concurrent.atomic.AtomicBoolean repairing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        java.util.concurrent.atomic.AtomicInteger written = new java.util.concurrent.atomic.AtomicInteger();
+        CompletableFuture<Void> writes = CompletableFuture.runAsync(() -> {
+            while (repairing.get()) {
+                try {
+                    update(s, "UPDATE accounts SET balance = balance + 0 WHERE id = 1");
+                    written.incrementAndGet();
+                } catch (org.oooengine.core.sql.SqlException refused) {
+                    // n2 lacks the table still
+                }
+            }
+        });
+        try {
+            repair.run(plan, new org.oooengine.core.cluster.ReplicaRepair.Listener() {
+                @Override
+                public void tableStarted(String node, String table, long bytes) {
+                }
+
+                @Override
+                public void copied(long bytes) {
+                }
+
+                @Override
+                public void tableDone(String node, String table, long rows, long bytes, java.time.Duration took) {
+                }
+            });
+        } finally {
+            repairing.set(false);
+        }
+        writes.get(60, TimeUnit.SECONDS);
+        assertTrue(repair.plan().nothingToDo());
+        awaitComplete(health, "n2", true);
+        update(s, "UPDATE accounts SET balance = balance + 0 WHERE id = 1");
+        for (String other : List.of("n1", "n3")) {
+            nodes.stop(other);
+            try {
+                assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(ACCOUNTS),
+                        false), "with " + other + " down, after the repair (" + written.get() + " writes meanwhile)");
+            } finally {
+                nodes.restart(other);
+            }
+        }
+    }
+
+    private static void awaitComplete(org.oooengine.core.cluster.NodeHealth health, String node, boolean complete)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(20).toNanos();
+        while (health.complete(node) != complete && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+        assertEquals(complete, health.complete(node), node + " holds all it should");
+    }
+
     private static long update(SqlSession s, String sql) {
         return s.execute(sql, new org.oooengine.hive.sql.Cancellation()).updateCount();
     }
