@@ -54,7 +54,7 @@ value() { sql "$1" | grep -E '^[|[:space:]]*[0-9]+[|[:space:]]*$' | tr -dc '0-9'
 rm -rf "$dir"
 # Every run kills the victim: its supervisor must not give up after the default 5 restarts in a row.
 export OOO_MAX_RESTARTS=1000
-"$ooo" cluster start --nodes "$nodes" --cluster "$dir" "${root_flag[@]}" >&2
+"$ooo" cluster start --nodes "$nodes" --replication 1 --cluster "$dir" "${root_flag[@]}" >&2
 [[ -n "$keep" ]] || trap '"$ooo" cluster stop --cluster "$dir" >&2 || true' EXIT
 "$ooo" load tpch --sf "$sf" --cluster "$dir" >&2
 rows="$(value "SELECT count(*) FROM lineitem")"

@@ -91,7 +91,7 @@ for n in $nodes_list; do
     fi
     log "$n nodes ($placement), TPC-H SF $sf"
     current="$dir"
-    "$ooo" cluster start --cluster "$dir" --nodes "$n" --node-heap 1g --sql-port 0 "${placed[@]}" >"$out/start-$n.log" 2>&1
+    "$ooo" cluster start --cluster "$dir" --nodes "$n" --replication 1 --node-heap 1g --sql-port 0 "${placed[@]}" >"$out/start-$n.log" 2>&1
     "$ooo" load tpch --sf "$sf" --cluster "$dir" >"$out/load-$n.log" 2>&1
     "$ooo" calibrate --cluster "$dir" --duration 1 >"$out/calibrate-$n.log" 2>&1
     cp "$dir/calibration.json" "$out/calibration-$n.json"

@@ -46,7 +46,7 @@ if [[ "$(id -u)" == 0 ]]; then
     export OOO_ALLOW_ROOT=1
 fi
 
-start=(cluster start --nodes "$nodes" --cluster "$dir" --node-heap "$heap" "${root_flag[@]}")
+start=(cluster start --nodes "$nodes" --replication 1 --cluster "$dir" --node-heap "$heap" "${root_flag[@]}")
 timeout 300 "$ooo" "${start[@]}"
 [[ -n "$keep" ]] || trap '"$ooo" cluster stop --cluster "$dir" >&2 || true' EXIT
 if ! "$ooo" cluster status --cluster "$dir" | grep -q "lineitem=[1-9]"; then

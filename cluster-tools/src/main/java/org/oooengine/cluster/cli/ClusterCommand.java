@@ -48,10 +48,11 @@ final class ClusterCommand {
                         + "); an existing cluster keeps its own")
         Integer nodes;
 
-        @Option(names = "--replication", defaultValue = "1", paramLabel = "N",
-                description = "a new cluster keeps each table partition on N nodes, its owner and the next N - 1, which "
-                        + "serve it while the owner is down (default: ${DEFAULT-VALUE})")
-        int replication;
+        @Option(names = "--replication", paramLabel = "N",
+                description = "a new cluster keeps each table partition on N nodes, its owner and N - 1 others (on other "
+                        + "racks where it has several), which serve it while the owner is down (default: 2 on 3 nodes "
+                        + "or more, else 1); an existing cluster keeps its own")
+        Integer replication;
 
         @Option(names = {"--cluster", "--dir"}, required = true, paramLabel = "<cluster-dir>", description = "cluster directory")
         Path dir;
@@ -149,20 +150,21 @@ final class ClusterCommand {
             if (!netns.isEmpty() && hosts.isEmpty() && !ClusterSpec.exists(dir)) {
                 throw new ParameterException(spec.commandLine(), "--netns needs --hosts: the namespaces' addresses");
             }
-            LocalCluster.Placement placement;
-            try {
-                placement = new LocalCluster.Placement(basePort, hosts, netns, replication);
-            } catch (IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), "--hosts, --netns: " + e.getMessage());
-            }
             int count = nodes != null ? nodes : hosts.isEmpty() ? LocalCluster.DEFAULT_NODES : hosts.size();
-            if (replication < 1 || replication > count) {
+            if (replication != null && (replication < 1 || replication > count)) {
                 throw new ParameterException(spec.commandLine(), "--replication " + replication + " needs between 1 and "
                         + count + " (the nodes)");
             }
-            if (replication > 1 && ClusterSpec.exists(dir) && ClusterSpec.read(dir).replication() != replication) {
+            if (replication != null && ClusterSpec.exists(dir) && ClusterSpec.read(dir).replication() != replication) {
                 throw new ParameterException(spec.commandLine(), "--replication " + replication + ": the cluster in " + dir
                         + " keeps each partition on " + ClusterSpec.read(dir).replication() + " node(s); it is set when a cluster is made");
+            }
+            LocalCluster.Placement placement;
+            try {
+                placement = new LocalCluster.Placement(basePort, hosts, netns,
+                        replication != null ? replication : LocalCluster.defaultReplication(count));
+            } catch (IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), "--hosts, --netns: " + e.getMessage());
             }
             if (basePort < 1 || basePort + count - 1 > 65535) {
                 throw new ParameterException(spec.commandLine(), "--base-port " + basePort + " leaves no room for "

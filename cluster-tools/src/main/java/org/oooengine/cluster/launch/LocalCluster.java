@@ -44,6 +44,14 @@ import org.oooengine.core.storage.Directories;
 public final class LocalCluster {
     public static final int DEFAULT_BASE_PORT = 7101;
     public static final int DEFAULT_NODES = 4;
+
+    /**
+     * How many nodes keep each partition of a new cluster of {@code nodes} unless told: two from three
+     * nodes on, so that a node lost loses nothing and a partition has a holder left while one is down.
+     */
+    public static int defaultReplication(int nodes) {
+        return nodes >= 3 ? 2 : 1;
+    }
     public static final int DEFAULT_SQL_PORT = 10000;
     /** The coordinator's name for its pid, log and URL files; no node is called so. */
     public static final String COORDINATOR = "coordinator";

@@ -162,6 +162,23 @@ class CliParsingTest {
         assertFalse(java.nio.file.Files.exists(tmp.resolve("bench-scan")), "nothing written");
     }
 
+    /** Two copies from three nodes on unless told; a number the nodes cannot hold, or an existing cluster's other one, is usage. */
+    @Test
+    void replicationIsTwoFromThreeNodesOnAndSetOnce(@TempDir Path tmp) throws Exception {
+        assertEquals(List.of(1, 1, 2, 2, 2), java.util.stream.IntStream.rangeClosed(1, 5)
+                .mapToObj(org.oooengine.cluster.launch.LocalCluster::defaultReplication).toList());
+        Cli tooMany = Cli.run("cluster", "start", "--cluster", tmp.resolve("new").toString(), "--nodes", "3",
+                "--replication", "4", "--allow-root");
+        assertEquals(2, tooMany.exitCode(), tooMany::toString);
+        assertTrue(tooMany.err().contains("--replication 4 needs between 1 and 3"), tooMany::toString);
+        Path single = tmp.resolve("single");
+        java.nio.file.Files.createDirectories(single);
+        org.oooengine.core.cluster.ClusterSpec.local("t", 3, 40001).write(single);
+        Cli other = Cli.run("cluster", "start", "--cluster", single.toString(), "--replication", "2", "--allow-root");
+        assertEquals(2, other.exitCode(), other::toString);
+        assertTrue(other.err().contains("keeps each partition on 1 node(s)"), other::toString);
+    }
+
     @Test
     void nodeAddressesAndNamespacesOneNodeEach(@TempDir Path tmp) {
         String dir = tmp.resolve("c").toString();

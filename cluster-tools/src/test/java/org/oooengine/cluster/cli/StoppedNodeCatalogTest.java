@@ -51,8 +51,8 @@ class StoppedNodeCatalogTest {
     static void start() throws Exception {
         cluster = tmp.resolve("cluster");
         int base = Cli.freePorts(3); // one per node
-        Cli r = Cli.run("cluster", "start", "--nodes", "3", "--cluster", cluster.toString(), "--base-port",
-                String.valueOf(base), "--node-heap", "384m", "--buffered-io");
+        Cli r = Cli.run("cluster", "start", "--nodes", "3", "--replication", "1", "--cluster", cluster.toString(),
+                "--base-port", String.valueOf(base), "--node-heap", "384m", "--buffered-io"); // no copy serves a node down
         assertEquals(0, r.exitCode(), r::toString);
         r = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", cluster.toString());
         assertEquals(0, r.exitCode(), r::toString);
