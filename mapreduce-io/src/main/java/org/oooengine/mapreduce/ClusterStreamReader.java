@@ -88,7 +88,7 @@ abstract class ClusterStreamReader extends RowReader {
             }
             List<Object[]> next = queue.poll(timeoutMillis, TimeUnit.MILLISECONDS);
             if (next == null) {
-                throw new IOException("no rows from node " + split.node() + " for " + timeoutMillis + " ms: " + split);
+                throw new IOException("no rows from node " + split.node(task.getTaskAttemptID().getId()) + " for " + timeoutMillis + " ms: " + split);
             }
             if (next == END) {
                 ended = true;

@@ -15,12 +15,13 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ExecutionMode;
 import org.oooengine.core.cluster.JoinSpecCodec;
+import org.oooengine.core.cluster.ServingNodes;
 import org.oooengine.core.exec.JoinSpec;
 import org.oooengine.core.settings.JobKeys;
 
 /**
- * Joined rows as MapReduce input: one split per partition of the outer table, on the owning
- * node's host. Its reader runs that partition's out-of-order index nested-loop join on the node
+ * Joined rows as MapReduce input: one split per partition of the outer table, on the host of
+ * the node serving it (its owner, else a holder of its copy where the owner is down). Its reader runs that partition's out-of-order index nested-loop join on the node
  * — local and remote probes asynchronous, under one in-flight budget — and hands the joined rows
  * to the mapper as they stream in. Values are rows in the order of the spec's output columns
  * ({@link #columns(Configuration)}). Partitions with no outer row in range get no split.
@@ -72,10 +73,11 @@ public final class OooJoinInputFormat extends InputFormat<NullWritable, RowWrita
         JoinSpec spec = spec(context.getConfiguration());
         List<InputSplit> splits = new ArrayList<>();
         try (ClusterSession session = ClusterJobConf.open(context, "job-client")) {
-            for (String node : session.spec().owners(spec.outerTable())) {
-                long outerRows = session.countRange(node, spec.outerTable(), spec.outerRange());
+            for (ServingNodes.Served part : session.serving().of(spec.outerTable())) {
+                long outerRows = session.countRange(part.node(),
+                        session.spec().storedName(spec.outerTable(), part.partition(), part.node()), spec.outerRange());
                 if (outerRows > 0) {
-                    splits.add(new PartitionSplit(spec.outerTable(), node, session.spec().node(node).host(), outerRows));
+                    splits.add(PartitionSplit.of(session, spec.outerTable(), part, outerRows));
                 }
             }
         }
@@ -95,7 +97,8 @@ public final class OooJoinInputFormat extends InputFormat<NullWritable, RowWrita
         protected CompletableFuture<?> start(ClusterSession session, PartitionSplit split, TaskAttemptContext context,
                                              Consumer<List<Object[]>> rows) {
             Configuration conf = context.getConfiguration();
-            return session.fragment(split.node(), spec(conf), ExecutionMode.valueOf(conf.get(MODE, ExecutionMode.OOO.name())),
+            return session.fragment(split.node(context.getTaskAttemptID().getId()), split.partition(), spec(conf),
+                    ExecutionMode.valueOf(conf.get(MODE, ExecutionMode.OOO.name())),
                     conf.getInt(BUDGET, DEFAULT_BUDGET), chunk -> {
                         outerRowsDone = chunk.progress();
                         rows.accept(chunk.rows());

@@ -15,12 +15,14 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.oooengine.core.cluster.ClusterSession;
+import org.oooengine.core.cluster.ServingNodes;
 import org.oooengine.core.store.StoreManifest;
 import org.oooengine.core.settings.JobKeys;
 
 /**
  * Sequential scan of store partitions: one split per partition of each configured table, on the
- * host of the node that owns it, whose reader streams the partition's rows in primary-key order.
+ * host of the node serving it (its owner, else a holder of its copy where the owner is down),
+ * whose reader streams the partition's rows in primary-key order.
  * Values are whole rows in the table's column order; {@link #table(TaskAttemptContext)} tells a
  * mapper which table its split belongs to when a job scans several.
  */
@@ -54,9 +56,10 @@ public final class StoreScanInputFormat extends InputFormat<NullWritable, RowWri
         try (ClusterSession session = ClusterJobConf.open(context, "job-client")) {
             Map<String, StoreManifest> manifests = new HashMap<>();
             for (String t : tables) {
-                for (String node : session.spec().owners(t)) {
-                    long rows = manifests.computeIfAbsent(node, session::manifest).table(t).rows();
-                    splits.add(new PartitionSplit(t, node, session.spec().node(node).host(), rows));
+                for (ServingNodes.Served part : session.serving().of(t)) {
+                    String stored = session.spec().storedName(t, part.partition(), part.node());
+                    long rows = manifests.computeIfAbsent(part.node(), session::manifest).table(stored).rows();
+                    splits.add(PartitionSplit.of(session, t, part, rows));
                 }
             }
         }
@@ -74,7 +77,8 @@ public final class StoreScanInputFormat extends InputFormat<NullWritable, RowWri
         @Override
         protected CompletableFuture<?> start(ClusterSession session, PartitionSplit split, TaskAttemptContext context,
                                              Consumer<List<Object[]>> chunks) {
-            return session.scan(split.node(), split.table(), chunks);
+            String node = split.node(context.getTaskAttemptID().getId());
+            return session.scan(node, split.storedName(session.spec(), node), chunks);
         }
 
         @Override

@@ -348,12 +348,16 @@ class MapReduceJoinTest {
         Job job = newJob("scan");
         job.setInputFormatClass(StoreScanInputFormat.class);
         StoreScanInputFormat.setTables(job, "orders", "lineitem");
+        scanReadsEveryOrderAndLineitem(tpch, job, output("scan"));
+    }
+
+    /** Runs {@code job}, a scan of orders and lineitem, map-only into {@code out}: it wrote every row of both once. */
+    static void scanReadsEveryOrderAndLineitem(TpchCluster tpch, Job job, Path out) throws Exception {
         job.setMapperClass(Mapper.class);
         job.setNumReduceTasks(0);
         job.setOutputKeyClass(NullWritable.class);
         job.setOutputValueClass(RowWritable.class);
         job.setOutputFormatClass(SequenceFileOutputFormat.class);
-        Path out = output("scan");
         FileOutputFormat.setOutputPath(job, out);
         assertTrue(job.waitForCompletion(false), "job failed");
         long[] byWidth = new long[32];

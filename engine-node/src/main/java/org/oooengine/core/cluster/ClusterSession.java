@@ -333,6 +333,12 @@ public final class ClusterSession implements AutoCloseable {
         return indexJoins.fragment(node, ServingNodes.OWN_PARTITION, spec, mode, budget, after, chunks);
     }
 
+    /** As {@link #fragment(String, JoinSpec, ExecutionMode, int, Consumer)}, over partition {@code partition} of the outer table (its owner's, or {@code node}'s copy of it). */
+    public CompletableFuture<FragmentStats> fragment(String node, int partition, JoinSpec spec, ExecutionMode mode,
+                                                     int budget, Consumer<Chunk> chunks) {
+        return indexJoins.fragment(node, partition, spec, mode, budget, null, chunks);
+    }
+
     /** Runs a join on every node at once; rows go to {@code sink} (from the coordinator's threads). */
     public JoinRun join(JoinSpec spec, ExecutionMode mode, int budget, RowSink sink) {
         return join(spec, mode, budget, null, sink);
