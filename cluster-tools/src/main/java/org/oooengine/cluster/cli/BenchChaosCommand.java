@@ -27,6 +27,7 @@ import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.cluster.launch.NodeFaults;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.NodeDaemon;
+import org.oooengine.core.cluster.TransactionalTables;
 import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
@@ -98,6 +99,8 @@ final class BenchChaosCommand implements Callable<Integer> {
 
     /** With --duckdb, the queries whose answers before the faults are not DuckDB's; null without it. */
     private Map<String, String> oracleDifferences;
+    /** Partitions of the transactional table whose copies do not hold their owner's rows, after the run. */
+    private List<String> copiesDiffering = List.of();
 
     /** A fault put on a node, when (seconds into the run) and for how long. */
     record Fault(double at, String node, NodeFaults.Kind kind, double seconds) {
@@ -210,6 +213,7 @@ final class BenchChaosCommand implements Callable<Integer> {
                     check.put(w.getKey(), verify(s, w.getKey(), w.getValue()));
                 }
             }
+            copiesDiffering = differingCopies(engine.cluster().peers(), TXN_TABLE);
         }
         return report(clusterSpec, queryTally, writes, check, done);
     }
@@ -306,6 +310,19 @@ final class BenchChaosCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Where the copies of transactional table {@code table}'s partitions do not hold their owner's
+     * rows, read in one transaction on every holder (the table as the nodes name it: {@code
+     * <table>#<suffix>}).
+     */
+    private static List<String> differingCopies(org.oooengine.core.cluster.Peers peers, String table) {
+        String node = peers.spec().nodes().get(0).id();
+        String stored = TransactionalTables.tables(peers, node).stream()
+                .filter(n -> n.startsWith(table + "#") && !ClusterSpec.isReplicaName(n)).findFirst()
+                .orElseThrow(() -> new IllegalStateException("node " + node + " keeps no table " + table));
+        return TransactionalTables.differingCopies(peers, stored);
+    }
+
     /** Every acknowledged row there, and none that was never written. */
     private static Map<String, Object> verify(SqlSession s, String table, Writes w) {
         Set<Long> present = new HashSet<>();
@@ -342,7 +359,8 @@ final class BenchChaosCommand implements Callable<Integer> {
             r.put("duckdb_differences", oracleDifferences);
         }
         boolean oracleAgrees = oracleDifferences == null || oracleDifferences.isEmpty();
-        r.put("passed", wrong == 0 && unnamed == 0 && lost == 0 && phantom == 0 && oracleAgrees);
+        r.put("copies_differing", copiesDiffering);
+        r.put("passed", wrong == 0 && unnamed == 0 && lost == 0 && phantom == 0 && oracleAgrees && copiesDiffering.isEmpty());
         PrintWriter out = spec.commandLine().getOut();
         if (json) {
             out.println(Json.line(r));
@@ -351,6 +369,8 @@ final class BenchChaosCommand implements Callable<Integer> {
             check.forEach((t, c) -> out.printf("%s: %s%n", t, c));
             out.printf("wrong answers %d, acknowledged writes lost %d, rows never written %d, failures naming no cause %d%n",
                     wrong, lost, phantom, unnamed);
+            out.println(copiesDiffering.isEmpty() ? TXN_TABLE + ": every copy holds its owner's rows"
+                    : TXN_TABLE + ": copies differing from their owners: " + copiesDiffering);
             if (oracleDifferences != null) {
                 out.println(oracleAgrees ? "the answers before the faults are DuckDB's"
                         : "answers before the faults that are not DuckDB's: " + oracleDifferences);

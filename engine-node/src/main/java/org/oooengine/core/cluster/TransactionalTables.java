@@ -35,6 +35,53 @@ public final class TransactionalTables {
         eachHolding(peers, peers.spec(), TxnOp.DROP_TABLE, table);
     }
 
+    /** The transactional tables {@code node} keeps, by the names it keeps them under, copies of other nodes' partitions among them. */
+    public static java.util.Set<String> tables(Peers peers, String node) {
+        return TransactionalCopy.tables(peers, node);
+    }
+
+    /**
+     * Where the holders of a partition of {@code table} do not keep the same rows, read in one
+     * transaction on all of them: "partition 1: n2 and n3 differ (300 and 301 rows)" each; empty
+     * where every copy equals its owner's.
+     */
+    public static List<String> differingCopies(Peers peers, String table) {
+        List<String> differing = new ArrayList<>();
+        DistributedTransaction tx = new DistributedTransaction(peers);
+        try {
+            List<List<TransactionalRows.Holding>> partitions = TransactionalRows.holdings(peers.spec(), table);
+            for (int p = 0; p < partitions.size(); p++) {
+                List<TransactionalRows.Holding> holders = partitions.get(p);
+                List<DistributedTransaction.Row> owners = tx.scan(holders.get(0).node(), holders.get(0).storedName(), null, null);
+                for (TransactionalRows.Holding copy : holders.subList(1, holders.size())) {
+                    List<DistributedTransaction.Row> copied = tx.scan(copy.node(), copy.storedName(), null, null);
+                    if (!sameRows(owners, copied)) {
+                        differing.add("partition " + p + ": " + holders.get(0).node() + " and " + copy.node() + " differ ("
+                                + owners.size() + " and " + copied.size() + " rows)");
+                    }
+                }
+            }
+            tx.commit();
+        } catch (RuntimeException e) {
+            tx.abort();
+            throw e;
+        }
+        return differing;
+    }
+
+    private static boolean sameRows(List<DistributedTransaction.Row> a, List<DistributedTransaction.Row> b) {
+        if (a.size() != b.size()) {
+            return false;
+        }
+        for (int i = 0; i < a.size(); i++) {
+            if (!java.util.Arrays.equals(a.get(i).key(), b.get(i).key())
+                    || !java.util.Arrays.equals(a.get(i).value(), b.get(i).value())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Sends {@code op} for {@code table} to every node, and for each copy of its partitions {@code spec} places to its node. */
     private static void eachHolding(Peers peers, ClusterSpec spec, TxnOp op, String table) {
         List<CompletableFuture<?>> done = new ArrayList<>();
