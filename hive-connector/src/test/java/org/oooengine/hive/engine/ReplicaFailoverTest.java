@@ -201,6 +201,7 @@ class ReplicaFailoverTest {
         String joinedExpected = "SELECT o_orderpriority, count(*), sum(balance) FROM (" + expected + ") a JOIN orders "
                 + "ON o_custkey = id GROUP BY o_orderpriority";
         assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(expected), false));
+        assertEquals(List.of(), differingCopies("accounts"), "every copy holds its owner's rows");
         cluster.tpch().cluster.stop("n2");
         try {
             assertNull(OracleComparison.difference(rows(s, "SELECT * FROM accounts"), cluster.oracle().rows(expected),
@@ -288,6 +289,7 @@ class ReplicaFailoverTest {
         }
         writes.get(60, TimeUnit.SECONDS);
         assertTrue(repair.plan().nothingToDo());
+        assertEquals(List.of(), differingCopies("accounts"), "the copies put back hold their owners' rows");
         awaitComplete(health, "n2", true);
         update(s, "UPDATE accounts SET balance = balance + 0 WHERE id = 1");
         for (String other : List.of("n1", "n3")) {
@@ -299,6 +301,14 @@ class ReplicaFailoverTest {
                 nodes.restart(other);
             }
         }
+    }
+
+    /** The partitions of transactional table {@code table} whose copies differ from their owner's rows. */
+    private static List<String> differingCopies(String table) {
+        org.oooengine.core.cluster.Peers peers = cluster.tpch().session.peers();
+        String stored = org.oooengine.core.cluster.TransactionalTables.tables(peers, "n1").stream()
+                .filter(n -> n.startsWith(table + "#") && !ClusterSpec.isReplicaName(n)).findFirst().orElseThrow();
+        return org.oooengine.core.cluster.TransactionalTables.differingCopies(peers, stored);
     }
 
     private static void awaitComplete(org.oooengine.core.cluster.NodeHealth health, String node, boolean complete)
