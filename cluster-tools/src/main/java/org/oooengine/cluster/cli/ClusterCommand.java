@@ -330,10 +330,22 @@ final class ClusterCommand {
                 description = "only this node: exit status 0 when it answers (a health probe, e.g. after a restart)")
         String node;
 
+        @Option(names = "--heartbeats", paramLabel = "SECONDS", arity = "0..1", fallbackValue = "2",
+                description = "also send heartbeats for SECONDS (default 2) and show each node as the coordinator's "
+                        + "failure detector sees it: UP, SLOW (its median round trip over 4x a typical node's and over "
+                        + "5 ms: its partitions are read on their copies) or DOWN (silent for 3 s)")
+        Double heartbeats;
+
         @Override
         public Integer call() {
+            if (heartbeats != null && !(heartbeats >= 1 && heartbeats <= 60)) {
+                throw new ParameterException(spec.commandLine(), "--heartbeats takes 1 to 60 seconds, got " + heartbeats);
+            }
             List<LocalCluster.NodeStatus> status = new LocalCluster(dir).status();
             PrintWriter out = spec.commandLine().getOut();
+            if (heartbeats != null) {
+                heartbeats(out, dir, heartbeats, json || node != null);
+            }
             if (node != null) {
                 status = status.stream().filter(s -> s.node().equals(node)).toList();
                 if (status.isEmpty()) {
@@ -369,6 +381,34 @@ final class ClusterCommand {
                     c.pid() == null ? "-" : c.pid(), c.url()));
             boolean coordinatorUp = coordinator.map(c -> c.state().equals("up")).orElse(true);
             return coordinatorUp && status.stream().allMatch(s -> s.state().startsWith("up")) ? 0 : 1;
+        }
+    }
+
+    /**
+     * Each node as heartbeats sent for the asked seconds find it ({@link
+     * org.oooengine.core.cluster.NodeHealth}, the coordinator's failure detector): printed before the
+     * table, or as one JSON line {@code {"heartbeats": [...]}} before the nodes' lines.
+     */
+    private static void heartbeats(PrintWriter out, Path dir, double seconds, boolean json) {
+        try (org.oooengine.core.cluster.ClusterSession session = org.oooengine.core.cluster.ClusterSession.open(dir,
+                "status", java.time.Duration.ofSeconds(5))) {
+            org.oooengine.core.cluster.NodeHealth health = session.serving().health().orElseThrow();
+            Thread.sleep((long) (seconds * 1000));
+            List<org.oooengine.core.cluster.NodeHealth.Node> nodes = health.nodes();
+            if (json) {
+                out.println(Json.line(java.util.Map.of("heartbeats", nodes)));
+                return;
+            }
+            out.printf(Locale.ROOT, "heartbeats over %.0f s (state, median round trip, last answer):%n", seconds);
+            for (org.oooengine.core.cluster.NodeHealth.Node n : nodes) {
+                out.printf(Locale.ROOT, "  %-6s %-5s %12s %14s%n", n.node(), n.state(),
+                        n.medianRoundTripMicros() < 0 ? "-" : n.medianRoundTripMicros() + " us",
+                        n.lastAnswerMillisAgo() < 0 ? "never" : n.lastAnswerMillisAgo() + " ms ago");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            out.printf("the heartbeats could not be sent: %s%n", e.getMessage());
         }
     }
 

@@ -177,6 +177,9 @@ class CliParsingTest {
         Cli other = Cli.run("cluster", "start", "--cluster", single.toString(), "--replication", "2", "--allow-root");
         assertEquals(2, other.exitCode(), other::toString);
         assertTrue(other.err().contains("keeps each partition on 1 node(s)"), other::toString);
+        Cli beats = Cli.run("cluster", "status", "--cluster", single.toString(), "--heartbeats", "0");
+        assertEquals(2, beats.exitCode(), beats::toString);
+        assertTrue(beats.err().contains("--heartbeats takes 1 to 60 seconds"), beats::toString);
     }
 
     @Test

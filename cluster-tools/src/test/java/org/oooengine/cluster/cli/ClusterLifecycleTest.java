@@ -144,6 +144,10 @@ class ClusterLifecycleTest {
         Cli text = Cli.run("cluster", "status", "--cluster", cluster.toString());
         assertEquals(0, text.exitCode(), text::toString);
         assertTrue(text.out().contains("coordinator (SQL): up, pid " + pid("coordinator")), text::toString);
+        Cli beats = Cli.run("cluster", "status", "--cluster", cluster.toString(), "--heartbeats", "1");
+        assertEquals(0, beats.exitCode(), beats::toString);
+        assertTrue(beats.out().contains("heartbeats over 1 s") && beats.out().contains("  n1     UP ")
+                && beats.out().contains("  n2     UP "), beats::toString);
 
         // The coordinator, which ran throughout, reaches the new n2 and its partition.
         Cli sql = Cli.run("sql", "--cluster", cluster.toString(), "-e", "select count(*) as n from lineitem");
