@@ -406,6 +406,11 @@ final class DataDefinition {
     private StatementResult createExternalTable(DdlStatement.CreateExternalTable s, Map<String, String> settings,
                                                 Function<RelNode, List<Object[]>> rowsOf,
                                                 java.util.function.BooleanSupplier cancelled) {
+        if (s.properties().containsKey(org.oooengine.core.settings.TableProperties.REPLICATION.name())) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "table " + s.name() + ": "
+                    + org.oooengine.core.settings.TableProperties.REPLICATION.name() + " is for tables on the nodes; "
+                    + "a table held in files has the copies its file system keeps (HDFS: dfs.replication)");
+        }
         if (!mayCreate(s.database(), s.name(), s.ifNotExists())) {
             return StatementResult.update(0);
         }

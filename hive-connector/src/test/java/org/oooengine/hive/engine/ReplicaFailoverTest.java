@@ -224,6 +224,10 @@ class ReplicaFailoverTest {
                 org.oooengine.core.sql.SqlException.class,
                 () -> update(s, String.format(create, "three_copies", ", 'ooo.replication'='3'")));
         assertTrue(three.getMessage().contains("keeps 2 copies"), three.getMessage());
+        org.oooengine.core.sql.SqlException inFiles = org.junit.jupiter.api.Assertions.assertThrows(
+                org.oooengine.core.sql.SqlException.class, () -> update(s, "CREATE EXTERNAL TABLE in_files (id INT) "
+                        + "STORED AS TEXTFILE LOCATION '/nowhere' TBLPROPERTIES ('ooo.replication'='2')"));
+        assertTrue(inFiles.getMessage().contains("dfs.replication"), inFiles.getMessage());
     }
 
     /** What {@link #transactionalTablesAreWrittenOnEveryHolder} leaves in table accounts. */
