@@ -46,7 +46,7 @@ public final class PartitionSplit extends InputSplit implements Writable {
     /** Partition {@code served} of {@code table}: on its serving node, then its other holders. */
     static PartitionSplit of(ClusterSession session, String table, ServingNodes.Served served, long rows) {
         List<String> nodes = new java.util.ArrayList<>(List.of(served.node()));
-        session.spec().holders(table, served.partition()).stream().filter(h -> !h.equals(served.node())).forEach(nodes::add);
+        session.serving().holders(table, served.partition()).stream().filter(h -> !h.equals(served.node())).forEach(nodes::add);
         List<String> hosts = nodes.stream().map(n -> session.spec().node(n).host()).distinct().toList();
         return new PartitionSplit(table, served.partition(), nodes, hosts, rows);
     }

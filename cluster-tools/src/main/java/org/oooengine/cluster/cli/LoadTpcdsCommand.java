@@ -37,6 +37,9 @@ final class LoadTpcdsCommand implements Callable<Integer> {
             description = "how full bulk-loaded pages are, in (0.1, 1] (default: ${DEFAULT-VALUE})")
     double fillFactor;
 
+    @Option(names = "--replication", paramLabel = "N", description = LoadCopies.DESCRIPTION)
+    Integer replication;
+
     @Override
     public Integer call() throws Exception {
         try {
@@ -51,7 +54,9 @@ final class LoadTpcdsCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--sf must be at least " + TpcdsGenerator.MIN_SCALE_FACTOR
                     + ", got " + scaleFactor);
         }
-        TpcdsLoad.runOnCluster(spec.commandLine(), new TpcdsGenerator(scaleFactor), cluster, (int) pageSize, fillFactor);
+        int copies = LoadCopies.of(spec.commandLine(), cluster, replication);
+        TpcdsLoad.runOnCluster(spec.commandLine(), new TpcdsGenerator(scaleFactor), cluster, (int) pageSize, fillFactor,
+                copies);
         return ExitCodes.OK;
     }
 }

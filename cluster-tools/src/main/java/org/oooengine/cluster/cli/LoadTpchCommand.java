@@ -40,6 +40,9 @@ final class LoadTpchCommand implements Callable<Integer> {
     @Option(names = "--replace", description = "delete whatever the directory holds first")
     boolean replace;
 
+    @Option(names = "--replication", paramLabel = "N", description = "with --cluster: " + LoadCopies.DESCRIPTION)
+    Integer replication;
+
     @Override
     public Integer call() throws Exception {
         // Checked before loading: the loader only notices after --replace has emptied the directory.
@@ -54,8 +57,12 @@ final class LoadTpchCommand implements Callable<Integer> {
         if ((dir == null) == (cluster == null)) {
             throw new ParameterException(spec.commandLine(), "give exactly one of --store and --cluster");
         }
+        if (replication != null && cluster == null) {
+            throw new ParameterException(spec.commandLine(), "--replication is for a load into a cluster (--cluster)");
+        }
         if (cluster != null) {
-            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, cluster, (int) pageSize, fillFactor);
+            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, cluster, (int) pageSize, fillFactor,
+                    LoadCopies.of(spec.commandLine(), cluster, replication));
         } else {
             TpchLoad.run(spec.commandLine(), scaleFactor, dir, (int) pageSize, fillFactor, replace);
         }

@@ -14,6 +14,7 @@ import org.oooengine.cluster.bench.JoinMode;
 import org.oooengine.cluster.bench.JoinResult;
 import org.oooengine.cluster.bench.ResultTable;
 import org.oooengine.cluster.launch.LocalCluster;
+import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.net.FreePorts;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.core.storage.Directories;
@@ -166,7 +167,8 @@ final class QuickstartCommand implements Callable<Integer> {
             progress.start("starting the nodes", 0, null);
             cluster.start(nodes, basePort, LocalCluster.NodeJvm.of("768m"), nodeArgs);
             progress.done();
-            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, clusterDir, TpchLoad.DEFAULT_PAGE_SIZE, 1.0);
+            TpchLoad.runOnCluster(spec.commandLine(), scaleFactor, clusterDir, TpchLoad.DEFAULT_PAGE_SIZE, 1.0,
+                    ClusterSpec.read(clusterDir).replication());
             progress.note("running OL and PL at 1% and 0.1% in ooo, ooo-local and inorder modes on the cluster...");
             progress.note("(the cluster is not calibrated, on purpose: every mode runs the join as written, with no "
                     + "optimizer choosing for it)");

@@ -19,8 +19,8 @@ final class TpcdsLoad {
     private TpcdsLoad() {
     }
 
-    static void runOnCluster(CommandLine cmd, TpcdsGenerator generator, Path clusterDir, int pageSize, double fillFactor)
-            throws Exception {
+    static void runOnCluster(CommandLine cmd, TpcdsGenerator generator, Path clusterDir, int pageSize, double fillFactor,
+                             int copies) throws Exception {
         Map<String, Table> byName = new LinkedHashMap<>();
         TpcdsSchema.tables().forEach(t -> byName.put(t.getName(), t));
         List<TableDefinition> defs = byName.values().stream().map(TpcdsSchema::definition).toList();
@@ -36,15 +36,16 @@ final class TpcdsLoad {
                         + "its other tables stay");
             }
             try {
-                new ClusterLoader(session.peers()).loadGenerated(defs, def -> generator.rows(byName.get(def.name())),
+                new ClusterLoader(session.peers(), copies).loadGenerated(defs, def -> generator.rows(byName.get(def.name())),
                         def -> generator.expectedRows(byName.get(def.name())), pageSize, fillFactor, source, progress);
             } catch (Throwable t) {
                 progress.abandon();
                 throw t;
             }
             progress.close();
-            cmd.getOut().printf("loaded TPC-DS SF %s (%d tables) into the cluster in %s in %.1f s%n",
-                    Format.number(generator.scaleFactor()), defs.size(), clusterDir, (System.nanoTime() - t0) / 1e9);
+            cmd.getOut().printf("loaded TPC-DS SF %s (%d tables) into the cluster in %s in %.1f s, each partition on %d "
+                    + "node(s)%n", Format.number(generator.scaleFactor()), defs.size(), clusterDir,
+                    (System.nanoTime() - t0) / 1e9, copies);
             session.stats().forEach((node, st) -> cmd.getOut().printf("  %s: %s rows of store_sales, %s of catalog_sales, "
                             + "%s of web_sales%n", node, Format.count(st.get("rows").path("store_sales").asLong()),
                     Format.count(st.get("rows").path("catalog_sales").asLong()),

@@ -38,21 +38,21 @@ final class TpchLoad {
         return m;
     }
 
-    static void runOnCluster(CommandLine cmd, double scaleFactor, Path clusterDir, int pageSize, double fillFactor)
-            throws Exception {
+    static void runOnCluster(CommandLine cmd, double scaleFactor, Path clusterDir, int pageSize, double fillFactor,
+                             int copies) throws Exception {
         TpchLoader generator = new TpchLoader(scaleFactor, pageSize, fillFactor);
         Progress progress = Progress.of(cmd.getCommandSpec());
         long t0 = System.nanoTime();
         try (ClusterSession session = ClusterSession.open(clusterDir, "loader", NodeDaemon.DEFAULT_TIMEOUT)) {
             try {
-                new ClusterLoader(session.peers()).loadTpch(generator, progress);
+                new ClusterLoader(session.peers(), copies).loadTpch(generator, progress);
             } catch (Throwable t) {
                 progress.abandon();
                 throw t;
             }
             progress.close();
-            cmd.getOut().printf("loaded TPC-H SF %s into the cluster in %s in %.1f s%n", Format.number(scaleFactor),
-                    clusterDir, (System.nanoTime() - t0) / 1e9);
+            cmd.getOut().printf("loaded TPC-H SF %s into the cluster in %s in %.1f s, each partition on %d node(s)%n",
+                    Format.number(scaleFactor), clusterDir, (System.nanoTime() - t0) / 1e9, copies);
             session.stats().forEach((node, st) -> cmd.getOut().printf("  %s: %s rows of lineitem, %s of orders, %s of part%n",
                     node, Format.count(st.get("rows").get("lineitem").asLong()),
                     Format.count(st.get("rows").get("orders").asLong()), Format.count(st.get("rows").get("part").asLong())));

@@ -162,7 +162,10 @@ class CliParsingTest {
         assertFalse(java.nio.file.Files.exists(tmp.resolve("bench-scan")), "nothing written");
     }
 
-    /** Two copies from three nodes on unless told; a number the nodes cannot hold, or an existing cluster's other one, is usage. */
+    /**
+     * Two copies from three nodes on unless told; a number the nodes cannot hold, or an existing
+     * cluster's other one, is usage, as is a load's other than 1 or the cluster's.
+     */
     @Test
     void replicationIsTwoFromThreeNodesOnAndSetOnce(@TempDir Path tmp) throws Exception {
         assertEquals(List.of(1, 1, 2, 2, 2), java.util.stream.IntStream.rangeClosed(1, 5)
@@ -177,6 +180,18 @@ class CliParsingTest {
         Cli other = Cli.run("cluster", "start", "--cluster", single.toString(), "--replication", "2", "--allow-root");
         assertEquals(2, other.exitCode(), other::toString);
         assertTrue(other.err().contains("keeps each partition on 1 node(s)"), other::toString);
+        Path copied = tmp.resolve("copied");
+        java.nio.file.Files.createDirectories(copied);
+        org.oooengine.core.cluster.ClusterSpec.local("t", 3, 40001).withReplication(2).write(copied);
+        Cli three = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", copied.toString(), "--replication", "3");
+        assertEquals(2, three.exitCode(), three::toString);
+        assertTrue(three.err().contains("keeps 2 copies of each partition; a load may keep 1 or 2"), three::toString);
+        Cli ds = Cli.run("load", "tpcds", "--sf", "0.01", "--cluster", single.toString(), "--replication", "2");
+        assertEquals(2, ds.exitCode(), ds::toString);
+        assertTrue(ds.err().contains("a load may keep 1"), ds::toString);
+        Cli store = Cli.run("load", "tpch", "--sf", "0.01", "--store", tmp.resolve("s").toString(), "--replication", "1");
+        assertEquals(2, store.exitCode(), store::toString);
+        assertTrue(store.err().contains("--replication is for a load into a cluster"), store::toString);
         Cli beats = Cli.run("cluster", "status", "--cluster", single.toString(), "--heartbeats", "0");
         assertEquals(2, beats.exitCode(), beats::toString);
         assertTrue(beats.err().contains("--heartbeats takes 1 to 60 seconds"), beats::toString);

@@ -43,10 +43,26 @@ public final class ClusterLoader {
 
     private final Peers peers;
     private final ClusterSpec spec;
+    /** On how many nodes the tables written keep each partition. */
+    private final int copies;
 
+    /** A loader keeping each partition on the cluster's number of nodes. */
     public ClusterLoader(Peers peers) {
+        this(peers, peers.spec().replication());
+    }
+
+    /**
+     * A loader keeping each partition of the tables it writes on {@code copies} nodes: one, or the
+     * cluster's number (how the nodes' stored names tell a table's copies, {@link NodeHealth#copies}).
+     */
+    public ClusterLoader(Peers peers, int copies) {
         this.peers = peers;
         this.spec = peers.spec();
+        if (copies != 1 && copies != spec.replication()) {
+            throw new IllegalArgumentException("cluster " + spec.name() + " keeps a table's partitions on 1 or "
+                    + spec.replication() + " nodes, not " + copies);
+        }
+        this.copies = copies;
     }
 
     /** Loads TPC-H, replacing the nodes' TPC-H tables; other tables (created through SQL) stay. */
@@ -200,8 +216,9 @@ public final class ClusterLoader {
     }
 
     /**
-     * The names {@code tables} are stored under on the nodes: each table's own and, where its
-     * partitions are replicated, each partition's replica name.
+     * The names {@code tables} are stored under on the nodes: each table's own and, where the
+     * cluster keeps copies, each partition's replica name (replaced by the load's, or dropped by a
+     * load keeping one copy).
      */
     private List<String> storedNames(List<String> tables) {
         List<String> names = new ArrayList<>();
@@ -318,7 +335,7 @@ public final class ClusterLoader {
             List<CompletableFuture<?>> begun = new ArrayList<>();
             for (int p = 0; p < owners.size(); p++) {
                 List<NodeBatch> batches = new ArrayList<>();
-                for (String node : spec.holders(def.name(), p)) {
+                for (String node : spec.holders(def.name(), p, copies)) {
                     String stored = batches.isEmpty() ? def.name() : ClusterSpec.replicaName(def.name(), p);
                     PayloadWriter w = new PayloadWriter(512).put(Messages.LOAD_BEGIN);
                     Messages.writeDefinition(w, new TableDefinition(stored, def.schema(), def.primaryKey(), def.indexes(),

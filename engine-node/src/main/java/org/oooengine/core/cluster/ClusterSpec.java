@@ -180,18 +180,27 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
      * partitions side by side on every holder.
      */
     public List<String> holders(String table, int partition) {
+        return holders(table, partition, replication);
+    }
+
+    /**
+     * As {@link #holders(String, int)} for a table kept {@code copies} times rather than the
+     * cluster's number (a load may keep fewer): the first {@code copies} of the same order, so that
+     * a table kept fewer times has its partitions where the cluster's tables have theirs.
+     */
+    public List<String> holders(String table, int partition, int copies) {
         List<String> owners = owners(table);
         int n = owners.size();
-        List<String> holders = new ArrayList<>(replication);
+        List<String> holders = new ArrayList<>(copies);
         holders.add(owners.get(partition % n));
-        if (replication > 1 && severalRacks()) {
+        if (copies > 1 && severalRacks()) {
             String rack = rackOf(holders.get(0));
             int k = 0;
             for (int q = 0; q < partition; q++) {
                 k += rackOf(owners.get(q)).equals(rack) ? 1 : 0;
             }
             java.util.Set<String> racks = new java.util.HashSet<>(List.of(rack));
-            while (holders.size() < replication) {
+            while (holders.size() < copies) {
                 List<String> elsewhere = new ArrayList<>();
                 for (int j = 1; j < n; j++) {
                     String node = owners.get((partition + j) % n);
@@ -207,7 +216,7 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
                 racks.add(rackOf(chosen));
             }
         }
-        for (int j = 1; j < n && holders.size() < replication; j++) {
+        for (int j = 1; j < n && holders.size() < copies; j++) {
             String node = owners.get((partition + j) % n);
             if (!holders.contains(node)) {
                 holders.add(node);

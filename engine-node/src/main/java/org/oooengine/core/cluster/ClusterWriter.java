@@ -48,13 +48,18 @@ public final class ClusterWriter {
         return def.indexes().stream().noneMatch(ix -> ix.scope() == IndexScope.GLOBAL);
     }
 
-    /** A statement's rows into table {@code def}, whose leaves split by {@code policy}. */
+    /** A statement's rows into table {@code def}, whose leaves split by {@code policy}, kept on the cluster's number of nodes. */
     public Statement begin(TableDefinition def, SplitPolicy policy) {
+        return begin(def, policy, peers.spec().replication());
+    }
+
+    /** As above, into a table whose partitions are kept on {@code copies} nodes ({@link ServingNodes#copies}). */
+    public Statement begin(TableDefinition def, SplitPolicy policy, int copies) {
         if (!writable(def)) {
             throw new ClusterException("table " + def.name() + " has a GLOBAL index, which writes in place do not keep: "
                     + "rewrite it with INSERT OVERWRITE");
         }
-        return new Statement(def, policy);
+        return new Statement(def, policy, copies);
     }
 
     /** The rows of one statement on their way; {@link #commit} or {@link #rollback} ends it. */
@@ -65,6 +70,7 @@ public final class ClusterWriter {
         private final RowCodec codec;
         private final Map<String, Batch> batches = new LinkedHashMap<>();
         private final List<String> owners;
+        private final int copies;
         /** The owners sent rows so far: the ones that prepare and commit. */
         private final java.util.Set<String> sentTo = new java.util.HashSet<>();
         /** How the nodes tell this statement's requests from another's. */
@@ -73,8 +79,9 @@ public final class ClusterWriter {
         /** Whether the decision was asked for: from then on only the decider's record says what happened. */
         private boolean deciding;
 
-        private Statement(TableDefinition def, SplitPolicy policy) {
+        private Statement(TableDefinition def, SplitPolicy policy, int copies) {
             this.def = def;
+            this.copies = copies;
             this.policy = policy.name().toLowerCase(java.util.Locale.ROOT);
             this.owners = peers.spec().owners(def.name());
             this.router = new RowRouter(def, owners);
@@ -88,7 +95,7 @@ public final class ClusterWriter {
          */
         public void add(RowWrite kind, Object[] row) {
             int partition = router.rowPartition(row);
-            List<String> holders = peers.spec().holders(def.name(), partition);
+            List<String> holders = peers.spec().holders(def.name(), partition, copies);
             byte[] encoded = codec.encode(row);
             for (int j = 0; j < holders.size(); j++) {
                 String node = holders.get(j);

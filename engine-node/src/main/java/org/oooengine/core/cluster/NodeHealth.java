@@ -53,6 +53,10 @@ public final class NodeHealth implements AutoCloseable {
     private final Map<String, java.util.Set<String>> stored = new ConcurrentHashMap<>();
     /** The nodes lacking a partition they should hold of a table the others hold. */
     private volatile java.util.Set<String> incomplete = java.util.Set.of();
+    /** The tables some node stores, under their own names: those of them not {@link #copied} are kept once. */
+    private volatile java.util.Set<String> held = java.util.Set.of();
+    /** The tables of which some node stores a copy of another's partition. */
+    private volatile java.util.Set<String> copied = java.util.Set.of();
     private final Map<String, State> logged = new ConcurrentHashMap<>();
     private final long startedAt = System.currentTimeMillis();
     private final ScheduledExecutorService timer;
@@ -134,12 +138,36 @@ public final class NodeHealth implements AutoCloseable {
         return !incomplete.contains(node);
     }
 
-    private java.util.Set<String> incompleteNodes() {
-        ClusterSpec spec = peers.spec();
-        // a table kept once (a transactional table its own program writes, such as TPC-C's) has no copy anywhere
+    /**
+     * How many nodes keep each partition of {@code table}, as the nodes last told: one where no node
+     * stores a copy of another's partition of it (a load or CREATE TABLE that asked for one copy, or
+     * a transactional table its own program writes, such as TPC-C's), else the cluster's number
+     * (also for a table no node stores yet). Only all the holders of the copies losing their data
+     * could make a table kept twice look kept once: then its rows are gone anyway.
+     */
+    public int copies(String table) {
+        return held.contains(table) && !copied.contains(table) ? 1 : peers.spec().replication();
+    }
+
+    /** Takes stock of the names the nodes last told: the tables held, those copied, the nodes lacking some. */
+    private void takeStock() {
         java.util.Set<String> tables = new java.util.HashSet<>();
-        stored.values().forEach(names -> names.stream().filter(ClusterSpec::isReplicaName)
-                .forEach(n -> tables.add(ClusterSpec.tableOf(n))));
+        java.util.Set<String> own = new java.util.HashSet<>();
+        stored.values().forEach(names -> names.forEach(n -> {
+            if (ClusterSpec.isReplicaName(n)) {
+                tables.add(ClusterSpec.tableOf(n));
+            } else {
+                own.add(n);
+            }
+        }));
+        held = java.util.Set.copyOf(own);
+        copied = java.util.Set.copyOf(tables);
+        incomplete = incompleteNodes(tables);
+    }
+
+    /** The nodes lacking a partition they should hold of one of {@code tables}, which are kept with copies. */
+    private java.util.Set<String> incompleteNodes(java.util.Set<String> tables) {
+        ClusterSpec spec = peers.spec();
         java.util.Set<String> lacking = new java.util.HashSet<>();
         stored.forEach((node, names) -> {
             for (String table : tables) {
@@ -185,7 +213,7 @@ public final class NodeHealth implements AutoCloseable {
                             names.add(r.getString());
                         }
                         if (!names.equals(stored.put(node, names))) {
-                            incomplete = incompleteNodes();
+                            takeStock();
                         }
                     }
                 }

@@ -56,7 +56,11 @@ public final class ReplicaRepair {
     }
 
     /** What a repair copies; what it cannot (every holder down or empty); the nodes that did not answer. */
-    public record Plan(List<Copy> copies, List<Lost> lost, List<String> down) {
+    /**
+     * @param keptOnce the tables in the nodes' stores of which no node keeps a copy of another's
+     *                 partition (loaded with one copy): none of them is put back
+     */
+    public record Plan(List<Copy> copies, List<Lost> lost, List<String> down, List<String> keptOnce) {
         public boolean nothingToDo() {
             return copies.isEmpty();
         }
@@ -87,8 +91,9 @@ public final class ReplicaRepair {
 
     /**
      * What each node lacks of the partitions it should hold, and where to copy each from: of the
-     * tables in the nodes' stores, and of the transactional tables kept with copies (those of which
-     * some node keeps a copy of another's partition; one kept once has none to put back).
+     * tables in the nodes' stores (on the cluster's number of nodes where some node keeps a copy of
+     * another's partition, else once: a table loaded with one copy), and of the transactional tables
+     * kept with copies (one kept once has none to put back).
      */
     public Plan plan() {
         Map<String, Set<String>> held = new LinkedHashMap<>();
@@ -106,22 +111,34 @@ public final class ReplicaRepair {
         }
         Set<String> tables = new TreeSet<>();
         held.values().forEach(names -> names.forEach(s -> tables.add(ClusterSpec.tableOf(s))));
-        Set<String> copiedTransactional = new TreeSet<>();
-        transactional.values().forEach(names -> names.stream().filter(ClusterSpec::isReplicaName)
-                .forEach(s -> copiedTransactional.add(ClusterSpec.tableOf(s))));
+        Set<String> copiedTransactional = copied(transactional);
         List<Copy> copies = new ArrayList<>();
         List<Lost> lost = new ArrayList<>();
-        plan(tables, held, false, copies, lost);
-        plan(copiedTransactional, transactional, true, copies, lost);
-        return new Plan(copies, lost, down);
+        Set<String> copiedStored = copied(held);
+        plan(tables, copiedStored, held, false, copies, lost);
+        plan(copiedTransactional, copiedTransactional, transactional, true, copies, lost);
+        List<String> keptOnce = spec.replication() == 1 ? List.of()
+                : tables.stream().filter(t -> !copiedStored.contains(t)).toList();
+        return new Plan(copies, lost, down, keptOnce);
     }
 
-    /** Adds to {@code copies} each partition of {@code tables} a node lacks, to {@code lost} each that none has. */
-    private void plan(Set<String> tables, Map<String, Set<String>> held, boolean transactional, List<Copy> copies,
-                      List<Lost> lost) {
+    /** The tables of which some node stores a copy of another's partition: the others are kept once. */
+    private static Set<String> copied(Map<String, Set<String>> held) {
+        Set<String> copied = new TreeSet<>();
+        held.values().forEach(names -> names.stream().filter(ClusterSpec::isReplicaName)
+                .forEach(s -> copied.add(ClusterSpec.tableOf(s))));
+        return copied;
+    }
+
+    /**
+     * Adds to {@code copies} each partition of {@code tables} a node lacks, to {@code lost} each that
+     * none has; the tables in {@code copied} are kept on the cluster's number of nodes, the others once.
+     */
+    private void plan(Set<String> tables, Set<String> copied, Map<String, Set<String>> held, boolean transactional,
+                      List<Copy> copies, List<Lost> lost) {
         for (String table : tables) {
             for (int p = 0; p < spec.owners(table).size(); p++) {
-                List<String> holders = spec.holders(table, p);
+                List<String> holders = spec.holders(table, p, copied.contains(table) ? spec.replication() : 1);
                 final int partition = p;
                 List<String> having = holders.stream().filter(h -> held.getOrDefault(h, Set.of())
                         .contains(spec.storedName(table, partition, h))).toList();

@@ -89,6 +89,19 @@ public final class ServingNodes implements AutoCloseable {
         return served;
     }
 
+    /**
+     * How many nodes keep each partition of {@code table}: the cluster's number, or one for a table
+     * loaded or created with one copy, as the nodes' heartbeats tell ({@link NodeHealth#copies}).
+     */
+    public int copies(String table) {
+        return spec.replication() == 1 ? 1 : health().map(h -> h.copies(table)).orElse(spec.replication());
+    }
+
+    /** The nodes holding partition {@code partition} of {@code table}, its owner first: {@link ClusterSpec#holders} of its {@link #copies}. */
+    public List<String> holders(String table, int partition) {
+        return spec.holders(table, partition, copies(table));
+    }
+
     /** The nodes up, in the cluster's order: where work that reads no partition goes (merging groups, shuffled joins). */
     public List<String> liveNodes() {
         List<String> live = new ArrayList<>();
@@ -109,7 +122,7 @@ public final class ServingNodes implements AutoCloseable {
     }
 
     private String servingNode(String table, int partition, boolean avoidSlow) {
-        List<String> holders = spec.holders(table, partition);
+        List<String> holders = holders(table, partition);
         if (holders.size() == 1) {
             return holders.get(0);
         }

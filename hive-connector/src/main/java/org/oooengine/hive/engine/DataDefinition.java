@@ -701,7 +701,8 @@ final class DataDefinition {
     private ClusterWriter.Statement beginInPlace(TableInfo target, TableDefinition def) {
         String policy = target.properties().getOrDefault(DdlAnalyzer.SPLIT_POLICY_PROPERTY, DdlAnalyzer.DEFAULT_SPLIT_POLICY);
         try {
-            return new ClusterWriter(cluster.peers()).begin(def, SplitPolicy.named(policy));
+            return new ClusterWriter(cluster.peers()).begin(def, SplitPolicy.named(policy),
+                    TransactionalTableLayout.storedCopies(target, cluster.serving()));
         } catch (RuntimeException e) {
             throw failed("writing " + target.database() + "." + target.name(), e);
         }
@@ -816,7 +817,8 @@ final class DataDefinition {
         } else {
             ClusterLoader.TableWrite w;
             try {
-                w = new ClusterLoader(cluster.peers()).beginWrite(def, append, (t, done, expected) -> { });
+                w = new ClusterLoader(cluster.peers(), TransactionalTableLayout.storedCopies(target, cluster.serving()))
+                        .beginWrite(def, append, (t, done, expected) -> { });
             } catch (Exception e) {
                 throw failed("writing " + target.database() + "." + target.name(), e);
             }

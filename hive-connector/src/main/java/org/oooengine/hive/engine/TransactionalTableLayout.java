@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.Peers;
+import org.oooengine.core.cluster.ServingNodes;
 import org.oooengine.core.cluster.TransactionalRows;
 import org.oooengine.core.settings.TableProperties;
 import org.oooengine.core.sql.SqlException;
@@ -57,9 +58,19 @@ final class TransactionalTableLayout {
     }
 
     /**
+     * How many nodes keep each partition of {@code table}, a table in the nodes' stores: as recorded
+     * when it was created, else ({@code ooo load}'s tables, and tables created before the number
+     * was recorded) as the nodes' stored names tell ({@link ServingNodes#copies}).
+     */
+    static int storedCopies(TableInfo table, ServingNodes serving) {
+        String v = table.properties().get(REPLICATION);
+        return v == null ? serving.copies(table.storage()) : Math.toIntExact(TableProperties.REPLICATION.parse(v));
+    }
+
+    /**
      * The properties a new table is created with: a transactional table's record the copies it
-     * keeps (the cluster's replication unless it asks for 1). A table on the nodes keeps the
-     * cluster's; another value is refused by name.
+     * keeps (the cluster's replication unless it asks for 1); a table in the nodes' stores keeps
+     * what it asks. Another number than 1 or the cluster's is refused by name.
      */
     static Map<String, String> withReplication(String name, Map<String, String> properties, boolean transactional,
                                                ClusterSpec spec) {
@@ -70,13 +81,13 @@ final class TransactionalTableLayout {
         } catch (IllegalArgumentException e) {
             throw new SqlException(SqlException.SYNTAX, "table " + name + ": " + e.getMessage());
         }
-        if (copies != spec.replication() && !(transactional && copies == 1)) {
+        if (copies != spec.replication() && copies != 1) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "table " + name + ": " + REPLICATION + "=" + copies
                     + ", but cluster " + spec.name() + " keeps " + spec.replication() + " copies of every partition"
-                    + (transactional ? " (a transactional table may keep 1)" : ""));
+                    + " (or 1 of a table that asks for it)");
         }
         if (!transactional) {
-            return properties;
+            return properties; // a number asked is kept; none: the cluster's, as the nodes' stored names will tell
         }
         Map<String, String> recorded = new HashMap<>(properties);
         recorded.put(REPLICATION, Long.toString(copies));
