@@ -156,8 +156,7 @@ public final class ClusterTableReader implements TableReader {
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
             // every partition is asked for, also of a node the catalog found silent: it answers now, or its part times out naming it
             for (ServingNodes.Served part : served) {
-                nodeParts.add(pipelineOn(part, pipeline, nodeLimits, read, inFiles,
-                        rowsOf.apply(part.node())));
+                nodeParts.add(pipelineOn(part, pipeline, nodeLimits, read, inFiles, rowsOf.apply(runName(part))));
             }
             parts.addAll(nodeParts);
         });
@@ -202,6 +201,14 @@ public final class ClusterTableReader implements TableReader {
         if (read.transaction() != null) {
             reads.readOn(node);
         }
+    }
+
+    /**
+     * The name a run's rows are kept apart under: its node's, with the partition where it has one
+     * (a node serving its own partition and a copy of another's runs two, each sorted apart).
+     */
+    private static String runName(ServingNodes.Served part) {
+        return part.partition() < 0 ? part.node() : part.node() + " partition " + part.partition();
     }
 
     private static List<String> nodesOf(List<ServingNodes.Served> served) {
@@ -458,7 +465,7 @@ public final class ClusterTableReader implements TableReader {
                         ? new JoinBuild.Exchanged(ShuffleTarget.partitionExchange(query + "/" + s.slot(), partition),
                                 producing.get(s.slot()).size()) : build);
                 receivers.add(pipelineOn(part, consumer, nodeLimits, inTransaction,
-                        FileReads.NONE, rowsOf.apply(part.node())));
+                        FileReads.NONE, rowsOf.apply(runName(part))));
             }
             parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {

@@ -389,7 +389,7 @@ public final class Executor {
         runByNode(p, all, node -> row -> {
             synchronized (lock) {
                 pending.computeIfAbsent(node, n -> {
-                    SpooledRows spool = new SpooledRows(memory, "rows sorted on node " + n);
+                    SpooledRows spool = new SpooledRows(memory, "rows sorted on " + n);
                     byNode.put(n, spool);
                     return new RowBatches(batch -> {
                         cancel.check();

@@ -149,10 +149,12 @@ public interface TableReader {
     }
 
     /**
-     * As {@link #pipeline(TableInfo, ScanPipeline, List, QueryLimits, Cancellation, Consumer)}, each node's
-     * rows to a sink of its own ({@code sinkOfNode} of the node's name), in the order that node sent
-     * them: a pipeline ending in a sort sends each node's rows in order, for the coordinator to
-     * merge. A reader whose rows do not live on nodes sends them all to one sink.
+     * As {@link #pipeline(TableInfo, ScanPipeline, List, QueryLimits, Cancellation, Consumer)}, each run's
+     * rows to a sink of its own ({@code sinkOfNode} of the run's name: its node's, and the
+     * partition's where the node runs the pipeline over several, as a holder of another's partition
+     * does while that one is down), in the order the run sent them: a pipeline ending in a sort
+     * sends each run's rows in order, for the coordinator to merge. A reader whose rows do not live
+     * on nodes sends them all to one sink.
      */
     default NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                        Cancellation cancel, java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
