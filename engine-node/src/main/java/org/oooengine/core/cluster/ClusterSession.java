@@ -54,6 +54,7 @@ public final class ClusterSession implements AutoCloseable {
     private final StatisticsClient statistics;
     private final PipelineClient pipelines;
     private final IndexJoinClient indexJoins;
+    private volatile boolean hedging = true;
 
     private ClusterSession(ClusterSpec spec, Peers peers, ExecutorService callbacks) {
         this.spec = spec;
@@ -297,12 +298,19 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /**
-     * Whether the index joins started from now on avoid slow holders: a slow node's partitions
-     * joined on another holder, and requests a holder is slow to answer sent to another holder of
-     * the partition too (on by default; off only to measure what it saves).
+     * Whether the index joins and pipelines started from now on avoid slow holders: a slow node's
+     * partitions joined on another holder, requests a holder is slow to answer sent to another
+     * holder of the partition too, and a partition's pipeline that is late run on another holder
+     * ({@link HedgedPartitions}); on by default, off only to measure what it saves.
      */
     public void hedgedRequests(boolean on) {
         indexJoins.hedging(on);
+        hedging = on;
+    }
+
+    /** Whether pipelines late on their node run on another holder of their partition too: see {@link #hedgedRequests}. */
+    public boolean hedging() {
+        return hedging;
     }
 
     /** Result of a distributed join: rows delivered to the sink, wall time, each node's figures. */

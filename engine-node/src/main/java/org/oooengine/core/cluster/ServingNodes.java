@@ -102,6 +102,17 @@ public final class ServingNodes implements AutoCloseable {
         return spec.holders(table, partition, copies(table));
     }
 
+    /**
+     * A holder of partition {@code partition} of {@code table} other than {@code tried} that may
+     * serve it now (holding all it should, up and answering heartbeats), one not slow first; none
+     * where no other holder may. Connects to the nodes it asks of: not on a network thread.
+     */
+    public java.util.Optional<String> another(String table, int partition, java.util.Collection<String> tried) {
+        List<String> others = holders(table, partition).stream().filter(h -> !tried.contains(h) && complete(h)).toList();
+        return others.stream().filter(h -> able(h, true)).findFirst()
+                .or(() -> others.stream().filter(h -> able(h, false)).findFirst());
+    }
+
     /** The nodes up, in the cluster's order: where work that reads no partition goes (merging groups, shuffled joins). */
     public List<String> liveNodes() {
         List<String> live = new ArrayList<>();

@@ -18,6 +18,7 @@ import java.util.function.Function;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.FileReads;
+import org.oooengine.core.cluster.HedgedPartitions;
 import org.oooengine.core.cluster.ServingNodes;
 import org.oooengine.core.cluster.TransactionalReads;
 import org.oooengine.core.fragment.JoinBuild;
@@ -151,6 +152,10 @@ public final class ClusterTableReader implements TableReader {
         TransactionalReads read = reads.of(List.of(table));
         FileReads inFiles = filesOf(table, pipeline);
         List<ServingNodes.Served> served = servedParts(table);
+        if (read.transaction() == null && served.stream().allMatch(part -> part.partition() >= 0)
+                && cluster.serving().copies(name) > 1) {
+            return hedged(name, served, pipeline, nodeLimits, inFiles, cancel, sinkOfNode);
+        }
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
         // a node that cannot be reached fails at once, one that does not answer when its deadline passes
         runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
@@ -161,6 +166,25 @@ public final class ClusterTableReader implements TableReader {
             parts.addAll(nodeParts);
         });
         return figures(nodesOf(served), nodeParts);
+    }
+
+    /**
+     * The pipeline over each partition of a table kept with copies, read outside a transaction: a
+     * run that loses its node, or is late, runs again on another holder ({@link HedgedPartitions}).
+     */
+    private NodeFigures hedged(String name, List<ServingNodes.Served> served, ScanPipeline pipeline, QueryLimits nodeLimits,
+                               FileReads inFiles, Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
+        List<CompletableFuture<HedgedPartitions.Ran>> runs = new ArrayList<>();
+        runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
+            HedgedPartitions started = HedgedPartitions.start(cluster.serving(), name, served,
+                    (part, rows) -> cluster.pipeline(part.node(), part.partition(), pipeline, nodeLimits,
+                            TransactionalReads.NONE, inFiles, rows),
+                    part -> rowsOf.apply(runName(part)), cluster.hedging());
+            runs.addAll(started.runs());
+            parts.addAll(runs);
+        });
+        List<ServingNodes.Served> ran = runs.stream().map(r -> r.join().part()).toList();
+        return figures(nodesOf(ran), runs.stream().map(r -> r.thenApply(HedgedPartitions.Ran::summary)).toList());
     }
 
     /**
