@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -101,15 +100,7 @@ class OneCopyTableTest {
     }
 
     private static long rows(ClusterSession session, String table) {
-        List<Object> out = new ArrayList<>();
-        for (ClusterSpec.NodeSpec n : session.spec().nodes()) {
-            session.scan(n.id(), table, chunk -> {
-                synchronized (out) {
-                    chunk.forEach(r -> out.add(r[0]));
-                }
-            }).join();
-        }
-        return out.size();
+        return TestCluster.firstColumns(session, table).size();
     }
 
     private static Iterator<Object[]> rows(long from, long to) {

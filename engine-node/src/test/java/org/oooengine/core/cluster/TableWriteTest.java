@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CompletionException;
 import java.util.stream.LongStream;
@@ -151,15 +149,6 @@ class TableWriteTest {
     }
 
     private static List<Object> scan(ClusterSession session, String table) {
-        List<Object> out = new ArrayList<>();
-        for (ClusterSpec.NodeSpec n : session.spec().nodes()) {
-            session.scan(n.id(), table, chunk -> {
-                synchronized (out) {
-                    chunk.forEach(r -> out.add(r[0]));
-                }
-            }).join();
-        }
-        out.sort(Comparator.comparing(o -> ((Number) o).longValue()));
-        return out;
+        return TestCluster.firstColumns(session, table);
     }
 }

@@ -51,6 +51,20 @@ public final class TestCluster implements AutoCloseable {
         }
     }
 
+    /** The first column of every row each node holds of {@code table} under its own name, in ascending order. */
+    static java.util.List<Object> firstColumns(ClusterSession session, String table) {
+        java.util.List<Object> out = new java.util.ArrayList<>();
+        for (ClusterSpec.NodeSpec n : session.spec().nodes()) {
+            session.scan(n.id(), table, chunk -> {
+                synchronized (out) {
+                    chunk.forEach(r -> out.add(r[0]));
+                }
+            }).join();
+        }
+        out.sort(java.util.Comparator.comparing(o -> ((Number) o).longValue()));
+        return out;
+    }
+
     public ClusterSession session() {
         return ClusterSession.open(dir, "test-coordinator", TIMEOUT);
     }
