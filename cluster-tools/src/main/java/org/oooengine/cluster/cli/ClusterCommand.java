@@ -425,8 +425,9 @@ final class ClusterCommand {
                     + "they are back: ooo cluster rebalance --cluster %s%n", node, n, dir));
             plan.lost().forEach(l -> out.printf("partition %d of %s is on none of %s that answers%n", l.partition(),
                     l.table(), l.holders()));
-            if (!plan.keptOnce().isEmpty()) {
-                out.printf("kept on their owners alone (one copy): %s%n", String.join(", ", plan.keptOnce()));
+            if (!plan.otherCopies().isEmpty()) {
+                out.printf("tables on another number of nodes than the cluster's: %s%n", plan.otherCopies().entrySet()
+                        .stream().map(e -> e.getKey() + " " + e.getValue()).collect(java.util.stream.Collectors.joining(", ")));
             }
         } catch (RuntimeException e) {
             out.printf("which partitions each node holds could not be read: %s%n", e.getMessage());

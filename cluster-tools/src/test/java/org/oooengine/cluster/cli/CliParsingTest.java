@@ -183,12 +183,12 @@ class CliParsingTest {
         Path copied = tmp.resolve("copied");
         java.nio.file.Files.createDirectories(copied);
         org.oooengine.core.cluster.ClusterSpec.local("t", 3, 40001).withReplication(2).write(copied);
-        Cli three = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", copied.toString(), "--replication", "3");
-        assertEquals(2, three.exitCode(), three::toString);
-        assertTrue(three.err().contains("keeps 2 copies of each partition; a load may keep 1 or 2"), three::toString);
+        Cli four = Cli.run("load", "tpch", "--sf", "0.01", "--cluster", copied.toString(), "--replication", "4");
+        assertEquals(2, four.exitCode(), four::toString);
+        assertTrue(four.err().contains("keeps 2 copies of each partition; a table may keep 1 to 3, not 4"), four::toString);
         Cli ds = Cli.run("load", "tpcds", "--sf", "0.01", "--cluster", single.toString(), "--replication", "2");
         assertEquals(2, ds.exitCode(), ds::toString);
-        assertTrue(ds.err().contains("a load may keep 1"), ds::toString);
+        assertTrue(ds.err().contains("a table may keep 1, not 2"), ds::toString);
         Cli store = Cli.run("load", "tpch", "--sf", "0.01", "--store", tmp.resolve("s").toString(), "--replication", "1");
         assertEquals(2, store.exitCode(), store::toString);
         assertTrue(store.err().contains("--replication is for a load into a cluster"), store::toString);

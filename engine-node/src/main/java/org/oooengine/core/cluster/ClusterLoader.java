@@ -52,17 +52,28 @@ public final class ClusterLoader {
     }
 
     /**
-     * A loader keeping each partition of the tables it writes on {@code copies} nodes: one, or the
-     * cluster's number (how the nodes' stored names tell a table's copies, {@link NodeHealth#copies}).
+     * A loader keeping each partition of the tables it writes on {@code copies} nodes
+     * ({@link #copiesAllowed}); the nodes' stored names tell every coordinator ({@link TableCopies}).
      */
     public ClusterLoader(Peers peers, int copies) {
         this.peers = peers;
         this.spec = peers.spec();
-        if (copies != 1 && copies != spec.replication()) {
-            throw new IllegalArgumentException("cluster " + spec.name() + " keeps a table's partitions on 1 or "
-                    + spec.replication() + " nodes, not " + copies);
+        String refused = copiesAllowed(spec, copies);
+        if (refused != null) {
+            throw new IllegalArgumentException(refused);
         }
         this.copies = copies;
+    }
+
+    /**
+     * Why a table of the nodes' stores cannot keep each partition on {@code copies} nodes of
+     * {@code spec}'s cluster, or null where it can: from 1 to the number of nodes on a cluster that
+     * keeps copies; 1 on one that does not (its coordinators do not follow the nodes' tables).
+     */
+    public static String copiesAllowed(ClusterSpec spec, int copies) {
+        int most = spec.replication() == 1 ? 1 : spec.nodes().size();
+        return copies >= 1 && copies <= most ? null : "cluster " + spec.name() + " keeps " + spec.replication()
+                + " copies of each partition; a table may keep " + (most == 1 ? "1" : "1 to " + most) + ", not " + copies;
     }
 
     /** Loads TPC-H, replacing the nodes' TPC-H tables; other tables (created through SQL) stay. */

@@ -270,6 +270,12 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
         return mark < 0 ? storedName : storedName.substring(0, mark);
     }
 
+    /** The partition a copy's stored name holds ({@link #replicaName}); -1 for a table's own name. */
+    public static int partitionOf(String storedName) {
+        int mark = storedName.lastIndexOf(REPLICA_MARK);
+        return mark < 0 ? -1 : Integer.parseInt(storedName.substring(mark + REPLICA_MARK.length()));
+    }
+
     /** Whether {@code storedName} is a copy of another node's partition ({@link #replicaName}). */
     public static boolean isReplicaName(String storedName) {
         return storedName.contains(REPLICA_MARK);

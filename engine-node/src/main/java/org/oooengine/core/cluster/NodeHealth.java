@@ -53,10 +53,8 @@ public final class NodeHealth implements AutoCloseable {
     private final Map<String, java.util.Set<String>> stored = new ConcurrentHashMap<>();
     /** The nodes lacking a partition they should hold of a table the others hold. */
     private volatile java.util.Set<String> incomplete = java.util.Set.of();
-    /** The tables some node stores, under their own names: those of them not {@link #copied} are kept once. */
-    private volatile java.util.Set<String> held = java.util.Set.of();
-    /** The tables of which some node stores a copy of another's partition. */
-    private volatile java.util.Set<String> copied = java.util.Set.of();
+    /** Per table some node stores, how many nodes keep its partitions ({@link TableCopies}). */
+    private volatile Map<String, Integer> copies = Map.of();
     private final Map<String, State> logged = new ConcurrentHashMap<>();
     private final long startedAt = System.currentTimeMillis();
     private final ScheduledExecutorService timer;
@@ -139,45 +137,33 @@ public final class NodeHealth implements AutoCloseable {
     }
 
     /**
-     * How many nodes keep each partition of {@code table}, as the nodes last told: one where no node
-     * stores a copy of another's partition of it (a load or CREATE TABLE that asked for one copy, or
-     * a transactional table its own program writes, such as TPC-C's), else the cluster's number
-     * (also for a table no node stores yet). Only all the holders of the copies losing their data
-     * could make a table kept twice look kept once: then its rows are gone anyway.
+     * How many nodes keep each partition of {@code table}, as the names the nodes last told show
+     * ({@link TableCopies}): the cluster's number unless a load or CREATE TABLE asked for another
+     * (or a transactional table's own program writes it alone, as TPC-C's); the cluster's number
+     * too for a table no node stores yet.
      */
     public int copies(String table) {
-        return held.contains(table) && !copied.contains(table) ? 1 : peers.spec().replication();
+        return copies.getOrDefault(table, peers.spec().replication());
     }
 
-    /** Takes stock of the names the nodes last told: the tables held, those copied, the nodes lacking some. */
+    /** Takes stock of the names the nodes last told: the tables' copies, the nodes lacking some. */
     private void takeStock() {
-        java.util.Set<String> tables = new java.util.HashSet<>();
-        java.util.Set<String> own = new java.util.HashSet<>();
-        stored.values().forEach(names -> names.forEach(n -> {
-            if (ClusterSpec.isReplicaName(n)) {
-                tables.add(ClusterSpec.tableOf(n));
-            } else {
-                own.add(n);
-            }
-        }));
-        held = java.util.Set.copyOf(own);
-        copied = java.util.Set.copyOf(tables);
-        incomplete = incompleteNodes(tables);
+        Map<String, Integer> counted = Map.copyOf(TableCopies.of(peers.spec(), stored));
+        copies = counted;
+        incomplete = incompleteNodes(counted);
     }
 
-    /** The nodes lacking a partition they should hold of one of {@code tables}, which are kept with copies. */
-    private java.util.Set<String> incompleteNodes(java.util.Set<String> tables) {
+    /** The nodes lacking a partition they should hold of a table kept with copies. */
+    private java.util.Set<String> incompleteNodes(Map<String, Integer> copies) {
         ClusterSpec spec = peers.spec();
         java.util.Set<String> lacking = new java.util.HashSet<>();
-        stored.forEach((node, names) -> {
-            for (String table : tables) {
-                for (int p = 0; p < spec.owners(table).size() && !lacking.contains(node); p++) {
-                    if (spec.holders(table, p).contains(node) && !names.contains(spec.storedName(table, p, node))) {
-                        lacking.add(node);
-                    }
+        stored.forEach((node, names) -> copies.forEach((table, n) -> {
+            for (int p = 0; n > 1 && p < spec.owners(table).size() && !lacking.contains(node); p++) {
+                if (spec.holders(table, p, n).contains(node) && !names.contains(spec.storedName(table, p, node))) {
+                    lacking.add(node);
                 }
             }
-        });
+        }));
         if (!lacking.equals(incomplete)) {
             LOG.info("nodes lacking partitions they should hold: {}", lacking.isEmpty() ? "none" : lacking);
         }

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
@@ -57,10 +58,10 @@ public final class ReplicaRepair {
 
     /** What a repair copies; what it cannot (every holder down or empty); the nodes that did not answer. */
     /**
-     * @param keptOnce the tables in the nodes' stores of which no node keeps a copy of another's
-     *                 partition (loaded with one copy): none of them is put back
+     * @param otherCopies the tables in the nodes' stores kept on another number of nodes than the
+     *                    cluster's (loaded so), with that number
      */
-    public record Plan(List<Copy> copies, List<Lost> lost, List<String> down, List<String> keptOnce) {
+    public record Plan(List<Copy> copies, List<Lost> lost, List<String> down, Map<String, Integer> otherCopies) {
         public boolean nothingToDo() {
             return copies.isEmpty();
         }
@@ -91,9 +92,8 @@ public final class ReplicaRepair {
 
     /**
      * What each node lacks of the partitions it should hold, and where to copy each from: of the
-     * tables in the nodes' stores (on the cluster's number of nodes where some node keeps a copy of
-     * another's partition, else once: a table loaded with one copy), and of the transactional tables
-     * kept with copies (one kept once has none to put back).
+     * tables in the nodes' stores, each on as many nodes as the names the nodes store tell
+     * ({@link TableCopies}), and of the transactional tables kept with copies.
      */
     public Plan plan() {
         Map<String, Set<String>> held = new LinkedHashMap<>();
@@ -109,36 +109,28 @@ public final class ReplicaRepair {
                 down.add(n.id());
             }
         }
-        Set<String> tables = new TreeSet<>();
-        held.values().forEach(names -> names.forEach(s -> tables.add(ClusterSpec.tableOf(s))));
-        Set<String> copiedTransactional = copied(transactional);
+        Map<String, Integer> stored = new TreeMap<>(TableCopies.of(spec, held));
+        Map<String, Integer> copiedTransactional = new TreeMap<>(TableCopies.of(spec, transactional));
+        copiedTransactional.values().removeIf(n -> n < 2); // one kept once has none to put back
         List<Copy> copies = new ArrayList<>();
         List<Lost> lost = new ArrayList<>();
-        Set<String> copiedStored = copied(held);
-        plan(tables, copiedStored, held, false, copies, lost);
-        plan(copiedTransactional, copiedTransactional, transactional, true, copies, lost);
-        List<String> keptOnce = spec.replication() == 1 ? List.of()
-                : tables.stream().filter(t -> !copiedStored.contains(t)).toList();
-        return new Plan(copies, lost, down, keptOnce);
-    }
-
-    /** The tables of which some node stores a copy of another's partition: the others are kept once. */
-    private static Set<String> copied(Map<String, Set<String>> held) {
-        Set<String> copied = new TreeSet<>();
-        held.values().forEach(names -> names.stream().filter(ClusterSpec::isReplicaName)
-                .forEach(s -> copied.add(ClusterSpec.tableOf(s))));
-        return copied;
+        plan(stored, held, false, copies, lost);
+        plan(copiedTransactional, transactional, true, copies, lost);
+        Map<String, Integer> other = new TreeMap<>(stored);
+        other.values().removeIf(n -> n == spec.replication());
+        return new Plan(copies, lost, down, other);
     }
 
     /**
-     * Adds to {@code copies} each partition of {@code tables} a node lacks, to {@code lost} each that
-     * none has; the tables in {@code copied} are kept on the cluster's number of nodes, the others once.
+     * Adds to {@code copies} each partition of {@code tables} (each with its number of copies) a
+     * node lacks, to {@code lost} each that none has.
      */
-    private void plan(Set<String> tables, Set<String> copied, Map<String, Set<String>> held, boolean transactional,
+    private void plan(Map<String, Integer> tables, Map<String, Set<String>> held, boolean transactional,
                       List<Copy> copies, List<Lost> lost) {
-        for (String table : tables) {
+        for (Map.Entry<String, Integer> t : tables.entrySet()) {
+            String table = t.getKey();
             for (int p = 0; p < spec.owners(table).size(); p++) {
-                List<String> holders = spec.holders(table, p, copied.contains(table) ? spec.replication() : 1);
+                List<String> holders = spec.holders(table, p, t.getValue());
                 final int partition = p;
                 List<String> having = holders.stream().filter(h -> held.getOrDefault(h, Set.of())
                         .contains(spec.storedName(table, partition, h))).toList();

@@ -90,8 +90,8 @@ public final class ServingNodes implements AutoCloseable {
     }
 
     /**
-     * How many nodes keep each partition of {@code table}: the cluster's number, or one for a table
-     * loaded or created with one copy, as the nodes' heartbeats tell ({@link NodeHealth#copies}).
+     * How many nodes keep each partition of {@code table}: the cluster's number, or another a load
+     * or CREATE TABLE asked for, as the names the nodes' heartbeats list tell ({@link NodeHealth#copies}).
      */
     public int copies(String table) {
         return spec.replication() == 1 ? 1 : health().map(h -> h.copies(table)).orElse(spec.replication());

@@ -23,12 +23,14 @@ import org.oooengine.core.types.Schema;
  * stores a copy of another's partition of it, the heartbeats tell every session so, the repair
  * plans nothing for it, appends and in-place writes reach its owners alone, a reload with two
  * copies adds them and one with one copy drops them again; with a node down the table kept twice
- * is served from its copies while the one kept once names the node.
+ * is served from its copies while the one kept once names the node. A table loaded on all three
+ * nodes is served by the one left when two are down.
  */
 class OneCopyTableTest {
     private static final TableDefinition T = TestCluster.ID_NAME;
     private static final TableDefinition U = new TableDefinition("u",
             new Schema(List.of(new Column("k", DataType.parse("int")))), List.of("k"), List.of(), false);
+    private static final TableDefinition V = new TableDefinition("v", U.schema(), U.primaryKey(), List.of(), false);
 
     @Test
     void aTableLoadedWithOneCopyIsKeptByItsOwnersAlone(@TempDir Path dir) throws Exception {
@@ -37,16 +39,20 @@ class OneCopyTableTest {
             new ClusterLoader(session.peers()).writeTable(T, rows(0, 300), false, (t, d, e) -> { });
             ClusterLoader once = new ClusterLoader(session.peers(), 1);
             assertEquals(30, once.writeTable(U, keys(0, 30), false, (t, d, e) -> { }));
-            IllegalArgumentException three = assertThrows(IllegalArgumentException.class,
-                    () -> new ClusterLoader(session.peers(), 3));
-            assertTrue(three.getMessage().contains("on 1 or 2 nodes, not 3"), three.getMessage());
+            IllegalArgumentException four = assertThrows(IllegalArgumentException.class,
+                    () -> new ClusterLoader(session.peers(), 4));
+            assertTrue(four.getMessage().contains("a table may keep 1 to 3, not 4"), four.getMessage());
+            new ClusterLoader(session.peers(), 3).writeTable(V, keys(0, 10), false, (t, d, e) -> { });
 
             ServingNodes serving = session.serving();
             awaitCopies(serving, "u", 1);
             assertEquals(2, serving.copies("t"));
+            awaitCopies(serving, "v", 3);
+            assertEquals(List.of("n2", "n3", "n1"), serving.holders("v", 1));
+            assertStored(session, "v", 3);
             assertEquals(2, serving.copies("a table no node stores yet"));
             assertEquals(List.of(List.of("n2"), List.of("n2", "n3")), List.of(serving.holders("u", 1), serving.holders("t", 1)));
-            assertStored(session, "u", 0);
+            assertStored(session, "u", 1);
             assertStored(session, "t", 2);
             assertTrue(new ReplicaRepair(session.peers(), 0).plan().nothingToDo(), "no copy of u is missing");
 
@@ -56,14 +62,14 @@ class OneCopyTableTest {
                     serving.copies("u"));
             IntStream.range(100, 110).forEach(k -> insert.add(ClusterWriter.RowWrite.INSERT, new Object[] {k}));
             assertEquals(10, insert.commit());
-            assertStored(session, "u", 0);
+            assertStored(session, "u", 1);
             assertEquals(50, rows(session, "u"));
 
             new ClusterLoader(session.peers()).writeTable(U, keys(0, 20), false, (t, d, e) -> { });
             assertStored(session, "u", 2);
             awaitCopies(serving, "u", 2);
             once.writeTable(U, keys(0, 20), false, (t, d, e) -> { });
-            assertStored(session, "u", 0);
+            assertStored(session, "u", 1);
             awaitCopies(serving, "u", 1);
             assertTrue(new ReplicaRepair(session.peers(), 0).plan().nothingToDo());
 
@@ -71,6 +77,12 @@ class OneCopyTableTest {
             serving.probeAgain();
             assertEquals(List.of("n1", "n3", "n3"), serving.of("t").stream().map(ServingNodes.Served::node).toList(),
                     "n2's partition of t from its copy on n3");
+            cluster.stop("n3");
+            serving.probeAgain();
+            assertEquals(List.of("n1", "n1", "n1"), serving.of("v").stream().map(ServingNodes.Served::node).toList(),
+                    "v on every node: n1 serves it alone");
+            cluster.restart("n3");
+            serving.probeAgain();
             assertEquals("n2", serving.of("u").get(1).node(), "u's partition 1 is n2's alone");
             RuntimeException down = assertThrows(RuntimeException.class,
                     () -> session.scan("n2", "u", chunk -> { }).join());
@@ -81,12 +93,12 @@ class OneCopyTableTest {
         }
     }
 
-    /** Each node holds its own partition of {@code table} and {@code copies} names of other partitions' copies. */
+    /** Each node holds its own partition of {@code table} and copies of {@code copies} - 1 other partitions. */
     private static void assertStored(ClusterSession session, String table, int copies) {
         for (ClusterSpec.NodeSpec n : session.spec().nodes()) {
             List<String> names = session.manifest(n.id()).tables().stream().map(StoreManifest.TableMeta::name)
                     .filter(name -> ClusterSpec.tableOf(name).equals(table)).toList();
-            assertEquals(copies == 0 ? 1 : copies, names.size(), n.id() + " stores " + names);
+            assertEquals(copies, names.size(), n.id() + " stores " + names);
             assertTrue(names.contains(table), n.id() + " stores " + names);
         }
     }

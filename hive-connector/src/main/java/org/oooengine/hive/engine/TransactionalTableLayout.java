@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.oooengine.core.cluster.ClusterLoader;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.cluster.ServingNodes;
@@ -69,8 +70,9 @@ final class TransactionalTableLayout {
 
     /**
      * The properties a new table is created with: a transactional table's record the copies it
-     * keeps (the cluster's replication unless it asks for 1); a table in the nodes' stores keeps
-     * what it asks. Another number than 1 or the cluster's is refused by name.
+     * keeps (the cluster's replication unless it asks for 1; another number is refused by name); a
+     * table in the nodes' stores keeps what it asks, from 1 to the number of nodes
+     * ({@link ClusterLoader#copiesAllowed}).
      */
     static Map<String, String> withReplication(String name, Map<String, String> properties, boolean transactional,
                                                ClusterSpec spec) {
@@ -81,13 +83,18 @@ final class TransactionalTableLayout {
         } catch (IllegalArgumentException e) {
             throw new SqlException(SqlException.SYNTAX, "table " + name + ": " + e.getMessage());
         }
+        if (!transactional) {
+            String refused = ClusterLoader.copiesAllowed(spec, Math.toIntExact(Math.min(copies, Integer.MAX_VALUE)));
+            if (refused != null) {
+                throw new SqlException(SqlException.NOT_SUPPORTED, "table " + name + ": " + REPLICATION + "=" + copies
+                        + ": " + refused);
+            }
+            return properties; // a number asked is kept; none: the cluster's, as the nodes' stored names will tell
+        }
         if (copies != spec.replication() && copies != 1) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "table " + name + ": " + REPLICATION + "=" + copies
                     + ", but cluster " + spec.name() + " keeps " + spec.replication() + " copies of every partition"
-                    + " (or 1 of a table that asks for it)");
-        }
-        if (!transactional) {
-            return properties; // a number asked is kept; none: the cluster's, as the nodes' stored names will tell
+                    + " (a transactional table may keep 1)");
         }
         Map<String, String> recorded = new HashMap<>(properties);
         recorded.put(REPLICATION, Long.toString(copies));
