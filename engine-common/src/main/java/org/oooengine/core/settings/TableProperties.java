@@ -27,8 +27,9 @@ public final class TableProperties {
     public static final Setting<Long> REPLICATION = DECLARED.add(Setting.count("ooo.replication").scope(TABLE)
             .range(1, 64).unit("copies").defaultText("the cluster's")
             .doc("How many nodes keep each partition of the table: the cluster's replication (`ooo cluster start "
-                    + "--replication N` on a new cluster). A transactional table may keep one copy "
-                    + "instead; the engine records its value at CREATE TABLE, and it stays for the table's life."));
+                    + "--replication N` on a new cluster). A table in the nodes' stores may keep from 1 to the number "
+                    + "of nodes instead (as `ooo load --replication N` loads), a transactional table 1; the engine "
+                    + "records a transactional table's value at CREATE TABLE, and it stays for the table's life."));
     public static final Setting<String> FILE_FORMAT = DECLARED.add(Setting.choice("ooo.file.format", "text", "orc", "parquet")
             .scope(TABLE)
             .doc("Set by the engine: the format of a table held in files rather than on the nodes; its presence "
