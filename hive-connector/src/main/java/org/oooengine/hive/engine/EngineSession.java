@@ -181,33 +181,39 @@ final class EngineSession implements SqlSession {
     /**
      * The query's rows. Where partitions are replicated, a query that lost a node midway runs again
      * from the start (at most {@link #RUNS_LOSING_NODES} runs in all), the nodes that do not answer
-     * passed over: the holders of their partitions' replicas serve them.
+     * passed over: the holders of their partitions' replicas serve them, and the transactional
+     * tables it would read from analytical copies (each node's of its own rows) are read in its
+     * transaction instead.
      * A query's rows are all spooled before the client sees one, so nothing is returned twice.
      */
     private Executor.Rows rows(RelNode plan, Map<String, String> settings, Cancellation cancel) {
+        boolean copiesMayServe = true;
         for (int run = 1; ; run++) {
             try {
-                return rowsOnce(plan, settings, cancel);
+                return rowsOnce(plan, settings, cancel, copiesMayServe);
             } catch (RuntimeException e) {
                 String lost = Faults.lostNode(e);
                 if (lost == null || modes.peers().spec().replication() == 1 || cancel.isCancelled()
                         || run == RUNS_LOSING_NODES) {
                     throw e;
                 }
-                LOG.warn("query lost a node ({}); running it again, the nodes that do not answer passed over",
-                        e.getMessage());
+                LOG.warn("query lost a node ({}); running it again, the nodes that do not answer passed over{}",
+                        e.getMessage(), StatementTransaction.readsCopies(settings)
+                                ? ", the transactional tables read in its transaction rather than from analytical copies" : "");
+                copiesMayServe = false; // each node's copies hold its own rows alone
                 // the node a failure names may only have relayed it (its shuffle to the lost node failed): ask them all
                 modes.serving().probeAgain();
             }
         }
     }
 
-    private Executor.Rows rowsOnce(RelNode plan, Map<String, String> settings, Cancellation cancel) {
+    private Executor.Rows rowsOnce(RelNode plan, Map<String, String> settings, Cancellation cancel,
+                                   boolean copiesMayServe) {
         return StatementTransaction.run(modes.peers(), "query", StatementTransaction.attempts(settings),
                 new StatementTransaction.Attempt<>() {
             @Override
             public Executor.Rows run(StatementTransaction tx) {
-                tx.readCopiesIfAsked(settings);
+                tx.readCopiesIfAsked(settings, copiesMayServe);
                 return modes.forSettings(settings, tx).executor(cancel).run(plan);
             }
 

@@ -76,7 +76,16 @@ final class StatementTransaction implements ClusterTableReader.Reads {
      * nothing: what a write reads must be read within its transaction.
      */
     void readCopiesIfAsked(Map<String, String> settings) {
-        readCopies = readsCopies(settings);
+        readCopiesIfAsked(settings, true);
+    }
+
+    /**
+     * As above, unless {@code copiesMayServe} is false: a node is down, and each node's analytical
+     * copies hold only its own rows, so the query reads the tables in its transaction instead, each
+     * partition on a holder up where the table keeps copies.
+     */
+    void readCopiesIfAsked(Map<String, String> settings, boolean copiesMayServe) {
+        readCopies = copiesMayServe && readsCopies(settings);
     }
 
     /** Whether a query under {@code settings} reads the tables that have analytical copies from them. */

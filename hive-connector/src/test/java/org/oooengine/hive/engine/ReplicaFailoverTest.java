@@ -331,6 +331,36 @@ class ReplicaFailoverTest {
         }
     }
 
+    /**
+     * A transactional table a session reads from its analytical copies (each node's, of its own
+     * rows) is read in the query's transaction, on the holders of its partitions up, while a node
+     * is down: the answer stays DuckDB's.
+     */
+    @Test
+    @Order(7)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void analyticalCopiesGiveWayToTheTableWhileANodeIsDown() throws Exception {
+        SqlSession s = session();
+        update(s, "CREATE TABLE htap_accounts (id INT, name STRING, balance DECIMAL(12,2), PRIMARY KEY (id) DISABLE "
+                + "NOVALIDATE) STORED AS ORC TBLPROPERTIES ('transactional'='true', 'ooo.htap.copies'='true')");
+        update(s, "INSERT INTO htap_accounts SELECT c_custkey, c_name, c_acctbal FROM customer");
+        update(s, "SET ooo.htap.reads=copies");
+        String query = "SELECT count(*), sum(balance) FROM htap_accounts";
+        List<Object[]> expected = cluster.oracle().rows("SELECT count(*), sum(c_acctbal) FROM customer");
+        long deadline = System.nanoTime() + java.time.Duration.ofSeconds(60).toNanos();
+        while (OracleComparison.difference(rows(s, query), expected, false) != null && System.nanoTime() < deadline) {
+            Thread.sleep(100); // the copies apply the insert
+        }
+        assertNull(OracleComparison.difference(rows(s, query), expected, false), "read from the copies");
+        cluster.tpch().cluster.stop("n2");
+        try {
+            assertNull(OracleComparison.difference(rows(s, query), expected, false), "read on n1's and n3's partitions");
+        } finally {
+            cluster.tpch().cluster.restart("n2");
+        }
+        update(s, "DROP TABLE htap_accounts");
+    }
+
     /** The partitions of transactional table {@code table} whose copies differ from their owner's rows. */
     private static List<String> differingCopies(String table) {
         org.oooengine.core.cluster.Peers peers = cluster.tpch().session.peers();
