@@ -158,12 +158,10 @@ public final class HedgedPartitions {
 
         /** A second run on another holder, unless there is none that may serve. */
         void hedge(long afterNanos) {
-            Optional<String> other;
             synchronized (this) {
                 hedgedOnce = true;
-                other = another();
             }
-            other.ifPresent(node -> {
+            another().ifPresent(node -> {
                 hedged.incrementAndGet();
                 LOG.info("partition {} of {} is late after {} ms: it runs on {} too", partition, table,
                         afterNanos / 1_000_000, node);
@@ -171,8 +169,13 @@ public final class HedgedPartitions {
             });
         }
 
+        /** A holder not tried yet that may serve; asked outside the lock, since asking may connect to a node. */
         private Optional<String> another() {
-            return serving.another(table, partition, tried);
+            Set<String> before;
+            synchronized (this) {
+                before = Set.copyOf(tried);
+            }
+            return serving.another(table, partition, before);
         }
 
         void launch(String node) {
@@ -238,10 +241,7 @@ public final class HedgedPartitions {
             if (runAgain) {
                 // another() may connect to a node: not on the connection's thread
                 TIMER.execute(() -> {
-                    Optional<String> other;
-                    synchronized (this) {
-                        other = another();
-                    }
+                    Optional<String> other = another();
                     if (other.isPresent()) {
                         rerun.incrementAndGet();
                         LOG.warn("partition {} of {} lost node {}: it runs again on {}", partition, table, a.part.node(),
