@@ -78,8 +78,8 @@ final class ClusterRouter implements PartitionRouter {
         int partition = Partitioning.partition(encodedValue, spec.owners(table).size());
         List<String> holders = spec.holders(table, partition);
         java.util.function.Predicate<String> usable = h -> connected(h) && !lacks(table, partition, h);
-        // any copy stored here is current (every write reaches every copy): also one of a table kept on more nodes than the cluster's number
-        String node = storedHere.test(spec.storedName(table, partition, self)) ? self
+        // only a holder's copy: one left on a former holder (racks placed since) no longer gets the writes
+        String node = holders.contains(self) && storedHere.test(spec.storedName(table, partition, self)) ? self
                 : hedging ? choice.choose(holders, usable) : choice.first(holders, usable);
         return holderOf(table, partition, node == null ? holders.get(0) : node);
     }
