@@ -1,6 +1,7 @@
 package org.oooengine.core.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -75,8 +76,10 @@ class OneCopyTableTest {
 
             cluster.stop("n2");
             serving.probeAgain();
-            assertEquals(List.of("n1", "n3", "n3"), serving.of("t").stream().map(ServingNodes.Served::node).toList(),
-                    "n2's partition of t from its copy on n3");
+            // partitions 0 and 2 may go to either holder (a busy or slow owner is relieved), partition 1 has one left
+            List<String> servingT = serving.of("t").stream().map(ServingNodes.Served::node).toList();
+            assertEquals("n3", servingT.get(1), "n2's partition of t from its copy on n3: " + servingT);
+            assertFalse(servingT.contains("n2"), "n2 is down: " + servingT);
             cluster.stop("n3");
             serving.probeAgain();
             assertEquals(List.of("n1", "n1", "n1"), serving.of("v").stream().map(ServingNodes.Served::node).toList(),
