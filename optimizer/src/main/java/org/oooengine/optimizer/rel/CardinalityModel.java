@@ -407,7 +407,9 @@ final class CardinalityModel {
      * A GROUP BY's output over {@code rows} input rows: its keys' distinct values, then its
      * aggregates', {@code width} columns in all. A sum, average, least or greatest value of a group
      * is taken to be its own (as many values as groups: totals rarely tie); a count is one of the
-     * counts from 0 to three times the mean group's rows (few groups hold more).
+     * counts from 0 to three times the mean group's rows (few groups hold more), and a sum of
+     * integers of few values (partial counts summed: {@link EagerAggregation}) one of those values
+     * times the mean group's rows at most.
      */
     double[] grouped(List<Expr> keys, List<AggregateCall> aggregates, long rows, List<Field> fields, double[] d, int width) {
         double[] out = unknown(width);
@@ -419,8 +421,11 @@ final class CardinalityModel {
             for (int i = 0; i < aggregates.size(); i++) {
                 AggregateCall.Kind kind = aggregates.get(i).kind();
                 boolean count = kind == AggregateCall.Kind.COUNT || kind == AggregateCall.Kind.COUNT_STAR;
-                out[keys.size() + i] = !count ? Double.POSITIVE_INFINITY // capped at the groups
-                        : rows < 0 || groups <= 0 ? Double.NaN : 3.0 * rows / groups + 1;
+                double summed = kind == AggregateCall.Kind.SUM && aggregates.get(i).arg().type().isIntegral()
+                        && rows >= 0 && groups > 0 ? distinct(aggregates.get(i).arg(), fields, d) : Double.NaN;
+                out[keys.size() + i] = count ? (rows < 0 || groups <= 0 ? Double.NaN : 3.0 * rows / groups + 1)
+                        : Double.isFinite(summed) ? summed * Math.max(1.0, (double) rows / groups)
+                        : Double.POSITIVE_INFINITY; // capped at the groups
             }
         }
         return out;
@@ -989,6 +994,13 @@ final class CardinalityModel {
         }
         if (e instanceof Expr.Call call && call.function() == ScalarFunction.CAST && call.args().size() == 1) {
             return distinct(call.args().get(0), fields, d);
+        }
+        if (e instanceof Expr.Call call && call.function() == ScalarFunction.COALESCE) {
+            // one argument's value or another's: at most their values together (a count of none made 0)
+            double values = call.args().stream().mapToDouble(arg -> distinct(arg, fields, d)).sum();
+            if (Double.isFinite(values)) {
+                return values;
+            }
         }
         int column = onlyColumn(e);
         double sampled = column < 0 || column >= fields.size() ? Double.NaN : sampledDistinct(e, column, fields);

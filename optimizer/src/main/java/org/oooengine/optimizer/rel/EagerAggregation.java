@@ -8,6 +8,7 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.core.sql.expr.ScalarFunction;
 
 /**
  * A GROUP BY over an inner join whose aggregates read one side only (the facts), grouped first on
@@ -21,8 +22,10 @@ import org.oooengine.core.sql.expr.Exprs;
  * and no table of the other side's size is gathered. Where the other side is sent to every node
  * whole (Q74's customers), each node groups its facts before it joins them: a row per customer
  * and year meets the names, not one per sale; filtered (Q22's year of dates), the nodes join it
- * first, dropping the facts it filters out, and the GROUP BY splits as it is. Done only where the
- * statistics say it pays ({@link #pays}).
+ * first, dropping the facts it filters out, and the GROUP BY splits as it is. A LEFT join groups
+ * either side alike: TPC-H Q13 counts each customer's orders, and grouping the orders by customer
+ * first moves a row per customer, not one per order, to the customers' nodes (a customer that
+ * meets no group counts 0). Done only where the statistics say it pays ({@link #pays}).
  */
 final class EagerAggregation {
     /** The share of its rows the facts' groups must be estimated to come to, at most. */
@@ -68,8 +71,8 @@ final class EagerAggregation {
                     : new AggregateCall(c.kind(), Exprs.substitute(c.arg(), p.exprs()), false, c.type())).toList();
             input = p.input();
         }
-        if (!(input instanceof RelNode.Join j) || j.kind() != JoinKind.INNER || j.residual() != null
-                || j.leftKeys().length == 0) {
+        if (!(input instanceof RelNode.Join j) || !(j.kind() == JoinKind.INNER || j.kind() == JoinKind.LEFT)
+                || j.residual() != null || j.leftKeys().length == 0) {
             return null;
         }
         int lw = j.left().fields().size();
@@ -79,6 +82,9 @@ final class EagerAggregation {
         boolean factsRight = !args.isEmpty() && args.nextSetBit(0) >= lw;
         if (!factsLeft && !factsRight) {
             return null;
+        }
+        if (j.kind() == JoinKind.LEFT && factsRight && calls.stream().anyMatch(c -> c.kind() == AggregateCall.Kind.COUNT_STAR)) {
+            return null; // count(*) counts a padded row, which no group of the facts stands for
         }
         RelNode facts = factsLeft ? j.left() : j.right();
         RelNode other = factsLeft ? j.right() : j.left();
@@ -118,19 +124,21 @@ final class EagerAggregation {
         List<AggregateCall> partialCalls = new ArrayList<>();
         List<Field> partialFields = new ArrayList<>();
         grouped.forEach(c -> partialFields.add(facts.fields().get(c)));
+        ColumnNames factNames = ColumnNames.of(facts.fields());
         for (AggregateCall c : calls) {
             Expr arg = c.arg() == null ? null : Exprs.remap(c.arg(), i -> i - factsFrom);
             SqlType type = arg == null ? SqlType.BIGINT : AggregateCall.resultType(c.kind(), arg.type());
-            partialCalls.add(new AggregateCall(c.kind(), arg, false, type));
-            partialFields.add(new Field(null, "partial " + c, type));
+            AggregateCall partialCall = new AggregateCall(c.kind(), arg, false, type);
+            partialCalls.add(partialCall);
+            partialFields.add(new Field(null, "partial " + factNames.sql(partialCall), type)); // as EXPLAIN names it
         }
         // groups each node may make of the facts it holds: the GROUP BY above merges them anyway
         RelNode partial = new RelNode.PartialGroups(new RelNode.Aggregate(facts, partialKeys, partialCalls, partialFields));
         int pw = partialFields.size();
         int[] factKeys = positions(factsLeft ? j.leftKeys() : j.rightKeys(), grouped);
         RelNode.Join joined = factsLeft
-                ? new RelNode.Join(partial, other, JoinKind.INNER, factKeys, j.rightKeys(), null)
-                : new RelNode.Join(other, partial, JoinKind.INNER, j.leftKeys(), factKeys, null);
+                ? new RelNode.Join(partial, other, j.kind(), factKeys, j.rightKeys(), null)
+                : new RelNode.Join(other, partial, j.kind(), j.leftKeys(), factKeys, null);
         int partialFrom = factsLeft ? 0 : lw;
         int otherShift = factsLeft ? pw - factsWidth : 0; // the other side's columns move when the facts narrow to the left
         List<Expr> outerKeys = keys.stream().map(k -> Exprs.remap(k, c -> c >= factsFrom && c < factsFrom + factsWidth
@@ -143,7 +151,26 @@ final class EagerAggregation {
                     ? AggregateCall.Kind.SUM : c.kind();
             merged.add(new AggregateCall(kind, partialValue, false, c.type()));
         }
-        return new RelNode.Aggregate(joined, outerKeys, merged, a.fields());
+        RelNode.Aggregate merging = new RelNode.Aggregate(joined, outerKeys, merged, a.fields());
+        return j.kind() == JoinKind.LEFT && factsRight ? countsOfNoneAreZero(merging, calls) : merging;
+    }
+
+    /**
+     * {@code a} (whose aggregates {@code calls} became) with each count of a group that met no
+     * facts 0: the facts were the padded side of a LEFT join, so such a group's partial counts are
+     * the padding's nulls, whose sum is null where the count over the join's rows is 0 (TPC-H Q13's
+     * customers without orders).
+     */
+    private static RelNode countsOfNoneAreZero(RelNode.Aggregate a, List<AggregateCall> calls) {
+        int keys = a.keys().size();
+        List<Expr> exprs = new ArrayList<>();
+        for (int i = 0; i < a.fields().size(); i++) {
+            Expr value = new Expr.Column(i, a.fields().get(i).type());
+            boolean count = i >= keys && calls.get(i - keys).kind() == AggregateCall.Kind.COUNT;
+            exprs.add(count ? new Expr.Call(ScalarFunction.COALESCE, List.of(value, new Expr.Literal(0L, value.type())),
+                    value.type()) : value);
+        }
+        return new RelNode.Project(a, exprs, a.fields());
     }
 
     /** Whether {@code node} filters its rows anywhere: as a join side, it may drop the facts it does not meet. */

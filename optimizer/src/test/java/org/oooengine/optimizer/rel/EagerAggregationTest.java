@@ -83,6 +83,37 @@ class EagerAggregationTest {
         assertEquals(a.fields(), eager.fields());
     }
 
+    /**
+     * customer LEFT JOIN sales, GROUP BY c_id, count(s_amount) and max(s_amount) (TPC-H Q13's
+     * shape): the sales grouped by customer first, and the count of a customer who met no group 0,
+     * not the null its padded partial count sums to. With count(*), which counts the padded row, or
+     * over a RIGHT join, the plan stays as it is.
+     */
+    @Test
+    void salesOfALeftJoinAreGroupedByCustomerAndACustomerWithoutAnyCountsZero() {
+        RelNode.Join join = new RelNode.Join(customer, sales, JoinKind.LEFT, new int[] {0}, new int[] {1}, null);
+        List<AggregateCall> calls = List.of(call(AggregateCall.Kind.COUNT, 5), call(AggregateCall.Kind.MAX, 5));
+        RelNode.Aggregate a = perCustomer(join, calls);
+        RelNode.Project zeros = assertInstanceOf(RelNode.Project.class, apply(a));
+        assertEquals(a.fields(), zeros.fields());
+        assertEquals(List.of(column(0, SqlType.INT), new Expr.Call(ScalarFunction.COALESCE,
+                List.of(column(1, SqlType.BIGINT), new Expr.Literal(0L, SqlType.BIGINT)), SqlType.BIGINT),
+                column(2, SqlType.decimal(12, 2))), zeros.exprs());
+        RelNode.Aggregate eager = assertInstanceOf(RelNode.Aggregate.class, zeros.input());
+        RelNode.Join joined = assertInstanceOf(RelNode.Join.class, eager.input());
+        assertEquals(JoinKind.LEFT, joined.kind());
+        assertSame(customer, joined.left());
+        RelNode.Aggregate partial = assertInstanceOf(RelNode.PartialGroups.class, joined.right()).groups();
+        assertEquals(List.of(column(1, SqlType.INT)), partial.keys()); // s_cust
+        assertEquals(List.of(AggregateCall.Kind.SUM, AggregateCall.Kind.MAX),
+                eager.aggregates().stream().map(AggregateCall::kind).toList());
+
+        RelNode.Aggregate countStar = perCustomer(join, List.of(count(), call(AggregateCall.Kind.SUM, 5)));
+        assertUnchanged(apply(countStar));
+        RelNode.Join right = new RelNode.Join(customer, sales, JoinKind.RIGHT, new int[] {0}, new int[] {1}, null);
+        assertUnchanged(apply(perCustomer(right, calls)));
+    }
+
     @Test
     void aSelectiveJoinAGroupByWithoutKeysOrAnAverageStayAsTheyAre() {
         Expr oneCity = new Expr.Call(ScalarFunction.EQ, List.of(column(1, SqlType.STRING),
@@ -140,6 +171,12 @@ class EagerAggregationTest {
                 new Field("s", "s_year", SqlType.INT)));
         calls.forEach(c -> out.add(new Field(null, c.toString(), c.type())));
         return new RelNode.Aggregate(join, List.of(column(1, SqlType.STRING), column(4, SqlType.INT)), calls, out);
+    }
+
+    private static RelNode.Aggregate perCustomer(RelNode join, List<AggregateCall> calls) {
+        List<Field> out = new java.util.ArrayList<>(List.of(new Field("c", "c_id", SqlType.INT)));
+        calls.forEach(c -> out.add(new Field(null, c.toString(), c.type())));
+        return new RelNode.Aggregate(join, List.of(column(0, SqlType.INT)), calls, out);
     }
 
     private static AggregateCall call(AggregateCall.Kind kind, int column) {
