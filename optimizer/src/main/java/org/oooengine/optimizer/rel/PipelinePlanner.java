@@ -920,7 +920,11 @@ public final class PipelinePlanner {
             boolean reverse = (kind == JoinKind.SEMI || kind == JoinKind.ANTI) && left.rows >= 0
                     && left.rows < right.rows && left.shuffles.isEmpty() && buildsOnEachNode(left, leftRead);
             if (reverse) {
-                return reversed(j, left, right);
+                RelNode whole = keysOnly == null ? SemiJoinReduction.unreduced(j) : j.right();
+                Chain probing = whole.equals(j.right()) ? null : chain(whole, rightRead);
+                return probing != null && coLocated(left, j.leftKeys(), probing, j.rightKeys())
+                        ? reversed(new RelNode.Join(j.left(), whole, kind, j.leftKeys(), j.rightKeys(), j.residual()), left, probing)
+                        : reversed(j, left, right);
             }
             if (buildsAlone(build, buildLeft ? leftRead : rightRead)) {
                 return buildLeft ? swapped(j, right, left, Build.LOCAL, -1) : probe(j, left, right, Build.LOCAL, -1);

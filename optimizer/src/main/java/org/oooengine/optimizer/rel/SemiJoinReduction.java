@@ -46,6 +46,24 @@ final class SemiJoinReduction {
     private record Reducer(RelNode keys, int column) {
     }
 
+    /**
+     * The other side of semi or anti join {@code j} without its reduction by {@code j}'s kept
+     * side: where the join runs the other way round on each node (the kept rows built, the other
+     * side probing them), every row of the other side meets the kept rows' keys anyway, and the
+     * reduction would only compute the kept side once more (TPC-H Q21's late lineitems, whose
+     * pipeline ran three times on each node, as the kept rows and as each of two reducers).
+     */
+    static RelNode unreduced(RelNode.Join j) {
+        return withoutReductions(j.right(), withoutSemiJoins(j.left()));
+    }
+
+    private static RelNode withoutReductions(RelNode node, RelNode keys) {
+        if (node instanceof RelNode.Join semi && semi.kind() == JoinKind.SEMI && semi.right().equals(keys)) {
+            return semi.left();
+        }
+        return node instanceof RelNode.Scan ? node : RelNode.mapInputs(node, input -> withoutReductions(input, keys));
+    }
+
     /** {@code node} without the semi and anti joins over it (under projections and filters): the same columns, more rows. */
     private static RelNode withoutSemiJoins(RelNode node) {
         if (node instanceof RelNode.Join j && (j.kind() == JoinKind.SEMI || j.kind() == JoinKind.ANTI

@@ -2,6 +2,7 @@ package org.oooengine.optimizer.rel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
 
 import java.util.List;
@@ -73,6 +74,18 @@ class SemiJoinReductionTest {
         RelNode.Join top = assertInstanceOf(RelNode.Join.class, reduced(plan, 10_000));
         RelNode.Join self = (RelNode.Join) ((RelNode.Project) top.right()).input();
         assertSame(few, ((RelNode.Join) self.left()).right());
+    }
+
+    /** Undone, the reduction gives back the other side as it was: what a join run the other way round probes with. */
+    @Test
+    void theReductionByTheKeptSideIsUndoneForAJoinThatProbesTheKeptRows() {
+        RelNode few = sales("k", whIs(7));
+        RelNode first = new RelNode.Join(few, twoWarehouses(), JoinKind.SEMI, new int[] {0}, new int[] {0}, null);
+        RelNode.Join plan = new RelNode.Join(first, twoWarehouses(), JoinKind.ANTI, new int[] {0}, new int[] {0}, null);
+        RelNode.Join top = assertInstanceOf(RelNode.Join.class, reduced(plan, 10_000));
+        assertNotEquals(plan.right(), top.right());
+        assertEquals(plan.right(), SemiJoinReduction.unreduced(top));
+        assertEquals(((RelNode.Join) plan.left()).right(), SemiJoinReduction.unreduced((RelNode.Join) top.left()));
     }
 
     @Test
