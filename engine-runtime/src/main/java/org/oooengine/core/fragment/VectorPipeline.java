@@ -84,8 +84,15 @@ final class VectorPipeline {
                 SqlType[] buildTypes = Arrays.copyOfRange(after, width, width + j.buildWidth());
                 boolean[] read = j.kind().leftOnly() ? null : columnsRead(steps, i + 1, width + j.buildWidth());
                 ColumnarRows.Chunk columns = build.columns();
+                List<Object[]> rows = columns != null ? null : build.rows();
+                for (int key : laterJoinKeys(steps, i + 1)) {
+                    int c = key - width;
+                    if (c >= 0 && c < buildTypes.length && buildTypes[c] == null) {
+                        buildTypes[c] = columns != null ? keyType(columns.columns()[c]) : keyType(rows, c);
+                    }
+                }
                 VectorHashJoin vj = columns != null ? VectorHashJoin.of(j, columns, types, buildTypes, read)
-                        : VectorHashJoin.of(j, build.rows(), types, buildTypes, read);
+                        : VectorHashJoin.of(j, rows, types, buildTypes, read);
                 if (vj != null && reserveTable(vj, build, memory)) {
                     joins.put(j, vj);
                     vectorized = true;
@@ -221,6 +228,51 @@ final class VectorPipeline {
         List<Expr> all = new ArrayList<>(keys);
         calls.stream().map(AggregateCall::arg).filter(java.util.Objects::nonNull).forEach(all::add);
         return all;
+    }
+
+    /**
+     * The probe keys of the joins from step {@code from} on, as long as columns keep their places (a
+     * projection or a GROUP BY moves them). A step carries no key types: where such a key is a column
+     * an earlier join's build brings, its type comes from the build's values ({@link #keyType}), so
+     * that the later join runs on vectors too (TPC-H Q09's supplier join on lineitem's l_suppkey,
+     * which the co-located join with orders brings, ran on rows).
+     */
+    static List<Integer> laterJoinKeys(List<PipelineStep> steps, int from) {
+        List<Integer> keys = new ArrayList<>();
+        for (int i = from; i < steps.size(); i++) {
+            PipelineStep step = steps.get(i);
+            if (step instanceof PipelineStep.HashJoin j && !j.kind().rightOnly()) {
+                keys.addAll(j.probeKeys());
+            } else if (!(step instanceof PipelineStep.Filter || step instanceof PipelineStep.DropRepeats)) {
+                break;
+            }
+        }
+        return keys;
+    }
+
+    /** The type of a key column a chunk holds as integers or dates; null for another. */
+    private static SqlType keyType(ColumnarRows.Column column) {
+        if (column.held() != ColumnarRows.Held.LONGS) {
+            return null;
+        }
+        return switch (column.longKind()) {
+            case INT -> SqlType.INT;
+            case LONG -> SqlType.BIGINT;
+            case DATE -> SqlType.DATE;
+            default -> null;
+        };
+    }
+
+    /** The type of key column {@code c} of {@code rows}, from its first value: integers or dates; null for another or none. */
+    private static SqlType keyType(List<Object[]> rows, int c) {
+        for (Object[] row : rows) {
+            Object v = c < row.length ? row[c] : null;
+            if (v != null) {
+                return v instanceof Integer ? SqlType.INT : v instanceof Long ? SqlType.BIGINT
+                        : v instanceof java.time.LocalDate ? SqlType.DATE : null;
+            }
+        }
+        return null;
     }
 
     /**

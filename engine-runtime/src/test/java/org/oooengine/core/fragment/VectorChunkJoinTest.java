@@ -217,6 +217,65 @@ class VectorChunkJoinTest {
         assertTrue(refused.getMessage().startsWith("hash join table of 60000 rows on node n1"), refused.getMessage());
     }
 
+    /**
+     * A join whose probe key is a column an earlier join's build brought (TPC-H Q09's supplier
+     * join on lineitem's l_suppkey): the plan's steps carry no key types, so the key's type comes
+     * from the first build's values, and both joins run on batches, with builds of columns or of
+     * rows, integer and date keys, answering as the row engine does.
+     */
+    @Test
+    void aJoinOnAColumnAnEarlierBuildBroughtRunsOnBatchesToo() {
+        List<Object[]> lines = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            lines.add(new Object[] {i % 17 == 0 ? null : i % 800, i % 50, LocalDate.ofEpochDay(9000 + i % 30), "line " + i});
+        }
+        List<Object[]> suppliers = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            suppliers.add(new Object[] {i, "supplier " + i});
+        }
+        List<Object[]> days = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            days.add(new Object[] {LocalDate.ofEpochDay(9000 + i), (long) i});
+        }
+        List<Object[]> orders = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            orders.add(new Object[] {(long) (i % 900), LocalDate.ofEpochDay(9000 + i % 40), BigDecimal.valueOf(i, 2)});
+        }
+        // orders (3 columns) meet the lines on the order key, then the lines' supplier (column 4) and ship day (column 5)
+        List<Object[]> longLines = lines.stream().map(r -> new Object[] {r[0] == null ? null : ((Integer) r[0]).longValue(),
+            r[1], r[2], r[3]}).toList();
+        PipelineStep.HashJoin byOrder = new PipelineStep.HashJoin(new JoinBuild.Rows(longLines), JoinKind.INNER, List.of(0),
+                List.of(0), null, 4);
+        PipelineStep.HashJoin bySupplier = new PipelineStep.HashJoin(new JoinBuild.Rows(suppliers), JoinKind.INNER,
+                List.of(4), List.of(0), null, 2);
+        PipelineStep.HashJoin byDay = new PipelineStep.HashJoin(new JoinBuild.Rows(days), JoinKind.LEFT, List.of(5),
+                List.of(0), null, 2);
+        List<PipelineStep> steps = List.of(byOrder, bySupplier, byDay);
+        List<String> rows = new ArrayList<>();
+        Pipeline p = new Pipeline(steps, 3, Pipeline.BuildSource.ROWS_ONLY, out -> out.forEach(r -> rows.add(Arrays.toString(r))));
+        p.accept(orders);
+        p.finish();
+        for (Pipeline.BuildSource source : List.of(Pipeline.BuildSource.ROWS_ONLY, eachAsColumns())) {
+            List<String> batches = new ArrayList<>();
+            VectorPipeline vectors = new VectorPipeline(steps, PROBE, source,
+                    out -> out.forEach(r -> batches.add(Arrays.toString(r))), QueryMemory.unbounded());
+            vectors.acceptRows(orders);
+            vectors.finish();
+            assertEquals(0, vectors.rowSteps(), "every join on batches");
+            assertEquals(rows.stream().sorted().toList(), batches.stream().sorted().toList());
+        }
+        assertTrue(rows.size() > 1000, rows.size() + " rows");
+    }
+
+    /** Each build's rows as one chunk of columns, read back as a node reads a shuffled chunk. */
+    private static Pipeline.BuildSource eachAsColumns() {
+        return (b, chunks) -> {
+            PayloadWriter w = new PayloadWriter();
+            ColumnarRows.write(w, ((JoinBuild.Rows) b).rows());
+            chunks.accept(ColumnarRows.readChunk(new PayloadReader(w.toByteArray())));
+        };
+    }
+
     /** The row engine's answer, sorted. */
     private static List<String> byRow(PipelineStep.HashJoin join, List<Object[]> probe) {
         List<String> rows = new ArrayList<>();
