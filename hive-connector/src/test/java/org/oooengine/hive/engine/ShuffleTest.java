@@ -108,6 +108,29 @@ class ShuffleTest {
         assertNull(OracleComparison.difference(rows(noBroadcast, sql), cluster.oracle().rows(sql), false), sql);
     }
 
+    /**
+     * A LEFT join's padded side grouped by its join key before the join (EagerAggregation): each
+     * node counts the orders it holds per customer and shuffles its groups to the customers'
+     * nodes. A customer without orders counts 0 and sums NULL, a group key from the padded side is
+     * NULL for it, and count(*), which counts the padded row, keeps the join as it is: all as DuckDB.
+     */
+    @Test
+    void factsOfALeftJoinGroupedEarlyAnswerAsDuckDb() throws Exception {
+        SqlSession noBroadcast = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "0"));
+        String perCustomer = "SELECT c_custkey, count(o_orderkey), sum(o_totalprice), min(o_orderdate) FROM customer "
+                + "LEFT JOIN orders ON c_custkey = o_custkey AND o_orderpriority <> '1-URGENT' GROUP BY c_custkey";
+        String plan = explain(noBroadcast, "EXPLAIN " + perCustomer);
+        assertTrue(Pattern.compile("\\[each node\\] Aggregate keys \\[o_custkey\\]").matcher(plan).find(), plan);
+        assertTrue(plan.contains("coalesce(sum(partial count(o_orderkey)), 0)"), plan);
+        for (String sql : List.of(perCustomer,
+                "SELECT c_mktsegment, o_orderstatus, count(o_clerk), max(o_totalprice) FROM customer LEFT JOIN orders "
+                        + "ON c_custkey = o_custkey AND o_totalprice > 300000 GROUP BY c_mktsegment, o_orderstatus",
+                "SELECT c_nationkey, count(*), count(o_orderkey) FROM customer LEFT JOIN orders ON c_custkey = o_custkey "
+                        + "AND o_orderstatus = 'P' GROUP BY c_nationkey")) {
+            assertNull(OracleComparison.difference(rows(noBroadcast, sql), cluster.oracle().rows(sql), false), sql);
+        }
+    }
+
     /** Slow joins that move one side to the other's nodes, or both sides by key, and how EXPLAIN shows it. */
     static Stream<Arguments> slowShuffles() {
         return Stream.of(Arguments.of(SLOW, "build: shuffle #0"),
