@@ -25,7 +25,9 @@ import org.oooengine.core.wire.ColumnarRows;
  * batches: the build rows by key in a {@link JoinKeyTable}, their columns turned into vectors once
  * (in the table's key order where keys repeat); each probe batch finds its candidate pairs, filters them by the
  * residual, and comes out as the gathered columns of the pairs (inner, left) or as its own rows
- * narrowed (semi, anti). Answers what {@link HashJoinTable} answers for these kinds.
+ * narrowed (semi, anti); or, where the build holds the rows kept (right semi, right anti), marks
+ * the build rows met, which come out after the last probe ({@link #finishBuild}). Answers what
+ * {@link HashJoinTable} answers for these kinds.
  */
 final class VectorHashJoin {
     /** The most pairs a probe sends on at once. */
@@ -49,6 +51,8 @@ final class VectorHashJoin {
     /** The heap the key table and the reordered copies take, beyond the build rows as they came. */
     private final long tableBytes;
     private final int buildRows;
+    /** For RIGHT_SEMI and RIGHT_ANTI, per build row (in the table's order) whether a probe row met it; else null. */
+    private final boolean[] met;
 
     private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, org.oooengine.core.sql.expr.Expr residualExpr,
                            SqlType[] probeTypes, Vector[] buildColumns, SqlType[] buildTypes, long[][] buildKeys,
@@ -94,6 +98,7 @@ final class VectorHashJoin {
         }
         this.tableBytes = bytes;
         this.buildRows = usable.length;
+        this.met = kind.rightOnly() ? new boolean[order == null ? usable.length : order.length] : null;
     }
 
     /**
@@ -134,7 +139,8 @@ final class VectorHashJoin {
         // a cross join is an inner join without keys: every build row is in one chain, and each probe
         // row meets them all (a scalar subquery's one row: TPC-DS Q23's maximum before its GROUP BY)
         JoinKind kind = join.kind() == JoinKind.CROSS ? JoinKind.INNER : join.kind();
-        if (kind != JoinKind.INNER && kind != JoinKind.LEFT && kind != JoinKind.SEMI && kind != JoinKind.ANTI) {
+        if (kind != JoinKind.INNER && kind != JoinKind.LEFT && kind != JoinKind.SEMI && kind != JoinKind.ANTI
+                && !kind.rightOnly()) {
             return null;
         }
         int keys = join.probeKeys().size();
@@ -159,6 +165,11 @@ final class VectorHashJoin {
             buildKeys[k] = build.keys(join.buildKeys().get(k), dates[k], usable);
             if (buildKeys[k] == null) {
                 return null;
+            }
+        }
+        for (int r = 0; kind == JoinKind.RIGHT_ANTI && r < n; r++) {
+            if (!usable[r]) {
+                return null; // a row no probe can meet comes out, but the table keeps the usable ones alone
             }
         }
         VectorExpr residual = null;
@@ -289,6 +300,9 @@ final class VectorHashJoin {
         if (kind.leftOnly()) {
             return probeTypes;
         }
+        if (kind.rightOnly()) {
+            return buildTypes.clone();
+        }
         SqlType[] all = Arrays.copyOf(probeTypes, probeTypes.length + buildTypes.length);
         System.arraycopy(buildTypes, 0, all, probeTypes.length, buildTypes.length);
         return all;
@@ -388,7 +402,7 @@ final class VectorHashJoin {
         for (int k = 0; k < keys.length; k++) {
             keys[k] = (LongVector) in.column(probeKeys[k]);
         }
-        boolean[] matched = kind == JoinKind.INNER ? null : new boolean[in.capacity()];
+        boolean[] matched = kind == JoinKind.INNER || met != null ? null : new boolean[in.capacity()];
         // candidate pairs: probe position, build row
         int[] pp = new int[Math.min(OUT_PAIRS, Math.max(16, n))];
         int[] bb = new int[pp.length];
@@ -415,11 +429,18 @@ final class VectorHashJoin {
                 if (onePartner && matched[i]) {
                     break;
                 }
+                if (met != null && met[r]) {
+                    continue; // a build row met once comes out once
+                }
                 // one key: every row of the chain has it; several: rows whose keys only hash alike are passed over
                 if (single != null || sameKeys(probe, r)) {
                     if (firstDecides) {
                         matched[i] = true;
                         break;
+                    }
+                    if (met != null && residual == null) {
+                        met[r] = true;
+                        continue;
                     }
                     if (m == pp.length) {
                         if (m < OUT_PAIRS) {
@@ -440,7 +461,7 @@ final class VectorHashJoin {
             }
         }
         pairs(in, pp, bb, m, matched, out);
-        if (kind == JoinKind.INNER || stop.getAsBoolean()) {
+        if (kind == JoinKind.INNER || met != null || stop.getAsBoolean()) {
             return;
         }
         if (kind == JoinKind.SEMI || kind == JoinKind.ANTI) {
@@ -504,8 +525,36 @@ final class VectorHashJoin {
                 matched[pp[k]] = true;
             }
         }
+        if (met != null) {
+            for (int k = 0; k < m; k++) {
+                met[bb[k]] = true;
+            }
+        }
         if (m > 0 && (kind == JoinKind.INNER || kind == JoinKind.LEFT)) {
             out.accept(pairs != null ? pairs : joined(in, pp, bb, m));
+        }
+    }
+
+    /**
+     * After the last probe of a RIGHT_SEMI or RIGHT_ANTI join: the build rows a probe row met (or
+     * none did), as batches of the build's columns of at most {@link Pipeline#BATCH_ROWS} rows.
+     */
+    void finishBuild(Consumer<Batch> out) {
+        boolean wanted = kind == JoinKind.RIGHT_SEMI;
+        int[] kept = new int[Pipeline.BATCH_ROWS];
+        int k = 0;
+        for (int r = 0; r < met.length; r++) {
+            if (met[r] == wanted) {
+                kept[k++] = r;
+                if (k == kept.length) {
+                    out.accept(Batch.of(buildColumns, met.length).withPositions(kept, k));
+                    kept = new int[Pipeline.BATCH_ROWS];
+                    k = 0;
+                }
+            }
+        }
+        if (k > 0) {
+            out.accept(Batch.of(buildColumns, met.length).withPositions(kept, k));
         }
     }
 

@@ -75,18 +75,21 @@ final class VectorPipeline {
                 continue;
             } else if (step instanceof PipelineStep.HashJoin j && built.of(j, width).inMemory()) {
                 BuildRows build = built.of(j, width);
-                // a semi or anti join's output is its probe rows: only its residual reads the build columns
+                // a semi or anti join's output is its probe rows: only its residual reads the build columns;
+                // a right semi or anti join's is the build rows, in the build's places
+                boolean buildOut = j.kind().rightOnly();
                 SqlType[] after = j.kind().leftOnly() ? new SqlType[width + j.buildWidth()]
+                        : buildOut ? shifted(typesRead(steps, i + 1, j.buildWidth()), width)
                         : typesRead(steps, i + 1, width + j.buildWidth());
                 if (j.residual() != null) {
                     columnTypes(List.of(j.residual()), after);
                 }
                 SqlType[] buildTypes = Arrays.copyOfRange(after, width, width + j.buildWidth());
-                boolean[] read = j.kind().leftOnly() ? null : columnsRead(steps, i + 1, width + j.buildWidth());
+                boolean[] read = j.kind().leftOnly() || buildOut ? null : columnsRead(steps, i + 1, width + j.buildWidth());
                 ColumnarRows.Chunk columns = build.columns();
                 List<Object[]> rows = columns != null ? null : build.rows();
                 for (int key : laterJoinKeys(steps, i + 1)) {
-                    int c = key - width;
+                    int c = buildOut ? key : key - width;
                     if (c >= 0 && c < buildTypes.length && buildTypes[c] == null) {
                         buildTypes[c] = columns != null ? keyType(columns.columns()[c]) : keyType(rows, c);
                     }
@@ -97,6 +100,15 @@ final class VectorPipeline {
                     joins.put(j, vj);
                     vectorized = true;
                     types = vj.outputTypes(types);
+                }
+                if (vj != null && buildOut && vectorized) {
+                    // its rows come out when the input ends, and go on from there as rows
+                    run.add(step);
+                    stages.add(new Stage(run, runTypes, null, 0));
+                    run = new ArrayList<>();
+                    runTypes = typesRead(steps, i + 1, j.buildWidth());
+                    types = runTypes;
+                    continue;
                 }
             }
             if (vectorized) {
@@ -248,6 +260,13 @@ final class VectorPipeline {
             }
         }
         return keys;
+    }
+
+    /** {@code types} moved {@code by} places on: the build's columns behind the probe's in a pair. */
+    private static SqlType[] shifted(SqlType[] types, int by) {
+        SqlType[] out = new SqlType[by + types.length];
+        System.arraycopy(types, 0, out, by, types.length);
+        return out;
     }
 
     /** The type of a key column a chunk holds as integers or dates; null for another. */

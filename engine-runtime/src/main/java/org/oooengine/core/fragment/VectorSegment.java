@@ -28,6 +28,8 @@ final class VectorSegment {
     /** Per step, the types of its input's columns (null where not read); then those of the steps' output. */
     private final List<SqlType[]> typesAt = new ArrayList<>();
     private final VectorAggregation aggregation;
+    /** A right semi or anti join that ends the steps: its build rows come out when the input ends; else null. */
+    private final VectorHashJoin buildOut;
     private final SqlType[] inputTypes;
     private final SqlType[] outputTypes;
     private final BuildRows.Cache builds;
@@ -68,6 +70,7 @@ final class VectorSegment {
         SqlType[] types = inputTypes;
         VectorAggregation partial = null;
         VectorAggregation cascade = null;
+        VectorHashJoin marks = null;
         for (int i = 0; i < steps.size(); i++) {
             PipelineStep step = steps.get(i);
             typesAt.add(types);
@@ -79,6 +82,11 @@ final class VectorSegment {
             } else if (step instanceof PipelineStep.Project p) {
                 ops.add(Op.of(project(p.exprs().stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new))));
                 types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
+            } else if (step instanceof PipelineStep.HashJoin j && j.kind().rightOnly()) {
+                VectorHashJoin join = joins.get(j);
+                marks = join; // (the last step: VectorPipeline ends a run with it)
+                ops.add((b, rest) -> join.probe(b, made -> { }, stop));
+                types = join.outputTypes(types);
             } else if (step instanceof PipelineStep.HashJoin j) {
                 VectorHashJoin join = joins.get(j);
                 int next = ops.size() + 1;
@@ -104,6 +112,7 @@ final class VectorSegment {
             }
         }
         this.aggregation = partial;
+        this.buildOut = marks;
         this.outputTypes = types;
         typesAt.add(types); // after the last step: what a join that ends the steps makes
     }
@@ -153,12 +162,32 @@ final class VectorSegment {
         if (rows.isEmpty()) {
             return;
         }
+        Batch batch = batchOf(rows, inputTypes);
+        if (batch == null) {
+            rowByRow(0).accept(rows);
+            return;
+        }
+        guarded(batch, rows, 0);
+    }
+
+    /** Rows that ran row by row up to step {@code at}, a join whose table only the batches reach, into it. */
+    private void acceptRowsAt(List<Object[]> rows, int at) {
+        Batch batch = rows.isEmpty() ? null : batchOf(rows, typesAt.get(at));
+        if (batch != null) {
+            push(batch, at);
+        } else if (!rows.isEmpty()) {
+            throw new IllegalStateException("rows that do not hold as the join's probe types: " + java.util.Arrays.toString(rows.get(0)));
+        }
+    }
+
+    /** The rows as a batch of {@code typed} columns (the others objects as they are); null where a value does not fit its type. */
+    private static Batch batchOf(List<Object[]> rows, SqlType[] typed) {
         int n = rows.size();
         int width = rows.get(0).length;
         Vector[] columns = new Vector[width];
         SqlType[] types = new SqlType[width];
         for (int c = 0; c < width; c++) {
-            types[c] = c < inputTypes.length ? inputTypes[c] : null;
+            types[c] = c < typed.length ? typed[c] : null;
             columns[c] = types[c] == null ? new ObjectVector(new Object[n]) : Vector.allocate(types[c], n);
         }
         try {
@@ -170,10 +199,9 @@ final class VectorSegment {
                 }
             }
         } catch (ArithmeticException | ClassCastException notAsTyped) {
-            rowByRow(0).accept(rows);
-            return;
+            return null;
         }
-        guarded(Batch.of(columns, n), rows, 0);
+        return Batch.of(columns, n);
     }
 
     /** A batch in. */
@@ -228,7 +256,11 @@ final class VectorSegment {
             List<PipelineStep> rest = steps.subList(from, steps.size());
             PipelineStep last = steps.isEmpty() ? null : steps.get(steps.size() - 1);
             int width = typesAt.get(from).length;
-            if (aggregation != null && last instanceof PipelineStep.Aggregate whole) {
+            if (buildOut != null) {
+                // the steps before the join on rows, whose rows then probe the one table of build rows it marks
+                int join = steps.size() - 1;
+                rows = new Pipeline(steps.subList(from, join), width, builds, r -> acceptRowsAt(r, join), memory);
+            } else if (aggregation != null && last instanceof PipelineStep.Aggregate whole) {
                 if (merged == null) {
                     merged = new FinalAggregation(whole.keys().size(), whole.aggregates(), memory);
                 }
@@ -260,5 +292,8 @@ final class VectorSegment {
             aggregation.finish();
         }
         rowByRow.values().forEach(Pipeline::finish);
+        if (buildOut != null) { // after the rows that ran row by row probed it too
+            buildOut.finishBuild(b -> BatchSink.send(out, b, outputTypes));
+        }
     }
 }
