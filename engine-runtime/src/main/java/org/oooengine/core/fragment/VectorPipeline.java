@@ -46,6 +46,7 @@ final class VectorPipeline {
         List<PipelineStep> run = new ArrayList<>();
         SqlType[] runTypes = inputTypes.clone();
         SqlType[] types = runTypes;
+        boolean endedByBuildRows = false;
         for (int i = 0; i < steps.size(); i++) {
             PipelineStep step = steps.get(i);
             int width = types.length;
@@ -88,8 +89,11 @@ final class VectorPipeline {
                 boolean[] read = j.kind().leftOnly() || buildOut ? null : columnsRead(steps, i + 1, width + j.buildWidth());
                 ColumnarRows.Chunk columns = build.columns();
                 List<Object[]> rows = columns != null ? null : build.rows();
-                for (int key : laterJoinKeys(steps, i + 1)) {
-                    int c = buildOut ? key : key - width;
+                // a right semi or anti join's rows go on as the build's columns: typed where its values tell,
+                // they leave as they came, not boxed
+                List<Integer> typedFromValues = buildOut ? java.util.stream.IntStream.range(0, j.buildWidth()).boxed().toList()
+                        : laterJoinKeys(steps, i + 1).stream().map(key -> key - width).toList();
+                for (int c : typedFromValues) {
                     if (c >= 0 && c < buildTypes.length && buildTypes[c] == null) {
                         buildTypes[c] = columns != null ? keyType(columns.columns()[c]) : keyType(rows, c);
                     }
@@ -108,6 +112,7 @@ final class VectorPipeline {
                     run = new ArrayList<>();
                     runTypes = typesRead(steps, i + 1, j.buildWidth());
                     types = runTypes;
+                    endedByBuildRows = i == steps.size() - 1;
                     continue;
                 }
             }
@@ -122,7 +127,9 @@ final class VectorPipeline {
             runTypes = typesRead(steps, i + 1, widthAfter);
             types = runTypes;
         }
-        stages.add(new Stage(run, runTypes, null, 0));
+        if (!endedByBuildRows) { // (else the join's segment hands its batches to the output itself)
+            stages.add(new Stage(run, runTypes, null, 0));
+        }
         // Wire from the end: each stage sends its rows to the one after it.
         Consumer<List<Object[]>> next = out;
         List<Runnable> reversed = new ArrayList<>();
@@ -269,7 +276,7 @@ final class VectorPipeline {
         return out;
     }
 
-    /** The type of a key column a chunk holds as integers or dates; null for another. */
+    /** The type of a column a chunk holds as integers or dates; null for another. */
     private static SqlType keyType(ColumnarRows.Column column) {
         if (column.held() != ColumnarRows.Held.LONGS) {
             return null;
@@ -282,7 +289,7 @@ final class VectorPipeline {
         };
     }
 
-    /** The type of key column {@code c} of {@code rows}, from its first value: integers or dates; null for another or none. */
+    /** The type of column {@code c} of {@code rows}, from its first value: integers or dates; null for another or none. */
     private static SqlType keyType(List<Object[]> rows, int c) {
         for (Object[] row : rows) {
             Object v = c < row.length ? row[c] : null;

@@ -16,6 +16,7 @@ import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ScalarFunction;
+import org.oooengine.core.vector.Batch;
 import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
@@ -323,6 +324,51 @@ class VectorChunkJoinTest {
             assertEquals(rows.stream().sorted().toList(), batches.stream().sorted().toList(), kind.toString());
             assertTrue(rows.size() > 100, kind + ": " + rows.size());
         }
+    }
+
+    /**
+     * A pipeline ending in a right semi join hands its output the build rows as batches of the
+     * build's columns, those of integers typed from the values (no step after the join types them):
+     * the next join built from them (TPC-H Q21's NOT EXISTS over the EXISTS's rows) takes them as
+     * columns, none boxed.
+     */
+    @Test
+    void aRightSemiJoinsRowsLeaveAsTheBuildsTypedColumns() {
+        List<Object[]> build = new ArrayList<>();
+        for (long i = 0; i < 3000; i++) {
+            build.add(new Object[] {i, i % 7, "b" + i});
+        }
+        List<Object[]> probe = new ArrayList<>();
+        for (long i = 0; i < 5000; i += 2) {
+            probe.add(new Object[] {i});
+        }
+        PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Gathered(0), JoinKind.RIGHT_SEMI, List.of(0),
+                List.of(0), null, 3);
+        Pipeline.BuildSource source = (b, chunks) -> {
+            PayloadWriter w = new PayloadWriter();
+            ColumnarRows.write(w, build);
+            chunks.accept(ColumnarRows.readChunk(new PayloadReader(w.toByteArray())));
+        };
+        List<SqlType[]> types = new ArrayList<>();
+        int[] rows = {0};
+        BatchSink sink = new BatchSink() {
+            @Override
+            public void accept(List<Object[]> r) {
+                throw new AssertionError("rows, not batches");
+            }
+
+            @Override
+            public void acceptBatch(Batch batch, SqlType[] typed) {
+                types.add(typed);
+                rows[0] += batch.size();
+            }
+        };
+        VectorPipeline vectors = new VectorPipeline(List.of(join), new SqlType[] {SqlType.BIGINT}, source, sink,
+                QueryMemory.unbounded());
+        vectors.acceptRows(probe);
+        vectors.finish();
+        assertEquals(1500, rows[0]);
+        assertEquals(List.of(SqlType.BIGINT, SqlType.BIGINT), Arrays.asList(types.get(0)).subList(0, 2));
     }
 
     /** Rows to build from: those a node gathered for a join that keeps its build rows (right semi, right anti). */
