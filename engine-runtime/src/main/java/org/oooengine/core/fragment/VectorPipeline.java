@@ -106,7 +106,8 @@ final class VectorPipeline {
                     types = vj.outputTypes(types);
                 }
                 if (vj != null && buildOut && vectorized) {
-                    // its rows come out when the input ends, and go on from there as rows
+                    // its rows come out when the input ends: to a run of the steps after it, or (the last
+                    // step) to the output as they are
                     run.add(step);
                     stages.add(new Stage(run, runTypes, null, 0));
                     run = new ArrayList<>();
