@@ -112,7 +112,8 @@ class ShuffleTest {
      * A LEFT join's padded side grouped by its join key before the join (EagerAggregation): each
      * node counts the orders it holds per customer and shuffles its groups to the customers'
      * nodes. A customer without orders counts 0 and sums NULL, a group key from the padded side is
-     * NULL for it, and count(*), which counts the padded row, keeps the join as it is: all as DuckDB.
+     * NULL for it, and count(*), which counts the padded row, keeps the join as it is; grouped
+     * on the kept side, each group meets its customer or none as its orders did: all as DuckDB.
      */
     @Test
     void factsOfALeftJoinGroupedEarlyAnswerAsDuckDb() throws Exception {
@@ -122,11 +123,20 @@ class ShuffleTest {
         String plan = explain(noBroadcast, "EXPLAIN " + perCustomer);
         assertTrue(Pattern.compile("\\[each node\\] Aggregate keys \\[o_custkey\\]").matcher(plan).find(), plan);
         assertTrue(plan.contains("coalesce(sum(partial count(o_orderkey)), 0)"), plan);
+        String kept = "SELECT o_orderstatus, count(*), sum(o_totalprice) FROM orders LEFT JOIN customer "
+                + "ON o_custkey = c_custkey AND c_acctbal > 0 GROUP BY o_orderstatus";
+        String keptPlan = explain(noBroadcast, "EXPLAIN " + kept);
+        assertTrue(Pattern.compile("\\[each node\\] Aggregate keys \\[o_custkey, o_orderstatus\\]").matcher(keptPlan).find(),
+                keptPlan);
         for (String sql : List.of(perCustomer,
                 "SELECT c_mktsegment, o_orderstatus, count(o_clerk), max(o_totalprice) FROM customer LEFT JOIN orders "
                         + "ON c_custkey = o_custkey AND o_totalprice > 300000 GROUP BY c_mktsegment, o_orderstatus",
                 "SELECT c_nationkey, count(*), count(o_orderkey) FROM customer LEFT JOIN orders ON c_custkey = o_custkey "
-                        + "AND o_orderstatus = 'P' GROUP BY c_nationkey")) {
+                        + "AND o_orderstatus = 'P' GROUP BY c_nationkey",
+                // the kept side grouped: each order's group meets its customer, or none, as each order did
+                "SELECT o_orderstatus, count(*), sum(o_totalprice), count(c_name) FROM orders LEFT JOIN customer "
+                        + "ON o_custkey = c_custkey AND c_acctbal > 0 GROUP BY o_orderstatus",
+                kept)) {
             assertNull(OracleComparison.difference(rows(noBroadcast, sql), cluster.oracle().rows(sql), false), sql);
         }
     }
