@@ -101,9 +101,8 @@ class ShuffleTest {
         SqlSession noBroadcast = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "0"));
         String sql = "SELECT c_mktsegment, count(*), sum(o_totalprice), min(o_orderdate), count(o_clerk) FROM customer "
                 + "JOIN orders ON o_custkey = c_custkey GROUP BY c_mktsegment";
-        String plan = explain(noBroadcast, "EXPLAIN " + sql);
+        String plan = planMatching(noBroadcast, sql, "\\[each node\\] Aggregate[^\\n]*o_custkey");
         assertTrue(plan.contains("to the nodes that own it in customer"), plan);
-        assertTrue(Pattern.compile("\\[each node\\] Aggregate[^\\n]*o_custkey").matcher(plan).find(), plan);
         assertFalse(Pattern.compile("Scan customer(?![^\\n]*\\[each node\\])").matcher(plan).find(), plan);
         assertNull(OracleComparison.difference(rows(noBroadcast, sql), cluster.oracle().rows(sql), false), sql);
     }
@@ -120,14 +119,11 @@ class ShuffleTest {
         SqlSession noBroadcast = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "0"));
         String perCustomer = "SELECT c_custkey, count(o_orderkey), sum(o_totalprice), min(o_orderdate) FROM customer "
                 + "LEFT JOIN orders ON c_custkey = o_custkey AND o_orderpriority <> '1-URGENT' GROUP BY c_custkey";
-        String plan = explain(noBroadcast, "EXPLAIN " + perCustomer);
-        assertTrue(Pattern.compile("\\[each node\\] Aggregate keys \\[o_custkey\\]").matcher(plan).find(), plan);
+        String plan = planMatching(noBroadcast, perCustomer, "\\[each node\\] Aggregate keys \\[o_custkey\\]");
         assertTrue(plan.contains("coalesce(sum(partial count(o_orderkey)), 0)"), plan);
         String kept = "SELECT o_orderstatus, count(*), sum(o_totalprice) FROM orders LEFT JOIN customer "
                 + "ON o_custkey = c_custkey AND c_acctbal > 0 GROUP BY o_orderstatus";
-        String keptPlan = explain(noBroadcast, "EXPLAIN " + kept);
-        assertTrue(Pattern.compile("\\[each node\\] Aggregate keys \\[o_custkey, o_orderstatus\\]").matcher(keptPlan).find(),
-                keptPlan);
+        planMatching(noBroadcast, kept, "\\[each node\\] Aggregate keys \\[o_custkey, o_orderstatus\\]");
         for (String sql : List.of(perCustomer,
                 "SELECT c_mktsegment, o_orderstatus, count(o_clerk), max(o_totalprice) FROM customer LEFT JOIN orders "
                         + "ON c_custkey = o_custkey AND o_totalprice > 300000 GROUP BY c_mktsegment, o_orderstatus",
@@ -217,6 +213,13 @@ class ShuffleTest {
 
     private static int pipelinesRunning() {
         return cluster.tpch().session.stats().values().stream().mapToInt(n -> n.get("pipelinesRunning").asInt()).sum();
+    }
+
+    /** EXPLAIN of {@code sql}, which must show a match of {@code regex}. */
+    private static String planMatching(SqlSession s, String sql, String regex) {
+        String plan = explain(s, "EXPLAIN " + sql);
+        assertTrue(Pattern.compile(regex).matcher(plan).find(), plan);
+        return plan;
     }
 
     private static String explain(SqlSession s, String sql) {
