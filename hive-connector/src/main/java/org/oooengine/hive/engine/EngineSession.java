@@ -171,6 +171,8 @@ final class EngineSession implements SqlSession {
      * may take connections and drop them again while it starts, so one more run is not always enough.
      */
     static final int RUNS_LOSING_NODES = 3;
+    /** How long a query that lost a node waits before its next run, times the runs so far. */
+    private static final long RERUN_PAUSE_MILLIS = 100;
 
     private StatementResult query(ASTNode tree, Cancellation cancel) {
         Map<String, String> settings = running();
@@ -201,9 +203,24 @@ final class EngineSession implements SqlSession {
                         e.getMessage(), StatementTransaction.readsCopies(settings)
                                 ? ", the transactional tables read in its transaction rather than from analytical copies" : "");
                 copiesMayServe = false; // each node's copies hold its own rows alone
+                // a connection to a node killed a moment ago may still look open here: give its close
+                // time to arrive, or the next run is sent to the same node (three runs in 2 ms)
+                pauseBeforeRun(run, cancel);
                 // the node a failure names may only have relayed it (its shuffle to the lost node failed): ask them all
                 modes.serving().probeAgain();
             }
+        }
+    }
+
+    /** {@link #RERUN_PAUSE_MILLIS} times the runs so far, or less where the statement is cancelled meanwhile. */
+    private static void pauseBeforeRun(int runs, Cancellation cancel) {
+        long until = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(RERUN_PAUSE_MILLIS * runs);
+        try {
+            while (System.nanoTime() < until && !cancel.isCancelled()) {
+                Thread.sleep(10);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
