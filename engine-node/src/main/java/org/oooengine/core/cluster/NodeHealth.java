@@ -146,8 +146,13 @@ public final class NodeHealth implements AutoCloseable {
         return copies.getOrDefault(table, peers.spec().replication());
     }
 
-    /** Takes stock of the names the nodes last told: the tables' copies, the nodes lacking some. */
-    private void takeStock() {
+    /**
+     * Takes stock of the names the nodes last told: the tables' copies, the nodes lacking some.
+     * Answers from different nodes complete on different threads; one at a time, so that the last
+     * to run has seen every answer put before it (else a stale count could be written last and,
+     * the names changing no more, stay).
+     */
+    private synchronized void takeStock() {
         Map<String, Integer> counted = Map.copyOf(TableCopies.of(peers.spec(), stored));
         copies = counted;
         incomplete = incompleteNodes(counted);
