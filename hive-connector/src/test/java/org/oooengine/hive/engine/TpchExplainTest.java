@@ -57,6 +57,10 @@ class TpchExplainTest {
             case "q03" -> assertTrue(plan.contains("revenue := sum(l_extendedprice * (1 - l_discount))")
                     && plan.contains("c_mktsegment = 'BUILDING'") && plan.contains("o_orderdate < DATE '1995-03-15'"), plan);
             case "q06" -> assertTrue(plan.contains("l_discount BETWEEN 0.05 AND 0.07 AND l_quantity < 24"), plan);
+            // the quarter's orders meet their returned lines where both are, and each node sums them per customer
+            // before they meet customer and nation (FactsJoinedLast)
+            case "q10" -> assertTrue(Pattern.compile("\\[each node\\] (Partial)?Aggregate keys \\[o_custkey\\] aggs "
+                    + "\\[(partial sum\\(l_extendedprice \\* \\(1 - l_discount\\)\\) := )?sum\\(l_extendedprice").matcher(plan).find(), plan);
             // each customer's orders counted on the node that holds them, before they meet customer (EagerAggregation)
             case "q13" -> assertTrue(plan.contains("c_count := coalesce(sum(partial count(o_orderkey)), 0)")
                     && Pattern.compile("\\[each node\\] (Partial)?Aggregate keys \\[o_custkey\\]").matcher(plan).find(), plan);

@@ -22,7 +22,7 @@ final class DeterminedGroupKeys {
     static RelNode.Aggregate pruned(RelNode.Aggregate a, BitSet required) {
         List<RelNode.Scan> keyed = new ArrayList<>();
         for (Expr key : a.keys()) {
-            RelNode.Scan s = key instanceof Expr.Column c ? primaryKeyOf(a.input(), c.index()) : null;
+            RelNode.Scan s = key instanceof Expr.Column c ? primaryKeyScan(a.input(), c.index()) : null;
             if (s != null && occurrences(a.input(), s) == 1) { // a scan a self-join reads twice has two rows per output row
                 keyed.add(s);
             }
@@ -47,11 +47,11 @@ final class DeterminedGroupKeys {
     }
 
     private static RelNode.Scan primaryKeyOf(RelNode node, Expr key) {
-        return key instanceof Expr.Column c ? primaryKeyOf(node, c.index()) : null;
+        return key instanceof Expr.Column c ? primaryKeyScan(node, c.index()) : null;
     }
 
     /** The scan of whose one-column primary key column {@code column} of {@code node} is a copy, or null. */
-    private static RelNode.Scan primaryKeyOf(RelNode node, int column) {
+    static RelNode.Scan primaryKeyScan(RelNode node, int column) {
         Origin o = origin(node, column);
         if (o == null) {
             return null;

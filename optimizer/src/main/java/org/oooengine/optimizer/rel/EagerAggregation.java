@@ -3,6 +3,8 @@ package org.oooengine.optimizer.rel;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.Function;
+import java.util.stream.IntStream;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
@@ -33,19 +35,27 @@ final class EagerAggregation {
 
     private final CardinalityModel model;
     private final Broadcastable broadcastable;
+    private final Function<JoinGraph, JoinGraph.Shape> shaper;
 
     /** Whether the rows of a plan, in the columns read of them, are few enough to send to every node. */
     interface Broadcastable {
         boolean test(RelNode node, BitSet read);
     }
 
-    private EagerAggregation(CardinalityModel model, Broadcastable broadcastable) {
+    private EagerAggregation(CardinalityModel model, Broadcastable broadcastable,
+                             Function<JoinGraph, JoinGraph.Shape> shaper) {
         this.model = model;
         this.broadcastable = broadcastable;
+        this.shaper = shaper;
     }
 
-    static RelNode apply(RelNode plan, CardinalityModel model, Broadcastable broadcastable) {
-        return new EagerAggregation(model, broadcastable).rewrite(plan);
+    /**
+     * {@code plan} with each GROUP BY over a join grouped early where it pays; {@code shaper}
+     * shapes the joins of a group of inner joins parted into dimensions and facts ({@link FactsJoinedLast}).
+     */
+    static RelNode apply(RelNode plan, CardinalityModel model, Broadcastable broadcastable,
+                         Function<JoinGraph, JoinGraph.Shape> shaper) {
+        return new EagerAggregation(model, broadcastable, shaper).rewrite(plan);
     }
 
     private RelNode rewrite(RelNode node) {
@@ -71,8 +81,18 @@ final class EagerAggregation {
                     : new AggregateCall(c.kind(), Exprs.substitute(c.arg(), p.exprs()), false, c.type())).toList();
             input = p.input();
         }
-        if (!(input instanceof RelNode.Join j) || !(j.kind() == JoinKind.INNER || j.kind() == JoinKind.LEFT)
-                || j.residual() != null || j.leftKeys().length == 0) {
+        if (!(input instanceof RelNode.Join j)) {
+            return null;
+        }
+        RelNode grouped = eager(j, keys, calls, a.fields());
+        FactsJoinedLast.Split split = grouped != null || !JoinGraph.isInnerJoin(j) ? null
+                : FactsJoinedLast.of(j, keys, calls, shaper, model::rows);
+        return split == null ? grouped : eager(split.join(), split.keys(), split.calls(), a.fields());
+    }
+
+    /** The GROUP BY of {@code keys} and {@code calls} over {@code j} with one side grouped first, or null. */
+    private RelNode eager(RelNode.Join j, List<Expr> keys, List<AggregateCall> calls, List<Field> fields) {
+        if (!(j.kind() == JoinKind.INNER || j.kind() == JoinKind.LEFT) || j.residual() != null || j.leftKeys().length == 0) {
             return null;
         }
         int lw = j.left().fields().size();
@@ -117,7 +137,11 @@ final class EagerAggregation {
         if (broadcastable.test(other, otherRead) && filters(other)) {
             return null; // the nodes join it where the facts are, dropping the facts it filters out, and group after
         }
-        if (!pays(j, facts, other, grouped)) {
+        int[] otherKeys = factsLeft ? j.rightKeys() : j.leftKeys();
+        boolean byOthersKey = keys.stream().anyMatch(k -> k instanceof Expr.Column c && !factColumns.get(c.index())
+                && IntStream.of(otherKeys).anyMatch(o -> o == c.index() - otherFrom)
+                && DeterminedGroupKeys.primaryKeyScan(other, c.index() - otherFrom) != null);
+        if (!pays(j, facts, other, grouped, byOthersKey)) {
             return null;
         }
         List<Expr> partialKeys = grouped.stream().map(c -> (Expr) new Expr.Column(c, facts.fields().get(c).type())).toList();
@@ -151,7 +175,7 @@ final class EagerAggregation {
                     ? AggregateCall.Kind.SUM : c.kind();
             merged.add(new AggregateCall(kind, partialValue, false, c.type()));
         }
-        RelNode.Aggregate merging = new RelNode.Aggregate(joined, outerKeys, merged, a.fields());
+        RelNode.Aggregate merging = new RelNode.Aggregate(joined, outerKeys, merged, fields);
         return j.kind() == JoinKind.LEFT && factsRight ? countsOfNoneAreZero(merging, calls) : merging;
     }
 
@@ -190,16 +214,25 @@ final class EagerAggregation {
     }
 
     /**
-     * Whether the facts' groups are estimated, from the keys' known distinct values, at most half
-     * their rows, the other side at most half the facts, and the join to keep at least half the
-     * facts: grouping rows that a selective join would drop (TPC-H Q3's one market segment) costs
-     * more than it saves.
+     * Whether the join keeps at least half the facts (grouping rows that a selective join would
+     * drop, TPC-H Q3's one market segment, costs more than it saves), and either the GROUP BY's keys
+     * hold the other side's primary key that the join meets ({@code byOthersKey}: the facts' groups
+     * are then the final groups, split at most by node, and are made on one narrow key instead of
+     * the other side's wide ones, TPC-H Q10's customers) or the facts' groups are estimated, from
+     * the keys' known distinct values, at most half their rows and the other side at most half the
+     * facts.
      */
-    private boolean pays(RelNode.Join j, RelNode facts, RelNode other, List<Integer> grouped) {
+    private boolean pays(RelNode.Join j, RelNode facts, RelNode other, List<Integer> grouped, boolean byOthersKey) {
         long rows = model.rows(facts);
         long otherRows = model.rows(other);
         long joined = model.rows(j);
-        if (rows <= 0 || otherRows < 0 || otherRows > rows * MAX_GROUP_SHARE || joined < rows * MAX_GROUP_SHARE) {
+        if (rows <= 0 || otherRows < 0 || joined < rows * MAX_GROUP_SHARE) {
+            return false;
+        }
+        if (byOthersKey) {
+            return true;
+        }
+        if (otherRows > rows * MAX_GROUP_SHARE) {
             return false;
         }
         List<Expr> keys = grouped.stream().map(c -> (Expr) new Expr.Column(c, facts.fields().get(c).type())).toList();

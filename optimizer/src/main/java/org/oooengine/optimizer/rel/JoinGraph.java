@@ -34,6 +34,49 @@ public final class JoinGraph {
         }
     }
 
+    /**
+     * The relations under a tree of inner (and cross) joins, left to right, and its conditions over
+     * their concatenated row, which is the tree's row: keys as equalities, residuals as conjuncts.
+     */
+    public static JoinGraph ofInnerJoins(RelNode.Join tree) {
+        List<RelNode> leaves = new ArrayList<>();
+        List<Expr> conjuncts = new ArrayList<>();
+        flatten(tree, leaves, conjuncts);
+        return new JoinGraph(leaves, conjuncts);
+    }
+
+    /** Whether {@code node} is a join that {@link #ofInnerJoins} takes apart. */
+    public static boolean isInnerJoin(RelNode node) {
+        return node instanceof RelNode.Join j && (j.kind() == JoinKind.INNER || j.kind() == JoinKind.CROSS);
+    }
+
+    private static void flatten(RelNode node, List<RelNode> leaves, List<Expr> conjuncts) {
+        if (!isInnerJoin(node)) {
+            leaves.add(node);
+            return;
+        }
+        RelNode.Join j = (RelNode.Join) node;
+        int base = leaves.stream().mapToInt(l -> l.fields().size()).sum();
+        flatten(j.left(), leaves, conjuncts);
+        int middle = leaves.stream().mapToInt(l -> l.fields().size()).sum();
+        flatten(j.right(), leaves, conjuncts);
+        List<Field> fields = j.fields();
+        for (int i = 0; i < j.leftKeys().length; i++) {
+            int l = j.leftKeys()[i];
+            int r = j.left().fields().size() + j.rightKeys()[i];
+            conjuncts.add(new Expr.Call(ScalarFunction.EQ, List.of(new Expr.Column(base + l, fields.get(l).type()),
+                    new Expr.Column(middle + j.rightKeys()[i], fields.get(r).type())), SqlType.BOOLEAN));
+        }
+        if (j.residual() != null) {
+            Exprs.conjuncts(Exprs.remap(j.residual(), c -> base + c)).forEach(conjuncts::add);
+        }
+    }
+
+    /** This graph with each relation replaced by {@code replace} of it, which keeps its columns. */
+    public JoinGraph withLeaves(java.util.function.UnaryOperator<RelNode> replace) {
+        return new JoinGraph(leaves.stream().map(replace).toList(), conjuncts);
+    }
+
     public List<RelNode> leaves() {
         return leaves;
     }

@@ -6,10 +6,8 @@ import java.util.List;
 import java.util.OptionalLong;
 import java.util.stream.IntStream;
 import org.oooengine.core.sql.JoinKind;
-import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
-import org.oooengine.core.sql.expr.ScalarFunction;
 
 /**
  * Reorders each group of inner joins, the analyzer having joined them in the order they were
@@ -41,16 +39,13 @@ public final class JoinOrder {
             }
         }
         if (node instanceof RelNode.Join j && isInner(j)) {
-            List<RelNode> leaves = new ArrayList<>();
-            List<Expr> conjuncts = new ArrayList<>();
-            flatten(j, leaves, conjuncts);
-            if (leaves.size() < 3) {
-                JoinGraph graph = new JoinGraph(leaves, conjuncts);
+            JoinGraph graph = JoinGraph.ofInnerJoins(j).withLeaves(this::visit);
+            if (graph.leaves().size() < 3) {
                 JoinGraph reduced = reducedAggregates(graph);
                 return reduced == graph || !(reduced.leftDeep(new int[] {0, 1}) instanceof RelNode.Join r)
                         ? rebuildBinary(j) : rebuildBinary(r);
             }
-            return ordered(new JoinGraph(leaves, conjuncts).closed(), j.fields());
+            return ordered(graph.closed(), j.fields());
         }
         if (node instanceof RelNode.Join j) {
             return rebuildBinary(j);
@@ -66,9 +61,8 @@ public final class JoinOrder {
      * relation (TPC-H Q21's EXISTS over all of lineitem).
      */
     private RelNode pushedToRelation(RelNode.Join semi, RelNode.Join group) {
-        List<RelNode> leaves = new ArrayList<>();
-        collectLeaves(group, leaves);
-        JoinGraph graph = new JoinGraph(leaves, List.of());
+        JoinGraph graph = JoinGraph.ofInnerJoins(group);
+        List<RelNode> leaves = graph.leaves();
         int width = group.fields().size();
         BitSet read = new BitSet();
         IntStream.of(semi.leftKeys()).forEach(read::set);
@@ -95,15 +89,6 @@ public final class JoinOrder {
         return replaceLeaf(group, new int[] {leaf}, filtered);
     }
 
-    private static void collectLeaves(RelNode node, List<RelNode> leaves) {
-        if (node instanceof RelNode.Join j && isInner(j)) {
-            collectLeaves(j.left(), leaves);
-            collectLeaves(j.right(), leaves);
-        } else {
-            leaves.add(node);
-        }
-    }
-
     /** The inner-join tree with its leaf number {@code countdown[0]} (left to right) replaced. */
     private static RelNode replaceLeaf(RelNode node, int[] countdown, RelNode replacement) {
         if (node instanceof RelNode.Join j && isInner(j)) {
@@ -119,33 +104,7 @@ public final class JoinOrder {
     }
 
     private static boolean isInner(RelNode.Join j) {
-        return j.kind() == JoinKind.INNER || j.kind() == JoinKind.CROSS;
-    }
-
-    /** The relations under a tree of inner joins, left to right, and its conditions over their concatenated row. */
-    private void flatten(RelNode node, List<RelNode> leaves, List<Expr> conjuncts) {
-        if (!(node instanceof RelNode.Join j) || !isInner(j)) {
-            leaves.add(visit(node));
-            return;
-        }
-        int base = width(leaves);
-        flatten(j.left(), leaves, conjuncts);
-        int middle = width(leaves);
-        flatten(j.right(), leaves, conjuncts);
-        List<Field> fields = j.fields();
-        for (int i = 0; i < j.leftKeys().length; i++) {
-            int l = j.leftKeys()[i];
-            int r = j.left().fields().size() + j.rightKeys()[i];
-            conjuncts.add(new Expr.Call(ScalarFunction.EQ, List.of(new Expr.Column(base + l, fields.get(l).type()),
-                    new Expr.Column(middle + j.rightKeys()[i], fields.get(r).type())), SqlType.BOOLEAN));
-        }
-        if (j.residual() != null) {
-            Exprs.conjuncts(Exprs.remap(j.residual(), c -> base + c)).forEach(conjuncts::add);
-        }
-    }
-
-    private static int width(List<RelNode> leaves) {
-        return leaves.stream().mapToInt(l -> l.fields().size()).sum();
+        return JoinGraph.isInnerJoin(j);
     }
 
     private RelNode ordered(JoinGraph written, List<Field> fields) {

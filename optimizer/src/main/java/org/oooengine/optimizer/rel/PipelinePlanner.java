@@ -101,7 +101,8 @@ public final class PipelinePlanner {
         RelNode logical = limits.cascadeGroupingSets() ? CascadedGroupingSets.apply(preAggregated) : preAggregated;
         PipelinePlanner planner = new PipelinePlanner(layouts, limits, model);
         RelNode ordered = SemiJoinReduction.apply(JoinOrder.reorder(logical, layouts, limits), model);
-        RelNode eager = EagerAggregation.apply(ordered, model, (side, read) -> planner.small(planner.chain(side, read), read));
+        RelNode eager = EagerAggregation.apply(ordered, model, (side, read) -> planner.small(planner.chain(side, read), read),
+                graph -> JoinSearch.search(graph, model::rows, layouts, limits.broadcastMaxBytes()));
         planner.whole.putAll(FilteredRepeats.reads(eager));
         RelNode placed;
         do { // until every occurrence placed whole was placed with what all of its alike ones read

@@ -28,12 +28,17 @@ class EagerAggregationTest {
     private static final TableInfo SALES = table("sales", List.of("s_id", "s_cust", "s_year", "s_amount"));
     /** customer: 10,000 rows in 20 cities. */
     private static final TableInfo CUSTOMER = table("customer", List.of("c_id", "c_city"));
+    /** orders: 100,000 rows over the 10,000 customers; lines: 150,000 rows over the orders. */
+    private static final TableInfo ORDERS = table("orders", List.of("o_id", "o_cust"));
+    private static final TableInfo LINES = table("lines", List.of("l_id", "l_order", "l_amount"));
     private static final Map<String, double[]> DISTINCT = Map.of(
-            "sales", new double[] {1_000_000, 10_000, 5, 100_000}, "customer", new double[] {10_000, 20});
+            "sales", new double[] {1_000_000, 10_000, 5, 100_000}, "customer", new double[] {10_000, 20},
+            "orders", new double[] {100_000, 10_000}, "lines", new double[] {150_000, 100_000, 50_000});
+    private static final Map<TableInfo, Long> ROWS = Map.of(SALES, 1_000_000L, ORDERS, 100_000L, LINES, 150_000L);
     private static final TableLayouts LAYOUTS = new TableLayouts() {
         @Override
         public OptionalLong rows(TableInfo table) {
-            return OptionalLong.of(table == SALES ? 1_000_000 : 10_000);
+            return OptionalLong.of(ROWS.getOrDefault(table, 10_000L));
         }
 
         @Override
@@ -114,6 +119,42 @@ class EagerAggregationTest {
         assertUnchanged(apply(perCustomer(right, calls)));
     }
 
+    /**
+     * (customer ⋈ orders) ⋈ lines, GROUP BY the customer's key and city, sum of the lines'
+     * amounts (TPC-H Q10's shape): grouping the lines by order, before the last join, would not
+     * pay (1.5 lines per order), so the group is parted into the customers (the keys' relation)
+     * and the orders with their lines, grouped by customer before they meet the customers.
+     * Where a key reads the lines too, nothing parts.
+     */
+    @Test
+    void ordersWithTheirLinesAreGroupedByCustomerBeforeMeetingTheCustomers() {
+        RelNode.Scan orders = new RelNode.Scan(ORDERS, "o", fields("o", ORDERS), null);
+        RelNode.Scan lines = new RelNode.Scan(LINES, "l", fields("l", LINES), null);
+        RelNode.Join customerOrders = new RelNode.Join(customer, orders, JoinKind.INNER, new int[] {0}, new int[] {1}, null);
+        RelNode.Join join = new RelNode.Join(customerOrders, lines, JoinKind.INNER, new int[] {2}, new int[] {1}, null);
+        List<AggregateCall> sum = List.of(call(AggregateCall.Kind.SUM, 6));
+        List<Field> out = List.of(new Field("c", "c_id", SqlType.INT), new Field("c", "c_city", SqlType.STRING),
+                new Field(null, "revenue", sum.get(0).type()));
+        RelNode.Aggregate a = new RelNode.Aggregate(join, List.of(column(0, SqlType.INT), column(1, SqlType.STRING)), sum, out);
+
+        RelNode.Aggregate eager = assertInstanceOf(RelNode.Aggregate.class, apply(a));
+        RelNode.Join joined = assertInstanceOf(RelNode.Join.class, eager.input());
+        assertSame(customer, joined.left());
+        RelNode.Aggregate partial = assertInstanceOf(RelNode.PartialGroups.class, joined.right()).groups();
+        RelNode.Join ordersLines = assertInstanceOf(RelNode.Join.class, partial.input());
+        assertEquals(java.util.Set.of(orders, lines), java.util.Set.of(ordersLines.left(), ordersLines.right()));
+        int custAt = ordersLines.left() == orders ? 1 : 3 + 1;
+        assertEquals(List.of(column(custAt, SqlType.INT)), partial.keys()); // o_cust
+        assertEquals(List.of(column(0, SqlType.INT), column(1, SqlType.STRING)), eager.keys());
+        assertEquals(List.of(column(3, SqlType.decimal(22, 2))), eager.aggregates().stream().map(AggregateCall::arg).toList());
+        assertEquals(out, eager.fields());
+
+        List<Expr> byLine = List.of(column(0, SqlType.INT), column(4, SqlType.INT));
+        RelNode.Aggregate perLine = new RelNode.Aggregate(join, byLine, sum, List.of(out.get(0),
+                new Field("l", "l_id", SqlType.INT), out.get(2)));
+        assertUnchanged(apply(perLine));
+    }
+
     @Test
     void aSelectiveJoinAGroupByWithoutKeysOrAnAverageStayAsTheyAre() {
         Expr oneCity = new Expr.Call(ScalarFunction.EQ, List.of(column(1, SqlType.STRING),
@@ -146,24 +187,34 @@ class EagerAggregationTest {
         java.util.BitSet[] asked = new java.util.BitSet[1];
         assertUnchanged(EagerAggregation.apply(a, CardinalityModel.of(LAYOUTS, a), (side, read) -> {
             asked[0] = read;
-            return side == fewer;
-        }));
+            return side.equals(fewer); // the join rebuilt above it: a record equal to it
+        }, EagerAggregationTest::shape));
         assertEquals(java.util.BitSet.valueOf(new long[] {0b11}), asked[0]); // its key and the city
         RelNode.Join all = new RelNode.Join(customer, sales, JoinKind.INNER, new int[] {0}, new int[] {1}, null);
         RelNode.Aggregate b = perCityAndYear(all, List.of(call(AggregateCall.Kind.SUM, 5)));
         RelNode.Aggregate eager = assertInstanceOf(RelNode.Aggregate.class,
-                EagerAggregation.apply(b, CardinalityModel.of(LAYOUTS, b), (side, read) -> side == customer));
+                EagerAggregation.apply(b, CardinalityModel.of(LAYOUTS, b), (side, read) -> side.equals(customer),
+                        EagerAggregationTest::shape));
         assertInstanceOf(RelNode.PartialGroups.class, assertInstanceOf(RelNode.Join.class, eager.input()).right());
     }
 
     /** Still a GROUP BY over the join of the two tables, nothing grouped below it. */
     private static void assertUnchanged(RelNode plan) {
         RelNode.Join join = assertInstanceOf(RelNode.Join.class, assertInstanceOf(RelNode.Aggregate.class, plan).input());
-        assertFalse(join.left() instanceof RelNode.Aggregate || join.right() instanceof RelNode.Aggregate);
+        for (RelNode side : List.of(join.left(), join.right())) {
+            assertFalse(side instanceof RelNode.Aggregate || side instanceof RelNode.PartialGroups, side.toString());
+        }
     }
 
     private RelNode apply(RelNode plan) {
-        return EagerAggregation.apply(plan, CardinalityModel.of(LAYOUTS, plan), (side, read) -> false);
+        return EagerAggregation.apply(plan, CardinalityModel.of(LAYOUTS, plan), (side, read) -> false,
+                EagerAggregationTest::shape);
+    }
+
+    private static JoinGraph.Shape shape(JoinGraph graph) {
+        CardinalityModel model = CardinalityModel.of(LAYOUTS, graph.leftDeep(java.util.stream.IntStream.range(0,
+                graph.leaves().size()).toArray()));
+        return JoinSearch.search(graph, model::rows, LAYOUTS, Long.MAX_VALUE);
     }
 
     private static RelNode.Aggregate perCityAndYear(RelNode join, List<AggregateCall> calls) {
