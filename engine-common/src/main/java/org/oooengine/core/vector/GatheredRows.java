@@ -136,21 +136,25 @@ public final class GatheredRows {
      * {@link #write} writes: for this node's own share of a shuffle, which crosses no network.
      */
     public ColumnarRows.Chunk toChunk() {
+        // arrays as full as their rows are the chunk's as they are: one more row added would grow them into new ones
         ColumnarRows.Column[] columns = new ColumnarRows.Column[kinds.length];
         for (int c = 0; c < kinds.length; c++) {
-            boolean[] n = nulls[c] == null ? null : Arrays.copyOf(nulls[c], size);
+            boolean[] n = nulls[c] == null ? null : trimmed(nulls[c]);
             if (longs[c] != null) {
                 columns[c] = new ColumnarRows.Column(ColumnarRows.Held.LONGS, longKind(types[c]), types[c].scale(),
-                        Arrays.copyOf(longs[c], size), null, null, n);
+                        trimmed(longs[c]), null, null, n);
             } else if (doubles[c] != null) {
                 columns[c] = new ColumnarRows.Column(ColumnarRows.Held.DOUBLES, null, 0, null,
-                        Arrays.copyOf(doubles[c], size), null, n);
+                        size == doubles[c].length ? doubles[c] : Arrays.copyOf(doubles[c], size), null, n);
             } else {
-                Object[] values = new Object[size];
+                boolean asHeld = bytes[c] == null && objects[c] != null && objects[c].length == size; // nulls are null in it
+                Object[] values = asHeld ? objects[c] : new Object[size];
                 boolean strings = true;
                 for (int i = 0; i < size; i++) {
-                    values[i] = n != null && n[i] ? null : bytes[c] != null ? Boolean.valueOf(bytes[c][i] == BoolVector.TRUE)
-                            : objects[c] != null ? objects[c][i] : null;
+                    if (!asHeld) {
+                        values[i] = n != null && n[i] ? null : bytes[c] != null
+                                ? Boolean.valueOf(bytes[c][i] == BoolVector.TRUE) : objects[c] != null ? objects[c][i] : null;
+                    }
                     strings &= values[i] == null || values[i] instanceof String;
                 }
                 ColumnarRows.Held held = bytes[c] != null ? ColumnarRows.Held.BOOLEANS
@@ -159,6 +163,14 @@ public final class GatheredRows {
             }
         }
         return ColumnarRows.Chunk.ofColumns(size, columns);
+    }
+
+    private long[] trimmed(long[] values) {
+        return size == values.length ? values : Arrays.copyOf(values, size);
+    }
+
+    private boolean[] trimmed(boolean[] values) {
+        return size == values.length ? values : Arrays.copyOf(values, size);
     }
 
     /** Writes the rows gathered, in {@link ColumnarRows}' layout. */

@@ -343,6 +343,11 @@ public final class ColumnarRows {
             return columns;
         }
 
+        /** The SQL value of row {@code row}'s column {@code column}, boxing that value alone where it came as columns. */
+        public Object value(int row, int column) {
+            return rows == null ? columns[column].value(row) : rows.get(row)[column];
+        }
+
         /** Its rows of SQL values, made from its columns the first time they are asked for. */
         public List<Object[]> rows() {
             if (rows == null) {

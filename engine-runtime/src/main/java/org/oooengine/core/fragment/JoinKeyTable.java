@@ -7,8 +7,12 @@ package org.oooengine.core.fragment;
  * key reads one cache line, where heads, keys and next rows in arrays of their own read three.
  * Where some key repeats, the rows are put in key order ({@link #order}) and a key's rows are a
  * range of that order, read one after another rather than a chain through the rows (TPC-H Q13's
- * orders per customer). A bit per slot refuses a probe key whose home slot is empty (most, in a
- * selective join) from an array that stays in the nearest cache.
+ * orders per customer). A filter refuses most probe keys the table does not hold (most, in a
+ * selective join) before they touch the slots, whose array misses the cache on nearly every probe
+ * once it is larger than it: a blocked Bloom filter, a 64-bit word per key's hash with two of its
+ * bits set, about 16 bits a key (a probe key the table lacks passes 1 time in 50), and at most
+ * {@value #FILTER_MAX_WORDS} words, so that it stays in the second-level cache; a table of more
+ * keys (a join of two large tables, whose probes mostly meet a key) passes more.
  */
 final class JoinKeyTable {
     /** The most rows a table holds: two longs a slot, up to four slots a row, in one array. */
@@ -17,8 +21,14 @@ final class JoinKeyTable {
      * Per slot: at {@code 2s} the key, at {@code 2s + 1} its rows, the count in the high 32 bits
      * (0: the slot is empty) and the first in the low: a build row, or a place in {@link #order}.
      */
+    /** Words of the filter at most: 256 KiB. */
+    static final int FILTER_MAX_WORDS = 1 << 15;
+
     private long[] slots;
-    private long[] occupied;
+    /** Per word of the filter (the top bits of a key's hash), the two bits of each key hashed there. */
+    private long[] filter;
+    /** 64 less the bits of a word number of the filter. */
+    private int filterShift;
     private int mask;
     /** 64 less the bits of a slot number: a key's home is the top bits of its Fibonacci hash. */
     private int shift;
@@ -57,6 +67,25 @@ final class JoinKeyTable {
         if (keys * 8L < mask + 1 && mask + 1 > 1024) {
             resize(keys);
         }
+        fillFilter();
+    }
+
+    /** The filter of the keys the slots hold. */
+    private void fillFilter() {
+        int words = Math.max(2, Math.min(FILTER_MAX_WORDS, Integer.highestOneBit(Math.max(1, keys / 4) * 2 - 1)));
+        filter = new long[words];
+        filterShift = 64 - Integer.numberOfTrailingZeros(words);
+        for (int s = 0; s <= mask; s++) {
+            if (slots[2 * s + 1] != 0) {
+                long h = slots[2 * s] * 0x9E3779B97F4A7C15L;
+                filter[(int) (h >>> filterShift)] |= filterBits(h);
+            }
+        }
+    }
+
+    /** The two bits of a key's hash {@code h} in its word of the filter: from bits the word number does not use. */
+    private static long filterBits(long h) {
+        return (1L << (h >>> 20)) | (1L << (h >>> 26));
     }
 
     /**
@@ -64,10 +93,10 @@ final class JoinKeyTable {
      * when none. The first is a build row, or a place in {@link #order} where that is not null.
      */
     long rows(long key) {
-        int s = home(key);
-        if ((occupied[s >>> 6] & (1L << s)) == 0) {
+        if (!mayHold(key)) {
             return 0;
         }
+        int s = home(key);
         long[] slots = this.slots;
         while (true) {
             long rows = slots[2 * s + 1];
@@ -76,6 +105,13 @@ final class JoinKeyTable {
             }
             s = (s + 1) & mask;
         }
+    }
+
+    /** False where the filter says the table lacks {@code key}; true where it may hold it. */
+    boolean mayHold(long key) {
+        long h = key * 0x9E3779B97F4A7C15L;
+        long bits = filterBits(h);
+        return (filter[(int) (h >>> filterShift)] & bits) == bits;
     }
 
     static int first(long rows) {
@@ -93,7 +129,7 @@ final class JoinKeyTable {
 
     /** The table's bytes, for what it holds. */
     long bytes() {
-        return 8L * slots.length + 8L * occupied.length + (order == null ? 0 : 4L * order.length);
+        return 8L * slots.length + 8L * filter.length + (order == null ? 0 : 4L * order.length);
     }
 
     /** Adds row {@code r} of {@code key}: -1 where the key is new, else the key's slot. */
@@ -104,7 +140,6 @@ final class JoinKeyTable {
             if (rows == 0) {
                 slots[2 * s] = key;
                 slots[2 * s + 1] = (1L << 32) | r;
-                occupied[s >>> 6] |= 1L << s;
                 keys++;
                 return -1;
             }
@@ -158,7 +193,6 @@ final class JoinKeyTable {
         }
         int size = Integer.highestOneBit(2 * n - 1) << 1;
         slots = new long[2 * size];
-        occupied = new long[Math.max(1, size >>> 6)];
         mask = size - 1;
         shift = 64 - Integer.numberOfTrailingZeros(size);
     }
@@ -174,7 +208,6 @@ final class JoinKeyTable {
                 }
                 slots[2 * to] = old[s];
                 slots[2 * to + 1] = old[s + 1];
-                occupied[to >>> 6] |= 1L << to;
             }
         }
     }

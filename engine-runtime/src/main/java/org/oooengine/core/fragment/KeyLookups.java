@@ -16,6 +16,7 @@ import org.oooengine.core.store.Table;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.KeyCodec;
 import org.oooengine.core.types.RowCodec;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * A partition read by its primary key instead of whole, where a pipeline's first join probes the
@@ -28,7 +29,9 @@ import org.oooengine.core.types.RowCodec;
  * here (inner, semi, and those that keep build rows).
  *
  * <p>The build rows are read first to count their keys; they are then handed to the pipeline from
- * here ({@link #builds}), as the source gives them once.
+ * here ({@link #builds}), as the source gives them once, in the chunks they came in: a build made
+ * of column batches is not boxed into rows (TPC-H Q09's lines, whose order keys are too many to
+ * look up, build the join with orders from their columns).
  */
 final class KeyLookups {
     /**
@@ -51,12 +54,12 @@ final class KeyLookups {
     private static final int IN_FLIGHT = 256;
 
     private final PipelineStep.HashJoin join;
-    private final List<Object[]> buildRows;
+    private final List<ColumnarRows.Chunk> buildChunks;
     private final List<byte[]> keys;
 
-    private KeyLookups(PipelineStep.HashJoin join, List<Object[]> buildRows, List<byte[]> keys) {
+    private KeyLookups(PipelineStep.HashJoin join, List<ColumnarRows.Chunk> buildChunks, List<byte[]> keys) {
         this.join = join;
-        this.buildRows = buildRows;
+        this.buildChunks = buildChunks;
         this.keys = keys;
     }
 
@@ -86,31 +89,30 @@ final class KeyLookups {
             types[i] = table.schema().type(key[i]);
             buildKeys[i] = join.buildKeys().get(join.probeKeys().indexOf(key[i]));
         }
-        List<Object[]> rows = new ArrayList<>();
-        builds.readRows(join.build(), rows::addAll);
+        List<ColumnarRows.Chunk> chunks = new ArrayList<>();
+        builds.read(join.build(), chunks::add);
         TreeSet<byte[]> distinct = new TreeSet<>(Arrays::compareUnsigned);
         KeyCodec codec = new KeyCodec(types);
         Object[] values = new Object[prefix];
-        rows:
-        for (Object[] row : rows) {
-            if (distinct.size() * (long) ROWS_PER_LOOKUP >= table.rows()) {
-                break;
-            }
-            for (int i = 0; i < prefix; i++) {
-                values[i] = stored(row[buildKeys[i]], types[i]);
-                if (values[i] == NO_KEY) {
-                    return new KeyLookups(join, rows, null); // a key of another type: read the partition whole
+        for (ColumnarRows.Chunk chunk : chunks) {
+            rows:
+            for (int r = 0; r < chunk.size() && distinct.size() * (long) ROWS_PER_LOOKUP < table.rows(); r++) {
+                for (int i = 0; i < prefix; i++) {
+                    values[i] = stored(chunk.value(r, buildKeys[i]), types[i]);
+                    if (values[i] == NO_KEY) {
+                        return new KeyLookups(join, chunks, null); // a key of another type: read the partition whole
+                    }
+                    if (values[i] == null) {
+                        continue rows; // no row's key equals a null
+                    }
                 }
-                if (values[i] == null) {
-                    continue rows; // no row's key equals a null
-                }
+                distinct.add(codec.encodePrefix(values, prefix));
             }
-            distinct.add(codec.encodePrefix(values, prefix));
         }
         List<byte[]> keys = new ArrayList<>(distinct);
         double perKey = prefix == key.length ? 1 : rowsPerPrefix(table, keys);
         boolean pays = keys.size() * (ROWS_PER_LOOKUP + perKey * ROWS_PER_ROW_FOUND) < table.rows();
-        return new KeyLookups(join, rows, pays ? keys : null);
+        return new KeyLookups(join, chunks, pays ? keys : null);
     }
 
     /**
@@ -145,7 +147,7 @@ final class KeyLookups {
     Pipeline.BuildSource builds(Pipeline.BuildSource builds) {
         return (build, out) -> {
             if (build == join.build()) {
-                out.accept(org.oooengine.core.wire.ColumnarRows.Chunk.ofRows(buildRows));
+                buildChunks.forEach(out);
             } else {
                 builds.read(build, out);
             }

@@ -413,17 +413,23 @@ class VectorScanTest {
             List<PipelineStep> steps = List.of(new PipelineStep.Filter(someRows), join,
                     new PipelineStep.Project(kind.leftOnly() ? List.of(ID, NAME) : List.of(ID, NAME, label)));
             assertSameRows(rowEngine(rows, steps), columnar(steps), kind + " looked up");
-            try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
-                PartitionPipeline.Summary s = PartitionPipeline.run(store::table, (b, out) -> { },
-                        new ScanPipeline("t", WIDTH, all, steps), out -> { }, () -> false);
-                assertEquals(distinctPresent, s.rowsScanned(), kind + ": only the rows of the keys sent are read");
-            }
+            assertEquals(distinctPresent, scanned(steps, (b, out) -> { }), kind + ": only the rows of the keys sent are read");
+            // the same keys sent as columns, as a build pipeline's batches come: looked up alike, joined from the columns
+            List<PipelineStep> sent = List.of(steps.get(0), new PipelineStep.HashJoin(new JoinBuild.Staged("sent"), kind,
+                    List.of(0), List.of(0), null, 3), steps.get(2));
+            assertSameRows(rowEngine(rows, steps), columnar(sent, asColumns(few)), kind + " looked up, sent as columns");
+            assertEquals(distinctPresent, scanned(sent, asColumns(few)), kind + ": sent as columns, only their keys' rows are read");
         }
         // a LEFT join keeps every probe row, and too many keys cost more looked up than read: both read the partition
         List<Object[]> many = new ArrayList<>();
         for (long id = 0; id < ROWS; id += 3) {
             many.add(new Object[] {id, BigDecimal.ONE, "m"});
         }
+        List<PipelineStep> manySent = List.of(new PipelineStep.HashJoin(new JoinBuild.Staged("sent"),
+                org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(0), null, 3), new PipelineStep.Project(List.of(ID, label)));
+        assertSameRows(rowEngine(rows, List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(many), org.oooengine.core.sql.JoinKind.INNER,
+                List.of(0), List.of(0), null, 3), manySent.get(1))), columnar(manySent, asColumns(many)), "many keys sent as columns");
+        assertEquals(ROWS, scanned(manySent, asColumns(many)), "many keys sent as columns: the partition is read whole");
         for (PipelineStep.HashJoin join : List.of(
                 new PipelineStep.HashJoin(new JoinBuild.Rows(few), org.oooengine.core.sql.JoinKind.LEFT, List.of(0), List.of(0), null, 3),
                 new PipelineStep.HashJoin(new JoinBuild.Rows(many), org.oooengine.core.sql.JoinKind.INNER, List.of(0), List.of(0), null, 3),
@@ -560,6 +566,35 @@ class VectorScanTest {
 
     private List<Object[]> columnar(List<PipelineStep> steps) {
         return columnar(steps, QueryMemory.unbounded());
+    }
+
+    /** A build source sending {@code rows} as a chunk of columns, as they come over the wire. */
+    private static Pipeline.BuildSource asColumns(List<Object[]> rows) {
+        org.oooengine.core.wire.PayloadWriter w = new org.oooengine.core.wire.PayloadWriter();
+        org.oooengine.core.wire.ColumnarRows.write(w, rows);
+        byte[] bytes = w.toByteArray();
+        return (build, chunks) -> chunks.accept(org.oooengine.core.wire.ColumnarRows.readChunk(
+                new org.oooengine.core.wire.PayloadReader(bytes)));
+    }
+
+    private List<Object[]> columnar(List<PipelineStep> steps, Pipeline.BuildSource builds) {
+        BitSet all = new BitSet();
+        all.set(0, WIDTH);
+        List<Object[]> out = new ArrayList<>();
+        try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+            PartitionPipeline.run(store::table, builds, new ScanPipeline("t", WIDTH, all, steps), out::addAll, () -> false);
+        }
+        return out;
+    }
+
+    /** The rows of the partition {@code steps} read, their builds from {@code builds}. */
+    private long scanned(List<PipelineStep> steps, Pipeline.BuildSource builds) {
+        BitSet all = new BitSet();
+        all.set(0, WIDTH);
+        try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+            return PartitionPipeline.run(store::table, builds, new ScanPipeline("t", WIDTH, all, steps), out -> { },
+                    () -> false).rowsScanned();
+        }
     }
 
     private List<Object[]> columnar(List<PipelineStep> steps, QueryMemory memory) {
