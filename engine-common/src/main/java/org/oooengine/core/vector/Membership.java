@@ -31,18 +31,47 @@ final class Membership {
         }
     }
 
-    /** Strings against a set of constants. */
+    /**
+     * Strings against a set of constants. Values from a dictionary chunk are a few string objects
+     * repeated (TPC-H's seven ship modes), so the answers for the last {@value #SEEN} objects met
+     * are kept and found by identity, before the set is asked; a batch of strings each of its own
+     * (computed ones) stops looking there after {@value #MISSES_BEFORE_SET_ONLY} misses.
+     */
     record InObjects(VectorExpr value, Set<Object> constants, boolean negated) implements VectorExpr {
+        private static final int SEEN = 8;
+        private static final int MISSES_BEFORE_SET_ONLY = 64;
+
         @Override
         public Vector eval(Batch batch) {
             ObjectVector v = (ObjectVector) value.eval(batch);
             byte[] out = new byte[batch.capacity()];
             int[] pos = batch.positions();
+            Object[] seen = new Object[SEEN];
+            byte[] answers = new byte[SEEN];
+            int misses = 0;
             for (int k = 0; k < batch.size(); k++) {
                 int i = pos[k];
                 Object x = v.values[i];
-                out[i] = x == null ? BoolVector.NULL
-                        : constants.contains(x) != negated ? BoolVector.TRUE : BoolVector.FALSE;
+                if (x == null) {
+                    out[i] = BoolVector.NULL;
+                    continue;
+                }
+                int at = -1;
+                for (int j = 0; j < SEEN && misses < MISSES_BEFORE_SET_ONLY; j++) {
+                    if (seen[j] == x) {
+                        at = j;
+                        break;
+                    }
+                }
+                if (at >= 0) {
+                    out[i] = answers[at];
+                    continue;
+                }
+                byte answer = constants.contains(x) != negated ? BoolVector.TRUE : BoolVector.FALSE;
+                seen[misses % SEEN] = x;
+                answers[misses % SEEN] = answer;
+                misses++;
+                out[i] = answer;
             }
             return new BoolVector(out);
         }

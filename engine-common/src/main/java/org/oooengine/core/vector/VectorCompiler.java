@@ -183,10 +183,30 @@ public final class VectorCompiler {
                 VectorExpr date = compile(args.get(0));
                 return date == null || args.get(0).type().kind() != SqlType.Kind.DATE ? null : new Arithmetic.Year(date);
             }
+            case CAST -> {
+                return keepsValues(args.get(0).type(), call.type()) ? compile(args.get(0)) : null;
+            }
             default -> {
                 return null;
             }
         }
+    }
+
+    /**
+     * Whether a cast from {@code from} to {@code to} leaves every value as a vector holds it: text
+     * to a type of text that neither pads nor cuts it (TPC-H Q12's VARCHAR ship mode read as a
+     * STRING, to meet the IN list's literals), an integer to a wider one.
+     */
+    private static boolean keepsValues(SqlType from, SqlType to) {
+        return switch (to.kind()) {
+            case STRING -> from.kind() == SqlType.Kind.STRING || from.kind() == SqlType.Kind.VARCHAR;
+            case VARCHAR -> from.kind() == SqlType.Kind.VARCHAR && from.precision() <= to.precision();
+            case BIGINT -> from.kind() == SqlType.Kind.TINYINT || from.kind() == SqlType.Kind.SMALLINT
+                    || from.kind() == SqlType.Kind.INT || from.kind() == SqlType.Kind.BIGINT;
+            case INT -> from.kind() == SqlType.Kind.TINYINT || from.kind() == SqlType.Kind.SMALLINT
+                    || from.kind() == SqlType.Kind.INT;
+            default -> false;
+        };
     }
 
     private static VectorExpr comparison(CompareOp op, Expr left, Expr right) {

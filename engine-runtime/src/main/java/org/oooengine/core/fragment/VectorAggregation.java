@@ -728,7 +728,9 @@ final class VectorAggregation {
                 return;
             }
             boolean sum = call.kind() == AggregateCall.Kind.SUM || call.kind() == AggregateCall.Kind.AVG;
-            if (values instanceof LongVector l) {
+            if (sum && values instanceof LongVector l && l.nulls() == null) {
+                addSums(l.values, pos, groupOf, from, to);
+            } else if (values instanceof LongVector l) {
                 for (int k = from; k < to; k++) {
                     int i = pos[k];
                     if (l.isNull(i)) {
@@ -762,6 +764,26 @@ final class VectorAggregation {
                 }
             } else {
                 addObjects(values, pos, groupOf, from, to);
+            }
+        }
+
+        /**
+         * The sums of values without nulls, each a 128-bit sum (low, high): a loop of its own, with
+         * no test of the kind of aggregate or of a null per value (TPC-H Q01's eight aggregates over
+         * six million lines).
+         */
+        private void addSums(long[] values, int[] pos, int[] groupOf, int from, int to) {
+            long[] low = this.low;
+            long[] high = this.high;
+            long[] counts = this.counts;
+            for (int k = from; k < to; k++) {
+                int g = groupOf[k];
+                long v = values[pos[k]];
+                long before = low[g];
+                long s = before + v;
+                high[g] += (v >> 63) + (Long.compareUnsigned(s, before) < 0 ? 1 : 0);
+                low[g] = s;
+                counts[g]++;
             }
         }
 
