@@ -48,6 +48,8 @@ final class VectorHashJoin {
     private final JoinKeyTable table;
     /** Per joined column whether a later step reads it; null when all are: the others are left out of the pairs. */
     private final boolean[] gathered;
+    /** Per joined column whether the residual reads it; null without a residual. */
+    private final boolean[] residualRead;
     /** The heap the key table and the reordered copies take, beyond the build rows as they came. */
     private final long tableBytes;
     private final int buildRows;
@@ -61,6 +63,11 @@ final class VectorHashJoin {
         this.buildTypes = buildTypes.clone();
         this.residualExpr = residualExpr;
         int probeWidth = probeTypes.length;
+        this.residualRead = residualExpr == null ? null : new boolean[probeWidth + buildColumns.length];
+        if (residualExpr != null) {
+            org.oooengine.core.sql.expr.Exprs.columns(residualExpr).stream().filter(c -> c < residualRead.length)
+                    .forEach(c -> residualRead[c] = true);
+        }
         SqlType[] pairs = Arrays.copyOf(probeTypes, probeWidth + buildColumns.length);
         System.arraycopy(buildTypes, 0, pairs, probeWidth, Math.min(buildTypes.length, buildColumns.length));
         if (residualExpr != null) {
@@ -519,10 +526,10 @@ final class VectorHashJoin {
         if (m == 0) {
             return;
         }
-        Batch pairs = null;
         if (residual != null) {
-            pairs = joined(in, pp, bb, m);
-            byte[] keep = kept(pairs);
+            // the residual sees only the columns it reads: most pairs of a semi join's EXISTS (TPC-H Q21's
+            // other suppliers' lines) fail it, and a semi join sends none of their columns on anyway
+            byte[] keep = kept(joined(in, pp, bb, m, residualRead));
             int kept = 0;
             for (int k = 0; k < m; k++) {
                 if (keep[k] == BoolVector.TRUE) {
@@ -531,10 +538,7 @@ final class VectorHashJoin {
                     kept++;
                 }
             }
-            if (kept < m) {
-                m = kept;
-                pairs = null;
-            }
+            m = kept;
         }
         if (matched != null) {
             for (int k = 0; k < m; k++) {
@@ -547,7 +551,7 @@ final class VectorHashJoin {
             }
         }
         if (m > 0 && (kind == JoinKind.INNER || kind == JoinKind.LEFT)) {
-            out.accept(pairs != null ? pairs : joined(in, pp, bb, m));
+            out.accept(joined(in, pp, bb, m));
         }
     }
 
@@ -597,16 +601,21 @@ final class VectorHashJoin {
         return true;
     }
 
-    /** The pairs as a batch: the probe columns, then the build columns. */
+    /** The pairs as a batch: the probe columns, then the build columns (those a later step reads). */
     private Batch joined(Batch in, int[] pp, int[] bb, int m) {
+        return joined(in, pp, bb, m, gathered);
+    }
+
+    /** The pairs as a batch of the columns {@code wanted} marks (all where it is null); the others missing. */
+    private Batch joined(Batch in, int[] pp, int[] bb, int m, boolean[] wanted) {
         Vector[] columns = new Vector[probeWidth + buildColumns.length];
         for (int c = 0; c < probeWidth; c++) {
-            if (gathered == null || gathered[c]) {
+            if (wanted == null || wanted[c]) {
                 columns[c] = Vectors.gather(in.column(c), pp, m);
             }
         }
         for (int c = 0; c < buildColumns.length; c++) {
-            if (gathered == null || gathered[probeWidth + c]) {
+            if (wanted == null || wanted[probeWidth + c]) {
                 columns[probeWidth + c] = Vectors.gather(buildColumns[c], bb, m);
             }
         }
