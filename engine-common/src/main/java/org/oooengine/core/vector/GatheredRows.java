@@ -49,13 +49,6 @@ public final class GatheredRows {
         }
     }
 
-    /** {@code batch}'s rows as a chunk of columns, no value boxed: what a node builds a hash table from. */
-    public static ColumnarRows.Chunk chunkOf(Batch batch, SqlType[] types) {
-        GatheredRows rows = new GatheredRows(batch, types, batch.size());
-        rows.add(batch, batch.positions(), batch.size());
-        return rows.toChunk();
-    }
-
     /** How the longs of a column of {@code type} are read back, or null where a type is not held in longs. */
     private static ColumnarRows.LongKind longKind(SqlType type) {
         return type == null ? null : switch (type.kind()) {

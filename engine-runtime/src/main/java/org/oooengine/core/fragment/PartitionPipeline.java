@@ -175,8 +175,11 @@ public final class PartitionPipeline {
         RowCodec codec = new RowCodec(schema);
         Pipeline.BuildSource builds = (build, chunks) -> {
             if (build instanceof JoinBuild.Local local) {
-                repeated.read(local.pipeline(), chunks, to -> run(tables, outside, sent, local.pipeline(), chunksTo(to),
-                        cancelled, memory, repeated));
+                repeated.read(local.pipeline(), chunks, to -> {
+                    BuildChunks gathered = new BuildChunks(to);
+                    run(tables, outside, sent, local.pipeline(), gathered, cancelled, memory, repeated);
+                    gathered.flush();
+                });
             } else if (build instanceof JoinBuild.Rows r) {
                 chunks.accept(ColumnarRows.Chunk.ofRows(r.rows()));
             } else {
@@ -236,20 +239,47 @@ public final class PartitionPipeline {
 
     /**
      * A build pipeline's output as chunks: its batches as columns, so that the hash table is made
-     * from them without a value boxed into rows and back.
+     * from them without a value boxed into rows and back, gathered into chunks of up to
+     * {@link #ROWS} rows. A selective pipeline lets a few rows of each batch out (TPC-H Q09's lines
+     * of green parts, one in twenty): a chunk each would be held, counted and joined into one
+     * again, a thousand small ones per node, costing more than the rows in them.
      */
-    private static BatchSink chunksTo(Consumer<ColumnarRows.Chunk> to) {
-        return new BatchSink() {
-            @Override
-            public void accept(List<Object[]> rows) {
-                to.accept(ColumnarRows.Chunk.ofRows(rows));
-            }
+    private static final class BuildChunks implements BatchSink {
+        static final int ROWS = 16 * Pipeline.BATCH_ROWS;
+        private final Consumer<ColumnarRows.Chunk> to;
+        private GatheredRows pending;
 
-            @Override
-            public void acceptBatch(Batch batch, SqlType[] types) {
-                to.accept(GatheredRows.chunkOf(batch, types));
+        BuildChunks(Consumer<ColumnarRows.Chunk> to) {
+            this.to = to;
+        }
+
+        @Override
+        public synchronized void accept(List<Object[]> rows) {
+            flush();
+            to.accept(ColumnarRows.Chunk.ofRows(rows));
+        }
+
+        @Override
+        public synchronized void acceptBatch(Batch batch, SqlType[] types) {
+            if (pending != null && !pending.fits(batch)) {
+                flush();
             }
-        };
+            if (pending == null) {
+                pending = new GatheredRows(batch, types, Math.max(ROWS, batch.size()));
+            }
+            pending.add(batch, batch.positions(), batch.size());
+            if (pending.size() >= ROWS) {
+                flush();
+            }
+        }
+
+        /** Hands on the rows gathered so far. */
+        synchronized void flush() {
+            if (pending != null && pending.size() > 0) {
+                to.accept(pending.toChunk());
+            }
+            pending = null;
+        }
     }
 
     /** Runs the steps over the rows of the partition whose keys the first join's build rows hold. */
