@@ -56,9 +56,11 @@ public final class ChunkBatches {
         boolean byValue = r == Vector.Representation.BOOL ? column.held() == ColumnarRows.Held.BOOLEANS
                 : type.kind() == SqlType.Kind.DECIMAL && r == Vector.Representation.LONG
                 && (column.held() == ColumnarRows.Held.LONGS || column.held() == ColumnarRows.Held.VALUES);
-        if (!byValue) {
-            return null;
-        }
+        return byValue ? valueByValue(column, type, n) : null;
+    }
+
+    /** The {@code n} values of {@code column} in a vector of {@code type}, set one by one; null where one is not of it. */
+    public static Vector valueByValue(ColumnarRows.Column column, SqlType type, int n) {
         Vector v = Vector.allocate(type, n);
         try {
             for (int i = 0; i < n; i++) {

@@ -81,10 +81,23 @@ public final class ServingNodes implements AutoCloseable {
 
     /** As above; unless {@code avoidSlow}, a slow holder serves as readily as any other that is up. */
     public List<Served> of(String table, boolean avoidSlow) {
+        return of(table, copies(table), avoidSlow);
+    }
+
+    /**
+     * As {@link #of(String)}, for a table whose catalog records that it keeps {@code copies}: a
+     * table created a moment ago is in no heartbeat yet, and the heartbeats would count the
+     * cluster's number.
+     */
+    public List<Served> of(String table, int copies) {
+        return of(table, copies, true);
+    }
+
+    private List<Served> of(String table, int copies, boolean avoidSlow) {
         List<String> owners = spec.owners(table);
         List<Served> served = new ArrayList<>(owners.size());
         for (int p = 0; p < owners.size(); p++) {
-            served.add(new Served(p, servingNode(table, p, avoidSlow)));
+            served.add(new Served(p, servingNode(table, p, spec.holders(table, p, copies), avoidSlow)));
         }
         return served;
     }
@@ -132,8 +145,7 @@ public final class ServingNodes implements AutoCloseable {
         downAt.clear();
     }
 
-    private String servingNode(String table, int partition, boolean avoidSlow) {
-        List<String> holders = holders(table, partition);
+    private String servingNode(String table, int partition, List<String> holders, boolean avoidSlow) {
         if (holders.size() == 1) {
             return holders.get(0);
         }

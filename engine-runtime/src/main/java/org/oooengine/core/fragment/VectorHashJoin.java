@@ -295,26 +295,13 @@ final class VectorHashJoin {
                 columns[c] = made[c] ? ChunkBatches.vector(chunk.columns()[c], types[c], chunk.size())
                         : new ObjectVector(new Object[0]);
                 if (columns[c] == null) { // held otherwise than the type's vector holds it: value by value, as rows are
-                    columns[c] = boxedColumn(chunk.columns()[c], types[c], chunk.size());
+                    columns[c] = ChunkBatches.valueByValue(chunk.columns()[c], types[c], chunk.size());
                     if (columns[c] == null) {
                         return null;
                     }
                 }
             }
             return columns;
-        }
-
-        /** The {@code n} values of {@code column} in a vector of {@code type}; null where one is not of it. */
-        private static Vector boxedColumn(ColumnarRows.Column column, SqlType type, int n) {
-            Vector v = Vector.allocate(type, n);
-            try {
-                for (int r = 0; r < n; r++) {
-                    v.setBoxed(r, column.value(r), type);
-                }
-            } catch (ArithmeticException | ClassCastException notOfItsType) {
-                return null;
-            }
-            return v;
         }
     }
 

@@ -152,8 +152,9 @@ public final class ClusterTableReader implements TableReader {
         TransactionalReads read = reads.of(List.of(table));
         FileReads inFiles = filesOf(table, pipeline);
         List<ServingNodes.Served> served = servedParts(table);
+        // the copies the table was created with where it says (a table created a moment ago is in no heartbeat yet)
         if (read.transaction() == null && served.stream().allMatch(part -> part.partition() >= 0)
-                && cluster.serving().copies(name) > 1) {
+                && TransactionalTableLayout.storedCopies(table, cluster.serving()) > 1) {
             return hedged(name, served, pipeline, nodeLimits, inFiles, cancel, sinkOfNode);
         }
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
@@ -202,7 +203,7 @@ public final class ClusterTableReader implements TableReader {
         if (!onHolders) {
             return cluster.spec().nodes().stream().map(n -> new ServingNodes.Served(ServingNodes.OWN_PARTITION, n.id())).toList();
         }
-        return cluster.serving().of(table.storage());
+        return cluster.serving().of(table.storage(), TransactionalTableLayout.storedCopies(table, cluster.serving()));
     }
 
     /** Runs {@code pipeline} over {@code part} on its node, counted among the participants of the transaction it reads in. */
