@@ -124,15 +124,15 @@ class ReplicaFailoverTest {
     @Order(3)
     @Timeout(value = 180, unit = TimeUnit.SECONDS)
     void aNodeLostInTheMiddleOfAQueryIsPassedOverAndTheQueryAnswers() throws Exception {
-        // every lineitem 25 times shuffled to customer's nodes: a few seconds of work to interrupt
+        // every lineitem 125 times shuffled to customer's nodes: some work to interrupt
         String slow = "SELECT count(*), sum(x.l_quantity) FROM customer c JOIN (SELECT l_partkey, l_quantity FROM lineitem "
-                + "CROSS JOIN nation) x ON c.c_custkey = x.l_partkey";
+                + "CROSS JOIN nation CROSS JOIN region) x ON c.c_custkey = x.l_partkey";
         SqlSession s = session();
         long t0 = System.nanoTime();
         assertNull(OracleComparison.difference(rows(s, slow), cluster.oracle().rows(slow), false), slow);
         long undisturbed = System.nanoTime() - t0;
         CompletableFuture<List<Object[]>> running = CompletableFuture.supplyAsync(() -> rows(s, slow));
-        Thread.sleep(Math.max(100, undisturbed / 6_000_000)); // some way in: its pipelines run
+        Thread.sleep(Math.max(30, undisturbed / 4_000_000)); // a quarter of the way in: its pipelines run
         assertTrue(!running.isDone(), "the query ended before the node could be lost (it took "
                 + undisturbed / 1_000_000 + " ms undisturbed)");
         cluster.tpch().cluster.stop("n3");
