@@ -10,7 +10,8 @@ package org.oooengine.core.fragment;
  * orders per customer). A filter refuses most probe keys the table does not hold (most, in a
  * selective join) before they touch the slots, whose array misses the cache on nearly every probe
  * once it is larger than it: a blocked Bloom filter, a 64-bit word per key's hash with two of its
- * bits set, about 16 bits a key (a probe key the table lacks passes 1 time in 50), and at most
+ * bits set, 16 to 32 bits a key (a probe key the table lacks passes about 1 time in 100; at
+ * 200,000 keys, where the cap leaves 10 bits a key, 1 in 30), and at most
  * {@value #FILTER_MAX_WORDS} words, so that it stays in the second-level cache; a table of more
  * keys (a join of two large tables, whose probes mostly meet a key) passes more.
  */
