@@ -71,6 +71,8 @@ public final class ClusterManifest {
     /** Nodes that answered, with or without data. */
     private final Set<String> answered;
     private final List<Missing> unanswered;
+    /** Each table as {@link #table} summed it: planning asks for a table many times per statement. */
+    private final Map<String, Optional<Table>> tables = new java.util.concurrent.ConcurrentHashMap<>();
 
     ClusterManifest(ClusterSpec spec, Map<String, StoreManifest> manifests, Set<String> answered,
                     List<Missing> unanswered) {
@@ -171,6 +173,15 @@ public final class ClusterManifest {
      * @throws ClusterException when two nodes hold it with different layouts
      */
     public Optional<Table> table(String name) {
+        Optional<Table> known = tables.get(name);
+        if (known == null) { // not computeIfAbsent: summing throws where layouts differ, and it may take a while
+            known = summed(name);
+            tables.put(name, known);
+        }
+        return known;
+    }
+
+    private Optional<Table> summed(String name) {
         String first = null;
         StoreManifest.TableMeta layout = null;
         long rows = 0;

@@ -29,6 +29,11 @@ final class ClusterTableLayouts implements TableLayouts {
     private final Optional<FileTableReader> files;
     /** A table held in files is read of once per statement: the planner asks often, and each time its files are listed. */
     private final Map<TableInfo, Optional<FileTableReader.Facts>> fileFacts = new HashMap<>();
+    /**
+     * A column's distinct values, estimated once per statement: the join search asks for them
+     * hundreds of times, and each estimate decodes the column's HyperLogLog sketch.
+     */
+    private final Map<List<String>, Double> distinct = new java.util.concurrent.ConcurrentHashMap<>();
 
     /** The cluster's tables as {@code snapshot} has them; those held in files counted by {@code files}. */
     ClusterTableLayouts(ClusterSnapshot snapshot, Optional<FileTableReader> files) {
@@ -120,7 +125,8 @@ final class ClusterTableLayouts implements TableLayouts {
         if (FileTableReader.holds(table)) {
             return fileDistinct(table, column);
         }
-        return fromStatistics(table, column, TableFacts::distinct, Double.NaN);
+        return distinct.computeIfAbsent(List.of(table.storage(), table.columns().get(column).name()),
+                key -> fromStatistics(table, column, TableFacts::distinct, Double.NaN));
     }
 
     /**

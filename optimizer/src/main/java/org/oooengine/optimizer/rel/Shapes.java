@@ -1,6 +1,7 @@
 package org.oooengine.optimizer.rel;
 
 import java.lang.reflect.Array;
+import java.lang.reflect.Method;
 import java.lang.reflect.RecordComponent;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -9,6 +10,7 @@ import java.util.HashMap;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.oooengine.core.sql.expr.InSet;
@@ -81,14 +83,15 @@ public final class Shapes {
             out.append(value.getClass().getSimpleName()).append(':').append(value);
         } else if (value instanceof Record r) {
             out.append(r.getClass().getName()).append('(');
-            for (RecordComponent c : r.getClass().getRecordComponents()) {
-                if (r instanceof RelNode.Scan && c.getName().equals("alias")) {
-                    continue; // a table's rows, whatever it is called
-                }
+            Optional<List<Method>> accessors = ACCESSORS.get(r.getClass());
+            if (accessors.isEmpty()) {
+                out.append(opaqueId(r)).append(')');
+                return;
+            }
+            for (Method accessor : accessors.get()) {
                 Object part;
                 try {
-                    c.getAccessor().setAccessible(true);
-                    part = c.getAccessor().invoke(r);
+                    part = accessor.invoke(r);
                 } catch (ReflectiveOperationException | RuntimeException e) {
                     out.append(opaqueId(r));
                     continue;
@@ -126,6 +129,31 @@ public final class Shapes {
             out.append(opaqueId(value));
         }
     }
+
+    /**
+     * A record class's component accessors, made accessible once (looked up per value, they took a
+     * sixth of the coordinator's time planning TPC-H); a scan's alias left out: a table's rows,
+     * whatever it is called.
+     */
+    private static final ClassValue<Optional<List<Method>>> ACCESSORS = new ClassValue<>() {
+        @Override
+        protected Optional<List<Method>> computeValue(Class<?> type) {
+            List<Method> accessors = new ArrayList<>();
+            for (RecordComponent c : type.getRecordComponents()) {
+                if (type == RelNode.Scan.class && c.getName().equals("alias")) {
+                    continue;
+                }
+                Method m = c.getAccessor();
+                try {
+                    m.setAccessible(true);
+                } catch (RuntimeException closed) { // a record of a module not open to this one: unlike any other
+                    return Optional.empty();
+                }
+                accessors.add(m);
+            }
+            return Optional.of(List.copyOf(accessors));
+        }
+    };
 
     private String opaqueId(Object value) {
         return "@" + opaque.computeIfAbsent(value, v -> opaque.size());
