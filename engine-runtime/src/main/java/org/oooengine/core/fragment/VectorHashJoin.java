@@ -55,10 +55,26 @@ final class VectorHashJoin {
     private final int buildRows;
     /** For RIGHT_SEMI and RIGHT_ANTI, per build row (in the table's order) whether a probe row met it; else null. */
     private final boolean[] met;
+    /** What NULLs decide of a NOT IN (a null-aware anti join); {@link NotInNulls#NONE} for every other join. */
+    private final NotInNulls notIn;
+
+    /**
+     * {@code x NOT IN (build keys)} is an anti join but for NULLs: a NULL among the build's keys
+     * makes it true for no row, and a NULL {@code x} is not known to be out of a build with rows.
+     */
+    private enum NotInNulls {
+        /** Not a NOT IN, or one over no build rows (true for every row, a NULL {@code x} too): an anti join. */
+        NONE,
+        /** Build rows, no NULL among their keys: rows whose {@code x} is NULL are dropped too. */
+        PROBE_NULLS_OUT,
+        /** A NULL among the build's keys: no row passes. */
+        NOTHING_PASSES
+    }
 
     private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, org.oooengine.core.sql.expr.Expr residualExpr,
                            SqlType[] probeTypes, Vector[] buildColumns, SqlType[] buildTypes, long[][] buildKeys,
-                           boolean[] usable, boolean[] gathered) {
+                           boolean[] usable, boolean[] gathered, NotInNulls notIn) {
+        this.notIn = notIn;
         this.gathered = gathered;
         this.buildTypes = buildTypes.clone();
         this.residualExpr = residualExpr;
@@ -146,6 +162,11 @@ final class VectorHashJoin {
         // a cross join is an inner join without keys: every build row is in one chain, and each probe
         // row meets them all (a scalar subquery's one row: TPC-DS Q23's maximum before its GROUP BY)
         JoinKind kind = join.kind() == JoinKind.CROSS ? JoinKind.INNER : join.kind();
+        boolean notIn = kind == JoinKind.ANTI_NULL_AWARE;
+        if (notIn && (join.probeKeys().size() != 1 || join.residual() != null)) {
+            return null; // NOT IN over several columns, or with a residual, decides NULLs in ways of its own
+        }
+        kind = notIn ? JoinKind.ANTI : kind;
         if (kind != JoinKind.INNER && kind != JoinKind.LEFT && kind != JoinKind.SEMI && kind != JoinKind.ANTI
                 && !kind.rightOnly()) {
             return null;
@@ -207,8 +228,10 @@ final class VectorHashJoin {
         if (columns == null) {
             return null;
         }
+        NotInNulls nulls = !notIn || n == 0 ? NotInNulls.NONE
+                : build.anyNull(join.buildKeys().get(0)) ? NotInNulls.NOTHING_PASSES : NotInNulls.PROBE_NULLS_OUT;
         return new VectorHashJoin(kind, probeKeys, residual, join.residual(), probeTypes, columns, buildTypes, buildKeys,
-                usable, gathered);
+                usable, gathered, nulls);
     }
 
     /** The build rows as the table is made of them. */
@@ -221,6 +244,9 @@ final class VectorHashJoin {
          * date) keys compare with as the row engine does.
          */
         long[] keys(int column, boolean date, boolean[] usable);
+
+        /** Whether a row's value at {@code column} is NULL. */
+        boolean anyNull(int column);
 
         /**
          * The columns as vectors of {@code types} (null: objects), those not {@code made} empty
@@ -239,6 +265,11 @@ final class VectorHashJoin {
         @Override
         public long[] keys(int column, boolean date, boolean[] usable) {
             return keysOf(r -> rows.get(r)[column], date, usable);
+        }
+
+        @Override
+        public boolean anyNull(int column) {
+            return rows.stream().anyMatch(row -> row[column] == null);
         }
 
         @Override
@@ -286,6 +317,17 @@ final class VectorHashJoin {
                 return keys.longs();
             }
             return keysOf(keys::value, date, usable);
+        }
+
+        @Override
+        public boolean anyNull(int column) {
+            ColumnarRows.Column keys = chunk.columns()[column];
+            for (int r = 0; r < chunk.size(); r++) {
+                if (keys.isNull(r)) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         @Override
@@ -406,6 +448,9 @@ final class VectorHashJoin {
      * the row engine does, so a batch sent is never taken back.
      */
     void probe(Batch in, Consumer<Batch> out, BooleanSupplier stop) {
+        if (notIn == NotInNulls.NOTHING_PASSES) {
+            return;
+        }
         int n = in.size();
         int[] pos = in.positions();
         LongVector[] keys = new LongVector[probeKeys.length];
@@ -477,8 +522,9 @@ final class VectorHashJoin {
         if (kind == JoinKind.SEMI || kind == JoinKind.ANTI) {
             int[] kept = new int[n];
             int k = 0;
+            boolean nullsOut = notIn == NotInNulls.PROBE_NULLS_OUT;
             for (int j = 0; j < n; j++) {
-                if (matched[pos[j]] == (kind == JoinKind.SEMI)) {
+                if (matched[pos[j]] == (kind == JoinKind.SEMI) && !(nullsOut && single.isNull(pos[j]))) {
                     kept[k++] = pos[j];
                 }
             }
