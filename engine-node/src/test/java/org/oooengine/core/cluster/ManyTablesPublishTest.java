@@ -32,12 +32,17 @@ class ManyTablesPublishTest {
     @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void aNodeWithHundredsOfTablesPublishesALoad() throws Exception {
         long before = openFiles();
+        long mappedBefore = mappedAreas();
         try (TestCluster cluster = new TestCluster(dir, 2); ClusterSession session = cluster.session()) {
             ClusterLoader loader = new ClusterLoader(session.peers());
             for (int i = 0; i < TABLES; i++) {
                 assertEquals(3, loader.writeTable(table("t" + i), rows(0, 3), false, (t, d, e) -> { }));
                 assertFilesHeld(before, i + 1);
             }
+            // the columnar copies are mapped once per file, not per store version that opened them: a
+            // mapping each would have passed the process's 65,530 map areas (and crashed it) near 300
+            long mapped = mappedAreas() - mappedBefore;
+            assertTrue(mappedBefore < 0 || mapped < 6L * TABLES + 1000, "the nodes map " + mapped + " more areas");
             assertEquals(5, loader.writeTable(table("t7"), rows(3, 5), true, (t, d, e) -> { }));
             assertFilesHeld(before, TABLES);
             assertEquals(List.of(0L, 1L, 2L, 3L, 4L), scan(session, "t7"));
@@ -68,6 +73,15 @@ class ManyTablesPublishTest {
     private static long openFiles() {
         return ((com.sun.management.UnixOperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getOpenFileDescriptorCount();
+    }
+
+    /** The process's mapped areas, as Linux lists them; -1 elsewhere. */
+    private static long mappedAreas() {
+        try (java.util.stream.Stream<String> lines = java.nio.file.Files.lines(Path.of("/proc/self/maps"))) {
+            return lines.count();
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return -1;
+        }
     }
 
     private static List<Long> scan(ClusterSession session, String table) {

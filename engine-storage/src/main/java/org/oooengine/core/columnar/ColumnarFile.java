@@ -51,9 +51,11 @@ public final class ColumnarFile implements AutoCloseable {
     private final byte[] flags;
     private final long[] mins;
     private final long[] maxs;
-    /** The file's chunks mapped in regions of at most {@link #REGION_BYTES}, none cut by a region's end. */
-    private final ByteBuffer[] regions;
-    private final long[] regionStarts;
+    /**
+     * The file's chunks mapped in regions of at most {@link #REGION_BYTES}, none cut by a region's
+     * end: one mapping for every opener of the file ({@link SharedReadChannels.Lease#attached}).
+     */
+    private final MappedRegions regions;
     /** Per chunk entry, the region holding it. */
     private final int[] regionOf;
 
@@ -133,14 +135,7 @@ public final class ColumnarFile implements AutoCloseable {
         }
         this.regionOf = new int[entries];
         List<long[]> spans = regions(offsets, lengths, regionOf, REGION_BYTES);
-        this.regions = new ByteBuffer[spans.size()];
-        this.regionStarts = new long[spans.size()];
-        for (int r = 0; r < regions.length; r++) {
-            long[] span = spans.get(r);
-            regionStarts[r] = span[0];
-            regions[r] = channel.map(FileChannel.MapMode.READ_ONLY, span[0], span[1] - span[0])
-                    .order(ByteOrder.LITTLE_ENDIAN);
-        }
+        this.regions = lease.attached(() -> MappedRegions.map(channel, spans));
     }
 
     /**
@@ -235,16 +230,23 @@ public final class ColumnarFile implements AutoCloseable {
             throw new IllegalArgumentException(path + " holds no values of column " + column + " (an array or a map)");
         }
         int e = group * kinds.length + column;
-        int r = regionOf[e];
-        ByteBuffer b = regions[r].slice((int) (offsets[e] - regionStarts[r]), lengths[e]).order(ByteOrder.LITTLE_ENDIAN);
-        stats.chunkRead(lengths[e]);
-        CRC32C crc = new CRC32C();
-        crc.update(b.duplicate());
-        if ((int) crc.getValue() != crcs[e]) {
-            throw corrupt(offsets[e], String.format("checksum mismatch in the chunk of column %d, group %d: expected "
-                    + "0x%08x (stored), actual 0x%08x", column, group, crcs[e], (int) crc.getValue()));
+        if (!regions.acquire()) {
+            throw new StorageException("cannot read " + path + ": closed (the store version holding it was replaced)");
         }
-        Vector v = decode(b, kinds[column], groupRows[group], flags[e]);
+        Vector v;
+        try {
+            ByteBuffer b = regions.slice(regionOf[e], offsets[e], lengths[e]);
+            stats.chunkRead(lengths[e]);
+            CRC32C crc = new CRC32C();
+            crc.update(b.duplicate());
+            if ((int) crc.getValue() != crcs[e]) {
+                throw corrupt(offsets[e], String.format("checksum mismatch in the chunk of column %d, group %d: expected "
+                        + "0x%08x (stored), actual 0x%08x", column, group, crcs[e], (int) crc.getValue()));
+            }
+            v = decode(b, kinds[column], groupRows[group], flags[e]); // copies: nothing read keeps the mapping
+        } finally {
+            regions.release();
+        }
         return wideScales[column] < 0 ? v : wideDecimals((ObjectVector) v, wideScales[column]);
     }
 

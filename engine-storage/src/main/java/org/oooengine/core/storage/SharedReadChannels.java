@@ -36,6 +36,8 @@ public final class SharedReadChannels {
     private static final class Shared {
         final FileChannel channel;
         int users;
+        /** What the users made of the file once for all of them (its mapping), closed with the channel; or null. */
+        AutoCloseable attachment;
 
         Shared(FileChannel channel) {
             this.channel = channel;
@@ -45,24 +47,45 @@ public final class SharedReadChannels {
     /** One user's hold on a shared channel; closing it lets the channel go once no one else holds it. */
     public static final class Lease implements AutoCloseable {
         private final Key key;
-        private final FileChannel channel;
+        private final Shared shared;
         private final AtomicBoolean released = new AtomicBoolean();
 
-        private Lease(Key key, FileChannel channel) {
+        private Lease(Key key, Shared shared) {
             this.key = key;
-            this.channel = channel;
+            this.shared = shared;
         }
 
         public FileChannel channel() {
-            return channel;
+            return shared.channel;
+        }
+
+        /**
+         * What {@code make} makes of the file, made once for every holder of it (a mapping: made per
+         * holder, a node with hundreds of tables, each held by every store version a run of writes
+         * publishes, would exceed the process's map areas); closed when the channel is.
+         */
+        @SuppressWarnings("unchecked")
+        public <T extends AutoCloseable> T attached(IoSupplier<T> make) throws IOException {
+            synchronized (shared) {
+                if (shared.attachment == null) {
+                    shared.attachment = make.get();
+                }
+                return (T) shared.attachment;
+            }
         }
 
         @Override
         public void close() throws IOException {
             if (released.compareAndSet(false, true)) {
-                release(key, channel);
+                release(key, shared);
             }
         }
+    }
+
+    /** Makes something of a file, or fails as reading it may. */
+    @FunctionalInterface
+    public interface IoSupplier<T> {
+        T get() throws IOException;
     }
 
     /**
@@ -74,7 +97,7 @@ public final class SharedReadChannels {
     public static Lease open(Path path, boolean direct, OpenOption... options) throws IOException {
         Object fileKey = Files.readAttributes(path, BasicFileAttributes.class).fileKey();
         if (fileKey == null) { // a file system without identities: nothing to share by
-            return new Lease(new Key(new Object(), direct), openNew(path, options));
+            return new Lease(new Key(new Object(), direct), new Shared(openNew(path, options)));
         }
         Key key = new Key(fileKey, direct);
         synchronized (OPEN) {
@@ -84,23 +107,31 @@ public final class SharedReadChannels {
                 OPEN.put(key, s);
             }
             s.users++;
-            return new Lease(key, s.channel);
+            return new Lease(key, s);
         }
     }
 
-    private static void release(Key key, FileChannel channel) throws IOException {
+    private static void release(Key key, Shared shared) throws IOException {
         synchronized (OPEN) {
-            Shared s = OPEN.get(key);
-            if (s == null || s.channel != channel) { // not shared (no identity)
-                channel.close();
+            if (OPEN.get(key) == shared && --shared.users > 0) {
                 return;
             }
-            if (--s.users > 0) {
-                return;
-            }
-            OPEN.remove(key);
+            OPEN.remove(key, shared); // an unshared one (a file without identity) was never there
         }
-        channel.close();
+        try (FileChannel channel = shared.channel) {
+            AutoCloseable attachment;
+            synchronized (shared) {
+                attachment = shared.attachment;
+                shared.attachment = null;
+            }
+            if (attachment != null) {
+                attachment.close();
+            }
+        } catch (IOException | RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IOException("cannot close what was made of a file: " + e.getMessage(), e);
+        }
     }
 
     /** Files open through here, each counted once however many hold it. */

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.storage.IoStats;
+import org.oooengine.core.storage.StorageException;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.Schema;
@@ -103,6 +104,19 @@ class ColumnarFileTest {
                     && e.getMessage().contains("checksum mismatch in the chunk of column 0, group 0"), e.getMessage());
             assertEquals(row(ColumnFormat.GROUP_ROWS)[0], ((LongVector) f.read(1, 0)).values[0], "other chunks still read");
         }
+    }
+
+    @Test
+    void openersShareOneMappingThatGoesWithTheLastOfThem() {
+        Path p = written();
+        ColumnarFile first = ColumnarFile.open(p, SCHEMA, new IoStats());
+        try (ColumnarFile second = ColumnarFile.open(p, SCHEMA, new IoStats())) {
+            first.close();
+            assertEquals(row(5)[0], ((LongVector) second.read(0, 0)).values[5], "the other opener still reads");
+        }
+        // every opener closed: the mapping is gone, and a read is refused rather than touching it
+        StorageException e = assertThrows(StorageException.class, () -> first.read(0, 0));
+        assertTrue(e.getMessage().contains("closed"), e.getMessage());
     }
 
     @Test
