@@ -298,11 +298,13 @@ final class VectorAggregation {
             int to = n;
             MemoryLimitExceededException full = null;
             if (keys.length > 0) {
+                LongVector oneKey = oneIntegerKey(keyValues);
                 try {
                     for (to = from; to < n; to++) {
                         // rows come in runs of one key where the input is stored in key order
                         // (lineitem by order key): those after the first need no lookup
-                        groupOf[to] = to > from && sameKeysAt(keyValues, pos[to], pos[to - 1]) ? groupOf[to - 1]
+                        groupOf[to] = oneKey != null ? groupOfLong(keyValues, oneKey, pos, from, to, groupOf)
+                                : to > from && sameKeysAt(keyValues, pos[to], pos[to - 1]) ? groupOf[to - 1]
                                 : findOrAdd(keyValues, pos[to]);
                     }
                 } catch (MemoryLimitExceededException e) {
@@ -400,6 +402,46 @@ final class VectorAggregation {
         return values;
     }
 
+    /** The one key's values where the groups have one key, held as integers; else null. */
+    private LongVector oneIntegerKey(Vector[] keyValues) {
+        return keyValues.length == 1 && keyColumns[0] != null && keyValues[0] instanceof LongVector l ? l : null;
+    }
+
+    /**
+     * The group of row {@code pos[to]} where the groups have one integer key (an order key, a
+     * customer key): looked up by the key itself, without a call per key column to hash and compare.
+     */
+    private int groupOfLong(Vector[] keyValues, LongVector key, int[] pos, int from, int to, int[] groupOf) {
+        int i = pos[to];
+        if (key.isNull(i)) {
+            return findOrAdd(keyValues, i);
+        }
+        long v = key.values[i];
+        if (to > from && !key.isNull(pos[to - 1]) && key.values[pos[to - 1]] == v) {
+            return groupOf[to - 1];
+        }
+        return findOrAddLong(keyValues, v, i);
+    }
+
+    /** {@link #findOrAdd} of row {@code i}, whose one key is the integer {@code v}. */
+    private int findOrAddLong(Vector[] keyValues, long v, int i) {
+        int h = 31 + Long.hashCode(v * 0x9E3779B97F4A7C15L); // as findOrAdd hashes one key
+        KeyColumn column = keyColumns[0];
+        int mask = table.length - 1;
+        int slot = mix(h) & mask;
+        while (true) {
+            int g = table[slot];
+            if (g < 0) {
+                break;
+            }
+            if (hashes[g] == h && column.longs[g] == v && !column.nulls[g]) {
+                return g;
+            }
+            slot = (slot + 1) & mask;
+        }
+        return added(keyValues, i, h, slot);
+    }
+
     private int findOrAdd(Vector[] keyValues, int i) {
         int h = 1;
         for (int k = 0; k < keyValues.length; k++) {
@@ -419,6 +461,11 @@ final class VectorAggregation {
             }
             slot = (slot + 1) & mask;
         }
+        return added(keyValues, i, h, slot);
+    }
+
+    /** A new group of the row at {@code i}, of hash {@code h}, in the table's empty {@code slot}. */
+    private int added(Vector[] keyValues, int i, int h, int slot) {
         int g = groups;
         newGroup(h);
         for (int k = 0; k < keyValues.length; k++) {
