@@ -73,6 +73,8 @@ final class VectorAggregation {
     private long groupsMade;
     /** Whether it stopped grouping, and the rows it has sent on since as groups of their own. */
     private boolean skipping;
+    /** Whether to number a batch's keys ({@link FewKeys}): until a batch holds too many values of one. */
+    private boolean fewKeys = true;
     private long rowsUngrouped;
 
     private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, Object[] constants, List<AggregateCall> calls,
@@ -149,7 +151,7 @@ final class VectorAggregation {
         int[] kept = new int[n];
         int[] count = {0};
         int[] next = {groups};
-        grouped(keyValues, pos, n, false, (groupOf, from, to) -> {
+        grouped(keyValues, pos, n, false, null, (groupOf, from, to) -> {
             if (from > 0) {
                 next[0] = 0; // the groups were forgotten before these rows
             }
@@ -263,7 +265,9 @@ final class VectorAggregation {
         Vector[] keyValues = eval(keys, batch);
         Vector[] argValues = eval(args, batch);
         int n = batch.size();
-        grouped(keyValues, batch.positions(), n, false, (groupOf, from, to) -> {
+        FewKeys codes = fewKeys ? FewKeys.of(keyValues, batch.positions(), n) : null;
+        fewKeys = codes != null; // a batch with many values of a key: the next ones will have them too
+        grouped(keyValues, batch.positions(), n, false, codes, (groupOf, from, to) -> {
             for (int a = 0; a < states.length; a++) {
                 states[a].add(argValues[a], batch.positions(), groupOf, from, to);
             }
@@ -291,7 +295,7 @@ final class VectorAggregation {
      * {@code n}; or, when not even one group fits and {@code mayGiveUp}, the first row not grouped
      * (else it throws).
      */
-    private int grouped(Vector[] keyValues, int[] pos, int n, boolean mayGiveUp, GroupedRows rows) {
+    private int grouped(Vector[] keyValues, int[] pos, int n, boolean mayGiveUp, FewKeys codes, GroupedRows rows) {
         int[] groupOf = new int[n];
         int from = 0;
         while (from < n) {
@@ -299,13 +303,24 @@ final class VectorAggregation {
             MemoryLimitExceededException full = null;
             if (keys.length > 0) {
                 LongVector oneKey = oneIntegerKey(keyValues);
+                // a group per code, found once an iteration: groups made before a makeRoom are gone after it
+                int[] groupOfCode = codes == null ? null : new int[codes.groups()];
+                if (groupOfCode != null) {
+                    Arrays.fill(groupOfCode, -1);
+                }
                 try {
                     for (to = from; to < n; to++) {
-                        // rows come in runs of one key where the input is stored in key order
-                        // (lineitem by order key): those after the first need no lookup
-                        groupOf[to] = oneKey != null ? groupOfLong(keyValues, oneKey, pos, from, to, groupOf)
-                                : to > from && sameKeysAt(keyValues, pos[to], pos[to - 1]) ? groupOf[to - 1]
-                                : findOrAdd(keyValues, pos[to]);
+                        if (groupOfCode != null) {
+                            int c = codes.of(to);
+                            int g = groupOfCode[c];
+                            groupOf[to] = g >= 0 ? g : (groupOfCode[c] = findOrAdd(keyValues, pos[to]));
+                        } else {
+                            // rows come in runs of one key where the input is stored in key order
+                            // (lineitem by order key): those after the first need no lookup
+                            groupOf[to] = oneKey != null ? groupOfLong(keyValues, oneKey, pos, from, to, groupOf)
+                                    : to > from && sameKeysAt(keyValues, pos[to], pos[to - 1]) ? groupOf[to - 1]
+                                    : findOrAdd(keyValues, pos[to]);
+                        }
                     }
                 } catch (MemoryLimitExceededException e) {
                     full = e;
@@ -334,7 +349,7 @@ final class VectorAggregation {
             return;
         }
         Batch all = Batch.of(new Vector[0], n);
-        int done = grouped(keysOf(finer, all), all.positions(), n, true, (groupOf, from, to) -> {
+        int done = grouped(keysOf(finer, all), all.positions(), n, true, null, (groupOf, from, to) -> {
             for (int a = 0; a < states.length; a++) {
                 states[a].merge(finer.states[a], groupOf, from, to);
             }
