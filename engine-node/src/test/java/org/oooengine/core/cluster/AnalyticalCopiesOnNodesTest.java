@@ -295,11 +295,21 @@ class AnalyticalCopiesOnNodesTest {
                 writers.add(t);
             }
             int cuts = 0;
+            int gaveUp = 0;
             int splitWithoutACut = 0;
             try {
                 long end = System.nanoTime() + 6_000_000_000L;
                 for (long statement = 1; System.nanoTime() < end || cuts < 20; statement++) {
-                    CopyCut.take(peers, statement);
+                    try {
+                        CopyCut.take(peers, statement);
+                    } catch (IllegalStateException noCut) {
+                        // three writers in tight loops on two shared cores can outrun a cut's rounds: the
+                        // statement fails by name ("run the statement again"), never with a split sum
+                        assertTrue(noCut.getMessage().contains("run the statement again"), noCut.getMessage());
+                        TransactionalTables.releaseCopySnapshot(peers, statement);
+                        gaveUp++;
+                        continue;
+                    }
                     long sum = copyRows(cluster, session, statement).values().stream().mapToLong(Long::longValue).sum();
                     TransactionalTables.releaseCopySnapshot(peers, statement);
                     assertEquals(ACCOUNTS * INITIAL, sum, "a cut split a transfer (cut " + statement + ")");
@@ -315,7 +325,9 @@ class AnalyticalCopiesOnNodesTest {
                 }
             }
             assertTrue(transfers.get() > 20, "too few transfers ran: " + transfers.get());
-            System.out.printf("%d cuts, %d transfers; pins taken per node split %d sums%n", cuts, transfers.get(),
+            assertTrue(gaveUp * 4 <= cuts, gaveUp + " statements found no cut, " + cuts + " did");
+            System.out.printf("%d cuts (%d statements found none), %d transfers; pins taken per node split %d sums%n",
+                    cuts, gaveUp, transfers.get(),
                     splitWithoutACut);
         }
     }
