@@ -73,8 +73,8 @@ final class VectorAggregation {
     private long groupsMade;
     /** Whether it stopped grouping, and the rows it has sent on since as groups of their own. */
     private boolean skipping;
-    /** Whether to number a batch's keys ({@link FewKeys}): until a batch holds too many values of one. */
-    private boolean fewKeys = true;
+    /** Whether to number a batch's keys ({@link FewKeys}): where there are keys, until a batch holds many values of one. */
+    private boolean fewKeys;
     private long rowsUngrouped;
 
     private VectorAggregation(VectorExpr[] keys, SqlType[] keyTypes, Object[] constants, List<AggregateCall> calls,
@@ -88,6 +88,7 @@ final class VectorAggregation {
         this.args = args;
         this.memory = memory;
         this.groupBytes = 64L + 16L * keys.length + 40L * calls.size();
+        this.fewKeys = keys.length > 0;
         empty();
         if (keys.length == 0 && partial) {
             newGroup(0); // one group without keys, even when no row comes
