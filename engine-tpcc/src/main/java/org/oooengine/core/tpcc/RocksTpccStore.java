@@ -11,6 +11,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.oooengine.core.cluster.DistributedTransaction;
 import org.oooengine.core.cluster.TransactionalWrite;
 import org.oooengine.core.storage.Directories;
+import org.oooengine.core.txn.RocksNativeLibrary;
 import org.oooengine.core.txn.TransactionAbortedException;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
@@ -37,7 +38,7 @@ import org.rocksdb.WriteOptions;
  */
 final class RocksTpccStore implements AutoCloseable {
     static {
-        RocksDB.loadLibrary();
+        RocksNativeLibrary.load();
     }
 
     static final String RESOURCE = "tpcc-rocksdb";

@@ -39,7 +39,7 @@ final class TableStore implements AutoCloseable {
     private static final byte[] DROPPED_TO = "dropped0".getBytes(StandardCharsets.UTF_8);
 
     static {
-        RocksDB.loadLibrary();
+        RocksNativeLibrary.load();
     }
 
     private final Path dir;

@@ -2,6 +2,7 @@ package org.oooengine.cluster.bench.txn;
 
 import java.nio.file.Path;
 import org.oooengine.core.txn.Durability;
+import org.oooengine.core.txn.RocksNativeLibrary;
 import org.rocksdb.OptimisticTransactionDB;
 import org.rocksdb.OptimisticTransactionOptions;
 import org.rocksdb.Options;
@@ -27,7 +28,7 @@ import org.rocksdb.WriteOptions;
  */
 final class RocksBenchEngine implements BenchEngine {
     static {
-        RocksDB.loadLibrary();
+        RocksNativeLibrary.load();
     }
 
     private static final long LOCK_TIMEOUT_MILLIS = 50;
