@@ -5,11 +5,12 @@
 # bytes it spilled to disk. Writes <out>/<name>.json, .png and .md.
 #
 #   tpch-sf10.sh [--sf 10] [--cluster /tmp/ooo-sf10] [--heap 2g] [--repeat 1] [--out docs/benchmarks]
-#                [--name tpch-sf10] [--hours 3] [--keep]
+#                [--name tpch-sf10] [--hours 3] [--replication N] [--keep]
 #
 # Starts the cluster in --cluster (as root it passes --allow-root), loads the scale factor unless the
 # directory already holds it, and stops the cluster at the end unless --keep. The whole run is
-# bounded by --hours (default 3): past that it is stopped and the script fails.
+# bounded by --hours (default 3): past that it is stopped and the script fails. --replication 1 keeps
+# one copy of each partition (the data on disk is about 2.5 GiB per scale factor and copy).
 set -euo pipefail
 
 here="$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")"
@@ -17,7 +18,7 @@ root="$(cd "$here/../../../.." && pwd)"
 ooo="${OOO:-$root/ooo}"
 usage() { sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit "${1:-0}"; }
 
-sf=10 dir=/tmp/ooo-sf10 heap=2g repeat=1 out="$root/docs/benchmarks" name="tpch-sf10" hours=3 keep=""
+sf=10 dir=/tmp/ooo-sf10 heap=2g repeat=1 out="$root/docs/benchmarks" name="tpch-sf10" hours=3 keep="" replication=()
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --sf) sf="$2"; shift 2 ;;
@@ -27,6 +28,7 @@ while [[ $# -gt 0 ]]; do
         --out) out="$2"; shift 2 ;;
         --name) name="$2"; shift 2 ;;
         --hours) hours="$2"; shift 2 ;;
+        --replication) replication=(--replication "$2"); shift 2 ;;
         --keep) keep=1; shift ;;
         -h|--help) usage 0 ;;
         *) echo "tpch-sf10: unknown option $1" >&2; usage 2 ;;
@@ -38,7 +40,7 @@ if [[ "$(id -u)" == 0 ]]; then
     export OOO_ALLOW_ROOT=1
 fi
 
-start=(cluster start --nodes 4 --cluster "$dir" --node-heap "$heap" --sql-heap "$heap" "${root_flag[@]}")
+start=(cluster start --nodes 4 --cluster "$dir" --node-heap "$heap" --sql-heap "$heap" "${replication[@]}" "${root_flag[@]}")
 "$ooo" "${start[@]}"
 [[ -n "$keep" ]] || trap '"$ooo" cluster stop --cluster "$dir" >&2 || true' EXIT
 if ! "$ooo" cluster status --cluster "$dir" | grep -q "lineitem=[1-9]"; then
