@@ -13,10 +13,10 @@ die() { echo "$bench-peers: $*" >&2; exit 1; }
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$caller"; exit "${1:-0}"; }
 
 # peers_options "$@": sets sf, cluster, repeat, queries, engines, out, name (default: $default_name,
-# else $bench), note, timeout, spark_memory, warm_engine, commands.
+# else $bench), note, timeout, spark_memory, duckdb_memory, warm_engine, commands.
 peers_options() {
     sf="" cluster="" repeat=3 queries="" engines="" out="$root/docs/benchmarks" name="${default_name:-$bench}" note="" timeout=""
-    spark_memory="" warm_engine="" commands=()
+    spark_memory="" duckdb_memory="" warm_engine="" commands=()
     while [[ $# -gt 0 ]]; do
         case "$1" in
             --sf) sf="$2"; shift 2 ;;
@@ -26,6 +26,7 @@ peers_options() {
             --engines) engines="$2"; shift 2 ;;
             --timeout) timeout="$2"; shift 2 ;;
             --spark-memory) spark_memory="$2"; shift 2 ;;
+            --duckdb-memory) duckdb_memory="$2"; shift 2 ;;
             --out) out="$2"; shift 2 ;;
             --name) name="$2"; shift 2 ;;
             --note) note="$2"; shift 2 ;;
@@ -62,10 +63,11 @@ peers_run() {
     shift
     local args=("${commands[@]}" --sf "$sf" --data "$data" --queries-dir "$root/docs/queries/$bench"
           --repeat "$repeat" --engines "$engines" --out "$out" --name "$name" --ooo "$ooo" --note "$note"
-          --command "cluster-tools/src/main/scripts/$bench-peers.sh --sf $sf${cluster:+ --cluster $cluster} --repeat $repeat${queries:+ --queries $queries}${timeout:+ --timeout $timeout}${spark_memory:+ --spark-memory $spark_memory}${warm_engine:+ --warm-engine} --engines $engines --name $name")
+          --command "cluster-tools/src/main/scripts/$bench-peers.sh --sf $sf${cluster:+ --cluster $cluster} --repeat $repeat${queries:+ --queries $queries}${timeout:+ --timeout $timeout}${spark_memory:+ --spark-memory $spark_memory}${duckdb_memory:+ --duckdb-memory $duckdb_memory}${warm_engine:+ --warm-engine} --engines $engines --name $name")
     [[ -n "$queries" ]] && args+=(--queries "$queries")
     [[ -n "$timeout" ]] && args+=(--timeout "$timeout")
     [[ -n "$spark_memory" ]] && args+=(--spark-driver-memory "$spark_memory")
+    [[ -n "$duckdb_memory" ]] && args+=(--duckdb-memory "$duckdb_memory")
     [[ -n "$warm_engine" ]] && args+=(--warm-engine)
     [[ -n "$cluster" ]] && args+=(--cluster "$cluster" --command "./ooo cluster stop --cluster $cluster")
     exec "$venv/bin/python" "$here/${bench}_peers.py" "${args[@]}" "$@"

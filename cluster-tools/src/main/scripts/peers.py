@@ -166,17 +166,28 @@ def first_line(e):
     return (lines[0] if lines else type(e).__name__)[:500]
 
 
-def run_duckdb(files, text, queries, repeat, threads, timeout):
+def run_duckdb(files, text, queries, repeat, threads, timeout, memory=None, spill_dir=None):
     import duckdb
     con = duckdb.connect()
     con.execute(f"SET threads={threads}")
+    if memory:  # beside a cluster on one machine: what is over the limit goes to spill_dir, not to the OOM killer
+        con.execute(f"SET memory_limit='{memory}'")
+        con.execute(f"SET temp_directory='{spill_dir}'")
     # Loaded into DuckDB's own tables, as the engine queries its own store.
     for t, f in files.items():
         con.execute(f"CREATE TABLE {t} AS SELECT * FROM '{f}'")
     result = bench("duckdb", lambda q: con.execute(text(q)).fetchall(), con.interrupt, queries, repeat, timeout)
     result[0]["version"] = duckdb.__version__
     result[0]["settings"] = {"threads": threads, "storage": "in-memory tables loaded from the Parquet files"}
+    if memory:
+        result[0]["settings"]["memory_limit"] = memory
     return result
+
+
+def duckdb_setup(doc):
+    """How DuckDB was set up, for the document: its threads and, where given, its memory limit."""
+    limit = doc["engines"].get("duckdb", {}).get("settings", {}).get("memory_limit")
+    return "`SET threads=2`" + (f", `SET memory_limit='{limit}'` (spilling to disk beyond it)" if limit else "")
 
 
 def run_spark(files, text, queries, repeat, master, driver_memory, conf, timeout):
@@ -350,6 +361,8 @@ def main(benchmark_class):
     ap.add_argument("--duckdb-file", type=Path, help="DuckDB's database of the rows, for ooo bench tpcds --duckdb")
     ap.add_argument("--spark-master", default="local[2]")
     ap.add_argument("--spark-driver-memory", default="4g")
+    ap.add_argument("--duckdb-memory", help="DuckDB's memory_limit (e.g. 8GB; default: DuckDB's, 80%% of RAM); "
+                                            "beyond it DuckDB spills to a directory beside the data")
     ap.add_argument("--out", type=Path, required=True, help="directory for <name>.json, <name>.png, <name>.md")
     ap.add_argument("--name", default=b.name)
     ap.add_argument("--note", default="", help="a sentence for the document, e.g. what else ran on the machine")
@@ -392,7 +405,8 @@ def main(benchmark_class):
     con.close()
     answers, engine_checks = {}, None
     if "duckdb" in engines:
-        doc["engines"]["duckdb"], answers["duckdb"] = run_duckdb(files, bm.duckdb_text, queries, a.repeat, 2, a.timeout)
+        doc["engines"]["duckdb"], answers["duckdb"] = run_duckdb(files, bm.duckdb_text, queries, a.repeat, 2, a.timeout,
+                                                                  a.duckdb_memory, a.data / "duckdb-spill")
     if "spark" in engines:
         doc["engines"]["spark"], answers["spark"] = run_spark(files, bm.spark_text, queries, a.repeat, a.spark_master,
                                                               a.spark_driver_memory, bm.spark_conf, a.timeout)

@@ -5,7 +5,7 @@
 # DuckDB's and writes <out>/<name>.json, .png and .md (default: docs/benchmarks/tpcds-peers.*).
 #
 #   tpcds-peers.sh --sf 1 [--cluster DIR] [--repeat 3] [--queries 1,72,...] [--engines duckdb,spark,ooo]
-#                  [--timeout 300] [--spark-memory 4g] [--out docs/benchmarks] [--name tpcds-peers]
+#                  [--timeout 300] [--spark-memory 4g] [--duckdb-memory 8GB] [--out docs/benchmarks] [--name tpcds-peers]
 #                  [--note "what else ran on the machine"] [--warm-engine]
 #                  [--command "the cluster's start and load commands, listed in the document"]...
 #

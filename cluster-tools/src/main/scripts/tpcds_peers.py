@@ -3,7 +3,7 @@ import json
 import subprocess
 import sys
 
-from peers import SAME, Benchmark, LABELS, bars, fmt, log, main, ratio
+from peers import SAME, Benchmark, LABELS, bars, duckdb_setup, fmt, log, main, ratio
 
 TABLES = ["call_center", "catalog_page", "customer", "customer_address", "customer_demographics", "date_dim",
           "household_demographics", "income_band", "item", "promotion", "reason", "ship_mode", "store", "time_dim",
@@ -260,7 +260,7 @@ def document(doc, queries, plot_name, json_name):
     if spark:
         who.append(f"Spark SQL {spark.get('version', '')} (`local[2]`, over Parquet)")
     if duck:
-        who.append(f"DuckDB {duck.get('version', '')} (`SET threads=2`)")
+        who.append(f"DuckDB {duck.get('version', '')} ({duckdb_setup(doc)})")
     engine_part = ""
     if ooo:
         engine_part = (f"\nThe engine's figures are those of `ooo bench tpcds --cluster <dir> --repeat {doc['repeat']} "

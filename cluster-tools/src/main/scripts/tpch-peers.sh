@@ -5,7 +5,7 @@
 # <out>/<name>.json, .png and .md (default: docs/benchmarks/tpch.*).
 #
 #   tpch-peers.sh --sf 1 [--cluster DIR] [--repeat 3] [--queries 1,3,...] [--engines duckdb,spark,ooo[,ooo-files][,ooo-jdbc]]
-#                 [--timeout SECONDS] [--spark-memory 4g] [--out docs/benchmarks] [--name tpch]
+#                 [--timeout SECONDS] [--spark-memory 4g] [--duckdb-memory 8GB] [--out docs/benchmarks] [--name tpch]
 #                 [--note "what else ran on the machine"] [--warm-engine]
 #                 [--command "the cluster's start and load commands, listed in the document"]...
 #

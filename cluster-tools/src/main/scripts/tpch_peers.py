@@ -7,7 +7,7 @@ import tempfile
 import shutil
 from pathlib import Path
 
-from peers import Benchmark, LABELS, bars, fmt, log, main, ratio
+from peers import Benchmark, LABELS, bars, duckdb_setup, fmt, log, main, ratio
 
 TABLES = ["region", "nation", "supplier", "customer", "part", "partsupp", "orders", "lineitem"]
 
@@ -283,7 +283,7 @@ def write_doc(doc, queries, path, plot_name, json_name):
 The 22 TPC-H queries at SF {doc['sf']} on one machine, in one run of
 `cluster-tools/src/main/scripts/tpch-peers.sh`: this engine on a local cluster of
 {doc['engines'].get('ooo', {}).get('nodes', '-')} nodes (`ooo bench tpch`, in daemon mode){spark_run}DuckDB
-{doc['engines'].get('duckdb', {}).get('version', '')} (`SET threads=2`). Each query runs once to warm up, then
+{doc['engines'].get('duckdb', {}).get('version', '')} ({duckdb_setup(doc)}). Each query runs once to warm up, then
 {runs}; the tables show {shown} in seconds, wall time with every row
 read by the client.
 {spark_not_run}
