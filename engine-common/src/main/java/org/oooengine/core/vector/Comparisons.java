@@ -78,6 +78,72 @@ final class Comparisons {
             }
             return new BoolVector(out);
         }
+
+        /** The test and the keeping in one loop, without a branch; a NULL value is not kept. */
+        @Override
+        public int select(Batch batch, int[] kept) {
+            LongVector a = (LongVector) left.eval(batch);
+            long[] v = a.values;
+            long c = constant;
+            int[] pos = batch.positions();
+            int size = batch.size();
+            int n = 0;
+            switch (op) {
+                case EQ -> {
+                    for (int k = 0; k < size; k++) {
+                        int p = pos[k];
+                        kept[n] = p;
+                        n += v[p] == c ? 1 : 0;
+                    }
+                }
+                case NE -> {
+                    for (int k = 0; k < size; k++) {
+                        int p = pos[k];
+                        kept[n] = p;
+                        n += v[p] != c ? 1 : 0;
+                    }
+                }
+                case LT -> {
+                    for (int k = 0; k < size; k++) {
+                        int p = pos[k];
+                        kept[n] = p;
+                        n += v[p] < c ? 1 : 0;
+                    }
+                }
+                case LE -> {
+                    for (int k = 0; k < size; k++) {
+                        int p = pos[k];
+                        kept[n] = p;
+                        n += v[p] <= c ? 1 : 0;
+                    }
+                }
+                case GT -> {
+                    for (int k = 0; k < size; k++) {
+                        int p = pos[k];
+                        kept[n] = p;
+                        n += v[p] > c ? 1 : 0;
+                    }
+                }
+                case GE -> {
+                    for (int k = 0; k < size; k++) {
+                        int p = pos[k];
+                        kept[n] = p;
+                        n += v[p] >= c ? 1 : 0;
+                    }
+                }
+            }
+            boolean[] nulls = a.nulls();
+            if (nulls == null) {
+                return n;
+            }
+            int m = 0; // rare: the kept positions again, without the null ones
+            for (int k = 0; k < n; k++) {
+                int p = kept[k];
+                kept[m] = p;
+                m += nulls[p] ? 0 : 1;
+            }
+            return m;
+        }
     }
 
     record Doubles(CompareOp op, VectorExpr left, VectorExpr right) implements VectorExpr {

@@ -8,7 +8,6 @@ import java.util.function.UnaryOperator;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.vector.Batch;
-import org.oooengine.core.vector.BoolVector;
 import org.oooengine.core.vector.ObjectVector;
 import org.oooengine.core.vector.Vector;
 import org.oooengine.core.vector.VectorCompiler;
@@ -129,17 +128,8 @@ final class VectorSegment {
     }
 
     private static Batch kept(Batch b, VectorExpr predicate) {
-        byte[] keep = ((BoolVector) predicate.eval(b)).values;
-        int[] pos = b.positions();
         int[] kept = new int[b.size()];
-        int n = 0;
-        // without a branch: one taken at random, as a filter that keeps some rows takes it, is mispredicted half the time
-        for (int k = 0; k < b.size(); k++) {
-            int p = pos[k];
-            kept[n] = p;
-            n += keep[p] == BoolVector.TRUE ? 1 : 0;
-        }
-        return b.withPositions(kept, n);
+        return b.withPositions(kept, predicate.select(b, kept));
     }
 
     private static UnaryOperator<Batch> project(VectorExpr[] exprs) {
