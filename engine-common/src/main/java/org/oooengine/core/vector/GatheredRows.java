@@ -139,6 +139,8 @@ public final class GatheredRows {
             } else if (doubles[c] != null) {
                 columns[c] = new ColumnarRows.Column(ColumnarRows.Held.DOUBLES, null, 0, null,
                         size == doubles[c].length ? doubles[c] : Arrays.copyOf(doubles[c], size), null, n);
+            } else if (kinds[c] == null) { // no vector: a column the rows carry as null, read by no step after
+                columns[c] = new ColumnarRows.Column(ColumnarRows.Held.VALUES, null, 0, null, null, new Object[size], null);
             } else {
                 boolean asHeld = bytes[c] == null && objects[c] != null && objects[c].length == size; // nulls are null in it
                 Object[] values = asHeld ? objects[c] : new Object[size];
