@@ -4,13 +4,15 @@ import org.oooengine.core.sql.SqlType;
 
 /**
  * A value that does not depend on the row, filled into a vector once and that vector handed out
- * again while batches are of its size: no step writes into a vector it is given (the columns a
- * pipeline does not send are null constants: one vector of nulls for them all, not one a batch).
+ * again for every batch it is as large as: no step writes into a vector it is given, and none
+ * reads past its batch's capacity (the columns a pipeline does not send are null constants: one
+ * vector of nulls for them all, not one a batch). A join's output batches differ in size from
+ * one to the next: kept for one size alone, the vector was filled anew for most of them.
  */
 final class Constant implements VectorExpr {
     private final Object value;
     private final SqlType type;
-    /** The vector last made, for batches of {@code capacity}; a race between threads at worst makes two. */
+    /** The vector last made, for batches of up to {@code capacity}; a race between threads at worst makes two. */
     private volatile Made made;
 
     private record Made(int capacity, Vector vector) {
@@ -29,7 +31,7 @@ final class Constant implements VectorExpr {
     public Vector eval(Batch batch) {
         int n = batch.capacity();
         Made m = made;
-        if (m == null || m.capacity != n) {
+        if (m == null || m.capacity < n) {
             m = new Made(n, filled(n));
             made = m;
         }
