@@ -8,11 +8,15 @@ import java.net.URL;
 import java.net.URLConnection;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.jar.JarEntry;
 import java.util.zip.CRC32;
 import org.apache.logging.log4j.LogManager;
@@ -28,8 +32,11 @@ import org.rocksdb.util.Environment;
  *
  * <p>The copy sits in a directory named after the library's size and CRC in the jar, so that a new
  * RocksDB build gets one of its own; it is written under a temporary name and renamed into place,
- * so that no JVM loads a half-written copy. Where no cache can be written (no home directory, not
- * running from a jar) it falls back to RocksDB's own loader.
+ * so that no JVM loads a half-written copy. Since the process runs that file, a copy is used only
+ * where no other user could have written it (the directories and the file its user's, none of
+ * them writable by others, the file no link) and whole (its CRC the jar's). Where no cache can be
+ * kept so (no home directory, not running from a jar, another user's directory) it falls back to
+ * RocksDB's own loader.
  */
 public final class RocksNativeLibrary {
     private static final Logger LOG = LogManager.getLogger(RocksNativeLibrary.class);
@@ -87,11 +94,19 @@ public final class RocksNativeLibrary {
         Path library = dir.resolve(FILE_NAME);
         if (Files.isRegularFile(library) && Files.size(library) == entry.getSize()) {
             try (InputStream ignored = connection.getInputStream()) { // closes the jar the connection opened
-                return dir;
+                // code this process will run: only from files no other user could have written, and whole
+                if (private_(cache) && private_(dir) && private_(library) && crcOf(library) == entry.getCrc()) {
+                    return dir;
+                }
             }
+            connection = url.openConnection();
+            connection.setUseCaches(false);
         }
         createPrivate(cache);
         createPrivate(dir);
+        if (!private_(cache) || !private_(dir)) {
+            throw new IOException(dir + " or " + cache + " belongs to another user or others may write to it");
+        }
         Path partial = Files.createTempFile(dir, FILE_NAME, ".partial");
         try {
             CRC32 crc = new CRC32();
@@ -129,6 +144,36 @@ public final class RocksNativeLibrary {
             return null;
         }
         return Path.of(home, ".cache", "ooo-engine", "native");
+    }
+
+    private static long crcOf(Path file) throws IOException {
+        CRC32 crc = new CRC32();
+        try (InputStream in = Files.newInputStream(file)) {
+            byte[] buffer = new byte[1 << 16];
+            for (int n; (n = in.read(buffer)) > 0; ) {
+                crc.update(buffer, 0, n);
+            }
+        }
+        return crc.getValue();
+    }
+
+    /**
+     * Whether {@code path} itself (not what a link points to) belongs to this process's user and no
+     * one else may write to it; true where the file system has no POSIX permissions.
+     */
+    private static boolean private_(Path path) throws IOException {
+        Set<PosixFilePermission> permissions;
+        try {
+            permissions = Files.getPosixFilePermissions(path, LinkOption.NOFOLLOW_LINKS);
+        } catch (UnsupportedOperationException e) {
+            return true;
+        }
+        if (permissions.contains(PosixFilePermission.GROUP_WRITE) || permissions.contains(PosixFilePermission.OTHERS_WRITE)) {
+            return false;
+        }
+        UserPrincipal self = path.getFileSystem().getUserPrincipalLookupService()
+                .lookupPrincipalByName(System.getProperty("user.name"));
+        return Files.getOwner(path, LinkOption.NOFOLLOW_LINKS).equals(self);
     }
 
     /** Creates {@code dir} (and its parents) readable by this user alone, where the file system has POSIX permissions. */

@@ -1,7 +1,9 @@
 package org.oooengine.core.txn;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -45,6 +47,27 @@ class RocksNativeLibraryTest {
             List<Path> copies = files.filter(p -> p.getFileName().toString().startsWith("librocksdb")).toList();
             assertEquals(List.of(library), copies);
         }
+    }
+
+    @Test
+    void aCopyWithOtherBytesOfTheSameSizeIsReplaced() throws Exception {
+        Path cache = dir.resolve("native");
+        Path library = RocksNativeLibrary.extract(cache).resolve(RocksNativeLibrary.FILE_NAME);
+        byte[] whole = Files.readAllBytes(library);
+        byte[] flipped = whole.clone();
+        flipped[flipped.length / 2] ^= 1;
+        Files.write(library, flipped);
+        RocksNativeLibrary.extract(cache);
+        assertArrayEquals(whole, Files.readAllBytes(library));
+    }
+
+    @Test
+    void aDirectoryOthersMayWriteToIsRefused() throws Exception {
+        Path cache = dir.resolve("native");
+        Path libraryDir = RocksNativeLibrary.extract(cache);
+        Files.setPosixFilePermissions(libraryDir, PosixFilePermissions.fromString("rwxrwxrwx"));
+        IOException refused = assertThrows(IOException.class, () -> RocksNativeLibrary.extract(cache));
+        assertTrue(refused.getMessage().contains("others may write"), refused.getMessage());
     }
 
     @Test
