@@ -371,6 +371,8 @@ def main(benchmark_class):
                          "as on a cluster that has been serving them")
     ap.add_argument("--command", action="append", default=[], help="a command line to list in the document")
     a = ap.parse_args()
+    if a.duckdb_memory and not re.fullmatch(r"[0-9]+(\.[0-9]+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)", a.duckdb_memory):
+        ap.error(f"--duckdb-memory: '{a.duckdb_memory}' is not a size such as 8GB or 512MiB")
     bm = benchmark_class(a.queries_dir)
 
     if a.render:
