@@ -13,7 +13,8 @@ import org.apache.logging.log4j.Logger;
  * the first other node holding a replica of it that is ({@link ClusterSpec#holders}); a slow holder
  * (as {@link NodeHealth}'s heartbeats tell) serves only when no holder up is faster, and one whose
  * queue of work is much longer than another holder's gives its partitions to the less loaded
- * ({@link #relieved}). A node is down when a
+ * ({@link #relieved}). A holder the heartbeats last saw lacking a partition serves only where no
+ * other holder answers: their names lag behind a table created a moment ago. A node is down when a
  * connection to it cannot be made; it is tried again {@link #RETRY_AFTER_MILLIS} later, or at once
  * after a statement lost a node ({@link #probeAgain}). Where partitions are not replicated every partition is its
  * owner's, up or not: a request to a node that is down fails naming it, and nothing else could
@@ -150,9 +151,22 @@ public final class ServingNodes implements AutoCloseable {
             return holders.get(0);
         }
         List<String> complete = holders.stream().filter(this::complete).toList();
-        if (!complete.isEmpty()) {
-            holders = complete;
+        String chosen = complete.isEmpty() ? null : servingHolder(complete, avoidSlow);
+        if (chosen == null) {
+            // The heartbeats' names lag: a node whose last answer predates a table created a moment ago
+            // looks as if it lacked it. Asked anyway, a node that does lack it answers so, by name.
+            List<String> lacking = holders.stream().filter(h -> !complete.contains(h)).toList();
+            chosen = lacking.isEmpty() ? null : servingHolder(lacking, avoidSlow);
         }
+        if (chosen == null) {
+            throw new ClusterException("partition " + partition + " of table " + table + " is held by nodes " + holders
+                    + ", none of which answers");
+        }
+        return chosen;
+    }
+
+    /** The first of {@code holders} that may serve now, as {@link #servingNode} prefers them; null when none answers. */
+    private String servingHolder(List<String> holders, boolean avoidSlow) {
         for (int i = 0; i < holders.size(); i++) {
             String holder = holders.get(i);
             if (able(holder, avoidSlow)) {
@@ -175,8 +189,7 @@ public final class ServingNodes implements AutoCloseable {
                 return holder;
             }
         }
-        throw new ClusterException("partition " + partition + " of table " + table + " is held by nodes " + holders
-                + ", none of which answers");
+        return null;
     }
 
     /**
