@@ -113,7 +113,13 @@ public final class GatheredRows {
                 }
             }
             boolean[] vectorNulls = v instanceof NullFlags flags ? flags.nulls() : null;
-            if (vectorNulls != null || bytes[c] != null) {
+            if (vectorNulls != null) {
+                for (int k = 0; k < count; k++) {
+                    if (vectorNulls[positions[k]]) {
+                        markNull(c, size + k);
+                    }
+                }
+            } else if (bytes[c] != null) {
                 for (int k = 0; k < count; k++) {
                     if (v.isNull(positions[k])) {
                         markNull(c, size + k);

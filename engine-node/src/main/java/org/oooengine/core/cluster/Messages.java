@@ -142,6 +142,13 @@ final class Messages {
         return w.toByteArray();
     }
 
+    /** As above, rows gathered from column batches. */
+    static byte[] resultChunk(long outerRowsDone, GatheredRows rows) {
+        PayloadWriter w = new PayloadWriter(64 + rows.size() * 16).putLong(outerRowsDone);
+        rows.write(w);
+        return w.toByteArray();
+    }
+
     /** A chunk of broadcast rows staged on a node under {@code id}. */
     record StagedChunk(String id, List<Object[]> rows) {
     }

@@ -148,7 +148,7 @@ final class PipelineRequests implements RequestFamily {
                              QueryMemory memory, Responder out) {
         queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(tablesOf(partition),
                 outside(reads, files, partition),
-                (build, chunks) -> queries.sentRows(build, out, chunks), p, batch -> batch.forEach(sink::accept),
+                (build, chunks) -> queries.sentRows(build, out, chunks), p, sink.batches(),
                 out::cancelled, memory));
     }
 
@@ -267,7 +267,7 @@ final class PipelineRequests implements RequestFamily {
             queries.forget(spec);
         }, sink -> {
             PartitionPipeline.OverRows pipeline = new PartitionPipeline.OverRows(spec,
-                    (build, chunks) -> queries.sentRows(build, out, chunks), batch -> batch.forEach(sink::accept), memory);
+                    (build, chunks) -> queries.sentRows(build, out, chunks), sink.batches(), memory);
             pipeline.stopWhen(NodeQueries.cancelledBy(out));
             queries.exchanges.drainChunks(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();

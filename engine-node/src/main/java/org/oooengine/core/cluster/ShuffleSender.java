@@ -102,10 +102,13 @@ final class ShuffleSender implements BatchSink {
         int[] counts = new int[n];
         Object[] keys = new Object[batch.width()];
         LongVector longKeys = partitionOfLong != null && batch.column(keyColumns[0]) instanceof LongVector v ? v : null;
+        int[] owners = target.byGroup() ? target.groupOwners(batch, types) : null;
         for (int k = 0; k < batch.size(); k++) {
             int p = batch.positions()[k];
             int d;
-            if (longKeys != null) {
+            if (owners != null) {
+                d = owners[k];
+            } else if (longKeys != null) {
                 d = kept(longKeys.isNull(p) ? -1 : partitionOfLong.applyAsInt(longKeys.values[p]));
             } else {
                 for (int c : keyColumns) {

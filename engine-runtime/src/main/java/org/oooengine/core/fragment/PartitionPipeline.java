@@ -398,16 +398,13 @@ public final class PartitionPipeline {
         private final VectorPipeline pipeline;
         /** The types of the columns the steps read; null for the others. */
         private final SqlType[] inputTypes;
+        private final CountingSink counted;
         private long rowsIn;
-        private long rowsOut;
 
         public OverRows(ScanPipeline spec, Pipeline.BuildSource builds, Consumer<List<Object[]>> out, QueryMemory memory) {
             this.inputTypes = VectorPipeline.typesRead(spec.steps(), 0, spec.width());
-            this.pipeline = new VectorPipeline(spec.steps(), inputTypes, builds,
-                    rows -> {
-                        rowsOut += rows.size();
-                        out.accept(rows);
-                    }, memory);
+            this.counted = new CountingSink(out);
+            this.pipeline = new VectorPipeline(spec.steps(), inputTypes, builds, counted, memory);
         }
 
         /** Has the joins stop making rows once {@code stop} says so, or throw from it (cancelled). */
@@ -435,7 +432,29 @@ public final class PartitionPipeline {
         }
 
         public long rowsOut() {
-            return rowsOut;
+            return counted.rowsOut;
+        }
+    }
+
+    /** Hands a pipeline's rows and batches on to {@code out} (batches as they are where it takes them), counting them. */
+    private static final class CountingSink implements BatchSink {
+        private final Consumer<List<Object[]>> out;
+        private long rowsOut;
+
+        CountingSink(Consumer<List<Object[]>> out) {
+            this.out = out;
+        }
+
+        @Override
+        public void accept(List<Object[]> rows) {
+            rowsOut += rows.size();
+            out.accept(rows);
+        }
+
+        @Override
+        public void acceptBatch(Batch batch, SqlType[] columnTypes) {
+            rowsOut += batch.size();
+            BatchSink.send(out, batch, columnTypes);
         }
     }
 
@@ -443,31 +462,21 @@ public final class PartitionPipeline {
     private static final class Counted {
         final VectorPipeline pipeline;
         private final QueryMemory memory;
-        private long rowsOut;
+        private final CountingSink counted;
 
         Counted(ScanPipeline spec, SqlType[] types, Pipeline.BuildSource builds, Consumer<List<Object[]>> out,
                 BooleanSupplier cancelled, BooleanSupplier enough, QueryMemory memory) {
             this.memory = memory;
-            this.pipeline = new VectorPipeline(spec.steps(), types, builds, new BatchSink() {
-                @Override
-                public void accept(List<Object[]> rows) {
-                    rowsOut += rows.size();
-                    out.accept(rows);
-                }
-
-                @Override
-                public void acceptBatch(Batch batch, SqlType[] columnTypes) {
-                    rowsOut += batch.size();
-                    BatchSink.send(out, batch, columnTypes);
-                }
-            }, memory);
+            this.counted = new CountingSink(out);
+            this.pipeline = new VectorPipeline(spec.steps(), types, builds, counted, memory);
             pipeline.stopWhen(stopping(cancelled, enough));
         }
 
         /** Ends the pipeline; what it did, given the {@code rowsIn} read since {@code t0}. */
         Summary finish(long rowsIn, long t0) {
             pipeline.finish();
-            return Summary.of(rowsIn, rowsOut, System.nanoTime() - t0, memory).withRowsUngrouped(pipeline.rowsUngrouped());
+            return Summary.of(rowsIn, counted.rowsOut, System.nanoTime() - t0, memory)
+                    .withRowsUngrouped(pipeline.rowsUngrouped());
         }
     }
 

@@ -88,6 +88,15 @@ public record ShuffleTarget(String exchangeId, List<Integer> keyColumns, SqlType
         return row -> KeyHash.bucket(row, keys, 0, n);
     }
 
+    /**
+     * For {@link #byGroup}: which owner merges the group of each row of {@code batch} (its k-th at
+     * {@code batch.positions()[k]}), as {@link #groupOwners()} finds it of the row boxed; column c
+     * is of type {@code types[c]}.
+     */
+    public int[] groupOwners(org.oooengine.core.vector.Batch batch, SqlType[] types) {
+        return KeyHash.buckets(batch, keyColumns.stream().mapToInt(Integer::intValue).toArray(), types, 0, owners.size());
+    }
+
     public void write(PayloadWriter w) {
         w.putString(exchangeId).putVarInt(keyColumns.size());
         keyColumns.forEach(w::putVarInt);
