@@ -16,7 +16,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
-import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -61,9 +61,10 @@ final class ParquetColumns {
      */
     void read(Configuration conf, long start, long length, GroupFilter skip, Predicate<Batch> batches)
             throws IOException {
-        ParquetReadOptions options = HadoopReadOptions.builder(conf, path).withRange(start, start + length)
+        ParquetReadOptions options = HadoopReadOptions.builder(conf, path)
                 .usePageChecksumVerification(true).build(); // pages written with a CRC are checked against it
-        try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromPath(path, conf), options)) {
+        ParquetMetadata footer = ParquetFooters.of(path.getFileSystem(conf).getFileStatus(path), conf, options);
+        try (ParquetFileReader reader = new ParquetFileReader(conf, path, footer, options)) {
             MessageType file = reader.getFileMetaData().getSchema();
             Map<String, Type> byName = new HashMap<>();
             file.getFields().forEach(f -> byName.putIfAbsent(f.getName().toLowerCase(Locale.ROOT), f));
@@ -87,7 +88,7 @@ final class ParquetColumns {
                 fills[f] = fill(read.get(f).asPrimitiveType(), types.get(tableColumns.get(f)));
             }
             for (BlockMetaData block : List.copyOf(reader.getRowGroups())) {
-                if (skip.test(ranges(block, reader))) {
+                if (!ParquetFooters.inSplit(block, start, length) || skip.test(ranges(block, reader))) {
                     reader.skipNextRowGroup();
                     continue;
                 }

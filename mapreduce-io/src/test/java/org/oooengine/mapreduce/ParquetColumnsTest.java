@@ -110,6 +110,36 @@ class ParquetColumnsTest {
         }
     }
 
+    /**
+     * Splits that tile the file, however they cut it, read every row group once between them; the
+     * file's footer is read once and kept for the splits after the first.
+     */
+    @ParameterizedTest
+    @EnumSource(ParquetProperties.WriterVersion.class)
+    void splitsReadEachRowGroupOnceFromOneFooter(ParquetProperties.WriterVersion version) throws Exception {
+        org.apache.hadoop.fs.Path file = write(version);
+        Configuration conf = new Configuration();
+        org.apache.hadoop.fs.FileStatus status = file.getFileSystem(conf).getFileStatus(file);
+        org.apache.parquet.ParquetReadOptions options = org.apache.parquet.HadoopReadOptions.builder(conf, file).build();
+        var footer = ParquetFooters.of(status, conf, options);
+        assertTrue(footer.getBlocks().size() > 3, "row groups: " + footer.getBlocks().size());
+        for (long splitBytes : new long[] {1_000, 7_919, status.getLen() / 3, status.getLen()}) {
+            List<Object[]> rows = new ArrayList<>();
+            for (long start = 0; start < status.getLen(); start += splitBytes) {
+                new ParquetColumns(file, NAMES, TYPES, all()).read(conf, start, Math.min(splitBytes, status.getLen() - start),
+                        ranges -> false, batch -> {
+                            rows.addAll(StoredVectors.rows(batch, TYPES, NAMES.size()));
+                            return true;
+                        });
+            }
+            assertEquals(ROWS, rows.size(), "splits of " + splitBytes + " bytes");
+            for (int i = 0; i < ROWS; i += 101) {
+                assertEquals(Arrays.asList(expected(i)), Arrays.asList(rows.get(i)), "row " + i);
+            }
+        }
+        assertTrue(footer == ParquetFooters.of(status, conf, options), "the footer kept");
+    }
+
     @ParameterizedTest
     @EnumSource(ParquetProperties.WriterVersion.class)
     void refusesATypeTheTableCannotHold(ParquetProperties.WriterVersion version) throws Exception {
