@@ -97,6 +97,9 @@ final class ParquetColumnChunk {
                         fill.setNull(done + i);
                     }
                 }
+            } else if (plain != null && present == k
+                    && (physical == PrimitiveTypeName.INT64 || physical == PrimitiveTypeName.INT32)) {
+                fill.plainIntegers(plain, physical == PrimitiveTypeName.INT32, done, k);
             } else {
                 for (int i = 0; i < k; i++) {
                     if (defs[i] == maxDefinition) {
@@ -141,7 +144,11 @@ final class ParquetColumnChunk {
                 case INT64 -> fill.addLong(plain.getLong());
                 case DOUBLE -> fill.addDouble(plain.getDouble());
                 case FLOAT -> fill.addFloat(plain.getFloat());
-                case BINARY -> fill.addBinary(binary(plain.getInt()));
+                case BINARY -> {
+                    int length = plain.getInt();
+                    fill.addBytes(plain.array(), plain.arrayOffset() + plain.position(), length);
+                    plain.position(plain.position() + length);
+                }
                 case FIXED_LEN_BYTE_ARRAY -> fill.addBinary(binary(column.getPrimitiveType().getTypeLength()));
                 case INT96 -> fill.addBinary(binary(12));
                 default -> throw new IllegalStateException("PLAIN booleans are read by Parquet's reader");

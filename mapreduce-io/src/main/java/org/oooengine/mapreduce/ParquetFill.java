@@ -43,6 +43,26 @@ abstract class ParquetFill extends PrimitiveConverter {
     /** Copies the entries {@code ids[0, count)} of the dictionary to positions {@code [start, start + count)}. */
     abstract void fromDictionary(int start, int[] ids, int count);
 
+    /**
+     * Takes {@code count} PLAIN values of {@code plain} (32-bit where {@code ints}, else 64-bit)
+     * into positions {@code [start, start + count)}, as {@link #addInt}/{@link #addLong} would.
+     */
+    void plainIntegers(ByteBuffer plain, boolean ints, int start, int count) {
+        for (int j = 0; j < count; j++) {
+            at = start + j;
+            if (ints) {
+                addInt(plain.getInt());
+            } else {
+                addLong(plain.getLong());
+            }
+        }
+    }
+
+    /** As {@link #addBinary}, the value's bytes being {@code bytes[offset, offset + length)}. */
+    void addBytes(byte[] bytes, int offset, int length) {
+        addBinary(Binary.fromConstantByteArray(bytes, offset, length));
+    }
+
     /** Takes the entries of {@code dictionary}, of values of {@code physical} type, converted. */
     final void dictionary(Dictionary dictionary, PrimitiveTypeName physical) {
         ParquetFill entries = fresh();
@@ -112,6 +132,28 @@ abstract class ParquetFill extends PrimitiveConverter {
         public void addLong(long v) {
             vector.values[at] = v;
         }
+
+        /** Whether a value is the vector's as it is in the file (no rescale, no change of unit). */
+        boolean copiesIntegers() {
+            return getClass() == LongFill.class;
+        }
+
+        @Override
+        void plainIntegers(ByteBuffer plain, boolean ints, int start, int count) {
+            if (!copiesIntegers()) {
+                super.plainIntegers(plain, ints, start, count);
+                return;
+            }
+            long[] out = vector.values;
+            if (ints) {
+                for (int j = 0; j < count; j++) {
+                    out[start + j] = plain.getInt();
+                }
+            } else {
+                plain.asLongBuffer().get(out, start, count); // the buffer is little-endian, as PLAIN is
+                plain.position(plain.position() + 8 * count);
+            }
+        }
     }
 
     /** A decimal unscaled at the table's scale, from any of Parquet's physical forms. */
@@ -142,6 +184,11 @@ abstract class ParquetFill extends PrimitiveConverter {
         @Override
         public void addBinary(Binary v) {
             vector.values[at] = rescaled(new BigInteger(v.getBytes()), fileScale, scale).longValueExact();
+        }
+
+        @Override
+        boolean copiesIntegers() {
+            return fileScale == scale;
         }
     }
 
@@ -322,7 +369,18 @@ abstract class ParquetFill extends PrimitiveConverter {
 
         @Override
         public void addBinary(Binary v) {
-            values[at] = v.toStringUsingUTF8();
+            ByteBuffer b = v.toByteBuffer();
+            if (b.hasArray()) {
+                addBytes(b.array(), b.arrayOffset() + b.position(), b.remaining());
+            } else {
+                values[at] = v.toStringUsingUTF8();
+            }
+        }
+
+        /** Decoded by String's own UTF-8 decoder (Binary's goes through a CharsetDecoder, several times slower). */
+        @Override
+        void addBytes(byte[] bytes, int offset, int length) {
+            values[at] = new String(bytes, offset, length, java.nio.charset.StandardCharsets.UTF_8);
         }
     }
 
