@@ -20,7 +20,6 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.storage.BTree;
 import org.oooengine.core.store.Store;
 import org.oooengine.core.store.Table;
-import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.wire.ProtocolException;
@@ -199,7 +198,7 @@ final class IndexJoinRequests implements RequestFamily {
             this.types = steps.types().toArray(SqlType[]::new);
             this.pipeline = new Pipeline(steps.steps(), types.length, (build, chunks) -> {
                 if (build instanceof JoinBuild.Rows r) {
-                    chunks.accept(ColumnarRows.Chunk.ofRows(r.rows()));
+                    chunks.accept(r.chunk());
                 } else {
                     sent.read(build, chunks);
                 }

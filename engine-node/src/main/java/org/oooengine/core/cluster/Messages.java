@@ -150,17 +150,16 @@ final class Messages {
     }
 
     /** A chunk of broadcast rows staged on a node under {@code id}. */
-    record StagedChunk(String id, List<Object[]> rows) {
+    record StagedChunk(String id, ColumnarRows.Chunk chunk) {
     }
 
-    static byte[] stagedChunk(String id, List<Object[]> rows) {
-        PayloadWriter w = new PayloadWriter(64 + rows.size() * 32).putString(id);
-        ColumnarRows.write(w, rows);
-        return w.toByteArray();
+    /** A chunk of broadcast rows staged under {@code id}: {@code rows} as {@link ColumnarRows#write} encoded them. */
+    static byte[] stagedChunk(String id, byte[] rows) {
+        return new PayloadWriter(16 + id.length() + rows.length).putString(id).putBytesRaw(rows).toByteArray();
     }
 
     static StagedChunk readStagedChunk(PayloadReader r) {
-        return new StagedChunk(r.getString(), readRows(r));
+        return new StagedChunk(r.getString(), ColumnarRows.readChunk(r));
     }
 
     /**

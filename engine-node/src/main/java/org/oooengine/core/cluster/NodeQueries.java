@@ -167,7 +167,7 @@ final class NodeQueries {
      */
     void sentRows(JoinBuild build, Responder out, Consumer<ColumnarRows.Chunk> chunks) {
         if (build instanceof JoinBuild.Staged st) {
-            chunks.accept(ColumnarRows.Chunk.ofRows(staged.rows(st.id())));
+            staged.read(st.id(), chunks);
         } else if (build instanceof JoinBuild.Exchanged e) {
             exchanges.drainChunks(e.exchangeId(), e.producers(), out::cancelled, chunks);
         } else {

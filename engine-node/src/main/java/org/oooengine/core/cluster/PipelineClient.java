@@ -3,11 +3,12 @@ package org.oooengine.core.cluster;
 import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
@@ -20,7 +21,6 @@ import org.oooengine.core.types.RowCodec;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
-import org.oooengine.core.wire.ValueCodec;
 
 /**
  * The coordinator's side of scans and pipelines ({@link PipelineRequests}): partition scans, scan
@@ -29,18 +29,19 @@ import org.oooengine.core.wire.ValueCodec;
  * (empty ones are heartbeats); cancelling the returned future stops the node's work.
  */
 final class PipelineClient {
-    /** A pipeline request longer than this sends its broadcast rows ahead, in chunks of {@link #STAGE_CHUNK_BYTES}. */
+    /** A pipeline request longer than this sends its broadcast rows ahead ({@link StagedBroadcasts}). */
     static final int STAGE_ABOVE_BYTES = 4 << 20;
-    private static final int STAGE_CHUNK_BYTES = 2 << 20;
 
     private final Peers peers;
     /** The owner of each partition of a table, by its name. */
     private final Function<String, List<String>> owners;
     private final AtomicReference<Encoded> lastEncoded = new AtomicReference<>();
+    private final StagedBroadcasts broadcasts;
 
     PipelineClient(Peers peers, Function<String, List<String>> owners) {
         this.peers = peers;
         this.owners = owners;
+        this.broadcasts = new StagedBroadcasts(peers);
     }
 
     CompletableFuture<Long> scan(String node, String table, Schema schema, Consumer<List<Object[]>> rows) {
@@ -118,9 +119,11 @@ final class PipelineClient {
                                                              Consumer<List<Object[]>> rows) {
         pipeline = routedTo(node, partition, pipeline);
         byte[] request = encode.apply(encoded(pipeline));
+        StagedBroadcasts.Staging staging = null;
         if (request.length > STAGE_ABOVE_BYTES) {
             try {
-                request = encode.apply(staged(node, pipeline).toBytes());
+                staging = broadcasts.stage(node, pipeline);
+                request = encode.apply(staging.pipeline().toBytes());
             } catch (RuntimeException e) {
                 return CompletableFuture.failedFuture(e);
             }
@@ -130,7 +133,47 @@ final class PipelineClient {
                     + request.length / (1 << 20) + " MiB, over the frame limit of "
                     + (FrameFormat.MAX_FRAME_BYTES >> 20) + " MiB"));
         }
-        return streamed(node, op, request, rows);
+        if (staging == null) {
+            return streamed(node, op, request, rows);
+        }
+        byte[] staged = request;
+        return afterwards(staging.send(), () -> streamed(node, op, staged, rows));
+    }
+
+    /**
+     * {@code next} started once {@code first} is done, without waiting for it here (the broadcast
+     * rows of every node go out at the same time); cancelling the result stops whichever runs.
+     */
+    private static <T> CompletableFuture<T> afterwards(CompletableFuture<Void> first, Supplier<CompletableFuture<T>> next) {
+        CompletableFuture<T> result = new CompletableFuture<>();
+        first.whenComplete((v, e) -> {
+            if (e != null) {
+                result.completeExceptionally(e instanceof CompletionException && e.getCause() != null ? e.getCause() : e);
+                return;
+            }
+            if (result.isDone()) {
+                return; // cancelled while the rows went out
+            }
+            CompletableFuture<T> running = next.get();
+            running.whenComplete((t, f) -> {
+                if (f != null) {
+                    result.completeExceptionally(f);
+                } else {
+                    result.complete(t);
+                }
+            });
+            result.whenComplete((t, f) -> {
+                if (result.isCancelled()) {
+                    running.cancel(false);
+                }
+            });
+        });
+        result.whenComplete((t, f) -> {
+            if (result.isCancelled()) {
+                first.cancel(false);
+            }
+        });
+        return result;
     }
 
     /**
@@ -177,29 +220,10 @@ final class PipelineClient {
         });
     }
 
-    /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it ({@link #stage}). */
+    /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it, once they are there. */
     ScanPipeline staged(String node, ScanPipeline pipeline) {
-        return pipeline.withBuilds(build -> build instanceof JoinBuild.Rows r ? stage(node, r.rows()) : build);
-    }
-
-    /**
-     * Sends broadcast rows to {@code node} ahead of the pipeline that builds from them, a chunk of
-     * about {@link #STAGE_CHUNK_BYTES} at a time (each acknowledged before the next: the node's
-     * pace holds the sender back), and names them for the pipeline.
-     */
-    private JoinBuild.Staged stage(String node, List<Object[]> rows) {
-        String id = UUID.randomUUID().toString();
-        PayloadWriter sample = new PayloadWriter(4096);
-        int sampled = Math.min(rows.size(), 256);
-        rows.subList(0, sampled).forEach(row -> ValueCodec.writeRow(sample, row));
-        int perChunk = (int) Math.max(1, (long) STAGE_CHUNK_BYTES * Math.max(sampled, 1) / Math.max(sample.size(), 1));
-        for (int from = 0; from < rows.size() || from == 0; from += perChunk) {
-            List<Object[]> chunk = rows.subList(from, Math.min(rows.size(), from + perChunk));
-            peers.client(node).call(OpCode.STAGE_ROWS, Messages.stagedChunk(id, chunk)).join();
-            if (rows.isEmpty()) {
-                break;
-            }
-        }
-        return new JoinBuild.Staged(id);
+        StagedBroadcasts.Staging staging = broadcasts.stage(node, pipeline);
+        staging.send().join();
+        return staging.pipeline();
     }
 }

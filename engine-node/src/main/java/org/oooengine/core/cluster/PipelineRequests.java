@@ -88,7 +88,7 @@ final class PipelineRequests implements RequestFamily {
                 int bytes = request.payload().length;
                 Messages.StagedChunk chunk = Messages.readStagedChunk(r);
                 node.answer(out, () -> {
-                    queries.staged.add(chunk.id(), chunk.rows(), bytes);
+                    queries.staged.add(chunk.id(), chunk.chunk(), bytes);
                     queries.chunksStaged.incrementAndGet();
                     out.reply(NodeContext.EMPTY);
                 });

@@ -1,6 +1,7 @@
 package org.oooengine.core.fragment;
 
 import java.util.List;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * Where the build side of a node's hash join comes from: its own partition of another table
@@ -16,10 +17,17 @@ public sealed interface JoinBuild {
     record Local(ScanPipeline pipeline) implements JoinBuild {
     }
 
-    /** The same rows on every node. */
-    record Rows(List<Object[]> rows) implements JoinBuild {
-        public Rows {
-            rows = List.copyOf(rows);
+    /**
+     * The same rows on every node: as the coordinator holds them, or as a node received them
+     * (columns where the wire carried them so, made rows only if something asks for rows).
+     */
+    record Rows(ColumnarRows.Chunk chunk) implements JoinBuild {
+        public Rows(List<Object[]> rows) {
+            this(ColumnarRows.Chunk.ofRows(List.copyOf(rows)));
+        }
+
+        public List<Object[]> rows() {
+            return chunk.rows();
         }
     }
 

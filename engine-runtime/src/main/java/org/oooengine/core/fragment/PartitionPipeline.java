@@ -181,7 +181,7 @@ public final class PartitionPipeline {
                     gathered.flush();
                 });
             } else if (build instanceof JoinBuild.Rows r) {
-                chunks.accept(ColumnarRows.Chunk.ofRows(r.rows()));
+                chunks.accept(r.chunk());
             } else {
                 sent.read(build, chunks);
             }

@@ -41,7 +41,7 @@ final class RepeatedBuilds {
                 return build;
             }
             for (JoinBuild.Rows earlier : seen) {
-                if (earlier != rows && sameRows(earlier.rows(), rows.rows())) {
+                if (earlier != rows && earlier.chunk().size() == rows.chunk().size() && sameRows(earlier.rows(), rows.rows())) {
                     shared[0] = true;
                     return earlier;
                 }

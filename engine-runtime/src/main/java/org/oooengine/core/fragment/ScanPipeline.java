@@ -4,10 +4,10 @@ import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.UnaryOperator;
+import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
 import org.oooengine.core.wire.ProtocolException;
-import org.oooengine.core.wire.ValueCodec;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
@@ -292,8 +292,8 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         if (build instanceof JoinBuild.Local l) {
             w.put(BUILD_LOCAL).putBytes(l.pipeline().toBytes());
         } else if (build instanceof JoinBuild.Rows rows) {
-            w.put(BUILD_ROWS).putVarInt(rows.rows().size());
-            rows.rows().forEach(row -> ValueCodec.writeRow(w, row));
+            w.put(BUILD_ROWS);
+            ColumnarRows.write(w, rows.rows());
         } else if (build instanceof JoinBuild.Staged staged) {
             w.put(BUILD_STAGED).putString(staged.id());
         } else if (build instanceof JoinBuild.Exchanged e) {
@@ -312,14 +312,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
         byte tag = r.get();
         return switch (tag) {
             case BUILD_LOCAL -> new JoinBuild.Local(read(new PayloadReader(r.getBytes()), nesting + 1));
-            case BUILD_ROWS -> {
-                int n = r.getCount(1);
-                List<Object[]> rows = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    rows.add(ValueCodec.readRow(r));
-                }
-                yield new JoinBuild.Rows(rows);
-            }
+            case BUILD_ROWS -> new JoinBuild.Rows(ColumnarRows.readChunk(r));
             case BUILD_STAGED -> new JoinBuild.Staged(r.getString());
             case BUILD_EXCHANGED, BUILD_EXCHANGED_MERGED -> {
                 String exchange = r.getString();

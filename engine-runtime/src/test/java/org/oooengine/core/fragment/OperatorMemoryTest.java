@@ -151,7 +151,7 @@ class OperatorMemoryTest {
         NodeMemory node = new NodeMemory("node n1", 4 << 20, "ooo node --statements-memory");
         StagedRows staged = new StagedRows("n1", 1L << 40, node);
         Exchanges exchanges = new Exchanges("n1", 1L << 40, node);
-        staged.add("b1", rows(10_000, 10), 100_000);
+        staged.add("b1", org.oooengine.core.wire.ColumnarRows.Chunk.ofRows(rows(10_000, 10)), 100_000);
         long held = node.used();
         assertTrue(held > 500_000, held + " bytes held");
         // more than the node has room for: refused by name, and nothing more held
@@ -164,7 +164,9 @@ class OperatorMemoryTest {
         exchanges.drain("x1", 1, () -> false, drained::addAll);
         assertEquals(1000, drained.size());
         assertEquals(held, node.used(), "taken: the pipeline counts them now");
-        assertEquals(10_000, staged.rows("b1").size());
+        List<org.oooengine.core.wire.ColumnarRows.Chunk> read = new ArrayList<>();
+        staged.read("b1", read::add);
+        assertEquals(10_000, read.get(0).size());
         assertEquals(0, node.used(), "read: the pipeline counts them now");
         staged.remove("b1");
         assertEquals(0, node.used());

@@ -289,9 +289,12 @@ class NodePipelineTest {
     @Test
     void broadcastRowsBeyondAFrameAreSentAheadInChunks() throws Exception {
         // five conjuncts are taken to keep a thousandth of lineitem, so it is broadcast; all of it passes:
-        // about 7 MiB of rows per node, sent ahead of the pipeline in chunks
-        String sql = "SELECT count(*), sum(length(concat(b.l_comment, b.l_shipinstruct, b.l_shipmode))), sum(b.l_extendedprice) "
-                + "FROM orders o JOIN (SELECT * FROM lineitem WHERE l_quantity > 0 AND l_discount >= 0 AND l_tax >= 0 "
+        // about 10 MiB of rows per node (each with a string of a few hundred characters, unlike any other),
+        // sent ahead of the pipeline in chunks
+        String sql = "SELECT count(*), sum(length(b.text)), sum(b.l_extendedprice) "
+                + "FROM orders o JOIN (SELECT l_partkey, l_extendedprice, concat(l_comment, l_shipinstruct, l_comment, "
+                + "l_shipmode, l_comment, cast(l_orderkey AS STRING), l_comment) AS text FROM lineitem "
+                + "WHERE l_quantity > 0 AND l_discount >= 0 AND l_tax >= 0 "
                 + "AND l_linenumber > 0 AND l_comment <> 'x') b ON o.o_custkey = b.l_partkey";
         long before = chunksStaged();
         assertMatchesDuckDb(sql);
