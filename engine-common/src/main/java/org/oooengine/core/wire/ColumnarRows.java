@@ -345,11 +345,14 @@ public final class ColumnarRows {
 
         /** The SQL value of row {@code row}'s column {@code column}, boxing that value alone where it came as columns. */
         public Object value(int row, int column) {
-            return rows == null ? columns[column].value(row) : rows.get(row)[column];
+            return columns != null ? columns[column].value(row) : rows.get(row)[column];
         }
 
-        /** Its rows of SQL values, made from its columns the first time they are asked for. */
-        public List<Object[]> rows() {
+        /**
+         * Its rows of SQL values, made from its columns the first time they are asked for (a
+         * broadcast's chunk may be asked from several threads).
+         */
+        public synchronized List<Object[]> rows() {
             if (rows == null) {
                 Object[][] made = new Object[size][columns.length];
                 for (int c = 0; c < columns.length; c++) {
