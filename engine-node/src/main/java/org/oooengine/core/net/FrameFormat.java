@@ -32,10 +32,11 @@ import org.oooengine.core.wire.ProtocolException;
  * it spilled and the bytes it sent besides rows, time and bytes spilled). Version 6: chunks of
  * rows go column by column. Version 7: a pipeline, shuffle or join fragment names the partition it
  * runs over (a node may serve another's from its copy), and a shuffle to a table's partitions has an
- * exchange per partition.
+ * exchange per partition. Version 8: an index join's fragment says whether it hedges its slow
+ * requests. Version 9: a pipeline's broadcast rows go column by column, as chunks do.
  */
 public final class FrameFormat {
-    public static final byte VERSION = 8;
+    public static final byte VERSION = 9;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member
