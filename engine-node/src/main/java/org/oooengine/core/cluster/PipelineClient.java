@@ -144,7 +144,7 @@ final class PipelineClient {
      * {@code next} started once {@code first} is done, without waiting for it here (the broadcast
      * rows of every node go out at the same time); cancelling the result stops whichever runs.
      */
-    private static <T> CompletableFuture<T> afterwards(CompletableFuture<Void> first, Supplier<CompletableFuture<T>> next) {
+    static <T> CompletableFuture<T> afterwards(CompletableFuture<Void> first, Supplier<CompletableFuture<T>> next) {
         CompletableFuture<T> result = new CompletableFuture<>();
         first.whenComplete((v, e) -> {
             if (e != null) {
@@ -154,7 +154,13 @@ final class PipelineClient {
             if (result.isDone()) {
                 return; // cancelled while the rows went out
             }
-            CompletableFuture<T> running = next.get();
+            CompletableFuture<T> running;
+            try {
+                running = next.get();
+            } catch (RuntimeException failed) { // thrown here it would be lost, and the result never done
+                result.completeExceptionally(failed);
+                return;
+            }
             running.whenComplete((t, f) -> {
                 if (f != null) {
                     result.completeExceptionally(f);
