@@ -45,24 +45,29 @@ final class JoinKeyTable {
     JoinKeyTable(long[] keyOf, boolean[] usable) {
         int n = usable.length;
         allocate(Math.max(16, n));
-        int[] slotOf = null;
+        // each row's slot, for the rows in key order should a key repeat: noted as the rows are
+        // added, since finding them again afterwards costs a second cache miss a row
+        int[] slotOf = new int[n];
+        boolean repeats = false;
+        // rows clustered by key (files written in key order) repeat the last key: its slot, found again without a probe
+        int lastSlot = -1;
         for (int r = 0; r < n; r++) {
-            if (usable[r]) {
-                int s = add(keyOf[r], r);
-                if (s >= 0 && slotOf == null) { // a key repeats: from now on each row's slot is noted
-                    slotOf = new int[n];
-                    for (int before = 0; before < r; before++) {
-                        slotOf[before] = usable[before] ? find(keyOf[before]) : -1;
-                    }
-                }
-                if (slotOf != null) {
-                    slotOf[r] = s >= 0 ? s : find(keyOf[r]);
-                }
-            } else if (slotOf != null) {
+            if (!usable[r]) {
                 slotOf[r] = -1;
+                continue;
             }
+            long key = keyOf[r];
+            if (lastSlot >= 0 && slots[2 * lastSlot] == key) {
+                slots[2 * lastSlot + 1] += 1L << 32;
+                repeats = true;
+            } else {
+                int s = add(key, r);
+                repeats |= s >= 0;
+                lastSlot = s >= 0 ? s : ~s;
+            }
+            slotOf[r] = lastSlot;
         }
-        if (slotOf != null) {
+        if (repeats) {
             order = inKeyOrder(slotOf);
         }
         if (keys * 8L < mask + 1 && mask + 1 > 1024) {
@@ -133,7 +138,7 @@ final class JoinKeyTable {
         return 8L * slots.length + 8L * filter.length + (order == null ? 0 : 4L * order.length);
     }
 
-    /** Adds row {@code r} of {@code key}: -1 where the key is new, else the key's slot. */
+    /** Adds row {@code r} of {@code key}: the key's slot, or its complement ({@code ~slot}) where the key is new. */
     private int add(long key, int r) {
         int s = home(key);
         while (true) {
@@ -142,7 +147,7 @@ final class JoinKeyTable {
                 slots[2 * s] = key;
                 slots[2 * s + 1] = (1L << 32) | r;
                 keys++;
-                return -1;
+                return ~s;
             }
             if (slots[2 * s] == key) {
                 slots[2 * s + 1] = rows + (1L << 32);
@@ -150,14 +155,6 @@ final class JoinKeyTable {
             }
             s = (s + 1) & mask;
         }
-    }
-
-    private int find(long key) {
-        int s = home(key);
-        while (slots[2 * s] != key || slots[2 * s + 1] == 0) {
-            s = (s + 1) & mask;
-        }
-        return s;
     }
 
     /** The rows by slot, each slot's in build order; each slot's first from then on its place there. */

@@ -16,10 +16,10 @@ class JoinKeyTableTest {
      * Each key finds exactly its usable rows, in build order, and a key no row has finds none:
      * keys all distinct, repeated a few times, repeated so much that the table shrinks, spread
      * over the whole range of longs and packed into multiples of a power of two (which a weak hash
-     * would pile into a few slots).
+     * would pile into a few slots), and in runs of one key as files sorted by it give them.
      */
     @ParameterizedTest
-    @CsvSource({"distinct,100000", "fewRepeats,50000", "manyRepeats,200000", "wide,20000", "strided,60000", "tiny,3",
+    @CsvSource({"distinct,100000", "fewRepeats,50000", "manyRepeats,200000", "wide,20000", "strided,60000", "clustered,40000", "tiny,3",
             "empty,0"})
     void findsEveryRowOfItsKeyInBuildOrder(String keys, int n) {
         Random random = new Random(n);
@@ -32,6 +32,7 @@ class JoinKeyTableTest {
                 case "manyRepeats" -> random.nextInt(500);
                 case "wide" -> random.nextLong();
                 case "strided" -> (long) random.nextInt(n) << 20;
+                case "clustered" -> r / 4 + (r % 50 == 49 ? n : 0); // runs of 4, now and then another key between
                 default -> r % 2;
             };
             usable[r] = random.nextInt(10) != 0;
