@@ -187,4 +187,44 @@ final class Comparisons {
             return new BoolVector(out);
         }
     }
+
+    /**
+     * Strings against a constant, the filter of many scans ({@code l_returnflag = 'R'}): tested and
+     * kept in one pass, without a vector of the constant or of booleans.
+     */
+    record ObjectWithConstant(CompareOp op, VectorExpr left, Object constant) implements VectorExpr {
+        @Override
+        public Vector eval(Batch batch) {
+            Object[] v = ((ObjectVector) left.eval(batch)).values;
+            byte[] out = new byte[batch.capacity()];
+            int[] pos = batch.positions();
+            for (int k = 0; k < batch.size(); k++) {
+                int i = pos[k];
+                out[i] = v[i] == null ? BoolVector.NULL : test(v[i]) ? BoolVector.TRUE : BoolVector.FALSE;
+            }
+            return new BoolVector(out);
+        }
+
+        @Override
+        public int select(Batch batch, int[] kept) {
+            Object[] v = ((ObjectVector) left.eval(batch)).values;
+            int[] pos = batch.positions();
+            int n = 0;
+            for (int k = 0; k < batch.size(); k++) {
+                int p = pos[k];
+                kept[n] = p;
+                n += v[p] != null && test(v[p]) ? 1 : 0;
+            }
+            return n;
+        }
+
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        private boolean test(Object x) {
+            return switch (op) {
+                case EQ -> constant.equals(x);
+                case NE -> !constant.equals(x);
+                default -> op.test(((Comparable) x).compareTo(constant));
+            };
+        }
+    }
 }

@@ -239,7 +239,16 @@ public final class VectorCompiler {
                 return new Comparisons.Doubles(op, a, b);
             }
             case OBJECT -> {
-                return left.type().isString() && right.type().isString() ? new Comparisons.Objects(op, a, b) : null;
+                if (!left.type().isString() || !right.type().isString()) {
+                    return null;
+                }
+                if (b instanceof Constant c && c.value() != null) {
+                    return new Comparisons.ObjectWithConstant(op, a, c.value());
+                }
+                if (a instanceof Constant c && c.value() != null) {
+                    return new Comparisons.ObjectWithConstant(op.swapped(), b, c.value());
+                }
+                return new Comparisons.Objects(op, a, b);
             }
             default -> {
                 return null;

@@ -14,7 +14,8 @@ import org.oooengine.core.sql.expr.ScalarFunction;
 /**
  * A comparison of a long column with a constant keeps, in one pass, exactly the positions at which
  * its value is TRUE: every operator, with and without nulls, over a batch a filter before it had
- * already narrowed.
+ * already narrowed; a string column's, with the constant on either side, also the values the
+ * kernel of two columns gives.
  */
 class SelectTest {
     @Test
@@ -46,6 +47,42 @@ class SelectTest {
                     int[] kept = new int[batch.size()];
                     int count = compiled.select(batch, kept);
                     assertArrayEquals(trueAt(compiled, batch), Arrays.copyOf(kept, count), f + (withNulls ? " with nulls" : ""));
+                }
+            }
+        }
+    }
+
+    @Test
+    void aStringComparedWithAConstantAgreesWithTheKernelOfTwoColumns() {
+        Random random = new Random(12);
+        int rows = 2048;
+        String[] flags = {"A", "N", "R", "RR", ""};
+        Object[] values = new Object[rows];
+        Object[] constants = new Object[rows];
+        for (int i = 0; i < rows; i++) {
+            values[i] = random.nextInt(9) == 0 ? null : flags[random.nextInt(flags.length)];
+            constants[i] = "R";
+        }
+        int[] narrowed = java.util.stream.IntStream.range(0, rows).filter(i -> i % 3 != 1).toArray();
+        Expr column = new Expr.Column(0, SqlType.STRING);
+        Expr constant = new Expr.Literal("R", SqlType.STRING);
+        Vector[] columns = {new ObjectVector(values), new ObjectVector(constants)};
+        for (ScalarFunction f : List.of(ScalarFunction.EQ, ScalarFunction.NE, ScalarFunction.LT, ScalarFunction.LE,
+                ScalarFunction.GT, ScalarFunction.GE)) {
+            for (boolean constantFirst : List.of(false, true)) {
+                VectorExpr compiled = VectorCompiler.compile(new Expr.Call(f, constantFirst ? List.of(constant, column)
+                        : List.of(column, constant), SqlType.BOOLEAN));
+                assertEquals(Comparisons.ObjectWithConstant.class, compiled.getClass());
+                CompareOp op = CompareOp.of(f);
+                VectorExpr left = b -> b.column(constantFirst ? 1 : 0);
+                VectorExpr right = b -> b.column(constantFirst ? 0 : 1);
+                VectorExpr twoColumns = new Comparisons.Objects(op, left, right);
+                for (Batch batch : List.of(Batch.of(columns, rows), new Batch(columns, narrowed, narrowed.length))) {
+                    String what = f + (constantFirst ? " with the constant first" : "");
+                    assertArrayEquals(((BoolVector) twoColumns.eval(batch)).values, ((BoolVector) compiled.eval(batch)).values, what);
+                    int[] kept = new int[batch.size()];
+                    int count = compiled.select(batch, kept);
+                    assertArrayEquals(trueAt(compiled, batch), Arrays.copyOf(kept, count), what);
                 }
             }
         }
