@@ -395,26 +395,33 @@ public final class PartitionPipeline {
      * row, as a partition's pipeline runs.
      */
     public static final class OverRows {
-        private final VectorPipeline pipeline;
-        /** The types of the columns the steps read; null for the others. */
-        private final SqlType[] inputTypes;
+        private final ScanPipeline spec;
+        private final Pipeline.BuildSource builds;
+        private final QueryMemory memory;
         private final CountingSink counted;
+        /** Made at the first chunk, whose columns tell the types of the join keys; null until then. */
+        private VectorPipeline pipeline;
+        /** The types of the columns the steps read; null for the others. */
+        private SqlType[] inputTypes;
+        private BooleanSupplier stop;
         private long rowsIn;
 
         public OverRows(ScanPipeline spec, Pipeline.BuildSource builds, Consumer<List<Object[]>> out, QueryMemory memory) {
-            this.inputTypes = VectorPipeline.typesRead(spec.steps(), 0, spec.width());
+            this.spec = spec;
+            this.builds = builds;
+            this.memory = memory;
             this.counted = new CountingSink(out);
-            this.pipeline = new VectorPipeline(spec.steps(), inputTypes, builds, counted, memory);
         }
 
         /** Has the joins stop making rows once {@code stop} says so, or throw from it (cancelled). */
         public void stopWhen(BooleanSupplier stop) {
-            pipeline.stopWhen(stop);
+            this.stop = stop;
         }
 
         /** A chunk as it arrived: a batch straight from its columns where they are of the types read, else its rows. */
         public void accept(ColumnarRows.Chunk chunk) {
             rowsIn += chunk.size();
+            started(chunk);
             Batch batch = ChunkBatches.of(chunk, inputTypes);
             if (batch != null) {
                 pipeline.accept(batch);
@@ -423,12 +430,42 @@ public final class PartitionPipeline {
             }
         }
 
+        /**
+         * The pipeline, made at the first chunk: the steps name the types of the columns they read
+         * in expressions, but not of a join's keys, which only the rows tell (integers or dates,
+         * as the wire held them); a join that knows them runs on batches, not row by row.
+         */
+        private void started(ColumnarRows.Chunk first) {
+            if (pipeline != null) {
+                return;
+            }
+            inputTypes = VectorPipeline.typesRead(spec.steps(), 0, spec.width());
+            if (first != null && first.columns() != null) {
+                for (int c : VectorPipeline.laterJoinKeys(spec.steps(), 0)) {
+                    if (c < inputTypes.length && c < first.columns().length && inputTypes[c] == null) {
+                        inputTypes[c] = VectorPipeline.keyType(first.columns()[c]);
+                    }
+                }
+            }
+            pipeline = new VectorPipeline(spec.steps(), inputTypes, builds, counted, memory);
+            if (stop != null) {
+                pipeline.stopWhen(stop);
+            }
+        }
+
         public void finish() {
+            started(null);
             pipeline.finish();
         }
 
         public long rowsIn() {
             return rowsIn;
+        }
+
+        /** The steps run row by row (none where every one runs on batches). */
+        int rowSteps() {
+            started(null);
+            return pipeline.rowSteps();
         }
 
         public long rowsOut() {

@@ -278,7 +278,7 @@ final class VectorPipeline {
     }
 
     /** The type of a column a chunk holds as integers or dates; null for another. */
-    private static SqlType keyType(ColumnarRows.Column column) {
+    static SqlType keyType(ColumnarRows.Column column) {
         if (column.held() != ColumnarRows.Held.LONGS) {
             return null;
         }

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.BitSet;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -372,6 +373,50 @@ class VectorChunkJoinTest {
     }
 
     /** Rows to build from: those a node gathered for a join that keeps its build rows (right semi, right anti). */
+    /**
+     * Probe rows shuffled to the node (a join of two shuffled inputs), whose key no step reads in
+     * an expression, so that no step names its type: the first chunk's columns tell it, and the
+     * join runs on batches, answering as the row engine does (TPC-H Q09 over files ran row by row).
+     */
+    @Test
+    void shuffledProbeRowsJoinOnBatchesThoughNoStepNamesTheKeyType() {
+        List<Object[]> probe = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            probe.add(new Object[] {i % 11 == 0 ? null : (long) (i % 900), LocalDate.ofEpochDay(9000 + i % 40),
+                BigDecimal.valueOf(i * 37L % 10_000, 2)});
+        }
+        List<Object[]> build = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            build.add(new Object[] {(long) (i % 700), LocalDate.ofEpochDay(9000 + i % 50),
+                BigDecimal.valueOf(i * 91L % 10_000, 2), "s" + i % 17});
+        }
+        PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Exchanged("q/build", 2), JoinKind.INNER,
+                List.of(0), List.of(0), null, 4);
+        // what follows reads the day and the build's name, never the key
+        PipelineStep.Project project = new PipelineStep.Project(List.of(new Expr.Column(1, SqlType.DATE),
+                new Expr.Column(6, SqlType.STRING)));
+        List<String> rows = new ArrayList<>();
+        Pipeline byRow = new Pipeline(List.of(join, project), 3, Pipeline.BuildSource.ofRows((b, out) -> out.accept(build)),
+                out -> out.forEach(r -> rows.add(Arrays.toString(r))));
+        byRow.accept(probe);
+        byRow.finish();
+        List<String> batches = new ArrayList<>();
+        BitSet all = new BitSet();
+        all.set(0, 3);
+        PartitionPipeline.OverRows shuffled = new PartitionPipeline.OverRows(new ScanPipeline("", 3, all,
+                List.of(join, project)), asColumns(build), out -> out.forEach(r -> batches.add(Arrays.toString(r))),
+                QueryMemory.unbounded());
+        for (int from = 0; from < probe.size(); from += 1000) {
+            PayloadWriter w = new PayloadWriter();
+            ColumnarRows.write(w, probe.subList(from, from + 1000));
+            shuffled.accept(ColumnarRows.readChunk(new PayloadReader(w.toByteArray())));
+        }
+        shuffled.finish();
+        assertEquals(0, shuffled.rowSteps(), "the join on batches");
+        assertEquals(rows.stream().sorted().toList(), batches.stream().sorted().toList());
+        assertEquals(probe.size(), shuffled.rowsIn());
+    }
+
     private static JoinBuild buildOf(List<Object[]> build, JoinKind kind) {
         return kind.rightOnly() ? new JoinBuild.Gathered(0) : new JoinBuild.Rows(build);
     }
