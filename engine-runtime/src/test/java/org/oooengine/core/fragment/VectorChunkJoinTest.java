@@ -33,16 +33,8 @@ class VectorChunkJoinTest {
 
     @Test
     void aBuildOfColumnsJoinsAsItsRowsDo() {
-        List<Object[]> probe = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) {
-            probe.add(new Object[] {i % 11 == 0 ? null : (long) (i % 900), LocalDate.ofEpochDay(9000 + i % 40),
-                BigDecimal.valueOf(i * 37L % 10_000, 2)});
-        }
-        List<Object[]> build = new ArrayList<>();
-        for (int i = 0; i < 2000; i++) {
-            build.add(new Object[] {i % 13 == 0 ? null : (long) (i % 700), LocalDate.ofEpochDay(9000 + i % 50),
-                BigDecimal.valueOf(i * 91L % 10_000, 2), "s" + i % 17});
-        }
+        List<Object[]> probe = probeRows();
+        List<Object[]> build = buildRows(true);
         Expr residual = new Expr.Call(ScalarFunction.GT, List.of(new Expr.Column(2, DEC), new Expr.Column(5, DEC)),
                 SqlType.BOOLEAN);
         for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.SEMI, JoinKind.ANTI, JoinKind.RIGHT_SEMI,
@@ -380,16 +372,8 @@ class VectorChunkJoinTest {
      */
     @Test
     void shuffledProbeRowsJoinOnBatchesThoughNoStepNamesTheKeyType() {
-        List<Object[]> probe = new ArrayList<>();
-        for (int i = 0; i < 3000; i++) {
-            probe.add(new Object[] {i % 11 == 0 ? null : (long) (i % 900), LocalDate.ofEpochDay(9000 + i % 40),
-                BigDecimal.valueOf(i * 37L % 10_000, 2)});
-        }
-        List<Object[]> build = new ArrayList<>();
-        for (int i = 0; i < 2000; i++) {
-            build.add(new Object[] {(long) (i % 700), LocalDate.ofEpochDay(9000 + i % 50),
-                BigDecimal.valueOf(i * 91L % 10_000, 2), "s" + i % 17});
-        }
+        List<Object[]> probe = probeRows();
+        List<Object[]> build = buildRows(false);
         PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Exchanged("q/build", 2), JoinKind.INNER,
                 List.of(0), List.of(0), null, 4);
         // what follows reads the day and the build's name, never the key
@@ -415,6 +399,26 @@ class VectorChunkJoinTest {
         assertEquals(0, shuffled.rowSteps(), "the join on batches");
         assertEquals(rows.stream().sorted().toList(), batches.stream().sorted().toList());
         assertEquals(probe.size(), shuffled.rowsIn());
+    }
+
+    /** Probe rows: a key (some null, repeated), a day and an amount. */
+    private static List<Object[]> probeRows() {
+        List<Object[]> probe = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            probe.add(new Object[] {i % 11 == 0 ? null : (long) (i % 900), LocalDate.ofEpochDay(9000 + i % 40),
+                BigDecimal.valueOf(i * 37L % 10_000, 2)});
+        }
+        return probe;
+    }
+
+    /** Build rows: a key (repeated, some null where {@code nullKeys}), a day, an amount and a name. */
+    private static List<Object[]> buildRows(boolean nullKeys) {
+        List<Object[]> build = new ArrayList<>();
+        for (int i = 0; i < 2000; i++) {
+            build.add(new Object[] {nullKeys && i % 13 == 0 ? null : (long) (i % 700), LocalDate.ofEpochDay(9000 + i % 50),
+                BigDecimal.valueOf(i * 91L % 10_000, 2), "s" + i % 17});
+        }
+        return build;
     }
 
     private static JoinBuild buildOf(List<Object[]> build, JoinKind kind) {
