@@ -79,7 +79,8 @@ public final class Shapes {
         } else if (value instanceof String s) {
             out.append('"').append(s.length()).append(':').append(s).append('"');
         } else if (value instanceof Number || value instanceof Boolean || value instanceof Character
-                || value instanceof Enum<?> || value instanceof BitSet || value instanceof java.time.temporal.Temporal) {
+                || value instanceof Enum<?> || value instanceof BitSet || value instanceof java.time.temporal.Temporal
+                || value instanceof java.time.temporal.TemporalAmount) { // an INTERVAL literal: a Period or a Duration
             out.append(value.getClass().getSimpleName()).append(':').append(value);
         } else if (value instanceof Record r) {
             out.append(r.getClass().getName()).append('(');

@@ -3,6 +3,8 @@ package org.oooengine.hive.sql.exec;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.LocalDate;
+import java.time.Period;
 import java.util.BitSet;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -67,6 +69,19 @@ class SharedSubplansTest {
     }
 
     @Test
+    void anIntervalInTheFiltersMakesNoDifference() {
+        // TPC-H Q15's revenue view, read twice: l_shipdate < date '1996-01-01' + interval '3' month
+        RelNode.Filter first = new RelNode.Filter(scan("a", 0, 1), before(Period.ofMonths(3)));
+        RelNode.Filter again = new RelNode.Filter(scan("b", 0, 1), before(Period.ofMonths(3)));
+        RelNode.Filter longer = new RelNode.Filter(scan("c", 0, 1), before(Period.ofMonths(4)));
+        RelNode.Union union = new RelNode.Union(List.of(first, again, longer), first.fields());
+        SharedSubplans shared = SharedSubplans.of(union, usage);
+        assertTrue(shared.key(first) >= 0, "an interval is a value, not an object unlike any other");
+        assertEquals(shared.key(first), shared.key(again));
+        assertEquals(-1, shared.key(longer));
+    }
+
+    @Test
     void aSubplanInsideAHeldOneAndOutsideItIsHeldToo() {
         RelNode.Filter inner = new RelNode.Filter(scan("a", 0, 1), above(1, 5.0));
         RelNode.Limit first = new RelNode.Limit(inner, 0, 1);
@@ -111,6 +126,14 @@ class SharedSubplansTest {
                 new Field(null, "year", SqlType.INT), new Field(null, "total", SqlType.DOUBLE)));
         return new RelNode.Project(groups, List.of(new Expr.Column(0, SqlType.INT), new Expr.Column(1, SqlType.INT),
                 new Expr.Column(2, SqlType.DOUBLE)), groups.fields().stream().map(f -> f.withQualifier(alias)).toList());
+    }
+
+    /** {@code amount < date '2024-01-01' + interval}, an amount standing in for a date. */
+    private static Expr before(Period interval) {
+        Expr end = new Expr.Call(ScalarFunction.DATE_PLUS_INTERVAL, List.of(
+                new Expr.Literal(LocalDate.of(2024, 1, 1), SqlType.DATE), new Expr.Literal(interval, SqlType.INTERVAL)),
+                SqlType.DATE);
+        return new Expr.Call(ScalarFunction.LT, List.of(new Expr.Column(1, SqlType.DOUBLE), end), SqlType.BOOLEAN);
     }
 
     private static Expr year(int year) {
