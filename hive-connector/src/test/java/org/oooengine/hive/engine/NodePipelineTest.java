@@ -158,6 +158,12 @@ class NodePipelineTest {
                 + "GROUP BY n_name, l_shipmode";
         assertMatchesDuckDb(counted);
         assertTrue(!explain("EXPLAIN " + counted).contains("DropRepeats"));
+        // lineitem's own rows, its primary key read, only anti joined before: none repeats (TPC-H Q16's partsupp)
+        String unique = "SELECT DISTINCT o_orderpriority, l_linenumber FROM lineitem JOIN orders ON l_orderkey = o_orderkey "
+                + "WHERE l_suppkey NOT IN (SELECT n_nationkey FROM nation WHERE n_regionkey = 1)";
+        assertMatchesDuckDb(unique);
+        String uniquePlan = explain("EXPLAIN " + unique);
+        assertTrue(uniquePlan.contains("HashJoin ANTI_NULL_AWARE") && !uniquePlan.contains("DropRepeats"), uniquePlan);
         try (SqlSession noBroadcast = cluster.session()) {
             noBroadcast.execute("SET ooo.join.broadcast-max-bytes=0", new Cancellation());
             assertMatchesDuckDb(noBroadcast, sql);
