@@ -24,34 +24,72 @@ final class Arithmetic {
             LongVector result = new LongVector(out, null);
             int[] pos = batch.positions();
             int n = batch.size();
-            long[] x = a.values;
-            long[] y = b.values;
+            long[] x = leftFactor == 1 ? a.values : scaled(a.values, leftFactor, pos, n);
+            long[] y = rightFactor == 1 ? b.values : scaled(b.values, rightFactor, pos, n);
+            // a loop per operation: nothing decided per value but the overflow a decimal must not pass
             if (kind == Kind.DECIMAL) {
-                for (int k = 0; k < n; k++) {
-                    int i = pos[k];
-                    long p = leftFactor == 1 ? x[i] : Math.multiplyExact(x[i], leftFactor);
-                    long q = rightFactor == 1 ? y[i] : Math.multiplyExact(y[i], rightFactor);
-                    out[i] = switch (op) {
-                        case ADD -> Math.addExact(p, q);
-                        case SUBTRACT -> Math.subtractExact(p, q);
-                        case MULTIPLY -> Math.multiplyExact(p, q);
-                        default -> throw new IllegalStateException(op + " of decimals runs boxed");
-                    };
+                switch (op) {
+                    case ADD -> {
+                        for (int k = 0; k < n; k++) {
+                            int i = pos[k];
+                            out[i] = Math.addExact(x[i], y[i]);
+                        }
+                    }
+                    case SUBTRACT -> {
+                        for (int k = 0; k < n; k++) {
+                            int i = pos[k];
+                            out[i] = Math.subtractExact(x[i], y[i]);
+                        }
+                    }
+                    case MULTIPLY -> {
+                        for (int k = 0; k < n; k++) {
+                            int i = pos[k];
+                            out[i] = Math.multiplyExact(x[i], y[i]);
+                        }
+                    }
+                    default -> throw new IllegalStateException(op + " of decimals runs boxed");
                 }
             } else {
-                for (int k = 0; k < n; k++) {
-                    int i = pos[k];
-                    long r = switch (op) {
-                        case ADD -> x[i] + y[i];
-                        case SUBTRACT -> x[i] - y[i];
-                        case MULTIPLY -> x[i] * y[i];
-                        default -> throw new IllegalStateException(op + " of integers runs boxed");
-                    };
-                    out[i] = kind == Kind.INT ? (int) r : r;
+                switch (op) {
+                    case ADD -> {
+                        for (int k = 0; k < n; k++) {
+                            int i = pos[k];
+                            out[i] = x[i] + y[i];
+                        }
+                    }
+                    case SUBTRACT -> {
+                        for (int k = 0; k < n; k++) {
+                            int i = pos[k];
+                            out[i] = x[i] - y[i];
+                        }
+                    }
+                    case MULTIPLY -> {
+                        for (int k = 0; k < n; k++) {
+                            int i = pos[k];
+                            out[i] = x[i] * y[i];
+                        }
+                    }
+                    default -> throw new IllegalStateException(op + " of integers runs boxed");
+                }
+                if (kind == Kind.INT) {
+                    for (int k = 0; k < n; k++) {
+                        int i = pos[k];
+                        out[i] = (int) out[i];
+                    }
                 }
             }
             copyNulls(a, b, result, pos, n);
             return result;
+        }
+
+        /** The values at {@code pos[0..n)} multiplied by {@code factor} (a decimal brought to the result's scale). */
+        private static long[] scaled(long[] values, long factor, int[] pos, int n) {
+            long[] out = new long[values.length];
+            for (int k = 0; k < n; k++) {
+                int i = pos[k];
+                out[i] = Math.multiplyExact(values[i], factor);
+            }
+            return out;
         }
 
         private static void copyNulls(LongVector a, LongVector b, LongVector result, int[] pos, int n) {

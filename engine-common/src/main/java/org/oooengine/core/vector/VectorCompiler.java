@@ -1,5 +1,6 @@
 package org.oooengine.core.vector;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.HashSet;
@@ -294,12 +295,30 @@ public final class VectorCompiler {
                 if (s < sl || s < sr) {
                     return null;
                 }
-                return new Arithmetic.Longs(op, a, POWERS_OF_TEN[s - sl], b, POWERS_OF_TEN[s - sr],
-                        Arithmetic.Longs.Kind.DECIMAL);
+                // a constant (1 - l_discount) is brought to the result's scale once, not per row
+                a = atScale(a, sl, s);
+                b = atScale(b, sr, s);
+                return new Arithmetic.Longs(op, a, a instanceof Constant ? 1 : POWERS_OF_TEN[s - sl],
+                        b, b instanceof Constant ? 1 : POWERS_OF_TEN[s - sr], Arithmetic.Longs.Kind.DECIMAL);
             }
             default -> {
                 return null;
             }
+        }
+    }
+
+    /** A constant of scale {@code from} as one of scale {@code to}, its value unchanged; any other expression as it is. */
+    private static VectorExpr atScale(VectorExpr e, int from, int to) {
+        if (!(e instanceof Constant c) || c.value() == null || from == to) {
+            return e;
+        }
+        BigDecimal value = new BigDecimal(c.value().toString()).setScale(to);
+        Constant scaled = new Constant(value, SqlType.decimal(Math.max(value.precision(), to + 1), to));
+        try {
+            scaled.asLong();
+            return scaled;
+        } catch (ArithmeticException beyondLong) { // scaled per row, each row's overflow found there
+            return e;
         }
     }
 
