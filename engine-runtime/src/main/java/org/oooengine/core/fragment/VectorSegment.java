@@ -75,7 +75,7 @@ final class VectorSegment {
             typesAt.add(types);
             if (step instanceof PipelineStep.Filter f) {
                 List<Expr> terms = f.condition() instanceof Expr.And and ? and.terms() : List.of(f.condition());
-                ops.add(Op.of(filter(terms.stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new))));
+                ops.add(Op.of(new FilterTerms(terms.stream().map(VectorCompiler::compile).toArray(VectorExpr[]::new))::kept));
             } else if (step instanceof PipelineStep.DropRepeats d) {
                 ops.add(Op.of(VectorRepeatsDropped.of(d, memory)::kept));
             } else if (step instanceof PipelineStep.Project p) {
@@ -114,22 +114,6 @@ final class VectorSegment {
         this.buildOut = marks;
         this.outputTypes = types;
         typesAt.add(types); // after the last step: what a join that ends the steps makes
-    }
-
-    /** The rows every term holds on: each term is evaluated only over the rows the ones before it kept. */
-    private static UnaryOperator<Batch> filter(VectorExpr[] terms) {
-        return b -> {
-            Batch kept = b;
-            for (int t = 0; t < terms.length && kept.size() > 0; t++) {
-                kept = kept(kept, terms[t]);
-            }
-            return kept;
-        };
-    }
-
-    private static Batch kept(Batch b, VectorExpr predicate) {
-        int[] kept = new int[b.size()];
-        return b.withPositions(kept, predicate.select(b, kept));
     }
 
     private static UnaryOperator<Batch> project(VectorExpr[] exprs) {
