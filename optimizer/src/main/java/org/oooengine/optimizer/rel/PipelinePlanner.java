@@ -35,7 +35,7 @@ import org.oooengine.core.sql.expr.Exprs;
  * BY of such a pipeline is sorted on each node and merged on the coordinator; with a LIMIT each
  * node keeps its first rows, and a LIMIT alone stops each node once it sent enough. A window with
  * PARTITION BY over such a pipeline runs on the nodes, its rows shuffled by the partition keys
- * ({@link RelNode.ShuffledWindow}) or, partitioned by the table's key, where they are. Other joins
+ * ({@link RelNode.ShuffledSteps}) or, partitioned by the table's key, where they are. Other joins
  * stay on the coordinator; a join input that the nodes can compute (joins of its own) is
  * gathered from them with only the columns the plan reads above it.
  */
@@ -143,6 +143,10 @@ public final class PipelinePlanner {
                 return perBranch;
             }
             RelNode input = place(a.input(), in);
+            RelNode.ShuffledSteps onMerged = afterMergedGroups(input, a);
+            if (onMerged != null) {
+                return onMerged;
+            }
             RelNode partials = a.aggregates().stream().allMatch(AggregateCall::splittable)
                     ? thenOnNodes(input, partialStep(a), partialFields(a)) : null;
             if (partials != null) { // each node aggregates what its join gives; the coordinator merges the groups
@@ -210,8 +214,8 @@ public final class PipelinePlanner {
                 return new RelNode.Limit(new RelNode.Sort(first, s.keys()), l.offset(), l.count());
             }
             RelNode input = place(s.input(), in);
-            if (input instanceof RelNode.ShuffledWindow w && !w.ended()) { // so do the nodes that computed a window
-                RelNode.ShuffledWindow first = w.then(new PipelineStep.TopN(s.keys(), l.offset() + l.count()), w.fields());
+            if (input instanceof RelNode.ShuffledSteps w && !w.ended()) { // so do the nodes that computed a window
+                RelNode.ShuffledSteps first = w.then(new PipelineStep.TopN(s.keys(), l.offset() + l.count()), w.fields());
                 return new RelNode.Limit(new RelNode.Sort(first, s.keys()), l.offset(), l.count());
             }
             return new RelNode.Limit(new RelNode.Sort(input, s.keys()), l.offset(), l.count());
@@ -270,14 +274,14 @@ public final class PipelinePlanner {
                 return shuffledWindow(w, onlyRead(chain, in));
             }
             RelNode input = place(w.input(), in);
-            RelNode.ShuffledWindow merged = afterMergedGroups(input, w);
+            RelNode.ShuffledSteps merged = afterMergedGroups(input, w);
             if (merged != null) {
                 return merged;
             }
-            List<Integer> shared = input instanceof RelNode.ShuffledWindow shuffled && !shuffled.ended()
+            List<Integer> shared = input instanceof RelNode.ShuffledSteps shuffled && !shuffled.ended()
                     ? sharedKeys(shuffled, w.partitionKeys()) : List.of();
             if (!shared.isEmpty()) { // shuffled by the keys both windows share, each node has whole partitions of both
-                return ((RelNode.ShuffledWindow) input).keyedBy(shared).then(w.step(), w.fields());
+                return ((RelNode.ShuffledSteps) input).keyedBy(shared).then(w.step(), w.fields());
             }
             return new RelNode.Window(input, w.partitionKeys(), w.orderKeys(), w.calls(), w.fields());
         }
@@ -292,7 +296,7 @@ public final class PipelinePlanner {
      * partitions of the windows it runs and of the later one. Empty when there are none (a
      * key its steps moved or made is none).
      */
-    private static List<Integer> sharedKeys(RelNode.ShuffledWindow shuffled, List<Expr> partition) {
+    private static List<Integer> sharedKeys(RelNode.ShuffledSteps shuffled, List<Expr> partition) {
         return shuffled.keys().stream().filter(k -> partition.stream().anyMatch(e -> e instanceof Expr.Column c && c.index() == k)
                 && keptInPlace(shuffled.steps(), k)).toList();
     }
@@ -317,7 +321,7 @@ public final class PipelinePlanner {
      * that each node merges whole groups of whole partitions, filters them and computes the window.
      * Null for any other input.
      */
-    private static RelNode.ShuffledWindow afterMergedGroups(RelNode input, RelNode.Window w) {
+    private static RelNode.ShuffledSteps afterMergedGroups(RelNode input, RelNode.Window w) {
         List<PipelineStep> filters = new ArrayList<>();
         RelNode below = input;
         while (below instanceof RelNode.Filter f) {
@@ -340,7 +344,33 @@ public final class PipelinePlanner {
         steps.add(new PipelineStep.MergePartials(a.keyCount(), a.aggregates()));
         steps.addAll(filters);
         steps.add(w.step());
-        return new RelNode.ShuffledWindow((RelNode.NodePipeline) a.input(), keys, steps, w.fields());
+        return new RelNode.ShuffledSteps((RelNode.NodePipeline) a.input(), keys, steps, w.fields());
+    }
+
+    /**
+     * {@code a} over a GROUP BY whose groups the nodes merge, when each of its keys is one of that
+     * GROUP BY's (TPC-H Q16 counts the distinct suppliers per kind of part: its suppliers first
+     * made distinct per kind): the partial groups are shuffled by those keys alone, so that each
+     * node merges whole groups and aggregates whole groups of them, and the coordinator gathers
+     * the result rather than aggregate every merged group itself. Null for any other input.
+     */
+    private static RelNode.ShuffledSteps afterMergedGroups(RelNode input, RelNode.Aggregate a) {
+        if (!(input instanceof RelNode.FinalAggregate merged) || !merged.onNodes() || a.keys().isEmpty()
+                || a.aggregates().stream().anyMatch(AggregateCall::distinct)) {
+            return null;
+        }
+        List<Integer> keys = new ArrayList<>();
+        for (Expr k : a.keys()) {
+            if (!(k instanceof Expr.Column c) || c.index() >= merged.keyCount()) {
+                return null;
+            }
+            if (!keys.contains(c.index())) {
+                keys.add(c.index());
+            }
+        }
+        List<PipelineStep> steps = List.of(new PipelineStep.MergePartials(merged.keyCount(), merged.aggregates()),
+                new PipelineStep.Aggregate(a.keys(), a.aggregates()));
+        return new RelNode.ShuffledSteps((RelNode.NodePipeline) merged.input(), keys, steps, a.fields());
     }
 
     /**
@@ -348,7 +378,7 @@ public final class PipelinePlanner {
      * of theirs is computed by the nodes that send the rows, as an extra column the window's
      * nodes drop again.
      */
-    private static RelNode.ShuffledWindow shuffledWindow(RelNode.Window w, RelNode.NodePipeline rows) {
+    private static RelNode.ShuffledSteps shuffledWindow(RelNode.Window w, RelNode.NodePipeline rows) {
         int width = rows.fields().size();
         List<Expr> sent = new ArrayList<>();
         List<Field> sentFields = new ArrayList<>(rows.fields());
@@ -366,7 +396,7 @@ public final class PipelinePlanner {
             }
         }
         if (sent.size() == width) {
-            return new RelNode.ShuffledWindow(rows, keys, List.of(w.step()), w.fields());
+            return new RelNode.ShuffledSteps(rows, keys, List.of(w.step()), w.fields());
         }
         List<PipelineStep> steps = new ArrayList<>(rows.steps());
         steps.add(new PipelineStep.Project(sent));
@@ -376,7 +406,7 @@ public final class PipelinePlanner {
         for (int i = 0; i < w.calls().size(); i++) {
             dropped.add(new Expr.Column(sent.size() + i, w.calls().get(i).type()));
         }
-        return new RelNode.ShuffledWindow(keyed, keys, List.of(new PipelineStep.Window(partition, w.orderKeys(), w.calls()),
+        return new RelNode.ShuffledSteps(keyed, keys, List.of(new PipelineStep.Window(partition, w.orderKeys(), w.calls()),
                 new PipelineStep.Project(dropped)), w.fields());
     }
 
@@ -469,7 +499,7 @@ public final class PipelinePlanner {
         if (placed instanceof RelNode.ShuffledJoin j) {
             return j.then(step, out);
         }
-        if (placed instanceof RelNode.ShuffledWindow w) { // not a partial aggregate: its groups are merged from pipelines
+        if (placed instanceof RelNode.ShuffledSteps w) { // not a partial aggregate: its groups are merged from pipelines
             return w.ended() || step instanceof PipelineStep.PartialAggregate ? null : w.then(step, out);
         }
         if (placed instanceof RelNode.IndexJoinSteps s) {

@@ -28,7 +28,7 @@ final class PlanEstimates {
         this.tables = tables;
         this.model = CardinalityModel.of(layouts, tables, n -> n instanceof RelNode.NodePipeline
                 || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps
-                || n instanceof RelNode.ShuffledWindow ? pipeline(n) : null);
+                || n instanceof RelNode.ShuffledSteps ? pipeline(n) : null);
     }
 
     /** Rows {@code n} is estimated to produce; -1 when unknown (an index join: its choice states the optimizer's estimate). */
@@ -54,7 +54,7 @@ final class PlanEstimates {
             List<Field> sent = j.leftArrival().steps().isEmpty() ? j.left().fields() : pipeline(j.left()).output();
             made = new PipelineRows(sent, rows(j.left()), model.columns(j.left()), shuffledJoinSteps(j), j.fields(),
                     build -> side(build, List.of(), List.of(), j), RowEstimates.Ranges.NONE, 1, model);
-        } else if (n instanceof RelNode.ShuffledWindow w) {
+        } else if (n instanceof RelNode.ShuffledSteps w) {
             // the rows sent named as their pipeline made them: a partial aggregate's states by its calls
             made = new PipelineRows(pipeline(w.input()).output(), rows(w.input()), model.columns(w.input()), w.steps(), w.fields(),
                     build -> PipelineRows.Side.UNKNOWN, RowEstimates.Ranges.NONE, 1, model);

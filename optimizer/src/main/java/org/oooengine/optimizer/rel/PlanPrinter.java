@@ -145,8 +145,8 @@ public final class PlanPrinter {
             printIndexJoinSteps(s, indent);
         } else if (n instanceof RelNode.FinalAggregate a) {
             printFinalAggregate(a, indent);
-        } else if (n instanceof RelNode.ShuffledWindow w) {
-            printShuffledWindow(w, indent);
+        } else if (n instanceof RelNode.ShuffledSteps w) {
+            printShuffledSteps(w, indent);
         } else if (n instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s) {
             // ORDER BY ... LIMIT keeps only the first rows as it sorts: the sort hands on no more
             add(indent, describe(l), estimates.rows(l), annotation.apply(l));
@@ -296,14 +296,14 @@ public final class PlanPrinter {
     }
 
     /**
-     * A window the nodes compute over rows shuffled to them by its partition keys: what each node
-     * runs over its share, the window first, then the pipeline that sends the rows.
+     * A window or an aggregate the nodes compute over rows shuffled to them by its keys: what each
+     * node runs over its share, the window or aggregate first, then the pipeline that sends the rows.
      */
-    private void printShuffledWindow(RelNode.ShuffledWindow w, String indent) {
+    private void printShuffledSteps(RelNode.ShuffledSteps w, String indent) {
         PipelineRows rows = estimates.pipeline(w);
         add(indent, gather(w.steps(), rows.output(), all(w.fields().size())), rows.outputRows(), annotation.apply(w));
         int first = 0;
-        while (!(w.steps().get(first) instanceof PipelineStep.Window)) {
+        while (!(w.steps().get(first) instanceof PipelineStep.Window || w.steps().get(first) instanceof PipelineStep.Aggregate)) {
             first++;
         }
         for (int i = w.steps().size() - 1; i >= 0; i--) {
@@ -412,7 +412,7 @@ public final class PlanPrinter {
             return displayed(inputs(n).get(0));
         }
         if (n instanceof RelNode.NodePipeline || n instanceof RelNode.ShuffledJoin || n instanceof RelNode.IndexJoinSteps
-                || n instanceof RelNode.ShuffledWindow) {
+                || n instanceof RelNode.ShuffledSteps) {
             return estimates.pipeline(n).output();
         }
         if (n instanceof RelNode.Aggregate a) {

@@ -382,43 +382,48 @@ public sealed interface RelNode {
     }
 
     /**
-     * Window functions on the nodes: {@code input}'s rows, which the nodes compute, each sent to
-     * the node a hash of its {@code keys} columns (some of every window's PARTITION BY) picks, so
-     * that every partition's rows meet on one node; each node runs {@code steps} over its share —
-     * a {@link PipelineStep.Window} first (after a {@link PipelineStep.MergePartials} and HAVING's
-     * filters when the input is a GROUP BY's partial groups), then what follows it there
-     * (filters, projections, windows, a top-N) — and the coordinator gathers what comes out.
+     * Steps the nodes run over rows shuffled to them by a key: {@code input}'s rows, which the
+     * nodes compute, each sent to the node a hash of its {@code keys} columns picks, so that rows
+     * alike in those keys meet on one node; each node runs {@code steps} over its share, and the
+     * coordinator gathers what comes out. The first is a {@link PipelineStep.Window} (some of every
+     * window's PARTITION BY among the keys), after a {@link PipelineStep.MergePartials} and
+     * HAVING's filters when the input is a GROUP BY's partial groups; or, over such groups, a
+     * whole {@link PipelineStep.Aggregate} keyed by all of the keys (TPC-H Q16's count of the
+     * distinct suppliers per kind of part). What follows runs there too (filters, projections,
+     * windows, a top-N).
      */
-    record ShuffledWindow(NodePipeline input, List<Integer> keys, List<PipelineStep> steps, List<Field> fields)
+    record ShuffledSteps(NodePipeline input, List<Integer> keys, List<PipelineStep> steps, List<Field> fields)
             implements RelNode {
-        public ShuffledWindow {
+        public ShuffledSteps {
             keys = List.copyOf(keys);
             steps = List.copyOf(steps);
             int first = steps.get(0) instanceof PipelineStep.MergePartials ? 1 : 0;
             while (first < steps.size() && first > 0 && steps.get(first) instanceof PipelineStep.Filter) {
                 first++;
             }
-            if (keys.isEmpty() || first >= steps.size() || !(steps.get(first) instanceof PipelineStep.Window)) {
-                throw new IllegalArgumentException("rows shuffled by partition keys for a window first");
+            boolean window = first < steps.size() && steps.get(first) instanceof PipelineStep.Window;
+            boolean aggregate = first == 1 && first < steps.size() && steps.get(first) instanceof PipelineStep.Aggregate;
+            if (keys.isEmpty() || !window && !aggregate) {
+                throw new IllegalArgumentException("rows shuffled by key for a window, or merged groups for an aggregate, first");
             }
             if (!input.shuffles().isEmpty()) {
-                throw new IllegalArgumentException("the rows a window shuffles come from a pipeline that does not shuffle");
+                throw new IllegalArgumentException("the rows shuffled come from a pipeline that does not shuffle");
             }
             if (steps.stream().anyMatch(s -> s instanceof PipelineStep.HashJoin || s instanceof PipelineStep.PartialAggregate)) {
-                throw new IllegalArgumentException("no join or partial aggregate after a shuffled window");
+                throw new IllegalArgumentException("no join or partial aggregate after rows shuffled by key");
             }
         }
 
         /** These steps and then {@code step}, giving rows of {@code out}. */
-        public ShuffledWindow then(PipelineStep step, List<Field> out) {
+        public ShuffledSteps then(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
-            return new ShuffledWindow(input, keys, more, out);
+            return new ShuffledSteps(input, keys, more, out);
         }
 
         /** The same steps over the rows shuffled by {@code fewer} of the keys instead. */
-        public ShuffledWindow keyedBy(List<Integer> fewer) {
-            return new ShuffledWindow(input, fewer, steps, fields);
+        public ShuffledSteps keyedBy(List<Integer> fewer) {
+            return new ShuffledSteps(input, fewer, steps, fields);
         }
 
         /** Whether the last step ends what the nodes may run (a top-N, a sort, a limit): nothing goes after it. */

@@ -100,7 +100,7 @@ final class ColumnUsage {
             needAll(j.left());
             needAll(j.right());
             j.moreBuilds().forEach(b -> needAll(b.producer()));
-        } else if (node instanceof RelNode.ShuffledWindow w) {
+        } else if (node instanceof RelNode.ShuffledSteps w) {
             needAll(w.input());
         } else if (node instanceof RelNode.FinalAggregate a) {
             needAll(a.input());

@@ -323,8 +323,8 @@ public final class Executor {
             finalAggregate(a, out);
         } else if (node instanceof RelNode.ShuffledJoin j) {
             fromManyThreads(out, sink -> shuffledJoin(j, sink));
-        } else if (node instanceof RelNode.ShuffledWindow w) {
-            shuffledWindow(w, out);
+        } else if (node instanceof RelNode.ShuffledSteps w) {
+            shuffledSteps(w, out);
         } else if (node instanceof RelNode.Union u) {
             u.inputs().forEach(input -> produce(input, out));
         } else if (node instanceof RelNode.Window w) {
@@ -514,7 +514,7 @@ public final class Executor {
      * A window's rows shuffled by its partition keys to the nodes, which compute it and run the
      * steps after it; where the rows do not live on nodes, the same steps here over the rows.
      */
-    private void shuffledWindow(RelNode.ShuffledWindow w, Consumer<List<Object[]>> out) {
+    private void shuffledSteps(RelNode.ShuffledSteps w, Consumer<List<Object[]>> out) {
         if (!reader.mergesGroupsOnNodes(w.input().scan().table())) {
             Pipeline here = new Pipeline(w.steps(), w.input().fields().size(), Pipeline.BuildSource.ROWS_ONLY, out, memory);
             produce(w.input(), here::accept);
