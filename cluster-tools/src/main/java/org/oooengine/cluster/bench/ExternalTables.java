@@ -24,7 +24,9 @@ public final class ExternalTables {
     /**
      * Creates {@code database} anew with an external table over {@code dir}/{@code <table>} in
      * {@code format} for each of {@code tables}; a table {@code partitionedBy} names is partitioned
-     * by that column (Hive's {@code column=value} directories, the column not in the files).
+     * by that column (Hive's {@code column=value} directories, the column not in the files). Each
+     * table's primary key is declared {@code DISABLE NOVALIDATE RELY}, as a warehouse declares the
+     * keys its writers keep for Hive's optimizer to trust.
      */
     public static void register(SqlSession sql, String database, List<TableDefinition> tables, Path dir, String format,
                                 Map<String, String> partitionedBy) {
@@ -40,6 +42,9 @@ public final class ExternalTables {
                 } else {
                     columns.add(c.name() + " " + sqlType(c.type()));
                 }
+            }
+            if (!t.primaryKey().isEmpty() && t.primaryKey().stream().noneMatch(c -> c.equals(key))) {
+                columns.add("PRIMARY KEY (" + String.join(", ", t.primaryKey()) + ") DISABLE NOVALIDATE RELY");
             }
             run(sql, "CREATE EXTERNAL TABLE " + database + "." + t.name() + " (" + columns + ")" + partition
                     + " STORED AS " + format + " LOCATION '" + dir.resolve(t.name()).toAbsolutePath() + "'");

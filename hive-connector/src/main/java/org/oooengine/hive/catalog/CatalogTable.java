@@ -19,7 +19,9 @@ import org.oooengine.optimizer.catalog.TableInfo;
  * A table declared without a primary key is stored with a hidden row id as its key, numbered by
  * the coordinator ({@code nextRowId}), so rows that repeat are kept, as Hive keeps them.
  * {@code constraints} are what Hive declares and does not enforce: the primary key's name and
- * the foreign keys.
+ * the foreign keys, and of a table whose rows are files (an EXTERNAL table, whose own primary key
+ * is empty) the primary key it was declared with: no node stores the rows by it, nothing checks
+ * it, and the planner trusts it only where it was declared RELY ({@link #info()}).
  *
  * @param storage the name of the table on the nodes
  */
@@ -110,7 +112,8 @@ public record CatalogTable(String database, String name, String storage, List<Co
         for (ColumnEntry c : columns) {
             cols.add(new ResultColumn(c.name(), SqlType.parse(c.type()), c.comment()));
         }
-        return new TableInfo(database, name, cols, primaryKey, indexedColumns, storage, properties, comment);
+        return new TableInfo(database, name, cols, primaryKey, indexedColumns, storage, properties, comment,
+                constraints.primaryKeyRely() ? constraints.unenforcedKey() : List.of());
     }
 
     /** How the nodes store it: the declared columns (and the row id), clustered on the key, one local index per indexed column. */

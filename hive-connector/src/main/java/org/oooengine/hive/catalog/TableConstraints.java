@@ -10,13 +10,28 @@ import java.util.List;
  *
  * @param primaryKeyName the name of {@code CONSTRAINT name PRIMARY KEY}; empty when none was given
  * @param primaryKeyRely whether the primary key is declared {@code RELY} (the planner may trust it)
+ * @param unenforcedKey  the primary key's columns of a table whose rows are files (empty otherwise):
+ *                       the engine neither stores the rows by it nor checks it, so it is not the
+ *                       table's own {@link CatalogTable#primaryKey()}
  */
-public record TableConstraints(String primaryKeyName, boolean primaryKeyRely, List<ForeignKey> foreignKeys) {
+public record TableConstraints(String primaryKeyName, boolean primaryKeyRely, List<ForeignKey> foreignKeys,
+                               List<String> unenforcedKey) {
     public static final TableConstraints NONE = new TableConstraints("", false, List.of());
 
     public TableConstraints {
         primaryKeyName = primaryKeyName == null ? "" : primaryKeyName;
         foreignKeys = foreignKeys == null ? List.of() : List.copyOf(foreignKeys);
+        unenforcedKey = unenforcedKey == null ? List.of() : List.copyOf(unenforcedKey); // files written before it was kept
+    }
+
+    /** Constraints of a table whose primary key, if any, is its own key. */
+    public TableConstraints(String primaryKeyName, boolean primaryKeyRely, List<ForeignKey> foreignKeys) {
+        this(primaryKeyName, primaryKeyRely, foreignKeys, List.of());
+    }
+
+    /** The primary key's columns as declared: the table's own key, or the one no one checks of a table in files. */
+    public List<String> declaredKey(List<String> ownKey) {
+        return ownKey.isEmpty() ? unenforcedKey : ownKey;
     }
 
     /**

@@ -127,7 +127,7 @@ final class DataDefinition {
         Map<String, String> props = new java.util.HashMap<>(properties);
         props.put(DdlAnalyzer.TRANSACTIONAL_PROPERTY, "true");
         CatalogTable entry = CatalogTable.of(database, name, columns, rows.primaryKey(), List.of(), props, "",
-                org.oooengine.hive.catalog.TableConstraints.NONE).withStorage(storage);
+                TableConstraints.NONE).withStorage(storage);
         DdlAnalyzer.checkCopies(name, props);
         TableDefinition asSql = TransactionalTableLayout.definition(entry.info());
         for (int i = 0; i < rows.schema().columns().size(); i++) {
@@ -418,7 +418,7 @@ final class DataDefinition {
         if (s.asSelect() == null) {
             String location = loadable.tableLocation("CREATE EXTERNAL TABLE " + s.name(), s.location(), conf);
             catalog.put(CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(),
-                    s.comment(), TableConstraints.NONE).withStorage(location));
+                    s.comment(), s.constraints()).withStorage(location));
             LOG.info("created external table {}.{} over {}", s.database(), s.name(), location);
             return StatementResult.update(0);
         }
@@ -430,7 +430,7 @@ final class DataDefinition {
                     + "CREATE EXTERNAL TABLE reads them, INSERT adds to them");
         }
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(),
-                s.comment(), TableConstraints.NONE).withStorage(location);
+                s.comment(), s.constraints()).withStorage(location);
         long written = files.insert(new DdlStatement.Insert(t.info(), s.asSelect(), false), rows, settings, cancelled);
         catalog.put(t); // once its files are there
         LOG.info("created table {}.{} over {} ({} rows)", s.database(), s.name(), location, written);

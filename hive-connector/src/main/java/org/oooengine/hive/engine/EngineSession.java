@@ -492,18 +492,19 @@ final class EngineSession implements SqlSession {
 
     /** Hive's constraints section of DESCRIBE FORMATTED: the primary key and each foreign key. */
     private static void constraintRows(TableInfo t, TableConstraints c, List<Object[]> rows) {
-        if (t.primaryKey().isEmpty() && c.foreignKeys().isEmpty()) {
+        List<String> key = c.declaredKey(t.primaryKey());
+        if (key.isEmpty() && c.foreignKeys().isEmpty()) {
             return;
         }
         String table = t.database() + "." + t.name();
         rows.add(new Object[] {"", null, null});
         rows.add(new Object[] {"# Constraints", null, null});
-        if (!t.primaryKey().isEmpty()) {
+        if (!key.isEmpty()) {
             rows.add(new Object[] {"", null, null});
             rows.add(new Object[] {"# Primary Key", null, null});
             rows.add(new Object[] {"Table:", table, null});
             rows.add(new Object[] {"Constraint Name:", c.primaryKeyName(), null});
-            rows.add(new Object[] {"Column Name:", String.join(", ", t.primaryKey()), null});
+            rows.add(new Object[] {"Column Name:", String.join(", ", key), null});
             rows.add(new Object[] {"Rely:", Boolean.toString(c.primaryKeyRely()), null});
         }
         if (!c.foreignKeys().isEmpty()) {

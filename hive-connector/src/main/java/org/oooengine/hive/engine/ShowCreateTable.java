@@ -40,8 +40,9 @@ final class ShowCreateTable {
         for (ResultColumn c : columns) {
             items.add(column(c));
         }
-        if (!t.primaryKey().isEmpty()) {
-            items.add("  " + named(constraints.primaryKeyName()) + "PRIMARY KEY (" + names(t.primaryKey())
+        List<String> key = constraints.declaredKey(t.primaryKey());
+        if (!key.isEmpty()) {
+            items.add("  " + named(constraints.primaryKeyName()) + "PRIMARY KEY (" + names(key)
                     + ") DISABLE NOVALIDATE" + (constraints.primaryKeyRely() ? " RELY" : ""));
         }
         for (TableConstraints.ForeignKey fk : constraints.foreignKeys()) {

@@ -81,7 +81,7 @@ final class TableChanges {
             keys.add(fk);
         }
         TableConstraints c = t.constraints();
-        return changed ? t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys)) : t;
+        return changed ? t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys, c.unenforcedKey())) : t;
     }
 
     void alterProperties(DdlStatement.AlterProperties s) {
@@ -123,7 +123,7 @@ final class TableChanges {
         }
         List<TableConstraints.ForeignKey> keys = new ArrayList<>(c.foreignKeys());
         keys.add(s.key());
-        catalog.put(t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys)));
+        catalog.put(t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys, c.unenforcedKey())));
     }
 
     void dropConstraint(DdlStatement.DropConstraint s) {
@@ -139,7 +139,7 @@ final class TableChanges {
             throw new SqlException(SqlException.UNKNOWN_TABLE, "table " + t.database() + "." + t.name()
                     + " has no constraint " + s.constraint());
         }
-        catalog.put(t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys)));
+        catalog.put(t.withConstraints(new TableConstraints(c.primaryKeyName(), c.primaryKeyRely(), keys, c.unenforcedKey())));
     }
 
     void changeColumn(DdlStatement.ChangeColumn s) {

@@ -306,6 +306,57 @@ class ExternalTablesTest {
         }
     }
 
+    /**
+     * A primary key declared on a table in files is kept and shown, never checked; declared RELY
+     * the planner trusts it as Hive's does: the few orders are grouped by customer key before they
+     * meet the many customers, whose other columns the key determines (TPC-H Q10's shape), where
+     * without it grouping them first is not estimated to pay. A key to be enforced, or a foreign
+     * key, is refused by name.
+     */
+    @Test
+    void aPrimaryKeyDeclaredRelyIsTrustedByThePlanner() throws Exception {
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_k (" + columns(TpchTable.ORDERS) + ") "
+                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
+            for (String rely : List.of("RELY", "NORELY")) {
+                SqlCluster.rows(s, "CREATE EXTERNAL TABLE customer_" + rely + " (" + columns(TpchTable.CUSTOMER)
+                        + ", CONSTRAINT customer_pk PRIMARY KEY (c_custkey) DISABLE NOVALIDATE " + rely + ") "
+                        + "ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' LOCATION '" + incoming.resolve("customers_csv") + "'");
+                cluster.oracle().execute("CREATE OR REPLACE VIEW customer_" + rely + " AS SELECT * FROM customer");
+            }
+            cluster.oracle().execute("CREATE OR REPLACE VIEW orders_k AS SELECT * FROM orders");
+            String byCustomer = "SELECT c_custkey, c_name, c_acctbal, count(*), sum(o_totalprice) FROM orders_k "
+                    + "JOIN customer_%s ON o_custkey = c_custkey WHERE o_orderstatus = 'F' AND o_orderpriority = '1-URGENT' "
+                    + "GROUP BY c_custkey, c_name, c_acctbal";
+            String relied = explain(s, "EXPLAIN " + byCustomer.formatted("rely"));
+            assertTrue(relied.contains("keys [o_custkey]"), relied);
+            String notRelied = explain(s, "EXPLAIN " + byCustomer.formatted("norely"));
+            assertFalse(notRelied.contains("keys [o_custkey]"), notRelied);
+            for (String rely : List.of("rely", "norely")) {
+                assertSameAsDuckDb(s, byCustomer.formatted(rely));
+            }
+
+            String ddl = SqlCluster.rows(s, "SHOW CREATE TABLE customer_rely").stream().map(r -> (String) r[0])
+                    .collect(Collectors.joining("\n"));
+            assertTrue(ddl.contains("CONSTRAINT `customer_pk` PRIMARY KEY (`c_custkey`) DISABLE NOVALIDATE RELY"), ddl);
+            String described = SqlCluster.rows(s, "DESCRIBE FORMATTED customer_norely").stream()
+                    .map(r -> r[0] + "=" + r[1]).collect(Collectors.joining("\n"));
+            assertTrue(described.contains("Column Name:=c_custkey\nRely:=false"), described);
+
+            SqlException enforced = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "CREATE EXTERNAL TABLE c2 "
+                    + "(c_custkey BIGINT, PRIMARY KEY (c_custkey) ENABLE) LOCATION '" + incoming.resolve("customers_csv") + "'"));
+            assertEquals(SqlException.NOT_SUPPORTED, enforced.sqlState());
+            assertTrue(enforced.getMessage().contains("an enforced PRIMARY KEY of table c2"), enforced.getMessage());
+            SqlException foreign = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "CREATE EXTERNAL TABLE o2 "
+                    + "(o_custkey BIGINT, FOREIGN KEY (o_custkey) REFERENCES customer_rely (c_custkey) DISABLE NOVALIDATE) "
+                    + "LOCATION '" + incoming.resolve("customers_csv") + "'"));
+            assertTrue(foreign.getMessage().contains("FOREIGN KEY of table o2"), foreign.getMessage());
+            for (String t : List.of("orders_k", "customer_rely", "customer_norely")) {
+                SqlCluster.rows(s, "DROP TABLE " + t);
+            }
+        }
+    }
+
     @Test
     void aLocationOrAFileOutsideTheAllowedDirectoriesIsRefused() throws Exception {
         try (SqlSession s = cluster.session()) {

@@ -889,7 +889,7 @@ final class CardinalityModel {
                 product *= values;
             } else {
                 perTable.merge(table, values, (a, b) -> a * b);
-                if (List.of(fields.get(onlyColumn(k)).name()).equals(((TableInfo) table.get(1)).primaryKey())) {
+                if (List.of(fields.get(onlyColumn(k)).name()).equals(((TableInfo) table.get(1)).uniqueKey())) {
                     byPrimaryKey.put(table, values);
                 }
             }
@@ -926,7 +926,7 @@ final class CardinalityModel {
         List<List<Object>> ordered = tables.stream().sorted(java.util.Comparator.comparing(t -> (String) t.get(0))).toList();
         java.util.Set<List<Object>> determined = new java.util.LinkedHashSet<>();
         for (List<Object> t : ordered) {
-            List<String> pk = ((TableInfo) t.get(1)).primaryKey();
+            List<String> pk = ((TableInfo) t.get(1)).uniqueKey();
             if (pk.size() != 1) {
                 continue;
             }

@@ -8,8 +8,8 @@ import org.oooengine.core.sql.expr.Exprs;
 
 /**
  * GROUP BY keys that no one reads above the GROUP BY and whose value another key determines — a
- * key that is a table's one-column primary key, and a key computed from columns of that same table
- * row alone — grouped by as a constant NULL instead: the groups are the same, and their rows carry
+ * key that is a table's one-column unique key (its primary key, or one declared RELY), and a key
+ * computed from columns of that same table row alone — grouped by as a constant NULL instead: the groups are the same, and their rows carry
  * neither the key nor the columns it is computed from (TPC-DS Q23's frequent items group by item
  * key, date and the item's description, of which only the item key is read: 1.5 million groups
  * no longer hash and move a 30-character string each).
@@ -50,13 +50,13 @@ final class DeterminedGroupKeys {
         return key instanceof Expr.Column c ? primaryKeyScan(node, c.index()) : null;
     }
 
-    /** The scan of whose one-column primary key column {@code column} of {@code node} is a copy, or null. */
+    /** The scan of whose one-column unique key ({@code TableInfo#uniqueKey}) column {@code column} of {@code node} is a copy, or null. */
     static RelNode.Scan primaryKeyScan(RelNode node, int column) {
         Origin o = origin(node, column);
         if (o == null) {
             return null;
         }
-        List<String> key = o.scan.table().primaryKey();
+        List<String> key = o.scan.table().uniqueKey();
         return key.size() == 1 && o.scan.fields().size() == o.scan.table().columns().size()
                 && o.scan.table().indexOf(key.get(0)) == o.column ? o.scan : null;
     }

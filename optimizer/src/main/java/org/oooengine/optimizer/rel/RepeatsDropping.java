@@ -89,7 +89,7 @@ final class RepeatsDropping {
                 || s instanceof PipelineStep.HashJoin j && j.kind().leftOnly()))) {
             return true;
         }
-        List<String> key = p.scan().table().primaryKey();
+        List<String> key = p.scan().table().uniqueKey();
         BitSet read = ScanPipeline.inputsRead(width, p.steps().subList(at, p.steps().size()), new BitSet());
         return key.isEmpty() || !key.stream().allMatch(column -> read.get(p.scan().table().indexOf(column)));
     }

@@ -24,6 +24,7 @@ final class ConstraintClauses {
     private final List<String> primaryKey = new ArrayList<>();
     private String primaryKeyName = "";
     private boolean primaryKeyRely;
+    private ASTNode primaryKeyChecked; // ENABLE or VALIDATE: the key is to be checked against the rows
     private final List<ASTNode> foreignKeys = new ArrayList<>();
 
     ConstraintClauses(Catalog catalog, String database) {
@@ -47,12 +48,29 @@ final class ConstraintClauses {
                 case TOK_TABCOLNAME -> Ast.children(part).forEach(k -> primaryKey.add(Ast.name(k)));
                 case TOK_CONSTRAINT_NAME -> primaryKeyName = Ast.name(Ast.child(part, 0));
                 case TOK_RELY -> primaryKeyRely = true;
-                default -> { // ENABLE, DISABLE, VALIDATE, NOVALIDATE, NORELY: the key is the rows' key either way
+                case TOK_ENABLE, TOK_VALIDATE -> primaryKeyChecked = part;
+                default -> { // DISABLE, NOVALIDATE, NORELY: on the nodes the key is the rows' key either way
                 }
             }
         }
         if (column != null) {
             primaryKey.add(column);
+        }
+    }
+
+    /**
+     * Refuses what a table held in files cannot honour: its rows are files another tool may write,
+     * so its primary key is never checked (it must not say ENABLE or VALIDATE), and foreign keys of
+     * such a table are not kept.
+     */
+    void requireUnchecked(String table) {
+        if (primaryKeyChecked != null) {
+            throw Ast.notSupported("an enforced PRIMARY KEY of table " + table + ", whose rows are files (its key is "
+                    + "kept, not checked: declare it DISABLE NOVALIDATE, and RELY for the planner to trust it)",
+                    primaryKeyChecked);
+        }
+        if (!foreignKeys.isEmpty()) {
+            throw Ast.notSupported("FOREIGN KEY of table " + table + ", whose rows are files", foreignKeys.get(0));
         }
     }
 
@@ -68,6 +86,11 @@ final class ConstraintClauses {
             out.add(foreignKey(fk, table, columns));
         }
         return new TableConstraints(primaryKeyName, primaryKeyRely, out);
+    }
+
+    /** The constraints of a table whose rows are files: its primary key is declared, not its own ({@link #requireUnchecked}). */
+    TableConstraints buildInFiles() {
+        return new TableConstraints(primaryKeyName, primaryKeyRely, List.of(), primaryKey);
     }
 
     private TableConstraints.ForeignKey foreignKey(ASTNode fk, String table, List<ResultColumn> columns) {

@@ -216,7 +216,7 @@ public final class DdlAnalyzer {
         if (external != null || location != null && asSelect != null) {
             // a table whose rows are the files at a LOCATION, as Hive 4 makes CREATE TABLE ... LOCATION ... AS SELECT
             return createExternal(name, columns, partitionedBy, location, storedAs, properties, comment, ifNotExists,
-                    asSelect, bucketed != null || !primaryKey.isEmpty(), n);
+                    asSelect, bucketed, constraints, n);
         }
         if (partitionedBy != null) {
             throw Ast.notSupported("PARTITIONED BY of a table on the nodes (they are hash-partitioned over the nodes on "
@@ -332,10 +332,12 @@ public final class DdlAnalyzer {
      */
     private DdlStatement createExternal(String[] name, List<ResultColumn> columns, ASTNode partitionedBy, String location,
                                         String storedAs, Map<String, String> properties, String comment,
-                                        boolean ifNotExists, RelNode asSelect, boolean nodeClauses, ASTNode n) {
-        if (nodeClauses) {
-            throw Ast.notSupported("CLUSTERED BY or a PRIMARY KEY of a table whose rows are the files at its LOCATION", n);
+                                        boolean ifNotExists, RelNode asSelect, ASTNode bucketed,
+                                        ConstraintClauses constraints, ASTNode n) {
+        if (bucketed != null) {
+            throw Ast.notSupported("CLUSTERED BY of a table whose rows are the files at its LOCATION", bucketed);
         }
+        constraints.requireUnchecked(name[1]);
         if (asSelect != null) {
             if (partitionedBy != null) {
                 throw Ast.notSupported("PARTITIONED BY in CREATE TABLE ... AS SELECT of a table held in files (create "
@@ -388,8 +390,9 @@ public final class DdlAnalyzer {
         for (ResultColumn c : columns) {
             c.type().storedType(); // refuses a type no file is read into, now
         }
+        checkColumns(constraints.primaryKey(), columns, "PRIMARY KEY", n);
         return new DdlStatement.CreateExternalTable(name[0], name[1], columns, keys, location, properties, comment,
-                ifNotExists, asSelect);
+                ifNotExists, asSelect, constraints.buildInFiles());
     }
 
     private static void rowFormat(ASTNode n, Map<String, String> properties) {

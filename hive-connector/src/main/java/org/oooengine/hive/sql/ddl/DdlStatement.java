@@ -32,11 +32,13 @@ public sealed interface DdlStatement {
      * {@code properties} name (as a table held in files carries it), partitioned by its last
      * columns, {@code partitionKeys}, in Hive's directories {@code key=value} (none: not partitioned).
      * With {@code asSelect} (CREATE TABLE ... LOCATION ... AS SELECT) the query's rows are written
-     * there first; null otherwise.
+     * there first; null otherwise. {@code constraints} hold its primary key as declared (never
+     * checked against the files) and whether the planner may rely on it.
      */
     record CreateExternalTable(String database, String name, List<ResultColumn> columns, List<String> partitionKeys,
                                String location, Map<String, String> properties, String comment, boolean ifNotExists,
-                               RelNode asSelect) implements DdlStatement {
+                               RelNode asSelect, TableConstraints constraints)
+            implements DdlStatement {
     }
 
     record DropTable(String database, String name, boolean ifExists) implements DdlStatement {
