@@ -242,9 +242,9 @@ final class PipelineRequests implements RequestFamily {
             long[] partials = {0};
             long[] results = {0};
             FinalAggregation merge = new FinalAggregation(m.keyCount(), m.aggregates(), memory);
-            queries.exchanges.drain(m.exchange(), m.producers(), out::cancelled, rows -> {
-                partials[0] += rows.size();
-                merge.acceptAll(rows);
+            queries.exchanges.drainChunks(m.exchange(), m.producers(), out::cancelled, chunk -> {
+                partials[0] += chunk.size();
+                merge.acceptChunk(chunk);
             });
             merge.finish(rows -> {
                 results[0] += rows.size();

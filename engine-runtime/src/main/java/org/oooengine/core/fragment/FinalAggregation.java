@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.oooengine.core.sql.expr.AggregateCall;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * The second half of a split GROUP BY: merges the partial states the nodes sent (rows of
@@ -64,6 +65,42 @@ public final class FinalAggregation {
         } finally {
             busy = false;
         }
+    }
+
+    /**
+     * Merges a chunk of partial rows as {@link #acceptAll} does, from its columns where it came as
+     * columns and every aggregate keeps a count and one value (no row is boxed then).
+     */
+    public synchronized void acceptChunk(ColumnarRows.Chunk chunk) {
+        if (merged == null || chunk.columns() == null) {
+            acceptAll(chunk.rows());
+            return;
+        }
+        busy = true;
+        try {
+            for (int i = 0; i < chunk.size(); i++) {
+                if (!groups.isEmpty()) { // spilled: the groups after it are merged as rows
+                    mergeOne(rowOf(chunk, i));
+                    continue;
+                }
+                try {
+                    merged.merge(chunk, i);
+                } catch (MemoryLimitExceededException full) {
+                    spillOrFail(full);
+                    merged.merge(chunk, i);
+                }
+            }
+        } finally {
+            busy = false;
+        }
+    }
+
+    private static Object[] rowOf(ColumnarRows.Chunk chunk, int i) {
+        Object[] row = new Object[chunk.columns().length];
+        for (int c = 0; c < row.length; c++) {
+            row[c] = chunk.value(i, c);
+        }
+        return row;
     }
 
     private void mergeOne(Object[] partial) {

@@ -8,6 +8,7 @@ import java.util.function.Consumer;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Values;
+import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * The groups a split GROUP BY's last step merges from partial rows (keys, then
@@ -73,9 +74,24 @@ final class MergedGroups {
      * when a new group does not fit leaves the groups as they were.
      */
     void merge(Object[] partial) {
+        rowPartial.row = partial;
+        merge(rowPartial);
+    }
+
+    /**
+     * Merges row {@code row} of {@code chunk}, a chunk of partial rows that came as columns, reading
+     * integer keys, counts and sums from their columns' longs without boxing them; as {@link #merge(Object[])}.
+     */
+    void merge(ColumnarRows.Chunk chunk, int row) {
+        chunkPartial.columns = chunk.columns();
+        chunkPartial.row = row;
+        merge(chunkPartial);
+    }
+
+    private void merge(Partial partial) {
         int h = 1;
         for (int k = 0; k < keyCount; k++) {
-            h = 31 * h + hash(partial[k]);
+            h = 31 * h + partial.keyHash(k);
         }
         int mask = table.length - 1;
         int slot = VectorAggregation.mix(h) & mask;
@@ -92,7 +108,7 @@ final class MergedGroups {
             slot = (slot + 1) & mask;
         }
         for (int a = 0; a < states.length; a++) {
-            states[a].merge(g, partial, keyCount + a * AggregateCall.PARTIAL_WIDTH);
+            partial.mergeState(states[a], g, keyCount + a * AggregateCall.PARTIAL_WIDTH);
         }
     }
 
@@ -107,8 +123,11 @@ final class MergedGroups {
         }
     }
 
-    private int add(Object[] partial, int h, int slot) {
-        long bytes = 48L + 16L * keyCount + 32L * calls.size() + objectBytes(partial);
+    private int add(Partial partial, int h, int slot) {
+        long bytes = 48L + 16L * keyCount + 32L * calls.size();
+        for (int k = 0; k < keyCount; k++) {
+            bytes += partial.keyBytes(k);
+        }
         if (bytes > unused) {
             long chunk = Math.max(bytes, Math.min(RESERVE_CHUNK, memory.limit() / 64));
             memory.reserve(operator, chunk);
@@ -129,7 +148,7 @@ final class MergedGroups {
         }
         hashes[g] = h;
         for (int k = 0; k < keyCount; k++) {
-            keys[k].set(g, partial[k]);
+            partial.setKey(keys[k], g, k);
         }
         table[slot] = g;
         groups++;
@@ -139,27 +158,21 @@ final class MergedGroups {
         return g;
     }
 
-    /** About the bytes the key values of a row take beyond the arrays: strings and other objects. */
-    private long objectBytes(Object[] partial) {
-        long bytes = 0;
-        for (int k = 0; k < keyCount; k++) {
-            Object v = partial[k];
-            if (v instanceof String s) {
-                bytes += 40 + s.length();
-            } else if (v != null && !(v instanceof Long) && !(v instanceof Integer)) {
-                bytes += 32;
-            }
+    /** About the bytes a key value takes beyond the arrays: a string's, another object's. */
+    private static long objectBytes(Object v) {
+        if (v instanceof String s) {
+            return 40 + s.length();
         }
-        return bytes;
+        return v != null && !(v instanceof Long) && !(v instanceof Integer) ? 32 : 0;
     }
 
     private void rehash() {
         table = VectorAggregation.table(hashes, groups, table.length * 2);
     }
 
-    private boolean sameKeys(int g, Object[] partial) {
+    private boolean sameKeys(int g, Partial partial) {
         for (int k = 0; k < keyCount; k++) {
-            if (!keys[k].matches(g, partial[k])) {
+            if (!partial.keyMatches(keys[k], g, k)) {
                 return false;
             }
         }
@@ -234,6 +247,109 @@ final class MergedGroups {
         batches.flush();
     }
 
+    /** A partial row being merged: keys, then each aggregate's state, read by position. */
+    private interface Partial {
+        int keyHash(int k);
+
+        boolean keyMatches(KeyColumn column, int g, int k);
+
+        void setKey(KeyColumn column, int g, int k);
+
+        /** About the bytes key {@code k} takes beyond the key columns' arrays. */
+        long keyBytes(int k);
+
+        /** Adds the aggregate state at {@code offset} to {@code state}'s group {@code g}. */
+        void mergeState(StateColumn state, int g, int offset);
+    }
+
+    private final RowPartial rowPartial = new RowPartial();
+    private final ChunkPartial chunkPartial = new ChunkPartial();
+
+    /** A partial row of values. */
+    private static final class RowPartial implements Partial {
+        Object[] row;
+
+        @Override
+        public int keyHash(int k) {
+            return hash(row[k]);
+        }
+
+        @Override
+        public boolean keyMatches(KeyColumn column, int g, int k) {
+            return column.matches(g, row[k]);
+        }
+
+        @Override
+        public void setKey(KeyColumn column, int g, int k) {
+            column.set(g, row[k]);
+        }
+
+        @Override
+        public long keyBytes(int k) {
+            return objectBytes(row[k]);
+        }
+
+        @Override
+        public void mergeState(StateColumn state, int g, int offset) {
+            state.merge(g, (Long) row[offset], row[offset + 1]);
+        }
+    }
+
+    /**
+     * A row of a chunk's columns: integer keys, counts and sums held as longs (decimal sums at the
+     * aggregate's scale) read as they are, any other value boxed as the row would hold it.
+     */
+    private static final class ChunkPartial implements Partial {
+        ColumnarRows.Column[] columns;
+        int row;
+
+        /** The integer at {@code row} of {@code c}, where it holds one as a long (an INT or a BIGINT). */
+        private static boolean integerAt(ColumnarRows.Column c, int row) {
+            return c.held() == ColumnarRows.Held.LONGS && !c.isNull(row)
+                    && (c.longKind() == ColumnarRows.LongKind.LONG || c.longKind() == ColumnarRows.LongKind.INT);
+        }
+
+        @Override
+        public int keyHash(int k) {
+            ColumnarRows.Column c = columns[k];
+            return integerAt(c, row) ? longHash(c.longs()[row]) : hash(c.value(row));
+        }
+
+        @Override
+        public boolean keyMatches(KeyColumn column, int g, int k) {
+            ColumnarRows.Column c = columns[k];
+            return integerAt(c, row) ? column.matchesInteger(g, c.longs()[row]) : column.matches(g, c.value(row));
+        }
+
+        @Override
+        public void setKey(KeyColumn column, int g, int k) {
+            ColumnarRows.Column c = columns[k];
+            if (integerAt(c, row)) {
+                column.setInteger(g, c.longs()[row], c.longKind() == ColumnarRows.LongKind.INT);
+            } else {
+                column.set(g, c.value(row));
+            }
+        }
+
+        @Override
+        public long keyBytes(int k) {
+            ColumnarRows.Column c = columns[k];
+            return integerAt(c, row) ? 0 : objectBytes(c.value(row));
+        }
+
+        @Override
+        public void mergeState(StateColumn state, int g, int offset) {
+            ColumnarRows.Column count = columns[offset];
+            long n = integerAt(count, row) ? count.longs()[row] : (Long) count.value(row);
+            ColumnarRows.Column v = columns[offset + 1];
+            if (v.isNull(row)) {
+                state.merge(g, n, null);
+            } else if (!state.mergeUnboxed(g, n, v, row)) {
+                state.merge(g, n, v.value(row));
+            }
+        }
+    }
+
     /**
      * One key column of the groups: integers as longs (the value's class kept by a tag), other
      * values as first seen beside the form {@link Values#groupKey} compares them by.
@@ -299,16 +415,27 @@ final class MergedGroups {
             }
         }
 
+        void setInteger(int g, long v, boolean isInt) {
+            tags[g] = isInt ? INT : LONG;
+            longs[g] = v;
+        }
+
+        /** Whether group {@code g}'s key is the integer {@code v} (of any class: 5, 5L and 5.00 are one key). */
+        boolean matchesInteger(int g, long v) {
+            byte tag = tags[g];
+            return tag >= INT && tag <= AS_LONG && longs[g] == v;
+        }
+
         boolean matches(int g, Object v) {
             byte tag = tags[g];
             if (v == null) {
                 return tag == NULL;
             }
             if (v instanceof Long l) {
-                return tag >= INT && tag <= AS_LONG && longs[g] == l;
+                return matchesInteger(g, l);
             }
             if (v instanceof Integer i) {
-                return tag >= INT && tag <= AS_LONG && longs[g] == i;
+                return matchesInteger(g, i);
             }
             if (tag == NULL) {
                 return false;
@@ -388,10 +515,8 @@ final class MergedGroups {
             }
         }
 
-        /** Adds the state at {@code offset} of {@code partial} to group {@code g}, as {@link AggregateCall.Accumulator#merge} does. */
-        void merge(int g, Object[] partial, int offset) {
-            long n = (Long) partial[offset];
-            Object v = partial[offset + 1];
+        /** Adds a partial state, {@code n} values and {@code v}, to group {@code g}, as {@link AggregateCall.Accumulator#merge} does. */
+        void merge(int g, long n, Object v) {
             counts[g] += n;
             if (v == null) {
                 return;
@@ -411,14 +536,37 @@ final class MergedGroups {
             }
         }
 
+        /**
+         * As {@link #merge}, the state's value being row {@code i} of {@code v} (not null), where
+         * that column holds it as this sum adds it (a long, a double, a decimal at this scale);
+         * false, having added nothing, where it does not.
+         */
+        boolean mergeUnboxed(int g, long n, ColumnarRows.Column v, int i) {
+            boolean taken = switch (sum) {
+                case LONG -> v.held() == ColumnarRows.Held.LONGS && (v.longKind() == ColumnarRows.LongKind.LONG
+                        || v.longKind() == ColumnarRows.LongKind.INT);
+                case DECIMAL -> v.held() == ColumnarRows.Held.LONGS && v.longKind() == ColumnarRows.LongKind.DECIMAL
+                        && v.scale() == scale;
+                case DOUBLE -> v.held() == ColumnarRows.Held.DOUBLES;
+                case NONE -> false;
+            };
+            if (!taken) {
+                return false;
+            }
+            counts[g] += n;
+            switch (sum) {
+                case LONG -> low[g] += v.longs()[i];
+                case DECIMAL -> addUnscaled(g, v.longs()[i]);
+                default -> doubles[g] += v.doubles()[i];
+            }
+            return true;
+        }
+
         private void addDecimal(int g, BigDecimal d) {
             if (d.scale() == scale) {
                 BigInteger unscaled = d.unscaledValue();
                 if (unscaled.bitLength() < 64) {
-                    long v = unscaled.longValue();
-                    long s = low[g] + v;
-                    high[g] += (v >> 63) + (Long.compareUnsigned(s, low[g]) < 0 ? 1 : 0);
-                    low[g] = s;
+                    addUnscaled(g, unscaled.longValue());
                     return;
                 }
             }
@@ -426,6 +574,13 @@ final class MergedGroups {
                 objects = new Object[counts.length];
             }
             objects[g] = objects[g] == null ? d : ((BigDecimal) objects[g]).add(d);
+        }
+
+        /** Adds a decimal unscaled at this sum's scale to the 128 bits of group {@code g}. */
+        private void addUnscaled(int g, long v) {
+            long s = low[g] + v;
+            high[g] += (v >> 63) + (Long.compareUnsigned(s, low[g]) < 0 ? 1 : 0);
+            low[g] = s;
         }
 
         /** Writes group {@code g}'s state as {@link AggregateCall.Accumulator#partial} does. */

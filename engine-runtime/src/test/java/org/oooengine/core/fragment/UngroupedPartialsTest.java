@@ -19,12 +19,16 @@ import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.Vector;
+import org.oooengine.core.wire.ColumnarRows;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 
 /**
  * A partial aggregate on column batches that stops grouping once its groups are nearly as many as
  * its rows, and the final step that merges partial rows in arrays ({@link MergedGroups}), give
  * exactly what grouping every row whole gives: every aggregate kind, null keys and values, keys of
- * every representation, decimal sums past a long, groups spilled to disk and merged back.
+ * every representation, decimal sums past a long, groups spilled to disk and merged back; merged
+ * from rows or from the columns partial rows travel in.
  */
 class UngroupedPartialsTest {
     // the columns of VectorScanTest's rows
@@ -82,6 +86,8 @@ class UngroupedPartialsTest {
                 List<Object[]> partials = partials(keys, percent, sample, rows, skipped);
                 String what = keys + " past " + percent + "% after " + sample + " rows";
                 VectorScanTest.assertSameRows(expected, merge(keys.size(), partials, QueryMemory.unbounded()), what);
+                VectorScanTest.assertSameRows(expected, mergeAsSent(keys.size(), partials, QueryMemory.unbounded()),
+                        what + ", merged from the columns they travel in");
                 if (percent == PipelineStep.PartialAggregate.NEVER_SKIP || sample > ROWS
                         || keys.equals(List.of(FLAG)) && percent > 0) {
                     assertEquals(0, skipped[0], what + ": rows sent on ungrouped");
@@ -133,6 +139,9 @@ class UngroupedPartialsTest {
         QueryMemory small = new QueryMemory("the node", 200_000, "ooo.query.max-memory-per-node", dir.resolve("spill"));
         VectorScanTest.assertSameRows(whole(keys, rows), merge(keys.size(), partials, small), "spilled");
         assertTrue(small.spilledRows() > 0, "nothing spilled");
+        QueryMemory smallToo = new QueryMemory("the node", 200_000, "ooo.query.max-memory-per-node", dir.resolve("spill2"));
+        VectorScanTest.assertSameRows(whole(keys, rows), mergeAsSent(keys.size(), partials, smallToo), "spilled, from columns");
+        assertTrue(smallToo.spilledRows() > 0, "nothing spilled from columns");
         QueryMemory noDisk = new QueryMemory("the node", 200_000, "ooo.query.max-memory-per-node");
         assertThrows(MemoryLimitExceededException.class, () -> merge(keys.size(), partials, noDisk));
     }
@@ -157,6 +166,15 @@ class UngroupedPartialsTest {
         assertEquals(List.of("[1, a, 7]", "[1.50, a, 24]", "[null, a, 160]", "[null, null, 64]", "[2.5, null, 256]",
                 "[2000-01-01, null, 1536]"), got);
         assertEquals(Integer.class, f.results().get(0)[0].getClass());
+
+        // the same keys as they travel, in columns: integers as longs beside the rows merged before
+        FinalAggregation g = new FinalAggregation(2, count);
+        g.acceptAll(Arrays.asList(new Object[][] {{new BigDecimal("1.00"), "a", 4L, null, null}}));
+        g.acceptChunk(sent(List.of(new Object[] {1, "a", 1L, null, null}, new Object[] {2, "a", 2L, null, null})));
+        g.acceptChunk(sent(List.of(new Object[] {1L, "a", 8L, null, null}, new Object[] {null, "a", 16L, null, null})));
+        g.acceptChunk(sent(Arrays.asList(new Object[][] {{LocalDate.of(2000, 1, 1), null, 32L, null, null}})));
+        assertEquals(List.of("[1.00, a, 13]", "[2, a, 2]", "[null, a, 16]", "[2000-01-01, null, 32]"),
+                g.results().stream().map(Arrays::toString).toList());
     }
 
     /** Rows with nulls in every column but the id; ids repeat now and then, so some groups have two rows. */
@@ -210,6 +228,24 @@ class UngroupedPartialsTest {
             }
             batches.accept(Batch.of(columns, part.size()));
         }
+    }
+
+    /** As {@link #merge}, each 700 partial rows sent over the wire as a chunk of columns and merged from them. */
+    private static List<Object[]> mergeAsSent(int keyCount, List<Object[]> partials, QueryMemory memory) {
+        FinalAggregation f = new FinalAggregation(keyCount, CALLS, memory);
+        for (int from = 0; from < partials.size(); from += 700) {
+            ColumnarRows.Chunk chunk = sent(partials.subList(from, Math.min(partials.size(), from + 700)));
+            assertTrue(chunk.columns() != null, "sent as rows");
+            f.acceptChunk(chunk);
+        }
+        return f.results();
+    }
+
+    /** The rows as a node receives them: written to the wire in columns, read back. */
+    private static ColumnarRows.Chunk sent(List<Object[]> rows) {
+        PayloadWriter w = new PayloadWriter();
+        ColumnarRows.write(w, rows);
+        return ColumnarRows.readChunk(new PayloadReader(w.toByteArray()));
     }
 
     private static List<Object[]> merge(int keyCount, List<Object[]> partials, QueryMemory memory) {
