@@ -80,7 +80,7 @@ final class MetastoreTable {
         Map<String, String> properties = new LinkedHashMap<>(table.properties());
         properties.putAll(more);
         return new TableInfo(table.database(), table.name(), table.columns(), table.primaryKey(), table.indexedColumns(),
-                table.storage(), properties, table.comment());
+                table.storage(), properties, table.comment(), table.reliedKey());
     }
 
     /** Why {@code table} cannot be queried, if it cannot. */

@@ -138,8 +138,10 @@ final class CatalogMetadata {
         List<Object[]> rows = new ArrayList<>();
         // Exact names here, not patterns (JDBC getPrimaryKeys).
         for (TableInfo t : tables(catalog, escapeLike(schema), escapeLike(table))) {
-            List<String> key = t.primaryKey() == null ? List.of() : t.primaryKey();
-            String name = emptyToNull(catalog.constraints(t.database(), t.name()).primaryKeyName());
+            TableConstraints constraints = catalog.constraints(t.database(), t.name());
+            // a table in files: the key declared DISABLE NOVALIDATE, as Hive's metastore lists it
+            List<String> key = constraints.declaredKey(t.primaryKey() == null ? List.of() : t.primaryKey());
+            String name = emptyToNull(constraints.primaryKeyName());
             for (int i = 0; i < key.size(); i++) {
                 rows.add(new Object[] {null, t.database(), t.name(), key.get(i), i + 1, name});
             }

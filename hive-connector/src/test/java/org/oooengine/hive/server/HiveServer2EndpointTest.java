@@ -296,6 +296,9 @@ class HiveServer2EndpointTest {
             assertEquals(List.of("BOOLEAN:16", "INT:4", "BIGINT:-5", "DOUBLE:8", "DECIMAL:3", "DATE:91", "STRING:12",
                     "VARCHAR:12", "CHAR:1"), types);
             assertEquals(List.of("n_nationkey"), column(md.getPrimaryKeys(null, "default", "nation"), "COLUMN_NAME"));
+            // a table in files lists the key declared DISABLE NOVALIDATE, with its name
+            assertEquals(List.of("oi_orderkey"), column(md.getPrimaryKeys(null, "sales", "order_items"), "COLUMN_NAME"));
+            assertEquals(List.of("items_pk"), column(md.getPrimaryKeys(null, "sales", "order_items"), "PK_NAME"));
             assertEquals(List.of(), column(md.getCatalogs(), "TABLE_CAT"));
         }
     }

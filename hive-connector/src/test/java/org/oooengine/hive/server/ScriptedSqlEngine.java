@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.oooengine.hive.catalog.Catalog;
+import org.oooengine.hive.catalog.TableConstraints;
 import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.optimizer.catalog.ResultColumn;
@@ -202,6 +203,14 @@ final class ScriptedSqlEngine implements SqlEngine {
         @Override
         public Optional<TableInfo> table(String database, String name) {
             return tables(database).stream().filter(t -> t.name().equals(name)).findFirst();
+        }
+
+        /** order_items as a table in files would be: its key declared, not its own. */
+        @Override
+        public TableConstraints constraints(String database, String name) {
+            return name.equals("order_items")
+                    ? new TableConstraints("items_pk", true, List.of(), List.of("oi_orderkey"))
+                    : TableConstraints.NONE;
         }
     }
 }
