@@ -102,7 +102,7 @@ final class ParquetColumnChunk {
                 fill.plainIntegers(plain, physical == PrimitiveTypeName.INT32, done, k);
             } else {
                 for (int i = 0; i < k; i++) {
-                    if (defs[i] == maxDefinition) {
+                    if (present == k || defs[i] == maxDefinition) {
                         fill.at = done + i;
                         readValue(fill);
                     } else {
@@ -115,13 +115,19 @@ final class ParquetColumnChunk {
         }
     }
 
-    /** Reads the next {@code k} definition levels into {@code defs}; how many are of values present. */
+    /**
+     * Reads the next {@code k} definition levels; how many are of values present. Where all are,
+     * {@code defs} is left as it was (a required column has no levels; a column without nulls in a
+     * page has them in one run, skipped whole); else it holds them.
+     */
     private int definitions(int k) {
         if (maxDefinition == 0) {
-            java.util.Arrays.fill(defs, 0, k, 0);
             return k;
         }
         if (levels != null) {
+            if (levels.skipRepeated(maxDefinition, k)) {
+                return k;
+            }
             levels.read(defs, 0, k);
         } else {
             for (int i = 0; i < k; i++) {

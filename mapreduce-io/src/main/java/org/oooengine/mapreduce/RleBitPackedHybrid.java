@@ -67,6 +67,22 @@ final class RleBitPackedHybrid {
     }
 
     /**
+     * Skips the next {@code n} values where they are all {@code value} in one repeated run (a page's
+     * definition levels where no value is null), so that they need not be read one by one;
+     * false, having skipped nothing, where they are not.
+     */
+    boolean skipRepeated(int value, int n) {
+        if (left == 0 && pos < end) {
+            nextRun();
+        }
+        if (packed || left < n || repeated != value) {
+            return false;
+        }
+        left -= n;
+        return true;
+    }
+
+    /**
      * Eight values of a packed run from its next {@code bitWidth} bytes, from a byte boundary: each
      * from one unaligned little-endian long (a value and its bit offset within a byte fit in 39 bits).
      */

@@ -1,7 +1,9 @@
 package org.oooengine.mapreduce;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Random;
@@ -32,6 +34,26 @@ class RleBitPackedHybridTest {
                 assertArrayEquals(values, read, "width " + width + ", reads of " + step);
             }
         }
+    }
+
+    @Test
+    void valuesOfOneRepeatedRunAreSkippedWholeAndNoOthers() {
+        int[] values = new int[203];
+        Random random = new Random(8);
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i >= 40 && i < 75 ? 5 : random.nextInt(8);
+        }
+        byte[] encoded = encode(values, 3);
+        RleBitPackedHybrid reader = new RleBitPackedHybrid(encoded, 0, encoded.length, 3);
+        int[] read = new int[values.length];
+        assertFalse(reader.skipRepeated(5, 8), "values of a packed run");
+        reader.read(read, 0, 40);
+        assertFalse(reader.skipRepeated(4, 10), "another value");
+        assertFalse(reader.skipRepeated(5, 36), "more values than the run has");
+        assertTrue(reader.skipRepeated(5, 20));
+        reader.read(read, 60, values.length - 60);
+        System.arraycopy(values, 40, read, 40, 20);
+        assertArrayEquals(values, read);
     }
 
     @Test
