@@ -709,6 +709,9 @@ final class VectorAggregation {
     /** Groups {@code [from, to)} of {@code states}, under the keys at their numbers in {@code keyValues}. */
     private void send(Vector[] keyValues, State[] states, int from, int to, boolean partialStates,
                       Consumer<List<Object[]>> out) {
+        if (partialStates && out instanceof BatchSink sink && sentAsBatches(keyValues, states, from, to, sink)) {
+            return;
+        }
         RowBatches batches = new RowBatches(out);
         int width = partialStates ? AggregateCall.PARTIAL_WIDTH : 1;
         for (int g = from; g < to; g++) {
@@ -726,6 +729,48 @@ final class VectorAggregation {
             batches.add(row);
         }
         batches.flush();
+    }
+
+    /**
+     * Sends groups {@code [from, to)}' partial rows to {@code sink} as column batches of
+     * {@link Pipeline#BATCH_ROWS} groups, the key and state arrays as they are (a shuffle writes
+     * them on the wire without boxing a value): keys, then per aggregate its count, its value and
+     * a column no state fills. False, having sent nothing, where a key is a constant or a state's
+     * values are not held in a primitive array ({@link State#partialValues}).
+     */
+    private boolean sentAsBatches(Vector[] keyValues, State[] states, int from, int to, BatchSink sink) {
+        int width = keys.length + states.length * AggregateCall.PARTIAL_WIDTH;
+        Vector[] columns = new Vector[width];
+        SqlType[] types = new SqlType[width];
+        for (int k = 0; k < keys.length; k++) {
+            if (keyValues[k] == null) {
+                return false;
+            }
+            columns[k] = keyValues[k];
+            types[k] = keyTypes[k];
+        }
+        for (int a = 0; a < states.length; a++) {
+            int at = keys.length + a * AggregateCall.PARTIAL_WIDTH;
+            columns[at] = new LongVector(states[a].counts, null);
+            types[at] = SqlType.BIGINT;
+            if (states[a].counted()) {
+                continue; // the value column stays null, as a count's partial row has it
+            }
+            columns[at + 1] = states[a].partialValues(from, to);
+            if (columns[at + 1] == null) {
+                return false;
+            }
+            types[at + 1] = states[a].partialType();
+        }
+        for (int start = from; start < to; start += Pipeline.BATCH_ROWS) {
+            int n = Math.min(Pipeline.BATCH_ROWS, to - start);
+            int[] positions = new int[n];
+            for (int i = 0; i < n; i++) {
+                positions[i] = start + i;
+            }
+            sink.acceptBatch(new Batch(columns, positions, n), types);
+        }
+        return true;
     }
 
     /** The key values of the groups, held as the key's vectors hold them. */
@@ -786,6 +831,8 @@ final class VectorAggregation {
 
     /** One aggregate's state per group: the count of values, and their sum (128 bits for decimals) or extreme. */
     private static final class State {
+        /** Decimal sums below this in magnitude are at most 18 digits, as a column of decimals in longs holds. */
+        private static final long MAX_LONG_DECIMAL = 1_000_000_000_000_000_000L;
         private final AggregateCall call;
         private final boolean extreme;
         private final int direction;
@@ -799,6 +846,46 @@ final class VectorAggregation {
             this.call = call;
             this.extreme = call.kind() == AggregateCall.Kind.MIN || call.kind() == AggregateCall.Kind.MAX;
             this.direction = call.kind() == AggregateCall.Kind.MIN ? -1 : 1;
+        }
+
+        /** Whether the state is a count alone (its partial value is always null). */
+        boolean counted() {
+            return call.kind() == AggregateCall.Kind.COUNT_STAR || call.kind() == AggregateCall.Kind.COUNT;
+        }
+
+        /**
+         * The partial values of groups {@code [from, to)} as {@link #partial} writes them, in a
+         * vector indexed by group (null where a group counted no value), over this state's own
+         * array; null where they are not held so: booleans, objects, a decimal sum past 18 digits.
+         */
+        Vector partialValues(int from, int to) {
+            Vector.Representation r = Vector.representation(call.arg().type());
+            if (r != Vector.Representation.LONG && r != Vector.Representation.DOUBLE) {
+                return null;
+            }
+            boolean decimalSum = !extreme && r == Vector.Representation.LONG
+                    && call.arg().type().kind() == SqlType.Kind.DECIMAL;
+            boolean[] nulls = null;
+            for (int g = from; g < to; g++) {
+                if (counts[g] == 0) {
+                    if (nulls == null) {
+                        nulls = new boolean[to];
+                    }
+                    nulls[g] = true;
+                } else if (decimalSum && (high[g] != low[g] >> 63 || Math.abs(low[g]) >= MAX_LONG_DECIMAL)) {
+                    return null;
+                }
+            }
+            return r == Vector.Representation.DOUBLE ? new DoubleVector(doubles, nulls) : new LongVector(low, nulls);
+        }
+
+        /** The type of {@link #partialValues}: an integer sum's a BIGINT, a decimal sum's of 18 digits. */
+        SqlType partialType() {
+            SqlType arg = call.arg().type();
+            if (extreme || Vector.representation(arg) == Vector.Representation.DOUBLE) {
+                return arg;
+            }
+            return arg.kind() == SqlType.Kind.DECIMAL ? SqlType.decimal(18, arg.scale()) : SqlType.BIGINT;
         }
 
         /** Empties the first {@code n} groups' states, for groups made anew. */
