@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.oooengine.core.fragment.BatchSink;
+import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.GroupFilter;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
@@ -26,6 +27,9 @@ import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.StoredVectors;
 import org.oooengine.core.vector.Vector;
+import org.oooengine.core.wire.ColumnarRows;
+import org.oooengine.core.wire.PayloadReader;
+import org.oooengine.core.wire.PayloadWriter;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -63,6 +67,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *       probes miss;</li>
  *   <li>{@code manyPerKey}: an inner hash join with 262,144 build rows of 16,384 keys, sixteen to a
  *       key, a quarter of the probe rows meeting them (TPC-H Q13's orders per customer).</li>
+ *   <li>{@code mergeGroups}: the last step of a split GROUP BY on the node that merges it: 262,144
+ *       partial groups ({@code sum(price)} by order key, each key once, as TPC-H Q18's groups
+ *       arrive) in chunks of 1,024 as the wire delivers them, merged from their rows of objects
+ *       ({@code rows}) or from their columns ({@code batches}).</li>
  * </ul>
  * Run with {@code ./ooo bench micro --filter Operator}.
  */
@@ -92,6 +100,8 @@ public class OperatorBenchmarks {
     private List<Object[]> manyOrders;
     private List<Object[]> ordersPerCustomer;
     private List<Object[]> fewMatching;
+    /** Partial groups of {@code sum(price)} by order key as they arrive at the node merging them. */
+    private List<ColumnarRows.Chunk> partialGroups;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -129,6 +139,16 @@ public class OperatorBenchmarks {
         fewMatching = new ArrayList<>();
         for (long o = 0; o < 49_152; o++) { // every 15th order key below 65,536, the others above it
             fewMatching.add(new Object[] {o % 15 == 0 ? o / 15 * 20 : ORDERS + o, o % 1500});
+        }
+        partialGroups = new ArrayList<>();
+        for (int from = 0; from < ROWS; from += 1024) {
+            List<Object[]> chunk = new ArrayList<>(1024);
+            for (int i = from; i < from + 1024; i++) { // key, then the sum's state: count, value, unused
+                chunk.add(new Object[] {(long) i, 4L, BigDecimal.valueOf(90_000L + random.nextInt(10_000_000), 2), null});
+            }
+            PayloadWriter w = new PayloadWriter();
+            ColumnarRows.write(w, chunk);
+            partialGroups.add(ColumnarRows.readChunk(new PayloadReader(w.toByteArray())));
         }
         ordersPerCustomer = new ArrayList<>(ROWS);
         for (int o = 0; o < ROWS; o++) {
@@ -202,6 +222,23 @@ public class OperatorBenchmarks {
         AggregateCall sum = new AggregateCall(AggregateCall.Kind.SUM, new Expr.Column(1, MONEY), false, SqlType.decimal(38, 2));
         return run(List.of(new PipelineStep.PartialAggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(sum),
                 PipelineStep.PartialAggregate.NEVER_SKIP)), pagesByOrder, batchesByOrder);
+    }
+
+    @Benchmark
+    public long mergeGroups() {
+        AggregateCall sum = new AggregateCall(AggregateCall.Kind.SUM, new Expr.Column(1, MONEY), false, SqlType.decimal(38, 2));
+        FinalAggregation merge = new FinalAggregation(1, List.of(sum));
+        for (ColumnarRows.Chunk c : partialGroups) {
+            ColumnarRows.Chunk arrived = ColumnarRows.Chunk.ofColumns(c.size(), c.columns()); // no rows made yet
+            if (format.equals("rows")) {
+                merge.acceptAll(arrived.rows());
+            } else {
+                merge.acceptChunk(arrived);
+            }
+        }
+        long[] groups = {0};
+        merge.finish(rows -> groups[0] += rows.size());
+        return groups[0];
     }
 
     private long run(List<PipelineStep> steps) {
