@@ -16,6 +16,8 @@ import org.apache.orc.IntegerColumnStatistics;
 import org.apache.orc.OrcFile;
 import org.apache.orc.Reader;
 import org.apache.orc.TypeDescription;
+import org.apache.parquet.HadoopReadOptions;
+import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -28,9 +30,10 @@ import org.oooengine.core.types.DataType;
 /**
  * What the optimizer learns of a warehouse file without reading its rows: how many it holds
  * ({@link FileRowCounts}) and, from an ORC or Parquet footer, the least and greatest value of its
- * integer, date and decimal columns, in the file's column order.
+ * integer, date and decimal columns, in the file's column order; and, of a Parquet file, the
+ * columns {@code ordered} in its row groups (each group's values at or above the last one's).
  */
-public record FileFacts(long rows, List<Range> ranges) {
+public record FileFacts(long rows, List<Range> ranges, List<String> ordered) {
     /** No range of any column. */
     static final org.oooengine.core.fragment.ColumnRanges NO_RANGES = new org.oooengine.core.fragment.ColumnRanges() {
         @Override
@@ -110,6 +113,12 @@ public record FileFacts(long rows, List<Range> ranges) {
 
     public FileFacts {
         ranges = List.copyOf(ranges);
+        ordered = List.copyOf(ordered);
+    }
+
+    /** A file in no known order. */
+    public FileFacts(long rows, List<Range> ranges) {
+        this(rows, ranges, List.of());
     }
 
     /** The facts of {@code file} in {@code format} ({@code text}, {@code orc}, {@code parquet}). */
@@ -123,7 +132,8 @@ public record FileFacts(long rows, List<Range> ranges) {
             }
             case "parquet" -> {
                 try (ParquetFileReader reader = ParquetFileReader.open(HadoopInputFile.fromStatus(file, conf))) {
-                    yield new FileFacts(reader.getRecordCount(), parquetRanges(reader.getFooter().getBlocks()));
+                    List<BlockMetaData> groups = reader.getFooter().getBlocks();
+                    yield new FileFacts(reader.getRecordCount(), parquetRanges(groups), orderedColumns(groups));
                 }
             }
             default -> new FileFacts(FileRowCounts.rows(file, format, conf), List.of());
@@ -154,6 +164,71 @@ public record FileFacts(long rows, List<Range> ranges) {
         }
         unknown.forEach(ranges::remove);
         return new ArrayList<>(ranges.values());
+    }
+
+    /**
+     * The top-level columns whose row groups, in the file's order, each say their range, none
+     * starting below where the one before ended (TPC-H's lineitem written in order of l_orderkey:
+     * an order's lines may end one group and start the next). Splits of such a file each read a
+     * range of the column, and rows meeting them can be sent to the splits' nodes alone.
+     */
+    static List<String> orderedColumns(List<BlockMetaData> groups) {
+        if (groups.size() < 2) {
+            return List.of();
+        }
+        List<String> ordered = new ArrayList<>();
+        List<ColumnChunkMetaData> first = groups.get(0).getColumns();
+        for (int c = 0; c < first.size(); c++) {
+            if (first.get(c).getPath().size() != 1) {
+                continue; // nested
+            }
+            String name = first.get(c).getPath().toDotString();
+            long last = Long.MIN_VALUE;
+            boolean inOrder = true;
+            for (BlockMetaData group : groups) {
+                Range r = group.getColumns().size() == first.size() && group.getColumns().get(c).getPath().toDotString().equals(name)
+                        ? parquetRange(name, c, group.getColumns().get(c)) : null;
+                if (r == null || r.min() < last) {
+                    inOrder = false;
+                    break;
+                }
+                last = r.max();
+            }
+            if (inOrder) {
+                ordered.add(name);
+            }
+        }
+        return ordered;
+    }
+
+    /**
+     * The least and greatest value of column {@code column} (by name, in any case) over the row
+     * groups that bytes {@code [start, start + length)} of Parquet file {@code file} read, as a
+     * table column of {@code type} stores them: {@code {1, 0}} when they are none; null when one
+     * of them does not say (its statistics missing, or all its values null).
+     */
+    public static long[] splitRange(FileStatus file, Configuration conf, long start, long length, String column,
+                                    DataType type) throws IOException {
+        ParquetReadOptions options = HadoopReadOptions.builder(conf, file.getPath()).build();
+        long[] range = {1, 0};
+        for (BlockMetaData group : ParquetFooters.of(file, conf, options).getBlocks()) {
+            if (!ParquetFooters.inSplit(group, start, length)) {
+                continue;
+            }
+            long[] r = null;
+            List<ColumnChunkMetaData> chunks = group.getColumns();
+            for (int c = 0; c < chunks.size(); c++) {
+                if (chunks.get(c).getPath().size() == 1 && chunks.get(c).getPath().toDotString().equalsIgnoreCase(column)) {
+                    Range found = parquetRange(column, c, chunks.get(c));
+                    r = found == null ? null : found.asStored(type);
+                }
+            }
+            if (r == null) {
+                return null;
+            }
+            range = range[0] > range[1] ? r : new long[] {Math.min(range[0], r[0]), Math.max(range[1], r[1])};
+        }
+        return range;
     }
 
     /** The range of a Parquet column chunk's values, or null when its statistics give none of a kind ranges hold. */

@@ -80,6 +80,23 @@ public record FileReads(Map<String, Scan> tables) {
             return new Schema(schema.columns().subList(0, fileColumns));
         }
 
+        /**
+         * Whether a build row whose routing key is {@code key} (stored; null: none) may meet rows
+         * of the splits assigned to {@code node}: its key is in the range of one of them, or one's
+         * range is unknown. A null key meets nothing, but goes everywhere as an unrouted row would.
+         */
+        public boolean mayHold(String node, Long key) {
+            if (key == null) {
+                return true;
+            }
+            for (Split s : splits) {
+                if (s.node().equals(node) && (s.keys() == null || s.keys().contains(key))) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
         /** The splits assigned to {@code node}, in the order they were planned. */
         public List<Split> assignedTo(String node) {
             return splits.stream().filter(s -> s.node().equals(node)).toList();
@@ -87,6 +104,19 @@ public record FileReads(Map<String, Scan> tables) {
 
         public long bytes() {
             return splits.stream().mapToLong(Split::length).sum();
+        }
+    }
+
+    /**
+     * The least and greatest stored value (an integer, a date as epoch days) of a column over the
+     * rows a split reads, from its file's footer: {@code min > max} when it reads none.
+     */
+    public record KeyRange(long min, long max) {
+        /** The range of a split that reads no rows. */
+        public static final KeyRange EMPTY = new KeyRange(1, 0);
+
+        public boolean contains(long key) {
+            return key >= min && key <= max;
         }
     }
 
@@ -98,10 +128,12 @@ public record FileReads(Map<String, Scan> tables) {
      * Bytes {@code [start, start + length)} of the file at {@code path} (a qualified Hadoop path),
      * in {@code layout}, whose rows all carry {@code partitionValues} (stored values, null allowed),
      * assigned to node {@code node}; {@code hosts}: the hosts holding its bytes, as the file
-     * system says (none known: empty).
+     * system says (none known: empty). {@code keys}: the least and greatest value of the column
+     * a join routes its build rows by ({@link KeyRange}), where the coordinator read them from the
+     * footer; null otherwise. The coordinator alone uses it: it is not sent.
      */
     public record Split(String path, long start, long length, Layout layout, List<Object> partitionValues,
-                        List<String> hosts, String node) {
+                        List<String> hosts, String node, KeyRange keys) {
         public Split {
             partitionValues = Collections.unmodifiableList(new ArrayList<>(partitionValues)); // NULL is a value
             hosts = List.copyOf(hosts);
@@ -110,8 +142,19 @@ public record FileReads(Map<String, Scan> tables) {
             }
         }
 
+        /** A split of no known key range. */
+        public Split(String path, long start, long length, Layout layout, List<Object> partitionValues,
+                     List<String> hosts, String node) {
+            this(path, start, length, layout, partitionValues, hosts, node, null);
+        }
+
         public Split assignedTo(String newNode) {
-            return new Split(path, start, length, layout, partitionValues, hosts, newNode);
+            return new Split(path, start, length, layout, partitionValues, hosts, newNode, keys);
+        }
+
+        /** This split, its rows' values of the routing column within {@code range}. */
+        public Split withKeys(KeyRange range) {
+            return new Split(path, start, length, layout, partitionValues, hosts, node, range);
         }
 
         @Override

@@ -8,7 +8,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
+import java.util.function.ToIntFunction;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.ScanPipeline;
@@ -69,14 +71,14 @@ final class PipelineClient {
     CompletableFuture<PartitionPipeline.Summary> pipeline(String node, int partition, ScanPipeline pipeline,
                                                           QueryLimits limits, TransactionalReads reads, FileReads files,
                                                           Consumer<List<Object[]>> rows) {
-        return run(node, partition, OpCode.RUN_PIPELINE, pipeline,
+        return run(node, partition, OpCode.RUN_PIPELINE, pipeline, files,
                 steps -> Messages.pipeline(steps, limits, reads, files, partition), rows);
     }
 
     CompletableFuture<PartitionPipeline.Summary> shuffle(String node, int partition, ScanPipeline pipeline,
                                                          ShuffleTarget target, QueryLimits limits, TransactionalReads reads,
                                                          FileReads files) {
-        return run(node, partition, OpCode.RUN_SHUFFLE, pipeline,
+        return run(node, partition, OpCode.RUN_SHUFFLE, pipeline, files,
                 steps -> Messages.shuffle(steps, target, limits, reads, files, partition), rows -> { });
     }
 
@@ -115,9 +117,13 @@ final class PipelineClient {
     }
 
     private CompletableFuture<PartitionPipeline.Summary> run(String node, int partition, OpCode op, ScanPipeline pipeline,
-                                                             Function<byte[], byte[]> encode,
+                                                             FileReads files, Function<byte[], byte[]> encode,
                                                              Consumer<List<Object[]>> rows) {
-        pipeline = routedTo(node, partition, pipeline);
+        try {
+            pipeline = routedTo(node, partition, pipeline, files);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         byte[] request = encode.apply(encoded(pipeline));
         StagedBroadcasts.Staging staging = null;
         if (request.length > STAGE_ABOVE_BYTES) {
@@ -203,27 +209,47 @@ final class PipelineClient {
      * {@code pipeline} with each join's {@link JoinBuild.Routed} rows replaced by the {@link JoinBuild.Rows}
      * that its run over {@code partition} (of {@code node}'s own) is to have: those whose key is in
      * that partition of the pipeline's table (a co-located build's table is partitioned alike), and
-     * those whose key is null in the first partition's.
+     * those whose key is null in the first partition's. Rows routed by ranges go to the node whose
+     * splits of the pipeline's table, in {@code files}, may hold their key.
      */
-    private ScanPipeline routedTo(String node, int partition, ScanPipeline pipeline) {
+    private ScanPipeline routedTo(String node, int partition, ScanPipeline pipeline, FileReads files) {
         if (!pipeline.buildsFrom(build -> build instanceof JoinBuild.Routed)) {
             return pipeline; // the same one for every node, encoded once
         }
-        List<String> owners = this.owners.apply(pipeline.table());
-        int part = partition == ServingNodes.OWN_PARTITION ? owners.indexOf(node) : partition;
         return pipeline.withBuilds(build -> {
             if (!(build instanceof JoinBuild.Routed routed)) {
                 return build;
             }
-            java.util.function.ToIntFunction<Object> partitionOf = Partitioning.partitioner(routed.keyType(), owners.size());
-            List<Object[]> mine = new ArrayList<>();
+            Predicate<Object> mine = routed.byRanges()
+                    ? inSplitsOf(node, files.scan(pipeline.table()), routed)
+                    : ownedBy(node, partition, pipeline.table(), routed);
+            List<Object[]> rows = new ArrayList<>();
             for (Object[] row : routed.rows()) {
-                if (Math.max(partitionOf.applyAsInt(row[routed.keyColumn()]), 0) == part) {
-                    mine.add(row);
+                if (mine.test(row[routed.keyColumn()])) {
+                    rows.add(row);
                 }
             }
-            return new JoinBuild.Rows(mine);
+            return new JoinBuild.Rows(rows);
         });
+    }
+
+    /** Whether a key is in {@code node}'s partition of {@code table} (a null key in the first). */
+    private Predicate<Object> ownedBy(String node, int partition, String table, JoinBuild.Routed routed) {
+        List<String> owners = this.owners.apply(table);
+        int part = partition == ServingNodes.OWN_PARTITION ? owners.indexOf(node) : partition;
+        ToIntFunction<Object> partitionOf = Partitioning.partitioner(routed.keyType(), owners.size());
+        return key -> Math.max(partitionOf.applyAsInt(key), 0) == part;
+    }
+
+    /** Whether a key may be in the splits {@code node} reads of {@code scan} (which must have been planned with their ranges). */
+    private static Predicate<Object> inSplitsOf(String node, FileReads.Scan scan, JoinBuild.Routed routed) {
+        if (scan == null || scan.scheduling() != FileReads.Scheduling.LOCAL) {
+            throw new IllegalStateException("rows routed by the ranges of splits the nodes may steal from each other");
+        }
+        return key -> {
+            Object stored = routed.keyType().toStored(key);
+            return scan.mayHold(node, stored == null ? null : ((Number) stored).longValue());
+        };
     }
 
     /** {@code pipeline} with its joins' broadcast rows sent to {@code node} ahead of it, once they are there. */

@@ -108,6 +108,33 @@ class MessagesTest {
         assertThrows(IllegalArgumentException.class, () -> new FileReads.Scan(schema, 1, splits));
     }
 
+    /**
+     * Splits planned with the key ranges they read: a build row goes to the nodes whose splits may
+     * hold its key (one of unknown range may hold any; a null key goes everywhere); the ranges stay
+     * with the coordinator.
+     */
+    @Test
+    void aKeyGoesToTheNodesWhoseSplitsMayHoldIt() {
+        org.oooengine.core.types.Schema schema = new org.oooengine.core.types.Schema(List.of(
+                new org.oooengine.core.types.Column("k", org.oooengine.core.types.DataType.BIGINT)));
+        FileReads.Layout parquet = new FileReads.Layout("parquet", '|', "\\N");
+        FileReads.Split split = new FileReads.Split("file:/w/t/a.parquet", 0, 100, parquet, List.of(), List.of(), "n1");
+        FileReads.Scan scan = new FileReads.Scan(schema, 1, List.of(
+                split.withKeys(new FileReads.KeyRange(10, 20)),
+                split.assignedTo("n2").withKeys(new FileReads.KeyRange(20, 30)),
+                split.assignedTo("n2").withKeys(new FileReads.KeyRange(40, 50)),
+                split.assignedTo("n3").withKeys(FileReads.KeyRange.EMPTY),
+                split.assignedTo("n4")));
+        assertTrue(scan.mayHold("n1", 10L) && scan.mayHold("n1", 20L) && !scan.mayHold("n1", 21L));
+        assertTrue(scan.mayHold("n2", 20L) && scan.mayHold("n2", 45L) && !scan.mayHold("n2", 35L));
+        assertFalse(scan.mayHold("n3", 15L) || scan.mayHold("n5", 15L));
+        assertTrue(scan.mayHold("n4", -7L) && scan.mayHold("n3", null));
+        ScanPipeline pipeline = new ScanPipeline("file:/w/t", 1, new BitSet(), List.of());
+        FileReads sent = Messages.readPipeline(new PayloadReader(Messages.pipeline(pipeline, QueryLimits.DEFAULTS,
+                TransactionalReads.NONE, new FileReads(java.util.Map.of("file:/w/t", scan))))).files();
+        assertNull(sent.scan("file:/w/t").splits().get(0).keys());
+    }
+
     @Test
     void aJoinOverAnExchangeCrossesTheWireAndAnEmptyExchangeIsRefused() {
         BitSet all = new BitSet();

@@ -65,20 +65,34 @@ public sealed interface JoinBuild {
      * join's probe rows are partitioned on the key that column meets, so each node needs only the
      * rows whose key it owns.
      */
-    record Broadcast(int slot, int routeColumn) implements JoinBuild {
+    record Broadcast(int slot, int routeColumn, int rangeColumn) implements JoinBuild {
         /** Input {@code slot}'s rows, all of them to every node. */
         public Broadcast(int slot) {
             this(slot, -1);
         }
 
-        /** Whether each row goes only to the node that owns its key. */
+        /** Input {@code slot}'s rows, routed by a hash of {@code routeColumn} (-1: to every node). */
+        public Broadcast(int slot, int routeColumn) {
+            this(slot, routeColumn, -1);
+        }
+
+        /** Whether each row goes only to the node that owns its key, or to those whose splits hold it. */
         public boolean routed() {
             return routeColumn >= 0;
         }
 
+        /**
+         * Whether the probe rows are a table's files, in splits each of a range of its column
+         * {@code rangeColumn} (a table's files in that column's order): each row goes to the nodes
+         * whose splits' ranges hold its key, and those splits are read where they are assigned.
+         */
+        public boolean byRanges() {
+            return routeColumn >= 0 && rangeColumn >= 0;
+        }
+
         /** The same input, numbered {@code by} further on. */
         public Broadcast shifted(int by) {
-            return new Broadcast(slot + by, routeColumn);
+            return new Broadcast(slot + by, routeColumn, rangeColumn);
         }
     }
 
@@ -88,9 +102,23 @@ public sealed interface JoinBuild {
      * hashed it): each node is sent, as its {@link Rows}, those whose key it owns in the pipeline's
      * table, and one node those whose key is null, so that every row reaches exactly one node.
      */
-    record Routed(List<Object[]> rows, int keyColumn, org.oooengine.core.sql.SqlType keyType) implements JoinBuild {
+    record Routed(List<Object[]> rows, int keyColumn, org.oooengine.core.sql.SqlType keyType, int rangeColumn)
+            implements JoinBuild {
         public Routed {
             rows = List.copyOf(rows);
+        }
+
+        /** Rows routed by a hash of their key. */
+        public Routed(List<Object[]> rows, int keyColumn, org.oooengine.core.sql.SqlType keyType) {
+            this(rows, keyColumn, keyType, -1);
+        }
+
+        /**
+         * Whether the rows go by ranges rather than hashes ({@link Broadcast#byRanges}): each to
+         * the nodes whose splits of the pipeline's table hold its key in column {@code rangeColumn}.
+         */
+        public boolean byRanges() {
+            return rangeColumn >= 0;
         }
     }
 

@@ -109,6 +109,11 @@ final class ClusterTableLayouts implements TableLayouts {
                 .map(r -> new long[] {r.get(0), r.get(1)}).orElse(null);
     }
 
+    @Override
+    public boolean ordered(TableInfo table, int column) {
+        return FileTableReader.holds(table) && fileFacts(table).map(f -> f.ordered()[column]).orElse(false);
+    }
+
     private Optional<StoreManifest.TableMeta> meta(TableInfo table) {
         if (FileTableReader.holds(table)) {
             return Optional.empty();

@@ -102,8 +102,28 @@ public final class ClusterTableReader implements TableReader {
         }
         FileTableReader reader = files.orElseThrow(() -> new IllegalStateException("table " + table.name()
                 + " is held in files, which this reader was given no way to list"));
-        return new FileReads(Map.of(table.storage(), reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline),
-                scheduling)));
+        int rangeColumn = rangeColumn(pipeline);
+        return new FileReads(Map.of(table.storage(), rangeColumn < 0
+                ? reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling)
+                : reader.onNodesByRanges(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling, rangeColumn)));
+    }
+
+    /**
+     * The column of the pipeline's table by whose ranges its joins' build rows are routed
+     * ({@link JoinBuild.Routed#byRanges}), or -1: its splits are then read where they are assigned.
+     */
+    private static int rangeColumn(ScanPipeline pipeline) {
+        java.util.Set<Integer> columns = new java.util.TreeSet<>();
+        pipeline.withBuilds(build -> {
+            if (build instanceof JoinBuild.Routed r && r.byRanges()) {
+                columns.add(r.rangeColumn());
+            }
+            return build;
+        });
+        if (columns.size() > 1) {
+            throw new IllegalStateException("rows routed by the ranges of several columns of one scan: " + columns);
+        }
+        return columns.isEmpty() ? -1 : columns.iterator().next();
     }
 
     /** The conditions a pipeline's rows meet before anything else changes them, over the table's columns; null: none. */

@@ -3,6 +3,7 @@ package org.oooengine.hive.files;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +98,7 @@ public final class FileTableReader implements TableReader {
             long bytes = 0;
             long[][] ranges = new long[types.size()][];
             boolean[] unbounded = new boolean[types.size()];
+            FileOrder order = new FileOrder(types.size());
             for (FilePart part : parts.apply(table)) {
                 String format = SplitPlanner.layout(part.layout()).format();
                 for (FileStatus f : allowedFiles(table, name, part)) {
@@ -104,13 +106,20 @@ public final class FileTableReader implements TableReader {
                     rows += file.rows();
                     bytes += f.getLen();
                     for (int c = 0; c < table.columns().size() - part.partitionValues().size(); c++) {
-                        long[] r = file.rows() == 0 ? null : range(file, format, c, table.columns().get(c).name(), types.get(c));
+                        String column = table.columns().get(c).name();
+                        long[] r = file.rows() == 0 ? null : range(file, format, c, column, types.get(c));
                         if (r == null) {
                             unbounded[c] |= file.rows() > 0;
                         } else {
                             ranges[c] = ranges[c] == null ? r
                                     : new long[] {Math.min(ranges[c][0], r[0]), Math.max(ranges[c][1], r[1])};
                         }
+                        if (file.rows() > 0) {
+                            order.add(c, file.ordered().stream().anyMatch(column::equalsIgnoreCase) ? r : null);
+                        }
+                    }
+                    for (int c = table.columns().size() - part.partitionValues().size(); c < types.size(); c++) {
+                        order.add(c, null); // a partition column: its values are not in the files
                     }
                 }
             }
@@ -119,7 +128,7 @@ public final class FileTableReader implements TableReader {
                     ranges[c] = null;
                 }
             }
-            return new Facts(rows, bytes, ranges);
+            return new Facts(rows, bytes, ranges, order.ordered());
         } catch (IOException | RuntimeException e) {
             LOG.debug("no row count of {}: {}", name, e.getMessage());
             return null;
@@ -135,10 +144,50 @@ public final class FileTableReader implements TableReader {
     }
 
     /**
-     * What a table's files say of it: their rows, their bytes, and in {@code ranges[c]} column c's
-     * least and greatest value, or null.
+     * What a table's files say of it: their rows, their bytes, in {@code ranges[c]} column c's
+     * least and greatest value, or null; and in {@code ordered[c]} whether the files hold column c
+     * in order ({@link FileOrder}), so that each split reads a range of its values.
      */
-    public record Facts(long rows, long bytes, long[][] ranges) {
+    public record Facts(long rows, long bytes, long[][] ranges, boolean[] ordered) {
+    }
+
+    /**
+     * Whether a table's files hold each column in order: every file that has rows holds it in
+     * order in its row groups (its footer says so, {@link FileFacts#ordered}), and the files'
+     * ranges, taken from the least, do not overlap but where one ends as the next begins.
+     */
+    private static final class FileOrder {
+        private final List<List<long[]>> ranges = new ArrayList<>();
+        private final boolean[] unordered;
+
+        FileOrder(int columns) {
+            unordered = new boolean[columns];
+            for (int c = 0; c < columns; c++) {
+                ranges.add(new ArrayList<>());
+            }
+        }
+
+        /** A file with rows holds column {@code c} in order over {@code range}; null: not in order. */
+        void add(int c, long[] range) {
+            if (range == null) {
+                unordered[c] = true;
+            } else {
+                ranges.get(c).add(range);
+            }
+        }
+
+        boolean[] ordered() {
+            boolean[] ordered = new boolean[unordered.length];
+            for (int c = 0; c < ordered.length; c++) {
+                List<long[]> files = new ArrayList<>(ranges.get(c));
+                files.sort(java.util.Comparator.comparingLong(r -> r[0]));
+                ordered[c] = !unordered[c] && !files.isEmpty();
+                for (int i = 1; i < files.size() && ordered[c]; i++) {
+                    ordered[c] = files.get(i - 1)[1] <= files.get(i)[0];
+                }
+            }
+            return ordered;
+        }
     }
 
     private FileFacts facts(FileStatus f, String format) throws IOException {
@@ -232,6 +281,41 @@ public final class FileTableReader implements TableReader {
     public FileReads.Scan onNodes(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition,
                                   SplitScheduling scheduling) {
         return planned(table, nodes, condition, scheduling).scan().scheduled(scheduling.pattern());
+    }
+
+    /**
+     * As {@link #onNodes}, each split with the range of column {@code rangeColumn}'s values it
+     * reads ({@link FileFacts#splitRange}; unknown for a file not in Parquet), and read on the node
+     * it is assigned to: a join whose build rows are routed by that column's ranges sends each
+     * only to the nodes whose splits may hold its key, so no other node may read them.
+     */
+    public FileReads.Scan onNodesByRanges(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition,
+                                          SplitScheduling scheduling, int rangeColumn) {
+        String name = table.database() + "." + table.name();
+        FileReads.Scan scan = planned(table, nodes, condition, scheduling).scan();
+        DataType type = scan.schema().columns().get(rangeColumn).type();
+        String column = scan.schema().columns().get(rangeColumn).name();
+        Map<String, FileStatus> statuses = new HashMap<>();
+        List<FileReads.Split> ranged = new ArrayList<>();
+        try {
+            for (FileReads.Split split : scan.splits()) {
+                long[] r = null;
+                if (split.layout().format().equals("parquet") && rangeColumn < scan.fileColumns()) {
+                    Path path = new Path(split.path());
+                    FileStatus status = statuses.get(split.path());
+                    if (status == null) {
+                        status = path.getFileSystem(conf).getFileStatus(path);
+                        statuses.put(split.path(), status);
+                    }
+                    r = FileFacts.splitRange(status, conf, split.start(), split.length(), column, type);
+                }
+                ranged.add(r == null ? split : split.withKeys(new FileReads.KeyRange(r[0], r[1])));
+            }
+        } catch (IOException e) {
+            throw new SqlException(SqlException.GENERAL, "table " + name + ": cannot read the footers of its files: "
+                    + e.getMessage(), e);
+        }
+        return new FileReads.Scan(scan.schema(), scan.fileColumns(), ranged, scan.id(), FileReads.Scheduling.LOCAL);
     }
 
     /** A scan's files, and how many partitions it keeps of how many (1 of 1: a table not partitioned). */

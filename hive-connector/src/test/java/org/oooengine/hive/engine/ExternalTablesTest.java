@@ -222,6 +222,70 @@ class ExternalTablesTest {
      * Strings whose row groups' ranges overlap, each group holding values of its own, in a file
      * DuckDB wrote with bloom filters: an equality reads the one group whose filter may hold it.
      */
+    /**
+     * Lines of orders (three to an order) in a Parquet file written in order of their order key,
+     * in row groups of 1,000 rows (an order's lines may end one group and start the next), probe
+     * orders read from files. A build side too large for every node, its share of a node not, goes
+     * to the nodes whose splits may hold each row's key, and those splits are read where they are
+     * assigned. Inner, left, semi and anti joins answer as DuckDB does; the same lines written in
+     * another order are joined otherwise, and so are they where the build fits on every node.
+     */
+    @Test
+    void buildRowsGoOnlyToTheNodesWhoseSplitsOfAnOrderedFileHoldTheirKeys() throws Exception {
+        cluster.oracle().execute("CREATE TABLE lines AS SELECT o_orderkey AS l_orderkey, n AS l_n, o_totalprice AS l_price "
+                + "FROM orders, range(3) t(n)");
+        cluster.oracle().execute("CREATE VIEW orders_files AS SELECT * FROM orders_pq");
+        for (String order : List.of("sorted", "shuffled")) {
+            Path file = Files.createDirectories(incoming.resolve("lines_" + order)).resolve("part-0.parquet");
+            cluster.oracle().execute("COPY (SELECT * FROM lines ORDER BY " + (order.equals("sorted") ? "l_orderkey, l_n"
+                    : "l_price, l_n") + ") TO '" + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
+            cluster.oracle().execute("CREATE VIEW lines_" + order + " AS SELECT * FROM lines");
+        }
+        List<String> joins = List.of(
+                "SELECT count(*), sum(l_price) FROM %s JOIN orders_files ON l_orderkey = o_orderkey "
+                        + "WHERE o_orderdate < DATE '1995-01-01'",
+                "SELECT count(*), count(o.o_orderkey), sum(l_price) FROM %s LEFT JOIN "
+                        + "(SELECT * FROM orders_files WHERE o_orderdate < DATE '1995-01-01') o ON l_orderkey = o.o_orderkey",
+                "SELECT count(*), sum(l_price) FROM %s WHERE l_orderkey IN "
+                        + "(SELECT o_orderkey FROM orders_files WHERE o_orderdate < DATE '1995-01-01')",
+                "SELECT count(*), sum(l_price) FROM %s WHERE NOT EXISTS "
+                        + "(SELECT 1 FROM orders_files WHERE o_orderkey = l_orderkey AND o_orderdate >= DATE '1995-01-01')");
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_files (" + columns(TpchTable.ORDERS) + ") "
+                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
+            for (String order : List.of("sorted", "shuffled")) {
+                String table = "lines_" + order;
+                SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + table + " (l_orderkey BIGINT, l_n BIGINT, l_price DECIMAL(15,2)) "
+                        + "STORED AS PARQUET LOCATION '" + incoming.resolve(table) + "'");
+                for (String join : joins) {
+                    String sql = String.format(join, table);
+                    String everyNode = explain(s, "EXPLAIN " + sql);
+                    assertFalse(everyNode.contains("routed by ranges"), everyNode);
+                    assertSameAsDuckDb(s, sql);
+                    // the build's keys, 8 bytes each, are twice what a node may hold and more than its share of three
+                    long limit = 4 * rowsGathered(everyNode, "o_orderkey");
+                    try (SqlSession shares = cluster.session(Map.of("ooo.join.broadcast-max-bytes", Long.toString(limit)))) {
+                        String plan = explain(shares, "EXPLAIN " + sql);
+                        boolean routed = order.equals("sorted");
+                        assertEquals(routed, plan.contains("routed by ranges"), plan);
+                        assertEquals(routed, plan.contains("each row to the nodes whose splits hold its o_orderkey"), plan);
+                        assertSameAsDuckDb(shares, sql);
+                    }
+                }
+                SqlCluster.rows(s, "DROP TABLE " + table);
+            }
+            SqlCluster.rows(s, "DROP TABLE orders_files");
+        }
+    }
+
+    /** The rows a plan's gather of the one column {@code column} is estimated to bring. */
+    private static long rowsGathered(String plan, String column) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("Gather \\[" + column + "\\]\\s+\\(est\\. ([0-9,]+) rows?\\)")
+                .matcher(plan);
+        assertTrue(m.find(), plan);
+        return Long.parseLong(m.group(1).replace(",", ""));
+    }
+
     @Test
     void bloomFiltersSkipTheRowGroupsWithoutTheValue() throws Exception {
         Path file = Files.createDirectories(incoming.resolve("keys")).resolve("part-0.parquet");

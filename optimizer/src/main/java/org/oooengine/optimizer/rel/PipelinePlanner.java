@@ -14,6 +14,7 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.optimizer.catalog.TableInfo;
 
 /**
  * Moves to the nodes the work that needs no other node's rows. A scan with the filters,
@@ -971,16 +972,18 @@ public final class PipelinePlanner {
             return swapped(j, right, left.sending(leftRead), Build.BROADCAST, routeColumn(right, j.rightKeys(), left, j.leftKeys(), kind));
         }
         if (shuffled == null && left != null && right != null) {
-            // a side that cannot be shuffled (its rows come from a shuffle themselves) may still
-            // go through the coordinator, each row to the node that owns its key
-            int route = probeOnly ? routeColumn(left, j.leftKeys(), right, j.rightKeys(), kind) : -1;
-            if (route >= 0 && smallWhenRouted(right, rightRead, left)) {
-                return probe(j, left, right.sending(rightRead), Build.BROADCAST, route);
+            // a side that cannot be shuffled (its rows come from a shuffle themselves, or no side is
+            // partitioned: tables in files) may still go through the coordinator, each row to the
+            // node that owns its key or to those whose splits may hold it; splits routed to are
+            // not stolen, so a build every node can hold goes to every node instead (above)
+            Route route = probeOnly ? route(left, j.leftKeys(), right, j.rightKeys(), kind) : Route.EVERY_NODE;
+            if (route.routed() && smallWhenRouted(right, rightRead, left)) {
+                return probe(j, left, right.sending(rightRead), route);
             }
-            int back = kind == JoinKind.INNER || kind == JoinKind.RIGHT
-                    ? routeColumn(right, j.rightKeys(), left, j.leftKeys(), kind) : -1;
-            if (back >= 0 && smallWhenRouted(left, leftRead, right)) {
-                return swapped(j, right, left.sending(leftRead), Build.BROADCAST, back);
+            Route back = kind == JoinKind.INNER || kind == JoinKind.RIGHT
+                    ? route(right, j.rightKeys(), left, j.leftKeys(), kind) : Route.EVERY_NODE;
+            if (back.routed() && smallWhenRouted(left, leftRead, right)) {
+                return swapped(j, right, left.sending(leftRead), back);
             }
         }
         return shuffled;
@@ -995,6 +998,60 @@ public final class PipelinePlanner {
     private boolean smallWhenRouted(Chain build, BitSet read, Chain probe) {
         return build.rows >= 0 && build.columnBytes >= 0 && build.rows * rowBytes(build, read)
                 / layouts.nodes(probe.scan.table()) <= limits.broadcastMaxBytes();
+    }
+
+    /**
+     * Where each row of a broadcast {@code build} side too large for every node goes: to the
+     * node that owns its key ({@link #routeColumn}), else to the nodes whose splits may hold it
+     * ({@link #rangeRoute}), else to every node.
+     */
+    private Route route(Chain probe, int[] probeKeys, Chain build, int[] buildKeys, JoinKind kind) {
+        int hashed = routeColumn(probe, probeKeys, build, buildKeys, kind);
+        return hashed >= 0 ? new Route(hashed, -1) : rangeRoute(probe, probeKeys, build, buildKeys, kind);
+    }
+
+    /**
+     * A broadcast build's route by ranges: {@code probe}'s rows are read from a table's files that
+     * hold one of the join's probe keys in order ({@link TableLayouts#ordered}: lineitem written in
+     * order of l_orderkey), each split a range of it, and the splits are read where they are
+     * assigned; so each build row need go only to the nodes whose splits may hold its key (TPC-H
+     * Q09's 319 K lineitems of green parts, each to the node reading its order). To every node when the
+     * probe's rows are not such a scan's or were moved by a shuffle, or the keys are not integers
+     * or dates. Not for a NOT IN, which must see every null key.
+     */
+    private Route rangeRoute(Chain probe, int[] probeKeys, Chain build, int[] buildKeys, JoinKind kind) {
+        if (kind == JoinKind.ANTI_NULL_AWARE || kind == JoinKind.CROSS || !probe.shuffles.isEmpty()) {
+            return Route.EVERY_NODE;
+        }
+        TableInfo table = probe.scan.table();
+        for (int c = 0; c < table.columns().size(); c++) {
+            if (!layouts.ordered(table, c)) {
+                continue;
+            }
+            BitSet holding = RangeColumn.holding(probe.steps, probe.scan.fields().size(), c);
+            for (int i = 0; i < probeKeys.length; i++) {
+                SqlType type = probe.fields.get(probeKeys[i]).type();
+                boolean integral = type.kind() == SqlType.Kind.INT || type.kind() == SqlType.Kind.BIGINT
+                        || type.kind() == SqlType.Kind.DATE;
+                if (holding.get(probeKeys[i]) && integral && build.fields.get(buildKeys[i]).type().equals(type)) {
+                    return new Route(buildKeys[i], c);
+                }
+            }
+        }
+        return Route.EVERY_NODE;
+    }
+
+    /**
+     * Where a broadcast build's rows go: each to the node that owns its key in {@code column}
+     * ({@code rangeColumn} -1), or to the nodes whose splits hold it, the splits being ranges of
+     * the probe table's column {@code rangeColumn}; or ({@link #EVERY_NODE}) to every node.
+     */
+    private record Route(int column, int rangeColumn) {
+        static final Route EVERY_NODE = new Route(-1, -1);
+
+        boolean routed() {
+            return column >= 0;
+        }
     }
 
     /**
@@ -1105,7 +1162,16 @@ public final class PipelinePlanner {
      * (a foreign key's partners: parts of one brand keep lineitems of that brand).
      */
     private Chain probe(RelNode.Join j, Chain probe, Chain build, Build from, int shuffleKey) {
-        Chain joined = probe.probe(j, build, from, shuffleKey);
+        return probe(j, probe, build, from, shuffleKey, -1);
+    }
+
+    /** {@code probe}'s rows joined on each node with {@code build}'s, broadcast as {@code route} says. */
+    private Chain probe(RelNode.Join j, Chain probe, Chain build, Route route) {
+        return probe(j, probe, build, Build.BROADCAST, route.column(), route.rangeColumn());
+    }
+
+    private Chain probe(RelNode.Join j, Chain probe, Chain build, Build from, int shuffleKey, int rangeColumn) {
+        Chain joined = probe.probe(j, build, from, shuffleKey, rangeColumn);
         long table = layouts.rows(build.scan.table()).orElse(-1);
         boolean filters = j.kind() == JoinKind.INNER || j.kind() == JoinKind.SEMI;
         return filters && table > 0 && build.rows >= 0 && build.rows < table
@@ -1262,13 +1328,21 @@ public final class PipelinePlanner {
      * {@code j} probed from its right side: a left (or right) join becomes the mirrored kind, and
      * a projection puts the left columns first again.
      */
+    private Chain swapped(RelNode.Join j, Chain probe, Chain build, Route route) {
+        return swapped(j, probe, build, Build.BROADCAST, route.column(), route.rangeColumn());
+    }
+
     private Chain swapped(RelNode.Join j, Chain probe, Chain build, Build built, int shuffleKey) {
+        return swapped(j, probe, build, built, shuffleKey, -1);
+    }
+
+    private Chain swapped(RelNode.Join j, Chain probe, Chain build, Build built, int shuffleKey, int rangeColumn) {
         JoinKind kind = j.kind() == JoinKind.RIGHT ? JoinKind.LEFT : j.kind() == JoinKind.LEFT ? JoinKind.RIGHT : j.kind();
         int lw = j.left().fields().size();
         int rw = j.right().fields().size();
         Expr residual = j.residual() == null ? null : Exprs.remap(j.residual(), i -> i < lw ? i + rw : i - lw);
         RelNode.Join mirrored = new RelNode.Join(j.right(), j.left(), kind, j.rightKeys(), j.leftKeys(), residual);
-        Chain joined = probe(mirrored, probe, build, built, shuffleKey);
+        Chain joined = probe(mirrored, probe, build, built, shuffleKey, rangeColumn);
         List<Expr> leftFirst = new ArrayList<>();
         for (int i = 0; i < lw + rw; i++) {
             int from = i < lw ? rw + i : i - lw;
@@ -1327,8 +1401,12 @@ public final class PipelinePlanner {
                     columnBytes, partitionAlias);
         }
 
-        /** This chain probing {@code build}'s rows: built on each node from its own partition, broadcast, or shuffled by {@code shuffleKey}. */
-        Chain probe(RelNode.Join j, Chain build, Build from, int shuffleKey) {
+        /**
+         * This chain probing {@code build}'s rows: built on each node from its own partition,
+         * broadcast (routed by {@code shuffleKey}, by ranges of this chain's table column
+         * {@code rangeColumn} where it is one), or shuffled by {@code shuffleKey}.
+         */
+        Chain probe(RelNode.Join j, Chain build, Build from, int shuffleKey, int rangeColumn) {
             List<RelNode> sent = new ArrayList<>(broadcasts);
             List<RelNode.Shuffle> moved = new ArrayList<>(shuffles);
             JoinBuild source = switch (from) {
@@ -1342,7 +1420,7 @@ public final class PipelinePlanner {
                 }
                 case BROADCAST -> { // shuffleKey: the build column that routes each row to one node, or -1
                     sent.add(build.gathered());
-                    yield new JoinBuild.Broadcast(sent.size() - 1, shuffleKey);
+                    yield new JoinBuild.Broadcast(sent.size() - 1, shuffleKey, rangeColumn);
                 }
                 case SHUFFLE -> {
                     moved.add(new RelNode.Shuffle(build.gathered(), shuffleKey));

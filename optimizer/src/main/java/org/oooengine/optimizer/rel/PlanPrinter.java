@@ -225,8 +225,10 @@ public final class PlanPrinter {
                     .filter(build -> build instanceof JoinBuild.Broadcast x && x.slot() == slot)
                     .map(JoinBuild.Broadcast.class::cast).findFirst().orElse(new JoinBuild.Broadcast(i));
             RelNode b = broadcasts.get(i);
-            out.add(indent + "  Broadcast #" + i + (used.routed() ? ", each row to the node that owns its "
-                    + ColumnNames.of(b.fields()).apply(used.routeColumn()) : " to every node"));
+            String key = used.routed() ? ColumnNames.of(b.fields()).apply(used.routeColumn()) : "";
+            out.add(indent + "  Broadcast #" + i + (used.byRanges() ? ", each row to the nodes whose splits hold its " + key
+                    + " (the splits read where assigned)" : used.routed() ? ", each row to the node that owns its " + key
+                    : " to every node"));
             if (b instanceof RelNode.NodePipeline p) {
                 printPipeline(p, indent + "    ", sent.getOrDefault(used, all(p.fields().size())), null);
             } else {

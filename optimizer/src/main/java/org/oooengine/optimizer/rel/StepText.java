@@ -176,7 +176,7 @@ final class StepText {
             return "co-located (local partition of " + localTable + ")";
         }
         if (build instanceof JoinBuild.Broadcast b) {
-            return "broadcast #" + b.slot() + (b.routed() ? " routed by key" : "");
+            return "broadcast #" + b.slot() + (b.byRanges() ? " routed by ranges" : b.routed() ? " routed by key" : "");
         }
         if (build instanceof JoinBuild.Shuffled s) {
             return "shuffle #" + s.slot();

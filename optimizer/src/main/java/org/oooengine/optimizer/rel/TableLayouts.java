@@ -52,6 +52,15 @@ public interface TableLayouts {
         return null;
     }
 
+    /**
+     * Whether {@code table} is held in files that hold column {@code column} in order (each row
+     * group's values at or above the last one's, the files' ranges apart), so that each of its
+     * splits reads a range of that column's values.
+     */
+    default boolean ordered(TableInfo table, int column) {
+        return false;
+    }
+
     /** Distinct values of column {@code column} of {@code table} over all its partitions, from its statistics; NaN when unknown. */
     default double distinct(TableInfo table, int column) {
         return Double.NaN;

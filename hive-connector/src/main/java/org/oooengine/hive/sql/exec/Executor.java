@@ -575,6 +575,9 @@ public final class Executor {
             }
             RelNode input = broadcasts.get(b.slot());
             List<Object[]> rows = computed.computeIfAbsent(b, x -> broadcastRows(input, carried.getOrDefault(b, new BitSet())));
+            if (routes && b.byRanges()) { // the probe rows are a table's files, each node's splits a range of the key
+                return new JoinBuild.Routed(rows, b.routeColumn(), input.fields().get(b.routeColumn()).type(), b.rangeColumn());
+            }
             return routes && b.routed()
                     ? new JoinBuild.Routed(rows, b.routeColumn(), input.fields().get(b.routeColumn()).type())
                     : new JoinBuild.Rows(rows);
