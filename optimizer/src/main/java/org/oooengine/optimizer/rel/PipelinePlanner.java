@@ -1024,9 +1024,10 @@ public final class PipelinePlanner {
             return Route.EVERY_NODE;
         }
         TableInfo table = probe.scan.table();
+        int routedBefore = rangeColumnOf(probe.steps);
         for (int c = 0; c < table.columns().size(); c++) {
-            if (!layouts.ordered(table, c)) {
-                continue;
+            if (!layouts.ordered(table, c) || routedBefore >= 0 && c != routedBefore) {
+                continue; // a split carries the range of one column: the one an earlier join routes by, if any
             }
             BitSet holding = RangeColumn.holding(probe.steps, probe.scan.fields().size(), c);
             for (int i = 0; i < probeKeys.length; i++) {
@@ -1039,6 +1040,16 @@ public final class PipelinePlanner {
             }
         }
         return Route.EVERY_NODE;
+    }
+
+    /** The column of the scan whose ranges a join among {@code steps} routes its build rows by, or -1. */
+    private static int rangeColumnOf(List<PipelineStep> steps) {
+        for (PipelineStep step : steps) {
+            if (step instanceof PipelineStep.HashJoin j && j.build() instanceof JoinBuild.Broadcast b && b.byRanges()) {
+                return b.rangeColumn();
+            }
+        }
+        return -1;
     }
 
     /**
