@@ -173,7 +173,7 @@ public record FileFacts(long rows, List<Range> ranges, List<String> ordered) {
      * range of the column, and rows meeting them can be sent to the splits' nodes alone.
      */
     static List<String> orderedColumns(List<BlockMetaData> groups) {
-        if (groups.size() < 2) {
+        if (groups.isEmpty()) {
             return List.of();
         }
         List<String> ordered = new ArrayList<>();
@@ -221,6 +221,7 @@ public record FileFacts(long rows, List<Range> ranges, List<String> ordered) {
                 if (chunks.get(c).getPath().size() == 1 && chunks.get(c).getPath().toDotString().equalsIgnoreCase(column)) {
                     Range found = parquetRange(column, c, chunks.get(c));
                     r = found == null ? null : found.asStored(type);
+                    break; // the first of that name, as the reader takes it
                 }
             }
             if (r == null) {

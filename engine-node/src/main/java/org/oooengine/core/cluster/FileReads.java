@@ -81,20 +81,23 @@ public record FileReads(Map<String, Scan> tables) {
         }
 
         /**
-         * Whether a build row whose routing key is {@code key} (stored; null: none) may meet rows
-         * of the splits assigned to {@code node}: its key is in the range of one of them, or one's
-         * range is unknown. A null key meets nothing, but goes everywhere as an unrouted row would.
+         * The keys the splits assigned to {@code node} may hold of the column their ranges are
+         * of ({@link Split#keys}), for the build rows of a join routed by those ranges: any key
+         * when one of its splits has no known range.
          */
-        public boolean mayHold(String node, Long key) {
-            if (key == null) {
-                return true;
-            }
+        public KeysHeld keysHeldBy(String node) {
+            List<KeyRange> ranges = new ArrayList<>();
             for (Split s : splits) {
-                if (s.node().equals(node) && (s.keys() == null || s.keys().contains(key))) {
-                    return true;
+                if (s.node().equals(node)) {
+                    if (s.keys() == null) {
+                        return KeysHeld.ANY;
+                    }
+                    if (s.keys().min() <= s.keys().max()) {
+                        ranges.add(s.keys());
+                    }
                 }
             }
-            return false;
+            return KeysHeld.of(ranges);
         }
 
         /** The splits assigned to {@code node}, in the order they were planned. */
@@ -117,6 +120,49 @@ public record FileReads(Map<String, Scan> tables) {
 
         public boolean contains(long key) {
             return key >= min && key <= max;
+        }
+    }
+
+    /** The keys a node's splits may hold: their ranges merged, looked up by halving. */
+    public static final class KeysHeld {
+        static final KeysHeld ANY = new KeysHeld(null, null);
+
+        private final long[] mins;
+        private final long[] maxs;
+
+        private KeysHeld(long[] mins, long[] maxs) {
+            this.mins = mins;
+            this.maxs = maxs;
+        }
+
+        static KeysHeld of(List<KeyRange> ranges) {
+            List<KeyRange> sorted = new ArrayList<>(ranges);
+            sorted.sort(java.util.Comparator.comparingLong(KeyRange::min));
+            long[] mins = new long[sorted.size()];
+            long[] maxs = new long[sorted.size()];
+            int n = 0;
+            for (KeyRange r : sorted) {
+                if (n > 0 && r.min() <= maxs[n - 1]) {
+                    maxs[n - 1] = Math.max(maxs[n - 1], r.max());
+                } else {
+                    mins[n] = r.min();
+                    maxs[n++] = r.max();
+                }
+            }
+            return new KeysHeld(java.util.Arrays.copyOf(mins, n), java.util.Arrays.copyOf(maxs, n));
+        }
+
+        /** Whether {@code key} (stored; null: none) may be held: a null key meets no row, and is held nowhere. */
+        public boolean holds(Long key) {
+            if (key == null) {
+                return false;
+            }
+            if (mins == null) {
+                return true;
+            }
+            int i = java.util.Arrays.binarySearch(mins, key);
+            int at = i >= 0 ? i : -i - 2; // the last range starting at or below the key
+            return at >= 0 && key <= maxs[at];
         }
     }
 

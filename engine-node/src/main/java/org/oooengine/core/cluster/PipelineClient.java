@@ -241,14 +241,21 @@ final class PipelineClient {
         return key -> Math.max(partitionOf.applyAsInt(key), 0) == part;
     }
 
-    /** Whether a key may be in the splits {@code node} reads of {@code scan} (which must have been planned with their ranges). */
+    /**
+     * Whether a key may be in the splits {@code node} reads of {@code scan}, planned with their
+     * ranges and read where assigned; a null key meets no row there, and goes nowhere.
+     */
     private static Predicate<Object> inSplitsOf(String node, FileReads.Scan scan, JoinBuild.Routed routed) {
-        if (scan == null || scan.scheduling() != FileReads.Scheduling.LOCAL) {
-            throw new IllegalStateException("rows routed by the ranges of splits the nodes may steal from each other");
+        if (scan == null) {
+            throw new IllegalStateException("rows routed by the ranges of splits of a pipeline that reads no files");
         }
+        if (scan.scheduling() != FileReads.Scheduling.LOCAL) {
+            throw new IllegalStateException("rows routed by the ranges of splits the nodes may take from each other");
+        }
+        FileReads.KeysHeld held = scan.keysHeldBy(node);
         return key -> {
             Object stored = routed.keyType().toStored(key);
-            return scan.mayHold(node, stored == null ? null : ((Number) stored).longValue());
+            return held.holds(stored == null ? null : ((Number) stored).longValue());
         };
     }
 

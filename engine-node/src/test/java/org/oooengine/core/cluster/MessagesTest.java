@@ -110,8 +110,8 @@ class MessagesTest {
 
     /**
      * Splits planned with the key ranges they read: a build row goes to the nodes whose splits may
-     * hold its key (one of unknown range may hold any; a null key goes everywhere); the ranges stay
-     * with the coordinator.
+     * hold its key (one of unknown range may hold any; a null key meets none); the ranges stay with
+     * the coordinator.
      */
     @Test
     void aKeyGoesToTheNodesWhoseSplitsMayHoldIt() {
@@ -125,10 +125,13 @@ class MessagesTest {
                 split.assignedTo("n2").withKeys(new FileReads.KeyRange(40, 50)),
                 split.assignedTo("n3").withKeys(FileReads.KeyRange.EMPTY),
                 split.assignedTo("n4")));
-        assertTrue(scan.mayHold("n1", 10L) && scan.mayHold("n1", 20L) && !scan.mayHold("n1", 21L));
-        assertTrue(scan.mayHold("n2", 20L) && scan.mayHold("n2", 45L) && !scan.mayHold("n2", 35L));
-        assertFalse(scan.mayHold("n3", 15L) || scan.mayHold("n5", 15L));
-        assertTrue(scan.mayHold("n4", -7L) && scan.mayHold("n3", null));
+        FileReads.KeysHeld n1 = scan.keysHeldBy("n1");
+        assertTrue(n1.holds(10L) && n1.holds(20L) && !n1.holds(21L) && !n1.holds(9L));
+        FileReads.KeysHeld n2 = scan.keysHeldBy("n2");
+        assertTrue(n2.holds(20L) && n2.holds(30L) && n2.holds(45L) && !n2.holds(35L) && !n2.holds(51L) && !n2.holds(19L));
+        assertFalse(scan.keysHeldBy("n3").holds(15L) || scan.keysHeldBy("n5").holds(15L));
+        assertTrue(scan.keysHeldBy("n4").holds(-7L) && scan.keysHeldBy("n4").holds(Long.MAX_VALUE));
+        assertFalse(n1.holds(null) || scan.keysHeldBy("n4").holds(null));
         ScanPipeline pipeline = new ScanPipeline("file:/w/t", 1, new BitSet(), List.of());
         FileReads sent = Messages.readPipeline(new PayloadReader(Messages.pipeline(pipeline, QueryLimits.DEFAULTS,
                 TransactionalReads.NONE, new FileReads(java.util.Map.of("file:/w/t", scan))))).files();

@@ -101,6 +101,8 @@ public sealed interface JoinBuild {
      * {@code keyColumn} meets (a column of type {@code keyType}, hashed as that table's loader
      * hashed it): each node is sent, as its {@link Rows}, those whose key it owns in the pipeline's
      * table, and one node those whose key is null, so that every row reaches exactly one node.
+     * Routed by ranges instead ({@link #byRanges}), a row goes to every node whose splits may hold
+     * its key, and one whose key is null to none (it meets no row).
      */
     record Routed(List<Object[]> rows, int keyColumn, org.oooengine.core.sql.SqlType keyType, int rangeColumn)
             implements JoinBuild {

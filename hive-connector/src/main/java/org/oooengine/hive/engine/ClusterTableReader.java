@@ -7,6 +7,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -113,7 +115,7 @@ public final class ClusterTableReader implements TableReader {
      * ({@link JoinBuild.Routed#byRanges}), or -1: its splits are then read where they are assigned.
      */
     private static int rangeColumn(ScanPipeline pipeline) {
-        java.util.Set<Integer> columns = new java.util.TreeSet<>();
+        Set<Integer> columns = new TreeSet<>();
         pipeline.withBuilds(build -> {
             if (build instanceof JoinBuild.Routed r && r.byRanges()) {
                 columns.add(r.rangeColumn());

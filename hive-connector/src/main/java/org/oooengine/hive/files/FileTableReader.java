@@ -311,7 +311,7 @@ public final class FileTableReader implements TableReader {
                 }
                 ranged.add(r == null ? split : split.withKeys(new FileReads.KeyRange(r[0], r[1])));
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) { // parquet-mr's footer errors among them
             throw new SqlException(SqlException.GENERAL, "table " + name + ": cannot read the footers of its files: "
                     + e.getMessage(), e);
         }

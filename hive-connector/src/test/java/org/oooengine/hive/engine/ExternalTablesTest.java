@@ -219,16 +219,14 @@ class ExternalTablesTest {
     }
 
     /**
-     * Strings whose row groups' ranges overlap, each group holding values of its own, in a file
-     * DuckDB wrote with bloom filters: an equality reads the one group whose filter may hold it.
-     */
-    /**
      * Lines of orders (three to an order) in a Parquet file written in order of their order key,
      * in row groups of 1,000 rows (an order's lines may end one group and start the next), probe
      * orders read from files. A build side too large for every node, its share of a node not, goes
      * to the nodes whose splits may hold each row's key, and those splits are read where they are
-     * assigned. Inner, left, semi and anti joins answer as DuckDB does; the same lines written in
-     * another order are joined otherwise, and so are they where the build fits on every node.
+     * assigned. Inner, left, semi and anti joins, and a join on a key an inner join equated with
+     * the lines' order key, answer as DuckDB does; the same lines written in another order are
+     * joined otherwise, and so are they where the build fits on every node, and lines in order of
+     * a decimal column meeting integer keys.
      */
     @Test
     void buildRowsGoOnlyToTheNodesWhoseSplitsOfAnOrderedFileHoldTheirKeys() throws Exception {
@@ -249,7 +247,11 @@ class ExternalTablesTest {
                 "SELECT count(*), sum(l_price) FROM %s WHERE l_orderkey IN "
                         + "(SELECT o_orderkey FROM orders_files WHERE o_orderdate < DATE '1995-01-01')",
                 "SELECT count(*), sum(l_price) FROM %s WHERE NOT EXISTS "
-                        + "(SELECT 1 FROM orders_files WHERE o_orderkey = l_orderkey AND o_orderdate >= DATE '1995-01-01')");
+                        + "(SELECT 1 FROM orders_files WHERE o_orderkey = l_orderkey AND o_orderdate >= DATE '1995-01-01')",
+                // routed by the key an inner join equated with the lines' order key
+                "SELECT count(*), count(o.o_orderkey), sum(l_price) FROM %s "
+                        + "JOIN (SELECT o_orderkey AS k FROM orders_files WHERE o_orderdate < DATE '1992-07-01') s ON l_orderkey = s.k "
+                        + "LEFT JOIN (SELECT * FROM orders_files WHERE o_orderdate < DATE '1995-01-01') o ON s.k = o.o_orderkey");
         try (SqlSession s = cluster.session()) {
             SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_files (" + columns(TpchTable.ORDERS) + ") "
                     + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
@@ -269,11 +271,30 @@ class ExternalTablesTest {
                         boolean routed = order.equals("sorted");
                         assertEquals(routed, plan.contains("routed by ranges"), plan);
                         assertEquals(routed, plan.contains("each row to the nodes whose splits hold its o_orderkey"), plan);
+                        assertEquals(routed, plan.contains("(each split read on its node: a join routes by its ranges)"), plan);
                         assertSameAsDuckDb(shares, sql);
                     }
                 }
                 SqlCluster.rows(s, "DROP TABLE " + table);
             }
+            // a decimal column in order holds unscaled values (3.00 as 300): an integer key equated with it is not routed by them
+            Path file = Files.createDirectories(incoming.resolve("lines_dec")).resolve("part-0.parquet");
+            cluster.oracle().execute("CREATE VIEW lines_dec AS SELECT CAST(l_orderkey AS DECIMAL(12,2)) AS l_amt, l_price FROM lines");
+            cluster.oracle().execute("COPY (SELECT * FROM lines_dec ORDER BY l_amt) TO '" + file
+                    + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE lines_dec (l_amt DECIMAL(12,2), l_price DECIMAL(15,2)) "
+                    + "STORED AS PARQUET LOCATION '" + file.getParent() + "'");
+            String sql = "SELECT count(*), count(o.o_orderkey), sum(l_price) FROM lines_dec "
+                    + "JOIN (SELECT o_orderkey AS k FROM orders_files WHERE o_orderdate < DATE '1992-07-01') s ON l_amt = s.k "
+                    + "LEFT JOIN (SELECT * FROM orders_files WHERE o_orderdate < DATE '1995-01-01') o ON s.k = o.o_orderkey";
+            for (long limit : new long[] {20_000, 80_000}) {
+                try (SqlSession shares = cluster.session(Map.of("ooo.join.broadcast-max-bytes", Long.toString(limit)))) {
+                    String plan = explain(shares, "EXPLAIN " + sql);
+                    assertFalse(plan.contains("routed by ranges"), plan);
+                    assertSameAsDuckDb(shares, sql);
+                }
+            }
+            SqlCluster.rows(s, "DROP TABLE lines_dec");
             SqlCluster.rows(s, "DROP TABLE orders_files");
         }
     }
@@ -286,6 +307,10 @@ class ExternalTablesTest {
         return Long.parseLong(m.group(1).replace(",", ""));
     }
 
+    /**
+     * Strings whose row groups' ranges overlap, each group holding values of its own, in a file
+     * DuckDB wrote with bloom filters: an equality reads the one group whose filter may hold it.
+     */
     @Test
     void bloomFiltersSkipTheRowGroupsWithoutTheValue() throws Exception {
         Path file = Files.createDirectories(incoming.resolve("keys")).resolve("part-0.parquet");

@@ -1030,11 +1030,14 @@ public final class PipelinePlanner {
                 continue; // a split carries the range of one column: the one an earlier join routes by, if any
             }
             BitSet holding = RangeColumn.holding(probe.steps, probe.scan.fields().size(), c);
+            SqlType type = table.columns().get(c).type();
+            if (type.kind() != SqlType.Kind.INT && type.kind() != SqlType.Kind.BIGINT && type.kind() != SqlType.Kind.DATE) {
+                continue; // the ranges are of stored values, which a key of another type does not compare with
+            }
             for (int i = 0; i < probeKeys.length; i++) {
-                SqlType type = probe.fields.get(probeKeys[i]).type();
-                boolean integral = type.kind() == SqlType.Kind.INT || type.kind() == SqlType.Kind.BIGINT
-                        || type.kind() == SqlType.Kind.DATE;
-                if (holding.get(probeKeys[i]) && integral && build.fields.get(buildKeys[i]).type().equals(type)) {
+                // of the scanned column's own type: a column an inner join equated with it (5 = 5.00) may hold another
+                if (holding.get(probeKeys[i]) && probe.fields.get(probeKeys[i]).type().equals(type)
+                        && build.fields.get(buildKeys[i]).type().equals(type)) {
                     return new Route(buildKeys[i], c);
                 }
             }

@@ -181,8 +181,10 @@ public final class PlanPrinter {
         PipelineRows rows = estimates.pipeline(p);
         add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rowsOut, annotation.apply(p));
         printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null, PartitionColumn.of(p.scan()));
+        boolean byRanges = p.steps().stream().anyMatch(step -> step instanceof PipelineStep.HashJoin j
+                && j.build() instanceof JoinBuild.Broadcast b && b.byRanges());
         out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0))
-                + annotation.apply(p.scan()));
+                + annotation.apply(p.scan()) + (byRanges ? " (each split read on its node: a join routes by its ranges)" : ""));
         printBroadcasts(p.broadcasts(), ScanPipeline.sentColumns(width, p.steps(), needed), indent);
         for (int i = 0; i < p.shuffles().size(); i++) {
             RelNode.Shuffle shuffle = p.shuffles().get(i);
