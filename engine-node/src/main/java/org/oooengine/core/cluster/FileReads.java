@@ -117,10 +117,6 @@ public record FileReads(Map<String, Scan> tables) {
     public record KeyRange(long min, long max) {
         /** The range of a split that reads no rows. */
         public static final KeyRange EMPTY = new KeyRange(1, 0);
-
-        public boolean contains(long key) {
-            return key >= min && key <= max;
-        }
     }
 
     /** The keys a node's splits may hold: their ranges merged, looked up by halving. */

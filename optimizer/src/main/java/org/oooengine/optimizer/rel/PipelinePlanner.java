@@ -978,12 +978,12 @@ public final class PipelinePlanner {
             // not stolen, so a build every node can hold goes to every node instead (above)
             Route route = probeOnly ? route(left, j.leftKeys(), right, j.rightKeys(), kind) : Route.EVERY_NODE;
             if (route.routed() && smallWhenRouted(right, rightRead, left)) {
-                return probe(j, left, right.sending(rightRead), route);
+                return probe(j, left, right.sending(rightRead), Build.BROADCAST, route.column(), route.rangeColumn());
             }
             Route back = kind == JoinKind.INNER || kind == JoinKind.RIGHT
                     ? route(right, j.rightKeys(), left, j.leftKeys(), kind) : Route.EVERY_NODE;
             if (back.routed() && smallWhenRouted(left, leftRead, right)) {
-                return swapped(j, right, left.sending(leftRead), back);
+                return swapped(j, right, left.sending(leftRead), Build.BROADCAST, back.column(), back.rangeColumn());
             }
         }
         return shuffled;
@@ -1179,11 +1179,7 @@ public final class PipelinePlanner {
         return probe(j, probe, build, from, shuffleKey, -1);
     }
 
-    /** {@code probe}'s rows joined on each node with {@code build}'s, broadcast as {@code route} says. */
-    private Chain probe(RelNode.Join j, Chain probe, Chain build, Route route) {
-        return probe(j, probe, build, Build.BROADCAST, route.column(), route.rangeColumn());
-    }
-
+    /** As above, a broadcast build routed by the ranges of the probe's table column {@code rangeColumn} where it is one. */
     private Chain probe(RelNode.Join j, Chain probe, Chain build, Build from, int shuffleKey, int rangeColumn) {
         Chain joined = probe.probe(j, build, from, shuffleKey, rangeColumn);
         long table = layouts.rows(build.scan.table()).orElse(-1);
@@ -1342,14 +1338,11 @@ public final class PipelinePlanner {
      * {@code j} probed from its right side: a left (or right) join becomes the mirrored kind, and
      * a projection puts the left columns first again.
      */
-    private Chain swapped(RelNode.Join j, Chain probe, Chain build, Route route) {
-        return swapped(j, probe, build, Build.BROADCAST, route.column(), route.rangeColumn());
-    }
-
     private Chain swapped(RelNode.Join j, Chain probe, Chain build, Build built, int shuffleKey) {
         return swapped(j, probe, build, built, shuffleKey, -1);
     }
 
+    /** As above, a broadcast build routed by the ranges of the probe's table column {@code rangeColumn} where it is one. */
     private Chain swapped(RelNode.Join j, Chain probe, Chain build, Build built, int shuffleKey, int rangeColumn) {
         JoinKind kind = j.kind() == JoinKind.RIGHT ? JoinKind.LEFT : j.kind() == JoinKind.LEFT ? JoinKind.RIGHT : j.kind();
         int lw = j.left().fields().size();
