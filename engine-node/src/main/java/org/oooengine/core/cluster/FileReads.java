@@ -162,6 +162,29 @@ public record FileReads(Map<String, Scan> tables) {
         }
     }
 
+    /**
+     * The rows of a split one node keeps when each node reads a slice of a column's values (a
+     * GROUP BY by that column run whole on each node): those whose value of table column
+     * {@code column} (stored: an integer, a date as epoch days) lies in {@code [min, max]}, and
+     * those where it is null when {@code nulls} (one node's copy of each split keeps them).
+     */
+    public record Slice(int column, long min, long max, boolean nulls) {
+        public Slice {
+            if (column < 0 || min > max) {
+                throw new IllegalArgumentException("a slice of column " + column + " from " + min + " to " + max);
+            }
+        }
+
+        /** Whether a row whose value is {@code value} (stored; null: none) is this slice's. */
+        public boolean keeps(Object value) {
+            if (value == null) {
+                return nulls;
+            }
+            long v = ((Number) value).longValue();
+            return v >= min && v <= max;
+        }
+    }
+
     /** How a file holds rows: a format's name ({@code text}, {@code orc}, {@code parquet}), and for text its delimiter and NULL text. */
     public record Layout(String format, char fieldDelimiter, String nullText) {
     }
@@ -172,10 +195,11 @@ public record FileReads(Map<String, Scan> tables) {
      * assigned to node {@code node}; {@code hosts}: the hosts holding its bytes, as the file
      * system says (none known: empty). {@code keys}: the least and greatest value of the column
      * a join routes its build rows by ({@link KeyRange}), where the coordinator read them from the
-     * footer; null otherwise. The coordinator alone uses it: it is not sent.
+     * footer; null otherwise. The coordinator alone uses it: it is not sent. {@code slice}: the
+     * rows of it that node keeps when the nodes read slices of a column's values; null: all.
      */
     public record Split(String path, long start, long length, Layout layout, List<Object> partitionValues,
-                        List<String> hosts, String node, KeyRange keys) {
+                        List<String> hosts, String node, KeyRange keys, Slice slice) {
         public Split {
             partitionValues = Collections.unmodifiableList(new ArrayList<>(partitionValues)); // NULL is a value
             hosts = List.copyOf(hosts);
@@ -187,16 +211,21 @@ public record FileReads(Map<String, Scan> tables) {
         /** A split of no known key range. */
         public Split(String path, long start, long length, Layout layout, List<Object> partitionValues,
                      List<String> hosts, String node) {
-            this(path, start, length, layout, partitionValues, hosts, node, null);
+            this(path, start, length, layout, partitionValues, hosts, node, null, null);
         }
 
         public Split assignedTo(String newNode) {
-            return new Split(path, start, length, layout, partitionValues, hosts, newNode, keys);
+            return new Split(path, start, length, layout, partitionValues, hosts, newNode, keys, slice);
         }
 
         /** This split, its rows' values of the routing column within {@code range}. */
         public Split withKeys(KeyRange range) {
-            return new Split(path, start, length, layout, partitionValues, hosts, node, range);
+            return new Split(path, start, length, layout, partitionValues, hosts, node, range, slice);
+        }
+
+        /** This split read on {@code reader}, which keeps only the rows of {@code kept} (null: all). */
+        public Split slicedFor(String reader, Slice kept) {
+            return new Split(path, start, length, layout, partitionValues, hosts, reader, keys, kept);
         }
 
         @Override
@@ -222,6 +251,10 @@ public record FileReads(Map<String, Scan> tables) {
                 w.putVarInt(s.hosts().size());
                 s.hosts().forEach(w::putString);
                 w.putString(s.node());
+                w.put(s.slice() == null ? 0 : s.slice().nulls() ? 2 : 1);
+                if (s.slice() != null) {
+                    w.putVarInt(s.slice().column()).putLong(s.slice().min()).putLong(s.slice().max());
+                }
             }
         }
     }
@@ -263,7 +296,20 @@ public record FileReads(Map<String, Scan> tables) {
                     for (int h = 0; h < hostCount; h++) {
                         hosts.add(r.getString());
                     }
-                    splits.add(new Split(path, start, length, layout, values, hosts, r.getString()));
+                    String node = r.getString();
+                    int sliced = r.get();
+                    if (sliced < 0 || sliced > 2) {
+                        throw new ProtocolException("file reads: slice tag " + sliced);
+                    }
+                    Slice slice = null;
+                    if (sliced > 0) {
+                        int column = r.getVarInt();
+                        if (column >= width) {
+                            throw new ProtocolException("file reads: a slice of column " + column + " of " + width);
+                        }
+                        slice = new Slice(column, r.getLong(), r.getLong(), sliced == 2);
+                    }
+                    splits.add(new Split(path, start, length, layout, values, hosts, node, null, slice));
                 }
                 tables.put(name, new Scan(new Schema(columns), fileColumns, splits, id, Scheduling.values()[how]));
             }

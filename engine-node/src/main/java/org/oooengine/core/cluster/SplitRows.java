@@ -10,6 +10,7 @@ import org.oooengine.core.net.Frame;
 import org.oooengine.core.net.OpCode;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
+import org.oooengine.core.vector.LongVector;
 import org.oooengine.core.vector.StoredVectors;
 import org.oooengine.core.vector.Vector;
 import org.oooengine.core.wire.PayloadWriter;
@@ -71,7 +72,19 @@ final class SplitRows implements PartitionPipeline.BatchSource {
         forEachSplit(new Reading() {
             @Override
             long readSplit(FileReads.Split split) {
-                return reader.read(split, files, wantedInFiles, rows -> more = page.test(rows));
+                FileReads.Slice slice = split.slice();
+                if (slice == null) {
+                    return reader.read(split, files, wantedInFiles, rows -> more = page.test(rows));
+                }
+                return reader.read(split, files, withSliceColumn(wantedInFiles, slice), rows -> {
+                    List<Object[]> kept = new ArrayList<>(rows.size());
+                    for (Object[] row : rows) {
+                        if (slice.keeps(row[slice.column()])) {
+                            kept.add(row);
+                        }
+                    }
+                    return more = kept.isEmpty() || page.test(kept);
+                });
             }
         });
     }
@@ -131,7 +144,13 @@ final class SplitRows implements PartitionPipeline.BatchSource {
         forEachSplit(new Reading() {
             @Override
             long readSplit(FileReads.Split split) {
-                return reader.readBatches(split, files, wantedInFiles, skip, fileBatch -> {
+                FileReads.Slice slice = split.slice();
+                boolean[] read = slice == null ? wantedInFiles : withSliceColumn(wantedInFiles, slice);
+                return reader.readBatches(split, files, read, skip, whole -> {
+                    Batch fileBatch = slice == null ? whole : sliced(whole, slice);
+                    if (fileBatch.size() == 0) {
+                        return more;
+                    }
                     // the split's partition values after its file columns
                     Vector[] columns = new Vector[all.size()];
                     for (int c = 0; c < files.size(); c++) {
@@ -148,6 +167,35 @@ final class SplitRows implements PartitionPipeline.BatchSource {
                 });
             }
         });
+    }
+
+    /** {@code wanted}, the slice's column read too: its values say which rows are the slice's. */
+    private static boolean[] withSliceColumn(boolean[] wanted, FileReads.Slice slice) {
+        if (slice.column() >= wanted.length) {
+            throw new IllegalStateException("a slice of column " + slice.column() + " of files of " + wanted.length);
+        }
+        if (wanted[slice.column()]) {
+            return wanted;
+        }
+        boolean[] read = wanted.clone();
+        read[slice.column()] = true;
+        return read;
+    }
+
+    /** The rows of {@code batch} that are {@code slice}'s. */
+    private static Batch sliced(Batch batch, FileReads.Slice slice) {
+        LongVector keys = (LongVector) batch.column(slice.column());
+        int[] in = batch.positions();
+        int[] kept = new int[batch.size()];
+        int n = 0;
+        for (int i = 0; i < batch.size(); i++) {
+            int p = in[i];
+            boolean keep = keys.isNull(p) ? slice.nulls() : keys.values[p] >= slice.min() && keys.values[p] <= slice.max();
+            if (keep) {
+                kept[n++] = p;
+            }
+        }
+        return n == batch.size() ? batch : batch.withPositions(kept, n);
     }
 
     /** The other nodes with splits, each starting after this one in name order, so that thieves spread out. */

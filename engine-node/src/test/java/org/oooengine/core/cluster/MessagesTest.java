@@ -96,13 +96,20 @@ class MessagesTest {
                 new FileReads.Split("hdfs://nn/warehouse/sales/day=2024-01-01/a.txt", 0, 1 << 20, text,
                         List.of(19_723), List.of("host1", "host2"), "n1"),
                 new FileReads.Split("hdfs://nn/warehouse/sales/day=__HIVE_DEFAULT_PARTITION__/b.txt", 4096, 10, text,
-                        java.util.Arrays.asList((Object) null), List.of(), "n2"));
+                        java.util.Arrays.asList((Object) null), List.of(), "n2"),
+                // read by two nodes, each keeping a slice of the amounts, one of them the nulls
+                new FileReads.Split("hdfs://nn/warehouse/sales/day=2024-01-02/c.txt", 0, 10, text, List.of(19_724),
+                        List.of(), "n1", null, new FileReads.Slice(0, Long.MIN_VALUE, 99, true)),
+                new FileReads.Split("hdfs://nn/warehouse/sales/day=2024-01-02/c.txt", 0, 10, text, List.of(19_724),
+                        List.of(), "n2", null, new FileReads.Slice(0, 100, Long.MAX_VALUE, false)));
         FileReads files = new FileReads(java.util.Map.of(scan.table(), new FileReads.Scan(schema, 2, splits)));
         Messages.Pipeline p = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, QueryLimits.DEFAULTS,
                 TransactionalReads.NONE, files)));
         assertEquals(splits, p.files().scan(scan.table()).splits());
         assertEquals(schema.columns(), p.files().scan(scan.table()).schema().columns());
-        assertEquals(List.of(splits.get(1)), p.files().scan(scan.table()).assignedTo("n2"));
+        assertEquals(List.of(splits.get(1), splits.get(3)), p.files().scan(scan.table()).assignedTo("n2"));
+        assertTrue(splits.get(2).slice().keeps(null) && splits.get(2).slice().keeps(99L) && !splits.get(2).slice().keeps(100L));
+        assertTrue(!splits.get(3).slice().keeps(null) && splits.get(3).slice().keeps(100L) && !splits.get(3).slice().keeps(99));
         assertEquals(2, p.files().scan(scan.table()).fileSchema().size());
         // a split without the table's partition values is refused before any work
         assertThrows(IllegalArgumentException.class, () -> new FileReads.Scan(schema, 1, splits));

@@ -19,14 +19,32 @@ import org.oooengine.core.sql.expr.Exprs;
  * scan it, decoding only {@code columns} into rows of {@code width} SQL values (the table's
  * declared columns, the others left null), then apply {@code steps} in order. The rows that come
  * out (for a partial aggregate: its groups' states) are what the node sends.
+ *
+ * <p>{@code slicedBy}: the column of the table whose equal values the steps need on one node (a
+ * GROUP BY or window by it run whole on each node), or -1. The engine's own tables are
+ * partitioned so already; a table held in files is read in slices of that column's values, one
+ * per node. The coordinator alone reads it: it is not sent.
  */
-public record ScanPipeline(String table, int width, BitSet columns, List<PipelineStep> steps) {
+public record ScanPipeline(String table, int width, BitSet columns, List<PipelineStep> steps, int slicedBy) {
     public ScanPipeline {
         columns = (BitSet) columns.clone();
         steps = List.copyOf(steps);
         if (columns.length() > width) {
             throw new IllegalArgumentException("column " + (columns.length() - 1) + " of a table of " + width + " columns");
         }
+        if (slicedBy < -1 || slicedBy >= width) {
+            throw new IllegalArgumentException("sliced by column " + slicedBy + " of a table of " + width + " columns");
+        }
+    }
+
+    /** A pipeline whose steps need no column's equal values on one node. */
+    public ScanPipeline(String table, int width, BitSet columns, List<PipelineStep> steps) {
+        this(table, width, columns, steps, -1);
+    }
+
+    /** This pipeline, its steps needing the equal values of {@code column} (-1: of none) on one node. */
+    public ScanPipeline slicedBy(int column) {
+        return new ScanPipeline(table, width, columns, steps, column);
     }
 
     /** This pipeline with every join's build source (also those of the pipelines that build its joins) mapped. */
@@ -40,7 +58,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
             }
             mapped.add(step);
         }
-        return new ScanPipeline(table, width, columns, mapped);
+        return new ScanPipeline(table, width, columns, mapped, slicedBy);
     }
 
     /** The ids of the staged rows this pipeline's joins build from. */
@@ -177,7 +195,7 @@ public record ScanPipeline(String table, int width, BitSet columns, List<Pipelin
                     List<PipelineStep> buildSteps = new ArrayList<>(b.steps());
                     BitSet buildColumns = columnsRead(b.width(), buildSteps, joined.get(w, w + j.buildWidth()), sentNeeds);
                     steps.set(i, new PipelineStep.HashJoin(new JoinBuild.Local(new ScanPipeline(b.table(), b.width(),
-                            buildColumns, buildSteps)), j.kind(), j.probeKeys(), j.buildKeys(), j.residual(),
+                            buildColumns, buildSteps, b.slicedBy())), j.kind(), j.probeKeys(), j.buildKeys(), j.residual(),
                             j.buildWidth()));
                 }
             }

@@ -15,6 +15,7 @@ import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.cost.TableFacts;
 import org.oooengine.core.settings.TableProperties;
 import org.oooengine.hive.files.FileTableReader;
+import org.oooengine.hive.files.PartitionDirectories;
 import org.oooengine.hive.files.FileTableStatistics;
 import org.oooengine.optimizer.rel.TableLayouts;
 import org.oooengine.optimizer.snapshot.ClusterSnapshot;
@@ -112,6 +113,20 @@ final class ClusterTableLayouts implements TableLayouts {
     @Override
     public boolean ordered(TableInfo table, int column) {
         return FileTableReader.holds(table) && fileFacts(table).map(f -> f.ordered()[column]).orElse(false);
+    }
+
+    @Override
+    public int sliceColumn(TableInfo table) {
+        if (!FileTableReader.holds(table) || table.reliedKey().isEmpty()) {
+            return -1;
+        }
+        int column = table.indexOf(table.reliedKey().get(0));
+        if (column < 0 || column >= table.columns().size() - PartitionDirectories.keys(table).size()) {
+            return -1; // a partition column: its values are no file's
+        }
+        SqlType.Kind kind = table.columns().get(column).type().kind();
+        boolean sliceable = kind == SqlType.Kind.INT || kind == SqlType.Kind.BIGINT || kind == SqlType.Kind.DATE;
+        return sliceable && ordered(table, column) ? column : -1;
     }
 
     private Optional<StoreManifest.TableMeta> meta(TableInfo table) {

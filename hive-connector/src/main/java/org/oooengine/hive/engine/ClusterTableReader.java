@@ -96,7 +96,9 @@ public final class ClusterTableReader implements TableReader {
     /**
      * The splits {@code pipeline} reads of {@code table} when it is held in files, each assigned to a
      * node, without the partitions the pipeline's leading filters rule out; none otherwise. Each
-     * request gets its own: two scans of one table may keep different partitions.
+     * request gets its own: two scans of one table may keep different partitions. A pipeline that
+     * needs a column's equal values on one node ({@link ScanPipeline#slicedBy}) has each node read
+     * a slice of them.
      */
     private FileReads filesOf(TableInfo table, ScanPipeline pipeline) {
         if (!FileTableReader.holds(table)) {
@@ -105,6 +107,10 @@ public final class ClusterTableReader implements TableReader {
         FileTableReader reader = files.orElseThrow(() -> new IllegalStateException("table " + table.name()
                 + " is held in files, which this reader was given no way to list"));
         int rangeColumn = rangeColumn(pipeline);
+        if (pipeline.slicedBy() >= 0) {
+            return new FileReads(Map.of(table.storage(), reader.onNodesBySlices(table, cluster.spec().nodes(),
+                    leadingFilter(pipeline), pipeline.slicedBy(), rangeColumn)));
+        }
         return new FileReads(Map.of(table.storage(), rangeColumn < 0
                 ? reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling)
                 : reader.onNodesByRanges(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling, rangeColumn)));

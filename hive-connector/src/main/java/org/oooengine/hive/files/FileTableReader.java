@@ -291,31 +291,68 @@ public final class FileTableReader implements TableReader {
      */
     public FileReads.Scan onNodesByRanges(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition,
                                           SplitScheduling scheduling, int rangeColumn) {
-        String name = table.database() + "." + table.name();
         FileReads.Scan scan = planned(table, nodes, condition, scheduling).scan();
-        DataType type = scan.schema().columns().get(rangeColumn).type();
-        String column = scan.schema().columns().get(rangeColumn).name();
-        Map<String, FileStatus> statuses = new HashMap<>();
         List<FileReads.Split> ranged = new ArrayList<>();
+        List<FileReads.KeyRange> ranges = splitRanges(table, scan, rangeColumn);
+        for (int i = 0; i < ranges.size(); i++) {
+            FileReads.Split split = scan.splits().get(i);
+            ranged.add(ranges.get(i) == null ? split : split.withKeys(ranges.get(i)));
+        }
+        return new FileReads.Scan(scan.schema(), scan.fileColumns(), ranged, scan.id(), FileReads.Scheduling.LOCAL);
+    }
+
+    /**
+     * As {@link #onNodes}, the nodes each reading a slice of column {@code sliceColumn}'s values
+     * ({@link KeySlices}), so that all rows of a value are read on one node; each split with the
+     * range of column {@code rangeColumn}'s values it reads where that is not -1, as
+     * {@link #onNodesByRanges} gives them.
+     */
+    public FileReads.Scan onNodesBySlices(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition,
+                                          int sliceColumn, int rangeColumn) {
+        FileReads.Scan scan = planned(table, nodes, condition, SplitScheduling.DEFAULT).scan();
+        List<FileReads.KeyRange> ranges = splitRanges(table, scan, sliceColumn);
+        List<FileReads.KeyRange> keys = rangeColumn < 0 ? null
+                : rangeColumn == sliceColumn ? ranges : splitRanges(table, scan, rangeColumn);
+        List<FileReads.Split> withKeys = new ArrayList<>();
+        for (int i = 0; i < scan.splits().size(); i++) {
+            FileReads.Split split = scan.splits().get(i);
+            withKeys.add(keys == null || keys.get(i) == null ? split : split.withKeys(keys.get(i)));
+        }
+        List<String> readers = nodes.stream().map(ClusterSpec.NodeSpec::id).toList();
+        KeySlices slices = KeySlices.cut(withKeys, ranges, readers.size());
+        return new FileReads.Scan(scan.schema(), scan.fileColumns(), slices.assign(withKeys, ranges, readers, sliceColumn),
+                scan.id(), FileReads.Scheduling.LOCAL);
+    }
+
+    /**
+     * The range of column {@code column}'s values each of the scan's splits reads, from the
+     * footers ({@link FileFacts#splitRange}): null where unknown (a file not in Parquet, or a row
+     * group that does not say); fails naming the table when a footer cannot be read.
+     */
+    private List<FileReads.KeyRange> splitRanges(TableInfo table, FileReads.Scan scan, int column) {
+        DataType type = scan.schema().columns().get(column).type();
+        String name = scan.schema().columns().get(column).name();
+        Map<String, FileStatus> statuses = new HashMap<>();
+        List<FileReads.KeyRange> ranges = new ArrayList<>();
         try {
             for (FileReads.Split split : scan.splits()) {
                 long[] r = null;
-                if (split.layout().format().equals("parquet") && rangeColumn < scan.fileColumns()) {
+                if (split.layout().format().equals("parquet") && column < scan.fileColumns()) {
                     Path path = new Path(split.path());
                     FileStatus status = statuses.get(split.path());
                     if (status == null) {
                         status = path.getFileSystem(conf).getFileStatus(path);
                         statuses.put(split.path(), status);
                     }
-                    r = FileFacts.splitRange(status, conf, split.start(), split.length(), column, type);
+                    r = FileFacts.splitRange(status, conf, split.start(), split.length(), name, type);
                 }
-                ranged.add(r == null ? split : split.withKeys(new FileReads.KeyRange(r[0], r[1])));
+                ranges.add(r == null ? null : new FileReads.KeyRange(r[0], r[1]));
             }
         } catch (IOException | RuntimeException e) { // parquet-mr's footer errors among them
-            throw new SqlException(SqlException.GENERAL, "table " + name + ": cannot read the footers of its files: "
-                    + e.getMessage(), e);
+            throw new SqlException(SqlException.GENERAL, "table " + table.database() + "." + table.name()
+                    + ": cannot read the footers of its files: " + e.getMessage(), e);
         }
-        return new FileReads.Scan(scan.schema(), scan.fileColumns(), ranged, scan.id(), FileReads.Scheduling.LOCAL);
+        return ranges;
     }
 
     /** A scan's files, and how many partitions it keeps of how many (1 of 1: a table not partitioned). */
@@ -414,3 +451,4 @@ public final class FileTableReader implements TableReader {
         return new Schema(columns);
     }
 }
+

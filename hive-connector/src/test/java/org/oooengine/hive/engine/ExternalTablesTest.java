@@ -299,6 +299,50 @@ class ExternalTablesTest {
         }
     }
 
+    /**
+     * Lines in files held in order of their order key, declared the first column of a key the
+     * writers keep (RELY): a GROUP BY or a window by it runs whole on each node, the nodes reading
+     * slices of its values (lines of an order straddle row groups, so a split a slice's bound
+     * falls in is read by two nodes, each keeping its part; lines whose key is null are kept by
+     * one). The same lines in another order, or without the key declared, are grouped as before
+     * (partial groups merged); every answer DuckDB's.
+     */
+    @Test
+    void aGroupByTheKeyOfFilesInKeyOrderRunsWholeOnEachNodeReadingASlice() throws Exception {
+        cluster.oracle().execute("CREATE TABLE keyed_lines AS SELECT CASE WHEN o_orderkey % 97 = 0 THEN NULL ELSE o_orderkey END "
+                + "AS l_orderkey, n AS l_n, o_totalprice AS l_price FROM orders, range(7) t(n)");
+        List<String> queries = List.of(
+                "SELECT l_orderkey, count(*), sum(l_price) FROM %s GROUP BY l_orderkey",
+                "SELECT l_orderkey, sum(l_price) FROM %s GROUP BY l_orderkey HAVING sum(l_price) > 400000",
+                "SELECT count(*), sum(l_price) FROM %s WHERE l_orderkey IN "
+                        + "(SELECT l_orderkey FROM %s GROUP BY l_orderkey HAVING sum(l_price) > 400000)",
+                "SELECT l_orderkey, l_n, rank() OVER (PARTITION BY l_orderkey ORDER BY l_n DESC) FROM %s "
+                        + "WHERE l_price > 300000 ORDER BY l_orderkey NULLS FIRST, l_n");
+        try (SqlSession s = cluster.session()) {
+            for (String order : List.of("sorted", "shuffled")) {
+                String table = "keyed_lines_" + order;
+                Path file = Files.createDirectories(incoming.resolve(table)).resolve("part-0.parquet");
+                cluster.oracle().execute("COPY (SELECT * FROM keyed_lines ORDER BY " + (order.equals("sorted")
+                        ? "l_orderkey NULLS FIRST, l_n" : "l_price, l_n") + ") TO '" + file
+                        + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
+                cluster.oracle().execute("CREATE VIEW " + table + " AS SELECT * FROM keyed_lines");
+                for (boolean declared : new boolean[] {true, false}) {
+                    SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + table + " (l_orderkey BIGINT, l_n BIGINT, "
+                            + "l_price DECIMAL(15,2)" + (declared ? ", PRIMARY KEY (l_orderkey, l_n) DISABLE NOVALIDATE RELY" : "")
+                            + ") STORED AS PARQUET LOCATION '" + file.getParent() + "'");
+                    boolean sliced = declared && order.equals("sorted");
+                    for (String query : queries) {
+                        String sql = query.replace("%s", table);
+                        String plan = explain(s, "EXPLAIN " + sql);
+                        assertEquals(sliced, plan.contains("(each node reads a slice of the values of l_orderkey)"), plan);
+                        assertSameAsDuckDb(s, sql);
+                    }
+                    SqlCluster.rows(s, "DROP TABLE " + table);
+                }
+            }
+        }
+    }
+
     /** The rows a plan's gather of the one column {@code column} is estimated to bring. */
     private static long rowsGathered(String plan, String column) {
         java.util.regex.Matcher m = java.util.regex.Pattern.compile("Gather \\[" + column + "\\]\\s+\\(est\\. ([0-9,]+) rows?\\)")

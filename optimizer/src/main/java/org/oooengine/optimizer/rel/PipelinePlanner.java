@@ -401,7 +401,8 @@ public final class PipelinePlanner {
         }
         List<PipelineStep> steps = new ArrayList<>(rows.steps());
         steps.add(new PipelineStep.Project(sent));
-        RelNode.NodePipeline keyed = new RelNode.NodePipeline(rows.scan(), steps, rows.broadcasts(), rows.shuffles(), sentFields);
+        RelNode.NodePipeline keyed = new RelNode.NodePipeline(rows.scan(), steps, rows.broadcasts(), rows.shuffles(), sentFields,
+                rows.slicedBy());
         List<Expr> partition = keys.stream().map(k -> (Expr) new Expr.Column(k, sentFields.get(k).type())).toList();
         List<Expr> dropped = new ArrayList<>(sent.subList(0, width));
         for (int i = 0; i < w.calls().size(); i++) {
@@ -851,8 +852,11 @@ public final class PipelinePlanner {
         if (node instanceof RelNode.Scan s) {
             long rows = layouts.rows(s.table()).orElse(-1);
             long bytes = layouts.bytes(s.table()).orElse(-1);
-            Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(), PartitionColumn.of(s), rows,
-                    rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)));
+            // a table in files is keyed on the nodes only where they read it in slices of a column's values
+            int sliced = s.table().primaryKey().isEmpty() ? layouts.sliceColumn(s.table()) : -1;
+            Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(),
+                    sliced >= 0 ? sliced : PartitionColumn.of(s), rows,
+                    rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)), -1, sliced, -1);
             return s.filter() == null ? scanned
                     : scanned.filtered(s.filter(), model.share(s.filter(), s.fields(), column -> layouts.range(s.table(), column)));
         }
@@ -878,20 +882,19 @@ public final class PipelinePlanner {
         }
         if (node instanceof RelNode.Window w && !w.partitionKeys().isEmpty()) {
             Chain below = chain(w.input(), w.inputsRead(required));
-            boolean partitionsOnOneNode = below != null && below.rows >= 0 && below.partitionKey >= 0
-                    && !below.scan.table().primaryKey().isEmpty() && w.partitionKeys().stream()
+            boolean partitionsOnOneNode = below != null && below.keyedOnNodes() && w.partitionKeys().stream()
                     .anyMatch(k -> k instanceof Expr.Column c && c.index() == below.partitionKey);
-            return partitionsOnOneNode ? below.with(w.step(), w.fields()) : null;
+            return partitionsOnOneNode ? below.keyedWhole().with(w.step(), w.fields()) : null;
         }
         if (node instanceof RelNode.PartialGroups g) {
             return partialGroups(g.groups());
         }
         if (node instanceof RelNode.Aggregate a) {
             Chain below = chain(a.input(), aggregateInputs(a));
-            boolean groupsOnOneNode = below != null && below.rows >= 0 && !below.scan.table().primaryKey().isEmpty()
+            boolean groupsOnOneNode = below != null && below.keyedOnNodes()
                     && a.keys().stream().anyMatch(k -> k instanceof Expr.Column c
                     && c.index() == below.partitionKey);
-            return groupsOnOneNode ? below.with(new PipelineStep.Aggregate(a.keys(), a.aggregates()), a.fields())
+            return groupsOnOneNode ? below.keyedWhole().with(new PipelineStep.Aggregate(a.keys(), a.aggregates()), a.fields())
                     .withRows(model.groups(below.rows, a.keys(), a.input().fields())) : null;
         }
         return null;
@@ -1077,7 +1080,7 @@ public final class PipelinePlanner {
      * must see every null key.
      */
     private int routeColumn(Chain probe, int[] probeKeys, Chain build, int[] buildKeys, JoinKind kind) {
-        if (probe.partitionKey < 0 || kind == JoinKind.ANTI_NULL_AWARE || kind == JoinKind.CROSS) {
+        if (probe.partitionKey < 0 || !probe.hashPlaced() || kind == JoinKind.ANTI_NULL_AWARE || kind == JoinKind.CROSS) {
             return -1;
         }
         SqlType type = probe.fields.get(probe.partitionKey).type();
@@ -1235,7 +1238,7 @@ public final class PipelinePlanner {
         steps.add(new PipelineStep.HashJoin(new JoinBuild.Shuffled(moved.size() - 1), JoinKind.RIGHT_SEMI,
                 Chain.boxed(j.rightKeys()), Chain.boxed(j.leftKeys()), residual, lw));
         return new Chain(probing.scan, steps, probing.broadcasts, moved, j.fields(), shuffleKey,
-                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes);
+                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, -1, -1, probing.slicedBy);
     }
 
     /**
@@ -1245,7 +1248,8 @@ public final class PipelinePlanner {
      */
     private int partnerKey(Chain stays, int[] staysKeys, Chain moved, int[] movedKeys, BitSet movedRead) {
         int key = stays.partitionKey;
-        if (key < 0 || stays.rows < 0 || !moved.shuffles.isEmpty() || !buildsOnEachNode(moved, movedRead)) {
+        if (key < 0 || stays.rows < 0 || !stays.hashPlaced() || !moved.shuffles.isEmpty()
+                || !buildsOnEachNode(moved, movedRead)) {
             return -1;
         }
         SqlType type = stays.fields.get(key).type();
@@ -1302,7 +1306,8 @@ public final class PipelinePlanner {
 
     /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
     private boolean coLocated(Chain left, int[] leftKeys, Chain right, int[] rightKeys) {
-        if (left.rows < 0 || right.rows < 0 || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
+        if (left.rows < 0 || right.rows < 0 || !left.hashPlaced() || !right.hashPlaced()
+                || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
             return false;
         }
         return IntStream.range(0, leftKeys.length).anyMatch(i -> left.partitionedBy(leftKeys[i])
@@ -1331,7 +1336,8 @@ public final class PipelinePlanner {
         List<RelNode> broadcasts = new ArrayList<>(probing.broadcasts);
         broadcasts.addAll(kept.broadcasts);
         return new Chain(probing.scan, steps, broadcasts, probing.shuffles, j.fields(), kept.partitionKey,
-                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, kept.partitionAlias);
+                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, kept.partitionAlias,
+                -1, probing.slicedBy);
     }
 
     /**
@@ -1368,18 +1374,41 @@ public final class PipelinePlanner {
      */
     private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts,
                          List<RelNode.Shuffle> shuffles, List<Field> fields, int partitionKey, long rows,
-                         double columnBytes, int partitionAlias) {
-        /** A chain whose rows are where {@code partitionKey} says and no other column says the same. */
+                         double columnBytes, int partitionAlias, int sliceColumn, int slicedBy) {
+        /**
+         * A chain whose rows are where {@code partitionKey} says and no other column says the
+         * same, placed by the hash of its value, that needs no table in files read in slices.
+         */
         Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<RelNode.Shuffle> shuffles,
               List<Field> fields, int partitionKey, long rows, double columnBytes) {
-            this(scan, steps, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, -1);
+            this(scan, steps, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, -1, -1, -1);
         }
 
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
             return new Chain(scan, more, broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes,
-                    PartitionColumn.after(step, partitionAlias));
+                    PartitionColumn.after(step, partitionAlias), sliceColumn, slicedBy);
+        }
+
+        /**
+         * Whether each value of the partition column has all its rows on one node: the engine's
+         * own tables partitioned by their key, or a table in files its nodes read in slices of a
+         * column's values ({@link #sliceColumn}).
+         */
+        boolean keyedOnNodes() {
+            return partitionKey >= 0 && rows >= 0 && (!scan.table().primaryKey().isEmpty() || sliceColumn >= 0);
+        }
+
+        /** Whether the partition column's values are placed on the nodes by their hash (the engine's own tables'). */
+        boolean hashPlaced() {
+            return sliceColumn < 0;
+        }
+
+        /** This chain, relying on its partition column's values being whole on each node: a table in files read in slices. */
+        Chain keyedWhole() {
+            return sliceColumn < 0 ? this : new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, rows,
+                    columnBytes, partitionAlias, sliceColumn, sliceColumn);
         }
 
         /** Whether {@code column} holds the value the rows are partitioned by: the partition column, or one an inner join equated with it. */
@@ -1394,18 +1423,20 @@ public final class PipelinePlanner {
 
         /** The same chain with {@code other} steps, of the same output. */
         Chain withSteps(List<PipelineStep> other) {
-            return new Chain(scan, other, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, partitionAlias);
+            return new Chain(scan, other, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, partitionAlias,
+                    sliceColumn, slicedBy);
         }
 
         /** The same chain estimated to send {@code estimate} rows. */
         Chain withRows(long estimate) {
-            return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, estimate, columnBytes, partitionAlias);
+            return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, estimate, columnBytes, partitionAlias,
+                    sliceColumn, slicedBy);
         }
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
         Chain estimated(double share) {
             return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, RowEstimates.kept(rows, share),
-                    columnBytes, partitionAlias);
+                    columnBytes, partitionAlias, sliceColumn, slicedBy);
         }
 
         /**
@@ -1453,8 +1484,9 @@ public final class PipelinePlanner {
             // the build rows a right or full join adds have nulls for the probe's columns, its
             // partition column too, on whichever node they were: a GROUP BY it may not run whole there
             boolean padsProbe = j.kind() == JoinKind.RIGHT || j.kind() == JoinKind.FULL;
-            return padsProbe ? new Chain(scan, more, sent, moved, j.fields(), -1, rows, columnBytes)
-                    : new Chain(scan, more, sent, moved, j.fields(), partitionKey, rows, columnBytes, aliasAfter(j));
+            return padsProbe ? new Chain(scan, more, sent, moved, j.fields(), -1, rows, columnBytes, -1, -1, slicedBy)
+                    : new Chain(scan, more, sent, moved, j.fields(), partitionKey, rows, columnBytes, aliasAfter(j),
+                    sliceColumn, slicedBy);
         }
 
         /**
@@ -1497,7 +1529,7 @@ public final class PipelinePlanner {
         }
 
         RelNode.NodePipeline gathered() {
-            return new RelNode.NodePipeline(scan, steps, broadcasts, shuffles, fields);
+            return new RelNode.NodePipeline(scan, steps, broadcasts, shuffles, fields, slicedBy);
         }
 
         private static List<Integer> boxed(int[] keys) {

@@ -180,11 +180,15 @@ public final class PlanPrinter {
         ScanPipeline resolved = ScanPipeline.of(p.scan().table().storage(), width, p.steps(), needed);
         PipelineRows rows = estimates.pipeline(p);
         add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rowsOut, annotation.apply(p));
-        printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null, PartitionColumn.of(p.scan()));
+        printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null,
+                p.slicedBy() >= 0 ? p.slicedBy() : PartitionColumn.of(p.scan()));
         boolean byRanges = p.steps().stream().anyMatch(step -> step instanceof PipelineStep.HashJoin j
                 && j.build() instanceof JoinBuild.Broadcast b && b.byRanges());
+        String placed = p.slicedBy() >= 0 ? " (each node reads a slice of the values of "
+                + p.scan().fields().get(p.slicedBy()).name() + ")"
+                : byRanges ? " (each split read on its node: a join routes by its ranges)" : "";
         out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0))
-                + annotation.apply(p.scan()) + (byRanges ? " (each split read on its node: a join routes by its ranges)" : ""));
+                + annotation.apply(p.scan()) + placed);
         printBroadcasts(p.broadcasts(), ScanPipeline.sentColumns(width, p.steps(), needed), indent);
         for (int i = 0; i < p.shuffles().size(); i++) {
             RelNode.Shuffle shuffle = p.shuffles().get(i);

@@ -275,14 +275,22 @@ public sealed interface RelNode {
      * filter, then {@code steps} — and whose output rows the coordinator gathers. A join step
      * builds from another local table's pipeline, from one of {@code broadcasts}: plans the
      * coordinator runs first, their rows sent to every node, or from one of {@code shuffles}: rows
-     * the nodes send each other by the join key.
+     * the nodes send each other by the join key. {@code slicedBy}: the column of the scanned table
+     * whose equal values the steps need on one node (a GROUP BY or window by it run whole on each
+     * node) where the table is held in files, which the nodes then read in slices of its values;
+     * -1 otherwise.
      */
     record NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Shuffle> shuffles,
-                        List<Field> fields) implements RelNode {
+                        List<Field> fields, int slicedBy) implements RelNode {
         public NodePipeline {
             steps = List.copyOf(steps);
             broadcasts = List.copyOf(broadcasts);
             shuffles = List.copyOf(shuffles);
+        }
+
+        public NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Shuffle> shuffles,
+                            List<Field> fields) {
+            this(scan, steps, broadcasts, shuffles, fields, -1);
         }
 
         public NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields) {

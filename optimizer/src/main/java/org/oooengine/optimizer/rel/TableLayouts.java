@@ -61,6 +61,16 @@ public interface TableLayouts {
         return false;
     }
 
+    /**
+     * The column by whose values the nodes can read {@code table}, held in files, in slices, all
+     * rows of a value on one node (so that a GROUP BY by it runs whole on each node), or -1: the
+     * first column of the key its writers keep (declared RELY), an integer or a date, when its
+     * files hold it in order, so that few splits are read by two nodes.
+     */
+    default int sliceColumn(TableInfo table) {
+        return -1;
+    }
+
     /** Distinct values of column {@code column} of {@code table} over all its partitions, from its statistics; NaN when unknown. */
     default double distinct(TableInfo table, int column) {
         return Double.NaN;

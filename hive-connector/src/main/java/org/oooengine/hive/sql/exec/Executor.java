@@ -556,7 +556,7 @@ public final class Executor {
     private ScanPipeline withBroadcasts(RelNode.NodePipeline p, BitSet neededAfter) {
         int width = p.scan().fields().size();
         return ScanPipeline.of(p.scan().table().storage(), width, withBroadcasts(p.steps(), width, p.broadcasts(),
-                neededAfter, reader.mergesGroupsOnNodes(p.scan().table())), neededAfter);
+                neededAfter, reader.mergesGroupsOnNodes(p.scan().table())), neededAfter).slicedBy(p.slicedBy());
     }
 
     /**
@@ -626,7 +626,7 @@ public final class Executor {
         }
         List<PipelineStep> steps = new ArrayList<>(p.steps());
         steps.add(new PipelineStep.Project(kept));
-        return new RelNode.NodePipeline(p.scan(), steps, p.broadcasts(), p.shuffles(), p.fields());
+        return new RelNode.NodePipeline(p.scan(), steps, p.broadcasts(), p.shuffles(), p.fields(), p.slicedBy());
     }
 
     /** Merges the groups' partial states as the nodes send them, or has the nodes merge them. */
