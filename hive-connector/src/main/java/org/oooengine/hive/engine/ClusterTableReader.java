@@ -108,8 +108,10 @@ public final class ClusterTableReader implements TableReader {
                 + " is held in files, which this reader was given no way to list"));
         int rangeColumn = rangeColumn(pipeline);
         if (pipeline.slicedBy() >= 0) {
-            return new FileReads(Map.of(table.storage(), reader.onNodesBySlices(table, cluster.spec().nodes(),
-                    leadingFilter(pipeline), pipeline.slicedBy(), rangeColumn)));
+            // a join building from the same slice of the table reads it too: its partitions are not the scan's to prune
+            Expr kept = builtFromOwnSlice(table, pipeline) ? null : leadingFilter(pipeline);
+            return new FileReads(Map.of(table.storage(), reader.onNodesBySlices(table, cluster.spec().nodes(), kept,
+                    pipeline.slicedBy(), rangeColumn)));
         }
         return new FileReads(Map.of(table.storage(), rangeColumn < 0
                 ? reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling)
@@ -132,6 +134,26 @@ public final class ClusterTableReader implements TableReader {
             throw new IllegalStateException("rows routed by the ranges of several columns of one scan: " + columns);
         }
         return columns.isEmpty() ? -1 : columns.iterator().next();
+    }
+
+    /**
+     * Whether a join of {@code pipeline} (read in slices of {@code table}'s values) builds from its
+     * node's slice of the same table; fails where one would build from another table in files,
+     * whose slices would not be cut alike.
+     */
+    private static boolean builtFromOwnSlice(TableInfo table, ScanPipeline pipeline) {
+        boolean[] own = {false};
+        pipeline.withBuilds(build -> {
+            if (build instanceof JoinBuild.Local local && local.pipeline().slicedBy() >= 0) {
+                if (!local.pipeline().table().equals(table.storage()) || local.pipeline().slicedBy() != pipeline.slicedBy()) {
+                    throw new IllegalStateException("a join of " + table.name() + " read in slices builds from "
+                            + local.pipeline().table() + " in other slices: not planned");
+                }
+                own[0] = true;
+            }
+            return build;
+        });
+        return own[0];
     }
 
     /** The conditions a pipeline's rows meet before anything else changes them, over the table's columns; null: none. */

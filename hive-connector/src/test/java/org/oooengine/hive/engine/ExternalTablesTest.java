@@ -304,8 +304,8 @@ class ExternalTablesTest {
      * writers keep (RELY): a GROUP BY or a window by it runs whole on each node, the nodes reading
      * slices of its values (lines of an order straddle row groups, so a split a slice's bound
      * falls in is read by two nodes, each keeping its part; lines whose key is null are kept by
-     * one). The same lines in another order, or without the key declared, are grouped as before
-     * (partial groups merged); every answer DuckDB's.
+     * one); joined with themselves on it, each node joins its slice. The same lines in another
+     * order, or without the key declared, are grouped and joined as before; every answer DuckDB's.
      */
     @Test
     void aGroupByTheKeyOfFilesInKeyOrderRunsWholeOnEachNodeReadingASlice() throws Exception {
@@ -318,6 +318,15 @@ class ExternalTablesTest {
                         + "(SELECT l_orderkey FROM %s GROUP BY l_orderkey HAVING sum(l_price) > 400000)",
                 "SELECT l_orderkey, l_n, rank() OVER (PARTITION BY l_orderkey ORDER BY l_n DESC) FROM %s "
                         + "WHERE l_price > 300000 ORDER BY l_orderkey NULLS FIRST, l_n");
+        List<String> selfJoins = List.of(
+                "SELECT count(*), sum(a.l_price - b.l_price) FROM %s a JOIN %s b ON a.l_orderkey = b.l_orderkey "
+                        + "AND a.l_n < b.l_n",
+                "SELECT count(*), sum(l_price) FROM %s a WHERE EXISTS (SELECT 1 FROM %s b "
+                        + "WHERE b.l_orderkey = a.l_orderkey AND b.l_n <> a.l_n AND b.l_price > 300000)",
+                "SELECT count(*), sum(l_price) FROM %s a WHERE NOT EXISTS (SELECT 1 FROM %s b "
+                        + "WHERE b.l_orderkey = a.l_orderkey AND b.l_n > a.l_n AND b.l_price > 200000)",
+                "SELECT count(*), count(b.l_n) FROM %s a LEFT JOIN %s b ON a.l_orderkey = b.l_orderkey "
+                        + "AND b.l_n = a.l_n + 1");
         try (SqlSession s = cluster.session()) {
             for (String order : List.of("sorted", "shuffled")) {
                 String table = "keyed_lines_" + order;
@@ -336,6 +345,15 @@ class ExternalTablesTest {
                         String plan = explain(s, "EXPLAIN " + sql);
                         assertEquals(sliced, plan.contains("(each node reads a slice of the values of l_orderkey)"), plan);
                         assertSameAsDuckDb(s, sql);
+                    }
+                    // joined with itself on the key, too large to send to every node: each node joins its slice
+                    try (SqlSession small = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "1000"))) {
+                        for (String join : selfJoins) {
+                            String sql = join.replace("%s", table);
+                            String plan = explain(small, "EXPLAIN " + sql);
+                            assertEquals(sliced, plan.contains("co-located (the same slice of default." + table), plan);
+                            assertSameAsDuckDb(small, sql);
+                        }
                     }
                     SqlCluster.rows(s, "DROP TABLE " + table);
                 }

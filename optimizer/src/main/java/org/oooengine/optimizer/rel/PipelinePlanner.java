@@ -1304,10 +1304,20 @@ public final class PipelinePlanner {
         return Math.max(1, (rowBytes - fixed) / Math.max(strings, 1));
     }
 
-    /** Joined on both tables' leading key columns, the tables partitioned alike: every match is on one node. */
+    /**
+     * Joined on both tables' leading key columns, the tables partitioned alike (or one table in
+     * files joined with itself, both sides read in the same slices of its key): every match is
+     * on one node.
+     */
     private boolean coLocated(Chain left, int[] leftKeys, Chain right, int[] rightKeys) {
-        if (left.rows < 0 || right.rows < 0 || !left.hashPlaced() || !right.hashPlaced()
-                || !layouts.partitionedAlike(left.scan.table(), right.scan.table())) {
+        if (left.rows < 0 || right.rows < 0) {
+            return false;
+        }
+        boolean alike = left.hashPlaced() && right.hashPlaced()
+                ? layouts.partitionedAlike(left.scan.table(), right.scan.table())
+                : left.sliceColumn >= 0 && left.sliceColumn == right.sliceColumn
+                && left.scan.table().equals(right.scan.table());
+        if (!alike) {
             return false;
         }
         return IntStream.range(0, leftKeys.length).anyMatch(i -> left.partitionedBy(leftKeys[i])
@@ -1329,7 +1339,7 @@ public final class PipelinePlanner {
         Expr residual = j.residual() == null ? null : Exprs.remap(j.residual(), i -> i < lw ? i + rw : i - lw);
         int offset = probing.broadcasts.size();
         ScanPipeline keptRows = new ScanPipeline(kept.scan.table().storage(), kept.scan.fields().size(), new BitSet(),
-                kept.steps).withBuilds(b -> b instanceof JoinBuild.Broadcast x ? x.shifted(offset) : b);
+                kept.steps, kept.sliceColumn).withBuilds(b -> b instanceof JoinBuild.Broadcast x ? x.shifted(offset) : b);
         List<PipelineStep> steps = new ArrayList<>(probing.steps);
         steps.add(new PipelineStep.HashJoin(new JoinBuild.Local(keptRows), kind, Chain.boxed(j.rightKeys()),
                 Chain.boxed(j.leftKeys()), residual, lw));
@@ -1337,7 +1347,7 @@ public final class PipelinePlanner {
         broadcasts.addAll(kept.broadcasts);
         return new Chain(probing.scan, steps, broadcasts, probing.shuffles, j.fields(), kept.partitionKey,
                 RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, kept.partitionAlias,
-                -1, probing.slicedBy);
+                kept.sliceColumn, probing.sliceColumn >= 0 ? probing.sliceColumn : probing.slicedBy);
     }
 
     /**
@@ -1445,6 +1455,9 @@ public final class PipelinePlanner {
          * {@code rangeColumn} where it is one), or shuffled by {@code shuffleKey}.
          */
         Chain probe(RelNode.Join j, Chain build, Build from, int shuffleKey, int rangeColumn) {
+            if (from == Build.LOCAL && sliceColumn >= 0 && slicedBy < 0) { // matches only within a slice
+                return keyedWhole().probe(j, build, from, shuffleKey, rangeColumn);
+            }
             List<RelNode> sent = new ArrayList<>(broadcasts);
             List<RelNode.Shuffle> moved = new ArrayList<>(shuffles);
             JoinBuild source = switch (from) {
@@ -1452,8 +1465,9 @@ public final class PipelinePlanner {
                     // the build's own broadcasts come along, numbered after this chain's
                     int shift = sent.size();
                     sent.addAll(build.broadcasts);
+                    // read in the same slices as this chain's table where it is a table in files
                     yield new JoinBuild.Local(new ScanPipeline(build.scan.table().storage(), build.scan.fields().size(),
-                            new BitSet(), build.steps).withBuilds(b -> b instanceof JoinBuild.Broadcast x
+                            new BitSet(), build.steps, build.sliceColumn).withBuilds(b -> b instanceof JoinBuild.Broadcast x
                             ? x.shifted(shift) : b));
                 }
                 case BROADCAST -> { // shuffleKey: the build column that routes each row to one node, or -1

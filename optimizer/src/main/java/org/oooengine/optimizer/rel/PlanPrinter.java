@@ -266,7 +266,7 @@ public final class PlanPrinter {
             if (j.build() instanceof JoinBuild.Local l) {
                 PipelineRows localRows = estimates.local(l, broadcasts, shuffles);
                 printSteps(l.pipeline().steps(), localRows, indent + "  ", broadcasts, shuffles, null,
-                        local == null ? -1 : PartitionColumn.of(local));
+                        l.pipeline().slicedBy() >= 0 ? l.pipeline().slicedBy() : local == null ? -1 : PartitionColumn.of(local));
                 out.add(indent + "  " + ON_NODES + (local == null ? "Scan " + l.pipeline().table()
                         : scan(local, l.pipeline().columns())) + rowsText(localRows.rowsBefore(0))
                         + (local == null ? "" : annotation.apply(local)));

@@ -172,8 +172,9 @@ final class StepText {
 
     /** Where the nodes' hash join takes its build rows from: how the join is distributed. */
     static String buildFrom(JoinBuild build, String localTable) {
-        if (build instanceof JoinBuild.Local) {
-            return "co-located (local partition of " + localTable + ")";
+        if (build instanceof JoinBuild.Local local) {
+            return "co-located (" + (local.pipeline().slicedBy() >= 0 ? "the same slice" : "local partition")
+                    + " of " + localTable + ")";
         }
         if (build instanceof JoinBuild.Broadcast b) {
             return "broadcast #" + b.slot() + (b.byRanges() ? " routed by ranges" : b.routed() ? " routed by key" : "");
