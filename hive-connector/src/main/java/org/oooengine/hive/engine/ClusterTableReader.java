@@ -142,18 +142,21 @@ public final class ClusterTableReader implements TableReader {
      * whose slices would not be cut alike.
      */
     private static boolean builtFromOwnSlice(TableInfo table, ScanPipeline pipeline) {
-        boolean[] own = {false};
-        pipeline.withBuilds(build -> {
-            if (build instanceof JoinBuild.Local local && local.pipeline().slicedBy() >= 0) {
-                if (!local.pipeline().table().equals(table.storage()) || local.pipeline().slicedBy() != pipeline.slicedBy()) {
-                    throw new IllegalStateException("a join of " + table.name() + " read in slices builds from "
-                            + local.pipeline().table() + " in other slices: not planned");
+        boolean own = false;
+        for (PipelineStep step : pipeline.steps()) {
+            if (step instanceof PipelineStep.HashJoin j && j.build() instanceof JoinBuild.Local local) {
+                ScanPipeline built = local.pipeline();
+                if (built.slicedBy() >= 0) {
+                    if (!built.table().equals(table.storage()) || built.slicedBy() != pipeline.slicedBy()) {
+                        throw new IllegalStateException("a join of " + table.name() + " read in slices builds from "
+                                + built.table() + " in other slices: not planned");
+                    }
+                    own = true;
                 }
-                own[0] = true;
+                own |= builtFromOwnSlice(table, built);
             }
-            return build;
-        });
-        return own[0];
+        }
+        return own;
     }
 
     /** The conditions a pipeline's rows meet before anything else changes them, over the table's columns; null: none. */
