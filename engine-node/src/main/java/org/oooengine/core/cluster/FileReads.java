@@ -63,6 +63,10 @@ public record FileReads(Map<String, Scan> tables) {
                 throw new IllegalArgumentException(fileColumns + " file columns of a table of " + schema.size());
             }
             for (Split s : splits) {
+                if (s.slice() != null && s.slice().column() >= fileColumns) {
+                    throw new IllegalArgumentException("split " + s + " keeps a slice of column " + s.slice().column()
+                            + ", not one of the files' " + fileColumns);
+                }
                 if (s.partitionValues().size() != schema.size() - fileColumns) {
                     throw new IllegalArgumentException("split " + s + " has " + s.partitionValues().size()
                             + " partition values, the table " + (schema.size() - fileColumns) + " partition columns");
@@ -302,12 +306,8 @@ public record FileReads(Map<String, Scan> tables) {
                         throw new ProtocolException("file reads: slice tag " + sliced);
                     }
                     Slice slice = null;
-                    if (sliced > 0) {
-                        int column = r.getVarInt();
-                        if (column >= width) {
-                            throw new ProtocolException("file reads: a slice of column " + column + " of " + width);
-                        }
-                        slice = new Slice(column, r.getLong(), r.getLong(), sliced == 2);
+                    if (sliced > 0) { // its column is checked with the scan's
+                        slice = new Slice(r.getVarInt(), r.getLong(), r.getLong(), sliced == 2);
                     }
                     splits.add(new Split(path, start, length, layout, values, hosts, node, null, slice));
                 }

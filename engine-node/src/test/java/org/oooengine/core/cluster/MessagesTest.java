@@ -113,6 +113,24 @@ class MessagesTest {
         assertEquals(2, p.files().scan(scan.table()).fileSchema().size());
         // a split without the table's partition values is refused before any work
         assertThrows(IllegalArgumentException.class, () -> new FileReads.Scan(schema, 1, splits));
+        // as is a slice of a partition column, whose values no file holds: refused on the wire too
+        List<FileReads.Split> byDay = List.of(splits.get(0).slicedFor("n1", new FileReads.Slice(2, 0, 9, true)));
+        assertThrows(IllegalArgumentException.class, () -> new FileReads.Scan(schema, 2, byDay));
+        byte[] frame = Messages.pipeline(scan, QueryLimits.DEFAULTS, TransactionalReads.NONE, files);
+        int column = indexOfSlice(frame);
+        frame[column] = 2; // the first sliced split's column, 0, made the partition column
+        assertThrows(org.oooengine.core.wire.ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(frame)));
+    }
+
+    /** Where in {@code frame} the column of the first slice from the least long is: after its tag (2: it keeps the nulls). */
+    private static int indexOfSlice(byte[] frame) {
+        byte[] slice = new org.oooengine.core.wire.PayloadWriter(16).put(2).putVarInt(0).putLong(Long.MIN_VALUE).toByteArray();
+        for (int i = 0; i + slice.length <= frame.length; i++) {
+            if (java.util.Arrays.equals(frame, i, i + slice.length, slice, 0, slice.length)) {
+                return i + 1;
+            }
+        }
+        throw new AssertionError("no slice in the frame");
     }
 
     /**

@@ -21,7 +21,8 @@ import org.oooengine.core.sql.expr.Exprs;
  * out (for a partial aggregate: its groups' states) are what the node sends.
  *
  * <p>{@code slicedBy}: the column of the table whose equal values the steps need on one node (a
- * GROUP BY or window by it run whole on each node), or -1. The engine's own tables are
+ * GROUP BY or window by it run whole on each node, a join building from the same slice of the
+ * table), or -1. The engine's own tables are
  * partitioned so already; a table held in files is read in slices of that column's values, one
  * per node. The coordinator alone reads it: it is not sent.
  */

@@ -451,4 +451,3 @@ public final class FileTableReader implements TableReader {
         return new Schema(columns);
     }
 }
-

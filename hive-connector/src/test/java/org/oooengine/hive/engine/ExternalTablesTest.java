@@ -234,10 +234,7 @@ class ExternalTablesTest {
                 + "FROM orders, range(3) t(n)");
         cluster.oracle().execute("CREATE VIEW orders_files AS SELECT * FROM orders_pq");
         for (String order : List.of("sorted", "shuffled")) {
-            Path file = Files.createDirectories(incoming.resolve("lines_" + order)).resolve("part-0.parquet");
-            cluster.oracle().execute("COPY (SELECT * FROM lines ORDER BY " + (order.equals("sorted") ? "l_orderkey, l_n"
-                    : "l_price, l_n") + ") TO '" + file + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
-            cluster.oracle().execute("CREATE VIEW lines_" + order + " AS SELECT * FROM lines");
+            parquetCopy("lines", "lines_" + order, order.equals("sorted") ? "l_orderkey, l_n" : "l_price, l_n");
         }
         List<String> joins = List.of(
                 "SELECT count(*), sum(l_price) FROM %s JOIN orders_files ON l_orderkey = o_orderkey "
@@ -330,11 +327,7 @@ class ExternalTablesTest {
         try (SqlSession s = cluster.session()) {
             for (String order : List.of("sorted", "shuffled")) {
                 String table = "keyed_lines_" + order;
-                Path file = Files.createDirectories(incoming.resolve(table)).resolve("part-0.parquet");
-                cluster.oracle().execute("COPY (SELECT * FROM keyed_lines ORDER BY " + (order.equals("sorted")
-                        ? "l_orderkey NULLS FIRST, l_n" : "l_price, l_n") + ") TO '" + file
-                        + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
-                cluster.oracle().execute("CREATE VIEW " + table + " AS SELECT * FROM keyed_lines");
+                Path file = parquetCopy("keyed_lines", table, order.equals("sorted") ? "l_orderkey NULLS FIRST, l_n" : "l_price, l_n");
                 for (boolean declared : new boolean[] {true, false}) {
                     SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + table + " (l_orderkey BIGINT, l_n BIGINT, "
                             + "l_price DECIMAL(15,2)" + (declared ? ", PRIMARY KEY (l_orderkey, l_n) DISABLE NOVALIDATE RELY" : "")
@@ -359,6 +352,19 @@ class ExternalTablesTest {
                 }
             }
         }
+    }
+
+    /**
+     * DuckDB's table {@code rows} written in order of {@code orderBy} to a Parquet file of row
+     * groups of 1,000 rows under directory {@code name}, and a view {@code name} of it to answer
+     * over: the file.
+     */
+    private static Path parquetCopy(String rows, String name, String orderBy) throws Exception {
+        Path file = Files.createDirectories(incoming.resolve(name)).resolve("part-0.parquet");
+        cluster.oracle().execute("COPY (SELECT * FROM " + rows + " ORDER BY " + orderBy + ") TO '" + file
+                + "' (FORMAT PARQUET, ROW_GROUP_SIZE 1000)");
+        cluster.oracle().execute("CREATE VIEW " + name + " AS SELECT * FROM " + rows);
+        return file;
     }
 
     /** The rows a plan's gather of the one column {@code column} is estimated to bring. */
