@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.example.data.Group;
@@ -24,7 +25,9 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.vector.StoredVectors;
 
@@ -69,6 +72,24 @@ class ParquetColumnsTest {
         for (int i = 0; i < ROWS; i++) {
             assertEquals(Arrays.asList(expected(i)), Arrays.asList(rows.get(i)), "row " + i + " (" + version + ")");
         }
+    }
+
+    /** Pages of each codec a writer may choose decode alike (Snappy, the default, in the test above). */
+    @ParameterizedTest
+    @MethodSource("versionsAndCodecs")
+    void readsPagesOfEveryCodec(ParquetProperties.WriterVersion version, CompressionCodecName codec) throws Exception {
+        org.apache.hadoop.fs.Path file = write(version, codec);
+        List<Object[]> rows = read(file, all());
+        assertEquals(ROWS, rows.size());
+        for (int i = 0; i < ROWS; i++) {
+            assertEquals(Arrays.asList(expected(i)), Arrays.asList(rows.get(i)), "row " + i + " (" + version + ", " + codec + ")");
+        }
+    }
+
+    static Stream<Arguments> versionsAndCodecs() {
+        return Stream.of(ParquetProperties.WriterVersion.values()).flatMap(v -> Stream.of(
+                CompressionCodecName.UNCOMPRESSED, CompressionCodecName.GZIP, CompressionCodecName.ZSTD,
+                CompressionCodecName.LZ4_RAW).map(c -> Arguments.of(v, c)));
     }
 
     @ParameterizedTest
@@ -258,12 +279,17 @@ class ParquetColumnsTest {
     }
 
     private org.apache.hadoop.fs.Path write(ParquetProperties.WriterVersion version) throws Exception {
-        Path out = dir.resolve(version + ".parquet");
+        return write(version, CompressionCodecName.SNAPPY);
+    }
+
+    private org.apache.hadoop.fs.Path write(ParquetProperties.WriterVersion version, CompressionCodecName codec)
+            throws Exception {
+        Path out = dir.resolve(version + "-" + codec + ".parquet");
         Files.deleteIfExists(out);
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(out.toUri());
         SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
         try (ParquetWriter<Group> writer = ExampleParquetWriter.builder(file).withType(SCHEMA).withConf(new Configuration())
-                .withWriterVersion(version).withCompressionCodec(CompressionCodecName.SNAPPY)
+                .withWriterVersion(version).withCompressionCodec(codec)
                 .withDictionaryPageSize(4 * 1024) // dictionaries outgrow it and give way to plain pages
                 .withPageSize(8 * 1024).withRowGroupSize(64 * 1024L).withPageWriteChecksumEnabled(true).build()) {
             for (int i = 0; i < ROWS; i++) {

@@ -14,8 +14,8 @@ import org.oooengine.core.storage.DiskProbe;
 import org.oooengine.core.units.Sizes;
 import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.cost.CalibrationRuns;
-import org.oooengine.optimizer.history.CpuFigure;
-import org.oooengine.optimizer.history.CpuRefit;
+import org.oooengine.optimizer.history.RefitFigure;
+import org.oooengine.optimizer.history.CalibrationRefit;
 import org.oooengine.optimizer.history.JoinRun;
 import org.oooengine.optimizer.history.JoinRunHistory;
 import picocli.CommandLine.Command;
@@ -38,8 +38,9 @@ import picocli.CommandLine.Spec;
                         + "<cluster-dir>/" + Calibration.FILE + " (about two minutes at SF 1 with --duration 1s).",
                 "With --repeat N, the cluster is measured N times and each figure stored is the median of its runs, "
                         + "with how far the runs lay apart (its spread).",
-                "With --from-history, measures nothing: refits the CPU figures of the cluster's calibration (µs per "
-                        + "cached row, per cold read, per remote request, per shuffled and per written row) to the "
+                "With --from-history, measures nothing: refits the figures of the cluster's calibration that "
+                        + "price the cores' work (µs per cached row, per cold read, per remote request, per shuffled "
+                        + "and per written row) and MapReduce's start-up and scan rate to the "
                         + "cold runs of planned joins recorded in <cluster-dir>/" + JoinRunHistory.FILE + " (by ooo bench "
                         + "join, ooo bench sweep and ooo explain --analyze), and stores the calibration refitted.",
                 "With --compare A B, measures nothing: prints how far each figure of calibration B lies from A's "
@@ -81,7 +82,7 @@ final class CalibrateCommand implements Callable<Integer> {
             description = "compare two calibrations (cluster directories or calibration files) figure by figure")
     List<Path> compare;
 
-    @Option(names = "--from-history", description = "with --cluster: refit the CPU figures to the recent runs of planned joins")
+    @Option(names = "--from-history", description = "with --cluster: refit the CPU, start-up and scan figures to the recent runs of planned joins")
     boolean fromHistory;
 
     @Option(names = "--last", defaultValue = "200", paramLabel = "N",
@@ -200,12 +201,12 @@ final class CalibrateCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** {@code --from-history}: the calibration's CPU figures refitted to the recent cold runs, stored. */
+    /** {@code --from-history}: the calibration's CPU, start-up and scan figures refitted to the recent cold runs, stored. */
     private int refitFromHistory() {
         Calibration before = Calibration.require(cluster);
         JoinRunHistory history = new JoinRunHistory(cluster);
         List<JoinRun> runs = history.recent(last);
-        CpuRefit.Result r = CpuRefit.fit(before, runs);
+        CalibrationRefit.Result r = CalibrationRefit.fit(before, runs);
         if (r.parts() == 0) {
             throw new IllegalStateException("no cold runs of planned joins in " + history.file() + " (" + runs.size()
                     + " runs, none cold with their rows estimated within 2x): run 'ooo bench sweep --cluster " + cluster + " --cold' or 'ooo explain --cluster "
@@ -220,9 +221,9 @@ final class CalibrateCommand implements Callable<Integer> {
             fields.put("median_error_before", r.errorBefore());
             fields.put("median_error_after", r.errorAfter());
             Map<String, Object> figures = new LinkedHashMap<>();
-            for (CpuFigure f : CpuFigure.values()) {
+            for (RefitFigure f : RefitFigure.values()) {
                 figures.put(f.path(), Map.of("before", f.of(before), "after", f.of(r.refitted()),
-                        "factor", r.factors().get(f), "weight", r.weight().get(f)));
+                        "factor", f.of(r.refitted()) / f.of(before), "weight", r.weight().get(f)));
             }
             fields.put("figures", figures);
             out.println(Json.line(fields));
@@ -230,10 +231,10 @@ final class CalibrateCommand implements Callable<Integer> {
             out.printf("refitted to %d timed parts of the %d newest runs (%d left out: warm, not timed, or rows "
                             + "misestimated more than 2x)%n", r.parts(),
                     runs.size(), r.runsSkipped());
-            out.printf("  %-30s %10s %10s %8s %8s%n", "figure (us)", "before", "after", "factor", "weight");
-            for (CpuFigure f : CpuFigure.values()) {
+            out.printf("  %-30s %10s %10s %8s %8s%n", "figure", "before", "after", "factor", "weight");
+            for (RefitFigure f : RefitFigure.values()) {
                 out.printf("  %-30s %10s %10s %8s %8s%n", f.path(), Format.significant(f.of(before)),
-                        Format.significant(f.of(r.refitted())), Format.significant(r.factors().get(f)),
+                        Format.significant(f.of(r.refitted())), Format.significant(f.of(r.refitted()) / f.of(before)),
                         Format.significant(r.weight().get(f)));
             }
             out.printf("median |estimate / measured - 1| of those parts: %s%% before, %s%% after%n",

@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.cost.CostTerms;
-import org.oooengine.optimizer.history.CpuFigure;
+import org.oooengine.optimizer.history.RefitFigure;
 import org.oooengine.optimizer.history.JoinRun;
 import org.oooengine.optimizer.history.JoinRunHistory;
 import picocli.CommandLine;
@@ -250,7 +250,7 @@ class CliParsingTest {
      * the calibrated time in every run doubles; without cold runs the command says what to run.
      */
     @Test
-    void calibrateFromHistoryRefitsTheCpuFiguresToTheRuns(@TempDir Path cluster) throws IOException {
+    void calibrateFromHistoryRefitsTheRefitFiguresToTheRuns(@TempDir Path cluster) throws IOException {
         Calibration before = calibration(1000, 80);
         before.write(cluster);
         Cli repeated = Cli.run("calibrate", "--cluster", cluster.toString(), "--from-history", "--repeat", "3");
@@ -267,7 +267,7 @@ class CliParsingTest {
             double rows = i * 0.1; // seconds of cached rows, as calibrated
             history.append(new JoinRun("2026-11-30T00:00:00Z", "PL", 0.01, "ooo-pnlj", true, 10, 10,
                     List.of(new JoinRun.Part("index-join pipeline", new CostTerms(0.05, 0, false, rows, 0, 0, 0, 0),
-                            0.05 + 2 * rows)), CpuFigure.valuesOf(before)));
+                            0.05 + 2 * rows)), RefitFigure.valuesOf(before)));
         }
         Cli refit = Cli.run("calibrate", "--cluster", cluster.toString(), "--from-history");
         assertEquals(0, refit.exitCode(), refit::toString);

@@ -331,7 +331,7 @@ public final class CostModel {
      * @param resultRows the rows the job writes
      */
     public CostTerms pnljJob(PipelineTime pipeline, double resultRows) {
-        return pipeline.terms().plusJob(cal.mapReduce().startupSeconds() - cal.indexJoin().dispatchSeconds(), 0,
+        return pipeline.terms().plusJob(-cal.indexJoin().dispatchSeconds(), cal.mapReduce().startupSeconds(), 0,
                 resultRows * cal.mapReduce().outputRowMicros() / 1e6);
     }
 
@@ -345,7 +345,7 @@ public final class CostModel {
      */
     public CostTerms psmjStage(double scannedBytes, double shuffledRows, double outputRows) {
         Calibration.MapReduce mr = cal.mapReduce();
-        return CostTerms.job(mr.stageStartupSeconds() + scannedBytes / (mr.scanMibPerSecond() * (1 << 20)),
+        return CostTerms.job(mr.stageStartupSeconds(), scannedBytes / (mr.scanMibPerSecond() * (1 << 20)),
                 shuffledRows * mr.shuffleRowMicros() / 1e6, outputRows * mr.outputRowMicros() / 1e6);
     }
 }

@@ -21,7 +21,7 @@ import org.oooengine.optimizer.plan.Plan;
  * @param estimatedRows rows the plan was estimated to return
  * @param rows         rows it returned
  * @param parts        the parts timed
- * @param figures      the calibration's CPU figures the estimates were priced with, by {@link CpuFigure#path}
+ * @param figures      the calibration's CPU figures the estimates were priced with, by {@link RefitFigure#path}
  */
 public record JoinRun(String at, String query, double selectivity, String chosen, boolean cold, double estimatedRows,
                       long rows, List<Part> parts, Map<String, Double> figures) {
@@ -59,6 +59,6 @@ public record JoinRun(String at, String query, double selectivity, String chosen
             }
         }
         return new JoinRun(Instant.now().toString(), query, selectivity, plan.chosen(), cold, plan.estimatedRows(), rows,
-                parts, CpuFigure.valuesOf(calibration));
+                parts, RefitFigure.valuesOf(calibration));
     }
 }

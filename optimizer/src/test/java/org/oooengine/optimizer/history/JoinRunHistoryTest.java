@@ -21,7 +21,7 @@ class JoinRunHistoryTest {
     static JoinRun run(String query, double seconds) {
         return new JoinRun("2026-11-30T00:00:00Z", query, 0.01, "ooo-pnlj", true, 600, 612,
                 List.of(new JoinRun.Part("index-join pipeline", new CostTerms(0.01, 0.05, true, 0.02, 0.03, 0.04, 0, 0), seconds)),
-                Map.of(CpuFigure.WARM_ROW.path(), 1.2));
+                Map.of(RefitFigure.WARM_ROW.path(), 1.2));
     }
 
     @Test
@@ -36,6 +36,21 @@ class JoinRunHistoryTest {
         assertEquals(run("Q4", 5), last3.get(2));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(history.file())));
         assertEquals("rwx------", PosixFilePermissions.toString(Files.getPosixFilePermissions(history.file().getParent())));
+    }
+
+    /** A job's start-up and scan were once in its fixed seconds: such a line reads with none apart. */
+    @Test
+    void aRunRecordedBeforeStartUpsAndScansWereToldApartReads() throws Exception {
+        JoinRunHistory history = new JoinRunHistory(cluster);
+        history.append(run("Q1", 1));
+        Files.writeString(history.file(), "{\"at\":\"2026-11-30T00:00:00Z\",\"query\":\"PL\",\"selectivity\":0.1,"
+                + "\"chosen\":\"psmj\",\"cold\":true,\"estimatedRows\":600.0,\"rows\":612,\"parts\":[{\"name\":\"psmj-1\","
+                + "\"estimate\":{\"fixed\":4.5,\"disk\":0.0,\"overlapped\":false,\"warmRows\":0.0,\"coldReads\":0.0,"
+                + "\"requests\":0.0,\"shuffledRows\":2.0,\"outputRows\":0.5},\"seconds\":7.5}],"
+                + "\"figures\":{\"mapReduce.shuffleRowMicros\":1.5}}\n", StandardCharsets.UTF_8, StandardOpenOption.APPEND);
+        JoinRun old = history.recent(1).get(0);
+        assertEquals(new CostTerms(4.5, 0, false, 0, 0, 0, 2.0, 0.5), old.parts().get(0).estimate());
+        assertEquals(7.0, old.parts().get(0).estimate().seconds(), 1e-9);
     }
 
     @Test

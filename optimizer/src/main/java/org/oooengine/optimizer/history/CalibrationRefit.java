@@ -9,9 +9,11 @@ import org.oooengine.optimizer.cost.CalibrationRuns;
 import org.oooengine.optimizer.cost.CostTerms;
 
 /**
- * The CPU figures of a calibration refitted to what recent runs took ({@code ooo calibrate
- * --from-history}). Every timed part of a cold run is one observation, its estimate priced by the
- * figures ({@link CostTerms}): a figure multiplied by x multiplies the seconds it prices by x. The
+ * The figures of a calibration that price the cores' work and a MapReduce job's start-up and scan
+ * ({@link RefitFigure}), refitted to what recent runs took ({@code ooo calibrate --from-history}).
+ * Every timed part of a cold run is one observation, its estimate priced by the figures
+ * ({@link CostTerms}): a figure multiplied by x multiplies the seconds it prices by x (a rate
+ * divided by x). The
  * factors are those that minimise the squared relative error of the parts, plus {@value #PRIOR}
  * times each factor's squared distance from 1: a figure the runs hardly exercise keeps its
  * calibrated value, one they exercise much follows them. Relative errors weigh a 7 ms join like a
@@ -26,14 +28,14 @@ import org.oooengine.optimizer.cost.CostTerms;
  * error is the cardinality model's (a driving range at a dense spot of its column), and the CPU
  * figures refitted to them would be bent to make up for it.
  */
-public final class CpuRefit {
+public final class CalibrationRefit {
     static final double PRIOR = 0.1;
     static final double LIMIT = 5.0;
     static final double ROWS_OFF = 2.0;
     private static final int ROUNDS = 20;
-    private static final CpuFigure[] FIGURES = CpuFigure.values();
+    private static final RefitFigure[] FIGURES = RefitFigure.values();
 
-    private CpuRefit() {
+    private CalibrationRefit() {
     }
 
     /**
@@ -48,7 +50,7 @@ public final class CpuRefit {
      * @param errorBefore median over the parts of |estimate / measured - 1| with the old figures
      * @param errorAfter  the same with the refitted ones
      */
-    public record Result(Calibration refitted, EnumMap<CpuFigure, Double> factors, EnumMap<CpuFigure, Double> weight,
+    public record Result(Calibration refitted, EnumMap<RefitFigure, Double> factors, EnumMap<RefitFigure, Double> weight,
                          int parts, int runsSkipped, double errorBefore, double errorAfter) {
     }
 
@@ -106,13 +108,13 @@ public final class CpuRefit {
                 break;
             }
         }
-        EnumMap<CpuFigure, Double> factors = new EnumMap<>(CpuFigure.class);
-        EnumMap<CpuFigure, Double> weights = new EnumMap<>(CpuFigure.class);
+        EnumMap<RefitFigure, Double> factors = new EnumMap<>(RefitFigure.class);
+        EnumMap<RefitFigure, Double> weights = new EnumMap<>(RefitFigure.class);
         for (int f = 0; f < n; f++) {
             factors.put(FIGURES[f], x[f]);
             weights.put(FIGURES[f], weight[f]);
         }
-        return new Result(CpuFigure.scaled(calibration, factors), factors, weights, obs.size(), skipped,
+        return new Result(RefitFigure.scaled(calibration, factors), factors, weights, obs.size(), skipped,
                 medianError(obs, ones), medianError(obs, x));
     }
 
@@ -164,10 +166,8 @@ public final class CpuRefit {
         CostTerms t = p.estimate();
         double[] priced = new double[FIGURES.length];
         for (int f = 0; f < FIGURES.length; f++) {
-            CpuFigure figure = FIGURES[f];
-            Double then = run.figures().get(figure.path());
-            double scale = then == null || then <= 0 ? 1 : figure.of(c) / then;
-            priced[f] = figure.part(t) * scale;
+            RefitFigure figure = FIGURES[f];
+            priced[f] = figure.part(t) * figure.secondsScale(run.figures().get(figure.path()), figure.of(c));
         }
         return new Observation(p.seconds(), t, priced);
     }
