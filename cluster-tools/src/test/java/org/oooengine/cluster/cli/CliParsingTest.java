@@ -17,9 +17,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.oooengine.core.storage.DirectIoUnsupportedException;
 import org.oooengine.optimizer.cost.Calibration;
 import org.oooengine.optimizer.cost.CostTerms;
-import org.oooengine.optimizer.history.RefitFigure;
 import org.oooengine.optimizer.history.JoinRun;
 import org.oooengine.optimizer.history.JoinRunHistory;
+import org.oooengine.optimizer.history.RefitFigure;
 import picocli.CommandLine;
 
 class CliParsingTest {
@@ -250,7 +250,7 @@ class CliParsingTest {
      * the calibrated time in every run doubles; without cold runs the command says what to run.
      */
     @Test
-    void calibrateFromHistoryRefitsTheRefitFiguresToTheRuns(@TempDir Path cluster) throws IOException {
+    void calibrateFromHistoryRefitsTheFiguresToTheRuns(@TempDir Path cluster) throws IOException {
         Calibration before = calibration(1000, 80);
         before.write(cluster);
         Cli repeated = Cli.run("calibrate", "--cluster", cluster.toString(), "--from-history", "--repeat", "3");

@@ -21,7 +21,7 @@ import org.oooengine.optimizer.plan.Plan;
  * @param estimatedRows rows the plan was estimated to return
  * @param rows         rows it returned
  * @param parts        the parts timed
- * @param figures      the calibration's CPU figures the estimates were priced with, by {@link RefitFigure#path}
+ * @param figures      the calibration's figures the refit fits, as the estimates were priced with, by {@link RefitFigure#path}
  */
 public record JoinRun(String at, String query, double selectivity, String chosen, boolean cold, double estimatedRows,
                       long rows, List<Part> parts, Map<String, Double> figures) {

@@ -37,7 +37,8 @@ class CalibrationRefitTest {
         CalibrationRefit.Result r = CalibrationRefit.fit(c, runs);
         assertEquals(1.5, r.factors().get(RefitFigure.WARM_ROW), 0.01, r.toString());
         assertEquals(4.5, r.refitted().indexJoin().warmRowMicros(), 0.05);
-        for (RefitFigure f : List.of(RefitFigure.COLD_READ, RefitFigure.REQUEST, RefitFigure.SHUFFLED_ROW, RefitFigure.OUTPUT_ROW)) {
+        for (RefitFigure f : List.of(RefitFigure.COLD_READ, RefitFigure.REQUEST, RefitFigure.SHUFFLED_ROW, RefitFigure.OUTPUT_ROW,
+                RefitFigure.STARTUP, RefitFigure.SCAN)) {
             assertEquals(1.0, r.factors().get(f), 1e-9, f.path());
             assertEquals(f.of(c), f.of(r.refitted()), 1e-9, f.path());
         }
