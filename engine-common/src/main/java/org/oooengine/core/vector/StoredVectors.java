@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.types.DataType;
+import org.oooengine.core.types.Schema;
 
 /**
  * Stored values (a table's rows as its files and pages hold them: an INT or DATE as an Integer,
@@ -34,6 +35,20 @@ public final class StoredVectors {
             stored[i] = rows.get(i)[c];
         }
         return of(stored, type);
+    }
+
+    /**
+     * Stored {@code rows} of {@code schema} as a batch: a vector per column of the schema, null for
+     * those not {@code wanted}.
+     */
+    public static Batch batch(List<Object[]> rows, Schema schema, boolean[] wanted) {
+        Vector[] columns = new Vector[schema.size()];
+        for (int c = 0; c < columns.length; c++) {
+            if (wanted[c]) {
+                columns[c] = column(rows, c, schema.type(c));
+            }
+        }
+        return Batch.of(columns, rows.size());
     }
 
     /** {@code n} copies of the stored value {@code stored} of {@code type} (a partition's value). */

@@ -7,7 +7,6 @@ import org.oooengine.core.fragment.GroupFilter;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.StoredVectors;
-import org.oooengine.core.vector.Vector;
 
 /**
  * Reads a split of a file into rows: the one way a node reaches files outside its store. The
@@ -34,16 +33,7 @@ public interface SplitReader {
      */
     default long readBatches(FileReads.Split split, Schema fileSchema, boolean[] wanted, GroupFilter skip,
                              Predicate<Batch> batches) {
-        int width = fileSchema.size();
-        return read(split, fileSchema, wanted, page -> {
-            Vector[] columns = new Vector[width];
-            for (int c = 0; c < width; c++) {
-                if (wanted[c]) {
-                    columns[c] = StoredVectors.column(page, c, fileSchema.type(c));
-                }
-            }
-            return batches.test(Batch.of(columns, page.size()));
-        });
+        return read(split, fileSchema, wanted, page -> batches.test(StoredVectors.batch(page, fileSchema, wanted)));
     }
 
     /** The reader on the class path; fails, saying so, when there is none. */

@@ -2,15 +2,12 @@ package org.oooengine.core.fragment;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.sql.SqlType;
-import org.oooengine.core.storage.BTree;
-import org.oooengine.core.storage.LeafScanner;
 import org.oooengine.core.store.Table;
 import org.oooengine.core.types.DataType;
 import org.oooengine.core.types.RowCodec;
@@ -23,9 +20,11 @@ import org.oooengine.core.vector.Vector;
 import org.oooengine.core.wire.ColumnarRows;
 
 /**
- * Runs a {@link ScanPipeline} over this node's partition of its table: reads the leaves in key
- * order (those of the {@link KeyRange} its filter allows), decodes the needed columns of each row into SQL values, and feeds the pipeline a batch
- * at a time. Stops with a {@link CancellationException} between batches once {@code cancelled}.
+ * Runs a {@link ScanPipeline} over this node's partition of its table: reads its columnar copy,
+ * or else the leaves in key order (those of the {@link KeyRange} its filter allows), the needed
+ * columns of each row decoded, and feeds the pipeline a batch of vectors at a time (rows of SQL
+ * values only where a needed column's type has no vector: arrays and maps). Stops with a
+ * {@link CancellationException} between batches once {@code cancelled}.
  */
 public final class PartitionPipeline {
     private PartitionPipeline() {
@@ -172,7 +171,6 @@ public final class PartitionPipeline {
             wanted[c] = true;
             types[c] = SqlType.of(schema.type(c));
         }
-        RowCodec codec = new RowCodec(schema);
         Pipeline.BuildSource builds = (build, chunks) -> {
             if (build instanceof JoinBuild.Local local) {
                 repeated.read(local.pipeline(), chunks, to -> {
@@ -187,54 +185,25 @@ public final class PartitionPipeline {
             }
         };
         BooleanSupplier enough = limited == null ? () -> false : limited::enough;
-        if (source instanceof BatchSource batches
-                && java.util.Arrays.stream(needed).allMatch(c -> StoredVectors.holds(schema.type(c)))) {
+        if (source == null) {
+            KeyLookups lookups = KeyLookups.of(table, spec, builds);
+            if (lookups != null) {
+                builds = lookups.builds(builds);
+                if (lookups.pay()) {
+                    return lookedUp(table, lookups, spec, types, builds, out, cancelled, enough, memory, t0);
+                }
+            }
+            if (table.columnar().isPresent() && java.util.Arrays.stream(needed).allMatch(table.columnar().get()::holds)) {
+                return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, enough, memory, t0);
+            }
+            // leaves are in key order: read only those that can hold the key range the filters allow
+            source = new TreeRows(table, KeyRange.of(table, spec));
+        }
+        if (java.util.Arrays.stream(needed).allMatch(c -> StoredVectors.holds(schema.type(c)))) {
+            BatchSource batches = source instanceof BatchSource b ? b : gathered(source);
             return scanBatches(batches, wanted, spec, types, builds, out, cancelled, enough, memory, t0);
         }
-        if (source != null) {
-            return scanSource(source, wanted, spec, types, builds, out, cancelled, enough, memory, t0);
-        }
-        KeyLookups lookups = KeyLookups.of(table, spec, builds);
-        if (lookups != null) {
-            builds = lookups.builds(builds);
-            if (lookups.pay()) {
-                return lookedUp(table, lookups, spec, types, builds, out, cancelled, enough, memory, t0);
-            }
-        }
-        if (table.columnar().isPresent() && java.util.Arrays.stream(needed).allMatch(table.columnar().get()::holds)) {
-            return scanColumns(table.columnar().get(), spec, types, builds, out, cancelled, enough, memory, t0);
-        }
-        Pipeline pipeline = new Pipeline(spec.steps(), spec.width(), builds, out, memory);
-        pipeline.stopWhen(stopping(cancelled, () -> false));
-        List<Object[]>[] batch = new List[] {new ArrayList<>(Pipeline.BATCH_ROWS)};
-        BTree tree = table.tree();
-        // leaves are in key order: read only those that can hold the key range the filters allow
-        Optional<KeyRange> range = KeyRange.of(table, spec);
-        LeafScanner.forEachLeaf(tree, range.map(KeyRange::from).orElse(null), range.map(KeyRange::toExclusive).orElse(null), leaf -> {
-            for (int i = 0; i < leaf.count(); i++) {
-                // decoded in place from the page; the stored values become SQL values in the same array
-                Object[] row = leaf.decodeValue(i, codec, wanted);
-                if (row.length != spec.width()) {
-                    row = java.util.Arrays.copyOf(row, spec.width());
-                }
-                for (int c : needed) {
-                    row[c] = types[c].fromStored(row[c]);
-                }
-                batch[0].add(row);
-                if (batch[0].size() == Pipeline.BATCH_ROWS) {
-                    if (cancelled.getAsBoolean()) {
-                        throw new CancellationException("the requester cancelled the query or went away");
-                    }
-                    pipeline.accept(batch[0]);
-                    batch[0] = new ArrayList<>(Pipeline.BATCH_ROWS);
-                }
-            }
-            return !enough.getAsBoolean();
-        });
-        pipeline.accept(batch[0]);
-        pipeline.finish();
-        return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
-                .withRowsUngrouped(pipeline.rowsUngrouped());
+        return scanSource(source, wanted, spec, types, builds, out, cancelled, enough, memory, t0);
     }
 
     /**
@@ -318,6 +287,46 @@ public final class PartitionPipeline {
         pipeline.finish();
         return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
                 .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead());
+    }
+
+    /**
+     * A source of pages of rows as batches of vectors: pages gathered up to a batch's rows
+     * ({@link Pipeline#BATCH_ROWS}; a B+tree leaf holds a few dozen rows) before they become one.
+     */
+    static BatchSource gathered(RowSource source) {
+        return new BatchSource() {
+            @Override
+            public Schema schema() {
+                return source.schema();
+            }
+
+            @Override
+            public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
+                source.forEachPage(page);
+            }
+
+            @Override
+            public void forEachBatch(boolean[] wanted, GroupFilter skip, java.util.function.Predicate<Batch> batch) {
+                List<Object[]> pending = new ArrayList<>(Pipeline.BATCH_ROWS);
+                boolean[] going = {true};
+                source.forEachPage(wanted, page -> {
+                    pending.addAll(page);
+                    if (pending.size() >= Pipeline.BATCH_ROWS) {
+                        going[0] = batch.test(StoredVectors.batch(pending, source.schema(), wanted));
+                        pending.clear();
+                    }
+                    return going[0];
+                });
+                if (going[0] && !pending.isEmpty()) {
+                    batch.test(StoredVectors.batch(pending, source.schema(), wanted));
+                }
+            }
+
+            @Override
+            public long bytesRead() {
+                return source.bytesRead();
+            }
+        };
     }
 
     /** Runs the steps over a source's batches of vectors, the groups of rows the leading filters exclude skipped. */

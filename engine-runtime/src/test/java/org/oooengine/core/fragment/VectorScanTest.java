@@ -150,6 +150,66 @@ class VectorScanTest {
     }
 
     /**
+     * A partition without its columnar copy (rows written in place since it was loaded) is read
+     * from its B+tree's leaves into column batches: the same rows as the row engine's, and they
+     * leave the pipeline as batches, never boxed into rows on the way.
+     */
+    @Test
+    void aPartitionReadFromItsTreeRunsOnBatches() throws Exception {
+        List<Object[]> rows = load();
+        StoreManifest manifest = StoreManifest.read(dir);
+        StoreManifest.TableMeta m = manifest.tables().get(0);
+        new StoreManifest(manifest.formatVersion(), manifest.pageSize(), manifest.fillFactor(), manifest.source(),
+                manifest.loadedAt(), manifest.loadSeconds(), List.of(new StoreManifest.TableMeta(m.name(), m.columns(),
+                m.primaryKey(), m.rows(), m.dataBytes(), m.file(), m.indexes(), null, null))).write(dir);
+        Expr price = call(ScalarFunction.GT, PRICE, lit(new BigDecimal("500.5"), SqlType.decimal(4, 1)));
+        Expr range = new Expr.And(List.of(call(ScalarFunction.GE, ID, lit(1000L, SqlType.BIGINT)),
+                call(ScalarFunction.LE, ID, lit(1030L, SqlType.BIGINT))));
+        List<PipelineStep> join = List.of(new PipelineStep.HashJoin(new JoinBuild.Rows(List.of(new Object[] {7}, new Object[] {33})),
+                org.oooengine.core.sql.JoinKind.INNER, List.of(3), List.of(0), null, 1));
+        for (List<PipelineStep> steps : List.<List<PipelineStep>>of(List.of(), List.of(new PipelineStep.Filter(price)),
+                List.of(new PipelineStep.Filter(range)), List.of(new PipelineStep.Filter(price),
+                        new PipelineStep.Project(List.of(ID, call(ScalarFunction.SUBTRACT, lit(1, SqlType.INT), QTY, SqlType.INT)))),
+                join)) {
+            List<Object[]> out = new ArrayList<>();
+            int[] batches = {0};
+            BatchSink sink = new BatchSink() {
+                @Override
+                public void accept(List<Object[]> some) {
+                    out.addAll(some);
+                }
+
+                @Override
+                public void acceptBatch(org.oooengine.core.vector.Batch batch, SqlType[] types) {
+                    batches[0]++;
+                    out.addAll(batch.toRows(types));
+                }
+            };
+            BitSet all = new BitSet();
+            all.set(0, WIDTH);
+            try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+                assertTrue(store.table("t").columnar().isEmpty());
+                PartitionPipeline.run(store::table, Pipeline.BuildSource.ROWS_ONLY, new ScanPipeline("t", WIDTH, all, steps),
+                        sink, () -> false);
+            }
+            assertSameRows(rowEngine(rows, steps), out, steps.toString());
+            assertTrue(batches[0] > 0, "no batch came out of " + steps);
+        }
+        List<AggregateCall> calls = CALLS;
+        for (List<Expr> keys : List.of(List.<Expr>of(), List.of(FLAG, QTY))) {
+            List<PipelineStep> steps = List.of(new PipelineStep.Filter(price), new PipelineStep.PartialAggregate(keys, calls));
+            List<Object[]> out = new ArrayList<>();
+            BitSet all = new BitSet();
+            all.set(0, WIDTH);
+            try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
+                PartitionPipeline.run(store::table, Pipeline.BuildSource.ROWS_ONLY, new ScanPipeline("t", WIDTH, all, steps),
+                        out::addAll, () -> false);
+            }
+            assertSameRows(merged(keys, calls, rowEngine(rows, steps)), merged(keys, calls, out), "groups by " + keys);
+        }
+    }
+
+    /**
      * ROLLUP's copies on column batches, each copy aggregated or set by set from the finer set's
      * groups, give the row engine's groups: names that are null apart from those rolled up (the
      * grouping id keeps them apart), every aggregate, groups sent early from little memory.
