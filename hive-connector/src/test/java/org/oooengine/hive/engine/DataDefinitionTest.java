@@ -128,6 +128,26 @@ class DataDefinitionTest {
     }
 
     /**
+     * The rows an INSERT ... SELECT writes are held on the coordinator before they are written:
+     * more than the statement's memory allows are refused naming the limit and the setting that
+     * raises it, nothing is written, and the coordinator goes on (before, it ran out of heap).
+     */
+    @Test
+    void rowsToWriteBeyondTheStatementsMemoryAreRefusedNamingTheLimit() throws Exception {
+        SqlSession small = cluster.session(Map.of("ooo.query.max-memory", "200000"));
+        update(small, "CREATE TABLE order_notes (o_orderkey BIGINT, o_comment STRING, PRIMARY KEY (o_orderkey) DISABLE NOVALIDATE)");
+        String copy = "INSERT INTO order_notes SELECT o_orderkey, o_comment FROM orders";
+        SqlException full = assertThrows(SqlException.class, () -> update(small, copy));
+        assertEquals(SqlException.OUT_OF_MEMORY, full.sqlState(), full.getMessage());
+        assertTrue(full.getMessage().contains("holding the rows a statement writes on the coordinator needs more than "
+                + "the query's memory limit") && full.getMessage().contains("ooo.query.max-memory"), full.getMessage());
+        assertEquals(List.of("[0]"), render(rows(small, "SELECT count(*) FROM order_notes")));
+        SqlSession s = session();
+        assertEquals(cluster.oracle().rows("SELECT count(*) FROM orders").get(0)[0], update(s, copy));
+        update(s, "DROP TABLE order_notes");
+    }
+
+    /**
      * INSERT INTO, UPDATE and DELETE write rows in place into the partitions' B+trees; what a scan,
      * an index lookup and a count read afterwards is what DuckDB computes from the same changes.
      */

@@ -129,10 +129,21 @@ public final class Executor {
     public List<Object[]> runToList(RelNode root) {
         List<Object[]> out = new ArrayList<>();
         try (Rows rows = run(root)) {
-            rows.forEachRemaining(out::add);
+            // held whole (an INSERT's rows before they are written): counted against the statement's
+            // memory, so that too many fail naming the limit rather than fill the coordinator's heap
+            while (rows.hasNext()) {
+                Object[] row = rows.next();
+                memory.reserve(ROWS_HELD, QueryMemory.rowBytes(row));
+                out.add(row);
+            }
+        } catch (MemoryLimitExceededException e) {
+            throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
         }
         return out;
     }
+
+    /** What {@link #runToList} names when its rows outgrow the statement's memory. */
+    static final String ROWS_HELD = "holding the rows a statement writes";
 
     /**
      * Runs the plan and returns, per operator, its rows and its time including its inputs'; for an
