@@ -124,6 +124,53 @@ public final class RowCodec {
         return row;
     }
 
+    /** Where {@link #decodeInto} puts the values of row {@code row}: each of its wanted columns set once. */
+    public interface ValueSink {
+        void setNull(int column, int row);
+
+        /** An INT, DATE, BIGINT, TIMESTAMP or decimal of up to 18 digits (unscaled). */
+        void setLong(int column, int row, long value);
+
+        void setDouble(int column, int row, double value);
+
+        void setBoolean(int column, int row, boolean value);
+
+        /** A string, a wide decimal (its unscaled BigInteger), an array or a map, as stored. */
+        void setObject(int column, int row, Object value);
+    }
+
+    /**
+     * Decodes the columns marked in {@code wanted} of the row encoded at {@code offset} into
+     * {@code into} as row {@code row}: numbers without boxing them, which a scan into column
+     * vectors would only undo.
+     */
+    public void decodeInto(byte[] b, int offset, boolean[] wanted, ValueSink into, int row) {
+        int[] pos = {offset + bitmapBytes};
+        for (int i = 0; i < types.length; i++) {
+            DataType type = types[i];
+            if ((b[offset + (i >> 3)] & (1 << (i & 7))) != 0) {
+                pos[0] += fixedWidth(type);
+                if (wanted[i]) {
+                    into.setNull(i, row);
+                }
+            } else if (!wanted[i] || fixedWidth(type) == 0 || type.isWideDecimal()) {
+                Object v = getValue(type, b, pos, wanted[i]); // only moves past it when not wanted
+                if (wanted[i]) {
+                    into.setObject(i, row, v);
+                }
+            } else {
+                int p = pos[0];
+                pos[0] = p + fixedWidth(type);
+                switch (type.kind()) {
+                    case BOOLEAN -> into.setBoolean(i, row, b[p] != 0);
+                    case INT, DATE -> into.setLong(i, row, Bytes.getInt(b, p));
+                    case DOUBLE -> into.setDouble(i, row, Double.longBitsToDouble(Bytes.getLong(b, p)));
+                    default -> into.setLong(i, row, Bytes.getLong(b, p)); // BIGINT, TIMESTAMP, a decimal
+                }
+            }
+        }
+    }
+
     /** The value at {@code pos[0]}, which moves past it; null without {@code keep}, which costs no allocation. */
     static Object getValue(DataType type, byte[] b, int[] pos, boolean keep) {
         int p = pos[0];

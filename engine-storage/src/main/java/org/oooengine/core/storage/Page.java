@@ -81,6 +81,15 @@ public final class Page {
         return codec.decode(data, pos[0], wanted);
     }
 
+    /** As {@link #decodeValue}, the values put into {@code into} as its row {@code row}. */
+    public void decodeValueInto(int i, RowCodec codec, boolean[] wanted, RowCodec.ValueSink into, int row) {
+        int[] pos = {entryOffset(i)};
+        int klen = Bytes.getVarInt(data, pos);
+        pos[0] += klen;
+        Bytes.getVarInt(data, pos);
+        codec.decodeInto(data, pos[0], wanted, into, row);
+    }
+
     public byte[] value(int i) {
         int[] pos = {entryOffset(i)};
         int klen = Bytes.getVarInt(data, pos);
