@@ -49,7 +49,9 @@ public final class SessionSettings {
             .doc("How the nodes share out the splits of a table held in files (seed 003's patterns). `stealing`: each "
                     + "node reads the splits assigned to it (those whose blocks its host holds first), then takes "
                     + "splits not yet started from the nodes still reading; `local`: each only its own; `shared`: all "
-                    + "take the next split in the scan's order from one queue."));
+                    + "take the next split in the scan's order from one queue. A scan whose nodes each read a slice "
+                    + "of a key's values, or whose splits a join routes rows to, reads each split where it is "
+                    + "assigned whatever this says."));
     public static final Setting<String> FILES_SKEW = DECLARED.add(Setting.text("ooo.files.skew")
             .scope(SESSION).defaultValue("")
             .doc("For measurement: nodes given more of a scan's splits than the others when they are assigned, as "
