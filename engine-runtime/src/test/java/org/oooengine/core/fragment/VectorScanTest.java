@@ -151,8 +151,9 @@ class VectorScanTest {
 
     /**
      * A partition without its columnar copy (rows written in place since it was loaded) is read
-     * from its B+tree's leaves into column batches: the same rows as the row engine's, and they
-     * leave the pipeline as batches, never boxed into rows on the way.
+     * from its B+tree's leaves into column batches, and a source of pages of stored rows (a
+     * transaction's) gathered into them: the same rows as the row engine's, and they leave the
+     * pipeline as batches, never boxed into rows on the way.
      */
     @Test
     void aPartitionReadFromItsTreeRunsOnBatches() throws Exception {
@@ -171,29 +172,22 @@ class VectorScanTest {
                 List.of(new PipelineStep.Filter(range)), List.of(new PipelineStep.Filter(price),
                         new PipelineStep.Project(List.of(ID, call(ScalarFunction.SUBTRACT, lit(1, SqlType.INT), QTY, SqlType.INT)))),
                 join)) {
-            List<Object[]> out = new ArrayList<>();
-            int[] batches = {0};
-            BatchSink sink = new BatchSink() {
-                @Override
-                public void accept(List<Object[]> some) {
-                    out.addAll(some);
-                }
-
-                @Override
-                public void acceptBatch(org.oooengine.core.vector.Batch batch, SqlType[] types) {
-                    batches[0]++;
-                    out.addAll(batch.toRows(types));
-                }
-            };
             BitSet all = new BitSet();
             all.set(0, WIDTH);
+            ScanPipeline spec = new ScanPipeline("t", WIDTH, all, steps);
             try (Store store = Store.open(dir, StoreOptions.defaults().withIoThreads(2))) {
                 assertTrue(store.table("t").columnar().isEmpty());
-                PartitionPipeline.run(store::table, Pipeline.BuildSource.ROWS_ONLY, new ScanPipeline("t", WIDTH, all, steps),
-                        sink, () -> false);
+                BatchesCounted fromTree = new BatchesCounted();
+                PartitionPipeline.run(store::table, Pipeline.BuildSource.ROWS_ONLY, spec, fromTree, () -> false);
+                assertSameRows(rowEngine(rows, steps), fromTree.rows, steps.toString());
+                assertTrue(fromTree.batches > 0, "no batch came out of " + steps);
+                // the same rows from a source of pages of stored rows (a transaction's), gathered into batches
+                BatchesCounted fromPages = new BatchesCounted();
+                PartitionPipeline.run(name -> null, name -> pagesOf(rows, store.table("t").schema()),
+                        Pipeline.BuildSource.ROWS_ONLY, spec, fromPages, () -> false, QueryMemory.unbounded());
+                assertSameRows(rowEngine(rows, steps), fromPages.rows, "pages: " + steps);
+                assertTrue(fromPages.batches > 0, "no batch came out of pages through " + steps);
             }
-            assertSameRows(rowEngine(rows, steps), out, steps.toString());
-            assertTrue(batches[0] > 0, "no batch came out of " + steps);
         }
         List<AggregateCall> calls = CALLS;
         for (List<Expr> keys : List.of(List.<Expr>of(), List.of(FLAG, QTY))) {
@@ -207,6 +201,49 @@ class VectorScanTest {
             }
             assertSameRows(merged(keys, calls, rowEngine(rows, steps)), merged(keys, calls, out), "groups by " + keys);
         }
+    }
+
+    /** Where a pipeline's rows go, counting the batches that came as batches. */
+    private static final class BatchesCounted implements BatchSink {
+        final List<Object[]> rows = new ArrayList<>();
+        int batches;
+
+        @Override
+        public void accept(List<Object[]> some) {
+            rows.addAll(some);
+        }
+
+        @Override
+        public void acceptBatch(org.oooengine.core.vector.Batch batch, SqlType[] types) {
+            batches++;
+            rows.addAll(batch.toRows(types));
+        }
+    }
+
+    /** {@code rows} (SQL values) as a source of their stored values in pages of 100. */
+    private static PartitionPipeline.RowSource pagesOf(List<Object[]> rows, Schema schema) {
+        List<Object[]> stored = rows.stream().map(r -> {
+            Object[] s = new Object[r.length];
+            for (int c = 0; c < r.length; c++) {
+                s[c] = SqlType.of(schema.type(c)).toStored(r[c]);
+            }
+            return s;
+        }).toList();
+        return new PartitionPipeline.RowSource() {
+            @Override
+            public Schema schema() {
+                return schema;
+            }
+
+            @Override
+            public void forEachPage(java.util.function.Predicate<List<Object[]>> page) {
+                for (int from = 0; from < stored.size(); from += 100) {
+                    if (!page.test(stored.subList(from, Math.min(stored.size(), from + 100)))) {
+                        return;
+                    }
+                }
+            }
+        };
     }
 
     /**
