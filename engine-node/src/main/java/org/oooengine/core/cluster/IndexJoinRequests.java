@@ -11,6 +11,7 @@ import org.oooengine.core.exec.DistributedIndexJoin;
 import org.oooengine.core.exec.IndexRangeScan;
 import org.oooengine.core.exec.PartitionRouter;
 import org.oooengine.core.fragment.JoinBuild;
+import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.net.Frame;
@@ -185,25 +186,24 @@ final class IndexJoinRequests implements RequestFamily {
 
     /**
      * An index join's rows on their way out through the steps planned after the join: their stored
-     * values become SQL values, and they go through the steps a batch at a time (the join's tasks
-     * deliver them from several threads: one batch at a time goes in).
+     * values become SQL values, and they go through the steps a batch at a time, on column batches
+     * (the join's tasks deliver them from several threads: one batch at a time goes in).
      */
     private static final class JoinOutput implements org.oooengine.core.exec.RowSink {
         private final SqlType[] types;
-        private final Pipeline pipeline;
+        private final PartitionPipeline.OverTypedRows pipeline;
         private List<Object[]> batch = new ArrayList<>(Pipeline.BATCH_ROWS);
 
         JoinOutput(JoinOutputSteps steps, Pipeline.BuildSource sent, ResultStreamer out, QueryMemory memory,
                    Responder responder) {
             this.types = steps.types().toArray(SqlType[]::new);
-            this.pipeline = new Pipeline(steps.steps(), types.length, (build, chunks) -> {
+            this.pipeline = new PartitionPipeline.OverTypedRows(steps.steps(), steps.types(), (build, chunks) -> {
                 if (build instanceof JoinBuild.Rows r) {
                     chunks.accept(r.chunk());
                 } else {
                     sent.read(build, chunks);
                 }
-            }, rows -> rows.forEach(out::accept), memory);
-            pipeline.stopWhen(NodeQueries.cancelledBy(responder));
+            }, rows -> rows.forEach(out::accept), memory, NodeQueries.cancelledBy(responder));
         }
 
         @Override

@@ -482,6 +482,31 @@ public final class PartitionPipeline {
         }
     }
 
+    /**
+     * Steps over rows of SQL values of known types that arrive from elsewhere a batch at a time
+     * (an index join's output): on column batches where the values fit vectors, row by row where a
+     * step or a value does not.
+     */
+    public static final class OverTypedRows {
+        private final VectorPipeline pipeline;
+
+        /** {@code types}: per column of the rows its type; {@code stop}: when the joins stop making rows, or throw (cancelled). */
+        public OverTypedRows(List<PipelineStep> steps, List<SqlType> types, Pipeline.BuildSource builds,
+                             Consumer<List<Object[]>> out, QueryMemory memory, BooleanSupplier stop) {
+            SqlType[] held = types.stream().map(t -> Vector.representation(t) == null ? null : t).toArray(SqlType[]::new);
+            this.pipeline = new VectorPipeline(steps, held, builds, out, memory);
+            pipeline.stopWhen(stop);
+        }
+
+        public void accept(List<Object[]> rows) {
+            pipeline.acceptRows(rows);
+        }
+
+        public void finish() {
+            pipeline.finish();
+        }
+    }
+
     /** Hands a pipeline's rows and batches on to {@code out} (batches as they are where it takes them), counting them. */
     private static final class CountingSink implements BatchSink {
         private final Consumer<List<Object[]>> out;
