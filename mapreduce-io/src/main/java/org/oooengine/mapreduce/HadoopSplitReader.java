@@ -83,6 +83,18 @@ public final class HadoopSplitReader implements SplitReader {
         };
     }
 
+    /** The file's length and time of last modification, as its file system gives them. */
+    @Override
+    public String version(FileReads.Split split) {
+        Path path = new Path(split.path());
+        try {
+            org.apache.hadoop.fs.FileStatus status = path.getFileSystem(conf).getFileStatus(path);
+            return status.getLen() + "@" + status.getModificationTime();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
+        }
+    }
+
     /** What reading a split does. */
     private interface SplitRead {
         void run() throws IOException;

@@ -54,9 +54,9 @@ class ParquetColumnsTest {
               optional int96 t96;
               optional binary unique (STRING);
             }""");
-    private static final List<String> NAMES = List.of("id", "big", "d", "f", "b", "s", "day", "price", "wide", "small",
+    static final List<String> NAMES = List.of("id", "big", "d", "f", "b", "s", "day", "price", "wide", "small",
             "ts", "t96", "unique", "absent");
-    private static final List<DataType> TYPES = List.of(DataType.INT, DataType.BIGINT, DataType.DOUBLE, DataType.DOUBLE,
+    static final List<DataType> TYPES = List.of(DataType.INT, DataType.BIGINT, DataType.DOUBLE, DataType.DOUBLE,
             DataType.BOOLEAN, DataType.varchar(0), DataType.DATE, DataType.decimal(12, 2), DataType.decimal(30, 4),
             DataType.decimal(7, 3), DataType.TIMESTAMP, DataType.TIMESTAMP, DataType.varchar(0), DataType.BIGINT);
 
@@ -241,7 +241,7 @@ class ParquetColumnsTest {
         assertTrue(e.getMessage().contains("ends at byte 3"), e.getMessage());
     }
 
-    private static boolean[] all() {
+    static boolean[] all() {
         boolean[] wanted = new boolean[NAMES.size()];
         Arrays.fill(wanted, true);
         return wanted;
@@ -257,7 +257,7 @@ class ParquetColumnsTest {
     }
 
     /** Row {@code i} as stored values of {@link #TYPES}; every column but id null now and then. */
-    private static Object[] expected(int i) {
+    static Object[] expected(int i) {
         boolean none = i % 7 == 3;
         long micros = 1_600_000_000_000_000L + i * 1_000_001L;
         return new Object[] {
@@ -284,7 +284,12 @@ class ParquetColumnsTest {
 
     private org.apache.hadoop.fs.Path write(ParquetProperties.WriterVersion version, CompressionCodecName codec)
             throws Exception {
-        Path out = dir.resolve(version + "-" + codec + ".parquet");
+        return write(dir.resolve(version + "-" + codec + ".parquet"), version, codec, ROWS);
+    }
+
+    /** Rows {@code [0, rows)} of {@link #expected} written into {@code out}, in small row groups and pages. */
+    static org.apache.hadoop.fs.Path write(Path out, ParquetProperties.WriterVersion version, CompressionCodecName codec,
+                                          int rows) throws Exception {
         Files.deleteIfExists(out);
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(out.toUri());
         SimpleGroupFactory groups = new SimpleGroupFactory(SCHEMA);
@@ -292,7 +297,7 @@ class ParquetColumnsTest {
                 .withWriterVersion(version).withCompressionCodec(codec)
                 .withDictionaryPageSize(4 * 1024) // dictionaries outgrow it and give way to plain pages
                 .withPageSize(8 * 1024).withRowGroupSize(64 * 1024L).withPageWriteChecksumEnabled(true).build()) {
-            for (int i = 0; i < ROWS; i++) {
+            for (int i = 0; i < rows; i++) {
                 Object[] row = expected(i);
                 Group g = groups.newGroup().append("id", i);
                 if (row[1] != null) {

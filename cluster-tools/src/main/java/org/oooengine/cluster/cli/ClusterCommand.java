@@ -107,6 +107,16 @@ final class ClusterCommand {
                         + "the default: 60%% of its heap)")
         long nodeStatementsMemory;
 
+        @Option(names = "--node-file-cache", defaultValue = "0", paramLabel = "SIZE", converter = Units.MiB.class,
+                description = "the most disk each node keeps the columns of files' splits it read in, transcoded for "
+                        + "reading again; a plain number is MiB (0, the default: a tenth of the space free on its data "
+                        + "directory's file system when it starts)")
+        long nodeFileCache;
+
+        @Option(names = "--no-node-file-cache", description = "nodes keep nothing of the files they read: each scan "
+                + "decodes them again")
+        boolean noNodeFileCache;
+
         @Option(names = "--node-max-statements", defaultValue = "0", paramLabel = "N",
                 description = "statements each node runs at once; more wait their turn (0, the default: "
                         + org.oooengine.core.cluster.NodeService.Caps.DEFAULT_MAX_STATEMENTS + ")")
@@ -210,6 +220,11 @@ final class ClusterCommand {
             }
             if (nodeMaxStatements > 0) {
                 args.addAll(List.of("--max-statements", String.valueOf(nodeMaxStatements)));
+            }
+            if (noNodeFileCache) {
+                args.add("--no-file-cache");
+            } else if (nodeFileCache > 0) {
+                args.addAll(List.of("--file-cache", Sizes.format(nodeFileCache)));
             }
             boolean withCoordinator = sqlPort == null || sqlPort > 0;
             LocalCluster.Started started;

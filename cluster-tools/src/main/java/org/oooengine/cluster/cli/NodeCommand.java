@@ -100,6 +100,15 @@ final class NodeCommand implements Callable<Integer> {
                     + "(default: ${DEFAULT-VALUE})")
     Duration admissionWait;
 
+    @Option(names = "--file-cache", defaultValue = "0", paramLabel = "SIZE", converter = Units.MiB.class,
+            description = "the most disk this node keeps the columns of files' splits it read in (under its data "
+                    + "directory), transcoded for reading again; a plain number is MiB (0, the default: a tenth of the "
+                    + "space free on the data directory's file system when the node starts)")
+    long fileCache;
+
+    @Option(names = "--no-file-cache", description = "keep nothing of the files read: each scan decodes them again")
+    boolean noFileCache;
+
     @Override
     public Integer call() throws Exception {
         root.check("ooo node", "a cluster node");
@@ -114,7 +123,8 @@ final class NodeCommand implements Callable<Integer> {
         StoreOptions options = StoreOptions.defaults().withBufferPoolBytes(bufferPool)
                 .withIoThreads(ioThreads).withDirectIo(!bufferedIo);
         NodeDaemon daemon = NodeDaemon.start(cluster, id, options, timeout, answerDelay, handshakeTimeout,
-                new NodeService.Caps(queryMaxMemory, spillMax, statementsMemory, maxStatements, admissionWait));
+                new NodeService.Caps(queryMaxMemory, spillMax, statementsMemory, maxStatements, admissionWait,
+                        noFileCache ? -1 : fileCache));
         // Written once the port is ours: a second 'ooo node' for a running node fails above and
         // leaves the first one's pid file alone.
         PidFile pidFile = new PidFile(cluster.toAbsolutePath().normalize(), id);

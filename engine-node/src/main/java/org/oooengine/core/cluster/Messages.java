@@ -332,15 +332,15 @@ final class Messages {
     static byte[] pipelineSummary(PartitionPipeline.Summary s) {
         return new PayloadWriter(64).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos())
                 .putLong(s.peakMemoryBytes()).putLong(s.spilledBytes()).putLong(s.spilledRows()).putLong(s.bytesOut())
-                .putLong(s.rowsUngrouped()).putLong(s.bytesRead()).toByteArray();
+                .putLong(s.rowsUngrouped()).putLong(s.bytesRead()).putLong(s.bytesCached()).toByteArray();
     }
 
     /**
-     * Reads {@link #pipelineSummary}: nine figures (seven or eight from a node that sends no rows
-     * ungrouped or no bytes read), none negative, nothing after them.
+     * Reads {@link #pipelineSummary}: ten figures (seven to nine from a node that sends no rows
+     * ungrouped, no bytes read or none cached), none negative, nothing after them.
      */
     static PartitionPipeline.Summary readPipelineSummary(PayloadReader r) {
-        long[] f = new long[9];
+        long[] f = new long[10];
         for (int i = 0; i < f.length && (i < 7 || r.remaining() > 0); i++) {
             f[i] = r.getLong();
             if (f[i] < 0) {
@@ -348,9 +348,9 @@ final class Messages {
             }
         }
         if (r.remaining() != 0) {
-            throw new ProtocolException("a pipeline summary with " + r.remaining() + " bytes after its nine figures");
+            throw new ProtocolException("a pipeline summary with " + r.remaining() + " bytes after its ten figures");
         }
-        return new PartitionPipeline.Summary(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
+        return new PartitionPipeline.Summary(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]);
     }
 
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {

@@ -31,6 +31,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     /** How the operator sets the spill space of a node for all its queries ({@link Caps#spillMaxBytes}). */
     public static final String SPILL_CAP_FLAG = "ooo node --spill-max";
 
+    /** How the operator sets the disk a node keeps files' splits in ({@link Caps#fileCacheBytes}). */
+    public static final String FILE_CACHE_FLAG = "ooo node --file-cache";
+
     /** How the operator sets what all the statements running on a node may hold together ({@link Caps#statementsMemoryBytes}). */
     public static final String STATEMENTS_MEMORY_CAP_FLAG = "ooo node --statements-memory";
 
@@ -44,10 +47,12 @@ public final class NodeService implements RequestHandler, AutoCloseable {
      * the rows sent ahead for them (0: {@link #DEFAULT_HEAP_SHARE} of the heap); at most
      * {@code maxStatements} of them (their fragments here) run at once, and none starts while those
      * running hold {@link #ADMIT_BELOW_SHARE} of that memory: the others wait their turn, at most
-     * {@code admissionWait}.
+     * {@code admissionWait}. The columns of files' splits the node has read are kept, transcoded
+     * for reading again, in at most {@code fileCacheBytes} of disk ({@link SplitCache}; 0: a tenth
+     * of what is free on the data directory's file system when the node starts; negative: none).
      */
     public record Caps(long queryMaxMemoryBytes, long spillMaxBytes, long statementsMemoryBytes, int maxStatements,
-                       Duration admissionWait) {
+                       Duration admissionWait, long fileCacheBytes) {
         /** The share of the heap the statements may hold together by default (the rest: batches in flight, buffers). */
         public static final double DEFAULT_HEAP_SHARE = 0.6;
         /** A statement waits while those running hold more than this share of the node's memory for statements. */
@@ -69,7 +74,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
 
         /** Caps of memory and spill; statements' defaults. */
         public Caps(long queryMaxMemoryBytes, long spillMaxBytes) {
-            this(queryMaxMemoryBytes, spillMaxBytes, 0, DEFAULT_MAX_STATEMENTS, DEFAULT_ADMISSION_WAIT);
+            this(queryMaxMemoryBytes, spillMaxBytes, 0, DEFAULT_MAX_STATEMENTS, DEFAULT_ADMISSION_WAIT, 0);
         }
 
         /** The bytes the statements may hold together in a process whose heap is {@code maxHeap}. */
@@ -78,7 +83,21 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         }
 
         public Caps withStatements(long memoryBytes, int max, Duration wait) {
-            return new Caps(queryMaxMemoryBytes, spillMaxBytes, memoryBytes, max, wait);
+            return new Caps(queryMaxMemoryBytes, spillMaxBytes, memoryBytes, max, wait, fileCacheBytes);
+        }
+
+        /** These caps, files' splits kept in at most {@code bytes} (0: the default; negative: none kept). */
+        public Caps withFileCache(long bytes) {
+            return new Caps(queryMaxMemoryBytes, spillMaxBytes, statementsMemoryBytes, maxStatements, admissionWait, bytes);
+        }
+
+        /** The cache of files' splits of a node whose data directory is {@code dataDir}; null when none is kept. */
+        SplitCache fileCache(Path dataDir) {
+            if (fileCacheBytes < 0) {
+                return null;
+            }
+            long bytes = fileCacheBytes > 0 ? fileCacheBytes : SpillSpace.defaultMaxBytes(dataDir) / 5; // of half of what is free
+            return SplitCache.open(dataDir.resolve(SplitCache.DIRECTORY), bytes);
         }
     }
 
@@ -89,6 +108,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     private final ServedStore store;
     private final TableWriteRequests tableWrites;
     private final FileWriteRequests fileWrites;
+    /** The columns of files' splits this node keeps for reading again; null: none kept. */
+    private final SplitCache fileCache;
     /** The node's transactional tables and its side of their two-phase commits. */
     private final TransactionService transactions;
     private final RequestTable requests;
@@ -108,6 +129,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("ooo-heartbeat-" + nodeId));
         this.store = new ServedStore(nodeId, dataDir, options);
         this.node = new NodeContext(nodeId, dataDir, timeout, peers, store, fragments, loads, heartbeats);
+        this.fileCache = caps.fileCache(dataDir);
         NodeQueries queries = new NodeQueries(node, caps);
         this.tableWrites = new TableWriteRequests(node);
         this.fileWrites = new FileWriteRequests(node);
@@ -118,13 +140,16 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 TransactionService.Options.defaults(), node::fail);
         tableWrites.startTicks();
         this.requests = new RequestTable(List.of(new IndexJoinRequests(node, queries),
-                new PipelineRequests(node, queries, transactions), tableWrites, transactions,
+                new PipelineRequests(node, queries, transactions, fileCache), tableWrites, transactions,
                 new StatisticsRequests(node), new NodeStatusRequests(node, queries, transactions, previousEnd), fileWrites,
                 new ProfileRequests(node), new StoredFileRequests(node)));
         store.recoverInterruptedPublish();
         try {
             tableWrites.recover(); // committed statements rolled forward before anything reads
         } catch (RuntimeException e) {
+            if (fileCache != null) {
+                fileCache.close();
+            }
             transactions.close();
             tableWrites.close();
             heartbeats.shutdownNow();
@@ -136,6 +161,9 @@ public final class NodeService implements RequestHandler, AutoCloseable {
             store.openAtStart();
         } catch (RuntimeException e) {
             transactions.close(); // its RocksDB lock would keep a node started again in this process out
+            if (fileCache != null) {
+                fileCache.close();
+            }
             throw e;
         }
     }
@@ -178,5 +206,8 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         tableWrites.closeLoad();
         store.close();
         tableWrites.close();
+        if (fileCache != null) {
+            fileCache.close();
+        }
     }
 }

@@ -34,10 +34,20 @@ final class PipelineRequests implements RequestFamily {
     /** The splits of scans of files this node hands out to itself and to the others. */
     private final SplitQueues splitQueues = new SplitQueues();
 
-    PipelineRequests(NodeContext node, NodeQueries queries, TransactionService transactions) {
+    /** The columns of files' splits this node keeps for reading again; null: none kept. */
+    private final SplitCache fileCache;
+
+    PipelineRequests(NodeContext node, NodeQueries queries, TransactionService transactions, SplitCache fileCache) {
         this.node = node;
         this.queries = queries;
         this.transactions = transactions;
+        this.fileCache = fileCache;
+    }
+
+    /** How this node reads files: through its cache of their splits where it keeps one. */
+    private SplitReader splitReader() {
+        SplitReader files = SplitReader.installed();
+        return fileCache == null ? files : new CachingSplitReader(files, fileCache);
     }
 
     @Override
@@ -191,7 +201,7 @@ final class PipelineRequests implements RequestFamily {
     private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads, FileReads files,
                                                                   int partition) {
         return name -> files.reads(name)
-                ? new SplitRows(files.scan(name), node.nodeId(), SplitReader.installed(), splitQueues, node.peers())
+                ? new SplitRows(files.scan(name), node.nodeId(), splitReader(), splitQueues, node.peers())
                 : !reads.reads(name) ? null
                 : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name), reads.copySnapshot())
                 : transactions.rows(reads.transaction(), partition == ServingNodes.OWN_PARTITION

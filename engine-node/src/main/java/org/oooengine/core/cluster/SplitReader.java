@@ -36,6 +36,24 @@ public interface SplitReader {
         return read(split, fileSchema, wanted, page -> batches.test(StoredVectors.batch(page, fileSchema, wanted)));
     }
 
+    /**
+     * What identifies the contents of {@code split}'s file as it is now (say its length and time
+     * of last modification), so that what was read of it may be kept and read again until the file
+     * changes; null where nothing tells (nothing is kept). Fails as {@link #read} does when the
+     * file cannot be found.
+     */
+    default String version(FileReads.Split split) {
+        return null;
+    }
+
+    /**
+     * The bytes of files' columns this reader has read so far from a cache of what it read of them
+     * before, instead of the files; 0 for a reader that keeps none.
+     */
+    default long bytesCached() {
+        return 0;
+    }
+
     /** The reader on the class path; fails, saying so, when there is none. */
     static SplitReader installed() {
         return Installed.READER.orElseThrow(() -> new IllegalStateException(

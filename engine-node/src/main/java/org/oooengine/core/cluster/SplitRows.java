@@ -49,6 +49,11 @@ final class SplitRows implements PartitionPipeline.BatchSource {
         return bytesRead;
     }
 
+    @Override
+    public long bytesCached() {
+        return reader.bytesCached();
+    }
+
     /** How many splits this node read, and how many of them were another node's. */
     int splitsRead() {
         return splitsRead;

@@ -190,25 +190,27 @@ class MessagesTest {
     @Test
     void aPipelinesSummaryCrossesTheWireWithEveryFigure() {
         PartitionPipeline.Summary s = new PartitionPipeline.Summary(287_514, 49_939, 332_000_000L, 12_897_485, 4 << 20,
-                70_000, 1_234_567, 250_000, 96 << 20);
+                70_000, 1_234_567, 250_000, 96 << 20, 40 << 20);
         assertEquals(s, Messages.readPipelineSummary(new PayloadReader(Messages.pipelineSummary(s))));
         // an earlier build's seven figures: every row grouped, no file read
         byte[] seven = java.util.Arrays.copyOf(Messages.pipelineSummary(s), 56);
-        assertEquals(s.withRowsUngrouped(0).withBytesRead(0), Messages.readPipelineSummary(new PayloadReader(seven)));
+        assertEquals(s.withRowsUngrouped(0).withBytesRead(0, 0), Messages.readPipelineSummary(new PayloadReader(seven)));
         byte[] eight = java.util.Arrays.copyOf(Messages.pipelineSummary(s), 64);
-        assertEquals(s.withBytesRead(0), Messages.readPipelineSummary(new PayloadReader(eight)));
+        assertEquals(s.withBytesRead(0, 0), Messages.readPipelineSummary(new PayloadReader(eight)));
+        byte[] nine = java.util.Arrays.copyOf(Messages.pipelineSummary(s), 72); // nothing read from a cache of files
+        assertEquals(s.withBytesRead(96 << 20, 0), Messages.readPipelineSummary(new PayloadReader(nine)));
     }
 
     @Test
     void aMalformedPipelineSummaryIsAProtocolError() {
-        byte[] good = Messages.pipelineSummary(new PartitionPipeline.Summary(1, 2, 3, 4, 5, 6, 7, 8, 9));
+        byte[] good = Messages.pipelineSummary(new PartitionPipeline.Summary(1, 2, 3, 4, 5, 6, 7, 8, 9, 10));
         // an earlier build's five figures
         ProtocolException shorter = assertThrows(ProtocolException.class,
                 () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 40))));
         assertTrue(shorter.getMessage().contains("truncated"), shorter.getMessage());
         ProtocolException longer = assertThrows(ProtocolException.class,
-                () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 80))));
-        assertTrue(longer.getMessage().contains("8 bytes after its nine figures"), longer.getMessage());
+                () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 88))));
+        assertTrue(longer.getMessage().contains("8 bytes after its ten figures"), longer.getMessage());
         byte[] negative = new PayloadWriter(56).putLong(1).putLong(2).putLong(3).putLong(-4).putLong(5).putLong(6)
                 .putLong(7).toByteArray();
         ProtocolException e = assertThrows(ProtocolException.class,

@@ -35,15 +35,23 @@ public final class PartitionPipeline {
      * the most its operators held in memory at once, the bytes and rows they spilled to disk, and
      * the bytes it sent on: to other nodes for a shuffle's producer (a node's own rows do not cross
      * the network), to the requester otherwise; and the rows a partial aggregate sent on ungrouped
-     * once grouping them barely reduced them. Figures are never negative.
+     * once grouping them barely reduced them; for a table held in files, the bytes read from them,
+     * and the bytes of their columns read instead from the node's cache of them. Figures are never
+     * negative.
      */
     public record Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
-                          long spilledRows, long bytesOut, long rowsUngrouped, long bytesRead) {
+                          long spilledRows, long bytesOut, long rowsUngrouped, long bytesRead, long bytesCached) {
         public Summary {
             if (rowsScanned < 0 || rowsOut < 0 || nanos < 0 || peakMemoryBytes < 0 || spilledBytes < 0 || spilledRows < 0
-                    || bytesOut < 0 || rowsUngrouped < 0 || bytesRead < 0) {
+                    || bytesOut < 0 || rowsUngrouped < 0 || bytesRead < 0 || bytesCached < 0) {
                 throw new IllegalArgumentException("negative figures in " + this);
             }
+        }
+
+        /** As above, nothing read from a cache of files. */
+        public Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
+                       long spilledRows, long bytesOut, long rowsUngrouped, long bytesRead) {
+            this(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rowsUngrouped, bytesRead, 0);
         }
 
         /** As above, no file read (a partition's rows are in the node's store). */
@@ -66,18 +74,23 @@ public final class PartitionPipeline {
 
         public Summary withBytesOut(long bytes) {
             return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytes, rowsUngrouped,
-                    bytesRead);
+                    bytesRead, bytesCached);
         }
 
         public Summary withRowsUngrouped(long rows) {
             return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rows,
-                    bytesRead);
+                    bytesRead, bytesCached);
         }
 
         /** As this, with {@code bytes} read from files (a table held in files). */
         public Summary withBytesRead(long bytes) {
+            return withBytesRead(bytes, bytesCached);
+        }
+
+        /** As this, with {@code bytes} read from files and {@code cached} from the node's cache of them. */
+        public Summary withBytesRead(long bytes, long cached) {
             return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut,
-                    rowsUngrouped, bytes);
+                    rowsUngrouped, bytes, cached);
         }
     }
 
@@ -117,6 +130,11 @@ public final class PartitionPipeline {
 
         /** The bytes this source read from files so far; 0 for one that reads none. */
         default long bytesRead() {
+            return 0;
+        }
+
+        /** The bytes of files' columns this source read so far from a cache of them instead of the files. */
+        default long bytesCached() {
             return 0;
         }
     }
@@ -286,7 +304,7 @@ public final class PartitionPipeline {
         });
         pipeline.finish();
         return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
-                .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead());
+                .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead(), source.bytesCached());
     }
 
     /**
@@ -354,7 +372,7 @@ public final class PartitionPipeline {
             }
             return !enough.getAsBoolean();
         });
-        return counted.finish(rowsIn[0], t0).withBytesRead(source.bytesRead());
+        return counted.finish(rowsIn[0], t0).withBytesRead(source.bytesRead(), source.bytesCached());
     }
 
     /** Whether a needed column is a wide decimal, held as BigDecimals, which no long vector does: such batches go in as rows. */

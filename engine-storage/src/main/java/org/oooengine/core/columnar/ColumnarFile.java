@@ -219,12 +219,17 @@ public final class ColumnarFile implements AutoCloseable {
         return maxs[group * kinds.length + column];
     }
 
-    /** The values of {@code column} in {@code group}, checked against the chunk's checksum. */
+    /** The bytes {@code column}'s chunk of {@code group} takes in the file. */
+    public int chunkBytes(int group, int column) {
+        return lengths[group * kinds.length + column];
+    }
+
     /** Whether the copy holds {@code column}'s values: all but arrays and maps do. */
     public boolean holds(int column) {
         return kinds[column] != null;
     }
 
+    /** The values of {@code column} in {@code group}, checked against the chunk's checksum. */
     public Vector read(int group, int column) {
         if (!holds(column)) {
             throw new IllegalArgumentException(path + " holds no values of column " + column + " (an array or a map)");

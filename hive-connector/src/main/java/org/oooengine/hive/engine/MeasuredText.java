@@ -49,8 +49,12 @@ final class MeasuredText {
         TableReader.NodeFigures nodes = m.nodes();
         if (nodes != null) {
             b.append(String.format(Locale.ROOT, "; nodes read %,d rows", nodes.rowsScanned()));
-            if (nodes.bytesRead() > 0) {
-                b.append(" (").append(Sizes.readable(nodes.bytesRead())).append(" of files)");
+            if (nodes.bytesRead() > 0 || nodes.bytesCached() > 0) {
+                b.append(" (").append(Sizes.readable(nodes.bytesRead())).append(" of files");
+                if (nodes.bytesCached() > 0) {
+                    b.append("; ").append(Sizes.readable(nodes.bytesCached())).append(" from the nodes' cache of files");
+                }
+                b.append(')');
             }
             b.append(String.format(Locale.ROOT, ", slowest %s %.3f s, peak memory %s, spilled %s", nodes.slowestNode(),
                     seconds(nodes.slowestNanos()), Sizes.readable(nodes.peakMemoryBytes()),

@@ -37,6 +37,15 @@ class MeasuredTextTest {
     }
 
     @Test
+    void bytesOfFilesReadAndReadFromTheNodesCacheOfThemAreSaid() {
+        OperatorFigures f = OperatorFigures.of(100, 50_000_000L).withNodes(nodes(
+                new Summary(6_000, 50, 40_000_000L, 1L << 20, 0, 0, 1_000, 0, 3L << 20, 0),
+                new Summary(6_000, 50, 45_000_000L, 1L << 20, 0, 0, 1_000, 0, 0, 5L << 20)));
+        assertEquals("  [actual rows 100, 0.050 s; nodes read 12,000 rows (3.0 MiB of files; 5.0 MiB from the nodes' "
+                + "cache of files), slowest n2 0.045 s, peak memory 1.0 MiB, spilled 0 B, sent 2.0 KiB]", MeasuredText.of(f));
+    }
+
+    @Test
     void skewedNodesGetALineEachUnderTheOperator() {
         OperatorFigures f = OperatorFigures.of(10, 2_000_000_000L).withNodes(nodes(
                 new Summary(1_000_000, 5, 1_900_000_000L, 64L << 20, 3L << 20, 40_000, 1_000),

@@ -127,6 +127,11 @@ public interface TableReader {
             return sum(Summary::bytesRead);
         }
 
+        /** The bytes of files' columns the nodes read from their caches of them instead of the files. */
+        public long bytesCached() {
+            return sum(Summary::bytesCached);
+        }
+
         private long sum(ToLongFunction<Summary> figure) {
             return byNode.values().stream().mapToLong(figure).sum();
         }
