@@ -83,13 +83,17 @@ public final class HadoopSplitReader implements SplitReader {
         };
     }
 
-    /** The file's length and time of last modification, as its file system gives them. */
+    /**
+     * The file's length, time of last modification, owner, group and permissions, as its file
+     * system gives them: what was kept of a file whose permissions changed is not read again.
+     */
     @Override
     public String version(FileReads.Split split) {
         Path path = new Path(split.path());
         try {
             org.apache.hadoop.fs.FileStatus status = path.getFileSystem(conf).getFileStatus(path);
-            return status.getLen() + "@" + status.getModificationTime();
+            return status.getLen() + "@" + status.getModificationTime() + " " + status.getOwner() + ":"
+                    + status.getGroup() + " " + status.getPermission();
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
         }

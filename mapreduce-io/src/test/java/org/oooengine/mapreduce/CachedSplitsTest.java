@@ -115,6 +115,17 @@ class CachedSplitsTest {
         assertEquals(2, reads.splitsRead);
     }
 
+    /** The service may no longer read a file whose permissions were narrowed: what it kept is not read either. */
+    @Test
+    void aFileWhosePermissionsChangedIsReadAgain() throws Exception {
+        read(ParquetColumnsTest.all(), GroupFilter.NONE);
+        FileTime modified = Files.getLastModifiedTime(file);
+        Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("r--------"));
+        Files.setLastModifiedTime(file, modified);
+        assertEquals(expectedRows(0), read(ParquetColumnsTest.all(), GroupFilter.NONE));
+        assertEquals(2, reads.splitsRead);
+    }
+
     @Test
     void groupsTheFiltersRuleOutAreSkippedByTheRangesKept() {
         read(ParquetColumnsTest.all(), GroupFilter.NONE);
