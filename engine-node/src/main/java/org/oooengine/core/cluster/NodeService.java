@@ -141,7 +141,7 @@ public final class NodeService implements RequestHandler, AutoCloseable {
         tableWrites.startTicks();
         this.requests = new RequestTable(List.of(new IndexJoinRequests(node, queries),
                 new PipelineRequests(node, queries, transactions, fileCache), tableWrites, transactions,
-                new StatisticsRequests(node), new NodeStatusRequests(node, queries, transactions, previousEnd), fileWrites,
+                new StatisticsRequests(node), new NodeStatusRequests(node, queries, transactions, previousEnd, fileCache), fileWrites,
                 new ProfileRequests(node), new StoredFileRequests(node)));
         store.recoverInterruptedPublish();
         try {

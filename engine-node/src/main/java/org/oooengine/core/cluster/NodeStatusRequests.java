@@ -38,13 +38,16 @@ final class NodeStatusRequests implements RequestFamily {
     /** How the run before this one ended, when its supervisor started this one after it. */
     private final Optional<PreviousEnd> previousEnd;
     private final long startedAt = System.currentTimeMillis();
+    /** The columns of files' splits the node keeps; null: none kept. */
+    private final SplitCache fileCache;
 
     NodeStatusRequests(NodeContext node, NodeQueries queries, TransactionService transactions,
-                       Optional<PreviousEnd> previousEnd) {
+                       Optional<PreviousEnd> previousEnd, SplitCache fileCache) {
         this.node = node;
         this.transactions = transactions;
         this.queries = queries;
         this.previousEnd = previousEnd;
+        this.fileCache = fileCache;
     }
 
     @Override
@@ -99,6 +102,12 @@ final class NodeStatusRequests implements RequestFamily {
         s.put("statementMemoryLimitBytes", queries.memory.limit());
         s.put("statementsRunning", queries.admission.running());
         s.put("statementsWaiting", queries.admission.waiting());
+        if (fileCache != null) {
+            s.put("fileCacheBytes", fileCache.bytes());
+            s.put("fileCacheMaxBytes", fileCache.maxBytes());
+            s.put("fileCacheHits", fileCache.hits()); // reads of a split's columns all kept
+            s.put("fileCacheMisses", fileCache.misses());
+        }
         Store st = node.store().current();
         s.put("loaded", st != null);
         if (st != null) {

@@ -135,6 +135,11 @@ public final class SplitCache implements AutoCloseable {
         return dir;
     }
 
+    /** The most it keeps. */
+    public long maxBytes() {
+        return maxBytes;
+    }
+
     /** The bytes kept now. */
     public synchronized long bytes() {
         return bytes;

@@ -30,11 +30,13 @@ import org.oooengine.core.net.RemoteException;
 class NodeCapsTest {
     private static final long MEMORY_CAP = 256 << 10;
     private static final long SPILL_CAP = 1 << 20;
+    private static final long FILE_CACHE_CAP = 3 << 20;
     private static TpchCluster tpch;
 
     @BeforeAll
     static void start() throws Exception {
-        tpch = new TpchCluster("ooo-node-caps-test", 3, 0.01, List.of(), new NodeService.Caps(MEMORY_CAP, SPILL_CAP));
+        tpch = new TpchCluster("ooo-node-caps-test", 3, 0.01, List.of(), new NodeService.Caps(MEMORY_CAP, SPILL_CAP)
+                .withFileCache(FILE_CACHE_CAP));
     }
 
     @AfterAll
@@ -71,6 +73,8 @@ class NodeCapsTest {
         assertEquals(MEMORY_CAP, stats.path("queryMaxMemory").asLong(), stats.toString());
         assertEquals(SPILL_CAP, stats.path("spillMaxBytes").asLong(), stats.toString());
         assertEquals(0, stats.path("spillBytesInUse").asLong(), "the sort's runs are deleted");
+        assertEquals(FILE_CACHE_CAP, stats.path("fileCacheMaxBytes").asLong(), stats.toString());
+        assertEquals(0, stats.path("fileCacheBytes").asLong(), "no file read");
     }
 
     @Test
