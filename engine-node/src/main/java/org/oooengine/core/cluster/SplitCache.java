@@ -52,14 +52,22 @@ public final class SplitCache implements AutoCloseable {
     static final String DIRECTORY = "file-cache";
     private static final String SUFFIX = ".col";
     private static final String PARTIAL = ".partial";
+    /**
+     * The most entries held open between reads (a descriptor and a mapping each): at scale a node
+     * keeps many thousands of columns, and the least recently read are opened again when read.
+     */
+    static final int MAX_OPEN = 1_024;
 
     private final Path dir;
     private final long maxBytes;
+    private final int maxOpen;
     private final IoStats stats = new IoStats();
     /** The entries kept, in order of last use, the least recent first. Guarded by this. */
     private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>(64, 0.75f, true);
     /** Guarded by this. */
     private long bytes;
+    /** The entries whose file is open. Guarded by this. */
+    private int open;
     /** The names of the entries being written: a second read of the same column meanwhile keeps none. */
     private final Set<String> writing = ConcurrentHashMap.newKeySet();
     private final LongAdder hits = new LongAdder();
@@ -83,9 +91,10 @@ public final class SplitCache implements AutoCloseable {
         }
     }
 
-    private SplitCache(Path dir, long maxBytes) {
+    private SplitCache(Path dir, long maxBytes, int maxOpen) {
         this.dir = dir;
         this.maxBytes = maxBytes;
+        this.maxOpen = maxOpen;
     }
 
     /**
@@ -94,10 +103,15 @@ public final class SplitCache implements AutoCloseable {
      * first to go; those it left half-written are removed.
      */
     public static SplitCache open(Path dir, long maxBytes) {
-        if (maxBytes <= 0) {
-            throw new IllegalArgumentException("a cache of files' splits of " + maxBytes + " bytes");
+        return open(dir, maxBytes, MAX_OPEN);
+    }
+
+    /** As above, at most {@code maxOpen} entries open between reads. */
+    static SplitCache open(Path dir, long maxBytes, int maxOpen) {
+        if (maxBytes <= 0 || maxOpen < 1) {
+            throw new IllegalArgumentException("a cache of files' splits of " + maxBytes + " bytes, " + maxOpen + " open");
         }
-        SplitCache cache = new SplitCache(dir, maxBytes);
+        SplitCache cache = new SplitCache(dir, maxBytes, maxOpen);
         try {
             Directories.createPrivate(dir);
             List<Path> kept = new ArrayList<>();
@@ -162,13 +176,18 @@ public final class SplitCache implements AutoCloseable {
         List<Held> held = new ArrayList<>(keys.size());
         for (Key key : keys) {
             Entry e = entries.get(key.name());
+            if (e != null) {
+                e.users++; // before opening: closing idle entries leaves it open
+            }
             ColumnarFile file = e == null ? null : e.open(key);
             if (file == null) {
+                if (e != null) {
+                    e.users--;
+                }
                 held.forEach(Held::close);
                 misses.increment();
                 return null;
             }
-            e.users++;
             held.add(new Held(e, file));
         }
         hits.increment();
@@ -247,6 +266,21 @@ public final class SplitCache implements AutoCloseable {
         }
     }
 
+    /** Guarded by this: closes the least recently read entries no read holds until few enough are open. */
+    private void closeIdle() {
+        for (Iterator<Entry> it = entries.values().iterator(); it.hasNext() && open > maxOpen; ) {
+            Entry e = it.next();
+            if (e.users == 0) {
+                e.close();
+            }
+        }
+    }
+
+    /** How many entries are open now. */
+    synchronized int openEntries() {
+        return open;
+    }
+
     private synchronized void release(Entry e) {
         if (--e.users == 0 && e.dropped) {
             e.close();
@@ -282,6 +316,9 @@ public final class SplitCache implements AutoCloseable {
                     drop(this);
                     return null;
                 }
+                if (++open > maxOpen) {
+                    closeIdle();
+                }
             }
             return file;
         }
@@ -294,6 +331,7 @@ public final class SplitCache implements AutoCloseable {
                     LOG.warn("{}", e.getMessage());
                 }
                 file = null;
+                open--;
             }
         }
     }
