@@ -91,11 +91,34 @@ public final class HadoopSplitReader implements SplitReader {
     public String version(FileReads.Split split) {
         Path path = new Path(split.path());
         try {
-            org.apache.hadoop.fs.FileStatus status = path.getFileSystem(conf).getFileStatus(path);
+            org.apache.hadoop.fs.FileSystem fs = path.getFileSystem(conf);
+            java.io.File local = fs instanceof org.apache.hadoop.fs.LocalFileSystem l ? l.pathToFile(path)
+                    : fs instanceof org.apache.hadoop.fs.RawLocalFileSystem r ? r.pathToFile(path) : null;
+            if (local != null) {
+                return localVersion(local.toPath());
+            }
+            org.apache.hadoop.fs.FileStatus status = fs.getFileStatus(path);
             return status.getLen() + "@" + status.getModificationTime() + " " + status.getOwner() + ":"
                     + status.getGroup() + " " + status.getPermission();
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A local file's version read in one stat: Hadoop's local file system finds a file's owner and
+     * permissions by running {@code ls} (3 ms a file, without Hadoop's native library).
+     */
+    private static String localVersion(java.nio.file.Path file) throws IOException {
+        try {
+            java.nio.file.attribute.PosixFileAttributes a = java.nio.file.Files.readAttributes(file,
+                    java.nio.file.attribute.PosixFileAttributes.class);
+            return a.size() + "@" + a.lastModifiedTime().toMillis() + " " + a.owner().getName() + ":" + a.group().getName()
+                    + " " + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions());
+        } catch (UnsupportedOperationException notPosix) {
+            java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(file,
+                    java.nio.file.attribute.BasicFileAttributes.class);
+            return a.size() + "@" + a.lastModifiedTime().toMillis();
         }
     }
 
