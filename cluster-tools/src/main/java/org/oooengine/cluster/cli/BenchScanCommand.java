@@ -129,7 +129,7 @@ final class BenchScanCommand implements Callable<Integer> {
             for (String pattern : chosen) {
                 for (String withSkew : skew.isBlank() ? List.of("") : List.of("", skew)) {
                     ClusterTableReader nodes = new ClusterTableReader(session, ClusterTableReader.Reads.NONE,
-                            Optional.of(reader), SplitScheduling.of(pattern, withSkew));
+                            Optional.of(reader), SplitScheduling.of(pattern, withSkew).cached(false)); // the files, each round
                     List<Long> walls = new ArrayList<>();
                     List<TableReader.NodeFigures> figures = new ArrayList<>();
                     for (int r = 0; r <= rounds; r++) {

@@ -52,6 +52,12 @@ public final class SessionSettings {
                     + "take the next split in the scan's order from one queue. A scan whose nodes each read a slice "
                     + "of a key's values, or whose splits a join routes rows to, reads each split where it is "
                     + "assigned whatever this says."));
+    public static final Setting<Boolean> FILES_CACHE = DECLARED.add(Setting.flag("ooo.files.cache")
+            .scope(SESSION).defaultValue(true)
+            .doc("Whether the nodes read the splits of tables held in files from their caches of them where they keep "
+                    + "the columns read (transcoded into the engine's columnar format, while the file is unchanged), and "
+                    + "keep what they read from the files there (`ooo node --file-cache`). `false`: every split from its "
+                    + "file, nothing kept: what reading the files costs."));
     public static final Setting<String> FILES_SKEW = DECLARED.add(Setting.text("ooo.files.skew")
             .scope(SESSION).defaultValue("")
             .doc("For measurement: nodes given more of a scan's splits than the others when they are assigned, as "

@@ -49,12 +49,20 @@ public record FileReads(Map<String, Scan> tables) {
     /**
      * A table's files as splits: the stored types of its columns, the files' own first
      * ({@code fileColumns} of them), then its partition columns, whose values each split carries;
-     * shared out among the nodes as {@code scheduling} says, under {@code id} (unique to this scan).
+     * shared out among the nodes as {@code scheduling} says, under {@code id} (unique to this scan);
+     * read through the nodes' caches of files' splits where {@code cached} ({@link SplitCache}),
+     * else from the files alone.
      */
-    public record Scan(Schema schema, int fileColumns, List<Split> splits, String id, Scheduling scheduling) {
+    public record Scan(Schema schema, int fileColumns, List<Split> splits, String id, Scheduling scheduling,
+                       boolean cached) {
         /** A scan whose nodes each read the splits assigned to them. */
         public Scan(Schema schema, int fileColumns, List<Split> splits) {
             this(schema, fileColumns, splits, java.util.UUID.randomUUID().toString(), Scheduling.LOCAL);
+        }
+
+        /** A scan read through the nodes' caches. */
+        public Scan(Schema schema, int fileColumns, List<Split> splits, String id, Scheduling scheduling) {
+            this(schema, fileColumns, splits, id, scheduling, true);
         }
 
         public Scan {
@@ -76,7 +84,12 @@ public record FileReads(Map<String, Scan> tables) {
 
         /** This scan, its splits shared out as {@code how} says. */
         public Scan scheduled(Scheduling how) {
-            return new Scan(schema, fileColumns, splits, id, how);
+            return new Scan(schema, fileColumns, splits, id, how, cached);
+        }
+
+        /** This scan, read through the nodes' caches or not as {@code through} says. */
+        public Scan cached(boolean through) {
+            return new Scan(schema, fileColumns, splits, id, scheduling, through);
         }
 
         /** The columns the files hold. */
@@ -238,11 +251,14 @@ public record FileReads(Map<String, Scan> tables) {
         }
     }
 
+    /** Set in a scan's scheduling byte when it is read from the files alone, not through the nodes' caches. */
+    private static final int UNCACHED = 0x40;
+
     void write(PayloadWriter w) {
         w.putVarInt(tables.size());
         for (Map.Entry<String, Scan> t : tables.entrySet()) {
             Scan scan = t.getValue();
-            w.putString(t.getKey()).putString(scan.id()).put(scan.scheduling().ordinal())
+            w.putString(t.getKey()).putString(scan.id()).put(scan.scheduling().ordinal() | (scan.cached() ? 0 : UNCACHED))
                     .putVarInt(scan.schema().size()).putVarInt(scan.fileColumns());
             for (Column c : scan.schema().columns()) {
                 w.putString(c.name()).putString(c.type().toString());
@@ -278,6 +294,8 @@ public record FileReads(Map<String, Scan> tables) {
                 String name = r.getString();
                 String id = r.getString();
                 int how = r.get();
+                boolean cached = (how & UNCACHED) == 0;
+                how &= ~UNCACHED;
                 if (how < 0 || how >= Scheduling.values().length) {
                     throw new ProtocolException("file reads: scheduling " + how);
                 }
@@ -311,7 +329,7 @@ public record FileReads(Map<String, Scan> tables) {
                     }
                     splits.add(new Split(path, start, length, layout, values, hosts, node, null, slice));
                 }
-                tables.put(name, new Scan(new Schema(columns), fileColumns, splits, id, Scheduling.values()[how]));
+                tables.put(name, new Scan(new Schema(columns), fileColumns, splits, id, Scheduling.values()[how], cached));
             }
         } catch (IllegalArgumentException e) {
             throw new ProtocolException("file reads: " + e.getMessage());

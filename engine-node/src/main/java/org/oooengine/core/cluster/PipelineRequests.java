@@ -44,10 +44,10 @@ final class PipelineRequests implements RequestFamily {
         this.fileCache = fileCache;
     }
 
-    /** How this node reads files: through its cache of their splits where it keeps one. */
-    private SplitReader splitReader() {
+    /** How this node reads the files of {@code scan}: through its cache of their splits where it keeps one and the scan may. */
+    private SplitReader splitReader(FileReads.Scan scan) {
         SplitReader files = SplitReader.installed();
-        return fileCache == null ? files : new CachingSplitReader(files, fileCache);
+        return fileCache == null || !scan.cached() ? files : new CachingSplitReader(files, fileCache);
     }
 
     @Override
@@ -201,7 +201,7 @@ final class PipelineRequests implements RequestFamily {
     private Function<String, PartitionPipeline.RowSource> outside(TransactionalReads reads, FileReads files,
                                                                   int partition) {
         return name -> files.reads(name)
-                ? new SplitRows(files.scan(name), node.nodeId(), splitReader(), splitQueues, node.peers())
+                ? new SplitRows(files.scan(name), node.nodeId(), splitReader(files.scan(name)), splitQueues, node.peers())
                 : !reads.reads(name) ? null
                 : reads.fromCopy(name) ? transactions.copyRows(name, reads.tables().get(name), reads.copySnapshot())
                 : transactions.rows(reads.transaction(), partition == ServingNodes.OWN_PARTITION

@@ -111,6 +111,13 @@ class MessagesTest {
         assertTrue(splits.get(2).slice().keeps(null) && splits.get(2).slice().keeps(99L) && !splits.get(2).slice().keeps(100L));
         assertTrue(!splits.get(3).slice().keeps(null) && splits.get(3).slice().keeps(100L) && !splits.get(3).slice().keeps(99));
         assertEquals(2, p.files().scan(scan.table()).fileSchema().size());
+        // read through the nodes' caches unless the session said otherwise, the scheduling kept either way
+        assertTrue(p.files().scan(scan.table()).cached());
+        FileReads stolen = new FileReads(java.util.Map.of(scan.table(), new FileReads.Scan(schema, 2, splits)
+                .scheduled(FileReads.Scheduling.STEALING).cached(false)));
+        FileReads.Scan uncached = Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, QueryLimits.DEFAULTS,
+                TransactionalReads.NONE, stolen))).files().scan(scan.table());
+        assertEquals(List.of(false, FileReads.Scheduling.STEALING), List.of(uncached.cached(), uncached.scheduling()));
         // a split without the table's partition values is refused before any work
         assertThrows(IllegalArgumentException.class, () -> new FileReads.Scan(schema, 1, splits));
         // as is a slice of a partition column, whose values no file holds: refused on the wire too

@@ -111,11 +111,12 @@ public final class ClusterTableReader implements TableReader {
             // a join building from the same slice of the table reads it too: its partitions are not the scan's to prune
             Expr kept = builtFromOwnSlice(table, pipeline) ? null : leadingFilter(pipeline);
             return new FileReads(Map.of(table.storage(), reader.onNodesBySlices(table, cluster.spec().nodes(), kept,
-                    pipeline.slicedBy(), rangeColumn)));
+                    pipeline.slicedBy(), rangeColumn).cached(scheduling.cached())));
         }
-        return new FileReads(Map.of(table.storage(), rangeColumn < 0
+        return new FileReads(Map.of(table.storage(), (rangeColumn < 0
                 ? reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling)
-                : reader.onNodesByRanges(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling, rangeColumn)));
+                : reader.onNodesByRanges(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling, rangeColumn))
+                .cached(scheduling.cached())));
     }
 
     /**

@@ -146,7 +146,8 @@ final class ExecutionModes {
     }
 
     private static SplitScheduling splitScheduling(Map<String, String> settings) {
-        return SplitScheduling.of(SessionSettings.FILES_SCHEDULING.get(settings), SessionSettings.FILES_SKEW.get(settings));
+        return SplitScheduling.of(SessionSettings.FILES_SCHEDULING.get(settings), SessionSettings.FILES_SKEW.get(settings))
+                .cached(SessionSettings.FILES_CACHE.get(settings));
     }
 
     /** What a scan of a table held in files reads on the nodes: partitions kept, files, splits and bytes. */

@@ -9,14 +9,20 @@ import org.oooengine.core.sql.SqlException;
 /**
  * How a statement's scans of files share their splits out among the nodes: the pattern, and
  * for measurement the nodes given more than their share when splits are assigned (a node's
- * weight: it gets that many times the bytes of a node of weight 1).
+ * weight: it gets that many times the bytes of a node of weight 1); and whether the nodes read
+ * them through their caches of files' splits ({@code cached}) or from the files alone.
  */
-public record SplitScheduling(FileReads.Scheduling pattern, Map<String, Double> weights) {
-    /** Work stealing, no node weighted. */
-    public static final SplitScheduling DEFAULT = new SplitScheduling(FileReads.Scheduling.STEALING, Map.of());
+public record SplitScheduling(FileReads.Scheduling pattern, Map<String, Double> weights, boolean cached) {
+    /** Work stealing, no node weighted, through the nodes' caches. */
+    public static final SplitScheduling DEFAULT = new SplitScheduling(FileReads.Scheduling.STEALING, Map.of(), true);
 
     public SplitScheduling {
         weights = Map.copyOf(weights);
+    }
+
+    /** The same, read through the nodes' caches or not as {@code through} says ({@code ooo.files.cache}). */
+    public SplitScheduling cached(boolean through) {
+        return new SplitScheduling(pattern, weights, through);
     }
 
     /** From the session's {@code ooo.files.scheduling} and {@code ooo.files.skew}; a malformed skew is refused naming it. */
@@ -39,7 +45,7 @@ public record SplitScheduling(FileReads.Scheduling pattern, Map<String, Double> 
             }
             weights.put(kv[0].strip(), factor);
         }
-        return new SplitScheduling(FileReads.Scheduling.valueOf(pattern.toUpperCase(Locale.ROOT)), weights);
+        return new SplitScheduling(FileReads.Scheduling.valueOf(pattern.toUpperCase(Locale.ROOT)), weights, true);
     }
 
     double weight(String node) {

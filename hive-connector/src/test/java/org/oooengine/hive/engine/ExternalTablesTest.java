@@ -466,6 +466,32 @@ class ExternalTablesTest {
     }
 
     /**
+     * A node reads the columns of the splits it read before from its cache of them, as EXPLAIN
+     * ANALYZE tells, answering as the oracle does; {@code SET ooo.files.cache=false} reads the
+     * files alone.
+     */
+    @Test
+    void theNodesReadTheSplitsTheyReadBeforeFromTheirCaches() throws Exception {
+        try (SqlSession s = cluster.session()) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE orders_kept (" + columns(TpchTable.ORDERS) + ") "
+                    + "PARTITIONED BY (o_month DATE) STORED AS PARQUET LOCATION '" + incoming.resolve("orders_by_month") + "'");
+            SqlCluster.rows(s, "SET ooo.files.scheduling=local"); // each split read by the node it is assigned to
+            String sql = "SELECT o_orderpriority, count(*), sum(o_totalprice) FROM orders_kept GROUP BY o_orderpriority";
+            List<Object[]> expected = cluster.oracle().rows(sql.replace("orders_kept", "orders"));
+            assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), expected, false));
+            String again = explain(s, "EXPLAIN ANALYZE " + sql);
+            assertTrue(again.matches("(?s).*nodes read [0-9,]+ rows \\(0 B of files; [0-9.]+ [KM]iB from the nodes' "
+                    + "cache of files\\).*"), again);
+            assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), expected, false));
+            SqlCluster.rows(s, "SET ooo.files.cache=false");
+            String files = explain(s, "EXPLAIN ANALYZE " + sql);
+            assertTrue(files.matches("(?s).*nodes read [0-9,]+ rows \\([0-9.]+ [KM]iB of files\\).*"), files);
+            assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), expected, false));
+            SqlCluster.rows(s, "DROP TABLE orders_kept");
+        }
+    }
+
+    /**
      * A primary key declared on a table in files is kept and shown, never checked; declared RELY
      * the planner trusts it as Hive's does: the few orders are grouped by customer key before they
      * meet the many customers, whose other columns the key determines (TPC-H Q10's shape), where
