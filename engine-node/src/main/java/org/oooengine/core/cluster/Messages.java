@@ -330,9 +330,13 @@ final class Messages {
 
     /** The figures a node's pipeline ends its answer with, in the order of {@link PartitionPipeline.Summary}'s fields. */
     static byte[] pipelineSummary(PartitionPipeline.Summary s) {
-        return new PayloadWriter(64).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos())
+        PayloadWriter w = new PayloadWriter(88).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos())
                 .putLong(s.peakMemoryBytes()).putLong(s.spilledBytes()).putLong(s.spilledRows()).putLong(s.bytesOut())
-                .putLong(s.rowsUngrouped()).putLong(s.bytesRead()).putLong(s.bytesCached()).toByteArray();
+                .putLong(s.rowsUngrouped()).putLong(s.bytesRead());
+        if (s.bytesCached() > 0) { // nine figures otherwise, as an earlier coordinator reads them
+            w.putLong(s.bytesCached());
+        }
+        return w.toByteArray();
     }
 
     /**

@@ -206,6 +206,8 @@ class MessagesTest {
         assertEquals(s.withBytesRead(0, 0), Messages.readPipelineSummary(new PayloadReader(eight)));
         byte[] nine = java.util.Arrays.copyOf(Messages.pipelineSummary(s), 72); // nothing read from a cache of files
         assertEquals(s.withBytesRead(96 << 20, 0), Messages.readPipelineSummary(new PayloadReader(nine)));
+        // and so a node sends it, as an earlier coordinator reads it
+        assertEquals(72, Messages.pipelineSummary(s.withBytesRead(96 << 20, 0)).length);
     }
 
     @Test
