@@ -85,7 +85,9 @@ public final class HadoopSplitReader implements SplitReader {
 
     /**
      * The file's length, time of last modification, owner, group and permissions, as its file
-     * system gives them: what was kept of a file whose permissions changed is not read again.
+     * system gives them: what was kept of a file whose permissions changed is not read again; and
+     * what tells one file from another written in its place with the same length and time (a copy
+     * that keeps times): HDFS's file id, an object store's etag, a local file's inode and change time.
      */
     @Override
     public String version(FileReads.Split split) {
@@ -98,8 +100,10 @@ public final class HadoopSplitReader implements SplitReader {
                 return localVersion(local.toPath());
             }
             org.apache.hadoop.fs.FileStatus status = fs.getFileStatus(path);
+            String identity = status instanceof org.apache.hadoop.hdfs.protocol.HdfsFileStatus hdfs ? "id " + hdfs.getFileId()
+                    : status instanceof org.apache.hadoop.fs.EtagSource tagged ? "etag " + tagged.getEtag() : "";
             return status.getLen() + "@" + status.getModificationTime() + " " + status.getOwner() + ":"
-                    + status.getGroup() + " " + status.getPermission();
+                    + status.getGroup() + " " + status.getPermission() + " " + identity;
         } catch (IOException e) {
             throw new IllegalStateException("cannot read " + split + ": " + e.getMessage(), e);
         }
@@ -111,14 +115,18 @@ public final class HadoopSplitReader implements SplitReader {
      */
     private static String localVersion(java.nio.file.Path file) throws IOException {
         try {
-            java.nio.file.attribute.PosixFileAttributes a = java.nio.file.Files.readAttributes(file,
-                    java.nio.file.attribute.PosixFileAttributes.class);
-            return a.size() + "@" + a.lastModifiedTime().toMillis() + " " + a.owner().getName() + ":" + a.group().getName()
-                    + " " + java.nio.file.attribute.PosixFilePermissions.toString(a.permissions());
-        } catch (UnsupportedOperationException notPosix) {
+            java.util.Map<String, Object> a = java.nio.file.Files.readAttributes(file,
+                    "unix:size,lastModifiedTime,owner,group,permissions,ino,ctime");
+            @SuppressWarnings("unchecked")
+            var permissions = (java.util.Set<java.nio.file.attribute.PosixFilePermission>) a.get("permissions");
+            return a.get("size") + "@" + ((java.nio.file.attribute.FileTime) a.get("lastModifiedTime")).toMillis() + " "
+                    + ((java.security.Principal) a.get("owner")).getName() + ":" + ((java.security.Principal) a.get("group")).getName()
+                    + " " + java.nio.file.attribute.PosixFilePermissions.toString(permissions) + " inode " + a.get("ino")
+                    + " changed " + a.get("ctime");
+        } catch (UnsupportedOperationException | IllegalArgumentException notUnix) {
             java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(file,
                     java.nio.file.attribute.BasicFileAttributes.class);
-            return a.size() + "@" + a.lastModifiedTime().toMillis();
+            return a.size() + "@" + a.lastModifiedTime().toMillis() + " key " + a.fileKey();
         }
     }
 

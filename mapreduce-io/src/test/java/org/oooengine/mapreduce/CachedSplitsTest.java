@@ -115,6 +115,29 @@ class CachedSplitsTest {
         assertEquals(2, reads.splitsRead);
     }
 
+    /**
+     * Parquet finds a table's columns by name: another table over the same file, naming its
+     * columns otherwise, reads other values at the same places, not what the first one kept.
+     */
+    @Test
+    void anotherTableNamingTheColumnsOtherwiseReadsItsOwn() {
+        read(ParquetColumnsTest.all(), GroupFilter.NONE);
+        List<Column> swapped = new ArrayList<>(SCHEMA.columns());
+        swapped.set(1, new Column("absent", SCHEMA.type(1)));
+        swapped.set(13, new Column("big", SCHEMA.type(13)));
+        List<List<Object>> rows = new ArrayList<>();
+        new CachingSplitReader(reads, cache).readBatches(split(), new Schema(swapped), ParquetColumnsTest.all(),
+                GroupFilter.NONE, batch -> {
+                    StoredVectors.rows(batch, ParquetColumnsTest.TYPES, SCHEMA.size()).forEach(r -> rows.add(Arrays.asList(r)));
+                    return true;
+                });
+        for (int i = 0; i < ROWS; i++) {
+            Object[] e = ParquetColumnsTest.expected(i);
+            assertEquals(Arrays.asList(null, e[1]), Arrays.asList(rows.get(i).get(1), rows.get(i).get(13)), "row " + i);
+        }
+        assertEquals(2, reads.splitsRead);
+    }
+
     /** The service may no longer read a file whose permissions were narrowed: what it kept is not read either. */
     @Test
     void aFileWhosePermissionsChangedIsReadAgain() throws Exception {

@@ -9,7 +9,7 @@ import org.apache.logging.log4j.Logger;
 import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.fragment.ColumnRanges;
 import org.oooengine.core.fragment.GroupFilter;
-import org.oooengine.core.storage.StorageException;
+import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.vector.Batch;
 import org.oooengine.core.vector.StoredVectors;
@@ -68,8 +68,11 @@ public final class CachingSplitReader implements SplitReader {
         if (version == null) {
             return files.readBatches(split, fileSchema, wanted, skip, batches);
         }
+        FileReads.Layout l = split.layout();
+        String layout = l.format() + " " + (int) l.fieldDelimiter() + " " + l.nullText();
         List<SplitCache.Key> keys = columns.stream().map(c -> new SplitCache.Key(split.path(), split.start(),
-                split.length(), version, c, fileSchema.type(c))).toList();
+                split.length(), version, c, fileSchema.columns().get(c).name().toLowerCase(java.util.Locale.ROOT),
+                fileSchema.type(c), layout)).toList();
         List<SplitCache.Held> held = cache.acquire(keys);
         if (held == null) {
             return skip.equalities().isEmpty() ? readKeeping(split, fileSchema, wanted, skip, keys, batches)
@@ -91,21 +94,27 @@ public final class CachingSplitReader implements SplitReader {
             int rows = first.rows(g);
             Vector[] vectors = new Vector[fileSchema.size()];
             try {
+                for (SplitCache.Held h : held) {
+                    if (h.file().groups() != first.groups() || h.file().rows(g) != rows) {
+                        throw new DataCorruptedException(h.file().path(), h.file().path() + " holds other rows than "
+                                + first.path());
+                    }
+                }
                 if (skip != GroupFilter.NONE && skip.test(ranges(held, columns, g))) {
                     passed += rows;
                     continue;
                 }
                 for (int i = 0; i < columns.size(); i++) {
                     ColumnarFile file = held.get(i).file();
-                    if (file.groups() != first.groups() || file.rows(g) != rows) {
-                        throw new StorageException(file.path() + " holds other rows than " + first.path());
-                    }
                     vectors[columns.get(i)] = file.read(g, 0);
                     bytesCached.add(file.chunkBytes(g, 0));
                 }
-            } catch (StorageException e) { // a checksum that does not match among them
+            } catch (DataCorruptedException e) { // a checksum that does not match among them
                 LOG.warn("the cache of files' splits could not read {}: {}; reading it from its file", split, e.getMessage());
                 cache.discard(keys);
+                if (!keys.get(0).version().equals(files.version(split))) {
+                    throw new IllegalStateException(split + " changed while it was read; run the statement again");
+                }
                 return readAfter(passed, split, fileSchema, wanted, batches);
             }
             passed += rows;
@@ -187,7 +196,9 @@ public final class CachingSplitReader implements SplitReader {
                 partial[0] |= !more;
                 return more;
             });
-            writers.forEach(partial[0] ? SplitCache.Writer::abandon : SplitCache.Writer::publish);
+            // rows of a file written again while it was read are not kept under the version before
+            boolean whole = !partial[0] && keys.get(0).version().equals(files.version(split));
+            writers.forEach(whole ? SplitCache.Writer::publish : SplitCache.Writer::abandon);
             return bytes;
         } catch (RuntimeException | Error e) {
             writers.forEach(SplitCache.Writer::abandon);

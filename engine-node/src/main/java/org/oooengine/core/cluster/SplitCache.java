@@ -22,6 +22,7 @@ import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.columnar.ColumnarFile;
 import org.oooengine.core.columnar.ColumnarWriter;
+import org.oooengine.core.storage.DataCorruptedException;
 import org.oooengine.core.storage.Directories;
 import org.oooengine.core.storage.IoStats;
 import org.oooengine.core.storage.StorageException;
@@ -70,16 +71,26 @@ public final class SplitCache implements AutoCloseable {
     private int open;
     /** The names of the entries being written: a second read of the same column meanwhile keeps none. */
     private final Set<String> writing = ConcurrentHashMap.newKeySet();
+    /** The bytes of the entries being written: at most {@code maxBytes} together, a writer past it giving up. */
+    private final java.util.concurrent.atomic.AtomicLong writingBytes = new java.util.concurrent.atomic.AtomicLong();
+    /** Set once closed: nothing is opened or kept any more. Guarded by this. */
+    private boolean closed;
     private final LongAdder hits = new LongAdder();
     private final LongAdder misses = new LongAdder();
 
-    /** One column of one split, as a version of its file holds it. */
-    record Key(String path, long start, long length, String version, int column, DataType type) {
+    /**
+     * One column of one split, as a version of its file holds it and a table reads it: the column's
+     * place and name (Parquet finds a table's columns by name, text by place), its type and the
+     * file's layout (a text file's delimiter and NULL text).
+     */
+    record Key(String path, long start, long length, String version, int column, String columnName, DataType type,
+               String layout) {
         /** The entry's file name: a digest, so that no path a user names becomes one of the node's. */
         String name() {
             try {
                 MessageDigest sha = MessageDigest.getInstance("SHA-256");
-                String text = path + '\n' + start + '\n' + length + '\n' + version + '\n' + column + '\n' + type;
+                String text = path + '\n' + start + '\n' + length + '\n' + version + '\n' + column + '\n' + columnName
+                        + '\n' + type + '\n' + layout;
                 return HexFormat.of().formatHex(sha.digest(text.getBytes(StandardCharsets.UTF_8))) + SUFFIX;
             } catch (NoSuchAlgorithmException e) {
                 throw new IllegalStateException("SHA-256 is every JVM's", e);
@@ -87,7 +98,7 @@ public final class SplitCache implements AutoCloseable {
         }
 
         Schema schema() {
-            return new Schema(List.of(new Column("c" + column, type)));
+            return new Schema(List.of(new Column(columnName, type)));
         }
     }
 
@@ -173,6 +184,9 @@ public final class SplitCache implements AutoCloseable {
      * null (nothing held) when one of them is not kept.
      */
     synchronized List<Held> acquire(List<Key> keys) {
+        if (closed) {
+            return null;
+        }
         List<Held> held = new ArrayList<>(keys.size());
         for (Key key : keys) {
             Entry e = entries.get(key.name());
@@ -214,28 +228,38 @@ public final class SplitCache implements AutoCloseable {
     Writer write(Key key) {
         String name = key.name();
         synchronized (this) {
-            if (entries.containsKey(name) || !writing.add(name)) {
+            if (closed || entries.containsKey(name) || !writing.add(name)) {
                 return null;
             }
         }
-        Path partial = dir.resolve(name + PARTIAL);
+        // a name of its own: what a writer given up on leaves is no other writer's
+        Path partial = dir.resolve(name + "." + java.util.UUID.randomUUID() + PARTIAL);
         try {
             return new Writer(key, name, partial, new ColumnarWriter(partial, key.schema()));
         } catch (RuntimeException e) {
             writing.remove(name);
+            deletePartial(partial);
             LOG.warn("cannot keep a column of {} in {}: {}", key.path(), dir, e.getMessage());
             return null;
         }
     }
 
+    private static void deletePartial(Path partial) {
+        try {
+            Files.deleteIfExists(partial);
+        } catch (IOException e) {
+            LOG.warn("cannot remove {}: {}", partial, e.getMessage());
+        }
+    }
+
     /** Keeps the file written for {@code name}, the least recently read going until all fit. */
     private void publish(String name, Path partial, long size) throws IOException {
-        if (size > maxBytes) {
-            Files.deleteIfExists(partial);
-            return;
-        }
-        Files.move(partial, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
         synchronized (this) {
+            if (closed || size > maxBytes) {
+                Files.deleteIfExists(partial);
+                return;
+            }
+            Files.move(partial, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
             add(name, size);
         }
     }
@@ -282,14 +306,20 @@ public final class SplitCache implements AutoCloseable {
     }
 
     private synchronized void release(Entry e) {
-        if (--e.users == 0 && e.dropped) {
+        if (--e.users == 0 && (e.dropped || closed)) {
             e.close();
         }
     }
 
+    /** Closes the entries no read holds; those held close as their reads end. */
     @Override
     public synchronized void close() {
-        entries.values().forEach(Entry::close);
+        closed = true;
+        for (Entry e : entries.values()) {
+            if (e.users == 0) {
+                e.close();
+            }
+        }
     }
 
     /** A kept column: its file, opened on first read. All its fields guarded by the cache. */
@@ -310,10 +340,13 @@ public final class SplitCache implements AutoCloseable {
             if (file == null) {
                 try {
                     file = ColumnarFile.open(path, key.schema(), stats);
-                } catch (StorageException e) {
+                } catch (DataCorruptedException e) {
                     LOG.warn("dropping {} from the cache of files' splits: {}", path, e.getMessage());
                     entries.remove(key.name());
                     drop(this);
+                    return null;
+                } catch (StorageException e) { // no descriptor or mapping to spare now: read the file this time
+                    LOG.warn("cannot open {} of the cache of files' splits: {}", path, e.getMessage());
                     return null;
                 }
                 if (++open > maxOpen) {
@@ -363,6 +396,10 @@ public final class SplitCache implements AutoCloseable {
         private final Path partial;
         private final List<DataType> types;
         private ColumnarWriter out;
+        /** The bytes written, counted in {@link #writingBytes}. */
+        private long counted;
+        /** Set once published or abandoned: each happens once. */
+        private boolean done;
 
         private Writer(Key key, String name, Path partial, ColumnarWriter out) {
             this.key = key;
@@ -377,7 +414,7 @@ public final class SplitCache implements AutoCloseable {
          * entry, not the read.
          */
         void add(Batch batch) {
-            if (out == null) {
+            if (done || out == null) {
                 return;
             }
             Vector values = batch.column(key.column());
@@ -389,12 +426,21 @@ public final class SplitCache implements AutoCloseable {
             } catch (RuntimeException e) {
                 LOG.warn("cannot keep a column of {} in {}: {}", key.path(), dir, e.getMessage());
                 abandon();
+                return;
             }
+            long written = out.bytesWritten();
+            if (writingBytes.addAndGet(written - counted) > maxBytes) {
+                // the columns being written would not fit beside each other (a compressed text file read whole)
+                abandon();
+                return;
+            }
+            counted = written;
         }
 
         /** The split was read whole: keeps what was written. */
         void publish() {
-            if (out == null) {
+            if (done || out == null) {
+                abandon();
                 return;
             }
             try {
@@ -402,25 +448,35 @@ public final class SplitCache implements AutoCloseable {
                 out.close();
                 out = null;
                 SplitCache.this.publish(name, partial, size);
+                finished();
             } catch (IOException | RuntimeException e) {
                 LOG.warn("cannot keep a column of {} in {}: {}", key.path(), dir, e.getMessage());
                 abandon();
-            } finally {
-                writing.remove(name);
             }
         }
 
-        /** The read stopped or failed before the split's end: nothing is kept. */
+        /** The read stopped, failed or changed before the split's end: nothing is kept. Once only. */
         void abandon() {
-            if (out != null) {
-                out.close();
-                out = null;
+            if (done) {
+                return;
             }
             try {
-                Files.deleteIfExists(partial);
-            } catch (IOException e) {
-                LOG.warn("cannot remove {}: {}", partial, e.getMessage());
+                if (out != null) {
+                    out.close();
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("cannot close {}: {}", partial, e.getMessage());
+            } finally {
+                out = null;
+                deletePartial(partial);
+                finished();
             }
+        }
+
+        private void finished() {
+            done = true;
+            writingBytes.addAndGet(-counted);
+            counted = 0;
             writing.remove(name);
         }
     }

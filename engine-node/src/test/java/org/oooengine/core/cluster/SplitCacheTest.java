@@ -77,8 +77,43 @@ class SplitCacheTest {
         }
     }
 
+    @Test
+    void closedWhileReadItsReadsGoOnAndNothingMoreIsOpenedOrKept() throws Exception {
+        SplitCache cache = SplitCache.open(dir, 64L << 20);
+        SplitCache.Key key = keep(cache, 0, 2_000);
+        List<SplitCache.Held> held = cache.acquire(List.of(key));
+        cache.close(); // a node stopping while a scan reads
+        assertEquals(1_999L, ((LongVector) held.get(0).file().read(1, 0)).values[975]);
+        held.forEach(SplitCache.Held::close);
+        assertNull(cache.acquire(List.of(key)));
+        assertNull(cache.write(key(1)));
+        try (SplitCache again = SplitCache.open(dir, 64L << 20)) {
+            assertNotNull(again.acquire(List.of(key)), "kept for the next run");
+        }
+    }
+
+    @Test
+    void columnsBeingWrittenPastTheBoundAreGivenUpWithoutATrace() throws Exception {
+        try (SplitCache cache = SplitCache.open(dir, 16 << 10)) {
+            SplitCache.Writer w = cache.write(key(0));
+            for (int from = 0; from < 20_000; from += 1_000) {
+                w.add(batch(0, 1_000, from));
+            }
+            w.publish();
+            assertEquals(0, cache.bytes());
+            assertNull(cache.acquire(List.of(key(0))));
+            try (var left = java.nio.file.Files.list(dir)) {
+                assertEquals(List.of(), left.toList(), "no partial file left");
+            }
+            SplitCache.Writer later = cache.write(key(0));
+            assertNotNull(later, "tried again by a later read");
+            later.abandon();
+        }
+    }
+
     private static SplitCache.Key key(int column) {
-        return new SplitCache.Key("file:/data/t/part-0.parquet", 0, 1 << 20, "100@1700000000000", column, DataType.BIGINT);
+        return new SplitCache.Key("file:/data/t/part-0.parquet", 0, 1 << 20, "100@1700000000000", column, "c" + column,
+                DataType.BIGINT, "parquet 1 \\N");
     }
 
     /** Keeps {@code rows} values of column {@code column}: {@code column * 1000 + i} for row i. */

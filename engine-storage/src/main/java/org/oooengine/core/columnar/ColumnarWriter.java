@@ -81,6 +81,11 @@ public final class ColumnarWriter implements AutoCloseable {
         }
     }
 
+    /** The bytes written to the file so far (the rows of the group being filled not yet among them). */
+    public long bytesWritten() {
+        return offset;
+    }
+
     /** Writes what is pending, the footer and the trailer, and forces the file to disk; returns its size. */
     public long finish() {
         if (!pending.isEmpty()) {
