@@ -406,8 +406,7 @@ final class EngineSession implements SqlSession {
                 && !StatementTransaction.readPlace(scan.table(), copies).isEmpty()
                 ? "  [" + StatementTransaction.readPlace(scan.table(), copies) + "]" : "";
         if (!analyze) {
-            return single("Explain", PlanPrinter.lines(plan, explained.context(), n -> execution.notes().of(n)
-                    + where.apply(n)));
+            return single("Explain", PlanPrinter.lines(plan, explained.context(), notes(execution, n -> where.apply(n))));
         }
         // run as the query would be: transactional tables read on the nodes within a transaction of its own
         Executor[] ran = new Executor[1];
@@ -419,7 +418,22 @@ final class EngineSession implements SqlSession {
                 });
         // each subplan computed once is printed in full where it was computed, which its figures measure
         return single("Explain", MeasuredText.lines(PlanPrinter.lines(plan, explained.context().with(ran[0].sharedSubplans()),
-                n -> execution.notes().of(n) + where.apply(n) + MeasuredText.of(measured.get(n)))));
+                notes(execution, n -> where.apply(n) + MeasuredText.of(measured.get(n))))));
+    }
+
+    /** The execution's notes of each operator, then {@code more} of it. */
+    private static PlanPrinter.Notes notes(Execution execution, java.util.function.Function<RelNode, String> more) {
+        return new PlanPrinter.Notes() {
+            @Override
+            public String of(RelNode node) {
+                return execution.notes().of(node, false) + more.apply(node);
+            }
+
+            @Override
+            public String ofScanReadWhereAssigned(RelNode.Scan scan) {
+                return execution.notes().of(scan, true) + more.apply(scan);
+            }
+        };
     }
 
     private StatementResult describe(ASTNode tree) {

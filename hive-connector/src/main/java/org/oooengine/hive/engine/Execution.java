@@ -32,12 +32,14 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
 
     /**
      * What EXPLAIN appends to an operator's line (empty for nothing): the jobs it runs in MapReduce
-     * mode, the partitions, files and splits a scan of a table held in files reads.
+     * mode, the partitions, files and splits a scan of a table held in files reads, and how the
+     * nodes share them out: as the session says, or each where it is assigned when
+     * {@code readWhereAssigned} (the plan has each node read a slice of a key, or a join route by ranges).
      */
     interface OperatorNotes {
-        OperatorNotes NONE = node -> "";
+        OperatorNotes NONE = (node, readWhereAssigned) -> "";
 
-        String of(RelNode node);
+        String of(RelNode node, boolean readWhereAssigned);
     }
 
     /**

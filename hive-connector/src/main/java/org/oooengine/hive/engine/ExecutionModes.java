@@ -112,7 +112,8 @@ final class ExecutionModes {
         return switch (SessionSettings.EXECUTION_MODE.get(settings)) {
             case "mapreduce" -> mapReduce(settings, snapshot);
             default -> new Execution(daemonScans(splitScheduling(settings)), daemonJoins, chooser.forDaemons(settings, snapshot),
-                    node -> filesRead(node, splitScheduling(settings)), new ClusterTableLayouts(snapshot, fileTables), plannerLimits(settings),
+                    (node, readWhereAssigned) -> filesRead(node, splitScheduling(settings), readWhereAssigned),
+                    new ClusterTableLayouts(snapshot, fileTables), plannerLimits(settings),
                     RuntimeLimits.of(settings), coordinatorSpill);
         };
     }
@@ -132,7 +133,7 @@ final class ExecutionModes {
         TableReader scans = withCoordinatorTables(new MapReduceTableReader(cluster, jobs),
                 fileTables.map(files -> new MapReduceFileTableReader(files, jobs)));
         return new Execution(scans, new MapReduceJoinRunner(jobs), chooser.forMapReduce(settings, snapshot),
-                ExecutionModes::mapReduceJobs, TableLayouts.NONE, plannerLimits(settings), RuntimeLimits.of(settings),
+                (node, readWhereAssigned) -> mapReduceJobs(node), TableLayouts.NONE, plannerLimits(settings), RuntimeLimits.of(settings),
                 coordinatorSpill);
     }
 
@@ -150,13 +151,18 @@ final class ExecutionModes {
                 .cached(SessionSettings.FILES_CACHE.get(settings));
     }
 
-    /** What a scan of a table held in files reads on the nodes: partitions kept, files, splits and bytes. */
-    private String filesRead(RelNode node, SplitScheduling files) {
+    /**
+     * What a scan of a table held in files reads on the nodes: partitions kept, files, splits and
+     * bytes, and how the nodes share the splits out (the session's pattern, unless each is read
+     * where it is assigned).
+     */
+    private String filesRead(RelNode node, SplitScheduling files, boolean readWhereAssigned) {
         if (!(node instanceof RelNode.Scan scan) || !FileTableReader.holds(scan.table()) || fileTables.isEmpty()) {
             return "";
         }
         return "  [files: " + fileTables.get().planned(scan.table(), cluster.spec().nodes(), scan.filter(), files).describe()
-                + ", " + files.pattern().name().toLowerCase(java.util.Locale.ROOT) + "]";
+                + ", " + (readWhereAssigned ? "where assigned" : files.pattern().name().toLowerCase(java.util.Locale.ROOT))
+                + (files.cached() ? "" : ", not cached") + "]";
     }
 
     private static String mapReduceJobs(RelNode node) {

@@ -271,6 +271,8 @@ class ExternalTablesTest {
                         assertEquals(routed, plan.contains("routed by ranges"), plan);
                         assertEquals(routed, plan.contains("each row to the nodes whose splits hold its o_orderkey"), plan);
                         assertEquals(routed, plan.contains("(each split read on its node: a join routes by its ranges)"), plan);
+                        // that scan's splits are not shared out as the session says: EXPLAIN does not say they are
+                        assertEquals(routed, plan.matches("(?s).*, where assigned\\] \\(each split read on its node.*"), plan);
                         assertSameAsDuckDb(shares, sql);
                     }
                 }
@@ -339,6 +341,7 @@ class ExternalTablesTest {
                         String sql = query.replace("%s", table);
                         String plan = explain(s, "EXPLAIN " + sql);
                         assertEquals(sliced, plan.contains("(each node reads a slice of the values of l_orderkey)"), plan);
+                        assertEquals(sliced, plan.contains(", where assigned] (each node reads a slice"), plan);
                         assertSameAsDuckDb(s, sql);
                     }
                     // joined with itself on the key, too large to send to every node: each node joins its slice
@@ -484,6 +487,7 @@ class ExternalTablesTest {
                     + "cache of files\\).*"), again);
             assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), expected, false));
             SqlCluster.rows(s, "SET ooo.files.cache=false");
+            assertTrue(explain(s, "EXPLAIN " + sql).contains(", local, not cached]"));
             String files = explain(s, "EXPLAIN ANALYZE " + sql);
             assertTrue(files.matches("(?s).*nodes read [0-9,]+ rows \\([0-9.]+ [KM]iB of files\\).*"), files);
             assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), expected, false));

@@ -88,8 +88,23 @@ public final class PlanPrinter {
         }
     }
 
+    /** What EXPLAIN appends to each operator's line: the executor's notes, EXPLAIN ANALYZE's measurements. */
+    @FunctionalInterface
+    public interface Notes {
+        String of(RelNode node);
+
+        /**
+         * The note of a scan whose splits the nodes read where they are assigned, whatever the
+         * session says of sharing them (each a slice of a key's values, or ranges a join routes its
+         * build rows by); by default that of any scan.
+         */
+        default String ofScanReadWhereAssigned(RelNode.Scan scan) {
+            return of(scan);
+        }
+    }
+
     private final PlanEstimates estimates;
-    private final Function<RelNode, String> annotation;
+    private final Notes annotation;
     private final Shared shared;
     /** By key, the number each shared subplan met so far is shown as. */
     private final Map<Integer, Integer> sharedShown = new java.util.HashMap<>();
@@ -97,7 +112,7 @@ public final class PlanPrinter {
     private final java.util.Set<Integer> sharedPrinted = new java.util.HashSet<>();
     private final List<String> out = new ArrayList<>();
 
-    private PlanPrinter(Context context, Function<RelNode, String> annotation) {
+    private PlanPrinter(Context context, Notes annotation) {
         this.estimates = new PlanEstimates(context.layouts(), context.scans());
         this.annotation = annotation;
         this.shared = context.shared();
@@ -109,10 +124,10 @@ public final class PlanPrinter {
 
     /** The tree with {@code annotation} appended to each operator's line (EXPLAIN ANALYZE's measurements). */
     public static List<String> lines(RelNode root, Function<RelNode, String> annotation) {
-        return lines(root, Context.NONE, annotation);
+        return lines(root, Context.NONE, annotation::apply);
     }
 
-    public static List<String> lines(RelNode root, Context context, Function<RelNode, String> annotation) {
+    public static List<String> lines(RelNode root, Context context, Notes annotation) {
         PlanPrinter printer = new PlanPrinter(context, annotation);
         printer.print(root, "");
         return printer.out;
@@ -126,7 +141,7 @@ public final class PlanPrinter {
             RelNode computed = shared.computedAt(key);
             if (computed != null ? computed != n : sharedPrinted.contains(key)) {
                 add(indent, "Shared #" + number + " reused: its rows replayed from where it is computed", estimates.rows(n),
-                        annotation.apply(n));
+                        annotation.of(n));
                 return;
             }
             sharedPrinted.add(key);
@@ -149,11 +164,11 @@ public final class PlanPrinter {
             printShuffledSteps(w, indent);
         } else if (n instanceof RelNode.Limit l && l.input() instanceof RelNode.Sort s) {
             // ORDER BY ... LIMIT keeps only the first rows as it sorts: the sort hands on no more
-            add(indent, describe(l), estimates.rows(l), annotation.apply(l));
-            add(indent + "  ", describe(s), PipelineRows.limited(estimates.rows(s), l.offset() + l.count()), annotation.apply(s));
+            add(indent, describe(l), estimates.rows(l), annotation.of(l));
+            add(indent + "  ", describe(s), PipelineRows.limited(estimates.rows(s), l.offset() + l.count()), annotation.of(s));
             print(s.input(), indent + "    ");
         } else {
-            add(indent, describe(n), estimates.rows(n), annotation.apply(n));
+            add(indent, describe(n), estimates.rows(n), annotation.of(n));
             for (RelNode c : inputs(n)) {
                 print(c, indent + "  ");
             }
@@ -179,7 +194,7 @@ public final class PlanPrinter {
         // the pipeline as the coordinator sends it: each scan reads only the columns used above it
         ScanPipeline resolved = ScanPipeline.of(p.scan().table().storage(), width, p.steps(), needed);
         PipelineRows rows = estimates.pipeline(p);
-        add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rowsOut, annotation.apply(p));
+        add(indent, head != null ? head : gather(p.steps(), rows.output(), needed), rowsOut, annotation.of(p));
         printSteps(resolved.steps(), rows, indent + "  ", p.broadcasts(), p.shuffles(), null,
                 p.slicedBy() >= 0 ? p.slicedBy() : PartitionColumn.of(p.scan()));
         boolean byRanges = p.steps().stream().anyMatch(step -> step instanceof PipelineStep.HashJoin j
@@ -188,7 +203,7 @@ public final class PlanPrinter {
                 + p.scan().fields().get(p.slicedBy()).name() + ")"
                 : byRanges ? " (each split read on its node: a join routes by its ranges)" : "";
         out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0))
-                + annotation.apply(p.scan()) + placed);
+                + (placed.isEmpty() ? annotation.of(p.scan()) : annotation.ofScanReadWhereAssigned(p.scan())) + placed);
         printBroadcasts(p.broadcasts(), ScanPipeline.sentColumns(width, p.steps(), needed), indent);
         for (int i = 0; i < p.shuffles().size(); i++) {
             RelNode.Shuffle shuffle = p.shuffles().get(i);
@@ -269,7 +284,7 @@ public final class PlanPrinter {
                         l.pipeline().slicedBy() >= 0 ? l.pipeline().slicedBy() : local == null ? -1 : PartitionColumn.of(local));
                 out.add(indent + "  " + ON_NODES + (local == null ? "Scan " + l.pipeline().table()
                         : scan(local, l.pipeline().columns())) + rowsText(localRows.rowsBefore(0))
-                        + (local == null ? "" : annotation.apply(local)));
+                        + (local == null ? "" : annotation.of(local)));
             }
         }
     }
@@ -282,7 +297,7 @@ public final class PlanPrinter {
     private void printShuffledJoin(RelNode.ShuffledJoin j, String indent) {
         PipelineRows rows = estimates.pipeline(j);
         List<PipelineStep> steps = PlanEstimates.shuffledJoinSteps(j);
-        add(indent, gather(steps, rows.output(), all(j.fields().size())), rows.outputRows(), annotation.apply(j));
+        add(indent, gather(steps, rows.output(), all(j.fields().size())), rows.outputRows(), annotation.of(j));
         printSteps(steps, rows, indent + "  ", List.of(), List.of(), j, -1);
         out.add(indent + "  Shuffle probe rows by " + keyNames(j.left(), j.leftKeys()) + " to the node each key hashes to");
         printOperator(j.left(), indent + "    ");
@@ -309,7 +324,7 @@ public final class PlanPrinter {
      */
     private void printShuffledSteps(RelNode.ShuffledSteps w, String indent) {
         PipelineRows rows = estimates.pipeline(w);
-        add(indent, gather(w.steps(), rows.output(), all(w.fields().size())), rows.outputRows(), annotation.apply(w));
+        add(indent, gather(w.steps(), rows.output(), all(w.fields().size())), rows.outputRows(), annotation.of(w));
         int first = 0;
         while (!(w.steps().get(first) instanceof PipelineStep.Window || w.steps().get(first) instanceof PipelineStep.Aggregate)) {
             first++;
@@ -334,7 +349,7 @@ public final class PlanPrinter {
 
     private void printIndexJoinSteps(RelNode.IndexJoinSteps s, String indent) {
         PipelineRows rows = estimates.pipeline(s);
-        add(indent, gather(s.steps(), rows.output(), all(s.fields().size())), rows.outputRows(), annotation.apply(s));
+        add(indent, gather(s.steps(), rows.output(), all(s.fields().size())), rows.outputRows(), annotation.of(s));
         printSteps(s.steps(), rows, indent + "  ", s.broadcasts(), List.of(), null, -1);
         printBroadcasts(s.broadcasts(), Map.of(), indent);
         printOperator(s.join(), indent + "  "); // the nodes run it
@@ -344,7 +359,7 @@ public final class PlanPrinter {
     private void printFinalAggregate(RelNode.FinalAggregate a, String indent) {
         String text = StepText.aggregate("FinalAggregate", partialStep(a).keys(), a.aggregates(), partialInput(a), a.fields())
                 + (a.onNodes() ? " on the nodes, each group where its key hashes" : "");
-        add(indent, text, estimates.rows(a), annotation.apply(a));
+        add(indent, text, estimates.rows(a), annotation.of(a));
         if (a.onNodes()) { // the partial rows are shuffled, not gathered: the coordinator receives the merged groups
             printPipeline((RelNode.NodePipeline) a.input(), indent + "  ", null, "Shuffle partial aggregates by "
                     + ColumnNames.of(a.fields()).list(0, a.keyCount()) + " to the nodes that merge them", estimates.rows(a));
