@@ -149,6 +149,10 @@ final class ClusterCommand {
 
         @Override
         public Integer call() throws Exception {
+            if (noNodeFileCache && nodeFileCache > 0) {
+                throw new ParameterException(spec.commandLine(),
+                        "--node-file-cache and --no-node-file-cache contradict each other: give one");
+            }
             root.check("ooo cluster start", "a cluster");
             if (nodes != null && nodes < 1) {
                 throw new ParameterException(spec.commandLine(), "--nodes must be at least 1, got " + nodes);

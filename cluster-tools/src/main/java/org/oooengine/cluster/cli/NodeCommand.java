@@ -111,6 +111,10 @@ final class NodeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        if (noFileCache && fileCache > 0) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--file-cache and --no-file-cache contradict each other: give one");
+        }
         root.check("ooo node", "a cluster node");
         if (maxStatements < 1) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--max-statements must be at least 1");

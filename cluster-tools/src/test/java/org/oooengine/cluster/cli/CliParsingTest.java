@@ -320,6 +320,14 @@ class CliParsingTest {
         assertTrue(duration.err().contains("'soon' is not a duration"), duration::toString);
         Cli unknown = Cli.run("nosuchcommand");
         assertEquals(2, unknown.exitCode(), unknown::toString);
+        // a size for the nodes' file caches beside keeping none: refused, not one of them ignored
+        Cli both = Cli.run("node", "--cluster", "/nowhere", "--id", "n1", "--file-cache", "1g", "--no-file-cache");
+        assertEquals(2, both.exitCode(), both::toString);
+        assertTrue(both.err().contains("--file-cache and --no-file-cache contradict each other"), both::toString);
+        Cli bothStart = Cli.run("cluster", "start", "--cluster", "/nowhere", "--node-file-cache", "1g",
+                "--no-node-file-cache");
+        assertEquals(2, bothStart.exitCode(), bothStart::toString);
+        assertTrue(bothStart.err().contains("--node-file-cache and --no-node-file-cache contradict"), bothStart::toString);
     }
 
     @Test

@@ -31,9 +31,6 @@ public final class NodeService implements RequestHandler, AutoCloseable {
     /** How the operator sets the spill space of a node for all its queries ({@link Caps#spillMaxBytes}). */
     public static final String SPILL_CAP_FLAG = "ooo node --spill-max";
 
-    /** How the operator sets the disk a node keeps files' splits in ({@link Caps#fileCacheBytes}). */
-    public static final String FILE_CACHE_FLAG = "ooo node --file-cache";
-
     /** How the operator sets what all the statements running on a node may hold together ({@link Caps#statementsMemoryBytes}). */
     public static final String STATEMENTS_MEMORY_CAP_FLAG = "ooo node --statements-memory";
 
@@ -97,6 +94,10 @@ public final class NodeService implements RequestHandler, AutoCloseable {
                 return null;
             }
             long bytes = fileCacheBytes > 0 ? fileCacheBytes : SpillSpace.defaultMaxBytes(dataDir) / 5; // of half of what is free
+            if (bytes <= 0) { // a file system with next to nothing free
+                LOG.warn("keeping no columns of files' splits: no space free under {}", dataDir);
+                return null;
+            }
             return SplitCache.open(dataDir.resolve(SplitCache.DIRECTORY), bytes);
         }
     }
