@@ -3,6 +3,7 @@ package org.oooengine.hive.engine;
 import org.oooengine.core.cluster.QueryLimits;
 import java.util.ArrayList;
 import java.util.BitSet;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -65,6 +66,8 @@ public final class ClusterTableReader implements TableReader {
     /** The splits of a table held in files, assigned to the cluster's nodes; none when no catalog holds such tables. */
     private final Optional<FileTableReader> files;
     private final SplitScheduling scheduling;
+    /** Tables in files that joins build from on each node in slices cut as the scanned table's, by storage name. */
+    private final Map<String, TableInfo> slicedAlike;
 
     public ClusterTableReader(ClusterSession cluster) {
         this(cluster, Reads.NONE, Optional.empty(), SplitScheduling.DEFAULT);
@@ -77,10 +80,23 @@ public final class ClusterTableReader implements TableReader {
     /** Reads the tables {@code files} holds from their files' splits, on the nodes too, shared out as {@code scheduling} says. */
     public ClusterTableReader(ClusterSession cluster, Reads reads, Optional<FileTableReader> files,
                               SplitScheduling scheduling) {
+        this(cluster, reads, files, scheduling, Map.of());
+    }
+
+    private ClusterTableReader(ClusterSession cluster, Reads reads, Optional<FileTableReader> files,
+                               SplitScheduling scheduling, Map<String, TableInfo> slicedAlike) {
         this.cluster = cluster;
         this.reads = reads;
         this.files = files;
         this.scheduling = scheduling;
+        this.slicedAlike = slicedAlike;
+    }
+
+    @Override
+    public TableReader knowing(List<TableInfo> tables) {
+        Map<String, TableInfo> byStorage = new HashMap<>();
+        tables.forEach(t -> byStorage.put(t.storage(), t));
+        return new ClusterTableReader(cluster, reads, files, scheduling, Map.copyOf(byStorage));
     }
 
     /**
@@ -108,10 +124,16 @@ public final class ClusterTableReader implements TableReader {
                 + " is held in files, which this reader was given no way to list"));
         int rangeColumn = rangeColumn(pipeline);
         if (pipeline.slicedBy() >= 0) {
+            SliceBuilds builds = SliceBuilds.of(table, pipeline);
             // a join building from the same slice of the table reads it too: its partitions are not the scan's to prune
-            Expr kept = builtFromOwnSlice(table, pipeline) ? null : leadingFilter(pipeline);
-            return new FileReads(Map.of(table.storage(), reader.onNodesBySlices(table, cluster.spec().nodes(), kept,
-                    pipeline.slicedBy(), rangeColumn).cached(scheduling.cached())));
+            Expr kept = builds.own() ? null : leadingFilter(pipeline);
+            List<FileTableReader.SlicedAlike> alike = new ArrayList<>();
+            builds.others().forEach((storage, built) -> alike.add(new FileTableReader.SlicedAlike(tableAlike(storage),
+                    built.size() == 1 ? leadingFilter(built.get(0)) : null, built.get(0).slicedBy())));
+            Map<String, FileReads.Scan> scans = new HashMap<>();
+            reader.onNodesBySlices(table, cluster.spec().nodes(), kept, pipeline.slicedBy(), rangeColumn, alike)
+                    .forEach((storage, scan) -> scans.put(storage, scan.cached(scheduling.cached())));
+            return new FileReads(scans);
         }
         return new FileReads(Map.of(table.storage(), (rangeColumn < 0
                 ? reader.onNodes(table, cluster.spec().nodes(), leadingFilter(pipeline), scheduling)
@@ -137,27 +159,47 @@ public final class ClusterTableReader implements TableReader {
         return columns.isEmpty() ? -1 : columns.iterator().next();
     }
 
+    /** A table in files a join builds from in slices cut alike, as the plan told this reader ({@link #knowing}). */
+    private TableInfo tableAlike(String storage) {
+        TableInfo t = slicedAlike.get(storage);
+        if (t == null) {
+            throw new IllegalStateException("a join builds from " + storage + " in slices, a table this reader was not told of");
+        }
+        return t;
+    }
+
     /**
-     * Whether a join of {@code pipeline} (read in slices of {@code table}'s values) builds from its
-     * node's slice of the same table; fails where one would build from another table in files,
-     * whose slices would not be cut alike.
+     * What the joins of a pipeline read in slices of {@code table}'s values build from on each
+     * node: whether from the same slice of that table ({@code own}), and the pipelines that read
+     * slices of other tables in files, cut alike, by table.
      */
-    private static boolean builtFromOwnSlice(TableInfo table, ScanPipeline pipeline) {
-        boolean own = false;
-        for (PipelineStep step : pipeline.steps()) {
-            if (step instanceof PipelineStep.HashJoin j && j.build() instanceof JoinBuild.Local local) {
-                ScanPipeline built = local.pipeline();
-                if (built.slicedBy() >= 0) {
-                    if (!built.table().equals(table.storage()) || built.slicedBy() != pipeline.slicedBy()) {
-                        throw new IllegalStateException("a join of " + table.name() + " read in slices builds from "
-                                + built.table() + " in other slices: not planned");
+    private record SliceBuilds(boolean own, Map<String, List<ScanPipeline>> others) {
+        static SliceBuilds of(TableInfo table, ScanPipeline pipeline) {
+            boolean[] own = {false};
+            Map<String, List<ScanPipeline>> others = new LinkedHashMap<>();
+            walk(table, pipeline, pipeline.slicedBy(), own, others);
+            return new SliceBuilds(own[0], others);
+        }
+
+        private static void walk(TableInfo table, ScanPipeline pipeline, int slicedBy, boolean[] own,
+                                 Map<String, List<ScanPipeline>> others) {
+            for (PipelineStep step : pipeline.steps()) {
+                if (step instanceof PipelineStep.HashJoin j && j.build() instanceof JoinBuild.Local local) {
+                    ScanPipeline built = local.pipeline();
+                    if (built.slicedBy() >= 0) {
+                        if (!built.table().equals(table.storage())) {
+                            others.computeIfAbsent(built.table(), t -> new ArrayList<>()).add(built);
+                        } else if (built.slicedBy() != slicedBy) {
+                            throw new IllegalStateException("a join of " + table.name() + " read in slices builds from "
+                                    + "it in slices of another column: not planned");
+                        } else {
+                            own[0] = true;
+                        }
                     }
-                    own = true;
+                    walk(table, built, slicedBy, own, others);
                 }
-                own |= builtFromOwnSlice(table, built);
             }
         }
-        return own;
     }
 
     /** The conditions a pipeline's rows meet before anything else changes them, over the table's columns; null: none. */

@@ -302,13 +302,22 @@ public final class FileTableReader implements TableReader {
     }
 
     /**
+     * A table in files read beside another in slices cut alike: where {@code condition} (over its
+     * columns; null: none) keeps its rows, in slices of column {@code sliceColumn}'s values.
+     */
+    public record SlicedAlike(TableInfo table, Expr condition, int sliceColumn) {
+    }
+
+    /**
      * As {@link #onNodes}, the nodes each reading a slice of column {@code sliceColumn}'s values
      * ({@link KeySlices}), so that all rows of a value are read on one node; each split with the
      * range of column {@code rangeColumn}'s values it reads where that is not -1, as
-     * {@link #onNodesByRanges} gives them.
+     * {@link #onNodesByRanges} gives them. Each of {@code alike}'s tables is read in the same
+     * slices, cut where {@code table}'s splits' values start, so that a value's rows of every
+     * table are read on one node (a join of them runs there). The scans by storage name.
      */
-    public FileReads.Scan onNodesBySlices(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition,
-                                          int sliceColumn, int rangeColumn) {
+    public Map<String, FileReads.Scan> onNodesBySlices(TableInfo table, List<ClusterSpec.NodeSpec> nodes, Expr condition,
+                                                       int sliceColumn, int rangeColumn, List<SlicedAlike> alike) {
         FileReads.Scan scan = planned(table, nodes, condition, SplitScheduling.DEFAULT).scan();
         List<FileReads.KeyRange> ranges = splitRanges(table, scan, sliceColumn);
         List<FileReads.KeyRange> keys = rangeColumn < 0 ? null
@@ -320,8 +329,17 @@ public final class FileTableReader implements TableReader {
         }
         List<String> readers = nodes.stream().map(ClusterSpec.NodeSpec::id).toList();
         KeySlices slices = KeySlices.cut(withKeys, ranges, readers.size());
-        return new FileReads.Scan(scan.schema(), scan.fileColumns(), slices.assign(withKeys, ranges, readers, sliceColumn),
-                scan.id(), FileReads.Scheduling.LOCAL);
+        Map<String, FileReads.Scan> scans = new LinkedHashMap<>();
+        scans.put(table.storage(), new FileReads.Scan(scan.schema(), scan.fileColumns(),
+                slices.assign(withKeys, ranges, readers, sliceColumn), scan.id(), FileReads.Scheduling.LOCAL));
+        for (SlicedAlike other : alike) {
+            FileReads.Scan read = planned(other.table(), nodes, other.condition(), SplitScheduling.DEFAULT).scan();
+            List<FileReads.KeyRange> otherRanges = splitRanges(other.table(), read, other.sliceColumn());
+            scans.put(other.table().storage(), new FileReads.Scan(read.schema(), read.fileColumns(),
+                    slices.assign(read.splits(), otherRanges, readers, other.sliceColumn()), read.id(),
+                    FileReads.Scheduling.LOCAL));
+        }
+        return scans;
     }
 
     /**

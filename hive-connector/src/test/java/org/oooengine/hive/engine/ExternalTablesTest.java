@@ -360,6 +360,65 @@ class ExternalTablesTest {
     }
 
     /**
+     * Orders and their lines in files, each held in order of its order key declared RELY: joined
+     * on it, too large to send to every node, each node reads a slice of the orders' values and
+     * the lines of the same values (the lines' splits cut where the orders' start, an order's
+     * lines straddling row groups and slices alike), and joins them there, as over the engine's
+     * own tables partitioned by the key; a TPC-H Q21 of them too. Lines in another order are
+     * joined as before. Every answer DuckDB's, lines whose key is null and orders without lines
+     * among them.
+     */
+    @Test
+    void twoTablesInFilesInOrderOfOneKeyAreJoinedOnEachNodeReadingTheSameSlices() throws Exception {
+        cluster.oracle().execute("CREATE TABLE alike_lines AS SELECT CASE WHEN o_orderkey % 97 = 0 THEN NULL ELSE o_orderkey END "
+                + "AS l_orderkey, n AS l_n, o_totalprice - 1000 * n AS l_price FROM orders, range(7) t(n) "
+                + "WHERE o_orderkey % 11 <> 0");
+        cluster.oracle().execute("CREATE TABLE alike_orders AS SELECT o_orderkey, o_totalprice AS o_price, "
+                + "o_orderstatus AS o_status FROM orders WHERE o_orderkey % 13 <> 0");
+        List<String> joins = List.of(
+                "SELECT count(*), sum(l_price - o_price) FROM %l l JOIN %o o ON l.l_orderkey = o.o_orderkey "
+                        + "WHERE o_status = 'F'",
+                "SELECT o_status, count(*) FROM %o o WHERE EXISTS (SELECT 1 FROM %l l WHERE l.l_orderkey = o.o_orderkey "
+                        + "AND l.l_price > 300000) GROUP BY o_status",
+                "SELECT count(*), sum(o_price) FROM %o o WHERE NOT EXISTS (SELECT 1 FROM %l l "
+                        + "WHERE l.l_orderkey = o.o_orderkey AND l.l_n > 4)",
+                "SELECT count(*), count(o.o_orderkey) FROM %l l LEFT JOIN %o o ON l.l_orderkey = o.o_orderkey",
+                "SELECT count(*), count(l.l_n) FROM %o o LEFT JOIN %l l ON l.l_orderkey = o.o_orderkey AND l.l_n = 6",
+                "SELECT o.o_orderkey, count(*), sum(l_price) FROM %l l JOIN %o o ON l.l_orderkey = o.o_orderkey "
+                        + "GROUP BY o.o_orderkey HAVING sum(l_price) > 1000000",
+                "SELECT o_status, count(*) FROM %l a JOIN %o o ON a.l_orderkey = o.o_orderkey WHERE o_price > 100000 "
+                        + "AND EXISTS (SELECT 1 FROM %l b WHERE b.l_orderkey = a.l_orderkey AND b.l_n <> a.l_n) "
+                        + "AND NOT EXISTS (SELECT 1 FROM %l c WHERE c.l_orderkey = a.l_orderkey AND c.l_n > a.l_n "
+                        + "AND c.l_price > 250000) GROUP BY o_status");
+        String orders = "alike_orders_sorted";
+        Path ordersFile = parquetCopy("alike_orders", orders, "o_orderkey");
+        try (SqlSession s = cluster.session(Map.of("ooo.join.broadcast-max-bytes", "1000"))) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + orders + " (o_orderkey BIGINT, o_price DECIMAL(15,2), "
+                    + "o_status STRING, PRIMARY KEY (o_orderkey) DISABLE NOVALIDATE RELY) STORED AS PARQUET LOCATION '"
+                    + ordersFile.getParent() + "'");
+            for (String order : List.of("sorted", "shuffled")) {
+                String lines = "alike_lines_" + order;
+                Path file = parquetCopy("alike_lines", lines, order.equals("sorted") ? "l_orderkey NULLS FIRST, l_n" : "l_price, l_n");
+                SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + lines + " (l_orderkey BIGINT, l_n BIGINT, l_price DECIMAL(15,2), "
+                        + "PRIMARY KEY (l_orderkey, l_n) DISABLE NOVALIDATE RELY) STORED AS PARQUET LOCATION '"
+                        + file.getParent() + "'");
+                boolean alike = order.equals("sorted");
+                for (String join : joins) {
+                    String sql = join.replace("%l", lines).replace("%o", orders);
+                    String plan = explain(s, "EXPLAIN " + sql);
+                    assertEquals(alike, plan.matches("(?s).*co-located \\(the same slice of default\\.alike_(orders|lines)_sorted.*"),
+                            plan);
+                    assertEquals(alike, plan.contains("(each node reads a slice of the values of o_orderkey)")
+                            && plan.contains("(each node reads a slice of the values of l_orderkey)"), plan);
+                    assertSameAsDuckDb(s, sql);
+                }
+                SqlCluster.rows(s, "DROP TABLE " + lines);
+            }
+            SqlCluster.rows(s, "DROP TABLE " + orders);
+        }
+    }
+
+    /**
      * DuckDB's table {@code rows} written in order of {@code orderBy} to a Parquet file of row
      * groups of 1,000 rows under directory {@code name}, and a view {@code name} of it to answer
      * over: the file.

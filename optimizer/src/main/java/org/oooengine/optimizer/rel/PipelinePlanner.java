@@ -402,7 +402,7 @@ public final class PipelinePlanner {
         List<PipelineStep> steps = new ArrayList<>(rows.steps());
         steps.add(new PipelineStep.Project(sent));
         RelNode.NodePipeline keyed = new RelNode.NodePipeline(rows.scan(), steps, rows.broadcasts(), rows.shuffles(), sentFields,
-                rows.slicedBy());
+                rows.slicedBy(), rows.slicedAlike());
         List<Expr> partition = keys.stream().map(k -> (Expr) new Expr.Column(k, sentFields.get(k).type())).toList();
         List<Expr> dropped = new ArrayList<>(sent.subList(0, width));
         for (int i = 0; i < w.calls().size(); i++) {
@@ -856,7 +856,8 @@ public final class PipelinePlanner {
             int sliced = s.table().primaryKey().isEmpty() ? layouts.sliceColumn(s.table()) : -1;
             Chain scanned = new Chain(s, List.of(), List.of(), List.of(), s.fields(),
                     sliced >= 0 ? sliced : PartitionColumn.of(s), rows,
-                    rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)), -1, sliced, -1);
+                    rows < 0 || bytes < 0 ? -1 : stringBytes(s.fields(), (double) bytes / Math.max(rows, 1)), -1, sliced, -1,
+                    List.of());
             return s.filter() == null ? scanned
                     : scanned.filtered(s.filter(), model.share(s.filter(), s.fields(), column -> layouts.range(s.table(), column)));
         }
@@ -1238,7 +1239,8 @@ public final class PipelinePlanner {
         steps.add(new PipelineStep.HashJoin(new JoinBuild.Shuffled(moved.size() - 1), JoinKind.RIGHT_SEMI,
                 Chain.boxed(j.rightKeys()), Chain.boxed(j.leftKeys()), residual, lw));
         return new Chain(probing.scan, steps, probing.broadcasts, moved, j.fields(), shuffleKey,
-                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, -1, -1, probing.slicedBy);
+                RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, -1, -1, probing.slicedBy,
+                probing.slicedAlike);
     }
 
     /**
@@ -1305,9 +1307,9 @@ public final class PipelinePlanner {
     }
 
     /**
-     * Joined on both tables' leading key columns, the tables partitioned alike (or one table in
-     * files joined with itself, both sides read in the same slices of its key): every match is
-     * on one node.
+     * Joined on both tables' leading key columns, the tables partitioned alike (or tables in
+     * files read in slices of their keys cut alike: TPC-H's lineitem and orders, each in order of
+     * its order key, or one table joined with itself): every match is on one node.
      */
     private boolean coLocated(Chain left, int[] leftKeys, Chain right, int[] rightKeys) {
         if (left.rows < 0 || right.rows < 0) {
@@ -1315,14 +1317,28 @@ public final class PipelinePlanner {
         }
         boolean alike = left.hashPlaced() && right.hashPlaced()
                 ? layouts.partitionedAlike(left.scan.table(), right.scan.table())
-                : left.sliceColumn >= 0 && left.sliceColumn == right.sliceColumn
-                && left.scan.table().equals(right.scan.table());
+                : left.sliceColumn >= 0 && right.sliceColumn >= 0 && (left.scan.table().equals(right.scan.table())
+                ? left.sliceColumn == right.sliceColumn : slicedAlike(left, right));
         if (!alike) {
             return false;
         }
         return IntStream.range(0, leftKeys.length).anyMatch(i -> left.partitionedBy(leftKeys[i])
                 && right.partitionedBy(rightKeys[i])
                 && left.fields.get(leftKeys[i]).type().equals(right.fields.get(rightKeys[i]).type()));
+    }
+
+    /**
+     * Whether two tables in files, each read in slices of its key, can be read in slices cut
+     * alike: the slices of the probing side's table are cut where its splits' values start, and
+     * the other table's splits are read by the nodes whose slices their values meet, so the two
+     * keys must hold values of one type. Neither side may route broadcast rows by the ranges of
+     * its splits (those are its own table's splits' ranges, which a slice cut by another table's
+     * does not keep).
+     */
+    private static boolean slicedAlike(Chain left, Chain right) {
+        SqlType.Kind leftType = left.scan.table().columns().get(left.sliceColumn).type().kind();
+        SqlType.Kind rightType = right.scan.table().columns().get(right.sliceColumn).type().kind();
+        return leftType == rightType && rangeColumnOf(left.steps) < 0 && rangeColumnOf(right.steps) < 0;
     }
 
     /**
@@ -1347,7 +1363,8 @@ public final class PipelinePlanner {
         broadcasts.addAll(kept.broadcasts);
         return new Chain(probing.scan, steps, broadcasts, probing.shuffles, j.fields(), kept.partitionKey,
                 RowEstimates.kept(kept.rows, RowEstimates.CONJUNCT_SELECTIVITY), kept.columnBytes, kept.partitionAlias,
-                kept.sliceColumn, probing.sliceColumn >= 0 ? probing.sliceColumn : probing.slicedBy);
+                probing.sliceColumn, probing.sliceColumn >= 0 ? probing.sliceColumn : probing.slicedBy,
+                probing.alikeWith(kept));
     }
 
     /**
@@ -1384,21 +1401,22 @@ public final class PipelinePlanner {
      */
     private record Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts,
                          List<RelNode.Shuffle> shuffles, List<Field> fields, int partitionKey, long rows,
-                         double columnBytes, int partitionAlias, int sliceColumn, int slicedBy) {
+                         double columnBytes, int partitionAlias, int sliceColumn, int slicedBy,
+                         List<TableInfo> slicedAlike) {
         /**
          * A chain whose rows are where {@code partitionKey} says and no other column says the
          * same, placed by the hash of its value, that needs no table in files read in slices.
          */
         Chain(RelNode.Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<RelNode.Shuffle> shuffles,
               List<Field> fields, int partitionKey, long rows, double columnBytes) {
-            this(scan, steps, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, -1, -1, -1);
+            this(scan, steps, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, -1, -1, -1, List.of());
         }
 
         Chain with(PipelineStep step, List<Field> out) {
             List<PipelineStep> more = new ArrayList<>(steps);
             more.add(step);
             return new Chain(scan, more, broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes,
-                    PartitionColumn.after(step, partitionAlias), sliceColumn, slicedBy);
+                    PartitionColumn.after(step, partitionAlias), sliceColumn, slicedBy, slicedAlike);
         }
 
         /**
@@ -1418,7 +1436,22 @@ public final class PipelinePlanner {
         /** This chain, relying on its partition column's values being whole on each node: a table in files read in slices. */
         Chain keyedWhole() {
             return sliceColumn < 0 ? this : new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, rows,
-                    columnBytes, partitionAlias, sliceColumn, sliceColumn);
+                    columnBytes, partitionAlias, sliceColumn, sliceColumn, slicedAlike);
+        }
+
+        /**
+         * The tables in files read in this chain's slices once it builds on each node from {@code
+         * built}'s rows: those of both chains, and {@code built}'s own table where it is another
+         * one read in slices (cut as this chain's table is, so that the slices hold the same values).
+         */
+        List<TableInfo> alikeWith(Chain built) {
+            List<TableInfo> tables = new ArrayList<>(slicedAlike);
+            TableInfo other = built.scan.table();
+            if (built.sliceColumn >= 0 && !other.equals(scan.table()) && !tables.contains(other)) {
+                tables.add(other);
+            }
+            built.slicedAlike.stream().filter(t -> !tables.contains(t) && !t.equals(scan.table())).forEach(tables::add);
+            return List.copyOf(tables);
         }
 
         /** Whether {@code column} holds the value the rows are partitioned by: the partition column, or one an inner join equated with it. */
@@ -1434,19 +1467,19 @@ public final class PipelinePlanner {
         /** The same chain with {@code other} steps, of the same output. */
         Chain withSteps(List<PipelineStep> other) {
             return new Chain(scan, other, broadcasts, shuffles, fields, partitionKey, rows, columnBytes, partitionAlias,
-                    sliceColumn, slicedBy);
+                    sliceColumn, slicedBy, slicedAlike);
         }
 
         /** The same chain estimated to send {@code estimate} rows. */
         Chain withRows(long estimate) {
             return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, estimate, columnBytes, partitionAlias,
-                    sliceColumn, slicedBy);
+                    sliceColumn, slicedBy, slicedAlike);
         }
 
         /** The same chain estimated to send {@code share} of the rows it did (groups, or rows a filter keeps). */
         Chain estimated(double share) {
             return new Chain(scan, steps, broadcasts, shuffles, fields, partitionKey, RowEstimates.kept(rows, share),
-                    columnBytes, partitionAlias, sliceColumn, slicedBy);
+                    columnBytes, partitionAlias, sliceColumn, slicedBy, slicedAlike);
         }
 
         /**
@@ -1479,18 +1512,18 @@ public final class PipelinePlanner {
                     yield new JoinBuild.Shuffled(moved.size() - 1);
                 }
             };
-            return joined(j, source, build.fields.size(), sent, moved);
+            return joined(j, source, build.fields.size(), sent, moved, from == Build.LOCAL ? alikeWith(build) : slicedAlike);
         }
 
         /** This chain joined on each node with the rows of {@code rows}, which the coordinator computes and sends to every node. */
         Chain probeBroadcast(RelNode.Join j, RelNode rows) {
             List<RelNode> sent = new ArrayList<>(broadcasts);
             sent.add(rows);
-            return joined(j, new JoinBuild.Broadcast(sent.size() - 1), rows.fields().size(), sent, shuffles);
+            return joined(j, new JoinBuild.Broadcast(sent.size() - 1), rows.fields().size(), sent, shuffles, slicedAlike);
         }
 
         private Chain joined(RelNode.Join j, JoinBuild source, int buildWidth, List<RelNode> sent,
-                             List<RelNode.Shuffle> moved) {
+                             List<RelNode.Shuffle> moved, List<TableInfo> alike) {
             PipelineStep step = new PipelineStep.HashJoin(source, j.kind(), boxed(j.leftKeys()), boxed(j.rightKeys()),
                     j.residual(), buildWidth);
             List<PipelineStep> more = new ArrayList<>(steps);
@@ -1498,9 +1531,9 @@ public final class PipelinePlanner {
             // the build rows a right or full join adds have nulls for the probe's columns, its
             // partition column too, on whichever node they were: a GROUP BY it may not run whole there
             boolean padsProbe = j.kind() == JoinKind.RIGHT || j.kind() == JoinKind.FULL;
-            return padsProbe ? new Chain(scan, more, sent, moved, j.fields(), -1, rows, columnBytes, -1, -1, slicedBy)
+            return padsProbe ? new Chain(scan, more, sent, moved, j.fields(), -1, rows, columnBytes, -1, -1, slicedBy, alike)
                     : new Chain(scan, more, sent, moved, j.fields(), partitionKey, rows, columnBytes, aliasAfter(j),
-                    sliceColumn, slicedBy);
+                    sliceColumn, slicedBy, alike);
         }
 
         /**
@@ -1543,7 +1576,7 @@ public final class PipelinePlanner {
         }
 
         RelNode.NodePipeline gathered() {
-            return new RelNode.NodePipeline(scan, steps, broadcasts, shuffles, fields, slicedBy);
+            return new RelNode.NodePipeline(scan, steps, broadcasts, shuffles, fields, slicedBy, slicedAlike);
         }
 
         private static List<Integer> boxed(int[] keys) {

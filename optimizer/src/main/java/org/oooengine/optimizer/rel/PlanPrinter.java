@@ -199,8 +199,7 @@ public final class PlanPrinter {
                 p.slicedBy() >= 0 ? p.slicedBy() : PartitionColumn.of(p.scan()));
         boolean byRanges = p.steps().stream().anyMatch(step -> step instanceof PipelineStep.HashJoin j
                 && j.build() instanceof JoinBuild.Broadcast b && b.byRanges());
-        String placed = p.slicedBy() >= 0 ? " (each node reads a slice of the values of "
-                + p.scan().fields().get(p.slicedBy()).name() + ")"
+        String placed = p.slicedBy() >= 0 ? sliced(p.scan(), p.slicedBy())
                 : byRanges ? " (each split read on its node: a join routes by its ranges)" : "";
         out.add(indent + "  " + ON_NODES + scan(p.scan(), resolved.columns()) + rowsText(rows.rowsBefore(0))
                 + (placed.isEmpty() ? annotation.of(p.scan()) : annotation.ofScanReadWhereAssigned(p.scan())) + placed);
@@ -282,11 +281,18 @@ public final class PlanPrinter {
                 PipelineRows localRows = estimates.local(l, broadcasts, shuffles);
                 printSteps(l.pipeline().steps(), localRows, indent + "  ", broadcasts, shuffles, null,
                         l.pipeline().slicedBy() >= 0 ? l.pipeline().slicedBy() : local == null ? -1 : PartitionColumn.of(local));
+                int slicedBy = l.pipeline().slicedBy();
                 out.add(indent + "  " + ON_NODES + (local == null ? "Scan " + l.pipeline().table()
                         : scan(local, l.pipeline().columns())) + rowsText(localRows.rowsBefore(0))
-                        + (local == null ? "" : annotation.of(local)));
+                        + (local == null ? "" : slicedBy < 0 ? annotation.of(local)
+                        : annotation.ofScanReadWhereAssigned(local) + sliced(local, slicedBy)));
             }
         }
+    }
+
+    /** What EXPLAIN says of a scan of a table in files that the nodes read in slices of column {@code slicedBy}'s values. */
+    private static String sliced(RelNode.Scan scan, int slicedBy) {
+        return " (each node reads a slice of the values of " + scan.fields().get(slicedBy).name() + ")";
     }
 
     private static String rowsText(long rows) {

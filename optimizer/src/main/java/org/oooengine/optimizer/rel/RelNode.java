@@ -278,19 +278,21 @@ public sealed interface RelNode {
      * the nodes send each other by the join key. {@code slicedBy}: the column of the scanned table
      * whose equal values the steps need on one node (a GROUP BY or window by it run whole on each
      * node) where the table is held in files, which the nodes then read in slices of its values;
-     * -1 otherwise.
+     * -1 otherwise. {@code slicedAlike}: the other tables in files its joins build from on each
+     * node, read in slices cut as the scanned table's (TPC-H's orders beside lineitem).
      */
     record NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Shuffle> shuffles,
-                        List<Field> fields, int slicedBy) implements RelNode {
+                        List<Field> fields, int slicedBy, List<TableInfo> slicedAlike) implements RelNode {
         public NodePipeline {
             steps = List.copyOf(steps);
             broadcasts = List.copyOf(broadcasts);
             shuffles = List.copyOf(shuffles);
+            slicedAlike = List.copyOf(slicedAlike);
         }
 
         public NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Shuffle> shuffles,
                             List<Field> fields) {
-            this(scan, steps, broadcasts, shuffles, fields, -1);
+            this(scan, steps, broadcasts, shuffles, fields, -1, List.of());
         }
 
         public NodePipeline(Scan scan, List<PipelineStep> steps, List<RelNode> broadcasts, List<Field> fields) {

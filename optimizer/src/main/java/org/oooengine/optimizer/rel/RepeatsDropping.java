@@ -53,7 +53,7 @@ final class RepeatsDropping {
             read.stream().forEach(c -> keys.add(new Expr.Column(c, types[c])));
             dropped.add(last, new PipelineStep.DropRepeats(keys, keepPercent));
         }
-        return new RelNode.NodePipeline(p.scan(), dropped, p.broadcasts(), shuffles, p.fields(), p.slicedBy());
+        return new RelNode.NodePipeline(p.scan(), dropped, p.broadcasts(), shuffles, p.fields(), p.slicedBy(), p.slicedAlike());
     }
 
     /** Whether the copies of a repeated row that reach {@code step} leave it alike (as copies, or all dropped). */
@@ -134,6 +134,6 @@ final class RepeatsDropping {
         List<PipelineStep> steps = new ArrayList<>(producer.steps());
         steps.add(new PipelineStep.DropRepeats(keys, keepPercent));
         return new RelNode.Shuffle(new RelNode.NodePipeline(producer.scan(), steps, producer.broadcasts(),
-                producer.shuffles(), producer.fields(), producer.slicedBy()), shuffle.keyColumn());
+                producer.shuffles(), producer.fields(), producer.slicedBy(), producer.slicedAlike()), shuffle.keyColumn());
     }
 }

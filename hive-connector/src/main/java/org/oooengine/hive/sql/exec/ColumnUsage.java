@@ -2,13 +2,16 @@ package org.oooengine.hive.sql.exec;
 
 import java.util.BitSet;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.core.sql.expr.Exprs;
+import org.oooengine.optimizer.catalog.TableInfo;
 import org.oooengine.optimizer.rel.RelNode;
 
 /**
@@ -19,13 +22,23 @@ import org.oooengine.optimizer.rel.RelNode;
  */
 final class ColumnUsage {
     private final Map<RelNode.Scan, BitSet> byScan = new IdentityHashMap<>();
+    private final Set<TableInfo> slicedAlike = new LinkedHashSet<>();
 
     static Map<RelNode.Scan, BitSet> of(RelNode root) {
+        return walked(root).byScan;
+    }
+
+    /** The tables in files the plan's node pipelines build from in slices cut as their own tables' ({@link RelNode.NodePipeline#slicedAlike}). */
+    static List<TableInfo> slicedAlike(RelNode root) {
+        return List.copyOf(walked(root).slicedAlike);
+    }
+
+    private static ColumnUsage walked(RelNode root) {
         ColumnUsage u = new ColumnUsage();
         BitSet all = new BitSet();
         all.set(0, root.fields().size());
         u.need(root, all);
-        return u.byScan;
+        return u;
     }
 
     private void need(RelNode node, BitSet required) {
@@ -91,6 +104,7 @@ final class ColumnUsage {
             in.set(r.countColumn());
             need(r.input(), in);
         } else if (node instanceof RelNode.NodePipeline p) {
+            slicedAlike.addAll(p.slicedAlike());
             Map<JoinBuild, BitSet> sent = ScanPipeline.sentColumns(p.scan().fields().size(), p.steps(), required);
             needSent(sent, p.broadcasts(), p.shuffles());
         } else if (node instanceof RelNode.IndexJoinSteps s) {

@@ -42,7 +42,9 @@ import org.oooengine.optimizer.rel.RelNode;
  * between them.
  */
 public final class Executor {
-    private final TableReader reader;
+    private final TableReader tables;
+    /** {@link #tables}, told of the tables in files the plan running builds from beside those it scans. */
+    private TableReader reader;
     private final IndexJoinRunner indexJoins;
     private final Cancellation cancel;
     private final QueryLimits nodeLimits;
@@ -81,6 +83,7 @@ public final class Executor {
      */
     public Executor(TableReader reader, IndexJoinRunner indexJoins, Cancellation cancel, QueryMemory memory,
                     QueryLimits nodeLimits) {
+        this.tables = reader;
         this.reader = reader;
         this.indexJoins = indexJoins;
         this.cancel = cancel;
@@ -94,6 +97,7 @@ public final class Executor {
      */
     public Rows run(RelNode root) {
         usage = ColumnUsage.of(root);
+        reader = tables.knowing(ColumnUsage.slicedAlike(root));
         shared = SharedSubplans.of(root, usage);
         computed.clear();
         broadcastsComputed.clear();
@@ -637,7 +641,7 @@ public final class Executor {
         }
         List<PipelineStep> steps = new ArrayList<>(p.steps());
         steps.add(new PipelineStep.Project(kept));
-        return new RelNode.NodePipeline(p.scan(), steps, p.broadcasts(), p.shuffles(), p.fields(), p.slicedBy());
+        return new RelNode.NodePipeline(p.scan(), steps, p.broadcasts(), p.shuffles(), p.fields(), p.slicedBy(), p.slicedAlike());
     }
 
     /** Merges the groups' partial states as the nodes send them, or has the nodes merge them. */

@@ -31,6 +31,11 @@ public final class RoutingTableReader implements TableReader {
     }
 
     @Override
+    public TableReader knowing(List<TableInfo> tables) {
+        return new RoutingTableReader(routed, routedReader.knowing(tables), others.knowing(tables));
+    }
+
+    @Override
     public void scan(TableInfo table, BitSet needed, Cancellation cancel, Consumer<Object[]> sink) {
         readerOf(table).scan(table, needed, cancel, sink);
     }

@@ -215,6 +215,16 @@ public interface TableReader {
                 + " is not");
     }
 
+    /**
+     * This reader, told of {@code tables}: tables in files that a plan's joins build from on each
+     * node without being the scanned table handed to it ({@link
+     * org.oooengine.optimizer.rel.RelNode.NodePipeline#slicedAlike}), whose files it must cut into
+     * splits too; a reader that reads no such tables is the same.
+     */
+    default TableReader knowing(List<TableInfo> tables) {
+        return this;
+    }
+
     default void pipeline(TableInfo table, ScanPipeline pipeline, Cancellation cancel, Consumer<Object[]> sink) {
         Pipeline local = new Pipeline(pipeline.steps(), pipeline.width(), Pipeline.BuildSource.ROWS_ONLY,
                 batch -> batch.forEach(sink));
