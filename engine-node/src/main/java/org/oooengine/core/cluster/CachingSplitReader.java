@@ -19,10 +19,13 @@ import org.oooengine.core.vector.Vector;
  * Reads splits through a {@link SplitCache}: the columns of a split it holds for the file as it is
  * now are read from there, the groups of rows the scan's filters rule out by the ranges kept with
  * them skipped; the others are read from the file by {@code files}, and kept as they go by where
- * the read is of every row of the split: the file's own indexes skipped no row group and the scan
- * gave them no equality to judge groups by (ORC's row indexes and Parquet's bloom filters are not
- * kept, so such a scan reads the file, as it skips more there). A kept column that cannot be read
- * is dropped and the split read from its file, after the rows already handed on.
+ * the read is of every row of the split: no row group was skipped, by its ranges or by what a
+ * Parquet bloom filter says of the scan's equalities (an equality of a value every group may
+ * hold, as {@code l_returnflag = 'R'}, keeps the split), and an ORC file was given no equality to
+ * judge its row groups by (its row indexes skip them unseen). Neither bloom filters nor row
+ * indexes are kept: a scan whose columns are kept reads them, skipping groups by their ranges only.
+ * A kept column that cannot be read is dropped and the split read from its file, after the rows
+ * already handed on.
  */
 public final class CachingSplitReader implements SplitReader {
     private static final Logger LOG = LogManager.getLogger(CachingSplitReader.class);
@@ -75,8 +78,10 @@ public final class CachingSplitReader implements SplitReader {
                 fileSchema.type(c), layout)).toList();
         List<SplitCache.Held> held = cache.acquire(keys);
         if (held == null) {
-            return skip.equalities().isEmpty() ? readKeeping(split, fileSchema, wanted, skip, keys, batches)
-                    : files.readBatches(split, fileSchema, wanted, skip, batches);
+            // Parquet's bloom filters answer through the group filter, whose skips the read sees; ORC's indexes do not
+            boolean skipsUnseen = !skip.equalities().isEmpty() && l.format().equals("orc");
+            return skipsUnseen ? files.readBatches(split, fileSchema, wanted, skip, batches)
+                    : readKeeping(split, fileSchema, wanted, skip, keys, batches);
         }
         try {
             return readKept(held, columns, split, fileSchema, wanted, skip, batches, keys);
