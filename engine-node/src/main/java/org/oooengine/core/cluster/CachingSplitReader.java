@@ -187,10 +187,18 @@ public final class CachingSplitReader implements SplitReader {
             return files.readBatches(split, fileSchema, wanted, skip, batches);
         }
         boolean[] partial = {false};
-        GroupFilter skipSeen = ranges -> {
-            boolean skipped = skip.test(ranges);
-            partial[0] |= skipped;
-            return skipped;
+        GroupFilter skipSeen = new GroupFilter() {
+            @Override
+            public boolean test(ColumnRanges ranges) {
+                boolean skipped = skip.test(ranges);
+                partial[0] |= skipped;
+                return skipped;
+            }
+
+            @Override
+            public List<Equality> equalities() {
+                return skip.equalities();
+            }
         };
         try {
             long bytes = files.readBatches(split, fileSchema, wanted, skipSeen, batch -> {

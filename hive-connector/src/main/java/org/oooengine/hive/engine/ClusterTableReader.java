@@ -128,6 +128,7 @@ public final class ClusterTableReader implements TableReader {
             // a join building from the same slice of the table reads it too: its partitions are not the scan's to prune
             Expr kept = builds.own() ? null : leadingFilter(pipeline);
             List<FileTableReader.SlicedAlike> alike = new ArrayList<>();
+            // a table read by several joins keeps every partition: one read's filter is not the others'
             builds.others().forEach((storage, built) -> alike.add(new FileTableReader.SlicedAlike(tableAlike(storage),
                     built.size() == 1 ? leadingFilter(built.get(0)) : null, built.get(0).slicedBy())));
             Map<String, FileReads.Scan> scans = new HashMap<>();

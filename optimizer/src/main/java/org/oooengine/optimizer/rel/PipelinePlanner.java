@@ -1333,12 +1333,19 @@ public final class PipelinePlanner {
      * the other table's splits are read by the nodes whose slices their values meet, so the two
      * keys must hold values of one type. Neither side may route broadcast rows by the ranges of
      * its splits (those are its own table's splits' ranges, which a slice cut by another table's
-     * does not keep).
+     * does not keep), nor a pipeline either builds from on each node.
      */
     private static boolean slicedAlike(Chain left, Chain right) {
         SqlType.Kind leftType = left.scan.table().columns().get(left.sliceColumn).type().kind();
         SqlType.Kind rightType = right.scan.table().columns().get(right.sliceColumn).type().kind();
-        return leftType == rightType && rangeColumnOf(left.steps) < 0 && rangeColumnOf(right.steps) < 0;
+        return leftType == rightType && !routesByRanges(left.steps) && !routesByRanges(right.steps);
+    }
+
+    /** Whether a join among {@code steps}, or among those of a pipeline one builds from on each node, routes its build rows by ranges. */
+    private static boolean routesByRanges(List<PipelineStep> steps) {
+        return steps.stream().anyMatch(step -> step instanceof PipelineStep.HashJoin j
+                && (j.build() instanceof JoinBuild.Broadcast b && b.byRanges()
+                || j.build() instanceof JoinBuild.Local l && routesByRanges(l.pipeline().steps())));
     }
 
     /**

@@ -43,7 +43,10 @@ import org.oooengine.optimizer.rel.RelNode;
  */
 public final class Executor {
     private final TableReader tables;
-    /** {@link #tables}, told of the tables in files the plan running builds from beside those it scans. */
+    /**
+     * {@link #tables}, told of the tables in files the plan running builds from beside those it
+     * scans: set by each run, as the run's other state is (an executor runs one plan at a time).
+     */
     private TableReader reader;
     private final IndexJoinRunner indexJoins;
     private final Cancellation cancel;
