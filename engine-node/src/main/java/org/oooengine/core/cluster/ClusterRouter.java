@@ -128,6 +128,8 @@ final class ClusterRouter implements PartitionRouter {
         private final Holder second;
         private final AtomicLong inFlight = new AtomicLong();
         private volatile boolean secondSent;
+        /** The first holder's failure while the other was still asked: the error, should that one fail too, names both. */
+        private volatile Throwable earlier;
 
         Attempts(BiFunction<String, String, CompletableFuture<T>> request, Holder second) {
             this.request = request;
@@ -148,10 +150,34 @@ final class ClusterRouter implements PartitionRouter {
                     }
                     if (inFlight.decrementAndGet() == 0
                             && !((notHeld || RemoteException.lostNode(e) != null) && sendSecond())) {
-                        answer.completeExceptionally(e);
+                        answer.completeExceptionally(alongWith(e, earlier));
+                    } else {
+                        earlier = e;
                     }
                 }
             });
+        }
+
+        /**
+         * {@code last}, the failure of the last holder asked, naming the other holder's before it
+         * too (with the code of the last, which callers act on).
+         */
+        private static Throwable alongWith(Throwable last, Throwable before) {
+            RemoteException l = remoteCause(last);
+            RemoteException b = remoteCause(before);
+            if (l == null || b == null || l.node().equals(b.node())) {
+                return last;
+            }
+            return new RemoteException(l.node(), l.code(), l.getMessage() + "; before it, " + b.getMessage());
+        }
+
+        private static RemoteException remoteCause(Throwable failure) {
+            for (Throwable t = failure; t != null; t = t.getCause()) {
+                if (t instanceof RemoteException re) {
+                    return re;
+                }
+            }
+            return null;
         }
 
         /** The hedge: the second holder asked too, unless an answer came or it was asked already. */

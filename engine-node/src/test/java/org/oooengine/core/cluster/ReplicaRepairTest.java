@@ -138,7 +138,23 @@ class ReplicaRepairTest {
         } finally {
             tpch.cluster.restart("n3");
         }
+        // the copies that follow count on n3 for partition 1: a heartbeat answered since its restart first
+        awaitHeardSince(tpch.session.serving().health().orElseThrow(), "n3", System.currentTimeMillis());
         tpch.session.serving().probeAgain();
+    }
+
+    private static void awaitHeardSince(NodeHealth health, String node, long sinceMillis) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        while (!heardSince(health, node, sinceMillis) && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertTrue(heardSince(health, node, sinceMillis), node + " answers heartbeats again");
+    }
+
+    private static boolean heardSince(NodeHealth health, String node, long sinceMillis) {
+        long now = System.currentTimeMillis();
+        return health.nodes().stream().anyMatch(n -> n.node().equals(node) && n.lastAnswerMillisAgo() >= 0
+                && now - n.lastAnswerMillisAgo() >= sinceMillis);
     }
 
     /** Each partition's stored tables count the same rows on every holder. */
