@@ -1,7 +1,5 @@
 package org.oooengine.core.fragment;
 
-import java.math.BigDecimal;
-import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BooleanSupplier;
@@ -21,8 +19,9 @@ import org.oooengine.core.vector.Vectors;
 import org.oooengine.core.wire.ColumnarRows;
 
 /**
- * A {@link PipelineStep.HashJoin} on integer or date keys (or none: a cross join) over column
- * batches: the build rows by key in a {@link JoinKeyTable}, their columns turned into vectors once
+ * A {@link PipelineStep.HashJoin} (or a cross join: no keys) over column batches: the build rows
+ * by key in a {@link JoinKeyTable}, each key column made longs by its {@link JoinKeyCoding} (a
+ * string's code, a decimal's unscaled value), their columns turned into vectors once
  * (in the table's key order where keys repeat); each probe batch finds its candidate pairs, filters them by the
  * residual, and comes out as the gathered columns of the pairs (inner, left) or as its own rows
  * narrowed (semi, anti); or, where the build holds the rows kept (right semi, right anti), marks
@@ -35,6 +34,9 @@ final class VectorHashJoin {
 
     private final JoinKind kind;
     private final int[] probeKeys;
+    /** Per key, how its values become the table's longs, and the probe column's type. */
+    private final JoinKeyCoding[] codings;
+    private final SqlType[] probeKeyTypes;
     private final VectorExpr residual;
     /** The residual on rows of SQL values, for pairs whose decimal arithmetic outgrows a long. */
     private final org.oooengine.core.sql.expr.Expr residualExpr;
@@ -71,10 +73,16 @@ final class VectorHashJoin {
         NOTHING_PASSES
     }
 
-    private VectorHashJoin(JoinKind kind, int[] probeKeys, VectorExpr residual, org.oooengine.core.sql.expr.Expr residualExpr,
-                           SqlType[] probeTypes, Vector[] buildColumns, SqlType[] buildTypes, long[][] buildKeys,
-                           boolean[] usable, boolean[] gathered, NotInNulls notIn) {
+    private VectorHashJoin(JoinKind kind, int[] probeKeys, JoinKeyCoding[] codings, VectorExpr residual,
+                           org.oooengine.core.sql.expr.Expr residualExpr, SqlType[] probeTypes, Vector[] buildColumns,
+                           SqlType[] buildTypes, long[][] buildKeys, boolean[] usable, boolean[] gathered,
+                           NotInNulls notIn) {
         this.notIn = notIn;
+        this.codings = codings;
+        this.probeKeyTypes = new SqlType[probeKeys.length];
+        for (int k = 0; k < probeKeys.length; k++) {
+            probeKeyTypes[k] = probeTypes[probeKeys[k]];
+        }
         this.gathered = gathered;
         this.buildTypes = buildTypes.clone();
         this.residualExpr = residualExpr;
@@ -97,6 +105,9 @@ final class VectorHashJoin {
         this.table = new JoinKeyTable(buildKeys.length == 1 ? buildKeys[0] : hashes(buildKeys, usable.length), usable);
         int[] order = table.order();
         long bytes = table.bytes();
+        for (JoinKeyCoding coding : codings) {
+            bytes += coding.bytes();
+        }
         // without keys (a cross join) every row is usable and under one key: the order is the rows' own
         if (order == null || buildKeys.length == 0) {
             this.buildColumns = buildColumns;
@@ -126,7 +137,8 @@ final class VectorHashJoin {
 
     /**
      * The heap bytes this join holds beyond its build rows: the key table (16 bytes a slot, two to
-     * four slots a row) and, where keys repeat, the build columns copied into key order.
+     * four slots a row), the codes of keys that are not numbers and, where keys repeat, the build
+     * columns copied into key order.
      */
     long tableBytes() {
         return tableBytes;
@@ -139,8 +151,9 @@ final class VectorHashJoin {
 
     /**
      * The vector form of {@code join} over {@code build}, or null when the row engine must run it:
-     * another kind, a key that is not an integer or date on both sides, a residual or a build
-     * column read later that vectors cannot hold.
+     * another kind, a key whose build values compare with the probe's otherwise than as the
+     * longs of a {@link JoinKeyCoding}, a residual or a build column read later that vectors
+     * cannot hold.
      *
      * @param probeTypes the probe batch's column types (null where unknown)
      * @param buildTypes the build columns read after the join, by type; null for those carried as they are
@@ -173,14 +186,13 @@ final class VectorHashJoin {
         }
         int keys = join.probeKeys().size();
         int[] probeKeys = new int[keys];
-        boolean[] dates = new boolean[keys];
+        JoinKeyCoding[] codings = new JoinKeyCoding[keys];
         for (int k = 0; k < keys; k++) {
             probeKeys[k] = join.probeKeys().get(k);
-            SqlType t = probeKeys[k] < probeTypes.length ? probeTypes[probeKeys[k]] : null;
-            if (t == null || (t.kind() != SqlType.Kind.INT && t.kind() != SqlType.Kind.BIGINT && t.kind() != SqlType.Kind.DATE)) {
+            codings[k] = JoinKeyCoding.of(probeKeys[k] < probeTypes.length ? probeTypes[probeKeys[k]] : null);
+            if (codings[k] == null) {
                 return null;
             }
-            dates[k] = t.kind() == SqlType.Kind.DATE;
         }
         int n = build.size();
         if (n > JoinKeyTable.MAX_ROWS) {
@@ -189,11 +201,12 @@ final class VectorHashJoin {
         long[][] buildKeys = new long[keys][];
         boolean[] usable = new boolean[n];
         Arrays.fill(usable, true);
-        for (int k = 0; k < keys; k++) {
-            buildKeys[k] = build.keys(join.buildKeys().get(k), dates[k], usable);
-            if (buildKeys[k] == null) {
-                return null;
+        try {
+            for (int k = 0; k < keys; k++) {
+                buildKeys[k] = build.keys(join.buildKeys().get(k), codings[k], usable);
             }
+        } catch (JoinKeyCoding.NotComparable otherwise) {
+            return null;
         }
         for (int r = 0; kind == JoinKind.RIGHT_ANTI && r < n; r++) {
             if (!usable[r]) {
@@ -230,8 +243,8 @@ final class VectorHashJoin {
         }
         NotInNulls nulls = !notIn || n == 0 ? NotInNulls.NONE
                 : build.anyNull(join.buildKeys().get(0)) ? NotInNulls.NOTHING_PASSES : NotInNulls.PROBE_NULLS_OUT;
-        return new VectorHashJoin(kind, probeKeys, residual, join.residual(), probeTypes, columns, buildTypes, buildKeys,
-                usable, gathered, nulls);
+        return new VectorHashJoin(kind, probeKeys, codings, residual, join.residual(), probeTypes, columns, buildTypes,
+                buildKeys, usable, gathered, nulls);
     }
 
     /** The build rows as the table is made of them. */
@@ -239,11 +252,11 @@ final class VectorHashJoin {
         int size();
 
         /**
-         * Each row's key at {@code column} as a long, {@code usable} cleared where it is null or no
-         * probe key can equal it (7.5); null when a key is not of a type the probe's integer (or
-         * date) keys compare with as the row engine does.
+         * Each row's key at {@code column} as {@code coding} makes it, {@code usable} cleared where
+         * it is null or no probe key can equal it (7.5 against integers); throws
+         * {@link JoinKeyCoding.NotComparable} as the coding does.
          */
-        long[] keys(int column, boolean date, boolean[] usable);
+        long[] keys(int column, JoinKeyCoding coding, boolean[] usable);
 
         /** Whether a row's value at {@code column} is NULL. */
         boolean anyNull(int column);
@@ -263,8 +276,8 @@ final class VectorHashJoin {
         }
 
         @Override
-        public long[] keys(int column, boolean date, boolean[] usable) {
-            return keysOf(r -> rows.get(r)[column], date, usable);
+        public long[] keys(int column, JoinKeyCoding coding, boolean[] usable) {
+            return keysOf(r -> rows.get(r)[column], coding, usable);
         }
 
         @Override
@@ -306,17 +319,10 @@ final class VectorHashJoin {
         }
 
         @Override
-        public long[] keys(int column, boolean date, boolean[] usable) {
+        public long[] keys(int column, JoinKeyCoding coding, boolean[] usable) {
             ColumnarRows.Column keys = chunk.columns()[column];
-            ColumnarRows.LongKind kind = keys.longKind();
-            if (keys.held() == ColumnarRows.Held.LONGS && (date ? kind == ColumnarRows.LongKind.DATE
-                    : kind == ColumnarRows.LongKind.INT || kind == ColumnarRows.LongKind.LONG)) {
-                for (int r = 0; r < usable.length; r++) {
-                    usable[r] &= !keys.isNull(r);
-                }
-                return keys.longs();
-            }
-            return keysOf(keys::value, date, usable);
+            long[] held = coding.buildKeys(keys, usable);
+            return held != null ? held : keysOf(keys::value, coding, usable);
         }
 
         @Override
@@ -361,14 +367,11 @@ final class VectorHashJoin {
     }
 
     /** The keys of the rows as {@link Build#keys} makes them, from each row's SQL value {@code valueAt}. */
-    private static long[] keysOf(java.util.function.IntFunction<Object> valueAt, boolean date, boolean[] usable) {
+    private static long[] keysOf(java.util.function.IntFunction<Object> valueAt, JoinKeyCoding coding, boolean[] usable) {
         long[] keys = new long[usable.length];
         for (int r = 0; r < keys.length; r++) {
             Object v = valueAt.apply(r);
-            if (!comparable(v, date)) {
-                return null;
-            }
-            Long key = keyOf(v, date);
+            Long key = v == null ? null : coding.buildKey(v);
             if (key == null) {
                 usable[r] = false;
             } else {
@@ -376,26 +379,6 @@ final class VectorHashJoin {
             }
         }
         return keys;
-    }
-
-    /** Whether a build key is of a type the probe's integer (or date) keys compare with as the row engine does. */
-    private static boolean comparable(Object v, boolean date) {
-        return v == null || (date ? v instanceof LocalDate : v instanceof Integer || v instanceof Long || v instanceof BigDecimal);
-    }
-
-    /** A {@link #comparable} build key as a long; null when it is null or no integer equals it (7.5). */
-    private static Long keyOf(Object v, boolean date) {
-        if (v == null) {
-            return null;
-        }
-        if (date) {
-            return ((LocalDate) v).toEpochDay();
-        }
-        if (v instanceof BigDecimal d) {
-            Object whole = org.oooengine.core.sql.expr.Values.groupKey(d);
-            return whole instanceof Long l ? l : null;
-        }
-        return ((Number) v).longValue();
     }
 
     private static final long HASH_SEED = 0x9E3779B97F4A7C15L;
@@ -455,7 +438,7 @@ final class VectorHashJoin {
         int[] pos = in.positions();
         LongVector[] keys = new LongVector[probeKeys.length];
         for (int k = 0; k < keys.length; k++) {
-            keys[k] = (LongVector) in.column(probeKeys[k]);
+            keys[k] = codings[k].probeKeys(in.column(probeKeys[k]), probeKeyTypes[k], pos, n, in.capacity());
         }
         boolean[] matched = kind == JoinKind.INNER || met != null ? null : new boolean[in.capacity()];
         // candidate pairs: probe position, build row

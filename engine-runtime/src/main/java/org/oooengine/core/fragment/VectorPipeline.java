@@ -15,7 +15,7 @@ import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.wire.ColumnarRows;
 
 /**
- * A pipeline's steps over column batches. Runs of filters, projections, hash joins on integer keys,
+ * A pipeline's steps over column batches. Runs of filters, projections, hash joins,
  * grouping sets' copies ({@link VectorExpand}), ended by an aggregate or the pipeline's end, are
  * {@link VectorSegment}s; a step vectors cannot run (another join kind or key type, a distinct
  * aggregate) runs on rows of SQL values in a row {@link Pipeline} of its own, whose output becomes
@@ -277,8 +277,11 @@ final class VectorPipeline {
         return out;
     }
 
-    /** The type of a column a chunk holds as integers or dates; null for another. */
+    /** The type of a column a chunk holds as integers, dates, decimals of one scale or strings; null for another. */
     static SqlType keyType(ColumnarRows.Column column) {
+        if (column.held() == ColumnarRows.Held.STRINGS) {
+            return SqlType.STRING;
+        }
         if (column.held() != ColumnarRows.Held.LONGS) {
             return null;
         }
@@ -286,17 +289,21 @@ final class VectorPipeline {
             case INT -> SqlType.INT;
             case LONG -> SqlType.BIGINT;
             case DATE -> SqlType.DATE;
+            case DECIMAL -> SqlType.decimal(18, column.scale());
             default -> null;
         };
     }
 
-    /** The type of column {@code c} of {@code rows}, from its first value: integers or dates; null for another or none. */
+    /**
+     * The type of column {@code c} of {@code rows}, from its first value: integers, dates or
+     * strings; null for another or none.
+     */
     private static SqlType keyType(List<Object[]> rows, int c) {
         for (Object[] row : rows) {
             Object v = c < row.length ? row[c] : null;
             if (v != null) {
                 return v instanceof Integer ? SqlType.INT : v instanceof Long ? SqlType.BIGINT
-                        : v instanceof java.time.LocalDate ? SqlType.DATE : null;
+                        : v instanceof java.time.LocalDate ? SqlType.DATE : v instanceof String ? SqlType.STRING : null;
             }
         }
         return null;
