@@ -23,10 +23,11 @@ import org.oooengine.core.wire.ColumnarRows;
  * by key in a {@link JoinKeyTable}, each key column made longs by its {@link JoinKeyCoding} (a
  * string's code, a decimal's unscaled value), their columns turned into vectors once
  * (in the table's key order where keys repeat); each probe batch finds its candidate pairs, filters them by the
- * residual, and comes out as the gathered columns of the pairs (inner, left) or as its own rows
- * narrowed (semi, anti); or, where the build holds the rows kept (right semi, right anti), marks
- * the build rows met, which come out after the last probe ({@link #finishBuild}). Answers what
- * {@link HashJoinTable} answers for these kinds.
+ * residual, and comes out as the gathered columns of the pairs (inner, left, right, full) or as
+ * its own rows narrowed (semi, anti). Where build rows come out after the last probe
+ * ({@link #finishBuild}) it marks those met: a right or full join's unmet rows, padded; a right
+ * semi join's met rows, a right anti join's unmet ones. Answers what {@link HashJoinTable}
+ * answers for these kinds.
  */
 final class VectorHashJoin {
     /** The most pairs a probe sends on at once. */
@@ -55,7 +56,10 @@ final class VectorHashJoin {
     /** The heap the key table and the reordered copies take, beyond the build rows as they came. */
     private final long tableBytes;
     private final int buildRows;
-    /** For RIGHT_SEMI and RIGHT_ANTI, per build row (in the table's order) whether a probe row met it; else null. */
+    /**
+     * For the joins whose build rows come out at the end ({@link #keepsBuild}), per build row (in
+     * the table's order, the rows of null or unmatchable keys last) whether a probe row met it; else null.
+     */
     private final boolean[] met;
     /** What NULLs decide of a NOT IN (a null-aware anti join); {@link NotInNulls#NONE} for every other join. */
     private final NotInNulls notIn;
@@ -104,6 +108,9 @@ final class VectorHashJoin {
         this.probeWidth = probeWidth;
         this.table = new JoinKeyTable(buildKeys.length == 1 ? buildKeys[0] : hashes(buildKeys, usable.length), usable);
         int[] order = table.order();
+        if (order != null && keepsBuild(kind) && order.length < usable.length) {
+            order = withUnusableLast(order, usable); // they come out at the end, never met
+        }
         long bytes = table.bytes();
         for (JoinKeyCoding coding : codings) {
             bytes += coding.bytes();
@@ -132,7 +139,24 @@ final class VectorHashJoin {
         }
         this.tableBytes = bytes;
         this.buildRows = usable.length;
-        this.met = kind.rightOnly() ? new boolean[order == null ? usable.length : order.length] : null;
+        this.met = keepsBuild(kind) ? new boolean[order == null ? usable.length : order.length] : null;
+    }
+
+    /** Whether build rows come out after the last probe: a right or full join's unmet, a right semi or anti join's. */
+    static boolean keepsBuild(JoinKind kind) {
+        return kind == JoinKind.RIGHT || kind == JoinKind.FULL || kind.rightOnly();
+    }
+
+    /** {@code order} (the usable rows in key order) followed by the rows {@code usable} leaves out. */
+    private static int[] withUnusableLast(int[] order, boolean[] usable) {
+        int[] all = java.util.Arrays.copyOf(order, usable.length);
+        int at = order.length;
+        for (int r = 0; r < usable.length; r++) {
+            if (!usable[r]) {
+                all[at++] = r;
+            }
+        }
+        return all;
     }
 
     /**
@@ -181,7 +205,7 @@ final class VectorHashJoin {
         }
         kind = notIn ? JoinKind.ANTI : kind;
         if (kind != JoinKind.INNER && kind != JoinKind.LEFT && kind != JoinKind.SEMI && kind != JoinKind.ANTI
-                && !kind.rightOnly()) {
+                && !keepsBuild(kind)) {
             return null;
         }
         int keys = join.probeKeys().size();
@@ -207,11 +231,6 @@ final class VectorHashJoin {
             }
         } catch (JoinKeyCoding.NotComparable otherwise) {
             return null;
-        }
-        for (int r = 0; kind == JoinKind.RIGHT_ANTI && r < n; r++) {
-            if (!usable[r]) {
-                return null; // a row no probe can meet comes out, but the table keeps the usable ones alone
-            }
         }
         VectorExpr residual = null;
         if (join.residual() != null) {
@@ -440,7 +459,8 @@ final class VectorHashJoin {
         for (int k = 0; k < keys.length; k++) {
             keys[k] = codings[k].probeKeys(in.column(probeKeys[k]), probeKeyTypes[k], pos, n, in.capacity());
         }
-        boolean[] matched = kind == JoinKind.INNER || met != null ? null : new boolean[in.capacity()];
+        boolean[] matched = kind == JoinKind.INNER || kind == JoinKind.RIGHT || kind.rightOnly() ? null
+                : new boolean[in.capacity()];
         // candidate pairs: probe position, build row
         int[] pp = new int[Math.min(OUT_PAIRS, Math.max(16, n))];
         int[] bb = new int[pp.length];
@@ -467,7 +487,7 @@ final class VectorHashJoin {
                 if (onePartner && matched[i]) {
                     break;
                 }
-                if (met != null && met[r]) {
+                if (kind.rightOnly() && met[r]) {
                     continue; // a build row met once comes out once
                 }
                 // one key: every row of the chain has it; several: rows whose keys only hash alike are passed over
@@ -476,7 +496,7 @@ final class VectorHashJoin {
                         matched[i] = true;
                         break;
                     }
-                    if (met != null && residual == null) {
+                    if (kind.rightOnly() && residual == null) {
                         met[r] = true;
                         continue;
                     }
@@ -499,7 +519,7 @@ final class VectorHashJoin {
             }
         }
         pairs(in, pp, bb, m, matched, out);
-        if (kind == JoinKind.INNER || met != null || stop.getAsBoolean()) {
+        if (kind == JoinKind.INNER || kind == JoinKind.RIGHT || kind.rightOnly() || stop.getAsBoolean()) {
             return;
         }
         if (kind == JoinKind.SEMI || kind == JoinKind.ANTI) {
@@ -516,7 +536,7 @@ final class VectorHashJoin {
             }
             return;
         }
-        // LEFT: after the pairs, each probe row that met none, padded with nulls
+        // LEFT, FULL: after the pairs, each probe row that met none, padded with nulls
         m = 0;
         for (int j = 0; j < n; j++) {
             if (!matched[pos[j]]) {
@@ -566,14 +586,16 @@ final class VectorHashJoin {
                 met[bb[k]] = true;
             }
         }
-        if (m > 0 && (kind == JoinKind.INNER || kind == JoinKind.LEFT)) {
+        if (m > 0 && !kind.leftOnly() && !kind.rightOnly()) {
             out.accept(joined(in, pp, bb, m));
         }
     }
 
     /**
-     * After the last probe of a RIGHT_SEMI or RIGHT_ANTI join: the build rows a probe row met (or
-     * none did), as batches of the build's columns of at most {@link Pipeline#BATCH_ROWS} rows.
+     * After the last probe, the build rows {@link #keepsBuild} says come out: those of a right semi
+     * join a probe row met, of a right anti join those none did, as the build's columns; those of a
+     * right or full join none met, behind probe columns of nulls. In batches of at most
+     * {@link Pipeline#BATCH_ROWS} rows.
      */
     void finishBuild(Consumer<Batch> out) {
         boolean wanted = kind == JoinKind.RIGHT_SEMI;
@@ -583,15 +605,46 @@ final class VectorHashJoin {
             if (met[r] == wanted) {
                 kept[k++] = r;
                 if (k == kept.length) {
-                    out.accept(Batch.of(buildColumns, met.length).withPositions(kept, k));
+                    out.accept(buildRowsOut(kept, k));
                     kept = new int[Pipeline.BATCH_ROWS];
                     k = 0;
                 }
             }
         }
         if (k > 0) {
-            out.accept(Batch.of(buildColumns, met.length).withPositions(kept, k));
+            out.accept(buildRowsOut(kept, k));
         }
+    }
+
+    /** The first {@code k} build rows of {@code rows} as {@link #finishBuild} sends them on. */
+    private Batch buildRowsOut(int[] rows, int k) {
+        if (kind.rightOnly()) {
+            return Batch.of(buildColumns, met.length).withPositions(rows, k);
+        }
+        Vector[] columns = new Vector[probeWidth + buildColumns.length];
+        for (int c = 0; c < probeWidth; c++) {
+            if (gathered == null || gathered[c]) {
+                columns[c] = nulls(pairTypes[c], k);
+            }
+        }
+        for (int c = 0; c < buildColumns.length; c++) {
+            if (gathered == null || gathered[probeWidth + c]) {
+                columns[probeWidth + c] = Vectors.gather(buildColumns[c], rows, k);
+            }
+        }
+        return Batch.of(columns, k);
+    }
+
+    /** {@code n} nulls in a vector of {@code type} (objects where it is not known). */
+    private static Vector nulls(SqlType type, int n) {
+        if (type == null) {
+            return new ObjectVector(new Object[n]);
+        }
+        Vector v = Vector.allocate(type, n);
+        for (int i = 0; i < n; i++) {
+            v.setBoxed(i, null, type);
+        }
+        return v;
     }
 
     /** Per pair, whether the residual holds (TRUE) or not: on vectors, or on rows when vectors overflow. */

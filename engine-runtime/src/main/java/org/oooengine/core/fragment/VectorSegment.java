@@ -27,8 +27,11 @@ final class VectorSegment {
     /** Per step, the types of its input's columns (null where not read); then those of the steps' output. */
     private final List<SqlType[]> typesAt = new ArrayList<>();
     private final VectorAggregation aggregation;
-    /** A right semi or anti join that ends the steps: its build rows come out when the input ends; else null. */
-    private final VectorHashJoin buildOut;
+    /**
+     * By step, the joins whose build rows come out when the input ends (right and full joins; a
+     * right semi or anti join, which ends the steps), in the order of their steps.
+     */
+    private final java.util.TreeMap<Integer, VectorHashJoin> keepers = new java.util.TreeMap<>();
     private final SqlType[] inputTypes;
     private final SqlType[] outputTypes;
     private final BuildRows.Cache builds;
@@ -69,7 +72,6 @@ final class VectorSegment {
         SqlType[] types = inputTypes;
         VectorAggregation partial = null;
         VectorAggregation cascade = null;
-        VectorHashJoin marks = null;
         for (int i = 0; i < steps.size(); i++) {
             PipelineStep step = steps.get(i);
             typesAt.add(types);
@@ -83,11 +85,14 @@ final class VectorSegment {
                 types = p.exprs().stream().map(Expr::type).toArray(SqlType[]::new);
             } else if (step instanceof PipelineStep.HashJoin j && j.kind().rightOnly()) {
                 VectorHashJoin join = joins.get(j);
-                marks = join; // (the last step: VectorPipeline ends a run with it)
+                keepers.put(i, join); // (the last step: VectorPipeline ends a run with it)
                 ops.add((b, rest) -> join.probe(b, made -> { }, stop));
                 types = join.outputTypes(types);
             } else if (step instanceof PipelineStep.HashJoin j) {
                 VectorHashJoin join = joins.get(j);
+                if (VectorHashJoin.keepsBuild(j.kind())) {
+                    keepers.put(i, join);
+                }
                 int next = ops.size() + 1;
                 // each batch the join makes goes on by itself: one that overflows runs row by row from there
                 ops.add((b, rest) -> join.probe(b, made -> guarded(made, next), stop));
@@ -111,7 +116,6 @@ final class VectorSegment {
             }
         }
         this.aggregation = partial;
-        this.buildOut = marks;
         this.outputTypes = types;
         typesAt.add(types); // after the last step: what a join that ends the steps makes
     }
@@ -230,10 +234,10 @@ final class VectorSegment {
             List<PipelineStep> rest = steps.subList(from, steps.size());
             PipelineStep last = steps.isEmpty() ? null : steps.get(steps.size() - 1);
             int width = typesAt.get(from).length;
-            if (buildOut != null) {
+            Integer keeper = keepers.ceilingKey(from);
+            if (keeper != null) {
                 // the steps before the join on rows, whose rows then probe the one table of build rows it marks
-                int join = steps.size() - 1;
-                rows = new Pipeline(steps.subList(from, join), width, builds, r -> acceptRowsAt(r, join), memory);
+                rows = new Pipeline(steps.subList(from, keeper), width, builds, r -> acceptRowsAt(r, keeper), memory);
             } else if (aggregation != null && last instanceof PipelineStep.Aggregate whole) {
                 if (merged == null) {
                     merged = new FinalAggregation(whole.keys().size(), whole.aggregates(), memory);
@@ -254,20 +258,36 @@ final class VectorSegment {
         return aggregation == null ? 0 : aggregation.rowsUngrouped();
     }
 
-    /** The input has ended: groups go out, and what ran row by row finishes. */
+    /**
+     * The input has ended: the build rows of each join that keeps them go through the steps after
+     * it (once the rows that ran row by row up to it probed it too), then groups go out, and what
+     * ran row by row finishes.
+     */
     void finish() {
+        int finishedTo = -1; // the row pipelines from steps up to here are finished
+        for (var keeper : keepers.entrySet()) {
+            finishedTo = finishRowByRow(finishedTo, keeper.getKey());
+            int next = keeper.getKey() + 1;
+            keeper.getValue().finishBuild(b -> guarded(b, next));
+        }
         if (merged != null) {
             aggregation.finishPartials(merged::acceptAll);
-            rowByRow.values().forEach(Pipeline::finish);
+            finishRowByRow(finishedTo, steps.size());
             merged.finish(out);
             return;
         }
         if (aggregation != null) {
             aggregation.finish();
         }
-        rowByRow.values().forEach(Pipeline::finish);
-        if (buildOut != null) { // after the rows that ran row by row probed it too
-            buildOut.finishBuild(b -> BatchSink.send(out, b, outputTypes));
+        finishRowByRow(finishedTo, steps.size());
+    }
+
+    /** Finishes the row pipelines from steps after {@code after} up to {@code to}, in order; returns {@code to}. */
+    private int finishRowByRow(int after, int to) {
+        // a row pipeline finishing may overflow into one made later from a later step: looked up anew each time
+        for (var e = rowByRow.higherEntry(after); e != null && e.getKey() <= to; e = rowByRow.higherEntry(e.getKey())) {
+            e.getValue().finish();
         }
+        return to;
     }
 }
