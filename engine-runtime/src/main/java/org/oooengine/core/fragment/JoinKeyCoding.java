@@ -100,8 +100,10 @@ abstract sealed class JoinKeyCoding {
         @Override
         Long buildKey(Object v) {
             if (v instanceof BigDecimal d) {
-                Object whole = Values.groupKey(d);
-                return whole instanceof Long l ? l : UNMATCHABLE;
+                if (Values.groupKey(d) instanceof Long whole) {
+                    return whole;
+                }
+                return UNMATCHABLE;
             }
             if (v instanceof Integer || v instanceof Long) {
                 return ((Number) v).longValue();
@@ -134,8 +136,10 @@ abstract sealed class JoinKeyCoding {
         @Override
         Long buildKey(Object v) {
             if (v instanceof LocalDateTime t) {
-                // the probe's values are whole microseconds: a finer time equals none of them
-                return t.getNano() % 1000 == 0 ? LocalTimestamps.toMicros(t) : UNMATCHABLE;
+                if (t.getNano() % 1000 != 0) {
+                    return UNMATCHABLE; // the probe's values are whole microseconds: a finer time equals none of them
+                }
+                return LocalTimestamps.toMicros(t);
             }
             throw new NotComparable();
         }
@@ -171,7 +175,10 @@ abstract sealed class JoinKeyCoding {
                 return UNMATCHABLE;
             }
             BigInteger unscaled = atScale.unscaledValue();
-            return unscaled.bitLength() < 64 ? unscaled.longValue() : UNMATCHABLE;
+            if (unscaled.bitLength() >= 64) {
+                return UNMATCHABLE; // more digits than a probe value of 18 holds
+            }
+            return unscaled.longValue();
         }
 
         @Override
