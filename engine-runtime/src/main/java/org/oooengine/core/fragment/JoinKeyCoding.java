@@ -52,6 +52,14 @@ abstract sealed class JoinKeyCoding {
     abstract Long buildKey(Object v);
 
     /**
+     * The key of probe value {@code v} (not null, of the probe's type) as {@link #buildKey} makes
+     * a build value's; null when no build key can equal it.
+     */
+    Long probeKey(Object v) {
+        return buildKey(v);
+    }
+
+    /**
      * The keys of a build column as the wire held it, {@code usable} cleared where null or
      * unmatchable; null when they must be read value by value.
      */
@@ -152,6 +160,9 @@ abstract sealed class JoinKeyCoding {
 
     /** Decimals unscaled at the probe type's scale: a build value equals a probe value where its unscaled values do. */
     private static final class Decimals extends Longs {
+        /** Integers from here on in magnitude have 19 digits ({@link Values#groupKey} keeps 18 as longs). */
+        private static final long WHOLE_DIGITS_MAX = 1_000_000_000_000_000_000L;
+
         private final int scale;
 
         Decimals(int scale) {
@@ -164,7 +175,11 @@ abstract sealed class JoinKeyCoding {
             if (v instanceof BigDecimal b) {
                 d = b;
             } else if (v instanceof Integer || v instanceof Long) {
-                d = BigDecimal.valueOf(((Number) v).longValue());
+                long l = ((Number) v).longValue();
+                if (l >= WHOLE_DIGITS_MAX || l <= -WHOLE_DIGITS_MAX) {
+                    return UNMATCHABLE; // equality keeps a decimal of 19 whole digits a decimal, never an integer
+                }
+                d = BigDecimal.valueOf(l);
             } else {
                 throw new NotComparable();
             }
@@ -196,6 +211,11 @@ abstract sealed class JoinKeyCoding {
         @Override
         Long buildKey(Object v) {
             return codes.computeIfAbsent(Values.groupKey(v), k -> (long) codes.size());
+        }
+
+        @Override
+        Long probeKey(Object v) {
+            return codes.get(Values.groupKey(v));
         }
 
         @Override

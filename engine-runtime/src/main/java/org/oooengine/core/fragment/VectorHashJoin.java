@@ -555,6 +555,71 @@ final class VectorHashJoin {
     }
 
     /**
+     * Probe rows of SQL values that do not fit the probe batch's vectors (a decimal past a long):
+     * joined against the same table as {@link #probe} joins batches, marking the same build rows
+     * met, the joined rows to {@code out} as rows (the build's columns not read later null).
+     */
+    void probeRows(List<Object[]> rows, Consumer<List<Object[]>> out) {
+        if (notIn == NotInNulls.NOTHING_PASSES) {
+            return;
+        }
+        List<Object[]> made = new java.util.ArrayList<>();
+        long[] probe = new long[probeKeys.length];
+        for (Object[] row : rows) {
+            boolean nullKey = false;
+            boolean absent = false;
+            long h = 1;
+            for (int k = 0; k < probe.length; k++) {
+                Object v = row[probeKeys[k]];
+                Long key = v == null ? null : codings[k].probeKey(v);
+                nullKey |= v == null;
+                absent |= key == null;
+                probe[k] = key == null ? JoinKeyCoding.ABSENT : key;
+                h = h * HASH_SEED + probe[k];
+            }
+            long chain = absent ? 0 : table.rows(probe.length == 1 ? probe[0] : mixed(h));
+            boolean matched = false;
+            int last = JoinKeyTable.first(chain) + JoinKeyTable.count(chain);
+            for (int r = JoinKeyTable.first(chain); r < last && !(matched && kind.leftOnly()); r++) {
+                if ((kind.rightOnly() && met[r]) || (probe.length > 1 && !sameKeys(probe, r))) {
+                    continue;
+                }
+                Object[] pair = kind.leftOnly() && residualExpr == null ? null : pairOf(row, r);
+                if (residualExpr != null && !Boolean.TRUE.equals(residualExpr.eval(pair))) {
+                    continue;
+                }
+                matched = true;
+                if (met != null) {
+                    met[r] = true;
+                }
+                if (!kind.leftOnly() && !kind.rightOnly()) {
+                    made.add(pair);
+                }
+            }
+            if (kind == JoinKind.SEMI ? matched
+                    : kind == JoinKind.ANTI && !matched && !(nullKey && notIn == NotInNulls.PROBE_NULLS_OUT)) {
+                made.add(row);
+            } else if (!matched && (kind == JoinKind.LEFT || kind == JoinKind.FULL)) {
+                made.add(pairOf(row, -1));
+            }
+        }
+        if (!made.isEmpty()) {
+            out.accept(made);
+        }
+    }
+
+    /** Probe row {@code row} beside build row {@code r} (in the table's order; -1: nulls), as {@link HashJoinTable} joins them. */
+    private Object[] pairOf(Object[] row, int r) {
+        Object[] pair = Arrays.copyOf(row, probeWidth + buildColumns.length);
+        for (int c = 0; r >= 0 && c < buildColumns.length; c++) {
+            if (gathered == null || gathered[probeWidth + c] || residualRead != null && residualRead[probeWidth + c]) {
+                pair[probeWidth + c] = buildColumns[c].box(r, buildTypes.length > c ? buildTypes[c] : null);
+            }
+        }
+        return pair;
+    }
+
+    /**
      * The first {@code m} candidate pairs: those the residual keeps are marked matched and, for an
      * inner or left join, sent on as one batch.
      */

@@ -277,7 +277,10 @@ final class VectorPipeline {
         return out;
     }
 
-    /** The type of a column a chunk holds as integers, dates, decimals of one scale or strings; null for another. */
+    /**
+     * The type of a column a chunk holds as integers, dates or strings; null for another (a
+     * decimal's scale may differ in the next chunk, which a vector typed from this one would round).
+     */
     static SqlType keyType(ColumnarRows.Column column) {
         if (column.held() == ColumnarRows.Held.STRINGS) {
             return SqlType.STRING;
@@ -289,7 +292,6 @@ final class VectorPipeline {
             case INT -> SqlType.INT;
             case LONG -> SqlType.BIGINT;
             case DATE -> SqlType.DATE;
-            case DECIMAL -> SqlType.decimal(18, column.scale());
             default -> null;
         };
     }

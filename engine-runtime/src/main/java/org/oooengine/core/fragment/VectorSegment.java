@@ -148,13 +148,20 @@ final class VectorSegment {
         guarded(batch, rows, 0);
     }
 
-    /** Rows that ran row by row up to step {@code at}, a join whose table only the batches reach, into it. */
+    /**
+     * Rows that ran row by row up to step {@code at}, a join whose table only the batches reach,
+     * into it: as a batch where they fit its probe types, else row by row into its table and on
+     * through the steps after it on rows.
+     */
     private void acceptRowsAt(List<Object[]> rows, int at) {
-        Batch batch = rows.isEmpty() ? null : batchOf(rows, typesAt.get(at));
+        if (rows.isEmpty()) {
+            return;
+        }
+        Batch batch = batchOf(rows, typesAt.get(at));
         if (batch != null) {
             push(batch, at);
-        } else if (!rows.isEmpty()) {
-            throw new IllegalStateException("rows that do not hold as the join's probe types: " + java.util.Arrays.toString(rows.get(0)));
+        } else {
+            keepers.get(at).probeRows(rows, made -> rowByRow(at + 1).accept(made));
         }
     }
 

@@ -23,6 +23,9 @@ class JoinKeyCodingTest {
         assertEquals(500L, money.buildKey(5));
         assertNull(money.buildKey(new BigDecimal("5.555")));
         assertNull(money.buildKey(new BigDecimal("1000000000000000000000000000000")));
+        // as equality sees it, an integer of 19 digits never equals a decimal (a whole one of 19 digits stays a decimal)
+        assertNull(JoinKeyCoding.of(SqlType.decimal(20, 0)).buildKey(1_000_000_000_000_000_000L));
+        assertEquals(999_999_999_999_999_999L, JoinKeyCoding.of(SqlType.decimal(20, 0)).buildKey(999_999_999_999_999_999L));
         JoinKeyCoding times = JoinKeyCoding.of(SqlType.TIMESTAMP);
         assertNull(times.buildKey(LocalDateTime.of(2026, 1, 1, 0, 0, 0, 1)));
         assertEquals(1L, times.buildKey(LocalDateTime.of(1970, 1, 1, 0, 0, 0, 1000)));

@@ -430,6 +430,44 @@ class VectorChunkJoinTest {
         }
     }
 
+    /**
+     * Probe rows holding a decimal past a long (a wide column's values; here the second of three
+     * chunks) do not fit the join's batches: they probe its one table row by row, and every kind of join, the outer ones whose
+     * unmet build rows come out at the end among them, answers as the row engine does.
+     */
+    @Test
+    void rowsPastALongProbeTheSameTableOnRows() {
+        SqlType wide = SqlType.decimal(38, 0);
+        List<Object[]> probe = new ArrayList<>();
+        for (int i = 0; i < 3000; i++) {
+            probe.add(new Object[] {i % 13 == 0 ? null : (long) (i % 900),
+                i % 4 == 0 && i >= 1000 && i < 2000 ? new BigDecimal("100000000000000000000").add(BigDecimal.valueOf(i)) : BigDecimal.valueOf(i)});
+        }
+        List<Object[]> build = buildRows(true);
+        for (JoinKind kind : List.of(JoinKind.INNER, JoinKind.LEFT, JoinKind.RIGHT, JoinKind.FULL, JoinKind.SEMI,
+                JoinKind.ANTI, JoinKind.ANTI_NULL_AWARE, JoinKind.RIGHT_SEMI, JoinKind.RIGHT_ANTI)) {
+            PipelineStep.HashJoin join = new PipelineStep.HashJoin(new JoinBuild.Gathered(0), kind, List.of(0),
+                    List.of(0), null, 4);
+            List<PipelineStep> steps = kind.leftOnly() || kind.rightOnly() ? List.of(join)
+                    : List.of(join, new PipelineStep.Project(List.of(new Expr.Column(1, wide), new Expr.Column(5, DEC),
+                            new Expr.Column(2, SqlType.BIGINT))));
+            Pipeline.BuildSource source = Pipeline.BuildSource.ofRows((b, out) -> out.accept(build));
+            List<String> rows = new ArrayList<>();
+            Pipeline p = new Pipeline(steps, 2, source, out -> out.forEach(r -> rows.add(Arrays.toString(r))));
+            p.accept(probe);
+            p.finish();
+            List<String> batches = new ArrayList<>();
+            VectorPipeline vectors = new VectorPipeline(steps, new SqlType[] {SqlType.BIGINT, wide}, asColumns(build),
+                    out -> out.forEach(r -> batches.add(Arrays.toString(r))), QueryMemory.unbounded());
+            for (int from = 0; from < probe.size(); from += 1000) {
+                vectors.acceptRows(probe.subList(from, from + 1000));
+            }
+            vectors.finish();
+            assertEquals(rows.stream().sorted().toList(), batches.stream().sorted().toList(), kind.toString());
+            assertTrue(rows.size() > 100 || kind == JoinKind.ANTI_NULL_AWARE, kind + ": " + rows.size());
+        }
+    }
+
     /** Probe rows: a key (some null, repeated), a day and an amount. */
     private static List<Object[]> probeRows() {
         List<Object[]> probe = new ArrayList<>();
