@@ -115,36 +115,42 @@ public final class TpchInMetastore {
 
     /**
      * Has DuckDB write every TPC-H table it holds as Parquet files under this database's directory
-     * (on the local file system), small row groups so that a file spans several splits, orders in
-     * Hive's partition directories by {@code o_orderstatus}, and registers them as Hive would.
+     * (on another file system than the local one, through a local directory copied there), small
+     * row groups so that a file spans several splits, orders in Hive's partition directories by
+     * {@code o_orderstatus}, and registers them as Hive would.
      */
     public void registerParquetWrittenBy(org.oooengine.core.tpch.DuckDbOracle duckDb) throws Exception {
+        boolean local = fs instanceof org.apache.hadoop.fs.LocalFileSystem;
+        java.nio.file.Path staging = local ? null : java.nio.file.Files.createTempDirectory("ooo-parquet");
         for (TpchTable<?> t : TpchSchema.tables()) {
             String name = t.getTableName();
             Schema schema = TpchSchema.definition(t).schema();
             Path location = new Path(dir, name);
-            String target = new java.io.File(location.toUri()).getPath();
-            if (name.equals("orders")) {
-                duckDb.execute("COPY orders TO '" + target + "' (FORMAT PARQUET, PARTITION_BY (o_orderstatus), "
-                        + "ROW_GROUP_SIZE 2048)");
+            java.io.File target = local ? new java.io.File(location.toUri()) : staging.resolve(name).toFile();
+            boolean partitioned = name.equals("orders");
+            if (!partitioned) {
+                java.nio.file.Files.createDirectories(target.toPath());
+            }
+            duckDb.execute(partitioned
+                    ? "COPY orders TO '" + target + "' (FORMAT PARQUET, PARTITION_BY (o_orderstatus), ROW_GROUP_SIZE 2048)"
+                    : "COPY " + name + " TO '" + target + "/000000_0.parquet' (FORMAT PARQUET, ROW_GROUP_SIZE 2048)");
+            if (!local) {
+                fs.copyFromLocalFile(true, true, new Path(target.toURI()), location);
+            }
+            if (partitioned) {
                 List<Column> data = new ArrayList<>(schema.columns());
                 Column key = data.remove(schema.indexOf("o_orderstatus"));
                 createTable(name, fields(data), fields(List.of(key)), parquet(location.toString()));
                 for (org.apache.hadoop.fs.FileStatus p : fs.listStatus(location)) {
-                    Partition partition = new Partition();
-                    partition.setDbName(database);
-                    partition.setTableName(name);
-                    partition.setValues(List.of(p.getPath().getName().substring("o_orderstatus=".length())));
-                    partition.setSd(parquet(p.getPath().toString()));
-                    partition.getSd().setCols(fields(data));
-                    partition.setParameters(new HashMap<>());
-                    client.add_partition(partition);
+                    addPartition(name, List.of(p.getPath().getName().substring("o_orderstatus=".length())),
+                            parquet(p.getPath().toString()), fields(data));
                 }
             } else {
-                fs.mkdirs(location);
-                duckDb.execute("COPY " + name + " TO '" + target + "/000000_0.parquet' (FORMAT PARQUET, ROW_GROUP_SIZE 2048)");
                 createTable(name, fields(schema.columns()), List.of(), parquet(location.toString()));
             }
+        }
+        if (staging != null) {
+            java.nio.file.Files.delete(staging);
         }
     }
 
@@ -166,18 +172,11 @@ public final class TpchInMetastore {
         for (Map.Entry<Object, List<Object[]>> e : byKey.entrySet()) {
             Path partition = new Path(location, key + "=" + e.getKey());
             OrcTestFiles.write(new Path(partition, "000000_0"), fs.getConf(), dataSchema, e.getValue());
-            Partition p = new Partition();
-            p.setDbName(database);
-            p.setTableName(name);
-            p.setValues(List.of(String.valueOf(e.getKey())));
-            p.setSd(orc(partition.toString()));
-            p.getSd().setCols(fields(data));
-            p.setParameters(new HashMap<>());
-            client.add_partition(p);
+            addPartition(name, List.of(String.valueOf(e.getKey())), orc(partition.toString()), fields(data));
         }
     }
 
-    void createTable(String name, List<FieldSchema> columns, List<FieldSchema> partitionKeys, StorageDescriptor sd)
+    public void createTable(String name, List<FieldSchema> columns, List<FieldSchema> partitionKeys, StorageDescriptor sd)
             throws TException {
         sd.setCols(columns);
         Table t = new Table();
@@ -191,18 +190,40 @@ public final class TpchInMetastore {
         client.createTable(t);
     }
 
+    /** Registers a partition of table {@code name}: its {@code values}, its files where {@code sd} says. */
+    public void addPartition(String name, List<String> values, StorageDescriptor sd, List<FieldSchema> columns)
+            throws TException {
+        Partition p = new Partition();
+        p.setDbName(database);
+        p.setTableName(name);
+        p.setValues(values);
+        p.setSd(sd);
+        p.getSd().setCols(columns);
+        p.setParameters(new HashMap<>());
+        client.add_partition(p);
+    }
+
+    /** The directory of table {@code name}'s files, on this database's file system. */
+    public Path location(String name) {
+        return new Path(dir, name);
+    }
+
+    public FileSystem fileSystem() {
+        return fs;
+    }
+
     /** Text as Hive's DDL records it: Hive's default delimiter as serialization.format=1 alone, another as the character. */
-    static StorageDescriptor text(String location, char delimiter) {
+    public static StorageDescriptor text(String location, char delimiter) {
         String d = String.valueOf(delimiter);
         return storage(location, LAZY_SIMPLE, TEXT_INPUT, TEXT_OUTPUT, delimiter == HiveText.FIELD_DELIMITER
                 ? Map.of("serialization.format", "1") : Map.of("field.delim", d, "serialization.format", d));
     }
 
-    static StorageDescriptor parquet(String location) {
+    public static StorageDescriptor parquet(String location) {
         return storage(location, PARQUET_SERDE, PARQUET_INPUT, PARQUET_OUTPUT, Map.of());
     }
 
-    static StorageDescriptor orc(String location) {
+    public static StorageDescriptor orc(String location) {
         return storage(location, ORC_SERDE, ORC_INPUT, ORC_OUTPUT, Map.of());
     }
 
@@ -219,7 +240,7 @@ public final class TpchInMetastore {
         return sd;
     }
 
-    static List<FieldSchema> fields(List<Column> columns) {
+    public static List<FieldSchema> fields(List<Column> columns) {
         return columns.stream().map(c -> new FieldSchema(c.name(), hiveType(c.type()), null)).toList();
     }
 
