@@ -10,11 +10,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.security.AccessDeniedException;
+import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 
 /**
@@ -50,7 +55,7 @@ class WarehouseWritesTest {
     }
 
     private static long update(SqlSession s, String sql) {
-        return s.execute(sql, new org.oooengine.hive.sql.Cancellation()).updateCount();
+        return s.execute(sql, new Cancellation()).updateCount();
     }
 
     @Test
@@ -202,5 +207,84 @@ class WarehouseWritesTest {
                     + "PARTITIONED BY (k INT) STORED AS ORC LOCATION '" + incoming.resolve("p") + "' AS SELECT 1 AS a"));
             assertEquals(SqlException.NOT_SUPPORTED, partitioned.sqlState());
         }
+    }
+
+    /** About 300,000 rows of orders (each 20 times): an overwrite the nodes take a while to write. */
+    private static final String MANY_ROWS = "SELECT o.* FROM orders o, customer c WHERE c.c_custkey <= 20";
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void anInsertOverwriteCancelledWhileTheNodesWriteLeavesTheTableAsItWas() throws Exception {
+        Path dir = Files.createDirectories(incoming.resolve("orders_cancelled"));
+        try (SqlSession s = cluster.session()) {
+            String before = tableWithSomeOrders(s, "orders_cancelled", "ORC", dir);
+            List<String> files = files(dir);
+            Cancellation cancellation = new Cancellation();
+            CompletableFuture<Long> overwrite = CompletableFuture.supplyAsync(() -> s.execute(
+                    "INSERT OVERWRITE TABLE orders_cancelled " + MANY_ROWS, cancellation).updateCount());
+            awaitStaging(dir, overwrite);
+            cancellation.cancel();
+            ExecutionException failed = assertThrows(ExecutionException.class, () -> overwrite.get(60, TimeUnit.SECONDS));
+            assertTrue(String.valueOf(failed.getCause().getMessage()).contains("cancelled"), failed.getCause().toString());
+            assertUnchanged(s, "orders_cancelled", dir, files, before);
+        }
+    }
+
+    @Test
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void anInsertOverwriteWhoseNodeIsLostWhileItWritesFailsNamingItAndLeavesTheTableAsItWas() throws Exception {
+        Path dir = Files.createDirectories(incoming.resolve("orders_lost"));
+        var nodes = cluster.tpch().cluster;
+        try (SqlSession s = cluster.session()) {
+            String before = tableWithSomeOrders(s, "orders_lost", "PARQUET", dir);
+            List<String> files = files(dir);
+            CompletableFuture<Long> overwrite = CompletableFuture.supplyAsync(() -> update(s,
+                    "INSERT OVERWRITE TABLE orders_lost " + MANY_ROWS));
+            awaitStaging(dir, overwrite);
+            nodes.stop("n2");
+            try {
+                ExecutionException failed = assertThrows(ExecutionException.class,
+                        () -> overwrite.get(60, TimeUnit.SECONDS));
+                assertTrue(String.valueOf(failed.getCause().getMessage()).contains("n2"), failed.getCause().toString());
+            } finally {
+                nodes.restart("n2");
+                cluster.tpch().session.serving().probeAgain();
+            }
+            assertUnchanged(s, "orders_lost", dir, files, before);
+        }
+    }
+
+    /** Creates table {@code name} over {@code dir} holding the orders of keys below 5,000; returns its summary. */
+    private static String tableWithSomeOrders(SqlSession s, String name, String format, Path dir) {
+        SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + name + " (" + columns(TpchTable.ORDERS) + ") STORED AS " + format
+                + " LOCATION '" + dir + "'");
+        update(s, "INSERT INTO " + name + " SELECT * FROM orders WHERE o_orderkey < 5000");
+        return summary(s, name);
+    }
+
+    private static String summary(SqlSession s, String table) {
+        return java.util.Arrays.toString(SqlCluster.rows(s, "SELECT count(*), sum(o_totalprice), max(o_comment) FROM "
+                + table).get(0));
+    }
+
+    private static List<String> files(Path dir) throws Exception {
+        try (Stream<Path> all = Files.walk(dir)) {
+            return all.map(p -> dir.relativize(p).toString()).sorted().toList();
+        }
+    }
+
+    /** Waits until the statement's staging directory is in {@code dir}: the nodes are writing its files. */
+    private static void awaitStaging(Path dir, CompletableFuture<?> statement) throws Exception {
+        while (hidden(dir).stream().noneMatch(n -> n.startsWith(".ooo-staging-"))) {
+            assertTrue(!statement.isDone(), () -> "the statement ended before it wrote: " + statement.join());
+            Thread.sleep(1);
+        }
+    }
+
+    private static void assertUnchanged(SqlSession s, String table, Path dir, List<String> files, String summary)
+            throws Exception {
+        assertEquals(files, files(dir), "the table's files");
+        assertEquals(List.of(), hidden(dir));
+        assertEquals(summary, summary(s, table));
     }
 }
