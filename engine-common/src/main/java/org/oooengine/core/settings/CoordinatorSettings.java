@@ -16,7 +16,8 @@ public final class CoordinatorSettings {
     public static final Setting<String> CATALOG = DECLARED.add(Setting.choice("ooo.catalog", "embedded", "hms")
             .scope(COORDINATOR).defaultValue("embedded")
             .doc("`embedded`: the catalog kept in `<cluster-dir>/catalog.json`. `hms`: the databases and tables of a "
-                    + "Hive Metastore, whose tables INSERT writes (the catalog itself changes through Hive)."));
+                    + "Hive Metastore, whose tables INSERT writes and CREATE and DROP make and drop as tables in files "
+                    + "(other changes of the catalog go through Hive)."));
     public static final Setting<String> CATALOG_HMS_URIS = DECLARED.add(Setting.text("ooo.catalog.hms.uris")
             .scope(COORDINATOR)
             .doc("The metastore(s) to ask with `ooo.catalog=hms`, as Hive's `hive.metastore.uris`, e.g. "

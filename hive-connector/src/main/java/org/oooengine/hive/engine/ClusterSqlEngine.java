@@ -53,8 +53,8 @@ public final class ClusterSqlEngine implements SqlEngine {
     private final MetastoreCatalog metastore;
     private final ExecutionModes modes;
     private final DataDefinition ddl;
-    /** INSERT into the metastore's tables; null with the embedded catalog, whose {@link #ddl} runs them. */
-    private final FileTableChanges metastoreChanges;
+    /** CREATE, DROP and INSERT in the metastore and its tables; null with the embedded catalog, whose {@link #ddl} runs them. */
+    private final MetastoreChanges metastoreChanges;
     private final AccessControl access;
     private final SessionLimits limits;
     private final ClusterSnapshots snapshots;
@@ -114,8 +114,8 @@ public final class ClusterSqlEngine implements SqlEngine {
                 SystemCatalog system = new SystemCatalog(metastore, cluster);
                 this.catalog = system;
                 this.ddl = null; // Hive changes the catalog; INSERT writes the tables' files
-                this.metastoreChanges = new FileTableChanges(cluster, loadable, hadoop, metastore::addPartitions,
-                        metastore::dropPartitions);
+                this.metastoreChanges = new MetastoreChanges(metastore, new FileTableChanges(cluster, loadable, hadoop,
+                        metastore::addPartitions, metastore::dropPartitions), loadable, hadoop);
                 this.modes = new ExecutionModes(cluster, snapshots, secret, hadoop,
                         Optional.of(metastore.tableReader(loadable::checkTableFile)), new SystemTableReader(system),
                         limits.coordinatorSpill());

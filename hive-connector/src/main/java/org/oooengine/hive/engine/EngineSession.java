@@ -56,7 +56,7 @@ final class EngineSession implements SqlSession {
     private final Catalog catalog;
     private final ExecutionModes modes;
     private final DataDefinition ddl;
-    private final FileTableChanges fileChanges;
+    private final MetastoreChanges metastoreChanges;
     private final AccessControl access;
     private final SessionLimits limits;
     private final ClusterSnapshots snapshots;
@@ -67,20 +67,20 @@ final class EngineSession implements SqlSession {
     /**
      * @param settings as the client gave them when it opened the session: each one is checked as {@code SET} would
      * @param ddl      runs DDL and DML; null on a catalog this engine does not change (a Hive metastore's)
-     * @param fileChanges runs INSERT, ADD PARTITION and MSCK on the tables of a catalog without {@code ddl}
+     * @param metastoreChanges runs CREATE, DROP, INSERT, ADD PARTITION and MSCK where there is no {@code ddl}
      * @param limits   the operator's caps on the settings that are resource limits
      * @param snapshots what each statement is analysed and planned from
      * @param lostNodes asks the nodes a failed statement lost the connection to what ended them
      */
     EngineSession(SessionUser user, String database, Map<String, String> settings, Catalog catalog,
-                  ExecutionModes modes, DataDefinition ddl, FileTableChanges fileChanges, AccessControl access,
+                  ExecutionModes modes, DataDefinition ddl, MetastoreChanges metastoreChanges, AccessControl access,
                   SessionLimits limits, ClusterSnapshots snapshots, LostNodes lostNodes) {
         this.user = user;
         this.lostNodes = lostNodes;
         this.snapshots = snapshots;
         this.limits = limits;
         this.ddl = ddl;
-        this.fileChanges = fileChanges;
+        this.metastoreChanges = metastoreChanges;
         this.catalog = catalog;
         this.modes = modes;
         this.access = access;
@@ -284,14 +284,17 @@ final class EngineSession implements SqlSession {
 
     /** DDL and DML: they change the catalog or a table's rows; {@code sql}: the statement as written. */
     private StatementResult change(ASTNode tree, String sql, Cancellation cancel) {
-        // what a catalog this engine does not change (a metastore's) lets through: writes of its tables' files
-        boolean filesChange = tree.getType() == TOK_QUERY && DdlAnalyzer.isInsert(tree) || tree.getType() == TOK_MSCK
+        // what a metastore's catalog lets through: tables in files made and dropped, their files written
+        boolean metastoreChange = tree.getType() == TOK_QUERY && DdlAnalyzer.isInsert(tree) || tree.getType() == TOK_MSCK
+                || tree.getType() == TOK_CREATETABLE || tree.getType() == TOK_DROPTABLE
+                || tree.getType() == TOK_CREATEDATABASE || tree.getType() == TOK_DROPDATABASE
                 || tree.getType() == TOK_ALTERTABLE && (tree.getChild(1).getType() == TOK_ALTERTABLE_ADDPARTS
                         || tree.getChild(1).getType() == TOK_ALTERTABLE_DROPPARTS);
-        if (ddl == null && !filesChange) {
+        if (ddl == null && !metastoreChange) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet: " + tree.getText().replace("TOK_", "")
-                    + " with a Hive metastore catalog (ooo.catalog=hms), whose tables this engine reads, INSERT writes "
-                    + "and MSCK REPAIR TABLE, ADD and DROP PARTITION add partitions to or drop them; change the catalog through Hive");
+                    + " with a Hive metastore catalog (ooo.catalog=hms), in which this engine creates and drops "
+                    + "databases and tables in files, INSERT writes their files and MSCK REPAIR TABLE, ADD and DROP "
+                    + "PARTITION add partitions to or drop them; change the catalog through Hive");
         }
         Map<String, String> settings = running();
         modes.check(settings); // an unknown execution mode is refused before anything changes
@@ -299,10 +302,7 @@ final class EngineSession implements SqlSession {
         try {
             checkAccess(statement);
             if (ddl == null) {
-                if (!FileTableChanges.changesFilesOnly(statement)) {
-                    throw new SqlException(SqlException.NOT_SUPPORTED, "a change of a table not held in files");
-                }
-                return fileChanges.run(statement, settings, plan -> StatementTransaction.run(modes.peers(),
+                return metastoreChanges.run(statement, settings, plan -> StatementTransaction.run(modes.peers(),
                         "reading the rows to write", StatementTransaction.attempts(settings),
                         tx -> modes.forSettings(settings, tx).run(plan, cancel)), cancel::isCancelled);
             }

@@ -29,7 +29,8 @@ import org.oooengine.core.settings.CoordinatorSettings;
 
 /**
  * The databases and tables of a Hive metastore, whose tables INSERT writes (it adds the partitions
- * written) and which it otherwise only reads: tables are read from their files
+ * written), and in which CREATE and DROP make and forget databases and tables held in files
+ * (tables are entered as Hive's external tables): tables are read from their files
  * (text, ORC or Parquet, see {@link #tableReader}); a partitioned table is read from all its
  * partitions' locations. Every call asks the metastore, so what Hive changes shows at once.
  */
@@ -180,6 +181,55 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
                         org.apache.hadoop.hive.metastore.PartitionDropOptions.instance().deleteData(true).purgeData(purge));
             }
             return (long) matched.size();
+        });
+    }
+
+    /** CREATE DATABASE: a database at the metastore's default location (its warehouse directory). */
+    public void createDatabase(String name, String comment) {
+        ask("create database " + name, () -> {
+            org.apache.hadoop.hive.metastore.api.Database db = new org.apache.hadoop.hive.metastore.api.Database();
+            db.setName(name);
+            db.setDescription(comment == null || comment.isEmpty() ? null : comment);
+            db.setParameters(new HashMap<>());
+            client.createDatabase(db);
+            return null;
+        });
+    }
+
+    /**
+     * DROP DATABASE: with {@code cascade} its tables first, one by one (their files as each table's
+     * kind says; a metastore's own cascade needs libraries a metastore server may lack).
+     */
+    public void dropDatabase(String name, boolean cascade) {
+        ask("drop database " + name, () -> {
+            if (cascade) {
+                for (String table : client.getAllTables(name)) {
+                    client.dropTable(name, table, true, true);
+                }
+            }
+            client.dropDatabase(name, true, false, false);
+            return null;
+        });
+    }
+
+    /** Enters {@code table}, held in files at its storage, as an external table ({@link MetastoreTable#definition}). */
+    public void createTable(TableInfo table) {
+        ask("create table " + table.database() + "." + table.name(), () -> {
+            Table t = MetastoreTable.definition(table);
+            t.setOwner(System.getProperty("user.name"));
+            client.createTable(t);
+            return null;
+        });
+    }
+
+    /**
+     * DROP TABLE: the metastore forgets the table, and deletes its files only where Hive would
+     * (a managed table, or an external one marked {@code external.table.purge}).
+     */
+    public void dropTable(String database, String name) {
+        ask("drop table " + database + "." + name, () -> {
+            client.dropTable(database, name, true, false);
+            return null;
         });
     }
 

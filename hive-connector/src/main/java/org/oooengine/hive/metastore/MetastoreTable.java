@@ -34,6 +34,9 @@ final class MetastoreTable {
     private static final String ORC_INPUT = "org.apache.hadoop.hive.ql.io.orc.OrcInputFormat";
     private static final String PARQUET_SERDE = "org.apache.hadoop.hive.ql.io.parquet.serde.ParquetHiveSerDe";
     private static final String PARQUET_INPUT = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetInputFormat";
+    private static final String TEXT_OUTPUT = "org.apache.hadoop.hive.ql.io.HiveIgnoreKeyTextOutputFormat";
+    private static final String ORC_OUTPUT = "org.apache.hadoop.hive.ql.io.orc.OrcOutputFormat";
+    private static final String PARQUET_OUTPUT = "org.apache.hadoop.hive.ql.io.parquet.MapredParquetOutputFormat";
 
     private MetastoreTable() {
     }
@@ -70,6 +73,68 @@ final class MetastoreTable {
         String location = sd == null || sd.getLocation() == null ? "" : sd.getLocation();
         return new TableInfo(t.getDbName().toLowerCase(Locale.ROOT), t.getTableName().toLowerCase(Locale.ROOT),
                 columns, List.of(), location, properties, tableParameters.getOrDefault("comment", ""));
+    }
+
+    /**
+     * The metastore's definition of {@code table}, held in files at its storage, as Hive's own
+     * {@code CREATE EXTERNAL TABLE} records it: the file columns, then the partition keys; the
+     * SerDe, input and output formats of its layout; {@code EXTERNAL=TRUE}, so that dropping it
+     * leaves its files.
+     */
+    static Table definition(TableInfo table) {
+        FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(
+                () -> new IllegalArgumentException("table " + table.name() + " is not held in files"));
+        List<String> keys = partitioned(table) ? List.of(table.properties().get(PARTITION_KEYS).split(",")) : List.of();
+        List<FieldSchema> columns = new ArrayList<>();
+        List<FieldSchema> partitionKeys = new ArrayList<>();
+        for (ResultColumn c : table.columns()) {
+            (keys.contains(c.name()) ? partitionKeys : columns).add(new FieldSchema(c.name(), c.type().toString(),
+                    c.comment().isEmpty() ? null : c.comment()));
+        }
+        Map<String, String> serde = new java.util.HashMap<>();
+        String lib = switch (layout.format()) {
+            case ORC -> ORC_SERDE;
+            case PARQUET -> PARQUET_SERDE;
+            case TEXT -> {
+                String delimiter = String.valueOf(layout.fieldDelimiter());
+                serde.put(FileLayout.FIELD_DELIMITER, delimiter);
+                serde.put("serialization.format", delimiter);
+                if (!layout.nullText().equals(HiveText.NULL)) {
+                    serde.put(FileLayout.NULL_FORMAT, layout.nullText());
+                }
+                yield LAZY_SIMPLE_SERDE;
+            }
+        };
+        StorageDescriptor sd = new StorageDescriptor();
+        sd.setCols(columns);
+        sd.setLocation(table.storage());
+        sd.setInputFormat(switch (layout.format()) {
+            case ORC -> ORC_INPUT;
+            case PARQUET -> PARQUET_INPUT;
+            case TEXT -> TEXT_INPUT;
+        });
+        sd.setOutputFormat(switch (layout.format()) {
+            case ORC -> ORC_OUTPUT;
+            case PARQUET -> PARQUET_OUTPUT;
+            case TEXT -> TEXT_OUTPUT;
+        });
+        sd.setSerdeInfo(new org.apache.hadoop.hive.metastore.api.SerDeInfo(null, lib, serde));
+        sd.setBucketCols(new ArrayList<>());
+        sd.setSortCols(new ArrayList<>());
+        sd.setParameters(new java.util.HashMap<>());
+        sd.setNumBuckets(-1);
+        Table t = new Table();
+        t.setDbName(table.database());
+        t.setTableName(table.name());
+        t.setTableType("EXTERNAL_TABLE");
+        Map<String, String> parameters = new java.util.HashMap<>(Map.of("EXTERNAL", "TRUE"));
+        if (!table.comment().isEmpty()) {
+            parameters.put("comment", table.comment());
+        }
+        t.setParameters(parameters);
+        t.setPartitionKeys(partitionKeys);
+        t.setSd(sd);
+        return t;
     }
 
     /** {@code table} with {@code more} properties besides its own. */

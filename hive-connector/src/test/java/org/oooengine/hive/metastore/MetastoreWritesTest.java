@@ -274,12 +274,90 @@ class MetastoreWritesTest {
         return rows(s, explain).stream().map(r -> (String) r[0]).collect(java.util.stream.Collectors.joining("\n"));
     }
 
+    /**
+     * CREATE DATABASE, CREATE TABLE ... AS SELECT in ORC and Parquet, CREATE EXTERNAL TABLE over
+     * files (partitioned too) and DROP enter and remove Hive's own external tables: Hive reads what
+     * the engine wrote, a dropped table's files stay, and a table on the nodes is refused.
+     */
     @Test
-    void statementsThatWouldChangeTheCatalogAreRefused() throws Exception {
+    void tablesCreatedAndDroppedHereAreHiveExternalTables() throws Exception {
+        Path warehouse = dir.resolve("warehouse");
+        Object[] expected = oracle.rows("SELECT count(*), sum(c_custkey), sum(c_acctbal) FROM customer").get(0);
+        String summary = "SELECT count(*), sum(c_custkey), sum(c_acctbal), max(c_comment) FROM ";
         try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
-            SqlException drop = assertThrows(SqlException.class, () -> rows(s, "DROP TABLE customer_text"));
-            assertEquals(SqlException.NOT_SUPPORTED, drop.sqlState());
-            assertTrue(drop.getMessage().contains("change the catalog through Hive"), drop.getMessage());
+            rows(s, "CREATE DATABASE made_here COMMENT 'made by the engine'");
+            assertEquals("made by the engine", admin.getDatabase("made_here").getDescription());
+            for (String format : List.of("orc", "parquet")) {
+                String name = "customer_" + format;
+                Path location = warehouse.resolve("made_" + format);
+                assertEquals(((Number) expected[0]).longValue(), s.execute("CREATE TABLE made_here." + name + " STORED AS "
+                        + format + " LOCATION '" + location + "' AS SELECT * FROM customer", new Cancellation()).updateCount());
+                org.apache.hadoop.hive.metastore.api.Table hive = admin.getTable("made_here", name);
+                assertEquals("EXTERNAL_TABLE", hive.getTableType());
+                assertEquals("c_acctbal", hive.getSd().getCols().get(5).getName());
+                assertEquals("decimal(15,2)", hive.getSd().getCols().get(5).getType());
+                List<List<Object>> read = HiveReaders.rows(admin, "made_here", name);
+                assertEquals(((Number) expected[0]).longValue(), read.size(), format);
+                assertEquals(((Number) expected[1]).longValue(), read.stream().mapToLong(r -> ((Number) r.get(0)).longValue())
+                        .sum(), format);
+                assertEquals(0, new BigDecimal(expected[2].toString()).compareTo(read.stream()
+                        .map(r -> ((HiveDecimal) r.get(5)).bigDecimalValue()).reduce(BigDecimal.ZERO, BigDecimal::add)));
+                assertNull(OracleComparison.difference(rows(s, summary + "made_here." + name),
+                        oracle.rows(summary + "customer"), false));
+            }
+
+            // an external table over files already there, and a partitioned one written by INSERT
+            String columns = String.join(", ", TpchSchema.definition(TpchTable.CUSTOMER).schema().columns().stream()
+                    .map(c -> c.name() + " " + (c.type().precision() == 0 && c.type().kind().name().equals("VARCHAR")
+                            ? "string" : c.type().toString())).toList());
+            rows(s, "CREATE EXTERNAL TABLE made_here.over_orc (" + columns + ") STORED AS ORC LOCATION '"
+                    + warehouse.resolve("made_orc") + "'");
+            assertNull(OracleComparison.difference(rows(s, summary + "made_here.over_orc"), oracle.rows(summary + "customer"),
+                    false));
+            Path byNation = Files.createDirectories(warehouse.resolve("by_nation"));
+            rows(s, "CREATE EXTERNAL TABLE made_here.by_nation (c_custkey BIGINT, c_name STRING) PARTITIONED BY "
+                    + "(c_nationkey BIGINT) ROW FORMAT DELIMITED FIELDS TERMINATED BY '|' STORED AS TEXTFILE LOCATION '"
+                    + byNation + "'");
+            assertEquals("|", admin.getTable("made_here", "by_nation").getSd().getSerdeInfo().getParameters()
+                    .get("field.delim"));
+            rows(s, "INSERT INTO made_here.by_nation PARTITION (c_nationkey) SELECT c_custkey, c_name, c_nationkey "
+                    + "FROM customer WHERE c_nationkey < 3");
+            assertEquals(List.of("c_nationkey=0", "c_nationkey=1", "c_nationkey=2"),
+                    admin.listPartitionNames("made_here", "by_nation", (short) -1).stream().sorted().toList());
+            assertEquals(((Number) oracle.rows("SELECT count(*) FROM customer WHERE c_nationkey < 3").get(0)[0]).longValue(),
+                    HiveReaders.rows(admin, "made_here", "by_nation").size());
+
+            // a table on the nodes has no place in a metastore
+            SqlException onNodes = assertThrows(SqlException.class,
+                    () -> rows(s, "CREATE TABLE made_here.on_nodes (id BIGINT)"));
+            assertEquals(SqlException.NOT_SUPPORTED, onNodes.sqlState());
+            assertTrue(onNodes.getMessage().contains("CREATE EXTERNAL TABLE"), onNodes.getMessage());
+            // nor a location SQL may not read
+            assertThrows(org.oooengine.hive.security.AccessDeniedException.class, () -> rows(s,
+                    "CREATE TABLE made_here.escaped STORED AS ORC LOCATION '" + dir.resolve("escaped") + "' AS SELECT 1 AS a"));
+            assertFalse(admin.tableExists("made_here", "escaped"));
+            assertFalse(Files.exists(dir.resolve("escaped")));
+
+            // dropped: the metastore forgets them, their files stay (external tables)
+            rows(s, "DROP TABLE made_here.over_orc");
+            assertFalse(admin.tableExists("made_here", "over_orc"));
+            assertTrue(Files.list(warehouse.resolve("made_orc")).findAny().isPresent());
+            SqlException notEmpty = assertThrows(SqlException.class, () -> rows(s, "DROP DATABASE made_here"));
+            assertTrue(notEmpty.getMessage().contains("CASCADE"), notEmpty.getMessage());
+            rows(s, "DROP DATABASE made_here CASCADE");
+            assertFalse(admin.getAllDatabases().contains("made_here"));
+            assertTrue(Files.list(warehouse.resolve("made_parquet")).findAny().isPresent());
+            rows(s, "DROP TABLE IF EXISTS made_here_not.at_all");
+        }
+    }
+
+    @Test
+    void statementsThatWouldChangeTheCatalogOtherwiseAreRefused() throws Exception {
+        try (SqlSession s = engine.openSession("analyst", DB, Map.of())) {
+            SqlException rename = assertThrows(SqlException.class,
+                    () -> rows(s, "ALTER TABLE customer_text RENAME TO customer_renamed"));
+            assertEquals(SqlException.NOT_SUPPORTED, rename.sqlState());
+            assertTrue(rename.getMessage().contains("change the catalog through Hive"), rename.getMessage());
             SqlException update = assertThrows(SqlException.class,
                     () -> rows(s, "UPDATE customer_text SET c_name = 'x' WHERE c_custkey = 1"));
             assertEquals(SqlException.NOT_SUPPORTED, update.sqlState());

@@ -1,0 +1,152 @@
+package org.oooengine.hive.engine;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+import java.util.function.Function;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.Logger;
+import org.oooengine.core.sql.SqlException;
+import org.oooengine.hive.catalog.CatalogTable;
+import org.oooengine.hive.files.TableFiles;
+import org.oooengine.hive.metastore.MetastoreCatalog;
+import org.oooengine.hive.sql.StatementResult;
+import org.oooengine.hive.sql.ddl.DdlStatement;
+import org.oooengine.optimizer.catalog.TableInfo;
+import org.oooengine.optimizer.rel.RelNode;
+
+/**
+ * What changes a Hive metastore catalog ({@code ooo.catalog=hms}) and its tables, which are held
+ * in files. CREATE EXTERNAL TABLE enters a table as Hive's external table over its LOCATION
+ * (judged as LOAD DATA's files are); CREATE TABLE ... LOCATION ... AS SELECT has the nodes write
+ * its files first and enters it once they are there; DROP TABLE has the metastore forget it (and
+ * delete its files only where Hive would); CREATE and DROP DATABASE. INSERT, ADD and DROP
+ * PARTITION and MSCK REPAIR TABLE go to {@link FileTableChanges}. A table on the nodes cannot be
+ * entered in a metastore: a plain CREATE TABLE is refused, naming what to write instead; so is
+ * every other change of the catalog.
+ */
+final class MetastoreChanges {
+    private static final Logger LOG = LogManager.getLogger(MetastoreChanges.class);
+
+    private final MetastoreCatalog metastore;
+    private final FileTableChanges files;
+    private final LoadableFiles loadable;
+    private final HadoopSettings hadoop;
+
+    MetastoreChanges(MetastoreCatalog metastore, FileTableChanges files, LoadableFiles loadable, HadoopSettings hadoop) {
+        this.metastore = metastore;
+        this.files = files;
+        this.loadable = loadable;
+        this.hadoop = hadoop;
+    }
+
+    /** Runs {@code statement}; {@code rowsOf} runs the queries whose rows it writes. */
+    StatementResult run(DdlStatement statement, Map<String, String> settings, Function<RelNode, List<Object[]>> rowsOf,
+                        BooleanSupplier cancelled) {
+        if (FileTableChanges.changesFilesOnly(statement)) {
+            return files.run(statement, settings, rowsOf, cancelled);
+        }
+        if (statement instanceof DdlStatement.CreateDatabase s) {
+            if (!metastore.databases().contains(s.name())) {
+                metastore.createDatabase(s.name(), s.comment());
+            } else if (!s.ifNotExists()) {
+                throw new SqlException(SqlException.ALREADY_EXISTS, "database already exists: " + s.name());
+            }
+        } else if (statement instanceof DdlStatement.DropDatabase s) {
+            dropDatabase(s);
+        } else if (statement instanceof DdlStatement.CreateExternalTable s) {
+            return createTable(s, settings, rowsOf, cancelled);
+        } else if (statement instanceof DdlStatement.CreateTable s) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "CREATE TABLE " + s.name() + ": a Hive metastore "
+                    + "catalog (ooo.catalog=hms) holds tables in files, not on the nodes: CREATE EXTERNAL TABLE ... "
+                    + "STORED AS ... LOCATION '...', or CREATE TABLE ... STORED AS ... LOCATION '...' AS SELECT");
+        } else if (statement instanceof DdlStatement.DropTable s) {
+            if (metastore.table(s.database(), s.name()).isPresent()) {
+                metastore.dropTable(s.database(), s.name());
+                LOG.info("dropped table {}.{} from the metastore", s.database(), s.name());
+            } else if (!s.ifExists()) {
+                throw new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + s.database() + "." + s.name());
+            }
+        } else {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet with a Hive metastore catalog "
+                    + "(ooo.catalog=hms): " + statement.getClass().getSimpleName().replaceAll("([a-z])([A-Z])", "$1 $2")
+                    .toUpperCase(java.util.Locale.ROOT) + "; change the catalog through Hive");
+        }
+        return StatementResult.update(0);
+    }
+
+    private void dropDatabase(DdlStatement.DropDatabase s) {
+        if (!metastore.databases().contains(s.name())) {
+            if (s.ifExists()) {
+                return;
+            }
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + s.name());
+        }
+        int tables = metastore.tables(s.name()).size();
+        if (tables > 0 && !s.cascade()) {
+            throw new SqlException(SqlException.GENERAL, "database " + s.name() + " is not empty (" + tables
+                    + " tables); DROP DATABASE ... CASCADE drops them too");
+        }
+        metastore.dropDatabase(s.name(), s.cascade());
+    }
+
+    private StatementResult createTable(DdlStatement.CreateExternalTable s, Map<String, String> settings,
+                                        Function<RelNode, List<Object[]>> rowsOf, BooleanSupplier cancelled) {
+        if (!s.constraints().unenforcedKey().isEmpty() || !s.constraints().foreignKeys().isEmpty()) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "table " + s.name() + ": PRIMARY and FOREIGN KEY "
+                    + "of a table in a Hive metastore catalog, not supported yet");
+        }
+        if (!metastore.databases().contains(s.database())) {
+            throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + s.database());
+        }
+        if (metastore.table(s.database(), s.name()).isPresent()) {
+            if (s.ifNotExists()) {
+                return StatementResult.update(0);
+            }
+            throw new SqlException(SqlException.ALREADY_EXISTS, "table already exists: " + s.database() + "." + s.name());
+        }
+        Configuration conf = hadoop.apply(new Configuration(), settings);
+        if (s.asSelect() == null) {
+            String location = loadable.tableLocation("CREATE EXTERNAL TABLE " + s.name(), s.location(), conf);
+            metastore.createTable(table(s, location));
+            LOG.info("entered external table {}.{} over {} in the metastore", s.database(), s.name(), location);
+            return StatementResult.update(0);
+        }
+        String what = "CREATE TABLE " + s.name() + " AS SELECT";
+        List<Object[]> rows = rowsOf.apply(s.asSelect()); // a query that fails leaves nothing behind
+        String location = loadable.newTableLocation(what, s.location(), conf);
+        if (!TableFiles.files(location, conf).isEmpty()) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, what + ": " + location + " holds files already; "
+                    + "CREATE EXTERNAL TABLE reads them, INSERT adds to them");
+        }
+        TableInfo t = table(s, location);
+        long written = files.insert(new DdlStatement.Insert(t, s.asSelect(), false), rows, settings, cancelled);
+        try {
+            metastore.createTable(t); // once its files are there
+        } catch (RuntimeException e) {
+            deleteQuietly(location, conf); // the statement made the directory: nothing of it stays
+            throw e;
+        }
+        LOG.info("created table {}.{} over {} ({} rows) in the metastore", s.database(), s.name(), location, written);
+        return StatementResult.update(written);
+    }
+
+    private static TableInfo table(DdlStatement.CreateExternalTable s, String location) {
+        return CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(), s.comment(),
+                s.constraints()).withStorage(location).info();
+    }
+
+    private static void deleteQuietly(String location, Configuration conf) {
+        try {
+            Path path = new Path(location);
+            FileSystem fs = path.getFileSystem(conf);
+            fs.delete(path, true);
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("could not delete {} after a failed CREATE TABLE: {}", location, e.toString());
+        }
+    }
+}
