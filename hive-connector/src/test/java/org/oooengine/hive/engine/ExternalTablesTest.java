@@ -525,12 +525,17 @@ class ExternalTablesTest {
                     assertNull(OracleComparison.difference(SqlCluster.rows(s, sql), expected, false), pattern + " " + skew);
                 }
             }
-            // assigned almost all to n1 and read only where assigned: the others read next to nothing
+            // assigned almost all to n1 (n1=50) and read only where assigned: the others read next to nothing
             SqlCluster.rows(s, "SET ooo.files.scheduling=local");
             String local = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orders_sched");
             long total = ((Number) expected.get(0)[0]).longValue();
             assertTrue(rowsReadBy("n2", local) + rowsReadBy("n3", local) < total / 10, local);
             assertTrue(explain(s, "EXPLAIN SELECT count(*) FROM orders_sched").contains(", local]"));
+            // the same assignment with stealing: the others take n1's splits from the back of its queue
+            SqlCluster.rows(s, "SET ooo.files.scheduling=stealing");
+            String stolen = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orders_sched");
+            assertTrue(rowsReadBy("n2", stolen) + rowsReadBy("n3", stolen) > total / 5, stolen);
+            assertEquals(total, rowsReadBy("n1", stolen) + rowsReadBy("n2", stolen) + rowsReadBy("n3", stolen), stolen);
             SqlException badSkew = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "SET ooo.files.skew=n1"));
             assertTrue(badSkew.getMessage().contains("is not node=factor"), badSkew.getMessage());
             SqlCluster.rows(s, "DROP TABLE orders_sched");
