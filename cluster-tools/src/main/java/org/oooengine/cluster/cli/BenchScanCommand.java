@@ -26,9 +26,12 @@ import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
+import org.oooengine.core.sql.expr.ScalarFunction;
 import org.oooengine.core.tpch.TpchSchema;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.Schema;
+import org.oooengine.cluster.bench.NodeCpus;
+import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.engine.ClusterTableReader;
 import org.oooengine.hive.files.FileAccess;
 import org.oooengine.hive.files.FileLayout;
@@ -48,15 +51,16 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ooo bench scan}: seed 003's question — how the nodes of a cluster should share a scan of
- * files — measured on a running cluster. TPC-H lineitem is written as text files once; each
- * scheduling pattern then scans them, balanced and with a skewed assignment, every node decoding
- * one column and keeping no row, and the nodes report their busy time.
+ * files — measured on a running cluster. TPC-H lineitem is written as text files once (or a table
+ * in files is named); each scheduling pattern then scans them, balanced, with a skewed assignment
+ * and with a node slowed ({@link NodeCpus}), every node doing the chosen work per row over one
+ * column and keeping no row, and the nodes report their busy time.
  */
 @Command(name = "scan", mixinStandardHelpOptions = true,
-        description = {"Scan TPC-H lineitem held in text files on a running cluster under each way the nodes share "
-                + "splits out (ooo.files.scheduling: 1 local, 2 stealing, 3 shared), balanced and with --skew, and "
-                + "report the time taken and each node's busy and idle seconds (median of --rounds after one untimed "
-                + "round). The files are written once under --data. Progress goes to stderr."})
+        description = {"Scan TPC-H lineitem held in text files (or --table) on a running cluster under each way the "
+                + "nodes share splits out (ooo.files.scheduling: 1 local, 2 stealing, 3 shared), balanced, with --skew "
+                + "and with --slow, and report the time taken and each node's busy and idle seconds (median of --rounds "
+                + "after one untimed round). The files are written once under --data. Progress goes to stderr."})
 final class BenchScanCommand implements Callable<Integer> {
     private static final List<String> PATTERNS = List.of("local", "stealing", "shared");
 
@@ -89,6 +93,29 @@ final class BenchScanCommand implements Callable<Integer> {
             description = "also run with this node given factor times the bytes of each other (e.g. n1=2)")
     String skew;
 
+    @Option(names = "--slow", defaultValue = "", paramLabel = "node=factor",
+            description = "also run with this node's process slowed factor times: a CPU quota of 1/factor of a core "
+                    + "(a control group; root), meaningful with --pin (e.g. n1=2)")
+    String slow;
+
+    @Option(names = "--pin", description = "pin each node's process to a core of its own, round robin over the "
+            + "machine's cores (taskset), as when each node is a machine; given back after")
+    boolean pin;
+
+    @Option(names = "--table", paramLabel = "<database.table>",
+            description = "scan this table held in files, from the cluster's catalog, instead of writing lineitem")
+    String tableName;
+
+    @Option(names = "--cost", defaultValue = "decode", paramLabel = "decode|select1|select2|select3",
+            description = "the work per row, over the first column c: decode (read it, keep nothing), or seed 003's "
+                    + "select1 (c < A), select2 (POWER(c, 10) of the rows c < A), select3 (POWER(c, 10) < A^10); "
+                    + "no row leaves the nodes (default: ${DEFAULT-VALUE})")
+    String cost;
+
+    @Option(names = "--threshold", paramLabel = "A",
+            description = "A of --cost select1-3 (default for lineitem: half its largest order key; required with --table)")
+    Double threshold;
+
     @Option(names = "--rounds", defaultValue = "3", paramLabel = "R", description = "timed rounds each (default: ${DEFAULT-VALUE})")
     int rounds;
 
@@ -112,45 +139,134 @@ final class BenchScanCommand implements Callable<Integer> {
         } catch (RuntimeException e) {
             throw new ParameterException(spec.commandLine(), "--skew: " + e.getMessage());
         }
+        Map<String, Double> slowed = slowed();
+        if (!COSTS.contains(cost)) {
+            throw new ParameterException(spec.commandLine(), "--cost: '" + cost + "' is not one of " + COSTS);
+        }
+        if (tableName != null && !cost.equals("decode") && threshold == null) {
+            throw new ParameterException(spec.commandLine(), "--cost " + cost + " over --table needs --threshold A");
+        }
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Path dir = data != null ? data : cluster.resolve("bench-scan").resolve(String.format(Locale.ROOT, "sf%s", scaleFactor));
-        TableInfo table = lineitemFiles(dir, err);
+        TableInfo table = tableName != null ? catalogTable() : lineitemFiles(data != null ? data
+                : cluster.resolve("bench-scan").resolve(String.format(Locale.ROOT, "sf%s", scaleFactor)), err);
+        SqlType first = table.columns().get(0).type();
+        if (!cost.equals("decode") && !first.isNumeric()) {
+            throw new ParameterException(spec.commandLine(), "--cost " + cost + ": the first column of " + table.name()
+                    + " is " + first + ", not a number");
+        }
         Configuration conf = new Configuration();
         conf.setLong("mapreduce.input.fileinputformat.split.maxsize", splitBytes);
         FileTableReader reader = new FileTableReader(conf, t -> PartitionDirectories.parts(t, conf), FileAccess.ANY);
         BitSet firstColumn = new BitSet();
         firstColumn.set(0);
-        // every row decoded and tested, none kept: the nodes' time is the scan's
         ScanPipeline scan = new ScanPipeline(table.storage(), table.columns().size(), firstColumn,
-                List.of(new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(0, SqlType.BIGINT), false))));
+                steps(first, threshold != null ? threshold : 3_000_000.0 * scaleFactor));
+        List<String> nodeIds = new ArrayList<>();
         List<Map<String, Object>> runs = new ArrayList<>();
         try (ClusterSession session = ClusterSession.open(cluster, "bench", NodeDaemon.DEFAULT_TIMEOUT)) {
-            for (String pattern : chosen) {
-                for (String withSkew : skew.isBlank() ? List.of("") : List.of("", skew)) {
-                    ClusterTableReader nodes = new ClusterTableReader(session, ClusterTableReader.Reads.NONE,
-                            Optional.of(reader), SplitScheduling.of(pattern, withSkew).cached(false)); // the files, each round
-                    List<Long> walls = new ArrayList<>();
-                    List<TableReader.NodeFigures> figures = new ArrayList<>();
-                    for (int r = 0; r <= rounds; r++) {
-                        long t0 = System.nanoTime();
-                        TableReader.NodeFigures f = nodes.pipeline(table, scan, List.of(), QueryLimits.DEFAULTS,
-                                new Cancellation(), row -> { });
-                        if (r > 0) {
-                            walls.add(System.nanoTime() - t0);
-                            figures.add(f);
-                        }
+            session.spec().nodes().forEach(n -> nodeIds.add(n.id()));
+            try (NodeCpus pinned = NodeCpus.set(cluster, nodeIds, pin, Map.of())) {
+                for (String pattern : chosen) {
+                    List<String[]> variants = new ArrayList<>();
+                    variants.add(new String[] {"", ""});
+                    if (!skew.isBlank()) {
+                        variants.add(new String[] {skew, ""});
                     }
-                    Map<String, Object> run = run(pattern, withSkew, walls, figures);
-                    runs.add(run);
-                    err.printf(Locale.ROOT, "%s%s: %.3f s%n", pattern, withSkew.isBlank() ? "" : " skew " + withSkew,
-                            run.get("seconds"));
-                    err.flush();
+                    if (!slow.isBlank()) {
+                        variants.add(new String[] {"", slow});
+                    }
+                    for (String[] v : variants) {
+                        ClusterTableReader nodes = new ClusterTableReader(session, ClusterTableReader.Reads.NONE,
+                                Optional.of(reader), SplitScheduling.of(pattern, v[0]).cached(false)); // the files, each round
+                        Map<String, Object> run;
+                        try (NodeCpus slowing = NodeCpus.set(cluster, nodeIds, false, v[1].isBlank() ? Map.of() : slowed)) {
+                            run = rounds(pattern, v[0], v[1], nodes, table, scan);
+                        }
+                        runs.add(run);
+                        err.printf(Locale.ROOT, "%s%s%s: %.3f s%n", pattern, v[0].isBlank() ? "" : " skew " + v[0],
+                                v[1].isBlank() ? "" : " slow " + v[1], run.get("seconds"));
+                        err.flush();
+                    }
                 }
+            } catch (IllegalStateException | IllegalArgumentException e) {
+                throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
         print(out, runs);
         return 0;
+    }
+
+    private static final List<String> COSTS = List.of("decode", "select1", "select2", "select3");
+
+    /** One untimed round, then {@link #rounds} timed ones of {@code scan} as {@code nodes} share it out. */
+    private Map<String, Object> rounds(String pattern, String withSkew, String withSlow, ClusterTableReader nodes,
+                                       TableInfo table, ScanPipeline scan) {
+        List<Long> walls = new ArrayList<>();
+        List<TableReader.NodeFigures> figures = new ArrayList<>();
+        for (int r = 0; r <= rounds; r++) {
+            long t0 = System.nanoTime();
+            TableReader.NodeFigures f = nodes.pipeline(table, scan, List.of(), QueryLimits.DEFAULTS, new Cancellation(),
+                    row -> { });
+            if (r > 0) {
+                walls.add(System.nanoTime() - t0);
+                figures.add(f);
+            }
+        }
+        Map<String, Object> run = run(pattern, withSkew, walls, figures);
+        run.put("slow", withSlow);
+        run.put("cost", cost);
+        run.put("pinned", pin);
+        return run;
+    }
+
+    /**
+     * The steps of {@link #cost} over column 0 of type {@code type}, the last of which keeps no
+     * row: the nodes' time is the scan's and the work per row.
+     */
+    private List<PipelineStep> steps(SqlType type, double a) {
+        Expr c = new Expr.Column(0, type);
+        Expr none = new Expr.IsNull(c, false); // the column is never null: nothing leaves
+        Expr belowA = new Expr.Call(ScalarFunction.LT, List.of(c, new Expr.Literal(a, SqlType.DOUBLE)), SqlType.BOOLEAN);
+        Expr power = new Expr.Call(ScalarFunction.POWER, List.of(c, new Expr.Literal(10.0, SqlType.DOUBLE)), SqlType.DOUBLE);
+        return switch (cost) {
+            case "select1" -> List.of(new PipelineStep.Filter(belowA), new PipelineStep.Filter(none));
+            case "select2" -> List.of(new PipelineStep.Filter(belowA), new PipelineStep.Project(List.of(power)),
+                    new PipelineStep.Filter(new Expr.IsNull(new Expr.Column(0, SqlType.DOUBLE), false)));
+            case "select3" -> List.of(new PipelineStep.Filter(new Expr.Call(ScalarFunction.LT, List.of(power,
+                    new Expr.Literal(Math.pow(a, 10), SqlType.DOUBLE)), SqlType.BOOLEAN)), new PipelineStep.Filter(none));
+            default -> List.of(new PipelineStep.Filter(none));
+        };
+    }
+
+    /** --slow as node and factor; empty when not given. */
+    private Map<String, Double> slowed() {
+        if (slow.isBlank()) {
+            return Map.of();
+        }
+        String[] kv = slow.split("=", 2);
+        try {
+            double factor = Double.parseDouble(kv.length == 2 ? kv[1].strip() : "");
+            if (!(factor >= 1)) {
+                throw new NumberFormatException();
+            }
+            return Map.of(kv[0].strip(), factor);
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--slow: '" + slow + "' is not node=factor with a factor of at least 1");
+        }
+    }
+
+    /** The table --table names, from the cluster's catalog: one held in files. */
+    private TableInfo catalogTable() {
+        String[] name = tableName.contains(".") ? tableName.split("\\.", 2) : new String[] {"default", tableName};
+        TableInfo t = new EmbeddedCatalog(cluster.resolve("catalog.json"), null).entry(name[0], name[1])
+                .map(org.oooengine.hive.catalog.CatalogTable::info)
+                .orElseThrow(() -> new ParameterException(spec.commandLine(), "--table: no table " + tableName
+                        + " in " + cluster.resolve("catalog.json")));
+        if (!FileTableReader.holds(t)) {
+            throw new ParameterException(spec.commandLine(), "--table: " + tableName + " is not held in files");
+        }
+        return t;
     }
 
     /** One pattern's figures: the median round's time, and each node's busy seconds, rows and bytes in that round. */
@@ -184,7 +300,7 @@ final class BenchScanCommand implements Callable<Integer> {
     private void print(PrintWriter out, List<Map<String, Object>> runs) {
         Map<String, Double> balanced = new LinkedHashMap<>();
         for (Map<String, Object> run : runs) {
-            if (((String) run.get("skew")).isBlank()) {
+            if (label(run).equals("balanced")) {
                 balanced.put((String) run.get("pattern"), (Double) run.get("seconds"));
             } else {
                 run.put("vs_balanced", (Double) run.get("seconds") / balanced.get((String) run.get("pattern")));
@@ -195,8 +311,8 @@ final class BenchScanCommand implements Callable<Integer> {
                 out.println(Json.line(run));
                 continue;
             }
-            out.printf(Locale.ROOT, "%-9s %-10s %8.3f s%s%n", run.get("pattern"), ((String) run.get("skew")).isBlank() ? "balanced"
-                    : "skew " + run.get("skew"), run.get("seconds"), run.containsKey("vs_balanced")
+            out.printf(Locale.ROOT, "%-9s %-10s %8.3f s%s%n", run.get("pattern"), label(run), run.get("seconds"),
+                    run.containsKey("vs_balanced")
                     ? String.format(Locale.ROOT, "  %.2fx balanced", (Double) run.get("vs_balanced")) : "");
             @SuppressWarnings("unchecked")
             Map<String, Map<String, Object>> nodes = (Map<String, Map<String, Object>>) run.get("nodes");
@@ -204,6 +320,12 @@ final class BenchScanCommand implements Callable<Integer> {
                     f.get("busy_seconds"), f.get("idle_seconds"), f.get("rows")));
         }
         out.flush();
+    }
+
+    /** How a run's nodes were set: balanced, or the node given more splits or slowed. */
+    private static String label(Map<String, Object> run) {
+        return !((String) run.get("skew")).isBlank() ? "skew " + run.get("skew")
+                : !((String) run.get("slow")).isBlank() ? "slow " + run.get("slow") : "balanced";
     }
 
     /** lineitem at the scale factor as text files in {@code dir}, written unless a finished set is there. */

@@ -159,6 +159,18 @@ class CliParsingTest {
         Cli skew = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--skew", "n1");
         assertEquals(2, skew.exitCode(), skew::toString);
         assertTrue(skew.err().contains("--skew: ooo.files.skew: 'n1' is not node=factor"), skew::toString);
+        Cli slow = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--slow", "n1=0.5");
+        assertEquals(2, slow.exitCode(), slow::toString);
+        assertTrue(slow.err().contains("--slow: 'n1=0.5' is not node=factor with a factor of at least 1"), slow::toString);
+        Cli cost = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--cost", "select4");
+        assertEquals(2, cost.exitCode(), cost::toString);
+        assertTrue(cost.err().contains("--cost: 'select4' is not one of [decode, select1, select2, select3]"), cost::toString);
+        Cli threshold = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--table", "d.t", "--cost", "select1");
+        assertEquals(2, threshold.exitCode(), threshold::toString);
+        assertTrue(threshold.err().contains("--cost select1 over --table needs --threshold A"), threshold::toString);
+        Cli table = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--table", "d.t");
+        assertEquals(2, table.exitCode(), table::toString);
+        assertTrue(table.err().contains("--table: no table d.t in"), table::toString);
         assertFalse(java.nio.file.Files.exists(tmp.resolve("bench-scan")), "nothing written");
     }
 
