@@ -102,6 +102,10 @@ final class BenchScanCommand implements Callable<Integer> {
             + "machine's cores (taskset), as when each node is a machine; given back after")
     boolean pin;
 
+    @Option(names = "--cold", description = "empty the operating system's page cache before each round (root), so "
+            + "that the files are read from the disk, as in seed 003")
+    boolean cold;
+
     @Option(names = "--table", paramLabel = "<database.table>",
             description = "scan this table held in files, from the cluster's catalog, instead of writing lineitem")
     String tableName;
@@ -166,7 +170,7 @@ final class BenchScanCommand implements Callable<Integer> {
         List<Map<String, Object>> runs = new ArrayList<>();
         try (ClusterSession session = ClusterSession.open(cluster, "bench", NodeDaemon.DEFAULT_TIMEOUT)) {
             session.spec().nodes().forEach(n -> nodeIds.add(n.id()));
-            try (NodeCpus pinned = NodeCpus.set(cluster, nodeIds, pin, Map.of())) {
+            try (NodeCpus pinned = cpus(nodeIds, pin, Map.of())) {
                 for (String pattern : chosen) {
                     List<String[]> variants = new ArrayList<>();
                     variants.add(new String[] {"", ""});
@@ -180,7 +184,7 @@ final class BenchScanCommand implements Callable<Integer> {
                         ClusterTableReader nodes = new ClusterTableReader(session, ClusterTableReader.Reads.NONE,
                                 Optional.of(reader), SplitScheduling.of(pattern, v[0]).cached(false)); // the files, each round
                         Map<String, Object> run;
-                        try (NodeCpus slowing = NodeCpus.set(cluster, nodeIds, false, v[1].isBlank() ? Map.of() : slowed)) {
+                        try (NodeCpus slowing = cpus(nodeIds, false, v[1].isBlank() ? Map.of() : slowed)) {
                             run = rounds(pattern, v[0], v[1], nodes, table, scan);
                         }
                         runs.add(run);
@@ -189,8 +193,6 @@ final class BenchScanCommand implements Callable<Integer> {
                         err.flush();
                     }
                 }
-            } catch (IllegalStateException | IllegalArgumentException e) {
-                throw new ParameterException(spec.commandLine(), e.getMessage());
             }
         }
         print(out, runs);
@@ -199,12 +201,24 @@ final class BenchScanCommand implements Callable<Integer> {
 
     private static final List<String> COSTS = List.of("decode", "select1", "select2", "select3");
 
+    /** The nodes' CPUs set as --pin and --slow say; what cannot be done is a usage error. */
+    private NodeCpus cpus(List<String> nodes, boolean pinned, Map<String, Double> slowing) {
+        try {
+            return NodeCpus.set(cluster, nodes, pinned, slowing);
+        } catch (IllegalStateException | IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage());
+        }
+    }
+
     /** One untimed round, then {@link #rounds} timed ones of {@code scan} as {@code nodes} share it out. */
     private Map<String, Object> rounds(String pattern, String withSkew, String withSlow, ClusterTableReader nodes,
                                        TableInfo table, ScanPipeline scan) {
         List<Long> walls = new ArrayList<>();
         List<TableReader.NodeFigures> figures = new ArrayList<>();
         for (int r = 0; r <= rounds; r++) {
+            if (cold) {
+                dropPageCache();
+            }
             long t0 = System.nanoTime();
             TableReader.NodeFigures f = nodes.pipeline(table, scan, List.of(), QueryLimits.DEFAULTS, new Cancellation(),
                     row -> { });
@@ -217,7 +231,21 @@ final class BenchScanCommand implements Callable<Integer> {
         run.put("slow", withSlow);
         run.put("cost", cost);
         run.put("pinned", pin);
+        run.put("cold", cold);
         return run;
+    }
+
+    /** Writes dirty pages out and has the kernel drop its page cache: the next reads go to the disk. */
+    private void dropPageCache() {
+        try {
+            new ProcessBuilder("sync").inheritIO().start().waitFor();
+            Files.writeString(Path.of("/proc/sys/vm/drop_caches"), "3");
+        } catch (IOException e) {
+            throw new IllegalStateException("--cold: cannot drop the page cache (root is needed): " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("--cold: interrupted", e);
+        }
     }
 
     /**
@@ -286,6 +314,10 @@ final class BenchScanCommand implements Callable<Integer> {
             node.put("idle_seconds", Math.max(0, seconds - s.nanos() / 1e9));
             node.put("rows", s.rowsScanned());
             node.put("bytes_read", s.bytesRead());
+            node.put("splits_read", s.splits().read());
+            node.put("splits_taken", s.splits().taken()); // another node's: read remotely on a cluster of hosts
+            node.put("seeks", s.splits().seeks());
+            node.put("wait_seconds", s.splits().waitNanos() / 1e9); // on other nodes' answers handing out splits
             byNode.put(e.getKey(), node);
         }
         Map<String, Object> run = new LinkedHashMap<>();
@@ -316,8 +348,10 @@ final class BenchScanCommand implements Callable<Integer> {
                     ? String.format(Locale.ROOT, "  %.2fx balanced", (Double) run.get("vs_balanced")) : "");
             @SuppressWarnings("unchecked")
             Map<String, Map<String, Object>> nodes = (Map<String, Map<String, Object>>) run.get("nodes");
-            nodes.forEach((node, f) -> out.printf(Locale.ROOT, "    %-6s busy %7.3f s  idle %7.3f s  %,12d rows%n", node,
-                    f.get("busy_seconds"), f.get("idle_seconds"), f.get("rows")));
+            nodes.forEach((node, f) -> out.printf(Locale.ROOT, "    %-6s busy %7.3f s  idle %7.3f s  %,12d rows  "
+                    + "%,5d splits, %,d taken, %,d seeks, waited %.3f s%n", node, f.get("busy_seconds"),
+                    f.get("idle_seconds"), f.get("rows"), f.get("splits_read"), f.get("splits_taken"), f.get("seeks"),
+                    f.get("wait_seconds")));
         }
         out.flush();
     }

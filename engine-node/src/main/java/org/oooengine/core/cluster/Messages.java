@@ -333,28 +333,39 @@ final class Messages {
         PayloadWriter w = new PayloadWriter(88).putLong(s.rowsScanned()).putLong(s.rowsOut()).putLong(s.nanos())
                 .putLong(s.peakMemoryBytes()).putLong(s.spilledBytes()).putLong(s.spilledRows()).putLong(s.bytesOut())
                 .putLong(s.rowsUngrouped()).putLong(s.bytesRead());
-        if (s.bytesCached() > 0) { // nine figures otherwise, as an earlier coordinator reads them
+        PartitionPipeline.SplitFigures splits = s.splits();
+        // the split figures only where splits were taken from other nodes, waited for or read out of
+        // order; nine figures where nothing came from a cache either, as an earlier coordinator reads them
+        boolean splitFigures = splits.taken() > 0 || splits.seeks() > 0 || splits.waitNanos() > 0;
+        if (s.bytesCached() > 0 || splitFigures) {
             w.putLong(s.bytesCached());
+        }
+        if (splitFigures) {
+            w.putLong(splits.read()).putLong(splits.taken()).putLong(splits.seeks()).putLong(splits.waitNanos());
         }
         return w.toByteArray();
     }
 
     /**
-     * Reads {@link #pipelineSummary}: ten figures (seven to nine from a node that sends no rows
-     * ungrouped, no bytes read or none cached), none negative, nothing after them.
+     * Reads {@link #pipelineSummary}: fourteen figures (seven to ten from a node that sends no rows
+     * ungrouped, no bytes read, none cached or no split figures), none negative, nothing after them.
      */
     static PartitionPipeline.Summary readPipelineSummary(PayloadReader r) {
-        long[] f = new long[10];
+        long[] f = new long[14];
+        int read = 0;
         for (int i = 0; i < f.length && (i < 7 || r.remaining() > 0); i++) {
             f[i] = r.getLong();
+            read++;
             if (f[i] < 0) {
                 throw new ProtocolException("a pipeline summary with a negative figure " + f[i] + " at " + i);
             }
         }
-        if (r.remaining() != 0) {
-            throw new ProtocolException("a pipeline summary with " + r.remaining() + " bytes after its ten figures");
+        if (r.remaining() != 0 || read > 10 && read < 14) {
+            throw new ProtocolException("a pipeline summary of " + read + " figures and " + r.remaining()
+                    + " bytes after them");
         }
-        return new PartitionPipeline.Summary(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9]);
+        return new PartitionPipeline.Summary(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
+                new PartitionPipeline.SplitFigures(f[10], f[11], f[12], f[13]));
     }
 
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {

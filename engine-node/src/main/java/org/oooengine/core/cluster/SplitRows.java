@@ -30,6 +30,10 @@ final class SplitRows implements PartitionPipeline.BatchSource {
     private long bytesRead;
     private int splitsRead;
     private int splitsTaken;
+    private int seeks;
+    private long waitNanos;
+    /** By file, where this node's last read of it ended: a split starting elsewhere is a seek. */
+    private final java.util.Map<String, Long> readTo = new java.util.HashMap<>();
 
     SplitRows(FileReads.Scan scan, String self, SplitReader reader, SplitQueues queues, Peers peers) {
         this.scan = scan;
@@ -54,13 +58,9 @@ final class SplitRows implements PartitionPipeline.BatchSource {
         return reader.bytesCached();
     }
 
-    /** How many splits this node read, and how many of them were another node's. */
-    int splitsRead() {
-        return splitsRead;
-    }
-
-    int splitsTaken() {
-        return splitsTaken;
+    @Override
+    public PartitionPipeline.SplitFigures splits() {
+        return new PartitionPipeline.SplitFigures(splitsRead, splitsTaken, seeks, waitNanos);
     }
 
     @Override
@@ -226,7 +226,9 @@ final class SplitRows implements PartitionPipeline.BatchSource {
             SplitQueues.Queue q = queues.of(scan.id(), size);
             return back ? q.takeBack() : q.takeFront();
         }
+        long t0 = System.nanoTime();
         Frame answer = peers.client(holder).call(OpCode.TAKE_SPLIT, request(scan.id(), size, back)).join();
+        waitNanos += System.nanoTime() - t0;
         return answer.reader().getInt();
     }
 
@@ -244,6 +246,10 @@ final class SplitRows implements PartitionPipeline.BatchSource {
 
         /** Reads one split; false once the pipeline wants no more rows. */
         final boolean read(FileReads.Split split) {
+            Long at = readTo.put(split.path(), split.start() + split.length());
+            if (at == null ? split.start() != 0 : at != split.start()) {
+                seeks++;
+            }
             bytesRead += readSplit(split);
             splitsRead++;
             return more;

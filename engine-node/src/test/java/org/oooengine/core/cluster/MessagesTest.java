@@ -208,6 +208,14 @@ class MessagesTest {
         assertEquals(s.withBytesRead(96 << 20, 0), Messages.readPipelineSummary(new PayloadReader(nine)));
         // and so a node sends it, as an earlier coordinator reads it
         assertEquals(72, Messages.pipelineSummary(s.withBytesRead(96 << 20, 0)).length);
+        // a scan that took splits from other nodes: four split figures more, after the cached bytes (none here)
+        PartitionPipeline.Summary stolen = s.withBytesRead(96 << 20, 0)
+                .withSplits(new PartitionPipeline.SplitFigures(40, 12, 13, 2_500_000));
+        assertEquals(112, Messages.pipelineSummary(stolen).length);
+        assertEquals(stolen, Messages.readPipelineSummary(new PayloadReader(Messages.pipelineSummary(stolen))));
+        // splits read in order, none taken or waited for: not sent
+        assertEquals(72, Messages.pipelineSummary(s.withBytesRead(96 << 20, 0)
+                .withSplits(new PartitionPipeline.SplitFigures(40, 0, 0, 0))).length);
     }
 
     @Test
@@ -219,7 +227,8 @@ class MessagesTest {
         assertTrue(shorter.getMessage().contains("truncated"), shorter.getMessage());
         ProtocolException longer = assertThrows(ProtocolException.class,
                 () -> Messages.readPipelineSummary(new PayloadReader(java.util.Arrays.copyOf(good, 88))));
-        assertTrue(longer.getMessage().contains("8 bytes after its ten figures"), longer.getMessage());
+        assertTrue(longer.getMessage().contains("a pipeline summary of 11 figures and 0 bytes after them"),
+                longer.getMessage());
         byte[] negative = new PayloadWriter(56).putLong(1).putLong(2).putLong(3).putLong(-4).putLong(5).putLong(6)
                 .putLong(7).toByteArray();
         ProtocolException e = assertThrows(ProtocolException.class,

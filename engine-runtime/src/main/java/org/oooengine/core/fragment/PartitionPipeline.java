@@ -36,16 +36,25 @@ public final class PartitionPipeline {
      * the bytes it sent on: to other nodes for a shuffle's producer (a node's own rows do not cross
      * the network), to the requester otherwise; and the rows a partial aggregate sent on ungrouped
      * once grouping them barely reduced them; for a table held in files, the bytes read from them,
-     * and the bytes of their columns read instead from the node's cache of them. Figures are never
-     * negative.
+     * the bytes of their columns read instead from the node's cache of them, and how it went
+     * through their splits. Figures are never negative.
      */
     public record Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
-                          long spilledRows, long bytesOut, long rowsUngrouped, long bytesRead, long bytesCached) {
+                          long spilledRows, long bytesOut, long rowsUngrouped, long bytesRead, long bytesCached,
+                          SplitFigures splits) {
         public Summary {
             if (rowsScanned < 0 || rowsOut < 0 || nanos < 0 || peakMemoryBytes < 0 || spilledBytes < 0 || spilledRows < 0
                     || bytesOut < 0 || rowsUngrouped < 0 || bytesRead < 0 || bytesCached < 0) {
                 throw new IllegalArgumentException("negative figures in " + this);
             }
+            splits = splits == null ? SplitFigures.NONE : splits;
+        }
+
+        /** As above, no split of files read. */
+        public Summary(long rowsScanned, long rowsOut, long nanos, long peakMemoryBytes, long spilledBytes,
+                       long spilledRows, long bytesOut, long rowsUngrouped, long bytesRead, long bytesCached) {
+            this(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rowsUngrouped, bytesRead,
+                    bytesCached, SplitFigures.NONE);
         }
 
         /** As above, nothing read from a cache of files. */
@@ -74,12 +83,12 @@ public final class PartitionPipeline {
 
         public Summary withBytesOut(long bytes) {
             return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytes, rowsUngrouped,
-                    bytesRead, bytesCached);
+                    bytesRead, bytesCached, splits);
         }
 
         public Summary withRowsUngrouped(long rows) {
             return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut, rows,
-                    bytesRead, bytesCached);
+                    bytesRead, bytesCached, splits);
         }
 
         /** As this, with {@code bytes} read from files (a table held in files). */
@@ -90,7 +99,34 @@ public final class PartitionPipeline {
         /** As this, with {@code bytes} read from files and {@code cached} from the node's cache of them. */
         public Summary withBytesRead(long bytes, long cached) {
             return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut,
-                    rowsUngrouped, bytes, cached);
+                    rowsUngrouped, bytes, cached, splits);
+        }
+
+        /** As this, with what its source did with the splits of files it read. */
+        public Summary withSplits(SplitFigures figures) {
+            return new Summary(rowsScanned, rowsOut, nanos, peakMemoryBytes, spilledBytes, spilledRows, bytesOut,
+                    rowsUngrouped, bytesRead, bytesCached, figures);
+        }
+    }
+
+    /**
+     * How a node went through the splits of files it read (seed 003's questions): how many it
+     * read, how many of them it took from another node's queue, how many did not start where its
+     * previous read of the same file ended (a seek: the reads that became random), and the time it
+     * waited on other nodes' answers to hand it a split (synchronous request/response pairs).
+     */
+    public record SplitFigures(long read, long taken, long seeks, long waitNanos) {
+        public static final SplitFigures NONE = new SplitFigures(0, 0, 0, 0);
+
+        public SplitFigures {
+            if (read < 0 || taken < 0 || seeks < 0 || waitNanos < 0) {
+                throw new IllegalArgumentException("negative split figures " + read + ", " + taken + ", " + seeks
+                        + ", " + waitNanos);
+            }
+        }
+
+        public SplitFigures plus(SplitFigures o) {
+            return new SplitFigures(read + o.read, taken + o.taken, seeks + o.seeks, waitNanos + o.waitNanos);
         }
     }
 
@@ -136,6 +172,11 @@ public final class PartitionPipeline {
         /** The bytes of files' columns this source read so far from a cache of them instead of the files. */
         default long bytesCached() {
             return 0;
+        }
+
+        /** How it went through the splits of files it read so far; none for a source that reads no files. */
+        default SplitFigures splits() {
+            return SplitFigures.NONE;
         }
     }
 
@@ -304,7 +345,8 @@ public final class PartitionPipeline {
         });
         pipeline.finish();
         return Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
-                .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead(), source.bytesCached());
+                .withRowsUngrouped(pipeline.rowsUngrouped()).withBytesRead(source.bytesRead(), source.bytesCached())
+                .withSplits(source.splits());
     }
 
     /**
@@ -372,7 +414,8 @@ public final class PartitionPipeline {
             }
             return !enough.getAsBoolean();
         });
-        return counted.finish(rowsIn[0], t0).withBytesRead(source.bytesRead(), source.bytesCached());
+        return counted.finish(rowsIn[0], t0).withBytesRead(source.bytesRead(), source.bytesCached())
+                .withSplits(source.splits());
     }
 
     /** Whether a needed column is a wide decimal, held as BigDecimals, which no long vector does: such batches go in as rows. */

@@ -354,7 +354,7 @@ public final class ClusterTableReader implements TableReader {
         return new PartitionPipeline.Summary(a.rowsScanned() + b.rowsScanned(), a.rowsOut() + b.rowsOut(),
                 Math.max(a.nanos(), b.nanos()), a.peakMemoryBytes() + b.peakMemoryBytes(), a.spilledBytes() + b.spilledBytes(),
                 a.spilledRows() + b.spilledRows(), a.bytesOut() + b.bytesOut(), a.rowsUngrouped() + b.rowsUngrouped(),
-                a.bytesRead() + b.bytesRead(), a.bytesCached() + b.bytesCached());
+                a.bytesRead() + b.bytesRead(), a.bytesCached() + b.bytesCached(), a.splits().plus(b.splits()));
     }
 
     /**
@@ -366,7 +366,7 @@ public final class ClusterTableReader implements TableReader {
         return new PartitionPipeline.Summary(producer.rowsScanned(), merger.rowsOut(), Math.max(producer.nanos(), merger.nanos()),
                 producer.peakMemoryBytes() + merger.peakMemoryBytes(), producer.spilledBytes() + merger.spilledBytes(),
                 producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut(), producer.rowsUngrouped(),
-                producer.bytesRead(), producer.bytesCached());
+                producer.bytesRead(), producer.bytesCached(), producer.splits());
     }
 
     @Override

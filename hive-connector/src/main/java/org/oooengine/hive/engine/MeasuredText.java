@@ -56,6 +56,10 @@ final class MeasuredText {
                 }
                 b.append(')');
             }
+            if (nodes.splits().taken() > 0) {
+                b.append(String.format(Locale.ROOT, ", %,d of %,d splits taken from other nodes' queues",
+                        nodes.splits().taken(), nodes.splits().read()));
+            }
             b.append(String.format(Locale.ROOT, ", slowest %s %.3f s, peak memory %s, spilled %s", nodes.slowestNode(),
                     seconds(nodes.slowestNanos()), Sizes.readable(nodes.peakMemoryBytes()),
                     spilled(nodes.spilledBytes(), nodes.spilledRows())));

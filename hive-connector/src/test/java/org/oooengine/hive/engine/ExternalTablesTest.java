@@ -535,6 +535,7 @@ class ExternalTablesTest {
             SqlCluster.rows(s, "SET ooo.files.scheduling=stealing");
             String stolen = explain(s, "EXPLAIN ANALYZE SELECT count(*) FROM orders_sched");
             assertTrue(rowsReadBy("n2", stolen) + rowsReadBy("n3", stolen) > total / 5, stolen);
+            assertTrue(stolen.matches("(?s).*, [0-9,]+ of [0-9,]+ splits taken from other nodes' queues.*"), stolen);
             assertEquals(total, rowsReadBy("n1", stolen) + rowsReadBy("n2", stolen) + rowsReadBy("n3", stolen), stolen);
             SqlException badSkew = assertThrows(SqlException.class, () -> SqlCluster.rows(s, "SET ooo.files.skew=n1"));
             assertTrue(badSkew.getMessage().contains("is not node=factor"), badSkew.getMessage());

@@ -132,6 +132,13 @@ public interface TableReader {
             return sum(Summary::bytesCached);
         }
 
+        /** How the nodes went through the splits of files they read, added up. */
+        public org.oooengine.core.fragment.PartitionPipeline.SplitFigures splits() {
+            return byNode.values().stream().map(Summary::splits).reduce(
+                    org.oooengine.core.fragment.PartitionPipeline.SplitFigures.NONE,
+                    org.oooengine.core.fragment.PartitionPipeline.SplitFigures::plus);
+        }
+
         private long sum(ToLongFunction<Summary> figure) {
             return byNode.values().stream().mapToLong(figure).sum();
         }
