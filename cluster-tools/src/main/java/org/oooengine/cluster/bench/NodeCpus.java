@@ -14,11 +14,11 @@ import org.oooengine.cluster.launch.PidFile;
 
 /**
  * The CPUs of a local cluster's node processes, set for a benchmark and given back after: each
- * node pinned to a core of its own ({@code taskset}, round robin over the machine's cores), as
+ * node pinned to a core of its own ({@code taskset}, round robin over the CPUs it may use), as
  * when every node is a machine, and a node slowed by a factor with a CPU quota of a control group
  * (1/factor of one core: a node pinned to its own core runs that many times slower). Needs the
- * rights to change other processes' affinity and the control groups (root); refused otherwise,
- * before anything changed.
+ * rights to change other processes' affinity and the control groups (root); refused otherwise.
+ * Closing puts each process back in its control group and on its CPUs as they were.
  */
 public final class NodeCpus implements AutoCloseable {
     /** cgroup v1's CPU controller, and v2's unified hierarchy where the cpu controller is enabled. */
@@ -28,11 +28,13 @@ public final class NodeCpus implements AutoCloseable {
 
     private final Map<String, Long> pids;
     private final List<Path> groups = new ArrayList<>();
-    private final boolean pinned;
+    /** Each capped process's control group before: where it goes back to. */
+    private final Map<Long, Path> groupsBefore = new LinkedHashMap<>();
+    /** Each pinned process's CPUs before ({@code taskset}'s list), to give back. */
+    private final Map<Long, String> affinityBefore = new LinkedHashMap<>();
 
-    private NodeCpus(Map<String, Long> pids, boolean pinned) {
+    private NodeCpus(Map<String, Long> pids) {
         this.pids = pids;
-        this.pinned = pinned;
     }
 
     /**
@@ -52,13 +54,15 @@ public final class NodeCpus implements AutoCloseable {
                 throw new IllegalArgumentException("no node " + node + " in " + clusterDir + " (nodes: " + nodes + ")");
             }
         }
-        NodeCpus cpus = new NodeCpus(pids, pin);
+        NodeCpus cpus = new NodeCpus(pids);
         try {
             if (pin) {
-                int cores = Runtime.getRuntime().availableProcessors();
                 int i = 0;
                 for (long pid : pids.values()) {
-                    taskset(Integer.toString(i++ % cores), pid);
+                    String before = affinity(pid);
+                    List<Integer> allowed = cpuList(before);
+                    cpus.affinityBefore.put(pid, before);
+                    taskset(Integer.toString(allowed.get(i++ % allowed.size())), pid);
                 }
             }
             for (Map.Entry<String, Double> e : slow.entrySet()) {
@@ -78,8 +82,10 @@ public final class NodeCpus implements AutoCloseable {
         }
         long quota = Math.round(PERIOD_US / factor);
         boolean v1 = Files.isWritable(V1_CPU.resolve("cpu.cfs_quota_us"));
-        Path group = (v1 ? V1_CPU : V2).resolve("ooo-bench-" + node);
+        Path root = v1 ? V1_CPU : V2;
+        Path group = root.resolve("ooo-bench-" + node);
         try {
+            groupsBefore.put(pid, root.resolve(cgroupOf(pid, v1)));
             Files.createDirectories(group);
             groups.add(group);
             if (v1) {
@@ -100,26 +106,23 @@ public final class NodeCpus implements AutoCloseable {
     public void close() {
         List<String> problems = new ArrayList<>();
         for (Path group : groups) {
-            Path root = group.getParent();
             try {
                 for (String pid : Files.readAllLines(group.resolve("cgroup.procs"))) {
-                    write(root.resolve("cgroup.procs"), pid.strip());
+                    Path before = groupsBefore.getOrDefault(Long.parseLong(pid.strip()), group.getParent());
+                    write(before.resolve("cgroup.procs"), pid.strip());
                 }
                 Files.delete(group);
-            } catch (IOException | UncheckedIOException e) {
+            } catch (IOException | UncheckedIOException | NumberFormatException e) {
                 problems.add(group + ": " + e.getMessage());
             }
         }
-        if (pinned) {
-            String all = "0-" + (Runtime.getRuntime().availableProcessors() - 1);
-            for (long pid : pids.values()) {
-                try {
-                    taskset(all, pid);
-                } catch (RuntimeException e) {
-                    problems.add("pid " + pid + ": " + e.getMessage());
-                }
+        affinityBefore.forEach((pid, cpus) -> {
+            try {
+                taskset(cpus, pid);
+            } catch (RuntimeException e) {
+                problems.add("pid " + pid + ": " + e.getMessage());
             }
-        }
+        });
         if (!problems.isEmpty()) {
             throw new IllegalStateException("could not give the nodes their CPUs back: " + String.join("; ", problems));
         }
@@ -127,19 +130,55 @@ public final class NodeCpus implements AutoCloseable {
 
     /** Pins every thread of {@code pid} (and those it starts later) to {@code cpus}. */
     private static void taskset(String cpus, long pid) {
+        run("taskset", "-a", "-p", "-c", cpus, Long.toString(pid));
+    }
+
+    /** Runs a command, returning what it printed; one that fails or cannot run is an IllegalStateException. */
+    private static String run(String... command) {
         try {
-            Process p = new ProcessBuilder("taskset", "-a", "-p", "-c", cpus, Long.toString(pid))
-                    .redirectErrorStream(true).start();
+            Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
             String said = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
             if (!p.waitFor(30, TimeUnit.SECONDS) || p.exitValue() != 0) {
-                throw new IllegalStateException("taskset -a -p -c " + cpus + " " + pid + " failed: " + said);
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + said);
             }
+            return said;
         } catch (IOException e) {
-            throw new IllegalStateException("cannot run taskset (util-linux) to pin pid " + pid + ": " + e.getMessage(), e);
+            throw new IllegalStateException("cannot run " + command[0] + " (util-linux): " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while pinning pid " + pid, e);
+            throw new IllegalStateException("interrupted running " + command[0], e);
         }
+    }
+
+    /** The CPUs {@code pid} may run on, as {@code taskset -p -c} lists them (e.g. {@code 0-3,6}). */
+    private static String affinity(long pid) {
+        String said = run("taskset", "-p", "-c", Long.toString(pid));
+        return said.substring(said.lastIndexOf(':') + 1).strip();
+    }
+
+    /** The CPUs of a list such as {@code 0-3,6}, in order. */
+    static List<Integer> cpuList(String list) {
+        List<Integer> cpus = new ArrayList<>();
+        for (String part : list.split(",")) {
+            String[] range = part.strip().split("-");
+            int from = Integer.parseInt(range[0]);
+            int to = range.length > 1 ? Integer.parseInt(range[1]) : from;
+            for (int c = from; c <= to; c++) {
+                cpus.add(c);
+            }
+        }
+        return cpus;
+    }
+
+    /** {@code pid}'s control group of the CPU controller, relative to the hierarchy's root (v1), or its unified one (v2). */
+    private static String cgroupOf(long pid, boolean v1) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "cgroup"))) {
+            String[] f = line.split(":", 3);
+            if (f.length == 3 && (v1 ? List.of(f[1].split(",")).contains("cpu") : f[0].equals("0"))) {
+                return f[2].startsWith("/") ? f[2].substring(1) : f[2];
+            }
+        }
+        return "";
     }
 
     private static void write(Path file, String text) {

@@ -31,6 +31,7 @@ import org.oooengine.core.tpch.TpchSchema;
 import org.oooengine.core.types.Column;
 import org.oooengine.core.types.Schema;
 import org.oooengine.cluster.bench.NodeCpus;
+import org.oooengine.cluster.bench.ScanPlot;
 import org.oooengine.hive.catalog.EmbeddedCatalog;
 import org.oooengine.hive.engine.ClusterTableReader;
 import org.oooengine.hive.files.FileAccess;
@@ -67,7 +68,7 @@ final class BenchScanCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--cluster", required = true, paramLabel = "<cluster-dir>", description = "a running cluster")
+    @Option(names = "--cluster", paramLabel = "<cluster-dir>", description = "a running cluster (required unless --from-json)")
     Path cluster;
 
     @Option(names = "--data", paramLabel = "<dir>",
@@ -126,8 +127,22 @@ final class BenchScanCommand implements Callable<Integer> {
     @Option(names = "--json", description = "print one JSON object per run instead of a table")
     boolean json;
 
+    @Option(names = "--from-json", paramLabel = "<file>",
+            description = "print (and --plot) the runs an earlier --json run printed into this file, scanning nothing")
+    Path fromJson;
+
+    @Option(names = "--plot", paramLabel = "<file.png>", description = "also draw each pattern's time and idle seconds, "
+            + "balanced, skewed and slowed, as bars")
+    Path plot;
+
     @Override
     public Integer call() throws IOException {
+        if (fromJson != null) {
+            return replay();
+        }
+        if (cluster == null) {
+            throw new ParameterException(spec.commandLine(), "--cluster is required (or --from-json)");
+        }
         if (rounds < 1 || files < 1 || !(scaleFactor > 0) || splitBytes < 1) {
             throw new ParameterException(spec.commandLine(), "--rounds, --files, --scale-factor and --split-bytes must be positive");
         }
@@ -196,10 +211,35 @@ final class BenchScanCommand implements Callable<Integer> {
             }
         }
         print(out, runs);
+        if (plot != null) {
+            ScanPlot.write(runs, BenchScanCommand::label, plot);
+            err.println("plot: " + plot);
+        }
         return 0;
     }
 
     private static final List<String> COSTS = List.of("decode", "select1", "select2", "select3");
+
+    /** --from-json: the runs of an earlier --json run, printed and plotted again. */
+    private int replay() throws IOException {
+        List<Map<String, Object>> runs = new ArrayList<>();
+        com.fasterxml.jackson.databind.ObjectMapper mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (String line : Files.readAllLines(fromJson)) {
+            if (!line.isBlank()) {
+                Map<String, Object> run = mapper.readValue(line, new com.fasterxml.jackson.core.type.TypeReference<
+                        LinkedHashMap<String, Object>>() { });
+                run.putIfAbsent("slow", "");
+                run.remove("vs_balanced");
+                runs.add(run);
+            }
+        }
+        print(spec.commandLine().getOut(), runs);
+        if (plot != null) {
+            ScanPlot.write(runs, BenchScanCommand::label, plot);
+            spec.commandLine().getErr().println("plot: " + plot);
+        }
+        return 0;
+    }
 
     /** The nodes' CPUs set as --pin and --slow say; what cannot be done is a usage error. */
     private NodeCpus cpus(List<String> nodes, boolean pinned, Map<String, Double> slowing) {
@@ -333,9 +373,9 @@ final class BenchScanCommand implements Callable<Integer> {
         Map<String, Double> balanced = new LinkedHashMap<>();
         for (Map<String, Object> run : runs) {
             if (label(run).equals("balanced")) {
-                balanced.put((String) run.get("pattern"), (Double) run.get("seconds"));
+                balanced.put((String) run.get("pattern"), ((Number) run.get("seconds")).doubleValue());
             } else {
-                run.put("vs_balanced", (Double) run.get("seconds") / balanced.get((String) run.get("pattern")));
+                run.put("vs_balanced", ((Number) run.get("seconds")).doubleValue() / balanced.get((String) run.get("pattern")));
             }
         }
         for (Map<String, Object> run : runs) {
@@ -345,7 +385,7 @@ final class BenchScanCommand implements Callable<Integer> {
             }
             out.printf(Locale.ROOT, "%-9s %-10s %8.3f s%s%n", run.get("pattern"), label(run), run.get("seconds"),
                     run.containsKey("vs_balanced")
-                    ? String.format(Locale.ROOT, "  %.2fx balanced", (Double) run.get("vs_balanced")) : "");
+                    ? String.format(Locale.ROOT, "  %.2fx balanced", ((Number) run.get("vs_balanced")).doubleValue()) : "");
             @SuppressWarnings("unchecked")
             Map<String, Map<String, Object>> nodes = (Map<String, Map<String, Object>>) run.get("nodes");
             nodes.forEach((node, f) -> out.printf(Locale.ROOT, "    %-6s busy %7.3f s  idle %7.3f s  %,12d rows  "

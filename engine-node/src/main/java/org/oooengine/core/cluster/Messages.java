@@ -334,9 +334,9 @@ final class Messages {
                 .putLong(s.peakMemoryBytes()).putLong(s.spilledBytes()).putLong(s.spilledRows()).putLong(s.bytesOut())
                 .putLong(s.rowsUngrouped()).putLong(s.bytesRead());
         PartitionPipeline.SplitFigures splits = s.splits();
-        // the split figures only where splits were taken from other nodes, waited for or read out of
-        // order; nine figures where nothing came from a cache either, as an earlier coordinator reads them
-        boolean splitFigures = splits.taken() > 0 || splits.seeks() > 0 || splits.waitNanos() > 0;
+        // the split figures only from a scan of files; nine figures where nothing came from a cache
+        // either, as an earlier coordinator reads them
+        boolean splitFigures = splits.read() > 0;
         if (s.bytesCached() > 0 || splitFigures) {
             w.putLong(s.bytesCached());
         }

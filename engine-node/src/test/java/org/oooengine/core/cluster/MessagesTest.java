@@ -213,9 +213,9 @@ class MessagesTest {
                 .withSplits(new PartitionPipeline.SplitFigures(40, 12, 13, 2_500_000));
         assertEquals(112, Messages.pipelineSummary(stolen).length);
         assertEquals(stolen, Messages.readPipelineSummary(new PayloadReader(Messages.pipelineSummary(stolen))));
-        // splits read in order, none taken or waited for: not sent
+        // no split read (a table on the nodes): not sent
         assertEquals(72, Messages.pipelineSummary(s.withBytesRead(96 << 20, 0)
-                .withSplits(new PartitionPipeline.SplitFigures(40, 0, 0, 0))).length);
+                .withSplits(PartitionPipeline.SplitFigures.NONE)).length);
     }
 
     @Test

@@ -615,7 +615,7 @@ final class DataDefinition {
      * Whether DROP TABLE and DROP VIEW of a missing one succeed without IF EXISTS, as in Hive while
      * {@value #DROP_IGNORES_MISSING} is true, its default.
      */
-    private static boolean ignoresMissing(Map<String, String> settings) {
+    static boolean ignoresMissing(Map<String, String> settings) {
         return !"false".equalsIgnoreCase(settings.getOrDefault(DROP_IGNORES_MISSING, "true").strip());
     }
 

@@ -65,11 +65,13 @@ final class MetastoreChanges {
                     + "catalog (ooo.catalog=hms) holds tables in files, not on the nodes: CREATE EXTERNAL TABLE ... "
                     + "STORED AS ... LOCATION '...', or CREATE TABLE ... STORED AS ... LOCATION '...' AS SELECT");
         } else if (statement instanceof DdlStatement.DropTable s) {
-            if (metastore.table(s.database(), s.name()).isPresent()) {
+            // looked up as it is: a table the engine cannot read (a view, an ACID table) is still dropped here
+            if (metastore.exists(s.database(), s.name())) {
                 metastore.dropTable(s.database(), s.name());
                 LOG.info("dropped table {}.{} from the metastore", s.database(), s.name());
-            } else if (!s.ifExists()) {
-                throw new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + s.database() + "." + s.name());
+            } else if (!s.ifExists() && !DataDefinition.ignoresMissing(settings)) {
+                throw new SqlException(SqlException.UNKNOWN_TABLE, "table not found: " + s.database() + "." + s.name()
+                        + " (" + DataDefinition.DROP_IGNORES_MISSING + " is false)");
             }
         } else {
             throw new SqlException(SqlException.NOT_SUPPORTED, "not supported yet with a Hive metastore catalog "
@@ -80,6 +82,10 @@ final class MetastoreChanges {
     }
 
     private void dropDatabase(DdlStatement.DropDatabase s) {
+        if (s.name().equals("default")) {
+            throw new SqlException(SqlException.NOT_SUPPORTED, "DROP DATABASE default: the metastore keeps its default "
+                    + "database; drop its tables one by one");
+        }
         if (!metastore.databases().contains(s.name())) {
             if (s.ifExists()) {
                 return;
@@ -100,10 +106,16 @@ final class MetastoreChanges {
             throw new SqlException(SqlException.NOT_SUPPORTED, "table " + s.name() + ": PRIMARY and FOREIGN KEY "
                     + "of a table in a Hive metastore catalog, not supported yet");
         }
+        for (var c : s.columns()) {
+            if (c.type().isComplex()) {
+                throw new SqlException(SqlException.NOT_SUPPORTED, "table " + s.name() + ": column " + c.name() + " of type "
+                        + c.type() + " in a Hive metastore catalog, not supported yet (its tables are read with simple types)");
+            }
+        }
         if (!metastore.databases().contains(s.database())) {
             throw new SqlException(SqlException.UNKNOWN_TABLE, "database does not exist: " + s.database());
         }
-        if (metastore.table(s.database(), s.name()).isPresent()) {
+        if (metastore.exists(s.database(), s.name())) {
             if (s.ifNotExists()) {
                 return StatementResult.update(0);
             }
@@ -118,6 +130,7 @@ final class MetastoreChanges {
         }
         String what = "CREATE TABLE " + s.name() + " AS SELECT";
         List<Object[]> rows = rowsOf.apply(s.asSelect()); // a query that fails leaves nothing behind
+        boolean made = !exists(s.location(), conf);
         String location = loadable.newTableLocation(what, s.location(), conf);
         if (!TableFiles.files(location, conf).isEmpty()) {
             throw new SqlException(SqlException.ALREADY_EXISTS, what + ": " + location + " holds files already; "
@@ -128,7 +141,8 @@ final class MetastoreChanges {
         try {
             metastore.createTable(t); // once its files are there
         } catch (RuntimeException e) {
-            deleteQuietly(location, conf); // the statement made the directory: nothing of it stays
+            // nothing of the statement stays: the directory it made, or the files it wrote into one that was there
+            deleteQuietly(made ? List.of(new Path(location)) : TableFiles.files(location, conf), conf);
             throw e;
         }
         LOG.info("created table {}.{} over {} ({} rows) in the metastore", s.database(), s.name(), location, written);
@@ -140,13 +154,24 @@ final class MetastoreChanges {
                 s.constraints()).withStorage(location).info();
     }
 
-    private static void deleteQuietly(String location, Configuration conf) {
+    /** Whether {@code location} (as the statement gave it) names something that exists; false where it cannot tell. */
+    private static boolean exists(String location, Configuration conf) {
         try {
             Path path = new Path(location);
-            FileSystem fs = path.getFileSystem(conf);
-            fs.delete(path, true);
+            return path.getFileSystem(conf).exists(path);
         } catch (IOException | RuntimeException e) {
-            LOG.warn("could not delete {} after a failed CREATE TABLE: {}", location, e.toString());
+            return false; // newTableLocation judges it and says why
+        }
+    }
+
+    private static void deleteQuietly(List<Path> paths, Configuration conf) {
+        for (Path path : paths) {
+            try {
+                FileSystem fs = path.getFileSystem(conf);
+                fs.delete(path, true);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("could not delete {} after a failed CREATE TABLE: {}", path, e.toString());
+            }
         }
     }
 }

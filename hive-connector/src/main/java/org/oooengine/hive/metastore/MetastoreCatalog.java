@@ -212,6 +212,17 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         });
     }
 
+    /** Whether the metastore has a table {@code database.name}, whether or not the engine can read it. */
+    public boolean exists(String database, String name) {
+        return ask("look up " + database + "." + name, () -> {
+            try {
+                return client.tableExists(database, name);
+            } catch (UnknownDBException e) {
+                return false;
+            }
+        });
+    }
+
     /** Enters {@code table}, held in files at its storage, as an external table ({@link MetastoreTable#definition}). */
     public void createTable(TableInfo table) {
         ask("create table " + table.database() + "." + table.name(), () -> {
@@ -276,6 +287,12 @@ public final class MetastoreCatalog implements Catalog, AutoCloseable {
         synchronized (client) {
             try {
                 return call.call();
+            } catch (org.apache.hadoop.hive.metastore.api.AlreadyExistsException e) {
+                throw new SqlException(SqlException.ALREADY_EXISTS, "Hive metastore: cannot " + what + ": " + e.getMessage(), e);
+            } catch (NoSuchObjectException | UnknownDBException e) {
+                throw new SqlException(SqlException.UNKNOWN_TABLE, "Hive metastore: cannot " + what + ": " + e.getMessage(), e);
+            } catch (org.apache.hadoop.hive.metastore.api.InvalidOperationException e) {
+                throw new SqlException(SqlException.GENERAL, "Hive metastore: cannot " + what + ": " + e.getMessage(), e);
             } catch (TException e) {
                 throw new SqlException(SqlException.NODE_FAILURE, "Hive metastore at " + uris + ": cannot " + what
                         + ": " + e.getMessage(), e);

@@ -96,7 +96,8 @@ final class MetastoreTable {
             case ORC -> ORC_SERDE;
             case PARQUET -> PARQUET_SERDE;
             case TEXT -> {
-                String delimiter = String.valueOf(layout.fieldDelimiter());
+                // as a code where the character would read as one (a digit, a control character)
+                String delimiter = layout.properties().get(FileLayout.FIELD_DELIMITER);
                 serde.put(FileLayout.FIELD_DELIMITER, delimiter);
                 serde.put("serialization.format", delimiter);
                 if (!layout.nullText().equals(HiveText.NULL)) {
@@ -127,7 +128,15 @@ final class MetastoreTable {
         t.setDbName(table.database());
         t.setTableName(table.name());
         t.setTableType("EXTERNAL_TABLE");
-        Map<String, String> parameters = new java.util.HashMap<>(Map.of("EXTERNAL", "TRUE"));
+        Map<String, String> parameters = new java.util.HashMap<>();
+        // the statement's TBLPROPERTIES, without those of the files' layout, which the SerDe holds
+        table.properties().forEach((k, v) -> {
+            if (!k.equals(FileLayout.FORMAT) && !k.equals(PARTITION_KEYS) && !k.equals(FileLayout.FIELD_DELIMITER)
+                    && !k.equals(FileLayout.NULL_FORMAT)) {
+                parameters.put(k, v);
+            }
+        });
+        parameters.put("EXTERNAL", "TRUE");
         if (!table.comment().isEmpty()) {
             parameters.put("comment", table.comment());
         }

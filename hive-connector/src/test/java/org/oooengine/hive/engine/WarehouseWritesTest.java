@@ -217,16 +217,9 @@ class WarehouseWritesTest {
     void anInsertOverwriteCancelledWhileTheNodesWriteLeavesTheTableAsItWas() throws Exception {
         Path dir = Files.createDirectories(incoming.resolve("orders_cancelled"));
         try (SqlSession s = cluster.session()) {
-            String before = tableWithSomeOrders(s, "orders_cancelled", "ORC", dir);
-            List<String> files = files(dir);
-            Cancellation cancellation = new Cancellation();
-            CompletableFuture<Long> overwrite = CompletableFuture.supplyAsync(() -> s.execute(
-                    "INSERT OVERWRITE TABLE orders_cancelled " + MANY_ROWS, cancellation).updateCount());
-            awaitStaging(dir, overwrite);
-            cancellation.cancel();
-            ExecutionException failed = assertThrows(ExecutionException.class, () -> overwrite.get(60, TimeUnit.SECONDS));
-            assertTrue(String.valueOf(failed.getCause().getMessage()).contains("cancelled"), failed.getCause().toString());
-            assertUnchanged(s, "orders_cancelled", dir, files, before);
+            tableWithSomeOrders(s, "orders_cancelled", "ORC", dir);
+            Throwable failed = interruptedLeavingTheTable(s, "orders_cancelled", dir, Cancellation::cancel, () -> { });
+            assertTrue(String.valueOf(failed.getMessage()).contains("cancelled"), failed.toString());
         }
     }
 
@@ -236,30 +229,63 @@ class WarehouseWritesTest {
         Path dir = Files.createDirectories(incoming.resolve("orders_lost"));
         var nodes = cluster.tpch().cluster;
         try (SqlSession s = cluster.session()) {
-            String before = tableWithSomeOrders(s, "orders_lost", "PARQUET", dir);
-            List<String> files = files(dir);
-            CompletableFuture<Long> overwrite = CompletableFuture.supplyAsync(() -> update(s,
-                    "INSERT OVERWRITE TABLE orders_lost " + MANY_ROWS));
-            awaitStaging(dir, overwrite);
-            nodes.stop("n2");
-            try {
-                ExecutionException failed = assertThrows(ExecutionException.class,
-                        () -> overwrite.get(60, TimeUnit.SECONDS));
-                assertTrue(String.valueOf(failed.getCause().getMessage()).contains("n2"), failed.getCause().toString());
-            } finally {
+            tableWithSomeOrders(s, "orders_lost", "PARQUET", dir);
+            Throwable failed = interruptedLeavingTheTable(s, "orders_lost", dir, cancellation -> nodes.stop("n2"), () -> {
                 nodes.restart("n2");
                 cluster.tpch().session.serving().probeAgain();
-            }
-            assertUnchanged(s, "orders_lost", dir, files, before);
+            });
+            assertTrue(String.valueOf(failed.getMessage()).contains("n2"), failed.toString());
         }
     }
 
-    /** Creates table {@code name} over {@code dir} holding the orders of keys below 5,000; returns its summary. */
-    private static String tableWithSomeOrders(SqlSession s, String name, String format, Path dir) {
+    /**
+     * Runs {@code INSERT OVERWRITE TABLE table} (over {@code dir}) of {@link #MANY_ROWS} and, once
+     * its staging directory shows the nodes writing, has {@code interrupt} stop it and, once it
+     * ended, {@code recover} undo the interruption; checks the table's files and rows are as
+     * before and returns what the statement failed with. A
+     * statement that ended before it was interrupted (a very fast host) is undone and tried again,
+     * up to three times.
+     */
+    private static Throwable interruptedLeavingTheTable(SqlSession s, String table, Path dir,
+                                                        java.util.function.Consumer<Cancellation> interrupt,
+                                                        Runnable recover) throws Exception {
+        for (int attempt = 1; ; attempt++) {
+            String before = summary(s, table);
+            List<String> files = files(dir);
+            Cancellation cancellation = new Cancellation();
+            CompletableFuture<Long> overwrite = CompletableFuture.supplyAsync(() -> s.execute(
+                    "INSERT OVERWRITE TABLE " + table + " " + MANY_ROWS, cancellation).updateCount());
+            while (!overwrite.isDone() && hidden(dir).stream().noneMatch(n -> n.startsWith(".ooo-staging-"))) {
+                Thread.sleep(1);
+            }
+            boolean interrupting = !overwrite.isDone();
+            if (interrupting) {
+                interrupt.accept(cancellation);
+            }
+            Throwable failed = null;
+            try {
+                overwrite.get(60, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                failed = e.getCause();
+            } finally {
+                if (interrupting) {
+                    recover.run();
+                }
+            }
+            if (failed != null) {
+                assertUnchanged(s, table, dir, files, before);
+                return failed;
+            }
+            assertTrue(attempt < 3, "the overwrite ended before it was interrupted, three times");
+            update(s, "INSERT OVERWRITE TABLE " + table + " SELECT * FROM orders WHERE o_orderkey < 5000");
+        }
+    }
+
+    /** Creates table {@code name} over {@code dir} holding the orders of keys below 5,000. */
+    private static void tableWithSomeOrders(SqlSession s, String name, String format, Path dir) {
         SqlCluster.rows(s, "CREATE EXTERNAL TABLE " + name + " (" + columns(TpchTable.ORDERS) + ") STORED AS " + format
                 + " LOCATION '" + dir + "'");
         update(s, "INSERT INTO " + name + " SELECT * FROM orders WHERE o_orderkey < 5000");
-        return summary(s, name);
     }
 
     private static String summary(SqlSession s, String table) {
@@ -270,14 +296,6 @@ class WarehouseWritesTest {
     private static List<String> files(Path dir) throws Exception {
         try (Stream<Path> all = Files.walk(dir)) {
             return all.map(p -> dir.relativize(p).toString()).sorted().toList();
-        }
-    }
-
-    /** Waits until the statement's staging directory is in {@code dir}: the nodes are writing its files. */
-    private static void awaitStaging(Path dir, CompletableFuture<?> statement) throws Exception {
-        while (hidden(dir).stream().noneMatch(n -> n.startsWith(".ooo-staging-"))) {
-            assertTrue(!statement.isDone(), () -> "the statement ended before it wrote: " + statement.join());
-            Thread.sleep(1);
         }
     }
 

@@ -338,6 +338,14 @@ class MetastoreWritesTest {
             assertFalse(admin.tableExists("made_here", "escaped"));
             assertFalse(Files.exists(dir.resolve("escaped")));
 
+            SqlException complex = assertThrows(SqlException.class, () -> rows(s, "CREATE EXTERNAL TABLE made_here.arrays "
+                    + "(a ARRAY<INT>) STORED AS ORC LOCATION '" + warehouse.resolve("made_orc") + "'"));
+            assertEquals(SqlException.NOT_SUPPORTED, complex.sqlState());
+            SqlException keptDefault = assertThrows(SqlException.class, () -> rows(s, "DROP DATABASE default CASCADE"));
+            assertTrue(keptDefault.getMessage().contains("keeps its default database"), keptDefault.getMessage());
+            assertTrue(admin.getAllTables("default") != null);
+            rows(s, "DROP TABLE made_here.never_there"); // a missing table, as Hive's hive.exec.drop.ignorenonexistent
+
             // dropped: the metastore forgets them, their files stay (external tables)
             rows(s, "DROP TABLE made_here.over_orc");
             assertFalse(admin.tableExists("made_here", "over_orc"));
