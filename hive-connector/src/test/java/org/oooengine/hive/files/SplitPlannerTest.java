@@ -68,6 +68,12 @@ class SplitPlannerTest {
         long least = bytes.values().stream().mapToLong(Long::longValue).min().orElseThrow();
         assertTrue(most - least <= BLOCK, bytes.toString());
         assertEveryIdOnce(splits, 5000);
+        // each node reads a run of the file, in order: no node's read but its first starts with a seek
+        List<FileReads.Split> inOrder = splits.stream().sorted(java.util.Comparator.comparingLong(FileReads.Split::start))
+                .toList();
+        long changes = java.util.stream.IntStream.range(1, inOrder.size())
+                .filter(i -> !inOrder.get(i).node().equals(inOrder.get(i - 1).node())).count();
+        assertEquals(NODES.size() - 1, changes, inOrder.stream().map(FileReads.Split::node).toList().toString());
     }
 
     @Test
