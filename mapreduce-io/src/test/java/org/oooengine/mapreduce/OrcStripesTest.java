@@ -30,9 +30,8 @@ class OrcStripesTest {
     @TempDir
     Path dir;
 
-    @Test
-    void stripesAreReadWholeOrSkippedByTheirRanges() throws Exception {
-        Configuration conf = new Configuration();
+    /** {@link #ROWS} rows (id i, price i * 5 cents, a name but every 13th) in stripes of about 64 KiB. */
+    private FileReads.Split written(Configuration conf) throws Exception {
         conf.setInt("orc.rows.between.memory.checks", 1);
         org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(dir.resolve("t.orc").toUri());
         TypeDescription schema = OrcRows.schema(SCHEMA.names(), TYPES);
@@ -48,8 +47,31 @@ class OrcStripesTest {
                 }
             }
         }
-        FileReads.Split whole = new FileReads.Split(file.toString(), 0, Long.MAX_VALUE / 2,
+        return new FileReads.Split(file.toString(), 0, Long.MAX_VALUE / 2,
                 new FileReads.Layout("orc", HiveText.FIELD_DELIMITER, HiveText.NULL), List.of(), List.of(), "n1");
+    }
+
+    /** A column not wanted is neither read nor decoded: its vector is left out of every batch. */
+    @Test
+    void decodesOnlyTheColumnsWanted() throws Exception {
+        Configuration conf = new Configuration();
+        FileReads.Split whole = written(conf);
+        List<Object[]> rows = new ArrayList<>();
+        new HadoopSplitReader(conf).readBatches(whole, SCHEMA, new boolean[] {false, true, false}, ranges -> false,
+                batch -> {
+                    assertTrue(batch.column(0) == null && batch.column(2) == null, "columns not wanted left out");
+                    return rows.addAll(StoredVectors.rows(batch, TYPES, 3));
+                });
+        assertEquals(ROWS, rows.size());
+        for (int i = 0; i < ROWS; i += 101) {
+            assertEquals(java.util.Arrays.asList(null, (long) i * 5, null), java.util.Arrays.asList(rows.get(i)), "row " + i);
+        }
+    }
+
+    @Test
+    void stripesAreReadWholeOrSkippedByTheirRanges() throws Exception {
+        Configuration conf = new Configuration();
+        FileReads.Split whole = written(conf);
         boolean[] all = {true, true, true};
         List<Object[]> rows = new ArrayList<>();
         int[] stripes = {0};
