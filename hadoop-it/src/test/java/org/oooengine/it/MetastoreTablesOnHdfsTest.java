@@ -66,11 +66,10 @@ class MetastoreTablesOnHdfsTest {
     private static DuckDbOracle oracle;
 
     @BeforeAll
-    static void start(MiniHadoop shared) throws Exception {
+    static void start(MiniHadoop shared, InProcessMetastore sharedMetastore) throws Exception {
         hadoop = shared;
         String hdfs = hadoop.hdfsUri();
-        // the metastore, like one in production, checks and creates table directories on HDFS
-        metastore = new InProcessMetastore(dir.resolve("hms"), Map.of("fs.defaultFS", hdfs));
+        metastore = sharedMetastore;
         Configuration client = MetastoreConf.newMetastoreConf();
         MetastoreConf.setVar(client, MetastoreConf.ConfVars.THRIFT_URIS, metastore.uris());
         IMetaStoreClient admin = new HiveMetaStoreClient(client);
@@ -96,8 +95,8 @@ class MetastoreTablesOnHdfsTest {
 
     @AfterAll
     static void stop() throws Exception {
-        try (AutoCloseable o = oracle; AutoCloseable c = cluster; AutoCloseable m = metastore) {
-            // closed in reverse order; Hadoop, shared with the other classes, stops after the last
+        try (AutoCloseable o = oracle; AutoCloseable c = cluster) {
+            // closed in reverse order; Hadoop and the metastore, shared with the other classes, stop after the last
             engines.values().forEach(ClusterSqlEngine::close);
         }
     }

@@ -78,9 +78,9 @@ class WarehouseOnHdfsQueriesTest {
     private static TpcdsBench bench;
 
     @BeforeAll
-    static void start(MiniHadoop hadoop) throws Exception {
+    static void start(MiniHadoop hadoop, InProcessMetastore sharedMetastore) throws Exception {
         String hdfs = hadoop.hdfsUri();
-        metastore = new InProcessMetastore(dir.resolve("hms"), Map.of("fs.defaultFS", hdfs));
+        metastore = sharedMetastore;
         tpch = new DuckDbOracle(SCALE_FACTOR, TpchSchema.tables());
         tpcds = TpcdsDuckDb.inMemory(new TpcdsGenerator(SCALE_FACTOR), (table, done, expected) -> { });
         Configuration client = MetastoreConf.newMetastoreConf();
@@ -136,8 +136,8 @@ class WarehouseOnHdfsQueriesTest {
 
     @AfterAll
     static void stop() throws Exception {
-        try (AutoCloseable b = bench; AutoCloseable e = engine; AutoCloseable c = cluster; AutoCloseable m = metastore;
-             AutoCloseable d = tpcds; AutoCloseable h = tpch) {
+        try (AutoCloseable b = bench; AutoCloseable e = engine; AutoCloseable c = cluster; AutoCloseable d = tpcds;
+             AutoCloseable h = tpch) {
             // closed in reverse order; Hadoop, shared with the other classes, stops after the last
         }
     }
