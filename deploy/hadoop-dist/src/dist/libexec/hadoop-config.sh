@@ -70,7 +70,6 @@ hadoop_class() {
         yarn:rmadmin) echo org.apache.hadoop.yarn.client.cli.RMAdminCLI ;;
         yarn:logs) echo org.apache.hadoop.yarn.client.cli.LogsCLI ;;
         mapred:job) echo org.apache.hadoop.mapred.JobClient ;;
-        mapred:historyserver) echo org.apache.hadoop.mapreduce.v2.hs.JobHistoryServer ;;
         *:jar) echo org.apache.hadoop.util.RunJar ;;
         *:version) echo org.apache.hadoop.util.VersionInfo ;;
         *:*.*) echo "$2" ;;

@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # hadoop-daemon.sh start|stop|status|run DAEMON
 #
-# DAEMON: namenode, datanode, secondarynamenode (HDFS), resourcemanager, nodemanager (YARN),
-#   historyserver (MapReduce's JobHistoryServer).
+# DAEMON: namenode, datanode, secondarynamenode (HDFS), resourcemanager, nodemanager (YARN).
 #   start   in the background: pid in $HADOOP_PID_DIR/hadoop-DAEMON.pid, log in
 #           $HADOOP_LOG_DIR/hadoop-DAEMON.log (stdout and stderr in hadoop-DAEMON.out);
 #           exits 0 at once when it runs already
@@ -14,7 +13,7 @@ set -euo pipefail
 . "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/../libexec/hadoop-config.sh"
 
 usage() {
-    echo "usage: hadoop-daemon.sh start|stop|status|run namenode|datanode|secondarynamenode|resourcemanager|nodemanager|historyserver" >&2
+    echo "usage: hadoop-daemon.sh start|stop|status|run namenode|datanode|secondarynamenode|resourcemanager|nodemanager" >&2
     exit 1
 }
 [[ $# -eq 2 ]] || usage
@@ -22,7 +21,6 @@ action="$1" daemon="$2"
 case "$daemon" in
     namenode | datanode | secondarynamenode) tool=hdfs ;;
     resourcemanager | nodemanager) tool=yarn ;;
-    historyserver) tool=mapred ;;
     *) usage ;;
 esac
 class="$(hadoop_class "$tool" "$daemon")"
