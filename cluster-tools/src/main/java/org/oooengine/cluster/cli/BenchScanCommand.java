@@ -138,6 +138,10 @@ final class BenchScanCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (fromJson != null) {
+            if (cluster != null) {
+                throw new ParameterException(spec.commandLine(), "--from-json prints saved runs and scans nothing: "
+                        + "leave out --cluster");
+            }
             return replay();
         }
         if (cluster == null) {
@@ -161,6 +165,9 @@ final class BenchScanCommand implements Callable<Integer> {
         Map<String, Double> slowed = slowed();
         if (!COSTS.contains(cost)) {
             throw new ParameterException(spec.commandLine(), "--cost: '" + cost + "' is not one of " + COSTS);
+        }
+        if (threshold != null && cost.equals("decode")) {
+            throw new ParameterException(spec.commandLine(), "--threshold is A of --cost select1, select2 or select3");
         }
         if (tableName != null && !cost.equals("decode") && threshold == null) {
             throw new ParameterException(spec.commandLine(), "--cost " + cost + " over --table needs --threshold A");

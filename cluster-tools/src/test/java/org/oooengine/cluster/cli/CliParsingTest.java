@@ -168,6 +168,12 @@ class CliParsingTest {
         Cli threshold = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--table", "d.t", "--cost", "select1");
         assertEquals(2, threshold.exitCode(), threshold::toString);
         assertTrue(threshold.err().contains("--cost select1 over --table needs --threshold A"), threshold::toString);
+        Cli unused = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--threshold", "5");
+        assertEquals(2, unused.exitCode(), unused::toString);
+        assertTrue(unused.err().contains("--threshold is A of --cost select1, select2 or select3"), unused::toString);
+        Cli both = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--from-json", tmp.resolve("runs.json").toString());
+        assertEquals(2, both.exitCode(), both::toString);
+        assertTrue(both.err().contains("leave out --cluster"), both::toString);
         Cli table = Cli.run("bench", "scan", "--cluster", tmp.toString(), "--table", "d.t");
         assertEquals(2, table.exitCode(), table::toString);
         assertTrue(table.err().contains("--table: no table d.t in"), table::toString);
