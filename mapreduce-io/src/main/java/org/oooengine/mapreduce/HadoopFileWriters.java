@@ -41,6 +41,10 @@ public final class HadoopFileWriters implements RowFileWriters {
         List<DataType> types = schema.columns().stream().map(c -> c.type()).toList();
         try {
             FileSystem fs = file.getFileSystem(conf);
+            if (!fs.exists(file.getParent())) {
+                throw new IllegalStateException("cannot create " + path + ": its directory is gone (the statement "
+                        + "writing it ended)");
+            }
             RowFileWriter writer = switch (layout.format()) {
                 case "text" -> new Text(fs, file, new HiveText(types, layout.fieldDelimiter(), layout.nullText()));
                 case "orc" -> new Orc(fs, file, OrcRows.schema(schema.names(), types), types, conf);

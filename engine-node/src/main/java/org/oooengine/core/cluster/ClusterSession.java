@@ -415,6 +415,18 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /**
+     * As above, the pipeline's rows written into files on the node as {@code output} says; what
+     * arrives is a record of each file it wrote ({@link FileOutput#RECORD_COLUMNS}).
+     */
+    public CompletableFuture<PartitionPipeline.Summary> pipelineInto(String node, int partition, ScanPipeline pipeline,
+                                                                     QueryLimits limits, TransactionalReads reads,
+                                                                     FileReads files, FileOutput output,
+                                                                     Consumer<List<Object[]>> written) {
+        return pipelines.pipeline(node, partition, pipeline, limits, reads, files, java.util.Objects.requireNonNull(output),
+                written);
+    }
+
+    /**
      * Runs a shuffle's producing pipeline on one node's partition: its rows go to the nodes
      * {@code target} names, which hold them for the pipelines that build from the exchange.
      * Cancelling the returned future stops the node's work.

@@ -48,14 +48,19 @@ public final class FileWrites implements AutoCloseable {
     /** Has {@code node} create {@code target}'s file; fails naming the node when it cannot. */
     public static FileWrites open(Peers peers, String node, Target target) {
         FileWrites file = new FileWrites(peers, node, target);
-        PayloadWriter w = new PayloadWriter(256).put(OPEN).putString(file.id).putString(target.path())
-                .putString(target.layout().format()).putVarInt(target.layout().fieldDelimiter())
+        PayloadWriter w = new PayloadWriter(256).put(OPEN).putString(file.id);
+        writeTarget(w, target);
+        file.call(w.toByteArray());
+        return file;
+    }
+
+    /** Writes {@code target} as {@link #readTarget} reads it. */
+    static void writeTarget(PayloadWriter w, Target target) {
+        w.putString(target.path()).putString(target.layout().format()).putVarInt(target.layout().fieldDelimiter())
                 .putString(target.layout().nullText()).putVarInt(target.schema().size());
         for (Column c : target.schema().columns()) {
             w.putString(c.name()).putString(c.type().toString());
         }
-        file.call(w.toByteArray());
-        return file;
     }
 
     public String node() {
@@ -121,7 +126,7 @@ public final class FileWrites implements AutoCloseable {
         }
     }
 
-    /** The target an OPEN request names, after its step and id. */
+    /** A target {@link #writeTarget} wrote (an OPEN request's, after its step and id). */
     static Target readTarget(PayloadReader r) {
         try {
             String path = r.getString();

@@ -168,7 +168,8 @@ final class Messages {
      * from files.
      */
     /** @param partition the partition of the pipeline's tables it runs over; {@link ServingNodes#OWN_PARTITION}: the node's own */
-    record Pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files, int partition) {
+    record Pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files, int partition,
+                    FileOutput output) {
     }
 
     static byte[] pipeline(ScanPipeline pipeline, QueryLimits limits, TransactionalReads reads, FileReads files) {
@@ -177,12 +178,22 @@ final class Messages {
 
     /** As above, the pipeline given {@link ScanPipeline#toBytes encoded}, over partition {@code partition}. */
     static byte[] pipeline(byte[] pipeline, QueryLimits limits, TransactionalReads reads, FileReads files, int partition) {
+        return pipeline(pipeline, limits, reads, files, partition, null);
+    }
+
+    /** As above, its rows written into files as {@code output} says (null: sent back). */
+    static byte[] pipeline(byte[] pipeline, QueryLimits limits, TransactionalReads reads, FileReads files, int partition,
+                           FileOutput output) {
         PayloadWriter w = new PayloadWriter(256 + pipeline.length);
         limits.write(w);
         w.putBytes(pipeline);
         reads.write(w);
         files.write(w);
         w.putVarInt(partition + 1);
+        if (output != null) { // nothing where the rows are sent back, as an earlier coordinator asks
+            w.put((byte) 1);
+            output.write(w);
+        }
         return w.toByteArray();
     }
 
@@ -191,7 +202,15 @@ final class Messages {
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
         TransactionalReads reads = TransactionalReads.read(r);
         FileReads files = FileReads.read(r);
-        return new Pipeline(pipeline, limit, reads, files, r.getVarInt() - 1);
+        int partition = r.getVarInt() - 1;
+        FileOutput output = null;
+        if (r.remaining() > 0) {
+            if (r.get() != 1) {
+                throw new ProtocolException("a pipeline's output: unknown kind");
+            }
+            output = FileOutput.read(r);
+        }
+        return new Pipeline(pipeline, limit, reads, files, partition, output);
     }
 
     /**

@@ -71,8 +71,15 @@ final class PipelineClient {
     CompletableFuture<PartitionPipeline.Summary> pipeline(String node, int partition, ScanPipeline pipeline,
                                                           QueryLimits limits, TransactionalReads reads, FileReads files,
                                                           Consumer<List<Object[]>> rows) {
+        return pipeline(node, partition, pipeline, limits, reads, files, null, rows);
+    }
+
+    /** As above, the rows written into files where {@code output} says (null: sent back). */
+    CompletableFuture<PartitionPipeline.Summary> pipeline(String node, int partition, ScanPipeline pipeline,
+                                                          QueryLimits limits, TransactionalReads reads, FileReads files,
+                                                          FileOutput output, Consumer<List<Object[]>> rows) {
         return run(node, partition, OpCode.RUN_PIPELINE, pipeline, files,
-                steps -> Messages.pipeline(steps, limits, reads, files, partition), rows);
+                steps -> Messages.pipeline(steps, limits, reads, files, partition, output), rows);
     }
 
     CompletableFuture<PartitionPipeline.Summary> shuffle(String node, int partition, ScanPipeline pipeline,

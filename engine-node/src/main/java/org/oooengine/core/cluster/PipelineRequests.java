@@ -68,7 +68,7 @@ final class PipelineRequests implements RequestFamily {
                 Messages.Pipeline p = Messages.readPipeline(r);
                 // one that builds from shuffled rows waits for their producers: it never queues behind them
                 queries.runWithMemory(p.limits(), out, p.pipeline().exchangeIds().isEmpty(),
-                        memory -> runPipeline(p.pipeline(), p.partition(), p.reads(), p.files(), memory, out));
+                        memory -> runPipeline(p, memory, out));
             }
             case RUN_SHUFFLE -> {
                 Messages.Shuffle shuffle = Messages.readShuffle(r);
@@ -151,15 +151,27 @@ final class PipelineRequests implements RequestFamily {
 
     /**
      * Runs a scan pipeline over this node's partition: its rows go out in chunks as batches
-     * leave the pipeline (the reader's pace holds the scan back); a partial aggregate sends its
-     * groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
+     * leave the pipeline (the reader's pace holds the scan back), or into files where the request
+     * says ({@link FileOutput}), a record of each file going out at the end; a partial aggregate
+     * sends its groups at the end, with heartbeats meanwhile so the requester knows the node is alive.
      */
-    private void runPipeline(ScanPipeline p, int partition, TransactionalReads reads, FileReads files,
-                             QueryMemory memory, Responder out) {
-        queries.streamed(out, () -> queries.forget(p), sink -> PartitionPipeline.run(tablesOf(partition),
-                outside(reads, files, partition),
-                (build, chunks) -> queries.sentRows(build, out, chunks), p, sink.batches(),
-                out::cancelled, memory));
+    private void runPipeline(Messages.Pipeline request, QueryMemory memory, Responder out) {
+        ScanPipeline p = request.pipeline();
+        int partition = request.partition();
+        var outside = outside(request.reads(), request.files(), partition);
+        Pipeline.BuildSource sent = (build, chunks) -> queries.sentRows(build, out, chunks);
+        queries.streamed(out, () -> queries.forget(p), sink -> {
+            if (request.output() == null) {
+                return PartitionPipeline.run(tablesOf(partition), outside, sent, p, sink.batches(), out::cancelled, memory);
+            }
+            try (PipelineFileWriter files = new PipelineFileWriter(request.output(), node.nodeId(),
+                    RowFileWriters.installed())) {
+                PartitionPipeline.Summary summary = PartitionPipeline.run(tablesOf(partition), outside, sent, p, files,
+                        out::cancelled, memory);
+                files.finish(sink::accept);
+                return summary;
+            }
+        });
     }
 
     /**

@@ -11,9 +11,10 @@ import org.oooengine.core.types.Schema;
  */
 public interface RowFileWriters {
     /**
-     * Creates the file at {@code path} (a qualified Hadoop path; its directories are made) to hold
-     * rows of {@code schema} in {@code layout}. Fails with an {@link IllegalStateException} naming
-     * the file when it exists or cannot be created.
+     * Creates the file at {@code path} (a qualified Hadoop path) to hold rows of {@code schema} in
+     * {@code layout}. Fails with an {@link IllegalStateException} naming the file when it exists,
+     * its directory does not (a statement's staging directory is deleted when the statement ends:
+     * a node still running then writes nothing more there) or it cannot be created.
      */
     RowFileWriter create(String path, FileReads.Layout layout, Schema schema);
 

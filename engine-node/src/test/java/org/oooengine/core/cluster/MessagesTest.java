@@ -47,6 +47,33 @@ class MessagesTest {
     }
 
     @Test
+    void aPipelineWritingFilesCarriesItsOutputAndOneSendingRowsCarriesNone() {
+        BitSet one = new BitSet();
+        one.set(0);
+        ScanPipeline scan = new ScanPipeline("accounts", 2, one, List.of());
+        org.oooengine.core.types.Schema schema = new org.oooengine.core.types.Schema(List.of(
+                new org.oooengine.core.types.Column("id", org.oooengine.core.types.DataType.BIGINT),
+                new org.oooengine.core.types.Column("note", org.oooengine.core.types.DataType.parse("VARCHAR"))));
+        FileOutput output = new FileOutput("hdfs://nn/warehouse/t/.ooo-staging-1a2b", "1a2b",
+                new FileReads.Layout("orc", '\u0001', "\\N"), schema, 1);
+        byte[] frame = Messages.pipeline(scan.toBytes(), QueryLimits.DEFAULTS, TransactionalReads.NONE, FileReads.NONE, 3,
+                output);
+        Messages.Pipeline p = Messages.readPipeline(new PayloadReader(frame));
+        assertEquals(List.of(output.directory(), output.statement(), output.layout(), output.partitionKeys()),
+                List.of(p.output().directory(), p.output().statement(), p.output().layout(), p.output().partitionKeys()));
+        assertEquals(schema.columns(), p.output().fileSchema().columns());
+        assertEquals(3, p.partition());
+        assertNull(Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, QueryLimits.DEFAULTS,
+                TransactionalReads.NONE, FileReads.NONE))).output());
+        // a statement name that could leave the staging directory is refused on both ends
+        assertThrows(IllegalArgumentException.class, () -> new FileOutput(output.directory(), "../x", output.layout(),
+                schema, 0));
+        int kind = Messages.pipeline(scan.toBytes(), QueryLimits.DEFAULTS, TransactionalReads.NONE, FileReads.NONE, 3).length;
+        frame[kind] = 2; // an output of a kind no node knows
+        assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(frame)));
+    }
+
+    @Test
     void stepsOverRowsOfAnotherWidthThanTheJoinsAreRefused() {
         BitSet one = new BitSet();
         one.set(0);

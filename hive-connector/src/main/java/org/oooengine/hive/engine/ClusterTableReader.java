@@ -20,6 +20,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.ClusterSpec;
+import org.oooengine.core.cluster.FileOutput;
 import org.oooengine.core.cluster.FileReads;
 import org.oooengine.core.cluster.HedgedPartitions;
 import org.oooengine.core.cluster.ServingNodes;
@@ -260,6 +261,32 @@ public final class ClusterTableReader implements TableReader {
             // every partition is asked for, also of a node the catalog found silent: it answers now, or its part times out naming it
             for (ServingNodes.Served part : served) {
                 nodeParts.add(pipelineOn(part, pipeline, nodeLimits, read, inFiles, rowsOf.apply(runName(part))));
+            }
+            parts.addAll(nodeParts);
+        });
+        return figures(nodesOf(served), nodeParts);
+    }
+
+    @Override
+    public boolean writesOnNodes(TableInfo table) {
+        return true;
+    }
+
+    /** Runs over every part as {@link #pipelineByNode} does, but never hedged: a second run would write its rows again. */
+    @Override
+    public NodeFigures pipelineInto(TableInfo table, ScanPipeline pipeline, QueryLimits nodeLimits, Cancellation cancel,
+                                    FileOutput output, Consumer<Object[]> written) {
+        String name = table.storage();
+        requireAgreedLayout(table);
+        TransactionalReads read = reads.of(List.of(table));
+        FileReads inFiles = filesOf(table, pipeline);
+        List<ServingNodes.Served> served = servedParts(table);
+        List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
+        runTogether(cancel, node -> written, "writing the rows of a scan of " + name + " failed: ", (rowsOf, parts) -> {
+            for (ServingNodes.Served part : served) {
+                readingOn(part.node(), read);
+                nodeParts.add(cluster.pipelineInto(part.node(), part.partition(), pipeline, nodeLimits, read, inFiles,
+                        output, rowsOf.apply(runName(part))));
             }
             parts.addAll(nodeParts);
         });

@@ -6,7 +6,6 @@ import java.util.Map;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
-import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
@@ -77,6 +76,31 @@ final class DataDefinition {
     /** Runs an analyzed query plan (an INSERT's SELECT, the rows of an UPDATE) within a statement's transaction. */
     interface PlanRunner {
         List<Object[]> rows(RelNode plan, StatementTransaction tx);
+
+        /** As {@link PlanRows#writtenOnNodes}, within {@code tx}. */
+        default java.util.Optional<List<Object[]>> writtenOnNodes(RelNode plan, org.oooengine.core.cluster.FileOutput output,
+                                                                   StatementTransaction tx) {
+            return java.util.Optional.empty();
+        }
+
+        /** Runs each plan in a transaction of its own, run again from scratch as {@code settings} allow when it conflicts. */
+        default PlanRows eachInATransaction(org.oooengine.core.cluster.Peers peers, Map<String, String> settings) {
+            String what = "reading the rows to write";
+            int attempts = StatementTransaction.attempts(settings);
+            PlanRunner runner = this;
+            return new PlanRows() {
+                @Override
+                public List<Object[]> apply(RelNode plan) {
+                    return StatementTransaction.run(peers, what, attempts, tx -> runner.rows(plan, tx));
+                }
+
+                @Override
+                public java.util.Optional<List<Object[]>> writtenOnNodes(RelNode plan,
+                                                                         org.oooengine.core.cluster.FileOutput output) {
+                    return StatementTransaction.run(peers, what, attempts, tx -> runner.writtenOnNodes(plan, output, tx));
+                }
+            };
+        }
     }
 
     /**
@@ -98,9 +122,7 @@ final class DataDefinition {
         }
         try {
             synchronized (this) {
-                return runInTurn(statement, settings, plan -> StatementTransaction.run(cluster.peers(),
-                        "reading the rows to write", StatementTransaction.attempts(settings), tx -> rowsOf.rows(plan, tx)),
-                        cancelled);
+                return runInTurn(statement, settings, rowsOf.eachInATransaction(cluster.peers(), settings), cancelled);
             }
         } finally {
             cluster.tablesChanged();
@@ -187,7 +209,7 @@ final class DataDefinition {
     }
 
     private StatementResult runInTurn(DdlStatement statement, Map<String, String> settings,
-                                      Function<RelNode, List<Object[]>> rowsOf, java.util.function.BooleanSupplier cancelled) {
+                                      PlanRows rowsOf, java.util.function.BooleanSupplier cancelled) {
         if (statement instanceof DdlStatement.CreateDatabase s) {
             return createDatabase(s);
         } else if (statement instanceof DdlStatement.DropDatabase s) {
@@ -220,9 +242,8 @@ final class DataDefinition {
         } else if (statement instanceof DdlStatement.AddColumns s) {
             return addColumns(s, rowsOf);
         } else if (statement instanceof DdlStatement.Insert s) {
-            List<Object[]> rows = rowsOf.apply(s.rows());
-            return StatementResult.update(FileTableReader.holds(s.target()) ? files.insert(s, rows, settings, cancelled)
-                    : insert(s.target(), rows.iterator(), !s.overwrite()));
+            return StatementResult.update(FileTableReader.holds(s.target()) ? files.insert(s, rowsOf, settings, cancelled)
+                    : insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
         } else if (statement instanceof DdlStatement.MultiInsert s) {
             return StatementResult.update(multiInsert(s, rowsOf, settings, cancelled));
         } else if (statement instanceof DdlStatement.Update s) {
@@ -404,7 +425,7 @@ final class DataDefinition {
      * be one SQL may read (as LOAD DATA's files are judged); no node holds anything of it.
      */
     private StatementResult createExternalTable(DdlStatement.CreateExternalTable s, Map<String, String> settings,
-                                                Function<RelNode, List<Object[]>> rowsOf,
+                                                PlanRows rowsOf,
                                                 java.util.function.BooleanSupplier cancelled) {
         if (s.properties().containsKey(org.oooengine.core.settings.TableProperties.REPLICATION.name())) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "table " + s.name() + ": "
@@ -422,22 +443,16 @@ final class DataDefinition {
             LOG.info("created external table {}.{} over {}", s.database(), s.name(), location);
             return StatementResult.update(0);
         }
-        String what = "CREATE TABLE " + s.name() + " AS SELECT";
-        List<Object[]> rows = rowsOf.apply(s.asSelect()); // a query that fails leaves nothing behind
-        String location = loadable.newTableLocation(what, s.location(), conf);
-        if (!TableFiles.files(location, conf).isEmpty()) {
-            throw new SqlException(SqlException.ALREADY_EXISTS, what + ": " + location + " holds files already; "
-                    + "CREATE EXTERNAL TABLE reads them, INSERT adds to them");
-        }
+        FileTableChanges.NewLocation location = files.newLocation(s, conf);
         CatalogTable t = CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(),
-                s.comment(), s.constraints()).withStorage(location);
-        long written = files.insert(new DdlStatement.Insert(t.info(), s.asSelect(), false), rows, settings, cancelled);
-        catalog.put(t); // once its files are there
-        LOG.info("created table {}.{} over {} ({} rows)", s.database(), s.name(), location, written);
+                s.comment(), s.constraints()).withStorage(location.path());
+        long written = files.insertCreating(new DdlStatement.Insert(t.info(), s.asSelect(), false), location, rowsOf,
+                settings, cancelled, () -> catalog.put(t));
+        LOG.info("created table {}.{} over {} ({} rows)", s.database(), s.name(), location.path(), written);
         return StatementResult.update(written);
     }
 
-    private StatementResult createTable(DdlStatement.CreateTable s, Function<RelNode, List<Object[]>> rowsOf) {
+    private StatementResult createTable(DdlStatement.CreateTable s, PlanRows rowsOf) {
         if (!mayCreate(s.database(), s.name(), s.ifNotExists())) {
             return StatementResult.update(0);
         }
@@ -523,7 +538,7 @@ final class DataDefinition {
      * the catalog takes the new columns once the nodes have committed. The rows pass through the coordinator, as INSERT
      * OVERWRITE ... SELECT's do.
      */
-    private StatementResult addColumns(DdlStatement.AddColumns s, Function<RelNode, List<Object[]>> rowsOf) {
+    private StatementResult addColumns(DdlStatement.AddColumns s, PlanRows rowsOf) {
         CatalogTable t = new TableChanges(catalog).entry(s.database(), s.name());
         TableInfo before = t.info();
         if (DdlAnalyzer.transactional(before)) {
@@ -563,7 +578,7 @@ final class DataDefinition {
      * write on every node or on none. A write that fails leaves the tables written before it as
      * they are then, as Hive's moves of one table after another do; the error names the table.
      */
-    private long multiInsert(DdlStatement.MultiInsert s, Function<RelNode, List<Object[]>> rowsOf,
+    private long multiInsert(DdlStatement.MultiInsert s, PlanRows rowsOf,
                              Map<String, String> settings, java.util.function.BooleanSupplier cancelled) {
         List<List<Object[]>> rows = s.inserts().stream().map(i -> rowsOf.apply(i.rows())).toList();
         long written = 0;

@@ -8,11 +8,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.hive.ql.parse.ASTNode;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.cluster.FileOutput;
 import org.oooengine.core.cluster.LostNodes;
 import org.oooengine.hive.catalog.Catalog;
 import org.oooengine.hive.catalog.CatalogView;
@@ -301,13 +303,22 @@ final class EngineSession implements SqlSession {
         var statement = new DdlAnalyzer(catalog, database, sql).analyze(tree);
         try {
             checkAccess(statement);
+            DataDefinition.PlanRunner plans = new DataDefinition.PlanRunner() {
+                @Override
+                public List<Object[]> rows(RelNode plan, StatementTransaction tx) {
+                    return modes.forSettings(settings, tx).run(plan, cancel);
+                }
+
+                @Override
+                public Optional<List<Object[]>> writtenOnNodes(RelNode plan, FileOutput output, StatementTransaction tx) {
+                    return modes.forSettings(settings, tx).writeOnNodes(plan, output, cancel);
+                }
+            };
             if (ddl == null) {
-                return metastoreChanges.run(statement, settings, plan -> StatementTransaction.run(modes.peers(),
-                        "reading the rows to write", StatementTransaction.attempts(settings),
-                        tx -> modes.forSettings(settings, tx).run(plan, cancel)), cancel::isCancelled);
+                return metastoreChanges.run(statement, settings, plans.eachInATransaction(modes.peers(), settings),
+                        cancel::isCancelled);
             }
-            return ddl.run(statement, settings, (plan, tx) -> modes.forSettings(settings, tx).run(plan, cancel),
-                    cancel::isCancelled);
+            return ddl.run(statement, settings, plans, cancel::isCancelled);
         } catch (AccessDeniedException e) {
             throw logged(e);
         }

@@ -68,6 +68,15 @@ record Execution(TableReader reader, IndexJoinRunner joinRunner, JoinChooser joi
         return executor(cancel).runToList(placed(logical));
     }
 
+    /**
+     * Where the placed plan ends in one pipeline of the nodes, has them write its rows into files
+     * as {@code output} says and returns the records of the files; else empty, having run nothing.
+     */
+    java.util.Optional<List<Object[]>> writeOnNodes(RelNode logical, org.oooengine.core.cluster.FileOutput output,
+                                                    Cancellation cancel) {
+        return executor(cancel).writeOnNodes(placed(logical), output);
+    }
+
     private RelNode placed(RelNode logical) {
         return placedPushed(FilterPushdown.apply(logical)); // conditions on views and derived tables carried into them
     }

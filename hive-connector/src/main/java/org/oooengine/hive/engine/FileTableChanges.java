@@ -4,7 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
@@ -15,10 +14,10 @@ import org.oooengine.core.types.Column;
 import org.oooengine.hive.files.FileTableReader;
 import org.oooengine.hive.files.FileTableWriter;
 import org.oooengine.hive.files.PartitionDirectories;
+import org.oooengine.hive.files.TableFiles;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.optimizer.catalog.TableInfo;
-import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * What changes tables held in files, whichever catalog holds them: INSERT, ADD PARTITION and MSCK
@@ -28,6 +27,8 @@ import org.oooengine.optimizer.rel.RelNode;
  * partitions itself (a Hive metastore) is then told of the partitions written or added.
  */
 final class FileTableChanges {
+    private static final org.apache.logging.log4j.Logger LOG = org.apache.logging.log4j.LogManager.getLogger(FileTableChanges.class);
+
     /** Told the partition directories a statement wrote or made (relative to the table's location). */
     @FunctionalInterface
     interface NewPartitions {
@@ -84,7 +85,7 @@ final class FileTableChanges {
     }
 
     /** Runs a statement {@link #changesFilesOnly} accepts; an INSERT's queries all read first, then each table written in turn. */
-    StatementResult run(DdlStatement statement, Map<String, String> settings, Function<RelNode, List<Object[]>> rowsOf,
+    StatementResult run(DdlStatement statement, Map<String, String> settings, PlanRows rowsOf,
                         BooleanSupplier cancelled) {
         if (statement instanceof DdlStatement.AddPartitions s) {
             return StatementResult.update(addPartitions(s, settings));
@@ -93,8 +94,10 @@ final class FileTableChanges {
         } else if (statement instanceof DdlStatement.DropPartitions s) {
             return StatementResult.update(dropped.drop(s.target(), texts(s), s.ifExists(), s.purge()));
         }
-        List<DdlStatement.Insert> inserts = statement instanceof DdlStatement.MultiInsert m ? m.inserts()
-                : List.of((DdlStatement.Insert) statement);
+        if (statement instanceof DdlStatement.Insert s) {
+            return StatementResult.update(insert(s, rowsOf, settings, cancelled));
+        }
+        List<DdlStatement.Insert> inserts = ((DdlStatement.MultiInsert) statement).inserts();
         List<List<Object[]>> rows = inserts.stream().map(i -> rowsOf.apply(i.rows())).toList();
         long written = 0;
         for (int i = 0; i < inserts.size(); i++) {
@@ -103,19 +106,32 @@ final class FileTableChanges {
         return StatementResult.update(written);
     }
 
+    /**
+     * Writes the rows of {@code s}'s query as it says: the nodes write them where its plan ends
+     * on them, else they come here first. Returns how many.
+     */
+    long insert(DdlStatement.Insert s, PlanRows rowsOf, Map<String, String> settings, BooleanSupplier cancelled) {
+        return insert(s, settings, cancelled, (writer, staticStored) -> writer.insertFromNodes(s.target(), s.overwrite(),
+                        staticStored, output -> rowsOf.writtenOnNodes(s.rows(), output), cancelled)
+                .orElseGet(() -> writer.insert(s.target(), stored(s.target(), rowsOf.apply(s.rows())), s.overwrite(),
+                        staticStored, cancelled)));
+    }
+
     /** Writes {@code rows} (SQL values of every column of the target) as {@code s} says; returns how many. */
     long insert(DdlStatement.Insert s, List<Object[]> rows, Map<String, String> settings, BooleanSupplier cancelled) {
+        return insert(s, settings, cancelled, (writer, staticStored) -> writer.insert(s.target(), stored(s.target(), rows),
+                s.overwrite(), staticStored, cancelled));
+    }
+
+    /** How an INSERT's rows are written, by a writer for its table, with the stored values of its static partition. */
+    private interface Writing {
+        FileTableWriter.Written write(FileTableWriter writer, List<Object> staticPartition);
+    }
+
+    private long insert(DdlStatement.Insert s, Map<String, String> settings, BooleanSupplier cancelled, Writing writing) {
         TableInfo target = s.target();
         String what = "INSERT into " + target.database() + "." + target.name();
         Configuration conf = judged(what, target, settings);
-        List<Object[]> stored = new ArrayList<>(rows.size());
-        for (Object[] row : rows) {
-            Object[] values = new Object[row.length];
-            for (int c = 0; c < values.length; c++) {
-                values[c] = target.columns().get(c).type().toStored(row[c]);
-            }
-            stored.add(values);
-        }
         int firstKey = target.columns().size() - PartitionDirectories.keys(target).size();
         List<Object> staticStored = new ArrayList<>();
         for (int k = 0; k < s.staticPartition().size(); k++) {
@@ -124,9 +140,8 @@ final class FileTableChanges {
         List<String> nodes = cluster.spec().nodes().stream().map(n -> n.id()).toList();
         FileTableWriter.Written written;
         try {
-            written = new FileTableWriter(conf, cluster.peers(), nodes).insert(target, stored, s.overwrite(),
-                    staticStored, cancelled);
-        } catch (SqlException e) {
+            written = writing.write(new FileTableWriter(conf, cluster.peers(), nodes), staticStored);
+        } catch (SqlException | java.util.concurrent.CancellationException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SqlException(Faults.state(e), what + " failed: " + e.getMessage(), e);
@@ -135,6 +150,78 @@ final class FileTableChanges {
             partitions.written(target, written.directories());
         }
         return written.rows();
+    }
+
+    /** Where CREATE TABLE ... AS SELECT writes its table's files, and whether the statement made that directory. */
+    record NewLocation(String path, boolean made) {
+    }
+
+    /**
+     * The location of the table {@code s} creates with its query's rows, made when missing: one
+     * SQL may write (as LOAD DATA's files are judged) that holds no files yet.
+     */
+    NewLocation newLocation(DdlStatement.CreateExternalTable s, Configuration conf) {
+        String what = "CREATE TABLE " + s.name() + " AS SELECT";
+        boolean made = !exists(s.location(), conf);
+        String location = loadable.newTableLocation(what, s.location(), conf);
+        if (!TableFiles.files(location, conf).isEmpty()) {
+            throw new SqlException(SqlException.ALREADY_EXISTS, what + ": " + location + " holds files already; "
+                    + "CREATE EXTERNAL TABLE reads them, INSERT adds to them");
+        }
+        return new NewLocation(location, made);
+    }
+
+    /**
+     * CREATE TABLE ... AS SELECT's rows written at {@code location} as {@link #insert} writes them,
+     * then {@code enterTable} run (the catalog told of the table, once its files are there). When
+     * either fails nothing of the statement stays: the directory it made, or the files it wrote
+     * into one that was there. Returns how many rows it wrote.
+     */
+    long insertCreating(DdlStatement.Insert s, NewLocation location, PlanRows rowsOf, Map<String, String> settings,
+                        BooleanSupplier cancelled, Runnable enterTable) {
+        try {
+            long written = insert(s, rowsOf, settings, cancelled);
+            enterTable.run();
+            return written;
+        } catch (RuntimeException e) {
+            Configuration conf = hadoop.apply(new Configuration(), settings);
+            deleteQuietly(location.made() ? List.of(new Path(location.path()))
+                    : TableFiles.files(location.path(), conf), conf);
+            throw e;
+        }
+    }
+
+    /** Whether {@code location} (as the statement gave it) names something that exists; false where it cannot tell. */
+    private static boolean exists(String location, Configuration conf) {
+        try {
+            Path path = new Path(location);
+            return path.getFileSystem(conf).exists(path);
+        } catch (IOException | RuntimeException e) {
+            return false; // newTableLocation judges it and says why
+        }
+    }
+
+    private static void deleteQuietly(List<Path> paths, Configuration conf) {
+        for (Path path : paths) {
+            try {
+                path.getFileSystem(conf).delete(path, true);
+            } catch (IOException | RuntimeException e) {
+                LOG.warn("could not delete {} after a failed CREATE TABLE: {}", path, e.toString());
+            }
+        }
+    }
+
+    /** Rows of SQL values of every column of {@code target} as it stores them. */
+    private static List<Object[]> stored(TableInfo target, List<Object[]> rows) {
+        List<Object[]> stored = new ArrayList<>(rows.size());
+        for (Object[] row : rows) {
+            Object[] values = new Object[row.length];
+            for (int c = 0; c < values.length; c++) {
+                values[c] = target.columns().get(c).type().toStored(row[c]);
+            }
+            stored.add(values);
+        }
+        return stored;
     }
 
     /**

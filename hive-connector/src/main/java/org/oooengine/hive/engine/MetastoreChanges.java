@@ -1,23 +1,17 @@
 package org.oooengine.hive.engine;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
-import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.catalog.CatalogTable;
-import org.oooengine.hive.files.TableFiles;
 import org.oooengine.hive.metastore.MetastoreCatalog;
 import org.oooengine.hive.sql.StatementResult;
 import org.oooengine.hive.sql.ddl.DdlStatement;
 import org.oooengine.optimizer.catalog.TableInfo;
-import org.oooengine.optimizer.rel.RelNode;
 
 /**
  * What changes a Hive metastore catalog ({@code ooo.catalog=hms}) and its tables, which are held
@@ -45,7 +39,7 @@ final class MetastoreChanges {
     }
 
     /** Runs {@code statement}; {@code rowsOf} runs the queries whose rows it writes. */
-    StatementResult run(DdlStatement statement, Map<String, String> settings, Function<RelNode, List<Object[]>> rowsOf,
+    StatementResult run(DdlStatement statement, Map<String, String> settings, PlanRows rowsOf,
                         BooleanSupplier cancelled) {
         if (FileTableChanges.changesFilesOnly(statement)) {
             return files.run(statement, settings, rowsOf, cancelled);
@@ -101,7 +95,7 @@ final class MetastoreChanges {
     }
 
     private StatementResult createTable(DdlStatement.CreateExternalTable s, Map<String, String> settings,
-                                        Function<RelNode, List<Object[]>> rowsOf, BooleanSupplier cancelled) {
+                                        PlanRows rowsOf, BooleanSupplier cancelled) {
         if (!s.constraints().unenforcedKey().isEmpty() || !s.constraints().foreignKeys().isEmpty()) {
             throw new SqlException(SqlException.NOT_SUPPORTED, "table " + s.name() + ": PRIMARY and FOREIGN KEY "
                     + "of a table in a Hive metastore catalog, not supported yet");
@@ -128,50 +122,16 @@ final class MetastoreChanges {
             LOG.info("entered external table {}.{} over {} in the metastore", s.database(), s.name(), location);
             return StatementResult.update(0);
         }
-        String what = "CREATE TABLE " + s.name() + " AS SELECT";
-        List<Object[]> rows = rowsOf.apply(s.asSelect()); // a query that fails leaves nothing behind
-        boolean made = !exists(s.location(), conf);
-        String location = loadable.newTableLocation(what, s.location(), conf);
-        if (!TableFiles.files(location, conf).isEmpty()) {
-            throw new SqlException(SqlException.ALREADY_EXISTS, what + ": " + location + " holds files already; "
-                    + "CREATE EXTERNAL TABLE reads them, INSERT adds to them");
-        }
-        TableInfo t = table(s, location);
-        long written = files.insert(new DdlStatement.Insert(t, s.asSelect(), false), rows, settings, cancelled);
-        try {
-            metastore.createTable(t); // once its files are there
-        } catch (RuntimeException e) {
-            // nothing of the statement stays: the directory it made, or the files it wrote into one that was there
-            deleteQuietly(made ? List.of(new Path(location)) : TableFiles.files(location, conf), conf);
-            throw e;
-        }
-        LOG.info("created table {}.{} over {} ({} rows) in the metastore", s.database(), s.name(), location, written);
+        FileTableChanges.NewLocation location = files.newLocation(s, conf);
+        TableInfo t = table(s, location.path());
+        long written = files.insertCreating(new DdlStatement.Insert(t, s.asSelect(), false), location, rowsOf, settings,
+                cancelled, () -> metastore.createTable(t));
+        LOG.info("created table {}.{} over {} ({} rows) in the metastore", s.database(), s.name(), t.storage(), written);
         return StatementResult.update(written);
     }
 
     private static TableInfo table(DdlStatement.CreateExternalTable s, String location) {
         return CatalogTable.of(s.database(), s.name(), s.columns(), List.of(), List.of(), s.properties(), s.comment(),
                 s.constraints()).withStorage(location).info();
-    }
-
-    /** Whether {@code location} (as the statement gave it) names something that exists; false where it cannot tell. */
-    private static boolean exists(String location, Configuration conf) {
-        try {
-            Path path = new Path(location);
-            return path.getFileSystem(conf).exists(path);
-        } catch (IOException | RuntimeException e) {
-            return false; // newTableLocation judges it and says why
-        }
-    }
-
-    private static void deleteQuietly(List<Path> paths, Configuration conf) {
-        for (Path path : paths) {
-            try {
-                FileSystem fs = path.getFileSystem(conf);
-                fs.delete(path, true);
-            } catch (IOException | RuntimeException e) {
-                LOG.warn("could not delete {} after a failed CREATE TABLE: {}", path, e.toString());
-            }
-        }
     }
 }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
@@ -21,9 +23,11 @@ import org.apache.hadoop.fs.Path;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
 import org.oooengine.core.cluster.ClusterException;
+import org.oooengine.core.cluster.FileOutput;
 import org.oooengine.core.cluster.FileWrites;
 import org.oooengine.core.cluster.Peers;
 import org.oooengine.core.sql.SqlException;
+import org.oooengine.core.types.Column;
 import org.oooengine.core.types.Schema;
 import org.oooengine.optimizer.catalog.TableInfo;
 
@@ -85,20 +89,106 @@ public final class FileTableWriter {
                     staticPartition);
             byDirectory.putIfAbsent(only, List.of());
         }
-        Path location = new Path(table.storage());
         String statement = UUID.randomUUID().toString().substring(0, 8);
-        Path staging = new Path(location, STAGING_PREFIX + statement);
         Schema fileSchema = new Schema(schema.columns().subList(0, fileColumns));
+        Map<String, List<Path>> files = new LinkedHashMap<>();
+        staged(table, statement, (fs, staging) -> {
+            List<Piece> pieces = pieces(byDirectory, staging, statement, SplitPlanner.layout(layout), fileSchema);
+            for (Piece p : pieces) {
+                fs.mkdirs(new Path(p.target().path()).getParent());
+            }
+            writeOnNodes(name, pieces, fileColumns, cancelled);
+            byDirectory.keySet().forEach(dir -> files.put(dir, new ArrayList<>()));
+            pieces.forEach(p -> files.get(p.directory()).add(new Path(p.target().path())));
+            return true;
+        }, overwrite, files, cancelled);
+        LOG.info("wrote {} rows into {} ({} directories)", rows.size(), name, byDirectory.size());
+        return new Written(rows.size(), List.copyOf(byDirectory.keySet()));
+    }
+
+    /**
+     * As {@link #insert}, the rows written by the nodes themselves where {@code nodes} has them
+     * write a plan's rows into files ({@link FileOutput}) and returns the records of the files;
+     * empty where it returns none (the plan's rows meet on the coordinator), having written nothing.
+     */
+    public Optional<Written> insertFromNodes(TableInfo table, boolean overwrite, List<Object> staticPartition,
+                                             Function<FileOutput, Optional<List<Object[]>>> nodes,
+                                             BooleanSupplier cancelled) {
+        String name = table.database() + "." + table.name();
+        FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(() -> new SqlException(
+                SqlException.GENERAL, "table " + name + " is not held in files"));
+        List<String> keys = PartitionDirectories.keys(table);
+        int fileColumns = table.columns().size() - keys.size();
+        Schema schema = FileTableReader.fileSchema(name, table, table.columns().size());
+        List<Column> partitionColumns = schema.columns().subList(fileColumns, schema.size());
+        String statement = UUID.randomUUID().toString().substring(0, 8);
+        Map<String, List<Path>> files = new LinkedHashMap<>();
+        long[] rows = {0};
+        boolean ran = staged(table, statement, (fs, staging) -> {
+            fs.mkdirs(staging);
+            FileOutput output = new FileOutput(staging.toString(), statement, SplitPlanner.layout(layout),
+                    new Schema(schema.columns().subList(0, fileColumns)), keys.size());
+            Optional<List<Object[]>> records = nodes.apply(output);
+            if (records.isEmpty()) {
+                return false;
+            }
+            for (Object[] record : records.get()) {
+                Path file = new Path((String) record[0]);
+                if (record.length != FileOutput.RECORD_COLUMNS + keys.size() || !directoryOf(staging, file.toString()).isEmpty()) {
+                    throw new IllegalStateException("a node's record of a file it wrote, " + file + ", is not one of "
+                            + staging + " (is every node of this version?)");
+                }
+                List<Object> values = new ArrayList<>();
+                for (int k = 0; k < keys.size(); k++) {
+                    values.add(table.columns().get(fileColumns + k).type().toStored(record[FileOutput.RECORD_COLUMNS + k]));
+                }
+                String dir = keys.isEmpty() ? "" : PartitionDirectories.directory(keys, partitionColumns, values);
+                files.computeIfAbsent(dir, d -> new ArrayList<>()).add(file);
+                rows[0] += ((Number) record[1]).longValue();
+            }
+            if (keys.isEmpty()) {
+                files.putIfAbsent("", List.of()); // an overwrite with no row empties the table
+            } else if (overwrite && staticPartition.size() == keys.size()) {
+                files.putIfAbsent(PartitionDirectories.directory(keys, partitionColumns, staticPartition), List.of());
+            }
+            return true;
+        }, overwrite, files, cancelled);
+        if (!ran) {
+            return Optional.empty();
+        }
+        LOG.info("the nodes wrote {} rows into {} ({} files, {} directories)", rows[0], name,
+                files.values().stream().mapToInt(List::size).sum(), files.size());
+        return Optional.of(new Written(rows[0], List.copyOf(files.keySet())));
+    }
+
+    /** Writes a statement's files into a staging directory; true when it wrote (false: nothing was). */
+    @FunctionalInterface
+    private interface Staging {
+        boolean write(FileSystem fs, Path staging) throws IOException;
+    }
+
+    /**
+     * Has {@code writes} write the statement's files under a staging directory of the table's
+     * location, then moves each directory's files of {@code files} (relative to the location) into
+     * it, replacing its files where {@code overwrite}; the staging directory is deleted whatever
+     * happens. Returns what {@code writes} did.
+     */
+    private boolean staged(TableInfo table, String statement, Staging writes, boolean overwrite,
+                           Map<String, List<Path>> files, BooleanSupplier cancelled) {
+        String name = table.database() + "." + table.name();
+        Path location = new Path(table.storage());
+        Path staging = new Path(location, STAGING_PREFIX + statement);
         try {
             FileSystem fs = location.getFileSystem(conf);
             try {
-                List<Piece> pieces = pieces(byDirectory, staging, statement, SplitPlanner.layout(layout), fileSchema);
-                writeOnNodes(name, pieces, fileColumns, cancelled);
+                if (!writes.write(fs, fs.makeQualified(staging))) {
+                    return false;
+                }
                 if (cancelled.getAsBoolean()) {
                     throw new CancellationException("INSERT into " + name + " was cancelled");
                 }
-                new Commit(fs, location, new Path(location, REPLACED_PREFIX + statement), staging)
-                        .run(byDirectory.keySet(), overwrite);
+                new Commit(fs, location, new Path(location, REPLACED_PREFIX + statement)).run(files, overwrite);
+                return true;
             } finally {
                 deleteQuietly(fs, staging);
             }
@@ -111,8 +201,19 @@ public final class FileTableWriter {
             // a node lost or failing: the cause keeps what the user is told of it (its SQLSTATE too)
             throw new ClusterException(e.getMessage() + "; the table is as it was", e);
         }
-        LOG.info("wrote {} rows into {} ({} directories)", rows.size(), name, byDirectory.size());
-        return new Written(rows.size(), List.copyOf(byDirectory.keySet()));
+    }
+
+    /** The directory under {@code staging} holding {@code file}, relative to it ("" for staging itself); fails outside it. */
+    private static String directoryOf(Path staging, String file) {
+        String dir = new Path(file).getParent().toUri().getPath();
+        String root = staging.toUri().getPath();
+        if (dir.equals(root)) {
+            return "";
+        }
+        if (!dir.startsWith(root + "/")) {
+            throw new IllegalStateException("a file written outside " + staging + ": " + file);
+        }
+        return dir.substring(root.length() + 1);
     }
 
     /**
@@ -143,7 +244,7 @@ public final class FileTableWriter {
     }
 
     /** One file a node writes: rows {@code [from, to)} of a directory's. */
-    private record Piece(String node, FileWrites.Target target, List<Object[]> rows, int from, int to) {
+    private record Piece(String node, String directory, FileWrites.Target target, List<Object[]> rows, int from, int to) {
     }
 
     /** Each directory's rows cut into files of at least {@link #rowsPerFile} rows, at most one per node, spread over the nodes. */
@@ -162,7 +263,7 @@ public final class FileTableWriter {
             Path dir = d.getKey().isEmpty() ? staging : new Path(staging, d.getKey());
             for (int f = 0; f < files && !rows.isEmpty(); f++) {
                 String file = String.format(Locale.ROOT, "part-%s-%05d%s", statement, out.size(), suffix);
-                out.add(new Piece(nodes.get(next++ % nodes.size()),
+                out.add(new Piece(nodes.get(next++ % nodes.size()), d.getKey(),
                         new FileWrites.Target(new Path(dir, file).toString(), layout, fileSchema), rows,
                         (int) ((long) rows.size() * f / files), (int) ((long) rows.size() * (f + 1) / files)));
             }
@@ -231,11 +332,13 @@ public final class FileTableWriter {
      * Moves the staged files into the table's directories, the files they replace aside first;
      * undoes every move it made when one fails.
      */
-    private record Commit(FileSystem fs, Path location, Path replaced, Path staging) {
-        void run(Iterable<String> directories, boolean overwrite) throws IOException {
+    private record Commit(FileSystem fs, Path location, Path replaced) {
+        /** Moves each directory's {@code files} (by directory relative to the location) into it. */
+        void run(Map<String, List<Path>> files, boolean overwrite) throws IOException {
             List<Path[]> moved = new ArrayList<>();
             try {
-                for (String dir : directories) {
+                for (Map.Entry<String, List<Path>> d : files.entrySet()) {
+                    String dir = d.getKey();
                     Path target = dir.isEmpty() ? location : new Path(location, dir);
                     if (overwrite && fs.exists(target)) {
                         Path aside = dir.isEmpty() ? replaced : new Path(replaced, dir);
@@ -243,13 +346,9 @@ public final class FileTableWriter {
                             move(old.getPath(), new Path(aside, old.getPath().getName()), moved);
                         }
                     }
-                    Path staged = dir.isEmpty() ? staging : new Path(staging, dir);
-                    if (fs.exists(staged)) {
-                        for (FileStatus file : fs.listStatus(staged, p -> p.getName().startsWith("part-"))) {
-                            move(file.getPath(), new Path(target, file.getPath().getName()), moved);
-                        }
-                    } else {
-                        fs.mkdirs(target); // an overwritten partition that no row goes to stays, empty
+                    fs.mkdirs(target); // an overwritten partition that no row goes to stays, empty
+                    for (Path file : d.getValue()) {
+                        move(file, new Path(target, file.getName()), moved);
                     }
                 }
             } catch (IOException | RuntimeException e) {

@@ -145,6 +145,44 @@ class WarehouseWritesTest {
         }
     }
 
+    /**
+     * An INSERT whose query ends in a pipeline of the nodes has each node write what its run
+     * produces: the rows never meet on the coordinator, so a statement memory far below them is no
+     * bound; each node writes files of its own, dynamic partitions cut on the nodes. A query whose
+     * rows meet on the coordinator (ORDER BY ... LIMIT) has them written as before.
+     */
+    @Test
+    void theNodesWriteTheRowsTheirPipelinesProduce() throws Exception {
+        Path dir = Files.createDirectories(incoming.resolve("orders_from_nodes"));
+        Path byPriority = Files.createDirectories(incoming.resolve("orders_by_priority"));
+        try (SqlSession s = cluster.session(Map.of("ooo.query.max-memory", "200000"))) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE from_nodes (" + columns(TpchTable.ORDERS) + ") STORED AS ORC "
+                    + "LOCATION '" + dir + "'");
+            String select = "SELECT o.* FROM orders o JOIN customer c ON o_custkey = c_custkey WHERE c_mktsegment <> 'BUILDING'";
+            assertEquals(cluster.oracle().rows("SELECT count(*) FROM (" + select + ")").get(0)[0],
+                    update(s, "INSERT INTO from_nodes " + select));
+            assertSame(s, "SELECT * FROM from_nodes", select);
+            List<String> written = files(dir);
+            for (String node : List.of("n1", "n2", "n3")) {
+                assertTrue(written.stream().anyMatch(f -> f.matches("part-.*-" + node + "-.*\\.orc")), written.toString());
+            }
+
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE by_priority (" + columns(TpchTable.ORDERS, "o_orderpriority")
+                    + ") PARTITIONED BY (o_orderpriority STRING) STORED AS PARQUET LOCATION '" + byPriority + "'");
+            update(s, "INSERT OVERWRITE TABLE by_priority PARTITION (o_orderpriority) SELECT o_orderkey, o_custkey, "
+                    + "o_orderstatus, o_totalprice, o_orderdate, o_clerk, o_shippriority, o_comment, o_orderpriority FROM orders");
+            String perPartition = "SELECT o_orderpriority, count(*), sum(o_totalprice), max(o_comment) FROM %s "
+                    + "GROUP BY o_orderpriority";
+            assertSame(s, perPartition.formatted("by_priority"), perPartition.formatted("orders"));
+            assertTrue(Files.isDirectory(byPriority.resolve("o_orderpriority=3-MEDIUM")));
+
+            update(s, "INSERT OVERWRITE TABLE from_nodes SELECT * FROM orders ORDER BY o_totalprice DESC LIMIT 10");
+            assertSame(s, "SELECT * FROM from_nodes", "SELECT * FROM orders ORDER BY o_totalprice DESC LIMIT 10");
+            assertEquals(List.of(), hidden(dir));
+            assertEquals(List.of(), hidden(byPriority));
+        }
+    }
+
     @Test
     void dateAndIntegerPartitionsArePrunedAfterTheyAreWritten() throws Exception {
         Path dir = Files.createDirectories(incoming.resolve("orders_by_month"));

@@ -13,6 +13,7 @@ import org.oooengine.core.fragment.ExternalSort;
 import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
+import org.oooengine.core.cluster.FileOutput;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.RowBatches;
 import org.oooengine.core.fragment.PipelineStep;
@@ -99,12 +100,7 @@ public final class Executor {
      * memory (and any file they spilled to) until read to the end or closed.
      */
     public Rows run(RelNode root) {
-        usage = ColumnUsage.of(root);
-        reader = tables.knowing(ColumnUsage.slicedAlike(root));
-        shared = SharedSubplans.of(root, usage);
-        computed.clear();
-        broadcastsComputed.clear();
-        filterAbove.clear();
+        prepare(root);
         SpooledRows result = new SpooledRows(memory, "result rows not yet fetched");
         memory.revocable(result::revoke);
         try {
@@ -120,6 +116,42 @@ public final class Executor {
             memory.close(); // spill files a failed statement left
             throw e;
         }
+    }
+
+    private void prepare(RelNode root) {
+        usage = ColumnUsage.of(root);
+        reader = tables.knowing(ColumnUsage.slicedAlike(root));
+        shared = SharedSubplans.of(root, usage);
+        computed.clear();
+        broadcastsComputed.clear();
+        filterAbove.clear();
+    }
+
+    /**
+     * Where the plan ends in one pipeline of the nodes (no shuffle into it), runs it with each run
+     * writing its rows into files as {@code output} says, and returns the records of the files
+     * written ({@link FileOutput#RECORD_COLUMNS}); empty, having run nothing, where the plan's
+     * rows meet on the coordinator (a final aggregate, a sort, a limit, a union).
+     */
+    public java.util.Optional<List<Object[]>> writeOnNodes(RelNode root, FileOutput output) {
+        if (!(root instanceof RelNode.NodePipeline p) || !p.shuffles().isEmpty()
+                || !tables.writesOnNodes(p.scan().table())) {
+            return java.util.Optional.empty();
+        }
+        prepare(root);
+        List<Object[]> files = Collections.synchronizedList(new ArrayList<>());
+        BitSet all = new BitSet();
+        all.set(0, p.fields().size());
+        try {
+            noted(p, reader.pipelineInto(p.scan().table(), withBroadcasts(p, all), nodeLimits, cancel, output, files::add));
+        } catch (MemoryLimitExceededException e) {
+            throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
+        } catch (org.oooengine.core.fragment.SpillLimitExceededException e) {
+            throw new SqlException(SqlException.DISK_FULL, e.getMessage(), e);
+        } finally {
+            memory.close(); // the broadcast inputs' spill files
+        }
+        return java.util.Optional.of(List.copyOf(files));
     }
 
     /** The subplans of {@code root} that running it computes once and replays where they occur again. */

@@ -57,6 +57,17 @@ public final class RoutingTableReader implements TableReader {
         return readerOf(table, shuffles).pipelineByNode(table, pipeline, shuffles, nodeLimits, cancel, sinkOfNode);
     }
 
+    @Override
+    public boolean writesOnNodes(TableInfo table) {
+        return readerOf(table).writesOnNodes(table);
+    }
+
+    @Override
+    public NodeFigures pipelineInto(TableInfo table, ScanPipeline pipeline, QueryLimits nodeLimits, Cancellation cancel,
+                                    org.oooengine.core.cluster.FileOutput output, Consumer<Object[]> written) {
+        return readerOf(table).pipelineInto(table, pipeline, nodeLimits, cancel, output, written);
+    }
+
     /** Both sides' rows are read by one reader: the routed one when either side is routed. */
     @Override
     public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, List<ShuffledSide> moreBuilds, JoinKind kind,

@@ -174,6 +174,27 @@ public interface TableReader {
     }
 
     /**
+     * Whether {@link #pipelineInto} can run over {@code table}: its rows are read on nodes, which
+     * can write files themselves.
+     */
+    default boolean writesOnNodes(TableInfo table) {
+        return false;
+    }
+
+    /**
+     * Runs {@code pipeline} over {@code table} on every node, each run writing its rows into files
+     * as {@code output} says instead of sending them; {@code written} takes the record of each file
+     * ({@link org.oooengine.core.cluster.FileOutput#RECORD_COLUMNS}), from several threads at once.
+     * A part is never run twice (no hedged run): the second run would write its rows again.
+     * Returns what the nodes reported of their runs.
+     */
+    default NodeFigures pipelineInto(TableInfo table, ScanPipeline pipeline, QueryLimits nodeLimits, Cancellation cancel,
+                                     org.oooengine.core.cluster.FileOutput output, Consumer<Object[]> written) {
+        throw new IllegalStateException("writing files on the nodes needs a table read on the nodes; " + table.name()
+                + " is not");
+    }
+
+    /**
      * A join of two inputs shuffled by key (a partitioned hash join): each node builds a hash
      * table of the {@code build} rows sent to it and probes it with the {@code probe} rows sent to
      * it, the join of {@code kind} with {@code residual}, then runs {@code after} and sends what
