@@ -76,10 +76,11 @@ class WarehouseOnHdfsQueriesTest {
     private static DuckDbOracle tpch;
     private static TpcdsDuckDb tpcds;
     private static TpcdsBench bench;
+    private static String hdfs;
 
     @BeforeAll
     static void start(MiniHadoop hadoop, InProcessMetastore sharedMetastore) throws Exception {
-        String hdfs = hadoop.hdfsUri();
+        hdfs = hadoop.hdfsUri();
         metastore = sharedMetastore;
         tpch = new DuckDbOracle(SCALE_FACTOR, TpchSchema.tables());
         tpcds = TpcdsDuckDb.inMemory(new TpcdsGenerator(SCALE_FACTOR), (table, done, expected) -> { });
@@ -179,6 +180,49 @@ class WarehouseOnHdfsQueriesTest {
             String plan = text(s, "EXPLAIN ANALYZE SELECT count(*), sum(o_totalprice) FROM orders WHERE o_orderstatus = 'F'");
             assertTrue(plan.contains("[files: 1 of 3 partitions"), plan);
             assertTrue(plan.contains(String.format(Locale.ROOT, "nodes read %,d rows", finished)), plan);
+        }
+    }
+
+    /**
+     * INSERT OVERWRITE ... PARTITION of an ORC table on HDFS from the Parquet orders: the nodes
+     * write the files on HDFS from their own pipelines (named by node), in Hive's partition
+     * directories, the metastore is told of each partition, and what reads back equals DuckDB's.
+     */
+    @Test
+    void theNodesWriteATablesFilesOnHdfsAndTheMetastoreKnowsItsPartitions() throws Exception {
+        String location = hdfs + "/warehouse/" + TPCH + "/orders_written";
+        String where = " WHERE o_orderdate >= DATE '1995-01-01'";
+        try (SqlSession s = engine.openSession("analyst", TPCH, Map.of())) {
+            s.execute("CREATE EXTERNAL TABLE orders_written (o_orderkey bigint, o_custkey bigint, o_totalprice decimal(15,2), "
+                    + "o_orderdate date, o_orderpriority string, o_clerk string, o_shippriority int, o_comment string) "
+                    + "PARTITIONED BY (o_orderstatus string) STORED AS ORC LOCATION '" + location + "'", new Cancellation());
+            long written = s.execute("INSERT OVERWRITE TABLE orders_written PARTITION (o_orderstatus) SELECT o_orderkey, "
+                    + "o_custkey, o_totalprice, o_orderdate, o_orderpriority, o_clerk, o_shippriority, o_comment, "
+                    + "o_orderstatus FROM orders" + where, new Cancellation()).updateCount();
+            assertEquals(((Number) tpch.rows("SELECT count(*) FROM orders" + where).get(0)[0]).longValue(), written);
+            String perStatus = "SELECT o_orderstatus, count(*), sum(o_totalprice), min(o_orderdate), max(o_comment) FROM %s "
+                    + "GROUP BY o_orderstatus";
+            assertNull(OracleComparison.difference(rows(s, perStatus.formatted("orders_written")),
+                    tpch.rows(perStatus.formatted("orders" + where)), false));
+
+            FileSystem fs = new Path(location).getFileSystem(new Configuration());
+            List<String> files = new ArrayList<>();
+            for (var it = fs.listFiles(new Path(location), true); it.hasNext(); ) {
+                Path file = it.next().getPath();
+                files.add(file.getParent().getName() + "/" + file.getName());
+            }
+            assertTrue(files.stream().allMatch(f -> f.matches("o_orderstatus=[FOP]/part-[0-9a-f]+-n[12]-.*\\.orc")), files.toString());
+            Configuration client = MetastoreConf.newMetastoreConf();
+            MetastoreConf.setVar(client, MetastoreConf.ConfVars.THRIFT_URIS, metastore.uris());
+            IMetaStoreClient admin = new HiveMetaStoreClient(client);
+            try {
+                List<String> expected = tpch.rows("SELECT DISTINCT o_orderstatus FROM orders" + where + " ORDER BY 1").stream()
+                        .map(r -> "o_orderstatus=" + r[0]).toList();
+                assertEquals(expected, admin.listPartitionNames(TPCH, "orders_written", (short) -1).stream().sorted().toList());
+            } finally {
+                admin.close();
+            }
+            s.execute("DROP TABLE orders_written", new Cancellation());
         }
     }
 

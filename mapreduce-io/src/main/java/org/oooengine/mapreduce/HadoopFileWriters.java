@@ -58,6 +58,16 @@ public final class HadoopFileWriters implements RowFileWriters {
         }
     }
 
+    @Override
+    public void delete(String path) {
+        Path file = new Path(path);
+        try {
+            file.getFileSystem(conf).delete(file, false);
+        } catch (IOException | RuntimeException e) {
+            // left in the statement's staging directory, which its coordinator deletes
+        }
+    }
+
     /** What every format's writer shares: the file, and how a failure names it. */
     private abstract static class FileWriter implements RowFileWriter {
         final FileSystem fs;

@@ -33,12 +33,19 @@ final class ParquetRowWriter {
     private ParquetRowWriter() {
     }
 
+    /**
+     * Bytes of a row group: what a writer holds before it writes them out. A node writing a
+     * statement's rows may have several files open at once (one per partition it meets), and
+     * Parquet's writers share no memory budget: Parquet's 128 MiB default could take a node's heap.
+     */
+    static final long ROW_GROUP_BYTES = 32L << 20;
+
     /** A writer of rows of these columns into the new file {@code file}. */
     static ParquetWriter<Object[]> open(Path file, Configuration conf, List<String> names, List<DataType> types)
             throws IOException {
         MessageType schema = schema(names, types);
         return new Builder(org.apache.parquet.hadoop.util.HadoopOutputFile.fromPath(file, conf), schema, types)
-                .withConf(conf).withWriteMode(ParquetFileWriter.Mode.CREATE)
+                .withConf(conf).withWriteMode(ParquetFileWriter.Mode.CREATE).withRowGroupSize(ROW_GROUP_BYTES)
                 .withCompressionCodec(CompressionCodecName.SNAPPY).build();
     }
 

@@ -20,7 +20,7 @@ import org.oooengine.core.sql.SqlType;
  */
 final class PipelineFileWriter implements Consumer<List<Object[]>>, AutoCloseable {
     /** Files open at once on one run: each holds a format's buffers (an ORC stripe, a Parquet row group). */
-    static final int MAX_OPEN = 32;
+    static final int MAX_OPEN = 8;
 
     private final FileOutput output;
     private final RowFileWriters writers;
@@ -30,6 +30,8 @@ final class PipelineFileWriter implements Consumer<List<Object[]>>, AutoCloseabl
     /** Open files by their partition values, least recently written first. */
     private final LinkedHashMap<List<Object>, Open> open = new LinkedHashMap<>(16, 0.75f, true);
     private final List<Object[]> written = new ArrayList<>();
+    /** The paths of the files completed (their writers let go: they hold a format's buffers), deleted when the run does not finish. */
+    private final List<String> completed = new ArrayList<>();
     private int files;
     private boolean finished;
 
@@ -88,7 +90,14 @@ final class PipelineFileWriter implements Consumer<List<Object[]>>, AutoCloseabl
     }
 
     private void complete(Open file) {
-        long bytes = file.writer().finish();
+        long bytes;
+        try {
+            bytes = file.writer().finish();
+        } catch (RuntimeException e) {
+            file.writer().abort();
+            throw e;
+        }
+        completed.add(file.path());
         Object[] record = new Object[FileOutput.RECORD_COLUMNS + file.values().size()];
         record[0] = file.path();
         record[1] = file.rows()[0];
@@ -110,7 +119,7 @@ final class PipelineFileWriter implements Consumer<List<Object[]>>, AutoCloseabl
         written.forEach(records);
     }
 
-    /** Unless finished, stops writing: the files open are deleted (those completed go with the statement's directory). */
+    /** Unless finished, stops writing and deletes every file of the run, open or completed. */
     @Override
     public synchronized void close() {
         if (finished) {
@@ -118,6 +127,8 @@ final class PipelineFileWriter implements Consumer<List<Object[]>>, AutoCloseabl
         }
         open.values().forEach(f -> f.writer().abort());
         open.clear();
+        completed.forEach(writers::delete);
+        completed.clear();
     }
 
     /** The name ending Hive's writers give files of the layout's format. */

@@ -18,6 +18,9 @@ public interface RowFileWriters {
      */
     RowFileWriter create(String path, FileReads.Layout layout, Schema schema);
 
+    /** Deletes a file these writers completed (a statement that failed after); never fails. */
+    void delete(String path);
+
     /** A file being written. */
     interface RowFileWriter {
         /** Appends rows of stored values, the schema's columns in order. */

@@ -36,7 +36,7 @@ import org.oooengine.core.wire.ProtocolException;
  * requests. Version 9: a pipeline's broadcast rows go column by column, as chunks do.
  */
 public final class FrameFormat {
-    public static final byte VERSION = 9;
+    public static final byte VERSION = 10;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member

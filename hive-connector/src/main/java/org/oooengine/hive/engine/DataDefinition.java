@@ -242,7 +242,8 @@ final class DataDefinition {
         } else if (statement instanceof DdlStatement.AddColumns s) {
             return addColumns(s, rowsOf);
         } else if (statement instanceof DdlStatement.Insert s) {
-            return StatementResult.update(FileTableReader.holds(s.target()) ? files.insert(s, rowsOf, settings, cancelled)
+            return StatementResult.update(FileTableReader.holds(s.target())
+                    ? files.insertFromQuery(s, rowsOf, settings, cancelled)
                     : insert(s.target(), rowsOf.apply(s.rows()).iterator(), !s.overwrite()));
         } else if (statement instanceof DdlStatement.MultiInsert s) {
             return StatementResult.update(multiInsert(s, rowsOf, settings, cancelled));

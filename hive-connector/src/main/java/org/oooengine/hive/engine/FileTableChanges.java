@@ -95,7 +95,7 @@ final class FileTableChanges {
             return StatementResult.update(dropped.drop(s.target(), texts(s), s.ifExists(), s.purge()));
         }
         if (statement instanceof DdlStatement.Insert s) {
-            return StatementResult.update(insert(s, rowsOf, settings, cancelled));
+            return StatementResult.update(insertFromQuery(s, rowsOf, settings, cancelled));
         }
         List<DdlStatement.Insert> inserts = ((DdlStatement.MultiInsert) statement).inserts();
         List<List<Object[]>> rows = inserts.stream().map(i -> rowsOf.apply(i.rows())).toList();
@@ -110,7 +110,7 @@ final class FileTableChanges {
      * Writes the rows of {@code s}'s query as it says: the nodes write them where its plan ends
      * on them, else they come here first. Returns how many.
      */
-    long insert(DdlStatement.Insert s, PlanRows rowsOf, Map<String, String> settings, BooleanSupplier cancelled) {
+    long insertFromQuery(DdlStatement.Insert s, PlanRows rowsOf, Map<String, String> settings, BooleanSupplier cancelled) {
         return insert(s, settings, cancelled, (writer, staticStored) -> writer.insertFromNodes(s.target(), s.overwrite(),
                         staticStored, output -> rowsOf.writtenOnNodes(s.rows(), output), cancelled)
                 .orElseGet(() -> writer.insert(s.target(), stored(s.target(), rowsOf.apply(s.rows())), s.overwrite(),
@@ -172,7 +172,7 @@ final class FileTableChanges {
     }
 
     /**
-     * CREATE TABLE ... AS SELECT's rows written at {@code location} as {@link #insert} writes them,
+     * CREATE TABLE ... AS SELECT's rows written at {@code location} as {@link #insertFromQuery} writes them,
      * then {@code enterTable} run (the catalog told of the table, once its files are there). When
      * either fails nothing of the statement stays: the directory it made, or the files it wrote
      * into one that was there. Returns how many rows it wrote.
@@ -180,7 +180,7 @@ final class FileTableChanges {
     long insertCreating(DdlStatement.Insert s, NewLocation location, PlanRows rowsOf, Map<String, String> settings,
                         BooleanSupplier cancelled, Runnable enterTable) {
         try {
-            long written = insert(s, rowsOf, settings, cancelled);
+            long written = insertFromQuery(s, rowsOf, settings, cancelled);
             enterTable.run();
             return written;
         } catch (RuntimeException e) {

@@ -132,11 +132,11 @@ public final class FileTableWriter {
             if (records.isEmpty()) {
                 return false;
             }
+            java.util.Set<Path> seen = new java.util.HashSet<>();
             for (Object[] record : records.get()) {
-                Path file = new Path((String) record[0]);
-                if (record.length != FileOutput.RECORD_COLUMNS + keys.size() || !directoryOf(staging, file.toString()).isEmpty()) {
-                    throw new IllegalStateException("a node's record of a file it wrote, " + file + ", is not one of "
-                            + staging + " (is every node of this version?)");
+                Path file = writtenFile(record, keys.size(), fs, staging, statement);
+                if (!seen.add(file)) {
+                    throw new IllegalStateException("a file named twice in the nodes' records: " + file);
                 }
                 List<Object> values = new ArrayList<>();
                 for (int k = 0; k < keys.size(); k++) {
@@ -203,17 +203,22 @@ public final class FileTableWriter {
         }
     }
 
-    /** The directory under {@code staging} holding {@code file}, relative to it ("" for staging itself); fails outside it. */
-    private static String directoryOf(Path staging, String file) {
-        String dir = new Path(file).getParent().toUri().getPath();
-        String root = staging.toUri().getPath();
-        if (dir.equals(root)) {
-            return "";
+    /**
+     * The file a node's {@code record} names, checked: a record of the statement's output (a node of
+     * an earlier build would send the query's rows instead) for a file of its own in {@code staging},
+     * with rows and bytes counted.
+     */
+    private static Path writtenFile(Object[] record, int partitionKeys, FileSystem fs, Path staging, String statement) {
+        if (record.length != FileOutput.RECORD_COLUMNS + partitionKeys || !(record[0] instanceof String path)
+                || !(record[1] instanceof Long rows) || rows < 0 || !(record[2] instanceof Long bytes) || bytes < 0) {
+            throw new IllegalStateException("a node answered with something else than a record of a file it wrote "
+                    + "(is every node of this build?)");
         }
-        if (!dir.startsWith(root + "/")) {
-            throw new IllegalStateException("a file written outside " + staging + ": " + file);
+        Path file = fs.makeQualified(new Path(path));
+        if (!file.getParent().equals(staging) || !file.getName().startsWith("part-" + statement + "-")) {
+            throw new IllegalStateException("a node's record of a file it wrote, " + file + ", is not one of " + staging);
         }
-        return dir.substring(root.length() + 1);
+        return file;
     }
 
     /**
