@@ -1,5 +1,6 @@
 package org.oooengine.core.cluster;
 
+import java.util.Locale;
 import org.oooengine.core.types.Schema;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
@@ -23,6 +24,15 @@ public record FileOutput(String directory, String statement, FileReads.Layout la
             throw new IllegalArgumentException("an output of statement '" + statement + "' with " + partitionKeys
                     + " partition keys");
         }
+    }
+
+    /** The name ending Hive's writers give files of {@code layout}'s format. */
+    public static String suffix(FileReads.Layout layout) {
+        return switch (layout.format().toLowerCase(Locale.ROOT)) {
+            case "orc" -> ".orc";
+            case "parquet" -> ".parquet";
+            default -> "";
+        };
     }
 
     void write(PayloadWriter w) {

@@ -5,7 +5,6 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -83,7 +82,7 @@ final class PipelineFileWriter implements Consumer<List<Object[]>>, AutoCloseabl
             eldest.remove();
             complete(done);
         }
-        String path = output.directory() + "/" + names + (files++) + suffix(output.layout());
+        String path = output.directory() + "/" + names + (files++) + FileOutput.suffix(output.layout());
         file = new Open(path, values, writers.create(path, output.layout(), output.fileSchema()), new long[1]);
         open.put(values, file);
         return file;
@@ -129,14 +128,5 @@ final class PipelineFileWriter implements Consumer<List<Object[]>>, AutoCloseabl
         open.clear();
         completed.forEach(writers::delete);
         completed.clear();
-    }
-
-    /** The name ending Hive's writers give files of the layout's format. */
-    static String suffix(FileReads.Layout layout) {
-        return switch (layout.format().toLowerCase(Locale.ROOT)) {
-            case "orc" -> ".orc";
-            case "parquet" -> ".parquet";
-            default -> "";
-        };
     }
 }

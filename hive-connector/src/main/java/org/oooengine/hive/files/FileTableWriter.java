@@ -77,20 +77,18 @@ public final class FileTableWriter {
      */
     public Written insert(TableInfo table, List<Object[]> rows, boolean overwrite, List<Object> staticPartition,
                        BooleanSupplier cancelled) {
-        String name = table.database() + "." + table.name();
-        FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(() -> new SqlException(
-                SqlException.GENERAL, "table " + name + " is not held in files"));
-        List<String> keys = PartitionDirectories.keys(table);
-        int fileColumns = table.columns().size() - keys.size();
-        Schema schema = FileTableReader.fileSchema(name, table, table.columns().size());
-        Map<String, List<Object[]>> byDirectory = byDirectory(table, keys, schema, rows);
+        Shape shape = Shape.of(table);
+        String name = shape.name();
+        List<String> keys = shape.keys();
+        int fileColumns = shape.fileColumns();
+        Map<String, List<Object[]>> byDirectory = byDirectory(table, keys, shape.schema(), rows);
         if (overwrite && staticPartition.size() == keys.size()) {
-            String only = PartitionDirectories.directory(keys, schema.columns().subList(fileColumns, schema.size()),
-                    staticPartition);
-            byDirectory.putIfAbsent(only, List.of());
+            byDirectory.putIfAbsent(PartitionDirectories.directory(keys, shape.partitionColumns(), staticPartition),
+                    List.of());
         }
         String statement = UUID.randomUUID().toString().substring(0, 8);
-        Schema fileSchema = new Schema(schema.columns().subList(0, fileColumns));
+        FileLayout layout = shape.layout();
+        Schema fileSchema = shape.fileSchema();
         Map<String, List<Path>> files = new LinkedHashMap<>();
         staged(table, statement, (fs, staging) -> {
             List<Piece> pieces = pieces(byDirectory, staging, statement, SplitPlanner.layout(layout), fileSchema);
@@ -114,20 +112,18 @@ public final class FileTableWriter {
     public Optional<Written> insertFromNodes(TableInfo table, boolean overwrite, List<Object> staticPartition,
                                              Function<FileOutput, Optional<List<Object[]>>> nodes,
                                              BooleanSupplier cancelled) {
-        String name = table.database() + "." + table.name();
-        FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(() -> new SqlException(
-                SqlException.GENERAL, "table " + name + " is not held in files"));
-        List<String> keys = PartitionDirectories.keys(table);
-        int fileColumns = table.columns().size() - keys.size();
-        Schema schema = FileTableReader.fileSchema(name, table, table.columns().size());
-        List<Column> partitionColumns = schema.columns().subList(fileColumns, schema.size());
+        Shape shape = Shape.of(table);
+        String name = shape.name();
+        List<String> keys = shape.keys();
+        int fileColumns = shape.fileColumns();
+        List<Column> partitionColumns = shape.partitionColumns();
         String statement = UUID.randomUUID().toString().substring(0, 8);
         Map<String, List<Path>> files = new LinkedHashMap<>();
         long[] rows = {0};
         boolean ran = staged(table, statement, (fs, staging) -> {
             fs.mkdirs(staging);
-            FileOutput output = new FileOutput(staging.toString(), statement, SplitPlanner.layout(layout),
-                    new Schema(schema.columns().subList(0, fileColumns)), keys.size());
+            FileOutput output = new FileOutput(staging.toString(), statement, SplitPlanner.layout(shape.layout()),
+                    shape.fileSchema(), keys.size());
             Optional<List<Object[]>> records = nodes.apply(output);
             if (records.isEmpty()) {
                 return false;
@@ -222,6 +218,29 @@ public final class FileTableWriter {
     }
 
     /**
+     * How a table's rows lie in its files: its layout, its partition keys, and its stored columns
+     * ({@code schema}), those of the files first and the partition columns after them.
+     */
+    private record Shape(String name, FileLayout layout, List<String> keys, Schema schema, int fileColumns) {
+        static Shape of(TableInfo table) {
+            String name = table.database() + "." + table.name();
+            FileLayout layout = FileLayout.fromProperties(table.properties()).orElseThrow(() -> new SqlException(
+                    SqlException.GENERAL, "table " + name + " is not held in files"));
+            List<String> keys = PartitionDirectories.keys(table);
+            return new Shape(name, layout, keys, FileTableReader.fileSchema(name, table, table.columns().size()),
+                    table.columns().size() - keys.size());
+        }
+
+        Schema fileSchema() {
+            return new Schema(schema.columns().subList(0, fileColumns));
+        }
+
+        List<Column> partitionColumns() {
+            return schema.columns().subList(fileColumns, schema.size());
+        }
+    }
+
+    /**
      * What an INSERT wrote: its rows, and the directories it wrote them to, relative to the
      * table's location ({@code k1=v1/k2=v2} of a partitioned table; "" for the location itself).
      */
@@ -255,11 +274,7 @@ public final class FileTableWriter {
     /** Each directory's rows cut into files of at least {@link #rowsPerFile} rows, at most one per node, spread over the nodes. */
     private List<Piece> pieces(Map<String, List<Object[]>> byDirectory, Path staging, String statement,
                                org.oooengine.core.cluster.FileReads.Layout layout, Schema fileSchema) {
-        String suffix = switch (layout.format()) {
-            case "orc" -> ".orc";
-            case "parquet" -> ".parquet";
-            default -> "";
-        };
+        String suffix = FileOutput.suffix(layout);
         List<Piece> out = new ArrayList<>();
         int next = 0;
         for (Map.Entry<String, List<Object[]>> d : byDirectory.entrySet()) {
