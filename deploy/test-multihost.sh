@@ -512,7 +512,7 @@ fi
 
 if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" && "$export_ok" == true ]]; then
     phase metastore
-    log "nation registered in the deployed Hive Metastore, read through a coordinator with ooo.catalog=hms"
+    log "nation registered in the deployed Hive Metastore, read and copied through a coordinator with ooo.catalog=hms"
     hms_uri="thrift://$(addr "$hms"):9083"
     nn_uri="hdfs://$(addr "$nn"):8020"
     on "$hms" "runuser -u hadoop -- env HADOOP_CONF_DIR=/etc/hadoop/conf /opt/hive-metastore/bin/metastore-tool \
@@ -532,7 +532,18 @@ if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" &&
         -n "$sql_user" -w "$sql_password_file" --silent=true --showHeader=false --outputformat=csv2 \
         -e "SELECT count(*), max(n_name) FROM nation" 2>>"$logs/metastore.log" | tail -n 1)"
     log "  metastore table nation: $hms_rows"
-    [[ "$hms_rows" == "25,VIETNAM" ]] && metastore_ok=true || note "nation through the metastore: '$hms_rows', expected 25,VIETNAM"
+    # CTAS through the metastore: the nodes write an ORC copy on HDFS from their own pipelines
+    written_rows="$(OOO_BEELINE_HEAP=512m "$root/ooo" beeline -u "jdbc:hive2://$coord_addr:10002/tpch" \
+        -n "$sql_user" -w "$sql_password_file" --silent=true --showHeader=false --outputformat=csv2 \
+        -e "CREATE TABLE nation_orc STORED AS ORC LOCATION '$nn_uri/user/ooo/written/nation_orc' AS SELECT * FROM nation;
+            SELECT count(*), max(n_name) FROM nation_orc" 2>>"$logs/metastore.log" | tail -n 1)"
+    files_written="$(hdfs_on "$coord" "hdfs dfs -ls /user/ooo/written/nation_orc" 2>>"$logs/metastore.log" \
+        | grep -c '/part-.*\.orc$' || true)"
+    log "  nation_orc created as select: $written_rows, in $files_written ORC files the nodes wrote"
+    [[ "$hms_rows" == "25,VIETNAM" ]] || note "nation through the metastore: '$hms_rows', expected 25,VIETNAM"
+    [[ "$written_rows" == "25,VIETNAM" && "$files_written" -ge 1 ]] \
+        || note "nation_orc written through the metastore: '$written_rows' in $files_written files, expected 25,VIETNAM"
+    [[ "$hms_rows" == "25,VIETNAM" && "$written_rows" == "25,VIETNAM" && "$files_written" -ge 1 ]] && metastore_ok=true
     on "$coord" 'kill $(cat /tmp/hms-coordinator.pid) 2>/dev/null' || true
 else
     note "metastore check not run (no metastore distribution or no export)"

@@ -267,9 +267,13 @@ public final class ClusterTableReader implements TableReader {
         return figures(nodesOf(served), nodeParts);
     }
 
+    /**
+     * A table kept with copies is not: its parts are read hedged ({@link #hedged}), a lost or late
+     * node's part run again on a copy, which a run writing its rows into files must never be.
+     */
     @Override
     public boolean writesOnNodes(TableInfo table) {
-        return true;
+        return FileTableReader.holds(table) || TransactionalTableLayout.storedCopies(table, cluster.serving()) <= 1;
     }
 
     /** Runs over every part as {@link #pipelineByNode} does, but never hedged: a second run would write its rows again. */
