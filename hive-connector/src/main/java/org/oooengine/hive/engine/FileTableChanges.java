@@ -141,7 +141,7 @@ final class FileTableChanges {
         FileTableWriter.Written written;
         try {
             written = writing.write(new FileTableWriter(conf, cluster.peers(), nodes), staticStored);
-        } catch (SqlException | java.util.concurrent.CancellationException e) {
+        } catch (SqlException e) {
             throw e;
         } catch (RuntimeException e) {
             throw new SqlException(Faults.state(e), what + " failed: " + e.getMessage(), e);
