@@ -40,19 +40,18 @@ public final class HadoopFileWriters implements RowFileWriters {
         Path file = new Path(path);
         List<DataType> types = schema.columns().stream().map(c -> c.type()).toList();
         try {
-            FileSystem fs = file.getFileSystem(conf);
-            if (!fs.exists(file.getParent())) {
-                throw new IllegalStateException("cannot create " + path + ": its directory is gone (the statement "
-                        + "writing it ended)");
-            }
+            FileSystem fs = new InExistingDirectories(file.getFileSystem(conf));
             RowFileWriter writer = switch (layout.format()) {
                 case "text" -> new Text(fs, file, new HiveText(types, layout.fieldDelimiter(), layout.nullText()));
                 case "orc" -> new Orc(fs, file, OrcRows.schema(schema.names(), types), types, conf);
-                case "parquet" -> new Parquet(fs, file, ParquetRowWriter.open(file, conf, schema.names(), types));
+                case "parquet" -> new Parquet(fs, file, ParquetRowWriter.open(fs, file, conf, schema.names(), types));
                 default -> throw new IllegalStateException("file " + path + ": format " + layout.format()
                         + " is not written on the nodes (text, orc and parquet are)");
             };
             return writer;
+        } catch (java.io.FileNotFoundException e) {
+            throw new IllegalStateException("cannot create " + path + ": its directory is gone (the statement "
+                    + "writing it ended)", e);
         } catch (IOException e) {
             throw new IllegalStateException("cannot create " + path + ": " + e.getMessage(), e);
         }

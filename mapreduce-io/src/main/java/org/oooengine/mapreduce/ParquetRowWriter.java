@@ -5,12 +5,15 @@ import java.math.BigInteger;
 import java.util.HashMap;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopStreams;
 import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.io.PositionOutputStream;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -39,14 +42,55 @@ final class ParquetRowWriter {
      * Parquet's writers share no memory budget: Parquet's 128 MiB default could take a node's heap.
      */
     static final long ROW_GROUP_BYTES = 32L << 20;
+    /** The buffer of a file's stream, as Parquet's own Hadoop output file takes. */
+    private static final int IO_BUFFER_BYTES = 4096;
 
     /** A writer of rows of these columns into the new file {@code file}. */
-    static ParquetWriter<Object[]> open(Path file, Configuration conf, List<String> names, List<DataType> types)
-            throws IOException {
+    static ParquetWriter<Object[]> open(FileSystem fs, Path file, Configuration conf, List<String> names,
+                                        List<DataType> types) throws IOException {
         MessageType schema = schema(names, types);
-        return new Builder(org.apache.parquet.hadoop.util.HadoopOutputFile.fromPath(file, conf), schema, types)
+        return new Builder(outputFile(fs, file), schema, types)
                 .withConf(conf).withWriteMode(ParquetFileWriter.Mode.CREATE).withRowGroupSize(ROW_GROUP_BYTES)
                 .withCompressionCodec(CompressionCodecName.SNAPPY).build();
+    }
+
+    /**
+     * {@code file} created through {@code fs} (Parquet's own {@code HadoopOutputFile} asks the path
+     * for its file system), with the block size Parquet asks for where it is larger than the file
+     * system's.
+     */
+    private static OutputFile outputFile(FileSystem fs, Path file) {
+        return new OutputFile() {
+            @Override
+            public PositionOutputStream create(long blockSizeHint) throws IOException {
+                return open(false, blockSizeHint);
+            }
+
+            @Override
+            public PositionOutputStream createOrOverwrite(long blockSizeHint) throws IOException {
+                return open(true, blockSizeHint);
+            }
+
+            private PositionOutputStream open(boolean overwrite, long blockSizeHint) throws IOException {
+                return HadoopStreams.wrap(fs.create(file, overwrite, IO_BUFFER_BYTES, fs.getDefaultReplication(file),
+                        Math.max(fs.getDefaultBlockSize(file), blockSizeHint)));
+            }
+
+            @Override
+            public boolean supportsBlockSize() {
+                return true;
+            }
+
+            @Override
+            public long defaultBlockSize() {
+                return fs.getDefaultBlockSize(file);
+            }
+
+            @Override
+            public String getPath() {
+                return file.toString();
+            }
+        };
     }
 
     static MessageType schema(List<String> names, List<DataType> types) {
