@@ -415,15 +415,14 @@ public final class ClusterSession implements AutoCloseable {
     }
 
     /**
-     * As above, the pipeline's rows written into files on the node as {@code output} says; what
-     * arrives is a record of each file it wrote ({@link FileOutput#RECORD_COLUMNS}).
+     * As above, the pipeline's rows written into files on the node where {@code output} says (null:
+     * sent back); what arrives then is a record of each file it wrote ({@link FileOutput#RECORD_COLUMNS}).
      */
-    public CompletableFuture<PartitionPipeline.Summary> pipelineInto(String node, int partition, ScanPipeline pipeline,
-                                                                     QueryLimits limits, TransactionalReads reads,
-                                                                     FileReads files, FileOutput output,
-                                                                     Consumer<List<Object[]>> written) {
-        return pipelines.pipeline(node, partition, pipeline, limits, reads, files, java.util.Objects.requireNonNull(output),
-                written);
+    public CompletableFuture<PartitionPipeline.Summary> pipeline(String node, int partition, ScanPipeline pipeline,
+                                                                 QueryLimits limits, TransactionalReads reads,
+                                                                 FileReads files, FileOutput output,
+                                                                 Consumer<List<Object[]>> rows) {
+        return pipelines.pipeline(node, partition, pipeline, limits, reads, files, output, rows);
     }
 
     /**
@@ -475,7 +474,17 @@ public final class ClusterSession implements AutoCloseable {
     public CompletableFuture<PartitionPipeline.Summary> exchanged(String node, String exchange, int producers,
                                                                   ScanPipeline steps, QueryLimits limits,
                                                                   Consumer<List<Object[]>> rows) {
-        return pipelines.exchanged(node, exchange, producers, steps, limits, rows);
+        return exchanged(node, exchange, producers, steps, limits, null, rows);
+    }
+
+    /**
+     * As above, the rows that come out written into files on the node where {@code output} says
+     * (null: sent back); what arrives then is a record of each file it wrote.
+     */
+    public CompletableFuture<PartitionPipeline.Summary> exchanged(String node, String exchange, int producers,
+                                                                  ScanPipeline steps, QueryLimits limits,
+                                                                  FileOutput output, Consumer<List<Object[]>> rows) {
+        return pipelines.exchanged(node, exchange, producers, steps, limits, output, rows);
     }
 
     @Override

@@ -190,11 +190,27 @@ final class Messages {
         reads.write(w);
         files.write(w);
         w.putVarInt(partition + 1);
-        if (output != null) { // nothing where the rows are sent back, as an earlier coordinator asks
+        writeOutput(w, output);
+        return w.toByteArray();
+    }
+
+    /** Where a request's rows go, last in it: nothing where they are sent back, as an earlier coordinator asks. */
+    private static void writeOutput(PayloadWriter w, FileOutput output) {
+        if (output != null) {
             w.put((byte) 1);
             output.write(w);
         }
-        return w.toByteArray();
+    }
+
+    /** What {@link #writeOutput} wrote: null where the request ends, its rows sent back. */
+    private static FileOutput readOutput(PayloadReader r) {
+        if (r.remaining() == 0) {
+            return null;
+        }
+        if (r.get() != 1) {
+            throw new ProtocolException("a pipeline's output: unknown kind");
+        }
+        return FileOutput.read(r);
     }
 
     static Pipeline readPipeline(PayloadReader r) {
@@ -203,14 +219,7 @@ final class Messages {
         TransactionalReads reads = TransactionalReads.read(r);
         FileReads files = FileReads.read(r);
         int partition = r.getVarInt() - 1;
-        FileOutput output = null;
-        if (r.remaining() > 0) {
-            if (r.get() != 1) {
-                throw new ProtocolException("a pipeline's output: unknown kind");
-            }
-            output = FileOutput.read(r);
-        }
-        return new Pipeline(pipeline, limit, reads, files, partition, output);
+        return new Pipeline(pipeline, limit, reads, files, partition, readOutput(r));
     }
 
     /**
@@ -281,15 +290,20 @@ final class Messages {
     /**
      * Steps to run over the rows that {@code producers} nodes shuffle to exchange {@code exchange}
      * ({@code pipeline}'s table names none: its width and steps are what run); the bytes its
-     * operators may hold and spill (0: the node's default).
+     * operators may hold and spill (0: the node's default); where {@code output} says, the rows
+     * that come out are written into files (null: sent back).
      */
-    record Exchanged(String exchange, int producers, ScanPipeline pipeline, QueryLimits limits) {
+    record Exchanged(String exchange, int producers, ScanPipeline pipeline, QueryLimits limits, FileOutput output) {
+        Exchanged(String exchange, int producers, ScanPipeline pipeline, QueryLimits limits) {
+            this(exchange, producers, pipeline, limits, null);
+        }
     }
 
     static byte[] exchanged(Exchanged e) {
         PayloadWriter w = new PayloadWriter(256).putString(e.exchange()).putVarInt(e.producers())
                 .putBytes(e.pipeline().toBytes());
         e.limits().write(w);
+        writeOutput(w, e.output());
         return w.toByteArray();
     }
 
@@ -300,7 +314,8 @@ final class Messages {
             throw new ProtocolException("an exchange with " + producers + " producers");
         }
         ScanPipeline pipeline = ScanPipeline.read(new PayloadReader(r.getBytes()));
-        return new Exchanged(exchange, producers, pipeline, QueryLimits.read(r));
+        QueryLimits limits = QueryLimits.read(r);
+        return new Exchanged(exchange, producers, pipeline, limits, readOutput(r));
     }
 
     /** Rows a producer of exchange {@code exchange} sends to the node that owns their keys; {@code last}: it has sent all. */

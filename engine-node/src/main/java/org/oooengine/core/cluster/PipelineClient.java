@@ -97,10 +97,11 @@ final class PipelineClient {
         return streamed(node, OpCode.MERGE_GROUPS, request, rows);
     }
 
+    /** Runs {@code steps} over what arrives at {@code exchange}; their rows written into files where {@code output} says (null: sent back). */
     CompletableFuture<PartitionPipeline.Summary> exchanged(String node, String exchange, int producers,
-                                                           ScanPipeline steps, QueryLimits limits,
+                                                           ScanPipeline steps, QueryLimits limits, FileOutput output,
                                                            Consumer<List<Object[]>> rows) {
-        byte[] request = Messages.exchanged(new Messages.Exchanged(exchange, producers, steps, limits));
+        byte[] request = Messages.exchanged(new Messages.Exchanged(exchange, producers, steps, limits, output));
         return streamed(node, OpCode.RUN_EXCHANGED, request, rows);
     }
 

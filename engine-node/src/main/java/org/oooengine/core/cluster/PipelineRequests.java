@@ -4,6 +4,7 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CancellationException;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.PartitionPipeline;
@@ -160,18 +161,25 @@ final class PipelineRequests implements RequestFamily {
         int partition = request.partition();
         var outside = outside(request.reads(), request.files(), partition);
         Pipeline.BuildSource sent = (build, chunks) -> queries.sentRows(build, out, chunks);
-        queries.streamed(out, () -> queries.forget(p), sink -> {
-            if (request.output() == null) {
-                return PartitionPipeline.run(tablesOf(partition), outside, sent, p, sink.batches(), out::cancelled, memory);
-            }
-            try (PipelineFileWriter files = new PipelineFileWriter(request.output(), node.nodeId(),
-                    RowFileWriters.installed())) {
-                PartitionPipeline.Summary summary = PartitionPipeline.run(tablesOf(partition), outside, sent, p, files,
-                        out::cancelled, memory);
-                files.finish(sink::accept);
-                return summary;
-            }
-        });
+        queries.streamed(out, () -> queries.forget(p), sink -> toRowsOrFiles(request.output(), sink,
+                rows -> PartitionPipeline.run(tablesOf(partition), outside, sent, p, rows, out::cancelled, memory)));
+    }
+
+    /**
+     * Runs a pipeline whose rows go to the requester as they come or, where {@code output} says,
+     * into files of this node's, a record of each file going to the requester at the end; a run
+     * that fails deletes every file it wrote ({@link PipelineFileWriter}).
+     */
+    private PartitionPipeline.Summary toRowsOrFiles(FileOutput output, ResultStreamer sink,
+                                                    Function<Consumer<List<Object[]>>, PartitionPipeline.Summary> run) {
+        if (output == null) {
+            return run.apply(sink.batches());
+        }
+        try (PipelineFileWriter files = new PipelineFileWriter(output, node.nodeId(), RowFileWriters.installed())) {
+            PartitionPipeline.Summary summary = run.apply(files);
+            files.finish(sink::accept);
+            return summary;
+        }
     }
 
     /**
@@ -287,13 +295,13 @@ final class PipelineRequests implements RequestFamily {
         queries.streamed(out, () -> {
             queries.exchanges.remove(e.exchange());
             queries.forget(spec);
-        }, sink -> {
+        }, sink -> toRowsOrFiles(e.output(), sink, rows -> {
             PartitionPipeline.OverRows pipeline = new PartitionPipeline.OverRows(spec,
-                    (build, chunks) -> queries.sentRows(build, out, chunks), sink.batches(), memory);
+                    (build, chunks) -> queries.sentRows(build, out, chunks), rows, memory);
             pipeline.stopWhen(NodeQueries.cancelledBy(out));
             queries.exchanges.drainChunks(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();
             return PartitionPipeline.Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
-        });
+        }));
     }
 }

@@ -33,10 +33,11 @@ import org.oooengine.core.wire.ProtocolException;
  * rows go column by column. Version 7: a pipeline, shuffle or join fragment names the partition it
  * runs over (a node may serve another's from its copy), and a shuffle to a table's partitions has an
  * exchange per partition. Version 8: an index join's fragment says whether it hedges its slow
- * requests. Version 9: a pipeline's broadcast rows go column by column, as chunks do.
+ * requests. Version 9: a pipeline's broadcast rows go column by column, as chunks do. Version 10:
+ * a pipeline may name files to write its rows into. Version 11: so may the steps over an exchange.
  */
 public final class FrameFormat {
-    public static final byte VERSION = 10;
+    public static final byte VERSION = 11;
     public static final int MAX_FRAME_BYTES = 16 << 20;
     /**
      * Longest frame a node reads from a peer that has not authenticated: the AUTH frame (a member

@@ -51,17 +51,12 @@ class MessagesTest {
         BitSet one = new BitSet();
         one.set(0);
         ScanPipeline scan = new ScanPipeline("accounts", 2, one, List.of());
-        org.oooengine.core.types.Schema schema = new org.oooengine.core.types.Schema(List.of(
-                new org.oooengine.core.types.Column("id", org.oooengine.core.types.DataType.BIGINT),
-                new org.oooengine.core.types.Column("note", org.oooengine.core.types.DataType.parse("VARCHAR"))));
-        FileOutput output = new FileOutput("hdfs://nn/warehouse/t/.ooo-staging-1a2b", "1a2b",
-                new FileReads.Layout("orc", '\u0001', "\\N"), schema, 1);
+        FileOutput output = anOutput();
+        org.oooengine.core.types.Schema schema = output.fileSchema();
         byte[] frame = Messages.pipeline(scan.toBytes(), QueryLimits.DEFAULTS, TransactionalReads.NONE, FileReads.NONE, 3,
                 output);
         Messages.Pipeline p = Messages.readPipeline(new PayloadReader(frame));
-        assertEquals(List.of(output.directory(), output.statement(), output.layout(), output.partitionKeys()),
-                List.of(p.output().directory(), p.output().statement(), p.output().layout(), p.output().partitionKeys()));
-        assertEquals(schema.columns(), p.output().fileSchema().columns());
+        assertSameOutput(output, p.output());
         assertEquals(3, p.partition());
         assertNull(Messages.readPipeline(new PayloadReader(Messages.pipeline(scan, QueryLimits.DEFAULTS,
                 TransactionalReads.NONE, FileReads.NONE))).output());
@@ -71,6 +66,21 @@ class MessagesTest {
         int kind = Messages.pipeline(scan.toBytes(), QueryLimits.DEFAULTS, TransactionalReads.NONE, FileReads.NONE, 3).length;
         frame[kind] = 2; // an output of a kind no node knows
         assertThrows(ProtocolException.class, () -> Messages.readPipeline(new PayloadReader(frame)));
+    }
+
+    /** Files of two columns in one partition, as an INSERT into an ORC table would have the nodes write. */
+    private static FileOutput anOutput() {
+        org.oooengine.core.types.Schema schema = new org.oooengine.core.types.Schema(List.of(
+                new org.oooengine.core.types.Column("id", org.oooengine.core.types.DataType.BIGINT),
+                new org.oooengine.core.types.Column("note", org.oooengine.core.types.DataType.parse("VARCHAR"))));
+        return new FileOutput("hdfs://nn/warehouse/t/.ooo-staging-1a2b", "1a2b",
+                new FileReads.Layout("orc", '\u0001', "\\N"), schema, 1);
+    }
+
+    private static void assertSameOutput(FileOutput expected, FileOutput actual) {
+        assertEquals(List.of(expected.directory(), expected.statement(), expected.layout(), expected.partitionKeys()),
+                List.of(actual.directory(), actual.statement(), actual.layout(), actual.partitionKeys()));
+        assertEquals(expected.fileSchema().columns(), actual.fileSchema().columns());
     }
 
     @Test
@@ -208,6 +218,12 @@ class MessagesTest {
         byte[] none = Messages.exchanged(new Messages.Exchanged("q/probe", 3, joins, QueryLimits.DEFAULTS));
         none[1 + "q/probe".length()] = 0; // the producers' count, after the exchange's name
         assertThrows(ProtocolException.class, () -> Messages.readExchanged(new PayloadReader(none)));
+        // the joined rows written into files on the node (a join shuffled by key ending an INSERT)
+        FileOutput output = anOutput();
+        Messages.Exchanged writing = Messages.readExchanged(new PayloadReader(Messages.exchanged(
+                new Messages.Exchanged("q/probe", 3, joins, QueryLimits.DEFAULTS, output))));
+        assertSameOutput(output, writing.output());
+        assertEquals(joins, writing.pipeline());
     }
 
     @Test

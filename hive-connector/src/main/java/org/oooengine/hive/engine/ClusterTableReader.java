@@ -236,14 +236,15 @@ public final class ClusterTableReader implements TableReader {
     @Override
     public NodeFigures pipeline(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
                                 Cancellation cancel, Consumer<Object[]> sink) {
-        return pipelineByNode(table, pipeline, shuffles, nodeLimits, cancel, node -> sink);
+        return pipelineByNode(table, pipeline, shuffles, nodeLimits, cancel, null, node -> sink);
     }
 
     @Override
     public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
-                                      Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
+                                      Cancellation cancel, FileOutput output,
+                                      Function<String, Consumer<Object[]>> sinkOfNode) {
         if (!shuffles.isEmpty()) {
-            return shuffled(table, pipeline, shuffles, nodeLimits, cancel, sinkOfNode);
+            return shuffled(table, pipeline, shuffles, nodeLimits, cancel, output, sinkOfNode);
         }
         String name = table.storage();
         requireAgreedLayout(table);
@@ -253,14 +254,14 @@ public final class ClusterTableReader implements TableReader {
         // the copies the table was created with where it says (a table created a moment ago is in no heartbeat yet)
         if (read.transaction() == null && served.stream().allMatch(part -> part.partition() >= 0)
                 && TransactionalTableLayout.storedCopies(table, cluster.serving()) > 1) {
-            return hedged(name, served, pipeline, nodeLimits, inFiles, cancel, sinkOfNode);
+            return hedged(name, served, pipeline, nodeLimits, inFiles, cancel, output, sinkOfNode);
         }
         List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
         // a node that cannot be reached fails at once, one that does not answer when its deadline passes
-        runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
+        runTogether(cancel, sinkOfNode, failure("scan of " + name, output), (rowsOf, parts) -> {
             // every partition is asked for, also of a node the catalog found silent: it answers now, or its part times out naming it
             for (ServingNodes.Served part : served) {
-                nodeParts.add(pipelineOn(part, pipeline, nodeLimits, read, inFiles, rowsOf.apply(runName(part))));
+                nodeParts.add(pipelineOn(part, pipeline, nodeLimits, read, inFiles, output, rowsOf.apply(runName(part))));
             }
             parts.addAll(nodeParts);
         });
@@ -268,33 +269,18 @@ public final class ClusterTableReader implements TableReader {
     }
 
     /**
-     * A table kept with copies is not: its parts are read hedged ({@link #hedged}), a lost or late
-     * node's part run again on a copy, which a run writing its rows into files must never be.
+     * Every table this reader reads is read on the nodes. A part read hedged ({@link #hedged})
+     * writes its files twice where it runs twice, but only the records of the run whose rows
+     * count arrive: the other run's files stay in the statement's staging directory, deleted with it.
      */
     @Override
     public boolean writesOnNodes(TableInfo table) {
-        return FileTableReader.holds(table) || TransactionalTableLayout.storedCopies(table, cluster.serving()) <= 1;
+        return true;
     }
 
-    /** Runs over every part as {@link #pipelineByNode} does, but never hedged: a second run would write its rows again. */
-    @Override
-    public NodeFigures pipelineInto(TableInfo table, ScanPipeline pipeline, QueryLimits nodeLimits, Cancellation cancel,
-                                    FileOutput output, Consumer<Object[]> written) {
-        String name = table.storage();
-        requireAgreedLayout(table);
-        TransactionalReads read = reads.of(List.of(table));
-        FileReads inFiles = filesOf(table, pipeline);
-        List<ServingNodes.Served> served = servedParts(table);
-        List<CompletableFuture<PartitionPipeline.Summary>> nodeParts = new ArrayList<>();
-        runTogether(cancel, node -> written, "writing the rows of a scan of " + name + " failed: ", (rowsOf, parts) -> {
-            for (ServingNodes.Served part : served) {
-                readingOn(part.node(), read);
-                nodeParts.add(cluster.pipelineInto(part.node(), part.partition(), pipeline, nodeLimits, read, inFiles,
-                        output, rowsOf.apply(runName(part))));
-            }
-            parts.addAll(nodeParts);
-        });
-        return figures(nodesOf(served), nodeParts);
+    /** What a statement's failure on the nodes says: what failed, and whether it was writing its rows into files. */
+    private static String failure(String what, FileOutput output) {
+        return (output == null ? what : "writing the rows of a " + what + " into files") + " failed: ";
     }
 
     /**
@@ -302,12 +288,13 @@ public final class ClusterTableReader implements TableReader {
      * run that loses its node, or is late, runs again on another holder ({@link HedgedPartitions}).
      */
     private NodeFigures hedged(String name, List<ServingNodes.Served> served, ScanPipeline pipeline, QueryLimits nodeLimits,
-                               FileReads inFiles, Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
+                               FileReads inFiles, Cancellation cancel, FileOutput output,
+                               Function<String, Consumer<Object[]>> sinkOfNode) {
         List<CompletableFuture<HedgedPartitions.Ran>> runs = new ArrayList<>();
-        runTogether(cancel, sinkOfNode, "scan of " + name + " failed: ", (rowsOf, parts) -> {
+        runTogether(cancel, sinkOfNode, failure("scan of " + name, output), (rowsOf, parts) -> {
             HedgedPartitions started = HedgedPartitions.start(cluster.serving(), name, served,
                     (part, rows) -> cluster.pipeline(part.node(), part.partition(), pipeline, nodeLimits,
-                            TransactionalReads.NONE, inFiles, rows),
+                            TransactionalReads.NONE, inFiles, output, rows),
                     part -> rowsOf.apply(runName(part)), cluster.hedging());
             runs.addAll(started.runs());
             parts.addAll(runs);
@@ -337,9 +324,10 @@ public final class ClusterTableReader implements TableReader {
     /** Runs {@code pipeline} over {@code part} on its node, counted among the participants of the transaction it reads in. */
     private CompletableFuture<PartitionPipeline.Summary> pipelineOn(ServingNodes.Served part, ScanPipeline pipeline,
                                                                    QueryLimits limits, TransactionalReads read,
-                                                                   FileReads files, Consumer<List<Object[]>> rows) {
+                                                                   FileReads files, FileOutput output,
+                                                                   Consumer<List<Object[]>> rows) {
         readingOn(part.node(), read);
-        return cluster.pipeline(part.node(), part.partition(), pipeline, limits, read, files, rows);
+        return cluster.pipeline(part.node(), part.partition(), pipeline, limits, read, files, output, rows);
     }
 
     /** Runs a shuffle's producer over {@code part} on its node, counted as {@link #pipelineOn} says. */
@@ -454,7 +442,7 @@ public final class ClusterTableReader implements TableReader {
      */
     @Override
     public NodeFigures shuffledSteps(ShuffledSide rows, List<PipelineStep> steps, QueryLimits nodeLimits,
-                                     Cancellation cancel, Consumer<Object[]> sink) {
+                                     Cancellation cancel, FileOutput output, Consumer<Object[]> sink) {
         requireAgreedLayout(rows.table());
         TransactionalReads read = reads.of(List.of(rows.table()));
         List<String> ids = cluster.serving().liveNodes();
@@ -464,9 +452,10 @@ public final class ClusterTableReader implements TableReader {
         all.set(0, rows.width());
         ScanPipeline receiving = new ScanPipeline(rows.table().storage(), rows.width(), all, steps);
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
-        runTogether(cancel, node -> sink, "rows of " + rows.table().name() + " shuffled by key failed: ", (rowsOf, parts) -> {
+        runTogether(cancel, node -> sink, failure("rows of " + rows.table().name() + " shuffled by key", output), (rowsOf, parts) -> {
             for (String node : ids) {
-                receivers.add(cluster.exchanged(node, exchange, producers.size(), receiving, nodeLimits, rowsOf.apply(node)));
+                receivers.add(cluster.exchanged(node, exchange, producers.size(), receiving, nodeLimits, output,
+                        rowsOf.apply(node)));
             }
             parts.addAll(receivers);
             parts.addAll(produce(rows, ShuffleTarget.byGroup(exchange, rows.keys(), ids), producers, nodeLimits, read));
@@ -483,7 +472,7 @@ public final class ClusterTableReader implements TableReader {
     @Override
     public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, List<ShuffledSide> moreBuilds, JoinKind kind,
                                     Expr residual, List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
-                                    Consumer<Object[]> sink) {
+                                    FileOutput output, Consumer<Object[]> sink) {
         List<ShuffledSide> builds = new ArrayList<>(List.of(build));
         builds.addAll(moreBuilds);
         List<TableInfo> tables = new ArrayList<>(List.of(probe.table()));
@@ -511,9 +500,10 @@ public final class ClusterTableReader implements TableReader {
         ScanPipeline joins = new ScanPipeline(probe.table().storage(), probe.width(), all, steps);
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
         String name = probe.table().name() + " and " + build.table().name();
-        runTogether(cancel, node -> sink, "join of " + name + " shuffled by key failed: ", (rowsOf, parts) -> {
+        runTogether(cancel, node -> sink, failure("join of " + name + " shuffled by key", output), (rowsOf, parts) -> {
             for (String node : ids) {
-                receivers.add(cluster.exchanged(node, probeExchange, probers.size(), joins, nodeLimits, rowsOf.apply(node)));
+                receivers.add(cluster.exchanged(node, probeExchange, probers.size(), joins, nodeLimits, output,
+                        rowsOf.apply(node)));
             }
             parts.addAll(receivers);
             List<CompletableFuture<PartitionPipeline.Summary>> building = new ArrayList<>();
@@ -594,7 +584,7 @@ public final class ClusterTableReader implements TableReader {
 
     /** Starts the receiving pipelines and every shuffle's producers together; see {@link #pipeline(TableInfo, ScanPipeline, List, QueryLimits, Cancellation, Consumer)}. */
     private NodeFigures shuffled(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
-                                 Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
+                                 Cancellation cancel, FileOutput output, Function<String, Consumer<Object[]>> sinkOfNode) {
         String name = table.storage();
         requireAgreedLayout(table);
         List<TableInfo> read = new ArrayList<>(List.of(table));
@@ -611,14 +601,14 @@ public final class ClusterTableReader implements TableReader {
         List<List<ServingNodes.Served>> producing = shuffles.stream().map(shuffle -> servedParts(shuffle.table())).toList();
         String query = UUID.randomUUID().toString();
         List<CompletableFuture<PartitionPipeline.Summary>> receivers = new ArrayList<>();
-        runTogether(cancel, sinkOfNode, "join of " + name + " with rows shuffled to it failed: ", (rowsOf, parts) -> {
+        runTogether(cancel, sinkOfNode, failure("join of " + name + " with rows shuffled to it", output), (rowsOf, parts) -> {
             for (ServingNodes.Served part : receiving) {
                 int partition = part.partition() == ServingNodes.OWN_PARTITION ? owners.indexOf(part.node()) : part.partition();
                 ScanPipeline consumer = pipeline.withBuilds(build -> build instanceof JoinBuild.Shuffled s
                         ? new JoinBuild.Exchanged(ShuffleTarget.partitionExchange(query + "/" + s.slot(), partition),
                                 producing.get(s.slot()).size()) : build);
                 receivers.add(pipelineOn(part, consumer, nodeLimits, inTransaction,
-                        FileReads.NONE, rowsOf.apply(runName(part))));
+                        FileReads.NONE, output, rowsOf.apply(runName(part))));
             }
             parts.addAll(receivers);
             for (int slot = 0; slot < shuffles.size(); slot++) {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.oooengine.hive.engine.SqlCluster.rows;
 
 import io.trino.tpch.TpchTable;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -30,7 +32,9 @@ import org.oooengine.hive.sql.SqlSession;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReplicaFailoverTest {
     @RegisterExtension
-    static final SqlCluster cluster = SqlCluster.of("ooo-replica-test", 3, TpchTable.getTables()).replication(2);
+    static final SqlCluster cluster = SqlCluster.of("ooo-replica-test", 3, TpchTable.getTables()).replication(2)
+            .engine(tpch -> new ClusterSqlEngine(tpch.session, null, null, Map.of(LoadableFiles.ALLOWED_DIRS_SETTING,
+                    Files.createDirectories(tpch.dir.resolve("incoming")).toString())));
     /** TPC-H queries of every shape: a scan's groups, joins broadcast and shuffled, IN and EXISTS subqueries. */
     private static final List<String> TPCH = List.of("q01", "q03", "q09", "q18", "q21");
 
@@ -380,5 +384,56 @@ class ReplicaFailoverTest {
 
     private static long update(SqlSession s, String sql) {
         return s.execute(sql, new org.oooengine.hive.sql.Cancellation()).updateCount();
+    }
+
+    /**
+     * Tables kept twice are read hedged, also where the nodes write what they read into files: a
+     * part whose node is lost while it writes runs again on the other holder of its partition,
+     * and only the files of the run whose rows count are committed. With n2 stopped while the
+     * nodes write, the INSERT ends and writes every row once.
+     */
+    @Test
+    @Order(8)
+    @Timeout(value = 180, unit = TimeUnit.SECONDS)
+    void anInsertIntoFilesWritesEveryRowOnceWhenANodeIsLostWhileItWrites() throws Exception {
+        Path dir = Files.createDirectories(cluster.tpch().dir.resolve("incoming").resolve("from_copies"));
+        var nodes = cluster.tpch().cluster;
+        SqlSession s = cluster.session();
+        rows(s, "CREATE EXTERNAL TABLE from_copies (" + ExternalTablesTest.columns(TpchTable.ORDERS) + ") STORED AS ORC "
+                + "LOCATION '" + dir + "'");
+        String insert = "INSERT OVERWRITE TABLE from_copies " + WarehouseWritesTest.MANY_ROWS;
+        long expected = ((Number) cluster.oracle().rows("SELECT count(*) FROM (" + WarehouseWritesTest.MANY_ROWS + ")")
+                .get(0)[0]).longValue();
+        long t0 = System.nanoTime();
+        assertEquals(expected, s.execute(insert, new org.oooengine.hive.sql.Cancellation()).updateCount());
+        long undisturbedMillis = (System.nanoTime() - t0) / 1_000_000;
+        for (int attempt = 1; ; attempt++) {
+            CompletableFuture<Long> overwrite = CompletableFuture.supplyAsync(
+                    () -> s.execute(insert, new org.oooengine.hive.sql.Cancellation()).updateCount());
+            while (!overwrite.isDone() && WarehouseWritesTest.hidden(dir).isEmpty()) {
+                Thread.sleep(1);
+            }
+            Thread.sleep(Math.max(20, undisturbedMillis / 3)); // the nodes are writing
+            boolean interrupting = !overwrite.isDone();
+            if (interrupting) {
+                nodes.stop("n2");
+            }
+            try {
+                assertEquals(expected, overwrite.get(120, TimeUnit.SECONDS));
+            } finally {
+                if (interrupting) {
+                    nodes.restart("n2");
+                }
+            }
+            if (interrupting) {
+                break;
+            }
+            assertTrue(attempt < 3, "the overwrite ended before a node could be lost, three times (it took "
+                    + undisturbedMillis + " ms undisturbed)");
+        }
+        String summary = "SELECT count(*), sum(o_totalprice), max(o_comment), count(DISTINCT o_orderkey) FROM ";
+        assertNull(OracleComparison.difference(rows(s, summary + "from_copies"),
+                cluster.oracle().rows(summary + "(" + WarehouseWritesTest.MANY_ROWS + ")"), false));
+        assertEquals(List.of(), WarehouseWritesTest.hidden(dir));
     }
 }

@@ -48,9 +48,14 @@ class WarehouseWritesTest {
         assertNull(OracleComparison.difference(SqlCluster.rows(s, ours), cluster.oracle().rows(theirs), false), ours);
     }
 
-    private static List<String> hidden(Path dir) throws Exception {
-        try (Stream<Path> all = Files.walk(dir)) {
-            return all.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".ooo-")).toList();
+    /** The statements' own directories under {@code dir} (staging, replaced), listed while they may come and go. */
+    static List<String> hidden(Path dir) throws Exception {
+        while (true) {
+            try (Stream<Path> all = Files.walk(dir)) {
+                return all.map(p -> p.getFileName().toString()).filter(n -> n.startsWith(".ooo-")).toList();
+            } catch (java.io.UncheckedIOException e) { // one deleted while it was listed: list again
+                Thread.onSpinWait();
+            }
         }
     }
 
@@ -183,6 +188,54 @@ class WarehouseWritesTest {
         }
     }
 
+    /**
+     * Plans whose last part shuffles write where that part ends too: a join of both sides shuffled
+     * by key, a GROUP BY merged on the nodes (with a projection after it), a window over rows
+     * shuffled by its partition key, a UNION ALL of pipelines. Under a statement memory far below
+     * their rows, each node writes files of its own, and the table reads as DuckDB's answer.
+     */
+    @Test
+    void plansThatShuffleWriteWhereTheirLastPartEnds() throws Exception {
+        Path dir = Files.createDirectories(incoming.resolve("shuffled_writes"));
+        Path perComment = Files.createDirectories(incoming.resolve("per_comment"));
+        Path ranked = Files.createDirectories(incoming.resolve("ranked"));
+        try (SqlSession s = cluster.session(Map.of("ooo.query.max-memory", "200000", "ooo.join.broadcast-max-bytes", "0"))) {
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE shuffled_writes (" + columns(TpchTable.ORDERS) + ") STORED AS ORC "
+                    + "LOCATION '" + dir + "'");
+            String joined = "SELECT o.* FROM orders o JOIN customer c ON o_custkey = c_custkey WHERE c_acctbal > 0";
+            assertWrittenByEveryNode(s, "INSERT OVERWRITE TABLE shuffled_writes " + joined, dir, "orc");
+            assertSame(s, "SELECT * FROM shuffled_writes", joined);
+            String both = "SELECT * FROM orders WHERE o_orderkey < 20000 UNION ALL SELECT * FROM orders WHERE o_totalprice > 1000";
+            assertWrittenByEveryNode(s, "INSERT OVERWRITE TABLE shuffled_writes " + both, dir, "orc");
+            assertSame(s, "SELECT * FROM shuffled_writes", both);
+
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE per_comment (c STRING, n BIGINT, total DECIMAL(15,2)) STORED AS PARQUET "
+                    + "LOCATION '" + perComment + "'");
+            String groups = "SELECT concat('c:', o_comment), count(*) + 1, sum(o_totalprice) FROM orders GROUP BY o_comment";
+            assertWrittenByEveryNode(s, "INSERT INTO per_comment " + groups, perComment, "parquet");
+            assertSame(s, "SELECT * FROM per_comment", groups);
+
+            SqlCluster.rows(s, "CREATE EXTERNAL TABLE ranked (custkey BIGINT, orderkey BIGINT, r BIGINT) STORED AS ORC "
+                    + "LOCATION '" + ranked + "'");
+            String window = "SELECT o_custkey, o_orderkey, rank() OVER (PARTITION BY o_custkey ORDER BY o_totalprice DESC) "
+                    + "FROM orders";
+            assertWrittenByEveryNode(s, "INSERT INTO ranked " + window, ranked, "orc");
+            assertSame(s, "SELECT * FROM ranked", window);
+            for (Path d : List.of(dir, perComment, ranked)) {
+                assertEquals(List.of(), hidden(d));
+            }
+        }
+    }
+
+    /** Runs {@code insert}, after which each node has written files of its own into {@code dir}. */
+    private static void assertWrittenByEveryNode(SqlSession s, String insert, Path dir, String suffix) throws Exception {
+        update(s, insert);
+        List<String> written = files(dir);
+        for (String node : List.of("n1", "n2", "n3")) {
+            assertTrue(written.stream().anyMatch(f -> f.matches("part-.*-" + node + "-.*\\." + suffix)), insert + ": " + written);
+        }
+    }
+
     @Test
     void dateAndIntegerPartitionsArePrunedAfterTheyAreWritten() throws Exception {
         Path dir = Files.createDirectories(incoming.resolve("orders_by_month"));
@@ -248,7 +301,7 @@ class WarehouseWritesTest {
     }
 
     /** About 300,000 rows of orders (each 20 times): an overwrite the nodes take a while to write. */
-    private static final String MANY_ROWS = "SELECT o.* FROM orders o, customer c WHERE c.c_custkey <= 20";
+    static final String MANY_ROWS = "SELECT o.* FROM orders o, customer c WHERE c.c_custkey <= 20";
 
     @Test
     @Timeout(value = 180, unit = TimeUnit.SECONDS)

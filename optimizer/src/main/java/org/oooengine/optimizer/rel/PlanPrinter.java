@@ -331,8 +331,9 @@ public final class PlanPrinter {
     private void printShuffledSteps(RelNode.ShuffledSteps w, String indent) {
         PipelineRows rows = estimates.pipeline(w);
         add(indent, gather(w.steps(), rows.output(), all(w.fields().size())), rows.outputRows(), annotation.of(w));
-        int first = 0;
-        while (!(w.steps().get(first) instanceof PipelineStep.Window || w.steps().get(first) instanceof PipelineStep.Aggregate)) {
+        int first = 0; // merged groups may come first (and be all there is)
+        while (first < w.steps().size() && !(w.steps().get(first) instanceof PipelineStep.Window
+                || w.steps().get(first) instanceof PipelineStep.Aggregate)) {
             first++;
         }
         for (int i = w.steps().size() - 1; i >= 0; i--) {

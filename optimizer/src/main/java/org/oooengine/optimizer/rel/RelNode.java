@@ -399,7 +399,8 @@ public sealed interface RelNode {
      * window's PARTITION BY among the keys), after a {@link PipelineStep.MergePartials} and
      * HAVING's filters when the input is a GROUP BY's partial groups; or, over such groups, a
      * whole {@link PipelineStep.Aggregate} keyed by all of the keys (TPC-H Q16's count of the
-     * distinct suppliers per kind of part). What follows runs there too (filters, projections,
+     * distinct suppliers per kind of part), or the merged groups as they are (an INSERT's rows,
+     * written where they are merged). What follows runs there too (filters, projections,
      * windows, a top-N).
      */
     record ShuffledSteps(NodePipeline input, List<Integer> keys, List<PipelineStep> steps, List<Field> fields)
@@ -407,14 +408,9 @@ public sealed interface RelNode {
         public ShuffledSteps {
             keys = List.copyOf(keys);
             steps = List.copyOf(steps);
-            int first = steps.get(0) instanceof PipelineStep.MergePartials ? 1 : 0;
-            while (first < steps.size() && first > 0 && steps.get(first) instanceof PipelineStep.Filter) {
-                first++;
-            }
-            boolean window = first < steps.size() && steps.get(first) instanceof PipelineStep.Window;
-            boolean aggregate = first == 1 && first < steps.size() && steps.get(first) instanceof PipelineStep.Aggregate;
-            if (keys.isEmpty() || !window && !aggregate) {
-                throw new IllegalArgumentException("rows shuffled by key for a window, or merged groups for an aggregate, first");
+            boolean merged = steps.get(0) instanceof PipelineStep.MergePartials;
+            if (keys.isEmpty() || !merged && !(steps.get(0) instanceof PipelineStep.Window)) {
+                throw new IllegalArgumentException("rows shuffled by key for a window, or partial groups to merge, first");
             }
             if (!input.shuffles().isEmpty()) {
                 throw new IllegalArgumentException("the rows shuffled come from a pipeline that does not shuffle");

@@ -73,6 +73,9 @@ public final class Executor {
     private final Map<RelNode, IndexJoinRunner.Lookups> lookups = Collections.synchronizedMap(new IdentityHashMap<>());
     /** EXPLAIN ANALYZE: what the nodes reported of each pipeline they ran. */
     private final Map<RelNode, TableReader.NodeFigures> figures = Collections.synchronizedMap(new IdentityHashMap<>());
+    /** Where the part of the plan {@link #writeOnNodes} runs has its rows written, and that part: nothing else writes. */
+    private FileOutput writing;
+    private RelNode writtenBy;
     /** The most one pipeline of the statement held at once on one node, as the nodes reported. */
     private final java.util.concurrent.atomic.AtomicLong nodePeakBytes = new java.util.concurrent.atomic.AtomicLong();
 
@@ -128,30 +131,58 @@ public final class Executor {
     }
 
     /**
-     * Where the plan ends in one pipeline of the nodes (no shuffle into it), runs it with each run
-     * writing its rows into files as {@code output} says, and returns the records of the files
-     * written ({@link FileOutput#RECORD_COLUMNS}); empty, having run nothing, where the plan's
-     * rows meet on the coordinator (a final aggregate, a sort, a limit, a union).
+     * Where the plan ends on the nodes ({@link PartsEndingOnNodes}), runs it with each node writing
+     * the rows it ends with into files as {@code output} says, and returns the records of the files
+     * written ({@link FileOutput#RECORD_COLUMNS}); empty, having run nothing, where the plan's rows
+     * meet on the coordinator (a sort, a limit, a GROUP BY merged there) or it reads a table whose
+     * rows are not read on the nodes.
      */
     public java.util.Optional<List<Object[]>> writeOnNodes(RelNode root, FileOutput output) {
-        if (!(root instanceof RelNode.NodePipeline p) || !p.shuffles().isEmpty()
-                || !tables.writesOnNodes(p.scan().table())) {
+        List<RelNode> parts = PartsEndingOnNodes.of(root);
+        if (parts.isEmpty() || !parts.stream().allMatch(this::writesOnNodes)) {
             return java.util.Optional.empty();
         }
         prepare(root);
-        List<Object[]> files = Collections.synchronizedList(new ArrayList<>());
-        BitSet all = new BitSet();
-        all.set(0, p.fields().size());
+        List<Object[]> files = new ArrayList<>();
         try {
-            noted(p, reader.pipelineInto(p.scan().table(), withBroadcasts(p, all), nodeLimits, cancel, output, files::add));
+            for (RelNode part : parts) {
+                writing = output;
+                writtenBy = part;
+                compute(part, files::addAll);
+            }
         } catch (MemoryLimitExceededException e) {
             throw new SqlException(SqlException.OUT_OF_MEMORY, e.getMessage(), e);
         } catch (org.oooengine.core.fragment.SpillLimitExceededException e) {
             throw new SqlException(SqlException.DISK_FULL, e.getMessage(), e);
         } finally {
+            writing = null;
+            writtenBy = null;
             memory.close(); // the broadcast inputs' spill files
         }
         return java.util.Optional.of(List.copyOf(files));
+    }
+
+    /** Whether the nodes that run {@code part} to its end read every table it reads, and so can write what it ends with. */
+    private boolean writesOnNodes(RelNode part) {
+        List<RelNode.NodePipeline> pipelines = new ArrayList<>();
+        if (part instanceof RelNode.NodePipeline p) {
+            pipelines.add(p);
+            p.shuffles().forEach(shuffle -> pipelines.add(shuffle.producer()));
+        } else if (part instanceof RelNode.ShuffledJoin j) {
+            pipelines.addAll(List.of(j.left(), j.right()));
+            j.moreBuilds().forEach(b -> pipelines.add(b.producer()));
+        } else if (part instanceof RelNode.ShuffledSteps w) {
+            if (!tables.mergesGroupsOnNodes(w.input().scan().table())) {
+                return false; // its steps would run here
+            }
+            pipelines.add(w.input());
+        }
+        return pipelines.stream().allMatch(p -> tables.writesOnNodes(p.scan().table()));
+    }
+
+    /** The files {@code part}'s nodes write the rows it ends with into: null where they send them here. */
+    private FileOutput outputOf(RelNode part) {
+        return part == writtenBy ? writing : null;
     }
 
     /** The subplans of {@code root} that running it computes once and replays where they occur again. */
@@ -540,7 +571,7 @@ public final class Executor {
                     }));
         }
         TableReader.NodeFigures f = reader.pipelineByNode(p.scan().table(), withBroadcasts(p, neededAfter), shuffles,
-                nodeLimits, cancel, sinkOfNode);
+                nodeLimits, cancel, outputOf(p), sinkOfNode);
         noted(reportAs, f);
     }
 
@@ -556,7 +587,7 @@ public final class Executor {
                 .map(b -> side(b.producer(), b.keys(), b.arrival().steps())).toList();
         TableReader.NodeFigures f = reader.shuffledJoin(side(j.left(), j.leftKeys(), j.leftArrival().steps()),
                 side(j.right(), j.rightKeys(), j.rightArrival().steps()), more, j.kind(), j.residual(), j.after(), nodeLimits,
-                cancel, sink);
+                cancel, outputOf(j), sink);
         noted(j, f);
     }
 
@@ -566,6 +597,9 @@ public final class Executor {
      */
     private void shuffledSteps(RelNode.ShuffledSteps w, Consumer<List<Object[]>> out) {
         if (!reader.mergesGroupsOnNodes(w.input().scan().table())) {
+            if (outputOf(w) != null) {
+                throw new IllegalStateException("steps to write on the nodes over rows that are not on them");
+            }
             Pipeline here = new Pipeline(w.steps(), w.input().fields().size(), Pipeline.BuildSource.ROWS_ONLY, out, memory);
             produce(w.input(), here::accept);
             here.finish();
@@ -573,7 +607,7 @@ public final class Executor {
         }
         fromManyThreads(out, sink -> {
             TableReader.NodeFigures f = reader.shuffledSteps(side(w.input(), w.keys().stream().mapToInt(Integer::intValue)
-                    .toArray(), List.of()), w.steps(), nodeLimits, cancel, sink);
+                    .toArray(), List.of()), w.steps(), nodeLimits, cancel, outputOf(w), sink);
             noted(w, f);
         });
     }

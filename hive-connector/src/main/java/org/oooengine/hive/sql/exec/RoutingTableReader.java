@@ -1,5 +1,6 @@
 package org.oooengine.hive.sql.exec;
 
+import org.oooengine.core.cluster.FileOutput;
 import org.oooengine.core.cluster.QueryLimits;
 import java.util.BitSet;
 import java.util.List;
@@ -53,8 +54,8 @@ public final class RoutingTableReader implements TableReader {
 
     @Override
     public NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
-                                      Cancellation cancel, Function<String, Consumer<Object[]>> sinkOfNode) {
-        return readerOf(table, shuffles).pipelineByNode(table, pipeline, shuffles, nodeLimits, cancel, sinkOfNode);
+                                      Cancellation cancel, FileOutput output, Function<String, Consumer<Object[]>> sinkOfNode) {
+        return readerOf(table, shuffles).pipelineByNode(table, pipeline, shuffles, nodeLimits, cancel, output, sinkOfNode);
     }
 
     @Override
@@ -62,26 +63,20 @@ public final class RoutingTableReader implements TableReader {
         return readerOf(table).writesOnNodes(table);
     }
 
-    @Override
-    public NodeFigures pipelineInto(TableInfo table, ScanPipeline pipeline, QueryLimits nodeLimits, Cancellation cancel,
-                                    org.oooengine.core.cluster.FileOutput output, Consumer<Object[]> written) {
-        return readerOf(table).pipelineInto(table, pipeline, nodeLimits, cancel, output, written);
-    }
-
     /** Both sides' rows are read by one reader: the routed one when either side is routed. */
     @Override
     public NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, List<ShuffledSide> moreBuilds, JoinKind kind,
                                     Expr residual, List<PipelineStep> after, QueryLimits nodeLimits, Cancellation cancel,
-                                    Consumer<Object[]> sink) {
+                                    FileOutput output, Consumer<Object[]> sink) {
         boolean anyRouted = routed.test(build.table()) || moreBuilds.stream().anyMatch(b -> routed.test(b.table()));
         TableReader reader = anyRouted ? routedReader : readerOf(probe.table());
-        return reader.shuffledJoin(probe, build, moreBuilds, kind, residual, after, nodeLimits, cancel, sink);
+        return reader.shuffledJoin(probe, build, moreBuilds, kind, residual, after, nodeLimits, cancel, output, sink);
     }
 
     @Override
     public NodeFigures shuffledSteps(ShuffledSide rows, List<PipelineStep> steps, QueryLimits nodeLimits,
-                                     Cancellation cancel, Consumer<Object[]> sink) {
-        return readerOf(rows.table()).shuffledSteps(rows, steps, nodeLimits, cancel, sink);
+                                     Cancellation cancel, FileOutput output, Consumer<Object[]> sink) {
+        return readerOf(rows.table()).shuffledSteps(rows, steps, nodeLimits, cancel, output, sink);
     }
 
     @Override

@@ -166,47 +166,48 @@ public interface TableReader {
      * partition's where the node runs the pipeline over several, as a holder of another's partition
      * does while that one is down), in the order the run sent them: a pipeline ending in a sort
      * sends each run's rows in order, for the coordinator to merge. A reader whose rows do not live
-     * on nodes sends them all to one sink.
+     * on nodes sends them all to one sink. Where {@code output} names files ({@link #writesOnNodes};
+     * null: none), each run writes its rows into files of its own instead and sends a record of
+     * each ({@link org.oooengine.core.cluster.FileOutput#RECORD_COLUMNS}); a part run twice (a
+     * hedged run) sends only the records of the run whose rows count.
      */
     default NodeFigures pipelineByNode(TableInfo table, ScanPipeline pipeline, List<Shuffle> shuffles, QueryLimits nodeLimits,
-                                       Cancellation cancel, java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
+                                       Cancellation cancel, org.oooengine.core.cluster.FileOutput output,
+                                       java.util.function.Function<String, Consumer<Object[]>> sinkOfNode) {
+        requireNoOutput(table, output);
         return pipeline(table, pipeline, shuffles, nodeLimits, cancel, sinkOfNode.apply("here"));
     }
 
     /**
-     * Whether {@link #pipelineInto} can run over {@code table}: its rows are read on nodes, which
-     * can write files themselves.
+     * Whether the pipelines and shuffled steps over {@code table} can write their rows into files
+     * where they run: its rows are read on nodes, which can.
      */
     default boolean writesOnNodes(TableInfo table) {
         return false;
     }
 
-    /**
-     * Runs {@code pipeline} over {@code table} on every node, each run writing its rows into files
-     * as {@code output} says instead of sending them; {@code written} takes the record of each file
-     * ({@link org.oooengine.core.cluster.FileOutput#RECORD_COLUMNS}), from several threads at once.
-     * A part is never run twice (no hedged run): the second run would write its rows again.
-     * Returns what the nodes reported of their runs.
-     */
-    default NodeFigures pipelineInto(TableInfo table, ScanPipeline pipeline, QueryLimits nodeLimits, Cancellation cancel,
-                                     org.oooengine.core.cluster.FileOutput output, Consumer<Object[]> written) {
-        throw new IllegalStateException("writing files on the nodes needs a table read on the nodes; " + table.name()
-                + " is not");
+    private static void requireNoOutput(TableInfo table, org.oooengine.core.cluster.FileOutput output) {
+        if (output != null) {
+            throw new IllegalStateException("writing files on the nodes needs a table read on the nodes; " + table.name()
+                    + " is not");
+        }
     }
 
     /**
      * A join of two inputs shuffled by key (a partitioned hash join): each node builds a hash
      * table of the {@code build} rows sent to it and probes it with the {@code probe} rows sent to
      * it, the join of {@code kind} with {@code residual}, then runs {@code after} and sends what
-     * comes out to {@code sink} (from several threads at once). A join among {@code after} whose
-     * build is {@link org.oooengine.core.fragment.JoinBuild.Shuffled} slot {@code i} builds from
-     * the rows of {@code moreBuilds.get(i)}, sent to the nodes alike. The build sides move first.
-     * Returns what the nodes reported of their joins.
+     * comes out to {@code sink} (from several threads at once), or writes it into files where
+     * {@code output} says, sending a record of each (null: sends the rows). A join among
+     * {@code after} whose build is {@link org.oooengine.core.fragment.JoinBuild.Shuffled} slot
+     * {@code i} builds from the rows of {@code moreBuilds.get(i)}, sent to the nodes alike. The
+     * build sides move first. Returns what the nodes reported of their joins.
      */
     default NodeFigures shuffledJoin(ShuffledSide probe, ShuffledSide build, List<ShuffledSide> moreBuilds,
                                      org.oooengine.core.sql.JoinKind kind,
                                      org.oooengine.core.sql.expr.Expr residual, List<PipelineStep> after,
-                                     QueryLimits nodeLimits, Cancellation cancel, Consumer<Object[]> sink) {
+                                     QueryLimits nodeLimits, Cancellation cancel,
+                                     org.oooengine.core.cluster.FileOutput output, Consumer<Object[]> sink) {
         throw new IllegalStateException("a join of shuffled inputs needs tables on the nodes; " + probe.table().name()
                 + " is not");
     }
@@ -234,11 +235,12 @@ public interface TableReader {
      * Steps the nodes run over rows shuffled to them by key (a window over whole partitions, then
      * what follows it): {@code rows}' producers run on every node and send each row to the node
      * its keys hash to, which runs {@code steps} over the rows it receives, as they arrive, and
-     * sends what comes out to {@code sink} (from several threads at once). Returns what the
-     * receiving nodes reported of their runs.
+     * sends what comes out to {@code sink} (from several threads at once), or writes it into files
+     * as {@link #shuffledJoin} does. Returns what the receiving nodes reported of their runs.
      */
     default NodeFigures shuffledSteps(ShuffledSide rows, List<PipelineStep> steps, QueryLimits nodeLimits,
-                                      Cancellation cancel, Consumer<Object[]> sink) {
+                                      Cancellation cancel, org.oooengine.core.cluster.FileOutput output,
+                                      Consumer<Object[]> sink) {
         throw new IllegalStateException("shuffling rows by key needs a table on the nodes; " + rows.table().name()
                 + " is not");
     }
