@@ -375,17 +375,18 @@ final class Messages {
             w.putLong(s.bytesCached());
         }
         if (splitFigures) {
-            w.putLong(splits.read()).putLong(splits.taken()).putLong(splits.seeks()).putLong(splits.waitNanos());
+            w.putLong(splits.read()).putLong(splits.taken()).putLong(splits.seeks()).putLong(splits.waitNanos())
+                    .putLong(splits.groups()).putLong(splits.groupsSkipped());
         }
         return w.toByteArray();
     }
 
     /**
-     * Reads {@link #pipelineSummary}: fourteen figures (seven to ten from a node that sends no rows
+     * Reads {@link #pipelineSummary}: sixteen figures (seven to ten from a node that sends no rows
      * ungrouped, no bytes read, none cached or no split figures), none negative, nothing after them.
      */
     static PartitionPipeline.Summary readPipelineSummary(PayloadReader r) {
-        long[] f = new long[14];
+        long[] f = new long[16];
         int read = 0;
         for (int i = 0; i < f.length && (i < 7 || r.remaining() > 0); i++) {
             f[i] = r.getLong();
@@ -394,12 +395,20 @@ final class Messages {
                 throw new ProtocolException("a pipeline summary with a negative figure " + f[i] + " at " + i);
             }
         }
-        if (r.remaining() != 0 || read > 10 && read < 14) {
+        if (r.remaining() != 0 || read > 10 && read < f.length) {
             throw new ProtocolException("a pipeline summary of " + read + " figures and " + r.remaining()
                     + " bytes after them");
         }
         return new PartitionPipeline.Summary(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9],
-                new PartitionPipeline.SplitFigures(f[10], f[11], f[12], f[13]));
+                splitFigures(f));
+    }
+
+    private static PartitionPipeline.SplitFigures splitFigures(long[] f) {
+        try {
+            return new PartitionPipeline.SplitFigures(f[10], f[11], f[12], f[13], f[14], f[15]);
+        } catch (IllegalArgumentException e) {
+            throw new ProtocolException("a pipeline summary with " + e.getMessage());
+        }
     }
 
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {

@@ -32,6 +32,9 @@ final class SplitRows implements PartitionPipeline.BatchSource {
     private int splitsTaken;
     private int seeks;
     private long waitNanos;
+    /** The groups of rows whose statistics the scan's filters were judged against, and those skipped. */
+    private long groups;
+    private long groupsSkipped;
     /** By file, where this node's last read of it ended: a split starting elsewhere is a seek. */
     private final java.util.Map<String, Long> readTo = new java.util.HashMap<>();
 
@@ -60,7 +63,25 @@ final class SplitRows implements PartitionPipeline.BatchSource {
 
     @Override
     public PartitionPipeline.SplitFigures splits() {
-        return new PartitionPipeline.SplitFigures(splitsRead, splitsTaken, seeks, waitNanos);
+        return new PartitionPipeline.SplitFigures(splitsRead, splitsTaken, seeks, waitNanos, groups, groupsSkipped);
+    }
+
+    /** {@code skip}, counting the groups it judges and those it skips. */
+    private GroupFilter counted(GroupFilter skip) {
+        return new GroupFilter() {
+            @Override
+            public boolean test(org.oooengine.core.fragment.ColumnRanges ranges) {
+                boolean skipped = skip.test(ranges);
+                groups++;
+                groupsSkipped += skipped ? 1 : 0;
+                return skipped;
+            }
+
+            @Override
+            public List<Equality> equalities() {
+                return skip.equalities();
+            }
+        };
     }
 
     @Override
@@ -142,7 +163,8 @@ final class SplitRows implements PartitionPipeline.BatchSource {
     }
 
     @Override
-    public void forEachBatch(boolean[] wanted, GroupFilter skip, Predicate<Batch> batch) {
+    public void forEachBatch(boolean[] wanted, GroupFilter filter, Predicate<Batch> batch) {
+        GroupFilter skip = filter == GroupFilter.NONE ? filter : counted(filter);
         Schema files = scan.fileSchema();
         Schema all = scan.schema();
         boolean[] wantedInFiles = Arrays.copyOf(wanted, files.size());

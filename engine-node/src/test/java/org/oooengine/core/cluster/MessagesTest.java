@@ -251,11 +251,16 @@ class MessagesTest {
         assertEquals(s.withBytesRead(96 << 20, 0), Messages.readPipelineSummary(new PayloadReader(nine)));
         // and so a node sends it, as an earlier coordinator reads it
         assertEquals(72, Messages.pipelineSummary(s.withBytesRead(96 << 20, 0)).length);
-        // a scan that took splits from other nodes: four split figures more, after the cached bytes (none here)
+        // a scan that took splits from other nodes and skipped row groups: six split figures more,
+        // after the cached bytes (none here)
         PartitionPipeline.Summary stolen = s.withBytesRead(96 << 20, 0)
-                .withSplits(new PartitionPipeline.SplitFigures(40, 12, 13, 2_500_000));
-        assertEquals(112, Messages.pipelineSummary(stolen).length);
-        assertEquals(stolen, Messages.readPipelineSummary(new PayloadReader(Messages.pipelineSummary(stolen))));
+                .withSplits(new PartitionPipeline.SplitFigures(40, 12, 13, 2_500_000, 80, 31));
+        byte[] sent = Messages.pipelineSummary(stolen);
+        assertEquals(128, sent.length);
+        assertEquals(stolen, Messages.readPipelineSummary(new PayloadReader(sent)));
+        // more groups skipped than judged: refused as any malformed figure
+        sent[127] = 81;
+        assertThrows(ProtocolException.class, () -> Messages.readPipelineSummary(new PayloadReader(sent)));
         // no split read (a table on the nodes): not sent
         assertEquals(72, Messages.pipelineSummary(s.withBytesRead(96 << 20, 0)
                 .withSplits(PartitionPipeline.SplitFigures.NONE)).length);

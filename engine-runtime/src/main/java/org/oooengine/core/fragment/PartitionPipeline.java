@@ -113,20 +113,24 @@ public final class PartitionPipeline {
      * How a node went through the splits of files it read (seed 003's questions): how many it
      * read, how many of them it took from another node's queue, how many did not start where its
      * previous read of the same file ended (a seek: the reads that became random), and the time it
-     * waited on other nodes' answers to hand it a split (synchronous request/response pairs).
+     * waited on other nodes' answers to hand it a split (synchronous request/response pairs); and
+     * of the groups of rows in them (Parquet row groups, ORC stripes) whose statistics the scan's
+     * filters were judged against, how many were skipped unread.
      */
-    public record SplitFigures(long read, long taken, long seeks, long waitNanos) {
-        public static final SplitFigures NONE = new SplitFigures(0, 0, 0, 0);
+    public record SplitFigures(long read, long taken, long seeks, long waitNanos, long groups, long groupsSkipped) {
+        public static final SplitFigures NONE = new SplitFigures(0, 0, 0, 0, 0, 0);
 
         public SplitFigures {
-            if (read < 0 || taken < 0 || seeks < 0 || waitNanos < 0) {
-                throw new IllegalArgumentException("negative split figures " + read + ", " + taken + ", " + seeks
-                        + ", " + waitNanos);
+            if (read < 0 || taken < 0 || seeks < 0 || waitNanos < 0 || groups < 0 || groupsSkipped < 0
+                    || groupsSkipped > groups) {
+                throw new IllegalArgumentException("split figures out of range " + read + ", " + taken + ", " + seeks
+                        + ", " + waitNanos + ", " + groups + ", " + groupsSkipped);
             }
         }
 
         public SplitFigures plus(SplitFigures o) {
-            return new SplitFigures(read + o.read, taken + o.taken, seeks + o.seeks, waitNanos + o.waitNanos);
+            return new SplitFigures(read + o.read, taken + o.taken, seeks + o.seeks, waitNanos + o.waitNanos,
+                    groups + o.groups, groupsSkipped + o.groupsSkipped);
         }
     }
 

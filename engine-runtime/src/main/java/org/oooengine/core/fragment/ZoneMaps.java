@@ -201,6 +201,9 @@ final class ZoneMaps {
 
     /** As a filter of a file's groups of rows: the ones {@link #excludes} skipped, and the equalities a format's own index may judge. */
     GroupFilter asFilter() {
+        if (bounds.isEmpty() && equals.isEmpty()) {
+            return GroupFilter.NONE; // nothing to judge a group by: none is counted as judged
+        }
         List<GroupFilter.Equality> equalities = new ArrayList<>();
         equals.forEach(e -> equalities.add(new GroupFilter.Equality(e.column(), e.value())));
         bounds.stream().filter(b -> b.op() == ScalarFunction.EQ)

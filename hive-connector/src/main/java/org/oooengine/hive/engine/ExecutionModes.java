@@ -160,7 +160,9 @@ final class ExecutionModes {
         if (!(node instanceof RelNode.Scan scan) || !FileTableReader.holds(scan.table()) || fileTables.isEmpty()) {
             return "";
         }
-        return "  [files: " + fileTables.get().planned(scan.table(), cluster.spec().nodes(), scan.filter(), files).describe()
+        FileTableReader reader = fileTables.get();
+        return "  [files: " + reader.planned(scan.table(), cluster.spec().nodes(), scan.filter(), files)
+                .describe(reader.facts(scan.table()))
                 + ", " + (readWhereAssigned ? "where assigned" : files.pattern().name().toLowerCase(java.util.Locale.ROOT))
                 + (files.cached() ? "" : ", not cached") + "]";
     }

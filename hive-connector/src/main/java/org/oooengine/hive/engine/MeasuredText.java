@@ -49,12 +49,19 @@ final class MeasuredText {
         TableReader.NodeFigures nodes = m.nodes();
         if (nodes != null) {
             b.append(String.format(Locale.ROOT, "; nodes read %,d rows", nodes.rowsScanned()));
+            List<String> files = new ArrayList<>();
             if (nodes.bytesRead() > 0 || nodes.bytesCached() > 0) {
-                b.append(" (").append(Sizes.readable(nodes.bytesRead())).append(" of files");
-                if (nodes.bytesCached() > 0) {
-                    b.append("; ").append(Sizes.readable(nodes.bytesCached())).append(" from the nodes' cache of files");
-                }
-                b.append(')');
+                files.add(Sizes.readable(nodes.bytesRead()) + " of files");
+            }
+            if (nodes.bytesCached() > 0) {
+                files.add(Sizes.readable(nodes.bytesCached()) + " from the nodes' cache of files");
+            }
+            if (nodes.splits().groups() > 0) {
+                files.add(String.format(Locale.ROOT, "%,d of %,d row groups and stripes skipped by their statistics",
+                        nodes.splits().groupsSkipped(), nodes.splits().groups()));
+            }
+            if (!files.isEmpty()) {
+                b.append(" (").append(String.join("; ", files)).append(')');
             }
             if (nodes.splits().taken() > 0) {
                 b.append(String.format(Locale.ROOT, ", %,d of %,d splits taken from other nodes' queues",

@@ -95,6 +95,7 @@ public final class FileTableReader implements TableReader {
         List<DataType> types = table.columns().stream().map(c -> storedOrNull(c.type())).toList();
         try {
             long rows = 0;
+            long files = 0;
             long bytes = 0;
             long[][] ranges = new long[types.size()][];
             boolean[] unbounded = new boolean[types.size()];
@@ -104,6 +105,7 @@ public final class FileTableReader implements TableReader {
                 for (FileStatus f : allowedFiles(table, name, part)) {
                     FileFacts file = facts(f, format);
                     rows += file.rows();
+                    files++;
                     bytes += f.getLen();
                     for (int c = 0; c < table.columns().size() - part.partitionValues().size(); c++) {
                         String column = table.columns().get(c).name();
@@ -128,7 +130,7 @@ public final class FileTableReader implements TableReader {
                     ranges[c] = null;
                 }
             }
-            return new Facts(rows, bytes, ranges, order.ordered());
+            return new Facts(rows, files, bytes, ranges, order.ordered());
         } catch (IOException | RuntimeException e) {
             LOG.debug("no row count of {}: {}", name, e.getMessage());
             return null;
@@ -148,7 +150,7 @@ public final class FileTableReader implements TableReader {
      * least and greatest value, or null; and in {@code ordered[c]} whether the files hold column c
      * in order ({@link FileOrder}), so that each split reads a range of its values.
      */
-    public record Facts(long rows, long bytes, long[][] ranges, boolean[] ordered) {
+    public record Facts(long rows, long files, long bytes, long[][] ranges, boolean[] ordered) {
     }
 
     /**
@@ -375,13 +377,21 @@ public final class FileTableReader implements TableReader {
 
     /** A scan's files, and how many partitions it keeps of how many (1 of 1: a table not partitioned). */
     public record Planned(FileReads.Scan scan, int partitionsKept, int partitions) {
-        /** What EXPLAIN says of it. */
-        public String describe() {
+        /**
+         * What EXPLAIN says of it: the partitions, files and bytes kept of those the table holds
+         * ({@code all}: its files' facts, null where they cannot be told), the splits they are cut into.
+         */
+        public String describe(Facts all) {
             long files = scan.splits().stream().map(FileReads.Split::path).distinct().count();
             String kept = partitions == 1 && scan.schema().size() == scan.fileColumns() ? ""
                     : String.format(java.util.Locale.ROOT, "%,d of %,d partitions, ", partitionsKept, partitions);
-            return String.format(java.util.Locale.ROOT, "%s%,d files, %,d splits, %s", kept, files, scan.splits().size(),
-                    org.oooengine.core.units.Sizes.readable(scan.bytes()));
+            String bytes = org.oooengine.core.units.Sizes.readable(scan.bytes());
+            if (all == null || all.files() == files) {
+                return String.format(java.util.Locale.ROOT, "%s%,d files, %,d splits, %s", kept, files,
+                        scan.splits().size(), bytes);
+            }
+            return String.format(java.util.Locale.ROOT, "%s%,d of %,d files, %,d splits, %s of %s", kept, files,
+                    all.files(), scan.splits().size(), bytes, org.oooengine.core.units.Sizes.readable(all.bytes()));
         }
     }
 

@@ -46,6 +46,18 @@ class MeasuredTextTest {
     }
 
     @Test
+    void rowGroupsSkippedByTheirStatisticsAreSaidWhereAnyWereJudged() {
+        OperatorFigures f = OperatorFigures.of(1, 20_000_000L).withNodes(nodes(
+                new Summary(0, 1, 10_000_000L, 1_000, 0, 0, 100).withSplits(
+                        new org.oooengine.core.fragment.PartitionPipeline.SplitFigures(3, 0, 0, 0, 12, 12)),
+                new Summary(100, 1, 12_000_000L, 1_000, 0, 0, 100, 0, 2L << 20, 0).withSplits(
+                        new org.oooengine.core.fragment.PartitionPipeline.SplitFigures(3, 0, 0, 0, 12, 9))));
+        assertEquals("  [actual rows 1, 0.020 s; nodes read 100 rows (2.0 MiB of files; 21 of 24 row groups and stripes "
+                + "skipped by their statistics), slowest n2 0.012 s, peak memory 1000 B, spilled 0 B, sent 200 B]",
+                MeasuredText.of(f));
+    }
+
+    @Test
     void skewedNodesGetALineEachUnderTheOperator() {
         OperatorFigures f = OperatorFigures.of(10, 2_000_000_000L).withNodes(nodes(
                 new Summary(1_000_000, 5, 1_900_000_000L, 64L << 20, 3L << 20, 40_000, 1_000),
