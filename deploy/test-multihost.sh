@@ -2,7 +2,7 @@
 # The deployment end to end on hosts made on this machine: network namespaces with their own sshd
 # (deploy/netns-hosts.sh), racks of 3, deployed over SSH by deploy/ansible/deploy.yml, then used.
 #
-#   deploy/test-multihost.sh --hosts 6 [--no-build] [--keep] [--work DIR]
+#   deploy/test-multihost.sh --hosts 6 [--no-build] [--keep] [--spark] [--work DIR]
 #
 # Steps: build the tarballs (-Pdeploy: engine, Hadoop, Hive Metastore), ansible-core, an inventory
 # (ooo deploy inventory), the hosts, deploy.yml (timed), TPC-H SF 0.1 loaded through the deployed
@@ -14,7 +14,9 @@
 # logins without the right password refused, one exported table registered in the deployed Hive
 # Metastore and read through a coordinator with ooo.catalog=hms, one engine host killed (a query names
 # the dead node) and brought back by deploy.yml with its rows, rolling-restart.yml (each node probed,
-# the same answers after). Everything is torn down at the end, whatever happened (--keep leaves the
+# the same answers after). With --spark, Spark SQL (pyspark 4.0.1, installed from PyPI, its Hive 4
+# client from Maven Central) also reads the table the engine created through the metastore.
+# Everything is torn down at the end, whatever happened (--keep leaves the
 # hosts up for a look; tear down with netns-hosts.sh down --inventory DIR --purge).
 #
 # Prints one JSON object on stdout (progress on stderr, logs in the work directory). Needs root and
@@ -23,14 +25,15 @@
 set -uo pipefail
 
 root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
-hosts=6 per_rack=3 build=true keep=false work=""
+hosts=6 per_rack=3 build=true keep=false spark=false work=""
 while [[ $# -gt 0 ]]; do
     case "$1" in
         --hosts) hosts="$2"; shift 2 ;;
         --no-build) build=false; shift ;;
         --keep) keep=true; shift ;;
+        --spark) spark=true; shift ;;
         --work) work="$2"; shift 2 ;;
-        -h | --help) sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "test-multihost: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -66,7 +69,7 @@ phase() {
 # Results; each starts false and turns true only when its check passed.
 deploy_seconds=null second_run_changed=null second_run_seconds=null tpch_ok=false beeline_ok=false jdbc_ok=false duckdb_compared=false
 mapreduce_on_yarn_ok=false psmj_on_yarn_ok=false metastore_ok=false recovery_ok=false hdfs_racks=null engine_racks=null
-warehouse_ok=false
+warehouse_ok=false spark_reads_ok=null
 dead_host_answered=false dead_host_seconds=null nodes_ok=false auth_required_ok=false rolling_restart_ok=false node_heap_reserved_ok=false
 notes=()
 note() { notes+=("$*"); log "NOTE: $*"; }
@@ -104,16 +107,18 @@ finish() {
     for v in "$tpch_ok" "$beeline_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$recovery_ok" \
              "$warehouse_ok" "$auth_required_ok" "$rolling_restart_ok" "$node_heap_reserved_ok"; do [[ "$v" == true ]] || ok=false; done
     [[ "$second_run_changed" == 0 && "$hdfs_racks" == "$racks" && "$engine_racks" == "$racks" ]] || ok=false
+    [[ "$spark" == false || "$spark_reads_ok" == true ]] || ok=false
     python3 - "$hosts" "$deploy_seconds" "$second_run_changed" "$second_run_seconds" "$tpch_ok" "$jdbc_ok" "$beeline_ok" "$duckdb_compared" \
         "$auth_required_ok" "$mapreduce_on_yarn_ok" "$psmj_on_yarn_ok" "$metastore_ok" "$warehouse_ok" "$dead_host_answered" "$recovery_ok" \
-        "$rolling_restart_ok" "$node_heap_reserved_ok" "$hdfs_racks" "$engine_racks" "$total" "$work" "$ok" "${phases[*]}" "${notes[@]}" <<'PY'
+        "$rolling_restart_ok" "$node_heap_reserved_ok" "$hdfs_racks" "$engine_racks" "$spark_reads_ok" "$total" "$work" "$ok" \
+        "${phases[*]}" "${notes[@]}" <<'PY'
 import json, sys
 a = sys.argv[1:]
 def v(s):
     return json.loads(s) if s not in ("", None) else None
 keys = ["hosts", "deploy_seconds", "second_run_changed", "second_run_seconds", "tpch_ok", "jdbc_ok", "beeline_ok", "duckdb_compared",
         "auth_required_ok", "mapreduce_on_yarn_ok", "psmj_on_yarn_ok", "metastore_ok", "warehouse_ok", "dead_host_answered", "recovery_ok",
-        "rolling_restart_ok", "node_heap_reserved_ok", "hdfs_racks", "engine_racks", "total_seconds"]
+        "rolling_restart_ok", "node_heap_reserved_ok", "hdfs_racks", "engine_racks", "spark_reads_ok", "total_seconds"]
 out = {k: v(x) for k, x in zip(keys, a)}
 n = len(keys)
 out["work_dir"] = a[n]
@@ -544,6 +549,22 @@ if [[ -f "$root/deploy/hive-metastore-dist/target/hive-metastore-dist.tar.gz" &&
     [[ "$written_rows" == "25,VIETNAM" && "$files_written" -ge 1 ]] \
         || note "nation_orc written through the metastore: '$written_rows' in $files_written files, expected 25,VIETNAM"
     [[ "$hms_rows" == "25,VIETNAM" && "$written_rows" == "25,VIETNAM" && "$files_written" -ge 1 ]] && metastore_ok=true
+    if [[ "$spark" == true ]]; then
+        phase spark
+        log "  Spark SQL reads nation_orc through the metastore (pyspark 4.0.1, its Hive 4.0.1 client)"
+        spark_reads_ok=false
+        if "$py" -c 'import pyspark' 2>/dev/null \
+                || "$py" -m pip install -q pyspark==4.0.1 >>"$logs/spark.log" 2>&1; then
+            # as the engine's service user, whose files these are (simple authentication)
+            spark_rows="$(HADOOP_USER_NAME=ooo timeout 900 "$py" "$root/deploy/spark-sql.py" --metastore "$hms_uri" \
+                -e "SELECT count(*), max(n_name) FROM tpch.nation_orc" 2>>"$logs/spark.log" | tail -n 1)"
+            log "  Spark read nation_orc: $spark_rows"
+            [[ "$spark_rows" == "25,VIETNAM" ]] && spark_reads_ok=true \
+                || note "Spark read nation_orc through the metastore: '$spark_rows', expected 25,VIETNAM (see $logs/spark.log)"
+        else
+            note "pyspark could not be installed: see $logs/spark.log"
+        fi
+    fi
     on "$coord" 'kill $(cat /tmp/hms-coordinator.pid) 2>/dev/null' || true
 else
     note "metastore check not run (no metastore distribution or no export)"
