@@ -16,8 +16,11 @@ public record SortKey(int column, boolean ascending, boolean nullsFirst) {
     }
 
     private int compare(Object[] x, Object[] y) {
-        Object a = x[column];
-        Object b = y[column];
+        return compareValues(x[column], y[column]);
+    }
+
+    /** How value {@code a} of this key's column orders against {@code b}: negative when it comes first. */
+    int compareValues(Object a, Object b) {
         if (a == null || b == null) {
             if (a == b) {
                 return 0;

@@ -62,6 +62,17 @@ public final class TopRows {
         heap.add(new Ranked(row, arrival, bytes));
     }
 
+    /** How many more rows it keeps whatever they are; at 0, a row must come before {@link #last} to be kept. */
+    public int room() {
+        return limit - heap.size();
+    }
+
+    /** The last row kept in the order; null when none is. */
+    public Object[] last() {
+        Ranked last = heap.peek();
+        return last == null ? null : last.row;
+    }
+
     /** The rows kept, in order; gives their memory back. */
     public List<Object[]> sorted() {
         List<Ranked> all = new ArrayList<>(heap);

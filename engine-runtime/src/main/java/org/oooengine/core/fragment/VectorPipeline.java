@@ -16,7 +16,7 @@ import org.oooengine.core.wire.ColumnarRows;
 
 /**
  * A pipeline's steps over column batches. Runs of filters, projections, hash joins,
- * grouping sets' copies ({@link VectorExpand}), ended by an aggregate or the pipeline's end, are
+ * grouping sets' copies ({@link VectorExpand}), ended by an aggregate, a top-N or the pipeline's end, are
  * {@link VectorSegment}s; a step vectors cannot run (another join kind or key type, a distinct
  * aggregate) runs on rows of SQL values in a row {@link Pipeline} of its own, whose output becomes
  * the next segment's batches.
@@ -64,6 +64,8 @@ final class VectorPipeline {
                 expands.put(e, VectorExpand.of(e));
                 vectorized = true;
                 types = e.projections().get(0).stream().map(Expr::type).toArray(SqlType[]::new);
+            } else if (step instanceof PipelineStep.TopN && i == steps.size() - 1) {
+                vectorized = true;
             } else if (step instanceof PipelineStep.PartialAggregate p && i == steps.size() - 1) {
                 vectorized = VectorAggregation.of(p, QueryMemory.unbounded(), rows -> { }) != null;
             } else if (step instanceof PipelineStep.Aggregate a && VectorAggregation.of(a, QueryMemory.unbounded(), rows -> { }) != null) {

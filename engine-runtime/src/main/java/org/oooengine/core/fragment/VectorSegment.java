@@ -15,7 +15,7 @@ import org.oooengine.core.vector.VectorExpr;
 
 /**
  * A run of filters, projections, hash joins, repeats dropped and grouping sets' copies, maybe ended by an aggregate
- * (whole, or the partial one that ends a pipeline, set by set over copies that cascade), on column batches. Its input comes as batches (from a scan) or as rows, which become a
+ * (whole, or the partial one that ends a pipeline, set by set over copies that cascade) or a top-N, on column batches. Its input comes as batches (from a scan) or as rows, which become a
  * batch: the columns its steps read as typed vectors, the others carried along as they are. A batch
  * whose decimal arithmetic outgrows a long runs the same steps row by row, so every batch gets the
  * row engine's answer.
@@ -27,6 +27,8 @@ final class VectorSegment {
     /** Per step, the types of its input's columns (null where not read); then those of the steps' output. */
     private final List<SqlType[]> typesAt = new ArrayList<>();
     private final VectorAggregation aggregation;
+    /** The top-N that ends the steps, or null. */
+    private final VectorTopN topN;
     /**
      * By step, the joins whose build rows come out when the input ends (right and full joins; a
      * right semi or anti join, which ends the steps), in the order of their steps.
@@ -58,7 +60,7 @@ final class VectorSegment {
     private FinalAggregation merged;
 
     /**
-     * @param steps       filters, projections, the hash joins {@code joins} runs, and maybe a partial aggregate last
+     * @param steps       filters, projections, the hash joins {@code joins} runs, and maybe an aggregate or a top-N last
      * @param inputTypes  the types of the input columns the steps read; null for the others
      */
     VectorSegment(List<PipelineStep> steps, SqlType[] inputTypes, Map<PipelineStep, VectorHashJoin> joins,
@@ -72,6 +74,7 @@ final class VectorSegment {
         SqlType[] types = inputTypes;
         VectorAggregation partial = null;
         VectorAggregation cascade = null;
+        VectorTopN first = null;
         for (int i = 0; i < steps.size(); i++) {
             PipelineStep step = steps.get(i);
             typesAt.add(types);
@@ -111,11 +114,14 @@ final class VectorSegment {
                 types = e.projections().get(0).stream().map(Expr::type).toArray(SqlType[]::new);
             } else if (step instanceof PipelineStep.Aggregate a) {
                 partial = VectorAggregation.of(a, memory, out);
+            } else if (step instanceof PipelineStep.TopN t) {
+                first = new VectorTopN(t, memory, out);
             } else {
                 partial = cascade != null ? cascade : VectorAggregation.of((PipelineStep.PartialAggregate) step, memory, out);
             }
         }
         this.aggregation = partial;
+        this.topN = first;
         this.outputTypes = types;
         typesAt.add(types); // after the last step: what a join that ends the steps makes
     }
@@ -231,6 +237,10 @@ final class VectorSegment {
             aggregation.add(b);
             return;
         }
+        if (topN != null) {
+            topN.add(b, outputTypes);
+            return;
+        }
         BatchSink.send(out, b, outputTypes);
     }
 
@@ -252,6 +262,9 @@ final class VectorSegment {
                 List<PipelineStep> partial = new ArrayList<>(rest.subList(0, rest.size() - 1));
                 partial.add(new PipelineStep.PartialAggregate(whole.keys(), whole.aggregates()));
                 rows = new Pipeline(partial, width, builds, merged::acceptAll, memory);
+            } else if (topN != null) {
+                // the rows before the top-N, into the one the batches reach
+                rows = new Pipeline(rest.subList(0, rest.size() - 1), width, builds, topN::addRows, memory);
             } else {
                 rows = new Pipeline(rest, width, builds, out, memory);
             }
@@ -287,6 +300,9 @@ final class VectorSegment {
             aggregation.finish();
         }
         finishRowByRow(finishedTo, steps.size());
+        if (topN != null) {
+            topN.finish();
+        }
     }
 
     /** Finishes the row pipelines from steps after {@code after} up to {@code to}, in order; returns {@code to}. */
