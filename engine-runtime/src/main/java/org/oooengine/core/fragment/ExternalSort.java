@@ -17,6 +17,7 @@ public final class ExternalSort {
     /** The most runs merged at once: one block of rows each is in memory during a merge. */
     static final int FAN_IN = 64;
 
+    private final List<SortKey> keys;
     private final Comparator<Object[]> order;
     private final QueryMemory memory;
     private final String operator;
@@ -27,6 +28,7 @@ public final class ExternalSort {
     private boolean busy;
 
     public ExternalSort(List<SortKey> keys, QueryMemory memory, String operator) {
+        this.keys = List.copyOf(keys);
         this.order = SortKey.order(keys);
         this.memory = memory;
         this.operator = operator;
@@ -64,7 +66,7 @@ public final class ExternalSort {
     }
 
     private void spillRun() {
-        held.sort(order);
+        sortHeld();
         SpillFile run = memory.newSpillFile(operator);
         for (int from = 0; from < held.size(); from += Pipeline.BATCH_ROWS) {
             memory.spilled(run.append(held.subList(from, Math.min(held.size(), from + Pipeline.BATCH_ROWS))));
@@ -75,11 +77,17 @@ public final class ExternalSort {
         heldBytes = 0;
     }
 
+    private void sortHeld() {
+        if (!LongKeySort.sort(held, keys)) {
+            held.sort(order);
+        }
+    }
+
     /** Sends every row in order, a batch at a time; deletes the runs and gives back the memory. */
     public void finish(Consumer<List<Object[]>> out) {
         busy = true; // for good: its rows go on from here
         if (runs.isEmpty()) {
-            held.sort(order);
+            sortHeld();
             for (int from = 0; from < held.size(); from += Pipeline.BATCH_ROWS) {
                 out.accept(held.subList(from, Math.min(held.size(), from + Pipeline.BATCH_ROWS)));
             }

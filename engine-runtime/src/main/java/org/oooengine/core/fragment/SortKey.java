@@ -8,15 +8,20 @@ import org.oooengine.core.sql.expr.Values;
 public record SortKey(int column, boolean ascending, boolean nullsFirst) {
     /** The order of rows by {@code keys}, the first deciding, SQL values compared as SQL compares them. */
     public static Comparator<Object[]> order(List<SortKey> keys) {
-        Comparator<Object[]> order = (x, y) -> 0;
-        for (SortKey k : keys) {
-            order = order.thenComparing(k::compare);
+        SortKey[] all = keys.toArray(new SortKey[0]);
+        if (all.length == 1) {
+            SortKey only = all[0];
+            return (x, y) -> only.compareValues(x[only.column], y[only.column]);
         }
-        return order;
-    }
-
-    private int compare(Object[] x, Object[] y) {
-        return compareValues(x[column], y[column]);
+        return (x, y) -> { // a loop, not a chain of comparators: rows are compared millions of times
+            for (SortKey k : all) {
+                int c = k.compareValues(x[k.column], y[k.column]);
+                if (c != 0) {
+                    return c;
+                }
+            }
+            return 0;
+        };
     }
 
     /** How value {@code a} of this key's column orders against {@code b}: negative when it comes first. */
