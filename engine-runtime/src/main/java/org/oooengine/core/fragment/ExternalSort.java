@@ -77,9 +77,19 @@ public final class ExternalSort {
         heldBytes = 0;
     }
 
+    /** Sorts the rows held: on their keys as longs where they are and the memory has room for them, else by the comparator. */
     private void sortHeld() {
-        if (!LongKeySort.sort(held, keys)) {
-            held.sort(order);
+        long bytes = LongKeySort.bytes(held.size(), keys.size());
+        if (!memory.tryReserve(bytes)) {
+            held.sort(order); // (about 4 bytes a row beside them)
+            return;
+        }
+        try {
+            if (!LongKeySort.sort(held, keys)) {
+                held.sort(order);
+            }
+        } finally {
+            memory.release(bytes);
         }
     }
 

@@ -8,8 +8,8 @@ import java.util.List;
  * Sorts rows by keys whose values are all integers, all dates or all decimals of one scale (up to
  * 18 digits), as an ORDER BY or a window's PARTITION BY and ORDER BY mostly are: each key's values
  * are read once into a {@code long[]}, and the rows' positions are merge sorted comparing those,
- * not the rows' objects through {@link org.oooengine.core.sql.expr.Values#compare}. The order is the one {@link SortKey#order}
- * gives, stable as {@link List#sort} is. Keys of other values (strings, doubles, timestamps,
+ * not the rows' objects through {@link org.oooengine.core.sql.expr.Values#compare}. The order is
+ * the one {@link SortKey#order} gives, stable as {@link List#sort} is. Keys of other values (strings, doubles, timestamps,
  * decimals of mixed scales) are left to {@link List#sort}.
  */
 final class LongKeySort {
@@ -26,6 +26,11 @@ final class LongKeySort {
         nulls = new boolean[keys][];
         ascending = new boolean[keys];
         nullsFirst = new boolean[keys];
+    }
+
+    /** What sorting {@code rows} rows by {@code keys} keys takes beside them: the keys' longs and null flags, the positions. */
+    static long bytes(int rows, int keys) {
+        return (long) rows * (9L * keys + 16);
     }
 
     /** Sorts {@code rows} in place by {@code keys}; false (rows untouched) when a key's values do not all fit longs alike. */
@@ -68,6 +73,7 @@ final class LongKeySort {
                 isNull[i] = true;
                 continue;
             }
+            // any mix of integer types compares by value, as Values.compare orders them
             Class<?> xKind = x instanceof Long || x instanceof Integer || x instanceof Short || x instanceof Byte
                     ? Long.class : x.getClass();
             if (kind == null) {

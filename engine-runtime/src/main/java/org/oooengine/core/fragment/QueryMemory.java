@@ -126,6 +126,14 @@ public final class QueryMemory implements AutoCloseable {
                 + (hint.isEmpty() ? "" : "; " + hint));
     }
 
+    /**
+     * Takes {@code bytes} if there is room without asking any operator to spill; else takes nothing
+     * (false): for room that only speeds an operator up.
+     */
+    public boolean tryReserve(long bytes) {
+        return fits(bytes);
+    }
+
     /** Takes {@code bytes} if both this query's limit and the node's have room; else takes nothing. */
     private boolean fits(long bytes) {
         long now = used.addAndGet(bytes);

@@ -65,7 +65,8 @@ final class VectorPipeline {
                 vectorized = true;
                 types = e.projections().get(0).stream().map(Expr::type).toArray(SqlType[]::new);
             } else if (step instanceof PipelineStep.TopN && i == steps.size() - 1) {
-                vectorized = true;
+                // not right after a step on rows or an aggregate: its rows come untyped, batches would gain nothing
+                vectorized = !run.isEmpty() || stages.isEmpty();
             } else if (step instanceof PipelineStep.PartialAggregate p && i == steps.size() - 1) {
                 vectorized = VectorAggregation.of(p, QueryMemory.unbounded(), rows -> { }) != null;
             } else if (step instanceof PipelineStep.Aggregate a && VectorAggregation.of(a, QueryMemory.unbounded(), rows -> { }) != null) {

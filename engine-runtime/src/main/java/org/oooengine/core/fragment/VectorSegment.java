@@ -74,7 +74,7 @@ final class VectorSegment {
         SqlType[] types = inputTypes;
         VectorAggregation partial = null;
         VectorAggregation cascade = null;
-        VectorTopN first = null;
+        VectorTopN top = null;
         for (int i = 0; i < steps.size(); i++) {
             PipelineStep step = steps.get(i);
             typesAt.add(types);
@@ -115,13 +115,13 @@ final class VectorSegment {
             } else if (step instanceof PipelineStep.Aggregate a) {
                 partial = VectorAggregation.of(a, memory, out);
             } else if (step instanceof PipelineStep.TopN t) {
-                first = new VectorTopN(t, memory, out);
+                top = new VectorTopN(t, memory, out);
             } else {
                 partial = cascade != null ? cascade : VectorAggregation.of((PipelineStep.PartialAggregate) step, memory, out);
             }
         }
         this.aggregation = partial;
-        this.topN = first;
+        this.topN = top;
         this.outputTypes = types;
         typesAt.add(types); // after the last step: what a join that ends the steps makes
     }
@@ -238,7 +238,7 @@ final class VectorSegment {
             return;
         }
         if (topN != null) {
-            topN.add(b, outputTypes);
+            topN.add(b, outputTypes); // throws no ArithmeticException: a batch is never kept twice
             return;
         }
         BatchSink.send(out, b, outputTypes);

@@ -13,15 +13,15 @@ import org.oooengine.core.vector.Vector;
  * it holds its rows, each position of a batch is compared on the sort keys' vectors with the last
  * row kept, and only those that come before it become rows for {@link TopRows}, which keeps them
  * exactly as on rows. Ordering a scan by a column then boxes a few thousand of its rows, not
- * every one of them with every column.
+ * every one of them with every column. Not thread-safe: one pipeline runs on one thread.
  */
 final class VectorTopN {
-    private final List<SortKey> keys;
-    private final TopRows top;
-    private final Consumer<List<Object[]>> out;
     /** Positions compared with the same last row kept. */
     private static final int SLICE = 256;
 
+    private final List<SortKey> keys;
+    private final TopRows top;
+    private final Consumer<List<Object[]>> out;
     /** The positions of a slice that come before the last row kept; reused slice after slice. */
     private final int[] ahead = new int[SLICE];
     private long rowsBoxed;
@@ -71,7 +71,7 @@ final class VectorTopN {
         rowsBoxed += rows.size();
     }
 
-    /** How many rows were made of the batches' positions, of which the first {@code count} were kept. */
+    /** How many rows were handed to {@link TopRows}: made of batches' positions, or arrived as rows. */
     long rowsBoxed() {
         return rowsBoxed;
     }
@@ -116,7 +116,7 @@ final class VectorTopN {
             } else if (v != null && (types[column] != null || v instanceof ObjectVector)) {
                 c = key.compareValues(v.box(p, types[column]), last[column]);
             } else {
-                return -1; // cannot tell here: the row goes to TopRows, which can
+                return -1; // a column not read, or of no known type: TopRows compares the row
             }
             if (c != 0) {
                 return c;
