@@ -144,8 +144,8 @@ class NodePipelineTest {
     /**
      * Distinct values counted per group (TPC-H Q16's suppliers per kind of part) are made distinct
      * per group and counted on the nodes: the partial groups of the values go by the group's keys
-     * alone, so each node counts whole groups and the coordinator gathers one row per group. NULLs
-     * counted by none; the answer is DuckDB's.
+     * alone where they have groups enough, else (four here) by all the keys, each node counting its
+     * share. NULLs counted by none; the answer is DuckDB's.
      */
     @Test
     void distinctValuesPerGroupAreCountedOnTheNodes() throws Exception {
@@ -153,9 +153,10 @@ class NodePipelineTest {
                 + "FROM lineitem WHERE l_quantity < 40 GROUP BY l_returnflag, l_linestatus";
         assertMatchesDuckDb(sql);
         String plan = explain("EXPLAIN " + sql);
-        assertTrue(plan.contains("[each node] Aggregate keys [l_returnflag, l_linestatus] aggs [count(")
-                && plan.contains("Shuffle rows by [l_returnflag, l_linestatus]"), plan);
-        assertEquals(4, gathered("EXPLAIN ANALYZE " + sql), "one row per group, each from the node that counted it");
+        // four groups: the distinct values spread over every node by all the keys, each node counting its share
+        assertTrue(plan.contains("[each node] PartialAggregate keys [l_returnflag, l_linestatus] aggs [count(")
+                && plan.contains("Shuffle rows by [l_returnflag, l_linestatus, CASE"), plan);
+        assertTrue(gathered("EXPLAIN ANALYZE " + sql) <= 4L * NODES, "a partial row per group and node");
     }
 
     /**
@@ -191,6 +192,32 @@ class NodePipelineTest {
             assertTrue(shuffled.find(), analyzed);
             assertTrue(Long.parseLong(shuffled.group(1).replace(",", "")) <= 100 * 7 * NODES, analyzed);
         }
+    }
+
+    /**
+     * A DISTINCT aggregate is two GROUP BYs, the second over the first's groups merged on the
+     * nodes. With groups enough, its rows are shuffled by its own keys and each node aggregates
+     * whole groups; with few (three return flags would keep three nodes busy and leave one idle),
+     * by all of the first's keys, each node partially aggregating the groups it merged, and the
+     * coordinator merges a partial row per group and node.
+     */
+    @Test
+    void distinctAggregatesOverFewGroupsAreSpreadOverEveryNode() throws Exception {
+        String few = "SELECT l_returnflag, count(DISTINCT l_partkey), count(*) FROM (SELECT DISTINCT l_returnflag, l_partkey, "
+                + "l_suppkey FROM lineitem) d GROUP BY l_returnflag";
+        for (String sql : List.of(few, "SELECT l_returnflag, count(DISTINCT l_partkey) FROM lineitem GROUP BY l_returnflag",
+                "SELECT l_shipmode, l_linestatus, count(DISTINCT l_suppkey) FROM lineitem WHERE l_quantity > 10 "
+                        + "GROUP BY l_shipmode, l_linestatus")) {
+            assertMatchesDuckDb(sql);
+        }
+        String plan = explain("EXPLAIN SELECT l_returnflag, count(DISTINCT l_partkey) FROM lineitem GROUP BY l_returnflag");
+        assertTrue(plan.contains("Shuffle rows by [l_returnflag, l_partkey]")
+                && plan.contains("[each node] PartialAggregate keys [l_returnflag] aggs [count(l_partkey)]"), plan);
+        assertTrue(gathered("EXPLAIN ANALYZE SELECT l_returnflag, count(DISTINCT l_partkey) FROM lineitem GROUP BY l_returnflag")
+                <= 3L * NODES, "a partial row per flag and node");
+        String many = "SELECT l_suppkey, count(DISTINCT l_partkey) FROM lineitem GROUP BY l_suppkey";
+        assertMatchesDuckDb(many);
+        assertTrue(explain("EXPLAIN " + many).contains("(each group on one node)"), many);
     }
 
     /**
@@ -547,9 +574,9 @@ class NodePipelineTest {
         String global = "SELECT count(DISTINCT l_suppkey), avg(DISTINCT l_suppkey) FROM lineitem";
         String plan = explain("EXPLAIN " + grouped);
         assertTrue(!plan.contains("distinct=true") && plan.contains("PartialAggregate keys [l_returnflag, l_partkey] aggs []"), plan);
-        // the distinct values merged and counted on the nodes, shuffled by the group's key alone
-        assertTrue(plan.contains("[each node] Aggregate keys [l_returnflag] aggs [count(l_partkey), sum(l_partkey)]")
-                && plan.contains("Shuffle rows by [l_returnflag]"), plan);
+        // the distinct values merged and counted on the nodes, shuffled by all the keys (three flags are too few groups)
+        assertTrue(plan.contains("[each node] PartialAggregate keys [l_returnflag] aggs [count(l_partkey), sum(l_partkey)]")
+                && plan.contains("Shuffle rows by [l_returnflag, l_partkey]"), plan);
         assertMatchesDuckDb(grouped);
         assertMatchesDuckDb(global);
         // the distinct values per group spill where a set of them per group could not

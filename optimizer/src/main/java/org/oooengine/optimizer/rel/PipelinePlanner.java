@@ -42,6 +42,12 @@ import org.oooengine.optimizer.catalog.TableInfo;
  */
 public final class PipelinePlanner {
     /**
+     * Fewer groups than this per node are not shuffled by their keys to be aggregated whole: they
+     * would keep few of the nodes busy.
+     */
+    private static final int FEW_GROUPS_PER_NODE = 16;
+
+    /**
      * How large a join side may be, as estimated before running, for the nodes to hold it:
      * {@code broadcastMaxBytes}, bytes of rows sent to every node (the rows a side's filters are
      * taken to keep times the stored bytes of the columns read of them; 0: never broadcast), and
@@ -144,7 +150,7 @@ public final class PipelinePlanner {
                 return perBranch;
             }
             RelNode input = place(a.input(), in);
-            RelNode.ShuffledSteps onMerged = afterMergedGroups(input, a);
+            RelNode onMerged = afterMergedGroups(input, a);
             if (onMerged != null) {
                 return onMerged;
             }
@@ -353,9 +359,12 @@ public final class PipelinePlanner {
      * GROUP BY's (TPC-H Q16 counts the distinct suppliers per kind of part: its suppliers first
      * made distinct per kind): the partial groups are shuffled by those keys alone, so that each
      * node merges whole groups and aggregates whole groups of them, and the coordinator gathers
-     * the result rather than aggregate every merged group itself. Null for any other input.
+     * the result rather than aggregate every merged group itself. When {@code a} has too few groups
+     * to keep every node busy (`count(DISTINCT l_partkey)` by `l_returnflag`: 3), the partial groups
+     * are shuffled by all their keys instead, and each node partially aggregates the groups it
+     * merged, for the coordinator to merge. Null for any other input.
      */
-    private static RelNode.ShuffledSteps afterMergedGroups(RelNode input, RelNode.Aggregate a) {
+    private RelNode afterMergedGroups(RelNode input, RelNode.Aggregate a) {
         if (!(input instanceof RelNode.FinalAggregate merged) || !merged.onNodes() || a.keys().isEmpty()
                 || a.aggregates().stream().anyMatch(AggregateCall::distinct)) {
             return null;
@@ -369,9 +378,17 @@ public final class PipelinePlanner {
                 keys.add(c.index());
             }
         }
-        List<PipelineStep> steps = List.of(new PipelineStep.MergePartials(merged.keyCount(), merged.aggregates()),
-                new PipelineStep.Aggregate(a.keys(), a.aggregates()));
-        return new RelNode.ShuffledSteps((RelNode.NodePipeline) merged.input(), keys, steps, a.fields());
+        RelNode.NodePipeline partials = (RelNode.NodePipeline) merged.input();
+        PipelineStep.MergePartials merging = new PipelineStep.MergePartials(merged.keyCount(), merged.aggregates());
+        if (model.rows(a) < FEW_GROUPS_PER_NODE * layouts.nodes(partials.scan().table())
+                && a.aggregates().stream().allMatch(AggregateCall::splittable)) {
+            List<Integer> all = IntStream.range(0, merged.keyCount()).boxed().toList();
+            RelNode.ShuffledSteps spread = new RelNode.ShuffledSteps(partials, all, List.of(merging, partialStep(a)),
+                    partialFields(a));
+            return new RelNode.FinalAggregate(spread, a.keys().size(), a.aggregates(), a.fields(), false);
+        }
+        List<PipelineStep> steps = List.of(merging, new PipelineStep.Aggregate(a.keys(), a.aggregates()));
+        return new RelNode.ShuffledSteps(partials, keys, steps, a.fields());
     }
 
     /**

@@ -389,7 +389,8 @@ public final class PlanPrinter {
     /** The steps the nodes run, as their estimates count them: a join of shuffled sides with what precedes and follows it. */
     private static List<PipelineStep> nodeSteps(RelNode n) {
         return n instanceof RelNode.NodePipeline p ? p.steps()
-                : n instanceof RelNode.ShuffledJoin j ? PlanEstimates.shuffledJoinSteps(j) : ((RelNode.IndexJoinSteps) n).steps();
+                : n instanceof RelNode.ShuffledJoin j ? PlanEstimates.shuffledJoinSteps(j)
+                : n instanceof RelNode.ShuffledSteps w ? w.steps() : ((RelNode.IndexJoinSteps) n).steps();
     }
 
     private static BitSet all(int width) {

@@ -415,8 +415,9 @@ public sealed interface RelNode {
             if (!input.shuffles().isEmpty()) {
                 throw new IllegalArgumentException("the rows shuffled come from a pipeline that does not shuffle");
             }
-            if (steps.stream().anyMatch(s -> s instanceof PipelineStep.HashJoin || s instanceof PipelineStep.PartialAggregate)) {
-                throw new IllegalArgumentException("no join or partial aggregate after rows shuffled by key");
+            if (steps.stream().anyMatch(s -> s instanceof PipelineStep.HashJoin)
+                    || steps.subList(0, steps.size() - 1).stream().anyMatch(s -> s instanceof PipelineStep.PartialAggregate)) {
+                throw new IllegalArgumentException("no join after rows shuffled by key, and a partial aggregate only last");
             }
         }
 
@@ -432,10 +433,11 @@ public sealed interface RelNode {
             return new ShuffledSteps(input, fewer, steps, fields);
         }
 
-        /** Whether the last step ends what the nodes may run (a top-N, a sort, a limit): nothing goes after it. */
+        /** Whether the last step ends what the nodes may run (a top-N, a sort, a limit, a partial aggregate): nothing goes after it. */
         public boolean ended() {
             PipelineStep last = steps.get(steps.size() - 1);
-            return last instanceof PipelineStep.TopN || last instanceof PipelineStep.Sort || last instanceof PipelineStep.Limit;
+            return last instanceof PipelineStep.TopN || last instanceof PipelineStep.Sort || last instanceof PipelineStep.Limit
+                    || last instanceof PipelineStep.PartialAggregate;
         }
     }
 
@@ -461,7 +463,9 @@ public sealed interface RelNode {
         }
 
         private static boolean fromNodes(RelNode input) {
-            return input instanceof NodePipeline || input instanceof ShuffledJoin || input instanceof IndexJoinSteps;
+            return input instanceof NodePipeline || input instanceof ShuffledJoin || input instanceof IndexJoinSteps
+                    || input instanceof ShuffledSteps s && s.ended()
+                    && s.steps().get(s.steps().size() - 1) instanceof PipelineStep.PartialAggregate;
         }
 
         /** The nodes' work whose last step is the partial aggregate: the input, or the first of a union's. */
