@@ -380,7 +380,8 @@ public final class PipelinePlanner {
         }
         RelNode.NodePipeline partials = (RelNode.NodePipeline) merged.input();
         PipelineStep.MergePartials merging = new PipelineStep.MergePartials(merged.keyCount(), merged.aggregates());
-        if (model.rows(a) < FEW_GROUPS_PER_NODE * layouts.nodes(partials.scan().table())
+        long groups = model.rows(a); // (-1: not known, when the statistics are missing)
+        if (groups >= 0 && groups < FEW_GROUPS_PER_NODE * layouts.nodes(partials.scan().table())
                 && a.aggregates().stream().allMatch(AggregateCall::splittable)) {
             List<Integer> all = IntStream.range(0, merged.keyCount()).boxed().toList();
             RelNode.ShuffledSteps spread = new RelNode.ShuffledSteps(partials, all, List.of(merging, partialStep(a)),

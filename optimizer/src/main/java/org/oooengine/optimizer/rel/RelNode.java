@@ -399,9 +399,10 @@ public sealed interface RelNode {
      * window's PARTITION BY among the keys), after a {@link PipelineStep.MergePartials} and
      * HAVING's filters when the input is a GROUP BY's partial groups; or, over such groups, a
      * whole {@link PipelineStep.Aggregate} keyed by all of the keys (TPC-H Q16's count of the
-     * distinct suppliers per kind of part), or the merged groups as they are (an INSERT's rows,
-     * written where they are merged). What follows runs there too (filters, projections,
-     * windows, a top-N).
+     * distinct suppliers per kind of part), or a {@link PipelineStep.PartialAggregate} keyed by
+     * some (when they have too few groups to spread over the nodes), whose partial rows a
+     * {@link FinalAggregate} merges, or the merged groups as they are (an INSERT's rows, written
+     * where they are merged). What follows runs there too (filters, projections, windows, a top-N).
      */
     record ShuffledSteps(NodePipeline input, List<Integer> keys, List<PipelineStep> steps, List<Field> fields)
             implements RelNode {
