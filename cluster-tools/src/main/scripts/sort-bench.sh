@@ -18,16 +18,20 @@ EOF
 here="$(cd "$(dirname "$0")/../../../.." && pwd)"
 cluster="" runs=5 label="" ooo="$here/ooo"
 while [[ $# -gt 0 ]]; do
+    if [[ "$1" =~ ^--(cluster|runs|label|ooo)$ && $# -lt 2 ]]; then
+        echo "$1 needs a value" >&2; usage >&2; exit 2
+    fi
     case "$1" in
         --cluster) cluster="$2"; shift 2 ;;
         --runs) runs="$2"; shift 2 ;;
         --label) label="$2"; shift 2 ;;
         --ooo) ooo="$2"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
-        *) usage >&2; exit 2 ;;
+        *) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
     esac
 done
-[[ -n "$cluster" && "$runs" =~ ^[1-9][0-9]*$ ]] || { usage >&2; exit 2; }
+[[ -n "$cluster" ]] || { echo "--cluster is required" >&2; usage >&2; exit 2; }
+[[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "--runs must be a positive integer, not $runs" >&2; usage >&2; exit 2; }
 [[ -n "$label" ]] || label="$(git -C "$(dirname "$ooo")" rev-parse --short HEAD)"
 
 queries=(

@@ -9,8 +9,8 @@ import java.util.List;
  * 18 digits), as an ORDER BY or a window's PARTITION BY and ORDER BY mostly are: each key's values
  * are read once into a {@code long[]}, and the rows' positions are merge sorted comparing those,
  * not the rows' objects through {@link org.oooengine.core.sql.expr.Values#compare}. The order is
- * the one {@link SortKey#order} gives, stable as {@link List#sort} is. Keys of other values (strings, doubles, timestamps,
- * decimals of mixed scales) are left to {@link List#sort}.
+ * the one {@link SortKey#order} gives, stable as {@link List#sort} is. Keys of other values
+ * (strings, doubles, timestamps, decimals of mixed scales) are left to {@link List#sort}.
  */
 final class LongKeySort {
     /** Runs this short are sorted by insertion before they are merged. */
