@@ -178,6 +178,25 @@ class WindowFunctionsTest {
     }
 
     @Test
+    void aggregatesOverAWindowOnTheNodesArePartlyComputedThere() throws Exception {
+        String[] queries = {
+            "SELECT max(r), count(*), avg(o_totalprice) FROM (SELECT o_totalprice, rank() OVER (PARTITION BY o_custkey"
+                    + " ORDER BY o_totalprice DESC) r FROM orders) t",
+            "SELECT r, count(*) c, sum(o_totalprice) s FROM (SELECT o_totalprice, row_number() OVER (PARTITION BY o_custkey"
+                    + " ORDER BY o_orderdate, o_orderkey) r FROM orders) t WHERE r <= 3 GROUP BY r",
+            // not split in two: DISTINCT's values are merged where the window's rows meet
+            "SELECT count(DISTINCT r) FROM (SELECT rank() OVER (PARTITION BY o_custkey ORDER BY o_totalprice) r FROM orders) t"};
+        for (String sql : queries) {
+            assertNull(OracleComparison.difference(cluster.run(sql), cluster.oracle().rows(sql), false), sql);
+        }
+        for (int i = 0; i < 2; i++) {
+            String plan = explain(queries[i]);
+            assertTrue(plan.lines().anyMatch(l -> l.contains("[each node] PartialAggregate")), plan);
+            assertTrue(plan.lines().anyMatch(l -> l.trim().startsWith("FinalAggregate")), plan);
+        }
+    }
+
+    @Test
     void explainSaysWhereEachWindowRuns() {
         String shuffled = explain("SELECT o_custkey, o_orderkey, row_number() OVER (PARTITION BY o_custkey ORDER BY o_orderkey)"
                 + " rn, count(*) OVER (PARTITION BY o_orderstatus) c FROM orders");

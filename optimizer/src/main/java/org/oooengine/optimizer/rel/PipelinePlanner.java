@@ -519,8 +519,8 @@ public final class PipelinePlanner {
         if (placed instanceof RelNode.ShuffledJoin j) {
             return j.then(step, out);
         }
-        if (placed instanceof RelNode.ShuffledSteps w) { // not a partial aggregate: its groups are merged from pipelines
-            return w.ended() || step instanceof PipelineStep.PartialAggregate ? null : w.then(step, out);
+        if (placed instanceof RelNode.ShuffledSteps w) {
+            return w.ended() ? null : w.then(step, out);
         }
         if (placed instanceof RelNode.IndexJoinSteps s) {
             return s.then(step, out);
