@@ -53,11 +53,12 @@ final class PlanEstimates {
             // merged on arrival: the rows sent named as their pipeline made them (a partial aggregate's states by its calls)
             List<Field> sent = j.leftArrival().steps().isEmpty() ? j.left().fields() : pipeline(j.left()).output();
             made = new PipelineRows(sent, rows(j.left()), model.columns(j.left()), shuffledJoinSteps(j), j.fields(),
-                    build -> side(build, List.of(), List.of(), j), RowEstimates.Ranges.NONE, 1, model);
+                    build -> side(build, List.of(), List.of(), j), RowEstimates.Ranges.NONE,
+                    layouts.nodes(j.left().scan().table()), model);
         } else if (n instanceof RelNode.ShuffledSteps w) {
             // the rows sent named as their pipeline made them: a partial aggregate's states by its calls
             made = new PipelineRows(pipeline(w.input()).output(), rows(w.input()), model.columns(w.input()), w.steps(), w.fields(),
-                    build -> PipelineRows.Side.UNKNOWN, RowEstimates.Ranges.NONE, 1, model);
+                    build -> PipelineRows.Side.UNKNOWN, RowEstimates.Ranges.NONE, layouts.nodes(w.input().scan().table()), model);
         } else {
             RelNode.IndexJoinSteps s = (RelNode.IndexJoinSteps) n;
             made = new PipelineRows(s.join().fields(), rows(s.join()), model.columns(s.join()), s.steps(), s.fields(),
