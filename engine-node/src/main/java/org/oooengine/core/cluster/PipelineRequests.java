@@ -301,7 +301,8 @@ final class PipelineRequests implements RequestFamily {
             pipeline.stopWhen(NodeQueries.cancelledBy(out));
             queries.exchanges.drainChunks(e.exchange(), e.producers(), out::cancelled, pipeline::accept);
             pipeline.finish();
-            return PartitionPipeline.Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory);
+            return PartitionPipeline.Summary.of(pipeline.rowsIn(), pipeline.rowsOut(), System.nanoTime() - t0, memory)
+                    .withRowsUngrouped(pipeline.rowsUngrouped());
         }));
     }
 }

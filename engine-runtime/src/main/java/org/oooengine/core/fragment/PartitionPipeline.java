@@ -558,6 +558,12 @@ public final class PartitionPipeline {
         public long rowsOut() {
             return counted.rowsOut;
         }
+
+        /** The rows a partial aggregate among its steps sent on ungrouped ({@link Summary#rowsUngrouped}). */
+        public long rowsUngrouped() {
+            started(null);
+            return pipeline.rowsUngrouped();
+        }
     }
 
     /**

@@ -202,6 +202,29 @@ class UngroupedPartialsTest {
         VectorScanTest.assertSameRows(whole(keys, rows), merge(keys.size(), partials, QueryMemory.unbounded()), "row engine");
     }
 
+    /** Rows shuffled to a node whose steps end in a partial aggregate: the rows it sent on ungrouped are counted there too. */
+    @Test
+    void aPartialAggregateOverShuffledRowsCountsTheRowsItSentUngrouped() {
+        int count = 130_000;
+        List<Object[]> rows = rows(new Random(13), count);
+        BitSet all = new BitSet();
+        all.set(0, TYPES.length);
+        List<Object[]> partials = new ArrayList<>();
+        PartitionPipeline.OverRows shuffled = new PartitionPipeline.OverRows(new ScanPipeline("", TYPES.length, all,
+                List.of(new PipelineStep.PartialAggregate(List.of(ID, FLAG), CALLS, 90))), Pipeline.BuildSource.ROWS_ONLY,
+                partials::addAll, QueryMemory.unbounded());
+        for (int from = 0; from < count; from += 1024) {
+            PayloadWriter w = new PayloadWriter();
+            ColumnarRows.write(w, rows.subList(from, Math.min(count, from + 1024)));
+            shuffled.accept(ColumnarRows.readChunk(new PayloadReader(w.toByteArray())));
+        }
+        shuffled.finish();
+        // grouped up to the chunk that reached the sample, every row after it sent on alone
+        long grouped = (VectorAggregation.SKIP_SAMPLE_ROWS + 1023) / 1024 * 1024;
+        assertEquals(count - grouped, shuffled.rowsUngrouped());
+        VectorScanTest.assertSameRows(whole(List.of(ID, FLAG), rows), merge(2, partials, QueryMemory.unbounded()), "shuffled");
+    }
+
     @Test
     void aPartialAggregateWithoutKeysNeverStopsGrouping() {
         List<Object[]> rows = rows(new Random(8));

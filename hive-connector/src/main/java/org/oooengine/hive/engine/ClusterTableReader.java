@@ -379,13 +379,14 @@ public final class ClusterTableReader implements TableReader {
     /**
      * A node's producer of partial groups and its merger, which run at once with memory of their
      * own: what the node read (rows, and bytes of files) and sent on, the most both held (their
-     * peaks added up, at most that) and what both spilled.
+     * peaks added up, at most that), what both spilled and the rows their partial aggregates sent on
+     * ungrouped.
      */
     private static PartitionPipeline.Summary alongside(PartitionPipeline.Summary producer, PartitionPipeline.Summary merger) {
         return new PartitionPipeline.Summary(producer.rowsScanned(), merger.rowsOut(), Math.max(producer.nanos(), merger.nanos()),
                 producer.peakMemoryBytes() + merger.peakMemoryBytes(), producer.spilledBytes() + merger.spilledBytes(),
-                producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut(), producer.rowsUngrouped(),
-                producer.bytesRead(), producer.bytesCached(), producer.splits());
+                producer.spilledRows() + merger.spilledRows(), producer.bytesOut() + merger.bytesOut(),
+                producer.rowsUngrouped() + merger.rowsUngrouped(), producer.bytesRead(), producer.bytesCached(), producer.splits());
     }
 
     @Override
