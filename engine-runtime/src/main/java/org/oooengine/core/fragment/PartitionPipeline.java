@@ -492,17 +492,10 @@ public final class PartitionPipeline {
             this.stop = stop;
         }
 
-        /**
-         * A chunk as it arrived: partial groups merged from its columns, or a batch straight from
-         * its columns where they are of the types read, else its rows.
-         */
+        /** A chunk as it arrived: a batch straight from its columns where they are of the types read, else its rows. */
         public void accept(ColumnarRows.Chunk chunk) {
             rowsIn += chunk.size();
             started(chunk);
-            if (pipeline.mergesChunks()) {
-                pipeline.acceptChunk(chunk);
-                return;
-            }
             Batch batch = ChunkBatches.of(chunk, inputTypes);
             if (batch != null) {
                 pipeline.accept(batch);
@@ -541,12 +534,6 @@ public final class PartitionPipeline {
 
         public long rowsIn() {
             return rowsIn;
-        }
-
-        /** Whether the steps begin by merging partial groups, merged from the chunks' columns as they arrive. */
-        boolean mergesChunks() {
-            started(null);
-            return pipeline.mergesChunks();
         }
 
         /** The steps run row by row (none where every one runs on batches). */

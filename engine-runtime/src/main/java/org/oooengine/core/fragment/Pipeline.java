@@ -234,20 +234,6 @@ public final class Pipeline {
         push(batch, 0);
     }
 
-    /**
-     * Merges a chunk of partial groups that arrived, from its columns ({@link FinalAggregation#acceptChunk}):
-     * for a pipeline whose first step is a {@link PipelineStep.MergePartials}.
-     */
-    public void acceptChunk(ColumnarRows.Chunk chunk) {
-        if (mergesAt.length == 0 || mergesAt[0] == null) {
-            throw new IllegalStateException("chunks of partial groups go to a pipeline that merges them first");
-        }
-        rowsIn.add(chunk.size());
-        if (!enough()) {
-            mergesAt[0].acceptChunk(chunk);
-        }
-    }
-
     /** Runs {@code rows} through the steps from {@code first} on. */
     private void push(List<Object[]> batch, int first) {
         List<Object[]> rows = batch;

@@ -27,8 +27,6 @@ final class VectorPipeline {
     private final List<Runnable> finishers = new ArrayList<>();
     private final List<VectorSegment> segments = new ArrayList<>();
     private final List<Pipeline> rowStages = new ArrayList<>();
-    /** The row stage that merges partial groups as the steps' first, when it is: chunks that arrive go to it as they came. */
-    private final Pipeline mergesFirst;
     private final BuildRows.Cache built;
 
     /** A run of steps for a segment, or (when {@link #rowStep} is set) one step on rows. */
@@ -157,8 +155,6 @@ final class VectorPipeline {
             }
         }
         this.head = segment;
-        this.mergesFirst = stages.size() > 1 && stages.get(0).steps().isEmpty()
-                && stages.get(1).rowStep() instanceof PipelineStep.MergePartials ? rowStages.get(rowStages.size() - 1) : null;
         for (int i = reversed.size() - 1; i >= 0; i--) {
             finishers.add(reversed.get(i));
         }
@@ -189,16 +185,6 @@ final class VectorPipeline {
     /** Runs a batch of input rows through the steps. */
     void accept(Batch batch) {
         head.accept(batch);
-    }
-
-    /** Whether the steps begin by merging partial groups, which {@link #acceptChunk} merges from a chunk's columns. */
-    boolean mergesChunks() {
-        return mergesFirst != null;
-    }
-
-    /** Merges a chunk of partial groups that arrived, from its columns where it came as columns (no row boxed). */
-    void acceptChunk(ColumnarRows.Chunk chunk) {
-        mergesFirst.acceptChunk(chunk);
     }
 
     /** Runs input rows of SQL values through the steps: as batches where their values fit vectors, else row by row. */

@@ -130,48 +130,6 @@ class UngroupedPartialsTest {
     }
 
     /** A shuffle's end as a test sees it: each batch gathered into a chunk of columns, as it goes on the wire. */
-    /**
-     * Partial groups shuffled to a node whose steps begin by merging them are merged from the
-     * chunks' columns, as they arrived, and what follows the merge (a HAVING, a projection) gets
-     * the groups the row engine's pipeline gives.
-     */
-    @Test
-    void aNodeThatMergesShuffledGroupsFirstMergesThemFromTheirColumns() {
-        List<Object[]> rows = rows(new Random(12));
-        List<AggregateCall> calls = CALLS.subList(0, 6);
-        List<Expr> keys = List.of(ID, FLAG);
-        List<ColumnarRows.Chunk> chunks = new ArrayList<>();
-        VectorAggregation a = VectorAggregation.of(new PipelineStep.PartialAggregate(keys, calls, 0), 1_000_000,
-                QueryMemory.unbounded(), new Shuffled(chunks));
-        inBatches(rows, TYPES, a::add);
-        a.finish();
-        Expr count = new Expr.Column(2, SqlType.BIGINT);
-        List<PipelineStep> steps = List.of(new PipelineStep.MergePartials(2, calls),
-                new PipelineStep.Filter(new Expr.Call(ScalarFunction.GT, List.of(count, new Expr.Literal(1L, SqlType.BIGINT)),
-                        SqlType.BOOLEAN)),
-                new PipelineStep.Project(List.of(new Expr.Column(1, SqlType.varchar(1)), new Expr.Column(0, SqlType.BIGINT),
-                        count, new Expr.Column(7, SqlType.decimal(25, 2)))));
-        int width = keys.size() + calls.size() * AggregateCall.PARTIAL_WIDTH;
-        BitSet all = new BitSet();
-        all.set(0, width);
-        List<Object[]> fromColumns = new ArrayList<>();
-        PartitionPipeline.OverRows merging = new PartitionPipeline.OverRows(new ScanPipeline("", width, all, steps),
-                Pipeline.BuildSource.ROWS_ONLY, fromColumns::addAll, QueryMemory.unbounded());
-        List<Object[]> fromRows = new ArrayList<>();
-        Pipeline byRow = new Pipeline(steps, width, Pipeline.BuildSource.ROWS_ONLY, fromRows::addAll, QueryMemory.unbounded());
-        for (ColumnarRows.Chunk chunk : chunks) {
-            assertTrue(chunk.columns() != null, "sent as columns");
-            merging.accept(ColumnarRows.Chunk.ofColumns(chunk.size(), chunk.columns()));
-            byRow.accept(chunk.rows());
-        }
-        assertTrue(merging.mergesChunks(), "merged from the chunks' columns");
-        merging.finish();
-        byRow.finish();
-        assertTrue(fromRows.size() > 50, "groups kept: " + fromRows.size());
-        VectorScanTest.assertSameRows(fromRows, fromColumns, "merged from columns");
-        assertEquals(chunks.stream().mapToLong(ColumnarRows.Chunk::size).sum(), merging.rowsIn());
-    }
-
     private record Shuffled(List<ColumnarRows.Chunk> chunks) implements BatchSink {
         @Override
         public void accept(List<Object[]> rows) {
