@@ -2,23 +2,25 @@
 # Times ORDER BY ... LIMIT, ORDER BY and window functions over TPC-H SF 1 on a running cluster:
 # per query the total EXPLAIN ANALYZE reports (the statement as the engine ran it, without the
 # shell's start), one warm-up then --runs runs; prints a JSON line per query with every run and
-# the median. Run it with two builds against the same cluster to compare them.
+# the median. Run it with two builds against the same cluster to compare them; --queries times
+# other queries the same way.
 set -euo pipefail
 
 usage() {
     cat <<EOF
-Usage: $0 --cluster DIR [--runs N] [--label TEXT] [--ooo PATH]
+Usage: $0 --cluster DIR [--runs N] [--label TEXT] [--ooo PATH] [--queries FILE]
   --cluster DIR   a running cluster loaded with ooo load tpch --sf 1
   --runs N        timed runs per query after one warm-up (default 5)
   --label TEXT    "build" field of each line (default: the build's commit)
   --ooo PATH      the ooo launcher to run (default: the one of this checkout)
+  --queries FILE  the queries to time, one per line (default: the sorts and windows below)
 EOF
 }
 
 here="$(cd "$(dirname "$0")/../../../.." && pwd)"
-cluster="" runs=5 label="" ooo="$here/ooo"
+cluster="" runs=5 label="" ooo="$here/ooo" queries_file=""
 while [[ $# -gt 0 ]]; do
-    if [[ "$1" =~ ^--(cluster|runs|label|ooo)$ && $# -lt 2 ]]; then
+    if [[ "$1" =~ ^--(cluster|runs|label|ooo|queries)$ && $# -lt 2 ]]; then
         echo "$1 needs a value" >&2; usage >&2; exit 2
     fi
     case "$1" in
@@ -26,6 +28,7 @@ while [[ $# -gt 0 ]]; do
         --runs) runs="$2"; shift 2 ;;
         --label) label="$2"; shift 2 ;;
         --ooo) ooo="$2"; shift 2 ;;
+        --queries) queries_file="$2"; shift 2 ;;
         -h|--help) usage; exit 0 ;;
         *) echo "unknown argument: $1" >&2; usage >&2; exit 2 ;;
     esac
@@ -43,6 +46,11 @@ queries=(
     "select max(r) from (select rank() over (partition by o_custkey order by o_totalprice desc) r from orders) t"
     "select count(*) from (select o_custkey, row_number() over (partition by o_custkey order by o_orderdate) r from orders) t where r <= 2"
 )
+if [[ -n "$queries_file" ]]; then
+    [[ -r "$queries_file" ]] || { echo "cannot read --queries $queries_file" >&2; usage >&2; exit 2; }
+    mapfile -t queries < <(grep -v '^[[:space:]]*$' "$queries_file")
+    [[ ${#queries[@]} -gt 0 ]] || { echo "no query in $queries_file" >&2; exit 2; }
+fi
 
 for q in "${queries[@]}"; do
     times=()
