@@ -18,6 +18,35 @@ public sealed interface PipelineStep {
 
     /** Each row becomes the values of {@code exprs}. */
     record Project(List<Expr> exprs) implements PipelineStep {
+        /**
+         * This projection of the rows {@code inner} makes, as one projection of {@code inner}'s
+         * input (a subquery's columns then the outer query's: one row copied, not two); null where
+         * that would compute one of {@code inner}'s expressions more than once.
+         */
+        public Project after(Project inner) {
+            int[] uses = new int[inner.exprs.size()];
+            exprs.forEach(e -> Exprs.columns(e).stream().forEach(c -> uses[c]++));
+            for (int c = 0; c < uses.length; c++) {
+                Expr made = inner.exprs.get(c);
+                if (uses[c] > 1 && !(made instanceof Expr.Column || made instanceof Expr.Literal)) {
+                    return null;
+                }
+            }
+            return new Project(exprs.stream().map(e -> Exprs.substitute(e, inner.exprs)).toList());
+        }
+    }
+
+    /** {@code steps} then {@code step}: a projection of a projection's rows made one ({@link Project#after}). */
+    static List<PipelineStep> appended(List<PipelineStep> steps, PipelineStep step) {
+        List<PipelineStep> more = new java.util.ArrayList<>(steps);
+        PipelineStep last = more.isEmpty() ? null : more.get(more.size() - 1);
+        Project merged = step instanceof Project outer && last instanceof Project inner ? outer.after(inner) : null;
+        if (merged != null) {
+            more.set(more.size() - 1, merged);
+        } else {
+            more.add(step);
+        }
+        return more;
     }
 
     /**

@@ -1438,9 +1438,7 @@ public final class PipelinePlanner {
         }
 
         Chain with(PipelineStep step, List<Field> out) {
-            List<PipelineStep> more = new ArrayList<>(steps);
-            more.add(step);
-            return new Chain(scan, more, broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes,
+            return new Chain(scan, PipelineStep.appended(steps, step), broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes,
                     PartitionColumn.after(step, partitionAlias), sliceColumn, slicedBy, slicedAlike);
         }
 

@@ -227,9 +227,7 @@ public sealed interface RelNode {
 
         /** These steps and then {@code step}, giving rows of {@code out}. */
         public IndexJoinSteps then(PipelineStep step, List<Field> out) {
-            List<PipelineStep> more = new ArrayList<>(steps);
-            more.add(step);
-            return new IndexJoinSteps(join, more, broadcasts, out);
+            return new IndexJoinSteps(join, PipelineStep.appended(steps, step), broadcasts, out);
         }
 
         /** These steps and then a join with the rows of {@code build}, sent to every node, giving rows of {@code out}. */
@@ -344,10 +342,8 @@ public sealed interface RelNode {
 
         /** This join with {@code step} run after it, giving rows of {@code out}. */
         public ShuffledJoin then(PipelineStep step, List<Field> out) {
-            List<PipelineStep> more = new ArrayList<>(after);
-            more.add(step);
-            return new ShuffledJoin(left, right, kind, leftKeys, rightKeys, residual, more, out, leftArrival, rightArrival,
-                    moreBuilds);
+            return new ShuffledJoin(left, right, kind, leftKeys, rightKeys, residual, PipelineStep.appended(after, step), out,
+                    leftArrival, rightArrival, moreBuilds);
         }
 
         /**
@@ -424,9 +420,7 @@ public sealed interface RelNode {
 
         /** These steps and then {@code step}, giving rows of {@code out}. */
         public ShuffledSteps then(PipelineStep step, List<Field> out) {
-            List<PipelineStep> more = new ArrayList<>(steps);
-            more.add(step);
-            return new ShuffledSteps(input, keys, more, out);
+            return new ShuffledSteps(input, keys, PipelineStep.appended(steps, step), out);
         }
 
         /** The same steps over the rows shuffled by {@code fewer} of the keys instead. */
