@@ -75,6 +75,7 @@ final class VectorPipeline {
                 stages.add(new Stage(run, runTypes, null, 0));
                 run = new ArrayList<>();
                 runTypes = typesRead(steps, i + 1, Pipeline.widthAfter(step, width));
+                groupKeysProbed(a, laterJoinKeys(steps, i + 1), runTypes);
                 types = runTypes;
                 continue;
             } else if (step instanceof PipelineStep.HashJoin j && built.of(j, width).inMemory()) {
@@ -352,6 +353,21 @@ final class VectorPipeline {
             }
         }
         return types;
+    }
+
+    /**
+     * Types the columns of {@code a}'s groups that the joins after it probe with ({@code probed}),
+     * as the aggregate makes them: typed, the groups' rows become batches that the joins take
+     * (TPC-DS Q23's sales counted per item and day, then joined with the items).
+     */
+    private static void groupKeysProbed(PipelineStep.Aggregate a, List<Integer> probed, SqlType[] into) {
+        for (int c : probed) {
+            SqlType type = c < a.keys().size() ? a.keys().get(c).type()
+                    : c - a.keys().size() < a.aggregates().size() ? a.aggregates().get(c - a.keys().size()).type() : null;
+            if (c < into.length && into[c] == null && type != null && Vector.representation(type) != null) {
+                into[c] = type;
+            }
+        }
     }
 
     private static void aggregateTypes(List<Expr> keys, List<AggregateCall> calls, SqlType[] into) {
