@@ -14,6 +14,7 @@ import org.oooengine.core.fragment.FinalAggregation;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.MemoryLimitExceededException;
 import org.oooengine.core.cluster.FileOutput;
+import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.Pipeline;
 import org.oooengine.core.fragment.RowBatches;
 import org.oooengine.core.fragment.PipelineStep;
@@ -29,6 +30,7 @@ import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.Expr;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.StatementMemory;
+import org.oooengine.optimizer.rel.Field;
 import org.oooengine.optimizer.rel.PlanPrinter;
 import org.oooengine.optimizer.rel.RelNode;
 
@@ -519,13 +521,14 @@ public final class Executor {
     private void join(RelNode.Join j, Consumer<List<Object[]>> out) {
         PipelineStep.HashJoin step = new PipelineStep.HashJoin(new JoinBuild.Gathered(0), j.kind(), ints(j.leftKeys()),
                 ints(j.rightKeys()), j.residual(), j.right().fields().size());
-        Pipeline pipeline = new Pipeline(List.of(step), j.left().fields().size(),
-                Pipeline.BuildSource.ofRows((build, rows) -> produce(j.right(), rows)), out, memory);
-        // a probe row that meets many rows makes them a batch at a time: the statement's cancellation is checked between
-        pipeline.stopWhen(() -> {
-            cancel.check();
-            return false;
-        });
+        // on column batches where the rows' values and the join fit them, else row by row; a probe row
+        // that meets many rows makes them a batch at a time: the statement's cancellation is checked between
+        PartitionPipeline.OverTypedRows pipeline = new PartitionPipeline.OverTypedRows(List.of(step),
+                j.left().fields().stream().map(Field::type).toList(),
+                Pipeline.BuildSource.ofRows((build, rows) -> produce(j.right(), rows)), out, memory, () -> {
+                    cancel.check();
+                    return false;
+                });
         produce(j.left(), pipeline::accept);
         pipeline.finish();
     }
