@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.Format;
+import org.oooengine.cluster.bench.QueryProfiles;
 import org.oooengine.cluster.bench.tpcds.TpcdsBench;
 import org.oooengine.cluster.bench.tpcds.TpcdsDuckDb;
 import org.oooengine.cluster.bench.tpcds.TpcdsQueries;
@@ -71,6 +72,12 @@ final class BenchTpcdsCommand implements Callable<Integer> {
                     + "and times measured, to <dir>/q01.txt, ... (not timed)")
     Path explainDir;
 
+    @Option(names = "--profile", paramLabel = "<dir>",
+            description = "record a CPU profile (Java Flight Recorder) of each query's timed runs on every node and in "
+                    + "this process: <dir>/qNN-coordinator.jfr, each node's under its data directory "
+                    + "(profiles/tpcds-qNN.jfr), and <dir>/qNN-profile.json naming them with their busiest methods")
+    Path profile;
+
     @Option(names = "--json", description = "print one JSON object instead of a table")
     boolean json;
 
@@ -88,6 +95,7 @@ final class BenchTpcdsCommand implements Callable<Integer> {
         if (timeout.isZero() || timeout.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--timeout must be positive, got " + timeout);
         }
+        Path profileDir = profile == null ? null : profileDirectory();
         try {
             Class.forName("org.duckdb.DuckDBDriver");
         } catch (ClassNotFoundException e) {
@@ -127,6 +135,9 @@ final class BenchTpcdsCommand implements Callable<Integer> {
                 if (explainDir != null) {
                     bench.explainingTo(explainDir);
                 }
+                if (profileDir != null) {
+                    bench.profiledBy(new QueryProfiles(engine.cluster(), profileDir, "tpcds"));
+                }
                 List<TpcdsQueryResult> ran = bench.run(chosen, q -> {
                     err.println(TpcdsReport.progress(q));
                     err.flush();
@@ -139,6 +150,15 @@ final class BenchTpcdsCommand implements Callable<Integer> {
         out.flush();
         return report.count(TpcdsQueryResult.Status.WRONG) + report.count(TpcdsQueryResult.Status.FAILED) == 0
                 ? ExitCodes.OK : ExitCodes.FAILURE;
+    }
+
+    /** The --profile directory, made if missing; one that cannot be made is a usage error. */
+    private Path profileDirectory() {
+        try {
+            return QueryProfiles.directory(profile);
+        } catch (java.io.UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "--profile: " + e.getMessage());
+        }
     }
 
     /**

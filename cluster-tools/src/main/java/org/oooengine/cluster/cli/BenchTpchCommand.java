@@ -9,7 +9,7 @@ import java.util.concurrent.Callable;
 import org.oooengine.cluster.bench.tpch.JdbcQueries;
 import org.oooengine.cluster.bench.tpch.TpchBench;
 import org.oooengine.cluster.bench.tpch.TpchFileTables;
-import org.oooengine.cluster.bench.tpch.TpchProfiles;
+import org.oooengine.cluster.bench.QueryProfiles;
 import org.oooengine.cluster.bench.tpch.TpchQueries;
 import org.oooengine.cluster.bench.tpch.TpchQueryResult;
 import org.oooengine.cluster.bench.tpch.TpchReport;
@@ -133,7 +133,7 @@ final class BenchTpchCommand implements Callable<Integer> {
                     TpchBench bench = new TpchBench(TpchBench.Queries.of(sql), repeat, engine::bytesSpilled,
                             engine::nodesCpuSeconds);
                     if (profileDir != null) {
-                        bench.profiledBy(new TpchProfiles(engine.cluster(), profileDir));
+                        bench.profiledBy(new QueryProfiles(engine.cluster(), profileDir, "tpch"));
                     }
                     ran = bench.run(chosen, progress(err));
                 }
@@ -190,7 +190,7 @@ final class BenchTpchCommand implements Callable<Integer> {
     /** The --profile directory, made if missing; one that cannot be made is a usage error. */
     private Path profileDirectory() {
         try {
-            return TpchProfiles.directory(profile);
+            return QueryProfiles.directory(profile);
         } catch (java.io.UncheckedIOException e) {
             throw new ParameterException(spec.commandLine(), "--profile: " + e.getMessage());
         }

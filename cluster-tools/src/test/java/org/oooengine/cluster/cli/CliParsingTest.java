@@ -533,7 +533,7 @@ class CliParsingTest {
     }
 
     @Test
-    void tpcdsCommandsRefuseBadFlagsBeforeConnecting(@TempDir Path dir) {
+    void tpcdsCommandsRefuseBadFlagsBeforeConnecting(@TempDir Path dir) throws IOException {
         Cli query = Cli.run("bench", "tpcds", "--cluster", dir.toString(), "--queries", "q1,q100");
         assertEquals(2, query.exitCode(), query::toString);
         assertTrue(query.err().contains("--queries: TPC-DS queries are numbered 1 to 99, got 100"), query::toString);
@@ -543,6 +543,11 @@ class CliParsingTest {
         Cli timeout = Cli.run("bench", "tpcds", "--cluster", dir.toString(), "--timeout", "0s");
         assertEquals(2, timeout.exitCode(), timeout::toString);
         assertTrue(timeout.err().contains("--timeout must be positive"), timeout::toString);
+        Path file = Files.writeString(dir.resolve("a-file"), "");
+        Cli profile = Cli.run("bench", "tpcds", "--cluster", dir.toString(), "--profile", file.resolve("q").toString());
+        assertEquals(2, profile.exitCode(), profile::toString);
+        assertTrue(profile.err().contains("--profile: cannot make the profile directory " + file.resolve("q")),
+                profile::toString);
         Cli sf = Cli.run("load", "tpcds", "--cluster", dir.toString(), "--sf", "0.001");
         assertEquals(2, sf.exitCode(), sf::toString);
         assertTrue(sf.err().contains("--sf must be at least 0.01"), sf::toString);

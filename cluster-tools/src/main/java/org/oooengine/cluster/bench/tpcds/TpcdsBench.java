@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.oooengine.cluster.bench.QueryProfiler;
 import org.oooengine.cluster.bench.Stats;
 import org.oooengine.cluster.bench.TimedStatements;
 import org.oooengine.core.sql.SqlException;
@@ -27,6 +28,7 @@ public final class TpcdsBench implements AutoCloseable {
     private final TimedStatements statements;
     private final TpcdsDuckDb duckdb;
     private final int repeat;
+    private QueryProfiler profiler = QueryProfiler.NONE;
     /** Where each answered query's EXPLAIN ANALYZE goes ({@code q01.txt}, ...), or null: nowhere. */
     private Path explainDir;
     public TpcdsBench(Supplier<SqlSession> sessions, TpcdsDuckDb duckdb, int repeat, Duration timeout) {
@@ -42,6 +44,12 @@ public final class TpcdsBench implements AutoCloseable {
      * This bench with each query that answered run once more under EXPLAIN ANALYZE, its plan with
      * the rows and times measured written to {@code dir} as {@code q01.txt}, ... (made if missing).
      */
+    /** Has {@code profiler} record each query's timed runs on the engine. */
+    public TpcdsBench profiledBy(QueryProfiler profiler) {
+        this.profiler = profiler;
+        return this;
+    }
+
     public TpcdsBench explainingTo(Path dir) throws IOException {
         Files.createDirectories(dir);
         this.explainDir = dir;
@@ -93,6 +101,7 @@ public final class TpcdsBench implements AutoCloseable {
         List<Object[]> ours = checked.rows();
         String difference = Answers.difference(ours, expected, TpcdsQueries.ordered(sql));
         double[] seconds = repeat == 0 ? new double[] {checked.seconds()} : new double[repeat];
+        profiler.start(name);
         try {
             for (int i = 0; i < repeat; i++) {
                 seconds[i] = statements.execute(sql, false).seconds();
@@ -100,6 +109,8 @@ public final class TpcdsBench implements AutoCloseable {
         } catch (TimeoutException | RuntimeException e) {
             // It answered once: the answer stands, its time is unknown.
             seconds = null;
+        } finally {
+            profiler.stop(name);
         }
         explain(name, sql);
         List<Double> runs = seconds == null ? null : Arrays.stream(seconds).map(TpcdsBench::millis).boxed().toList();

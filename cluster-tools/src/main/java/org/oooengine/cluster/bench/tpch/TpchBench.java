@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.DoubleSupplier;
 import java.util.function.LongSupplier;
+import org.oooengine.cluster.bench.QueryProfiler;
 import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import org.oooengine.hive.sql.StatementMemory;
@@ -24,7 +25,7 @@ public final class TpchBench {
     private final int repeat;
     private final LongSupplier spilled;
     private final DoubleSupplier nodesCpu;
-    private Profiler profiler = Profiler.NONE;
+    private QueryProfiler profiler = QueryProfiler.NONE;
 
     /** Where the queries run: a statement's rows, read as the caller reads them. */
     @FunctionalInterface
@@ -43,23 +44,6 @@ public final class TpchBench {
         }
     }
 
-    /** What records a query's timed runs (a CPU profile): started before the first, stopped after the last. */
-    public interface Profiler {
-        Profiler NONE = new Profiler() {
-            @Override
-            public void start(String query) {
-            }
-
-            @Override
-            public void stop(String query) {
-            }
-        };
-
-        void start(String query);
-
-        void stop(String query);
-    }
-
     /**
      * As above, {@code spilled} telling the bytes spilled to disk so far (counted over each query's
      * first run) and {@code nodesCpu} the CPU seconds all nodes have spent so far (-1: unknown).
@@ -75,7 +59,7 @@ public final class TpchBench {
     }
 
     /** Has {@code profiler} record each query's timed runs. */
-    public TpchBench profiledBy(Profiler profiler) {
+    public TpchBench profiledBy(QueryProfiler profiler) {
         this.profiler = profiler;
         return this;
     }

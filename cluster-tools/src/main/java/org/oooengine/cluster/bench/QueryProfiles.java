@@ -1,4 +1,4 @@
-package org.oooengine.cluster.bench.tpch;
+package org.oooengine.cluster.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -13,29 +13,32 @@ import org.oooengine.core.cluster.ClusterSession;
 import org.oooengine.core.cluster.CpuProfile;
 
 /**
- * CPU profiles of each query's timed runs ({@code ooo bench tpch --profile DIR}): a Flight
- * Recorder recording on every node and one of this process (the coordinator), stopped after the
- * runs. This process's goes to {@code DIR/<query>-coordinator.jfr}; each node writes its own under
- * its data directory ({@code profiles/tpch-<query>.jfr}). {@code DIR/<query>-profile.json} says
- * where each is and the methods most of its samples were in.
+ * CPU profiles of each query's timed runs ({@code ooo bench tpch --profile DIR}, {@code ooo bench
+ * tpcds --profile DIR}): a Flight Recorder recording on every node and one of this process (the
+ * coordinator), stopped after the runs. This process's goes to {@code DIR/<query>-coordinator.jfr};
+ * each node writes its own under its data directory ({@code profiles/<workload>-<query>.jfr}).
+ * {@code DIR/<query>-profile.json} says where each is and the methods most of its samples were in.
  */
-public final class TpchProfiles implements TpchBench.Profiler {
+public final class QueryProfiles implements QueryProfiler {
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
     private final ClusterSession cluster;
     private final Path dir;
+    private final String workload;
     private CpuProfile coordinator;
 
-    public TpchProfiles(ClusterSession cluster, Path dir) {
+    /** {@code workload} names the nodes' recordings ({@code tpch}: {@code profiles/tpch-q01.jfr}). */
+    public QueryProfiles(ClusterSession cluster, Path dir, String workload) {
         this.cluster = cluster;
         this.dir = dir;
+        this.workload = workload;
     }
 
     @Override
     public void start(String query) {
         coordinator = CpuProfile.start(query + "-coordinator");
         try {
-            cluster.startProfiles("tpch-" + query);
+            cluster.startProfiles(workload + "-" + query);
         } catch (RuntimeException e) {
             coordinator.discard();
             coordinator = null;
@@ -49,7 +52,7 @@ public final class TpchProfiles implements TpchBench.Profiler {
             return;
         }
         try {
-            Map<String, JsonNode> nodes = cluster.stopProfiles("tpch-" + query);
+            Map<String, JsonNode> nodes = cluster.stopProfiles(workload + "-" + query);
             Map<String, Object> profile = new LinkedHashMap<>();
             profile.put("query", query);
             profile.put("coordinator", coordinator.stop(dir));
