@@ -25,7 +25,7 @@ public sealed interface PipelineStep {
          */
         public Project after(Project inner) {
             int[] uses = new int[inner.exprs.size()];
-            exprs.forEach(e -> Exprs.columns(e).stream().forEach(c -> uses[c]++));
+            exprs.forEach(e -> countUses(e, uses));
             for (int c = 0; c < uses.length; c++) {
                 Expr made = inner.exprs.get(c);
                 if (uses[c] > 1 && !(made instanceof Expr.Column || made instanceof Expr.Literal)) {
@@ -33,6 +33,14 @@ public sealed interface PipelineStep {
                 }
             }
             return new Project(exprs.stream().map(e -> Exprs.substitute(e, inner.exprs)).toList());
+        }
+
+        /** Counts each reference to a column, twice where one expression reads it twice. */
+        private static void countUses(Expr e, int[] uses) {
+            if (e instanceof Expr.Column c) {
+                uses[c.index()]++;
+            }
+            e.children().forEach(x -> countUses(x, uses));
         }
     }
 

@@ -49,5 +49,7 @@ class ProjectionsMergedTest {
         PipelineStep.Project outer = new PipelineStep.Project(List.of(sum, plus(sum, sum)));
         assertNull(outer.after(inner));
         assertEquals(List.of(inner, outer), PipelineStep.appended(List.of(inner), outer));
+        PipelineStep.Project doubled = new PipelineStep.Project(List.of(plus(sum, sum)));
+        assertNull(doubled.after(inner), "read twice within one expression");
     }
 }

@@ -1438,7 +1438,8 @@ public final class PipelinePlanner {
         }
 
         Chain with(PipelineStep step, List<Field> out) {
-            return new Chain(scan, PipelineStep.appended(steps, step), broadcasts, shuffles, out, PartitionColumn.after(step, partitionKey), rows, columnBytes,
+            return new Chain(scan, PipelineStep.appended(steps, step), broadcasts, shuffles, out,
+                    PartitionColumn.after(step, partitionKey), rows, columnBytes,
                     PartitionColumn.after(step, partitionAlias), sliceColumn, slicedBy, slicedAlike);
         }
 
