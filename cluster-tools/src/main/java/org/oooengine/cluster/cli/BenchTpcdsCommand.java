@@ -26,6 +26,7 @@ import org.oooengine.hive.sql.Cancellation;
 import org.oooengine.hive.sql.SqlSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -72,11 +73,8 @@ final class BenchTpcdsCommand implements Callable<Integer> {
                     + "and times measured, to <dir>/q01.txt, ... (not timed)")
     Path explainDir;
 
-    @Option(names = "--profile", paramLabel = "<dir>",
-            description = "record a CPU profile (Java Flight Recorder) of each query's timed runs on every node and in "
-                    + "this process: <dir>/qNN-coordinator.jfr, each node's under its data directory "
-                    + "(profiles/tpcds-qNN.jfr), and <dir>/qNN-profile.json naming them with their busiest methods")
-    Path profile;
+    @Mixin
+    ProfileOption profile;
 
     @Option(names = "--json", description = "print one JSON object instead of a table")
     boolean json;
@@ -95,7 +93,7 @@ final class BenchTpcdsCommand implements Callable<Integer> {
         if (timeout.isZero() || timeout.isNegative()) {
             throw new ParameterException(spec.commandLine(), "--timeout must be positive, got " + timeout);
         }
-        Path profileDir = profile == null ? null : profileDirectory();
+        Path profileDir = profile.directory(spec);
         try {
             Class.forName("org.duckdb.DuckDBDriver");
         } catch (ClassNotFoundException e) {
@@ -150,15 +148,6 @@ final class BenchTpcdsCommand implements Callable<Integer> {
         out.flush();
         return report.count(TpcdsQueryResult.Status.WRONG) + report.count(TpcdsQueryResult.Status.FAILED) == 0
                 ? ExitCodes.OK : ExitCodes.FAILURE;
-    }
-
-    /** The --profile directory, made if missing; one that cannot be made is a usage error. */
-    private Path profileDirectory() {
-        try {
-            return QueryProfiles.directory(profile);
-        } catch (java.io.UncheckedIOException e) {
-            throw new ParameterException(spec.commandLine(), "--profile: " + e.getMessage());
-        }
     }
 
     /**

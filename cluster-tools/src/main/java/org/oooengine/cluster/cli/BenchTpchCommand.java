@@ -22,6 +22,7 @@ import org.oooengine.hive.engine.ClusterSqlEngine;
 import org.oooengine.hive.sql.SqlSession;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
@@ -70,11 +71,8 @@ final class BenchTpchCommand implements Callable<Integer> {
             description = "with --files: the files' format, parquet, orc or textfile (default: parquet)")
     String format;
 
-    @Option(names = "--profile", paramLabel = "<dir>",
-            description = "record a CPU profile (Java Flight Recorder) of each query's timed runs on every node and in "
-                    + "this process: <dir>/qNN-coordinator.jfr, each node's under its data directory "
-                    + "(profiles/tpch-qNN.jfr), and <dir>/qNN-profile.json naming them with their busiest methods")
-    Path profile;
+    @Mixin
+    ProfileOption profile;
 
     @Option(names = "--jdbc", description = "run the queries through the Hive JDBC driver on the cluster's SQL endpoint "
             + "(its coordinator, started by 'ooo cluster start'), as a user's client does, instead of in this process; "
@@ -103,11 +101,11 @@ final class BenchTpchCommand implements Callable<Integer> {
         if (!List.of("parquet", "orc", "textfile").contains(fileFormat)) {
             throw new ParameterException(spec.commandLine(), "--format: '" + format + "' is not parquet, orc or textfile");
         }
-        if (jdbc && (files != null || profile != null)) {
+        if (jdbc && (files != null || profile.given())) {
             throw new ParameterException(spec.commandLine(), "--jdbc runs the queries on the cluster's coordinator: "
                     + (files != null ? "--files" : "--profile") + " needs them in this process");
         }
-        Path profileDir = profile == null ? null : profileDirectory();
+        Path profileDir = profile.directory(spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int nodes = ClusterSpec.read(cluster).nodes().size();
@@ -184,15 +182,6 @@ final class BenchTpchCommand implements Callable<Integer> {
             throw e;
         } catch (Exception e) {
             throw new IllegalStateException("--jdbc: " + url + ": " + e.getMessage(), e);
-        }
-    }
-
-    /** The --profile directory, made if missing; one that cannot be made is a usage error. */
-    private Path profileDirectory() {
-        try {
-            return QueryProfiles.directory(profile);
-        } catch (java.io.UncheckedIOException e) {
-            throw new ParameterException(spec.commandLine(), "--profile: " + e.getMessage());
         }
     }
 
