@@ -26,6 +26,7 @@ import org.oooengine.core.cluster.ClusterException;
 import org.oooengine.core.cluster.ClusterSpec;
 import org.oooengine.core.cluster.PreviousEnd;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.net.WireCompression;
 import org.oooengine.core.net.RemoteException;
 import org.oooengine.core.storage.Directories;
 
@@ -152,9 +153,11 @@ public final class LocalCluster {
      * run in, one per node in node order, or none: node n<i> then starts under {@code ip netns exec}
      * its namespace, which holds its address (hosts such as deploy/netns-hosts.sh makes, for a cluster
      * whose nodes talk over a real network stack rather than loopback). Namespaces are not recorded:
-     * every start names them again.
+     * every start names them again. {@code compression}, where not null, is how every member started
+     * from now on compresses the frames it sends, recorded in cluster.json (null: as it records).
      */
-    public record Placement(int basePort, List<String> addresses, List<String> namespaces, int replication) {
+    public record Placement(int basePort, List<String> addresses, List<String> namespaces, int replication,
+                            WireCompression compression) {
         public Placement {
             addresses = List.copyOf(addresses);
             namespaces = List.copyOf(namespaces);
@@ -164,7 +167,7 @@ public final class LocalCluster {
 
         /** Each partition on one node. */
         public Placement(int basePort, List<String> addresses, List<String> namespaces) {
-            this(basePort, addresses, namespaces, 1);
+            this(basePort, addresses, namespaces, 1, null);
         }
 
         private static void onceEach(String what, List<String> values) {
@@ -231,6 +234,10 @@ public final class LocalCluster {
             spec = placement.newSpec(count);
             spec.write(dir);
             ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
+        }
+        if (placement.compression() != null && placement.compression() != spec.wireCompression()) {
+            spec = spec.withCompression(placement.compression());
+            spec.write(dir);
         }
         if (!placement.namespaces().isEmpty() && placement.namespaces().size() != spec.nodes().size()) {
             throw new IllegalArgumentException(placement.namespaces().size() + " network namespaces for the "

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.oooengine.core.net.ClusterSecret;
+import org.oooengine.core.net.WireCompression;
 import org.oooengine.core.store.JsonFiles;
 
 /**
@@ -26,10 +27,13 @@ import org.oooengine.core.store.JsonFiles;
  * @param replication how many nodes hold each partition (1 when cluster.json does not say): its
  *                   owner, then the owners of the partitions after it ({@link #holders}), so that
  *                   tables partitioned alike keep their partitions side by side on every holder
+ * @param compression how the members compress the frames they send one another, by its
+ *                   {@link WireCompression#label()}; null (as when cluster.json does not say) for none
  */
 public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, List<String> defaultPartitions,
                           Map<String, List<String>> partitions,
-                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) int replication) {
+                          @JsonInclude(JsonInclude.Include.NON_DEFAULT) int replication,
+                          @JsonInclude(JsonInclude.Include.NON_NULL) String compression) {
     public static final String FILE_NAME = "cluster.json";
     public static final String SECRET_FILE = "secret";
     public static final int FORMAT_VERSION = 1;
@@ -100,12 +104,27 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
             throw new IllegalArgumentException("replication " + replication + " needs between 1 and " + nodes.size()
                     + " nodes (the cluster has " + nodes.size() + ")");
         }
+        if (compression != null) {
+            WireCompression c = WireCompression.of(compression);
+            compression = c == WireCompression.NONE ? null : c.label();
+        }
     }
 
     /** A cluster whose partitions live on one node each. */
     public ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, List<String> defaultPartitions,
                        Map<String, List<String>> partitions) {
-        this(formatVersion, name, nodes, defaultPartitions, partitions, 1);
+        this(formatVersion, name, nodes, defaultPartitions, partitions, 1, null);
+    }
+
+    /** How this process compresses the frames it sends the other members. */
+    @JsonIgnore
+    public WireCompression wireCompression() {
+        return compression == null ? WireCompression.NONE : WireCompression.of(compression);
+    }
+
+    /** This spec with the members compressing their frames as {@code c} says. */
+    public ClusterSpec withCompression(WireCompression c) {
+        return new ClusterSpec(formatVersion, name, nodes, defaultPartitions, partitions, replication, c.label());
     }
 
     // Each node holds at most one partition of a table: its store has one tree per table.
@@ -248,7 +267,7 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
 
     /** This spec with each partition on {@code copies} nodes. */
     public ClusterSpec withReplication(int copies) {
-        return new ClusterSpec(formatVersion, name, nodes, defaultPartitions, partitions, copies);
+        return new ClusterSpec(formatVersion, name, nodes, defaultPartitions, partitions, copies, compression);
     }
 
     /**
@@ -353,7 +372,7 @@ public record ClusterSpec(int formatVersion, String name, List<NodeSpec> nodes, 
     }
 
     public ClusterSpec withNodes(List<NodeSpec> newNodes) {
-        return new ClusterSpec(formatVersion, name, newNodes, defaultPartitions, partitions, replication);
+        return new ClusterSpec(formatVersion, name, newNodes, defaultPartitions, partitions, replication, compression);
     }
 
     public static boolean exists(Path dir) {

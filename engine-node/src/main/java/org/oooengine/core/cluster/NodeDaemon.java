@@ -61,7 +61,7 @@ public final class NodeDaemon implements AutoCloseable {
         try {
             service = new NodeService(nodeId, spec, clusterDir, peers, options, timeout, caps);
             NodeServer server = NodeServer.start(nodeId, me.listenAddress(), secret, handlers.apply(service), answerDelay,
-                    handshakeDeadline);
+                    handshakeDeadline, spec.wireCompression());
             return new NodeDaemon(nodeId, peers, service, server);
         } catch (RuntimeException e) {
             if (service != null) {

@@ -60,7 +60,8 @@ public final class Peers implements AutoCloseable {
             c = clients.get(node);
             if (c == null || !c.isOpen()) {
                 ClusterSpec.NodeSpec n = spec.node(node);
-                c = NodeClient.connect(self, node, n.dialAddress(), secret, group, callbacks, timeout);
+                c = NodeClient.connect(self, node, n.dialAddress(), secret, group, callbacks, timeout,
+                        spec.wireCompression());
                 clients.put(node, c);
             }
             return c;

@@ -109,6 +109,13 @@ public final class NodeClient implements AutoCloseable {
      */
     public static NodeClient connect(String member, String node, InetSocketAddress address, ClusterSecret secret,
                                      EventLoopGroup group, Executor callbacks, Duration timeout) {
+        return connect(member, node, address, secret, group, callbacks, timeout, WireCompression.NONE);
+    }
+
+    /** As above, its requests compressed as {@code compression} says. */
+    public static NodeClient connect(String member, String node, InetSocketAddress address, ClusterSecret secret,
+                                     EventLoopGroup group, Executor callbacks, Duration timeout,
+                                     WireCompression compression) {
         CompletableFuture<Void> ready = new CompletableFuture<>();
         NodeClient[] self = new NodeClient[1];
         Bootstrap b = new Bootstrap().group(group).channel(NioSocketChannel.class)
@@ -119,7 +126,7 @@ public final class NodeClient implements AutoCloseable {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         ch.pipeline().addLast(new FlushConsolidationHandler(256, true));
-                        FrameFormat.install(ch.pipeline());
+                        FrameFormat.install(ch.pipeline(), compression);
                         ch.pipeline().addLast(new Handshake(member, node, secret, ready));
                         ch.pipeline().addLast(new Answers(() -> self[0]));
                     }

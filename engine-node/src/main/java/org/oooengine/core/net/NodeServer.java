@@ -78,6 +78,13 @@ public final class NodeServer implements AutoCloseable {
      */
     public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
                                    RequestHandler handler, Duration answerDelay, Duration handshakeDeadline) {
+        return start(nodeName, address, secret, handler, answerDelay, handshakeDeadline, WireCompression.NONE);
+    }
+
+    /** As above, its answers compressed as {@code compression} says. */
+    public static NodeServer start(String nodeName, InetSocketAddress address, ClusterSecret secret,
+                                   RequestHandler handler, Duration answerDelay, Duration handshakeDeadline,
+                                   WireCompression compression) {
         if (handshakeDeadline.isNegative() || handshakeDeadline.isZero()) {
             throw new IllegalArgumentException("the handshake deadline must be positive, got " + handshakeDeadline);
         }
@@ -104,7 +111,7 @@ public final class NodeServer implements AutoCloseable {
                             ch.pipeline().addLast(new AnswerDelay(delayTimer, answerDelay));
                         }
                         ch.pipeline().addLast(new FlushConsolidationHandler(256, true));
-                        FrameFormat.installUnauthenticated(ch.pipeline());
+                        FrameFormat.installUnauthenticated(ch.pipeline(), compression);
                         ServerConnection connection = new ServerConnection(nodeName, secret, handler, handshakeDeadline,
                                 refusals);
                         connections.add(connection);

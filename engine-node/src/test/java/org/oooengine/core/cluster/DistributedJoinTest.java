@@ -151,8 +151,8 @@ class DistributedJoinTest {
         }
         attacks.add(ByteBuffer.allocate(4).putInt(Integer.MAX_VALUE).array());             // oversized
         attacks.add(ByteBuffer.allocate(4).putInt(-5).array());                            // negative length
-        attacks.add(ByteBuffer.allocate(14).putInt(10).put((byte) 99).put((byte) 2).putLong(1).array()); // newer version
-        attacks.add(ByteBuffer.allocate(14).putInt(10).put(FrameFormat.VERSION).put((byte) 127).putLong(1).array()); // unknown op
+        attacks.add(ByteBuffer.allocate(15).putInt(11).put((byte) 99).put((byte) 2).put((byte) 0).putLong(1).array()); // newer version
+        attacks.add(ByteBuffer.allocate(15).putInt(11).put(FrameFormat.VERSION).put((byte) 127).put((byte) 0).putLong(1).array()); // unknown op
         attacks.add(ByteBuffer.allocate(8).putInt(100).putInt(7).array());                 // truncated, then EOF
         for (byte[] attack : attacks) {
             try (Socket s = new Socket(n2.host(), n2.port())) {

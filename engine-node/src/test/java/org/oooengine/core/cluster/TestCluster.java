@@ -40,10 +40,17 @@ public final class TestCluster implements AutoCloseable {
 
     /** As above, each partition on {@code replication} nodes. */
     public TestCluster(Path dir, int nodes, NodeService.Caps caps, int replication) throws IOException {
+        this(dir, nodes, caps, replication, org.oooengine.core.net.WireCompression.NONE);
+    }
+
+    /** As above, the members compressing the frames they send one another as {@code compression} says. */
+    public TestCluster(Path dir, int nodes, NodeService.Caps caps, int replication,
+                       org.oooengine.core.net.WireCompression compression) throws IOException {
         this.dir = dir;
         this.caps = caps;
         // Below the ports outgoing connections take: a node's port cannot be taken by one before it binds.
-        this.spec = ClusterSpec.local("test", nodes, FreePorts.consecutive(nodes)).withReplication(replication);
+        this.spec = ClusterSpec.local("test", nodes, FreePorts.consecutive(nodes)).withReplication(replication)
+                .withCompression(compression);
         spec.write(dir);
         ClusterSecret.generate().write(dir.resolve(ClusterSpec.SECRET_FILE));
         for (ClusterSpec.NodeSpec n : spec.nodes()) {

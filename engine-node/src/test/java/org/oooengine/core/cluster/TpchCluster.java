@@ -40,8 +40,15 @@ public final class TpchCluster implements AutoCloseable {
     /** As above, each partition on {@code replication} nodes. */
     public TpchCluster(String name, int nodes, double scaleFactor, List<TpchTable<?>> oracleTables,
                        NodeService.Caps caps, int replication) throws Exception {
+        this(name, nodes, scaleFactor, oracleTables, caps, replication, org.oooengine.core.net.WireCompression.NONE);
+    }
+
+    /** As above, the members' frames compressed as {@code compression} says. */
+    public TpchCluster(String name, int nodes, double scaleFactor, List<TpchTable<?>> oracleTables,
+                       NodeService.Caps caps, int replication, org.oooengine.core.net.WireCompression compression)
+            throws Exception {
         dir = Files.createTempDirectory(name);
-        cluster = new TestCluster(dir.resolve("cluster"), nodes, caps, replication);
+        cluster = new TestCluster(dir.resolve("cluster"), nodes, caps, replication, compression);
         session = cluster.session();
         TpchLoader generator = new TpchLoader(scaleFactor, 4096, 1.0);
         new ClusterLoader(session.peers()).loadTpch(generator, (t, d, e) -> { });

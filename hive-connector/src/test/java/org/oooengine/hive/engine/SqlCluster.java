@@ -41,6 +41,7 @@ public final class SqlCluster implements BeforeAllCallback, AfterAllCallback {
     private double scaleFactor = 0.01;
     private NodeService.Caps caps = NodeService.Caps.DEFAULTS;
     private int replication = 1;
+    private org.oooengine.core.net.WireCompression compression = org.oooengine.core.net.WireCompression.NONE;
     private EngineOpener opener = tpch -> new ClusterSqlEngine(tpch.session);
     private TpchCluster tpch;
     private ClusterSqlEngine engine;
@@ -71,6 +72,12 @@ public final class SqlCluster implements BeforeAllCallback, AfterAllCallback {
         return this;
     }
 
+    /** The members compress the frames they send one another as {@code c} says. */
+    public SqlCluster wireCompression(org.oooengine.core.net.WireCompression c) {
+        this.compression = c;
+        return this;
+    }
+
     /** Every node grants its queries no more than {@code caps}. */
     public SqlCluster caps(NodeService.Caps caps) {
         this.caps = caps;
@@ -98,7 +105,7 @@ public final class SqlCluster implements BeforeAllCallback, AfterAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
-        tpch = new TpchCluster(name, nodes, scaleFactor, oracleTables, caps, replication);
+        tpch = new TpchCluster(name, nodes, scaleFactor, oracleTables, caps, replication, compression);
         engine = opener.open(tpch);
     }
 

@@ -18,6 +18,7 @@ import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.oooengine.core.net.WireCompression;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.hive.engine.SqlCluster;
 import org.oooengine.hive.sql.Cancellation;
@@ -28,7 +29,9 @@ import org.oooengine.hive.sql.SqlSession;
  * run under each join method ({@code ooo.join.method} auto, index, hash) with joins broadcast as
  * the engine chooses and with none broadcast ({@code ooo.join.broadcast-max-bytes=0}): one file
  * checks all six plans. Two nodes hold TPC-H at SF 0.01 in {@code default}; each run of a file has
- * a database of its own, current for its statements, so the tables it creates start empty.
+ * a database of its own, current for its statements, so the tables it creates start empty. The
+ * members LZ4-compress the frames they send one another, so every file also checks that what is
+ * shuffled, broadcast and gathered compressed arrives whole.
  */
 class SqlLogicTest {
     private static final List<Map<String, String>> SETTINGS = settings();
@@ -50,7 +53,7 @@ class SqlLogicTest {
     }
 
     @RegisterExtension
-    static final SqlCluster cluster = SqlCluster.of("ooo-slt", 2);
+    static final SqlCluster cluster = SqlCluster.of("ooo-slt", 2).wireCompression(WireCompression.LZ4);
 
     @TestFactory
     Stream<DynamicContainer> everyFileUnderEveryJoinSetting() throws Exception {

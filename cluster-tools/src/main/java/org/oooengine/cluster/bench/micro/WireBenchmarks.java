@@ -1,5 +1,7 @@
 package org.oooengine.cluster.bench.micro;
 
+import io.airlift.compress.lz4.Lz4Compressor;
+import io.airlift.compress.lz4.Lz4Decompressor;
 import java.math.BigDecimal;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -32,7 +34,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@link ValueCodec}) and column by column ({@link ColumnarRows}), in two shapes: the partial
  * groups TPC-H Q18 shuffles (an order's key, its customer's key and name, date, price and a
  * decimal sum) and lineitem rows as a scan ships them (keys, decimals, flags, dates, a comment).
- * The bytes of a chunk are printed once per fork. Run with {@code ./ooo bench micro --filter Wire}.
+ * The bytes of a chunk are printed once per fork, and what LZ4 makes of them (as members compress
+ * the frames they send with {@code ooo cluster start --wire-compression lz4}): the compressed bytes,
+ * and the time to compress and decompress a chunk. Run with {@code ./ooo bench micro --filter Wire}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -59,6 +63,10 @@ public class WireBenchmarks {
     private SqlType[] types;
     private Batch batch;
     private byte[] encoded;
+    private final Lz4Compressor compressor = new Lz4Compressor();
+    private final Lz4Decompressor decompressor = new Lz4Decompressor();
+    private byte[] compressed;
+    private byte[] decompressed;
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -66,7 +74,22 @@ public class WireBenchmarks {
         types = shape.equals("groups") ? GROUP_TYPES : LINEITEM_TYPES;
         batch = asBatch(chunk, types);
         encoded = encode();
-        System.out.printf("%n%s in %s: %,d bytes a chunk of %,d rows%n", shape, format, encoded.length, ROWS);
+        compressed = new byte[compressor.maxCompressedLength(encoded.length)];
+        int n = compressLz4();
+        compressed = java.util.Arrays.copyOf(compressed, n);
+        decompressed = new byte[encoded.length];
+        System.out.printf("%n%s in %s: %,d bytes a chunk of %,d rows, %,d with LZ4%n", shape, format, encoded.length, ROWS, n);
+    }
+
+    /** The chunk's bytes LZ4-compressed, as a member compresses a frame's payload. */
+    @Benchmark
+    public int compressLz4() {
+        return compressor.compress(encoded, 0, encoded.length, compressed, 0, compressed.length);
+    }
+
+    @Benchmark
+    public int decompressLz4() {
+        return decompressor.decompress(compressed, 0, compressed.length, decompressed, 0, decompressed.length);
     }
 
     @Benchmark
