@@ -18,7 +18,7 @@ import org.oooengine.core.wire.ProtocolException;
  * The wire format and its version; no other class knows the byte layout of a frame.
  *
  * <pre>
- * int32  length    bytes that follow: 10 + payload length
+ * int32  length    bytes that follow: 11 + payload length (as sent)
  * int8   version   {@link #VERSION}
  * int8   op        {@link OpCode}
  * int8   flags     {@link #LZ4}: the payload is compressed; no other bit is defined

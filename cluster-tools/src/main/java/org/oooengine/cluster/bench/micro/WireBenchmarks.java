@@ -65,6 +65,8 @@ public class WireBenchmarks {
     private byte[] encoded;
     private final Lz4Compressor compressor = new Lz4Compressor();
     private final Lz4Decompressor decompressor = new Lz4Decompressor();
+    /** Room for the compressor's output, and what it made of the chunk, which decompressLz4 reads. */
+    private byte[] compressBuffer;
     private byte[] compressed;
     private byte[] decompressed;
 
@@ -74,9 +76,9 @@ public class WireBenchmarks {
         types = shape.equals("groups") ? GROUP_TYPES : LINEITEM_TYPES;
         batch = asBatch(chunk, types);
         encoded = encode();
-        compressed = new byte[compressor.maxCompressedLength(encoded.length)];
+        compressBuffer = new byte[compressor.maxCompressedLength(encoded.length)];
         int n = compressLz4();
-        compressed = java.util.Arrays.copyOf(compressed, n);
+        compressed = java.util.Arrays.copyOf(compressBuffer, n);
         decompressed = new byte[encoded.length];
         System.out.printf("%n%s in %s: %,d bytes a chunk of %,d rows, %,d with LZ4%n", shape, format, encoded.length, ROWS, n);
     }
@@ -84,7 +86,7 @@ public class WireBenchmarks {
     /** The chunk's bytes LZ4-compressed, as a member compresses a frame's payload. */
     @Benchmark
     public int compressLz4() {
-        return compressor.compress(encoded, 0, encoded.length, compressed, 0, compressed.length);
+        return compressor.compress(encoded, 0, encoded.length, compressBuffer, 0, compressBuffer.length);
     }
 
     @Benchmark
