@@ -182,8 +182,10 @@ public final class ColumnarRows {
         }
     }
 
+    /** A chunk's rows, made from its columns when first read ({@link ChunkRows}). */
     public static List<Object[]> read(PayloadReader r) {
-        return readChunk(r).rows();
+        Chunk chunk = readChunk(r);
+        return chunk.columns == null ? chunk.rows() : new ChunkRows(chunk, 0, chunk.size);
     }
 
     /**
@@ -364,6 +366,59 @@ public final class ColumnarRows {
             }
             return rows;
         }
+    }
+
+    /**
+     * Rows {@code from} to {@code to} of a chunk that came as columns, as a list of rows: made
+     * from the columns when a row is first asked for, so that a reader taking columns as they are
+     * ({@link #chunkOf}) boxes nothing.
+     */
+    public static final class ChunkRows extends java.util.AbstractList<Object[]> implements java.util.RandomAccess {
+        private final Chunk chunk;
+        private final int from;
+        private final int to;
+        private List<Object[]> rows;
+
+        private ChunkRows(Chunk chunk, int from, int to) {
+            this.chunk = chunk;
+            this.from = from;
+            this.to = to;
+        }
+
+        /** The chunk these rows are of; row {@code i} of this list is its row {@link #from()} + i. */
+        public Chunk chunk() {
+            return chunk;
+        }
+
+        public int from() {
+            return from;
+        }
+
+        @Override
+        public Object[] get(int index) {
+            java.util.Objects.checkIndex(index, to - from);
+            List<Object[]> made = rows;
+            if (made == null) {
+                made = rows = chunk.rows(); // the same list on every thread: Chunk.rows makes it once
+            }
+            return made.get(from + index);
+        }
+
+        @Override
+        public int size() {
+            return to - from;
+        }
+
+        @Override
+        public List<Object[]> subList(int fromIndex, int toIndex) {
+            java.util.Objects.checkFromToIndex(fromIndex, toIndex, to - from);
+            return new ChunkRows(chunk, from + fromIndex, from + toIndex);
+        }
+    }
+
+    /** The chunk of columns {@code rows} are a view of, or null when they are rows like any other. */
+    public static ChunkRows chunkOf(List<Object[]> rows) {
+        return rows instanceof ChunkRows c ? c : null;
     }
 
     /** How a column's {@code present} values (nulls left out) are best held. */

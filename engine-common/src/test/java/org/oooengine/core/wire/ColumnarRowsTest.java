@@ -63,6 +63,29 @@ class ColumnarRowsTest {
         assertEquals(null, ColumnarRows.Chunk.concat(List.of(chunk(first), ColumnarRows.Chunk.ofRows(second))));
     }
 
+    @Test
+    void aChunkReadAsRowsKeepsItsColumnsForWhoTakesThem() {
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            rows.add(new Object[] {(long) i, i % 9 == 0 ? null : BigDecimal.valueOf(i, 2), "s" + (i % 4)});
+        }
+        PayloadWriter w = new PayloadWriter();
+        ColumnarRows.write(w, rows);
+        List<Object[]> read = ColumnarRows.read(new PayloadReader(w.toByteArray()));
+        ColumnarRows.ChunkRows view = ColumnarRows.chunkOf(read);
+        assertTrue(view != null, "a chunk of columns");
+        List<Object[]> slice = read.subList(10, 40).subList(5, 20); // rows 15 to 29
+        ColumnarRows.ChunkRows sliced = ColumnarRows.chunkOf(slice);
+        assertEquals(15, sliced.from());
+        assertEquals(15, slice.size());
+        assertEquals(BigDecimal.valueOf(15, 2), sliced.chunk().columns()[1].value(sliced.from()));
+        for (int i = 0; i < slice.size(); i++) {
+            assertArrayEquals(rows.get(15 + i), slice.get(i), "row " + (15 + i));
+        }
+        assertThrows(IndexOutOfBoundsException.class, () -> slice.get(15));
+        assertEquals(null, ColumnarRows.chunkOf(rows));
+    }
+
     private static ColumnarRows.Chunk chunk(List<Object[]> rows) {
         PayloadWriter w = new PayloadWriter();
         ColumnarRows.write(w, rows);

@@ -381,6 +381,10 @@ public final class QueryMemory implements AutoCloseable {
         if (n == 0) {
             return 0;
         }
+        var ofChunk = org.oooengine.core.wire.ColumnarRows.chunkOf(rows);
+        if (ofChunk != null) { // its columns' share, not rows boxed to be measured
+            return chunkBytes(ofChunk.chunk()) * n / ofChunk.chunk().size();
+        }
         int step = Math.max(1, n / 64);
         long sampled = 0;
         int count = 0;

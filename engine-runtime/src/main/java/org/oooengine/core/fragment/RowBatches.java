@@ -20,6 +20,19 @@ public final class RowBatches {
         }
     }
 
+    /**
+     * Rows that came as a list: passed on as they are where they make half a batch or more (a
+     * chunk of columns stays one), after the rows added before them; else added one by one.
+     */
+    public void addAll(List<Object[]> rows) {
+        if (rows.size() < Pipeline.BATCH_ROWS / 2) {
+            rows.forEach(this::add);
+            return;
+        }
+        flush();
+        out.accept(rows);
+    }
+
     public void flush() {
         if (!batch.isEmpty()) {
             List<Object[]> full = batch;

@@ -11,7 +11,9 @@ import java.util.function.Consumer;
  * memory, up to a share of it (the operators still running need the rest: an aggregation's
  * spilled groups are merged back while its first results are already here); the rest in a spill
  * file, in the order they came. Read once, in that order; the file is deleted when the query's
- * memory closes. Batches arrive from one thread at a time.
+ * memory closes. Batches arrive from one thread at a time, and are kept as they came: a chunk
+ * gathered column by column stays one ({@link org.oooengine.core.wire.ColumnarRows.ChunkRows}),
+ * for a reader that takes its columns ({@link Cursor#take}).
  */
 public final class SpooledRows implements Consumer<List<Object[]>> {
     /** The share of the query's memory held rows may take. */
@@ -20,7 +22,7 @@ public final class SpooledRows implements Consumer<List<Object[]>> {
     private final QueryMemory memory;
     private final String operator;
     private final long maxHeldBytes;
-    private final List<Object[]> held = new ArrayList<>();
+    private final List<List<Object[]>> held = new ArrayList<>();
     private long heldBytes;
     /** In one of its own steps: not to be asked to spill then. */
     private boolean busy;
@@ -59,8 +61,8 @@ public final class SpooledRows implements Consumer<List<Object[]>> {
     public void revoke() {
         if (!busy && spilled == null && !held.isEmpty() && memory.canSpill()) {
             spilled = memory.newSpillFile(operator);
-            for (int from = 0; from < held.size(); from += Pipeline.BATCH_ROWS) {
-                memory.spilled(spilled.append(held.subList(from, Math.min(held.size(), from + Pipeline.BATCH_ROWS))));
+            for (List<Object[]> batch : held) {
+                memory.spilled(spilled.append(batch));
             }
             held.clear();
             memory.release(heldBytes);
@@ -79,7 +81,7 @@ public final class SpooledRows implements Consumer<List<Object[]>> {
             return false;
         }
         heldBytes += bytes;
-        held.addAll(batch);
+        held.add(batch);
         return true;
     }
 
@@ -89,30 +91,63 @@ public final class SpooledRows implements Consumer<List<Object[]>> {
     }
 
     /** Every row in the order they came: those held, then those read back from disk a block at a time. */
-    public Iterator<Object[]> iterator() {
-        Iterator<Object[]> inMemory = held.iterator();
+    public Cursor iterator() {
         SpillFile.Blocks onDisk = spilled == null ? null : spilled.blocks();
-        return new Iterator<>() {
-            private Iterator<Object[]> block = inMemory;
-
+        Iterator<List<Object[]>> inMemory = held.iterator();
+        return new Cursor(new Iterator<>() {
             @Override
             public boolean hasNext() {
-                while (!block.hasNext()) {
-                    if (onDisk == null || !onDisk.hasNext()) {
-                        return false;
-                    }
-                    block = onDisk.next().iterator();
-                }
-                return true;
+                return inMemory.hasNext() || onDisk != null && onDisk.hasNext();
             }
 
             @Override
-            public Object[] next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException();
-                }
-                return block.next();
+            public List<Object[]> next() {
+                return inMemory.hasNext() ? inMemory.next() : onDisk.next();
             }
-        };
+        });
+    }
+
+    /** Reads rows in order, a row at a time or a run of them at a time as the lists they came in. */
+    public static final class Cursor implements RowRuns {
+        private final Iterator<List<Object[]>> lists;
+        private List<Object[]> current = List.of();
+        private int at;
+
+        public Cursor(Iterator<List<Object[]>> lists) {
+            this.lists = lists;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (at == current.size()) {
+                if (!lists.hasNext()) {
+                    return false;
+                }
+                current = lists.next();
+                at = 0;
+            }
+            return true;
+        }
+
+        @Override
+        public Object[] next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            return current.get(at++);
+        }
+
+        @Override
+        public List<List<Object[]>> take(int max) {
+            List<List<Object[]>> pieces = new ArrayList<>();
+            int taken = 0;
+            while (taken < max && hasNext()) {
+                int n = Math.min(max - taken, current.size() - at);
+                pieces.add(current.subList(at, at + n));
+                at += n;
+                taken += n;
+            }
+            return pieces;
+        }
     }
 }

@@ -112,7 +112,16 @@ class SpillingOperatorsTest {
             assertTrue(memory.used() <= 200_000 / SpooledRows.SHARE, "held " + memory.used());
             assertTrue(memory.spilledBytes() > 0);
             List<Object[]> back = new ArrayList<>();
-            spool.iterator().forEachRemaining(back::add);
+            SpooledRows.Cursor cursor = spool.iterator();
+            for (int i = 0; i < 40; i++) {
+                back.add(cursor.next());
+            }
+            // the rest in runs that cross the lists they were kept in, memory's and disk's
+            for (List<List<Object[]>> run = cursor.take(777); !run.isEmpty(); run = cursor.take(777)) {
+                int n = run.stream().mapToInt(List::size).sum();
+                assertTrue(n == 777 || !cursor.hasNext(), "a short run before the end: " + n);
+                run.forEach(back::addAll);
+            }
             assertEquals(rows.size(), back.size());
             for (int i = 0; i < rows.size(); i++) {
                 assertEquals(rows.get(i)[2], back.get(i)[2], "row " + i);

@@ -28,6 +28,7 @@ import org.oooengine.core.cluster.TransactionalReads;
 import org.oooengine.core.fragment.JoinBuild;
 import org.oooengine.core.fragment.PartitionPipeline;
 import org.oooengine.core.fragment.PipelineStep;
+import org.oooengine.core.fragment.RowListSink;
 import org.oooengine.core.fragment.ScanPipeline;
 import org.oooengine.core.fragment.ShuffleTarget;
 import org.oooengine.core.sql.JoinKind;
@@ -645,7 +646,7 @@ public final class ClusterTableReader implements TableReader {
                 return;
             }
             try {
-                rows.forEach(sink);
+                RowListSink.send(sink, rows);
             } catch (RuntimeException e) {
                 sinkFailed.completeExceptionally(e);
             }

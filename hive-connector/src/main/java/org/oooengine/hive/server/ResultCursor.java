@@ -5,6 +5,7 @@ import java.util.Iterator;
 import java.util.List;
 import org.apache.logging.log4j.LogManager;
 import org.apache.logging.log4j.Logger;
+import org.oooengine.core.fragment.RowRuns;
 import org.oooengine.core.sql.SqlException;
 
 /**
@@ -51,16 +52,22 @@ final class ResultCursor {
         if (exhausted) {
             return new RowBatch(start, List.of());
         }
+        RowBatch batch = new RowBatch(start, rows instanceof RowRuns runs ? runs.take(maxRows) : oneByOne(maxRows));
+        int n = batch.size();
+        returned += n;
+        if (n < maxRows) {
+            exhausted = true;
+            close();
+        }
+        return batch;
+    }
+
+    private List<List<Object[]>> oneByOne(int maxRows) {
         List<Object[]> batch = new ArrayList<>(Math.min(maxRows, 1024));
         while (batch.size() < maxRows && rows.hasNext()) {
             batch.add(rows.next());
         }
-        returned += batch.size();
-        if (batch.size() < maxRows) {
-            exhausted = true;
-            close();
-        }
-        return new RowBatch(start, batch);
+        return List.of(batch);
     }
 
     /** FETCH_FIRST: start over, which streamed results can only do while nothing was read. */

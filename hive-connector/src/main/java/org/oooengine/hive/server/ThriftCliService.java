@@ -301,7 +301,7 @@ final class ThriftCliService implements TCLIService.Iface {
             int maxRows = req.getMaxRows() <= 0 ? defaultFetchSize : (int) Math.min(req.getMaxRows(), MAX_FETCH_ROWS);
             List<WireColumn> columns = operation.schema();
             RowBatch batch = operation.fetch(fromStart, maxRows);
-            resp.setResults(RowSetWriter.write(operation.session().protocol(), columns, batch.rows(), batch.startOffset()));
+            resp.setResults(RowSetWriter.write(operation.session().protocol(), columns, batch.pieces(), batch.startOffset()));
         } catch (Exception e) {
             resp.setStatus(Statuses.error(e));
         }

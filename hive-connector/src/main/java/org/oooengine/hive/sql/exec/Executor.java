@@ -21,6 +21,8 @@ import org.oooengine.core.fragment.PipelineStep;
 import org.oooengine.core.fragment.QueryMemory;
 import org.oooengine.core.fragment.RankLimit;
 import org.oooengine.core.fragment.ScanPipeline;
+import org.oooengine.core.fragment.RowListSink;
+import org.oooengine.core.fragment.RowRuns;
 import org.oooengine.core.fragment.SpooledRows;
 import org.oooengine.core.fragment.TopRows;
 import org.oooengine.core.fragment.WindowOperator;
@@ -260,13 +262,13 @@ public final class Executor {
     }
 
     /** A statement's result rows; closing (or reading past the last) gives back what the statement held. */
-    public static final class Rows implements Iterator<Object[]>, AutoCloseable, StatementMemory.Measured {
-        private final Iterator<Object[]> rows;
+    public static final class Rows implements RowRuns, AutoCloseable, StatementMemory.Measured {
+        private final SpooledRows.Cursor rows;
         private final QueryMemory memory;
         private final StatementMemory held;
         private boolean closed;
 
-        private Rows(Iterator<Object[]> rows, QueryMemory memory, StatementMemory held) {
+        private Rows(SpooledRows.Cursor rows, QueryMemory memory, StatementMemory held) {
             this.rows = rows;
             this.memory = memory;
             this.held = held;
@@ -295,6 +297,13 @@ public final class Executor {
                 throw new java.util.NoSuchElementException();
             }
             return rows.next();
+        }
+
+        @Override
+        public List<List<Object[]>> take(int max) {
+            List<List<Object[]>> pieces = closed ? List.of() : rows.take(max);
+            hasNext(); // closes at the end
+            return pieces;
         }
 
         @Override
@@ -429,9 +438,19 @@ public final class Executor {
      */
     private static void fromManyThreads(Consumer<List<Object[]>> out, Consumer<Consumer<Object[]>> source) {
         RowBatches batches = new RowBatches(out);
-        source.accept(row -> {
-            synchronized (batches) {
-                batches.add(row);
+        source.accept(new RowListSink() {
+            @Override
+            public void accept(Object[] row) {
+                synchronized (batches) {
+                    batches.add(row);
+                }
+            }
+
+            @Override
+            public void acceptList(List<Object[]> rows) {
+                synchronized (batches) {
+                    batches.addAll(rows);
+                }
             }
         });
         synchronized (batches) {
