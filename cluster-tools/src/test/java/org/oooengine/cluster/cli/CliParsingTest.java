@@ -83,10 +83,24 @@ class CliParsingTest {
     void everyCommandIsReachable() {
         List<String> names = commandPaths().map(p -> String.join(" ", p)).toList();
         assertEquals(List.of("", "load", "load tpch", "load tpcds", "bench", "bench join", "bench sweep", "bench report", "bench micro", "bench txn",
-                "bench fetch", "bench tpch", "bench failover", "bench hedge", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress", "bench chaos",
+                "bench fetch", "bench tpch", "bench extract", "bench failover", "bench hedge", "bench estimates", "bench tpcds", "bench tpcc-fill", "bench tpcc-fill-plot", "bench transfers", "bench tpcc", "bench scaling", "bench stress", "bench chaos",
                 "bench chbench", "bench chbench-plot", "bench scan", "calibrate", "quickstart", "cluster", "cluster start", "cluster stop", "cluster status",
                 "cluster htap", "cluster rebalance", "cluster route", "node", "mr", "mr run", "export", "export tpch", "analyze", "explain", "server", "sql", "beeline", "deploy",
                 "deploy inventory"), names);
+    }
+
+    /** bench extract refuses bad counts, and a cluster whose coordinator does not run, by name and before connecting. */
+    @Test
+    void benchExtractRefusesBadCountsAndAClusterWithoutCoordinator(@TempDir Path tmp) throws Exception {
+        Path cluster = tmp.resolve("c");
+        java.nio.file.Files.createDirectories(cluster);
+        org.oooengine.core.cluster.ClusterSpec.local("t", 2, 40001).write(cluster);
+        Cli zero = Cli.run("bench", "extract", "--cluster", cluster.toString(), "--repeat", "0");
+        assertEquals(2, zero.exitCode(), zero::toString);
+        assertTrue(zero.err().contains("--repeat and --fetch-size must be at least 1"), zero::toString);
+        Cli stopped = Cli.run("bench", "extract", "--cluster", cluster.toString());
+        assertEquals(2, stopped.exitCode(), stopped::toString);
+        assertTrue(stopped.err().contains("no coordinator runs for the cluster in " + cluster), stopped::toString);
     }
 
     /** A selectivity out of range is refused before the sweep runs the points before it, not an hour in. */
