@@ -63,8 +63,7 @@ public final class ColumnarRows {
             }
         }
         if (width == 0) {
-            w.put(ROWS).putVarInt(rows.size());
-            rows.forEach(row -> ValueCodec.writeRow(w, row));
+            writeRows(w, rows);
             return;
         }
         writeHeader(w, rows.size(), width);
@@ -74,6 +73,34 @@ public final class ColumnarRows {
                 column[i] = rows.get(i)[c];
             }
             writeObjects(w, column, column.length);
+        }
+    }
+
+    /** Rows as the row layout holds them, each value tagged: for rows a reader takes back as rows. */
+    public static void writeRows(PayloadWriter w, List<Object[]> rows) {
+        w.put(ROWS).putVarInt(rows.size());
+        rows.forEach(row -> ValueCodec.writeRow(w, row));
+    }
+
+    /** Rows of a chunk that came as columns, written from its columns as they are: nothing boxed. */
+    public static void write(PayloadWriter w, ChunkRows rows) {
+        int n = rows.size();
+        int from = rows.from;
+        Column[] columns = rows.chunk.columns;
+        writeHeader(w, n, columns.length);
+        for (Column c : columns) {
+            boolean[] nulls = c.nulls == null ? null : Arrays.copyOfRange(c.nulls, from, from + n);
+            switch (c.held) {
+                case LONGS -> writeLongs(w, c.longKind, c.scale, Arrays.copyOfRange(c.longs, from, from + n), nulls, n);
+                case DOUBLES -> writeDoubles(w, Arrays.copyOfRange(c.doubles, from, from + n), nulls, n);
+                default -> {
+                    Object[] values = Arrays.copyOfRange(c.objects, from, from + n);
+                    for (int i = 0; nulls != null && i < n; i++) {
+                        values[i] = nulls[i] ? null : values[i]; // a null row's slot may hold anything
+                    }
+                    writeObjects(w, values, n);
+                }
+            }
         }
     }
 
@@ -182,10 +209,19 @@ public final class ColumnarRows {
         }
     }
 
-    /** A chunk's rows, made from its columns when first read ({@link ChunkRows}). */
     public static List<Object[]> read(PayloadReader r) {
+        return readChunk(r).rows();
+    }
+
+    /** A chunk's rows, made from its columns when first read where it came as columns ({@link ChunkRows}). */
+    public static List<Object[]> readKeepingColumns(PayloadReader r) {
         Chunk chunk = readChunk(r);
         return chunk.columns == null ? chunk.rows() : new ChunkRows(chunk, 0, chunk.size);
+    }
+
+    /** The rows as a list of rows made: those of a chunk's columns boxed now, any other list as it is. */
+    public static List<Object[]> rowsOf(List<Object[]> rows) {
+        return rows instanceof ChunkRows c ? c.chunk.rows().subList(c.from, c.to) : rows;
     }
 
     /**

@@ -49,6 +49,29 @@ class ColumnarRowsTest {
     }
 
     @Test
+    void aSliceOfAChunkWrittenFromItsColumnsReadsAsItsRows() {
+        Random random = new Random(3);
+        List<Object[]> rows = new ArrayList<>();
+        for (int i = 0; i < 500; i++) {
+            rows.add(new Object[] {i % 4 == 0 ? null : random.nextInt(), LocalDate.ofEpochDay(9000 + i),
+                i % 6 == 0 ? null : BigDecimal.valueOf(random.nextLong() >> 30, 2), i % 5 == 0 ? null : random.nextDouble(),
+                i % 3 == 0 ? null : "ARF".substring(i % 3, i % 3 + 1), i % 7 == 0 ? null : i % 2 == 0,
+                i % 2 == 0 ? (Object) "mixed" : (Object) 3L});
+        }
+        PayloadWriter w = new PayloadWriter();
+        ColumnarRows.write(w, rows);
+        List<Object[]> chunk = ColumnarRows.readKeepingColumns(new PayloadReader(w.toByteArray()));
+        PayloadWriter again = new PayloadWriter();
+        ColumnarRows.write(again, ColumnarRows.chunkOf(chunk.subList(123, 456)));
+        List<Object[]> slice = ColumnarRows.readKeepingColumns(new PayloadReader(again.toByteArray()));
+        assertTrue(ColumnarRows.chunkOf(slice) != null, "read back as columns");
+        assertEquals(333, slice.size());
+        for (int i = 0; i < slice.size(); i++) {
+            assertArrayEquals(rows.get(123 + i), slice.get(i), "row " + (123 + i));
+        }
+    }
+
+    @Test
     void chunksConcatenatedHoldTheirRowsInOrder() {
         List<Object[]> first = List.<Object[]>of(new Object[] {1L, "a", 7}, new Object[] {null, "b", 8});
         List<Object[]> second = List.<Object[]>of(new Object[] {3L, null, 9L}); // ints, then longs: values kept as they are
@@ -71,7 +94,7 @@ class ColumnarRowsTest {
         }
         PayloadWriter w = new PayloadWriter();
         ColumnarRows.write(w, rows);
-        List<Object[]> read = ColumnarRows.read(new PayloadReader(w.toByteArray()));
+        List<Object[]> read = ColumnarRows.readKeepingColumns(new PayloadReader(w.toByteArray()));
         ColumnarRows.ChunkRows view = ColumnarRows.chunkOf(read);
         assertTrue(view != null, "a chunk of columns");
         List<Object[]> slice = read.subList(10, 40).subList(5, 20); // rows 15 to 29

@@ -411,6 +411,15 @@ final class Messages {
         }
     }
 
+    /**
+     * The rows of a result chunk, one that came as columns kept so ({@link ColumnarRows.ChunkRows}):
+     * what the coordinator gathers, whose result set may read the columns as they are.
+     */
+    static List<Object[]> readResultRowsKeepingColumns(PayloadReader r) {
+        r.getLong(); // the outer rows done: a join fragment's progress
+        return ColumnarRows.readKeepingColumns(r);
+    }
+
     static ClusterSession.Chunk readResultChunk(PayloadReader r) {
         long done = r.getLong();
         return new ClusterSession.Chunk(done, readRows(r));

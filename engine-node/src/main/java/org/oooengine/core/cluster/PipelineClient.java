@@ -114,7 +114,7 @@ final class PipelineClient {
     private CompletableFuture<PartitionPipeline.Summary> streamed(String node, OpCode op, byte[] request,
                                                                   Consumer<List<Object[]>> rows) {
         CompletableFuture<Frame> end = peers.client(node).stream(op, request,
-                chunk -> rows.accept(Messages.readResultChunk(chunk.reader()).rows()), PipelineClient::checkSummary);
+                chunk -> rows.accept(Messages.readResultRowsKeepingColumns(chunk.reader())), PipelineClient::checkSummary);
         CompletableFuture<PartitionPipeline.Summary> summary = end.thenApply(f -> Messages.readPipelineSummary(f.reader()));
         summary.whenComplete((v, e) -> {
             if (summary.isCancelled()) {

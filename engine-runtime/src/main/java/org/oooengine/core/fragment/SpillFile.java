@@ -8,19 +8,19 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.zip.CRC32C;
+import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.wire.PayloadReader;
 import org.oooengine.core.wire.PayloadWriter;
-import org.oooengine.core.wire.ValueCodec;
 import org.oooengine.core.storage.DataCorruptedException;
 
 /**
  * Rows an operator moved out of memory: a private file of blocks, each {@code length (int) |
- * CRC32C (int) | count (varint), rows in the wire's value encoding}, read back once in the order
- * written and deleted on close. A damaged block is refused naming the file and offset.
+ * CRC32C (int) | a chunk as the wire sends it}: rows with their values tagged, or where they
+ * came as a chunk of columns, its columns ({@link ColumnarRows}), read back as such. Read back
+ * once in the order written and deleted on close. A damaged block is refused naming the file and offset.
  */
 final class SpillFile implements AutoCloseable {
     private final Path path;
@@ -63,8 +63,12 @@ final class SpillFile implements AutoCloseable {
             return 0;
         }
         PayloadWriter w = new PayloadWriter(64 * rows.size());
-        w.putVarInt(rows.size());
-        rows.forEach(r -> ValueCodec.writeRow(w, r));
+        ColumnarRows.ChunkRows ofChunk = ColumnarRows.chunkOf(rows);
+        if (ofChunk != null) { // columns stay columns, read back as such
+            ColumnarRows.write(w, ofChunk);
+        } else {
+            ColumnarRows.writeRows(w, rows);
+        }
         byte[] payload = w.toByteArray();
         CRC32C crc = new CRC32C();
         crc.update(payload, 0, payload.length);
@@ -147,13 +151,7 @@ final class SpillFile implements AutoCloseable {
                 throw corrupt(offset, String.format("checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
                         stored, (int) crc.getValue()));
             }
-            PayloadReader r = new PayloadReader(payload.array());
-            int n = r.getVarInt();
-            List<Object[]> rows = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                rows.add(ValueCodec.readRow(r));
-            }
-            return rows;
+            return ColumnarRows.readKeepingColumns(new PayloadReader(payload.array()));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + path, e);
         }
@@ -208,12 +206,7 @@ final class SpillFile implements AutoCloseable {
                     throw corrupt(offset, String.format("checksum mismatch: expected 0x%08x (stored), actual 0x%08x",
                             stored, (int) crc.getValue()));
                 }
-                PayloadReader r = new PayloadReader(payload);
-                int n = r.getVarInt();
-                List<Object[]> rows = new ArrayList<>(n);
-                for (int i = 0; i < n; i++) {
-                    rows.add(ValueCodec.readRow(r));
-                }
+                List<Object[]> rows = ColumnarRows.readKeepingColumns(new PayloadReader(payload));
                 offset += 8 + length;
                 return rows;
             } catch (IOException e) {

@@ -97,6 +97,29 @@ class SpillingOperatorsTest {
         assertTrue(e.getMessage().startsWith("sort (ORDER BY) on the coordinator needs more than"), e.getMessage());
     }
 
+    /** Chunks of columns a result spilled come back from disk as chunks of columns, their rows as they were. */
+    @Test
+    void spooledChunksStayColumnsOnDisk() throws Exception {
+        List<Object[]> rows = randomRows(3_000, 5);
+        QueryMemory memory = memory(100_000);
+        SpooledRows spool = new SpooledRows(memory, "result rows not yet fetched");
+        for (int from = 0; from < rows.size(); from += 1_000) {
+            org.oooengine.core.wire.PayloadWriter w = new org.oooengine.core.wire.PayloadWriter();
+            org.oooengine.core.wire.ColumnarRows.write(w, rows.subList(from, from + 1_000));
+            spool.accept(org.oooengine.core.wire.ColumnarRows.readKeepingColumns(new org.oooengine.core.wire.PayloadReader(w.toByteArray())));
+        }
+        assertTrue(memory.spilledBytes() > 0);
+        List<List<Object[]>> pieces = spool.iterator().take(rows.size());
+        assertTrue(pieces.stream().allMatch(p -> org.oooengine.core.wire.ColumnarRows.chunkOf(p) != null), "columns");
+        List<Object[]> back = new ArrayList<>();
+        pieces.forEach(back::addAll);
+        assertEquals(rows.size(), back.size());
+        for (int i = 0; i < rows.size(); i++) {
+            org.junit.jupiter.api.Assertions.assertArrayEquals(rows.get(i), back.get(i), "row " + i);
+        }
+        memory.close();
+    }
+
     @Test
     void spooledRowsComeBackInOrderFromMemoryAndDisk() throws Exception {
         List<Object[]> rows = randomRows(5_000, 11);

@@ -25,6 +25,7 @@ import org.oooengine.core.fragment.RowListSink;
 import org.oooengine.core.fragment.RowRuns;
 import org.oooengine.core.fragment.SpooledRows;
 import org.oooengine.core.fragment.TopRows;
+import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.fragment.WindowOperator;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlException;
@@ -63,6 +64,8 @@ public final class Executor {
     private SharedSubplans shared;
     /** By shape, the rows of each shared subplan computed so far. */
     private final Map<Integer, SpooledRows> computed = new java.util.HashMap<>();
+    /** The node whose rows go to the statement's result as they come ({@link #resultSource}): its chunks kept as they are. */
+    private RelNode resultSource;
     /** By shape and columns read, the rows of each shared pipeline sent to every node so far. */
     private final Map<List<Object>, List<Object[]>> broadcastsComputed = new java.util.HashMap<>();
     /** The condition of the filter that alone reads a window's rows, by window: its ranks may bound what the window sorts. */
@@ -108,6 +111,7 @@ public final class Executor {
      */
     public Rows run(RelNode root) {
         prepare(root);
+        resultSource = resultSource(root);
         SpooledRows result = new SpooledRows(memory, "result rows not yet fetched");
         memory.revocable(result::revoke);
         try {
@@ -123,6 +127,15 @@ public final class Executor {
             memory.close(); // spill files a failed statement left
             throw e;
         }
+    }
+
+    /** The node whose rows go to the result as they come: the root, or what a LIMIT (without ORDER BY) cuts. */
+    private static RelNode resultSource(RelNode root) {
+        RelNode node = root;
+        while (node instanceof RelNode.Limit l && !(l.input() instanceof RelNode.Sort)) {
+            node = l.input();
+        }
+        return node;
     }
 
     private void prepare(RelNode root) {
@@ -372,12 +385,12 @@ public final class Executor {
         if (node instanceof RelNode.Scan s) {
             // the filter runs where the rows are; they come back as table rows with the columns the plan reads
             List<PipelineStep> steps = s.filter() == null ? List.of() : List.of(new PipelineStep.Filter(s.filter()));
-            fromManyThreads(out, sink -> reader.pipeline(s.table(), ScanPipeline.of(s.table().storage(),
+            fromManyThreads(out, node == resultSource, sink -> reader.pipeline(s.table(), ScanPipeline.of(s.table().storage(),
                     s.fields().size(), steps, usage.getOrDefault(s, new BitSet())), cancel, sink));
         } else if (node instanceof RelNode.NodePipeline p) {
             BitSet all = new BitSet();
             all.set(0, p.fields().size());
-            fromManyThreads(out, sink -> run(p, p, all, sink));
+            fromManyThreads(out, node == resultSource, sink -> run(p, p, all, sink));
         } else if (node instanceof RelNode.Filter f) {
             if (f.input() instanceof RelNode.Window w && shared.key(w) < 0) { // read by this filter alone
                 filterAbove.put(w, f.condition());
@@ -408,13 +421,13 @@ public final class Executor {
             BitSet all = new BitSet();
             all.set(0, s.fields().size());
             List<PipelineStep> steps = withBroadcasts(s.steps(), s.join().fields().size(), s.broadcasts(), all, false);
-            fromManyThreads(out, sink -> looked(s, indexJoins.run(s, steps, cancel, sink)));
+            fromManyThreads(out, node == resultSource, sink -> looked(s, indexJoins.run(s, steps, cancel, sink)));
         } else if (node instanceof RelNode.SingleRow s) {
             singleRow(s, out);
         } else if (node instanceof RelNode.FinalAggregate a) {
             finalAggregate(a, out);
         } else if (node instanceof RelNode.ShuffledJoin j) {
-            fromManyThreads(out, sink -> shuffledJoin(j, sink));
+            fromManyThreads(out, node == resultSource, sink -> shuffledJoin(j, sink));
         } else if (node instanceof RelNode.ShuffledSteps w) {
             shuffledSteps(w, out);
         } else if (node instanceof RelNode.Union u) {
@@ -437,6 +450,16 @@ public final class Executor {
      * on in batches, one batch at a time.
      */
     private static void fromManyThreads(Consumer<List<Object[]>> out, Consumer<Consumer<Object[]>> source) {
+        fromManyThreads(out, false, source);
+    }
+
+    /**
+     * As above; where {@code keepsChunks} (the rows go to the result as they are), a chunk that came
+     * as columns goes on as one, for the client's row set to read its columns. Elsewhere its rows
+     * are made here, before the lock, as the next operator reads rows (and counts their memory).
+     */
+    private static void fromManyThreads(Consumer<List<Object[]>> out, boolean keepsChunks,
+                                        Consumer<Consumer<Object[]>> source) {
         RowBatches batches = new RowBatches(out);
         source.accept(new RowListSink() {
             @Override
@@ -448,8 +471,9 @@ public final class Executor {
 
             @Override
             public void acceptList(List<Object[]> rows) {
+                List<Object[]> passed = keepsChunks ? rows : ColumnarRows.rowsOf(rows);
                 synchronized (batches) {
-                    batches.addAll(rows);
+                    batches.addAll(passed);
                 }
             }
         });
@@ -627,7 +651,7 @@ public final class Executor {
             here.finish();
             return;
         }
-        fromManyThreads(out, sink -> {
+        fromManyThreads(out, w == resultSource, sink -> {
             TableReader.NodeFigures f = reader.shuffledSteps(side(w.input(), w.keys().stream().mapToInt(Integer::intValue)
                     .toArray(), List.of()), w.steps(), nodeLimits, cancel, outputOf(w), sink);
             noted(w, f);
