@@ -14,6 +14,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.oooengine.cluster.launch.LocalCluster;
 import org.oooengine.cluster.launch.PidFile;
+import org.oooengine.hive.server.HiveServer2Endpoint;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -53,8 +54,9 @@ final class BenchExtractCommand implements Callable<Integer> {
     @Option(names = "--warmups", defaultValue = "1", paramLabel = "N", description = "runs first, not counted (default: ${DEFAULT-VALUE})")
     int warmups;
 
-    @Option(names = "--fetch-size", defaultValue = "10000", paramLabel = "N",
-            description = "rows the driver asks for at a time (default: ${DEFAULT-VALUE}, the endpoint's most)")
+    @Option(names = "--fetch-size", defaultValue = "" + HiveServer2Endpoint.MAX_FETCH_ROWS, paramLabel = "N",
+            description = "rows the driver asks for at a time, at most the endpoint's " + HiveServer2Endpoint.MAX_FETCH_ROWS
+                    + " (default: ${DEFAULT-VALUE})")
     int fetchSize;
 
     @Option(names = "--json", description = "print one JSON object instead of a table")
@@ -73,6 +75,10 @@ final class BenchExtractCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (repeat < 1 || warmups < 0 || fetchSize < 1) {
             throw new ParameterException(spec.commandLine(), "--repeat and --fetch-size must be at least 1, --warmups at least 0");
+        }
+        if (fetchSize > HiveServer2Endpoint.MAX_FETCH_ROWS) {
+            throw new ParameterException(spec.commandLine(), "--fetch-size: the endpoint sends at most "
+                    + HiveServer2Endpoint.MAX_FETCH_ROWS + " rows a fetch, got " + fetchSize);
         }
         LocalCluster local = new LocalCluster(cluster);
         String url = local.coordinatorUrl().orElseThrow(() -> new ParameterException(spec.commandLine(),
@@ -113,7 +119,15 @@ final class BenchExtractCommand implements Callable<Integer> {
         return 0;
     }
 
-    private Run run(Connection c, ProcessHandle coordinator) throws SQLException {
+    private Run run(Connection c, ProcessHandle coordinator) {
+        try {
+            return timed(c, coordinator);
+        } catch (SQLException e) { // the query's error as the engine named it, shown to the user as it is
+            throw new IllegalArgumentException("--sql: " + e.getMessage(), e);
+        }
+    }
+
+    private Run timed(Connection c, ProcessHandle coordinator) throws SQLException {
         double coordinatorCpu0 = cpuSeconds(coordinator);
         double clientCpu0 = clientCpuSeconds();
         long t0 = System.nanoTime();

@@ -98,6 +98,10 @@ class CliParsingTest {
         Cli zero = Cli.run("bench", "extract", "--cluster", cluster.toString(), "--repeat", "0");
         assertEquals(2, zero.exitCode(), zero::toString);
         assertTrue(zero.err().contains("--repeat and --fetch-size must be at least 1"), zero::toString);
+        Cli tooMany = Cli.run("bench", "extract", "--cluster", cluster.toString(), "--fetch-size", "50000");
+        assertEquals(2, tooMany.exitCode(), tooMany::toString);
+        assertTrue(tooMany.err().contains("--fetch-size: the endpoint sends at most 10000 rows a fetch, got 50000"),
+                tooMany::toString);
         Cli stopped = Cli.run("bench", "extract", "--cluster", cluster.toString());
         assertEquals(2, stopped.exitCode(), stopped::toString);
         assertTrue(stopped.err().contains("no coordinator runs for the cluster in " + cluster), stopped::toString);

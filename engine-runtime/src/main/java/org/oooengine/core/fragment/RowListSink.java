@@ -6,7 +6,7 @@ import java.util.function.Consumer;
 /**
  * A sink of rows, one at a time, that also takes a list of them as it is: a chunk gathered from
  * the nodes column by column ({@link org.oooengine.core.wire.ColumnarRows.ChunkRows}) then stays
- * one, and what reads it last (the client's row set) reads its columns without boxing a value.
+ * one, and what reads it last (the client's row set) reads its columns without making rows of them.
  */
 public interface RowListSink extends Consumer<Object[]> {
     /** The rows, in order; the list is the sink's from now on. */

@@ -30,6 +30,9 @@ import org.oooengine.hive.sql.SqlEngine;
  * starve other clients.
  */
 public final class HiveServer2Endpoint implements AutoCloseable {
+    /** Hive's cap on rows per fetch; also keeps a response well below the client's message limit. */
+    public static final int MAX_FETCH_ROWS = 10_000;
+
     private static final Logger LOG = LogManager.getLogger(HiveServer2Endpoint.class);
     private static final long START_TIMEOUT_MILLIS = 10_000;
 

@@ -85,8 +85,6 @@ final class ThriftCliService implements TCLIService.Iface {
     private static final Logger LOG = LogManager.getLogger(ThriftCliService.class);
 
     static final String FETCH_SIZE_KEY = "hive.server2.thrift.resultset.default.fetch.size";
-    /** Hive's cap on rows per fetch; also keeps a response well below the client's message limit. */
-    static final int MAX_FETCH_ROWS = 10_000;
     /** How long one GetOperationStatus waits for a running statement: the driver polls without pause. */
     static final long POLL_WAIT_MILLIS = 250;
     private static final short FETCH_TYPE_LOGS = 1;
@@ -298,7 +296,7 @@ final class ThriftCliService implements TCLIService.Iface {
             if (!fromStart && req.getOrientation() != TFetchOrientation.FETCH_NEXT) {
                 throw new SqlException("HY106", "fetch orientation " + req.getOrientation() + " is not supported");
             }
-            int maxRows = req.getMaxRows() <= 0 ? defaultFetchSize : (int) Math.min(req.getMaxRows(), MAX_FETCH_ROWS);
+            int maxRows = req.getMaxRows() <= 0 ? defaultFetchSize : (int) Math.min(req.getMaxRows(), HiveServer2Endpoint.MAX_FETCH_ROWS);
             List<WireColumn> columns = operation.schema();
             RowBatch batch = operation.fetch(fromStart, maxRows);
             resp.setResults(RowSetWriter.write(operation.session().protocol(), columns, batch.pieces(), batch.startOffset()));

@@ -25,8 +25,8 @@ import org.oooengine.core.fragment.RowListSink;
 import org.oooengine.core.fragment.RowRuns;
 import org.oooengine.core.fragment.SpooledRows;
 import org.oooengine.core.fragment.TopRows;
-import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.fragment.WindowOperator;
+import org.oooengine.core.wire.ColumnarRows;
 import org.oooengine.core.sql.JoinKind;
 import org.oooengine.core.sql.SqlException;
 import org.oooengine.core.sql.SqlType;
@@ -111,7 +111,6 @@ public final class Executor {
      */
     public Rows run(RelNode root) {
         prepare(root);
-        resultSource = resultSource(root);
         SpooledRows result = new SpooledRows(memory, "result rows not yet fetched");
         memory.revocable(result::revoke);
         try {
@@ -142,6 +141,7 @@ public final class Executor {
         usage = ColumnUsage.of(root);
         reader = tables.knowing(ColumnUsage.slicedAlike(root));
         shared = SharedSubplans.of(root, usage);
+        resultSource = resultSource(root);
         computed.clear();
         broadcastsComputed.clear();
         filterAbove.clear();
