@@ -190,12 +190,17 @@ final class Comparisons {
 
     /**
      * Strings against a constant, the filter of many scans ({@code l_returnflag = 'R'}): tested and
-     * kept in one pass, without a vector of the constant or of booleans.
+     * kept in one pass, without a vector of the constant or of booleans; a dictionary's entries
+     * tested once each.
      */
     record ObjectWithConstant(CompareOp op, VectorExpr left, Object constant) implements VectorExpr {
         @Override
         public Vector eval(Batch batch) {
-            Object[] v = ((ObjectVector) left.eval(batch)).values;
+            ObjectVector vector = (ObjectVector) left.eval(batch);
+            if (vector.dictionary() != null) {
+                return vector.dictionary().test(vector, batch, this::test);
+            }
+            Object[] v = vector.values;
             byte[] out = new byte[batch.capacity()];
             int[] pos = batch.positions();
             for (int k = 0; k < batch.size(); k++) {
@@ -207,7 +212,11 @@ final class Comparisons {
 
         @Override
         public int select(Batch batch, int[] kept) {
-            Object[] v = ((ObjectVector) left.eval(batch)).values;
+            ObjectVector vector = (ObjectVector) left.eval(batch);
+            if (vector.dictionary() != null) {
+                return vector.dictionary().select(vector, batch, this::test, kept);
+            }
+            Object[] v = vector.values;
             int[] pos = batch.positions();
             int n = 0;
             for (int k = 0; k < batch.size(); k++) {

@@ -32,10 +32,11 @@ final class Membership {
     }
 
     /**
-     * Strings against a set of constants. Values from a dictionary chunk are a few string objects
-     * repeated (TPC-H's seven ship modes), so the answers for the last {@value #SEEN} objects met
-     * are kept and found by identity, before the set is asked; a batch of strings each of its own
-     * (computed ones) stops looking there after {@value #MISSES_BEFORE_SET_ONLY} misses.
+     * Strings against a set of constants. A vector with its dictionary is answered entry by entry.
+     * Values without one are often still a few string objects repeated (a dictionary chunk's, after
+     * a join), so the answers for the last {@value #SEEN} objects met are kept and found by identity,
+     * before the set is asked; a batch of strings each of its own (computed ones) stops looking
+     * there after {@value #MISSES_BEFORE_SET_ONLY} misses.
      */
     record InObjects(VectorExpr value, Set<Object> constants, boolean negated) implements VectorExpr {
         private static final int SEEN = 8;
@@ -44,6 +45,9 @@ final class Membership {
         @Override
         public Vector eval(Batch batch) {
             ObjectVector v = (ObjectVector) value.eval(batch);
+            if (v.dictionary() != null) {
+                return v.dictionary().test(v, batch, this::test);
+            }
             byte[] out = new byte[batch.capacity()];
             int[] pos = batch.positions();
             Object[] seen = new Object[SEEN];
@@ -67,7 +71,7 @@ final class Membership {
                     out[i] = answers[at];
                     continue;
                 }
-                byte answer = constants.contains(x) != negated ? BoolVector.TRUE : BoolVector.FALSE;
+                byte answer = test(x) ? BoolVector.TRUE : BoolVector.FALSE;
                 seen[misses % SEEN] = x;
                 answers[misses % SEEN] = answer;
                 misses++;
@@ -75,16 +79,29 @@ final class Membership {
             }
             return new BoolVector(out);
         }
+
+        @Override
+        public int select(Batch batch, int[] kept) {
+            ObjectVector v = (ObjectVector) value.eval(batch);
+            return v.dictionary() != null ? v.dictionary().select(v, batch, this::test, kept) : VectorExpr.super.select(batch, kept);
+        }
+
+        private boolean test(Object x) {
+            return constants.contains(x) != negated;
+        }
     }
 
     /**
-     * LIKE on strings. Values from a dictionary chunk are the same string objects row after row,
-     * so the last answer is reused while the string repeats.
+     * LIKE on strings: a dictionary's entries matched once each; otherwise the last answer is
+     * reused while the same string object repeats (as a dictionary chunk's do after a join).
      */
     record Like(VectorExpr value, Predicate<String> matcher, boolean negated) implements VectorExpr {
         @Override
         public Vector eval(Batch batch) {
             ObjectVector v = (ObjectVector) value.eval(batch);
+            if (v.dictionary() != null) {
+                return v.dictionary().test(v, batch, x -> matcher.test((String) x) != negated);
+            }
             byte[] out = new byte[batch.capacity()];
             int[] pos = batch.positions();
             Object last = null;

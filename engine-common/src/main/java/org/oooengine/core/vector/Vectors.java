@@ -44,11 +44,26 @@ public final class Vectors {
             }
             return new BoolVector(to);
         }
-        Object[] values = ((ObjectVector) from).values;
+        ObjectVector f = (ObjectVector) from;
         Object[] to = new Object[n];
-        for (int k = 0; k < n; k++) {
-            to[k] = index[k] < 0 ? null : values[index[k]];
+        ObjectVector.Dictionary d = f.dictionary();
+        if (d == null) {
+            for (int k = 0; k < n; k++) {
+                to[k] = index[k] < 0 ? null : f.values[index[k]];
+            }
+            return new ObjectVector(to);
         }
-        return new ObjectVector(to);
+        byte[] codes = new byte[n]; // the codes travel too, so kernels after a join still test entries
+        boolean nullable = d.nullable();
+        for (int k = 0; k < n; k++) {
+            int i = index[k];
+            if (i < 0) {
+                nullable = true;
+            } else {
+                to[k] = f.values[i];
+                codes[k] = d.codes()[i];
+            }
+        }
+        return new ObjectVector(to, new ObjectVector.Dictionary(d.entries(), codes, nullable));
     }
 }

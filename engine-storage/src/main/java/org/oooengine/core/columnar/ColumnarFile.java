@@ -255,7 +255,7 @@ public final class ColumnarFile implements AutoCloseable {
         return wideScales[column] < 0 ? v : wideDecimals((ObjectVector) v, wideScales[column]);
     }
 
-    /** A wide decimal chunk's text as SQL values (BigDecimal at the column's scale). */
+    /** A wide decimal chunk's text as SQL values (BigDecimal at the column's scale), without the text's dictionary. */
     private static Vector wideDecimals(ObjectVector text, int scale) {
         Object[] values = text.values;
         for (int i = 0; i < values.length; i++) {
@@ -263,7 +263,7 @@ public final class ColumnarFile implements AutoCloseable {
                 values[i] = new java.math.BigDecimal(new java.math.BigInteger((String) values[i]), scale);
             }
         }
-        return text;
+        return new ObjectVector(values);
     }
 
     private static Vector decode(ByteBuffer b, TypeKind kind, int n, byte flags) {
@@ -304,7 +304,7 @@ public final class ColumnarFile implements AutoCloseable {
                 return new BoolVector(v);
             }
             default -> {
-                return new ObjectVector(strings(b, n, nulls, (flags & ColumnFormat.DICTIONARY) != 0));
+                return strings(b, n, nulls, (flags & ColumnFormat.DICTIONARY) != 0);
             }
         }
     }
@@ -319,8 +319,11 @@ public final class ColumnarFile implements AutoCloseable {
         return at;
     }
 
-    /** The chunk's strings, decoded from a heap copy of its bytes (a String is made from an array). */
-    private static Object[] strings(ByteBuffer mapped, int n, boolean[] nulls, boolean dictionary) {
+    /**
+     * The chunk's strings, decoded from a heap copy of its bytes (a String is made from an array);
+     * a dictionary chunk's vector keeps its entries and codes.
+     */
+    private static ObjectVector strings(ByteBuffer mapped, int n, boolean[] nulls, boolean dictionary) {
         byte[] bytes = new byte[mapped.remaining()];
         mapped.get(bytes);
         ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
@@ -332,11 +335,12 @@ public final class ColumnarFile implements AutoCloseable {
                 entries[d] = new String(bytes, b.position(), len, StandardCharsets.UTF_8);
                 b.position(b.position() + len);
             }
+            byte[] codes = new byte[n];
+            b.get(codes);
             for (int i = 0; i < n; i++) {
-                int code = b.get() & 0xFF;
-                v[i] = nulls != null && nulls[i] ? null : entries[code];
+                v[i] = nulls != null && nulls[i] ? null : entries[codes[i] & 0xFF];
             }
-            return v;
+            return new ObjectVector(v, new ObjectVector.Dictionary(entries, codes, nulls != null));
         }
         int[] lengths = new int[n];
         for (int i = 0; i < n; i++) {
@@ -349,7 +353,7 @@ public final class ColumnarFile implements AutoCloseable {
             }
             p += lengths[i];
         }
-        return v;
+        return new ObjectVector(v);
     }
 
     private ByteBuffer readBytes(long at, int length) throws IOException {

@@ -21,7 +21,10 @@ import org.oooengine.core.vector.DoubleVector;
 import org.oooengine.core.vector.LongVector;
 import org.oooengine.core.vector.ObjectVector;
 
-/** A columnar copy written and read back from its mapping: every layout, nulls, groups, damage. */
+/**
+ * A columnar copy written and read back from its mapping: every layout (a dictionary chunk's
+ * vector with its entries and codes), nulls, groups, damage.
+ */
 class ColumnarFileTest {
     private static final Schema SCHEMA = new Schema(List.of(
             new Column("id", DataType.BIGINT), new Column("day", DataType.DATE), new Column("n", DataType.INT),
@@ -63,6 +66,8 @@ class ColumnarFileTest {
                 BoolVector flag = (BoolVector) f.read(g, 5);
                 ObjectVector mode = (ObjectVector) f.read(g, 6);
                 ObjectVector comment = (ObjectVector) f.read(g, 7);
+                assertTrue(mode.dictionary() != null && mode.dictionary().nullable(), "a few strings keep their dictionary");
+                assertEquals(null, comment.dictionary(), "strings each of its own come plain");
                 for (int k = 0; k < f.rows(g); k++, i++) {
                     Object[] want = row(i);
                     assertEquals(want[0], id.values[k]);
@@ -78,6 +83,9 @@ class ColumnarFileTest {
                         assertEquals((Boolean) want[5] ? 1 : 0, flag.values[k]);
                     }
                     assertEquals(want[6], mode.values[k]);
+                    if (want[6] != null) {
+                        assertEquals(want[6], mode.dictionary().entries()[mode.dictionary().codes()[k] & 0xFF]);
+                    }
                     assertEquals(want[7], comment.values[k]);
                 }
             }
