@@ -55,6 +55,8 @@ final class VectorAggregation {
     private SpilledGroups spilled;
     private int[] table = new int[2 * INITIAL_GROUPS];
     private int[] hashes = new int[INITIAL_GROUPS];
+    /** Where the groups have one integer key, the table that finds them by it (and {@link #table} stays empty); else null. */
+    private LongGroupTable longKeys;
     /**
      * Whether every group so far came in ascending order of one integer key, none in the table: a
      * larger key than the last is a new group without a lookup. Rows stored in key order (lineitem
@@ -115,6 +117,9 @@ final class VectorAggregation {
         for (int k = 0; k < keys.length; k++) {
             keyColumns[k] = keys[k] == null ? null : new KeyColumn(Vector.representation(keyTypes[k]));
         }
+        boolean oneLongKey = keys.length == 1 && keyColumns[0] != null
+                && keyColumns[0].representation == Vector.Representation.LONG;
+        longKeys = oneLongKey ? new LongGroupTable() : null;
         states = new State[calls.size()];
         for (int a = 0; a < states.length; a++) {
             states[a] = new State(calls.get(a));
@@ -447,36 +452,35 @@ final class VectorAggregation {
         return findOrAddLong(keyValues, v, i);
     }
 
-    /** {@link #findOrAdd} of row {@code i}, whose one key is the integer {@code v}. */
+    /** {@link #findOrAdd} of row {@code i}, whose one key is the integer {@code v}: found in {@link #longKeys}. */
     private int findOrAddLong(Vector[] keyValues, long v, int i) {
-        int h = 31 + Long.hashCode(v * 0x9E3779B97F4A7C15L); // as findOrAdd hashes one key
         KeyColumn column = keyColumns[0];
         if (ascending) {
             int last = groups - 1;
             if (last < 0 || !column.nulls[last] && v > column.longs[last]) {
-                return appended(keyValues, i, h);
+                return appended(keyValues, i, 0);
             }
             if (!column.nulls[last] && v == column.longs[last]) {
                 return last;
             }
             tableAll();
         }
-        int mask = table.length - 1;
-        int slot = mix(h) & mask;
-        while (true) {
-            int g = table[slot];
-            if (g < 0) {
-                break;
-            }
-            if (hashes[g] == h && column.longs[g] == v && !column.nulls[g]) {
-                return g;
-            }
-            slot = (slot + 1) & mask;
+        int found = longKeys.find(v);
+        if (found >= 0) {
+            return found;
         }
-        return added(keyValues, i, h, slot);
+        int g = groups;
+        newGroup(0);
+        column.add(keyValues[0], i, g);
+        longKeys.put(~found, v, g);
+        return g;
     }
 
     private int findOrAdd(Vector[] keyValues, int i) {
+        if (longKeys != null) {
+            LongVector key = (LongVector) keyValues[0];
+            return key.isNull(i) ? nullGroup(keyValues, i) : findOrAddLong(keyValues, key.values[i], i);
+        }
         if (ascending) {
             tableAll();
         }
@@ -499,6 +503,21 @@ final class VectorAggregation {
             slot = (slot + 1) & mask;
         }
         return added(keyValues, i, h, slot);
+    }
+
+    /** The group of the row at {@code i}, whose one integer key is NULL. */
+    private int nullGroup(Vector[] keyValues, int i) {
+        if (ascending) {
+            tableAll();
+        }
+        int g = longKeys.nullGroup();
+        if (g < 0) {
+            g = groups;
+            newGroup(0);
+            keyColumns[0].add(keyValues[0], i, g);
+            longKeys.setNullGroup(g);
+        }
+        return g;
     }
 
     /** A new group of the row at {@code i}, of hash {@code h}, in the table's empty {@code slot}. */
@@ -528,6 +547,18 @@ final class VectorAggregation {
     /** Ends the groups' key order: puts every group in the table, as large as adding them one by one would have made it. */
     private void tableAll() {
         ascending = false;
+        if (longKeys != null) {
+            longKeys = LongGroupTable.forGroups(groups);
+            KeyColumn column = keyColumns[0];
+            for (int g = 0; g < groups; g++) {
+                if (column.nulls[g]) {
+                    longKeys.setNullGroup(g);
+                } else {
+                    longKeys.put(~longKeys.find(column.longs[g]), column.longs[g], g);
+                }
+            }
+            return;
+        }
         int size = table.length;
         while (2 * groups > size / 2) {
             size *= 2;

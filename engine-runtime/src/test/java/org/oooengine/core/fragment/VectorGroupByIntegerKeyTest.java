@@ -5,68 +5,108 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.oooengine.core.sql.SqlType;
 import org.oooengine.core.sql.expr.AggregateCall;
 import org.oooengine.core.sql.expr.Expr;
 
 /**
- * GROUP BY one integer key on batches (looked up by the key itself): runs of one key, keys that
- * return after others, NULL keys as one group, answering as the row engine does.
+ * GROUP BY one integer key, whose groups a {@link LongGroupTable} finds: keys in ascending order
+ * then out of it, NULLs first, amid and last, keys at the ends of the long range and many keys
+ * that grow the table all group as the row engine groups them; the table alone agrees with a map.
  */
 class VectorGroupByIntegerKeyTest {
     private static final SqlType DEC = SqlType.decimal(9, 2);
 
     @Test
     void oneIntegerKeyGroupsAsTheRowEngineDoes() {
-        List<Object[]> input = new ArrayList<>();
-        for (long i = 0; i < 5000; i++) {
-            Long key = i % 13 == 0 ? null : i < 2500 ? i / 3 : (i * 7919) % 600; // runs, then keys seen again
-            input.add(new Object[] {key, BigDecimal.valueOf(i, 2)});
+        Random random = new Random(17);
+        List<List<Long>> inputs = new ArrayList<>();
+        List<Long> ascendingThenNot = new ArrayList<>();
+        for (long i = 0; i < 3000; i++) {
+            ascendingThenNot.add(i / 3); // runs of three, in order
         }
-        groupsAsTheRowEngineDoes(input);
+        for (long i = 0; i < 3000; i++) {
+            ascendingThenNot.add(i % 500 == 0 ? null : (long) random.nextInt(1500));
+        }
+        inputs.add(ascendingThenNot);
+        List<Long> nullFirst = new ArrayList<>();
+        nullFirst.add(null);
+        for (int i = 0; i < 20_000; i++) {
+            nullFirst.add(switch (i % 97) {
+                case 0 -> Long.MIN_VALUE;
+                case 1 -> Long.MAX_VALUE;
+                case 2 -> 0L;
+                case 3 -> null;
+                default -> random.nextLong() % 40_000;
+            });
+        }
+        inputs.add(nullFirst);
+        List<Long> ascendingEndingInNull = new ArrayList<>();
+        for (long i = 0; i < 5000; i++) {
+            ascendingEndingInNull.add(i * 7 - 20_000);
+        }
+        ascendingEndingInNull.add(null);
+        inputs.add(ascendingEndingInNull);
+        for (List<Long> keys : inputs) {
+            List<Object[]> rows = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                rows.add(new Object[] {keys.get(i), BigDecimal.valueOf(i % 1000, 2)});
+            }
+            assertEquals(byRows(rows), onBatches(rows), "keys starting " + keys.subList(0, 5));
+        }
     }
 
-    /**
-     * Keys in ascending order (a table stored by its key) are grouped without the table until one
-     * comes out of order: a run across batches stays one group, and a key seen before, a smaller
-     * one or a NULL after them finds its group.
-     */
     @Test
-    void keysInAscendingOrderThenOutOfOrderGroupAsTheRowEngineDoes() {
-        List<Object[]> ascending = new ArrayList<>();
-        for (long i = 0; i < 5000; i++) {
-            ascending.add(new Object[] {i / 3 + i / 1000 * 50, BigDecimal.valueOf(i, 2)}); // runs, gaps
+    void theTableFindsEveryKeyPutAsAMapDoes() {
+        Random random = new Random(3);
+        LongGroupTable table = new LongGroupTable();
+        Map<Long, Integer> expected = new HashMap<>();
+        for (int i = 0; i < 200_000; i++) {
+            long key = i % 3 == 0 ? random.nextInt(1000) : random.nextLong();
+            int found = table.find(key);
+            Integer there = expected.get(key);
+            if (there == null) {
+                assertEquals(true, found < 0, "key " + key + " not put yet");
+                table.put(~found, key, expected.size());
+                expected.put(key, expected.size());
+            } else {
+                assertEquals(there, found, "key " + key);
+            }
         }
-        groupsAsTheRowEngineDoes(ascending);
-        for (Long late : new Long[] {1700L, 5L, -4L, null}) {
-            List<Object[]> input = new ArrayList<>(ascending);
-            input.add(new Object[] {late, BigDecimal.ONE});
-            input.addAll(ascending.subList(0, 2000)); // every key again
-            input.add(new Object[] {100_000L, BigDecimal.TEN});
-            groupsAsTheRowEngineDoes(input);
+        for (Map.Entry<Long, Integer> e : expected.entrySet()) {
+            assertEquals(e.getValue(), table.find(e.getKey()));
         }
+        LongGroupTable filled = LongGroupTable.forGroups(expected.size());
+        expected.forEach((k, g) -> filled.put(~filled.find(k), k, g));
+        expected.forEach((k, g) -> assertEquals(g, filled.find(k)));
     }
 
-    private static void groupsAsTheRowEngineDoes(List<Object[]> input) {
-        List<PipelineStep> steps = List.of(new PipelineStep.Aggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(
+    private static List<String> byRows(List<Object[]> input) {
+        List<String> out = new ArrayList<>();
+        Pipeline p = new Pipeline(steps(), 4, Pipeline.BuildSource.ROWS_ONLY, rows -> rows.forEach(r -> out.add(Arrays.toString(r))));
+        p.accept(input);
+        p.finish();
+        return out.stream().sorted().toList();
+    }
+
+    private static List<String> onBatches(List<Object[]> input) {
+        List<String> out = new ArrayList<>();
+        VectorPipeline p = new VectorPipeline(steps(), new SqlType[] {SqlType.BIGINT, DEC}, Pipeline.BuildSource.ROWS_ONLY,
+                rows -> rows.forEach(r -> out.add(Arrays.toString(r))), QueryMemory.unbounded());
+        p.acceptRows(input);
+        p.finish();
+        assertEquals(0, p.rowSteps());
+        return out.stream().sorted().toList();
+    }
+
+    private static List<PipelineStep> steps() {
+        return List.of(new PipelineStep.Aggregate(List.of(new Expr.Column(0, SqlType.BIGINT)), List.of(
                 new AggregateCall(AggregateCall.Kind.SUM, new Expr.Column(1, DEC), false, SqlType.decimal(19, 2)),
                 new AggregateCall(AggregateCall.Kind.COUNT_STAR, null, false, SqlType.BIGINT))));
-        List<String> byRow = new ArrayList<>();
-        Pipeline rows = new Pipeline(steps, 2, Pipeline.BuildSource.ROWS_ONLY, out -> out.forEach(r -> byRow.add(Arrays.toString(r))));
-        rows.accept(input);
-        rows.finish();
-        List<String> onBatches = new ArrayList<>();
-        VectorPipeline vectors = new VectorPipeline(steps, new SqlType[] {SqlType.BIGINT, DEC}, Pipeline.BuildSource.ROWS_ONLY,
-                out -> out.forEach(r -> onBatches.add(Arrays.toString(r))), QueryMemory.unbounded());
-        for (int from = 0; from < input.size(); from += 1024) { // batches a key's run crosses
-            vectors.acceptRows(input.subList(from, Math.min(input.size(), from + 1024)));
-        }
-        vectors.finish();
-        assertEquals(0, vectors.rowSteps(), "the GROUP BY on batches");
-        assertEquals(byRow.stream().sorted().toList(), onBatches.stream().sorted().toList());
-        boolean nulls = input.stream().anyMatch(r -> r[0] == null);
-        assertEquals(nulls ? 1 : 0, onBatches.stream().filter(r -> r.startsWith("[null,")).count(), "NULL keys make one group");
     }
 }
