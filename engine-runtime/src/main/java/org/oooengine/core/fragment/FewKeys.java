@@ -1,5 +1,6 @@
 package org.oooengine.core.fragment;
 
+import java.util.Arrays;
 import org.oooengine.core.vector.LongVector;
 import org.oooengine.core.vector.ObjectVector;
 import org.oooengine.core.vector.Vector;
@@ -9,7 +10,8 @@ import org.oooengine.core.vector.Vector;
  * batch (TPC-H Q01's return flag and line status: 3 and 2): a row's group is then found by its
  * number in a small array, not by hashing and comparing its keys (each number finds its group
  * that way once a batch). A string is compared by identity first: a chunk's dictionary gives each
- * value one object.
+ * value one object; where the vector keeps that dictionary, each entry is placed once and each row
+ * by its code.
  */
 final class FewKeys {
     /** Slots of a key column's values in a batch: at most as many distinct values, each in its own. */
@@ -72,25 +74,58 @@ final class FewKeys {
      * random with the rows.
      */
     private static int number(ObjectVector v, int[] pos, int n, int[] codes, int weight) {
+        if (v.dictionary() != null) {
+            return numberByCode(v, v.dictionary(), pos, n, codes, weight);
+        }
         Object[] seen = new Object[SLOTS];
         Object[] values = v.values;
         for (int k = 0; k < n; k++) {
             Object x = values[pos[k]];
-            int c = SLOTS;
-            if (x != null) {
-                c = x.hashCode() & (SLOTS - 1);
-                Object there = seen[c];
-                if (there != x) {
-                    if (there == null) {
-                        seen[c] = x;
-                    } else if (!there.equals(x)) {
-                        return -1;
-                    }
+            int c = x == null ? SLOTS : slot(x, seen);
+            if (c < 0) {
+                return -1;
+            }
+            codes[k] += c * weight;
+        }
+        return 0;
+    }
+
+    /** As above, for values from a dictionary: each entry met given its slot once, each row's read by its code. */
+    private static int numberByCode(ObjectVector v, ObjectVector.Dictionary d, int[] pos, int n, int[] codes, int weight) {
+        Object[] seen = new Object[SLOTS];
+        int[] slotOfCode = new int[d.entries().length];
+        Arrays.fill(slotOfCode, -1);
+        byte[] rowCodes = d.codes();
+        Object[] values = v.values;
+        for (int k = 0; k < n; k++) {
+            int p = pos[k];
+            int c;
+            if (d.nullable() && values[p] == null) {
+                c = SLOTS;
+            } else {
+                int code = rowCodes[p] & 0xFF;
+                c = slotOfCode[code];
+                if (c < 0 && (c = slotOfCode[code] = slot(d.entries()[code], seen)) < 0) {
+                    return -1;
                 }
             }
             codes[k] += c * weight;
         }
         return 0;
+    }
+
+    /** The slot of {@code x} by its hash, taken for it in {@code seen} if free; -1 where another value holds it. */
+    private static int slot(Object x, Object[] seen) {
+        int c = x.hashCode() & (SLOTS - 1);
+        Object there = seen[c];
+        if (there != x) {
+            if (there == null) {
+                seen[c] = x;
+            } else if (!there.equals(x)) {
+                return -1;
+            }
+        }
+        return c;
     }
 
     private static int number(LongVector v, int[] pos, int n, int[] codes, int weight) {

@@ -20,7 +20,8 @@ import org.oooengine.core.vector.Vector;
 /**
  * GROUP BY keys of few values a batch (Q01's flags) numbered per batch ({@link FewKeys}), and
  * keys that are not: each answers as the row engine does — NULLs, equal strings held as
- * different objects, two values of one slot, a key of many values, an integer key beside a string.
+ * different objects, two values of one slot, a key of many values, an integer key beside a string;
+ * a column with its dictionary numbered by its codes as by its values.
  */
 class VectorGroupByFewKeysTest {
     private static final SqlType DEC = SqlType.decimal(9, 2);
@@ -67,6 +68,36 @@ class VectorGroupByFewKeysTest {
         assertNull(FewKeys.of(new Vector[] {new ObjectVector(many)}, pos, n), "64 values do not fit 16 slots");
         Vector[] three = {new ObjectVector(flags), new ObjectVector(flags), new ObjectVector(flags)};
         assertNull(FewKeys.of(three, pos, n), "three columns are not numbered");
+    }
+
+    @Test
+    void aDictionaryColumnIsNumberedByItsCodesAsItsValuesAre() {
+        int n = 512;
+        int[] pos = new int[n / 2];
+        for (int k = 0; k < pos.length; k++) {
+            pos[k] = 2 * k + 1; // a batch a filter narrowed
+        }
+        Object[] entries = {"A", "N", "R", "O", "F"};
+        byte[] rowCodes = new byte[n];
+        Object[] values = new Object[n];
+        for (int i = 0; i < n; i++) {
+            rowCodes[i] = (byte) (i * 7 % entries.length);
+            values[i] = i % 11 == 0 ? null : entries[rowCodes[i]];
+        }
+        Vector coded = new ObjectVector(values, new ObjectVector.Dictionary(entries, rowCodes, true));
+        long[] ints = new long[n];
+        for (int i = 0; i < n; i++) {
+            ints[i] = i % 3;
+        }
+        FewKeys byCode = FewKeys.of(new Vector[] {coded, new LongVector(ints, null)}, pos, pos.length);
+        FewKeys byValue = FewKeys.of(new Vector[] {new ObjectVector(values.clone()), new LongVector(ints, null)}, pos, pos.length);
+        assertNotNull(byCode);
+        for (int k = 0; k < pos.length; k++) {
+            assertEquals(byValue.of(k), byCode.of(k), "row " + pos[k]);
+        }
+        Object[] colliding = {"A", "Q"}; // one slot of 16 by their hashes
+        Vector both = new ObjectVector(new Object[] {"A", "Q"}, new ObjectVector.Dictionary(colliding, new byte[] {0, 1}, false));
+        assertNull(FewKeys.of(new Vector[] {both}, new int[] {0, 1}, 2), "two entries of one slot");
     }
 
     private static List<String> byRows(List<Integer> keys, List<Object[]> input) {
