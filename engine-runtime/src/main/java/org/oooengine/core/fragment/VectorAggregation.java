@@ -431,9 +431,9 @@ final class VectorAggregation {
         return values;
     }
 
-    /** The one key's values where the groups have one key, held as integers; else null. */
+    /** The one key's values where the groups have one key, held as integers ({@link #longKeys} finds them); else null. */
     private LongVector oneIntegerKey(Vector[] keyValues) {
-        return keyValues.length == 1 && keyColumns[0] != null && keyValues[0] instanceof LongVector l ? l : null;
+        return longKeys != null ? (LongVector) keyValues[0] : null;
     }
 
     /**
