@@ -39,34 +39,9 @@ final class Constant implements VectorExpr {
     }
 
     private Vector filled(int n) {
-        if (value == null) {
-            return nulls(n);
-        }
-        Vector v = Vector.allocate(type, n);
-        v.setBoxed(0, value, type);
-        if (v instanceof LongVector l) {
-            java.util.Arrays.fill(l.values, l.values[0]);
-        } else if (v instanceof DoubleVector d) {
-            java.util.Arrays.fill(d.values, d.values[0]);
-        } else if (v instanceof BoolVector b) {
-            java.util.Arrays.fill(b.values, b.values[0]);
-        } else {
-            java.util.Arrays.fill(((ObjectVector) v).values, value);
-        }
-        return v;
-    }
-
-    /** {@code n} nulls of the type: the columns a pipeline does not send are these (one a batch). */
-    private Vector nulls(int n) {
-        Vector.Representation r = Vector.representation(type);
-        if (r == Vector.Representation.LONG || r == Vector.Representation.DOUBLE) {
-            boolean[] nulls = new boolean[n];
-            java.util.Arrays.fill(nulls, true);
-            return r == Vector.Representation.LONG ? new LongVector(new long[n], nulls) : new DoubleVector(new double[n], nulls);
-        }
-        Vector v = Vector.allocate(type, n); // objects are null as made
-        if (v instanceof BoolVector b) {
-            java.util.Arrays.fill(b.values, BoolVector.NULL);
+        Vector v = Vectors.constant(type, value, n);
+        if (v == null) {
+            throw new IllegalArgumentException("vectors do not hold values of type " + type);
         }
         return v;
     }

@@ -1,5 +1,7 @@
 package org.oooengine.core.vector;
 
+import org.oooengine.core.sql.SqlType;
+
 /** Operations on vectors of any representation. */
 public final class Vectors {
     private Vectors() {
@@ -65,5 +67,41 @@ public final class Vectors {
             }
         }
         return new ObjectVector(to, new ObjectVector.Dictionary(d.entries(), codes, nullable));
+    }
+
+    /**
+     * A vector of {@code n} copies of {@code value} of {@code type} ({@code n} nulls where it is
+     * null), or null where vectors do not hold values of that type.
+     */
+    public static Vector constant(SqlType type, Object value, int n) {
+        Vector.Representation r = Vector.representation(type);
+        if (r == null) {
+            return null;
+        }
+        Vector v = Vector.allocate(type, n);
+        if (value == null) {
+            if (v instanceof BoolVector b) {
+                java.util.Arrays.fill(b.values, BoolVector.NULL);
+            } else if (r != Vector.Representation.OBJECT) { // objects are null as made
+                boolean[] nulls = new boolean[n];
+                java.util.Arrays.fill(nulls, true);
+                v = r == Vector.Representation.LONG ? new LongVector(new long[n], nulls) : new DoubleVector(new double[n], nulls);
+            }
+            return v;
+        }
+        if (n == 0) {
+            return v;
+        }
+        v.setBoxed(0, value, type);
+        if (v instanceof LongVector l) {
+            java.util.Arrays.fill(l.values, l.values[0]);
+        } else if (v instanceof DoubleVector d) {
+            java.util.Arrays.fill(d.values, d.values[0]);
+        } else if (v instanceof BoolVector b) {
+            java.util.Arrays.fill(b.values, b.values[0]);
+        } else {
+            java.util.Arrays.fill(((ObjectVector) v).values, value);
+        }
+        return v;
     }
 }

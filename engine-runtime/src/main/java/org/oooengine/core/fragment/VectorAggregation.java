@@ -18,6 +18,7 @@ import org.oooengine.core.vector.ObjectVector;
 import org.oooengine.core.vector.Vector;
 import org.oooengine.core.vector.VectorCompiler;
 import org.oooengine.core.vector.VectorExpr;
+import org.oooengine.core.vector.Vectors;
 
 /**
  * A GROUP BY over column batches: groups found in an open-addressing table of key hashes, states
@@ -766,18 +767,20 @@ final class VectorAggregation {
      * Sends groups {@code [from, to)}' partial rows to {@code sink} as column batches of
      * {@link Pipeline#BATCH_ROWS} groups, the key and state arrays as they are (a shuffle writes
      * them on the wire without boxing a value): keys, then per aggregate its count, its value and
-     * a column no state fills. False, having sent nothing, where a key is a constant or a state's
-     * values are not held in a primitive array ({@link State#partialValues}).
+     * a column no state fills. False, having sent nothing, where a key is a constant of a type
+     * vectors do not hold or a state's values are not held in a primitive array
+     * ({@link State#partialValues}).
      */
     private boolean sentAsBatches(Vector[] keyValues, State[] states, int from, int to, BatchSink sink) {
         int width = keys.length + states.length * AggregateCall.PARTIAL_WIDTH;
         Vector[] columns = new Vector[width];
         SqlType[] types = new SqlType[width];
         for (int k = 0; k < keys.length; k++) {
-            if (keyValues[k] == null) {
+            // a constant key (a grouping set's rolled-up keys, its grouping__id) goes as a vector of it
+            columns[k] = keyValues[k] != null ? keyValues[k] : Vectors.constant(keyTypes[k], constants[k], to);
+            if (columns[k] == null) {
                 return false;
             }
-            columns[k] = keyValues[k];
             types[k] = keyTypes[k];
         }
         for (int a = 0; a < states.length; a++) {

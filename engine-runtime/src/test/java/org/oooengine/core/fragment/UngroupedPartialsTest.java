@@ -109,8 +109,11 @@ class UngroupedPartialsTest {
         List<AggregateCall> inColumns = CALLS.subList(0, CALLS.size() - 1).stream().filter(c -> c.arg() == null
                 || Vector.representation(c.arg().type()) != Vector.Representation.OBJECT).toList();
         for (List<AggregateCall> calls : List.of(inColumns, CALLS)) {
+            // constant keys too, as a grouping set has them (its rolled-up keys' nulls and its grouping id)
             for (List<Expr> keys : List.<List<Expr>>of(List.of(FLAG), List.of(ID), List.of(ID, FLAG),
-                    List.of(NAME, SHIPPED), List.of())) {
+                    List.of(NAME, SHIPPED), List.of(), List.of(FLAG, new Expr.Literal(null, SqlType.varchar(20)),
+                            new Expr.Literal(3L, SqlType.BIGINT)), List.of(new Expr.Literal(null, SqlType.DATE), ID,
+                            new Expr.Literal(new BigDecimal("1.50"), MONEY)))) {
                 List<ColumnarRows.Chunk> chunks = new ArrayList<>();
                 VectorAggregation a = VectorAggregation.of(new PipelineStep.PartialAggregate(keys, calls, 0), 1_000_000,
                         QueryMemory.unbounded(), new Shuffled(chunks));
