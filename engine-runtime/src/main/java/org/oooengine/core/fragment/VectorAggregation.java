@@ -741,7 +741,8 @@ final class VectorAggregation {
     /** Groups {@code [from, to)} of {@code states}, under the keys at their numbers in {@code keyValues}. */
     private void send(Vector[] keyValues, State[] states, int from, int to, boolean partialStates,
                       Consumer<List<Object[]>> out) {
-        if (partialStates && out instanceof BatchSink sink && sentAsBatches(keyValues, states, from, to, sink)) {
+        if (out instanceof BatchSink sink && (partialStates ? sentAsBatches(keyValues, states, from, to, sink)
+                : resultsSentAsBatches(keyValues, states, from, to, sink))) {
             return;
         }
         RowBatches batches = new RowBatches(out);
@@ -775,13 +776,8 @@ final class VectorAggregation {
         int width = keys.length + states.length * AggregateCall.PARTIAL_WIDTH;
         Vector[] columns = new Vector[width];
         SqlType[] types = new SqlType[width];
-        for (int k = 0; k < keys.length; k++) {
-            // a constant key (a grouping set's rolled-up keys, its grouping__id) goes as a vector of it
-            columns[k] = keyValues[k] != null ? keyValues[k] : Vectors.constant(keyTypes[k], constants[k], to);
-            if (columns[k] == null) {
-                return false;
-            }
-            types[k] = keyTypes[k];
+        if (!keyVectors(keyValues, to, columns, types)) {
+            return false;
         }
         for (int a = 0; a < states.length; a++) {
             int at = keys.length + a * AggregateCall.PARTIAL_WIDTH;
@@ -796,6 +792,66 @@ final class VectorAggregation {
             }
             types[at + 1] = states[a].partialType();
         }
+        sendInBatches(columns, types, from, to, sink);
+        return true;
+    }
+
+    /**
+     * Sends groups {@code [from, to)}' result rows to {@code sink} as column batches of
+     * {@link Pipeline#BATCH_ROWS} groups (what a whole aggregate hands the steps after it): keys as
+     * they are held, counts from their array, every other result written into a vector of its
+     * type. False, having sent nothing, where a key or a result is of a type no vector holds or a
+     * result does not fit its vector (a decimal sum beyond 18 digits).
+     */
+    private boolean resultsSentAsBatches(Vector[] keyValues, State[] states, int from, int to, BatchSink sink) {
+        Vector[] columns = new Vector[keys.length + states.length];
+        SqlType[] types = new SqlType[columns.length];
+        if (!keyVectors(keyValues, to, columns, types)) {
+            return false;
+        }
+        for (int a = 0; a < states.length; a++) {
+            AggregateCall call = states[a].call;
+            int at = keys.length + a;
+            types[at] = call.type();
+            if (states[a].counted()) {
+                columns[at] = new LongVector(states[a].counts, null);
+                continue;
+            }
+            if (Vector.representation(call.type()) == null) {
+                return false;
+            }
+            Vector results = Vector.allocate(call.type(), to);
+            try {
+                for (int g = from; g < to; g++) {
+                    results.setBoxed(g, states[a].result(g), call.type());
+                }
+            } catch (ArithmeticException beyondItsVector) {
+                return false;
+            }
+            columns[at] = results;
+        }
+        sendInBatches(columns, types, from, to, sink);
+        return true;
+    }
+
+    /**
+     * The groups' key vectors into the first columns: a constant key (a grouping set's rolled-up
+     * keys, its grouping__id) as a vector of it, {@code size} long; false where such a constant is
+     * of a type no vector holds.
+     */
+    private boolean keyVectors(Vector[] keyValues, int size, Vector[] columns, SqlType[] types) {
+        for (int k = 0; k < keys.length; k++) {
+            columns[k] = keyValues[k] != null ? keyValues[k] : Vectors.constant(keyTypes[k], constants[k], size);
+            if (columns[k] == null) {
+                return false;
+            }
+            types[k] = keyTypes[k];
+        }
+        return true;
+    }
+
+    /** Groups {@code [from, to)} of {@code columns} to {@code sink}, {@link Pipeline#BATCH_ROWS} at a time. */
+    private static void sendInBatches(Vector[] columns, SqlType[] types, int from, int to, BatchSink sink) {
         for (int start = from; start < to; start += Pipeline.BATCH_ROWS) {
             int n = Math.min(Pipeline.BATCH_ROWS, to - start);
             int[] positions = new int[n];
@@ -804,7 +860,6 @@ final class VectorAggregation {
             }
             sink.acceptBatch(new Batch(columns, positions, n), types);
         }
-        return true;
     }
 
     /** The key values of the groups, held as the key's vectors hold them. */

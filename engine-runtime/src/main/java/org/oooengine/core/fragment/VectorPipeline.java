@@ -144,7 +144,7 @@ final class VectorPipeline {
             if (stage.rowStep() == null) {
                 segment = new VectorSegment(stage.steps(), stage.inputTypes(), joins, expands, built, next, memory);
                 segments.add(segment);
-                next = segment::acceptRows;
+                next = segment.input();
                 if (s > 0) {
                     reversed.add(segment::finish);
                 }

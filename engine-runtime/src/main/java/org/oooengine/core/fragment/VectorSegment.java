@@ -195,6 +195,53 @@ final class VectorSegment {
         return Batch.of(columns, n);
     }
 
+    /**
+     * Where a stage before this one sends its rows: rows as {@link #acceptRows} takes them, batches
+     * as {@link #acceptTyped} does.
+     */
+    BatchSink input() {
+        return new BatchSink() {
+            @Override
+            public void accept(List<Object[]> rows) {
+                acceptRows(rows);
+            }
+
+            @Override
+            public void acceptBatch(Batch batch, SqlType[] types) {
+                acceptTyped(batch, types);
+            }
+        };
+    }
+
+    /**
+     * A batch whose column c holds values of {@code types[c]} (a whole aggregate's groups): each
+     * column as it is where the steps read it as that type, boxed into objects where they do not
+     * read it (it passes through as its values), converted where they read it as another type.
+     */
+    void acceptTyped(Batch batch, SqlType[] types) {
+        Vector[] columns = new Vector[batch.width()];
+        int[] pos = batch.positions();
+        try {
+            for (int c = 0; c < columns.length; c++) {
+                Vector v = batch.column(c);
+                SqlType want = c < inputTypes.length ? inputTypes[c] : null;
+                if (v == null || want != null && want.equals(types[c])) {
+                    columns[c] = v;
+                    continue;
+                }
+                Vector to = want == null ? new ObjectVector(new Object[batch.capacity()]) : Vector.allocate(want, batch.capacity());
+                for (int k = 0; k < batch.size(); k++) {
+                    to.setBoxed(pos[k], v.box(pos[k], types[c]), want);
+                }
+                columns[c] = to;
+            }
+        } catch (ArithmeticException | ClassCastException notAsTyped) {
+            acceptRows(batch.toRows(types));
+            return;
+        }
+        guarded(new Batch(columns, pos, batch.size()), null, 0);
+    }
+
     /** A batch in. */
     void accept(Batch batch) {
         guarded(batch, null, 0);

@@ -132,6 +132,55 @@ class UngroupedPartialsTest {
         }
     }
 
+    /**
+     * A whole aggregate hands its groups to what follows as column batches of its keys and
+     * results, each of the call's type: the row engine's groups, keys constant or not; a decimal
+     * sum past 18 digits goes as rows (a vector of longs does not hold it), as its right answer.
+     */
+    @Test
+    void aWholeAggregateHandsItsGroupsOnAsBatches() {
+        List<Object[]> rows = rows(new Random(12));
+        List<AggregateCall> inColumns = CALLS.subList(0, CALLS.size() - 1);
+        for (List<AggregateCall> calls : List.of(inColumns, CALLS)) {
+            for (List<Expr> keys : List.<List<Expr>>of(List.of(FLAG), List.of(ID, FLAG), List.of(NAME, SHIPPED),
+                    List.of(FLAG, new Expr.Literal(null, SqlType.varchar(20)), new Expr.Literal(3L, SqlType.BIGINT)))) {
+                List<Object[]> rowsOut = new ArrayList<>();
+                List<Object[]> batchesOut = new ArrayList<>();
+                BatchSink sink = new BatchSink() {
+                    @Override
+                    public void accept(List<Object[]> some) {
+                        rowsOut.addAll(some);
+                    }
+
+                    @Override
+                    public void acceptBatch(Batch batch, SqlType[] types) {
+                        assertEquals(keys.size() + calls.size(), types.length);
+                        for (int a = 0; a < calls.size(); a++) {
+                            assertEquals(calls.get(a).type(), types[keys.size() + a], "a result of its call's type");
+                        }
+                        batchesOut.addAll(batch.toRows(types));
+                    }
+                };
+                VectorAggregation a = VectorAggregation.of(new PipelineStep.Aggregate(keys, calls), QueryMemory.unbounded(), sink);
+                inBatches(rows, TYPES, a::add);
+                a.finish();
+                String what = keys + " of " + calls.size() + " aggregates";
+                if (calls == inColumns) {
+                    assertTrue(rowsOut.isEmpty(), what + ": rows");
+                } else if (keys.equals(List.of(FLAG))) {
+                    assertTrue(batchesOut.isEmpty(), what + ": a sum past a long sent as batches");
+                }
+                FinalAggregation whole = new FinalAggregation(keys.size(), calls);
+                for (Object[] row : rows) {
+                    whole.add(keys.stream().map(k -> k.eval(row)).toArray(), row);
+                }
+                List<Object[]> out = new ArrayList<>(rowsOut);
+                out.addAll(batchesOut);
+                VectorScanTest.assertSameRows(whole.results(), out, what);
+            }
+        }
+    }
+
     /** A shuffle's end as a test sees it: each batch gathered into a chunk of columns, as it goes on the wire. */
     private record Shuffled(List<ColumnarRows.Chunk> chunks) implements BatchSink {
         @Override
