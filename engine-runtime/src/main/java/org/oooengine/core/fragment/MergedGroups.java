@@ -2,6 +2,7 @@ package org.oooengine.core.fragment;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.time.LocalDate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Consumer;
@@ -81,18 +82,18 @@ final class MergedGroups {
     /**
      * Merges row {@code row} of {@code chunk}, a chunk of partial rows that came as columns, reading
      * integer keys, counts and sums from their columns' longs without boxing them; as {@link #merge(Object[])}.
+     * The first row merged of a chunk hashes the keys of all its rows, a column at a time.
      */
     void merge(ColumnarRows.Chunk chunk, int row) {
-        chunkPartial.columns = chunk.columns();
+        if (chunkPartial.chunk != chunk) {
+            chunkPartial.hashAll(chunk, keyCount);
+        }
         chunkPartial.row = row;
         merge(chunkPartial);
     }
 
     private void merge(Partial partial) {
-        int h = 1;
-        for (int k = 0; k < keyCount; k++) {
-            h = 31 * h + partial.keyHash(k);
-        }
+        int h = partial.hash(keyCount);
         int mask = table.length - 1;
         int slot = VectorAggregation.mix(h) & mask;
         int g;
@@ -183,6 +184,11 @@ final class MergedGroups {
         return Long.hashCode(v * 0x9E3779B97F4A7C15L);
     }
 
+    /** A date's hash, from its day number alike whether it came as a LocalDate or as a column's long. */
+    private static int dateHash(long epochDay) {
+        return longHash(epochDay) * 31 + KeyColumn.DATE;
+    }
+
     /** A key value's hash, alike for values {@link Values#groupKey} makes equal. */
     private static int hash(Object v) {
         if (v == null) {
@@ -193,6 +199,9 @@ final class MergedGroups {
         }
         if (v instanceof Integer i) {
             return longHash(i);
+        }
+        if (v instanceof LocalDate d) {
+            return dateHash(d.toEpochDay());
         }
         Object key = Values.groupKey(v);
         return key instanceof Long l ? longHash(l) : key.hashCode();
@@ -249,7 +258,8 @@ final class MergedGroups {
 
     /** A partial row being merged: keys, then each aggregate's state, read by position. */
     private interface Partial {
-        int keyHash(int k);
+        /** The hash of the first {@code keyCount} keys. */
+        int hash(int keyCount);
 
         boolean keyMatches(KeyColumn column, int g, int k);
 
@@ -270,8 +280,12 @@ final class MergedGroups {
         Object[] row;
 
         @Override
-        public int keyHash(int k) {
-            return hash(row[k]);
+        public int hash(int keyCount) {
+            int h = 1;
+            for (int k = 0; k < keyCount; k++) {
+                h = 31 * h + MergedGroups.hash(row[k]);
+            }
+            return h;
         }
 
         @Override
@@ -300,8 +314,37 @@ final class MergedGroups {
      * aggregate's scale) read as they are, any other value boxed as the row would hold it.
      */
     private static final class ChunkPartial implements Partial {
+        ColumnarRows.Chunk chunk;
         ColumnarRows.Column[] columns;
         int row;
+        /** Each row's hash of its keys. */
+        private int[] hashes = new int[0];
+
+        /**
+         * Hashes the keys of every row of {@code chunk}, a column at a time: the values a row
+         * points to (its strings) are read in a loop of independent reads the processor overlaps,
+         * not one by one between the table's probes.
+         */
+        void hashAll(ColumnarRows.Chunk chunk, int keyCount) {
+            this.chunk = chunk;
+            this.columns = chunk.columns();
+            int n = chunk.size();
+            if (hashes.length < n) {
+                hashes = new int[n];
+            }
+            Arrays.fill(hashes, 0, n, 1);
+            for (int k = 0; k < keyCount; k++) {
+                ColumnarRows.Column c = columns[k];
+                for (int r = 0; r < n; r++) {
+                    hashes[r] = 31 * hashes[r] + keyHash(c, r);
+                }
+            }
+        }
+
+        @Override
+        public int hash(int keyCount) {
+            return hashes[row];
+        }
 
         /** The integer at {@code row} of {@code c}, where it holds one as a long (an INT or a BIGINT). */
         private static boolean integerAt(ColumnarRows.Column c, int row) {
@@ -309,16 +352,21 @@ final class MergedGroups {
                     && (c.longKind() == ColumnarRows.LongKind.LONG || c.longKind() == ColumnarRows.LongKind.INT);
         }
 
-        @Override
-        public int keyHash(int k) {
-            ColumnarRows.Column c = columns[k];
-            return integerAt(c, row) ? longHash(c.longs()[row]) : hash(c.value(row));
+        /** Whether {@code c} holds a date at {@code row} as its day number (no LocalDate made to key it). */
+        private static boolean dateAt(ColumnarRows.Column c, int row) {
+            return c.held() == ColumnarRows.Held.LONGS && c.longKind() == ColumnarRows.LongKind.DATE && !c.isNull(row);
+        }
+
+        private static int keyHash(ColumnarRows.Column c, int row) {
+            return integerAt(c, row) ? longHash(c.longs()[row])
+                    : dateAt(c, row) ? dateHash(c.longs()[row]) : MergedGroups.hash(c.value(row));
         }
 
         @Override
         public boolean keyMatches(KeyColumn column, int g, int k) {
             ColumnarRows.Column c = columns[k];
-            return integerAt(c, row) ? column.matchesInteger(g, c.longs()[row]) : column.matches(g, c.value(row));
+            return integerAt(c, row) ? column.matchesInteger(g, c.longs()[row])
+                    : dateAt(c, row) ? column.matchesDate(g, c.longs()[row]) : column.matches(g, c.value(row));
         }
 
         @Override
@@ -326,6 +374,8 @@ final class MergedGroups {
             ColumnarRows.Column c = columns[k];
             if (integerAt(c, row)) {
                 column.setInteger(g, c.longs()[row], c.longKind() == ColumnarRows.LongKind.INT);
+            } else if (dateAt(c, row)) {
+                column.setDate(g, c.longs()[row]);
             } else {
                 column.set(g, c.value(row));
             }
@@ -334,7 +384,7 @@ final class MergedGroups {
         @Override
         public long keyBytes(int k) {
             ColumnarRows.Column c = columns[k];
-            return integerAt(c, row) ? 0 : objectBytes(c.value(row));
+            return integerAt(c, row) || dateAt(c, row) ? 0 : objectBytes(c.value(row));
         }
 
         @Override
@@ -351,8 +401,8 @@ final class MergedGroups {
     }
 
     /**
-     * One key column of the groups: integers as longs (the value's class kept by a tag), other
-     * values as first seen beside the form {@link Values#groupKey} compares them by.
+     * One key column of the groups: integers and dates as longs (the value's class kept by a tag),
+     * other values as first seen beside the form {@link Values#groupKey} compares them by.
      */
     private static final class KeyColumn {
         private static final byte NULL = 0;
@@ -361,6 +411,8 @@ final class MergedGroups {
         /** A value equal to an integer (a whole decimal): compared as a long, given back as it came. */
         private static final byte AS_LONG = 3;
         private static final byte OTHER = 4;
+        /** A date, as its day number. */
+        private static final byte DATE = 5;
 
         private byte[] tags;
         private long[] longs;
@@ -398,6 +450,8 @@ final class MergedGroups {
             } else if (v instanceof Integer i) {
                 tags[g] = INT;
                 longs[g] = i;
+            } else if (v instanceof LocalDate d) {
+                setDate(g, d.toEpochDay());
             } else {
                 if (values == null) {
                     values = new Object[tags.length];
@@ -420,6 +474,15 @@ final class MergedGroups {
             longs[g] = v;
         }
 
+        void setDate(int g, long epochDay) {
+            tags[g] = DATE;
+            longs[g] = epochDay;
+        }
+
+        boolean matchesDate(int g, long epochDay) {
+            return tags[g] == DATE && longs[g] == epochDay;
+        }
+
         /** Whether group {@code g}'s key is the integer {@code v} (of any class: 5, 5L and 5.00 are one key). */
         boolean matchesInteger(int g, long v) {
             byte tag = tags[g];
@@ -437,12 +500,15 @@ final class MergedGroups {
             if (v instanceof Integer i) {
                 return matchesInteger(g, i);
             }
+            if (v instanceof LocalDate d) {
+                return matchesDate(g, d.toEpochDay());
+            }
             if (tag == NULL) {
                 return false;
             }
             Object key = Values.groupKey(v);
             if (key instanceof Long l) {
-                return tag != OTHER && longs[g] == l;
+                return matchesInteger(g, l);
             }
             return tag == OTHER && normal[g].equals(key);
         }
@@ -452,6 +518,7 @@ final class MergedGroups {
                 case NULL -> null;
                 case INT -> (int) longs[g];
                 case LONG -> longs[g];
+                case DATE -> LocalDate.ofEpochDay(longs[g]);
                 default -> values[g];
             };
         }

@@ -229,7 +229,8 @@ final class VectorSegment {
                     columns[c] = v;
                     continue;
                 }
-                Vector to = want == null ? new ObjectVector(new Object[batch.capacity()]) : Vector.allocate(want, batch.capacity());
+                Vector to = want == null ? new ObjectVector(new Object[batch.capacity()])
+                        : Vector.allocate(want, batch.capacity());
                 for (int k = 0; k < batch.size(); k++) {
                     to.setBoxed(pos[k], v.box(pos[k], types[c]), want);
                 }

@@ -292,8 +292,15 @@ class UngroupedPartialsTest {
         g.acceptChunk(sent(List.of(new Object[] {1, "a", 1L, null, null}, new Object[] {2, "a", 2L, null, null})));
         g.acceptChunk(sent(List.of(new Object[] {1L, "a", 8L, null, null}, new Object[] {null, "a", 16L, null, null})));
         g.acceptChunk(sent(Arrays.asList(new Object[][] {{LocalDate.of(2000, 1, 1), null, 32L, null, null}})));
-        assertEquals(List.of("[1.00, a, 13]", "[2, a, 2]", "[null, a, 16]", "[2000-01-01, null, 32]"),
+        // a date keyed by its day number from a column, by the LocalDate from a row: one group, and
+        // not the group of the integer that is its day number
+        g.acceptAll(Arrays.asList(new Object[][] {{LocalDate.of(2000, 1, 1), null, 64L, null, null}}));
+        long day = LocalDate.of(2000, 1, 1).toEpochDay();
+        g.acceptChunk(sent(Arrays.asList(new Object[][] {{day, null, 128L, null, null}})));
+        g.acceptAll(Arrays.asList(new Object[][] {{new BigDecimal(day + ".00"), null, 256L, null, null}}));
+        assertEquals(List.of("[1.00, a, 13]", "[2, a, 2]", "[null, a, 16]", "[2000-01-01, null, 96]", "[10957, null, 384]"),
                 g.results().stream().map(Arrays::toString).toList());
+        assertEquals(LocalDate.class, g.results().get(3)[0].getClass());
     }
 
     /** Rows with nulls in every column but the id; ids repeat now and then, so some groups have two rows. */
