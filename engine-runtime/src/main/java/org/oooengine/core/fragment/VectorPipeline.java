@@ -70,7 +70,7 @@ final class VectorPipeline {
             } else if (step instanceof PipelineStep.PartialAggregate p && i == steps.size() - 1) {
                 vectorized = VectorAggregation.of(p, QueryMemory.unbounded(), rows -> { }) != null;
             } else if (step instanceof PipelineStep.Aggregate a && VectorAggregation.of(a, QueryMemory.unbounded(), rows -> { }) != null) {
-                // a whole aggregate ends its run: its groups go on as rows when the input ends
+                // a whole aggregate ends its run: its groups go on to the next when the input ends (as batches, see VectorSegment.input)
                 run.add(step);
                 stages.add(new Stage(run, runTypes, null, 0));
                 run = new ArrayList<>();
